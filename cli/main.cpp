@@ -1,0 +1,76 @@
+// scalescope: reads a scenario (file or stdin), prints the engine's result as JSON, or as a table with --table.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+#include <string>
+
+#include "api.h"
+#include "presets.h"
+#include "table.h"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: scalescope [--table] [--validate] [SCENARIO.json | -]\n"
+    "       scalescope --presets | --check-presets | --version | --help\n"
+    "Reads a scenario (docs/api.md) from the file, or from stdin when the file is '-' or absent, and prints the\n"
+    "result as JSON (SI units, the unit in every key). --table prints it for people. Exit status: 0 when the\n"
+    "scenario is valid, 1 when it has diagnostics, 2 on a usage or file error.\n";
+
+bool read_all(std::istream& in, std::string& out) {
+  std::ostringstream s;
+  s << in.rdbuf();
+  out = s.str();
+  return !in.bad();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool table = false, validate = false;
+  std::string file;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--table") table = true;
+    else if (arg == "--validate") validate = true;
+    else if (arg == "--version") {
+      std::cout << "scalescope " << scalescope::kEngineVersion << "\n";
+      return 0;
+    } else if (arg == "--presets") {
+      std::cout << scalescope::presets_json() << "\n";
+      return 0;
+    } else if (arg == "--check-presets") {
+      const auto d = scalescope::validate_presets();
+      for (const auto& x : d) std::cerr << x.path << ": " << x.code << ": " << x.message << "\n";
+      std::cout << (d.empty() ? "all presets valid\n" : "");
+      return d.empty() ? 0 : 1;
+    } else if (arg == "--help" || arg == "-h") {
+      std::cout << kUsage;
+      return 0;
+    } else if (!arg.empty() && arg[0] == '-' && arg != "-") {
+      std::cerr << "scalescope: unknown option '" << arg << "'\n" << kUsage;
+      return 2;
+    } else if (file.empty()) file = arg;
+    else {
+      std::cerr << "scalescope: give one scenario file\n" << kUsage;
+      return 2;
+    }
+  }
+  std::string text;
+  if (file.empty() || file == "-") {
+    read_all(std::cin, text);
+  } else {
+    std::ifstream in(file, std::ios::binary);
+    if (!in || !read_all(in, text)) {
+      std::cerr << "scalescope: cannot read '" << file << "'\n";
+      return 2;
+    }
+  }
+  const std::string result = validate ? scalescope::validate_json(text) : scalescope::evaluate_json(text);
+  const auto json = nlohmann::json::parse(result, nullptr, false);
+  if (table) std::cout << scalescope::cli::render_table(json);
+  else std::cout << json.dump(2) << "\n";
+  return json.value("ok", false) ? 0 : 1;
+}

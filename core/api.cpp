@@ -1,0 +1,188 @@
+#include "api.h"
+
+#include <cmath>
+
+#include "presets.h"
+#include "query.h"
+
+namespace scalescope {
+
+std::span<const QueryKind> query_kinds() {
+  static const QueryKind kinds[] = {
+      {"summary", kNeedsHardware | kWantsModel | kWantsMesh, run_summary},
+      {"chip", kNeedsHardware, run_chip},
+      {"roofline", kNeedsHardware, run_roofline},
+      {"matmul", kNeedsHardware, run_matmul},
+      {"topology", kNeedsHardware | kWantsMesh, run_topology},
+      {"transfer", kNeedsHardware | kWantsMesh, run_transfer},
+      {"collective", kNeedsHardware | kNeedsMesh, run_collective},
+      {"array", kNeedsHardware | kNeedsMesh, run_array},
+      {"sharded_matmul", kNeedsHardware | kNeedsMesh, run_sharded_matmul},
+      {"transformer", kNeedsModel, run_transformer},
+      {"utilization", kNeedsHardware | kWantsModel, run_utilization},
+      {"bounds", kNeedsHardware | kWantsModel | kWantsMesh, run_bounds},
+  };
+  return kinds;
+}
+
+namespace {
+
+std::vector<std::string> query_names() {
+  std::vector<std::string> names;
+  for (const auto& k : query_kinds()) names.emplace_back(k.name);
+  return names;
+}
+
+Json diagnostics_json(const Diagnostics& diagnostics) {
+  Json out = Json::array();
+  for (const auto& d : diagnostics) out.push_back({{"path", d.path}, {"code", d.code}, {"message", d.message}});
+  return out;
+}
+
+// DESIGN.md: no NaN or Inf ever reaches a result. Any that slipped through become a diagnostic and null.
+void scrub_non_finite(Json& node, const std::string& path, Diagnostics& d) {
+  if (node.is_number_float() && !std::isfinite(node.get<double>())) {
+    add_diagnostic(d, "/result" + path, "non_finite", "the engine produced a non-finite number here; please report it");
+    node = nullptr;
+  } else if (node.is_object()) {
+    for (auto it = node.begin(); it != node.end(); ++it) scrub_non_finite(it.value(), json_pointer_child(path, it.key()), d);
+  } else if (node.is_array()) {
+    for (std::size_t i = 0; i < node.size(); ++i) scrub_non_finite(node[i], json_pointer_child(path, i), d);
+  }
+}
+
+// A malformed document: ask nlohmann's SAX parser where it broke, without exceptions.
+struct ErrorFinder : nlohmann::json_sax<Json> {
+  std::string message;
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override { return true; }
+  bool key(string_t&) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t position, const std::string& token, const nlohmann::detail::exception&) override {
+    message = "malformed JSON at byte " + std::to_string(position) + " near '" + token.substr(0, 40) + "'";
+    return false;
+  }
+};
+
+std::string describe_parse_error(std::string_view text) {
+  ErrorFinder finder;
+  Json::sax_parse(text, &finder, nlohmann::detail::input_format_t::json, true);
+  return finder.message.empty() ? "malformed JSON" : finder.message;
+}
+
+struct Prepared {
+  const QueryKind* kind = nullptr;
+  Hardware hw;
+  ModelConfig model;
+  Mesh mesh;
+  QueryContext ctx;
+  const Json* query = nullptr;
+};
+
+Prepared prepare(const Json& scenario, Diagnostics& d) {
+  Prepared p;
+  JsonReader top(scenario, "", d);
+  if (!top.ok_object()) return p;
+  top.integer("version", false, 1, 1);
+  const Json* hardware = top.value("hardware", false);
+  const Json* model = top.value("model", false);
+  const Json* mesh = top.value("mesh", false);
+  p.query = top.object("query", true);
+  top.finish();
+  if (!p.query) return p;
+  const auto kind_name = JsonReader(*p.query, "/query", d).choice("kind", true, query_names());
+  if (!kind_name) return p;
+  for (const auto& k : query_kinds())
+    if (*kind_name == k.name) p.kind = &k;
+  const unsigned needs = p.kind->needs;
+  auto require = [&](const Json* node, unsigned flag, const char* key) {
+    if (!node && (needs & flag))
+      add_diagnostic(d, std::string("/") + key, "missing_key",
+                     std::string("query '") + p.kind->name + "' needs '" + key + "'");
+  };
+  require(hardware, kNeedsHardware, "hardware");
+  require(model, kNeedsModel, "model");
+  require(mesh, kNeedsMesh, "mesh");
+  const std::size_t before = d.size();
+  if (hardware) {
+    p.hw = resolve_hardware(*hardware, "/hardware", d);
+    if (d.size() == before) p.ctx.hw = &p.hw;
+  }
+  if (model) {
+    const std::size_t mark = d.size();
+    p.model = resolve_model(*model, "/model", d);
+    if (d.size() == mark) p.ctx.model = &p.model;
+  }
+  if (mesh && p.ctx.hw) {
+    const std::size_t mark = d.size();
+    p.mesh = parse_mesh(*mesh, "/mesh", p.hw, d);
+    if (d.size() == mark) p.ctx.mesh = &p.mesh;
+  }
+  return p;
+}
+
+Json run(const Json& scenario, Diagnostics& d, bool validate_only) {
+  Json out;
+  Prepared p = prepare(scenario, d);
+  if (p.kind) out["query"] = p.kind->name;
+  if (p.kind && d.empty() && !validate_only) {
+    JsonReader args(*p.query, "/query", d);
+    args.accept("kind");
+    Json result = p.kind->run(p.ctx, args, d);
+    args.finish();
+    scrub_non_finite(result, "", d);
+    if (d.empty()) out["result"] = std::move(result);
+  }
+  out["ok"] = d.empty();
+  out["diagnostics"] = diagnostics_json(d);
+  out["engine_version"] = kEngineVersion;
+  return out;
+}
+
+Json parse_document(std::string_view text, Diagnostics& d) {
+  Json scenario = Json::parse(text, nullptr, false);
+  if (scenario.is_discarded()) add_diagnostic(d, "", "malformed_json", describe_parse_error(text));
+  return scenario;
+}
+
+}  // namespace
+
+Json evaluate(const Json& scenario) {
+  Diagnostics d;
+  return run(scenario, d, false);
+}
+
+std::string evaluate_json(std::string_view text) {
+  Diagnostics d;
+  Json scenario = parse_document(text, d);
+  if (!d.empty()) return Json{{"ok", false}, {"diagnostics", diagnostics_json(d)}, {"engine_version", kEngineVersion}}.dump();
+  return run(scenario, d, false).dump();
+}
+
+std::string validate_json(std::string_view text) {
+  Diagnostics d;
+  Json scenario = parse_document(text, d);
+  if (d.empty()) return run(scenario, d, true).dump();
+  return Json{{"ok", false}, {"diagnostics", diagnostics_json(d)}, {"engine_version", kEngineVersion}}.dump();
+}
+
+std::string presets_json() {
+  Json out{{"hardware", Json::array()}, {"models", Json::array()}, {"queries", query_names()}};
+  for (const auto& p : hardware_preset_texts()) {
+    Json j = Json::parse(p.json, nullptr, false);
+    out["hardware"].push_back(j);
+  }
+  for (const auto& p : model_preset_texts()) out["models"].push_back(Json::parse(p.json, nullptr, false));
+  out["engine_version"] = kEngineVersion;
+  return out.dump();
+}
+
+}  // namespace scalescope

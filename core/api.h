@@ -1,0 +1,23 @@
+// The engine's one entry point: scenario JSON text in, result JSON text out. The CLI, the wasm module and the
+// golden tests all call this. It never throws and never returns NaN or Inf.
+#pragma once
+#include <string>
+#include <string_view>
+
+#include "json_reader.h"
+
+namespace scalescope {
+
+inline constexpr const char* kEngineVersion = "0.1.0";
+
+// {"ok": bool, "query": kind, "result": {...}, "diagnostics": [{path, code, message}], "engine_version": "..."}
+Json evaluate(const Json& scenario);
+std::string evaluate_json(std::string_view scenario_text);
+
+// {"hardware": [{id, name, ...}], "models": [...], "queries": [...]}
+std::string presets_json();
+
+// Parses and validates a scenario without running it: {"ok": bool, "diagnostics": [...]}.
+std::string validate_json(std::string_view scenario_text);
+
+}  // namespace scalescope

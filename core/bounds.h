@@ -1,0 +1,28 @@
+// The book's parallelism thresholds (spec/book.md §2.9 TPU, §2.9.8 / §1.6 GPU): the per-chip batch a data-parallel
+// axis needs to stay compute-bound, the tensor-parallel limit, the mixed FSDP x TP bound and X_opt, the DCN
+// per-slice batch. Allocation-free; the planners call these per plan.
+#pragma once
+
+namespace scalescope {
+
+// §2.9.1-2: DP/FSDP is compute-bound iff tokens per chip > C / (W_ici * axes).
+constexpr double dp_min_tokens_per_chip(double c, double w_ici_bidir, double axes) { return c / (w_ici_bidir * axes); }
+
+// §2.9.3: TP is compute-bound iff Y < M_Y * F * W / C.
+constexpr double tp_max_degree(double c, double w, double d_ff, double axes) { return axes * d_ff * w / c; }
+
+// §2.9.4 mixed FSDP x TP: tokens per chip > alpha^2 / (M_X M_Y F) (Aug-2025 "max" model), 4 alpha^2 / (...) for
+// the Feb-2025 "sum" model.
+constexpr double mixed_min_tokens_per_chip(double alpha, double d_ff, double m_x, double m_y, bool sum_model) {
+  return (sum_model ? 4.0 : 1.0) * alpha * alpha / (m_x * m_y * d_ff);
+}
+
+// §2.9.4: X_opt = sqrt((B / F) (M_X / M_Y) N).
+double fsdp_optimal_degree(double batch_tokens, double d_ff, double m_x, double m_y, double chips);
+
+// §2.9.8: X nodes doing DP see (X - 1)/X of the full reduction: tokens per GPU > alpha (X - 1) / X.
+constexpr double gpu_dp_min_tokens_per_gpu(double alpha, double nodes) {
+  return nodes <= 1 ? alpha : alpha * (nodes - 1.0) / nodes;
+}
+
+}  // namespace scalescope

@@ -1,0 +1,23 @@
+// Diagnostics: bad input is a value, not a crash (DESIGN.md "Engine rules").
+#pragma once
+#include <string>
+#include <vector>
+
+namespace scalescope {
+
+struct Diagnostic {
+  std::string path;     // JSON pointer into the scenario, e.g. "/hardware/overrides/hbm_bandwidth_bytes_per_s"
+  std::string code;     // stable machine-readable code, e.g. "unknown_key", "not_positive"
+  std::string message;  // plain words for a person, naming the valid choices where there are some
+};
+
+using Diagnostics = std::vector<Diagnostic>;
+
+inline void add_diagnostic(Diagnostics& out, std::string path, std::string code, std::string message) {
+  out.push_back(Diagnostic{std::move(path), std::move(code), std::move(message)});
+}
+
+// "a, b, c" — for messages that list the valid choices.
+std::string join_choices(const std::vector<std::string>& choices);
+
+}  // namespace scalescope

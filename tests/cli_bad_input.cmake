@@ -1,0 +1,10 @@
+# The CLI answers malformed input with a diagnostic and exit status 1, never a crash.
+file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/bad.json" "{\"hardware\": {\"preset\": \"tpu-v5e\"}, \"query\": ")
+execute_process(COMMAND "${CLI}" "${CMAKE_CURRENT_BINARY_DIR}/bad.json" RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+if(NOT rc EQUAL 1 OR NOT out MATCHES "malformed_json")
+  message(FATAL_ERROR "malformed JSON: exit ${rc}, output:\n${out}")
+endif()
+execute_process(COMMAND "${CLI}" "/nonexistent/scenario.json" RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 2)
+  message(FATAL_ERROR "missing file: exit ${rc}")
+endif()
