@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Sets up and runs every test: the native suite under AddressSanitizer/UBSan, the native release suite and CLI
+# checks, the same Catch2 suite compiled with Emscripten and run under Node, and a byte-for-byte comparison of
+# every golden result between native and wasm. Warnings are errors (the CMake presets set SCALESCOPE_WERROR).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+export NODE_PATH=/usr/share/nodejs  # Emscripten's optimiser needs Debian's acorn (TOOLCHAIN.md quirk 1)
+jobs=$(nproc)
+
+for preset in debug release wasm; do
+  cmake --preset "$preset" >/dev/null
+done
+# Two cores: build the native suites first, then wasm (each uses every core).
+cmake --build build/debug -j"$jobs"
+cmake --build build/release -j"$jobs"
+cmake --build build/wasm -j"$jobs"
+
+ctest --preset debug
+ctest --preset release
+ctest --preset wasm
+
+# Native and wasm must give identical numbers for every golden case (DESIGN.md: -ffp-contract=off).
+build/release/golden_dump > build/golden_native.txt
+node --no-experimental-fetch build/wasm/golden_dump.js > build/golden_wasm.txt
+if ! cmp -s build/golden_native.txt build/golden_wasm.txt; then
+  echo "native and wasm results differ:" >&2
+  diff build/golden_native.txt build/golden_wasm.txt | head -20 >&2
+  exit 1
+fi
+echo "native and wasm agree byte for byte on $(wc -l < build/golden_native.txt) golden results"

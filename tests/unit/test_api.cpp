@@ -1,0 +1,98 @@
+// The JSON entry point: bad input gets diagnostics naming the path and the valid choices, never a crash.
+#include <catch2/catch.hpp>
+
+#include "api.h"
+#include "presets.h"
+
+using namespace scalescope;
+using nlohmann::json;
+
+namespace {
+json eval(const std::string& text) { return json::parse(evaluate_json(text)); }
+
+bool has(const json& out, const std::string& path, const std::string& code) {
+  for (const auto& d : out["diagnostics"])
+    if (d["path"] == path && d["code"] == code) return true;
+  return false;
+}
+}  // namespace
+
+TEST_CASE("every embedded preset validates strictly, with a source for every number", "[presets]") {
+  const auto d = validate_presets();
+  for (const auto& x : d) INFO(x.path << ": " << x.message);
+  CHECK(d.empty());
+  CHECK(hardware_preset_texts().size() == 12);
+  CHECK(model_preset_texts().size() >= 9);
+}
+
+TEST_CASE("a valid scenario answers with ok and a result", "[api]") {
+  const json out = eval(R"({"hardware": {"preset": "tpu-v5e"}, "query": {"kind": "chip"}})");
+  CHECK(out["ok"] == true);
+  CHECK(out["result"]["id"] == "tpu-v5e");
+  CHECK(out["diagnostics"].empty());
+}
+
+TEST_CASE("malformed JSON is a diagnostic with the byte position", "[api]") {
+  const json out = eval(R"({"hardware": {"preset": "tpu-v5e"}, "query": )");
+  CHECK(out["ok"] == false);
+  CHECK(out["diagnostics"][0]["code"] == "malformed_json");
+  CHECK(out["diagnostics"][0]["message"].get<std::string>().find("byte") != std::string::npos);
+  CHECK(eval("")["ok"] == false);
+  CHECK(eval("[1, 2]")["ok"] == false);
+}
+
+TEST_CASE("unknown presets, dtypes, keys and kinds name the valid choices", "[api]") {
+  json out = eval(R"({"hardware": {"preset": "tpu-v9"}, "query": {"kind": "chip"}})");
+  REQUIRE(has(out, "/hardware/preset", "unknown_preset"));
+  CHECK(out["diagnostics"][0]["message"].get<std::string>().find("tpu-v5e") != std::string::npos);
+
+  out = eval(R"({"hardware": {"preset": "tpu-v5e"}, "query": {"kind": "matmul", "batch": 8, "d": 8, "f": 8, "lhs_dtype": "bf61"}})");
+  REQUIRE(has(out, "/query/lhs_dtype", "unknown_dtype"));
+  CHECK(out["diagnostics"][0]["message"] == "unknown dtype 'bf61'; valid: fp32, bf16, fp8, int8, int4, fp4");
+
+  out = eval(R"({"hardware": {"preset": "tpu-v5e", "overrides": {"hbm_bandwith_bytes_per_s": 1}}, "query": {"kind": "chip"}})");
+  CHECK(has(out, "/hardware/overrides/hbm_bandwith_bytes_per_s", "unknown_key"));
+
+  out = eval(R"({"hardware": {"preset": "tpu-v5e"}, "query": {"kind": "teleport"}})");
+  CHECK(has(out, "/query/kind", "unknown_choice"));
+
+  out = eval(R"({"hardware": {"preset": "tpu-v5e"}, "query": {"kind": "chip", "extra": 1}})");
+  CHECK(has(out, "/query/extra", "unknown_key"));
+}
+
+TEST_CASE("zero, negative and absurd sizes are rejected at their path", "[api]") {
+  json out = eval(R"({"hardware": {"preset": "tpu-v5e", "overrides": {"hbm_bandwidth_bytes_per_s": 0}}, "query": {"kind": "chip"}})");
+  CHECK(has(out, "/hardware/overrides/hbm_bandwidth_bytes_per_s", "not_positive"));
+  out = eval(R"({"hardware": {"preset": "tpu-v5e"}, "query": {"kind": "roofline", "flops": -1, "bytes": 1}})");
+  CHECK(has(out, "/query/flops", "negative"));
+  out = eval(R"({"hardware": {"preset": "tpu-v5e"}, "mesh": {"shape": [0, 4]}, "query": {"kind": "topology"}})");
+  CHECK(has(out, "/mesh/shape/0", "not_positive"));
+  out = eval(R"({"hardware": {"preset": "tpu-v5e"}, "query": {"kind": "matmul", "batch": 1e300, "d": 8, "f": 8}})");
+  CHECK(has(out, "/query/batch", "too_large"));
+  out = eval(R"({"model": {"preset": "llama-3-8b", "overrides": {"layers": 2.5}}, "query": {"kind": "transformer"}})");
+  CHECK(has(out, "/model/overrides/layers", "not_integer"));
+}
+
+TEST_CASE("a mesh larger than the pod, or reusing an axis, is diagnosed", "[api]") {
+  json out = eval(R"({"hardware": {"preset": "tpu-v5e"}, "mesh": {"shape": [32, 16]}, "query": {"kind": "topology"}})");
+  CHECK(has(out, "/mesh/shape", "slice_too_large"));
+  out = eval(R"({"hardware": {"preset": "tpu-v5e"}, "mesh": {"shape": [4, 4]},
+                 "query": {"kind": "array", "array": "A[I_X, J_X]", "dims": {"I": 8, "J": 8}}})");
+  CHECK(has(out, "/query/array", "axis_reused"));
+  out = eval(R"({"hardware": {"preset": "tpu-v5e"}, "mesh": {"shape": [4, 4], "axis_names": ["X", "X"]},
+                 "query": {"kind": "topology"}})");
+  CHECK(has(out, "/mesh/axis_names", "duplicate_axis"));
+}
+
+TEST_CASE("a query missing its context says which key it needs", "[api]") {
+  const json out = eval(R"({"query": {"kind": "collective", "op": "all_gather", "bytes": 1, "axes": ["X"]}})");
+  CHECK(has(out, "/hardware", "missing_key"));
+  CHECK(has(out, "/mesh", "missing_key"));
+}
+
+TEST_CASE("no result ever holds NaN or Inf", "[api]") {
+  // A zero-byte roofline has no intensity: reported as 0, not Inf.
+  const json out = eval(R"({"hardware": {"preset": "tpu-v5e"}, "query": {"kind": "roofline", "flops": 1e9, "bytes": 0}})");
+  REQUIRE(out["ok"] == true);
+  CHECK(out["result"]["intensity_flops_per_byte"] == 0.0);
+}

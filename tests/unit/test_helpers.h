@@ -1,0 +1,31 @@
+// Shared by the unit tests: presets by id, parsed once.
+#pragma once
+#include <catch2/catch.hpp>
+
+#include "hardware.h"
+#include "model.h"
+#include "presets.h"
+
+namespace scalescope::test {
+
+inline Hardware hardware(const char* id) {
+  Diagnostics d;
+  const Hardware hw = parse_hardware(Json::parse(find_preset(hardware_preset_texts(), id)->json), "", true, d);
+  REQUIRE(d.empty());
+  return hw;
+}
+
+inline ModelConfig model(const char* id) {
+  Diagnostics d;
+  const ModelConfig m = parse_model(Json::parse(find_preset(model_preset_texts(), id)->json), "", true, d);
+  REQUIRE(d.empty());
+  return m;
+}
+
+inline bool has_code(const Diagnostics& d, const std::string& code, const std::string& path = "") {
+  for (const auto& x : d)
+    if (x.code == code && (path.empty() || x.path == path)) return true;
+  return false;
+}
+
+}  // namespace scalescope::test

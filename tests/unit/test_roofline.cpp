@@ -1,0 +1,53 @@
+#include <catch2/catch.hpp>
+
+#include "roofline.h"
+
+using namespace scalescope;
+using Catch::Matchers::WithinRel;
+
+TEST_CASE("roofline: max and sum bounds, intensity and bound label (spec §2.1)", "[roofline]") {
+  // §3.1 #2: v5e 1.97e14 FLOP/s over 8.2e11 B/s -> critical intensity 240.
+  const Roofline r = roofline(1e12, 1e10, 1.97e14, 8.2e11);
+  CHECK_THAT(r.critical_intensity_flops_per_byte, WithinRel(240.24, 1e-3));
+  CHECK_THAT(r.intensity_flops_per_byte, WithinRel(100.0, 1e-12));
+  CHECK_FALSE(r.compute_bound);
+  CHECK_THAT(r.lower_bound_s, WithinRel(1e10 / 8.2e11, 1e-12));
+  CHECK_THAT(r.upper_bound_s, WithinRel(1e12 / 1.97e14 + 1e10 / 8.2e11, 1e-12));
+  // Attainable FLOP/s below the ridge is intensity x bandwidth.
+  CHECK_THAT(r.attainable_flops_per_s, WithinRel(100.0 * 8.2e11, 1e-12));
+  // §2.1: the two bounds differ by at most 2x.
+  CHECK(r.upper_bound_s <= 2.0 * r.lower_bound_s);
+  const Roofline c = roofline(1e15, 1e9, 1.97e14, 8.2e11);
+  CHECK(c.compute_bound);
+  CHECK(c.attainable_flops_per_s == 1.97e14);
+}
+
+TEST_CASE("matmul bytes follow each operand's dtype (spec §2.1, §3.1 Q2/Q3)", "[roofline]") {
+  const MatmulShape s{64, 4096, 8192};
+  // §3.9 #95: fp16[64,4096] x fp16[4096,8192] moves 2BD + 2DF + 2BF = 68,681,728 bytes.
+  CHECK(matmul_bytes(s, MatmulDtypes{}) == 68'681'728.0);
+  CHECK(matmul_flops(s) == 2.0 * 64 * 4096 * 8192);
+  // int8 weights halve only the DF term.
+  const MatmulDtypes int8_weights{Dtype::bf16, Dtype::int8, Dtype::bf16};
+  CHECK(matmul_bytes(s, int8_weights) == 2.0 * 64 * 4096 + 4096.0 * 8192 + 2.0 * 64 * 8192);
+}
+
+TEST_CASE("matmul crossover batch solves compute time = memory time exactly (spec §3.1 #8)", "[roofline]") {
+  const MatmulDtypes int8_weights{Dtype::bf16, Dtype::int8, Dtype::bf16};
+  const double b = matmul_crossover_batch(4096, 4096, int8_weights, 1.97e14, 8.2e11);
+  CHECK_THAT(b, WithinRel(136.1, 1e-3));
+  // At the crossover the two times are equal.
+  const MatmulShape s{b, 4096, 4096};
+  CHECK_THAT(matmul_flops(s) / 1.97e14, WithinRel(matmul_bytes(s, int8_weights) / 8.2e11, 1e-9));
+  // Smaller matrices need a larger batch ("almost doubles": 226.3 for D = F = 1024).
+  CHECK_THAT(matmul_crossover_batch(1024, 1024, int8_weights, 1.97e14, 8.2e11), WithinRel(226.3, 1e-3));
+  // If activations alone outrun the FLOPs no batch is compute-bound: reported as 0.
+  CHECK(matmul_crossover_batch(1, 1, MatmulDtypes{}, 1e15, 1e9) == 0.0);
+}
+
+TEST_CASE("critical batch scales with bytes per weight (spec §2.1 quantization)", "[roofline]") {
+  CHECK_THAT(matmul_critical_batch(1.97e14, 8.2e11, Dtype::bf16), WithinRel(240.24, 1e-3));
+  CHECK_THAT(matmul_critical_batch(1.97e14, 8.2e11, Dtype::int8), WithinRel(120.12, 1e-3));
+  // int8 weights and int8 FLOPs (3.94e14): back to about 240, not the literal beta formula's 486.
+  CHECK_THAT(matmul_critical_batch(3.94e14, 8.2e11, Dtype::int8), WithinRel(240.24, 1e-3));
+}

@@ -1,0 +1,75 @@
+#include <catch2/catch.hpp>
+
+#include "test_helpers.h"
+#include "transformer.h"
+
+using namespace scalescope;
+using Catch::Matchers::WithinRel;
+
+TEST_CASE("LLaMA-3 70B parameters by component (spec §3.6 #55)", "[transformer]") {
+  const ParamCounts p = count_params(test::model("llama-3-70b"));
+  CHECK_THAT(p.mlp, WithinRel(8192.0 * 28672 * 3 * 80, 1e-12));
+  CHECK_THAT(p.embeddings, WithinRel(2.0 * 128256 * 8192, 1e-12));
+  CHECK_THAT(p.attention, WithinRel(80 * (2.0 * 8192 * 64 * 128 + 2.0 * 8192 * 8 * 128), 1e-12));
+  CHECK_THAT(p.total, WithinRel(70.55e9, 1e-3));
+  CHECK(p.active == p.total);
+}
+
+TEST_CASE("tied embeddings and plain MLPs change the counts (spec §2.7)", "[transformer]") {
+  ModelConfig m = test::model("llama-3-8b");
+  const double untied = count_params(m).embeddings;
+  m.tied_embeddings = true;
+  CHECK(count_params(m).embeddings == untied / 2);
+  const double gated = count_params(m).mlp;
+  m.mlp = MlpKind::plain;
+  CHECK_THAT(count_params(m).mlp, WithinRel(gated * 2 / 3, 1e-12));
+}
+
+TEST_CASE("MoE: total counts every expert, active only k + shared (spec §2.7)", "[transformer]") {
+  const ModelConfig mixtral = test::model("mixtral-8x7b");
+  const ParamCounts p = count_params(mixtral);
+  CHECK_THAT(p.mlp, WithinRel(32 * 8 * 3.0 * 4096 * 14336, 1e-12));
+  CHECK_THAT(p.mlp_active, WithinRel(32 * 2 * 3.0 * 4096 * 14336, 1e-12));
+  CHECK_THAT(p.total, WithinRel(46.7e9, 2e-3));
+  CHECK_THAT(p.active, WithinRel(12.9e9, 5e-3));
+}
+
+TEST_CASE("training FLOPs are 3x forward and about 6 N per token (spec §2.7, §2.8)", "[transformer]") {
+  const ModelConfig m = test::model("llama-3-70b");
+  const FlopCounts f = count_flops(m, 4096, 4096, true);
+  CHECK_THAT(f.training, WithinRel(3 * f.forward, 1e-12));
+  // Without attention the forward pass is 2 x (params in matmuls) per token.
+  const double six_n = 6 * count_params(m).total;
+  // Norm weights (1.3M of 70.6B) are not matmul FLOPs: 1e-4 covers them.
+  CHECK_THAT(f.training - 3 * f.attention_forward, WithinRel(4096 * (six_n - 6 * 128256.0 * 8192), 1e-4));
+  // Causal attention does half the work of full attention.
+  CHECK_THAT(count_flops(m, 4096, 4096, false).attention_forward, WithinRel(2 * f.attention_forward, 1e-12));
+}
+
+TEST_CASE("KV cache bytes per token and attention intensity (spec §2.7)", "[transformer]") {
+  const ModelConfig m = test::model("llama-3-70b");
+  CHECK(kv_bytes_per_token(m, Dtype::bf16) == 327680);
+  CHECK(kv_bytes_per_token(m, Dtype::int8) == 163840);
+  // Decode intensity tends to G = N/K = 8 as S grows; prefill grows with T.
+  CHECK_THAT(attention_intensity_flops_per_byte(m, 1, 1e9), WithinRel(8.0, 1e-6));
+  CHECK(attention_intensity_flops_per_byte(m, 8192, 8192) > 1000);
+}
+
+TEST_CASE("remat policies trade memory for FLOPs (spec §2.7, §3.4 #29)", "[transformer]") {
+  ModelConfig m = test::model("llama-3-70b");
+  m.layers = 64;  // the book's example: L = 64, D = 8192, 4M tokens
+  const RematCost none = remat_cost(m, Remat::none, 4e6, 4096, 0, Dtype::bf16, true);
+  const RematCost block = remat_cost(m, Remat::block, 4e6, 4096, 0, Dtype::bf16, true);
+  CHECK_THAT(none.activation_bytes, WithinRel(84e12, 0.01));
+  CHECK_THAT(block.activation_bytes, WithinRel(4.2e12, 0.01));
+  CHECK(none.extra_forward_flops == 0);
+  // Block remat reruns the forward pass of every layer: training goes from ~6N to ~8N per token.
+  const double six = count_flops(m, 4e6, 4096, true).training;
+  CHECK_THAT((six + block.extra_forward_flops) / six, WithinRel(8.0 / 6.0, 0.02));
+  const RematCost four = remat_cost(m, Remat::checkpoints, 4e6, 4096, 4, Dtype::bf16, true);
+  CHECK(four.activation_bytes == 4 * block.activation_bytes);
+}
+
+TEST_CASE("utilisation from chip-hours (spec §3.4 #37)", "[transformer]") {
+  CHECK_THAT(utilisation_from_chip_hours(37e9, 14.8e12, 2.79e6, 1.513e15), WithinRel(0.216, 0.01));
+}
