@@ -7,6 +7,7 @@ namespace scalescope {
 namespace {
 constexpr const char* kDefaultNames[] = {"X", "Y", "Z", "W", "V", "U"};
 constexpr int kMaxMeshAxes = 6;
+constexpr double kMaxChips = 1e8;  // far beyond any real cluster; keeps every product finite
 }  // namespace
 
 int Mesh::find(const std::string& name) const {
@@ -61,18 +62,28 @@ Mesh parse_mesh(const Json& node, const std::string& path, const Hardware& hw, D
   for (std::size_t i = 0; i < shape.size(); ++i) {
     MeshAxis axis{names[i], shape[i], false, false};
     if (hw.kind == ChipKind::tpu && i < kMaxTorusDims) axis.wraps = mesh.tpu.wraps[i];
-    if (wrap_override && i < wrap_override->size() && (*wrap_override)[i].is_boolean())
-      axis.wraps = (*wrap_override)[i].get<bool>();
+    if (wrap_override && i < wrap_override->size()) {
+      const Json& w = (*wrap_override)[i];
+      if (w.is_boolean()) axis.wraps = w.get<bool>();
+      else add_diagnostic(d, json_pointer_child(r.path_of("wraparound"), i), "wrong_type", "wraparound entries are true or false");
+    }
     mesh.axes.push_back(axis);
   }
   if (wrap_override && wrap_override->size() != shape.size())
     add_diagnostic(d, r.path_of("wraparound"), "wrong_length", "'wraparound' must give true/false for every axis of 'shape'");
+  if (wrap_override && hw.kind == ChipKind::gpu)
+    add_diagnostic(d, r.path_of("wraparound"), "not_applicable", "GPUs have no torus: 'wraparound' applies to TPUs only");
+  if (hw.kind == ChipKind::gpu && mesh.slices > 1)
+    add_diagnostic(d, r.path_of("slices"), "not_applicable",
+                   "GPU clusters join nodes through the scale-out network: put every GPU in 'shape' instead of 'slices'");
   if (mesh.slices > 1) mesh.axes.push_back(MeshAxis{slice_axis, static_cast<int>(mesh.slices), false, true});
   for (std::size_t i = 0; i < mesh.axes.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
       if (mesh.axes[i].name == mesh.axes[j].name)
         add_diagnostic(d, r.path_of("axis_names"), "duplicate_axis", "mesh axis name '" + mesh.axes[i].name + "' is used twice");
   mesh.chips = mesh.chips_per_slice * mesh.slices;
+  if (mesh.chips > kMaxChips)
+    add_diagnostic(d, r.path_of("shape"), "too_large", "the mesh holds more than 100 million chips");
   return mesh;
 }
 

@@ -37,8 +37,10 @@ Json run_bounds(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
       out["tokens_per_chip"] = *batch / chips;
     }
   } else {
-    const double w_up = hw.scale_up.gpu_unidir_bytes_per_s, w_out = hw.scale_out.nic_unidir_bytes_per_s_per_gpu;
+    // §2.9.8: beyond the domain each GPU reduces its 1/D share over its own NIC, so the collective moves at the
+    // domain's whole egress W_node (400e9 for an H100 node), not one NIC's.
     const double domain = hw.scale_up.domain_gpus;
+    const double w_up = hw.scale_up.gpu_unidir_bytes_per_s, w_out = domain * hw.scale_out.nic_unidir_bytes_per_s_per_gpu;
     out["alpha_scale_up_flops_per_byte"] = c / w_up;
     out["alpha_scale_out_flops_per_byte"] = c / w_out;
     out["dp_fsdp_min_tokens_per_gpu_in_domain"] = moe * c / w_up;   // §2.9.8 (2200 H100)

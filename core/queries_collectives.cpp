@@ -29,9 +29,10 @@ DimSizes read_dims(JsonReader& args, Diagnostics& d) {
   const Json* dims = args.object("dims", true);
   if (!dims) return sizes;
   for (auto it = dims->begin(); it != dims->end(); ++it)
-    if (auto v = read_integer_value(it.value(), json_pointer_child(args.path_of("dims"), it.key()), 1,
-                                    1'000'000'000'000, d))
-      sizes[it.key()] = static_cast<double>(*v);
+    // A bad entry has its diagnostic already; keep a placeholder so it is not also reported missing.
+    sizes[it.key()] = static_cast<double>(
+        read_integer_value(it.value(), json_pointer_child(args.path_of("dims"), it.key()), 1, 1'000'000'000'000, d)
+            .value_or(1));
   return sizes;
 }
 
@@ -103,6 +104,9 @@ Json run_array(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   const auto array = parse_sharded_array(*text, mesh, args.path_of("array"), d);
   if (!array) return {};
   check_array_sizes(*array, sizes, mesh, args.path_of("dims"), d);
+  for (const auto& [name, size] : sizes)
+    if (!array->dim(name))
+      add_diagnostic(d, json_pointer_child(args.path_of("dims"), name), "unknown_dim", "the array has no dimension '" + name + "'");
   if (!d.empty()) return {};
   const ArrayMemory m = array_memory(*array, sizes, dtype, mesh);
   const double one_copy = m.elements * bytes_per_element(dtype);
@@ -123,7 +127,8 @@ Json run_sharded_matmul(const QueryContext& ctx, JsonReader& args, Diagnostics& 
   const CollectiveOptions options = read_options(hw, args, d);
   peak_for(hw, dtype, args.path_of("dtype"), d);
   if (!expression || !d.empty()) return {};
-  const auto m = analyse_sharded_matmul(*expression, sizes, dtype, hw, *ctx.mesh, options, args.path_of("expression"), d);
+  const auto m = analyse_sharded_matmul(*expression, sizes, dtype, hw, *ctx.mesh, options, args.path_of("expression"),
+                                        args.path_of("dims"), d);
   if (!m) return {};
   Json plans = Json::array();
   for (const auto& p : m->plans) {
@@ -152,6 +157,8 @@ Json run_sharded_matmul(const QueryContext& ctx, JsonReader& args, Diagnostics& 
   return {{"case", m->book_case},
           {"description", m->description},
           {"total_flops", m->total_flops},
+          // §3.4 #32: mesh axes that shard neither input replicate the work: FLOPs summed over every device.
+          {"total_flops_all_devices", m->plans.front().flops_per_device * ctx.mesh->chips},
           {"best", plans.front()},
           {"plans", plans}};
 }

@@ -89,7 +89,7 @@ Json run_chip(const QueryContext& ctx, JsonReader&, Diagnostics&) {
   } else {
     const double node_egress = hw.scale_up.domain_gpus * hw.scale_out.nic_unidir_bytes_per_s_per_gpu;
     out["scale_up_critical_intensity_flops_per_byte"] = c / hw.scale_up.gpu_unidir_bytes_per_s;  // §1.6 (2200 H100)
-    out["scale_out_critical_intensity_flops_per_byte"] = c / (node_egress / hw.scale_up.domain_gpus);  // §1.6 (2475)
+    out["scale_out_critical_intensity_flops_per_byte"] = c / node_egress;  // §1.6 (2475 H100: W_node = 400e9)
     out["domain_egress_unidir_bytes_per_s"] = node_egress;
   }
   return out;

@@ -72,17 +72,35 @@ Json run_transfer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   const double bytes = args.non_negative("bytes", true).value_or(0);
   const double ports = static_cast<double>(args.integer("ports", false, 1, 1'000'000).value_or(1));
   const auto link = args.choice("link", false, {"ici", "pcie", "dcn", "hbm", "scale_up", "scale_out"}).value_or("ici");
-  double hops = static_cast<double>(args.integer("hops", false, 0, 1'000'000).value_or(0));
+  const auto hops_arg = args.integer("hops", false, 0, 1'000'000);
+  double hops = static_cast<double>(hops_arg.value_or(0));
   const Json* from = args.array("from", false);
   const Json* to = args.array("to", false);
-  if (from && to && ctx.mesh && hw.kind == ChipKind::tpu) {
-    std::array<int, kMaxTorusDims> a{}, b{};
-    for (std::size_t i = 0; i < std::min<std::size_t>(from->size(), kMaxTorusDims); ++i) {
-      a[i] = static_cast<int>(read_integer_value((*from)[i], json_pointer_child(args.path_of("from"), i), 0, 1 << 20, d).value_or(0));
-      if (i < to->size())
-        b[i] = static_cast<int>(read_integer_value((*to)[i], json_pointer_child(args.path_of("to"), i), 0, 1 << 20, d).value_or(0));
+  if (from || to) {
+    const std::string where = args.path_of(from ? "from" : "to");
+    if (!from || !to) add_diagnostic(d, where, "missing_key", "give both 'from' and 'to' chip coordinates");
+    else if (hw.kind != ChipKind::tpu || !ctx.mesh)
+      add_diagnostic(d, where, "not_applicable", "'from'/'to' are chip coordinates on a TPU mesh; give 'hops' instead");
+    else if (hops_arg)
+      add_diagnostic(d, args.path_of("hops"), "conflicting", "give either 'hops' or 'from'/'to', not both");
+    else {
+      // Coordinates name one chip of the slice: one entry per mesh axis, each inside the axis.
+      std::array<int, kMaxTorusDims> a{}, b{};
+      const TpuSlice& slice = ctx.mesh->tpu;
+      auto read = [&](const Json& coords, const char* key, std::array<int, kMaxTorusDims>& out) {
+        const std::size_t axes = ctx.mesh->axes.size() - (ctx.mesh->slices > 1 ? 1 : 0);
+        if (coords.size() != axes) {
+          add_diagnostic(d, args.path_of(key), "wrong_length", "'" + std::string(key) + "' needs one coordinate per mesh axis");
+          return;
+        }
+        for (std::size_t i = 0; i < axes && i < kMaxTorusDims; ++i)
+          if (auto v = read_integer_value(coords[i], json_pointer_child(args.path_of(key), i), 0, slice.shape[i] - 1, d))
+            out[i] = static_cast<int>(*v);
+      };
+      read(*from, "from", a);
+      read(*to, "to", b);
+      hops = tpu_hops(slice, a, b);
     }
-    hops = tpu_hops(ctx.mesh->tpu, a, b);
   }
   double w = 0, latency = 0;
   if (link == "ici" || link == "scale_up") {

@@ -130,17 +130,17 @@ std::string format_sharded_array(const ShardedArray& arr, const Mesh& mesh) {
   return s;
 }
 
-void check_array_sizes(const ShardedArray& arr, const DimSizes& sizes, const Mesh& mesh, const std::string& path,
+void check_array_sizes(const ShardedArray& arr, const DimSizes& sizes, const Mesh& mesh, const std::string& dims_path,
                        Diagnostics& d) {
   for (const auto& dim : arr.dims) {
     auto it = sizes.find(dim.name);
     if (it == sizes.end()) {
-      add_diagnostic(d, path, "missing_dim_size", "no size for dimension '" + dim.name + "' of " + arr.name + "; add it to 'dims'");
+      add_diagnostic(d, dims_path, "missing_dim_size", "no size for dimension '" + dim.name + "' of " + arr.name + "; add it to 'dims'");
       continue;
     }
     const double n = shards(dim.axes, mesh);
     if (std::fmod(it->second, n) != 0)
-      add_diagnostic(d, path, "not_divisible",
+      add_diagnostic(d, json_pointer_child(dims_path, dim.name), "not_divisible",
                      "dimension '" + dim.name + "' (" + std::to_string(static_cast<long long>(it->second)) +
                          ") is not divisible by its " + std::to_string(static_cast<long long>(n)) + " shards");
   }
@@ -307,7 +307,7 @@ MatmulPlan build_plan(ShardedArray a, ShardedArray b, const std::optional<Sharde
 std::optional<ShardedMatmul> analyse_sharded_matmul(std::string_view expression, const DimSizes& sizes, Dtype dtype,
                                                     const Hardware& hw, const Mesh& mesh,
                                                     const CollectiveOptions& options, const std::string& path,
-                                                    Diagnostics& d) {
+                                                    const std::string& dims_path, Diagnostics& d) {
   const std::size_t before = d.size();
   std::string_view lhs = expression, rhs;
   if (auto arrow = expression.find("->"); arrow != std::string_view::npos) {
@@ -324,9 +324,12 @@ std::optional<ShardedMatmul> analyse_sharded_matmul(std::string_view expression,
   std::optional<ShardedArray> want;
   if (!trim(rhs).empty()) want = parse_sharded_array(rhs, mesh, path, d);
   if (!a || !b || (!trim(rhs).empty() && !want)) return std::nullopt;
-  check_array_sizes(*a, sizes, mesh, path, d);
-  check_array_sizes(*b, sizes, mesh, path, d);
-  if (want) check_array_sizes(*want, sizes, mesh, path, d);
+  check_array_sizes(*a, sizes, mesh, dims_path, d);
+  check_array_sizes(*b, sizes, mesh, dims_path, d);
+  if (want) check_array_sizes(*want, sizes, mesh, dims_path, d);
+  for (const auto& [name, size] : sizes)
+    if (!a->dim(name) && !b->dim(name))
+      add_diagnostic(d, json_pointer_child(dims_path, name), "unknown_dim", "no array uses dimension '" + name + "'");
 
   std::vector<std::string> contracting;
   for (const auto& dim : a->dims)

@@ -48,8 +48,8 @@ struct ArrayMemory {
 // §2.3: bytes per device = total / product of the mesh axes used; replicas over the unused axes.
 ArrayMemory array_memory(const ShardedArray& array, const DimSizes& sizes, Dtype dtype, const Mesh& mesh);
 
-// Checks every dim has a size and is divisible by its shards.
-void check_array_sizes(const ShardedArray& array, const DimSizes& sizes, const Mesh& mesh, const std::string& path,
+// Checks every dim has a size (else a diagnostic at `dims_path`) and is divisible by its shards (at its own entry).
+void check_array_sizes(const ShardedArray& array, const DimSizes& sizes, const Mesh& mesh, const std::string& dims_path,
                        Diagnostics& diagnostics);
 
 struct CommStep {
@@ -84,6 +84,6 @@ struct ShardedMatmul {
 std::optional<ShardedMatmul> analyse_sharded_matmul(std::string_view expression, const DimSizes& sizes, Dtype dtype,
                                                     const Hardware& hw, const Mesh& mesh,
                                                     const CollectiveOptions& options, const std::string& path,
-                                                    Diagnostics& diagnostics);
+                                                    const std::string& dims_path, Diagnostics& diagnostics);
 
 }  // namespace scalescope

@@ -21,7 +21,8 @@ TpuSlice describe_tpu_slice(const Hardware& hw, const std::array<int, kMaxTorusD
                             const std::string& path, Diagnostics& d) {
   TpuSlice s;
   const TpuInterconnect& ici = hw.ici;
-  if (dims > ici.torus_dims)
+  const bool too_many_axes = dims > ici.torus_dims;
+  if (too_many_axes)
     add_diagnostic(d, path, "too_many_axes",
                    hw.name + " is a " + std::to_string(ici.torus_dims) + "D torus; the slice shape has " +
                        std::to_string(dims) + " axes");
@@ -33,7 +34,7 @@ TpuSlice describe_tpu_slice(const Hardware& hw, const std::array<int, kMaxTorusD
   for (auto& v : have) v = v == 0 ? 1 : v;
   std::sort(want.begin(), want.end());
   std::sort(have.begin(), have.end());
-  for (int i = 0; i < kMaxTorusDims; ++i)
+  for (int i = 0; i < kMaxTorusDims && !too_many_axes; ++i)
     if (want[i] > have[i]) {
       add_diagnostic(d, path, "slice_too_large",
                      "slice does not fit in one " + hw.name + " pod (largest slice " +

@@ -10,8 +10,9 @@ TEST_CASE("golden cases from the book's worked examples", "[golden]") {
   for (const auto& c : cases) {
     const auto evaluation = nlohmann::json::parse(scalescope::evaluate_json(c.scenario.dump()));
     const auto failures = scalescope::golden::check(c, evaluation);
-    INFO(c.file << " :: " << c.name << " (" << c.citation << ")");
-    for (const auto& f : failures) INFO(f);
+    std::string report;
+    for (const auto& f : failures) report += "\n  " + f;
+    INFO(c.file << " :: " << c.name << " (" << c.citation << ")" << report);
     CHECK(failures.empty());
   }
 }

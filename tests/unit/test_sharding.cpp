@@ -63,7 +63,7 @@ TEST_CASE("the four sharded-matmul cases and their collectives (spec §2.4)", "[
   const DimSizes sizes{{"I", 1024}, {"J", 8192}, {"K", 16384}};
   auto analyse = [&](const char* text) {
     Diagnostics d;
-    auto m = analyse_sharded_matmul(text, sizes, Dtype::bf16, v5p, mesh, {}, "/q", d);
+    auto m = analyse_sharded_matmul(text, sizes, Dtype::bf16, v5p, mesh, {}, "/q", "/q/dims", d);
     INFO(text);
     REQUIRE(d.empty());
     REQUIRE(m);
@@ -91,7 +91,7 @@ TEST_CASE("the four sharded-matmul cases and their collectives (spec §2.4)", "[
 
   // Asking for a sharded output turns the AllReduce into a ReduceScatter.
   Diagnostics d;
-  const auto rs = analyse_sharded_matmul("A[I, J_X] * B[J_X, K] -> C[I, K_X]", sizes, Dtype::bf16, v5p, mesh, {}, "", d);
+  const auto rs = analyse_sharded_matmul("A[I, J_X] * B[J_X, K] -> C[I, K_X]", sizes, Dtype::bf16, v5p, mesh, {}, "", "", d);
   REQUIRE(rs);
   CHECK(rs->plans.front().steps[0].op == Collective::reduce_scatter);
   CHECK(rs->plans.front().output == "C[I, K_X]");
@@ -105,12 +105,12 @@ TEST_CASE("a sharded matmul names bad dimensions (spec §2.4)", "[sharding]") {
   const Hardware v5p = test::hardware("tpu-v5p");
   const Mesh mesh = mesh_of(v5p, {{"shape", {4, 4, 4}}});
   Diagnostics d;
-  analyse_sharded_matmul("A[I_X, J] * B[J, K]", {{"I", 1022}, {"J", 8}, {"K", 8}}, Dtype::bf16, v5p, mesh, {}, "/q", d);
-  CHECK(test::has_code(d, "not_divisible"));
+  analyse_sharded_matmul("A[I_X, J] * B[J, K]", {{"I", 1022}, {"J", 8}, {"K", 8}}, Dtype::bf16, v5p, mesh, {}, "/q", "/q/dims", d);
+  CHECK(test::has_code(d, "not_divisible", "/q/dims/I"));
   d.clear();
-  analyse_sharded_matmul("A[I, J] * B[K, L]", {{"I", 8}, {"J", 8}, {"K", 8}, {"L", 8}}, Dtype::bf16, v5p, mesh, {}, "/q", d);
+  analyse_sharded_matmul("A[I, J] * B[K, L]", {{"I", 8}, {"J", 8}, {"K", 8}, {"L", 8}}, Dtype::bf16, v5p, mesh, {}, "/q", "/q/dims", d);
   CHECK(test::has_code(d, "no_contracting_dim"));
   d.clear();
-  analyse_sharded_matmul("A[I, J] * B[J, K]", {{"I", 8}, {"J", 8}}, Dtype::bf16, v5p, mesh, {}, "/q", d);
+  analyse_sharded_matmul("A[I, J] * B[J, K]", {{"I", 8}, {"J", 8}}, Dtype::bf16, v5p, mesh, {}, "/q", "/q/dims", d);
   CHECK(test::has_code(d, "missing_dim_size"));
 }

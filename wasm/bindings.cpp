@@ -1,0 +1,25 @@
+// The web's door into the engine: four stateless functions, JSON text in, JSON text out (docs/api.md).
+// Nothing here computes anything; it only forwards to core/api.h. The TypeScript types that describe these
+// functions are written by hand in web/src/engine/types.ts (Emscripten 3.1.6 has no --emit-tsd) and checked
+// against this module by web/test/engine-types.test.ts.
+#include <string>
+
+#include <emscripten/bind.h>
+
+#include "api.h"
+
+namespace {
+
+std::string evaluate(const std::string& scenario_json) { return scalescope::evaluate_json(scenario_json); }
+std::string presets() { return scalescope::presets_json(); }
+std::string validate(const std::string& scenario_json) { return scalescope::validate_json(scenario_json); }
+std::string version() { return scalescope::kEngineVersion; }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(scalescope) {
+  emscripten::function("evaluate", &evaluate);
+  emscripten::function("presets", &presets);
+  emscripten::function("validate", &validate);
+  emscripten::function("version", &version);
+}
