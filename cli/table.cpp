@@ -81,10 +81,16 @@ std::string format_with_unit(const std::string& key, double v) {
   if (ends_with(key, "_flops_per_s")) return scaled(v, "FLOP/s");
   if (ends_with(key, "_flops_per_byte")) return number(v) + " FLOPs/B";
   if (ends_with(key, "_bytes")) return scaled(v, "B");
-  if (ends_with(key, "_s")) return scaled(v, "s");
+  if (ends_with(key, "_s")) {
+    if (v >= 2 * 86400.0) return number(v / 86400.0) + " days";
+    if (v >= 3600.0) return number(v / 3600.0) + " h";
+    return scaled(v, "s");
+  }
   if (ends_with(key, "_frac") || ends_with(key, "_fraction")) return number(100.0 * v, 3) + " %";
   if (ends_with(key, "flops")) return scaled(v, "FLOPs");
-  if (ends_with(key, "_usd") || ends_with(key, "_usd_per_chip_hour")) return "$" + number(v);
+  if (ends_with(key, "_usd") || ends_with(key, "usd_per_hour") || ends_with(key, "_usd_per_chip_hour"))
+    return "$" + (std::fabs(v) >= 1e4 ? scaled(v, "") : number(v));
+  if (key.rfind("usd_per_", 0) == 0) return "$" + number(v);
   if (const auto at = key.find("_bytes_per_"); at != std::string::npos) return scaled(v, "B") + words(key.substr(at + 6));
   if (std::fabs(v) >= 1e4) return scaled(v, "");  // counts: 70.55 G parameters
   return number(v, 6);
@@ -97,7 +103,8 @@ std::string render_table(const nlohmann::json& evaluation) {
          evaluation.value("query", "(no query)") + (ok ? "" : " — INVALID") + "\n";
   if (evaluation.contains("result")) render(evaluation["result"], "", "", out);
   for (const auto& d : evaluation.value("diagnostics", nlohmann::json::array()))
-    out += "  error at " + d.value("path", "") + " (" + d.value("code", "") + "): " + d.value("message", "") + "\n";
+    out += "  " + d.value("severity", "error") + " at " + d.value("path", "") + " (" + d.value("code", "") +
+           "): " + d.value("message", "") + "\n";
   return out;
 }
 

@@ -21,6 +21,7 @@ std::span<const QueryKind> query_kinds() {
       {"transformer", kNeedsModel, run_transformer},
       {"utilization", kNeedsHardware | kWantsModel, run_utilization},
       {"bounds", kNeedsHardware | kWantsModel | kWantsMesh, run_bounds},
+      {"training_step", kNeedsHardware | kNeedsModel | kNeedsMesh, run_training_step},
   };
   return kinds;
 }
@@ -35,7 +36,11 @@ std::vector<std::string> query_names() {
 
 Json diagnostics_json(const Diagnostics& diagnostics) {
   Json out = Json::array();
-  for (const auto& d : diagnostics) out.push_back({{"path", d.path}, {"code", d.code}, {"message", d.message}});
+  for (const auto& d : diagnostics)
+    out.push_back({{"path", d.path},
+                   {"code", d.code},
+                   {"message", d.message},
+                   {"severity", d.warning ? "warning" : "error"}});
   return out;
 }
 
@@ -133,15 +138,15 @@ Json run(const Json& scenario, Diagnostics& d, bool validate_only) {
   Json out;
   Prepared p = prepare(scenario, d);
   if (p.kind) out["query"] = p.kind->name;
-  if (p.kind && d.empty() && !validate_only) {
+  if (p.kind && !has_errors(d) && !validate_only) {
     JsonReader args(*p.query, "/query", d);
     args.accept("kind");
     Json result = p.kind->run(p.ctx, args, d);
     args.finish();
     scrub_non_finite(result, "", d);
-    if (d.empty()) out["result"] = std::move(result);
+    if (!has_errors(d)) out["result"] = std::move(result);
   }
-  out["ok"] = d.empty();
+  out["ok"] = !has_errors(d);
   out["diagnostics"] = diagnostics_json(d);
   out["engine_version"] = kEngineVersion;
   return out;

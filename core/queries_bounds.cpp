@@ -14,7 +14,7 @@ Json run_bounds(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   const auto batch = args.positive("batch_tokens", false, 1e15);
   const double chips = ctx.mesh ? ctx.mesh->chips : static_cast<double>(args.integer("chips", false, 1, 100'000'000).value_or(1));
   const double c = peak_for(hw, dtype, args.path_of("dtype"), d);
-  if (!d.empty() || !d_ff) return {};
+  if (has_errors(d) || !d_ff) return {};
   // MoE: each chip's FLOPs scale with k while the weights it reduces scale with E (§2.9.8): x E/k.
   const ModelConfig* m = ctx.model;
   const double moe = m && m->is_moe() ? (m->experts + m->shared_experts) / (m->active_experts + m->shared_experts) : 1.0;

@@ -79,7 +79,7 @@ Json run_collective(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
     if (op_name && *op_name != "all_to_all")
       add_diagnostic(d, args.path_of("ragged"), "not_applicable", "'ragged' applies to all_to_all only");
   }
-  if (!op_name || !d.empty()) return {};
+  if (!op_name || has_errors(d)) return {};
   const Collective op = *parse_collective(*op_name);
   const CollectiveCost cost = mesh_collective(hw, mesh, op, bytes, axes.data(), static_cast<int>(axes.size()), options);
   double devices = 1;
@@ -107,7 +107,7 @@ Json run_array(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   for (const auto& [name, size] : sizes)
     if (!array->dim(name))
       add_diagnostic(d, json_pointer_child(args.path_of("dims"), name), "unknown_dim", "the array has no dimension '" + name + "'");
-  if (!d.empty()) return {};
+  if (has_errors(d)) return {};
   const ArrayMemory m = array_memory(*array, sizes, dtype, mesh);
   const double one_copy = m.elements * bytes_per_element(dtype);
   return {{"array", format_sharded_array(*array, mesh)},
@@ -126,7 +126,7 @@ Json run_sharded_matmul(const QueryContext& ctx, JsonReader& args, Diagnostics& 
   const DimSizes sizes = read_dims(args, d);
   const CollectiveOptions options = read_options(hw, args, d);
   peak_for(hw, dtype, args.path_of("dtype"), d);
-  if (!expression || !d.empty()) return {};
+  if (!expression || has_errors(d)) return {};
   const auto m = analyse_sharded_matmul(*expression, sizes, dtype, hw, *ctx.mesh, options, args.path_of("expression"),
                                         args.path_of("dims"), d);
   if (!m) return {};

@@ -25,7 +25,7 @@ Json run_transformer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
   const auto remat_text = args.choice("remat", false, {"none", "block", "big_matmuls", "mlp_matmuls", "checkpoints"});
   const Remat remat = remat_text ? *parse_remat(*remat_text) : Remat::block;
   const auto k = args.positive("checkpoints_per_layer", remat == Remat::checkpoints, 1e6);
-  if (!d.empty()) return {};
+  if (has_errors(d)) return {};
 
   const ParamCounts p = count_params(m);
   const FlopCounts f = count_flops(m, tokens, seq_len, causal);
@@ -83,7 +83,7 @@ Json run_utilization(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
   auto active = args.positive("active_params", !ctx.model);
   if (!active && ctx.model) active = count_params(*ctx.model).active;
   const double c = peak_for(*ctx.hw, dtype, args.path_of("dtype"), d);
-  if (!d.empty() || !active) return {};
+  if (has_errors(d) || !active) return {};
   const double available = chip_hours * 3600.0 * c;
   const double used = 6.0 * *active * tokens;  // §2.8
   return {{"utilization_frac", utilisation_from_chip_hours(*active, tokens, chip_hours, c)},

@@ -1,0 +1,199 @@
+// The training_step query: reads and validates a plan, evaluates one step, explains the numbers.
+#include <cmath>
+
+#include "plan_reader.h"
+#include "query.h"
+#include "training.h"
+
+namespace scalescope {
+
+namespace {
+
+std::string format_count(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, v >= 100 ? "%.0f" : "%.3g", v);
+  return buf;
+}
+
+// One line a person can read: "comms-bound: 468 tokens per chip < 850 needed for FSDP over 3 axes".
+std::string threshold_reason(const Threshold& t) {
+  const std::string name = t.name;
+  const std::string axes = t.axes > 1 ? " over " + format_count(t.axes) + " axes" : "";
+  const char* verdict = t.ok ? "ok" : "comms-bound";
+  if (name == "dp_fsdp_tokens_per_chip")
+    return std::string(verdict) + ": " + format_count(t.actual) + " tokens per data shard " + (t.ok ? ">= " : "< ") +
+           format_count(t.required) + " needed for DP/FSDP" + axes;
+  if (name == "tensor_parallel_degree")
+    return std::string(verdict) + ": " + format_count(t.actual) + "-way TP " + (t.ok ? "<= " : "> ") + "the limit of " +
+           format_count(t.required) + " (M_Y F W / C" + axes + ")";
+  if (name == "fsdp_tp_tokens_per_chip")
+    return std::string(verdict) + ": " + format_count(t.actual) + " tokens per chip " + (t.ok ? ">= " : "< ") +
+           format_count(t.required) + " needed for FSDP x TP (alpha^2 / (M_X M_Y F))";
+  if (name == "dcn_tokens_per_slice")
+    return std::string(verdict) + ": " + format_count(t.actual) + " tokens per slice " + (t.ok ? ">= " : "< ") +
+           format_count(t.required) + " needed to all-reduce over DCN";
+  if (name == "expert_d_ff")
+    return std::string(verdict) + ": expert d_ff " + format_count(t.actual) + (t.ok ? " >= " : " < ") +
+           format_count(t.required) + " needed for this EP degree";
+  return name;
+}
+
+void validate_plan(const TrainingInput& in, JsonReader& args, const std::string& par, Diagnostics& d) {
+  const ModelConfig& m = *in.model;
+  const TrainingPlan& p = in.plan;
+  auto need = [&](bool ok, const std::string& key, const char* code, const std::string& message) {
+    if (!ok) add_diagnostic(d, json_pointer_child(par, key), code, message);
+  };
+  const double tp = p.tensor.degree, pp = p.pipeline.degree, ep = p.expert.degree, cp = p.context.degree;
+  auto divides = [](double a, double b) { return std::fmod(b, a) == 0; };
+  need(divides(tp, m.heads), "tensor", "not_divisible",
+       format_count(tp) + "-way TP does not divide the " + format_count(m.heads) + " attention heads");
+  need(divides(tp, m.kv_heads) || divides(m.kv_heads, tp), "tensor", "not_divisible",
+       format_count(tp) + "-way TP neither divides nor is a multiple of the " + format_count(m.kv_heads) + " KV heads");
+  need(divides(tp, m.d_ff), "tensor", "not_divisible",
+       format_count(tp) + "-way TP does not divide d_ff " + format_count(m.d_ff));
+  if (m.is_moe())
+    need(divides(tp, m.expert_d_ff), "tensor", "not_divisible",
+         format_count(tp) + "-way TP does not divide the experts' d_ff " + format_count(m.expert_d_ff));
+  need(divides(pp, m.layers), "pipeline", "not_divisible",
+       format_count(pp) + " pipeline stages do not divide the " + format_count(m.layers) + " layers");
+  if (p.schedule == PipelineSchedule::interleaved)
+    need(divides(pp * p.virtual_stages, m.layers), "virtual_stages", "not_divisible",
+         format_count(pp) + " stages x " + format_count(p.virtual_stages) + " virtual stages do not divide the layers");
+  need(ep == 1 || m.is_moe(), "expert", "not_applicable", "expert parallelism needs an MoE model (" + m.name + " is dense)");
+  need(ep == 1 || !m.is_moe() || ep <= m.experts, "expert", "too_large",
+       format_count(ep) + "-way EP exceeds the " + format_count(m.experts) + " experts");
+  need(ep == 1 || !m.is_moe() || ep > m.experts || divides(ep, m.experts), "expert", "not_divisible",
+       format_count(ep) + "-way EP does not divide the " + format_count(m.experts) + " experts");
+  need(divides(cp, in.seq_len), "context", "not_divisible",
+       format_count(cp) + "-way CP does not divide the sequence length " + format_count(in.seq_len));
+  need(!p.fsdp.has_dcn && !p.tensor.has_dcn && !p.pipeline.has_dcn && !p.expert.has_dcn && !p.context.has_dcn,
+       "data", "dcn_not_data", "the DCN axis between slices carries data parallelism only ('data')");
+  const double sequences = in.batch_tokens / in.seq_len;
+  if (std::fmod(in.batch_tokens, in.seq_len) != 0)
+    add_diagnostic(d, args.path_of("batch_tokens"), "not_divisible", "batch_tokens is not a whole number of sequences");
+  const double seq_shards = p.data.degree * p.fsdp.degree * p.expert.degree;
+  const double pieces = seq_shards * p.microbatches;
+  if (in.batch_tokens / cp < pieces)
+    add_diagnostic(d, args.path_of("batch_tokens"), "too_small",
+                   format_count(in.batch_tokens) + " tokens cannot feed " + format_count(seq_shards) +
+                       " data shards x " + format_count(p.microbatches) + " microbatches");
+  else if (std::fmod(in.batch_tokens / cp, pieces) != 0)
+    add_warning(d, args.path_of("batch_tokens"), "uneven_split",
+                format_count(in.batch_tokens) + " tokens do not split evenly over " + format_count(pieces) +
+                    " data shards x microbatches; the estimate uses the average");
+  else if (std::fmod(sequences, pieces) != 0)
+    // §3.6 #61: the book shards sequences too ("tokens are tokens" for the MLP); attention then needs the other
+    // pieces' keys and values, which this estimate does not cost (use 'context' axes for ring attention).
+    add_warning(d, args.path_of("batch_tokens"), "sequence_sharded",
+                format_count(sequences) + " sequences over " + format_count(pieces) +
+                    " data shards x microbatches: sequences are split, and attention's KV exchange is not costed");
+  if (pp > 1 && p.zero_stage >= 3 && p.fsdp.degree > 1)
+    add_warning(d, json_pointer_child(par, "zero_stage"), "zero3_with_pipeline",
+                "ZeRO-3 with pipelining re-gathers the weights for every microbatch (spec §2.9.5); ZeRO-1 is usual");
+}
+
+}  // namespace
+
+Json run_training_step(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
+  TrainingInput in;
+  in.model = ctx.model;
+  in.hw = ctx.hw;
+  in.mesh = ctx.mesh;
+  in.batch_tokens = args.positive("batch_tokens", true, 1e13).value_or(0);
+  in.seq_len = static_cast<double>(args.integer("seq_len", true, 1, 100'000'000).value_or(1));
+  in.causal = args.boolean("causal", false).value_or(true);
+  in.train_tokens = args.non_negative("train_tokens", false, 1e18).value_or(0);
+  in.sum_comms_model = args.choice("comms_model", false, {"max", "sum"}).value_or("max") == "sum";
+  if (auto r = args.choice("remat", false, {"none", "block", "big_matmuls", "mlp_matmuls", "checkpoints"})) in.remat = *parse_remat(*r);
+  in.checkpoints_per_layer = args.positive("checkpoints_per_layer", in.remat == Remat::checkpoints, 1e6).value_or(0);
+  in.efficiency = read_efficiency(args, d);
+  if (const Json* node = args.object("precision", false)) {
+    JsonReader r(*node, args.path_of("precision"), d);
+    auto dtype_choice = [&](const char* key, std::vector<std::string> choices, Dtype fallback) {
+      const auto name = r.choice(key, false, choices);
+      return name ? *parse_dtype(*name) : fallback;
+    };
+    in.precision.matmul = dtype_choice("matmul", {"bf16", "fp8", "int8", "fp4"}, Dtype::bf16);
+    in.precision.params = dtype_choice("params", {"bf16", "fp32"}, Dtype::bf16);
+    const std::string master = r.choice("master_weights", false, {"none", "bf16", "fp32"}).value_or("none");
+    in.precision.master_weights = master != "none";
+    in.precision.master = master == "bf16" ? Dtype::bf16 : Dtype::fp32;
+    in.precision.optimizer = dtype_choice("optimizer_states", {"fp32", "bf16"}, Dtype::fp32);
+    r.finish();
+  }
+  const std::string par = args.path_of("parallelism");
+  std::vector<int> used;
+  if (const Json* node = args.object("parallelism", true)) {
+    JsonReader r(*node, par, d);
+    TrainingPlan& p = in.plan;
+    read_axis_group(r, "data", *ctx.mesh, p.data, used, d);
+    read_axis_group(r, "fsdp", *ctx.mesh, p.fsdp, used, d);
+    read_axis_group(r, "tensor", *ctx.mesh, p.tensor, used, d);
+    read_axis_group(r, "pipeline", *ctx.mesh, p.pipeline, used, d);
+    read_axis_group(r, "expert", *ctx.mesh, p.expert, used, d);
+    read_axis_group(r, "context", *ctx.mesh, p.context, used, d);
+    p.zero_stage = static_cast<int>(r.integer("zero_stage", false, 1, 3).value_or(3));
+    p.sequence_parallel = r.boolean("sequence_parallel", false).value_or(true);
+    const auto schedule = r.choice("pipeline_schedule", false, {"gpipe", "1f1b", "interleaved"}).value_or("1f1b");
+    p.schedule = schedule == "gpipe" ? PipelineSchedule::gpipe
+                 : schedule == "interleaved" ? PipelineSchedule::interleaved : PipelineSchedule::one_f_one_b;
+    p.virtual_stages = static_cast<double>(r.integer("virtual_stages", false, 1, 1024).value_or(1));
+    p.microbatches = static_cast<double>(r.integer("microbatches", false, 1, 1'000'000).value_or(1));
+    r.finish();
+    check_all_axes_used(*ctx.mesh, used, par, d);
+  }
+  if (has_errors(d)) return {};
+  peak_for(*ctx.hw, in.precision.matmul, args.path_of("precision") + "/matmul", d);
+  validate_plan(in, args, par, d);
+  if (has_errors(d)) return {};
+
+  const TrainingStep s = evaluate_training_step(in);
+  if (!s.fits)
+    add_warning(d, "/query", "out_of_hbm",
+                "the plan needs " + format_count(s.total_bytes / 1e9) + " GB per chip; " + ctx.hw->name + " has " +
+                    format_count(s.hbm_capacity_bytes / 1e9) + " GB (" + format_count(s.shortfall_bytes / 1e9) + " GB more)");
+  Json comms = Json::object();
+  for (int i = 0; i < kCommParts; ++i) comms[std::string(comm_part_name(static_cast<CommPart>(i))) + "_s"] = s.comms_s[i];
+  Json thresholds = Json::array();
+  for (int i = 0; i < s.threshold_count; ++i) {
+    const Threshold& t = s.thresholds[i];
+    thresholds.push_back({{"name", t.name},
+                          {"kind", t.kind == ThresholdKind::at_least ? "at_least" : "at_most"},
+                          {"required", t.required},
+                          {"actual", t.actual},
+                          {"margin", t.margin},
+                          {"ok", t.ok},
+                          {"reason", threshold_reason(t)}});
+  }
+  Json out{{"degrees", {{"data", s.data}, {"fsdp", s.fsdp}, {"tensor", s.tensor}, {"pipeline", s.pipeline},
+                        {"expert", s.expert}, {"context", s.context}, {"slices", s.slices}, {"chips", s.chips}}},
+           {"tokens_per_chip", s.tokens_per_chip},
+           {"tokens_per_data_shard", s.tokens_per_data_shard},
+           {"microbatch_tokens", s.microbatch_tokens},
+           {"time", {{"compute_s", s.compute_s}, {"bubble_s", s.bubble_s}, {"bubble_frac", s.bubble_frac},
+                     {"hbm_s", s.hbm_s}, {"comms", comms}, {"comms_s", s.comms_s_total},
+                     {"comms_sum_s", s.comms_s_sum}, {"exposed_comms_s", s.exposed_comms_s},
+                     {"lower_bound_s", s.lower_bound_s}, {"upper_bound_s", s.upper_bound_s}, {"step_s", s.step_s},
+                     {"bound", s.bound}, {"critical", s.critical}}},
+           {"memory", {{"params_bytes", s.params_bytes}, {"master_weights_bytes", s.master_bytes},
+                       {"grads_bytes", s.grads_bytes}, {"optimizer_bytes", s.optimizer_bytes},
+                       {"activations_bytes", s.activations_bytes}, {"in_flight_microbatches", s.in_flight_microbatches},
+                       {"context_buffers_bytes", s.context_buffers_bytes}, {"total_bytes", s.total_bytes},
+                       {"hbm_capacity_bytes", s.hbm_capacity_bytes}, {"fits", s.fits},
+                       {"shortfall_bytes", s.shortfall_bytes}}},
+           {"model_flops", s.model_flops},
+           {"hardware_flops", s.hardware_flops},
+           {"mfu_frac", s.mfu_frac},
+           {"hfu_frac", s.hfu_frac},
+           {"tokens_per_s", s.tokens_per_s},
+           {"tokens_per_s_per_chip", s.tokens_per_s_per_chip},
+           {"cost", {{"usd_per_hour", s.usd_per_hour}, {"train_tokens", in.train_tokens},
+                     {"train_time_s", s.train_time_s}, {"train_usd", s.train_usd}}},
+           {"thresholds", thresholds},
+           {"binding", s.binding >= 0 ? s.thresholds[s.binding].name : ""}};
+  if (s.fsdp_optimal_degree > 0) out["fsdp_optimal_degree"] = s.fsdp_optimal_degree;
+  return out;
+}
+
+}  // namespace scalescope
