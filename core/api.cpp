@@ -22,6 +22,8 @@ std::span<const QueryKind> query_kinds() {
       {"utilization", kNeedsHardware | kWantsModel, run_utilization},
       {"bounds", kNeedsHardware | kWantsModel | kWantsMesh, run_bounds},
       {"training_step", kNeedsHardware | kNeedsModel | kNeedsMesh, run_training_step},
+      {"serving", kNeedsHardware | kNeedsModel | kNeedsMesh, run_serving},
+      {"mlp_roofline", kNeedsHardware | kWantsMesh, run_mlp_roofline},
   };
   return kinds;
 }
