@@ -9,6 +9,8 @@
 #include "collectives.h"
 #include "presets.h"
 #include "roofline.h"
+#include "serving.h"
+#include "training.h"
 #include "transformer.h"
 
 namespace {
@@ -67,6 +69,31 @@ int main() {
     return count_flops(model, 4e6, t, true).training +
            remat_cost(model, Remat::checkpoints, 4e6, t, 4, Dtype::bf16, true).activation_bytes;
   });
+  // A full training step (LLaMA-3 70B, v5p 16x16x16, FSDP 256 x TP 16): the DESIGN.md budget is 2 µs.
+  const Mesh pod = parse_mesh(Json{{"shape", {16, 16, 16}}}, "/mesh", tpu, d);
+  TrainingInput step;
+  step.model = &model;
+  step.hw = &tpu;
+  step.mesh = &pod;
+  step.seq_len = 4096;
+  step.plan.fsdp.axes = {0, 1};
+  step.plan.fsdp.count = 2;
+  step.plan.fsdp.degree = 256;
+  step.plan.fsdp.ici_axes = 2;
+  step.plan.tensor.axes = {2};
+  step.plan.tensor.count = 1;
+  step.plan.tensor.degree = 16;
+  step.plan.tensor.ici_axes = 1;
+  measure("training step (FSDP x TP, v5p pod)", [&](long i) {
+    step.batch_tokens = 4194304.0 + 4096.0 * (i & 7);
+    return evaluate_training_step(step).step_s;
+  });
+  ServingInput serve;
+  serve.model = &model;
+  serve.hw = &tpu;
+  serve.mesh = &pod;
+  serve.tensor = step.plan.tensor;
+  measure("decode step (TP 16)", [&](long i) { return decode_step(serve, 1.0 + (i & 63), 8192).step_s; });
   const std::string scenario = R"({"hardware": {"preset": "tpu-v5e"}, "mesh": {"shape": [16, 16]},
     "query": {"kind": "collective", "op": "all_gather", "bytes": 1e9, "axes": ["X", "Y"]}})";
   measure("whole scenario via evaluate_json", [&](long) { return static_cast<double>(evaluate_json(scenario).size()); });

@@ -1,0 +1,69 @@
+#include <catch2/catch.hpp>
+
+#include "serving.h"
+#include "test_helpers.h"
+
+using namespace scalescope;
+using Catch::Matchers::WithinRel;
+
+namespace {
+struct Fixture {
+  Hardware hw = test::hardware("tpu-v5e");
+  ModelConfig model = test::model("llama-3-70b");
+  Mesh mesh;
+  ServingInput in;
+  Fixture() {
+    hw.hbm_bandwidth_bytes_per_s = 8.2e11;  // the inference chapters' constant (spec §1.1)
+    Diagnostics d;
+    mesh = parse_mesh(Json{{"shape", {4, 4}}}, "/mesh", hw, d);
+    REQUIRE(d.empty());
+    in.model = &model;
+    in.hw = &hw;
+    in.mesh = &mesh;
+    in.weights = in.kv = Dtype::int8;
+    in.include_comms = false;
+    in.params_override = 70e9;
+  }
+};
+}  // namespace
+
+TEST_CASE("decode step = max(params, FLOPs) + KV (spec §2.10, figure §5.3)", "[serving]") {
+  Fixture f;
+  const DecodeStep one = decode_step(f.in, 1, 8192);
+  CHECK_THAT(one.param_load_s, WithinRel(70e9 / (16 * 8.2e11), 1e-12));  // 5.3354 ms
+  CHECK_THAT(one.step_s, WithinRel(5.4377e-3, 1e-4));
+  CHECK_FALSE(one.compute_bound);
+  // Above B = C / (2 W) = 120.1 the MLPs are compute-bound.
+  CHECK_FALSE(decode_step(f.in, 120, 2048).compute_bound);
+  CHECK(decode_step(f.in, 121, 2048).compute_bound);
+  // KV loading grows linearly in B x S.
+  const DecodeStep a = decode_step(f.in, 16, 8192), b = decode_step(f.in, 32, 8192);
+  CHECK_THAT(b.kv_load_s, WithinRel(2 * a.kv_load_s, 1e-12));
+}
+
+TEST_CASE("MoE decode loads only the experts a small batch touches", "[serving]") {
+  Fixture f;
+  f.in.params_override = 0;
+  f.model = test::model("mixtral-8x7b");
+  const double small = decode_step(f.in, 1, 1024).param_load_s;
+  const double large = decode_step(f.in, 512, 1024).param_load_s;
+  CHECK(small < large);
+  // At a large batch every expert is loaded: the full parameter bytes.
+  CHECK_THAT(large, WithinRel(serving_param_bytes(f.in) / (16 * 8.2e11), 1e-6));
+}
+
+TEST_CASE("prefill: the book's 2 N T / (chips C MFU) plus attention (spec §3.8 #86)", "[serving]") {
+  Fixture f;
+  f.in.prefill_flops_frac = 0.4;
+  f.in.weights = Dtype::bf16;
+  const PrefillStep p = prefill(f.in, 1, 8192);
+  CHECK_THAT(p.matmul_flops_s, WithinRel(0.91, 0.01));
+  CHECK(p.flops_s > p.matmul_flops_s);
+  CHECK(p.compute_bound);
+}
+
+TEST_CASE("speculative decoding's expected tokens per step (Leviathan et al. 2023)", "[serving]") {
+  CHECK_THAT(speculative_expected_tokens(0.8, 4), WithinRel((1 - 0.8 * 0.8 * 0.8 * 0.8 * 0.8) / 0.2, 1e-12));
+  CHECK(speculative_expected_tokens(1.0, 4) == 5.0);
+  CHECK_THAT(speculative_expected_tokens(0.0, 4), WithinRel(1.0, 1e-12));
+}

@@ -1,0 +1,167 @@
+#include <catch2/catch.hpp>
+
+#include "test_helpers.h"
+#include "training.h"
+
+using namespace scalescope;
+using Catch::Matchers::WithinRel;
+
+namespace {
+
+Mesh mesh_of(const Hardware& hw, const Json& spec) {
+  Diagnostics d;
+  Mesh m = parse_mesh(spec, "/mesh", hw, d);
+  REQUIRE(d.empty());
+  return m;
+}
+
+AxisGroup group(const Mesh& mesh, std::initializer_list<int> axes) {
+  AxisGroup g;
+  for (int a : axes) {
+    g.axes[g.count++] = a;
+    g.degree *= mesh.axes[a].size;
+    if (mesh.axes[a].dcn) g.has_dcn = true;
+    else ++g.ici_axes;
+  }
+  return g;
+}
+
+struct Fixture {
+  Hardware hw = test::hardware("tpu-v5p");
+  ModelConfig model = test::model("llama-3-70b");
+  Mesh mesh;
+  TrainingInput in;
+  explicit Fixture(const Json& mesh_spec) : mesh(mesh_of(hw, mesh_spec)) {
+    in.model = &model;
+    in.hw = &hw;
+    in.mesh = &mesh;
+    in.batch_tokens = 4 * 1024 * 1024;
+    in.seq_len = 4096;
+    in.remat = Remat::none;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("pure FSDP on a full v5p pod is comms-bound at 4M tokens (spec §3.6 #61)", "[training]") {
+  Fixture f(Json{{"shape", {16, 20, 28}}});
+  f.in.plan.fsdp = group(f.mesh, {0, 1, 2});
+  const TrainingStep s = evaluate_training_step(f.in);
+  REQUIRE(s.threshold_count >= 1);
+  const Threshold& t = s.thresholds[s.binding];
+  CHECK(std::string(t.name) == "dp_fsdp_tokens_per_chip");
+  CHECK_THAT(t.actual, WithinRel(468.1, 1e-3));
+  CHECK_THAT(t.required, WithinRel(850, 1e-3));
+  CHECK_FALSE(t.ok);
+  CHECK(std::string(s.bound) == "communication");
+  CHECK(std::string(s.critical) == "fsdp");
+  // The comms/compute ratio is the threshold ratio, up to attention and embedding FLOPs (a few percent).
+  CHECK_THAT(s.comms_s[int(CommPart::fsdp)] / s.compute_s, WithinRel(850.0 / 468.1, 0.06));
+}
+
+TEST_CASE("FSDP x TP clears the mixed bound and reports X_opt (spec §3.6 #62)", "[training]") {
+  Fixture f(Json{{"shape", {16, 20, 28}}});
+  f.in.plan.fsdp = group(f.mesh, {0, 1});
+  f.in.plan.tensor = group(f.mesh, {2});  // 28-way does not divide 64 heads, but the thresholds do not care
+  const TrainingStep s = evaluate_training_step(f.in);
+  bool found = false;
+  for (int i = 0; i < s.threshold_count; ++i)
+    if (std::string(s.thresholds[i].name) == "fsdp_tp_tokens_per_chip") {
+      found = true;
+      CHECK_THAT(s.thresholds[i].required, WithinRel(2550.0 * 2550.0 / (2 * 28672), 2e-3));  // 113
+    }
+  CHECK(found);
+  CHECK_THAT(s.fsdp_optimal_degree, WithinRel(1618, 2e-3));
+}
+
+TEST_CASE("the step's bounds: max of the parts below, their sum above (spec §2.1)", "[training]") {
+  Fixture f(Json{{"shape", {4, 4, 4}}});
+  f.in.plan.fsdp = group(f.mesh, {0, 1});
+  f.in.plan.tensor = group(f.mesh, {2});
+  const TrainingStep s = evaluate_training_step(f.in);
+  CHECK(s.lower_bound_s >= s.compute_s);
+  CHECK(s.lower_bound_s >= s.comms_s_total);
+  CHECK(s.upper_bound_s >= s.lower_bound_s);
+  CHECK(s.upper_bound_s <= 3.0 * s.lower_bound_s);
+  CHECK(s.mfu_frac <= s.hfu_frac);
+  CHECK(s.mfu_frac <= 1.0);
+  // The Feb-2025 sum model is never faster than the Aug-2025 max model.
+  f.in.sum_comms_model = true;
+  CHECK(evaluate_training_step(f.in).comms_s_total >= s.comms_s_total);
+}
+
+TEST_CASE("memory per chip: ZeRO stages shard optimizer, then gradients, then weights (spec §2.9.2)", "[training]") {
+  Fixture f(Json{{"shape", {4, 4, 4}}});
+  f.in.plan.fsdp = group(f.mesh, {0, 1, 2});
+  double previous = 1e300;
+  for (int stage = 1; stage <= 3; ++stage) {
+    f.in.plan.zero_stage = stage;
+    const TrainingStep s = evaluate_training_step(f.in);
+    CHECK(s.total_bytes < previous);
+    previous = s.total_bytes;
+    // Adam's fp32 moments are 8 bytes per parameter, split 64 ways from ZeRO-1 on.
+    CHECK_THAT(s.optimizer_bytes, WithinRel(8.0 * count_params(f.model).total / 64, 1e-9));
+  }
+}
+
+TEST_CASE("a pipeline's bubble shrinks with microbatches and virtual stages", "[training]") {
+  Fixture f(Json{{"shape", {4, 4, 4}}});
+  f.in.plan.fsdp = group(f.mesh, {0, 1});
+  f.in.plan.pipeline = group(f.mesh, {2});
+  f.in.plan.zero_stage = 1;
+  f.in.plan.microbatches = 4;
+  const double four = evaluate_training_step(f.in).bubble_frac;
+  CHECK_THAT(four, WithinRel(3.0 / 7.0, 1e-12));
+  f.in.plan.microbatches = 16;
+  CHECK(evaluate_training_step(f.in).bubble_frac < four);
+  f.in.plan.schedule = PipelineSchedule::interleaved;
+  f.in.plan.virtual_stages = 2;
+  CHECK_THAT(evaluate_training_step(f.in).bubble_frac, WithinRel(3.0 / 35.0, 1e-12));
+  // GPipe keeps every microbatch's activations; 1F1B at most one per stage.
+  f.in.plan.schedule = PipelineSchedule::gpipe;
+  CHECK(evaluate_training_step(f.in).in_flight_microbatches == 16);
+  f.in.plan.schedule = PipelineSchedule::one_f_one_b;
+  CHECK(evaluate_training_step(f.in).in_flight_microbatches == 4);
+}
+
+TEST_CASE("data parallelism across slices pays the DCN all-reduce (spec §2.9.7)", "[training]") {
+  Fixture f(Json{{"shape", {16, 20, 28}}, {"slices", 2}});
+  f.in.batch_tokens = 2 * 1024 * 1024;
+  f.in.plan.fsdp = group(f.mesh, {0, 1});
+  f.in.plan.tensor = group(f.mesh, {2});
+  f.in.plan.data = group(f.mesh, {3});
+  const TrainingStep s = evaluate_training_step(f.in);
+  CHECK(s.slices == 2);
+  CHECK(s.comms_s[int(CommPart::dcn)] > 0);
+  bool dcn = false;
+  for (int i = 0; i < s.threshold_count; ++i)
+    if (std::string(s.thresholds[i].name) == "dcn_tokens_per_slice") {
+      dcn = true;
+      CHECK_THAT(s.thresholds[i].required, WithinRel(4.59e14 / 6.25e9, 1e-9));  // 73,440 (§7: 71,360 with 4.46e14)
+      CHECK(s.thresholds[i].ok);  // 1M tokens per slice
+    }
+  CHECK(dcn);
+}
+
+TEST_CASE("GPU plans use NVLink inside the node and the node's egress beyond (spec §2.9.8)", "[training]") {
+  Hardware h100 = test::hardware("h100-sxm");
+  ModelConfig model = test::model("llama-3-70b");
+  Diagnostics d;
+  Mesh mesh = parse_mesh(Json{{"shape", {128, 8}}}, "/mesh", h100, d);
+  REQUIRE(d.empty());
+  TrainingInput in;
+  in.model = &model;
+  in.hw = &h100;
+  in.mesh = &mesh;
+  in.batch_tokens = 16 * 1024 * 1024;
+  in.seq_len = 4096;
+  in.plan.fsdp = group(mesh, {0});
+  in.plan.tensor = group(mesh, {1});
+  const TrainingStep s = evaluate_training_step(in);
+  for (int i = 0; i < s.threshold_count; ++i) {
+    const Threshold& t = s.thresholds[i];
+    if (std::string(t.name) == "tensor_parallel_degree") CHECK_THAT(t.required, WithinRel(28672 * 450e9 / 9.9e14, 1e-9));
+    if (std::string(t.name) == "dp_fsdp_tokens_per_chip")  // 8-way TP spans one node: (X-1)/X x C / W_node
+      CHECK_THAT(t.required, WithinRel(9.9e14 / 400e9 * 127.0 / 128.0, 1e-9));
+  }
+}
