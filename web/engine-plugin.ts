@@ -1,0 +1,55 @@
+// Vite plugin: the one place where the site meets the built engine (build/wasm, made by `cmake --build build/wasm`).
+//  - `virtual:scalescope-presets` is the engine's own presets() output, read at build time, so the controls can
+//    be drawn before the wasm has loaded (the presets ship inside the site; the web never keeps its own copy);
+//  - the build copies scalescope_engine.{js,wasm} to engine/ in the site; the dev server serves them from there.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Plugin } from 'vite';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const ENGINE_DIR = process.env.SCALESCOPE_WASM_DIR ?? path.resolve(here, '../build/wasm');
+const FILES = ['scalescope_engine.js', 'scalescope_engine.wasm'] as const;
+const VIRTUAL = 'virtual:scalescope-presets';
+
+function enginePath(file: string): string {
+  const p = path.join(ENGINE_DIR, file);
+  if (!fs.existsSync(p)) {
+    throw new Error(`${p} is missing: build the engine first (NODE_PATH=/usr/share/nodejs cmake --build build/wasm)`);
+  }
+  return p;
+}
+
+/** Loads the built engine in Node (TOOLCHAIN.md quirk 3: hand it the wasm bytes) and returns its presets JSON. */
+export async function enginePresetsJson(): Promise<string> {
+  const mod = (await import(pathToFileURL(enginePath(FILES[0])).href)) as {
+    default: (o: { wasmBinary: Uint8Array }) => Promise<{ presets(): string }>;
+  };
+  const engine = await mod.default({ wasmBinary: fs.readFileSync(enginePath(FILES[1])) });
+  return engine.presets();
+}
+
+export function scalescopeEngine(): Plugin {
+  return {
+    name: 'scalescope-engine',
+    resolveId(id) {
+      return id === VIRTUAL ? '\0' + VIRTUAL : null;
+    },
+    async load(id) {
+      if (id !== '\0' + VIRTUAL) return null;
+      for (const f of FILES) this.addWatchFile(enginePath(f));
+      return `export default ${await enginePresetsJson()};`;
+    },
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const m = /\/engine\/(scalescope_engine\.(?:js|wasm))(?:\?.*)?$/.exec(req.url ?? '');
+        if (!m || !m[1]) return next();
+        res.setHeader('Content-Type', m[1].endsWith('.js') ? 'text/javascript' : 'application/wasm');
+        res.end(fs.readFileSync(enginePath(m[1])));
+      });
+    },
+    generateBundle() {
+      for (const f of FILES) this.emitFile({ type: 'asset', fileName: `engine/${f}`, source: fs.readFileSync(enginePath(f)) });
+    },
+  };
+}

@@ -1,0 +1,470 @@
+// Hand-written types of the wasm engine (wasm/bindings.cpp) and of the JSON it speaks (docs/api.md).
+// Emscripten 3.1.6 has no --emit-tsd (TOOLCHAIN.md quirk 6), so test/engine-types.test.ts loads the built module
+// and checks both the functions and, through the SHAPES below, every key of real results against these types.
+// All numbers are SI units, the unit in the key; conversions for display live in src/charts/format.ts.
+
+/** The Embind module: four stateless functions, JSON text in, JSON text out. */
+export interface EngineModule {
+  evaluate(scenarioJson: string): string;
+  presets(): string;
+  validate(scenarioJson: string): string;
+  version(): string;
+}
+
+export interface EngineModuleOptions {
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  locateFile?: (file: string, prefix: string) => string;
+}
+
+/** The default export of scalescope_engine.js (-sMODULARIZE -sEXPORT_ES6 -sEXPORT_NAME=createScalescope). */
+export type CreateScalescope = (options?: EngineModuleOptions) => Promise<EngineModule>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Requests
+
+export type Dtype = 'fp32' | 'bf16' | 'fp8' | 'int8' | 'int4' | 'fp4';
+export type Remat = 'none' | 'block' | 'big_matmuls' | 'mlp_matmuls' | 'checkpoints';
+export type PipelineSchedule = 'gpipe' | '1f1b' | 'interleaved';
+
+export interface PresetRef<O> {
+  preset: string;
+  overrides?: O;
+}
+
+export type HardwareOverrides = Record<string, unknown>;
+
+export interface ModelOverrides {
+  layers?: number;
+  d_model?: number;
+  d_ff?: number;
+  expert_d_ff?: number;
+  heads?: number;
+  kv_heads?: number;
+  head_dim?: number;
+  vocab?: number;
+  experts?: number;
+  active_experts?: number;
+  dense_layers?: number;
+}
+
+export interface MeshSpec {
+  shape: number[];
+  axis_names?: string[];
+  slices?: number;
+  slice_axis_name?: string;
+  wraparound?: boolean[];
+}
+
+export interface TrainingParallelism {
+  data?: string[];
+  fsdp?: string[];
+  zero_stage?: 1 | 2 | 3;
+  tensor?: string[];
+  sequence_parallel?: boolean;
+  pipeline?: string[];
+  pipeline_schedule?: PipelineSchedule;
+  virtual_stages?: number;
+  microbatches?: number;
+  expert?: string[];
+  context?: string[];
+}
+
+export interface TrainingStepQuery {
+  kind: 'training_step';
+  batch_tokens: number;
+  seq_len: number;
+  parallelism: TrainingParallelism;
+  precision?: { matmul?: Dtype; params?: Dtype; master_weights?: 'none' | 'bf16' | 'fp32'; optimizer_states?: 'fp32' | 'bf16' };
+  remat?: Remat;
+  checkpoints_per_layer?: number;
+  efficiency?: { flops_frac?: number; hbm_frac?: number; network_frac?: number };
+  comms_model?: 'max' | 'sum';
+  train_tokens?: number;
+}
+
+export interface ServingQuery {
+  kind: 'serving';
+  batch: number;
+  prompt_len: number;
+  generated_len: number;
+  dtypes?: { weights?: Dtype; kv?: Dtype; activations?: Dtype };
+  parallelism: { tensor?: string[]; expert?: string[]; layout?: '2d'; x?: string[]; yz?: string[] };
+  kv_context_len?: number;
+  include_comms?: boolean;
+}
+
+export interface TransformerQuery {
+  kind: 'transformer';
+  seq_len?: number;
+  tokens?: number;
+  remat?: Remat;
+  param_dtype?: Dtype;
+  kv_dtype?: Dtype;
+}
+
+export interface ChipQuery {
+  kind: 'chip';
+}
+
+export interface RooflineQuery {
+  kind: 'roofline';
+  flops: number;
+  bytes: number;
+  dtype?: Dtype;
+  chips?: number;
+}
+
+export interface MatmulQuery {
+  kind: 'matmul';
+  batch: number;
+  d: number;
+  f: number;
+  lhs_dtype?: Dtype;
+  rhs_dtype?: Dtype;
+  out_dtype?: Dtype;
+  compute_dtype?: Dtype;
+}
+
+export type Query = TrainingStepQuery | ServingQuery | TransformerQuery | ChipQuery | RooflineQuery | MatmulQuery;
+
+export interface Scenario {
+  version?: 1;
+  hardware: PresetRef<HardwareOverrides>;
+  model?: PresetRef<ModelOverrides>;
+  mesh?: MeshSpec;
+  query: Query;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Responses
+
+export interface Diagnostic {
+  path: string;
+  code: string;
+  message: string;
+  severity?: 'error' | 'warning';
+}
+
+export interface Evaluation<R> {
+  ok: boolean;
+  query?: string;
+  result?: R;
+  diagnostics: Diagnostic[];
+  engine_version: string;
+}
+
+export interface ValidateResponse {
+  ok: boolean;
+  diagnostics: Diagnostic[];
+}
+
+export type Bound = 'compute' | 'memory' | 'communication';
+
+export interface Threshold {
+  name: string;
+  required: number;
+  actual: number;
+  ok: boolean;
+  reason: string;
+}
+
+export interface TrainingStepResult {
+  degrees: { data: number; fsdp: number; tensor: number; pipeline: number; expert: number; context: number; slices: number };
+  tokens_per_chip: number;
+  time: {
+    compute_s: number;
+    bubble_s: number;
+    hbm_s: number;
+    comms: { data_s: number; fsdp_s: number; tensor_s: number; pipeline_s: number; expert_s: number; context_s: number; dcn_s: number };
+    comms_s: number;
+    exposed_comms_s: number;
+    lower_bound_s: number;
+    upper_bound_s: number;
+    step_s: number;
+    bound: Bound;
+    critical: string;
+  };
+  memory: {
+    params_bytes: number;
+    master_weights_bytes: number;
+    grads_bytes: number;
+    optimizer_bytes: number;
+    activations_bytes: number;
+    in_flight_microbatches: number;
+    context_buffers_bytes: number;
+    total_bytes: number;
+    hbm_capacity_bytes: number;
+    fits: boolean;
+    shortfall_bytes: number;
+  };
+  mfu_frac: number;
+  hfu_frac: number;
+  tokens_per_s: number;
+  tokens_per_s_per_chip: number;
+  cost: { usd_per_hour: number; train_time_s: number; train_usd: number };
+  thresholds: Threshold[];
+  binding: string;
+}
+
+export interface ServingSweepPoint {
+  batch: number;
+  context: number;
+  step_s: number;
+  tokens_per_s_per_chip: number;
+  latency_per_token_s: number;
+  param_load_s: number;
+  kv_load_s: number;
+  flops_s: number;
+  comms_s: number;
+}
+
+export interface ServingResult {
+  prefill: { flops_s: number; param_load_s: number; comms_s: number; time_s: number; bound: Bound };
+  decode: { param_load_s: number; kv_load_s: number; flops_s: number; comms_s: number; step_s: number; bound: Bound };
+  memory: { param_bytes: number; kv_bytes_per_sequence: number; total_bytes: number; hbm_capacity_bytes: number; fits: boolean; max_batch: number };
+  tokens_per_s: number;
+  tokens_per_s_per_chip: number;
+  latency_per_token_s: number;
+  queries_per_s_per_chip: number;
+  usd_per_million_output_tokens: number;
+  usd_per_million_input_tokens: number;
+  compute_bound_batch: number;
+  tensor_parallel_hbm_limit: number;
+  disaggregation: { prefill_servers_per_decode_server: number };
+  continuous_batching: { tokens_evicted_per_step: number; sequences_finished_per_step: number };
+  sweep: ServingSweepPoint[];
+}
+
+export interface RemarPolicyResult {
+  activation_bytes: number;
+  extra_forward_flops: number;
+  saved_width_per_layer: number;
+  training_flops_with_remat: number;
+}
+
+export interface TransformerResult {
+  activation_bytes: number;
+  attention_equals_matmuls_seq_len: number;
+  attention_equals_qkvo_seq_len: number;
+  attention_flops_fraction: number;
+  attention_intensity_decode_flops_per_byte: number;
+  attention_intensity_prefill_flops_per_byte: number;
+  decode_compute_bound_batch_tokens?: number;
+  forward_attention_flops: number;
+  forward_flops: number;
+  forward_matmul_flops: number;
+  kv_cache_bytes_per_sequence: number;
+  kv_cache_bytes_per_token: number;
+  param_bytes: number;
+  params: { active: number; attention: number; embeddings: number; mlp: number; mlp_active: number; norms: number; router: number; total: number };
+  params_and_adam_bytes: number;
+  remat: string;
+  remat_policies: { big_matmuls: RemarPolicyResult; block: RemarPolicyResult; mlp_matmuls: RemarPolicyResult; none: RemarPolicyResult };
+  seq_len: number;
+  six_n_flops_per_token: number;
+  tokens: number;
+  training_flops: number;
+  training_flops_per_token: number;
+}
+
+export type PerDtype = Partial<Record<Dtype, number>>;
+
+export interface ChipResult {
+  id: string;
+  kind: 'tpu' | 'gpu';
+  name: string;
+  flops_per_usd: PerDtype;
+  hbm_bandwidth_bytes_per_s: number;
+  hbm_capacity_bytes: number;
+  hbm_critical_batch_bf16_tokens: number;
+  hbm_critical_intensity_flops_per_byte: PerDtype;
+  host_critical_intensity_flops_per_byte: number;
+  on_chip_critical_intensity_flops_per_byte?: number;
+  peak_flops_per_s: PerDtype;
+  price_usd_per_chip_hour: number;
+  // TPU
+  dcn_critical_intensity_flops_per_byte?: number;
+  ici_bidir_bytes_per_s_per_axis?: number;
+  ici_critical_intensity_flops_per_byte?: number;
+  // GPU
+  domain_egress_unidir_bytes_per_s?: number;
+  scale_out_critical_intensity_flops_per_byte?: number;
+  scale_up_critical_intensity_flops_per_byte?: number;
+}
+
+export interface RooflineResult {
+  attainable_flops_per_s: number;
+  bandwidth_bytes_per_s: number;
+  bound: 'compute' | 'memory';
+  bytes_per_chip: number;
+  compute_s: number;
+  critical_intensity_flops_per_byte: number;
+  flops_per_chip: number;
+  intensity_flops_per_byte: number;
+  lower_bound_s: number;
+  memory_s: number;
+  peak_flops_per_s: number;
+  upper_bound_s: number;
+}
+
+export interface MatmulResult {
+  attainable_flops_per_s: number;
+  bandwidth_bytes_per_s: number;
+  bound: 'compute' | 'memory';
+  bytes: number;
+  compute_bound_batch_approx: number;
+  compute_bound_batch_exact: number;
+  compute_s: number;
+  critical_intensity_flops_per_byte: number;
+  flops: number;
+  intensity_flops_per_byte: number;
+  lower_bound_s: number;
+  memory_s: number;
+  peak_flops_per_s: number;
+  upper_bound_s: number;
+}
+
+// Presets (presets()): the preset files as the engine embeds them.
+export interface HardwarePreset {
+  id: string;
+  name: string;
+  kind: 'tpu' | 'gpu';
+  vendor: string;
+  peak_flops_per_s: PerDtype;
+  hbm_capacity_bytes: number;
+  hbm_bandwidth_bytes_per_s: number;
+  price_usd_per_chip_hour: number;
+  ici?: { torus_dims: number; max_slice_shape: number[]; host_shape: number[]; link_unidir_bytes_per_s: number; [k: string]: unknown };
+  scale_up?: { domain_gpus: number; gpu_unidir_bytes_per_s: number; in_network_reduction: boolean };
+  scale_out?: { nic_unidir_bytes_per_s_per_gpu: number; fat_tree_fanouts: number[]; fat_tree_level_names: string[] };
+  sources?: Record<string, string>;
+  notes?: string[];
+  [k: string]: unknown;
+}
+
+export interface ModelPreset {
+  id: string;
+  name: string;
+  layers: number;
+  d_model: number;
+  d_ff: number;
+  heads: number;
+  kv_heads: number;
+  head_dim: number;
+  vocab: number;
+  experts: number;
+  active_experts: number;
+  expert_d_ff?: number;
+  dense_layers?: number;
+  mlp: string;
+  notes?: string[];
+  not_modelled?: string[];
+  [k: string]: unknown;
+}
+
+export interface Presets {
+  engine_version: string;
+  hardware: HardwarePreset[];
+  models: ModelPreset[];
+  queries: string[];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Shapes: the same types as runtime values, so a test can compare real results key by key. The mapped type makes
+// TypeScript reject a shape that misses or adds a key of its interface, so the two cannot drift apart.
+
+type Leaf<V> = V extends number ? 'number' : V extends string ? 'string' : V extends boolean ? 'boolean' : V extends readonly unknown[] ? 'array' : never;
+export type Shape<T> = {
+  [K in keyof T]-?: undefined extends T[K]
+    ? `${Leaf<NonNullable<T[K]>>}?` | (NonNullable<T[K]> extends readonly unknown[] ? never : NonNullable<T[K]> extends object ? Shape<NonNullable<T[K]>> : never)
+    : [Leaf<T[K]>] extends [never]
+      ? T[K] extends object ? Shape<T[K]> : never
+      : Leaf<T[K]>;
+};
+
+const REMAT_POLICY: Shape<RemarPolicyResult> = {
+  activation_bytes: 'number', extra_forward_flops: 'number', saved_width_per_layer: 'number', training_flops_with_remat: 'number',
+};
+
+export const SHAPES = {
+  training_step: {
+    degrees: { data: 'number', fsdp: 'number', tensor: 'number', pipeline: 'number', expert: 'number', context: 'number', slices: 'number' },
+    tokens_per_chip: 'number',
+    time: {
+      compute_s: 'number', bubble_s: 'number', hbm_s: 'number',
+      comms: { data_s: 'number', fsdp_s: 'number', tensor_s: 'number', pipeline_s: 'number', expert_s: 'number', context_s: 'number', dcn_s: 'number' },
+      comms_s: 'number', exposed_comms_s: 'number', lower_bound_s: 'number', upper_bound_s: 'number', step_s: 'number',
+      bound: 'string', critical: 'string',
+    },
+    memory: {
+      params_bytes: 'number', master_weights_bytes: 'number', grads_bytes: 'number', optimizer_bytes: 'number',
+      activations_bytes: 'number', in_flight_microbatches: 'number', context_buffers_bytes: 'number', total_bytes: 'number',
+      hbm_capacity_bytes: 'number', fits: 'boolean', shortfall_bytes: 'number',
+    },
+    mfu_frac: 'number', hfu_frac: 'number', tokens_per_s: 'number', tokens_per_s_per_chip: 'number',
+    cost: { usd_per_hour: 'number', train_time_s: 'number', train_usd: 'number' },
+    thresholds: 'array', binding: 'string',
+  } satisfies Shape<TrainingStepResult>,
+  serving: {
+    prefill: { flops_s: 'number', param_load_s: 'number', comms_s: 'number', time_s: 'number', bound: 'string' },
+    decode: { param_load_s: 'number', kv_load_s: 'number', flops_s: 'number', comms_s: 'number', step_s: 'number', bound: 'string' },
+    memory: { param_bytes: 'number', kv_bytes_per_sequence: 'number', total_bytes: 'number', hbm_capacity_bytes: 'number', fits: 'boolean', max_batch: 'number' },
+    tokens_per_s: 'number', tokens_per_s_per_chip: 'number', latency_per_token_s: 'number', queries_per_s_per_chip: 'number',
+    usd_per_million_output_tokens: 'number', usd_per_million_input_tokens: 'number', compute_bound_batch: 'number',
+    tensor_parallel_hbm_limit: 'number',
+    disaggregation: { prefill_servers_per_decode_server: 'number' },
+    continuous_batching: { tokens_evicted_per_step: 'number', sequences_finished_per_step: 'number' },
+    sweep: 'array',
+  } satisfies Shape<ServingResult>,
+  transformer: {
+    activation_bytes: 'number', attention_equals_matmuls_seq_len: 'number', attention_equals_qkvo_seq_len: 'number',
+    attention_flops_fraction: 'number', attention_intensity_decode_flops_per_byte: 'number',
+    attention_intensity_prefill_flops_per_byte: 'number', decode_compute_bound_batch_tokens: 'number?',
+    forward_attention_flops: 'number', forward_flops: 'number', forward_matmul_flops: 'number',
+    kv_cache_bytes_per_sequence: 'number', kv_cache_bytes_per_token: 'number', param_bytes: 'number',
+    params: { active: 'number', attention: 'number', embeddings: 'number', mlp: 'number', mlp_active: 'number', norms: 'number', router: 'number', total: 'number' },
+    params_and_adam_bytes: 'number', remat: 'string',
+    remat_policies: { big_matmuls: REMAT_POLICY, block: REMAT_POLICY, mlp_matmuls: REMAT_POLICY, none: REMAT_POLICY },
+    seq_len: 'number', six_n_flops_per_token: 'number', tokens: 'number', training_flops: 'number', training_flops_per_token: 'number',
+  } satisfies Shape<TransformerResult>,
+  chip: {
+    id: 'string', kind: 'string', name: 'string', flops_per_usd: { fp32: 'number?', bf16: 'number?', fp8: 'number?', int8: 'number?', int4: 'number?', fp4: 'number?' },
+    hbm_bandwidth_bytes_per_s: 'number', hbm_capacity_bytes: 'number', hbm_critical_batch_bf16_tokens: 'number',
+    hbm_critical_intensity_flops_per_byte: { fp32: 'number?', bf16: 'number?', fp8: 'number?', int8: 'number?', int4: 'number?', fp4: 'number?' },
+    host_critical_intensity_flops_per_byte: 'number', on_chip_critical_intensity_flops_per_byte: 'number?',
+    peak_flops_per_s: { fp32: 'number?', bf16: 'number?', fp8: 'number?', int8: 'number?', int4: 'number?', fp4: 'number?' },
+    price_usd_per_chip_hour: 'number', dcn_critical_intensity_flops_per_byte: 'number?', ici_bidir_bytes_per_s_per_axis: 'number?',
+    ici_critical_intensity_flops_per_byte: 'number?', domain_egress_unidir_bytes_per_s: 'number?',
+    scale_out_critical_intensity_flops_per_byte: 'number?', scale_up_critical_intensity_flops_per_byte: 'number?',
+  } satisfies Shape<ChipResult>,
+  roofline: {
+    attainable_flops_per_s: 'number', bandwidth_bytes_per_s: 'number', bound: 'string', bytes_per_chip: 'number', compute_s: 'number',
+    critical_intensity_flops_per_byte: 'number', flops_per_chip: 'number', intensity_flops_per_byte: 'number',
+    lower_bound_s: 'number', memory_s: 'number', peak_flops_per_s: 'number', upper_bound_s: 'number',
+  } satisfies Shape<RooflineResult>,
+  matmul: {
+    attainable_flops_per_s: 'number', bandwidth_bytes_per_s: 'number', bound: 'string', bytes: 'number',
+    compute_bound_batch_approx: 'number', compute_bound_batch_exact: 'number', compute_s: 'number',
+    critical_intensity_flops_per_byte: 'number', flops: 'number', intensity_flops_per_byte: 'number', lower_bound_s: 'number',
+    memory_s: 'number', peak_flops_per_s: 'number', upper_bound_s: 'number',
+  } satisfies Shape<MatmulResult>,
+} as const;
+
+export type ShapeSpec = string | { readonly [k: string]: ShapeSpec };
+
+/** Compares a value with a shape; returns one line per mismatch (missing key, extra key, wrong kind). */
+export function shapeMismatches(value: unknown, shape: ShapeSpec, path = ''): string[] {
+  if (typeof shape === 'string') {
+    const optional = shape.endsWith('?');
+    const kind = optional ? shape.slice(0, -1) : shape;
+    if (value === undefined) return optional ? [] : [`${path}: missing`];
+    const actual = Array.isArray(value) ? 'array' : typeof value;
+    return actual === kind ? [] : [`${path}: expected ${kind}, got ${actual}`];
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return [`${path}: expected an object`];
+  const v = value as Record<string, unknown>;
+  const out: string[] = [];
+  for (const [k, s] of Object.entries(shape)) out.push(...shapeMismatches(v[k], s, `${path}/${k}`));
+  for (const k of Object.keys(v)) if (!(k in shape)) out.push(`${path}/${k}: not in the TypeScript types`);
+  return out;
+}

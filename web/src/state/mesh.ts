@@ -1,0 +1,144 @@
+// Parallelism degrees -> a mesh and the axes each strategy uses (docs/api.md "Mesh" and `training_step`).
+// This is configuration, not physics: the engine validates the result and reports anything it cannot run.
+//  - TPU: each strategy takes one or more physical torus axes (the book's I_XY), at most `ici.torus_dims` axes in
+//    all; the slice must fit the pod in some axis order (sorted sizes against the sorted `ici.max_slice_shape`).
+//  - GPU: one mesh axis per strategy; the last axis is innermost (inside the NVLink domain first), so tensor
+//    parallelism goes last and pipeline first.
+//  - Slices > 1 (TPU): a DCN axis joins the slices and belongs to data or FSDP.
+import type { HardwarePreset } from '../engine/types';
+
+export const STRATEGIES = ['data', 'fsdp', 'context', 'expert', 'pipeline', 'tensor'] as const;
+export type Strategy = (typeof STRATEGIES)[number];
+export type Degrees = Record<Strategy, number>;
+
+export const AXIS_NAMES = ['X', 'Y', 'Z', 'W', 'V', 'U'] as const;
+export const DCN_AXIS = 'DCN';
+
+/** GPU axis order, outermost first. */
+const GPU_ORDER: readonly Strategy[] = ['pipeline', 'data', 'fsdp', 'expert', 'context', 'tensor'];
+
+export interface MeshPlan {
+  shape: number[];
+  axisNames: string[];
+  /** Mesh axis names per strategy (only strategies with degree > 1, plus `data` for a single chip). */
+  axes: Partial<Record<Strategy, string[]>>;
+  slices: number;
+  chipsPerSlice: number;
+  chips: number;
+}
+
+export type MeshOutcome = { ok: true; plan: MeshPlan } | { ok: false; problem: string };
+
+export const STRATEGY_LABEL: Record<Strategy, string> = {
+  data: 'DP', fsdp: 'FSDP', context: 'CP', expert: 'EP', pipeline: 'PP', tensor: 'TP',
+};
+
+/** Ordered factorisations of n into `k` factors, each >= 2, non-increasing. */
+export function factorisations(n: number, k: number, maxFactor = n): number[][] {
+  if (k === 1) return n >= 2 && n <= maxFactor ? [[n]] : [];
+  const out: number[][] = [];
+  for (let f = Math.min(n, maxFactor); f >= 2; f--) {
+    if (n % f !== 0) continue;
+    for (const rest of factorisations(n / f, k - 1, f)) out.push([f, ...rest]);
+  }
+  return out;
+}
+
+function fitsPod(shape: number[], maxShape: readonly number[], dims: number): boolean {
+  const want = [...shape];
+  while (want.length < dims) want.push(1);
+  const have = maxShape.slice(0, dims).map((v) => (v > 0 ? v : 1));
+  want.sort((a, b) => a - b);
+  have.sort((a, b) => a - b);
+  return want.every((w, i) => w <= (have[i] ?? 1));
+}
+
+function describeShape(shape: readonly number[]): string {
+  return shape.join('×');
+}
+
+/**
+ * Splits the per-slice degrees over at most `dims` torus axes. Prefers the smallest largest axis (a cube-like
+ * slice: shorter rings, and a strategy over two axes gets twice the bandwidth, spec §2.5), then fewer axes.
+ */
+function tpuAxes(hw: HardwarePreset, deg: Degrees): MeshOutcome | { ok: true; parts: { s: Strategy; sizes: number[] }[] } {
+  const ici = hw.ici;
+  const dims = ici?.torus_dims ?? 3;
+  const maxShape = ici?.max_slice_shape ?? [];
+  const active = STRATEGIES.filter((s) => deg[s] > 1);
+  if (active.length > dims) {
+    const names = active.map((s) => STRATEGY_LABEL[s]).join(', ');
+    return { ok: false, problem: `${hw.name} is a ${dims}D torus: ${names} need ${active.length} mesh axes but a slice has only ${dims}. Set one degree to 1, or join slices over DCN for data parallelism.` };
+  }
+  let best: { parts: { s: Strategy; sizes: number[] }[]; axes: number; maxAxis: number } | null = null;
+  const search = (i: number, parts: { s: Strategy; sizes: number[] }[], used: number): void => {
+    if (i === active.length) {
+      const shape = parts.flatMap((p) => p.sizes);
+      if (!fitsPod(shape, maxShape, dims)) return;
+      const maxAxis = Math.max(1, ...shape);
+      if (!best || maxAxis < best.maxAxis || (maxAxis === best.maxAxis && used < best.axes)) best = { parts: parts.map((p) => ({ ...p })), axes: used, maxAxis };
+      return;
+    }
+    const s = active[i]!;
+    for (let k = 1; k <= dims - used - (active.length - i - 1); k++) {
+      for (const sizes of factorisations(deg[s], k)) search(i + 1, [...parts, { s, sizes }], used + k);
+    }
+  };
+  search(0, [], 0);
+  if (!best) {
+    const chips = active.reduce((a, s) => a * deg[s], 1);
+    const pod = maxShape.slice(0, dims).join('×');
+    return { ok: false, problem: `${chips} chips in these degrees do not fit one ${hw.name} slice (largest ${pod}, ${dims} axes). Use fewer chips per slice, or more slices over DCN.` };
+  }
+  return { ok: true, parts: (best as { parts: { s: Strategy; sizes: number[] }[] }).parts };
+}
+
+/**
+ * Builds the mesh for per-slice degrees. `slices` > 1 adds the DCN axis, used by `dcnStrategy`.
+ */
+export function planMesh(hw: HardwarePreset, deg: Degrees, slices = 1, dcnStrategy: 'data' | 'fsdp' = 'data'): MeshOutcome {
+  for (const s of STRATEGIES) {
+    const d = deg[s];
+    if (!Number.isInteger(d) || d < 1) return { ok: false, problem: `The ${STRATEGY_LABEL[s]} degree must be a whole number of at least 1 (got ${d}).` };
+  }
+  if (!Number.isInteger(slices) || slices < 1) return { ok: false, problem: `The number of slices must be a whole number of at least 1 (got ${slices}).` };
+  if (hw.kind === 'gpu' && slices > 1) return { ok: false, problem: `Slices joined over DCN are a TPU notion; for GPUs raise DP or FSDP instead.` };
+
+  const shape: number[] = [];
+  const axes: Partial<Record<Strategy, string[]>> = {};
+  const add = (s: Strategy, size: number): void => {
+    const name = AXIS_NAMES[shape.length]!;
+    shape.push(size);
+    (axes[s] ??= []).push(name);
+  };
+  if (hw.kind === 'tpu') {
+    const r = tpuAxes(hw, deg);
+    if (!r.ok) return r;
+    if ('parts' in r) {
+      // Axis order follows STRATEGIES (data outermost ... tensor last), each strategy's axes largest first.
+      for (const p of r.parts) for (const size of p.sizes) add(p.s, size);
+    }
+  } else {
+    if (shape.length > AXIS_NAMES.length) return { ok: false, problem: 'Too many mesh axes.' };
+    for (const s of GPU_ORDER) if (deg[s] > 1) add(s, deg[s]);
+  }
+  if (shape.length === 0) add(slices > 1 ? dcnStrategy : 'data', 1);
+  const chipsPerSlice = shape.reduce((a, b) => a * b, 1);
+  if (slices > 1) (axes[dcnStrategy] ??= []).push(DCN_AXIS);
+  return { ok: true, plan: { shape, axisNames: AXIS_NAMES.slice(0, shape.length), axes, slices, chipsPerSlice, chips: chipsPerSlice * slices } };
+}
+
+/** "4×4×4 · FSDP on X,Y · TP on Z · ×2 slices (DCN: DP)" */
+export function describePlan(plan: MeshPlan): string {
+  const parts = STRATEGIES.filter((s) => plan.axes[s]?.length).map((s) => `${STRATEGY_LABEL[s]} on ${plan.axes[s]!.join(',')}`);
+  const slices = plan.slices > 1 ? ` · ${plan.slices} slices over DCN` : '';
+  return `${describeShape(plan.shape)} · ${parts.join(' · ')}${slices}`;
+}
+
+/** GPU clusters in the preset's words: nodes (NVLink domains) × GPUs. */
+export function nodesTimesGpus(hw: HardwarePreset, chips: number): string {
+  const domain = hw.scale_up?.domain_gpus ?? 8;
+  if (chips <= domain) return `1 node × ${chips} GPU${chips === 1 ? '' : 's'}`;
+  const nodes = chips / domain;
+  return Number.isInteger(nodes) ? `${nodes} nodes × ${domain} GPUs` : `${chips} GPUs (${nodes.toFixed(2)} nodes of ${domain}: not whole nodes)`;
+}

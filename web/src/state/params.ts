@@ -1,0 +1,150 @@
+// The one parameter table (DESIGN.md "Web rules"): every control, the URL codec (url.ts) and the scenario builder
+// (scenario.ts) read it. A row: URL key, type, default, range, unit, the JSON path it fills in the scenario
+// (docs/api.md), and how the control looks. `null` defaults mean "the preset's value" (model fields).
+import presets from 'virtual:scalescope-presets';
+import type { HardwarePreset, ModelPreset, Presets } from '../engine/types';
+
+export type Value = number | string | boolean | null;
+export type ParamType = 'int' | 'float' | 'enum' | 'bool';
+export type Group = 'workload' | 'hardware' | 'model' | 'mesh' | 'training' | 'serving';
+
+export interface Param {
+  readonly key: string;
+  readonly label: string;
+  readonly type: ParamType;
+  readonly default: Value;
+  readonly min?: number;
+  readonly max?: number;
+  /** Slider scale: 'log2' moves in powers of two (the numeric input beside it takes any value in range). */
+  readonly scale?: 'linear' | 'log2' | 'log10';
+  readonly step?: number;
+  readonly choices?: readonly string[];
+  readonly unit: string;
+  /** JSON pointer into the scenario this value fills (derived values say how). */
+  readonly path: string;
+  readonly group: Group;
+  /** Shown (and sent) only in this mode. */
+  readonly mode?: 'training' | 'serving';
+  readonly help: string;
+}
+
+export const PRESETS: Presets = presets;
+export const HARDWARE_IDS: readonly string[] = PRESETS.hardware.map((h) => h.id);
+export const MODEL_IDS: readonly string[] = PRESETS.models.map((m) => m.id);
+const DTYPES = ['bf16', 'fp8', 'int8', 'int4'] as const;
+const DEFAULT_HW = HARDWARE_IDS.includes('tpu-v5p') ? 'tpu-v5p' : (HARDWARE_IDS[0] ?? 'tpu-v5p');
+const DEFAULT_MODEL = MODEL_IDS.includes('llama-3-70b') ? 'llama-3-70b' : (MODEL_IDS[0] ?? 'llama-3-70b');
+
+export const PARAMS: readonly Param[] = [
+  { key: 'mode', label: 'Workload', type: 'enum', default: 'training', choices: ['training', 'serving'], unit: '', path: '/query/kind', group: 'workload', help: 'training_step or serving query' },
+  { key: 'hw', label: 'Hardware', type: 'enum', default: DEFAULT_HW, choices: HARDWARE_IDS, unit: '', path: '/hardware/preset', group: 'hardware', help: 'chip or system preset; every field below can be overridden' },
+  { key: 'model', label: 'Model', type: 'enum', default: DEFAULT_MODEL, choices: MODEL_IDS, unit: '', path: '/model/preset', group: 'model', help: 'model preset' },
+  { key: 'size', label: 'Model size', type: 'float', default: 1, min: 0.01, max: 16, scale: 'log10', step: 0.01, unit: '×', path: '/model/overrides (layers, d_model, heads, d_ff scaled together)', group: 'model', help: 'scales the family: layers and width each by size^(1/3), so parameters scale about by size' },
+  { key: 'layers', label: 'Layers', type: 'int', default: null, min: 1, max: 512, unit: '', path: '/model/overrides/layers', group: 'model', help: 'Transformer blocks' },
+  { key: 'd_model', label: 'd_model', type: 'int', default: null, min: 64, max: 65536, step: 64, unit: '', path: '/model/overrides/d_model', group: 'model', help: 'residual width D' },
+  { key: 'ff_ratio', label: 'd_ff ratio', type: 'float', default: null, min: 0.25, max: 16, step: 0.125, unit: '× d_model', path: '/model/overrides/d_ff (= ratio × d_model)', group: 'model', help: 'MLP width F as a multiple of D' },
+  { key: 'heads', label: 'Heads', type: 'int', default: null, min: 1, max: 512, unit: '', path: '/model/overrides/heads', group: 'model', help: 'query heads N' },
+  { key: 'kv_heads', label: 'KV heads', type: 'int', default: null, min: 1, max: 512, unit: '', path: '/model/overrides/kv_heads', group: 'model', help: 'key/value heads K (GQA when K < N)' },
+  { key: 'vocab', label: 'Vocabulary', type: 'int', default: null, min: 256, max: 2097152, scale: 'log2', unit: 'tokens', path: '/model/overrides/vocab', group: 'model', help: 'vocabulary size V' },
+  { key: 'experts', label: 'Experts', type: 'int', default: null, min: 0, max: 1024, unit: '', path: '/model/overrides/experts', group: 'model', help: 'routed experts E (0 = dense)' },
+  { key: 'active', label: 'Active experts', type: 'int', default: null, min: 0, max: 64, unit: '', path: '/model/overrides/active_experts', group: 'model', help: 'experts per token k' },
+
+  { key: 'dp', label: 'Data parallel (DP)', type: 'int', default: 1, min: 1, max: 8192, scale: 'log2', unit: 'chips', path: '/query/parallelism/data (mesh axes)', group: 'mesh', help: 'pure data parallelism, replicated weights' },
+  { key: 'fsdp', label: 'FSDP', type: 'int', default: 16, min: 1, max: 8192, scale: 'log2', unit: 'chips', path: '/query/parallelism/fsdp (mesh axes)', group: 'mesh', mode: 'training', help: 'fully sharded data parallelism (ZeRO)' },
+  { key: 'zero', label: 'ZeRO stage', type: 'int', default: 3, min: 1, max: 3, unit: '', path: '/query/parallelism/zero_stage', group: 'mesh', mode: 'training', help: '1: optimizer states, 2: + gradients, 3: + weights sharded' },
+  { key: 'tp', label: 'Tensor parallel (TP)', type: 'int', default: 4, min: 1, max: 512, scale: 'log2', unit: 'chips', path: '/query/parallelism/tensor (mesh axes)', group: 'mesh', help: 'Megatron tensor parallelism' },
+  { key: 'sp', label: 'Sequence parallel', type: 'bool', default: true, unit: '', path: '/query/parallelism/sequence_parallel', group: 'mesh', mode: 'training', help: 'shard activations along the sequence between TP matmuls' },
+  { key: 'pp', label: 'Pipeline (PP)', type: 'int', default: 1, min: 1, max: 256, scale: 'log2', unit: 'stages', path: '/query/parallelism/pipeline (mesh axes)', group: 'mesh', mode: 'training', help: 'pipeline stages' },
+  { key: 'sched', label: 'Pipeline schedule', type: 'enum', default: '1f1b', choices: ['gpipe', '1f1b', 'interleaved'], unit: '', path: '/query/parallelism/pipeline_schedule', group: 'mesh', mode: 'training', help: 'how microbatches flow through the stages' },
+  { key: 'vstages', label: 'Virtual stages', type: 'int', default: 1, min: 1, max: 16, unit: '', path: '/query/parallelism/virtual_stages', group: 'mesh', mode: 'training', help: 'interleaved schedule: model chunks per stage' },
+  { key: 'mb', label: 'Microbatches', type: 'int', default: 1, min: 1, max: 4096, scale: 'log2', unit: '', path: '/query/parallelism/microbatches', group: 'mesh', mode: 'training', help: 'microbatches per step (pipeline bubble, activation memory)' },
+  { key: 'ep', label: 'Expert parallel (EP)', type: 'int', default: 1, min: 1, max: 1024, scale: 'log2', unit: 'chips', path: '/query/parallelism/expert (mesh axes)', group: 'mesh', help: 'experts sharded across chips (MoE)' },
+  { key: 'cp', label: 'Context parallel (CP)', type: 'int', default: 1, min: 1, max: 256, scale: 'log2', unit: 'chips', path: '/query/parallelism/context (mesh axes)', group: 'mesh', mode: 'training', help: 'ring attention over the sequence' },
+  { key: 'slices', label: 'Slices (DCN)', type: 'int', default: 1, min: 1, max: 256, scale: 'log2', unit: 'slices', path: '/mesh/slices', group: 'mesh', mode: 'training', help: 'TPU slices joined over the data-center network' },
+  { key: 'dcn', label: 'DCN axis used for', type: 'enum', default: 'data', choices: ['data', 'fsdp'], unit: '', path: '/query/parallelism/{data|fsdp} (the DCN axis)', group: 'mesh', mode: 'training', help: 'which strategy spans the slices' },
+
+  { key: 'batch', label: 'Global batch', type: 'int', default: 4194304, min: 1024, max: 1073741824, scale: 'log2', unit: 'tokens', path: '/query/batch_tokens', group: 'training', mode: 'training', help: 'tokens per optimizer step' },
+  { key: 'seq', label: 'Sequence length', type: 'int', default: 4096, min: 128, max: 1048576, scale: 'log2', unit: 'tokens', path: '/query/seq_len', group: 'training', mode: 'training', help: 'tokens per sequence' },
+  { key: 'remat', label: 'Rematerialisation', type: 'enum', default: 'block', choices: ['none', 'block', 'big_matmuls', 'mlp_matmuls'], unit: '', path: '/query/remat', group: 'training', mode: 'training', help: 'what the backward pass recomputes' },
+  { key: 'mm', label: 'Matmul precision', type: 'enum', default: 'bf16', choices: ['bf16', 'fp8'], unit: '', path: '/query/precision/matmul', group: 'training', mode: 'training', help: 'dtype of the matmuls' },
+  { key: 'master', label: 'Master weights', type: 'enum', default: 'none', choices: ['none', 'bf16', 'fp32'], unit: '', path: '/query/precision/master_weights', group: 'training', mode: 'training', help: 'extra copy of the weights kept by the optimizer' },
+  { key: 'opt', label: 'Optimizer states', type: 'enum', default: 'fp32', choices: ['fp32', 'bf16'], unit: '', path: '/query/precision/optimizer_states', group: 'training', mode: 'training', help: 'Adam moments dtype' },
+  { key: 'comms', label: 'Comms overlap model', type: 'enum', default: 'max', choices: ['max', 'sum'], unit: '', path: '/query/comms_model', group: 'training', mode: 'training', help: 'max: comms on different axes overlap (Aug 2025); sum: they add (Feb 2025)' },
+  { key: 'train_tokens', label: 'Training tokens', type: 'float', default: 15e12, min: 1e6, max: 1e15, scale: 'log10', unit: 'tokens', path: '/query/train_tokens', group: 'training', mode: 'training', help: 'tokens of the whole run (time and cost to train)' },
+
+  { key: 'sbatch', label: 'Batch', type: 'int', default: 32, min: 1, max: 65536, scale: 'log2', unit: 'sequences', path: '/query/batch', group: 'serving', mode: 'serving', help: 'sequences decoded together' },
+  { key: 'prompt', label: 'Prompt length', type: 'int', default: 8192, min: 1, max: 1048576, scale: 'log2', unit: 'tokens', path: '/query/prompt_len', group: 'serving', mode: 'serving', help: 'tokens prefilled per sequence' },
+  { key: 'gen', label: 'Generated length', type: 'int', default: 512, min: 1, max: 1048576, scale: 'log2', unit: 'tokens', path: '/query/generated_len', group: 'serving', mode: 'serving', help: 'tokens decoded per sequence' },
+  { key: 'wdt', label: 'Weights dtype', type: 'enum', default: 'bf16', choices: DTYPES, unit: '', path: '/query/dtypes/weights', group: 'serving', mode: 'serving', help: 'dtype of the stored weights' },
+  { key: 'kvdt', label: 'KV cache dtype', type: 'enum', default: 'bf16', choices: DTYPES, unit: '', path: '/query/dtypes/kv', group: 'serving', mode: 'serving', help: 'dtype of the KV cache' },
+  { key: 'scomms', label: 'Include communication', type: 'bool', default: true, unit: '', path: '/query/include_comms', group: 'serving', mode: 'serving', help: 'the book’s serving figures leave communication out' },
+];
+
+/** Hardware overrides live under one table row: URL keys `hw.<field path>` (e.g. hw.ici.link_unidir_bytes_per_s). */
+export const HW_OVERRIDE_PREFIX = 'hw.';
+export const HW_OVERRIDE_ROW = {
+  key: 'hw.<field>', type: 'number | bool', default: 'the preset', range: '> 0', unit: 'SI, in the field name', path: '/hardware/overrides/<field>',
+} as const;
+
+export const PARAM_BY_KEY: ReadonlyMap<string, Param> = new Map(PARAMS.map((p) => [p.key, p]));
+export const URL_VERSION = 1;
+
+export interface State {
+  values: Record<string, Value>;
+  /** Hardware field overrides by dotted path; present = overridden. */
+  hw: Record<string, number | boolean>;
+}
+
+export function defaultState(): State {
+  const values: Record<string, Value> = {};
+  for (const p of PARAMS) values[p.key] = p.default;
+  return { values, hw: {} };
+}
+
+export function cloneState(s: State): State {
+  return { values: { ...s.values }, hw: { ...s.hw } };
+}
+
+export function param(key: string): Param {
+  const p = PARAM_BY_KEY.get(key);
+  if (!p) throw new Error(`no parameter '${key}'`);
+  return p;
+}
+
+export function hardwarePreset(id: string): HardwarePreset {
+  return PRESETS.hardware.find((h) => h.id === id) ?? PRESETS.hardware[0]!;
+}
+
+export function modelPreset(id: string): ModelPreset {
+  return PRESETS.models.find((m) => m.id === id) ?? PRESETS.models[0]!;
+}
+
+const NOT_FIELDS = new Set(['id', 'name', 'vendor', 'kind', 'schema', 'sources', 'notes', 'datasheet_differences', 'price_date', 'not_modelled']);
+
+export interface HardwareField {
+  path: string;
+  value: number | boolean;
+  source?: string;
+}
+
+/** Every editable field of a hardware preset (numbers and switches; lists and rules are not editable here). */
+export function hardwareFields(hw: HardwarePreset): HardwareField[] {
+  const out: HardwareField[] = [];
+  const walk = (obj: Record<string, unknown>, prefix: string): void => {
+    for (const [k, v] of Object.entries(obj)) {
+      if (!prefix && NOT_FIELDS.has(k)) continue;
+      const path = prefix ? `${prefix}.${k}` : k;
+      if (typeof v === 'number' || typeof v === 'boolean') {
+        const source = hw.sources?.['/' + path.replaceAll('.', '/')];
+        out.push(source === undefined ? { path, value: v } : { path, value: v, source });
+      } else if (v && typeof v === 'object' && !Array.isArray(v)) walk(v as Record<string, unknown>, path);
+    }
+  };
+  walk(hw, '');
+  return out;
+}
+
+/** Visible in the given mode? */
+export function inMode(p: Param, mode: string): boolean {
+  return p.mode === undefined || p.mode === mode;
+}

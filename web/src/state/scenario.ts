@@ -1,0 +1,258 @@
+// State -> scenario JSON for the engine (docs/api.md). The page sends one batch per change: the main planner query
+// (training_step or serving), the model's accounting, the chip, the main matmuls for the roofline chart, and the
+// main query again at other chip counts for the scaling chart. Nothing here models physics: it only fills in the
+// scenario, choosing matmul shapes and chip counts to ask the engine about.
+import type { HardwarePreset, MatmulQuery, ModelOverrides, ModelPreset, Scenario } from '../engine/types';
+import { planMesh, type Degrees, type MeshOutcome, type MeshPlan, type Strategy } from './mesh';
+import { hardwarePreset, modelPreset, type State } from './params';
+
+export interface ModelFields {
+  layers: number;
+  d_model: number;
+  d_ff: number;
+  expert_d_ff: number;
+  heads: number;
+  kv_heads: number;
+  head_dim: number;
+  vocab: number;
+  experts: number;
+  active_experts: number;
+  gated: boolean;
+}
+
+const num = (s: State, k: string): number => Number(s.values[k]);
+const opt = (s: State, k: string): number | null => {
+  const v = s.values[k];
+  return typeof v === 'number' ? v : null;
+};
+const str = (s: State, k: string): string => String(s.values[k]);
+
+function roundTo(x: number, m: number): number {
+  return Math.max(m, Math.round(x / m) * m);
+}
+
+/** The model after the explicit field overrides, the d_ff ratio and then the family `size` scale. */
+export function effectiveModel(preset: ModelPreset, s: State): ModelFields {
+  const m: ModelFields = {
+    layers: opt(s, 'layers') ?? preset.layers,
+    d_model: opt(s, 'd_model') ?? preset.d_model,
+    d_ff: preset.d_ff,
+    expert_d_ff: preset.expert_d_ff ?? preset.d_ff,
+    heads: opt(s, 'heads') ?? preset.heads,
+    kv_heads: opt(s, 'kv_heads') ?? preset.kv_heads,
+    head_dim: preset.head_dim,
+    vocab: opt(s, 'vocab') ?? preset.vocab,
+    experts: opt(s, 'experts') ?? preset.experts,
+    active_experts: opt(s, 'active') ?? preset.active_experts,
+    gated: preset.mlp === 'gated',
+  };
+  const ratio = opt(s, 'ff_ratio');
+  if (ratio !== null) {
+    const dff = Math.max(1, Math.round(ratio * m.d_model));
+    m.expert_d_ff = Math.max(1, Math.round((m.expert_d_ff * dff) / m.d_ff));
+    m.d_ff = dff;
+  } else if (m.d_model !== preset.d_model) {
+    // Keep the preset's F/D ratio when only D moved.
+    m.d_ff = roundTo((preset.d_ff * m.d_model) / preset.d_model, 64);
+    m.expert_d_ff = roundTo(((preset.expert_d_ff ?? preset.d_ff) * m.d_model) / preset.d_model, 64);
+  }
+  const size = num(s, 'size');
+  if (Number.isFinite(size) && size > 0 && size !== 1) {
+    const f = Math.cbrt(size);
+    const group = Math.max(1, Math.round(m.heads / Math.max(1, m.kv_heads)));
+    const d = roundTo(m.d_model * f, 128);
+    const kv = Math.max(1, Math.round((m.heads * (d / m.d_model)) / group));
+    m.d_ff = roundTo((m.d_ff * d) / m.d_model, 128);
+    m.expert_d_ff = roundTo((m.expert_d_ff * d) / m.d_model, 128);
+    m.heads = kv * group;
+    m.kv_heads = kv;
+    m.d_model = d;
+    m.layers = Math.max(1, Math.round(m.layers * f));
+  }
+  return m;
+}
+
+/** The fields that differ from the preset, as the scenario's model overrides. */
+export function modelOverrides(preset: ModelPreset, m: ModelFields): ModelOverrides {
+  const o: ModelOverrides = {};
+  const keys = ['layers', 'd_model', 'd_ff', 'heads', 'kv_heads', 'vocab', 'experts', 'active_experts'] as const;
+  for (const k of keys) if (m[k] !== preset[k]) o[k] = m[k];
+  if (preset.expert_d_ff !== undefined && m.expert_d_ff !== preset.expert_d_ff) o.expert_d_ff = m.expert_d_ff;
+  return o;
+}
+
+/** Dotted hardware override paths -> the nested merge patch the engine takes. */
+export function hardwareOverrides(hw: Record<string, number | boolean>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [path, v] of Object.entries(hw)) {
+    const parts = path.split('.');
+    let node = out;
+    for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Record<string, unknown>;
+    node[parts[parts.length - 1]!] = v;
+  }
+  return out;
+}
+
+export function degreesOf(s: State): Degrees {
+  const serving = str(s, 'mode') === 'serving';
+  return {
+    data: serving ? 1 : num(s, 'dp'),
+    fsdp: serving ? 1 : num(s, 'fsdp'),
+    context: serving ? 1 : num(s, 'cp'),
+    expert: num(s, 'ep'),
+    pipeline: serving ? 1 : num(s, 'pp'),
+    tensor: num(s, 'tp'),
+  };
+}
+
+export function meshFor(s: State, deg: Degrees = degreesOf(s)): MeshOutcome {
+  const hw = hardwarePreset(str(s, 'hw'));
+  const serving = str(s, 'mode') === 'serving';
+  const slices = serving || hw.kind === 'gpu' ? 1 : num(s, 'slices');
+  return planMesh(hw, deg, slices, str(s, 'dcn') === 'fsdp' ? 'fsdp' : 'data');
+}
+
+function meshSpec(plan: MeshPlan): Scenario['mesh'] {
+  const mesh: NonNullable<Scenario['mesh']> = { shape: plan.shape, axis_names: plan.axisNames };
+  if (plan.slices > 1) mesh.slices = plan.slices;
+  return mesh;
+}
+
+function base(s: State): Pick<Scenario, 'version' | 'hardware' | 'model'> {
+  const hwId = str(s, 'hw');
+  const mp = modelPreset(str(s, 'model'));
+  const hwOver = hardwareOverrides(s.hw);
+  const mo = modelOverrides(mp, effectiveModel(mp, s));
+  return {
+    version: 1,
+    hardware: Object.keys(hwOver).length ? { preset: hwId, overrides: hwOver } : { preset: hwId },
+    model: Object.keys(mo).length ? { preset: mp.id, overrides: mo } : { preset: mp.id },
+  };
+}
+
+/** The planner scenario for the current state on a given mesh plan. */
+export function mainScenario(s: State, plan: MeshPlan): Scenario {
+  const b = base(s);
+  if (str(s, 'mode') === 'serving') {
+    const par: { tensor?: string[]; expert?: string[] } = {};
+    if (plan.axes.tensor) par.tensor = plan.axes.tensor;
+    if (plan.axes.expert) par.expert = plan.axes.expert;
+    if (!par.tensor && !par.expert) par.tensor = plan.axisNames.slice();
+    return {
+      ...b,
+      mesh: meshSpec(plan),
+      query: {
+        kind: 'serving', batch: num(s, 'sbatch'), prompt_len: num(s, 'prompt'), generated_len: num(s, 'gen'),
+        dtypes: { weights: str(s, 'wdt') as 'bf16', kv: str(s, 'kvdt') as 'bf16' },
+        parallelism: par, include_comms: s.values['scomms'] === true,
+      },
+    };
+  }
+  const par: Record<string, unknown> = {};
+  for (const k of ['data', 'fsdp', 'tensor', 'pipeline', 'expert', 'context'] as Strategy[]) {
+    const axes = plan.axes[k];
+    if (axes?.length) par[k] = axes;
+  }
+  if (plan.axes.fsdp) par['zero_stage'] = num(s, 'zero');
+  if (plan.axes.tensor) par['sequence_parallel'] = s.values['sp'] === true;
+  if (plan.axes.pipeline) {
+    par['pipeline_schedule'] = str(s, 'sched');
+    if (str(s, 'sched') === 'interleaved') par['virtual_stages'] = num(s, 'vstages');
+  }
+  if (num(s, 'mb') !== 1) par['microbatches'] = num(s, 'mb');
+  return {
+    ...b,
+    mesh: meshSpec(plan),
+    query: {
+      kind: 'training_step', batch_tokens: num(s, 'batch'), seq_len: num(s, 'seq'), parallelism: par,
+      precision: { matmul: str(s, 'mm') as 'bf16', master_weights: str(s, 'master') as 'none', optimizer_states: str(s, 'opt') as 'fp32' },
+      remat: str(s, 'remat') as 'block', comms_model: str(s, 'comms') as 'max', train_tokens: num(s, 'train_tokens'),
+    },
+  };
+}
+
+export interface MatmulOp {
+  name: string;
+  query: MatmulQuery;
+}
+
+/** The workload's main matmuls, as one chip runs them (local shapes after TP, batch per chip and microbatch). */
+export function mainMatmuls(s: State, plan: MeshPlan | null): MatmulOp[] {
+  const mp = modelPreset(str(s, 'model'));
+  const m = effectiveModel(mp, s);
+  const deg = degreesOf(s);
+  const tp = deg.tensor;
+  const serving = str(s, 'mode') === 'serving';
+  const dtype = (serving ? str(s, 'wdt') : str(s, 'mm')) as MatmulQuery['lhs_dtype'];
+  const lhs = serving ? 'bf16' : dtype;
+  const batchRows = serving
+    ? num(s, 'sbatch')
+    : Math.max(1, Math.round(num(s, 'batch') / Math.max(1, (plan?.chips ?? 1) / (tp * deg.pipeline)) / num(s, 'mb')));
+  const q = (name: string, batch: number, d: number, f: number): MatmulOp => ({
+    name,
+    query: { kind: 'matmul', batch: Math.max(1, Math.round(batch)), d: Math.max(1, Math.round(d)), f: Math.max(1, Math.round(f)), lhs_dtype: lhs as 'bf16', rhs_dtype: dtype as 'bf16', compute_dtype: lhs as 'bf16' },
+  });
+  const ops: MatmulOp[] = [
+    q('QKV projection', batchRows, m.d_model, ((m.heads + 2 * m.kv_heads) * m.head_dim) / tp),
+    q('Attention output', batchRows, (m.heads * m.head_dim) / tp, m.d_model),
+  ];
+  const moe = m.experts > 0 && m.active_experts > 0;
+  const mlpRows = moe ? (batchRows * m.active_experts * deg.expert) / m.experts : batchRows;
+  const ff = moe ? m.expert_d_ff : m.d_ff;
+  ops.push(q(moe ? 'Expert MLP up' : 'MLP up', mlpRows, m.d_model, ((m.gated ? 2 : 1) * ff) / tp));
+  ops.push(q(moe ? 'Expert MLP down' : 'MLP down', mlpRows, ff / tp, m.d_model));
+  ops.push(q('Unembedding', batchRows, m.d_model, m.vocab / tp));
+  if (serving) ops.push(q('Prefill MLP up', num(s, 'prompt') * Math.min(num(s, 'sbatch'), 1), m.d_model, ((m.gated ? 2 : 1) * ff) / tp));
+  return ops;
+}
+
+export const ROOFLINE_INTENSITIES: readonly number[] = Array.from({ length: 29 }, (_, i) => 10 ** (i / 4));
+
+export interface ScalingPoint {
+  factor: number;
+  chips: number;
+  scenario: Scenario;
+}
+
+/** The main query at other chip counts: the data-like degree (FSDP, else DP; TP when serving) times 1/4 ... 16. */
+export function scalingScenarios(s: State): ScalingPoint[] {
+  const deg = degreesOf(s);
+  const serving = str(s, 'mode') === 'serving';
+  const which: Strategy = serving ? 'tensor' : deg.fsdp > 1 || deg.data === 1 ? 'fsdp' : 'data';
+  const out: ScalingPoint[] = [];
+  for (const factor of [1 / 8, 1 / 4, 1 / 2, 1, 2, 4, 8, 16]) {
+    const d = deg[which] * factor;
+    if (!Number.isInteger(d) || d < 1) continue;
+    const r = meshFor(s, { ...deg, [which]: d });
+    if (!r.ok) continue;
+    out.push({ factor, chips: r.plan.chips, scenario: mainScenario(s, r.plan) });
+  }
+  return out;
+}
+
+export function transformerScenario(s: State): Scenario {
+  const b = base(s);
+  const serving = str(s, 'mode') === 'serving';
+  const seq = serving ? num(s, 'prompt') + num(s, 'gen') : num(s, 'seq');
+  return {
+    ...b,
+    query: serving
+      ? { kind: 'transformer', seq_len: seq, param_dtype: str(s, 'wdt') as 'bf16', kv_dtype: str(s, 'kvdt') as 'bf16' }
+      : { kind: 'transformer', seq_len: seq, remat: str(s, 'remat') as 'block' },
+  };
+}
+
+export function chipScenario(s: State): Scenario {
+  const b = base(s);
+  return { version: 1, hardware: b.hardware, query: { kind: 'chip' } };
+}
+
+export function rooflineCurveScenarios(s: State): Scenario[] {
+  const hw = chipScenario(s).hardware;
+  const dtype = (str(s, 'mode') === 'serving' ? 'bf16' : str(s, 'mm')) as 'bf16';
+  return ROOFLINE_INTENSITIES.map((i) => ({ version: 1, hardware: hw, query: { kind: 'roofline', flops: i * 1e9, bytes: 1e9, dtype } }));
+}
+
+export function hardwareOf(s: State): HardwarePreset {
+  return hardwarePreset(str(s, 'hw'));
+}

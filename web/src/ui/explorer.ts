@@ -1,0 +1,768 @@
+// <scalescope-explorer>: the one-page explorer. Controls come from the parameter table; every change updates the
+// URL (only non-default values), asks the engine worker for one batch of scenarios, and repaints the numbers and
+// bars as soon as the answer arrives; charts follow right after the paint. All numbers come from the engine.
+import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { EngineClient } from '../engine/client';
+import type {
+  ChipResult, Diagnostic, Evaluation, MatmulResult, RooflineResult, ServingResult, TrainingStepResult, TransformerResult,
+} from '../engine/types';
+import {
+  PARAMS, PRESETS, cloneState, defaultState, hardwareFields, hardwarePreset, inMode, modelPreset, param,
+  type Param, type State, type Value,
+} from '../state/params';
+import { decodeState, encodeState } from '../state/url';
+import { describePlan, nodesTimesGpus, type MeshOutcome } from '../state/mesh';
+import {
+  chipScenario, effectiveModel, mainMatmuls, mainScenario, meshFor, rooflineCurveScenarios, scalingScenarios,
+  transformerScenario, ROOFLINE_INTENSITIES, type MatmulOp, type ScalingPoint,
+} from '../state/scenario';
+import {
+  COLOURS, COMMS_COLOURS, fmtBytes, fmtCount, fmtDelta, fmtFlops, fmtFlopsPerS, fmtPercent, fmtRate, fmtSeconds, fmtUsd,
+  fromSlider, sig, toSlider,
+} from '../charts/format';
+import { stackedBars, type BarRow, type Marker } from '../charts/bars';
+import { styles } from './styles';
+
+type PlotsModule = typeof import('../charts/plots');
+
+interface Results {
+  state: State;
+  mesh: MeshOutcome;
+  main: Evaluation<TrainingStepResult | ServingResult> | null;
+  transformer: Evaluation<TransformerResult> | null;
+  chip: Evaluation<ChipResult> | null;
+  ops: { op: MatmulOp; ev: Evaluation<MatmulResult> }[];
+  scaling: { point: ScalingPoint; ev: Evaluation<TrainingStepResult | ServingResult> }[];
+  curve: { intensity: number; attainable: number }[];
+  engineMs: number;
+}
+
+interface Metric {
+  id: string;
+  label: string;
+  value: number | undefined;
+  text: string;
+  /** For compare: is a larger value better? */
+  higherBetter: boolean;
+}
+
+const MODEL_KEYS = ['size', 'layers', 'd_model', 'ff_ratio', 'heads', 'kv_heads', 'vocab', 'experts', 'active'];
+const GROUP_TITLES: Record<string, string> = {
+  workload: 'Workload', hardware: 'Hardware', model: 'Model', mesh: 'Mesh and parallelism', training: 'Training run', serving: 'Serving',
+};
+
+/** Test and measurement hooks (read by the browser test; harmless for readers). */
+export interface ScalescopeHooks {
+  renders: number;
+  ready: boolean;
+  latencies: { rendered: number; painted: number }[];
+  engineLoadMs?: number;
+  interactiveMs?: number;
+  errors: string[];
+}
+
+declare global {
+  interface Window {
+    __scalescope?: ScalescopeHooks;
+  }
+}
+
+function isTraining(r: unknown, state: State): r is TrainingStepResult {
+  return state.values['mode'] === 'training' && r !== null && typeof r === 'object';
+}
+
+export class ScalescopeExplorer extends LitElement {
+  static override styles = styles;
+  static override properties = {
+    state: { state: true },
+    notices: { state: true },
+    engineStatus: { state: true },
+    engineError: { state: true },
+    results: { state: true },
+    pinned: { state: true },
+    copied: { state: true },
+  };
+
+  state: State = defaultState();
+  notices: string[] = [];
+  engineStatus: 'loading' | 'ready' | 'error' = 'loading';
+  engineError = '';
+  results: Results | null = null;
+  pinned: { state: State; metrics: Metric[]; summary: string } | null = null;
+  copied = '';
+
+  private client: EngineClient | null = null;
+  private curveCache = new Map<string, { intensity: number; attainable: number }[]>();
+  private urlTimer: ReturnType<typeof setTimeout> | null = null;
+  private pendingInputTime: number | null = null;
+  private plots: PlotsModule | null = null;
+  private chartTimer: ReturnType<typeof setTimeout> | null = null;
+  private lastChartAt = 0;
+  private readonly hooks: ScalescopeHooks = { renders: 0, ready: false, latencies: [], errors: [] };
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    window.__scalescope = this.hooks;
+    const decoded = decodeState(window.location.search);
+    this.state = decoded.state;
+    this.notices = decoded.notices;
+    if (decoded.notices.length) this.writeUrl();
+    window.addEventListener('popstate', this.onPopState);
+    this.startEngine();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    window.removeEventListener('popstate', this.onPopState);
+  }
+
+  private onPopState = (): void => {
+    const d = decodeState(window.location.search);
+    this.state = d.state;
+    this.notices = d.notices;
+    this.request();
+  };
+
+  private startEngine(): void {
+    const t0 = performance.now();
+    try {
+      const worker = new Worker(new URL('../engine/worker.ts', import.meta.url), { type: 'module' });
+      const engineBase = new URL('engine/', document.baseURI).href;
+      this.client = new EngineClient(worker, engineBase);
+      this.client.ready.then(
+        (r) => {
+          this.engineStatus = 'ready';
+          this.hooks.engineLoadMs = r.loadMs;
+          this.hooks.ready = true;
+          this.request();
+          void this.updateComplete.then(() => {
+            this.hooks.interactiveMs = performance.now();
+          });
+          void t0;
+        },
+        (e: unknown) => this.fail(e),
+      );
+    } catch (e) {
+      this.fail(e);
+    }
+    // Plot is loaded in the background; charts appear once it is there.
+    void import('../charts/plots').then(
+      (m) => {
+        this.plots = m;
+        this.scheduleCharts(true);
+      },
+      (e: unknown) => this.hooks.errors.push(`charts did not load: ${String(e)}`),
+    );
+  }
+
+  private fail(e: unknown): void {
+    this.engineStatus = 'error';
+    this.engineError = e instanceof Error ? e.message : String(e);
+  }
+
+  // ---------------------------------------------------------------------------------------------- state changes
+
+  private setValue(key: string, value: Value, ev?: Event): void {
+    this.pendingInputTime = ev ? ev.timeStamp : performance.now();
+    const s = cloneState(this.state);
+    s.values[key] = value;
+    if (key === 'hw') s.hw = {};
+    if (key === 'model') for (const k of MODEL_KEYS) s.values[k] = param(k).default;
+    this.state = s;
+    this.afterChange();
+  }
+
+  private setHardwareField(path: string, value: number | boolean | null): void {
+    this.pendingInputTime = performance.now();
+    const s = cloneState(this.state);
+    const preset = hardwareFields(hardwarePreset(String(s.values['hw']))).find((f) => f.path === path);
+    if (value === null || (preset && preset.value === value)) delete s.hw[path];
+    else s.hw[path] = value;
+    this.state = s;
+    this.afterChange();
+  }
+
+  private afterChange(): void {
+    this.scheduleUrl();
+    this.request();
+  }
+
+  private scheduleUrl(): void {
+    if (this.urlTimer) return;
+    // Browsers throttle history updates; one per 100 ms is plenty while a slider moves.
+    this.urlTimer = setTimeout(() => {
+      this.urlTimer = null;
+      this.writeUrl();
+    }, 100);
+  }
+
+  private writeUrl(): void {
+    const q = encodeState(this.state);
+    const url = `${window.location.pathname}?${q}${window.location.hash}`;
+    window.history.replaceState(null, '', url);
+  }
+
+  private resetAll(): void {
+    this.state = defaultState();
+    this.notices = [];
+    this.afterChange();
+  }
+
+  private async copyLink(): Promise<void> {
+    this.writeUrl();
+    try {
+      await navigator.clipboard.writeText(window.location.href);
+      this.copied = 'Link copied.';
+    } catch {
+      this.copied = 'Copy the address bar: it always holds this page’s link.';
+    }
+    setTimeout(() => (this.copied = ''), 2500);
+  }
+
+  // ---------------------------------------------------------------------------------------------- engine
+
+  /**
+   * Two stages, both "latest only": first what the bars and numbers need (planner, model, chip, matmuls), painted
+   * at once; then the scaling points and (once per chip) the roofline curve, for the charts.
+   */
+  private request(): void {
+    const client = this.client;
+    if (!client || this.engineStatus !== 'ready') return;
+    const state = this.state;
+    const mesh = meshFor(state);
+    const texts: string[] = [];
+    const push = (x: unknown): number => texts.push(JSON.stringify(x)) - 1;
+    const iMain = mesh.ok ? push(mainScenario(state, mesh.plan)) : -1;
+    const iTransformer = push(transformerScenario(state));
+    const iChip = push(chipScenario(state));
+    const hardware = chipScenario(state).hardware;
+    const ops = mainMatmuls(state, mesh.ok ? mesh.plan : null).map((op) => ({ op, i: push({ version: 1, hardware, query: op.query }) }));
+    client.evaluate(texts).then(
+      (batch) => {
+        if (!batch) return; // a newer request replaced this one
+        const r = batch.results;
+        const curveKey = JSON.stringify(rooflineCurveScenarios(state)[0]);
+        this.results = {
+          state,
+          mesh,
+          main: iMain >= 0 ? (r[iMain] as Evaluation<TrainingStepResult | ServingResult>) : null,
+          transformer: r[iTransformer] as Evaluation<TransformerResult>,
+          chip: r[iChip] as Evaluation<ChipResult>,
+          ops: ops.map(({ op, i }) => ({ op, ev: r[i] as Evaluation<MatmulResult> })),
+          scaling: this.results?.state === state ? this.results.scaling : [],
+          curve: this.curveCache.get(curveKey) ?? [],
+          engineMs: batch.engineMs,
+        };
+        this.requestSecondary(state, curveKey);
+      },
+      (e: unknown) => this.fail(e),
+    );
+  }
+
+  private requestSecondary(state: State, curveKey: string): void {
+    const client = this.client;
+    if (!client) return;
+    const texts: string[] = [];
+    const scaling = scalingScenarios(state).map((point) => ({ point, i: texts.push(JSON.stringify(point.scenario)) - 1 }));
+    const needCurve = !this.curveCache.has(curveKey);
+    const curveStart = texts.length;
+    if (needCurve) for (const c of rooflineCurveScenarios(state)) texts.push(JSON.stringify(c));
+    client.evaluate(texts).then(
+      (batch) => {
+        if (!batch || this.results?.state !== state) return;
+        const r = batch.results;
+        if (needCurve) {
+          const curve = ROOFLINE_INTENSITIES.map((intensity, k) => ({ intensity, attainable: (r[curveStart + k]?.result as RooflineResult | undefined)?.attainable_flops_per_s ?? NaN }))
+            .filter((p) => Number.isFinite(p.attainable));
+          this.curveCache.set(curveKey, curve);
+        }
+        this.results = {
+          ...this.results,
+          scaling: scaling.map(({ point, i }) => ({ point, ev: r[i] as Evaluation<TrainingStepResult | ServingResult> })),
+          curve: this.curveCache.get(curveKey) ?? [],
+          engineMs: this.results.engineMs + batch.engineMs,
+        };
+      },
+      (e: unknown) => this.fail(e),
+    );
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    if (!changed.has('results') || !this.results) return;
+    this.hooks.renders++;
+    this.setAttribute('data-renders', String(this.hooks.renders));
+    const t0 = this.pendingInputTime;
+    this.pendingInputTime = null;
+    const rendered = performance.now();
+    // The frame that paints this DOM: the next animation frame, then a task after its rendering steps.
+    requestAnimationFrame(() => {
+      const ch = new MessageChannel();
+      ch.port1.onmessage = () => {
+        if (t0 !== null) this.hooks.latencies.push({ rendered: rendered - t0, painted: performance.now() - t0 });
+        this.scheduleCharts(false);
+      };
+      ch.port2.postMessage(null);
+    });
+  }
+
+  private scheduleCharts(now: boolean): void {
+    if (this.chartTimer) return;
+    // Charts (Plot) redraw at most ~8 times a second while a slider moves, always after the bars have painted.
+    const wait = now ? 0 : Math.max(0, 120 - (performance.now() - this.lastChartAt));
+    this.chartTimer = setTimeout(() => {
+      this.chartTimer = null;
+      this.lastChartAt = performance.now();
+      this.drawCharts();
+    }, wait);
+  }
+
+  private drawCharts(): void {
+    const r = this.results;
+    const P = this.plots;
+    const root = this.renderRoot as ShadowRoot;
+    const roof = root.querySelector<HTMLElement>('#roofline-chart');
+    const scal = root.querySelector<HTMLElement>('#scaling-chart');
+    if (!r || !P || !roof || !scal) return;
+    const width = Math.max(320, Math.min(760, roof.clientWidth || 640));
+    const ops = r.ops
+      .filter((o) => o.ev.ok && o.ev.result)
+      .map((o) => ({ name: o.op.name, intensity: o.ev.result!.intensity_flops_per_byte, attainable: o.ev.result!.attainable_flops_per_s, bound: o.ev.result!.bound }));
+    const ridge = r.ops.find((o) => o.ev.ok)?.ev.result?.critical_intensity_flops_per_byte;
+    roof.replaceChildren(r.curve.length ? P.rooflineChart(r.curve, ops, ridge, width) : document.createTextNode('The engine gave no roofline for this chip.'));
+    const serving = r.state.values['mode'] === 'serving';
+    const pts = r.scaling
+      .filter((s) => s.ev.ok && s.ev.result)
+      .map((s) => {
+        const res = s.ev.result as TrainingStepResult & ServingResult;
+        const value = serving ? res.latency_per_token_s : res.time?.step_s;
+        return { chips: s.point.chips, value, current: s.point.factor === 1 };
+      })
+      .filter((p) => typeof p.value === 'number' && Number.isFinite(p.value) && p.value > 0) as { chips: number; value: number; current: boolean }[];
+    if (pts.length >= 2) {
+      scal.replaceChildren(P.scalingChart(pts, serving ? '↑ Latency per token' : '↑ Step time', (v) => fmtSeconds(v), width));
+    } else {
+      const why = r.scaling.find((s) => !s.ev.ok)?.ev.diagnostics[0]?.message ?? r.main?.diagnostics[0]?.message;
+      const p = document.createElement('p');
+      p.className = 'muted';
+      p.textContent = why ? `No curve: ${why}` : 'No curve: fewer than two chip counts give a valid plan.';
+      scal.replaceChildren(p);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------- controls
+
+  private presetValue(key: string): number | undefined {
+    const m = effectiveModel(modelPreset(String(this.state.values['model'])), { ...this.state, values: { ...this.state.values, size: 1 } });
+    const map: Record<string, number> = {
+      layers: m.layers, d_model: m.d_model, ff_ratio: Number((m.d_ff / m.d_model).toFixed(3)), heads: m.heads, kv_heads: m.kv_heads,
+      vocab: m.vocab, experts: m.experts, active: m.active_experts,
+    };
+    return map[key];
+  }
+
+  private chipsValue(): number {
+    const m = meshFor(this.state);
+    return m.ok ? m.plan.chips : NaN;
+  }
+
+  private renderNumberControl(p: Param, disabled = false): TemplateResult {
+    const raw = this.state.values[p.key];
+    const overridden = raw !== null && raw !== p.default;
+    const value = typeof raw === 'number' ? raw : (this.presetValue(p.key) ?? Number(p.default));
+    const isInt = p.type === 'int';
+    const sMin = toSlider(p.min ?? 0, p.scale);
+    const sMax = toSlider(p.max ?? 100, p.scale);
+    const sStep = p.scale === 'log2' ? 1 : p.scale === 'log10' ? 0.01 : (p.step ?? 1);
+    const id = `c-${p.key}`;
+    const onRange = (e: Event): void => {
+      const pos = Number((e.target as HTMLInputElement).value);
+      this.setValue(p.key, fromSlider(pos, p.scale, isInt), e);
+    };
+    const onNumber = (e: Event): void => {
+      const el = e.target as HTMLInputElement;
+      const n = Number(el.value);
+      const ok = el.value.trim() !== '' && Number.isFinite(n) && (!isInt || Number.isInteger(n)) && n >= (p.min ?? -Infinity) && n <= (p.max ?? Infinity);
+      el.setCustomValidity(ok ? '' : `Enter ${isInt ? 'a whole number' : 'a number'} from ${p.min} to ${p.max}`);
+      el.reportValidity();
+      if (ok) this.setValue(p.key, n, e);
+    };
+    return html`
+      <div class="ctl ${overridden ? 'overridden' : ''}" title=${p.help}>
+        <label for=${id}>${p.label}${p.unit ? html` <span class="unit">(${p.unit})</span>` : nothing}
+          ${overridden && p.default === null ? html`<span class="badge">overridden</span>` : nothing}</label>
+        <div class="pair">
+          <input type="range" id=${id} data-key=${p.key} min=${sMin} max=${sMax} step=${sStep} .value=${String(toSlider(value, p.scale))}
+            ?disabled=${disabled} @input=${onRange} aria-describedby="${id}-help" />
+          <input type="number" class="num" data-key=${p.key} aria-label="${p.label} value" min=${p.min ?? ''} max=${p.max ?? ''} step="any"
+            .value=${String(value)} ?disabled=${disabled} @change=${onNumber} />
+          ${overridden && p.default === null ? html`<button class="reset" title="Back to the preset" aria-label="Reset ${p.label} to the preset" @click=${() => this.setValue(p.key, null)}>↺</button>` : nothing}
+        </div>
+        <span id="${id}-help" class="help">${p.help}</span>
+      </div>`;
+  }
+
+  private renderEnumControl(p: Param): TemplateResult {
+    const id = `c-${p.key}`;
+    const v = String(this.state.values[p.key]);
+    const label = (c: string): string => {
+      if (p.key === 'hw') return PRESETS.hardware.find((h) => h.id === c)?.name ?? c;
+      if (p.key === 'model') return PRESETS.models.find((m) => m.id === c)?.name ?? c;
+      return c;
+    };
+    return html`
+      <div class="ctl" title=${p.help}>
+        <label for=${id}>${p.label}</label>
+        <select id=${id} data-key=${p.key} @change=${(e: Event) => this.setValue(p.key, (e.target as HTMLSelectElement).value, e)}>
+          ${(p.choices ?? []).map((c) => html`<option value=${c} ?selected=${c === v}>${label(c)}</option>`)}
+        </select>
+      </div>`;
+  }
+
+  private renderBoolControl(p: Param): TemplateResult {
+    const id = `c-${p.key}`;
+    return html`
+      <div class="ctl check" title=${p.help}>
+        <input type="checkbox" id=${id} data-key=${p.key} .checked=${this.state.values[p.key] === true}
+          @change=${(e: Event) => this.setValue(p.key, (e.target as HTMLInputElement).checked, e)} />
+        <label for=${id}>${p.label}</label>
+      </div>`;
+  }
+
+  private renderControl(p: Param): TemplateResult {
+    if (p.type === 'enum') return this.renderEnumControl(p);
+    if (p.type === 'bool') return this.renderBoolControl(p);
+    return this.renderNumberControl(p);
+  }
+
+  private renderHardwareFields(): TemplateResult {
+    const hw = hardwarePreset(String(this.state.values['hw']));
+    const fields = hardwareFields(hw);
+    const n = Object.keys(this.state.hw).length;
+    return html`
+      <details class="hwfields" ?open=${n > 0}>
+        <summary>Chip fields${n ? html` <span class="badge">${n} overridden</span>` : nothing}</summary>
+        ${fields.map((f) => {
+          const over = this.state.hw[f.path];
+          const id = `hw-${f.path.replaceAll('.', '-')}`;
+          const value = over ?? f.value;
+          if (typeof f.value === 'boolean') {
+            return html`<div class="ctl check ${over !== undefined ? 'overridden' : ''}" title=${f.source ?? ''}>
+              <input type="checkbox" id=${id} .checked=${value === true} @change=${(e: Event) => this.setHardwareField(f.path, (e.target as HTMLInputElement).checked)} />
+              <label for=${id}>${f.path}</label>
+              ${over !== undefined ? html`<span class="badge">overridden</span>` : nothing}</div>`;
+          }
+          return html`<div class="ctl hwf ${over !== undefined ? 'overridden' : ''}" title=${f.source ? `source: ${f.source}` : ''}>
+            <label for=${id}>${f.path}</label>
+            <div class="pair">
+              <input type="number" class="num wide" id=${id} data-hw=${f.path} step="any" min="0" .value=${String(value)}
+                @change=${(e: Event) => {
+                  const el = e.target as HTMLInputElement;
+                  const v = Number(el.value);
+                  const ok = el.value.trim() !== '' && Number.isFinite(v) && v > 0;
+                  el.setCustomValidity(ok ? '' : 'Enter a positive number');
+                  el.reportValidity();
+                  if (ok) this.setHardwareField(f.path, v);
+                }} />
+              ${over !== undefined ? html`<span class="badge">overridden</span><button class="reset" aria-label="Reset ${f.path}" @click=${() => this.setHardwareField(f.path, null)}>↺</button>` : nothing}
+            </div></div>`;
+        })}
+      </details>`;
+  }
+
+  private renderChipsControl(): TemplateResult {
+    const chips = this.chipsValue();
+    const hw = hardwarePreset(String(this.state.values['hw']));
+    const serving = this.state.values['mode'] === 'serving';
+    const target = serving ? 'tp' : Number(this.state.values['fsdp']) > 1 || Number(this.state.values['dp']) === 1 ? 'fsdp' : 'dp';
+    const onRange = (e: Event): void => {
+      const want = 2 ** Number((e.target as HTMLInputElement).value);
+      if (!Number.isFinite(chips) || chips <= 0) return;
+      const cur = Number(this.state.values[target]);
+      const next = Math.max(1, Math.round((cur * want) / chips));
+      this.setValue(target, next, e);
+    };
+    const mesh = meshFor(this.state);
+    return html`
+      <div class="ctl" title="Total chips: moves the ${param(target).label} degree">
+        <label for="c-chips">Chips <span class="unit">(moves ${param(target).label})</span></label>
+        <div class="pair">
+          <input type="range" id="c-chips" data-key="chips" min="0" max="14" step="1" .value=${String(Math.log2(Number.isFinite(chips) ? chips : 1))} @input=${onRange} />
+          <output class="num" for="c-chips" data-metric="chips" data-value=${String(chips)}>${Number.isFinite(chips) ? chips : '—'}</output>
+        </div>
+        <span class="help">${mesh.ok ? (hw.kind === 'gpu' ? `${nodesTimesGpus(hw, mesh.plan.chips)} · ` : '') + describePlan(mesh.plan) : mesh.problem}</span>
+      </div>`;
+  }
+
+  private renderControls(): TemplateResult {
+    const mode = String(this.state.values['mode']);
+    const hw = hardwarePreset(String(this.state.values['hw']));
+    const groups = ['workload', 'hardware', 'model', 'mesh', mode === 'serving' ? 'serving' : 'training'];
+    return html`${groups.map((g) => html`
+      <fieldset class="group" data-group=${g}>
+        <legend>${GROUP_TITLES[g]}</legend>
+        ${g === 'mesh' ? this.renderChipsControl() : nothing}
+        ${PARAMS.filter((p) => p.group === g && inMode(p, mode) && !(hw.kind === 'gpu' && (p.key === 'slices' || p.key === 'dcn'))).map((p) => this.renderControl(p))}
+        ${g === 'hardware' ? this.renderHardwareFields() : nothing}
+      </fieldset>`)}`;
+  }
+
+  // ---------------------------------------------------------------------------------------------- results
+
+  private metrics(r: Results): Metric[] {
+    const res = r.main?.ok ? r.main.result : undefined;
+    const chips = r.mesh.ok ? r.mesh.plan.chips : undefined;
+    const out: Metric[] = [{ id: 'chips', label: 'Chips', value: chips, text: chips === undefined ? '—' : String(chips), higherBetter: false }];
+    if (r.state.values['mode'] === 'serving') {
+      const s = res as ServingResult | undefined;
+      const price = r.chip?.result?.price_usd_per_chip_hour;
+      const perHour = price !== undefined && chips !== undefined ? price * chips : undefined;
+      out.push(
+        { id: 'ttft_s', label: 'Time to first token', value: s?.prefill?.time_s, text: fmtSeconds(s?.prefill?.time_s), higherBetter: false },
+        { id: 'latency_per_token_s', label: 'Latency per token', value: s?.latency_per_token_s, text: fmtSeconds(s?.latency_per_token_s), higherBetter: false },
+        { id: 'tokens_per_s', label: 'Tokens/s', value: s?.tokens_per_s, text: fmtRate(s?.tokens_per_s, 'tok/s'), higherBetter: true },
+        { id: 'tokens_per_s_per_chip', label: 'Tokens/s per chip', value: s?.tokens_per_s_per_chip, text: fmtRate(s?.tokens_per_s_per_chip, 'tok/s'), higherBetter: true },
+        { id: 'memory_bytes', label: 'Memory per chip', value: s?.memory?.total_bytes, text: fmtBytes(s?.memory?.total_bytes), higherBetter: false },
+        { id: 'usd_per_hour', label: 'Cost per hour', value: perHour, text: fmtUsd(perHour), higherBetter: false },
+        { id: 'usd_per_million_output_tokens', label: '$ per 1M output tokens', value: s?.usd_per_million_output_tokens, text: fmtUsd(s?.usd_per_million_output_tokens), higherBetter: false },
+        { id: 'usd_per_million_input_tokens', label: '$ per 1M input tokens', value: s?.usd_per_million_input_tokens, text: fmtUsd(s?.usd_per_million_input_tokens), higherBetter: false },
+      );
+    } else {
+      const t = res as TrainingStepResult | undefined;
+      const usdPerMTok = t?.cost?.usd_per_hour !== undefined && t.tokens_per_s ? (t.cost.usd_per_hour / 3600 / t.tokens_per_s) * 1e6 : undefined;
+      out.push(
+        { id: 'step_s', label: 'Step time', value: t?.time?.step_s, text: fmtSeconds(t?.time?.step_s), higherBetter: false },
+        { id: 'mfu_frac', label: 'MFU', value: t?.mfu_frac, text: fmtPercent(t?.mfu_frac), higherBetter: true },
+        { id: 'tokens_per_s', label: 'Tokens/s', value: t?.tokens_per_s, text: fmtRate(t?.tokens_per_s, 'tok/s'), higherBetter: true },
+        { id: 'train_time_s', label: 'Time to train', value: t?.cost?.train_time_s, text: fmtSeconds(t?.cost?.train_time_s), higherBetter: false },
+        { id: 'memory_bytes', label: 'Memory per chip', value: t?.memory?.total_bytes, text: fmtBytes(t?.memory?.total_bytes), higherBetter: false },
+        { id: 'usd_per_hour', label: 'Cost per hour', value: t?.cost?.usd_per_hour, text: fmtUsd(t?.cost?.usd_per_hour), higherBetter: false },
+        { id: 'train_usd', label: 'Cost of the run', value: t?.cost?.train_usd, text: fmtUsd(t?.cost?.train_usd), higherBetter: false },
+        { id: 'usd_per_million_tokens', label: '$ per 1M tokens', value: usdPerMTok, text: fmtUsd(usdPerMTok), higherBetter: false },
+      );
+    }
+    return out;
+  }
+
+  private renderDiagnostics(diags: Diagnostic[], what: string): TemplateResult | typeof nothing {
+    if (!diags.length) return nothing;
+    const label = (path: string): string => {
+      const p = PARAMS.find((x) => x.path === path || x.path.startsWith(path + ' '));
+      return p ? `${p.label}: ` : path ? `${path}: ` : '';
+    };
+    const unavailable = diags.some((d) => d.code === 'unknown_choice' && d.path === '/query/kind');
+    return html`
+      <div class="diagnostics" role="status" data-diagnostics=${what}>
+        ${unavailable ? html`<p><strong>Not available yet:</strong> this engine build cannot answer the ${what} query. The rest of the page still works.</p>` : nothing}
+        <ul>
+          ${diags.map((d) => html`<li class=${d.severity === 'warning' ? 'warn' : 'err'} data-code=${d.code}>
+            <span class="sev">${d.severity === 'warning' ? 'Warning' : 'Problem'}</span> ${label(d.path)}${d.message}</li>`)}
+        </ul>
+      </div>`;
+  }
+
+  private renderTraining(r: Results, t: TrainingStepResult | undefined): TemplateResult {
+    if (!t) return html``;
+    const c = t.time?.comms ?? ({} as TrainingStepResult['time']['comms']);
+    const commsSegs = (Object.entries(c) as [string, number][])
+      .filter(([, v]) => typeof v === 'number' && v > 0)
+      .map(([k, v], i) => ({ label: `${k.replace(/_s$/, '').toUpperCase()} comms`, value: v, colour: COMMS_COLOURS[i % COMMS_COLOURS.length]! }));
+    const crit = String(t.time?.critical ?? '');
+    const bound = String(t.time?.bound ?? '');
+    const rows: BarRow[] = [
+      { label: 'Compute', segments: [{ label: 'compute', value: t.time?.compute_s ?? 0, colour: COLOURS.compute }, { label: 'pipeline bubble', value: t.time?.bubble_s ?? 0, colour: COLOURS.bubble }], emphasis: bound === 'compute' },
+      { label: 'Memory (HBM)', segments: [{ label: 'HBM traffic', value: t.time?.hbm_s ?? 0, colour: COLOURS.memory }], emphasis: bound === 'memory' },
+      { label: 'Communication', segments: commsSegs, emphasis: bound === 'communication' },
+    ];
+    const markers: Marker[] = t.time?.step_s !== undefined ? [{ value: t.time.step_s, label: `step ${fmtSeconds(t.time.step_s)}`, colour: COLOURS.highlight }] : [];
+    const m = t.memory;
+    const memRows: BarRow[] = m
+      ? [{
+          label: 'Per chip',
+          segments: [
+            { label: 'parameters', value: m.params_bytes, colour: COLOURS.params },
+            { label: 'master weights', value: m.master_weights_bytes, colour: COLOURS.master },
+            { label: 'gradients', value: m.grads_bytes, colour: COLOURS.grads },
+            { label: 'optimizer states', value: m.optimizer_bytes, colour: COLOURS.optimizer },
+            { label: 'activations', value: m.activations_bytes, colour: COLOURS.activations },
+            { label: 'context buffers', value: m.context_buffers_bytes, colour: COLOURS.other },
+          ],
+          note: m.fits ? 'fits' : `does not fit: ${fmtBytes(m.shortfall_bytes)} short`,
+        }]
+      : [];
+    return html`
+      <section class="panel" aria-labelledby="h-time">
+        <h3 id="h-time">Where the step goes</h3>
+        <p class="bound" data-bound=${bound}>
+          <strong>${bound ? `${bound[0]!.toUpperCase()}${bound.slice(1)}-bound` : ''}</strong>${crit ? html`; critical path: <strong>${crit}</strong>` : nothing}.
+          Perfect overlap gives ${fmtSeconds(t.time?.lower_bound_s)} (the book’s estimate); no overlap ${fmtSeconds(t.time?.upper_bound_s)};
+          exposed communication ${fmtSeconds(t.time?.exposed_comms_s)}.
+        </p>
+        ${stackedBars(rows, markers, fmtSeconds, 'Time per step by component')}
+      </section>
+      <section class="panel" aria-labelledby="h-mem">
+        <h3 id="h-mem">Memory per chip</h3>
+        ${m ? stackedBars(memRows, [{ value: m.hbm_capacity_bytes, label: `HBM ${fmtBytes(m.hbm_capacity_bytes)}`, colour: COLOURS.hbmLine }], fmtBytes, 'Memory per chip against HBM capacity') : nothing}
+        ${m && m.in_flight_microbatches > 1 ? html`<p class="muted">${m.in_flight_microbatches} microbatches in flight.</p>` : nothing}
+      </section>
+      ${this.renderThresholds(t)}`;
+  }
+
+  private renderThresholds(t: TrainingStepResult): TemplateResult {
+    const list = Array.isArray(t.thresholds) ? t.thresholds : [];
+    const binding = t.binding ?? (t.thresholds as unknown as { binding?: string })?.binding;
+    if (!list.length) return html``;
+    return html`
+      <section class="panel" aria-labelledby="h-thr">
+        <h3 id="h-thr">Thresholds</h3>
+        <ul class="thresholds">
+          ${list.map((x) => html`<li class=${x.ok ? 'ok' : 'bad'} data-threshold=${x.name}>
+            <span class="mark" aria-hidden="true">${x.ok ? '✓' : '✗'}</span>
+            <strong>${x.name}</strong>${x.name === binding ? html` <span class="badge">binding</span>` : nothing}:
+            ${x.ok ? 'met' : 'not met'} — needs ${fmtCount(x.required)}, has ${fmtCount(x.actual)}. ${x.reason}</li>`)}
+        </ul>
+      </section>`;
+  }
+
+  private renderServing(s: ServingResult | undefined, r: Results): TemplateResult {
+    if (!s) return html``;
+    const p = s.prefill;
+    const d = s.decode;
+    const seg = (label: string, value: number | undefined, colour: string) => ({ label, value: value ?? 0, colour });
+    const prefillRows: BarRow[] = p ? [{ label: 'Prefill', segments: [seg('FLOPs', p.flops_s, COLOURS.compute), seg('parameter load', p.param_load_s, COLOURS.memory), seg('communication', p.comms_s, COLOURS.comms)], note: `${p.bound}-bound` }] : [];
+    const decodeRows: BarRow[] = d ? [{ label: 'Decode step', segments: [seg('parameter load', d.param_load_s, COLOURS.memory), seg('KV cache load', d.kv_load_s, COLOURS.kv), seg('FLOPs', d.flops_s, COLOURS.compute), seg('communication', d.comms_s, COLOURS.comms)], note: `${d.bound}-bound` }] : [];
+    const m = s.memory;
+    const kv = m ? Math.max(0, m.total_bytes - m.param_bytes) : 0;
+    return html`
+      <section class="panel" aria-labelledby="h-time">
+        <h3 id="h-time">Where the time goes</h3>
+        ${stackedBars(prefillRows, p ? [{ value: p.time_s, label: `time to first token ${fmtSeconds(p.time_s)}`, colour: COLOURS.highlight }] : [], fmtSeconds, 'Prefill time by component')}
+        ${stackedBars(decodeRows, d ? [{ value: d.step_s, label: `decode step ${fmtSeconds(d.step_s)}`, colour: COLOURS.highlight }] : [], fmtSeconds, 'Decode step by component')}
+        <p class="muted">Compute-bound above a batch of ${fmtCount(s.compute_bound_batch)}; tensor parallelism is HBM-limited above ${fmtCount(s.tensor_parallel_hbm_limit)} chips;
+          ${fmtCount(s.disaggregation?.prefill_servers_per_decode_server)} prefill servers per decode server.</p>
+      </section>
+      <section class="panel" aria-labelledby="h-mem">
+        <h3 id="h-mem">Memory per chip</h3>
+        ${m ? stackedBars([{ label: 'Per chip', segments: [seg('parameters', m.param_bytes, COLOURS.params), seg('KV cache', kv, COLOURS.kv)], note: m.fits ? `fits; at most ${fmtCount(m.max_batch)} sequences` : 'does not fit' }], [{ value: m.hbm_capacity_bytes, label: `HBM ${fmtBytes(m.hbm_capacity_bytes)}`, colour: COLOURS.hbmLine }], fmtBytes, 'Memory per chip against HBM capacity') : nothing}
+      </section>
+      ${void r}`;
+  }
+
+  private renderModelPanel(r: Results): TemplateResult {
+    const t = r.transformer?.ok ? r.transformer.result : undefined;
+    const chip = r.chip?.ok ? r.chip.result : undefined;
+    const m = effectiveModel(modelPreset(String(r.state.values['model'])), r.state);
+    return html`
+      <section class="panel facts" aria-labelledby="h-model">
+        <h3 id="h-model">Model and chip</h3>
+        ${r.transformer && !r.transformer.ok ? this.renderDiagnostics(r.transformer.diagnostics, 'transformer') : nothing}
+        <dl>
+          <div><dt>Shape</dt><dd>L ${m.layers} · D ${m.d_model} · F ${m.d_ff} · N ${m.heads} · K ${m.kv_heads} · V ${fmtCount(m.vocab)}${m.experts ? ` · E ${m.experts}, k ${m.active_experts}` : ''}</dd></div>
+          <div><dt>Parameters</dt><dd data-metric="params_total" data-value=${String(t?.params?.total ?? '')}>${fmtCount(t?.params?.total)}${t && t.params.active !== t.params.total ? html` (${fmtCount(t.params.active)} active)` : nothing}</dd></div>
+          <div><dt>Training FLOPs per token</dt><dd data-metric="training_flops_per_token" data-value=${String(t?.training_flops_per_token ?? '')}>${fmtFlops(t?.training_flops_per_token)} <span class="muted">(6N = ${fmtFlops(t?.six_n_flops_per_token)})</span></dd></div>
+          <div><dt>Attention share of FLOPs</dt><dd>${fmtPercent(t?.attention_flops_fraction)}</dd></div>
+          <div><dt>KV cache per token</dt><dd data-metric="kv_cache_bytes_per_token" data-value=${String(t?.kv_cache_bytes_per_token ?? '')}>${fmtBytes(t?.kv_cache_bytes_per_token)}</dd></div>
+          <div><dt>Weights + Adam</dt><dd>${fmtBytes(t?.params_and_adam_bytes)}</dd></div>
+          <div><dt>Peak (bf16)</dt><dd data-metric="peak_bf16" data-value=${String(chip?.peak_flops_per_s?.bf16 ?? '')}>${fmtFlopsPerS(chip?.peak_flops_per_s?.bf16)}</dd></div>
+          <div><dt>HBM</dt><dd>${fmtBytes(chip?.hbm_capacity_bytes)} at ${fmtBytes(chip?.hbm_bandwidth_bytes_per_s)}/s</dd></div>
+          <div><dt>Critical intensity</dt><dd data-metric="critical_intensity" data-value=${String(chip?.hbm_critical_intensity_flops_per_byte?.bf16 ?? '')}>${sig(chip?.hbm_critical_intensity_flops_per_byte?.bf16 ?? NaN)} FLOPs/byte: a matmul needs a batch of about this many tokens per chip to be compute-bound</dd></div>
+          ${chip?.ici_critical_intensity_flops_per_byte !== undefined ? html`<div><dt>ICI critical intensity</dt><dd>${sig(chip.ici_critical_intensity_flops_per_byte)} FLOPs/byte (DP/FSDP need about this many tokens per chip per ICI axis)</dd></div>` : nothing}
+          ${chip?.scale_out_critical_intensity_flops_per_byte !== undefined ? html`<div><dt>Scale-out critical intensity</dt><dd>${sig(chip.scale_out_critical_intensity_flops_per_byte)} FLOPs/byte</dd></div>` : nothing}
+        </dl>
+      </section>`;
+  }
+
+  private renderCompare(r: Results, metrics: Metric[]): TemplateResult {
+    const pin = this.pinned;
+    if (!pin) return html``;
+    return html`
+      <section class="panel" aria-labelledby="h-cmp">
+        <h3 id="h-cmp">Compare with the pinned configuration</h3>
+        <p class="muted">Pinned: ${pin.summary}</p>
+        <table class="compare">
+          <thead><tr><th scope="col">Metric</th><th scope="col">Pinned</th><th scope="col">Now</th><th scope="col">Change</th></tr></thead>
+          <tbody>
+            ${metrics.map((m) => {
+              const p = pin.metrics.find((x) => x.id === m.id);
+              const delta = fmtDelta(m.value, p?.value);
+              const better = m.value !== undefined && p?.value !== undefined && m.value !== p.value ? (m.value > p.value) === m.higherBetter : null;
+              return html`<tr><th scope="row">${m.label}</th><td>${p?.text ?? '—'}</td><td>${m.text}</td>
+                <td class=${better === null ? '' : better ? 'better' : 'worse'} data-delta=${m.id}>${delta}</td></tr>`;
+            })}
+          </tbody>
+        </table>
+      </section>
+      ${void r}`;
+  }
+
+  private summary(state: State): string {
+    const hw = hardwarePreset(String(state.values['hw']));
+    const mesh = meshFor(state);
+    return `${modelPreset(String(state.values['model'])).name} on ${mesh.ok ? mesh.plan.chips : '?'} × ${hw.name} (${mesh.ok ? describePlan(mesh.plan) : 'no mesh'}), ${state.values['mode']}`;
+  }
+
+  private renderResults(): TemplateResult {
+    const r = this.results;
+    if (this.engineStatus === 'error') {
+      return html`<div class="error" role="alert"><strong>The engine could not start.</strong> ${this.engineError}</div>`;
+    }
+    if (!r) return html`<div class="loading" role="status" aria-live="polite"><span class="spinner" aria-hidden="true"></span> Loading the engine…</div>`;
+    const serving = r.state.values['mode'] === 'serving';
+    const metrics = this.metrics(r);
+    const res = r.main?.ok ? r.main.result : undefined;
+    return html`
+      <section class="headline" aria-label="Headline numbers">
+        ${metrics.map((m) => html`<div class="card"><span class="k">${m.label}</span>
+          <output class="v" data-metric=${m.id} data-value=${m.value === undefined ? '' : String(m.value)}>${m.text}</output></div>`)}
+      </section>
+      ${!r.mesh.ok ? html`<div class="diagnostics" role="status" data-diagnostics="mesh"><ul><li class="err"><span class="sev">Problem</span> Mesh: ${r.mesh.problem}</li></ul></div>` : nothing}
+      ${r.main ? this.renderDiagnostics(r.main.diagnostics, serving ? 'serving' : 'training_step') : nothing}
+      ${serving ? this.renderServing(res as ServingResult | undefined, r) : isTraining(res, r.state) ? this.renderTraining(r, res) : nothing}
+      ${this.renderCompare(r, metrics)}
+      <section class="panel" aria-labelledby="h-roof">
+        <h3 id="h-roof">Roofline: the workload’s main matmuls on one chip</h3>
+        <div id="roofline-chart" class="chart"></div>
+        <p class="muted">Each point is a matmul as one chip runs it (${serving ? 'decode batch' : 'tokens per chip and microbatch'}, weights after tensor parallelism). Left of the ridge: memory-bound.</p>
+      </section>
+      <section class="panel" aria-labelledby="h-scale">
+        <h3 id="h-scale">${serving ? 'Latency per token' : 'Step time'} against chip count</h3>
+        <div id="scaling-chart" class="chart"></div>
+        <p class="muted">The ${serving ? 'TP' : 'FSDP (or DP)'} degree is scaled; the global batch stays the same.</p>
+      </section>
+      ${this.renderModelPanel(r)}
+      <p class="muted small">Engine ${PRESETS.engine_version} · last evaluation ${sig(r.engineMs)} ms for ${2 + r.ops.length + r.scaling.length + (r.main ? 1 : 0)} scenarios.</p>`;
+  }
+
+  private pin(): void {
+    if (!this.results) return;
+    this.pinned = { state: cloneState(this.results.state), metrics: this.metrics(this.results), summary: this.summary(this.results.state) };
+  }
+
+  override render(): TemplateResult {
+    const status = this.engineStatus === 'ready' ? 'Engine ready' : this.engineStatus === 'error' ? 'Engine failed' : 'Loading engine…';
+    return html`
+      <header>
+        <h1>Scalescope <span class="sub">How to Scale Your Model, live</span></h1>
+        <div class="actions">
+          <span class="status ${this.engineStatus}" role="status" aria-live="polite" data-engine=${this.engineStatus}>${status}</span>
+          <button @click=${() => this.copyLink()} id="copy-link">Copy link</button>
+          <button @click=${() => this.pin()} id="pin" ?disabled=${!this.results}>${this.pinned ? 'Re-pin' : 'Pin for compare'}</button>
+          ${this.pinned ? html`<button @click=${() => (this.pinned = null)} id="unpin">Unpin</button>` : nothing}
+          <button @click=${() => this.resetAll()} id="reset">Reset</button>
+          <span class="copied" role="status" aria-live="polite">${this.copied}</span>
+        </div>
+      </header>
+      ${this.notices.length
+        ? html`<div class="notice" role="alert" data-notice>
+            <strong>Some of this link could not be used.</strong>
+            <ul>${this.notices.map((n) => html`<li>${n}</li>`)}</ul>
+            <button @click=${() => (this.notices = [])}>Dismiss</button>
+          </div>`
+        : nothing}
+      <main>
+        <form class="controls" aria-label="Scenario" @submit=${(e: Event) => e.preventDefault()}>${this.renderControls()}</form>
+        <div class="results" aria-live="off">${this.renderResults()}</div>
+      </main>`;
+  }
+}
+
+customElements.define('scalescope-explorer', ScalescopeExplorer);

@@ -1,0 +1,91 @@
+import { css } from 'lit';
+
+export const styles = css`
+  :host { display: block; font: 14px/1.45 system-ui, -apple-system, 'Segoe UI', sans-serif; color: #1b1b1b; background: #fbfbf9; min-height: 100vh; }
+  header { display: flex; flex-wrap: wrap; align-items: baseline; justify-content: space-between; gap: 8px; padding: 10px 18px; border-bottom: 1px solid #ddd; background: #fff; position: sticky; top: 0; z-index: 2; }
+  h1 { font-size: 20px; margin: 0; }
+  h1 .sub { font-weight: 400; color: #666; font-size: 14px; margin-left: 6px; }
+  h3 { font-size: 15px; margin: 0 0 6px; }
+  .actions { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
+  button { font: inherit; padding: 4px 10px; border: 1px solid #999; border-radius: 4px; background: #f4f4f4; cursor: pointer; }
+  button:hover { background: #e8e8e8; }
+  button:focus-visible, input:focus-visible, select:focus-visible, summary:focus-visible { outline: 2px solid #1f6fb2; outline-offset: 2px; }
+  .status { font-size: 12px; padding: 2px 8px; border-radius: 10px; background: #eee; }
+  .status.ready { background: #dff3e4; color: #135c2b; }
+  .status.error { background: #fbe1de; color: #8a1c12; }
+  .copied { font-size: 12px; color: #135c2b; }
+  .notice { margin: 10px 18px 0; padding: 8px 12px; border: 1px solid #d9a400; background: #fff7da; border-radius: 4px; }
+  .notice ul { margin: 4px 0; padding-left: 20px; }
+  main { display: grid; grid-template-columns: minmax(300px, 360px) 1fr; gap: 16px; padding: 12px 18px 40px; }
+  @media (max-width: 900px) { main { grid-template-columns: 1fr; } }
+  .controls { display: flex; flex-direction: column; gap: 8px; }
+  fieldset.group { border: 1px solid #ddd; border-radius: 6px; padding: 6px 10px 8px; margin: 0; background: #fff; }
+  legend { font-weight: 600; padding: 0 4px; }
+  .ctl { margin: 4px 0; }
+  .ctl label { display: block; font-size: 13px; }
+  .ctl.check { display: flex; gap: 6px; align-items: center; }
+  .ctl.check label { display: inline; }
+  .ctl.overridden > label { color: #8a4b00; font-weight: 600; }
+  .pair { display: flex; gap: 6px; align-items: center; }
+  .pair input[type='range'] { flex: 1; min-width: 0; }
+  .num { width: 92px; font: inherit; padding: 1px 4px; }
+  .num.wide { width: 150px; }
+  output.num { display: inline-block; text-align: right; }
+  input:invalid { border-color: #c0392b; background: #fdecea; }
+  select { font: inherit; width: 100%; padding: 2px; }
+  .unit { color: #666; font-weight: 400; }
+  .help { display: block; color: #666; font-size: 11.5px; }
+  .badge { display: inline-block; font-size: 10.5px; padding: 0 6px; border-radius: 8px; background: #ffe2b8; color: #7a4100; font-weight: 600; margin-left: 4px; }
+  .reset { padding: 0 6px; font-size: 12px; }
+  details.hwfields summary { cursor: pointer; margin: 6px 0 2px; }
+  .hwf label { font-family: ui-monospace, monospace; font-size: 11.5px; }
+  .results { display: flex; flex-direction: column; gap: 12px; min-width: 0; }
+  .headline { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 8px; }
+  .card { background: #fff; border: 1px solid #ddd; border-radius: 6px; padding: 6px 10px; display: flex; flex-direction: column; }
+  .card .k { font-size: 12px; color: #555; }
+  .card .v { font-size: 19px; font-weight: 600; font-variant-numeric: tabular-nums; }
+  .panel { background: #fff; border: 1px solid #ddd; border-radius: 6px; padding: 10px 12px; }
+  .bars { margin: 0; }
+  .bars svg { width: 100%; height: auto; display: block; }
+  .bars .lbl { font-size: 12px; fill: #222; }
+  .bars .lbl.crit { font-weight: 700; fill: #b00; }
+  .bars .val { font-size: 11px; fill: #333; }
+  .bars .mk { font-size: 11px; font-weight: 600; }
+  .bars .tick { font-size: 10px; fill: #666; }
+  .legend { display: flex; flex-wrap: wrap; gap: 10px; font-size: 12px; margin-top: 2px; }
+  .legend i { display: inline-block; width: 10px; height: 10px; margin-right: 4px; border: 1px solid #0003; vertical-align: -1px; }
+  .bound { margin: 0 0 6px; }
+  .diagnostics { border: 1px solid #e0b4ae; background: #fff4f2; border-radius: 6px; padding: 6px 12px; }
+  .diagnostics ul { margin: 4px 0; padding-left: 18px; }
+  .diagnostics .sev { font-weight: 700; }
+  .diagnostics li.warn .sev { color: #8a4b00; }
+  .diagnostics li.err .sev { color: #8a1c12; }
+  .thresholds { list-style: none; padding: 0; margin: 0; }
+  .thresholds li { margin: 3px 0; }
+  .thresholds li.ok .mark { color: #135c2b; }
+  .thresholds li.bad .mark { color: #8a1c12; }
+  .compare { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
+  .compare th, .compare td { text-align: right; padding: 2px 8px; border-bottom: 1px solid #eee; }
+  .compare th[scope='row'], .compare thead th:first-child { text-align: left; }
+  .compare .better { color: #135c2b; font-weight: 600; }
+  .compare .worse { color: #8a1c12; font-weight: 600; }
+  .facts dl { display: grid; grid-template-columns: 1fr; gap: 2px; margin: 0; }
+  .facts dl div { display: grid; grid-template-columns: 190px 1fr; gap: 8px; }
+  .facts dt { color: #555; }
+  .facts dd { margin: 0; }
+  .chart { min-height: 60px; overflow-x: auto; }
+  .muted { color: #666; font-size: 12.5px; }
+  .small { font-size: 11px; }
+  .loading { padding: 30px; font-size: 16px; }
+  .spinner { display: inline-block; width: 14px; height: 14px; border: 2px solid #999; border-top-color: transparent; border-radius: 50%; animation: spin 0.8s linear infinite; vertical-align: -2px; }
+  @keyframes spin { to { transform: rotate(360deg); } }
+  .error { padding: 12px; border: 1px solid #c0392b; background: #fdecea; border-radius: 6px; }
+  @media print {
+    :host { background: #fff; }
+    header { position: static; }
+    .actions button, details.hwfields { display: none; }
+    main { grid-template-columns: 1fr; }
+    .panel, .card, fieldset.group { break-inside: avoid; border-color: #999; }
+    input[type='range'] { display: none; }
+  }
+`;

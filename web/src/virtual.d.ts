@@ -1,0 +1,5 @@
+declare module 'virtual:scalescope-presets' {
+  import type { Presets } from './engine/types';
+  const presets: Presets;
+  export default presets;
+}
