@@ -162,21 +162,32 @@ export type Bound = 'compute' | 'memory' | 'communication';
 
 export interface Threshold {
   name: string;
+  kind: 'at_least' | 'at_most';
   required: number;
   actual: number;
+  /** actual/required (at_least) or required/actual (at_most): above 1 means met with room. */
+  margin: number;
   ok: boolean;
   reason: string;
 }
 
 export interface TrainingStepResult {
-  degrees: { data: number; fsdp: number; tensor: number; pipeline: number; expert: number; context: number; slices: number };
+  degrees: { chips: number; data: number; fsdp: number; tensor: number; pipeline: number; expert: number; context: number; slices: number };
   tokens_per_chip: number;
+  tokens_per_data_shard: number;
+  microbatch_tokens: number;
+  model_flops: number;
+  hardware_flops: number;
+  /** TPU with FSDP: the book's X_opt. */
+  fsdp_optimal_degree?: number;
   time: {
     compute_s: number;
     bubble_s: number;
+    bubble_frac: number;
     hbm_s: number;
     comms: { data_s: number; fsdp_s: number; tensor_s: number; pipeline_s: number; expert_s: number; context_s: number; dcn_s: number };
     comms_s: number;
+    comms_sum_s: number;
     exposed_comms_s: number;
     lower_bound_s: number;
     upper_bound_s: number;
@@ -201,13 +212,14 @@ export interface TrainingStepResult {
   hfu_frac: number;
   tokens_per_s: number;
   tokens_per_s_per_chip: number;
-  cost: { usd_per_hour: number; train_time_s: number; train_usd: number };
+  cost: { usd_per_hour: number; train_tokens: number; train_time_s: number; train_usd: number };
   thresholds: Threshold[];
   binding: string;
 }
 
 export interface ServingSweepPoint {
   batch: number;
+  fits: boolean;
   context: number;
   step_s: number;
   tokens_per_s_per_chip: number;
@@ -219,9 +231,13 @@ export interface ServingSweepPoint {
 }
 
 export interface ServingResult {
-  prefill: { flops_s: number; param_load_s: number; comms_s: number; time_s: number; bound: Bound };
+  prefill: { flops_s: number; matmul_flops_s: number; param_load_s: number; comms_s: number; time_s: number; bound: Bound };
   decode: { param_load_s: number; kv_load_s: number; flops_s: number; comms_s: number; step_s: number; bound: Bound };
-  memory: { param_bytes: number; kv_bytes_per_sequence: number; total_bytes: number; hbm_capacity_bytes: number; fits: boolean; max_batch: number };
+  memory: { param_bytes: number; kv_bytes_per_sequence: number; kv_bytes_per_token: number; total_bytes: number; hbm_capacity_bytes: number; fits: boolean; max_batch: number; min_chips_for_params: number };
+  kv_context_len: number;
+  time_to_first_token_s: number;
+  request_latency_s: number;
+  tensor_parallel_compute_limit: number;
   tokens_per_s: number;
   tokens_per_s_per_chip: number;
   latency_per_token_s: number;
@@ -230,7 +246,7 @@ export interface ServingResult {
   usd_per_million_input_tokens: number;
   compute_bound_batch: number;
   tensor_parallel_hbm_limit: number;
-  disaggregation: { prefill_servers_per_decode_server: number };
+  disaggregation: { prefill_servers_per_decode_server: number; prefill_time_one_sequence_s: number };
   continuous_batching: { tokens_evicted_per_step: number; sequences_finished_per_step: number };
   sweep: ServingSweepPoint[];
 }
@@ -388,12 +404,13 @@ const REMAT_POLICY: Shape<RemarPolicyResult> = {
 
 export const SHAPES = {
   training_step: {
-    degrees: { data: 'number', fsdp: 'number', tensor: 'number', pipeline: 'number', expert: 'number', context: 'number', slices: 'number' },
-    tokens_per_chip: 'number',
+    degrees: { chips: 'number', data: 'number', fsdp: 'number', tensor: 'number', pipeline: 'number', expert: 'number', context: 'number', slices: 'number' },
+    tokens_per_chip: 'number', tokens_per_data_shard: 'number', microbatch_tokens: 'number', model_flops: 'number',
+    hardware_flops: 'number', fsdp_optimal_degree: 'number?',
     time: {
-      compute_s: 'number', bubble_s: 'number', hbm_s: 'number',
+      compute_s: 'number', bubble_s: 'number', bubble_frac: 'number', hbm_s: 'number',
       comms: { data_s: 'number', fsdp_s: 'number', tensor_s: 'number', pipeline_s: 'number', expert_s: 'number', context_s: 'number', dcn_s: 'number' },
-      comms_s: 'number', exposed_comms_s: 'number', lower_bound_s: 'number', upper_bound_s: 'number', step_s: 'number',
+      comms_s: 'number', comms_sum_s: 'number', exposed_comms_s: 'number', lower_bound_s: 'number', upper_bound_s: 'number', step_s: 'number',
       bound: 'string', critical: 'string',
     },
     memory: {
@@ -402,17 +419,18 @@ export const SHAPES = {
       hbm_capacity_bytes: 'number', fits: 'boolean', shortfall_bytes: 'number',
     },
     mfu_frac: 'number', hfu_frac: 'number', tokens_per_s: 'number', tokens_per_s_per_chip: 'number',
-    cost: { usd_per_hour: 'number', train_time_s: 'number', train_usd: 'number' },
+    cost: { usd_per_hour: 'number', train_tokens: 'number', train_time_s: 'number', train_usd: 'number' },
     thresholds: 'array', binding: 'string',
   } satisfies Shape<TrainingStepResult>,
   serving: {
-    prefill: { flops_s: 'number', param_load_s: 'number', comms_s: 'number', time_s: 'number', bound: 'string' },
+    prefill: { flops_s: 'number', matmul_flops_s: 'number', param_load_s: 'number', comms_s: 'number', time_s: 'number', bound: 'string' },
     decode: { param_load_s: 'number', kv_load_s: 'number', flops_s: 'number', comms_s: 'number', step_s: 'number', bound: 'string' },
-    memory: { param_bytes: 'number', kv_bytes_per_sequence: 'number', total_bytes: 'number', hbm_capacity_bytes: 'number', fits: 'boolean', max_batch: 'number' },
+    memory: { param_bytes: 'number', kv_bytes_per_sequence: 'number', kv_bytes_per_token: 'number', total_bytes: 'number', hbm_capacity_bytes: 'number', fits: 'boolean', max_batch: 'number', min_chips_for_params: 'number' },
+    kv_context_len: 'number', time_to_first_token_s: 'number', request_latency_s: 'number', tensor_parallel_compute_limit: 'number',
     tokens_per_s: 'number', tokens_per_s_per_chip: 'number', latency_per_token_s: 'number', queries_per_s_per_chip: 'number',
     usd_per_million_output_tokens: 'number', usd_per_million_input_tokens: 'number', compute_bound_batch: 'number',
     tensor_parallel_hbm_limit: 'number',
-    disaggregation: { prefill_servers_per_decode_server: 'number' },
+    disaggregation: { prefill_servers_per_decode_server: 'number', prefill_time_one_sequence_s: 'number' },
     continuous_batching: { tokens_evicted_per_step: 'number', sequences_finished_per_step: 'number' },
     sweep: 'array',
   } satisfies Shape<ServingResult>,
@@ -448,6 +466,13 @@ export const SHAPES = {
     critical_intensity_flops_per_byte: 'number', flops: 'number', intensity_flops_per_byte: 'number', lower_bound_s: 'number',
     memory_s: 'number', peak_flops_per_s: 'number', upper_bound_s: 'number',
   } satisfies Shape<MatmulResult>,
+  threshold: {
+    name: 'string', kind: 'string', required: 'number', actual: 'number', margin: 'number', ok: 'boolean', reason: 'string',
+  } satisfies Shape<Threshold>,
+  sweep_point: {
+    batch: 'number', fits: 'boolean', context: 'number', step_s: 'number', tokens_per_s_per_chip: 'number', latency_per_token_s: 'number',
+    param_load_s: 'number', kv_load_s: 'number', flops_s: 'number', comms_s: 'number',
+  } satisfies Shape<ServingSweepPoint>,
 } as const;
 
 export type ShapeSpec = string | { readonly [k: string]: ShapeSpec };

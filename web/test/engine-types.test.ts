@@ -1,0 +1,96 @@
+// The hand-written types (src/engine/types.ts) against the real module: the functions exist, and real results
+// of every query the page sends have exactly the keys and kinds the types say.
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { EngineModule, Evaluation, Presets, Scenario } from '../src/engine/types';
+import { SHAPES, shapeMismatches, type ShapeSpec } from '../src/engine/types';
+import { defaultState, cloneState } from '../src/state/params';
+import { chipScenario, mainMatmuls, mainScenario, meshFor, rooflineCurveScenarios, transformerScenario } from '../src/state/scenario';
+import { loadEngine } from './engine';
+
+let engine: EngineModule;
+beforeAll(async () => {
+  engine = await loadEngine();
+});
+
+function run<R>(s: Scenario): Evaluation<R> {
+  return JSON.parse(engine.evaluate(JSON.stringify(s))) as Evaluation<R>;
+}
+
+function expectShape(ev: Evaluation<unknown>, shape: ShapeSpec): void {
+  expect(ev.diagnostics.filter((d) => d.severity !== 'warning')).toEqual([]);
+  expect(ev.ok).toBe(true);
+  expect(shapeMismatches(ev.result, shape)).toEqual([]);
+}
+
+const training = defaultState();
+const serving = cloneState(training);
+serving.values['mode'] = 'serving';
+const gpu = cloneState(training);
+gpu.values['hw'] = 'h100-sxm';
+gpu.values['fsdp'] = 8;
+gpu.values['tp'] = 8;
+const moe = cloneState(training);
+moe.values['model'] = 'mixtral-8x7b';
+moe.values['ep'] = 4;
+moe.values['tp'] = 1;
+
+function plan(s: typeof training) {
+  const m = meshFor(s);
+  if (!m.ok) throw new Error(m.problem);
+  return m.plan;
+}
+
+describe('the wasm module', () => {
+  it('has the four functions', () => {
+    for (const f of ['evaluate', 'presets', 'validate', 'version'] as const) expect(typeof engine[f]).toBe('function');
+    expect(engine.version()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('presets() matches the Presets type', () => {
+    const p = JSON.parse(engine.presets()) as Presets;
+    expect(Object.keys(p).sort()).toEqual(['engine_version', 'hardware', 'models', 'queries']);
+    expect(p.engine_version).toBe(engine.version());
+    for (const h of p.hardware) {
+      expect(typeof h.id).toBe('string');
+      expect(['tpu', 'gpu']).toContain(h.kind);
+      expect(typeof h.hbm_capacity_bytes).toBe('number');
+      if (h.kind === 'tpu') expect(Array.isArray(h.ici?.max_slice_shape)).toBe(true);
+      else expect(typeof h.scale_up?.domain_gpus).toBe('number');
+    }
+    for (const m of p.models) for (const k of ['layers', 'd_model', 'd_ff', 'heads', 'kv_heads', 'head_dim', 'vocab', 'experts', 'active_experts'] as const) expect(typeof m[k]).toBe('number');
+    expect(p.queries).toEqual(expect.arrayContaining(['transformer', 'chip', 'roofline', 'matmul']));
+  });
+
+  it('validate() answers {ok, diagnostics}', () => {
+    const v = JSON.parse(engine.validate('{"query": {"kind": "chip"}, "hardware": {"preset": "nope"}}')) as { ok: boolean; diagnostics: unknown[] };
+    expect(v.ok).toBe(false);
+    expect(v.diagnostics.length).toBeGreaterThan(0);
+    expect(JSON.parse(engine.validate('not json')).diagnostics[0].code).toBe('malformed_json');
+  });
+
+  it('transformer, chip, matmul and roofline results match their types', () => {
+    for (const s of [training, serving, moe]) expectShape(run(transformerScenario(s)), SHAPES.transformer);
+    for (const s of [training, gpu]) expectShape(run(chipScenario(s)), SHAPES.chip);
+    for (const op of mainMatmuls(training, plan(training))) expectShape(run({ hardware: { preset: 'tpu-v5p' }, query: op.query }), SHAPES.matmul);
+    expectShape(run(rooflineCurveScenarios(training)[3]!), SHAPES.roofline);
+  });
+
+  const has = (kind: string): boolean => (JSON.parse(engine.presets()) as Presets).queries.includes(kind);
+
+  it('training_step results match TrainingStepResult', (ctx) => {
+    if (!has('training_step')) return ctx.skip();
+    for (const s of [training, gpu, moe]) {
+      const ev = run(mainScenario(s, plan(s)));
+      expectShape(ev, SHAPES.training_step);
+      const t = ev.result as { thresholds: unknown[] };
+      for (const th of t.thresholds) expect(shapeMismatches(th, SHAPES.threshold)).toEqual([]);
+    }
+  });
+
+  it('serving results match ServingResult', (ctx) => {
+    if (!has('serving')) return ctx.skip();
+    const ev = run(mainScenario(serving, plan(serving)));
+    expectShape(ev, SHAPES.serving);
+    for (const p of (ev.result as { sweep: unknown[] }).sweep) expect(shapeMismatches(p, SHAPES.sweep_point)).toEqual([]);
+  });
+});
