@@ -78,8 +78,10 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
                                                 std::to_string(int(tp)) + "-way tensor parallelism");
   if (std::fmod(m.is_moe() ? m.expert_d_ff : m.d_ff, tp) != 0)
     add_diagnostic(d, par, "not_divisible", "d_ff does not split over " + std::to_string(int(tp)) + "-way tensor parallelism");
-  if (in.expert.degree > 1 && (!m.is_moe() || in.expert.degree > m.experts))
-    add_diagnostic(d, par + "/expert", "out_of_range", "expert parallelism needs an MoE model with at least that many experts");
+  if (in.expert.degree > 1 && !m.is_moe())
+    add_diagnostic(d, par + "/expert", "not_applicable", "expert parallelism needs an MoE model (" + m.name + " is dense)");
+  else if (in.expert.degree > m.experts && m.is_moe())
+    add_diagnostic(d, par + "/expert", "too_large", "expert parallelism exceeds the model's experts");
   for (const auto& g : {in.tensor, in.expert, in.x, in.yz})
     if (g.has_dcn) add_diagnostic(d, par, "dcn_in_replica", "a serving replica lives inside one slice; drop 'slices'");
 

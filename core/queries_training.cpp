@@ -38,6 +38,50 @@ std::string threshold_reason(const Threshold& t) {
   return name;
 }
 
+std::string g(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
+Json explained(std::string formula, std::string values, double result, const char* section) {
+  return {{"formula", std::move(formula)}, {"values", std::move(values) + " = " + g(result)}, {"section", section}};
+}
+
+// The headline numbers with their formulas and the values substituted (DESIGN.md: results explain themselves, on
+// request, so the search path does not pay for it).
+Json explain_training(const TrainingInput& in, const TrainingStep& s) {
+  const double c = in.hw->peak(in.precision.matmul);
+  Json out;
+  out["compute_s"] = explained("hardware FLOPs / (chips x C x flops_frac)",
+                               g(s.hardware_flops) + " / (" + g(s.chips) + " x " + g(c) + " x " +
+                                   g(in.efficiency.flops_frac) + ")",
+                               s.compute_s, "spec §2.8 (6ND + attention + remat recompute)");
+  if (s.bubble_s > 0)
+    out["bubble_s"] = explained("compute x f / (1 - f), f = (S - 1)/(v m + S - 1)",
+                                g(s.compute_s) + " x " + g(s.bubble_frac) + " / (1 - " + g(s.bubble_frac) + ")", s.bubble_s,
+                                "GPipe (Huang et al. 2019); the book gives no closed form (spec §2.9.5)");
+  out["comms_s"] = explained(in.sum_comms_model ? "sum of the parallelism axes' comms (Feb-2025)"
+                                                : "max of the parallelism axes' comms (Aug-2025: they overlap)",
+                             in.sum_comms_model ? g(s.comms_s_sum) : s.critical, s.comms_s_total, "spec §2.9.4");
+  out["step_s"] = explained("max(compute + bubble, HBM, comms)",
+                            "max(" + g(s.compute_s + s.bubble_s) + ", " + g(s.hbm_s) + ", " + g(s.comms_s_total) + ")",
+                            s.step_s, "spec §2.1 (perfect overlap; the upper bound is the sum)");
+  out["mfu_frac"] = explained("model FLOPs / (step x chips x peak)",
+                              g(s.model_flops) + " / (" + g(s.step_s) + " x " + g(s.chips) + " x " + g(c) + ")",
+                              s.mfu_frac, "spec §2.8");
+  out["memory_bytes"] = explained("params + grads + master + Adam moments + activations x in-flight + CP buffers",
+                                  g(s.params_bytes) + " + " + g(s.grads_bytes) + " + " + g(s.master_bytes) + " + " +
+                                      g(s.optimizer_bytes) + " + " + g(s.activations_bytes) + " + " +
+                                      g(s.context_buffers_bytes),
+                                  s.total_bytes, "spec §2.8 (10 bytes per parameter with fp32 Adam), §2.7 remat");
+  out["train_usd"] = explained("train tokens / (tokens per s) / 3600 x chips x $ per chip-hour",
+                               g(in.train_tokens) + " / " + g(s.tokens_per_s) + " / 3600 x " + g(s.chips) + " x " +
+                                   g(in.hw->price_usd_per_chip_hour),
+                               s.train_usd, "spec §2.8, prices §1.4");
+  return out;
+}
+
 void validate_plan(const TrainingInput& in, JsonReader& args, const std::string& par, Diagnostics& d) {
   const ModelConfig& m = *in.model;
   const TrainingPlan& p = in.plan;
@@ -67,8 +111,12 @@ void validate_plan(const TrainingInput& in, JsonReader& args, const std::string&
        format_count(ep) + "-way EP does not divide the " + format_count(m.experts) + " experts");
   need(divides(cp, in.seq_len), "context", "not_divisible",
        format_count(cp) + "-way CP does not divide the sequence length " + format_count(in.seq_len));
-  need(!p.fsdp.has_dcn && !p.tensor.has_dcn && !p.pipeline.has_dcn && !p.expert.has_dcn && !p.context.has_dcn,
-       "data", "dcn_not_data", "the DCN axis between slices carries data parallelism only ('data')");
+  const std::pair<const char*, const AxisGroup*> non_data[] = {
+      {"fsdp", &p.fsdp}, {"tensor", &p.tensor}, {"pipeline", &p.pipeline}, {"expert", &p.expert}, {"context", &p.context}};
+  for (const auto& [key, group] : non_data)
+    need(!group->has_dcn, key, "dcn_not_data",
+         std::string("the DCN axis between slices carries data parallelism only (spec §2.9.7): move it from '") + key +
+             "' to 'data'");
   const double sequences = in.batch_tokens / in.seq_len;
   if (std::fmod(in.batch_tokens, in.seq_len) != 0)
     add_diagnostic(d, args.path_of("batch_tokens"), "not_divisible", "batch_tokens is not a whole number of sequences");
@@ -105,6 +153,7 @@ Json run_training_step(const QueryContext& ctx, JsonReader& args, Diagnostics& d
   in.causal = args.boolean("causal", false).value_or(true);
   in.train_tokens = args.non_negative("train_tokens", false, 1e18).value_or(0);
   in.sum_comms_model = args.choice("comms_model", false, {"max", "sum"}).value_or("max") == "sum";
+  const bool explain = args.boolean("explain", false).value_or(false);
   if (auto r = args.choice("remat", false, {"none", "block", "big_matmuls", "mlp_matmuls", "checkpoints"})) in.remat = *parse_remat(*r);
   in.checkpoints_per_layer = args.positive("checkpoints_per_layer", in.remat == Remat::checkpoints, 1e6).value_or(0);
   in.efficiency = read_efficiency(args, d);
@@ -193,6 +242,7 @@ Json run_training_step(const QueryContext& ctx, JsonReader& args, Diagnostics& d
            {"thresholds", thresholds},
            {"binding", s.binding >= 0 ? s.thresholds[s.binding].name : ""}};
   if (s.fsdp_optimal_degree > 0) out["fsdp_optimal_degree"] = s.fsdp_optimal_degree;
+  if (explain) out["explain"] = explain_training(in, s);
   return out;
 }
 
