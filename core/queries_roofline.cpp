@@ -76,6 +76,8 @@ Json run_chip(const QueryContext& ctx, JsonReader&, Diagnostics&) {
            {"hbm_critical_intensity_flops_per_byte", critical},
            {"flops_per_usd", per_usd},
            {"price_usd_per_chip_hour", hw.price_usd_per_chip_hour},
+           // §3.5 #40: bf16 weights + fp32 Adam moments = 10 bytes per parameter on every chip under pure DP.
+           {"max_params_pure_dp", hw.hbm_capacity_bytes / 10.0},
            {"host_critical_intensity_flops_per_byte", c / hw.host_pcie_unidir_bytes_per_s},
            // §2.1: the matmul's weights-bound critical batch, B > (C/W) * bytes_per_param / 2, for bf16 weights.
            {"hbm_critical_batch_bf16_tokens", matmul_critical_batch(c, hw.hbm_bandwidth_bytes_per_s, Dtype::bf16)}};

@@ -73,11 +73,12 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   check_all_axes_used(mesh, used, par, d);
   peak_for(hw, in.activations, args.path_of("dtypes") + "/activations", d);
   const double tp = in.tensor.degree;
+  const std::string tp_path = par + (in.layout_2d ? "/yz" : "/tensor");
   if (std::fmod(m.heads, tp) != 0)
-    add_diagnostic(d, par, "not_divisible", "the model's " + std::to_string(int(m.heads)) + " heads do not split over " +
+    add_diagnostic(d, tp_path, "not_divisible", "the model's " + std::to_string(int(m.heads)) + " heads do not split over " +
                                                 std::to_string(int(tp)) + "-way tensor parallelism");
   if (std::fmod(m.is_moe() ? m.expert_d_ff : m.d_ff, tp) != 0)
-    add_diagnostic(d, par, "not_divisible", "d_ff does not split over " + std::to_string(int(tp)) + "-way tensor parallelism");
+    add_diagnostic(d, tp_path, "not_divisible", "d_ff does not split over " + std::to_string(int(tp)) + "-way tensor parallelism");
   if (in.expert.degree > 1 && !m.is_moe())
     add_diagnostic(d, par + "/expert", "not_applicable", "expert parallelism needs an MoE model (" + m.name + " is dense)");
   else if (in.expert.degree > m.experts && m.is_moe())
@@ -134,12 +135,15 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
            {"memory", {{"param_bytes", params_bytes}, {"kv_bytes_per_sequence", kv_seq},
                        {"kv_bytes_per_token", kv_bytes_per_token(m, in.kv)}, {"total_bytes", total_bytes},
                        {"hbm_capacity_bytes", hbm_total}, {"fits", total_bytes <= hbm_total}, {"max_batch", max_batch},
-                       {"min_chips_for_params", std::ceil(params_bytes / hw.hbm_capacity_bytes)}}},
+                       {"min_chips_for_params", std::ceil(params_bytes / hw.hbm_capacity_bytes)},
+                       // §3.8 #79: chips whose HBM holds the weights and this batch's KV caches.
+                       {"min_chips", std::ceil(total_bytes / hw.hbm_capacity_bytes)}}},
            {"tokens_per_s", tokens_per_s},
            {"tokens_per_s_per_chip", tokens_per_s / chips},
            {"latency_per_token_s", step.step_s},
            {"time_to_first_token_s", pre.time_s},
            {"request_latency_s", pre.time_s + generated * step.step_s},
+           {"decode_time_s", generated * step.step_s},
            {"queries_per_s_per_chip", batch / (step.step_s * generated * chips)},  // §2.10 QPS
            {"usd_per_million_output_tokens", usd_per_s * step.step_s / batch * 1e6},
            {"usd_per_million_input_tokens", usd_per_s * pre.time_s / (batch * prompt) * 1e6},
@@ -151,6 +155,8 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
     // §2.10: compute-roofline TP limit Y < M_Y F W/C; HBM-bound decode tolerates up to Y = F W_ici / (B W_hbm).
     out["tensor_parallel_compute_limit"] = m_y * d_ff * w_ici / c;
     out["tensor_parallel_hbm_limit"] = d_ff * w_ici / (batch * hw.hbm_bandwidth_bytes_per_s);
+    // §2.10: 2D weight-stationary beats 1D TP over three axes when N > 32 (F/D) (3/4)^2 (72 for F = 4D).
+    out["weight_stationary_2d_min_chips"] = 32.0 * d_ff / m.d_model * 0.5625;
   }
   // §2.10 disaggregation: prefill servers per decode server = B T_prefill(one sequence) / (T_step G).
   const PrefillStep one = prefill(in, 1, prompt);

@@ -130,7 +130,7 @@ void validate_plan(const TrainingInput& in, JsonReader& args, const std::string&
     add_warning(d, args.path_of("batch_tokens"), "uneven_split",
                 format_count(in.batch_tokens) + " tokens do not split evenly over " + format_count(pieces) +
                     " data shards x microbatches; the estimate uses the average");
-  else if (std::fmod(sequences, pieces) != 0)
+  if (in.batch_tokens / cp >= pieces && std::fmod(sequences, pieces) != 0)
     // §3.6 #61: the book shards sequences too ("tokens are tokens" for the MLP); attention then needs the other
     // pieces' keys and values, which this estimate does not cost (use 'context' axes for ring attention).
     add_warning(d, args.path_of("batch_tokens"), "sequence_sharded",
@@ -230,7 +230,7 @@ Json run_training_step(const QueryContext& ctx, JsonReader& args, Diagnostics& d
                        {"activations_bytes", s.activations_bytes}, {"in_flight_microbatches", s.in_flight_microbatches},
                        {"context_buffers_bytes", s.context_buffers_bytes}, {"total_bytes", s.total_bytes},
                        {"hbm_capacity_bytes", s.hbm_capacity_bytes}, {"fits", s.fits},
-                       {"shortfall_bytes", s.shortfall_bytes}}},
+                       {"shortfall_bytes", s.shortfall_bytes}, {"min_chips_for_memory", s.min_chips_for_memory}}},
            {"model_flops", s.model_flops},
            {"hardware_flops", s.hardware_flops},
            {"mfu_frac", s.mfu_frac},

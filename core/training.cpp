@@ -56,7 +56,7 @@ double bubble_fraction(const TrainingPlan& p) {
 
 void thresholds_tpu(const TrainingInput& in, TrainingStep& s, double c, double moe, double d_ff) {
   const TrainingPlan& p = in.plan;
-  const double w = 2.0 * in.hw->ici.link_unidir_bytes_per_s * in.efficiency.network_frac;  // W_ici, bidirectional
+  const double w = 2.0 * in.hw->ici.link_unidir_bytes_per_s;  // W_ici, bidirectional
   const double alpha = c / w;
   const double m_x = std::max(1, p.data.ici_axes + p.fsdp.ici_axes), m_y = std::max(1, p.tensor.ici_axes);
   if (ici_degree(in, p.data) * ici_degree(in, p.fsdp) > 1)  // §2.9.1-2: tokens per data shard > C / (W M_X)
@@ -73,17 +73,16 @@ void thresholds_tpu(const TrainingInput& in, TrainingStep& s, double c, double m
   }
   if (s.slices > 1)  // §2.9.7 (Aug-2025): tokens per slice > C / W_dcn per chip
     add_threshold(s, "dcn_tokens_per_slice", ThresholdKind::at_least,
-                  moe * c / (in.hw->dcn_unidir_bytes_per_s_per_chip * in.efficiency.network_frac),
+                  moe * c / in.hw->dcn_unidir_bytes_per_s_per_chip,
                   in.batch_tokens / s.slices, 1);
 }
 
 void thresholds_gpu(const TrainingInput& in, TrainingStep& s, double c, double moe, double d_ff) {
   const TrainingPlan& p = in.plan;
   const Hardware& hw = *in.hw;
-  const double eff = in.efficiency.network_frac;
   const double domain = hw.scale_up.domain_gpus;
-  const double w_up = hw.scale_up.gpu_unidir_bytes_per_s * eff;
-  const double w_node = domain * hw.scale_out.nic_unidir_bytes_per_s_per_gpu * eff;
+  const double w_up = hw.scale_up.gpu_unidir_bytes_per_s;
+  const double w_node = domain * hw.scale_out.nic_unidir_bytes_per_s_per_gpu;
   const double dp = p.data.degree * p.fsdp.degree;
   if (dp > 1) {
     // §2.9.8: in the domain W_GPU; beyond it the node's egress, multiplied by the nodes a model-parallel group
@@ -167,6 +166,10 @@ TrainingStep evaluate_training_step(const TrainingInput& in) {
   s.hbm_capacity_bytes = hw.hbm_capacity_bytes;
   s.fits = s.total_bytes <= s.hbm_capacity_bytes;
   s.shortfall_bytes = std::max(0.0, s.total_bytes - s.hbm_capacity_bytes);
+  // §3.6 #59: the whole job's state (weights, gradients, optimizer, the batch's saved activations), spread evenly.
+  const double whole_state = params.total * (2.0 * pb + 2.0 * bytes_per_element(prec.optimizer) +
+                                             (prec.master_weights ? bytes_per_element(prec.master) : 0.0));
+  s.min_chips_for_memory = std::ceil((whole_state + remat_total.activation_bytes) / s.hbm_capacity_bytes);
 
   // HBM traffic per step: weights read 3x per microbatch (forward, dL/dX, dL/dW), the optimizer's read-modify-write
   // of its shard, and the saved activations written once and read once. An estimate: the book bounds training by
@@ -262,8 +265,9 @@ TrainingStep evaluate_training_step(const TrainingInput& in) {
 
   const double moe = m.is_moe() ? (m.experts + m.shared_experts) / (m.active_experts + m.shared_experts) : 1.0;
   const double d_ff = m.is_moe() ? m.expert_d_ff : m.d_ff;
-  if (hw.kind == ChipKind::tpu) thresholds_tpu(in, s, c, moe, d_ff);
-  else thresholds_gpu(in, s, c, moe, d_ff);
+  // The book's thresholds are ratios of peaks (C / W): efficiency knobs change times, not the thresholds.
+  if (hw.kind == ChipKind::tpu) thresholds_tpu(in, s, peak, moe, d_ff);
+  else thresholds_gpu(in, s, peak, moe, d_ff);
   for (int i = 0; i < s.threshold_count; ++i)
     if (s.binding < 0 || s.thresholds[i].margin < s.thresholds[s.binding].margin) s.binding = i;
   return s;

@@ -93,6 +93,7 @@ struct TrainingStep {
   double in_flight_microbatches = 1, context_buffers_bytes = 0, total_bytes = 0, hbm_capacity_bytes = 0;
   bool fits = true;
   double shortfall_bytes = 0;
+  double min_chips_for_memory = 0;  // all state and activations of the step over one chip's HBM (§3.6 #59)
   // throughput and cost
   double model_flops = 0, hardware_flops = 0, mfu_frac = 0, hfu_frac = 0;
   double tokens_per_s = 0, tokens_per_s_per_chip = 0;
