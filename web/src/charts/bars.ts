@@ -25,6 +25,12 @@ const ROW_H = 26;
 const LABEL_W = 150;
 const PAD_R = 20;
 
+/** The value beside a bar, or inside its end when there is no room (a white halo keeps it readable on any colour). */
+function valueLabel(xEnd: number, y: number, text: string): TemplateResult {
+  const room = W - PAD_R - xEnd - 6 > text.length * 6.2;
+  return svg`<text x=${room ? xEnd + 5 : xEnd - 5} y=${y} class="val" text-anchor=${room ? 'start' : 'end'} paint-order="stroke" stroke="#fff" stroke-width="3" stroke-linejoin="round">${text}</text>`;
+}
+
 /** Rows of stacked horizontal bars on one linear scale, with optional vertical markers (step time, HBM). */
 export function stackedBars(rows: BarRow[], markers: Marker[], format: (v: number) => string, title: string): TemplateResult {
   const total = (r: BarRow): number => r.segments.reduce((a, s) => a + Math.max(0, s.value), 0);
@@ -49,7 +55,7 @@ export function stackedBars(rows: BarRow[], markers: Marker[], format: (v: numbe
               const w = Math.max(0.5, x(acc) - x0);
               return svg`<rect x=${x0} y=${y + 4} width=${w} height=${ROW_H - 8} fill=${s.colour} stroke="#fff" stroke-width="0.5"><title>${s.label}: ${format(s.value)}</title></rect>`;
             })}
-            <text x=${Math.min(x(total(r)) + 4, W - 4)} y=${y + ROW_H / 2 + 4} class="val" text-anchor=${x(total(r)) + 90 > W ? 'end' : 'start'}>${format(total(r))}${r.note ? ` · ${r.note}` : ''}</text>`;
+            ${valueLabel(x(total(r)), y + ROW_H / 2 + 4, `${format(total(r))}${r.note ? ` · ${r.note}` : ''}`)}`;
         })}
         ${markers.map(
           (m) => svg`

@@ -8,6 +8,24 @@ declare const self: DedicatedWorkerGlobalScope;
 
 let engine: Promise<EngineModule> | null = null;
 
+// Results by scenario text (the engine is a pure function): moving a slider back and forth, or the chip and model
+// queries that do not change while the batch moves, cost nothing the second time. Least recently used out first.
+const CACHE_SIZE = 2000;
+const cache = new Map<string, Evaluation<unknown>>();
+
+function cached(m: EngineModule, text: string): Evaluation<unknown> {
+  const hit = cache.get(text);
+  if (hit) {
+    cache.delete(text);
+    cache.set(text, hit);
+    return hit;
+  }
+  const ev = evaluateOne(m, text);
+  cache.set(text, ev);
+  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  return ev;
+}
+
 function post(msg: FromWorker): void {
   self.postMessage(msg);
 }
@@ -58,6 +76,6 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
     return; // already reported by init
   }
   const t0 = performance.now();
-  const results = msg.scenarios.map((s) => evaluateOne(m, s));
+  const results = msg.scenarios.map((s) => cached(m, s));
   post({ type: 'result', id: msg.id, results, engineMs: performance.now() - t0 });
 };

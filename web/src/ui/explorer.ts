@@ -35,6 +35,7 @@ interface Results {
   scaling: { point: ScalingPoint; ev: Evaluation<TrainingStepResult | ServingResult> }[];
   curve: { intensity: number; attainable: number }[];
   engineMs: number;
+  stage: 'primary' | 'secondary';
 }
 
 interface Metric {
@@ -55,16 +56,32 @@ const GROUP_TITLES: Record<string, string> = {
 export interface ScalescopeHooks {
   renders: number;
   ready: boolean;
-  latencies: { rendered: number; painted: number }[];
+  /** Per slider move, ms from the input event: numbers in the DOM, next paint; and the worker's share. */
+  latencies: { rendered: number; painted: number; received: number; engine: number }[];
   engineLoadMs?: number;
   interactiveMs?: number;
   errors: string[];
+  /** URL query of the state on screen now, and of the state the shown numbers were computed for. */
+  stateQuery: string;
+  resultQuery: string;
 }
 
 declare global {
   interface Window {
     __scalescope?: ScalescopeHooks;
   }
+}
+
+const THRESHOLD_TITLES: Record<string, string> = {
+  dp_fsdp_tokens_per_chip: 'Batch per chip for DP/FSDP',
+  tensor_parallel_degree: 'Tensor-parallel degree',
+  fsdp_tp_tokens_per_chip: 'Batch per chip for FSDP × TP',
+  dcn_tokens_per_slice: 'Batch per slice over DCN',
+};
+
+/** Threshold names in words (unknown names: underscores become spaces). */
+function thresholdTitle(name: string): string {
+  return THRESHOLD_TITLES[name] ?? name.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
 }
 
 function isTraining(r: unknown, state: State): r is TrainingStepResult {
@@ -95,30 +112,44 @@ export class ScalescopeExplorer extends LitElement {
   private curveCache = new Map<string, { intensity: number; attainable: number }[]>();
   private urlTimer: ReturnType<typeof setTimeout> | null = null;
   private pendingInputTime: number | null = null;
+  private receivedAt = 0;
+  private secondaryTimer: ReturnType<typeof setTimeout> | null = null;
   private plots: PlotsModule | null = null;
   private chartTimer: ReturnType<typeof setTimeout> | null = null;
-  private lastChartAt = 0;
-  private readonly hooks: ScalescopeHooks = { renders: 0, ready: false, latencies: [], errors: [] };
+  private readonly hooks: ScalescopeHooks = { renders: 0, ready: false, latencies: [], errors: [], stateQuery: '', resultQuery: '' };
 
   override connectedCallback(): void {
     super.connectedCallback();
     window.__scalescope = this.hooks;
     const decoded = decodeState(window.location.search);
     this.state = decoded.state;
+    this.hooks.stateQuery = encodeState(this.state);
     this.notices = decoded.notices;
     if (decoded.notices.length) this.writeUrl();
     window.addEventListener('popstate', this.onPopState);
+    // The URL lags slider moves by up to 100 ms; never lose the last change to a reload or a closed tab.
+    window.addEventListener('pagehide', this.flushUrl);
     this.startEngine();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     window.removeEventListener('popstate', this.onPopState);
+    window.removeEventListener('pagehide', this.flushUrl);
   }
+
+  private flushUrl = (): void => {
+    if (this.urlTimer) {
+      clearTimeout(this.urlTimer);
+      this.urlTimer = null;
+      this.writeUrl();
+    }
+  };
 
   private onPopState = (): void => {
     const d = decodeState(window.location.search);
     this.state = d.state;
+    this.hooks.stateQuery = encodeState(this.state);
     this.notices = d.notices;
     this.request();
   };
@@ -183,6 +214,7 @@ export class ScalescopeExplorer extends LitElement {
   }
 
   private afterChange(): void {
+    this.hooks.stateQuery = encodeState(this.state);
     this.scheduleUrl();
     this.request();
   }
@@ -240,6 +272,7 @@ export class ScalescopeExplorer extends LitElement {
     client.evaluate(texts).then(
       (batch) => {
         if (!batch) return; // a newer request replaced this one
+        this.receivedAt = performance.now();
         const r = batch.results;
         const curveKey = JSON.stringify(rooflineCurveScenarios(state)[0]);
         this.results = {
@@ -252,8 +285,14 @@ export class ScalescopeExplorer extends LitElement {
           scaling: this.results?.state === state ? this.results.scaling : [],
           curve: this.curveCache.get(curveKey) ?? [],
           engineMs: batch.engineMs,
+          stage: 'primary',
         };
-        this.requestSecondary(state, curveKey);
+        // The charts' batch waits until the controls rest, so it never delays the next move's numbers.
+        if (this.secondaryTimer) clearTimeout(this.secondaryTimer);
+        this.secondaryTimer = setTimeout(() => {
+          this.secondaryTimer = null;
+          if (this.state === state) this.requestSecondary(state, curveKey);
+        }, this.results?.scaling.length ? 150 : 0);
       },
       (e: unknown) => this.fail(e),
     );
@@ -281,6 +320,7 @@ export class ScalescopeExplorer extends LitElement {
           scaling: scaling.map(({ point, i }) => ({ point, ev: r[i] as Evaluation<TrainingStepResult | ServingResult> })),
           curve: this.curveCache.get(curveKey) ?? [],
           engineMs: this.results.engineMs + batch.engineMs,
+          stage: 'secondary',
         };
       },
       (e: unknown) => this.fail(e),
@@ -291,14 +331,17 @@ export class ScalescopeExplorer extends LitElement {
     if (!changed.has('results') || !this.results) return;
     this.hooks.renders++;
     this.setAttribute('data-renders', String(this.hooks.renders));
-    const t0 = this.pendingInputTime;
-    this.pendingInputTime = null;
+    // Latency counts only the first paint of numbers computed for the state the input produced.
+    const current = this.results.state === this.state && this.results.stage === 'primary';
+    if (current) this.hooks.resultQuery = encodeState(this.results.state);
+    const t0 = current ? this.pendingInputTime : null;
+    if (current) this.pendingInputTime = null;
     const rendered = performance.now();
     // The frame that paints this DOM: the next animation frame, then a task after its rendering steps.
     requestAnimationFrame(() => {
       const ch = new MessageChannel();
       ch.port1.onmessage = () => {
-        if (t0 !== null) this.hooks.latencies.push({ rendered: rendered - t0, painted: performance.now() - t0 });
+        if (t0 !== null) this.hooks.latencies.push({ rendered: rendered - t0, painted: performance.now() - t0, received: this.receivedAt - t0, engine: this.results?.engineMs ?? NaN });
         this.scheduleCharts(false);
       };
       ch.port2.postMessage(null);
@@ -306,12 +349,11 @@ export class ScalescopeExplorer extends LitElement {
   }
 
   private scheduleCharts(now: boolean): void {
-    if (this.chartTimer) return;
-    // Charts (Plot) redraw at most ~8 times a second while a slider moves, always after the bars have painted.
-    const wait = now ? 0 : Math.max(0, 120 - (performance.now() - this.lastChartAt));
+    if (this.chartTimer) clearTimeout(this.chartTimer);
+    // Charts (Plot) redraw after the bars have painted and the controls have rested for a moment.
+    const wait = now ? 0 : 100;
     this.chartTimer = setTimeout(() => {
       this.chartTimer = null;
-      this.lastChartAt = performance.now();
       this.drawCharts();
     }, wait);
   }
@@ -395,7 +437,7 @@ export class ScalescopeExplorer extends LitElement {
             ?disabled=${disabled} @input=${onRange} aria-describedby="${id}-help" />
           <input type="number" class="num" data-key=${p.key} aria-label="${p.label} value" min=${p.min ?? ''} max=${p.max ?? ''} step="any"
             .value=${String(value)} ?disabled=${disabled} @change=${onNumber} />
-          ${overridden && p.default === null ? html`<button class="reset" title="Back to the preset" aria-label="Reset ${p.label} to the preset" @click=${() => this.setValue(p.key, null)}>↺</button>` : nothing}
+          ${overridden && p.default === null ? html`<button type="button" class="reset" title="Back to the preset" aria-label="Reset ${p.label} to the preset" @click=${() => this.setValue(p.key, null)}>↺</button>` : nothing}
         </div>
         <span id="${id}-help" class="help">${p.help}</span>
       </div>`;
@@ -463,7 +505,7 @@ export class ScalescopeExplorer extends LitElement {
                   el.reportValidity();
                   if (ok) this.setHardwareField(f.path, v);
                 }} />
-              ${over !== undefined ? html`<span class="badge">overridden</span><button class="reset" aria-label="Reset ${f.path}" @click=${() => this.setHardwareField(f.path, null)}>↺</button>` : nothing}
+              ${over !== undefined ? html`<span class="badge">overridden</span><button type="button" class="reset" aria-label="Reset ${f.path}" @click=${() => this.setHardwareField(f.path, null)}>↺</button>` : nothing}
             </div></div>`;
         })}
       </details>`;
@@ -545,9 +587,16 @@ export class ScalescopeExplorer extends LitElement {
 
   private renderDiagnostics(diags: Diagnostic[], what: string): TemplateResult | typeof nothing {
     if (!diags.length) return nothing;
+    // Name the control behind a diagnostic's JSON path when the parameter table has one.
     const label = (path: string): string => {
-      const p = PARAMS.find((x) => x.path === path || x.path.startsWith(path + ' '));
-      return p ? `${p.label}: ` : path ? `${path}: ` : '';
+      if (path === '' || path === '/query') return '';
+      const p = PARAMS.find((x) => x.path === path || x.path.startsWith(path + ' ') || x.path.startsWith(path + '/'));
+      if (p) return `${p.label}: `;
+      if (path.startsWith('/mesh')) return 'Mesh: ';
+      if (path.startsWith('/query/parallelism')) return 'Parallelism: ';
+      if (path.startsWith('/hardware')) return 'Hardware: ';
+      if (path.startsWith('/model')) return 'Model: ';
+      return `${path}: `;
     };
     const unavailable = diags.some((d) => d.code === 'unknown_choice' && d.path === '/query/kind');
     return html`
@@ -617,8 +666,9 @@ export class ScalescopeExplorer extends LitElement {
         <ul class="thresholds">
           ${list.map((x) => html`<li class=${x.ok ? 'ok' : 'bad'} data-threshold=${x.name}>
             <span class="mark" aria-hidden="true">${x.ok ? '✓' : '✗'}</span>
-            <strong>${x.name}</strong>${x.name === binding ? html` <span class="badge">binding</span>` : nothing}:
-            ${x.ok ? 'met' : 'not met'} — needs ${fmtCount(x.required)}, has ${fmtCount(x.actual)}. ${x.reason}</li>`)}
+            <strong>${thresholdTitle(x.name)}</strong>${x.name === binding ? html` <span class="badge" title="the threshold with the least room">binding</span>` : nothing}:
+            ${x.ok ? 'met' : 'not met'} — needs ${x.kind === 'at_most' ? 'at most' : 'at least'} ${fmtCount(x.required)}, has ${fmtCount(x.actual)}${Number.isFinite(x.margin) ? ` (${sig(x.margin)}× room)` : ''}.
+            <span class="muted">${x.reason.replace(/^(ok|not ok|violated|fails?):\s*/i, '')}</span></li>`)}
         </ul>
       </section>`;
   }
@@ -744,10 +794,10 @@ export class ScalescopeExplorer extends LitElement {
         <h1>Scalescope <span class="sub">How to Scale Your Model, live</span></h1>
         <div class="actions">
           <span class="status ${this.engineStatus}" role="status" aria-live="polite" data-engine=${this.engineStatus}>${status}</span>
-          <button @click=${() => this.copyLink()} id="copy-link">Copy link</button>
-          <button @click=${() => this.pin()} id="pin" ?disabled=${!this.results}>${this.pinned ? 'Re-pin' : 'Pin for compare'}</button>
-          ${this.pinned ? html`<button @click=${() => (this.pinned = null)} id="unpin">Unpin</button>` : nothing}
-          <button @click=${() => this.resetAll()} id="reset">Reset</button>
+          <button type="button" @click=${() => this.copyLink()} id="copy-link">Copy link</button>
+          <button type="button" @click=${() => this.pin()} id="pin" ?disabled=${!this.results}>${this.pinned ? 'Re-pin' : 'Pin for compare'}</button>
+          ${this.pinned ? html`<button type="button" @click=${() => (this.pinned = null)} id="unpin">Unpin</button>` : nothing}
+          <button type="button" @click=${() => this.resetAll()} id="reset">Reset</button>
           <span class="copied" role="status" aria-live="polite">${this.copied}</span>
         </div>
       </header>
@@ -755,7 +805,7 @@ export class ScalescopeExplorer extends LitElement {
         ? html`<div class="notice" role="alert" data-notice>
             <strong>Some of this link could not be used.</strong>
             <ul>${this.notices.map((n) => html`<li>${n}</li>`)}</ul>
-            <button @click=${() => (this.notices = [])}>Dismiss</button>
+            <button type="button" @click=${() => (this.notices = [])}>Dismiss</button>
           </div>`
         : nothing}
       <main>
