@@ -76,14 +76,8 @@ int main() {
   step.hw = &tpu;
   step.mesh = &pod;
   step.seq_len = 4096;
-  step.plan.fsdp.axes = {0, 1};
-  step.plan.fsdp.count = 2;
-  step.plan.fsdp.degree = 256;
-  step.plan.fsdp.ici_axes = 2;
-  step.plan.tensor.axes = {2};
-  step.plan.tensor.count = 1;
-  step.plan.tensor.degree = 16;
-  step.plan.tensor.ici_axes = 1;
+  step.plan.fsdp = make_axis_group(pod, {0, 1});
+  step.plan.tensor = make_axis_group(pod, {2});
   measure("training step (FSDP x TP, v5p pod)", [&](long i) {
     step.batch_tokens = 4194304.0 + 4096.0 * (i & 7);
     return evaluate_training_step(step).step_s;

@@ -20,12 +20,8 @@ void read_axis_group(JsonReader& r, const char* key, const Mesh& mesh, AxisGroup
       add_diagnostic(d, path, "axis_reused", "mesh axis '" + mesh.axes[axis].name + "' already carries another strategy");
       continue;
     }
-    if (group.count >= kMaxPlanAxes) continue;
     used.push_back(axis);
-    group.axes[group.count++] = axis;
-    group.degree *= mesh.axes[axis].size;
-    if (mesh.axes[axis].dcn) group.has_dcn = true;
-    else group.ici_axes += mesh.axes[axis].size > 1 ? 1 : 0;
+    add_axis(group, mesh, axis);
   }
 }
 

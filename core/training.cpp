@@ -8,6 +8,20 @@
 
 namespace scalescope {
 
+void add_axis(AxisGroup& g, const Mesh& mesh, int axis) {
+  if (g.count >= kMaxPlanAxes) return;
+  g.axes[g.count++] = axis;
+  g.degree *= mesh.axes[axis].size;
+  if (mesh.axes[axis].dcn) g.has_dcn = true;
+  else g.ici_axes += mesh.axes[axis].size > 1 ? 1 : 0;
+}
+
+AxisGroup make_axis_group(const Mesh& mesh, std::initializer_list<int> axes) {
+  AxisGroup g;
+  for (int a : axes) add_axis(g, mesh, a);
+  return g;
+}
+
 const char* comm_part_name(CommPart p) {
   static const char* kNames[] = {"data", "fsdp", "tensor", "pipeline", "expert", "context", "dcn"};
   return kNames[static_cast<int>(p)];

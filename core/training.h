@@ -3,6 +3,7 @@
 // evaluate_training_step is allocation-free and runs in well under 2 µs, so a plan search can call it freely.
 #pragma once
 #include <array>
+#include <initializer_list>
 
 #include "dtype.h"
 #include "hardware.h"
@@ -22,6 +23,11 @@ struct AxisGroup {
   int ici_axes = 0;     // axes on the torus / inside the cluster (the book's M_X, M_Y)
   bool has_dcn = false;
 };
+
+// Adds mesh axis `axis` to a strategy's group (degree, ICI axis count, DCN flag).
+void add_axis(AxisGroup& group, const Mesh& mesh, int axis);
+// The group of mesh axes (indices into mesh.axes) a strategy runs on; used by searches and tests.
+AxisGroup make_axis_group(const Mesh& mesh, std::initializer_list<int> axes);
 
 enum class PipelineSchedule { gpipe, one_f_one_b, interleaved };
 

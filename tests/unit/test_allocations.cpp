@@ -78,14 +78,8 @@ TEST_CASE("primitives and planners allocate nothing", "[performance]") {
   in.mesh = &mesh;
   in.batch_tokens = 4e6;
   in.seq_len = 4096;
-  in.plan.fsdp.axes = {0, 1};
-  in.plan.fsdp.count = 2;
-  in.plan.fsdp.degree = 256;
-  in.plan.fsdp.ici_axes = 2;
-  in.plan.tensor.axes = {2};
-  in.plan.tensor.count = 1;
-  in.plan.tensor.degree = 16;
-  in.plan.tensor.ici_axes = 1;
+  in.plan.fsdp = make_axis_group(mesh, {0, 1});
+  in.plan.tensor = make_axis_group(mesh, {2});
   CHECK(allocations_in([&] { sink = sink + evaluate_training_step(in).step_s; }) == 0);
 
   ServingInput s;

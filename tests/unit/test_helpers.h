@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "hardware.h"
+#include "mesh.h"
 #include "model.h"
 #include "presets.h"
 
@@ -18,6 +19,13 @@ inline Hardware hardware(const char* id) {
 inline ModelConfig model(const char* id) {
   Diagnostics d;
   const ModelConfig m = parse_model(Json::parse(find_preset(model_preset_texts(), id)->json), "", true, d);
+  REQUIRE(d.empty());
+  return m;
+}
+
+inline Mesh mesh_of(const Hardware& hw, const Json& spec) {
+  Diagnostics d;
+  Mesh m = parse_mesh(spec, "/mesh", hw, d);
   REQUIRE(d.empty());
   return m;
 }

@@ -6,14 +6,7 @@
 using namespace scalescope;
 using Catch::Matchers::WithinRel;
 
-namespace {
-Mesh mesh_of(const Hardware& hw, const Json& spec) {
-  Diagnostics d;
-  Mesh m = parse_mesh(spec, "/mesh", hw, d);
-  REQUIRE(d.empty());
-  return m;
-}
-}  // namespace
+using test::mesh_of;
 
 TEST_CASE("sharding notation parses and round-trips (spec §2.3)", "[sharding]") {
   const Hardware v5e = test::hardware("tpu-v5e");

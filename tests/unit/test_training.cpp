@@ -8,23 +8,8 @@ using Catch::Matchers::WithinRel;
 
 namespace {
 
-Mesh mesh_of(const Hardware& hw, const Json& spec) {
-  Diagnostics d;
-  Mesh m = parse_mesh(spec, "/mesh", hw, d);
-  REQUIRE(d.empty());
-  return m;
-}
-
-AxisGroup group(const Mesh& mesh, std::initializer_list<int> axes) {
-  AxisGroup g;
-  for (int a : axes) {
-    g.axes[g.count++] = a;
-    g.degree *= mesh.axes[a].size;
-    if (mesh.axes[a].dcn) g.has_dcn = true;
-    else ++g.ici_axes;
-  }
-  return g;
-}
+using test::mesh_of;
+constexpr auto group = make_axis_group;
 
 struct Fixture {
   Hardware hw = test::hardware("tpu-v5p");
