@@ -98,6 +98,16 @@ async function open(page, url) {
   await page.waitForFunction(() => window.__scalescope?.ready && window.__scalescope.resultQuery === window.__scalescope.stateQuery && window.__scalescope.renders > 0, null, { timeout: 20000 });
 }
 
+/** Waits for the charts of the state on screen (they follow the numbers once the controls rest). */
+async function chartsDrawn(page) {
+  await page.waitForFunction(() => window.__scalescope.chartsQuery === window.__scalescope.stateQuery, null, { timeout: 15000 });
+}
+
+async function shot(page, name) {
+  await chartsDrawn(page);
+  await page.screenshot({ path: path.join(SHOTS, name), fullPage: true });
+}
+
 async function press(page, key, keyName) {
   const before = await stateQuery(page);
   await page.locator(`input[type="range"][data-key="${key}"]`).focus();
@@ -157,7 +167,7 @@ async function main() {
       figures.interactiveMs = await page.evaluate(() => window.__scalescope.interactiveMs);
       figures.engineLoadMs = await page.evaluate(() => window.__scalescope.engineLoadMs);
       check('time to interactive is measured', Number.isFinite(figures.interactiveMs));
-      await page.screenshot({ path: path.join(SHOTS, 'explorer-default.png'), fullPage: true });
+      await shot(page, 'explorer-default.png');
       check('the URL carries the version key', new URL(page.url()).search === '' || page.url().includes('v=1'));
     });
 
@@ -180,7 +190,7 @@ async function main() {
       const numInput = await page.locator('input.num[data-key="tp"]').inputValue();
       check('the numeric input beside the slider follows it', numInput === '8', numInput);
       await compareWithCli(page, 'after moves', training({ shape: [4, 4, 8] }, { fsdp: ['X', 'Y'], tensor: ['Z'] }, 2097152), TRAINING_PAIRS);
-      await page.screenshot({ path: path.join(SHOTS, 'explorer-moved.png'), fullPage: true });
+      await shot(page, 'explorer-moved.png');
     });
 
     await step('typing in a numeric input', async () => {
@@ -213,7 +223,7 @@ async function main() {
       const rows = await page.locator('table.compare tbody tr').count();
       const delta = await page.locator('[data-delta="step_s"]').textContent();
       check('the compare table shows pinned vs now with deltas', rows >= 5 && /%|same/.test(delta ?? ''), `${rows} rows, delta ${delta}`);
-      await page.screenshot({ path: path.join(SHOTS, 'explorer-compare.png'), fullPage: true });
+      await shot(page, 'explorer-compare.png');
       await page.locator('#unpin').click();
     });
 
@@ -257,7 +267,7 @@ async function main() {
         query: { kind: 'serving', batch: 32, prompt_len: 8192, generated_len: 512, parallelism: { tensor: ['X', 'Y'] } },
       }, SERVING_PAIRS);
       await page.waitForFunction(() => window.location.search.includes('mode=serving'));
-      await page.screenshot({ path: path.join(SHOTS, 'explorer-serving.png'), fullPage: true });
+      await shot(page, 'explorer-serving.png');
     });
 
     await step('GPU hardware and a hardware override', async () => {
@@ -277,7 +287,7 @@ async function main() {
       const s = training({ hw: 'h100-sxm', shape: [16, 4] }, { fsdp: ['X'], tensor: ['Y'] });
       s.hardware.overrides = { hbm_bandwidth_bytes_per_s: 6.7e12 };
       await compareWithCli(page, 'h100 with faster HBM', s, TRAINING_PAIRS.slice(0, 4));
-      await page.screenshot({ path: path.join(SHOTS, 'explorer-gpu-override.png'), fullPage: true });
+      await shot(page, 'explorer-gpu-override.png');
     });
 
     await step('malformed and hostile links', async () => {
@@ -291,7 +301,7 @@ async function main() {
       });
       check('no markup from the link reaches the page', injected.img === 0 && injected.script === 0 && !injected.pwned, JSON.stringify(injected));
       check('the page falls back to defaults and still computes', (await metric(page, 'step_s')) !== undefined);
-      await page.screenshot({ path: path.join(SHOTS, 'explorer-bad-link.png'), fullPage: true });
+      await shot(page, 'explorer-bad-link.png');
       for (const q of ['?v=7&tp=8', '?v=1&x=%E0%A4%A', '?' + 'a'.repeat(5000)]) {
         await open(page, url + q);
         check(`link ${q.slice(0, 24)}… shows a notice, not a blank page`, (await page.locator('[data-notice]').count()) === 1 && (await metric(page, 'step_s')) !== undefined);
@@ -302,7 +312,7 @@ async function main() {
       await open(page, url + '?v=1&hw=tpu-v5e&dp=2');
       const text = (await page.locator('[data-diagnostics]').first().textContent()) ?? '';
       check('a problem is shown in words', /torus|axes/.test(text), text.slice(0, 160));
-      await page.screenshot({ path: path.join(SHOTS, 'explorer-mesh-problem.png'), fullPage: true });
+      await shot(page, 'explorer-mesh-problem.png');
     });
 
     check('no console errors', consoleErrors.length === 0, consoleErrors.slice(0, 3).join(' | '));

@@ -25,6 +25,13 @@ describe('degrees -> mesh', () => {
     expect(describePlan(r.plan)).toBe('4×4×4 · FSDP on X,Y · TP on Z');
   });
 
+  it('prefers balanced shapes', () => {
+    const r = planMesh(v5p, deg({ fsdp: 16, tensor: 8 }));
+    expect(r.ok && r.plan.shape).toEqual([4, 4, 8]);
+    const t = planMesh(v5p, deg({ tensor: 4 }));
+    expect(t.ok && t.plan).toMatchObject({ shape: [2, 2], axes: { tensor: ['X', 'Y'] } });
+  });
+
   it('keeps every slice inside the pod and uses each axis once', () => {
     for (const [hw, d] of [[v5p, deg({ fsdp: 256, tensor: 16 })], [v5e, deg({ fsdp: 16, tensor: 16 })], [v5p, deg({ data: 2, fsdp: 8, tensor: 4 })]] as const) {
       const r = planMesh(hw, d);

@@ -59,7 +59,8 @@ function describeShape(shape: readonly number[]): string {
 
 /**
  * Splits the per-slice degrees over at most `dims` torus axes. Prefers the smallest largest axis (a cube-like
- * slice: shorter rings, and a strategy over two axes gets twice the bandwidth, spec §2.5), then fewer axes.
+ * slice: shorter rings, and a strategy over two axes gets twice the bandwidth, spec §2.5), then fewer axes, then
+ * the most balanced shape (smallest sum of axis sizes: 4x4x8 before 8x2x8).
  */
 function tpuAxes(hw: HardwarePreset, deg: Degrees): MeshOutcome | { ok: true; parts: { s: Strategy; sizes: number[] }[] } {
   const ici = hw.ici;
@@ -70,13 +71,15 @@ function tpuAxes(hw: HardwarePreset, deg: Degrees): MeshOutcome | { ok: true; pa
     const names = active.map((s) => STRATEGY_LABEL[s]).join(', ');
     return { ok: false, problem: `${hw.name} is a ${dims}D torus: ${names} need ${active.length} mesh axes but a slice has only ${dims}. Set one degree to 1, or join slices over DCN for data parallelism.` };
   }
-  let best: { parts: { s: Strategy; sizes: number[] }[]; axes: number; maxAxis: number } | null = null;
+  let best: { parts: { s: Strategy; sizes: number[] }[]; axes: number; maxAxis: number; sum: number } | null = null;
   const search = (i: number, parts: { s: Strategy; sizes: number[] }[], used: number): void => {
     if (i === active.length) {
       const shape = parts.flatMap((p) => p.sizes);
       if (!fitsPod(shape, maxShape, dims)) return;
       const maxAxis = Math.max(1, ...shape);
-      if (!best || maxAxis < best.maxAxis || (maxAxis === best.maxAxis && used < best.axes)) best = { parts: parts.map((p) => ({ ...p })), axes: used, maxAxis };
+      const sum = shape.reduce((a, b) => a + b, 0);
+      const better = !best || maxAxis < best.maxAxis || (maxAxis === best.maxAxis && (used < best.axes || (used === best.axes && sum < best.sum)));
+      if (better) best = { parts: parts.map((p) => ({ ...p })), axes: used, maxAxis, sum };
       return;
     }
     const s = active[i]!;

@@ -2,6 +2,7 @@
 // URL (only non-default values), asks the engine worker for one batch of scenarios, and repaints the numbers and
 // bars as soon as the answer arrives; charts follow right after the paint. All numbers come from the engine.
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { guard } from 'lit/directives/guard.js';
 import { EngineClient } from '../engine/client';
 import type {
   ChipResult, Diagnostic, Evaluation, MatmulResult, RooflineResult, ServingResult, TrainingStepResult, TransformerResult,
@@ -43,8 +44,8 @@ interface Metric {
   label: string;
   value: number | undefined;
   text: string;
-  /** For compare: is a larger value better? */
-  higherBetter: boolean;
+  /** For compare: is a larger value better? (null: neither) */
+  higherBetter: boolean | null;
 }
 
 const MODEL_KEYS = ['size', 'layers', 'd_model', 'ff_ratio', 'heads', 'kv_heads', 'vocab', 'experts', 'active'];
@@ -64,6 +65,8 @@ export interface ScalescopeHooks {
   /** URL query of the state on screen now, and of the state the shown numbers were computed for. */
   stateQuery: string;
   resultQuery: string;
+  /** URL query of the state the charts were last drawn for. */
+  chartsQuery?: string;
 }
 
 declare global {
@@ -365,12 +368,17 @@ export class ScalescopeExplorer extends LitElement {
     const roof = root.querySelector<HTMLElement>('#roofline-chart');
     const scal = root.querySelector<HTMLElement>('#scaling-chart');
     if (!r || !P || !roof || !scal) return;
+    // Until the charts' batch is back the scaling chart shows the previous configuration: say so by fading it.
+    const fresh = r.stage === 'secondary' && r.state === this.state;
+    scal.classList.toggle('stale', !fresh);
     const width = Math.max(320, Math.min(760, roof.clientWidth || 640));
     const ops = r.ops
       .filter((o) => o.ev.ok && o.ev.result)
       .map((o) => ({ name: o.op.name, intensity: o.ev.result!.intensity_flops_per_byte, attainable: o.ev.result!.attainable_flops_per_s, bound: o.ev.result!.bound }));
     const ridge = r.ops.find((o) => o.ev.ok)?.ev.result?.critical_intensity_flops_per_byte;
     roof.replaceChildren(r.curve.length ? P.rooflineChart(r.curve, ops, ridge, width) : document.createTextNode('The engine gave no roofline for this chip.'));
+    if (!fresh) return;
+    this.hooks.chartsQuery = encodeState(r.state);
     const serving = r.state.values['mode'] === 'serving';
     const pts = r.scaling
       .filter((s) => s.ev.ok && s.ev.result)
@@ -553,7 +561,7 @@ export class ScalescopeExplorer extends LitElement {
   private metrics(r: Results): Metric[] {
     const res = r.main?.ok ? r.main.result : undefined;
     const chips = r.mesh.ok ? r.mesh.plan.chips : undefined;
-    const out: Metric[] = [{ id: 'chips', label: 'Chips', value: chips, text: chips === undefined ? '—' : String(chips), higherBetter: false }];
+    const out: Metric[] = [{ id: 'chips', label: 'Chips', value: chips, text: chips === undefined ? '—' : String(chips), higherBetter: null }];
     if (r.state.values['mode'] === 'serving') {
       const s = res as ServingResult | undefined;
       const price = r.chip?.result?.price_usd_per_chip_hour;
@@ -563,7 +571,7 @@ export class ScalescopeExplorer extends LitElement {
         { id: 'latency_per_token_s', label: 'Latency per token', value: s?.latency_per_token_s, text: fmtSeconds(s?.latency_per_token_s), higherBetter: false },
         { id: 'tokens_per_s', label: 'Tokens/s', value: s?.tokens_per_s, text: fmtRate(s?.tokens_per_s, 'tok/s'), higherBetter: true },
         { id: 'tokens_per_s_per_chip', label: 'Tokens/s per chip', value: s?.tokens_per_s_per_chip, text: fmtRate(s?.tokens_per_s_per_chip, 'tok/s'), higherBetter: true },
-        { id: 'memory_bytes', label: 'Memory per chip', value: s?.memory?.total_bytes, text: fmtBytes(s?.memory?.total_bytes), higherBetter: false },
+        { id: 'memory_bytes', label: 'Memory (replica)', value: s?.memory?.total_bytes, text: fmtBytes(s?.memory?.total_bytes), higherBetter: false },
         { id: 'usd_per_hour', label: 'Cost per hour', value: perHour, text: fmtUsd(perHour), higherBetter: false },
         { id: 'usd_per_million_output_tokens', label: '$ per 1M output tokens', value: s?.usd_per_million_output_tokens, text: fmtUsd(s?.usd_per_million_output_tokens), higherBetter: false },
         { id: 'usd_per_million_input_tokens', label: '$ per 1M input tokens', value: s?.usd_per_million_input_tokens, text: fmtUsd(s?.usd_per_million_input_tokens), higherBetter: false },
@@ -678,21 +686,32 @@ export class ScalescopeExplorer extends LitElement {
     const p = s.prefill;
     const d = s.decode;
     const seg = (label: string, value: number | undefined, colour: string) => ({ label, value: value ?? 0, colour });
-    const prefillRows: BarRow[] = p ? [{ label: 'Prefill', segments: [seg('FLOPs', p.flops_s, COLOURS.compute), seg('parameter load', p.param_load_s, COLOURS.memory), seg('communication', p.comms_s, COLOURS.comms)], note: `${p.bound}-bound` }] : [];
-    const decodeRows: BarRow[] = d ? [{ label: 'Decode step', segments: [seg('parameter load', d.param_load_s, COLOURS.memory), seg('KV cache load', d.kv_load_s, COLOURS.kv), seg('FLOPs', d.flops_s, COLOURS.compute), seg('communication', d.comms_s, COLOURS.comms)], note: `${d.bound}-bound` }] : [];
+    // One row per resource, as for training: the parts overlap, the marker is the engine's time.
+    const rowsOf = (bound: string, compute: number | undefined, memory: { label: string; value: number | undefined; colour: string }[], comms: number | undefined): BarRow[] => [
+      { label: 'Compute', segments: [seg('FLOPs', compute, COLOURS.compute)], emphasis: bound === 'compute' },
+      { label: 'Memory (HBM)', segments: memory.map((x) => seg(x.label, x.value, x.colour)), emphasis: bound === 'memory' },
+      { label: 'Communication', segments: [seg('communication', comms, COLOURS.comms)], emphasis: bound === 'communication' },
+    ];
+    const prefillRows = p ? rowsOf(p.bound, p.flops_s, [{ label: 'parameter load', value: p.param_load_s, colour: COLOURS.memory }], p.comms_s) : [];
+    const decodeRows = d ? rowsOf(d.bound, d.flops_s, [{ label: 'parameter load', value: d.param_load_s, colour: COLOURS.memory }, { label: 'KV cache load', value: d.kv_load_s, colour: COLOURS.kv }], d.comms_s) : [];
     const m = s.memory;
     const kv = m ? Math.max(0, m.total_bytes - m.param_bytes) : 0;
+    const chips = r.mesh.ok ? r.mesh.plan.chips : undefined;
     return html`
       <section class="panel" aria-labelledby="h-time">
         <h3 id="h-time">Where the time goes</h3>
-        ${stackedBars(prefillRows, p ? [{ value: p.time_s, label: `time to first token ${fmtSeconds(p.time_s)}`, colour: COLOURS.highlight }] : [], fmtSeconds, 'Prefill time by component')}
-        ${stackedBars(decodeRows, d ? [{ value: d.step_s, label: `decode step ${fmtSeconds(d.step_s)}`, colour: COLOURS.highlight }] : [], fmtSeconds, 'Decode step by component')}
+        <p class="bound"><strong>Prefill</strong> (time to first token) is <strong>${p?.bound}-bound</strong>; a <strong>decode step</strong> is <strong>${d?.bound}-bound</strong>.</p>
+        <h4>Prefill</h4>
+        ${stackedBars(prefillRows, p ? [{ value: p.time_s, label: `time to first token ${fmtSeconds(p.time_s)}`, colour: COLOURS.highlight }] : [], fmtSeconds, 'Prefill time by resource')}
+        <h4>Decode step</h4>
+        ${stackedBars(decodeRows, d ? [{ value: d.step_s, label: `decode step ${fmtSeconds(d.step_s)}`, colour: COLOURS.highlight }] : [], fmtSeconds, 'Decode step by resource')}
         <p class="muted">Compute-bound above a batch of ${fmtCount(s.compute_bound_batch)}; tensor parallelism is HBM-limited above ${fmtCount(s.tensor_parallel_hbm_limit)} chips;
           ${fmtCount(s.disaggregation?.prefill_servers_per_decode_server)} prefill servers per decode server.</p>
       </section>
       <section class="panel" aria-labelledby="h-mem">
-        <h3 id="h-mem">Memory per chip</h3>
-        ${m ? stackedBars([{ label: 'Per chip', segments: [seg('parameters', m.param_bytes, COLOURS.params), seg('KV cache', kv, COLOURS.kv)], note: m.fits ? `fits; at most ${fmtCount(m.max_batch)} sequences` : 'does not fit' }], [{ value: m.hbm_capacity_bytes, label: `HBM ${fmtBytes(m.hbm_capacity_bytes)}`, colour: COLOURS.hbmLine }], fmtBytes, 'Memory per chip against HBM capacity') : nothing}
+        <h3 id="h-mem">Memory of the replica${chips ? ` (${chips} chips)` : ''}</h3>
+        ${m ? stackedBars([{ label: 'Replica', segments: [seg('parameters', m.param_bytes, COLOURS.params), seg('KV cache', kv, COLOURS.kv)], note: m.fits ? `fits; at most ${fmtCount(m.max_batch)} sequences` : 'does not fit' }], [{ value: m.hbm_capacity_bytes, label: `HBM ${fmtBytes(m.hbm_capacity_bytes)}`, colour: COLOURS.hbmLine }], fmtBytes, 'Memory of the serving replica against its HBM') : nothing}
+        ${m && chips ? html`<p class="muted">${fmtBytes(m.total_bytes / chips)} per chip; the weights alone need at least ${fmtCount(m.min_chips_for_params)} chips.</p>` : nothing}
       </section>
       ${void r}`;
   }
@@ -734,7 +753,7 @@ export class ScalescopeExplorer extends LitElement {
             ${metrics.map((m) => {
               const p = pin.metrics.find((x) => x.id === m.id);
               const delta = fmtDelta(m.value, p?.value);
-              const better = m.value !== undefined && p?.value !== undefined && m.value !== p.value ? (m.value > p.value) === m.higherBetter : null;
+              const better = m.higherBetter !== null && m.value !== undefined && p?.value !== undefined && m.value !== p.value ? (m.value > p.value) === m.higherBetter : null;
               return html`<tr><th scope="row">${m.label}</th><td>${p?.text ?? '—'}</td><td>${m.text}</td>
                 <td class=${better === null ? '' : better ? 'better' : 'worse'} data-delta=${m.id}>${delta}</td></tr>`;
             })}
@@ -809,8 +828,8 @@ export class ScalescopeExplorer extends LitElement {
           </div>`
         : nothing}
       <main>
-        <form class="controls" aria-label="Scenario" @submit=${(e: Event) => e.preventDefault()}>${this.renderControls()}</form>
-        <div class="results" aria-live="off">${this.renderResults()}</div>
+        <form class="controls" aria-label="Scenario" @submit=${(e: Event) => e.preventDefault()}>${guard([this.state], () => this.renderControls())}</form>
+        <div class="results" aria-live="off">${guard([this.results, this.pinned, this.engineStatus, this.engineError], () => this.renderResults())}</div>
       </main>`;
   }
 }

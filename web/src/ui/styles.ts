@@ -2,7 +2,7 @@ import { css } from 'lit';
 
 export const styles = css`
   :host { display: block; font: 14px/1.45 system-ui, -apple-system, 'Segoe UI', sans-serif; color: #1b1b1b; background: #fbfbf9; min-height: 100vh; }
-  header { display: flex; flex-wrap: wrap; align-items: baseline; justify-content: space-between; gap: 8px; padding: 10px 18px; border-bottom: 1px solid #ddd; background: #fff; position: sticky; top: 0; z-index: 2; }
+  header { display: flex; flex-wrap: wrap; align-items: baseline; justify-content: space-between; gap: 8px; padding: 10px 18px; border-bottom: 1px solid #ddd; background: #fff; }
   h1 { font-size: 20px; margin: 0; }
   h1 .sub { font-weight: 400; color: #666; font-size: 14px; margin-left: 6px; }
   h3 { font-size: 15px; margin: 0 0 6px; }
@@ -44,6 +44,7 @@ export const styles = css`
   .card { background: #fff; border: 1px solid #ddd; border-radius: 6px; padding: 6px 10px; display: flex; flex-direction: column; }
   .card .k { font-size: 12px; color: #555; }
   .card .v { font-size: 19px; font-weight: 600; font-variant-numeric: tabular-nums; }
+  .panel, .card, fieldset.group { contain: layout paint; }
   .panel { background: #fff; border: 1px solid #ddd; border-radius: 6px; padding: 10px 12px; }
   .bars { margin: 0; }
   .bars svg { width: 100%; height: auto; display: block; }
@@ -73,7 +74,9 @@ export const styles = css`
   .facts dl div { display: grid; grid-template-columns: 190px 1fr; gap: 8px; }
   .facts dt { color: #555; }
   .facts dd { margin: 0; }
-  .chart { min-height: 60px; overflow-x: auto; }
+  .chart { min-height: 60px; overflow-x: auto; transition: opacity 0.2s; }
+  .chart.stale { opacity: 0.35; }
+  h4 { font-size: 13px; margin: 6px 0 0; color: #333; }
   .muted { color: #666; font-size: 12.5px; }
   .small { font-size: 11px; }
   .loading { padding: 30px; font-size: 16px; }
