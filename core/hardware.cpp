@@ -93,6 +93,10 @@ Hardware parse_hardware(const Json& node, const std::string& path, bool require_
   hw.hbm_bandwidth_bytes_per_s = r.positive("hbm_bandwidth_bytes_per_s", true).value_or(0);
   hw.on_chip_memory_bytes = r.positive("on_chip_memory_bytes", false).value_or(0);
   hw.on_chip_bandwidth_bytes_per_s = r.positive("on_chip_bandwidth_bytes_per_s", false).value_or(0);
+  hw.matrix_units = r.positive("matrix_units", false).value_or(0);
+  hw.clock_hz = r.positive("clock_hz", false).value_or(0);
+  hw.vector_lanes = r.positive("vector_lanes", false).value_or(0);
+  hw.vector_flops_per_s = r.positive("vector_flops_per_s", false).value_or(0);
   hw.host_pcie_unidir_bytes_per_s = r.positive("host_pcie_unidir_bytes_per_s", true).value_or(0);
   hw.price_usd_per_chip_hour = r.positive("price_usd_per_chip_hour", true).value_or(0);
   hw.price_date = r.string("price_date", true).value_or("");

@@ -44,6 +44,9 @@ struct Hardware {
   double hbm_bandwidth_bytes_per_s = 0;
   double on_chip_memory_bytes = 0;             // 0 = unknown
   double on_chip_bandwidth_bytes_per_s = 0;    // 0 = unknown
+  // Micro-architecture, optional (0 = unknown): matrix units (Tensor Cores / MXUs) per chip and their clock; the
+  // vector units' lanes (CUDA cores / VPU ALUs) and their fp32 FLOP/s (spec §1.1, §1.4).
+  double matrix_units = 0, clock_hz = 0, vector_lanes = 0, vector_flops_per_s = 0;
   double host_pcie_unidir_bytes_per_s = 0;
   double dcn_unidir_bytes_per_s_per_chip = 0;  // TPU
   double price_usd_per_chip_hour = 0;

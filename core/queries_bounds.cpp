@@ -13,6 +13,8 @@ Json run_bounds(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   const double m_y = static_cast<double>(args.integer("tp_axes", false, 1, 6).value_or(1));
   const auto batch = args.positive("batch_tokens", false, 1e15);
   const double chips = ctx.mesh ? ctx.mesh->chips : static_cast<double>(args.integer("chips", false, 1, 100'000'000).value_or(1));
+  // GPUs of one model replica (TP x PP ...): a replica spanning several nodes reduces over all their NICs (§2.9.8).
+  const double model_gpus = static_cast<double>(args.integer("model_parallel_gpus", false, 1, 100'000'000).value_or(1));
   const double c = peak_for(hw, dtype, args.path_of("dtype"), d);
   if (has_errors(d) || !d_ff) return {};
   // MoE: each chip's FLOPs scale with k while the weights it reduces scale with E (§2.9.8): x E/k.
@@ -45,8 +47,12 @@ Json run_bounds(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
     out["alpha_scale_out_flops_per_byte"] = c / w_out;
     out["dp_fsdp_min_tokens_per_gpu_in_domain"] = moe * c / w_up;   // §2.9.8 (2200 H100)
     out["dp_fsdp_min_tokens_per_gpu_across_domains"] = moe * c / w_out;  // (2475 H100)
-    const double nodes = std::ceil(chips / domain);
-    if (nodes > 1) out["dp_fsdp_min_tokens_per_gpu_at_this_size"] = moe * gpu_dp_min_tokens_per_gpu(c / w_out, nodes);
+    const double span = std::max(1.0, std::ceil(model_gpus / domain));
+    const double nodes = std::ceil(chips / std::max(domain, model_gpus));  // data-parallel node groups
+    if (nodes > 1)
+      out["dp_fsdp_min_tokens_per_gpu_at_this_size"] = moe * gpu_dp_min_tokens_per_gpu(c / (w_out * span), nodes);
+    // e.g. 8-way PP over 8 nodes: 8 x 400 GB/s => 990e12 / 3.2e12 = 309 tokens per GPU (§2.9.8).
+    if (span > 1) out["dp_fsdp_min_tokens_per_gpu_with_model_span"] = moe * c / (w_out * span);
     out["tp_max_degree_in_domain"] = tp_max_degree(c, w_up, *d_ff, 1);  // §2.9.8: Y < F W / C
     out["tp_max_degree_across_domains"] = domain + *d_ff * w_out / c;   // §2.9.8: F > alpha (Y - 8) for 2-node TP
     if (batch) out["tokens_per_chip"] = *batch / chips;

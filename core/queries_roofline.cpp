@@ -81,6 +81,19 @@ Json run_chip(const QueryContext& ctx, JsonReader&, Diagnostics&) {
            {"host_critical_intensity_flops_per_byte", c / hw.host_pcie_unidir_bytes_per_s},
            // §2.1: the matmul's weights-bound critical batch, B > (C/W) * bytes_per_param / 2, for bf16 weights.
            {"hbm_critical_batch_bf16_tokens", matmul_critical_batch(c, hw.hbm_bandwidth_bytes_per_s, Dtype::bf16)}};
+  // §3.9 #91: FLOPs per matrix unit per cycle; #92/#97/#98: vector lanes, implied clock, vector intensity.
+  if (hw.matrix_units > 0 && hw.clock_hz > 0)
+    out["matrix_flops_per_unit_per_cycle"] = c / (hw.matrix_units * hw.clock_hz);
+  if (hw.vector_flops_per_s > 0) {
+    out["vector_flops_per_s"] = hw.vector_flops_per_s;
+    out["vector_critical_intensity_flops_per_byte"] = hw.vector_flops_per_s / hw.hbm_bandwidth_bytes_per_s;
+    out["vector_to_matrix_ratio"] = hw.vector_flops_per_s / c;
+    if (hw.vector_lanes > 0) {
+      out["vector_lanes"] = hw.vector_lanes;
+      // With fused multiply-adds every lane does 2 FLOPs a cycle: clock = FLOP/s / (2 lanes).
+      out["vector_clock_hz_if_fma"] = hw.vector_flops_per_s / (2.0 * hw.vector_lanes);
+    }
+  }
   if (hw.on_chip_bandwidth_bytes_per_s > 0)
     out["on_chip_critical_intensity_flops_per_byte"] = c / hw.on_chip_bandwidth_bytes_per_s;
   if (hw.kind == ChipKind::tpu) {
