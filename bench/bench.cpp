@@ -7,6 +7,7 @@
 
 #include "api.h"
 #include "collectives.h"
+#include "plan_search.h"
 #include "presets.h"
 #include "roofline.h"
 #include "serving.h"
@@ -88,6 +89,9 @@ int main() {
   serve.mesh = &pod;
   serve.tensor = step.plan.tensor;
   measure("decode step (TP 16)", [&](long i) { return decode_step(serve, 1.0 + (i & 63), 8192).step_s; });
+  measure("plan search (v5p 16x16x16, all plans)", [&](long) {
+    return static_cast<double>(search_training_plans(step, 10).evaluated);
+  }, 1.0);
   const std::string scenario = R"({"hardware": {"preset": "tpu-v5e"}, "mesh": {"shape": [16, 16]},
     "query": {"kind": "collective", "op": "all_gather", "bytes": 1e9, "axes": ["X", "Y"]}})";
   measure("whole scenario via evaluate_json", [&](long) { return static_cast<double>(evaluate_json(scenario).size()); });

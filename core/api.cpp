@@ -24,6 +24,7 @@ std::span<const QueryKind> query_kinds() {
       {"training_step", kNeedsHardware | kNeedsModel | kNeedsMesh, run_training_step},
       {"serving", kNeedsHardware | kNeedsModel | kNeedsMesh, run_serving},
       {"mlp_roofline", kNeedsHardware | kWantsMesh, run_mlp_roofline},
+      {"plan_search", kNeedsHardware | kNeedsModel | kNeedsMesh, run_plan_search},
   };
   return kinds;
 }

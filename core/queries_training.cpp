@@ -1,6 +1,8 @@
 // The training_step query: reads and validates a plan, evaluates one step, explains the numbers.
 #include <cmath>
 
+#include "format.h"
+#include "plan_search.h"
 #include "plan_reader.h"
 #include "query.h"
 #include "training.h"
@@ -9,11 +11,6 @@ namespace scalescope {
 
 namespace {
 
-std::string format_count(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, v >= 100 ? "%.0f" : "%.3g", v);
-  return buf;
-}
 
 // One line a person can read: "comms-bound: 468 tokens per chip < 850 needed for FSDP over 3 axes".
 std::string threshold_reason(const Threshold& t) {
@@ -82,68 +79,11 @@ Json explain_training(const TrainingInput& in, const TrainingStep& s) {
   return out;
 }
 
-void validate_plan(const TrainingInput& in, JsonReader& args, const std::string& par, Diagnostics& d) {
-  const ModelConfig& m = *in.model;
-  const TrainingPlan& p = in.plan;
-  auto need = [&](bool ok, const std::string& key, const char* code, const std::string& message) {
-    if (!ok) add_diagnostic(d, json_pointer_child(par, key), code, message);
-  };
-  const double tp = p.tensor.degree, pp = p.pipeline.degree, ep = p.expert.degree, cp = p.context.degree;
-  auto divides = [](double a, double b) { return std::fmod(b, a) == 0; };
-  need(divides(tp, m.heads), "tensor", "not_divisible",
-       format_count(tp) + "-way TP does not divide the " + format_count(m.heads) + " attention heads");
-  need(divides(tp, m.kv_heads) || divides(m.kv_heads, tp), "tensor", "not_divisible",
-       format_count(tp) + "-way TP neither divides nor is a multiple of the " + format_count(m.kv_heads) + " KV heads");
-  need(divides(tp, m.d_ff), "tensor", "not_divisible",
-       format_count(tp) + "-way TP does not divide d_ff " + format_count(m.d_ff));
-  if (m.is_moe())
-    need(divides(tp, m.expert_d_ff), "tensor", "not_divisible",
-         format_count(tp) + "-way TP does not divide the experts' d_ff " + format_count(m.expert_d_ff));
-  need(divides(pp, m.layers), "pipeline", "not_divisible",
-       format_count(pp) + " pipeline stages do not divide the " + format_count(m.layers) + " layers");
-  if (p.schedule == PipelineSchedule::interleaved)
-    need(divides(pp * p.virtual_stages, m.layers), "virtual_stages", "not_divisible",
-         format_count(pp) + " stages x " + format_count(p.virtual_stages) + " virtual stages do not divide the layers");
-  need(ep == 1 || m.is_moe(), "expert", "not_applicable", "expert parallelism needs an MoE model (" + m.name + " is dense)");
-  need(ep == 1 || !m.is_moe() || ep <= m.experts, "expert", "too_large",
-       format_count(ep) + "-way EP exceeds the " + format_count(m.experts) + " experts");
-  need(ep == 1 || !m.is_moe() || ep > m.experts || divides(ep, m.experts), "expert", "not_divisible",
-       format_count(ep) + "-way EP does not divide the " + format_count(m.experts) + " experts");
-  need(divides(cp, in.seq_len), "context", "not_divisible",
-       format_count(cp) + "-way CP does not divide the sequence length " + format_count(in.seq_len));
-  const std::pair<const char*, const AxisGroup*> non_data[] = {
-      {"fsdp", &p.fsdp}, {"tensor", &p.tensor}, {"pipeline", &p.pipeline}, {"expert", &p.expert}, {"context", &p.context}};
-  for (const auto& [key, group] : non_data)
-    need(!group->has_dcn, key, "dcn_not_data",
-         std::string("the DCN axis between slices carries data parallelism only (spec §2.9.7): move it from '") + key +
-             "' to 'data'");
-  const double sequences = in.batch_tokens / in.seq_len;
-  if (std::fmod(in.batch_tokens, in.seq_len) != 0)
-    add_diagnostic(d, args.path_of("batch_tokens"), "not_divisible", "batch_tokens is not a whole number of sequences");
-  const double seq_shards = p.data.degree * p.fsdp.degree * p.expert.degree;
-  const double pieces = seq_shards * p.microbatches;
-  if (in.batch_tokens / cp < pieces)
-    add_diagnostic(d, args.path_of("batch_tokens"), "too_small",
-                   format_count(in.batch_tokens) + " tokens cannot feed " + format_count(seq_shards) +
-                       " data shards x " + format_count(p.microbatches) + " microbatches");
-  else if (std::fmod(in.batch_tokens / cp, pieces) != 0)
-    add_warning(d, args.path_of("batch_tokens"), "uneven_split",
-                format_count(in.batch_tokens) + " tokens do not split evenly over " + format_count(pieces) +
-                    " data shards x microbatches; the estimate uses the average");
-  if (in.batch_tokens / cp >= pieces && std::fmod(sequences, pieces) != 0)
-    // §3.6 #61: the book shards sequences too ("tokens are tokens" for the MLP); attention then needs the other
-    // pieces' keys and values, which this estimate does not cost (use 'context' axes for ring attention).
-    add_warning(d, args.path_of("batch_tokens"), "sequence_sharded",
-                format_count(sequences) + " sequences over " + format_count(pieces) +
-                    " data shards x microbatches: sequences are split, and attention's KV exchange is not costed");
-  if (pp > 1 && p.zero_stage >= 3 && p.fsdp.degree > 1)
-    add_warning(d, json_pointer_child(par, "zero_stage"), "zero3_with_pipeline",
-                "ZeRO-3 with pipelining re-gathers the weights for every microbatch (spec §2.9.5); ZeRO-1 is usual");
-}
 
 }  // namespace
 
-Json run_training_step(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
+// The arguments training_step and plan_search share: batch, sequence, precision, remat, efficiency, cost.
+static TrainingInput read_training_input(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   TrainingInput in;
   in.model = ctx.model;
   in.hw = ctx.hw;
@@ -153,7 +93,6 @@ Json run_training_step(const QueryContext& ctx, JsonReader& args, Diagnostics& d
   in.causal = args.boolean("causal", false).value_or(true);
   in.train_tokens = args.non_negative("train_tokens", false, 1e18).value_or(0);
   in.sum_comms_model = args.choice("comms_model", false, {"max", "sum"}).value_or("max") == "sum";
-  const bool explain = args.boolean("explain", false).value_or(false);
   if (auto r = args.choice("remat", false, {"none", "block", "big_matmuls", "mlp_matmuls", "checkpoints"})) in.remat = *parse_remat(*r);
   in.checkpoints_per_layer = args.positive("checkpoints_per_layer", in.remat == Remat::checkpoints, 1e6).value_or(0);
   in.efficiency = read_efficiency(args, d);
@@ -171,6 +110,12 @@ Json run_training_step(const QueryContext& ctx, JsonReader& args, Diagnostics& d
     in.precision.optimizer = dtype_choice("optimizer_states", {"fp32", "bf16"}, Dtype::fp32);
     r.finish();
   }
+  return in;
+}
+
+Json run_training_step(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
+  TrainingInput in = read_training_input(ctx, args, d);
+  const bool explain = args.boolean("explain", false).value_or(false);
   const std::string par = args.path_of("parallelism");
   std::vector<int> used;
   if (const Json* node = args.object("parallelism", true)) {
@@ -194,7 +139,7 @@ Json run_training_step(const QueryContext& ctx, JsonReader& args, Diagnostics& d
   }
   if (has_errors(d)) return {};
   peak_for(*ctx.hw, in.precision.matmul, args.path_of("precision") + "/matmul", d);
-  validate_plan(in, args, par, d);
+  check_training_plan(in, "/query", d);
   if (has_errors(d)) return {};
 
   const TrainingStep s = evaluate_training_step(in);
@@ -244,6 +189,58 @@ Json run_training_step(const QueryContext& ctx, JsonReader& args, Diagnostics& d
   if (s.fsdp_optimal_degree > 0) out["fsdp_optimal_degree"] = s.fsdp_optimal_degree;
   if (explain) out["explain"] = explain_training(in, s);
   return out;
+}
+
+}  // namespace scalescope
+
+namespace scalescope {
+
+namespace {
+
+Json axis_names_of(const AxisGroup& g, const std::vector<std::string>& names, const Mesh* mesh) {
+  Json out = Json::array();
+  for (int i = 0; i < g.count; ++i) out.push_back(names.empty() ? mesh->axes[g.axes[i]].name : names[g.axes[i]]);
+  return out;
+}
+
+}  // namespace
+
+// Every plan for this mesh (TPU) or chip count (GPU), ranked: fitting plans first, then by step time.
+Json run_plan_search(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
+  TrainingInput in = read_training_input(ctx, args, d);
+  const int keep = static_cast<int>(args.integer("keep", false, 1, 100).value_or(10));
+  peak_for(*ctx.hw, in.precision.matmul, args.path_of("precision") + "/matmul", d);
+  if (has_errors(d)) return {};
+  const PlanSearch search = search_training_plans(in, keep);
+  Json plans = Json::array();
+  for (const PlanCandidate& c : search.best) {
+    const TrainingStep& s = c.step;
+    const TrainingPlan& p = c.plan;
+    Json parallelism{{"zero_stage", p.zero_stage}, {"microbatches", p.microbatches}};
+    const std::pair<const char*, const AxisGroup*> groups[] = {{"data", &p.data},         {"fsdp", &p.fsdp},
+                                                               {"tensor", &p.tensor},     {"pipeline", &p.pipeline},
+                                                               {"expert", &p.expert},     {"context", &p.context}};
+    for (const auto& [key, group] : groups)
+      if (group->count) parallelism[key] = axis_names_of(*group, c.axis_names, ctx.mesh);
+    Json plan{{"parallelism", parallelism},
+              {"remat", std::string(remat_name(c.remat))},
+              {"degrees", {{"data", s.data}, {"fsdp", s.fsdp}, {"tensor", s.tensor}, {"pipeline", s.pipeline},
+                           {"expert", s.expert}, {"context", s.context}, {"slices", s.slices}}},
+              {"step_s", s.step_s},
+              {"bound", s.bound},
+              {"critical", s.critical},
+              {"mfu_frac", s.mfu_frac},
+              {"memory_bytes", s.total_bytes},
+              {"fits", s.fits},
+              {"binding", s.binding >= 0 ? s.thresholds[s.binding].name : ""},
+              {"train_time_s", s.train_time_s},
+              {"train_usd", s.train_usd}};
+    if (!c.mesh_shape.empty()) plan["mesh"] = {{"shape", c.mesh_shape}, {"axis_names", c.axis_names}};
+    plans.push_back(plan);
+  }
+  if (search.fitting == 0)
+    add_warning(d, "/query", "nothing_fits", "no plan fits in HBM; the list ranks the closest by step time");
+  return {{"evaluated", search.evaluated}, {"valid", search.valid}, {"fitting", search.fitting}, {"plans", plans}};
 }
 
 }  // namespace scalescope

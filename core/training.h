@@ -113,4 +113,9 @@ struct TrainingStep {
 
 TrainingStep evaluate_training_step(const TrainingInput& in);
 
+// Diagnoses a plan that cannot run (TP not dividing heads or d_ff, PP not dividing layers, EP above the experts, CP
+// not dividing the sequence, a DCN axis off 'data', a batch too small to split); warns about uneven splits and
+// ZeRO-3 under PP. Paths are under `query_path`. Allocates only to write diagnostics.
+void check_training_plan(const TrainingInput& in, const std::string& query_path, Diagnostics& diagnostics);
+
 }  // namespace scalescope
