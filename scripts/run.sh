@@ -1,9 +1,18 @@
 #!/usr/bin/env bash
-# The main job: set up, build the engine, and print a readable summary of the default scenario
-# (LLaMA-3 70B on a TPU v5p 4x4x4). Pass another scenario file to summarise that instead.
+# The main job: set up, build the engine (native CLI and wasm) and the web explorer, print a readable summary of
+# the default scenario (LLaMA-3 70B on a TPU v5p 4x4x4; pass another scenario file to summarise that instead),
+# then serve the explorer on 127.0.0.1 and print its address. PORT=... picks the port (default 8080).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
+export NODE_PATH=/usr/share/nodejs  # Emscripten's optimiser needs Debian's acorn (TOOLCHAIN.md quirk 1)
+jobs=$(nproc)
 cmake --preset release >/dev/null
-cmake --build build/release --target scalescope -j"$(nproc)" >/dev/null
-exec build/release/scalescope --table "${1:-examples/default.json}"
+cmake --build build/release --target scalescope -j"$jobs" >/dev/null
+build/release/scalescope --table "${1:-examples/default.json}"
+echo
+echo "run: building the wasm engine and the web explorer..."
+cmake --preset wasm >/dev/null
+cmake --build build/wasm --target scalescope_engine -j"$jobs" >/dev/null
+(cd web && npx vite build --logLevel warn)
+exec node web/scripts/serve.mjs build/site "${PORT:-8080}"

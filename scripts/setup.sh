@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Installs what Scalescope needs on a fresh Debian 12 machine, idempotently: only what is missing.
-# Everything comes from Debian's packages (see ../shared/TOOLCHAIN.md); nothing is downloaded from elsewhere.
+# Debian packages (see ../shared/TOOLCHAIN.md), then the web's npm packages from web/package-lock.json (npm ci).
+# Nothing else is downloaded: no emsdk, no browser builds (the browser tests drive Debian's chromium).
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 # emscripten brings node-acorn (its optimiser needs it) and a nodejs if the machine has none.
-packages=(cmake ninja-build g++ emscripten libeigen3-dev nlohmann-json3-dev catch2)
+# chromium: the browser tests (web/e2e/browser.mjs) drive /usr/bin/chromium through playwright-core.
+packages=(cmake ninja-build g++ emscripten libeigen3-dev nlohmann-json3-dev catch2 chromium)
+command -v npm >/dev/null 2>&1 || packages+=(npm)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -17,4 +21,22 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 else
   echo "setup: all packages present"
+fi
+
+# The web build needs Node >= 20.19 (Vite 8); Debian 12's own nodejs is 18.
+node_version=$(node -p 'process.versions.node' 2>/dev/null || echo 0)
+if ! node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a===20&&b>=19)?0:1)' 2>/dev/null; then
+  echo "setup: the web build needs Node >= 20.19 (found $node_version); install a newer Node and run again" >&2
+  exit 1
+fi
+
+# npm ci when node_modules is missing or was installed from another package-lock.json.
+lock_sum=$(sha256sum web/package-lock.json | cut -d' ' -f1)
+stamp=web/node_modules/.scalescope-lock.sha256
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_sum" ]; then
+  echo "setup: npm ci in web/"
+  (cd web && npm ci --no-audit --no-fund --loglevel=error)
+  echo "$lock_sum" > "$stamp"
+else
+  echo "setup: web/node_modules up to date"
 fi

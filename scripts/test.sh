@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up and runs every test: the native suite under AddressSanitizer/UBSan, the native release suite and CLI
-# checks, the same Catch2 suite compiled with Emscripten and run under Node, and a byte-for-byte comparison of
-# every golden result between native and wasm. Warnings are errors (the CMake presets set SCALESCOPE_WERROR).
+# checks, the same Catch2 suite compiled with Emscripten and run under Node, a byte-for-byte comparison of
+# every golden result between native and wasm, and the web explorer's type check, unit tests, build and browser
+# test. Warnings are errors (the CMake presets set SCALESCOPE_WERROR).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -31,6 +32,23 @@ if ! cmp -s build/golden_native.txt build/golden_wasm.txt; then
   exit 1
 fi
 echo "native and wasm agree byte for byte on $(wc -l < build/golden_native.txt) golden results"
-# One closing line for every suite above (set -e has already stopped on any failure).
+
+# The web: TypeScript types, Vitest unit tests (URL codec, parameter table, mesh mapping, worker client, the hand-
+# written engine types against the real wasm module, and the shipped wasm module against native golden_dump on
+# every golden case), the static site build, and the browser test in Debian's Chromium (its figures are printed).
+cd web
+npx tsc --noEmit
+echo "web: TypeScript types check"
+npx vitest run --reporter=default --reporter=json --outputFile.json=../build/vitest.json
+vitest_passed=$(node -e 'const r=require("../build/vitest.json"); if (r.numFailedTests) process.exit(1); console.log(r.numPassedTests)')
+npx vite build --logLevel warn
+echo "web: site built in build/site"
+node e2e/browser.mjs 2>&1 | tee ../build/browser.log
+browser_passed=$(sed -n 's/^browser: \([0-9]*\) passed, 0 failed$/\1/p' ../build/browser.log)
+[ -n "$browser_passed" ] || { echo "browser test failed" >&2; exit 1; }
+cd ..
+
+# One closing line for every suite above (set -e has already stopped on any failure): CTest's tests, the
+# native/wasm comparison (the awk's + 1), the type check (+ 1 below), Vitest's tests and the browser test's checks.
 passed=$(grep -o 'tests failed out of [0-9]*' build/ctest.log | awk '{s += $5} END {print s + 1}')
-echo "$passed passed, 0 failed"
+echo "$((passed + 1 + vitest_passed + browser_passed)) passed, 0 failed"
