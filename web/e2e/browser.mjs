@@ -315,6 +315,31 @@ async function main() {
       await shot(page, 'explorer-mesh-problem.png');
     });
 
+    await step('frame-wait baseline', async () => {
+      // What "to the next paint" costs on a page that does nothing: the wait for the next frame alone.
+      const blank = await context.newPage();
+      await blank.setContent('<p id="x">0</p>');
+      const waits = await blank.evaluate(async () => {
+        const out = [];
+        for (let i = 0; i < 60; i++) {
+          await new Promise((r) => setTimeout(r, Math.random() * 17));
+          const t0 = performance.now();
+          document.getElementById('x').textContent = String(i);
+          await new Promise((res) => requestAnimationFrame(() => {
+            const ch = new MessageChannel();
+            ch.port1.onmessage = () => res(undefined);
+            ch.port2.postMessage(null);
+          }));
+          out.push(performance.now() - t0);
+        }
+        return out;
+      });
+      figures.blankPaintMedianMs = percentile(waits, 0.5);
+      figures.blankPaintP95Ms = percentile(waits, 0.95);
+      await blank.close();
+      check('frame-wait baseline measured', waits.length === 60);
+    });
+
     check('no console errors', consoleErrors.length === 0, consoleErrors.slice(0, 3).join(' | '));
   } finally {
     await context.close();
@@ -331,6 +356,7 @@ async function main() {
   const f1 = (x) => (typeof x === 'number' ? x.toFixed(1) : String(x));
   console.log('\nweb figures (Chromium headless, this machine):');
   console.log(`  slider-to-paint over ${figures.sliderMoves} moves: median ${f1(figures.paintMedianMs)} ms, p95 ${f1(figures.paintP95Ms)} ms (input to numbers in the DOM: median ${f1(figures.renderMedianMs)} ms, p95 ${f1(figures.renderP95Ms)} ms; answer back from the worker: median ${f1(figures.receivedMedianMs)} ms, of which engine ${f1(figures.engineMedianMs)} ms)`);
+  console.log(`  for scale, a page that only changes one text node paints after: median ${f1(figures.blankPaintMedianMs)} ms, p95 ${f1(figures.blankPaintP95Ms)} ms (waiting for the next frame)`);
   console.log(`  engine wasm gzipped: ${(figures.wasmGzipBytes / 1024).toFixed(1)} KB; whole site gzipped: ${(figures.totalGzipBytes / 1024).toFixed(1)} KB (${(figures.firstLoadGzipBytes / 1024).toFixed(1)} KB before the lazily loaded charts)`);
   console.log(`  time to interactive: ${f1(figures.interactiveMs)} ms (engine load ${f1(figures.engineLoadMs)} ms); screenshots in build/screenshots/`);
   if (failures.length) console.log('\nfailures:\n  ' + failures.join('\n  '));

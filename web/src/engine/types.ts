@@ -207,6 +207,7 @@ export interface TrainingStepResult {
     hbm_capacity_bytes: number;
     fits: boolean;
     shortfall_bytes: number;
+    min_chips_for_memory?: number;
   };
   mfu_frac: number;
   hfu_frac: number;
@@ -233,8 +234,10 @@ export interface ServingSweepPoint {
 export interface ServingResult {
   prefill: { flops_s: number; matmul_flops_s: number; param_load_s: number; comms_s: number; time_s: number; bound: Bound };
   decode: { param_load_s: number; kv_load_s: number; flops_s: number; comms_s: number; step_s: number; bound: Bound };
-  memory: { param_bytes: number; kv_bytes_per_sequence: number; kv_bytes_per_token: number; total_bytes: number; hbm_capacity_bytes: number; fits: boolean; max_batch: number; min_chips_for_params: number };
+  memory: { param_bytes: number; kv_bytes_per_sequence: number; kv_bytes_per_token: number; total_bytes: number; hbm_capacity_bytes: number; fits: boolean; max_batch: number; min_chips_for_params: number; min_chips?: number; min_chips_for_memory?: number };
   kv_context_len: number;
+  decode_time_s?: number;
+  weight_stationary_2d_min_chips?: number;
   time_to_first_token_s: number;
   request_latency_s: number;
   tensor_parallel_compute_limit: number;
@@ -306,6 +309,15 @@ export interface ChipResult {
   domain_egress_unidir_bytes_per_s?: number;
   scale_out_critical_intensity_flops_per_byte?: number;
   scale_up_critical_intensity_flops_per_byte?: number;
+  // micro-architecture (where the preset gives it)
+  matrix_flops_per_unit_per_cycle?: number;
+  vector_clock_hz_if_fma?: number;
+  vector_critical_intensity_flops_per_byte?: number;
+  vector_flops_per_s?: number;
+  vector_lanes?: number;
+  vector_to_matrix_ratio?: number;
+  /** Largest model pure data parallelism holds in HBM. */
+  max_params_pure_dp?: number;
 }
 
 export interface RooflineResult {
@@ -416,7 +428,7 @@ export const SHAPES = {
     memory: {
       params_bytes: 'number', master_weights_bytes: 'number', grads_bytes: 'number', optimizer_bytes: 'number',
       activations_bytes: 'number', in_flight_microbatches: 'number', context_buffers_bytes: 'number', total_bytes: 'number',
-      hbm_capacity_bytes: 'number', fits: 'boolean', shortfall_bytes: 'number',
+      hbm_capacity_bytes: 'number', fits: 'boolean', shortfall_bytes: 'number', min_chips_for_memory: 'number?',
     },
     mfu_frac: 'number', hfu_frac: 'number', tokens_per_s: 'number', tokens_per_s_per_chip: 'number',
     cost: { usd_per_hour: 'number', train_tokens: 'number', train_time_s: 'number', train_usd: 'number' },
@@ -425,8 +437,8 @@ export const SHAPES = {
   serving: {
     prefill: { flops_s: 'number', matmul_flops_s: 'number', param_load_s: 'number', comms_s: 'number', time_s: 'number', bound: 'string' },
     decode: { param_load_s: 'number', kv_load_s: 'number', flops_s: 'number', comms_s: 'number', step_s: 'number', bound: 'string' },
-    memory: { param_bytes: 'number', kv_bytes_per_sequence: 'number', kv_bytes_per_token: 'number', total_bytes: 'number', hbm_capacity_bytes: 'number', fits: 'boolean', max_batch: 'number', min_chips_for_params: 'number' },
-    kv_context_len: 'number', time_to_first_token_s: 'number', request_latency_s: 'number', tensor_parallel_compute_limit: 'number',
+    memory: { param_bytes: 'number', kv_bytes_per_sequence: 'number', kv_bytes_per_token: 'number', total_bytes: 'number', hbm_capacity_bytes: 'number', fits: 'boolean', max_batch: 'number', min_chips_for_params: 'number', min_chips: 'number?', min_chips_for_memory: 'number?' },
+    kv_context_len: 'number', decode_time_s: 'number?', weight_stationary_2d_min_chips: 'number?', time_to_first_token_s: 'number', request_latency_s: 'number', tensor_parallel_compute_limit: 'number',
     tokens_per_s: 'number', tokens_per_s_per_chip: 'number', latency_per_token_s: 'number', queries_per_s_per_chip: 'number',
     usd_per_million_output_tokens: 'number', usd_per_million_input_tokens: 'number', compute_bound_batch: 'number',
     tensor_parallel_hbm_limit: 'number',
@@ -454,6 +466,8 @@ export const SHAPES = {
     price_usd_per_chip_hour: 'number', dcn_critical_intensity_flops_per_byte: 'number?', ici_bidir_bytes_per_s_per_axis: 'number?',
     ici_critical_intensity_flops_per_byte: 'number?', domain_egress_unidir_bytes_per_s: 'number?',
     scale_out_critical_intensity_flops_per_byte: 'number?', scale_up_critical_intensity_flops_per_byte: 'number?',
+    matrix_flops_per_unit_per_cycle: 'number?', vector_clock_hz_if_fma: 'number?', vector_critical_intensity_flops_per_byte: 'number?',
+    vector_flops_per_s: 'number?', vector_lanes: 'number?', vector_to_matrix_ratio: 'number?', max_params_pure_dp: 'number?',
   } satisfies Shape<ChipResult>,
   roofline: {
     attainable_flops_per_s: 'number', bandwidth_bytes_per_s: 'number', bound: 'string', bytes_per_chip: 'number', compute_s: 'number',
@@ -475,9 +489,14 @@ export const SHAPES = {
   } satisfies Shape<ServingSweepPoint>,
 } as const;
 
+export const EXTRA_KEY = ': not in the TypeScript types';
+
 export type ShapeSpec = string | { readonly [k: string]: ShapeSpec };
 
-/** Compares a value with a shape; returns one line per mismatch (missing key, extra key, wrong kind). */
+/**
+ * Compares a value with a shape; returns one line per mismatch (missing key, extra key, wrong kind). Extra keys
+ * end in EXTRA_KEY: the engine may grow results before the web types catch up, which breaks nothing here.
+ */
 export function shapeMismatches(value: unknown, shape: ShapeSpec, path = ''): string[] {
   if (typeof shape === 'string') {
     const optional = shape.endsWith('?');
@@ -490,6 +509,6 @@ export function shapeMismatches(value: unknown, shape: ShapeSpec, path = ''): st
   const v = value as Record<string, unknown>;
   const out: string[] = [];
   for (const [k, s] of Object.entries(shape)) out.push(...shapeMismatches(v[k], s, `${path}/${k}`));
-  for (const k of Object.keys(v)) if (!(k in shape)) out.push(`${path}/${k}: not in the TypeScript types`);
+  for (const k of Object.keys(v)) if (!(k in shape)) out.push(`${path}/${k}${EXTRA_KEY}`);
   return out;
 }

@@ -524,12 +524,21 @@ export class ScalescopeExplorer extends LitElement {
     const hw = hardwarePreset(String(this.state.values['hw']));
     const serving = this.state.values['mode'] === 'serving';
     const target = serving ? 'tp' : Number(this.state.values['fsdp']) > 1 || Number(this.state.values['dp']) === 1 ? 'fsdp' : 'dp';
-    const onRange = (e: Event): void => {
-      const want = 2 ** Number((e.target as HTMLInputElement).value);
-      if (!Number.isFinite(chips) || chips <= 0) return;
+    const moveTo = (want: number, e: Event): void => {
+      if (!Number.isFinite(chips) || chips <= 0 || !Number.isFinite(want) || want < 1) return;
       const cur = Number(this.state.values[target]);
       const next = Math.max(1, Math.round((cur * want) / chips));
-      this.setValue(target, next, e);
+      const p = param(target);
+      this.setValue(target, Math.min(p.max ?? next, next), e);
+    };
+    const onRange = (e: Event): void => moveTo(2 ** Number((e.target as HTMLInputElement).value), e);
+    const onNumber = (e: Event): void => {
+      const el = e.target as HTMLInputElement;
+      const n = Number(el.value);
+      const ok = Number.isInteger(n) && n >= 1 && n <= 1048576;
+      el.setCustomValidity(ok ? '' : 'Enter a whole number of chips');
+      el.reportValidity();
+      if (ok) moveTo(n, e);
     };
     const mesh = meshFor(this.state);
     return html`
@@ -537,7 +546,7 @@ export class ScalescopeExplorer extends LitElement {
         <label for="c-chips">Chips <span class="unit">(moves ${param(target).label})</span></label>
         <div class="pair">
           <input type="range" id="c-chips" data-key="chips" min="0" max="14" step="1" .value=${String(Math.log2(Number.isFinite(chips) ? chips : 1))} @input=${onRange} />
-          <output class="num" for="c-chips" data-metric="chips" data-value=${String(chips)}>${Number.isFinite(chips) ? chips : '—'}</output>
+          <input type="number" class="num" data-key="chips" aria-label="Chips value" min="1" step="1" .value=${Number.isFinite(chips) ? String(chips) : ''} @change=${onNumber} />
         </div>
         <span class="help">${mesh.ok ? (hw.kind === 'gpu' ? `${nodesTimesGpus(hw, mesh.plan.chips)} · ` : '') + describePlan(mesh.plan) : mesh.problem}</span>
       </div>`;
