@@ -19,7 +19,7 @@ import {
 } from '../state/scenario';
 import {
   COLOURS, COMMS_COLOURS, fmtBytes, fmtCount, fmtDelta, fmtFlops, fmtFlopsPerS, fmtPercent, fmtRate, fmtSeconds, fmtUsd,
-  fromSlider, sig, toSlider,
+  fromSlider, sig, siUnit, toSlider,
 } from '../charts/format';
 import { stackedBars, type BarRow, type Marker } from '../charts/bars';
 import { styles } from './styles';
@@ -85,6 +85,17 @@ const THRESHOLD_TITLES: Record<string, string> = {
 /** Threshold names in words (unknown names: underscores become spaces). */
 function thresholdTitle(name: string): string {
   return THRESHOLD_TITLES[name] ?? name.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+}
+
+/** A chip field's value in readable units, from the unit in its name (display only). */
+function fieldHint(path: string, v: number): string {
+  if (path.startsWith('peak_flops_per_s.') || path.endsWith('_flops_per_s')) return fmtFlopsPerS(v);
+  if (path.endsWith('_bytes_per_s') || path.endsWith('_bytes_per_s_per_chip') || path.endsWith('_bytes_per_s_per_gpu')) return `${fmtBytes(v)}/s`;
+  if (path.endsWith('_bytes')) return fmtBytes(v);
+  if (path.endsWith('_hz')) return siUnit(v, 'Hz');
+  if (path.endsWith('_s')) return fmtSeconds(v);
+  if (path.startsWith('price_usd')) return `${fmtUsd(v)} per chip-hour`;
+  return '';
 }
 
 function isTraining(r: unknown, state: State): r is TrainingStepResult {
@@ -514,7 +525,7 @@ export class ScalescopeExplorer extends LitElement {
                   if (ok) this.setHardwareField(f.path, v);
                 }} />
               ${over !== undefined ? html`<span class="badge">overridden</span><button type="button" class="reset" aria-label="Reset ${f.path}" @click=${() => this.setHardwareField(f.path, null)}>↺</button>` : nothing}
-            </div></div>`;
+            </div><span class="help">${fieldHint(f.path, Number(value))}</span></div>`;
         })}
       </details>`;
   }
