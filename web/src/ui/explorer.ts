@@ -58,7 +58,7 @@ export interface ScalescopeHooks {
   renders: number;
   ready: boolean;
   /** Per slider move, ms from the input event: numbers in the DOM, next paint; and the worker's share. */
-  latencies: { rendered: number; painted: number; received: number; engine: number }[];
+  latencies: { rendered: number; painted: number; received: number; engine: number; update: number }[];
   engineLoadMs?: number;
   interactiveMs?: number;
   errors: string[];
@@ -341,6 +341,15 @@ export class ScalescopeExplorer extends LitElement {
     );
   }
 
+  /** Time of Lit's last DOM update (for the timing breakdown). */
+  private lastUpdateMs = 0;
+
+  protected override update(changed: PropertyValues<this>): void {
+    const t = performance.now();
+    super.update(changed);
+    this.lastUpdateMs = performance.now() - t;
+  }
+
   protected override updated(changed: PropertyValues<this>): void {
     if (!changed.has('results') || !this.results) return;
     this.hooks.renders++;
@@ -351,11 +360,12 @@ export class ScalescopeExplorer extends LitElement {
     const t0 = current ? this.pendingInputTime : null;
     if (current) this.pendingInputTime = null;
     const rendered = performance.now();
+    const updateMs = this.lastUpdateMs;
     // The frame that paints this DOM: the next animation frame, then a task after its rendering steps.
     requestAnimationFrame(() => {
       const ch = new MessageChannel();
       ch.port1.onmessage = () => {
-        if (t0 !== null) this.hooks.latencies.push({ rendered: rendered - t0, painted: performance.now() - t0, received: this.receivedAt - t0, engine: this.results?.engineMs ?? NaN });
+        if (t0 !== null) this.hooks.latencies.push({ rendered: rendered - t0, painted: performance.now() - t0, received: this.receivedAt - t0, engine: this.results?.engineMs ?? NaN, update: updateMs });
         this.scheduleCharts(false);
       };
       ch.port2.postMessage(null);
