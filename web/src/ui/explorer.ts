@@ -75,6 +75,10 @@ declare global {
   }
 }
 
+const COMMS_LABELS: Record<string, string> = {
+  data_s: 'DP', fsdp_s: 'FSDP', tensor_s: 'TP', pipeline_s: 'PP', expert_s: 'EP', context_s: 'CP', dcn_s: 'DCN',
+};
+
 const THRESHOLD_TITLES: Record<string, string> = {
   dp_fsdp_tokens_per_chip: 'Batch per chip for DP/FSDP',
   tensor_parallel_degree: 'Tensor-parallel degree',
@@ -652,13 +656,16 @@ export class ScalescopeExplorer extends LitElement {
     const c = t.time?.comms ?? ({} as TrainingStepResult['time']['comms']);
     const commsSegs = (Object.entries(c) as [string, number][])
       .filter(([, v]) => typeof v === 'number' && v > 0)
-      .map(([k, v], i) => ({ label: `${k.replace(/_s$/, '').toUpperCase()} comms`, value: v, colour: COMMS_COLOURS[i % COMMS_COLOURS.length]! }));
+      .map(([k, v], i) => ({ label: `${COMMS_LABELS[k] ?? k.replace(/_s$/, '').toUpperCase()} comms`, value: v, colour: COMMS_COLOURS[i % COMMS_COLOURS.length]! }));
+    const commsSum = commsSegs.reduce((a, x) => a + x.value, 0);
+    const commsNote = t.time?.comms_s !== undefined && Math.abs(commsSum - t.time.comms_s) > 1e-12 * Math.max(1, commsSum)
+      ? `axes overlap: counts as ${fmtSeconds(t.time.comms_s)}` : undefined;
     const crit = String(t.time?.critical ?? '');
     const bound = String(t.time?.bound ?? '');
     const rows: BarRow[] = [
       { label: 'Compute', segments: [{ label: 'compute', value: t.time?.compute_s ?? 0, colour: COLOURS.compute }, { label: 'pipeline bubble', value: t.time?.bubble_s ?? 0, colour: COLOURS.bubble }], emphasis: bound === 'compute' },
       { label: 'Memory (HBM)', segments: [{ label: 'HBM traffic', value: t.time?.hbm_s ?? 0, colour: COLOURS.memory }], emphasis: bound === 'memory' },
-      { label: 'Communication', segments: commsSegs, emphasis: bound === 'communication' },
+      { label: 'Communication', segments: commsSegs, emphasis: bound === 'communication', ...(commsNote ? { note: commsNote } : {}) },
     ];
     const markers: Marker[] = t.time?.step_s !== undefined ? [{ value: t.time.step_s, label: `step ${fmtSeconds(t.time.step_s)}`, colour: COLOURS.highlight }] : [];
     const m = t.memory;
