@@ -28,6 +28,8 @@ Json run_bounds(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
     Json dp = Json::array();
     for (int axes = 1; axes <= hw.ici.torus_dims; ++axes) dp.push_back(moe * dp_min_tokens_per_chip(c, w, axes));
     out["dp_fsdp_min_tokens_per_chip_by_axes"] = dp;
+    // §2.9.1: over every torus axis the whole job needs this global batch (7.6M tokens on a full v5p pod).
+    out["dp_fsdp_min_global_batch_tokens"] = dp.back().get<double>() * chips;
     out["tp_max_degree"] = tp_max_degree(c, w, *d_ff, m_y);
     out["mixed_min_tokens_per_chip"] = mixed_min_tokens_per_chip(alpha, *d_ff, m_x, m_y, false);
     out["mixed_min_tokens_per_chip_feb2025_sum"] = mixed_min_tokens_per_chip(alpha, *d_ff, m_x, m_y, true);
@@ -47,6 +49,7 @@ Json run_bounds(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
     out["alpha_scale_out_flops_per_byte"] = c / w_out;
     out["dp_fsdp_min_tokens_per_gpu_in_domain"] = moe * c / w_up;   // §2.9.8 (2200 H100)
     out["dp_fsdp_min_tokens_per_gpu_across_domains"] = moe * c / w_out;  // (2475 H100)
+    out["dp_fsdp_min_global_batch_tokens"] = moe * c / w_out * chips;  // §3.9 #109: ~40M tokens on 16k H100s
     const double span = std::max(1.0, std::ceil(model_gpus / domain));
     const double nodes = std::ceil(chips / std::max(domain, model_gpus));  // data-parallel node groups
     if (nodes > 1)

@@ -101,6 +101,10 @@ Json run_chip(const QueryContext& ctx, JsonReader&, Diagnostics&) {
     out["ici_bidir_bytes_per_s_per_axis"] = w_ici;
     out["ici_critical_intensity_flops_per_byte"] = c / w_ici;  // §1.3 alpha (2550 on v5p)
     out["dcn_critical_intensity_flops_per_byte"] = c / hw.dcn_unidir_bytes_per_s_per_chip;  // §2.9.7
+    // §2.5: a hop carrying less than W_uni x T_min (45 kB on v5e) is latency-bound.
+    out["ici_latency_bound_bytes_per_hop"] = hw.ici.link_unidir_bytes_per_s * hw.ici.hop_latency_s;
+    // §2.1: two chips exchanging partial sums over one link are compute-bound iff D > 2 C / W_link (8,755 on v5e).
+    out["two_chip_contracting_dim_threshold"] = 2.0 * c / hw.ici.link_unidir_bytes_per_s;
   } else {
     const double node_egress = hw.scale_up.domain_gpus * hw.scale_out.nic_unidir_bytes_per_s_per_gpu;
     out["scale_up_critical_intensity_flops_per_byte"] = c / hw.scale_up.gpu_unidir_bytes_per_s;  // §1.6 (2200 H100)

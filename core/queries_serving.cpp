@@ -136,6 +136,7 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
                        {"kv_bytes_per_token", kv_bytes_per_token(m, in.kv)}, {"total_bytes", total_bytes},
                        {"hbm_capacity_bytes", hbm_total}, {"fits", total_bytes <= hbm_total}, {"max_batch", max_batch},
                        {"min_chips_for_params", std::ceil(params_bytes / hw.hbm_capacity_bytes)},
+                       {"chips_for_params", params_bytes / hw.hbm_capacity_bytes},
                        // §3.8 #79: chips whose HBM holds the weights and this batch's KV caches.
                        {"min_chips", std::ceil(total_bytes / hw.hbm_capacity_bytes)}}},
            {"tokens_per_s", tokens_per_s},

@@ -51,6 +51,7 @@ Json run_transformer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
            {"training_flops", f.training},
            {"attention_flops_fraction", f.attention_fraction},
            {"six_n_flops_per_token", 6.0 * p.active},  // §2.8: 6 N per token (MoE: active N)
+           {"six_n_flops", 6.0 * p.active * tokens},
            {"training_flops_per_token", f.training / tokens},
            {"kv_cache_bytes_per_token", kv_bytes_per_token(m, kv_dtype)},
            {"kv_cache_bytes_per_sequence", kv_bytes_per_token(m, kv_dtype) * seq_len},
