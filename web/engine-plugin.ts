@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Plugin } from 'vite';
+import type { CreateScalescope, EngineModule } from './src/engine/types';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const ENGINE_DIR = process.env.SCALESCOPE_WASM_DIR ?? path.resolve(here, '../build/wasm');
@@ -20,13 +21,15 @@ function enginePath(file: string): string {
   return p;
 }
 
-/** Loads the built engine in Node (TOOLCHAIN.md quirk 3: hand it the wasm bytes) and returns its presets JSON. */
+/** Loads the built engine in Node (TOOLCHAIN.md quirk 3: hand it the wasm bytes); the chapter build uses it too. */
+export async function loadEngine(): Promise<EngineModule> {
+  const mod = (await import(pathToFileURL(enginePath(FILES[0])).href)) as { default: CreateScalescope };
+  return mod.default({ wasmBinary: fs.readFileSync(enginePath(FILES[1])) });
+}
+
+/** The engine's presets JSON. */
 export async function enginePresetsJson(): Promise<string> {
-  const mod = (await import(pathToFileURL(enginePath(FILES[0])).href)) as {
-    default: (o: { wasmBinary: Uint8Array }) => Promise<{ presets(): string }>;
-  };
-  const engine = await mod.default({ wasmBinary: fs.readFileSync(enginePath(FILES[1])) });
-  return engine.presets();
+  return (await loadEngine()).presets();
 }
 
 export function scalescopeEngine(): Plugin {
