@@ -175,6 +175,16 @@ std::string evaluate_json(std::string_view text) {
   return run(scenario, d, false).dump();
 }
 
+std::string evaluate_many_json(std::string_view text) {
+  Diagnostics d;
+  Json scenarios = parse_document(text, d);
+  if (d.empty() && !scenarios.is_array()) add_diagnostic(d, "", "wrong_type", "expected an array of scenarios");
+  if (!d.empty()) return Json{{"ok", false}, {"diagnostics", diagnostics_json(d)}, {"engine_version", kEngineVersion}}.dump();
+  Json out = Json::array();
+  for (const Json& scenario : scenarios) out.push_back(evaluate(scenario));
+  return out.dump();
+}
+
 std::string validate_json(std::string_view text) {
   Diagnostics d;
   Json scenario = parse_document(text, d);
@@ -184,11 +194,8 @@ std::string validate_json(std::string_view text) {
 
 std::string presets_json() {
   Json out{{"hardware", Json::array()}, {"models", Json::array()}, {"queries", query_names()}};
-  for (const auto& p : hardware_preset_texts()) {
-    Json j = Json::parse(p.json, nullptr, false);
-    out["hardware"].push_back(j);
-  }
-  for (const auto& p : model_preset_texts()) out["models"].push_back(Json::parse(p.json, nullptr, false));
+  for (const auto& p : hardware_preset_texts()) out["hardware"].push_back(preset_json(p));
+  for (const auto& p : model_preset_texts()) out["models"].push_back(preset_json(p));
   out["engine_version"] = kEngineVersion;
   return out.dump();
 }

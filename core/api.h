@@ -13,6 +13,8 @@ inline constexpr const char* kEngineVersion = "0.1.0";
 // {"ok": bool, "query": kind, "result": {...}, "diagnostics": [{path, code, message}], "engine_version": "..."}
 Json evaluate(const Json& scenario);
 std::string evaluate_json(std::string_view scenario_text);
+// A JSON array of scenarios in, the array of their results out (one call per slider move instead of many).
+std::string evaluate_many_json(std::string_view scenarios_text);
 
 // {"hardware": [{id, name, ...}], "models": [...], "queries": [...]}
 std::string presets_json();

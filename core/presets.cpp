@@ -1,5 +1,7 @@
 #include "presets.h"
 
+#include <map>
+
 namespace scalescope {
 
 std::vector<std::string> preset_ids(std::span<const PresetText> presets) {
@@ -12,6 +14,18 @@ const PresetText* find_preset(std::span<const PresetText> presets, std::string_v
   for (const auto& p : presets)
     if (id == p.id) return &p;
   return nullptr;
+}
+
+const Json& preset_json(const PresetText& preset) {
+  // One slot per embedded preset, filled on first use; the texts are compile-time data, so the map never changes
+  // after it is built (thread-safe static initialisation).
+  static const std::map<const char*, Json> parsed = [] {
+    std::map<const char*, Json> all;
+    for (const auto& p : hardware_preset_texts()) all.emplace(p.json, Json::parse(p.json, nullptr, false));
+    for (const auto& p : model_preset_texts()) all.emplace(p.json, Json::parse(p.json, nullptr, false));
+    return all;
+  }();
+  return parsed.at(preset.json);
 }
 
 namespace {
@@ -36,7 +50,7 @@ T resolve(const Json& node, const std::string& path, std::span<const PresetText>
                    std::string("unknown ") + what + " preset '" + *id + "'; valid: " + join_choices(preset_ids(presets)));
     return T{};
   }
-  Json merged = Json::parse(preset->json, nullptr, false);
+  Json merged = preset_json(*preset);
   if (!overrides) return parse(merged, path, false, d);
   merged.merge_patch(*overrides);
   return parse(merged, r.path_of("overrides"), false, d);

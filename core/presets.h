@@ -21,6 +21,9 @@ std::span<const PresetText> model_preset_texts();     // generated
 
 std::vector<std::string> preset_ids(std::span<const PresetText> presets);
 const PresetText* find_preset(std::span<const PresetText> presets, std::string_view id);
+// The preset parsed once and kept (immutable after the first call): a scenario per slider move must not re-parse
+// the preset text.
+const Json& preset_json(const PresetText& preset);
 
 // Resolves a scenario's {"preset": id, "overrides": {...}} or a full inline object into a validated value.
 // Overrides are merged into the preset (RFC 7386 merge patch) and the result validated strictly.

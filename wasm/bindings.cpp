@@ -1,4 +1,4 @@
-// The web's door into the engine: four stateless functions, JSON text in, JSON text out (docs/api.md).
+// The web's door into the engine: five stateless functions, JSON text in, JSON text out (docs/api.md).
 // Nothing here computes anything; it only forwards to core/api.h. The TypeScript types that describe these
 // functions are written by hand in web/src/engine/types.ts (Emscripten 3.1.6 has no --emit-tsd) and checked
 // against this module by web/test/engine-types.test.ts.
@@ -11,6 +11,7 @@
 namespace {
 
 std::string evaluate(const std::string& scenario_json) { return scalescope::evaluate_json(scenario_json); }
+std::string evaluate_many(const std::string& scenarios_json) { return scalescope::evaluate_many_json(scenarios_json); }
 std::string presets() { return scalescope::presets_json(); }
 std::string validate(const std::string& scenario_json) { return scalescope::validate_json(scenario_json); }
 std::string version() { return scalescope::kEngineVersion; }
@@ -19,6 +20,7 @@ std::string version() { return scalescope::kEngineVersion; }
 
 EMSCRIPTEN_BINDINGS(scalescope) {
   emscripten::function("evaluate", &evaluate);
+  emscripten::function("evaluate_many", &evaluate_many);
   emscripten::function("presets", &presets);
   emscripten::function("validate", &validate);
   emscripten::function("version", &version);

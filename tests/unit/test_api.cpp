@@ -96,3 +96,14 @@ TEST_CASE("no result ever holds NaN or Inf", "[api]") {
   REQUIRE(out["ok"] == true);
   CHECK(out["result"]["intensity_flops_per_byte"] == 0.0);
 }
+
+TEST_CASE("evaluate_many answers an array of scenarios in order", "[api]") {
+  const json out = json::parse(evaluate_many_json(R"([
+    {"hardware": {"preset": "tpu-v5e"}, "query": {"kind": "chip"}},
+    {"hardware": {"preset": "nope"}, "query": {"kind": "chip"}}])"));
+  REQUIRE(out.is_array());
+  REQUIRE(out.size() == 2);
+  CHECK(out[0]["ok"] == true);
+  CHECK(out[1]["ok"] == false);
+  CHECK(json::parse(evaluate_many_json(R"({"not": "an array"})"))["ok"] == false);
+}

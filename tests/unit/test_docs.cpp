@@ -26,7 +26,8 @@ TEST_CASE("docs/api.md examples are valid scenarios", "[docs]") {
     CHECK(out["ok"] == true);
   }
   // At least one runnable example per query kind.
-  for (const auto& kind : nlohmann::json::parse(scalescope::presets_json())["queries"]) {
+  const auto presets = nlohmann::json::parse(scalescope::presets_json());  // keep it alive for the loop
+  for (const auto& kind : presets["queries"]) {
     INFO("no example of query kind " << kind);
     CHECK(kinds.count(kind.get<std::string>()) == 1);
   }

@@ -50,8 +50,8 @@ function plan(s: typeof training) {
 }
 
 describe('the wasm module', () => {
-  it('has the four functions', () => {
-    for (const f of ['evaluate', 'presets', 'validate', 'version'] as const) expect(typeof engine[f]).toBe('function');
+  it('has the five functions', () => {
+    for (const f of ['evaluate', 'evaluate_many', 'presets', 'validate', 'version'] as const) expect(typeof engine[f]).toBe('function');
     expect(engine.version()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 

@@ -3,9 +3,11 @@
 // and checks both the functions and, through the SHAPES below, every key of real results against these types.
 // All numbers are SI units, the unit in the key; conversions for display live in src/charts/format.ts.
 
-/** The Embind module: four stateless functions, JSON text in, JSON text out. */
+/** The Embind module: five stateless functions, JSON text in, JSON text out. */
 export interface EngineModule {
   evaluate(scenarioJson: string): string;
+  /** A JSON array of scenarios in, the array of their results out. */
+  evaluate_many(scenariosJson: string): string;
   presets(): string;
   validate(scenarioJson: string): string;
   version(): string;
