@@ -95,9 +95,24 @@ export interface State {
   hw: Record<string, number | boolean>;
 }
 
-export function defaultState(): State {
+/** A parameter table: the explorer's (PARAMS) or one extended with more rows (the widgets add theirs). */
+export interface ParamTable {
+  readonly params: readonly Param[];
+  readonly byKey: ReadonlyMap<string, Param>;
+}
+
+export const BASE_TABLE: ParamTable = { params: PARAMS, byKey: PARAM_BY_KEY };
+
+/** PARAMS followed by more rows (keys must be new). */
+export function extendTable(rows: readonly Param[]): ParamTable {
+  for (const r of rows) if (PARAM_BY_KEY.has(r.key)) throw new Error(`parameter '${r.key}' is already in the table`);
+  const params = [...PARAMS, ...rows];
+  return { params, byKey: new Map(params.map((p) => [p.key, p])) };
+}
+
+export function defaultState(table: ParamTable = BASE_TABLE): State {
   const values: Record<string, Value> = {};
-  for (const p of PARAMS) values[p.key] = p.default;
+  for (const p of table.params) values[p.key] = p.default;
   return { values, hw: {} };
 }
 

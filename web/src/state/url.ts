@@ -2,14 +2,14 @@
 // Decoding never throws: anything malformed or hostile is dropped with a plain-words notice and the parameter
 // keeps its default. Notices are shown as text (Lit bindings escape), never as markup.
 import {
+  BASE_TABLE,
   HW_OVERRIDE_PREFIX,
-  PARAMS,
-  PARAM_BY_KEY,
   URL_VERSION,
   defaultState,
   hardwareFields,
   hardwarePreset,
   type Param,
+  type ParamTable,
   type State,
   type Value,
 } from './params';
@@ -61,10 +61,11 @@ function inRange(p: Param, n: number): boolean {
   return (p.min === undefined || n >= p.min) && (p.max === undefined || n <= p.max);
 }
 
-export function encodeState(state: State): string {
+/** The query string of a state: `v=1` and the values that differ from the table's defaults. */
+export function encodeState(state: State, table: ParamTable = BASE_TABLE): string {
   const q = new URLSearchParams();
   q.set('v', String(URL_VERSION));
-  for (const p of PARAMS) {
+  for (const p of table.params) {
     const v = state.values[p.key];
     if (v === undefined || v === null || v === p.default) continue;
     q.set(p.key, formatValue(p, v));
@@ -81,8 +82,8 @@ function migrate(version: number, q: URLSearchParams): URLSearchParams | null {
   return version === URL_VERSION ? q : null;
 }
 
-export function decodeState(search: string): Decoded {
-  const state = defaultState();
+export function decodeState(search: string, table: ParamTable = BASE_TABLE): Decoded {
+  const state = defaultState(table);
   const notices: string[] = [];
   let text = search.startsWith('?') ? search.slice(1) : search;
   if (text === '') return { state, notices };
@@ -141,7 +142,7 @@ export function decodeState(search: string): Decoded {
       else notices.push(`Ignored ${quote(key)}: expected a positive number, got ${quote(raw)}.`);
       continue;
     }
-    const p = PARAM_BY_KEY.get(key);
+    const p = table.byKey.get(key);
     if (!p) {
       notices.push(`Ignored an unknown parameter ${quote(key)}.`);
       continue;
