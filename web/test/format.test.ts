@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fmtBytes, fmtCount, fmtDelta, fmtFlopsPerS, fmtPercent, fmtSeconds, fmtUsd, fromSlider, toSlider } from '../src/charts/format';
+import { sig, fmtBytes, fmtCount, fmtDelta, fmtFlopsPerS, fmtPercent, fmtSeconds, fmtUsd, fromSlider, toSlider } from '../src/charts/format';
 
 describe('display units', () => {
   it('formats SI quantities', () => {
@@ -15,6 +15,19 @@ describe('display units', () => {
     expect(fmtSeconds(293804741)).toBe('9.31 years');
     expect(fmtSeconds(undefined)).toBe('—');
     expect(fmtSeconds(NaN)).toBe('—');
+  });
+
+  it('rounds to significant figures with grouping (cached formatters give the same text every time)', () => {
+    for (let i = 0; i < 2; i++) {
+      expect(sig(1234.5)).toBe('1,235');
+      expect(sig(0.0123456)).toBe('0.0123');
+      expect(sig(12.3456)).toBe('12.3');
+      expect(sig(-4.5678)).toBe('-4.57');
+      expect(sig(123456)).toBe('1.23e5');
+      expect(sig(0)).toBe('0');
+      expect(sig(Infinity)).toBe('—');
+      expect(fmtUsd(1234.5)).toBe('$1,234.50');
+    }
   });
 
   it('formats deltas', () => {

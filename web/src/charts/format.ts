@@ -6,14 +6,27 @@ const SI = [
   { p: 1e9, s: 'G' }, { p: 1e6, s: 'M' }, { p: 1e3, s: 'k' },
 ] as const;
 
-/** Three significant figures, no exponent noise: 1.23, 12.3, 123, 1,230. */
+// Number formatting runs hundreds of times per slider move: Intl.NumberFormat objects are built once per number of
+// decimals (Number.prototype.toLocaleString builds one per call, which cost ~10 ms per move in Chromium).
+const formatters = new Map<string, Intl.NumberFormat>();
+function decimalsFormat(min: number, max: number): Intl.NumberFormat {
+  const key = `${min},${max}`;
+  let f = formatters.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat('en-US', { minimumFractionDigits: min, maximumFractionDigits: max });
+    formatters.set(key, f);
+  }
+  return f;
+}
+
+/** Three significant figures, no exponent noise: 1.23, 12.3, 123, 1,235 (whole numbers from 1,000 up). */
 export function sig(x: number, digits = 3): string {
   if (!Number.isFinite(x)) return '—';
   if (x === 0) return '0';
   const a = Math.abs(x);
   if (a >= 1e4 || a < 1e-3) return x.toPrecision(digits).replace(/\.?0+e/, 'e').replace('e+', 'e');
   const decimals = Math.max(0, digits - 1 - Math.floor(Math.log10(a)));
-  return x.toLocaleString('en-US', { maximumFractionDigits: decimals, minimumFractionDigits: 0 });
+  return decimalsFormat(0, decimals).format(x);
 }
 
 /** SI prefix: 4.59e14 FLOP/s -> "459 TFLOP/s"; unit '' gives "70.6 G". */
@@ -65,7 +78,7 @@ export function fmtUsd(x: number | undefined): string {
   if (a >= 1e9) return `$${sig(x / 1e9)}B`;
   if (a >= 1e6) return `$${sig(x / 1e6)}M`;
   if (a >= 1e4) return `$${sig(x / 1e3)}k`;
-  if (a >= 1) return `$${x.toLocaleString('en-US', { maximumFractionDigits: 2, minimumFractionDigits: 2 })}`;
+  if (a >= 1) return `$${decimalsFormat(2, 2).format(x)}`;
   return `$${sig(x)}`;
 }
 
