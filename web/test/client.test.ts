@@ -1,7 +1,10 @@
-// The worker client keeps only the latest request while one is in the worker.
+// The worker client keeps only the latest request while one is in the worker, caches results by scenario text and
+// sends the worker only what it has not seen, as one batch.
 import { describe, expect, it } from 'vitest';
-import { EngineClient, type WorkerLike } from '../src/engine/client';
+import { EngineClient, ResultCache, type WorkerLike } from '../src/engine/client';
 import type { FromWorker, ToWorker } from '../src/engine/protocol';
+
+type Sent = Extract<ToWorker, { type: 'evaluate' }>;
 
 class FakeWorker implements WorkerLike {
   sent: ToWorker[] = [];
@@ -13,9 +16,24 @@ class FakeWorker implements WorkerLike {
   reply(msg: FromWorker): void {
     this.onmessage?.({ data: msg } as MessageEvent<FromWorker>);
   }
+  last(): Sent {
+    return this.sent[this.sent.length - 1] as Sent;
+  }
+  /** Answers the last batch the way the worker does: one JSON array, each scenario text upper-cased. */
+  answer(engineMs = 1): void {
+    const b = this.last();
+    this.reply({ type: 'result', id: b.id, json: JSON.stringify(b.scenarios.map(ev)), engineMs, calls: 1 });
+  }
 }
 
-const ev = (text: string) => ({ ok: true, diagnostics: [], engine_version: 'x', result: text });
+const ev = (text: string) => ({ ok: true, diagnostics: [], engine_version: 'x', result: text.toUpperCase() });
+
+function started(): { w: FakeWorker; c: EngineClient } {
+  const w = new FakeWorker();
+  const c = new EngineClient(w, 'http://x/engine/');
+  w.reply({ type: 'ready', version: '0.1.0', loadMs: 1 });
+  return { w, c };
+}
 
 describe('EngineClient', () => {
   it('sends init, then at most one batch; newer requests replace the waiting one', async () => {
@@ -29,14 +47,87 @@ describe('EngineClient', () => {
     const d = c.evaluate(['d']);
     expect(w.sent.length).toBe(2); // init + a
     await expect(b).resolves.toBeNull();
-    const first = w.sent[1] as Extract<ToWorker, { type: 'evaluate' }>;
-    w.reply({ type: 'result', id: first.id, results: [ev('A')], engineMs: 1 });
-    await expect(a).resolves.toEqual({ results: [ev('A')], engineMs: 1 });
+    w.answer(1);
+    await expect(a).resolves.toEqual({ results: [ev('a')], engineMs: 1, cached: 0, trips: 1, calls: 1 });
     expect(w.sent.length).toBe(3);
-    const last = w.sent[2] as Extract<ToWorker, { type: 'evaluate' }>;
-    expect(last.scenarios).toEqual(['d']);
-    w.reply({ type: 'result', id: last.id, results: [ev('D')], engineMs: 2 });
-    await expect(d).resolves.toEqual({ results: [ev('D')], engineMs: 2 });
+    expect(w.last().scenarios).toEqual(['d']);
+    w.answer(2);
+    await expect(d).resolves.toEqual({ results: [ev('d')], engineMs: 2, cached: 0, trips: 1, calls: 1 });
+  });
+
+  it('sends a whole batch in one message, each distinct scenario once', async () => {
+    const { w, c } = started();
+    const p = c.evaluate(['a', 'b', 'a', 'c']);
+    expect(w.sent.length).toBe(2);
+    expect(w.last().scenarios).toEqual(['a', 'b', 'c']);
+    w.answer();
+    const r = await p;
+    expect(r?.results).toEqual([ev('a'), ev('b'), ev('a'), ev('c')]);
+    expect(r?.results[0]).toBe(r?.results[2]);
+  });
+
+  it('answers cached scenarios without a round trip, with the same objects, and sends only the new ones', async () => {
+    const { w, c } = started();
+    const first = c.evaluate(['chip', 'model', 'step1']);
+    w.answer();
+    const r1 = (await first)!;
+    const again = await c.evaluate(['chip', 'model', 'step1']);
+    expect(w.sent.length).toBe(2); // init + the first batch: no trip for the second
+    expect(again).toMatchObject({ cached: 3, trips: 0, calls: 0, engineMs: 0 });
+    expect(again!.results[0]).toBe(r1.results[0]);
+    const moved = c.evaluate(['chip', 'model', 'step2']);
+    expect(w.last().scenarios).toEqual(['step2']);
+    w.answer();
+    const r3 = (await moved)!;
+    expect(r3).toMatchObject({ cached: 2, trips: 1 });
+    expect(r3.results[0]).toBe(r1.results[0]);
+    expect(r3.results[1]).toBe(r1.results[1]);
+    expect(r3.results[2]).toEqual(ev('step2'));
+  });
+
+  it('never goes back in time: a late answer after a newer cached one resolves null (and still fills the cache)', async () => {
+    const { w, c } = started();
+    const warm = c.evaluate(['x']);
+    w.answer();
+    await warm;
+    const slow = c.evaluate(['y']); // in the worker
+    const fast = await c.evaluate(['x']); // answered at once from the cache
+    expect(fast?.results).toEqual([ev('x')]);
+    w.answer();
+    await expect(slow).resolves.toBeNull();
+    const later = await c.evaluate(['y']);
+    expect(later).toMatchObject({ trips: 0, results: [ev('y')] });
+  });
+
+  it('a waiting batch whose scenarios the in-flight one answered needs no trip of its own', async () => {
+    const { w, c } = started();
+    const a = c.evaluate(['p', 'q']);
+    const b = c.evaluate(['q']);
+    w.answer();
+    await a;
+    expect(await b).toMatchObject({ trips: 0, results: [ev('q')] });
+    expect(w.sent.length).toBe(2);
+  });
+
+  it('does not cache an engine trap', async () => {
+    const { w, c } = started();
+    const p = c.evaluate(['bad']);
+    const b = w.last();
+    const trap = { ok: false, diagnostics: [{ path: '', code: 'engine_error', message: 'RuntimeError' }], engine_version: '' };
+    w.reply({ type: 'result', id: b.id, json: JSON.stringify([trap]), engineMs: 0, calls: 2 });
+    expect((await p)?.results).toEqual([trap]);
+    void c.evaluate(['bad']);
+    expect(w.sent.length).toBe(3);
+  });
+
+  it('rejects an answer of the wrong length or that is not JSON', async () => {
+    const { w, c } = started();
+    const p = c.evaluate(['a', 'b']);
+    w.reply({ type: 'result', id: w.last().id, json: '[{}]', engineMs: 0, calls: 1 });
+    await expect(p).rejects.toThrow('1 results for 2 scenarios');
+    const q = c.evaluate(['c']);
+    w.reply({ type: 'result', id: w.last().id, json: 'nope', engineMs: 0, calls: 1 });
+    await expect(q).rejects.toThrow('not JSON');
   });
 
   it('reports a failed engine load to every caller', async () => {
@@ -47,5 +138,19 @@ describe('EngineClient', () => {
     await expect(c.ready).rejects.toThrow('404');
     await expect(p).rejects.toThrow('404');
     await expect(c.evaluate(['b'])).rejects.toThrow('404');
+  });
+});
+
+describe('ResultCache', () => {
+  it('drops the least recently used entry', () => {
+    const c = new ResultCache(2);
+    const e = (x: string) => ({ ok: true, diagnostics: [], engine_version: x });
+    c.set('a', e('a'));
+    c.set('b', e('b'));
+    expect(c.get('a')?.engine_version).toBe('a'); // a is now the most recent
+    c.set('c', e('c'));
+    expect(c.get('b')).toBeUndefined();
+    expect(c.get('a')).toBeDefined();
+    expect(c.size).toBe(2);
   });
 });

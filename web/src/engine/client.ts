@@ -1,5 +1,11 @@
 // The page's side of the engine worker. While a slider moves only the latest request matters: at most one batch
-// is in the worker; a newer request replaces the one waiting, and the replaced one resolves as `null`.
+// is in the worker; a newer request replaces the one waiting (which resolves as `null`), and an answer that arrives
+// after a newer request was already answered resolves as `null` too, so results never go back in time.
+//
+// Results are cached here by scenario text (the engine is a pure function): a batch sends the worker only the
+// scenarios it has not seen, all of them in one message that the worker answers with one evaluate_many call; a
+// batch the cache answers whole (a slider moved back, the chip or model that did not change) needs no round trip.
+// A cached scenario yields the same object every time, so the page can skip redrawing what did not change.
 import type { Evaluation } from './types';
 import type { FromWorker, ToWorker } from './protocol';
 
@@ -11,23 +17,61 @@ export interface WorkerLike {
 
 export interface BatchResult {
   results: Evaluation<unknown>[];
+  /** Time inside the engine for the scenarios sent (0 when the cache answered everything). */
   engineMs: number;
+  /** Scenarios answered from the cache. */
+  cached: number;
+  /** Worker round trips (0 or 1) and wasm calls made for this batch. */
+  trips: number;
+  calls: number;
+}
+
+/** Least-recently-used map from scenario text to its evaluation. */
+export class ResultCache {
+  private readonly map = new Map<string, Evaluation<unknown>>();
+  constructor(readonly capacity = 2000) {}
+  get size(): number {
+    return this.map.size;
+  }
+  get(text: string): Evaluation<unknown> | undefined {
+    const hit = this.map.get(text);
+    if (hit) {
+      this.map.delete(text);
+      this.map.set(text, hit);
+    }
+    return hit;
+  }
+  set(text: string, ev: Evaluation<unknown>): void {
+    this.map.delete(text);
+    this.map.set(text, ev);
+    if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as string);
+  }
 }
 
 interface Pending {
+  seq: number;
   scenarios: string[];
+  /** Cached evaluations by position, filled when the request was made; the rest come from the worker. */
+  known: (Evaluation<unknown> | undefined)[];
+  misses: string[];
   resolve: (r: BatchResult | null) => void;
   reject: (e: Error) => void;
 }
 
+const ENGINE_ERROR = 'engine_error';
+
 export class EngineClient {
   readonly ready: Promise<{ version: string; loadMs: number }>;
+  readonly cache: ResultCache;
   private inFlight: (Pending & { id: number }) | null = null;
   private waiting: Pending | null = null;
   private nextId = 1;
+  private seq = 0;
+  private answeredSeq = 0;
   private failed: Error | null = null;
 
-  constructor(private readonly worker: WorkerLike, engineBase: string) {
+  constructor(private readonly worker: WorkerLike, engineBase: string, cacheSize = 2000) {
+    this.cache = new ResultCache(cacheSize);
     let readyResolve!: (v: { version: string; loadMs: number }) => void;
     let readyReject!: (e: Error) => void;
     this.ready = new Promise((res, rej) => {
@@ -49,8 +93,9 @@ export class EngineClient {
           this.pump();
         }
       } else if (msg.type === 'result' && this.inFlight?.id === msg.id) {
-        this.inFlight.resolve({ results: msg.results, engineMs: msg.engineMs });
+        const p = this.inFlight;
         this.inFlight = null;
+        this.answer(p, msg.json, msg.engineMs, msg.calls);
         this.pump();
       }
     };
@@ -65,22 +110,75 @@ export class EngineClient {
     worker.postMessage({ type: 'init', engineBase });
   }
 
-  /** Evaluates scenarios (JSON texts). Resolves null when a newer request replaced this one before it ran. */
+  /** Evaluates scenarios (JSON texts). Resolves null when a newer request replaced this one or was answered first. */
   evaluate(scenarios: string[]): Promise<BatchResult | null> {
     if (this.failed) return Promise.reject(this.failed);
+    const seq = ++this.seq;
+    const known = scenarios.map((s) => this.cache.get(s));
+    const misses = [...new Set(scenarios.filter((_, i) => known[i] === undefined))];
+    if (this.waiting) {
+      this.waiting.resolve(null);
+      this.waiting = null;
+    }
+    if (misses.length === 0) {
+      this.answeredSeq = seq;
+      return Promise.resolve({ results: known as Evaluation<unknown>[], engineMs: 0, cached: scenarios.length, trips: 0, calls: 0 });
+    }
     return new Promise((resolve, reject) => {
-      if (this.waiting) this.waiting.resolve(null);
-      this.waiting = { scenarios, resolve, reject };
+      this.waiting = { seq, scenarios, known, misses, resolve, reject };
       this.pump();
     });
   }
 
+  private answer(p: Pending, json: string, engineMs: number, calls: number): void {
+    let answers: unknown;
+    try {
+      answers = JSON.parse(json);
+    } catch (e) {
+      p.reject(new Error(`the engine answered with text that is not JSON: ${String(e)}`));
+      return;
+    }
+    if (!Array.isArray(answers) || answers.length !== p.misses.length) {
+      p.reject(new Error(`the engine answered ${Array.isArray(answers) ? answers.length : 'no'} results for ${p.misses.length} scenarios`));
+      return;
+    }
+    const fresh = new Map<string, Evaluation<unknown>>();
+    p.misses.forEach((text, i) => {
+      const ev = answers[i] as Evaluation<unknown>;
+      fresh.set(text, ev);
+      // A trap is not an answer worth keeping: the next request tries again.
+      if (!ev.diagnostics?.some((d) => d.code === ENGINE_ERROR)) this.cache.set(text, ev);
+    });
+    this.finish(p, fresh, engineMs, 1, calls);
+  }
+
+  private finish(p: Pending, fresh: Map<string, Evaluation<unknown>>, engineMs: number, trips: number, calls: number): void {
+    if (p.seq < this.answeredSeq) {
+      p.resolve(null); // a newer request was answered (from the cache) while this one was in the worker
+      return;
+    }
+    this.answeredSeq = p.seq;
+    const results = p.scenarios.map((s, i) => p.known[i] ?? fresh.get(s)!);
+    p.resolve({ results, engineMs, cached: p.scenarios.length - p.misses.length, trips, calls });
+  }
+
   private pump(): void {
-    if (this.inFlight || !this.waiting) return;
-    const id = this.nextId++;
-    this.inFlight = { ...this.waiting, id };
-    this.waiting = null;
-    this.worker.postMessage({ type: 'evaluate', id, scenarios: this.inFlight.scenarios });
+    while (!this.inFlight && this.waiting) {
+      const w = this.waiting;
+      this.waiting = null;
+      // The batch that just came back may have answered some of this one's scenarios.
+      w.scenarios.forEach((s, i) => {
+        w.known[i] ??= this.cache.get(s);
+      });
+      w.misses = [...new Set(w.scenarios.filter((_, i) => w.known[i] === undefined))];
+      if (w.misses.length === 0) {
+        this.finish(w, new Map(), 0, 0, 0);
+        continue;
+      }
+      const id = this.nextId++;
+      this.inFlight = { ...w, id };
+      this.worker.postMessage({ type: 'evaluate', id, scenarios: w.misses });
+    }
   }
 
   private failAll(err: Error): void {

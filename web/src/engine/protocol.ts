@@ -1,5 +1,4 @@
-// Messages between the page and the engine worker (worker.ts). Results travel parsed (structured clone).
-import type { Evaluation } from './types';
+// Messages between the page and the engine worker (worker.ts).
 
 export interface InitMessage {
   type: 'init';
@@ -10,7 +9,7 @@ export interface InitMessage {
 export interface EvaluateMessage {
   type: 'evaluate';
   id: number;
-  /** Scenario JSON texts, evaluated in order. */
+  /** Scenario JSON texts, evaluated in order with one evaluate_many call (batch.ts). */
   scenarios: string[];
 }
 
@@ -25,8 +24,12 @@ export interface ReadyMessage {
 export interface ResultMessage {
   type: 'result';
   id: number;
-  results: Evaluation<unknown>[];
+  /** JSON text of the array of evaluations, one per scenario sent, in order (the page parses it once). */
+  json: string;
+  /** Time inside the engine, ms. */
   engineMs: number;
+  /** wasm calls the worker made for this batch (1: one evaluate_many). */
+  calls: number;
 }
 
 export interface ErrorMessage {

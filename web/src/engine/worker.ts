@@ -1,30 +1,14 @@
-// The engine's Web Worker: loads the wasm module once, then evaluates batches of scenarios. It never computes
-// anything itself. The page's EngineClient sends at most one batch at a time, so stale requests never queue here.
+// The engine's Web Worker: loads the wasm module once, then answers each batch of scenarios with one evaluate_many
+// call (batch.ts). It never computes anything itself and keeps no state but the module: the page's EngineClient
+// caches results and sends at most one batch at a time, so stale requests never queue here.
 /// <reference lib="webworker" />
-import type { CreateScalescope, EngineModule, Evaluation } from './types';
+import type { CreateScalescope, EngineModule } from './types';
 import type { FromWorker, ToWorker } from './protocol';
+import { evaluateBatch } from './batch';
 
 declare const self: DedicatedWorkerGlobalScope;
 
 let engine: Promise<EngineModule> | null = null;
-
-// Results by scenario text (the engine is a pure function): moving a slider back and forth, or the chip and model
-// queries that do not change while the batch moves, cost nothing the second time. Least recently used out first.
-const CACHE_SIZE = 2000;
-const cache = new Map<string, Evaluation<unknown>>();
-
-function cached(m: EngineModule, text: string): Evaluation<unknown> {
-  const hit = cache.get(text);
-  if (hit) {
-    cache.delete(text);
-    cache.set(text, hit);
-    return hit;
-  }
-  const ev = evaluateOne(m, text);
-  cache.set(text, ev);
-  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-  return ev;
-}
 
 function post(msg: FromWorker): void {
   self.postMessage(msg);
@@ -41,15 +25,6 @@ async function load(base: string): Promise<EngineModule> {
     }),
   ]);
   return mod.default({ wasmBinary: bytes });
-}
-
-function evaluateOne(m: EngineModule, text: string): Evaluation<unknown> {
-  try {
-    return JSON.parse(m.evaluate(text)) as Evaluation<unknown>;
-  } catch (e) {
-    // The engine never throws by contract; a trap here is a bug worth showing in place, not a dead page.
-    return { ok: false, diagnostics: [{ path: '', code: 'engine_error', message: String(e) }], engine_version: '' };
-  }
 }
 
 self.onmessage = async (ev: MessageEvent<ToWorker>) => {
@@ -76,6 +51,6 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
     return; // already reported by init
   }
   const t0 = performance.now();
-  const results = msg.scenarios.map((s) => cached(m, s));
-  post({ type: 'result', id: msg.id, results, engineMs: performance.now() - t0 });
+  const { json, calls } = evaluateBatch(m, msg.scenarios);
+  post({ type: 'result', id: msg.id, json, engineMs: performance.now() - t0, calls });
 };
