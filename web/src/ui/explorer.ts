@@ -36,6 +36,9 @@ interface Results {
   scaling: { point: ScalingPoint; ev: Evaluation<TrainingStepResult | ServingResult> }[];
   curve: { intensity: number; attainable: number }[];
   engineMs: number;
+  /** Scenarios in the last batches and how many the page's cache answered. */
+  scenarios: number;
+  cached: number;
   stage: 'primary' | 'secondary';
 }
 
@@ -57,8 +60,14 @@ const GROUP_TITLES: Record<string, string> = {
 export interface ScalescopeHooks {
   renders: number;
   ready: boolean;
-  /** Per slider move, ms from the input event: numbers in the DOM, next paint; and the worker's share. */
-  latencies: { rendered: number; painted: number; received: number; engine: number; update: number }[];
+  /**
+   * Per slider move, ms from the input event: `rendered` numbers in the DOM (engine + render), `painted` the end of
+   * the frame that shows them (frame-aligned), `frameWait` the part of that spent waiting for the frame to begin;
+   * `received` the answer back from the worker, `engine` time in wasm, `update` Lit's DOM update of the results;
+   * `trips` worker round trips (0 or 1), `calls` wasm calls, `cached` scenarios the page's cache answered;
+   * `inputFrame` the end of the first frame after the input (the one that shows the moved slider itself).
+   */
+  latencies: { rendered: number; painted: number; frameWait: number; inputFrame: number; received: number; engine: number; update: number; trips: number; calls: number; cached: number }[];
   engineLoadMs?: number;
   interactiveMs?: number;
   errors: string[];
@@ -129,9 +138,12 @@ export class ScalescopeExplorer extends LitElement {
   private client: EngineClient | null = null;
   private curveCache = new Map<string, { intensity: number; attainable: number }[]>();
   private urlTimer: ReturnType<typeof setTimeout> | null = null;
+  private urlDue: number | null = null;
   private pendingInputTime: number | null = null;
   private receivedAt = 0;
   private secondaryTimer: ReturnType<typeof setTimeout> | null = null;
+  private lastBatch = { trips: 0, calls: 0, cached: 0 };
+  private chartsAsked = false;
   private plots: PlotsModule | null = null;
   private chartTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly hooks: ScalescopeHooks = { renders: 0, ready: false, latencies: [], errors: [], stateQuery: '', resultQuery: '' };
@@ -145,7 +157,7 @@ export class ScalescopeExplorer extends LitElement {
     this.notices = decoded.notices;
     if (decoded.notices.length) this.writeUrl();
     window.addEventListener('popstate', this.onPopState);
-    // The URL lags slider moves by up to 100 ms; never lose the last change to a reload or a closed tab.
+    // The URL lags slider moves by up to 150 ms; never lose the last change to a reload or a closed tab.
     window.addEventListener('pagehide', this.flushUrl);
     this.startEngine();
   }
@@ -160,6 +172,7 @@ export class ScalescopeExplorer extends LitElement {
     if (this.urlTimer) {
       clearTimeout(this.urlTimer);
       this.urlTimer = null;
+      this.urlDue = null;
       this.writeUrl();
     }
   };
@@ -211,8 +224,24 @@ export class ScalescopeExplorer extends LitElement {
 
   // ---------------------------------------------------------------------------------------------- state changes
 
+  /** End of the first frame after the last input (see ScalescopeHooks.latencies). */
+  private inputFrameAt = NaN;
+
+  private markInput(ev?: Event): void {
+    const t0 = ev ? ev.timeStamp : performance.now();
+    this.pendingInputTime = t0;
+    this.inputFrameAt = NaN;
+    requestAnimationFrame(() => {
+      const ch = new MessageChannel();
+      ch.port1.onmessage = () => {
+        if (this.pendingInputTime === t0 || this.pendingInputTime === null) this.inputFrameAt = performance.now();
+      };
+      ch.port2.postMessage(null);
+    });
+  }
+
   private setValue(key: string, value: Value, ev?: Event): void {
-    this.pendingInputTime = ev ? ev.timeStamp : performance.now();
+    this.markInput(ev);
     const s = cloneState(this.state);
     s.values[key] = value;
     if (key === 'hw') s.hw = {};
@@ -222,7 +251,7 @@ export class ScalescopeExplorer extends LitElement {
   }
 
   private setHardwareField(path: string, value: number | boolean | null): void {
-    this.pendingInputTime = performance.now();
+    this.markInput();
     const s = cloneState(this.state);
     const preset = hardwareFields(hardwarePreset(String(s.values['hw']))).find((f) => f.path === path);
     if (value === null || (preset && preset.value === value)) delete s.hw[path];
@@ -238,12 +267,16 @@ export class ScalescopeExplorer extends LitElement {
   }
 
   private scheduleUrl(): void {
-    if (this.urlTimer) return;
-    // Browsers throttle history updates; one per 100 ms is plenty while a slider moves.
+    // history.replaceState costs about a millisecond in Chromium: write the URL once the controls rest for 150 ms
+    // (never more than 1 s late while a slider keeps moving), so it does not compete with a move's paint.
+    const now = performance.now();
+    this.urlDue ??= now + 1000;
+    if (this.urlTimer) clearTimeout(this.urlTimer);
     this.urlTimer = setTimeout(() => {
       this.urlTimer = null;
+      this.urlDue = null;
       this.writeUrl();
-    }, 100);
+    }, Math.max(0, Math.min(150, this.urlDue - now)));
   }
 
   private writeUrl(): void {
@@ -291,6 +324,7 @@ export class ScalescopeExplorer extends LitElement {
       (batch) => {
         if (!batch) return; // a newer request replaced this one
         this.receivedAt = performance.now();
+        this.lastBatch = { trips: batch.trips, calls: batch.calls, cached: batch.cached };
         const r = batch.results;
         const curveKey = JSON.stringify(rooflineCurveScenarios(state)[0]);
         this.results = {
@@ -303,14 +337,18 @@ export class ScalescopeExplorer extends LitElement {
           scaling: this.results?.state === state ? this.results.scaling : [],
           curve: this.curveCache.get(curveKey) ?? [],
           engineMs: batch.engineMs,
+          scenarios: texts.length,
+          cached: batch.cached,
           stage: 'primary',
         };
-        // The charts' batch waits until the controls rest, so it never delays the next move's numbers.
+        // The charts' batch waits until the controls rest (150 ms without a change), so it never delays the next
+        // move's numbers; only the very first charts are asked for at once.
         if (this.secondaryTimer) clearTimeout(this.secondaryTimer);
         this.secondaryTimer = setTimeout(() => {
           this.secondaryTimer = null;
           if (this.state === state) this.requestSecondary(state, curveKey);
-        }, this.results?.scaling.length ? 150 : 0);
+        }, this.chartsAsked ? 150 : 0);
+        this.chartsAsked = true;
       },
       (e: unknown) => this.fail(e),
     );
@@ -338,6 +376,8 @@ export class ScalescopeExplorer extends LitElement {
           scaling: scaling.map(({ point, i }) => ({ point, ev: r[i] as Evaluation<TrainingStepResult | ServingResult> })),
           curve: this.curveCache.get(curveKey) ?? [],
           engineMs: this.results.engineMs + batch.engineMs,
+          scenarios: this.results.scenarios + texts.length,
+          cached: this.results.cached + batch.cached,
           stage: 'secondary',
         };
       },
@@ -365,11 +405,20 @@ export class ScalescopeExplorer extends LitElement {
     if (current) this.pendingInputTime = null;
     const rendered = performance.now();
     const updateMs = this.lastUpdateMs;
-    // The frame that paints this DOM: the next animation frame, then a task after its rendering steps.
+    const batch = this.lastBatch;
+    const engineMs = this.results.engineMs;
+    // The frame that paints this DOM: the next animation frame (from the DOM update until its callbacks run the page
+    // only waits for the frame to begin), then a task after its rendering steps.
     requestAnimationFrame(() => {
+      const frameStart = performance.now();
       const ch = new MessageChannel();
       ch.port1.onmessage = () => {
-        if (t0 !== null) this.hooks.latencies.push({ rendered: rendered - t0, painted: performance.now() - t0, received: this.receivedAt - t0, engine: this.results?.engineMs ?? NaN, update: updateMs });
+        if (t0 !== null) {
+          this.hooks.latencies.push({
+            rendered: rendered - t0, painted: performance.now() - t0, frameWait: Math.max(0, frameStart - rendered), inputFrame: this.inputFrameAt - t0, received: this.receivedAt - t0,
+            engine: engineMs, update: updateMs, trips: batch.trips, calls: batch.calls, cached: batch.cached,
+          });
+        }
         this.scheduleCharts(false);
       };
       ch.port2.postMessage(null);
@@ -581,13 +630,23 @@ export class ScalescopeExplorer extends LitElement {
     const mode = String(this.state.values['mode']);
     const hw = hardwarePreset(String(this.state.values['hw']));
     const groups = ['workload', 'hardware', 'model', 'mesh', mode === 'serving' ? 'serving' : 'training'];
-    return html`${groups.map((g) => html`
+    // A slider move re-renders only its own group: each group depends on its own values and the mode, chip and model.
+    return html`${groups.map((g) => guard(this.groupDeps(g), () => html`
       <fieldset class="group" data-group=${g}>
         <legend>${GROUP_TITLES[g]}</legend>
         ${g === 'mesh' ? this.renderChipsControl() : nothing}
         ${PARAMS.filter((p) => p.group === g && inMode(p, mode) && !(hw.kind === 'gpu' && (p.key === 'slices' || p.key === 'dcn'))).map((p) => this.renderControl(p))}
         ${g === 'hardware' ? this.renderHardwareFields() : nothing}
-      </fieldset>`)}`;
+      </fieldset>`))}`;
+  }
+
+  /** What a group of controls shows depends on: its parameters, the mode, chip and model (presets, GPU or TPU). */
+  private groupDeps(g: string): unknown[] {
+    const v = this.state.values;
+    const deps: unknown[] = [g, v['mode'], v['hw'], v['model']];
+    for (const p of PARAMS) if (p.group === g) deps.push(v[p.key]);
+    if (g === 'hardware') deps.push(JSON.stringify(this.state.hw));
+    return deps;
   }
 
   // ---------------------------------------------------------------------------------------------- results
@@ -822,7 +881,7 @@ export class ScalescopeExplorer extends LitElement {
       </section>
       ${!r.mesh.ok ? html`<div class="diagnostics" role="status" data-diagnostics="mesh"><ul><li class="err"><span class="sev">Problem</span> Mesh: ${r.mesh.problem}</li></ul></div>` : nothing}
       ${r.main ? this.renderDiagnostics(r.main.diagnostics, serving ? 'serving' : 'training_step') : nothing}
-      ${serving ? this.renderServing(res as ServingResult | undefined, r) : isTraining(res, r.state) ? this.renderTraining(r, res) : nothing}
+      ${guard([r.main, serving], () => (serving ? this.renderServing(res as ServingResult | undefined, r) : isTraining(res, r.state) ? this.renderTraining(r, res) : nothing))}
       ${this.renderCompare(r, metrics)}
       <section class="panel" aria-labelledby="h-roof">
         <h3 id="h-roof">Roofline: the workload’s main matmuls on one chip</h3>
@@ -834,8 +893,8 @@ export class ScalescopeExplorer extends LitElement {
         <div id="scaling-chart" class="chart"></div>
         <p class="muted">The ${serving ? 'TP' : 'FSDP (or DP)'} degree is scaled; the global batch stays the same.</p>
       </section>
-      ${this.renderModelPanel(r)}
-      <p class="muted small">Engine ${PRESETS.engine_version} · last evaluation ${sig(r.engineMs)} ms for ${2 + r.ops.length + r.scaling.length + (r.main ? 1 : 0)} scenarios.</p>`;
+      ${guard([r.transformer, r.chip], () => this.renderModelPanel(r))}
+      <p class="muted small">Engine ${PRESETS.engine_version} · last evaluation ${sig(r.engineMs)} ms in the engine for ${r.scenarios} scenarios (${r.cached} answered from the page’s cache).</p>`;
   }
 
   private pin(): void {
