@@ -1,0 +1,396 @@
+// Views for training (§5, §6): the MLP training roofline (the book's §5.1 figure), the LLaMA-3 70B training
+// planner, and a pipeline schedule. Plans and meshes come from src/state/scenario.ts and src/state/mesh.ts.
+import { html, svg, nothing, type TemplateResult } from 'lit';
+import type { Threshold, TrainingStepResult } from '../../engine/types';
+import { COLOURS, COMMS_COLOURS, fmtBytes, fmtCount, fmtPercent, fmtSeconds, fmtUsd, sig } from '../../charts/format';
+import { htmlBars } from '../bars';
+import { describePlan, planMesh, STRATEGY_LABEL, type MeshPlan } from '../../state/mesh';
+import { modelPreset, type State } from '../../state/params';
+import { effectiveModel, hardwareOf, mainScenario, meshFor } from '../../state/scenario';
+import { card, need, warningBox, warnings, WidgetProblem, withValues, type View, type ViewContext } from '../view';
+import { hardwareOfState, TPU_IDS } from './basics';
+
+const num = (s: State, k: string): number => Number(s.values[k]);
+const str = (s: State, k: string): string => String(s.values[k]);
+
+function trainingState(s: State): State {
+  return s.values['mode'] === 'training' ? s : withValues(s, { mode: 'training' });
+}
+
+/** The mesh for the state's degrees, or a WidgetProblem saying why there is none. */
+function planFor(s: State): MeshPlan {
+  const m = meshFor(s);
+  if (!m.ok) throw new WidgetProblem([m.problem]);
+  return m.plan;
+}
+
+// ------------------------------------------------------------------------------------------------ §5.1 figure
+
+interface MlpPoint {
+  batch: number;
+  compute_s: number;
+  fsdp_s: number;
+  tp_s: number;
+  comms_s: number;
+  bound: string;
+}
+
+interface MlpRooflineResult {
+  chips: number;
+  fsdp: number;
+  tp: number;
+  fsdp_axes: number;
+  tp_axes: number;
+  fsdp_optimal_degree?: number;
+  comms_bound_below_batch: number;
+  comms_bound_at_every_batch: boolean;
+  points: MlpPoint[];
+}
+
+interface MlpData {
+  r: MlpRooflineResult;
+  here: MlpRooflineResult;
+  shape: number[];
+  d: number;
+  f: number;
+  current: MlpPoint;
+}
+
+const MLP_BATCHES = Array.from({ length: 33 }, (_, i) => Math.round(2 ** (12 + i / 2))); // 4k ... 268M tokens
+
+export const trainingRoofline: View<MlpData> = {
+  title: 'When is training compute-bound? (FSDP × TP)',
+  blurb: 'The book’s §5.1 figure: one MLP block, forward pass per layer, on all chips of a slice split between FSDP and TP. Communication hides behind the math only above a batch that the engine finds; from some TP degree on, never.',
+  controls: () => [{ key: 'hw', choices: TPU_IDS }, { key: 'cube' }, { key: 'tp', label: 'TP degree (FSDP takes the rest)', max: 4096 }, { key: 'batch', label: 'Batch (tokens)' }, { key: 'd_model', label: 'D (d_model)' }, { key: 'ff_ratio', label: 'F / D' }],
+  fallback(s, key) {
+    const m = effectiveModel(modelPreset(str(s, 'model')), s);
+    return key === 'd_model' ? m.d_model : key === 'ff_ratio' ? m.d_ff / m.d_model : undefined;
+  },
+  async compute(s, ask) {
+    const chips = num(s, 'cube');
+    const tp = num(s, 'tp');
+    if (chips % tp !== 0) throw new WidgetProblem([`TP ${tp} does not divide the ${chips} chips: choose a TP degree that divides them.`]);
+    // The slice: the most cube-like shape the chip allows for this many chips (mesh.ts lays it out; no physics).
+    const slice = planMesh(hardwareOf(s), { data: chips, fsdp: 1, context: 1, expert: 1, pipeline: 1, tensor: 1 });
+    if (!slice.ok) throw new WidgetProblem([slice.problem]);
+    const m = effectiveModel(modelPreset(str(s, 'model')), s);
+    const q = (batches: number[]) => ({
+      version: 1, hardware: hardwareOfState(s), mesh: { shape: slice.plan.shape },
+      query: { kind: 'mlp_roofline', d_model: m.d_model, d_ff: m.d_ff, fsdp: chips / tp, tp, batches },
+    });
+    // The curve, and the reader's batch on its own (X_opt is for that batch).
+    const r = await ask([q(MLP_BATCHES), q([num(s, 'batch')])]);
+    if (!r) return null;
+    const here = need<MlpRooflineResult>(r[1], 'MLP roofline');
+    return { r: need<MlpRooflineResult>(r[0], 'MLP roofline'), here, shape: slice.plan.shape, d: m.d_model, f: m.d_ff, current: here.points[0]! };
+  },
+  render(s, d) {
+    const r = d.r;
+    const c = d.current;
+    const cross = r.comms_bound_at_every_batch ? 'never' : `${fmtCount(r.comms_bound_below_batch)} tokens`;
+    return html`
+      <div class="cards">
+        ${card('cross', 'Compute-bound above', r.comms_bound_at_every_batch ? undefined : r.comms_bound_below_batch, cross, r.comms_bound_at_every_batch)}
+        ${card('compute_s', 'Math at this batch', c.compute_s, fmtSeconds(c.compute_s))}
+        ${card('fsdp_s', 'FSDP comms', c.fsdp_s, fmtSeconds(c.fsdp_s))}
+        ${card('tp_s', 'TP comms', c.tp_s, fmtSeconds(c.tp_s))}
+        ${card('bound', 'At this batch', undefined, `${c.bound}-bound`, c.bound !== 'compute', true)}
+        ${d.here.fsdp_optimal_degree !== undefined ? card('xopt', 'Best FSDP degree X_opt', d.here.fsdp_optimal_degree, fmtCount(d.here.fsdp_optimal_degree)) : nothing}
+      </div>
+      <p class="note">${fmtCount(r.chips)} chips as ${d.shape.join('×')}: FSDP ${fmtCount(r.fsdp)} over ${r.fsdp_axes} mesh axes, TP ${r.tp} over ${r.tp_axes}; D = ${fmtCount(d.d)}, F = ${fmtCount(d.f)}; batch ${fmtCount(num(s, 'batch'))} tokens.</p>
+      <div class="chart" role="img" aria-label="Time per layer against batch: compute, FSDP and TP communication"></div>`;
+  },
+  chart(s, d, charts, width) {
+    const pts = d.r.points;
+    const line = (name: string, colour: string, f: (p: MlpPoint) => number, emphasis = true) => ({ name, colour, emphasis, points: pts.map((p) => ({ x: p.batch, y: f(p) })) });
+    return charts.linesChart([
+      line('compute', COLOURS.compute, (p) => p.compute_s),
+      line('communication (max)', COLOURS.highlight, (p) => p.comms_s),
+      line('FSDP', COLOURS.comms, (p) => p.fsdp_s, false),
+      line('TP', COLOURS.memory, (p) => p.tp_s, false),
+    ], {
+      xLabel: 'Batch (tokens) →', yLabel: '↑ Time per layer', xFormat: (v) => fmtCount(v), yFormat: (v) => fmtSeconds(v), width,
+      rules: d.r.comms_bound_at_every_batch ? [] : [{ x: d.r.comms_bound_below_batch, label: `compute-bound above ${fmtCount(d.r.comms_bound_below_batch)}` }],
+      marks: [{ x: num(s, 'batch'), y: d.current.compute_s, label: 'your batch' }],
+    });
+  },
+};
+
+// ------------------------------------------------------------------------------------------------ planner (§6)
+
+interface PlanRow {
+  parallelism: { microbatches?: number; zero_stage?: number; [k: string]: unknown };
+  remat: string;
+  degrees: Record<string, number>;
+  step_s: number;
+  mfu_frac: number;
+  memory_bytes: number;
+  fits: boolean;
+  binding: string;
+  train_time_s: number;
+  train_usd: number;
+  bound: string;
+}
+
+interface PlanSearchResult {
+  evaluated: number;
+  valid: number;
+  fitting: number;
+  plans: PlanRow[];
+}
+
+interface PlannerData {
+  r: TrainingStepResult;
+  plan: MeshPlan;
+  warnings: string[];
+  hwKind: 'tpu' | 'gpu';
+}
+
+const COMMS_NAMES: Record<string, string> = {
+  data_s: STRATEGY_LABEL.data, fsdp_s: STRATEGY_LABEL.fsdp, tensor_s: STRATEGY_LABEL.tensor, pipeline_s: STRATEGY_LABEL.pipeline,
+  expert_s: STRATEGY_LABEL.expert, context_s: STRATEGY_LABEL.context, dcn_s: 'DCN',
+};
+
+const THRESHOLD_TITLES: Record<string, string> = {
+  dp_fsdp_tokens_per_chip: 'batch per chip for DP/FSDP',
+  tensor_parallel_degree: 'tensor-parallel degree',
+  fsdp_tp_tokens_per_chip: 'batch per chip for FSDP × TP',
+  dcn_tokens_per_slice: 'batch per slice over DCN',
+};
+export const thresholdTitle = (n: string): string => THRESHOLD_TITLES[n] ?? n.replace(/_/g, ' ');
+
+function degreesText(deg: Record<string, number>): string {
+  const parts = (['data', 'fsdp', 'pipeline', 'tensor', 'expert', 'context'] as const).filter((k) => (deg[k] ?? 1) > 1).map((k) => `${STRATEGY_LABEL[k]} ${deg[k]}`);
+  return parts.join(' × ') || 'one chip';
+}
+
+function thresholdsList(ts: Threshold[], binding: string): TemplateResult {
+  return html`<ul class="thr">${ts.map((t) => html`<li data-threshold=${t.name}><span class=${t.ok ? 'ok' : 'bad'}>${t.ok ? '✓' : '✗'}</span>
+    ${thresholdTitle(t.name)}${t.name === binding ? html` <b>(binding)</b>` : nothing}: ${t.reason}</li>`)}</ul>`;
+}
+
+async function suggest(s: State, d: PlannerData, ctx: ViewContext): Promise<void> {
+  ctx.local['search'] = 'running';
+  ctx.refresh();
+  const main = mainScenario(s, d.plan) as unknown as { query: Record<string, unknown>; mesh: unknown };
+  const { parallelism: _p, ...query } = main.query;
+  void _p;
+  const mesh = d.hwKind === 'gpu' ? { shape: [d.plan.chips] } : main.mesh;
+  const r = await ctx.ask([{ ...main, mesh, query: { ...query, kind: 'plan_search', keep: 3 } }]);
+  if (!r) return;
+  try {
+    ctx.local['search'] = need<PlanSearchResult>(r[0], 'plan search');
+  } catch (e) {
+    ctx.local['search'] = e instanceof WidgetProblem ? e.lines.join('; ') : String(e);
+  }
+  ctx.refresh();
+}
+
+function usePlan(p: PlanRow, ctx: ViewContext): void {
+  const g = (k: string): number => p.degrees[k] ?? 1;
+  ctx.set({
+    dp: g('data'), fsdp: g('fsdp'), tp: g('tensor'), pp: g('pipeline'), ep: g('expert'), cp: g('context'),
+    zero: p.parallelism.zero_stage ?? 3, mb: p.parallelism.microbatches ?? 1, remat: p.remat,
+  });
+}
+
+function renderSearch(s: State, d: PlannerData, ctx: ViewContext): TemplateResult {
+  const st = ctx.local['search'];
+  if (st === undefined) {
+    return html`<p class="note"><button type="button" data-suggest @click=${() => void suggest(s, d, ctx)}>Suggest the best plan for these ${fmtCount(d.plan.chips)} chips</button>
+      The engine tries every split of the mesh (ZeRO stage, microbatches, remat) and ranks what fits by step time.</p>`;
+  }
+  if (st === 'running') return html`<p class="note" role="status"><span class="spinner" aria-hidden="true"></span>Searching…</p>`;
+  if (typeof st === 'string') return html`<div class="problems" role="alert">${st}</div>`;
+  const r = st as PlanSearchResult;
+  return html`<p class="note">${fmtCount(r.evaluated)} plans evaluated, ${fmtCount(r.valid)} valid, ${fmtCount(r.fitting)} fit in HBM. Best:</p>
+    <div class="scroll"><table class="t" data-suggestions>
+      <thead><tr><th>Plan</th><th class="r">Step</th><th class="r">MFU</th><th class="r">Days</th><th class="r">Cost</th><th></th></tr></thead>
+      <tbody>${r.plans.map((p) => html`<tr><td>${degreesText(p.degrees)}, ZeRO-${p.parallelism.zero_stage ?? '–'}, ${p.parallelism.microbatches ?? 1} microbatch${(p.parallelism.microbatches ?? 1) > 1 ? 'es' : ''}, remat ${p.remat}${p.fits ? '' : ' (does not fit)'}</td>
+        <td class="r">${fmtSeconds(p.step_s)}</td><td class="r">${fmtPercent(p.mfu_frac)}</td><td class="r">${fmtSeconds(p.train_time_s)}</td><td class="r">${fmtUsd(p.train_usd)}</td>
+        <td><button type="button" data-use-plan @click=${() => usePlan(p, ctx)}>Use</button></td></tr>`)}</tbody>
+    </table></div>`;
+}
+
+export const trainingPlanner: View<PlannerData> = {
+  title: 'Training planner',
+  blurb: 'A training run of the model on a mesh of chips (§6: LLaMA-3 70B on TPU v5p): pick the degrees and the batch; the engine gives the step, the days and the dollars, and which of the book’s thresholds binds.',
+  normalise: trainingState,
+  controls: () => [{ key: 'hw' }, { key: 'fsdp' }, { key: 'tp' }, { key: 'pp' }, { key: 'dp' }, { key: 'batch' }],
+  async compute(s, ask) {
+    const plan = planFor(s);
+    const r = await ask([mainScenario(s, plan)]);
+    if (!r) return null;
+    return { r: need<TrainingStepResult>(r[0], 'training step'), plan, warnings: warnings(r[0]), hwKind: hardwareOf(s).kind };
+  },
+  render(s, d, ctx) {
+    const r = d.r;
+    const t = r.time;
+    const comms = Object.entries(t.comms).filter(([, v]) => v > 0);
+    const rows = [
+      { label: 'compute', emphasis: t.critical.startsWith('compute'), segments: [{ label: 'compute', value: t.compute_s, colour: COLOURS.compute }, { label: 'pipeline bubble', value: t.bubble_s, colour: COLOURS.bubble }] },
+      ...comms.map(([k, v], i) => {
+        const name = COMMS_NAMES[k] ?? k;
+        return { label: `${name} comms`, emphasis: t.critical === k.replace('_s', ''), segments: [{ label: `${name} comms`, value: v, colour: COMMS_COLOURS[i % COMMS_COLOURS.length]! }] };
+      }),
+      { label: 'HBM', segments: [{ label: 'HBM', value: t.hbm_s, colour: COLOURS.memory }] },
+    ];
+    const fits = r.memory.fits;
+    return html`
+      ${warningBox(d.warnings)}
+      <div class="cards">
+        ${card('chips', 'Chips', r.degrees.chips, fmtCount(r.degrees.chips))}
+        ${card('step_s', 'Step time', t.step_s, fmtSeconds(t.step_s))}
+        ${card('mfu_frac', 'MFU', r.mfu_frac, fmtPercent(r.mfu_frac))}
+        ${card('train_time_s', 'Time to train', r.cost.train_time_s, fmtSeconds(r.cost.train_time_s))}
+        ${card('train_usd', 'Cost', r.cost.train_usd, fmtUsd(r.cost.train_usd))}
+        ${card('memory_bytes', 'Memory per chip', r.memory.total_bytes, `${fmtBytes(r.memory.total_bytes)}${fits ? '' : ' (does not fit)'}`, !fits)}
+      </div>
+      <p class="note">${describePlan(d.plan)}; ${fmtCount(num(s, 'batch'))} tokens per step, ${fmtCount(r.cost.train_tokens)} tokens in all; ${t.bound}-bound (${t.critical}).</p>
+      ${htmlBars(rows, [{ value: t.step_s, label: `step ${fmtSeconds(t.step_s)}`, colour: COLOURS.highlight }], (v) => fmtSeconds(v), 'Time per step by resource')}
+      ${thresholdsList(r.thresholds, r.binding)}
+      ${renderSearch(s, d, ctx)}`;
+  },
+};
+
+// ------------------------------------------------------------------------------------------------ pipeline
+
+interface PipelineData {
+  r: TrainingStepResult;
+  plan: MeshPlan;
+  warnings: string[];
+  stages: number;
+  micro: number;
+  virtual: number;
+  schedule: string;
+}
+
+interface Op {
+  stage: number;
+  m: number;
+  chunk: number;
+  fwd: boolean;
+  start: number;
+  end: number;
+}
+
+/** The order in which each stage runs its forward (F) and backward (B) chunk-passes, per schedule. */
+function stageOrders(S: number, M: number, v: number, schedule: string): { m: number; c: number; fwd: boolean }[][] {
+  const orders: { m: number; c: number; fwd: boolean }[][] = [];
+  for (let s = 0; s < S; s++) {
+    if (schedule === 'gpipe') {
+      const f = Array.from({ length: M }, (_, m) => ({ m, c: 0, fwd: true }));
+      orders.push([...f, ...f.map((o) => ({ ...o, fwd: false }))]);
+      continue;
+    }
+    // Microbatches go in groups of S; within a group every chunk in turn (backward: chunks in reverse).
+    const seq = (fwd: boolean): { m: number; c: number; fwd: boolean }[] => {
+      const out: { m: number; c: number; fwd: boolean }[] = [];
+      for (let g = 0; g * S < M; g++) {
+        for (let k = 0; k < v; k++) {
+          for (let i = 0; i < S && g * S + i < M; i++) out.push({ m: g * S + i, c: fwd ? k : v - 1 - k, fwd });
+        }
+      }
+      return out;
+    };
+    const f = seq(true);
+    const b = seq(false);
+    const warm = Math.min(f.length, v === 1 ? S - s - 1 : (S - s - 1) * 2 + (v - 1) * S);
+    const order = f.slice(0, warm);
+    let fi = warm;
+    let bi = 0;
+    while (fi < f.length || bi < b.length) {
+      if (fi < f.length) order.push(f[fi++]!);
+      if (bi < b.length) order.push(b[bi++]!);
+    }
+    orders.push(order);
+  }
+  return orders;
+}
+
+/** Plays the schedule: each pass starts when its stage is free and its input (the previous chunk's pass) is done. */
+export function simulatePipeline(S: number, M: number, v: number, schedule: string): { ops: Op[]; span: number } {
+  const orders = stageOrders(S, M, v, schedule);
+  const K = S * v;
+  const done = new Map<string, number>();
+  const key = (fwd: boolean, m: number, k: number): string => `${fwd ? 'F' : 'B'}${m}:${k}`;
+  const next = new Array<number>(S).fill(0);
+  const free = new Array<number>(S).fill(0);
+  const ops: Op[] = [];
+  const fwdT = 1 / v;
+  for (let progress = true; progress;) {
+    progress = false;
+    for (let s = 0; s < S; s++) {
+      const o = orders[s]![next[s]!];
+      if (!o) continue;
+      const k = o.c * S + s;
+      const dep = o.fwd ? (k > 0 ? key(true, o.m, k - 1) : null) : k < K - 1 ? key(false, o.m, k + 1) : key(true, o.m, K - 1);
+      const ready = dep === null ? 0 : done.get(dep);
+      if (ready === undefined) continue;
+      const start = Math.max(free[s]!, ready);
+      const end = start + (o.fwd ? fwdT : 2 * fwdT);
+      done.set(key(o.fwd, o.m, k), end);
+      free[s] = end;
+      next[s]!++;
+      ops.push({ stage: s, m: o.m, chunk: o.c, fwd: o.fwd, start, end });
+      progress = true;
+    }
+  }
+  return { ops, span: Math.max(0, ...ops.map((o) => o.end)) };
+}
+
+const MAX_DRAWN = 4000;
+
+function timeline(S: number, M: number, v: number, schedule: string, bubbleFrac: number): TemplateResult {
+  if (S * M * v * 2 > MAX_DRAWN) {
+    return html`<p class="note">(${S} stages × ${M} microbatches${v > 1 ? ` × ${v} chunks` : ''} is too many passes to draw legibly; fewer stages or microbatches show the schedule.)</p>`;
+  }
+  const { ops, span } = simulatePipeline(S, M, v, schedule);
+  const W = 700;
+  const L = 58;
+  const rowH = Math.max(7, Math.min(22, Math.floor(300 / S)));
+  const H = S * rowH + 26;
+  const x = (t: number): number => L + (t / span) * (W - L - 6);
+  const colour = (o: Op): string => (o.fwd ? (o.chunk % 2 ? '#5b93c7' : COLOURS.compute) : o.chunk % 2 ? '#63c187' : COLOURS.comms);
+  return html`<div class="drawing"><svg viewBox="0 0 ${W} ${H}" role="img" aria-label="Pipeline timeline: ${S} stages, ${M} microbatches, ${schedule}; idle time is the bubble, ${fmtPercent(bubbleFrac)} of the step according to the engine">
+    ${Array.from({ length: S }, (_, s) => svg`<rect x=${L} y=${s * rowH + 2} width=${W - L - 6} height=${rowH - 3} fill="#ececea"></rect>
+      <text x=${L - 6} y=${s * rowH + rowH / 2 + 3} text-anchor="end" class="tick">stage ${s + 1}</text>`)}
+    ${ops.map((o) => {
+      const w = x(o.end) - x(o.start);
+      return svg`<rect x=${x(o.start)} y=${o.stage * rowH + 2} width=${Math.max(0.5, w - 0.6)} height=${rowH - 3} fill=${colour(o)}><title>${o.fwd ? 'forward' : 'backward'} of microbatch ${o.m + 1}${v > 1 ? `, chunk ${o.chunk + 1}` : ''}</title></rect>
+        ${w > 13 && rowH >= 12 ? svg`<text x=${x(o.start) + w / 2} y=${o.stage * rowH + rowH / 2 + 3} text-anchor="middle" font-size="9" fill="#fff">${o.m + 1}</text>` : nothing}`;
+    })}
+    <text x=${L} y=${H - 6} class="tick">time →</text>
+  </svg></div>
+  <div class="legend"><span><i style="background:${COLOURS.compute}"></i>forward</span><span><i style="background:${COLOURS.comms}"></i>backward (twice as long)</span><span><i style="background:#ececea"></i>idle: the bubble</span>${v > 1 ? html`<span>lighter shades: odd model chunks</span>` : nothing}</div>`;
+}
+
+export const pipeline: View<PipelineData> = {
+  title: 'Pipeline schedule and its bubble',
+  blurb: 'Stages each hold a block of layers; microbatches flow through them. While the pipeline fills and drains, stages wait: the bubble. The drawing lays the schedule out; the bubble fraction and every time are the engine’s.',
+  normalise: trainingState,
+  controls: () => [{ key: 'pp', max: 64 }, { key: 'mb', max: 256 }, { key: 'sched' }, { key: 'vstages', label: 'Chunks per stage (interleaved)', max: 8 }, { key: 'zero' }],
+  async compute(s, ask) {
+    if (num(s, 'pp') < 2) throw new WidgetProblem(['Set at least two pipeline stages.']);
+    const plan = planFor(s);
+    const r = await ask([mainScenario(s, plan)]);
+    if (!r) return null;
+    const res = need<TrainingStepResult>(r[0], 'training step');
+    const v = str(s, 'sched') === 'interleaved' ? num(s, 'vstages') : 1;
+    return { r: res, plan, warnings: warnings(r[0]), stages: res.degrees.pipeline, micro: num(s, 'mb'), virtual: v, schedule: str(s, 'sched') };
+  },
+  render(_s, d) {
+    const t = d.r.time;
+    return html`
+      ${warningBox(d.warnings)}
+      <div class="cards">
+        ${card('bubble_frac', 'Bubble (engine)', t.bubble_frac, fmtPercent(t.bubble_frac))}
+        ${card('bubble_s', 'Bubble time per step', t.bubble_s, fmtSeconds(t.bubble_s))}
+        ${card('step_s', 'Step time', t.step_s, fmtSeconds(t.step_s))}
+        ${card('inflight', 'Microbatches in flight', d.r.memory.in_flight_microbatches, sig(d.r.memory.in_flight_microbatches))}
+        ${card('activations', 'Activations per chip', d.r.memory.activations_bytes, fmtBytes(d.r.memory.activations_bytes))}
+      </div>
+      <p class="note">${describePlan(d.plan)}; ${d.stages} stages, ${d.micro} microbatches, schedule ${d.schedule}${d.virtual > 1 ? ` with ${d.virtual} chunks per stage` : ''}.</p>
+      ${timeline(d.stages, d.micro, d.virtual, d.schedule, t.bubble_frac)}`;
+  },
+};

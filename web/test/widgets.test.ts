@@ -1,0 +1,97 @@
+// Widgets: their extra parameter rows go through the explorer's URL codec; the explorer link keeps only explorer
+// keys; the page's shared engine queue keeps the latest request per widget and serves widgets in turn; the pipeline
+// drawing schedules every pass without deadlock.
+import { describe, expect, it } from 'vitest';
+import type { EngineClient } from '../src/engine/client';
+import { defaultState } from '../src/state/params';
+import { decodeState } from '../src/state/url';
+import { SharedEngine } from '../src/widgets/engine';
+import { WIDGET_ROWS, WIDGET_TABLE, decodeWidgetState, encodeExplorerState, encodeWidgetState } from '../src/widgets/params';
+import { simulatePipeline } from '../src/widgets/views/training';
+
+describe('widget state', () => {
+  it('round-trips every widget row at its bounds and choices', () => {
+    for (const p of WIDGET_ROWS) {
+      const values = p.type === 'enum' ? p.choices! : p.type === 'bool' ? [true, false] : [p.min!, p.max!];
+      for (const v of values) {
+        const s = defaultState(WIDGET_TABLE);
+        s.values[p.key] = v;
+        const d = decodeWidgetState(encodeWidgetState(s));
+        expect(d.notices, `${p.key}=${String(v)}`).toEqual([]);
+        expect(d.state.values[p.key]).toEqual(v);
+      }
+    }
+  });
+
+  it('reads explorer keys, widget keys and hardware overrides; the explorer link drops the widget keys', () => {
+    const d = decodeWidgetState('v=1&hw=tpu-v5e&op=all_reduce&tp=8&cbytes=1048576&hw.hbm_bandwidth_bytes_per_s=820000000000');
+    expect(d.notices).toEqual([]);
+    expect(d.state.values['op']).toBe('all_reduce');
+    expect(d.state.hw['hbm_bandwidth_bytes_per_s']).toBe(8.2e11);
+    const link = encodeExplorerState(d.state);
+    expect(link).toBe('v=1&hw=tpu-v5e&tp=8&hw.hbm_bandwidth_bytes_per_s=820000000000');
+    expect(decodeState(link).notices).toEqual([]);
+  });
+
+  it('reports a bad widget value in words and keeps the default', () => {
+    const d = decodeWidgetState('v=1&op=all_shout&cbytes=-4');
+    expect(d.notices).toHaveLength(2);
+    expect(d.state.values['op']).toBe('all_gather');
+  });
+});
+
+describe('shared engine queue', () => {
+  function fakeClient() {
+    const calls: string[][] = [];
+    const pending: (() => void)[] = [];
+    const client = {
+      ready: Promise.resolve({ version: 'x', loadMs: 0 }),
+      evaluate(texts: string[]) {
+        calls.push(texts);
+        return new Promise((resolve) => pending.push(() => resolve({ results: texts.map((t) => ({ ok: true, result: t, diagnostics: [], engine_version: 'x' })), engineMs: 0 })));
+      },
+    };
+    return { client: client as unknown as EngineClient, calls, pending };
+  }
+
+  it('sends one batch at a time, keeps only the latest request per widget, and serves widgets in turn', async () => {
+    const { client, calls, pending } = fakeClient();
+    const e = new SharedEngine(client);
+    const a = {};
+    const b = {};
+    const a1 = e.evaluate(a, ['a1']);
+    const a2 = e.evaluate(a, ['a2']);
+    const b1 = e.evaluate(b, ['b1']);
+    const a3 = e.evaluate(a, ['a3']);
+    expect(calls).toEqual([['"a1"']]);
+    pending.shift()!();
+    expect((await a1)?.[0]?.result).toBe('"a1"');
+    expect(await a2).toBeNull();
+    expect(calls).toEqual([['"a1"'], ['"b1"']]); // b asked before a's newest request
+    pending.shift()!();
+    expect((await b1)?.[0]?.result).toBe('"b1"');
+    pending.shift()!();
+    expect((await a3)?.[0]?.result).toBe('"a3"');
+    expect(calls.length).toBe(3);
+  });
+});
+
+describe('pipeline drawing', () => {
+  it('places every forward and backward pass, for every schedule, without deadlock', () => {
+    for (const [S, M, v, sched] of [[4, 8, 1, 'gpipe'], [8, 32, 1, '1f1b'], [4, 8, 2, 'interleaved'], [4, 6, 3, 'interleaved'], [2, 1, 1, '1f1b']] as const) {
+      const { ops, span } = simulatePipeline(S, M, v, sched);
+      expect(ops.length, `${S}x${M}x${v} ${sched}`).toBe(2 * S * M * v);
+      expect(span).toBeGreaterThan(0);
+      // A stage never runs two passes at once.
+      for (let s = 0; s < S; s++) {
+        const mine = ops.filter((o) => o.stage === s).sort((x, y) => x.start - y.start);
+        for (let i = 1; i < mine.length; i++) expect(mine[i]!.start).toBeGreaterThanOrEqual(mine[i - 1]!.end - 1e-9);
+      }
+    }
+  });
+
+  it('lays out GPipe and 1F1B over the same span: (M + S - 1) forward-and-backward slots', () => {
+    expect(simulatePipeline(4, 8, 1, 'gpipe').span).toBeCloseTo(3 * (8 + 4 - 1));
+    expect(simulatePipeline(4, 8, 1, '1f1b').span).toBeCloseTo(3 * (8 + 4 - 1));
+  });
+});
