@@ -1,17 +1,24 @@
 // Vite builds a static site (base './': any file server or GitHub Pages can serve it) into build/site.
 // The engine plugin ships build/wasm/scalescope_engine.{js,wasm} inside the site and embeds the engine's presets.
+// The chapters plugin renders chapters/*.md into chapters/*.html; widgets.js (a second entry, fixed name, at the
+// site's root) is what any page embeds with one script tag.
 import { defineConfig } from 'vitest/config';
 import { scalescopeEngine } from './engine-plugin.ts';
+import { scalescopeChapters } from './chapters-plugin.ts';
 
 export default defineConfig({
   base: './',
-  plugins: [scalescopeEngine()],
+  plugins: [scalescopeEngine(), scalescopeChapters()],
   worker: { format: 'es' },
   build: {
     outDir: '../build/site',
     emptyOutDir: true,
     target: 'es2022',
     chunkSizeWarningLimit: 600,
+    rolldownOptions: {
+      input: { index: 'index.html', widgets: 'src/widgets/index.ts' },
+      output: { entryFileNames: (chunk) => (chunk.name === 'widgets' ? 'widgets.js' : 'assets/[name]-[hash].js') },
+    },
   },
   test: {
     include: ['test/**/*.test.ts'],
