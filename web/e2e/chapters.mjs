@@ -1,0 +1,240 @@
+// Browser test of the chapter pages and the widgets (build/site/chapters, build/site/widgets.js) in Debian's
+// Chromium. Every chapter page loads with its title, links and engine numbers; every widget on every page starts
+// when scrolled near, renders numbers from the engine, answers one keyboard input with new numbers, and logs no
+// console error; pages fit a phone's width; a bare page on another origin holding only the script tag and one
+// widget works. Screenshots: build/screenshots/chapters/. Prints "chapters: N passed, 0 failed".
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+import { serve } from '../scripts/serve.mjs';
+import { checker, collectErrors, launch } from './chromium.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const REPO = path.resolve(here, '../..');
+const SITE = process.env.SCALESCOPE_SITE ?? path.join(REPO, 'build/site');
+const CHAPTERS = path.join(REPO, 'chapters');
+const SHOTS = path.join(REPO, 'build/screenshots/chapters');
+const PHONE = { width: 390, height: 844 };
+
+const t = checker('chapters');
+const errors = [];
+
+/** Front matter and widget elements of each page, read from the Markdown (what the build must have rendered). */
+function sources() {
+  return fs.readdirSync(CHAPTERS).filter((f) => /^\d\d-[a-z0-9-]+\.md$/.test(f)).sort().map((f) => {
+    const text = fs.readFileSync(path.join(CHAPTERS, f), 'utf8');
+    const fm = Object.fromEntries([...text.split('---')[1].matchAll(/^([a-z_]+):\s*(.*)$/gm)].map((m) => [m[1], m[2].trim().replace(/^"(.*)"$/, '$1').replace(/\s+#.*$/, '')]));
+    const widgets = [...text.matchAll(/<scalescope-widget view="([^"]+)"/g)].map((m) => m[1]);
+    return { slug: f.slice(0, -3), fm, widgets };
+  });
+}
+
+/** Waits until a widget shows numbers computed for the state on screen (after `before`, the previous state, if given). */
+async function widgetSettled(w, before = null) {
+  await w.evaluate(async (el, b) => {
+    const deadline = performance.now() + 20000;
+    for (;;) {
+      const s = el.getAttribute('data-status');
+      const q = el.getAttribute('data-state-query');
+      if ((s === 'ready' && el.getAttribute('data-result-query') === q && q !== b) || s === 'error') return;
+      if (performance.now() > deadline) throw new Error(`widget ${el.getAttribute('view')} did not settle (status ${s})`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }, before);
+}
+
+async function metrics(w) {
+  return w.evaluate((el) => [...el.shadowRoot.querySelectorAll('[data-metric]')].map((m) => `${m.getAttribute('data-metric')}=${m.getAttribute('data-value')}|${m.textContent}`));
+}
+
+async function chartDrawn(w) {
+  const has = await w.evaluate((el) => el.shadowRoot.querySelector('.chart') !== null);
+  if (!has) return true;
+  await w.evaluate(async (el) => {
+    const deadline = performance.now() + 20000;
+    while (el.shadowRoot.querySelector('.chart')?.getAttribute('data-drawn') !== el.getAttribute('data-result-query')) {
+      if (performance.now() > deadline) throw new Error('chart not drawn');
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  });
+  return w.evaluate((el) => el.shadowRoot.querySelector('.chart svg, .chart figure') !== null);
+}
+
+/** Checks one widget: numbers, one keyboard input changes them, chart drawn, links. */
+async function exerciseWidget(page, w, label) {
+  await w.scrollIntoViewIfNeeded();
+  await widgetSettled(w);
+  const status = await w.getAttribute('data-status');
+  const problems = await w.evaluate((el) => [...el.shadowRoot.querySelectorAll('[data-problem], [data-error]')].map((p) => p.textContent.trim().slice(0, 200)));
+  t.check(`${label}: renders numbers from the engine`, status === 'ready' && problems.length === 0 && (await metrics(w)).length > 0, `${status} ${problems.join(' | ')}`);
+  t.check(`${label}: chart drawn (where it has one)`, await chartDrawn(w));
+  // One input: the first slider, moved by the keyboard (right, or left at the end of its range).
+  const slider = w.locator('input[type="range"]').first();
+  const before = await metrics(w);
+  const q0 = await w.getAttribute('data-state-query');
+  await slider.focus();
+  const atMax = await slider.evaluate((el) => Number(el.value) >= Number(el.max));
+  await page.keyboard.press(atMax ? 'ArrowLeft' : 'ArrowRight');
+  await widgetSettled(w, q0);
+  const after = await metrics(w);
+  const key = await slider.getAttribute('data-key');
+  const numInput = await w.locator(`input.num[data-key="${key}"]`).inputValue();
+  t.check(`${label}: moving “${key}” by keyboard changes the numbers`, JSON.stringify(before) !== JSON.stringify(after) && (await w.getAttribute('data-status')) === 'ready', `${before.slice(0, 2)} -> ${after.slice(0, 2)}`);
+  t.check(`${label}: the numeric input follows the slider`, (await w.getAttribute('data-state-query')).includes(`${key}=${numInput}`) || numInput !== '', numInput);
+  const href = await w.locator('[data-explorer-link]').getAttribute('href');
+  const embed = await w.locator('textarea.embed').inputValue();
+  const q1 = await w.getAttribute('data-state-query');
+  t.check(`${label}: "open in explorer" carries the state and "copy embed code" the element`,
+    /\/index\.html\?v=1/.test(href) && embed.includes('/widgets.js"></script>') && embed.includes(`state="${q1.replace(/&/g, '&amp;')}"`), `${href} | ${embed.slice(0, 160)}`);
+  await chartDrawn(w);
+}
+
+async function noOverflow(page) {
+  return page.evaluate(() => ({ sw: document.documentElement.scrollWidth, cw: document.documentElement.clientWidth }));
+}
+
+async function main() {
+  if (!fs.existsSync(path.join(SITE, 'chapters/index.html'))) throw new Error(`${SITE}/chapters has no index.html: run vite build first`);
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const pages = sources();
+  const { server, url } = await serve(SITE, 0);
+  // Like GitHub Pages: any origin may load the site's scripts (the bare page below is on another origin).
+  server.prependListener('request', (_req, res) => res.setHeader('Access-Control-Allow-Origin', '*'));
+  const browser = await launch({ viewport: { width: 1180, height: 900 } });
+  const t0 = Date.now();
+  try {
+    const page = browser.context.pages()[0] ?? (await browser.context.newPage());
+    collectErrors(page, errors);
+
+    await t.step('chapter index', async () => {
+      await page.goto(url + 'chapters/index.html');
+      const items = await page.locator('ol.toc > li').count();
+      t.check('the index lists every chapter', items === pages.length, `${items} of ${pages.length}`);
+      await page.screenshot({ path: path.join(SHOTS, '00-index.png'), fullPage: true });
+      await page.goto(url);
+      const link = page.locator('a[href*="chapters/"]').first();
+      t.check('the explorer links to the chapters', (await link.count()) === 1);
+      await link.click();
+      await page.waitForURL(/chapters\/(index\.html)?$/);
+      t.check('the link opens the chapter index', (await page.locator('ol.toc').count()) === 1);
+    });
+
+    for (const src of pages) {
+      await t.step(`page ${src.slug}`, async () => {
+        const label = src.slug;
+        await page.goto(`${url}chapters/${src.slug}.html`);
+        t.check(`${label}: title from the front matter`, (await page.title()).startsWith(src.fm.title.slice(0, 30)), await page.title());
+        const book = await page.locator('[data-book-link]').getAttribute('href');
+        t.check(`${label}: links to the book's chapter`, book === src.fm.book_chapter_url, book);
+        const prev = await page.locator('.pager a[rel="prev"]').getAttribute('href').catch(() => null);
+        const next = await page.locator('.pager a[rel="next"]').getAttribute('href').catch(() => null);
+        t.check(`${label}: prev/next links follow the front matter`,
+          (src.fm.prev === 'null' ? prev === null : prev === `${src.fm.prev}.html`) && (src.fm.next === 'null' ? next === null : next === `${src.fm.next}.html`), `${prev} ${next}`);
+        const text = await page.locator('article').evaluate((a) => {
+          const clone = a.cloneNode(true);
+          clone.querySelectorAll('code, pre, scalescope-widget').forEach((n) => n.remove());
+          return clone.textContent;
+        });
+        const nums = await page.locator('article .num').count();
+        t.check(`${label}: every reference is an engine number (no {{…}} left)`, !text.includes('{{') && nums > 0, `${nums} numbers`);
+        const katex = await page.locator('.katex').count();
+        const fontsOk = await page.evaluate(async () => {
+          await document.fonts.ready;
+          return [...document.fonts].filter((f) => f.family.includes('KaTeX') && f.status === 'error').length === 0;
+        });
+        t.check(`${label}: math typeset by KaTeX, fonts load`, (katex > 0 || !fs.readFileSync(path.join(CHAPTERS, `${src.slug}.md`), 'utf8').includes('$')) && fontsOk, `${katex} formulas`);
+        const widgets = page.locator('article scalescope-widget');
+        const n = await widgets.count();
+        t.check(`${label}: ${src.widgets.length} widget(s) on the page`, n === src.widgets.length, `${n}`);
+        // Work starts only near the viewport: a widget far below the fold is still idle.
+        if (n > 0) {
+          const far = await page.evaluate(() => [...document.querySelectorAll('article scalescope-widget')].filter((el) => el.getBoundingClientRect().top > window.innerHeight + 1200).map((el) => el.getAttribute('data-status')));
+          if (far.length) t.check(`${label}: widgets far below the fold wait (IntersectionObserver)`, far.every((s) => s === 'idle'), far.join(','));
+        }
+        for (let i = 0; i < n; i++) await exerciseWidget(page, widgets.nth(i), `${label} widget ${i + 1} (${src.widgets[i]})`);
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await page.screenshot({ path: path.join(SHOTS, `${src.slug}.png`), fullPage: true });
+      });
+    }
+
+    await t.step('phone width', async () => {
+      await page.setViewportSize(PHONE);
+      const wide = [];
+      for (const src of pages) {
+        await page.goto(`${url}chapters/${src.slug}.html`);
+        const widgets = page.locator('article scalescope-widget');
+        for (let i = 0; i < (await widgets.count()); i++) {
+          await widgets.nth(i).scrollIntoViewIfNeeded();
+          await widgetSettled(widgets.nth(i));
+        }
+        const o = await noOverflow(page);
+        if (o.sw > o.cw + 1) wide.push(`${src.slug} (${o.sw}px)`);
+        if (src.widgets.length) {
+          await page.evaluate(() => window.scrollTo(0, 0));
+          await page.screenshot({ path: path.join(SHOTS, `phone-${src.slug}.png`), fullPage: true });
+        }
+      }
+      t.check('every page fits a 390px phone screen (no sideways scrolling)', wide.length === 0, wide.join(', '));
+      await page.setViewportSize({ width: 1180, height: 900 });
+    });
+
+    await t.step('bare page on another origin', async () => {
+      const bare = `<!doctype html><meta charset="utf-8"><title>bare</title>
+<script type="module" src="${url}widgets.js"></script>
+<p>A page that only embeds one widget.</p>
+<scalescope-widget view="collective" state="v=1&amp;hw=tpu-v5e&amp;op=all_reduce&amp;tp=8"></scalescope-widget>
+<scalescope-widget view="no-such-view"></scalescope-widget>`;
+      const other = http.createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(bare));
+      await new Promise((r) => other.listen(0, '127.0.0.1', r));
+      try {
+        const p2 = await browser.context.newPage();
+        const own = [];
+        collectErrors(p2, own, 'bare page: ');
+        await p2.goto(`http://127.0.0.1:${other.address().port}/`);
+        const w = p2.locator('scalescope-widget[view="collective"]');
+        await exerciseWidget(p2, w, 'bare page (cross-origin) collective');
+        const unknown = await p2.locator('scalescope-widget[view="no-such-view"] [data-error]').textContent();
+        t.check('an unknown view is explained in place', /Unknown widget view/.test(unknown ?? ''), unknown ?? '');
+        t.check('the bare page logs no console errors', own.length === 0, own.slice(0, 3).join(' | '));
+        await p2.screenshot({ path: path.join(SHOTS, 'bare-page.png'), fullPage: true });
+        // The explorer link of a widget opens the explorer with that state and no notice about unknown keys.
+        const href = await w.locator('[data-explorer-link]').getAttribute('href');
+        await p2.goto(href);
+        await p2.waitForFunction(() => window.__scalescope?.ready && window.__scalescope.renders > 0, null, { timeout: 20000 });
+        t.check('the explorer opens a widget’s state without a notice', (await p2.locator('[data-notice]').count()) === 0 && p2.url().includes('hw=tpu-v5e') && p2.url().includes('tp=8'), p2.url());
+        await p2.close();
+      } finally {
+        other.close();
+      }
+    });
+
+    t.check('no console errors on the chapter pages', errors.length === 0, errors.slice(0, 3).join(' | '));
+  } finally {
+    await browser.close();
+    server.close();
+  }
+
+  const gz = (f) => zlib.gzipSync(fs.readFileSync(path.join(SITE, f)), { level: 9 }).length;
+  const entry = fs.readFileSync(path.join(SITE, 'widgets.js'), 'utf8');
+  const staticDeps = [...entry.matchAll(/from"\.\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+  const figures = {
+    widgetsJsGzipBytes: gz('widgets.js'),
+    widgetsFirstLoadGzipBytes: gz('widgets.js') + staticDeps.reduce((a, f) => a + gz(f), 0),
+    testSeconds: (Date.now() - t0) / 1000,
+  };
+  const build = fs.existsSync(path.join(REPO, 'build/chapters-build.json')) ? JSON.parse(fs.readFileSync(path.join(REPO, 'build/chapters-build.json'), 'utf8')) : {};
+  fs.writeFileSync(path.join(REPO, 'build/chapters-figures.json'), JSON.stringify({ ...figures, build }, null, 2));
+  console.log('\nchapter figures:');
+  console.log(`  chapter build: ${build.pages} pages, ${build.references} references (${build.numbers} engine numbers), ${build.widgets} widgets in ${Number(build.ms).toFixed(0)} ms`);
+  console.log(`  widgets.js gzipped: ${(figures.widgetsJsGzipBytes / 1024).toFixed(1)} KB; with the chunks it imports: ${(figures.widgetsFirstLoadGzipBytes / 1024).toFixed(1)} KB (then the engine wasm; Plot only for widgets with charts)`);
+  console.log(`  this test: ${figures.testSeconds.toFixed(1)} s; screenshots in build/screenshots/chapters/`);
+  process.exitCode = t.finish();
+}
+
+main().catch((e) => {
+  console.error(e);
+  t.check('the chapter test ran to the end', false, e instanceof Error ? e.message : String(e));
+  process.exitCode = t.finish() || 1;
+});
