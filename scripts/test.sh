@@ -46,9 +46,13 @@ echo "web: site built in build/site"
 node e2e/browser.mjs 2>&1 | tee ../build/browser.log
 browser_passed=$(sed -n 's/^browser: \([0-9]*\) passed, 0 failed$/\1/p' ../build/browser.log)
 [ -n "$browser_passed" ] || { echo "browser test failed" >&2; exit 1; }
+node e2e/chapters.mjs 2>&1 | tee ../build/chapters.log
+chapters_passed=$(sed -n 's/^chapters: \([0-9]*\) passed, 0 failed$/\1/p' ../build/chapters.log)
+[ -n "$chapters_passed" ] || { echo "chapter pages and widgets test failed" >&2; exit 1; }
 cd ..
 
 # One closing line for every suite above (set -e has already stopped on any failure): CTest's tests, the
-# native/wasm comparison (the awk's + 1), the type check (+ 1 below), Vitest's tests and the browser test's checks.
+# native/wasm comparison (the awk's + 1), the type check (+ 1 below), Vitest's tests, the browser test's checks and the
+# chapter pages and widgets test's checks.
 passed=$(grep -o 'tests failed out of [0-9]*' build/ctest.log | awk '{s += $5} END {print s + 1}')
-echo "$((passed + 1 + vitest_passed + browser_passed)) passed, 0 failed"
+echo "$((passed + 1 + vitest_passed + browser_passed + chapters_passed)) passed, 0 failed"
