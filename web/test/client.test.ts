@@ -154,3 +154,37 @@ describe('ResultCache', () => {
     expect(c.size).toBe(2);
   });
 });
+
+describe('EngineClient lanes', () => {
+  it('a request replaces only the waiting one of its own lane; main goes first', async () => {
+    const { w, c } = started();
+    const first = c.evaluate(['m1']); // in the worker
+    const charts = c.evaluate(['c1'], 'charts');
+    const search = c.evaluate(['s1'], 'search');
+    const main2 = c.evaluate(['m2']);
+    const charts2 = c.evaluate(['c2'], 'charts');
+    await expect(charts).resolves.toBeNull();
+    w.answer();
+    await first;
+    expect(w.last().scenarios).toEqual(['m2']); // main before the older search
+    w.answer();
+    expect((await main2)?.results).toEqual([ev('m2')]);
+    expect(w.last().scenarios).toEqual(['s1']); // then the oldest other lane
+    w.answer();
+    expect((await search)?.results).toEqual([ev('s1')]);
+    expect(w.last().scenarios).toEqual(['c2']);
+    w.answer();
+    expect((await charts2)?.results).toEqual([ev('c2')]);
+  });
+
+  it('a cached answer in one lane does not void another lane’s request', async () => {
+    const { w, c } = started();
+    const warm = c.evaluate(['x']);
+    w.answer();
+    await warm;
+    const search = c.evaluate(['plans'], 'search');
+    await c.evaluate(['x']); // main, from the cache, while the search is in the worker
+    w.answer();
+    expect((await search)?.results).toEqual([ev('plans')]);
+  });
+});

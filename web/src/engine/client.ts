@@ -1,6 +1,8 @@
 // The page's side of the engine worker. While a slider moves only the latest request matters: at most one batch
 // is in the worker; a newer request replaces the one waiting (which resolves as `null`), and an answer that arrives
-// after a newer request was already answered resolves as `null` too, so results never go back in time.
+// after a newer request was already answered resolves as `null` too, so results never go back in time. Requests
+// travel in lanes ('main' for what a move repaints, others e.g. for charts or a plan search): a request replaces
+// only the waiting one of its own lane, and 'main' goes first.
 //
 // Results are cached here by scenario text (the engine is a pure function): a batch sends the worker only the
 // scenarios it has not seen, all of them in one message that the worker answers with one evaluate_many call; a
@@ -49,6 +51,7 @@ export class ResultCache {
 }
 
 interface Pending {
+  lane: string;
   seq: number;
   scenarios: string[];
   /** Cached evaluations by position, filled when the request was made; the rest come from the worker. */
@@ -64,10 +67,12 @@ export class EngineClient {
   readonly ready: Promise<{ version: string; loadMs: number }>;
   readonly cache: ResultCache;
   private inFlight: (Pending & { id: number }) | null = null;
-  private waiting: Pending | null = null;
+  /** The waiting request of each lane. */
+  private readonly waiting = new Map<string, Pending>();
   private nextId = 1;
   private seq = 0;
-  private answeredSeq = 0;
+  /** The newest request answered, per lane. */
+  private readonly answeredSeq = new Map<string, number>();
   private failed: Error | null = null;
 
   constructor(private readonly worker: WorkerLike, engineBase: string, cacheSize = 2000) {
@@ -110,22 +115,26 @@ export class EngineClient {
     worker.postMessage({ type: 'init', engineBase });
   }
 
-  /** Evaluates scenarios (JSON texts). Resolves null when a newer request replaced this one or was answered first. */
-  evaluate(scenarios: string[]): Promise<BatchResult | null> {
+  /**
+   * Evaluates scenarios (JSON texts). Resolves null when a newer request of the same lane replaced this one or was
+   * answered first.
+   */
+  evaluate(scenarios: string[], lane = 'main'): Promise<BatchResult | null> {
     if (this.failed) return Promise.reject(this.failed);
     const seq = ++this.seq;
     const known = scenarios.map((s) => this.cache.get(s));
     const misses = [...new Set(scenarios.filter((_, i) => known[i] === undefined))];
-    if (this.waiting) {
-      this.waiting.resolve(null);
-      this.waiting = null;
+    const old = this.waiting.get(lane);
+    if (old) {
+      old.resolve(null);
+      this.waiting.delete(lane);
     }
     if (misses.length === 0) {
-      this.answeredSeq = seq;
+      this.answeredSeq.set(lane, seq);
       return Promise.resolve({ results: known as Evaluation<unknown>[], engineMs: 0, cached: scenarios.length, trips: 0, calls: 0 });
     }
     return new Promise((resolve, reject) => {
-      this.waiting = { seq, scenarios, known, misses, resolve, reject };
+      this.waiting.set(lane, { lane, seq, scenarios, known, misses, resolve, reject });
       this.pump();
     });
   }
@@ -153,19 +162,20 @@ export class EngineClient {
   }
 
   private finish(p: Pending, fresh: Map<string, Evaluation<unknown>>, engineMs: number, trips: number, calls: number): void {
-    if (p.seq < this.answeredSeq) {
+    if (p.seq < (this.answeredSeq.get(p.lane) ?? 0)) {
       p.resolve(null); // a newer request was answered (from the cache) while this one was in the worker
       return;
     }
-    this.answeredSeq = p.seq;
+    this.answeredSeq.set(p.lane, p.seq);
     const results = p.scenarios.map((s, i) => p.known[i] ?? fresh.get(s)!);
     p.resolve({ results, engineMs, cached: p.scenarios.length - p.misses.length, trips, calls });
   }
 
   private pump(): void {
-    while (!this.inFlight && this.waiting) {
-      const w = this.waiting;
-      this.waiting = null;
+    while (!this.inFlight && this.waiting.size) {
+      // 'main' first, then the other lanes oldest first.
+      const w = this.waiting.get('main') ?? [...this.waiting.values()].sort((a, b) => a.seq - b.seq)[0]!;
+      this.waiting.delete(w.lane);
       // The batch that just came back may have answered some of this one's scenarios.
       w.scenarios.forEach((s, i) => {
         w.known[i] ??= this.cache.get(s);
@@ -183,7 +193,8 @@ export class EngineClient {
 
   private failAll(err: Error): void {
     this.inFlight?.reject(err);
-    this.waiting?.reject(err);
-    this.inFlight = this.waiting = null;
+    for (const w of this.waiting.values()) w.reject(err);
+    this.inFlight = null;
+    this.waiting.clear();
   }
 }
