@@ -106,5 +106,13 @@ describe('the wasm module', () => {
     const ev = run(mainScenario(serving, plan(serving)));
     expectShape(ev, SHAPES.serving);
     for (const p of (ev.result as { sweep: unknown[] }).sweep) expect(shapeMismatches(p, SHAPES.sweep_point).filter((m) => !m.endsWith(EXTRA_KEY))).toEqual([]);
+    // Speculative decoding, a KV context and efficiency knobs, as the page sends them.
+    const spec = cloneState(serving);
+    Object.assign(spec.values, { spec: true, kvctx: 4096, eff_flops: 0.5 });
+    const sp = run(mainScenario(spec, plan(spec)));
+    expectShape(sp, SHAPES.serving);
+    const r = sp.result as { speculative?: unknown; kv_context_len: number };
+    expect(r.kv_context_len).toBe(4096);
+    expect(shapeMismatches(r.speculative, SHAPES.speculative).filter((m) => !m.endsWith(EXTRA_KEY))).toEqual([]);
   });
 });

@@ -79,9 +79,16 @@ export interface TrainingStepQuery {
   precision?: { matmul?: Dtype; params?: Dtype; master_weights?: 'none' | 'bf16' | 'fp32'; optimizer_states?: 'fp32' | 'bf16' };
   remat?: Remat;
   checkpoints_per_layer?: number;
-  efficiency?: { flops_frac?: number; hbm_frac?: number; network_frac?: number };
+  efficiency?: Efficiency;
   comms_model?: 'max' | 'sum';
   train_tokens?: number;
+}
+
+/** Fractions of peak the engine derates by [1.0 each: the book's ideal]. */
+export interface Efficiency {
+  flops_frac?: number;
+  hbm_frac?: number;
+  network_frac?: number;
 }
 
 export interface ServingQuery {
@@ -93,6 +100,20 @@ export interface ServingQuery {
   parallelism: { tensor?: string[]; expert?: string[]; layout?: '2d'; x?: string[]; yz?: string[] };
   kv_context_len?: number;
   include_comms?: boolean;
+  efficiency?: Efficiency & { prefill_flops_frac?: number };
+  speculative?: { draft_model: PresetRef<ModelOverrides>; lookahead: number; acceptance_rate: number };
+  sweep?: { batches?: number[]; contexts?: number[] };
+}
+
+export interface PlanSearchQuery {
+  kind: 'plan_search';
+  batch_tokens: number;
+  seq_len: number;
+  precision?: TrainingStepQuery['precision'];
+  efficiency?: Efficiency;
+  comms_model?: 'max' | 'sum';
+  train_tokens?: number;
+  keep?: number;
 }
 
 export interface TransformerQuery {
@@ -100,6 +121,7 @@ export interface TransformerQuery {
   seq_len?: number;
   tokens?: number;
   remat?: Remat;
+  checkpoints_per_layer?: number;
   param_dtype?: Dtype;
   kv_dtype?: Dtype;
 }
@@ -127,7 +149,7 @@ export interface MatmulQuery {
   compute_dtype?: Dtype;
 }
 
-export type Query = TrainingStepQuery | ServingQuery | TransformerQuery | ChipQuery | RooflineQuery | MatmulQuery;
+export type Query = TrainingStepQuery | ServingQuery | PlanSearchQuery | TransformerQuery | ChipQuery | RooflineQuery | MatmulQuery;
 
 export interface Scenario {
   version?: 1;
@@ -233,6 +255,42 @@ export interface ServingSweepPoint {
   comms_s: number;
 }
 
+export interface SpeculativeResult {
+  expected_tokens_per_step: number;
+  draft_step_s: number;
+  verify_step_s: number;
+  iteration_s: number;
+  latency_per_token_s: number;
+  speedup: number;
+  formula: string;
+}
+
+/** One plan of a `plan_search` result (docs/api.md). */
+export interface SearchedPlan {
+  /** Ready to pass to training_step (on `mesh` for a GPU plan, else on the searched mesh). */
+  parallelism: TrainingParallelism;
+  remat: Remat;
+  degrees: { data: number; fsdp: number; tensor: number; pipeline: number; expert: number; context: number; slices: number };
+  step_s: number;
+  bound: string;
+  critical: string;
+  mfu_frac: number;
+  memory_bytes: number;
+  fits: boolean;
+  binding: string;
+  train_time_s: number;
+  train_usd: number;
+  /** GPU plans: the mesh the plan runs on (axis names D, P, T: data or FSDP, pipeline, tensor). */
+  mesh?: { shape: number[]; axis_names: string[] };
+}
+
+export interface PlanSearchResult {
+  evaluated: number;
+  valid: number;
+  fitting: number;
+  plans: SearchedPlan[];
+}
+
 export interface ServingResult {
   prefill: { flops_s: number; matmul_flops_s: number; param_load_s: number; comms_s: number; time_s: number; bound: Bound };
   decode: { param_load_s: number; kv_load_s: number; flops_s: number; comms_s: number; step_s: number; bound: Bound };
@@ -254,6 +312,8 @@ export interface ServingResult {
   disaggregation: { prefill_servers_per_decode_server: number; prefill_time_one_sequence_s: number };
   continuous_batching: { tokens_evicted_per_step: number; sequences_finished_per_step: number };
   sweep: ServingSweepPoint[];
+  /** With `speculative` in the query. */
+  speculative?: SpeculativeResult;
 }
 
 export interface RemarPolicyResult {
@@ -406,7 +466,7 @@ export interface Presets {
 type Leaf<V> = V extends number ? 'number' : V extends string ? 'string' : V extends boolean ? 'boolean' : V extends readonly unknown[] ? 'array' : never;
 export type Shape<T> = {
   [K in keyof T]-?: undefined extends T[K]
-    ? `${Leaf<NonNullable<T[K]>>}?` | (NonNullable<T[K]> extends readonly unknown[] ? never : NonNullable<T[K]> extends object ? Shape<NonNullable<T[K]>> : never)
+    ? `${Leaf<NonNullable<T[K]>>}?` | (NonNullable<T[K]> extends readonly unknown[] ? never : NonNullable<T[K]> extends object ? 'object?' : never)
     : [Leaf<T[K]>] extends [never]
       ? T[K] extends object ? Shape<T[K]> : never
       : Leaf<T[K]>;
@@ -446,8 +506,23 @@ export const SHAPES = {
     tensor_parallel_hbm_limit: 'number',
     disaggregation: { prefill_servers_per_decode_server: 'number', prefill_time_one_sequence_s: 'number' },
     continuous_batching: { tokens_evicted_per_step: 'number', sequences_finished_per_step: 'number' },
-    sweep: 'array',
+    sweep: 'array', speculative: 'object?',
   } satisfies Shape<ServingResult>,
+  speculative: {
+    expected_tokens_per_step: 'number', draft_step_s: 'number', verify_step_s: 'number', iteration_s: 'number',
+    latency_per_token_s: 'number', speedup: 'number', formula: 'string',
+  } satisfies Shape<SpeculativeResult>,
+  plan_search: { evaluated: 'number', valid: 'number', fitting: 'number', plans: 'array' } satisfies Shape<PlanSearchResult>,
+  searched_plan: {
+    parallelism: {
+      data: 'array?', fsdp: 'array?', zero_stage: 'number?', tensor: 'array?', sequence_parallel: 'boolean?', pipeline: 'array?',
+      pipeline_schedule: 'string?', virtual_stages: 'number?', microbatches: 'number?', expert: 'array?', context: 'array?',
+    },
+    remat: 'string',
+    degrees: { data: 'number', fsdp: 'number', tensor: 'number', pipeline: 'number', expert: 'number', context: 'number', slices: 'number' },
+    step_s: 'number', bound: 'string', critical: 'string', mfu_frac: 'number', memory_bytes: 'number', fits: 'boolean', binding: 'string',
+    train_time_s: 'number', train_usd: 'number', mesh: 'object?',
+  } satisfies Shape<SearchedPlan>,
   transformer: {
     activation_bytes: 'number', attention_equals_matmuls_seq_len: 'number', attention_equals_qkvo_seq_len: 'number',
     attention_flops_fraction: 'number', attention_intensity_decode_flops_per_byte: 'number',
