@@ -81,3 +81,44 @@ describe('degrees -> mesh', () => {
     expect(r.ok && r.plan).toMatchObject({ shape: [1], axes: { data: ['X'] }, chips: 1 });
   });
 });
+
+describe('explicit layouts (applied plans)', () => {
+  it('parses, formats and gives degrees', async () => {
+    const { parseLayout, formatLayout, layoutDegrees, layoutPlan } = await import('../src/state/mesh');
+    const axes = parseLayout('fsdp4.fsdp4.tensor4')!;
+    expect(axes).toEqual([{ strategy: 'fsdp', size: 4 }, { strategy: 'fsdp', size: 4 }, { strategy: 'tensor', size: 4 }]);
+    expect(formatLayout(axes)).toBe('fsdp4.fsdp4.tensor4');
+    expect(layoutDegrees(axes)).toEqual(deg({ fsdp: 16, tensor: 4 }));
+    expect(layoutPlan(axes)).toMatchObject({ shape: [4, 4, 4], axisNames: ['X', 'Y', 'Z'], axes: { fsdp: ['X', 'Y'], tensor: ['Z'] }, chips: 64 });
+    expect(layoutPlan(axes, 2, 'data')).toMatchObject({ axes: { fsdp: ['X', 'Y'], tensor: ['Z'], data: ['DCN'] }, slices: 2, chips: 128 });
+    for (const bad of ['', 'fsdp', 'fsdp0', 'fsdp4.x2', 'fsdp4,tensor2']) expect(parseLayout(bad), bad).toBeNull();
+  });
+
+  it('reads a searched plan: TPU axes of the searched mesh, GPU the plan’s own mesh (size-1 axes dropped, DCN left to slices)', async () => {
+    const { layoutOfPlan, formatLayout } = await import('../src/state/mesh');
+    const tpu = layoutOfPlan({ shape: [4, 4, 8], axis_names: ['X', 'Y', 'Z'] }, { fsdp: ['Z'], tensor: ['X', 'Y'], data: ['DCN'], zero_stage: 3 });
+    expect(formatLayout(tpu!)).toBe('tensor4.tensor4.fsdp8');
+    const gpu = layoutOfPlan({ shape: [64, 1, 1], axis_names: ['D', 'P', 'T'] }, { fsdp: ['D'], microbatches: 4 });
+    expect(formatLayout(gpu!)).toBe('fsdp64');
+    const gpu3 = layoutOfPlan({ shape: [8, 4, 2], axis_names: ['D', 'P', 'T'] }, { data: ['D'], pipeline: ['P'], tensor: ['T'] });
+    expect(formatLayout(gpu3!)).toBe('data8.pipeline4.tensor2');
+    expect(formatLayout(layoutOfPlan({ shape: [1], axis_names: ['X'] }, {})!)).toBe('data1');
+    expect(layoutOfPlan({ shape: [4, 4], axis_names: ['X', 'Y'] }, { fsdp: ['X'] })).toBeNull(); // Y belongs to no strategy
+  });
+
+  it('the page uses a layout only while the degrees still match it', async () => {
+    const { cloneState, defaultState } = await import('../src/state/params');
+    const { meshFor } = await import('../src/state/scenario');
+    const s = cloneState(defaultState());
+    Object.assign(s.values, { fsdp: 8, tp: 16, layout: 'tensor4.tensor4.fsdp8' });
+    const m = meshFor(s);
+    expect(m.ok && m.plan).toMatchObject({ shape: [4, 4, 8], axes: { tensor: ['X', 'Y'], fsdp: ['Z'] } });
+    s.values['tp'] = 8; // no longer the layout's degrees: back to the page's own mesh
+    const n = meshFor(s);
+    expect(n.ok && n.plan.axes).toEqual({ fsdp: ['X'], tensor: ['Y'] }); // planMesh's own 8×8
+    s.values['mode'] = 'serving';
+    s.values['tp'] = 16;
+    const sv = meshFor(s);
+    expect(sv.ok && sv.plan.axes.fsdp).toBeUndefined();
+  });
+});

@@ -2,7 +2,8 @@
 // JSON pointer, and the default state builds a scenario the engine's contract names.
 import { describe, expect, it } from 'vitest';
 import { HARDWARE_IDS, MODEL_IDS, PARAMS, PRESETS, defaultState, hardwareFields } from '../src/state/params';
-import { mainScenario, meshFor } from '../src/state/scenario';
+import { cloneState } from '../src/state/params';
+import { mainScenario, meshFor, planSearchScenario, transformerScenario } from '../src/state/scenario';
 
 describe('parameter table', () => {
   it('has unique, URL-safe keys that do not clash with the version or hardware override keys', () => {
@@ -20,7 +21,12 @@ describe('parameter table', () => {
         expect(p.choices?.length, p.key).toBeGreaterThan(0);
         expect(p.choices, p.key).toContain(p.default);
       } else if (p.type === 'bool') expect(typeof p.default, p.key).toBe('boolean');
-      else {
+      else if (p.type === 'text') {
+        expect(p.pattern, p.key).toBeInstanceOf(RegExp);
+        expect(p.default, p.key).toBe(''); // '' = not set
+        expect(p.examples?.length, p.key).toBeGreaterThan(0);
+        for (const x of p.examples ?? []) expect(p.pattern!.test(x), `${p.key} ${x}`).toBe(true);
+      } else {
         expect(p.min, p.key).toBeTypeOf('number');
         expect(p.max, p.key).toBeGreaterThan(p.min!);
         if (p.default !== null) {
@@ -31,6 +37,11 @@ describe('parameter table', () => {
         if (p.scale === 'log2' || p.scale === 'log10') expect(p.min, p.key).toBeGreaterThan(0);
       }
       expect(p.path.startsWith('/'), p.key).toBe(true);
+      if (p.showIf) {
+        const on = PARAMS.find((x) => x.key === p.showIf!.key);
+        expect(on, `${p.key} showIf`).toBeDefined();
+        expect(on!.group, `${p.key} showIf: a condition in the same group re-renders with it`).toBe(p.group);
+      }
       expect(p.label.length, p.key).toBeGreaterThan(0);
       expect(p.help.length, p.key).toBeGreaterThan(0);
     }
@@ -65,5 +76,58 @@ describe('parameter table', () => {
       expect(at(p.path), key).toEqual(p.default);
     }
     expect(at('/query/kind')).toBe('training_step');
+  });
+});
+
+describe('parameter table: the rows added for serving, remat and efficiency', () => {
+  const at = (sc: unknown, path: string): unknown => path.split('/').slice(1).reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], sc);
+  const build = (s: ReturnType<typeof defaultState>) => {
+    const m = meshFor(s);
+    if (!m.ok) throw new Error(m.problem);
+    return mainScenario(s, m.plan);
+  };
+
+  it('leaves the engine defaults out of the scenario', () => {
+    const t = build(defaultState()) as unknown as Record<string, Record<string, unknown>>;
+    expect(t['query']!['efficiency']).toBeUndefined();
+    expect(t['query']!['checkpoints_per_layer']).toBeUndefined();
+    const sv = cloneState(defaultState());
+    sv.values['mode'] = 'serving';
+    const q = (build(sv) as unknown as Record<string, Record<string, unknown>>)['query']!;
+    expect(q['kv_context_len']).toBeUndefined();
+    expect(q['speculative']).toBeUndefined();
+  });
+
+  it('fills serving kv_context_len, speculative decoding and efficiency at their paths', () => {
+    const s = cloneState(defaultState());
+    s.values['mode'] = 'serving';
+    s.values['kvctx'] = 16384;
+    s.values['spec'] = true;
+    s.values['lookahead'] = 6;
+    s.values['accept'] = 0.7;
+    s.values['eff_flops'] = 0.6;
+    s.values['eff_net'] = 0.5;
+    const sc = build(s);
+    for (const key of ['kvctx', 'lookahead', 'accept', 'eff_flops', 'eff_net', 'draft']) {
+      const p = PARAMS.find((x) => x.key === key)!;
+      expect(at(sc, p.path), key).toEqual(s.values[key]);
+    }
+    expect(at(sc, '/query/efficiency/hbm_frac')).toBeUndefined();
+  });
+
+  it('sends checkpoints_per_layer with the checkpoints remat (training step, model accounting and plan search)', () => {
+    const s = cloneState(defaultState());
+    s.values['remat'] = 'checkpoints';
+    s.values['ckpt'] = 3;
+    s.values['eff_hbm'] = 0.8;
+    const sc = build(s);
+    expect(at(sc, '/query/remat')).toBe('checkpoints');
+    expect(at(sc, PARAMS.find((x) => x.key === 'ckpt')!.path)).toBe(3);
+    expect(at(sc, '/query/efficiency/hbm_frac')).toBe(0.8);
+    expect(at(transformerScenario(s), '/query/checkpoints_per_layer')).toBe(3);
+    const search = planSearchScenario(s)!;
+    expect(at(search, '/query/kind')).toBe('plan_search');
+    expect(at(search, '/query/remat')).toBeUndefined(); // the search varies remat itself
+    expect(at(search, '/query/efficiency/hbm_frac')).toBe(0.8);
   });
 });

@@ -37,7 +37,7 @@ describe('URL codec', () => {
 
   it('round-trips every parameter at its bounds and choices', () => {
     for (const p of PARAMS) {
-      const values = p.type === 'enum' ? p.choices! : p.type === 'bool' ? [true, false] : [p.min!, p.max!];
+      const values = p.type === 'enum' ? p.choices! : p.type === 'bool' ? [true, false] : p.type === 'text' ? p.examples! : [p.min!, p.max!];
       for (const v of values) {
         const s = defaultState();
         s.values[p.key] = v;
@@ -46,6 +46,23 @@ describe('URL codec', () => {
         expect(d.state.values[p.key]).toEqual(v);
       }
     }
+  });
+
+  it('round-trips the new serving, remat, efficiency and layout keys', () => {
+    const s = cloneState(defaultState());
+    Object.assign(s.values, { mode: 'serving', kvctx: 12345, spec: true, draft: 'llama-3-8b', lookahead: 7, accept: 0.65, remat: 'checkpoints', ckpt: 3, eff_flops: 0.55, eff_hbm: 0.9, eff_net: 0.35, layout: 'fsdp8.pipeline4.tensor2' });
+    const q = encodeState(s);
+    for (const k of ['kvctx=12345', 'spec=1', 'lookahead=7', 'accept=0.65', 'remat=checkpoints', 'ckpt=3', 'eff_flops=0.55', 'eff_net=0.35', 'layout=fsdp8.pipeline4.tensor2']) expect(q).toContain(k);
+    const d = decodeState('?' + q);
+    expect(d.notices).toEqual([]);
+    expect(d.state).toEqual(s);
+  });
+
+  it.each(['fsdp4.banana2', 'fsdp0', 'fsdp4..tensor2', '<b>fsdp4</b>', 'fsdp4.fsdp4.fsdp4.fsdp4.fsdp4.fsdp4.fsdp4', 'tensor9999999'])('rejects the layout %s with a notice', (bad) => {
+    const d = decodeState(`?v=1&layout=${encodeURIComponent(bad)}`);
+    expect(d.notices.length).toBe(1);
+    expect(d.notices[0]).toContain('Mesh layout');
+    expect(d.state.values['layout']).toBe('');
   });
 
   it('round-trips awkward floats exactly', () => {

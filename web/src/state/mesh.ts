@@ -145,3 +145,70 @@ export function nodesTimesGpus(hw: HardwarePreset, chips: number): string {
   const nodes = chips / domain;
   return Number.isInteger(nodes) ? `${nodes} nodes × ${domain} GPUs` : `${chips} GPUs (${nodes.toFixed(2)} nodes of ${domain}: not whole nodes)`;
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Explicit layouts: a searched plan (docs/api.md `plan_search`) runs on a particular mesh, axis by axis. The state
+// keeps it as text, axes in mesh order (outermost first), each a strategy and a size: "fsdp4.fsdp4.tensor4"
+// (TPU: the slice's torus axes), "fsdp8.pipeline4.tensor2" (GPU: the last axis innermost). Slices stay separate.
+
+export interface LayoutAxis {
+  strategy: Strategy;
+  size: number;
+}
+
+const STRATEGY_WORD = STRATEGIES.join('|');
+/** A whole layout, at most as many axes as there are axis names. */
+export const LAYOUT_RE = new RegExp(`^(?:${STRATEGY_WORD})[1-9]\\d{0,5}(?:\\.(?:${STRATEGY_WORD})[1-9]\\d{0,5}){0,${AXIS_NAMES.length - 1}}$`);
+
+export function parseLayout(text: string): LayoutAxis[] | null {
+  if (!LAYOUT_RE.test(text)) return null;
+  return text.split('.').map((part) => {
+    const m = /^([a-z]+)(\d+)$/.exec(part)!;
+    return { strategy: m[1] as Strategy, size: Number(m[2]) };
+  });
+}
+
+export function formatLayout(axes: readonly LayoutAxis[]): string {
+  return axes.map((a) => `${a.strategy}${a.size}`).join('.');
+}
+
+/** Per-slice degrees of a layout. */
+export function layoutDegrees(axes: readonly LayoutAxis[]): Degrees {
+  const d: Degrees = { data: 1, fsdp: 1, context: 1, expert: 1, pipeline: 1, tensor: 1 };
+  for (const a of axes) d[a.strategy] *= a.size;
+  return d;
+}
+
+/** The mesh of a layout; `slices` > 1 adds the DCN axis for `dcnStrategy`, as planMesh does. */
+export function layoutPlan(axes: readonly LayoutAxis[], slices = 1, dcnStrategy: 'data' | 'fsdp' = 'data'): MeshPlan {
+  const shape = axes.map((a) => a.size);
+  const axisNames = AXIS_NAMES.slice(0, shape.length);
+  const byStrategy: Partial<Record<Strategy, string[]>> = {};
+  axes.forEach((a, i) => (byStrategy[a.strategy] ??= []).push(axisNames[i]!));
+  if (slices > 1) (byStrategy[dcnStrategy] ??= []).push(DCN_AXIS);
+  const chipsPerSlice = shape.reduce((x, y) => x * y, 1);
+  return { shape, axisNames, axes: byStrategy, slices, chipsPerSlice, chips: chipsPerSlice * slices };
+}
+
+/**
+ * The layout of a plan the engine found: its mesh (`shape` and `axis_names`, the searched mesh for a TPU or the
+ * plan's own for a GPU) and its `parallelism` (axis names per strategy). Axes of size 1 are dropped (they change
+ * nothing); the DCN axis is left to the slices. Null when an axis of size > 1 belongs to no strategy.
+ */
+export function layoutOfPlan(mesh: { shape: readonly number[]; axis_names: readonly string[] }, parallelism: Readonly<Record<string, unknown>>): LayoutAxis[] | null {
+  const owner = new Map<string, Strategy>();
+  for (const s of STRATEGIES) {
+    const names = parallelism[s];
+    if (Array.isArray(names)) for (const n of names) if (typeof n === 'string') owner.set(n, s);
+  }
+  const out: LayoutAxis[] = [];
+  for (let i = 0; i < mesh.shape.length; i++) {
+    const size = mesh.shape[i]!;
+    const name = mesh.axis_names[i] ?? AXIS_NAMES[i];
+    if (name === DCN_AXIS || size === 1) continue;
+    const s = name === undefined ? undefined : owner.get(name);
+    if (!s) return null;
+    out.push({ strategy: s, size });
+  }
+  return out.length ? out : [{ strategy: 'data', size: 1 }];
+}

@@ -1,12 +1,14 @@
 // The one parameter table (DESIGN.md "Web rules"): every control, the URL codec (url.ts) and the scenario builder
 // (scenario.ts) read it. A row: URL key, type, default, range, unit, the JSON path it fills in the scenario
-// (docs/api.md), and how the control looks. `null` defaults mean "the preset's value" (model fields).
+// (docs/api.md), and how the control looks. `null` defaults mean "the preset's value" (model fields) or "the
+// engine's default" (e.g. the KV context length); '' for a text row means "not set".
 import presets from 'virtual:scalescope-presets';
 import type { HardwarePreset, ModelPreset, Presets } from '../engine/types';
+import { LAYOUT_RE } from './mesh';
 
 export type Value = number | string | boolean | null;
-export type ParamType = 'int' | 'float' | 'enum' | 'bool';
-export type Group = 'workload' | 'hardware' | 'model' | 'mesh' | 'training' | 'serving';
+export type ParamType = 'int' | 'float' | 'enum' | 'bool' | 'text';
+export type Group = 'workload' | 'hardware' | 'model' | 'mesh' | 'training' | 'serving' | 'efficiency';
 
 export interface Param {
   readonly key: string;
@@ -25,6 +27,14 @@ export interface Param {
   readonly group: Group;
   /** Shown (and sent) only in this mode. */
   readonly mode?: 'training' | 'serving';
+  /** Shown (and sent) only while another parameter has this value. */
+  readonly showIf?: { readonly key: string; readonly value: Value };
+  /** 'text' rows: the whole value must match this (URL text is checked before use). */
+  readonly pattern?: RegExp;
+  /** 'text' rows: values that match, for the tests and the help. */
+  readonly examples?: readonly string[];
+  /** No control of its own (set by an action, e.g. applying a searched plan; shown in words). */
+  readonly hidden?: boolean;
   readonly help: string;
 }
 
@@ -34,6 +44,7 @@ export const MODEL_IDS: readonly string[] = PRESETS.models.map((m) => m.id);
 const DTYPES = ['bf16', 'fp8', 'int8', 'int4'] as const;
 const DEFAULT_HW = HARDWARE_IDS.includes('tpu-v5p') ? 'tpu-v5p' : (HARDWARE_IDS[0] ?? 'tpu-v5p');
 const DEFAULT_MODEL = MODEL_IDS.includes('llama-3-70b') ? 'llama-3-70b' : (MODEL_IDS[0] ?? 'llama-3-70b');
+const DEFAULT_DRAFT = MODEL_IDS.includes('llama-3-8b') ? 'llama-3-8b' : (MODEL_IDS[0] ?? 'llama-3-8b');
 
 export const PARAMS: readonly Param[] = [
   { key: 'mode', label: 'Workload', type: 'enum', default: 'training', choices: ['training', 'serving'], unit: '', path: '/query/kind', group: 'workload', help: 'training_step or serving query' },
@@ -62,10 +73,12 @@ export const PARAMS: readonly Param[] = [
   { key: 'cp', label: 'Context parallel (CP)', type: 'int', default: 1, min: 1, max: 256, scale: 'log2', unit: 'chips', path: '/query/parallelism/context (mesh axes)', group: 'mesh', mode: 'training', help: 'ring attention over the sequence' },
   { key: 'slices', label: 'Slices (DCN)', type: 'int', default: 1, min: 1, max: 256, scale: 'log2', unit: 'slices', path: '/mesh/slices', group: 'mesh', mode: 'training', help: 'TPU slices joined over the data-center network' },
   { key: 'dcn', label: 'DCN axis used for', type: 'enum', default: 'data', choices: ['data', 'fsdp'], unit: '', path: '/query/parallelism/{data|fsdp} (the DCN axis)', group: 'mesh', mode: 'training', help: 'which strategy spans the slices' },
+  { key: 'layout', label: 'Mesh layout', type: 'text', default: '', pattern: LAYOUT_RE, examples: ['fsdp4.fsdp4.tensor4', 'fsdp8.pipeline4.tensor2', 'data1'], unit: '', path: '/mesh/shape and /query/parallelism (axes in mesh order, each a strategy and a size)', group: 'mesh', mode: 'training', hidden: true, help: 'the exact mesh of an applied plan; moving a degree returns to the automatic layout' },
 
   { key: 'batch', label: 'Global batch', type: 'int', default: 4194304, min: 1024, max: 1073741824, scale: 'log2', unit: 'tokens', path: '/query/batch_tokens', group: 'training', mode: 'training', help: 'tokens per optimizer step' },
   { key: 'seq', label: 'Sequence length', type: 'int', default: 4096, min: 128, max: 1048576, scale: 'log2', unit: 'tokens', path: '/query/seq_len', group: 'training', mode: 'training', help: 'tokens per sequence' },
-  { key: 'remat', label: 'Rematerialisation', type: 'enum', default: 'block', choices: ['none', 'block', 'big_matmuls', 'mlp_matmuls'], unit: '', path: '/query/remat', group: 'training', mode: 'training', help: 'what the backward pass recomputes' },
+  { key: 'remat', label: 'Rematerialisation', type: 'enum', default: 'block', choices: ['none', 'block', 'big_matmuls', 'mlp_matmuls', 'checkpoints'], unit: '', path: '/query/remat', group: 'training', mode: 'training', help: 'what the backward pass recomputes' },
+  { key: 'ckpt', label: 'Checkpoints per layer', type: 'int', default: 4, min: 1, max: 64, unit: 'tensors of width D', path: '/query/checkpoints_per_layer', group: 'training', mode: 'training', showIf: { key: 'remat', value: 'checkpoints' }, help: 'activations of width D saved per layer; the rest is recomputed (the book: 4 for LLaMA-3 70B)' },
   { key: 'mm', label: 'Matmul precision', type: 'enum', default: 'bf16', choices: ['bf16', 'fp8'], unit: '', path: '/query/precision/matmul', group: 'training', mode: 'training', help: 'dtype of the matmuls' },
   { key: 'master', label: 'Master weights', type: 'enum', default: 'none', choices: ['none', 'bf16', 'fp32'], unit: '', path: '/query/precision/master_weights', group: 'training', mode: 'training', help: 'extra copy of the weights kept by the optimizer' },
   { key: 'opt', label: 'Optimizer states', type: 'enum', default: 'fp32', choices: ['fp32', 'bf16'], unit: '', path: '/query/precision/optimizer_states', group: 'training', mode: 'training', help: 'Adam moments dtype' },
@@ -78,6 +91,15 @@ export const PARAMS: readonly Param[] = [
   { key: 'wdt', label: 'Weights dtype', type: 'enum', default: 'bf16', choices: DTYPES, unit: '', path: '/query/dtypes/weights', group: 'serving', mode: 'serving', help: 'dtype of the stored weights' },
   { key: 'kvdt', label: 'KV cache dtype', type: 'enum', default: 'bf16', choices: DTYPES, unit: '', path: '/query/dtypes/kv', group: 'serving', mode: 'serving', help: 'dtype of the KV cache' },
   { key: 'scomms', label: 'Include communication', type: 'bool', default: true, unit: '', path: '/query/include_comms', group: 'serving', mode: 'serving', help: 'the book’s serving figures leave communication out' },
+  { key: 'kvctx', label: 'KV context per decode step', type: 'int', default: null, min: 1, max: 2097152, scale: 'log2', unit: 'tokens', path: '/query/kv_context_len', group: 'serving', mode: 'serving', help: 'tokens of KV cache a decode step reads (default: prompt + half the generated tokens)' },
+  { key: 'spec', label: 'Speculative decoding', type: 'bool', default: false, unit: '', path: '/query/speculative', group: 'serving', mode: 'serving', help: 'a draft model proposes tokens that the model verifies in one step' },
+  { key: 'draft', label: 'Draft model', type: 'enum', default: DEFAULT_DRAFT, choices: MODEL_IDS, unit: '', path: '/query/speculative/draft_model/preset', group: 'serving', mode: 'serving', showIf: { key: 'spec', value: true }, help: 'the small model that drafts tokens on the same chips' },
+  { key: 'lookahead', label: 'Lookahead', type: 'int', default: 4, min: 1, max: 64, unit: 'tokens', path: '/query/speculative/lookahead', group: 'serving', mode: 'serving', showIf: { key: 'spec', value: true }, help: 'tokens drafted per step' },
+  { key: 'accept', label: 'Acceptance rate', type: 'float', default: 0.8, min: 0.01, max: 0.99, step: 0.01, unit: '', path: '/query/speculative/acceptance_rate', group: 'serving', mode: 'serving', showIf: { key: 'spec', value: true }, help: 'chance that the model accepts a drafted token' },
+
+  { key: 'eff_flops', label: 'FLOPs efficiency', type: 'float', default: 1, min: 0.05, max: 1, step: 0.01, unit: 'of peak', path: '/query/efficiency/flops_frac', group: 'efficiency', help: 'fraction of peak FLOP/s the matmuls reach (1: the book’s ideal roofline)' },
+  { key: 'eff_hbm', label: 'HBM efficiency', type: 'float', default: 1, min: 0.05, max: 1, step: 0.01, unit: 'of peak', path: '/query/efficiency/hbm_frac', group: 'efficiency', help: 'fraction of HBM bandwidth reached' },
+  { key: 'eff_net', label: 'Network efficiency', type: 'float', default: 1, min: 0.05, max: 1, step: 0.01, unit: 'of peak', path: '/query/efficiency/network_frac', group: 'efficiency', help: 'fraction of ICI, NVLink and DCN bandwidth the collectives reach' },
 ];
 
 /** Hardware overrides live under one table row: URL keys `hw.<field path>` (e.g. hw.ici.link_unidir_bytes_per_s). */

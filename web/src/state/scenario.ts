@@ -3,7 +3,7 @@
 // main query again at other chip counts for the scaling chart. Nothing here models physics: it only fills in the
 // scenario, choosing matmul shapes and chip counts to ask the engine about.
 import type { HardwarePreset, MatmulQuery, ModelOverrides, ModelPreset, Scenario } from '../engine/types';
-import { planMesh, type Degrees, type MeshOutcome, type MeshPlan, type Strategy } from './mesh';
+import { STRATEGIES, layoutDegrees, layoutPlan, parseLayout, planMesh, type Degrees, type MeshOutcome, type MeshPlan, type Strategy } from './mesh';
 import { hardwarePreset, modelPreset, type State } from './params';
 
 export interface ModelFields {
@@ -105,11 +105,23 @@ export function degreesOf(s: State): Degrees {
   };
 }
 
+/** The explicit layout of an applied plan, when it is set and still matches the degrees (training only). */
+export function activeLayout(s: State, deg: Degrees = degreesOf(s)): ReturnType<typeof parseLayout> {
+  if (str(s, 'mode') !== 'training') return null;
+  const axes = parseLayout(String(s.values['layout'] ?? ''));
+  if (!axes) return null;
+  const ld = layoutDegrees(axes);
+  return STRATEGIES.every((k) => ld[k] === deg[k]) ? axes : null;
+}
+
 export function meshFor(s: State, deg: Degrees = degreesOf(s)): MeshOutcome {
   const hw = hardwarePreset(str(s, 'hw'));
   const serving = str(s, 'mode') === 'serving';
   const slices = serving || hw.kind === 'gpu' ? 1 : num(s, 'slices');
-  return planMesh(hw, deg, slices, str(s, 'dcn') === 'fsdp' ? 'fsdp' : 'data');
+  const dcn = str(s, 'dcn') === 'fsdp' ? 'fsdp' : 'data';
+  const layout = activeLayout(s, deg);
+  if (layout) return { ok: true, plan: layoutPlan(layout, slices, dcn) };
+  return planMesh(hw, deg, slices, dcn);
 }
 
 function meshSpec(plan: MeshPlan): Scenario['mesh'] {
@@ -130,6 +142,28 @@ function base(s: State): Pick<Scenario, 'version' | 'hardware' | 'model'> {
   };
 }
 
+/** The efficiency knobs that differ from the engine's ideal 1.0 (none: the key is left out). */
+function efficiency(s: State): { flops_frac?: number; hbm_frac?: number; network_frac?: number } | undefined {
+  const out: { flops_frac?: number; hbm_frac?: number; network_frac?: number } = {};
+  if (num(s, 'eff_flops') !== 1) out.flops_frac = num(s, 'eff_flops');
+  if (num(s, 'eff_hbm') !== 1) out.hbm_frac = num(s, 'eff_hbm');
+  if (num(s, 'eff_net') !== 1) out.network_frac = num(s, 'eff_net');
+  return Object.keys(out).length ? out : undefined;
+}
+
+/** The training arguments training_step and plan_search share (docs/api.md: plan_search takes them all but parallelism). */
+function trainingArgs(s: State): Omit<Extract<Scenario['query'], { kind: 'training_step' }>, 'kind' | 'parallelism'> {
+  const q: Omit<Extract<Scenario['query'], { kind: 'training_step' }>, 'kind' | 'parallelism'> = {
+    batch_tokens: num(s, 'batch'), seq_len: num(s, 'seq'),
+    precision: { matmul: str(s, 'mm') as 'bf16', master_weights: str(s, 'master') as 'none', optimizer_states: str(s, 'opt') as 'fp32' },
+    remat: str(s, 'remat') as 'block', comms_model: str(s, 'comms') as 'max', train_tokens: num(s, 'train_tokens'),
+  };
+  if (q.remat === 'checkpoints') q.checkpoints_per_layer = num(s, 'ckpt');
+  const eff = efficiency(s);
+  if (eff) q.efficiency = eff;
+  return q;
+}
+
 /** The planner scenario for the current state on a given mesh plan. */
 export function mainScenario(s: State, plan: MeshPlan): Scenario {
   const b = base(s);
@@ -138,15 +172,19 @@ export function mainScenario(s: State, plan: MeshPlan): Scenario {
     if (plan.axes.tensor) par.tensor = plan.axes.tensor;
     if (plan.axes.expert) par.expert = plan.axes.expert;
     if (!par.tensor && !par.expert) par.tensor = plan.axisNames.slice();
-    return {
-      ...b,
-      mesh: meshSpec(plan),
-      query: {
-        kind: 'serving', batch: num(s, 'sbatch'), prompt_len: num(s, 'prompt'), generated_len: num(s, 'gen'),
-        dtypes: { weights: str(s, 'wdt') as 'bf16', kv: str(s, 'kvdt') as 'bf16' },
-        parallelism: par, include_comms: s.values['scomms'] === true,
-      },
+    const query: Extract<Scenario['query'], { kind: 'serving' }> = {
+      kind: 'serving', batch: num(s, 'sbatch'), prompt_len: num(s, 'prompt'), generated_len: num(s, 'gen'),
+      dtypes: { weights: str(s, 'wdt') as 'bf16', kv: str(s, 'kvdt') as 'bf16' },
+      parallelism: par, include_comms: s.values['scomms'] === true,
     };
+    const kv = opt(s, 'kvctx');
+    if (kv !== null) query.kv_context_len = kv;
+    if (s.values['spec'] === true) {
+      query.speculative = { draft_model: { preset: str(s, 'draft') }, lookahead: num(s, 'lookahead'), acceptance_rate: num(s, 'accept') };
+    }
+    const eff = efficiency(s);
+    if (eff) query.efficiency = eff;
+    return { ...b, mesh: meshSpec(plan), query };
   }
   const par: Record<string, unknown> = {};
   for (const k of ['data', 'fsdp', 'tensor', 'pipeline', 'expert', 'context'] as Strategy[]) {
@@ -160,15 +198,28 @@ export function mainScenario(s: State, plan: MeshPlan): Scenario {
     if (str(s, 'sched') === 'interleaved') par['virtual_stages'] = num(s, 'vstages');
   }
   if (num(s, 'mb') !== 1) par['microbatches'] = num(s, 'mb');
-  return {
-    ...b,
-    mesh: meshSpec(plan),
-    query: {
-      kind: 'training_step', batch_tokens: num(s, 'batch'), seq_len: num(s, 'seq'), parallelism: par,
-      precision: { matmul: str(s, 'mm') as 'bf16', master_weights: str(s, 'master') as 'none', optimizer_states: str(s, 'opt') as 'fp32' },
-      remat: str(s, 'remat') as 'block', comms_model: str(s, 'comms') as 'max', train_tokens: num(s, 'train_tokens'),
-    },
-  };
+  const { batch_tokens, seq_len, ...rest } = trainingArgs(s);
+  return { ...b, mesh: meshSpec(plan), query: { kind: 'training_step', batch_tokens, seq_len, parallelism: par, ...rest } };
+}
+
+/** How many plans the search lists. */
+export const PLAN_SEARCH_KEEP = 10;
+
+/**
+ * The plan search for the current hardware, model, batch and precision: on the current mesh (TPU: the slice's
+ * torus axes and the slices) or its chip count (GPU: the engine factorises it). Training only; null without a mesh.
+ */
+export function planSearchScenario(s: State): Scenario | null {
+  if (str(s, 'mode') !== 'training') return null;
+  const m = meshFor(s);
+  if (!m.ok) return null;
+  const b = base(s);
+  const gpu = hardwarePreset(str(s, 'hw')).kind === 'gpu';
+  const { remat: _remat, checkpoints_per_layer: _k, ...args } = trainingArgs(s); // the search varies remat
+  void _remat;
+  void _k;
+  const mesh = gpu ? { shape: [m.plan.chips] } : meshSpec(m.plan);
+  return { ...b, mesh, query: { kind: 'plan_search', ...args, keep: PLAN_SEARCH_KEEP } };
 }
 
 export interface MatmulOp {
@@ -238,7 +289,9 @@ export function transformerScenario(s: State): Scenario {
     ...b,
     query: serving
       ? { kind: 'transformer', seq_len: seq, param_dtype: str(s, 'wdt') as 'bf16', kv_dtype: str(s, 'kvdt') as 'bf16' }
-      : { kind: 'transformer', seq_len: seq, remat: str(s, 'remat') as 'block' },
+      : str(s, 'remat') === 'checkpoints'
+        ? { kind: 'transformer', seq_len: seq, remat: 'checkpoints', checkpoints_per_layer: num(s, 'ckpt') }
+        : { kind: 'transformer', seq_len: seq, remat: str(s, 'remat') as 'block' },
   };
 }
 

@@ -54,6 +54,8 @@ export function parseValue(p: Param, raw: string): Value | undefined {
       return p.choices?.includes(raw) ? raw : undefined;
     case 'bool':
       return raw === '1' || raw === 'true' ? true : raw === '0' || raw === 'false' ? false : undefined;
+    case 'text':
+      return raw.length <= 200 && p.pattern?.test(raw) === true ? raw : undefined;
   }
 }
 
@@ -149,7 +151,7 @@ export function decodeState(search: string, table: ParamTable = BASE_TABLE): Dec
     }
     const v = parseValue(p, raw);
     if (v === undefined) {
-      const range = p.type === 'enum' ? `one of ${p.choices?.join(', ')}` : p.type === 'bool' ? '0 or 1' : `${p.type === 'int' ? 'a whole number' : 'a number'} from ${p.min} to ${p.max}`;
+      const range = p.type === 'enum' ? `one of ${p.choices?.join(', ')}` : p.type === 'bool' ? '0 or 1' : p.type === 'text' ? `text like ${p.examples?.[0] ?? '…'}` : `${p.type === 'int' ? 'a whole number' : 'a number'} from ${p.min} to ${p.max}`;
       notices.push(`Ignored ${p.label} = ${quote(raw)}: expected ${range}. Using the default.`);
       continue;
     }
