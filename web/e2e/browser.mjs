@@ -108,6 +108,11 @@ async function shot(page, name) {
   await page.screenshot({ path: path.join(SHOTS, name), fullPage: true });
 }
 
+async function findPlans(page) {
+  await page.locator('#find-plans').click();
+  await page.waitForFunction(() => (window.__scalescope.search?.plans ?? 0) > 0 && document.querySelector('scalescope-explorer')?.shadowRoot?.querySelector('[data-plan]'), null, { timeout: 20000 });
+}
+
 async function press(page, key, keyName) {
   const before = await stateQuery(page);
   await page.locator(`input[type="range"][data-key="${key}"]`).focus();
@@ -273,6 +278,50 @@ async function main() {
       check('a slider move costs at most one worker round trip and one wasm call', lat.every((l) => l.trips <= 1 && l.calls <= 1), JSON.stringify(lat.find((l) => l.trips > 1 || l.calls > 1)));
     });
 
+    await step('plan search: find, list, apply (TPU)', async () => {
+      await open(page, url);
+      await findPlans(page);
+      const rows = await page.locator('[data-plan]').count();
+      check('the best plans are listed', rows >= 3, `${rows} rows`);
+      const header = (await page.locator('table.plans thead').textContent()) ?? '';
+      check('the plan table names step, MFU, memory, binding threshold, time and cost to train', ['Step', 'MFU', 'Memory', 'Binding', 'Time and cost to train'].every((w) => header.includes(w)), header);
+      figures.planSearchEngineMs = await page.evaluate(() => window.__scalescope.search?.engineMs);
+      figures.planSearchEvaluated = await page.evaluate(() => window.__scalescope.search?.evaluated);
+      // Apply the third plan (one that is not what the page shows already), then the first.
+      for (const i of [2, 0]) {
+        const want = Number(await page.locator(`[data-plan="${i}"]`).getAttribute('data-step'));
+        const before = await stateQuery(page);
+        await page.locator(`[data-apply="${i}"]`).click();
+        await settled(page, before);
+        const shown = await metric(page, 'step_s');
+        check(`apply plan ${i + 1}: the step time shown equals the plan's step_s`, shown === want, `page ${shown}, plan ${want}`);
+        check(`apply plan ${i + 1}: the plan is marked as the one on screen`, (await page.locator(`[data-plan="${i}"]`).getAttribute('aria-current')) === 'true');
+      }
+      await page.waitForFunction(() => window.location.search.includes('layout='), null, { timeout: 5000 });
+      check('the URL carries the plan (degrees and layout)', true);
+      await shot(page, 'explorer-plans.png');
+      // A reload reproduces the applied plan exactly.
+      const step = await metric(page, 'step_s');
+      await page.waitForFunction(() => window.location.search === '?' + window.__scalescope.stateQuery);
+      await open(page, page.url());
+      check('a reload keeps the applied plan’s step time', (await metric(page, 'step_s')) === step);
+      // Moving a degree returns to the page's own layout.
+      await press(page, 'tp', 'ArrowRight');
+      check('moving a degree drops the plan’s layout', !(await stateQuery(page)).includes('layout='));
+    });
+
+    await step('plan search on a GPU: the plan’s own mesh', async () => {
+      await open(page, url + '?v=1&hw=h100-sxm&fsdp=32&tp=8');
+      await findPlans(page);
+      const want = Number(await page.locator('[data-plan="0"]').getAttribute('data-step'));
+      const before = await stateQuery(page);
+      await page.locator('[data-apply="0"]').click();
+      await settled(page, before);
+      check('GPU: the step time shown equals the first plan’s step_s', (await metric(page, 'step_s')) === want, `page ${await metric(page, 'step_s')}, plan ${want}`);
+      const chips = await metric(page, 'chips');
+      check('GPU: the plan keeps the chip count', chips === 256, String(chips));
+    });
+
     await step('serving mode', async () => {
       await open(page, url);
       const before = await stateQuery(page);
@@ -283,7 +332,49 @@ async function main() {
         query: { kind: 'serving', batch: 32, prompt_len: 8192, generated_len: 512, parallelism: { tensor: ['X', 'Y'] } },
       }, SERVING_PAIRS);
       await page.waitForFunction(() => window.location.search.includes('mode=serving'));
+      const sweepDots = await page.locator('#sweep-chart svg circle').count();
+      check('the batch sweep frontier is drawn', sweepDots >= 3, `${sweepDots} dots`);
       await shot(page, 'explorer-serving.png');
+    });
+
+    await step('serving: KV context, speculative decoding and efficiency', async () => {
+      await open(page, url + '?v=1&mode=serving&hw=tpu-v5e&wdt=int8&kvdt=int8&tp=16');
+      let before = await stateQuery(page);
+      await page.locator('input.num[data-key="kvctx"]').fill('4096');
+      await page.locator('input.num[data-key="kvctx"]').press('Enter');
+      await settled(page, before);
+      before = await stateQuery(page);
+      await page.locator('input[type="checkbox"][data-key="spec"]').check();
+      await settled(page, before);
+      check('speculative controls appear when it is on', (await page.locator('input.num[data-key="lookahead"]').count()) === 1);
+      before = await stateQuery(page);
+      await page.locator('input.num[data-key="eff_flops"]').fill('0.5');
+      await page.locator('input.num[data-key="eff_flops"]').press('Enter');
+      await settled(page, before);
+      const scenario = {
+        hardware: { preset: 'tpu-v5e' }, model: { preset: 'llama-3-70b' }, mesh: { shape: [4, 4] },
+        query: { kind: 'serving', batch: 32, prompt_len: 8192, generated_len: 512, dtypes: { weights: 'int8', kv: 'int8' }, parallelism: { tensor: ['X', 'Y'] },
+          kv_context_len: 4096, efficiency: { flops_frac: 0.5 }, speculative: { draft_model: { preset: 'llama-3-8b' }, lookahead: 4, acceptance_rate: 0.8 } },
+      };
+      await compareWithCli(page, 'serving with speculation', scenario, [...SERVING_PAIRS, ['spec_latency_per_token_s', 'speculative.latency_per_token_s'], ['spec_tokens_per_step', 'speculative.expected_tokens_per_step'], ['spec_speedup', 'speculative.speedup']]);
+      await page.waitForFunction(() => ['kvctx=4096', 'spec=1', 'eff_flops=0.5'].every((k) => window.location.search.includes(k)), null, { timeout: 5000 });
+      check('the URL holds the KV context, speculation and efficiency', true);
+      await shot(page, 'explorer-speculative.png');
+    });
+
+    await step('training: checkpoints remat and efficiency', async () => {
+      await open(page, url);
+      let before = await stateQuery(page);
+      await page.locator('select[data-key="remat"]').selectOption('checkpoints');
+      await settled(page, before);
+      check('checkpoints per layer appears with the checkpoints remat', (await page.locator('input.num[data-key="ckpt"]').count()) === 1);
+      before = await stateQuery(page);
+      await page.locator('input.num[data-key="eff_net"]').fill('0.6');
+      await page.locator('input.num[data-key="eff_net"]').press('Enter');
+      await settled(page, before);
+      const s = training({ shape: [4, 4, 4] }, { fsdp: ['X', 'Y'], tensor: ['Z'] });
+      Object.assign(s.query, { remat: 'checkpoints', checkpoints_per_layer: 4, efficiency: { network_frac: 0.6 } });
+      await compareWithCli(page, 'checkpoints remat, 60% network', s, TRAINING_PAIRS.slice(0, 4));
     });
 
     await step('GPU hardware and a hardware override', async () => {

@@ -1,7 +1,7 @@
 // Observable Plot charts (loaded lazily, after the first paint): the chip's roofline with the workload's main
 // matmuls on it, and step time (or latency) against chip count. Scales, units and colours come from format.ts.
 import * as Plot from '@observablehq/plot';
-import { COLOURS, SCALES, fmtCount, siUnit, tickFormatSI } from './format';
+import { COLOURS, SCALES, fmtCount, fmtSeconds, siUnit, tickFormatSI } from './format';
 
 export interface RooflinePoint {
   intensity: number;
@@ -56,6 +56,45 @@ export function scalingChart(points: ScalingDatum[], yLabel: string, yUnitFormat
       Plot.dot(points, { x: 'chips', y: 'value', fill: (d: ScalingDatum) => (d.current ? COLOURS.highlight : COLOURS.compute), r: (d: ScalingDatum) => (d.current ? 6 : 4) }),
       Plot.text(points.filter((d) => d.current), { x: 'chips', y: 'value', text: () => 'current', dy: -12, fill: COLOURS.highlight }),
       Plot.tip(points, Plot.pointer({ x: 'chips', y: 'value', title: (d: ScalingDatum) => `${d.chips} chips: ${yUnitFormat(d.value)}` })),
+    ],
+  });
+}
+
+export interface SweepDatum {
+  batch: number;
+  latency_per_token_s: number;
+  tokens_per_s_per_chip: number;
+}
+
+/**
+ * The book's §5.2 frontier: latency per token against throughput per chip, one point per decode batch size (log
+ * axes, points coloured by batch), labelled at B = 1, 4, 16, ... and the largest batch; the current batch in red.
+ */
+export function sweepChart(points: SweepDatum[], current: { batch: number; latency: number; throughput: number; fits: boolean }, width: number): SVGSVGElement | HTMLElement {
+  const pts = [...points].sort((a, b) => a.batch - b.batch);
+  const last = pts[pts.length - 1]?.batch ?? 1;
+  const isPow4 = (b: number): boolean => Math.abs(Math.log(b) / Math.log(4) - Math.round(Math.log(b) / Math.log(4))) < 1e-9;
+  // Labels at B = 1, 4, 16, ... and the largest batch (a power of 4 too close to it is left unlabelled).
+  const labelled = pts.filter((p) => p.batch === last || (isPow4(p.batch) && p.batch * 1.9 < last));
+  const here = Number.isFinite(current.latency) && Number.isFinite(current.throughput) && current.latency > 0 && current.throughput > 0 ? [current] : [];
+  return Plot.plot({
+    width,
+    height: 320,
+    marginLeft: 70,
+    marginRight: 24,
+    marginBottom: 40,
+    style: { fontSize: '11px', background: 'transparent' },
+    x: { type: 'log', label: 'Latency per token →', grid: true, ticks: 5, tickFormat: (v: number) => fmtSeconds(v), inset: 14 },
+    y: { type: 'log', label: '↑ Throughput (tokens/s per chip)', grid: true, tickFormat: (v: number) => fmtCount(v), inset: 14 },
+    color: { type: 'log', scheme: 'viridis', label: 'Batch size', legend: true },
+    marks: [
+      Plot.line(pts, { x: 'latency_per_token_s', y: 'tokens_per_s_per_chip', stroke: '#999', strokeWidth: 1.5 }),
+      Plot.dot(pts, { x: 'latency_per_token_s', y: 'tokens_per_s_per_chip', fill: 'batch', r: 4.5, stroke: '#fff', strokeWidth: 0.5 }),
+      Plot.text(labelled.filter((d) => d.batch !== last), { x: 'latency_per_token_s', y: 'tokens_per_s_per_chip', text: (d: SweepDatum) => `B=${fmtCount(d.batch)}`, fill: '#333', dx: 8, dy: 10, textAnchor: 'start' }),
+      Plot.text(labelled.filter((d) => d.batch === last), { x: 'latency_per_token_s', y: 'tokens_per_s_per_chip', text: (d: SweepDatum) => `largest that fits: B=${fmtCount(d.batch)}`, fill: '#333', dx: -8, dy: -12, textAnchor: 'end' }),
+      Plot.dot(here, { x: 'latency', y: 'throughput', r: 8, stroke: COLOURS.highlight, strokeWidth: 2, fill: 'none' }),
+      Plot.text(here, { x: 'latency', y: 'throughput', text: (d: typeof current) => `current B=${fmtCount(d.batch)}${d.fits ? '' : ' (does not fit)'}`, dy: -14, fill: COLOURS.highlight, fontWeight: 600 }),
+      Plot.tip(pts, Plot.pointer({ x: 'latency_per_token_s', y: 'tokens_per_s_per_chip', title: (d: SweepDatum) => `batch ${fmtCount(d.batch)}\n${fmtSeconds(d.latency_per_token_s)} per token\n${fmtCount(d.tokens_per_s_per_chip)} tokens/s per chip` })),
     ],
   });
 }

@@ -5,17 +5,19 @@ import { LitElement, html, nothing, type PropertyValues, type TemplateResult } f
 import { guard } from 'lit/directives/guard.js';
 import { EngineClient } from '../engine/client';
 import type {
-  ChipResult, Diagnostic, Evaluation, MatmulResult, RooflineResult, ServingResult, TrainingStepResult, TransformerResult,
+  ChipResult, Diagnostic, Evaluation, MatmulResult, PlanSearchResult, RooflineResult, SearchedPlan, ServingResult, TrainingStepResult,
+  TransformerResult,
 } from '../engine/types';
 import {
   PARAMS, PRESETS, cloneState, defaultState, hardwareFields, hardwarePreset, inMode, modelPreset, param,
   type Param, type State, type Value,
 } from '../state/params';
 import { decodeState, encodeState } from '../state/url';
-import { describePlan, nodesTimesGpus, type MeshOutcome } from '../state/mesh';
+import { STRATEGY_LABEL, describePlan, nodesTimesGpus, type MeshOutcome, type Strategy } from '../state/mesh';
+import { DEGREE_KEY, applyPlan, isCurrentPlan } from '../state/plans';
 import {
-  chipScenario, effectiveModel, mainMatmuls, mainScenario, meshFor, rooflineCurveScenarios, scalingScenarios,
-  transformerScenario, ROOFLINE_INTENSITIES, type MatmulOp, type ScalingPoint,
+  activeLayout, chipScenario, effectiveModel, mainMatmuls, mainScenario, meshFor, planSearchScenario, rooflineCurveScenarios,
+  scalingScenarios, transformerScenario, ROOFLINE_INTENSITIES, type MatmulOp, type ScalingPoint,
 } from '../state/scenario';
 import {
   COLOURS, COMMS_COLOURS, fmtBytes, fmtCount, fmtDelta, fmtFlops, fmtFlopsPerS, fmtPercent, fmtRate, fmtSeconds, fmtUsd,
@@ -54,7 +56,20 @@ interface Metric {
 const MODEL_KEYS = ['size', 'layers', 'd_model', 'ff_ratio', 'heads', 'kv_heads', 'vocab', 'experts', 'active'];
 const GROUP_TITLES: Record<string, string> = {
   workload: 'Workload', hardware: 'Hardware', model: 'Model', mesh: 'Mesh and parallelism', training: 'Training run', serving: 'Serving',
+  efficiency: 'Efficiency (fraction of peak)',
 };
+/** Controls whose change makes an applied plan's exact layout meaningless: the page returns to its own layout. */
+const LAYOUT_KEYS = new Set(['dp', 'fsdp', 'tp', 'pp', 'ep', 'cp', 'slices', 'dcn', 'hw']);
+
+/** A plan search the page ran: for which scenario (its text) and on which mesh, and what came back. */
+interface SearchRun {
+  key: string;
+  mesh: { shape: number[]; axis_names: string[] };
+  gpu: boolean;
+  ev: Evaluation<PlanSearchResult> | null;
+  engineMs: number;
+  error?: string;
+}
 
 /** Test and measurement hooks (read by the browser test; harmless for readers). */
 export interface ScalescopeHooks {
@@ -76,6 +91,8 @@ export interface ScalescopeHooks {
   resultQuery: string;
   /** URL query of the state the charts were last drawn for. */
   chartsQuery?: string;
+  /** The last plan search: time in the engine (ms) and plans listed. */
+  search?: { engineMs: number; plans: number; evaluated: number };
 }
 
 declare global {
@@ -125,6 +142,8 @@ export class ScalescopeExplorer extends LitElement {
     results: { state: true },
     pinned: { state: true },
     copied: { state: true },
+    search: { state: true },
+    searching: { state: true },
   };
 
   state: State = defaultState();
@@ -134,6 +153,8 @@ export class ScalescopeExplorer extends LitElement {
   results: Results | null = null;
   pinned: { state: State; metrics: Metric[]; summary: string } | null = null;
   copied = '';
+  search: SearchRun | null = null;
+  searching = false;
 
   private client: EngineClient | null = null;
   private curveCache = new Map<string, { intensity: number; attainable: number }[]>();
@@ -244,6 +265,7 @@ export class ScalescopeExplorer extends LitElement {
     this.markInput(ev);
     const s = cloneState(this.state);
     s.values[key] = value;
+    if (LAYOUT_KEYS.has(key)) s.values['layout'] = param('layout').default;
     if (key === 'hw') s.hw = {};
     if (key === 'model') for (const k of MODEL_KEYS) s.values[k] = param(k).default;
     this.state = s;
@@ -362,7 +384,7 @@ export class ScalescopeExplorer extends LitElement {
     const needCurve = !this.curveCache.has(curveKey);
     const curveStart = texts.length;
     if (needCurve) for (const c of rooflineCurveScenarios(state)) texts.push(JSON.stringify(c));
-    client.evaluate(texts).then(
+    client.evaluate(texts, 'charts').then(
       (batch) => {
         if (!batch || this.results?.state !== state) return;
         const r = batch.results;
@@ -383,6 +405,104 @@ export class ScalescopeExplorer extends LitElement {
       },
       (e: unknown) => this.fail(e),
     );
+  }
+
+  // ---------------------------------------------------------------------------------------------- plan search
+
+  /** Asks the engine for the best training plans for the current chips, model, batch and precision. */
+  private runSearch(): void {
+    const client = this.client;
+    const sc = planSearchScenario(this.state);
+    if (!client || !sc?.mesh) return;
+    const key = JSON.stringify(sc);
+    const gpu = hardwarePreset(String(this.state.values['hw'])).kind === 'gpu';
+    const mesh = { shape: sc.mesh.shape, axis_names: sc.mesh.axis_names ?? [] };
+    this.searching = true;
+    client.evaluate([key], 'search').then(
+      (batch) => {
+        if (!batch) return; // a newer search replaced this one
+        this.searching = false;
+        const ev = batch.results[0] as Evaluation<PlanSearchResult>;
+        this.search = { key, mesh, gpu, ev, engineMs: batch.engineMs };
+        this.hooks.search = { engineMs: batch.engineMs, plans: ev.result?.plans.length ?? 0, evaluated: ev.result?.evaluated ?? 0 };
+      },
+      (e: unknown) => {
+        this.searching = false;
+        this.search = { key, mesh, gpu, ev: null, engineMs: 0, error: e instanceof Error ? e.message : String(e) };
+      },
+    );
+  }
+
+  /** Sets the controls to a searched plan (src/state/plans.ts), as if the reader had moved them. */
+  private applyPlan(plan: SearchedPlan): void {
+    const run = this.search;
+    if (!run) return;
+    const a = applyPlan(this.state, plan, run.mesh);
+    if (!a.ok) {
+      this.notices = a.problems;
+      return;
+    }
+    this.markInput();
+    this.state = a.state;
+    this.afterChange();
+  }
+
+  private renderPlans(r: Results): TemplateResult {
+    const sc = planSearchScenario(r.state);
+    const key = sc ? JSON.stringify(sc) : '';
+    const run = this.search;
+    const hw = hardwarePreset(String(r.state.values['hw']));
+    const chips = r.mesh.ok ? r.mesh.plan.chips : 0;
+    const what = hw.kind === 'gpu'
+      ? `${chips} GPUs factorised into data × pipeline × tensor (tensor inside the NVLink domain)`
+      : `each torus axis of the ${r.mesh.ok ? r.mesh.plan.shape.join('×') : '?'} slice given to one strategy${r.mesh.ok && r.mesh.plan.slices > 1 ? ', the slices joined by data parallelism' : ''}`;
+    const stale = run !== null && run.key !== key;
+    const res = run?.ev?.ok ? run.ev.result : undefined;
+    const days = (x: number): string => (Number.isFinite(x) ? `${sig(x / 86400)} days` : '—');
+    const degreesText = (p: SearchedPlan): string => {
+      const parts = (Object.keys(DEGREE_KEY) as Strategy[]).filter((k) => (p.degrees[k] ?? 1) > 1).map((k) => `${STRATEGY_LABEL[k]} ${p.degrees[k]}`);
+      return parts.length ? parts.join(' · ') : 'one chip';
+    };
+    return html`
+      <section class="panel" aria-labelledby="h-plans" data-plans>
+        <h3 id="h-plans">Best plans for these chips</h3>
+        <p class="muted">The engine tries ${what}, with ZeRO 1 or 3, several microbatch counts and remat none or block, checks each like a
+          training step and ranks them: plans that fit in HBM first, then by step time. Batch, sequence, precision and efficiency are the ones set here.</p>
+        <div class="plan-actions">
+          <button type="button" id="find-plans" ?disabled=${!sc || this.searching || this.engineStatus !== 'ready'} @click=${() => this.runSearch()}>
+            ${run && !stale ? 'Search again' : 'Find best plans'}</button>
+          <span role="status" aria-live="polite" class="muted">${this.searching ? 'Searching…' : res ? `${fmtCount(res.evaluated)} plans evaluated, ${fmtCount(res.valid)} valid, ${fmtCount(res.fitting)} fit in HBM; ${sig(run!.engineMs)} ms in the engine.` : ''}</span>
+        </div>
+        ${!sc ? html`<p class="muted">A plan search needs a mesh the chip can hold (see the mesh problem above).</p>` : nothing}
+        ${run?.error ? html`<div class="error" role="alert">${run.error}</div>` : nothing}
+        ${run?.ev && !run.ev.ok ? this.renderDiagnostics(run.ev.diagnostics, 'plan_search') : nothing}
+        ${stale && res ? html`<p class="notice-inline" data-plans-stale>These plans were found for other settings (chips, model, batch or precision changed); search again to rank plans for these.</p>` : nothing}
+        ${res && run ? html`
+          ${run.ev!.diagnostics.length ? this.renderDiagnostics(run.ev!.diagnostics, 'plan_search') : nothing}
+          <div class="table-wrap"><table class="plans ${stale ? 'stale' : ''}">
+            <thead><tr><th scope="col">#</th><th scope="col">Plan</th><th scope="col">Step</th><th scope="col">MFU</th><th scope="col">Memory per chip</th>
+              <th scope="col">Binding threshold</th><th scope="col">Time and cost to train</th><th scope="col"><span class="sr-only">Apply</span></th></tr></thead>
+            <tbody>
+              ${res.plans.map((p, i) => {
+                const current = !stale && isCurrentPlan(r.state, p, run.mesh);
+                const extras = [`ZeRO-${p.parallelism.zero_stage ?? 3}`, `${p.parallelism.microbatches ?? 1} microbatch${(p.parallelism.microbatches ?? 1) === 1 ? '' : 'es'}`, `remat ${p.remat}`];
+                if (p.degrees.fsdp <= 1) extras.shift();
+                return html`<tr data-plan=${i} data-step=${String(p.step_s)} class=${current ? 'current' : ''} aria-current=${current ? 'true' : 'false'}>
+                  <td>${i + 1}</td>
+                  <th scope="row"><span class="plan-deg">${degreesText(p)}</span>
+                    <span class="help">${p.mesh ? `mesh ${p.mesh.shape.join('×')} · ` : ''}${extras.join(' · ')}${current ? html` <span class="badge">on screen</span>` : nothing}</span></th>
+                  <td>${fmtSeconds(p.step_s)} <span class="help">${p.bound}-bound</span></td>
+                  <td>${fmtPercent(p.mfu_frac)}</td>
+                  <td class=${p.fits ? '' : 'worse'}>${fmtBytes(p.memory_bytes)} ${p.fits ? html`<span class="ok-mark" aria-label="fits">✓</span>` : html`<span aria-label="does not fit">✗ does not fit</span>`}</td>
+                  <td class="wrap">${p.binding ? thresholdTitle(p.binding) : '—'}</td>
+                  <td>${days(p.train_time_s)} <span class="help">${fmtUsd(p.train_usd)}</span></td>
+                  <td><button type="button" data-apply=${i} ?disabled=${stale || current} @click=${() => this.applyPlan(p)}
+                    aria-label="Apply plan ${i + 1}: ${degreesText(p)}">${current ? 'Applied' : 'Apply'}</button></td>
+                </tr>`;
+              })}
+            </tbody>
+          </table></div>` : nothing}
+      </section>`;
   }
 
   /** Time of Lit's last DOM update (for the timing breakdown). */
@@ -451,6 +571,13 @@ export class ScalescopeExplorer extends LitElement {
       .map((o) => ({ name: o.op.name, intensity: o.ev.result!.intensity_flops_per_byte, attainable: o.ev.result!.attainable_flops_per_s, bound: o.ev.result!.bound }));
     const ridge = r.ops.find((o) => o.ev.ok)?.ev.result?.critical_intensity_flops_per_byte;
     roof.replaceChildren(r.curve.length ? P.rooflineChart(r.curve, ops, ridge, width) : document.createTextNode('The engine gave no roofline for this chip.'));
+    const sweepEl = root.querySelector<HTMLElement>('#sweep-chart');
+    const served = r.state.values['mode'] === 'serving' && r.main?.ok ? (r.main.result as ServingResult) : undefined;
+    if (sweepEl && served) {
+      const pts = (served.sweep ?? []).filter((p) => p.fits && p.latency_per_token_s > 0 && p.tokens_per_s_per_chip > 0);
+      const current = { batch: Number(r.state.values['sbatch']), latency: served.latency_per_token_s, throughput: served.tokens_per_s_per_chip, fits: served.memory.fits };
+      sweepEl.replaceChildren(pts.length >= 2 ? P.sweepChart(pts, current, width) : Object.assign(document.createElement('p'), { className: 'muted', textContent: 'No frontier: fewer than two batch sizes fit in HBM at this context.' }));
+    }
     if (!fresh) return;
     this.hooks.chartsQuery = encodeState(r.state);
     const serving = r.state.values['mode'] === 'serving';
@@ -489,10 +616,17 @@ export class ScalescopeExplorer extends LitElement {
     return m.ok ? m.plan.chips : NaN;
   }
 
+  /** What the engine used for a parameter left at its default (null): the KV context of the last serving answer. */
+  private engineDefault(key: string): number | undefined {
+    if (key !== 'kvctx' || this.results?.state.values['mode'] !== 'serving') return undefined;
+    return (this.results.main?.result as ServingResult | undefined)?.kv_context_len;
+  }
+
   private renderNumberControl(p: Param, disabled = false): TemplateResult {
     const raw = this.state.values[p.key];
     const overridden = raw !== null && raw !== p.default;
-    const value = typeof raw === 'number' ? raw : (this.presetValue(p.key) ?? Number(p.default));
+    const fromModel = p.group === 'model';
+    const value = typeof raw === 'number' ? raw : ((fromModel ? this.presetValue(p.key) : this.engineDefault(p.key)) ?? Number(p.default ?? p.min ?? 0));
     const isInt = p.type === 'int';
     const sMin = toSlider(p.min ?? 0, p.scale);
     const sMax = toSlider(p.max ?? 100, p.scale);
@@ -513,13 +647,13 @@ export class ScalescopeExplorer extends LitElement {
     return html`
       <div class="ctl ${overridden ? 'overridden' : ''}" title=${p.help}>
         <label for=${id}>${p.label}${p.unit ? html` <span class="unit">(${p.unit})</span>` : nothing}
-          ${overridden && p.default === null ? html`<span class="badge">overridden</span>` : nothing}</label>
+          ${overridden && p.default === null ? html`<span class="badge">overridden</span>` : p.default === null && !fromModel ? html`<span class="unit">engine default</span>` : nothing}</label>
         <div class="pair">
           <input type="range" id=${id} data-key=${p.key} min=${sMin} max=${sMax} step=${sStep} .value=${String(toSlider(value, p.scale))}
             ?disabled=${disabled} @input=${onRange} aria-describedby="${id}-help" />
           <input type="number" class="num" data-key=${p.key} aria-label="${p.label} value" min=${p.min ?? ''} max=${p.max ?? ''} step="any"
             .value=${String(value)} ?disabled=${disabled} @change=${onNumber} />
-          ${overridden && p.default === null ? html`<button type="button" class="reset" title="Back to the preset" aria-label="Reset ${p.label} to the preset" @click=${() => this.setValue(p.key, null)}>↺</button>` : nothing}
+          ${overridden && p.default === null ? html`<button type="button" class="reset" title=${fromModel ? 'Back to the preset' : 'Back to the engine’s default'} aria-label="Reset ${p.label} to the ${fromModel ? 'preset' : 'default'}" @click=${() => this.setValue(p.key, null)}>↺</button>` : nothing}
         </div>
         <span id="${id}-help" class="help">${p.help}</span>
       </div>`;
@@ -550,6 +684,11 @@ export class ScalescopeExplorer extends LitElement {
           @change=${(e: Event) => this.setValue(p.key, (e.target as HTMLInputElement).checked, e)} />
         <label for=${id}>${p.label}</label>
       </div>`;
+  }
+
+  /** A row with `showIf` is shown (and sent) only while its condition holds. */
+  private shown(p: Param): boolean {
+    return !p.hidden && (!p.showIf || this.state.values[p.showIf.key] === p.showIf.value);
   }
 
   private renderControl(p: Param): TemplateResult {
@@ -622,20 +761,20 @@ export class ScalescopeExplorer extends LitElement {
           <input type="range" id="c-chips" data-key="chips" min="0" max="14" step="1" .value=${String(Math.log2(Number.isFinite(chips) ? chips : 1))} @input=${onRange} />
           <input type="number" class="num" data-key="chips" aria-label="Chips value" min="1" step="1" .value=${Number.isFinite(chips) ? String(chips) : ''} @change=${onNumber} />
         </div>
-        <span class="help">${mesh.ok ? (hw.kind === 'gpu' ? `${nodesTimesGpus(hw, mesh.plan.chips)} · ` : '') + describePlan(mesh.plan) : mesh.problem}</span>
+        <span class="help" data-mesh-help>${mesh.ok ? (hw.kind === 'gpu' ? `${nodesTimesGpus(hw, mesh.plan.chips)} · ` : '') + describePlan(mesh.plan) : mesh.problem}${activeLayout(this.state) ? html` <span class="badge" title="the exact mesh of an applied plan; moving a degree returns to the page’s own layout">plan’s layout</span>` : nothing}</span>
       </div>`;
   }
 
   private renderControls(): TemplateResult {
     const mode = String(this.state.values['mode']);
     const hw = hardwarePreset(String(this.state.values['hw']));
-    const groups = ['workload', 'hardware', 'model', 'mesh', mode === 'serving' ? 'serving' : 'training'];
+    const groups = ['workload', 'hardware', 'model', 'mesh', mode === 'serving' ? 'serving' : 'training', 'efficiency'];
     // A slider move re-renders only its own group: each group depends on its own values and the mode, chip and model.
     return html`${groups.map((g) => guard(this.groupDeps(g), () => html`
       <fieldset class="group" data-group=${g}>
         <legend>${GROUP_TITLES[g]}</legend>
         ${g === 'mesh' ? this.renderChipsControl() : nothing}
-        ${PARAMS.filter((p) => p.group === g && inMode(p, mode) && !(hw.kind === 'gpu' && (p.key === 'slices' || p.key === 'dcn'))).map((p) => this.renderControl(p))}
+        ${PARAMS.filter((p) => p.group === g && inMode(p, mode) && this.shown(p) && !(hw.kind === 'gpu' && (p.key === 'slices' || p.key === 'dcn'))).map((p) => this.renderControl(p))}
         ${g === 'hardware' ? this.renderHardwareFields() : nothing}
       </fieldset>`))}`;
   }
@@ -646,6 +785,7 @@ export class ScalescopeExplorer extends LitElement {
     const deps: unknown[] = [g, v['mode'], v['hw'], v['model']];
     for (const p of PARAMS) if (p.group === g) deps.push(v[p.key]);
     if (g === 'hardware') deps.push(JSON.stringify(this.state.hw));
+    if (g === 'serving') deps.push(this.engineDefault('kvctx'));
     return deps;
   }
 
@@ -662,6 +802,7 @@ export class ScalescopeExplorer extends LitElement {
       out.push(
         { id: 'ttft_s', label: 'Time to first token', value: s?.prefill?.time_s, text: fmtSeconds(s?.prefill?.time_s), higherBetter: false },
         { id: 'latency_per_token_s', label: 'Latency per token', value: s?.latency_per_token_s, text: fmtSeconds(s?.latency_per_token_s), higherBetter: false },
+        ...(s?.speculative ? [{ id: 'spec_latency_per_token_s', label: 'Latency per token, speculative', value: s.speculative.latency_per_token_s, text: fmtSeconds(s.speculative.latency_per_token_s), higherBetter: false }] : []),
         { id: 'tokens_per_s', label: 'Tokens/s', value: s?.tokens_per_s, text: fmtRate(s?.tokens_per_s, 'tok/s'), higherBetter: true },
         { id: 'tokens_per_s_per_chip', label: 'Tokens/s per chip', value: s?.tokens_per_s_per_chip, text: fmtRate(s?.tokens_per_s_per_chip, 'tok/s'), higherBetter: true },
         { id: 'memory_bytes', label: 'Memory (replica)', value: s?.memory?.total_bytes, text: fmtBytes(s?.memory?.total_bytes), higherBetter: false },
@@ -809,7 +950,29 @@ export class ScalescopeExplorer extends LitElement {
         ${m ? stackedBars([{ label: 'Replica', segments: [seg('parameters', m.param_bytes, COLOURS.params), seg('KV cache', kv, COLOURS.kv)], note: m.fits ? `fits; at most ${fmtCount(m.max_batch)} sequences` : 'does not fit' }], [{ value: m.hbm_capacity_bytes, label: `HBM ${fmtBytes(m.hbm_capacity_bytes)}`, colour: COLOURS.hbmLine }], fmtBytes, 'Memory of the serving replica against its HBM') : nothing}
         ${m && chips ? html`<p class="muted">${fmtBytes(m.total_bytes / chips)} per chip; the weights alone need at least ${fmtCount(m.min_chips_for_params)} chips.</p>` : nothing}
       </section>
-      ${void r}`;
+      ${s.speculative ? this.renderSpeculative(s, r) : nothing}`;
+  }
+
+  private renderSpeculative(s: ServingResult, r: Results): TemplateResult {
+    const sp = s.speculative!;
+    const v = r.state.values;
+    const draft = modelPreset(String(v['draft'])).name;
+    const lookahead = Number(v['lookahead']);
+    return html`
+      <section class="panel" aria-labelledby="h-spec" data-speculative>
+        <h3 id="h-spec">Speculative decoding</h3>
+        <p>${draft} drafts ${lookahead} token${lookahead === 1 ? '' : 's'} per step; the model checks them in one step and keeps the accepted ones (acceptance rate ${sig(Number(v['accept']))}).</p>
+        <dl class="spec">
+          <div><dt>Expected tokens per step</dt><dd data-metric="spec_tokens_per_step" data-value=${String(sp.expected_tokens_per_step)}>${sig(sp.expected_tokens_per_step)} <span class="muted">of at most ${lookahead + 1}</span></dd></div>
+          <div><dt>One iteration</dt><dd>${lookahead} draft step${lookahead === 1 ? '' : 's'} of ${fmtSeconds(sp.draft_step_s)} and a verify step of ${fmtSeconds(sp.verify_step_s)}: ${fmtSeconds(sp.iteration_s)}</dd></div>
+          <div><dt>Speed-up</dt><dd data-metric="spec_speedup" data-value=${String(sp.speedup)}><strong>${sig(sp.speedup)}×</strong> ${sp.speedup < 1 ? html`<span class="worse">(slower: the draft costs more than the accepted tokens save)</span>` : nothing}</dd></div>
+        </dl>
+        ${stackedBars([
+          { label: 'Plain decoding', segments: [{ label: 'decode step per token', value: s.latency_per_token_s, colour: COLOURS.memory }] },
+          { label: 'Speculative', segments: [{ label: 'speculative, per token', value: sp.latency_per_token_s, colour: COLOURS.compute }], emphasis: sp.speedup > 1 },
+        ], [], fmtSeconds, 'Latency per token with and without speculative decoding')}
+        <p class="muted small">${sp.formula}</p>
+      </section>`;
   }
 
   private renderModelPanel(r: Results): TemplateResult {
@@ -882,7 +1045,14 @@ export class ScalescopeExplorer extends LitElement {
       ${!r.mesh.ok ? html`<div class="diagnostics" role="status" data-diagnostics="mesh"><ul><li class="err"><span class="sev">Problem</span> Mesh: ${r.mesh.problem}</li></ul></div>` : nothing}
       ${r.main ? this.renderDiagnostics(r.main.diagnostics, serving ? 'serving' : 'training_step') : nothing}
       ${guard([r.main, serving], () => (serving ? this.renderServing(res as ServingResult | undefined, r) : isTraining(res, r.state) ? this.renderTraining(r, res) : nothing))}
+      ${serving ? html`
+        <section class="panel" aria-labelledby="h-sweep">
+          <h3 id="h-sweep">Latency against throughput over the batch (the book’s §5.2 frontier)</h3>
+          <div id="sweep-chart" class="chart"></div>
+          <p class="muted">Each point is a decode batch size at this KV context (${fmtCount((res as ServingResult | undefined)?.kv_context_len)} tokens), from one sequence up to the largest batch whose KV caches fit; larger batches buy throughput per chip with latency per token.</p>
+        </section>` : nothing}
       ${this.renderCompare(r, metrics)}
+      ${serving ? nothing : this.renderPlans(r)}
       <section class="panel" aria-labelledby="h-roof">
         <h3 id="h-roof">Roofline: the workload’s main matmuls on one chip</h3>
         <div id="roofline-chart" class="chart"></div>
@@ -924,8 +1094,8 @@ export class ScalescopeExplorer extends LitElement {
           </div>`
         : nothing}
       <main>
-        <form class="controls" aria-label="Scenario" @submit=${(e: Event) => e.preventDefault()}>${guard([this.state], () => this.renderControls())}</form>
-        <div class="results" aria-live="off">${guard([this.results, this.pinned, this.engineStatus, this.engineError], () => this.renderResults())}</div>
+        <form class="controls" aria-label="Scenario" @submit=${(e: Event) => e.preventDefault()}>${guard([this.state, this.engineDefault('kvctx')], () => this.renderControls())}</form>
+        <div class="results" aria-live="off">${guard([this.results, this.pinned, this.engineStatus, this.engineError, this.search, this.searching], () => this.renderResults())}</div>
       </main>`;
   }
 }

@@ -71,6 +71,25 @@ export const styles = css`
   .compare th[scope='row'], .compare thead th:first-child { text-align: left; }
   .compare .better { color: #135c2b; font-weight: 600; }
   .compare .worse { color: #8a1c12; font-weight: 600; }
+  .plan-actions { display: flex; gap: 10px; align-items: center; flex-wrap: wrap; margin: 4px 0 8px; }
+  .table-wrap { overflow-x: auto; }
+  .plans { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; font-size: 13px; }
+  .plans th, .plans td { text-align: right; padding: 3px 6px; border-bottom: 1px solid #eee; vertical-align: top; white-space: nowrap; }
+  .plans th[scope='row'], .plans thead th:nth-child(2) { text-align: left; white-space: normal; font-weight: 400; }
+  .plans th[scope='row'] { min-width: 190px; }
+  .plans td.wrap { white-space: normal; min-width: 110px; }
+  .plans .plan-deg { font-weight: 600; }
+  .plans tr.current { background: #eef5fb; }
+  .plans.stale { opacity: 0.5; }
+  .plans .worse { color: #8a1c12; }
+  .plans .ok-mark { color: #135c2b; }
+  .notice-inline { margin: 4px 0; padding: 4px 8px; border-left: 3px solid #d9a400; background: #fff7da; font-size: 13px; }
+  .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+  .spec { display: grid; gap: 2px; margin: 6px 0; }
+  .spec div { display: grid; grid-template-columns: 190px 1fr; gap: 8px; }
+  .spec dt { color: #555; }
+  .spec dd { margin: 0; }
+  .worse { color: #8a1c12; }
   .facts dl { display: grid; grid-template-columns: 1fr; gap: 2px; margin: 0; }
   .facts dl div { display: grid; grid-template-columns: 190px 1fr; gap: 8px; }
   .facts dt { color: #555; }
@@ -87,7 +106,7 @@ export const styles = css`
   @media print {
     :host { background: #fff; }
     header { position: static; }
-    .actions button, details.hwfields { display: none; }
+    .actions button, details.hwfields, .plan-actions, .plans button { display: none; }
     main { grid-template-columns: 1fr; }
     .panel, .card, fieldset.group { break-inside: avoid; border-color: #999; }
     input[type='range'] { display: none; }
