@@ -15,6 +15,7 @@ export const MATMUL_PATTERNS: Readonly<Record<string, { expression: string; labe
   free: { expression: 'In[B_X, D] * W[D, F_X]', label: 'In[B_X, D] · W[D, F_X]: same axis on both free dims (case 4)' },
   fsdp_tp: { expression: 'In[B_X, D_Y] * W[D_Y, F] -> Out[B_X, F]', label: 'In[B_X, D_Y] · W[D_Y, F]: batch on X, contraction on Y' },
   fsdp_weights: { expression: 'In[B_X, D] * W[D_X, F_Y] -> Out[B_X, F_Y]', label: 'In[B_X, D] · W[D_X, F_Y]: FSDP weights gathered (X), TP on F (Y)' },
+  collective_matmul: { expression: 'In[B_X, D_Y] * W[D, F_Y] -> Out[B_X, F_Y]', label: 'In[B_X, D_Y] · W[D, F_Y]: gather In over Y, or overlap it (collective matmul, §10)' },
   down_proj: { expression: 'In[B_X, F_Y] * W[F_Y, D] -> Out[B_X, D_Y]', label: 'T[B_X, F_Y] · W_out[F_Y, D] → Out[B_X, D_Y]: ReduceScatter over Y' },
 };
 

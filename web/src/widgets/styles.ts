@@ -27,7 +27,7 @@ export const widgetStyles = css`
   .card .k { font-size: 11.5px; color: #555; }
   .card output { font-size: 17px; font-weight: 600; font-variant-numeric: tabular-nums; overflow-wrap: break-word; }
   .card.bad output { color: #a3271b; }
-  .card.words output { font-size: 14.5px; line-height: 1.3; overflow-wrap: normal; }
+  .card.words output { font-size: 14px; line-height: 1.3; overflow-wrap: normal; }
   .body { min-height: 120px; transition: opacity 0.15s; }
   .body.stale { opacity: 0.6; }
   .loading { padding: 24px 4px; color: #444; }

@@ -51,7 +51,7 @@ export const roofline: View<RooflineData> = {
         ${card('hbm', 'HBM bandwidth', op.bandwidth_bytes_per_s, fmtBytesPerS(op.bandwidth_bytes_per_s))}
         ${card('ridge', 'Ridge (FLOPs/byte)', op.critical_intensity_flops_per_byte, sig(op.critical_intensity_flops_per_byte))}
         ${card('attainable', 'Attainable', op.attainable_flops_per_s, fmtFlopsPerS(op.attainable_flops_per_s))}
-        ${card('bound', 'Bound', undefined, `${op.bound}-bound`, false, true)}
+        ${card('bound', 'Bound by', undefined, op.bound, false, true)}
       </div>
       <p class="note">At intensity <b>${sig(op.intensity_flops_per_byte)}</b>, 1 GFLOP needs ${fmtSeconds(op.compute_s)} of math and
         ${fmtSeconds(op.memory_s)} to move its ${fmtBytes(op.bytes_per_chip)}: it takes at least <b>${fmtSeconds(op.lower_bound_s)}</b>.</p>
@@ -209,7 +209,7 @@ export const collective: View<CollectiveData> = {
         ${card('bandwidth_s', 'Bandwidth term', m.bandwidth_s, fmtSeconds(m.bandwidth_s))}
         ${card('latency_s', 'Latency term', m.latency_s, fmtSeconds(m.latency_s))}
         ${card('effective', 'Effective bandwidth', m.effective_bandwidth_bytes_per_s, fmtBytesPerS(m.effective_bandwidth_bytes_per_s))}
-        ${card('regime', 'Regime', undefined, `${m.regime}-bound`, false, true)}
+        ${card('regime', 'Bound by', undefined, m.regime, false, true)}
       </div>
       <p class="note">${m.devices_in_group} ${d.kind === 'gpu' ? 'GPUs' : 'chips'} on the axis, each holding ${fmtBytes(m.bytes_per_device_shard)} of the ${fmtBytes(num(s, 'cbytes'))} array.</p>
       <div class="chart" role="img" aria-label="Collective time against array size"></div>`;

@@ -93,7 +93,7 @@ export const shardedMatmul: View<MatmulData> = {
         ${card('best_lower', 'Cheapest plan, at least', best.lower_bound_s, fmtSeconds(best.lower_bound_s))}
         ${card('compute', 'Math per chip', best.compute_s, fmtSeconds(best.compute_s))}
         ${card('comms', 'Communication', best.comms_s, fmtSeconds(best.comms_s))}
-        ${card('bound', 'Bound', undefined, `${best.bound}-bound`, false, true)}
+        ${card('bound', 'Bound by', undefined, best.bound, false, true)}
         ${card('flops', 'FLOPs per chip', best.flops_per_device, fmtFlops(best.flops_per_device))}
       </div>
       ${htmlBars(rows, [], (v) => fmtSeconds(v), 'Compute and communication time of each plan (stacked: no overlap; the estimate is the larger of the two)')}

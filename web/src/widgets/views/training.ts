@@ -94,7 +94,7 @@ export const trainingRoofline: View<MlpData> = {
         ${card('compute_s', 'Math at this batch', c.compute_s, fmtSeconds(c.compute_s))}
         ${card('fsdp_s', 'FSDP comms', c.fsdp_s, fmtSeconds(c.fsdp_s))}
         ${card('tp_s', 'TP comms', c.tp_s, fmtSeconds(c.tp_s))}
-        ${card('bound', 'At this batch', undefined, `${c.bound}-bound`, c.bound !== 'compute', true)}
+        ${card('bound', 'At this batch, bound by', undefined, c.bound, c.bound !== 'compute', true)}
         ${d.here.fsdp_optimal_degree !== undefined ? card('xopt', 'Best FSDP degree X_opt', d.here.fsdp_optimal_degree, fmtCount(d.here.fsdp_optimal_degree)) : nothing}
       </div>
       <p class="note">${fmtCount(r.chips)} chips as ${d.shape.join('×')}: FSDP ${fmtCount(r.fsdp)} over ${r.fsdp_axes} mesh axes, TP ${r.tp} over ${r.tp_axes}; D = ${fmtCount(d.d)}, F = ${fmtCount(d.f)}; batch ${fmtCount(num(s, 'batch'))} tokens.</p>
