@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sig, fmtBytes, fmtCount, fmtDelta, fmtFlopsPerS, fmtPercent, fmtSeconds, fmtUsd, fromSlider, toSlider } from '../src/charts/format';
+import { sig, fmtSecondsTick, fmtBytes, fmtCount, fmtDelta, fmtFlopsPerS, fmtPercent, fmtSeconds, fmtUsd, fromSlider, toSlider } from '../src/charts/format';
 
 describe('display units', () => {
   it('formats SI quantities', () => {
@@ -28,6 +28,12 @@ describe('display units', () => {
       expect(sig(Infinity)).toBe('—');
       expect(fmtUsd(1234.5)).toBe('$1,234.50');
     }
+  });
+
+  it('keeps axis ticks in seconds up to an hour', () => {
+    expect(fmtSecondsTick(200)).toBe('200 s');
+    expect(fmtSecondsTick(0.02)).toBe('20 ms');
+    expect(fmtSecondsTick(7200)).toBe('2 h');
   });
 
   it('formats deltas', () => {

@@ -67,6 +67,13 @@ export function fmtSeconds(s: number | undefined): string {
   return `${sig(s / (365.25 * 86400))} years`;
 }
 
+/** Axis ticks in seconds: like fmtSeconds, but whole seconds up to an hour (a tick at 200 s reads "200 s", not "3.33 min"). */
+export function fmtSecondsTick(s: number): string {
+  const a = Math.abs(s);
+  if (a >= 1 && a < 3600) return `${sig(s)} s`;
+  return fmtSeconds(s);
+}
+
 export function fmtPercent(f: number | undefined): string {
   if (f === undefined || !Number.isFinite(f)) return '—';
   return `${sig(f * 100)}%`;

@@ -20,7 +20,7 @@ import {
   scalingScenarios, transformerScenario, ROOFLINE_INTENSITIES, type MatmulOp, type ScalingPoint,
 } from '../state/scenario';
 import {
-  COLOURS, COMMS_COLOURS, fmtBytes, fmtCount, fmtDelta, fmtFlops, fmtFlopsPerS, fmtPercent, fmtRate, fmtSeconds, fmtUsd,
+  COLOURS, COMMS_COLOURS, fmtBytes, fmtCount, fmtDelta, fmtFlops, fmtFlopsPerS, fmtPercent, fmtRate, fmtSeconds, fmtSecondsTick, fmtUsd,
   fromSlider, sig, siUnit, toSlider,
 } from '../charts/format';
 import { stackedBars, type BarRow, type Marker } from '../charts/bars';
@@ -455,7 +455,14 @@ export class ScalescopeExplorer extends LitElement {
     const chips = r.mesh.ok ? r.mesh.plan.chips : 0;
     const what = hw.kind === 'gpu'
       ? `${chips} GPUs factorised into data × pipeline × tensor (tensor inside the NVLink domain)`
-      : `each torus axis of the ${r.mesh.ok ? r.mesh.plan.shape.join('×') : '?'} slice given to one strategy${r.mesh.ok && r.mesh.plan.slices > 1 ? ', the slices joined by data parallelism' : ''}`;
+      : `each torus axis of the ${r.mesh.ok ? r.mesh.plan.shape.join('×') : ''} slice given to one strategy${r.mesh.ok && r.mesh.plan.slices > 1 ? ', the slices joined by data parallelism' : ''}`;
+    if (!sc || !r.mesh.ok) {
+      return html`
+        <section class="panel" aria-labelledby="h-plans" data-plans>
+          <h3 id="h-plans">Best plans for these chips</h3>
+          <p class="muted">A plan search starts from a mesh the chip can hold; fix the mesh problem above first.</p>
+        </section>`;
+    }
     const stale = run !== null && run.key !== key;
     const res = run?.ev?.ok ? run.ev.result : undefined;
     const days = (x: number): string => (Number.isFinite(x) ? `${sig(x / 86400)} days` : '—');
@@ -473,7 +480,6 @@ export class ScalescopeExplorer extends LitElement {
             ${run && !stale ? 'Search again' : 'Find best plans'}</button>
           <span role="status" aria-live="polite" class="muted">${this.searching ? 'Searching…' : res ? `${fmtCount(res.evaluated)} plans evaluated, ${fmtCount(res.valid)} valid, ${fmtCount(res.fitting)} fit in HBM; ${sig(run!.engineMs)} ms in the engine.` : ''}</span>
         </div>
-        ${!sc ? html`<p class="muted">A plan search needs a mesh the chip can hold (see the mesh problem above).</p>` : nothing}
         ${run?.error ? html`<div class="error" role="alert">${run.error}</div>` : nothing}
         ${run?.ev && !run.ev.ok ? this.renderDiagnostics(run.ev.diagnostics, 'plan_search') : nothing}
         ${stale && res ? html`<p class="notice-inline" data-plans-stale>These plans were found for other settings (chips, model, batch or precision changed); search again to rank plans for these.</p>` : nothing}
@@ -590,7 +596,7 @@ export class ScalescopeExplorer extends LitElement {
       })
       .filter((p) => typeof p.value === 'number' && Number.isFinite(p.value) && p.value > 0) as { chips: number; value: number; current: boolean }[];
     if (pts.length >= 2) {
-      scal.replaceChildren(P.scalingChart(pts, serving ? '↑ Latency per token' : '↑ Step time', (v) => fmtSeconds(v), width));
+      scal.replaceChildren(P.scalingChart(pts, serving ? '↑ Latency per token' : '↑ Step time', fmtSecondsTick, width));
     } else {
       const why = r.scaling.find((s) => !s.ev.ok)?.ev.diagnostics[0]?.message ?? r.main?.diagnostics[0]?.message;
       const p = document.createElement('p');

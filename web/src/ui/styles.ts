@@ -45,7 +45,9 @@ export const styles = css`
   .card .k { font-size: 12px; color: #555; }
   .card .v { font-size: 19px; font-weight: 600; font-variant-numeric: tabular-nums; }
   .panel, .card, fieldset.group { contain: layout paint; }
-  .panel, fieldset.group { content-visibility: auto; contain-intrinsic-size: auto 300px; }
+  /* Off-screen result panels skip rendering. Not the control groups: a fieldset skipped this way stays blank in full-page
+     screenshots and jumps in height when scrolled to, and the groups do not re-render while a slider moves anyway. */
+  .panel { content-visibility: auto; contain-intrinsic-size: auto 300px; }
   .panel { background: #fff; border: 1px solid #ddd; border-radius: 6px; padding: 10px 12px; }
   .bars { margin: 0; }
   .bars svg { width: 100%; height: auto; display: block; }
