@@ -91,6 +91,21 @@ async function exerciseWidget(page, w, label) {
   await chartDrawn(w);
 }
 
+/** The planner asks the engine's plan search and applies its best plan: the widget then shows that plan's step. */
+async function suggestAndUse(w, label) {
+  await w.scrollIntoViewIfNeeded();
+  await widgetSettled(w);
+  await w.locator('[data-suggest]').click();
+  const row = w.locator('[data-suggestions] tbody tr').first();
+  await row.waitFor({ timeout: 20000 });
+  const want = await row.getAttribute('data-step');
+  const q0 = await w.getAttribute('data-state-query');
+  await row.locator('[data-use-plan]').click();
+  await widgetSettled(w, q0);
+  const shown = await w.locator('[data-metric="step_s"]').getAttribute('data-value');
+  t.check(`${label}: "suggest the best plan" applies the engine's best plan (its step time is shown)`, shown === want && (await w.getAttribute('data-state-query')).includes('layout='), `${shown} vs ${want}`);
+}
+
 async function noOverflow(page) {
   return page.evaluate(() => ({ sw: document.documentElement.scrollWidth, cw: document.documentElement.clientWidth }));
 }
@@ -153,7 +168,10 @@ async function main() {
           const far = await page.evaluate(() => [...document.querySelectorAll('article scalescope-widget')].filter((el) => el.getBoundingClientRect().top > window.innerHeight + 1200).map((el) => el.getAttribute('data-status')));
           if (far.length) t.check(`${label}: widgets far below the fold wait (IntersectionObserver)`, far.every((s) => s === 'idle'), far.join(','));
         }
-        for (let i = 0; i < n; i++) await exerciseWidget(page, widgets.nth(i), `${label} widget ${i + 1} (${src.widgets[i]})`);
+        for (let i = 0; i < n; i++) {
+          if (src.widgets[i] === 'training-planner') await suggestAndUse(widgets.nth(i), label);
+          await exerciseWidget(page, widgets.nth(i), `${label} widget ${i + 1} (${src.widgets[i]})`);
+        }
         await page.evaluate(() => window.scrollTo(0, 0));
         await page.screenshot({ path: path.join(SHOTS, `${src.slug}.png`), fullPage: true });
       });

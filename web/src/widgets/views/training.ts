@@ -1,12 +1,13 @@
 // Views for training (§5, §6): the MLP training roofline (the book's §5.1 figure), the LLaMA-3 70B training
 // planner, and a pipeline schedule. Plans and meshes come from src/state/scenario.ts and src/state/mesh.ts.
 import { html, svg, nothing, type TemplateResult } from 'lit';
-import type { Threshold, TrainingStepResult } from '../../engine/types';
+import type { PlanSearchResult, SearchedPlan, Threshold, TrainingStepResult } from '../../engine/types';
 import { COLOURS, COMMS_COLOURS, fmtBytes, fmtCount, fmtPercent, fmtSeconds, fmtUsd, sig } from '../../charts/format';
 import { htmlBars } from '../bars';
-import { describePlan, planMesh, STRATEGY_LABEL, type MeshPlan } from '../../state/mesh';
+import { AXIS_NAMES, describePlan, planMesh, STRATEGY_LABEL, type MeshPlan } from '../../state/mesh';
+import { applyPlan, type SearchedMesh } from '../../state/plans';
 import { modelPreset, type State } from '../../state/params';
-import { effectiveModel, hardwareOf, mainScenario, meshFor } from '../../state/scenario';
+import { effectiveModel, hardwareOf, mainScenario, meshFor, planSearchScenario } from '../../state/scenario';
 import { card, need, warningBox, warnings, WidgetProblem, withValues, type View, type ViewContext } from '../view';
 import { hardwareOfState, TPU_IDS } from './basics';
 
@@ -118,27 +119,6 @@ export const trainingRoofline: View<MlpData> = {
 
 // ------------------------------------------------------------------------------------------------ planner (§6)
 
-interface PlanRow {
-  parallelism: { microbatches?: number; zero_stage?: number; [k: string]: unknown };
-  remat: string;
-  degrees: Record<string, number>;
-  step_s: number;
-  mfu_frac: number;
-  memory_bytes: number;
-  fits: boolean;
-  binding: string;
-  train_time_s: number;
-  train_usd: number;
-  bound: string;
-}
-
-interface PlanSearchResult {
-  evaluated: number;
-  valid: number;
-  fitting: number;
-  plans: PlanRow[];
-}
-
 interface PlannerData {
   r: TrainingStepResult;
   plan: MeshPlan;
@@ -169,46 +149,58 @@ function thresholdsList(ts: Threshold[], binding: string): TemplateResult {
     ${thresholdTitle(t.name)}${t.name === binding ? html` <b>(binding)</b>` : nothing}: ${t.reason}</li>`)}</ul>`;
 }
 
-async function suggest(s: State, d: PlannerData, ctx: ViewContext): Promise<void> {
+/** What the plan search ran on (applyPlan needs the searched mesh to lay a TPU plan out exactly). */
+interface SearchRun {
+  r: PlanSearchResult;
+  mesh: SearchedMesh;
+}
+
+async function suggest(s: State, ctx: ViewContext): Promise<void> {
+  const sc = planSearchScenario(s);
+  if (!sc?.mesh) {
+    ctx.local['search'] = 'A plan search needs a mesh the chip can hold; fix the degrees first.';
+    ctx.refresh();
+    return;
+  }
   ctx.local['search'] = 'running';
   ctx.refresh();
-  const main = mainScenario(s, d.plan) as unknown as { query: Record<string, unknown>; mesh: unknown };
-  const { parallelism: _p, ...query } = main.query;
-  void _p;
-  const mesh = d.hwKind === 'gpu' ? { shape: [d.plan.chips] } : main.mesh;
-  const r = await ctx.ask([{ ...main, mesh, query: { ...query, kind: 'plan_search', keep: 3 } }]);
+  const r = await ctx.ask([sc]);
   if (!r) return;
   try {
-    ctx.local['search'] = need<PlanSearchResult>(r[0], 'plan search');
+    const run: SearchRun = { r: need<PlanSearchResult>(r[0], 'plan search'), mesh: { shape: sc.mesh.shape, axis_names: sc.mesh.axis_names ?? AXIS_NAMES.slice(0, sc.mesh.shape.length) } };
+    ctx.local['search'] = run;
   } catch (e) {
     ctx.local['search'] = e instanceof WidgetProblem ? e.lines.join('; ') : String(e);
   }
   ctx.refresh();
 }
 
-function usePlan(p: PlanRow, ctx: ViewContext): void {
-  const g = (k: string): number => p.degrees[k] ?? 1;
-  ctx.set({
-    dp: g('data'), fsdp: g('fsdp'), tp: g('tensor'), pp: g('pipeline'), ep: g('expert'), cp: g('context'),
-    zero: p.parallelism.zero_stage ?? 3, mb: p.parallelism.microbatches ?? 1, remat: p.remat,
-  });
+function usePlan(s: State, p: SearchedPlan, run: SearchRun, ctx: ViewContext): void {
+  const a = applyPlan(s, p, run.mesh);
+  if (!a.ok) {
+    ctx.local['search'] = a.problems.join(' ');
+    ctx.refresh();
+    return;
+  }
+  ctx.set(a.state.values);
 }
 
 function renderSearch(s: State, d: PlannerData, ctx: ViewContext): TemplateResult {
   const st = ctx.local['search'];
   if (st === undefined) {
-    return html`<p class="note"><button type="button" data-suggest @click=${() => void suggest(s, d, ctx)}>Suggest the best plan for these ${fmtCount(d.plan.chips)} chips</button>
+    return html`<p class="note"><button type="button" data-suggest @click=${() => void suggest(s, ctx)}>Suggest the best plan for these ${fmtCount(d.plan.chips)} chips</button>
       The engine tries every split of the mesh (ZeRO stage, microbatches, remat) and ranks what fits by step time.</p>`;
   }
   if (st === 'running') return html`<p class="note" role="status"><span class="spinner" aria-hidden="true"></span>Searching…</p>`;
   if (typeof st === 'string') return html`<div class="problems" role="alert">${st}</div>`;
-  const r = st as PlanSearchResult;
+  const run = st as SearchRun;
+  const r = run.r;
   return html`<p class="note">${fmtCount(r.evaluated)} plans evaluated, ${fmtCount(r.valid)} valid, ${fmtCount(r.fitting)} fit in HBM. Best:</p>
     <div class="scroll"><table class="t" data-suggestions>
-      <thead><tr><th>Plan</th><th class="r">Step</th><th class="r">MFU</th><th class="r">Days</th><th class="r">Cost</th><th></th></tr></thead>
-      <tbody>${r.plans.map((p) => html`<tr><td>${degreesText(p.degrees)}, ZeRO-${p.parallelism.zero_stage ?? '–'}, ${p.parallelism.microbatches ?? 1} microbatch${(p.parallelism.microbatches ?? 1) > 1 ? 'es' : ''}, remat ${p.remat}${p.fits ? '' : ' (does not fit)'}</td>
+      <thead><tr><th>Plan</th><th class="r">Step</th><th class="r">MFU</th><th class="r">To train</th><th class="r">Cost</th><th></th></tr></thead>
+      <tbody>${r.plans.slice(0, 3).map((p) => html`<tr data-step=${p.step_s}><td>${degreesText(p.degrees)}, ZeRO-${p.parallelism.zero_stage ?? '–'}, ${p.parallelism.microbatches ?? 1} microbatch${(p.parallelism.microbatches ?? 1) > 1 ? 'es' : ''}, remat ${p.remat}${p.fits ? '' : ' (does not fit)'}</td>
         <td class="r">${fmtSeconds(p.step_s)}</td><td class="r">${fmtPercent(p.mfu_frac)}</td><td class="r">${fmtSeconds(p.train_time_s)}</td><td class="r">${fmtUsd(p.train_usd)}</td>
-        <td><button type="button" data-use-plan @click=${() => usePlan(p, ctx)}>Use</button></td></tr>`)}</tbody>
+        <td><button type="button" data-use-plan @click=${() => usePlan(s, p, run, ctx)}>Use</button></td></tr>`)}</tbody>
     </table></div>`;
 }
 
