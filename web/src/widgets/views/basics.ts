@@ -57,7 +57,7 @@ export const roofline: View<RooflineData> = {
         ${fmtSeconds(op.memory_s)} to move its ${fmtBytes(op.bytes_per_chip)}: it takes at least <b>${fmtSeconds(op.lower_bound_s)}</b>.</p>
       <div class="chart" role="img" aria-label="Roofline chart of ${d.chip.name}"></div>`;
   },
-  chart(s, d, charts, width) {
+  chart(_s, d, charts, width) {
     const op = { name: `intensity ${sig(d.op.intensity_flops_per_byte)}`, intensity: d.op.intensity_flops_per_byte, attainable: d.op.attainable_flops_per_s, bound: d.op.bound };
     return charts.rooflineChart(d.curve, [op], d.op.critical_intensity_flops_per_byte, width) as Element;
   },

@@ -137,7 +137,7 @@ const THRESHOLD_TITLES: Record<string, string> = {
   fsdp_tp_tokens_per_chip: 'batch per chip for FSDP × TP',
   dcn_tokens_per_slice: 'batch per slice over DCN',
 };
-export const thresholdTitle = (n: string): string => THRESHOLD_TITLES[n] ?? n.replace(/_/g, ' ');
+const thresholdTitle = (n: string): string => THRESHOLD_TITLES[n] ?? n.replace(/_/g, ' ');
 
 function degreesText(deg: Record<string, number>): string {
   const parts = (['data', 'fsdp', 'pipeline', 'tensor', 'expert', 'context'] as const).filter((k) => (deg[k] ?? 1) > 1).map((k) => `${STRATEGY_LABEL[k]} ${deg[k]}`);
