@@ -143,7 +143,7 @@ function sliceDrawing(shape: number[], wrap: boolean[], host: number[]): Templat
 export const tpuSlice: View<SliceData> = {
   title: 'A TPU slice',
   blurb: 'Chips, hosts and links of a slice of a TPU pod (§2). Wraparound turns an axis into a ring: fewer hops, and an AllGather along it takes half as long.',
-  controls: () => [{ key: 'hw', choices: TPU_IDS }, { key: 'sx', max: 32 }, { key: 'sy', max: 32 }, { key: 'sz', max: 32 }],
+  controls: (s) => [{ key: 'hw', choices: TPU_IDS }, ...(['sx', 'sy', 'sz'] as const).slice(0, sliceShape(s).length).map((key) => ({ key, max: 32 }))],
   async compute(s, ask) {
     const shape = sliceShape(s);
     const hardware = hardwareOfState(s);
