@@ -261,7 +261,7 @@ async function main() {
       figures.engineMedianMs = percentile(lat.map((l) => l.engine), 0.5);
       figures.litUpdateMedianMs = percentile(lat.map((l) => l.update), 0.5);
       // The paint is frame-aligned: after the DOM is ready the page waits for the next frame to begin. Without that
-      // wait, what is left is the work (engine, render, the frame's own style, layout and paint).
+      // last wait, what is left is the engine, the render, the slider's own frame and the frame's style, layout, paint.
       const work = lat.map((l) => l.painted - l.frameWait);
       figures.frameWaitMedianMs = percentile(lat.map((l) => l.frameWait), 0.5);
       const inputFrames = lat.map((l) => l.inputFrame).filter((x) => Number.isFinite(x));
@@ -464,7 +464,7 @@ async function main() {
   console.log('\nweb figures (Chromium headless, this machine):');
   console.log(`  slider-to-paint over ${figures.sliderMoves} moves, frame-aligned (input event to the end of the frame that shows the numbers): median ${f1(figures.paintMedianMs)} ms, p95 ${f1(figures.paintP95Ms)} ms`);
   console.log(`    engine + render (input to numbers in the DOM): median ${f1(figures.renderMedianMs)} ms, p95 ${f1(figures.renderP95Ms)} ms; answer back from the worker: median ${f1(figures.receivedMedianMs)} ms, of which engine ${f1(figures.engineMedianMs)} ms; Lit's DOM update of the results: median ${f1(figures.litUpdateMedianMs)} ms`);
-  console.log(`    work without the wait for the next frame (engine + render + the frame's style, layout, paint): median ${f1(figures.workMedianMs)} ms, p95 ${f1(figures.workP95Ms)} ms; frame wait median ${f1(figures.frameWaitMedianMs)} ms`);
+  console.log(`    input to paint less the final wait for a frame to begin (engine, render, the slider's own frame, the paint): median ${f1(figures.workMedianMs)} ms, p95 ${f1(figures.workP95Ms)} ms; frame wait median ${f1(figures.frameWaitMedianMs)} ms`);
   console.log(`    the moved slider itself paints (first frame after the input): median ${f1(figures.inputFrameMedianMs)} ms, p95 ${f1(figures.inputFrameP95Ms)} ms; numbers in that same frame for ${(100 * figures.sameFrameShare).toFixed(0)}% of moves (Chromium holds the worker's answer until that frame is done, so the numbers usually paint one frame later)`);
   console.log(`    per move: ${f1(figures.tripsPerMove)} worker round trips, ${f1(figures.wasmCallsPerMove)} wasm calls, ${f1(figures.cachedPerMove)} scenarios from the page's cache`);
   if (figures.planSearchEngineMs !== undefined) console.log(`  plan search (v5p 4×4×4, LLaMA-3 70B): ${figures.planSearchEvaluated} plans evaluated and ranked in ${f1(figures.planSearchEngineMs)} ms in the engine (worker)`);
