@@ -20,10 +20,11 @@ AxisGroup& group_of(TrainingPlan& p, int s) {
   }
 }
 
-// Fitting plans first, then the faster step.
+// Fitting plans first, then the faster step; equal steps prefer less memory per chip (more headroom).
 bool better(const TrainingStep& a, const TrainingStep& b) {
   if (a.fits != b.fits) return a.fits;
-  return a.step_s < b.step_s;
+  if (a.step_s != b.step_s) return a.step_s < b.step_s;
+  return a.total_bytes < b.total_bytes;
 }
 
 struct Searcher {
