@@ -6,19 +6,11 @@ import type { HardwarePreset, MatmulQuery, ModelOverrides, ModelPreset, Scenario
 import { STRATEGIES, layoutDegrees, layoutPlan, parseLayout, planMesh, type Degrees, type MeshOutcome, type MeshPlan, type Strategy } from './mesh';
 import { hardwarePreset, modelPreset, type State } from './params';
 
-export interface ModelFields {
-  layers: number;
-  d_model: number;
-  d_ff: number;
-  expert_d_ff: number;
-  heads: number;
-  kv_heads: number;
-  head_dim: number;
-  vocab: number;
-  experts: number;
-  active_experts: number;
-  gated: boolean;
-}
+/** The model as the page sends it: the preset's shape fields, with the expert width always set. */
+export type ModelFields = Pick<
+  ModelPreset,
+  'layers' | 'd_model' | 'd_ff' | 'heads' | 'kv_heads' | 'head_dim' | 'vocab' | 'experts' | 'active_experts'
+> & { expert_d_ff: number; gated: boolean };
 
 const num = (s: State, k: string): number => Number(s.values[k]);
 const opt = (s: State, k: string): number | null => {
