@@ -332,6 +332,10 @@ async function main() {
         query: { kind: 'serving', batch: 32, prompt_len: 8192, generated_len: 512, parallelism: { tensor: ['X', 'Y'] } },
       }, SERVING_PAIRS);
       await page.waitForFunction(() => window.location.search.includes('mode=serving'));
+      // The sweep chart follows the numbers once the controls rest: wait for it, then for its third dot (the Plot
+      // module may still be loading on a busy machine), rather than counting at once.
+      await chartsDrawn(page);
+      await page.locator('#sweep-chart svg circle').nth(2).waitFor({ timeout: 15000 }).catch(() => {});
       const sweepDots = await page.locator('#sweep-chart svg circle').count();
       check('the batch sweep frontier is drawn', sweepDots >= 3, `${sweepDots} dots`);
       await shot(page, 'explorer-serving.png');
