@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "format.h"
 #include "plan_reader.h"
 #include "presets.h"
 #include "query.h"
@@ -75,10 +76,10 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   const double tp = in.tensor.degree;
   const std::string tp_path = par + (in.layout_2d ? "/yz" : "/tensor");
   if (std::fmod(m.heads, tp) != 0)
-    add_diagnostic(d, tp_path, "not_divisible", "the model's " + std::to_string(int(m.heads)) + " heads do not split over " +
-                                                std::to_string(int(tp)) + "-way tensor parallelism");
+    add_diagnostic(d, tp_path, "not_divisible", "the model's " + format_count(m.heads) + " heads do not split over " +
+                                                format_count(tp) + "-way tensor parallelism");
   if (std::fmod(m.is_moe() ? m.expert_d_ff : m.d_ff, tp) != 0)
-    add_diagnostic(d, tp_path, "not_divisible", "d_ff does not split over " + std::to_string(int(tp)) + "-way tensor parallelism");
+    add_diagnostic(d, tp_path, "not_divisible", "d_ff does not split over " + format_count(tp) + "-way tensor parallelism");
   if (in.expert.degree > 1 && !m.is_moe())
     add_diagnostic(d, par + "/expert", "not_applicable", "expert parallelism needs an MoE model (" + m.name + " is dense)");
   else if (in.expert.degree > m.experts && m.is_moe())
@@ -116,9 +117,9 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   const double total_bytes = params_bytes + batch * kv_seq;
   if (total_bytes > hbm_total)
     add_warning(d, args.path_of("batch"), "out_of_hbm",
-                "weights and KV caches need " + std::to_string(int(total_bytes / 1e9)) + " GB; the replica has " +
-                    std::to_string(int(hbm_total / 1e9)) + " GB (at most " + std::to_string(int(max_batch)) +
-                    " sequences fit at " + std::to_string(int(final_context)) + " tokens)");
+                "weights and KV caches need " + format_count(total_bytes / 1e9) + " GB; the replica has " +
+                    format_count(hbm_total / 1e9) + " GB (at most " + format_count(max_batch) + " sequences fit at " +
+                    format_count(final_context) + " tokens)");
 
   const DecodeStep step = decode_step(in, batch, context);
   const PrefillStep pre = prefill(in, batch, prompt);

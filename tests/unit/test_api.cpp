@@ -107,3 +107,12 @@ TEST_CASE("evaluate_many answers an array of scenarios in order", "[api]") {
   CHECK(out[1]["ok"] == false);
   CHECK(json::parse(evaluate_many_json(R"({"not": "an array"})"))["ok"] == false);
 }
+
+TEST_CASE("an absurd serving batch is a warning with numbers, not an overflow", "[api]") {
+  // 1e8 sequences of 1e8 tokens: the KV caches need ~1e22 bytes; the message must print it without int overflow.
+  const json out = eval(R"({"hardware": {"preset": "tpu-v5e"}, "model": {"preset": "llama-3-70b"}, "mesh": {"shape": [4, 4]},
+    "query": {"kind": "serving", "batch": 100000000, "prompt_len": 100000000, "generated_len": 1,
+              "parallelism": {"tensor": ["X", "Y"]}}})");
+  REQUIRE(out["ok"] == true);
+  CHECK(has(out, "/query/batch", "out_of_hbm"));
+}
