@@ -6,13 +6,13 @@
 #include <string>
 
 #include "api.h"
-#include "collectives.h"
-#include "plan_search.h"
-#include "presets.h"
-#include "roofline.h"
-#include "serving.h"
-#include "training.h"
-#include "transformer.h"
+#include "physics/collectives.h"
+#include "planners/plan_search.h"
+#include "specs/presets.h"
+#include "physics/roofline.h"
+#include "planners/serving.h"
+#include "planners/training.h"
+#include "physics/transformer.h"
 
 namespace {
 

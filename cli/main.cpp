@@ -7,7 +7,7 @@
 #include <string>
 
 #include "api.h"
-#include "presets.h"
+#include "specs/presets.h"
 #include "table.h"
 
 namespace {

@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include "presets.h"
-#include "query.h"
+#include "specs/presets.h"
+#include "queries/query.h"
 
 namespace scalescope {
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "json_reader.h"
+#include "io/json_reader.h"
 
 namespace scalescope {
 

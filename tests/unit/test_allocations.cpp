@@ -6,11 +6,11 @@
 
 #include <catch2/catch.hpp>
 
-#include "collectives.h"
-#include "roofline.h"
-#include "serving.h"
+#include "physics/collectives.h"
+#include "physics/roofline.h"
+#include "planners/serving.h"
 #include "test_helpers.h"
-#include "training.h"
+#include "planners/training.h"
 
 namespace {
 std::atomic<long> g_allocations{0};

@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "api.h"
-#include "presets.h"
+#include "specs/presets.h"
 
 using namespace scalescope;
 using nlohmann::json;

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "collectives.h"
+#include "physics/collectives.h"
 #include "test_helpers.h"
 
 using namespace scalescope;

@@ -2,10 +2,10 @@
 #pragma once
 #include <catch2/catch.hpp>
 
-#include "hardware.h"
-#include "mesh.h"
-#include "model.h"
-#include "presets.h"
+#include "specs/hardware.h"
+#include "physics/mesh.h"
+#include "specs/model.h"
+#include "specs/presets.h"
 
 namespace scalescope::test {
 

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "plan_search.h"
+#include "planners/plan_search.h"
 #include "test_helpers.h"
 
 using namespace scalescope;

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "roofline.h"
+#include "physics/roofline.h"
 
 using namespace scalescope;
 using Catch::Matchers::WithinRel;

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "serving.h"
+#include "planners/serving.h"
 #include "test_helpers.h"
 
 using namespace scalescope;

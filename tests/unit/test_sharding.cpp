@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "sharding.h"
+#include "physics/sharding.h"
 #include "test_helpers.h"
 
 using namespace scalescope;

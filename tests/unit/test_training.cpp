@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "test_helpers.h"
-#include "training.h"
+#include "planners/training.h"
 
 using namespace scalescope;
 using Catch::Matchers::WithinRel;

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "test_helpers.h"
-#include "transformer.h"
+#include "physics/transformer.h"
 
 using namespace scalescope;
 using Catch::Matchers::WithinRel;

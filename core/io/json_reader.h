@@ -1,0 +1,77 @@
+// Strict reading of one JSON object: every key read is marked known, and finish() reports the rest as unknown,
+// with the list of valid keys. Wrong types, missing keys and out-of-range numbers become diagnostics with the
+// JSON pointer of the offending value (DESIGN.md "Engine rules": all diagnostics at once, each with a path).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "io/diagnostics.h"
+#include "io/dtype.h"
+
+namespace scalescope {
+
+using Json = nlohmann::json;
+
+// "/a/b" + "c" -> "/a/b/c", escaping '~' and '/' as RFC 6901 requires.
+std::string json_pointer_child(const std::string& parent, const std::string& key);
+std::string json_pointer_child(const std::string& parent, std::size_t index);
+std::string json_type_name(const Json& value);
+
+class JsonReader {
+ public:
+  // `node` may be any JSON value; a non-object records one "wrong_type" diagnostic and reads nothing.
+  JsonReader(const Json& node, std::string path, Diagnostics& diagnostics);
+
+  bool ok_object() const { return object_ != nullptr; }
+  const std::string& path() const { return path_; }
+  std::string path_of(const std::string& key) const { return json_pointer_child(path_, key); }
+  bool has(const std::string& key) const;
+
+  // Numbers must be finite, > 0 (positive) or >= 0 (non_negative), and at most `max`.
+  std::optional<double> positive(const std::string& key, bool required, double max = 1e30);
+  std::optional<double> non_negative(const std::string& key, bool required, double max = 1e30);
+  std::optional<double> fraction(const std::string& key, bool required);  // in (0, 1]
+  // Integers: whole numbers in [min, max].
+  std::optional<std::int64_t> integer(const std::string& key, bool required, std::int64_t min,
+                                      std::int64_t max);
+  std::optional<std::string> string(const std::string& key, bool required);
+  // A string that must be one of `choices`.
+  std::optional<std::string> choice(const std::string& key, bool required,
+                                    const std::vector<std::string>& choices);
+  std::optional<Dtype> dtype(const std::string& key, bool required);
+  std::optional<bool> boolean(const std::string& key, bool required);
+  // Returns the value (any type) and marks the key known; nullptr when absent (with a diagnostic if required).
+  const Json* value(const std::string& key, bool required);
+  const Json* object(const std::string& key, bool required);
+  const Json* array(const std::string& key, bool required);
+  // Marks keys as known without reading them (e.g. documentation fields).
+  void accept(const std::string& key) { known_.push_back(key); }
+
+  // Reports every key that no getter asked for.
+  void finish();
+
+ private:
+  std::optional<double> number(const std::string& key, bool required, double min, bool min_inclusive,
+                               double max);
+  void missing(const std::string& key);
+  const Json* find(const std::string& key);
+
+  const Json* object_ = nullptr;
+  std::string path_;
+  Diagnostics& diagnostics_;
+  std::vector<std::string> known_;
+};
+
+// Reads a whole number in [min, max] from a bare JSON value (array elements).
+std::optional<std::int64_t> read_integer_value(const Json& value, const std::string& path, std::int64_t min,
+                                               std::int64_t max, Diagnostics& diagnostics);
+
+// Presets cite a source for every number: reports each number of `node` whose JSON pointer has no entry in
+// `sources` (arrays of numbers are cited once, by the array's pointer; the sources object itself is skipped).
+void check_sources(const Json& node, const std::string& path, const Json* sources, Diagnostics& diagnostics);
+
+}  // namespace scalescope

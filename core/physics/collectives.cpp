@@ -1,0 +1,114 @@
+#include "physics/collectives.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace scalescope {
+
+namespace {
+constexpr std::string_view kNames[] = {"all_gather", "reduce_scatter", "all_reduce", "all_to_all"};
+
+CollectiveCost finish(double bandwidth_s, double latency_s) {
+  CollectiveCost c;
+  c.bandwidth_s = bandwidth_s;
+  c.latency_s = latency_s;
+  c.time_s = std::max(bandwidth_s, latency_s);
+  c.latency_bound = latency_s > bandwidth_s;
+  return c;
+}
+}  // namespace
+
+std::string_view collective_name(Collective c) { return kNames[static_cast<int>(c)]; }
+
+std::optional<Collective> parse_collective(std::string_view name) {
+  for (int i = 0; i < 4; ++i)
+    if (kNames[i] == name) return static_cast<Collective>(i);
+  return std::nullopt;
+}
+
+const char* collective_choices() { return "all_gather, reduce_scatter, all_reduce, all_to_all"; }
+
+CollectiveCost tpu_collective(Collective op, double bytes, const TorusAxis* axes, int n_axes, double w_uni,
+                              double hop_latency_s, double traffic_frac) {
+  double bandwidth_sum = 0, hops = 0, devices = 1, widest_axis = 0;
+  for (int i = 0; i < n_axes; ++i) {
+    const double x = axes[i].size;
+    if (x <= 1) continue;
+    devices *= x;
+    if (axes[i].wraps) {
+      bandwidth_sum += 2.0 * w_uni;
+      hops += x / 2.0;
+      widest_axis = std::max(widest_axis, x);
+    } else {
+      bandwidth_sum += w_uni * x / (x - 1.0);
+      hops += x - 1.0;
+      widest_axis = std::max(widest_axis, 2.0 * x);  // a line moves AllToAll traffic at half a ring's rate
+    }
+  }
+  if (devices <= 1) return CollectiveCost{};
+  const double latency_s = hops * hop_latency_s;
+  switch (op) {
+    case Collective::all_gather:
+    case Collective::reduce_scatter: return finish(traffic_frac * bytes / bandwidth_sum, latency_s);
+    case Collective::all_reduce: return finish(2.0 * traffic_frac * bytes / bandwidth_sum, 2.0 * latency_s);
+    case Collective::all_to_all:
+      return finish(traffic_frac * bytes * widest_axis / (4.0 * devices * 2.0 * w_uni), latency_s);
+  }
+  return CollectiveCost{};
+}
+
+CollectiveCost dcn_collective(Collective op, double bytes, double slices, double chips_per_slice, double w_chip,
+                              double traffic_frac) {
+  if (slices <= 1) return CollectiveCost{};
+  const double slice_bandwidth = chips_per_slice * w_chip;
+  switch (op) {
+    case Collective::all_gather:
+    case Collective::reduce_scatter: return finish(traffic_frac * bytes / slice_bandwidth, 0);
+    case Collective::all_reduce: return finish(2.0 * traffic_frac * bytes / slice_bandwidth, 0);
+    case Collective::all_to_all:
+      return finish(traffic_frac * bytes * (slices - 1) / (slices * slices * slice_bandwidth), 0);
+  }
+  return CollectiveCost{};
+}
+
+CollectiveCost gpu_collective(Collective op, double bytes, const Hardware& hw, double members, double inner_stride,
+                              bool sharp, double traffic_frac) {
+  if (members <= 1) return CollectiveCost{};
+  const double y = std::max(1.0, inner_stride);
+  const double span = members * y;
+  const GpuCluster cluster = describe_gpu_cluster(hw, span);
+  if (op == Collective::all_to_all) {
+    const double domain = hw.scale_up.domain_gpus;
+    if (span <= domain)
+      return finish(traffic_frac * bytes * (members - 1) / (members * members * hw.scale_up.gpu_unidir_bytes_per_s), 0);
+    const double m = std::ceil(span / domain);
+    return finish(traffic_frac * bytes * (m - 1) / (m * m * cluster.domain_egress_unidir_bytes_per_s), 0);
+  }
+  // Walk the levels the group spans: D_i = children of one parent that hold members.
+  double worst_gather = 0, worst_sharp = 0;
+  for (int i = 0; i < cluster.levels; ++i) {
+    const GpuLevel& lv = cluster.level[i];
+    const double spanned = std::min(span, lv.capacity_gpus);
+    // Level 0 counts member GPUs inside one domain; higher levels count children (domains, units) touched.
+    const double children = i == 0 ? std::min(members, std::max(1.0, lv.capacity_gpus / y)) : std::ceil(spanned / lv.gpus_below);
+    if (children <= 1) continue;
+    const double share = std::max(y, lv.gpus_below) * lv.gpu_unidir_bytes_per_s;
+    worst_gather = std::max(worst_gather, (children - 1) / (children * share));
+    worst_sharp = std::max(worst_sharp, 1.0 / share);
+  }
+  const double full = traffic_frac * bytes * y;
+  switch (op) {
+    case Collective::all_gather:
+    case Collective::reduce_scatter: return finish(full * worst_gather, 0);
+    case Collective::all_reduce: return finish(sharp ? full * worst_sharp : 2.0 * full * worst_gather, 0);
+    case Collective::all_to_all: break;
+  }
+  return CollectiveCost{};
+}
+
+double ragged_all_to_all_fraction(double k, double n, bool exact) {
+  if (n <= 1) return 1.0;
+  return exact ? 1.0 - std::pow((n - 1.0) / n, k) : std::min(k / n, 1.0);
+}
+
+}  // namespace scalescope

@@ -1,0 +1,46 @@
+// A device mesh: named axes laid onto a TPU torus (one mesh axis per physical axis, the book's convention in
+// spec/book.md §2.3) or onto GPUs (the last axis innermost, inside the NVLink domain), plus slices over DCN.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "physics/collectives.h"
+#include "specs/hardware.h"
+#include "io/json_reader.h"
+#include "physics/topology.h"
+
+namespace scalescope {
+
+struct MeshAxis {
+  std::string name;
+  int size = 1;
+  bool wraps = false;  // TPU: torus wraparound on this axis
+  bool dcn = false;    // the axis that joins slices over DCN
+};
+
+struct Mesh {
+  std::vector<MeshAxis> axes;  // ICI / scale-up axes in order, then the DCN axis if slices > 1
+  double chips = 1;            // all chips, all slices
+  double chips_per_slice = 1;
+  double slices = 1;
+  TpuSlice tpu;                // TPU only: the slice description
+
+  int find(const std::string& name) const;
+  std::vector<std::string> names() const;
+};
+
+// Reads {"shape": [4,4,4], "axis_names": ["X","Y","Z"], "slices": 2, "slice_axis_name": "S", "wraparound": [...]}
+// TPU shapes are torus slices (validated against the pod); GPU shapes are any factorisation of the GPU count.
+Mesh parse_mesh(const Json& node, const std::string& path, const Hardware& hw, Diagnostics& diagnostics);
+
+struct CollectiveOptions {
+  bool in_network_reduction = false;  // GPU SHARP
+  double traffic_frac = 1.0;          // ragged AllToAll
+};
+
+// The cost of `op` on `bytes` over the given mesh axes (indices into mesh.axes). DCN axes may not be mixed with
+// ICI axes in one collective (the book treats them as separate hierarchical steps).
+CollectiveCost mesh_collective(const Hardware& hw, const Mesh& mesh, Collective op, double bytes, const int* axes,
+                               int n_axes, const CollectiveOptions& options);
+
+}  // namespace scalescope

@@ -1,0 +1,60 @@
+// Where chips sit: a slice of a TPU torus (spec/book.md §1.1, §1.2) and a GPU cluster of scale-up domains under a
+// fat tree (§1.5). Plain data in, plain data out.
+#pragma once
+#include <array>
+
+#include "io/diagnostics.h"
+#include "specs/hardware.h"
+
+namespace scalescope {
+
+constexpr int kMaxTorusDims = 3;
+
+struct TpuSlice {
+  int dims = 0;
+  std::array<int, kMaxTorusDims> shape{};  // trailing entries 1
+  std::array<bool, kMaxTorusDims> wraps{};
+  double chips = 0, hosts = 0, cores = 0;
+  double peak_flops_per_s = 0;          // bf16, whole slice
+  double hbm_capacity_bytes = 0;        // whole slice
+  double hbm_bandwidth_bytes_per_s = 0; // whole slice
+  double dcn_unidir_bytes_per_s = 0;    // whole slice (per-chip DCN times chips, §2.9.7)
+  double max_hops = 0;                  // farthest chip, in ICI hops
+};
+
+// §1.2 wraparound rules: "whole_cubes" (v4p/v5p: wraps only when the slice is whole 4x4x4 cubes) or "per_axis"
+// (v5e/v6e: an axis wraps when it is a full 16-long axis).
+bool tpu_axis_wraps(const TpuInterconnect& ici, const std::array<int, kMaxTorusDims>& shape, int axis);
+
+// Describes a slice shape; shape problems (too many axes, larger than the pod) become diagnostics at `path`.
+TpuSlice describe_tpu_slice(const Hardware& hw, const std::array<int, kMaxTorusDims>& shape, int dims,
+                            const std::string& path, Diagnostics& diagnostics);
+
+// §2.2: point-to-point over ICI: bytes / (ports * one-way link bandwidth) + hops * per-hop latency.
+double tpu_transfer_s(double bytes, int hops, int ports, double link_unidir_bytes_per_s, double hop_latency_s);
+
+// Shortest hop count between two chips of a slice (wrapped axes go the short way round).
+int tpu_hops(const TpuSlice& slice, const std::array<int, kMaxTorusDims>& from, const std::array<int, kMaxTorusDims>& to);
+
+// One level of a GPU cluster: the scale-up domain (level 0) or a fat-tree level above it.
+struct GpuLevel {
+  double gpus_below = 0;                 // GPUs in one child at this level (S_{i-1}): 1 at level 0
+  double capacity_gpus = 0;              // GPUs under one parent at this level
+  double children_per_parent = 0;        // D_i, the tree's full fan-out
+  double gpu_unidir_bytes_per_s = 0;     // per-GPU share of the link into this level (w_i)
+};
+
+constexpr int kMaxGpuLevels = 6;
+
+struct GpuCluster {
+  double gpus = 0, domains = 0;
+  int levels = 0;  // levels actually spanned (>= 1)
+  std::array<GpuLevel, kMaxGpuLevels> level{};
+  double domain_egress_unidir_bytes_per_s = 0;  // one scale-up domain into the scale-out network (§1.5 "node egress")
+};
+
+// §1.5: level 0 is the NVLink domain (per-GPU NVLink egress); levels above it are the fat tree, full bisection,
+// each GPU's share being its NIC bandwidth. A cluster larger than the tree's top keeps adding to the top level.
+GpuCluster describe_gpu_cluster(const Hardware& hw, double gpus);
+
+}  // namespace scalescope

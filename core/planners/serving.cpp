@@ -1,0 +1,110 @@
+#include "planners/serving.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "physics/collectives.h"
+#include "physics/transformer.h"
+
+namespace scalescope {
+
+namespace {
+
+CollectiveCost on_group(const ServingInput& in, const AxisGroup& g, Collective op, double bytes) {
+  if (g.count == 0) return CollectiveCost{};
+  return mesh_collective(*in.hw, *in.mesh, op, bytes, g.axes.data(), g.count, CollectiveOptions{});
+}
+
+// Routed experts a batch of `tokens` touches per MoE layer: E (1 - (1 - k/E)^tokens) in expectation, so small
+// batches load only part of the experts (the book's E/k rise of the HBM roofline is the large-batch limit).
+double routed_fraction_loaded(const ModelConfig& m, double tokens) {
+  if (!m.is_moe()) return 1.0;
+  return 1.0 - std::pow(1.0 - m.active_experts / m.experts, tokens);
+}
+
+// Total, active and routed-expert parameters, or the override for all three (a dense stand-in).
+struct ServingParams {
+  double total, active, routed;
+};
+ServingParams serving_params(const ServingInput& in) {
+  if (in.params_override > 0) return {in.params_override, in.params_override, 0};
+  const ModelConfig& m = *in.model;
+  const ParamCounts p = count_params(m);
+  return {p.total, p.active, m.moe_layers() * m.experts * m.mlp_matrices() * m.d_model * m.expert_d_ff};
+}
+
+// Activation collectives per layer for `tokens` tokens in flight (§2.10): 1D Megatron gathers each block's input
+// and reduce-scatters its output; 2D weight-stationary gathers over YZ, all-reduces over X and scatters over YZ
+// for the MLP; MoE layers add an AllToAll each way over the expert axes.
+double layer_comms_s(const ServingInput& in, double tokens) {
+  const ModelConfig& m = *in.model;
+  const double b = bytes_per_element(in.activations);
+  const double v = b * tokens * m.d_model;
+  double per_layer = 0;
+  if (in.layout_2d) {
+    const double x = in.x.degree, yz = in.yz.degree;
+    const double d_ff = m.is_moe() ? m.expert_d_ff : m.d_ff;
+    per_layer += 2.0 * on_group(in, in.yz, Collective::all_gather, v / x).time_s;
+    per_layer += on_group(in, in.x, Collective::all_reduce, b * tokens * d_ff / yz).time_s;
+    // Attention: heads are split over all the axes; gather and scatter over both groups.
+    per_layer += 2.0 * (on_group(in, in.yz, Collective::all_gather, v).time_s + on_group(in, in.x, Collective::all_gather, v).time_s);
+  } else if (in.tensor.degree > 1) {
+    per_layer += 2.0 * 2.0 * on_group(in, in.tensor, Collective::all_gather, v).time_s;
+  }
+  double moe = 0;
+  if (in.expert.degree > 1 && m.is_moe())
+    moe = 2.0 * on_group(in, in.expert, Collective::all_to_all, v * m.active_experts).time_s;
+  return (m.layers * per_layer + m.moe_layers() * moe) / in.efficiency.network_frac;
+}
+
+}  // namespace
+
+double serving_param_bytes(const ServingInput& in) { return serving_params(in).total * bytes_per_element(in.weights); }
+
+double kv_bytes_per_sequence(const ServingInput& in, double context) {
+  return kv_bytes_per_token(*in.model, in.kv) * context;
+}
+
+DecodeStep decode_step(const ServingInput& in, double batch, double context, double tokens_per_sequence) {
+  const ModelConfig& m = *in.model;
+  const Hardware& hw = *in.hw;
+  const double chips = in.mesh->chips;
+  const double w = chips * hw.hbm_bandwidth_bytes_per_s * in.efficiency.hbm_frac;
+  const double c = chips * hw.peak(in.activations) * in.efficiency.flops_frac;
+  const double tokens = batch * tokens_per_sequence;
+  const ServingParams p = serving_params(in);
+  const double loaded = (p.total - p.routed + p.routed * routed_fraction_loaded(m, tokens)) * bytes_per_element(in.weights);
+  DecodeStep s;
+  s.param_load_s = loaded / w;
+  s.kv_load_s = batch * kv_bytes_per_sequence(in, context) / w;
+  s.flops_s = 2.0 * tokens * p.active / c;
+  s.comms_s = in.include_comms ? layer_comms_s(in, tokens) : 0.0;
+  s.compute_bound = s.flops_s > s.param_load_s;
+  s.step_s = std::max(s.flops_s, s.param_load_s) + s.kv_load_s + s.comms_s;
+  return s;
+}
+
+PrefillStep prefill(const ServingInput& in, double batch, double prompt_len) {
+  const ModelConfig& m = *in.model;
+  const Hardware& hw = *in.hw;
+  const double chips = in.mesh->chips;
+  const double tokens = batch * prompt_len;
+  const double c = chips * hw.peak(in.activations) * in.prefill_flops_frac;
+  PrefillStep s;
+  s.matmul_flops_s = 2.0 * serving_params(in).active * tokens / c;
+  const FlopCounts f = count_flops(m, tokens, prompt_len, true);
+  s.flops_s = (in.params_override > 0 ? s.matmul_flops_s * c + f.attention_forward : f.forward) / c;
+  s.param_load_s = serving_param_bytes(in) / (chips * hw.hbm_bandwidth_bytes_per_s * in.efficiency.hbm_frac);
+  s.comms_s = in.include_comms ? layer_comms_s(in, tokens) : 0.0;
+  // Prefill is a training-style forward pass: large matmuls hide their loads and collectives (max, §2.1).
+  s.time_s = std::max({s.flops_s, s.param_load_s, s.comms_s});
+  s.compute_bound = s.flops_s >= s.param_load_s && s.flops_s >= s.comms_s;
+  return s;
+}
+
+double speculative_expected_tokens(double a, double gamma) {
+  if (a >= 1.0) return gamma + 1.0;
+  return (1.0 - std::pow(a, gamma + 1.0)) / (1.0 - a);
+}
+
+}  // namespace scalescope

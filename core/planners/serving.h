@@ -1,0 +1,52 @@
+// Serving a Transformer (spec/book.md §2.10, §3.7-§3.8; the figures §5.2-§5.3): prefill and decode step time split
+// into parameter loading, KV loading, FLOPs and communication, on one replica spread over a mesh.
+// decode_step and prefill are allocation-free: a sweep calls them per (batch, context) point.
+#pragma once
+#include "io/dtype.h"
+#include "specs/hardware.h"
+#include "physics/mesh.h"
+#include "specs/model.h"
+#include "planners/training.h"  // AxisGroup, Efficiency
+
+namespace scalescope {
+
+struct ServingInput {
+  const ModelConfig* model = nullptr;
+  const Hardware* hw = nullptr;
+  const Mesh* mesh = nullptr;
+  Dtype weights = Dtype::bf16, kv = Dtype::bf16, activations = Dtype::bf16;
+  bool layout_2d = false;   // 2D weight-stationary (§2.10): `x` and `yz` groups instead of `tensor`
+  AxisGroup tensor, x, yz, expert;
+  Efficiency efficiency;
+  double prefill_flops_frac = 1.0;
+  bool include_comms = true;
+  double params_override = 0;  // > 0: use this parameter count (the book's figures round LLaMA-3 70B to 70e9)
+};
+
+struct DecodeStep {
+  double param_load_s = 0, kv_load_s = 0, flops_s = 0, comms_s = 0, step_s = 0;
+  bool compute_bound = false;  // the FLOPs term beats the parameter load
+};
+
+// §2.10: T = B S kv/(N W) + max(2 B N_active/(N C), param_bytes/(N W)) [+ activation collectives].
+// `tokens_per_sequence` > 1 scores several tokens per sequence at once (speculative verification).
+DecodeStep decode_step(const ServingInput& in, double batch, double context, double tokens_per_sequence = 1.0);
+
+struct PrefillStep {
+  double matmul_flops_s = 0;  // the book's 2 N T / (N_chips C): §2.10 TTFT
+  double flops_s = 0;         // matmuls plus causal attention
+  double param_load_s = 0, comms_s = 0, time_s = 0;
+  bool compute_bound = true;
+};
+PrefillStep prefill(const ServingInput& in, double batch, double prompt_len);
+
+// Weights held by the replica, and KV bytes one sequence holds at `context` tokens.
+double serving_param_bytes(const ServingInput& in);
+double kv_bytes_per_sequence(const ServingInput& in, double context);
+
+// §3.7 speculative decoding has no formula in the book. Expected tokens accepted per target step with lookahead
+// gamma and per-token acceptance rate a (i.i.d.): (1 - a^(gamma+1)) / (1 - a) — Leviathan, Kalman & Matias,
+// "Fast Inference from Transformers via Speculative Decoding" (ICML 2023), eq. 1.
+double speculative_expected_tokens(double acceptance_rate, double lookahead);
+
+}  // namespace scalescope

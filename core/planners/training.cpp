@@ -1,0 +1,290 @@
+#include "planners/training.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "physics/bounds.h"
+#include "physics/collectives.h"
+
+namespace scalescope {
+
+void add_axis(AxisGroup& g, const Mesh& mesh, int axis) {
+  if (g.count >= kMaxPlanAxes) return;
+  g.axes[g.count++] = axis;
+  g.degree *= mesh.axes[axis].size;
+  if (mesh.axes[axis].dcn) g.has_dcn = true;
+  else g.ici_axes += mesh.axes[axis].size > 1 ? 1 : 0;
+}
+
+AxisGroup make_axis_group(const Mesh& mesh, std::initializer_list<int> axes) {
+  AxisGroup g;
+  for (int a : axes) add_axis(g, mesh, a);
+  return g;
+}
+
+const char* comm_part_name(CommPart p) {
+  static const char* kNames[] = {"data", "fsdp", "tensor", "pipeline", "expert", "context", "dcn"};
+  return kNames[static_cast<int>(p)];
+}
+
+namespace {
+
+// The cost of `op` over a strategy's ICI axes (the DCN axis, if any, is costed separately).
+CollectiveCost on_axes(const TrainingInput& in, const AxisGroup& g, Collective op, double bytes) {
+  std::array<int, kMaxPlanAxes> ici{};
+  int n = 0;
+  for (int i = 0; i < g.count; ++i)
+    if (!in.mesh->axes[g.axes[i]].dcn) ici[n++] = g.axes[i];
+  if (n == 0) return CollectiveCost{};
+  return mesh_collective(*in.hw, *in.mesh, op, bytes, ici.data(), n, CollectiveOptions{});
+}
+
+double ici_degree(const TrainingInput& in, const AxisGroup& g) {
+  double d = 1;
+  for (int i = 0; i < g.count; ++i)
+    if (!in.mesh->axes[g.axes[i]].dcn) d *= in.mesh->axes[g.axes[i]].size;
+  return d;
+}
+
+void add_threshold(TrainingStep& s, const char* name, ThresholdKind kind, double required, double actual,
+                   double axes) {
+  if (s.threshold_count >= kMaxThresholds) return;
+  Threshold& t = s.thresholds[s.threshold_count++];
+  t.name = name;
+  t.kind = kind;
+  t.required = required;
+  t.actual = actual;
+  t.axes = axes;
+  t.margin = kind == ThresholdKind::at_least ? actual / required : required / actual;
+  t.ok = t.margin >= 1.0;
+}
+
+// Pipeline bubble: (S - 1) / (v m + S - 1). The book gives no closed form (§2.9.5); this is the standard GPipe
+// expression (Huang et al. 2019), with v virtual stages for the interleaved schedule (Narayanan et al. 2021).
+double bubble_fraction(const TrainingPlan& p) {
+  const double s = p.pipeline.degree;
+  if (s <= 1) return 0;
+  const double v = p.schedule == PipelineSchedule::interleaved ? p.virtual_stages : 1.0;
+  return (s - 1) / (v * p.microbatches + s - 1);
+}
+
+void thresholds_tpu(const TrainingInput& in, TrainingStep& s, double c, double moe, double d_ff) {
+  const TrainingPlan& p = in.plan;
+  const double w = 2.0 * in.hw->ici.link_unidir_bytes_per_s;  // W_ici, bidirectional
+  const double alpha = c / w;
+  const double m_x = std::max(1, p.data.ici_axes + p.fsdp.ici_axes), m_y = std::max(1, p.tensor.ici_axes);
+  if (ici_degree(in, p.data) * ici_degree(in, p.fsdp) > 1)  // §2.9.1-2: tokens per data shard > C / (W M_X)
+    add_threshold(s, "dp_fsdp_tokens_per_chip", ThresholdKind::at_least, moe * dp_min_tokens_per_chip(c, w, m_x),
+                  s.tokens_per_data_shard, m_x);
+  if (p.tensor.degree > 1)  // §2.9.3: Y < M_Y F W / C
+    add_threshold(s, "tensor_parallel_degree", ThresholdKind::at_most, tp_max_degree(c, w, d_ff, m_y), p.tensor.degree, m_y);
+  if (p.tensor.degree > 1 && p.fsdp.degree > 1) {  // §2.9.4: B / N > alpha^2 / (M_X M_Y F)
+    add_threshold(s, "fsdp_tp_tokens_per_chip", ThresholdKind::at_least,
+                  moe * mixed_min_tokens_per_chip(alpha, d_ff, m_x, m_y, in.sum_comms_model), s.tokens_per_chip,
+                  m_x * m_y);
+    s.fsdp_optimal_degree = fsdp_optimal_degree(in.batch_tokens / (s.data * s.context * s.expert * s.pipeline), d_ff,
+                                                m_x, m_y, p.fsdp.degree * p.tensor.degree);
+  }
+  if (s.slices > 1)  // §2.9.7 (Aug-2025): tokens per slice > C / W_dcn per chip
+    add_threshold(s, "dcn_tokens_per_slice", ThresholdKind::at_least,
+                  moe * c / in.hw->dcn_unidir_bytes_per_s_per_chip,
+                  in.batch_tokens / s.slices, 1);
+}
+
+void thresholds_gpu(const TrainingInput& in, TrainingStep& s, double c, double moe, double d_ff) {
+  const TrainingPlan& p = in.plan;
+  const Hardware& hw = *in.hw;
+  const double domain = hw.scale_up.domain_gpus;
+  const double w_up = hw.scale_up.gpu_unidir_bytes_per_s;
+  const double w_node = domain * hw.scale_out.nic_unidir_bytes_per_s_per_gpu;
+  const double dp = p.data.degree * p.fsdp.degree;
+  if (dp > 1) {
+    // §2.9.8: in the domain W_GPU; beyond it the node's egress, multiplied by the nodes a model-parallel group
+    // spans (its members reduce different shards in parallel), and (X-1)/X for X data-parallel node groups.
+    const double model_group = s.chips / dp;
+    const double span = std::max(1.0, std::ceil(model_group / domain));
+    const double nodes = std::ceil(dp * std::min(model_group, domain) / domain);
+    const double required = s.chips <= domain ? c / w_up : gpu_dp_min_tokens_per_gpu(c / (w_node * span), nodes);
+    add_threshold(s, "dp_fsdp_tokens_per_chip", ThresholdKind::at_least, moe * required, s.tokens_per_data_shard, 1);
+  }
+  if (p.tensor.degree > 1) {
+    // §2.9.8: Y < F W / C inside the domain; a TP group over two domains needs F > alpha_node (Y - D).
+    const double limit = p.tensor.degree <= domain ? tp_max_degree(c, w_up, d_ff, 1) : domain + d_ff * w_node / c;
+    add_threshold(s, "tensor_parallel_degree", ThresholdKind::at_most, limit, p.tensor.degree, 1);
+  }
+  if (p.expert.degree > 1 && in.model->is_moe()) {
+    // §2.9.8 EP: with k > Z/8 need F > alpha (Z - 8)/k, else F > 8 alpha (alpha = C / W_node).
+    const double z = p.expert.degree, k = in.model->active_experts, alpha = c / w_node;
+    const double needed_f = k > z / domain ? alpha * std::max(0.0, z - domain) / k : domain * alpha;
+    add_threshold(s, "expert_d_ff", ThresholdKind::at_least, needed_f, in.model->expert_d_ff, 1);
+  }
+}
+
+}  // namespace
+
+TrainingStep evaluate_training_step(const TrainingInput& in) {
+  TrainingStep s;
+  const ModelConfig& m = *in.model;
+  const Hardware& hw = *in.hw;
+  const TrainingPlan& p = in.plan;
+  const TrainingPrecision& prec = in.precision;
+  s.data = p.data.degree;
+  s.fsdp = p.fsdp.degree;
+  s.tensor = p.tensor.degree;
+  s.pipeline = p.pipeline.degree;
+  s.expert = p.expert.degree;
+  s.context = p.context.degree;
+  s.slices = in.mesh->slices;
+  s.chips = in.mesh->chips;
+  const double data_shards = s.data * s.fsdp * s.context * s.expert;
+  s.tokens_per_chip = in.batch_tokens / s.chips;
+  s.tokens_per_data_shard = in.batch_tokens / data_shards;
+  s.microbatch_tokens = s.tokens_per_data_shard / p.microbatches;
+
+  // FLOPs (§2.7-§2.8): model FLOPs count the model once; hardware FLOPs add the remat recompute.
+  const FlopCounts flops = count_flops(m, in.batch_tokens, in.seq_len, in.causal);
+  const RematCost remat_total =
+      remat_cost(m, in.remat, in.batch_tokens, in.seq_len, in.checkpoints_per_layer, prec.params, in.causal);
+  s.model_flops = flops.training;
+  s.hardware_flops = flops.training + remat_total.extra_forward_flops;
+  const double peak = hw.peak(prec.matmul);
+  const double c = peak * in.efficiency.flops_frac;
+  s.compute_s = s.hardware_flops / s.chips / c;
+  s.bubble_frac = bubble_fraction(p);
+  s.bubble_s = s.compute_s * s.bubble_frac / (1.0 - s.bubble_frac);
+
+  // Parameters on one chip: routed experts are split by EP; everything by TP and PP; ZeRO shards over FSDP.
+  const ParamCounts params = count_params(m);
+  const double routed = m.moe_layers() * m.experts * m.mlp_matrices() * m.d_model * m.expert_d_ff;
+  const double chip_params = ((params.total - routed) + routed / s.expert) / (s.tensor * s.pipeline);
+  const double zero1 = p.zero_stage >= 1 ? s.fsdp : 1, zero2 = p.zero_stage >= 2 ? s.fsdp : 1,
+               zero3 = p.zero_stage >= 3 ? s.fsdp : 1;
+  const double pb = bytes_per_element(prec.params);
+  s.params_bytes = chip_params * pb / zero3;
+  s.grads_bytes = chip_params * pb / zero2;
+  s.master_bytes = prec.master_weights ? chip_params * bytes_per_element(prec.master) / zero1 : 0;
+  s.optimizer_bytes = chip_params * 2.0 * bytes_per_element(prec.optimizer) / zero1;  // Adam m and v (§2.8)
+
+  // Activations (§2.7 remat) for one microbatch, this stage's layers, times the microbatches in flight.
+  const RematCost remat_mb =
+      remat_cost(m, in.remat, s.microbatch_tokens, in.seq_len / s.context, in.checkpoints_per_layer, prec.params, in.causal);
+  if (s.pipeline > 1)
+    s.in_flight_microbatches = p.schedule == PipelineSchedule::gpipe ? p.microbatches : std::min(p.microbatches, s.pipeline);
+  // Sequence parallelism shards the saved activations over TP; without it the layer inputs are replicated.
+  const double act_shards = p.sequence_parallel ? s.tensor : 1.0;
+  s.activations_bytes = remat_mb.activation_bytes / s.pipeline / act_shards * s.in_flight_microbatches;
+  if (s.context > 1)  // ring attention: this layer's KV chunk plus the one in flight
+    s.context_buffers_bytes = 2.0 * 2.0 * s.microbatch_tokens * m.kv_heads * m.head_dim * pb / std::min(s.tensor, m.kv_heads);
+  s.total_bytes = s.params_bytes + s.grads_bytes + s.master_bytes + s.optimizer_bytes + s.activations_bytes +
+                  s.context_buffers_bytes;
+  s.hbm_capacity_bytes = hw.hbm_capacity_bytes;
+  s.fits = s.total_bytes <= s.hbm_capacity_bytes;
+  s.shortfall_bytes = std::max(0.0, s.total_bytes - s.hbm_capacity_bytes);
+  // §3.6 #59: the whole job's state (weights, gradients, optimizer, the batch's saved activations), spread evenly.
+  const double whole_state = params.total * (2.0 * pb + 2.0 * bytes_per_element(prec.optimizer) +
+                                             (prec.master_weights ? bytes_per_element(prec.master) : 0.0));
+  s.min_chips_for_memory = std::ceil((whole_state + remat_total.activation_bytes) / s.hbm_capacity_bytes);
+
+  // HBM traffic per step: weights read 3x per microbatch (forward, dL/dX, dL/dW), the optimizer's read-modify-write
+  // of its shard, and the saved activations written once and read once. An estimate: the book bounds training by
+  // FLOPs and communication only.
+  const double hbm_bytes = 3.0 * chip_params * pb * p.microbatches +
+                           2.0 * (s.params_bytes + s.grads_bytes + s.master_bytes + s.optimizer_bytes) +
+                           2.0 * remat_total.activation_bytes / s.chips;
+  s.hbm_s = hbm_bytes / (hw.hbm_bandwidth_bytes_per_s * in.efficiency.hbm_frac);
+
+  // Communication per step, one collective per layer (so latency terms count), on the plan's axes.
+  const double layers_here = m.layers / s.pipeline;
+  const double moe_layers_here = m.moe_layers() / s.pipeline;
+  const double layer_param_bytes = chip_params * pb / layers_here;  // one layer's weights, gathered
+  const double act_bytes = bytes_per_element(prec.params);
+  const double net = in.efficiency.network_frac;
+  auto& comms = s.comms_s;
+  // DP: gradients (already reduce-scattered over FSDP) all-reduced once per step (§2.9.1).
+  comms[int(CommPart::data)] = layers_here * on_axes(in, p.data, Collective::all_reduce, layer_param_bytes / s.fsdp).time_s / net;
+  // FSDP (§2.9.2): ZeRO-3 gathers weights forward and backward and reduce-scatters gradients, once per microbatch
+  // when microbatches run one after another (with PP that is what makes ZeRO-3 costly); ZeRO-1/2 all-reduce once.
+  if (s.fsdp > 1) {
+    const double ag = on_axes(in, p.fsdp, Collective::all_gather, layer_param_bytes).time_s;
+    const double gathers = p.zero_stage >= 3 ? 2.0 * p.microbatches : 1.0;
+    comms[int(CommPart::fsdp)] = layers_here * (gathers * ag + ag) / net;
+  }
+  // TP (§2.9.3): per layer and microbatch, attention and MLP each AllGather their input and ReduceScatter their
+  // output, forward and backward.
+  if (s.tensor > 1) {
+    const double v = act_bytes * s.microbatch_tokens * m.d_model;
+    const double ag = on_axes(in, p.tensor, Collective::all_gather, v).time_s;
+    comms[int(CommPart::tensor)] = layers_here * p.microbatches * 2.0 * 2.0 * 2.0 * ag / net;
+  }
+  // PP (§2.6 "pipelining comms"): 2BD/(W N_MB) per hop, N_MB + N_stages - 2 hops, forward and backward; an
+  // interleaved schedule crosses every stage v times.
+  if (s.pipeline > 1) {
+    const double w_p2p = hw.kind == ChipKind::tpu ? hw.ici.link_unidir_bytes_per_s
+                         : s.pipeline * s.tensor * s.context <= hw.scale_up.domain_gpus ? hw.scale_up.gpu_unidir_bytes_per_s
+                                                                                           : hw.scale_out.nic_unidir_bytes_per_s_per_gpu;
+    const double v = p.schedule == PipelineSchedule::interleaved ? p.virtual_stages : 1.0;
+    const double hop = act_bytes * s.microbatch_tokens * m.d_model / s.tensor / w_p2p;
+    comms[int(CommPart::pipeline)] = 2.0 * v * (p.microbatches + s.pipeline - 2.0) * hop / net;
+  }
+  // EP (§2.7 MoE): each MoE layer dispatches and combines its tokens' k copies with an AllToAll, forward and
+  // backward.
+  if (s.expert > 1 && m.is_moe()) {
+    const double v = act_bytes * s.microbatch_tokens * s.expert * m.d_model * m.active_experts;
+    const double a2a = on_axes(in, p.expert, Collective::all_to_all, v).time_s;
+    comms[int(CommPart::expert)] = moe_layers_here * p.microbatches * 2.0 * 2.0 * a2a / net;
+  }
+  // CP (§2.9.6, ring attention): every layer gathers the sequence's K and V forward, and gathers and
+  // reduce-scatters them backward.
+  if (s.context > 1) {
+    const double v = 2.0 * act_bytes * s.microbatch_tokens * s.context * m.kv_heads * m.head_dim / std::min(s.tensor, m.kv_heads);
+    const double ag = on_axes(in, p.context, Collective::all_gather, v).time_s;
+    comms[int(CommPart::context)] = layers_here * p.microbatches * 3.0 * ag / net;
+  }
+  // DCN (§2.9.7): the slices all-reduce one replica's gradients over the slice's aggregate DCN bandwidth.
+  if (s.slices > 1)
+    comms[int(CommPart::dcn)] = dcn_collective(Collective::all_reduce, chip_params * pb * s.tensor * s.pipeline * s.expert,
+                                               s.slices, in.mesh->chips_per_slice, hw.dcn_unidir_bytes_per_s_per_chip)
+                                    .time_s / net;
+
+  // Combine (§2.1, §2.9.4): comms on different axes overlap each other (max, Aug-2025) or not (sum, Feb-2025);
+  // the step's lower bound is the slowest of compute, HBM and comms (perfect overlap), its upper bound the sum.
+  int worst = 0;
+  for (int i = 0; i < kCommParts; ++i) {
+    s.comms_s_sum += comms[i];
+    if (comms[i] > comms[worst]) worst = i;
+  }
+  s.comms_s_total = in.sum_comms_model ? s.comms_s_sum : comms[worst];
+  const double busy = s.compute_s + s.bubble_s;
+  s.lower_bound_s = std::max({busy, s.hbm_s, s.comms_s_total});
+  s.upper_bound_s = busy + s.hbm_s + s.comms_s_sum;
+  s.step_s = s.lower_bound_s;
+  s.exposed_comms_s = std::max(0.0, s.comms_s_total - busy);
+  if (s.comms_s_total >= busy && s.comms_s_total >= s.hbm_s && s.comms_s_total > 0) {
+    s.bound = "communication";
+    s.critical = comm_part_name(static_cast<CommPart>(worst));
+  } else if (s.hbm_s > busy) {
+    s.bound = s.critical = "memory";
+  } else {
+    s.bound = "compute";
+    s.critical = s.bubble_s > 0 ? "compute+bubble" : "compute";
+  }
+
+  s.mfu_frac = s.model_flops / (s.step_s * s.chips * peak);
+  s.hfu_frac = s.hardware_flops / (s.step_s * s.chips * peak);
+  s.tokens_per_s = in.batch_tokens / s.step_s;
+  s.tokens_per_s_per_chip = s.tokens_per_s / s.chips;
+  s.usd_per_hour = s.chips * hw.price_usd_per_chip_hour;
+  s.train_time_s = in.train_tokens > 0 ? in.train_tokens / s.tokens_per_s : 0;
+  s.train_usd = s.train_time_s / 3600.0 * s.usd_per_hour;
+
+  const double moe = m.is_moe() ? (m.experts + m.shared_experts) / (m.active_experts + m.shared_experts) : 1.0;
+  const double d_ff = m.is_moe() ? m.expert_d_ff : m.d_ff;
+  // The book's thresholds are ratios of peaks (C / W): efficiency knobs change times, not the thresholds.
+  if (hw.kind == ChipKind::tpu) thresholds_tpu(in, s, peak, moe, d_ff);
+  else thresholds_gpu(in, s, peak, moe, d_ff);
+  for (int i = 0; i < s.threshold_count; ++i)
+    if (s.binding < 0 || s.thresholds[i].margin < s.thresholds[s.binding].margin) s.binding = i;
+  return s;
+}
+
+}  // namespace scalescope

@@ -1,0 +1,121 @@
+// One training step of a parallelism plan (spec/book.md §2.8-§2.9; GPUs §2.9.8): time split into compute, HBM
+// and communication per parallelism axis, memory per chip, MFU, cost, and the book's thresholds for the plan.
+// evaluate_training_step is allocation-free and runs in well under 2 µs, so a plan search can call it freely.
+#pragma once
+#include <array>
+#include <initializer_list>
+
+#include "io/dtype.h"
+#include "specs/hardware.h"
+#include "physics/mesh.h"
+#include "specs/model.h"
+#include "physics/transformer.h"
+
+namespace scalescope {
+
+constexpr int kMaxPlanAxes = 7;  // six mesh axes and a DCN axis
+
+// Mesh axes given to one strategy; degree = product of their sizes.
+struct AxisGroup {
+  std::array<int, kMaxPlanAxes> axes{};
+  int count = 0;
+  double degree = 1;
+  int ici_axes = 0;     // axes on the torus / inside the cluster (the book's M_X, M_Y)
+  bool has_dcn = false;
+};
+
+// Adds mesh axis `axis` to a strategy's group (degree, ICI axis count, DCN flag).
+void add_axis(AxisGroup& group, const Mesh& mesh, int axis);
+// The group of mesh axes (indices into mesh.axes) a strategy runs on; used by searches and tests.
+AxisGroup make_axis_group(const Mesh& mesh, std::initializer_list<int> axes);
+
+enum class PipelineSchedule { gpipe, one_f_one_b, interleaved };
+
+struct TrainingPlan {
+  AxisGroup data, fsdp, tensor, pipeline, expert, context;
+  int zero_stage = 3;
+  bool sequence_parallel = true;
+  PipelineSchedule schedule = PipelineSchedule::one_f_one_b;
+  double virtual_stages = 1;
+  double microbatches = 1;
+};
+
+struct TrainingPrecision {
+  Dtype matmul = Dtype::bf16;      // the dtype the matrix units run (fp8 doubles C on chips that have it)
+  Dtype params = Dtype::bf16;      // working weights (and gradients)
+  bool master_weights = false;     // a separate master copy ...
+  Dtype master = Dtype::fp32;      // ... in this format
+  Dtype optimizer = Dtype::fp32;   // Adam's two moments
+};
+
+struct Efficiency {
+  double flops_frac = 1.0, hbm_frac = 1.0, network_frac = 1.0;  // achievable fraction of each peak (book: 1.0)
+};
+
+struct TrainingInput {
+  const ModelConfig* model = nullptr;
+  const Hardware* hw = nullptr;
+  const Mesh* mesh = nullptr;
+  double batch_tokens = 0, seq_len = 0;
+  bool causal = true;
+  TrainingPrecision precision;
+  Remat remat = Remat::block;
+  double checkpoints_per_layer = 0;
+  Efficiency efficiency;
+  bool sum_comms_model = false;  // Feb-2025 "sum" instead of Aug-2025 "max" (§2.9.4)
+  double train_tokens = 0;
+  TrainingPlan plan;
+};
+
+enum class CommPart { data, fsdp, tensor, pipeline, expert, context, dcn, count };
+inline constexpr int kCommParts = static_cast<int>(CommPart::count);
+const char* comm_part_name(CommPart p);
+
+enum class ThresholdKind { at_least, at_most };  // actual must be >= required, or <= required
+struct Threshold {
+  const char* name = "";
+  ThresholdKind kind = ThresholdKind::at_least;
+  double required = 0, actual = 0;
+  bool ok = true;
+  double margin = 0;  // actual/required (at_least) or required/actual (at_most): < 1 means violated
+  double axes = 0;    // mesh axes the bound counts (M_X, M_Y), for the reason
+};
+constexpr int kMaxThresholds = 6;
+
+struct TrainingStep {
+  // degrees
+  double data = 1, fsdp = 1, tensor = 1, pipeline = 1, expert = 1, context = 1, slices = 1, chips = 1;
+  double tokens_per_chip = 0, tokens_per_data_shard = 0, microbatch_tokens = 0;
+  // time per step
+  double compute_s = 0, bubble_s = 0, bubble_frac = 0, hbm_s = 0;
+  std::array<double, kCommParts> comms_s{};
+  double comms_s_total = 0;      // as combined by the comms model (max or sum)
+  double comms_s_sum = 0;
+  double exposed_comms_s = 0, lower_bound_s = 0, upper_bound_s = 0, step_s = 0;
+  const char* bound = "compute";
+  const char* critical = "compute";
+  // memory per chip
+  double params_bytes = 0, master_bytes = 0, grads_bytes = 0, optimizer_bytes = 0, activations_bytes = 0;
+  double in_flight_microbatches = 1, context_buffers_bytes = 0, total_bytes = 0, hbm_capacity_bytes = 0;
+  bool fits = true;
+  double shortfall_bytes = 0;
+  double min_chips_for_memory = 0;  // all state and activations of the step over one chip's HBM (§3.6 #59)
+  // throughput and cost
+  double model_flops = 0, hardware_flops = 0, mfu_frac = 0, hfu_frac = 0;
+  double tokens_per_s = 0, tokens_per_s_per_chip = 0;
+  double usd_per_hour = 0, train_time_s = 0, train_usd = 0;
+  // the book's thresholds
+  std::array<Threshold, kMaxThresholds> thresholds{};
+  int threshold_count = 0;
+  int binding = -1;  // index of the threshold with the smallest margin
+  double fsdp_optimal_degree = 0;  // X_opt (§2.9.4), when both FSDP and TP are used
+};
+
+TrainingStep evaluate_training_step(const TrainingInput& in);
+
+// Diagnoses a plan that cannot run (TP not dividing heads or d_ff, PP not dividing layers, EP above the experts, CP
+// not dividing the sequence, a DCN axis off 'data', a batch too small to split); warns about uneven splits and
+// ZeRO-3 under PP. Paths are under `query_path`. Allocates only to write diagnostics.
+void check_training_plan(const TrainingInput& in, const std::string& query_path, Diagnostics& diagnostics);
+
+}  // namespace scalescope

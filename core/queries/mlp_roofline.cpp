@@ -1,0 +1,95 @@
+// The mlp_roofline query: the book's training-roofline figure (§5.1).
+#include <algorithm>
+#include <cmath>
+
+#include "queries/query.h"
+
+namespace scalescope {
+
+namespace {
+// How many mesh axes a degree spans when laid out greedily from `first_axis` on (the §5.1 figure's decoding of
+// FSDP X / TP Y on a 16x16x16 slice: 512 spans three 16-long axes, 128 two). Returns the axes and the next free
+// position (axis, used part).
+struct Placement {
+  int axes = 0;
+  int next_axis = 0;
+  double next_used = 1;
+};
+Placement place(double degree, const Mesh& mesh, int axis, double used) {
+  Placement p{0, axis, used};
+  double left = degree;
+  while (left > 1 && p.next_axis < static_cast<int>(mesh.axes.size())) {
+    const double room = mesh.axes[p.next_axis].size / p.next_used;
+    const double take = std::min(room, left);
+    ++p.axes;
+    left /= take;
+    p.next_used *= take;
+    if (p.next_used >= mesh.axes[p.next_axis].size) {
+      ++p.next_axis;
+      p.next_used = 1;
+    }
+  }
+  return p;
+}
+}  // namespace
+
+// The book's training-roofline figure (§5.1, §2.9.4): per layer, a 2-matrix MLP In[B, D] W_in[D, F] W_out[F, D]
+// under FSDP X and TP Y (X Y = N chips): compute 4BDF/(N C) forward, comms max(T_FSDP, T_TP) (or their sum) with
+// T_FSDP = 4DF/(Y W M_X) and T_TP = 4BD/(X W M_Y).
+Json run_mlp_roofline(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
+  const Hardware& hw = *ctx.hw;
+  const double d_model = args.positive("d_model", true, 1e9).value_or(1);
+  const double d_ff = args.positive("d_ff", true, 1e9).value_or(1);
+  const double x = static_cast<double>(args.integer("fsdp", true, 1, 100'000'000).value_or(1));
+  const double y = static_cast<double>(args.integer("tp", true, 1, 100'000'000).value_or(1));
+  auto m_x_arg = args.integer("fsdp_axes", !ctx.mesh, 1, 6);
+  auto m_y_arg = args.integer("tp_axes", !ctx.mesh, 1, 6);
+  const bool sum_model = args.choice("comms_model", false, {"max", "sum"}).value_or("max") == "sum";
+  const bool backward = args.boolean("include_backward", false).value_or(false);
+  std::vector<double> batches;
+  if (const Json* list = args.array("batches", true))
+    for (std::size_t i = 0; i < list->size() && i < 4096; ++i)
+      if (auto v = read_integer_value((*list)[i], json_pointer_child(args.path_of("batches"), i), 1, 1'000'000'000'000, d))
+        batches.push_back(static_cast<double>(*v));
+  if (ctx.mesh && x * y != ctx.mesh->chips)
+    add_diagnostic(d, args.path_of("fsdp"), "mesh_mismatch", "fsdp x tp must equal the mesh's chips");
+  if (has_errors(d) || hw.kind != ChipKind::tpu) {
+    if (hw.kind != ChipKind::tpu) add_diagnostic(d, "/hardware", "not_applicable", "the MLP roofline figure is for TPU slices");
+    return {};
+  }
+  double m_x = 1, m_y = 1;
+  if (ctx.mesh) {
+    const Placement px = place(x, *ctx.mesh, 0, 1);
+    const Placement py = place(y, *ctx.mesh, px.next_axis, px.next_used);
+    m_x = std::max(1, px.axes);
+    m_y = std::max(1, py.axes);
+  }
+  if (m_x_arg) m_x = static_cast<double>(*m_x_arg);
+  if (m_y_arg) m_y = static_cast<double>(*m_y_arg);
+  const double n = x * y, c = hw.peak(Dtype::bf16), w = 2.0 * hw.ici.link_unidir_bytes_per_s;
+  const double passes = backward ? 3.0 : 1.0;  // backward doubles both compute and comms (§2.9 table)
+  Json points = Json::array();
+  for (double b : batches) {
+    const double compute = passes * 4.0 * b * d_model * d_ff / (n * c);
+    const double fsdp = x > 1 ? passes * 4.0 * d_model * d_ff / (y * w * m_x) : 0.0;
+    const double tp = y > 1 ? passes * 4.0 * b * d_model / (x * w * m_y) : 0.0;
+    const double comms = sum_model ? fsdp + tp : std::max(fsdp, tp);
+    points.push_back({{"batch", b}, {"compute_s", compute}, {"fsdp_s", fsdp}, {"tp_s", tp}, {"comms_s", comms},
+                      {"bound", compute >= comms ? "compute" : "communication"}});
+  }
+  // Compute and T_TP both grow with B: TP alone decides whether any batch is compute-bound.
+  const bool tp_always_bound = y > 1 && d_ff * x * m_y * w < n * c;  // 4BDF/(NC) < 4BD/(X W M_Y)
+  double crossover = 0;
+  if (!tp_always_bound && x > 1) {
+    const double fsdp_crossover = x * c / (w * m_x);  // §2.9.2: B > X C / (W M_X)
+    crossover = sum_model ? n * c * (4.0 * d_model * d_ff / (y * w * m_x)) / (4.0 * d_model * d_ff - n * c * 4.0 * d_model / (x * w * m_y))
+                          : fsdp_crossover;
+  }
+  return {{"fsdp", x}, {"tp", y}, {"fsdp_axes", m_x}, {"tp_axes", m_y}, {"chips", n},
+          {"comms_bound_at_every_batch", tp_always_bound},
+          {"comms_bound_below_batch", crossover},
+          {"fsdp_optimal_degree", std::sqrt(std::max(1.0, batches.empty() ? 1.0 : batches.back()) / d_ff * (m_x / m_y) * n)},
+          {"points", points}};
+}
+
+}  // namespace scalescope

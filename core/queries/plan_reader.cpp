@@ -1,0 +1,48 @@
+#include "queries/plan_reader.h"
+
+#include <algorithm>
+
+namespace scalescope {
+
+void read_axis_group(JsonReader& r, const char* key, const Mesh& mesh, AxisGroup& group, std::vector<int>& used,
+                     Diagnostics& d) {
+  const Json* list = r.array(key, false);
+  if (!list) return;
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const std::string path = json_pointer_child(r.path_of(key), i);
+    const Json& v = (*list)[i];
+    const int axis = v.is_string() ? mesh.find(v.get<std::string>()) : -1;
+    if (axis < 0) {
+      add_diagnostic(d, path, "unknown_mesh_axis", "unknown mesh axis; mesh axes: " + join_choices(mesh.names()));
+      continue;
+    }
+    if (std::find(used.begin(), used.end(), axis) != used.end()) {
+      add_diagnostic(d, path, "axis_reused", "mesh axis '" + mesh.axes[axis].name + "' already carries another strategy");
+      continue;
+    }
+    used.push_back(axis);
+    add_axis(group, mesh, axis);
+  }
+}
+
+void check_all_axes_used(const Mesh& mesh, const std::vector<int>& used, const std::string& path, Diagnostics& d) {
+  for (std::size_t i = 0; i < mesh.axes.size(); ++i)
+    if (mesh.axes[i].size > 1 && std::find(used.begin(), used.end(), static_cast<int>(i)) == used.end())
+      add_diagnostic(d, path, "axis_unused",
+                     "mesh axis '" + mesh.axes[i].name + "' (" + std::to_string(mesh.axes[i].size) +
+                         ") carries no strategy; give it to data, fsdp, tensor, pipeline, expert or context");
+}
+
+Efficiency read_efficiency(JsonReader& args, Diagnostics& d) {
+  Efficiency e;
+  if (const Json* node = args.object("efficiency", false)) {
+    JsonReader r(*node, args.path_of("efficiency"), d);
+    e.flops_frac = r.fraction("flops_frac", false).value_or(1.0);
+    e.hbm_frac = r.fraction("hbm_frac", false).value_or(1.0);
+    e.network_frac = r.fraction("network_frac", false).value_or(1.0);
+    r.finish();
+  }
+  return e;
+}
+
+}  // namespace scalescope

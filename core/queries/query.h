@@ -1,0 +1,55 @@
+// The questions a scenario can ask ("query.kind"), each a small handler that reads its arguments strictly and
+// returns a result object whose every number has its unit in its key. docs/api.md documents each one.
+#pragma once
+#include <optional>
+#include <span>
+
+#include "specs/hardware.h"
+#include "io/json_reader.h"
+#include "physics/mesh.h"
+#include "specs/model.h"
+
+namespace scalescope {
+
+struct QueryContext {
+  const Hardware* hw = nullptr;     // set when the query needs hardware
+  const ModelConfig* model = nullptr;
+  const Mesh* mesh = nullptr;
+};
+
+enum Needs : unsigned { kNeedsHardware = 1, kNeedsModel = 2, kNeedsMesh = 4, kWantsModel = 8, kWantsMesh = 16 };
+
+struct QueryKind {
+  const char* name;
+  unsigned needs;  // Needs flags; "Wants" = used when given
+  Json (*run)(const QueryContext& ctx, JsonReader& args, Diagnostics& diagnostics);
+};
+
+std::span<const QueryKind> query_kinds();
+
+// Handlers, one group per module (queries_*.cpp).
+Json run_chip(const QueryContext&, JsonReader&, Diagnostics&);
+Json run_roofline(const QueryContext&, JsonReader&, Diagnostics&);
+Json run_matmul(const QueryContext&, JsonReader&, Diagnostics&);
+Json run_topology(const QueryContext&, JsonReader&, Diagnostics&);
+Json run_transfer(const QueryContext&, JsonReader&, Diagnostics&);
+Json run_collective(const QueryContext&, JsonReader&, Diagnostics&);
+Json run_array(const QueryContext&, JsonReader&, Diagnostics&);
+Json run_sharded_matmul(const QueryContext&, JsonReader&, Diagnostics&);
+Json run_transformer(const QueryContext&, JsonReader&, Diagnostics&);
+Json run_utilization(const QueryContext&, JsonReader&, Diagnostics&);
+Json run_bounds(const QueryContext&, JsonReader&, Diagnostics&);
+Json run_summary(const QueryContext&, JsonReader&, Diagnostics&);
+Json run_training_step(const QueryContext&, JsonReader&, Diagnostics&);
+Json run_serving(const QueryContext&, JsonReader&, Diagnostics&);
+Json run_mlp_roofline(const QueryContext&, JsonReader&, Diagnostics&);
+Json run_plan_search(const QueryContext&, JsonReader&, Diagnostics&);
+
+// Shared argument readers.
+// "memory": "hbm" | "on_chip" | "host" -> bandwidth of that memory on `hw` (diagnostic if the preset lacks it).
+double memory_bandwidth(const Hardware& hw, const std::string& memory, const std::string& path, Diagnostics& d);
+const char* memory_choices();
+// Peak FLOP/s of `dtype` (diagnostic naming the dtypes the chip has when it has none for this one).
+double peak_for(const Hardware& hw, Dtype dtype, const std::string& path, Diagnostics& d);
+
+}  // namespace scalescope

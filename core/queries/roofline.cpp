@@ -1,0 +1,164 @@
+// Queries over one chip: its specs and critical intensities, an op's roofline, a matmul's roofline.
+#include "queries/query.h"
+#include "physics/roofline.h"
+
+namespace scalescope {
+
+const char* memory_choices() { return "hbm, on_chip, host"; }
+
+double memory_bandwidth(const Hardware& hw, const std::string& memory, const std::string& path, Diagnostics& d) {
+  if (memory == "hbm") return hw.hbm_bandwidth_bytes_per_s;
+  if (memory == "host") return hw.host_pcie_unidir_bytes_per_s;
+  if (memory == "on_chip") {
+    if (hw.on_chip_bandwidth_bytes_per_s > 0) return hw.on_chip_bandwidth_bytes_per_s;
+    add_diagnostic(d, path, "unknown_for_chip",
+                   hw.name + " has no on-chip memory bandwidth; set hardware.overrides.on_chip_bandwidth_bytes_per_s");
+    return 0;
+  }
+  add_diagnostic(d, path, "unknown_choice", "unknown memory '" + memory + "'; valid: " + memory_choices());
+  return 0;
+}
+
+double peak_for(const Hardware& hw, Dtype dtype, const std::string& path, Diagnostics& d) {
+  const double peak = hw.peak(dtype);
+  if (peak > 0) return peak;
+  std::vector<std::string> have;
+  for (Dtype t : kAllDtypes)
+    if (hw.peak(t) > 0) have.emplace_back(dtype_name(t));
+  add_diagnostic(d, path, "dtype_not_supported",
+                 hw.name + " has no " + std::string(dtype_name(dtype)) + " matrix throughput; it has: " + join_choices(have));
+  return 0;
+}
+
+namespace {
+
+Json roofline_json(const Roofline& r) {
+  return {{"compute_s", r.compute_s},
+          {"memory_s", r.memory_s},
+          {"lower_bound_s", r.lower_bound_s},
+          {"upper_bound_s", r.upper_bound_s},
+          {"intensity_flops_per_byte", r.intensity_flops_per_byte},
+          {"critical_intensity_flops_per_byte", r.critical_intensity_flops_per_byte},
+          {"attainable_flops_per_s", r.attainable_flops_per_s},
+          {"bound", r.compute_bound ? "compute" : "memory"}};
+}
+
+// Bandwidth for a roofline: an explicit "bandwidth_bytes_per_s", else the named memory (default HBM).
+double read_bandwidth(const Hardware& hw, JsonReader& args, Diagnostics& d) {
+  if (auto w = args.positive("bandwidth_bytes_per_s", false)) {
+    args.accept("memory");
+    return *w;
+  }
+  const auto memory = args.choice("memory", false, {"hbm", "on_chip", "host"}).value_or("hbm");
+  return memory_bandwidth(hw, memory, args.path_of("memory"), d);
+}
+
+}  // namespace
+
+Json run_chip(const QueryContext& ctx, JsonReader&, Diagnostics&) {
+  const Hardware& hw = *ctx.hw;
+  Json peaks = Json::object(), critical = Json::object(), per_usd = Json::object();
+  for (Dtype t : kAllDtypes) {
+    const double c = hw.peak(t);
+    if (c <= 0) continue;
+    const std::string name(dtype_name(t));
+    peaks[name] = c;
+    critical[name] = c / hw.hbm_bandwidth_bytes_per_s;  // §1.3, §2.1
+    per_usd[name] = c * 3600.0 / hw.price_usd_per_chip_hour;  // §3.8 #77: FLOPs per dollar
+  }
+  const double c = hw.peak(Dtype::bf16);
+  Json out{{"id", hw.id},
+           {"name", hw.name},
+           {"kind", hw.kind == ChipKind::tpu ? "tpu" : "gpu"},
+           {"peak_flops_per_s", peaks},
+           {"hbm_capacity_bytes", hw.hbm_capacity_bytes},
+           {"hbm_bandwidth_bytes_per_s", hw.hbm_bandwidth_bytes_per_s},
+           {"hbm_critical_intensity_flops_per_byte", critical},
+           {"flops_per_usd", per_usd},
+           {"price_usd_per_chip_hour", hw.price_usd_per_chip_hour},
+           // §3.5 #40: bf16 weights + fp32 Adam moments = 10 bytes per parameter on every chip under pure DP.
+           {"max_params_pure_dp", hw.hbm_capacity_bytes / 10.0},
+           {"host_critical_intensity_flops_per_byte", c / hw.host_pcie_unidir_bytes_per_s},
+           // §2.1: the matmul's weights-bound critical batch, B > (C/W) * bytes_per_param / 2, for bf16 weights.
+           {"hbm_critical_batch_bf16_tokens", matmul_critical_batch(c, hw.hbm_bandwidth_bytes_per_s, Dtype::bf16)}};
+  // §3.9 #91: FLOPs per matrix unit per cycle; #92/#97/#98: vector lanes, implied clock, vector intensity.
+  if (hw.matrix_units > 0 && hw.clock_hz > 0)
+    out["matrix_flops_per_unit_per_cycle"] = c / (hw.matrix_units * hw.clock_hz);
+  if (hw.vector_flops_per_s > 0) {
+    out["vector_flops_per_s"] = hw.vector_flops_per_s;
+    out["vector_critical_intensity_flops_per_byte"] = hw.vector_flops_per_s / hw.hbm_bandwidth_bytes_per_s;
+    out["vector_to_matrix_ratio"] = hw.vector_flops_per_s / c;
+    if (hw.vector_lanes > 0) {
+      out["vector_lanes"] = hw.vector_lanes;
+      // With fused multiply-adds every lane does 2 FLOPs a cycle: clock = FLOP/s / (2 lanes).
+      out["vector_clock_hz_if_fma"] = hw.vector_flops_per_s / (2.0 * hw.vector_lanes);
+    }
+  }
+  if (hw.on_chip_bandwidth_bytes_per_s > 0)
+    out["on_chip_critical_intensity_flops_per_byte"] = c / hw.on_chip_bandwidth_bytes_per_s;
+  if (hw.kind == ChipKind::tpu) {
+    const double w_ici = 2.0 * hw.ici.link_unidir_bytes_per_s;  // bidirectional per axis (§0)
+    out["ici_bidir_bytes_per_s_per_axis"] = w_ici;
+    out["ici_critical_intensity_flops_per_byte"] = c / w_ici;  // §1.3 alpha (2550 on v5p)
+    out["dcn_critical_intensity_flops_per_byte"] = c / hw.dcn_unidir_bytes_per_s_per_chip;  // §2.9.7
+    // §2.5: a hop carrying less than W_uni x T_min (45 kB on v5e) is latency-bound.
+    out["ici_latency_bound_bytes_per_hop"] = hw.ici.link_unidir_bytes_per_s * hw.ici.hop_latency_s;
+    // §2.1: two chips exchanging partial sums over one link are compute-bound iff D > 2 C / W_link (8,755 on v5e).
+    out["two_chip_contracting_dim_threshold"] = 2.0 * c / hw.ici.link_unidir_bytes_per_s;
+  } else {
+    const double node_egress = hw.scale_up.domain_gpus * hw.scale_out.nic_unidir_bytes_per_s_per_gpu;
+    out["scale_up_critical_intensity_flops_per_byte"] = c / hw.scale_up.gpu_unidir_bytes_per_s;  // §1.6 (2200 H100)
+    out["scale_out_critical_intensity_flops_per_byte"] = c / node_egress;  // §1.6 (2475 H100: W_node = 400e9)
+    out["domain_egress_unidir_bytes_per_s"] = node_egress;
+  }
+  return out;
+}
+
+Json run_roofline(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
+  const Hardware& hw = *ctx.hw;
+  const double flops = args.non_negative("flops", true).value_or(0);
+  const double bytes = args.non_negative("bytes", true).value_or(0);
+  const double chips = static_cast<double>(args.integer("chips", false, 1, 100'000'000).value_or(1));
+  const Dtype dtype = args.dtype("dtype", false).value_or(Dtype::bf16);
+  const double peak = args.positive("peak_flops_per_s", false).value_or(0);
+  const double c = peak > 0 ? peak : peak_for(hw, dtype, args.path_of("dtype"), d);
+  const double w = read_bandwidth(hw, args, d);
+  if (c <= 0 || w <= 0) return {};
+  // §2.1; with chips > 1 the work and the bytes split evenly (the critical batch is per replica, §2.1).
+  Json out = roofline_json(roofline(flops / chips, bytes / chips, c, w));
+  out["flops_per_chip"] = flops / chips;
+  out["bytes_per_chip"] = bytes / chips;
+  out["peak_flops_per_s"] = c;
+  out["bandwidth_bytes_per_s"] = w;
+  return out;
+}
+
+Json run_matmul(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
+  const Hardware& hw = *ctx.hw;
+  MatmulShape s;
+  s.b = args.positive("batch", true, 1e15).value_or(0);
+  s.d = args.positive("d", true, 1e12).value_or(0);
+  s.f = args.positive("f", true, 1e12).value_or(0);
+  MatmulDtypes t;
+  t.lhs = args.dtype("lhs_dtype", false).value_or(Dtype::bf16);
+  t.rhs = args.dtype("rhs_dtype", false).value_or(Dtype::bf16);
+  t.out = args.dtype("out_dtype", false).value_or(t.lhs);
+  // The MXU / Tensor Core runs in the activations' format unless told otherwise (int8 weights, bf16 FLOPs: §2.1).
+  const Dtype compute = args.dtype("compute_dtype", false).value_or(t.lhs);
+  const double chips = static_cast<double>(args.integer("chips", false, 1, 100'000'000).value_or(1));
+  const double c = peak_for(hw, compute, args.path_of("compute_dtype"), d);
+  const double w = read_bandwidth(hw, args, d);
+  if (c <= 0 || w <= 0 || s.b <= 0 || s.d <= 0 || s.f <= 0) return {};
+  const double flops = matmul_flops(s), bytes = matmul_bytes(s, t);
+  Json out = roofline_json(roofline(flops / chips, bytes / chips, c, w));
+  out["flops"] = flops;
+  out["bytes"] = bytes;
+  const double crossover = matmul_crossover_batch(s.d, s.f, t, c, w);
+  out["compute_bound_batch_exact"] = crossover;  // 0: never compute-bound
+  out["compute_bound_batch_approx"] = matmul_critical_batch(c, w, t.rhs);
+  out["peak_flops_per_s"] = c;
+  out["bandwidth_bytes_per_s"] = w;
+  return out;
+}
+
+}  // namespace scalescope

@@ -1,0 +1,208 @@
+// The serving query: prefill and decode of one replica, the largest batch that fits, throughput, cost, the
+// book's serving thresholds, disaggregation, continuous batching, speculative decoding and a batch x context sweep.
+#include <algorithm>
+#include <cmath>
+
+#include "io/format.h"
+#include "queries/plan_reader.h"
+#include "specs/presets.h"
+#include "queries/query.h"
+#include "physics/roofline.h"
+#include "planners/serving.h"
+
+namespace scalescope {
+
+namespace {
+
+Json decode_json(const DecodeStep& s) {
+  return {{"param_load_s", s.param_load_s}, {"kv_load_s", s.kv_load_s}, {"flops_s", s.flops_s},
+          {"comms_s", s.comms_s},           {"step_s", s.step_s},       {"bound", s.compute_bound ? "compute" : "memory"}};
+}
+
+std::vector<double> read_number_list(JsonReader& r, const char* key, double max, Diagnostics& d) {
+  std::vector<double> out;
+  if (const Json* list = r.array(key, false)) {
+    for (std::size_t i = 0; i < list->size() && i < 4096; ++i)
+      if (auto v = read_integer_value((*list)[i], json_pointer_child(r.path_of(key), i), 1,
+                                      static_cast<std::int64_t>(max), d))
+        out.push_back(static_cast<double>(*v));
+    if (list->size() > 4096) add_diagnostic(d, r.path_of(key), "too_large", "a sweep takes at most 4096 values");
+  }
+  return out;
+}
+
+}  // namespace
+
+Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
+  const ModelConfig& m = *ctx.model;
+  const Hardware& hw = *ctx.hw;
+  const Mesh& mesh = *ctx.mesh;
+  ServingInput in;
+  in.model = ctx.model;
+  in.hw = ctx.hw;
+  in.mesh = ctx.mesh;
+  const double batch = static_cast<double>(args.integer("batch", true, 1, 100'000'000).value_or(1));
+  const double prompt = static_cast<double>(args.integer("prompt_len", true, 1, 100'000'000).value_or(1));
+  const double generated = static_cast<double>(args.integer("generated_len", true, 1, 100'000'000).value_or(1));
+  const double context = args.positive("kv_context_len", false, 1e9).value_or(prompt + generated / 2.0);
+  if (const Json* node = args.object("dtypes", false)) {
+    JsonReader r(*node, args.path_of("dtypes"), d);
+    in.weights = r.dtype("weights", false).value_or(Dtype::bf16);
+    in.kv = r.dtype("kv", false).value_or(Dtype::bf16);
+    in.activations = r.dtype("activations", false).value_or(Dtype::bf16);
+    r.finish();
+  }
+  in.efficiency = read_efficiency(args, d);
+  in.prefill_flops_frac = args.fraction("prefill_flops_frac", false).value_or(in.efficiency.flops_frac);
+  in.include_comms = args.boolean("include_comms", false).value_or(true);
+  in.params_override = args.positive("params_override", false, 1e15).value_or(0);
+  const std::string par = args.path_of("parallelism");
+  std::vector<int> used;
+  if (const Json* node = args.object("parallelism", false)) {
+    JsonReader r(*node, par, d);
+    in.layout_2d = r.choice("layout", false, {"1d", "2d"}).value_or("1d") == "2d";
+    if (in.layout_2d) {
+      read_axis_group(r, "x", mesh, in.x, used, d);
+      read_axis_group(r, "yz", mesh, in.yz, used, d);
+      in.tensor.degree = in.x.degree * in.yz.degree;
+    } else {
+      read_axis_group(r, "tensor", mesh, in.tensor, used, d);
+    }
+    read_axis_group(r, "expert", mesh, in.expert, used, d);
+    r.finish();
+  }
+  check_all_axes_used(mesh, used, par, d);
+  peak_for(hw, in.activations, args.path_of("dtypes") + "/activations", d);
+  const double tp = in.tensor.degree;
+  const std::string tp_path = par + (in.layout_2d ? "/yz" : "/tensor");
+  if (std::fmod(m.heads, tp) != 0)
+    add_diagnostic(d, tp_path, "not_divisible", "the model's " + format_count(m.heads) + " heads do not split over " +
+                                                format_count(tp) + "-way tensor parallelism");
+  if (std::fmod(m.is_moe() ? m.expert_d_ff : m.d_ff, tp) != 0)
+    add_diagnostic(d, tp_path, "not_divisible", "d_ff does not split over " + format_count(tp) + "-way tensor parallelism");
+  if (in.expert.degree > 1 && !m.is_moe())
+    add_diagnostic(d, par + "/expert", "not_applicable", "expert parallelism needs an MoE model (" + m.name + " is dense)");
+  else if (in.expert.degree > m.experts && m.is_moe())
+    add_diagnostic(d, par + "/expert", "too_large", "expert parallelism exceeds the model's experts");
+  for (const auto& g : {in.tensor, in.expert, in.x, in.yz})
+    if (g.has_dcn) add_diagnostic(d, par, "dcn_in_replica", "a serving replica lives inside one slice; drop 'slices'");
+
+  // Speculative decoding: a draft model on the same chips proposes `lookahead` tokens per step.
+  ModelConfig draft;
+  double lookahead = 0, acceptance = 0;
+  bool speculative = false;
+  if (const Json* node = args.object("speculative", false)) {
+    JsonReader r(*node, args.path_of("speculative"), d);
+    if (const Json* dm = r.value("draft_model", true)) draft = resolve_model(*dm, r.path_of("draft_model"), d);
+    lookahead = static_cast<double>(r.integer("lookahead", true, 1, 64).value_or(1));
+    acceptance = r.fraction("acceptance_rate", true).value_or(0.5);
+    r.finish();
+    speculative = true;
+  }
+  std::vector<double> sweep_batches, sweep_contexts;
+  if (const Json* node = args.object("sweep", false)) {
+    JsonReader r(*node, args.path_of("sweep"), d);
+    sweep_batches = read_number_list(r, "batches", 1e8, d);
+    sweep_contexts = read_number_list(r, "contexts", 1e9, d);
+    r.finish();
+  }
+  if (has_errors(d)) return {};
+
+  const double chips = mesh.chips;
+  const double hbm_total = chips * hw.hbm_capacity_bytes;
+  const double params_bytes = serving_param_bytes(in);
+  const double final_context = prompt + generated;
+  const double kv_seq = kv_bytes_per_sequence(in, final_context);
+  const double max_batch = std::max(0.0, std::floor((hbm_total - params_bytes) / kv_seq));  // §2.10 B_max
+  const double total_bytes = params_bytes + batch * kv_seq;
+  if (total_bytes > hbm_total)
+    add_warning(d, args.path_of("batch"), "out_of_hbm",
+                "weights and KV caches need " + format_count(total_bytes / 1e9) + " GB; the replica has " +
+                    format_count(hbm_total / 1e9) + " GB (at most " + format_count(max_batch) + " sequences fit at " +
+                    format_count(final_context) + " tokens)");
+
+  const DecodeStep step = decode_step(in, batch, context);
+  const PrefillStep pre = prefill(in, batch, prompt);
+  const double usd_per_s = chips * hw.price_usd_per_chip_hour / 3600.0;
+  const double tokens_per_s = batch / step.step_s;
+  const double c = hw.peak(in.activations);
+  const double moe = m.is_moe() ? m.experts / m.active_experts : 1.0;
+  const double d_ff = m.is_moe() ? m.expert_d_ff : m.d_ff;
+  Json out{{"prefill", {{"matmul_flops_s", pre.matmul_flops_s}, {"flops_s", pre.flops_s},
+                        {"param_load_s", pre.param_load_s}, {"comms_s", pre.comms_s}, {"time_s", pre.time_s},
+                        {"bound", pre.compute_bound ? "compute" : "memory or communication"}}},
+           {"decode", decode_json(step)},
+           {"kv_context_len", context},
+           {"memory", {{"param_bytes", params_bytes}, {"kv_bytes_per_sequence", kv_seq},
+                       {"kv_bytes_per_token", kv_bytes_per_token(m, in.kv)}, {"total_bytes", total_bytes},
+                       {"hbm_capacity_bytes", hbm_total}, {"fits", total_bytes <= hbm_total}, {"max_batch", max_batch},
+                       {"min_chips_for_params", std::ceil(params_bytes / hw.hbm_capacity_bytes)},
+                       {"chips_for_params", params_bytes / hw.hbm_capacity_bytes},
+                       // §3.8 #79: chips whose HBM holds the weights and this batch's KV caches.
+                       {"min_chips", std::ceil(total_bytes / hw.hbm_capacity_bytes)}}},
+           {"tokens_per_s", tokens_per_s},
+           {"tokens_per_s_per_chip", tokens_per_s / chips},
+           {"latency_per_token_s", step.step_s},
+           {"time_to_first_token_s", pre.time_s},
+           {"request_latency_s", pre.time_s + generated * step.step_s},
+           {"decode_time_s", generated * step.step_s},
+           {"queries_per_s_per_chip", batch / (step.step_s * generated * chips)},  // §2.10 QPS
+           {"usd_per_million_output_tokens", usd_per_s * step.step_s / batch * 1e6},
+           {"usd_per_million_input_tokens", usd_per_s * pre.time_s / (batch * prompt) * 1e6},
+           // §2.10 / §2.7: decode matmuls turn compute-bound above (C/W) bytes_per_param / 2, x E/k for MoE.
+           {"compute_bound_batch", matmul_critical_batch(c, hw.hbm_bandwidth_bytes_per_s, in.weights) * moe}};
+  if (hw.kind == ChipKind::tpu) {
+    const double w_ici = 2.0 * hw.ici.link_unidir_bytes_per_s;
+    const double m_y = std::max(1, in.tensor.ici_axes + in.x.ici_axes + in.yz.ici_axes);
+    // §2.10: compute-roofline TP limit Y < M_Y F W/C; HBM-bound decode tolerates up to Y = F W_ici / (B W_hbm).
+    out["tensor_parallel_compute_limit"] = m_y * d_ff * w_ici / c;
+    out["tensor_parallel_hbm_limit"] = d_ff * w_ici / (batch * hw.hbm_bandwidth_bytes_per_s);
+    // §2.10: 2D weight-stationary beats 1D TP over three axes when N > 32 (F/D) (3/4)^2 (72 for F = 4D).
+    out["weight_stationary_2d_min_chips"] = 32.0 * d_ff / m.d_model * 0.5625;
+  }
+  // §2.10 disaggregation: prefill servers per decode server = B T_prefill(one sequence) / (T_step G).
+  const PrefillStep one = prefill(in, 1, prompt);
+  out["disaggregation"] = {{"prefill_time_one_sequence_s", one.time_s},
+                           {"prefill_servers_per_decode_server", batch * one.time_s / (step.step_s * generated)}};
+  // §2.10 continuous batching: B/G sequences finish per step, freeing B (P + G)/G tokens of KV.
+  out["continuous_batching"] = {{"sequences_finished_per_step", batch / generated},
+                                {"tokens_evicted_per_step", batch * (prompt + generated) / generated}};
+  if (speculative) {
+    ServingInput draft_in = in;
+    draft_in.model = &draft;
+    const DecodeStep draft_step = decode_step(draft_in, batch, context);
+    const DecodeStep verify = decode_step(in, batch, context, lookahead + 1.0);
+    const double expected = speculative_expected_tokens(acceptance, lookahead);
+    const double iteration = lookahead * draft_step.step_s + verify.step_s;
+    out["speculative"] = {{"expected_tokens_per_step", expected},
+                          {"draft_step_s", draft_step.step_s},
+                          {"verify_step_s", verify.step_s},
+                          {"iteration_s", iteration},
+                          {"latency_per_token_s", iteration / expected},
+                          {"speedup", expected * step.step_s / iteration},
+                          {"formula", "E[tokens] = (1 - a^(g+1)) / (1 - a): Leviathan, Kalman & Matias, ICML 2023"}};
+  }
+  // Sweep (the book's pareto and latency-breakdown figures, §5.2-§5.3).
+  if (sweep_contexts.empty()) sweep_contexts.push_back(context);
+  Json points = Json::array();
+  for (double ctx_len : sweep_contexts) {
+    std::vector<double> batches = sweep_batches;
+    if (batches.empty()) {
+      const double fit = std::floor((hbm_total - params_bytes) / kv_bytes_per_sequence(in, ctx_len));
+      for (double b = 1; b <= fit && b <= 1 << 20; b *= 2) batches.push_back(b);
+      if (fit >= 1 && (batches.empty() || batches.back() != fit) && fit <= 1 << 20) batches.push_back(fit);
+    }
+    for (double b : batches) {
+      const DecodeStep s = decode_step(in, b, ctx_len);
+      points.push_back({{"batch", b}, {"context", ctx_len}, {"step_s", s.step_s},
+                        {"tokens_per_s_per_chip", b / s.step_s / chips}, {"latency_per_token_s", s.step_s},
+                        {"param_load_s", s.param_load_s}, {"kv_load_s", s.kv_load_s}, {"flops_s", s.flops_s},
+                        {"comms_s", s.comms_s},
+                        {"fits", params_bytes + b * kv_bytes_per_sequence(in, ctx_len) <= hbm_total}});
+    }
+  }
+  out["sweep"] = points;
+  return out;
+}
+
+}  // namespace scalescope

@@ -1,0 +1,99 @@
+// The summary query: the chip, the slice, the model, the book's bounds and the headline numbers of a default
+// training step and serving point, each gathered from its own query.
+#include "queries/query.h"
+
+namespace scalescope {
+
+namespace {
+
+// Runs one planner with `args` as its query; its problems stay inside the summary (a default plan that does not
+// suit the model is reported, not fatal).
+// Only the headline numbers (`pick`, JSON pointers into the planner's result) go into the summary.
+Json sub_query(Json (*run)(const QueryContext&, JsonReader&, Diagnostics&), const QueryContext& ctx, const Json& args,
+               std::initializer_list<const char*> pick) {
+  Diagnostics local;
+  JsonReader r(args, "/query", local);
+  const Json result = run(ctx, r, local);
+  r.finish();
+  Json out{{"query", args}};
+  if (!has_errors(local))
+    for (const char* pointer : pick) {
+      const Json::json_pointer p(pointer);
+      if (result.contains(p)) out[Json::json_pointer(pointer)] = result[p];
+    }
+  Json problems = Json::array();
+  for (const auto& p : local) problems.push_back(p.message);
+  if (!problems.empty()) out["problems"] = problems;
+  return out;
+}
+
+// A plan to show by default: TP over the innermost mesh axis, FSDP over the rest (the book's FSDP x TP recipe);
+// serving uses every axis for TP when the heads allow it.
+Json default_training(const QueryContext& ctx, const Json& given) {
+  if (!given.is_null()) return given;
+  Json fsdp = Json::array(), tensor = Json::array();
+  const auto& axes = ctx.mesh->axes;
+  for (std::size_t i = 0; i < axes.size(); ++i) {
+    const bool inner = i + 1 == axes.size() || (i + 2 == axes.size() && axes.back().dcn);
+    (inner && !axes[i].dcn ? tensor : fsdp).push_back(axes[i].name);
+  }
+  Json data = Json::array();
+  if (!fsdp.empty() && axes.back().dcn) {
+    data.push_back(fsdp.back());
+    fsdp.erase(fsdp.end() - 1);
+  }
+  return {{"kind", "training_step"}, {"batch_tokens", 1048576}, {"seq_len", 4096}, {"train_tokens", 15e12},
+          {"parallelism", {{"fsdp", fsdp}, {"tensor", tensor}, {"data", data}}}};
+}
+
+Json default_serving(const QueryContext& ctx, const Json& given) {
+  if (!given.is_null()) return given;
+  Json tensor = Json::array();
+  for (const auto& a : ctx.mesh->axes)
+    if (!a.dcn) tensor.push_back(a.name);
+  return {{"kind", "serving"}, {"batch", 32}, {"prompt_len", 8192}, {"generated_len", 512},
+          {"dtypes", {{"weights", "int8"}, {"kv", "int8"}, {"activations", "bf16"}}},
+          {"parallelism", {{"tensor", tensor}}}};
+}
+
+}  // namespace
+
+Json run_summary(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
+  // Each part is its own query with default arguments; the summary only gathers them.
+  const Json* training = args.object("training", false);
+  const Json* serving = args.object("serving", false);
+  Json empty = Json::object();
+  Json out;
+  {
+    JsonReader none(empty, "/query", d);
+    out["chip"] = run_chip(ctx, none, d);
+  }
+  if (ctx.mesh || ctx.hw->kind == ChipKind::gpu) {
+    Json topology_args = ctx.mesh ? Json::object() : Json{{"gpus", ctx.hw->scale_up.domain_gpus}};
+    JsonReader r(topology_args, "/query", d);
+    out["topology"] = run_topology(ctx, r, d);
+  }
+  if (ctx.model) {
+    JsonReader none(empty, "/query", d);
+    out["model"] = run_transformer(ctx, none, d);
+    JsonReader none2(empty, "/query", d);
+    out["bounds"] = run_bounds(ctx, none2, d);
+  }
+  if (ctx.model && ctx.mesh) {
+    Json t = default_training(ctx, training ? *training : Json()), s = default_serving(ctx, serving ? *serving : Json());
+    t.erase("kind");
+    s.erase("kind");
+    out["training_step"] =
+        sub_query(run_training_step, ctx, t,
+                  {"/degrees", "/time/step_s", "/time/bound", "/time/critical", "/time/compute_s", "/time/comms_s",
+                   "/memory/total_bytes", "/memory/fits", "/mfu_frac", "/tokens_per_s_per_chip", "/cost/usd_per_hour",
+                   "/cost/train_time_s", "/cost/train_usd", "/binding"});
+    out["serving"] = sub_query(run_serving, ctx, s,
+                               {"/time_to_first_token_s", "/decode/step_s", "/decode/bound", "/tokens_per_s_per_chip",
+                                "/usd_per_million_output_tokens", "/memory/max_batch", "/memory/fits",
+                                "/compute_bound_batch"});
+  }
+  return out;
+}
+
+}  // namespace scalescope

@@ -1,0 +1,97 @@
+// Queries about a model: parameter, FLOP, KV-cache and remat accounting, and utilisation from chip-hours.
+#include "queries/query.h"
+#include "physics/roofline.h"
+#include "physics/transformer.h"
+
+namespace scalescope {
+
+namespace {
+
+Json params_json(const ParamCounts& p) {
+  return {{"mlp", p.mlp},       {"mlp_active", p.mlp_active}, {"attention", p.attention}, {"router", p.router},
+          {"embeddings", p.embeddings}, {"norms", p.norms},   {"total", p.total},         {"active", p.active}};
+}
+
+}  // namespace
+
+Json run_transformer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
+  const ModelConfig& m = *ctx.model;
+  const double seq_len = args.positive("seq_len", false, 1e9).value_or(4096);
+  const double tokens = args.positive("tokens", false, 1e15).value_or(seq_len);
+  const bool causal = args.boolean("causal", false).value_or(true);
+  const Dtype param_dtype = args.dtype("param_dtype", false).value_or(Dtype::bf16);
+  const Dtype kv_dtype = args.dtype("kv_dtype", false).value_or(Dtype::bf16);
+  const Dtype act_dtype = args.dtype("activation_dtype", false).value_or(Dtype::bf16);
+  const auto remat_text = args.choice("remat", false, {"none", "block", "big_matmuls", "mlp_matmuls", "checkpoints"});
+  const Remat remat = remat_text ? *parse_remat(*remat_text) : Remat::block;
+  const auto k = args.positive("checkpoints_per_layer", remat == Remat::checkpoints, 1e6);
+  if (has_errors(d)) return {};
+
+  const ParamCounts p = count_params(m);
+  const FlopCounts f = count_flops(m, tokens, seq_len, causal);
+  const double per_layer_params = (p.mlp_active + p.attention) / m.layers;
+  Json remat_all = Json::object();
+  for (Remat r : {Remat::none, Remat::block, Remat::big_matmuls, Remat::mlp_matmuls, Remat::checkpoints}) {
+    if (r == Remat::checkpoints && !k) continue;
+    const RematCost c = remat_cost(m, r, tokens, seq_len, k.value_or(0), act_dtype, causal);
+    remat_all[std::string(remat_name(r))] = {{"activation_bytes", c.activation_bytes},
+                                             {"saved_width_per_layer", c.saved_width_per_layer},
+                                             {"extra_forward_flops", c.extra_forward_flops},
+                                             {"training_flops_with_remat", f.training + c.extra_forward_flops}};
+  }
+  Json out{{"params", params_json(p)},
+           {"param_bytes", p.total * bytes_per_element(param_dtype)},
+           // §2.8: bf16 params + fp32 Adam moments = 10 bytes per parameter (no fp32 master copy).
+           {"params_and_adam_bytes", 10.0 * p.total},
+           {"tokens", tokens},
+           {"seq_len", seq_len},
+           {"forward_flops", f.forward},
+           {"forward_matmul_flops", f.matmul_forward},
+           {"forward_attention_flops", f.attention_forward},
+           {"training_flops", f.training},
+           {"attention_flops_fraction", f.attention_fraction},
+           {"six_n_flops_per_token", 6.0 * p.active},  // §2.8: 6 N per token (MoE: active N)
+           {"six_n_flops", 6.0 * p.active * tokens},
+           {"training_flops_per_token", f.training / tokens},
+           {"kv_cache_bytes_per_token", kv_bytes_per_token(m, kv_dtype)},
+           {"kv_cache_bytes_per_sequence", kv_bytes_per_token(m, kv_dtype) * seq_len},
+           // §2.7 Q4: prefill T = S = seq_len; decode one query against seq_len keys.
+           {"attention_intensity_prefill_flops_per_byte", attention_intensity_flops_per_byte(m, seq_len, seq_len)},
+           {"attention_intensity_decode_flops_per_byte", attention_intensity_flops_per_byte(m, 1, seq_len)},
+           // §2.7 Q5: full attention 4TNH per token per layer equals QKVO 4D(N+K)H when T = D(N+K)/N (2D for MHA).
+           {"attention_equals_qkvo_seq_len", m.d_model * (m.heads + m.kv_heads) / m.heads},
+           // §2.7: attention equals all layer matmuls when 4TNH = 2 x params per layer (8D for F=4D MHA).
+           {"attention_equals_matmuls_seq_len", per_layer_params / (2.0 * m.heads * m.head_dim)},
+           {"remat", std::string(remat_name(remat))},
+           {"activation_bytes", remat_all[std::string(remat_name(remat))]["activation_bytes"]},
+           {"remat_policies", remat_all}};
+  if (ctx.hw) {
+    // §2.7 MoE / §2.10: decode matmuls turn compute-bound at B > (C/W) * bytes_per_param / 2, x E/k for MoE.
+    const double c = peak_for(*ctx.hw, act_dtype, args.path_of("activation_dtype"), d);
+    if (c > 0) {
+      const double moe = m.is_moe() ? (m.experts + m.shared_experts) / (m.active_experts + m.shared_experts) : 1.0;
+      out["decode_compute_bound_batch_tokens"] =
+          matmul_critical_batch(c, ctx.hw->hbm_bandwidth_bytes_per_s, param_dtype) * moe;
+    }
+  }
+  return out;
+}
+
+Json run_utilization(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
+  const double chip_hours = args.positive("chip_hours", true).value_or(0);
+  const double tokens = args.positive("tokens", true).value_or(0);
+  const Dtype dtype = args.dtype("dtype", false).value_or(Dtype::bf16);
+  auto active = args.positive("active_params", !ctx.model);
+  if (!active && ctx.model) active = count_params(*ctx.model).active;
+  const double c = peak_for(*ctx.hw, dtype, args.path_of("dtype"), d);
+  if (has_errors(d) || !active) return {};
+  const double available = chip_hours * 3600.0 * c;
+  const double used = 6.0 * *active * tokens;  // §2.8
+  return {{"utilization_frac", utilisation_from_chip_hours(*active, tokens, chip_hours, c)},
+          {"available_flops", available},
+          {"used_flops", used},
+          {"active_params", *active},
+          {"peak_flops_per_s", c}};
+}
+
+}  // namespace scalescope

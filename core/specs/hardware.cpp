@@ -1,0 +1,118 @@
+#include "specs/hardware.h"
+
+namespace scalescope {
+
+namespace {
+
+constexpr std::int64_t kMaxAxis = 1 << 20;
+
+// Reads an array of 2 or 3 positive integers into `out`.
+void read_shape(JsonReader& r, const std::string& key, std::array<int, 3>& out, Diagnostics& d) {
+  const Json* a = r.array(key, true);
+  if (!a) return;
+  if (a->empty() || a->size() > 3) {
+    add_diagnostic(d, r.path_of(key), "wrong_length", "'" + key + "' must list 1 to 3 axis sizes");
+    return;
+  }
+  for (std::size_t i = 0; i < a->size(); ++i)
+    if (auto v = read_integer_value((*a)[i], json_pointer_child(r.path_of(key), i), 1, kMaxAxis, d))
+      out[i] = static_cast<int>(*v);
+}
+
+void read_peak_flops(JsonReader& r, Hardware& hw, Diagnostics& d) {
+  const Json* node = r.object("peak_flops_per_s", true);
+  if (!node) return;
+  JsonReader flops(*node, r.path_of("peak_flops_per_s"), d);
+  for (Dtype dt : kAllDtypes) {
+    const bool required = dt == Dtype::bf16;
+    if (auto v = flops.positive(std::string(dtype_name(dt)), required)) hw.peak_flops_per_s[dtype_index(dt)] = *v;
+  }
+  flops.finish();
+}
+
+void read_ici(JsonReader& r, TpuInterconnect& ici, Diagnostics& d) {
+  const Json* node = r.object("ici", true);
+  if (!node) return;
+  JsonReader s(*node, r.path_of("ici"), d);
+  if (auto v = s.integer("torus_dims", true, 1, 3)) ici.torus_dims = static_cast<int>(*v);
+  read_shape(s, "max_slice_shape", ici.max_slice_shape, d);
+  read_shape(s, "host_shape", ici.host_shape, d);
+  if (auto v = s.integer("cores_per_chip", true, 1, 64)) ici.cores_per_chip = static_cast<int>(*v);
+  if (auto v = s.positive("link_unidir_bytes_per_s", true)) ici.link_unidir_bytes_per_s = *v;
+  if (auto v = s.integer("links_per_chip", true, 1, 64)) ici.links_per_chip = static_cast<int>(*v);
+  if (auto v = s.integer("wraparound_axis_multiple", true, 1, kMaxAxis)) ici.wraparound_axis_multiple = static_cast<int>(*v);
+  if (auto v = s.choice("wraparound_rule", true, {"whole_cubes", "per_axis"})) ici.whole_cube_wraparound = *v == "whole_cubes";
+  if (auto v = s.positive("hop_latency_s", true)) ici.hop_latency_s = *v;
+  s.finish();
+}
+
+void read_scale_up(JsonReader& r, GpuScaleUp& up, Diagnostics& d) {
+  const Json* node = r.object("scale_up", true);
+  if (!node) return;
+  JsonReader s(*node, r.path_of("scale_up"), d);
+  if (auto v = s.integer("domain_gpus", true, 1, kMaxAxis)) up.domain_gpus = static_cast<int>(*v);
+  if (auto v = s.positive("gpu_unidir_bytes_per_s", true)) up.gpu_unidir_bytes_per_s = *v;
+  if (auto v = s.boolean("in_network_reduction", true)) up.in_network_reduction = *v;
+  s.finish();
+}
+
+void read_scale_out(JsonReader& r, GpuScaleOut& out, Diagnostics& d) {
+  const Json* node = r.object("scale_out", true);
+  if (!node) return;
+  JsonReader s(*node, r.path_of("scale_out"), d);
+  if (auto v = s.positive("nic_unidir_bytes_per_s_per_gpu", true)) out.nic_unidir_bytes_per_s_per_gpu = *v;
+  if (const Json* a = s.array("fat_tree_fanouts", true))
+    for (std::size_t i = 0; i < a->size(); ++i)
+      if (auto v = read_integer_value((*a)[i], json_pointer_child(s.path_of("fat_tree_fanouts"), i), 1, kMaxAxis, d))
+        out.fat_tree_fanouts.push_back(static_cast<int>(*v));
+  if (const Json* a = s.array("fat_tree_level_names", true)) {
+    for (const auto& name : *a)
+      out.fat_tree_level_names.push_back(name.is_string() ? name.get<std::string>() : std::string("?"));
+    if (a->size() != out.fat_tree_fanouts.size())
+      add_diagnostic(d, s.path_of("fat_tree_level_names"), "wrong_length",
+                     "'fat_tree_level_names' must name each entry of 'fat_tree_fanouts'");
+  }
+  s.finish();
+}
+
+}  // namespace
+
+Hardware parse_hardware(const Json& node, const std::string& path, bool require_sources, Diagnostics& d) {
+  Hardware hw;
+  JsonReader r(node, path, d);
+  if (!r.ok_object()) return hw;
+  // Presets carry their identity; a scenario's custom chip may leave it out.
+  r.choice("schema", require_sources, {"scalescope.hardware/1"});
+  hw.id = r.string("id", require_sources).value_or("custom");
+  hw.name = r.string("name", require_sources).value_or("custom chip");
+  hw.vendor = r.string("vendor", require_sources).value_or("");
+  const auto kind = r.choice("kind", true, {"tpu", "gpu"});
+  hw.kind = kind && *kind == "gpu" ? ChipKind::gpu : ChipKind::tpu;
+  read_peak_flops(r, hw, d);
+  hw.hbm_capacity_bytes = r.positive("hbm_capacity_bytes", true).value_or(0);
+  hw.hbm_bandwidth_bytes_per_s = r.positive("hbm_bandwidth_bytes_per_s", true).value_or(0);
+  hw.on_chip_memory_bytes = r.positive("on_chip_memory_bytes", false).value_or(0);
+  hw.on_chip_bandwidth_bytes_per_s = r.positive("on_chip_bandwidth_bytes_per_s", false).value_or(0);
+  hw.matrix_units = r.positive("matrix_units", false).value_or(0);
+  hw.clock_hz = r.positive("clock_hz", false).value_or(0);
+  hw.vector_lanes = r.positive("vector_lanes", false).value_or(0);
+  hw.vector_flops_per_s = r.positive("vector_flops_per_s", false).value_or(0);
+  hw.host_pcie_unidir_bytes_per_s = r.positive("host_pcie_unidir_bytes_per_s", true).value_or(0);
+  hw.price_usd_per_chip_hour = r.positive("price_usd_per_chip_hour", true).value_or(0);
+  hw.price_date = r.string("price_date", true).value_or("");
+  if (hw.kind == ChipKind::tpu) {
+    hw.dcn_unidir_bytes_per_s_per_chip = r.positive("dcn_unidir_bytes_per_s_per_chip", true).value_or(0);
+    read_ici(r, hw.ici, d);
+  } else {
+    read_scale_up(r, hw.scale_up, d);
+    read_scale_out(r, hw.scale_out, d);
+  }
+  r.array("notes", false);
+  r.object("datasheet_differences", false);
+  const Json* sources = r.object("sources", require_sources);
+  if (require_sources) check_sources(node, path, sources, d);
+  r.finish();
+  return hw;
+}
+
+}  // namespace scalescope

@@ -1,0 +1,65 @@
+// One chip or system as the engine sees it: plain data in SI units (docs/presets.md has the JSON form).
+#pragma once
+#include <array>
+#include <string>
+#include <vector>
+
+#include "io/diagnostics.h"
+#include "io/dtype.h"
+#include "io/json_reader.h"
+
+namespace scalescope {
+
+enum class ChipKind { tpu, gpu };
+
+struct TpuInterconnect {
+  int torus_dims = 0;
+  std::array<int, 3> max_slice_shape{};  // unused trailing entries are 0
+  std::array<int, 3> host_shape{};
+  int cores_per_chip = 1;
+  double link_unidir_bytes_per_s = 0;
+  int links_per_chip = 0;
+  int wraparound_axis_multiple = 0;  // an axis wraps when its size is a multiple of this (spec §1.2)
+  bool whole_cube_wraparound = false; // v4p/v5p: only slices of whole cubes wrap, on every axis
+  double hop_latency_s = 0;
+};
+
+struct GpuScaleUp {
+  int domain_gpus = 0;
+  double gpu_unidir_bytes_per_s = 0;
+  bool in_network_reduction = false;
+};
+
+struct GpuScaleOut {
+  double nic_unidir_bytes_per_s_per_gpu = 0;
+  std::vector<int> fat_tree_fanouts;  // children per parent above the scale-up domain
+  std::vector<std::string> fat_tree_level_names;
+};
+
+struct Hardware {
+  std::string id, name, vendor;
+  ChipKind kind = ChipKind::tpu;
+  std::array<double, kDtypeCount> peak_flops_per_s{};  // 0 = the chip has no matrix path for that dtype
+  double hbm_capacity_bytes = 0;
+  double hbm_bandwidth_bytes_per_s = 0;
+  double on_chip_memory_bytes = 0;             // 0 = unknown
+  double on_chip_bandwidth_bytes_per_s = 0;    // 0 = unknown
+  // Micro-architecture, optional (0 = unknown): matrix units (Tensor Cores / MXUs) per chip and their clock; the
+  // vector units' lanes (CUDA cores / VPU ALUs) and their fp32 FLOP/s (spec §1.1, §1.4).
+  double matrix_units = 0, clock_hz = 0, vector_lanes = 0, vector_flops_per_s = 0;
+  double host_pcie_unidir_bytes_per_s = 0;
+  double dcn_unidir_bytes_per_s_per_chip = 0;  // TPU
+  double price_usd_per_chip_hour = 0;
+  std::string price_date;
+  TpuInterconnect ici;
+  GpuScaleUp scale_up;
+  GpuScaleOut scale_out;
+
+  double peak(Dtype d) const { return peak_flops_per_s[dtype_index(d)]; }
+};
+
+// Parses and validates a hardware object (a preset file, or a preset merged with a scenario's overrides).
+// `require_sources`: presets must cite a source for every number; scenarios need not.
+Hardware parse_hardware(const Json& node, const std::string& path, bool require_sources, Diagnostics& diagnostics);
+
+}  // namespace scalescope
