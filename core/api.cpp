@@ -37,6 +37,26 @@ std::vector<std::string> query_names() {
   return names;
 }
 
+std::string calibrated_kinds() {
+  std::vector<std::string> names;
+  for (const auto& k : query_kinds())
+    if (k.offers_calibrated) names.emplace_back(k.name);
+  return names.empty() ? "none yet" : join_choices(names);
+}
+
+// `query.fidelity`: "book" everywhere; "calibrated" where the kind offers it (DESIGN.md "Fidelity and calibration").
+Fidelity read_fidelity(JsonReader& args, const QueryKind& kind, Diagnostics& d) {
+  const auto name = args.choice("fidelity", false, {"book", "calibrated"});
+  if (!name) return kind.default_fidelity;
+  if (*name == "calibrated" && !kind.offers_calibrated) {
+    add_diagnostic(d, args.path_of("fidelity"), "not_applicable",
+                   std::string("query '") + kind.name + "' has the book fidelity only; 'calibrated' is offered by " +
+                       calibrated_kinds());
+    return Fidelity::book;
+  }
+  return *name == "calibrated" ? Fidelity::calibrated : Fidelity::book;
+}
+
 Json diagnostics_json(const Diagnostics& diagnostics) {
   Json out = Json::array();
   for (const auto& d : diagnostics)
@@ -144,8 +164,10 @@ Json run(const Json& scenario, Diagnostics& d, bool validate_only) {
   if (p.kind && !has_errors(d) && !validate_only) {
     JsonReader args(*p.query, "/query", d);
     args.accept("kind");
+    p.ctx.fidelity = read_fidelity(args, *p.kind, d);
     Json result = p.kind->run(p.ctx, args, d);
     args.finish();
+    if (result.is_object()) result["fidelity"] = fidelity_name(p.ctx.fidelity);
     scrub_non_finite(result, "", d);
     if (!has_errors(d)) out["result"] = std::move(result);
   }

@@ -11,10 +11,16 @@
 
 namespace scalescope {
 
+// DESIGN.md "Fidelity and calibration": `book` is the book's closed forms (the teacher, the ideal lower bound);
+// `calibrated` is the per-layer model with a calibration profile (the estimate an engineer plans with).
+enum class Fidelity { book, calibrated };
+constexpr const char* fidelity_name(Fidelity f) { return f == Fidelity::calibrated ? "calibrated" : "book"; }
+
 struct QueryContext {
   const Hardware* hw = nullptr;     // set when the query needs hardware
   const ModelConfig* model = nullptr;
   const Mesh* mesh = nullptr;
+  Fidelity fidelity = Fidelity::book;  // `query.fidelity`, or the kind's default
 };
 
 enum Needs : unsigned { kNeedsHardware = 1, kNeedsModel = 2, kNeedsMesh = 4, kWantsModel = 8, kWantsMesh = 16 };
@@ -23,6 +29,8 @@ struct QueryKind {
   const char* name;
   unsigned needs;  // Needs flags; "Wants" = used when given
   Json (*run)(const QueryContext& ctx, JsonReader& args, Diagnostics& diagnostics);
+  bool offers_calibrated = false;            // accepts `fidelity: "calibrated"`
+  Fidelity default_fidelity = Fidelity::book;
 };
 
 std::span<const QueryKind> query_kinds();

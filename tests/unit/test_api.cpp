@@ -116,3 +116,21 @@ TEST_CASE("an absurd serving batch is a warning with numbers, not an overflow", 
   REQUIRE(out["ok"] == true);
   CHECK(has(out, "/query/batch", "out_of_hbm"));
 }
+
+TEST_CASE("every result says its fidelity; calibrated only where a query offers it", "[api][fidelity]") {
+  // DESIGN.md "Fidelity and calibration": query.fidelity is "book" or "calibrated"; primitives stay "book".
+  json out = eval(R"({"hardware": {"preset": "tpu-v5e"}, "query": {"kind": "chip"}})");
+  CHECK(out["result"]["fidelity"] == "book");
+  out = eval(R"({"hardware": {"preset": "tpu-v5e"}, "query": {"kind": "roofline", "flops": 1e12, "bytes": 1e9,
+                 "fidelity": "book"}})");
+  CHECK(out["ok"] == true);
+  CHECK(out["result"]["fidelity"] == "book");
+  out = eval(R"({"hardware": {"preset": "tpu-v5e"}, "query": {"kind": "roofline", "flops": 1e12, "bytes": 1e9,
+                 "fidelity": "calibrated"}})");
+  REQUIRE(has(out, "/query/fidelity", "not_applicable"));
+  CHECK(out["diagnostics"][0]["message"].get<std::string>().find("'roofline' has the book fidelity only") !=
+        std::string::npos);
+  out = eval(R"({"hardware": {"preset": "tpu-v5e"}, "query": {"kind": "chip", "fidelity": "ideal"}})");
+  REQUIRE(has(out, "/query/fidelity", "unknown_choice"));
+  CHECK(out["diagnostics"][0]["message"] == "unknown fidelity 'ideal'; valid: book, calibrated");
+}
