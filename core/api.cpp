@@ -4,6 +4,7 @@
 
 #include "specs/presets.h"
 #include "queries/query.h"
+#include "queries/scenario.h"
 
 namespace scalescope {
 
@@ -25,6 +26,7 @@ std::span<const QueryKind> query_kinds() {
       {"serving", kNeedsHardware | kNeedsModel | kNeedsMesh, run_serving},
       {"mlp_roofline", kNeedsHardware | kWantsMesh, run_mlp_roofline},
       {"plan_search", kNeedsHardware | kNeedsModel | kNeedsMesh, run_plan_search},
+      {"validation", 0, run_validation},
   };
   return kinds;
 }
@@ -108,26 +110,22 @@ std::string describe_parse_error(std::string_view text) {
 
 struct Prepared {
   const QueryKind* kind = nullptr;
-  Hardware hw;
-  ModelConfig model;
-  Mesh mesh;
-  QueryContext ctx;
+  ScenarioSpecs specs;
   const Json* query = nullptr;
 };
 
-Prepared prepare(const Json& scenario, Diagnostics& d) {
-  Prepared p;
+void prepare(const Json& scenario, Prepared& p, Diagnostics& d) {
   JsonReader top(scenario, "", d);
-  if (!top.ok_object()) return p;
+  if (!top.ok_object()) return;
   top.integer("version", false, 1, 1);
   const Json* hardware = top.value("hardware", false);
   const Json* model = top.value("model", false);
   const Json* mesh = top.value("mesh", false);
   p.query = top.object("query", true);
   top.finish();
-  if (!p.query) return p;
+  if (!p.query) return;
   const auto kind_name = JsonReader(*p.query, "/query", d).choice("kind", true, query_names());
-  if (!kind_name) return p;
+  if (!kind_name) return;
   for (const auto& k : query_kinds())
     if (*kind_name == k.name) p.kind = &k;
   const unsigned needs = p.kind->needs;
@@ -139,35 +137,21 @@ Prepared prepare(const Json& scenario, Diagnostics& d) {
   require(hardware, kNeedsHardware, "hardware");
   require(model, kNeedsModel, "model");
   require(mesh, kNeedsMesh, "mesh");
-  const std::size_t before = d.size();
-  if (hardware) {
-    p.hw = resolve_hardware(*hardware, "/hardware", d);
-    if (d.size() == before) p.ctx.hw = &p.hw;
-  }
-  if (model) {
-    const std::size_t mark = d.size();
-    p.model = resolve_model(*model, "/model", d);
-    if (d.size() == mark) p.ctx.model = &p.model;
-  }
-  if (mesh && p.ctx.hw) {
-    const std::size_t mark = d.size();
-    p.mesh = parse_mesh(*mesh, "/mesh", p.hw, d);
-    if (d.size() == mark) p.ctx.mesh = &p.mesh;
-  }
-  return p;
+  resolve_scenario_specs(hardware, model, mesh, p.specs, d);
 }
 
 Json run(const Json& scenario, Diagnostics& d, bool validate_only) {
   Json out;
-  Prepared p = prepare(scenario, d);
+  Prepared p;
+  prepare(scenario, p, d);
   if (p.kind) out["query"] = p.kind->name;
   if (p.kind && !has_errors(d) && !validate_only) {
     JsonReader args(*p.query, "/query", d);
     args.accept("kind");
-    p.ctx.fidelity = read_fidelity(args, *p.kind, d);
-    Json result = p.kind->run(p.ctx, args, d);
+    p.specs.ctx.fidelity = read_fidelity(args, *p.kind, d);
+    Json result = p.kind->run(p.specs.ctx, args, d);
     args.finish();
-    if (result.is_object()) result["fidelity"] = fidelity_name(p.ctx.fidelity);
+    if (result.is_object()) result["fidelity"] = fidelity_name(p.specs.ctx.fidelity);
     scrub_non_finite(result, "", d);
     if (!has_errors(d)) out["result"] = std::move(result);
   }

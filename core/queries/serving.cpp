@@ -7,6 +7,7 @@
 #include "queries/plan_reader.h"
 #include "specs/presets.h"
 #include "queries/query.h"
+#include "queries/serving_args.h"
 #include "physics/roofline.h"
 #include "planners/serving.h"
 
@@ -33,18 +34,18 @@ std::vector<double> read_number_list(JsonReader& r, const char* key, double max,
 
 }  // namespace
 
-Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
+bool read_serving_args(const QueryContext& ctx, JsonReader& args, Diagnostics& d, ServingArgs& a) {
   const ModelConfig& m = *ctx.model;
   const Hardware& hw = *ctx.hw;
   const Mesh& mesh = *ctx.mesh;
-  ServingInput in;
+  ServingInput& in = a.in;
   in.model = ctx.model;
   in.hw = ctx.hw;
   in.mesh = ctx.mesh;
-  const double batch = static_cast<double>(args.integer("batch", true, 1, 100'000'000).value_or(1));
-  const double prompt = static_cast<double>(args.integer("prompt_len", true, 1, 100'000'000).value_or(1));
-  const double generated = static_cast<double>(args.integer("generated_len", true, 1, 100'000'000).value_or(1));
-  const double context = args.positive("kv_context_len", false, 1e9).value_or(prompt + generated / 2.0);
+  a.batch = static_cast<double>(args.integer("batch", true, 1, 100'000'000).value_or(1));
+  a.prompt_len = static_cast<double>(args.integer("prompt_len", true, 1, 100'000'000).value_or(1));
+  a.generated_len = static_cast<double>(args.integer("generated_len", true, 1, 100'000'000).value_or(1));
+  a.kv_context_len = args.positive("kv_context_len", false, 1e9).value_or(a.prompt_len + a.generated_len / 2.0);
   if (const Json* node = args.object("dtypes", false)) {
     JsonReader r(*node, args.path_of("dtypes"), d);
     in.weights = r.dtype("weights", false).value_or(Dtype::bf16);
@@ -87,6 +88,17 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   for (const auto& g : {in.tensor, in.expert, in.x, in.yz})
     if (g.has_dcn) add_diagnostic(d, par, "dcn_in_replica", "a serving replica lives inside one slice; drop 'slices'");
 
+  return !has_errors(d);
+}
+
+Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
+  const ModelConfig& m = *ctx.model;
+  const Hardware& hw = *ctx.hw;
+  const Mesh& mesh = *ctx.mesh;
+  ServingArgs a;
+  read_serving_args(ctx, args, d, a);
+  ServingInput& in = a.in;
+  const double batch = a.batch, prompt = a.prompt_len, generated = a.generated_len, context = a.kv_context_len;
   // Speculative decoding: a draft model on the same chips proposes `lookahead` tokens per step.
   ModelConfig draft;
   double lookahead = 0, acceptance = 0;

@@ -5,6 +5,7 @@
 #include "planners/plan_search.h"
 #include "queries/plan_reader.h"
 #include "queries/query.h"
+#include "queries/training_args.h"
 #include "planners/training.h"
 
 namespace scalescope {
@@ -82,8 +83,7 @@ Json explain_training(const TrainingInput& in, const TrainingStep& s) {
 
 }  // namespace
 
-// The arguments training_step and plan_search share: batch, sequence, precision, remat, efficiency, cost.
-static TrainingInput read_training_input(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
+TrainingInput read_training_input(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   TrainingInput in;
   in.model = ctx.model;
   in.hw = ctx.hw;
@@ -113,9 +113,8 @@ static TrainingInput read_training_input(const QueryContext& ctx, JsonReader& ar
   return in;
 }
 
-Json run_training_step(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
-  TrainingInput in = read_training_input(ctx, args, d);
-  const bool explain = args.boolean("explain", false).value_or(false);
+bool read_training_step_args(const QueryContext& ctx, JsonReader& args, Diagnostics& d, TrainingInput& in) {
+  in = read_training_input(ctx, args, d);
   const std::string par = args.path_of("parallelism");
   std::vector<int> used;
   if (const Json* node = args.object("parallelism", true)) {
@@ -137,10 +136,17 @@ Json run_training_step(const QueryContext& ctx, JsonReader& args, Diagnostics& d
     r.finish();
     check_all_axes_used(*ctx.mesh, used, par, d);
   }
-  if (has_errors(d)) return {};
+  if (has_errors(d)) return false;
   peak_for(*ctx.hw, in.precision.matmul, args.path_of("precision") + "/matmul", d);
   check_training_plan(in, "/query", d);
-  if (has_errors(d)) return {};
+  return !has_errors(d);
+}
+
+Json run_training_step(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
+  TrainingInput in;
+  const bool valid = read_training_step_args(ctx, args, d, in);
+  const bool explain = args.boolean("explain", false).value_or(false);
+  if (!valid) return {};
 
   const TrainingStep s = evaluate_training_step(in);
   if (!s.fits)

@@ -1,0 +1,24 @@
+#include "physics/efficiency.h"
+
+#include <cmath>
+
+namespace scalescope {
+
+namespace {
+// The fraction of `extent` rounded up to whole tiles that holds real data.
+double padding(double extent, double tile) {
+  if (extent <= 0 || tile <= 1) return 1.0;
+  return extent / (std::ceil(extent / tile) * tile);
+}
+}  // namespace
+
+double matmul_shape_efficiency(double m, double k, double n, const MatmulTiling& t) {
+  double e = padding(m, t.tile_m) * padding(n, t.tile_n) * padding(k, t.tile_k);
+  if (t.parallel_tiles > 1) {
+    const double tiles = std::ceil(m / t.tile_m) * std::ceil(n / t.tile_n);
+    e *= tiles / (std::ceil(tiles / t.parallel_tiles) * t.parallel_tiles);
+  }
+  return e;
+}
+
+}  // namespace scalescope

@@ -1,0 +1,17 @@
+// The calibrated fidelity of serving (DESIGN.md "Fidelity and calibration"): a decode step and a prefill as every
+// op of every layer on one chip of the replica, each bound by its own roofline at what the profile's serving
+// engine achieves, plus the per-op launch cost that dominates small decode steps and the tensor-parallel
+// all-reduces with their latency. The book's step (serving.h) stays the ideal beside it. Allocation-free.
+#pragma once
+#include "planners/serving.h"
+#include "specs/calibration_profile.h"
+
+namespace scalescope {
+
+// `tokens_per_sequence` > 1 scores several tokens per sequence at once (speculative verification).
+DecodeStep calibrated_decode_step(const ServingInput& in, const CalibrationProfile& profile, double batch,
+                                  double context, double tokens_per_sequence = 1.0);
+PrefillStep calibrated_prefill(const ServingInput& in, const CalibrationProfile& profile, double batch,
+                               double prompt_len);
+
+}  // namespace scalescope

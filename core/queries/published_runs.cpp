@@ -1,0 +1,141 @@
+#include "queries/published_runs.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "planners/calibrated_serving.h"
+#include "planners/calibrated_training.h"
+#include "queries/serving_args.h"
+#include "queries/training_args.h"
+
+namespace scalescope {
+
+namespace {
+
+// Diagnostics of a run's scenario carry the scenario's own paths; prefix them with the run's.
+void append_under(const Diagnostics& local, const std::string& prefix, Diagnostics& out) {
+  for (Diagnostic d : local) {
+    d.path = prefix + d.path;
+    out.push_back(std::move(d));
+  }
+}
+
+bool read_scenario(PublishedRun& run, const Json& scenario, Diagnostics& d) {
+  JsonReader top(scenario, "", d);
+  if (!top.ok_object()) return false;
+  top.integer("version", false, 1, 1);
+  const Json* hardware = top.value("hardware", true);
+  const Json* model = top.value("model", true);
+  const Json* mesh = top.value("mesh", true);
+  const Json* query = top.object("query", true);
+  top.finish();
+  if (!hardware || !model || !mesh || !query) return false;
+  run.specs = std::make_unique<ScenarioSpecs>();
+  resolve_scenario_specs(hardware, model, mesh, *run.specs, d);
+  if (has_errors(d)) return false;
+  if (hardware->is_object() && hardware->contains("preset") && (*hardware)["preset"].is_string())
+    run.hardware_id = (*hardware)["preset"].get<std::string>();
+  JsonReader args(*query, "/query", d);
+  const std::string kind = args.choice("kind", true, {"training_step", "serving"}).value_or("");
+  args.accept("fidelity");
+  const QueryContext& ctx = run.specs->ctx;
+  bool ok = false;
+  if (kind == "training_step") {
+    ok = read_training_step_args(ctx, args, d, run.training);
+    args.accept("explain");
+  } else if (kind == "serving") {
+    ServingArgs a;
+    ok = read_serving_args(ctx, args, d, a);
+    run.serving = a.in;
+    run.batch = a.batch;
+    run.prompt_len = a.prompt_len;
+    run.generated_len = a.generated_len;
+    run.kv_context_len = a.kv_context_len;
+  }
+  args.finish();
+  if (ok && (kind == "training_step") != (run.task == "training"))
+    add_diagnostic(d, "/query/kind", "inconsistent", "the scenario's query does not match the run's task '" + run.task + "'");
+  return ok && !has_errors(d);
+}
+
+// Training runs whose source does not state the remat policy use the lightest one the model says fits.
+TrainingStep training_step_of(const TrainingInput& in, const CalibrationProfile* profile) {
+  return profile ? evaluate_calibrated_training_step(in, *profile).step : evaluate_training_step(in);
+}
+
+double predict_training(const PublishedRun& run, const CalibrationProfile* profile) {
+  if (!run.remat_auto) return training_step_of(run.training, profile).step_s;
+  TrainingInput in = run.training;
+  TrainingStep step;
+  for (Remat r : {Remat::none, Remat::big_matmuls, Remat::block}) {
+    in.remat = r;
+    step = training_step_of(in, profile);
+    if (step.fits) break;
+  }
+  return step.step_s;
+}
+
+// Offline serving as one batch: B sequences prefilled, then G decode steps at the average KV length; throughput
+// is B G over that time, times the replicas (../shared/calibration/README.md).
+double predict_serving(const PublishedRun& run, const CalibrationProfile* profile) {
+  const ServingInput& in = run.serving;
+  double batch = run.batch;
+  if (run.auto_batch) {
+    const double kv = kv_bytes_per_sequence(in, run.prompt_len + run.generated_len);
+    batch = std::max(1.0, std::floor((in.mesh->chips * in.hw->hbm_capacity_bytes - serving_param_bytes(in)) / kv));
+  }
+  const double prefill_s = profile ? calibrated_prefill(in, *profile, batch, run.prompt_len).time_s
+                                   : prefill(in, batch, run.prompt_len).time_s;
+  const double step_s = profile ? calibrated_decode_step(in, *profile, batch, run.kv_context_len).step_s
+                                : decode_step(in, batch, run.kv_context_len).step_s;
+  return run.replicas * batch * run.generated_len / (prefill_s + run.generated_len * step_s);
+}
+
+}  // namespace
+
+std::vector<PublishedRun> read_published_runs(const Json& runs, const std::string& path, bool require_split,
+                                              Diagnostics& d) {
+  std::vector<PublishedRun> out;
+  if (!runs.is_array()) {
+    add_diagnostic(d, path, "wrong_type", "expected an array of published runs");
+    return out;
+  }
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const std::string at = json_pointer_child(path, i);
+    JsonReader r(runs[i], at, d);
+    if (!r.ok_object()) continue;
+    PublishedRun run;
+    run.id = r.string("id", true).value_or("");
+    run.family = r.string("family", false).value_or("");
+    run.source = r.string("source", false).value_or("");
+    run.kind = r.choice("kind", false, {"tpu", "gpu"}).value_or("");
+    run.task = r.choice("task", true, {"training", "inference"}).value_or("training") == "training" ? "training" : "serving";
+    run.metric = r.choice("metric", true, {"step_s", "throughput_tok_s"}).value_or("step_s") == "step_s"
+                     ? RunMetric::step_s : RunMetric::throughput_tok_s;
+    run.measured = r.positive("measured", true, 1e12).value_or(0);
+    run.remat_auto = r.boolean("remat_auto", false).value_or(false);
+    run.auto_batch = r.boolean("auto_batch", false).value_or(false);
+    run.replicas = static_cast<double>(r.integer("replicas", false, 1, 1'000'000).value_or(1));
+    run.split = r.choice("split", require_split, {"fit", "held"}).value_or("fit");
+    run.excluded = r.string("excluded", false).value_or("");
+    for (const char* doc : {"hw", "chips", "model", "plan", "measured_how", "approx", "notes", "added"}) r.accept(doc);
+    const Json* scenario = r.object("scenario", true);
+    r.finish();
+    if (!scenario) continue;
+    Diagnostics local;
+    const bool ok = read_scenario(run, *scenario, local);
+    append_under(local, r.path_of("scenario"), d);
+    if (ok && !has_errors(local)) out.push_back(std::move(run));
+  }
+  return out;
+}
+
+double predict_run(const PublishedRun& run, const CalibrationProfile* profile) {
+  return run.task == "training" ? predict_training(run, profile) : predict_serving(run, profile);
+}
+
+double run_error(const PublishedRun& run, double predicted) {
+  return run.metric == RunMetric::step_s ? predicted / run.measured - 1.0 : run.measured / predicted - 1.0;
+}
+
+}  // namespace scalescope

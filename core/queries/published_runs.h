@@ -1,0 +1,48 @@
+// Published, measured runs as the calibration and validation queries use them (tests/validation/published-runs.json;
+// conventions in ../shared/calibration/README.md): each run's scenario is read once into the planners' inputs, then
+// predicted at either fidelity as often as a fit needs.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "planners/serving.h"
+#include "planners/training.h"
+#include "queries/scenario.h"
+#include "specs/calibration_profile.h"
+
+namespace scalescope {
+
+enum class RunMetric { step_s, throughput_tok_s };
+
+struct PublishedRun {
+  std::string id, family, kind, task, source;  // kind "tpu" | "gpu", task "training" | "serving"
+  RunMetric metric = RunMetric::step_s;
+  double measured = 0;
+  bool remat_auto = false;  // the source does not state its remat: the lightest policy that fits
+  bool auto_batch = false;  // offline serving at the largest batch that fits
+  double replicas = 1;      // throughput counted over this many replicas
+  std::string split;        // "fit" or "held": which part of the suite a profile may be fitted on
+  std::string excluded;     // non-empty: kept in the table but never fitted on (the reason)
+  std::string hardware_id;  // the preset the scenario names (selects the calibration profile)
+
+  // The scenario, read once.
+  std::unique_ptr<ScenarioSpecs> specs;
+  TrainingInput training;
+  ServingInput serving;
+  double batch = 0, prompt_len = 0, generated_len = 0, kv_context_len = 0;
+};
+
+// Reads `runs` (an array of published-run objects); a run whose scenario cannot be evaluated is a diagnostic at
+// its path. `require_split`: the validation suite's runs must say which part they belong to.
+std::vector<PublishedRun> read_published_runs(const Json& runs, const std::string& path, bool require_split,
+                                              Diagnostics& diagnostics);
+
+// The run's metric predicted by the book (profile == nullptr) or the calibrated model with `profile`.
+double predict_run(const PublishedRun& run, const CalibrationProfile* profile);
+
+// The README's sign convention: predicted / measured - 1 for a time, measured / predicted - 1 for a throughput
+// (negative: the model is optimistic).
+double run_error(const PublishedRun& run, double predicted);
+
+}  // namespace scalescope

@@ -1,0 +1,193 @@
+#include "specs/calibration_profile.h"
+
+#include <algorithm>
+
+namespace scalescope {
+
+namespace {
+
+using P = CalibrationProfile;
+constexpr ParameterLevel kChip = ParameterLevel::chip, kFamily = ParameterLevel::family;
+constexpr ParameterTask kTrain = ParameterTask::training, kServe = ParameterTask::serving;
+
+// Priors are the public record's typical values (cuBLAS / XLA large-GEMM efficiency, NCCL and ICI latencies,
+// Calculon's A100/H100 system files); the fit moves them only as far as the runs demand.
+constexpr ProfileParameter kParameters[] = {
+    {"matmul_frac", &P::matmul_frac, 0.2, 1.0, 0.85, 0.8, 0.3, kChip, kTrain,
+     "fraction of the bf16 peak that large, well-tiled matmuls reach (clocks, power, kernel quality)"},
+    {"low_precision_frac", &P::low_precision_frac, 0.2, 1.0, 0.8, 0.65, 0.3, kFamily, kTrain,
+     "fraction of the fp8 / int8 peak that the linear layers' low-precision matmuls reach"},
+    {"matmul_half_rate_flops", &P::matmul_half_rate_flops, 1e6, 1e12, 2e8, 5e8, 1.5, kFamily, kTrain,
+     "FLOPs at which one matmul reaches half its large-matmul rate (launch, fill and tail of small kernels)"},
+    {"attention_frac", &P::attention_frac, 0.1, 1.0, 0.5, 0.5, 0.4, kFamily, kTrain,
+     "fraction of the bf16 peak that the fused (flash) attention kernel reaches"},
+    {"hbm_frac", &P::hbm_frac, 0.3, 1.0, 0.85, 0.85, 0.2, kChip, kTrain,
+     "fraction of the HBM bandwidth that memory-bound ops achieve"},
+    {"elementwise_traffic", &P::elementwise_traffic, 0.05, 5.0, 0.5, 1.0, 0.7, kFamily, kTrain,
+     "HBM traffic of the norms, activations, residuals and loss relative to one unfused pass each (fusion)"},
+    {"op_overhead_s", &P::op_overhead_s, 1e-8, 1e-4, 1e-6, 5e-6, 1.5, kFamily, kTrain,
+     "seconds of launch and synchronisation per op of a layer, forward and backward"},
+    {"fast_link_frac", &P::fast_link_frac, 0.2, 1.0, 0.8, 0.75, 0.3, kFamily, kTrain,
+     "fraction of the ICI / NVLink bandwidth that collectives achieve"},
+    {"slow_link_frac", &P::slow_link_frac, 0.2, 1.0, 0.8, 0.8, 0.3, kFamily, kTrain,
+     "fraction of the DCN / InfiniBand bandwidth that collectives achieve"},
+    {"collective_latency_s", &P::collective_latency_s, 1e-7, 1e-3, 1e-5, 2e-5, 1.5, kFamily, kTrain,
+     "seconds of software latency per collective (NCCL set-up, ICI DMA descriptors), beyond the book's hops"},
+    {"overlap_frac", &P::overlap_frac, 0.01, 1.0, 0.85, 0.85, 0.3, kFamily, kTrain,
+     "fraction of the computation that can hide FSDP gathers, gradient reductions and DCN all-reduces"},
+    {"tp_exposed_frac", &P::tp_exposed_frac, 0.01, 1.0, 0.5, 0.7, 0.5, kFamily, kTrain,
+     "fraction of the tensor-parallel, expert all-to-all and pipeline transfers left on the critical path"},
+    {"step_overhead_s", &P::step_overhead_s, 1e-3, 30.0, 0.1, 0.1, 1.5, kFamily, kTrain,
+     "seconds per step outside the layers (data loading, launch, logging, the optimizer's kernel launches)"},
+    {"decode_hbm_frac", &P::decode_hbm_frac, 0.2, 1.0, 0.75, 0.75, 0.3, kChip, kServe,
+     "fraction of the HBM bandwidth a decode step achieves loading weights and KV caches"},
+    {"decode_matmul_frac", &P::decode_matmul_frac, 0.1, 1.0, 0.6, 0.6, 0.4, kFamily, kServe,
+     "fraction of the peak the serving engine's matmuls reach in prefill and decode"},
+    {"decode_op_overhead_s", &P::decode_op_overhead_s, 1e-8, 1e-3, 2e-6, 4e-6, 1.5, kFamily, kServe,
+     "seconds of launch and synchronisation per op of a layer in a serving step"},
+};
+
+void read_tiling(JsonReader& r, MatmulTiling& t, Diagnostics& d) {
+  const Json* node = r.object("tiling", true);
+  if (!node) return;
+  JsonReader s(*node, r.path_of("tiling"), d);
+  t.tile_m = static_cast<double>(s.integer("tile_m", true, 1, 4096).value_or(1));
+  t.tile_n = static_cast<double>(s.integer("tile_n", true, 1, 4096).value_or(1));
+  t.tile_k = static_cast<double>(s.integer("tile_k", true, 1, 4096).value_or(1));
+  t.parallel_tiles = static_cast<double>(s.integer("parallel_tiles", true, 1, 100000).value_or(1));
+  s.finish();
+}
+
+void read_bands(JsonReader& r, std::vector<ErrorBand>& bands, Diagnostics& d) {
+  const Json* node = r.object("error_bands", true);
+  if (!node) return;
+  JsonReader all(*node, r.path_of("error_bands"), d);
+  for (const char* task : {"training", "serving"}) {
+    const Json* b = all.object(task, false);
+    if (!b) continue;
+    JsonReader s(*b, all.path_of(task), d);
+    ErrorBand band;
+    band.task = task;
+    band.runs = static_cast<double>(s.integer("runs", true, 1, 1'000'000).value_or(1));
+    band.median_frac = s.non_negative("median_frac", true, 100).value_or(0);
+    band.p90_frac = s.non_negative("p90_frac", true, 100).value_or(0);
+    band.max_frac = s.non_negative("max_frac", true, 100).value_or(0);
+    if (const Json* v = s.value("signed_median_frac", true)) band.signed_median_frac = v->is_number() ? v->get<double>() : 0;
+    s.finish();
+    bands.push_back(band);
+  }
+  all.finish();
+}
+
+std::vector<std::string> read_strings(JsonReader& r, const char* key, bool required, Diagnostics& d) {
+  std::vector<std::string> out;
+  if (const Json* a = r.array(key, required))
+    for (std::size_t i = 0; i < a->size(); ++i) {
+      if ((*a)[i].is_string()) out.push_back((*a)[i].get<std::string>());
+      else add_diagnostic(d, json_pointer_child(r.path_of(key), i), "wrong_type", "expected a string");
+    }
+  return out;
+}
+
+}  // namespace
+
+std::span<const ProfileParameter> profile_parameters() { return kParameters; }
+
+const ErrorBand* CalibrationProfile::band(std::string_view task) const {
+  for (const auto& b : bands)
+    if (b.task == task) return &b;
+  return nullptr;
+}
+
+CalibrationProfile parse_calibration_profile(const Json& node, const std::string& path, Diagnostics& d) {
+  CalibrationProfile p;
+  JsonReader r(node, path, d);
+  if (!r.ok_object()) return p;
+  r.accept("schema");
+  r.accept("residuals");
+  r.accept("notes");
+  p.id = r.string("id", true).value_or("");
+  p.name = r.string("name", true).value_or("");
+  p.kind = r.choice("kind", true, {"tpu", "gpu"}).value_or("tpu");
+  p.hardware = read_strings(r, "hardware", true, d);
+  p.source = r.string("source", true).value_or("");
+  p.fitted_on = read_strings(r, "fitted_on", true, d);
+  read_tiling(r, p.tiling, d);
+  if (const Json* node_params = r.object("parameters", true)) {
+    JsonReader s(*node_params, r.path_of("parameters"), d);
+    for (const auto& q : kParameters) {
+      const auto v = s.positive(q.key, true, q.hi);
+      if (v && *v < q.lo)
+        add_diagnostic(d, s.path_of(q.key), "out_of_range",
+                       std::string("'") + q.key + "' must lie in [" + std::to_string(q.lo) + ", " + std::to_string(q.hi) + "]");
+      if (v) p.*q.field = *v;
+    }
+    s.finish();
+  }
+  read_bands(r, p.bands, d);
+  r.finish();
+  return p;
+}
+
+Json calibration_profile_json(const CalibrationProfile& p) {
+  Json params = Json::object();
+  for (const auto& q : kParameters) params[q.key] = p.*q.field;
+  Json bands = Json::object();
+  for (const auto& b : p.bands)
+    bands[b.task] = {{"runs", b.runs}, {"median_frac", b.median_frac}, {"p90_frac", b.p90_frac},
+                     {"max_frac", b.max_frac}, {"signed_median_frac", b.signed_median_frac}};
+  return {{"schema", "scalescope.calibration/1"},
+          {"id", p.id},
+          {"name", p.name},
+          {"kind", p.kind},
+          {"hardware", p.hardware},
+          {"source", p.source},
+          {"fitted_on", p.fitted_on},
+          {"tiling", {{"tile_m", p.tiling.tile_m}, {"tile_n", p.tiling.tile_n}, {"tile_k", p.tiling.tile_k},
+                      {"parallel_tiles", p.tiling.parallel_tiles}}},
+          {"parameters", params},
+          {"error_bands", bands}};
+}
+
+std::span<const CalibrationProfile> embedded_calibration_profiles() {
+  // Parsed once (the texts are compile-time data; thread-safe static initialisation); a text that does not
+  // validate is left out here and reported by validate_calibration_profiles().
+  static const std::vector<CalibrationProfile> profiles = [] {
+    std::vector<CalibrationProfile> all;
+    for (const auto& t : calibration_profile_texts()) {
+      Diagnostics d;
+      CalibrationProfile p = parse_calibration_profile(Json::parse(t.json, nullptr, false), "", d);
+      if (d.empty()) all.push_back(std::move(p));
+    }
+    return all;
+  }();
+  return profiles;
+}
+
+const CalibrationProfile* calibration_profile_for(const Hardware& hw) {
+  const char* kind = hw.kind == ChipKind::tpu ? "tpu" : "gpu";
+  const CalibrationProfile* family = nullptr;
+  for (const auto& p : embedded_calibration_profiles()) {
+    if (p.kind != kind) continue;
+    if (std::find(p.hardware.begin(), p.hardware.end(), hw.id) != p.hardware.end()) return &p;
+    if (p.is_family()) family = &p;
+  }
+  return family;
+}
+
+Diagnostics validate_calibration_profiles() {
+  Diagnostics d;
+  bool family_tpu = false, family_gpu = false;
+  for (const auto& t : calibration_profile_texts()) {
+    const std::string path = std::string("calibration_profiles/") + t.id + ".json";
+    const Json j = Json::parse(t.json, nullptr, false);
+    const CalibrationProfile p = parse_calibration_profile(j, path, d);
+    if (p.id != t.id) add_diagnostic(d, path + "/id", "id_mismatch", "'id' must equal the file name");
+    if (p.is_family()) (p.kind == "tpu" ? family_tpu : family_gpu) = true;
+  }
+  if (!family_tpu) add_diagnostic(d, "calibration_profiles", "missing_family", "no family profile for TPUs");
+  if (!family_gpu) add_diagnostic(d, "calibration_profiles", "missing_family", "no family profile for GPUs");
+  return d;
+}
+
+}  // namespace scalescope

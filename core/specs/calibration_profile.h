@@ -1,0 +1,81 @@
+// A calibration profile: the few measured constants with which the calibrated fidelity turns the book's peaks into
+// what a chip family achieves (DESIGN.md "Fidelity and calibration": data with provenance, never constants hidden
+// in code). Profiles are JSON files in calibration_profiles/, embedded at build time like the presets; each names
+// the runs it was fitted on, its residuals and the error band the validation suite measured out of sample.
+#pragma once
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "io/diagnostics.h"
+#include "io/json_reader.h"
+#include "specs/hardware.h"
+#include "specs/matmul_tiling.h"
+
+namespace scalescope {
+
+// Out-of-sample error of the calibrated model for one chip kind and task (|predicted / measured - 1|).
+struct ErrorBand {
+  std::string task;             // "training" or "serving"
+  double runs = 0;              // held-out runs it was measured on
+  double median_frac = 0, p90_frac = 0, max_frac = 0;
+  double signed_median_frac = 0;  // below 0: optimistic
+};
+
+struct CalibrationProfile {
+  std::string id, name, kind;      // kind: "tpu" | "gpu"
+  std::vector<std::string> hardware;  // preset ids this profile is for; empty: the family fallback for `kind`
+  std::string source;              // how it was made (the command, the run set)
+  std::vector<std::string> fitted_on;
+  MatmulTiling tiling;
+  // Fitted parameters (profile_parameters() lists each with its meaning, range and prior).
+  double matmul_frac = 1, low_precision_frac = 1, matmul_half_rate_flops = 0, attention_frac = 1;
+  double hbm_frac = 1, elementwise_traffic = 1, op_overhead_s = 0;
+  double fast_link_frac = 1, slow_link_frac = 1, collective_latency_s = 0;
+  double overlap_frac = 1, tp_exposed_frac = 1, step_overhead_s = 0;
+  double decode_hbm_frac = 1, decode_matmul_frac = 1, decode_op_overhead_s = 0;
+  std::vector<ErrorBand> bands;
+
+  bool is_family() const { return hardware.empty(); }
+  const ErrorBand* band(std::string_view task) const;
+};
+
+// Which runs constrain a parameter, and whether each chip gets its own value or the family shares one.
+enum class ParameterLevel { chip, family };
+enum class ParameterTask { training, serving };
+
+struct ProfileParameter {
+  const char* key;
+  double CalibrationProfile::*field;
+  double lo, hi;                  // physical range (validated, and the fit's bounds)
+  double prior_tpu, prior_gpu;    // the literature's value, which the fit is pulled towards
+  double prior_log_sigma;         // how far (in log) the fit may move from the prior at the cost of one run's error
+  ParameterLevel level;
+  ParameterTask task;
+  const char* meaning;            // one line, with its unit
+};
+
+std::span<const ProfileParameter> profile_parameters();
+
+// Reads and validates a profile (a file in calibration_profiles/, or a scenario's `calibration` override / a
+// `calibrate` result passed back in). Every parameter is required and must lie in its range.
+CalibrationProfile parse_calibration_profile(const Json& node, const std::string& path, Diagnostics& diagnostics);
+Json calibration_profile_json(const CalibrationProfile& profile);
+
+// The embedded profiles (generated from calibration_profiles/ by cmake/embed_presets.cmake), each parsed once.
+struct ProfileText {
+  const char* id;
+  const char* json;
+};
+std::span<const ProfileText> calibration_profile_texts();
+std::span<const CalibrationProfile> embedded_calibration_profiles();
+
+// The profile for a chip: its own if one lists its preset id, else the family fallback for its kind (nullptr only
+// if the build carries no profile for the kind).
+const CalibrationProfile* calibration_profile_for(const Hardware& hw);
+
+// Validates every embedded profile (schema, ranges, a family fallback for each chip kind).
+Diagnostics validate_calibration_profiles();
+
+}  // namespace scalescope
