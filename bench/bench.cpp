@@ -11,6 +11,8 @@
 #include "specs/presets.h"
 #include "physics/roofline.h"
 #include "planners/serving.h"
+#include "planners/calibrated_serving.h"
+#include "planners/calibrated_training.h"
 #include "planners/training.h"
 #include "physics/transformer.h"
 
@@ -83,12 +85,21 @@ int main() {
     step.batch_tokens = 4194304.0 + 4096.0 * (i & 7);
     return evaluate_training_step(step).step_s;
   });
+  // The same step at the calibrated fidelity (every op of a layer, exposure per strategy; same 2 µs budget).
+  const CalibrationProfile& v5p_profile = *calibration_profile_for(tpu);
+  measure("calibrated training step (same plan)", [&](long i) {
+    step.batch_tokens = 4194304.0 + 4096.0 * (i & 7);
+    return evaluate_calibrated_training_step(step, v5p_profile).step.step_s;
+  });
   ServingInput serve;
   serve.model = &model;
   serve.hw = &tpu;
   serve.mesh = &pod;
   serve.tensor = step.plan.tensor;
   measure("decode step (TP 16)", [&](long i) { return decode_step(serve, 1.0 + (i & 63), 8192).step_s; });
+  measure("calibrated decode step (TP 16)", [&](long i) {
+    return calibrated_decode_step(serve, v5p_profile, 1.0 + (i & 63), 8192).step_s;
+  });
   measure("plan search (v5p 16x16x16, all plans)", [&](long) {
     return static_cast<double>(search_training_plans(step, 10).evaluated);
   }, 1.0);

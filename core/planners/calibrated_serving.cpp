@@ -26,7 +26,9 @@ struct Engine {
     double rate = 0;
     switch (o.kind) {
       case OpKind::matmul:
+        // Low-precision kernels reach less of their peak (low_precision_frac, fitted on training runs).
         rate = hw.peak(o.linear ? in.activations : Dtype::bf16) * p.decode_matmul_frac *
+               (o.linear && bytes_per_element(in.activations) < 2.0 ? p.low_precision_frac : 1.0) *
                matmul_shape_efficiency(o.m, o.k, o.n, p.tiling) * size_ramp(o.flops, p.matmul_half_rate_flops);
         break;
       case OpKind::attention: rate = hw.peak(Dtype::bf16) * p.attention_frac; break;
@@ -102,7 +104,7 @@ DecodeStep calibrated_decode_step(const ServingInput& in, const CalibrationProfi
   s.flops_s = t.flops_s;
   s.comms_s = e.comms_s(tokens);
   s.compute_bound = t.flops_s > t.memory_s;
-  s.step_s = t.flops_s + t.memory_s + t.overhead_s + s.comms_s;
+  s.step_s = t.flops_s + t.memory_s + t.overhead_s + s.comms_s + p.decode_step_overhead_s;
   return s;
 }
 

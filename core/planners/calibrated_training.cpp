@@ -173,6 +173,9 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
   // critical path but for what the profile's frameworks overlap, CP's ring passes behind the attention kernel,
   // FSDP's layer-by-layer gathers behind the neighbouring layer's compute.
   const double mb = pl.microbatches, p_bytes = bytes_per_element(in.precision.params);
+  // Gradients are reduced in the master weights' format where there is one (Megatron's fp32 main grads, MaxText's
+  // fp32 weights): reductions move grad_frac x the working weights' bytes.
+  const double grad_frac = in.precision.master_weights ? bytes_per_element(in.precision.master) / p_bytes : 1.0;
   const double tp_layer = tensor_parallel_s(c, in, shape.tokens);
   double ep_layer = 0;
   if (s.expert > 1 && m.is_moe()) {
@@ -195,15 +198,19 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
   double fsdp_layer = 0, fsdp_exposed_layer = 0;
   if (zero3) {
     const double ag = c.collective_s(pl.fsdp, Collective::all_gather, layer_weight_bytes);
-    const double rs = c.collective_s(pl.fsdp, Collective::reduce_scatter, layer_weight_bytes);
+    const double rs = c.collective_s(pl.fsdp, Collective::reduce_scatter, grad_frac * layer_weight_bytes);
     fsdp_layer = 2.0 * ag + rs;
     const WorkTime& w = dense_layers >= moe_layers ? dense : moe;
     fsdp_exposed_layer = exposed_s(ag, w.forward, prof.overlap_frac) +
                          exposed_s(ag + rs, w.backward + w.recompute, prof.overlap_frac);
   }
   const double layer_count = dense_layers + moe_layers;
-  const double exposed_in_layers = layer_count * (prof.tp_exposed_frac * tp_layer + cp_exposed_layer + fsdp_exposed_layer) +
-                                   moe_layers * prof.tp_exposed_frac * ep_layer;
+  // TP, SP and EP transfers hide only behind the matmuls they feed and drain (XLA's async collectives and collective
+  // matmuls; Megatron's TP-comm overlap): what tp_overlap_frac of those matmuls cannot cover is exposed.
+  const double tp_exposed_layer = exposed_s(tp_layer, dense.matmul, prof.tp_overlap_frac);
+  const double ep_exposed_layer = exposed_s(ep_layer, moe.matmul, prof.tp_overlap_frac);
+  const double exposed_in_layers = layer_count * (tp_exposed_layer + cp_exposed_layer + fsdp_exposed_layer) +
+                                   moe_layers * ep_exposed_layer;
   const double overhead_per_mb =
       prof.op_overhead_s * (dense_layers * dense.ops + moe_layers * moe.ops + head.ops);
   const double work_per_mb = dense_layers * dense.total() + moe_layers * moe.total() + head.total();
@@ -228,23 +235,27 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
   // Once per step, after the last microbatch's backward: the gradient reductions over DP (all-reduce), ZeRO-1/2
   // over FSDP (reduce-scatter, then all-gather of the updated weights) and DCN, bucketed behind that backward.
   const double last_backward = layers_here * (dense_layers >= moe_layers ? dense.backward : moe.backward);
-  const double grad_bytes_per_layer = layer_weight_bytes / s.fsdp;
+  const double grad_bytes_per_layer = grad_frac * layer_weight_bytes / s.fsdp;
   const double dp = layers_here * c.collective_s(pl.data, Collective::all_reduce, grad_bytes_per_layer);
   double zero12 = 0, zero12_exposed = 0;
   if (s.fsdp > 1 && !zero3) {
-    const double rs = layers_here * c.collective_s(pl.fsdp, Collective::reduce_scatter, layer_weight_bytes);
+    const double rs = layers_here * c.collective_s(pl.fsdp, Collective::reduce_scatter, grad_frac * layer_weight_bytes);
     const double ag = layers_here * c.collective_s(pl.fsdp, Collective::all_gather, layer_weight_bytes);
     zero12 = rs + ag;
     zero12_exposed = exposed_s(rs, last_backward, prof.overlap_frac) + exposed_s(ag, last_backward, prof.overlap_frac);
   }
+  // Across slices (§2.9.7): every layer's gradients all-reduced over DCN, one collective per layer paying the
+  // DCN latency per doubling of the slices, scheduled once the backward pass ends (MaxText's multi-slice step).
   double dcn = 0;
   if (s.slices > 1) {
-    const CollectiveCost book = dcn_collective(Collective::all_reduce, chip_params * p_bytes * s.tensor * stages * s.expert,
-                                               s.slices, in.mesh->chips_per_slice, hw.dcn_unidir_bytes_per_s_per_chip);
-    dcn = achieved_collective_s(book.bandwidth_s, book.latency_s, prof.slow_link_frac, prof.collective_latency_s);
+    const double layer_grads = grad_frac * chip_params * p_bytes * s.tensor * stages * s.expert / layers_here;
+    const CollectiveCost book = dcn_collective(Collective::all_reduce, layer_grads, s.slices, in.mesh->chips_per_slice,
+                                               hw.dcn_unidir_bytes_per_s_per_chip);
+    dcn = layers_here * achieved_collective_s(book.bandwidth_s, book.latency_s, prof.slow_link_frac,
+                                              prof.dcn_latency_s * std::ceil(std::log2(s.slices)));
   }
   const double dp_exposed = exposed_s(dp, last_backward, prof.overlap_frac);
-  const double dcn_exposed = exposed_s(dcn, last_backward, prof.overlap_frac);
+  const double dcn_exposed = prof.dcn_exposed_frac * dcn;
 
   // Adam (§2.8) reads and writes its shard of the master weights and both moments, reads the gradients and writes
   // the working weights: memory-bound.
@@ -256,7 +267,8 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
   parts.step_overhead_s = prof.step_overhead_s;
 
   const double compute_s = mb * (work_per_mb + overhead_per_mb);
-  parts.step_s = mb * stage_mb_s + bubble + prof.tp_exposed_frac * pp_send + dp_exposed + zero12_exposed + dcn_exposed +
+  const double pp_exposed = exposed_s(pp_send, mb * work_per_mb, prof.tp_overlap_frac);
+  parts.step_s = mb * stage_mb_s + bubble + pp_exposed + dp_exposed + zero12_exposed + dcn_exposed +
                  parts.optimizer_s + parts.step_overhead_s;
   parts.bubble_s = bubble;
   const double per_mb = mb;
@@ -272,12 +284,12 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
     parts.comms_s[int(part)] = full;
     parts.exposed_comms_s[int(part)] = exposed;
   };
-  set_comms(CommPart::tensor, mb * layer_count * tp_layer, mb * layer_count * prof.tp_exposed_frac * tp_layer);
-  set_comms(CommPart::expert, mb * moe_layers * ep_layer, mb * moe_layers * prof.tp_exposed_frac * ep_layer);
+  set_comms(CommPart::tensor, mb * layer_count * tp_layer, mb * layer_count * tp_exposed_layer);
+  set_comms(CommPart::expert, mb * moe_layers * ep_layer, mb * moe_layers * ep_exposed_layer);
   set_comms(CommPart::context, mb * layer_count * cp_layer, mb * layer_count * cp_exposed_layer);
   set_comms(CommPart::fsdp, zero3 ? mb * layer_count * fsdp_layer : zero12,
             zero3 ? mb * layer_count * fsdp_exposed_layer : zero12_exposed);
-  set_comms(CommPart::pipeline, pp_send, prof.tp_exposed_frac * pp_send);
+  set_comms(CommPart::pipeline, pp_send, pp_exposed);
   set_comms(CommPart::data, dp, dp_exposed);
   set_comms(CommPart::dcn, dcn, dcn_exposed);
 

@@ -76,12 +76,14 @@ double predict_training(const PublishedRun& run, const CalibrationProfile* profi
 }
 
 // Offline serving as one batch: B sequences prefilled, then G decode steps at the average KV length; throughput
-// is B G over that time, times the replicas (../shared/calibration/README.md).
+// is B G over that time, times the replicas (../shared/calibration/README.md). An offline run's batch is the most
+// sequences whose KV caches fit beside the weights at the average KV length: with in-flight batching and paged KV
+// caches, sequences at every stage of generation share the HBM, so on average each holds prompt + generated / 2.
 double predict_serving(const PublishedRun& run, const CalibrationProfile* profile) {
   const ServingInput& in = run.serving;
   double batch = run.batch;
   if (run.auto_batch) {
-    const double kv = kv_bytes_per_sequence(in, run.prompt_len + run.generated_len);
+    const double kv = kv_bytes_per_sequence(in, run.kv_context_len);
     batch = std::max(1.0, std::floor((in.mesh->chips * in.hw->hbm_capacity_bytes - serving_param_bytes(in)) / kv));
   }
   const double prefill_s = profile ? calibrated_prefill(in, *profile, batch, run.prompt_len).time_s

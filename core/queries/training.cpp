@@ -4,6 +4,8 @@
 #include "io/format.h"
 #include "planners/plan_search.h"
 #include "queries/plan_reader.h"
+#include "planners/calibrated_training.h"
+#include "queries/calibration_result.h"
 #include "queries/query.h"
 #include "queries/training_args.h"
 #include "planners/training.h"
@@ -142,19 +144,23 @@ bool read_training_step_args(const QueryContext& ctx, JsonReader& args, Diagnost
   return !has_errors(d);
 }
 
-Json run_training_step(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
-  TrainingInput in;
-  const bool valid = read_training_step_args(ctx, args, d, in);
-  const bool explain = args.boolean("explain", false).value_or(false);
-  if (!valid) return {};
+namespace {
 
-  const TrainingStep s = evaluate_training_step(in);
+void warn_out_of_hbm(const TrainingStep& s, const Hardware& hw, Diagnostics& d) {
   if (!s.fits)
     add_warning(d, "/query", "out_of_hbm",
-                "the plan needs " + format_count(s.total_bytes / 1e9) + " GB per chip; " + ctx.hw->name + " has " +
+                "the plan needs " + format_count(s.total_bytes / 1e9) + " GB per chip; " + hw.name + " has " +
                     format_count(s.hbm_capacity_bytes / 1e9) + " GB (" + format_count(s.shortfall_bytes / 1e9) + " GB more)");
+}
+
+Json comms_json(const std::array<double, kCommParts>& parts) {
   Json comms = Json::object();
-  for (int i = 0; i < kCommParts; ++i) comms[std::string(comm_part_name(static_cast<CommPart>(i))) + "_s"] = s.comms_s[i];
+  for (int i = 0; i < kCommParts; ++i) comms[std::string(comm_part_name(static_cast<CommPart>(i))) + "_s"] = parts[i];
+  return comms;
+}
+
+// The result both fidelities share: the step's time, memory, throughput, cost and the book's thresholds.
+Json training_step_json(const TrainingInput& in, const TrainingStep& s) {
   Json thresholds = Json::array();
   for (int i = 0; i < s.threshold_count; ++i) {
     const Threshold& t = s.thresholds[i];
@@ -172,7 +178,7 @@ Json run_training_step(const QueryContext& ctx, JsonReader& args, Diagnostics& d
            {"tokens_per_data_shard", s.tokens_per_data_shard},
            {"microbatch_tokens", s.microbatch_tokens},
            {"time", {{"compute_s", s.compute_s}, {"bubble_s", s.bubble_s}, {"bubble_frac", s.bubble_frac},
-                     {"hbm_s", s.hbm_s}, {"comms", comms}, {"comms_s", s.comms_s_total},
+                     {"hbm_s", s.hbm_s}, {"comms", comms_json(s.comms_s)}, {"comms_s", s.comms_s_total},
                      {"comms_sum_s", s.comms_s_sum}, {"exposed_comms_s", s.exposed_comms_s},
                      {"lower_bound_s", s.lower_bound_s}, {"upper_bound_s", s.upper_bound_s}, {"step_s", s.step_s},
                      {"bound", s.bound}, {"critical", s.critical}}},
@@ -193,7 +199,54 @@ Json run_training_step(const QueryContext& ctx, JsonReader& args, Diagnostics& d
            {"thresholds", thresholds},
            {"binding", s.binding >= 0 ? s.thresholds[s.binding].name : ""}};
   if (s.fsdp_optimal_degree > 0) out["fsdp_optimal_degree"] = s.fsdp_optimal_degree;
-  if (explain) out["explain"] = explain_training(in, s);
+  return out;
+}
+
+// The book's step beside a calibrated one: the ideal lower bound (DESIGN.md "Fidelity and calibration").
+Json ideal_json(const TrainingStep& s) {
+  return {{"step_s", s.step_s},           {"compute_s", s.compute_s},         {"comms_s", s.comms_s_total},
+          {"bound", s.bound},             {"mfu_frac", s.mfu_frac},           {"tokens_per_s", s.tokens_per_s},
+          {"train_time_s", s.train_time_s}, {"train_usd", s.train_usd},       {"total_bytes", s.total_bytes},
+          {"fits", s.fits}};
+}
+
+Json breakdown_json(const CalibratedBreakdown& b) {
+  Json comms = Json::object();
+  for (int i = 0; i < kCommParts; ++i)
+    comms[comm_part_name(static_cast<CommPart>(i))] = {{"full_s", b.comms_s[i]}, {"exposed_s", b.exposed_comms_s[i]}};
+  return {{"matmul_s", b.matmul_s},         {"attention_s", b.attention_s},
+          {"elementwise_s", b.elementwise_s}, {"op_overhead_s", b.op_overhead_s},
+          {"recompute_s", b.recompute_s},   {"low_precision_cast_s", b.low_precision_cast_s},
+          {"head_s", b.head_s},             {"bubble_s", b.bubble_s},
+          {"comms", comms},                 {"optimizer_s", b.optimizer_s},
+          {"step_overhead_s", b.step_overhead_s}, {"transient_bytes", b.transient_bytes}};
+}
+
+}  // namespace
+
+Json run_training_step(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
+  TrainingInput in;
+  const bool valid = read_training_step_args(ctx, args, d, in);
+  const bool explain = args.boolean("explain", false).value_or(false);
+  CalibrationProfile given;
+  const CalibrationProfile* profile =
+      ctx.fidelity == Fidelity::calibrated ? resolve_profile(ctx, args, given, d) : nullptr;
+  if (!valid || has_errors(d)) return {};
+  if (!profile) {
+    const TrainingStep s = evaluate_training_step(in);
+    warn_out_of_hbm(s, *ctx.hw, d);
+    Json out = training_step_json(in, s);
+    if (explain) out["explain"] = explain_training(in, s);
+    return out;
+  }
+  const CalibratedTrainingStep c = evaluate_calibrated_training_step(in, *profile);
+  warn_out_of_hbm(c.step, *ctx.hw, d);
+  Json out = training_step_json(in, c.step);
+  out["memory"]["transient_bytes"] = c.parts.transient_bytes;
+  out["breakdown"] = breakdown_json(c.parts);
+  out["ideal"] = ideal_json(c.ideal);
+  out["calibration"] = calibration_json(*profile, *ctx.hw, "training");
+  if (explain) out["explain"] = explain_training(in, c.ideal);
   return out;
 }
 

@@ -33,10 +33,14 @@ constexpr ProfileParameter kParameters[] = {
      "fraction of the DCN / InfiniBand bandwidth that collectives achieve"},
     {"collective_latency_s", &P::collective_latency_s, 1e-7, 1e-3, 1e-5, 2e-5, 1.5, kFamily, kTrain,
      "seconds of software latency per collective (NCCL set-up, ICI DMA descriptors), beyond the book's hops"},
+    {"dcn_latency_s", &P::dcn_latency_s, 1e-6, 1e-2, 1e-4, 1e-4, 1.5, kFamily, kTrain,
+     "seconds of latency per layer's gradient reduction across slices or pods, per doubling of their count"},
+    {"dcn_exposed_frac", &P::dcn_exposed_frac, 0.01, 1.0, 0.5, 0.5, 1.0, kFamily, kTrain,
+     "fraction of the cross-slice gradient reduction left after the backward pass (scheduled once it ends)"},
     {"overlap_frac", &P::overlap_frac, 0.01, 1.0, 0.85, 0.85, 0.3, kFamily, kTrain,
      "fraction of the computation that can hide FSDP gathers, gradient reductions and DCN all-reduces"},
-    {"tp_exposed_frac", &P::tp_exposed_frac, 0.01, 1.0, 0.5, 0.7, 0.5, kFamily, kTrain,
-     "fraction of the tensor-parallel, expert all-to-all and pipeline transfers left on the critical path"},
+    {"tp_overlap_frac", &P::tp_overlap_frac, 0.01, 1.0, 0.5, 0.1, 1.0, kFamily, kTrain,
+     "fraction of a layer's matmuls that can hide its tensor-parallel, expert all-to-all and pipeline transfers"},
     {"step_overhead_s", &P::step_overhead_s, 1e-3, 30.0, 0.1, 0.1, 1.5, kFamily, kTrain,
      "seconds per step outside the layers (data loading, launch, logging, the optimizer's kernel launches)"},
     {"decode_hbm_frac", &P::decode_hbm_frac, 0.2, 1.0, 0.75, 0.75, 0.3, kChip, kServe,
@@ -45,6 +49,8 @@ constexpr ProfileParameter kParameters[] = {
      "fraction of the peak the serving engine's matmuls reach in prefill and decode"},
     {"decode_op_overhead_s", &P::decode_op_overhead_s, 1e-8, 1e-3, 2e-6, 4e-6, 1.5, kFamily, kServe,
      "seconds of launch and synchronisation per op of a layer in a serving step"},
+    {"decode_step_overhead_s", &P::decode_step_overhead_s, 1e-6, 0.1, 1e-3, 3e-4, 1.5, kFamily, kServe,
+     "seconds per decode step outside the layers (host dispatch, sampling, the scheduler)"},
 };
 
 void read_tiling(JsonReader& r, MatmulTiling& t, Diagnostics& d) {

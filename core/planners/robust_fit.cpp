@@ -1,0 +1,126 @@
+#include "planners/robust_fit.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <Eigen/Dense>
+
+namespace scalescope {
+
+namespace {
+
+struct Objective {
+  const FitProblem& p;
+  std::vector<double> values, residuals;
+
+  // Stacked, weighted residuals: the runs under Huber's weights (fixed at `weights`), then the priors.
+  Eigen::VectorXd stacked(const Eigen::VectorXd& u, const Eigen::VectorXd& weights) {
+    const std::size_t n = p.parameters.size();
+    for (std::size_t j = 0; j < n; ++j) values[j] = std::exp(u[j]);
+    p.residuals(values, residuals);
+    Eigen::VectorXd r(p.residual_count + n);
+    for (std::size_t i = 0; i < p.residual_count; ++i) {
+      const double x = scaled(i);
+      r[i] = std::sqrt(weights[i]) * x;
+    }
+    for (std::size_t j = 0; j < n; ++j)
+      r[p.residual_count + j] = (u[j] - std::log(p.parameters[j].prior)) / p.parameters[j].prior_log_sigma;
+    return r;
+  }
+
+  // Run i's log error in units of residual_scale (a failed prediction counts as far off).
+  double scaled(std::size_t i) const {
+    return std::isfinite(residuals[i]) ? residuals[i] / p.residual_scale : 100.0;
+  }
+
+  // Huber: weight 1 inside delta, delta / |r| beyond (iteratively reweighted least squares).
+  Eigen::VectorXd huber_weights() const {
+    Eigen::VectorXd w(p.residual_count);
+    for (std::size_t i = 0; i < p.residual_count; ++i) {
+      const double a = std::fabs(scaled(i));
+      w[i] = a <= p.huber_delta ? 1.0 : p.huber_delta / a;
+    }
+    return w;
+  }
+
+  double cost(const Eigen::VectorXd& u) {
+    const Eigen::VectorXd ones = Eigen::VectorXd::Ones(p.residual_count);
+    stacked(u, ones);
+    double c = 0;
+    for (std::size_t i = 0; i < p.residual_count; ++i) {
+      const double a = std::fabs(scaled(i));
+      c += a <= p.huber_delta ? a * a : 2.0 * p.huber_delta * a - p.huber_delta * p.huber_delta;
+    }
+    for (std::size_t j = 0; j < p.parameters.size(); ++j) {
+      const double z = (u[j] - std::log(p.parameters[j].prior)) / p.parameters[j].prior_log_sigma;
+      c += z * z;
+    }
+    return c;
+  }
+};
+
+}  // namespace
+
+FitResult robust_fit(const FitProblem& p) {
+  FitResult out;
+  const std::size_t n = p.parameters.size();
+  Objective f{p, std::vector<double>(n), std::vector<double>(p.residual_count)};
+  Eigen::VectorXd u(n), lo(n), hi(n);
+  for (std::size_t j = 0; j < n; ++j) {
+    lo[j] = std::log(p.parameters[j].lo);
+    hi[j] = std::log(p.parameters[j].hi);
+    u[j] = std::clamp(std::log(p.parameters[j].value), lo[j], hi[j]);
+  }
+  double cost = f.cost(u);
+  out.initial_cost = cost;
+  double lambda = 1e-2;
+  const double step = 1e-4;
+  for (out.iterations = 0; out.iterations < p.max_iterations; ++out.iterations) {
+    f.cost(u);  // residuals at u, for the weights
+    const Eigen::VectorXd w = f.huber_weights();
+    const Eigen::VectorXd r = f.stacked(u, w);
+    Eigen::MatrixXd jac(r.size(), n);
+    for (std::size_t j = 0; j < n; ++j) {
+      Eigen::VectorXd v = u;
+      const double h = v[j] + step <= hi[j] ? step : -step;
+      v[j] += h;
+      jac.col(j) = (f.stacked(v, w) - r) / h;
+    }
+    const Eigen::MatrixXd jtj = jac.transpose() * jac;
+    const Eigen::VectorXd g = jac.transpose() * r;
+    bool improved = false;
+    for (int tries = 0; tries < 12 && !improved; ++tries) {
+      Eigen::MatrixXd a = jtj;
+      a.diagonal() += lambda * (jtj.diagonal().array() + 1e-9).matrix();
+      const Eigen::VectorXd delta = a.ldlt().solve(-g);
+      const Eigen::VectorXd next = u.cwiseMax(lo).cwiseMin(hi) + delta;
+      const Eigen::VectorXd bounded = next.cwiseMax(lo).cwiseMin(hi);
+      const double c = f.cost(bounded);
+      if (std::isfinite(c) && c < cost) {
+        improved = true;
+        const double drop = cost - c;
+        u = bounded;
+        cost = c;
+        lambda = std::max(lambda / 3.0, 1e-9);
+        if (drop < 1e-10 * (1.0 + cost)) {
+          out.converged = true;
+          out.message = "converged: the objective stopped falling";
+        }
+      } else {
+        lambda *= 4.0;
+      }
+    }
+    if (!improved) {
+      out.converged = true;
+      out.message = "converged: no step lowers the objective";
+    }
+    if (out.converged) break;
+  }
+  if (!out.converged) out.message = "did not converge in " + std::to_string(p.max_iterations) + " iterations";
+  out.cost = cost;
+  out.values.resize(n);
+  for (std::size_t j = 0; j < n; ++j) out.values[j] = std::exp(u[j]);
+  return out;
+}
+
+}  // namespace scalescope

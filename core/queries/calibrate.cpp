@@ -1,0 +1,100 @@
+// The calibrate query: fits calibration profiles to measured runs (a team's own cluster, or the project's
+// validation suite) and returns them ready to pass back as `query.calibration`, with the error bands measured on
+// the runs marked `held` (never fitted on).
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "io/format.h"
+#include "queries/calibration_support.h"
+#include "queries/profile_fit.h"
+#include "queries/query.h"
+
+namespace scalescope {
+
+namespace {
+
+// The same scenario measured twice must agree to within 1.5x; runs that disagree more cannot both be fitted.
+void check_contradictions(const Json& runs_node, const std::vector<PublishedRun>& runs, const std::string& path,
+                          Diagnostics& d) {
+  std::map<std::string, std::pair<double, std::string>> seen;
+  for (std::size_t i = 0; i < runs_node.size() && i < runs.size(); ++i) {
+    const Json& r = runs_node[i];
+    if (!r.is_object() || !r.contains("scenario")) continue;
+    const std::string key = r["scenario"].dump();
+    const PublishedRun* run = nullptr;
+    for (const auto& x : runs)
+      if (x.id == r.value("id", "")) run = &x;
+    if (!run) continue;
+    auto [it, fresh] = seen.emplace(key, std::make_pair(run->measured, run->id));
+    if (!fresh && std::max(run->measured, it->second.first) > 1.5 * std::min(run->measured, it->second.first))
+      add_diagnostic(d, json_pointer_child(path, i), "contradictory_runs",
+                     "run '" + run->id + "' measures " + format_count(run->measured) + " for the same scenario as run '" +
+                         it->second.second + "' (" + format_count(it->second.first) + "); drop one or mark it held");
+  }
+}
+
+// The error band of each profile: its held-out runs of each task (a family profile: every chip of its kind, all
+// predicted with the family's own parameters, as a chip without runs would be).
+void attach_bands(std::vector<CalibrationProfile>& profiles, const std::vector<PublishedRun>& runs) {
+  ProfileSet set{profiles};
+  for (auto& p : profiles) {
+    p.bands.clear();
+    for (const char* task : {"training", "serving"}) {
+      std::vector<double> errors;
+      for (const auto& run : runs) {
+        if (run.split != "held" || run.kind != p.kind || run.task != task) continue;
+        const CalibrationProfile* used = set.for_run(run);
+        const bool mine = p.is_family() || (used && used->id == p.id);
+        if (mine) errors.push_back(run_error(run, predict_run(run, &p)));
+      }
+      if (errors.empty()) continue;
+      const ErrorStats s = error_stats(errors);
+      p.bands.push_back(ErrorBand{task, s.runs, s.median_abs, s.p90_abs, s.max_abs, s.signed_median});
+    }
+  }
+}
+
+}  // namespace
+
+Json run_calibrate(const QueryContext&, JsonReader& args, Diagnostics& d) {
+  const Json* runs_node = args.array("runs", true);
+  const bool literature = args.choice("priors", false, {"embedded", "literature"}).value_or("embedded") == "literature";
+  const std::string source = args.string("source", false).value_or("fitted by the calibrate query");
+  if (!runs_node || has_errors(d)) return {};
+  const std::vector<PublishedRun> runs = read_published_runs(*runs_node, args.path_of("runs"), false, d);
+  if (has_errors(d)) return {};
+  const std::size_t usable = static_cast<std::size_t>(std::count_if(runs.begin(), runs.end(), fittable));
+  if (usable < 2)
+    add_diagnostic(d, args.path_of("runs"), "too_few_runs",
+                   "a fit needs at least 2 runs that are neither 'held' nor 'excluded'; got " + std::to_string(usable));
+  check_contradictions(*runs_node, runs, args.path_of("runs"), d);
+  if (has_errors(d)) return {};
+
+  const auto embedded = embedded_calibration_profiles();
+  ProfileFit fit = fit_profiles(runs, std::vector<CalibrationProfile>(embedded.begin(), embedded.end()), literature);
+  Json fits = Json::array();
+  for (const KindFit& f : fit.fits)
+    fits.push_back({{"kind", f.kind}, {"task", f.task}, {"runs", f.runs}, {"converged", f.result.converged},
+                    {"iterations", f.result.iterations}, {"initial_cost", f.result.initial_cost},
+                    {"cost", f.result.cost}, {"message", f.result.message}});
+  if (!fit.converged) {
+    add_diagnostic(d, args.path_of("runs"), "fit_not_converged",
+                   "the fit did not converge (see result.fits); no profile is returned");
+    return {};
+  }
+  for (auto& p : fit.profiles) p.source = source;
+  attach_bands(fit.profiles, runs);
+  Json profiles = Json::array();
+  for (const auto& p : fit.profiles) profiles.push_back(calibration_profile_json(p));
+  ProfileSet set{fit.profiles};
+  std::vector<RunOutcome> outcomes;
+  Json rows = Json::array();
+  for (const auto& run : runs) {
+    outcomes.push_back(predict_outcome(run, set));
+    rows.push_back(outcome_json(run, outcomes.back()));
+  }
+  return {{"profiles", profiles}, {"fits", fits}, {"runs", rows}, {"summary", summary_json(runs, outcomes)}};
+}
+
+}  // namespace scalescope

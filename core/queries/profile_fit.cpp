@@ -1,0 +1,148 @@
+#include "queries/profile_fit.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace scalescope {
+
+namespace {
+
+const CalibrationProfile* find_template(const std::vector<CalibrationProfile>& templates, const std::string& kind,
+                                        const std::string& hardware_id) {
+  for (const auto& t : templates)
+    if (t.kind == kind && !t.is_family() &&
+        std::find(t.hardware.begin(), t.hardware.end(), hardware_id) != t.hardware.end())
+      return &t;
+  return nullptr;
+}
+
+const CalibrationProfile* find_family(const std::vector<CalibrationProfile>& templates, const std::string& kind) {
+  for (const auto& t : templates)
+    if (t.kind == kind && t.is_family()) return &t;
+  return nullptr;
+}
+
+// One kind's profiles while they are fitted: the family (index 0) and the chips with runs.
+struct KindProfiles {
+  std::vector<CalibrationProfile> profiles;
+  std::vector<std::size_t> run_profile;  // per run (index into `runs`): which profile predicts it
+
+  std::size_t chip_index(const std::string& hardware_id) const {
+    for (std::size_t i = 1; i < profiles.size(); ++i)
+      if (std::find(profiles[i].hardware.begin(), profiles[i].hardware.end(), hardware_id) != profiles[i].hardware.end())
+        return i;
+    return 0;
+  }
+};
+
+// A fitted parameter and the profiles it is written to.
+struct Slot {
+  const ProfileParameter* parameter;
+  std::vector<std::size_t> profiles;
+};
+
+void fit_task(const std::vector<PublishedRun>& runs, KindProfiles& kp, const std::string& kind, ParameterTask task,
+              bool literature_priors, ProfileFit& out) {
+  const std::string task_name = task == ParameterTask::training ? "training" : "serving";
+  std::vector<std::size_t> task_runs;
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    if (runs[i].kind == kind && runs[i].task == task_name && fittable(runs[i])) task_runs.push_back(i);
+  if (task_runs.empty()) return;
+  // Which profiles have runs of this task (index 0 too, if some run's chip has no profile of its own).
+  std::map<std::size_t, double> profile_runs;
+  for (std::size_t i : task_runs) profile_runs[kp.run_profile[i]] += 1;
+
+  std::vector<Slot> slots;
+  FitProblem problem;
+  for (const auto& q : profile_parameters()) {
+    if (q.task != task) continue;
+    auto add_slot = [&](std::vector<std::size_t> targets) {
+      const CalibrationProfile& start = kp.profiles[targets.front()];
+      FitParameter f;
+      f.value = start.*q.field;
+      f.lo = q.lo;
+      f.hi = q.hi;
+      f.prior = literature_priors ? (kind == "tpu" ? q.prior_tpu : q.prior_gpu) : start.*q.field;
+      f.prior_log_sigma = q.prior_log_sigma;
+      problem.parameters.push_back(f);
+      slots.push_back(Slot{&q, std::move(targets)});
+    };
+    if (q.level == ParameterLevel::family) {
+      std::vector<std::size_t> all(kp.profiles.size());
+      for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+      add_slot(all);
+    } else {
+      for (const auto& [profile, count] : profile_runs) add_slot({profile});
+    }
+  }
+  problem.residual_count = task_runs.size();
+  problem.residuals = [&](const std::vector<double>& values, std::vector<double>& r) {
+    for (std::size_t j = 0; j < slots.size(); ++j)
+      for (std::size_t p : slots[j].profiles) kp.profiles[p].*(slots[j].parameter->field) = values[j];
+    for (std::size_t k = 0; k < task_runs.size(); ++k) {
+      const PublishedRun& run = runs[task_runs[k]];
+      r[k] = std::log1p(run_error(run, predict_run(run, &kp.profiles[kp.run_profile[task_runs[k]]])));
+    }
+  };
+  KindFit fit;
+  fit.kind = kind;
+  fit.task = task_name;
+  fit.runs = task_runs.size();
+  fit.result = robust_fit(problem);
+  std::vector<double> residuals(task_runs.size());
+  problem.residuals(fit.result.values, residuals);  // leaves the fitted values in the profiles
+  out.converged = out.converged && fit.result.converged;
+  out.fits.push_back(fit);
+
+  // Chip-level parameters of the family: the run-weighted geometric mean of the chips' (unless the family was
+  // fitted itself); chips without runs of this task take the family's value.
+  for (const auto& q : profile_parameters()) {
+    if (q.task != task || q.level != ParameterLevel::chip) continue;
+    if (!profile_runs.count(0)) {
+      double log_sum = 0, weight = 0;
+      for (const auto& [profile, count] : profile_runs) {
+        log_sum += count * std::log(kp.profiles[profile].*q.field);
+        weight += count;
+      }
+      kp.profiles[0].*q.field = std::exp(log_sum / weight);
+    }
+    for (std::size_t p = 1; p < kp.profiles.size(); ++p)
+      if (!profile_runs.count(p)) kp.profiles[p].*q.field = kp.profiles[0].*q.field;
+  }
+}
+
+}  // namespace
+
+bool fittable(const PublishedRun& run) { return run.split != "held" && run.excluded.empty(); }
+
+ProfileFit fit_profiles(const std::vector<PublishedRun>& runs, const std::vector<CalibrationProfile>& templates,
+                        bool literature_priors) {
+  ProfileFit out;
+  for (const std::string kind : {"tpu", "gpu"}) {
+    const CalibrationProfile* family = find_family(templates, kind);
+    if (!family) continue;
+    KindProfiles kp;
+    kp.profiles.push_back(*family);
+    for (const PublishedRun& run : runs) {
+      if (run.kind != kind || !fittable(run) || kp.chip_index(run.hardware_id) != 0) continue;
+      const CalibrationProfile* chip = find_template(templates, kind, run.hardware_id);
+      if (chip) kp.profiles.push_back(*chip);
+    }
+    kp.run_profile.resize(runs.size());
+    for (std::size_t i = 0; i < runs.size(); ++i) kp.run_profile[i] = kp.chip_index(runs[i].hardware_id);
+    fit_task(runs, kp, kind, ParameterTask::training, literature_priors, out);
+    fit_task(runs, kp, kind, ParameterTask::serving, literature_priors, out);
+    // Provenance: the runs each profile was fitted on (the family: every run of its kind).
+    for (std::size_t p = 0; p < kp.profiles.size(); ++p) {
+      kp.profiles[p].fitted_on.clear();
+      for (std::size_t i = 0; i < runs.size(); ++i)
+        if (runs[i].kind == kind && fittable(runs[i]) && (p == 0 || kp.run_profile[i] == p))
+          kp.profiles[p].fitted_on.push_back(runs[i].id);
+    }
+    for (auto& p : kp.profiles) out.profiles.push_back(std::move(p));
+  }
+  return out;
+}
+
+}  // namespace scalescope
