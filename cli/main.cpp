@@ -7,6 +7,8 @@
 #include <string>
 
 #include "api.h"
+#include "calibration_commands.h"
+#include "specs/calibration_profile.h"
 #include "specs/presets.h"
 #include "table.h"
 
@@ -15,6 +17,7 @@ namespace {
 constexpr const char* kUsage =
     "usage: scalescope [--table] [--validate] [SCENARIO.json | -]\n"
     "       scalescope --presets | --check-presets | --version | --help\n"
+    "       scalescope calibrate RUNS.json ... | scalescope validate RUNS.json ... (scalescope calibrate --help)\n"
     "Reads a scenario (docs/api.md) from the file, or from stdin when the file is '-' or absent, and prints the\n"
     "result as JSON (SI units, the unit in every key). --table prints it for people. Exit status: 0 when the\n"
     "scenario is valid, 1 when it has diagnostics, 2 on a usage or file error.\n";
@@ -29,6 +32,8 @@ bool read_all(std::istream& in, std::string& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && (std::string(argv[1]) == "calibrate" || std::string(argv[1]) == "validate"))
+    return scalescope::cli::run_calibration_command(argc, argv);
   bool table = false, validate = false;
   std::string file;
   for (int i = 1; i < argc; ++i) {
@@ -42,7 +47,8 @@ int main(int argc, char** argv) {
       std::cout << scalescope::presets_json() << "\n";
       return 0;
     } else if (arg == "--check-presets") {
-      const auto d = scalescope::validate_presets();
+      auto d = scalescope::validate_presets();
+      for (auto& x : scalescope::validate_calibration_profiles()) d.push_back(x);
       for (const auto& x : d) std::cerr << x.path << ": " << x.code << ": " << x.message << "\n";
       std::cout << (d.empty() ? "all presets valid\n" : "");
       return d.empty() ? 0 : 1;

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "specs/calibration_profile.h"
 #include "specs/presets.h"
 #include "queries/query.h"
 #include "queries/scenario.h"
@@ -203,6 +204,8 @@ std::string presets_json() {
   Json out{{"hardware", Json::array()}, {"models", Json::array()}, {"queries", query_names()}};
   for (const auto& p : hardware_preset_texts()) out["hardware"].push_back(preset_json(p));
   for (const auto& p : model_preset_texts()) out["models"].push_back(preset_json(p));
+  out["calibration_profiles"] = Json::array();
+  for (const auto& p : embedded_calibration_profiles()) out["calibration_profiles"].push_back(calibration_profile_json(p));
   out["engine_version"] = kEngineVersion;
   return out.dump();
 }

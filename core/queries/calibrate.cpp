@@ -34,8 +34,9 @@ void check_contradictions(const Json& runs_node, const std::vector<PublishedRun>
   }
 }
 
-// The error band of each profile: its held-out runs of each task (a family profile: every chip of its kind, all
-// predicted with the family's own parameters, as a chip without runs would be).
+// The error band of each profile: its held-out runs of each task that are in the model's scope (not excluded); a
+// family profile: every chip of its kind, all predicted with the family's own parameters, as a chip without runs
+// would be.
 void attach_bands(std::vector<CalibrationProfile>& profiles, const std::vector<PublishedRun>& runs) {
   ProfileSet set{profiles};
   for (auto& p : profiles) {
@@ -43,7 +44,7 @@ void attach_bands(std::vector<CalibrationProfile>& profiles, const std::vector<P
     for (const char* task : {"training", "serving"}) {
       std::vector<double> errors;
       for (const auto& run : runs) {
-        if (run.split != "held" || run.kind != p.kind || run.task != task) continue;
+        if (!in_part(run, "held_in_scope") || run.kind != p.kind || run.task != task) continue;
         const CalibrationProfile* used = set.for_run(run);
         const bool mine = p.is_family() || (used && used->id == p.id);
         if (mine) errors.push_back(run_error(run, predict_run(run, &p)));

@@ -91,28 +91,33 @@ Json error_stats_json(const ErrorStats& s) {
           {"max_abs_frac", s.max_abs}, {"signed_median_frac", s.signed_median}, {"optimistic_frac", s.optimistic_frac}};
 }
 
+bool in_part(const PublishedRun& run, const std::string& part) {
+  if (part == "held_in_scope") return run.split == "held" && run.excluded.empty();
+  return part.empty() || run.split == part;
+}
+
 Json summary_json(const std::vector<PublishedRun>& runs, const std::vector<RunOutcome>& outcomes) {
   Json groups = Json::array();
-  auto add_group = [&](const std::string& kind, const std::string& task, const std::string& split) {
+  auto add_group = [&](const std::string& kind, const std::string& task, const std::string& part) {
     std::vector<double> book, calibrated;
     for (std::size_t i = 0; i < runs.size(); ++i) {
       const PublishedRun& r = runs[i];
-      if ((!kind.empty() && r.kind != kind) || (!task.empty() && r.task != task) || (!split.empty() && r.split != split))
-        continue;
+      if ((!kind.empty() && r.kind != kind) || (!task.empty() && r.task != task) || !in_part(r, part)) continue;
       book.push_back(outcomes[i].book_error);
       if (outcomes[i].profile) calibrated.push_back(outcomes[i].calibrated_error);
     }
     if (book.empty()) return;
     groups.push_back({{"kind", kind.empty() ? "all" : kind},
                       {"task", task.empty() ? "all" : task},
-                      {"split", split.empty() ? "all" : split},
+                      {"split", part.empty() ? "all" : part},
                       {"book", error_stats_json(error_stats(book))},
                       {"calibrated", error_stats_json(error_stats(calibrated))}});
   };
-  for (const char* split : {"fit", "held"})
+  for (const char* part : {"fit", "held", "held_in_scope"}) {
     for (const char* kind : {"tpu", "gpu"})
-      for (const char* task : {"training", "serving"}) add_group(kind, task, split);
-  for (const char* split : {"fit", "held"}) add_group("", "", split);
+      for (const char* task : {"training", "serving"}) add_group(kind, task, part);
+    add_group("", "", part);
+  }
   add_group("", "", "");
   return groups;
 }

@@ -31,6 +31,9 @@ struct ErrorStats {
 ErrorStats error_stats(std::vector<double> errors);
 Json error_stats_json(const ErrorStats& s);
 
+// Whether a run belongs to a part of the suite: "fit", "held", "held_in_scope" (held and not excluded), "" (all).
+bool in_part(const PublishedRun& run, const std::string& part);
+
 // Statistics per chip kind x task x part, book and calibrated, plus all runs together.
 Json summary_json(const std::vector<PublishedRun>& runs, const std::vector<RunOutcome>& outcomes);
 

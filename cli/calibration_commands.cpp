@@ -1,0 +1,110 @@
+#include "calibration_commands.h"
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "api.h"
+#include "validation_report.h"
+
+namespace scalescope::cli {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kUsage =
+    "usage: scalescope calibrate RUNS.json [--priors literature|embedded] [--source TEXT] [--write DIR]\n"
+    "       scalescope validate RUNS.json [--markdown]\n"
+    "calibrate fits calibration profiles to the runs (docs/api.md 'calibrate') and prints them; --write puts each\n"
+    "profile in DIR/<id>.json (keeping an existing file's notes). validate predicts every run at both fidelities\n"
+    "with the embedded profiles and prints the errors; --markdown prints docs/validation.md's tables.\n";
+
+bool read_json_file(const std::string& path, json& out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::stringstream text;
+  text << in.rdbuf();
+  out = json::parse(text.str(), nullptr, false);
+  return !out.is_discarded();
+}
+
+json evaluate_query(json query) {
+  return json::parse(evaluate_json(json{{"query", std::move(query)}}.dump()), nullptr, false);
+}
+
+bool report_diagnostics(const json& out) {
+  if (out.value("ok", false)) return true;
+  for (const auto& d : out.value("diagnostics", json::array()))
+    std::cerr << d.value("path", "") << ": " << d.value("code", "") << ": " << d.value("message", "") << "\n";
+  return false;
+}
+
+// Writes each profile to dir/<id>.json, carrying over the notes (sources of the tiling) of the file it replaces.
+bool write_profiles(const json& profiles, const std::string& dir) {
+  for (json p : profiles) {
+    const std::string path = dir + "/" + p.value("id", "profile") + ".json";
+    json old;
+    if (read_json_file(path, old) && old.contains("notes")) p["notes"] = old["notes"];
+    std::ofstream out(path);
+    if (!(out << p.dump(1) << "\n")) {
+      std::cerr << "scalescope: cannot write '" << path << "'\n";
+      return false;
+    }
+    std::cout << "wrote " << path << "\n";
+  }
+  return true;
+}
+
+}  // namespace
+
+int run_calibration_command(int argc, char** argv) {
+  const std::string command = argv[1];
+  std::string file, priors = "embedded", source, write_dir;
+  bool markdown = false;
+  for (int i = 2; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto value = [&](std::string& into) {
+      if (i + 1 >= argc) return false;
+      into = argv[++i];
+      return true;
+    };
+    bool ok = true;
+    if (arg == "--priors" && command == "calibrate") ok = value(priors);
+    else if (arg == "--source" && command == "calibrate") ok = value(source);
+    else if (arg == "--write" && command == "calibrate") ok = value(write_dir);
+    else if (arg == "--markdown" && command == "validate") markdown = true;
+    else if (file.empty() && (arg.empty() || arg[0] != '-')) file = arg;
+    else ok = false;
+    if (!ok) {
+      std::cerr << "scalescope " << command << ": unexpected '" << arg << "'\n" << kUsage;
+      return 2;
+    }
+  }
+  json runs_file;
+  if (file.empty() || !read_json_file(file, runs_file) || !runs_file.is_object() || !runs_file.contains("runs")) {
+    std::cerr << "scalescope " << command << ": give a runs file with a 'runs' array\n" << kUsage;
+    return 2;
+  }
+  if (command == "calibrate") {
+    json query{{"kind", "calibrate"}, {"runs", runs_file["runs"]}, {"priors", priors}};
+    if (!source.empty()) query["source"] = source;
+    const json out = evaluate_query(query);
+    if (!report_diagnostics(out)) return 1;
+    if (!write_dir.empty()) return write_profiles(out["result"]["profiles"], write_dir) ? 0 : 2;
+    std::cout << out.dump(1) << "\n";
+    return 0;
+  }
+  const json out = evaluate_query({{"kind", "validation"}, {"runs", runs_file["runs"]}});
+  if (!report_diagnostics(out)) return 1;
+  if (!markdown) {
+    std::cout << out.dump(1) << "\n";
+    return 0;
+  }
+  const json presets = json::parse(presets_json(), nullptr, false);
+  std::cout << validation_markdown(out["result"], presets.value("calibration_profiles", json::array()));
+  return 0;
+}
+
+}  // namespace scalescope::cli

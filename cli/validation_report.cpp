@@ -1,0 +1,129 @@
+#include "validation_report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <vector>
+
+namespace scalescope::cli {
+
+namespace {
+
+using nlohmann::json;
+
+std::string pct(double frac, bool sign = false) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, sign ? "%+.1f%%" : "%.1f%%", 100.0 * frac);
+  return buf;
+}
+
+std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
+double median_abs(std::vector<double> v) {
+  if (v.empty()) return 0;
+  for (double& x : v) x = std::fabs(x);
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+const char* part_name(const std::string& split) {
+  if (split == "fit") return "fit (in sample)";
+  if (split == "held") return "held out, all";
+  if (split == "held_in_scope") return "**held out, in scope**";
+  return "all runs";
+}
+
+void summary(const json& groups, std::string& out) {
+  out += "| chip kind | task | part | runs | book median | book p90 | calibrated median | calibrated p90 | "
+         "calibrated max | signed median | optimistic |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const auto& g : groups) {
+    const json& b = g["book"];
+    const json& c = g["calibrated"];
+    out += "| " + g.value("kind", "") + " | " + g.value("task", "") + " | " + part_name(g.value("split", "")) + " | " +
+           num(b.value("runs", 0.0)) + " | " + pct(b.value("median_abs_frac", 0.0)) + " | " +
+           pct(b.value("p90_abs_frac", 0.0)) + " | " + pct(c.value("median_abs_frac", 0.0)) + " | " +
+           pct(c.value("p90_abs_frac", 0.0)) + " | " + pct(c.value("max_abs_frac", 0.0)) + " | " +
+           pct(c.value("signed_median_frac", 0.0), true) + " | " + pct(c.value("optimistic_frac", 0.0)) + " |\n";
+  }
+}
+
+void by_family(const json& runs, std::string& out) {
+  struct Family {
+    std::string kind, task;
+    std::vector<double> book, fit, held;
+  };
+  std::vector<std::string> order;
+  std::map<std::string, Family> families;
+  for (const auto& r : runs) {
+    const std::string name = r.value("family", "");
+    if (!families.count(name)) order.push_back(name);
+    Family& f = families[name];
+    f.kind = r.value("kind", "");
+    f.task = r.value("task", "");
+    f.book.push_back(r.value("book_error_frac", 0.0));
+    (r.value("split", "") == "fit" ? f.fit : f.held).push_back(r.value("calibrated_error_frac", 0.0));
+  }
+  out += "| family | chip kind | task | runs (fit / held) | book median | calibrated median, fit part | "
+         "calibrated median, held part |\n|---|---|---|---|---|---|---|\n";
+  for (const auto& name : order) {
+    const Family& f = families[name];
+    out += "| " + name + " | " + f.kind + " | " + f.task + " | " + std::to_string(f.fit.size() + f.held.size()) + " (" +
+           std::to_string(f.fit.size()) + " / " + std::to_string(f.held.size()) + ") | " + pct(median_abs(f.book)) +
+           " | " + (f.fit.empty() ? "—" : pct(median_abs(f.fit))) + " | " +
+           (f.held.empty() ? "—" : pct(median_abs(f.held))) + " |\n";
+  }
+}
+
+void every_run(const json& runs, std::string& out) {
+  out += "| run | family | task | part | measured | book | calibrated | profile | not fitted because |\n"
+         "|---|---|---|---|---|---|---|---|---|\n";
+  for (const auto& r : runs) {
+    const std::string metric = r.value("metric", "") == "step_s" ? " s/step" : " tok/s";
+    out += "| " + r.value("id", "") + " | " + r.value("family", "") + " | " + r.value("task", "") + " | " +
+           r.value("split", "") + " | " + num(r.value("measured", 0.0)) + metric + " | " +
+           pct(r.value("book_error_frac", 0.0), true) + " | " + pct(r.value("calibrated_error_frac", 0.0), true) +
+           " | " + r.value("profile", "") + " | " + r.value("excluded", "") + " |\n";
+  }
+}
+
+void parameters(const json& profiles, std::string& out) {
+  if (!profiles.is_array() || profiles.empty()) return;
+  out += "| parameter |";
+  std::string rule = "|---|";
+  for (const auto& p : profiles) {
+    out += " " + p.value("id", "") + " |";
+    rule += "---|";
+  }
+  out += "\n" + rule + "\n";
+  for (const auto& [key, unused] : profiles[0]["parameters"].items()) {
+    out += "| `" + key + "` |";
+    for (const auto& p : profiles) out += " " + num(p["parameters"].value(key, 0.0)) + " |";
+    out += "\n";
+  }
+}
+
+}  // namespace
+
+std::string validation_markdown(const json& validation, const json& profiles) {
+  std::string out;
+  out += "### Summary\n\nError = predicted / measured − 1 for a step time, measured / predicted − 1 for a throughput "
+         "(negative: optimistic). *In scope*: runs not marked excluded.\n\n";
+  summary(validation["summary"], out);
+  out += "\n### By family\n\n";
+  by_family(validation["runs"], out);
+  out += "\n### Every run\n\n";
+  every_run(validation["runs"], out);
+  out += "\n### Profile parameters\n\nEach parameter's meaning, range and prior are in "
+         "`core/specs/calibration_profile.cpp` (`profile_parameters()`); the fit's provenance is in each profile "
+         "file (`calibration_profiles/`).\n\n";
+  parameters(profiles, out);
+  return out;
+}
+
+}  // namespace scalescope::cli
