@@ -96,7 +96,7 @@ int run_calibration_command(int argc, char** argv) {
     std::cout << out.dump(1) << "\n";
     return 0;
   }
-  const json out = evaluate_query({{"kind", "validation"}, {"runs", runs_file["runs"]}});
+  const json out = evaluate_query({{"kind", "validation"}, {"runs", runs_file["runs"]}, {"family_holdout", markdown}});
   if (!report_diagnostics(out)) return 1;
   if (!markdown) {
     std::cout << out.dump(1) << "\n";

@@ -80,6 +80,17 @@ void by_family(const json& runs, std::string& out) {
   }
 }
 
+void holdout(const json& rows, std::string& out) {
+  out += "| family held out whole | runs in scope | book median | calibrated median | calibrated p90 | "
+         "signed median |\n|---|---|---|---|---|---|\n";
+  for (const auto& r : rows) {
+    const json& c = r["calibrated"];
+    out += "| " + r.value("family", "") + " | " + num(c.value("runs", 0.0)) + " | " +
+           pct(r["book"].value("median_abs_frac", 0.0)) + " | " + pct(c.value("median_abs_frac", 0.0)) + " | " +
+           pct(c.value("p90_abs_frac", 0.0)) + " | " + pct(c.value("signed_median_frac", 0.0), true) + " |\n";
+  }
+}
+
 void every_run(const json& runs, std::string& out) {
   out += "| run | family | task | part | measured | book | calibrated | profile | not fitted because |\n"
          "|---|---|---|---|---|---|---|---|---|\n";
@@ -117,6 +128,11 @@ std::string validation_markdown(const json& validation, const json& profiles) {
   summary(validation["summary"], out);
   out += "\n### By family\n\n";
   by_family(validation["runs"], out);
+  if (validation.contains("family_holdout")) {
+    out += "\n### Each family held out whole\n\nThe profiles refitted on every other family's fit runs (literature "
+           "priors), then this family predicted: how the model transfers to a framework or chip it has not seen.\n\n";
+    holdout(validation["family_holdout"], out);
+  }
   out += "\n### Every run\n\n";
   every_run(validation["runs"], out);
   out += "\n### Profile parameters\n\nEach parameter's meaning, range and prior are in "

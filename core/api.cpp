@@ -23,10 +23,10 @@ std::span<const QueryKind> query_kinds() {
       {"transformer", kNeedsModel, run_transformer},
       {"utilization", kNeedsHardware | kWantsModel, run_utilization},
       {"bounds", kNeedsHardware | kWantsModel | kWantsMesh, run_bounds},
-      {"training_step", kNeedsHardware | kNeedsModel | kNeedsMesh, run_training_step, true},
-      {"serving", kNeedsHardware | kNeedsModel | kNeedsMesh, run_serving},
+      {"training_step", kNeedsHardware | kNeedsModel | kNeedsMesh, run_training_step, true, Fidelity::calibrated},
+      {"serving", kNeedsHardware | kNeedsModel | kNeedsMesh, run_serving, true, Fidelity::calibrated},
       {"mlp_roofline", kNeedsHardware | kWantsMesh, run_mlp_roofline},
-      {"plan_search", kNeedsHardware | kNeedsModel | kNeedsMesh, run_plan_search},
+      {"plan_search", kNeedsHardware | kNeedsModel | kNeedsMesh, run_plan_search, true, Fidelity::calibrated},
       {"validation", 0, run_validation},
       {"calibrate", 0, run_calibrate},
   };

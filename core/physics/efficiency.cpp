@@ -15,7 +15,11 @@ double padding(double extent, double tile) {
 double matmul_shape_efficiency(double m, double k, double n, const MatmulTiling& t) {
   double e = padding(m, t.tile_m) * padding(n, t.tile_n) * padding(k, t.tile_k);
   if (t.parallel_tiles > 1) {
-    const double tiles = std::ceil(m / t.tile_m) * std::ceil(n / t.tile_n);
+    // Too few output tiles to fill the SMs: kernels split the contraction (split-K / stream-K) into at most
+    // K / tile_k pieces, so that each SM has work.
+    double tiles = std::ceil(m / t.tile_m) * std::ceil(n / t.tile_n);
+    if (tiles < t.parallel_tiles)
+      tiles *= std::max(1.0, std::min(std::floor(t.parallel_tiles / tiles), std::floor(k / t.tile_k)));
     e *= tiles / (std::ceil(tiles / t.parallel_tiles) * t.parallel_tiles);
   }
   return e;

@@ -10,14 +10,15 @@ namespace scalescope {
 // tiles exactly into many waves):
 //   padding: M / (ceil(M / tile_m) tile_m), the same for N and K (the MXU pads K and N to its width);
 //   waves:   tiles / (ceil(tiles / parallel_tiles) parallel_tiles), the last wave's idle SMs (wave quantisation,
-//            NVIDIA "Matrix Multiplication Background" guide; Calculon's per-size efficiency curves).
+//            NVIDIA "Matrix Multiplication Background" guide), after splitting K when there are fewer tiles than SMs.
 double matmul_shape_efficiency(double m, double k, double n, const MatmulTiling& tiling);
 
-// Small kernels do not reach their steady-state rate: launch, pipeline fill and the tail make the achieved rate
-// G / (G + G_half) of the large-matmul rate for G GFLOPs (a one-parameter fit to Calculon's measured A100 curve:
-// 0.6 at 1 GFLOP, 0.9 at 16, 0.95 at 128).
-constexpr double size_ramp(double flops, double half_rate_flops) {
-  return half_rate_flops <= 0 ? 1.0 : flops / (flops + half_rate_flops);
+// Small kernels do not reach their steady-state rate: launch, pipeline fill and the tail cost about as much as
+// `half_rate_flops` more work at full rate, so a matmul of G FLOPs runs at G / (G + G_half) of the large-matmul
+// rate (one parameter matching Calculon's measured A100 curve: 0.6 at 1 GFLOP, 0.9 at 16, 0.95 at 128). Seconds
+// at `rate` FLOP/s for `flops` of work of which `shape_efficiency` is useful (padding, waves).
+constexpr double matmul_compute_s(double flops, double shape_efficiency, double half_rate_flops, double rate) {
+  return (flops / shape_efficiency + half_rate_flops) / rate;
 }
 
 // A collective as links achieve it: the book's bandwidth term at a fraction of the link's peak, plus a fixed

@@ -56,6 +56,7 @@ void mlp(OpList& ops, const char* up, const char* act, const char* down, double 
 
 LayerOps layer_ops(const ModelConfig& m, bool moe_layer, const LayerShape& s) {
   LayerOps out;
+  moe_layer = moe_layer && m.is_moe();
   OpList ops{out};
   const double b = s.tokens, ts = norm_tokens(s), d = m.d_model, h = m.head_dim;
   const double nq = m.heads / s.tensor, nkv = local_kv_heads(m, s.tensor);
@@ -120,6 +121,7 @@ double saved_activation_bytes(const ModelConfig& m, bool moe_layer, const LayerS
   const double b = s.tokens, ts = norm_tokens(s), d = m.d_model, h = m.head_dim;
   const double nq = m.heads / s.tensor, nkv = local_kv_heads(m, s.tensor);
   const double gate = m.mlp == MlpKind::gated ? 2.0 : 1.0;
+  moe_layer = moe_layer && m.is_moe();
   const double experts = moe_layer ? 1.0 : 0.0;
   // MLP rows and width: an MoE layer's k copies per token through F_e (+ the shared experts on every token).
   const double mlp_rows_x_width = moe_layer ? b * m.active_experts * m.expert_d_ff + b * m.shared_experts * m.expert_d_ff

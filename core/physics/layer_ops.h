@@ -44,7 +44,7 @@ struct LayerShape {
 
 // One layer's forward ops: attention block (norm, QKV, rotary, attention, output projection, residual) and the
 // MLP block (norm, up/gate, activation, down, residual), or for an MoE layer the router, dispatch, experts (grouped
-// matmuls of tokens x k x EP / E rows each), shared experts and combine.
+// matmuls of tokens x k x EP / E rows each), shared experts and combine (a dense model's layers are all dense).
 LayerOps layer_ops(const ModelConfig& m, bool moe_layer, const LayerShape& s);
 
 // The ops outside the layers, once per microbatch: embedding lookup (first pipeline stage), final norm, logits

@@ -23,21 +23,24 @@ struct Engine {
   // One op on one chip: its own max(compute, memory), at the serving engine's achieved rates.
   void add(const LayerOp& o, double times, ServingTimes& t) const {
     const Hardware& hw = *in.hw;
-    double rate = 0;
+    double compute = 0;
     switch (o.kind) {
-      case OpKind::matmul:
+      case OpKind::matmul: {
         // Low-precision kernels reach less of their peak (low_precision_frac, fitted on training runs).
-        rate = hw.peak(o.linear ? in.activations : Dtype::bf16) * p.decode_matmul_frac *
-               (o.linear && bytes_per_element(in.activations) < 2.0 ? p.low_precision_frac : 1.0) *
-               matmul_shape_efficiency(o.m, o.k, o.n, p.tiling) * size_ramp(o.flops, p.matmul_half_rate_flops);
+        const double rate = hw.peak(o.linear ? in.activations : Dtype::bf16) * p.decode_matmul_frac *
+                            (o.linear && bytes_per_element(in.activations) < 2.0 ? p.low_precision_frac : 1.0);
+        compute = matmul_compute_s(o.flops, matmul_shape_efficiency(o.m, o.k, o.n, p.tiling), p.matmul_half_rate_flops, rate);
         break;
-      case OpKind::attention: rate = hw.peak(Dtype::bf16) * p.attention_frac; break;
+      }
+      case OpKind::attention:
+        compute = matmul_compute_s(o.flops, 1.0, p.matmul_half_rate_flops, hw.peak(Dtype::bf16) * p.attention_frac);
+        break;
       case OpKind::elementwise:
-        rate = hw.vector_flops_per_s > 0 ? hw.vector_flops_per_s : hw.peak(Dtype::bf16) / 32.0;
+        compute = o.flops / (hw.vector_flops_per_s > 0 ? hw.vector_flops_per_s : hw.peak(Dtype::bf16) / 32.0);
         break;
     }
     const double bytes = o.kind == OpKind::elementwise ? o.bytes * p.elementwise_traffic : o.bytes;
-    const double compute = o.flops / rate, memory = bytes / hbm_bytes_per_s;
+    const double memory = bytes / hbm_bytes_per_s;
     (compute > memory ? t.flops_s : t.memory_s) += times * std::max(compute, memory);
     if (o.kind == OpKind::attention) t.kv_s += times * memory;
     t.overhead_s += times * p.decode_op_overhead_s;

@@ -14,4 +14,18 @@ DecodeStep calibrated_decode_step(const ServingInput& in, const CalibrationProfi
 PrefillStep calibrated_prefill(const ServingInput& in, const CalibrationProfile& profile, double batch,
                                double prompt_len);
 
+// A serving replica at one fidelity: the book's closed forms (no profile) or the calibrated ops.
+struct ServingModel {
+  const ServingInput* in = nullptr;
+  const CalibrationProfile* profile = nullptr;
+
+  DecodeStep decode(double batch, double context, double tokens_per_sequence = 1.0) const {
+    return profile ? calibrated_decode_step(*in, *profile, batch, context, tokens_per_sequence)
+                   : decode_step(*in, batch, context, tokens_per_sequence);
+  }
+  PrefillStep prefill(double batch, double prompt_len) const {
+    return profile ? calibrated_prefill(*in, *profile, batch, prompt_len) : scalescope::prefill(*in, batch, prompt_len);
+  }
+};
+
 }  // namespace scalescope

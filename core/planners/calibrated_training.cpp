@@ -33,12 +33,12 @@ struct Calibrated {
     const double flops = groups * 2.0 * m * k * n;
     const bool low = linear && low_precision;
     const double peak = low ? hw.peak(in.precision.matmul) * p.low_precision_frac : hw.peak(Dtype::bf16) * p.matmul_frac;
-    const double rate = peak * matmul_shape_efficiency(m, k, n, p.tiling) * size_ramp(flops, p.matmul_half_rate_flops);
-    return std::max(flops / rate, bytes / hbm_bytes_per_s);
+    const double compute = matmul_compute_s(flops, matmul_shape_efficiency(m, k, n, p.tiling), p.matmul_half_rate_flops, peak);
+    return std::max(compute, bytes / hbm_bytes_per_s);
   }
   double attention_s(double flops, double bytes) const {
-    const double rate = hw.peak(Dtype::bf16) * p.attention_frac * size_ramp(flops, p.matmul_half_rate_flops);
-    return std::max(flops / rate, bytes / hbm_bytes_per_s);
+    const double compute = matmul_compute_s(flops, 1.0, p.matmul_half_rate_flops, hw.peak(Dtype::bf16) * p.attention_frac);
+    return std::max(compute, bytes / hbm_bytes_per_s);
   }
   double elementwise_s(double flops, double bytes) const {
     return std::max(bytes * p.elementwise_traffic / hbm_bytes_per_s, flops / vector_flops_per_s);
@@ -294,12 +294,13 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
   set_comms(CommPart::dcn, dcn, dcn_exposed);
 
   // Memory per chip (Korthikanti et al. activations; the book's weights, gradients and optimizer states) plus what
-  // is live only while the step runs: two gathered FSDP layers (one computing, one prefetched), the fp32 logits and
-  // their gradient on the last stage, and one layer's full activations while remat recomputes it.
+  // is live only while the step runs: two gathered FSDP layers (one computing, one prefetched), the logits and
+  // their gradient on the last stage (bf16; the fp32 loss runs in chunks), and one layer's full activations while
+  // remat recomputes it.
   const double saved_layer = (dense_layers * saved_activation_bytes(m, false, shape, in.remat, in.checkpoints_per_layer) +
                               moe_layers * saved_activation_bytes(m, true, shape, in.remat, in.checkpoints_per_layer));
   s.activations_bytes = saved_layer * s.in_flight_microbatches;
-  parts.transient_bytes = (zero3 ? 2.0 * layer_weight_bytes : 0.0) + 2.0 * 4.0 * shape.tokens * m.vocab / s.tensor +
+  parts.transient_bytes = (zero3 ? 2.0 * layer_weight_bytes : 0.0) + 2.0 * p_bytes * shape.tokens * m.vocab / s.tensor +
                           (in.remat == Remat::none ? 0.0 : saved_activation_bytes(m, m.is_moe(), shape, Remat::none, 0));
   s.total_bytes = s.params_bytes + s.grads_bytes + s.master_bytes + s.optimizer_bytes + s.activations_bytes +
                   s.context_buffers_bytes + parts.transient_bytes;

@@ -1,5 +1,7 @@
 #include "planners/plan_search.h"
 
+#include "planners/calibrated_training.h"
+
 #include <algorithm>
 #include <array>
 
@@ -30,6 +32,7 @@ bool better(const TrainingStep& a, const TrainingStep& b) {
 struct Searcher {
   const TrainingInput& base;
   int keep;
+  const CalibrationProfile* profile;
   PlanSearch out;
   Diagnostics scratch;
 
@@ -39,7 +42,7 @@ struct Searcher {
     check_training_plan(in, "", scratch);
     if (has_errors(scratch)) return;
     ++out.valid;
-    const TrainingStep step = evaluate_training_step(in);
+    const TrainingStep step = profile ? evaluate_calibrated_training_step(in, *profile).step : evaluate_training_step(in);
     if (step.fits) ++out.fitting;
     if (static_cast<int>(out.best.size()) == keep && !better(step, out.best.back().step)) return;
     PlanCandidate c{in.plan, in.remat, shape, names, step};
@@ -105,8 +108,8 @@ std::vector<int> divisors(int n) {
 
 }  // namespace
 
-PlanSearch search_training_plans(const TrainingInput& base, int keep) {
-  Searcher s{base, keep, {}, {}};
+PlanSearch search_training_plans(const TrainingInput& base, int keep, const CalibrationProfile* profile) {
+  Searcher s{base, keep, profile, {}, {}};
   TrainingInput in = base;
   in.plan = TrainingPlan{};
   if (base.hw->kind == ChipKind::tpu) {

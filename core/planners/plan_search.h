@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "planners/training.h"
+#include "specs/calibration_profile.h"
 
 namespace scalescope {
 
@@ -24,6 +25,7 @@ struct PlanSearch {
 };
 
 // `base` supplies the model, hardware, mesh, batch, precision and efficiency; its plan and remat are searched.
-PlanSearch search_training_plans(const TrainingInput& base, int keep);
+// With a calibration profile the plans are ranked (and their fit judged) by the calibrated step.
+PlanSearch search_training_plans(const TrainingInput& base, int keep, const CalibrationProfile* profile = nullptr);
 
 }  // namespace scalescope

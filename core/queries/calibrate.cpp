@@ -34,20 +34,29 @@ void check_contradictions(const Json& runs_node, const std::vector<PublishedRun>
   }
 }
 
-// The error band of each profile: its held-out runs of each task that are in the model's scope (not excluded); a
-// family profile: every chip of its kind, all predicted with the family's own parameters, as a chip without runs
-// would be.
-void attach_bands(std::vector<CalibrationProfile>& profiles, const std::vector<PublishedRun>& runs) {
+std::string chip_of(const PublishedRun& r) { return r.hardware_id; }
+
+// The error band of each chip's profile: its held-out runs of each task that are in the model's scope (not
+// excluded). A family profile's band is what a chip without runs of its own can expect: every chip of the kind
+// held out whole in turn (its runs never fitted on), the profiles refitted, and its in-scope runs predicted.
+void attach_bands(std::vector<CalibrationProfile>& profiles, std::vector<PublishedRun>& runs,
+                  const std::vector<CalibrationProfile>& templates) {
+  const std::vector<HoldoutGroup> chips_out = hold_out_groups(runs, templates, chip_of);
   ProfileSet set{profiles};
   for (auto& p : profiles) {
     p.bands.clear();
     for (const char* task : {"training", "serving"}) {
       std::vector<double> errors;
-      for (const auto& run : runs) {
-        if (!in_part(run, "held_in_scope") || run.kind != p.kind || run.task != task) continue;
-        const CalibrationProfile* used = set.for_run(run);
-        const bool mine = p.is_family() || (used && used->id == p.id);
-        if (mine) errors.push_back(run_error(run, predict_run(run, &p)));
+      if (p.is_family()) {
+        for (const HoldoutGroup& g : chips_out)
+          for (std::size_t i = 0; i < g.runs.size(); ++i)
+            if (g.runs[i]->kind == p.kind && g.runs[i]->task == task) errors.push_back(g.calibrated_errors[i]);
+      } else {
+        for (const auto& run : runs) {
+          if (!in_part(run, "held_in_scope") || run.kind != p.kind || run.task != task) continue;
+          const CalibrationProfile* used = set.for_run(run);
+          if (used && used->id == p.id) errors.push_back(run_error(run, predict_run(run, &p)));
+        }
       }
       if (errors.empty()) continue;
       const ErrorStats s = error_stats(errors);
@@ -62,8 +71,9 @@ Json run_calibrate(const QueryContext&, JsonReader& args, Diagnostics& d) {
   const Json* runs_node = args.array("runs", true);
   const bool literature = args.choice("priors", false, {"embedded", "literature"}).value_or("embedded") == "literature";
   const std::string source = args.string("source", false).value_or("fitted by the calibrate query");
+  const int max_iterations = static_cast<int>(args.integer("max_iterations", false, 1, 1000).value_or(60));
   if (!runs_node || has_errors(d)) return {};
-  const std::vector<PublishedRun> runs = read_published_runs(*runs_node, args.path_of("runs"), false, d);
+  std::vector<PublishedRun> runs = read_published_runs(*runs_node, args.path_of("runs"), false, d);
   if (has_errors(d)) return {};
   const std::size_t usable = static_cast<std::size_t>(std::count_if(runs.begin(), runs.end(), fittable));
   if (usable < 2)
@@ -73,7 +83,8 @@ Json run_calibrate(const QueryContext&, JsonReader& args, Diagnostics& d) {
   if (has_errors(d)) return {};
 
   const auto embedded = embedded_calibration_profiles();
-  ProfileFit fit = fit_profiles(runs, std::vector<CalibrationProfile>(embedded.begin(), embedded.end()), literature);
+  const std::vector<CalibrationProfile> templates(embedded.begin(), embedded.end());
+  ProfileFit fit = fit_profiles(runs, templates, literature, max_iterations);
   Json fits = Json::array();
   for (const KindFit& f : fit.fits)
     fits.push_back({{"kind", f.kind}, {"task", f.task}, {"runs", f.runs}, {"converged", f.result.converged},
@@ -85,7 +96,7 @@ Json run_calibrate(const QueryContext&, JsonReader& args, Diagnostics& d) {
     return {};
   }
   for (auto& p : fit.profiles) p.source = source;
-  attach_bands(fit.profiles, runs);
+  attach_bands(fit.profiles, runs, templates);
   Json profiles = Json::array();
   for (const auto& p : fit.profiles) profiles.push_back(calibration_profile_json(p));
   ProfileSet set{fit.profiles};

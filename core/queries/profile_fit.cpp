@@ -43,7 +43,7 @@ struct Slot {
 };
 
 void fit_task(const std::vector<PublishedRun>& runs, KindProfiles& kp, const std::string& kind, ParameterTask task,
-              bool literature_priors, ProfileFit& out) {
+              bool literature_priors, int max_iterations, ProfileFit& out) {
   const std::string task_name = task == ParameterTask::training ? "training" : "serving";
   std::vector<std::size_t> task_runs;
   for (std::size_t i = 0; i < runs.size(); ++i)
@@ -77,6 +77,7 @@ void fit_task(const std::vector<PublishedRun>& runs, KindProfiles& kp, const std
     }
   }
   problem.residual_count = task_runs.size();
+  problem.max_iterations = max_iterations;
   problem.residuals = [&](const std::vector<double>& values, std::vector<double>& r) {
     for (std::size_t j = 0; j < slots.size(); ++j)
       for (std::size_t p : slots[j].profiles) kp.profiles[p].*(slots[j].parameter->field) = values[j];
@@ -116,8 +117,42 @@ void fit_task(const std::vector<PublishedRun>& runs, KindProfiles& kp, const std
 
 bool fittable(const PublishedRun& run) { return run.split != "held" && run.excluded.empty(); }
 
+std::vector<HoldoutGroup> hold_out_groups(std::vector<PublishedRun>& runs, const std::vector<CalibrationProfile>& templates,
+                                          std::string (*key)(const PublishedRun&)) {
+  std::vector<std::string> groups;
+  for (const auto& r : runs)
+    if (std::find(groups.begin(), groups.end(), key(r)) == groups.end()) groups.push_back(key(r));
+  std::vector<HoldoutGroup> out;
+  for (const std::string& group : groups) {
+    std::vector<std::string> saved;
+    for (auto& r : runs) {
+      saved.push_back(r.split);
+      if (key(r) == group) r.split = "held";
+    }
+    const ProfileFit fit = fit_profiles(runs, templates, true);
+    HoldoutGroup g;
+    g.group = group;
+    g.converged = fit.converged;
+    for (const auto& r : runs) {
+      if (key(r) != group || !r.excluded.empty()) continue;
+      const CalibrationProfile* profile = nullptr;
+      for (const auto& p : fit.profiles)  // the group's chip profile if it still has one, else the family's
+        if (p.kind == r.kind && (p.is_family() ? !profile
+                                               : std::find(p.hardware.begin(), p.hardware.end(), r.hardware_id) !=
+                                                     p.hardware.end()))
+          profile = &p;
+      g.runs.push_back(&r);
+      g.calibrated_errors.push_back(profile ? run_error(r, predict_run(r, profile)) : 0.0);
+      g.book_errors.push_back(run_error(r, predict_run(r, nullptr)));
+    }
+    for (std::size_t i = 0; i < runs.size(); ++i) runs[i].split = saved[i];
+    if (!g.runs.empty()) out.push_back(std::move(g));
+  }
+  return out;
+}
+
 ProfileFit fit_profiles(const std::vector<PublishedRun>& runs, const std::vector<CalibrationProfile>& templates,
-                        bool literature_priors) {
+                        bool literature_priors, int max_iterations) {
   ProfileFit out;
   for (const std::string kind : {"tpu", "gpu"}) {
     const CalibrationProfile* family = find_family(templates, kind);
@@ -131,8 +166,8 @@ ProfileFit fit_profiles(const std::vector<PublishedRun>& runs, const std::vector
     }
     kp.run_profile.resize(runs.size());
     for (std::size_t i = 0; i < runs.size(); ++i) kp.run_profile[i] = kp.chip_index(runs[i].hardware_id);
-    fit_task(runs, kp, kind, ParameterTask::training, literature_priors, out);
-    fit_task(runs, kp, kind, ParameterTask::serving, literature_priors, out);
+    fit_task(runs, kp, kind, ParameterTask::training, literature_priors, max_iterations, out);
+    fit_task(runs, kp, kind, ParameterTask::serving, literature_priors, max_iterations, out);
     // Provenance: the runs each profile was fitted on (the family: every run of its kind).
     for (std::size_t p = 0; p < kp.profiles.size(); ++p) {
       kp.profiles[p].fitted_on.clear();

@@ -27,9 +27,21 @@ struct ProfileFit {
 // `templates`: the profiles whose tiling and identity the fit keeps (the embedded ones); their parameters are
 // the start and, unless `literature_priors`, the priors (a team's few runs then nudge the embedded profile).
 ProfileFit fit_profiles(const std::vector<PublishedRun>& runs, const std::vector<CalibrationProfile>& templates,
-                        bool literature_priors);
+                        bool literature_priors, int max_iterations = 60);
 
 // Whether a run may be fitted on.
 bool fittable(const PublishedRun& run);
+
+// Out-of-group errors: for each group of runs (`key` names a run's group: its family, or its chip), the profiles
+// refitted with that whole group held out (literature priors), and the group's in-scope runs predicted. One entry
+// per group that has such runs: the group and its runs' calibrated and book errors.
+struct HoldoutGroup {
+  std::string group;
+  bool converged = true;
+  std::vector<const PublishedRun*> runs;
+  std::vector<double> calibrated_errors, book_errors;
+};
+std::vector<HoldoutGroup> hold_out_groups(std::vector<PublishedRun>& runs, const std::vector<CalibrationProfile>& templates,
+                                          std::string (*key)(const PublishedRun&));
 
 }  // namespace scalescope

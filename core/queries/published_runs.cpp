@@ -86,10 +86,9 @@ double predict_serving(const PublishedRun& run, const CalibrationProfile* profil
     const double kv = kv_bytes_per_sequence(in, run.kv_context_len);
     batch = std::max(1.0, std::floor((in.mesh->chips * in.hw->hbm_capacity_bytes - serving_param_bytes(in)) / kv));
   }
-  const double prefill_s = profile ? calibrated_prefill(in, *profile, batch, run.prompt_len).time_s
-                                   : prefill(in, batch, run.prompt_len).time_s;
-  const double step_s = profile ? calibrated_decode_step(in, *profile, batch, run.kv_context_len).step_s
-                                : decode_step(in, batch, run.kv_context_len).step_s;
+  const ServingModel model{&in, profile};
+  const double prefill_s = model.prefill(batch, run.prompt_len).time_s;
+  const double step_s = model.decode(batch, run.kv_context_len).step_s;
   return run.replicas * batch * run.generated_len / (prefill_s + run.generated_len * step_s);
 }
 

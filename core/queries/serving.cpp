@@ -6,6 +6,8 @@
 #include "io/format.h"
 #include "queries/plan_reader.h"
 #include "specs/presets.h"
+#include "planners/calibrated_serving.h"
+#include "queries/calibration_result.h"
 #include "queries/query.h"
 #include "queries/serving_args.h"
 #include "physics/roofline.h"
@@ -98,6 +100,10 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   ServingArgs a;
   read_serving_args(ctx, args, d, a);
   ServingInput& in = a.in;
+  CalibrationProfile given;
+  const CalibrationProfile* profile =
+      ctx.fidelity == Fidelity::calibrated ? resolve_profile(ctx, args, given, d) : nullptr;
+  const ServingModel model{&in, profile};
   const double batch = a.batch, prompt = a.prompt_len, generated = a.generated_len, context = a.kv_context_len;
   // Speculative decoding: a draft model on the same chips proposes `lookahead` tokens per step.
   ModelConfig draft;
@@ -133,8 +139,8 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
                     format_count(hbm_total / 1e9) + " GB (at most " + format_count(max_batch) + " sequences fit at " +
                     format_count(final_context) + " tokens)");
 
-  const DecodeStep step = decode_step(in, batch, context);
-  const PrefillStep pre = prefill(in, batch, prompt);
+  const DecodeStep step = model.decode(batch, context);
+  const PrefillStep pre = model.prefill(batch, prompt);
   const double usd_per_s = chips * hw.price_usd_per_chip_hour / 3600.0;
   const double tokens_per_s = batch / step.step_s;
   const double c = hw.peak(in.activations);
@@ -173,7 +179,7 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
     out["weight_stationary_2d_min_chips"] = 32.0 * d_ff / m.d_model * 0.5625;
   }
   // §2.10 disaggregation: prefill servers per decode server = B T_prefill(one sequence) / (T_step G).
-  const PrefillStep one = prefill(in, 1, prompt);
+  const PrefillStep one = model.prefill(1, prompt);
   out["disaggregation"] = {{"prefill_time_one_sequence_s", one.time_s},
                            {"prefill_servers_per_decode_server", batch * one.time_s / (step.step_s * generated)}};
   // §2.10 continuous batching: B/G sequences finish per step, freeing B (P + G)/G tokens of KV.
@@ -182,8 +188,8 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   if (speculative) {
     ServingInput draft_in = in;
     draft_in.model = &draft;
-    const DecodeStep draft_step = decode_step(draft_in, batch, context);
-    const DecodeStep verify = decode_step(in, batch, context, lookahead + 1.0);
+    const DecodeStep draft_step = ServingModel{&draft_in, profile}.decode(batch, context);
+    const DecodeStep verify = model.decode(batch, context, lookahead + 1.0);
     const double expected = speculative_expected_tokens(acceptance, lookahead);
     const double iteration = lookahead * draft_step.step_s + verify.step_s;
     out["speculative"] = {{"expected_tokens_per_step", expected},
@@ -205,7 +211,7 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
       if (fit >= 1 && (batches.empty() || batches.back() != fit) && fit <= 1 << 20) batches.push_back(fit);
     }
     for (double b : batches) {
-      const DecodeStep s = decode_step(in, b, ctx_len);
+      const DecodeStep s = model.decode(b, ctx_len);
       points.push_back({{"batch", b}, {"context", ctx_len}, {"step_s", s.step_s},
                         {"tokens_per_s_per_chip", b / s.step_s / chips}, {"latency_per_token_s", s.step_s},
                         {"param_load_s", s.param_load_s}, {"kv_load_s", s.kv_load_s}, {"flops_s", s.flops_s},
@@ -214,6 +220,17 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
     }
   }
   out["sweep"] = points;
+  if (profile) {
+    // The book's replica beside the calibrated one: the ideal bound (DESIGN.md "Fidelity and calibration").
+    const DecodeStep ideal = decode_step(in, batch, context);
+    const PrefillStep ideal_prefill = prefill(in, batch, prompt);
+    out["ideal"] = {{"latency_per_token_s", ideal.step_s},
+                    {"time_to_first_token_s", ideal_prefill.time_s},
+                    {"tokens_per_s", batch / ideal.step_s},
+                    {"request_latency_s", ideal_prefill.time_s + generated * ideal.step_s},
+                    {"usd_per_million_output_tokens", usd_per_s * ideal.step_s / batch * 1e6}};
+    out["calibration"] = calibration_json(*profile, hw, "serving");
+  }
   return out;
 }
 

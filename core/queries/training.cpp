@@ -269,8 +269,11 @@ Json run_plan_search(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
   TrainingInput in = read_training_input(ctx, args, d);
   const int keep = static_cast<int>(args.integer("keep", false, 1, 100).value_or(10));
   peak_for(*ctx.hw, in.precision.matmul, args.path_of("precision") + "/matmul", d);
+  CalibrationProfile given;
+  const CalibrationProfile* profile =
+      ctx.fidelity == Fidelity::calibrated ? resolve_profile(ctx, args, given, d) : nullptr;
   if (has_errors(d)) return {};
-  const PlanSearch search = search_training_plans(in, keep);
+  const PlanSearch search = search_training_plans(in, keep, profile);
   Json plans = Json::array();
   for (const PlanCandidate& c : search.best) {
     const TrainingStep& s = c.step;
@@ -295,11 +298,27 @@ Json run_plan_search(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
               {"train_time_s", s.train_time_s},
               {"train_usd", s.train_usd}};
     if (!c.mesh_shape.empty()) plan["mesh"] = {{"shape", c.mesh_shape}, {"axis_names", c.axis_names}};
+    if (profile) {
+      // The book's step of the same plan: the ideal bound the calibrated ranking sits above.
+      TrainingInput plan_in = in;
+      Mesh plan_mesh;
+      if (!c.mesh_shape.empty()) {
+        Diagnostics ignored;
+        plan_mesh = parse_mesh(Json{{"shape", c.mesh_shape}, {"axis_names", c.axis_names}}, "", *ctx.hw, ignored);
+        plan_in.mesh = &plan_mesh;
+      }
+      plan_in.plan = c.plan;
+      plan_in.remat = c.remat;
+      const TrainingStep ideal = evaluate_training_step(plan_in);
+      plan["ideal"] = {{"step_s", ideal.step_s}, {"mfu_frac", ideal.mfu_frac}, {"train_time_s", ideal.train_time_s}};
+    }
     plans.push_back(plan);
   }
   if (search.fitting == 0)
     add_warning(d, "/query", "nothing_fits", "no plan fits in HBM; the list ranks the closest by step time");
-  return {{"evaluated", search.evaluated}, {"valid", search.valid}, {"fitting", search.fitting}, {"plans", plans}};
+  Json out{{"evaluated", search.evaluated}, {"valid", search.valid}, {"fitting", search.fitting}, {"plans", plans}};
+  if (profile) out["calibration"] = calibration_json(*profile, *ctx.hw, "training");
+  return out;
 }
 
 }  // namespace scalescope

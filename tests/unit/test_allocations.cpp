@@ -8,6 +8,8 @@
 
 #include "physics/collectives.h"
 #include "physics/roofline.h"
+#include "planners/calibrated_serving.h"
+#include "planners/calibrated_training.h"
 #include "planners/serving.h"
 #include "test_helpers.h"
 #include "planners/training.h"
@@ -88,4 +90,11 @@ TEST_CASE("primitives and planners allocate nothing", "[performance]") {
   s.mesh = &mesh;
   s.tensor = in.plan.tensor;
   CHECK(allocations_in([&] { sink = sink + decode_step(s, 64, 8192).step_s + prefill(s, 1, 8192).time_s; }) == 0);
+
+  // The calibrated fidelity (issue: fidelity, "closed form and allocation-free"); the profile is parsed beforehand.
+  const CalibrationProfile& profile = *calibration_profile_for(v5p);
+  CHECK(allocations_in([&] { sink = sink + evaluate_calibrated_training_step(in, profile).step.step_s; }) == 0);
+  CHECK(allocations_in([&] {
+          sink = sink + calibrated_decode_step(s, profile, 64, 8192).step_s + calibrated_prefill(s, profile, 1, 8192).time_s;
+        }) == 0);
 }

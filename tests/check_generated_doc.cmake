@@ -1,0 +1,28 @@
+# A generated block of a document must equal what its command prints today (docs/validation.md's tables).
+# Usage: cmake -DDOC=<file.md> -DCLI=<scalescope> -DRUNS=<runs.json> -P check_generated_doc.cmake
+#        add -DWRITE=1 to rewrite the block instead (after a refit).
+set(begin_marker "<!-- generated: scalescope validate tests/validation/published-runs.json --markdown -->")
+set(end_marker "<!-- end generated -->")
+execute_process(COMMAND "${CLI}" validate "${RUNS}" --markdown OUTPUT_VARIABLE generated RESULT_VARIABLE status)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "scalescope validate failed (${status})")
+endif()
+file(READ "${DOC}" doc)
+string(FIND "${doc}" "${begin_marker}" begin)
+string(FIND "${doc}" "${end_marker}" end)
+if(begin LESS 0 OR end LESS begin)
+  message(FATAL_ERROR "${DOC} has no generated block (${begin_marker} ... ${end_marker})")
+endif()
+string(LENGTH "${begin_marker}" begin_length)
+math(EXPR body_start "${begin} + ${begin_length} + 1")
+math(EXPR body_length "${end} - ${body_start}")
+string(SUBSTRING "${doc}" ${body_start} ${body_length} current)
+if(WRITE)
+  string(SUBSTRING "${doc}" 0 ${body_start} head)
+  string(SUBSTRING "${doc}" ${end} -1 tail)
+  file(WRITE "${DOC}" "${head}${generated}${tail}")
+  message(STATUS "rewrote the generated block of ${DOC}")
+elseif(NOT current STREQUAL generated)
+  message(FATAL_ERROR "${DOC}'s generated tables are out of date: run\n"
+                      "  cmake -DDOC=${DOC} -DCLI=${CLI} -DRUNS=${RUNS} -DWRITE=1 -P ${CMAKE_CURRENT_LIST_FILE}")
+endif()

@@ -1,0 +1,215 @@
+// The calibrated fidelity's physics (issue: fidelity): per-op accounting that adds up to the book's FLOPs, shape
+// efficiency, exposure, low precision as frameworks run it, and the book's step as the ideal lower bound.
+#include <cmath>
+
+#include <catch2/catch.hpp>
+
+#include "physics/efficiency.h"
+#include "physics/layer_ops.h"
+#include "planners/calibrated_serving.h"
+#include "planners/calibrated_training.h"
+#include "test_helpers.h"
+
+using namespace scalescope;
+
+namespace {
+
+double matmul_and_attention_flops(const LayerOps& ops, double& attention) {
+  double matmul = 0;
+  for (int i = 0; i < ops.count; ++i) {
+    if (ops.op[i].kind == OpKind::matmul) matmul += ops.op[i].flops;
+    if (ops.op[i].kind == OpKind::attention) attention += ops.op[i].flops;
+  }
+  return matmul;
+}
+
+// The forward FLOPs of the whole model on `tensor` chips, summed from the per-op lists.
+FlopCounts summed_flops(const ModelConfig& m, double tokens, double seq_len, double tensor) {
+  LayerShape s;
+  s.tokens = tokens;
+  s.seq_len = seq_len;
+  s.tensor = tensor;
+  FlopCounts f;
+  double attention_dense = 0, attention_moe = 0, attention_head = 0;
+  f.matmul_forward = tensor * (m.dense_mlp_layers() * matmul_and_attention_flops(layer_ops(m, false, s), attention_dense) +
+                               m.moe_layers() * matmul_and_attention_flops(layer_ops(m, true, s), attention_moe) +
+                               matmul_and_attention_flops(head_ops(m, s, true, true), attention_head));
+  f.attention_forward = tensor * (m.dense_mlp_layers() * attention_dense + m.moe_layers() * attention_moe);
+  return f;
+}
+
+TrainingInput llama_on(const ModelConfig& m, const Hardware& hw, const Mesh& mesh, double batch, double seq) {
+  TrainingInput in;
+  in.model = &m;
+  in.hw = &hw;
+  in.mesh = &mesh;
+  in.batch_tokens = batch;
+  in.seq_len = seq;
+  in.precision.master_weights = true;
+  return in;
+}
+
+}  // namespace
+
+TEST_CASE("a layer's ops add up to the book's FLOPs, for dense, GQA and MoE models, over TP", "[calibrated]") {
+  // spec/book.md §2.7: matmul FLOPs 2 x active parameters in matmuls (+ the unembedding) per token; attention
+  // 4 T S N H L with S/2 keys per query when causal.
+  for (const char* id : {"llama-3-70b", "llama-3-8b", "gpt-3-175b", "mixtral-8x7b", "deepseek-v3"}) {
+    INFO(id);
+    const ModelConfig m = test::model(id);
+    const FlopCounts book = count_flops(m, 8192, 4096, true);
+    for (double tp : {1.0, 8.0}) {
+      INFO("TP " << tp);
+      const FlopCounts sum = summed_flops(m, 8192, 4096, tp);
+      CHECK(sum.matmul_forward == Approx(book.matmul_forward).epsilon(1e-12));
+      CHECK(sum.attention_forward == Approx(book.attention_forward).epsilon(1e-12));
+    }
+  }
+}
+
+TEST_CASE("matmul shape efficiency: padding to tiles and the last wave's idle SMs", "[calibrated]") {
+  const MatmulTiling mxu{8, 128, 128, 1};
+  CHECK(matmul_shape_efficiency(8192, 8192, 8192, mxu) == 1.0);
+  // K and N padded to the MXU's 128: 129 uses two tiles.
+  CHECK(matmul_shape_efficiency(8192, 129, 8192, mxu) == Approx(129.0 / 256.0));
+  CHECK(matmul_shape_efficiency(8192, 8192, 64, mxu) == Approx(0.5));
+  // H100-like: 132 SMs, 128x256 tiles; 133 tiles need two waves, the second nearly empty.
+  const MatmulTiling sm{128, 256, 64, 132};
+  CHECK(matmul_shape_efficiency(128 * 133, 4096, 256, sm) == Approx(133.0 / 264.0));
+  CHECK(matmul_shape_efficiency(128 * 132, 4096, 256, sm) == Approx(1.0));
+  // A decode-sized batch of 8 rows fills 8 of a tile's 128.
+  CHECK(matmul_shape_efficiency(8, 8192, 256 * 132, sm) == Approx(8.0 / 128.0));
+  // Too few tiles for the SMs: the contraction is split (split-K), 4 tiles x 33 pieces fill 132 SMs.
+  CHECK(matmul_shape_efficiency(128, 8192, 1024, sm) == Approx(1.0));
+  CHECK(matmul_shape_efficiency(128, 128, 1024, sm) == Approx(8.0 / 132.0));  // K has only 2 pieces of 64
+}
+
+TEST_CASE("size ramp, achieved collectives and exposure", "[calibrated]") {
+  // A matmul of G_half FLOPs runs at half the rate; a large one at nearly the full rate; padding wastes work.
+  CHECK(matmul_compute_s(1e9, 1.0, 1e9, 1e12) == Approx(2e-3));
+  CHECK(1e12 / 1e12 / matmul_compute_s(1e12, 1.0, 1e9, 1e12) > 0.99);
+  CHECK(matmul_compute_s(1e9, 0.5, 0, 1e12) == Approx(2e-3));
+  // Half the link's bandwidth doubles the bandwidth term; software latency adds on top.
+  CHECK(achieved_collective_s(1.0, 0.1, 0.5, 1e-5) == Approx(2.0 + 1e-5));
+  CHECK(achieved_collective_s(1e-9, 1e-6, 1.0, 0.0) == Approx(1e-6));  // latency-bound stays latency-bound
+  CHECK(exposed_s(1.0, 2.0, 0.5) == 0.0);
+  CHECK(exposed_s(3.0, 2.0, 0.5) == Approx(2.0));
+}
+
+TEST_CASE("the calibrated step never beats the book's ideal, and reports the book's step as its lower bound",
+          "[calibrated]") {
+  const ModelConfig llama = test::model("llama-3-70b");
+  const Hardware v5p = test::hardware("tpu-v5p"), h100 = test::hardware("h100-sxm");
+  const Mesh pod = test::mesh_of(v5p, Json{{"shape", {16, 16, 16}}});
+  const Mesh gpus = test::mesh_of(h100, Json{{"shape", {64, 8, 8}}});
+  TrainingInput tpu = llama_on(llama, v5p, pod, 4194304, 4096);
+  tpu.plan.fsdp = make_axis_group(pod, {0, 1});
+  tpu.plan.tensor = make_axis_group(pod, {2});
+  TrainingInput gpu = llama_on(llama, h100, gpus, 16777216, 4096);
+  gpu.plan.fsdp = make_axis_group(gpus, {0});
+  gpu.plan.zero_stage = 1;
+  gpu.plan.pipeline = make_axis_group(gpus, {1});
+  gpu.plan.tensor = make_axis_group(gpus, {2});
+  gpu.plan.microbatches = 64;
+  for (TrainingInput* in : {&tpu, &gpu})
+    for (Remat r : {Remat::none, Remat::big_matmuls, Remat::block}) {
+      in->remat = r;
+      const CalibratedTrainingStep c = evaluate_calibrated_training_step(*in, *calibration_profile_for(*in->hw));
+      INFO(in->hw->id << " remat " << remat_name(r));
+      CHECK(c.step.step_s > c.ideal.step_s);
+      CHECK(c.step.lower_bound_s == c.ideal.step_s);
+      CHECK(c.step.mfu_frac < c.ideal.mfu_frac);
+      CHECK(c.step.mfu_frac > 0.2);  // the published runs reach 40-70%
+    }
+}
+
+TEST_CASE("fp8 speeds the step up 1.1-1.6x, not 2x: only the linear layers' matmuls run in fp8", "[calibrated]") {
+  // Issue: fidelity ("fp8/int8 for the linear layers' matmuls, attention in bf16 unless stated, so fp8 yields the
+  // measured 1.1-1.6x"); NeMo's published H100 runs show 1.3-1.5x.
+  const ModelConfig llama = test::model("llama-3-70b");
+  const Hardware h100 = test::hardware("h100-sxm");
+  const Mesh gpus = test::mesh_of(h100, Json{{"shape", {8, 8, 8}}});
+  TrainingInput in = llama_on(llama, h100, gpus, 4194304, 8192);
+  in.plan.fsdp = make_axis_group(gpus, {0});
+  in.plan.zero_stage = 1;
+  in.plan.pipeline = make_axis_group(gpus, {1});
+  in.plan.tensor = make_axis_group(gpus, {2});
+  in.plan.microbatches = 64;
+  in.remat = Remat::big_matmuls;
+  const CalibrationProfile& p = *calibration_profile_for(h100);
+  const double bf16 = evaluate_calibrated_training_step(in, p).step.step_s;
+  in.precision.matmul = Dtype::fp8;
+  const CalibratedTrainingStep fp8 = evaluate_calibrated_training_step(in, p);
+  CHECK(bf16 / fp8.step.step_s >= 1.1);
+  CHECK(bf16 / fp8.step.step_s <= 1.6);
+  CHECK(fp8.parts.low_precision_cast_s > 0);
+  // The book doubles C: its ideal speeds up by nearly 2x.
+  in.precision.matmul = Dtype::bf16;
+  const double book_bf16 = evaluate_training_step(in).step_s;
+  CHECK(book_bf16 / fp8.ideal.step_s > 1.8);
+}
+
+TEST_CASE("overlap hides FSDP gathers behind compute; without it they are exposed", "[calibrated]") {
+  const ModelConfig llama = test::model("llama-3-8b");
+  const Hardware v5e = test::hardware("tpu-v5e");
+  const Mesh slice = test::mesh_of(v5e, Json{{"shape", {16, 16}}});
+  TrainingInput in = llama_on(llama, v5e, slice, 1048576, 4096);
+  in.plan.fsdp = make_axis_group(slice, {0, 1});
+  in.remat = Remat::block;
+  CalibrationProfile p = *calibration_profile_for(v5e);
+  double previous = 0;
+  for (double overlap : {1.0, 0.5, 0.1, 0.01}) {
+    p.overlap_frac = overlap;
+    const CalibratedTrainingStep c = evaluate_calibrated_training_step(in, p);
+    INFO("overlap " << overlap);
+    CHECK(c.parts.comms_s[int(CommPart::fsdp)] > 0);
+    CHECK(c.step.step_s >= previous);
+    previous = c.step.step_s;
+    if (overlap == 1.0) CHECK(c.parts.exposed_comms_s[int(CommPart::fsdp)] == 0.0);
+    if (overlap == 0.01) CHECK(c.parts.exposed_comms_s[int(CommPart::fsdp)] > 0.5 * c.parts.comms_s[int(CommPart::fsdp)]);
+  }
+}
+
+TEST_CASE("pipelines: the bubble is (S-1)/v microbatch times of the slowest stage, which holds the logits",
+          "[calibrated]") {
+  // Narayanan et al. 2021: the interleaved schedule divides the bubble by the virtual stages.
+  const ModelConfig gpt = test::model("gpt-3-175b");
+  const Hardware a100 = test::hardware("a100-80gb");
+  const Mesh gpus = test::mesh_of(a100, Json{{"shape", {8, 8, 8}}});
+  TrainingInput in = llama_on(gpt, a100, gpus, 1572864, 2048);
+  in.plan.data = make_axis_group(gpus, {0});
+  in.plan.pipeline = make_axis_group(gpus, {1});
+  in.plan.tensor = make_axis_group(gpus, {2});
+  in.plan.microbatches = 96;
+  in.remat = Remat::block;
+  const CalibrationProfile& p = *calibration_profile_for(a100);
+  const CalibratedTrainingStep one = evaluate_calibrated_training_step(in, p);
+  in.plan.schedule = PipelineSchedule::interleaved;
+  in.plan.virtual_stages = 4;
+  const CalibratedTrainingStep four = evaluate_calibrated_training_step(in, p);
+  CHECK(four.parts.bubble_s == Approx(one.parts.bubble_s / 4.0).epsilon(1e-9));
+  CHECK(one.parts.head_s > 0);
+  CHECK(one.parts.bubble_s > 0);
+}
+
+TEST_CASE("a calibrated decode step costs more than the book's and is ordered by batch", "[calibrated]") {
+  const ModelConfig llama = test::model("llama-3-70b");
+  const Hardware h100 = test::hardware("h100-sxm");
+  const Mesh tp = test::mesh_of(h100, Json{{"shape", {8}}});
+  ServingInput in;
+  in.model = &llama;
+  in.hw = &h100;
+  in.mesh = &tp;
+  in.tensor = make_axis_group(tp, {0});
+  const CalibrationProfile& p = *calibration_profile_for(h100);
+  double previous = 0;
+  for (double batch : {1.0, 16.0, 128.0, 512.0}) {
+    const DecodeStep c = calibrated_decode_step(in, p, batch, 4096);
+    INFO("batch " << batch);
+    CHECK(c.step_s > decode_step(in, batch, 4096).step_s);
+    CHECK(c.step_s > previous);
+    CHECK(c.comms_s > 0);
+    previous = c.step_s;
+  }
+  CHECK(calibrated_prefill(in, p, 1, 8192).time_s > prefill(in, 1, 8192).time_s);
+}
