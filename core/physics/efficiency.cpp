@@ -1,5 +1,6 @@
 #include "physics/efficiency.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace scalescope {

@@ -244,15 +244,16 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
     zero12 = rs + ag;
     zero12_exposed = exposed_s(rs, last_backward, prof.overlap_frac) + exposed_s(ag, last_backward, prof.overlap_frac);
   }
-  // Across slices (§2.9.7): every layer's gradients all-reduced over DCN, one collective per layer paying the
-  // DCN latency per doubling of the slices, scheduled once the backward pass ends (MaxText's multi-slice step).
+  // Across slices (§2.9.7): every layer's gradients all-reduced over DCN, one collective per layer whose ring over
+  // S slices takes 2 (S - 1) steps, each paying the DCN latency; scheduled once the backward pass ends (MaxText's
+  // multi-slice step).
   double dcn = 0;
   if (s.slices > 1) {
     const double layer_grads = grad_frac * chip_params * p_bytes * s.tensor * stages * s.expert / layers_here;
     const CollectiveCost book = dcn_collective(Collective::all_reduce, layer_grads, s.slices, in.mesh->chips_per_slice,
                                                hw.dcn_unidir_bytes_per_s_per_chip);
     dcn = layers_here * achieved_collective_s(book.bandwidth_s, book.latency_s, prof.slow_link_frac,
-                                              prof.dcn_latency_s * std::ceil(std::log2(s.slices)));
+                                              prof.dcn_latency_s * 2.0 * (s.slices - 1.0));
   }
   const double dp_exposed = exposed_s(dp, last_backward, prof.overlap_frac);
   const double dcn_exposed = prof.dcn_exposed_frac * dcn;

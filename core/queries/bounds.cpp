@@ -1,4 +1,6 @@
 // The bounds query: the book's parallelism thresholds for a chip and a model (§2.9, §2.9.8).
+#include <algorithm>
+
 #include "physics/bounds.h"
 #include "queries/query.h"
 

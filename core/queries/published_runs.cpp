@@ -33,8 +33,9 @@ bool read_scenario(PublishedRun& run, const Json& scenario, Diagnostics& d) {
   run.specs = std::make_unique<ScenarioSpecs>();
   resolve_scenario_specs(hardware, model, mesh, *run.specs, d);
   if (has_errors(d)) return false;
-  if (hardware->is_object() && hardware->contains("preset") && (*hardware)["preset"].is_string())
-    run.hardware_id = (*hardware)["preset"].get<std::string>();
+  // The chip selects the profile; a run that does not say its kind takes it from the chip.
+  run.hardware_id = run.specs->hw.id;
+  if (run.kind.empty()) run.kind = run.specs->hw.kind == ChipKind::tpu ? "tpu" : "gpu";
   JsonReader args(*query, "/query", d);
   const std::string kind = args.choice("kind", true, {"training_step", "serving"}).value_or("");
   args.accept("fidelity");

@@ -1,0 +1,169 @@
+// The calibrated fidelity through the JSON API (issue: fidelity): every planner result says its fidelity, profile
+// and error band; a profile of one's own replaces the embedded one; bad profiles and bad calibrate queries get
+// diagnostics with their paths.
+#include <catch2/catch.hpp>
+
+#include "api.h"
+#include "specs/calibration_profile.h"
+
+using nlohmann::json;
+
+namespace {
+
+json eval(const json& scenario) { return json::parse(scalescope::evaluate_json(scenario.dump())); }
+
+bool has(const json& out, const std::string& path, const std::string& code) {
+  for (const auto& d : out["diagnostics"])
+    if (d["path"] == path && d["code"] == code) return true;
+  return false;
+}
+
+json training(const char* hardware, json mesh, json parallelism) {
+  return {{"hardware", {{"preset", hardware}}},
+          {"model", {{"preset", "llama-3-70b"}}},
+          {"mesh", mesh},
+          {"query", {{"kind", "training_step"}, {"batch_tokens", 4194304}, {"seq_len", 4096},
+                     {"parallelism", parallelism}, {"train_tokens", 15e12}}}};
+}
+
+json v5p_step() { return training("tpu-v5p", {{"shape", {8, 16, 16}}}, {{"fsdp", {"X", "Y"}}, {"tensor", {"Z"}}}); }
+
+json training_run(const std::string& id, double batch, double measured) {
+  json scenario = v5p_step();
+  scenario["query"]["batch_tokens"] = batch;
+  return {{"id", id}, {"task", "training"}, {"metric", "step_s"}, {"measured", measured}, {"scenario", scenario}};
+}
+
+}  // namespace
+
+TEST_CASE("planners default to calibrated and carry the profile, the error band and the book's ideal", "[fidelity]") {
+  const json out = eval(v5p_step());
+  REQUIRE(out["ok"] == true);
+  const json& r = out["result"];
+  CHECK(r["fidelity"] == "calibrated");
+  CHECK(r["calibration"]["profile"]["id"] == "tpu-v5p");
+  CHECK(r["calibration"]["profile"]["family_fallback"] == false);
+  CHECK(!r["calibration"]["profile"]["fitted_on"].empty());
+  const json& band = r["calibration"]["error_band"];
+  CHECK(band["median_frac"].get<double>() > 0);
+  CHECK(band["text"].get<std::string>().find("held-out TPU training runs") != std::string::npos);
+  // The book's step is the ideal lower bound: the calibrated step is slower, its MFU lower.
+  CHECK(r["time"]["step_s"].get<double>() > r["ideal"]["step_s"].get<double>());
+  CHECK(r["mfu_frac"].get<double>() < r["ideal"]["mfu_frac"].get<double>());
+  CHECK(r["time"]["lower_bound_s"] == r["ideal"]["step_s"]);
+  CHECK(r["breakdown"]["matmul_s"].get<double>() > 0);
+  CHECK(r["cost"]["train_time_s"].get<double>() > r["ideal"]["train_time_s"].get<double>());
+  // fidelity "book" gives the book's numbers, and they equal the ideal beside the calibrated ones.
+  json book = v5p_step();
+  book["query"]["fidelity"] = "book";
+  const json b = eval(book);
+  CHECK(b["result"]["fidelity"] == "book");
+  CHECK(!b["result"].contains("calibration"));
+  CHECK(b["result"]["time"]["step_s"] == r["ideal"]["step_s"]);
+}
+
+TEST_CASE("a chip without runs of its own uses its family's profile and says so", "[fidelity]") {
+  const json out = eval(training("tpu7x", {{"shape", {8, 16, 16}}}, {{"fsdp", {"X", "Y"}}, {"tensor", {"Z"}}}));
+  REQUIRE(out["ok"] == true);
+  const json& c = out["result"]["calibration"];
+  CHECK(c["profile"]["id"] == "tpu");
+  CHECK(c["profile"]["family_fallback"] == true);
+  CHECK(c["error_band"]["text"].get<std::string>().find("has no runs of its own") != std::string::npos);
+  // The family's band (each chip held out whole) is wider than the chip profile's.
+  const json own = eval(v5p_step());
+  CHECK(c["error_band"]["median_frac"].get<double>() >
+        own["result"]["calibration"]["error_band"]["median_frac"].get<double>());
+}
+
+TEST_CASE("serving and plan_search are calibrated by default too", "[fidelity]") {
+  const json serve = eval({{"hardware", {{"preset", "h100-sxm"}}}, {"model", {{"preset", "llama-3-8b"}}},
+                           {"mesh", {{"shape", {1}}}},
+                           {"query", {{"kind", "serving"}, {"batch", 64}, {"prompt_len", 1000}, {"generated_len", 1000}}}});
+  REQUIRE(serve["ok"] == true);
+  CHECK(serve["result"]["fidelity"] == "calibrated");
+  CHECK(serve["result"]["latency_per_token_s"].get<double>() > serve["result"]["ideal"]["latency_per_token_s"].get<double>());
+  CHECK(serve["result"]["calibration"]["error_band"]["text"].get<std::string>().find("serving") != std::string::npos);
+  const json search = eval({{"hardware", {{"preset", "tpu-v5p"}}}, {"model", {{"preset", "llama-3-70b"}}},
+                            {"mesh", {{"shape", {4, 4, 4}}}},
+                            {"query", {{"kind", "plan_search"}, {"batch_tokens", 1048576}, {"seq_len", 4096}, {"keep", 3}}}});
+  REQUIRE(search["ok"] == true);
+  CHECK(search["result"]["fidelity"] == "calibrated");
+  for (const auto& p : search["result"]["plans"]) CHECK(p["step_s"].get<double>() > p["ideal"]["step_s"].get<double>());
+}
+
+TEST_CASE("query.calibration replaces the profile; a bad one is diagnosed at its path", "[fidelity]") {
+  json profile = scalescope::calibration_profile_json(*scalescope::calibration_profile_for(
+      [] {
+        scalescope::Hardware hw;
+        hw.id = "tpu-v5p";
+        return hw;
+      }()));
+  json scenario = v5p_step();
+  const json embedded = eval(scenario)["result"];
+  const double frac = profile["parameters"]["matmul_frac"].get<double>();
+  profile["parameters"]["matmul_frac"] = 0.4;
+  scenario["query"]["calibration"] = profile;
+  const json slower = eval(scenario);
+  REQUIRE(slower["ok"] == true);
+  // The large matmuls are compute-bound: their time scales with 1 / matmul_frac (a few small ones stay bound by
+  // their bytes), and the step with them.
+  const double ratio = slower["result"]["breakdown"]["matmul_s"].get<double>() / embedded["breakdown"]["matmul_s"].get<double>();
+  CHECK(ratio <= frac / 0.4 + 1e-9);
+  CHECK(ratio >= 0.9 * frac / 0.4);
+  CHECK(slower["result"]["time"]["step_s"].get<double>() > embedded["time"]["step_s"].get<double>());
+  CHECK(slower["result"]["calibration"]["profile"]["id"] == "tpu-v5p");
+
+  json bad = profile;
+  bad["parameters"].erase("hbm_frac");
+  bad["parameters"]["matmul_frac"] = 0;
+  bad["parameters"]["warp_speed"] = 9;
+  bad["parameters"]["overlap_frac"] = 1e-9;
+  scenario["query"]["calibration"] = bad;
+  const json out = eval(scenario);
+  CHECK(out["ok"] == false);
+  CHECK(has(out, "/query/calibration/parameters/hbm_frac", "missing_key"));
+  CHECK(has(out, "/query/calibration/parameters/matmul_frac", "not_positive"));
+  CHECK(has(out, "/query/calibration/parameters/warp_speed", "unknown_key"));
+  CHECK(has(out, "/query/calibration/parameters/overlap_frac", "out_of_range"));
+  scenario["query"]["calibration"] = "fast";
+  CHECK(has(eval(scenario), "/query/calibration", "wrong_type"));
+}
+
+TEST_CASE("calibrate fits a team's own runs and the profile it returns can be passed back", "[fidelity]") {
+  // Two runs of "my cluster", 15% slower than the shipped v5p profile predicts.
+  json base = v5p_step();
+  const double predicted = eval(base)["result"]["time"]["step_s"].get<double>();
+  base["query"]["batch_tokens"] = 8388608;
+  const double predicted_large = eval(base)["result"]["time"]["step_s"].get<double>();
+  const json runs = {training_run("mine-1", 4194304, 1.15 * predicted), training_run("mine-2", 8388608, 1.15 * predicted_large)};
+  const json out = eval({{"query", {{"kind", "calibrate"}, {"runs", runs}}}});
+  INFO(out["diagnostics"].dump());
+  REQUIRE(out["ok"] == true);
+  json mine;
+  for (const auto& p : out["result"]["profiles"])
+    if (p["id"] == "tpu-v5p") mine = p;
+  REQUIRE(mine.is_object());
+  CHECK(mine["fitted_on"] == json::array({"mine-1", "mine-2"}));
+  json again = v5p_step();
+  again["query"]["calibration"] = mine;
+  const double refit = eval(again)["result"]["time"]["step_s"].get<double>();
+  CHECK(refit / predicted == Approx(1.15).epsilon(0.04));
+}
+
+TEST_CASE("calibrate refuses too few runs, contradicting runs, zero times and a fit that does not converge",
+          "[fidelity]") {
+  json out = eval({{"query", {{"kind", "calibrate"}, {"runs", {training_run("a", 4194304, 10)}}}}});
+  CHECK(has(out, "/query/runs", "too_few_runs"));
+  out = eval({{"query", {{"kind", "calibrate"}, {"runs", {training_run("a", 4194304, 10), training_run("b", 4194304, 30)}}}}});
+  CHECK(has(out, "/query/runs/1", "contradictory_runs"));
+  out = eval({{"query", {{"kind", "calibrate"}, {"runs", {training_run("a", 4194304, 0), training_run("b", 8388608, 20)}}}}});
+  CHECK(has(out, "/query/runs/0/measured", "not_positive"));
+  json bad_run = training_run("b", 8388608, 20);
+  bad_run["scenario"]["query"]["parallelism"]["tensor"] = {"Q"};
+  out = eval({{"query", {{"kind", "calibrate"}, {"runs", {training_run("a", 4194304, 10), bad_run}}}}});
+  CHECK(has(out, "/query/runs/1/scenario/query/parallelism/tensor/0", "unknown_mesh_axis"));
+  out = eval({{"query", {{"kind", "calibrate"}, {"max_iterations", 1},
+                         {"runs", {training_run("a", 4194304, 3), training_run("b", 8388608, 40)}}}}});
+  CHECK(has(out, "/query/runs", "fit_not_converged"));
+  CHECK(!out.contains("result"));
+}
