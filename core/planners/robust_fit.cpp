@@ -102,7 +102,9 @@ FitResult robust_fit(const FitProblem& p) {
         u = bounded;
         cost = c;
         lambda = std::max(lambda / 3.0, 1e-9);
-        if (drop < 1e-10 * (1.0 + cost)) {
+        // Converged when an iteration lowers the objective by less than a millionth (the parameters are then
+        // settled to about a thousandth: far below what the runs can tell apart).
+        if (drop < 1e-6 * (1.0 + cost)) {
           out.converged = true;
           out.message = "converged: the objective stopped falling";
         }

@@ -24,7 +24,7 @@ struct FitProblem {
   // parameter one prior sigma from its prior. Beyond huber_delta units a run counts linearly, not quadratically.
   double residual_scale = 0.1;
   double huber_delta = 1.0;
-  int max_iterations = 60;
+  int max_iterations = 200;
 };
 
 struct FitResult {

@@ -71,7 +71,7 @@ Json run_calibrate(const QueryContext&, JsonReader& args, Diagnostics& d) {
   const Json* runs_node = args.array("runs", true);
   const bool literature = args.choice("priors", false, {"embedded", "literature"}).value_or("embedded") == "literature";
   const std::string source = args.string("source", false).value_or("fitted by the calibrate query");
-  const int max_iterations = static_cast<int>(args.integer("max_iterations", false, 1, 1000).value_or(60));
+  const int max_iterations = static_cast<int>(args.integer("max_iterations", false, 1, 1000).value_or(200));
   if (!runs_node || has_errors(d)) return {};
   std::vector<PublishedRun> runs = read_published_runs(*runs_node, args.path_of("runs"), false, d);
   if (has_errors(d)) return {};

@@ -60,10 +60,10 @@ void fit_task(const std::vector<PublishedRun>& runs, KindProfiles& kp, const std
     auto add_slot = [&](std::vector<std::size_t> targets) {
       const CalibrationProfile& start = kp.profiles[targets.front()];
       FitParameter f;
-      f.value = start.*q.field;
       f.lo = q.lo;
       f.hi = q.hi;
       f.prior = literature_priors ? (kind == "tpu" ? q.prior_tpu : q.prior_gpu) : start.*q.field;
+      f.value = f.prior;  // the fit starts from its priors, so its answer does not depend on the profiles it replaces
       f.prior_log_sigma = q.prior_log_sigma;
       problem.parameters.push_back(f);
       slots.push_back(Slot{&q, std::move(targets)});

@@ -27,7 +27,7 @@ struct ProfileFit {
 // `templates`: the profiles whose tiling and identity the fit keeps (the embedded ones); their parameters are
 // the start and, unless `literature_priors`, the priors (a team's few runs then nudge the embedded profile).
 ProfileFit fit_profiles(const std::vector<PublishedRun>& runs, const std::vector<CalibrationProfile>& templates,
-                        bool literature_priors, int max_iterations = 60);
+                        bool literature_priors, int max_iterations = 200);
 
 // Whether a run may be fitted on.
 bool fittable(const PublishedRun& run);
