@@ -57,7 +57,12 @@ describe('the wasm module', () => {
 
   it('presets() matches the Presets type', () => {
     const p = JSON.parse(engine.presets()) as Presets;
-    expect(Object.keys(p).sort()).toEqual(['engine_version', 'hardware', 'models', 'queries']);
+    expect(Object.keys(p).sort()).toEqual(['calibration_profiles', 'engine_version', 'hardware', 'models', 'queries']);
+    for (const c of p.calibration_profiles) {
+      expect(['tpu', 'gpu']).toContain(c.kind);
+      expect(c.fitted_on.length).toBeGreaterThan(0);
+      expect(typeof c.parameters.matmul_frac).toBe('number');
+    }
     expect(p.engine_version).toBe(engine.version());
     for (const h of p.hardware) {
       expect(typeof h.id).toBe('string');

@@ -452,10 +452,26 @@ export interface ModelPreset {
   [k: string]: unknown;
 }
 
+// A calibration profile (calibration_profiles/*.json): the calibrated fidelity's fitted constants for a chip or
+// a chip family, with provenance and the error band measured out of sample.
+export interface CalibrationProfilePreset {
+  id: string;
+  name: string;
+  kind: 'tpu' | 'gpu';
+  hardware: string[];
+  source: string;
+  fitted_on: string[];
+  tiling: { tile_m: number; tile_n: number; tile_k: number; parallel_tiles: number };
+  parameters: Record<string, number>;
+  error_bands: Partial<Record<'training' | 'serving', { runs: number; median_frac: number; p90_frac: number; max_frac: number; signed_median_frac: number }>>;
+  [k: string]: unknown;
+}
+
 export interface Presets {
   engine_version: string;
   hardware: HardwarePreset[];
   models: ModelPreset[];
+  calibration_profiles: CalibrationProfilePreset[];
   queries: string[];
 }
 
