@@ -66,17 +66,15 @@ struct Calibrated {
         break;
       }
       case OpKind::attention:
-        f = attention_s(o.flops, o.bytes);
-        b = attention_s(backward_flops_factor(o.kind) * o.flops, backward_bytes_factor(o.kind) * o.bytes);
-        w.attention += f + b + (again ? f : 0);
+      case OpKind::elementwise: {
+        const bool attention = o.kind == OpKind::attention;
+        auto time = [&](double flops, double bytes) { return attention ? attention_s(flops, bytes) : elementwise_s(flops, bytes); };
+        f = time(o.flops, o.bytes);
+        b = time(backward_flops_factor(o.kind) * o.flops, backward_bytes_factor(o.kind) * o.bytes);
+        (attention ? w.attention : w.elementwise) += f + b + (again ? f : 0);
         w.ops += 2;
         break;
-      case OpKind::elementwise:
-        f = elementwise_s(o.flops, o.bytes);
-        b = elementwise_s(backward_flops_factor(o.kind) * o.flops, backward_bytes_factor(o.kind) * o.bytes);
-        w.elementwise += f + b + (again ? f : 0);
-        w.ops += 2;
-        break;
+      }
     }
     w.forward += f;
     w.backward += b;
