@@ -1,4 +1,4 @@
-// The web's door into the engine: five stateless functions, JSON text in, JSON text out (docs/api.md).
+// The web's door into the engine: six stateless functions, JSON text in, JSON text out (docs/api.md).
 // Nothing here computes anything; it only forwards to core/api.h. The TypeScript types that describe these
 // functions are written by hand in web/src/engine/types.ts (Emscripten 3.1.6 has no --emit-tsd) and checked
 // against this module by web/test/engine-types.test.ts.
@@ -7,6 +7,7 @@
 #include <emscripten/bind.h>
 
 #include "api.h"
+#include "specs/hf_config.h"
 
 namespace {
 
@@ -15,6 +16,8 @@ std::string evaluate_many(const std::string& scenarios_json) { return scalescope
 std::string presets() { return scalescope::presets_json(); }
 std::string validate(const std::string& scenario_json) { return scalescope::validate_json(scenario_json); }
 std::string version() { return scalescope::kEngineVersion; }
+// The model a scenario's `model` object resolves to (e.g. a pasted config.json), for the explorer's controls.
+std::string model_json(const std::string& model_text) { return scalescope::resolve_model_json(model_text); }
 
 }  // namespace
 
@@ -24,4 +27,5 @@ EMSCRIPTEN_BINDINGS(scalescope) {
   emscripten::function("presets", &presets);
   emscripten::function("validate", &validate);
   emscripten::function("version", &version);
+  emscripten::function("model_json", &model_json);
 }

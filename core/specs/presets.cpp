@@ -2,6 +2,8 @@
 
 #include <map>
 
+#include "specs/hf_config.h"
+
 namespace scalescope {
 
 std::vector<std::string> preset_ids(std::span<const PresetText> presets) {
@@ -63,6 +65,7 @@ Hardware resolve_hardware(const Json& node, const std::string& path, Diagnostics
 }
 
 ModelConfig resolve_model(const Json& node, const std::string& path, Diagnostics& d) {
+  if (node.is_object() && node.contains("hf_config")) return resolve_hf_model(node, path, d);  // a pasted config.json
   return resolve<ModelConfig>(node, path, model_preset_texts(), "model", parse_model, d);
 }
 

@@ -1,0 +1,36 @@
+// A Hugging Face `config.json` (the file beside a checkpoint on the Hub) read as the engine's model, so a reader can
+// paste any Llama, Mistral, Mixtral, Qwen, Gemma or DeepSeek config instead of writing the preset schema by hand:
+//   {"model": {"hf_config": {...config.json...}, "overrides": {...}, "name": "..."}}   (docs/api.md "Scenario")
+// The family comes from `model_type`; each family's keys map onto the book's symbols (spec/book.md §0, §4):
+// num_hidden_layers L, hidden_size D, intermediate_size F, num_attention_heads N, num_key_value_heads K, head_dim H,
+// vocab_size V, and the MoE keys E, k, shared experts, expert F and leading dense layers. A key the shape needs and
+// the config lacks is a `missing_key` error; a key the engine does not know is an `unknown_key` error that names it
+// (it might change the architecture; keys known to change nothing the book models — rope, norms, token ids, dtypes,
+// dropout — are read silently). What the engine approximates (latent attention, sliding windows) is listed in the
+// model's `not_modelled`, as the presets do.
+#pragma once
+#include <string>
+#include <string_view>
+
+#include "io/diagnostics.h"
+#include "io/json_reader.h"
+#include "specs/model.h"
+
+namespace scalescope {
+
+// The model-preset fields (docs/presets.md, without schema and sources) of a config.json; diagnostics carry JSON
+// pointers below `path` (e.g. "/model/hf_config/num_hidden_layers").
+Json hf_config_to_model(const Json& config, const std::string& path, Diagnostics& diagnostics);
+
+// A scenario's {"hf_config": {...}, "overrides": {...}, "name": "..."} model object, validated like a preset.
+ModelConfig resolve_hf_model(const Json& node, const std::string& path, Diagnostics& diagnostics);
+
+// The preset fields of a resolved model (what the engine computes with).
+Json model_config_json(const ModelConfig& model);
+
+// A scenario's `model` object as text (a preset with overrides, an inline model or an hf_config) in, the model the
+// engine resolves it to out: {"ok": bool, "model": {...preset fields..., "not_modelled": [...]}, "diagnostics": [...]}.
+// The web reads a pasted config.json's shape through it (wasm `model_json`).
+std::string resolve_model_json(std::string_view model_text);
+
+}  // namespace scalescope

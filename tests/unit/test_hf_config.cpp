@@ -1,0 +1,235 @@
+// A pasted Hugging Face config.json is read by the engine: real public configs (tests/hf_configs/) give the same
+// shape as the model presets made from the same papers, the MoE families map their own keys, and missing or
+// unknown keys are diagnostics that name them.
+#include <fstream>
+#include <sstream>
+
+#include "test_helpers.h"
+
+#include "api.h"
+#include "specs/hf_config.h"
+
+using namespace scalescope;
+using nlohmann::json;
+
+namespace {
+
+json config(const std::string& file) {
+  std::ifstream in(std::string(SCALESCOPE_SOURCE_DIR) + "/tests/hf_configs/" + file);
+  REQUIRE(in);
+  std::stringstream text;
+  text << in.rdbuf();
+  const json j = json::parse(text.str(), nullptr, false);
+  REQUIRE(!j.is_discarded());
+  return j;
+}
+
+// The model a scenario's model object resolves to (REQUIREs no diagnostics).
+ModelConfig resolved(const json& model_node) {
+  Diagnostics d;
+  const ModelConfig m = resolve_model(model_node, "/model", d);
+  for (const auto& x : d) INFO(x.path << ": " << x.code << ": " << x.message);
+  REQUIRE(d.empty());
+  return m;
+}
+
+json transformer(const json& model_node) {
+  const json out = json::parse(evaluate_json(json{{"model", model_node}, {"query", {{"kind", "transformer"}}}}.dump()));
+  INFO(out["diagnostics"].dump());
+  REQUIRE(out["ok"] == true);
+  return out["result"];
+}
+
+void same_shape(const ModelConfig& a, const ModelConfig& b) {
+  CHECK(a.layers == b.layers);
+  CHECK(a.d_model == b.d_model);
+  CHECK(a.d_ff == b.d_ff);
+  CHECK(a.heads == b.heads);
+  CHECK(a.kv_heads == b.kv_heads);
+  CHECK(a.head_dim == b.head_dim);
+  CHECK(a.vocab == b.vocab);
+  CHECK(a.tied_embeddings == b.tied_embeddings);
+  CHECK(a.mlp == b.mlp);
+  CHECK(a.experts == b.experts);
+  CHECK(a.active_experts == b.active_experts);
+  CHECK(a.shared_experts == b.shared_experts);
+  CHECK(a.dense_layers == b.dense_layers);
+  if (a.is_moe()) CHECK(a.expert_d_ff == b.expert_d_ff);
+}
+
+std::vector<std::string> codes_at(const Diagnostics& d, const std::string& path) {
+  std::vector<std::string> out;
+  for (const auto& x : d)
+    if (x.path == path) out.push_back(x.code);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("real config.json files give the presets' shapes", "[hf_config]") {
+  const std::pair<const char*, const char*> pairs[] = {
+      {"meta-llama-3-70b.json", "llama-3-70b"}, {"meta-llama-3.1-8b.json", "llama-3-8b"},
+      {"mixtral-8x7b-v0.1.json", "mixtral-8x7b"}, {"gemma-2-27b.json", "gemma-2-27b"},
+      {"deepseek-v3.json", "deepseek-v3"}};
+  for (const auto& [file, preset] : pairs) {
+    INFO(file << " vs preset " << preset);
+    const json hf = {{"hf_config", config(file)}};
+    same_shape(resolved(hf), test::model(preset));
+    // The same shape is the same accounting: every parameter count and the KV cache agree exactly.
+    const json a = transformer(hf), b = transformer({{"preset", preset}});
+    CHECK(a["params"] == b["params"]);
+    CHECK(a["kv_cache_bytes_per_token"] == b["kv_cache_bytes_per_token"]);
+  }
+}
+
+TEST_CASE("families without a preset: Mistral, Qwen2, Qwen2-MoE, Qwen3-MoE, Gemma 3", "[hf_config]") {
+  SECTION("Mistral 7B: dense GQA, a sliding window the engine does not model") {
+    const json hf = {{"hf_config", config("mistral-7b-v0.1.json")}};
+    const ModelConfig m = resolved(hf);
+    CHECK(m.layers == 32);
+    CHECK(m.heads == 32);
+    CHECK(m.kv_heads == 8);
+    CHECK(m.head_dim == 128);
+    CHECK(m.vocab == 32000);
+    CHECK_FALSE(m.is_moe());
+    // 7.24e9 parameters (mistral.ai's model card: 7.3B).
+    CHECK(transformer(hf)["params"]["total"].get<double>() == Approx(7.24e9).epsilon(0.002));
+    const json out = json::parse(resolve_model_json(hf.dump()));
+    CHECK(out["ok"] == true);
+    REQUIRE(out["model"]["not_modelled"].size() == 1);
+    CHECK(out["model"]["not_modelled"][0].get<std::string>().find("Sliding-window") == 0);
+  }
+  SECTION("Qwen2 72B: a window it does not use is not a caveat") {
+    const json hf = {{"hf_config", config("qwen2-72b.json")}};
+    const ModelConfig m = resolved(hf);
+    CHECK(m.d_ff == 29568);
+    CHECK(m.vocab == 152064);
+    // 72.7e9 parameters (Qwen2 technical report; the engine leaves out the q/k/v biases, 0.01%).
+    CHECK(transformer(hf)["params"]["total"].get<double>() == Approx(72.7e9).epsilon(0.002));
+    CHECK(json::parse(resolve_model_json(hf.dump()))["model"]["not_modelled"].empty());
+  }
+  SECTION("Qwen1.5-MoE-A2.7B: a shared expert four routed experts wide") {
+    const ModelConfig m = resolved({{"hf_config", config("qwen1.5-moe-a2.7b.json")}});
+    CHECK(m.experts == 60);
+    CHECK(m.active_experts == 4);
+    CHECK(m.expert_d_ff == 1408);
+    CHECK(m.shared_experts == 4);  // shared_expert_intermediate_size 5632 = 4 x 1408
+    CHECK(m.dense_layers == 0);
+    // 14.3e9 total and 2.7e9 activated parameters (Qwen's model card), less the shared expert's one-row gate.
+    const json p = transformer({{"hf_config", config("qwen1.5-moe-a2.7b.json")}})["params"];
+    CHECK(p["total"].get<double>() == Approx(14.3e9).epsilon(0.01));
+    CHECK(p["active"].get<double>() == Approx(2.7e9).epsilon(0.03));
+  }
+  SECTION("Qwen3-30B-A3B: 128 experts, 8 active, explicit head_dim") {
+    const json hf = {{"hf_config", config("qwen3-30b-a3b.json")}};
+    const ModelConfig m = resolved(hf);
+    CHECK(m.experts == 128);
+    CHECK(m.active_experts == 8);
+    CHECK(m.expert_d_ff == 768);
+    CHECK(m.head_dim == 128);  // not hidden_size / heads = 64
+    CHECK(m.shared_experts == 0);
+    // 30.5e9 total, 3.3e9 activated (Qwen3 model card).
+    const json p = transformer(hf)["params"];
+    CHECK(p["total"].get<double>() == Approx(30.5e9).epsilon(0.01));
+    CHECK(p["active"].get<double>() == Approx(3.3e9).epsilon(0.03));
+  }
+  SECTION("Gemma 3 27B: the language model from text_config, the tied embeddings and vocabulary by default") {
+    const json hf = {{"hf_config", config("gemma-3-27b-pt.json")}};
+    const ModelConfig m = resolved(hf);
+    CHECK(m.layers == 62);
+    CHECK(m.d_model == 5376);
+    CHECK(m.head_dim == 128);
+    CHECK(m.vocab == 262208);
+    CHECK(m.tied_embeddings);
+    const json notes = json::parse(resolve_model_json(hf.dump()))["model"]["not_modelled"];
+    CHECK(notes.size() == 2);  // the sliding window and the vision tower
+  }
+  SECTION("DeepSeek-V3: latent attention and multi-token prediction are named caveats") {
+    const json notes = json::parse(resolve_model_json(json{{"hf_config", config("deepseek-v3.json")}}.dump()))["model"]["not_modelled"];
+    REQUIRE(notes.size() == 2);
+    CHECK(notes[0].get<std::string>().find("latent attention") != std::string::npos);
+  }
+}
+
+TEST_CASE("missing, unknown and wrong config.json keys are diagnostics that name them", "[hf_config]") {
+  const std::string at = "/model/hf_config/";
+  SECTION("a missing key the shape needs") {
+    json c = config("meta-llama-3-70b.json");
+    c.erase("num_hidden_layers");
+    Diagnostics d;
+    resolve_model({{"hf_config", c}}, "/model", d);
+    REQUIRE(d.size() == 1);
+    CHECK(d[0].code == "missing_key");
+    CHECK(d[0].path == at + "num_hidden_layers");
+    CHECK(d[0].message.find("a llama config.json needs 'num_hidden_layers'") == 0);
+  }
+  SECTION("an unknown key is named; a key of another family is unknown here") {
+    json c = config("meta-llama-3-70b.json");
+    c["num_local_experts"] = 8;
+    c["my_new_flag"] = true;
+    Diagnostics d;
+    resolve_model({{"hf_config", c}}, "/model", d);
+    CHECK(codes_at(d, at + "num_local_experts") == std::vector<std::string>{"unknown_key"});
+    CHECK(codes_at(d, at + "my_new_flag") == std::vector<std::string>{"unknown_key"});
+    CHECK(d.size() == 2);
+    for (const auto& x : d) CHECK(x.message.find("'" + x.path.substr(at.size()) + "'") != std::string::npos);
+  }
+  SECTION("many unknown keys: at most 20 named, then a count") {
+    json c = config("mistral-7b-v0.1.json");
+    for (int i = 0; i < 25; ++i) c["k" + std::to_string(i)] = i;
+    Diagnostics d;
+    resolve_model({{"hf_config", c}}, "/model", d);
+    REQUIRE(d.size() == 21);
+    CHECK(d.back().path == "/model/hf_config");
+    CHECK(d.back().message.find("5 more unknown keys") == 0);
+  }
+  SECTION("an unknown or missing model_type lists the families") {
+    Diagnostics d;
+    resolve_model({{"hf_config", {{"model_type", "gpt2"}, {"n_layer", 12}}}}, "/model", d);
+    REQUIRE(d.size() == 1);
+    CHECK(d[0].code == "unknown_choice");
+    CHECK(d[0].path == at + "model_type");
+    CHECK(d[0].message.find("llama, mistral, qwen2") != std::string::npos);
+    Diagnostics d2;
+    resolve_model({{"hf_config", {{"hidden_size", 4096}}}}, "/model", d2);
+    CHECK(codes_at(d2, at + "model_type") == std::vector<std::string>{"missing_key"});
+  }
+  SECTION("wrong types and shapes the engine cannot model") {
+    json c = config("meta-llama-3-70b.json");
+    c["hidden_size"] = "8192";
+    c["num_key_value_heads"] = 7;
+    Diagnostics d;
+    resolve_model({{"hf_config", c}}, "/model", d);
+    CHECK(codes_at(d, at + "hidden_size") == std::vector<std::string>{"wrong_type"});
+    CHECK(codes_at(d, at + "num_key_value_heads") == std::vector<std::string>{"not_divisible"});
+    json q = config("qwen3-30b-a3b.json");
+    q["mlp_only_layers"] = json::array({5, 9});
+    Diagnostics d2;
+    resolve_model({{"hf_config", q}}, "/model", d2);
+    CHECK(codes_at(d2, at + "mlp_only_layers") == std::vector<std::string>{"not_applicable"});
+    Diagnostics d3;
+    resolve_model({{"hf_config", "not an object"}}, "/model", d3);
+    CHECK(codes_at(d3, "/model/hf_config") == std::vector<std::string>{"wrong_type"});
+  }
+  SECTION("the scenario's model object: overrides, a name, and nothing else") {
+    const json c = config("meta-llama-3-70b.json");
+    const ModelConfig m = resolved({{"hf_config", c}, {"overrides", {{"layers", 40}}}, {"name", "half a Llama"}});
+    CHECK(m.layers == 40);
+    CHECK(m.name == "half a Llama");
+    Diagnostics d;
+    resolve_model({{"hf_config", c}, {"preset", "llama-3-8b"}}, "/model", d);
+    CHECK(codes_at(d, "/model/preset") == std::vector<std::string>{"unknown_key"});
+  }
+}
+
+TEST_CASE("resolve_model_json answers the model's fields for presets too", "[hf_config]") {
+  const json out = json::parse(resolve_model_json(R"({"preset": "deepseek-v3", "overrides": {"layers": 30}})"));
+  CHECK(out["ok"] == true);
+  CHECK(out["model"]["layers"] == 30);
+  CHECK(out["model"]["expert_d_ff"] == 2048);
+  CHECK(out["model"]["not_modelled"].size() == 3);  // the preset's own list
+  const json bad = json::parse(resolve_model_json("{\"preset\": \"nope\"}"));
+  CHECK(bad["ok"] == false);
+  CHECK(bad["diagnostics"][0]["code"] == "unknown_preset");
+  CHECK(json::parse(resolve_model_json("{"))["diagnostics"][0]["code"] == "malformed_json");
+}
