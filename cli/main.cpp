@@ -1,4 +1,5 @@
-// scalescope: reads a scenario (file or stdin), prints the engine's result as JSON, or as a table with --table.
+// scalescope: reads a scenario (file or stdin), prints the engine's result as JSON, as a table with --table, or as a
+// ten-second summary with --summary; --hf-model turns a Hugging Face config.json into the engine's model.
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -9,18 +10,24 @@
 #include "api.h"
 #include "calibration_commands.h"
 #include "specs/calibration_profile.h"
+#include "specs/hf_config.h"
 #include "specs/presets.h"
+#include "summary.h"
 #include "table.h"
 
 namespace {
 
 constexpr const char* kUsage =
-    "usage: scalescope [--table] [--validate] [SCENARIO.json | -]\n"
+    "usage: scalescope [--summary | --table] [--validate] [SCENARIO.json | -]\n"
+    "       scalescope --hf-model CONFIG.json\n"
     "       scalescope --presets | --check-presets | --version | --help\n"
     "       scalescope calibrate RUNS.json ... | scalescope validate RUNS.json ... (scalescope calibrate --help)\n"
     "Reads a scenario (docs/api.md) from the file, or from stdin when the file is '-' or absent, and prints the\n"
-    "result as JSON (SI units, the unit in every key). --table prints it for people. Exit status: 0 when the\n"
-    "scenario is valid, 1 when it has diagnostics, 2 on a usage or file error.\n";
+    "result as JSON (SI units, the unit in every key). --summary prints the headline numbers, what binds, whether\n"
+    "it fits and what to try next; --table prints every number for people. --hf-model prints the model the engine\n"
+    "reads from a Hugging Face config.json (use it as {\"model\": {\"hf_config\": ...}} in a scenario). Exit\n"
+    "status: 0 when the scenario is valid, 1 when it has diagnostics (a scenario with warnings only is valid),\n"
+    "2 on a usage or file error.\n";
 
 bool read_all(std::istream& in, std::string& out) {
   std::ostringstream s;
@@ -34,11 +41,13 @@ bool read_all(std::istream& in, std::string& out) {
 int main(int argc, char** argv) {
   if (argc > 1 && (std::string(argv[1]) == "calibrate" || std::string(argv[1]) == "validate"))
     return scalescope::cli::run_calibration_command(argc, argv);
-  bool table = false, validate = false;
+  bool table = false, summary = false, validate = false, hf_model = false;
   std::string file;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--table") table = true;
+    else if (arg == "--summary") summary = true;
+    else if (arg == "--hf-model") hf_model = true;
     else if (arg == "--validate") validate = true;
     else if (arg == "--version") {
       std::cout << "scalescope " << scalescope::kEngineVersion << "\n";
@@ -74,9 +83,18 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  if (hf_model) {
+    // The config.json itself is the model object's hf_config.
+    const auto config = nlohmann::json::parse(text, nullptr, false);
+    const auto out = nlohmann::json::parse(
+        scalescope::resolve_model_json(config.is_discarded() ? std::string("{") : nlohmann::json{{"hf_config", config}}.dump()));
+    std::cout << out.dump(2) << "\n";
+    return out.value("ok", false) ? 0 : 1;
+  }
   const std::string result = validate ? scalescope::validate_json(text) : scalescope::evaluate_json(text);
   const auto json = nlohmann::json::parse(result, nullptr, false);
-  if (table) std::cout << scalescope::cli::render_table(json);
+  if (summary) std::cout << scalescope::cli::render_summary(nlohmann::json::parse(text, nullptr, false), json);
+  else if (table) std::cout << scalescope::cli::render_table(json);
   else std::cout << json.dump(2) << "\n";
   return json.value("ok", false) ? 0 : 1;
 }

@@ -82,6 +82,7 @@ std::string format_with_unit(const std::string& key, double v) {
   if (ends_with(key, "_flops_per_byte")) return number(v) + " FLOPs/B";
   if (ends_with(key, "_bytes")) return scaled(v, "B");
   if (ends_with(key, "_s")) {
+    if (v >= 2 * 365.25 * 86400.0) return number(v / (365.25 * 86400.0)) + " years";
     if (v >= 2 * 86400.0) return number(v / 86400.0) + " days";
     if (v >= 3600.0) return number(v / 3600.0) + " h";
     return scaled(v, "s");

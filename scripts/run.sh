@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The main job: set up, build the engine (native CLI and wasm) and the web explorer, print a readable summary of
-# the default scenario (LLaMA-3 70B on a TPU v5p 4x4x4; pass another scenario file to summarise that instead),
-# then serve the explorer on 127.0.0.1 and print its address. PORT=... picks the port (default 8080).
+# The main job: set up, build the engine (native CLI and wasm) and the web explorer, print a ten-second summary of
+# the default scenario (`scalescope --summary`: LLaMA-3 70B on a TPU v5p 4x4x4; pass another scenario file to
+# summarise that instead; `--table` lists every number), then serve the explorer on 127.0.0.1 and print its address. PORT=... picks the port (default 8080).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -9,7 +9,7 @@ export NODE_PATH=/usr/share/nodejs  # Emscripten's optimiser needs Debian's acor
 jobs=$(nproc)
 cmake --preset release >/dev/null
 cmake --build build/release --target scalescope -j"$jobs" >/dev/null
-build/release/scalescope --table "${1:-examples/default.json}"
+build/release/scalescope --summary "${1:-examples/default.json}"
 echo
 echo "run: building the wasm engine and the web explorer..."
 cmake --preset wasm >/dev/null
