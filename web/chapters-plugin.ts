@@ -27,7 +27,7 @@ function katexFonts(): string[] {
 }
 
 /** Every file under chapters/ in the site, by name. */
-export async function chapterFiles(widgetsScript: string): Promise<{ site: BuiltSite; files: Map<string, string | Buffer>; ms: number }> {
+export async function chapterFiles(widgetsScript: string, csp = false): Promise<{ site: BuiltSite; files: Map<string, string | Buffer>; ms: number }> {
   const t0 = performance.now();
   const engine = await loadEngine();
   const site = buildSite({
@@ -36,6 +36,7 @@ export async function chapterFiles(widgetsScript: string): Promise<{ site: Built
     evaluate: (s) => engine.evaluate(s),
     engineVersion: engine.version(),
     widgetsScript,
+    csp,
   });
   const files = new Map<string, string | Buffer>(site.pages);
   files.set('chapter.css', fs.readFileSync(CSS_FILE, 'utf8'));
@@ -53,7 +54,7 @@ export function scalescopeChapters(): Plugin {
     async generateBundle() {
       let built;
       try {
-        built = await chapterFiles('../widgets.js');
+        built = await chapterFiles('../widgets.js', true);
       } catch (e) {
         this.error(e instanceof Error ? e.message : String(e));
       }

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Plugin } from 'vite';
-import type { CreateScalescope, EngineModule } from './src/engine/types';
+import type { CreateScalescope, EngineFeatures, EngineModule } from './src/engine/types';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const ENGINE_DIR = process.env.SCALESCOPE_WASM_DIR ?? path.resolve(here, '../build/wasm');
@@ -32,6 +32,19 @@ export async function enginePresetsJson(): Promise<string> {
   return (await loadEngine()).presets();
 }
 
+/**
+ * What this engine build accepts, asked of the engine itself: `query.fidelity` (issue 8) is an unknown key to an
+ * engine without it. The site adapts (explorer toggles, widgets and chapters pinned to the book's fidelity).
+ */
+export function engineFeatures(engine: EngineModule): EngineFeatures {
+  const probe = {
+    hardware: { preset: 'tpu-v5e' }, model: { preset: 'llama-3-8b' }, mesh: { shape: [1] },
+    query: { kind: 'training_step', batch_tokens: 4096, seq_len: 4096, parallelism: { data: ['X'] }, fidelity: 'book' },
+  };
+  const out = JSON.parse(engine.evaluate(JSON.stringify(probe))) as { diagnostics?: { path: string; code: string }[] };
+  return { fidelity: !(out.diagnostics ?? []).some((d) => d.path === '/query/fidelity') };
+}
+
 export function scalescopeEngine(): Plugin {
   return {
     name: 'scalescope-engine',
@@ -41,7 +54,8 @@ export function scalescopeEngine(): Plugin {
     async load(id) {
       if (id !== '\0' + VIRTUAL) return null;
       for (const f of FILES) this.addWatchFile(enginePath(f));
-      return `export default ${await enginePresetsJson()};`;
+      const engine = await loadEngine();
+      return `export default ${engine.presets()};\nexport const features = ${JSON.stringify(engineFeatures(engine))};`;
     },
     configureServer(server) {
       server.middlewares.use((req, res, next) => {

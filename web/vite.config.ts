@@ -1,14 +1,16 @@
 // Vite builds a static site (base './': any file server or GitHub Pages can serve it) into build/site.
 // The engine plugin ships build/wasm/scalescope_engine.{js,wasm} inside the site and embeds the engine's presets.
 // The chapters plugin renders chapters/*.md into chapters/*.html; widgets.js (a second entry, fixed name, at the
-// site's root) is what any page embeds with one script tag.
+// site's root) is what any page embeds with one script tag; embed.html shows one widget full-width from its URL (for
+// pages that can only hold an iframe). Every page carries a strict Content-Security-Policy (src/csp.ts).
 import { defineConfig } from 'vitest/config';
 import { scalescopeEngine } from './engine-plugin.ts';
 import { scalescopeChapters } from './chapters-plugin.ts';
+import { scalescopeCsp } from './csp-plugin.ts';
 
 export default defineConfig({
   base: './',
-  plugins: [scalescopeEngine(), scalescopeChapters()],
+  plugins: [scalescopeEngine(), scalescopeChapters(), scalescopeCsp()],
   worker: { format: 'es' },
   build: {
     outDir: '../build/site',
@@ -16,7 +18,7 @@ export default defineConfig({
     target: 'es2022',
     chunkSizeWarningLimit: 600,
     rolldownOptions: {
-      input: { index: 'index.html', widgets: 'src/widgets/index.ts' },
+      input: { index: 'index.html', embed: 'embed.html', widgets: 'src/widgets/index.ts' },
       output: { entryFileNames: (chunk) => (chunk.name === 'widgets' ? 'widgets.js' : 'assets/[name]-[hash].js') },
     },
   },

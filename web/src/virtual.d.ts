@@ -1,5 +1,6 @@
 declare module 'virtual:scalescope-presets' {
-  import type { Presets } from './engine/types';
+  import type { EngineFeatures, Presets } from './engine/types';
   const presets: Presets;
   export default presets;
+  export const features: EngineFeatures;
 }

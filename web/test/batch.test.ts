@@ -68,6 +68,7 @@ describe('evaluateBatch', () => {
     expect(r[0]!.diagnostics[0]).toMatchObject({ code: 'engine_error' });
     expect(r[0]!.diagnostics[0]!.message).toContain('unreachable');
     expect(r[1]!.ok).toBe(true);
-    expect(evaluateBatch(engine, [])).toEqual({ json: '[]', calls: 0 });
+    expect(evaluateBatch(engine, [])).toEqual({ json: '[]', calls: 0, trapped: false });
+    expect(out.trapped).toBe(true);
   });
 });

@@ -80,14 +80,14 @@ describe('URL codec', () => {
     '?v=1&tp=banana', '?v=1&tp=1e3', '?v=1&tp=-4', '?v=1&tp=99999999', '?v=1&tp=4.5', '?v=1&size=NaN', '?v=1&size=Infinity',
     '?v=1&size=1e999', '?v=1&hw=tpu-v99', '?v=1&mode=<img src=x onerror=alert(1)>', '?v=1&model=%3Cscript%3Ealert(1)%3C/script%3E',
     '?v=1&<script>=1', '?v=1&__proto__=1', '?v=1&constructor=1', '?v=1&hw.__proto__.x=1', '?v=1&hw.hbm_bandwidth_bytes_per_s=-1',
-    '?v=1&hw.hbm_bandwidth_bytes_per_s=0x10', '?v=1&hw.nonexistent=5', '?v=1&sp=maybe', '?v=1&tp=4&tp=8',
+    '?v=1&hw.hbm_bandwidth_bytes_per_s=0x10', '?v=1&hw.nonexistent=5', '?v=1&sp=maybe', '?v=1&tp=8&tp=16',
     '?v=1&hw.scale_up.domain_gpus=72', // not a field of the default TPU
   ];
   it.each(garbage)('rejects %s with a notice, keeping defaults', (q) => {
     const d = decodeState(q);
     expect(d.notices.length).toBeGreaterThan(0);
     const def = defaultState();
-    for (const [k, v] of Object.entries(d.state.values)) if (!q.includes(`${k}=`) || q.includes(`${k}=4&`)) expect(v).toEqual(def.values[k]);
+    for (const [k, v] of Object.entries(d.state.values)) if (!q.includes(`${k}=`) || q.includes(`${k}=8&`)) expect(v).toEqual(def.values[k]);
     expect(Object.getPrototypeOf(d.state.values)).toBe(Object.prototype);
     expect(Object.keys(d.state.hw)).toEqual([]);
     for (const n of d.notices) expect(n.length).toBeLessThan(300);

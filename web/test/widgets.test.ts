@@ -24,12 +24,12 @@ describe('widget state', () => {
   });
 
   it('reads explorer keys, widget keys and hardware overrides; the explorer link drops the widget keys', () => {
-    const d = decodeWidgetState('v=1&hw=tpu-v5e&op=all_reduce&tp=8&cbytes=1048576&hw.hbm_bandwidth_bytes_per_s=820000000000');
+    const d = decodeWidgetState('v=1&hw=tpu-v5e&op=all_reduce&tp=16&cbytes=1048576&hw.hbm_bandwidth_bytes_per_s=820000000000');
     expect(d.notices).toEqual([]);
     expect(d.state.values['op']).toBe('all_reduce');
     expect(d.state.hw['hbm_bandwidth_bytes_per_s']).toBe(8.2e11);
     const link = encodeExplorerState(d.state);
-    expect(link).toBe('v=1&hw=tpu-v5e&tp=8&hw.hbm_bandwidth_bytes_per_s=820000000000');
+    expect(link).toBe('v=1&hw=tpu-v5e&tp=16&hw.hbm_bandwidth_bytes_per_s=820000000000');
     expect(decodeState(link).notices).toEqual([]);
   });
 

@@ -1,6 +1,7 @@
 // The chapter pages of the site: chapters/NN-slug.md -> chapters/NN-slug.html, plus chapters/index.html. Runs at
 // build time in Node (chapters-plugin.ts hands in the real wasm engine's `evaluate`); any problem fails the build
 // with every message at once. The pages embed widgets exactly as any other page would: one script tag.
+import { withCsp } from '../csp.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { resolveNumbers } from './numbers.ts';
@@ -26,6 +27,8 @@ export interface SiteInput {
   engineVersion: string;
   /** Where a chapter page loads the widgets from (the built site: ../widgets.js). */
   widgetsScript: string;
+  /** Give every page its Content-Security-Policy (the build; the dev server's live reload needs inline code). */
+  csp?: boolean;
 }
 
 export interface BuiltChapter {
@@ -90,6 +93,8 @@ function withFallbacks(html: string): string {
     (_, open: string, view: string, close: string) => `${open}<p class="widget-fallback">Live figure “${escapeHtml(view)}”: loading (it needs JavaScript).</p>${close}`,
   );
 }
+
+const secure = (page: string, input: SiteInput): string => (input.csp ? withCsp(page) : page);
 
 function pageHtml(c: { slug: string; fm: FrontMatter; article: string; index: number; total: number }, titles: Map<string, string>, input: SiteInput): string {
   const link = (slug: string | null, rel: 'prev' | 'next'): string => {
@@ -174,13 +179,13 @@ export function buildSite(input: SiteInput): BuiltSite {
       file: p.src.file, source: p.src.text, bodyLine: p.bodyLine, resolve: (n) => numbers.get(n), slugs, errors, refs: new Set(), widgets: [],
     };
     const article = renderBody(md, p.body, env);
-    pages.set(`${p.src.slug}.html`, pageHtml({ slug: p.src.slug, fm: p.fm, article, index: i, total: parsed.length }, titles, input));
+    pages.set(`${p.src.slug}.html`, secure(pageHtml({ slug: p.src.slug, fm: p.fm, article, index: i, total: parsed.length }, titles, input), input));
     chapters.push({ slug: p.src.slug, fm: p.fm, refs: [...env.refs], widgets: env.widgets });
   });
   if (input.chapters.length === 0) errors.push('chapters/: no NN-slug.md pages found');
   if (errors.length) {
     throw new ChapterError(`the chapters do not build (${errors.length} problem${errors.length > 1 ? 's' : ''}):\n  ${errors.join('\n  ')}`);
   }
-  pages.set('index.html', indexHtml(chapters, input));
+  pages.set('index.html', secure(indexHtml(chapters, input), input));
   return { pages, chapters, numbersResolved: numbers.size };
 }

@@ -1,5 +1,11 @@
-// Plain-SVG stacked bars (fast enough to redraw on every slider move): time per component, memory per chip.
-import { svg, html, nothing, type TemplateResult } from 'lit';
+// Horizontal stacked bars (time per component, memory per chip) for the explorer and the widgets, built from HTML
+// boxes rather than one scaled SVG, so their text stays at reading size (11 px and up) in any column, a phone's
+// included (at a narrow width each label moves above its bar). Positions go through cssProps (CSSOM), never a style
+// attribute, so the strict Content-Security-Policy holds. A row may carry a ghost: the pinned configuration's total,
+// drawn as an outline behind the live bar. Every figure has its numbers as a table too (for screen readers and for
+// copying).
+import { html, nothing, type TemplateResult } from 'lit';
+import { cssProps } from './css-props';
 
 export interface Segment {
   label: string;
@@ -12,6 +18,8 @@ export interface BarRow {
   segments: Segment[];
   note?: string;
   emphasis?: boolean;
+  /** The pinned configuration's total for this row (drawn as a ghost bar behind). */
+  ghost?: number;
 }
 
 export interface Marker {
@@ -20,56 +28,53 @@ export interface Marker {
   colour: string;
 }
 
-const W = 640;
-const ROW_H = 26;
-const LABEL_W = 150;
-const PAD_R = 20;
+const pct = (v: number, max: number): string => `${((Math.max(0, v) / max) * 100).toFixed(3)}%`;
+const total = (r: BarRow): number => r.segments.reduce((a, s) => a + Math.max(0, s.value), 0);
 
-/** The value beside a bar, or inside its end when there is no room (a white halo keeps it readable on any colour). */
-function valueLabel(xEnd: number, y: number, text: string): TemplateResult {
-  const room = W - PAD_R - xEnd - 6 > text.length * 6.2;
-  return svg`<text x=${room ? xEnd + 5 : xEnd - 5} y=${y} class="val" text-anchor=${room ? 'start' : 'end'} paint-order="stroke" stroke="#fff" stroke-width="3" stroke-linejoin="round">${text}</text>`;
+/** The figure's numbers as a table: one row per bar and segment (and the pinned totals). */
+function numbersTable(rows: BarRow[], markers: Marker[], format: (v: number) => string, title: string): TemplateResult {
+  const ghosts = rows.some((r) => r.ghost !== undefined);
+  return html`<details class="numbers"><summary>${title}: the numbers</summary>
+    <div class="table-wrap"><table class="data">
+      <thead><tr><th scope="col">Bar</th><th scope="col">Part</th><th scope="col">Value</th>${ghosts ? html`<th scope="col">Pinned</th>` : nothing}</tr></thead>
+      <tbody>
+        ${rows.map((r) => html`
+          ${r.segments.filter((s) => s.value > 0).map((s) => html`<tr><th scope="row">${r.label}</th><td>${s.label}</td><td>${format(s.value)}</td>${ghosts ? html`<td></td>` : nothing}</tr>`)}
+          <tr class="sum"><th scope="row">${r.label}</th><td>total${r.note ? ` (${r.note})` : ''}</td><td>${format(total(r))}</td>${ghosts ? html`<td>${r.ghost === undefined ? '—' : format(r.ghost)}</td>` : nothing}</tr>`)}
+        ${markers.map((m) => html`<tr><th scope="row">marker</th><td>${m.label}</td><td>${format(m.value)}</td>${ghosts ? html`<td></td>` : nothing}</tr>`)}
+      </tbody>
+    </table></div></details>`;
 }
 
-/** Rows of stacked horizontal bars on one linear scale, with optional vertical markers (step time, HBM). */
-export function stackedBars(rows: BarRow[], markers: Marker[], format: (v: number) => string, title: string): TemplateResult {
-  const total = (r: BarRow): number => r.segments.reduce((a, s) => a + Math.max(0, s.value), 0);
-  const max = Math.max(1e-300, ...rows.map(total), ...markers.map((m) => m.value)) * 1.04;
-  const plotW = W - LABEL_W - PAD_R;
-  const x = (v: number): number => LABEL_W + (Math.max(0, v) / max) * plotW;
-  const markerSpace = markers.length ? 18 : 0;
-  const h = markerSpace + rows.length * ROW_H + 22;
+export function bars(rows: BarRow[], markers: Marker[], format: (v: number) => string, title: string): TemplateResult {
+  const max = Math.max(1e-300, ...rows.map(total), ...rows.map((r) => r.ghost ?? 0), ...markers.map((m) => m.value)) * 1.04;
   const legend = new Map<string, string>();
   for (const r of rows) for (const s of r.segments) if (s.value > 0) legend.set(s.label, s.colour);
-  return html`
-    <figure class="bars">
-      <svg viewBox="0 0 ${W} ${h}" role="img" aria-label=${title} preserveAspectRatio="xMinYMin meet">
-        ${rows.map((r, i) => {
-          const y = markerSpace + i * ROW_H;
-          let acc = 0;
-          return svg`
-            <text x=${LABEL_W - 8} y=${y + ROW_H / 2 + 4} text-anchor="end" class=${r.emphasis ? 'lbl crit' : 'lbl'}>${r.label}</text>
-            ${r.segments.filter((s) => s.value > 0).map((s) => {
-              const x0 = x(acc);
-              acc += s.value;
-              const w = Math.max(0.5, x(acc) - x0);
-              return svg`<rect x=${x0} y=${y + 4} width=${w} height=${ROW_H - 8} fill=${s.colour} stroke="#fff" stroke-width="0.5"><title>${s.label}: ${format(s.value)}</title></rect>`;
-            })}
-            ${valueLabel(x(total(r)), y + ROW_H / 2 + 4, `${format(total(r))}${r.note ? ` · ${r.note}` : ''}`)}`;
-        })}
-        ${markers.map(
-          (m) => svg`
-            <line x1=${x(m.value)} x2=${x(m.value)} y1=${markerSpace - 4} y2=${h - 20} stroke=${m.colour} stroke-width="2" stroke-dasharray="4 3"></line>
-            <text x=${x(m.value)} y=${11} text-anchor=${x(m.value) > W - 120 ? 'end' : 'middle'} class="mk" fill=${m.colour}>${m.label}</text>`,
-        )}
-        <line x1=${LABEL_W} x2=${W - PAD_R} y1=${h - 18} y2=${h - 18} stroke="#999"></line>
-        <text x=${LABEL_W} y=${h - 5} class="tick">0</text>
-        <text x=${W - PAD_R} y=${h - 5} class="tick" text-anchor="end">${format(max)}</text>
-      </svg>
-      <figcaption class="legend">
-        ${[...legend].map(([label, colour]) => html`<span><i style="background:${colour}"></i>${label}</span>`)}
-        ${legend.size === 0 ? nothing : ''}
-      </figcaption>
-    </figure>
-  `;
+  const ghosts = rows.some((r) => r.ghost !== undefined);
+  return html`<figure class="hb" aria-label=${title}>
+    <figcaption class="hb-title">${title}</figcaption>
+    ${markers.length
+      ? html`<div class="hrow mk-row" aria-hidden="true"><span></span><div class="track">${markers.map((m) => html`<span class="mk-label ${m.value / max > 0.8 ? 'end' : ''}" style=${cssProps({ left: pct(m.value, max), color: m.colour })}>${m.label}</span>`)}</div></div>`
+      : nothing}
+    ${rows.map((r) => {
+      let acc = 0;
+      const end = total(r) / max;
+      const text = `${format(total(r))}${r.note ? ` · ${r.note}` : ''}`;
+      return html`<div class="hrow">
+        <span class="lbl ${r.emphasis ? 'crit' : ''}">${r.label}</span>
+        <div class="track">
+          ${r.ghost !== undefined ? html`<span class="ghost" style=${cssProps({ width: pct(r.ghost, max) })} title="pinned: ${format(r.ghost)}"></span>` : nothing}
+          ${r.segments.filter((s) => s.value > 0).map((s) => {
+            const left = pct(acc, max);
+            acc += s.value;
+            return html`<span class="seg" style=${cssProps({ left, width: pct(s.value, max), background: s.colour })} title="${s.label}: ${format(s.value)}"></span>`;
+          })}
+          <span class="val ${end > 0.62 ? 'inside' : ''}" style=${cssProps(end > 0.62 ? { right: `${((1 - end) * 100).toFixed(3)}%` } : { left: `${(end * 100).toFixed(3)}%` })}>${text}</span>
+          ${markers.map((m) => html`<span class="mk" style=${cssProps({ left: pct(m.value, max), 'border-color': m.colour })}></span>`)}
+        </div>
+      </div>`;
+    })}
+    <div class="legend">${[...legend].map(([label, colour]) => html`<span><i style=${cssProps({ background: colour })}></i>${label}</span>`)}${ghosts ? html`<span><i class="ghost-key"></i>pinned</span>` : nothing}</div>
+    ${numbersTable(rows, markers, format, title)}
+  </figure>`;
 }

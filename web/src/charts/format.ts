@@ -137,7 +137,9 @@ export const COLOURS = {
   hbmLine: '#111111',
   roofline: '#333333',
   highlight: '#d62728',
-  pinned: '#7f7f7f',
+  pinned: '#767676',
+  /** Configurations that do not fit or cannot run: hollow, grey, labelled. */
+  invalid: '#6b6b6b',
 } as const;
 
 export const COMMS_COLOURS = [COLOURS.comms, COLOURS.comms2, COLOURS.comms4, COLOURS.comms3, COLOURS.comms5, COLOURS.comms6, COLOURS.comms7];

@@ -1,7 +1,10 @@
 // Observable Plot charts (loaded lazily, after the first paint): the chip's roofline with the workload's main
-// matmuls on it, and step time (or latency) against chip count. Scales, units and colours come from format.ts.
+// matmuls on it, step time (or latency) against chip count, and the serving frontier. Scales, units and colours come
+// from format.ts. Each returns the chart and its numbers as a table (table.ts); a configuration that does not fit in
+// HBM is drawn hollow and grey, and labelled, never as an ordinary point.
 import * as Plot from '@observablehq/plot';
 import { COLOURS, SCALES, fmtCount, fmtSeconds, siUnit, tickFormatSI } from './format';
+import { withTable } from './table';
 
 export interface RooflinePoint {
   intensity: number;
@@ -13,7 +16,7 @@ export interface OpPoint extends RooflinePoint {
   bound: string;
 }
 
-export function rooflineChart(curve: RooflinePoint[], ops: OpPoint[], ridge: number | undefined, width: number): SVGSVGElement | HTMLElement {
+export function rooflineChart(curve: RooflinePoint[], ops: OpPoint[], ridge: number | undefined, width: number): HTMLElement {
   const marks: Plot.Markish[] = [
     Plot.line(curve, { x: 'intensity', y: 'attainable', stroke: COLOURS.roofline, strokeWidth: 2 }),
     Plot.dot(ops, { x: 'intensity', y: 'attainable', stroke: 'name', fill: 'name', fillOpacity: 0.35, r: 6, symbol: 'name', strokeWidth: 2 }),
@@ -23,7 +26,7 @@ export function rooflineChart(curve: RooflinePoint[], ops: OpPoint[], ridge: num
     marks.push(Plot.ruleX([ridge], { stroke: COLOURS.pinned, strokeDasharray: '4 3' }));
     marks.push(Plot.text([ridge], { x: (d: number) => d, frameAnchor: 'top', dy: 4, dx: 4, textAnchor: 'start', text: () => `ridge ${fmtCount(ridge)} FLOPs/B`, fontSize: 10, fill: '#555' }));
   }
-  return Plot.plot({
+  const chart = Plot.plot({
     width,
     height: 300,
     marginLeft: 86,
@@ -35,16 +38,24 @@ export function rooflineChart(curve: RooflinePoint[], ops: OpPoint[], ridge: num
     x: { ...SCALES.intensity, grid: true, ticks: 6 },
     marks,
   });
+  return withTable(chart, {
+    caption: 'Roofline',
+    columns: ['Matmul', 'Intensity (FLOPs/byte)', 'Attainable per chip', 'Bound'],
+    rows: [...ops.map((o) => [o.name, fmtCount(o.intensity), siUnit(o.attainable, 'FLOP/s'), o.bound]), ...(ridge !== undefined ? [['ridge point', fmtCount(ridge), '', '']] : [])],
+  });
 }
 
 export interface ScalingDatum {
   chips: number;
   value: number;
   current: boolean;
+  /** Does this configuration fit in HBM? */
+  fits: boolean;
 }
 
-export function scalingChart(points: ScalingDatum[], yLabel: string, yUnitFormat: (v: number) => string, width: number): SVGSVGElement | HTMLElement {
-  return Plot.plot({
+export function scalingChart(points: ScalingDatum[], yLabel: string, yUnitFormat: (v: number) => string, width: number): HTMLElement {
+  const misfits = points.filter((d) => !d.fits);
+  const chart = Plot.plot({
     width,
     height: 240,
     marginLeft: 86,
@@ -53,10 +64,17 @@ export function scalingChart(points: ScalingDatum[], yLabel: string, yUnitFormat
     y: { type: 'log', label: yLabel, grid: true, ticks: 4, tickFormat: yUnitFormat },
     marks: [
       Plot.line(points, { x: 'chips', y: 'value', stroke: COLOURS.compute, strokeWidth: 2 }),
-      Plot.dot(points, { x: 'chips', y: 'value', fill: (d: ScalingDatum) => (d.current ? COLOURS.highlight : COLOURS.compute), r: (d: ScalingDatum) => (d.current ? 6 : 4) }),
+      Plot.dot(points.filter((d) => d.fits), { x: 'chips', y: 'value', fill: (d: ScalingDatum) => (d.current ? COLOURS.highlight : COLOURS.compute), r: (d: ScalingDatum) => (d.current ? 6 : 4) }),
+      Plot.dot(misfits, { x: 'chips', y: 'value', fill: '#fff', stroke: COLOURS.invalid, strokeWidth: 1.5, r: (d: ScalingDatum) => (d.current ? 6 : 4) }),
+      Plot.text(misfits, { x: 'chips', y: 'value', text: () => 'does not fit', dy: 14, fill: COLOURS.invalid, fontSize: 10 }),
       Plot.text(points.filter((d) => d.current), { x: 'chips', y: 'value', text: () => 'current', dy: -12, fill: COLOURS.highlight }),
-      Plot.tip(points, Plot.pointer({ x: 'chips', y: 'value', title: (d: ScalingDatum) => `${d.chips} chips: ${yUnitFormat(d.value)}` })),
+      Plot.tip(points, Plot.pointer({ x: 'chips', y: 'value', title: (d: ScalingDatum) => `${d.chips} chips: ${yUnitFormat(d.value)}${d.fits ? '' : ' (does not fit in HBM)'}` })),
     ],
+  });
+  return withTable(chart, {
+    caption: yLabel.replace(/^↑\s*/, ''),
+    columns: ['Chips', yLabel.replace(/^↑\s*/, ''), 'Fits in HBM'],
+    rows: points.map((d) => [`${fmtCount(d.chips)}${d.current ? ' (current)' : ''}`, yUnitFormat(d.value), d.fits ? 'yes' : 'no']),
   });
 }
 
@@ -64,20 +82,23 @@ export interface SweepDatum {
   batch: number;
   latency_per_token_s: number;
   tokens_per_s_per_chip: number;
+  fits: boolean;
 }
 
 /**
  * The book's §5.2 frontier: latency per token against throughput per chip, one point per decode batch size (log
  * axes, points coloured by batch), labelled at B = 1, 4, 16, ... and the largest batch; the current batch in red.
  */
-export function sweepChart(points: SweepDatum[], current: { batch: number; latency: number; throughput: number; fits: boolean }, width: number): SVGSVGElement | HTMLElement {
-  const pts = [...points].sort((a, b) => a.batch - b.batch);
+export function sweepChart(points: SweepDatum[], current: { batch: number; latency: number; throughput: number; fits: boolean }, width: number): HTMLElement {
+  const all = [...points].sort((a, b) => a.batch - b.batch);
+  const pts = all.filter((p) => p.fits);
+  const misfits = all.filter((p) => !p.fits);
   const last = pts[pts.length - 1]?.batch ?? 1;
   const isPow4 = (b: number): boolean => Math.abs(Math.log(b) / Math.log(4) - Math.round(Math.log(b) / Math.log(4))) < 1e-9;
   // Labels at B = 1, 4, 16, ... and the largest batch (a power of 4 too close to it is left unlabelled).
   const labelled = pts.filter((p) => p.batch === last || (isPow4(p.batch) && p.batch * 1.9 < last));
   const here = Number.isFinite(current.latency) && Number.isFinite(current.throughput) && current.latency > 0 && current.throughput > 0 ? [current] : [];
-  return Plot.plot({
+  const chart = Plot.plot({
     width,
     height: 320,
     marginLeft: 70,
@@ -90,11 +111,17 @@ export function sweepChart(points: SweepDatum[], current: { batch: number; laten
     marks: [
       Plot.line(pts, { x: 'latency_per_token_s', y: 'tokens_per_s_per_chip', stroke: '#999', strokeWidth: 1.5 }),
       Plot.dot(pts, { x: 'latency_per_token_s', y: 'tokens_per_s_per_chip', fill: 'batch', r: 4.5, stroke: '#fff', strokeWidth: 0.5 }),
+      Plot.dot(misfits, { x: 'latency_per_token_s', y: 'tokens_per_s_per_chip', fill: '#fff', stroke: COLOURS.invalid, strokeWidth: 1.2, r: 3.5 }),
       Plot.text(labelled.filter((d) => d.batch !== last), { x: 'latency_per_token_s', y: 'tokens_per_s_per_chip', text: (d: SweepDatum) => `B=${fmtCount(d.batch)}`, fill: '#333', dx: 8, dy: 10, textAnchor: 'start' }),
       Plot.text(labelled.filter((d) => d.batch === last), { x: 'latency_per_token_s', y: 'tokens_per_s_per_chip', text: (d: SweepDatum) => `largest that fits: B=${fmtCount(d.batch)}`, fill: '#333', dx: -8, dy: -12, textAnchor: 'end' }),
       Plot.dot(here, { x: 'latency', y: 'throughput', r: 8, stroke: COLOURS.highlight, strokeWidth: 2, fill: 'none' }),
       Plot.text(here, { x: 'latency', y: 'throughput', text: (d: typeof current) => `current B=${fmtCount(d.batch)}${d.fits ? '' : ' (does not fit)'}`, dy: -14, fill: COLOURS.highlight, fontWeight: 600 }),
-      Plot.tip(pts, Plot.pointer({ x: 'latency_per_token_s', y: 'tokens_per_s_per_chip', title: (d: SweepDatum) => `batch ${fmtCount(d.batch)}\n${fmtSeconds(d.latency_per_token_s)} per token\n${fmtCount(d.tokens_per_s_per_chip)} tokens/s per chip` })),
+      Plot.tip(all, Plot.pointer({ x: 'latency_per_token_s', y: 'tokens_per_s_per_chip', title: (d: SweepDatum) => `batch ${fmtCount(d.batch)}${d.fits ? '' : ' (KV caches do not fit)'}\n${fmtSeconds(d.latency_per_token_s)} per token\n${fmtCount(d.tokens_per_s_per_chip)} tokens/s per chip` })),
     ],
+  });
+  return withTable(chart, {
+    caption: 'Latency against throughput',
+    columns: ['Batch', 'Latency per token', 'Tokens/s per chip', 'Fits in HBM'],
+    rows: all.map((d) => [fmtCount(d.batch), fmtSeconds(d.latency_per_token_s), fmtCount(d.tokens_per_s_per_chip), d.fits ? 'yes' : 'no (hollow points)']),
   });
 }

@@ -8,6 +8,9 @@
 // scenarios it has not seen, all of them in one message that the worker answers with one evaluate_many call; a
 // batch the cache answers whole (a slider moved back, the chip or model that did not change) needs no round trip.
 // A cached scenario yields the same object every time, so the page can skip redrawing what did not change.
+//
+// The page never waits forever (issue 12): a batch the worker has not answered within the timeout, or a worker that
+// dies, rejects with an error, and the client starts a fresh worker (given a factory) for what comes next.
 import type { Evaluation } from './types';
 import type { FromWorker, ToWorker } from './protocol';
 
@@ -15,7 +18,19 @@ export interface WorkerLike {
   postMessage(msg: ToWorker): void;
   onmessage: ((ev: MessageEvent<FromWorker>) => void) | null;
   onerror?: ((ev: ErrorEvent) => void) | null;
+  terminate?(): void;
 }
+
+export interface ClientOptions {
+  cacheSize?: number;
+  /** A batch unanswered this long (ms) is given up: its caller gets an error and the worker is replaced. */
+  timeoutMs?: number;
+}
+
+/** How long a batch may take: a plan search over a whole pod is well under a second; a minute means a dead engine. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+/** Workers replaced at most this many times per page (a worker that keeps dying is a broken engine, not bad luck). */
+export const MAX_RESTARTS = 5;
 
 export interface BatchResult {
   results: Evaluation<unknown>[];
@@ -63,9 +78,46 @@ interface Pending {
 
 const ENGINE_ERROR = 'engine_error';
 
+/**
+ * The engine's answer (a JSON array, one evaluation per scenario text of `misses`) by scenario text, stored in the
+ * cache except for traps (the next request tries again); an Error when the answer is not such an array.
+ */
+export function storeAnswers(cache: ResultCache, misses: readonly string[], json: string): Map<string, Evaluation<unknown>> | Error {
+  let answers: unknown;
+  try {
+    answers = JSON.parse(json);
+  } catch (e) {
+    return new Error(`the engine answered with text that is not JSON: ${String(e)}`);
+  }
+  if (!Array.isArray(answers) || answers.length !== misses.length) {
+    return new Error(`the engine answered ${Array.isArray(answers) ? answers.length : 'no'} results for ${misses.length} scenarios`);
+  }
+  const fresh = new Map<string, Evaluation<unknown>>();
+  misses.forEach((text, i) => {
+    const ev = answers[i] as Evaluation<unknown>;
+    fresh.set(text, ev);
+    if (!ev.diagnostics?.some((d) => d.code === ENGINE_ERROR)) cache.set(text, ev);
+  });
+  return fresh;
+}
+
+/** Scenario texts, what the cache knew of them, and the distinct ones it did not. */
+export function lookUp(cache: ResultCache, scenarios: readonly string[]): { known: (Evaluation<unknown> | undefined)[]; misses: string[] } {
+  const known = scenarios.map((s) => cache.get(s));
+  return { known, misses: [...new Set(scenarios.filter((_, i) => known[i] === undefined))] };
+}
+
 export class EngineClient {
   readonly ready: Promise<{ version: string; loadMs: number }>;
   readonly cache: ResultCache;
+  /** Workers started after the first (each after a timeout or a crash). */
+  restarts = 0;
+  private worker: WorkerLike;
+  private readonly factory: (() => WorkerLike) | null;
+  private readonly timeoutMs: number;
+  private watchdog: ReturnType<typeof setTimeout> | null = null;
+  /** False while a replacement worker loads: batches wait. */
+  private live = false;
   private inFlight: (Pending & { id: number }) | null = null;
   /** The waiting request of each lane. */
   private readonly waiting = new Map<string, Pending>();
@@ -75,44 +127,84 @@ export class EngineClient {
   private readonly answeredSeq = new Map<string, number>();
   private failed: Error | null = null;
 
-  constructor(private readonly worker: WorkerLike, engineBase: string, cacheSize = 2000) {
-    this.cache = new ResultCache(cacheSize);
+  /** `worker`: one worker, or a factory the client calls again to replace a worker that hung or died. */
+  constructor(worker: WorkerLike | (() => WorkerLike), private readonly engineBase: string, options: ClientOptions | number = {}) {
+    const opts = typeof options === 'number' ? { cacheSize: options } : options;
+    this.cache = new ResultCache(opts.cacheSize ?? 2000);
+    this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.factory = typeof worker === 'function' ? worker : null;
     let readyResolve!: (v: { version: string; loadMs: number }) => void;
     let readyReject!: (e: Error) => void;
     this.ready = new Promise((res, rej) => {
       readyResolve = res;
       readyReject = rej;
     });
+    this.onReady = readyResolve;
+    this.onLoadFailed = readyReject;
+    this.worker = this.connect(typeof worker === 'function' ? worker() : worker);
+  }
+
+  private readonly onReady: (v: { version: string; loadMs: number }) => void;
+  private readonly onLoadFailed: (e: Error) => void;
+
+  private connect(worker: WorkerLike): WorkerLike {
     worker.onmessage = (ev) => {
+      if (worker !== this.worker) return; // a replaced worker's late words
       const msg = ev.data;
-      if (msg.type === 'ready') readyResolve({ version: msg.version, loadMs: msg.loadMs });
-      else if (msg.type === 'error') {
+      if (msg.type === 'ready') {
+        this.live = true;
+        this.onReady({ version: msg.version, loadMs: msg.loadMs });
+        this.pump();
+      } else if (msg.type === 'error') {
         const err = new Error(msg.message);
         if (msg.id === undefined) {
           this.failed = err;
-          readyReject(err);
+          this.onLoadFailed(err);
           this.failAll(err);
         } else if (this.inFlight?.id === msg.id) {
-          this.inFlight.reject(err);
-          this.inFlight = null;
+          this.settle().reject(err);
           this.pump();
         }
       } else if (msg.type === 'result' && this.inFlight?.id === msg.id) {
-        const p = this.inFlight;
-        this.inFlight = null;
+        const p = this.settle();
         this.answer(p, msg.json, msg.engineMs, msg.calls);
         this.pump();
       }
     };
     if ('onerror' in worker) {
       worker.onerror = (ev) => {
-        const err = new Error(`the engine worker failed: ${ev.message || 'unknown error'}`);
-        this.failed = err;
-        readyReject(err);
-        this.failAll(err);
+        if (worker === this.worker) this.replace(new Error(`the engine worker failed: ${ev.message || 'unknown error'}`));
       };
     }
-    worker.postMessage({ type: 'init', engineBase });
+    worker.postMessage({ type: 'init', engineBase: this.engineBase });
+    return worker;
+  }
+
+  /** The in-flight batch, taken off the worker (its watchdog stopped). */
+  private settle(): Pending & { id: number } {
+    const p = this.inFlight!;
+    this.inFlight = null;
+    if (this.watchdog) clearTimeout(this.watchdog);
+    this.watchdog = null;
+    return p;
+  }
+
+  /**
+   * The worker hung or died: its batch fails with `err`; a fresh worker takes the rest. Without a factory, when a
+   * worker dies before it ever loaded the engine, or after MAX_RESTARTS, every request fails with `err` instead.
+   */
+  private replace(err: Error): void {
+    if (this.inFlight) this.settle().reject(err);
+    if (!this.factory || this.failed || !this.live || this.restarts >= MAX_RESTARTS) {
+      this.failed = err;
+      this.onLoadFailed(err);
+      this.failAll(err);
+      return;
+    }
+    this.worker.terminate?.();
+    this.restarts++;
+    this.live = false;
+    this.worker = this.connect(this.factory());
   }
 
   /**
@@ -122,8 +214,7 @@ export class EngineClient {
   evaluate(scenarios: string[], lane = 'main'): Promise<BatchResult | null> {
     if (this.failed) return Promise.reject(this.failed);
     const seq = ++this.seq;
-    const known = scenarios.map((s) => this.cache.get(s));
-    const misses = [...new Set(scenarios.filter((_, i) => known[i] === undefined))];
+    const { known, misses } = lookUp(this.cache, scenarios);
     const old = this.waiting.get(lane);
     if (old) {
       old.resolve(null);
@@ -140,25 +231,9 @@ export class EngineClient {
   }
 
   private answer(p: Pending, json: string, engineMs: number, calls: number): void {
-    let answers: unknown;
-    try {
-      answers = JSON.parse(json);
-    } catch (e) {
-      p.reject(new Error(`the engine answered with text that is not JSON: ${String(e)}`));
-      return;
-    }
-    if (!Array.isArray(answers) || answers.length !== p.misses.length) {
-      p.reject(new Error(`the engine answered ${Array.isArray(answers) ? answers.length : 'no'} results for ${p.misses.length} scenarios`));
-      return;
-    }
-    const fresh = new Map<string, Evaluation<unknown>>();
-    p.misses.forEach((text, i) => {
-      const ev = answers[i] as Evaluation<unknown>;
-      fresh.set(text, ev);
-      // A trap is not an answer worth keeping: the next request tries again.
-      if (!ev.diagnostics?.some((d) => d.code === ENGINE_ERROR)) this.cache.set(text, ev);
-    });
-    this.finish(p, fresh, engineMs, 1, calls);
+    const fresh = storeAnswers(this.cache, p.misses, json);
+    if (fresh instanceof Error) p.reject(fresh);
+    else this.finish(p, fresh, engineMs, 1, calls);
   }
 
   private finish(p: Pending, fresh: Map<string, Evaluation<unknown>>, engineMs: number, trips: number, calls: number): void {
@@ -172,7 +247,7 @@ export class EngineClient {
   }
 
   private pump(): void {
-    while (!this.inFlight && this.waiting.size) {
+    while (this.live && !this.inFlight && this.waiting.size) {
       // 'main' first, then the other lanes oldest first.
       const w = this.waiting.get('main') ?? [...this.waiting.values()].sort((a, b) => a.seq - b.seq)[0]!;
       this.waiting.delete(w.lane);
@@ -188,13 +263,15 @@ export class EngineClient {
       const id = this.nextId++;
       this.inFlight = { ...w, id };
       this.worker.postMessage({ type: 'evaluate', id, scenarios: w.misses });
+      this.watchdog = setTimeout(() => {
+        if (this.inFlight?.id === id) this.replace(new Error(`the engine did not answer within ${Math.round(this.timeoutMs / 1000)} s; it was restarted`));
+      }, this.timeoutMs);
     }
   }
 
   private failAll(err: Error): void {
-    this.inFlight?.reject(err);
+    if (this.inFlight) this.settle().reject(err);
     for (const w of this.waiting.values()) w.reject(err);
-    this.inFlight = null;
     this.waiting.clear();
   }
 }

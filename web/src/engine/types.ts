@@ -11,6 +11,40 @@ export interface EngineModule {
   presets(): string;
   validate(scenarioJson: string): string;
   version(): string;
+  /** The model a scenario's `model` object resolves to (a pasted config.json too): ModelJson as text. */
+  model_json(modelJson: string): string;
+}
+
+/** What the engine build can do, found at build time by engine-plugin.ts (the web adapts to engines before/after). */
+export interface EngineFeatures {
+  /** Planners take `query.fidelity` ("calibrated" | "book") and results say which they used (issue 8). */
+  fidelity: boolean;
+}
+
+export type Fidelity = 'calibrated' | 'book';
+
+/** How a calibrated number was made and how well its profile predicted published runs it was not fitted on. */
+export interface Calibration {
+  profile: { id: string; source: string; fitted_on: unknown };
+  error_band: { median_frac: number; p90_frac: number; runs: number; text: string };
+}
+
+/**
+ * What a planner's result carries once the engine has both fidelities: which one made the numbers, the calibration
+ * behind them, and the book's ideal (a lower bound) for the headline numbers. Absent from older engines: then every
+ * number is the book's.
+ */
+export interface FidelityInfo {
+  fidelity?: Fidelity;
+  calibration?: Calibration;
+  ideal?: Partial<Record<'step_s' | 'mfu_frac' | 'train_time_s' | 'train_usd' | 'tokens_per_s' | 'latency_per_token_s' | 'time_to_first_token_s' | 'tokens_per_s_per_chip' | 'usd_per_million_output_tokens', number>>;
+}
+
+/** model_json's answer. */
+export interface ModelJson {
+  ok: boolean;
+  model?: ModelPreset & { not_modelled: string[]; tied_embeddings: boolean; shared_experts: number };
+  diagnostics: Diagnostic[];
 }
 
 export interface EngineModuleOptions {
@@ -82,6 +116,7 @@ export interface TrainingStepQuery {
   efficiency?: Efficiency;
   comms_model?: 'max' | 'sum';
   train_tokens?: number;
+  fidelity?: Fidelity;
 }
 
 /** Fractions of peak the engine derates by [1.0 each: the book's ideal]. */
@@ -103,6 +138,7 @@ export interface ServingQuery {
   efficiency?: Efficiency & { prefill_flops_frac?: number };
   speculative?: { draft_model: PresetRef<ModelOverrides>; lookahead: number; acceptance_rate: number };
   sweep?: { batches?: number[]; contexts?: number[] };
+  fidelity?: Fidelity;
 }
 
 export interface PlanSearchQuery {
@@ -114,6 +150,7 @@ export interface PlanSearchQuery {
   comms_model?: 'max' | 'sum';
   train_tokens?: number;
   keep?: number;
+  fidelity?: Fidelity;
 }
 
 export interface TransformerQuery {
@@ -151,10 +188,16 @@ export interface MatmulQuery {
 
 export type Query = TrainingStepQuery | ServingQuery | PlanSearchQuery | TransformerQuery | ChipQuery | RooflineQuery | MatmulQuery;
 
+/** A pasted Hugging Face config.json as the model (docs/api.md "A Hugging Face config.json as the model"). */
+export interface HfModelRef {
+  hf_config: Record<string, unknown>;
+  overrides?: ModelOverrides;
+}
+
 export interface Scenario {
   version?: 1;
   hardware: PresetRef<HardwareOverrides>;
-  model?: PresetRef<ModelOverrides>;
+  model?: PresetRef<ModelOverrides> | HfModelRef;
   mesh?: MeshSpec;
   query: Query;
 }

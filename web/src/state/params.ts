@@ -2,8 +2,8 @@
 // (scenario.ts) read it. A row: URL key, type, default, range, unit, the JSON path it fills in the scenario
 // (docs/api.md), and how the control looks. `null` defaults mean "the preset's value" (model fields) or "the
 // engine's default" (e.g. the KV context length); '' for a text row means "not set".
-import presets from 'virtual:scalescope-presets';
-import type { HardwarePreset, ModelPreset, Presets } from '../engine/types';
+import presets, { features } from 'virtual:scalescope-presets';
+import type { EngineFeatures, HardwarePreset, ModelPreset, Presets } from '../engine/types';
 import { LAYOUT_RE } from './mesh';
 
 export type Value = number | string | boolean | null;
@@ -35,54 +35,68 @@ export interface Param {
   readonly examples?: readonly string[];
   /** No control of its own (set by an action, e.g. applying a searched plan; shown in words). */
   readonly hidden?: boolean;
+  /** Folded away under "more" in its group: the controls a reader uses most stay in view. */
+  readonly advanced?: boolean;
+  /** A parallelism degree: its slider stops only at degrees the model can split into (state/degrees.ts). */
+  readonly degree?: 'data' | 'fsdp' | 'tensor' | 'pipeline' | 'expert' | 'context';
   readonly help: string;
 }
 
 export const PRESETS: Presets = presets;
+/** What the engine build the site ships can do (read at build time by engine-plugin.ts), e.g. `query.fidelity`. */
+export const FEATURES: EngineFeatures = features;
 export const HARDWARE_IDS: readonly string[] = PRESETS.hardware.map((h) => h.id);
 export const MODEL_IDS: readonly string[] = PRESETS.models.map((m) => m.id);
 const DTYPES = ['bf16', 'fp8', 'int8', 'int4'] as const;
 const DEFAULT_HW = HARDWARE_IDS.includes('tpu-v5p') ? 'tpu-v5p' : (HARDWARE_IDS[0] ?? 'tpu-v5p');
 const DEFAULT_MODEL = MODEL_IDS.includes('llama-3-70b') ? 'llama-3-70b' : (MODEL_IDS[0] ?? 'llama-3-70b');
+/** The longest pasted config.json a link carries (URL text, minified JSON). */
+export const MAX_HF_CONFIG_CHARS = 2400;
+/** A pasted config.json: a JSON object (the engine checks its keys), printable ASCII without spaces after minifying. */
+const HF_CONFIG_RE = new RegExp(`^\\{[\\x20-\\x7e]{1,${MAX_HF_CONFIG_CHARS - 2}}\\}$`);
+/** A pinned comparison: another state as a query string (url.ts), nested in one URL value. */
+const PIN_RE = /^[a-z0-9_.=&%+\-]{1,3000}$/i;
 const DEFAULT_DRAFT = MODEL_IDS.includes('llama-3-8b') ? 'llama-3-8b' : (MODEL_IDS[0] ?? 'llama-3-8b');
 
 export const PARAMS: readonly Param[] = [
   { key: 'mode', label: 'Workload', type: 'enum', default: 'training', choices: ['training', 'serving'], unit: '', path: '/query/kind', group: 'workload', help: 'training_step or serving query' },
   { key: 'hw', label: 'Hardware', type: 'enum', default: DEFAULT_HW, choices: HARDWARE_IDS, unit: '', path: '/hardware/preset', group: 'hardware', help: 'chip or system preset; every field below can be overridden' },
   { key: 'model', label: 'Model', type: 'enum', default: DEFAULT_MODEL, choices: MODEL_IDS, unit: '', path: '/model/preset', group: 'model', help: 'model preset' },
-  { key: 'size', label: 'Model size', type: 'float', default: 1, min: 0.01, max: 16, scale: 'log10', step: 0.01, unit: '×', path: '/model/overrides (layers, d_model, heads, d_ff scaled together)', group: 'model', help: 'scales the family: layers and width each by size^(1/3), so parameters scale about by size' },
-  { key: 'layers', label: 'Layers', type: 'int', default: null, min: 1, max: 512, unit: '', path: '/model/overrides/layers', group: 'model', help: 'Transformer blocks' },
-  { key: 'd_model', label: 'd_model', type: 'int', default: null, min: 64, max: 65536, step: 64, unit: '', path: '/model/overrides/d_model', group: 'model', help: 'residual width D' },
-  { key: 'ff_ratio', label: 'd_ff ratio', type: 'float', default: null, min: 0.25, max: 16, step: 0.125, unit: '× d_model', path: '/model/overrides/d_ff (= ratio × d_model)', group: 'model', help: 'MLP width F as a multiple of D' },
-  { key: 'heads', label: 'Heads', type: 'int', default: null, min: 1, max: 512, unit: '', path: '/model/overrides/heads', group: 'model', help: 'query heads N' },
-  { key: 'kv_heads', label: 'KV heads', type: 'int', default: null, min: 1, max: 512, unit: '', path: '/model/overrides/kv_heads', group: 'model', help: 'key/value heads K (GQA when K < N)' },
-  { key: 'vocab', label: 'Vocabulary', type: 'int', default: null, min: 256, max: 2097152, scale: 'log2', unit: 'tokens', path: '/model/overrides/vocab', group: 'model', help: 'vocabulary size V' },
-  { key: 'experts', label: 'Experts', type: 'int', default: null, min: 0, max: 1024, unit: '', path: '/model/overrides/experts', group: 'model', help: 'routed experts E (0 = dense)' },
-  { key: 'active', label: 'Active experts', type: 'int', default: null, min: 0, max: 64, unit: '', path: '/model/overrides/active_experts', group: 'model', help: 'experts per token k' },
+  { key: 'hf', label: 'Hugging Face config.json', type: 'text', default: '', pattern: HF_CONFIG_RE, examples: ['{"model_type":"llama","hidden_size":4096,"intermediate_size":14336,"num_hidden_layers":32,"num_attention_heads":32,"num_key_value_heads":8,"vocab_size":128256}'], unit: '', path: '/model/hf_config (the pasted file, minified; replaces the preset)', group: 'model', hidden: true, help: 'a pasted config.json, read by the engine' },
+  { key: 'size', label: 'Model size', type: 'float', default: 1, min: 0.01, max: 16, scale: 'log10', step: 0.01, unit: '×', path: '/model/overrides (layers, d_model, heads, d_ff scaled together)', group: 'model', advanced: true, help: 'scales the family: layers and width each by size^(1/3), so parameters scale about by size' },
+  { key: 'layers', label: 'Layers', type: 'int', default: null, min: 1, max: 512, unit: '', path: '/model/overrides/layers', group: 'model', advanced: true, help: 'Transformer blocks' },
+  { key: 'd_model', label: 'd_model', type: 'int', default: null, min: 64, max: 65536, step: 64, unit: '', path: '/model/overrides/d_model', group: 'model', advanced: true, help: 'residual width D' },
+  { key: 'ff_ratio', label: 'd_ff ratio', type: 'float', default: null, min: 0.25, max: 16, step: 0.125, unit: '× d_model', path: '/model/overrides/d_ff (= ratio × d_model)', group: 'model', advanced: true, help: 'MLP width F as a multiple of D' },
+  { key: 'heads', label: 'Heads', type: 'int', default: null, min: 1, max: 512, unit: '', path: '/model/overrides/heads', group: 'model', advanced: true, help: 'query heads N' },
+  { key: 'kv_heads', label: 'KV heads', type: 'int', default: null, min: 1, max: 512, unit: '', path: '/model/overrides/kv_heads', group: 'model', advanced: true, help: 'key/value heads K (GQA when K < N)' },
+  { key: 'vocab', label: 'Vocabulary', type: 'int', default: null, min: 256, max: 2097152, scale: 'log2', unit: 'tokens', path: '/model/overrides/vocab', group: 'model', advanced: true, help: 'vocabulary size V' },
+  { key: 'experts', label: 'Experts', type: 'int', default: null, min: 0, max: 1024, unit: '', path: '/model/overrides/experts', group: 'model', advanced: true, help: 'routed experts E (0 = dense)' },
+  { key: 'active', label: 'Active experts', type: 'int', default: null, min: 0, max: 64, unit: '', path: '/model/overrides/active_experts', group: 'model', advanced: true, help: 'experts per token k' },
 
-  { key: 'dp', label: 'Data parallel (DP)', type: 'int', default: 1, min: 1, max: 8192, scale: 'log2', unit: 'chips', path: '/query/parallelism/data (mesh axes)', group: 'mesh', help: 'pure data parallelism, replicated weights' },
-  { key: 'fsdp', label: 'FSDP', type: 'int', default: 16, min: 1, max: 8192, scale: 'log2', unit: 'chips', path: '/query/parallelism/fsdp (mesh axes)', group: 'mesh', mode: 'training', help: 'fully sharded data parallelism (ZeRO)' },
-  { key: 'zero', label: 'ZeRO stage', type: 'int', default: 3, min: 1, max: 3, unit: '', path: '/query/parallelism/zero_stage', group: 'mesh', mode: 'training', help: '1: optimizer states, 2: + gradients, 3: + weights sharded' },
-  { key: 'tp', label: 'Tensor parallel (TP)', type: 'int', default: 4, min: 1, max: 512, scale: 'log2', unit: 'chips', path: '/query/parallelism/tensor (mesh axes)', group: 'mesh', help: 'Megatron tensor parallelism' },
-  { key: 'sp', label: 'Sequence parallel', type: 'bool', default: true, unit: '', path: '/query/parallelism/sequence_parallel', group: 'mesh', mode: 'training', help: 'shard activations along the sequence between TP matmuls' },
-  { key: 'pp', label: 'Pipeline (PP)', type: 'int', default: 1, min: 1, max: 256, scale: 'log2', unit: 'stages', path: '/query/parallelism/pipeline (mesh axes)', group: 'mesh', mode: 'training', help: 'pipeline stages' },
-  { key: 'sched', label: 'Pipeline schedule', type: 'enum', default: '1f1b', choices: ['gpipe', '1f1b', 'interleaved'], unit: '', path: '/query/parallelism/pipeline_schedule', group: 'mesh', mode: 'training', help: 'how microbatches flow through the stages' },
-  { key: 'vstages', label: 'Virtual stages', type: 'int', default: 1, min: 1, max: 16, unit: '', path: '/query/parallelism/virtual_stages', group: 'mesh', mode: 'training', help: 'interleaved schedule: model chunks per stage' },
-  { key: 'mb', label: 'Microbatches', type: 'int', default: 1, min: 1, max: 4096, scale: 'log2', unit: '', path: '/query/parallelism/microbatches', group: 'mesh', mode: 'training', help: 'microbatches per step (pipeline bubble, activation memory)' },
-  { key: 'ep', label: 'Expert parallel (EP)', type: 'int', default: 1, min: 1, max: 1024, scale: 'log2', unit: 'chips', path: '/query/parallelism/expert (mesh axes)', group: 'mesh', help: 'experts sharded across chips (MoE)' },
-  { key: 'cp', label: 'Context parallel (CP)', type: 'int', default: 1, min: 1, max: 256, scale: 'log2', unit: 'chips', path: '/query/parallelism/context (mesh axes)', group: 'mesh', mode: 'training', help: 'ring attention over the sequence' },
-  { key: 'slices', label: 'Slices (DCN)', type: 'int', default: 1, min: 1, max: 256, scale: 'log2', unit: 'slices', path: '/mesh/slices', group: 'mesh', mode: 'training', help: 'TPU slices joined over the data-center network' },
-  { key: 'dcn', label: 'DCN axis used for', type: 'enum', default: 'data', choices: ['data', 'fsdp'], unit: '', path: '/query/parallelism/{data|fsdp} (the DCN axis)', group: 'mesh', mode: 'training', help: 'which strategy spans the slices' },
+  { key: 'chips', label: 'Chips', type: 'int', default: null, min: 1, max: 65536, scale: 'log2', unit: 'chips', path: '/mesh/shape (product of the degrees)', group: 'mesh', help: 'set: the chip count stays fixed and FSDP (or DP) takes what TP, PP, EP and CP leave; unset: the degrees set the count' },
+  { key: 'dp', label: 'Data parallel (DP)', type: 'int', default: 1, min: 1, max: 8192, scale: 'log2', unit: 'chips', path: '/query/parallelism/data (mesh axes)', group: 'mesh', degree: 'data', help: 'pure data parallelism, replicated weights' },
+  { key: 'fsdp', label: 'FSDP', type: 'int', default: 256, min: 1, max: 8192, scale: 'log2', unit: 'chips', path: '/query/parallelism/fsdp (mesh axes)', group: 'mesh', mode: 'training', degree: 'fsdp', help: 'fully sharded data parallelism (ZeRO)' },
+  { key: 'zero', label: 'ZeRO stage', type: 'int', default: 3, min: 1, max: 3, unit: '', path: '/query/parallelism/zero_stage', group: 'mesh', mode: 'training', advanced: true, help: '1: optimizer states, 2: + gradients, 3: + weights sharded' },
+  { key: 'tp', label: 'Tensor parallel (TP)', type: 'int', default: 8, min: 1, max: 512, scale: 'log2', unit: 'chips', path: '/query/parallelism/tensor (mesh axes)', group: 'mesh', degree: 'tensor', help: 'Megatron tensor parallelism' },
+  { key: 'sp', label: 'Sequence parallel', type: 'bool', default: true, unit: '', path: '/query/parallelism/sequence_parallel', group: 'mesh', mode: 'training', advanced: true, help: 'shard activations along the sequence between TP matmuls' },
+  { key: 'pp', label: 'Pipeline (PP)', type: 'int', default: 1, min: 1, max: 256, scale: 'log2', unit: 'stages', path: '/query/parallelism/pipeline (mesh axes)', group: 'mesh', mode: 'training', degree: 'pipeline', help: 'pipeline stages' },
+  { key: 'sched', label: 'Pipeline schedule', type: 'enum', default: '1f1b', choices: ['gpipe', '1f1b', 'interleaved'], unit: '', path: '/query/parallelism/pipeline_schedule', group: 'mesh', mode: 'training', advanced: true, help: 'how microbatches flow through the stages' },
+  { key: 'vstages', label: 'Virtual stages', type: 'int', default: 1, min: 1, max: 16, unit: '', path: '/query/parallelism/virtual_stages', group: 'mesh', mode: 'training', advanced: true, help: 'interleaved schedule: model chunks per stage' },
+  { key: 'mb', label: 'Microbatches', type: 'int', default: 1, min: 1, max: 4096, scale: 'log2', unit: '', path: '/query/parallelism/microbatches', group: 'mesh', mode: 'training', advanced: true, help: 'microbatches per step (pipeline bubble, activation memory)' },
+  { key: 'ep', label: 'Expert parallel (EP)', type: 'int', default: 1, min: 1, max: 1024, scale: 'log2', unit: 'chips', path: '/query/parallelism/expert (mesh axes)', group: 'mesh', degree: 'expert', advanced: true, help: 'experts sharded across chips (MoE)' },
+  { key: 'cp', label: 'Context parallel (CP)', type: 'int', default: 1, min: 1, max: 256, scale: 'log2', unit: 'chips', path: '/query/parallelism/context (mesh axes)', group: 'mesh', mode: 'training', degree: 'context', advanced: true, help: 'ring attention over the sequence' },
+  { key: 'slices', label: 'Slices (DCN)', type: 'int', default: 1, min: 1, max: 256, scale: 'log2', unit: 'slices', path: '/mesh/slices', group: 'mesh', mode: 'training', advanced: true, help: 'TPU slices joined over the data-center network' },
+  { key: 'dcn', label: 'DCN axis used for', type: 'enum', default: 'data', choices: ['data', 'fsdp'], unit: '', path: '/query/parallelism/{data|fsdp} (the DCN axis)', group: 'mesh', mode: 'training', advanced: true, help: 'which strategy spans the slices' },
   { key: 'layout', label: 'Mesh layout', type: 'text', default: '', pattern: LAYOUT_RE, examples: ['fsdp4.fsdp4.tensor4', 'fsdp8.pipeline4.tensor2', 'data1'], unit: '', path: '/mesh/shape and /query/parallelism (axes in mesh order, each a strategy and a size)', group: 'mesh', mode: 'training', hidden: true, help: 'the exact mesh of an applied plan; moving a degree returns to the automatic layout' },
 
   { key: 'batch', label: 'Global batch', type: 'int', default: 4194304, min: 1024, max: 1073741824, scale: 'log2', unit: 'tokens', path: '/query/batch_tokens', group: 'training', mode: 'training', help: 'tokens per optimizer step' },
   { key: 'seq', label: 'Sequence length', type: 'int', default: 4096, min: 128, max: 1048576, scale: 'log2', unit: 'tokens', path: '/query/seq_len', group: 'training', mode: 'training', help: 'tokens per sequence' },
   { key: 'remat', label: 'Rematerialisation', type: 'enum', default: 'block', choices: ['none', 'block', 'big_matmuls', 'mlp_matmuls', 'checkpoints'], unit: '', path: '/query/remat', group: 'training', mode: 'training', help: 'what the backward pass recomputes' },
-  { key: 'ckpt', label: 'Checkpoints per layer', type: 'int', default: 4, min: 1, max: 64, unit: 'tensors of width D', path: '/query/checkpoints_per_layer', group: 'training', mode: 'training', showIf: { key: 'remat', value: 'checkpoints' }, help: 'activations of width D saved per layer; the rest is recomputed (the book: 4 for LLaMA-3 70B)' },
+  { key: 'ckpt', label: 'Checkpoints per layer', type: 'int', default: 4, min: 1, max: 64, unit: 'tensors of width D', path: '/query/checkpoints_per_layer', group: 'training', mode: 'training', showIf: { key: 'remat', value: 'checkpoints' }, advanced: true, help: 'activations of width D saved per layer; the rest is recomputed (the book: 4 for LLaMA-3 70B)' },
   { key: 'mm', label: 'Matmul precision', type: 'enum', default: 'bf16', choices: ['bf16', 'fp8'], unit: '', path: '/query/precision/matmul', group: 'training', mode: 'training', help: 'dtype of the matmuls' },
-  { key: 'master', label: 'Master weights', type: 'enum', default: 'none', choices: ['none', 'bf16', 'fp32'], unit: '', path: '/query/precision/master_weights', group: 'training', mode: 'training', help: 'extra copy of the weights kept by the optimizer' },
-  { key: 'opt', label: 'Optimizer states', type: 'enum', default: 'fp32', choices: ['fp32', 'bf16'], unit: '', path: '/query/precision/optimizer_states', group: 'training', mode: 'training', help: 'Adam moments dtype' },
-  { key: 'comms', label: 'Comms overlap model', type: 'enum', default: 'max', choices: ['max', 'sum'], unit: '', path: '/query/comms_model', group: 'training', mode: 'training', help: 'max: comms on different axes overlap (Aug 2025); sum: they add (Feb 2025)' },
+  { key: 'master', label: 'Master weights', type: 'enum', default: 'none', choices: ['none', 'bf16', 'fp32'], unit: '', path: '/query/precision/master_weights', group: 'training', mode: 'training', advanced: true, help: 'extra copy of the weights kept by the optimizer' },
+  { key: 'opt', label: 'Optimizer states', type: 'enum', default: 'fp32', choices: ['fp32', 'bf16'], unit: '', path: '/query/precision/optimizer_states', group: 'training', mode: 'training', advanced: true, help: 'Adam moments dtype' },
+  { key: 'comms', label: 'Comms overlap model', type: 'enum', default: 'max', choices: ['max', 'sum'], unit: '', path: '/query/comms_model', group: 'training', mode: 'training', advanced: true, help: 'max: comms on different axes overlap (Aug 2025); sum: they add (Feb 2025)' },
   { key: 'train_tokens', label: 'Training tokens', type: 'float', default: 15e12, min: 1e6, max: 1e15, scale: 'log10', unit: 'tokens', path: '/query/train_tokens', group: 'training', mode: 'training', help: 'tokens of the whole run (time and cost to train)' },
 
   { key: 'sbatch', label: 'Batch', type: 'int', default: 32, min: 1, max: 65536, scale: 'log2', unit: 'sequences', path: '/query/batch', group: 'serving', mode: 'serving', help: 'sequences decoded together' },
@@ -90,16 +104,18 @@ export const PARAMS: readonly Param[] = [
   { key: 'gen', label: 'Generated length', type: 'int', default: 512, min: 1, max: 1048576, scale: 'log2', unit: 'tokens', path: '/query/generated_len', group: 'serving', mode: 'serving', help: 'tokens decoded per sequence' },
   { key: 'wdt', label: 'Weights dtype', type: 'enum', default: 'bf16', choices: DTYPES, unit: '', path: '/query/dtypes/weights', group: 'serving', mode: 'serving', help: 'dtype of the stored weights' },
   { key: 'kvdt', label: 'KV cache dtype', type: 'enum', default: 'bf16', choices: DTYPES, unit: '', path: '/query/dtypes/kv', group: 'serving', mode: 'serving', help: 'dtype of the KV cache' },
-  { key: 'scomms', label: 'Include communication', type: 'bool', default: true, unit: '', path: '/query/include_comms', group: 'serving', mode: 'serving', help: 'the book’s serving figures leave communication out' },
-  { key: 'kvctx', label: 'KV context per decode step', type: 'int', default: null, min: 1, max: 2097152, scale: 'log2', unit: 'tokens', path: '/query/kv_context_len', group: 'serving', mode: 'serving', help: 'tokens of KV cache a decode step reads (default: prompt + half the generated tokens)' },
-  { key: 'spec', label: 'Speculative decoding', type: 'bool', default: false, unit: '', path: '/query/speculative', group: 'serving', mode: 'serving', help: 'a draft model proposes tokens that the model verifies in one step' },
-  { key: 'draft', label: 'Draft model', type: 'enum', default: DEFAULT_DRAFT, choices: MODEL_IDS, unit: '', path: '/query/speculative/draft_model/preset', group: 'serving', mode: 'serving', showIf: { key: 'spec', value: true }, help: 'the small model that drafts tokens on the same chips' },
-  { key: 'lookahead', label: 'Lookahead', type: 'int', default: 4, min: 1, max: 64, unit: 'tokens', path: '/query/speculative/lookahead', group: 'serving', mode: 'serving', showIf: { key: 'spec', value: true }, help: 'tokens drafted per step' },
-  { key: 'accept', label: 'Acceptance rate', type: 'float', default: 0.8, min: 0.01, max: 0.99, step: 0.01, unit: '', path: '/query/speculative/acceptance_rate', group: 'serving', mode: 'serving', showIf: { key: 'spec', value: true }, help: 'chance that the model accepts a drafted token' },
+  { key: 'scomms', label: 'Include communication', type: 'bool', default: true, unit: '', path: '/query/include_comms', group: 'serving', mode: 'serving', advanced: true, help: 'the book’s serving figures leave communication out' },
+  { key: 'kvctx', label: 'KV context per decode step', type: 'int', default: null, min: 1, max: 2097152, scale: 'log2', unit: 'tokens', path: '/query/kv_context_len', group: 'serving', mode: 'serving', advanced: true, help: 'tokens of KV cache a decode step reads (default: prompt + half the generated tokens)' },
+  { key: 'spec', label: 'Speculative decoding', type: 'bool', default: false, unit: '', path: '/query/speculative', group: 'serving', mode: 'serving', advanced: true, help: 'a draft model proposes tokens that the model verifies in one step' },
+  { key: 'draft', label: 'Draft model', type: 'enum', default: DEFAULT_DRAFT, choices: MODEL_IDS, unit: '', path: '/query/speculative/draft_model/preset', group: 'serving', mode: 'serving', showIf: { key: 'spec', value: true }, advanced: true, help: 'the small model that drafts tokens on the same chips' },
+  { key: 'lookahead', label: 'Lookahead', type: 'int', default: 4, min: 1, max: 64, unit: 'tokens', path: '/query/speculative/lookahead', group: 'serving', mode: 'serving', showIf: { key: 'spec', value: true }, advanced: true, help: 'tokens drafted per step' },
+  { key: 'accept', label: 'Acceptance rate', type: 'float', default: 0.8, min: 0.01, max: 0.99, step: 0.01, unit: '', path: '/query/speculative/acceptance_rate', group: 'serving', mode: 'serving', showIf: { key: 'spec', value: true }, advanced: true, help: 'chance that the model accepts a drafted token' },
 
-  { key: 'eff_flops', label: 'FLOPs efficiency', type: 'float', default: 1, min: 0.05, max: 1, step: 0.01, unit: 'of peak', path: '/query/efficiency/flops_frac', group: 'efficiency', help: 'fraction of peak FLOP/s the matmuls reach (1: the book’s ideal roofline)' },
-  { key: 'eff_hbm', label: 'HBM efficiency', type: 'float', default: 1, min: 0.05, max: 1, step: 0.01, unit: 'of peak', path: '/query/efficiency/hbm_frac', group: 'efficiency', help: 'fraction of HBM bandwidth reached' },
-  { key: 'eff_net', label: 'Network efficiency', type: 'float', default: 1, min: 0.05, max: 1, step: 0.01, unit: 'of peak', path: '/query/efficiency/network_frac', group: 'efficiency', help: 'fraction of ICI, NVLink and DCN bandwidth the collectives reach' },
+  { key: 'fid', label: 'Charts show', type: 'enum', default: 'calibrated', choices: ['calibrated', 'book'], unit: '', path: '/query/fidelity (of the charts\u2019 scenarios)', group: 'efficiency', hidden: true, help: 'the calibrated estimate or the book\u2019s ideal model (an engine with both fidelities; the toggle sits by the headline)' },
+  { key: 'pin', label: 'Pinned comparison', type: 'text', default: '', pattern: PIN_RE, examples: ['tp=16&batch=2097152', 'mode=serving&hw=h100-sxm'], unit: '', path: '/ (not in the scenario: another state as a query string, drawn as ghost bars and compared)', group: 'workload', hidden: true, help: 'the configuration pinned for comparison' },
+  { key: 'eff_flops', label: 'FLOPs efficiency', type: 'float', default: 1, min: 0.05, max: 1, step: 0.01, unit: 'of peak', path: '/query/efficiency/flops_frac', group: 'efficiency', advanced: true, help: 'fraction of peak FLOP/s the matmuls reach (1: the book’s ideal roofline)' },
+  { key: 'eff_hbm', label: 'HBM efficiency', type: 'float', default: 1, min: 0.05, max: 1, step: 0.01, unit: 'of peak', path: '/query/efficiency/hbm_frac', group: 'efficiency', advanced: true, help: 'fraction of HBM bandwidth reached' },
+  { key: 'eff_net', label: 'Network efficiency', type: 'float', default: 1, min: 0.05, max: 1, step: 0.01, unit: 'of peak', path: '/query/efficiency/network_frac', group: 'efficiency', advanced: true, help: 'fraction of ICI, NVLink and DCN bandwidth the collectives reach' },
 ];
 
 /** Hardware overrides live under one table row: URL keys `hw.<field path>` (e.g. hw.ici.link_unidir_bytes_per_s). */

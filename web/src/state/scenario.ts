@@ -4,7 +4,8 @@
 // scenario, choosing matmul shapes and chip counts to ask the engine about.
 import type { HardwarePreset, MatmulQuery, ModelOverrides, ModelPreset, Scenario } from '../engine/types';
 import { STRATEGIES, layoutDegrees, layoutPlan, parseLayout, planMesh, type Degrees, type MeshOutcome, type MeshPlan, type Strategy } from './mesh';
-import { hardwarePreset, modelPreset, type State } from './params';
+import { PRESETS, hardwarePreset, modelPreset, type State } from './params';
+import { hfConfigOf, hfPreset } from './hf';
 
 /** The model as the page sends it: the preset's shape fields, with the expert width always set. */
 export type ModelFields = Pick<
@@ -21,6 +22,11 @@ const str = (s: State, k: string): string => String(s.values[k]);
 
 function roundTo(x: number, m: number): number {
   return Math.max(m, Math.round(x / m) * m);
+}
+
+/** The model a state starts from: a pasted config.json the engine has read, or the chosen preset. */
+export function baseModel(s: State): ModelPreset {
+  return hfPreset(s) ?? modelPreset(str(s, 'model'));
 }
 
 /** The model after the explicit field overrides, the d_ff ratio and then the family `size` scale. */
@@ -124,13 +130,15 @@ function meshSpec(plan: MeshPlan): Scenario['mesh'] {
 
 function base(s: State): Pick<Scenario, 'version' | 'hardware' | 'model'> {
   const hwId = str(s, 'hw');
-  const mp = modelPreset(str(s, 'model'));
+  const mp = baseModel(s);
   const hwOver = hardwareOverrides(s.hw);
   const mo = modelOverrides(mp, effectiveModel(mp, s));
+  const over = Object.keys(mo).length ? { overrides: mo } : {};
+  const hf = hfConfigOf(s);
   return {
     version: 1,
     hardware: Object.keys(hwOver).length ? { preset: hwId, overrides: hwOver } : { preset: hwId },
-    model: Object.keys(mo).length ? { preset: mp.id, overrides: mo } : { preset: mp.id },
+    model: hf ? { hf_config: hf, ...over } : { preset: mp.id, ...over },
   };
 }
 
@@ -194,8 +202,8 @@ export function mainScenario(s: State, plan: MeshPlan): Scenario {
   return { ...b, mesh: meshSpec(plan), query: { kind: 'training_step', batch_tokens, seq_len, parallelism: par, ...rest } };
 }
 
-/** How many plans the search lists. */
-export const PLAN_SEARCH_KEEP = 10;
+/** How many plans the search returns: more than the page lists, since it shows only plans that fit without warnings. */
+export const PLAN_SEARCH_KEEP = 40;
 
 /**
  * The plan search for the current hardware, model, batch and precision: on the current mesh (TPU: the slice's
@@ -221,7 +229,7 @@ export interface MatmulOp {
 
 /** The workload's main matmuls, as one chip runs them (local shapes after TP, batch per chip and microbatch). */
 export function mainMatmuls(s: State, plan: MeshPlan | null): MatmulOp[] {
-  const mp = modelPreset(str(s, 'model'));
+  const mp = baseModel(s);
   const m = effectiveModel(mp, s);
   const deg = degreesOf(s);
   const tp = deg.tensor;
@@ -300,4 +308,19 @@ export function rooflineCurveScenarios(s: State): Scenario[] {
 
 export function hardwareOf(s: State): HardwarePreset {
   return hardwarePreset(str(s, 'hw'));
+}
+
+/** The query kind of the engine's serving search (not in this engine yet: see servingSearchScenario). */
+export const SERVING_SEARCH_KIND = 'serving_search';
+
+/**
+ * HOOK (serving search, issue 11 point 4): "fewest chips / cheapest plan for this latency" is answered by the
+ * engine's serving search, which another change adds to core/. When PRESETS.queries lists it, build its query here
+ * from the serving controls (the target: this latency per token; the model, chip, batch and lengths as set) following
+ * its section of docs/api.md, and <ss-serving-results> (src/ui/serving-results.ts) shows the plans it returns. The
+ * web computes nothing itself: until the engine has the query this returns null and the panel stays hidden.
+ */
+export function servingSearchScenario(s: State): Scenario | null {
+  if (str(s, 'mode') !== 'serving' || !PRESETS.queries.includes(SERVING_SEARCH_KIND)) return null;
+  return null;
 }

@@ -1,10 +1,11 @@
 import { css } from 'lit';
+import { barStyles } from '../charts/bar-styles';
 
-export const styles = css`
+export const styles = [barStyles, css`
   :host { display: block; font: 14px/1.45 system-ui, -apple-system, 'Segoe UI', sans-serif; color: #1b1b1b; background: #fbfbf9; min-height: 100vh; }
   header { display: flex; flex-wrap: wrap; align-items: baseline; justify-content: space-between; gap: 8px; padding: 10px 18px; border-bottom: 1px solid #ddd; background: #fff; }
   h1 { font-size: 20px; margin: 0; }
-  h1 .sub { font-weight: 400; color: #666; font-size: 14px; margin-left: 6px; }
+  h1 .sub { font-weight: 400; color: #595959; font-size: 14px; margin-left: 6px; }
   h3 { font-size: 15px; margin: 0 0 6px; }
   .actions { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
   button { font: inherit; padding: 4px 10px; border: 1px solid #999; border-radius: 4px; background: #f4f4f4; cursor: pointer; }
@@ -17,7 +18,24 @@ export const styles = css`
   .notice { margin: 10px 18px 0; padding: 8px 12px; border: 1px solid #d9a400; background: #fff7da; border-radius: 4px; }
   .notice ul { margin: 4px 0; padding-left: 20px; }
   main { display: grid; grid-template-columns: minmax(300px, 360px) 1fr; gap: 16px; padding: 12px 18px 40px; }
-  @media (max-width: 900px) { main { grid-template-columns: 1fr; } }
+  /* Desktop: the results column runs the page's height and its headline stays at the top of the window while
+     anything scrolls, so moving any control leaves the answer in view. */
+  .results { container-type: inline-size; }
+  .results:focus { outline: none; }
+  .results:focus-visible { outline: 2px solid #1f6fb2; }
+  ss-headline:not(.phone-strip) { position: sticky; top: 0; z-index: 3; display: block; background: #fbfbf9; padding-bottom: 6px; }
+  .phone-strip { display: none; }
+  @media (max-width: 900px) {
+    main { grid-template-columns: 1fr; padding: 8px 10px 32px; }
+    ss-headline:not(.phone-strip) { position: static; }
+    /* Phones: the summary strip (step or latency, memory against HBM, fits or not, cost) stays at the top. */
+    .phone-strip { display: block; position: sticky; top: 0; z-index: 5; }
+  }
+  .strip { display: flex; flex-wrap: wrap; gap: 2px 12px; align-items: center; padding: 6px 10px; background: #fff; border-bottom: 1px solid #ccc; box-shadow: 0 2px 4px #0000001a; font-size: 13px; font-variant-numeric: tabular-nums; }
+  .strip .k { color: #555; font-size: 11.5px; }
+  .strip.invalid b { color: #666; text-decoration: line-through; text-decoration-thickness: 1px; }
+  .skip { position: absolute; left: 8px; top: -40px; z-index: 10; padding: 6px 10px; background: #fff; border: 2px solid #1f6fb2; color: #1f5f9a; }
+  .skip:focus { top: 8px; }
   .controls { display: flex; flex-direction: column; gap: 8px; }
   fieldset.group { border: 1px solid #ddd; border-radius: 6px; padding: 6px 10px 8px; margin: 0; background: #fff; }
   legend { font-weight: 600; padding: 0 4px; }
@@ -40,24 +58,38 @@ export const styles = css`
   details.hwfields summary { cursor: pointer; margin: 6px 0 2px; }
   .hwf label { font-family: ui-monospace, monospace; font-size: 11.5px; }
   .results { display: flex; flex-direction: column; gap: 12px; min-width: 0; }
+  .results > * { display: block; }
+  ss-training-results, ss-serving-results, ss-charts { display: flex !important; flex-direction: column; gap: 12px; }
+  .status-line { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 10px; margin: 0 0 6px; font-size: 13px; }
+  .fit { display: inline-block; font-size: 12px; font-weight: 700; padding: 1px 8px; border-radius: 10px; white-space: nowrap; }
+  .fit.ok { background: #dff3e4; color: #135c2b; }
+  .fit.warning { background: #fff1cc; color: #6b4200; }
+  .fit.no-fit, .fit.cannot-run { background: #fbe1de; color: #8a1c12; }
+  .headline-block.invalid .card { background: #f1f1ee; border-style: dashed; }
+  .headline-block.invalid .card .v { color: #666; text-decoration: line-through; text-decoration-thickness: 1px; }
+  .card .ideal { font-size: 11.5px; color: #555; }
+  .fidelity { margin: 6px 0 0; font-size: 12.5px; color: #333; }
+  .fidelity.ideal-bound { padding: 4px 8px; border-left: 3px solid #1f6fb2; background: #eef5fb; }
+  .toggle { display: inline-flex; gap: 4px; align-items: center; margin-left: auto; }
+  .toggle button[aria-pressed='true'] { background: #1f6fb2; color: #fff; border-color: #1f6fb2; }
+  details.more { margin: 6px 0 2px; }
+  details.more > summary { cursor: pointer; font-size: 13px; color: #1f5f9a; }
+  details.more[open] > summary { margin-bottom: 4px; }
+  textarea.hf-text { width: 100%; box-sizing: border-box; font: 12px/1.4 ui-monospace, monospace; }
+  .panel-head { display: flex; flex-wrap: wrap; justify-content: space-between; align-items: baseline; gap: 4px 10px; }
+  .downloads { display: flex; gap: 4px; }
+  .downloads button { font-size: 12px; padding: 1px 8px; }
+  pre.cli { white-space: pre-wrap; word-break: break-all; font: 12px/1.4 ui-monospace, monospace; background: #f4f4f0; border: 1px solid #ddd; border-radius: 4px; padding: 6px 8px; max-height: 9em; overflow: auto; }
+  .table-wrap[data-scrolls]::before { content: 'Wider than the screen: scroll sideways for more columns →'; display: block; font-size: 11.5px; color: #555; margin-bottom: 2px; }
+  .tie { color: #6b4200; }
+  .compare td.invalid { color: #555; font-style: italic; }
+  [aria-disabled='true'] { opacity: 0.6; cursor: default; }
   .headline { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 8px; }
   .card { background: #fff; border: 1px solid #ddd; border-radius: 6px; padding: 6px 10px; display: flex; flex-direction: column; }
   .card .k { font-size: 12px; color: #555; }
   .card .v { font-size: 19px; font-weight: 600; font-variant-numeric: tabular-nums; }
   .panel, .card, fieldset.group { contain: layout paint; }
-  /* Off-screen result panels skip rendering. Not the control groups: a fieldset skipped this way stays blank in full-page
-     screenshots and jumps in height when scrolled to, and the groups do not re-render while a slider moves anyway. */
-  .panel { content-visibility: auto; contain-intrinsic-size: auto 300px; }
   .panel { background: #fff; border: 1px solid #ddd; border-radius: 6px; padding: 10px 12px; }
-  .bars { margin: 0; }
-  .bars svg { width: 100%; height: auto; display: block; }
-  .bars .lbl { font-size: 12px; fill: #222; }
-  .bars .lbl.crit { font-weight: 700; fill: #b00; }
-  .bars .val { font-size: 11px; fill: #333; }
-  .bars .mk { font-size: 11px; font-weight: 600; }
-  .bars .tick { font-size: 10px; fill: #666; }
-  .legend { display: flex; flex-wrap: wrap; gap: 10px; font-size: 12px; margin-top: 2px; }
-  .legend i { display: inline-block; width: 10px; height: 10px; margin-right: 4px; border: 1px solid #0003; vertical-align: -1px; }
   .bound { margin: 0 0 6px; }
   .diagnostics { border: 1px solid #e0b4ae; background: #fff4f2; border-radius: 6px; padding: 6px 12px; }
   .diagnostics ul { margin: 4px 0; padding-left: 18px; }
@@ -108,9 +140,9 @@ export const styles = css`
   @media print {
     :host { background: #fff; }
     header { position: static; }
-    .actions button, details.hwfields, .plan-actions, .plans button { display: none; }
+    .actions button, details.hwfields, .plan-actions, .plans button, .downloads, .skip, .phone-strip { display: none; }
     main { grid-template-columns: 1fr; }
     .panel, .card, fieldset.group { break-inside: avoid; border-color: #999; }
     input[type='range'] { display: none; }
   }
-`;
+`];

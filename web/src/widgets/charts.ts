@@ -3,6 +3,7 @@
 // and colours come from src/charts/format.ts.
 import * as Plot from '@observablehq/plot';
 import { COLOURS } from '../charts/format';
+import { withTable } from '../charts/table';
 
 export { rooflineChart } from '../charts/plots';
 
@@ -33,7 +34,7 @@ export interface LinesOptions {
   rules?: { x: number; label: string }[];
 }
 
-/** Lines on (log) axes with a legend, highlighted points and vertical rules. */
+/** Lines on (log) axes with a legend, highlighted points and vertical rules; its numbers as a table under it. */
 export function linesChart(series: Series[], o: LinesOptions): Element {
   const rows = series.flatMap((s) => s.points.filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y) && (!o.yLog || p.y > 0) && (!o.xLog || p.x > 0)).map((p) => ({ ...p, name: s.name })));
   const strong = new Set(series.filter((s) => s.emphasis !== false).map((s) => s.name));
@@ -49,7 +50,7 @@ export function linesChart(series: Series[], o: LinesOptions): Element {
   marks.push(Plot.dot(pts, { x: 'x', y: 'y', r: 5, fill: COLOURS.highlight, stroke: '#fff' }));
   marks.push(Plot.text(pts, { x: 'x', y: 'y', text: 'label', dy: -11, fill: COLOURS.highlight, fontSize: 11, fontWeight: 600 }));
   marks.push(Plot.tip(rows, Plot.pointer({ x: 'x', y: 'y', title: (d: { x: number; y: number; name: string }) => `${d.name}\n${o.xFormat(d.x)} → ${o.yFormat(d.y)}` })));
-  return Plot.plot({
+  const chart = Plot.plot({
     width: o.width,
     height: o.height ?? 260,
     marginLeft: 64,
@@ -59,5 +60,14 @@ export function linesChart(series: Series[], o: LinesOptions): Element {
     y: { type: o.yLog === false ? 'linear' : 'log', label: o.yLabel, grid: true, ticks: 5, tickFormat: o.yFormat },
     color: { legend: series.length > 1, domain: series.map((s) => s.name), range: series.map((s) => s.colour) },
     marks,
+  });
+  const xs = [...new Set(rows.map((r) => r.x))].sort((a, b) => a - b);
+  return withTable(chart, {
+    caption: o.yLabel.replace(/^↑\s*/, ''),
+    columns: [o.xLabel.replace(/\s*→$/, ''), ...series.map((s) => s.name)],
+    rows: xs.map((x) => [o.xFormat(x), ...series.map((s) => {
+      const p = s.points.find((q) => q.x === x);
+      return p && Number.isFinite(p.y) ? o.yFormat(p.y) : '—';
+    })]),
   });
 }

@@ -1,7 +1,8 @@
 // A widget's look, inside its shadow root (so a host page's CSS neither breaks it nor is broken by it).
 import { css } from 'lit';
+import { barStyles } from '../charts/bar-styles';
 
-export const widgetStyles = css`
+export const widgetStyles = [barStyles, css`
   :host { display: block; font: 14px/1.45 system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; color: #1b1b1b; text-align: left; }
   :host([hidden]) { display: none; }
   .w { container-type: inline-size; margin: 0; background: #fff; border: 1px solid #d6d6d0; border-radius: 8px; padding: 12px 14px 10px; box-shadow: 0 1px 2px #0000000d; }
@@ -41,22 +42,6 @@ export const widgetStyles = css`
   .note b { color: #222; }
   .chart { min-height: 40px; overflow-x: auto; }
   .chart svg { max-width: 100%; height: auto; }
-  .hb { margin: 6px 0 10px; }
-  .hb-title { font-size: 12px; font-weight: 600; color: #333; margin-bottom: 4px; }
-  .hrow { display: grid; grid-template-columns: minmax(84px, 26%) 1fr; align-items: center; gap: 2px 10px; min-height: 24px; }
-  .hrow .lbl { text-align: right; font-size: 12px; line-height: 1.2; }
-  .hrow .lbl.crit { font-weight: 700; color: #b00; }
-  .track { position: relative; height: 16px; margin-right: 4px; }
-  .track .seg { position: absolute; top: 0; bottom: 0; border-right: 1px solid #fff; box-sizing: border-box; }
-  .track .val { position: absolute; top: 0; line-height: 16px; padding: 0 4px; font-size: 11px; color: #222; white-space: nowrap; font-variant-numeric: tabular-nums; }
-  .track .val.inside { color: #fff; text-shadow: 0 0 2px #000, 0 0 1px #000; }
-  .track .mk { position: absolute; top: -5px; bottom: -5px; border-left: 2px dashed; }
-  .mk-row { min-height: 16px; }
-  .mk-row .track { height: 14px; }
-  .mk-label { position: absolute; transform: translateX(-50%); font-size: 11px; font-weight: 700; white-space: nowrap; }
-  .mk-label.end { transform: translateX(-100%); }
-  .legend { display: flex; flex-wrap: wrap; gap: 4px 10px; font-size: 11.5px; margin-top: 2px; }
-  .legend i { display: inline-block; width: 10px; height: 10px; margin-right: 4px; border: 1px solid #0003; vertical-align: -1px; }
   table.t { border-collapse: collapse; width: 100%; font-size: 12.5px; font-variant-numeric: tabular-nums; margin: 4px 0 8px; }
   table.t th, table.t td { text-align: left; padding: 3px 6px; border-bottom: 1px solid #eee; vertical-align: top; }
   table.t td.r, table.t th.r { text-align: right; }
@@ -66,6 +51,7 @@ export const widgetStyles = css`
   ul.thr .ok { color: #135c2b; font-weight: 700; }
   ul.thr .bad { color: #a3271b; font-weight: 700; }
   .drawing svg { width: 100%; height: auto; display: block; }
+  .drawing svg.capped { width: auto; max-width: 100%; }
   .drawing .tick { font-size: 11px; fill: #555; }
   .ctl .hint { color: #1f5f9a; font-variant-numeric: tabular-nums; }
   .foot { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 14px; margin-top: 8px; padding-top: 8px; border-top: 1px solid #eee; font-size: 12.5px; }
@@ -83,12 +69,9 @@ export const widgetStyles = css`
     form.controls { grid-template-columns: 1fr; padding: 6px 8px; }
     .cards { grid-template-columns: repeat(2, minmax(0, 1fr)); }
     .card output { font-size: 15px; }
-    .hrow { grid-template-columns: 1fr; }
-    .hrow .lbl { text-align: left; }
-    .mk-row > span:first-child { display: none; }
   }
   @media print {
     form.controls input[type='range'], .foot { display: none; }
     .w { box-shadow: none; border-color: #999; }
   }
-`;
+`];

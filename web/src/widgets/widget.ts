@@ -5,6 +5,7 @@
 // snippet (one script tag plus the element) that reproduces its current state.
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { State, Value } from '../state/params';
+import { placeChart } from '../charts/plot-css';
 import { renderControl } from './controls';
 import { pageEngine, siteUrl } from './engine';
 import { decodeWidgetState, encodeExplorerState, encodeWidgetState } from './params';
@@ -188,7 +189,7 @@ export class ScalescopeWidget extends LitElement {
         if (this.data !== data) return;
         const width = Math.max(280, Math.min(760, el.clientWidth || 600));
         const node = def.chart!(state, data, charts, width);
-        el.replaceChildren(...(node ? [node] : []));
+        el.replaceChildren(...(node ? [placeChart(node, this.renderRoot as ShadowRoot)] : []));
         el.removeAttribute('aria-busy');
         el.setAttribute('data-drawn', encodeWidgetState(state));
       },

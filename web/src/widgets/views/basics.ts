@@ -135,7 +135,7 @@ function sliceDrawing(shape: number[], wrap: boolean[], host: number[]): Templat
     if (wrap[0] && nx > 1) items.push(svg`<path d="M ${ox + (nx - 0.5) * cell} ${oy + ny * cell + 2} q ${-(nx - 1) * cell / 2} 12 ${-(nx - 1) * cell} 0" fill="none" stroke=${COLOURS.comms} stroke-width="1.6"></path>`);
     if (wrap[1] && ny > 1) items.push(svg`<path d="M ${ox + nx * cell + 2} ${oy + (ny - 0.5) * cell} q 10 ${-(ny - 1) * cell / 2} 0 ${-(ny - 1) * cell}" fill="none" stroke=${COLOURS.comms} stroke-width="1.6"></path>`);
   }
-  return html`<div class="drawing"><svg viewBox="0 0 ${W} ${H}" style="max-width:${W}px" role="img" aria-label="Chips of the slice, ${nz > 1 ? 'layer by layer along Z' : 'one grid'}; light boxes are hosts; green arcs are wraparound links">
+  return html`<div class="drawing"><svg class="capped" viewBox="0 0 ${W} ${H}" width=${W} role="img" aria-label="Chips of the slice, ${nz > 1 ? 'layer by layer along Z' : 'one grid'}; light boxes are hosts; green arcs are wraparound links">
     ${items}</svg></div>
     <p class="note">Blue squares are chips, light boxes hosts; a green arc marks an axis that wraps around${wrap[2] && nz > 1 ? ' (Z wraps too, from the last layer to the first)' : ''}.${nz > layers ? ` Showing ${layers} of ${nz} layers.` : ''}</p>`;
 }

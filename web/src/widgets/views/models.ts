@@ -2,7 +2,7 @@
 import { html, type TemplateResult } from 'lit';
 import type { TransformerResult } from '../../engine/types';
 import { COLOURS, fmtBytes, fmtCount, fmtFlops, fmtPercent, fmtSeconds } from '../../charts/format';
-import { htmlBars } from '../bars';
+import { bars } from '../../charts/bars';
 import { MODEL_IDS, type State } from '../../state/params';
 import { transformerScenario } from '../../state/scenario';
 import { MATMUL_PATTERNS } from '../params';
@@ -96,7 +96,7 @@ export const shardedMatmul: View<MatmulData> = {
         ${card('bound', 'Bound by', undefined, best.bound, false, true)}
         ${card('flops', 'FLOPs per chip', best.flops_per_device, fmtFlops(best.flops_per_device))}
       </div>
-      ${htmlBars(rows, [], (v) => fmtSeconds(v), 'Compute and communication time of each plan (stacked: no overlap; the estimate is the larger of the two)')}
+      ${bars(rows, [], (v) => fmtSeconds(v), 'Compute and communication time of each plan (stacked: no overlap; the estimate is the larger of the two)')}
       <ol class="note">${d.r.plans.map((p) => html`<li><b>${planName(p.name)}</b>: local <code>${p.local_matmul}</code>, output <code>${p.output}</code>${p.steps.length ? html`<ul>${p.steps.map((st) => html`<li>${stepText(st)}</li>`)}</ul>` : ' — no communication.'}</li>`)}</ol>`;
   },
 };
@@ -142,8 +142,8 @@ export const transformer: View<TransformerData> = {
         ${card('kv_seq', 'KV cache per sequence', t.kv_cache_bytes_per_sequence, fmtBytes(t.kv_cache_bytes_per_sequence))}
         ${card('adam', 'Params + Adam (10 B/param)', t.params_and_adam_bytes, fmtBytes(t.params_and_adam_bytes))}
       </div>
-      ${htmlBars([{ label: 'parameters', segments: parts }], [], (v) => fmtCount(v), 'Parameters by component')}
-      ${htmlBars(remat, [], (v) => fmtBytes(v), `Activation memory per ${fmtCount(t.seq_len)}-token sequence, by what the backward pass keeps`)}
+      ${bars([{ label: 'parameters', segments: parts }], [], (v) => fmtCount(v), 'Parameters by component')}
+      ${bars(remat, [], (v) => fmtBytes(v), `Activation memory per ${fmtCount(t.seq_len)}-token sequence, by what the backward pass keeps`)}
       <p class="note">Attention costs as much as the QKVO projections from ${fmtCount(t.attention_equals_qkvo_seq_len)} tokens of context, and as much as all matmuls from ${fmtCount(t.attention_equals_matmuls_seq_len)}.</p>`;
   },
 };

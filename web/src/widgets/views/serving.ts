@@ -3,7 +3,7 @@
 import { html, nothing } from 'lit';
 import type { ServingResult, ServingSweepPoint } from '../../engine/types';
 import { COLOURS, COMMS_COLOURS, fmtBytes, fmtBytesPerS, fmtCount, fmtSeconds, fmtUsd, sig } from '../../charts/format';
-import { htmlBars } from '../bars';
+import { bars } from '../../charts/bars';
 import { describePlan, type MeshPlan } from '../../state/mesh';
 import { MODEL_IDS, type State } from '../../state/params';
 import { mainScenario, meshFor } from '../../state/scenario';
@@ -65,7 +65,7 @@ export const serving: View<ServingData> = {
         ${card('memory_bytes', 'Memory (all chips)', r.memory.total_bytes, `${fmtBytes(r.memory.total_bytes)}${r.memory.fits ? '' : ' (does not fit)'}`, !r.memory.fits)}
       </div>
       <p class="note">${describePlan(d.plan)}; batch ${num(s, 'sbatch')}, decode reads ${fmtCount(r.kv_context_len)} tokens of KV cache; the step is ${dec.bound}-bound.</p>
-      ${htmlBars(rows, [{ value: dec.step_s, label: `step ${fmtSeconds(dec.step_s)}`, colour: COLOURS.highlight }], (v) => fmtSeconds(v), 'Decode step: time per resource')}
+      ${bars(rows, [{ value: dec.step_s, label: `step ${fmtSeconds(dec.step_s)}`, colour: COLOURS.highlight }], (v) => fmtSeconds(v), 'Decode step: time per resource')}
       <div class="chart" role="img" aria-label="Latency per token against throughput per chip, one curve per context length"></div>`;
   },
   chart(s, d, charts, width) {
@@ -137,7 +137,7 @@ export const gpuCollectives: View<GpuData> = {
       <div class="cards">
         ${d.levels.map((l, i) => card(`level_${l.name}`, `${LEVEL_NAMES[l.name] ?? l.name} (${fmtCount(l.gpus_per_parent)} GPUs)`, d.times[i]!.time_s, fmtSeconds(d.times[i]!.time_s)))}
       </div>
-      ${htmlBars(rows, [], (v) => fmtSeconds(v), `${opName(str(s, 'op'))} of ${fmtBytes(num(s, 'cbytes'))} over all GPUs below each level`)}
+      ${bars(rows, [], (v) => fmtSeconds(v), `${opName(str(s, 'op'))} of ${fmtBytes(num(s, 'cbytes'))} over all GPUs below each level`)}
       <div class="scroll"><table class="t">
         <thead><tr><th>Level</th><th class="r">GPUs below</th><th class="r">Egress per child</th><th class="r">Effective bandwidth</th><th>Regime</th></tr></thead>
         <tbody>${d.levels.map((l, i) => html`<tr><td>${LEVEL_NAMES[l.name] ?? l.name}</td><td class="r">${fmtCount(l.gpus_per_parent)}</td>

@@ -1,13 +1,15 @@
 // Views for training (§5, §6): the MLP training roofline (the book's §5.1 figure), the LLaMA-3 70B training
 // planner, and a pipeline schedule. Plans and meshes come from src/state/scenario.ts and src/state/mesh.ts.
 import { html, svg, nothing, type TemplateResult } from 'lit';
+import { cssProps } from '../../charts/css-props';
 import type { PlanSearchResult, SearchedPlan, Threshold, TrainingStepResult } from '../../engine/types';
 import { COLOURS, COMMS_COLOURS, fmtBytes, fmtCount, fmtPercent, fmtSeconds, fmtUsd, sig } from '../../charts/format';
-import { htmlBars } from '../bars';
+import { bars } from '../../charts/bars';
 import { AXIS_NAMES, describePlan, planMesh, STRATEGY_LABEL, type MeshPlan } from '../../state/mesh';
 import { applyPlan, type SearchedMesh } from '../../state/plans';
 import { modelPreset, type State } from '../../state/params';
 import { effectiveModel, hardwareOf, mainScenario, meshFor, planSearchScenario } from '../../state/scenario';
+import { COMMS_LABELS, thresholdTitle } from '../../ui/words';
 import { card, need, warningBox, warnings, WidgetProblem, withValues, type View, type ViewContext } from '../view';
 import { hardwareOfState, TPU_IDS } from './basics';
 
@@ -126,19 +128,6 @@ interface PlannerData {
   hwKind: 'tpu' | 'gpu';
 }
 
-const COMMS_NAMES: Record<string, string> = {
-  data_s: STRATEGY_LABEL.data, fsdp_s: STRATEGY_LABEL.fsdp, tensor_s: STRATEGY_LABEL.tensor, pipeline_s: STRATEGY_LABEL.pipeline,
-  expert_s: STRATEGY_LABEL.expert, context_s: STRATEGY_LABEL.context, dcn_s: 'DCN',
-};
-
-const THRESHOLD_TITLES: Record<string, string> = {
-  dp_fsdp_tokens_per_chip: 'batch per chip for DP/FSDP',
-  tensor_parallel_degree: 'tensor-parallel degree',
-  fsdp_tp_tokens_per_chip: 'batch per chip for FSDP × TP',
-  dcn_tokens_per_slice: 'batch per slice over DCN',
-};
-const thresholdTitle = (n: string): string => THRESHOLD_TITLES[n] ?? n.replace(/_/g, ' ');
-
 function degreesText(deg: Record<string, number>): string {
   const parts = (['data', 'fsdp', 'pipeline', 'tensor', 'expert', 'context'] as const).filter((k) => (deg[k] ?? 1) > 1).map((k) => `${STRATEGY_LABEL[k]} ${deg[k]}`);
   return parts.join(' × ') || 'one chip';
@@ -146,7 +135,7 @@ function degreesText(deg: Record<string, number>): string {
 
 function thresholdsList(ts: Threshold[], binding: string): TemplateResult {
   return html`<ul class="thr">${ts.map((t) => html`<li data-threshold=${t.name}><span class=${t.ok ? 'ok' : 'bad'}>${t.ok ? '✓' : '✗'}</span>
-    ${thresholdTitle(t.name)}${t.name === binding ? html` <b>(binding)</b>` : nothing}: ${t.reason}</li>`)}</ul>`;
+    ${thresholdTitle(t.name).replace(/^./, (c) => c.toLowerCase())}${t.name === binding ? html` <b>(binding)</b>` : nothing}: ${t.reason}</li>`)}</ul>`;
 }
 
 /** What the plan search ran on (applyPlan needs the searched mesh to lay a TPU plan out exactly). */
@@ -222,7 +211,7 @@ export const trainingPlanner: View<PlannerData> = {
     const rows = [
       { label: 'compute', emphasis: t.critical.startsWith('compute'), segments: [{ label: 'compute', value: t.compute_s, colour: COLOURS.compute }, { label: 'pipeline bubble', value: t.bubble_s, colour: COLOURS.bubble }] },
       ...comms.map(([k, v], i) => {
-        const name = COMMS_NAMES[k] ?? k;
+        const name = COMMS_LABELS[k] ?? k;
         return { label: `${name} comms`, emphasis: t.critical === k.replace('_s', ''), segments: [{ label: `${name} comms`, value: v, colour: COMMS_COLOURS[i % COMMS_COLOURS.length]! }] };
       }),
       { label: 'HBM', segments: [{ label: 'HBM', value: t.hbm_s, colour: COLOURS.memory }] },
@@ -239,7 +228,7 @@ export const trainingPlanner: View<PlannerData> = {
         ${card('memory_bytes', 'Memory per chip', r.memory.total_bytes, `${fmtBytes(r.memory.total_bytes)}${fits ? '' : ' (does not fit)'}`, !fits)}
       </div>
       <p class="note">${describePlan(d.plan)}; ${fmtCount(num(s, 'batch'))} tokens per step, ${fmtCount(r.cost.train_tokens)} tokens in all; ${t.bound}-bound (${t.critical}).</p>
-      ${htmlBars(rows, [{ value: t.step_s, label: `step ${fmtSeconds(t.step_s)}`, colour: COLOURS.highlight }], (v) => fmtSeconds(v), 'Time per step by resource')}
+      ${bars(rows, [{ value: t.step_s, label: `step ${fmtSeconds(t.step_s)}`, colour: COLOURS.highlight }], (v) => fmtSeconds(v), 'Time per step by resource')}
       ${thresholdsList(r.thresholds, r.binding)}
       ${renderSearch(s, d, ctx)}`;
   },
@@ -354,7 +343,7 @@ function timeline(S: number, M: number, v: number, schedule: string, bubbleFrac:
     })}
     <text x=${L} y=${H - 6} class="tick">time →</text>
   </svg></div>
-  <div class="legend"><span><i style="background:${COLOURS.compute}"></i>forward</span><span><i style="background:${COLOURS.comms}"></i>backward (twice as long)</span><span><i style="background:#ececea"></i>idle: the bubble</span>${v > 1 ? html`<span>lighter shades: odd model chunks</span>` : nothing}</div>`;
+  <div class="legend"><span><i style=${cssProps({ background: COLOURS.compute })}></i>forward</span><span><i style=${cssProps({ background: COLOURS.comms })}></i>backward (twice as long)</span><span><i style=${cssProps({ background: '#ececea' })}></i>idle: the bubble</span>${v > 1 ? html`<span>lighter shades: odd model chunks</span>` : nothing}</div>`;
 }
 
 export const pipeline: View<PipelineData> = {

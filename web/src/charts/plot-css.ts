@@ -1,0 +1,34 @@
+// Observable Plot puts a small <style> element inside each chart it makes. The site's Content-Security-Policy allows
+// no inline style elements, so before a chart is placed its style elements are taken out and their rules adopted by
+// the shadow root as constructed stylesheets (CSSOM, which the policy does not restrict): the same rules, no
+// violation. A chart exported as a file gets its rules back inline (charts/export.ts).
+const sheets = new Map<string, CSSStyleSheet>();
+
+/** Plot's style texts of a chart node, removed from it. */
+export function takeStyles(node: Element): string[] {
+  const out: string[] = [];
+  for (const st of [...node.querySelectorAll('style')]) {
+    out.push(st.textContent ?? '');
+    st.remove();
+  }
+  return out;
+}
+
+/** Moves a chart's style rules to `root` (once per distinct rule text) and returns the node, ready to insert. */
+export function placeChart<T extends Element>(node: T, root: ShadowRoot | Document): T {
+  for (const text of takeStyles(node)) {
+    let sheet = sheets.get(text);
+    if (!sheet) {
+      sheet = new CSSStyleSheet();
+      sheet.replaceSync(text);
+      sheets.set(text, sheet);
+    }
+    if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+  }
+  return node;
+}
+
+/** Every rule text placed so far (for a standalone SVG file of a chart). */
+export function placedRules(): string {
+  return [...sheets.keys()].join('\n');
+}

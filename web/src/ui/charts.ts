@@ -1,0 +1,128 @@
+// <ss-charts>: the Observable Plot charts — the serving frontier (§5.2), the roofline with the workload's matmuls,
+// and step time (or latency) against chip count — each with its numbers as a table and SVG / PNG downloads. They
+// are drawn a moment after the numbers paint, once the controls rest; plans that do not fit are hollow points.
+import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import type { ServingResult, TrainingStepResult } from '../engine/types';
+import { fmtCount, fmtSecondsTick } from '../charts/format';
+import { placeChart } from '../charts/plot-css';
+import { downloadPng, downloadSvg } from '../charts/export';
+import type { State } from '../state/params';
+import { isServing, servingOf, type Results } from './results';
+
+type PlotsModule = typeof import('../charts/plots');
+
+const CHARTS = ['sweep', 'roofline', 'scaling'] as const;
+type ChartId = (typeof CHARTS)[number];
+
+export class SsCharts extends LitElement {
+  static override properties = {
+    results: { attribute: false },
+    plots: { attribute: false },
+    live: { attribute: false },
+  };
+
+  results!: Results;
+  plots: PlotsModule | null = null;
+  /** The state on screen now (the charts' batch may be for an older one). */
+  live: State | null = null;
+  /** Called with the state whose charts were drawn fresh. */
+  onDrawn: (s: State) => void = () => undefined;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+
+  protected override createRenderRoot(): this {
+    return this;
+  }
+
+  protected override updated(_changed: PropertyValues<this>): void {
+    if (this.timer) clearTimeout(this.timer);
+    // Charts (Plot) redraw after the numbers have painted and the controls have rested for a moment.
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.draw();
+    }, this.results?.stage === 'secondary' ? 0 : 100);
+  }
+
+  private chartEl(id: ChartId): HTMLElement | null {
+    return this.querySelector<HTMLElement>(`#${id}-chart`);
+  }
+
+  private draw(): void {
+    const r = this.results;
+    const P = this.plots;
+    if (!r || !P) return;
+    const root = this.getRootNode() as ShadowRoot;
+    const roof = this.chartEl('roofline');
+    const scal = this.chartEl('scaling');
+    if (!roof || !scal) return;
+    const fresh = r.stage === 'secondary' && r.state === this.live;
+    scal.classList.toggle('stale', !fresh);
+    const width = Math.max(300, Math.min(760, roof.clientWidth || 640));
+    const ops = r.ops
+      .filter((o) => o.ev.ok && o.ev.result)
+      .map((o) => ({ name: o.op.name, intensity: o.ev.result!.intensity_flops_per_byte, attainable: o.ev.result!.attainable_flops_per_s, bound: o.ev.result!.bound }));
+    const ridge = r.ops.find((o) => o.ev.ok)?.ev.result?.critical_intensity_flops_per_byte;
+    roof.replaceChildren(r.curve.length ? placeChart(P.rooflineChart(r.curve, ops, ridge, width), root) : document.createTextNode('The engine gave no roofline for this chip.'));
+    const sweepEl = this.chartEl('sweep');
+    const served = servingOf(r);
+    if (sweepEl && served) {
+      const pts = (served.sweep ?? []).filter((p) => p.latency_per_token_s > 0 && p.tokens_per_s_per_chip > 0);
+      const current = { batch: Number(r.state.values['sbatch']), latency: served.latency_per_token_s, throughput: served.tokens_per_s_per_chip, fits: served.memory.fits };
+      sweepEl.replaceChildren(pts.filter((p) => p.fits).length >= 2
+        ? placeChart(P.sweepChart(pts, current, width), root)
+        : Object.assign(document.createElement('p'), { className: 'muted', textContent: 'No frontier: fewer than two batch sizes fit in HBM at this context.' }));
+    }
+    if (!fresh) return;
+    const serving = isServing(r.state);
+    const pts = r.scaling
+      .filter((s) => s.ev.ok && s.ev.result)
+      .map((s) => {
+        const res = s.ev.result as TrainingStepResult & ServingResult;
+        return { chips: s.point.chips, value: serving ? res.latency_per_token_s : res.time?.step_s, current: s.point.factor === 1, fits: res.memory?.fits === true };
+      })
+      .filter((p) => typeof p.value === 'number' && Number.isFinite(p.value) && p.value > 0) as { chips: number; value: number; current: boolean; fits: boolean }[];
+    if (pts.length >= 2) {
+      scal.replaceChildren(placeChart(P.scalingChart(pts, serving ? '↑ Latency per token' : '↑ Step time', fmtSecondsTick, width), root));
+    } else {
+      const why = r.scaling.find((s) => !s.ev.ok)?.ev.diagnostics[0]?.message ?? r.main?.diagnostics[0]?.message;
+      scal.replaceChildren(Object.assign(document.createElement('p'), { className: 'muted', textContent: why ? `No curve: ${why}` : 'No curve: fewer than two chip counts give a valid plan.' }));
+    }
+    this.onDrawn(r.state);
+  }
+
+  private svgOf(id: ChartId): SVGSVGElement | null {
+    // A Plot figure may hold a legend SVG too: the chart is the one with the plot's own class (not "-ramp").
+    return [...(this.chartEl(id)?.querySelectorAll<SVGSVGElement>('svg[class^="plot-"]') ?? [])].find((s) => !/-ramp|-swatch/.test(s.getAttribute('class') ?? '')) ?? null;
+  }
+
+  private downloads(id: ChartId, name: string): TemplateResult {
+    return html`<div class="downloads" aria-label="Download this chart">
+      <button type="button" data-download=${`${id}-svg`} @click=${() => { const s = this.svgOf(id); if (s) downloadSvg(s, `scalescope-${name}`); }}>SVG</button>
+      <button type="button" data-download=${`${id}-png`} @click=${() => { const s = this.svgOf(id); if (s) void downloadPng(s, `scalescope-${name}`); }}>PNG</button>
+    </div>`;
+  }
+
+  override render(): TemplateResult {
+    const r = this.results;
+    if (!r) return html``;
+    const serving = isServing(r.state);
+    const s = servingOf(r);
+    return html`
+      ${serving ? html`<section class="panel" aria-labelledby="h-sweep">
+        <div class="panel-head"><h3 id="h-sweep">Latency against throughput over the batch (the book’s §5.2 frontier)</h3>${this.downloads('sweep', 'frontier')}</div>
+        <div id="sweep-chart" class="chart"></div>
+        <p class="muted">Each point is a decode batch size at this KV context (${fmtCount(s?.kv_context_len)} tokens), from one sequence up to the largest batch whose KV caches fit (hollow: they do not); larger batches buy throughput per chip with latency per token.</p>
+      </section>` : nothing}
+      <section class="panel" aria-labelledby="h-roof">
+        <div class="panel-head"><h3 id="h-roof">Roofline: the workload’s main matmuls on one chip</h3>${this.downloads('roofline', 'roofline')}</div>
+        <div id="roofline-chart" class="chart"></div>
+        <p class="muted">Each point is a matmul as one chip runs it (${serving ? 'decode batch' : 'tokens per chip and microbatch'}, weights after tensor parallelism). Left of the ridge: memory-bound.</p>
+      </section>
+      <section class="panel" aria-labelledby="h-scale">
+        <div class="panel-head"><h3 id="h-scale">${serving ? 'Latency per token' : 'Step time'} against chip count</h3>${this.downloads('scaling', 'scaling')}</div>
+        <div id="scaling-chart" class="chart"></div>
+        <p class="muted">The ${serving ? 'TP' : 'FSDP (or DP)'} degree is scaled; the global batch stays the same. Hollow points do not fit in HBM.</p>
+      </section>`;
+  }
+}
+
+customElements.define('ss-charts', SsCharts);

@@ -1,0 +1,45 @@
+// <ss-facts>: the model's accounting and the chip's numbers from the engine (transformer and chip queries).
+import { LitElement, html, nothing, type TemplateResult } from 'lit';
+import { fmtBytes, fmtCount, fmtFlops, fmtFlopsPerS, fmtPercent, sig } from '../charts/format';
+import { baseModel, effectiveModel } from '../state/scenario';
+import { diagnosticsList } from './diagnostics';
+import type { Results } from './results';
+
+export class SsFacts extends LitElement {
+  static override properties = { results: { attribute: false } };
+  results!: Results;
+
+  protected override createRenderRoot(): this {
+    return this;
+  }
+
+  override render(): TemplateResult {
+    const r = this.results;
+    if (!r) return html``;
+    const t = r.transformer?.ok ? r.transformer.result : undefined;
+    const chip = r.chip?.ok ? r.chip.result : undefined;
+    const base = baseModel(r.state);
+    const m = effectiveModel(base, r.state);
+    return html`
+      <section class="panel facts" aria-labelledby="h-model">
+        <h3 id="h-model">Model and chip</h3>
+        ${r.transformer && !r.transformer.ok ? diagnosticsList(r.transformer.diagnostics, 'transformer') : nothing}
+        <dl>
+          <div><dt>Model</dt><dd>${base.name}</dd></div>
+          <div><dt>Shape</dt><dd>L ${m.layers} · D ${m.d_model} · F ${m.d_ff} · N ${m.heads} · K ${m.kv_heads} · V ${fmtCount(m.vocab)}${m.experts ? ` · E ${m.experts}, k ${m.active_experts}` : ''}</dd></div>
+          <div><dt>Parameters</dt><dd data-metric="params_total" data-value=${String(t?.params?.total ?? '')}>${fmtCount(t?.params?.total)}${t && t.params.active !== t.params.total ? html` (${fmtCount(t.params.active)} active)` : nothing}</dd></div>
+          <div><dt>Training FLOPs per token</dt><dd data-metric="training_flops_per_token" data-value=${String(t?.training_flops_per_token ?? '')}>${fmtFlops(t?.training_flops_per_token)} <span class="muted">(6N = ${fmtFlops(t?.six_n_flops_per_token)})</span></dd></div>
+          <div><dt>Attention share of FLOPs</dt><dd>${fmtPercent(t?.attention_flops_fraction)}</dd></div>
+          <div><dt>KV cache per token</dt><dd data-metric="kv_cache_bytes_per_token" data-value=${String(t?.kv_cache_bytes_per_token ?? '')}>${fmtBytes(t?.kv_cache_bytes_per_token)}</dd></div>
+          <div><dt>Weights + Adam</dt><dd>${fmtBytes(t?.params_and_adam_bytes)}</dd></div>
+          <div><dt>Peak (bf16)</dt><dd data-metric="peak_bf16" data-value=${String(chip?.peak_flops_per_s?.bf16 ?? '')}>${fmtFlopsPerS(chip?.peak_flops_per_s?.bf16)}</dd></div>
+          <div><dt>HBM</dt><dd>${fmtBytes(chip?.hbm_capacity_bytes)} at ${fmtBytes(chip?.hbm_bandwidth_bytes_per_s)}/s</dd></div>
+          <div><dt>Critical intensity</dt><dd data-metric="critical_intensity" data-value=${String(chip?.hbm_critical_intensity_flops_per_byte?.bf16 ?? '')}>${sig(chip?.hbm_critical_intensity_flops_per_byte?.bf16 ?? NaN)} FLOPs/byte: a matmul needs a batch of about this many tokens per chip to be compute-bound</dd></div>
+          ${chip?.ici_critical_intensity_flops_per_byte !== undefined ? html`<div><dt>ICI critical intensity</dt><dd>${sig(chip.ici_critical_intensity_flops_per_byte)} FLOPs/byte (DP/FSDP need about this many tokens per chip per ICI axis)</dd></div>` : nothing}
+          ${chip?.scale_out_critical_intensity_flops_per_byte !== undefined ? html`<div><dt>Scale-out critical intensity</dt><dd>${sig(chip.scale_out_critical_intensity_flops_per_byte)} FLOPs/byte</dd></div>` : nothing}
+        </dl>
+      </section>`;
+  }
+}
+
+customElements.define('ss-facts', SsFacts);

@@ -1,0 +1,137 @@
+// What the explorer's panels show, computed once per answer: the engine's evaluations for a state, whether the plan
+// on screen can run and fits (the headline is greyed and labelled when not), the headline metrics (with the book's
+// ideal beside a calibrated estimate when the engine gives both), and the pinned comparison's own evaluation. Only
+// engine fields are read; nothing here computes physics.
+import type {
+  ChipResult, Diagnostic, Evaluation, FidelityInfo, MatmulResult, ServingResult, TrainingStepResult, TransformerResult,
+} from '../engine/types';
+import type { MeshOutcome } from '../state/mesh';
+import type { MatmulOp, ScalingPoint } from '../state/scenario';
+import type { State } from '../state/params';
+import { fmtBytes, fmtPercent, fmtRate, fmtSeconds, fmtUsd } from '../charts/format';
+
+export type Planned = TrainingStepResult | ServingResult;
+
+/** A state's planner answer (and the mesh it ran on). */
+export interface PlanAnswer {
+  state: State;
+  mesh: MeshOutcome;
+  main: Evaluation<Planned> | null;
+}
+
+export interface Results extends PlanAnswer {
+  transformer: Evaluation<TransformerResult> | null;
+  chip: Evaluation<ChipResult> | null;
+  ops: { op: MatmulOp; ev: Evaluation<MatmulResult> }[];
+  /** The pinned comparison's answer (and its chip, for prices), when one is pinned. */
+  pinned: (PlanAnswer & { chip: Evaluation<ChipResult> | null }) | null;
+  scaling: { point: ScalingPoint; ev: Evaluation<Planned> }[];
+  curve: { intensity: number; attainable: number }[];
+  engineMs: number;
+  /** Scenarios in the last batches and how many the page's cache answered. */
+  scenarios: number;
+  cached: number;
+  /** 'primary': numbers only; 'secondary': the charts' batch is in too. */
+  stage: 'primary' | 'secondary';
+}
+
+export const isServing = (s: State): boolean => s.values['mode'] === 'serving';
+
+export function trainingOf(a: PlanAnswer): TrainingStepResult | undefined {
+  return !isServing(a.state) && a.main?.ok ? (a.main.result as TrainingStepResult) : undefined;
+}
+
+export function servingOf(a: PlanAnswer): ServingResult | undefined {
+  return isServing(a.state) && a.main?.ok ? (a.main.result as ServingResult) : undefined;
+}
+
+/** Can the plan run, does it fit, does it warn? With a sentence for the headline. */
+export interface PlanStatus {
+  kind: 'ok' | 'warning' | 'no-fit' | 'cannot-run';
+  text: string;
+}
+
+const firstError = (d: Diagnostic[]): Diagnostic | undefined => d.find((x) => x.severity !== 'warning');
+
+export function planStatus(a: PlanAnswer): PlanStatus {
+  if (!a.mesh.ok) return { kind: 'cannot-run', text: `Cannot run: ${a.mesh.problem}` };
+  if (!a.main) return { kind: 'cannot-run', text: 'Cannot run: no answer from the engine.' };
+  if (!a.main.ok) return { kind: 'cannot-run', text: `Cannot run: ${firstError(a.main.diagnostics)?.message ?? 'the engine rejected this plan'}.` };
+  const t = trainingOf(a);
+  const s = servingOf(a);
+  if (t && !t.memory.fits) return { kind: 'no-fit', text: `Does not fit: needs ${fmtBytes(t.memory.total_bytes)} per chip of ${fmtBytes(t.memory.hbm_capacity_bytes)} HBM.` };
+  if (s && !s.memory.fits) return { kind: 'no-fit', text: `Does not fit: the replica needs ${fmtBytes(s.memory.total_bytes)} of ${fmtBytes(s.memory.hbm_capacity_bytes)} HBM.` };
+  const warnings = a.main.diagnostics.filter((d) => d.severity === 'warning');
+  if (warnings.length) return { kind: 'warning', text: `Runs, with ${warnings.length === 1 ? 'a warning' : `${warnings.length} warnings`}: ${warnings[0]!.message}.` };
+  return { kind: 'ok', text: 'Fits in HBM; no warnings.' };
+}
+
+/** A plan worth comparing or drawing as an ordinary point: it runs and fits. */
+export const valid = (st: PlanStatus): boolean => st.kind === 'ok' || st.kind === 'warning';
+
+export interface Metric {
+  id: string;
+  label: string;
+  value: number | undefined;
+  text: string;
+  /** For compare: is a larger value better? (null: neither) */
+  higherBetter: boolean | null;
+  /** The book's ideal for the same number, when the result is calibrated and carries it. */
+  ideal?: { value: number; text: string };
+}
+
+/** The result's fidelity fields (absent before the engine has them: then every number is the book's). */
+export function fidelityOf(a: PlanAnswer): FidelityInfo {
+  return (a.main?.ok ? (a.main.result as FidelityInfo) : undefined) ?? {};
+}
+
+type IdealKey = keyof NonNullable<FidelityInfo['ideal']>;
+
+function metric(id: string, label: string, value: number | undefined, text: (v: number | undefined) => string, higherBetter: boolean | null, f: FidelityInfo, ideal?: IdealKey): Metric {
+  const m: Metric = { id, label, value, text: text(value), higherBetter };
+  const iv = ideal && f.fidelity === 'calibrated' ? f.ideal?.[ideal] : undefined;
+  if (typeof iv === 'number') m.ideal = { value: iv, text: text(iv) };
+  return m;
+}
+
+export function metricsOf(a: PlanAnswer, chip: ChipResult | undefined): Metric[] {
+  const chips = a.mesh.ok ? a.mesh.plan.chips : undefined;
+  const f = fidelityOf(a);
+  const out: Metric[] = [{ id: 'chips', label: 'Chips', value: chips, text: chips === undefined ? '—' : String(chips), higherBetter: null }];
+  const s = servingOf(a);
+  if (isServing(a.state)) {
+    const price = chip?.price_usd_per_chip_hour;
+    const perHour = price !== undefined && chips !== undefined ? price * chips : undefined;
+    out.push(
+      metric('ttft_s', 'Time to first token', s?.prefill?.time_s, fmtSeconds, false, f, 'time_to_first_token_s'),
+      metric('latency_per_token_s', 'Latency per token', s?.latency_per_token_s, fmtSeconds, false, f, 'latency_per_token_s'),
+      ...(s?.speculative ? [metric('spec_latency_per_token_s', 'Latency per token, speculative', s.speculative.latency_per_token_s, fmtSeconds, false, f)] : []),
+      metric('tokens_per_s', 'Tokens/s', s?.tokens_per_s, (v) => fmtRate(v, 'tok/s'), true, f, 'tokens_per_s'),
+      metric('tokens_per_s_per_chip', 'Tokens/s per chip', s?.tokens_per_s_per_chip, (v) => fmtRate(v, 'tok/s'), true, f, 'tokens_per_s_per_chip'),
+      metric('memory_bytes', 'Memory (replica)', s?.memory?.total_bytes, fmtBytes, false, f),
+      metric('usd_per_hour', 'Cost per hour', perHour, fmtUsd, false, f),
+      metric('usd_per_million_output_tokens', '$ per 1M output tokens', s?.usd_per_million_output_tokens, fmtUsd, false, f, 'usd_per_million_output_tokens'),
+      metric('usd_per_million_input_tokens', '$ per 1M input tokens', s?.usd_per_million_input_tokens, fmtUsd, false, f),
+    );
+    return out;
+  }
+  const t = trainingOf(a);
+  // Dollars per million tokens from the engine's own rate and price (a change of units, not a model).
+  const usdPerMTok = t?.cost?.usd_per_hour !== undefined && t.tokens_per_s ? (t.cost.usd_per_hour / 3600 / t.tokens_per_s) * 1e6 : undefined;
+  out.push(
+    metric('step_s', 'Step time', t?.time?.step_s, fmtSeconds, false, f, 'step_s'),
+    metric('mfu_frac', 'MFU', t?.mfu_frac, fmtPercent, true, f, 'mfu_frac'),
+    metric('tokens_per_s', 'Tokens/s', t?.tokens_per_s, (v) => fmtRate(v, 'tok/s'), true, f, 'tokens_per_s'),
+    metric('train_time_s', 'Time to train', t?.cost?.train_time_s, fmtSeconds, false, f, 'train_time_s'),
+    metric('memory_bytes', 'Memory per chip', t?.memory?.total_bytes, fmtBytes, false, f),
+    metric('usd_per_hour', 'Cost per hour', t?.cost?.usd_per_hour, fmtUsd, false, f),
+    metric('train_usd', 'Cost of the run', t?.cost?.train_usd, fmtUsd, false, f, 'train_usd'),
+    metric('usd_per_million_tokens', '$ per 1M tokens', usdPerMTok, fmtUsd, false, f),
+  );
+  return out;
+}
+
+/** The efficiency knobs all at the book's 1.0 (every chip at peak): the numbers are an ideal bound. */
+export function atBookEfficiency(s: State): boolean {
+  return ['eff_flops', 'eff_hbm', 'eff_net'].every((k) => Number(s.values[k]) === 1);
+}

@@ -1,0 +1,96 @@
+// <ss-serving-results>: prefill and a decode step by resource, the replica's memory against its HBM, speculative
+// decoding when it is on, and the place where the engine's serving search ("fewest chips / cheapest plan for this
+// latency") will answer (state/scenario.ts servingSearchScenario: a hook until the engine has that query). A pinned
+// configuration is drawn as ghost bars.
+import { LitElement, html, nothing, type TemplateResult } from 'lit';
+import type { ServingResult } from '../engine/types';
+import { modelPreset } from '../state/params';
+import { servingSearchScenario } from '../state/scenario';
+import { COLOURS, fmtBytes, fmtCount, fmtSeconds, sig } from '../charts/format';
+import { bars, type BarRow } from '../charts/bars';
+import { servingOf, type Results } from './results';
+
+export class SsServingResults extends LitElement {
+  static override properties = { results: { attribute: false } };
+  results!: Results;
+
+  protected override createRenderRoot(): this {
+    return this;
+  }
+
+  private speculative(s: ServingResult): TemplateResult | typeof nothing {
+    const sp = s.speculative;
+    if (!sp) return nothing;
+    const v = this.results.state.values;
+    const draft = modelPreset(String(v['draft'])).name;
+    const lookahead = Number(v['lookahead']);
+    return html`
+      <section class="panel" aria-labelledby="h-spec" data-speculative>
+        <h3 id="h-spec">Speculative decoding</h3>
+        <p>${draft} drafts ${lookahead} token${lookahead === 1 ? '' : 's'} per step; the model checks them in one step and keeps the accepted ones (acceptance rate ${sig(Number(v['accept']))}).</p>
+        <dl class="spec">
+          <div><dt>Expected tokens per step</dt><dd data-metric="spec_tokens_per_step" data-value=${String(sp.expected_tokens_per_step)}>${sig(sp.expected_tokens_per_step)} <span class="muted">of at most ${lookahead + 1}</span></dd></div>
+          <div><dt>One iteration</dt><dd>${lookahead} draft step${lookahead === 1 ? '' : 's'} of ${fmtSeconds(sp.draft_step_s)} and a verify step of ${fmtSeconds(sp.verify_step_s)}: ${fmtSeconds(sp.iteration_s)}</dd></div>
+          <div><dt>Speed-up</dt><dd data-metric="spec_speedup" data-value=${String(sp.speedup)}><strong>${sig(sp.speedup)}×</strong> ${sp.speedup < 1 ? html`<span class="worse">(slower: the draft costs more than the accepted tokens save)</span>` : nothing}</dd></div>
+        </dl>
+        ${bars([
+          { label: 'Plain decoding', segments: [{ label: 'decode step per token', value: s.latency_per_token_s, colour: COLOURS.memory }] },
+          { label: 'Speculative', segments: [{ label: 'speculative, per token', value: sp.latency_per_token_s, colour: COLOURS.compute }], emphasis: sp.speedup > 1 },
+        ], [], fmtSeconds, 'Latency per token with and without speculative decoding')}
+        <p class="muted small">${sp.formula}</p>
+      </section>`;
+  }
+
+  /** HOOK (serving search): shown once the engine can answer servingSearchScenario's query. */
+  private search(): TemplateResult | typeof nothing {
+    if (!servingSearchScenario(this.results.state)) return nothing;
+    return html`<section class="panel" aria-labelledby="h-ssearch" data-serving-search>
+      <h3 id="h-ssearch">Fewest chips and cheapest plan for this latency</h3>
+      <p class="muted">The engine’s serving search answers here.</p>
+    </section>`;
+  }
+
+  override render(): TemplateResult {
+    const s = this.results ? servingOf(this.results) : undefined;
+    if (!s) return html``;
+    const pin = this.results.pinned ? servingOf(this.results.pinned) : undefined;
+    const p = s.prefill;
+    const d = s.decode;
+    const seg = (label: string, value: number | undefined, colour: string) => ({ label, value: value ?? 0, colour });
+    const ghost = (v: number | undefined): { ghost?: number } => (v === undefined ? {} : { ghost: v });
+    // One row per resource, as for training: the parts overlap, the marker is the engine's time.
+    const rowsOf = (bound: string, compute: number, memory: { label: string; value: number; colour: string }[], comms: number, pinned?: { compute: number; memory: number; comms: number }): BarRow[] => [
+      { label: 'Compute', segments: [seg('FLOPs', compute, COLOURS.compute)], emphasis: bound === 'compute', ...ghost(pinned?.compute) },
+      { label: 'Memory (HBM)', segments: memory.map((x) => seg(x.label, x.value, x.colour)), emphasis: bound === 'memory', ...ghost(pinned?.memory) },
+      { label: 'Communication', segments: [seg('communication', comms, COLOURS.comms)], emphasis: bound === 'communication', ...ghost(pinned?.comms) },
+    ];
+    const prefillRows = rowsOf(p.bound, p.flops_s, [{ label: 'parameter load', value: p.param_load_s, colour: COLOURS.memory }], p.comms_s,
+      pin && { compute: pin.prefill.flops_s, memory: pin.prefill.param_load_s, comms: pin.prefill.comms_s });
+    const decodeRows = rowsOf(d.bound, d.flops_s, [{ label: 'parameter load', value: d.param_load_s, colour: COLOURS.memory }, { label: 'KV cache load', value: d.kv_load_s, colour: COLOURS.kv }], d.comms_s,
+      pin && { compute: pin.decode.flops_s, memory: pin.decode.param_load_s + pin.decode.kv_load_s, comms: pin.decode.comms_s });
+    const m = s.memory;
+    const kv = Math.max(0, m.total_bytes - m.param_bytes);
+    const chips = this.results.mesh.ok ? this.results.mesh.plan.chips : undefined;
+    return html`
+      <section class="panel" aria-labelledby="h-time">
+        <h3 id="h-time">Where the time goes</h3>
+        <p class="bound"><strong>Prefill</strong> (time to first token) is <strong>${p.bound}-bound</strong>; a <strong>decode step</strong> is <strong>${d.bound}-bound</strong>.</p>
+        <h4>Prefill</h4>
+        ${bars(prefillRows, [{ value: p.time_s, label: `time to first token ${fmtSeconds(p.time_s)}`, colour: COLOURS.highlight }], fmtSeconds, 'Prefill time by resource')}
+        <h4>Decode step</h4>
+        ${bars(decodeRows, [{ value: d.step_s, label: `decode step ${fmtSeconds(d.step_s)}`, colour: COLOURS.highlight }], fmtSeconds, 'Decode step by resource')}
+        <p class="muted">Compute-bound above a batch of ${fmtCount(s.compute_bound_batch)}; tensor parallelism is HBM-limited above ${fmtCount(s.tensor_parallel_hbm_limit)} chips;
+          ${fmtCount(s.disaggregation?.prefill_servers_per_decode_server)} prefill servers per decode server.</p>
+      </section>
+      <section class="panel" aria-labelledby="h-mem">
+        <h3 id="h-mem">Memory of the replica${chips ? ` (${chips} chips)` : ''}</h3>
+        ${bars([{ label: 'Replica', segments: [seg('parameters', m.param_bytes, COLOURS.params), seg('KV cache', kv, COLOURS.kv)], note: m.fits ? `fits; at most ${fmtCount(m.max_batch)} sequences` : 'does not fit', ...ghost(pin?.memory.total_bytes) }],
+          [{ value: m.hbm_capacity_bytes, label: `HBM ${fmtBytes(m.hbm_capacity_bytes)}`, colour: COLOURS.hbmLine }], fmtBytes, 'Memory of the serving replica against its HBM')}
+        ${chips ? html`<p class="muted">${fmtBytes(m.total_bytes / chips)} per chip; the weights alone need at least ${fmtCount(m.min_chips_for_params)} chips.</p>` : nothing}
+      </section>
+      ${this.speculative(s)}
+      ${this.search()}`;
+  }
+}
+
+customElements.define('ss-serving-results', SsServingResults);
