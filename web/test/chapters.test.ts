@@ -121,7 +121,15 @@ describe('chapter build', () => {
     expect(b).toMatch(/<summary>Ridge <span[^>]*>240<\/span>\?<\/summary>/);
     expect(b).toContain('<div class="table-wrap"><table>');
     expect(site.pages.get('index.html')).toContain('href="01-a.html"');
-    expect(site.chapters[0]!.widgets).toEqual([{ view: 'roofline', state: 'v=1&hw=tpu-v5e', line: expect.any(Number) }]);
+    expect(site.chapters[0]!.widgets).toEqual([{ view: 'roofline', state: 'v=1&hw=tpu-v5e', line: expect.any(Number), reproduces: [] }]);
+  });
+
+  it('reads which numbers of the text a widget reproduces, and fails on an unknown reference there', () => {
+    const ok = build([page('01-a', 'Ridge {{t_alpha}}.\n\n<scalescope-widget view="roofline" state="v=1&hw=tpu-v5e" reproduces="ridge:t_alpha"></scalescope-widget>')]);
+    expect(ok.chapters[0]!.widgets[0]!.reproduces).toEqual([{ metric: 'ridge', ref: 't_alpha' }]);
+    const msg = buildError([page('01-a', 'x\n\n<scalescope-widget view="roofline" state="v=1" reproduces="ridge:ch99_nope attainable"></scalescope-widget>')]);
+    expect(msg).toMatch(/reproduces="ridge:ch99_nope": expected metric:reference/);
+    expect(msg).toMatch(/reproduces="attainable"/);
   });
 
   it('leaves {{...}} alone in code spans and code blocks', () => {
@@ -171,5 +179,20 @@ describe('the real chapters', () => {
     }
     // chapters/README.md is documentation, not a page.
     expect(site.pages.has('README.html')).toBe(false);
+    // Every widget beside a paragraph with engine numbers says which it reproduces (checked live by e2e/chapters.mjs).
+    const without = widgets.filter((w) => w.reproduces.length === 0).map((w) => `${w.slug}:${w.view}`);
+    expect(without.sort()).toEqual(['03-sharding:sharded-matmul', '07-inference:serving']);
+  });
+
+  it('give every page a Content-Security-Policy with its inline styles hashed', () => {
+    const dir = path.join(REPO, 'chapters');
+    const site = buildSite({
+      chapters: readChapters(dir), numbersJson: fs.readFileSync(path.join(dir, 'numbers.json'), 'utf8'),
+      evaluate: (s) => engine.evaluate(s), engineVersion: engine.version(), widgetsScript: '../widgets.js', csp: true,
+    });
+    for (const [name, html] of site.pages) {
+      expect(html, name).toMatch(/<meta charset="utf-8">\n<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'self' 'wasm-unsafe-eval';/);
+      if (html.includes('style="')) expect(html, name).toContain("style-src-attr 'unsafe-hashes' 'sha256-");
+    }
   });
 });

@@ -8,6 +8,10 @@ type Sent = Extract<ToWorker, { type: 'evaluate' }>;
 
 class FakeWorker implements WorkerLike {
   sent: ToWorker[] = [];
+  terminated = false;
+  terminate(): void {
+    this.terminated = true;
+  }
   onmessage: ((ev: MessageEvent<FromWorker>) => void) | null = null;
   onerror: ((ev: ErrorEvent) => void) | null = null;
   postMessage(msg: ToWorker): void {
@@ -186,5 +190,51 @@ describe('EngineClient lanes', () => {
     await c.evaluate(['x']); // main, from the cache, while the search is in the worker
     w.answer();
     expect((await search)?.results).toEqual([ev('plans')]);
+  });
+});
+
+describe('EngineClient never waits forever', () => {
+  it('gives up on a batch the worker does not answer, and starts a fresh worker for the next', async () => {
+    const workers: FakeWorker[] = [];
+    const c = new EngineClient(() => {
+      const w = new FakeWorker();
+      workers.push(w);
+      return w;
+    }, 'http://x/engine/', { timeoutMs: 20 });
+    workers[0]!.reply({ type: 'ready', version: '0.1.0', loadMs: 1 });
+    const hung = c.evaluate(['a']);
+    await expect(hung).rejects.toThrow('did not answer within');
+    expect(workers.length).toBe(2);
+    expect(workers[0]!.terminated).toBe(true);
+    expect(workers[1]!.sent[0]).toEqual({ type: 'init', engineBase: 'http://x/engine/' });
+    const next = c.evaluate(['b']);
+    expect(workers[1]!.sent.length).toBe(1); // waits for the new worker to load
+    workers[1]!.reply({ type: 'ready', version: '0.1.0', loadMs: 1 });
+    workers[1]!.answer();
+    await expect(next).resolves.toMatchObject({ results: [ev('b')] });
+    expect(c.restarts).toBe(1);
+  });
+
+  it('a worker that dies after loading is replaced; one that dies before loading fails every request', async () => {
+    const workers: FakeWorker[] = [];
+    const c = new EngineClient(() => (workers.push(new FakeWorker()), workers[workers.length - 1]!), 'http://x/engine/');
+    workers[0]!.reply({ type: 'ready', version: '0.1.0', loadMs: 1 });
+    const p = c.evaluate(['a']);
+    workers[0]!.onerror?.({ message: 'RuntimeError: unreachable' } as ErrorEvent);
+    await expect(p).rejects.toThrow('unreachable');
+    expect(workers.length).toBe(2);
+    workers[1]!.onerror?.({ message: 'SyntaxError' } as ErrorEvent); // the replacement never loads
+    await expect(c.evaluate(['b'])).rejects.toThrow('SyntaxError');
+    expect(workers.length).toBe(2);
+  });
+
+  it('a worker answering a batch with an error keeps serving the next', async () => {
+    const { w, c } = started();
+    const p = c.evaluate(['a']);
+    w.reply({ type: 'error', id: w.last().id, message: 'the engine failed on this batch' });
+    await expect(p).rejects.toThrow('failed on this batch');
+    const q = c.evaluate(['b']);
+    w.answer();
+    await expect(q).resolves.toMatchObject({ results: [ev('b')] });
   });
 });

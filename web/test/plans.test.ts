@@ -22,7 +22,8 @@ function state(values: Record<string, unknown>): State {
 }
 
 const CASES: [string, State][] = [
-  ['v5p 4x4x4 (default)', defaultState()],
+  ['v5p 16x16x8 (default)', defaultState()],
+  ['v5p 4x4x4', state({ fsdp: 16, tp: 4 })],
   ['v5p 4x4x8, two slices over DCN', state({ fsdp: 32, tp: 4, slices: 2 })],
   ['H100 x 64', state({ hw: 'h100-sxm', fsdp: 16, tp: 4 })],
   ['H100 x 512, long sequences', state({ hw: 'h100-sxm', fsdp: 64, tp: 8, seq: 8192, batch: 16777216 })],

@@ -6,7 +6,9 @@ import type { EngineClient } from '../src/engine/client';
 import { defaultState } from '../src/state/params';
 import { decodeState } from '../src/state/url';
 import { SharedEngine } from '../src/widgets/engine';
-import { WIDGET_ROWS, WIDGET_TABLE, decodeWidgetState, encodeExplorerState, encodeWidgetState } from '../src/widgets/params';
+import { WIDGET_ROWS, WIDGET_TABLE, decodeWidgetState, encodeWidgetState } from '../src/widgets/params';
+import { explorerQueryOf } from '../src/widgets/explorer-link';
+import { meshFor } from '../src/state/scenario';
 import { simulatePipeline } from '../src/widgets/views/training';
 
 describe('widget state', () => {
@@ -23,14 +25,17 @@ describe('widget state', () => {
     }
   });
 
-  it('reads explorer keys, widget keys and hardware overrides; the explorer link drops the widget keys', () => {
+  it('reads explorer keys, widget keys and hardware overrides; the explorer link drops the widget keys and fits the chip', () => {
     const d = decodeWidgetState('v=1&hw=tpu-v5e&op=all_reduce&tp=16&cbytes=1048576&hw.hbm_bandwidth_bytes_per_s=820000000000');
     expect(d.notices).toEqual([]);
     expect(d.state.values['op']).toBe('all_reduce');
     expect(d.state.hw['hbm_bandwidth_bytes_per_s']).toBe(8.2e11);
-    const link = encodeExplorerState(d.state);
-    expect(link).toBe('v=1&hw=tpu-v5e&tp=16&hw.hbm_bandwidth_bytes_per_s=820000000000');
-    expect(decodeState(link).notices).toEqual([]);
+    const link = explorerQueryOf(undefined, d.state);
+    // The explorer's 256-way FSDP x 16-way TP is 4096 chips; a v5e slice holds 256: FSDP halves until it fits.
+    expect(link).toBe('v=1&hw=tpu-v5e&fsdp=16&tp=16&hw.hbm_bandwidth_bytes_per_s=820000000000');
+    const back = decodeState(link);
+    expect(back.notices).toEqual([]);
+    expect(meshFor(back.state).ok).toBe(true);
   });
 
   it('reports a bad widget value in words and keeps the default', () => {

@@ -18,6 +18,8 @@ export interface WidgetUse {
   view: string;
   state: string;
   line: number;
+  /** Numbers of the text the widget's defaults must show: its card (data-metric) and the reference it equals. */
+  reproduces: { metric: string; ref: string }[];
 }
 
 export interface RenderEnv {
@@ -216,7 +218,12 @@ function htmlBlocks(state: StateCore): void {
           const attrs: Record<string, string> = {};
           for (const a of (m[1] ?? '').matchAll(ATTR_RE)) attrs[a[1]!] = a[2]!;
           const line = t.map ? env.bodyLine + t.map[0] : Number(lineOf(env, m[0]).split(':')[1] ?? 0);
-          env.widgets.push({ view: attrs['view'] ?? '', state: (attrs['state'] ?? '').replace(/&amp;/g, '&'), line });
+          const reproduces = (attrs['reproduces'] ?? '').split(/\s+/).filter(Boolean).map((pair) => {
+            const [metric = '', ref = ''] = pair.split(':');
+            if (!metric || !ref || !env.resolve(ref)) env.errors.push(`${env.file}:${line}: reproduces="${pair}": expected metric:reference with a reference of numbers.json`);
+            return { metric, ref };
+          });
+          env.widgets.push({ view: attrs['view'] ?? '', state: (attrs['state'] ?? '').replace(/&amp;/g, '&'), line, reproduces });
         }
       }
       if (t.children) visit(t.children);

@@ -138,6 +138,8 @@ export interface ServingQuery {
   efficiency?: Efficiency & { prefill_flops_frac?: number };
   speculative?: { draft_model: PresetRef<ModelOverrides>; lookahead: number; acceptance_rate: number };
   sweep?: { batches?: number[]; contexts?: number[] };
+  /** The parameter count the serving math uses (the book's figures round LLaMA-3 70B to 70e9). */
+  params_override?: number;
   fidelity?: Fidelity;
 }
 

@@ -2,7 +2,7 @@
 // and the fixed-chip-count mode, where moving TP, PP, EP or CP hands the rest of the chips to FSDP (or DP). This is
 // configuration, not physics: the rules are the engine's own checks of a plan (core/planners/training_checks.cpp,
 // core/queries/serving.cpp: TP divides the heads, d_ff and the KV heads or a multiple of them; PP divides the layers;
-// EP divides the experts; CP divides the sequence), and web/test/degrees.test.ts holds them against the engine.
+// EP divides the experts, and a dense model has none to split; CP divides the sequence), and web/test/degrees.test.ts holds them against the engine.
 import type { ModelFields } from './scenario';
 import { cloneState, param, type Param, type State } from './params';
 
@@ -29,7 +29,7 @@ export function splits(strategy: DegreeStrategy, value: number, m: ModelFields, 
       return divides(value * chunks, m.layers);
     }
     case 'expert':
-      return value === 1 || m.experts === 0 || divides(value, m.experts);
+      return value === 1 || (m.experts > 0 && value <= m.experts && divides(value, m.experts));
     case 'context':
       return divides(value, num(s, 'seq'));
     default:

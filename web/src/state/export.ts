@@ -13,8 +13,8 @@ export function unitOf(key: string): string {
   if (/_bytes$/.test(key)) return 'B';
   if (/_flops$/.test(key)) return 'FLOP';
   if (/_frac$|_fraction$/.test(key)) return 'fraction';
-  if (/_s$/.test(key)) return 's';
   if (/_per_s$/.test(key)) return '1/s';
+  if (/_s$/.test(key)) return 's';
   return '';
 }
 

@@ -14,7 +14,7 @@ export function parseAmount(text: string): number {
   const t = text.trim().replace(/(\d),(?=\d{3}(?:\D|$))/g, '$1').replace(/_/g, '');
   const m = NUMBER_RE.exec(t);
   if (!m) return NaN;
-  const n = Number(m[1]) * SUFFIX[m[2] ?? '']!;
+  const n = Number(m[1]) * SUFFIX[m[2] ?? '']! + 0; // -0 is 0
   return Number.isFinite(n) ? n : NaN;
 }
 

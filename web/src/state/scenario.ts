@@ -179,6 +179,8 @@ export function mainScenario(s: State, plan: MeshPlan): Scenario {
     };
     const kv = opt(s, 'kvctx');
     if (kv !== null) query.kv_context_len = kv;
+    const params = opt(s, 'sparams');
+    if (params !== null) query.params_override = params;
     if (s.values['spec'] === true) {
       query.speculative = { draft_model: { preset: str(s, 'draft') }, lookahead: num(s, 'lookahead'), acceptance_rate: num(s, 'accept') };
     }

@@ -14,7 +14,8 @@ import {
   type Value,
 } from './params';
 
-export const MAX_QUERY_LENGTH = 4096;
+/** The longest link the page reads (a pasted config.json and a pinned comparison fit; GitHub Pages serves 8 kB URLs). */
+export const MAX_QUERY_LENGTH = 8192;
 const MAX_KEYS = 200;
 const INT_RE = /^-?\d{1,16}$/;
 const FLOAT_RE = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d{1,3})?$/;
@@ -42,12 +43,12 @@ export function parseValue(p: Param, raw: string): Value | undefined {
   switch (p.type) {
     case 'int': {
       if (!INT_RE.test(raw)) return undefined;
-      const n = Number(raw);
+      const n = Number(raw) + 0; // -0 is 0 (the engine would answer -0 times)
       return inRange(p, n) ? n : undefined;
     }
     case 'float': {
       if (!FLOAT_RE.test(raw)) return undefined;
-      const n = Number(raw);
+      const n = Number(raw) + 0;
       return Number.isFinite(n) && inRange(p, n) ? n : undefined;
     }
     case 'enum':
@@ -55,7 +56,7 @@ export function parseValue(p: Param, raw: string): Value | undefined {
     case 'bool':
       return raw === '1' || raw === 'true' ? true : raw === '0' || raw === 'false' ? false : undefined;
     case 'text':
-      return raw.length <= 200 && p.pattern?.test(raw) === true ? raw : undefined;
+      return raw.length <= (p.maxLength ?? 200) && p.pattern?.test(raw) === true ? raw : undefined;
   }
 }
 

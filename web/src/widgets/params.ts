@@ -1,7 +1,7 @@
 // The widgets' parameter table: the explorer's rows (src/state/params.ts) plus a few rows only widgets use. A
 // widget's `state` attribute, its "open in explorer" link and its embed code all go through the explorer's URL codec
-// (src/state/url.ts) with this table; the explorer link keeps only the explorer's own keys.
-import { BASE_TABLE, extendTable, type Param, type State } from '../state/params';
+// (src/state/url.ts) with this table; the explorer link (explorer-link.ts) maps a view's own keys onto the explorer's.
+import { extendTable, type Param, type State } from '../state/params';
 import { decodeState, encodeState, type Decoded } from '../state/url';
 
 export const COLLECTIVE_OPS = ['all_gather', 'reduce_scatter', 'all_reduce', 'all_to_all'] as const;
@@ -44,9 +44,4 @@ export function decodeWidgetState(text: string): Decoded {
 /** The full widget state (explorer keys and widget keys) as a query string, for the `state` attribute. */
 export function encodeWidgetState(s: State): string {
   return encodeState(s, WIDGET_TABLE);
-}
-
-/** Only the explorer's keys, for an "open in explorer" link. */
-export function encodeExplorerState(s: State): string {
-  return encodeState(s, BASE_TABLE);
 }

@@ -29,6 +29,8 @@ export interface View<D> {
   fallback?(s: State, key: string): number | undefined;
   /** The state a view works in (e.g. serving forces mode=serving). */
   normalise?(s: State): State;
+  /** The explorer's keys for the setup the view shows (its own keys mapped: a slice becomes a chip count). */
+  toExplorer?(s: State): State;
   compute(s: State, ask: Ask): Promise<D | null>;
   render(s: State, d: D, ctx: ViewContext): TemplateResult;
   chart?(s: State, d: D, charts: ChartsModule, width: number): Element | null;

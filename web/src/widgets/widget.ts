@@ -8,7 +8,8 @@ import type { State, Value } from '../state/params';
 import { placeChart } from '../charts/plot-css';
 import { renderControl } from './controls';
 import { pageEngine, siteUrl } from './engine';
-import { decodeWidgetState, encodeExplorerState, encodeWidgetState } from './params';
+import { decodeWidgetState, encodeWidgetState } from './params';
+import { explorerQueryOf } from './explorer-link';
 import { widgetStyles } from './styles';
 import { VIEWS } from './views';
 import { WidgetProblem, type ChartsModule, type View, type ViewContext } from './view';
@@ -146,7 +147,7 @@ export class ScalescopeWidget extends LitElement {
   }
 
   private explorerHref(): string {
-    return `${siteUrl('index.html')}?${encodeExplorerState(this.current!)}`;
+    return `${siteUrl('index.html')}?${explorerQueryOf(this.def, this.current!)}`;
   }
 
   embedCode(): string {

@@ -6,7 +6,7 @@ import {
 } from '../../charts/format';
 import { HARDWARE_IDS, hardwarePreset, type State } from '../../state/params';
 import { chipScenario, hardwareOf, rooflineCurveScenarios, ROOFLINE_INTENSITIES } from '../../state/scenario';
-import { card, need, type View } from '../view';
+import { card, need, withValues, type View } from '../view';
 
 const num = (s: State, k: string): number => Number(s.values[k]);
 const str = (s: State, k: string): string => String(s.values[k]);
@@ -144,6 +144,7 @@ export const tpuSlice: View<SliceData> = {
   title: 'A TPU slice',
   blurb: 'Chips, hosts and links of a slice of a TPU pod (§2). Wraparound turns an axis into a ring: fewer hops, and an AllGather along it takes half as long.',
   controls: (s) => [{ key: 'hw', choices: TPU_IDS }, ...(['sx', 'sy', 'sz'] as const).slice(0, sliceShape(s).length).map((key) => ({ key, max: 32 }))],
+  toExplorer: (s) => withValues(s, { chips: sliceShape(s).reduce((a, b) => a * b, 1) }),
   async compute(s, ask) {
     const shape = sliceShape(s);
     const hardware = hardwareOfState(s);

@@ -112,6 +112,7 @@ export const gpuCollectives: View<GpuData> = {
   title: 'A collective at each level of a GPU cluster',
   blurb: 'GPUs in a node share an NVLink switch; nodes hang off leaf switches, leaves off spines (§11). The same collective over all GPUs below each level: bandwidth per GPU drops as the group leaves the node.',
   controls: () => [{ key: 'hw', choices: GPU_IDS }, { key: 'op' }, { key: 'cbytes' }, { key: 'gpus' }, { key: 'sharp' }],
+  toExplorer: (s) => withValues(s, { chips: num(s, 'gpus') }),
   async compute(s, ask) {
     const hardware = hardwareOfState(s);
     const t = await ask([{ version: 1, hardware, query: { kind: 'topology', gpus: num(s, 'gpus') } }]);

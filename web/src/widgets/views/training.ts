@@ -64,6 +64,7 @@ const MLP_BATCHES = Array.from({ length: 33 }, (_, i) => Math.round(2 ** (12 + i
 export const trainingRoofline: View<MlpData> = {
   title: 'When is training compute-bound? (FSDP × TP)',
   blurb: 'The book’s §5.1 figure: one MLP block, forward pass per layer, on all chips of a slice split between FSDP and TP. Communication hides behind the math only above a batch that the engine finds; from some TP degree on, never.',
+  toExplorer: (s) => withValues(s, { chips: num(s, 'cube') }),
   controls: () => [{ key: 'hw', choices: TPU_IDS }, { key: 'cube' }, { key: 'tp', label: 'TP degree (FSDP takes the rest)', max: 4096 }, { key: 'batch', label: 'Batch (tokens)' }, { key: 'd_model', label: 'D (d_model)' }, { key: 'ff_ratio', label: 'F / D' }],
   fallback(s, key) {
     const m = effectiveModel(modelPreset(str(s, 'model')), s);

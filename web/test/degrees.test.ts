@@ -1,0 +1,90 @@
+// Sliders stop only at degrees the model splits into, and those are exactly the degrees the engine accepts
+// (core/planners/training_checks.cpp): checked here against the engine for every model preset. With a fixed chip
+// count, moving TP, PP, EP or CP hands the rest of the chips to FSDP (or DP).
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { EngineModule, Evaluation } from '../src/engine/types';
+import { MODEL_IDS, cloneState, defaultState, param, type State } from '../src/state/params';
+import { balancingDegree, chipsOf, chipsStops, degreeStops, rebalance, splits, type DegreeStrategy } from '../src/state/degrees';
+import { baseModel, effectiveModel } from '../src/state/scenario';
+import { loadEngine } from './engine';
+
+let engine: EngineModule;
+beforeAll(async () => {
+  engine = await loadEngine();
+});
+
+function state(values: Record<string, unknown>): State {
+  const s = cloneState(defaultState());
+  Object.assign(s.values, values);
+  return s;
+}
+
+/** Does the engine reject `value`-way `strategy` on this model (an error at that strategy's path)? */
+function engineRejects(model: string, strategy: DegreeStrategy, value: number, seq = 4096): boolean {
+  const parallelism: Record<string, unknown> = { data: ['X'], [strategy]: ['Y'] };
+  const sc = {
+    hardware: { preset: 'h100-sxm' }, model: { preset: model }, mesh: { shape: [1, value] },
+    query: { kind: 'training_step', batch_tokens: seq * value * 4, seq_len: seq, parallelism },
+  };
+  const ev = JSON.parse(engine.evaluate(JSON.stringify(sc))) as Evaluation<unknown>;
+  return ev.diagnostics.some((d) => d.severity !== 'warning' && d.path.startsWith(`/query/parallelism/${strategy}`));
+}
+
+describe('degrees a model splits into', () => {
+  it.each(MODEL_IDS)('%s: TP, PP and EP stops are exactly what the engine accepts', (model) => {
+    const s = state({ model });
+    const m = effectiveModel(baseModel(s), s);
+    for (const [strategy, max] of [['tensor', 64], ['pipeline', 32], ['expert', 16]] as [DegreeStrategy, number][]) {
+      for (let v = 1; v <= max; v++) {
+        expect(splits(strategy, v, m, s), `${model} ${strategy} ${v}`).toBe(!engineRejects(model, strategy, v));
+      }
+    }
+  });
+
+  it('a 40-head model offers no 16-, 32- or 64-way TP (the reviewer’s case), only divisors', () => {
+    const s = state({ model: 'llama-2-13b' });
+    const m = effectiveModel(baseModel(s), s);
+    const stops = degreeStops(param('tp'), s, m)!;
+    expect(stops).not.toContain(16);
+    expect(stops).not.toContain(32);
+    for (const v of stops) expect(m.heads % v).toBe(0);
+    expect(stops[0]).toBe(1);
+  });
+});
+
+describe('fixed chip count', () => {
+  it('moving TP rebalances FSDP so the chips stay', () => {
+    const s = state({ chips: 2048, tp: 16 });
+    const r = rebalance(s);
+    expect(r.problem).toBeUndefined();
+    expect(r.state.values['fsdp']).toBe(128);
+    expect(chipsOf(r.state)).toBe(2048);
+    const pp = rebalance(state({ chips: 2048, tp: 8, pp: 4 }));
+    expect(pp.state.values['fsdp']).toBe(64);
+  });
+
+  it('DP balances when FSDP is off; serving balances TP', () => {
+    expect(balancingDegree(state({ fsdp: 1, dp: 4 }))).toBe('data');
+    expect(rebalance(state({ fsdp: 1, dp: 4, chips: 64, tp: 8 })).state.values['dp']).toBe(8);
+    const serving = rebalance(state({ mode: 'serving', chips: 16, ep: 2 }));
+    expect(serving.state.values['tp']).toBe(8);
+  });
+
+  it('a count that does not split says why and leaves the degrees', () => {
+    const s = state({ chips: 100, tp: 8 });
+    const r = rebalance(s);
+    expect(r.problem).toMatch(/100 chips do not split/);
+    expect(r.state).toBe(s);
+  });
+
+  it('with a fixed count, TP stops leave whole FSDP degrees and FSDP is derived', () => {
+    const s = state({ chips: 2048 });
+    const m = effectiveModel(baseModel(s), s);
+    const tp = degreeStops(param('tp'), s, m)!;
+    for (const v of tp) expect(Number.isInteger(2048 / v)).toBe(true);
+    expect(degreeStops(param('fsdp'), s, m)).toBeNull();
+    const chips = chipsStops(s);
+    for (const c of chips) expect(c % 8).toBe(0);
+    expect(chips).toContain(2048);
+  });
+});
