@@ -9,13 +9,24 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { serve } from '../scripts/serve.mjs';
+import { execFileSync } from 'node:child_process';
 import { checker, collectErrors, launch } from './chromium.mjs';
+import { AXE_VERSION, axeViolations, cspViolations, watchCsp } from './page-checks.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(here, '../..');
 const SITE = process.env.SCALESCOPE_SITE ?? path.join(REPO, 'build/site');
 const CHAPTERS = path.join(REPO, 'chapters');
 const SHOTS = path.join(REPO, 'build/screenshots/chapters');
+const CLI = process.env.SCALESCOPE_CLI ?? path.join(REPO, 'build/release/scalescope');
+const NUMBERS = JSON.parse(fs.readFileSync(path.join(CHAPTERS, 'numbers.json'), 'utf8'));
+
+/** The engine's value of a numbers.json reference, from the native CLI (the text shows it formatted). */
+function referenceValue(ref) {
+  const def = NUMBERS[ref];
+  const out = JSON.parse(execFileSync(CLI, ['-'], { input: JSON.stringify(def.scenario) }).toString());
+  return def.path.split('/').slice(1).reduce((o, k) => (o == null ? undefined : o[k]), out);
+}
 const PHONE = { width: 390, height: 844 };
 
 const t = checker('chapters');
@@ -94,6 +105,35 @@ async function exerciseWidget(page, w, label) {
   await chartDrawn(w);
 }
 
+/** The widget's defaults show the numbers of the paragraph beside it (its `reproduces` attribute). */
+async function reproduces(w, label) {
+  const spec = (await w.getAttribute('reproduces')) ?? '';
+  if (!spec) return;
+  await w.scrollIntoViewIfNeeded();
+  await widgetSettled(w);
+  for (const pair of spec.split(/\s+/)) {
+    const [metric, ref] = pair.split(':');
+    const shown = Number(await w.locator(`[data-metric="${metric}"]`).first().getAttribute('data-value'));
+    const want = referenceValue(ref);
+    t.check(`${label}: its default ${metric} is the text's {{${ref}}}`, Number.isFinite(shown) && Math.abs(shown - want) <= 1e-9 * Math.abs(want), `widget ${shown}, text ${want}`);
+  }
+}
+
+/** "Open in the explorer" from the widget gives the explorer a state it can run: no notice, no error. */
+async function explorerLink(context, w, label) {
+  const href = await w.locator('[data-explorer-link]').getAttribute('href');
+  const p = await context.newPage();
+  const own = [];
+  collectErrors(p, own, `${label} explorer: `);
+  await p.goto(href);
+  await p.waitForFunction(() => window.__scalescope?.ready && window.__scalescope.renders > 0 && window.__scalescope.resultQuery === window.__scalescope.stateQuery, null, { timeout: 20000 });
+  const st = await p.locator('ss-headline:not(.phone-strip) [data-status]').getAttribute('data-status');
+  const errs = await p.locator('[data-diagnostics] li.err').allTextContents();
+  const notices = await p.locator('[data-notice]').count();
+  t.check(`${label}: "open in the explorer" gives a state with no errors`, st !== 'cannot-run' && errs.length === 0 && notices === 0 && own.length === 0, `${st} ${errs.join(' | ')} ${own.join(' | ')} ${href}`);
+  await p.close();
+}
+
 /** The planner asks the engine's plan search and applies its best plan: the widget then shows that plan's step. */
 async function suggestAndUse(w, label) {
   await w.scrollIntoViewIfNeeded();
@@ -120,7 +160,8 @@ async function main() {
   const { server, url } = await serve(SITE, 0);
   // Like GitHub Pages: any origin may load the site's scripts (the bare page below is on another origin).
   server.prependListener('request', (_req, res) => res.setHeader('Access-Control-Allow-Origin', '*'));
-  const browser = await launch({ viewport: { width: 1180, height: 900 } });
+  const browser = await launch({ viewport: { width: 1400, height: 900 } });
+  await watchCsp(browser.context);
   const t0 = Date.now();
   try {
     const page = browser.context.pages()[0] ?? (await browser.context.newPage());
@@ -172,11 +213,20 @@ async function main() {
           if (far.length) t.check(`${label}: widgets far below the fold wait (IntersectionObserver)`, far.every((s) => s === 'idle'), far.join(','));
         }
         for (let i = 0; i < n; i++) {
-          if (src.widgets[i] === 'training-planner') await suggestAndUse(widgets.nth(i), label);
-          await exerciseWidget(page, widgets.nth(i), `${label} widget ${i + 1} (${src.widgets[i]})`);
+          const wl = `${label} widget ${i + 1} (${src.widgets[i]})`;
+          await reproduces(widgets.nth(i), wl);
+          await explorerLink(browser.context, widgets.nth(i), wl);
         }
         await page.evaluate(() => window.scrollTo(0, 0));
         await page.screenshot({ path: path.join(SHOTS, `${src.slug}.png`), fullPage: true });
+        const csp = await cspViolations(page);
+        t.check(`${label}: no Content-Security-Policy violation`, csp.length === 0, csp.slice(0, 3).join(' | '));
+        const a11y = await axeViolations(page);
+        t.check(`${label}: axe-core ${AXE_VERSION} finds no WCAG A/AA violation`, a11y.length === 0, a11y.slice(0, 3).join(' || '));
+        for (let i = 0; i < n; i++) {
+          if (src.widgets[i] === 'training-planner') await suggestAndUse(widgets.nth(i), label);
+          await exerciseWidget(page, widgets.nth(i), `${label} widget ${i + 1} (${src.widgets[i]})`);
+        }
       });
     }
 
@@ -198,14 +248,14 @@ async function main() {
         }
       }
       t.check('every page fits a 390px phone screen (no sideways scrolling)', wide.length === 0, wide.join(', '));
-      await page.setViewportSize({ width: 1180, height: 900 });
+      await page.setViewportSize({ width: 1400, height: 900 });
     });
 
     await t.step('bare page on another origin', async () => {
       const bare = `<!doctype html><meta charset="utf-8"><title>bare</title>
 <script type="module" src="${url}widgets.js"></script>
 <p>A page that only embeds one widget.</p>
-<scalescope-widget view="collective" state="v=1&amp;hw=tpu-v5e&amp;op=all_reduce&amp;tp=8"></scalescope-widget>
+<scalescope-widget view="collective" state="v=1&amp;hw=tpu-v5e&amp;op=all_reduce&amp;tp=16"></scalescope-widget>
 <scalescope-widget view="no-such-view"></scalescope-widget>`;
       const other = http.createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(bare));
       await new Promise((r) => other.listen(0, '127.0.0.1', r));
@@ -224,11 +274,29 @@ async function main() {
         const href = await w.locator('[data-explorer-link]').getAttribute('href');
         await p2.goto(href);
         await p2.waitForFunction(() => window.__scalescope?.ready && window.__scalescope.renders > 0, null, { timeout: 20000 });
-        t.check('the explorer opens a widget’s state without a notice', (await p2.locator('[data-notice]').count()) === 0 && p2.url().includes('hw=tpu-v5e') && p2.url().includes('tp=8'), p2.url());
+        t.check('the explorer opens a widget’s state without a notice', (await p2.locator('[data-notice]').count()) === 0 && p2.url().includes('hw=tpu-v5e') && p2.url().includes('tp=16'), p2.url());
         await p2.close();
       } finally {
         other.close();
       }
+    });
+
+    await t.step('embed page', async () => {
+      const p3 = await browser.context.newPage();
+      const own = [];
+      collectErrors(p3, own, 'embed page: ');
+      await p3.goto(`${url}embed.html?view=roofline&state=${encodeURIComponent('v=1&hw=tpu-v5e&ai=30')}`);
+      const w = p3.locator('scalescope-widget');
+      await widgetSettled(w);
+      t.check('embed.html shows the widget its URL names, with that state', (await w.getAttribute('view')) === 'roofline' && (await w.getAttribute('data-state-query')).includes('ai=30'));
+      await p3.goto(`${url}embed.html?view=%3Cimg%20src%3Dx%3E&state=%3Cb%3E`);
+      const unknown = await p3.locator('scalescope-widget [data-error]').textContent();
+      t.check('embed.html puts URL text in attributes only: an unknown view is explained, no markup injected', /Unknown widget view/.test(unknown ?? '') && (await p3.evaluate(() => document.querySelectorAll('img, b').length)) === 0);
+      const csp = await cspViolations(p3);
+      t.check('embed.html: a Content-Security-Policy and no violation', csp.length === 0 && (await p3.locator('meta[http-equiv="Content-Security-Policy"]').count()) === 1, csp.join(' | '));
+      t.check('embed.html logs no console errors', own.length === 0, own.slice(0, 3).join(' | '));
+      await p3.screenshot({ path: path.join(SHOTS, 'embed-page.png'), fullPage: true });
+      await p3.close();
     });
 
     t.check('no console errors on the chapter pages', errors.length === 0, errors.slice(0, 3).join(' | '));

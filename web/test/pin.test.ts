@@ -20,9 +20,14 @@ describe('pinned comparison', () => {
     expect(p.state).toEqual(pinned);
   });
 
+  it('pins the defaults as "v=1" (a pin of nothing would be no pin)', () => {
+    expect(pinText(defaultState())).toBe('v=1');
+    expect(pinnedOf({ ...defaultState(), values: { ...defaultState().values, pin: 'v=1' } })!.state).toEqual(defaultState());
+  });
+
   it('never nests and drops what it cannot read, with a notice', () => {
     const s = cloneState(defaultState());
-    s.values['pin'] = 'tp=banana&pin=tp%3D16';
+    s.values['pin'] = 'v=1&tp=banana&pin=v%3D1%26tp%3D16';
     const p = pinnedOf(s)!;
     expect(p.state.values['pin']).toBe('');
     expect(p.state.values['tp']).toBe(defaultState().values['tp']);

@@ -285,5 +285,7 @@ export function renderBody(md: Md, body: string, env: RenderEnv): string {
   // A widget alone on its line is a paragraph of inline HTML to markdown-it: give it its own block.
   return html
     .replace(/<p>(<scalescope-widget\b[^>]*><\/scalescope-widget>)<\/p>/g, '$1')
-    .replace(/<scalescope-widget\b[^>]*>/g, (tag: string) => tag.replace(/&(?!amp;)/g, '&amp;'));
+    .replace(/<scalescope-widget\b[^>]*>/g, (tag: string) => tag.replace(/&(?!amp;)/g, '&amp;'))
+    // A code block wider than the column scrolls; the keyboard must be able to reach it (WCAG 2.1.1).
+    .replace(/<pre>/g, '<pre tabindex="0">');
 }

@@ -14,8 +14,12 @@ export function takeStyles(node: Element): string[] {
   return out;
 }
 
-/** Moves a chart's style rules to `root` (once per distinct rule text) and returns the node, ready to insert. */
+/**
+ * Moves a chart's style rules to `root` (once per distinct rule text) and returns the node, ready to insert. Plot
+ * names its mark groups with aria-label, which ARIA allows only on an element with a role: they become groups.
+ */
 export function placeChart<T extends Element>(node: T, root: ShadowRoot | Document): T {
+  for (const g of node.querySelectorAll('g[aria-label]:not([role])')) g.setAttribute('role', 'group');
   for (const text of takeStyles(node)) {
     let sheet = sheets.get(text);
     if (!sheet) {

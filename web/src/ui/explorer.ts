@@ -542,8 +542,8 @@ export class ScalescopeExplorer extends LitElement {
 
   // ---------------------------------------------------------------------------------------------- render
 
-  private focusResults(e: Event): void {
-    e.preventDefault();
+  /** Moves the keyboard to the results (the page's skip link). */
+  focusResults(): void {
     this.renderRoot.querySelector<HTMLElement>('#results')?.focus();
   }
 
@@ -577,7 +577,6 @@ export class ScalescopeExplorer extends LitElement {
     const r = this.results;
     const pinned = Boolean(this.state.values['pin']);
     return html`
-      <a class="skip" href="#results" @click=${(e: Event) => this.focusResults(e)}>Skip to the results</a>
       <header>
         <h1>Scalescope <span class="sub">How to Scale Your Model, live</span></h1>
         <div class="actions">

@@ -32,7 +32,7 @@ export function valueText(p: Param, v: number): string {
   if (!Number.isFinite(v)) return 'not set';
   const exact = Number.isInteger(v) ? v.toLocaleString('en-US') : sig(v);
   const words = Math.abs(v) >= 1e4 ? ` (${p.unit === 'bytes' ? fmtBytes(v) : fmtCount(v)})` : '';
-  return `${exact}${words}${p.unit ? ` ${p.unit}` : ''}`;
+  return `${exact}${p.unit ? ` ${p.unit}` : ''}${words}`;
 }
 
 /** A value as its text field shows it: whole digits up to ten of them, else an exponent (15T tokens: "1.5e13"). */

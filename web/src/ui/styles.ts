@@ -34,8 +34,7 @@ export const styles = [barStyles, css`
   .strip { display: flex; flex-wrap: wrap; gap: 2px 12px; align-items: center; padding: 6px 10px; background: #fff; border-bottom: 1px solid #ccc; box-shadow: 0 2px 4px #0000001a; font-size: 13px; font-variant-numeric: tabular-nums; }
   .strip .k { color: #555; font-size: 11.5px; }
   .strip.invalid b { color: #666; text-decoration: line-through; text-decoration-thickness: 1px; }
-  .skip { position: absolute; left: 8px; top: -40px; z-index: 10; padding: 6px 10px; background: #fff; border: 2px solid #1f6fb2; color: #1f5f9a; }
-  .skip:focus { top: 8px; }
+
   .controls { display: flex; flex-direction: column; gap: 8px; }
   fieldset.group { border: 1px solid #ddd; border-radius: 6px; padding: 6px 10px 8px; margin: 0; background: #fff; }
   legend { font-weight: 600; padding: 0 4px; }
@@ -140,7 +139,7 @@ export const styles = [barStyles, css`
   @media print {
     :host { background: #fff; }
     header { position: static; }
-    .actions button, details.hwfields, .plan-actions, .plans button, .downloads, .skip, .phone-strip { display: none; }
+    .actions button, details.hwfields, .plan-actions, .plans button, .downloads, .phone-strip { display: none; }
     main { grid-template-columns: 1fr; }
     .panel, .card, fieldset.group { break-inside: avoid; border-color: #999; }
     input[type='range'] { display: none; }

@@ -12,7 +12,7 @@ export const widgetStyles = [barStyles, css`
   .status { font-size: 11.5px; color: #666; }
   form.controls { display: grid; grid-template-columns: repeat(auto-fill, minmax(215px, 1fr)); gap: 6px 16px; margin: 0 0 10px; padding: 8px 10px; background: #f7f7f4; border-radius: 6px; }
   .ctl label { display: block; font-size: 12.5px; color: #333; }
-  .ctl .unit { color: #777; }
+  .ctl .unit { color: #595959; }
   .pair { display: flex; gap: 6px; align-items: center; }
   .pair input[type='range'] { flex: 1; min-width: 0; accent-color: #1f6fb2; }
   input.num { width: 8.2em; font: inherit; font-size: 13px; padding: 1px 4px; font-variant-numeric: tabular-nums; }
@@ -56,7 +56,7 @@ export const widgetStyles = [barStyles, css`
   .ctl .hint { color: #1f5f9a; font-variant-numeric: tabular-nums; }
   .foot { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 14px; margin-top: 8px; padding-top: 8px; border-top: 1px solid #eee; font-size: 12.5px; }
   .foot a { color: #1f5f9a; }
-  .foot .src { color: #777; margin-left: auto; }
+  .foot .src { color: #595959; margin-left: auto; }
   .foot details { flex-basis: 100%; }
   .foot summary { cursor: pointer; color: #1f5f9a; }
   textarea.embed { width: 100%; box-sizing: border-box; font: 12px/1.4 ui-monospace, Menlo, Consolas, monospace; min-height: 64px; resize: vertical; }

@@ -55,7 +55,7 @@ export const roofline: View<RooflineData> = {
       </div>
       <p class="note">At intensity <b>${sig(op.intensity_flops_per_byte)}</b>, 1 GFLOP needs ${fmtSeconds(op.compute_s)} of math and
         ${fmtSeconds(op.memory_s)} to move its ${fmtBytes(op.bytes_per_chip)}: it takes at least <b>${fmtSeconds(op.lower_bound_s)}</b>.</p>
-      <div class="chart" role="img" aria-label="Roofline chart of ${d.chip.name}"></div>`;
+      <div class="chart"></div>`;
   },
   chart(_s, d, charts, width) {
     const op = { name: `intensity ${sig(d.op.intensity_flops_per_byte)}`, intensity: d.op.intensity_flops_per_byte, attainable: d.op.attainable_flops_per_s, bound: d.op.bound };
@@ -213,7 +213,7 @@ export const collective: View<CollectiveData> = {
         ${card('regime', 'Bound by', undefined, m.regime, false, true)}
       </div>
       <p class="note">${m.devices_in_group} ${d.kind === 'gpu' ? 'GPUs' : 'chips'} on the axis, each holding ${fmtBytes(m.bytes_per_device_shard)} of the ${fmtBytes(num(s, 'cbytes'))} array.</p>
-      <div class="chart" role="img" aria-label="Collective time against array size"></div>`;
+      <div class="chart"></div>`;
   },
   chart(s, d, charts, width) {
     return charts.linesChart([{ name: opName(str(s, 'op')), colour: COLOURS.comms, points: d.sweep.map((p) => ({ x: p.bytes, y: p.time })) }], {

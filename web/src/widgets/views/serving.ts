@@ -66,7 +66,7 @@ export const serving: View<ServingData> = {
       </div>
       <p class="note">${describePlan(d.plan)}; batch ${num(s, 'sbatch')}, decode reads ${fmtCount(r.kv_context_len)} tokens of KV cache; the step is ${dec.bound}-bound.</p>
       ${bars(rows, [{ value: dec.step_s, label: `step ${fmtSeconds(dec.step_s)}`, colour: COLOURS.highlight }], (v) => fmtSeconds(v), 'Decode step: time per resource')}
-      <div class="chart" role="img" aria-label="Latency per token against throughput per chip, one curve per context length"></div>`;
+      <div class="chart"></div>`;
   },
   chart(s, d, charts, width) {
     const ctx = d.r.kv_context_len;

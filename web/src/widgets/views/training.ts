@@ -102,7 +102,7 @@ export const trainingRoofline: View<MlpData> = {
         ${d.here.fsdp_optimal_degree !== undefined ? card('xopt', 'Best FSDP degree X_opt', d.here.fsdp_optimal_degree, fmtCount(d.here.fsdp_optimal_degree)) : nothing}
       </div>
       <p class="note">${fmtCount(r.chips)} chips as ${d.shape.join('×')}: FSDP ${fmtCount(r.fsdp)} over ${r.fsdp_axes} mesh axes, TP ${r.tp} over ${r.tp_axes}; D = ${fmtCount(d.d)}, F = ${fmtCount(d.f)}; batch ${fmtCount(num(s, 'batch'))} tokens.</p>
-      <div class="chart" role="img" aria-label="Time per layer against batch: compute, FSDP and TP communication"></div>`;
+      <div class="chart"></div>`;
   },
   chart(s, d, charts, width) {
     const pts = d.r.points;
