@@ -571,7 +571,9 @@ async function main() {
       const sizes = await phone.locator('ss-training-results .hb .lbl, ss-training-results .hb .val, ss-training-results .hb .legend span').evaluateAll((els) => els.map((e) => parseFloat(getComputedStyle(e).fontSize)));
       check('bar text is at least 11 px', sizes.length > 3 && Math.min(...sizes) >= 11, `${Math.min(...sizes)} px of ${sizes.length}`);
       await findPlans(phone);
-      check('the wide plan table scrolls with a visible hint', (await phone.locator('ss-plans .table-wrap[data-scrolls]').count()) === 1);
+      await phone.locator('ss-plans .table-wrap[data-scrolls]').waitFor({ timeout: 5000 }).catch(() => {});
+      const hint = await phone.locator('ss-plans .table-wrap[data-scrolls]').evaluateAll((els) => els.map((e) => getComputedStyle(e, '::before').content));
+      check('the wide plan table scrolls with a visible hint', hint.length === 1 && /scroll sideways/.test(hint[0]), JSON.stringify(hint));
       const o = await phone.evaluate(() => ({ sw: document.documentElement.scrollWidth, cw: document.documentElement.clientWidth }));
       check('the page itself does not scroll sideways', o.sw <= o.cw + 1, `${o.sw} > ${o.cw}`);
       await shot(phone, 'explorer-phone-plans.png');

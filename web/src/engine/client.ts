@@ -23,6 +23,8 @@ export interface WorkerLike {
 
 export interface ClientOptions {
   cacheSize?: number;
+  /** A cache shared with another evaluator (the page's own engine instance). */
+  cache?: ResultCache;
   /** A batch unanswered this long (ms) is given up: its caller gets an error and the worker is replaced. */
   timeoutMs?: number;
 }
@@ -130,7 +132,7 @@ export class EngineClient {
   /** `worker`: one worker, or a factory the client calls again to replace a worker that hung or died. */
   constructor(worker: WorkerLike | (() => WorkerLike), private readonly engineBase: string, options: ClientOptions | number = {}) {
     const opts = typeof options === 'number' ? { cacheSize: options } : options;
-    this.cache = new ResultCache(opts.cacheSize ?? 2000);
+    this.cache = opts.cache ?? new ResultCache(opts.cacheSize ?? 2000);
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.factory = typeof worker === 'function' ? worker : null;
     let readyResolve!: (v: { version: string; loadMs: number }) => void;

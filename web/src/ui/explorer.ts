@@ -5,7 +5,7 @@
 // serving results, compare, plans, charts, model facts, export), in light DOM under this shadow root so they share
 // its styles. All numbers come from the engine.
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { EngineClient, type BatchResult } from '../engine/client';
+import { EngineClient, ResultCache, type BatchResult } from '../engine/client';
 import { LocalEngine } from '../engine/local';
 import type { ChipResult, Evaluation, MatmulResult, PlanSearchResult, RooflineResult, SearchedPlan, TransformerResult } from '../engine/types';
 import {
@@ -103,6 +103,8 @@ export class ScalescopeExplorer extends LitElement {
 
   private client: EngineClient | null = null;
   private local: LocalEngine | null = null;
+  /** Answers by scenario text, shared by the page's instance and the worker client. */
+  private readonly cache = new ResultCache();
   private curveCache = new Map<string, { intensity: number; attainable: number }[]>();
   private urlTimer: ReturnType<typeof setTimeout> | null = null;
   private urlDue: number | null = null;
@@ -156,13 +158,6 @@ export class ScalescopeExplorer extends LitElement {
 
   private startEngine(): void {
     const engineBase = new URL('engine/', document.baseURI).href;
-    try {
-      // Vite bundles the worker from this exact `new Worker(new URL(...))` form.
-      this.client = new EngineClient(() => new Worker(new URL('../engine/worker.ts', import.meta.url), { type: 'module' }), engineBase);
-    } catch (e) {
-      this.fail(e);
-      return;
-    }
     const t0 = performance.now();
     const ready = (): void => {
       if (this.engineStatus === 'ready') return;
@@ -172,15 +167,18 @@ export class ScalescopeExplorer extends LitElement {
       this.request();
       void this.updateComplete.then(() => (this.hooks.interactiveMs = performance.now()));
     };
-    // The page's own instance answers the numbers on screen; if it cannot start, the worker answers them too.
+    // The page's own instance answers the numbers on screen, so it loads first; the worker (charts, plan searches)
+    // starts once it is there, not competing with it for the CPU. If the page's instance cannot start, the worker
+    // answers the numbers too.
     LocalEngine.start(engineBase).then(
       (l) => {
         this.local = l;
         ready();
+        this.startWorker(engineBase);
       },
       (e: unknown) => {
         this.hooks.errors.push(`page engine: ${e instanceof Error ? e.message : String(e)}`);
-        this.client!.ready.then(ready, (err: unknown) => this.fail(err));
+        this.startWorker(engineBase)?.ready.then(ready, (err: unknown) => this.fail(err));
       },
     );
     // Plot is loaded in the background; charts appear once it is there.
@@ -188,6 +186,17 @@ export class ScalescopeExplorer extends LitElement {
       (m) => (this.plots = m),
       (e: unknown) => this.hooks.errors.push(`charts did not load: ${String(e)}`),
     );
+  }
+
+  private startWorker(engineBase: string): EngineClient | null {
+    try {
+      // Vite bundles the worker from this exact `new Worker(new URL(...))` form.
+      this.client = new EngineClient(() => new Worker(new URL('../engine/worker.ts', import.meta.url), { type: 'module' }), engineBase, { cache: this.cache });
+    } catch (e) {
+      this.hooks.errors.push(`engine worker: ${e instanceof Error ? e.message : String(e)}`);
+      if (!this.local) this.fail(e);
+    }
+    return this.client;
   }
 
   private fail(e: unknown): void {
@@ -318,7 +327,7 @@ export class ScalescopeExplorer extends LitElement {
 
   /** Evaluates texts on the page's own instance when it is there (at once), else in the worker. */
   private evaluate(texts: string[], lane: string): Promise<(BatchResult & { local: boolean }) | null> {
-    const now = this.local && this.client ? this.local.evaluate(texts, this.client.cache) : null;
+    const now = this.local ? this.local.evaluate(texts, this.cache) : null;
     if (now) return Promise.resolve({ ...now, local: true });
     if (!this.client) return Promise.resolve(null);
     return this.client.evaluate(texts, lane).then((b) => (b ? { ...b, local: false } : null));
@@ -338,7 +347,7 @@ export class ScalescopeExplorer extends LitElement {
    * curve, for the charts, in the worker.
    */
   private request(): void {
-    if (!this.client || this.engineStatus !== 'ready') return;
+    if (this.engineStatus !== 'ready') return;
     const state = this.state;
     this.resolveHf(state);
     const pinned = pinnedOf(state)?.state ?? null;
@@ -438,7 +447,7 @@ export class ScalescopeExplorer extends LitElement {
       const m = meshFor(a.state);
       return m.ok ? texts.push(JSON.stringify(mainScenario(a.state, m.plan))) - 1 : -1;
     });
-    const batch = this.local && this.client ? this.local.evaluate(texts, this.client.cache) : null;
+    const batch = this.local ? this.local.evaluate(texts, this.cache) : null;
     return applied.map(({ plan, a }, rank) => {
       const ev = idx[rank]! >= 0 ? batch?.results[idx[rank]!] : undefined;
       const problems = a.ok ? [] : a.problems;
@@ -503,7 +512,7 @@ export class ScalescopeExplorer extends LitElement {
   }
 
   protected override updated(changed: PropertyValues<this>): void {
-    this.markScrollingTables();
+    this.scheduleTableHints();
     this.hooks.restarts = (this.client?.restarts ?? 0) + (this.local?.renewals ?? 0);
     if (!changed.has('results') || !this.results) return;
     this.hooks.renders++;
@@ -533,11 +542,20 @@ export class ScalescopeExplorer extends LitElement {
     });
   }
 
-  /** Wide tables that scroll sideways say so (a visible hint on narrow screens). */
-  private markScrollingTables(): void {
-    for (const el of this.renderRoot.querySelectorAll<HTMLElement>('.table-wrap')) {
-      el.toggleAttribute('data-scrolls', el.scrollWidth > el.clientWidth + 1);
-    }
+  private tableTimer: ReturnType<typeof setTimeout> | null = null;
+
+  /**
+   * Wide tables that scroll sideways say so (a visible hint on narrow screens). Measuring forces a layout, so it
+   * waits until the controls rest rather than costing every slider move a synchronous layout.
+   */
+  private scheduleTableHints(): void {
+    if (this.tableTimer) clearTimeout(this.tableTimer);
+    this.tableTimer = setTimeout(() => {
+      this.tableTimer = null;
+      for (const el of this.renderRoot.querySelectorAll<HTMLElement>('.table-wrap')) {
+        el.toggleAttribute('data-scrolls', el.scrollWidth > el.clientWidth + 1);
+      }
+    }, 200);
   }
 
   // ---------------------------------------------------------------------------------------------- render
