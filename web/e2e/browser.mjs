@@ -77,6 +77,8 @@ async function chartsDrawn(page) {
 
 async function shot(page, name) {
   await chartsDrawn(page).catch(() => {});
+  // From the top: the sticky headline would otherwise be captured where the last scroll left it.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(SHOTS, name), fullPage: true });
 }
 
@@ -531,6 +533,11 @@ async function main() {
       check('a problem is shown in words', /torus|axes|slice/.test(text), text.slice(0, 160));
       check('the headline is labelled "cannot run"', (await status(page)) === 'cannot-run');
       await shot(page, 'explorer-mesh-problem.png');
+      await open(page, url);
+      const before = await stateQuery(page);
+      await page.locator('ss-controls select[data-key="hw"]').selectOption('tpu-v5e');
+      await settled(page, before);
+      check('choosing a chip whose slice cannot hold the degrees shrinks FSDP until it fits (v5e: FSDP 16 × TP 8 on a 16×8)', (await status(page)) !== 'cannot-run' && (await metric(page, 'chips')) === 128, `${await status(page)} ${await metric(page, 'chips')}`);
     });
 
     await step('keyboard: a skip link to the results', async () => {

@@ -4,8 +4,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EngineModule, Evaluation } from '../src/engine/types';
 import { MODEL_IDS, cloneState, defaultState, param, type State } from '../src/state/params';
-import { balancingDegree, chipsOf, chipsStops, degreeStops, rebalance, splits, type DegreeStrategy } from '../src/state/degrees';
-import { baseModel, effectiveModel } from '../src/state/scenario';
+import { balancingDegree, chipsOf, chipsStops, degreeStops, fitToChip, rebalance, splits, type DegreeStrategy } from '../src/state/degrees';
+import { baseModel, effectiveModel, meshFor } from '../src/state/scenario';
 import { loadEngine } from './engine';
 
 let engine: EngineModule;
@@ -86,5 +86,17 @@ describe('fixed chip count', () => {
     const chips = chipsStops(s);
     for (const c of chips) expect(c % 8).toBe(0);
     expect(chips).toContain(2048);
+  });
+});
+
+describe('a chip that cannot hold the degrees', () => {
+  it('halves FSDP until the slice fits, and unfixes a count that had to move', () => {
+    const fits = (x: State): boolean => meshFor(x).ok;
+    const v5e = fitToChip(state({ hw: 'tpu-v5e', chips: 2048 }), fits);
+    expect(v5e.values['fsdp']).toBe(16); // a 2D torus: FSDP on one 16-chip axis, TP 8 on the other
+    expect(v5e.values['chips']).toBeNull();
+    expect(meshFor(v5e).ok).toBe(true);
+    const ok = state({});
+    expect(fitToChip(ok, fits)).toBe(ok);
   });
 });

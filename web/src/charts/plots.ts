@@ -66,7 +66,7 @@ export function scalingChart(points: ScalingDatum[], yLabel: string, yUnitFormat
       Plot.line(points, { x: 'chips', y: 'value', stroke: COLOURS.compute, strokeWidth: 2 }),
       Plot.dot(points.filter((d) => d.fits), { x: 'chips', y: 'value', fill: (d: ScalingDatum) => (d.current ? COLOURS.highlight : COLOURS.compute), r: (d: ScalingDatum) => (d.current ? 6 : 4) }),
       Plot.dot(misfits, { x: 'chips', y: 'value', fill: '#fff', stroke: COLOURS.invalid, strokeWidth: 1.5, r: (d: ScalingDatum) => (d.current ? 6 : 4) }),
-      Plot.text(misfits, { x: 'chips', y: 'value', text: () => 'does not fit', dy: 14, fill: COLOURS.invalid, fontSize: 10 }),
+      Plot.text(misfits, { x: 'chips', y: 'value', text: () => 'does not fit', dx: 7, dy: 11, textAnchor: 'start', fill: COLOURS.invalid, fontSize: 10 }),
       Plot.text(points.filter((d) => d.current), { x: 'chips', y: 'value', text: () => 'current', dy: -12, fill: COLOURS.highlight }),
       Plot.tip(points, Plot.pointer({ x: 'chips', y: 'value', title: (d: ScalingDatum) => `${d.chips} chips: ${yUnitFormat(d.value)}${d.fits ? '' : ' (does not fit in HBM)'}` })),
     ],

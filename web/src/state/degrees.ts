@@ -119,3 +119,22 @@ export function rebalance(s: State): Rebalanced {
   out.values[p.key] = want;
   return { state: out };
 }
+
+/**
+ * Degrees that the chip can lay out: while the mesh does not fit (a v5e slice holds at most 256 chips, a 2D torus two
+ * strategies), the balancing degree halves; a fixed chip count that had to move is no longer fixed. The same state
+ * when it fits already. Configuration only (the mesh rules are state/mesh.ts's), used when the chip changes and for
+ * a widget's "open in the explorer".
+ */
+export function fitToChip(s: State, fits: (s: State) => boolean): State {
+  let out = s;
+  for (let i = 0; i < 16 && !fits(out); i++) {
+    const key = DEGREE_KEYS[balancingDegree(out)];
+    const v = num(out, key);
+    if (v <= 1) break;
+    out = cloneState(out);
+    out.values[key] = v / 2;
+    if (chipsFixed(out)) out.values['chips'] = null;
+  }
+  return out;
+}

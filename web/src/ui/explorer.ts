@@ -13,7 +13,7 @@ import {
 } from '../state/params';
 import { decodeState, encodeState } from '../state/url';
 import { applyPlan } from '../state/plans';
-import { rebalance } from '../state/degrees';
+import { fitToChip, rebalance } from '../state/degrees';
 import { hfAnswer, hfConfigOf, minifyConfig, rememberHfModel } from '../state/hf';
 import { pinText, pinnedOf } from '../state/pin';
 import {
@@ -240,7 +240,8 @@ export class ScalescopeExplorer extends LitElement {
     }
     const rb = rebalance(s);
     this.degreeProblem = rb.problem ?? '';
-    this.state = rb.state;
+    // A new chip keeps the question answerable: degrees its slice cannot hold shrink until they fit.
+    this.state = 'hw' in changes ? fitToChip(rb.state, (x) => meshFor(x).ok) : rb.state;
     this.afterChange();
   }
 

@@ -88,8 +88,6 @@ export const styles = [barStyles, css`
   .card .k { font-size: 12px; color: #555; }
   .card .v { font-size: 19px; font-weight: 600; font-variant-numeric: tabular-nums; }
   .panel, .card, fieldset.group { contain: layout paint; }
-  /* Panels far below the window are not laid out or painted while a slider moves (the first screen always is). */
-  ss-charts .panel, ss-facts .panel, ss-export .panel { content-visibility: auto; contain-intrinsic-size: auto 360px; }
   .panel { background: #fff; border: 1px solid #ddd; border-radius: 6px; padding: 10px 12px; }
   .bound { margin: 0 0 6px; }
   .diagnostics { border: 1px solid #e0b4ae; background: #fff4f2; border-radius: 6px; padding: 6px 12px; }
