@@ -100,3 +100,15 @@ describe('pipeline drawing', () => {
     expect(simulatePipeline(4, 8, 1, '1f1b').span).toBeCloseTo(3 * (8 + 4 - 1));
   });
 });
+
+describe('widget scenarios', () => {
+  it('pin the book’s fidelity once the engine has the key (the chapters teach the book’s model)', async () => {
+    const { bookFidelity } = await import('../src/widgets/engine');
+    const { FEATURES } = await import('../src/state/params');
+    const sc = { hardware: { preset: 'tpu-v5e' }, query: { kind: 'chip' } };
+    expect(bookFidelity(sc)).toEqual(FEATURES.fidelity ? { ...sc, query: { kind: 'chip', fidelity: 'book' } } : sc);
+    const set = { ...sc, query: { kind: 'chip', fidelity: 'calibrated' } };
+    expect(bookFidelity(set)).toBe(set);
+    expect(FEATURES.fidelity).toBe(true); // this engine has query.fidelity (docs/api.md)
+  });
+});

@@ -285,6 +285,8 @@ export interface TrainingStepResult {
   cost: { usd_per_hour: number; train_tokens: number; train_time_s: number; train_usd: number };
   thresholds: Threshold[];
   binding: string;
+  /** Which model made the numbers (docs/api.md `query.fidelity`). */
+  fidelity: Fidelity;
 }
 
 export interface ServingSweepPoint {
@@ -359,6 +361,7 @@ export interface ServingResult {
   sweep: ServingSweepPoint[];
   /** With `speculative` in the query. */
   speculative?: SpeculativeResult;
+  fidelity: Fidelity;
 }
 
 export interface RemarPolicyResult {
@@ -555,7 +558,7 @@ export const SHAPES = {
     },
     mfu_frac: 'number', hfu_frac: 'number', tokens_per_s: 'number', tokens_per_s_per_chip: 'number',
     cost: { usd_per_hour: 'number', train_tokens: 'number', train_time_s: 'number', train_usd: 'number' },
-    thresholds: 'array', binding: 'string',
+    thresholds: 'array', binding: 'string', fidelity: 'string',
   } satisfies Shape<TrainingStepResult>,
   serving: {
     prefill: { flops_s: 'number', matmul_flops_s: 'number', param_load_s: 'number', comms_s: 'number', time_s: 'number', bound: 'string' },
@@ -567,7 +570,7 @@ export const SHAPES = {
     tensor_parallel_hbm_limit: 'number',
     disaggregation: { prefill_servers_per_decode_server: 'number', prefill_time_one_sequence_s: 'number' },
     continuous_batching: { tokens_evicted_per_step: 'number', sequences_finished_per_step: 'number' },
-    sweep: 'array', speculative: 'object?',
+    sweep: 'array', speculative: 'object?', fidelity: 'string',
   } satisfies Shape<ServingResult>,
   speculative: {
     expected_tokens_per_step: 'number', draft_step_s: 'number', verify_step_s: 'number', iteration_s: 'number',

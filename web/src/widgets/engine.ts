@@ -6,6 +6,7 @@
 // page on any origin can embed a widget with one script tag.
 import { EngineClient } from '../engine/client';
 import type { Evaluation } from '../engine/types';
+import { FEATURES } from '../state/params';
 import workerUrl from '../engine/worker.ts?worker&url';
 
 interface Waiting {
@@ -15,6 +16,16 @@ interface Waiting {
 }
 
 let siteRoot: URL | null = null;
+
+/**
+ * Widgets show what the chapters teach: the book's model, whatever the engine's default fidelity (DESIGN.md
+ * "Fidelity and calibration"). Every scenario a widget sends says so, once the engine has the key (issue 8).
+ */
+export function bookFidelity(scenario: unknown): unknown {
+  const sc = scenario as { query?: Record<string, unknown> };
+  if (!FEATURES.fidelity || !sc?.query || sc.query['fidelity'] !== undefined) return scenario;
+  return { ...sc, query: { ...sc.query, fidelity: 'book' } };
+}
 
 /** Where the site's files are (the folder holding widgets.js, engine/ and index.html); set by the entry module. */
 export function setSiteRoot(url: URL): void {
@@ -48,7 +59,7 @@ export class SharedEngine {
 
   /** Evaluates scenarios for `owner`; resolves null when the same owner asked again before this ran. */
   evaluate(owner: object, scenarios: unknown[]): Promise<Evaluation<unknown>[] | null> {
-    const texts = scenarios.map((s) => JSON.stringify(s));
+    const texts = scenarios.map((s) => JSON.stringify(bookFidelity(s)));
     return new Promise((resolve, reject) => {
       const old = this.waiting.get(owner);
       if (old) {
