@@ -521,6 +521,8 @@ async function main() {
       check('no markup from the link reaches the page', injected.img === 0 && injected.script === 0 && !injected.pwned, JSON.stringify(injected));
       check('the page falls back to defaults and still computes', (await metric(page, 'step_s')) !== undefined);
       await shot(page, 'explorer-bad-link.png');
+      await page.locator('[data-notice] button').click();
+      check('dismissing the notice moves the keyboard to the results, not to nowhere', await page.evaluate(() => document.querySelector('scalescope-explorer').shadowRoot.activeElement?.id === 'results'));
       for (const q of ['?v=7&tp=8', '?v=1&x=%E0%A4%A', '?' + 'a'.repeat(9000)]) {
         await open(page, url + q);
         check(`link ${q.slice(0, 24)}… shows a notice, not a blank page`, (await page.locator('[data-notice]').count()) === 1 && (await metric(page, 'step_s')) !== undefined);

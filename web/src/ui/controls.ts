@@ -181,7 +181,11 @@ export class SsControls extends LitElement {
         .value=${on ? String(this.state.values['hf']) : ''}></textarea>
       <div class="plan-actions">
         <button type="button" id="c-hf-use" @click=${(e: Event) => this.set({ hfText: pasted(), ev: e })}>Use this model</button>
-        ${on ? html`<button type="button" id="c-hf-clear" @click=${(e: Event) => this.set({ hfText: null, ev: e })}>Back to the preset</button>` : nothing}
+        ${on ? html`<button type="button" id="c-hf-clear" @click=${(e: Event) => {
+          this.set({ hfText: null, ev: e });
+          // The button goes away with the pasted model: keep the keyboard in the same place.
+          void this.updateComplete.then(() => this.querySelector<HTMLButtonElement>('#c-hf-use')?.focus());
+        }}>Back to the preset</button>` : nothing}
       </div>
       ${a ? diagnosticsList(a.diagnostics, 'hf_config') : nothing}
       ${a?.ok && a.model ? html`<p class="help" data-hf-model>Read as ${a.model.name}: L ${a.model.layers} · D ${a.model.d_model} · F ${a.model.d_ff} · N ${a.model.heads} · K ${a.model.kv_heads} · H ${a.model.head_dim} · V ${a.model.vocab}${a.model.experts ? ` · E ${a.model.experts}, k ${a.model.active_experts}` : ''}.</p>

@@ -561,6 +561,12 @@ export class ScalescopeExplorer extends LitElement {
 
   // ---------------------------------------------------------------------------------------------- render
 
+  /** The notice goes away with its button: the keyboard moves on to the results. */
+  private dismissNotices(): void {
+    this.notices = [];
+    void this.updateComplete.then(() => this.focusResults());
+  }
+
   /** Moves the keyboard to the results (the page's skip link). */
   focusResults(): void {
     this.renderRoot.querySelector<HTMLElement>('#results')?.focus();
@@ -611,7 +617,7 @@ export class ScalescopeExplorer extends LitElement {
         ? html`<div class="notice" role="alert" data-notice>
             <strong>Some of this link could not be used.</strong>
             <ul>${this.notices.map((n) => html`<li>${n}</li>`)}</ul>
-            <button type="button" @click=${() => (this.notices = [])}>Dismiss</button>
+            <button type="button" @click=${() => this.dismissNotices()}>Dismiss</button>
           </div>`
         : nothing}
       ${r ? html`<ss-headline class="phone-strip" compact .results=${r} .status=${planStatus(r)} .metrics=${metricsOf(r, r.chip?.ok ? r.chip.result : undefined)}></ss-headline>` : nothing}
