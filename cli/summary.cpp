@@ -82,15 +82,19 @@ std::string degrees(const json& t) {
   return out.empty() ? "one chip" : out;
 }
 
-// When the result carries both fidelities: "step 25.3 s (calibrated, ±8% on 14 published runs; the book's ideal
-// 20.5 s)"; otherwise the book's number and a plain word that it is an ideal bound.
+// "step 112.7 s (book ideal 82.15 s)" when the result is calibrated and carries the book's number; else the number.
 std::string estimate(const json& r, const char* label, std::string_view pointer, std::string_view ideal_pointer) {
   std::string out = std::string(label) + " " + show(r, pointer);
-  if (text(r, "/fidelity") == "calibrated" && at(r, ideal_pointer)) {
-    const std::string band = text(r, "/calibration/error_band/text");
-    out += " (calibrated" + (band.empty() ? "" : ", " + band) + "; the book's ideal " + show(r, ideal_pointer) + ")";
-  }
+  if (text(r, "/fidelity") == "calibrated" && at(r, ideal_pointer)) out += " (book ideal " + show(r, ideal_pointer) + ")";
   return out;
+}
+
+// One line on which model made the numbers: the calibration profile and its measured error, or the book's bound.
+std::string fidelity_line(const json& r) {
+  if (text(r, "/fidelity") != "calibrated") return "";
+  const std::string band = text(r, "/calibration/error_band/text");
+  const std::string profile = text(r, "/calibration/profile/name", text(r, "/calibration/profile/id").c_str());
+  return "  calibrated estimate" + (profile.empty() ? "" : " (" + profile + ")") + (band.empty() ? "" : ": " + band) + "\n";
 }
 
 // The training headline; returns the line on what to try next.
@@ -102,6 +106,7 @@ std::string training(const json& scenario, const json& t, const json& chip, std:
   const json& args = t.contains("query") ? t["query"] : q;  // the summary query echoes the step it ran
   out += "Training   " + degrees(t) + "; batch " + show(args, "/batch_tokens") + " tokens of sequence " + show(args, "/seq_len") + "\n";
   out += "  " + estimate(t, "step", "/time/step_s", "/ideal/step_s") + " · " + estimate(t, "MFU", "/mfu_frac", "/ideal/mfu_frac") + "\n";
+  out += fidelity_line(t);
   out += "  " + estimate(t, "to train", "/cost/train_time_s", "/ideal/train_time_s") + " on " +
          (at(t, "/cost/train_tokens") ? show(t, "/cost/train_tokens") : show(args, "/train_tokens")) +
          " tokens · " + estimate(t, "cost", "/cost/train_usd", "/ideal/train_usd") + "\n";
@@ -128,7 +133,7 @@ std::string training(const json& scenario, const json& t, const json& chip, std:
     next = text(t, "/time/bound") == "compute"
                ? "compute-bound with every threshold met: more chips shorten the run while the batch per chip stays above the thresholds."
                : "communication sets the step: a larger batch per chip or less tensor parallelism moves it toward compute.";
-  if (text(t, "/fidelity") != "calibrated") next += " (Book fidelity: efficiencies 1.0, an ideal bound.)";
+  if (text(t, "/fidelity") != "calibrated") next += " (The book's model: an ideal bound.)";
   return next;
 }
 
@@ -139,6 +144,7 @@ void serving(const json& s, std::string& out) {
   out += "  " + estimate(s, "first token", "/time_to_first_token_s", "/ideal/time_to_first_token_s") + " · " +
          estimate(s, "per token", "/decode/step_s", "/ideal/latency_per_token_s") + " · " +
          show(s, "/tokens_per_s_per_chip") + " tokens/s per chip · " + show(s, "/usd_per_million_output_tokens") + " per 1M output tokens\n";
+  out += fidelity_line(s);
   out += "  decode is " + text(s, "/decode/bound", "?") + "-bound; the KV caches " +
          (fits ? "fit (up to " + show(s, "/memory/max_batch") + " sequences)" : "DO NOT FIT") + "\n";
 }
