@@ -169,7 +169,10 @@ async function main() {
       check('time to interactive is measured', Number.isFinite(figures.interactiveMs));
       check('the default plan fits in HBM with no warning (headline status "ok")', (await status(page)) === 'ok', await status(page));
       check('no diagnostics on first load', (await page.locator('[data-diagnostics] li').count()) === 0);
-      check('the headline says plainly that the numbers are an ideal bound (efficiencies at 1.0)', (await page.locator('[data-fidelity="book"].ideal-bound').count()) === 1);
+      const fidelity = await page.locator('[data-fidelity]').getAttribute('data-fidelity');
+      check('the headline shows the calibrated estimate with its error band, and the book’s ideal under each number', fidelity === 'calibrated' &&
+        /median .*over \d+ held-out/.test((await page.locator('[data-fidelity]').textContent()) ?? '') && (await page.locator('[data-headline] [data-ideal="step_s"]').count()) === 1, fidelity);
+      check('a toggle chooses which model the charts draw', (await page.locator('[data-headline] [data-fid]').count()) === 2);
       await shot(page, 'explorer-default.png');
       check('the URL carries the version key', new URL(page.url()).search === '' || page.url().includes('v=1'));
     });
@@ -351,7 +354,7 @@ async function main() {
       check('the best plans are listed', rows >= 3, `${rows} rows`);
       const header = (await page.locator('table.plans thead').textContent()) ?? '';
       check('the plan table names step, MFU, memory, binding threshold, time and cost to train', ['Step', 'MFU', 'Memory', 'Binding', 'Time and cost to train'].every((w) => header.includes(w)), header);
-      check('the ranking says it is of ideal bounds while efficiencies are 1.0', (await page.locator('[data-ideal-ranking]').count()) === 1);
+      check('the ranking says which model made it (calibrated, with the book’s ideal step under each plan)', (await page.locator('[data-calibrated-ranking]').count()) === 1 && (await page.locator('[data-plan-ideal]').count()) === rows);
       const ties = await page.locator('[data-tie]').allTextContents();
       check('near-ties say what differs', ties.length === 0 || ties.every((x) => / vs /.test(x) || /axis order/.test(x)), ties.slice(0, 2).join(' | '));
       figures.planSearchEngineMs = await page.evaluate(() => window.__scalescope.search?.engineMs);
@@ -372,7 +375,8 @@ async function main() {
       await page.waitForFunction(() => window.location.search === '?' + window.__scalescope.stateQuery);
       await open(page, page.url());
       check('a reload keeps the applied plan’s step time', (await metric(page, 'step_s')) === step);
-      await press(page, 'tp', 'ArrowLeft');
+      const tpAtMin = await page.locator('ss-controls input[type="range"][data-key="tp"]').evaluate((el) => Number(el.value) <= Number(el.min));
+      await press(page, 'tp', tpAtMin ? 'ArrowRight' : 'ArrowLeft');
       check('moving a degree drops the plan’s layout', !(await stateQuery(page)).includes('layout='));
     });
 

@@ -30,26 +30,26 @@ describe('plan status', () => {
 });
 
 describe('fidelity', () => {
-  it('a book result shows the book’s numbers, no ideal line', () => {
+  it('the engine’s default, calibrated: each headline number with the book’s ideal beside it', () => {
     const a = answer();
-    expect(fidelityOf(a).fidelity).toBe('book');
-    expect(metricsOf(a, undefined).every((m) => m.ideal === undefined)).toBe(true);
-    expect(atBookEfficiency(a.state)).toBe(true);
-    expect(atBookEfficiency(answer({ eff_flops: 0.5 }).state)).toBe(false);
+    const t = a.main!.result as TrainingStepResult & { ideal: Record<string, number> };
+    expect(fidelityOf(a).fidelity).toBe('calibrated');
+    expect(fidelityOf(a).calibration?.error_band.text).toMatch(/held-out/);
+    const m = metricsOf(a, undefined);
+    expect(m.find((x) => x.id === 'step_s')!.ideal?.value).toBe(t.ideal['step_s']);
+    expect(m.find((x) => x.id === 'train_usd')!.ideal?.value).toBe(t.ideal['train_usd']);
+    expect(m.find((x) => x.id === 'memory_bytes')!.ideal).toBeUndefined();
   });
 
-  it('a calibrated result shows its estimate with the book’s ideal beside it', () => {
+  it('a book result shows the book’s numbers alone', () => {
     const a = answer();
-    const t = a.main!.result as TrainingStepResult & Record<string, unknown>;
-    const calibrated: PlanAnswer = {
-      ...a,
-      main: { ...a.main!, result: { ...t, fidelity: 'calibrated', time: { ...t.time, step_s: 3.1 }, ideal: { step_s: t.time.step_s, mfu_frac: t.mfu_frac, train_time_s: 1, train_usd: 2 } } as Planned },
-    };
-    const m = metricsOf(calibrated, undefined);
-    const step = m.find((x) => x.id === 'step_s')!;
-    expect(step.value).toBe(3.1);
-    expect(step.ideal?.value).toBe(t.time.step_s);
-    expect(m.find((x) => x.id === 'train_usd')!.ideal?.value).toBe(2);
-    expect(m.find((x) => x.id === 'memory_bytes')!.ideal).toBeUndefined();
+    const mesh = a.mesh.ok ? a.mesh.plan : null;
+    const sc = mainScenario(a.state, mesh!) as unknown as { query: Record<string, unknown> };
+    sc.query['fidelity'] = 'book';
+    const book: PlanAnswer = { ...a, main: JSON.parse(engine.evaluate(JSON.stringify(sc))) as Evaluation<Planned> };
+    expect(fidelityOf(book).fidelity).toBe('book');
+    expect(metricsOf(book, undefined).every((x) => x.ideal === undefined)).toBe(true);
+    expect(atBookEfficiency(a.state)).toBe(true);
+    expect(atBookEfficiency(answer({ eff_flops: 0.5 }).state)).toBe(false);
   });
 });

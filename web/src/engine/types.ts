@@ -329,6 +329,8 @@ export interface SearchedPlan {
   train_usd: number;
   /** GPU plans: the mesh the plan runs on (axis names D, P, T: data or FSDP, pipeline, tensor). */
   mesh?: { shape: number[]; axis_names: string[] };
+  /** A calibrated search: the book's numbers for the same plan. */
+  ideal?: { step_s: number; mfu_frac: number; train_time_s: number };
 }
 
 export interface PlanSearchResult {
@@ -336,6 +338,8 @@ export interface PlanSearchResult {
   valid: number;
   fitting: number;
   plans: SearchedPlan[];
+  fidelity?: Fidelity;
+  calibration?: Calibration;
 }
 
 export interface ServingResult {
@@ -576,7 +580,7 @@ export const SHAPES = {
     expected_tokens_per_step: 'number', draft_step_s: 'number', verify_step_s: 'number', iteration_s: 'number',
     latency_per_token_s: 'number', speedup: 'number', formula: 'string',
   } satisfies Shape<SpeculativeResult>,
-  plan_search: { evaluated: 'number', valid: 'number', fitting: 'number', plans: 'array' } satisfies Shape<PlanSearchResult>,
+  plan_search: { evaluated: 'number', valid: 'number', fitting: 'number', plans: 'array', fidelity: 'string?', calibration: 'object?' } satisfies Shape<PlanSearchResult>,
   searched_plan: {
     parallelism: {
       data: 'array?', fsdp: 'array?', zero_stage: 'number?', tensor: 'array?', sequence_parallel: 'boolean?', pipeline: 'array?',
@@ -585,7 +589,7 @@ export const SHAPES = {
     remat: 'string',
     degrees: { data: 'number', fsdp: 'number', tensor: 'number', pipeline: 'number', expert: 'number', context: 'number', slices: 'number' },
     step_s: 'number', bound: 'string', critical: 'string', mfu_frac: 'number', memory_bytes: 'number', fits: 'boolean', binding: 'string',
-    train_time_s: 'number', train_usd: 'number', mesh: 'object?',
+    train_time_s: 'number', train_usd: 'number', mesh: 'object?', ideal: 'object?',
   } satisfies Shape<SearchedPlan>,
   transformer: {
     activation_bytes: 'number', attention_equals_matmuls_seq_len: 'number', attention_equals_qkvo_seq_len: 'number',

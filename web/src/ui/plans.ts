@@ -110,7 +110,7 @@ export class SsPlans extends LitElement {
               <th scope="row"><span class="plan-deg">${s.degrees}</span>
                 <span class="help">${[s.mesh, s.zero, s.microbatches, s.remat].filter(Boolean).join(' · ')}${current ? html` <span class="badge">on screen</span>` : nothing}</span>
                 ${tie ? html`<span class="help tie" data-tie=${i}>Ties with #${i} (within 1%): ${tie}.</span>` : nothing}</th>
-              <td>${fmtSeconds(p.step_s)} <span class="help">${p.bound}-bound</span></td>
+              <td>${fmtSeconds(p.step_s)} <span class="help">${p.bound}-bound</span>${p.ideal ? html`<span class="help" data-plan-ideal>book ideal ${fmtSeconds(p.ideal.step_s)}</span>` : nothing}</td>
               <td>${fmtPercent(p.mfu_frac)}</td>
               <td>${fmtBytes(p.memory_bytes)} <span class="ok-mark" aria-label="fits">✓</span></td>
               <td class="wrap">${p.binding ? thresholdTitle(p.binding) : '—'}</td>
@@ -148,7 +148,9 @@ export class SsPlans extends LitElement {
         <h3 id="h-plans">Best plans for these chips</h3>
         <p class="muted">The engine tries ${what}, with ZeRO 1 or 3, several microbatch counts and remat none or block, checks each like a
           training step and ranks them; the list keeps the plans that fit in HBM and raise no warning. Batch, sequence, precision and efficiency are the ones set here.</p>
-        ${atBookEfficiency(r.state) ? html`<p class="notice-inline" data-ideal-ranking>Ranked by the book’s ideal model: with every efficiency at 1.0 the MFU of good plans is an upper bound, and many tie near 100%; set efficiencies to separate them.</p>` : nothing}
+        ${res?.fidelity === 'calibrated'
+          ? html`<p class="muted" data-calibrated-ranking>Ranked by the calibrated estimate${res.calibration?.error_band ? ` (${res.calibration.error_band.text})` : ''}; the book’s ideal step is under each.</p>`
+          : atBookEfficiency(r.state) ? html`<p class="notice-inline" data-ideal-ranking>Ranked by the book’s ideal model: with every efficiency at 1.0 the MFU of good plans is an upper bound, and many tie near 100%; set efficiencies to separate them.</p>` : nothing}
         <div class="plan-actions">
           <button type="button" id="find-plans" aria-disabled=${busy ? 'true' : 'false'} @click=${() => !busy && this.emit('ss-search', null)}>
             ${run && !stale ? 'Search again' : 'Find best plans'}</button>
