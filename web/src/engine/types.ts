@@ -277,6 +277,8 @@ export interface TrainingStepResult {
     fits: boolean;
     shortfall_bytes: number;
     min_chips_for_memory?: number;
+    /** Calibrated: live only during the step (two gathered FSDP layers, the fp32 logits, a recomputed layer). */
+    transient_bytes?: number;
   };
   mfu_frac: number;
   hfu_frac: number;
@@ -558,7 +560,7 @@ export const SHAPES = {
     memory: {
       params_bytes: 'number', master_weights_bytes: 'number', grads_bytes: 'number', optimizer_bytes: 'number',
       activations_bytes: 'number', in_flight_microbatches: 'number', context_buffers_bytes: 'number', total_bytes: 'number',
-      hbm_capacity_bytes: 'number', fits: 'boolean', shortfall_bytes: 'number', min_chips_for_memory: 'number?',
+      hbm_capacity_bytes: 'number', fits: 'boolean', shortfall_bytes: 'number', min_chips_for_memory: 'number?', transient_bytes: 'number?',
     },
     mfu_frac: 'number', hfu_frac: 'number', tokens_per_s: 'number', tokens_per_s_per_chip: 'number',
     cost: { usd_per_hour: 'number', train_tokens: 'number', train_time_s: 'number', train_usd: 'number' },

@@ -150,7 +150,7 @@ export class SsPlans extends LitElement {
           training step and ranks them; the list keeps the plans that fit in HBM and raise no warning. Batch, sequence, precision and efficiency are the ones set here.</p>
         ${res?.fidelity === 'calibrated'
           ? html`<p class="muted" data-calibrated-ranking>Ranked by the calibrated estimate${res.calibration?.error_band ? ` (${res.calibration.error_band.text})` : ''}; the book’s ideal step is under each.</p>`
-          : atBookEfficiency(r.state) ? html`<p class="notice-inline" data-ideal-ranking>Ranked by the book’s ideal model: with every efficiency at 1.0 the MFU of good plans is an upper bound, and many tie near 100%; set efficiencies to separate them.</p>` : nothing}
+          : res && atBookEfficiency(r.state) ? html`<p class="notice-inline" data-ideal-ranking>Ranked by the book’s ideal model: with every efficiency at 1.0 the MFU of good plans is an upper bound, and many tie near 100%; set efficiencies to separate them.</p>` : nothing}
         <div class="plan-actions">
           <button type="button" id="find-plans" aria-disabled=${busy ? 'true' : 'false'} @click=${() => !busy && this.emit('ss-search', null)}>
             ${run && !stale ? 'Search again' : 'Find best plans'}</button>

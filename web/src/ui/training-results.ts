@@ -59,6 +59,7 @@ export class SsTrainingResults extends LitElement {
         { label: 'optimizer states', value: m.optimizer_bytes, colour: COLOURS.optimizer },
         { label: 'activations', value: m.activations_bytes, colour: COLOURS.activations },
         { label: 'context buffers', value: m.context_buffers_bytes, colour: COLOURS.other },
+        { label: 'transient during the step', value: m.transient_bytes ?? 0, colour: COLOURS.bubble },
       ],
       note: m.fits ? 'fits' : `does not fit: ${fmtBytes(m.shortfall_bytes)} short`,
       ...ghost(pin?.memory.total_bytes),
