@@ -17,8 +17,8 @@ struct ScenarioSpecs {
   ScenarioSpecs& operator=(const ScenarioSpecs&) = delete;
 };
 
-// Resolves the parts given (nullptr: absent); their diagnostics use the paths /hardware, /model and /mesh. A mesh
-// needs valid hardware.
+// Resolves the parts given (nullptr: absent); their diagnostics use the paths /hardware, /model and /mesh. A part
+// with warnings only is still set in ctx (a warning keeps the result); a mesh needs valid hardware.
 void resolve_scenario_specs(const Json* hardware, const Json* model, const Json* mesh, ScenarioSpecs& out,
                             Diagnostics& diagnostics);
 
