@@ -150,3 +150,24 @@ TEST_CASE("GPU plans use NVLink inside the node and the node's egress beyond (sp
       CHECK_THAT(t.required, WithinRel(9.9e14 / 400e9 * 127.0 / 128.0, 1e-9));
   }
 }
+
+TEST_CASE("2-way DP between GPU replicas pays (2-1)/2 of the gradient AllReduce (spec §2.9.8)", "[training]") {
+  Hardware h100 = test::hardware("h100-sxm");
+  ModelConfig model = test::model("llama-3-70b");
+  Mesh mesh = mesh_of(h100, Json{{"shape", {2, 128, 8}}});
+  TrainingInput in;
+  in.model = &model;
+  in.hw = &h100;
+  in.mesh = &mesh;
+  in.batch_tokens = 16 * 1024 * 1024;
+  in.seq_len = 4096;
+  in.plan.data = group(mesh, {0});
+  in.plan.fsdp = group(mesh, {1});
+  in.plan.tensor = group(mesh, {2});
+  in.plan.zero_stage = 1;
+  const TrainingStep s = evaluate_training_step(in);
+  // Each GPU all-reduces its 1/(8 x 128) share of a layer's weights with its one peer in the other replica, over its
+  // own 50 GB/s NIC: 2 x V (n-1)/n / W_nic per layer with n = 2.
+  const double layer_shard_bytes = 2.0 * count_params(model).total / 8 / model.layers / 128;
+  CHECK_THAT(s.comms_s[int(CommPart::data)], WithinRel(model.layers * 2 * layer_shard_bytes * 0.5 / 50e9, 1e-9));
+}
