@@ -25,4 +25,8 @@ constexpr double gpu_dp_min_tokens_per_gpu(double alpha, double nodes) {
   return nodes <= 1 ? alpha : alpha * (nodes - 1.0) / nodes;
 }
 
+// §2.9.8 EP inside one scale-up domain (Z GPUs, all-to-all switched): the dispatch and combine AllToAlls cost
+// V (Z-1)/(Z^2 W_GPU) each (§2.6), so the expert's FLOPs hide them iff F > alpha_GPU (Z - 1)/Z.
+constexpr double expert_min_d_ff_in_domain(double alpha_gpu, double z) { return alpha_gpu * (z - 1.0) / z; }
+
 }  // namespace scalescope

@@ -79,6 +79,11 @@ struct Threshold {
   bool ok = true;
   double margin = 0;  // actual/required (at_least) or required/actual (at_most): < 1 means violated
   double axes = 0;    // mesh axes the bound counts (M_X, M_Y), for the reason
+  // The same comparison priced by the step model (the compute it overlaps with over this strategy's comms, as the
+  // step combines them): >= 1 when the step is not bound by this strategy. The closed form above is the book's;
+  // `simplification` says what it leaves out that the step prices (issue 10 defect 2).
+  double step_margin = 0;
+  const char* simplification = "";
 };
 constexpr int kMaxThresholds = 6;
 

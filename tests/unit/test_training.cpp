@@ -171,3 +171,101 @@ TEST_CASE("2-way DP between GPU replicas pays (2-1)/2 of the gradient AllReduce 
   const double layer_shard_bytes = 2.0 * count_params(model).total / 8 / model.layers / 128;
   CHECK_THAT(s.comms_s[int(CommPart::data)], WithinRel(model.layers * 2 * layer_shard_bytes * 0.5 / 50e9, 1e-9));
 }
+
+namespace {
+const Threshold* find_threshold(const TrainingStep& s, const char* name) {
+  for (int i = 0; i < s.threshold_count; ++i)
+    if (std::string(s.thresholds[i].name) == name) return &s.thresholds[i];
+  return nullptr;
+}
+}  // namespace
+
+TEST_CASE("GPU DP/FSDP threshold compares tokens per GPU, and agrees with the step it prices (spec §2.9.8)",
+          "[training]") {
+  Hardware h100 = test::hardware("h100-sxm");
+  ModelConfig model = test::model("llama-3-70b");
+  Mesh mesh = mesh_of(h100, Json{{"shape", {512, 8}}});
+  TrainingInput in;
+  in.model = &model;
+  in.hw = &h100;
+  in.mesh = &mesh;
+  in.batch_tokens = 4 * 1024 * 1024;  // 1024 tokens per GPU, 8192 per data shard
+  in.seq_len = 4096;
+  in.remat = Remat::none;
+  in.plan.fsdp = group(mesh, {0});
+  in.plan.tensor = group(mesh, {1});
+  const TrainingStep s = evaluate_training_step(in);
+  const Threshold* t = find_threshold(s, "dp_fsdp_tokens_per_chip");
+  REQUIRE(t);
+  // The book's per-GPU batch against C / W_node, (X-1)/X for X = 512 node groups: 990e12/400e9 x 511/512 = 2470.
+  CHECK_THAT(t->actual, WithinRel(1024, 1e-12));
+  CHECK_THAT(t->required, WithinRel(9.9e14 / 400e9 * 511 / 512, 1e-12));
+  CHECK_FALSE(t->ok);
+  // The step model prices the same plan communication-bound on its ZeRO-3 gathers, and says so beside the threshold.
+  CHECK(std::string(s.bound) == "communication");
+  CHECK(std::string(s.critical) == "fsdp");
+  CHECK(t->step_margin < 1.0);
+  CHECK_THAT(t->step_margin, WithinRel(s.compute_s / s.comms_s[int(CommPart::fsdp)], 1e-12));
+  CHECK(std::string(t->simplification).size() > 0);
+}
+
+TEST_CASE("every threshold carries the step model's own margin for the same comparison", "[training]") {
+  Fixture f(Json{{"shape", {16, 20, 28}}});
+  f.in.plan.fsdp = group(f.mesh, {0, 1});
+  f.in.plan.tensor = group(f.mesh, {2});
+  const TrainingStep s = evaluate_training_step(f.in);
+  const double busy = s.compute_s + s.bubble_s;
+  const double fsdp = s.comms_s[int(CommPart::fsdp)], tp = s.comms_s[int(CommPart::tensor)];
+  CHECK_THAT(find_threshold(s, "dp_fsdp_tokens_per_chip")->step_margin, WithinRel(busy / fsdp, 1e-12));
+  CHECK_THAT(find_threshold(s, "tensor_parallel_degree")->step_margin, WithinRel(busy / tp, 1e-12));
+  // §2.9.4 at the optimal split: compute^2 / (T_FSDP T_TP) is the book's (B/N) M_X M_Y F / alpha^2.
+  CHECK_THAT(find_threshold(s, "fsdp_tp_tokens_per_chip")->step_margin, WithinRel(busy * busy / (fsdp * tp), 1e-12));
+}
+
+TEST_CASE("expert parallelism inside one NVLink domain has a finite threshold (spec §2.9.8, §2.6)", "[training]") {
+  for (const char* chip : {"h100-sxm", "gb200-nvl72"}) {
+    Hardware hw = test::hardware(chip);
+    ModelConfig model = test::model("mixtral-8x7b");
+    const int domain = hw.scale_up.domain_gpus;
+    const int ep = std::min(domain, 8);
+    Mesh mesh = mesh_of(hw, Json{{"shape", {domain / ep, ep}}});
+    TrainingInput in;
+    in.model = &model;
+    in.hw = &hw;
+    in.mesh = &mesh;
+    in.batch_tokens = 1024 * 1024;
+    in.seq_len = 4096;
+    in.plan.fsdp = group(mesh, {0});
+    in.plan.expert = group(mesh, {1});
+    const TrainingStep s = evaluate_training_step(in);
+    const Threshold* t = find_threshold(s, "expert_d_ff");
+    REQUIRE(t);
+    // Inside the domain the two AllToAlls run over NVLink: 4BkDF/(ZC) > 4BkD (Z-1)/(Z^2 W_GPU) ... per GPU, i.e.
+    // F > (C / W_GPU) (Z - 1)/Z.
+    const double z = ep;
+    CHECK_THAT(t->required, WithinRel(hw.peak(Dtype::bf16) / hw.scale_up.gpu_unidir_bytes_per_s * (z - 1) / z, 1e-12));
+    CHECK(std::isfinite(t->margin));
+  }
+}
+
+TEST_CASE("expert parallelism divides the experts a chip reduces: the DP bound's E/k becomes (E/Z)/k (spec §2.9.8)",
+          "[training]") {
+  Hardware hw = test::hardware("gb200-nvl72");
+  ModelConfig model = test::model("deepseek-v3");
+  Mesh mesh = mesh_of(hw, Json{{"shape", {9, 8}}});
+  TrainingInput in;
+  in.model = &model;
+  in.hw = &hw;
+  in.mesh = &mesh;
+  in.batch_tokens = 4 * 1024 * 1024;
+  in.seq_len = 4096;
+  in.plan.fsdp = group(mesh, {0});
+  in.plan.expert = group(mesh, {1});
+  const TrainingStep s = evaluate_training_step(in);
+  const Threshold* t = find_threshold(s, "dp_fsdp_tokens_per_chip");
+  REQUIRE(t);
+  // §2.9.8 MoE: T_comms = 8 E' D F / W for the E' experts a GPU holds (E/Z + shared under EP), T_math = 8 k' B D F/(XC).
+  const double held = model.experts / 8.0 + model.shared_experts, used = model.active_experts + model.shared_experts;
+  CHECK_THAT(t->required, WithinRel(held / used * hw.peak(Dtype::bf16) / hw.scale_up.gpu_unidir_bytes_per_s, 1e-12));
+  CHECK(t->ok == t->step_margin >= 1.0);
+}
