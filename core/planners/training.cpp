@@ -103,6 +103,16 @@ constexpr const char* kExpertSimplification =
     "spec §2.9.8 EP: a 2-matrix expert forward against its two AllToAlls (inside one NVLink domain over W_GPU, "
     "§2.6); the step prices dispatch and combine, forward and backward, per MoE layer";
 
+// Bytes per parameter of the gradient buffer (§2.8: the book's 10 bytes per parameter have none).
+double gradient_bytes_per_param(const TrainingPrecision& p) {
+  switch (p.gradients) {
+    case GradientBuffer::same_as_params: return bytes_per_element(p.params);
+    case GradientBuffer::fp32: return bytes_per_element(Dtype::fp32);
+    case GradientBuffer::fused: return 0.0;
+  }
+  return 0.0;
+}
+
 // Pipeline bubble: (S - 1) / (v m + S - 1). The book gives no closed form (§2.9.5); this is the standard GPipe
 // expression (Huang et al. 2019), with v virtual stages for the interleaved schedule (Narayanan et al. 2021).
 double bubble_fraction(const TrainingPlan& p) {
@@ -212,11 +222,14 @@ TrainingStep evaluate_training_step(const TrainingInput& in) {
   const double chip_params = ((params.total - routed) + routed / s.expert) / (s.tensor * s.pipeline);
   const double zero1 = p.zero_stage >= 1 ? s.fsdp : 1, zero2 = p.zero_stage >= 2 ? s.fsdp : 1,
                zero3 = p.zero_stage >= 3 ? s.fsdp : 1;
-  const double pb = bytes_per_element(prec.params);
+  const double pb = bytes_per_element(prec.params), gb = gradient_bytes_per_param(prec);
+  const double mb = prec.master_weights ? bytes_per_element(prec.master) : 0.0;
+  const double ob = 2.0 * bytes_per_element(prec.optimizer);  // Adam m and v (§2.8)
+  s.state_bytes_per_param = pb + gb + mb + ob;
   s.params_bytes = chip_params * pb / zero3;
-  s.grads_bytes = chip_params * pb / zero2;
-  s.master_bytes = prec.master_weights ? chip_params * bytes_per_element(prec.master) / zero1 : 0;
-  s.optimizer_bytes = chip_params * 2.0 * bytes_per_element(prec.optimizer) / zero1;  // Adam m and v (§2.8)
+  s.grads_bytes = chip_params * gb / zero2;
+  s.master_bytes = chip_params * mb / zero1;
+  s.optimizer_bytes = chip_params * ob / zero1;
 
   // Activations (§2.7 remat) for one microbatch, this stage's layers, times the microbatches in flight.
   const RematCost remat_mb =
@@ -234,8 +247,7 @@ TrainingStep evaluate_training_step(const TrainingInput& in) {
   s.fits = s.total_bytes <= s.hbm_capacity_bytes;
   s.shortfall_bytes = std::max(0.0, s.total_bytes - s.hbm_capacity_bytes);
   // §3.6 #59: the whole job's state (weights, gradients, optimizer, the batch's saved activations), spread evenly.
-  const double whole_state = params.total * (2.0 * pb + 2.0 * bytes_per_element(prec.optimizer) +
-                                             (prec.master_weights ? bytes_per_element(prec.master) : 0.0));
+  const double whole_state = params.total * s.state_bytes_per_param;
   s.min_chips_for_memory = std::ceil((whole_state + remat_total.activation_bytes) / s.hbm_capacity_bytes);
 
   // HBM traffic per step: weights read 3x per microbatch (forward, dL/dX, dL/dW), the optimizer's read-modify-write

@@ -81,7 +81,11 @@ Json explain_training(const TrainingInput& in, const TrainingStep& s) {
                                   g(s.params_bytes) + " + " + g(s.grads_bytes) + " + " + g(s.master_bytes) + " + " +
                                       g(s.optimizer_bytes) + " + " + g(s.activations_bytes) + " + " +
                                       g(s.context_buffers_bytes),
-                                  s.total_bytes, "spec §2.8 (10 bytes per parameter with fp32 Adam), §2.7 remat");
+                                  s.total_bytes,
+                                  s.state_bytes_per_param == 10.0
+                                      ? "spec §2.8 (2 + 8 = 10 bytes per parameter: params and fp32 Adam), §2.7 remat"
+                                      : "spec §2.8 (the book's 10 bytes per parameter leave out the gradient buffer), "
+                                        "§2.7 remat");
   out["train_usd"] = explained("train tokens / (tokens per s) / 3600 x chips x $ per chip-hour",
                                g(in.train_tokens) + " / " + g(s.tokens_per_s) + " / 3600 x " + g(s.chips) + " x " +
                                    g(in.hw->price_usd_per_chip_hour),
@@ -113,6 +117,10 @@ TrainingInput read_training_input(const QueryContext& ctx, JsonReader& args, Dia
     };
     in.precision.matmul = dtype_choice("matmul", {"bf16", "fp8", "int8", "fp4"}, Dtype::bf16);
     in.precision.params = dtype_choice("params", {"bf16", "fp32"}, Dtype::bf16);
+    const std::string grads = r.choice("gradients", false, {"params", "fp32", "fused"}).value_or("params");
+    in.precision.gradients = grads == "fused"  ? GradientBuffer::fused
+                             : grads == "fp32" ? GradientBuffer::fp32
+                                               : GradientBuffer::same_as_params;
     const std::string master = r.choice("master_weights", false, {"none", "bf16", "fp32"}).value_or("none");
     in.precision.master_weights = master != "none";
     in.precision.master = master == "bf16" ? Dtype::bf16 : Dtype::fp32;
@@ -197,7 +205,8 @@ Json training_step_json(const TrainingInput& in, const TrainingStep& s) {
                        {"activations_bytes", s.activations_bytes}, {"in_flight_microbatches", s.in_flight_microbatches},
                        {"context_buffers_bytes", s.context_buffers_bytes}, {"total_bytes", s.total_bytes},
                        {"hbm_capacity_bytes", s.hbm_capacity_bytes}, {"fits", s.fits},
-                       {"shortfall_bytes", s.shortfall_bytes}, {"min_chips_for_memory", s.min_chips_for_memory}}},
+                       {"shortfall_bytes", s.shortfall_bytes}, {"min_chips_for_memory", s.min_chips_for_memory},
+                       {"state_bytes_per_param", s.state_bytes_per_param}}},
            {"model_flops", s.model_flops},
            {"hardware_flops", s.hardware_flops},
            {"mfu_frac", s.mfu_frac},

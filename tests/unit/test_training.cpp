@@ -269,3 +269,29 @@ TEST_CASE("expert parallelism divides the experts a chip reduces: the DP bound's
   CHECK_THAT(t->required, WithinRel(held / used * hw.peak(Dtype::bf16) / hw.scale_up.gpu_unidir_bytes_per_s, 1e-12));
   CHECK(t->ok == t->step_margin >= 1.0);
 }
+
+TEST_CASE("training state: 12 B/param by default (bf16 params + bf16 grads + fp32 Adam), the book's 10 with fused "
+          "gradients (spec §2.8)",
+          "[training]") {
+  Fixture f(Json{{"shape", {4, 4, 4}}});
+  f.in.plan.data = group(f.mesh, {0, 1, 2});
+  const double params = count_params(f.model).total;
+  const TrainingStep by_default = evaluate_training_step(f.in);
+  CHECK_THAT(by_default.grads_bytes, WithinRel(2.0 * params, 1e-12));
+  CHECK(by_default.state_bytes_per_param == 12.0);
+  // The optimizer consumes each gradient as the backward pass produces it: no gradient buffer, 2 + 8 bytes.
+  f.in.precision.gradients = GradientBuffer::fused;
+  const TrainingStep fused = evaluate_training_step(f.in);
+  CHECK(fused.grads_bytes == 0.0);
+  CHECK(fused.state_bytes_per_param == 10.0);
+  CHECK_THAT(fused.params_bytes + fused.optimizer_bytes, WithinRel(10.0 * params, 1e-12));
+  // fp32 gradients (mixed precision without in-place accumulation): 2 + 4 + 8.
+  f.in.precision.gradients = GradientBuffer::fp32;
+  CHECK(evaluate_training_step(f.in).state_bytes_per_param == 14.0);
+  // Fused gradients cannot accumulate over microbatches.
+  f.in.precision.gradients = GradientBuffer::fused;
+  f.in.plan.microbatches = 4;
+  Diagnostics d;
+  check_training_plan(f.in, "/query", d);
+  CHECK(test::has_code(d, "conflicting", "/query/precision/gradients"));
+}
