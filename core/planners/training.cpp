@@ -122,6 +122,20 @@ double bubble_fraction(const TrainingPlan& p) {
   return (s - 1) / (v * p.microbatches + s - 1);
 }
 
+// The compute part of the step. By default the hardware FLOPs at flops_frac of peak, plus the pipeline bubble.
+// With a target MFU, the book's §2.8 time = model FLOPs / (chips C MFU): the MFU already covers remat recompute and
+// the bubble, so neither is added again (communication and HBM still bound the step from below).
+void price_compute(const TrainingInput& in, TrainingStep& s, double peak) {
+  s.bubble_frac = bubble_fraction(in.plan);
+  if (in.target_mfu_frac > 0) {
+    s.compute_s = s.model_flops / (s.chips * peak * in.target_mfu_frac);
+    s.bubble_s = 0;
+    return;
+  }
+  s.compute_s = s.hardware_flops / s.chips / (peak * in.efficiency.flops_frac);
+  s.bubble_s = s.compute_s * s.bubble_frac / (1.0 - s.bubble_frac);
+}
+
 void thresholds_tpu(const TrainingInput& in, TrainingStep& s, double c, double moe, double d_ff) {
   const TrainingPlan& p = in.plan;
   const double w = 2.0 * in.hw->ici.link_unidir_bytes_per_s;  // W_ici, bidirectional
@@ -205,16 +219,13 @@ TrainingStep evaluate_training_step(const TrainingInput& in) {
   s.microbatch_tokens = s.tokens_per_data_shard / p.microbatches;
 
   // FLOPs (§2.7-§2.8): model FLOPs count the model once; hardware FLOPs add the remat recompute.
-  const FlopCounts flops = count_flops(m, in.batch_tokens, in.seq_len, in.causal);
-  const RematCost remat_total =
-      remat_cost(m, in.remat, in.batch_tokens, in.seq_len, in.checkpoints_per_layer, prec.params, in.causal);
+  const FlopCounts flops = count_flops(m, in.batch_tokens, in.seq_len, in.causal, in.flop_account);
+  const RematCost remat_total = remat_cost(m, in.remat, in.batch_tokens, in.seq_len, in.checkpoints_per_layer,
+                                           prec.params, in.causal, in.flop_account);
   s.model_flops = flops.training;
   s.hardware_flops = flops.training + remat_total.extra_forward_flops;
   const double peak = hw.peak(prec.matmul);
-  const double c = peak * in.efficiency.flops_frac;
-  s.compute_s = s.hardware_flops / s.chips / c;
-  s.bubble_frac = bubble_fraction(p);
-  s.bubble_s = s.compute_s * s.bubble_frac / (1.0 - s.bubble_frac);
+  price_compute(in, s, peak);
 
   // Parameters on one chip: routed experts are split by EP; everything by TP and PP; ZeRO shards over FSDP.
   const ParamCounts params = count_params(m);

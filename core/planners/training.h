@@ -69,6 +69,10 @@ struct TrainingInput {
   double checkpoints_per_layer = 0;
   Efficiency efficiency;
   bool sum_comms_model = false;  // Feb-2025 "sum" instead of Aug-2025 "max" (§2.9.4)
+  FlopAccount flop_account = FlopAccount::full;  // the fuller count, or the book's 6ND (§2.8)
+  // > 0: the book's "days at X% MFU" (§2.8): the step's model FLOPs run at this share of peak, remat recompute and
+  // the pipeline bubble included; efficiency.flops_frac must then stay 1.
+  double target_mfu_frac = 0;
   double train_tokens = 0;
   TrainingPlan plan;
 };

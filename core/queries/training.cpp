@@ -60,10 +60,17 @@ Json explained(std::string formula, std::string values, double result, const cha
 Json explain_training(const TrainingInput& in, const TrainingStep& s) {
   const double c = in.hw->peak(in.precision.matmul);
   Json out;
-  out["compute_s"] = explained("hardware FLOPs / (chips x C x flops_frac)",
-                               g(s.hardware_flops) + " / (" + g(s.chips) + " x " + g(c) + " x " +
-                                   g(in.efficiency.flops_frac) + ")",
-                               s.compute_s, "spec §2.8 (6ND + attention + remat recompute)");
+  const char* account = in.flop_account == FlopAccount::six_nd ? "spec §2.8 (6ND" : "spec §2.8 (6ND + attention";
+  if (in.target_mfu_frac > 0)
+    out["compute_s"] = explained("model FLOPs / (chips x C x target MFU)",
+                                 g(s.model_flops) + " / (" + g(s.chips) + " x " + g(c) + " x " +
+                                     g(in.target_mfu_frac) + ")",
+                                 s.compute_s, (std::string(account) + "; the MFU covers remat and the bubble)").c_str());
+  else
+    out["compute_s"] = explained("hardware FLOPs / (chips x C x flops_frac)",
+                                 g(s.hardware_flops) + " / (" + g(s.chips) + " x " + g(c) + " x " +
+                                     g(in.efficiency.flops_frac) + ")",
+                                 s.compute_s, (std::string(account) + " + remat recompute)").c_str());
   if (s.bubble_s > 0)
     out["bubble_s"] = explained("compute x f / (1 - f), f = (S - 1)/(v m + S - 1)",
                                 g(s.compute_s) + " x " + g(s.bubble_frac) + " / (1 - " + g(s.bubble_frac) + ")", s.bubble_s,
@@ -109,6 +116,14 @@ TrainingInput read_training_input(const QueryContext& ctx, JsonReader& args, Dia
   if (auto r = args.choice("remat", false, {"none", "block", "big_matmuls", "mlp_matmuls", "checkpoints"})) in.remat = *parse_remat(*r);
   in.checkpoints_per_layer = args.positive("checkpoints_per_layer", in.remat == Remat::checkpoints, 1e6).value_or(0);
   in.efficiency = read_efficiency(args, d);
+  in.flop_account = args.choice("flop_account", false, {"full", "6nd"}).value_or("full") == "6nd" ? FlopAccount::six_nd
+                                                                                                  : FlopAccount::full;
+  in.target_mfu_frac = args.fraction("target_mfu_frac", false).value_or(0);
+  const Json* efficiency = args.value("efficiency", false);
+  if (in.target_mfu_frac > 0 && efficiency && efficiency->is_object() && efficiency->contains("flops_frac"))
+    add_diagnostic(d, args.path_of("target_mfu_frac"), "conflicting",
+                   "give either target_mfu_frac (the share of peak the model FLOPs reach, all losses included) or "
+                   "efficiency.flops_frac (the share of peak the hardware FLOPs run at), not both");
   if (const Json* node = args.object("precision", false)) {
     JsonReader r(*node, args.path_of("precision"), d);
     auto dtype_choice = [&](const char* key, std::vector<std::string> choices, Dtype fallback) {
@@ -207,6 +222,7 @@ Json training_step_json(const TrainingInput& in, const TrainingStep& s) {
                        {"hbm_capacity_bytes", s.hbm_capacity_bytes}, {"fits", s.fits},
                        {"shortfall_bytes", s.shortfall_bytes}, {"min_chips_for_memory", s.min_chips_for_memory},
                        {"state_bytes_per_param", s.state_bytes_per_param}}},
+           {"flop_account", in.flop_account == FlopAccount::six_nd ? "6nd" : "full"},
            {"model_flops", s.model_flops},
            {"hardware_flops", s.hardware_flops},
            {"mfu_frac", s.mfu_frac},
@@ -217,6 +233,7 @@ Json training_step_json(const TrainingInput& in, const TrainingStep& s) {
                      {"train_time_s", s.train_time_s}, {"train_usd", s.train_usd}}},
            {"thresholds", thresholds},
            {"binding", s.binding >= 0 ? s.thresholds[s.binding].name : ""}};
+  if (in.target_mfu_frac > 0) out["target_mfu_frac"] = in.target_mfu_frac;
   if (s.fsdp_optimal_degree > 0) out["fsdp_optimal_degree"] = s.fsdp_optimal_degree;
   return out;
 }

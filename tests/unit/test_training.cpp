@@ -295,3 +295,19 @@ TEST_CASE("training state: 12 B/param by default (bf16 params + bf16 grads + fp3
   check_training_plan(f.in, "/query", d);
   CHECK(test::has_code(d, "conflicting", "/query/precision/gradients"));
 }
+
+TEST_CASE("days at X% MFU: a target MFU prices the step as 6ND / (chips C MFU) (spec §2.8, §3.6 #58)", "[training]") {
+  Fixture f(Json{{"shape", {16, 20, 28}}});
+  f.in.plan.tensor = group(f.mesh, {0});
+  f.in.plan.fsdp = group(f.mesh, {1, 2});
+  f.in.remat = Remat::block;
+  f.in.flop_account = FlopAccount::six_nd;
+  f.in.target_mfu_frac = 0.4;
+  const TrainingStep s = evaluate_training_step(f.in);
+  const double six_nd = 6.0 * count_params(f.model).active * f.in.batch_tokens;
+  CHECK_THAT(s.model_flops, WithinRel(six_nd, 1e-12));
+  CHECK(s.hardware_flops > s.model_flops);  // remat's recompute still counts as hardware FLOPs ...
+  CHECK_THAT(s.step_s, WithinRel(six_nd / (8960 * 4.59e14 * 0.4), 1e-12));  // ... but the MFU covers it
+  CHECK_THAT(s.mfu_frac, WithinRel(0.4, 1e-12));
+  CHECK(std::string(s.bound) == "compute");
+}

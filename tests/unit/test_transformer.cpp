@@ -73,3 +73,17 @@ TEST_CASE("remat policies trade memory for FLOPs (spec §2.7, §3.4 #29)", "[tra
 TEST_CASE("utilisation from chip-hours (spec §3.4 #37)", "[transformer]") {
   CHECK_THAT(utilisation_from_chip_hours(37e9, 14.8e12, 2.79e6, 1.513e15), WithinRel(0.216, 0.01));
 }
+
+TEST_CASE("the 6ND account: 6 x active params per token, no attention; block remat adds one forward (spec §2.8, §2.7)",
+          "[transformer]") {
+  const ModelConfig m = test::model("llama-3-70b");
+  const double n = count_params(m).active, tokens = 4e6;
+  const FlopCounts f = count_flops(m, tokens, 4096, true, FlopAccount::six_nd);
+  CHECK_THAT(f.training, WithinRel(6.0 * n * tokens, 1e-12));
+  CHECK(f.attention_forward == 0.0);
+  // §2.7: block remat re-runs the forward (less the unembedding, which is not redone): 6ND -> ~8ND.
+  const RematCost r = remat_cost(m, Remat::block, tokens, 4096, 0, Dtype::bf16, true, FlopAccount::six_nd);
+  CHECK_THAT(r.extra_forward_flops, WithinRel(2.0 * tokens * (n - m.vocab * m.d_model), 1e-12));
+  // The fuller account stays the default.
+  CHECK(count_flops(m, tokens, 4096, true).attention_forward > 0.0);
+}
