@@ -19,7 +19,8 @@ namespace {
 
 Json decode_json(const DecodeStep& s) {
   return {{"param_load_s", s.param_load_s}, {"kv_load_s", s.kv_load_s}, {"flops_s", s.flops_s},
-          {"comms_s", s.comms_s},           {"step_s", s.step_s},       {"bound", s.compute_bound ? "compute" : "memory"}};
+          {"comms_s", s.comms_s},           {"step_s", s.step_s},       {"bound", s.bound},
+          {"critical", s.critical},         {"mlp_bound", s.compute_bound ? "compute" : "memory"}};
 }
 
 std::vector<double> read_number_list(JsonReader& r, const char* key, double max, Diagnostics& d) {
@@ -140,15 +141,16 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
                     format_count(final_context) + " tokens)");
 
   const DecodeStep step = model.decode(batch, context);
-  const PrefillStep pre = model.prefill(batch, prompt);
+  const PrefillStep pre = model.prefill(batch, prompt);  // the whole batch's prompts together
+  const PrefillStep one = model.prefill(1, prompt);      // one request's time to first token (§2.10)
   const double usd_per_s = chips * hw.price_usd_per_chip_hour / 3600.0;
   const double tokens_per_s = batch / step.step_s;
   const double c = hw.peak(in.activations);
   const double moe = m.is_moe() ? m.experts / m.active_experts : 1.0;
   const double d_ff = m.is_moe() ? m.expert_d_ff : m.d_ff;
-  Json out{{"prefill", {{"matmul_flops_s", pre.matmul_flops_s}, {"flops_s", pre.flops_s},
-                        {"param_load_s", pre.param_load_s}, {"comms_s", pre.comms_s}, {"time_s", pre.time_s},
-                        {"bound", pre.compute_bound ? "compute" : "memory or communication"}}},
+  Json out{{"prefill", {{"sequences", batch}, {"tokens", batch * prompt}, {"matmul_flops_s", pre.matmul_flops_s},
+                        {"flops_s", pre.flops_s}, {"param_load_s", pre.param_load_s}, {"comms_s", pre.comms_s},
+                        {"time_s", pre.time_s}, {"bound", pre.bound}}},
            {"decode", decode_json(step)},
            {"kv_context_len", context},
            {"memory", {{"param_bytes", params_bytes}, {"kv_bytes_per_sequence", kv_seq},
@@ -161,8 +163,8 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
            {"tokens_per_s", tokens_per_s},
            {"tokens_per_s_per_chip", tokens_per_s / chips},
            {"latency_per_token_s", step.step_s},
-           {"time_to_first_token_s", pre.time_s},
-           {"request_latency_s", pre.time_s + generated * step.step_s},
+           {"time_to_first_token_s", one.time_s},
+           {"request_latency_s", one.time_s + generated * step.step_s},
            {"decode_time_s", generated * step.step_s},
            {"queries_per_s_per_chip", batch / (step.step_s * generated * chips)},  // §2.10 QPS
            {"usd_per_million_output_tokens", usd_per_s * step.step_s / batch * 1e6},
@@ -179,7 +181,6 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
     out["weight_stationary_2d_min_chips"] = 32.0 * d_ff / m.d_model * 0.5625;
   }
   // §2.10 disaggregation: prefill servers per decode server = B T_prefill(one sequence) / (T_step G).
-  const PrefillStep one = model.prefill(1, prompt);
   out["disaggregation"] = {{"prefill_time_one_sequence_s", one.time_s},
                            {"prefill_servers_per_decode_server", batch * one.time_s / (step.step_s * generated)}};
   // §2.10 continuous batching: B/G sequences finish per step, freeing B (P + G)/G tokens of KV.

@@ -134,3 +134,18 @@ TEST_CASE("every result says its fidelity; calibrated only where a query offers 
   REQUIRE(has(out, "/query/fidelity", "unknown_choice"));
   CHECK(out["diagnostics"][0]["message"] == "unknown fidelity 'ideal'; valid: book, calibrated");
 }
+
+TEST_CASE("serving: time to first token is one request's prefill; the batch prefill is labelled (spec §2.10)", "[api]") {
+  const auto out = nlohmann::json::parse(scalescope::evaluate_json(R"({
+    "hardware": {"preset": "tpu-v5e"}, "model": {"preset": "llama-3-70b"}, "mesh": {"shape": [4, 4]},
+    "query": {"kind": "serving", "fidelity": "book", "batch": 32, "prompt_len": 8192, "generated_len": 512,
+              "dtypes": {"weights": "int8", "kv": "int8"}, "parallelism": {"tensor": ["X", "Y"]}}})"));
+  REQUIRE(out["ok"] == true);
+  const auto& r = out["result"];
+  // §2.10: TTFT = 2 N T_prompt / (chips C MFU) for one prompt; the batch's 32 prompts take ~32x that.
+  CHECK(r["time_to_first_token_s"] == r["disaggregation"]["prefill_time_one_sequence_s"]);
+  CHECK(r["prefill"]["sequences"] == 32);
+  CHECK(r["prefill"]["time_s"].get<double>() > 30 * r["time_to_first_token_s"].get<double>());
+  CHECK(r["request_latency_s"].get<double>() ==
+        r["time_to_first_token_s"].get<double>() + r["decode_time_s"].get<double>());
+}
