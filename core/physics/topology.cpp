@@ -73,6 +73,17 @@ int tpu_hops(const TpuSlice& s, const std::array<int, kMaxTorusDims>& from, cons
   return hops;
 }
 
+int tpu_route_ports(const TpuSlice& s, const std::array<int, kMaxTorusDims>& from,
+                    const std::array<int, kMaxTorusDims>& to) {
+  int ports = 0;
+  for (int i = 0; i < s.dims; ++i) {
+    const int delta = std::abs(from[i] - to[i]);
+    if (delta == 0) continue;
+    ports += s.wraps[i] && 2 * delta == s.shape[i] ? 2 : 1;
+  }
+  return ports;
+}
+
 GpuCluster describe_gpu_cluster(const Hardware& hw, double gpus) {
   GpuCluster c;
   c.gpus = gpus;

@@ -36,6 +36,12 @@ double tpu_transfer_s(double bytes, int hops, int ports, double link_unidir_byte
 // Shortest hop count between two chips of a slice (wrapped axes go the short way round).
 int tpu_hops(const TpuSlice& slice, const std::array<int, kMaxTorusDims>& from, const std::array<int, kMaxTorusDims>& to);
 
+// §2.2 (tpus.md Q5): the links out of `from` that start a shortest path to `to` and can carry a share of the bytes
+// in parallel: one per axis the route changes (a route changing X and Y sends half right-then-down and half
+// down-then-right), two on a wrapped axis whose target is exactly halfway round. 0 when from == to.
+int tpu_route_ports(const TpuSlice& slice, const std::array<int, kMaxTorusDims>& from,
+                    const std::array<int, kMaxTorusDims>& to);
+
 // One level of a GPU cluster: the scale-up domain (level 0) or a fat-tree level above it.
 struct GpuLevel {
   double gpus_below = 0;                 // GPUs in one child at this level (S_{i-1}): 1 at level 0

@@ -1,4 +1,6 @@
 // Queries about where chips sit: a TPU slice or GPU cluster, and point-to-point transfers.
+#include <algorithm>
+
 #include "queries/query.h"
 #include "physics/topology.h"
 
@@ -70,7 +72,8 @@ Json run_topology(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
 Json run_transfer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   const Hardware& hw = *ctx.hw;
   const double bytes = args.non_negative("bytes", true).value_or(0);
-  const double ports = static_cast<double>(args.integer("ports", false, 1, 1'000'000).value_or(1));
+  const auto ports_arg = args.integer("ports", false, 1, 1'000'000);
+  double ports = static_cast<double>(ports_arg.value_or(1));
   const auto link = args.choice("link", false, {"ici", "pcie", "dcn", "hbm", "scale_up", "scale_out"}).value_or("ici");
   const auto hops_arg = args.integer("hops", false, 0, 1'000'000);
   double hops = static_cast<double>(hops_arg.value_or(0));
@@ -100,6 +103,8 @@ Json run_transfer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
       read(*from, "from", a);
       read(*to, "to", b);
       hops = tpu_hops(slice, a, b);
+      // §2.2: a route changing several axes splits the bytes over its disjoint shortest paths, unless told.
+      if (!ports_arg) ports = std::max(1, tpu_route_ports(slice, a, b));
     }
   }
   double w = 0, latency = 0;

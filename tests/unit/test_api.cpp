@@ -149,3 +149,17 @@ TEST_CASE("serving: time to first token is one request's prefill; the batch pref
   CHECK(r["request_latency_s"].get<double>() ==
         r["time_to_first_token_s"].get<double>() + r["decode_time_s"].get<double>());
 }
+
+TEST_CASE("transfer between chips uses every disjoint shortest path by default (spec §2.2, tpus.md Q5)", "[api]") {
+  // bf16[8, 128, 8192] from TPU{0,0} to TPU{3,3} on a v5e 4x4: two ports at 4.5e10 each, six hops of 1 us.
+  const auto out = eval(R"({"hardware": {"preset": "tpu-v5e"}, "mesh": {"shape": [4, 4]},
+    "query": {"kind": "transfer", "bytes": 16777216, "from": [0, 0], "to": [3, 3]}})");
+  REQUIRE(out["ok"] == true);
+  CHECK(out["result"]["ports"] == 2);
+  CHECK(out["result"]["bandwidth_s"].get<double>() == 16777216 / (2 * 4.5e10));
+  CHECK(out["result"]["latency_s"].get<double>() == 6e-6);
+  // An explicit 'ports' still wins.
+  const auto one = eval(R"({"hardware": {"preset": "tpu-v5e"}, "mesh": {"shape": [4, 4]},
+    "query": {"kind": "transfer", "bytes": 16777216, "from": [0, 0], "to": [3, 3], "ports": 1}})");
+  CHECK(one["result"]["ports"] == 1);
+}
