@@ -59,6 +59,18 @@ struct GpuCluster {
   double domain_egress_unidir_bytes_per_s = 0;  // one scale-up domain into the scale-out network (§1.5 "node egress")
 };
 
+// §1.5 (gpus.md quiz 2): one scale-up domain's NVLink bandwidth. The switches offer switches x ports x link
+// bandwidth; the GPUs can only egress GPUs x per-GPU bandwidth; the domain carries the smaller. Bisection, both
+// directions as the book counts it: each half's GPUs egress to the other half, capped by the switches' ports.
+struct GpuDomainBandwidth {
+  double gpu_egress_unidir_bytes_per_s = 0;
+  double switch_capacity_unidir_bytes_per_s = 0;  // 0 when the preset does not describe its switches
+  double aggregate_unidir_bytes_per_s = 0;
+  double bisection_bidir_bytes_per_s = 0;
+  bool limited_by_switches = false;
+};
+GpuDomainBandwidth describe_gpu_domain(const Hardware& hw);
+
 // §1.5: level 0 is the NVLink domain (per-GPU NVLink egress); levels above it are the fat tree, full bisection,
 // each GPU's share being its NIC bandwidth. A cluster larger than the tree's top keeps adding to the top level.
 GpuCluster describe_gpu_cluster(const Hardware& hw, double gpus);

@@ -1,5 +1,6 @@
 // The bounds query: the book's parallelism thresholds for a chip and a model (§2.9, §2.9.8).
 #include <algorithm>
+#include <cmath>
 
 #include "physics/bounds.h"
 #include "queries/query.h"
@@ -27,20 +28,32 @@ Json run_bounds(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
     const double w = 2.0 * hw.ici.link_unidir_bytes_per_s;
     const double alpha = c / w;
     out["alpha_ici_flops_per_byte"] = alpha;
-    Json dp = Json::array();
-    for (int axes = 1; axes <= hw.ici.torus_dims; ++axes) dp.push_back(moe * dp_min_tokens_per_chip(c, w, axes));
+    Json dp = Json::array(), dp_chips = Json::array();
+    for (int axes = 1; axes <= hw.ici.torus_dims; ++axes) {
+      const double min_tokens = moe * dp_min_tokens_per_chip(c, w, axes);
+      dp.push_back(min_tokens);
+      if (batch) dp_chips.push_back(*batch / min_tokens);
+    }
     out["dp_fsdp_min_tokens_per_chip_by_axes"] = dp;
     // §2.9.1: over every torus axis the whole job needs this global batch (7.6M tokens on a full v5p pod).
     out["dp_fsdp_min_global_batch_tokens"] = dp.back().get<double>() * chips;
+    const double mixed = mixed_min_tokens_per_chip(alpha, *d_ff, m_x, m_y, false);
+    const double mixed_sum = mixed_min_tokens_per_chip(alpha, *d_ff, m_x, m_y, true);
+    const double dcn = c / hw.dcn_unidir_bytes_per_s_per_chip;  // §2.9.7 Aug-2025
     out["tp_max_degree"] = tp_max_degree(c, w, *d_ff, m_y);
-    out["mixed_min_tokens_per_chip"] = mixed_min_tokens_per_chip(alpha, *d_ff, m_x, m_y, false);
-    out["mixed_min_tokens_per_chip_feb2025_sum"] = mixed_min_tokens_per_chip(alpha, *d_ff, m_x, m_y, true);
-    out["dcn_min_tokens_per_slice"] = c / hw.dcn_unidir_bytes_per_s_per_chip;  // §2.9.7 Aug-2025
+    out["mixed_min_tokens_per_chip"] = mixed;
+    out["mixed_min_tokens_per_chip_feb2025_sum"] = mixed_sum;
+    out["dcn_min_tokens_per_slice"] = dcn;
     if (batch) {
       const double x = fsdp_optimal_degree(*batch, *d_ff, m_x, m_y, chips);
       out["fsdp_optimal_degree"] = x;
       out["tp_degree_at_optimum"] = chips / x;
       out["tokens_per_chip"] = *batch / chips;
+      // The inverse questions: the most chips (slices) this batch keeps compute-bound under each strategy.
+      out["max_chips_compute_bound"] = {{"dp_fsdp_by_axes", dp_chips},
+                                        {"fsdp_tp", *batch / mixed},
+                                        {"fsdp_tp_feb2025_sum", *batch / mixed_sum},
+                                        {"dcn_slices", *batch / dcn}};
     }
   } else {
     // §2.9.8: beyond the domain each GPU reduces its 1/D share over its own NIC, so the collective moves at the
@@ -49,10 +62,16 @@ Json run_bounds(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
     const double w_up = hw.scale_up.gpu_unidir_bytes_per_s, w_out = domain * hw.scale_out.nic_unidir_bytes_per_s_per_gpu;
     out["alpha_scale_up_flops_per_byte"] = c / w_up;
     out["alpha_scale_out_flops_per_byte"] = c / w_out;
-    out["dp_fsdp_min_tokens_per_gpu_in_domain"] = moe * c / w_up;   // §2.9.8 (2200 H100)
-    out["dp_fsdp_min_tokens_per_gpu_across_domains"] = moe * c / w_out;  // (2475 H100)
-    out["dp_fsdp_min_global_batch_tokens"] = moe * c / w_out * chips;  // §3.9 #109: ~40M tokens on 16k H100s
+    const double in_domain = moe * c / w_up, across = moe * c / w_out;
+    out["dp_fsdp_min_tokens_per_gpu_in_domain"] = in_domain;   // §2.9.8 (2200 H100)
+    out["dp_fsdp_min_tokens_per_gpu_across_domains"] = across;  // (2475 H100)
+    out["dp_fsdp_min_global_batch_tokens"] = across * chips;  // §3.9 #109: ~40M tokens on 16k H100s
     const double span = std::max(1.0, std::ceil(model_gpus / domain));
+    // The inverse questions: the most GPUs this batch keeps compute-bound (inside one domain, at most its GPUs;
+    // across domains, with the nodes a model replica spans multiplying the reduction bandwidth).
+    if (batch)
+      out["max_chips_compute_bound"] = {{"dp_fsdp_in_domain", std::min(domain, *batch / in_domain)},
+                                        {"dp_fsdp_across_domains", *batch / (across / span)}};
     const double nodes = std::ceil(chips / std::max(domain, model_gpus));  // data-parallel node groups
     if (nodes > 1)
       out["dp_fsdp_min_tokens_per_gpu_at_this_size"] = moe * gpu_dp_min_tokens_per_gpu(c / (w_out * span), nodes);

@@ -100,6 +100,7 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   const Mesh& mesh = *ctx.mesh;
   ServingArgs a;
   read_serving_args(ctx, args, d, a);
+  const double latency_target = args.positive("latency_target_s", false, 1e6).value_or(0);
   ServingInput& in = a.in;
   CalibrationProfile given;
   const CalibrationProfile* profile =
@@ -171,6 +172,17 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
            {"usd_per_million_input_tokens", usd_per_s * pre.time_s / (batch * prompt) * 1e6},
            // §2.10 / §2.7: decode matmuls turn compute-bound above (C/W) bytes_per_param / 2, x E/k for MoE.
            {"compute_bound_batch", matmul_critical_batch(c, hw.hbm_bandwidth_bytes_per_s, in.weights) * moe}};
+  if (latency_target > 0) {
+    // The inverse question (§2.10): the step's HBM and FLOPs terms shrink as 1/chips, so a per-token target needs
+    // chips x (step - comms) / target chips; communication, which does not shrink, is left out as in the book's
+    // minimum-step model. The replica also needs the HBM for its weights and this batch's KV caches.
+    const double for_latency = chips * (step.step_s - step.comms_s) / latency_target;
+    const double for_memory = std::ceil(total_bytes / hw.hbm_capacity_bytes);
+    out["chips_for_latency_target"] = {{"latency_target_s", latency_target},
+                                       {"chips", for_latency},
+                                       {"min_chips", std::max(std::ceil(for_latency), for_memory)},
+                                       {"limited_by", std::ceil(for_latency) >= for_memory ? "latency" : "memory"}};
+  }
   if (hw.kind == ChipKind::tpu) {
     const double w_ici = 2.0 * hw.ici.link_unidir_bytes_per_s;
     const double m_y = std::max(1, in.tensor.ici_axes + in.x.ici_axes + in.yz.ici_axes);

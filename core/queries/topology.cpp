@@ -41,9 +41,18 @@ Json gpu_cluster_json(const Hardware& hw, const GpuCluster& c) {
                       {"gpus_per_parent", lv.capacity_gpus},
                       {"child_egress_unidir_bytes_per_s", lv.gpus_below * lv.gpu_unidir_bytes_per_s}});
   }
+  const GpuDomainBandwidth nvlink = describe_gpu_domain(hw);
+  Json domain{{"gpu_egress_unidir_bytes_per_s", nvlink.gpu_egress_unidir_bytes_per_s},
+              {"aggregate_unidir_bytes_per_s", nvlink.aggregate_unidir_bytes_per_s},
+              {"bisection_bidir_bytes_per_s", nvlink.bisection_bidir_bytes_per_s}};
+  if (nvlink.switch_capacity_unidir_bytes_per_s > 0) {  // the preset describes its switches
+    domain["switch_capacity_unidir_bytes_per_s"] = nvlink.switch_capacity_unidir_bytes_per_s;
+    domain["limited_by"] = nvlink.limited_by_switches ? "switches" : "gpus";
+  }
   return {{"gpus", c.gpus},
           {"domains", c.domains},
           {"gpus_per_domain", hw.scale_up.domain_gpus},
+          {"scale_up_domain", domain},
           {"domain_egress_unidir_bytes_per_s", c.domain_egress_unidir_bytes_per_s},
           {"peak_bf16_flops_per_s", c.gpus * hw.peak(Dtype::bf16)},
           {"hbm_capacity_bytes", c.gpus * hw.hbm_capacity_bytes},
