@@ -137,8 +137,8 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   const double total_bytes = params_bytes + batch * kv_seq;
   if (total_bytes > hbm_total)
     add_warning(d, args.path_of("batch"), "out_of_hbm",
-                "weights and KV caches need " + format_count(total_bytes / 1e9) + " GB; the replica has " +
-                    format_count(hbm_total / 1e9) + " GB (at most " + format_count(max_batch) + " sequences fit at " +
+                "weights and KV caches need " + format_bytes(total_bytes) + "; the replica has " +
+                    format_bytes(hbm_total) + " (at most " + format_count(max_batch) + " sequences fit at " +
                     format_count(final_context) + " tokens)");
 
   const DecodeStep step = model.decode(batch, context);

@@ -179,8 +179,8 @@ namespace {
 void warn_out_of_hbm(const TrainingStep& s, const Hardware& hw, Diagnostics& d) {
   if (!s.fits)
     add_warning(d, "/query", "out_of_hbm",
-                "the plan needs " + format_count(s.total_bytes / 1e9) + " GB per chip; " + hw.name + " has " +
-                    format_count(s.hbm_capacity_bytes / 1e9) + " GB (" + format_count(s.shortfall_bytes / 1e9) + " GB more)");
+                "the plan needs " + format_bytes(s.total_bytes) + " per chip; " + hw.name + " has " +
+                    format_bytes(s.hbm_capacity_bytes) + " (" + format_bytes(s.shortfall_bytes) + " more)");
 }
 
 Json comms_json(const std::array<double, kCommParts>& parts) {
