@@ -17,7 +17,7 @@ constexpr double mixed_min_tokens_per_chip(double alpha, double d_ff, double m_x
   return (sum_model ? 4.0 : 1.0) * alpha * alpha / (m_x * m_y * d_ff);
 }
 
-// §2.9.4: X_opt = sqrt((B / F) (M_X / M_Y) N).
+// §2.9.4: X_opt = sqrt((B / F) (M_X / M_Y) N), kept in [1, N] (beyond it the best split is pure TP or FSDP).
 double fsdp_optimal_degree(double batch_tokens, double d_ff, double m_x, double m_y, double chips);
 
 // §2.9.8: X nodes doing DP see (X - 1)/X of the full reduction: tokens per GPU > alpha (X - 1) / X.

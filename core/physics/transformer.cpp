@@ -33,6 +33,16 @@ FlopCounts count_flops(const ModelConfig& m, double tokens, double seq_len, bool
   return f;
 }
 
+double attention_equals_qkvo_seq_len(const ModelConfig& m, bool causal) {
+  return (causal ? 2.0 : 1.0) * m.d_model * (m.heads + m.kv_heads) / m.heads;
+}
+
+double attention_equals_matmuls_seq_len(const ModelConfig& m, bool causal) {
+  const ParamCounts p = count_params(m);
+  const double per_layer_params = (p.mlp_active + p.attention) / m.layers;
+  return (causal ? 2.0 : 1.0) * per_layer_params / (2.0 * m.heads * m.head_dim);
+}
+
 namespace {
 constexpr std::string_view kRematNames[] = {"none", "block", "big_matmuls", "mlp_matmuls", "checkpoints"};
 }

@@ -52,6 +52,12 @@ constexpr double attention_intensity_flops_per_byte(const ModelConfig& m, double
   return t * s * g / (t * g + s);
 }
 
+// §2.7 Q5: the sequence length at which self-attention's FLOPs (4 S_avg N H per token per layer, S_avg = T/2 when
+// causal) equal the QKVO projections' 4 D (N + K) H (T = 2D for MHA, full attention), or all of a layer's matmuls,
+// 2 x its parameters (T = 8D for F = 4D MHA). Causal masking doubles both.
+double attention_equals_qkvo_seq_len(const ModelConfig& m, bool causal);
+double attention_equals_matmuls_seq_len(const ModelConfig& m, bool causal);
+
 // §2.7 remat policies (activation checkpointing).
 enum class Remat { none, block, big_matmuls, mlp_matmuls, checkpoints };
 std::optional<Remat> parse_remat(std::string_view name);

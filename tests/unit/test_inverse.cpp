@@ -108,3 +108,19 @@ TEST_CASE("every preset's bf16 peak agrees with its matrix units' geometry and c
   const json v5e = result_of(R"({"hardware": {"preset": "tpu-v5e"}, "query": {"kind": "chip"}})");
   CHECK_THAT(v5e["peak_bf16_flops_per_s_from_geometry"].get<double>(), WithinRel(2.0 * 128 * 128 * 4 * 1.5e9, 1e-12));
 }
+
+TEST_CASE("bounds: d_ff only where a bound uses it; one chip has a meaningful optimum (issue 10 defect 11)",
+          "[inverse]") {
+  // The DP/FSDP and DCN bounds need no d_ff.
+  const json no_ff = result_of(R"({"hardware": {"preset": "tpu-v5p"}, "query": {"kind": "bounds"}})");
+  CHECK(no_ff.contains("dp_fsdp_min_tokens_per_chip_by_axes"));
+  CHECK(no_ff.contains("dcn_min_tokens_per_slice"));
+  CHECK_FALSE(no_ff.contains("tp_max_degree"));
+  const json gpu = result_of(R"({"hardware": {"preset": "h100-sxm"}, "query": {"kind": "bounds"}})");
+  CHECK(gpu.contains("dp_fsdp_min_tokens_per_gpu_across_domains"));
+  // X_opt lies in [1, chips]: one chip is neither FSDP- nor TP-sharded.
+  const json one = result_of(R"({"hardware": {"preset": "tpu-v5p"}, "query": {"kind": "bounds", "d_ff": 28672,
+    "chips": 1, "batch_tokens": 4096}})");
+  CHECK(one["fsdp_optimal_degree"] == 1.0);
+  CHECK(one["tp_degree_at_optimum"] == 1.0);
+}
