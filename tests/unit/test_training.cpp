@@ -12,11 +12,13 @@ using test::mesh_of;
 constexpr auto group = make_axis_group;
 
 struct Fixture {
-  Hardware hw = test::hardware("tpu-v5p");
-  ModelConfig model = test::model("llama-3-70b");
+  Hardware hw;
+  ModelConfig model;
   Mesh mesh;
   TrainingInput in;
-  explicit Fixture(const Json& mesh_spec) : mesh(mesh_of(hw, mesh_spec)) {
+  explicit Fixture(const Json& mesh_spec) : Fixture("tpu-v5p", "llama-3-70b", mesh_spec) {}
+  Fixture(const char* hw_id, const char* model_id, const Json& mesh_spec)
+      : hw(test::hardware(hw_id)), model(test::model(model_id)), mesh(mesh_of(hw, mesh_spec)) {
     in.model = &model;
     in.hw = &hw;
     in.mesh = &mesh;
@@ -129,20 +131,12 @@ TEST_CASE("data parallelism across slices pays the DCN all-reduce (spec §2.9.7)
 }
 
 TEST_CASE("GPU plans use NVLink inside the node and the node's egress beyond (spec §2.9.8)", "[training]") {
-  Hardware h100 = test::hardware("h100-sxm");
-  ModelConfig model = test::model("llama-3-70b");
-  Diagnostics d;
-  Mesh mesh = parse_mesh(Json{{"shape", {128, 8}}}, "/mesh", h100, d);
-  REQUIRE(d.empty());
-  TrainingInput in;
-  in.model = &model;
-  in.hw = &h100;
-  in.mesh = &mesh;
-  in.batch_tokens = 16 * 1024 * 1024;
-  in.seq_len = 4096;
-  in.plan.fsdp = group(mesh, {0});
-  in.plan.tensor = group(mesh, {1});
-  const TrainingStep s = evaluate_training_step(in);
+  Fixture f("h100-sxm", "llama-3-70b", Json{{"shape", {128, 8}}});
+  f.in.batch_tokens = 16 * 1024 * 1024;
+  f.in.remat = Remat::block;
+  f.in.plan.fsdp = group(f.mesh, {0});
+  f.in.plan.tensor = group(f.mesh, {1});
+  const TrainingStep s = evaluate_training_step(f.in);
   for (int i = 0; i < s.threshold_count; ++i) {
     const Threshold& t = s.thresholds[i];
     if (std::string(t.name) == "tensor_parallel_degree") CHECK_THAT(t.required, WithinRel(28672 * 450e9 / 9.9e14, 1e-9));
@@ -152,20 +146,14 @@ TEST_CASE("GPU plans use NVLink inside the node and the node's egress beyond (sp
 }
 
 TEST_CASE("2-way DP between GPU replicas pays (2-1)/2 of the gradient AllReduce (spec §2.9.8)", "[training]") {
-  Hardware h100 = test::hardware("h100-sxm");
-  ModelConfig model = test::model("llama-3-70b");
-  Mesh mesh = mesh_of(h100, Json{{"shape", {2, 128, 8}}});
-  TrainingInput in;
-  in.model = &model;
-  in.hw = &h100;
-  in.mesh = &mesh;
-  in.batch_tokens = 16 * 1024 * 1024;
-  in.seq_len = 4096;
-  in.plan.data = group(mesh, {0});
-  in.plan.fsdp = group(mesh, {1});
-  in.plan.tensor = group(mesh, {2});
-  in.plan.zero_stage = 1;
-  const TrainingStep s = evaluate_training_step(in);
+  Fixture f("h100-sxm", "llama-3-70b", Json{{"shape", {2, 128, 8}}});
+  f.in.batch_tokens = 16 * 1024 * 1024;
+  f.in.plan.data = group(f.mesh, {0});
+  f.in.plan.fsdp = group(f.mesh, {1});
+  f.in.plan.tensor = group(f.mesh, {2});
+  f.in.plan.zero_stage = 1;
+  const TrainingStep s = evaluate_training_step(f.in);
+  const ModelConfig& model = f.model;
   // Each GPU all-reduces its 1/(8 x 128) share of a layer's weights with its one peer in the other replica, over its
   // own 50 GB/s NIC: 2 x V (n-1)/n / W_nic per layer with n = 2.
   const double layer_shard_bytes = 2.0 * count_params(model).total / 8 / model.layers / 128;
@@ -182,19 +170,10 @@ const Threshold* find_threshold(const TrainingStep& s, const char* name) {
 
 TEST_CASE("GPU DP/FSDP threshold compares tokens per GPU, and agrees with the step it prices (spec §2.9.8)",
           "[training]") {
-  Hardware h100 = test::hardware("h100-sxm");
-  ModelConfig model = test::model("llama-3-70b");
-  Mesh mesh = mesh_of(h100, Json{{"shape", {512, 8}}});
-  TrainingInput in;
-  in.model = &model;
-  in.hw = &h100;
-  in.mesh = &mesh;
-  in.batch_tokens = 4 * 1024 * 1024;  // 1024 tokens per GPU, 8192 per data shard
-  in.seq_len = 4096;
-  in.remat = Remat::none;
-  in.plan.fsdp = group(mesh, {0});
-  in.plan.tensor = group(mesh, {1});
-  const TrainingStep s = evaluate_training_step(in);
+  Fixture f("h100-sxm", "llama-3-70b", Json{{"shape", {512, 8}}});  // 4M tokens: 1024 per GPU, 8192 per shard
+  f.in.plan.fsdp = group(f.mesh, {0});
+  f.in.plan.tensor = group(f.mesh, {1});
+  const TrainingStep s = evaluate_training_step(f.in);
   const Threshold* t = find_threshold(s, "dp_fsdp_tokens_per_chip");
   REQUIRE(t);
   // The book's per-GPU batch against C / W_node, (X-1)/X for X = 512 node groups: 990e12/400e9 x 511/512 = 2470.
@@ -224,20 +203,14 @@ TEST_CASE("every threshold carries the step model's own margin for the same comp
 
 TEST_CASE("expert parallelism inside one NVLink domain has a finite threshold (spec §2.9.8, §2.6)", "[training]") {
   for (const char* chip : {"h100-sxm", "gb200-nvl72"}) {
-    Hardware hw = test::hardware(chip);
-    ModelConfig model = test::model("mixtral-8x7b");
-    const int domain = hw.scale_up.domain_gpus;
+    const int domain = test::hardware(chip).scale_up.domain_gpus;
     const int ep = std::min(domain, 8);
-    Mesh mesh = mesh_of(hw, Json{{"shape", {domain / ep, ep}}});
-    TrainingInput in;
-    in.model = &model;
-    in.hw = &hw;
-    in.mesh = &mesh;
-    in.batch_tokens = 1024 * 1024;
-    in.seq_len = 4096;
-    in.plan.fsdp = group(mesh, {0});
-    in.plan.expert = group(mesh, {1});
-    const TrainingStep s = evaluate_training_step(in);
+    Fixture f(chip, "mixtral-8x7b", Json{{"shape", {domain / ep, ep}}});
+    const Hardware& hw = f.hw;
+    f.in.batch_tokens = 1024 * 1024;
+    f.in.plan.fsdp = group(f.mesh, {0});
+    f.in.plan.expert = group(f.mesh, {1});
+    const TrainingStep s = evaluate_training_step(f.in);
     const Threshold* t = find_threshold(s, "expert_d_ff");
     REQUIRE(t);
     // Inside the domain the two AllToAlls run over NVLink: 4BkDF/(ZC) > 4BkD (Z-1)/(Z^2 W_GPU) ... per GPU, i.e.
@@ -250,18 +223,12 @@ TEST_CASE("expert parallelism inside one NVLink domain has a finite threshold (s
 
 TEST_CASE("expert parallelism divides the experts a chip reduces: the DP bound's E/k becomes (E/Z)/k (spec §2.9.8)",
           "[training]") {
-  Hardware hw = test::hardware("gb200-nvl72");
-  ModelConfig model = test::model("deepseek-v3");
-  Mesh mesh = mesh_of(hw, Json{{"shape", {9, 8}}});
-  TrainingInput in;
-  in.model = &model;
-  in.hw = &hw;
-  in.mesh = &mesh;
-  in.batch_tokens = 4 * 1024 * 1024;
-  in.seq_len = 4096;
-  in.plan.fsdp = group(mesh, {0});
-  in.plan.expert = group(mesh, {1});
-  const TrainingStep s = evaluate_training_step(in);
+  Fixture f("gb200-nvl72", "deepseek-v3", Json{{"shape", {9, 8}}});
+  f.in.plan.fsdp = group(f.mesh, {0});
+  f.in.plan.expert = group(f.mesh, {1});
+  const TrainingStep s = evaluate_training_step(f.in);
+  const Hardware& hw = f.hw;
+  const ModelConfig& model = f.model;
   const Threshold* t = find_threshold(s, "dp_fsdp_tokens_per_chip");
   REQUIRE(t);
   // §2.9.8 MoE: T_comms = 8 E' D F / W for the E' experts a GPU holds (E/Z + shared under EP), T_math = 8 k' B D F/(XC).
