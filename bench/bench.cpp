@@ -1,6 +1,7 @@
 // Evaluations per second of the engine's primitives and of a whole scenario through the JSON entry point.
-// Run natively (build/release/scalescope_bench) and under Node (build/wasm/scalescope_bench.js) and compare the
-// ratios within one run: these machines are noisy.
+// Run natively (build/release/scalescope_bench) and under Node (node --no-experimental-fetch
+// build/wasm/scalescope_bench.js; Node >= 18 needs the flag, TOOLCHAIN.md quirk 3) and compare the ratios within
+// one run: these machines are noisy.
 #include <chrono>
 #include <cstdio>
 #include <string>

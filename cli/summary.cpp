@@ -104,12 +104,12 @@ std::string training(const json& scenario, const json& t, const json& chip, std:
   const bool fits = t.contains("/memory/fits"_json_pointer) && t["memory"]["fits"] == true;
   const json& q = scenario.contains("query") ? scenario["query"] : json::object();
   const json& args = t.contains("query") ? t["query"] : q;  // the summary query echoes the step it ran
-  out += "Training   " + degrees(t) + "; batch " + show(args, "/batch_tokens") + " tokens of sequence " + show(args, "/seq_len") + "\n";
+  out += "Training   " + degrees(t) + "; batch " + show(args, "/batch_tokens") + " of sequence " + show(args, "/seq_len") + "\n";
   out += "  " + estimate(t, "step", "/time/step_s", "/ideal/step_s") + " · " + estimate(t, "MFU", "/mfu_frac", "/ideal/mfu_frac") + "\n";
   out += fidelity_line(t);
   out += "  " + estimate(t, "to train", "/cost/train_time_s", "/ideal/train_time_s") + " on " +
          (at(t, "/cost/train_tokens") ? show(t, "/cost/train_tokens") : show(args, "/train_tokens")) +
-         " tokens · " + estimate(t, "cost", "/cost/train_usd", "/ideal/train_usd") + "\n";
+         " · " + estimate(t, "cost", "/cost/train_usd", "/ideal/train_usd") + "\n";
   out += "  memory " + (mem ? format_with_unit("total_bytes", mem->get<double>()) : "?") + " per chip of " +
          (hbm ? format_with_unit("hbm_bytes", hbm->get<double>()) : "?") + ": " + (fits ? "fits" : "DOES NOT FIT") + "\n";
   const std::string binding = text(t, "/binding");
@@ -143,7 +143,7 @@ void serving(const json& s, std::string& out) {
   out += "Serving    batch " + show(q, "/batch") + ", prompt " + show(q, "/prompt_len") + " tokens, " + show(q, "/generated_len") + " generated\n";
   out += "  " + estimate(s, "first token", "/time_to_first_token_s", "/ideal/time_to_first_token_s") + " · " +
          estimate(s, "per token", "/decode/step_s", "/ideal/latency_per_token_s") + " · " +
-         show(s, "/tokens_per_s_per_chip") + " tokens/s per chip · " + show(s, "/usd_per_million_output_tokens") + " per 1M output tokens\n";
+         show(s, "/tokens_per_s_per_chip") + " · " + show(s, "/usd_per_million_output_tokens") + "\n";
   out += fidelity_line(s);
   out += "  decode is " + text(s, "/decode/bound", "?") + "-bound; the KV caches " +
          (fits ? "fit (up to " + show(s, "/memory/max_batch") + " sequences)" : "DO NOT FIT") + "\n";

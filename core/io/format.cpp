@@ -10,4 +10,16 @@ std::string format_count(double v) {
   return buf;
 }
 
+std::string format_bytes(double bytes) {
+  static const char* kPrefixes[] = {"", "k", "M", "G", "T", "P", "E"};
+  int i = 0;
+  while (i < 6 && (bytes >= 1000.0 || bytes <= -1000.0)) {
+    bytes /= 1000.0;
+    ++i;
+  }
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.3g %sB", bytes, kPrefixes[i]);
+  return buf;
+}
+
 }  // namespace scalescope

@@ -17,12 +17,16 @@ constexpr double mixed_min_tokens_per_chip(double alpha, double d_ff, double m_x
   return (sum_model ? 4.0 : 1.0) * alpha * alpha / (m_x * m_y * d_ff);
 }
 
-// §2.9.4: X_opt = sqrt((B / F) (M_X / M_Y) N).
+// §2.9.4: X_opt = sqrt((B / F) (M_X / M_Y) N), kept in [1, N] (beyond it the best split is pure TP or FSDP).
 double fsdp_optimal_degree(double batch_tokens, double d_ff, double m_x, double m_y, double chips);
 
 // §2.9.8: X nodes doing DP see (X - 1)/X of the full reduction: tokens per GPU > alpha (X - 1) / X.
 constexpr double gpu_dp_min_tokens_per_gpu(double alpha, double nodes) {
   return nodes <= 1 ? alpha : alpha * (nodes - 1.0) / nodes;
 }
+
+// §2.9.8 EP inside one scale-up domain (Z GPUs, all-to-all switched): the dispatch and combine AllToAlls cost
+// V (Z-1)/(Z^2 W_GPU) each (§2.6), so the expert's FLOPs hide them iff F > alpha_GPU (Z - 1)/Z.
+constexpr double expert_min_d_ff_in_domain(double alpha_gpu, double z) { return alpha_gpu * (z - 1.0) / z; }
 
 }  // namespace scalescope

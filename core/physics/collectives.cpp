@@ -71,26 +71,37 @@ CollectiveCost dcn_collective(Collective op, double bytes, double slices, double
   return CollectiveCost{};
 }
 
+namespace {
+// Members of one group (n members, `stride` GPUs apart) under a subtree of `gpus` consecutive GPUs.
+double members_under(double gpus, double stride, double members) {
+  return std::min(members, std::max(1.0, gpus / stride));
+}
+}  // namespace
+
 CollectiveCost gpu_collective(Collective op, double bytes, const Hardware& hw, double members, double inner_stride,
                               bool sharp, double traffic_frac) {
   if (members <= 1) return CollectiveCost{};
   const double y = std::max(1.0, inner_stride);
   const double span = members * y;
   const GpuCluster cluster = describe_gpu_cluster(hw, span);
+  const double domain = hw.scale_up.domain_gpus;
   if (op == Collective::all_to_all) {
-    const double domain = hw.scale_up.domain_gpus;
-    if (span <= domain)
+    // Inside one domain every GPU reaches its peers over its own NVLink: V (n-1)/(n^2 W_GPU). Across M domains
+    // (M = the domains one group touches) each domain's egress carries its GPUs' groups: the book's
+    // V (M-1)/(M^2 W_node) for a contiguous group, times the groups sharing each domain.
+    const double in_domain = members_under(domain, y, members);
+    if (in_domain >= members)
       return finish(traffic_frac * bytes * (members - 1) / (members * members * hw.scale_up.gpu_unidir_bytes_per_s), 0);
-    const double m = std::ceil(span / domain);
-    return finish(traffic_frac * bytes * (m - 1) / (m * m * cluster.domain_egress_unidir_bytes_per_s), 0);
+    const double m = members / in_domain;
+    return finish(traffic_frac * bytes * domain * (m - 1) / (members * m * cluster.domain_egress_unidir_bytes_per_s), 0);
   }
-  // Walk the levels the group spans: D_i = children of one parent that hold members.
+  // Walk the levels the group spans. D_i counts the children of one parent that hold members of one group (the
+  // group's own members at level 0, the domains or units it touches above), so (D_i - 1)/D_i is the share of a
+  // group's V that must enter a child from outside it.
   double worst_gather = 0, worst_sharp = 0;
   for (int i = 0; i < cluster.levels; ++i) {
     const GpuLevel& lv = cluster.level[i];
-    const double spanned = std::min(span, lv.capacity_gpus);
-    // Level 0 counts member GPUs inside one domain; higher levels count children (domains, units) touched.
-    const double children = i == 0 ? std::min(members, std::max(1.0, lv.capacity_gpus / y)) : std::ceil(spanned / lv.gpus_below);
+    const double children = members_under(lv.capacity_gpus, y, members) / members_under(lv.gpus_below, y, members);
     if (children <= 1) continue;
     const double share = std::max(y, lv.gpus_below) * lv.gpu_unidir_bytes_per_s;
     worst_gather = std::max(worst_gather, (children - 1) / (children * share));

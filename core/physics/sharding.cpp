@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <functional>
 
 namespace scalescope {
 
@@ -58,13 +57,13 @@ std::string axes_text(const std::vector<int>& axes, const Mesh& mesh) {
   return s;
 }
 
-double shards(const std::vector<int>& axes, const Mesh& mesh) {
+}  // namespace
+
+double shard_count(const std::vector<int>& axes, const Mesh& mesh) {
   double n = 1;
   for (int a : axes) n *= mesh.axes[a].size;
   return n;
 }
-
-}  // namespace
 
 std::optional<ShardedArray> parse_sharded_array(std::string_view text, const Mesh& mesh, const std::string& path,
                                                 Diagnostics& d) {
@@ -138,7 +137,7 @@ void check_array_sizes(const ShardedArray& arr, const DimSizes& sizes, const Mes
       add_diagnostic(d, dims_path, "missing_dim_size", "no size for dimension '" + dim.name + "' of " + arr.name + "; add it to 'dims'");
       continue;
     }
-    const double n = shards(dim.axes, mesh);
+    const double n = shard_count(dim.axes, mesh);
     if (std::fmod(it->second, n) != 0)
       add_diagnostic(d, json_pointer_child(dims_path, dim.name), "not_divisible",
                      "dimension '" + dim.name + "' (" + std::to_string(static_cast<long long>(it->second)) +
@@ -153,7 +152,7 @@ ArrayMemory array_memory(const ShardedArray& arr, const DimSizes& sizes, Dtype d
   for (const auto& dim : arr.dims) {
     const double size = sizes.count(dim.name) ? sizes.at(dim.name) : 0;
     m.elements *= size;
-    m.local_shape.push_back(size / shards(dim.axes, mesh));
+    m.local_shape.push_back(size / shard_count(dim.axes, mesh));
     local *= m.local_shape.back();
   }
   for (std::size_t a = 0; a < mesh.axes.size(); ++a)
@@ -161,233 +160,6 @@ ArrayMemory array_memory(const ShardedArray& arr, const DimSizes& sizes, Dtype d
   m.bytes_per_device = local * bytes_per_element(dtype);
   m.total_bytes_all_devices = m.bytes_per_device * mesh.chips;
   return m;
-}
-
-namespace {
-
-struct MatmulContext {
-  const DimSizes& sizes;
-  Dtype dtype;
-  const Hardware& hw;
-  const Mesh& mesh;
-  const CollectiveOptions& options;
-};
-
-double local_bytes(const ShardedArray& arr, const MatmulContext& ctx) {
-  return array_memory(arr, ctx.sizes, ctx.dtype, ctx.mesh).bytes_per_device;
-}
-
-void add_step(MatmulPlan& plan, Collective op, ShardedArray& arr, const std::vector<int>& axes,
-              const std::function<void(ShardedArray&)>& change, const MatmulContext& ctx) {
-  if (axes.empty()) return;
-  CommStep step;
-  step.op = op;
-  step.array = arr.name;
-  step.before = format_sharded_array(arr, ctx.mesh);
-  step.axes = axes;
-  // V is the larger side of the collective: after an AllGather, before a ReduceScatter / AllReduce (§2.5).
-  const double bytes_before = local_bytes(arr, ctx);
-  change(arr);
-  step.after = format_sharded_array(arr, ctx.mesh);
-  step.bytes = op == Collective::all_gather ? local_bytes(arr, ctx) : bytes_before;
-  step.cost = mesh_collective(ctx.hw, ctx.mesh, op, step.bytes, axes.data(), static_cast<int>(axes.size()), ctx.options);
-  plan.steps.push_back(std::move(step));
-}
-
-void remove_axes(std::vector<int>& from, const std::vector<int>& axes) {
-  from.erase(std::remove_if(from.begin(), from.end(),
-                            [&](int a) { return std::find(axes.begin(), axes.end(), a) != axes.end(); }),
-             from.end());
-}
-
-// Gathers `arr` over `axes` wherever they shard it.
-void gather(MatmulPlan& plan, ShardedArray& arr, const std::vector<int>& axes, const MatmulContext& ctx) {
-  add_step(plan, Collective::all_gather, arr, axes, [&](ShardedArray& a) { for (auto& dim : a.dims) remove_axes(dim.axes, axes); }, ctx);
-}
-
-struct Decisions {
-  bool gather_a_for_conflicts = true;       // case 4: gather A (else B)
-  std::vector<bool> reduce_instead;         // case 2, per contracting dim: slice + reduce instead of gather
-};
-
-MatmulPlan build_plan(ShardedArray a, ShardedArray b, const std::optional<ShardedArray>& want,
-                      const std::vector<std::string>& contracting, const std::vector<int>& conflicts,
-                      const Decisions& dec, const MatmulContext& ctx) {
-  MatmulPlan plan;
-  std::vector<std::string> names;
-  if (!conflicts.empty()) {
-    gather(plan, dec.gather_a_for_conflicts ? a : b, conflicts, ctx);
-    names.push_back(dec.gather_a_for_conflicts ? "gather_A" : "gather_B");
-  }
-  std::vector<int> unreduced;
-  for (std::size_t i = 0; i < contracting.size(); ++i) {
-    auto find_dim = [&](ShardedArray& arr) {
-      return std::find_if(arr.dims.begin(), arr.dims.end(), [&](const ShardedDim& dd) { return dd.name == contracting[i]; });
-    };
-    auto da = find_dim(a), db = find_dim(b);
-    if (da->axes == db->axes) {  // cases 1 and 3
-      unreduced.insert(unreduced.end(), da->axes.begin(), da->axes.end());
-      continue;
-    }
-    const bool only_a = db->axes.empty(), only_b = da->axes.empty();
-    ShardedArray& sharded = only_a ? a : b;
-    ShardedArray& other = only_a ? b : a;
-    const std::vector<int> axes = only_a ? da->axes : db->axes;
-    const bool can_slice = (only_a || only_b) &&
-                           std::none_of(axes.begin(), axes.end(), [&](int x) { return other.uses_axis(x); });
-    if ((only_a || only_b) && dec.reduce_instead[i] && can_slice) {
-      (only_a ? db : da)->axes = axes;  // a local slice of the replicated operand: free
-      unreduced.insert(unreduced.end(), axes.begin(), axes.end());
-      names.push_back("multiply_then_reduce");
-    } else if (only_a || only_b) {
-      gather(plan, sharded, axes, ctx);
-      names.push_back("gather_then_multiply");
-    } else {
-      gather(plan, a, da->axes, ctx);
-      gather(plan, b, db->axes, ctx);
-      names.push_back("gather_both");
-    }
-  }
-  // The local matmul: every dim once, at its local size.
-  double local_elements = 1;
-  ShardedArray out{"C", {}, unreduced};
-  if (want) out.name = want->name;
-  for (const ShardedArray* arr : {&a, &b})
-    for (const auto& dim : arr->dims) {
-      const bool is_contracting = std::find(contracting.begin(), contracting.end(), dim.name) != contracting.end();
-      if (is_contracting && arr == &b) continue;
-      local_elements *= ctx.sizes.at(dim.name) / shards(dim.axes, ctx.mesh);
-      if (!is_contracting) out.dims.push_back(dim);
-    }
-  plan.flops_per_device = 2.0 * local_elements;
-  plan.local_op = format_sharded_array(a, ctx.mesh) + " * " + format_sharded_array(b, ctx.mesh) + " -> " +
-                  format_sharded_array(out, ctx.mesh);
-  // Finish: reduce the partial sums, then match the requested output sharding.
-  if (!unreduced.empty()) {
-    std::vector<int> scatter, reduce;
-    for (int x : unreduced) {
-      const bool wanted_sharded = want && std::any_of(want->dims.begin(), want->dims.end(), [&](const ShardedDim& dd) {
-        return std::find(dd.axes.begin(), dd.axes.end(), x) != dd.axes.end();
-      });
-      const bool wanted_unreduced =
-          want && std::find(want->unreduced.begin(), want->unreduced.end(), x) != want->unreduced.end();
-      if (wanted_unreduced) continue;
-      (wanted_sharded ? scatter : reduce).push_back(x);
-    }
-    add_step(plan, Collective::reduce_scatter, out, scatter, [&](ShardedArray& c) {
-      remove_axes(c.unreduced, scatter);
-      for (auto& dim : c.dims)
-        for (const auto& wd : want->dims)
-          if (wd.name == dim.name)
-            for (int x : scatter)
-              if (std::find(wd.axes.begin(), wd.axes.end(), x) != wd.axes.end()) dim.axes.push_back(x);
-    }, ctx);
-    add_step(plan, Collective::all_reduce, out, reduce, [&](ShardedArray& c) { remove_axes(c.unreduced, reduce); }, ctx);
-  }
-  if (want) {
-    std::vector<int> extra;
-    for (const auto& dim : out.dims)
-      if (const ShardedDim* wd = want->dim(dim.name))
-        for (int x : dim.axes)
-          if (std::find(wd->axes.begin(), wd->axes.end(), x) == wd->axes.end()) extra.push_back(x);
-    gather(plan, out, extra, ctx);
-  }
-  plan.output = format_sharded_array(out, ctx.mesh);
-  plan.name = names.empty() ? "local" : names.front();
-  for (std::size_t i = 1; i < names.size(); ++i) plan.name += "+" + names[i];
-  plan.compute_s = plan.flops_per_device / ctx.hw.peak(ctx.dtype);
-  for (const auto& s : plan.steps) plan.comms_s += s.cost.time_s;
-  plan.lower_bound_s = std::max(plan.compute_s, plan.comms_s);
-  plan.upper_bound_s = plan.compute_s + plan.comms_s;
-  return plan;
-}
-
-}  // namespace
-
-std::optional<ShardedMatmul> analyse_sharded_matmul(std::string_view expression, const DimSizes& sizes, Dtype dtype,
-                                                    const Hardware& hw, const Mesh& mesh,
-                                                    const CollectiveOptions& options, const std::string& path,
-                                                    const std::string& dims_path, Diagnostics& d) {
-  const std::size_t before = d.size();
-  std::string_view lhs = expression, rhs;
-  if (auto arrow = expression.find("->"); arrow != std::string_view::npos) {
-    lhs = expression.substr(0, arrow);
-    rhs = expression.substr(arrow + 2);
-  }
-  const std::size_t star = lhs.find_first_of("*@");
-  if (star == std::string_view::npos) {
-    add_diagnostic(d, path, "bad_sharding", "write a matmul as 'A[I_X, J] * B[J, K]' (optionally '-> C[I_X, K]')");
-    return std::nullopt;
-  }
-  auto a = parse_sharded_array(lhs.substr(0, star), mesh, path, d);
-  auto b = parse_sharded_array(lhs.substr(star + 1), mesh, path, d);
-  std::optional<ShardedArray> want;
-  if (!trim(rhs).empty()) want = parse_sharded_array(rhs, mesh, path, d);
-  if (!a || !b || (!trim(rhs).empty() && !want)) return std::nullopt;
-  check_array_sizes(*a, sizes, mesh, dims_path, d);
-  check_array_sizes(*b, sizes, mesh, dims_path, d);
-  if (want) check_array_sizes(*want, sizes, mesh, dims_path, d);
-  for (const auto& [name, size] : sizes)
-    if (!a->dim(name) && !b->dim(name))
-      add_diagnostic(d, json_pointer_child(dims_path, name), "unknown_dim", "no array uses dimension '" + name + "'");
-
-  std::vector<std::string> contracting;
-  for (const auto& dim : a->dims)
-    if (b->dim(dim.name)) contracting.push_back(dim.name);
-  if (contracting.empty())
-    add_diagnostic(d, path, "no_contracting_dim", "A and B share no dimension to contract over");
-  if (want)
-    for (const auto& dim : want->dims)
-      if (std::find(contracting.begin(), contracting.end(), dim.name) != contracting.end() ||
-          (!a->dim(dim.name) && !b->dim(dim.name)))
-        add_diagnostic(d, path, "bad_output", "output dimension '" + dim.name + "' is not a free dimension of A or B");
-  if (d.size() != before) return std::nullopt;
-
-  // §2.4 case 4: one mesh axis shards a free dimension of both inputs.
-  std::vector<int> conflicts;
-  for (const auto& da : a->dims) {
-    if (b->dim(da.name)) continue;
-    for (int x : da.axes)
-      for (const auto& db : b->dims)
-        if (!a->dim(db.name) && std::find(db.axes.begin(), db.axes.end(), x) != db.axes.end()) conflicts.push_back(x);
-  }
-  ShardedMatmul result;
-  bool any_single = false, any_both = false;
-  for (const auto& name : contracting) {
-    const auto& xa = a->dim(name)->axes;
-    const auto& xb = b->dim(name)->axes;
-    if (xa == xb && !xa.empty()) any_both = true;
-    if (xa != xb) any_single = true;
-  }
-  result.book_case = !conflicts.empty() ? 4 : any_single ? 2 : any_both ? 3 : 1;
-  static const char* kCase[] = {"",
-                                "case 1: no contracting dimension is sharded; multiply locally, no communication",
-                                "case 2: one input is sharded on the contracting dimension; gather it first, or "
-                                "multiply the local slices and reduce the partial sums",
-                                "case 3: both inputs are sharded the same way on the contracting dimension; multiply "
-                                "locally, then AllReduce (or ReduceScatter) the partial sums",
-                                "case 4: one mesh axis shards a free dimension of both inputs, which is invalid as is; "
-                                "AllGather one input first"};
-  result.description = kCase[result.book_case];
-  result.total_flops = 2.0;
-  for (const auto& dim : a->dims) result.total_flops *= sizes.at(dim.name);
-  for (const auto& dim : b->dims)
-    if (!a->dim(dim.name)) result.total_flops *= sizes.at(dim.name);
-
-  const MatmulContext ctx{sizes, dtype, hw, mesh, options};
-  const std::size_t n = contracting.size();
-  for (int conflict_choice = 0; conflict_choice < (conflicts.empty() ? 1 : 2); ++conflict_choice)
-    for (std::size_t mask = 0; mask < (std::size_t{1} << n); ++mask) {
-      Decisions dec{conflict_choice == 0, std::vector<bool>(n)};
-      for (std::size_t i = 0; i < n; ++i) dec.reduce_instead[i] = (mask >> i) & 1;
-      MatmulPlan plan = build_plan(*a, *b, want, contracting, conflicts, dec, ctx);
-      const bool seen = std::any_of(result.plans.begin(), result.plans.end(),
-                                    [&](const MatmulPlan& p) { return p.local_op == plan.local_op && p.steps.size() == plan.steps.size(); });
-      if (!seen) result.plans.push_back(std::move(plan));
-    }
-  std::stable_sort(result.plans.begin(), result.plans.end(),
-                   [](const MatmulPlan& x, const MatmulPlan& y) { return x.lower_bound_s < y.lower_bound_s; });
-  return result;
 }
 
 }  // namespace scalescope

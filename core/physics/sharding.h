@@ -1,5 +1,5 @@
-// The book's sharding notation (spec/book.md §2.3, §2.4): `A[I_X, J_YZ]{U_X}` and the four cases of a sharded
-// matmul, with the collectives each needs and their cost on a mesh. Parsing allocates; it is not a hot path.
+// The book's sharding notation (spec/book.md §2.3): `A[I_X, J_YZ]{U_X}`, an array's memory under a sharding. The
+// four cases of a sharded matmul build on it (physics/sharded_matmul.h). Parsing allocates; it is not a hot path.
 #pragma once
 #include <map>
 #include <optional>
@@ -32,6 +32,9 @@ struct ShardedArray {
 std::optional<ShardedArray> parse_sharded_array(std::string_view text, const Mesh& mesh, const std::string& path,
                                                 Diagnostics& diagnostics);
 
+// Devices one shard spans: the product of the mesh axes' sizes.
+double shard_count(const std::vector<int>& axes, const Mesh& mesh);
+
 // "A[I_X, J]{U_Y}" with the mesh's axis names.
 std::string format_sharded_array(const ShardedArray& array, const Mesh& mesh);
 
@@ -51,39 +54,5 @@ ArrayMemory array_memory(const ShardedArray& array, const DimSizes& sizes, Dtype
 // Checks every dim has a size (else a diagnostic at `dims_path`) and is divisible by its shards (at its own entry).
 void check_array_sizes(const ShardedArray& array, const DimSizes& sizes, const Mesh& mesh, const std::string& dims_path,
                        Diagnostics& diagnostics);
-
-struct CommStep {
-  Collective op = Collective::all_gather;
-  std::string array;        // which array it acts on ("A", "B", "C")
-  std::string before, after;  // sharding before and after, in the book's notation
-  std::vector<int> axes;
-  double bytes = 0;         // V, per group (§2.5)
-  CollectiveCost cost;
-};
-
-struct MatmulPlan {
-  std::string name;         // "local", "gather_then_multiply", "multiply_then_reduce", ...
-  std::vector<CommStep> steps;
-  std::string local_op;     // the matmul each device runs, in the book's notation
-  std::string output;       // the result's sharding after the steps
-  double flops_per_device = 0;
-  double compute_s = 0;
-  double comms_s = 0;       // sum of the steps (they sit on the critical path)
-  double lower_bound_s = 0; // max(compute, comms)
-  double upper_bound_s = 0; // compute + comms
-};
-
-struct ShardedMatmul {
-  int book_case = 1;        // §2.4 case 1..4
-  std::string description;
-  std::vector<MatmulPlan> plans;  // alternatives, cheapest (by lower bound) first
-  double total_flops = 0;   // 2 x product of all dims, counted once
-};
-
-// §2.4: analyses `A * B -> C` (C optional). `sizes` gives every dim's length. Uses the mesh's collectives.
-std::optional<ShardedMatmul> analyse_sharded_matmul(std::string_view expression, const DimSizes& sizes, Dtype dtype,
-                                                    const Hardware& hw, const Mesh& mesh,
-                                                    const CollectiveOptions& options, const std::string& path,
-                                                    const std::string& dims_path, Diagnostics& diagnostics);
 
 }  // namespace scalescope

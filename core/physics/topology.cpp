@@ -73,6 +73,32 @@ int tpu_hops(const TpuSlice& s, const std::array<int, kMaxTorusDims>& from, cons
   return hops;
 }
 
+int tpu_route_ports(const TpuSlice& s, const std::array<int, kMaxTorusDims>& from,
+                    const std::array<int, kMaxTorusDims>& to) {
+  int ports = 0;
+  for (int i = 0; i < s.dims; ++i) {
+    const int delta = std::abs(from[i] - to[i]);
+    if (delta == 0) continue;
+    ports += s.wraps[i] && 2 * delta == s.shape[i] ? 2 : 1;
+  }
+  return ports;
+}
+
+GpuDomainBandwidth describe_gpu_domain(const Hardware& hw) {
+  const GpuScaleUp& up = hw.scale_up;
+  GpuDomainBandwidth b;
+  b.gpu_egress_unidir_bytes_per_s = up.domain_gpus * up.gpu_unidir_bytes_per_s;
+  b.switch_capacity_unidir_bytes_per_s = up.switches * up.switch_ports * up.link_unidir_bytes_per_s;
+  b.limited_by_switches =
+      b.switch_capacity_unidir_bytes_per_s > 0 && b.switch_capacity_unidir_bytes_per_s < b.gpu_egress_unidir_bytes_per_s;
+  b.aggregate_unidir_bytes_per_s =
+      b.limited_by_switches ? b.switch_capacity_unidir_bytes_per_s : b.gpu_egress_unidir_bytes_per_s;
+  // Half the GPUs send D/2 x W each way across the cut: D x W in both directions, each crossing byte entering one
+  // switch port.
+  b.bisection_bidir_bytes_per_s = b.aggregate_unidir_bytes_per_s;
+  return b;
+}
+
 GpuCluster describe_gpu_cluster(const Hardware& hw, double gpus) {
   GpuCluster c;
   c.gpus = gpus;

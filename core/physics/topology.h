@@ -36,6 +36,12 @@ double tpu_transfer_s(double bytes, int hops, int ports, double link_unidir_byte
 // Shortest hop count between two chips of a slice (wrapped axes go the short way round).
 int tpu_hops(const TpuSlice& slice, const std::array<int, kMaxTorusDims>& from, const std::array<int, kMaxTorusDims>& to);
 
+// §2.2 (tpus.md Q5): the links out of `from` that start a shortest path to `to` and can carry a share of the bytes
+// in parallel: one per axis the route changes (a route changing X and Y sends half right-then-down and half
+// down-then-right), two on a wrapped axis whose target is exactly halfway round. 0 when from == to.
+int tpu_route_ports(const TpuSlice& slice, const std::array<int, kMaxTorusDims>& from,
+                    const std::array<int, kMaxTorusDims>& to);
+
 // One level of a GPU cluster: the scale-up domain (level 0) or a fat-tree level above it.
 struct GpuLevel {
   double gpus_below = 0;                 // GPUs in one child at this level (S_{i-1}): 1 at level 0
@@ -52,6 +58,18 @@ struct GpuCluster {
   std::array<GpuLevel, kMaxGpuLevels> level{};
   double domain_egress_unidir_bytes_per_s = 0;  // one scale-up domain into the scale-out network (§1.5 "node egress")
 };
+
+// §1.5 (gpus.md quiz 2): one scale-up domain's NVLink bandwidth. The switches offer switches x ports x link
+// bandwidth; the GPUs can only egress GPUs x per-GPU bandwidth; the domain carries the smaller. Bisection, both
+// directions as the book counts it: each half's GPUs egress to the other half, capped by the switches' ports.
+struct GpuDomainBandwidth {
+  double gpu_egress_unidir_bytes_per_s = 0;
+  double switch_capacity_unidir_bytes_per_s = 0;  // 0 when the preset does not describe its switches
+  double aggregate_unidir_bytes_per_s = 0;
+  double bisection_bidir_bytes_per_s = 0;
+  bool limited_by_switches = false;
+};
+GpuDomainBandwidth describe_gpu_domain(const Hardware& hw);
 
 // §1.5: level 0 is the NVLink domain (per-GPU NVLink egress); levels above it are the fat tree, full bisection,
 // each GPU's share being its NIC bandwidth. A cluster larger than the tree's top keeps adding to the top level.

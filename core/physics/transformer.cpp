@@ -18,17 +18,29 @@ ParamCounts count_params(const ModelConfig& m) {
   return p;
 }
 
-FlopCounts count_flops(const ModelConfig& m, double tokens, double seq_len, bool causal) {
+FlopCounts count_flops(const ModelConfig& m, double tokens, double seq_len, bool causal, FlopAccount account) {
   const ParamCounts p = count_params(m);
   FlopCounts f;
-  const double matmul_params = p.mlp_active + p.attention + p.router + m.vocab * m.d_model;
+  const double matmul_params =
+      account == FlopAccount::six_nd ? p.active : p.mlp_active + p.attention + p.router + m.vocab * m.d_model;
   f.matmul_forward = 2.0 * tokens * matmul_params;
   const double keys_per_query = causal ? seq_len / 2.0 : seq_len;
-  f.attention_forward = 4.0 * tokens * keys_per_query * m.heads * m.head_dim * m.layers;
+  f.attention_forward =
+      account == FlopAccount::six_nd ? 0.0 : 4.0 * tokens * keys_per_query * m.heads * m.head_dim * m.layers;
   f.forward = f.matmul_forward + f.attention_forward;
   f.training = 3.0 * f.forward;
   f.attention_fraction = f.forward > 0 ? f.attention_forward / f.forward : 0.0;
   return f;
+}
+
+double attention_equals_qkvo_seq_len(const ModelConfig& m, bool causal) {
+  return (causal ? 2.0 : 1.0) * m.d_model * (m.heads + m.kv_heads) / m.heads;
+}
+
+double attention_equals_matmuls_seq_len(const ModelConfig& m, bool causal) {
+  const ParamCounts p = count_params(m);
+  const double per_layer_params = (p.mlp_active + p.attention) / m.layers;
+  return (causal ? 2.0 : 1.0) * per_layer_params / (2.0 * m.heads * m.head_dim);
 }
 
 namespace {
@@ -44,11 +56,11 @@ std::string_view remat_name(Remat r) { return kRematNames[static_cast<int>(r)]; 
 const char* remat_choices() { return "none, block, big_matmuls, mlp_matmuls, checkpoints"; }
 
 RematCost remat_cost(const ModelConfig& m, Remat policy, double tokens, double seq_len, double k, Dtype act,
-                     bool causal) {
+                     bool causal, FlopAccount account) {
   RematCost r;
   const double d = m.d_model, f = m.is_moe() ? m.expert_d_ff : m.d_ff;
   const double mlp_in = (m.mlp == MlpKind::gated ? 2.0 : 1.0) * f;
-  const FlopCounts fwd = count_flops(m, tokens, seq_len, causal);
+  const FlopCounts fwd = count_flops(m, tokens, seq_len, causal, account);
   const double layers_forward = fwd.forward - 2.0 * tokens * m.vocab * m.d_model;  // the unembedding is not redone
   switch (policy) {
     case Remat::none: r.saved_width_per_layer = 20.0 * d; break;  // §2.7 "≈20 intermediates per layer"

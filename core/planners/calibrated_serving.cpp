@@ -108,6 +108,7 @@ DecodeStep calibrated_decode_step(const ServingInput& in, const CalibrationProfi
   s.comms_s = e.comms_s(tokens);
   s.compute_bound = t.flops_s > t.memory_s;
   s.step_s = t.flops_s + t.memory_s + t.overhead_s + s.comms_s + p.decode_step_overhead_s;
+  name_decode_bound(s);
   return s;
 }
 
@@ -122,6 +123,7 @@ PrefillStep calibrated_prefill(const ServingInput& in, const CalibrationProfile&
   s.comms_s = e.comms_s(tokens);
   s.time_s = t.flops_s + t.memory_s + t.overhead_s + s.comms_s;
   s.compute_bound = t.flops_s >= t.memory_s;
+  name_prefill_bound(s);
   return s;
 }
 

@@ -59,6 +59,26 @@ double layer_comms_s(const ServingInput& in, double tokens) {
 
 }  // namespace
 
+// What sets a decode step T = max(F, P) + K + C (§2.10): the weights hide behind the FLOPs when the MLPs are
+// compute-bound, so the step's compute share is F (or nothing) and its HBM share is K (+ P). The bound is the
+// largest share; the critical term the largest single term that counts.
+void name_decode_bound(DecodeStep& s) {
+  const double compute = s.compute_bound ? s.flops_s : 0.0;
+  const double hbm = s.kv_load_s + (s.compute_bound ? 0.0 : s.param_load_s);
+  s.bound = s.comms_s > compute && s.comms_s > hbm ? "communication" : compute > hbm ? "compute" : "memory";
+  const double mlp = s.compute_bound ? s.flops_s : s.param_load_s;
+  s.critical = s.comms_s > mlp && s.comms_s > s.kv_load_s ? "comms"
+               : s.kv_load_s > mlp                         ? "kv_load"
+               : s.compute_bound                           ? "flops"
+                                                           : "param_load";
+}
+
+void name_prefill_bound(PrefillStep& s) {
+  s.bound = s.flops_s >= s.param_load_s && s.flops_s >= s.comms_s ? "compute"
+            : s.param_load_s >= s.comms_s                          ? "memory"
+                                                                   : "communication";
+}
+
 double serving_param_bytes(const ServingInput& in) { return serving_params(in).total * bytes_per_element(in.weights); }
 
 double kv_bytes_per_sequence(const ServingInput& in, double context) {
@@ -81,6 +101,7 @@ DecodeStep decode_step(const ServingInput& in, double batch, double context, dou
   s.comms_s = in.include_comms ? layer_comms_s(in, tokens) : 0.0;
   s.compute_bound = s.flops_s > s.param_load_s;
   s.step_s = std::max(s.flops_s, s.param_load_s) + s.kv_load_s + s.comms_s;
+  name_decode_bound(s);
   return s;
 }
 
@@ -99,6 +120,7 @@ PrefillStep prefill(const ServingInput& in, double batch, double prompt_len) {
   // Prefill is a training-style forward pass: large matmuls hide their loads and collectives (max, §2.1).
   s.time_s = std::max({s.flops_s, s.param_load_s, s.comms_s});
   s.compute_bound = s.flops_s >= s.param_load_s && s.flops_s >= s.comms_s;
+  name_prefill_bound(s);
   return s;
 }
 

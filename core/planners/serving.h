@@ -25,7 +25,11 @@ struct ServingInput {
 
 struct DecodeStep {
   double param_load_s = 0, kv_load_s = 0, flops_s = 0, comms_s = 0, step_s = 0;
-  bool compute_bound = false;  // the FLOPs term beats the parameter load
+  bool compute_bound = false;  // the MLPs' own roofline: the FLOPs term beats the parameter load
+  // What sets the step (issue 10 defect 6): bound "compute" | "memory" | "communication", and the single largest
+  // term that counts, critical "flops" | "param_load" | "kv_load" | "comms".
+  const char* bound = "";
+  const char* critical = "";
 };
 
 // §2.10: T = B S kv/(N W) + max(2 B N_active/(N C), param_bytes/(N W)) [+ activation collectives].
@@ -37,8 +41,16 @@ struct PrefillStep {
   double flops_s = 0;         // matmuls plus causal attention
   double param_load_s = 0, comms_s = 0, time_s = 0;
   bool compute_bound = true;
+  const char* bound = "compute";  // "compute" | "memory" | "communication": the largest of the three
 };
+// The prefill of `batch` prompts of `prompt_len` tokens run together (batch 1: one request's time to first token).
 PrefillStep prefill(const ServingInput& in, double batch, double prompt_len);
+
+// What sets a step, from its parts (both fidelities call these): decode's bound and critical term (the weights hide
+// behind the FLOPs when the MLPs are compute-bound; KV loading and comms count as they are), prefill's bound (the
+// largest of FLOPs, weight loads and comms).
+void name_decode_bound(DecodeStep& s);
+void name_prefill_bound(PrefillStep& s);
 
 // Weights held by the replica, and KV bytes one sequence holds at `context` tokens.
 double serving_param_bytes(const ServingInput& in);

@@ -40,9 +40,15 @@ struct TrainingPlan {
   double microbatches = 1;
 };
 
+// Where gradients live (spec §2.8): a buffer in the params' dtype (the default: 2 + 2 + 8 = 12 bytes per parameter
+// with bf16 params and fp32 Adam), an fp32 buffer, or none: the optimizer consumes each gradient as the backward
+// pass produces it (one microbatch), the book's 2 + 8 = 10 bytes per parameter.
+enum class GradientBuffer { same_as_params, fp32, fused };
+
 struct TrainingPrecision {
   Dtype matmul = Dtype::bf16;      // the dtype the matrix units run (fp8 doubles C on chips that have it)
-  Dtype params = Dtype::bf16;      // working weights (and gradients)
+  Dtype params = Dtype::bf16;      // working weights
+  GradientBuffer gradients = GradientBuffer::same_as_params;
   bool master_weights = false;     // a separate master copy ...
   Dtype master = Dtype::fp32;      // ... in this format
   Dtype optimizer = Dtype::fp32;   // Adam's two moments
@@ -63,6 +69,10 @@ struct TrainingInput {
   double checkpoints_per_layer = 0;
   Efficiency efficiency;
   bool sum_comms_model = false;  // Feb-2025 "sum" instead of Aug-2025 "max" (§2.9.4)
+  FlopAccount flop_account = FlopAccount::full;  // the fuller count, or the book's 6ND (§2.8)
+  // > 0: the book's "days at X% MFU" (§2.8): the step's model FLOPs run at this share of peak, remat recompute and
+  // the pipeline bubble included; efficiency.flops_frac must then stay 1.
+  double target_mfu_frac = 0;
   double train_tokens = 0;
   TrainingPlan plan;
 };
@@ -79,6 +89,11 @@ struct Threshold {
   bool ok = true;
   double margin = 0;  // actual/required (at_least) or required/actual (at_most): < 1 means violated
   double axes = 0;    // mesh axes the bound counts (M_X, M_Y), for the reason
+  // The same comparison priced by the step model (the compute it overlaps with over this strategy's comms, as the
+  // step combines them): >= 1 when the step is not bound by this strategy. The closed form above is the book's;
+  // `simplification` says what it leaves out that the step prices (issue 10 defect 2).
+  double step_margin = 0;
+  const char* simplification = "";
 };
 constexpr int kMaxThresholds = 6;
 
@@ -97,6 +112,7 @@ struct TrainingStep {
   // memory per chip
   double params_bytes = 0, master_bytes = 0, grads_bytes = 0, optimizer_bytes = 0, activations_bytes = 0;
   double in_flight_microbatches = 1, context_buffers_bytes = 0, total_bytes = 0, hbm_capacity_bytes = 0;
+  double state_bytes_per_param = 0;  // params + gradients + master + Adam, before sharding (12 default, §2.8's 10 fused)
   bool fits = true;
   double shortfall_bytes = 0;
   double min_chips_for_memory = 0;  // all state and activations of the step over one chip's HBM (§3.6 #59)

@@ -63,6 +63,10 @@ void check_training_plan(const TrainingInput& in, const std::string& query_path,
     add_warning(d, batch_path, "sequence_sharded",
                 format_count(sequences) + " sequences over " + format_count(pieces) +
                     " data shards x microbatches: sequences are split, and attention's KV exchange is not costed");
+  if (in.precision.gradients == GradientBuffer::fused && p.microbatches > 1)
+    add_diagnostic(d, query_path + "/precision/gradients", "conflicting",
+                   "fused gradients (no gradient buffer) cannot accumulate over " + format_count(p.microbatches) +
+                       " microbatches; use one microbatch, or gradients 'bf16' or 'fp32'");
   if (pp > 1 && p.zero_stage >= 3 && p.fsdp.degree > 1)
     add_warning(d, json_pointer_child(par, "zero_stage"), "zero3_with_pipeline",
                 "ZeRO-3 with pipelining re-gathers the weights for every microbatch (spec §2.9.5); ZeRO-1 is usual");

@@ -1,67 +1,114 @@
-// The bounds query: the book's parallelism thresholds for a chip and a model (§2.9, §2.9.8).
+// The bounds query: the book's parallelism thresholds for a chip and a model (§2.9, §2.9.8), and their inverses.
 #include <algorithm>
+#include <cmath>
+#include <optional>
 
 #include "physics/bounds.h"
 #include "queries/query.h"
 
 namespace scalescope {
 
+namespace {
+
+struct BoundsArgs {
+  double c = 0;                  // peak FLOP/s of the dtype
+  std::optional<double> d_ff;    // only the TP, mixed and X_opt bounds use it
+  double m_x = 1, m_y = 1;       // mesh axes of FSDP and TP
+  std::optional<double> batch;   // global batch in tokens
+  double chips = 1, model_gpus = 1;
+  double moe = 1;                // MoE: each chip's FLOPs scale with k, the weights it reduces with E (§2.9.8)
+};
+
+void tpu_bounds(const Hardware& hw, const BoundsArgs& a, Json& out) {
+  const double w = 2.0 * hw.ici.link_unidir_bytes_per_s;
+  const double alpha = a.c / w;
+  out["alpha_ici_flops_per_byte"] = alpha;
+  Json dp = Json::array(), dp_chips = Json::array();
+  for (int axes = 1; axes <= hw.ici.torus_dims; ++axes) {
+    const double min_tokens = a.moe * dp_min_tokens_per_chip(a.c, w, axes);
+    dp.push_back(min_tokens);
+    if (a.batch) dp_chips.push_back(*a.batch / min_tokens);
+  }
+  out["dp_fsdp_min_tokens_per_chip_by_axes"] = dp;
+  // §2.9.1: over every torus axis the whole job needs this global batch (7.6M tokens on a full v5p pod).
+  out["dp_fsdp_min_global_batch_tokens"] = dp.back().get<double>() * a.chips;
+  const double dcn = a.c / hw.dcn_unidir_bytes_per_s_per_chip;  // §2.9.7 Aug-2025
+  out["dcn_min_tokens_per_slice"] = dcn;
+  // The inverse questions: the most chips (slices) this batch keeps compute-bound under each strategy.
+  Json most{{"dp_fsdp_by_axes", dp_chips}};
+  if (a.batch) {
+    out["tokens_per_chip"] = *a.batch / a.chips;
+    most["dcn_slices"] = *a.batch / dcn;
+  }
+  if (a.d_ff) {
+    const double mixed = mixed_min_tokens_per_chip(alpha, *a.d_ff, a.m_x, a.m_y, false);
+    const double mixed_sum = mixed_min_tokens_per_chip(alpha, *a.d_ff, a.m_x, a.m_y, true);
+    out["tp_max_degree"] = tp_max_degree(a.c, w, *a.d_ff, a.m_y);
+    out["mixed_min_tokens_per_chip"] = mixed;
+    out["mixed_min_tokens_per_chip_feb2025_sum"] = mixed_sum;
+    if (a.batch) {
+      const double x = fsdp_optimal_degree(*a.batch, *a.d_ff, a.m_x, a.m_y, a.chips);
+      out["fsdp_optimal_degree"] = x;
+      out["tp_degree_at_optimum"] = a.chips / x;
+      most["fsdp_tp"] = *a.batch / mixed;
+      most["fsdp_tp_feb2025_sum"] = *a.batch / mixed_sum;
+    }
+  }
+  if (a.batch) out["max_chips_compute_bound"] = most;
+}
+
+void gpu_bounds(const Hardware& hw, const BoundsArgs& a, Json& out) {
+  // §2.9.8: beyond the domain each GPU reduces its 1/D share over its own NIC, so the collective moves at the
+  // domain's whole egress W_node (400e9 for an H100 node), not one NIC's.
+  const double domain = hw.scale_up.domain_gpus;
+  const double w_up = hw.scale_up.gpu_unidir_bytes_per_s, w_out = domain * hw.scale_out.nic_unidir_bytes_per_s_per_gpu;
+  out["alpha_scale_up_flops_per_byte"] = a.c / w_up;
+  out["alpha_scale_out_flops_per_byte"] = a.c / w_out;
+  const double in_domain = a.moe * a.c / w_up, across = a.moe * a.c / w_out;
+  out["dp_fsdp_min_tokens_per_gpu_in_domain"] = in_domain;   // §2.9.8 (2200 H100)
+  out["dp_fsdp_min_tokens_per_gpu_across_domains"] = across;  // (2475 H100)
+  out["dp_fsdp_min_global_batch_tokens"] = across * a.chips;  // §3.9 #109: ~40M tokens on 16k H100s
+  const double span = std::max(1.0, std::ceil(a.model_gpus / domain));
+  const double nodes = std::ceil(a.chips / std::max(domain, a.model_gpus));  // data-parallel node groups
+  if (nodes > 1)
+    out["dp_fsdp_min_tokens_per_gpu_at_this_size"] = a.moe * gpu_dp_min_tokens_per_gpu(a.c / (w_out * span), nodes);
+  // e.g. 8-way PP over 8 nodes: 8 x 400 GB/s => 990e12 / 3.2e12 = 309 tokens per GPU (§2.9.8).
+  if (span > 1) out["dp_fsdp_min_tokens_per_gpu_with_model_span"] = a.moe * a.c / (w_out * span);
+  if (a.d_ff) {
+    out["tp_max_degree_in_domain"] = tp_max_degree(a.c, w_up, *a.d_ff, 1);  // §2.9.8: Y < F W / C
+    out["tp_max_degree_across_domains"] = domain + *a.d_ff * w_out / a.c;   // §2.9.8: F > alpha (Y - 8), 2-node TP
+  }
+  if (a.batch) {
+    out["tokens_per_chip"] = *a.batch / a.chips;
+    // The inverse questions: the most GPUs this batch keeps compute-bound (inside one domain, at most its GPUs;
+    // across domains, with the nodes a model replica spans multiplying the reduction bandwidth).
+    out["max_chips_compute_bound"] = {{"dp_fsdp_in_domain", std::min(domain, *a.batch / in_domain)},
+                                      {"dp_fsdp_across_domains", *a.batch / (across / span)}};
+  }
+}
+
+}  // namespace
+
 Json run_bounds(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   const Hardware& hw = *ctx.hw;
-  const Dtype dtype = args.dtype("dtype", false).value_or(Dtype::bf16);
-  auto d_ff = args.positive("d_ff", !ctx.model, 1e9);
-  if (!d_ff && ctx.model) d_ff = ctx.model->is_moe() ? ctx.model->expert_d_ff : ctx.model->d_ff;
-  const double m_x = static_cast<double>(args.integer("fsdp_axes", false, 1, 6).value_or(1));
-  const double m_y = static_cast<double>(args.integer("tp_axes", false, 1, 6).value_or(1));
-  const auto batch = args.positive("batch_tokens", false, 1e15);
-  const double chips = ctx.mesh ? ctx.mesh->chips : static_cast<double>(args.integer("chips", false, 1, 100'000'000).value_or(1));
-  // GPUs of one model replica (TP x PP ...): a replica spanning several nodes reduces over all their NICs (§2.9.8).
-  const double model_gpus = static_cast<double>(args.integer("model_parallel_gpus", false, 1, 100'000'000).value_or(1));
-  const double c = peak_for(hw, dtype, args.path_of("dtype"), d);
-  if (has_errors(d) || !d_ff) return {};
-  // MoE: each chip's FLOPs scale with k while the weights it reduces scale with E (§2.9.8): x E/k.
   const ModelConfig* m = ctx.model;
-  const double moe = m && m->is_moe() ? (m->experts + m->shared_experts) / (m->active_experts + m->shared_experts) : 1.0;
-  Json out{{"d_ff", *d_ff}, {"moe_factor", moe}, {"chips", chips}};
-  if (hw.kind == ChipKind::tpu) {
-    const double w = 2.0 * hw.ici.link_unidir_bytes_per_s;
-    const double alpha = c / w;
-    out["alpha_ici_flops_per_byte"] = alpha;
-    Json dp = Json::array();
-    for (int axes = 1; axes <= hw.ici.torus_dims; ++axes) dp.push_back(moe * dp_min_tokens_per_chip(c, w, axes));
-    out["dp_fsdp_min_tokens_per_chip_by_axes"] = dp;
-    // §2.9.1: over every torus axis the whole job needs this global batch (7.6M tokens on a full v5p pod).
-    out["dp_fsdp_min_global_batch_tokens"] = dp.back().get<double>() * chips;
-    out["tp_max_degree"] = tp_max_degree(c, w, *d_ff, m_y);
-    out["mixed_min_tokens_per_chip"] = mixed_min_tokens_per_chip(alpha, *d_ff, m_x, m_y, false);
-    out["mixed_min_tokens_per_chip_feb2025_sum"] = mixed_min_tokens_per_chip(alpha, *d_ff, m_x, m_y, true);
-    out["dcn_min_tokens_per_slice"] = c / hw.dcn_unidir_bytes_per_s_per_chip;  // §2.9.7 Aug-2025
-    if (batch) {
-      const double x = fsdp_optimal_degree(*batch, *d_ff, m_x, m_y, chips);
-      out["fsdp_optimal_degree"] = x;
-      out["tp_degree_at_optimum"] = chips / x;
-      out["tokens_per_chip"] = *batch / chips;
-    }
-  } else {
-    // §2.9.8: beyond the domain each GPU reduces its 1/D share over its own NIC, so the collective moves at the
-    // domain's whole egress W_node (400e9 for an H100 node), not one NIC's.
-    const double domain = hw.scale_up.domain_gpus;
-    const double w_up = hw.scale_up.gpu_unidir_bytes_per_s, w_out = domain * hw.scale_out.nic_unidir_bytes_per_s_per_gpu;
-    out["alpha_scale_up_flops_per_byte"] = c / w_up;
-    out["alpha_scale_out_flops_per_byte"] = c / w_out;
-    out["dp_fsdp_min_tokens_per_gpu_in_domain"] = moe * c / w_up;   // §2.9.8 (2200 H100)
-    out["dp_fsdp_min_tokens_per_gpu_across_domains"] = moe * c / w_out;  // (2475 H100)
-    out["dp_fsdp_min_global_batch_tokens"] = moe * c / w_out * chips;  // §3.9 #109: ~40M tokens on 16k H100s
-    const double span = std::max(1.0, std::ceil(model_gpus / domain));
-    const double nodes = std::ceil(chips / std::max(domain, model_gpus));  // data-parallel node groups
-    if (nodes > 1)
-      out["dp_fsdp_min_tokens_per_gpu_at_this_size"] = moe * gpu_dp_min_tokens_per_gpu(c / (w_out * span), nodes);
-    // e.g. 8-way PP over 8 nodes: 8 x 400 GB/s => 990e12 / 3.2e12 = 309 tokens per GPU (§2.9.8).
-    if (span > 1) out["dp_fsdp_min_tokens_per_gpu_with_model_span"] = moe * c / (w_out * span);
-    out["tp_max_degree_in_domain"] = tp_max_degree(c, w_up, *d_ff, 1);  // §2.9.8: Y < F W / C
-    out["tp_max_degree_across_domains"] = domain + *d_ff * w_out / c;   // §2.9.8: F > alpha (Y - 8) for 2-node TP
-    if (batch) out["tokens_per_chip"] = *batch / chips;
-  }
+  BoundsArgs a;
+  const Dtype dtype = args.dtype("dtype", false).value_or(Dtype::bf16);
+  a.d_ff = args.positive("d_ff", false, 1e9);
+  if (!a.d_ff && m) a.d_ff = m->is_moe() ? m->expert_d_ff : m->d_ff;
+  a.m_x = static_cast<double>(args.integer("fsdp_axes", false, 1, 6).value_or(1));
+  a.m_y = static_cast<double>(args.integer("tp_axes", false, 1, 6).value_or(1));
+  a.batch = args.positive("batch_tokens", false, 1e15);
+  a.chips = ctx.mesh ? ctx.mesh->chips : static_cast<double>(args.integer("chips", false, 1, 100'000'000).value_or(1));
+  // GPUs of one model replica (TP x PP ...): a replica spanning several nodes reduces over all their NICs (§2.9.8).
+  a.model_gpus = static_cast<double>(args.integer("model_parallel_gpus", false, 1, 100'000'000).value_or(1));
+  a.c = peak_for(hw, dtype, args.path_of("dtype"), d);
+  if (has_errors(d)) return {};
+  a.moe = m && m->is_moe() ? (m->experts + m->shared_experts) / (m->active_experts + m->shared_experts) : 1.0;
+  Json out{{"moe_factor", a.moe}, {"chips", a.chips}};
+  if (a.d_ff) out["d_ff"] = *a.d_ff;
+  if (hw.kind == ChipKind::tpu) tpu_bounds(hw, a, out);
+  else gpu_bounds(hw, a, out);
   return out;
 }
 

@@ -2,7 +2,7 @@
 #include <algorithm>
 
 #include "queries/query.h"
-#include "physics/sharding.h"
+#include "physics/sharded_matmul.h"
 
 namespace scalescope {
 
@@ -149,13 +149,18 @@ Json run_sharded_matmul(const QueryContext& ctx, JsonReader& args, Diagnostics& 
                      {"steps", steps},
                      {"flops_per_device", p.flops_per_device},
                      {"compute_s", p.compute_s},
+                     {"hbm_bytes_per_device", p.hbm_bytes_per_device},
+                     {"memory_s", p.memory_s},
+                     {"intensity_flops_per_byte", p.flops_per_device / p.hbm_bytes_per_device},
                      {"comms_s", p.comms_s},
                      {"lower_bound_s", p.lower_bound_s},
                      {"upper_bound_s", p.upper_bound_s},
-                     {"bound", p.compute_s >= p.comms_s ? "compute" : "communication"}});
+                     {"bound", p.bound}});
   }
   return {{"case", m->book_case},
           {"description", m->description},
+          {"contracting_dims", m->contracting_dims},
+          {"batch_dims", m->batch_dims},
           {"total_flops", m->total_flops},
           // §3.4 #32: mesh axes that shard neither input replicate the work: FLOPs summed over every device.
           {"total_flops_all_devices", m->plans.front().flops_per_device * ctx.mesh->chips},

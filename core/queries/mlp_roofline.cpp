@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "physics/bounds.h"
 #include "queries/query.h"
 
 namespace scalescope {
@@ -88,7 +89,8 @@ Json run_mlp_roofline(const QueryContext& ctx, JsonReader& args, Diagnostics& d)
   return {{"fsdp", x}, {"tp", y}, {"fsdp_axes", m_x}, {"tp_axes", m_y}, {"chips", n},
           {"comms_bound_at_every_batch", tp_always_bound},
           {"comms_bound_below_batch", crossover},
-          {"fsdp_optimal_degree", std::sqrt(std::max(1.0, batches.empty() ? 1.0 : batches.back()) / d_ff * (m_x / m_y) * n)},
+          {"fsdp_optimal_degree",
+           fsdp_optimal_degree(std::max(1.0, batches.empty() ? 1.0 : batches.back()), d_ff, m_x, m_y, n)},
           {"points", points}};
 }
 

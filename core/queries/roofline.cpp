@@ -43,6 +43,32 @@ Json roofline_json(const Roofline& r) {
           {"bound", r.compute_bound ? "compute" : "memory"}};
 }
 
+// On-chip memory (spec §1.1, §1.4), what the preset knows: GPU L2, SMEM and registers (per SM and in all); TPU
+// VMEM and vector registers (per TensorCore and per chip).
+Json on_chip_json(const Hardware& hw) {
+  Json out = Json::object();
+  const bool gpu = hw.kind == ChipKind::gpu;
+  if (hw.on_chip_memory_bytes > 0) out[gpu ? "l2_bytes" : "vmem_bytes"] = hw.on_chip_memory_bytes;
+  if (hw.on_chip_bandwidth_bytes_per_s > 0)
+    out[gpu ? "l2_bandwidth_bytes_per_s" : "vmem_bandwidth_bytes_per_s"] = hw.on_chip_bandwidth_bytes_per_s;
+  if (gpu && hw.sm_count > 0) {
+    out["sm_count"] = hw.sm_count;
+    if (hw.smem_bytes_per_sm > 0) {
+      out["smem_bytes_per_sm"] = hw.smem_bytes_per_sm;
+      out["smem_bytes"] = hw.sm_count * hw.smem_bytes_per_sm;
+    }
+    if (hw.register_bytes_per_sm > 0) {
+      out["register_bytes_per_sm"] = hw.register_bytes_per_sm;
+      out["register_bytes"] = hw.sm_count * hw.register_bytes_per_sm;
+    }
+  }
+  if (!gpu && hw.vector_register_bytes_per_core > 0) {
+    out["vector_register_bytes_per_core"] = hw.vector_register_bytes_per_core;
+    out["vector_register_bytes"] = hw.vector_register_bytes_per_core * hw.ici.cores_per_chip;
+  }
+  return out;
+}
+
 // Bandwidth for a roofline: an explicit "bandwidth_bytes_per_s", else the named memory (default HBM).
 double read_bandwidth(const Hardware& hw, JsonReader& args, Diagnostics& d) {
   if (auto w = args.positive("bandwidth_bytes_per_s", false)) {
@@ -94,8 +120,16 @@ Json run_chip(const QueryContext& ctx, JsonReader&, Diagnostics&) {
       out["vector_clock_hz_if_fma"] = hw.vector_flops_per_s / (2.0 * hw.vector_lanes);
     }
   }
+  // §1.1 / §3.9 #91: the peak from the matrix units' geometry and clock, 2 x MACs x units x clock, against the
+  // preset's (a check on both).
+  if (hw.matrix_unit_macs_per_cycle > 0 && hw.matrix_units > 0 && hw.clock_hz > 0) {
+    const double geometry = 2.0 * hw.matrix_unit_macs_per_cycle * hw.matrix_units * hw.clock_hz;
+    out["peak_bf16_flops_per_s_from_geometry"] = geometry;
+    out["geometry_to_preset_peak_frac"] = geometry / c;
+  }
   if (hw.on_chip_bandwidth_bytes_per_s > 0)
     out["on_chip_critical_intensity_flops_per_byte"] = c / hw.on_chip_bandwidth_bytes_per_s;
+  out["on_chip"] = on_chip_json(hw);
   if (hw.kind == ChipKind::tpu) {
     const double w_ici = 2.0 * hw.ici.link_unidir_bytes_per_s;  // bidirectional per axis (§0)
     out["ici_bidir_bytes_per_s_per_axis"] = w_ici;

@@ -19,7 +19,8 @@ namespace {
 
 Json decode_json(const DecodeStep& s) {
   return {{"param_load_s", s.param_load_s}, {"kv_load_s", s.kv_load_s}, {"flops_s", s.flops_s},
-          {"comms_s", s.comms_s},           {"step_s", s.step_s},       {"bound", s.compute_bound ? "compute" : "memory"}};
+          {"comms_s", s.comms_s},           {"step_s", s.step_s},       {"bound", s.bound},
+          {"critical", s.critical},         {"mlp_bound", s.compute_bound ? "compute" : "memory"}};
 }
 
 std::vector<double> read_number_list(JsonReader& r, const char* key, double max, Diagnostics& d) {
@@ -99,6 +100,7 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   const Mesh& mesh = *ctx.mesh;
   ServingArgs a;
   read_serving_args(ctx, args, d, a);
+  const double latency_target = args.positive("latency_target_s", false, 1e6).value_or(0);
   ServingInput& in = a.in;
   CalibrationProfile given;
   const CalibrationProfile* profile =
@@ -135,20 +137,21 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   const double total_bytes = params_bytes + batch * kv_seq;
   if (total_bytes > hbm_total)
     add_warning(d, args.path_of("batch"), "out_of_hbm",
-                "weights and KV caches need " + format_count(total_bytes / 1e9) + " GB; the replica has " +
-                    format_count(hbm_total / 1e9) + " GB (at most " + format_count(max_batch) + " sequences fit at " +
+                "weights and KV caches need " + format_bytes(total_bytes) + "; the replica has " +
+                    format_bytes(hbm_total) + " (at most " + format_count(max_batch) + " sequences fit at " +
                     format_count(final_context) + " tokens)");
 
   const DecodeStep step = model.decode(batch, context);
-  const PrefillStep pre = model.prefill(batch, prompt);
+  const PrefillStep pre = model.prefill(batch, prompt);  // the whole batch's prompts together
+  const PrefillStep one = model.prefill(1, prompt);      // one request's time to first token (§2.10)
   const double usd_per_s = chips * hw.price_usd_per_chip_hour / 3600.0;
   const double tokens_per_s = batch / step.step_s;
   const double c = hw.peak(in.activations);
   const double moe = m.is_moe() ? m.experts / m.active_experts : 1.0;
   const double d_ff = m.is_moe() ? m.expert_d_ff : m.d_ff;
-  Json out{{"prefill", {{"matmul_flops_s", pre.matmul_flops_s}, {"flops_s", pre.flops_s},
-                        {"param_load_s", pre.param_load_s}, {"comms_s", pre.comms_s}, {"time_s", pre.time_s},
-                        {"bound", pre.compute_bound ? "compute" : "memory or communication"}}},
+  Json out{{"prefill", {{"sequences", batch}, {"tokens", batch * prompt}, {"matmul_flops_s", pre.matmul_flops_s},
+                        {"flops_s", pre.flops_s}, {"param_load_s", pre.param_load_s}, {"comms_s", pre.comms_s},
+                        {"time_s", pre.time_s}, {"bound", pre.bound}}},
            {"decode", decode_json(step)},
            {"kv_context_len", context},
            {"memory", {{"param_bytes", params_bytes}, {"kv_bytes_per_sequence", kv_seq},
@@ -161,14 +164,25 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
            {"tokens_per_s", tokens_per_s},
            {"tokens_per_s_per_chip", tokens_per_s / chips},
            {"latency_per_token_s", step.step_s},
-           {"time_to_first_token_s", pre.time_s},
-           {"request_latency_s", pre.time_s + generated * step.step_s},
+           {"time_to_first_token_s", one.time_s},
+           {"request_latency_s", one.time_s + generated * step.step_s},
            {"decode_time_s", generated * step.step_s},
            {"queries_per_s_per_chip", batch / (step.step_s * generated * chips)},  // §2.10 QPS
            {"usd_per_million_output_tokens", usd_per_s * step.step_s / batch * 1e6},
            {"usd_per_million_input_tokens", usd_per_s * pre.time_s / (batch * prompt) * 1e6},
            // §2.10 / §2.7: decode matmuls turn compute-bound above (C/W) bytes_per_param / 2, x E/k for MoE.
            {"compute_bound_batch", matmul_critical_batch(c, hw.hbm_bandwidth_bytes_per_s, in.weights) * moe}};
+  if (latency_target > 0) {
+    // The inverse question (§2.10): the step's HBM and FLOPs terms shrink as 1/chips, so a per-token target needs
+    // chips x (step - comms) / target chips; communication, which does not shrink, is left out as in the book's
+    // minimum-step model. The replica also needs the HBM for its weights and this batch's KV caches.
+    const double for_latency = chips * (step.step_s - step.comms_s) / latency_target;
+    const double for_memory = std::ceil(total_bytes / hw.hbm_capacity_bytes);
+    out["chips_for_latency_target"] = {{"latency_target_s", latency_target},
+                                       {"chips", for_latency},
+                                       {"min_chips", std::max(std::ceil(for_latency), for_memory)},
+                                       {"limited_by", std::ceil(for_latency) >= for_memory ? "latency" : "memory"}};
+  }
   if (hw.kind == ChipKind::tpu) {
     const double w_ici = 2.0 * hw.ici.link_unidir_bytes_per_s;
     const double m_y = std::max(1, in.tensor.ici_axes + in.x.ici_axes + in.yz.ici_axes);
@@ -179,7 +193,6 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
     out["weight_stationary_2d_min_chips"] = 32.0 * d_ff / m.d_model * 0.5625;
   }
   // §2.10 disaggregation: prefill servers per decode server = B T_prefill(one sequence) / (T_step G).
-  const PrefillStep one = model.prefill(1, prompt);
   out["disaggregation"] = {{"prefill_time_one_sequence_s", one.time_s},
                            {"prefill_servers_per_decode_server", batch * one.time_s / (step.step_s * generated)}};
   // §2.10 continuous batching: B/G sequences finish per step, freeing B (P + G)/G tokens of KV.

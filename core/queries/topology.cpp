@@ -1,4 +1,6 @@
 // Queries about where chips sit: a TPU slice or GPU cluster, and point-to-point transfers.
+#include <algorithm>
+
 #include "queries/query.h"
 #include "physics/topology.h"
 
@@ -39,9 +41,18 @@ Json gpu_cluster_json(const Hardware& hw, const GpuCluster& c) {
                       {"gpus_per_parent", lv.capacity_gpus},
                       {"child_egress_unidir_bytes_per_s", lv.gpus_below * lv.gpu_unidir_bytes_per_s}});
   }
+  const GpuDomainBandwidth nvlink = describe_gpu_domain(hw);
+  Json domain{{"gpu_egress_unidir_bytes_per_s", nvlink.gpu_egress_unidir_bytes_per_s},
+              {"aggregate_unidir_bytes_per_s", nvlink.aggregate_unidir_bytes_per_s},
+              {"bisection_bidir_bytes_per_s", nvlink.bisection_bidir_bytes_per_s}};
+  if (nvlink.switch_capacity_unidir_bytes_per_s > 0) {  // the preset describes its switches
+    domain["switch_capacity_unidir_bytes_per_s"] = nvlink.switch_capacity_unidir_bytes_per_s;
+    domain["limited_by"] = nvlink.limited_by_switches ? "switches" : "gpus";
+  }
   return {{"gpus", c.gpus},
           {"domains", c.domains},
           {"gpus_per_domain", hw.scale_up.domain_gpus},
+          {"scale_up_domain", domain},
           {"domain_egress_unidir_bytes_per_s", c.domain_egress_unidir_bytes_per_s},
           {"peak_bf16_flops_per_s", c.gpus * hw.peak(Dtype::bf16)},
           {"hbm_capacity_bytes", c.gpus * hw.hbm_capacity_bytes},
@@ -70,7 +81,8 @@ Json run_topology(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
 Json run_transfer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   const Hardware& hw = *ctx.hw;
   const double bytes = args.non_negative("bytes", true).value_or(0);
-  const double ports = static_cast<double>(args.integer("ports", false, 1, 1'000'000).value_or(1));
+  const auto ports_arg = args.integer("ports", false, 1, 1'000'000);
+  double ports = static_cast<double>(ports_arg.value_or(1));
   const auto link = args.choice("link", false, {"ici", "pcie", "dcn", "hbm", "scale_up", "scale_out"}).value_or("ici");
   const auto hops_arg = args.integer("hops", false, 0, 1'000'000);
   double hops = static_cast<double>(hops_arg.value_or(0));
@@ -100,6 +112,8 @@ Json run_transfer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
       read(*from, "from", a);
       read(*to, "to", b);
       hops = tpu_hops(slice, a, b);
+      // §2.2: a route changing several axes splits the bytes over its disjoint shortest paths, unless told.
+      if (!ports_arg) ports = std::max(1, tpu_route_ports(slice, a, b));
     }
   }
   double w = 0, latency = 0;

@@ -29,7 +29,6 @@ Json run_transformer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
 
   const ParamCounts p = count_params(m);
   const FlopCounts f = count_flops(m, tokens, seq_len, causal);
-  const double per_layer_params = (p.mlp_active + p.attention) / m.layers;
   Json remat_all = Json::object();
   for (Remat r : {Remat::none, Remat::block, Remat::big_matmuls, Remat::mlp_matmuls, Remat::checkpoints}) {
     if (r == Remat::checkpoints && !k) continue;
@@ -58,10 +57,9 @@ Json run_transformer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
            // §2.7 Q4: prefill T = S = seq_len; decode one query against seq_len keys.
            {"attention_intensity_prefill_flops_per_byte", attention_intensity_flops_per_byte(m, seq_len, seq_len)},
            {"attention_intensity_decode_flops_per_byte", attention_intensity_flops_per_byte(m, 1, seq_len)},
-           // §2.7 Q5: full attention 4TNH per token per layer equals QKVO 4D(N+K)H when T = D(N+K)/N (2D for MHA).
-           {"attention_equals_qkvo_seq_len", m.d_model * (m.heads + m.kv_heads) / m.heads},
-           // §2.7: attention equals all layer matmuls when 4TNH = 2 x params per layer (8D for F=4D MHA).
-           {"attention_equals_matmuls_seq_len", per_layer_params / (2.0 * m.heads * m.head_dim)},
+           // §2.7 Q5: where attention's FLOPs catch up with the QKVO's, or all the layer's matmuls (x2 when causal).
+           {"attention_equals_qkvo_seq_len", attention_equals_qkvo_seq_len(m, causal)},
+           {"attention_equals_matmuls_seq_len", attention_equals_matmuls_seq_len(m, causal)},
            {"remat", std::string(remat_name(remat))},
            {"activation_bytes", remat_all[std::string(remat_name(remat))]["activation_bytes"]},
            {"remat_policies", remat_all}};

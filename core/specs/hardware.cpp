@@ -53,6 +53,10 @@ void read_scale_up(JsonReader& r, GpuScaleUp& up, Diagnostics& d) {
   if (auto v = s.integer("domain_gpus", true, 1, kMaxAxis)) up.domain_gpus = static_cast<int>(*v);
   if (auto v = s.positive("gpu_unidir_bytes_per_s", true)) up.gpu_unidir_bytes_per_s = *v;
   if (auto v = s.boolean("in_network_reduction", true)) up.in_network_reduction = *v;
+  up.switches = static_cast<int>(s.integer("switches", false, 1, kMaxAxis).value_or(0));
+  up.switch_ports = static_cast<int>(s.integer("switch_ports", false, 1, kMaxAxis).value_or(0));
+  up.links_per_gpu = static_cast<int>(s.integer("links_per_gpu", false, 1, kMaxAxis).value_or(0));
+  up.link_unidir_bytes_per_s = s.positive("link_unidir_bytes_per_s", false).value_or(0);
   s.finish();
 }
 
@@ -97,6 +101,11 @@ Hardware parse_hardware(const Json& node, const std::string& path, bool require_
   hw.clock_hz = r.positive("clock_hz", false).value_or(0);
   hw.vector_lanes = r.positive("vector_lanes", false).value_or(0);
   hw.vector_flops_per_s = r.positive("vector_flops_per_s", false).value_or(0);
+  hw.matrix_unit_macs_per_cycle = r.positive("matrix_unit_macs_per_cycle", false).value_or(0);
+  hw.sm_count = r.positive("sm_count", false).value_or(0);
+  hw.smem_bytes_per_sm = r.positive("smem_bytes_per_sm", false).value_or(0);
+  hw.register_bytes_per_sm = r.positive("register_bytes_per_sm", false).value_or(0);
+  hw.vector_register_bytes_per_core = r.positive("vector_register_bytes_per_core", false).value_or(0);
   hw.host_pcie_unidir_bytes_per_s = r.positive("host_pcie_unidir_bytes_per_s", true).value_or(0);
   hw.price_usd_per_chip_hour = r.positive("price_usd_per_chip_hour", true).value_or(0);
   hw.price_date = r.string("price_date", true).value_or("");

@@ -28,6 +28,10 @@ struct GpuScaleUp {
   int domain_gpus = 0;
   double gpu_unidir_bytes_per_s = 0;
   bool in_network_reduction = false;
+  // The switched domain in detail, optional (0 = unknown; spec §1.5): NVSwitches per domain and NVLink ports on
+  // each, one link's one-way bandwidth, links per GPU (links x link bandwidth = gpu_unidir_bytes_per_s).
+  int switches = 0, switch_ports = 0, links_per_gpu = 0;
+  double link_unidir_bytes_per_s = 0;
 };
 
 struct GpuScaleOut {
@@ -47,6 +51,12 @@ struct Hardware {
   // Micro-architecture, optional (0 = unknown): matrix units (Tensor Cores / MXUs) per chip and their clock; the
   // vector units' lanes (CUDA cores / VPU ALUs) and their fp32 FLOP/s (spec §1.1, §1.4).
   double matrix_units = 0, clock_hz = 0, vector_lanes = 0, vector_flops_per_s = 0;
+  // One matrix unit's dense bf16 multiply-adds per cycle (a 128x128 MXU: 16,384; an H100 Tensor Core: 512), so the
+  // peak follows from the geometry: 2 x MACs x units x clock (spec §1.1, §3.9 #91). 0 = unknown.
+  double matrix_unit_macs_per_cycle = 0;
+  // On-chip memory below L2 / VMEM, optional (0 = unknown; spec §1.1, §1.4): GPU streaming multiprocessors with
+  // their shared memory (SMEM/L1) and register file; TPU vector registers (VREGs) per TensorCore.
+  double sm_count = 0, smem_bytes_per_sm = 0, register_bytes_per_sm = 0, vector_register_bytes_per_core = 0;
   double host_pcie_unidir_bytes_per_s = 0;
   double dcn_unidir_bytes_per_s_per_chip = 0;  // TPU
   double price_usd_per_chip_hour = 0;

@@ -134,3 +134,32 @@ TEST_CASE("every result says its fidelity; calibrated only where a query offers 
   REQUIRE(has(out, "/query/fidelity", "unknown_choice"));
   CHECK(out["diagnostics"][0]["message"] == "unknown fidelity 'ideal'; valid: book, calibrated");
 }
+
+TEST_CASE("serving: time to first token is one request's prefill; the batch prefill is labelled (spec §2.10)", "[api]") {
+  const auto out = nlohmann::json::parse(scalescope::evaluate_json(R"({
+    "hardware": {"preset": "tpu-v5e"}, "model": {"preset": "llama-3-70b"}, "mesh": {"shape": [4, 4]},
+    "query": {"kind": "serving", "fidelity": "book", "batch": 32, "prompt_len": 8192, "generated_len": 512,
+              "dtypes": {"weights": "int8", "kv": "int8"}, "parallelism": {"tensor": ["X", "Y"]}}})"));
+  REQUIRE(out["ok"] == true);
+  const auto& r = out["result"];
+  // §2.10: TTFT = 2 N T_prompt / (chips C MFU) for one prompt; the batch's 32 prompts take ~32x that.
+  CHECK(r["time_to_first_token_s"] == r["disaggregation"]["prefill_time_one_sequence_s"]);
+  CHECK(r["prefill"]["sequences"] == 32);
+  CHECK(r["prefill"]["time_s"].get<double>() > 30 * r["time_to_first_token_s"].get<double>());
+  CHECK(r["request_latency_s"].get<double>() ==
+        r["time_to_first_token_s"].get<double>() + r["decode_time_s"].get<double>());
+}
+
+TEST_CASE("transfer between chips uses every disjoint shortest path by default (spec §2.2, tpus.md Q5)", "[api]") {
+  // bf16[8, 128, 8192] from TPU{0,0} to TPU{3,3} on a v5e 4x4: two ports at 4.5e10 each, six hops of 1 us.
+  const auto out = eval(R"({"hardware": {"preset": "tpu-v5e"}, "mesh": {"shape": [4, 4]},
+    "query": {"kind": "transfer", "bytes": 16777216, "from": [0, 0], "to": [3, 3]}})");
+  REQUIRE(out["ok"] == true);
+  CHECK(out["result"]["ports"] == 2);
+  CHECK(out["result"]["bandwidth_s"].get<double>() == 16777216 / (2 * 4.5e10));
+  CHECK(out["result"]["latency_s"].get<double>() == 6e-6);
+  // An explicit 'ports' still wins.
+  const auto one = eval(R"({"hardware": {"preset": "tpu-v5e"}, "mesh": {"shape": [4, 4]},
+    "query": {"kind": "transfer", "bytes": 16777216, "from": [0, 0], "to": [3, 3], "ports": 1}})");
+  CHECK(one["result"]["ports"] == 1);
+}

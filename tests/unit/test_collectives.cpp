@@ -80,9 +80,10 @@ TEST_CASE("GPU collectives across nodes take the slowest fat-tree level (spec §
   CHECK_THAT(two, WithinRel(v * 7 / (8 * 450e9), 1e-12));
   // A full scalable unit (256 GPUs, 32 nodes): the leaf level binds, B * 31 / (32 * 400e9).
   CHECK_THAT(gpu_collective(Collective::all_gather, v, h100, 256, 1, false).time_s, WithinRel(v * 31 / (32 * 400e9), 1e-12));
-  // An inner axis of Y = 16 GPUs spanning nodes divides the scale-out term by Y/8 (§3.9 #106).
+  // An inner axis of Y = 16 GPUs spanning nodes divides the scale-out term by Y/8 (§3.9 #106): each of the X = 16
+  // members (one per pair of nodes) still needs (16-1)/16 of its group's V over its own NIC.
   CHECK_THAT(gpu_collective(Collective::all_gather, v / 16, h100, 16, 16, false).time_s,
-             WithinRel(v * 31 / (32 * 16 * 50e9), 1e-12));
+             WithinRel(v * 15 / (16 * 16 * 50e9), 1e-12));
   // Across two nodes AllToAll uses node egress: B (M-1) / (M^2 W_node).
   CHECK_THAT(gpu_collective(Collective::all_to_all, v, h100, 16, 1, false).time_s, WithinRel(v / (4 * 400e9), 1e-12));
 }
@@ -92,4 +93,20 @@ TEST_CASE("DCN collectives use the slice's aggregate DCN bandwidth (spec §2.9.7
   const auto ar = dcn_collective(Collective::all_reduce, 1e9, 2, 8960, 6.25e9);
   CHECK_THAT(ar.time_s, WithinRel(2e9 / (8960 * 6.25e9), 1e-12));
   CHECK(dcn_collective(Collective::all_gather, 1e9, 1, 8960, 6.25e9).time_s == 0.0);
+}
+
+TEST_CASE("GPU collectives over an outer (strided) axis charge (n-1)/n for the group's n members (spec §2.6, §2.9.8)",
+          "[collectives]") {
+  const Hardware h100 = test::hardware("h100-sxm");
+  const double v = 1e9, w_nic = 50e9;
+  // Mesh [2, 16], the outer axis: 2 members 16 GPUs apart, each in its own pair of nodes. Every GPU of a node belongs
+  // to a different group, so each exchanges V (n-1)/n = V/2 with its peer over its own 400 Gb/s NIC: 10 ms.
+  CHECK_THAT(gpu_collective(Collective::all_gather, v, h100, 2, 16, false).time_s, WithinRel(v * 1 / (2 * w_nic), 1e-12));
+  CHECK_THAT(gpu_collective(Collective::reduce_scatter, v, h100, 2, 16, false).time_s, WithinRel(v / (2 * w_nic), 1e-12));
+  // Mesh [2, 1024]: 2-way DP between two 1024-GPU replicas gets the 2x of (X-1)/X = 1/2 (§2.9.8): 2 x 10 ms.
+  CHECK_THAT(gpu_collective(Collective::all_reduce, v, h100, 2, 1024, false).time_s, WithinRel(2 * v / (2 * w_nic), 1e-12));
+  // AllToAll between 2 strided members: each sends V/n x (n-1)/n to its peer over its NIC, V (n-1)/(n^2 w).
+  CHECK_THAT(gpu_collective(Collective::all_to_all, v, h100, 2, 16, false).time_s, WithinRel(v / (4 * w_nic), 1e-12));
+  // The same 2 members inside one node (stride 4 of [2, 4]) use NVLink: V (n-1)/n / W_GPU.
+  CHECK_THAT(gpu_collective(Collective::all_gather, v, h100, 2, 4, false).time_s, WithinRel(v / (2 * 450e9), 1e-12));
 }

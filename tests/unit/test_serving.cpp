@@ -67,3 +67,21 @@ TEST_CASE("speculative decoding's expected tokens per step (Leviathan et al. 202
   CHECK(speculative_expected_tokens(1.0, 4) == 5.0);
   CHECK_THAT(speculative_expected_tokens(0.0, 4), WithinRel(1.0, 1e-12));
 }
+
+TEST_CASE("decode bound names what sets the step, KV loading included (spec §2.10, §3.11 #122, §5.3)", "[serving]") {
+  Fixture f;
+  // 8192 context, B = 137 (the figure's last batch): the MLPs are compute-bound (6.1 ms of FLOPs > 5.3 ms of
+  // weights) but loading 137 KV caches takes 14.0 ms: the step is HBM-bound on KV (the book: beyond 2048 tokens
+  // KV loading exceeds the FLOPs time).
+  const DecodeStep s = decode_step(f.in, 137, 8192);
+  CHECK(s.compute_bound);  // the MLPs' own roofline
+  CHECK(s.kv_load_s > s.flops_s);
+  CHECK(std::string(s.bound) == "memory");
+  CHECK(std::string(s.critical) == "kv_load");
+  // At 2048 context and B = 511 the FLOPs (22.7 ms) outweigh the KV (13.1 ms).
+  const DecodeStep c = decode_step(f.in, 511, 2048);
+  CHECK(std::string(c.bound) == "compute");
+  CHECK(std::string(c.critical) == "flops");
+  // A small batch loads weights.
+  CHECK(std::string(decode_step(f.in, 1, 2048).critical) == "param_load");
+}

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "physics/sharding.h"
+#include "physics/sharded_matmul.h"
 #include "test_helpers.h"
 
 using namespace scalescope;
@@ -106,4 +106,78 @@ TEST_CASE("a sharded matmul names bad dimensions (spec §2.4)", "[sharding]") {
   d.clear();
   analyse_sharded_matmul("A[I, J] * B[J, K]", {{"I", 8}, {"J", 8}}, Dtype::bf16, v5p, mesh, {}, "/q", "/q/dims", d);
   CHECK(test::has_code(d, "missing_dim_size"));
+}
+
+namespace {
+ShardedMatmul analyse_ok(const char* text, const DimSizes& sizes, const Hardware& hw, const Mesh& mesh,
+                         Dtype dtype = Dtype::bf16) {
+  Diagnostics d;
+  auto m = analyse_sharded_matmul(text, sizes, dtype, hw, mesh, {}, "/q", "/q/dims", d);
+  INFO(text);
+  REQUIRE_FALSE(has_errors(d));
+  REQUIRE(m);
+  return *m;
+}
+}  // namespace
+
+TEST_CASE("batch dimensions shared by both operands and kept in the output (spec §2.7 contraction rule, §3.1 Q4)",
+          "[sharding]") {
+  const Hardware v5e = test::hardware("tpu-v5e");
+  const Mesh mesh = mesh_of(v5e, {{"shape", {4, 4}}});
+  const DimSizes sizes{{"B", 128}, {"D", 4096}, {"F", 4096}};
+  // Per-example weights: X[B, D] . W[B, D, F] -> Y[B, F]; B is a batch dimension, D the contraction.
+  const auto m = analyse_ok("X[B_X, D] * W[B_X, D, F] -> Y[B_X, F]", sizes, v5e, mesh);
+  CHECK(m.book_case == 1);
+  const MatmulPlan& p = m.plans.front();
+  CHECK(p.steps.empty());
+  CHECK(p.output == "Y[B_X, F]");
+  // FLOPs count the batch once: 2 B D F over the 4 devices that split B (§2.7: 2 x product of all dims).
+  CHECK(m.total_flops == 2.0 * 128 * 4096 * 4096);
+  CHECK(p.flops_per_device == 2.0 * 128 * 4096 * 4096 / 4);
+  // A replicated W is sliced locally to match X's batch sharding: still no communication.
+  const auto sliced = analyse_ok("X[B_X, D] * W[B, D, F] -> Y[B_X, F]", sizes, v5e, mesh);
+  CHECK(sliced.plans.front().steps.empty());
+  CHECK(sliced.plans.front().flops_per_device == 2.0 * 128 * 4096 * 4096 / 4);
+  // Without '->' every shared dimension is contracted (einsum's rule), and the engine says so.
+  Diagnostics d;
+  const auto implicit = analyse_sharded_matmul("X[B, D] * W[B, D, F]", sizes, Dtype::bf16, v5e, mesh, {}, "/q", "/q/dims", d);
+  REQUIRE(implicit);
+  CHECK(test::has_code(d, "implicit_contraction", "/q"));
+  CHECK(implicit->plans.front().output == "C[F]");
+}
+
+TEST_CASE("a sharded matmul has an HBM term: per-example weights are memory-bound (spec §2.1, §3.1 Q4)", "[sharding]") {
+  const Hardware v5e = test::hardware("tpu-v5e");
+  const Mesh mesh = mesh_of(v5e, {{"shape", {4, 4}}});
+  const double b = 128, dd = 4096, f = 4096;
+  const auto m = analyse_ok("X[B_X, D] * W[B_X, D, F] -> Y[B_X, F]", {{"B", b}, {"D", dd}, {"F", f}}, v5e, mesh,
+                            Dtype::int8);
+  const MatmulPlan& p = m.plans.front();
+  // int8: bytes B D + B D F + B F per device's share, intensity ~2 FLOPs/byte: far below 3.94e14 / 8.1e11 = 486.
+  const double bytes = (b * dd + b * dd * f + b * f) / 4;
+  CHECK_THAT(p.hbm_bytes_per_device, WithinRel(bytes, 1e-12));
+  CHECK_THAT(p.memory_s, WithinRel(bytes / 8.1e11, 1e-12));
+  CHECK(p.memory_s > p.compute_s);
+  CHECK(p.lower_bound_s == p.memory_s);
+  CHECK(std::string(p.bound) == "memory");
+}
+
+TEST_CASE("with a sharded output the gather plan multiplies only its slice (spec §2.4 case 2)", "[sharding]") {
+  const Hardware v5p = test::hardware("tpu-v5p");
+  const Mesh mesh = mesh_of(v5p, {{"shape", {4, 4, 4}}});
+  const DimSizes sizes{{"I", 1024}, {"J", 8192}, {"K", 16384}};
+  const auto m = analyse_ok("A[I, J_X] * B[J, K] -> C[I, K_X]", sizes, v5p, mesh);
+  const MatmulPlan* gather = nullptr;
+  for (const auto& p : m.plans)
+    if (p.name == "gather_then_multiply") gather = &p;
+  REQUIRE(gather);
+  // AllGather A over X, then slice the replicated B to B[J, K_X] for free: C[I, K_X] directly, 1/4 of the FLOPs.
+  CHECK(gather->local_op == "A[I, J] * B[J, K_X] -> C[I, K_X]");
+  CHECK(gather->output == "C[I, K_X]");
+  CHECK(gather->flops_per_device == 2.0 * 1024 * 8192 * 16384 / 4);
+  // A local matmul asked for a sharded output computes just that shard too.
+  const auto local = analyse_ok("A[I, J] * B[J, K] -> C[I_Y, K]", sizes, v5p, mesh);
+  CHECK(local.plans.front().steps.empty());
+  CHECK(local.plans.front().output == "C[I_Y, K]");
+  CHECK(local.plans.front().flops_per_device == 2.0 * 1024 * 8192 * 16384 / 4);
 }

@@ -66,3 +66,16 @@ TEST_CASE("a GPU cluster's levels follow the fat tree (spec §1.5)", "[topology]
   // Past the top of the tree the top level grows rather than shrinking.
   CHECK(describe_gpu_cluster(h100, 16384).level[2].children_per_parent == 64);
 }
+
+TEST_CASE("a route that changes two torus axes has two disjoint shortest paths (spec §2.2, tpus.md Q5)", "[topology]") {
+  Diagnostics d;
+  const TpuSlice v5e = slice(test::hardware("tpu-v5e"), {4, 4, 1}, 2, d);
+  // TPU{0,0} -> TPU{3,3} on a 4x4 without wraparound: half the array right then down, half down then right.
+  CHECK(tpu_route_ports(v5e, {0, 0, 0}, {3, 3, 0}) == 2);
+  CHECK(tpu_route_ports(v5e, {0, 0, 0}, {3, 0, 0}) == 1);
+  CHECK(tpu_route_ports(v5e, {1, 2, 0}, {1, 2, 0}) == 0);
+  // Halfway round a ring both directions are shortest.
+  const TpuSlice ring = slice(test::hardware("tpu-v5e"), {16, 16, 1}, 2, d);
+  CHECK(tpu_route_ports(ring, {0, 0, 0}, {8, 0, 0}) == 2);
+  CHECK(tpu_route_ports(ring, {0, 0, 0}, {8, 1, 0}) == 3);
+}

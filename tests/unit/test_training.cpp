@@ -12,11 +12,13 @@ using test::mesh_of;
 constexpr auto group = make_axis_group;
 
 struct Fixture {
-  Hardware hw = test::hardware("tpu-v5p");
-  ModelConfig model = test::model("llama-3-70b");
+  Hardware hw;
+  ModelConfig model;
   Mesh mesh;
   TrainingInput in;
-  explicit Fixture(const Json& mesh_spec) : mesh(mesh_of(hw, mesh_spec)) {
+  explicit Fixture(const Json& mesh_spec) : Fixture("tpu-v5p", "llama-3-70b", mesh_spec) {}
+  Fixture(const char* hw_id, const char* model_id, const Json& mesh_spec)
+      : hw(test::hardware(hw_id)), model(test::model(model_id)), mesh(mesh_of(hw, mesh_spec)) {
     in.model = &model;
     in.hw = &hw;
     in.mesh = &mesh;
@@ -129,24 +131,150 @@ TEST_CASE("data parallelism across slices pays the DCN all-reduce (spec §2.9.7)
 }
 
 TEST_CASE("GPU plans use NVLink inside the node and the node's egress beyond (spec §2.9.8)", "[training]") {
-  Hardware h100 = test::hardware("h100-sxm");
-  ModelConfig model = test::model("llama-3-70b");
-  Diagnostics d;
-  Mesh mesh = parse_mesh(Json{{"shape", {128, 8}}}, "/mesh", h100, d);
-  REQUIRE(d.empty());
-  TrainingInput in;
-  in.model = &model;
-  in.hw = &h100;
-  in.mesh = &mesh;
-  in.batch_tokens = 16 * 1024 * 1024;
-  in.seq_len = 4096;
-  in.plan.fsdp = group(mesh, {0});
-  in.plan.tensor = group(mesh, {1});
-  const TrainingStep s = evaluate_training_step(in);
+  Fixture f("h100-sxm", "llama-3-70b", Json{{"shape", {128, 8}}});
+  f.in.batch_tokens = 16 * 1024 * 1024;
+  f.in.remat = Remat::block;
+  f.in.plan.fsdp = group(f.mesh, {0});
+  f.in.plan.tensor = group(f.mesh, {1});
+  const TrainingStep s = evaluate_training_step(f.in);
   for (int i = 0; i < s.threshold_count; ++i) {
     const Threshold& t = s.thresholds[i];
     if (std::string(t.name) == "tensor_parallel_degree") CHECK_THAT(t.required, WithinRel(28672 * 450e9 / 9.9e14, 1e-9));
     if (std::string(t.name) == "dp_fsdp_tokens_per_chip")  // 8-way TP spans one node: (X-1)/X x C / W_node
       CHECK_THAT(t.required, WithinRel(9.9e14 / 400e9 * 127.0 / 128.0, 1e-9));
   }
+}
+
+TEST_CASE("2-way DP between GPU replicas pays (2-1)/2 of the gradient AllReduce (spec §2.9.8)", "[training]") {
+  Fixture f("h100-sxm", "llama-3-70b", Json{{"shape", {2, 128, 8}}});
+  f.in.batch_tokens = 16 * 1024 * 1024;
+  f.in.plan.data = group(f.mesh, {0});
+  f.in.plan.fsdp = group(f.mesh, {1});
+  f.in.plan.tensor = group(f.mesh, {2});
+  f.in.plan.zero_stage = 1;
+  const TrainingStep s = evaluate_training_step(f.in);
+  const ModelConfig& model = f.model;
+  // Each GPU all-reduces its 1/(8 x 128) share of a layer's weights with its one peer in the other replica, over its
+  // own 50 GB/s NIC: 2 x V (n-1)/n / W_nic per layer with n = 2.
+  const double layer_shard_bytes = 2.0 * count_params(model).total / 8 / model.layers / 128;
+  CHECK_THAT(s.comms_s[int(CommPart::data)], WithinRel(model.layers * 2 * layer_shard_bytes * 0.5 / 50e9, 1e-9));
+}
+
+namespace {
+const Threshold* find_threshold(const TrainingStep& s, const char* name) {
+  for (int i = 0; i < s.threshold_count; ++i)
+    if (std::string(s.thresholds[i].name) == name) return &s.thresholds[i];
+  return nullptr;
+}
+}  // namespace
+
+TEST_CASE("GPU DP/FSDP threshold compares tokens per GPU, and agrees with the step it prices (spec §2.9.8)",
+          "[training]") {
+  Fixture f("h100-sxm", "llama-3-70b", Json{{"shape", {512, 8}}});  // 4M tokens: 1024 per GPU, 8192 per shard
+  f.in.plan.fsdp = group(f.mesh, {0});
+  f.in.plan.tensor = group(f.mesh, {1});
+  const TrainingStep s = evaluate_training_step(f.in);
+  const Threshold* t = find_threshold(s, "dp_fsdp_tokens_per_chip");
+  REQUIRE(t);
+  // The book's per-GPU batch against C / W_node, (X-1)/X for X = 512 node groups: 990e12/400e9 x 511/512 = 2470.
+  CHECK_THAT(t->actual, WithinRel(1024, 1e-12));
+  CHECK_THAT(t->required, WithinRel(9.9e14 / 400e9 * 511 / 512, 1e-12));
+  CHECK_FALSE(t->ok);
+  // The step model prices the same plan communication-bound on its ZeRO-3 gathers, and says so beside the threshold.
+  CHECK(std::string(s.bound) == "communication");
+  CHECK(std::string(s.critical) == "fsdp");
+  CHECK(t->step_margin < 1.0);
+  CHECK_THAT(t->step_margin, WithinRel(s.compute_s / s.comms_s[int(CommPart::fsdp)], 1e-12));
+  CHECK(std::string(t->simplification).size() > 0);
+}
+
+TEST_CASE("every threshold carries the step model's own margin for the same comparison", "[training]") {
+  Fixture f(Json{{"shape", {16, 20, 28}}});
+  f.in.plan.fsdp = group(f.mesh, {0, 1});
+  f.in.plan.tensor = group(f.mesh, {2});
+  const TrainingStep s = evaluate_training_step(f.in);
+  const double busy = s.compute_s + s.bubble_s;
+  const double fsdp = s.comms_s[int(CommPart::fsdp)], tp = s.comms_s[int(CommPart::tensor)];
+  CHECK_THAT(find_threshold(s, "dp_fsdp_tokens_per_chip")->step_margin, WithinRel(busy / fsdp, 1e-12));
+  CHECK_THAT(find_threshold(s, "tensor_parallel_degree")->step_margin, WithinRel(busy / tp, 1e-12));
+  // §2.9.4 at the optimal split: compute^2 / (T_FSDP T_TP) is the book's (B/N) M_X M_Y F / alpha^2.
+  CHECK_THAT(find_threshold(s, "fsdp_tp_tokens_per_chip")->step_margin, WithinRel(busy * busy / (fsdp * tp), 1e-12));
+}
+
+TEST_CASE("expert parallelism inside one NVLink domain has a finite threshold (spec §2.9.8, §2.6)", "[training]") {
+  for (const char* chip : {"h100-sxm", "gb200-nvl72"}) {
+    const int domain = test::hardware(chip).scale_up.domain_gpus;
+    const int ep = std::min(domain, 8);
+    Fixture f(chip, "mixtral-8x7b", Json{{"shape", {domain / ep, ep}}});
+    const Hardware& hw = f.hw;
+    f.in.batch_tokens = 1024 * 1024;
+    f.in.plan.fsdp = group(f.mesh, {0});
+    f.in.plan.expert = group(f.mesh, {1});
+    const TrainingStep s = evaluate_training_step(f.in);
+    const Threshold* t = find_threshold(s, "expert_d_ff");
+    REQUIRE(t);
+    // Inside the domain the two AllToAlls run over NVLink: 4BkDF/(ZC) > 4BkD (Z-1)/(Z^2 W_GPU) ... per GPU, i.e.
+    // F > (C / W_GPU) (Z - 1)/Z.
+    const double z = ep;
+    CHECK_THAT(t->required, WithinRel(hw.peak(Dtype::bf16) / hw.scale_up.gpu_unidir_bytes_per_s * (z - 1) / z, 1e-12));
+    CHECK(std::isfinite(t->margin));
+  }
+}
+
+TEST_CASE("expert parallelism divides the experts a chip reduces: the DP bound's E/k becomes (E/Z)/k (spec §2.9.8)",
+          "[training]") {
+  Fixture f("gb200-nvl72", "deepseek-v3", Json{{"shape", {9, 8}}});
+  f.in.plan.fsdp = group(f.mesh, {0});
+  f.in.plan.expert = group(f.mesh, {1});
+  const TrainingStep s = evaluate_training_step(f.in);
+  const Hardware& hw = f.hw;
+  const ModelConfig& model = f.model;
+  const Threshold* t = find_threshold(s, "dp_fsdp_tokens_per_chip");
+  REQUIRE(t);
+  // §2.9.8 MoE: T_comms = 8 E' D F / W for the E' experts a GPU holds (E/Z + shared under EP), T_math = 8 k' B D F/(XC).
+  const double held = model.experts / 8.0 + model.shared_experts, used = model.active_experts + model.shared_experts;
+  CHECK_THAT(t->required, WithinRel(held / used * hw.peak(Dtype::bf16) / hw.scale_up.gpu_unidir_bytes_per_s, 1e-12));
+  CHECK(t->ok == t->step_margin >= 1.0);
+}
+
+TEST_CASE("training state: 12 B/param by default (bf16 params + bf16 grads + fp32 Adam), the book's 10 with fused "
+          "gradients (spec §2.8)",
+          "[training]") {
+  Fixture f(Json{{"shape", {4, 4, 4}}});
+  f.in.plan.data = group(f.mesh, {0, 1, 2});
+  const double params = count_params(f.model).total;
+  const TrainingStep by_default = evaluate_training_step(f.in);
+  CHECK_THAT(by_default.grads_bytes, WithinRel(2.0 * params, 1e-12));
+  CHECK(by_default.state_bytes_per_param == 12.0);
+  // The optimizer consumes each gradient as the backward pass produces it: no gradient buffer, 2 + 8 bytes.
+  f.in.precision.gradients = GradientBuffer::fused;
+  const TrainingStep fused = evaluate_training_step(f.in);
+  CHECK(fused.grads_bytes == 0.0);
+  CHECK(fused.state_bytes_per_param == 10.0);
+  CHECK_THAT(fused.params_bytes + fused.optimizer_bytes, WithinRel(10.0 * params, 1e-12));
+  // fp32 gradients (mixed precision without in-place accumulation): 2 + 4 + 8.
+  f.in.precision.gradients = GradientBuffer::fp32;
+  CHECK(evaluate_training_step(f.in).state_bytes_per_param == 14.0);
+  // Fused gradients cannot accumulate over microbatches.
+  f.in.precision.gradients = GradientBuffer::fused;
+  f.in.plan.microbatches = 4;
+  Diagnostics d;
+  check_training_plan(f.in, "/query", d);
+  CHECK(test::has_code(d, "conflicting", "/query/precision/gradients"));
+}
+
+TEST_CASE("days at X% MFU: a target MFU prices the step as 6ND / (chips C MFU) (spec §2.8, §3.6 #58)", "[training]") {
+  Fixture f(Json{{"shape", {16, 20, 28}}});
+  f.in.plan.tensor = group(f.mesh, {0});
+  f.in.plan.fsdp = group(f.mesh, {1, 2});
+  f.in.remat = Remat::block;
+  f.in.flop_account = FlopAccount::six_nd;
+  f.in.target_mfu_frac = 0.4;
+  const TrainingStep s = evaluate_training_step(f.in);
+  const double six_nd = 6.0 * count_params(f.model).active * f.in.batch_tokens;
+  CHECK_THAT(s.model_flops, WithinRel(six_nd, 1e-12));
+  CHECK(s.hardware_flops > s.model_flops);  // remat's recompute still counts as hardware FLOPs ...
+  CHECK_THAT(s.step_s, WithinRel(six_nd / (8960 * 4.59e14 * 0.4), 1e-12));  // ... but the MFU covers it
+  CHECK_THAT(s.mfu_frac, WithinRel(0.4, 1e-12));
+  CHECK(std::string(s.bound) == "compute");
 }

@@ -73,3 +73,31 @@ TEST_CASE("remat policies trade memory for FLOPs (spec §2.7, §3.4 #29)", "[tra
 TEST_CASE("utilisation from chip-hours (spec §3.4 #37)", "[transformer]") {
   CHECK_THAT(utilisation_from_chip_hours(37e9, 14.8e12, 2.79e6, 1.513e15), WithinRel(0.216, 0.01));
 }
+
+TEST_CASE("the 6ND account: 6 x active params per token, no attention; block remat adds one forward (spec §2.8, §2.7)",
+          "[transformer]") {
+  const ModelConfig m = test::model("llama-3-70b");
+  const double n = count_params(m).active, tokens = 4e6;
+  const FlopCounts f = count_flops(m, tokens, 4096, true, FlopAccount::six_nd);
+  CHECK_THAT(f.training, WithinRel(6.0 * n * tokens, 1e-12));
+  CHECK(f.attention_forward == 0.0);
+  // §2.7: block remat re-runs the forward (less the unembedding, which is not redone): 6ND -> ~8ND.
+  const RematCost r = remat_cost(m, Remat::block, tokens, 4096, 0, Dtype::bf16, true, FlopAccount::six_nd);
+  CHECK_THAT(r.extra_forward_flops, WithinRel(2.0 * tokens * (n - m.vocab * m.d_model), 1e-12));
+  // The fuller account stays the default.
+  CHECK(count_flops(m, tokens, 4096, true).attention_forward > 0.0);
+}
+
+TEST_CASE("the sequence length where attention catches up honours causal masking (spec §2.7 Q5)", "[transformer]") {
+  ModelConfig m = test::model("llama-2-13b");  // MHA, D = N H
+  // Full attention: 4 T N H FLOPs per token per layer (forward) equal the QKVO's 4 D (N + K) H at T = 2D; with
+  // causal masking a query sees T/2 keys on average, so it takes twice the length.
+  CHECK(attention_equals_qkvo_seq_len(m, false) == 2.0 * m.d_model);
+  CHECK(attention_equals_qkvo_seq_len(m, true) == 4.0 * m.d_model);
+  const double full = attention_equals_matmuls_seq_len(m, false);
+  CHECK(attention_equals_matmuls_seq_len(m, true) == 2.0 * full);
+  // The lengths agree with count_flops: at that T, attention FLOPs equal the layers' matmul FLOPs.
+  const FlopCounts f = count_flops(m, 1, full, false);
+  const double layer_matmuls = 2.0 * (count_params(m).mlp_active + count_params(m).attention);
+  CHECK_THAT(f.attention_forward, WithinRel(layer_matmuls, 1e-12));
+}

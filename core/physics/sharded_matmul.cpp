@@ -1,0 +1,323 @@
+#include "physics/sharded_matmul.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace scalescope {
+
+namespace {
+
+struct MatmulContext {
+  const DimSizes& sizes;
+  Dtype dtype;
+  const Hardware& hw;
+  const Mesh& mesh;
+  const CollectiveOptions& options;
+};
+
+bool contains(const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+bool contains(const std::vector<std::string>& v, const std::string& x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+ShardedDim* find_dim(ShardedArray& arr, const std::string& name) {
+  for (auto& d : arr.dims)
+    if (d.name == name) return &d;
+  return nullptr;
+}
+
+double local_bytes(const ShardedArray& arr, const MatmulContext& ctx) {
+  return array_memory(arr, ctx.sizes, ctx.dtype, ctx.mesh).bytes_per_device;
+}
+
+void add_step(MatmulPlan& plan, Collective op, ShardedArray& arr, const std::vector<int>& axes,
+              const std::function<void(ShardedArray&)>& change, const MatmulContext& ctx) {
+  if (axes.empty()) return;
+  CommStep step;
+  step.op = op;
+  step.array = arr.name;
+  step.before = format_sharded_array(arr, ctx.mesh);
+  step.axes = axes;
+  // V is the larger side of the collective: after an AllGather, before a ReduceScatter / AllReduce (§2.5).
+  const double bytes_before = local_bytes(arr, ctx);
+  change(arr);
+  step.after = format_sharded_array(arr, ctx.mesh);
+  step.bytes = op == Collective::all_gather ? local_bytes(arr, ctx) : bytes_before;
+  step.cost = mesh_collective(ctx.hw, ctx.mesh, op, step.bytes, axes.data(), static_cast<int>(axes.size()), ctx.options);
+  plan.steps.push_back(std::move(step));
+}
+
+void remove_axes(std::vector<int>& from, const std::vector<int>& axes) {
+  from.erase(std::remove_if(from.begin(), from.end(), [&](int a) { return contains(axes, a); }), from.end());
+}
+
+// Gathers `arr` over `axes` wherever they shard it.
+void gather(MatmulPlan& plan, ShardedArray& arr, const std::vector<int>& axes, const MatmulContext& ctx) {
+  add_step(plan, Collective::all_gather, arr, axes, [&](ShardedArray& a) { for (auto& dim : a.dims) remove_axes(dim.axes, axes); }, ctx);
+}
+
+// The dimensions' roles (§2.7 contraction rule): contracted (both inputs, not the output), batch (both inputs and
+// the output); the rest are free (one input).
+struct Roles {
+  std::vector<std::string> contracting, batch;
+};
+
+struct Decisions {
+  bool gather_a_for_conflicts = true;       // case 4: gather A (else B)
+  std::vector<bool> reduce_instead;         // case 2, per contracting dim: slice + reduce instead of gather
+};
+
+// Both inputs must split a batch dimension the same way: a side replicated over the other's axes takes its local
+// slice (free); otherwise both gather that dimension.
+void align_batch(MatmulPlan& plan, ShardedArray& a, ShardedArray& b, const Roles& roles, const MatmulContext& ctx) {
+  for (const auto& name : roles.batch) {
+    ShardedDim* da = find_dim(a, name);
+    ShardedDim* db = find_dim(b, name);
+    if (da->axes == db->axes) continue;
+    const auto unused_by = [](const ShardedArray& arr, const std::vector<int>& axes) {
+      return std::none_of(axes.begin(), axes.end(), [&](int x) { return arr.uses_axis(x); });
+    };
+    if (db->axes.empty() && unused_by(b, da->axes)) {
+      db->axes = da->axes;
+    } else if (da->axes.empty() && unused_by(a, db->axes)) {
+      da->axes = db->axes;
+    } else {
+      const std::vector<int> xa = da->axes, xb = db->axes;
+      gather(plan, a, xa, ctx);
+      gather(plan, b, xb, ctx);
+    }
+  }
+}
+
+// A wanted output sharding over an axis neither input uses yet (and no partial sum is pending over): slice the
+// input that holds that dimension locally before multiplying (free), so each device computes only its shard.
+void slice_for_output(ShardedArray& a, ShardedArray& b, const ShardedArray& want, const std::vector<int>& unreduced,
+                      const Roles& roles) {
+  for (const auto& wd : want.dims)
+    for (int x : wd.axes) {
+      if (contains(unreduced, x) || a.uses_axis(x) || b.uses_axis(x)) continue;
+      const bool batch = contains(roles.batch, wd.name);
+      if (ShardedDim* da = find_dim(a, wd.name)) da->axes.push_back(x);
+      if (ShardedDim* db = find_dim(b, wd.name); db && (batch || !find_dim(a, wd.name))) db->axes.push_back(x);
+    }
+}
+
+// §2.1: the plan's lower bound is the slowest of compute, HBM and communication; its upper bound their sum.
+void finish_times(MatmulPlan& plan, const MatmulContext& ctx) {
+  plan.compute_s = plan.flops_per_device / ctx.hw.peak(ctx.dtype);
+  plan.memory_s = plan.hbm_bytes_per_device / ctx.hw.hbm_bandwidth_bytes_per_s;
+  for (const auto& s : plan.steps) plan.comms_s += s.cost.time_s;
+  plan.lower_bound_s = std::max({plan.compute_s, plan.memory_s, plan.comms_s});
+  plan.upper_bound_s = plan.compute_s + plan.memory_s + plan.comms_s;
+  plan.bound = plan.comms_s > plan.compute_s && plan.comms_s > plan.memory_s ? "communication"
+               : plan.memory_s > plan.compute_s                              ? "memory"
+                                                                             : "compute";
+}
+
+MatmulPlan build_plan(ShardedArray a, ShardedArray b, const std::optional<ShardedArray>& want, const Roles& roles,
+                      const std::vector<int>& conflicts, const Decisions& dec, const MatmulContext& ctx) {
+  MatmulPlan plan;
+  std::vector<std::string> names;
+  if (!conflicts.empty()) {
+    gather(plan, dec.gather_a_for_conflicts ? a : b, conflicts, ctx);
+    names.push_back(dec.gather_a_for_conflicts ? "gather_A" : "gather_B");
+  }
+  std::vector<int> unreduced;
+  for (std::size_t i = 0; i < roles.contracting.size(); ++i) {
+    ShardedDim* da = find_dim(a, roles.contracting[i]);
+    ShardedDim* db = find_dim(b, roles.contracting[i]);
+    if (da->axes == db->axes) {  // cases 1 and 3
+      unreduced.insert(unreduced.end(), da->axes.begin(), da->axes.end());
+      continue;
+    }
+    const bool only_a = db->axes.empty(), only_b = da->axes.empty();
+    ShardedArray& sharded = only_a ? a : b;
+    ShardedArray& other = only_a ? b : a;
+    const std::vector<int> axes = only_a ? da->axes : db->axes;
+    const bool can_slice = (only_a || only_b) &&
+                           std::none_of(axes.begin(), axes.end(), [&](int x) { return other.uses_axis(x); });
+    if ((only_a || only_b) && dec.reduce_instead[i] && can_slice) {
+      (only_a ? db : da)->axes = axes;  // a local slice of the replicated operand: free
+      unreduced.insert(unreduced.end(), axes.begin(), axes.end());
+      names.push_back("multiply_then_reduce");
+    } else if (only_a || only_b) {
+      gather(plan, sharded, axes, ctx);
+      names.push_back("gather_then_multiply");
+    } else {
+      const std::vector<int> xa = da->axes, xb = db->axes;
+      gather(plan, a, xa, ctx);
+      gather(plan, b, xb, ctx);
+      names.push_back("gather_both");
+    }
+  }
+  align_batch(plan, a, b, roles, ctx);
+  if (want) slice_for_output(a, b, *want, unreduced, roles);
+  // The local matmul: every dim once, at its local size; the output keeps the batch and free dims.
+  double local_elements = 1;
+  ShardedArray out{"C", {}, unreduced};
+  if (want) out.name = want->name;
+  for (const ShardedArray* arr : {&a, &b})
+    for (const auto& dim : arr->dims) {
+      const bool is_contracting = contains(roles.contracting, dim.name);
+      if ((is_contracting || contains(roles.batch, dim.name)) && arr == &b) continue;
+      local_elements *= ctx.sizes.at(dim.name) / shard_count(dim.axes, ctx.mesh);
+      if (!is_contracting) out.dims.push_back(dim);
+    }
+  plan.flops_per_device = 2.0 * local_elements;
+  plan.hbm_bytes_per_device = local_bytes(a, ctx) + local_bytes(b, ctx) + local_bytes(out, ctx);
+  plan.local_op = format_sharded_array(a, ctx.mesh) + " * " + format_sharded_array(b, ctx.mesh) + " -> " +
+                  format_sharded_array(out, ctx.mesh);
+  // Finish: reduce the partial sums, then match the requested output sharding.
+  if (!unreduced.empty()) {
+    std::vector<int> scatter, reduce;
+    for (int x : unreduced) {
+      const bool wanted_sharded = want && std::any_of(want->dims.begin(), want->dims.end(),
+                                                      [&](const ShardedDim& dd) { return contains(dd.axes, x); });
+      const bool wanted_unreduced = want && contains(want->unreduced, x);
+      if (wanted_unreduced) continue;
+      (wanted_sharded ? scatter : reduce).push_back(x);
+    }
+    add_step(plan, Collective::reduce_scatter, out, scatter, [&](ShardedArray& c) {
+      remove_axes(c.unreduced, scatter);
+      for (auto& dim : c.dims)
+        if (const ShardedDim* wd = want->dim(dim.name))
+          for (int x : scatter)
+            if (contains(wd->axes, x)) dim.axes.push_back(x);
+    }, ctx);
+    add_step(plan, Collective::all_reduce, out, reduce, [&](ShardedArray& c) { remove_axes(c.unreduced, reduce); }, ctx);
+  }
+  if (want) {
+    std::vector<int> extra;
+    for (const auto& dim : out.dims)
+      if (const ShardedDim* wd = want->dim(dim.name))
+        for (int x : dim.axes)
+          if (!contains(wd->axes, x)) extra.push_back(x);
+    gather(plan, out, extra, ctx);
+    // A wanted shard of a replicated result is a free local slice.
+    for (auto& dim : out.dims)
+      if (const ShardedDim* wd = want->dim(dim.name))
+        for (int x : wd->axes)
+          if (!out.uses_axis(x)) dim.axes.push_back(x);
+  }
+  plan.output = format_sharded_array(out, ctx.mesh);
+  plan.name = names.empty() ? "local" : names.front();
+  for (std::size_t i = 1; i < names.size(); ++i) plan.name += "+" + names[i];
+  finish_times(plan, ctx);
+  return plan;
+}
+
+// Reads the roles of the dimensions and reports what makes the expression invalid; warns when einsum's implicit
+// rule contracts several shared dimensions (the user may have meant a batch dimension).
+Roles read_roles(const ShardedArray& a, const ShardedArray& b, const std::optional<ShardedArray>& want,
+                 const std::string& path, Diagnostics& d) {
+  Roles roles;
+  std::vector<std::string> shared;
+  for (const auto& dim : a.dims)
+    if (b.dim(dim.name)) shared.push_back(dim.name);
+  for (const auto& name : shared) (want && want->dim(name) ? roles.batch : roles.contracting).push_back(name);
+  if (roles.contracting.empty())
+    add_diagnostic(d, path, "no_contracting_dim", "A and B share no dimension to contract over");
+  if (!want && shared.size() > 1)
+    add_warning(d, path, "implicit_contraction",
+                "A and B share " + join_choices(shared) + ": without '-> C[...]' every shared dimension is contracted "
+                "(einsum's rule); name the output, e.g. '-> C[" + shared.front() + ", ...]', to keep a batch dimension");
+  if (!want) return roles;
+  for (const auto& dim : want->dims)
+    if (!a.dim(dim.name) && !b.dim(dim.name))
+      add_diagnostic(d, path, "bad_output", "output dimension '" + dim.name + "' is not a dimension of A or B");
+  for (const ShardedArray* arr : {&a, &b})
+    for (const auto& dim : arr->dims)
+      if (!contains(shared, dim.name) && !want->dim(dim.name))
+        add_diagnostic(d, path, "bad_output",
+                       "output " + want->name + " lacks '" + dim.name + "', a dimension of " + arr->name +
+                           " only; a matmul keeps every free dimension");
+  return roles;
+}
+
+}  // namespace
+
+std::optional<ShardedMatmul> analyse_sharded_matmul(std::string_view expression, const DimSizes& sizes, Dtype dtype,
+                                                    const Hardware& hw, const Mesh& mesh,
+                                                    const CollectiveOptions& options, const std::string& path,
+                                                    const std::string& dims_path, Diagnostics& d) {
+  const auto errors = [&] { return std::count_if(d.begin(), d.end(), [](const Diagnostic& x) { return !x.warning; }); };
+  const auto errors_before = errors();
+  std::string_view lhs = expression, rhs;
+  if (auto arrow = expression.find("->"); arrow != std::string_view::npos) {
+    lhs = expression.substr(0, arrow);
+    rhs = expression.substr(arrow + 2);
+  }
+  const std::size_t star = lhs.find_first_of("*@");
+  if (star == std::string_view::npos) {
+    add_diagnostic(d, path, "bad_sharding", "write a matmul as 'A[I_X, J] * B[J, K]' (optionally '-> C[I_X, K]')");
+    return std::nullopt;
+  }
+  const bool has_output = rhs.find_first_not_of(" \t\r\n") != std::string_view::npos;
+  auto a = parse_sharded_array(lhs.substr(0, star), mesh, path, d);
+  auto b = parse_sharded_array(lhs.substr(star + 1), mesh, path, d);
+  std::optional<ShardedArray> want;
+  if (has_output) want = parse_sharded_array(rhs, mesh, path, d);
+  if (!a || !b || (has_output && !want)) return std::nullopt;
+  check_array_sizes(*a, sizes, mesh, dims_path, d);
+  check_array_sizes(*b, sizes, mesh, dims_path, d);
+  if (want) check_array_sizes(*want, sizes, mesh, dims_path, d);
+  for (const auto& [name, size] : sizes)
+    if (!a->dim(name) && !b->dim(name))
+      add_diagnostic(d, json_pointer_child(dims_path, name), "unknown_dim", "no array uses dimension '" + name + "'");
+  const Roles roles = read_roles(*a, *b, want, path, d);
+  if (errors() != errors_before) return std::nullopt;
+
+  // §2.4 case 4: one mesh axis shards a different non-contracted dimension of each input (a batch dimension split
+  // the same way in both is not a conflict).
+  std::vector<int> conflicts;
+  for (const auto& da : a->dims) {
+    if (contains(roles.contracting, da.name)) continue;
+    for (int x : da.axes)
+      for (const auto& db : b->dims)
+        if (db.name != da.name && !contains(roles.contracting, db.name) && contains(db.axes, x) &&
+            !contains(conflicts, x))
+          conflicts.push_back(x);
+  }
+  ShardedMatmul result;
+  result.contracting_dims = roles.contracting;
+  result.batch_dims = roles.batch;
+  bool any_single = false, any_both = false;
+  for (const auto& name : roles.contracting) {
+    const auto& xa = a->dim(name)->axes;
+    const auto& xb = b->dim(name)->axes;
+    if (xa == xb && !xa.empty()) any_both = true;
+    if (xa != xb) any_single = true;
+  }
+  result.book_case = !conflicts.empty() ? 4 : any_single ? 2 : any_both ? 3 : 1;
+  static const char* kCase[] = {"",
+                                "case 1: no contracting dimension is sharded; multiply locally, no communication",
+                                "case 2: one input is sharded on the contracting dimension; gather it first, or "
+                                "multiply the local slices and reduce the partial sums",
+                                "case 3: both inputs are sharded the same way on the contracting dimension; multiply "
+                                "locally, then AllReduce (or ReduceScatter) the partial sums",
+                                "case 4: one mesh axis shards a free dimension of both inputs, which is invalid as is; "
+                                "AllGather one input first"};
+  result.description = kCase[result.book_case];
+  result.total_flops = 2.0;
+  for (const auto& dim : a->dims) result.total_flops *= sizes.at(dim.name);
+  for (const auto& dim : b->dims)
+    if (!a->dim(dim.name)) result.total_flops *= sizes.at(dim.name);
+
+  const MatmulContext ctx{sizes, dtype, hw, mesh, options};
+  const std::size_t n = roles.contracting.size();
+  for (int conflict_choice = 0; conflict_choice < (conflicts.empty() ? 1 : 2); ++conflict_choice)
+    for (std::size_t mask = 0; mask < (std::size_t{1} << n); ++mask) {
+      Decisions dec{conflict_choice == 0, std::vector<bool>(n)};
+      for (std::size_t i = 0; i < n; ++i) dec.reduce_instead[i] = (mask >> i) & 1;
+      MatmulPlan plan = build_plan(*a, *b, want, roles, conflicts, dec, ctx);
+      const bool seen = std::any_of(result.plans.begin(), result.plans.end(), [&](const MatmulPlan& p) {
+        return p.local_op == plan.local_op && p.steps.size() == plan.steps.size();
+      });
+      if (!seen) result.plans.push_back(std::move(plan));
+    }
+  std::stable_sort(result.plans.begin(), result.plans.end(),
+                   [](const MatmulPlan& x, const MatmulPlan& y) { return x.lower_bound_s < y.lower_bound_s; });
+  return result;
+}
+
+}  // namespace scalescope

@@ -1,0 +1,54 @@
+// A matmul of two sharded arrays (spec/book.md §2.4): its case, and the plans that run it on a mesh, each with the
+// collectives it needs, its FLOPs, its HBM traffic and their times (§2.1 roofline: the lower bound is the slowest).
+// Dimensions follow the §2.7 contraction rule: a dimension of both inputs is contracted, unless the output keeps
+// it (a batch dimension, e.g. X[B, D] * W[B, D, F] -> Y[B, F]); a dimension of one input is free.
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "physics/sharding.h"
+
+namespace scalescope {
+
+struct CommStep {
+  Collective op = Collective::all_gather;
+  std::string array;        // which array it acts on ("A", "B", "C")
+  std::string before, after;  // sharding before and after, in the book's notation
+  std::vector<int> axes;
+  double bytes = 0;         // V, per group (§2.5)
+  CollectiveCost cost;
+};
+
+struct MatmulPlan {
+  std::string name;         // "local", "gather_then_multiply", "multiply_then_reduce", ...
+  std::vector<CommStep> steps;
+  std::string local_op;     // the matmul each device runs, in the book's notation
+  std::string output;       // the result's sharding after the steps
+  double flops_per_device = 0;
+  double compute_s = 0;
+  double hbm_bytes_per_device = 0;  // the local matmul's operands and result, read and written once (§2.1)
+  double memory_s = 0;              // hbm_bytes_per_device / HBM bandwidth
+  double comms_s = 0;       // sum of the steps (they sit on the critical path)
+  double lower_bound_s = 0; // max(compute, memory, comms)
+  double upper_bound_s = 0; // compute + memory + comms
+  const char* bound = "compute";  // the largest of the three: "compute" | "memory" | "communication"
+};
+
+struct ShardedMatmul {
+  int book_case = 1;        // §2.4 case 1..4
+  std::string description;
+  std::vector<std::string> contracting_dims, batch_dims;
+  std::vector<MatmulPlan> plans;  // alternatives, cheapest (by lower bound) first
+  double total_flops = 0;   // 2 x product of all dims, counted once
+};
+
+// §2.4: analyses `A * B -> C` (C optional: without it every shared dimension is contracted, einsum's rule, and a
+// warning says so when there are several). `sizes` gives every dim's length. Uses the mesh's collectives.
+std::optional<ShardedMatmul> analyse_sharded_matmul(std::string_view expression, const DimSizes& sizes, Dtype dtype,
+                                                    const Hardware& hw, const Mesh& mesh,
+                                                    const CollectiveOptions& options, const std::string& path,
+                                                    const std::string& dims_path, Diagnostics& diagnostics);
+
+}  // namespace scalescope
