@@ -11,8 +11,7 @@ namespace scalescope {
 namespace {
 
 CollectiveCost on_group(const ServingInput& in, const AxisGroup& g, Collective op, double bytes) {
-  if (g.count == 0) return CollectiveCost{};
-  return mesh_collective(*in.hw, *in.mesh, op, bytes, g.axes.data(), g.count, CollectiveOptions{});
+  return group_collective(*in.hw, *in.mesh, g, op, bytes);
 }
 
 // Routed experts a batch of `tokens` touches per MoE layer: E (1 - (1 - k/E)^tokens) in expectation, so small

@@ -8,20 +8,6 @@
 
 namespace scalescope {
 
-void add_axis(AxisGroup& g, const Mesh& mesh, int axis) {
-  if (g.count >= kMaxPlanAxes) return;
-  g.axes[g.count++] = axis;
-  g.degree *= mesh.axes[axis].size;
-  if (mesh.axes[axis].dcn) g.has_dcn = true;
-  else g.ici_axes += mesh.axes[axis].size > 1 ? 1 : 0;
-}
-
-AxisGroup make_axis_group(const Mesh& mesh, std::initializer_list<int> axes) {
-  AxisGroup g;
-  for (int a : axes) add_axis(g, mesh, a);
-  return g;
-}
-
 const char* comm_part_name(CommPart p) {
   static const char* kNames[] = {"data", "fsdp", "tensor", "pipeline", "expert", "context", "dcn"};
   return kNames[static_cast<int>(p)];
@@ -29,22 +15,12 @@ const char* comm_part_name(CommPart p) {
 
 namespace {
 
-// The cost of `op` over a strategy's ICI axes (the DCN axis, if any, is costed separately).
+// The cost of `op` over a strategy's ICI pieces (the DCN part, if any, is costed separately).
 CollectiveCost on_axes(const TrainingInput& in, const AxisGroup& g, Collective op, double bytes) {
-  std::array<int, kMaxPlanAxes> ici{};
-  int n = 0;
-  for (int i = 0; i < g.count; ++i)
-    if (!in.mesh->axes[g.axes[i]].dcn) ici[n++] = g.axes[i];
-  if (n == 0) return CollectiveCost{};
-  return mesh_collective(*in.hw, *in.mesh, op, bytes, ici.data(), n, CollectiveOptions{});
+  return group_collective(*in.hw, *in.mesh, g, op, bytes);
 }
 
-double ici_degree(const TrainingInput& in, const AxisGroup& g) {
-  double d = 1;
-  for (int i = 0; i < g.count; ++i)
-    if (!in.mesh->axes[g.axes[i]].dcn) d *= in.mesh->axes[g.axes[i]].size;
-  return d;
-}
+double ici_degree(const TrainingInput&, const AxisGroup& g) { return g.ici_degree; }
 
 void add_threshold(TrainingStep& s, const char* name, ThresholdKind kind, double required, double actual,
                    double axes) {

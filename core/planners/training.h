@@ -3,31 +3,15 @@
 // evaluate_training_step is allocation-free and runs in well under 2 µs, so a plan search can call it freely.
 #pragma once
 #include <array>
-#include <initializer_list>
 
 #include "io/dtype.h"
 #include "specs/hardware.h"
+#include "physics/layout.h"
 #include "physics/mesh.h"
 #include "specs/model.h"
 #include "physics/transformer.h"
 
 namespace scalescope {
-
-constexpr int kMaxPlanAxes = 7;  // six mesh axes and a DCN axis
-
-// Mesh axes given to one strategy; degree = product of their sizes.
-struct AxisGroup {
-  std::array<int, kMaxPlanAxes> axes{};
-  int count = 0;
-  double degree = 1;
-  int ici_axes = 0;     // axes on the torus / inside the cluster (the book's M_X, M_Y)
-  bool has_dcn = false;
-};
-
-// Adds mesh axis `axis` to a strategy's group (degree, ICI axis count, DCN flag).
-void add_axis(AxisGroup& group, const Mesh& mesh, int axis);
-// The group of mesh axes (indices into mesh.axes) a strategy runs on; used by searches and tests.
-AxisGroup make_axis_group(const Mesh& mesh, std::initializer_list<int> axes);
 
 enum class PipelineSchedule { gpipe, one_f_one_b, interleaved };
 

@@ -258,7 +258,8 @@ namespace {
 
 Json axis_names_of(const AxisGroup& g, const std::vector<std::string>& names, const Mesh* mesh) {
   Json out = Json::array();
-  for (int i = 0; i < g.count; ++i) out.push_back(names.empty() ? mesh->axes[g.axes[i]].name : names[g.axes[i]]);
+  for (int i = 0; i < g.count; ++i)
+    out.push_back(names.empty() ? mesh->axes[g.pieces[i].axis].name : names[g.pieces[i].axis]);
   return out;
 }
 
