@@ -154,6 +154,7 @@ struct Enumerator {
     }
     const bool dcn = mesh.axes[a].dcn;
     const int inner = mesh.axes[a].size / left;
+    if (!dcn && mesh.tpu.dims > 0 && layout.slot_count[a] >= rules.max_slots_per_torus_axis) return;
     for (int s = 0; s < kLayoutStrategies; ++s) {
       if (used & (1u << s) || remaining[s] <= 1) continue;
       if (rules.explicit_strategies & (1u << s)) {

@@ -85,6 +85,7 @@ struct LayoutRules {
   std::array<std::array<int, kLayoutStrategies>, kMaxLayoutAxes> fixed_stride{};
   unsigned explicit_strategies = 0;
   unsigned dcn_strategies = ~0u;
+  int max_slots_per_torus_axis = kMaxSlotsPerAxis;  // strategies sharing one physical TPU axis
 };
 
 // Calls `visit` for every distinct layout of the rules (at most one factor per strategy per axis; torus axes of the

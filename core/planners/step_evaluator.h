@@ -1,6 +1,7 @@
-// The per-plan evaluator a planner ranks plans with: the book's closed forms today (evaluate_training_step); the
-// calibrated per-layer model (issue 8) plugs in here, with its own context (e.g. a calibration profile).
+// The per-plan evaluator a planner ranks plans with: the book's closed forms (evaluate_training_step) or the
+// calibrated per-layer model (issue 8) with its calibration profile as the context.
 #pragma once
+#include "planners/calibrated_training.h"
 #include "planners/training.h"
 
 namespace scalescope {
@@ -12,5 +13,14 @@ struct StepEvaluator {
     return evaluate ? evaluate(in, context) : evaluate_training_step(in);
   }
 };
+
+// The calibrated step with `profile` (which must outlive the evaluator); a null profile gives the book's step.
+inline StepEvaluator step_evaluator(const CalibrationProfile* profile) {
+  if (!profile) return StepEvaluator{};
+  return StepEvaluator{[](const TrainingInput& in, const void* p) {
+                         return evaluate_calibrated_training_step(in, *static_cast<const CalibrationProfile*>(p)).step;
+                       },
+                       profile};
+}
 
 }  // namespace scalescope

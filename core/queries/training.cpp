@@ -3,7 +3,6 @@
 
 #include "io/format.h"
 #include "planners/plan_layout.h"
-#include "planners/plan_search.h"
 #include "queries/plan_reader.h"
 #include "planners/calibrated_training.h"
 #include "queries/calibration_result.h"
@@ -325,78 +324,6 @@ Json run_training_step(const QueryContext& ctx, JsonReader& args, Diagnostics& d
   out["ideal"] = ideal_json(c.ideal);
   out["calibration"] = calibration_json(*profile, *ctx.hw, "training");
   if (explain) out["explain"] = explain_training(in, c.ideal);
-  return out;
-}
-
-}  // namespace scalescope
-
-namespace scalescope {
-
-namespace {
-
-Json axis_names_of(const AxisGroup& g, const std::vector<std::string>& names, const Mesh* mesh) {
-  Json out = Json::array();
-  for (int i = 0; i < g.count; ++i)
-    out.push_back(names.empty() ? mesh->axes[g.pieces[i].axis].name : names[g.pieces[i].axis]);
-  return out;
-}
-
-}  // namespace
-
-// Every plan for this mesh (TPU) or chip count (GPU), ranked: fitting plans first, then by step time.
-Json run_plan_search(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
-  TrainingInput in = read_training_input(ctx, args, d);
-  const int keep = static_cast<int>(args.integer("keep", false, 1, 100).value_or(10));
-  peak_for(*ctx.hw, in.precision.matmul, args.path_of("precision") + "/matmul", d);
-  CalibrationProfile given;
-  const CalibrationProfile* profile =
-      ctx.fidelity == Fidelity::calibrated ? resolve_profile(ctx, args, given, d) : nullptr;
-  if (has_errors(d)) return {};
-  const PlanSearch search = search_training_plans(in, keep, profile);
-  Json plans = Json::array();
-  for (const PlanCandidate& c : search.best) {
-    const TrainingStep& s = c.step;
-    const TrainingPlan& p = c.plan;
-    Json parallelism{{"zero_stage", p.zero_stage}, {"microbatches", p.microbatches}};
-    const std::pair<const char*, const AxisGroup*> groups[] = {{"data", &p.data},         {"fsdp", &p.fsdp},
-                                                               {"tensor", &p.tensor},     {"pipeline", &p.pipeline},
-                                                               {"expert", &p.expert},     {"context", &p.context}};
-    for (const auto& [key, group] : groups)
-      if (group->count) parallelism[key] = axis_names_of(*group, c.axis_names, ctx.mesh);
-    Json plan{{"parallelism", parallelism},
-              {"remat", std::string(remat_name(c.remat))},
-              {"degrees", {{"data", s.data}, {"fsdp", s.fsdp}, {"tensor", s.tensor}, {"pipeline", s.pipeline},
-                           {"expert", s.expert}, {"context", s.context}, {"slices", s.slices}}},
-              {"step_s", s.step_s},
-              {"bound", s.bound},
-              {"critical", s.critical},
-              {"mfu_frac", s.mfu_frac},
-              {"memory_bytes", s.total_bytes},
-              {"fits", s.fits},
-              {"binding", s.binding >= 0 ? s.thresholds[s.binding].name : ""},
-              {"train_time_s", s.train_time_s},
-              {"train_usd", s.train_usd}};
-    if (!c.mesh_shape.empty()) plan["mesh"] = {{"shape", c.mesh_shape}, {"axis_names", c.axis_names}};
-    if (profile) {
-      // The book's step of the same plan: the ideal bound the calibrated ranking sits above.
-      TrainingInput plan_in = in;
-      Mesh plan_mesh;
-      if (!c.mesh_shape.empty()) {
-        Diagnostics ignored;
-        plan_mesh = parse_mesh(Json{{"shape", c.mesh_shape}, {"axis_names", c.axis_names}}, "", *ctx.hw, ignored);
-        plan_in.mesh = &plan_mesh;
-      }
-      plan_in.plan = c.plan;
-      plan_in.remat = c.remat;
-      const TrainingStep ideal = evaluate_training_step(plan_in);
-      plan["ideal"] = {{"step_s", ideal.step_s}, {"mfu_frac", ideal.mfu_frac}, {"train_time_s", ideal.train_time_s}};
-    }
-    plans.push_back(plan);
-  }
-  if (search.fitting == 0)
-    add_warning(d, "/query", "nothing_fits", "no plan fits in HBM; the list ranks the closest by step time");
-  Json out{{"evaluated", search.evaluated}, {"valid", search.valid}, {"fitting", search.fitting}, {"plans", plans}};
-  if (profile) out["calibration"] = calibration_json(*profile, *ctx.hw, "training");
   return out;
 }
 
