@@ -14,7 +14,7 @@ namespace scalescope {
 
 namespace {
 
-constexpr double kDefaultSpaceLimit = 50'000'000;
+constexpr double kDefaultSpaceLimit = 20'000'000;
 constexpr double kMaxSpaceLimit = 1'000'000'000;
 constexpr std::size_t kMaxFrontPlans = 200;
 
