@@ -64,6 +64,11 @@ double kv_bytes_per_sequence(const ServingInput& in, double context) {
   return kv_bytes_per_token(*in.model, in.kv) * context;
 }
 
+double serving_max_batch(const ServingInput& in, double context) {
+  const double hbm_total = in.mesh->chips * in.hw->hbm_capacity_bytes;
+  return std::max(0.0, std::floor((hbm_total - serving_param_bytes(in)) / kv_bytes_per_sequence(in, context)));
+}
+
 DecodeStep decode_step(const ServingInput& in, double batch, double context, double tokens_per_sequence) {
   const ModelConfig& m = *in.model;
   const Hardware& hw = *in.hw;

@@ -114,12 +114,49 @@ void read_constraints(JsonReader& args, SpaceOptions& o, SearchSettings& s, Diag
   r.finish();
 }
 
+// A GPU plan on its own mesh, as plan_search always gave it: one mesh axis per piece, outermost first (the last
+// innermost, as GPU meshes are read), named by strategy, and each strategy naming its axes. The same groups as the
+// pieces on the searched mesh, so training_step on this mesh gives the same step to the last bit.
+void gpu_plan_mesh(const Mesh& mesh, const TrainingPlan& p, Json& mesh_out, Json& parallelism) {
+  struct Axis {
+    double position_stride;
+    int strategy, size;
+  };
+  std::vector<Axis> axes;
+  for (int k = 0; k < kLayoutStrategies; ++k) {
+    const AxisGroup& g = plan_group(p, k);
+    for (int i = 0; i < g.count; ++i) {
+      double inner = 1;
+      for (std::size_t j = static_cast<std::size_t>(g.pieces[i].axis) + 1; j < mesh.axes.size(); ++j) inner *= mesh.axes[j].size;
+      if (g.pieces[i].size > 1) axes.push_back({inner * g.pieces[i].stride, k, g.pieces[i].size});
+    }
+  }
+  std::sort(axes.begin(), axes.end(), [](const Axis& a, const Axis& b) { return a.position_stride > b.position_stride; });
+  Json shape = Json::array(), names = Json::array();
+  std::array<int, kLayoutStrategies> seen{};
+  for (const Axis& a : axes) {
+    const std::string name = std::string(kStrategyKeys[a.strategy]) + (seen[a.strategy]++ ? std::to_string(seen[a.strategy]) : "");
+    shape.push_back(a.size);
+    names.push_back(name);
+    if (!parallelism.contains(kStrategyKeys[a.strategy])) parallelism[kStrategyKeys[a.strategy]] = Json::array();
+    parallelism[kStrategyKeys[a.strategy]].push_back(name);
+  }
+  if (axes.empty()) {  // one GPU
+    shape.push_back(1);
+    names.push_back("data");
+  }
+  mesh_out = {{"shape", shape}, {"axis_names", names}};
+}
+
 Json plan_json(const QueryContext& ctx, const RankedPlan& r) {
   const TrainingStep& s = r.step;
   const TrainingPlan& p = r.input.plan;
   Json parallelism{{"zero_stage", p.zero_stage}, {"microbatches", p.microbatches}};
-  for (int k = 0; k < kLayoutStrategies; ++k)
-    if (plan_group(p, k).count) parallelism[kStrategyKeys[k]] = group_json(plan_group(p, k), *ctx.mesh);
+  Json gpu_mesh;
+  if (ctx.hw->kind == ChipKind::gpu) gpu_plan_mesh(*ctx.mesh, p, gpu_mesh, parallelism);
+  else
+    for (int k = 0; k < kLayoutStrategies; ++k)
+      if (plan_group(p, k).count) parallelism[kStrategyKeys[k]] = group_json(plan_group(p, k), *ctx.mesh);
   if (p.pipeline.degree > 1) {
     parallelism["pipeline_schedule"] = schedule_name(p.schedule);
     if (p.schedule == PipelineSchedule::interleaved) parallelism["virtual_stages"] = p.virtual_stages;
@@ -147,11 +184,7 @@ Json plan_json(const QueryContext& ctx, const RankedPlan& r) {
             {"usd_per_step", s.step_s * s.usd_per_hour / 3600.0},
             {"train_time_s", s.train_time_s},
             {"train_usd", s.train_usd}};
-  if (ctx.hw->kind == ChipKind::gpu) {  // the mesh the plan's axes name (plan_search's GPU results always had one)
-    Json shape = Json::array();
-    for (const MeshAxis& a : ctx.mesh->axes) shape.push_back(a.size);
-    plan["mesh"] = {{"shape", shape}, {"axis_names", ctx.mesh->names()}};
-  }
+  if (ctx.hw->kind == ChipKind::gpu) plan["mesh"] = gpu_mesh;
   return plan;
 }
 
