@@ -7,12 +7,25 @@
 
 namespace scalescope {
 
-bool ranks_before(const RankedPlan& a, const RankedPlan& b) {
+namespace {
+
+// The ranking's key: fitting first, then the objective, then less memory per chip, then the earlier ordinal.
+struct RankKey {
+  bool fits;
+  double objective, bytes;
+  long long index;
+};
+RankKey key_of(const RankedPlan& p) { return {p.fits, p.objective, p.step.total_bytes, p.index}; }
+bool key_before(const RankKey& a, const RankKey& b) {
   if (a.fits != b.fits) return a.fits;
   if (a.objective != b.objective) return a.objective < b.objective;
-  if (a.step.total_bytes != b.step.total_bytes) return a.step.total_bytes < b.step.total_bytes;
+  if (a.bytes != b.bytes) return a.bytes < b.bytes;
   return a.index < b.index;
 }
+
+}  // namespace
+
+bool ranks_before(const RankedPlan& a, const RankedPlan& b) { return key_before(key_of(a), key_of(b)); }
 
 namespace {
 
@@ -110,12 +123,8 @@ struct Walker {
     const double objective = objective_of(in, step, settings.objective);
     const bool to_front = fits && !front_dominates(state.front, step.step_s, step.total_bytes);
     std::vector<RankedPlan>& best = state.best;
-    RankedPlan probe;
-    probe.index = index;
-    probe.objective = objective;
-    probe.fits = fits;
-    probe.step.total_bytes = step.total_bytes;
-    const bool to_best = static_cast<int>(best.size()) < settings.keep || ranks_before(probe, best.back());
+    const bool to_best = static_cast<int>(best.size()) < settings.keep ||
+                         key_before(RankKey{fits, objective, step.total_bytes, index}, key_of(best.back()));
     if (!to_front && !to_best) return;
     RankedPlan plan{index, in, step, objective, fits};
     if (to_best) {
