@@ -13,6 +13,18 @@ enum { kData, kFsdp, kTensor, kPipeline, kExpert, kContext };
 
 bool divides(double a, double b) { return std::fmod(b, a) == 0; }
 
+// The divisors of n, ascending, found up to sqrt(n) (a mesh can hold 1e8 chips, a batch as many sequences).
+std::vector<long> divisors_of(long n) {
+  std::vector<long> low, high;
+  for (long f = 1; f * f <= n; ++f)
+    if (n % f == 0) {
+      low.push_back(f);
+      if (f != n / f) high.push_back(n / f);
+    }
+  low.insert(low.end(), high.rbegin(), high.rend());
+  return low;
+}
+
 // Degrees the model and the batch allow, whatever the layout (the checks of plan_problems that depend on the
 // degrees alone): TP divides the heads and d_ff, at most one stage per layer, EP divides the experts, CP the
 // sequence, and every data shard gets whole sequences.
@@ -55,8 +67,7 @@ void combos_from(PlanSpace& space, std::array<int, kLayoutStrategies>& g, int s,
     space.combos.push_back(c);
     return;
   }
-  for (long f = 1; f <= left; ++f) {
-    if (left % f != 0) continue;
+  for (long f : divisors_of(left)) {
     if (f > 1 && !(o.strategies >> s & 1u)) continue;
     if (o.fixed[s] > 0 && f != o.fixed[s]) continue;
     if (o.max_degree[s] > 0 && f > o.max_degree[s]) continue;
@@ -109,11 +120,11 @@ KnobLists knob_lists(const PlanSpace& space, const DegreeCombo& c) {
   }
   const double per_shard =
       in.batch_tokens / in.seq_len / (static_cast<double>(c.degrees[kData]) * c.degrees[kFsdp] * c.degrees[kExpert]);
-  for (int size = 1; size <= per_shard; ++size)
-    if (divides(size, per_shard) && (o.microbatch_sequences.empty() ||
-                                     std::find(o.microbatch_sequences.begin(), o.microbatch_sequences.end(), size) !=
-                                         o.microbatch_sequences.end()))
-      k.microbatch_sequences.push_back(size);
+  if (per_shard >= 1 && per_shard <= 1e15 && per_shard == std::floor(per_shard))
+    for (long size : divisors_of(static_cast<long>(per_shard)))
+      if (size <= (1L << 30) && (o.microbatch_sequences.empty() ||
+          std::find(o.microbatch_sequences.begin(), o.microbatch_sequences.end(), size) != o.microbatch_sequences.end()))
+        k.microbatch_sequences.push_back(static_cast<int>(size));
   k.remat = o.remats;
   if (space.base.hw->host_pcie_unidir_bytes_per_s > 0) k.offload = o.offloads;
   else k.offload = {OffloadChoice::none};
