@@ -280,6 +280,7 @@ Json run_plan_search(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
       const TrainingStep ideal = evaluate_training_step(state.best[i].input);
       p["ideal"] = {{"step_s", ideal.step_s}, {"mfu_frac", ideal.mfu_frac}, {"train_time_s", ideal.train_time_s}};
     }
+    p["layout"] = layout_json(*ctx.hw, *ctx.mesh, state.best[i].input.plan);
     p["pareto"] = std::any_of(state.front.begin(), state.front.end(),
                               [&](const RankedPlan& f) { return f.index == state.best[i].index; });
     if (i > 0 && same_place(state.best[i], state.best[i - 1]))
