@@ -9,16 +9,18 @@ namespace scalescope {
 
 namespace {
 
-// The ranking's key: fitting first, then the objective, then less memory per chip, then the earlier ordinal.
+// The ranking's key: fitting first, then the objective, then the step with no overlap at all (upper_bound_s: of two
+// equal steps, the one with more slack), then less memory per chip, then the earlier ordinal.
 struct RankKey {
   bool fits;
-  double objective, bytes;
+  double objective, no_overlap_s, bytes;
   long long index;
 };
-RankKey key_of(const RankedPlan& p) { return {p.fits, p.objective, p.step.total_bytes, p.index}; }
+RankKey key_of(const RankedPlan& p) { return {p.fits, p.objective, p.step.upper_bound_s, p.step.total_bytes, p.index}; }
 bool key_before(const RankKey& a, const RankKey& b) {
   if (a.fits != b.fits) return a.fits;
   if (a.objective != b.objective) return a.objective < b.objective;
+  if (a.no_overlap_s != b.no_overlap_s) return a.no_overlap_s < b.no_overlap_s;
   if (a.bytes != b.bytes) return a.bytes < b.bytes;
   return a.index < b.index;
 }
@@ -124,7 +126,7 @@ struct Walker {
     const bool to_front = fits && !front_dominates(state.front, step.step_s, step.total_bytes);
     std::vector<RankedPlan>& best = state.best;
     const bool to_best = static_cast<int>(best.size()) < settings.keep ||
-                         key_before(RankKey{fits, objective, step.total_bytes, index}, key_of(best.back()));
+                         key_before(RankKey{fits, objective, step.upper_bound_s, step.total_bytes, index}, key_of(best.back()));
     if (!to_front && !to_best) return;
     RankedPlan plan{index, in, step, objective, fits};
     if (to_best) {

@@ -63,7 +63,8 @@ void continue_search(const PlanSpace& space, const SearchSettings& settings, Pla
 void restore_plans(const PlanSpace& space, const SearchSettings& settings, PlanSearchState& state,
                    const std::vector<long long>& indices);
 
-// Ranking: fitting plans first, then the objective, then less memory per chip, then the earlier ordinal.
+// Ranking: fitting plans first, then the objective, then the no-overlap step (more slack first), then less memory
+// per chip, then the earlier ordinal.
 bool ranks_before(const RankedPlan& a, const RankedPlan& b);
 
 // What two plans differ in ("remat: none vs block", "tensor: ..."), to say why equal plans tie.

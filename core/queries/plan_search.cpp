@@ -189,7 +189,8 @@ Json plan_json(const QueryContext& ctx, const RankedPlan& r) {
 }
 
 bool same_place(const RankedPlan& a, const RankedPlan& b) {
-  return a.objective == b.objective && a.step.total_bytes == b.step.total_bytes && a.fits == b.fits;
+  return a.objective == b.objective && a.step.upper_bound_s == b.step.upper_bound_s &&
+         a.step.total_bytes == b.step.total_bytes && a.fits == b.fits;
 }
 
 Json counts_json(const SearchCounts& c) {
