@@ -39,11 +39,13 @@ void measure(const char* name, F&& body, double min_seconds = 0.3) {
 }
 
 // One whole plan search, timed: its space, the plans it evaluated, plans per second.
-void time_search(const char* name, const scalescope::TrainingInput& in, const scalescope::SpaceOptions& options) {
+void time_search(const char* name, const scalescope::TrainingInput& in, const scalescope::SpaceOptions& options,
+                 const scalescope::CalibrationProfile* profile = nullptr) {
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
   const scalescope::PlanSpace space = scalescope::build_plan_space(in, options);
   scalescope::SearchSettings settings;
+  settings.evaluate = scalescope::step_evaluator(profile);
   scalescope::PlanSearchState state;
   scalescope::continue_search(space, settings, state, 0);
   const double elapsed = std::chrono::duration<double>(clock::now() - start).count();
@@ -141,6 +143,9 @@ int main() {
   pod_job.mesh = &full_pod;
   pod_job.batch_tokens = 4194304;
   time_search("plan search, LLaMA-3 70B, v5p 16x20x28", pod_job, SpaceOptions{});
+  // The same spaces ranked by the calibrated step (plan_search's default fidelity).
+  time_search("calibrated plan search, 4096 H100", gpu_job, SpaceOptions{}, calibration_profile_for(gpu));
+  time_search("calibrated plan search, v5p 16x20x28", pod_job, SpaceOptions{}, calibration_profile_for(tpu));
 
   // The space sizes beside an exhaustive peer's (Calculon, Isaev et al. SC'23, as issue 9 quotes them): ours by
   // default and with every setting allowed. Megatron-22B as Calculon's examples/22B.json (hidden 6144, 48 blocks,
