@@ -167,13 +167,14 @@ ServingSearch search_serving(const ServingSearchInput& in) {
             for (double b = 1; b <= max_batch && b <= 65536; b *= 2) batches.push_back(b);
             if (max_batch <= 65536 && batches.back() != max_batch) batches.push_back(max_batch);
           }
-          const double prefill_one = prefill(s, 1, in.prompt_len).time_s;
+          const ServingModel model{&s, in.profile};
+          const double prefill_one = model.prefill(1, in.prompt_len).time_s;
           for (double b : batches)
             for (bool disaggregated : in.disaggregated) {
               ++out.evaluated;
               if (b > max_batch) continue;
               ++out.fitting;
-              const DecodeStep step = decode_step(s, b, context);
+              const DecodeStep step = model.decode(b, context);
               ServingDeployment x;
               x.mesh_shape = r.shape;
               x.tensor_axes = r.tensor_axes;

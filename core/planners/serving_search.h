@@ -2,11 +2,12 @@
 // weight and KV dtypes, batch, colocated or disaggregated prefill, and the replicas a demand needs; each costed with
 // the serving planner (planners/serving.h, spec §2.10) and ranked by fewest chips, dollars per million output
 // tokens or tokens per second per chip among the deployments that meet a latency target per output token and a
-// time to first token.
+// time to first token. At the calibrated fidelity (a profile) the serving planner's calibrated steps cost them.
 #pragma once
 #include <vector>
 
 #include "physics/mesh.h"
+#include "planners/calibrated_serving.h"
 #include "planners/serving.h"
 
 namespace scalescope {
@@ -30,6 +31,7 @@ struct ServingSearchInput {
   std::vector<bool> disaggregated{false, true};
   ServingObjective objective = ServingObjective::usd_per_million_tokens;
   int keep = 10;
+  const CalibrationProfile* profile = nullptr;  // the calibrated decode and prefill; none: the book's
 };
 
 struct ServingDeployment {

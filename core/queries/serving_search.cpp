@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "planners/serving_search.h"
+#include "queries/calibration_result.h"
 #include "queries/plan_reader.h"
 #include "queries/query.h"
 
@@ -112,6 +113,8 @@ Json run_serving_search(const QueryContext& ctx, JsonReader& args, Diagnostics& 
   const auto disaggregation = args.choice("disaggregation", false, {"both", "colocated", "disaggregated"}).value_or("both");
   if (disaggregation == "colocated") in.disaggregated = {false};
   if (disaggregation == "disaggregated") in.disaggregated = {true};
+  CalibrationProfile given;
+  in.profile = ctx.fidelity == Fidelity::calibrated ? resolve_profile(ctx, args, given, d) : nullptr;
   if (has_errors(d)) return {};
 
   const ServingSearch s = search_serving(in);
@@ -126,13 +129,15 @@ Json run_serving_search(const QueryContext& ctx, JsonReader& args, Diagnostics& 
     add_warning(d, "/query/targets", "no_deployment_meets_targets",
                 s.fitting == 0 ? "no deployment fits in HBM; allow larger replicas (max_replica_chips) or smaller dtypes"
                                : "no deployment meets the latency targets; the frontier shows what each latency costs");
-  return {{"evaluated", s.evaluated},
+  Json out{{"evaluated", s.evaluated},
           {"fitting", s.fitting},
           {"meeting_targets", s.meeting_targets},
           {"objective", objective},
           {"deployments", best},
           {"frontier", frontier},
           {"frontier_size", s.frontier.size()}};
+  if (in.profile) out["calibration"] = calibration_json(*in.profile, *ctx.hw, "serving");
+  return out;
 }
 
 }  // namespace scalescope

@@ -60,18 +60,22 @@ TEST_CASE("serving search: a demand sets the replicas; disaggregation adds prefi
   }
 }
 
-TEST_CASE("serving search: a deployment passed to the serving query gives the same decode step", "[serving_search]") {
-  const json r = search("usd_per_million_tokens");
-  REQUIRE(r["ok"] == true);
-  for (const json& x : r["result"]["deployments"]) {
-    const json s = run({{"hardware", {{"preset", "h100-sxm"}}},
-                        {"model", {{"preset", "llama-3-70b"}}},
-                        {"mesh", x["mesh"]},
-                        {"query", {{"kind", "serving"}, {"fidelity", "book"}, {"batch", x["batch"]}, {"prompt_len", 2048},
-                                   {"generated_len", 512}, {"dtypes", x["dtypes"]}, {"parallelism", x["parallelism"]}}}});
-    REQUIRE(s["ok"] == true);
-    CHECK(s["result"]["decode"]["step_s"] == x["decode_step_s"]);
-    CHECK(s["result"]["disaggregation"]["prefill_time_one_sequence_s"] == x["prefill_one_sequence_s"]);
+TEST_CASE("serving search: a deployment passed to the serving query gives the same decode step, either fidelity", "[serving_search]") {
+  for (const char* fidelity : {"book", "calibrated"}) {
+    const json r = search("usd_per_million_tokens", {{"fidelity", fidelity}});
+    REQUIRE(r["ok"] == true);
+    CHECK(r["result"]["fidelity"] == fidelity);
+    CHECK(r["result"].contains("calibration") == (std::string(fidelity) == "calibrated"));
+    for (const json& x : r["result"]["deployments"]) {
+      const json s = run({{"hardware", {{"preset", "h100-sxm"}}},
+                          {"model", {{"preset", "llama-3-70b"}}},
+                          {"mesh", x["mesh"]},
+                          {"query", {{"kind", "serving"}, {"fidelity", fidelity}, {"batch", x["batch"]}, {"prompt_len", 2048},
+                                     {"generated_len", 512}, {"dtypes", x["dtypes"]}, {"parallelism", x["parallelism"]}}}});
+      REQUIRE(s["ok"] == true);
+      CHECK(s["result"]["decode"]["step_s"] == x["decode_step_s"]);
+      CHECK(s["result"]["disaggregation"]["prefill_time_one_sequence_s"] == x["prefill_one_sequence_s"]);
+    }
   }
 }
 
