@@ -29,6 +29,7 @@ std::span<const QueryKind> query_kinds() {
       {"plan_search", kNeedsHardware | kNeedsModel | kNeedsMesh, run_plan_search, true, Fidelity::calibrated},
       {"validation", 0, run_validation},
       {"calibrate", 0, run_calibrate},
+      {"serving_search", kNeedsHardware | kNeedsModel, run_serving_search, true, Fidelity::calibrated},
   };
   return kinds;
 }

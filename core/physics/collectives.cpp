@@ -28,21 +28,25 @@ std::optional<Collective> parse_collective(std::string_view name) {
 
 const char* collective_choices() { return "all_gather, reduce_scatter, all_reduce, all_to_all"; }
 
-CollectiveCost tpu_collective(Collective op, double bytes, const TorusAxis* axes, int n_axes, double w_uni,
-                              double hop_latency_s, double traffic_frac) {
+namespace {
+// One loop for both forms: ring(i) gives the i-th ring (a whole axis is a ring of stride 1).
+template <typename RingAt>
+CollectiveCost torus_collective(Collective op, double bytes, int n, RingAt ring, double w_uni, double hop_latency_s,
+                                double traffic_frac) {
   double bandwidth_sum = 0, hops = 0, devices = 1, widest_axis = 0;
-  for (int i = 0; i < n_axes; ++i) {
-    const double x = axes[i].size;
+  for (int i = 0; i < n; ++i) {
+    const TorusRing r = ring(i);
+    const double x = r.size, s = r.stride;
     if (x <= 1) continue;
     devices *= x;
-    if (axes[i].wraps) {
-      bandwidth_sum += 2.0 * w_uni;
-      hops += x / 2.0;
-      widest_axis = std::max(widest_axis, x);
+    if (r.wraps) {
+      bandwidth_sum += 2.0 * w_uni / s;
+      hops += x / 2.0 * s;
+      widest_axis = std::max(widest_axis, x * s);
     } else {
-      bandwidth_sum += w_uni * x / (x - 1.0);
-      hops += x - 1.0;
-      widest_axis = std::max(widest_axis, 2.0 * x);  // a line moves AllToAll traffic at half a ring's rate
+      bandwidth_sum += w_uni * x / (x - 1.0) / s;
+      hops += (x - 1.0) * s;
+      widest_axis = std::max(widest_axis, 2.0 * x * s);  // a line moves AllToAll traffic at half a ring's rate
     }
   }
   if (devices <= 1) return CollectiveCost{};
@@ -55,6 +59,19 @@ CollectiveCost tpu_collective(Collective op, double bytes, const TorusAxis* axes
       return finish(traffic_frac * bytes * widest_axis / (4.0 * devices * 2.0 * w_uni), latency_s);
   }
   return CollectiveCost{};
+}
+}  // namespace
+
+CollectiveCost tpu_collective(Collective op, double bytes, const TorusAxis* axes, int n_axes, double w_uni,
+                              double hop_latency_s, double traffic_frac) {
+  return torus_collective(
+      op, bytes, n_axes, [&](int i) { return TorusRing{axes[i].size, axes[i].wraps, 1}; }, w_uni, hop_latency_s,
+      traffic_frac);
+}
+
+CollectiveCost tpu_ring_collective(Collective op, double bytes, const TorusRing* rings, int n_rings, double w_uni,
+                                   double hop_latency_s, double traffic_frac) {
+  return torus_collective(op, bytes, n_rings, [&](int i) { return rings[i]; }, w_uni, hop_latency_s, traffic_frac);
 }
 
 CollectiveCost dcn_collective(Collective op, double bytes, double slices, double chips_per_slice, double w_chip,

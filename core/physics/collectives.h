@@ -34,6 +34,21 @@ struct TorusAxis {
 CollectiveCost tpu_collective(Collective op, double bytes, const TorusAxis* axes, int n_axes,
                               double link_unidir_bytes_per_s, double hop_latency_s, double traffic_frac = 1.0);
 
+// A collective group's ring (or line) on one torus axis: `size` members `stride` chips apart. It closes into a
+// ring through the axis's wraparound only when it spans the whole axis (`wraps`): a 4-chip group inside a 16-long
+// axis is a line (§1.2). A strided group shares each link of its stretch with the `stride` groups interleaved
+// with it, and each of its hops crosses `stride` links.
+struct TorusRing {
+  int size = 1;
+  bool wraps = false;
+  int stride = 1;
+};
+
+// §2.5 over rings: tpu_collective with each axis's bandwidth divided by its ring's stride, its hops and its
+// AllToAll extent multiplied by it. Rings of stride 1 are tpu_collective's axes, to the last bit.
+CollectiveCost tpu_ring_collective(Collective op, double bytes, const TorusRing* rings, int n_rings,
+                                   double link_unidir_bytes_per_s, double hop_latency_s, double traffic_frac = 1.0);
+
 // §2.9.7 (Aug-2025): between `slices` slices of `chips_per_slice` chips each over DCN, the slice's DCN bandwidth
 // is chips x per-chip egress: AllGather/ReduceScatter V / (M W_dcn), AllReduce 2V / (M W_dcn); AllToAll uses the
 // cross-node form of §2.6, V (S-1) / (S^2 M W_dcn).

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "physics/layout.h"
+
 namespace scalescope {
 
 namespace {
@@ -89,32 +91,14 @@ Mesh parse_mesh(const Json& node, const std::string& path, const Hardware& hw, D
 
 CollectiveCost mesh_collective(const Hardware& hw, const Mesh& mesh, Collective op, double bytes, const int* axes,
                                int n_axes, const CollectiveOptions& o) {
-  std::array<TorusAxis, kMaxMeshAxes> torus{};
-  int n_torus = 0;
-  double members = 1, dcn_slices = 1;
-  int outermost = static_cast<int>(mesh.axes.size());
+  AxisGroup group;
   for (int i = 0; i < n_axes; ++i) {
     const MeshAxis& a = mesh.axes[axes[i]];
-    if (a.dcn) {
-      dcn_slices = a.size;
-      continue;
-    }
-    torus[n_torus++] = TorusAxis{a.size, a.wraps};
-    members *= a.size;
-    outermost = std::min(outermost, axes[i]);
+    if (a.dcn)
+      return dcn_collective(op, bytes, a.size, mesh.chips_per_slice, hw.dcn_unidir_bytes_per_s_per_chip, o.traffic_frac);
+    add_axis(group, mesh, axes[i]);
   }
-  if (dcn_slices > 1)
-    return dcn_collective(op, bytes, dcn_slices, mesh.chips_per_slice, hw.dcn_unidir_bytes_per_s_per_chip, o.traffic_frac);
-  if (hw.kind == ChipKind::tpu)
-    return tpu_collective(op, bytes, torus.data(), n_torus, hw.ici.link_unidir_bytes_per_s, hw.ici.hop_latency_s,
-                          o.traffic_frac);
-  // GPU: the group's stride is the product of the unselected axes inside its outermost axis (last axis innermost).
-  double stride = 1;
-  for (std::size_t j = outermost + 1; j < mesh.axes.size(); ++j) {
-    if (mesh.axes[j].dcn) continue;
-    if (std::find(axes, axes + n_axes, static_cast<int>(j)) == axes + n_axes) stride *= mesh.axes[j].size;
-  }
-  return gpu_collective(op, bytes, hw, members, stride, o.in_network_reduction, o.traffic_frac);
+  return group_collective(hw, mesh, group, op, bytes, o);
 }
 
 }  // namespace scalescope

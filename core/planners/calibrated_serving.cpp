@@ -86,8 +86,7 @@ struct Engine {
   double comms_s(double tokens) const {
     if (!in.include_comms || in.tensor.degree <= 1) return 0;
     const double v = bytes_per_element(in.activations) * tokens * in.model->d_model;
-    const CollectiveCost c = mesh_collective(*in.hw, *in.mesh, Collective::all_reduce, v, in.tensor.axes.data(),
-                                             in.tensor.count, CollectiveOptions{});
+    const CollectiveCost c = group_collective(*in.hw, *in.mesh, in.tensor, Collective::all_reduce, v);
     const double link = in.hw->kind == ChipKind::gpu && in.tensor.degree > in.hw->scale_up.domain_gpus ? p.slow_link_frac
                                                                                                        : p.fast_link_frac;
     return 2.0 * in.model->layers * achieved_collective_s(c.bandwidth_s, c.latency_s, link, p.collective_latency_s);

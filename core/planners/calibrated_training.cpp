@@ -94,24 +94,12 @@ struct Calibrated {
   // inside them, the last axis innermost) leaves the domain is paced by the scale-out network.
   double link_frac(const AxisGroup& g) const {
     if (hw.kind == ChipKind::tpu) return p.fast_link_frac;
-    const Mesh& mesh = *in.mesh;
-    int outermost = static_cast<int>(mesh.axes.size());
-    for (int i = 0; i < g.count; ++i)
-      if (!mesh.axes[g.axes[i]].dcn) outermost = std::min(outermost, g.axes[i]);
-    double span = 1;
-    for (std::size_t j = outermost; j < mesh.axes.size(); ++j)
-      if (!mesh.axes[j].dcn) span *= mesh.axes[j].size;
-    return span <= hw.scale_up.domain_gpus ? p.fast_link_frac : p.slow_link_frac;
+    return g.gpu_span <= hw.scale_up.domain_gpus ? p.fast_link_frac : p.slow_link_frac;
   }
 
   // `op` over a strategy's ICI / scale-up axes at achieved bandwidth with software latency.
   double collective_s(const AxisGroup& g, Collective op, double bytes) const {
-    std::array<int, kMaxPlanAxes> ici{};
-    int n = 0;
-    for (int i = 0; i < g.count; ++i)
-      if (!in.mesh->axes[g.axes[i]].dcn) ici[n++] = g.axes[i];
-    if (n == 0) return 0;
-    const CollectiveCost c = mesh_collective(hw, *in.mesh, op, bytes, ici.data(), n, CollectiveOptions{});
+    const CollectiveCost c = group_collective(hw, *in.mesh, g, op, bytes);
     if (c.time_s <= 0) return 0;
     return achieved_collective_s(c.bandwidth_s, c.latency_s, link_frac(g), p.collective_latency_s);
   }

@@ -1,144 +1,281 @@
 #include "planners/plan_search.h"
 
-#include "planners/calibrated_training.h"
-
 #include <algorithm>
-#include <array>
+#include <cmath>
+
+#include "planners/plan_layout.h"
 
 namespace scalescope {
 
 namespace {
 
-enum Strategy { kFsdp, kTensor, kPipeline, kData, kContext, kExpert, kStrategies };
-
-AxisGroup& group_of(TrainingPlan& p, int s) {
-  switch (s) {
-    case kFsdp: return p.fsdp;
-    case kTensor: return p.tensor;
-    case kPipeline: return p.pipeline;
-    case kData: return p.data;
-    case kContext: return p.context;
-    default: return p.expert;
-  }
-}
-
-// Fitting plans first, then the faster step; equal steps prefer less memory per chip (more headroom).
-bool better(const TrainingStep& a, const TrainingStep& b) {
-  if (a.fits != b.fits) return a.fits;
-  if (a.step_s != b.step_s) return a.step_s < b.step_s;
-  return a.total_bytes < b.total_bytes;
-}
-
-struct Searcher {
-  const TrainingInput& base;
-  int keep;
-  const CalibrationProfile* profile;
-  PlanSearch out;
-  Diagnostics scratch;
-
-  void consider(TrainingInput& in, const std::vector<int>& shape, const std::vector<std::string>& names) {
-    ++out.evaluated;
-    scratch.clear();
-    check_training_plan(in, "", scratch);
-    if (has_errors(scratch)) return;
-    ++out.valid;
-    const TrainingStep step = profile ? evaluate_calibrated_training_step(in, *profile).step : evaluate_training_step(in);
-    if (step.fits) ++out.fitting;
-    if (static_cast<int>(out.best.size()) == keep && !better(step, out.best.back().step)) return;
-    PlanCandidate c{in.plan, in.remat, shape, names, step};
-    auto at = std::upper_bound(out.best.begin(), out.best.end(), c,
-                               [](const PlanCandidate& x, const PlanCandidate& y) { return better(x.step, y.step); });
-    out.best.insert(at, std::move(c));
-    if (static_cast<int>(out.best.size()) > keep) out.best.pop_back();
-  }
-
-  // Microbatches, ZeRO stage and remat for one assignment of axes to strategies.
-  void variants(TrainingInput& in, const std::vector<int>& shape, const std::vector<std::string>& names) {
-    const double pp = in.plan.pipeline.degree;
-    const std::array<double, 4> mb_pp{1, 2, 4, 8};
-    const std::array<double, 3> mb_no_pp{1, 4, 16};
-    for (Remat remat : {Remat::none, Remat::block}) {
-      in.remat = remat;
-      for (int zero : {3, 1}) {
-        if (zero == 3 && (in.plan.fsdp.degree <= 1 || pp > 1)) continue;  // ZeRO-1 under PP (spec §2.9.5)
-        in.plan.zero_stage = zero;
-        if (pp > 1)
-          for (double k : mb_pp) {
-            in.plan.microbatches = k * pp;
-            consider(in, shape, names);
-          }
-        else
-          for (double m : mb_no_pp) {
-            in.plan.microbatches = m;
-            consider(in, shape, names);
-          }
-      }
-    }
-  }
-
-  // TPU: every torus axis (size > 1) to one strategy; the DCN axis, if any, to data.
-  void assign(std::size_t axis, TrainingInput& in) {
-    const Mesh& mesh = *in.mesh;
-    if (axis == mesh.axes.size()) {
-      variants(in, {}, {});
-      return;
-    }
-    if (mesh.axes[axis].size <= 1 || mesh.axes[axis].dcn) {
-      if (mesh.axes[axis].dcn) add_axis(in.plan.data, mesh, static_cast<int>(axis));
-      assign(axis + 1, in);
-      return;
-    }
-    const TrainingPlan saved = in.plan;
-    const int strategies = in.model->is_moe() ? kStrategies : kExpert;
-    for (int s = 0; s < strategies; ++s) {
-      in.plan = saved;
-      add_axis(group_of(in.plan, s), mesh, static_cast<int>(axis));
-      assign(axis + 1, in);
-    }
-    in.plan = saved;
-  }
+// The ranking's key: fitting first, then the objective, then the step with no overlap at all (upper_bound_s: of two
+// equal steps, the one with more slack), then less memory per chip, then the earlier ordinal.
+struct RankKey {
+  bool fits;
+  double objective, no_overlap_s, bytes;
+  long long index;
 };
-
-std::vector<int> divisors(int n) {
-  std::vector<int> d;
-  for (int i = 1; i <= n; ++i)
-    if (n % i == 0) d.push_back(i);
-  return d;
+RankKey key_of(const RankedPlan& p) { return {p.fits, p.objective, p.step.upper_bound_s, p.step.total_bytes, p.index}; }
+bool key_before(const RankKey& a, const RankKey& b) {
+  if (a.fits != b.fits) return a.fits;
+  if (a.objective != b.objective) return a.objective < b.objective;
+  if (a.no_overlap_s != b.no_overlap_s) return a.no_overlap_s < b.no_overlap_s;
+  if (a.bytes != b.bytes) return a.bytes < b.bytes;
+  return a.index < b.index;
 }
 
 }  // namespace
 
-PlanSearch search_training_plans(const TrainingInput& base, int keep, const CalibrationProfile* profile) {
-  Searcher s{base, keep, profile, {}, {}};
-  TrainingInput in = base;
-  in.plan = TrainingPlan{};
-  if (base.hw->kind == ChipKind::tpu) {
-    s.assign(0, in);
-    return std::move(s.out);
+bool ranks_before(const RankedPlan& a, const RankedPlan& b) { return key_before(key_of(a), key_of(b)); }
+
+namespace {
+
+double objective_of(const TrainingInput& in, const TrainingStep& s, SearchObjective o) {
+  switch (o) {
+    case SearchObjective::step_time: return s.step_s;
+    case SearchObjective::cost_to_train:  // dollars to train, or per step when no token count is given
+      return in.train_tokens > 0 ? s.train_usd : s.step_s * s.usd_per_hour / 3600.0;
+    case SearchObjective::tokens_per_usd:
+      return s.usd_per_hour > 0 ? -s.tokens_per_s / s.usd_per_hour : -s.tokens_per_s;
   }
-  // GPU: chips = outer x pipeline x tensor, tensor inside the NVLink domain; the outer axis is FSDP or DP.
-  const int chips = static_cast<int>(base.mesh->chips);
-  for (int tp : divisors(std::min(chips, base.hw->scale_up.domain_gpus))) {
-    for (int pp : divisors(chips / tp)) {
-      if (pp > 64) break;
-      const int outer = chips / (tp * pp);
-      const std::vector<int> shape{outer, pp, tp};
-      const std::vector<std::string> names{"D", "P", "T"};
-      Diagnostics d;
-      const Mesh mesh = parse_mesh(Json{{"shape", shape}, {"axis_names", names}}, "", *base.hw, d);
-      if (has_errors(d)) continue;
-      in.mesh = &mesh;
-      for (int outer_strategy : {kFsdp, kData}) {
-        in.plan = TrainingPlan{};
-        if (outer > 1) add_axis(group_of(in.plan, outer_strategy), mesh, 0);
-        if (pp > 1) add_axis(in.plan.pipeline, mesh, 1);
-        if (tp > 1) add_axis(in.plan.tensor, mesh, 2);
-        s.variants(in, shape, names);
-        if (outer <= 1) break;
+  return s.step_s;
+}
+
+// The Pareto front in (step time, memory per chip), fastest first, memory strictly falling. (Cost is step time x
+// chips x price: on one mesh it adds no dimension.) A plan equal to one on the front is dominated.
+bool front_dominates(const std::vector<RankedPlan>& front, double step_s, double bytes) {
+  auto it = std::upper_bound(front.begin(), front.end(), step_s,
+                             [](double s, const RankedPlan& p) { return s < p.step.step_s; });
+  return it != front.begin() && (it - 1)->step.total_bytes <= bytes;
+}
+
+void front_insert(std::vector<RankedPlan>& front, RankedPlan&& plan) {
+  const double s = plan.step.step_s, m = plan.step.total_bytes;
+  auto it = std::upper_bound(front.begin(), front.end(), s,
+                             [](double v, const RankedPlan& p) { return v < p.step.step_s; });
+  while (it != front.begin() && (it - 1)->step.step_s == s) it = front.erase(it - 1);  // same step, more memory
+  auto end = it;
+  while (end != front.end() && end->step.total_bytes >= m) ++end;
+  it = front.erase(it, end);
+  front.insert(it, std::move(plan));
+}
+
+// What the step model reads of a layout (planners/training.cpp: each group's collectives over its ICI pieces and
+// over DCN, its hop bandwidth, its axis counts for the thresholds). Two layouts of one combination with the same
+// fingerprint give every setting the same numbers: the later one is not evaluated again (counted `equivalent`).
+constexpr int kFingerprintPerGroup = 16;
+using LayoutFingerprint = std::array<double, kFingerprintPerGroup * kLayoutStrategies>;
+
+LayoutFingerprint fingerprint_of(const Hardware& hw, const Mesh& mesh, const std::array<AxisGroup, kLayoutStrategies>& g) {
+  LayoutFingerprint f{};
+  const Collective ops[] = {Collective::all_gather, Collective::all_reduce, Collective::all_to_all};
+  const double probes[] = {1e3, 1e9};
+  for (int s = 0; s < kLayoutStrategies; ++s) {
+    double* v = f.data() + s * kFingerprintPerGroup;
+    int k = 0;
+    v[k++] = g[s].ici_degree;
+    v[k++] = g[s].dcn_degree;
+    v[k++] = g[s].ici_axes;
+    v[k++] = group_hop_unidir_bytes_per_s(hw, mesh, g[s]);
+    for (Collective op : ops)
+      for (double bytes : probes) {
+        v[k++] = group_collective(hw, mesh, g[s], op, bytes).time_s;
+        if (op != Collective::all_reduce) v[k++] = group_dcn_collective(hw, mesh, g[s], op, bytes).time_s;
+      }
+  }
+  return f;
+}
+
+struct Walker {
+  const PlanSpace& space;
+  const SearchSettings& settings;
+  PlanSearchState& state;
+  long long end = 0;  // stop before this ordinal
+  TrainingInput in;
+  const DegreeCombo* combo = nullptr;
+  KnobLists lists;
+  std::array<int, kKnobDimensions> radix{};
+  long layout_index = 0;
+  std::vector<LayoutFingerprint> seen;  // this combination's layouts so far
+  double hbm_limit = 0;
+  long long next_progress = 0;
+  bool stop = false;
+
+  Walker(const PlanSpace& sp, const SearchSettings& se, PlanSearchState& st) : space(sp), settings(se), state(st) {
+    in = sp.base;
+    hbm_limit = sp.base.hw->hbm_capacity_bytes * (1.0 - se.memory_headroom_frac);
+  }
+
+  void rank(long long index, bool count) {
+    SearchCounts& n = state.counts;
+    if (count) ++n.evaluated;
+    const unsigned problems = plan_problems(in);
+    if (problems & ~kPlanWarnings) return;
+    if (count) ++n.valid;
+    if (problems & kPlanWarnings) {
+      if (count) ++n.with_warnings;
+      if (!settings.include_warnings) return;
+    }
+    const TrainingStep step = settings.evaluate(in);
+    const bool fits = step.total_bytes <= hbm_limit;
+    if (fits && count) ++n.fitting;
+    if (settings.must_fit && !fits) return;
+    if (count) ++n.ranked;
+    const double objective = objective_of(in, step, settings.objective);
+    const bool to_front = fits && !front_dominates(state.front, step.step_s, step.total_bytes);
+    std::vector<RankedPlan>& best = state.best;
+    const bool to_best = static_cast<int>(best.size()) < settings.keep ||
+                         key_before(RankKey{fits, objective, step.upper_bound_s, step.total_bytes, index}, key_of(best.back()));
+    if (!to_front && !to_best) return;
+    RankedPlan plan{index, in, step, objective, fits};
+    if (to_best) {
+      best.insert(std::upper_bound(best.begin(), best.end(), plan, ranks_before), plan);
+      if (static_cast<int>(best.size()) > settings.keep) best.pop_back();
+    }
+    if (to_front) front_insert(state.front, std::move(plan));
+  }
+
+  // The settings of one layout, from ordinal `base + first` to before `base + last`.
+  void settings_of_layout(long long base, long first, long last) {
+    std::array<int, kKnobDimensions> digit{};
+    long knob = first;
+    for (int d = kKnobDimensions - 1; d >= 0; --d) {
+      digit[d] = static_cast<int>(knob % radix[d]);
+      knob /= radix[d];
+    }
+    for (long k = first; k < last; ++k) {
+      apply_knobs(space, *combo, lists, digit, in);
+      rank(base + k, true);
+      for (int d = kKnobDimensions - 1; d >= 0 && ++digit[d] == radix[d]; --d) digit[d] = 0;
+      if (settings.progress && state.counts.evaluated >= next_progress) {
+        next_progress += settings.progress_every;
+        if (!settings.progress(base + k + 1, space.size, settings.progress_context)) {
+          state.next = base + k + 1;
+          stop = true;
+          return;
+        }
       }
     }
   }
-  return std::move(s.out);
+
+  static bool visit(const MeshLayout& layout, void* context) {
+    Walker& w = *static_cast<Walker*>(context);
+    const DegreeCombo& c = *w.combo;
+    const long long base = c.first + static_cast<long long>(w.layout_index++) * c.knobs;
+    if (base >= w.end) {
+      w.stop = true;
+      return false;
+    }
+    std::array<AxisGroup, kLayoutStrategies> groups;
+    layout_groups(*w.space.base.mesh, layout, groups);
+    const LayoutFingerprint f = fingerprint_of(*w.space.base.hw, *w.space.base.mesh, groups);
+    const bool equivalent = std::find(w.seen.begin(), w.seen.end(), f) != w.seen.end();
+    w.seen.push_back(f);  // earlier layouts are fingerprinted even in a resumed chunk that skips them
+    if (base + c.knobs <= w.state.next) return true;  // searched in an earlier chunk
+    set_plan_groups(w.in.plan, groups);
+    const long first = static_cast<long>(std::max<long long>(0, w.state.next - base));
+    const long last = static_cast<long>(std::min<long long>(c.knobs, w.end - base));
+    if (equivalent) w.state.counts.equivalent += last - first;
+    else w.settings_of_layout(base, first, last);
+    if (w.stop) return false;
+    w.state.next = base + last;
+    if (last < c.knobs) {
+      w.stop = true;
+      return false;
+    }
+    return true;
+  }
+
+  void run() {
+    next_progress = state.counts.evaluated + settings.progress_every;
+    auto it = std::upper_bound(space.combos.begin(), space.combos.end(), state.next,
+                               [](long long i, const DegreeCombo& c) { return i < c.first; });
+    for (auto c = it == space.combos.begin() ? it : it - 1; c != space.combos.end() && !stop; ++c) {
+      if (c->first + static_cast<long long>(c->layouts) * c->knobs <= state.next || c->knobs == 0) continue;
+      combo = &*c;
+      lists = knob_lists(space, *c);
+      radix = lists.radix();
+      layout_index = 0;
+      seen.clear();
+      LayoutRules rules = space.rules;
+      rules.degrees = c->degrees;
+      for_each_layout(*space.base.mesh, rules, visit, this);
+    }
+    if (!stop) state.next = space.size;
+  }
+};
+
+}  // namespace
+
+void continue_search(const PlanSpace& space, const SearchSettings& settings, PlanSearchState& state,
+                     long long max_plans) {
+  state.counts.space = space.size;
+  Walker w(space, settings, state);
+  w.end = max_plans > 0 ? std::min(space.size, state.next + max_plans) : space.size;
+  if (state.next < w.end) w.run();
+  state.counts.pruned = state.counts.ranked - static_cast<long long>(state.front.size());
+}
+
+void restore_plans(const PlanSpace& space, const SearchSettings& settings, PlanSearchState& state,
+                   const std::vector<long long>& indices) {
+  Walker w(space, settings, state);
+  for (long long i : indices)
+    if (decode_plan(space, i, w.in)) w.rank(i, false);
+}
+
+std::vector<std::string> plan_differences(const Mesh& mesh, const RankedPlan& a, const RankedPlan& b) {
+  std::vector<std::string> out;
+  static const char* kKeys[] = {"data", "fsdp", "tensor", "pipeline", "expert", "context"};
+  const TrainingPlan &p = a.input.plan, &q = b.input.plan;
+  const AxisGroup* ga[] = {&p.data, &p.fsdp, &p.tensor, &p.pipeline, &p.expert, &p.context};
+  const AxisGroup* gb[] = {&q.data, &q.fsdp, &q.tensor, &q.pipeline, &q.expert, &q.context};
+  auto pieces = [&](const AxisGroup& g) {
+    std::string s;
+    for (int i = 0; i < g.count; ++i)
+      s += (i ? " " : "") + mesh.axes[g.pieces[i].axis].name + ":" + std::to_string(g.pieces[i].size) + "@" +
+           std::to_string(g.pieces[i].stride);
+    return s.empty() ? std::string("-") : s;
+  };
+  for (int s = 0; s < kLayoutStrategies; ++s) {
+    const std::string x = pieces(*ga[s]), y = pieces(*gb[s]);
+    if (x != y) out.push_back(std::string(kKeys[s]) + ": " + x + " vs " + y);
+  }
+  auto add = [&](bool differ, const std::string& text) {
+    if (differ) out.push_back(text);
+  };
+  auto num = [](double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return std::string(buf);
+  };
+  add(p.zero_stage != q.zero_stage && (p.fsdp.degree > 1 || q.fsdp.degree > 1),
+      "zero_stage: " + num(p.zero_stage) + " vs " + num(q.zero_stage));
+  add(p.schedule != q.schedule, std::string("pipeline_schedule: ") + schedule_name(p.schedule) + " vs " + schedule_name(q.schedule));
+  add(p.virtual_stages != q.virtual_stages, "virtual_stages: " + num(p.virtual_stages) + " vs " + num(q.virtual_stages));
+  add(p.microbatches != q.microbatches, "microbatches: " + num(p.microbatches) + " vs " + num(q.microbatches));
+  add(a.input.remat != b.input.remat,
+      "remat: " + std::string(remat_name(a.input.remat)) + " vs " + std::string(remat_name(b.input.remat)));
+  add(p.offload_optimizer != q.offload_optimizer || p.offload_activations != q.offload_activations,
+      std::string("offload: ") + (p.offload_optimizer ? "optimizer" : "") + (p.offload_activations ? "+activations" : "") +
+          " vs " + (q.offload_optimizer ? "optimizer" : "") + (q.offload_activations ? "+activations" : ""));
+  add(a.input.precision.matmul != b.input.precision.matmul,
+      "matmul: " + std::string(dtype_name(a.input.precision.matmul)) + " vs " + std::string(dtype_name(b.input.precision.matmul)));
+  add(p.sequence_parallel != q.sequence_parallel,
+      std::string("sequence_parallel: ") + (p.sequence_parallel ? "true" : "false") + " vs " + (q.sequence_parallel ? "true" : "false"));
+  add(p.context_variant != q.context_variant,
+      std::string("context_variant: ") + context_variant_name(p.context_variant) + " vs " + context_variant_name(q.context_variant));
+  return out;
+}
+
+PlanSearchState search_training_plans(const TrainingInput& base, int keep, const CalibrationProfile* profile) {
+  const PlanSpace space = build_plan_space(base, SpaceOptions{});
+  SearchSettings settings;
+  settings.keep = keep;
+  settings.evaluate = step_evaluator(profile);
+  PlanSearchState state;
+  continue_search(space, settings, state, 0);
+  return state;
 }
 
 }  // namespace scalescope

@@ -1,31 +1,77 @@
-// Search over training plans (DESIGN.md budget: every plan for up to 16,384 chips ranked in under 100 ms in the
-// browser). TPU: each torus axis of the given mesh goes to one strategy (the slice's wiring is fixed); GPU: the
-// chips are factorised into data x pipeline x tensor meshes, tensor inside the NVLink domain. Every candidate is
-// checked (check_training_plan) and evaluated (evaluate_training_step); fitting plans rank first, by step time.
+// Search over training plans (issue 9): walks a plan space (planners/plan_space.h) plan by plan with one
+// evaluator (planners/step_evaluator.h: the book's step today, the calibrated one when it lands), keeps the best k
+// by an objective and the Pareto front of step time x memory per chip (x cost, which on one mesh follows the step
+// time), and counts what it saw. A search runs in chunks from a resumable position, with a progress hook; the
+// hot loop allocates only when a plan enters the best k or the front.
 #pragma once
 #include <string>
 #include <vector>
 
+#include "planners/plan_space.h"
+#include "planners/step_evaluator.h"
 #include "planners/training.h"
-#include "specs/calibration_profile.h"
 
 namespace scalescope {
 
-struct PlanCandidate {
-  TrainingPlan plan;
-  Remat remat = Remat::block;
-  std::vector<int> mesh_shape;           // GPU factorisations: the mesh this plan runs on
-  std::vector<std::string> axis_names;
+enum class SearchObjective { step_time, cost_to_train, tokens_per_usd };
+
+struct SearchSettings {
+  int keep = 10;
+  SearchObjective objective = SearchObjective::step_time;
+  bool must_fit = true;               // plans out of HBM (with the headroom) are not ranked
+  double memory_headroom_frac = 0;    // a plan fits when it needs at most (1 - headroom) of HBM
+  bool include_warnings = false;      // plans with warnings (ZeRO-3 under pipelining, ...) are left out unless asked
+  StepEvaluator evaluate;
+  // Called every `progress_every` plans with (plans done, space size); returning false stops the search there.
+  bool (*progress)(long long done, long long space, void* context) = nullptr;
+  void* progress_context = nullptr;
+  long long progress_every = 1 << 16;
+};
+
+struct RankedPlan {
+  long long index = 0;   // the plan's ordinal in the space
+  TrainingInput input;   // its plan, remat and precision
   TrainingStep step;
+  double objective = 0;  // lower is better (tokens per dollar is negated)
+  bool fits = true;      // within HBM less the headroom
 };
 
-struct PlanSearch {
-  long evaluated = 0, valid = 0, fitting = 0;
-  std::vector<PlanCandidate> best;  // at most `keep`, best first
+struct SearchCounts {
+  long long space = 0;          // plans in the space
+  long long evaluated = 0;      // plans the search has run through the evaluator
+  long long equivalent = 0;     // plans skipped: an earlier layout of theirs costs every collective the same
+  long long valid = 0;          // ... that pass the plan checks
+  long long with_warnings = 0;  // ... valid, with a warning
+  long long fitting = 0;        // ... valid and within HBM less the headroom
+  long long ranked = 0;         // ... that entered the ranking
+  long long pruned = 0;         // ... dominated by another ranked plan (off the Pareto front)
 };
 
-// `base` supplies the model, hardware, mesh, batch, precision and efficiency; its plan and remat are searched.
-// With a calibration profile the plans are ranked (and their fit judged) by the calibrated step.
-PlanSearch search_training_plans(const TrainingInput& base, int keep, const CalibrationProfile* profile = nullptr);
+struct PlanSearchState {
+  long long next = 0;             // the next plan's ordinal
+  SearchCounts counts;
+  std::vector<RankedPlan> best;   // at most `keep`, best first
+  std::vector<RankedPlan> front;  // the Pareto front, fastest first
+  bool done(const PlanSpace& space) const { return next >= space.size; }
+};
+
+// Evaluates up to `max_plans` more plans (all that are left when <= 0) from state.next on.
+void continue_search(const PlanSpace& space, const SearchSettings& settings, PlanSearchState& state,
+                     long long max_plans);
+
+// Re-evaluates plans by ordinal and ranks them again (a search resumed from the plans a chunk kept).
+void restore_plans(const PlanSpace& space, const SearchSettings& settings, PlanSearchState& state,
+                   const std::vector<long long>& indices);
+
+// Ranking: fitting plans first, then the objective, then the no-overlap step (more slack first), then less memory
+// per chip, then the earlier ordinal.
+bool ranks_before(const RankedPlan& a, const RankedPlan& b);
+
+// What two plans differ in ("remat: none vs block", "tensor: ..."), to say why equal plans tie.
+std::vector<std::string> plan_differences(const Mesh& mesh, const RankedPlan& a, const RankedPlan& b);
+
+// The whole default space of base's mesh, ranked by step time: the calibrated step with a profile, else the
+// book's (tests, the benchmark).
+PlanSearchState search_training_plans(const TrainingInput& base, int keep, const CalibrationProfile* profile = nullptr);
 
 }  // namespace scalescope

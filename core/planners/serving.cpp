@@ -11,8 +11,7 @@ namespace scalescope {
 namespace {
 
 CollectiveCost on_group(const ServingInput& in, const AxisGroup& g, Collective op, double bytes) {
-  if (g.count == 0) return CollectiveCost{};
-  return mesh_collective(*in.hw, *in.mesh, op, bytes, g.axes.data(), g.count, CollectiveOptions{});
+  return group_collective(*in.hw, *in.mesh, g, op, bytes);
 }
 
 // Routed experts a batch of `tokens` touches per MoE layer: E (1 - (1 - k/E)^tokens) in expectation, so small
@@ -83,6 +82,11 @@ double serving_param_bytes(const ServingInput& in) { return serving_params(in).t
 
 double kv_bytes_per_sequence(const ServingInput& in, double context) {
   return kv_bytes_per_token(*in.model, in.kv) * context;
+}
+
+double serving_max_batch(const ServingInput& in, double context) {
+  const double hbm_total = in.mesh->chips * in.hw->hbm_capacity_bytes;
+  return std::max(0.0, std::floor((hbm_total - serving_param_bytes(in)) / kv_bytes_per_sequence(in, context)));
 }
 
 DecodeStep decode_step(const ServingInput& in, double batch, double context, double tokens_per_sequence) {

@@ -55,6 +55,8 @@ void name_prefill_bound(PrefillStep& s);
 // Weights held by the replica, and KV bytes one sequence holds at `context` tokens.
 double serving_param_bytes(const ServingInput& in);
 double kv_bytes_per_sequence(const ServingInput& in, double context);
+// §2.10: the most sequences of `context` tokens whose KV fits beside the weights, B_max = (N HBM - params) / KV.
+double serving_max_batch(const ServingInput& in, double context);
 
 // §3.7 speculative decoding has no formula in the book. Expected tokens accepted per target step with lookahead
 // gamma and per-token acceptance rate a (i.i.d.): (1 - a^(gamma+1)) / (1 - a) — Leviathan, Kalman & Matias,

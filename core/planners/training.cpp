@@ -8,20 +8,6 @@
 
 namespace scalescope {
 
-void add_axis(AxisGroup& g, const Mesh& mesh, int axis) {
-  if (g.count >= kMaxPlanAxes) return;
-  g.axes[g.count++] = axis;
-  g.degree *= mesh.axes[axis].size;
-  if (mesh.axes[axis].dcn) g.has_dcn = true;
-  else g.ici_axes += mesh.axes[axis].size > 1 ? 1 : 0;
-}
-
-AxisGroup make_axis_group(const Mesh& mesh, std::initializer_list<int> axes) {
-  AxisGroup g;
-  for (int a : axes) add_axis(g, mesh, a);
-  return g;
-}
-
 const char* comm_part_name(CommPart p) {
   static const char* kNames[] = {"data", "fsdp", "tensor", "pipeline", "expert", "context", "dcn"};
   return kNames[static_cast<int>(p)];
@@ -29,22 +15,12 @@ const char* comm_part_name(CommPart p) {
 
 namespace {
 
-// The cost of `op` over a strategy's ICI axes (the DCN axis, if any, is costed separately).
+// The cost of `op` over a strategy's ICI pieces (the DCN part, if any, is costed separately).
 CollectiveCost on_axes(const TrainingInput& in, const AxisGroup& g, Collective op, double bytes) {
-  std::array<int, kMaxPlanAxes> ici{};
-  int n = 0;
-  for (int i = 0; i < g.count; ++i)
-    if (!in.mesh->axes[g.axes[i]].dcn) ici[n++] = g.axes[i];
-  if (n == 0) return CollectiveCost{};
-  return mesh_collective(*in.hw, *in.mesh, op, bytes, ici.data(), n, CollectiveOptions{});
+  return group_collective(*in.hw, *in.mesh, g, op, bytes);
 }
 
-double ici_degree(const TrainingInput& in, const AxisGroup& g) {
-  double d = 1;
-  for (int i = 0; i < g.count; ++i)
-    if (!in.mesh->axes[g.axes[i]].dcn) d *= in.mesh->axes[g.axes[i]].size;
-  return d;
-}
+double ici_degree(const TrainingInput&, const AxisGroup& g) { return g.ici_degree; }
 
 void add_threshold(TrainingStep& s, const char* name, ThresholdKind kind, double required, double actual,
                    double axes, double step_margin, const char* simplification) {
@@ -122,9 +98,36 @@ double bubble_fraction(const TrainingPlan& p) {
   return (s - 1) / (v * p.microbatches + s - 1);
 }
 
-// The compute part of the step. By default the hardware FLOPs at flops_frac of peak, plus the pipeline bubble.
+// The busiest stage's layers: with S stages of v chunks each, a chunk holds at most ceil(L / (S v)) layers, so a
+// stage at most v of those (126 layers over 8 stages: 16). The slowest stage sets the pipeline's pace.
+double busiest_stage_layers(const ModelConfig& m, const TrainingPlan& p) {
+  const double v = p.schedule == PipelineSchedule::interleaved ? p.virtual_stages : 1.0;
+  return v * std::ceil(m.layers / (p.pipeline.degree * v));
+}
+
+// Host offload (ZeRO-Offload, Ren et al. 2021; activation offload as in MaxText's offload remat policies): the
+// optimizer's states are read into HBM for the update and written back, the saved activations go out during the
+// forward pass and come back for the backward; the host link is full duplex, so the busier direction sets the
+// time, overlapped with the step like a collective.
+void host_offload(const Hardware& hw, const TrainingPlan& p, double activation_step_bytes, TrainingStep& s) {
+  double out = 0, in = 0;
+  if (p.offload_optimizer) {
+    s.host_bytes += s.optimizer_bytes + s.master_bytes;
+    out += s.optimizer_bytes + s.master_bytes;
+    in += s.optimizer_bytes + s.master_bytes;
+  }
+  if (p.offload_activations) {
+    s.host_bytes += activation_step_bytes;
+    out += activation_step_bytes;
+    in += activation_step_bytes;
+  }
+  s.offload_s = hw.host_pcie_unidir_bytes_per_s > 0 ? std::max(out, in) / hw.host_pcie_unidir_bytes_per_s : 0.0;
+}
+
+// The compute part of the step. By default the hardware FLOPs at flops_frac of peak, paced by the busiest pipeline
+// stage, plus the bubble.
 // With a target MFU, the book's §2.8 time = model FLOPs / (chips C MFU): the MFU already covers remat recompute and
-// the bubble, so neither is added again (communication and HBM still bound the step from below).
+// the bubble (and uneven stages), so none is added again (communication and HBM still bound the step from below).
 void price_compute(const TrainingInput& in, TrainingStep& s, double peak) {
   s.bubble_frac = bubble_fraction(in.plan);
   if (in.target_mfu_frac > 0) {
@@ -132,7 +135,7 @@ void price_compute(const TrainingInput& in, TrainingStep& s, double peak) {
     s.bubble_s = 0;
     return;
   }
-  s.compute_s = s.hardware_flops / s.chips / (peak * in.efficiency.flops_frac);
+  s.compute_s = s.hardware_flops / s.chips / (peak * in.efficiency.flops_frac) * s.stage_imbalance;
   s.bubble_s = s.compute_s * s.bubble_frac / (1.0 - s.bubble_frac);
 }
 
@@ -225,12 +228,14 @@ TrainingStep evaluate_training_step(const TrainingInput& in) {
   s.model_flops = flops.training;
   s.hardware_flops = flops.training + remat_total.extra_forward_flops;
   const double peak = hw.peak(prec.matmul);
+  s.stage_layers = s.pipeline > 1 ? busiest_stage_layers(m, p) : m.layers;
+  s.stage_imbalance = s.stage_layers * s.pipeline / m.layers;
   price_compute(in, s, peak);
 
   // Parameters on one chip: routed experts are split by EP; everything by TP and PP; ZeRO shards over FSDP.
   const ParamCounts params = count_params(m);
   const double routed = m.moe_layers() * m.experts * m.mlp_matrices() * m.d_model * m.expert_d_ff;
-  const double chip_params = ((params.total - routed) + routed / s.expert) / (s.tensor * s.pipeline);
+  const double chip_params = ((params.total - routed) + routed / s.expert) / (s.tensor * s.pipeline) * s.stage_imbalance;
   const double zero1 = p.zero_stage >= 1 ? s.fsdp : 1, zero2 = p.zero_stage >= 2 ? s.fsdp : 1,
                zero3 = p.zero_stage >= 3 ? s.fsdp : 1;
   const double pb = bytes_per_element(prec.params), gb = gradient_bytes_per_param(prec);
@@ -249,11 +254,18 @@ TrainingStep evaluate_training_step(const TrainingInput& in) {
     s.in_flight_microbatches = p.schedule == PipelineSchedule::gpipe ? p.microbatches : std::min(p.microbatches, s.pipeline);
   // Sequence parallelism shards the saved activations over TP; without it the layer inputs are replicated.
   const double act_shards = p.sequence_parallel ? s.tensor : 1.0;
-  s.activations_bytes = remat_mb.activation_bytes / s.pipeline / act_shards * s.in_flight_microbatches;
-  if (s.context > 1)  // ring attention: this layer's KV chunk plus the one in flight
-    s.context_buffers_bytes = 2.0 * 2.0 * s.microbatch_tokens * m.kv_heads * m.head_dim * pb / std::min(s.tensor, m.kv_heads);
-  s.total_bytes = s.params_bytes + s.grads_bytes + s.master_bytes + s.optimizer_bytes + s.activations_bytes +
-                  s.context_buffers_bytes;
+  const double activations_per_microbatch = remat_mb.activation_bytes / s.pipeline * s.stage_imbalance / act_shards;
+  s.activations_bytes = activations_per_microbatch * s.in_flight_microbatches;
+  if (s.context > 1)  // ring attention: this layer's KV chunk plus the one in flight; all-gather: the whole KV
+    s.context_buffers_bytes = (p.context_variant == ContextVariant::all_gather ? s.context : 2.0) * 2.0 *
+                              s.microbatch_tokens * m.kv_heads * m.head_dim * pb / std::min(s.tensor, m.kv_heads);
+  host_offload(hw, p, activations_per_microbatch * p.microbatches, s);
+  // Offloaded activations leave HBM as soon as they are written: the layer being computed and the next one's,
+  // prefetched, stay.
+  if (p.offload_activations) s.activations_bytes *= std::min(1.0, 2.0 / s.stage_layers);
+  const double on_chip = p.offload_optimizer ? 0.0 : 1.0;  // offloaded states are not in HBM
+  s.total_bytes = s.params_bytes + s.grads_bytes + on_chip * s.master_bytes + on_chip * s.optimizer_bytes +
+                  s.activations_bytes + s.context_buffers_bytes;
   s.hbm_capacity_bytes = hw.hbm_capacity_bytes;
   s.fits = s.total_bytes <= s.hbm_capacity_bytes;
   s.shortfall_bytes = std::max(0.0, s.total_bytes - s.hbm_capacity_bytes);
@@ -270,8 +282,8 @@ TrainingStep evaluate_training_step(const TrainingInput& in) {
   s.hbm_s = hbm_bytes / (hw.hbm_bandwidth_bytes_per_s * in.efficiency.hbm_frac);
 
   // Communication per step, one collective per layer (so latency terms count), on the plan's axes.
-  const double layers_here = m.layers / s.pipeline;
-  const double moe_layers_here = m.moe_layers() / s.pipeline;
+  const double layers_here = s.stage_layers;
+  const double moe_layers_here = m.moe_layers() / s.pipeline * s.stage_imbalance;
   const double layer_param_bytes = chip_params * pb / layers_here;  // one layer's weights, gathered
   const double act_bytes = bytes_per_element(prec.params);
   const double net = in.efficiency.network_frac;
@@ -284,6 +296,10 @@ TrainingStep evaluate_training_step(const TrainingInput& in) {
     const double ag = on_axes(in, p.fsdp, Collective::all_gather, layer_param_bytes).time_s;
     const double gathers = p.zero_stage >= 3 ? 2.0 * p.microbatches : 1.0;
     comms[int(CommPart::fsdp)] = layers_here * (gathers * ag + ag) / net;
+    // FSDP across slices gathers each slice's share over DCN first (§2.9.7 bandwidth), then over ICI.
+    const double dcn_ag =
+        group_dcn_collective(hw, *in.mesh, p.fsdp, Collective::all_gather, layer_param_bytes / p.fsdp.ici_degree).time_s;
+    comms[int(CommPart::dcn)] += layers_here * (gathers * dcn_ag + dcn_ag) / net;
   }
   // TP (§2.9.3): per layer and microbatch, attention and MLP each AllGather their input and ReduceScatter their
   // output, forward and backward.
@@ -295,9 +311,7 @@ TrainingStep evaluate_training_step(const TrainingInput& in) {
   // PP (§2.6 "pipelining comms"): 2BD/(W N_MB) per hop, N_MB + N_stages - 2 hops, forward and backward; an
   // interleaved schedule crosses every stage v times.
   if (s.pipeline > 1) {
-    const double w_p2p = hw.kind == ChipKind::tpu ? hw.ici.link_unidir_bytes_per_s
-                         : s.pipeline * s.tensor * s.context <= hw.scale_up.domain_gpus ? hw.scale_up.gpu_unidir_bytes_per_s
-                                                                                           : hw.scale_out.nic_unidir_bytes_per_s_per_gpu;
+    const double w_p2p = group_hop_unidir_bytes_per_s(hw, *in.mesh, p.pipeline);
     const double v = p.schedule == PipelineSchedule::interleaved ? p.virtual_stages : 1.0;
     const double hop = act_bytes * s.microbatch_tokens * m.d_model / s.tensor / w_p2p;
     comms[int(CommPart::pipeline)] = 2.0 * v * (p.microbatches + s.pipeline - 2.0) * hop / net;
@@ -305,9 +319,13 @@ TrainingStep evaluate_training_step(const TrainingInput& in) {
   // EP (§2.7 MoE): each MoE layer dispatches and combines its tokens' k copies with an AllToAll, forward and
   // backward.
   if (s.expert > 1 && m.is_moe()) {
-    const double v = act_bytes * s.microbatch_tokens * s.expert * m.d_model * m.active_experts;
+    const double v = act_bytes * s.microbatch_tokens * p.expert.ici_degree * m.d_model * m.active_experts;
     const double a2a = on_axes(in, p.expert, Collective::all_to_all, v).time_s;
     comms[int(CommPart::expert)] = moe_layers_here * p.microbatches * 2.0 * 2.0 * a2a / net;
+    // EP across slices: the tokens bound for experts in other slices cross DCN.
+    const double dcn_a2a = group_dcn_collective(hw, *in.mesh, p.expert, Collective::all_to_all,
+                                                v / p.expert.ici_degree * p.expert.dcn_degree).time_s;
+    comms[int(CommPart::dcn)] += moe_layers_here * p.microbatches * 2.0 * 2.0 * dcn_a2a / net;
   }
   // CP (§2.9.6, ring attention): every layer gathers the sequence's K and V forward, and gathers and
   // reduce-scatters them backward.
@@ -316,11 +334,13 @@ TrainingStep evaluate_training_step(const TrainingInput& in) {
     const double ag = on_axes(in, p.context, Collective::all_gather, v).time_s;
     comms[int(CommPart::context)] = layers_here * p.microbatches * 3.0 * ag / net;
   }
-  // DCN (§2.9.7): the slices all-reduce one replica's gradients over the slice's aggregate DCN bandwidth.
-  if (s.slices > 1)
-    comms[int(CommPart::dcn)] = dcn_collective(Collective::all_reduce, chip_params * pb * s.tensor * s.pipeline * s.expert,
-                                               s.slices, in.mesh->chips_per_slice, hw.dcn_unidir_bytes_per_s_per_chip)
-                                    .time_s / net;
+  // DCN (§2.9.7): the slices all-reduce one replica's gradients (reduce-scattered by FSDP across slices) over the
+  // slice's aggregate DCN bandwidth.
+  if (p.data.dcn_degree > 1)
+    comms[int(CommPart::dcn)] +=
+        dcn_collective(Collective::all_reduce, chip_params * pb * s.tensor * s.pipeline * s.expert / p.fsdp.dcn_degree,
+                       p.data.dcn_degree, in.mesh->chips_per_slice, hw.dcn_unidir_bytes_per_s_per_chip)
+            .time_s / net;
 
   // Combine (§2.1, §2.9.4): comms on different axes overlap each other (max, Aug-2025) or not (sum, Feb-2025);
   // the step's lower bound is the slowest of compute, HBM and comms (perfect overlap), its upper bound the sum.
@@ -331,11 +351,14 @@ TrainingStep evaluate_training_step(const TrainingInput& in) {
   }
   s.comms_s_total = in.sum_comms_model ? s.comms_s_sum : comms[worst];
   const double busy = s.compute_s + s.bubble_s;
-  s.lower_bound_s = std::max({busy, s.hbm_s, s.comms_s_total});
-  s.upper_bound_s = busy + s.hbm_s + s.comms_s_sum;
+  s.lower_bound_s = std::max({busy, s.hbm_s, s.comms_s_total, s.offload_s});
+  s.upper_bound_s = busy + s.hbm_s + s.comms_s_sum + s.offload_s;
   s.step_s = s.lower_bound_s;
   s.exposed_comms_s = std::max(0.0, s.comms_s_total - busy);
-  if (s.comms_s_total >= busy && s.comms_s_total >= s.hbm_s && s.comms_s_total > 0) {
+  if (s.offload_s > busy && s.offload_s > s.hbm_s && s.offload_s > s.comms_s_total) {
+    s.bound = "host_offload";
+    s.critical = "offload";
+  } else if (s.comms_s_total >= busy && s.comms_s_total >= s.hbm_s && s.comms_s_total > 0) {
     s.bound = "communication";
     s.critical = comm_part_name(static_cast<CommPart>(worst));
   } else if (s.hbm_s > busy) {

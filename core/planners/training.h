@@ -3,33 +3,20 @@
 // evaluate_training_step is allocation-free and runs in well under 2 µs, so a plan search can call it freely.
 #pragma once
 #include <array>
-#include <initializer_list>
 
 #include "io/dtype.h"
 #include "specs/hardware.h"
+#include "physics/layout.h"
 #include "physics/mesh.h"
 #include "specs/model.h"
 #include "physics/transformer.h"
 
 namespace scalescope {
 
-constexpr int kMaxPlanAxes = 7;  // six mesh axes and a DCN axis
-
-// Mesh axes given to one strategy; degree = product of their sizes.
-struct AxisGroup {
-  std::array<int, kMaxPlanAxes> axes{};
-  int count = 0;
-  double degree = 1;
-  int ici_axes = 0;     // axes on the torus / inside the cluster (the book's M_X, M_Y)
-  bool has_dcn = false;
-};
-
-// Adds mesh axis `axis` to a strategy's group (degree, ICI axis count, DCN flag).
-void add_axis(AxisGroup& group, const Mesh& mesh, int axis);
-// The group of mesh axes (indices into mesh.axes) a strategy runs on; used by searches and tests.
-AxisGroup make_axis_group(const Mesh& mesh, std::initializer_list<int> axes);
-
 enum class PipelineSchedule { gpipe, one_f_one_b, interleaved };
+// Context parallelism (§2.9.6): ring attention passes K/V chunks around the group; the all-gather variant
+// (Llama 3) gathers the sequence's K/V before attention. Same bytes; the all-gather variant holds the whole KV.
+enum class ContextVariant { ring, all_gather };
 
 struct TrainingPlan {
   AxisGroup data, fsdp, tensor, pipeline, expert, context;
@@ -38,6 +25,9 @@ struct TrainingPlan {
   PipelineSchedule schedule = PipelineSchedule::one_f_one_b;
   double virtual_stages = 1;
   double microbatches = 1;
+  ContextVariant context_variant = ContextVariant::ring;
+  bool offload_optimizer = false;    // Adam moments (and master weights) live in host memory (ZeRO-Offload)
+  bool offload_activations = false;  // saved activations go to host memory and come back for the backward pass
 };
 
 // Where gradients live (spec §2.8): a buffer in the params' dtype (the default: 2 + 2 + 8 = 12 bytes per parameter
@@ -103,6 +93,9 @@ struct TrainingStep {
   double tokens_per_chip = 0, tokens_per_data_shard = 0, microbatch_tokens = 0;
   // time per step
   double compute_s = 0, bubble_s = 0, bubble_frac = 0, hbm_s = 0;
+  double stage_layers = 0;     // layers on the busiest pipeline stage (it sets the pace)
+  double stage_imbalance = 1;  // its layers over the average stage's (1 when the stages divide the layers)
+  double offload_s = 0;        // host-link traffic of offloaded state per step (full duplex, overlapped)
   std::array<double, kCommParts> comms_s{};
   double comms_s_total = 0;      // as combined by the comms model (max or sum)
   double comms_s_sum = 0;
@@ -113,6 +106,7 @@ struct TrainingStep {
   double params_bytes = 0, master_bytes = 0, grads_bytes = 0, optimizer_bytes = 0, activations_bytes = 0;
   double in_flight_microbatches = 1, context_buffers_bytes = 0, total_bytes = 0, hbm_capacity_bytes = 0;
   double state_bytes_per_param = 0;  // params + gradients + master + Adam, before sharding (12 default, §2.8's 10 fused)
+  double host_bytes = 0;  // offloaded to host memory (not in total_bytes)
   bool fits = true;
   double shortfall_bytes = 0;
   double min_chips_for_memory = 0;  // all state and activations of the step over one chip's HBM (§3.6 #59)
@@ -129,9 +123,33 @@ struct TrainingStep {
 
 TrainingStep evaluate_training_step(const TrainingInput& in);
 
-// Diagnoses a plan that cannot run (TP not dividing heads or d_ff, PP not dividing layers, EP above the experts, CP
-// not dividing the sequence, a DCN axis off 'data', a batch too small to split); warns about uneven splits and
-// ZeRO-3 under PP. Paths are under `query_path`. Allocates only to write diagnostics.
+// Why a plan cannot run, or what to warn about, as bits (allocation-free: what a search reads).
+enum PlanProblem : unsigned {
+  kTensorHeads = 1u << 0,          // TP does not divide the attention heads
+  kTensorKvHeads = 1u << 1,        // ... nor divides nor is a multiple of the KV heads
+  kTensorDff = 1u << 2,            // ... does not divide d_ff
+  kTensorExpertDff = 1u << 3,      // ... does not divide the experts' d_ff
+  kPipelineLayers = 1u << 4,       // more stages than layers
+  kVirtualStagesLayers = 1u << 5,  // more stages x virtual stages than layers
+  kExpertDense = 1u << 6,          // EP on a dense model
+  kExpertTooLarge = 1u << 7,       // EP above the experts
+  kExpertNotDivisible = 1u << 8,   // EP does not divide the experts
+  kContextSeq = 1u << 9,           // CP does not divide the sequence
+  kDcnTensor = 1u << 10,           // TP over DCN
+  kDcnContext = 1u << 11,          // CP over DCN
+  kBatchNotWholeSequences = 1u << 12,
+  kBatchTooSmall = 1u << 13,       // fewer tokens than data shards x microbatches
+  kUnevenSplit = 1u << 14,         // warning: the batch does not split evenly
+  kSequenceSharded = 1u << 15,     // warning: sequences are split over data shards or microbatches
+  kZero3Pipeline = 1u << 16,       // warning: ZeRO-3 under pipelining
+  kFusedGradientsMicrobatches = 1u << 17,  // fused gradients (no buffer) cannot accumulate over microbatches
+};
+constexpr unsigned kPlanWarnings = kUnevenSplit | kSequenceSharded | kZero3Pipeline;
+unsigned plan_problems(const TrainingInput& in);
+
+// Diagnoses a plan that cannot run (TP not dividing heads or d_ff, more pipeline stages than layers, EP above the
+// experts, CP not dividing the sequence, TP or CP over DCN, a batch too small to split); warns about uneven splits,
+// split sequences and ZeRO-3 under PP. Paths are under `query_path`. Allocates only to write diagnostics.
 void check_training_plan(const TrainingInput& in, const std::string& query_path, Diagnostics& diagnostics);
 
 }  // namespace scalescope

@@ -1,4 +1,5 @@
-// Plans that cannot run are diagnosed, not computed (issue: planners): the shape checks of a training plan.
+// Plans that cannot run are diagnosed, not computed (issue: planners): the shape checks of a training plan. The
+// checks are bits (plan_problems, allocation-free, what a search reads); check_training_plan words them.
 #include <cmath>
 #include <utility>
 
@@ -7,67 +8,102 @@
 
 namespace scalescope {
 
+namespace {
+bool divides(double a, double b) { return std::fmod(b, a) == 0; }
+}  // namespace
+
+unsigned plan_problems(const TrainingInput& in) {
+  const ModelConfig& m = *in.model;
+  const TrainingPlan& p = in.plan;
+  const double tp = p.tensor.degree, pp = p.pipeline.degree, ep = p.expert.degree, cp = p.context.degree;
+  unsigned out = 0;
+  auto flag = [&](bool bad, PlanProblem bit) {
+    if (bad) out |= bit;
+  };
+  flag(!divides(tp, m.heads), kTensorHeads);
+  flag(!(divides(tp, m.kv_heads) || divides(m.kv_heads, tp)), kTensorKvHeads);
+  flag(!divides(tp, m.d_ff), kTensorDff);
+  flag(m.is_moe() && !divides(tp, m.expert_d_ff), kTensorExpertDff);
+  // Stages need not divide the layers (the busiest stage sets the pace), but every stage needs a layer.
+  flag(pp > m.layers, kPipelineLayers);
+  flag(p.schedule == PipelineSchedule::interleaved && pp * p.virtual_stages > m.layers, kVirtualStagesLayers);
+  flag(ep > 1 && !m.is_moe(), kExpertDense);
+  flag(ep > 1 && m.is_moe() && ep > m.experts, kExpertTooLarge);
+  flag(ep > 1 && m.is_moe() && ep <= m.experts && !divides(ep, m.experts), kExpertNotDivisible);
+  flag(!divides(cp, in.seq_len), kContextSeq);
+  flag(p.tensor.has_dcn, kDcnTensor);
+  flag(p.context.has_dcn, kDcnContext);
+  const double sequences = in.batch_tokens / in.seq_len;
+  flag(std::fmod(in.batch_tokens, in.seq_len) != 0, kBatchNotWholeSequences);
+  const double seq_shards = p.data.degree * p.fsdp.degree * p.expert.degree;
+  const double pieces = seq_shards * p.microbatches;
+  if (in.batch_tokens / cp < pieces) out |= kBatchTooSmall;
+  else if (std::fmod(in.batch_tokens / cp, pieces) != 0) out |= kUnevenSplit;
+  // §3.6 #61: the book shards sequences too ("tokens are tokens" for the MLP); attention then needs the other
+  // pieces' keys and values, which this estimate does not cost (use 'context' axes for ring attention).
+  if (in.batch_tokens / cp >= pieces && std::fmod(sequences, pieces) != 0) out |= kSequenceSharded;
+  if (pp > 1 && p.zero_stage >= 3 && p.fsdp.degree > 1) out |= kZero3Pipeline;
+  flag(in.precision.gradients == GradientBuffer::fused && p.microbatches > 1, kFusedGradientsMicrobatches);
+  return out;
+}
+
 void check_training_plan(const TrainingInput& in, const std::string& query_path, Diagnostics& d) {
+  const unsigned problems = plan_problems(in);
+  if (problems == 0) return;
   const std::string par = query_path + "/parallelism";
   const std::string batch_path = query_path + "/batch_tokens";
   const ModelConfig& m = *in.model;
   const TrainingPlan& p = in.plan;
-  auto need = [&](bool ok, const std::string& key, const char* code, const std::string& message) {
-    if (!ok) add_diagnostic(d, json_pointer_child(par, key), code, message);
-  };
   const double tp = p.tensor.degree, pp = p.pipeline.degree, ep = p.expert.degree, cp = p.context.degree;
-  auto divides = [](double a, double b) { return std::fmod(b, a) == 0; };
-  need(divides(tp, m.heads), "tensor", "not_divisible",
+  auto need = [&](PlanProblem bit, const std::string& key, const char* code, const std::string& message) {
+    if (problems & bit) add_diagnostic(d, json_pointer_child(par, key), code, message);
+  };
+  need(kTensorHeads, "tensor", "not_divisible",
        format_count(tp) + "-way TP does not divide the " + format_count(m.heads) + " attention heads");
-  need(divides(tp, m.kv_heads) || divides(m.kv_heads, tp), "tensor", "not_divisible",
+  need(kTensorKvHeads, "tensor", "not_divisible",
        format_count(tp) + "-way TP neither divides nor is a multiple of the " + format_count(m.kv_heads) + " KV heads");
-  need(divides(tp, m.d_ff), "tensor", "not_divisible",
-       format_count(tp) + "-way TP does not divide d_ff " + format_count(m.d_ff));
-  if (m.is_moe())
-    need(divides(tp, m.expert_d_ff), "tensor", "not_divisible",
-         format_count(tp) + "-way TP does not divide the experts' d_ff " + format_count(m.expert_d_ff));
-  need(divides(pp, m.layers), "pipeline", "not_divisible",
-       format_count(pp) + " pipeline stages do not divide the " + format_count(m.layers) + " layers");
-  if (p.schedule == PipelineSchedule::interleaved)
-    need(divides(pp * p.virtual_stages, m.layers), "virtual_stages", "not_divisible",
-         format_count(pp) + " stages x " + format_count(p.virtual_stages) + " virtual stages do not divide the layers");
-  need(ep == 1 || m.is_moe(), "expert", "not_applicable", "expert parallelism needs an MoE model (" + m.name + " is dense)");
-  need(ep == 1 || !m.is_moe() || ep <= m.experts, "expert", "too_large",
+  need(kTensorDff, "tensor", "not_divisible", format_count(tp) + "-way TP does not divide d_ff " + format_count(m.d_ff));
+  need(kTensorExpertDff, "tensor", "not_divisible",
+       format_count(tp) + "-way TP does not divide the experts' d_ff " + format_count(m.expert_d_ff));
+  need(kPipelineLayers, "pipeline", "too_large",
+       format_count(pp) + " pipeline stages exceed the " + format_count(m.layers) + " layers");
+  need(kVirtualStagesLayers, "virtual_stages", "too_large",
+       format_count(pp) + " stages x " + format_count(p.virtual_stages) + " virtual stages exceed the " +
+           format_count(m.layers) + " layers");
+  need(kExpertDense, "expert", "not_applicable", "expert parallelism needs an MoE model (" + m.name + " is dense)");
+  need(kExpertTooLarge, "expert", "too_large",
        format_count(ep) + "-way EP exceeds the " + format_count(m.experts) + " experts");
-  need(ep == 1 || !m.is_moe() || ep > m.experts || divides(ep, m.experts), "expert", "not_divisible",
+  need(kExpertNotDivisible, "expert", "not_divisible",
        format_count(ep) + "-way EP does not divide the " + format_count(m.experts) + " experts");
-  need(divides(cp, in.seq_len), "context", "not_divisible",
+  need(kContextSeq, "context", "not_divisible",
        format_count(cp) + "-way CP does not divide the sequence length " + format_count(in.seq_len));
-  const std::pair<const char*, const AxisGroup*> non_data[] = {
-      {"fsdp", &p.fsdp}, {"tensor", &p.tensor}, {"pipeline", &p.pipeline}, {"expert", &p.expert}, {"context", &p.context}};
-  for (const auto& [key, group] : non_data)
-    need(!group->has_dcn, key, "dcn_not_data",
-         std::string("the DCN axis between slices carries data parallelism only (spec §2.9.7): move it from '") + key +
-             "' to 'data'");
-  const double sequences = in.batch_tokens / in.seq_len;
-  if (std::fmod(in.batch_tokens, in.seq_len) != 0)
+  const char* dcn_message =
+      " runs a collective in every layer on the critical path, which DCN between slices cannot carry (spec §2.9.7); "
+      "give the DCN axis to data, fsdp, pipeline or expert";
+  need(kDcnTensor, "tensor", "dcn_not_data", std::string("tensor parallelism") + dcn_message);
+  need(kDcnContext, "context", "dcn_not_data", std::string("context parallelism") + dcn_message);
+  if (problems & kBatchNotWholeSequences)
     add_diagnostic(d, batch_path, "not_divisible", "batch_tokens is not a whole number of sequences");
+  const double sequences = in.batch_tokens / in.seq_len;
   const double seq_shards = p.data.degree * p.fsdp.degree * p.expert.degree;
   const double pieces = seq_shards * p.microbatches;
-  if (in.batch_tokens / cp < pieces)
+  if (problems & kBatchTooSmall)
     add_diagnostic(d, batch_path, "too_small",
                    format_count(in.batch_tokens) + " tokens cannot feed " + format_count(seq_shards) +
                        " data shards x " + format_count(p.microbatches) + " microbatches");
-  else if (std::fmod(in.batch_tokens / cp, pieces) != 0)
+  if (problems & kUnevenSplit)
     add_warning(d, batch_path, "uneven_split",
                 format_count(in.batch_tokens) + " tokens do not split evenly over " + format_count(pieces) +
                     " data shards x microbatches; the estimate uses the average");
-  if (in.batch_tokens / cp >= pieces && std::fmod(sequences, pieces) != 0)
-    // §3.6 #61: the book shards sequences too ("tokens are tokens" for the MLP); attention then needs the other
-    // pieces' keys and values, which this estimate does not cost (use 'context' axes for ring attention).
+  if (problems & kSequenceSharded)
     add_warning(d, batch_path, "sequence_sharded",
                 format_count(sequences) + " sequences over " + format_count(pieces) +
                     " data shards x microbatches: sequences are split, and attention's KV exchange is not costed");
-  if (in.precision.gradients == GradientBuffer::fused && p.microbatches > 1)
+  if (problems & kFusedGradientsMicrobatches)
     add_diagnostic(d, query_path + "/precision/gradients", "conflicting",
                    "fused gradients (no gradient buffer) cannot accumulate over " + format_count(p.microbatches) +
                        " microbatches; use one microbatch, or gradients 'bf16' or 'fp32'");
-  if (pp > 1 && p.zero_stage >= 3 && p.fsdp.degree > 1)
+  if (problems & kZero3Pipeline)
     add_warning(d, json_pointer_child(par, "zero_stage"), "zero3_with_pipeline",
                 "ZeRO-3 with pipelining re-gathers the weights for every microbatch (spec §2.9.5); ZeRO-1 is usual");
 }

@@ -3,36 +3,10 @@
 #include <cmath>
 
 #include "physics/bounds.h"
+#include "physics/layout.h"
 #include "queries/query.h"
 
 namespace scalescope {
-
-namespace {
-// How many mesh axes a degree spans when laid out greedily from `first_axis` on (the §5.1 figure's decoding of
-// FSDP X / TP Y on a 16x16x16 slice: 512 spans three 16-long axes, 128 two). Returns the axes and the next free
-// position (axis, used part).
-struct Placement {
-  int axes = 0;
-  int next_axis = 0;
-  double next_used = 1;
-};
-Placement place(double degree, const Mesh& mesh, int axis, double used) {
-  Placement p{0, axis, used};
-  double left = degree;
-  while (left > 1 && p.next_axis < static_cast<int>(mesh.axes.size())) {
-    const double room = mesh.axes[p.next_axis].size / p.next_used;
-    const double take = std::min(room, left);
-    ++p.axes;
-    left /= take;
-    p.next_used *= take;
-    if (p.next_used >= mesh.axes[p.next_axis].size) {
-      ++p.next_axis;
-      p.next_used = 1;
-    }
-  }
-  return p;
-}
-}  // namespace
 
 // The book's training-roofline figure (§5.1, §2.9.4): per layer, a 2-matrix MLP In[B, D] W_in[D, F] W_out[F, D]
 // under FSDP X and TP Y (X Y = N chips): compute 4BDF/(N C) forward, comms max(T_FSDP, T_TP) (or their sum) with
@@ -60,10 +34,11 @@ Json run_mlp_roofline(const QueryContext& ctx, JsonReader& args, Diagnostics& d)
   }
   double m_x = 1, m_y = 1;
   if (ctx.mesh) {
-    const Placement px = place(x, *ctx.mesh, 0, 1);
-    const Placement py = place(y, *ctx.mesh, px.next_axis, px.next_used);
-    m_x = std::max(1, px.axes);
-    m_y = std::max(1, py.axes);
+    // §5.1's decoding: FSDP laid first, TP after it; each counts the axes it touches.
+    int axis = 0;
+    double used = 1;
+    m_x = std::max(1, place_in_order(x, *ctx.mesh, axis, used));
+    m_y = std::max(1, place_in_order(y, *ctx.mesh, axis, used));
   }
   if (m_x_arg) m_x = static_cast<double>(*m_x_arg);
   if (m_y_arg) m_y = static_cast<double>(*m_y_arg);

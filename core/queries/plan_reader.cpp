@@ -1,8 +1,234 @@
 #include "queries/plan_reader.h"
 
 #include <algorithm>
+#include <cmath>
+
+#include "io/format.h"
 
 namespace scalescope {
+
+const char* const kStrategyKeys[kLayoutStrategies] = {"data", "fsdp", "tensor", "pipeline", "expert", "context"};
+
+AxisGroup& plan_group(TrainingPlan& p, int s) {
+  AxisGroup* groups[kLayoutStrategies] = {&p.data, &p.fsdp, &p.tensor, &p.pipeline, &p.expert, &p.context};
+  return *groups[s];
+}
+const AxisGroup& plan_group(const TrainingPlan& p, int s) { return plan_group(const_cast<TrainingPlan&>(p), s); }
+
+namespace {
+
+std::string list_of(const std::vector<int>& values, std::size_t most = 40) {
+  std::string out;
+  for (std::size_t i = 0; i < values.size() && i < most; ++i) out += (i ? ", " : "") + std::to_string(values[i]);
+  if (values.size() > most) out += ", ...";
+  return out;
+}
+
+std::vector<int> divisors_of(double n) {
+  std::vector<int> out;
+  for (int f = 1; f <= n && f <= (1 << 24); ++f)
+    if (std::fmod(n, f) == 0) out.push_back(f);
+  return out;
+}
+
+std::string shape_text(const Mesh& mesh) {
+  std::string out;
+  for (const MeshAxis& a : mesh.axes)
+    if (!a.dcn) out += (out.empty() ? "" : "x") + std::to_string(a.size);
+  if (mesh.slices > 1) out += " (x " + format_count(mesh.slices) + " slices)";
+  return out;
+}
+
+struct SubAxis {
+  int axis = -1, size = 1, stride = 0;  // stride 0: the engine picks the place
+  bool whole_name = false;
+};
+
+// One entry of a strategy's list: "X" (a whole axis) or {"axis": "X", "size": 4, "stride": 1}.
+SubAxis read_sub_axis(const Json& v, const std::string& path, const Mesh& mesh, Diagnostics& d) {
+  SubAxis out;
+  std::string name;
+  if (v.is_string()) {
+    name = v.get<std::string>();
+    out.whole_name = true;
+  } else if (v.is_object()) {
+    JsonReader r(v, path, d);
+    name = r.string("axis", true).value_or("");
+    out.size = static_cast<int>(r.integer("size", true, 1, 1 << 20).value_or(1));
+    out.stride = static_cast<int>(r.integer("stride", false, 1, 1 << 20).value_or(0));
+    r.finish();
+    if (name.empty()) return SubAxis{};
+  } else {
+    add_diagnostic(d, path, "wrong_type", "a mesh axis is a name (\"X\") or a sub-axis ({\"axis\": \"X\", \"size\": 4})");
+    return out;
+  }
+  out.axis = mesh.find(name);
+  if (out.axis < 0) {
+    add_diagnostic(d, out.whole_name ? path : json_pointer_child(path, "axis"), "unknown_mesh_axis",
+                   "unknown mesh axis; mesh axes: " + join_choices(mesh.names()));
+    return out;
+  }
+  const int n = mesh.axes[out.axis].size;
+  if (out.whole_name) {
+    out.size = n;
+    out.stride = 1;
+  } else if (n % out.size != 0) {
+    add_diagnostic(d, json_pointer_child(path, "size"), "not_divisible",
+                   "a sub-axis of '" + mesh.axes[out.axis].name + "' (" + std::to_string(n) +
+                       ") must divide it; sizes that fit: " + list_of(divisors_of(n)));
+    out.axis = -1;
+  } else if (out.stride > 0 && n % (out.size * out.stride) != 0) {
+    add_diagnostic(d, json_pointer_child(path, "stride"), "not_divisible",
+                   "a sub-axis of size " + std::to_string(out.size) + " at stride " + std::to_string(out.stride) +
+                       " does not fit in '" + mesh.axes[out.axis].name + "' (" + std::to_string(n) +
+                       "): size x stride must divide it");
+    out.axis = -1;
+  }
+  return out;
+}
+
+// Sub-axes with pinned strides on one axis occupy nested factors [stride, stride x size): they must not overlap.
+void check_pinned_overlaps(const Mesh& mesh, const LayoutRules& rules, const std::string& path, Diagnostics& d) {
+  for (std::size_t a = 0; a < mesh.axes.size() && a < static_cast<std::size_t>(kMaxLayoutAxes); ++a)
+    for (int s = 0; s < kLayoutStrategies; ++s)
+      for (int t = s + 1; t < kLayoutStrategies; ++t) {
+        const long s1 = rules.fixed_stride[a][s], g1 = rules.fixed_size[a][s];
+        const long s2 = rules.fixed_stride[a][t], g2 = rules.fixed_size[a][t];
+        if (s1 <= 0 || s2 <= 0 || g1 <= 1 || g2 <= 1) continue;
+        if (!(s1 * g1 <= s2 || s2 * g2 <= s1))
+          add_diagnostic(d, path, "overlapping_sub_axes",
+                         std::string("the sub-axes of '") + mesh.axes[a].name + "' given to " + kStrategyKeys[s] +
+                             " and " + kStrategyKeys[t] + " overlap (size " + std::to_string(g1) + " at stride " +
+                             std::to_string(s1) + ", size " + std::to_string(g2) + " at stride " + std::to_string(s2) + ")");
+      }
+}
+
+}  // namespace
+
+PlanSpec read_plan_spec(JsonReader& r, const Mesh& mesh, Diagnostics& d) {
+  PlanSpec spec;
+  LayoutRules& rules = spec.rules;
+  std::array<long, kMaxLayoutAxes> taken{};
+  taken.fill(1);
+  std::vector<int> whole_used;
+  bool any_degree = false, bad = false;
+  const std::string par = r.path();
+  for (int s = 0; s < kLayoutStrategies; ++s) {
+    const char* key = kStrategyKeys[s];
+    const Json* v = r.value(key, false);
+    if (!v) continue;
+    const std::string path = r.path_of(key);
+    if (v->is_number()) {
+      spec.whole_axes_only = false;
+      const auto degree = read_integer_value(*v, path, 1, 1 << 24, d);
+      if (!degree) {
+        bad = true;
+        continue;
+      }
+      any_degree = true;
+      rules.degrees[s] = static_cast<int>(*degree);
+      if (std::fmod(mesh.chips, static_cast<double>(*degree)) != 0) {
+        bad = true;
+        add_diagnostic(d, path, "not_divisible",
+                       std::string(key) + " " + std::to_string(*degree) + " does not divide the mesh's " +
+                           format_count(mesh.chips) + " chips; degrees that divide them: " + list_of(divisors_of(mesh.chips)));
+      }
+      continue;
+    }
+    if (!v->is_array()) {
+      bad = true;
+      add_diagnostic(d, path, "wrong_type",
+                     "a strategy is a degree (a number) or a list of mesh axes (\"X\", or {\"axis\": \"X\", \"size\": 4})");
+      continue;
+    }
+    rules.explicit_strategies |= 1u << s;
+    long degree = 1;
+    for (std::size_t i = 0; i < v->size(); ++i) {
+      const std::string epath = json_pointer_child(path, i);
+      const SubAxis x = read_sub_axis((*v)[i], epath, mesh, d);
+      if (!x.whole_name) spec.whole_axes_only = false;
+      if (x.axis < 0 || x.axis >= kMaxLayoutAxes) {
+        bad = true;
+        continue;
+      }
+      const MeshAxis& axis = mesh.axes[x.axis];
+      if (x.whole_name && std::find(whole_used.begin(), whole_used.end(), x.axis) != whole_used.end()) {
+        bad = true;
+        add_diagnostic(d, epath, "axis_reused", "mesh axis '" + axis.name + "' already carries another strategy");
+        continue;
+      }
+      if (rules.fixed_size[x.axis][s] > 0) {
+        bad = true;
+        add_diagnostic(d, epath, "axis_reused",
+                       std::string(key) + " takes '" + axis.name + "' twice; give one sub-axis per mesh axis");
+        continue;
+      }
+      if (x.whole_name) whole_used.push_back(x.axis);
+      taken[x.axis] *= x.size;
+      if (axis.size % taken[x.axis] != 0) {
+        bad = true;
+        add_diagnostic(d, epath, x.whole_name ? "axis_reused" : "overlapping_sub_axes",
+                       "the sub-axes of '" + axis.name + "' overlap: their sizes multiply to " +
+                           std::to_string(taken[x.axis]) + ", which does not tile its " + std::to_string(axis.size) +
+                           " positions");
+        continue;
+      }
+      rules.fixed_size[x.axis][s] = x.size;
+      rules.fixed_stride[x.axis][s] = x.stride;
+      degree *= x.size;
+      add_piece(spec.whole[s], mesh, AxisPiece{x.axis, x.size, 1});
+    }
+    rules.degrees[s] = static_cast<int>(degree);
+  }
+  // The DCN axis between slices carries strategies whose traffic is once per step or per layer's weights, never
+  // tensor or context parallelism (checked with the plan).
+  rules.dcn_strategies = (1u << 0) | (1u << 1) | (1u << 3) | (1u << 4);
+  check_pinned_overlaps(mesh, rules, par, d);
+  if (spec.whole_axes_only && !any_degree) {  // the original form, checked as it always was
+    check_all_axes_used(mesh, whole_used, par, d);
+    return spec;
+  }
+  if (bad || has_errors(d)) return spec;
+  if (!any_degree) {
+    for (std::size_t a = 0; a < mesh.axes.size(); ++a) {
+      if (mesh.axes[a].size <= 1 || taken[a] == mesh.axes[a].size) continue;
+      add_diagnostic(d, par, "axis_unused",
+                     "mesh axis '" + mesh.axes[a].name + "' (" + std::to_string(mesh.axes[a].size) + ") is tiled " +
+                         std::to_string(taken[a]) + "-way by the sub-axes given; the rest carries no strategy (give " +
+                         std::to_string(mesh.axes[a].size / taken[a]) + " more ways to a strategy)");
+    }
+    return spec;
+  }
+  double product = 1;
+  for (int v : rules.degrees) product *= v;
+  if (product != mesh.chips) {
+    add_diagnostic(d, par, "mesh_mismatch",
+                   "the strategies' degrees multiply to " + format_count(product) + " but the mesh has " +
+                       format_count(mesh.chips) + " chips (" + shape_text(mesh) + "): strategies not given have degree 1");
+    return spec;
+  }
+  if (count_layouts(mesh, rules) > 0) return spec;
+  const std::vector<int> fit = degrees_that_fit(mesh, false);
+  bool named = false;
+  for (int s = 0; s < kLayoutStrategies; ++s) {
+    if (rules.explicit_strategies & (1u << s) || rules.degrees[s] <= 1) continue;
+    const bool fits_dcn = (rules.dcn_strategies >> s) & 1u;
+    const std::vector<int> choices = degrees_that_fit(mesh, fits_dcn);
+    if (std::find(choices.begin(), choices.end(), rules.degrees[s]) == choices.end()) {
+      named = true;
+      add_diagnostic(d, r.path_of(kStrategyKeys[s]), "does_not_fit",
+                     std::string(kStrategyKeys[s]) + " " + std::to_string(rules.degrees[s]) + " cannot be laid on the " +
+                         shape_text(mesh) + " mesh (a degree is a product of factors of its axes" +
+                         (fits_dcn ? "" : ", ICI only") + "); degrees that fit: " + list_of(choices));
+    }
+  }
+  if (!named)
+    add_diagnostic(d, par, "does_not_fit",
+                   "each degree fits the " + shape_text(mesh) + " mesh alone, but not all of them together beside " +
+                       "the sub-axes given (a strategy takes one factor per axis; tensor and context stay off DCN); " +
+                       "degrees that fit one strategy: " + list_of(fit));
+  return spec;
+}
 
 void read_axis_group(JsonReader& r, const char* key, const Mesh& mesh, AxisGroup& group, std::vector<int>& used,
                      Diagnostics& d) {
@@ -31,6 +257,49 @@ void check_all_axes_used(const Mesh& mesh, const std::vector<int>& used, const s
       add_diagnostic(d, path, "axis_unused",
                      "mesh axis '" + mesh.axes[i].name + "' (" + std::to_string(mesh.axes[i].size) +
                          ") carries no strategy; give it to data, fsdp, tensor, pipeline, expert or context");
+}
+
+Json group_json(const AxisGroup& g, const Mesh& mesh) {
+  Json out = Json::array();
+  for (int i = 0; i < g.count; ++i) {
+    const AxisPiece& p = g.pieces[i];
+    const MeshAxis& a = mesh.axes[p.axis];
+    if (p.size == a.size && p.stride == 1) out.push_back(a.name);
+    else out.push_back({{"axis", a.name}, {"size", p.size}, {"stride", p.stride}});
+  }
+  return out;
+}
+
+Json layout_json(const Hardware& hw, const Mesh& mesh, const TrainingPlan& plan) {
+  Json out = Json::object();
+  for (int s = 0; s < kLayoutStrategies; ++s) {
+    const AxisGroup& g = plan_group(plan, s);
+    if (g.degree <= 1) continue;
+    Json pieces = Json::array();
+    int ring = 0;
+    for (int i = 0; i < g.count; ++i) {
+      const AxisPiece& p = g.pieces[i];
+      const MeshAxis& a = mesh.axes[p.axis];
+      Json piece{{"axis", a.name}, {"size", p.size}, {"stride", p.stride}, {"axis_size", a.size}};
+      if (a.dcn) piece["dcn"] = true;
+      else if (hw.kind == ChipKind::tpu) {
+        piece["ring"] = g.rings[ring].wraps;  // closes through the wraparound
+        piece["links_shared_by"] = g.rings[ring].stride;
+      }
+      if (!a.dcn) ++ring;
+      pieces.push_back(piece);
+    }
+    Json entry{{"degree", g.degree}, {"pieces", pieces}, {"ici_axes", g.ici_axes}, {"dcn_slices", g.dcn_degree}};
+    const double probe = 1e9;
+    const CollectiveCost ag = group_collective(hw, mesh, g, Collective::all_gather, probe);
+    entry["all_gather_bandwidth_bytes_per_s"] = ag.bandwidth_s > 0 ? probe / ag.bandwidth_s : 0.0;
+    if (hw.kind == ChipKind::gpu) {
+      entry["gpus_spanned"] = g.gpu_span;
+      entry["nvlink_domains_spanned"] = std::ceil(g.gpu_span / hw.scale_up.domain_gpus);
+    }
+    out[kStrategyKeys[s]] = entry;
+  }
+  return out;
 }
 
 Efficiency read_efficiency(JsonReader& args, Diagnostics& d) {

@@ -133,7 +133,7 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   const double params_bytes = serving_param_bytes(in);
   const double final_context = prompt + generated;
   const double kv_seq = kv_bytes_per_sequence(in, final_context);
-  const double max_batch = std::max(0.0, std::floor((hbm_total - params_bytes) / kv_seq));  // §2.10 B_max
+  const double max_batch = serving_max_batch(in, final_context);
   const double total_bytes = params_bytes + batch * kv_seq;
   if (total_bytes > hbm_total)
     add_warning(d, args.path_of("batch"), "out_of_hbm",

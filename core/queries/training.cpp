@@ -2,7 +2,7 @@
 #include <cmath>
 
 #include "io/format.h"
-#include "planners/plan_search.h"
+#include "planners/plan_layout.h"
 #include "queries/plan_reader.h"
 #include "planners/calibrated_training.h"
 #include "queries/calibration_result.h"
@@ -145,33 +145,85 @@ TrainingInput read_training_input(const QueryContext& ctx, JsonReader& args, Dia
   return in;
 }
 
-bool read_training_step_args(const QueryContext& ctx, JsonReader& args, Diagnostics& d, TrainingInput& in) {
+namespace {
+
+// The plan's knobs beside its strategies (shared by training_step; plan_search writes the same keys).
+void read_plan_knobs(JsonReader& r, TrainingPlan& p, Diagnostics& d, double& microbatch_sequences) {
+  p.zero_stage = static_cast<int>(r.integer("zero_stage", false, 1, 3).value_or(3));
+  p.sequence_parallel = r.boolean("sequence_parallel", false).value_or(true);
+  const auto schedule = r.choice("pipeline_schedule", false, {"gpipe", "1f1b", "interleaved"}).value_or("1f1b");
+  p.schedule = schedule == "gpipe" ? PipelineSchedule::gpipe
+               : schedule == "interleaved" ? PipelineSchedule::interleaved : PipelineSchedule::one_f_one_b;
+  p.virtual_stages = static_cast<double>(r.integer("virtual_stages", false, 1, 1024).value_or(1));
+  p.microbatches = static_cast<double>(r.integer("microbatches", false, 1, 1'000'000).value_or(1));
+  microbatch_sequences = static_cast<double>(r.integer("microbatch_sequences", false, 1, 100'000'000).value_or(0));
+  if (microbatch_sequences > 0 && r.has("microbatches"))
+    add_diagnostic(d, r.path_of("microbatch_sequences"), "conflicting",
+                   "give either microbatches (how many) or microbatch_sequences (how large), not both");
+  p.context_variant = r.choice("context_variant", false, {"ring", "all_gather"}).value_or("ring") == "all_gather"
+                          ? ContextVariant::all_gather
+                          : ContextVariant::ring;
+}
+
+// Microbatches of `sequences` whole sequences each: the sequences of one data shard (a shard is data x fsdp x
+// expert; CP splits every sequence, not the batch) must divide into them.
+void set_microbatch_size(TrainingInput& in, double sequences, const std::string& path, Diagnostics& d) {
+  const TrainingPlan& p = in.plan;
+  const double per_shard = in.batch_tokens / in.seq_len / (p.data.degree * p.fsdp.degree * p.expert.degree);
+  if (std::fmod(per_shard, sequences) != 0) {
+    add_diagnostic(d, path, "not_divisible",
+                   "microbatches of " + format_count(sequences) + " sequences do not divide the " +
+                       format_count(per_shard) + " sequences of a data shard");
+    return;
+  }
+  in.plan.microbatches = per_shard / sequences;
+}
+
+void read_offload(JsonReader& args, TrainingPlan& p, Diagnostics& d) {
+  if (const Json* node = args.object("offload", false)) {
+    JsonReader r(*node, args.path_of("offload"), d);
+    p.offload_optimizer = r.boolean("optimizer", false).value_or(false);
+    p.offload_activations = r.boolean("activations", false).value_or(false);
+    r.finish();
+  }
+}
+
+}  // namespace
+
+bool read_training_step_args(const QueryContext& ctx, JsonReader& args, Diagnostics& d, TrainingInput& in,
+                             TrainingPlanForm* form) {
   in = read_training_input(ctx, args, d);
   const std::string par = args.path_of("parallelism");
-  std::vector<int> used;
+  read_offload(args, in.plan, d);
+  PlanSpec spec;
+  double microbatch_sequences = 0;
   if (const Json* node = args.object("parallelism", true)) {
     JsonReader r(*node, par, d);
-    TrainingPlan& p = in.plan;
-    read_axis_group(r, "data", *ctx.mesh, p.data, used, d);
-    read_axis_group(r, "fsdp", *ctx.mesh, p.fsdp, used, d);
-    read_axis_group(r, "tensor", *ctx.mesh, p.tensor, used, d);
-    read_axis_group(r, "pipeline", *ctx.mesh, p.pipeline, used, d);
-    read_axis_group(r, "expert", *ctx.mesh, p.expert, used, d);
-    read_axis_group(r, "context", *ctx.mesh, p.context, used, d);
-    p.zero_stage = static_cast<int>(r.integer("zero_stage", false, 1, 3).value_or(3));
-    p.sequence_parallel = r.boolean("sequence_parallel", false).value_or(true);
-    const auto schedule = r.choice("pipeline_schedule", false, {"gpipe", "1f1b", "interleaved"}).value_or("1f1b");
-    p.schedule = schedule == "gpipe" ? PipelineSchedule::gpipe
-                 : schedule == "interleaved" ? PipelineSchedule::interleaved : PipelineSchedule::one_f_one_b;
-    p.virtual_stages = static_cast<double>(r.integer("virtual_stages", false, 1, 1024).value_or(1));
-    p.microbatches = static_cast<double>(r.integer("microbatches", false, 1, 1'000'000).value_or(1));
+    spec = read_plan_spec(r, *ctx.mesh, d);
+    read_plan_knobs(r, in.plan, d, microbatch_sequences);
     r.finish();
-    check_all_axes_used(*ctx.mesh, used, par, d);
   }
   if (has_errors(d)) return false;
   peak_for(*ctx.hw, in.precision.matmul, args.path_of("precision") + "/matmul", d);
+  // The original form (whole axes, in the order given) is taken as it is; degrees and sub-axes are laid out in
+  // every way they allow and the layout with the fastest book step is kept (calibrated or not, one layout).
+  if (spec.whole_axes_only) set_plan_groups(in.plan, spec.whole);
+  else {
+    MeshLayout layout;
+    for_each_layout(*ctx.mesh, spec.rules, [](const MeshLayout& l, void* out) {
+      *static_cast<MeshLayout*>(out) = l;
+      return false;
+    }, &layout);
+    std::array<AxisGroup, kLayoutStrategies> first{};
+    layout_groups(*ctx.mesh, layout, first);
+    set_plan_groups(in.plan, first);
+  }
+  if (microbatch_sequences > 0) set_microbatch_size(in, microbatch_sequences, par + "/microbatch_sequences", d);
   check_training_plan(in, "/query", d);
-  return !has_errors(d);
+  if (has_errors(d)) return false;
+  const long layouts = spec.whole_axes_only ? 1 : choose_layout(in, spec.rules, StepEvaluator{});
+  if (form) *form = TrainingPlanForm{!spec.whole_axes_only, layouts, microbatch_sequences > 0};
+  return true;
 }
 
 namespace {
@@ -235,7 +287,29 @@ Json training_step_json(const TrainingInput& in, const TrainingStep& s) {
            {"binding", s.binding >= 0 ? s.thresholds[s.binding].name : ""}};
   if (in.target_mfu_frac > 0) out["target_mfu_frac"] = in.target_mfu_frac;
   if (s.fsdp_optimal_degree > 0) out["fsdp_optimal_degree"] = s.fsdp_optimal_degree;
+  if (s.stage_imbalance != 1.0) {
+    out["pipeline_stage_layers"] = s.stage_layers;
+    out["pipeline_stage_imbalance"] = s.stage_imbalance;
+  }
+  if (in.plan.offload_optimizer || in.plan.offload_activations) {
+    out["time"]["offload_s"] = s.offload_s;
+    out["memory"]["host_bytes"] = s.host_bytes;
+  }
   return out;
+}
+
+// The plan's form in the result: for degrees or sub-axes the layout the engine chose (pieces as training_step
+// reads them back, rings, bandwidth) and how many it weighed; the microbatch count a microbatch size gave.
+void add_plan_form(const QueryContext& ctx, const TrainingInput& in, const TrainingPlanForm& form, Json& out) {
+  if (form.laid_out) {
+    out["layout"] = layout_json(*ctx.hw, *ctx.mesh, in.plan);
+    out["layouts_considered"] = form.layouts;
+    Json parallelism = Json::object();
+    for (int k = 0; k < kLayoutStrategies; ++k)
+      if (plan_group(in.plan, k).count) parallelism[kStrategyKeys[k]] = group_json(plan_group(in.plan, k), *ctx.mesh);
+    out["parallelism"] = parallelism;
+  }
+  if (form.microbatch_sizes) out["microbatches"] = in.plan.microbatches;
 }
 
 // The book's step beside a calibrated one: the ideal lower bound (DESIGN.md "Fidelity and calibration").
@@ -262,7 +336,8 @@ Json breakdown_json(const CalibratedBreakdown& b) {
 
 Json run_training_step(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   TrainingInput in;
-  const bool valid = read_training_step_args(ctx, args, d, in);
+  TrainingPlanForm form;
+  const bool valid = read_training_step_args(ctx, args, d, in, &form);
   const bool explain = args.boolean("explain", false).value_or(false);
   CalibrationProfile given;
   const CalibrationProfile* profile =
@@ -272,88 +347,19 @@ Json run_training_step(const QueryContext& ctx, JsonReader& args, Diagnostics& d
     const TrainingStep s = evaluate_training_step(in);
     warn_out_of_hbm(s, *ctx.hw, d);
     Json out = training_step_json(in, s);
+    add_plan_form(ctx, in, form, out);
     if (explain) out["explain"] = explain_training(in, s);
     return out;
   }
   const CalibratedTrainingStep c = evaluate_calibrated_training_step(in, *profile);
   warn_out_of_hbm(c.step, *ctx.hw, d);
   Json out = training_step_json(in, c.step);
+  add_plan_form(ctx, in, form, out);
   out["memory"]["transient_bytes"] = c.parts.transient_bytes;
   out["breakdown"] = breakdown_json(c.parts);
   out["ideal"] = ideal_json(c.ideal);
   out["calibration"] = calibration_json(*profile, *ctx.hw, "training");
   if (explain) out["explain"] = explain_training(in, c.ideal);
-  return out;
-}
-
-}  // namespace scalescope
-
-namespace scalescope {
-
-namespace {
-
-Json axis_names_of(const AxisGroup& g, const std::vector<std::string>& names, const Mesh* mesh) {
-  Json out = Json::array();
-  for (int i = 0; i < g.count; ++i) out.push_back(names.empty() ? mesh->axes[g.axes[i]].name : names[g.axes[i]]);
-  return out;
-}
-
-}  // namespace
-
-// Every plan for this mesh (TPU) or chip count (GPU), ranked: fitting plans first, then by step time.
-Json run_plan_search(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
-  TrainingInput in = read_training_input(ctx, args, d);
-  const int keep = static_cast<int>(args.integer("keep", false, 1, 100).value_or(10));
-  peak_for(*ctx.hw, in.precision.matmul, args.path_of("precision") + "/matmul", d);
-  CalibrationProfile given;
-  const CalibrationProfile* profile =
-      ctx.fidelity == Fidelity::calibrated ? resolve_profile(ctx, args, given, d) : nullptr;
-  if (has_errors(d)) return {};
-  const PlanSearch search = search_training_plans(in, keep, profile);
-  Json plans = Json::array();
-  for (const PlanCandidate& c : search.best) {
-    const TrainingStep& s = c.step;
-    const TrainingPlan& p = c.plan;
-    Json parallelism{{"zero_stage", p.zero_stage}, {"microbatches", p.microbatches}};
-    const std::pair<const char*, const AxisGroup*> groups[] = {{"data", &p.data},         {"fsdp", &p.fsdp},
-                                                               {"tensor", &p.tensor},     {"pipeline", &p.pipeline},
-                                                               {"expert", &p.expert},     {"context", &p.context}};
-    for (const auto& [key, group] : groups)
-      if (group->count) parallelism[key] = axis_names_of(*group, c.axis_names, ctx.mesh);
-    Json plan{{"parallelism", parallelism},
-              {"remat", std::string(remat_name(c.remat))},
-              {"degrees", {{"data", s.data}, {"fsdp", s.fsdp}, {"tensor", s.tensor}, {"pipeline", s.pipeline},
-                           {"expert", s.expert}, {"context", s.context}, {"slices", s.slices}}},
-              {"step_s", s.step_s},
-              {"bound", s.bound},
-              {"critical", s.critical},
-              {"mfu_frac", s.mfu_frac},
-              {"memory_bytes", s.total_bytes},
-              {"fits", s.fits},
-              {"binding", s.binding >= 0 ? s.thresholds[s.binding].name : ""},
-              {"train_time_s", s.train_time_s},
-              {"train_usd", s.train_usd}};
-    if (!c.mesh_shape.empty()) plan["mesh"] = {{"shape", c.mesh_shape}, {"axis_names", c.axis_names}};
-    if (profile) {
-      // The book's step of the same plan: the ideal bound the calibrated ranking sits above.
-      TrainingInput plan_in = in;
-      Mesh plan_mesh;
-      if (!c.mesh_shape.empty()) {
-        Diagnostics ignored;
-        plan_mesh = parse_mesh(Json{{"shape", c.mesh_shape}, {"axis_names", c.axis_names}}, "", *ctx.hw, ignored);
-        plan_in.mesh = &plan_mesh;
-      }
-      plan_in.plan = c.plan;
-      plan_in.remat = c.remat;
-      const TrainingStep ideal = evaluate_training_step(plan_in);
-      plan["ideal"] = {{"step_s", ideal.step_s}, {"mfu_frac", ideal.mfu_frac}, {"train_time_s", ideal.train_time_s}};
-    }
-    plans.push_back(plan);
-  }
-  if (search.fitting == 0)
-    add_warning(d, "/query", "nothing_fits", "no plan fits in HBM; the list ranks the closest by step time");
-  Json out{{"evaluated", search.evaluated}, {"valid", search.valid}, {"fitting", search.fitting}, {"plans", plans}};
-  if (profile) out["calibration"] = calibration_json(*profile, *ctx.hw, "training");
   return out;
 }
 

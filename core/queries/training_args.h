@@ -9,8 +9,17 @@ namespace scalescope {
 // What training_step and plan_search share: batch, sequence, precision, remat, efficiency, cost (no parallelism).
 TrainingInput read_training_input(const QueryContext& ctx, JsonReader& args, Diagnostics& diagnostics);
 
-// A training_step query's arguments with its parallelism, checked (check_training_plan); false when the plan
-// cannot run (the diagnostics say why).
-bool read_training_step_args(const QueryContext& ctx, JsonReader& args, Diagnostics& diagnostics, TrainingInput& in);
+// How a training_step query gave its plan: laid out by the engine from degrees or sub-axes (over `layouts`
+// layouts), and whether `microbatch_sequences` set the microbatch count.
+struct TrainingPlanForm {
+  bool laid_out = false;
+  long layouts = 1;
+  bool microbatch_sizes = false;
+};
+
+// A training_step query's arguments with its parallelism (degrees and sub-axes laid out: the layout with the
+// fastest book step), checked (check_training_plan); false when the plan cannot run (the diagnostics say why).
+bool read_training_step_args(const QueryContext& ctx, JsonReader& args, Diagnostics& diagnostics, TrainingInput& in,
+                             TrainingPlanForm* form = nullptr);
 
 }  // namespace scalescope

@@ -10,6 +10,7 @@
 #include "physics/roofline.h"
 #include "planners/calibrated_serving.h"
 #include "planners/calibrated_training.h"
+#include "planners/plan_search.h"
 #include "planners/serving.h"
 #include "test_helpers.h"
 #include "planners/training.h"
@@ -97,4 +98,26 @@ TEST_CASE("primitives and planners allocate nothing", "[performance]") {
   CHECK(allocations_in([&] {
           sink = sink + calibrated_decode_step(s, profile, 64, 8192).step_s + calibrated_prefill(s, profile, 1, 8192).time_s;
         }) == 0);
+}
+
+TEST_CASE("the plan search allocates per degree combination and per ranked plan, never per plan", "[performance]") {
+  const Hardware h100 = test::hardware("h100-sxm");
+  const ModelConfig llama = test::model("llama-3-70b");
+  const Mesh mesh = test::mesh_of(h100, Json{{"shape", {64}}});
+  TrainingInput in;
+  in.model = &llama;
+  in.hw = &h100;
+  in.mesh = &mesh;
+  in.batch_tokens = 1048576;
+  in.seq_len = 4096;
+  const PlanSpace space = build_plan_space(in, SpaceOptions{});
+  SearchSettings settings;
+  settings.keep = 5;
+  PlanSearchState state;
+  state.best.reserve(6);
+  const long allocations = allocations_in([&] { continue_search(space, settings, state, 0); });
+  REQUIRE(state.counts.evaluated > 10000);
+  // Knob lists per combination, fingerprints per layout, copies into the best five and the front: far fewer
+  // than one allocation per plan.
+  CHECK(allocations < state.counts.evaluated / 20);
 }

@@ -1,0 +1,208 @@
+#include "planners/plan_space.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "planners/plan_layout.h"
+
+namespace scalescope {
+
+namespace {
+
+enum { kData, kFsdp, kTensor, kPipeline, kExpert, kContext };
+
+bool divides(double a, double b) { return std::fmod(b, a) == 0; }
+
+// The divisors of n, ascending, found up to sqrt(n) (a mesh can hold 1e8 chips, a batch as many sequences).
+std::vector<long> divisors_of(long n) {
+  std::vector<long> low, high;
+  for (long f = 1; f * f <= n; ++f)
+    if (n % f == 0) {
+      low.push_back(f);
+      if (f != n / f) high.push_back(n / f);
+    }
+  low.insert(low.end(), high.rbegin(), high.rend());
+  return low;
+}
+
+// Degrees the model and the batch allow, whatever the layout (the checks of plan_problems that depend on the
+// degrees alone): TP divides the heads and d_ff, at most one stage per layer, EP divides the experts, CP the
+// sequence, and every data shard gets whole sequences.
+bool model_allows(const TrainingInput& in, const std::array<int, kLayoutStrategies>& g) {
+  const ModelConfig& m = *in.model;
+  const double tp = g[kTensor], ep = g[kExpert];
+  if (!divides(tp, m.heads) || !(divides(tp, m.kv_heads) || divides(m.kv_heads, tp)) || !divides(tp, m.d_ff)) return false;
+  if (m.is_moe() && !divides(tp, m.expert_d_ff)) return false;
+  if (g[kPipeline] > m.layers) return false;
+  if (ep > 1 && (!m.is_moe() || ep > m.experts || !divides(ep, m.experts))) return false;
+  if (!divides(g[kContext], in.seq_len)) return false;
+  const double sequences = in.batch_tokens / in.seq_len;
+  const double shards = static_cast<double>(g[kData]) * g[kFsdp] * g[kExpert];
+  return std::fmod(in.batch_tokens, in.seq_len) == 0 && divides(shards, sequences);
+}
+
+void combos_from(PlanSpace& space, std::array<int, kLayoutStrategies>& g, int s, long left) {
+  const SpaceOptions& o = space.options;
+  if (s == kLayoutStrategies - 1) {
+    g[s] = static_cast<int>(left);
+    const bool allowed = (left == 1 || (o.strategies >> s & 1u)) && (o.fixed[s] == 0 || o.fixed[s] == left) &&
+                         (o.max_degree[s] == 0 || left <= o.max_degree[s]);
+    if (!allowed) return;
+    const double chunk = space.options.min_context_chunk_tokens;
+    if (!model_allows(space.base, g) || (chunk > 0 && g[kContext] > 1 && space.base.seq_len / g[kContext] < chunk)) {
+      ++space.rejected_combos;
+      return;
+    }
+    LayoutRules rules = space.rules;
+    rules.degrees = g;
+    DegreeCombo c{g, count_layouts(*space.base.mesh, rules), 0, 0};
+    if (c.layouts == 0) {
+      ++space.rejected_combos;
+      return;
+    }
+    c.knobs = knob_lists(space, c).count();
+    c.first = space.size;
+    space.size += static_cast<long long>(c.layouts) * c.knobs;
+    space.layouts += c.layouts;
+    space.combos.push_back(c);
+    return;
+  }
+  for (long f : divisors_of(left)) {
+    if (f > 1 && !(o.strategies >> s & 1u)) continue;
+    if (o.fixed[s] > 0 && f != o.fixed[s]) continue;
+    if (o.max_degree[s] > 0 && f > o.max_degree[s]) continue;
+    g[s] = static_cast<int>(f);
+    combos_from(space, g, s + 1, left / f);
+  }
+}
+
+}  // namespace
+
+const char* offload_name(OffloadChoice o) {
+  static const char* kNames[] = {"none", "optimizer", "activations", "both"};
+  return kNames[static_cast<int>(o)];
+}
+const char* schedule_name(PipelineSchedule s) {
+  return s == PipelineSchedule::gpipe ? "gpipe" : s == PipelineSchedule::interleaved ? "interleaved" : "1f1b";
+}
+const char* context_variant_name(ContextVariant v) { return v == ContextVariant::all_gather ? "all_gather" : "ring"; }
+
+std::array<int, kKnobDimensions> KnobLists::radix() const {
+  return {static_cast<int>(zero.size()),      static_cast<int>(schedule.size()),
+          static_cast<int>(microbatch_sequences.size()), static_cast<int>(remat.size()),
+          static_cast<int>(offload.size()),   static_cast<int>(matmul.size()),
+          static_cast<int>(sequence_parallel.size()),    static_cast<int>(context_variant.size())};
+}
+
+long KnobLists::count() const {
+  long n = 1;
+  for (int r : radix()) n *= r;
+  return n;
+}
+
+KnobLists knob_lists(const PlanSpace& space, const DegreeCombo& c) {
+  const SpaceOptions& o = space.options;
+  const TrainingInput& in = space.base;
+  const ModelConfig& m = *in.model;
+  KnobLists k;
+  // ZeRO stages apply to FSDP only; without it the one setting is "replicated" (stage 3 of nothing).
+  if (c.degrees[kFsdp] > 1) k.zero = o.zero_stages;
+  else k.zero = {3};
+  if (c.degrees[kPipeline] > 1) {
+    for (PipelineSchedule s : o.schedules) {
+      if (s != PipelineSchedule::interleaved) k.schedule.push_back({s, 1});
+      else
+        for (int v : o.virtual_stages)
+          if (v > 1 && c.degrees[kPipeline] * v <= m.layers) k.schedule.push_back({s, v});
+    }
+  } else {
+    k.schedule = {{PipelineSchedule::one_f_one_b, 1}};
+  }
+  const double per_shard =
+      in.batch_tokens / in.seq_len / (static_cast<double>(c.degrees[kData]) * c.degrees[kFsdp] * c.degrees[kExpert]);
+  if (per_shard >= 1 && per_shard <= 1e15 && per_shard == std::floor(per_shard))
+    for (long size : divisors_of(static_cast<long>(per_shard)))
+      if (size <= (1L << 30) && (o.microbatch_sequences.empty() ||
+          std::find(o.microbatch_sequences.begin(), o.microbatch_sequences.end(), size) != o.microbatch_sequences.end()))
+        k.microbatch_sequences.push_back(static_cast<int>(size));
+  k.remat = o.remats;
+  if (space.base.hw->host_pcie_unidir_bytes_per_s > 0) k.offload = o.offloads;
+  else k.offload = {OffloadChoice::none};
+  for (Dtype d : o.matmul)
+    if (space.base.hw->peak(d) > 0) k.matmul.push_back(d);
+  if (c.degrees[kTensor] > 1) k.sequence_parallel = o.sequence_parallel;
+  else k.sequence_parallel = {true};
+  if (c.degrees[kContext] > 1) k.context_variant = o.context_variants;
+  else k.context_variant = {ContextVariant::ring};
+  return k;
+}
+
+void apply_knobs(const PlanSpace& space, const DegreeCombo& c, const KnobLists& k,
+                 const std::array<int, kKnobDimensions>& digit, TrainingInput& in) {
+  TrainingPlan& p = in.plan;
+  p.zero_stage = k.zero[digit[0]];
+  p.schedule = k.schedule[digit[1]].first;
+  p.virtual_stages = k.schedule[digit[1]].second;
+  const double per_shard = space.base.batch_tokens / space.base.seq_len /
+                           (static_cast<double>(c.degrees[kData]) * c.degrees[kFsdp] * c.degrees[kExpert]);
+  p.microbatches = per_shard / k.microbatch_sequences[digit[2]];
+  in.remat = k.remat[digit[3]];
+  const OffloadChoice off = k.offload[digit[4]];
+  p.offload_optimizer = off == OffloadChoice::optimizer || off == OffloadChoice::both;
+  p.offload_activations = off == OffloadChoice::activations || off == OffloadChoice::both;
+  in.precision.matmul = k.matmul[digit[5]];
+  p.sequence_parallel = k.sequence_parallel[digit[6]];
+  p.context_variant = k.context_variant[digit[7]];
+}
+
+PlanSpace build_plan_space(const TrainingInput& base, const SpaceOptions& options) {
+  PlanSpace space;
+  space.base = base;
+  space.options = options;
+  space.rules.dcn_strategies = options.dcn_strategies;
+  space.rules.max_slots_per_torus_axis = options.max_strategies_per_torus_axis;
+  std::array<int, kLayoutStrategies> g{};
+  if (base.mesh->chips >= 1 && base.mesh->chips <= 1e8) combos_from(space, g, 0, static_cast<long>(base.mesh->chips));
+  return space;
+}
+
+namespace {
+struct Nth {
+  long target;
+  long seen = 0;
+  MeshLayout layout{};
+};
+}  // namespace
+
+bool decode_plan(const PlanSpace& space, long long index, TrainingInput& in) {
+  if (index < 0 || index >= space.size) return false;
+  auto it = std::upper_bound(space.combos.begin(), space.combos.end(), index,
+                             [](long long i, const DegreeCombo& c) { return i < c.first; });
+  const DegreeCombo& c = *(it - 1);
+  const long long offset = index - c.first;
+  Nth nth{static_cast<long>(offset / c.knobs)};
+  LayoutRules rules = space.rules;
+  rules.degrees = c.degrees;
+  for_each_layout(*space.base.mesh, rules, [](const MeshLayout& l, void* ctx) {
+    Nth& n = *static_cast<Nth*>(ctx);
+    if (n.seen++ < n.target) return true;
+    n.layout = l;
+    return false;
+  }, &nth);
+  std::array<AxisGroup, kLayoutStrategies> groups;
+  layout_groups(*space.base.mesh, nth.layout, groups);
+  in = space.base;
+  set_plan_groups(in.plan, groups);
+  const KnobLists k = knob_lists(space, c);
+  const std::array<int, kKnobDimensions> radix = k.radix();
+  std::array<int, kKnobDimensions> digit{};
+  long knob = static_cast<long>(offset % c.knobs);
+  for (int d = kKnobDimensions - 1; d >= 0; --d) {
+    digit[d] = static_cast<int>(knob % radix[d]);
+    knob /= radix[d];
+  }
+  apply_knobs(space, c, k, digit, in);
+  return true;
+}
+
+}  // namespace scalescope

@@ -1,0 +1,232 @@
+#include "planners/serving_search.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "physics/layout.h"
+
+namespace scalescope {
+
+namespace {
+
+bool divides(double a, double b) { return std::fmod(b, a) == 0; }
+
+// The most balanced slice of n chips the pod holds (axes largest first, e.g. 4x2 for 8 v5e), or none.
+std::vector<int> slice_shape(const Hardware& hw, int n) {
+  if (hw.kind == ChipKind::gpu) return {n};
+  std::vector<int> best;
+  const int dims = hw.ici.torus_dims;
+  for (int a = n; a >= 1; --a) {
+    if (n % a) continue;
+    for (int b = std::min(a, n / a); b >= 1; --b) {
+      if ((n / a) % b) continue;
+      const int c = n / a / b;
+      if (c > b || (dims < 3 && c > 1)) continue;
+      std::array<int, kMaxTorusDims> shape{a, b, c};
+      Diagnostics d;
+      describe_tpu_slice(hw, shape, dims, "", d);
+      if (!d.empty()) continue;
+      std::vector<int> cand{a};
+      if (b > 1 || c > 1) cand.push_back(b);
+      if (c > 1) cand.push_back(c);
+      if (best.empty() || cand.front() < best.front()) best = cand;
+    }
+  }
+  return best;
+}
+
+// One replica: its mesh, and which axes carry TP and which EP.
+struct ReplicaLayout {
+  std::vector<int> shape, tensor_axes, expert_axes;
+  double tensor = 1, expert = 1;
+};
+
+std::vector<ReplicaLayout> replica_layouts(const ServingSearchInput& in, int n) {
+  const ModelConfig& m = *in.model;
+  std::vector<ReplicaLayout> out;
+  auto valid = [&](double tp, double ep) {
+    const double d_ff = m.is_moe() ? m.expert_d_ff : m.d_ff;
+    if (!divides(tp, m.heads) || !divides(tp, d_ff)) return false;
+    return ep == 1 || (m.is_moe() && ep <= m.experts && divides(ep, m.experts));
+  };
+  if (in.hw->kind == ChipKind::gpu) {
+    for (int ep = 1; ep <= n; ++ep) {
+      if (n % ep || (ep > 1 && !m.is_moe())) continue;
+      const int tp = n / ep;
+      if (!valid(tp, ep)) continue;
+      ReplicaLayout r;
+      r.tensor = tp;
+      r.expert = ep;
+      if (ep == 1) {
+        r.shape = {n};
+        r.tensor_axes = {0};
+      } else if (tp == 1) {
+        r.shape = {n};
+        r.expert_axes = {0};
+      } else {  // TP innermost, inside the NVLink domain first
+        r.shape = {ep, tp};
+        r.expert_axes = {0};
+        r.tensor_axes = {1};
+      }
+      out.push_back(r);
+    }
+    return out;
+  }
+  const std::vector<int> shape = slice_shape(*in.hw, n);
+  if (shape.empty()) return out;
+  const int axes = static_cast<int>(shape.size());
+  for (unsigned mask = 0; mask < (1u << axes); ++mask) {  // the axes given to EP
+    if (mask && !m.is_moe()) break;
+    ReplicaLayout r;
+    r.shape = shape;
+    for (int a = 0; a < axes; ++a) {
+      if (mask >> a & 1u) {
+        r.expert_axes.push_back(a);
+        r.expert *= shape[a];
+      } else {
+        r.tensor_axes.push_back(a);
+        r.tensor *= shape[a];
+      }
+    }
+    if (valid(r.tensor, r.expert)) out.push_back(r);
+  }
+  return out;
+}
+
+double objective_of(const ServingDeployment& d, ServingObjective o) {
+  switch (o) {
+    case ServingObjective::fewest_chips: return d.total_chips;
+    case ServingObjective::usd_per_million_tokens: return d.usd_per_million_tokens;
+    case ServingObjective::tokens_per_s_per_chip: return -d.tokens_per_s_per_chip;
+  }
+  return d.usd_per_million_tokens;
+}
+
+bool better(const ServingDeployment& a, const ServingDeployment& b, ServingObjective o) {
+  const double x = objective_of(a, o), y = objective_of(b, o);
+  if (x != y) return x < y;
+  if (a.usd_per_million_tokens != b.usd_per_million_tokens) return a.usd_per_million_tokens < b.usd_per_million_tokens;
+  if (a.total_chips != b.total_chips) return a.total_chips < b.total_chips;
+  return a.latency_per_token_s < b.latency_per_token_s;
+}
+
+// The frontier of latency per output token x dollars per million output tokens (the book's §5.2 trade-off).
+void frontier_insert(std::vector<ServingDeployment>& f, const ServingDeployment& d) {
+  auto it = std::upper_bound(f.begin(), f.end(), d.latency_per_token_s,
+                             [](double l, const ServingDeployment& x) { return l < x.latency_per_token_s; });
+  if (it != f.begin() && (it - 1)->usd_per_million_tokens <= d.usd_per_million_tokens) return;
+  while (it != f.begin() && (it - 1)->latency_per_token_s == d.latency_per_token_s) it = f.erase(it - 1);
+  auto end = it;
+  while (end != f.end() && end->usd_per_million_tokens >= d.usd_per_million_tokens) ++end;
+  it = f.erase(it, end);
+  f.insert(it, d);
+}
+
+}  // namespace
+
+std::vector<int> default_replica_sizes(const Hardware& hw, int most) {
+  std::vector<int> out;
+  for (int n = 1; n <= most; n *= 2)
+    if (hw.kind == ChipKind::gpu || !slice_shape(hw, n).empty()) out.push_back(n);
+  return out;
+}
+
+ServingSearch search_serving(const ServingSearchInput& in) {
+  ServingSearch out;
+  const ModelConfig& m = *in.model;
+  const Hardware& hw = *in.hw;
+  const double final_context = in.prompt_len + in.generated_len;
+  const double context = in.kv_context_len > 0 ? in.kv_context_len : in.prompt_len + in.generated_len / 2.0;
+  for (int n : in.replica_chips)
+    for (const ReplicaLayout& r : replica_layouts(in, n)) {
+      Diagnostics d;
+      Json shape = Json::array();
+      for (int v : r.shape) shape.push_back(v);
+      const Mesh mesh = parse_mesh(Json{{"shape", shape}}, "", hw, d);
+      if (has_errors(d)) continue;
+      ServingInput s;
+      s.model = &m;
+      s.hw = &hw;
+      s.mesh = &mesh;
+      s.activations = in.activations;
+      s.efficiency = in.efficiency;
+      s.include_comms = in.include_comms;
+      for (int a : r.tensor_axes) add_axis(s.tensor, mesh, a);
+      for (int a : r.expert_axes) add_axis(s.expert, mesh, a);
+      for (Dtype w : in.weights)
+        for (Dtype kv : in.kv) {
+          s.weights = w;
+          s.kv = kv;
+          const double max_batch = serving_max_batch(s, final_context);
+          if (max_batch < 1) {
+            ++out.evaluated;
+            continue;
+          }
+          std::vector<double> batches = in.batches;
+          if (batches.empty()) {
+            for (double b = 1; b <= max_batch && b <= 65536; b *= 2) batches.push_back(b);
+            if (max_batch <= 65536 && batches.back() != max_batch) batches.push_back(max_batch);
+          }
+          const ServingModel model{&s, in.profile};
+          const double prefill_one = model.prefill(1, in.prompt_len).time_s;
+          for (double b : batches)
+            for (bool disaggregated : in.disaggregated) {
+              ++out.evaluated;
+              if (b > max_batch) continue;
+              ++out.fitting;
+              const DecodeStep step = model.decode(b, context);
+              ServingDeployment x;
+              x.mesh_shape = r.shape;
+              x.tensor_axes = r.tensor_axes;
+              x.expert_axes = r.expert_axes;
+              x.tensor = r.tensor;
+              x.expert = r.expert;
+              x.weights = w;
+              x.kv = kv;
+              x.batch = b;
+              x.disaggregated = disaggregated;
+              x.decode_step_s = step.step_s;
+              x.prefill_one_s = prefill_one;
+              x.time_to_first_token_s = prefill_one;
+              x.memory_bytes = serving_param_bytes(s) + b * kv_bytes_per_sequence(s, final_context);
+              x.hbm_capacity_bytes = mesh.chips * hw.hbm_capacity_bytes;
+              x.bound = step.compute_bound ? "compute" : "memory";
+              double replica_tokens_per_s;
+              if (disaggregated) {
+                // §2.10 disaggregation: P_servers / T_prefill = B G_servers / (T_step G).
+                x.latency_per_token_s = step.step_s;
+                replica_tokens_per_s = b / step.step_s;
+              } else {
+                // §2.10 continuous batching: B/G sequences finish every step and B/G new ones are prefilled on the
+                // same chips, stalling the decode.
+                x.latency_per_token_s = step.step_s + b / in.generated_len * prefill_one;
+                replica_tokens_per_s = b / x.latency_per_token_s;
+                if (b / in.generated_len * prefill_one > step.step_s) x.bound = "prefill";
+              }
+              x.replicas = in.demand_tokens_per_s > 0 ? std::ceil(in.demand_tokens_per_s / replica_tokens_per_s) : 1.0;
+              if (disaggregated)
+                x.prefill_servers =
+                    std::max(1.0, std::ceil(x.replicas * b * prefill_one / (step.step_s * in.generated_len)));
+              x.total_chips = (x.replicas + x.prefill_servers) * mesh.chips;
+              x.tokens_per_s = x.replicas * replica_tokens_per_s;
+              x.tokens_per_s_per_chip = x.tokens_per_s / x.total_chips;
+              x.usd_per_million_tokens = x.total_chips * hw.price_usd_per_chip_hour / 3600.0 / x.tokens_per_s * 1e6;
+              x.meets_targets = (in.latency_per_token_s <= 0 || x.latency_per_token_s <= in.latency_per_token_s) &&
+                                (in.time_to_first_token_s <= 0 || x.time_to_first_token_s <= in.time_to_first_token_s);
+              frontier_insert(out.frontier, x);
+              if (!x.meets_targets) continue;
+              ++out.meeting_targets;
+              if (static_cast<int>(out.best.size()) == in.keep && !better(x, out.best.back(), in.objective)) continue;
+              auto at = std::upper_bound(out.best.begin(), out.best.end(), x,
+                                         [&](const ServingDeployment& p, const ServingDeployment& q) {
+                                           return better(p, q, in.objective);
+                                         });
+              out.best.insert(at, x);
+              if (static_cast<int>(out.best.size()) > in.keep) out.best.pop_back();
+            }
+        }
+    }
+  return out;
+}
+
+}  // namespace scalescope

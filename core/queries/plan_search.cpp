@@ -1,0 +1,321 @@
+// The plan_search query: the space of training plans for the mesh (planners/plan_space.h), searched with the
+// book's step (planners/plan_search.h), the best k, the Pareto front and the counts; chunks with a cursor.
+#include <algorithm>
+#include <cmath>
+
+#include "io/format.h"
+#include "planners/plan_search.h"
+#include "queries/calibration_result.h"
+#include "queries/plan_reader.h"
+#include "queries/query.h"
+#include "queries/training_args.h"
+
+namespace scalescope {
+
+namespace {
+
+constexpr double kDefaultSpaceLimit = 20'000'000;
+constexpr double kMaxSpaceLimit = 1'000'000'000;
+constexpr std::size_t kMaxFrontPlans = 200;
+
+std::vector<std::string> strategy_choices() { return {kStrategyKeys, kStrategyKeys + kLayoutStrategies}; }
+
+// A list of choices from `names` (each a string), as their indices.
+template <typename T>
+std::vector<T> read_list(JsonReader& r, const char* key, const std::vector<std::string>& names, const std::vector<T>& values,
+                         const std::vector<T>& fallback, Diagnostics& d) {
+  const Json* list = r.array(key, false);
+  if (!list) return fallback;
+  std::vector<T> out;
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const Json& v = (*list)[i];
+    const auto at = v.is_string() ? std::find(names.begin(), names.end(), v.get<std::string>()) : names.end();
+    if (at == names.end())
+      add_diagnostic(d, json_pointer_child(r.path_of(key), i), "unknown_choice", "valid: " + join_choices(names));
+    else if (std::find(out.begin(), out.end(), values[at - names.begin()]) == out.end())
+      out.push_back(values[at - names.begin()]);
+  }
+  if (list->empty()) add_diagnostic(d, r.path_of(key), "empty", "allow at least one choice");
+  return out;
+}
+
+std::vector<int> read_int_list(JsonReader& r, const char* key, std::int64_t max, const std::vector<int>& fallback,
+                               Diagnostics& d) {
+  const Json* list = r.array(key, false);
+  if (!list) return fallback;
+  std::vector<int> out;
+  for (std::size_t i = 0; i < list->size() && i < 4096; ++i)
+    if (auto v = read_integer_value((*list)[i], json_pointer_child(r.path_of(key), i), 1, max, d))
+      out.push_back(static_cast<int>(*v));
+  if (list->empty()) add_diagnostic(d, r.path_of(key), "empty", "allow at least one value");
+  return out;
+}
+
+unsigned read_strategy_bits(JsonReader& r, const char* key, unsigned fallback, Diagnostics& d) {
+  std::vector<int> idx{0, 1, 2, 3, 4, 5};
+  const std::vector<int> chosen = read_list<int>(r, key, strategy_choices(), idx, {}, d);
+  if (!r.has(key)) return fallback;
+  unsigned bits = 0;
+  for (int s : chosen) bits |= 1u << s;
+  return bits;
+}
+
+// The settings the caller allows (`space`); without `matmul`, the query's precision is the only one.
+SpaceOptions read_space(JsonReader& args, Dtype matmul, Diagnostics& d) {
+  SpaceOptions o;
+  o.matmul.clear();
+  if (const Json* node = args.object("space", false)) {
+    JsonReader r(*node, args.path_of("space"), d);
+    o.strategies = read_strategy_bits(r, "strategies", o.strategies, d);
+    o.dcn_strategies = read_strategy_bits(r, "dcn_strategies", o.dcn_strategies, d);
+    o.max_strategies_per_torus_axis = static_cast<int>(
+        r.integer("max_strategies_per_torus_axis", false, 1, kMaxSlotsPerAxis).value_or(o.max_strategies_per_torus_axis));
+    o.min_context_chunk_tokens = r.non_negative("min_context_chunk_tokens", false, 1e9).value_or(o.min_context_chunk_tokens);
+    o.zero_stages = read_int_list(r, "zero_stages", 3, o.zero_stages, d);
+    o.schedules = read_list<PipelineSchedule>(
+        r, "pipeline_schedules", {"1f1b", "gpipe", "interleaved"},
+        {PipelineSchedule::one_f_one_b, PipelineSchedule::gpipe, PipelineSchedule::interleaved}, o.schedules, d);
+    o.virtual_stages = read_int_list(r, "virtual_stages", 1024, o.virtual_stages, d);
+    o.microbatch_sequences = read_int_list(r, "microbatch_sequences", 100'000'000, o.microbatch_sequences, d);
+    o.remats = read_list<Remat>(r, "remat", {"none", "big_matmuls", "mlp_matmuls", "block"},
+                                {Remat::none, Remat::big_matmuls, Remat::mlp_matmuls, Remat::block}, o.remats, d);
+    o.offloads = read_list<OffloadChoice>(
+        r, "offload", {"none", "optimizer", "activations", "both"},
+        {OffloadChoice::none, OffloadChoice::optimizer, OffloadChoice::activations, OffloadChoice::both}, o.offloads, d);
+    o.matmul = read_list<Dtype>(r, "matmul", {"bf16", "fp8", "int8", "fp4"}, {Dtype::bf16, Dtype::fp8, Dtype::int8, Dtype::fp4},
+                                {}, d);
+    o.sequence_parallel = read_list<bool>(r, "sequence_parallel", {"on", "off"}, {true, false}, o.sequence_parallel, d);
+    o.context_variants = read_list<ContextVariant>(r, "context_variants", {"ring", "all_gather"},
+                                                   {ContextVariant::ring, ContextVariant::all_gather}, o.context_variants, d);
+    r.finish();
+  }
+  if (o.matmul.empty()) o.matmul = {matmul};
+  return o;
+}
+
+void read_constraints(JsonReader& args, SpaceOptions& o, SearchSettings& s, Diagnostics& d) {
+  const Json* node = args.object("constraints", false);
+  if (!node) return;
+  JsonReader r(*node, args.path_of("constraints"), d);
+  auto degrees = [&](const char* key, std::array<int, kLayoutStrategies>& out) {
+    if (const Json* m = r.object(key, false)) {
+      JsonReader k(*m, r.path_of(key), d);
+      for (int i = 0; i < kLayoutStrategies; ++i)
+        out[i] = static_cast<int>(k.integer(kStrategyKeys[i], false, 1, 1 << 24).value_or(out[i]));
+      k.finish();
+    }
+  };
+  degrees("fixed", o.fixed);
+  degrees("max", o.max_degree);
+  if (auto t = r.integer("max_tensor", false, 1, 1 << 24)) o.max_degree[2] = static_cast<int>(*t);
+  s.must_fit = r.boolean("must_fit", false).value_or(true);
+  s.memory_headroom_frac = r.non_negative("memory_headroom_frac", false, 0.9).value_or(0);
+  s.include_warnings = r.boolean("include_warnings", false).value_or(false);
+  r.finish();
+}
+
+// A GPU plan on its own mesh, as plan_search always gave it: one mesh axis per piece, outermost first (the last
+// innermost, as GPU meshes are read), named by strategy, and each strategy naming its axes. The same groups as the
+// pieces on the searched mesh, so training_step on this mesh gives the same step to the last bit.
+void gpu_plan_mesh(const Mesh& mesh, const TrainingPlan& p, Json& mesh_out, Json& parallelism) {
+  struct Axis {
+    double position_stride;
+    int strategy, size;
+  };
+  std::vector<Axis> axes;
+  for (int k = 0; k < kLayoutStrategies; ++k) {
+    const AxisGroup& g = plan_group(p, k);
+    for (int i = 0; i < g.count; ++i) {
+      double inner = 1;
+      for (std::size_t j = static_cast<std::size_t>(g.pieces[i].axis) + 1; j < mesh.axes.size(); ++j) inner *= mesh.axes[j].size;
+      if (g.pieces[i].size > 1) axes.push_back({inner * g.pieces[i].stride, k, g.pieces[i].size});
+    }
+  }
+  std::sort(axes.begin(), axes.end(), [](const Axis& a, const Axis& b) { return a.position_stride > b.position_stride; });
+  Json shape = Json::array(), names = Json::array();
+  std::array<int, kLayoutStrategies> seen{};
+  for (const Axis& a : axes) {
+    const std::string name = std::string(kStrategyKeys[a.strategy]) + (seen[a.strategy]++ ? std::to_string(seen[a.strategy]) : "");
+    shape.push_back(a.size);
+    names.push_back(name);
+    if (!parallelism.contains(kStrategyKeys[a.strategy])) parallelism[kStrategyKeys[a.strategy]] = Json::array();
+    parallelism[kStrategyKeys[a.strategy]].push_back(name);
+  }
+  if (axes.empty()) {  // one GPU
+    shape.push_back(1);
+    names.push_back("data");
+  }
+  mesh_out = {{"shape", shape}, {"axis_names", names}};
+}
+
+Json plan_json(const QueryContext& ctx, const RankedPlan& r) {
+  const TrainingStep& s = r.step;
+  const TrainingPlan& p = r.input.plan;
+  Json parallelism{{"zero_stage", p.zero_stage}, {"microbatches", p.microbatches}};
+  Json gpu_mesh;
+  if (ctx.hw->kind == ChipKind::gpu) gpu_plan_mesh(*ctx.mesh, p, gpu_mesh, parallelism);
+  else
+    for (int k = 0; k < kLayoutStrategies; ++k)
+      if (plan_group(p, k).count) parallelism[kStrategyKeys[k]] = group_json(plan_group(p, k), *ctx.mesh);
+  if (p.pipeline.degree > 1) {
+    parallelism["pipeline_schedule"] = schedule_name(p.schedule);
+    if (p.schedule == PipelineSchedule::interleaved) parallelism["virtual_stages"] = p.virtual_stages;
+  }
+  if (p.tensor.degree > 1) parallelism["sequence_parallel"] = p.sequence_parallel;
+  if (p.context.degree > 1) parallelism["context_variant"] = context_variant_name(p.context_variant);
+  const double shards = p.data.degree * p.fsdp.degree * p.expert.degree;
+  Json plan{{"index", r.index},
+            {"parallelism", parallelism},
+            {"remat", std::string(remat_name(r.input.remat))},
+            {"precision", {{"matmul", std::string(dtype_name(r.input.precision.matmul))}}},
+            {"offload", {{"optimizer", p.offload_optimizer}, {"activations", p.offload_activations}}},
+            {"degrees", {{"data", s.data}, {"fsdp", s.fsdp}, {"tensor", s.tensor}, {"pipeline", s.pipeline},
+                         {"expert", s.expert}, {"context", s.context}, {"slices", s.slices}}},
+            {"microbatch_sequences", r.input.batch_tokens / r.input.seq_len / shards / p.microbatches},
+            {"step_s", s.step_s},
+            {"bound", s.bound},
+            {"critical", s.critical},
+            {"mfu_frac", s.mfu_frac},
+            {"memory_bytes", s.total_bytes},
+            {"host_bytes", s.host_bytes},
+            {"fits", r.fits},
+            {"binding", s.binding >= 0 ? s.thresholds[s.binding].name : ""},
+            {"tokens_per_s", s.tokens_per_s},
+            {"usd_per_step", s.step_s * s.usd_per_hour / 3600.0},
+            {"train_time_s", s.train_time_s},
+            {"train_usd", s.train_usd}};
+  if (ctx.hw->kind == ChipKind::gpu) plan["mesh"] = gpu_mesh;
+  return plan;
+}
+
+bool same_place(const RankedPlan& a, const RankedPlan& b) {
+  return a.objective == b.objective && a.step.upper_bound_s == b.step.upper_bound_s &&
+         a.step.total_bytes == b.step.total_bytes && a.fits == b.fits;
+}
+
+Json counts_json(const SearchCounts& c) {
+  return {{"space", c.space},     {"evaluated", c.evaluated}, {"equivalent", c.equivalent},
+          {"valid", c.valid},     {"with_warnings", c.with_warnings}, {"fitting", c.fitting},
+          {"ranked", c.ranked},   {"pruned", c.pruned}};
+}
+
+SearchCounts counts_from(const Json& j) {
+  SearchCounts c;
+  auto get = [&](const char* k) { return j.contains(k) && j[k].is_number() ? j[k].get<long long>() : 0LL; };
+  c.space = get("space");
+  c.evaluated = get("evaluated");
+  c.equivalent = get("equivalent");
+  c.valid = get("valid");
+  c.with_warnings = get("with_warnings");
+  c.fitting = get("fitting");
+  c.ranked = get("ranked");
+  c.pruned = get("pruned");
+  return c;
+}
+
+}  // namespace
+
+// Every plan of the space the caller allows for this mesh, ranked: fitting plans first, then by the objective.
+Json run_plan_search(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
+  TrainingInput in = read_training_input(ctx, args, d);
+  SearchSettings settings;
+  // The calibrated step ranks the plans at the calibrated fidelity (the default); the book's otherwise.
+  CalibrationProfile given;
+  const CalibrationProfile* profile =
+      ctx.fidelity == Fidelity::calibrated ? resolve_profile(ctx, args, given, d) : nullptr;
+  settings.evaluate = step_evaluator(profile);
+  settings.keep = static_cast<int>(args.integer("keep", false, 1, 1000).value_or(10));
+  const auto objective = args.choice("objective", false, {"step_time", "cost_to_train", "tokens_per_usd"}).value_or("step_time");
+  settings.objective = objective == "cost_to_train"    ? SearchObjective::cost_to_train
+                       : objective == "tokens_per_usd" ? SearchObjective::tokens_per_usd
+                                                       : SearchObjective::step_time;
+  SpaceOptions options = read_space(args, in.precision.matmul, d);
+  read_constraints(args, options, settings, d);
+  const double limit = args.positive("limit", false, kMaxSpaceLimit).value_or(kDefaultSpaceLimit);
+  const bool count_only = args.boolean("count_only", false).value_or(false);
+  const double chunk = static_cast<double>(args.integer("chunk_plans", false, 1, 1'000'000'000).value_or(0));
+  const Json* resume = args.object("resume", false);
+  for (Dtype m : options.matmul) peak_for(*ctx.hw, m, args.path_of("precision") + "/matmul", d);
+  if (has_errors(d)) return {};
+
+  const PlanSpace space = build_plan_space(in, options);
+  Json breakdown{{"degree_combinations", space.combos.size()},
+                 {"rejected_degree_combinations", space.rejected_combos},
+                 {"layouts", space.layouts}};
+  if (static_cast<double>(space.size) > limit) {
+    long most = 0;
+    for (const DegreeCombo& c : space.combos) most = std::max(most, c.knobs);
+    add_diagnostic(d, args.path_of("limit"), "too_large",
+                   "the search space holds " + format_count(static_cast<double>(space.size)) + " plans (" +
+                       format_count(static_cast<double>(space.combos.size())) + " degree combinations, " +
+                       format_count(static_cast<double>(space.layouts)) + " layouts, up to " +
+                       format_count(static_cast<double>(most)) + " settings each), more than the limit of " +
+                       format_count(limit) + "; narrow it (constraints.fixed, constraints.max, space.remat, " +
+                       "space.offload, space.microbatch_sequences, ...) or raise 'limit' (at most 1e9)");
+    return {};
+  }
+  if (count_only) return {{"space", space.size}, {"space_breakdown", breakdown}, {"objective", objective}};
+
+  PlanSearchState state;
+  if (resume) {
+    JsonReader r(*resume, args.path_of("resume"), d);
+    state.next = static_cast<long long>(r.non_negative("next", true, 1e18).value_or(0));
+    if (const Json* c = r.object("counts", false)) state.counts = counts_from(*c);
+    std::vector<long long> kept;
+    if (const Json* list = r.array("retained", false))
+      for (const Json& v : *list)
+        if (v.is_number_integer()) kept.push_back(v.get<long long>());
+    std::sort(kept.begin(), kept.end());
+    kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
+    r.finish();
+    if (has_errors(d)) return {};
+    restore_plans(space, settings, state, kept);
+  }
+  continue_search(space, settings, state, chunk > 0 ? static_cast<long long>(chunk) : 0);
+
+  Json plans = Json::array();
+  for (std::size_t i = 0; i < state.best.size(); ++i) {
+    Json p = plan_json(ctx, state.best[i]);
+    p["rank"] = i + 1;
+    if (profile) {  // the book's step of the same plan: the ideal bound the calibrated ranking sits above
+      const TrainingStep ideal = evaluate_training_step(state.best[i].input);
+      p["ideal"] = {{"step_s", ideal.step_s}, {"mfu_frac", ideal.mfu_frac}, {"train_time_s", ideal.train_time_s}};
+    }
+    p["layout"] = layout_json(*ctx.hw, *ctx.mesh, state.best[i].input.plan);
+    p["pareto"] = std::any_of(state.front.begin(), state.front.end(),
+                              [&](const RankedPlan& f) { return f.index == state.best[i].index; });
+    if (i > 0 && same_place(state.best[i], state.best[i - 1]))
+      p["tie"] = {{"with_rank", i}, {"differs", plan_differences(*ctx.mesh, state.best[i], state.best[i - 1])}};
+    plans.push_back(p);
+  }
+  Json front = Json::array();
+  for (std::size_t i = 0; i < state.front.size() && i < kMaxFrontPlans; ++i) front.push_back(plan_json(ctx, state.front[i]));
+  const bool complete = state.done(space);
+  if (complete && state.counts.fitting == 0)
+    add_warning(d, "/query", "nothing_fits",
+                settings.must_fit ? "no plan fits in HBM (with the headroom asked); allow more memory-saving settings "
+                                    "(remat, offload, ZeRO) or set constraints.must_fit to false"
+                                  : "no plan fits in HBM; the list ranks the closest by the objective");
+  Json out{{"evaluated", state.counts.evaluated},
+           {"valid", state.counts.valid},
+           {"fitting", state.counts.fitting},
+           {"plans", plans},
+           {"space", space.size},
+           {"space_breakdown", breakdown},
+           {"counts", counts_json(state.counts)},
+           {"objective", objective},
+           {"pareto", front},
+           {"pareto_size", state.front.size()},
+           {"complete", complete},
+           {"progress_frac", space.size > 0 ? static_cast<double>(state.next) / static_cast<double>(space.size) : 1.0}};
+  if (profile) out["calibration"] = calibration_json(*profile, *ctx.hw, "training");
+  if (!complete) {
+    Json kept = Json::array();
+    for (const RankedPlan& p : state.best) kept.push_back(p.index);
+    for (const RankedPlan& p : state.front) kept.push_back(p.index);
+    out["cursor"] = {{"next", state.next}, {"retained", kept}, {"counts", counts_json(state.counts)}};
+  }
+  return out;
+}
+
+}  // namespace scalescope

@@ -1,0 +1,143 @@
+// The serving_search query: the serving deployments (replica size and split, dtypes, batch, colocated or
+// disaggregated prefill, replicas for a demand) that meet a latency target, ranked (planners/serving_search.h).
+#include <algorithm>
+
+#include "planners/serving_search.h"
+#include "queries/calibration_result.h"
+#include "queries/plan_reader.h"
+#include "queries/query.h"
+
+namespace scalescope {
+
+namespace {
+
+constexpr const char* kAxisNames[] = {"X", "Y", "Z", "W", "V", "U"};  // parse_mesh's default names
+constexpr std::size_t kMaxFrontier = 100;
+
+std::vector<Dtype> read_dtypes(JsonReader& r, const char* key, const std::vector<Dtype>& fallback, Diagnostics& d) {
+  const Json* list = r.array(key, false);
+  if (!list) return fallback;
+  std::vector<Dtype> out;
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const Json& v = (*list)[i];
+    const auto t = v.is_string() ? parse_dtype(v.get<std::string>()) : std::nullopt;
+    if (!t) add_diagnostic(d, json_pointer_child(r.path_of(key), i), "unknown_dtype", std::string("valid: ") + dtype_choices());
+    else out.push_back(*t);
+  }
+  if (list->empty()) add_diagnostic(d, r.path_of(key), "empty", "allow at least one dtype");
+  return out;
+}
+
+Json names_of(const std::vector<int>& axes) {
+  Json out = Json::array();
+  for (int a : axes) out.push_back(kAxisNames[a]);
+  return out;
+}
+
+Json deployment_json(const ServingDeployment& x) {
+  Json parallelism = Json::object();
+  if (!x.tensor_axes.empty()) parallelism["tensor"] = names_of(x.tensor_axes);
+  if (!x.expert_axes.empty()) parallelism["expert"] = names_of(x.expert_axes);
+  return {{"mesh", {{"shape", x.mesh_shape}}},
+          {"parallelism", parallelism},
+          {"degrees", {{"tensor", x.tensor}, {"expert", x.expert}}},
+          {"dtypes", {{"weights", std::string(dtype_name(x.weights))}, {"kv", std::string(dtype_name(x.kv))}}},
+          {"batch", x.batch},
+          {"disaggregated", x.disaggregated},
+          {"replicas", x.replicas},
+          {"prefill_servers", x.prefill_servers},
+          {"total_chips", x.total_chips},
+          {"decode_step_s", x.decode_step_s},
+          {"prefill_one_sequence_s", x.prefill_one_s},
+          {"latency_per_token_s", x.latency_per_token_s},
+          {"time_to_first_token_s", x.time_to_first_token_s},
+          {"tokens_per_s", x.tokens_per_s},
+          {"tokens_per_s_per_chip", x.tokens_per_s_per_chip},
+          {"usd_per_million_output_tokens", x.usd_per_million_tokens},
+          {"memory_bytes", x.memory_bytes},
+          {"hbm_capacity_bytes", x.hbm_capacity_bytes},
+          {"meets_targets", x.meets_targets},
+          {"bound", x.bound}};
+}
+
+}  // namespace
+
+Json run_serving_search(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
+  ServingSearchInput in;
+  in.model = ctx.model;
+  in.hw = ctx.hw;
+  in.prompt_len = static_cast<double>(args.integer("prompt_len", true, 1, 100'000'000).value_or(1));
+  in.generated_len = static_cast<double>(args.integer("generated_len", true, 1, 100'000'000).value_or(1));
+  in.kv_context_len = args.positive("kv_context_len", false, 1e9).value_or(0);
+  in.demand_tokens_per_s = args.non_negative("demand_tokens_per_s", false, 1e15).value_or(0);
+  in.keep = static_cast<int>(args.integer("keep", false, 1, 1000).value_or(10));
+  const auto objective =
+      args.choice("objective", false, {"fewest_chips", "usd_per_million_tokens", "tokens_per_s_per_chip"})
+          .value_or("usd_per_million_tokens");
+  in.objective = objective == "fewest_chips"            ? ServingObjective::fewest_chips
+                 : objective == "tokens_per_s_per_chip" ? ServingObjective::tokens_per_s_per_chip
+                                                        : ServingObjective::usd_per_million_tokens;
+  if (const Json* node = args.object("targets", false)) {
+    JsonReader r(*node, args.path_of("targets"), d);
+    in.latency_per_token_s = r.positive("latency_per_token_s", false, 1e6).value_or(0);
+    in.time_to_first_token_s = r.positive("time_to_first_token_s", false, 1e6).value_or(0);
+    r.finish();
+  }
+  const std::vector<Dtype> gpu_weights{Dtype::bf16, Dtype::fp8}, tpu_weights{Dtype::bf16, Dtype::int8};
+  const std::vector<Dtype>& weights = ctx.hw->kind == ChipKind::gpu ? gpu_weights : tpu_weights;
+  in.weights = weights;
+  in.kv = weights;
+  if (const Json* node = args.object("dtypes", false)) {
+    JsonReader r(*node, args.path_of("dtypes"), d);
+    in.weights = read_dtypes(r, "weights", weights, d);
+    in.kv = read_dtypes(r, "kv", weights, d);
+    in.activations = r.dtype("activations", false).value_or(Dtype::bf16);
+    r.finish();
+  }
+  peak_for(*ctx.hw, in.activations, args.path_of("dtypes") + "/activations", d);
+  in.efficiency = read_efficiency(args, d);
+  in.include_comms = args.boolean("include_comms", false).value_or(true);
+  const int most = static_cast<int>(args.integer("max_replica_chips", false, 1, 1 << 16)
+                                        .value_or(ctx.hw->kind == ChipKind::gpu ? 64 : 256));
+  in.replica_chips = default_replica_sizes(*ctx.hw, most);
+  if (const Json* list = args.array("replica_chips", false)) {
+    in.replica_chips.clear();
+    for (std::size_t i = 0; i < list->size() && i < 256; ++i)
+      if (auto v = read_integer_value((*list)[i], json_pointer_child(args.path_of("replica_chips"), i), 1, 1 << 16, d))
+        in.replica_chips.push_back(static_cast<int>(*v));
+  }
+  if (const Json* list = args.array("batches", false))
+    for (std::size_t i = 0; i < list->size() && i < 4096; ++i)
+      if (auto v = read_integer_value((*list)[i], json_pointer_child(args.path_of("batches"), i), 1, 100'000'000, d))
+        in.batches.push_back(static_cast<double>(*v));
+  const auto disaggregation = args.choice("disaggregation", false, {"both", "colocated", "disaggregated"}).value_or("both");
+  if (disaggregation == "colocated") in.disaggregated = {false};
+  if (disaggregation == "disaggregated") in.disaggregated = {true};
+  CalibrationProfile given;
+  in.profile = ctx.fidelity == Fidelity::calibrated ? resolve_profile(ctx, args, given, d) : nullptr;
+  if (has_errors(d)) return {};
+
+  const ServingSearch s = search_serving(in);
+  Json best = Json::array(), frontier = Json::array();
+  for (std::size_t i = 0; i < s.best.size(); ++i) {
+    Json x = deployment_json(s.best[i]);
+    x["rank"] = i + 1;
+    best.push_back(x);
+  }
+  for (std::size_t i = 0; i < s.frontier.size() && i < kMaxFrontier; ++i) frontier.push_back(deployment_json(s.frontier[i]));
+  if (s.meeting_targets == 0)
+    add_warning(d, "/query/targets", "no_deployment_meets_targets",
+                s.fitting == 0 ? "no deployment fits in HBM; allow larger replicas (max_replica_chips) or smaller dtypes"
+                               : "no deployment meets the latency targets; the frontier shows what each latency costs");
+  Json out{{"evaluated", s.evaluated},
+          {"fitting", s.fitting},
+          {"meeting_targets", s.meeting_targets},
+          {"objective", objective},
+          {"deployments", best},
+          {"frontier", frontier},
+          {"frontier_size", s.frontier.size()}};
+  if (in.profile) out["calibration"] = calibration_json(*in.profile, *ctx.hw, "serving");
+  return out;
+}
+
+}  // namespace scalescope

@@ -1,0 +1,88 @@
+// The serving search (issue 9): deployments that meet the targets, ranked by the objective, a frontier of latency x
+// cost, replicas for a demand, and each deployment reproducible with the serving query.
+#include <catch2/catch.hpp>
+
+#include "api.h"
+
+namespace {
+
+using nlohmann::json;
+
+json run(const json& scenario) { return json::parse(scalescope::evaluate_json(scenario.dump())); }
+
+json search(const char* objective, json extra = json::object()) {
+  json q = {{"kind", "serving_search"}, {"fidelity", "book"}, {"prompt_len", 2048}, {"generated_len", 512},
+            {"targets", {{"latency_per_token_s", 0.03}, {"time_to_first_token_s", 1.0}}}, {"objective", objective},
+            {"keep", 20}};
+  q.update(extra);
+  return run({{"hardware", {{"preset", "h100-sxm"}}}, {"model", {{"preset", "llama-3-70b"}}}, {"query", q}});
+}
+
+}  // namespace
+
+TEST_CASE("serving search: every deployment ranked meets the targets, best first by the objective", "[serving_search]") {
+  for (const char* objective : {"fewest_chips", "usd_per_million_tokens", "tokens_per_s_per_chip"}) {
+    const json r = search(objective);
+    REQUIRE(r["ok"] == true);
+    const json& d = r["result"]["deployments"];
+    REQUIRE(d.size() > 3);
+    for (std::size_t i = 0; i < d.size(); ++i) {
+      CHECK(d[i]["latency_per_token_s"].get<double>() <= 0.03);
+      CHECK(d[i]["time_to_first_token_s"].get<double>() <= 1.0);
+      CHECK(d[i]["memory_bytes"].get<double>() <= d[i]["hbm_capacity_bytes"].get<double>());
+      if (i == 0) continue;
+      if (std::string(objective) == "fewest_chips") CHECK(d[i - 1]["total_chips"] <= d[i]["total_chips"]);
+      if (std::string(objective) == "usd_per_million_tokens")
+        CHECK(d[i - 1]["usd_per_million_output_tokens"] <= d[i]["usd_per_million_output_tokens"]);
+      if (std::string(objective) == "tokens_per_s_per_chip")
+        CHECK(d[i - 1]["tokens_per_s_per_chip"] >= d[i]["tokens_per_s_per_chip"]);
+    }
+    // The frontier: faster tokens cost more, never the other way round.
+    const json& f = r["result"]["frontier"];
+    for (std::size_t i = 1; i < f.size(); ++i) {
+      CHECK(f[i - 1]["latency_per_token_s"] < f[i]["latency_per_token_s"]);
+      CHECK(f[i - 1]["usd_per_million_output_tokens"] > f[i]["usd_per_million_output_tokens"]);
+    }
+  }
+}
+
+TEST_CASE("serving search: a demand sets the replicas; disaggregation adds prefill servers (spec §2.10)", "[serving_search]") {
+  const json r = search("fewest_chips", {{"demand_tokens_per_s", 50000}});
+  REQUIRE(r["ok"] == true);
+  for (const json& x : r["result"]["deployments"]) {
+    const double per_replica = x["tokens_per_s"].get<double>() / x["replicas"].get<double>();
+    CHECK(x["tokens_per_s"].get<double>() >= 50000);
+    CHECK((x["replicas"].get<double>() - 1) * per_replica < 50000);  // no replica more than needed
+    const double replica_chips = x["total_chips"].get<double>() / (x["replicas"].get<double>() + x["prefill_servers"].get<double>());
+    CHECK(replica_chips == x["degrees"]["tensor"].get<double>() * x["degrees"]["expert"].get<double>());
+    if (x["disaggregated"] == true) CHECK(x["prefill_servers"].get<double>() >= 1);
+    else CHECK(x["prefill_servers"] == 0);
+  }
+}
+
+TEST_CASE("serving search: a deployment passed to the serving query gives the same decode step, either fidelity", "[serving_search]") {
+  for (const char* fidelity : {"book", "calibrated"}) {
+    const json r = search("usd_per_million_tokens", {{"fidelity", fidelity}});
+    REQUIRE(r["ok"] == true);
+    CHECK(r["result"]["fidelity"] == fidelity);
+    CHECK(r["result"].contains("calibration") == (std::string(fidelity) == "calibrated"));
+    for (const json& x : r["result"]["deployments"]) {
+      const json s = run({{"hardware", {{"preset", "h100-sxm"}}},
+                          {"model", {{"preset", "llama-3-70b"}}},
+                          {"mesh", x["mesh"]},
+                          {"query", {{"kind", "serving"}, {"fidelity", fidelity}, {"batch", x["batch"]}, {"prompt_len", 2048},
+                                     {"generated_len", 512}, {"dtypes", x["dtypes"]}, {"parallelism", x["parallelism"]}}}});
+      REQUIRE(s["ok"] == true);
+      CHECK(s["result"]["decode"]["step_s"] == x["decode_step_s"]);
+      CHECK(s["result"]["disaggregation"]["prefill_time_one_sequence_s"] == x["prefill_one_sequence_s"]);
+    }
+  }
+}
+
+TEST_CASE("serving search: targets nobody meets leave a warning and the frontier", "[serving_search]") {
+  const json r = search("fewest_chips", {{"targets", {{"latency_per_token_s", 1e-6}}}});
+  REQUIRE(r["ok"] == true);
+  CHECK(r["result"]["deployments"].empty());
+  CHECK_FALSE(r["result"]["frontier"].empty());
+  CHECK(r["diagnostics"][0]["code"] == "no_deployment_meets_targets");
+}
