@@ -9,14 +9,14 @@ namespace scalescope {
 Json run_bounds(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   const Hardware& hw = *ctx.hw;
   const Dtype dtype = args.dtype("dtype", false).value_or(Dtype::bf16);
-  auto d_ff = args.positive("d_ff", !ctx.model, 1e9);
+  auto d_ff = args.number("d_ff", !ctx.model);
   if (!d_ff && ctx.model) d_ff = ctx.model->is_moe() ? ctx.model->expert_d_ff : ctx.model->d_ff;
-  const double m_x = static_cast<double>(args.integer("fsdp_axes", false, 1, 6).value_or(1));
-  const double m_y = static_cast<double>(args.integer("tp_axes", false, 1, 6).value_or(1));
-  const auto batch = args.positive("batch_tokens", false, 1e15);
-  const double chips = ctx.mesh ? ctx.mesh->chips : static_cast<double>(args.integer("chips", false, 1, 100'000'000).value_or(1));
+  const double m_x = args.number("fsdp_axes", false).value_or(1);
+  const double m_y = args.number("tp_axes", false).value_or(1);
+  const auto batch = args.number("batch_tokens", false);
+  const double chips = ctx.mesh ? ctx.mesh->chips : args.number("chips", false).value_or(1);
   // GPUs of one model replica (TP x PP ...): a replica spanning several nodes reduces over all their NICs (§2.9.8).
-  const double model_gpus = static_cast<double>(args.integer("model_parallel_gpus", false, 1, 100'000'000).value_or(1));
+  const double model_gpus = args.number("model_parallel_gpus", false).value_or(1);
   const double c = peak_for(hw, dtype, args.path_of("dtype"), d);
   if (has_errors(d) || !d_ff) return {};
   // MoE: each chip's FLOPs scale with k while the weights it reduces scale with E (§2.9.8): x E/k.

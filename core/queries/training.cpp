@@ -90,13 +90,13 @@ TrainingInput read_training_input(const QueryContext& ctx, JsonReader& args, Dia
   in.model = ctx.model;
   in.hw = ctx.hw;
   in.mesh = ctx.mesh;
-  in.batch_tokens = args.positive("batch_tokens", true, 1e13).value_or(0);
-  in.seq_len = static_cast<double>(args.integer("seq_len", true, 1, 100'000'000).value_or(1));
+  in.batch_tokens = args.number("batch_tokens", true).value_or(0);
+  in.seq_len = args.number("seq_len", true).value_or(1);
   in.causal = args.boolean("causal", false).value_or(true);
-  in.train_tokens = args.non_negative("train_tokens", false, 1e18).value_or(0);
+  in.train_tokens = args.number("train_tokens", false).value_or(0);
   in.sum_comms_model = args.choice("comms_model", false, {"max", "sum"}).value_or("max") == "sum";
   if (auto r = args.choice("remat", false, {"none", "block", "big_matmuls", "mlp_matmuls", "checkpoints"})) in.remat = *parse_remat(*r);
-  in.checkpoints_per_layer = args.positive("checkpoints_per_layer", in.remat == Remat::checkpoints, 1e6).value_or(0);
+  in.checkpoints_per_layer = args.number("checkpoints_per_layer", in.remat == Remat::checkpoints).value_or(0);
   in.efficiency = read_efficiency(args, d);
   if (const Json* node = args.object("precision", false)) {
     JsonReader r(*node, args.path_of("precision"), d);
@@ -128,13 +128,13 @@ bool read_training_step_args(const QueryContext& ctx, JsonReader& args, Diagnost
     read_axis_group(r, "pipeline", *ctx.mesh, p.pipeline, used, d);
     read_axis_group(r, "expert", *ctx.mesh, p.expert, used, d);
     read_axis_group(r, "context", *ctx.mesh, p.context, used, d);
-    p.zero_stage = static_cast<int>(r.integer("zero_stage", false, 1, 3).value_or(3));
+    p.zero_stage = static_cast<int>(r.number("zero_stage", false).value_or(3));
     p.sequence_parallel = r.boolean("sequence_parallel", false).value_or(true);
     const auto schedule = r.choice("pipeline_schedule", false, {"gpipe", "1f1b", "interleaved"}).value_or("1f1b");
     p.schedule = schedule == "gpipe" ? PipelineSchedule::gpipe
                  : schedule == "interleaved" ? PipelineSchedule::interleaved : PipelineSchedule::one_f_one_b;
-    p.virtual_stages = static_cast<double>(r.integer("virtual_stages", false, 1, 1024).value_or(1));
-    p.microbatches = static_cast<double>(r.integer("microbatches", false, 1, 1'000'000).value_or(1));
+    p.virtual_stages = r.number("virtual_stages", false).value_or(1);
+    p.microbatches = r.number("microbatches", false).value_or(1);
     r.finish();
     check_all_axes_used(*ctx.mesh, used, par, d);
   }
@@ -267,7 +267,7 @@ Json axis_names_of(const AxisGroup& g, const std::vector<std::string>& names, co
 // Every plan for this mesh (TPU) or chip count (GPU), ranked: fitting plans first, then by step time.
 Json run_plan_search(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   TrainingInput in = read_training_input(ctx, args, d);
-  const int keep = static_cast<int>(args.integer("keep", false, 1, 100).value_or(10));
+  const int keep = static_cast<int>(args.number("keep", false).value_or(10));
   peak_for(*ctx.hw, in.precision.matmul, args.path_of("precision") + "/matmul", d);
   CalibrationProfile given;
   const CalibrationProfile* profile =
