@@ -8,6 +8,7 @@
 
 #include "api.h"
 #include "calibration_commands.h"
+#include "io/json_text.h"
 #include "specs/calibration_profile.h"
 #include "specs/presets.h"
 #include "table.h"
@@ -77,6 +78,6 @@ int main(int argc, char** argv) {
   const std::string result = validate ? scalescope::validate_json(text) : scalescope::evaluate_json(text);
   const auto json = nlohmann::json::parse(result, nullptr, false);
   if (table) std::cout << scalescope::cli::render_table(json);
-  else std::cout << json.dump(2) << "\n";
+  else std::cout << scalescope::to_text(json, 2) << "\n";
   return json.value("ok", false) ? 0 : 1;
 }
