@@ -54,6 +54,7 @@ std::string format_number(double v) {
 // "from 1e+06 to 1e+17 bytes/s", "a whole number from 1 to 64"
 std::string describe(const NumberRange& r) {
   std::string out = r.whole ? "a whole number from " : "from ";
+  if (r.zero_ok) out = "0 or " + out;
   out += format_number(r.min) + " to " + format_number(r.max);
   if (!r.unit.empty()) out += " " + std::string(r.unit);
   return out;
@@ -74,9 +75,10 @@ std::optional<double> check_number(const Json& v, const std::string& path, const
   const double x = v.get<double>() + 0.0;
   const std::string got = ", got " + format_number(x);
   const char* code = nullptr;
-  if (r->whole && std::floor(x) != x) code = "not_integer";
+  if (x == 0 && r->zero_ok) code = nullptr;
+  else if (r->whole && std::floor(x) != x) code = "not_integer";
   else if (x > r->max) code = "too_large";
-  else if (x < r->min) code = x > 0 ? "too_small" : r->min > 0 ? "not_positive" : "negative";
+  else if (x < r->min) code = x > 0 ? "too_small" : r->min > 0 && !r->zero_ok ? "not_positive" : "negative";
   if (!code) return x;
   add_diagnostic(d, path, code, what + " " + describe(*r) + got);
   return std::nullopt;

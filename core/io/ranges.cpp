@@ -4,7 +4,7 @@ namespace scalescope {
 
 namespace {
 
-constexpr bool kWhole = true, kReal = false;
+constexpr bool kWhole = true, kReal = false, kOrZero = true;
 constexpr double kMaxAxis = 1 << 20;  // chips along one axis, GPUs in one domain
 
 // One row per field. Bandwidths from 1 MB/s to 100 PB/s, FLOP/s from 1 GFLOP/s to 10 EFLOP/s, memories from 1 kB;
@@ -51,8 +51,8 @@ constexpr NumberRange kRanges[] = {
     {"dense_layers", 0, 1e9, kWhole, "layers"},
     // Scenario and query arguments (docs/api.md).
     {"version", 1, 1, kWhole, ""},
-    {"flops", 0, 1e30, kReal, "FLOPs"},
-    {"bytes", 0, 1e30, kReal, "bytes"},
+    {"flops", 1, 1e30, kReal, "FLOPs", kOrZero},
+    {"bytes", 0.5, 1e30, kReal, "bytes", kOrZero},  // int4: half a byte
     {"chips", 1, 1e8, kWhole, "chips"},
     {"gpus", 1, 1e8, kWhole, "GPUs"},
     {"model_parallel_gpus", 1, 1e8, kWhole, "GPUs"},

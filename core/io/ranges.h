@@ -12,6 +12,7 @@ struct NumberRange {
   double min, max;         // inclusive
   bool whole;              // a count: batch, tokens, dimensions, degrees
   std::string_view unit;   // for messages
+  bool zero_ok = false;    // 0 is valid too (no bytes, no FLOPs), though not the tiny values between 0 and min
 };
 
 std::span<const NumberRange> number_ranges();
