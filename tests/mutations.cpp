@@ -176,7 +176,8 @@ std::vector<Mutation> mutated_scenarios() {
     const json* model = preset_of(b.scenario, "model");
     const std::string key = b.scenario["query"].value("kind", "") + "|" + (hw ? hw->dump() : "") + "|" + (model ? model->dump() : "");
     if (!preset_bases.insert(key).second) continue;
-    for (const auto& [scenario_key, list] : {std::pair<const char*, const char*>{"hardware", "hardware"}, {"model", "models"}}) {
+    for (const auto& [part, list] : {std::pair<const char*, const char*>{"hardware", "hardware"}, {"model", "models"}}) {
+      const char* scenario_key = part;  // clang 14 (Emscripten) cannot capture a structured binding in a lambda
       const json* id = preset_of(b.scenario, scenario_key);
       if (!id || !id->is_string()) continue;
       const json preset = preset_document(presets, list, id->get<std::string>());

@@ -60,11 +60,13 @@ std::string describe(const NumberRange& r) {
   return out;
 }
 
-// `what` says whose value it is ("'batch' must be", "expected"). -0 comes back as 0.
-std::optional<double> check_number(const Json& v, const std::string& path, const std::string& what,
+// `key` names the value in the message ("'batch' must be ..."; empty: "expected ..."). -0 comes back as 0. The
+// message is built only when there is one: numbers are read on every slider move.
+std::optional<double> check_number(const Json& v, const std::string& path, std::string_view key,
                                    std::string_view range, Diagnostics& d) {
+  const auto what = [&] { return key.empty() ? std::string("expected") : "'" + std::string(key) + "' must be"; };
   if (!v.is_number()) {
-    add_diagnostic(d, path, "wrong_type", what + " a number, got " + json_type_name(v));
+    add_diagnostic(d, path, "wrong_type", what() + " a number, got " + json_type_name(v));
     return std::nullopt;
   }
   const NumberRange* r = find_range(range);
@@ -73,14 +75,13 @@ std::optional<double> check_number(const Json& v, const std::string& path, const
     return std::nullopt;
   }
   const double x = v.get<double>() + 0.0;
-  const std::string got = ", got " + format_number(x);
   const char* code = nullptr;
   if (x == 0 && r->zero_ok) code = nullptr;
   else if (r->whole && std::floor(x) != x) code = "not_integer";
   else if (x > r->max) code = "too_large";
   else if (x < r->min) code = x > 0 ? "too_small" : r->min > 0 && !r->zero_ok ? "not_positive" : "negative";
   if (!code) return x;
-  add_diagnostic(d, path, code, what + " " + describe(*r) + got);
+  add_diagnostic(d, path, code, what() + " " + describe(*r) + ", got " + format_number(x));
   return std::nullopt;
 }
 
@@ -113,8 +114,7 @@ std::optional<double> JsonReader::number(const std::string& key, bool required, 
     if (required) missing(key);
     return std::nullopt;
   }
-  return check_number(*v, path_of(key), "'" + key + "' must be", range.empty() ? std::string_view(key) : range,
-                      diagnostics_);
+  return check_number(*v, path_of(key), key, range.empty() ? std::string_view(key) : range, diagnostics_);
 }
 
 std::vector<double> JsonReader::numbers(const std::string& key, bool required, std::string_view range) {
@@ -129,7 +129,7 @@ std::vector<double> JsonReader::numbers(const std::string& key, bool required, s
 
 std::optional<double> read_number_value(const Json& v, const std::string& path, std::string_view range,
                                         Diagnostics& diagnostics) {
-  return check_number(v, path, "expected", range, diagnostics);
+  return check_number(v, path, "", range, diagnostics);
 }
 
 std::optional<std::int64_t> read_integer_value(const Json& v, const std::string& path, std::int64_t min,

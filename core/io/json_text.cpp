@@ -32,7 +32,7 @@ class BoundedBuilder : public nlohmann::json_sax<Json> {
   bool binary(binary_t& v) override { return value() && dom_.binary(v); }
   bool start_object(std::size_t n) override { return open(false) && dom_.start_object(n); }
   bool key(string_t& k) override {
-    frames_.back().key = k;
+    frames_.back().key.assign(k);  // reuses the frame's buffer
     return dom_.key(k);
   }
   bool end_object() override { return close() && dom_.end_object(); }
