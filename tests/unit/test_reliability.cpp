@@ -3,12 +3,14 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <regex>
 #include <string>
 
 #include <catch2/catch.hpp>
 
 #include "api.h"
 #include "invariants.h"
+#include "io/ranges.h"
 #include "io/text.h"
 #include "specs/presets.h"
 
@@ -283,4 +285,23 @@ TEST_CASE("issue 12: every input in tests/fuzz/regressions gets a sound answer, 
     ++replayed;
   }
   CHECK(replayed >= 15);
+}
+
+TEST_CASE("issue 12 #5: every number the engine reads by key has a row in the range table", "[reliability]") {
+  // JsonReader::number("key"[, required, "range"]) and numbers(...) look their range up by name; a missing row
+  // would be an internal_error at run time, so the sources are checked here.
+  const std::regex read(R"re(\bnumbers?\("(\w+)"(?:, [^,)]+)?(?:, "(\w+)")?)re");
+  std::size_t reads = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(std::string(SCALESCOPE_SOURCE_DIR) + "/core")) {
+    if (entry.path().extension() != ".cpp") continue;
+    std::ifstream in(entry.path(), std::ios::binary);
+    const std::string source((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (auto it = std::sregex_iterator(source.begin(), source.end(), read); it != std::sregex_iterator(); ++it) {
+      const std::string field = (*it)[2].matched ? (*it)[2].str() : (*it)[1].str();
+      INFO(entry.path().filename().string() << " reads '" << field << "', which has no row in core/io/ranges.cpp");
+      CHECK(find_range(field) != nullptr);
+      ++reads;
+    }
+  }
+  CHECK(reads >= 50);
 }
