@@ -60,6 +60,17 @@ std::string nested_text(int levels) {
   return s;
 }
 
+// The same as a JSON value, built by moves (an initializer list would copy, recursively).
+json nested_value(int levels) {
+  json v = 1;
+  for (int i = 0; i < levels; ++i) {
+    json outer = json::object();
+    outer["a"] = std::move(v);
+    v = std::move(outer);
+  }
+  return v;
+}
+
 }  // namespace
 
 TEST_CASE("issue 12 #1: non-ASCII or invalid UTF-8 at a parse error is a diagnostic: not a crash", "[reliability]") {
@@ -129,12 +140,7 @@ TEST_CASE("issue 12 #3: deep nesting is a diagnostic naming the path and the lim
     CHECK(invariants::answer_problems(evaluate_json(std::string(deep, '['))).empty());
   }
   SECTION("a deep document handed over as JSON (no text)") {
-    json overrides = 1;
-    for (int i = 0; i < deep; ++i) {
-      json outer = json::object();
-      outer["a"] = std::move(overrides);
-      overrides = std::move(outer);
-    }
+    json overrides = nested_value(deep);
     json scenario = json::object();
     scenario["query"] = {{"kind", "chip"}};
     scenario["hardware"] = {{"preset", "tpu-v5e"}};
@@ -144,12 +150,7 @@ TEST_CASE("issue 12 #3: deep nesting is a diagnostic naming the path and the lim
     CHECK(find(out, "too_deep"));
   }
   SECTION("merge patch of overrides, called directly") {
-    json overrides = 1;
-    for (int i = 0; i < deep; ++i) {
-      json outer = json::object();
-      outer["a"] = std::move(overrides);
-      overrides = std::move(outer);
-    }
+    json overrides = nested_value(deep);
     json node = {{"preset", "tpu-v5e"}};
     node["overrides"] = std::move(overrides);
     Diagnostics d;
