@@ -105,8 +105,20 @@ void all_at(json& node, const std::vector<std::string>& pointers, bool high) {
     if (const NumberRange* r = range_at(pointer)) node[json::json_pointer(pointer)] = high ? r->max : r->min;
 }
 
-void add(std::vector<Mutation>& out, const std::string& base, const std::string& what, const json& scenario) {
-  out.push_back({base + " :: " + what, scenario.dump(-1, ' ', false, json::error_handler_t::replace)});
+// Keeps every `stride`-th mutation, built only when kept (building them all is most of the cost under ASan).
+struct Sink {
+  std::size_t stride, index = 0;
+  std::vector<Mutation> out;
+  template <typename Make>
+  void add(const std::string& base, const std::string& what, Make&& make) {
+    if (index++ % stride == 0) out.push_back({base + " :: " + what, make().dump(-1, ' ', false, json::error_handler_t::replace)});
+  }
+};
+
+json with_value(const json& scenario, const std::string& pointer, const json& value) {
+  json s = scenario;
+  s[json::json_pointer(pointer)] = value;
+  return s;
 }
 
 // {"preset": id} of a scenario's hardware or model, or nullptr for an inline definition.
@@ -140,8 +152,8 @@ json override_for(const json& preset, const std::string& pointer, const json& va
 
 }  // namespace
 
-std::vector<Mutation> mutated_scenarios() {
-  std::vector<Mutation> out;
+std::vector<Mutation> mutated_scenarios(std::size_t stride) {
+  Sink sink{stride, 0, {}};
   const auto numbers = number_extremes(), texts = text_extremes();
   const json presets = json::parse(presets_json());
   std::set<std::string> preset_bases;  // query kind, chip, model: one base each
@@ -149,29 +161,22 @@ std::vector<Mutation> mutated_scenarios() {
     std::vector<std::string> number_paths, text_paths;
     leaves(b.scenario, "", number_paths, text_paths);
     for (const auto& path : number_paths) {
-      for (const auto& [name, value] : numbers) {
-        json s = b.scenario;
-        s[json::json_pointer(path)] = value;
-        add(out, b.name, path + " = " + name, s);
-      }
+      for (const auto& [name, value] : numbers)
+        sink.add(b.name, path + " = " + name, [&] { return with_value(b.scenario, path, value); });
       if (const NumberRange* r = range_at(path))
-        for (const double bound : {r->min, r->max}) {
-          json s = b.scenario;
-          s[json::json_pointer(path)] = bound;
-          add(out, b.name, path + " = range " + (bound == r->min ? "min" : "max"), s);
-        }
+        for (const double bound : {r->min, r->max})
+          sink.add(b.name, path + " = range " + (bound == r->min ? "min" : "max"),
+                   [&] { return with_value(b.scenario, path, bound); });
     }
-    for (const bool high : {false, true}) {
-      json s = b.scenario;
-      all_at(s, number_paths, high);
-      add(out, b.name, std::string("every number at its range ") + (high ? "max" : "min"), s);
-    }
-    for (const auto& path : text_paths)
-      for (const auto& [name, value] : texts) {
+    for (const bool high : {false, true})
+      sink.add(b.name, std::string("every number at its range ") + (high ? "max" : "min"), [&] {
         json s = b.scenario;
-        s[json::json_pointer(path)] = value;
-        add(out, b.name, path + " = " + name, s);
-      }
+        all_at(s, number_paths, high);
+        return s;
+      });
+    for (const auto& path : text_paths)
+      for (const auto& [name, value] : texts)
+        sink.add(b.name, path + " = " + name, [&] { return with_value(b.scenario, path, value); });
     const json* hw = preset_of(b.scenario, "hardware");
     const json* model = preset_of(b.scenario, "model");
     const std::string key = b.scenario["query"].value("kind", "") + "|" + (hw ? hw->dump() : "") + "|" + (model ? model->dump() : "");
@@ -191,25 +196,26 @@ std::vector<Mutation> mutated_scenarios() {
         s[scenario_key]["overrides"] = merged;
         return s;
       };
-      for (const bool high : {false, true}) {
-        json patch = preset;
-        all_at(patch, preset_numbers, high);
-        patch.erase("sources");
-        add(out, b.name, std::string("every ") + scenario_key + " number at its range " + (high ? "max" : "min"),
-            with_override(patch));
-      }
+      for (const bool high : {false, true})
+        sink.add(b.name, std::string("every ") + scenario_key + " number at its range " + (high ? "max" : "min"), [&] {
+          json patch = preset;
+          all_at(patch, preset_numbers, high);
+          patch.erase("sources");
+          return with_override(patch);
+        });
       for (const auto& path : preset_numbers) {
         if (path.rfind("/sources", 0) == 0) continue;
         const std::string where = std::string("/") + scenario_key + "/overrides" + path;
-        for (const auto& [name, value] : numbers) add(out, b.name, where + " = " + name, with_override(override_for(preset, path, value)));
+        for (const auto& [name, value] : numbers)
+          sink.add(b.name, where + " = " + name, [&] { return with_override(override_for(preset, path, value)); });
         if (const NumberRange* r = range_at(path))
           for (const double bound : {r->min, r->max})
-            add(out, b.name, where + " = range " + (bound == r->min ? "min" : "max"),
-                with_override(override_for(preset, path, bound)));
+            sink.add(b.name, where + " = range " + (bound == r->min ? "min" : "max"),
+                     [&] { return with_override(override_for(preset, path, bound)); });
       }
     }
   }
-  return out;
+  return std::move(sink.out);
 }
 
 std::vector<Mutation> base_scenarios() {

@@ -17,7 +17,8 @@ struct Mutation {
   std::string scenario;  // JSON text
 };
 
-std::vector<Mutation> mutated_scenarios();
+// Every `stride`-th one (1: all), in a fixed order.
+std::vector<Mutation> mutated_scenarios(std::size_t stride = 1);
 
 // The mutator's bases as they are (the fuzzer's seed corpus: golden_dump --seeds).
 std::vector<Mutation> base_scenarios();
