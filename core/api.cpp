@@ -92,8 +92,14 @@ bool ends_with(const std::string& s, std::string_view tail) {
   return s.size() >= tail.size() && std::string_view(s).substr(s.size() - tail.size()) == tail;
 }
 
+// The fractions of a whole that hardware bounds by 1 (an error fraction, such as a calibration band's, may exceed it).
+bool is_utilisation(const std::string& key) {
+  return key == "mfu_frac" || key == "hfu_frac" || key == "utilization_frac" || key == "bubble_frac";
+}
+
 // DESIGN.md: no NaN or Inf ever reaches a result (one that slipped through is an engine bug: a diagnostic and
-// null). Issue 12: -0 becomes 0; a fraction over 1 or a negative time is outside physics, a warning that names it.
+// null). Issue 12: -0 becomes 0; a utilisation over 1 or a negative time or rate (*_s) is outside physics, a
+// warning that names it.
 // `key` is the number's own key (an array's entries share the array's).
 void check_result(Json& node, const std::string& key, const std::string& path, int depth, Diagnostics& d) {
   if (node.is_number_float()) {
@@ -103,7 +109,7 @@ void check_result(Json& node, const std::string& key, const std::string& path, i
       node = nullptr;
     } else if (x == 0) {
       node = 0.0;
-    } else if (ends_with(key, "_frac") && x > 1 + 1e-9) {
+    } else if (is_utilisation(key) && x > 1 + 1e-9) {
       add_warning(d, "/result" + path, "outside_physics",
                   "'" + key + "' is " + format_count(x) + ", more than 1: the inputs ask more of the hardware than "
                   "its peak; check them");

@@ -62,27 +62,30 @@ std::string describe(const NumberRange& r) {
 
 // `key` names the value in the message ("'batch' must be ..."; empty: "expected ..."). -0 comes back as 0. The
 // message is built only when there is one: numbers are read on every slider move.
-std::optional<double> check_number(const Json& v, const std::string& path, std::string_view key,
-                                   std::string_view range, Diagnostics& d) {
+std::optional<double> check_number(const Json& v, const std::string& path, std::string_view key, const NumberRange& r,
+                                   Diagnostics& d) {
   const auto what = [&] { return key.empty() ? std::string("expected") : "'" + std::string(key) + "' must be"; };
   if (!v.is_number()) {
     add_diagnostic(d, path, "wrong_type", what() + " a number, got " + json_type_name(v));
     return std::nullopt;
   }
-  const NumberRange* r = find_range(range);
-  if (!r) {
-    add_diagnostic(d, path, "internal_error", "the engine has no range for '" + std::string(range) + "'; please report it");
-    return std::nullopt;
-  }
   const double x = v.get<double>() + 0.0;
   const char* code = nullptr;
-  if (x == 0 && r->zero_ok) code = nullptr;
-  else if (r->whole && std::floor(x) != x) code = "not_integer";
-  else if (x > r->max) code = "too_large";
-  else if (x < r->min) code = x > 0 ? "too_small" : r->min > 0 && !r->zero_ok ? "not_positive" : "negative";
+  if (x == 0 && r.zero_ok) code = nullptr;
+  else if (r.whole && std::floor(x) != x) code = "not_integer";
+  else if (x > r.max) code = "too_large";
+  else if (x < r.min) code = x > 0 ? "too_small" : r.min > 0 && !r.zero_ok ? "not_positive" : "negative";
   if (!code) return x;
-  add_diagnostic(d, path, code, what() + " " + describe(*r) + ", got " + format_number(x));
+  add_diagnostic(d, path, code, what() + " " + describe(r) + ", got " + format_number(x));
   return std::nullopt;
+}
+
+// The range io/ranges.cpp gives `range`; a field without a row is an engine bug (tests/unit/test_reliability.cpp
+// checks every field read by key has one).
+const NumberRange* range_or_report(std::string_view range, const std::string& path, Diagnostics& d) {
+  const NumberRange* r = find_range(range);
+  if (!r) add_diagnostic(d, path, "internal_error", "the engine has no range for '" + std::string(range) + "'; please report it");
+  return r;
 }
 
 }  // namespace
@@ -109,12 +112,18 @@ void JsonReader::missing(const std::string& key) {
 }
 
 std::optional<double> JsonReader::number(const std::string& key, bool required, std::string_view range) {
+  const NumberRange* r = range_or_report(range.empty() ? std::string_view(key) : range, path_of(key), diagnostics_);
+  if (!r) return std::nullopt;
+  return number(key, required, *r);
+}
+
+std::optional<double> JsonReader::number(const std::string& key, bool required, const NumberRange& range) {
   const Json* v = find(key);
   if (!v) {
     if (required) missing(key);
     return std::nullopt;
   }
-  return check_number(*v, path_of(key), key, range.empty() ? std::string_view(key) : range, diagnostics_);
+  return check_number(*v, path_of(key), key, range, diagnostics_);
 }
 
 std::vector<double> JsonReader::numbers(const std::string& key, bool required, std::string_view range) {
@@ -129,7 +138,9 @@ std::vector<double> JsonReader::numbers(const std::string& key, bool required, s
 
 std::optional<double> read_number_value(const Json& v, const std::string& path, std::string_view range,
                                         Diagnostics& diagnostics) {
-  return check_number(v, path, "", range, diagnostics);
+  const NumberRange* r = range_or_report(range, path, diagnostics);
+  if (!r) return std::nullopt;
+  return check_number(v, path, "", *r, diagnostics);
 }
 
 std::optional<std::int64_t> read_integer_value(const Json& v, const std::string& path, std::int64_t min,

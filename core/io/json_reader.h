@@ -13,6 +13,7 @@
 #include "io/diagnostics.h"
 #include "io/dtype.h"
 #include "io/limits.h"
+#include "io/ranges.h"
 
 namespace scalescope {
 
@@ -36,6 +37,8 @@ class JsonReader {
   // A number in the range io/ranges.cpp gives for `range` (default: the key itself); whole numbers only where the
   // field is a count. -0 reads as 0.
   std::optional<double> number(const std::string& key, bool required, std::string_view range = {});
+  // The same in a range of the caller's own (a parameter table that keeps its ranges beside other data).
+  std::optional<double> number(const std::string& key, bool required, const NumberRange& range);
   // An array of such numbers (at most kMaxArrayLength); the entries that fail their range are left out.
   std::vector<double> numbers(const std::string& key, bool required, std::string_view range = {});
   // Integers in [min, max], for bounds that depend on other values (a coordinate inside the mesh, ...).

@@ -14,6 +14,7 @@ inline constexpr std::size_t kMaxObjectKeys = 256;       // keys of one object t
 inline constexpr std::size_t kMaxDiagnostics = 100;      // listed per scenario; the rest are counted
 inline constexpr std::size_t kMaxUnknownKeysListed = 20;  // per object; the rest are counted in one diagnostic
 inline constexpr std::size_t kMaxSweepPoints = 16384;    // serving sweep: batches x contexts
+inline constexpr std::size_t kMaxPublishedRuns = 512;    // runs of one calibrate or validation query
 inline constexpr std::size_t kMaxQuotedChars = 40;       // user text quoted in a message, then cut
 inline constexpr std::size_t kMaxArrayDims = 8;          // dimensions of one array in the book's sharding notation
 inline constexpr std::size_t kMaxFatTreeLevels = 8;      // GPU scale-out levels above the NVLink domain

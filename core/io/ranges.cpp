@@ -90,6 +90,20 @@ constexpr NumberRange kRanges[] = {
     {"virtual_stages", 1, 1024, kWhole, ""},
     {"microbatches", 1, 1e6, kWhole, ""},
     {"keep", 1, 100, kWhole, "plans"},
+    // Calibration: profiles (calibration_profiles/, query.calibration; their fitted parameters keep their ranges
+    // beside their priors in specs/calibration_profile.cpp), published runs and the calibrate query.
+    {"tile_m", 1, 4096, kWhole, ""},
+    {"tile_n", 1, 4096, kWhole, ""},
+    {"tile_k", 1, 4096, kWhole, ""},
+    {"parallel_tiles", 1, 100000, kWhole, "tiles"},
+    {"runs", 1, 1e6, kWhole, "runs"},
+    {"median_frac", 0, 100, kReal, "of the measured value"},
+    {"p90_frac", 0, 100, kReal, "of the measured value"},
+    {"max_frac", 0, 100, kReal, "of the measured value"},
+    {"signed_median_frac", -100, 100, kReal, "of the measured value"},
+    {"measured", 1e-6, 1e12, kReal, "s or tokens/s"},
+    {"replicas", 1, 1e6, kWhole, "replicas"},
+    {"max_iterations", 1, 1000, kWhole, "iterations"},
 };
 
 }  // namespace

@@ -98,6 +98,7 @@ TEST_CASE("docs/api.md states every limit and every number's range", "[docs]") {
                                   scalescope::kMaxScenariosPerCall, scalescope::kMaxArrayLength,
                                   scalescope::kMaxStringBytes, scalescope::kMaxObjectKeys, scalescope::kMaxDiagnostics,
                                   scalescope::kMaxUnknownKeysListed, scalescope::kMaxSweepPoints,
+                                  scalescope::kMaxPublishedRuns,
                                   scalescope::kMaxArrayDims, scalescope::kMaxFatTreeLevels}) {
     INFO("limit " << limit << " is not stated in docs/api.md ## Limits");
     CHECK(limits.find(" " + std::to_string(limit) + " ") != std::string::npos);

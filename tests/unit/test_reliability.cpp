@@ -196,6 +196,18 @@ TEST_CASE("issue 12 #4: at most 100 diagnostics are listed and the rest counted"
   CHECK(message_of(out, "too_many_diagnostics").find("3900 more diagnostics were dropped") != std::string::npos);
 }
 
+TEST_CASE("issue 12 #4: calibrate and validation take at most 512 runs", "[reliability]") {
+  const json run = json::parse(R"({"id": "r", "task": "training", "metric": "step_s", "measured": 6.1, "split": "fit",
+    "scenario": {"hardware": {"preset": "tpu-v5e"}, "model": {"preset": "llama-3-8b"}, "mesh": {"shape": [16, 16]},
+                 "query": {"kind": "training_step", "batch_tokens": 4194304, "seq_len": 8192, "parallelism": {"fsdp": ["X", "Y"]}}}})");
+  json runs = json::array();
+  for (int i = 0; i < 513; ++i) runs.push_back(run);
+  for (const char* kind : {"calibrate", "validation"}) {
+    const json out = eval(json{{"query", {{"kind", kind}, {"runs", runs}}}}.dump());
+    CHECK(has(out, "/query/runs", "too_large"));
+  }
+}
+
 TEST_CASE("issue 12 #4: input bytes; evaluate_many length and array lengths have stated limits", "[reliability]") {
   const std::string big = R"({"hardware": {"preset": "tpu-v5e"}, "query": {"kind": "chip", "notes": ")" +
                           std::string(2 << 20, 'x') + "\"}}";
