@@ -114,7 +114,8 @@ void check_result(Json& node, const std::string& key, const std::string& path, i
                   "'" + key + "' is " + format_count(x) + ", more than 1: the inputs ask more of the hardware than "
                   "its peak; check them");
     } else if (ends_with(key, "_s") && x < 0) {
-      add_warning(d, "/result" + path, "outside_physics", "'" + key + "' is a negative time; please report it");
+      add_warning(d, "/result" + path, "outside_physics",
+                  "'" + key + "' is negative, which no time or rate can be; please report it");
     }
   } else if (node.is_structured() && depth >= kMaxJsonDepth) {
     add_diagnostic(d, "/result" + path, "too_deep", "the result is nested deeper than the limit; please report it");

@@ -161,8 +161,8 @@ std::vector<Mutation> mutated_scenarios(std::size_t stride) {
     std::vector<std::string> number_paths, text_paths;
     leaves(b.scenario, "", number_paths, text_paths);
     for (const auto& path : number_paths) {
-      for (const auto& [name, value] : numbers)
-        sink.add(b.name, path + " = " + name, [&] { return with_value(b.scenario, path, value); });
+      for (const auto& extreme : numbers)  // no structured binding: Emscripten's clang 14 cannot capture one
+        sink.add(b.name, path + " = " + extreme.first, [&] { return with_value(b.scenario, path, extreme.second); });
       if (const NumberRange* r = range_at(path))
         for (const double bound : {r->min, r->max})
           sink.add(b.name, path + " = range " + (bound == r->min ? "min" : "max"),
@@ -175,8 +175,8 @@ std::vector<Mutation> mutated_scenarios(std::size_t stride) {
         return s;
       });
     for (const auto& path : text_paths)
-      for (const auto& [name, value] : texts)
-        sink.add(b.name, path + " = " + name, [&] { return with_value(b.scenario, path, value); });
+      for (const auto& extreme : texts)
+        sink.add(b.name, path + " = " + extreme.first, [&] { return with_value(b.scenario, path, extreme.second); });
     const json* hw = preset_of(b.scenario, "hardware");
     const json* model = preset_of(b.scenario, "model");
     const std::string key = b.scenario["query"].value("kind", "") + "|" + (hw ? hw->dump() : "") + "|" + (model ? model->dump() : "");
@@ -206,8 +206,9 @@ std::vector<Mutation> mutated_scenarios(std::size_t stride) {
       for (const auto& path : preset_numbers) {
         if (path.rfind("/sources", 0) == 0) continue;
         const std::string where = std::string("/") + scenario_key + "/overrides" + path;
-        for (const auto& [name, value] : numbers)
-          sink.add(b.name, where + " = " + name, [&] { return with_override(override_for(preset, path, value)); });
+        for (const auto& extreme : numbers)
+          sink.add(b.name, where + " = " + extreme.first,
+                   [&] { return with_override(override_for(preset, path, extreme.second)); });
         if (const NumberRange* r = range_at(path))
           for (const double bound : {r->min, r->max})
             sink.add(b.name, where + " = range " + (bound == r->min ? "min" : "max"),
