@@ -9,6 +9,7 @@
 
 #include "api.h"
 #include "calibration_commands.h"
+#include "io/json_text.h"
 #include "specs/calibration_profile.h"
 #include "specs/hf_config.h"
 #include "specs/presets.h"
@@ -95,6 +96,6 @@ int main(int argc, char** argv) {
   const auto json = nlohmann::json::parse(result, nullptr, false);
   if (summary) std::cout << scalescope::cli::render_summary(nlohmann::json::parse(text, nullptr, false), json);
   else if (table) std::cout << scalescope::cli::render_table(json);
-  else std::cout << json.dump(2) << "\n";
+  else std::cout << scalescope::to_text(json, 2) << "\n";
   return json.value("ok", false) ? 0 : 1;
 }

@@ -1,7 +1,14 @@
 #include "api.h"
 
+#include <algorithm>
 #include <cmath>
+#include <exception>
+#include <functional>
 
+#include "io/format.h"
+#include "io/json_text.h"
+#include "io/limits.h"
+#include "io/text.h"
 #include "specs/calibration_profile.h"
 #include "specs/presets.h"
 #include "queries/query.h"
@@ -62,53 +69,92 @@ Fidelity read_fidelity(JsonReader& args, const QueryKind& kind, Diagnostics& d) 
   return *name == "calibrated" ? Fidelity::calibrated : Fidelity::book;
 }
 
+Json diagnostic_json(const Diagnostic& d) {
+  return {{"path", d.path}, {"code", d.code}, {"message", d.message}, {"severity", d.warning ? "warning" : "error"}};
+}
+
+// At most kMaxDiagnostics are listed; one more says how many were dropped (an error if any dropped one was).
 Json diagnostics_json(const Diagnostics& diagnostics) {
   Json out = Json::array();
-  for (const auto& d : diagnostics)
-    out.push_back({{"path", d.path},
-                   {"code", d.code},
-                   {"message", d.message},
-                   {"severity", d.warning ? "warning" : "error"}});
+  const std::size_t listed = std::min(diagnostics.size(), kMaxDiagnostics);
+  for (std::size_t i = 0; i < listed; ++i) out.push_back(diagnostic_json(diagnostics[i]));
+  if (diagnostics.size() > listed) {
+    const Diagnostics dropped(diagnostics.begin() + static_cast<std::ptrdiff_t>(listed), diagnostics.end());
+    out.push_back(diagnostic_json(Diagnostic{
+        "", "too_many_diagnostics",
+        std::to_string(dropped.size()) + " more diagnostics were dropped (at most " + std::to_string(kMaxDiagnostics) +
+            " are listed)",
+        !has_errors(dropped)}));
+  }
   return out;
 }
 
-// DESIGN.md: no NaN or Inf ever reaches a result. Any that slipped through become a diagnostic and null.
-void scrub_non_finite(Json& node, const std::string& path, Diagnostics& d) {
-  if (node.is_number_float() && !std::isfinite(node.get<double>())) {
-    add_diagnostic(d, "/result" + path, "non_finite", "the engine produced a non-finite number here; please report it");
-    node = nullptr;
+bool ends_with(const std::string& s, std::string_view tail) {
+  return s.size() >= tail.size() && std::string_view(s).substr(s.size() - tail.size()) == tail;
+}
+
+// The fractions of a whole that hardware bounds by 1 (an error fraction, such as a calibration band's, may exceed it).
+bool is_utilisation(const std::string& key) {
+  return key == "mfu_frac" || key == "hfu_frac" || key == "utilization_frac" || key == "bubble_frac";
+}
+
+// DESIGN.md: no NaN or Inf ever reaches a result (one that slipped through is an engine bug: a diagnostic and
+// null). Issue 12: -0 becomes 0; a utilisation over 1 or a negative time or rate (*_s) is outside physics, a
+// warning that names it.
+// `key` is the number's own key (an array's entries share the array's).
+void check_result(Json& node, const std::string& key, const std::string& path, int depth, Diagnostics& d) {
+  if (node.is_number_float()) {
+    const double x = node.get<double>();
+    if (!std::isfinite(x)) {
+      add_diagnostic(d, "/result" + path, "non_finite", "the engine produced a non-finite number here; please report it");
+      node = nullptr;
+    } else if (x == 0) {
+      node = 0.0;
+    } else if (is_utilisation(key) && x > 1 + 1e-9) {
+      add_warning(d, "/result" + path, "outside_physics",
+                  "'" + key + "' is " + format_count(x) + ", more than 1: the inputs ask more of the hardware than "
+                  "its peak; check them");
+    } else if (ends_with(key, "_s") && x < 0) {
+      add_warning(d, "/result" + path, "outside_physics",
+                  "'" + key + "' is negative, which no time or rate can be; please report it");
+    }
+  } else if (node.is_structured() && depth >= kMaxJsonDepth) {
+    add_diagnostic(d, "/result" + path, "too_deep", "the result is nested deeper than the limit; please report it");
   } else if (node.is_object()) {
-    for (auto it = node.begin(); it != node.end(); ++it) scrub_non_finite(it.value(), json_pointer_child(path, it.key()), d);
+    for (auto it = node.begin(); it != node.end(); ++it)
+      check_result(it.value(), it.key(), json_pointer_child(path, it.key()), depth + 1, d);
   } else if (node.is_array()) {
-    for (std::size_t i = 0; i < node.size(); ++i) scrub_non_finite(node[i], json_pointer_child(path, i), d);
+    for (std::size_t i = 0; i < node.size(); ++i) check_result(node[i], key, json_pointer_child(path, i), depth + 1, d);
   }
 }
 
-// A malformed document: ask nlohmann's SAX parser where it broke, without exceptions.
-struct ErrorFinder : nlohmann::json_sax<Json> {
-  std::string message;
-  bool null() override { return true; }
-  bool boolean(bool) override { return true; }
-  bool number_integer(number_integer_t) override { return true; }
-  bool number_unsigned(number_unsigned_t) override { return true; }
-  bool number_float(number_float_t, const string_t&) override { return true; }
-  bool string(string_t&) override { return true; }
-  bool binary(binary_t&) override { return true; }
-  bool start_object(std::size_t) override { return true; }
-  bool key(string_t&) override { return true; }
-  bool end_object() override { return true; }
-  bool start_array(std::size_t) override { return true; }
-  bool end_array() override { return true; }
-  bool parse_error(std::size_t position, const std::string& token, const nlohmann::detail::exception&) override {
-    message = "malformed JSON at byte " + std::to_string(position) + " near '" + token.substr(0, 40) + "'";
-    return false;
-  }
-};
+Json rejected(const Diagnostics& d) {
+  return Json{{"ok", false}, {"diagnostics", diagnostics_json(d)}, {"engine_version", kEngineVersion}};
+}
 
-std::string describe_parse_error(std::string_view text) {
-  ErrorFinder finder;
-  Json::sax_parse(text, &finder, nlohmann::detail::input_format_t::json, true);
-  return finder.message.empty() ? "malformed JSON" : finder.message;
+// The second line of defence (issue 12): whatever escapes the engine becomes a diagnostic. The root causes are
+// fixed so that nothing throws; under wasm (-sDISABLE_EXCEPTION_CATCHING=1) the catch is compiled out.
+Json guarded(const std::function<Json()>& f) {
+  try {
+    return f();
+  } catch (const std::exception& e) {
+    Diagnostics d;
+    add_diagnostic(d, "", "internal_error", "the engine failed (" + quote(e.what(), 200) + "); please report it");
+    return rejected(d);
+  } catch (...) {
+    Diagnostics d;
+    add_diagnostic(d, "", "internal_error", "the engine failed; please report it");
+    return rejected(d);
+  }
+}
+
+// guarded() and the text out; if even writing fails (memory), the fixed answer.
+std::string guarded_text(const std::function<Json()>& f) {
+  try {
+    return to_text(guarded(f));
+  } catch (...) {
+    return failure_json();
+  }
 }
 
 struct Prepared {
@@ -120,7 +166,7 @@ struct Prepared {
 void prepare(const Json& scenario, Prepared& p, Diagnostics& d) {
   JsonReader top(scenario, "", d);
   if (!top.ok_object()) return;
-  top.integer("version", false, 1, 1);
+  top.number("version", false);
   const Json* hardware = top.value("hardware", false);
   const Json* model = top.value("model", false);
   const Json* mesh = top.value("mesh", false);
@@ -155,7 +201,7 @@ Json run(const Json& scenario, Diagnostics& d, bool validate_only) {
     Json result = p.kind->run(p.specs.ctx, args, d);
     args.finish();
     if (result.is_object()) result["fidelity"] = fidelity_name(p.specs.ctx.fidelity);
-    scrub_non_finite(result, "", d);
+    check_result(result, "", "", 0, d);
     if (!has_errors(d)) out["result"] = std::move(result);
   }
   out["ok"] = !has_errors(d);
@@ -164,51 +210,64 @@ Json run(const Json& scenario, Diagnostics& d, bool validate_only) {
   return out;
 }
 
-Json parse_document(std::string_view text, Diagnostics& d) {
-  Json scenario = Json::parse(text, nullptr, false);
-  if (scenario.is_discarded()) add_diagnostic(d, "", "malformed_json", describe_parse_error(text));
-  return scenario;
-}
-
 }  // namespace
 
 Json evaluate(const Json& scenario) {
-  Diagnostics d;
-  return run(scenario, d, false);
+  return guarded([&] {
+    Diagnostics d;
+    // A document handed over as a value has not been through parse_document's depth limit.
+    if (!check_depth(scenario, "", d)) return rejected(d);
+    return run(scenario, d, false);
+  });
 }
 
 std::string evaluate_json(std::string_view text) {
-  Diagnostics d;
-  Json scenario = parse_document(text, d);
-  if (!d.empty()) return Json{{"ok", false}, {"diagnostics", diagnostics_json(d)}, {"engine_version", kEngineVersion}}.dump();
-  return run(scenario, d, false).dump();
+  return guarded_text([&] {
+    Diagnostics d;
+    const Json scenario = parse_document(text, d);
+    return d.empty() ? run(scenario, d, false) : rejected(d);
+  });
 }
 
 std::string evaluate_many_json(std::string_view text) {
-  Diagnostics d;
-  Json scenarios = parse_document(text, d);
-  if (d.empty() && !scenarios.is_array()) add_diagnostic(d, "", "wrong_type", "expected an array of scenarios");
-  if (!d.empty()) return Json{{"ok", false}, {"diagnostics", diagnostics_json(d)}, {"engine_version", kEngineVersion}}.dump();
-  Json out = Json::array();
-  for (const Json& scenario : scenarios) out.push_back(evaluate(scenario));
-  return out.dump();
+  return guarded_text([&] {
+    Diagnostics d;
+    const Json scenarios = parse_document(text, d);
+    if (d.empty() && !scenarios.is_array()) add_diagnostic(d, "", "wrong_type", "expected an array of scenarios");
+    if (d.empty() && scenarios.size() > kMaxScenariosPerCall)
+      add_diagnostic(d, "", "too_large",
+                     "the array holds " + std::to_string(scenarios.size()) + " scenarios; the limit is " +
+                         std::to_string(kMaxScenariosPerCall) + " per call");
+    if (!d.empty()) return rejected(d);
+    Json out = Json::array();
+    for (const Json& scenario : scenarios) out.push_back(evaluate(scenario));
+    return out;
+  });
 }
 
 std::string validate_json(std::string_view text) {
-  Diagnostics d;
-  Json scenario = parse_document(text, d);
-  if (d.empty()) return run(scenario, d, true).dump();
-  return Json{{"ok", false}, {"diagnostics", diagnostics_json(d)}, {"engine_version", kEngineVersion}}.dump();
+  return guarded_text([&] {
+    Diagnostics d;
+    const Json scenario = parse_document(text, d);
+    return d.empty() ? run(scenario, d, true) : rejected(d);
+  });
+}
+
+std::string failure_json() {
+  return R"({"diagnostics":[{"code":"internal_error","message":"the engine failed; please report it","path":"",)"
+         R"("severity":"error"}],"engine_version":")" + std::string(kEngineVersion) + R"(","ok":false})";
 }
 
 std::string presets_json() {
-  Json out{{"hardware", Json::array()}, {"models", Json::array()}, {"queries", query_names()}};
-  for (const auto& p : hardware_preset_texts()) out["hardware"].push_back(preset_json(p));
-  for (const auto& p : model_preset_texts()) out["models"].push_back(preset_json(p));
-  out["calibration_profiles"] = Json::array();
-  for (const auto& p : embedded_calibration_profiles()) out["calibration_profiles"].push_back(calibration_profile_json(p));
-  out["engine_version"] = kEngineVersion;
-  return out.dump();
+  return guarded_text([] {
+    Json out{{"hardware", Json::array()}, {"models", Json::array()}, {"queries", query_names()}};
+    for (const auto& p : hardware_preset_texts()) out["hardware"].push_back(preset_json(p));
+    for (const auto& p : model_preset_texts()) out["models"].push_back(preset_json(p));
+    out["calibration_profiles"] = Json::array();
+    for (const auto& p : embedded_calibration_profiles()) out["calibration_profiles"].push_back(calibration_profile_json(p));
+    out["engine_version"] = kEngineVersion;
+    return out;
+  });
 }
 
 }  // namespace scalescope

@@ -22,4 +22,8 @@ std::string presets_json();
 // Parses and validates a scenario without running it: {"ok": bool, "diagnostics": [...]}.
 std::string validate_json(std::string_view scenario_text);
 
+// The fixed answer when the engine itself failed (an internal_error diagnostic): what a boundary returns if
+// anything escapes. The entry points above already catch (issue 12), natively; under wasm nothing may throw.
+std::string failure_json();
+
 }  // namespace scalescope

@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 
 # emscripten brings node-acorn (its optimiser needs it) and a nodejs if the machine has none.
 # chromium: the browser tests (web/e2e/browser.mjs) drive /usr/bin/chromium through playwright-core.
-packages=(cmake ninja-build g++ emscripten libeigen3-dev nlohmann-json3-dev catch2 chromium)
+# clang and libclang-rt-14-dev (libFuzzer): the fuzz target in tests/fuzz (CMake preset fuzz).
+packages=(cmake ninja-build g++ emscripten libeigen3-dev nlohmann-json3-dev catch2 chromium clang libclang-rt-14-dev)
 command -v npm >/dev/null 2>&1 || packages+=(npm)
 missing=()
 for p in "${packages[@]}"; do

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Sets up and runs every test: the native suite under AddressSanitizer/UBSan, the native release suite and CLI
 # checks, the same Catch2 suite compiled with Emscripten and run under Node, a byte-for-byte comparison of
-# every golden result between native and wasm, and the web explorer's type check, unit tests, build and browser
-# test. Warnings are errors (the CMake presets set SCALESCOPE_WERROR).
+# every golden result and every structured mutation's answer between native and wasm, the libFuzzer target for
+# a bounded time (clang; FUZZ_SECONDS, default 60) with the committed crash corpus replayed first, and the web
+# explorer's type check, unit tests, build and browser test. Warnings are errors (SCALESCOPE_WERROR).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -16,6 +17,13 @@ done
 cmake --build build/debug -j"$jobs"
 cmake --build build/release -j"$jobs"
 cmake --build build/wasm -j"$jobs"
+# The fuzz target needs clang and libFuzzer (scripts/setup.sh installs them); without them it is skipped, and said.
+fuzz=0
+if command -v clang++ >/dev/null 2>&1; then
+  fuzz=1
+  cmake --preset fuzz >/dev/null
+  cmake --build --preset fuzz -j"$jobs"
+fi
 
 mkdir -p build
 : > build/ctest.log
@@ -32,6 +40,37 @@ if ! cmp -s build/golden_native.txt build/golden_wasm.txt; then
   exit 1
 fi
 echo "native and wasm agree byte for byte on $(wc -l < build/golden_native.txt) golden results"
+# The same for every scenario of the structured mutator (tests/mutations.h): a hash of each whole answer.
+build/release/golden_dump --mutations > build/mutations_native.txt
+node --no-experimental-fetch build/wasm/golden_dump.js --mutations > build/mutations_wasm.txt
+if ! cmp -s build/mutations_native.txt build/mutations_wasm.txt; then
+  echo "native and wasm answers differ on mutated scenarios:" >&2
+  diff build/mutations_native.txt build/mutations_wasm.txt | head -20 >&2
+  exit 1
+fi
+echo "native and wasm agree byte for byte on $(wc -l < build/mutations_native.txt) mutated scenarios"
+
+# Fuzzing (issue 12): replay every input that ever crashed (tests/fuzz/regressions/), then fuzz for a bounded time
+# from the golden scenarios, the docs/api.md examples and some mutations, with a JSON dictionary. A finding stops
+# the run with its input in build/fuzz/: add it to tests/fuzz/regressions/ with the fix.
+if ((fuzz)); then
+  build/fuzz/scalescope_fuzz tests/fuzz/regressions/* > build/fuzz_replay.log 2>&1 || { cat build/fuzz_replay.log >&2; exit 1; }
+  echo "fuzz: $(ls tests/fuzz/regressions | wc -l) committed regression inputs replayed under ASan/UBSan"
+  rm -rf build/fuzz/seeds && mkdir -p build/fuzz/seeds build/fuzz/corpus
+  build/release/golden_dump --seeds build/fuzz/seeds > /dev/null
+  if ! build/fuzz/scalescope_fuzz build/fuzz/corpus build/fuzz/seeds -dict=tests/fuzz/scenario.dict \
+      -max_total_time="${FUZZ_SECONDS:-60}" -timeout=10 -max_len=65536 -malloc_limit_mb=64 -print_final_stats=1 \
+      -artifact_prefix=build/fuzz/ > build/fuzz.log 2>&1; then
+    tail -40 build/fuzz.log >&2
+    echo "fuzz: a finding (its input is in build/fuzz/); add it to tests/fuzz/regressions/ with the fix" >&2
+    exit 1
+  fi
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' build/fuzz.log)
+  cov=$(grep -o 'cov: [0-9]*' build/fuzz.log | tail -1)
+  echo "fuzz: $runs executions in ${FUZZ_SECONDS:-60} s ($cov edges, corpus $(ls build/fuzz/corpus | wc -l) inputs), 0 findings"
+else
+  echo "fuzz: skipped (no clang++; scripts/setup.sh installs clang and libclang-rt-14-dev)"
+fi
 
 # The web: TypeScript types, Vitest unit tests (URL codec, parameter table, mesh mapping, worker client, the hand-
 # written engine types against the real wasm module, and the shipped wasm module against native golden_dump on
@@ -51,8 +90,8 @@ chapters_passed=$(sed -n 's/^chapters: \([0-9]*\) passed, 0 failed$/\1/p' ../bui
 [ -n "$chapters_passed" ] || { echo "chapter pages and widgets test failed" >&2; exit 1; }
 cd ..
 
-# One closing line for every suite above (set -e has already stopped on any failure): CTest's tests, the
-# native/wasm comparison (the awk's + 1), the type check (+ 1 below), Vitest's tests, the browser test's checks and the
-# chapter pages and widgets test's checks.
-passed=$(grep -o 'tests failed out of [0-9]*' build/ctest.log | awk '{s += $5} END {print s + 1}')
-echo "$((passed + 1 + vitest_passed + browser_passed + chapters_passed)) passed, 0 failed"
+# One closing line for every suite above (set -e has already stopped on any failure): CTest's tests, the two
+# native/wasm comparisons (the awk's + 2), the fuzz replay and run (+ 2 when clang is there), the type check (+ 1
+# below), Vitest's tests, the browser test's checks and the chapter pages and widgets test's checks.
+passed=$(grep -o 'tests failed out of [0-9]*' build/ctest.log | awk '{s += $5} END {print s + 2}')
+echo "$((passed + 2 * fuzz + 1 + vitest_passed + browser_passed + chapters_passed)) passed, 0 failed"

@@ -11,10 +11,22 @@
 
 namespace {
 
-std::string evaluate(const std::string& scenario_json) { return scalescope::evaluate_json(scenario_json); }
-std::string evaluate_many(const std::string& scenarios_json) { return scalescope::evaluate_many_json(scenarios_json); }
-std::string presets() { return scalescope::presets_json(); }
-std::string validate(const std::string& scenario_json) { return scalescope::validate_json(scenario_json); }
+// core/api.cpp already turns anything it catches into a diagnostic; this is the last line before JavaScript.
+// The module is built without exception catching (wasm/CMakeLists.txt: it would cost size and speed), so under
+// wasm these handlers are compiled out and the engine's guarantee is that nothing throws (issue 12).
+template <typename F>
+std::string answer(F&& f) {
+  try {
+    return f();
+  } catch (...) {
+    return scalescope::failure_json();
+  }
+}
+
+std::string evaluate(const std::string& s) { return answer([&] { return scalescope::evaluate_json(s); }); }
+std::string evaluate_many(const std::string& s) { return answer([&] { return scalescope::evaluate_many_json(s); }); }
+std::string presets() { return answer([] { return scalescope::presets_json(); }); }
+std::string validate(const std::string& s) { return answer([&] { return scalescope::validate_json(s); }); }
 std::string version() { return scalescope::kEngineVersion; }
 // The model a scenario's `model` object resolves to (e.g. a pasted config.json), for the explorer's controls.
 std::string model_json(const std::string& model_text) { return scalescope::resolve_model_json(model_text); }

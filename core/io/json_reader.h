@@ -5,12 +5,15 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "io/diagnostics.h"
 #include "io/dtype.h"
+#include "io/limits.h"
+#include "io/ranges.h"
 
 namespace scalescope {
 
@@ -31,13 +34,17 @@ class JsonReader {
   std::string path_of(const std::string& key) const { return json_pointer_child(path_, key); }
   bool has(const std::string& key) const;
 
-  // Numbers must be finite, > 0 (positive) or >= 0 (non_negative), and at most `max`.
-  std::optional<double> positive(const std::string& key, bool required, double max = 1e30);
-  std::optional<double> non_negative(const std::string& key, bool required, double max = 1e30);
-  std::optional<double> fraction(const std::string& key, bool required);  // in (0, 1]
-  // Integers: whole numbers in [min, max].
+  // A number in the range io/ranges.cpp gives for `range` (default: the key itself); whole numbers only where the
+  // field is a count. -0 reads as 0.
+  std::optional<double> number(const std::string& key, bool required, std::string_view range = {});
+  // The same in a range of the caller's own (a parameter table that keeps its ranges beside other data).
+  std::optional<double> number(const std::string& key, bool required, const NumberRange& range);
+  // An array of such numbers (at most kMaxArrayLength); the entries that fail their range are left out.
+  std::vector<double> numbers(const std::string& key, bool required, std::string_view range = {});
+  // Integers in [min, max], for bounds that depend on other values (a coordinate inside the mesh, ...).
   std::optional<std::int64_t> integer(const std::string& key, bool required, std::int64_t min,
                                       std::int64_t max);
+  // At most kMaxStringBytes long.
   std::optional<std::string> string(const std::string& key, bool required);
   // A string that must be one of `choices`.
   std::optional<std::string> choice(const std::string& key, bool required,
@@ -47,16 +54,16 @@ class JsonReader {
   // Returns the value (any type) and marks the key known; nullptr when absent (with a diagnostic if required).
   const Json* value(const std::string& key, bool required);
   const Json* object(const std::string& key, bool required);
-  const Json* array(const std::string& key, bool required);
+  // At most `max_length` entries (kMaxArrayLength unless the field says less).
+  const Json* array(const std::string& key, bool required, std::size_t max_length = kMaxArrayLength);
   // Marks keys as known without reading them (e.g. documentation fields).
   void accept(const std::string& key) { known_.push_back(key); }
 
-  // Reports every key that no getter asked for.
+  // Reports every key that no getter asked for: the first lists the valid keys, at most kMaxUnknownKeysListed are
+  // named, the rest counted.
   void finish();
 
  private:
-  std::optional<double> number(const std::string& key, bool required, double min, bool min_inclusive,
-                               double max);
   void missing(const std::string& key);
   const Json* find(const std::string& key);
 
@@ -66,12 +73,17 @@ class JsonReader {
   std::vector<std::string> known_;
 };
 
+// Reads a number in the range io/ranges.cpp gives for `range` from a bare JSON value (array entries).
+std::optional<double> read_number_value(const Json& value, const std::string& path, std::string_view range,
+                                        Diagnostics& diagnostics);
+
 // Reads a whole number in [min, max] from a bare JSON value (array elements).
 std::optional<std::int64_t> read_integer_value(const Json& value, const std::string& path, std::int64_t min,
                                                std::int64_t max, Diagnostics& diagnostics);
 
 // Presets cite a source for every number: reports each number of `node` whose JSON pointer has no entry in
 // `sources` (arrays of numbers are cited once, by the array's pointer; the sources object itself is skipped).
+// The document is at most kMaxJsonDepth deep; deeper parts are reported (too_deep) and not searched.
 void check_sources(const Json& node, const std::string& path, const Json* sources, Diagnostics& diagnostics);
 
 }  // namespace scalescope

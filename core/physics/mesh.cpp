@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "physics/layout.h"
+#include "io/text.h"
 
 namespace scalescope {
 
@@ -82,7 +83,7 @@ Mesh parse_mesh(const Json& node, const std::string& path, const Hardware& hw, D
   for (std::size_t i = 0; i < mesh.axes.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
       if (mesh.axes[i].name == mesh.axes[j].name)
-        add_diagnostic(d, r.path_of("axis_names"), "duplicate_axis", "mesh axis name '" + mesh.axes[i].name + "' is used twice");
+        add_diagnostic(d, r.path_of("axis_names"), "duplicate_axis", "mesh axis name " + quote(mesh.axes[i].name) + " is used twice");
   mesh.chips = mesh.chips_per_slice * mesh.slices;
   if (mesh.chips > kMaxChips)
     add_diagnostic(d, r.path_of("shape"), "too_large", "the mesh holds more than 100 million chips");

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cctype>
 
+#include "io/limits.h"
+#include "io/text.h"
+
 namespace scalescope {
 
 bool ShardedArray::uses_axis(int axis) const {
@@ -42,7 +45,7 @@ bool split_axes(std::string_view text, const Mesh& mesh, std::vector<int>& out, 
     }
     if (best < 0) {
       add_diagnostic(d, path, "unknown_mesh_axis",
-                     "unknown mesh axis in '" + std::string(text) + "'; mesh axes: " + join_choices(mesh.names()));
+                     "unknown mesh axis in " + quote(text) + "; mesh axes: " + join_choices(mesh.names()));
       return false;
     }
     out.push_back(best);
@@ -76,17 +79,22 @@ std::optional<ShardedArray> parse_sharded_array(std::string_view text, const Mes
   const std::size_t open = text.find('['), close = text.find(']');
   if (arr.name.empty() || open != i || close == std::string_view::npos || close < open) {
     add_diagnostic(d, path, "bad_sharding",
-                   "cannot read '" + std::string(text) + "'; write an array as NAME[DIM_AXES, ...], e.g. A[I_X, J]");
+                   "cannot read " + quote(text) + "; write an array as NAME[DIM_AXES, ...], e.g. A[I_X, J]");
     return std::nullopt;
   }
   std::string_view body = text.substr(open + 1, close - open - 1);
+  // Bounded work (issue 12): a matmul tries every reduce-or-gather choice per contracting dimension, 2^dims plans.
+  if (std::count(body.begin(), body.end(), ',') >= static_cast<std::ptrdiff_t>(kMaxArrayDims)) {
+    add_diagnostic(d, path, "too_large", "an array has at most " + std::to_string(kMaxArrayDims) + " dimensions");
+    return std::nullopt;
+  }
   while (true) {
     const std::size_t comma = body.find(',');
     std::string_view item = trim(body.substr(0, comma));
     const std::size_t underscore = item.find('_');
     ShardedDim dim{std::string(trim(item.substr(0, underscore))), {}};
     if (dim.name.empty() || !std::all_of(dim.name.begin(), dim.name.end(), is_name_char))
-      add_diagnostic(d, path, "bad_sharding", "bad dimension '" + std::string(item) + "' in '" + std::string(text) + "'");
+      add_diagnostic(d, path, "bad_sharding", "bad dimension " + quote(item) + " in " + quote(text));
     if (underscore != std::string_view::npos) split_axes(trim(item.substr(underscore + 1)), mesh, dim.axes, path, d);
     arr.dims.push_back(std::move(dim));
     if (comma == std::string_view::npos) break;
@@ -95,7 +103,7 @@ std::optional<ShardedArray> parse_sharded_array(std::string_view text, const Mes
   std::string_view rest = trim(text.substr(close + 1));
   if (!rest.empty()) {
     if (rest.size() < 4 || rest.substr(0, 3) != "{U_" || rest.back() != '}')
-      add_diagnostic(d, path, "bad_sharding", "after ']' only an unreduced mark like {U_X} may follow, got '" + std::string(rest) + "'");
+      add_diagnostic(d, path, "bad_sharding", "after ']' only an unreduced mark like {U_X} may follow, got " + quote(rest));
     else
       split_axes(rest.substr(3, rest.size() - 4), mesh, arr.unreduced, path, d);
   }

@@ -94,14 +94,14 @@ Json run_bounds(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   const ModelConfig* m = ctx.model;
   BoundsArgs a;
   const Dtype dtype = args.dtype("dtype", false).value_or(Dtype::bf16);
-  a.d_ff = args.positive("d_ff", false, 1e9);
+  a.d_ff = args.number("d_ff", false);
   if (!a.d_ff && m) a.d_ff = m->is_moe() ? m->expert_d_ff : m->d_ff;
-  a.m_x = static_cast<double>(args.integer("fsdp_axes", false, 1, 6).value_or(1));
-  a.m_y = static_cast<double>(args.integer("tp_axes", false, 1, 6).value_or(1));
-  a.batch = args.positive("batch_tokens", false, 1e15);
-  a.chips = ctx.mesh ? ctx.mesh->chips : static_cast<double>(args.integer("chips", false, 1, 100'000'000).value_or(1));
+  a.m_x = args.number("fsdp_axes", false).value_or(1);
+  a.m_y = args.number("tp_axes", false).value_or(1);
+  a.batch = args.number("batch_tokens", false);
+  a.chips = ctx.mesh ? ctx.mesh->chips : args.number("chips", false).value_or(1);
   // GPUs of one model replica (TP x PP ...): a replica spanning several nodes reduces over all their NICs (§2.9.8).
-  a.model_gpus = static_cast<double>(args.integer("model_parallel_gpus", false, 1, 100'000'000).value_or(1));
+  a.model_gpus = args.number("model_parallel_gpus", false).value_or(1);
   a.c = peak_for(hw, dtype, args.path_of("dtype"), d);
   if (has_errors(d)) return {};
   a.moe = m && m->is_moe() ? (m->experts + m->shared_experts) / (m->active_experts + m->shared_experts) : 1.0;

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "io/format.h"
+#include "io/json_text.h"
 #include "queries/calibration_support.h"
 #include "queries/profile_fit.h"
 #include "queries/query.h"
@@ -21,7 +22,7 @@ void check_contradictions(const Json& runs_node, const std::vector<PublishedRun>
   for (std::size_t i = 0; i < runs_node.size() && i < runs.size(); ++i) {
     const Json& r = runs_node[i];
     if (!r.is_object() || !r.contains("scenario")) continue;
-    const std::string key = r["scenario"].dump();
+    const std::string key = to_text(r["scenario"]);  // never throws on a C++ caller's invalid UTF-8
     const PublishedRun* run = nullptr;
     for (const auto& x : runs)
       if (x.id == r.value("id", "")) run = &x;
@@ -71,7 +72,7 @@ Json run_calibrate(const QueryContext&, JsonReader& args, Diagnostics& d) {
   const Json* runs_node = args.array("runs", true);
   const bool literature = args.choice("priors", false, {"embedded", "literature"}).value_or("embedded") == "literature";
   const std::string source = args.string("source", false).value_or("fitted by the calibrate query");
-  const int max_iterations = static_cast<int>(args.integer("max_iterations", false, 1, 1000).value_or(200));
+  const int max_iterations = static_cast<int>(args.number("max_iterations", false).value_or(200));
   if (!runs_node || has_errors(d)) return {};
   std::vector<PublishedRun> runs = read_published_runs(*runs_node, args.path_of("runs"), false, d);
   if (has_errors(d)) return {};

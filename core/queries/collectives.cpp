@@ -1,6 +1,10 @@
 // Queries on a mesh: one collective, an array's memory under a sharding, a sharded matmul's plans.
 #include <algorithm>
 
+#include "io/limits.h"
+#include "io/text.h"
+
+#include "queries/plan_reader.h"
 #include "queries/query.h"
 #include "physics/sharded_matmul.h"
 
@@ -28,11 +32,15 @@ DimSizes read_dims(JsonReader& args, Diagnostics& d) {
   DimSizes sizes;
   const Json* dims = args.object("dims", true);
   if (!dims) return sizes;
+  if (dims->size() > kMaxObjectKeys) {
+    add_diagnostic(d, args.path_of("dims"), "too_large",
+                   "'dims' names " + std::to_string(dims->size()) + " dimensions; the limit is " +
+                       std::to_string(kMaxObjectKeys));
+    return sizes;
+  }
   for (auto it = dims->begin(); it != dims->end(); ++it)
     // A bad entry has its diagnostic already; keep a placeholder so it is not also reported missing.
-    sizes[it.key()] = static_cast<double>(
-        read_integer_value(it.value(), json_pointer_child(args.path_of("dims"), it.key()), 1, 1'000'000'000'000, d)
-            .value_or(1));
+    sizes[it.key()] = read_number_value(it.value(), json_pointer_child(args.path_of("dims"), it.key()), "dims", d).value_or(1);
   return sizes;
 }
 
@@ -48,17 +56,16 @@ Json run_collective(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   const Hardware& hw = *ctx.hw;
   const Mesh& mesh = *ctx.mesh;
   const auto op_name = args.choice("op", true, {"all_gather", "reduce_scatter", "all_reduce", "all_to_all"});
-  const double bytes = args.non_negative("bytes", true).value_or(0);
+  const double bytes = args.number("bytes", true).value_or(0);
   CollectiveOptions options = read_options(hw, args, d);
   std::vector<int> axes;
   if (const Json* list = args.array("axes", true)) {
     for (std::size_t i = 0; i < list->size(); ++i) {
       const std::string p = json_pointer_child(args.path_of("axes"), i);
-      const Json& v = (*list)[i];
-      const int idx = v.is_string() ? mesh.find(v.get<std::string>()) : -1;
-      if (idx < 0) add_diagnostic(d, p, "unknown_mesh_axis", "unknown mesh axis; mesh axes: " + join_choices(mesh.names()));
-      else if (std::find(axes.begin(), axes.end(), idx) != axes.end())
-        add_diagnostic(d, p, "axis_reused", "mesh axis '" + mesh.axes[idx].name + "' is listed twice");
+      const int idx = find_mesh_axis((*list)[i], p, mesh, d);
+      if (idx < 0) continue;
+      if (std::find(axes.begin(), axes.end(), idx) != axes.end())
+        add_diagnostic(d, p, "axis_reused", "mesh axis " + quote(mesh.axes[idx].name) + " is listed twice");
       else axes.push_back(idx);
     }
     if (list->empty()) add_diagnostic(d, args.path_of("axes"), "empty", "list at least one mesh axis");
@@ -70,7 +77,7 @@ Json run_collective(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   // §2.5 / §2.6 ragged AllToAll: each token goes to k of the N shards.
   if (const Json* ragged = args.object("ragged", false)) {
     JsonReader r(*ragged, args.path_of("ragged"), d);
-    const double k = r.positive("active", true, 1e9).value_or(1);
+    const double k = r.number("active", true).value_or(1);
     const bool exact = r.choice("model", false, {"approx", "exact"}).value_or("approx") == "exact";
     r.finish();
     double n = 1;
@@ -104,9 +111,12 @@ Json run_array(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   const auto array = parse_sharded_array(*text, mesh, args.path_of("array"), d);
   if (!array) return {};
   check_array_sizes(*array, sizes, mesh, args.path_of("dims"), d);
+  std::vector<std::string> dim_names;
+  for (const auto& dim : array->dims) dim_names.push_back(dim.name);
   for (const auto& [name, size] : sizes)
     if (!array->dim(name))
-      add_diagnostic(d, json_pointer_child(args.path_of("dims"), name), "unknown_dim", "the array has no dimension '" + name + "'");
+      add_diagnostic(d, json_pointer_child(args.path_of("dims"), name), "unknown_dim",
+                     "the array has no dimension " + quote(name) + "; its dimensions: " + join_choices(dim_names));
   if (has_errors(d)) return {};
   const ArrayMemory m = array_memory(*array, sizes, dtype, mesh);
   const double one_copy = m.elements * bytes_per_element(dtype);

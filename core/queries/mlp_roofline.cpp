@@ -13,19 +13,15 @@ namespace scalescope {
 // T_FSDP = 4DF/(Y W M_X) and T_TP = 4BD/(X W M_Y).
 Json run_mlp_roofline(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   const Hardware& hw = *ctx.hw;
-  const double d_model = args.positive("d_model", true, 1e9).value_or(1);
-  const double d_ff = args.positive("d_ff", true, 1e9).value_or(1);
-  const double x = static_cast<double>(args.integer("fsdp", true, 1, 100'000'000).value_or(1));
-  const double y = static_cast<double>(args.integer("tp", true, 1, 100'000'000).value_or(1));
-  auto m_x_arg = args.integer("fsdp_axes", !ctx.mesh, 1, 6);
-  auto m_y_arg = args.integer("tp_axes", !ctx.mesh, 1, 6);
+  const double d_model = args.number("d_model", true).value_or(1);
+  const double d_ff = args.number("d_ff", true).value_or(1);
+  const double x = args.number("fsdp", true).value_or(1);
+  const double y = args.number("tp", true).value_or(1);
+  auto m_x_arg = args.number("fsdp_axes", !ctx.mesh);
+  auto m_y_arg = args.number("tp_axes", !ctx.mesh);
   const bool sum_model = args.choice("comms_model", false, {"max", "sum"}).value_or("max") == "sum";
   const bool backward = args.boolean("include_backward", false).value_or(false);
-  std::vector<double> batches;
-  if (const Json* list = args.array("batches", true))
-    for (std::size_t i = 0; i < list->size() && i < 4096; ++i)
-      if (auto v = read_integer_value((*list)[i], json_pointer_child(args.path_of("batches"), i), 1, 1'000'000'000'000, d))
-        batches.push_back(static_cast<double>(*v));
+  const std::vector<double> batches = args.numbers("batches", true);
   if (ctx.mesh && x * y != ctx.mesh->chips)
     add_diagnostic(d, args.path_of("fsdp"), "mesh_mismatch", "fsdp x tp must equal the mesh's chips");
   if (has_errors(d) || hw.kind != ChipKind::tpu) {
@@ -40,8 +36,8 @@ Json run_mlp_roofline(const QueryContext& ctx, JsonReader& args, Diagnostics& d)
     m_x = std::max(1, place_in_order(x, *ctx.mesh, axis, used));
     m_y = std::max(1, place_in_order(y, *ctx.mesh, axis, used));
   }
-  if (m_x_arg) m_x = static_cast<double>(*m_x_arg);
-  if (m_y_arg) m_y = static_cast<double>(*m_y_arg);
+  if (m_x_arg) m_x = *m_x_arg;
+  if (m_y_arg) m_y = *m_y_arg;
   const double n = x * y, c = hw.peak(Dtype::bf16), w = 2.0 * hw.ici.link_unidir_bytes_per_s;
   const double passes = backward ? 3.0 : 1.0;  // backward doubles both compute and comms (§2.9 table)
   Json points = Json::array();
@@ -53,13 +49,16 @@ Json run_mlp_roofline(const QueryContext& ctx, JsonReader& args, Diagnostics& d)
     points.push_back({{"batch", b}, {"compute_s", compute}, {"fsdp_s", fsdp}, {"tp_s", tp}, {"comms_s", comms},
                       {"bound", compute >= comms ? "compute" : "communication"}});
   }
-  // Compute and T_TP both grow with B: TP alone decides whether any batch is compute-bound.
+  // Compute and T_TP both grow with B: TP alone decides whether any batch is compute-bound. The sum model needs
+  // compute to outgrow T_TP strictly (its crossover divides by the difference of their slopes).
   const bool tp_always_bound = y > 1 && d_ff * x * m_y * w < n * c;  // 4BDF/(NC) < 4BD/(X W M_Y)
+  const double slope_gap = 4.0 * d_model * d_ff - n * c * 4.0 * d_model / (x * w * m_y);
   double crossover = 0;
   if (!tp_always_bound && x > 1) {
     const double fsdp_crossover = x * c / (w * m_x);  // §2.9.2: B > X C / (W M_X)
-    crossover = sum_model ? n * c * (4.0 * d_model * d_ff / (y * w * m_x)) / (4.0 * d_model * d_ff - n * c * 4.0 * d_model / (x * w * m_y))
-                          : fsdp_crossover;
+    // Without TP (y = 1) the sum has no T_TP term: the crossover is FSDP's alone.
+    crossover = sum_model && y > 1 ? (slope_gap > 0 ? n * c * (4.0 * d_model * d_ff / (y * w * m_x)) / slope_gap : 0.0)
+                                   : fsdp_crossover;
   }
   return {{"fsdp", x}, {"tp", y}, {"fsdp_axes", m_x}, {"tp_axes", m_y}, {"chips", n},
           {"comms_bound_at_every_batch", tp_always_bound},

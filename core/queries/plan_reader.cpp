@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "io/format.h"
+#include "io/text.h"
 
 namespace scalescope {
 
@@ -47,40 +48,39 @@ struct SubAxis {
 // One entry of a strategy's list: "X" (a whole axis) or {"axis": "X", "size": 4, "stride": 1}.
 SubAxis read_sub_axis(const Json& v, const std::string& path, const Mesh& mesh, Diagnostics& d) {
   SubAxis out;
-  std::string name;
+  const Json* name = &v;
   if (v.is_string()) {
-    name = v.get<std::string>();
     out.whole_name = true;
   } else if (v.is_object()) {
     JsonReader r(v, path, d);
-    name = r.string("axis", true).value_or("");
+    name = r.value("axis", true);
     out.size = static_cast<int>(r.integer("size", true, 1, 1 << 20).value_or(1));
     out.stride = static_cast<int>(r.integer("stride", false, 1, 1 << 20).value_or(0));
     r.finish();
-    if (name.empty()) return SubAxis{};
+    if (!name) return SubAxis{};
   } else {
     add_diagnostic(d, path, "wrong_type", "a mesh axis is a name (\"X\") or a sub-axis ({\"axis\": \"X\", \"size\": 4})");
     return out;
   }
-  out.axis = mesh.find(name);
-  if (out.axis < 0) {
-    add_diagnostic(d, out.whole_name ? path : json_pointer_child(path, "axis"), "unknown_mesh_axis",
-                   "unknown mesh axis; mesh axes: " + join_choices(mesh.names()));
-    return out;
-  }
+  const std::string axis_path = out.whole_name ? path : json_pointer_child(path, "axis");
+  out.axis = find_mesh_axis(*name, axis_path, mesh, d);
+  if (out.axis < 0) return out;
   const int n = mesh.axes[out.axis].size;
+  const std::string& axis_name = mesh.axes[out.axis].name;
   if (out.whole_name) {
     out.size = n;
     out.stride = 1;
   } else if (n % out.size != 0) {
-    add_diagnostic(d, json_pointer_child(path, "size"), "not_divisible",
-                   "a sub-axis of '" + mesh.axes[out.axis].name + "' (" + std::to_string(n) +
+    const std::string size_path = json_pointer_child(path, "size");
+    add_diagnostic(d, size_path, "not_divisible",
+                   "a sub-axis of " + quote(axis_name) + " (" + std::to_string(n) +
                        ") must divide it; sizes that fit: " + list_of(divisors_of(n)));
     out.axis = -1;
   } else if (out.stride > 0 && n % (out.size * out.stride) != 0) {
-    add_diagnostic(d, json_pointer_child(path, "stride"), "not_divisible",
+    const std::string stride_path = json_pointer_child(path, "stride");
+    add_diagnostic(d, stride_path, "not_divisible",
                    "a sub-axis of size " + std::to_string(out.size) + " at stride " + std::to_string(out.stride) +
-                       " does not fit in '" + mesh.axes[out.axis].name + "' (" + std::to_string(n) +
+                       " does not fit in " + quote(axis_name) + " (" + std::to_string(n) +
                        "): size x stride must divide it");
     out.axis = -1;
   }
@@ -97,7 +97,7 @@ void check_pinned_overlaps(const Mesh& mesh, const LayoutRules& rules, const std
         if (s1 <= 0 || s2 <= 0 || g1 <= 1 || g2 <= 1) continue;
         if (!(s1 * g1 <= s2 || s2 * g2 <= s1))
           add_diagnostic(d, path, "overlapping_sub_axes",
-                         std::string("the sub-axes of '") + mesh.axes[a].name + "' given to " + kStrategyKeys[s] +
+                         "the sub-axes of " + quote(mesh.axes[a].name) + " given to " + kStrategyKeys[s] +
                              " and " + kStrategyKeys[t] + " overlap (size " + std::to_string(g1) + " at stride " +
                              std::to_string(s1) + ", size " + std::to_string(g2) + " at stride " + std::to_string(s2) + ")");
       }
@@ -154,13 +154,13 @@ PlanSpec read_plan_spec(JsonReader& r, const Mesh& mesh, Diagnostics& d) {
       const MeshAxis& axis = mesh.axes[x.axis];
       if (x.whole_name && std::find(whole_used.begin(), whole_used.end(), x.axis) != whole_used.end()) {
         bad = true;
-        add_diagnostic(d, epath, "axis_reused", "mesh axis '" + axis.name + "' already carries another strategy");
+        add_diagnostic(d, epath, "axis_reused", "mesh axis " + quote(axis.name) + " already carries another strategy");
         continue;
       }
       if (rules.fixed_size[x.axis][s] > 0) {
         bad = true;
         add_diagnostic(d, epath, "axis_reused",
-                       std::string(key) + " takes '" + axis.name + "' twice; give one sub-axis per mesh axis");
+                       std::string(key) + " takes " + quote(axis.name) + " twice; give one sub-axis per mesh axis");
         continue;
       }
       if (x.whole_name) whole_used.push_back(x.axis);
@@ -168,7 +168,7 @@ PlanSpec read_plan_spec(JsonReader& r, const Mesh& mesh, Diagnostics& d) {
       if (axis.size % taken[x.axis] != 0) {
         bad = true;
         add_diagnostic(d, epath, x.whole_name ? "axis_reused" : "overlapping_sub_axes",
-                       "the sub-axes of '" + axis.name + "' overlap: their sizes multiply to " +
+                       "the sub-axes of " + quote(axis.name) + " overlap: their sizes multiply to " +
                            std::to_string(taken[x.axis]) + ", which does not tile its " + std::to_string(axis.size) +
                            " positions");
         continue;
@@ -193,7 +193,7 @@ PlanSpec read_plan_spec(JsonReader& r, const Mesh& mesh, Diagnostics& d) {
     for (std::size_t a = 0; a < mesh.axes.size(); ++a) {
       if (mesh.axes[a].size <= 1 || taken[a] == mesh.axes[a].size) continue;
       add_diagnostic(d, par, "axis_unused",
-                     "mesh axis '" + mesh.axes[a].name + "' (" + std::to_string(mesh.axes[a].size) + ") is tiled " +
+                     "mesh axis " + quote(mesh.axes[a].name) + " (" + std::to_string(mesh.axes[a].size) + ") is tiled " +
                          std::to_string(taken[a]) + "-way by the sub-axes given; the rest carries no strategy (give " +
                          std::to_string(mesh.axes[a].size / taken[a]) + " more ways to a strategy)");
     }
@@ -230,20 +230,25 @@ PlanSpec read_plan_spec(JsonReader& r, const Mesh& mesh, Diagnostics& d) {
   return spec;
 }
 
+int find_mesh_axis(const Json& name, const std::string& path, const Mesh& mesh, Diagnostics& d) {
+  const int axis = name.is_string() ? mesh.find(name.get<std::string>()) : -1;
+  if (axis < 0)
+    add_diagnostic(d, path, "unknown_mesh_axis",
+                   "unknown mesh axis" + (name.is_string() ? " " + quote(name.get<std::string>()) : std::string()) +
+                       "; mesh axes: " + join_choices(mesh.names()));
+  return axis;
+}
+
 void read_axis_group(JsonReader& r, const char* key, const Mesh& mesh, AxisGroup& group, std::vector<int>& used,
                      Diagnostics& d) {
   const Json* list = r.array(key, false);
   if (!list) return;
   for (std::size_t i = 0; i < list->size(); ++i) {
     const std::string path = json_pointer_child(r.path_of(key), i);
-    const Json& v = (*list)[i];
-    const int axis = v.is_string() ? mesh.find(v.get<std::string>()) : -1;
-    if (axis < 0) {
-      add_diagnostic(d, path, "unknown_mesh_axis", "unknown mesh axis; mesh axes: " + join_choices(mesh.names()));
-      continue;
-    }
+    const int axis = find_mesh_axis((*list)[i], path, mesh, d);
+    if (axis < 0) continue;
     if (std::find(used.begin(), used.end(), axis) != used.end()) {
-      add_diagnostic(d, path, "axis_reused", "mesh axis '" + mesh.axes[axis].name + "' already carries another strategy");
+      add_diagnostic(d, path, "axis_reused", "mesh axis " + quote(mesh.axes[axis].name) + " already carries another strategy");
       continue;
     }
     used.push_back(axis);
@@ -255,7 +260,7 @@ void check_all_axes_used(const Mesh& mesh, const std::vector<int>& used, const s
   for (std::size_t i = 0; i < mesh.axes.size(); ++i)
     if (mesh.axes[i].size > 1 && std::find(used.begin(), used.end(), static_cast<int>(i)) == used.end())
       add_diagnostic(d, path, "axis_unused",
-                     "mesh axis '" + mesh.axes[i].name + "' (" + std::to_string(mesh.axes[i].size) +
+                     "mesh axis " + quote(mesh.axes[i].name) + " (" + std::to_string(mesh.axes[i].size) +
                          ") carries no strategy; give it to data, fsdp, tensor, pipeline, expert or context");
 }
 
@@ -306,9 +311,9 @@ Efficiency read_efficiency(JsonReader& args, Diagnostics& d) {
   Efficiency e;
   if (const Json* node = args.object("efficiency", false)) {
     JsonReader r(*node, args.path_of("efficiency"), d);
-    e.flops_frac = r.fraction("flops_frac", false).value_or(1.0);
-    e.hbm_frac = r.fraction("hbm_frac", false).value_or(1.0);
-    e.network_frac = r.fraction("network_frac", false).value_or(1.0);
+    e.flops_frac = r.number("flops_frac", false).value_or(1.0);
+    e.hbm_frac = r.number("hbm_frac", false).value_or(1.0);
+    e.network_frac = r.number("network_frac", false).value_or(1.0);
     r.finish();
   }
   return e;

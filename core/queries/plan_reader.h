@@ -31,6 +31,9 @@ struct PlanSpec {
 // cannot be laid on the mesh are diagnostics naming the valid choices.
 PlanSpec read_plan_spec(JsonReader& r, const Mesh& mesh, Diagnostics& d);
 
+// The index of the mesh axis `name` names, or -1 with an unknown_mesh_axis diagnostic listing the mesh's axes.
+int find_mesh_axis(const Json& name, const std::string& path, const Mesh& mesh, Diagnostics& d);
+
 // Reads `key` (an array of mesh axis names) into `group`; marks each axis in `used` and reports reuse.
 void read_axis_group(JsonReader& r, const char* key, const Mesh& mesh, AxisGroup& group, std::vector<int>& used,
                      Diagnostics& d);

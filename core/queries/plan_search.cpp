@@ -15,7 +15,6 @@ namespace scalescope {
 namespace {
 
 constexpr double kDefaultSpaceLimit = 20'000'000;
-constexpr double kMaxSpaceLimit = 1'000'000'000;
 constexpr std::size_t kMaxFrontPlans = 200;
 
 std::vector<std::string> strategy_choices() { return {kStrategyKeys, kStrategyKeys + kLayoutStrategies}; }
@@ -70,7 +69,7 @@ SpaceOptions read_space(JsonReader& args, Dtype matmul, Diagnostics& d) {
     o.dcn_strategies = read_strategy_bits(r, "dcn_strategies", o.dcn_strategies, d);
     o.max_strategies_per_torus_axis = static_cast<int>(
         r.integer("max_strategies_per_torus_axis", false, 1, kMaxSlotsPerAxis).value_or(o.max_strategies_per_torus_axis));
-    o.min_context_chunk_tokens = r.non_negative("min_context_chunk_tokens", false, 1e9).value_or(o.min_context_chunk_tokens);
+    o.min_context_chunk_tokens = r.number("min_context_chunk_tokens", false).value_or(o.min_context_chunk_tokens);
     o.zero_stages = read_int_list(r, "zero_stages", 3, o.zero_stages, d);
     o.schedules = read_list<PipelineSchedule>(
         r, "pipeline_schedules", {"1f1b", "gpipe", "interleaved"},
@@ -109,7 +108,7 @@ void read_constraints(JsonReader& args, SpaceOptions& o, SearchSettings& s, Diag
   degrees("max", o.max_degree);
   if (auto t = r.integer("max_tensor", false, 1, 1 << 24)) o.max_degree[2] = static_cast<int>(*t);
   s.must_fit = r.boolean("must_fit", false).value_or(true);
-  s.memory_headroom_frac = r.non_negative("memory_headroom_frac", false, 0.9).value_or(0);
+  s.memory_headroom_frac = r.number("memory_headroom_frac", false).value_or(0);
   s.include_warnings = r.boolean("include_warnings", false).value_or(false);
   r.finish();
 }
@@ -231,7 +230,7 @@ Json run_plan_search(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
                                                        : SearchObjective::step_time;
   SpaceOptions options = read_space(args, in.precision.matmul, d);
   read_constraints(args, options, settings, d);
-  const double limit = args.positive("limit", false, kMaxSpaceLimit).value_or(kDefaultSpaceLimit);
+  const double limit = args.number("limit", false).value_or(kDefaultSpaceLimit);
   const bool count_only = args.boolean("count_only", false).value_or(false);
   const double chunk = static_cast<double>(args.integer("chunk_plans", false, 1, 1'000'000'000).value_or(0));
   const Json* resume = args.object("resume", false);
@@ -259,7 +258,7 @@ Json run_plan_search(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
   PlanSearchState state;
   if (resume) {
     JsonReader r(*resume, args.path_of("resume"), d);
-    state.next = static_cast<long long>(r.non_negative("next", true, 1e18).value_or(0));
+    state.next = static_cast<long long>(r.number("next", true).value_or(0));
     if (const Json* c = r.object("counts", false)) state.counts = counts_from(*c);
     std::vector<long long> kept;
     if (const Json* list = r.array("retained", false))

@@ -71,7 +71,7 @@ Json on_chip_json(const Hardware& hw) {
 
 // Bandwidth for a roofline: an explicit "bandwidth_bytes_per_s", else the named memory (default HBM).
 double read_bandwidth(const Hardware& hw, JsonReader& args, Diagnostics& d) {
-  if (auto w = args.positive("bandwidth_bytes_per_s", false)) {
+  if (auto w = args.number("bandwidth_bytes_per_s", false)) {
     args.accept("memory");
     return *w;
   }
@@ -150,11 +150,11 @@ Json run_chip(const QueryContext& ctx, JsonReader&, Diagnostics&) {
 
 Json run_roofline(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   const Hardware& hw = *ctx.hw;
-  const double flops = args.non_negative("flops", true).value_or(0);
-  const double bytes = args.non_negative("bytes", true).value_or(0);
-  const double chips = static_cast<double>(args.integer("chips", false, 1, 100'000'000).value_or(1));
+  const double flops = args.number("flops", true).value_or(0);
+  const double bytes = args.number("bytes", true).value_or(0);
+  const double chips = args.number("chips", false).value_or(1);
   const Dtype dtype = args.dtype("dtype", false).value_or(Dtype::bf16);
-  const double peak = args.positive("peak_flops_per_s", false).value_or(0);
+  const double peak = args.number("peak_flops_per_s", false).value_or(0);
   const double c = peak > 0 ? peak : peak_for(hw, dtype, args.path_of("dtype"), d);
   const double w = read_bandwidth(hw, args, d);
   if (c <= 0 || w <= 0) return {};
@@ -170,16 +170,16 @@ Json run_roofline(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
 Json run_matmul(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   const Hardware& hw = *ctx.hw;
   MatmulShape s;
-  s.b = args.positive("batch", true, 1e15).value_or(0);
-  s.d = args.positive("d", true, 1e12).value_or(0);
-  s.f = args.positive("f", true, 1e12).value_or(0);
+  s.b = args.number("batch", true).value_or(0);
+  s.d = args.number("d", true).value_or(0);
+  s.f = args.number("f", true).value_or(0);
   MatmulDtypes t;
   t.lhs = args.dtype("lhs_dtype", false).value_or(Dtype::bf16);
   t.rhs = args.dtype("rhs_dtype", false).value_or(Dtype::bf16);
   t.out = args.dtype("out_dtype", false).value_or(t.lhs);
   // The MXU / Tensor Core runs in the activations' format unless told otherwise (int8 weights, bf16 FLOPs: §2.1).
   const Dtype compute = args.dtype("compute_dtype", false).value_or(t.lhs);
-  const double chips = static_cast<double>(args.integer("chips", false, 1, 100'000'000).value_or(1));
+  const double chips = args.number("chips", false).value_or(1);
   const double c = peak_for(hw, compute, args.path_of("compute_dtype"), d);
   const double w = read_bandwidth(hw, args, d);
   if (c <= 0 || w <= 0 || s.b <= 0 || s.d <= 0 || s.f <= 0) return {};

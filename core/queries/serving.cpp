@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "io/format.h"
+#include "io/limits.h"
 #include "queries/plan_reader.h"
 #include "specs/presets.h"
 #include "planners/calibrated_serving.h"
@@ -17,22 +18,12 @@ namespace scalescope {
 
 namespace {
 
+constexpr std::size_t kDefaultSweepBatches = 22;
+
 Json decode_json(const DecodeStep& s) {
   return {{"param_load_s", s.param_load_s}, {"kv_load_s", s.kv_load_s}, {"flops_s", s.flops_s},
           {"comms_s", s.comms_s},           {"step_s", s.step_s},       {"bound", s.bound},
           {"critical", s.critical},         {"mlp_bound", s.compute_bound ? "compute" : "memory"}};
-}
-
-std::vector<double> read_number_list(JsonReader& r, const char* key, double max, Diagnostics& d) {
-  std::vector<double> out;
-  if (const Json* list = r.array(key, false)) {
-    for (std::size_t i = 0; i < list->size() && i < 4096; ++i)
-      if (auto v = read_integer_value((*list)[i], json_pointer_child(r.path_of(key), i), 1,
-                                      static_cast<std::int64_t>(max), d))
-        out.push_back(static_cast<double>(*v));
-    if (list->size() > 4096) add_diagnostic(d, r.path_of(key), "too_large", "a sweep takes at most 4096 values");
-  }
-  return out;
 }
 
 }  // namespace
@@ -45,10 +36,10 @@ bool read_serving_args(const QueryContext& ctx, JsonReader& args, Diagnostics& d
   in.model = ctx.model;
   in.hw = ctx.hw;
   in.mesh = ctx.mesh;
-  a.batch = static_cast<double>(args.integer("batch", true, 1, 100'000'000).value_or(1));
-  a.prompt_len = static_cast<double>(args.integer("prompt_len", true, 1, 100'000'000).value_or(1));
-  a.generated_len = static_cast<double>(args.integer("generated_len", true, 1, 100'000'000).value_or(1));
-  a.kv_context_len = args.positive("kv_context_len", false, 1e9).value_or(a.prompt_len + a.generated_len / 2.0);
+  a.batch = args.number("batch", true).value_or(1);
+  a.prompt_len = args.number("prompt_len", true).value_or(1);
+  a.generated_len = args.number("generated_len", true).value_or(1);
+  a.kv_context_len = args.number("kv_context_len", false).value_or(a.prompt_len + a.generated_len / 2.0);
   if (const Json* node = args.object("dtypes", false)) {
     JsonReader r(*node, args.path_of("dtypes"), d);
     in.weights = r.dtype("weights", false).value_or(Dtype::bf16);
@@ -57,9 +48,9 @@ bool read_serving_args(const QueryContext& ctx, JsonReader& args, Diagnostics& d
     r.finish();
   }
   in.efficiency = read_efficiency(args, d);
-  in.prefill_flops_frac = args.fraction("prefill_flops_frac", false).value_or(in.efficiency.flops_frac);
+  in.prefill_flops_frac = args.number("prefill_flops_frac", false).value_or(in.efficiency.flops_frac);
   in.include_comms = args.boolean("include_comms", false).value_or(true);
-  in.params_override = args.positive("params_override", false, 1e15).value_or(0);
+  in.params_override = args.number("params_override", false).value_or(0);
   const std::string par = args.path_of("parallelism");
   std::vector<int> used;
   if (const Json* node = args.object("parallelism", false)) {
@@ -100,7 +91,7 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   const Mesh& mesh = *ctx.mesh;
   ServingArgs a;
   read_serving_args(ctx, args, d, a);
-  const double latency_target = args.positive("latency_target_s", false, 1e6).value_or(0);
+  const double latency_target = args.number("latency_target_s", false).value_or(0);
   ServingInput& in = a.in;
   CalibrationProfile given;
   const CalibrationProfile* profile =
@@ -114,17 +105,25 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   if (const Json* node = args.object("speculative", false)) {
     JsonReader r(*node, args.path_of("speculative"), d);
     if (const Json* dm = r.value("draft_model", true)) draft = resolve_model(*dm, r.path_of("draft_model"), d);
-    lookahead = static_cast<double>(r.integer("lookahead", true, 1, 64).value_or(1));
-    acceptance = r.fraction("acceptance_rate", true).value_or(0.5);
+    lookahead = r.number("lookahead", true).value_or(1);
+    acceptance = r.number("acceptance_rate", true).value_or(0.5);
     r.finish();
     speculative = true;
   }
   std::vector<double> sweep_batches, sweep_contexts;
   if (const Json* node = args.object("sweep", false)) {
     JsonReader r(*node, args.path_of("sweep"), d);
-    sweep_batches = read_number_list(r, "batches", 1e8, d);
-    sweep_contexts = read_number_list(r, "contexts", 1e9, d);
+    sweep_batches = r.numbers("batches", false);
+    sweep_contexts = r.numbers("contexts", false);
     r.finish();
+    // Each list is capped by the reader; their product, the points, by kMaxSweepPoints (the default batches are
+    // powers of two up to 2^20 and the largest that fits: at most kDefaultSweepBatches per context).
+    const std::size_t points = (sweep_batches.empty() ? kDefaultSweepBatches : sweep_batches.size()) *
+                               std::max<std::size_t>(1, sweep_contexts.size());
+    if (points > kMaxSweepPoints)
+      add_diagnostic(d, args.path_of("sweep"), "too_large",
+                     "the sweep asks for " + std::to_string(points) + " points (batches x contexts); the limit is " +
+                         std::to_string(kMaxSweepPoints));
   }
   if (has_errors(d)) return {};
 

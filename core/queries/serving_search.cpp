@@ -66,10 +66,10 @@ Json run_serving_search(const QueryContext& ctx, JsonReader& args, Diagnostics& 
   ServingSearchInput in;
   in.model = ctx.model;
   in.hw = ctx.hw;
-  in.prompt_len = static_cast<double>(args.integer("prompt_len", true, 1, 100'000'000).value_or(1));
-  in.generated_len = static_cast<double>(args.integer("generated_len", true, 1, 100'000'000).value_or(1));
-  in.kv_context_len = args.positive("kv_context_len", false, 1e9).value_or(0);
-  in.demand_tokens_per_s = args.non_negative("demand_tokens_per_s", false, 1e15).value_or(0);
+  in.prompt_len = args.number("prompt_len", true).value_or(1);
+  in.generated_len = args.number("generated_len", true).value_or(1);
+  in.kv_context_len = args.number("kv_context_len", false).value_or(0);
+  in.demand_tokens_per_s = args.number("demand_tokens_per_s", false).value_or(0);
   in.keep = static_cast<int>(args.integer("keep", false, 1, 1000).value_or(10));
   const auto objective =
       args.choice("objective", false, {"fewest_chips", "usd_per_million_tokens", "tokens_per_s_per_chip"})
@@ -79,8 +79,8 @@ Json run_serving_search(const QueryContext& ctx, JsonReader& args, Diagnostics& 
                                                         : ServingObjective::usd_per_million_tokens;
   if (const Json* node = args.object("targets", false)) {
     JsonReader r(*node, args.path_of("targets"), d);
-    in.latency_per_token_s = r.positive("latency_per_token_s", false, 1e6).value_or(0);
-    in.time_to_first_token_s = r.positive("time_to_first_token_s", false, 1e6).value_or(0);
+    in.latency_per_token_s = r.number("latency_per_token_s", false).value_or(0);
+    in.time_to_first_token_s = r.number("time_to_first_token_s", false).value_or(0);
     r.finish();
   }
   const std::vector<Dtype> gpu_weights{Dtype::bf16, Dtype::fp8}, tpu_weights{Dtype::bf16, Dtype::int8};

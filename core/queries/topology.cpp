@@ -65,7 +65,7 @@ Json run_topology(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   const Hardware& hw = *ctx.hw;
   if (hw.kind == ChipKind::gpu) {
     const double gpus = ctx.mesh ? ctx.mesh->chips
-                                 : static_cast<double>(args.integer("gpus", true, 1, 100'000'000).value_or(1));
+                                 : args.number("gpus", true).value_or(1);
     return gpu_cluster_json(hw, describe_gpu_cluster(hw, gpus));
   }
   if (!ctx.mesh) {
@@ -80,12 +80,12 @@ Json run_topology(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
 
 Json run_transfer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   const Hardware& hw = *ctx.hw;
-  const double bytes = args.non_negative("bytes", true).value_or(0);
-  const auto ports_arg = args.integer("ports", false, 1, 1'000'000);
-  double ports = static_cast<double>(ports_arg.value_or(1));
+  const double bytes = args.number("bytes", true).value_or(0);
+  const auto ports_arg = args.number("ports", false);
+  double ports = ports_arg.value_or(1);
   const auto link = args.choice("link", false, {"ici", "pcie", "dcn", "hbm", "scale_up", "scale_out"}).value_or("ici");
-  const auto hops_arg = args.integer("hops", false, 0, 1'000'000);
-  double hops = static_cast<double>(hops_arg.value_or(0));
+  const auto hops_arg = args.number("hops", false);
+  double hops = hops_arg.value_or(0);
   const Json* from = args.array("from", false);
   const Json* to = args.array("to", false);
   if (from || to) {

@@ -108,17 +108,17 @@ TrainingInput read_training_input(const QueryContext& ctx, JsonReader& args, Dia
   in.model = ctx.model;
   in.hw = ctx.hw;
   in.mesh = ctx.mesh;
-  in.batch_tokens = args.positive("batch_tokens", true, 1e13).value_or(0);
-  in.seq_len = static_cast<double>(args.integer("seq_len", true, 1, 100'000'000).value_or(1));
+  in.batch_tokens = args.number("batch_tokens", true).value_or(0);
+  in.seq_len = args.number("seq_len", true).value_or(1);
   in.causal = args.boolean("causal", false).value_or(true);
-  in.train_tokens = args.non_negative("train_tokens", false, 1e18).value_or(0);
+  in.train_tokens = args.number("train_tokens", false).value_or(0);
   in.sum_comms_model = args.choice("comms_model", false, {"max", "sum"}).value_or("max") == "sum";
   if (auto r = args.choice("remat", false, {"none", "block", "big_matmuls", "mlp_matmuls", "checkpoints"})) in.remat = *parse_remat(*r);
-  in.checkpoints_per_layer = args.positive("checkpoints_per_layer", in.remat == Remat::checkpoints, 1e6).value_or(0);
+  in.checkpoints_per_layer = args.number("checkpoints_per_layer", in.remat == Remat::checkpoints).value_or(0);
   in.efficiency = read_efficiency(args, d);
   in.flop_account = args.choice("flop_account", false, {"full", "6nd"}).value_or("full") == "6nd" ? FlopAccount::six_nd
                                                                                                   : FlopAccount::full;
-  in.target_mfu_frac = args.fraction("target_mfu_frac", false).value_or(0);
+  in.target_mfu_frac = args.number("target_mfu_frac", false).value_or(0);
   const Json* efficiency = args.value("efficiency", false);
   if (in.target_mfu_frac > 0 && efficiency && efficiency->is_object() && efficiency->contains("flops_frac"))
     add_diagnostic(d, args.path_of("target_mfu_frac"), "conflicting",
@@ -149,14 +149,14 @@ namespace {
 
 // The plan's knobs beside its strategies (shared by training_step; plan_search writes the same keys).
 void read_plan_knobs(JsonReader& r, TrainingPlan& p, Diagnostics& d, double& microbatch_sequences) {
-  p.zero_stage = static_cast<int>(r.integer("zero_stage", false, 1, 3).value_or(3));
+  p.zero_stage = static_cast<int>(r.number("zero_stage", false).value_or(3));
   p.sequence_parallel = r.boolean("sequence_parallel", false).value_or(true);
   const auto schedule = r.choice("pipeline_schedule", false, {"gpipe", "1f1b", "interleaved"}).value_or("1f1b");
   p.schedule = schedule == "gpipe" ? PipelineSchedule::gpipe
                : schedule == "interleaved" ? PipelineSchedule::interleaved : PipelineSchedule::one_f_one_b;
-  p.virtual_stages = static_cast<double>(r.integer("virtual_stages", false, 1, 1024).value_or(1));
-  p.microbatches = static_cast<double>(r.integer("microbatches", false, 1, 1'000'000).value_or(1));
-  microbatch_sequences = static_cast<double>(r.integer("microbatch_sequences", false, 1, 100'000'000).value_or(0));
+  p.virtual_stages = r.number("virtual_stages", false).value_or(1);
+  p.microbatches = r.number("microbatches", false).value_or(1);
+  microbatch_sequences = r.number("microbatch_sequences", false).value_or(0);
   if (microbatch_sequences > 0 && r.has("microbatches"))
     add_diagnostic(d, r.path_of("microbatch_sequences"), "conflicting",
                    "give either microbatches (how many) or microbatch_sequences (how large), not both");

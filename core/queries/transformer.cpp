@@ -16,15 +16,15 @@ Json params_json(const ParamCounts& p) {
 
 Json run_transformer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   const ModelConfig& m = *ctx.model;
-  const double seq_len = args.positive("seq_len", false, 1e9).value_or(4096);
-  const double tokens = args.positive("tokens", false, 1e15).value_or(seq_len);
+  const double seq_len = args.number("seq_len", false).value_or(4096);
+  const double tokens = args.number("tokens", false).value_or(seq_len);
   const bool causal = args.boolean("causal", false).value_or(true);
   const Dtype param_dtype = args.dtype("param_dtype", false).value_or(Dtype::bf16);
   const Dtype kv_dtype = args.dtype("kv_dtype", false).value_or(Dtype::bf16);
   const Dtype act_dtype = args.dtype("activation_dtype", false).value_or(Dtype::bf16);
   const auto remat_text = args.choice("remat", false, {"none", "block", "big_matmuls", "mlp_matmuls", "checkpoints"});
   const Remat remat = remat_text ? *parse_remat(*remat_text) : Remat::block;
-  const auto k = args.positive("checkpoints_per_layer", remat == Remat::checkpoints, 1e6);
+  const auto k = args.number("checkpoints_per_layer", remat == Remat::checkpoints);
   if (has_errors(d)) return {};
 
   const ParamCounts p = count_params(m);
@@ -76,10 +76,10 @@ Json run_transformer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
 }
 
 Json run_utilization(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
-  const double chip_hours = args.positive("chip_hours", true).value_or(0);
-  const double tokens = args.positive("tokens", true).value_or(0);
+  const double chip_hours = args.number("chip_hours", true).value_or(0);
+  const double tokens = args.number("tokens", true).value_or(0);
   const Dtype dtype = args.dtype("dtype", false).value_or(Dtype::bf16);
-  auto active = args.positive("active_params", !ctx.model);
+  auto active = args.number("active_params", !ctx.model);
   if (!active && ctx.model) active = count_params(*ctx.model).active;
   const double c = peak_for(*ctx.hw, dtype, args.path_of("dtype"), d);
   if (has_errors(d) || !active) return {};

@@ -57,10 +57,10 @@ void read_tiling(JsonReader& r, MatmulTiling& t, Diagnostics& d) {
   const Json* node = r.object("tiling", true);
   if (!node) return;
   JsonReader s(*node, r.path_of("tiling"), d);
-  t.tile_m = static_cast<double>(s.integer("tile_m", true, 1, 4096).value_or(1));
-  t.tile_n = static_cast<double>(s.integer("tile_n", true, 1, 4096).value_or(1));
-  t.tile_k = static_cast<double>(s.integer("tile_k", true, 1, 4096).value_or(1));
-  t.parallel_tiles = static_cast<double>(s.integer("parallel_tiles", true, 1, 100000).value_or(1));
+  t.tile_m = s.number("tile_m", true).value_or(1);
+  t.tile_n = s.number("tile_n", true).value_or(1);
+  t.tile_k = s.number("tile_k", true).value_or(1);
+  t.parallel_tiles = s.number("parallel_tiles", true).value_or(1);
   s.finish();
 }
 
@@ -74,11 +74,11 @@ void read_bands(JsonReader& r, std::vector<ErrorBand>& bands, Diagnostics& d) {
     JsonReader s(*b, all.path_of(task), d);
     ErrorBand band;
     band.task = task;
-    band.runs = static_cast<double>(s.integer("runs", true, 1, 1'000'000).value_or(1));
-    band.median_frac = s.non_negative("median_frac", true, 100).value_or(0);
-    band.p90_frac = s.non_negative("p90_frac", true, 100).value_or(0);
-    band.max_frac = s.non_negative("max_frac", true, 100).value_or(0);
-    if (const Json* v = s.value("signed_median_frac", true)) band.signed_median_frac = v->is_number() ? v->get<double>() : 0;
+    band.runs = s.number("runs", true).value_or(1);
+    band.median_frac = s.number("median_frac", true).value_or(0);
+    band.p90_frac = s.number("p90_frac", true).value_or(0);
+    band.max_frac = s.number("max_frac", true).value_or(0);
+    band.signed_median_frac = s.number("signed_median_frac", true).value_or(0);
     s.finish();
     bands.push_back(band);
   }
@@ -122,11 +122,8 @@ CalibrationProfile parse_calibration_profile(const Json& node, const std::string
   if (const Json* node_params = r.object("parameters", true)) {
     JsonReader s(*node_params, r.path_of("parameters"), d);
     for (const auto& q : kParameters) {
-      const auto v = s.positive(q.key, true, q.hi);
-      if (v && *v < q.lo)
-        add_diagnostic(d, s.path_of(q.key), "out_of_range",
-                       std::string("'") + q.key + "' must lie in [" + std::to_string(q.lo) + ", " + std::to_string(q.hi) + "]");
-      if (v) p.*q.field = *v;
+      // Each parameter's range is its row of kParameters (the fit's bounds too), read like every other number.
+      if (const auto v = s.number(q.key, true, NumberRange{q.key, q.lo, q.hi, false, ""})) p.*q.field = *v;
     }
     s.finish();
   }

@@ -5,10 +5,6 @@
 
 namespace scalescope {
 
-namespace {
-constexpr std::int64_t kMaxDim = 1'000'000'000;  // any real model dimension is far below this
-}
-
 ModelConfig parse_model(const Json& node, const std::string& path, bool require_sources, Diagnostics& d) {
   ModelConfig m;
   JsonReader r(node, path, d);
@@ -16,23 +12,22 @@ ModelConfig parse_model(const Json& node, const std::string& path, bool require_
   r.choice("schema", require_sources, {"scalescope.model/1"});
   m.id = r.string("id", require_sources).value_or("custom");
   m.name = r.string("name", require_sources).value_or("custom model");
-  auto dim = [&](const char* key, std::int64_t min, bool required = true) {
-    return static_cast<double>(r.integer(key, required, min, kMaxDim).value_or(0));
-  };
-  m.layers = dim("layers", 1);
-  m.d_model = dim("d_model", 1);
-  m.d_ff = dim("d_ff", 1);
-  m.heads = dim("heads", 1);
-  m.kv_heads = dim("kv_heads", 1);
-  m.head_dim = dim("head_dim", 1);
-  m.vocab = dim("vocab", 1);
+  // Ranges (whole numbers, 0 allowed for the MoE counts): io/ranges.cpp.
+  auto dim = [&](const char* key, bool required = true) { return r.number(key, required).value_or(0); };
+  m.layers = dim("layers");
+  m.d_model = dim("d_model");
+  m.d_ff = dim("d_ff");
+  m.heads = dim("heads");
+  m.kv_heads = dim("kv_heads");
+  m.head_dim = dim("head_dim");
+  m.vocab = dim("vocab");
   m.tied_embeddings = r.boolean("tied_embeddings", true).value_or(false);
   m.mlp = r.choice("mlp", true, {"gated", "plain"}).value_or("gated") == "plain" ? MlpKind::plain : MlpKind::gated;
-  m.experts = dim("experts", 0);
-  m.active_experts = dim("active_experts", 0);
-  m.shared_experts = dim("shared_experts", 0);
-  m.dense_layers = dim("dense_layers", 0);
-  m.expert_d_ff = dim("expert_d_ff", 1, m.experts > 0);
+  m.experts = dim("experts");
+  m.active_experts = dim("active_experts");
+  m.shared_experts = dim("shared_experts");
+  m.dense_layers = dim("dense_layers");
+  m.expert_d_ff = dim("expert_d_ff", m.experts > 0);
   r.array("not_modelled", false);
   r.array("notes", false);
   const Json* sources = r.object("sources", require_sources);

@@ -3,6 +3,8 @@
 #include <map>
 
 #include "specs/hf_config.h"
+#include "io/json_text.h"
+#include "io/text.h"
 
 namespace scalescope {
 
@@ -49,11 +51,13 @@ T resolve(const Json& node, const std::string& path, std::span<const PresetText>
   const PresetText* preset = find_preset(presets, *id);
   if (!preset) {
     add_diagnostic(d, r.path_of("preset"), "unknown_preset",
-                   std::string("unknown ") + what + " preset '" + *id + "'; valid: " + join_choices(preset_ids(presets)));
+                   std::string("unknown ") + what + " preset " + quote(*id) + "; valid: " + join_choices(preset_ids(presets)));
     return T{};
   }
   Json merged = preset_json(*preset);
   if (!overrides) return parse(merged, path, false, d);
+  // nlohmann's merge_patch recurses as deep as the patch goes (issue 12: a stack overflow at 50,000 levels).
+  if (!check_depth(*overrides, r.path_of("overrides"), d)) return T{};
   merged.merge_patch(*overrides);
   return parse(merged, r.path_of("overrides"), false, d);
 }

@@ -124,7 +124,7 @@ TEST_CASE("query.calibration replaces the profile; a bad one is diagnosed at its
   CHECK(has(out, "/query/calibration/parameters/hbm_frac", "missing_key"));
   CHECK(has(out, "/query/calibration/parameters/matmul_frac", "not_positive"));
   CHECK(has(out, "/query/calibration/parameters/warp_speed", "unknown_key"));
-  CHECK(has(out, "/query/calibration/parameters/overlap_frac", "out_of_range"));
+  CHECK(has(out, "/query/calibration/parameters/overlap_frac", "too_small"));  // below its range (docs/api.md Limits)
   scenario["query"]["calibration"] = "fast";
   CHECK(has(eval(scenario), "/query/calibration", "wrong_type"));
 }

@@ -1,0 +1,22 @@
+// Every size a caller controls has a stated limit, so that no input can make the engine run long, allocate without
+// bound or overflow its stack (issue 12). docs/api.md "Limits" states them; tests/unit/test_docs.cpp checks it does.
+#pragma once
+#include <cstddef>
+
+namespace scalescope {
+
+inline constexpr std::size_t kMaxInputBytes = 1 << 20;  // one call's JSON text, evaluate_many's whole array too
+inline constexpr int kMaxJsonDepth = 32;                 // nested objects and arrays (a scenario needs about 6)
+inline constexpr std::size_t kMaxScenariosPerCall = 1024;  // evaluate_many
+inline constexpr std::size_t kMaxArrayLength = 4096;     // any list the engine reads
+inline constexpr std::size_t kMaxStringBytes = 4096;     // any text the engine reads (names, sharding expressions)
+inline constexpr std::size_t kMaxObjectKeys = 256;       // keys of one object the engine reads (e.g. 'dims')
+inline constexpr std::size_t kMaxDiagnostics = 100;      // listed per scenario; the rest are counted
+inline constexpr std::size_t kMaxUnknownKeysListed = 20;  // per object; the rest are counted in one diagnostic
+inline constexpr std::size_t kMaxSweepPoints = 16384;    // serving sweep: batches x contexts
+inline constexpr std::size_t kMaxPublishedRuns = 512;    // runs of one calibrate or validation query
+inline constexpr std::size_t kMaxQuotedChars = 40;       // user text quoted in a message, then cut
+inline constexpr std::size_t kMaxArrayDims = 8;          // dimensions of one array in the book's sharding notation
+inline constexpr std::size_t kMaxFatTreeLevels = 8;      // GPU scale-out levels above the NVLink domain
+
+}  // namespace scalescope
