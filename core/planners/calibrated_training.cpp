@@ -150,7 +150,9 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
   shape.activations = in.precision.params;
   shape.weights = c.low_precision ? in.precision.matmul : in.precision.params;
   const double stages = s.pipeline;
-  const double moe_layers = m.moe_layers() / stages, dense_layers = m.dense_mlp_layers() / stages;
+  // Stages that do not divide the layers: the busiest holds stage_imbalance x the average (book step, issue 9).
+  const double stage_share = s.stage_imbalance / stages;
+  const double moe_layers = m.moe_layers() * stage_share, dense_layers = m.dense_mlp_layers() * stage_share;
   const WorkTime dense = c.work(layer_ops(m, false, shape));
   const WorkTime moe = m.is_moe() ? c.work(layer_ops(m, true, shape)) : WorkTime{};
   const WorkTime head = c.work(head_ops(m, shape, stages <= 1, true));
@@ -177,8 +179,8 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
   }
   const ParamCounts params = count_params(m);
   const double routed = m.moe_layers() * m.experts * m.mlp_matrices() * m.d_model * m.expert_d_ff;
-  const double chip_params = ((params.total - routed) + routed / s.expert) / (s.tensor * stages);
-  const double layers_here = m.layers / stages;
+  const double chip_params = ((params.total - routed) + routed / s.expert) / s.tensor * stage_share;
+  const double layers_here = m.layers * stage_share;
   const double layer_weight_bytes = chip_params * p_bytes / layers_here;
   const bool zero3 = s.fsdp > 1 && pl.zero_stage >= 3;
   double fsdp_layer = 0, fsdp_exposed_layer = 0;
