@@ -100,7 +100,7 @@ struct Enumerator {
   MeshLayout layout{};
   std::array<int, kLayoutStrategies> remaining{};
   std::array<int, kMaxLayoutAxes> twin{};  // the previous interchangeable axis, or -1
-  long visited = 0;
+  std::int64_t visited = 0;
   bool stop = false;
 
   Enumerator(const Mesh& m, const LayoutRules& r, LayoutVisitor v, void* c) : mesh(m), rules(r), visit(v), context(c) {
@@ -178,8 +178,8 @@ struct Enumerator {
 
 }  // namespace
 
-long for_each_layout(const Mesh& mesh, const LayoutRules& rules, LayoutVisitor visit, void* context) {
-  long product = 1;
+std::int64_t for_each_layout(const Mesh& mesh, const LayoutRules& rules, LayoutVisitor visit, void* context) {
+  std::int64_t product = 1;
   for (int v : rules.degrees) product *= v;
   if (static_cast<double>(product) != mesh.chips) return 0;
   Enumerator e(mesh, rules, visit, context);
@@ -187,7 +187,7 @@ long for_each_layout(const Mesh& mesh, const LayoutRules& rules, LayoutVisitor v
   return e.visited;
 }
 
-long count_layouts(const Mesh& mesh, const LayoutRules& rules) {
+std::int64_t count_layouts(const Mesh& mesh, const LayoutRules& rules) {
   return for_each_layout(mesh, rules, [](const MeshLayout&, void*) { return true; }, nullptr);
 }
 

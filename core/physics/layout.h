@@ -6,6 +6,7 @@
 // slices) and costs them. Groups are plain data; costing one allocates nothing.
 #pragma once
 #include <array>
+#include <cstdint>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -92,8 +93,8 @@ struct LayoutRules {
 // same size and wraparound are interchangeable and counted once; the order on the DCN axis does not matter), in a
 // fixed order, until it returns false. Returns how many layouts were visited. Allocation-free.
 using LayoutVisitor = bool (*)(const MeshLayout& layout, void* context);
-long for_each_layout(const Mesh& mesh, const LayoutRules& rules, LayoutVisitor visit, void* context);
-long count_layouts(const Mesh& mesh, const LayoutRules& rules);
+std::int64_t for_each_layout(const Mesh& mesh, const LayoutRules& rules, LayoutVisitor visit, void* context);
+std::int64_t count_layouts(const Mesh& mesh, const LayoutRules& rules);
 
 // The degrees a strategy could take on this mesh alone (products of one divisor per axis), for diagnostics.
 std::vector<int> degrees_that_fit(const Mesh& mesh, bool include_dcn);

@@ -25,13 +25,13 @@ struct Choice {
   const StepEvaluator* evaluate;
   std::array<AxisGroup, kLayoutStrategies> groups{}, best{};
   TrainingStep best_step{};
-  long seen = 0;
+  std::int64_t seen = 0;
 };
 }  // namespace
 
-long choose_layout(TrainingInput& in, const LayoutRules& rules, const StepEvaluator& evaluate) {
+std::int64_t choose_layout(TrainingInput& in, const LayoutRules& rules, const StepEvaluator& evaluate) {
   Choice c{&in, &evaluate, {}, {}, {}, 0};
-  const long n = for_each_layout(
+  const std::int64_t n = for_each_layout(
       *in.mesh, rules,
       [](const MeshLayout& layout, void* context) {
         Choice& k = *static_cast<Choice*>(context);

@@ -2,6 +2,7 @@
 // (core/physics/layout.h), each evaluated with the plan's other settings; the fastest step wins (among equals,
 // the least communication in all, then the least memory, then the first in the enumeration's fixed order).
 #pragma once
+#include <cstdint>
 #include "physics/layout.h"
 #include "planners/step_evaluator.h"
 #include "planners/training.h"
@@ -10,7 +11,7 @@ namespace scalescope {
 
 // Sets in.plan's six groups for every layout of `rules` on in.mesh and keeps the fastest. Returns how many layouts
 // were evaluated (0: none exists; in.plan's groups are then unchanged). Allocation-free.
-long choose_layout(TrainingInput& in, const LayoutRules& rules, const StepEvaluator& evaluate);
+std::int64_t choose_layout(TrainingInput& in, const LayoutRules& rules, const StepEvaluator& evaluate);
 
 // The plan's six groups, in TrainingPlan's order (data, fsdp, tensor, pipeline, expert, context).
 void set_plan_groups(TrainingPlan& plan, const std::array<AxisGroup, kLayoutStrategies>& groups);

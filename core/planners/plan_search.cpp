@@ -96,7 +96,7 @@ struct Walker {
   const DegreeCombo* combo = nullptr;
   KnobLists lists;
   std::array<int, kKnobDimensions> radix{};
-  long layout_index = 0;
+  std::int64_t layout_index = 0;
   std::vector<LayoutFingerprint> seen;  // this combination's layouts so far
   double hbm_limit = 0;
   long long next_progress = 0;
@@ -137,14 +137,14 @@ struct Walker {
   }
 
   // The settings of one layout, from ordinal `base + first` to before `base + last`.
-  void settings_of_layout(long long base, long first, long last) {
+  void settings_of_layout(long long base, std::int64_t first, std::int64_t last) {
     std::array<int, kKnobDimensions> digit{};
-    long knob = first;
+    std::int64_t knob = first;
     for (int d = kKnobDimensions - 1; d >= 0; --d) {
       digit[d] = static_cast<int>(knob % radix[d]);
       knob /= radix[d];
     }
-    for (long k = first; k < last; ++k) {
+    for (std::int64_t k = first; k < last; ++k) {
       apply_knobs(space, *combo, lists, digit, in);
       rank(base + k, true);
       for (int d = kKnobDimensions - 1; d >= 0 && ++digit[d] == radix[d]; --d) digit[d] = 0;
@@ -174,8 +174,8 @@ struct Walker {
     w.seen.push_back(f);  // earlier layouts are fingerprinted even in a resumed chunk that skips them
     if (base + c.knobs <= w.state.next) return true;  // searched in an earlier chunk
     set_plan_groups(w.in.plan, groups);
-    const long first = static_cast<long>(std::max<long long>(0, w.state.next - base));
-    const long last = static_cast<long>(std::min<long long>(c.knobs, w.end - base));
+    const std::int64_t first = static_cast<std::int64_t>(std::max<long long>(0, w.state.next - base));
+    const std::int64_t last = static_cast<std::int64_t>(std::min<long long>(c.knobs, w.end - base));
     if (equivalent) w.state.counts.equivalent += last - first;
     else w.settings_of_layout(base, first, last);
     if (w.stop) return false;

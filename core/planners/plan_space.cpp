@@ -14,9 +14,9 @@ enum { kData, kFsdp, kTensor, kPipeline, kExpert, kContext };
 bool divides(double a, double b) { return std::fmod(b, a) == 0; }
 
 // The divisors of n, ascending, found up to sqrt(n) (a mesh can hold 1e8 chips, a batch as many sequences).
-std::vector<long> divisors_of(long n) {
-  std::vector<long> low, high;
-  for (long f = 1; f * f <= n; ++f)
+std::vector<std::int64_t> divisors_of(std::int64_t n) {
+  std::vector<std::int64_t> low, high;
+  for (std::int64_t f = 1; f * f <= n; ++f)
     if (n % f == 0) {
       low.push_back(f);
       if (f != n / f) high.push_back(n / f);
@@ -41,7 +41,7 @@ bool model_allows(const TrainingInput& in, const std::array<int, kLayoutStrategi
   return std::fmod(in.batch_tokens, in.seq_len) == 0 && divides(shards, sequences);
 }
 
-void combos_from(PlanSpace& space, std::array<int, kLayoutStrategies>& g, int s, long left) {
+void combos_from(PlanSpace& space, std::array<int, kLayoutStrategies>& g, int s, std::int64_t left) {
   const SpaceOptions& o = space.options;
   if (s == kLayoutStrategies - 1) {
     g[s] = static_cast<int>(left);
@@ -67,7 +67,7 @@ void combos_from(PlanSpace& space, std::array<int, kLayoutStrategies>& g, int s,
     space.combos.push_back(c);
     return;
   }
-  for (long f : divisors_of(left)) {
+  for (std::int64_t f : divisors_of(left)) {
     if (f > 1 && !(o.strategies >> s & 1u)) continue;
     if (o.fixed[s] > 0 && f != o.fixed[s]) continue;
     if (o.max_degree[s] > 0 && f > o.max_degree[s]) continue;
@@ -94,8 +94,8 @@ std::array<int, kKnobDimensions> KnobLists::radix() const {
           static_cast<int>(sequence_parallel.size()),    static_cast<int>(context_variant.size())};
 }
 
-long KnobLists::count() const {
-  long n = 1;
+std::int64_t KnobLists::count() const {
+  std::int64_t n = 1;
   for (int r : radix()) n *= r;
   return n;
 }
@@ -121,7 +121,7 @@ KnobLists knob_lists(const PlanSpace& space, const DegreeCombo& c) {
   const double per_shard =
       in.batch_tokens / in.seq_len / (static_cast<double>(c.degrees[kData]) * c.degrees[kFsdp] * c.degrees[kExpert]);
   if (per_shard >= 1 && per_shard <= 1e15 && per_shard == std::floor(per_shard))
-    for (long size : divisors_of(static_cast<long>(per_shard)))
+    for (std::int64_t size : divisors_of(static_cast<std::int64_t>(per_shard)))
       if (size <= (1L << 30) && (o.microbatch_sequences.empty() ||
           std::find(o.microbatch_sequences.begin(), o.microbatch_sequences.end(), size) != o.microbatch_sequences.end()))
         k.microbatch_sequences.push_back(static_cast<int>(size));
@@ -162,14 +162,14 @@ PlanSpace build_plan_space(const TrainingInput& base, const SpaceOptions& option
   space.rules.dcn_strategies = options.dcn_strategies;
   space.rules.max_slots_per_torus_axis = options.max_strategies_per_torus_axis;
   std::array<int, kLayoutStrategies> g{};
-  if (base.mesh->chips >= 1 && base.mesh->chips <= 1e8) combos_from(space, g, 0, static_cast<long>(base.mesh->chips));
+  if (base.mesh->chips >= 1 && base.mesh->chips <= 1e8) combos_from(space, g, 0, static_cast<std::int64_t>(base.mesh->chips));
   return space;
 }
 
 namespace {
 struct Nth {
-  long target;
-  long seen = 0;
+  std::int64_t target;
+  std::int64_t seen = 0;
   MeshLayout layout{};
 };
 }  // namespace
@@ -180,7 +180,7 @@ bool decode_plan(const PlanSpace& space, long long index, TrainingInput& in) {
                              [](long long i, const DegreeCombo& c) { return i < c.first; });
   const DegreeCombo& c = *(it - 1);
   const long long offset = index - c.first;
-  Nth nth{static_cast<long>(offset / c.knobs)};
+  Nth nth{static_cast<std::int64_t>(offset / c.knobs)};
   LayoutRules rules = space.rules;
   rules.degrees = c.degrees;
   for_each_layout(*space.base.mesh, rules, [](const MeshLayout& l, void* ctx) {
@@ -196,7 +196,7 @@ bool decode_plan(const PlanSpace& space, long long index, TrainingInput& in) {
   const KnobLists k = knob_lists(space, c);
   const std::array<int, kKnobDimensions> radix = k.radix();
   std::array<int, kKnobDimensions> digit{};
-  long knob = static_cast<long>(offset % c.knobs);
+  std::int64_t knob = static_cast<std::int64_t>(offset % c.knobs);
   for (int d = kKnobDimensions - 1; d >= 0; --d) {
     digit[d] = static_cast<int>(knob % radix[d]);
     knob /= radix[d];

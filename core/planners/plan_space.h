@@ -5,6 +5,7 @@
 // plan, in a fixed order), so a search can be counted before it runs, cut into chunks and resumed.
 #pragma once
 #include <array>
+#include <cstdint>
 #include <vector>
 
 #include "physics/layout.h"
@@ -40,8 +41,8 @@ struct SpaceOptions {
 // One combination of degrees: its layouts on the mesh, its settings per layout, its first plan's ordinal.
 struct DegreeCombo {
   std::array<int, kLayoutStrategies> degrees{};
-  long layouts = 0;
-  long knobs = 0;
+  std::int64_t layouts = 0;
+  std::int64_t knobs = 0;
   long long first = 0;
 };
 
@@ -57,7 +58,7 @@ struct KnobLists {
   std::vector<bool> sequence_parallel;
   std::vector<ContextVariant> context_variant;
   std::array<int, kKnobDimensions> radix() const;
-  long count() const;
+  std::int64_t count() const;
 };
 
 struct PlanSpace {

@@ -4,6 +4,7 @@
 // tokens or tokens per second per chip among the deployments that meet a latency target per output token and a
 // time to first token. At the calibrated fidelity (a profile) the serving planner's calibrated steps cost them.
 #pragma once
+#include <cstdint>
 #include <vector>
 
 #include "physics/mesh.h"
@@ -53,7 +54,7 @@ struct ServingDeployment {
 };
 
 struct ServingSearch {
-  long evaluated = 0, fitting = 0, meeting_targets = 0;
+  std::int64_t evaluated = 0, fitting = 0, meeting_targets = 0;
   std::vector<ServingDeployment> best;      // at most `keep`, meeting the targets, best first
   std::vector<ServingDeployment> frontier;  // fitting deployments: latency per token x dollars per million tokens
 };

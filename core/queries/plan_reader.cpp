@@ -92,8 +92,8 @@ void check_pinned_overlaps(const Mesh& mesh, const LayoutRules& rules, const std
   for (std::size_t a = 0; a < mesh.axes.size() && a < static_cast<std::size_t>(kMaxLayoutAxes); ++a)
     for (int s = 0; s < kLayoutStrategies; ++s)
       for (int t = s + 1; t < kLayoutStrategies; ++t) {
-        const long s1 = rules.fixed_stride[a][s], g1 = rules.fixed_size[a][s];
-        const long s2 = rules.fixed_stride[a][t], g2 = rules.fixed_size[a][t];
+        const std::int64_t s1 = rules.fixed_stride[a][s], g1 = rules.fixed_size[a][s];
+        const std::int64_t s2 = rules.fixed_stride[a][t], g2 = rules.fixed_size[a][t];
         if (s1 <= 0 || s2 <= 0 || g1 <= 1 || g2 <= 1) continue;
         if (!(s1 * g1 <= s2 || s2 * g2 <= s1))
           add_diagnostic(d, path, "overlapping_sub_axes",
@@ -108,7 +108,7 @@ void check_pinned_overlaps(const Mesh& mesh, const LayoutRules& rules, const std
 PlanSpec read_plan_spec(JsonReader& r, const Mesh& mesh, Diagnostics& d) {
   PlanSpec spec;
   LayoutRules& rules = spec.rules;
-  std::array<long, kMaxLayoutAxes> taken{};
+  std::array<std::int64_t, kMaxLayoutAxes> taken{};
   taken.fill(1);
   std::vector<int> whole_used;
   bool any_degree = false, bad = false;
@@ -142,7 +142,7 @@ PlanSpec read_plan_spec(JsonReader& r, const Mesh& mesh, Diagnostics& d) {
       continue;
     }
     rules.explicit_strategies |= 1u << s;
-    long degree = 1;
+    std::int64_t degree = 1;
     for (std::size_t i = 0; i < v->size(); ++i) {
       const std::string epath = json_pointer_child(path, i);
       const SubAxis x = read_sub_axis((*v)[i], epath, mesh, d);

@@ -242,7 +242,7 @@ Json run_plan_search(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
                  {"rejected_degree_combinations", space.rejected_combos},
                  {"layouts", space.layouts}};
   if (static_cast<double>(space.size) > limit) {
-    long most = 0;
+    std::int64_t most = 0;
     for (const DegreeCombo& c : space.combos) most = std::max(most, c.knobs);
     add_diagnostic(d, args.path_of("limit"), "too_large",
                    "the search space holds " + format_count(static_cast<double>(space.size)) + " plans (" +

@@ -221,7 +221,7 @@ bool read_training_step_args(const QueryContext& ctx, JsonReader& args, Diagnost
   if (microbatch_sequences > 0) set_microbatch_size(in, microbatch_sequences, par + "/microbatch_sequences", d);
   check_training_plan(in, "/query", d);
   if (has_errors(d)) return false;
-  const long layouts = spec.whole_axes_only ? 1 : choose_layout(in, spec.rules, StepEvaluator{});
+  const std::int64_t layouts = spec.whole_axes_only ? 1 : choose_layout(in, spec.rules, StepEvaluator{});
   if (form) *form = TrainingPlanForm{!spec.whole_axes_only, layouts, microbatch_sequences > 0};
   return true;
 }

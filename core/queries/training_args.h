@@ -1,6 +1,7 @@
 // Reading a training query's arguments into a TrainingInput: shared by training_step, plan_search and the
 // calibration queries (which read each published run's scenario once and evaluate it many times).
 #pragma once
+#include <cstdint>
 #include "planners/training.h"
 #include "queries/query.h"
 
@@ -13,7 +14,7 @@ TrainingInput read_training_input(const QueryContext& ctx, JsonReader& args, Dia
 // layouts), and whether `microbatch_sequences` set the microbatch count.
 struct TrainingPlanForm {
   bool laid_out = false;
-  long layouts = 1;
+  std::int64_t layouts = 1;
   bool microbatch_sizes = false;
 };
 
