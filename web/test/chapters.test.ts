@@ -101,6 +101,45 @@ describe('references', () => {
   });
 });
 
+describe('calibrated companions (issue 8 point 5: the book teaches, the page also says what a cluster measures)', () => {
+  // LLaMA-3 70B on a v5p 4x4x4, FSDP x TP, at the book's fidelity as the chapters pin it.
+  const V5P_STEP = {
+    version: 1, hardware: { preset: 'tpu-v5p' }, model: { preset: 'llama-3-70b' }, mesh: { shape: [4, 4, 4] },
+    query: { fidelity: 'book', kind: 'training_step', batch_tokens: 1048576, seq_len: 4096, parallelism: { fsdp: ['X', 'Y'], tensor: ['Z'] } },
+  };
+  const defs = {
+    step: { scenario: V5P_STEP, path: '/result/time/step_s', format: 'time' },
+    mfu: { scenario: V5P_STEP, path: '/result/mfu_frac', format: 'percent1' },
+    threshold: { scenario: V5P_STEP, path: '/result/thresholds/0/required', format: 'int' },
+  };
+
+  it('gives a headline quantity the calibrated estimate of the same scenario, with its profile and band', () => {
+    const r = resolveNumbers(defs, (s) => engine.evaluate(s));
+    expect(r.errors).toEqual([]);
+    const step = r.numbers.get('step')!;
+    const mfu = r.numbers.get('mfu')!;
+    // The book's step is the ideal lower bound (docs/api.md training_step: result.ideal); measured runs are slower.
+    expect(step.calibrated!.value).toBeGreaterThan(step.value);
+    expect(mfu.calibrated!.value).toBeLessThan(mfu.value);
+    expect(step.calibrated!.profile).toBe('tpu-v5p');
+    expect(step.calibrated!.band).toMatch(/^median \d+%, 90th percentile \d+% over \d+ held-out TPU training runs$/);
+    // The engine's own answer at the calibrated fidelity, not a number made up on the page.
+    const direct = JSON.parse(engine.evaluate(JSON.stringify({ ...V5P_STEP, query: { ...V5P_STEP.query, fidelity: 'calibrated' } })));
+    expect(step.calibrated!.value).toBe(direct.result.time.step_s);
+    expect(r.numbers.get('threshold')!.calibrated).toBeUndefined();
+  });
+
+  it('renders it beside the book number, and fails the build when the calibrated scenario is rejected', () => {
+    const site = build([page('01-a', 'One step takes {{step}}.')], defs);
+    const html = site.pages.get('01-a.html')!;
+    expect(html).toMatch(/<span class="num" data-ref="step"[^>]*>[^<]+<\/span> <span class="num-cal" data-ref-calibrated="step"[^>]*title="the engine's calibrated estimate of the same plan \(profile tpu-v5p; median/);
+    const book = V5P_STEP.query;
+    const evaluate = (s: string) => (JSON.parse(s).query.fidelity === 'calibrated' ? '{"ok": false, "diagnostics": [{"path": "/query", "message": "no profile"}]}' : engine.evaluate(s));
+    const r = resolveNumbers({ step: { scenario: { ...V5P_STEP, query: book }, path: '/result/time/step_s', format: 'time' } }, evaluate);
+    expect(r.errors.join('\n')).toMatch(/step \(calibrated\): the engine rejects the scenario \(ok = false\): \/query: no profile/);
+  });
+});
+
 describe('chapter build', () => {
   it('renders references, math, links and widgets', () => {
     const site = build([
@@ -177,6 +216,9 @@ describe('the real chapters', () => {
       expect(VIEW_NAMES, `${w.slug}:${w.line}`).toContain(w.view);
       expect(decodeWidgetState(w.state).notices, `${w.slug}:${w.line} ${w.state}`).toEqual([]);
     }
+    // Where the text quotes a planner's step time, MFU, days or throughput, the calibrated estimate stands beside it.
+    for (const slug of ['05-training', '06-applied-training', '07-inference', '08-applied-inference'])
+      expect(site.pages.get(`${slug}.html`), slug).toMatch(/class="num-cal" data-ref-calibrated="ch0/);
     // chapters/README.md is documentation, not a page.
     expect(site.pages.has('README.html')).toBe(false);
     // Every widget beside a paragraph with engine numbers says which it reproduces (checked live by e2e/chapters.mjs).

@@ -204,7 +204,11 @@ function renderRef(env: RenderEnv, name: string): string {
     env.errors.push(`${lineOf(env, `{{${name}}}`)}: unknown reference {{${name}}} (not defined in chapters/numbers.json)`);
     return escapeHtml(`{{${name}}}`);
   }
-  return `<span class="num" data-ref="${name}" title="${escapeHtml(`${name}: ${n.value} (engine, ${n.path})`)}">${escapeHtml(n.text)}</span>`;
+  const book = `<span class="num" data-ref="${name}" title="${escapeHtml(`${name}: ${n.value} (engine, the book's model, ${n.path})`)}">${escapeHtml(n.text)}</span>`;
+  const c = n.calibrated;
+  if (!c) return book;
+  const title = `the engine's calibrated estimate of the same plan (profile ${c.profile}; ${c.band})`;
+  return `${book} <span class="num-cal" data-ref-calibrated="${name}" data-value="${c.value}" title="${escapeHtml(title)}">(calibrated ≈ ${escapeHtml(c.text)})</span>`;
 }
 
 /** References inside raw HTML blocks (e.g. a <summary> line) are replaced too; widgets are recorded. */
