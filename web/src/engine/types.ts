@@ -188,7 +188,33 @@ export interface MatmulQuery {
   compute_dtype?: Dtype;
 }
 
-export type Query = TrainingStepQuery | ServingQuery | PlanSearchQuery | TransformerQuery | ChipQuery | RooflineQuery | MatmulQuery;
+export type ServingObjective = 'fewest_chips' | 'usd_per_million_tokens' | 'tokens_per_s_per_chip';
+
+/** docs/api.md `serving_search`: the serving deployments that meet latency targets, ranked. */
+export interface ServingSearchQuery {
+  kind: 'serving_search';
+  prompt_len: number;
+  generated_len: number;
+  kv_context_len?: number;
+  /** Unset: no target (every deployment that fits meets it). */
+  targets?: { latency_per_token_s?: number; time_to_first_token_s?: number };
+  objective?: ServingObjective;
+  /** Output tokens per second to serve: sets the replicas [one replica]. */
+  demand_tokens_per_s?: number;
+  /** Dtypes to try [bf16 and int8 on TPUs, bf16 and fp8 on GPUs]. */
+  dtypes?: { weights?: Dtype[]; kv?: Dtype[]; activations?: Dtype };
+  replica_chips?: number[];
+  max_replica_chips?: number;
+  /** Batches to try [powers of two up to the largest that fits, and that one]. */
+  batches?: number[];
+  disaggregation?: 'both' | 'colocated' | 'disaggregated';
+  efficiency?: Efficiency & { prefill_flops_frac?: number };
+  include_comms?: boolean;
+  keep?: number;
+  fidelity?: Fidelity;
+}
+
+export type Query = TrainingStepQuery | ServingQuery | PlanSearchQuery | ServingSearchQuery | TransformerQuery | ChipQuery | RooflineQuery | MatmulQuery;
 
 /** A pasted Hugging Face config.json as the model (docs/api.md "A Hugging Face config.json as the model"). */
 export interface HfModelRef {
@@ -344,10 +370,58 @@ export interface PlanSearchResult {
   calibration?: Calibration;
 }
 
+/** One deployment of a `serving_search` result (docs/api.md): `mesh`, `parallelism`, `dtypes` and `batch` go into a serving query as they are. */
+export interface ServingDeployment {
+  /** One replica's mesh (the default axis names X, Y, Z). */
+  mesh: { shape: number[] };
+  parallelism: { tensor?: string[]; expert?: string[] };
+  degrees: { tensor: number; expert: number };
+  dtypes: { weights: Dtype; kv: Dtype };
+  batch: number;
+  disaggregated: boolean;
+  replicas: number;
+  prefill_servers: number;
+  total_chips: number;
+  decode_step_s: number;
+  prefill_one_sequence_s: number;
+  /** Colocated: the decode step plus the prompts prefilled between steps (B/G of them); disaggregated: the step. */
+  latency_per_token_s: number;
+  time_to_first_token_s: number;
+  tokens_per_s: number;
+  tokens_per_s_per_chip: number;
+  usd_per_million_output_tokens: number;
+  /** One replica's weights and KV caches, against its HBM. */
+  memory_bytes: number;
+  hbm_capacity_bytes: number;
+  meets_targets: boolean;
+  bound: 'compute' | 'memory' | 'prefill';
+  /** In `deployments` only (1 = best). */
+  rank?: number;
+}
+
+export interface ServingSearchResult {
+  evaluated: number;
+  fitting: number;
+  meeting_targets: number;
+  objective: string;
+  /** Best first; only deployments that meet the targets. */
+  deployments: ServingDeployment[];
+  /** Fitting deployments on the latency x cost front, fastest first (at most 100). */
+  frontier: ServingDeployment[];
+  frontier_size: number;
+  fidelity: Fidelity;
+  calibration?: Calibration;
+}
+
 export interface ServingResult {
-  prefill: { flops_s: number; matmul_flops_s: number; param_load_s: number; comms_s: number; time_s: number; bound: Bound };
-  decode: { param_load_s: number; kv_load_s: number; flops_s: number; comms_s: number; step_s: number; bound: Bound };
-  memory: { param_bytes: number; kv_bytes_per_sequence: number; kv_bytes_per_token: number; total_bytes: number; hbm_capacity_bytes: number; fits: boolean; max_batch: number; min_chips_for_params: number; min_chips?: number; min_chips_for_memory?: number };
+  /** The whole batch's prompts prefilled together (`sequences` of them); one request's is `time_to_first_token_s`. */
+  prefill: { sequences: number; tokens: number; flops_s: number; matmul_flops_s: number; param_load_s: number; comms_s: number; time_s: number; bound: Bound };
+  /**
+   * `bound`: what sets the step (memory covers the weights and the KV caches); `critical`: its largest term;
+   * `mlp_bound`: the MLPs' own roofline.
+   */
+  decode: { param_load_s: number; kv_load_s: number; flops_s: number; comms_s: number; step_s: number; bound: Bound; critical: 'flops' | 'param_load' | 'kv_load' | 'comms'; mlp_bound: 'compute' | 'memory' };
+  memory: { param_bytes: number; kv_bytes_per_sequence: number; kv_bytes_per_token: number; total_bytes: number; hbm_capacity_bytes: number; fits: boolean; max_batch: number; min_chips_for_params: number; chips_for_params: number; min_chips?: number; min_chips_for_memory?: number };
   kv_context_len: number;
   decode_time_s?: number;
   weight_stationary_2d_min_chips?: number;
@@ -567,9 +641,9 @@ export const SHAPES = {
     thresholds: 'array', binding: 'string', fidelity: 'string',
   } satisfies Shape<TrainingStepResult>,
   serving: {
-    prefill: { flops_s: 'number', matmul_flops_s: 'number', param_load_s: 'number', comms_s: 'number', time_s: 'number', bound: 'string' },
-    decode: { param_load_s: 'number', kv_load_s: 'number', flops_s: 'number', comms_s: 'number', step_s: 'number', bound: 'string' },
-    memory: { param_bytes: 'number', kv_bytes_per_sequence: 'number', kv_bytes_per_token: 'number', total_bytes: 'number', hbm_capacity_bytes: 'number', fits: 'boolean', max_batch: 'number', min_chips_for_params: 'number', min_chips: 'number?', min_chips_for_memory: 'number?' },
+    prefill: { sequences: 'number', tokens: 'number', flops_s: 'number', matmul_flops_s: 'number', param_load_s: 'number', comms_s: 'number', time_s: 'number', bound: 'string' },
+    decode: { param_load_s: 'number', kv_load_s: 'number', flops_s: 'number', comms_s: 'number', step_s: 'number', bound: 'string', critical: 'string', mlp_bound: 'string' },
+    memory: { param_bytes: 'number', kv_bytes_per_sequence: 'number', kv_bytes_per_token: 'number', total_bytes: 'number', hbm_capacity_bytes: 'number', fits: 'boolean', max_batch: 'number', min_chips_for_params: 'number', chips_for_params: 'number', min_chips: 'number?', min_chips_for_memory: 'number?' },
     kv_context_len: 'number', decode_time_s: 'number?', weight_stationary_2d_min_chips: 'number?', time_to_first_token_s: 'number', request_latency_s: 'number', tensor_parallel_compute_limit: 'number',
     tokens_per_s: 'number', tokens_per_s_per_chip: 'number', latency_per_token_s: 'number', queries_per_s_per_chip: 'number',
     usd_per_million_output_tokens: 'number', usd_per_million_input_tokens: 'number', compute_bound_batch: 'number',
@@ -593,6 +667,17 @@ export const SHAPES = {
     step_s: 'number', bound: 'string', critical: 'string', mfu_frac: 'number', memory_bytes: 'number', fits: 'boolean', binding: 'string',
     train_time_s: 'number', train_usd: 'number', mesh: 'object?', ideal: 'object?',
   } satisfies Shape<SearchedPlan>,
+  serving_search: {
+    evaluated: 'number', fitting: 'number', meeting_targets: 'number', objective: 'string', deployments: 'array', frontier: 'array',
+    frontier_size: 'number', fidelity: 'string', calibration: 'object?',
+  } satisfies Shape<ServingSearchResult>,
+  serving_deployment: {
+    mesh: { shape: 'array' }, parallelism: { tensor: 'array?', expert: 'array?' }, degrees: { tensor: 'number', expert: 'number' },
+    dtypes: { weights: 'string', kv: 'string' }, batch: 'number', disaggregated: 'boolean', replicas: 'number', prefill_servers: 'number',
+    total_chips: 'number', decode_step_s: 'number', prefill_one_sequence_s: 'number', latency_per_token_s: 'number',
+    time_to_first_token_s: 'number', tokens_per_s: 'number', tokens_per_s_per_chip: 'number', usd_per_million_output_tokens: 'number',
+    memory_bytes: 'number', hbm_capacity_bytes: 'number', meets_targets: 'boolean', bound: 'string', rank: 'number?',
+  } satisfies Shape<ServingDeployment>,
   transformer: {
     activation_bytes: 'number', attention_equals_matmuls_seq_len: 'number', attention_equals_qkvo_seq_len: 'number',
     attention_flops_fraction: 'number', attention_intensity_decode_flops_per_byte: 'number',
