@@ -137,7 +137,7 @@ const TRAINING_PAIRS = [
   ['train_time_s', 'cost.train_time_s'], ['usd_per_hour', 'cost.usd_per_hour'], ['train_usd', 'cost.train_usd'],
 ];
 const SERVING_PAIRS = [
-  ['ttft_s', 'prefill.time_s'], ['latency_per_token_s', 'latency_per_token_s'], ['tokens_per_s', 'tokens_per_s'],
+  ['ttft_s', 'time_to_first_token_s'], ['latency_per_token_s', 'latency_per_token_s'], ['tokens_per_s', 'tokens_per_s'],
   ['usd_per_million_output_tokens', 'usd_per_million_output_tokens'], ['memory_bytes', 'memory.total_bytes'],
 ];
 

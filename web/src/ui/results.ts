@@ -103,7 +103,7 @@ export function metricsOf(a: PlanAnswer, chip: ChipResult | undefined): Metric[]
     const price = chip?.price_usd_per_chip_hour;
     const perHour = price !== undefined && chips !== undefined ? price * chips : undefined;
     out.push(
-      metric('ttft_s', 'Time to first token', s?.prefill?.time_s, fmtSeconds, false, f, 'time_to_first_token_s'),
+      metric('ttft_s', 'Time to first token', s?.time_to_first_token_s, fmtSeconds, false, f, 'time_to_first_token_s'),
       metric('latency_per_token_s', 'Latency per token', s?.latency_per_token_s, fmtSeconds, false, f, 'latency_per_token_s'),
       ...(s?.speculative ? [metric('spec_latency_per_token_s', 'Latency per token, speculative', s.speculative.latency_per_token_s, fmtSeconds, false, f)] : []),
       metric('tokens_per_s', 'Tokens/s', s?.tokens_per_s, (v) => fmtRate(v, 'tok/s'), true, f, 'tokens_per_s'),

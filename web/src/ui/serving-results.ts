@@ -1,14 +1,17 @@
-// <ss-serving-results>: prefill and a decode step by resource, the replica's memory against its HBM, speculative
-// decoding when it is on, and the place where the engine's serving search ("fewest chips / cheapest plan for this
-// latency") will answer (state/scenario.ts servingSearchScenario: a hook until the engine has that query). A pinned
-// configuration is drawn as ghost bars.
+// <ss-serving-results>: the batch's prefill and a decode step by resource, one request's time to first token, the
+// replica's memory against its HBM, and speculative decoding when it is on. A pinned configuration is drawn as ghost
+// bars. (The serving search, "fewest chips / cheapest deployment for this latency", is <ss-serving-search>.)
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import type { ServingResult } from '../engine/types';
 import { modelPreset } from '../state/params';
-import { servingSearchScenario } from '../state/scenario';
 import { COLOURS, fmtBytes, fmtCount, fmtSeconds, sig } from '../charts/format';
 import { bars, type BarRow } from '../charts/bars';
 import { servingOf, type Results } from './results';
+
+/** What sets a decode step, in words (the engine's `decode.critical`). */
+const CRITICAL_WORDS: Readonly<Record<string, string>> = {
+  flops: 'the FLOPs', param_load: 'loading the weights', kv_load: 'loading the KV caches', comms: 'communication',
+};
 
 export class SsServingResults extends LitElement {
   static override properties = { results: { attribute: false } };
@@ -41,15 +44,6 @@ export class SsServingResults extends LitElement {
       </section>`;
   }
 
-  /** HOOK (serving search): shown once the engine can answer servingSearchScenario's query. */
-  private search(): TemplateResult | typeof nothing {
-    if (!servingSearchScenario(this.results.state)) return nothing;
-    return html`<section class="panel" aria-labelledby="h-ssearch" data-serving-search>
-      <h3 id="h-ssearch">Fewest chips and cheapest plan for this latency</h3>
-      <p class="muted">The engine’s serving search answers here.</p>
-    </section>`;
-  }
-
   override render(): TemplateResult {
     const s = this.results ? servingOf(this.results) : undefined;
     if (!s) return html``;
@@ -71,15 +65,18 @@ export class SsServingResults extends LitElement {
     const m = s.memory;
     const kv = Math.max(0, m.total_bytes - m.param_bytes);
     const chips = this.results.mesh.ok ? this.results.mesh.plan.chips : undefined;
+    const prompts = `${fmtCount(p.sequences)} prompt${p.sequences === 1 ? '' : 's'} of ${fmtCount(Number(this.results.state.values['prompt']))} tokens`;
     return html`
       <section class="panel" aria-labelledby="h-time">
         <h3 id="h-time">Where the time goes</h3>
-        <p class="bound"><strong>Prefill</strong> (time to first token) is <strong>${p.bound}-bound</strong>; a <strong>decode step</strong> is <strong>${d.bound}-bound</strong>.</p>
-        <h4>Prefill</h4>
-        ${bars(prefillRows, [{ value: p.time_s, label: `time to first token ${fmtSeconds(p.time_s)}`, colour: COLOURS.highlight }], fmtSeconds, 'Prefill time by resource')}
+        <p class="bound">A <strong>decode step</strong> is <strong>${d.bound}-bound</strong>: its largest term is ${CRITICAL_WORDS[d.critical] ?? d.critical}${d.mlp_bound === 'compute' && d.bound !== 'compute' ? ' (the MLPs alone would be compute-bound)' : ''}.
+          Prefilling the batch’s ${prompts} together is <strong>${p.bound}-bound</strong>. One request’s <strong>time to first token</strong>, its prompt prefilled alone, is
+          <strong data-metric="ttft_one_s" data-value=${String(s.time_to_first_token_s)}>${fmtSeconds(s.time_to_first_token_s)}</strong>.</p>
         <h4>Decode step</h4>
         ${bars(decodeRows, [{ value: d.step_s, label: `decode step ${fmtSeconds(d.step_s)}`, colour: COLOURS.highlight }], fmtSeconds, 'Decode step by resource')}
-        <p class="muted">Compute-bound above a batch of ${fmtCount(s.compute_bound_batch)}; tensor parallelism is HBM-limited above ${fmtCount(s.tensor_parallel_hbm_limit)} chips;
+        <h4>Prefill</h4>
+        ${bars(prefillRows, [{ value: p.time_s, label: `batch prefill ${fmtSeconds(p.time_s)}`, colour: COLOURS.highlight }], fmtSeconds, `Prefill of the whole batch (${prompts}) by resource`)}
+        <p class="muted">The MLPs turn compute-bound above a batch of ${fmtCount(s.compute_bound_batch)}; tensor parallelism is HBM-limited above ${fmtCount(s.tensor_parallel_hbm_limit)} chips;
           ${fmtCount(s.disaggregation?.prefill_servers_per_decode_server)} prefill servers per decode server.</p>
       </section>
       <section class="panel" aria-labelledby="h-mem">
@@ -88,8 +85,7 @@ export class SsServingResults extends LitElement {
           [{ value: m.hbm_capacity_bytes, label: `HBM ${fmtBytes(m.hbm_capacity_bytes)}`, colour: COLOURS.hbmLine }], fmtBytes, 'Memory of the serving replica against its HBM')}
         ${chips ? html`<p class="muted">${fmtBytes(m.total_bytes / chips)} per chip; the weights alone need at least ${fmtCount(m.min_chips_for_params)} chips.</p>` : nothing}
       </section>
-      ${this.speculative(s)}
-      ${this.search()}`;
+      ${this.speculative(s)}`;
   }
 }
 

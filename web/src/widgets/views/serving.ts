@@ -59,7 +59,7 @@ export const serving: View<ServingData> = {
       <div class="cards">
         ${card('latency_per_token_s', 'Latency per token', r.latency_per_token_s, fmtSeconds(r.latency_per_token_s))}
         ${card('tokens_per_s_per_chip', 'Tokens/s per chip', r.tokens_per_s_per_chip, sig(r.tokens_per_s_per_chip))}
-        ${card('ttft_s', 'Time to first token', r.prefill.time_s, fmtSeconds(r.prefill.time_s))}
+        ${card('ttft_s', 'Time to first token', r.time_to_first_token_s, fmtSeconds(r.time_to_first_token_s))}
         ${card('max_batch', 'Largest batch that fits', r.memory.max_batch, fmtCount(r.memory.max_batch), r.memory.max_batch < num(s, 'sbatch'))}
         ${card('usd_per_million_output_tokens', 'Per million output tokens', r.usd_per_million_output_tokens, fmtUsd(r.usd_per_million_output_tokens))}
         ${card('memory_bytes', 'Memory (all chips)', r.memory.total_bytes, `${fmtBytes(r.memory.total_bytes)}${r.memory.fits ? '' : ' (does not fit)'}`, !r.memory.fits)}
