@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineModule, Evaluation, Presets, Scenario } from '../src/engine/types';
 import { EXTRA_KEY, SHAPES, shapeMismatches, type ShapeSpec } from '../src/engine/types';
 import { defaultState, cloneState } from '../src/state/params';
-import { chipScenario, mainMatmuls, mainScenario, meshFor, rooflineCurveScenarios, transformerScenario } from '../src/state/scenario';
+import { chipScenario, mainMatmuls, mainScenario, meshFor, rooflineCurveScenarios, servingSearchScenario, transformerScenario } from '../src/state/scenario';
 import { loadEngine } from './engine';
 
 let engine: EngineModule;
@@ -119,5 +119,21 @@ describe('the wasm module', () => {
     const r = sp.result as { speculative?: unknown; kv_context_len: number };
     expect(r.kv_context_len).toBe(4096);
     expect(shapeMismatches(r.speculative, SHAPES.speculative).filter((m) => !m.endsWith(EXTRA_KEY))).toEqual([]);
+  });
+
+  it('serving_search results match ServingSearchResult, every deployment ServingDeployment', (ctx) => {
+    if (!has('serving_search')) return ctx.skip();
+    // The page's query, a GPU with a mixture of experts (EP axes) and targets, and one no deployment meets.
+    const moeGpu = cloneState(serving);
+    Object.assign(moeGpu.values, { hw: 'h100-sxm', model: 'mixtral-8x7b', slat: 0.05, sttft: 2, sdemand: 1e4 });
+    const none = cloneState(serving);
+    none.values['slat'] = 1e-4;
+    for (const s of [serving, moeGpu, none]) {
+      const ev = run<{ deployments: unknown[]; frontier: unknown[] }>(servingSearchScenario(s)!);
+      expectShape(ev, SHAPES.serving_search);
+      const rows = [...ev.result!.deployments, ...ev.result!.frontier];
+      expect(rows.length).toBeGreaterThan(0);
+      for (const d of rows) expect(shapeMismatches(d, SHAPES.serving_deployment).filter((m) => !m.endsWith(EXTRA_KEY))).toEqual([]);
+    }
   });
 });

@@ -2,7 +2,7 @@
 // (training_step or serving), the model's accounting, the chip, the main matmuls for the roofline chart, and the
 // main query again at other chip counts for the scaling chart. Nothing here models physics: it only fills in the
 // scenario, choosing matmul shapes and chip counts to ask the engine about.
-import type { HardwarePreset, MatmulQuery, ModelOverrides, ModelPreset, Scenario } from '../engine/types';
+import type { Dtype, HardwarePreset, MatmulQuery, ModelOverrides, ModelPreset, Scenario, ServingSearchQuery } from '../engine/types';
 import { STRATEGIES, layoutDegrees, layoutPlan, parseLayout, planMesh, type Degrees, type MeshOutcome, type MeshPlan, type Strategy } from './mesh';
 import { PRESETS, hardwarePreset, modelPreset, type State } from './params';
 import { hfConfigOf, hfPreset } from './hf';
@@ -312,17 +312,40 @@ export function hardwareOf(s: State): HardwarePreset {
   return hardwarePreset(str(s, 'hw'));
 }
 
-/** The query kind of the engine's serving search (not in this engine yet: see servingSearchScenario). */
+/** The query kind of the engine's serving search (docs/api.md `serving_search`). */
 export const SERVING_SEARCH_KIND = 'serving_search';
 
+/** How many deployments the serving search returns (and the page lists). */
+export const SERVING_SEARCH_KEEP = 10;
+
 /**
- * HOOK (serving search, issue 11 point 4): "fewest chips / cheapest plan for this latency" is answered by the
- * engine's serving search, which another change adds to core/. When PRESETS.queries lists it, build its query here
- * from the serving controls (the target: this latency per token; the model, chip, batch and lengths as set) following
- * its section of docs/api.md, and <ss-serving-results> (src/ui/serving-results.ts) shows the plans it returns. The
- * web computes nothing itself: until the engine has the query this returns null and the panel stays hidden.
+ * "Fewest chips / cheapest deployment for this latency": the engine's serving search for the serving controls (chip,
+ * model, prompt, generated and KV lengths, communication, efficiency) and the search's own (targets, what "best"
+ * means, a demand, prefill colocated or not; the batch and dtypes as set, or the engine's choice of them). The
+ * search picks the replica size and its TP/EP split itself, so the degrees are not sent; nor is a speculative draft
+ * or a parameter-count override, which it does not take. Null outside serving mode or before the engine has it.
  */
 export function servingSearchScenario(s: State): Scenario | null {
   if (str(s, 'mode') !== 'serving' || !PRESETS.queries.includes(SERVING_SEARCH_KIND)) return null;
-  return null;
+  const q: ServingSearchQuery = {
+    kind: 'serving_search', prompt_len: num(s, 'prompt'), generated_len: num(s, 'gen'),
+    objective: str(s, 'sobj') as ServingSearchQuery['objective'], include_comms: s.values['scomms'] === true, keep: SERVING_SEARCH_KEEP,
+  };
+  const kv = opt(s, 'kvctx');
+  if (kv !== null) q.kv_context_len = kv;
+  const latency = opt(s, 'slat');
+  const ttft = opt(s, 'sttft');
+  if (latency !== null || ttft !== null) {
+    q.targets = {};
+    if (latency !== null) q.targets.latency_per_token_s = latency;
+    if (ttft !== null) q.targets.time_to_first_token_s = ttft;
+  }
+  const demand = opt(s, 'sdemand');
+  if (demand !== null) q.demand_tokens_per_s = demand;
+  if (s.values['skeepb'] === true) q.batches = [num(s, 'sbatch')];
+  if (s.values['skeepdt'] === true) q.dtypes = { weights: [str(s, 'wdt') as Dtype], kv: [str(s, 'kvdt') as Dtype] };
+  if (str(s, 'sprefill') !== 'both') q.disaggregation = str(s, 'sprefill') as ServingSearchQuery['disaggregation'];
+  const eff = efficiency(s);
+  if (eff) q.efficiency = eff;
+  return { ...base(s), query: q };
 }

@@ -1,0 +1,50 @@
+// A deployment the serving search found (docs/api.md `serving_search`) -> the serving controls that show its replica:
+// TP and EP degrees (the page lays them on the same mesh: the most balanced slice, TP innermost on GPUs), weights and
+// KV dtypes, and the batch. Configuration only: the engine computed the deployment; the serving query the page then
+// sends gives the same decode step, time to first token and memory (web/test/serving-search.test.ts holds it).
+import type { ServingDeployment } from '../engine/types';
+import { cloneState, param, type State, type Value } from './params';
+import type { Applied } from './plans';
+
+/** The state whose serving replica is this deployment's; problems in words when a value does not fit a control. */
+export function applyDeployment(state: State, d: ServingDeployment): Applied {
+  const s = cloneState(state);
+  const problems: string[] = [];
+  const set = (key: string, v: Value): void => {
+    const p = param(key);
+    const outside = typeof v === 'number' && ((p.min !== undefined && v < p.min) || (p.max !== undefined && v > p.max));
+    const unknown = typeof v === 'string' && p.choices !== undefined && !p.choices.includes(v);
+    if (outside) problems.push(`${p.label} ${v} is outside this page’s range (${p.min} to ${p.max}).`);
+    else if (unknown) problems.push(`${p.label} ${v} is not one of this page’s choices (${p.choices!.join(', ')}).`);
+    else s.values[key] = v;
+  };
+  set('tp', d.degrees.tensor);
+  set('ep', d.degrees.expert);
+  set('sbatch', d.batch);
+  set('wdt', d.dtypes.weights);
+  set('kvdt', d.dtypes.kv);
+  // A fixed chip count stays fixed, at the replica's chips (else TP would be rebalanced away from the deployment's).
+  if (typeof state.values['chips'] === 'number') set('chips', d.degrees.tensor * d.degrees.expert);
+  return problems.length ? { ok: false, problems } : { ok: true, state: s };
+}
+
+/** Is this deployment's replica the one on screen? (Colocated and disaggregated variants share a replica.) */
+export function isCurrentDeployment(state: State, d: ServingDeployment): boolean {
+  const v = state.values;
+  return v['tp'] === d.degrees.tensor && v['ep'] === d.degrees.expert && v['sbatch'] === d.batch && v['wdt'] === d.dtypes.weights && v['kvdt'] === d.dtypes.kv;
+}
+
+/** "4×2 · TP 8" (GPU: "8 GPUs · TP 8"; one chip: "1 chip"), the replica in words. */
+export function replicaText(d: ServingDeployment, gpu: boolean): string {
+  const chips = d.degrees.tensor * d.degrees.expert;
+  if (chips === 1) return gpu ? '1 GPU' : '1 chip';
+  const split = [d.degrees.tensor > 1 ? `TP ${d.degrees.tensor}` : '', d.degrees.expert > 1 ? `EP ${d.degrees.expert}` : ''].filter(Boolean).join(' · ');
+  return `${gpu ? `${chips} GPUs` : d.mesh.shape.join('×')} · ${split}`;
+}
+
+/** "1 replica + 4 prefill servers" (each the replica's size; only what there is). */
+export function chipsText(d: ServingDeployment): string {
+  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const replicas = plural(d.replicas, 'replica');
+  return d.prefill_servers > 0 ? `${replicas} + ${plural(d.prefill_servers, 'prefill server')}` : replicas;
+}
