@@ -11,7 +11,8 @@ import { DEGREE_KEY, isCurrentPlan, type SearchedMesh } from '../state/plans';
 import { planSearchScenario } from '../state/scenario';
 import { fmtBytes, fmtCount, fmtPercent, fmtSeconds, fmtUsd, sig } from '../charts/format';
 import { diagnosticsList } from './diagnostics';
-import { atBookEfficiency, type Results } from './results';
+import type { Results } from './results';
+import { rankingNote } from './ranking';
 import { thresholdTitle } from './words';
 
 /** A plan the engine listed, checked as the page would show it once applied. */
@@ -148,9 +149,7 @@ export class SsPlans extends LitElement {
         <h3 id="h-plans">Best plans for these chips</h3>
         <p class="muted">The engine tries ${what}, with ZeRO 1 or 3, several microbatch counts and remat none or block, checks each like a
           training step and ranks them; the list keeps the plans that fit in HBM and raise no warning. Batch, sequence, precision and efficiency are the ones set here.</p>
-        ${res?.fidelity === 'calibrated'
-          ? html`<p class="muted" data-calibrated-ranking>Ranked by the calibrated estimate${res.calibration?.error_band ? ` (${res.calibration.error_band.text})` : ''}; the book’s ideal step is under each.</p>`
-          : res && atBookEfficiency(r.state) ? html`<p class="notice-inline" data-ideal-ranking>Ranked by the book’s ideal model: with every efficiency at 1.0 the MFU of good plans is an upper bound, and many tie near 100%; set efficiencies to separate them.</p>` : nothing}
+        ${rankingNote(res, r.state, { after: '; the book’s ideal step is under each.', ideal: ': with every efficiency at 1.0 the MFU of good plans is an upper bound, and many tie near 100%; set efficiencies to separate them.' })}
         <div class="plan-actions">
           <button type="button" id="find-plans" aria-disabled=${busy ? 'true' : 'false'} @click=${() => !busy && this.emit('ss-search', null)}>
             ${run && !stale ? 'Search again' : 'Find best plans'}</button>
