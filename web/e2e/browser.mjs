@@ -108,6 +108,15 @@ async function status(page) {
   return page.locator('ss-headline:not(.phone-strip) [data-status]').getAttribute('data-status');
 }
 
+/** Waits for the serving search of the controls on screen (it runs by itself once they rest) and its table. */
+async function servingSearched(page) {
+  await page.waitForFunction(() => {
+    const h = window.__scalescope;
+    const panel = document.querySelector('scalescope-explorer')?.shadowRoot?.querySelector('[data-serving-search]');
+    return h.servingSearch?.query === h.stateQuery && panel?.querySelector('[data-search-status]')?.textContent?.includes('evaluated') && panel.querySelector('table tbody tr');
+  }, null, { timeout: 20000 });
+}
+
 async function findPlans(page) {
   await page.locator('#find-plans').click();
   await page.waitForFunction(() => (window.__scalescope.search?.plans ?? 0) > 0 && document.querySelector('scalescope-explorer')?.shadowRoot?.querySelector('[data-plan]'), null, { timeout: 20000 });
@@ -438,6 +447,74 @@ async function main() {
       await shot(page, 'explorer-serving.png');
     });
 
+    await step('serving search: fewest chips or cheapest for a latency; apply one and the headline shows it', async () => {
+      await open(page, url + '?v=1&mode=serving&hw=tpu-v5e');
+      check('LLaMA-3 70B in bf16 on 8 v5e does not fit (the question the search answers)', (await status(page)) === 'no-fit', await status(page));
+      await servingSearched(page);
+      figures.servingSearchEngineMs = await page.evaluate(() => window.__scalescope.servingSearch?.engineMs);
+      figures.servingSearchEvaluated = await page.evaluate(() => window.__scalescope.servingSearch?.evaluated);
+      check('the search ran in the worker without a button, in milliseconds', figures.servingSearchEngineMs > 0 && figures.servingSearchEngineMs < 200, `${figures.servingSearchEngineMs} ms`);
+      const rows = await page.locator('[data-serving-search] [data-deployment]').count();
+      check('the best deployments are listed', rows >= 3, `${rows} rows`);
+      const header = (await page.locator('[data-serving-search] table thead').textContent()) ?? '';
+      check('the table names chips, replica, batch, decode step, latency, TTFT, tokens/s per chip, $ per 1M tokens and memory',
+        ['Chips', 'Replica', 'Batch', 'Decode step', 'Latency per token', 'Time to first token', 'Tokens/s per chip', '$ per 1M output tokens', 'Memory of HBM'].every((w) => header.includes(w)), header);
+      check('the ranking says which model made it, with its error band', /Ranked by the calibrated estimate \(median .*held-out/.test((await page.locator('[data-serving-search] [data-calibrated-ranking]').textContent()) ?? ''));
+
+      // "For this latency": a target per token starts at the latency on screen; every deployment listed meets it.
+      const onScreen = await metric(page, 'latency_per_token_s');
+      let before = await stateQuery(page);
+      await page.locator('[data-serving-search] input[data-key="slat-on"]').check();
+      await settled(page, before);
+      await servingSearched(page);
+      const target = await page.locator('[data-serving-search] input.num[data-key="slat"]').inputValue();
+      check('the latency target starts at the latency on screen (2 significant digits)', Number(target) === Number(onScreen.toPrecision(2)), `${target} vs ${onScreen}`);
+      const latencies = (await page.locator('[data-serving-search] [data-deployment]').evaluateAll((els) => els.map((e) => [Number(e.dataset.latency), e.dataset.meets])));
+      check('every deployment listed meets the target, and the panel says so', latencies.length > 0 && latencies.every(([l, m]) => l <= Number(target) && m === 'yes') &&
+        /Every deployment listed meets the targets: latency per token at most/.test((await page.locator('[data-targets-met]').textContent()) ?? ''), JSON.stringify(latencies.slice(0, 3)));
+      before = await stateQuery(page);
+      await page.locator('[data-serving-search] select[data-key="sobj"]').selectOption('fewest_chips');
+      await settled(page, before);
+      await servingSearched(page);
+      const chips = await page.locator('[data-serving-search] [data-deployment]').evaluateAll((els) => els.map((e) => Number(e.dataset.chips)));
+      check('fewest chips first', chips.every((c, i) => i === 0 || c >= chips[i - 1]), chips.join(','));
+      await page.waitForFunction(() => ['slat=', 'sobj=fewest_chips'].every((k) => window.location.search.includes(k)), null, { timeout: 5000 });
+
+      // Apply the best: the headline shows its replica (the decode step is its latency per token), the URL reproduces it.
+      const row = page.locator('[data-serving-search] [data-deployment="0"]');
+      const want = { step: Number(await row.getAttribute('data-step')), ttft: Number(await row.getAttribute('data-ttft')) };
+      const latencyBefore = await metric(page, 'latency_per_token_s');
+      before = await stateQuery(page);
+      await page.locator('[data-apply-deployment="deployment-0"]').focus();
+      await page.keyboard.press('Enter');
+      await settled(page, before);
+      check('apply: the headline changed', (await metric(page, 'latency_per_token_s')) !== latencyBefore && (await stateQuery(page)) !== before);
+      check('apply: the headline’s latency per token is the deployment’s decode step, its TTFT the deployment’s', (await metric(page, 'latency_per_token_s')) === want.step && (await metric(page, 'ttft_s')) === want.ttft,
+        `${await metric(page, 'latency_per_token_s')} vs ${want.step}`);
+      check('apply: the applied deployment fits', ['ok', 'warning'].includes(await status(page)), await status(page));
+      check('apply: focus stays on its button, now "Applied", and a status line says what happened',
+        await page.evaluate(() => document.querySelector('scalescope-explorer').shadowRoot.activeElement?.getAttribute('data-apply-deployment') === 'deployment-0') &&
+        (await page.locator('[data-apply-deployment="deployment-0"]').textContent())?.trim() === 'Applied' &&
+        /Applied deployment 1: .*the headline shows its replica/.test((await page.locator('[data-serving-search] .sr-only[role="status"]').textContent()) ?? ''));
+      await shot(page, 'explorer-serving-search.png');
+      await page.waitForFunction(() => window.location.search === '?' + window.__scalescope.stateQuery);
+      await open(page, page.url());
+      check('a reload keeps the applied deployment', (await metric(page, 'latency_per_token_s')) === want.step);
+      await servingSearched(page);
+      check('after the reload the search marks it as on screen', (await page.locator('[data-serving-search] [data-deployment="0"][aria-current="true"]').count()) === 1);
+
+      // A target nothing meets is said plainly, with the fastest deployments there are.
+      before = await stateQuery(page);
+      const field = page.locator('[data-serving-search] input.num[data-key="slat"]');
+      await field.fill('0.0001');
+      await field.press('Enter');
+      await settled(page, before);
+      await servingSearched(page);
+      check('no deployment meets 0.1 ms per token: said plainly', /No deployment meets the targets/.test((await page.locator('[data-no-deployment]').textContent()) ?? ''));
+      check('the fastest deployments are listed instead, each marked as missing the target', (await page.locator('[data-serving-search] [data-frontier]').count()) > 0 &&
+        (await page.locator('[data-serving-search] [data-frontier][data-meets="yes"]').count()) === 0);
+    });
+
     await step('serving: KV context, speculative decoding and efficiency', async () => {
       await open(page, url + '?v=1&mode=serving&hw=tpu-v5e&wdt=int8&kvdt=int8&tp=16');
       await unfold(page);
@@ -593,6 +670,21 @@ async function main() {
       await phone.close();
     });
 
+    await step('phone (390 px): the serving search', async () => {
+      const phone = await context.newPage();
+      collectErrors(phone, consoleErrors, 'phone: ');
+      await phone.setViewportSize(PHONE);
+      await open(phone, url + '?v=1&mode=serving&hw=tpu-v5e&slat=0.03');
+      await servingSearched(phone);
+      check('phone: the summary strip names latency per token and time to first token', /Latency per token.*Time to first token/.test((await phone.locator('[data-headline-strip]').textContent()) ?? ''));
+      await phone.locator('ss-serving-search .table-wrap[data-scrolls]').waitFor({ timeout: 5000 }).catch(() => {});
+      check('phone: the deployment table scrolls sideways with a hint', (await phone.locator('ss-serving-search .table-wrap[data-scrolls]').count()) === 1);
+      const o2 = await phone.evaluate(() => ({ sw: document.documentElement.scrollWidth, cw: document.documentElement.clientWidth }));
+      check('phone: with the serving search the page itself does not scroll sideways', o2.sw <= o2.cw + 1, `${o2.sw} > ${o2.cw}`);
+      await shot(phone, 'explorer-phone-serving-search.png');
+      await phone.close();
+    });
+
     await step('frame-wait baseline', async () => {
       // What "to the next paint" costs on a page that does nothing: the wait for the next frame alone.
       const blank = await context.newPage();
@@ -640,6 +732,7 @@ async function main() {
   console.log(`    numbers in the DOM after the input: median ${f1(figures.renderMedianMs)} ms, p95 ${f1(figures.renderP95Ms)} ms (engine ${f1(figures.engineMedianMs)} ms, Lit's update ${f1(figures.litUpdateMedianMs)} ms); answered on the page for ${(100 * figures.localShare).toFixed(0)}% of moves, ${f1(figures.tripsPerMove)} worker round trips per move`);
   console.log(`    the moved slider itself paints (first frame after the input): median ${f1(figures.inputFrameMedianMs)} ms, p95 ${f1(figures.inputFrameP95Ms)} ms; the numbers painted in that same frame for ${(100 * figures.sameFrameShare).toFixed(0)}% of moves`);
   console.log(`    for scale, a page that only changes one text node paints after: median ${f1(figures.blankPaintMedianMs)} ms, p95 ${f1(figures.blankPaintP95Ms)} ms (the wait for the next frame)`);
+  if (figures.servingSearchEngineMs !== undefined) console.log(`  serving search (v5e, LLaMA-3 70B): ${figures.servingSearchEvaluated} deployments evaluated and ranked in ${f1(figures.servingSearchEngineMs)} ms in the engine (worker)`);
   if (figures.planSearchEngineMs !== undefined) console.log(`  plan search (v5p 16×16×8, LLaMA-3 70B): ${figures.planSearchEvaluated} plans evaluated and ranked in ${f1(figures.planSearchEngineMs)} ms in the engine (worker)`);
   console.log(`  engine wasm gzipped: ${(figures.wasmGzipBytes / 1024).toFixed(1)} KB; whole site gzipped: ${(figures.totalGzipBytes / 1024).toFixed(1)} KB (explorer first load ${(figures.firstLoadGzipBytes / 1024).toFixed(1)} KB, without the lazily loaded charts and the chapters)`);
   console.log(`  time to interactive: ${f1(figures.interactiveMs)} ms (engines loaded ${f1(figures.engineLoadMs)} ms after the page started them); screenshots in build/screenshots/`);

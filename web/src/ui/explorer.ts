@@ -7,18 +7,21 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { EngineClient, ResultCache, type BatchResult } from '../engine/client';
 import { LocalEngine } from '../engine/local';
-import type { ChipResult, Evaluation, MatmulResult, PlanSearchResult, RooflineResult, SearchedPlan, TransformerResult } from '../engine/types';
+import type {
+  ChipResult, Evaluation, MatmulResult, PlanSearchResult, RooflineResult, SearchedPlan, ServingDeployment, ServingSearchResult, TransformerResult,
+} from '../engine/types';
 import {
   FEATURES, PRESETS, cloneState, defaultState, hardwareFields, hardwarePreset, param, type State, type Value,
 } from '../state/params';
 import { decodeState, encodeState } from '../state/url';
 import { applyPlan } from '../state/plans';
+import { applyDeployment } from '../state/serving-search';
 import { fitToChip, rebalance } from '../state/degrees';
 import { hfAnswer, hfConfigOf, minifyConfig, rememberHfModel } from '../state/hf';
 import { pinText, pinnedOf } from '../state/pin';
 import {
-  chipScenario, mainMatmuls, mainScenario, meshFor, planSearchScenario, rooflineCurveScenarios, scalingScenarios, transformerScenario,
-  ROOFLINE_INTENSITIES,
+  chipScenario, mainMatmuls, mainScenario, meshFor, planSearchScenario, rooflineCurveScenarios, scalingScenarios, servingSearchScenario,
+  transformerScenario, ROOFLINE_INTENSITIES,
 } from '../state/scenario';
 import { sig } from '../charts/format';
 import { styles } from './styles';
@@ -26,12 +29,14 @@ import { diagnosticsList } from './diagnostics';
 import { metricsOf, planStatus, isServing, type Planned, type Results } from './results';
 import type { SetEvent } from './controls';
 import type { CheckedPlan, SearchRun } from './plans';
+import type { ServingSearchRun } from './serving-search';
 import './controls';
 import './headline';
 import './training-results';
 import './serving-results';
 import './compare';
 import './plans';
+import './serving-search';
 import './charts';
 import './facts';
 import './export';
@@ -65,6 +70,8 @@ export interface ScalescopeHooks {
   chartsQuery?: string;
   /** The last plan search: time in the engine (ms) and plans listed. */
   search?: { engineMs: number; plans: number; evaluated: number; listed: number };
+  /** The last serving search: time in the engine (ms; 0 when the cache answered), deployments listed, and for which state. */
+  servingSearch?: { engineMs: number; cached: boolean; deployments: number; evaluated: number; meeting: number; query: string };
   /** Worker restarts and page-instance renewals so far (each after a hang or a throw). */
   restarts?: number;
 }
@@ -86,6 +93,7 @@ export class ScalescopeExplorer extends LitElement {
     copied: { state: true },
     search: { state: true },
     searching: { state: true },
+    servingSearch: { state: true },
     degreeProblem: { state: true },
     plots: { state: true },
   };
@@ -98,6 +106,7 @@ export class ScalescopeExplorer extends LitElement {
   copied = '';
   search: SearchRun | null = null;
   searching = false;
+  servingSearch: ServingSearchRun | null = null;
   degreeProblem = '';
   plots: PlotsModule | null = null;
 
@@ -392,7 +401,9 @@ export class ScalescopeExplorer extends LitElement {
         if (this.secondaryTimer) clearTimeout(this.secondaryTimer);
         this.secondaryTimer = setTimeout(() => {
           this.secondaryTimer = null;
-          if (this.state === state) this.requestSecondary(state, curveKey);
+          if (this.state !== state) return;
+          this.requestSecondary(state, curveKey);
+          this.requestServingSearch(state);
         }, this.chartsAsked ? 150 : 0);
         this.chartsAsked = true;
       },
@@ -485,6 +496,44 @@ export class ScalescopeExplorer extends LitElement {
         this.search = { key, mesh, gpu, ev: null, engineMs: 0, checked: [], error: e instanceof Error ? e.message : String(e) };
       },
     );
+  }
+
+  // ---------------------------------------------------------------------------------------------- serving search
+
+  /**
+   * The serving search for the state on screen, in the worker, once the controls rest: one search takes a few
+   * milliseconds (measured by the browser test), so it needs no button; a search already answered is not sent again.
+   */
+  private requestServingSearch(state: State): void {
+    const client = this.client;
+    const sc = servingSearchScenario(state);
+    if (!client || !sc) return;
+    const key = JSON.stringify(sc);
+    if (this.servingSearch?.key === key && !this.servingSearch.error) return;
+    client.evaluate([key], 'serving-search').then(
+      (batch) => {
+        if (!batch) return; // a newer search replaced this one
+        const ev = batch.results[0] as Evaluation<ServingSearchResult>;
+        this.servingSearch = { key, ev, engineMs: batch.engineMs };
+        const res = ev.ok ? ev.result : undefined;
+        this.hooks.servingSearch = {
+          engineMs: batch.engineMs, cached: batch.cached > 0, deployments: res?.deployments.length ?? 0, evaluated: res?.evaluated ?? 0, meeting: res?.meeting_targets ?? 0, query: encodeState(state),
+        };
+      },
+      (e: unknown) => (this.servingSearch = { key, ev: null, engineMs: 0, error: e instanceof Error ? e.message : String(e) }),
+    );
+  }
+
+  /** Sets the serving controls to a deployment's replica (src/state/serving-search.ts), as if the reader had moved them. */
+  private applyDeployment(d: ServingDeployment): void {
+    const a = applyDeployment(this.state, d);
+    if (!a.ok) {
+      this.notices = a.problems;
+      return;
+    }
+    this.markInput();
+    this.state = a.state;
+    this.afterChange();
   }
 
   /** Sets the controls to a searched plan (src/state/plans.ts), as if the reader had moved them. */
@@ -589,7 +638,8 @@ export class ScalescopeExplorer extends LitElement {
       ${answer ? diagnosticsList(answer.diagnostics, serving ? 'serving' : 'training_step') : nothing}
       ${serving ? html`<ss-serving-results .results=${r}></ss-serving-results>` : html`<ss-training-results .results=${r}></ss-training-results>`}
       ${pin ? html`<ss-compare .pinnedState=${pin.state} .metrics=${metrics} .pinnedMetrics=${metricsOf(pin, pin.chip?.ok ? pin.chip.result : undefined)} .status=${status} .pinnedStatus=${planStatus(pin)}></ss-compare>` : nothing}
-      ${serving ? nothing : html`<ss-plans .results=${r} .run=${this.search} .searching=${this.searching} .ready=${this.engineStatus === 'ready'}
+      ${serving ? html`<ss-serving-search .results=${r} .state=${this.state} .run=${this.servingSearch}
+        @ss-apply-deployment=${(e: CustomEvent<ServingDeployment>) => this.applyDeployment(e.detail)}></ss-serving-search>` : html`<ss-plans .results=${r} .run=${this.search} .searching=${this.searching} .ready=${this.engineStatus === 'ready'}
         @ss-search=${() => this.runSearch()} @ss-apply=${(e: CustomEvent<SearchedPlan>) => this.applyPlan(e.detail)}></ss-plans>`}
       <ss-charts .results=${r} .plots=${this.plots} .live=${this.state} .onDrawn=${(s: State) => (this.hooks.chartsQuery = encodeState(s))}></ss-charts>
       <ss-facts .results=${r}></ss-facts>

@@ -116,6 +116,15 @@ export const styles = [barStyles, css`
   .plans.stale { opacity: 0.5; }
   .plans .worse { color: #8a1c12; }
   .plans .ok-mark { color: #135c2b; }
+  .search-question { display: grid; grid-template-columns: repeat(auto-fill, minmax(230px, 1fr)); gap: 2px 16px; align-items: start; margin: 4px 0 6px; }
+  /* The deployment table fits the results column at 1400 px: its notes and headers wrap. */
+  .deployments th[scope='row'] { min-width: 140px; }
+  .deployments thead th, .deployments .help { white-space: normal; }
+  .deployments thead th:not(:first-child):not(:last-child) { min-width: 4.5em; }
+  .plans.deployments thead th:nth-child(2) { text-align: right; }
+  .plans.deployments thead th:nth-child(3) { text-align: left; }
+  .deployments td .help { min-width: 70px; max-width: 150px; margin-left: auto; }
+  .search-question .hint { color: #555; font-weight: 400; }
   .notice-inline { margin: 4px 0; padding: 4px 8px; border-left: 3px solid #d9a400; background: #fff7da; font-size: 13px; }
   .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
   .spec { display: grid; gap: 2px; margin: 6px 0; }

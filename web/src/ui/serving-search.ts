@@ -1,0 +1,196 @@
+// <ss-serving-search>: "fewest chips / cheapest deployment for this latency", answered by the engine's serving search
+// (docs/api.md `serving_search`, built by state/scenario.ts servingSearchScenario). The question's own controls sit
+// here, by the answer: latency and time-to-first-token targets, what "best" means, a demand, prefill colocated or
+// not, and whether the batch and dtypes set in the controls are kept. One search takes a few milliseconds, so the
+// explorer runs it in the worker whenever the controls rest (no button). The table lists the best deployments; when
+// none meets the targets it says so and lists the fastest there are (the engine's latency x cost front). Apply sets
+// the controls to a deployment's replica, so that the headline shows it and the URL reproduces it.
+import { LitElement, html, nothing, type TemplateResult } from 'lit';
+import type { Evaluation, ServingDeployment, ServingResult, ServingSearchResult } from '../engine/types';
+import { hardwarePreset, param, type State, type Value } from '../state/params';
+import { servingSearchScenario } from '../state/scenario';
+import { chipsText, isCurrentDeployment, replicaText } from '../state/serving-search';
+import { fmtBytes, fmtCount, fmtRate, fmtSeconds, fmtUsd, sig } from '../charts/format';
+import { boolField, enumField, numberField } from './fields';
+import { diagnosticsList } from './diagnostics';
+import { rankingNote } from './ranking';
+import { servingOf, type Results } from './results';
+import type { SetDetail } from './controls';
+
+/** A serving search the page ran: for which scenario (its text) and what came back. */
+export interface ServingSearchRun {
+  key: string;
+  ev: Evaluation<ServingSearchResult> | null;
+  /** Time in the engine (0 when the page's cache answered). */
+  engineMs: number;
+  error?: string;
+}
+
+/** How many of the engine's latency x cost front the page lists when no deployment meets the targets. */
+const FRONTIER_SHOWN = 10;
+
+const OBJECTIVE_WORDS: Readonly<Record<string, string>> = {
+  usd_per_million_tokens: 'cheapest ($ per 1M output tokens)', fewest_chips: 'fewest chips', tokens_per_s_per_chip: 'most tokens/s per chip',
+};
+const PREFILL_WORDS: Readonly<Record<string, string>> = {
+  both: 'colocated or on prefill servers', colocated: 'colocated (on the decode chips)', disaggregated: 'on prefill servers (disaggregated)',
+};
+
+/** A target starts at the number on screen ("for this latency"), to two significant digits, inside the row's range. */
+function startAt(key: string, onScreen: number | undefined, fallback: number): number {
+  const p = param(key);
+  const v = onScreen !== undefined && Number.isFinite(onScreen) && onScreen > 0 ? Number(onScreen.toPrecision(2)) : fallback;
+  return Math.min(p.max ?? v, Math.max(p.min ?? v, v));
+}
+
+export class SsServingSearch extends LitElement {
+  static override properties = {
+    results: { attribute: false },
+    state: { attribute: false },
+    run: { attribute: false },
+    announce: { state: true },
+  };
+
+  results!: Results;
+  /** The controls as they are now (the results may be a moment older). */
+  state!: State;
+  run: ServingSearchRun | null = null;
+  announce = '';
+
+  protected override createRenderRoot(): this {
+    return this;
+  }
+
+  private set(values: Record<string, Value>, ev: Event): void {
+    this.dispatchEvent(new CustomEvent<SetDetail>('ss-set', { detail: { values, ev }, bubbles: true }));
+  }
+
+  private readonly onValue = (key: string, value: Value, ev: Event): void => this.set({ [key]: value }, ev);
+
+  /** A row that may be unset (no target, no demand): a checkbox, and the number once it is on. */
+  private optional(key: string, start: number, format: (v: number) => string): TemplateResult {
+    const p = param(key);
+    const v = this.state.values[key];
+    const on = typeof v === 'number';
+    return html`<div class="optional" data-optional=${key}>
+      <div class="ctl check" title=${p.help}>
+        <input type="checkbox" id="ss-${key}-on" data-key="${key}-on" .checked=${on}
+          @change=${(e: Event) => this.set({ [key]: (e.target as HTMLInputElement).checked ? start : null }, e)} />
+        <label for="ss-${key}-on">${p.label}${on ? '' : ` (no ${p.key === 'sdemand' ? 'demand: one replica' : 'target'})`}</label>
+      </div>
+      ${on ? numberField({ ...p, label: key === 'sdemand' ? 'Output tokens to serve' : 'Target' }, { id: `ss-${key}`, value: v, badges: html` <span class="hint">= ${format(v)}</span>`, onValue: this.onValue }) : nothing}
+    </div>`;
+  }
+
+  private question(onScreen: ServingResult | undefined): TemplateResult {
+    const v = this.state.values;
+    const keepBatch = { ...param('skeepb'), label: `Keep this batch (${fmtCount(Number(v['sbatch']))})` };
+    const keepDtypes = { ...param('skeepdt'), label: `Keep these dtypes (${String(v['wdt'])} weights, ${String(v['kvdt'])} KV)` };
+    return html`<div class="search-question" role="group" aria-label="What the serving search looks for">
+      ${this.optional('slat', startAt('slat', onScreen?.latency_per_token_s, 0.05), fmtSeconds)}
+      ${this.optional('sttft', startAt('sttft', onScreen?.time_to_first_token_s, 2), fmtSeconds)}
+      ${this.optional('sdemand', 1e4, (x) => fmtRate(x, 'tok/s'))}
+      ${enumField(param('sobj'), 'ss-sobj', v['sobj'] ?? null, this.onValue, OBJECTIVE_WORDS)}
+      ${enumField(param('sprefill'), 'ss-sprefill', v['sprefill'] ?? null, this.onValue, PREFILL_WORDS)}
+      <div>${boolField(keepBatch, 'ss-skeepb', v['skeepb'] ?? null, this.onValue)}${boolField(keepDtypes, 'ss-skeepdt', v['skeepdt'] ?? null, this.onValue)}</div>
+    </div>`;
+  }
+
+  /** What the engine tries, in words, from the question as set (the engine's defaults where it is not). */
+  private space(gpu: boolean): string {
+    const v = this.state.values;
+    const replicas = gpu ? 'every GPU count in powers of two up to 64' : 'every slice of the pod in powers of two up to 256 chips (its most balanced shape)';
+    const dtypes = v['skeepdt'] === true ? `${String(v['wdt'])} weights and ${String(v['kvdt'])} KV` : `bf16 or ${gpu ? 'fp8' : 'int8'} weights and KV`;
+    const batch = v['skeepb'] === true ? `a batch of ${fmtCount(Number(v['sbatch']))}` : 'batches in powers of two up to the largest that fits';
+    return `The engine tries ${replicas}, split into tensor (and, for a mixture of experts, expert) parallelism, with ${dtypes}, ${batch}, ` +
+      `prompts prefilled ${PREFILL_WORDS[String(v['sprefill'])] ?? ''}, for the prompt, generated and KV lengths set here; it costs each with the chips of all its replicas and prefill servers.`;
+  }
+
+  private emitApply(d: ServingDeployment, label: string): void {
+    this.announce = `Applied ${label}; the headline shows its replica.`;
+    this.dispatchEvent(new CustomEvent<ServingDeployment>('ss-apply-deployment', { detail: d, bubbles: true }));
+  }
+
+  /** `targets`: a column saying whether each row meets them (the frontier's; every ranked deployment does). */
+  private table(rows: ServingDeployment[], kind: 'deployment' | 'frontier', gpu: boolean, targets: boolean, stale: boolean): TemplateResult {
+    const shown = this.results.state;
+    return html`<div class="table-wrap" data-scroll-hint><table class="plans deployments ${stale ? 'stale' : ''}" data-table=${kind}>
+      <caption class="sr-only">${kind === 'deployment' ? 'The best serving deployments, best first' : 'The fastest deployments, each the cheapest at its latency'}</caption>
+      <thead><tr><th scope="col">#</th><th scope="col">Chips</th><th scope="col">Replica</th><th scope="col">Batch</th><th scope="col">Decode step</th>
+        <th scope="col">Latency per token</th><th scope="col">Time to first token</th><th scope="col">Tokens/s per chip</th><th scope="col">$ per 1M output tokens</th>
+        <th scope="col">Memory of HBM</th>${targets ? html`<th scope="col">Targets</th>` : nothing}<th scope="col"><span class="sr-only">Apply</span></th></tr></thead>
+      <tbody>
+        ${rows.map((d, i) => {
+          const current = !stale && isCurrentDeployment(shown, d);
+          const replica = replicaText(d, gpu);
+          const label = `deployment ${i + 1}: ${d.total_chips} chips, ${replica}, batch ${d.batch}`;
+          return html`<tr data-deployment=${kind === 'deployment' ? i : nothing} data-frontier=${kind === 'frontier' ? i : nothing} data-chips=${d.total_chips} data-step=${String(d.decode_step_s)} data-latency=${String(d.latency_per_token_s)} data-ttft=${String(d.time_to_first_token_s)}
+              data-meets=${d.meets_targets ? 'yes' : 'no'} class=${current ? 'current' : ''} aria-current=${current ? 'true' : 'false'}>
+            <td>${i + 1}</td>
+            <td><strong>${d.total_chips}</strong><span class="help">${chipsText(d)}</span></td>
+            <th scope="row"><span class="plan-deg">${replica}</span>
+              <span class="help">${d.dtypes.weights} weights · ${d.dtypes.kv} KV · ${d.disaggregated ? 'prefill servers' : 'prefill colocated'}${current ? html` <span class="badge">on screen</span>` : nothing}</span></th>
+            <td>${fmtCount(d.batch)}</td>
+            <td>${fmtSeconds(d.decode_step_s)}</td>
+            <td>${fmtSeconds(d.latency_per_token_s)}<span class="help">${d.disaggregated ? 'the step' : d.bound === 'prefill' ? 'mostly prefills' : 'step + prefills'}</span></td>
+            <td>${fmtSeconds(d.time_to_first_token_s)}</td>
+            <td>${fmtRate(d.tokens_per_s_per_chip, 'tok/s')}</td>
+            <td>${fmtUsd(d.usd_per_million_output_tokens)}</td>
+            <td>${fmtBytes(d.memory_bytes)}<span class="help">of ${fmtBytes(d.hbm_capacity_bytes)}</span></td>
+            ${targets ? html`<td>${d.meets_targets ? html`<span class="ok-mark">✓</span> meets` : html`<span class="worse">✗ misses</span>`}</td>` : nothing}
+            <td><button type="button" data-apply-deployment=${`${kind}-${i}`} aria-disabled=${stale || current ? 'true' : 'false'}
+              @click=${() => !stale && !current && this.emitApply(d, label)} aria-label="Apply ${label}">${current ? 'Applied' : 'Apply'}</button></td>
+          </tr>`;
+        })}
+      </tbody>
+    </table></div>`;
+  }
+
+  /** The answer: the ranked deployments, or plainly that none meets the targets and the fastest there are. */
+  private answer(res: ServingSearchResult, gpu: boolean, stale: boolean): TemplateResult {
+    const v = this.state.values;
+    const targets = [typeof v['slat'] === 'number' ? `latency per token at most ${fmtSeconds(v['slat'])}` : '', typeof v['sttft'] === 'number' ? `time to first token at most ${fmtSeconds(v['sttft'])}` : ''].filter(Boolean);
+    const none = this.run?.ev?.diagnostics.find((d) => d.code === 'no_deployment_meets_targets');
+    if (res.deployments.length === 0) {
+      const fastest = res.frontier.slice(0, FRONTIER_SHOWN);
+      // The engine's warning says which: nothing fits in HBM at all, or nothing fast enough.
+      const why = res.fitting === 0 ? ` Nothing fits in HBM (${none?.message ?? 'allow larger replicas or smaller dtypes'}).` : '';
+      return html`<p class="notice-inline" role="status" data-no-deployment><strong>No deployment meets the targets.</strong>${why}</p>
+        ${fastest.length ? html`<p class="muted">The fastest there are, each the cheapest at its latency (${fmtCount(res.frontier_size)} on the latency × cost front):</p>
+          ${this.table(fastest, 'frontier', gpu, targets.length > 0, stale)}` : nothing}`;
+    }
+    return html`${targets.length ? html`<p class="muted" data-targets-met>Every deployment listed meets the targets: ${targets.join(' and ')}.</p>` : nothing}
+      ${this.table(res.deployments, 'deployment', gpu, false, stale)}`;
+  }
+
+  override render(): TemplateResult | typeof nothing {
+    const r = this.results;
+    const sc = this.state ? servingSearchScenario(this.state) : null;
+    if (!r || !sc) return nothing;
+    const gpu = hardwarePreset(String(this.state.values['hw'])).kind === 'gpu';
+    const run = this.run;
+    const stale = !run || run.key !== JSON.stringify(sc);
+    const res = run?.ev?.ok ? run.ev.result : undefined;
+    const v = this.state.values;
+    const leftOut = [v['spec'] === true ? 'decodes without speculation' : '', typeof v['sparams'] === 'number' ? 'uses the model’s own parameter count, not the override' : ''].filter(Boolean);
+    const status = stale ? 'Searching…' : res
+      ? `${fmtCount(res.evaluated)} deployments evaluated, ${fmtCount(res.fitting)} fit in HBM, ${fmtCount(res.meeting_targets)} meet the targets; ${run!.engineMs > 0 ? `${sig(run!.engineMs)} ms in the engine` : 'from the page’s cache'}.`
+      : '';
+    return html`<section class="panel" aria-labelledby="h-ssearch" data-serving-search>
+      <h3 id="h-ssearch">Fewest chips or cheapest deployment for a latency</h3>
+      ${this.question(servingOf(r))}
+      <p class="muted">${this.space(gpu)}${leftOut.length ? ` The search ${leftOut.join(' and ')}.` : ''}</p>
+      ${rankingNote(res, this.state, { after: '.', ideal: ': every chip at its peak and full bandwidth; set efficiencies for a realistic ranking.' })}
+      <p class="muted" role="status" aria-live="polite" data-search-status>${status}</p>
+      ${run?.error ? html`<div class="error" role="alert">${run.error}</div>` : nothing}
+      ${run?.ev && !run.ev.ok ? diagnosticsList(run.ev.diagnostics, 'serving_search') : nothing}
+      ${res ? this.answer(res, gpu, stale) : nothing}
+      ${res ? html`<p class="muted small">Apply sets the replica on screen (its TP and EP degrees, dtypes and batch). The headline then shows that one replica:
+        its latency per token is the decode step alone and its cost counts only its own chips, where the search adds the prompts a colocated replica prefills between steps,
+        and the prefill servers and replicas a deployment needs.</p>` : nothing}
+      <p class="sr-only" role="status" aria-live="polite">${this.announce}</p>
+    </section>`;
+  }
+}
+
+customElements.define('ss-serving-search', SsServingSearch);
