@@ -2,6 +2,7 @@
 // book's step (planners/plan_search.h), the best k, the Pareto front and the counts; chunks with a cursor.
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "io/format.h"
 #include "planners/plan_search.h"
@@ -192,23 +193,23 @@ bool same_place(const RankedPlan& a, const RankedPlan& b) {
          a.step.total_bytes == b.step.total_bytes && a.fits == b.fits;
 }
 
+// The counts' JSON keys, for the result and for the cursor a chunked search resumes from.
+constexpr std::pair<const char*, long long SearchCounts::*> kCountKeys[] = {
+    {"space", &SearchCounts::space},   {"evaluated", &SearchCounts::evaluated},
+    {"equivalent", &SearchCounts::equivalent}, {"valid", &SearchCounts::valid},
+    {"with_warnings", &SearchCounts::with_warnings}, {"fitting", &SearchCounts::fitting},
+    {"ranked", &SearchCounts::ranked}, {"pruned", &SearchCounts::pruned}};
+
 Json counts_json(const SearchCounts& c) {
-  return {{"space", c.space},     {"evaluated", c.evaluated}, {"equivalent", c.equivalent},
-          {"valid", c.valid},     {"with_warnings", c.with_warnings}, {"fitting", c.fitting},
-          {"ranked", c.ranked},   {"pruned", c.pruned}};
+  Json out = Json::object();
+  for (const auto& [key, field] : kCountKeys) out[key] = c.*field;
+  return out;
 }
 
 SearchCounts counts_from(const Json& j) {
   SearchCounts c;
-  auto get = [&](const char* k) { return j.contains(k) && j[k].is_number() ? j[k].get<long long>() : 0LL; };
-  c.space = get("space");
-  c.evaluated = get("evaluated");
-  c.equivalent = get("equivalent");
-  c.valid = get("valid");
-  c.with_warnings = get("with_warnings");
-  c.fitting = get("fitting");
-  c.ranked = get("ranked");
-  c.pruned = get("pruned");
+  for (const auto& [key, field] : kCountKeys)
+    c.*field = j.contains(key) && j[key].is_number() ? j[key].get<long long>() : 0LL;
   return c;
 }
 
