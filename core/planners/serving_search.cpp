@@ -190,7 +190,7 @@ ServingSearch search_serving(const ServingSearchInput& in) {
               x.time_to_first_token_s = prefill_one;
               x.memory_bytes = serving_param_bytes(s) + b * kv_bytes_per_sequence(s, final_context);
               x.hbm_capacity_bytes = mesh.chips * hw.hbm_capacity_bytes;
-              x.bound = step.compute_bound ? "compute" : "memory";
+              x.bound = step.bound;  // what sets the step (KV loading can make it memory-bound)
               double replica_tokens_per_s;
               if (disaggregated) {
                 // §2.10 disaggregation: P_servers / T_prefill = B G_servers / (T_step G).
