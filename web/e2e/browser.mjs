@@ -364,8 +364,12 @@ async function main() {
       const header = (await page.locator('table.plans thead').textContent()) ?? '';
       check('the plan table names step, MFU, memory, binding threshold, time and cost to train', ['Step', 'MFU', 'Memory', 'Binding', 'Time and cost to train'].every((w) => header.includes(w)), header);
       check('the ranking says which model made it (calibrated, with the book’s ideal step under each plan)', (await page.locator('[data-calibrated-ranking]').count()) === 1 && (await page.locator('[data-plan-ideal]').count()) === rows);
-      const ties = await page.locator('[data-tie]').allTextContents();
-      check('near-ties say what differs', ties.length === 0 || ties.every((x) => / vs /.test(x) || /axis order/.test(x)), ties.slice(0, 2).join(' | '));
+      const ties = await page.locator('[data-tie], [data-near-tie]').allTextContents();
+      check('ties say what differs, in words (no engine notation)', ties.length > 0 && ties.every((x) => / vs /.test(x) && !/@/.test(x)), ties.slice(0, 2).join(' | '));
+      const layouts = await page.locator('[data-plan-layout]').allTextContents();
+      check('every plan says where its strategies sit, parts of torus axes in words', layouts.length === rows && layouts.some((x) => /(inner|outer|middle) \d+ of [XYZ]/.test(x)), layouts.slice(0, 2).join(' | '));
+      const front = await page.evaluate(() => window.__scalescope.search?.paretoListed);
+      check('plans on the Pareto front are marked', (await page.locator('[data-pareto]').count()) === front, `${front} on the front`);
       figures.planSearchEngineMs = await page.evaluate(() => window.__scalescope.search?.engineMs);
       figures.planSearchEvaluated = await page.evaluate(() => window.__scalescope.search?.evaluated);
       for (const i of [2, 0]) {
@@ -379,6 +383,9 @@ async function main() {
         check(`apply plan ${i + 1}: focus stays on its button`, await page.evaluate((n) => document.querySelector('scalescope-explorer').shadowRoot.activeElement?.getAttribute('data-apply') === String(n), i));
       }
       await page.waitForFunction(() => window.location.search.includes('layout='), null, { timeout: 5000 });
+      const meshHelp = ((await page.locator('[data-mesh-help]').textContent()) ?? '').trim();
+      const row0 = ((await page.locator('[data-plan="0"] [data-plan-layout]').textContent()) ?? '').trim();
+      check('the applied plan’s layout is the one its row names (the mesh under the controls)', row0.length > 0 && meshHelp.includes(row0), `${meshHelp} | ${row0}`);
       await shot(page, 'explorer-plans.png');
       const step = await metric(page, 'step_s');
       await page.waitForFunction(() => window.location.search === '?' + window.__scalescope.stateQuery);

@@ -1,10 +1,10 @@
 // The hand-written types (src/engine/types.ts) against the real module: the functions exist, and real results
 // of every query the page sends have exactly the keys and kinds the types say.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EngineModule, Evaluation, Presets, Scenario } from '../src/engine/types';
+import type { EngineModule, Evaluation, PlanSearchQuery, PlanSearchResult, Presets, Scenario } from '../src/engine/types';
 import { EXTRA_KEY, SHAPES, shapeMismatches, type ShapeSpec } from '../src/engine/types';
 import { defaultState, cloneState } from '../src/state/params';
-import { chipScenario, mainMatmuls, mainScenario, meshFor, rooflineCurveScenarios, servingSearchScenario, transformerScenario } from '../src/state/scenario';
+import { chipScenario, mainMatmuls, mainScenario, meshFor, planSearchScenario, rooflineCurveScenarios, servingSearchScenario, transformerScenario } from '../src/state/scenario';
 import { loadEngine } from './engine';
 
 let engine: EngineModule;
@@ -27,6 +27,11 @@ function expectShape(ev: Evaluation<unknown>, shape: ShapeSpec, what = ev.query 
   expect(all.filter((m) => !m.endsWith(EXTRA_KEY))).toEqual([]);
 }
 
+/** A nested value (a plan, a layout) against its shape. */
+function expectShapeOf(v: unknown, shape: ShapeSpec): void {
+  expect(shapeMismatches(v, shape).filter((m) => !m.endsWith(EXTRA_KEY))).toEqual([]);
+}
+
 afterAll(() => {
   if (extras.size) console.warn(`engine result keys not yet in web/src/engine/types.ts:\n  ${[...extras].join('\n  ')}`);
 });
@@ -42,6 +47,11 @@ const moe = cloneState(training);
 moe.values['model'] = 'mixtral-8x7b';
 moe.values['ep'] = 4;
 moe.values['tp'] = 1;
+// An applied plan's layout with a split axis (sub-axes) and uneven pipeline stages (3 over 80 layers).
+const subAxes = cloneState(training);
+Object.assign(subAxes.values, { fsdp: 32, tp: 2, layout: 'fsdp4.fsdp4.fsdp2*tensor2' });
+const uneven = cloneState(training);
+Object.assign(uneven.values, { hw: 'h100-sxm', fsdp: 8, pp: 3, tp: 8, mb: 8, zero: 1 });
 
 function plan(s: typeof training) {
   const m = meshFor(s);
@@ -98,12 +108,56 @@ describe('the wasm module', () => {
 
   it('training_step results match TrainingStepResult', (ctx) => {
     if (!has('training_step')) return ctx.skip();
-    for (const s of [training, gpu, moe]) {
+    for (const s of [training, gpu, moe, subAxes, uneven]) {
       const ev = run(mainScenario(s, plan(s)));
       expectShape(ev, SHAPES.training_step);
       const t = ev.result as { thresholds: unknown[] };
       for (const th of t.thresholds) expect(shapeMismatches(th, SHAPES.threshold).filter((m) => !m.endsWith(EXTRA_KEY))).toEqual([]);
     }
+    // The optional keys the types name are there when they apply: the chosen layout for sub-axes, the busiest stage.
+    const sub = run<{ parallelism?: unknown; layout?: Record<string, unknown>; layouts_considered?: number }>(mainScenario(subAxes, plan(subAxes))).result!;
+    expect(sub.parallelism).toEqual({ fsdp: ['X', 'Y', { axis: 'Z', size: 2, stride: 2 }], tensor: [{ axis: 'Z', size: 2, stride: 1 }] });
+    expect(sub.layouts_considered).toBe(1);
+    for (const l of Object.values(sub.layout!)) expectShapeOf(l, SHAPES.strategy_layout);
+    const st = run<{ pipeline_stage_layers?: number; pipeline_stage_imbalance?: number }>(mainScenario(uneven, plan(uneven))).result!;
+    expect([st.pipeline_stage_layers, st.pipeline_stage_imbalance]).toEqual([27, 27 / (80 / 3)]);
+    expect(run<{ pipeline_stage_layers?: number }>(mainScenario(training, plan(training))).result!.pipeline_stage_layers).toBeUndefined();
+  });
+
+  it('plan_search results match PlanSearchResult: plans, the Pareto front, layouts, ties and a resume cursor', (ctx) => {
+    if (!has('plan_search')) return ctx.skip();
+    const small = cloneState(training);
+    Object.assign(small.values, { fsdp: 16, tp: 4 });
+    const gpuSmall = cloneState(gpu);
+    let ties = 0;
+    for (const s of [small, gpuSmall]) {
+      const ev = run<PlanSearchResult>(planSearchScenario(s)!);
+      expectShape(ev, SHAPES.plan_search);
+      const r = ev.result!;
+      expect(r.plans.length).toBeGreaterThan(0);
+      for (const p of r.plans) {
+        expectShapeOf(p, SHAPES.searched_plan);
+        for (const l of Object.values(p.layout)) {
+          expectShapeOf(l, SHAPES.strategy_layout);
+          for (const piece of l!.pieces) expectShapeOf(piece, SHAPES.layout_piece);
+        }
+        if (p.tie) {
+          ties++;
+          expectShapeOf(p.tie, SHAPES.plan_tie);
+        }
+      }
+      for (const p of r.pareto) expectShapeOf(p, SHAPES.searched_plan_core);
+      expectShapeOf(r.counts, SHAPES.plan_search.counts);
+      expect(r.complete).toBe(true);
+      expect(r.cursor).toBeUndefined();
+    }
+    expect(ties).toBeGreaterThan(0);
+    // A search cut into chunks answers with a cursor until it is complete.
+    const sc = planSearchScenario(small)!;
+    const part = run<PlanSearchResult>({ ...sc, query: { ...(sc.query as PlanSearchQuery), chunk_plans: 1000 } });
+    expectShape(part, SHAPES.plan_search);
+    expect(part.result!.complete).toBe(false);
+    expectShapeOf(part.result!.cursor, SHAPES.search_cursor);
   });
 
   it('serving results match ServingResult', (ctx) => {

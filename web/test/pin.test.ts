@@ -20,6 +20,16 @@ describe('pinned comparison', () => {
     expect(p.state).toEqual(pinned);
   });
 
+  it('keeps an applied plan’s layout with a split axis (fsdp4*tensor2) through the page URL', () => {
+    const pinned = cloneState(defaultState());
+    Object.assign(pinned.values, { fsdp: 1024, tp: 2, layout: 'fsdp16.fsdp16.fsdp4*tensor2' });
+    const now = cloneState(defaultState());
+    now.values['pin'] = pinText(pinned);
+    const back = decodeState(encodeState(now));
+    expect(back.notices).toEqual([]);
+    expect(pinnedOf(back.state)!.state).toEqual(pinned);
+  });
+
   it('pins the defaults as "v=1" (a pin of nothing would be no pin)', () => {
     expect(pinText(defaultState())).toBe('v=1');
     expect(pinnedOf({ ...defaultState(), values: { ...defaultState().values, pin: 'v=1' } })!.state).toEqual(defaultState());

@@ -1,10 +1,11 @@
 // Applying a searched plan sets controls whose training step is exactly the plan the engine ranked: the same step
-// time and memory, bit for bit, for TPU slices (with and without DCN), GPU clusters (the plan's own mesh) and MoE.
+// time, memory and MFU, bit for bit, through the real wasm engine, for TPU slices whose axes the plans split into
+// sub-axes (with and without DCN), GPU clusters (the plan's own mesh), MoE and uneven pipeline stages.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { EngineModule, Evaluation, PlanSearchResult, TrainingStepResult } from '../src/engine/types';
+import type { EngineModule, Evaluation, PlanSearchQuery, PlanSearchResult, Scenario, SearchedPlan, TrainingStepResult } from '../src/engine/types';
 import { SHAPES, shapeMismatches, EXTRA_KEY } from '../src/engine/types';
 import { cloneState, defaultState, type State } from '../src/state/params';
-import { applyPlan, isCurrentPlan } from '../src/state/plans';
+import { applyPlan, isCurrentPlan, type SearchedMesh } from '../src/state/plans';
 import { mainScenario, meshFor, planSearchScenario } from '../src/state/scenario';
 import { loadEngine } from './engine';
 
@@ -14,12 +15,55 @@ beforeAll(async () => {
 });
 
 const run = <R>(x: unknown): Evaluation<R> => JSON.parse(engine.evaluate(JSON.stringify(x))) as Evaluation<R>;
+const errors = (ev: Evaluation<unknown>): unknown[] => ev.diagnostics.filter((d) => d.severity !== 'warning');
+const shapeErrors = (v: unknown, shape: Parameters<typeof shapeMismatches>[1]): string[] => shapeMismatches(v, shape).filter((m) => !m.endsWith(EXTRA_KEY));
 
 function state(values: Record<string, unknown>): State {
   const s = cloneState(defaultState());
   Object.assign(s.values, values);
   return s;
 }
+
+const searchedMesh = (sc: Scenario): SearchedMesh => ({ shape: sc.mesh!.shape, axis_names: sc.mesh!.axis_names ?? [] });
+
+/** The page's search for a state, optionally with constraints (to reach plans the default ranking puts further down). */
+function search(s: State, constraints?: Record<string, unknown>): { sc: Scenario; res: PlanSearchResult } {
+  const sc = planSearchScenario(s)!;
+  expect(sc).not.toBeNull();
+  const query = constraints ? { ...(sc.query as PlanSearchQuery), constraints } : sc.query;
+  const ev = run<PlanSearchResult>({ ...sc, query });
+  expect(errors(ev)).toEqual([]);
+  expect(shapeErrors(ev.result, SHAPES.plan_search)).toEqual([]);
+  expect(ev.result!.plans.length).toBeGreaterThan(0);
+  return { sc, res: ev.result! };
+}
+
+/** Applies a plan and evaluates the page's training step for the state it gives. */
+function applied(s: State, plan: SearchedPlan, mesh: SearchedMesh): { state: State; step: TrainingStepResult } {
+  const a = applyPlan(s, plan, mesh);
+  expect(a.ok, a.ok ? '' : a.problems.join(' ')).toBe(true);
+  if (!a.ok) throw new Error('not applied');
+  const m = meshFor(a.state);
+  expect(m.ok).toBe(true);
+  if (!m.ok) throw new Error(m.problem);
+  const t = run<TrainingStepResult>(mainScenario(a.state, m.plan));
+  expect(errors(t)).toEqual([]);
+  return { state: a.state, step: t.result! };
+}
+
+/** The plan's step, memory and MFU to the last bit, and the layout the engine echoes is the plan's own. */
+function expectSameStep(step: TrainingStepResult, plan: SearchedPlan, what: string): void {
+  expect(step.time.step_s, `${what} ${JSON.stringify(plan.parallelism)}`).toBe(plan.step_s);
+  expect(step.memory.total_bytes, what).toBe(plan.memory_bytes);
+  expect(step.mfu_frac, what).toBe(plan.mfu_frac);
+  expect(step.degrees.pipeline, what).toBe(plan.degrees.pipeline);
+  for (const [k, refs] of Object.entries(step.parallelism ?? {})) {
+    if (Array.isArray(refs)) expect(refs, `${what} ${k}`).toEqual((plan.parallelism as Record<string, unknown>)[k]);
+  }
+}
+
+const hasSubAxis = (p: SearchedPlan): boolean =>
+  Object.values(p.parallelism).some((v) => Array.isArray(v) && v.some((r) => typeof r === 'object'));
 
 const CASES: [string, State][] = [
   ['v5p 16x16x8 (default)', defaultState()],
@@ -32,64 +76,74 @@ const CASES: [string, State][] = [
 
 describe('plan search -> apply', () => {
   it.each(CASES)('%s: every listed plan, applied, is the same training step', (_name, s) => {
-    const sc = planSearchScenario(s);
-    expect(sc).not.toBeNull();
-    const ev = run<PlanSearchResult>(sc);
-    expect(ev.diagnostics.filter((d) => d.severity !== 'warning')).toEqual([]);
-    expect(shapeMismatches(ev.result, SHAPES.plan_search).filter((m) => !m.endsWith(EXTRA_KEY))).toEqual([]);
-    const plans = ev.result!.plans;
-    expect(plans.length).toBeGreaterThan(0);
-    for (const [i, plan] of plans.entries()) {
-      expect(shapeMismatches(plan, SHAPES.searched_plan).filter((m) => !m.endsWith(EXTRA_KEY)), `plan ${i}`).toEqual([]);
-      const a = applyPlan(s, plan, { shape: sc!.mesh!.shape, axis_names: sc!.mesh!.axis_names ?? [] });
-      expect(a.ok, `plan ${i}: ${a.ok ? '' : a.problems.join(' ')}`).toBe(true);
-      if (!a.ok) continue;
-      const m = meshFor(a.state);
-      expect(m.ok, `plan ${i}`).toBe(true);
-      if (!m.ok) continue;
-      const t = run<TrainingStepResult>(mainScenario(a.state, m.plan));
-      expect(t.diagnostics.filter((d) => d.severity !== 'warning'), `plan ${i}`).toEqual([]);
-      expect(t.result!.time.step_s, `plan ${i} ${JSON.stringify(plan.parallelism)}`).toBe(plan.step_s);
-      expect(t.result!.memory.total_bytes, `plan ${i}`).toBe(plan.memory_bytes);
-      expect(t.result!.mfu_frac, `plan ${i}`).toBe(plan.mfu_frac);
-      expect(isCurrentPlan(a.state, plan, { shape: sc!.mesh!.shape, axis_names: sc!.mesh!.axis_names ?? [] }), `plan ${i}`).toBe(true);
+    const { sc, res } = search(s);
+    const mesh = searchedMesh(sc);
+    for (const [i, plan] of res.plans.entries()) {
+      expect(shapeErrors(plan, SHAPES.searched_plan), `plan ${i}`).toEqual([]);
+      const a = applied(s, plan, mesh);
+      expectSameStep(a.step, plan, `plan ${i}`);
+      expect(isCurrentPlan(a.state, plan, mesh), `plan ${i}`).toBe(true);
       // The search key does not move when a plan is applied: the list stays valid for the page.
       expect(JSON.stringify(planSearchScenario(a.state)), `plan ${i}`).toBe(JSON.stringify(sc));
     }
   });
 
-  it('a GPU plan with data, pipeline and tensor axes (D×P×T, tensor innermost) applies exactly', () => {
-    const s = state({ hw: 'h100-sxm', fsdp: 1, dp: 16, pp: 4, tp: 8, batch: 4194304, mb: 16 });
-    const sc = planSearchScenario(s)!;
-    const mesh = { shape: [16, 4, 8], axis_names: ['D', 'P', 'T'] };
-    const parallelism = { data: ['D'], pipeline: ['P'], tensor: ['T'], microbatches: 16, zero_stage: 1 as const };
-    const q = sc.query as unknown as Record<string, unknown>;
-    const direct = run<TrainingStepResult>({ ...sc, mesh, query: { ...q, kind: 'training_step', keep: undefined, parallelism, remat: 'block' } });
-    expect(direct.diagnostics.filter((d) => d.severity !== 'warning')).toEqual([]);
-    const t = direct.result!;
-    const plan = {
-      parallelism, remat: 'block' as const, mesh, degrees: { ...t.degrees }, step_s: t.time.step_s, bound: t.time.bound, critical: t.time.critical,
-      mfu_frac: t.mfu_frac, memory_bytes: t.memory.total_bytes, fits: t.memory.fits, binding: t.binding, train_time_s: t.cost.train_time_s, train_usd: t.cost.train_usd,
-    };
-    const a = applyPlan(s, plan, { shape: [128], axis_names: ['X'] });
-    expect(a.ok).toBe(true);
-    if (!a.ok) return;
-    expect(a.state.values['layout']).toBe('data16.pipeline4.tensor8');
-    const m = meshFor(a.state);
-    expect(m.ok && m.plan.shape).toEqual([16, 4, 8]);
-    if (!m.ok) return;
-    const viaPage = run<TrainingStepResult>(mainScenario(a.state, m.plan)).result!;
-    expect(viaPage.time.step_s).toBe(plan.step_s);
-    expect(viaPage.memory.total_bytes).toBe(plan.memory_bytes);
+  it('the default slice’s best plans split torus axes into sub-axes, and the applied state says so in its layout', () => {
+    const s = defaultState();
+    const { sc, res } = search(s);
+    const plan = res.plans.find(hasSubAxis)!;
+    expect(plan).toBeDefined();
+    const a = applied(s, plan, searchedMesh(sc));
+    expect(String(a.state.values['layout'])).toContain('*');
+    expectSameStep(a.step, plan, 'sub-axis plan');
+    // Another plan is not the current one.
+    const other = res.plans.find((p) => p.step_s !== plan.step_s)!;
+    expect(isCurrentPlan(a.state, other, searchedMesh(sc))).toBe(false);
   });
 
-  it('a plan outside the controls’ ranges is refused with words, not applied', () => {
-    const s = defaultState();
+  it('two slices: the search lets DCN carry only what the page’s DCN control holds', () => {
+    const s = state({ fsdp: 32, tp: 4, slices: 2 });
     const sc = planSearchScenario(s)!;
-    const plan = run<PlanSearchResult>(sc).result!.plans[0]!;
-    const a = applyPlan(s, { ...plan, parallelism: { ...plan.parallelism, microbatches: 1e6 } }, { shape: sc.mesh!.shape, axis_names: sc.mesh!.axis_names ?? [] });
-    expect(a.ok).toBe(false);
-    if (!a.ok) expect(a.problems.join(' ')).toContain('Microbatches');
+    expect(sc.query).toMatchObject({ space: { dcn_strategies: ['data', 'fsdp'] } });
+    expect(planSearchScenario(defaultState())!.query).not.toHaveProperty('space');
+  });
+
+  it('a GPU plan with data, pipeline and tensor axes (its own mesh, tensor innermost) applies exactly', () => {
+    const s = state({ hw: 'h100-sxm', fsdp: 64, tp: 8, batch: 4194304 });
+    const { sc, res } = search(s, { fixed: { data: 16, pipeline: 4, tensor: 8 } });
+    const plan = res.plans[0]!;
+    expect(plan.mesh?.shape.reduce((x, y) => x * y, 1)).toBe(512);
+    const a = applied(s, plan, searchedMesh(sc));
+    expect(a.state.values).toMatchObject({ dp: 16, fsdp: 1, pp: 4, tp: 8 });
+    expect(String(a.state.values['layout'])).toMatch(/tensor8$/);
+    expectSameStep(a.step, plan, 'D×P×T');
+  });
+
+  it('uneven pipeline stages (3 stages over 80 layers) apply exactly, and the step names the busiest stage', () => {
+    const s = state({ hw: 'h100-sxm', fsdp: 8, pp: 3, tp: 8, batch: 4194304 });
+    const { sc, res } = search(s, { fixed: { pipeline: 3, tensor: 8 } });
+    const plan = res.plans[0]!;
+    expect(plan.degrees.pipeline).toBe(3);
+    const a = applied(s, plan, searchedMesh(sc));
+    expect(a.state.values['pp']).toBe(3);
+    expectSameStep(a.step, plan, 'PP 3');
+    const v = plan.parallelism.virtual_stages ?? 1;
+    expect(a.step.pipeline_stage_layers).toBe(v * Math.ceil(80 / (3 * v)));
+    expect(a.step.pipeline_stage_imbalance).toBe(a.step.pipeline_stage_layers! / (80 / 3));
+  });
+
+  it('a plan outside the controls’ ranges, or with a setting the page has no control for, is refused with words', () => {
+    const s = defaultState();
+    const { sc, res } = search(s);
+    const plan = res.plans[0]!;
+    const refused = (p: SearchedPlan): string => {
+      const a = applyPlan(s, p, searchedMesh(sc));
+      return a.ok ? '' : a.problems.join(' ');
+    };
+    expect(refused({ ...plan, parallelism: { ...plan.parallelism, microbatches: 1e6 } })).toContain('Microbatches');
+    expect(refused({ ...plan, offload: { optimizer: true, activations: false } })).toContain('host memory');
+    expect(refused({ ...plan, remat: 'checkpoints' })).toBe(''); // a choice the page has
+    expect(refused({ ...plan, parallelism: { ...plan.parallelism, fsdp: ['X'] } })).toMatch(/axis Y/);
   });
 
   it('no plan search in serving mode', () => {

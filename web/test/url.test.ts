@@ -58,7 +58,17 @@ describe('URL codec', () => {
     expect(d.state).toEqual(s);
   });
 
-  it.each(['fsdp4.banana2', 'fsdp0', 'fsdp4..tensor2', '<b>fsdp4</b>', 'fsdp4.fsdp4.fsdp4.fsdp4.fsdp4.fsdp4.fsdp4', 'tensor9999999'])('rejects the layout %s with a notice', (bad) => {
+  it('round-trips a layout whose axis is split between strategies, readable in the link', () => {
+    const s = cloneState(defaultState());
+    Object.assign(s.values, { fsdp: 1024, tp: 2, layout: 'fsdp16.fsdp16.fsdp4*tensor2' });
+    const q = encodeState(s);
+    expect(q).toContain('layout=fsdp16.fsdp16.fsdp4*tensor2');
+    const d = decodeState('?' + q);
+    expect(d.notices).toEqual([]);
+    expect(d.state).toEqual(s);
+  });
+
+  it.each(['fsdp4.banana2', 'fsdp0', 'fsdp4..tensor2', 'fsdp4*', 'fsdp2**tensor2', 'fsdp4*tensor2*data2*pipeline2*expert2', '<b>fsdp4</b>', 'fsdp4.fsdp4.fsdp4.fsdp4.fsdp4.fsdp4.fsdp4', 'tensor9999999'])('rejects the layout %s with a notice', (bad) => {
     const d = decodeState(`?v=1&layout=${encodeURIComponent(bad)}`);
     expect(d.notices.length).toBe(1);
     expect(d.notices[0]).toContain('Mesh layout');

@@ -91,19 +91,36 @@ export interface MeshSpec {
   wraparound?: boolean[];
 }
 
-export interface TrainingParallelism {
-  data?: string[];
-  fsdp?: string[];
+/**
+ * A factor of a mesh axis (a logical axis, docs/api.md `training_step`): `size` chips of `axis`, `stride` chips apart
+ * (1 = innermost: the product of the factors inside it on that axis).
+ */
+export interface SubAxis {
+  axis: string;
+  size: number;
+  stride: number;
+}
+
+/** What a strategy runs on: a whole mesh axis by name, or a sub-axis. */
+export type AxisRef = string | SubAxis;
+
+export type ContextVariant = 'ring' | 'all_gather';
+
+/** The settings of a training plan's parallelism besides where each strategy runs. */
+export interface ParallelismSettings {
   zero_stage?: 1 | 2 | 3;
-  tensor?: string[];
   sequence_parallel?: boolean;
-  pipeline?: string[];
   pipeline_schedule?: PipelineSchedule;
   virtual_stages?: number;
   microbatches?: number;
-  expert?: string[];
-  context?: string[];
+  context_variant?: ContextVariant;
 }
+
+/** A plan as plan_search writes it: each strategy on whole mesh axes or sub-axes. */
+export type PlanParallelism = ParallelismSettings & { [S in Strategy]?: AxisRef[] };
+
+/** What training_step takes: each strategy on axes, or a degree the engine lays out itself. */
+export type TrainingParallelism = ParallelismSettings & { [S in Strategy]?: AxisRef[] | number };
 
 export interface TrainingStepQuery {
   kind: 'training_step';
@@ -143,6 +160,8 @@ export interface ServingQuery {
   fidelity?: Fidelity;
 }
 
+export type Strategy = 'data' | 'fsdp' | 'tensor' | 'pipeline' | 'expert' | 'context';
+
 export interface PlanSearchQuery {
   kind: 'plan_search';
   batch_tokens: number;
@@ -153,6 +172,13 @@ export interface PlanSearchQuery {
   train_tokens?: number;
   keep?: number;
   fidelity?: Fidelity;
+  /** What the caller allows (docs/api.md `plan_search`: the space); only the keys the page narrows. */
+  space?: { dcn_strategies?: Strategy[] };
+  /** Degrees held (`fixed`) or capped (`max`). */
+  constraints?: { fixed?: Partial<Record<Strategy, number>>; max?: Partial<Record<Strategy, number>>; must_fit?: boolean };
+  /** Search this many plans, then answer with a `cursor` to pass back as `resume`. */
+  chunk_plans?: number;
+  resume?: NonNullable<PlanSearchResult['cursor']>;
 }
 
 export interface TransformerQuery {
@@ -275,6 +301,14 @@ export interface TrainingStepResult {
   hardware_flops: number;
   /** TPU with FSDP: the book's X_opt. */
   fsdp_optimal_degree?: number;
+  /** Stages that do not divide the layers: the busiest stage's layers (v x ceil(L / (S v))), which set the pace. */
+  pipeline_stage_layers?: number;
+  /** The busiest stage's layers over the average (L / S): above 1, the other stages wait. */
+  pipeline_stage_imbalance?: number;
+  /** Sub-axes or degrees given: the layout chosen (sub-axes with strides), how many were tried, and each strategy's place. */
+  parallelism?: PlanParallelism;
+  layouts_considered?: number;
+  layout?: Partial<Record<Strategy, StrategyLayout>>;
   time: {
     compute_s: number;
     bubble_s: number;
@@ -340,25 +374,82 @@ export interface SpeculativeResult {
   formula: string;
 }
 
-/** One plan of a `plan_search` result (docs/api.md). */
-export interface SearchedPlan {
-  /** Ready to pass to training_step (on `mesh` for a GPU plan, else on the searched mesh). */
-  parallelism: TrainingParallelism;
+/** One strategy's place on the mesh in a plan (docs/api.md `training_step` `layout`). */
+export interface LayoutPieceResult {
+  axis: string;
+  size: number;
+  stride: number;
+  axis_size: number;
+  /** TPU: the group closes through the wraparound. */
+  ring?: boolean;
+  /** TPU: groups interleaved on the same links. */
+  links_shared_by?: number;
+  /** The DCN axis between slices. */
+  dcn?: boolean;
+}
+
+export interface StrategyLayout {
+  degree: number;
+  pieces: LayoutPieceResult[];
+  ici_axes: number;
+  dcn_slices: number;
+  all_gather_bandwidth_bytes_per_s: number;
+  gpus_spanned?: number;
+  nvlink_domains_spanned?: number;
+}
+
+/** A plan as `plan_search` writes it, in `plans` and in the Pareto front (docs/api.md). */
+export interface SearchedPlanCore {
+  /** Its ordinal in the space. */
+  index: number;
+  /** Ready to pass to training_step (on `mesh` for a GPU plan, else on the searched mesh): sub-axes included. */
+  parallelism: PlanParallelism;
   remat: Remat;
+  precision: { matmul: Dtype };
+  offload: { optimizer: boolean; activations: boolean };
   degrees: { data: number; fsdp: number; tensor: number; pipeline: number; expert: number; context: number; slices: number };
+  microbatch_sequences: number;
   step_s: number;
   bound: string;
   critical: string;
   mfu_frac: number;
   memory_bytes: number;
+  host_bytes: number;
   fits: boolean;
   binding: string;
+  tokens_per_s: number;
+  usd_per_step: number;
   train_time_s: number;
   train_usd: number;
-  /** GPU plans: the mesh the plan runs on (axis names D, P, T: data or FSDP, pipeline, tensor). */
+  /** GPU plans: the mesh the plan runs on (one axis per strategy piece, outermost first, named by strategy). */
   mesh?: { shape: number[]; axis_names: string[] };
+}
+
+/** One plan of `plans`, best first. */
+export interface SearchedPlan extends SearchedPlanCore {
+  /** 1 = best. */
+  rank: number;
+  /** Per strategy used: its pieces, rings, shared links and bandwidth. */
+  layout: Partial<Record<Strategy, StrategyLayout>>;
+  /** On the Pareto front of step time against memory per chip. */
+  pareto: boolean;
+  /** Equal to the plan above in objective, no-overlap step and memory: what differs ("remat: none vs block"). */
+  tie?: { with_rank: number; differs: string[] };
   /** A calibrated search: the book's numbers for the same plan. */
   ideal?: { step_s: number; mfu_frac: number; train_time_s: number };
+}
+
+export interface SearchCounts {
+  space: number;
+  evaluated: number;
+  /** Layouts skipped: every collective costs what an earlier layout's of the same degrees costs. */
+  equivalent: number;
+  valid: number;
+  with_warnings: number;
+  fitting: number;
+  ranked: number;
+  /** Ranked plans another beats in both step time and memory per chip. */
+  pruned: number;
 }
 
 export interface PlanSearchResult {
@@ -366,6 +457,17 @@ export interface PlanSearchResult {
   valid: number;
   fitting: number;
   plans: SearchedPlan[];
+  space: number;
+  space_breakdown: { degree_combinations: number; rejected_degree_combinations: number; layouts: number };
+  counts: SearchCounts;
+  objective: string;
+  /** The front, fastest first, memory falling (at most 200 listed of `pareto_size`). */
+  pareto: SearchedPlanCore[];
+  pareto_size: number;
+  complete: boolean;
+  progress_frac: number;
+  /** While not complete: pass back as `resume`. */
+  cursor?: { next: number; retained: number[]; counts: SearchCounts };
   fidelity?: Fidelity;
   calibration?: Calibration;
 }
@@ -620,11 +722,35 @@ const REMAT_POLICY: Shape<RemarPolicyResult> = {
   activation_bytes: 'number', extra_forward_flops: 'number', saved_width_per_layer: 'number', training_flops_with_remat: 'number',
 };
 
+const SEARCH_COUNTS: Shape<SearchCounts> = {
+  space: 'number', evaluated: 'number', equivalent: 'number', valid: 'number', with_warnings: 'number', fitting: 'number',
+  ranked: 'number', pruned: 'number',
+};
+
+const STRATEGY_LAYOUTS: Shape<SearchedPlan['layout']> = {
+  data: 'object?', fsdp: 'object?', tensor: 'object?', pipeline: 'object?', expert: 'object?', context: 'object?',
+};
+
+const SEARCHED_PLAN_CORE = {
+  index: 'number',
+  parallelism: {
+    data: 'array?', fsdp: 'array?', zero_stage: 'number?', tensor: 'array?', sequence_parallel: 'boolean?', pipeline: 'array?',
+    pipeline_schedule: 'string?', virtual_stages: 'number?', microbatches: 'number?', expert: 'array?', context: 'array?',
+    context_variant: 'string?',
+  },
+  remat: 'string', precision: { matmul: 'string' }, offload: { optimizer: 'boolean', activations: 'boolean' },
+  degrees: { data: 'number', fsdp: 'number', tensor: 'number', pipeline: 'number', expert: 'number', context: 'number', slices: 'number' },
+  microbatch_sequences: 'number', step_s: 'number', bound: 'string', critical: 'string', mfu_frac: 'number', memory_bytes: 'number',
+  host_bytes: 'number', fits: 'boolean', binding: 'string', tokens_per_s: 'number', usd_per_step: 'number', train_time_s: 'number',
+  train_usd: 'number', mesh: 'object?',
+} as const satisfies Shape<SearchedPlanCore>;
+
 export const SHAPES = {
   training_step: {
     degrees: { chips: 'number', data: 'number', fsdp: 'number', tensor: 'number', pipeline: 'number', expert: 'number', context: 'number', slices: 'number' },
     tokens_per_chip: 'number', tokens_per_data_shard: 'number', microbatch_tokens: 'number', model_flops: 'number',
-    hardware_flops: 'number', fsdp_optimal_degree: 'number?',
+    hardware_flops: 'number', fsdp_optimal_degree: 'number?', pipeline_stage_layers: 'number?', pipeline_stage_imbalance: 'number?',
+    parallelism: 'object?', layouts_considered: 'number?', layout: 'object?',
     time: {
       compute_s: 'number', bubble_s: 'number', bubble_frac: 'number', hbm_s: 'number',
       comms: { data_s: 'number', fsdp_s: 'number', tensor_s: 'number', pipeline_s: 'number', expert_s: 'number', context_s: 'number', dcn_s: 'number' },
@@ -656,17 +782,25 @@ export const SHAPES = {
     expected_tokens_per_step: 'number', draft_step_s: 'number', verify_step_s: 'number', iteration_s: 'number',
     latency_per_token_s: 'number', speedup: 'number', formula: 'string',
   } satisfies Shape<SpeculativeResult>,
-  plan_search: { evaluated: 'number', valid: 'number', fitting: 'number', plans: 'array', fidelity: 'string?', calibration: 'object?' } satisfies Shape<PlanSearchResult>,
+  plan_search: {
+    evaluated: 'number', valid: 'number', fitting: 'number', plans: 'array', space: 'number',
+    space_breakdown: { degree_combinations: 'number', rejected_degree_combinations: 'number', layouts: 'number' },
+    counts: SEARCH_COUNTS, objective: 'string', pareto: 'array', pareto_size: 'number', complete: 'boolean', progress_frac: 'number',
+    cursor: 'object?', fidelity: 'string?', calibration: 'object?',
+  } satisfies Shape<PlanSearchResult>,
+  search_cursor: { next: 'number', retained: 'array', counts: SEARCH_COUNTS } satisfies Shape<NonNullable<PlanSearchResult['cursor']>>,
+  searched_plan_core: SEARCHED_PLAN_CORE,
   searched_plan: {
-    parallelism: {
-      data: 'array?', fsdp: 'array?', zero_stage: 'number?', tensor: 'array?', sequence_parallel: 'boolean?', pipeline: 'array?',
-      pipeline_schedule: 'string?', virtual_stages: 'number?', microbatches: 'number?', expert: 'array?', context: 'array?',
-    },
-    remat: 'string',
-    degrees: { data: 'number', fsdp: 'number', tensor: 'number', pipeline: 'number', expert: 'number', context: 'number', slices: 'number' },
-    step_s: 'number', bound: 'string', critical: 'string', mfu_frac: 'number', memory_bytes: 'number', fits: 'boolean', binding: 'string',
-    train_time_s: 'number', train_usd: 'number', mesh: 'object?', ideal: 'object?',
+    ...SEARCHED_PLAN_CORE, rank: 'number', layout: STRATEGY_LAYOUTS, pareto: 'boolean', tie: 'object?', ideal: 'object?',
   } satisfies Shape<SearchedPlan>,
+  plan_tie: { with_rank: 'number', differs: 'array' } satisfies Shape<NonNullable<SearchedPlan['tie']>>,
+  strategy_layout: {
+    degree: 'number', pieces: 'array', ici_axes: 'number', dcn_slices: 'number', all_gather_bandwidth_bytes_per_s: 'number',
+    gpus_spanned: 'number?', nvlink_domains_spanned: 'number?',
+  } satisfies Shape<StrategyLayout>,
+  layout_piece: {
+    axis: 'string', size: 'number', stride: 'number', axis_size: 'number', ring: 'boolean?', links_shared_by: 'number?', dcn: 'boolean?',
+  } satisfies Shape<LayoutPieceResult>,
   serving_search: {
     evaluated: 'number', fitting: 'number', meeting_targets: 'number', objective: 'string', deployments: 'array', frontier: 'array',
     frontier_size: 'number', fidelity: 'string', calibration: 'object?',

@@ -5,7 +5,7 @@
 //  - GPU: one mesh axis per strategy; the last axis is innermost (inside the NVLink domain first), so tensor
 //    parallelism goes last and pipeline first.
 //  - Slices > 1 (TPU): a DCN axis joins the slices and belongs to data or FSDP.
-import type { HardwarePreset } from '../engine/types';
+import type { AxisRef, HardwarePreset } from '../engine/types';
 
 export const STRATEGIES = ['data', 'fsdp', 'context', 'expert', 'pipeline', 'tensor'] as const;
 export type Strategy = (typeof STRATEGIES)[number];
@@ -13,6 +13,8 @@ export type Degrees = Record<Strategy, number>;
 
 export const AXIS_NAMES = ['X', 'Y', 'Z', 'W', 'V', 'U'] as const;
 export const DCN_AXIS = 'DCN';
+/** The strategies the page lets span the slices (the DCN axis). */
+export type DcnStrategy = 'data' | 'fsdp';
 
 /** GPU axis order, outermost first. */
 const GPU_ORDER: readonly Strategy[] = ['pipeline', 'data', 'fsdp', 'expert', 'context', 'tensor'];
@@ -20,8 +22,11 @@ const GPU_ORDER: readonly Strategy[] = ['pipeline', 'data', 'fsdp', 'expert', 'c
 export interface MeshPlan {
   shape: number[];
   axisNames: string[];
-  /** Mesh axis names per strategy (only strategies with degree > 1, plus `data` for a single chip). */
-  axes: Partial<Record<Strategy, string[]>>;
+  /**
+   * Mesh axes per strategy (only strategies with degree > 1, plus `data` for a single chip): whole axes by name, or
+   * sub-axes (an applied plan's layout, state/layout.ts).
+   */
+  axes: Partial<Record<Strategy, AxisRef[]>>;
   slices: number;
   chipsPerSlice: number;
   chips: number;
@@ -44,7 +49,7 @@ export function factorisations(n: number, k: number, maxFactor = n): number[][] 
   return out;
 }
 
-function fitsPod(shape: number[], maxShape: readonly number[], dims: number): boolean {
+function fitsPod(shape: readonly number[], maxShape: readonly number[], dims: number): boolean {
   const want = [...shape];
   while (want.length < dims) want.push(1);
   const have = maxShape.slice(0, dims).map((v) => (v > 0 ? v : 1));
@@ -99,7 +104,7 @@ function tpuAxes(hw: HardwarePreset, deg: Degrees): MeshOutcome | { ok: true; pa
 /**
  * Builds the mesh for per-slice degrees. `slices` > 1 adds the DCN axis, used by `dcnStrategy`.
  */
-export function planMesh(hw: HardwarePreset, deg: Degrees, slices = 1, dcnStrategy: 'data' | 'fsdp' = 'data'): MeshOutcome {
+export function planMesh(hw: HardwarePreset, deg: Degrees, slices = 1, dcnStrategy: DcnStrategy = 'data'): MeshOutcome {
   for (const s of STRATEGIES) {
     const d = deg[s];
     if (!Number.isInteger(d) || d < 1) return { ok: false, problem: `The ${STRATEGY_LABEL[s]} degree must be a whole number of at least 1 (got ${d}).` };
@@ -108,7 +113,7 @@ export function planMesh(hw: HardwarePreset, deg: Degrees, slices = 1, dcnStrate
   if (hw.kind === 'gpu' && slices > 1) return { ok: false, problem: `Slices joined over DCN are a TPU notion; for GPUs raise DP or FSDP instead.` };
 
   const shape: number[] = [];
-  const axes: Partial<Record<Strategy, string[]>> = {};
+  const axes: Partial<Record<Strategy, AxisRef[]>> = {};
   const add = (s: Strategy, size: number): void => {
     const name = AXIS_NAMES[shape.length]!;
     shape.push(size);
@@ -131,11 +136,28 @@ export function planMesh(hw: HardwarePreset, deg: Degrees, slices = 1, dcnStrate
   return { ok: true, plan: { shape, axisNames: AXIS_NAMES.slice(0, shape.length), axes, slices, chipsPerSlice, chips: chipsPerSlice * slices } };
 }
 
-/** "4×4×4 · FSDP on X,Y · TP on Z · ×2 slices (DCN: DP)" */
+/** An axis in words: a whole axis by name, a sub-axis by where it sits on its axis ("inner 2 of Z": stride 1, neighbours). */
+export function axisRefText(ref: AxisRef, axisSize: number): string {
+  if (typeof ref === 'string') return ref;
+  if (ref.size === axisSize && ref.stride === 1) return ref.axis;
+  const where = ref.stride === 1 ? 'inner' : ref.stride * ref.size === axisSize ? 'outer' : 'middle';
+  return `${where} ${ref.size} of ${ref.axis}`;
+}
+
+/** "4×4×4 · FSDP on X,Y · TP on Z · 2 slices over DCN"; "16×16×8 · FSDP on X, Y, outer 4 of Z · TP on inner 2 of Z" */
 export function describePlan(plan: MeshPlan): string {
-  const parts = STRATEGIES.filter((s) => plan.axes[s]?.length).map((s) => `${STRATEGY_LABEL[s]} on ${plan.axes[s]!.join(',')}`);
+  return `${describeShape(plan.shape)} · ${describeAxes(plan)}`;
+}
+
+/** Where each strategy sits, without the shape: "FSDP on X,Y · TP on Z · 2 slices over DCN". */
+export function describeAxes(plan: MeshPlan): string {
+  const parts = STRATEGIES.filter((s) => plan.axes[s]?.length).map((s) => {
+    const refs = plan.axes[s]!;
+    const text = refs.map((r) => axisRefText(r, typeof r === 'string' ? 0 : (plan.shape[plan.axisNames.indexOf(r.axis)] ?? r.size)));
+    return `${STRATEGY_LABEL[s]} on ${text.join(refs.every((r) => typeof r === 'string') ? ',' : ', ')}`;
+  });
   const slices = plan.slices > 1 ? ` · ${plan.slices} slices over DCN` : '';
-  return `${describeShape(plan.shape)} · ${parts.join(' · ')}${slices}`;
+  return `${parts.join(' · ')}${slices}`;
 }
 
 /** GPU clusters in the preset's words: nodes (NVLink domains) × GPUs. */
@@ -144,71 +166,4 @@ export function nodesTimesGpus(hw: HardwarePreset, chips: number): string {
   if (chips <= domain) return `1 node × ${chips} GPU${chips === 1 ? '' : 's'}`;
   const nodes = chips / domain;
   return Number.isInteger(nodes) ? `${nodes} nodes × ${domain} GPUs` : `${chips} GPUs (${nodes.toFixed(2)} nodes of ${domain}: not whole nodes)`;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Explicit layouts: a searched plan (docs/api.md `plan_search`) runs on a particular mesh, axis by axis. The state
-// keeps it as text, axes in mesh order (outermost first), each a strategy and a size: "fsdp4.fsdp4.tensor4"
-// (TPU: the slice's torus axes), "fsdp8.pipeline4.tensor2" (GPU: the last axis innermost). Slices stay separate.
-
-export interface LayoutAxis {
-  strategy: Strategy;
-  size: number;
-}
-
-const STRATEGY_WORD = STRATEGIES.join('|');
-/** A whole layout, at most as many axes as there are axis names. */
-export const LAYOUT_RE = new RegExp(`^(?:${STRATEGY_WORD})[1-9]\\d{0,5}(?:\\.(?:${STRATEGY_WORD})[1-9]\\d{0,5}){0,${AXIS_NAMES.length - 1}}$`);
-
-export function parseLayout(text: string): LayoutAxis[] | null {
-  if (!LAYOUT_RE.test(text)) return null;
-  return text.split('.').map((part) => {
-    const m = /^([a-z]+)(\d+)$/.exec(part)!;
-    return { strategy: m[1] as Strategy, size: Number(m[2]) };
-  });
-}
-
-export function formatLayout(axes: readonly LayoutAxis[]): string {
-  return axes.map((a) => `${a.strategy}${a.size}`).join('.');
-}
-
-/** Per-slice degrees of a layout. */
-export function layoutDegrees(axes: readonly LayoutAxis[]): Degrees {
-  const d: Degrees = { data: 1, fsdp: 1, context: 1, expert: 1, pipeline: 1, tensor: 1 };
-  for (const a of axes) d[a.strategy] *= a.size;
-  return d;
-}
-
-/** The mesh of a layout; `slices` > 1 adds the DCN axis for `dcnStrategy`, as planMesh does. */
-export function layoutPlan(axes: readonly LayoutAxis[], slices = 1, dcnStrategy: 'data' | 'fsdp' = 'data'): MeshPlan {
-  const shape = axes.map((a) => a.size);
-  const axisNames = AXIS_NAMES.slice(0, shape.length);
-  const byStrategy: Partial<Record<Strategy, string[]>> = {};
-  axes.forEach((a, i) => (byStrategy[a.strategy] ??= []).push(axisNames[i]!));
-  if (slices > 1) (byStrategy[dcnStrategy] ??= []).push(DCN_AXIS);
-  const chipsPerSlice = shape.reduce((x, y) => x * y, 1);
-  return { shape, axisNames, axes: byStrategy, slices, chipsPerSlice, chips: chipsPerSlice * slices };
-}
-
-/**
- * The layout of a plan the engine found: its mesh (`shape` and `axis_names`, the searched mesh for a TPU or the
- * plan's own for a GPU) and its `parallelism` (axis names per strategy). Axes of size 1 are dropped (they change
- * nothing); the DCN axis is left to the slices. Null when an axis of size > 1 belongs to no strategy.
- */
-export function layoutOfPlan(mesh: { shape: readonly number[]; axis_names: readonly string[] }, parallelism: Readonly<Record<string, unknown>>): LayoutAxis[] | null {
-  const owner = new Map<string, Strategy>();
-  for (const s of STRATEGIES) {
-    const names = parallelism[s];
-    if (Array.isArray(names)) for (const n of names) if (typeof n === 'string') owner.set(n, s);
-  }
-  const out: LayoutAxis[] = [];
-  for (let i = 0; i < mesh.shape.length; i++) {
-    const size = mesh.shape[i]!;
-    const name = mesh.axis_names[i] ?? AXIS_NAMES[i];
-    if (name === DCN_AXIS || size === 1) continue;
-    const s = name === undefined ? undefined : owner.get(name);
-    if (!s) return null;
-    out.push({ strategy: s, size });
-  }
-  return out.length ? out : [{ strategy: 'data', size: 1 }];
 }

@@ -4,7 +4,7 @@
 // engine's default" (e.g. the KV context length); '' for a text row means "not set".
 import presets, { features } from 'virtual:scalescope-presets';
 import type { EngineFeatures, HardwarePreset, ModelPreset, Presets } from '../engine/types';
-import { LAYOUT_RE } from './mesh';
+import { LAYOUT_RE } from './layout';
 
 export type Value = number | string | boolean | null;
 export type ParamType = 'int' | 'float' | 'enum' | 'bool' | 'text';
@@ -57,7 +57,7 @@ export const MAX_HF_CONFIG_CHARS = 2400;
 /** A pasted config.json: a JSON object (the engine checks its keys), printable ASCII without spaces after minifying. */
 const HF_CONFIG_RE = new RegExp(`^\\{[\\x20-\\x7e]{1,${MAX_HF_CONFIG_CHARS - 2}}\\}$`);
 /** A pinned comparison: another state as a query string (url.ts), nested in one URL value. */
-const PIN_RE = /^[a-z0-9_.=&%+\-]{1,3000}$/i;
+const PIN_RE = /^[a-z0-9_.=&%+*\-]{1,3000}$/i; // a query string: an applied layout splits an axis with *
 const DEFAULT_DRAFT = MODEL_IDS.includes('llama-3-8b') ? 'llama-3-8b' : (MODEL_IDS[0] ?? 'llama-3-8b');
 
 export const PARAMS: readonly Param[] = [
@@ -89,7 +89,7 @@ export const PARAMS: readonly Param[] = [
   { key: 'cp', label: 'Context parallel (CP)', type: 'int', default: 1, min: 1, max: 256, scale: 'log2', unit: 'chips', path: '/query/parallelism/context (mesh axes)', group: 'mesh', mode: 'training', degree: 'context', advanced: true, help: 'ring attention over the sequence' },
   { key: 'slices', label: 'Slices (DCN)', type: 'int', default: 1, min: 1, max: 256, scale: 'log2', unit: 'slices', path: '/mesh/slices', group: 'mesh', mode: 'training', advanced: true, help: 'TPU slices joined over the data-center network' },
   { key: 'dcn', label: 'DCN axis used for', type: 'enum', default: 'data', choices: ['data', 'fsdp'], unit: '', path: '/query/parallelism/{data|fsdp} (the DCN axis)', group: 'mesh', mode: 'training', advanced: true, help: 'which strategy spans the slices' },
-  { key: 'layout', label: 'Mesh layout', type: 'text', default: '', pattern: LAYOUT_RE, examples: ['fsdp4.fsdp4.tensor4', 'fsdp8.pipeline4.tensor2', 'data1'], unit: '', path: '/mesh/shape and /query/parallelism (axes in mesh order, each a strategy and a size)', group: 'mesh', mode: 'training', hidden: true, help: 'the exact mesh of an applied plan; moving a degree returns to the automatic layout' },
+  { key: 'layout', label: 'Mesh layout', type: 'text', default: '', pattern: LAYOUT_RE, examples: ['fsdp4.fsdp4.tensor4', 'fsdp16.fsdp16.fsdp4*tensor2', 'fsdp8.pipeline4.tensor2', 'data1'], unit: '', path: '/mesh/shape and /query/parallelism (axes in mesh order; an axis split between strategies lists its pieces outermost first, joined by *; each piece a strategy and a size)', group: 'mesh', mode: 'training', hidden: true, help: 'the exact mesh of an applied plan; moving a degree returns to the automatic layout' },
 
   { key: 'batch', label: 'Global batch', type: 'int', default: 4194304, min: 1024, max: 1073741824, scale: 'log2', unit: 'tokens', path: '/query/batch_tokens', group: 'training', mode: 'training', help: 'tokens per optimizer step' },
   { key: 'seq', label: 'Sequence length', type: 'int', default: 4096, min: 128, max: 1048576, scale: 'log2', unit: 'tokens', path: '/query/seq_len', group: 'training', mode: 'training', help: 'tokens per sequence' },

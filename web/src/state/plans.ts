@@ -1,14 +1,14 @@
-// A searched plan (docs/api.md `plan_search`) -> the controls that reproduce it exactly: the degrees, the plan's
-// own mesh layout (the searched slice's axes for a TPU, the plan's mesh for a GPU), ZeRO stage, microbatches and
-// remat. Configuration only: the engine computed the plan; the page sets its controls so that the training_step it
-// sends is the very plan the search evaluated.
-import type { SearchedPlan } from '../engine/types';
-import { STRATEGIES, formatLayout, layoutDegrees, layoutOfPlan, type LayoutAxis, type Strategy } from './mesh';
+// A searched plan (docs/api.md `plan_search`) -> the controls that reproduce it exactly: the degrees and the plan's
+// own layout (the searched slice's axes, whole or split into sub-axes, for a TPU; the plan's mesh for a GPU), with
+// its ZeRO stage, microbatches, schedule, sequence parallelism, remat and matmul precision. Configuration only: the
+// engine computed the plan; the page sets its controls so that the training_step it sends is the very plan the
+// search evaluated (the layout is carried, not left to the engine to choose again).
+import type { SearchedPlanCore } from '../engine/types';
+import { DEGREE_KEYS } from './degrees';
+import { STRATEGIES } from './mesh';
+import { formatLayout, layoutDegrees, layoutOfPlan, type PlanLayout } from './layout';
 import { cloneState, param, type State, type Value } from './params';
-import { activeLayout } from './scenario';
-
-/** Degree controls by strategy. */
-export const DEGREE_KEY: Record<Strategy, string> = { data: 'dp', fsdp: 'fsdp', tensor: 'tp', pipeline: 'pp', expert: 'ep', context: 'cp' };
+import { PLAN_SEARCH_DCN, activeLayout } from './scenario';
 
 export interface SearchedMesh {
   shape: readonly number[];
@@ -16,46 +16,50 @@ export interface SearchedMesh {
 }
 
 /** The exact layout of a plan: its own mesh (GPU) or the searched one (TPU). */
-export function planLayout(plan: SearchedPlan, searched: SearchedMesh): LayoutAxis[] | null {
+export function planLayout(plan: SearchedPlanCore, searched: SearchedMesh): PlanLayout {
   return layoutOfPlan(plan.mesh ?? searched, plan.parallelism as Record<string, unknown>);
 }
 
 export type Applied = { ok: true; state: State } | { ok: false; problems: string[] };
 
-/** The state whose training step is this plan; problems in words when a value does not fit a control's range. */
-export function applyPlan(state: State, plan: SearchedPlan, searched: SearchedMesh): Applied {
-  const axes = planLayout(plan, searched);
-  if (!axes) return { ok: false, problems: ['This plan leaves a mesh axis to no strategy; the page cannot show it.'] };
-  const deg = layoutDegrees(axes);
+/** The state whose training step is this plan; problems in words when a value does not fit a control. */
+export function applyPlan(state: State, plan: SearchedPlanCore, searched: SearchedMesh): Applied {
+  const lay = planLayout(plan, searched);
+  if (!lay.ok) return { ok: false, problems: [lay.problem] };
+  const deg = layoutDegrees(lay.axes);
   const s = cloneState(state);
   const problems: string[] = [];
   const set = (key: string, v: Value): void => {
     const p = param(key);
     if (typeof v === 'number' && ((p.min !== undefined && v < p.min) || (p.max !== undefined && v > p.max))) {
       problems.push(`${p.label} ${v} is outside this page’s range (${p.min} to ${p.max}).`);
+    } else if (p.choices && !p.choices.includes(String(v))) {
+      problems.push(`${p.label} “${String(v)}” is not one this page offers (${p.choices.join(', ')}).`);
     } else s.values[key] = v;
   };
-  for (const k of STRATEGIES) set(DEGREE_KEY[k], deg[k]);
   const par = plan.parallelism;
+  const slices = Number(s.values['slices']) > 1;
+  if (slices && !PLAN_SEARCH_DCN.some((k) => k === lay.dcn)) problems.push(`The plan runs ${lay.dcn ?? 'nothing'} over DCN; this page gives DCN to DP or FSDP only.`);
+  // Settings the page has no control for: it sends the engine's defaults, so only plans with those apply.
+  if (plan.offload.optimizer || plan.offload.activations) problems.push('The plan offloads to host memory, which this page has no control for.');
+  if (deg.context > 1 && (par.context_variant ?? 'ring') !== 'ring') problems.push(`The plan’s context variant ${par.context_variant} is not one this page offers (ring).`);
+  for (const k of STRATEGIES) set(DEGREE_KEYS[k], deg[k]);
   set('mb', par.microbatches ?? 1);
-  if (deg.fsdp > 1) set('zero', par.zero_stage ?? 3);
-  set('sp', par.sequence_parallel ?? true);
+  if (deg.fsdp > 1 || lay.dcn === 'fsdp') set('zero', par.zero_stage ?? 3);
+  if (deg.tensor > 1) set('sp', par.sequence_parallel ?? true);
   if (deg.pipeline > 1) {
     set('sched', par.pipeline_schedule ?? '1f1b');
     set('vstages', par.virtual_stages ?? 1);
   }
   set('remat', plan.remat);
-  if (Number(s.values['slices']) > 1) set('dcn', par.fsdp?.includes('DCN') ? 'fsdp' : 'data');
-  s.values['layout'] = formatLayout(axes);
+  set('mm', plan.precision.matmul);
+  if (slices && lay.dcn) set('dcn', lay.dcn);
+  s.values['layout'] = formatLayout(lay.axes);
   return problems.length ? { ok: false, problems } : { ok: true, state: s };
 }
 
-/** Is this plan the one the state shows? */
-export function isCurrentPlan(state: State, plan: SearchedPlan, searched: SearchedMesh): boolean {
-  const axes = planLayout(plan, searched);
-  const active = activeLayout(state);
-  if (!axes || !active || formatLayout(axes) !== formatLayout(active)) return false;
-  const v = state.values;
-  return v['remat'] === plan.remat && v['mb'] === (plan.parallelism.microbatches ?? 1) &&
-    (layoutDegrees(axes).fsdp <= 1 || v['zero'] === (plan.parallelism.zero_stage ?? 3));
+/** Is this plan the one the state shows? Applying it would change nothing, and the state uses its layout. */
+export function isCurrentPlan(state: State, plan: SearchedPlanCore, searched: SearchedMesh): boolean {
+  const a = applyPlan(state, plan, searched);
+  return a.ok && activeLayout(state) !== null && Object.keys(a.state.values).every((k) => a.state.values[k] === state.values[k]);
 }

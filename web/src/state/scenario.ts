@@ -3,7 +3,8 @@
 // main query again at other chip counts for the scaling chart. Nothing here models physics: it only fills in the
 // scenario, choosing matmul shapes and chip counts to ask the engine about.
 import type { Dtype, HardwarePreset, MatmulQuery, ModelOverrides, ModelPreset, Scenario, ServingSearchQuery } from '../engine/types';
-import { STRATEGIES, layoutDegrees, layoutPlan, parseLayout, planMesh, type Degrees, type MeshOutcome, type MeshPlan, type Strategy } from './mesh';
+import { STRATEGIES, planMesh, type DcnStrategy, type Degrees, type MeshOutcome, type MeshPlan, type Strategy } from './mesh';
+import { layoutDegrees, layoutPlan, parseLayout } from './layout';
 import { PRESETS, hardwarePreset, modelPreset, type State } from './params';
 import { hfConfigOf, hfPreset } from './hf';
 
@@ -116,7 +117,7 @@ export function meshFor(s: State, deg: Degrees = degreesOf(s)): MeshOutcome {
   const hw = hardwarePreset(str(s, 'hw'));
   const serving = str(s, 'mode') === 'serving';
   const slices = serving || hw.kind === 'gpu' ? 1 : num(s, 'slices');
-  const dcn = str(s, 'dcn') === 'fsdp' ? 'fsdp' : 'data';
+  const dcn: DcnStrategy = str(s, 'dcn') === 'fsdp' ? 'fsdp' : 'data';
   const layout = activeLayout(s, deg);
   if (layout) return { ok: true, plan: layoutPlan(layout, slices, dcn) };
   return planMesh(hw, deg, slices, dcn);
@@ -168,9 +169,11 @@ function trainingArgs(s: State): Omit<Extract<Scenario['query'], { kind: 'traini
 export function mainScenario(s: State, plan: MeshPlan): Scenario {
   const b = base(s);
   if (str(s, 'mode') === 'serving') {
+    // Serving meshes are the page's own (planMesh): whole axes, by name.
+    const names = (refs: MeshPlan['axes'][Strategy]): string[] | undefined => refs?.filter((r): r is string => typeof r === 'string');
     const par: { tensor?: string[]; expert?: string[] } = {};
-    if (plan.axes.tensor) par.tensor = plan.axes.tensor;
-    if (plan.axes.expert) par.expert = plan.axes.expert;
+    if (plan.axes.tensor) par.tensor = names(plan.axes.tensor)!;
+    if (plan.axes.expert) par.expert = names(plan.axes.expert)!;
     if (!par.tensor && !par.expert) par.tensor = plan.axisNames.slice();
     const query: Extract<Scenario['query'], { kind: 'serving' }> = {
       kind: 'serving', batch: num(s, 'sbatch'), prompt_len: num(s, 'prompt'), generated_len: num(s, 'gen'),
@@ -189,13 +192,13 @@ export function mainScenario(s: State, plan: MeshPlan): Scenario {
     return { ...b, mesh: meshSpec(plan), query };
   }
   const par: Record<string, unknown> = {};
-  for (const k of ['data', 'fsdp', 'tensor', 'pipeline', 'expert', 'context'] as Strategy[]) {
+  for (const k of STRATEGIES) {
     const axes = plan.axes[k];
     if (axes?.length) par[k] = axes;
   }
-  if (plan.axes.fsdp) par['zero_stage'] = num(s, 'zero');
-  if (plan.axes.tensor) par['sequence_parallel'] = s.values['sp'] === true;
-  if (plan.axes.pipeline) {
+  if (par['fsdp']) par['zero_stage'] = num(s, 'zero');
+  if (par['tensor']) par['sequence_parallel'] = s.values['sp'] === true;
+  if (par['pipeline']) {
     par['pipeline_schedule'] = str(s, 'sched');
     if (str(s, 'sched') === 'interleaved') par['virtual_stages'] = num(s, 'vstages');
   }
@@ -206,6 +209,9 @@ export function mainScenario(s: State, plan: MeshPlan): Scenario {
 
 /** How many plans the search returns: more than the page lists, since it shows only plans that fit without warnings. */
 export const PLAN_SEARCH_KEEP = 40;
+
+/** The strategies a searched plan may run over DCN: those the page's DCN control can hold (the engine also allows PP and EP). */
+export const PLAN_SEARCH_DCN: readonly DcnStrategy[] = ['data', 'fsdp'];
 
 /**
  * The plan search for the current hardware, model, batch and precision: on the current mesh (TPU: the slice's
@@ -221,7 +227,9 @@ export function planSearchScenario(s: State): Scenario | null {
   void _remat;
   void _k;
   const mesh = gpu ? { shape: [m.plan.chips] } : meshSpec(m.plan);
-  return { ...b, mesh, query: { kind: 'plan_search', ...args, keep: PLAN_SEARCH_KEEP } };
+  const query: Extract<Scenario['query'], { kind: 'plan_search' }> = { kind: 'plan_search', ...args, keep: PLAN_SEARCH_KEEP };
+  if (m.plan.slices > 1) query.space = { dcn_strategies: [...PLAN_SEARCH_DCN] };
+  return { ...b, mesh, query };
 }
 
 export interface MatmulOp {

@@ -28,7 +28,7 @@ import { styles } from './styles';
 import { diagnosticsList } from './diagnostics';
 import { metricsOf, planStatus, isServing, type Planned, type Results } from './results';
 import type { SetEvent } from './controls';
-import type { CheckedPlan, SearchRun } from './plans';
+import { PLANS_SHOWN, type CheckedPlan, type SearchRun } from './plans';
 import type { ServingSearchRun } from './serving-search';
 import './controls';
 import './headline';
@@ -68,8 +68,8 @@ export interface ScalescopeHooks {
   resultQuery: string;
   /** URL query of the state the charts were last drawn for. */
   chartsQuery?: string;
-  /** The last plan search: time in the engine (ms) and plans listed. */
-  search?: { engineMs: number; plans: number; evaluated: number; listed: number };
+  /** The last plan search: time in the engine (ms), plans listed and, of those, on the Pareto front. */
+  search?: { engineMs: number; plans: number; evaluated: number; listed: number; paretoListed: number };
   /** The last serving search: time in the engine (ms; 0 when the cache answered), deployments listed, and for which state. */
   servingSearch?: { engineMs: number; cached: boolean; deployments: number; evaluated: number; meeting: number; query: string };
   /** Worker restarts and page-instance renewals so far (each after a hang or a throw). */
@@ -488,8 +488,11 @@ export class ScalescopeExplorer extends LitElement {
         const ev = batch.results[0] as Evaluation<PlanSearchResult>;
         const checked = ev.ok && ev.result ? this.checkPlans(state, ev.result, mesh) : [];
         this.search = { key, mesh, gpu, ev, engineMs: batch.engineMs, checked };
-        const listed = checked.filter((c) => !c.problems.length && !c.warnings.length).length;
-        this.hooks.search = { engineMs: batch.engineMs, plans: ev.result?.plans.length ?? 0, evaluated: ev.result?.evaluated ?? 0, listed };
+        const shown = checked.filter((c) => !c.problems.length && !c.warnings.length).slice(0, PLANS_SHOWN);
+        this.hooks.search = {
+          engineMs: batch.engineMs, plans: ev.result?.plans.length ?? 0, evaluated: ev.result?.evaluated ?? 0, listed: shown.length,
+          paretoListed: shown.filter((c) => c.plan.pareto).length,
+        };
       },
       (e: unknown) => {
         this.searching = false;

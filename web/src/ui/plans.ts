@@ -1,19 +1,21 @@
 // <ss-plans>: "Find best plans" runs the engine's plan_search for the chips on screen; each plan the engine ranks is
 // then checked as the very training step the page would show once applied (the explorer does that), and the list
-// keeps only plans that fit and raise no warning. Near-ties (within 1% of the plan above) say what differs, and while
-// the efficiencies are the book's 1.0 a sentence says the ranking is of ideal bounds. Apply sets the controls.
+// keeps only plans that fit and raise no warning. Each row says where its strategies sit (whole torus axes or parts of
+// them), ties say what differs (the engine's list for exact ties, the page's within 1%), plans on the Pareto front are
+// marked, and while the efficiencies are the book's 1.0 a sentence says the ranking is of ideal bounds. Apply sets
+// the controls.
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import type { Diagnostic, Evaluation, PlanSearchResult, SearchedPlan } from '../engine/types';
 import type { State } from '../state/params';
 import { hardwarePreset } from '../state/params';
-import { STRATEGY_LABEL, type Strategy } from '../state/mesh';
-import { DEGREE_KEY, isCurrentPlan, type SearchedMesh } from '../state/plans';
+import { isCurrentPlan, type SearchedMesh } from '../state/plans';
 import { planSearchScenario } from '../state/scenario';
 import { fmtBytes, fmtCount, fmtPercent, fmtSeconds, fmtUsd, sig } from '../charts/format';
 import { diagnosticsList } from './diagnostics';
 import type { Results } from './results';
 import { rankingNote } from './ranking';
 import { thresholdTitle } from './words';
+import { planSettings, settingsDifference, tieDifferenceText } from './plan-words';
 
 /** A plan the engine listed, checked as the page would show it once applied. */
 export interface CheckedPlan {
@@ -41,31 +43,26 @@ export const PLANS_SHOWN = 10;
 /** Plans within this fraction of the step time of the plan above are near-ties. */
 const TIE_FRAC = 0.01;
 
-export function degreesText(p: SearchedPlan): string {
-  const parts = (Object.keys(DEGREE_KEY) as Strategy[]).filter((k) => (p.degrees[k] ?? 1) > 1).map((k) => `${STRATEGY_LABEL[k]} ${p.degrees[k]}`);
-  return parts.length ? parts.join(' · ') : 'one chip';
+/**
+ * Why a listed plan sits where it does next to the one above: the engine's exact tie (equal objective, no-overlap
+ * step and memory; its own list of differences) or a near-tie the page finds (within 1% of the step).
+ */
+function tieNote(c: CheckedPlan, above: CheckedPlan | undefined, listed: readonly CheckedPlan[], mesh: SearchedMesh): TemplateResult | typeof nothing {
+  const p = c.plan;
+  if (p.tie) {
+    const at = listed.findIndex((x) => x.plan.rank === p.tie!.with_rank);
+    const differs = p.tie.differs.map((d) => tieDifferenceText(d, mesh)).join('; ') || 'nothing the engine reports';
+    return html`<span class="help tie" data-tie=${p.tie.with_rank} title="the same step time, step without overlap and memory per chip">Ties with ${at >= 0 ? `#${at + 1}` : `the engine’s plan ${p.tie.with_rank}`}: ${differs}.</span>`;
+  }
+  if (!above || Math.abs(p.step_s - above.plan.step_s) > TIE_FRAC * above.plan.step_s) return nothing;
+  return html`<span class="help tie" data-near-tie>Within 1% of #${listed.indexOf(above) + 1}: ${settingsDifference(p, above.plan, mesh)}.</span>`;
 }
 
-/** The settings of a plan in words, by field (what a near-tie can differ in). */
-function settings(p: SearchedPlan): Record<string, string> {
-  const mb = p.parallelism.microbatches ?? 1;
-  return {
-    degrees: degreesText(p),
-    mesh: p.mesh ? `mesh ${p.mesh.shape.join('×')}` : '',
-    zero: p.degrees.fsdp > 1 ? `ZeRO-${p.parallelism.zero_stage ?? 3}` : '',
-    microbatches: `${mb} microbatch${mb === 1 ? '' : 'es'}`,
-    remat: `remat ${p.remat}`,
-    memory: `${fmtBytes(p.memory_bytes)} per chip`,
-    binding: p.binding ? `binding: ${thresholdTitle(p.binding).toLowerCase()}` : '',
-  };
-}
-
-/** "differs in ZeRO-1 vs ZeRO-3, 4 microbatches vs 1 microbatch; 12 GB vs 20 GB per chip" */
-export function tieDifference(p: SearchedPlan, above: SearchedPlan): string {
-  const a = settings(p);
-  const b = settings(above);
-  const diffs = Object.keys(a).filter((k) => a[k] !== b[k] && (a[k] || b[k])).map((k) => `${a[k] || 'none'} vs ${b[k] || 'none'}`);
-  return diffs.length ? diffs.join('; ') : 'the same settings on a different axis order';
+/** "2.94M plans in the space, 2.33M evaluated (604k layouts skipped: ...), ..., 20 on the Pareto front; 2,395 ms in the engine." */
+function searchCounts(res: PlanSearchResult, engineMs: number): string {
+  const skipped = res.counts.equivalent ? ` (${fmtCount(res.counts.equivalent)} layouts skipped: they cost what one already tried costs)` : '';
+  return `${fmtCount(res.space)} plans in the space, ${fmtCount(res.evaluated)} evaluated${skipped}, ${fmtCount(res.valid)} valid, ` +
+    `${fmtCount(res.fitting)} fit in HBM, ${fmtCount(res.pareto_size)} on the Pareto front; ${sig(engineMs)} ms in the engine.`;
 }
 
 export class SsPlans extends LitElement {
@@ -103,14 +100,13 @@ export class SsPlans extends LitElement {
           ${listed.map((c, i) => {
             const p = c.plan;
             const current = !stale && isCurrentPlan(state, p, run.mesh);
-            const s = settings(p);
-            const above = i > 0 ? listed[i - 1]!.plan : null;
-            const tie = above && Math.abs(p.step_s - above.step_s) <= TIE_FRAC * above.step_s ? tieDifference(p, above) : '';
+            const s = planSettings(p, run.mesh);
             return html`<tr data-plan=${i} data-rank=${c.rank} data-step=${String(p.step_s)} class=${current ? 'current' : ''} aria-current=${current ? 'true' : 'false'}>
               <td>${i + 1}</td>
-              <th scope="row"><span class="plan-deg">${s.degrees}</span>
-                <span class="help">${[s.mesh, s.zero, s.microbatches, s.remat].filter(Boolean).join(' · ')}${current ? html` <span class="badge">on screen</span>` : nothing}</span>
-                ${tie ? html`<span class="help tie" data-tie=${i}>Ties with #${i} (within 1%): ${tie}.</span>` : nothing}</th>
+              <th scope="row"><span class="plan-deg">${s.degrees}</span>${p.pareto ? html` <span class="badge pareto" data-pareto title="On the Pareto front: no other plan is both faster and lighter in memory per chip">Pareto</span>` : nothing}${current ? html` <span class="badge">on screen</span>` : nothing}
+                <span class="help" data-plan-layout>${s.layout}</span>
+                <span class="help">${[s.zero, s.schedule, s.microbatches, s.remat].filter(Boolean).join(' · ')}</span>
+                ${tieNote(c, listed[i - 1], listed, run.mesh)}</th>
               <td>${fmtSeconds(p.step_s)} <span class="help">${p.bound}-bound</span>${p.ideal ? html`<span class="help" data-plan-ideal>book ideal ${fmtSeconds(p.ideal.step_s)}</span>` : nothing}</td>
               <td>${fmtPercent(p.mfu_frac)}</td>
               <td>${fmtBytes(p.memory_bytes)} <span class="ok-mark" aria-label="fits">✓</span></td>
@@ -139,21 +135,22 @@ export class SsPlans extends LitElement {
       </section>`;
     }
     const what = hw.kind === 'gpu'
-      ? `${chips} GPUs factorised into data × pipeline × tensor (tensor inside the NVLink domain)`
-      : `each torus axis of the ${r.mesh.plan.shape.join('×')} slice given to one strategy${r.mesh.plan.slices > 1 ? ', the slices joined by data parallelism' : ''}`;
+      ? `every split of the ${chips} GPUs into DP, FSDP, TP, PP, EP and CP, laid out in every distinct order (tensor inside the NVLink domain first)`
+      : `every split of the ${r.mesh.plan.shape.join('×')} slice into DP, FSDP, TP, PP, EP and CP, each strategy on whole torus axes or on parts of them${r.mesh.plan.slices > 1 ? ', the slices joined by DP or FSDP' : ''}`;
     const stale = run !== null && run.key !== key;
     const res = run?.ev?.ok ? run.ev.result : undefined;
     const busy = this.searching || !this.ready;
     return html`
       <section class="panel" aria-labelledby="h-plans" data-plans>
         <h3 id="h-plans">Best plans for these chips</h3>
-        <p class="muted">The engine tries ${what}, with ZeRO 1 or 3, several microbatch counts and remat none or block, checks each like a
-          training step and ranks them; the list keeps the plans that fit in HBM and raise no warning. Batch, sequence, precision and efficiency are the ones set here.</p>
+        <p class="muted">The engine tries ${what}, with ZeRO 1 to 3, the 1F1B and interleaved schedules, every microbatch size and four remat policies,
+          checks each like a training step and ranks them; the list keeps the plans that fit in HBM and raise no warning, and marks those on the
+          Pareto front of step time against memory. Batch, sequence, precision and efficiency are the ones set here.</p>
         ${rankingNote(res, r.state, { after: '; the book’s ideal step is under each.', ideal: ': with every efficiency at 1.0 the MFU of good plans is an upper bound, and many tie near 100%; set efficiencies to separate them.' })}
         <div class="plan-actions">
           <button type="button" id="find-plans" aria-disabled=${busy ? 'true' : 'false'} @click=${() => !busy && this.emit('ss-search', null)}>
             ${run && !stale ? 'Search again' : 'Find best plans'}</button>
-          <span role="status" aria-live="polite" class="muted">${this.searching ? 'Searching…' : res ? `${fmtCount(res.evaluated)} plans evaluated, ${fmtCount(res.valid)} valid, ${fmtCount(res.fitting)} fit in HBM; ${sig(run!.engineMs)} ms in the engine.` : ''}</span>
+          <span role="status" aria-live="polite" class="muted">${this.searching ? 'Searching…' : res ? searchCounts(res, run!.engineMs) : ''}</span>
         </div>
         ${run?.error ? html`<div class="error" role="alert">${run.error}</div>` : nothing}
         ${run?.ev && !run.ev.ok ? diagnosticsList(run.ev.diagnostics, 'plan_search') : nothing}
