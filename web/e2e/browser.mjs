@@ -250,8 +250,26 @@ async function main() {
         await settled(page, before);
       }
       check('TP on a 40-head model steps through divisors only (never 16, 32 or 64)', seen.length > 2 && seen.every((v) => 40 % v === 0), seen.join(','));
+      // Stages need not divide the layers (the busiest sets the pace): PP steps through 1, 2, 3, 4, 5 on 80 layers.
+      await open(page, `${url}?v=1&hw=h100-sxm&fsdp=8&tp=8`);
+      const stages = [];
+      for (let i = 0; i < 5; i++) {
+        stages.push(Number(await page.locator('ss-controls input.num[data-key="pp"]').inputValue()));
+        await press(page, 'pp', 'ArrowRight');
+      }
+      check('PP steps through every stage count, not only divisors of the 80 layers', stages.join(',') === '1,2,3,4,5', stages.join(','));
       await open(page, `${url}?v=1&chips=1024`);
       check('a link with chips=1024 sets FSDP to 128 (TP 8)', (await stateQuery(page)).includes('fsdp=128') && (await metric(page, 'chips')) === 1024);
+    });
+
+    await step('uneven pipeline stages: the numbers of the CLI, and the busiest stage named', async () => {
+      await open(page, `${url}?v=1&hw=h100-sxm&fsdp=8&pp=3&tp=8&mb=8&zero=1`);
+      await compareWithCli(page, '3 stages over 80 layers', training({ hw: 'h100-sxm', shape: [3, 8, 8] },
+        { pipeline: ['X'], fsdp: ['Y'], tensor: ['Z'], zero_stage: 1, microbatches: 8 }), TRAINING_PAIRS);
+      const note = (await page.locator('[data-stage-imbalance]').textContent()) ?? '';
+      check('the results say the stages are uneven and the busiest holds 27 of the 80 layers', /3 stages do not divide the 80 layers/.test(note) && /holds 27/.test(note), note.trim().slice(0, 160));
+      await open(page, `${url}?v=1&hw=h100-sxm&fsdp=8&pp=4&tp=8&mb=8&zero=1`);
+      check('even stages (4 over 80) say nothing about imbalance', (await page.locator('[data-stage-imbalance]').count()) === 0);
     });
 
     await step('reload from the URL', async () => {

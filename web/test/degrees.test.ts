@@ -41,6 +41,22 @@ describe('degrees a model splits into', () => {
     }
   });
 
+  it('interleaved: every stage needs a chunk of layers (stages × virtual stages up to the layers, not dividing them)', () => {
+    // llama-3-8b: 32 layers; 3 virtual stages per stage fit up to 10 stages (30 chunks), 11 would need 33.
+    const s = state({ model: 'llama-3-8b', sched: 'interleaved', vstages: 3 });
+    const m = effectiveModel(baseModel(s), s);
+    for (let v = 1; v <= 16; v++) {
+      const sc = {
+        hardware: { preset: 'h100-sxm' }, model: { preset: 'llama-3-8b' }, mesh: { shape: [v] },
+        query: { kind: 'training_step', batch_tokens: 4096 * 64, seq_len: 4096, parallelism: { pipeline: ['X'], pipeline_schedule: 'interleaved', virtual_stages: 3, microbatches: 8 } },
+      };
+      const ev = JSON.parse(engine.evaluate(JSON.stringify(sc))) as Evaluation<unknown>;
+      const rejected = ev.diagnostics.some((d) => d.severity !== 'warning' && d.path.startsWith('/query/parallelism'));
+      expect(splits('pipeline', v, m, s), `interleaved x3, ${v} stages`).toBe(!rejected);
+    }
+    expect(degreeStops(param('pp'), s, m)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+
   it('a 40-head model offers no 16-, 32- or 64-way TP (the reviewer’s case), only divisors', () => {
     const s = state({ model: 'llama-2-13b' });
     const m = effectiveModel(baseModel(s), s);

@@ -1,8 +1,10 @@
 // Parallelism degrees as a reader moves them: which degrees a model can be split into (so sliders stop only there),
 // and the fixed-chip-count mode, where moving TP, PP, EP or CP hands the rest of the chips to FSDP (or DP). This is
 // configuration, not physics: the rules are the engine's own checks of a plan (core/planners/training_checks.cpp,
-// core/queries/serving.cpp: TP divides the heads, d_ff and the KV heads or a multiple of them; PP divides the layers;
-// EP divides the experts, and a dense model has none to split; CP divides the sequence), and web/test/degrees.test.ts holds them against the engine.
+// core/queries/serving.cpp: TP divides the heads, d_ff and the KV heads or a multiple of them; PP gives every stage
+// (every chunk, interleaved) a layer, the stages need not divide the layers: the busiest sets the pace; EP divides
+// the experts, and a dense model has none to split; CP divides the sequence), and web/test/degrees.test.ts holds them
+// against the engine.
 import type { ModelFields } from './scenario';
 import { cloneState, param, type Param, type State } from './params';
 
@@ -26,7 +28,7 @@ export function splits(strategy: DegreeStrategy, value: number, m: ModelFields, 
         (m.experts === 0 || divides(value, m.expert_d_ff));
     case 'pipeline': {
       const chunks = s.values['sched'] === 'interleaved' ? num(s, 'vstages') : 1;
-      return divides(value * chunks, m.layers);
+      return value * chunks <= m.layers;
     }
     case 'expert':
       return value === 1 || (m.experts > 0 && value <= m.experts && divides(value, m.experts));

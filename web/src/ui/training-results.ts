@@ -4,6 +4,7 @@ import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import type { TrainingStepResult } from '../engine/types';
 import { COLOURS, COMMS_COLOURS, fmtBytes, fmtCount, fmtSeconds, sig } from '../charts/format';
 import { bars, type BarRow, type Marker } from '../charts/bars';
+import { baseModel, effectiveModel } from '../state/scenario';
 import { trainingOf, type Results } from './results';
 import { COMMS_LABELS, thresholdTitle } from './words';
 
@@ -30,6 +31,18 @@ export class SsTrainingResults extends LitElement {
           <span class="muted">${x.reason.replace(/^(ok|not ok|violated|fails?):\s*/i, '')}</span></li>`)}
       </ul>
     </section>`;
+  }
+
+  /** Stages that do not divide the layers (the engine says so only then): the busiest one sets the pace. */
+  private stages(t: TrainingStepResult): TemplateResult | typeof nothing {
+    const busiest = t.pipeline_stage_layers;
+    const imbalance = t.pipeline_stage_imbalance;
+    if (busiest === undefined || imbalance === undefined) return nothing;
+    const layers = effectiveModel(baseModel(this.results.state), this.results.state).layers;
+    const stages = t.degrees.pipeline;
+    return html`<p class="muted" data-stage-imbalance=${String(imbalance)}>
+      Uneven pipeline stages: ${stages} stages do not divide the ${layers} layers, so the busiest stage holds ${busiest}
+      (${sig(imbalance)}× the average ${sig(layers / stages)}). It sets the pace: the compute here and the memory per chip below are its, and the other stages wait for it.</p>`;
   }
 
   override render(): TemplateResult {
@@ -72,6 +85,7 @@ export class SsTrainingResults extends LitElement {
           Perfect overlap gives ${fmtSeconds(t.time.lower_bound_s)} (the book’s estimate); no overlap ${fmtSeconds(t.time.upper_bound_s)};
           exposed communication ${fmtSeconds(t.time.exposed_comms_s)}.
         </p>
+        ${this.stages(t)}
         ${bars(rows, markers, fmtSeconds, 'Time per step by component')}
       </section>
       <section class="panel" aria-labelledby="h-mem">
