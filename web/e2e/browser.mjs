@@ -645,7 +645,7 @@ async function main() {
       const before = await stateQuery(page);
       await page.locator('ss-controls select[data-key="hw"]').selectOption('tpu-v5e');
       await settled(page, before);
-      check('choosing a chip whose slice cannot hold the degrees shrinks FSDP until it fits (v5e: FSDP 16 × TP 8 on a 16×8)', (await status(page)) !== 'cannot-run' && (await metric(page, 'chips')) === 128, `${await status(page)} ${await metric(page, 'chips')}`);
+      check('choosing a chip whose slice cannot hold the degrees shrinks FSDP until it fits (v5e: FSDP 32 × TP 8 on the 16×16 pod, laid out by the engine)', (await status(page)) !== 'cannot-run' && (await metric(page, 'chips')) === 256, `${await status(page)} ${await metric(page, 'chips')}`);
     });
 
     await step('keyboard: a skip link to the results', async () => {

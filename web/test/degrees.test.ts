@@ -109,9 +109,11 @@ describe('a chip that cannot hold the degrees', () => {
   it('halves FSDP until the slice fits, and unfixes a count that had to move', () => {
     const fits = (x: State): boolean => meshFor(x).ok;
     const v5e = fitToChip(state({ hw: 'tpu-v5e', chips: 2048 }), fits);
-    expect(v5e.values['fsdp']).toBe(16); // a 2D torus: FSDP on one 16-chip axis, TP 8 on the other
+    // A 2D torus holds FSDP 32 × TP 8 on the whole 16×16 pod once the engine may split an axis between them.
+    expect(v5e.values['fsdp']).toBe(32);
     expect(v5e.values['chips']).toBeNull();
-    expect(meshFor(v5e).ok).toBe(true);
+    const m = meshFor(v5e);
+    expect(m.ok && m.plan).toMatchObject({ shape: [16, 16], degrees: { fsdp: 32, tensor: 8 } });
     const ok = state({});
     expect(fitToChip(ok, fits)).toBe(ok);
   });

@@ -27,6 +27,8 @@ export interface MeshPlan {
    * sub-axes (an applied plan's layout, state/layout.ts).
    */
   axes: Partial<Record<Strategy, AxisRef[]>>;
+  /** Strategies the engine lays out itself, by degree (state/degree-mesh.ts: whole axes could not hold them). */
+  degrees?: Partial<Record<Strategy, number>>;
   slices: number;
   chipsPerSlice: number;
   chips: number;
@@ -49,7 +51,8 @@ export function factorisations(n: number, k: number, maxFactor = n): number[][] 
   return out;
 }
 
-function fitsPod(shape: readonly number[], maxShape: readonly number[], dims: number): boolean {
+/** Does a slice shape fit the pod in some axis order (sorted sizes against the sorted largest slice)? */
+export function fitsPod(shape: readonly number[], maxShape: readonly number[], dims: number): boolean {
   const want = [...shape];
   while (want.length < dims) want.push(1);
   const have = maxShape.slice(0, dims).map((v) => (v > 0 ? v : 1));
@@ -156,6 +159,8 @@ export function describeAxes(plan: MeshPlan): string {
     const text = refs.map((r) => axisRefText(r, typeof r === 'string' ? 0 : (plan.shape[plan.axisNames.indexOf(r.axis)] ?? r.size)));
     return `${STRATEGY_LABEL[s]} on ${text.join(refs.every((r) => typeof r === 'string') ? ',' : ', ')}`;
   });
+  const laid = STRATEGIES.filter((s) => plan.degrees?.[s]).map((s) => `${STRATEGY_LABEL[s]} ${plan.degrees![s]}`);
+  if (laid.length) parts.unshift(`${laid.join(' × ')} on parts of the axes (the engine’s fastest layout)`);
   const slices = plan.slices > 1 ? ` · ${plan.slices} slices over DCN` : '';
   return `${parts.join(' · ')}${slices}`;
 }

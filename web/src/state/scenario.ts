@@ -5,6 +5,7 @@
 import type { Dtype, HardwarePreset, MatmulQuery, ModelOverrides, ModelPreset, Scenario, ServingSearchQuery } from '../engine/types';
 import { STRATEGIES, planMesh, type DcnStrategy, type Degrees, type MeshOutcome, type MeshPlan, type Strategy } from './mesh';
 import { layoutDegrees, layoutPlan, parseLayout } from './layout';
+import { degreeMesh } from './degree-mesh';
 import { PRESETS, hardwarePreset, modelPreset, type State } from './params';
 import { hfConfigOf, hfPreset } from './hf';
 
@@ -120,7 +121,10 @@ export function meshFor(s: State, deg: Degrees = degreesOf(s)): MeshOutcome {
   const dcn: DcnStrategy = str(s, 'dcn') === 'fsdp' ? 'fsdp' : 'data';
   const layout = activeLayout(s, deg);
   if (layout) return { ok: true, plan: layoutPlan(layout, slices, dcn) };
-  return planMesh(hw, deg, slices, dcn);
+  const own = planMesh(hw, deg, slices, dcn);
+  // Training on a TPU: degrees whole axes cannot hold are left to the engine to lay on parts of the axes.
+  const laid = own.ok || serving ? null : degreeMesh(hw, deg, slices, dcn);
+  return laid ? { ok: true, plan: laid } : own;
 }
 
 function meshSpec(plan: MeshPlan): Scenario['mesh'] {
@@ -194,7 +198,9 @@ export function mainScenario(s: State, plan: MeshPlan): Scenario {
   const par: Record<string, unknown> = {};
   for (const k of STRATEGIES) {
     const axes = plan.axes[k];
-    if (axes?.length) par[k] = axes;
+    const degree = plan.degrees?.[k];
+    if (degree) par[k] = degree;
+    else if (axes?.length) par[k] = axes;
   }
   if (par['fsdp']) par['zero_stage'] = num(s, 'zero');
   if (par['tensor']) par['sequence_parallel'] = s.values['sp'] === true;
