@@ -45,12 +45,16 @@ describe('the engine’s tie differences in words', () => {
     ['tensor: Y:2@1 Z:2@4 vs X:2@8 Z:2@1', TPU, 'TP on inner 2 of Y, outer 2 of Z vs outer 2 of X, inner 2 of Z'],
     ['fsdp: X:4@1 Z:8@1 DCN:2@1 vs X:4@1 Y:2@2 Z:4@2 DCN:2@1', { shape: [4, 4, 8], axis_names: ['X', 'Y', 'Z'] }, 'FSDP on X, Z, DCN vs X, outer 2 of Y, outer 4 of Z, DCN'],
     ['data: - vs Z:2@4', TPU, 'DP on none vs outer 2 of Z'],
-    ['tensor: X:8@1 vs X:8@8', GPU, 'TP on inner 8 of X vs middle 8 of X'],
     ['zero_stage: 2 vs 3', TPU, 'ZeRO stage 2 vs 3'],
     ['remat: none vs block', TPU, 'remat none vs block'],
     ['offload:  vs +activations', TPU, 'host offload none vs activations'],
     ['something new: a vs b', TPU, 'something new: a vs b'],
   ])('%s', (line, mesh, words) => {
     expect(tieDifferenceText(line, mesh)).toBe(words);
+  });
+
+  it('on GPUs, pieces of the searched GPU order read as neighbours or a stride apart', () => {
+    expect(tieDifferenceText('data: X:4@128 vs X:4@64', GPU, true)).toBe('DP on 4 GPUs 128 apart vs 4 GPUs 64 apart');
+    expect(tieDifferenceText('tensor: X:8@1 vs X:4@1', GPU, true)).toBe('TP on 8 neighbouring GPUs vs 4 neighbouring GPUs');
   });
 });

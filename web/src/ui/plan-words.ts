@@ -51,12 +51,16 @@ const SETTING_WORDS: Readonly<Record<string, string>> = {
   remat: 'remat', offload: 'host offload', matmul: 'matmul precision', sequence_parallel: 'sequence parallel', context_variant: 'context variant',
 };
 
-/** The engine's pieces "X:16@1 Z:4@2" (axis:size@stride) in the page's words: "X, outer 4 of Z". */
-function piecesText(text: string, searched: SearchedMesh): string {
+/**
+ * The engine's pieces "X:16@1 Z:4@2" (axis:size@stride) in the page's words: "X, outer 4 of Z"; on GPUs, whose
+ * search runs on one axis in GPU order (a plan's own mesh is written from it), "4 GPUs 128 apart".
+ */
+function piecesText(text: string, searched: SearchedMesh, gpu: boolean): string {
   if (text.trim() === '-') return 'none';
   return text.trim().split(/\s+/).map((tok) => {
     const m = /^([A-Za-z0-9_]+):(\d+)@(\d+)$/.exec(tok);
     if (!m) return tok;
+    if (gpu) return m[3] === '1' ? `${m[2]} neighbouring GPUs` : `${m[2]} GPUs ${m[3]} apart`;
     const axis = m[1]!;
     const i = searched.axis_names.length ? searched.axis_names.indexOf(axis) : AXIS_NAMES.indexOf(axis as (typeof AXIS_NAMES)[number]);
     const size = Number(m[2]);
@@ -66,12 +70,12 @@ function piecesText(text: string, searched: SearchedMesh): string {
 }
 
 /** One line of the engine's `tie.differs` ("fsdp: X:16@1 Y:8@2 vs ...", "remat: none vs block") in words. */
-export function tieDifferenceText(line: string, searched: SearchedMesh): string {
+export function tieDifferenceText(line: string, searched: SearchedMesh, gpu = false): string {
   const m = /^([a-z_]+): (.*) vs (.*)$/.exec(line);
   if (!m) return line;
   const key = m[1]!;
   if ((STRATEGIES as readonly string[]).includes(key)) {
-    return `${STRATEGY_LABEL[key as Strategy]} on ${piecesText(m[2]!, searched)} vs ${piecesText(m[3]!, searched)}`;
+    return `${STRATEGY_LABEL[key as Strategy]} on ${piecesText(m[2]!, searched, gpu)} vs ${piecesText(m[3]!, searched, gpu)}`;
   }
   const word = (v: string): string => v.trim().replace(/^\+/, '') || 'none';
   return `${SETTING_WORDS[key] ?? key.replace(/_/g, ' ')} ${word(m[2]!)} vs ${word(m[3]!)}`;

@@ -47,11 +47,12 @@ const TIE_FRAC = 0.01;
  * Why a listed plan sits where it does next to the one above: the engine's exact tie (equal objective, no-overlap
  * step and memory; its own list of differences) or a near-tie the page finds (within 1% of the step).
  */
-function tieNote(c: CheckedPlan, above: CheckedPlan | undefined, listed: readonly CheckedPlan[], mesh: SearchedMesh): TemplateResult | typeof nothing {
+function tieNote(c: CheckedPlan, above: CheckedPlan | undefined, listed: readonly CheckedPlan[], run: SearchRun): TemplateResult | typeof nothing {
   const p = c.plan;
+  const mesh = run.mesh;
   if (p.tie) {
     const at = listed.findIndex((x) => x.plan.rank === p.tie!.with_rank);
-    const differs = p.tie.differs.map((d) => tieDifferenceText(d, mesh)).join('; ') || 'nothing the engine reports';
+    const differs = p.tie.differs.map((d) => tieDifferenceText(d, mesh, run.gpu)).join('; ') || 'nothing the engine reports';
     return html`<span class="help tie" data-tie=${p.tie.with_rank} title="the same step time, step without overlap and memory per chip">Ties with ${at >= 0 ? `#${at + 1}` : `the engine’s plan ${p.tie.with_rank}`}: ${differs}.</span>`;
   }
   if (!above || Math.abs(p.step_s - above.plan.step_s) > TIE_FRAC * above.plan.step_s) return nothing;
@@ -106,7 +107,7 @@ export class SsPlans extends LitElement {
               <th scope="row"><span class="plan-deg">${s.degrees}</span>${p.pareto ? html` <span class="badge pareto" data-pareto title="On the Pareto front: no other plan is both faster and lighter in memory per chip">Pareto</span>` : nothing}${current ? html` <span class="badge">on screen</span>` : nothing}
                 <span class="help" data-plan-layout>${s.layout}</span>
                 <span class="help">${[s.zero, s.schedule, s.microbatches, s.remat].filter(Boolean).join(' · ')}</span>
-                ${tieNote(c, listed[i - 1], listed, run.mesh)}</th>
+                ${tieNote(c, listed[i - 1], listed, run)}</th>
               <td>${fmtSeconds(p.step_s)} <span class="help">${p.bound}-bound</span>${p.ideal ? html`<span class="help" data-plan-ideal>book ideal ${fmtSeconds(p.ideal.step_s)}</span>` : nothing}</td>
               <td>${fmtPercent(p.mfu_frac)}</td>
               <td>${fmtBytes(p.memory_bytes)} <span class="ok-mark" aria-label="fits">✓</span></td>
