@@ -256,9 +256,14 @@ std::vector<std::string> plan_differences(const Mesh& mesh, const RankedPlan& a,
   add(p.microbatches != q.microbatches, "microbatches: " + num(p.microbatches) + " vs " + num(q.microbatches));
   add(a.input.remat != b.input.remat,
       "remat: " + std::string(remat_name(a.input.remat)) + " vs " + std::string(remat_name(b.input.remat)));
-  add(p.offload_optimizer != q.offload_optimizer || p.offload_activations != q.offload_activations,
-      std::string("offload: ") + (p.offload_optimizer ? "optimizer" : "") + (p.offload_activations ? "+activations" : "") +
-          " vs " + (q.offload_optimizer ? "optimizer" : "") + (q.offload_activations ? "+activations" : ""));
+  // In the words of space.offload's choices.
+  auto offload = [](const TrainingPlan& x) {
+    return x.offload_optimizer && x.offload_activations ? "both"
+           : x.offload_optimizer                        ? "optimizer"
+           : x.offload_activations                      ? "activations"
+                                                        : "none";
+  };
+  add(offload(p) != std::string(offload(q)), std::string("offload: ") + offload(p) + " vs " + offload(q));
   add(a.input.precision.matmul != b.input.precision.matmul,
       "matmul: " + std::string(dtype_name(a.input.precision.matmul)) + " vs " + std::string(dtype_name(b.input.precision.matmul)));
   add(p.sequence_parallel != q.sequence_parallel,

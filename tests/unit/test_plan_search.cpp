@@ -225,3 +225,20 @@ TEST_CASE("GPU search keeps the old contract: a mesh and axes per plan, degrees,
   CHECK(r["result"].contains("valid"));
   CHECK(r["result"].contains("fitting"));
 }
+
+TEST_CASE("a tie says what differs, in the words of the search's own choices", "[plan_search]") {
+  // docs/api.md plan_search: 'tie.differs'; offload is named as space.offload names it (none, optimizer, ...).
+  Problem p("tpu-v5p", "llama-3-70b", Json{{"shape", {4, 4, 4}}}, 1048576, 4096);
+  RankedPlan a, b;
+  a.input = b.input = p.in;
+  a.input.plan.fsdp = b.input.plan.fsdp = make_axis_group(p.mesh, {0, 1, 2});
+  b.input.plan.offload_activations = true;
+  CHECK(plan_differences(p.mesh, a, b) == std::vector<std::string>{"offload: none vs activations"});
+  a.input.plan.offload_optimizer = true;
+  a.input.remat = Remat::none;
+  b.input.remat = Remat::block;
+  CHECK(plan_differences(p.mesh, a, b) == std::vector<std::string>{"remat: none vs block", "offload: optimizer vs activations"});
+  b.input.plan.offload_optimizer = a.input.plan.offload_activations = true;
+  b.input.remat = Remat::none;
+  CHECK(plan_differences(p.mesh, a, b).empty());
+}

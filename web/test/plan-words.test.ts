@@ -47,7 +47,8 @@ describe('the engine’s tie differences in words', () => {
     ['data: - vs Z:2@4', TPU, 'DP on none vs outer 2 of Z'],
     ['zero_stage: 2 vs 3', TPU, 'ZeRO stage 2 vs 3'],
     ['remat: none vs block', TPU, 'remat none vs block'],
-    ['offload:  vs +activations', TPU, 'host offload none vs activations'],
+    ['offload: none vs activations', TPU, 'host offload none vs activations'],
+    ['offload: optimizer vs both', TPU, 'host offload optimizer vs both'],
     ['something new: a vs b', TPU, 'something new: a vs b'],
   ])('%s', (line, mesh, words) => {
     expect(tieDifferenceText(line, mesh)).toBe(words);

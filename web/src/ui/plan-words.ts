@@ -77,6 +77,5 @@ export function tieDifferenceText(line: string, searched: SearchedMesh, gpu = fa
   if ((STRATEGIES as readonly string[]).includes(key)) {
     return `${STRATEGY_LABEL[key as Strategy]} on ${piecesText(m[2]!, searched, gpu)} vs ${piecesText(m[3]!, searched, gpu)}`;
   }
-  const word = (v: string): string => v.trim().replace(/^\+/, '') || 'none';
-  return `${SETTING_WORDS[key] ?? key.replace(/_/g, ' ')} ${word(m[2]!)} vs ${word(m[3]!)}`;
+  return `${SETTING_WORDS[key] ?? key.replace(/_/g, ' ')} ${m[2]!.trim()} vs ${m[3]!.trim()}`;
 }
