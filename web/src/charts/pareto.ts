@@ -71,7 +71,9 @@ export function paretoChart(data: ParetoDatum[], o: ParetoOptions): HTMLElement 
     marks: [
       Plot.ruleY(limits.slice(0, 1), { y: 'bytes', stroke: COLOURS.hbmLine }),
       Plot.ruleY(limits.slice(1), { y: 'bytes', stroke: COLOURS.hbmLine, strokeDasharray: '4 3' }),
-      Plot.text(limits, { y: 'bytes', text: 'text', frameAnchor: 'right', dy: -6, textAnchor: 'end', fill: '#333', fontSize: 10 }),
+      // HBM's label above its line, the fit limit's below its own: the two lines sit close (10% headroom: 86 of 96 GB).
+      Plot.text(limits.slice(0, 1), { y: 'bytes', text: 'text', frameAnchor: 'right', dy: -6, textAnchor: 'end', fill: '#333', fontSize: 10 }),
+      Plot.text(limits.slice(1), { y: 'bytes', text: 'text', frameAnchor: 'right', dy: 8, textAnchor: 'end', fill: '#333', fontSize: 10 }),
       Plot.line(data.filter((d) => d.front), { x, y, stroke: '#999', strokeWidth: 1, curve: 'step-after' }),
       Plot.dot(data, {
         x, y, r: 4.5, className: 'pareto-points', strokeWidth: 1.5,
