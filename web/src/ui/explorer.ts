@@ -511,8 +511,13 @@ export class ScalescopeExplorer extends LitElement {
         listed: shown.length, paretoListed: shown.filter((c) => c.plan.pareto).length, query: encodeState(state),
       };
     };
+    // Each chunk's answer (plans, front and cursor: ~90 kB of JSON) is left out of the cache: its cursor makes the
+    // text unique, so it would only push the numbers' answers out.
     const evaluate: EvaluateSearch = (text) =>
-      client.evaluate([text], 'search').then((b) => (b ? { ev: b.results[0] as Evaluation<PlanSearchResult>, engineMs: b.engineMs } : null));
+      client.evaluate([text], 'search').then((b) => {
+        this.cache.delete(text);
+        return b ? { ev: b.results[0] as Evaluation<PlanSearchResult>, engineMs: b.engineMs } : null;
+      });
     searchInChunks(sc, evaluate, { signal: control.signal, onChunk: (p) => show(p, false) }).then(
       (last) => {
         if (!last) return; // cancelled, or a newer search replaced this one
