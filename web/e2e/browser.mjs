@@ -134,7 +134,7 @@ async function findPlans(page) {
   await page.locator('#find-plans').click();
   await page.waitForFunction(() => {
     const h = window.__scalescope;
-    return h.search?.complete && h.search.query === h.stateQuery && (h.search.plans === 0 || document.querySelector('scalescope-explorer')?.shadowRoot?.querySelector('[data-plan]'));
+    return h.search?.complete && h.search.query === h.stateQuery && (h.search.listed === 0 || document.querySelector('scalescope-explorer')?.shadowRoot?.querySelector('[data-plan]'));
   }, null, { timeout: 30000 });
   const seen = await page.evaluate(() => {
     clearInterval(window.__progressTimer);
@@ -479,6 +479,11 @@ async function main() {
       await page.waitForFunction(() => window.location.search === '?' + window.__scalescope.stateQuery);
       await open(page, page.url());
       check('a reload keeps the search options (the link reproduces the search)', (await page.locator('select[data-key="pmaxtp"]').inputValue()) === '4');
+      // 8 chips cannot hold LLaMA-3 70B: with "only plans that fit" off the closest plans are listed, each marked.
+      await open(page, `${url}?v=1&fsdp=8&tp=1&pfit=0`);
+      const small = await findPlans(page);
+      const noFit = await page.locator('[data-plan] [data-no-fit]').count();
+      check('must_fit off: plans out of HBM are listed, each marked as not fitting', small.complete && noFit > 0 && noFit === (await page.locator('[data-plan]').count()), `${noFit} marked`);
     });
 
     await step('plan search: the whole space for LLaMA-3 70B on 4096 H100s and on a full v5p pod, in the worker', async () => {

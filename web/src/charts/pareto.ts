@@ -5,7 +5,7 @@
 // included, are the table under the chart.
 import * as Plot from '@observablehq/plot';
 import type { SearchedPlanCore } from '../engine/types';
-import { COLOURS, fmtBytes, fmtSeconds, fmtUsd, tickFormatSI } from './format';
+import { COLOURS, fmtBytes, fmtSeconds, fmtUsd, sig, tickFormatSI } from './format';
 import { withTable } from './table';
 
 export interface ParetoDatum {
@@ -51,6 +51,12 @@ function pickable(svg: Element, data: readonly ParetoDatum[], onPick: (d: Pareto
   });
 }
 
+/** The time axis's label; steps within 1% of each other would read as one number on every tick, so it says so. */
+function spreadLabel(steps: number[]): string {
+  const spread = Math.max(...steps) / Math.min(...steps) - 1;
+  return spread < 0.01 ? `Step time (all within ${sig(Math.max(spread * 100, 0.001))}%) →` : 'Step time →';
+}
+
 export function paretoChart(data: ParetoDatum[], o: ParetoOptions): HTMLElement {
   const listed = data.filter((d) => d.listed !== undefined);
   const x = (d: ParetoDatum): number => d.plan.step_s;
@@ -59,14 +65,18 @@ export function paretoChart(data: ParetoDatum[], o: ParetoOptions): HTMLElement 
   if (o.fitLimitBytes < o.hbmBytes) limits.push({ bytes: o.fitLimitBytes, text: `fit limit ${fmtBytes(o.fitLimitBytes)}` });
   // Log memory: the front runs from plans near HBM down to a few GB, and the slow end would sit on the axis otherwise.
   const top = Math.max(o.hbmBytes, ...data.map(y)) * 1.25;
-  const bottom = Math.min(...data.map(y)) / 1.25;
+  const bottom = Math.min(o.fitLimitBytes, ...data.map(y)) / 1.25; // HBM stays in view when nothing fits
+  // Log time when the steps span a wide range; plans within a few per cent of each other get a linear axis, whose
+  // ticks still land inside the domain.
+  const steps = data.map(x);
+  const logX = Math.max(...steps) / Math.min(...steps) > 2;
   const chart = Plot.plot({
     width: o.width,
     height: 260,
     marginLeft: 64,
     marginRight: 16,
     style: { fontSize: '11px', background: 'transparent' },
-    x: { type: 'log', label: 'Step time →', grid: true, ticks: 5, tickFormat: (v: number) => fmtSeconds(v), inset: 10 },
+    x: { type: logX ? 'log' : 'linear', label: spreadLabel(steps), grid: true, ticks: logX ? 5 : 4, tickFormat: (v: number) => fmtSeconds(v), inset: 10 },
     y: { type: 'log', label: '↑ Memory per chip', domain: [bottom, top], grid: true, ticks: 5, tickFormat: tickFormatSI('B') },
     marks: [
       Plot.ruleY(limits.slice(0, 1), { y: 'bytes', stroke: COLOURS.hbmLine }),

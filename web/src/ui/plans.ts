@@ -63,10 +63,17 @@ function runConstraints(run: SearchRun): NonNullable<PlanSearchQuery['constraint
  * those out of HBM, and with `include_warnings` on also those that warn (each marked in its row).
  */
 export function listedPlans(run: SearchRun): CheckedPlan[] {
+  return listable(run).slice(0, PLANS_SHOWN);
+}
+
+/** Every ranked plan the list may show (listedPlans keeps the first PLANS_SHOWN). */
+function listable(run: SearchRun): CheckedPlan[] {
   const c = runConstraints(run);
+  const outOfHbmOk = c.must_fit === false; // such a plan's applied step warns out_of_hbm: that is what was asked for
   const ok = (x: CheckedPlan): boolean =>
-    x.problems.every((p) => p === NOT_FIT && c.must_fit === false) && (x.warnings.length === 0 || c.include_warnings === true);
-  return run.checked.filter(ok).slice(0, PLANS_SHOWN);
+    x.problems.every((p) => p === NOT_FIT && outOfHbmOk) &&
+    (c.include_warnings === true || x.warnings.every((w) => w.code === 'out_of_hbm' && outOfHbmOk));
+  return run.checked.filter(ok);
 }
 
 /** How many plans the list shows. */
@@ -128,7 +135,7 @@ export class SsPlans extends LitElement {
 
   private table(state: State, run: SearchRun, stale: boolean): TemplateResult {
     const listed = listedPlans(run);
-    const hidden = run.checked.length - run.checked.filter((c) => c.problems.length === 0 && c.warnings.length === 0).length;
+    const hidden = run.checked.length - listable(run).length;
     const days = (x: number): string => (Number.isFinite(x) ? `${sig(x / 86400)} days` : '—');
     return html`
       ${hidden ? html`<p class="muted" data-plans-hidden=${hidden}>${hidden} of the ${run.checked.length} plans the engine ranked are left out: they do not fit in HBM or raise a warning once applied.</p>` : nothing}
