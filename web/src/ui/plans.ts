@@ -193,7 +193,7 @@ export class SsPlans extends LitElement {
       <section class="panel" aria-labelledby="h-plans" data-plans>
         <h3 id="h-plans">Best plans for these chips</h3>
         <p class="muted">The engine tries ${what}, with ZeRO 1 to 3, the 1F1B and interleaved schedules, every microbatch size and four remat policies,
-          checks each like a training step and ranks them; the list keeps the plans that fit in HBM and raise no warning, and marks those on the
+          checks each like a training step and ranks them; the list keeps the plans that fit in HBM and raise no warning (unless the search options ask for them), and marks those on the
           Pareto front of step time against memory. Batch, sequence, precision and efficiency are the ones set here.</p>
         ${rankingNote(res, r.state, { after: '; the book’s ideal step is under each.', ideal: ': with every efficiency at 1.0 the MFU of good plans is an upper bound, and many tie near 100%; set efficiencies to separate them.' })}
         <div class="plan-actions">
