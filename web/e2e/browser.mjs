@@ -117,10 +117,35 @@ async function servingSearched(page) {
   }, null, { timeout: 20000 });
 }
 
+/**
+ * Runs the plan search for the controls on screen and waits until its last chunk is in; samples the progress bar
+ * while it runs. Returns the search's hook (wall time from the click, chunks, progress after each) and the bar's values.
+ */
 async function findPlans(page) {
+  await page.evaluate(() => {
+    delete window.__scalescope.search;
+    const root = document.querySelector('scalescope-explorer').shadowRoot;
+    const seen = (window.__progressSeen = []);
+    window.__progressTimer = setInterval(() => {
+      const bar = root.querySelector('[data-plans] [role="progressbar"]');
+      if (bar) seen.push(Number(bar.getAttribute('aria-valuenow')));
+    }, 10);
+  });
   await page.locator('#find-plans').click();
-  await page.waitForFunction(() => (window.__scalescope.search?.plans ?? 0) > 0 && document.querySelector('scalescope-explorer')?.shadowRoot?.querySelector('[data-plan]'), null, { timeout: 20000 });
+  await page.waitForFunction(() => {
+    const h = window.__scalescope;
+    return h.search?.complete && h.search.query === h.stateQuery && (h.search.listed === 0 || document.querySelector('scalescope-explorer')?.shadowRoot?.querySelector('[data-plan]'));
+  }, null, { timeout: 30000 });
+  const seen = await page.evaluate(() => {
+    clearInterval(window.__progressTimer);
+    const root = document.querySelector('scalescope-explorer').shadowRoot;
+    return [...window.__progressSeen, Number(root.querySelector('[data-plans] [role="progressbar"]')?.getAttribute('aria-valuenow'))];
+  });
+  return { ...(await page.evaluate(() => window.__scalescope.search)), seen };
 }
+
+/** The TP of every plan listed. */
+const listedTp = (page) => page.locator('[data-plan]').evaluateAll((els) => els.map((e) => Number(e.dataset.tp)));
 
 /** Is the element's box inside the window (the whole height of it, at least 1 px wide)? */
 async function inViewport(page, selector) {
@@ -376,9 +401,13 @@ async function main() {
 
     await step('plan search: only plans that fit without a warning; apply keeps focus', async () => {
       await open(page, url);
-      await findPlans(page);
+      const run = await findPlans(page);
       const rows = await page.locator('[data-plan]').count();
       check('the best plans are listed', rows >= 3, `${rows} rows`);
+      check('the search ran in chunks, the progress rising after each', run.chunks > 2 && run.fracs.every((f, i) => i === 0 || f > run.fracs[i - 1]) && run.fracs.at(-1) === 1, JSON.stringify(run.fracs));
+      check('the progress bar moved while the search ran and ends at 100%', run.seen.some((v) => v > 0 && v < 100) && run.seen.at(-1) === 100, JSON.stringify([...new Set(run.seen)]));
+      figures.planSearchWallMs = run.wallMs;
+      figures.planSearchChunks = run.chunks;
       const header = (await page.locator('table.plans thead').textContent()) ?? '';
       check('the plan table names step, MFU, memory, binding threshold, time and cost to train', ['Step', 'MFU', 'Memory', 'Binding', 'Time and cost to train'].every((w) => header.includes(w)), header);
       check('the ranking says which model made it (calibrated, with the book’s ideal step under each plan)', (await page.locator('[data-calibrated-ranking]').count()) === 1 && (await page.locator('[data-plan-ideal]').count()) === rows);
@@ -412,6 +441,58 @@ async function main() {
       const tpAtMin = await page.locator('ss-controls input[type="range"][data-key="tp"]').evaluate((el) => Number(el.value) <= Number(el.min));
       await press(page, 'tp', tpAtMin ? 'ArrowRight' : 'ArrowLeft');
       check('moving a degree drops the plan’s layout', !(await stateQuery(page)).includes('layout='));
+    });
+
+    await step('plan search: cancel, restart on a change, a constraint, and the Pareto chart', async () => {
+      await open(page, url);
+      await page.locator('#find-plans').click();
+      await page.waitForFunction(() => (window.__scalescope.search?.chunks ?? 0) >= 1 && !window.__scalescope.search.complete, null, { timeout: 20000 });
+      await page.locator('[data-cancel-search]').click();
+      const cancelled = (await page.locator('[data-search-progress]').textContent()) ?? '';
+      check('Cancel stops the search and says how far it got; the plans so far stay', /Cancelled at \d+%/.test(cancelled) && (await page.locator('[data-cancel-search]').count()) === 0, cancelled.trim().slice(0, 120));
+      // A control moved while the search runs: it starts again for the new settings.
+      await page.locator('#find-plans').click();
+      await page.waitForFunction(() => (window.__scalescope.search?.chunks ?? 0) >= 1, null, { timeout: 20000 });
+      await page.locator('[data-search-options] summary').click();
+      await page.locator('select[data-key="pmaxtp"]').selectOption('4');
+      await page.waitForFunction(() => window.__scalescope.search?.complete && window.__scalescope.search.query === window.__scalescope.stateQuery, null, { timeout: 30000 });
+      check('changing a search option mid-search restarts it for the new one (TP at most 4)', (await stateQuery(page)).includes('pmaxtp=4'));
+      const tps = await listedTp(page);
+      check('max_tensor 4: every plan listed has TP at most 4', tps.length > 0 && tps.every((tp) => tp <= 4), JSON.stringify(tps));
+      await page.waitForFunction(() => window.location.search.includes('pmaxtp=4'), null, { timeout: 5000 });
+      const points = page.locator('[data-pareto-chart] svg [data-point]');
+      await points.first().waitFor({ timeout: 10000 });
+      check('the Pareto chart has points, the listed plans ringed', (await points.count()) > 1);
+      check('the Pareto chart has its numbers as a table, memory against HBM in it', (await page.locator('ss-pareto details.numbers table tbody tr').count()) === (await points.count()) &&
+        ((await page.locator('ss-pareto details.numbers thead').textContent()) ?? '').includes('Of HBM'));
+      check('the chart draws the HBM line', /HBM \d/.test((await page.locator('[data-pareto-chart] svg').textContent()) ?? ''));
+      await shot(page, 'explorer-pareto.png');
+      const v = await axeViolations(page);
+      check('no WCAG A/AA violation with the search options, progress and Pareto chart shown', v.length === 0, v.slice(0, 4).join(' || '));
+      const last = points.last();
+      const want = Number(await last.getAttribute('data-step'));
+      const before = await stateQuery(page);
+      await last.focus();
+      await page.keyboard.press('Enter');
+      await settled(page, before);
+      check('Enter on a Pareto point applies its plan (the step shown is the point’s)', (await metric(page, 'step_s')) === want, `${await metric(page, 'step_s')} vs ${want}`);
+      await page.waitForFunction(() => window.location.search === '?' + window.__scalescope.stateQuery);
+      await open(page, page.url());
+      check('a reload keeps the search options (the link reproduces the search)', (await page.locator('select[data-key="pmaxtp"]').inputValue()) === '4');
+      // 8 chips cannot hold LLaMA-3 70B: with "only plans that fit" off the closest plans are listed, each marked.
+      await open(page, `${url}?v=1&fsdp=8&tp=1&pfit=0`);
+      const small = await findPlans(page);
+      const noFit = await page.locator('[data-plan] [data-no-fit]').count();
+      check('must_fit off: plans out of HBM are listed, each marked as not fitting', small.complete && noFit > 0 && noFit === (await page.locator('[data-plan]').count()), `${noFit} marked`);
+    });
+
+    await step('plan search: the whole space for LLaMA-3 70B on 4096 H100s and on a full v5p pod, in the worker', async () => {
+      for (const [name, query] of [['h100', '?v=1&hw=h100-sxm&fsdp=512&tp=8'], ['pod', '?v=1&fsdp=280&tp=32']]) {
+        await open(page, url + query);
+        const run = await findPlans(page);
+        figures[`planSearch_${name}`] = { wallMs: run.wallMs, engineMs: run.engineMs, chunks: run.chunks, evaluated: run.evaluated };
+        check(`${name}: the whole space searched with progress shown, best plans listed`, run.complete && run.plans > 0 && run.seen.at(-1) === 100, JSON.stringify(figures[`planSearch_${name}`]));
+      }
     });
 
     await step('plan search on a GPU: the plan’s own mesh', async () => {
@@ -758,7 +839,11 @@ async function main() {
   console.log(`    the moved slider itself paints (first frame after the input): median ${f1(figures.inputFrameMedianMs)} ms, p95 ${f1(figures.inputFrameP95Ms)} ms; the numbers painted in that same frame for ${(100 * figures.sameFrameShare).toFixed(0)}% of moves`);
   console.log(`    for scale, a page that only changes one text node paints after: median ${f1(figures.blankPaintMedianMs)} ms, p95 ${f1(figures.blankPaintP95Ms)} ms (the wait for the next frame)`);
   if (figures.servingSearchEngineMs !== undefined) console.log(`  serving search (v5e, LLaMA-3 70B): ${figures.servingSearchEvaluated} deployments evaluated and ranked in ${f1(figures.servingSearchEngineMs)} ms in the engine (worker)`);
-  if (figures.planSearchEngineMs !== undefined) console.log(`  plan search (v5p 16×16×8, LLaMA-3 70B): ${figures.planSearchEvaluated} plans evaluated and ranked in ${f1(figures.planSearchEngineMs)} ms in the engine (worker)`);
+  if (figures.planSearchEngineMs !== undefined) console.log(`  plan search (v5p 16×16×8, LLaMA-3 70B, the page's default): ${figures.planSearchEvaluated} plans evaluated and ranked in ${f1(figures.planSearchWallMs)} ms from the click, ${figures.planSearchChunks} chunks (${f1(figures.planSearchEngineMs)} ms in the engine, worker)`);
+  for (const [name, what] of [['h100', 'LLaMA-3 70B on 4096 H100s'], ['pod', 'LLaMA-3 70B on a full v5p pod (28×20×16)']]) {
+    const f = figures[`planSearch_${name}`];
+    if (f) console.log(`  plan search (${what}): ${f.evaluated} plans in ${f1(f.wallMs)} ms from the click, ${f.chunks} chunks (${f1(f.engineMs)} ms in the engine, worker; budget 1 s)`);
+  }
   console.log(`  engine wasm gzipped: ${(figures.wasmGzipBytes / 1024).toFixed(1)} KB; whole site gzipped: ${(figures.totalGzipBytes / 1024).toFixed(1)} KB (explorer first load ${(figures.firstLoadGzipBytes / 1024).toFixed(1)} KB, without the lazily loaded charts and the chapters)`);
   console.log(`  time to interactive: ${f1(figures.interactiveMs)} ms (engines loaded ${f1(figures.engineLoadMs)} ms after the page started them); screenshots in build/screenshots/`);
   process.exitCode = t.finish();

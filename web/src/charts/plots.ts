@@ -125,3 +125,4 @@ export function sweepChart(points: SweepDatum[], current: { batch: number; laten
     rows: all.map((d) => [fmtCount(d.batch), fmtSeconds(d.latency_per_token_s), fmtCount(d.tokens_per_s_per_chip), d.fits ? 'yes' : 'no (hollow points)']),
   });
 }
+export { paretoChart, type ParetoDatum } from './pareto';

@@ -60,6 +60,10 @@ export class ResultCache {
     }
     return hit;
   }
+  /** Forgets one answer (e.g. a plan search chunk's: large, and never asked for again). */
+  delete(text: string): void {
+    this.map.delete(text);
+  }
   set(text: string, ev: Evaluation<unknown>): void {
     this.map.delete(text);
     this.map.set(text, ev);

@@ -162,6 +162,8 @@ export interface ServingQuery {
 
 export type Strategy = 'data' | 'fsdp' | 'tensor' | 'pipeline' | 'expert' | 'context';
 
+export type PlanObjective = 'step_time' | 'cost_to_train' | 'tokens_per_usd';
+
 export interface PlanSearchQuery {
   kind: 'plan_search';
   batch_tokens: number;
@@ -175,7 +177,15 @@ export interface PlanSearchQuery {
   /** What the caller allows (docs/api.md `plan_search`: the space); only the keys the page narrows. */
   space?: { dcn_strategies?: Strategy[] };
   /** Degrees held (`fixed`) or capped (`max`). */
-  constraints?: { fixed?: Partial<Record<Strategy, number>>; max?: Partial<Record<Strategy, number>>; must_fit?: boolean };
+  constraints?: {
+    fixed?: Partial<Record<Strategy, number>>;
+    max?: Partial<Record<Strategy, number>>;
+    max_tensor?: number;
+    must_fit?: boolean;
+    memory_headroom_frac?: number;
+    include_warnings?: boolean;
+  };
+  objective?: PlanObjective;
   /** Search this many plans, then answer with a `cursor` to pass back as `resume`. */
   chunk_plans?: number;
   resume?: NonNullable<PlanSearchResult['cursor']>;

@@ -2,7 +2,7 @@
 // (training_step or serving), the model's accounting, the chip, the main matmuls for the roofline chart, and the
 // main query again at other chip counts for the scaling chart. Nothing here models physics: it only fills in the
 // scenario, choosing matmul shapes and chip counts to ask the engine about.
-import type { Dtype, HardwarePreset, MatmulQuery, ModelOverrides, ModelPreset, Scenario, ServingSearchQuery } from '../engine/types';
+import type { Dtype, HardwarePreset, MatmulQuery, ModelOverrides, ModelPreset, PlanObjective, PlanSearchQuery, Scenario, ServingSearchQuery } from '../engine/types';
 import { STRATEGIES, planMesh, type DcnStrategy, type Degrees, type MeshOutcome, type MeshPlan, type Strategy } from './mesh';
 import { layoutDegrees, layoutPlan, parseLayout } from './layout';
 import { degreeMesh } from './degree-mesh';
@@ -235,7 +235,21 @@ export function planSearchScenario(s: State): Scenario | null {
   const mesh = gpu ? { shape: [m.plan.chips] } : meshSpec(m.plan);
   const query: Extract<Scenario['query'], { kind: 'plan_search' }> = { kind: 'plan_search', ...args, keep: PLAN_SEARCH_KEEP };
   if (m.plan.slices > 1) query.space = { dcn_strategies: [...PLAN_SEARCH_DCN] };
+  const constraints = planSearchConstraints(s);
+  if (constraints) query.constraints = constraints;
+  if (str(s, 'pobj') !== 'step_time') query.objective = str(s, 'pobj') as PlanObjective;
   return { ...b, mesh, query };
+}
+
+/** The search's constraints set on the page, only those that differ from the engine's defaults (none: left out). */
+function planSearchConstraints(s: State): PlanSearchQuery['constraints'] {
+  const c: NonNullable<PlanSearchQuery['constraints']> = {};
+  const maxTp = opt(s, 'pmaxtp');
+  if (maxTp !== null) c.max_tensor = maxTp;
+  if (s.values['pfit'] === false) c.must_fit = false;
+  if (num(s, 'phead') > 0) c.memory_headroom_frac = num(s, 'phead');
+  if (s.values['pwarn'] === true) c.include_warnings = true;
+  return Object.keys(c).length ? c : undefined;
 }
 
 export interface MatmulOp {

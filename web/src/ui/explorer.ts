@@ -8,13 +8,14 @@ import { LitElement, html, nothing, type PropertyValues, type TemplateResult } f
 import { EngineClient, ResultCache, type BatchResult } from '../engine/client';
 import { LocalEngine } from '../engine/local';
 import type {
-  ChipResult, Evaluation, MatmulResult, PlanSearchResult, RooflineResult, SearchedPlan, ServingDeployment, ServingSearchResult, TransformerResult,
+  ChipResult, Evaluation, MatmulResult, PlanSearchResult, RooflineResult, SearchedPlanCore, ServingDeployment, ServingSearchResult, TransformerResult,
 } from '../engine/types';
 import {
   FEATURES, PRESETS, cloneState, defaultState, hardwareFields, hardwarePreset, param, type State, type Value,
 } from '../state/params';
 import { decodeState, encodeState } from '../state/url';
 import { applyPlan } from '../state/plans';
+import { searchInChunks, type ChunkProgress, type EvaluateSearch } from '../state/search-driver';
 import { applyDeployment } from '../state/serving-search';
 import { fitToChip, rebalance } from '../state/degrees';
 import { hfAnswer, hfConfigOf, minifyConfig, rememberHfModel } from '../state/hf';
@@ -28,7 +29,7 @@ import { styles } from './styles';
 import { diagnosticsList } from './diagnostics';
 import { metricsOf, planStatus, isServing, type Planned, type Results } from './results';
 import type { SetEvent } from './controls';
-import { PLANS_SHOWN, type CheckedPlan, type SearchRun } from './plans';
+import { NOT_FIT, listedPlans, type CheckedPlan, type SearchRun } from './plans';
 import type { ServingSearchRun } from './serving-search';
 import './controls';
 import './headline';
@@ -69,7 +70,11 @@ export interface ScalescopeHooks {
   /** URL query of the state the charts were last drawn for. */
   chartsQuery?: string;
   /** The last plan search: time in the engine (ms), plans listed and, of those, on the Pareto front. */
-  search?: { engineMs: number; plans: number; evaluated: number; listed: number; paretoListed: number };
+  search?: {
+    engineMs: number; plans: number; evaluated: number; listed: number; paretoListed: number;
+    /** Wall time from the click to this chunk (ms), chunks so far, complete or not, progress after each chunk, for which state. */
+    wallMs: number; chunks: number; complete: boolean; fracs: number[]; query: string;
+  };
   /** The last serving search: time in the engine (ms; 0 when the cache answered), deployments listed, and for which state. */
   servingSearch?: { engineMs: number; cached: boolean; deployments: number; evaluated: number; meeting: number; query: string };
   /** Worker restarts and page-instance renewals so far (each after a hang or a throw). */
@@ -114,6 +119,8 @@ export class ScalescopeExplorer extends LitElement {
   private local: LocalEngine | null = null;
   /** Answers by scenario text, shared by the page's instance and the worker client. */
   private readonly cache = new ResultCache();
+  /** Stops the running plan search (its chunks check it between engine calls). */
+  private searchControl: AbortController | null = null;
   private curveCache = new Map<string, { intensity: number; attainable: number }[]>();
   private urlTimer: ReturnType<typeof setTimeout> | null = null;
   private urlDue: number | null = null;
@@ -280,6 +287,7 @@ export class ScalescopeExplorer extends LitElement {
 
   private afterChange(): void {
     this.hooks.stateQuery = encodeState(this.state);
+    this.restartSearchIfAsked();
     this.scheduleUrl();
     this.request();
   }
@@ -463,7 +471,7 @@ export class ScalescopeExplorer extends LitElement {
     return applied.map(({ plan, a }, rank) => {
       const ev = idx[rank]! >= 0 ? batch?.results[idx[rank]!] : undefined;
       const problems = a.ok ? [] : a.problems;
-      if (!plan.fits) problems.push('does not fit in HBM');
+      if (!plan.fits) problems.push(NOT_FIT);
       if (a.ok && idx[rank]! < 0) problems.push('no mesh for this plan');
       if (ev && !ev.ok) problems.push(ev.diagnostics.find((d) => d.severity !== 'warning')?.message ?? 'the engine rejected it');
       if (!ev && a.ok && idx[rank]! >= 0) problems.push('not checked');
@@ -471,34 +479,74 @@ export class ScalescopeExplorer extends LitElement {
     });
   }
 
-  /** Asks the engine for the best training plans for the current chips, model, batch and precision. */
+  /**
+   * Asks the engine for the best training plans for the current chips, model, batch, precision and the search's
+   * constraints, in chunks (state/search-driver.ts): after each chunk the progress bar and the best plans so far
+   * repaint. A search already running is cancelled first.
+   */
   private runSearch(): void {
     const client = this.client;
     const state = this.state;
     const sc = planSearchScenario(state);
+    this.cancelSearch();
     if (!client || !sc?.mesh) return;
     const key = JSON.stringify(sc);
     const gpu = hardwarePreset(String(state.values['hw'])).kind === 'gpu';
     const mesh = { shape: sc.mesh.shape, axis_names: sc.mesh.axis_names ?? [] };
+    const control = new AbortController();
+    this.searchControl = control;
     this.searching = true;
-    client.evaluate([key], 'search').then(
-      (batch) => {
-        if (!batch) return; // a newer search replaced this one
+    this.search = { key, mesh, gpu, ev: null, engineMs: 0, checked: [], complete: false, chunks: 0, wallMs: 0, progressFrac: 0 };
+    const t0 = performance.now();
+    const fracs: number[] = [];
+    const show = (p: ChunkProgress, complete: boolean): void => {
+      const res = p.ev.ok ? p.ev.result : undefined;
+      const checked = res ? this.checkPlans(state, res, mesh) : [];
+      const wallMs = performance.now() - t0;
+      this.search = { key, mesh, gpu, ev: p.ev, engineMs: p.engineMs, checked, complete, chunks: p.chunks, wallMs, progressFrac: res?.progress_frac ?? 1 };
+      fracs.push(res?.progress_frac ?? 1);
+      const shown = listedPlans(this.search);
+      this.hooks.search = {
+        engineMs: p.engineMs, wallMs, chunks: p.chunks, complete, fracs: [...fracs], plans: res?.plans.length ?? 0, evaluated: res?.counts.evaluated ?? 0,
+        listed: shown.length, paretoListed: shown.filter((c) => c.plan.pareto).length, query: encodeState(state),
+      };
+    };
+    // Each chunk's answer (plans, front and cursor: ~90 kB of JSON) is left out of the cache: its cursor makes the
+    // text unique, so it would only push the numbers' answers out.
+    const evaluate: EvaluateSearch = (text) =>
+      client.evaluate([text], 'search').then((b) => {
+        this.cache.delete(text);
+        return b ? { ev: b.results[0] as Evaluation<PlanSearchResult>, engineMs: b.engineMs } : null;
+      });
+    searchInChunks(sc, evaluate, { signal: control.signal, onChunk: (p) => show(p, false) }).then(
+      (last) => {
+        if (!last) return; // cancelled, or a newer search replaced this one
         this.searching = false;
-        const ev = batch.results[0] as Evaluation<PlanSearchResult>;
-        const checked = ev.ok && ev.result ? this.checkPlans(state, ev.result, mesh) : [];
-        this.search = { key, mesh, gpu, ev, engineMs: batch.engineMs, checked };
-        const shown = checked.filter((c) => !c.problems.length && !c.warnings.length).slice(0, PLANS_SHOWN);
-        this.hooks.search = {
-          engineMs: batch.engineMs, plans: ev.result?.plans.length ?? 0, evaluated: ev.result?.evaluated ?? 0, listed: shown.length,
-          paretoListed: shown.filter((c) => c.plan.pareto).length,
-        };
+        this.searchControl = null;
+        show(last, true);
       },
       (e: unknown) => {
+        if (control.signal.aborted) return;
         this.searching = false;
-        this.search = { key, mesh, gpu, ev: null, engineMs: 0, checked: [], error: e instanceof Error ? e.message : String(e) };
+        this.searchControl = null;
+        this.search = { key, mesh, gpu, ev: null, engineMs: 0, checked: [], complete: false, chunks: 0, wallMs: 0, progressFrac: 0, error: e instanceof Error ? e.message : String(e) };
       },
     );
+  }
+
+  /** Stops the running search; the plans found so far stay, marked as partial. */
+  private cancelSearch(): void {
+    this.searchControl?.abort();
+    this.searchControl = null;
+    if (this.searching && this.search) this.search = { ...this.search, cancelled: true };
+    this.searching = false;
+  }
+
+  /** Controls that change the search's question while it runs cancel it and start it again for the new one. */
+  private restartSearchIfAsked(): void {
+    if (!this.searching || !this.search) return;
+    const sc = planSearchScenario(this.state);
+    if (!sc || JSON.stringify(sc) !== this.search.key) this.runSearch();
   }
 
   // ---------------------------------------------------------------------------------------------- serving search
@@ -540,7 +588,7 @@ export class ScalescopeExplorer extends LitElement {
   }
 
   /** Sets the controls to a searched plan (src/state/plans.ts), as if the reader had moved them. */
-  private applyPlan(plan: SearchedPlan): void {
+  private applyPlan(plan: SearchedPlanCore): void {
     const run = this.search;
     if (!run) return;
     const a = applyPlan(this.state, plan, run.mesh);
@@ -642,8 +690,8 @@ export class ScalescopeExplorer extends LitElement {
       ${serving ? html`<ss-serving-results .results=${r}></ss-serving-results>` : html`<ss-training-results .results=${r}></ss-training-results>`}
       ${pin ? html`<ss-compare .pinnedState=${pin.state} .metrics=${metrics} .pinnedMetrics=${metricsOf(pin, pin.chip?.ok ? pin.chip.result : undefined)} .status=${status} .pinnedStatus=${planStatus(pin)}></ss-compare>` : nothing}
       ${serving ? html`<ss-serving-search .results=${r} .state=${this.state} .run=${this.servingSearch}
-        @ss-apply-deployment=${(e: CustomEvent<ServingDeployment>) => this.applyDeployment(e.detail)}></ss-serving-search>` : html`<ss-plans .results=${r} .run=${this.search} .searching=${this.searching} .ready=${this.engineStatus === 'ready'}
-        @ss-search=${() => this.runSearch()} @ss-apply=${(e: CustomEvent<SearchedPlan>) => this.applyPlan(e.detail)}></ss-plans>`}
+        @ss-apply-deployment=${(e: CustomEvent<ServingDeployment>) => this.applyDeployment(e.detail)}></ss-serving-search>` : html`<ss-plans .results=${r} .state=${this.state} .run=${this.search} .searching=${this.searching} .ready=${this.engineStatus === 'ready'}
+        @ss-search=${() => this.runSearch()} @ss-cancel-search=${() => this.cancelSearch()} @ss-apply=${(e: CustomEvent<SearchedPlanCore>) => this.applyPlan(e.detail)}></ss-plans>`}
       <ss-charts .results=${r} .plots=${this.plots} .live=${this.state} .onDrawn=${(s: State) => (this.hooks.chartsQuery = encodeState(s))}></ss-charts>
       <ss-facts .results=${r}></ss-facts>
       ${r.mesh.ok && answer ? html`<ss-export .scenario=${mainScenario(r.state, r.mesh.plan)} .answer=${answer}></ss-export>` : nothing}

@@ -5,8 +5,8 @@
 // marked, and while the efficiencies are the book's 1.0 a sentence says the ranking is of ideal bounds. Apply sets
 // the controls.
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
-import type { Diagnostic, Evaluation, PlanSearchResult, SearchedPlan } from '../engine/types';
-import type { State } from '../state/params';
+import type { Diagnostic, Evaluation, PlanSearchQuery, PlanSearchResult, Scenario, SearchedPlan } from '../engine/types';
+import type { State, Value } from '../state/params';
 import { hardwarePreset } from '../state/params';
 import { isCurrentPlan, type SearchedMesh } from '../state/plans';
 import { planSearchScenario } from '../state/scenario';
@@ -16,6 +16,11 @@ import type { Results } from './results';
 import { rankingNote } from './ranking';
 import { thresholdTitle } from './words';
 import { planSettings, settingsDifference, tieDifferenceText } from './plan-words';
+import { trainingOf } from './results';
+import { searchOptions } from './search-options';
+import { searchProgress } from './search-progress';
+import type { SetDetail } from './controls';
+import './pareto-chart';
 
 /** A plan the engine listed, checked as the page would show it once applied. */
 export interface CheckedPlan {
@@ -35,7 +40,40 @@ export interface SearchRun {
   ev: Evaluation<PlanSearchResult> | null;
   engineMs: number;
   checked: CheckedPlan[];
+  /** False while chunks are still coming (the plans so far), or after a cancel. */
+  complete: boolean;
+  cancelled?: boolean;
+  chunks: number;
+  /** From the click to this answer, in the page (ms). */
+  wallMs: number;
+  progressFrac: number;
   error?: string;
+}
+
+/** The problem a plan out of HBM has (listed anyway when the search was asked to rank such plans). */
+export const NOT_FIT = 'does not fit in HBM';
+
+/** The constraints a run's search was asked with (its key is the scenario's text). */
+function runConstraints(run: SearchRun): NonNullable<PlanSearchQuery['constraints']> {
+  return ((JSON.parse(run.key) as Scenario).query as PlanSearchQuery).constraints ?? {};
+}
+
+/**
+ * The plans the list shows, best first: those that fit and raise no warning once applied; with `must_fit` off also
+ * those out of HBM, and with `include_warnings` on also those that warn (each marked in its row).
+ */
+export function listedPlans(run: SearchRun): CheckedPlan[] {
+  return listable(run).slice(0, PLANS_SHOWN);
+}
+
+/** Every ranked plan the list may show (listedPlans keeps the first PLANS_SHOWN). */
+function listable(run: SearchRun): CheckedPlan[] {
+  const c = runConstraints(run);
+  const outOfHbmOk = c.must_fit === false; // such a plan's applied step warns out_of_hbm: that is what was asked for
+  const ok = (x: CheckedPlan): boolean =>
+    x.problems.every((p) => p === NOT_FIT && outOfHbmOk) &&
+    (c.include_warnings === true || x.warnings.every((w) => w.code === 'out_of_hbm' && outOfHbmOk));
+  return run.checked.filter(ok);
 }
 
 /** How many plans the list shows. */
@@ -59,22 +97,26 @@ function tieNote(c: CheckedPlan, above: CheckedPlan | undefined, listed: readonl
   return html`<span class="help tie" data-near-tie>Within 1% of #${listed.indexOf(above) + 1}: ${settingsDifference(p, above.plan, mesh)}.</span>`;
 }
 
-/** "2.94M plans in the space, 2.33M evaluated (604k layouts skipped: ...), ..., 20 on the Pareto front; 2,395 ms in the engine." */
-function searchCounts(res: PlanSearchResult, engineMs: number): string {
+/** "2.94M plans in the space, 2.33M evaluated (604k layouts skipped: ...), ..., 20 on the Pareto front; 2.4 s in 12 chunks (2,395 ms in the engine)." */
+function searchCounts(res: PlanSearchResult, run: SearchRun): string {
   const skipped = res.counts.equivalent ? ` (${fmtCount(res.counts.equivalent)} layouts skipped: they cost what one already tried costs)` : '';
   return `${fmtCount(res.space)} plans in the space, ${fmtCount(res.evaluated)} evaluated${skipped}, ${fmtCount(res.valid)} valid, ` +
-    `${fmtCount(res.fitting)} fit in HBM, ${fmtCount(res.pareto_size)} on the Pareto front; ${sig(engineMs)} ms in the engine.`;
+    `${fmtCount(res.fitting)} fit in HBM, ${fmtCount(res.pareto_size)} on the Pareto front; ` +
+    `${fmtSeconds(run.wallMs / 1000)} in ${run.chunks} chunk${run.chunks === 1 ? '' : 's'} (${sig(run.engineMs)} ms in the engine).`;
 }
 
 export class SsPlans extends LitElement {
   static override properties = {
     results: { attribute: false },
+    state: { attribute: false },
     run: { attribute: false },
     searching: { attribute: false },
     ready: { attribute: false },
   };
 
   results!: Results;
+  /** The controls as they are now (the results may be a moment older). */
+  state!: State;
   run: SearchRun | null = null;
   searching = false;
   ready = false;
@@ -83,13 +125,17 @@ export class SsPlans extends LitElement {
     return this;
   }
 
-  private emit(name: 'ss-search' | 'ss-apply', detail: unknown): void {
+  private readonly onValue = (key: string, value: Value, ev: Event): void => {
+    this.dispatchEvent(new CustomEvent<SetDetail>('ss-set', { detail: { values: { [key]: value }, ev }, bubbles: true }));
+  };
+
+  private emit(name: 'ss-search' | 'ss-apply' | 'ss-cancel-search', detail: unknown): void {
     this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true }));
   }
 
   private table(state: State, run: SearchRun, stale: boolean): TemplateResult {
-    const listed = run.checked.filter((c) => c.problems.length === 0 && c.warnings.length === 0).slice(0, PLANS_SHOWN);
-    const hidden = run.checked.length - run.checked.filter((c) => c.problems.length === 0 && c.warnings.length === 0).length;
+    const listed = listedPlans(run);
+    const hidden = run.checked.length - listable(run).length;
     const days = (x: number): string => (Number.isFinite(x) ? `${sig(x / 86400)} days` : '—');
     return html`
       ${hidden ? html`<p class="muted" data-plans-hidden=${hidden}>${hidden} of the ${run.checked.length} plans the engine ranked are left out: they do not fit in HBM or raise a warning once applied.</p>` : nothing}
@@ -102,7 +148,7 @@ export class SsPlans extends LitElement {
             const p = c.plan;
             const current = !stale && isCurrentPlan(state, p, run.mesh);
             const s = planSettings(p, run.mesh);
-            return html`<tr data-plan=${i} data-rank=${c.rank} data-step=${String(p.step_s)} class=${current ? 'current' : ''} aria-current=${current ? 'true' : 'false'}>
+            return html`<tr data-plan=${i} data-rank=${c.rank} data-step=${String(p.step_s)} data-tp=${p.degrees.tensor} class=${current ? 'current' : ''} aria-current=${current ? 'true' : 'false'}>
               <td>${i + 1}</td>
               <th scope="row"><span class="plan-deg">${s.degrees}</span>${p.pareto ? html` <span class="badge pareto" data-pareto title="On the Pareto front: no other plan is both faster and lighter in memory per chip">Pareto</span>` : nothing}${current ? html` <span class="badge">on screen</span>` : nothing}
                 <span class="help" data-plan-layout>${s.layout}</span>
@@ -110,7 +156,8 @@ export class SsPlans extends LitElement {
                 ${tieNote(c, listed[i - 1], listed, run)}</th>
               <td>${fmtSeconds(p.step_s)} <span class="help">${p.bound}-bound</span>${p.ideal ? html`<span class="help" data-plan-ideal>book ideal ${fmtSeconds(p.ideal.step_s)}</span>` : nothing}</td>
               <td>${fmtPercent(p.mfu_frac)}</td>
-              <td>${fmtBytes(p.memory_bytes)} <span class="ok-mark" aria-label="fits">✓</span></td>
+              <td>${fmtBytes(p.memory_bytes)} ${p.fits ? html`<span class="ok-mark" aria-label="fits">✓</span>` : html`<span class="worse" data-no-fit>✗ does not fit</span>`}
+                ${c.warnings.length ? html`<span class="help worse" data-plan-warning>${c.warnings[0]!.message}</span>` : nothing}</td>
               <td class="wrap">${p.binding ? thresholdTitle(p.binding) : '—'}</td>
               <td>${days(p.train_time_s)} <span class="help">${fmtUsd(p.train_usd)}</span></td>
               <td><button type="button" data-apply=${i} aria-disabled=${stale || current ? 'true' : 'false'}
@@ -141,22 +188,26 @@ export class SsPlans extends LitElement {
     const stale = run !== null && run.key !== key;
     const res = run?.ev?.ok ? run.ev.result : undefined;
     const busy = this.searching || !this.ready;
+    const hbmBytes = trainingOf(r)?.memory.hbm_capacity_bytes ?? 0;
     return html`
       <section class="panel" aria-labelledby="h-plans" data-plans>
         <h3 id="h-plans">Best plans for these chips</h3>
         <p class="muted">The engine tries ${what}, with ZeRO 1 to 3, the 1F1B and interleaved schedules, every microbatch size and four remat policies,
-          checks each like a training step and ranks them; the list keeps the plans that fit in HBM and raise no warning, and marks those on the
+          checks each like a training step and ranks them; the list keeps the plans that fit in HBM and raise no warning (unless the search options ask for them), and marks those on the
           Pareto front of step time against memory. Batch, sequence, precision and efficiency are the ones set here.</p>
         ${rankingNote(res, r.state, { after: '; the book’s ideal step is under each.', ideal: ': with every efficiency at 1.0 the MFU of good plans is an upper bound, and many tie near 100%; set efficiencies to separate them.' })}
         <div class="plan-actions">
           <button type="button" id="find-plans" aria-disabled=${busy ? 'true' : 'false'} @click=${() => !busy && this.emit('ss-search', null)}>
-            ${run && !stale ? 'Search again' : 'Find best plans'}</button>
-          <span role="status" aria-live="polite" class="muted">${this.searching ? 'Searching…' : res ? searchCounts(res, run!.engineMs) : ''}</span>
+            ${run?.complete && !stale ? 'Search again' : 'Find best plans'}</button>
+          <span role="status" aria-live="polite" class="muted" data-search-status>${this.searching ? 'Searching…' : res && run?.complete ? searchCounts(res, run) : ''}</span>
         </div>
+        ${searchOptions(this.state ?? r.state, this.onValue)}
+        ${stale && !this.searching ? nothing : searchProgress(run, this.searching, () => this.emit('ss-cancel-search', null))}
         ${run?.error ? html`<div class="error" role="alert">${run.error}</div>` : nothing}
         ${run?.ev && !run.ev.ok ? diagnosticsList(run.ev.diagnostics, 'plan_search') : nothing}
-        ${stale && res ? html`<p class="notice-inline" data-plans-stale>These plans were found for other settings (chips, model, batch or precision changed); search again to rank plans for these.</p>` : nothing}
-        ${res && run ? html`${run.ev!.diagnostics.length ? diagnosticsList(run.ev!.diagnostics, 'plan_search') : nothing}${this.table(r.state, run, stale)}` : nothing}
+        ${stale && res ? html`<p class="notice-inline" data-plans-stale>These plans were found for other settings (chips, model, batch, precision or the search options changed); search again to rank plans for these.</p>` : nothing}
+        ${res && run ? html`${run.ev!.diagnostics.length ? diagnosticsList(run.ev!.diagnostics, 'plan_search') : nothing}${this.table(r.state, run, stale)}
+          ${stale ? nothing : html`<ss-pareto .run=${run} .listed=${listedPlans(run)} .hbmBytes=${hbmBytes} .headroomFrac=${runConstraints(run).memory_headroom_frac ?? 0}></ss-pareto>`}` : nothing}
       </section>`;
   }
 }

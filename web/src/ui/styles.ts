@@ -105,6 +105,12 @@ export const styles = [barStyles, css`
   .compare .better { color: #135c2b; font-weight: 600; }
   .compare .worse { color: #8a1c12; font-weight: 600; }
   .plan-actions { display: flex; gap: 10px; align-items: center; flex-wrap: wrap; margin: 4px 0 8px; }
+  .search-progress { display: flex; gap: 10px; align-items: center; flex-wrap: wrap; margin: 0 0 8px; }
+  .progress { flex: 0 1 260px; display: flex; }
+  .progress progress { width: 100%; height: 12px; accent-color: #1f6fb2; }
+  details.search-options { margin: 0 0 8px; }
+  .pareto-figure svg [data-point] { cursor: pointer; }
+  .pareto-figure svg [data-point]:focus-visible { outline: 2px solid #1f6fb2; outline-offset: 1px; }
   .table-wrap { overflow-x: auto; }
   .plans { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; font-size: 13px; }
   .plans th, .plans td { text-align: right; padding: 3px 6px; border-bottom: 1px solid #eee; vertical-align: top; white-space: nowrap; }
