@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { EngineModule, Evaluation, TrainingStepResult } from '../src/engine/types';
 import { degreeMesh, degreesTile } from '../src/state/degree-mesh';
 import { describePlan, planMesh, type Degrees } from '../src/state/mesh';
-import { cloneState, defaultState, hardwarePreset, type State } from '../src/state/params';
+import { defaultState, hardwarePreset, type State } from '../src/state/params';
+import { stateWith } from './state';
 import { mainScenario, meshFor } from '../src/state/scenario';
 import { loadEngine } from './engine';
 
@@ -16,12 +17,6 @@ beforeAll(async () => {
 const deg = (d: Partial<Degrees>): Degrees => ({ data: 1, fsdp: 1, context: 1, expert: 1, pipeline: 1, tensor: 1, ...d });
 const v5p = hardwarePreset('tpu-v5p');
 const v5e = hardwarePreset('tpu-v5e');
-
-function state(values: Record<string, unknown>): State {
-  const s = cloneState(defaultState());
-  Object.assign(s.values, values);
-  return s;
-}
 
 describe('degrees on parts of the torus axes', () => {
   it('tiles a shape only when every axis is a product of one factor of each degree', () => {
@@ -44,7 +39,7 @@ describe('degrees on parts of the torus axes', () => {
     expect(degreeMesh(v5e, deg({ fsdp: 32, tensor: 8 }), 2, 'data')).toMatchObject({ axes: { data: ['DCN'] }, chips: 512 });
     // The page's own layout is kept where it works.
     expect(meshFor(defaultState())).toMatchObject({ ok: true, plan: { axes: { fsdp: ['X', 'Y'], tensor: ['Z'] } } });
-    expect(meshFor(state({ mode: 'serving', hw: 'tpu-v5e', tp: 32, ep: 4, model: 'mixtral-8x7b' })).ok).toBe(false);
+    expect(meshFor(stateWith({ mode: 'serving', hw: 'tpu-v5e', tp: 32, ep: 4, model: 'mixtral-8x7b' })).ok).toBe(false);
   });
 
   it.each([
@@ -53,7 +48,7 @@ describe('degrees on parts of the torus axes', () => {
     ['v5e: DP 2 × FSDP 4 × TP 8, three strategies on a 2D torus', { hw: 'tpu-v5e', dp: 2, fsdp: 4, tp: 8 }],
     ['v5e: FSDP 4 × CP 2 × TP 8 in each of two slices, DP over DCN', { hw: 'tpu-v5e', fsdp: 4, cp: 2, tp: 8, slices: 2 }],
   ])('%s: the engine lays out the degrees and answers without an error', (_name, values) => {
-    const s = state(values);
+    const s = stateWith(values);
     const m = meshFor(s);
     expect(m.ok).toBe(true);
     if (!m.ok) return;

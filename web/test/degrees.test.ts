@@ -3,7 +3,8 @@
 // count, moving TP, PP, EP or CP hands the rest of the chips to FSDP (or DP).
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EngineModule, Evaluation } from '../src/engine/types';
-import { MODEL_IDS, cloneState, defaultState, param, type State } from '../src/state/params';
+import { MODEL_IDS, defaultState, param, type State } from '../src/state/params';
+import { stateWith } from './state';
 import { balancingDegree, chipsOf, chipsStops, degreeStops, fitToChip, rebalance, splits, type DegreeStrategy } from '../src/state/degrees';
 import { baseModel, effectiveModel, meshFor } from '../src/state/scenario';
 import { loadEngine } from './engine';
@@ -12,12 +13,6 @@ let engine: EngineModule;
 beforeAll(async () => {
   engine = await loadEngine();
 });
-
-function state(values: Record<string, unknown>): State {
-  const s = cloneState(defaultState());
-  Object.assign(s.values, values);
-  return s;
-}
 
 /** Does the engine reject `value`-way `strategy` on this model (an error at that strategy's path)? */
 function engineRejects(model: string, strategy: DegreeStrategy, value: number, seq = 4096): boolean {
@@ -32,7 +27,7 @@ function engineRejects(model: string, strategy: DegreeStrategy, value: number, s
 
 describe('degrees a model splits into', () => {
   it.each(MODEL_IDS)('%s: TP, PP and EP stops are exactly what the engine accepts', (model) => {
-    const s = state({ model });
+    const s = stateWith({ model });
     const m = effectiveModel(baseModel(s), s);
     for (const [strategy, max] of [['tensor', 64], ['pipeline', 32], ['expert', 16]] as [DegreeStrategy, number][]) {
       for (let v = 1; v <= max; v++) {
@@ -43,7 +38,7 @@ describe('degrees a model splits into', () => {
 
   it('interleaved: every stage needs a chunk of layers (stages × virtual stages up to the layers, not dividing them)', () => {
     // llama-3-8b: 32 layers; 3 virtual stages per stage fit up to 10 stages (30 chunks), 11 would need 33.
-    const s = state({ model: 'llama-3-8b', sched: 'interleaved', vstages: 3 });
+    const s = stateWith({ model: 'llama-3-8b', sched: 'interleaved', vstages: 3 });
     const m = effectiveModel(baseModel(s), s);
     for (let v = 1; v <= 16; v++) {
       const sc = {
@@ -58,7 +53,7 @@ describe('degrees a model splits into', () => {
   });
 
   it('a 40-head model offers no 16-, 32- or 64-way TP (the reviewer’s case), only divisors', () => {
-    const s = state({ model: 'llama-2-13b' });
+    const s = stateWith({ model: 'llama-2-13b' });
     const m = effectiveModel(baseModel(s), s);
     const stops = degreeStops(param('tp'), s, m)!;
     expect(stops).not.toContain(16);
@@ -70,31 +65,31 @@ describe('degrees a model splits into', () => {
 
 describe('fixed chip count', () => {
   it('moving TP rebalances FSDP so the chips stay', () => {
-    const s = state({ chips: 2048, tp: 16 });
+    const s = stateWith({ chips: 2048, tp: 16 });
     const r = rebalance(s);
     expect(r.problem).toBeUndefined();
     expect(r.state.values['fsdp']).toBe(128);
     expect(chipsOf(r.state)).toBe(2048);
-    const pp = rebalance(state({ chips: 2048, tp: 8, pp: 4 }));
+    const pp = rebalance(stateWith({ chips: 2048, tp: 8, pp: 4 }));
     expect(pp.state.values['fsdp']).toBe(64);
   });
 
   it('DP balances when FSDP is off; serving balances TP', () => {
-    expect(balancingDegree(state({ fsdp: 1, dp: 4 }))).toBe('data');
-    expect(rebalance(state({ fsdp: 1, dp: 4, chips: 64, tp: 8 })).state.values['dp']).toBe(8);
-    const serving = rebalance(state({ mode: 'serving', chips: 16, ep: 2 }));
+    expect(balancingDegree(stateWith({ fsdp: 1, dp: 4 }))).toBe('data');
+    expect(rebalance(stateWith({ fsdp: 1, dp: 4, chips: 64, tp: 8 })).state.values['dp']).toBe(8);
+    const serving = rebalance(stateWith({ mode: 'serving', chips: 16, ep: 2 }));
     expect(serving.state.values['tp']).toBe(8);
   });
 
   it('a count that does not split says why and leaves the degrees', () => {
-    const s = state({ chips: 100, tp: 8 });
+    const s = stateWith({ chips: 100, tp: 8 });
     const r = rebalance(s);
     expect(r.problem).toMatch(/100 chips do not split/);
     expect(r.state).toBe(s);
   });
 
   it('with a fixed count, TP stops leave whole FSDP degrees and FSDP is derived', () => {
-    const s = state({ chips: 2048 });
+    const s = stateWith({ chips: 2048 });
     const m = effectiveModel(baseModel(s), s);
     const tp = degreeStops(param('tp'), s, m)!;
     for (const v of tp) expect(Number.isInteger(2048 / v)).toBe(true);
@@ -108,13 +103,13 @@ describe('fixed chip count', () => {
 describe('a chip that cannot hold the degrees', () => {
   it('halves FSDP until the slice fits, and unfixes a count that had to move', () => {
     const fits = (x: State): boolean => meshFor(x).ok;
-    const v5e = fitToChip(state({ hw: 'tpu-v5e', chips: 2048 }), fits);
+    const v5e = fitToChip(stateWith({ hw: 'tpu-v5e', chips: 2048 }), fits);
     // A 2D torus holds FSDP 32 × TP 8 on the whole 16×16 pod once the engine may split an axis between them.
     expect(v5e.values['fsdp']).toBe(32);
     expect(v5e.values['chips']).toBeNull();
     const m = meshFor(v5e);
     expect(m.ok && m.plan).toMatchObject({ shape: [16, 16], degrees: { fsdp: 32, tensor: 8 } });
-    const ok = state({});
+    const ok = stateWith({});
     expect(fitToChip(ok, fits)).toBe(ok);
   });
 });

@@ -4,7 +4,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EngineModule, Evaluation, PlanSearchQuery, PlanSearchResult, Scenario, SearchedPlan, TrainingStepResult } from '../src/engine/types';
 import { SHAPES, shapeMismatches, EXTRA_KEY } from '../src/engine/types';
-import { cloneState, defaultState, type State } from '../src/state/params';
+import { defaultState, type State } from '../src/state/params';
+import { stateWith } from './state';
 import { applyPlan, isCurrentPlan, type SearchedMesh } from '../src/state/plans';
 import { mainScenario, meshFor, planSearchScenario } from '../src/state/scenario';
 import { loadEngine } from './engine';
@@ -17,12 +18,6 @@ beforeAll(async () => {
 const run = <R>(x: unknown): Evaluation<R> => JSON.parse(engine.evaluate(JSON.stringify(x))) as Evaluation<R>;
 const errors = (ev: Evaluation<unknown>): unknown[] => ev.diagnostics.filter((d) => d.severity !== 'warning');
 const shapeErrors = (v: unknown, shape: Parameters<typeof shapeMismatches>[1]): string[] => shapeMismatches(v, shape).filter((m) => !m.endsWith(EXTRA_KEY));
-
-function state(values: Record<string, unknown>): State {
-  const s = cloneState(defaultState());
-  Object.assign(s.values, values);
-  return s;
-}
 
 const searchedMesh = (sc: Scenario): SearchedMesh => ({ shape: sc.mesh!.shape, axis_names: sc.mesh!.axis_names ?? [] });
 
@@ -67,11 +62,11 @@ const hasSubAxis = (p: SearchedPlan): boolean =>
 
 const CASES: [string, State][] = [
   ['v5p 16x16x8 (default)', defaultState()],
-  ['v5p 4x4x4', state({ fsdp: 16, tp: 4 })],
-  ['v5p 4x4x8, two slices over DCN', state({ fsdp: 32, tp: 4, slices: 2 })],
-  ['H100 x 64', state({ hw: 'h100-sxm', fsdp: 16, tp: 4 })],
-  ['H100 x 512, long sequences', state({ hw: 'h100-sxm', fsdp: 64, tp: 8, seq: 8192, batch: 16777216 })],
-  ['Mixtral on v5e 8x8', state({ hw: 'tpu-v5e', model: 'mixtral-8x7b', fsdp: 16, tp: 1, ep: 4 })],
+  ['v5p 4x4x4', stateWith({ fsdp: 16, tp: 4 })],
+  ['v5p 4x4x8, two slices over DCN', stateWith({ fsdp: 32, tp: 4, slices: 2 })],
+  ['H100 x 64', stateWith({ hw: 'h100-sxm', fsdp: 16, tp: 4 })],
+  ['H100 x 512, long sequences', stateWith({ hw: 'h100-sxm', fsdp: 64, tp: 8, seq: 8192, batch: 16777216 })],
+  ['Mixtral on v5e 8x8', stateWith({ hw: 'tpu-v5e', model: 'mixtral-8x7b', fsdp: 16, tp: 1, ep: 4 })],
 ];
 
 describe('plan search -> apply', () => {
@@ -102,14 +97,14 @@ describe('plan search -> apply', () => {
   });
 
   it('two slices: the search lets DCN carry only what the page’s DCN control holds', () => {
-    const s = state({ fsdp: 32, tp: 4, slices: 2 });
+    const s = stateWith({ fsdp: 32, tp: 4, slices: 2 });
     const sc = planSearchScenario(s)!;
     expect(sc.query).toMatchObject({ space: { dcn_strategies: ['data', 'fsdp'] } });
     expect(planSearchScenario(defaultState())!.query).not.toHaveProperty('space');
   });
 
   it('a GPU plan with data, pipeline and tensor axes (its own mesh, tensor innermost) applies exactly', () => {
-    const s = state({ hw: 'h100-sxm', fsdp: 64, tp: 8, batch: 4194304 });
+    const s = stateWith({ hw: 'h100-sxm', fsdp: 64, tp: 8, batch: 4194304 });
     const { sc, res } = search(s, { fixed: { data: 16, pipeline: 4, tensor: 8 } });
     const plan = res.plans[0]!;
     expect(plan.mesh?.shape.reduce((x, y) => x * y, 1)).toBe(512);
@@ -120,7 +115,7 @@ describe('plan search -> apply', () => {
   });
 
   it('uneven pipeline stages (3 stages over 80 layers) apply exactly, and the step names the busiest stage', () => {
-    const s = state({ hw: 'h100-sxm', fsdp: 8, pp: 3, tp: 8, batch: 4194304 });
+    const s = stateWith({ hw: 'h100-sxm', fsdp: 8, pp: 3, tp: 8, batch: 4194304 });
     const { sc, res } = search(s, { fixed: { pipeline: 3, tensor: 8 } });
     const plan = res.plans[0]!;
     expect(plan.degrees.pipeline).toBe(3);
@@ -147,6 +142,6 @@ describe('plan search -> apply', () => {
   });
 
   it('no plan search in serving mode', () => {
-    expect(planSearchScenario(state({ mode: 'serving' }))).toBeNull();
+    expect(planSearchScenario(stateWith({ mode: 'serving' }))).toBeNull();
   });
 });

@@ -3,7 +3,8 @@
 // a cancel stops between chunks; and the search's constraints and objective reach the engine from the URL keys.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EngineModule, Evaluation, PlanSearchQuery, PlanSearchResult, Scenario } from '../src/engine/types';
-import { cloneState, defaultState, type State } from '../src/state/params';
+import { defaultState, type State } from '../src/state/params';
+import { stateWith } from './state';
 import { planSearchScenario } from '../src/state/scenario';
 import { decodeState, encodeState } from '../src/state/url';
 import { chunkScenario, nextChunkPlans, searchInChunks, type EvaluateSearch } from '../src/state/search-driver';
@@ -13,12 +14,6 @@ let engine: EngineModule;
 beforeAll(async () => {
   engine = await loadEngine();
 });
-
-function state(values: Record<string, unknown>): State {
-  const s = cloneState(defaultState());
-  Object.assign(s.values, values);
-  return s;
-}
 
 const evaluate: EvaluateSearch = (text) => {
   const t0 = performance.now();
@@ -37,7 +32,7 @@ const searches: [string, Record<string, unknown>][] = [
 
 describe('chunked plan search', () => {
   it.each(searches)('%s: the chunks end on the single search’s answer exactly', async (_name, values) => {
-    const sc = planSearchScenario(state(values))!;
+    const sc = planSearchScenario(stateWith(values))!;
     const one = (await evaluate(JSON.stringify(sc)))!.ev;
     expect(one.ok).toBe(true);
     const space = one.result!.space;
@@ -53,7 +48,7 @@ describe('chunked plan search', () => {
   });
 
   it('a cancel stops the search between chunks', async () => {
-    const sc = planSearchScenario(state(searches[0]![1]))!;
+    const sc = planSearchScenario(stateWith(searches[0]![1]))!;
     const control = new AbortController();
     let calls = 0;
     const counting: EvaluateSearch = (t) => {
@@ -85,7 +80,7 @@ describe('the plan search options in the URL', () => {
   });
 
   it('a link reproduces the search: each key round-trips and reaches the query', () => {
-    const s = state({ pobj: 'tokens_per_usd', pmaxtp: 4, pfit: false, phead: 0.15, pwarn: true });
+    const s = stateWith({ pobj: 'tokens_per_usd', pmaxtp: 4, pfit: false, phead: 0.15, pwarn: true });
     const text = encodeState(s);
     for (const k of ['pobj=tokens_per_usd', 'pmaxtp=4', 'pfit=0', 'phead=0.15', 'pwarn=1']) expect(text).toContain(k);
     const d = decodeState('?' + text);
@@ -102,7 +97,7 @@ describe('the plan search options in the URL', () => {
   });
 
   it('max_tensor 4 keeps every ranked plan’s TP at 4 or less', () => {
-    const sc: Scenario = planSearchScenario(state({ hw: 'h100-sxm', chips: 64, fsdp: 8, tp: 8, pmaxtp: 4 }))!;
+    const sc: Scenario = planSearchScenario(stateWith({ hw: 'h100-sxm', chips: 64, fsdp: 8, tp: 8, pmaxtp: 4 }))!;
     const ev = JSON.parse(engine.evaluate(JSON.stringify(sc))) as Evaluation<PlanSearchResult>;
     expect(ev.result!.plans.length).toBeGreaterThan(0);
     expect(ev.result!.plans.every((p) => p.degrees.tensor <= 4)).toBe(true);
