@@ -115,10 +115,10 @@ export const styles = [barStyles, css`
   .plans { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; font-size: 13px; }
   .plans th, .plans td { text-align: right; padding: 3px 6px; border-bottom: 1px solid #eee; vertical-align: top; white-space: nowrap; }
   .plans th[scope='row'], .plans thead th:nth-child(2) { text-align: left; white-space: normal; font-weight: 400; }
-  .plans th[scope='row'] { min-width: 250px; }  /* wide enough to read, narrow enough that the table fits a desktop column */
+  .plans th[scope='row'] { min-width: 210px; }  /* wide enough to read, narrow enough that the table fits a desktop column */
   /* Phones: a narrower plan column keeps the step time in view beside it (the rest scrolls sideways). */
   @media (max-width: 600px) { .plans th[scope='row'] { min-width: 190px; } }
-  .plans td.wrap { white-space: normal; min-width: 110px; }
+  .plans td.wrap { white-space: normal; min-width: 90px; }
   .plans .plan-deg { font-weight: 600; }
   .badge.pareto { background: #dcebf7; color: #123f66; }
   .plans tr.current { background: #eef5fb; }
