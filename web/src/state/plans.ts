@@ -7,7 +7,8 @@ import type { SearchedPlanCore } from '../engine/types';
 import { DEGREE_KEYS } from './degrees';
 import { STRATEGIES } from './mesh';
 import { formatLayout, layoutDegrees, layoutOfPlan, type PlanLayout } from './layout';
-import { cloneState, param, type State, type Value } from './params';
+import { StateWriter, type Applied } from './apply';
+import type { State } from './params';
 import { PLAN_SEARCH_DCN, activeLayout } from './scenario';
 
 export interface SearchedMesh {
@@ -20,23 +21,16 @@ export function planLayout(plan: SearchedPlanCore, searched: SearchedMesh): Plan
   return layoutOfPlan(plan.mesh ?? searched, plan.parallelism as Record<string, unknown>);
 }
 
-export type Applied = { ok: true; state: State } | { ok: false; problems: string[] };
+export type { Applied } from './apply';
 
 /** The state whose training step is this plan; problems in words when a value does not fit a control. */
 export function applyPlan(state: State, plan: SearchedPlanCore, searched: SearchedMesh): Applied {
   const lay = planLayout(plan, searched);
   if (!lay.ok) return { ok: false, problems: [lay.problem] };
   const deg = layoutDegrees(lay.axes);
-  const s = cloneState(state);
-  const problems: string[] = [];
-  const set = (key: string, v: Value): void => {
-    const p = param(key);
-    if (typeof v === 'number' && ((p.min !== undefined && v < p.min) || (p.max !== undefined && v > p.max))) {
-      problems.push(`${p.label} ${v} is outside this page’s range (${p.min} to ${p.max}).`);
-    } else if (p.choices && !p.choices.includes(String(v))) {
-      problems.push(`${p.label} “${String(v)}” is not one this page offers (${p.choices.join(', ')}).`);
-    } else s.values[key] = v;
-  };
+  const w = new StateWriter(state);
+  const { state: s, problems } = w;
+  const set = w.set.bind(w);
   const par = plan.parallelism;
   const slices = Number(s.values['slices']) > 1;
   if (slices && !PLAN_SEARCH_DCN.some((k) => k === lay.dcn)) problems.push(`The plan runs ${lay.dcn ?? 'nothing'} over DCN; this page gives DCN to DP or FSDP only.`);
@@ -55,7 +49,7 @@ export function applyPlan(state: State, plan: SearchedPlanCore, searched: Search
   set('mm', plan.precision.matmul);
   if (slices && lay.dcn) set('dcn', lay.dcn);
   s.values['layout'] = formatLayout(lay.axes);
-  return problems.length ? { ok: false, problems } : { ok: true, state: s };
+  return w.result();
 }
 
 /** Is this plan the one the state shows? Applying it would change nothing, and the state uses its layout. */

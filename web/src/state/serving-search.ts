@@ -3,21 +3,13 @@
 // KV dtypes, and the batch. Configuration only: the engine computed the deployment; the serving query the page then
 // sends gives the same decode step, time to first token and memory (web/test/serving-search.test.ts holds it).
 import type { ServingDeployment } from '../engine/types';
-import { cloneState, param, type State, type Value } from './params';
-import type { Applied } from './plans';
+import { StateWriter, type Applied } from './apply';
+import type { State } from './params';
 
 /** The state whose serving replica is this deployment's; problems in words when a value does not fit a control. */
 export function applyDeployment(state: State, d: ServingDeployment): Applied {
-  const s = cloneState(state);
-  const problems: string[] = [];
-  const set = (key: string, v: Value): void => {
-    const p = param(key);
-    const outside = typeof v === 'number' && ((p.min !== undefined && v < p.min) || (p.max !== undefined && v > p.max));
-    const unknown = typeof v === 'string' && p.choices !== undefined && !p.choices.includes(v);
-    if (outside) problems.push(`${p.label} ${v} is outside this page’s range (${p.min} to ${p.max}).`);
-    else if (unknown) problems.push(`${p.label} ${v} is not one of this page’s choices (${p.choices!.join(', ')}).`);
-    else s.values[key] = v;
-  };
+  const w = new StateWriter(state);
+  const set = w.set.bind(w);
   set('tp', d.degrees.tensor);
   set('ep', d.degrees.expert);
   set('sbatch', d.batch);
@@ -25,7 +17,7 @@ export function applyDeployment(state: State, d: ServingDeployment): Applied {
   set('kvdt', d.dtypes.kv);
   // A fixed chip count stays fixed, at the replica's chips (else TP would be rebalanced away from the deployment's).
   if (typeof state.values['chips'] === 'number') set('chips', d.degrees.tensor * d.degrees.expert);
-  return problems.length ? { ok: false, problems } : { ok: true, state: s };
+  return w.result();
 }
 
 /** Is this deployment's replica the one on screen? (Colocated and disaggregated variants share a replica.) */
