@@ -10,6 +10,7 @@
 #include "io/limits.h"
 #include "io/text.h"
 #include "specs/calibration_profile.h"
+#include "specs/hf_config.h"
 #include "specs/presets.h"
 #include "queries/query.h"
 #include "queries/scenario.h"
@@ -262,7 +263,16 @@ std::string presets_json() {
   return guarded_text([] {
     Json out{{"hardware", Json::array()}, {"models", Json::array()}, {"queries", query_names()}};
     for (const auto& p : hardware_preset_texts()) out["hardware"].push_back(preset_json(p));
-    for (const auto& p : model_preset_texts()) out["models"].push_back(preset_json(p));
+    for (const auto& p : model_preset_texts()) {
+      // The file as written, with the shape fields the engine derives (latent attention's kv_heads and head_dim),
+      // so a page reads every model's shape the same way.
+      Json model = preset_json(p);
+      Diagnostics ignored;
+      const Json resolved = model_config_json(parse_model(model, "", false, ignored));
+      for (auto it = resolved.begin(); it != resolved.end(); ++it)
+        if (!model.contains(it.key())) model[it.key()] = it.value();
+      out["models"].push_back(model);
+    }
     out["calibration_profiles"] = Json::array();
     for (const auto& p : embedded_calibration_profiles()) out["calibration_profiles"].push_back(calibration_profile_json(p));
     out["engine_version"] = kEngineVersion;

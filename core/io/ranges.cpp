@@ -57,6 +57,14 @@ constexpr NumberRange kRanges[] = {
     {"active_experts", 0, 1e9, kWhole, ""},
     {"shared_experts", 0, 1e9, kWhole, ""},
     {"dense_layers", 0, 1e9, kWhole, "layers"},
+    {"q_lora_rank", 0, 1e9, kWhole, ""},  // 0: a full-rank query projection
+    {"kv_lora_rank", 1, 1e9, kWhole, ""},
+    {"qk_nope_head_dim", 0, 1e9, kWhole, ""},
+    {"qk_rope_head_dim", 0, 1e9, kWhole, ""},
+    {"v_head_dim", 1, 1e9, kWhole, ""},
+    {"sliding_window", 1, 1e9, kWhole, "tokens"},
+    {"attention_chunk", 1, 1e9, kWhole, "tokens"},
+    {"mtp_layers", 0, 1e6, kWhole, "layers"},
     // Scenario and query arguments (docs/api.md).
     {"version", 1, 1, kWhole, ""},
     {"flops", 1, 1e30, kReal, "FLOPs", kOrZero},
@@ -100,6 +108,9 @@ constexpr NumberRange kRanges[] = {
     {"keep", 1, 100, kWhole, "plans"},
     {"target_mfu_frac", 0.01, 1, kReal, "of peak"},
     {"microbatch_sequences", 1, 1e9, kWhole, "sequences"},
+    {"expert_tensor", 1, 1 << 24, kWhole, "chips"},
+    {"capacity_factor", 0.01, 1024, kReal, "x the mean tokens per expert"},
+    {"load_imbalance", 1, 1024, kReal, "x the mean tokens per expert rank"},
     {"latency_target_s", 1e-9, 1e6, kReal, "s"},
     // plan_search (the space, its constraints and its cursor) and serving_search.
     {"limit", 1, 1e9, kWhole, "plans"},  // plans a search may evaluate (default 2e7)

@@ -10,30 +10,32 @@ struct OpList {
   LayerOps& out;
   bool attention_block = true;
 
-  void add(const char* name, OpKind kind, double flops, double bytes) {
-    if (out.count >= kMaxLayerOps) return;
+  LayerOp* add(const char* name, OpKind kind, double flops, double bytes) {
+    if (out.count >= kMaxLayerOps) return nullptr;
     LayerOp& o = out.op[out.count++];
     o.name = name;
     o.kind = kind;
     o.flops = flops;
     o.bytes = bytes;
     o.attention_block = attention_block;
+    return &o;
   }
   // `groups` matmuls [m,k] x [k,n]: 2mkn FLOPs each (§2.1); reads both operands and writes the result.
-  void matmul(const char* name, double groups, double m, double k, double n, bool linear, const LayerShape& s) {
+  LayerOp* matmul(const char* name, double groups, double m, double k, double n, bool linear, const LayerShape& s) {
     const double a = bytes_per_element(s.activations), w = bytes_per_element(linear ? s.weights : s.activations);
-    add(name, OpKind::matmul, groups * 2.0 * m * k * n, groups * (a * m * k + w * k * n + a * m * n));
-    LayerOp& o = out.op[out.count - 1];
-    o.m = m;
-    o.k = k;
-    o.n = n;
-    o.groups = groups;
-    o.linear = linear;
+    LayerOp* o = add(name, OpKind::matmul, groups * 2.0 * m * k * n, groups * (a * m * k + w * k * n + a * m * n));
+    if (!o) return nullptr;
+    o->m = m;
+    o->k = k;
+    o->n = n;
+    o->groups = groups;
+    o->linear = linear;
+    return o;
   }
   // An elementwise op over `elements` values that reads `reads` tensors of that size and writes one.
-  void elementwise(const char* name, double elements, double reads, double flops_per_element, const LayerShape& s) {
-    add(name, OpKind::elementwise, flops_per_element * elements,
-        bytes_per_element(s.activations) * elements * (reads + 1.0));
+  LayerOp* elementwise(const char* name, double elements, double reads, double flops_per_element, const LayerShape& s) {
+    return add(name, OpKind::elementwise, flops_per_element * elements,
+               bytes_per_element(s.activations) * elements * (reads + 1.0));
   }
 };
 
@@ -43,49 +45,109 @@ double local_kv_heads(const ModelConfig& m, double tp) { return std::max(m.kv_he
 // Norms and residuals run on the sequence-parallel shard of the tokens.
 double norm_tokens(const LayerShape& s) { return s.sequence_parallel ? s.tokens / s.tensor : s.tokens; }
 
-void mlp(OpList& ops, const char* up, const char* act, const char* down, double groups, double tokens, double d_ff,
-         const ModelConfig& m, const LayerShape& s) {
+// Routed-expert rows on this chip: the tokens of the EP x ETP group, k copies each, spread over EP x ETP chips
+// (each expert's rows on all ETP chips of its slice), times the busiest rank's load.
+double expert_rows(const ModelConfig& m, const LayerShape& s) {
+  return s.tokens * m.active_experts * s.etp() / s.tensor * s.expert_load;
+}
+
+void mlp(OpList& ops, const char* up, const char* act, const char* down, double groups, double tokens, double f,
+         const ModelConfig& m, const LayerShape& s, bool experts) {
   const double gate = m.mlp == MlpKind::gated ? 2.0 : 1.0;
-  const double f = d_ff / s.tensor;
-  ops.matmul(up, groups, tokens, m.d_model, gate * f, true, s);
-  ops.elementwise(act, groups * tokens * f, gate, m.mlp == MlpKind::gated ? 6.0 : 8.0, s);  // SiLU x gate, or GeLU
-  ops.matmul(down, groups, tokens, f, m.d_model, true, s);
+  LayerOp* ops_of[3] = {ops.matmul(up, groups, tokens, m.d_model, gate * f, true, s),
+                        ops.elementwise(act, groups * tokens * f, gate, m.mlp == MlpKind::gated ? 6.0 : 8.0, s),
+                        ops.matmul(down, groups, tokens, f, m.d_model, true, s)};  // SiLU x gate, or GeLU
+  for (LayerOp* o : ops_of)
+    if (o) o->experts = experts;
+}
+
+// Standard attention (MHA / GQA / MQA): QKVO 2D(N+K)H parameters; QK^T and AV 4 T S N H FLOPs (§2.7).
+void standard_attention(OpList& ops, const ModelConfig& m, const LayerShape& s, double keys) {
+  const double b = s.tokens, d = m.d_model, h = m.head_dim;
+  const double nq = m.heads / s.tensor, nkv = local_kv_heads(m, s.tensor);
+  ops.matmul("qkv_projection", 1, b, d, (nq + 2.0 * nkv) * h, true, s);
+  ops.elementwise("rotary", b * (nq + nkv) * h, 1.0, 6.0, s);
+  ops.add("attention", OpKind::attention, 4.0 * b * keys * nq * h,
+          bytes_per_element(s.activations) * b * (2.0 * nq + 2.0 * nkv) * h);
+  ops.matmul("output_projection", 1, b, nq * h, d, true, s);
+}
+
+// Multi-head latent attention (DeepSeek-V2 §2.1.2). The down-projections to the query and KV latents are replicated
+// on every TP rank (Megatron-Core's MLA); the up-projections and the heads are split. Training and prefill expand
+// the latent into every head's K and V; decode (`at_end`) keeps it latent and absorbs the K up-projection into the
+// query and the V up-projection into the output, so attention reads r + r_rope values per cached token.
+void latent_attention(OpList& ops, const ModelConfig& m, const LayerShape& s, double keys) {
+  const LatentAttention& a = m.mla;
+  const double b = s.tokens, d = m.d_model, nq = m.heads / s.tensor, qk = m.qk_head_dim();
+  const double act = bytes_per_element(s.activations);
+  auto replicated = [](LayerOp* o) {
+    if (o) o->replicated = true;
+  };
+  if (a.q_lora_rank > 0) {
+    replicated(ops.matmul("q_down_projection", 1, b, d, a.q_lora_rank, true, s));
+    replicated(ops.elementwise("q_latent_norm", b * a.q_lora_rank, 1.0, 4.0, s));
+    ops.matmul("q_up_projection", 1, b, a.q_lora_rank, nq * qk, true, s);
+  } else {
+    ops.matmul("q_projection", 1, b, d, nq * qk, true, s);
+  }
+  replicated(ops.matmul("kv_down_projection", 1, b, d, a.kv_lora_rank + a.qk_rope_head_dim, true, s));
+  replicated(ops.elementwise("kv_latent_norm", b * a.kv_lora_rank, 1.0, 4.0, s));
+  ops.elementwise("rotary", b * (nq + 1.0) * a.qk_rope_head_dim, 1.0, 6.0, s);
+  if (!s.at_end) {
+    ops.matmul("kv_up_projection", 1, b, a.kv_lora_rank, nq * (a.qk_nope_head_dim + a.v_head_dim), true, s);
+    ops.add("attention", OpKind::attention, 4.0 * b * keys * nq * (qk + a.v_head_dim) / 2.0,
+            act * b * nq * (2.0 * qk + 2.0 * a.v_head_dim));
+  } else {
+    const double r = a.kv_lora_rank;
+    ops.matmul("q_absorb_k_up", nq, b, a.qk_nope_head_dim, r, true, s);
+    // Scores against r + r_rope latent values and the weighted sum of r per key; the caller sets the KV reads.
+    ops.add("attention", OpKind::attention, 2.0 * b * keys * nq * (2.0 * r + a.qk_rope_head_dim),
+            act * b * nq * (2.0 * r + a.qk_rope_head_dim));
+    ops.matmul("v_up_absorbed", nq, b, r, a.v_head_dim, true, s);
+  }
+  ops.matmul("output_projection", 1, b, nq * a.v_head_dim, d, true, s);
+}
+
+// The MoE block's routing (Megatron-Core's token dispatcher): the router and its top-k on this rank's tokens, the k
+// copies permuted into their destinations' order before the dispatch all-to-all and regrouped by local expert after
+// it, and the reverse around the combine, which also sums each token's k weighted outputs.
+void moe_mlp(OpList& ops, const ModelConfig& m, const LayerShape& s) {
+  const double routed = norm_tokens(s), copies = routed * m.active_experts, d = m.d_model;
+  const double rows = expert_rows(m, s), local_experts = m.experts / s.expert;
+  auto routing = [&](const char* name, double elements, double flops) {
+    if (LayerOp* o = ops.elementwise(name, elements, 1.0, flops, s)) o->routing = true;
+  };
+  ops.matmul("router", 1, routed, d, m.experts, false, s);
+  ops.elementwise("router_top_k", routed * m.experts, 1.0, 8.0, s);  // softmax or sigmoid, top-k, renormalise
+  routing("permute", copies * d, 0.0);
+  routing("group_by_expert", rows * d, 0.0);
+  mlp(ops, "experts_up", "experts_activation", "experts_down", local_experts, rows / local_experts,
+      m.expert_d_ff / s.etp(), m, s, true);
+  routing("ungroup", rows * d, 0.0);
+  routing("combine", copies * d, 2.0);
+  if (m.shared_experts > 0)
+    mlp(ops, "shared_up", "shared_activation", "shared_down", 1, s.tokens, m.shared_experts * m.expert_d_ff / s.tensor,
+        m, s, false);
 }
 
 }  // namespace
 
-LayerOps layer_ops(const ModelConfig& m, bool moe_layer, const LayerShape& s) {
+LayerOps layer_ops(const ModelConfig& m, int kind, const LayerShape& s) {
   LayerOps out;
-  moe_layer = moe_layer && m.is_moe();
+  const bool moe_layer = kind_is_moe(kind) && m.is_moe();
   OpList ops{out};
-  const double b = s.tokens, ts = norm_tokens(s), d = m.d_model, h = m.head_dim;
-  const double nq = m.heads / s.tensor, nkv = local_kv_heads(m, s.tensor);
-  // Attention block (§2.7: QKVO 2D(N+K)H parameters; QK^T and AV 4 T S N H FLOPs, S/2 keys per query when causal).
+  const double ts = norm_tokens(s), d = m.d_model;
+  const double keys = mean_keys_per_query(m, kind_span(kind), s.seq_len, s.causal, s.at_end);
+  // Attention block.
   ops.elementwise("attention_norm", ts * d, 1.0, 4.0, s);
-  ops.matmul("qkv_projection", 1, b, d, (nq + 2.0 * nkv) * h, true, s);
-  ops.elementwise("rotary", b * (nq + nkv) * h, 1.0, 6.0, s);
-  const double keys = s.causal ? s.seq_len / 2.0 : s.seq_len;
-  ops.add("attention", OpKind::attention, 4.0 * b * keys * nq * h,
-          bytes_per_element(s.activations) * b * (2.0 * nq + 2.0 * nkv) * h);
-  ops.matmul("output_projection", 1, b, nq * h, d, true, s);
+  if (m.is_mla()) latent_attention(ops, m, s, keys);
+  else standard_attention(ops, m, s, keys);
   ops.elementwise("attention_residual", ts * d, 2.0, 1.0, s);
   // MLP block.
   ops.attention_block = false;
   ops.elementwise("mlp_norm", ts * d, 1.0, 4.0, s);
-  if (!moe_layer) {
-    mlp(ops, "mlp_up", "mlp_activation", "mlp_down", 1, b, m.d_ff, m, s);
-  } else {
-    // Each token goes to k routed experts: b k copies per chip under balanced routing, over the E / EP experts
-    // held here (grouped matmuls of b k EP / E rows each).
-    const double copies = b * m.active_experts, local_experts = m.experts / s.expert;
-    ops.matmul("router", 1, ts, d, m.experts, false, s);
-    ops.elementwise("dispatch", copies * d, 1.0, 0.0, s);
-    mlp(ops, "experts_up", "experts_activation", "experts_down", local_experts, copies / local_experts,
-        m.expert_d_ff, m, s);
-    ops.elementwise("combine", copies * d, 1.0, 2.0, s);
-    if (m.shared_experts > 0)
-      mlp(ops, "shared_up", "shared_activation", "shared_down", 1, b, m.shared_experts * m.expert_d_ff, m, s);
-  }
+  if (!moe_layer) mlp(ops, "mlp_up", "mlp_activation", "mlp_down", 1, s.tokens, m.d_ff / s.tensor, m, s, false);
+  else moe_mlp(ops, m, s);
   ops.elementwise("mlp_residual", ts * d, 2.0, 1.0, s);
   return out;
 }
@@ -118,20 +180,24 @@ bool recomputed(const LayerOp& o, Remat remat) {
 
 double saved_activation_bytes(const ModelConfig& m, bool moe_layer, const LayerShape& s, Remat remat,
                               double checkpoints_per_layer) {
-  const double b = s.tokens, ts = norm_tokens(s), d = m.d_model, h = m.head_dim;
-  const double nq = m.heads / s.tensor, nkv = local_kv_heads(m, s.tensor);
+  const double b = s.tokens, ts = norm_tokens(s), d = m.d_model;
+  const double nq = m.heads / s.tensor, nkv = m.is_mla() ? nq : local_kv_heads(m, s.tensor);
   const double gate = m.mlp == MlpKind::gated ? 2.0 : 1.0;
   moe_layer = moe_layer && m.is_moe();
-  const double experts = moe_layer ? 1.0 : 0.0;
-  // MLP rows and width: an MoE layer's k copies per token through F_e (+ the shared experts on every token).
-  const double mlp_rows_x_width = moe_layer ? b * m.active_experts * m.expert_d_ff + b * m.shared_experts * m.expert_d_ff
-                                            : b * m.d_ff;
-  const double up_out = gate * mlp_rows_x_width / s.tensor, act_out = mlp_rows_x_width / s.tensor;
-  const double qkv_out = b * (nq + 2.0 * nkv) * h, attn_out = b * nq * h;
+  // MLP rows and width: an MoE layer's expert rows through F_e / ETP (+ the shared experts on every token, / TP).
+  const double up_out = moe_layer ? gate * (expert_rows(m, s) * m.expert_d_ff / s.etp() +
+                                            b * m.shared_experts * m.expert_d_ff / s.tensor)
+                                  : gate * b * m.d_ff / s.tensor;
+  const double act_out = up_out / gate;
+  // q, k and v after their projections (MLA: expanded per head, plus its two latents), and the attention output.
+  const double latents = m.is_mla() ? b * (m.mla.q_lora_rank + m.mla.kv_lora_rank + m.mla.qk_rope_head_dim) : 0.0;
+  const double qkv_out = b * (nq * m.qk_head_dim() + nkv * (m.qk_head_dim() + m.v_head_dim())) + latents;
+  const double attn_out = b * nq * m.v_head_dim();
+  const double routed = moe_layer ? 2.0 * expert_rows(m, s) * d : 0.0;  // the permuted expert inputs and outputs
   double elements = 0;
   switch (remat) {
     case Remat::none:  // inputs of both norms and both matmul blocks, q k v, flash's O (+ its row statistics)
-      elements = 4.0 * ts * d + qkv_out + attn_out + up_out + act_out + experts * 2.0 * b * m.active_experts * d;
+      elements = 4.0 * ts * d + qkv_out + attn_out + up_out + act_out + routed;
       break;
     case Remat::block: elements = ts * d; break;
     case Remat::checkpoints: elements = checkpoints_per_layer * ts * d; break;

@@ -1,7 +1,9 @@
 // Every op of one Transformer layer on one chip, with its FLOPs and HBM bytes (the calibrated fidelity's per-op
 // accounting, after Korthikanti et al. 2022 "Reducing Activation Recomputation in Large Transformer Models" and
 // Calculon's layer lists; FLOPs follow spec/book.md §2.7 exactly, so the matmuls add up to the book's 6ND).
-// Allocation-free: a fixed array of ops per layer.
+// A layer is one of the model's kinds (specs/layer_pattern.h): dense or MoE, full, sliding-window or chunked
+// attention; standard or latent attention (MLA, DeepSeek-V2 §2.1.2: expanded for training and prefill, absorbed for
+// decode). Allocation-free: a fixed array of ops per layer.
 #pragma once
 #include <array>
 
@@ -22,9 +24,12 @@ struct LayerOp {
   double bytes = 0;            // forward HBM bytes on this chip: inputs read, outputs written, weights read
   bool linear = false;         // a weight matmul: runs in the training precision's matmul dtype (fp8 ...)
   bool attention_block = false;
+  bool experts = false;        // a routed expert's grouped matmul (or its activation)
+  bool routing = false;        // a permutation of the k copies around the dispatch and combine (gather / scatter)
+  bool replicated = false;     // run whole on every TP rank (MLA's down-projections): the model counts it once
 };
 
-constexpr int kMaxLayerOps = 20;
+constexpr int kMaxLayerOps = 28;
 struct LayerOps {
   std::array<LayerOp, kMaxLayerOps> op{};
   int count = 0;
@@ -35,17 +40,25 @@ struct LayerShape {
   double tokens = 0;       // tokens of the microbatch on this model replica shard (after DP, FSDP, EP and CP)
   double seq_len = 0;      // full sequence: the keys each query may attend to
   bool causal = true;
-  double tensor = 1;       // TP degree: heads, d_ff, experts' d_ff and the vocabulary split over it
+  bool at_end = false;     // decode: the tokens are the last of `seq_len` keys (MLA then runs absorbed)
+  double tensor = 1;       // TP degree: heads, d_ff and the vocabulary split over it
   bool sequence_parallel = true;  // norms and residuals on tokens / TP instead of all tokens
-  double expert = 1;       // EP degree: routed experts split over it
+  double expert = 1;       // EP degree: routed experts split over it (with parallel folding, over TP x DP pieces)
+  double expert_tensor = 0;  // ETP: the experts' d_ff split over it (0: the TP degree, Megatron's default)
+  // Rows the busiest expert rank processes over the mean (load imbalance, capped by dropping at the capacity, or
+  // the capacity itself when experts pad to it): the slowest rank sets the pace.
+  double expert_load = 1;
   Dtype activations = Dtype::bf16;
   Dtype weights = Dtype::bf16;     // bytes of a weight read by a linear matmul
+
+  double etp() const { return expert_tensor > 0 ? expert_tensor : tensor; }
 };
 
-// One layer's forward ops: attention block (norm, QKV, rotary, attention, output projection, residual) and the
-// MLP block (norm, up/gate, activation, down, residual), or for an MoE layer the router, dispatch, experts (grouped
-// matmuls of tokens x k x EP / E rows each), shared experts and combine (a dense model's layers are all dense).
-LayerOps layer_ops(const ModelConfig& m, bool moe_layer, const LayerShape& s);
+// One layer's forward ops: attention block (norm, QKV or MLA's projections, rotary, attention, output projection,
+// residual) and the MLP block (norm, up/gate, activation, down, residual), or for an MoE layer the router and its
+// top-k, the permutations that group tokens by expert around dispatch and combine, the experts (grouped matmuls of
+// tokens x k x EP / E rows each) and the shared experts. `kind` is layer_kind(moe, span).
+LayerOps layer_ops(const ModelConfig& m, int kind, const LayerShape& s);
 
 // The ops outside the layers, once per microbatch: embedding lookup (first pipeline stage), final norm, logits
 // and the softmax cross-entropy in fp32 (last stage). `first` and `last` select the stage's share.
@@ -63,7 +76,7 @@ constexpr double backward_bytes_factor(OpKind k) { return k == OpKind::elementwi
 bool recomputed(const LayerOp& o, Remat remat);
 
 // Bytes one layer saves for the backward pass on one chip, per Korthikanti et al. (table 2, with flash attention:
-// no s^2 term) generalised to GQA and gated MLPs; norms and residuals divided by TP under sequence parallelism.
+// no s^2 term) generalised to GQA, MLA and gated MLPs; norms and residuals divided by TP under sequence parallelism.
 double saved_activation_bytes(const ModelConfig& m, bool moe_layer, const LayerShape& s, Remat remat,
                               double checkpoints_per_layer);
 

@@ -1,6 +1,44 @@
 #include "physics/transformer.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace scalescope {
+
+namespace {
+
+bool all_full_attention(const ModelConfig& m) { return m.pattern.all.span(AttentionSpan::full) == m.layers; }
+
+// Half the Q.K plus the V width of a head: attention's 2 (H_qk + H_v) FLOPs per key are the book's 4 H (§2.7).
+double mean_head_dim(const ModelConfig& m) { return (m.qk_head_dim() + m.v_head_dim()) / 2.0; }
+
+// One MoE (or, in a dense model, dense) layer's weights with their norms, and the share one token uses: what a
+// multi-token prediction module's layer holds (DeepSeek-V3 §2.2 uses the model's MoE layer).
+struct LayerParams {
+  double total = 0, active = 0;
+};
+LayerParams layer_params(const ModelConfig& m, bool moe) {
+  const double norms = 2.0 * m.d_model + (m.is_mla() ? m.mla.q_lora_rank + m.mla.kv_lora_rank : 0.0);
+  const double base = attention_params_per_layer(m) + norms;
+  if (!moe) {
+    const double mlp = m.mlp_matrices() * m.d_model * m.d_ff;
+    return {base + mlp, base + mlp};
+  }
+  const double expert = m.mlp_matrices() * m.d_model * m.expert_d_ff, router = m.d_model * m.experts;
+  return {base + router + (m.experts + m.shared_experts) * expert,
+          base + router + (m.active_experts + m.shared_experts) * expert};
+}
+
+}  // namespace
+
+double attention_params_per_layer(const ModelConfig& m) {
+  if (!m.is_mla()) return 2.0 * m.d_model * (m.heads + m.kv_heads) * m.head_dim;
+  const LatentAttention& a = m.mla;
+  const double n = m.heads, d = m.d_model, qk = m.qk_head_dim();
+  const double q = a.q_lora_rank > 0 ? d * a.q_lora_rank + a.q_lora_rank * n * qk : d * n * qk;
+  const double kv = d * (a.kv_lora_rank + a.qk_rope_head_dim) + a.kv_lora_rank * n * (a.qk_nope_head_dim + a.v_head_dim);
+  return q + kv + n * a.v_head_dim * d;
+}
 
 ParamCounts count_params(const ModelConfig& m) {
   ParamCounts p;
@@ -9,38 +47,122 @@ ParamCounts count_params(const ModelConfig& m) {
   p.mlp = m.dense_mlp_layers() * dense_mlp + m.moe_layers() * (m.experts + m.shared_experts) * expert_mlp;
   p.mlp_active =
       m.dense_mlp_layers() * dense_mlp + m.moe_layers() * (m.active_experts + m.shared_experts) * expert_mlp;
-  p.attention = m.layers * 2.0 * m.d_model * (m.heads + m.kv_heads) * m.head_dim;
+  p.attention = m.layers * attention_params_per_layer(m);
   p.router = m.moe_layers() * m.d_model * m.experts;
   p.embeddings = (m.tied_embeddings ? 1.0 : 2.0) * m.vocab * m.d_model;
-  p.norms = (2.0 * m.layers + 1.0) * m.d_model;
+  // MLA normalises its query and KV latents too (DeepSeek-V2 §2.1.2).
+  p.norms = (2.0 * m.layers + 1.0) * m.d_model + (m.is_mla() ? m.layers * (m.mla.q_lora_rank + m.mla.kv_lora_rank) : 0.0);
   p.total = p.mlp + p.attention + p.router + p.embeddings + p.norms;
   p.active = p.mlp_active + p.attention + p.router + p.embeddings + p.norms;
+  if (m.mtp_layers > 0) {
+    // Each module: its layer, the norms of the embedding and of the hidden state, the 2D x D projection and the
+    // output head's norm (the embedding and head themselves are the model's).
+    const LayerParams layer = layer_params(m, m.is_moe());
+    const double own = 2.0 * m.d_model * m.d_model + 3.0 * m.d_model;
+    p.mtp = m.mtp_layers * (layer.total + own);
+    p.mtp_active = m.mtp_layers * (layer.active + own);
+  }
   return p;
 }
 
-FlopCounts count_flops(const ModelConfig& m, double tokens, double seq_len, bool causal, FlopAccount account) {
+double mean_keys_per_query(const ModelConfig& m, AttentionSpan span, double s, bool causal, bool at_end) {
+  switch (span) {
+    case AttentionSpan::full: return at_end ? s : causal ? s / 2.0 : s;
+    case AttentionSpan::sliding: {
+      const double w = m.sliding_window;
+      if (w <= 0) break;  // a model without a window has no sliding layers
+      if (at_end || !causal) return std::min(s, w);
+      return s <= w ? s / 2.0 : w - w * w / (2.0 * s);  // the first W queries see fewer keys
+    }
+    case AttentionSpan::chunked: {
+      const double c = m.attention_chunk;
+      if (c <= 0) break;
+      if (at_end) {
+        const double in_chunk = std::fmod(s, c);
+        return s <= c ? s : in_chunk > 0 ? in_chunk : c;
+      }
+      const double whole = std::floor(s / c), rest = s - whole * c;
+      return (causal ? 0.5 : 1.0) * (whole * c * c + rest * rest) / s;
+    }
+  }
+  return at_end ? s : causal ? s / 2.0 : s;
+}
+
+FlopCounts count_flops(const ModelConfig& m, double tokens, double seq_len, bool causal, FlopAccount account,
+                       double mtp_layers) {
   const ParamCounts p = count_params(m);
   FlopCounts f;
   const double matmul_params =
       account == FlopAccount::six_nd ? p.active : p.mlp_active + p.attention + p.router + m.vocab * m.d_model;
   f.matmul_forward = 2.0 * tokens * matmul_params;
-  const double keys_per_query = causal ? seq_len / 2.0 : seq_len;
-  f.attention_forward =
-      account == FlopAccount::six_nd ? 0.0 : 4.0 * tokens * keys_per_query * m.heads * m.head_dim * m.layers;
-  f.forward = f.matmul_forward + f.attention_forward;
+  const double h = mean_head_dim(m);
+  if (account == FlopAccount::six_nd) {
+    f.attention_forward = 0.0;
+  } else if (all_full_attention(m)) {
+    const double keys_per_query = causal ? seq_len / 2.0 : seq_len;
+    f.attention_forward = 4.0 * tokens * keys_per_query * m.heads * h * m.layers;
+  } else {
+    for (int s = 0; s < kAttentionSpans; ++s) {
+      const auto span = static_cast<AttentionSpan>(s);
+      const double layers = m.pattern.all.span(span);
+      if (layers > 0)
+        f.attention_forward += 4.0 * tokens * mean_keys_per_query(m, span, seq_len, causal) * m.heads * h * layers;
+    }
+  }
+  if (mtp_layers > 0 && m.mtp_layers > 0) {
+    // Each trained module runs its layer (full attention), its projection and the shared output head once more.
+    const double per_module = p.mtp_active / m.mtp_layers;
+    const double matmuls = account == FlopAccount::six_nd ? per_module : per_module + m.vocab * m.d_model;
+    const double attention =
+        account == FlopAccount::six_nd ? 0.0 : 4.0 * tokens * (causal ? seq_len / 2.0 : seq_len) * m.heads * h;
+    f.mtp_forward = mtp_layers * (2.0 * tokens * matmuls + attention);
+  }
+  f.forward = f.matmul_forward + f.attention_forward + f.mtp_forward;
   f.training = 3.0 * f.forward;
   f.attention_fraction = f.forward > 0 ? f.attention_forward / f.forward : 0.0;
   return f;
 }
 
+double kv_values_per_token_per_layer(const ModelConfig& m) {
+  return m.is_mla() ? m.mla.kv_lora_rank + m.mla.qk_rope_head_dim : 2.0 * m.kv_heads * m.head_dim;
+}
+
+double kv_bytes_per_token(const ModelConfig& m, Dtype kv) {
+  if (!m.is_mla()) return 2.0 * m.layers * m.kv_heads * m.head_dim * bytes_per_element(kv);
+  return m.layers * kv_values_per_token_per_layer(m) * bytes_per_element(kv);
+}
+
+double kv_cache_bytes(const ModelConfig& m, Dtype kv, double context) {
+  if (all_full_attention(m)) return kv_bytes_per_token(m, kv) * context;
+  const double per_layer_token = kv_values_per_token_per_layer(m) * bytes_per_element(kv);
+  const LayerCounts& n = m.pattern.all;
+  const double held = n.span(AttentionSpan::full) * context +
+                      n.span(AttentionSpan::sliding) * std::min(context, m.sliding_window) +
+                      n.span(AttentionSpan::chunked) * std::min(context, m.attention_chunk);
+  return held * per_layer_token;
+}
+
+double attention_intensity_flops_per_byte(const ModelConfig& m, double t, double s) {
+  const double g = m.heads / m.kv_heads;
+  return t * s * g / (t * g + s);
+}
+
+double absorbed_attention_intensity_flops_per_byte(const ModelConfig& m, double t, double s) {
+  const double r = m.mla.kv_lora_rank, rope = m.mla.qk_rope_head_dim, n = m.heads;
+  // FLOPs 2 t s n (2r + rope); bytes (bf16) 2 (s (r + rope) cached + t n (r + rope) queries + t n r outputs).
+  return t * s * n * (2.0 * r + rope) / (s * (r + rope) + t * n * (2.0 * r + rope));
+}
+
 double attention_equals_qkvo_seq_len(const ModelConfig& m, bool causal) {
+  if (m.is_mla())  // 2 S N (H_qk + H_v) = 2 x the projections' parameters
+    return (causal ? 2.0 : 1.0) * attention_params_per_layer(m) / (m.heads * (m.qk_head_dim() + m.v_head_dim()));
   return (causal ? 2.0 : 1.0) * m.d_model * (m.heads + m.kv_heads) / m.heads;
 }
 
 double attention_equals_matmuls_seq_len(const ModelConfig& m, bool causal) {
   const ParamCounts p = count_params(m);
   const double per_layer_params = (p.mlp_active + p.attention) / m.layers;
-  return (causal ? 2.0 : 1.0) * per_layer_params / (2.0 * m.heads * m.head_dim);
+  return (causal ? 2.0 : 1.0) * per_layer_params / (2.0 * m.heads * mean_head_dim(m));
 }
 
 namespace {
@@ -69,7 +191,8 @@ RematCost remat_cost(const ModelConfig& m, Remat policy, double tokens, double s
       r.extra_forward_flops = layers_forward;
       break;
     case Remat::big_matmuls:  // §2.7: QK^T and AV are recomputed, 4 B T^2 N H per layer
-      r.saved_width_per_layer = (m.heads + 2.0 * m.kv_heads) * m.head_dim + d + mlp_in + d;
+      r.saved_width_per_layer =
+          m.heads * m.qk_head_dim() + m.kv_heads * (m.qk_head_dim() + m.v_head_dim()) + d + mlp_in + d;
       r.extra_forward_flops = fwd.attention_forward;
       break;
     case Remat::mlp_matmuls:  // attention block recomputed from the saved MLP outputs

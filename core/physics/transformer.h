@@ -1,5 +1,7 @@
 // Transformer accounting (spec/book.md §2.7, §2.8): parameters per component, FLOPs per token, KV-cache bytes,
-// activation memory and recompute FLOPs per remat policy, utilisation from chip-hours. Allocation-free.
+// activation memory and recompute FLOPs per remat policy, utilisation from chip-hours. Layers are counted by kind
+// (dense or MoE MLP; full, sliding-window or chunked attention) and attention is standard (MHA/GQA) or latent (MLA,
+// DeepSeek-V2 §2.1). Allocation-free.
 #pragma once
 #include <optional>
 #include <string_view>
@@ -12,45 +14,60 @@ namespace scalescope {
 struct ParamCounts {
   double mlp = 0;              // dense-layer MLPs plus every expert (routed + shared)
   double mlp_active = 0;       // dense-layer MLPs plus the k routed + shared experts a token uses
-  double attention = 0;        // Q, K, V, O projections: L * 2D(N+K)H
+  double attention = 0;        // Q, K, V, O projections: L * 2D(N+K)H (MLA: its down-, up- and output projections)
   double router = 0;           // MoE gate: D x E per MoE layer (not in the book's formulas; tiny)
   double embeddings = 0;       // V D (tied) or 2 V D (untied)
   double norms = 0;            // 2 D per layer + D final (the book writes + D per layer; negligible either way)
   double total = 0;
   double active = 0;           // per token (§2.7 MoE: FLOPs scale with k)
+  // Multi-token prediction modules (DeepSeek-V3 §2.2: each a layer, two norms and a 2D x D projection, sharing the
+  // embedding and the output head): not in `total`, as the model's own count leaves them out (671e9).
+  double mtp = 0, mtp_active = 0;
 };
 
 // §2.7: gated MLP 3DF, plain 2DF; QKVO 2D(N+K)H; embeddings DV tied / 2DV untied; MoE 3·E·D·F per layer.
 ParamCounts count_params(const ModelConfig& m);
+// One layer's attention projections (MLA: q down and up, or a full-rank q; kv down to the latent and its RoPE key;
+// kv up to every head's K and V; the output projection).
+double attention_params_per_layer(const ModelConfig& m);
 
 // Which FLOPs a count includes. full: every matmul the model runs (the embedding lookup is a gather, not a
 // matmul) plus the attention dot products (§2.7). six_nd: the book's 6 N D account (§2.8), 2 N_active per token
 // forward, every parameter counted once and no attention.
 enum class FlopAccount { full, six_nd };
 
+// Keys one query attends to on average in a layer of `span` over sequences of `seq_len` tokens: causal S/2 over the
+// whole sequence (§2.7), a sliding window's last W (W - W^2 / 2S once S > W), a chunk's earlier tokens; without the
+// mask every key of the window or chunk. `at_end`: one query at the end of `seq_len` keys (a decode step).
+double mean_keys_per_query(const ModelConfig& m, AttentionSpan span, double seq_len, bool causal, bool at_end = false);
+
 // FLOPs for `tokens` tokens of sequences of length `seq_len` (§2.7). Matmul FLOPs exclude the embedding lookup,
 // which is a gather, and include the unembedding: 2 x active non-embedding params + 2 D V per token forward.
 struct FlopCounts {
   double matmul_forward = 0;      // 2 * tokens * (active params in matmuls)
-  double attention_forward = 0;   // QK^T and AV: 4 * tokens * S_avg * N * H * L (S_avg = T/2 when causal)
+  double attention_forward = 0;   // QK^T and AV: 2 * tokens * S_avg * N * (H_qk + H_v) per layer (S_avg per span)
+  double mtp_forward = 0;         // `mtp_layers` prediction modules: a layer, the projection and another logits
   double forward = 0;
   double training = 0;            // 3 x forward (forward + dL/dX + dL/dW, §2.7 "6NPM")
   double attention_fraction = 0;  // attention / (attention + matmul), forward
 };
 FlopCounts count_flops(const ModelConfig& m, double tokens, double seq_len, bool causal,
-                       FlopAccount account = FlopAccount::full);
+                       FlopAccount account = FlopAccount::full, double mtp_layers = 0);
 
-// §2.7 KV cache: 2 (K and V) * L * K * H * bytes per token.
-constexpr double kv_bytes_per_token(const ModelConfig& m, Dtype kv) {
-  return 2.0 * m.layers * m.kv_heads * m.head_dim * bytes_per_element(kv);
-}
+// §2.7 KV cache. Values one layer caches per token: K and V, 2 K H; MLA its latent and shared RoPE key,
+// kv_lora_rank + qk_rope_head_dim (DeepSeek-V3: 576).
+double kv_values_per_token_per_layer(const ModelConfig& m);
+// Bytes one token adds to every layer's cache (while the context is shorter than every window).
+double kv_bytes_per_token(const ModelConfig& m, Dtype kv);
+// Bytes one sequence's cache holds at `context` tokens: full layers every token, sliding-window layers the last
+// W, chunked layers the current chunk (at most C).
+double kv_cache_bytes(const ModelConfig& m, Dtype kv, double context);
 
 // §2.7 self-attention arithmetic intensity with GQA group G = N/K, T queries against S keys (bf16):
-// FLOPs 4BTSNH, bytes 4BTNH + 4BSKH => I = T S G / (T G + S).
-constexpr double attention_intensity_flops_per_byte(const ModelConfig& m, double t, double s) {
-  const double g = m.heads / m.kv_heads;
-  return t * s * g / (t * g + s);
-}
+// FLOPs 4BTSNH, bytes 4BTNH + 4BSKH => I = T S G / (T G + S). MLA in the absorbed form (decode: scores and values
+// in the latent space, DeepSeek-V2 §2.1.2) does 2 T S N (2 r + r_rope) FLOPs on S (r + r_rope) cached values.
+double attention_intensity_flops_per_byte(const ModelConfig& m, double t, double s);
+double absorbed_attention_intensity_flops_per_byte(const ModelConfig& m, double t, double s);
 
 // §2.7 Q5: the sequence length at which self-attention's FLOPs (4 S_avg N H per token per layer, S_avg = T/2 when
 // causal) equal the QKVO projections' 4 D (N + K) H (T = 2D for MHA, full attention), or all of a layer's matmuls,

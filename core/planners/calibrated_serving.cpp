@@ -4,6 +4,7 @@
 
 #include "physics/collectives.h"
 #include "physics/efficiency.h"
+#include "physics/expert_dispatch.h"
 #include "physics/layer_ops.h"
 
 namespace scalescope {
@@ -28,7 +29,8 @@ struct Engine {
       case OpKind::matmul: {
         // Low-precision kernels reach less of their peak (low_precision_frac, fitted on training runs).
         const double rate = hw.peak(o.linear ? in.activations : Dtype::bf16) * p.decode_matmul_frac *
-                            (o.linear && bytes_per_element(in.activations) < 2.0 ? p.low_precision_frac : 1.0);
+                            (o.linear && bytes_per_element(in.activations) < 2.0 ? p.low_precision_frac : 1.0) *
+                            (o.experts ? p.grouped_matmul_frac : 1.0);
         compute = matmul_compute_s(o.flops, matmul_shape_efficiency(o.m, o.k, o.n, p.tiling), p.matmul_half_rate_flops, rate);
         break;
       }
@@ -39,7 +41,8 @@ struct Engine {
         compute = o.flops / (hw.vector_flops_per_s > 0 ? hw.vector_flops_per_s : hw.peak(Dtype::bf16) / 32.0);
         break;
     }
-    const double bytes = o.kind == OpKind::elementwise ? o.bytes * p.elementwise_traffic : o.bytes;
+    const double traffic = o.routing ? p.routing_traffic : p.elementwise_traffic;
+    const double bytes = o.kind == OpKind::elementwise ? o.bytes * traffic : o.bytes;
     const double memory = bytes / hbm_bytes_per_s;
     (compute > memory ? t.flops_s : t.memory_s) += times * std::max(compute, memory);
     if (o.kind == OpKind::attention) t.kv_s += times * memory;
@@ -49,47 +52,84 @@ struct Engine {
     for (int i = 0; i < ops.count; ++i) add(ops.op[i], times, t);
   }
 
-  LayerShape shape(double tokens, double keys, bool causal) const {
+  // Sequences (and tokens) per attention data-parallel rank: the expert axis splits them.
+  double per_rank(double x) const { return x / in.expert.degree; }
+
+  LayerShape shape(double tokens, double keys, bool causal, bool at_end) const {
     LayerShape s;
-    s.tokens = tokens;
+    s.tokens = per_rank(tokens);
     s.seq_len = keys;
     s.causal = causal;
+    s.at_end = at_end;
     s.tensor = in.tensor.degree;
     s.sequence_parallel = false;  // serving engines keep the whole batch on every TP rank
-    s.expert = in.expert.degree;
+    s.expert = serving_expert_degree(in);
+    s.expert_tensor = in.expert_tensor;
     s.activations = Dtype::bf16;
     s.weights = in.weights;
     return s;
   }
 
-  // Every layer's ops plus the logits, for `tokens` new tokens attending to `keys` keys each.
+  // Every layer's ops plus the logits, for `tokens` new tokens attending to `keys` keys each. Decode (`sequences` >
+  // 0) reads each sequence's KV cache once per step (§2.10), the part its layer's span keeps: its local KV heads,
+  // or latent attention's whole latent on every TP rank. A batch that touches only some experts loads only those.
   ServingTimes model(double tokens, double keys, bool causal, double sequences, double context) const {
     const ModelConfig& m = *in.model;
-    const LayerShape s = shape(tokens, keys, causal);
+    const bool decode = sequences > 0;
+    const LayerShape s = shape(tokens, keys, causal, decode);
+    const double kv_values = m.is_mla() ? kv_values_per_token_per_layer(m)
+                                        : 2.0 * std::max(m.kv_heads / s.tensor, 1.0) * m.head_dim;
+    const double touched = routed_fraction_touched(m, tokens);
     ServingTimes t;
-    for (bool moe : {false, true}) {
-      const double layers = moe ? m.moe_layers() : m.dense_mlp_layers();
+    for (int k = 0; k < kLayerKinds; ++k) {
+      const double layers = m.pattern.all.n[k];
       if (layers <= 0) continue;
-      LayerOps ops = layer_ops(m, moe, s);
-      for (int i = 0; i < ops.count; ++i)
-        if (ops.op[i].kind == OpKind::attention && context > 0)
-          // Decode reads each sequence's KV cache (its local KV heads) once per step (§2.10).
-          ops.op[i].bytes = sequences * context * 2.0 * std::max(m.kv_heads / s.tensor, 1.0) * m.head_dim *
-                            bytes_per_element(in.kv);
+      LayerOps ops = layer_ops(m, k, s);
+      for (int i = 0; i < ops.count; ++i) {
+        LayerOp& o = ops.op[i];
+        if (o.kind == OpKind::attention && decode)
+          o.bytes = per_rank(sequences) * mean_keys_per_query(m, kind_span(k), context, false, true) * kv_values *
+                    bytes_per_element(in.kv);
+        if (o.experts && o.kind == OpKind::matmul && touched < 1.0) {
+          // The same rows over fewer experts: only the touched ones' weights are read.
+          const double groups = std::max(1.0, o.groups * touched);
+          const double rows = o.m * o.groups / groups;
+          const double a = bytes_per_element(s.activations), w = bytes_per_element(s.weights);
+          o.bytes = groups * (a * rows * o.k + w * o.k * o.n + a * rows * o.n);
+          o.m = rows;
+          o.groups = groups;
+        }
+      }
       add_all(ops, layers, t);
     }
     add_all(head_ops(m, s, true, true), 1.0, t);
     return t;
   }
 
-  // The replica's tensor-parallel all-reduces (two per layer on the whole batch's activations), with latency.
+  // The replica's tensor-parallel all-reduces (two per layer on each rank's activations), with latency, and every
+  // MoE layer's dispatch and combine over the expert-parallel group.
   double comms_s(double tokens) const {
-    if (!in.include_comms || in.tensor.degree <= 1) return 0;
-    const double v = bytes_per_element(in.activations) * tokens * in.model->d_model;
-    const CollectiveCost c = group_collective(*in.hw, *in.mesh, in.tensor, Collective::all_reduce, v);
-    const double link = in.hw->kind == ChipKind::gpu && in.tensor.degree > in.hw->scale_up.domain_gpus ? p.slow_link_frac
-                                                                                                       : p.fast_link_frac;
-    return 2.0 * in.model->layers * achieved_collective_s(c.bandwidth_s, c.latency_s, link, p.collective_latency_s);
+    if (!in.include_comms) return 0;
+    const ModelConfig& m = *in.model;
+    double total = 0;
+    if (in.tensor.degree > 1) {
+      const double v = bytes_per_element(in.activations) * per_rank(tokens) * m.d_model;
+      const CollectiveCost c = group_collective(*in.hw, *in.mesh, in.tensor, Collective::all_reduce, v);
+      const double link = in.hw->kind == ChipKind::gpu && in.tensor.degree > in.hw->scale_up.domain_gpus ? p.slow_link_frac
+                                                                                                         : p.fast_link_frac;
+      total += 2.0 * m.layers * achieved_collective_s(c.bandwidth_s, c.latency_s, link, p.collective_latency_s);
+    }
+    const double ep = serving_expert_degree(in);
+    if (ep > 1 && m.is_moe()) {
+      AxisGroup group = in.expert;
+      if (ep > in.expert.degree)
+        for (int i = 0; i < in.tensor.count && group.count < kMaxGroupPieces; ++i) add_piece(group, *in.mesh, in.tensor.pieces[i]);
+      const DispatchCost cost = expert_dispatch_cost(*in.hw, *in.mesh, group, ep, per_rank(tokens) / in.tensor.degree,
+                                                     m.active_experts, bytes_per_element(in.activations) * m.d_model,
+                                                     DispatchKind::all_to_all);
+      total += 2.0 * m.moe_layers() * achieved_dispatch_s(cost, p.fast_link_frac, p.slow_link_frac, p.collective_latency_s);
+    }
+    return total;
   }
 };
 

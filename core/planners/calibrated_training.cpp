@@ -5,7 +5,9 @@
 
 #include "physics/collectives.h"
 #include "physics/efficiency.h"
+#include "physics/expert_dispatch.h"
 #include "physics/layer_ops.h"
+#include "planners/pipeline.h"
 
 namespace scalescope {
 
@@ -14,7 +16,9 @@ namespace {
 // Times of one layer (or the head) for one microbatch on one chip, without the per-op launch overhead.
 struct WorkTime {
   double forward = 0, backward = 0, recompute = 0;
+  double weight_grad = 0;  // the dL/dW matmuls (inside backward): what zero-bubble schedules move into the bubble
   double matmul = 0, attention = 0, elementwise = 0, cast = 0;
+  double expert_matmul = 0;  // the routed experts' grouped matmuls (inside matmul)
   double ops = 0;  // kernels launched: forward, backward and recompute
 
   double total() const { return forward + backward + recompute; }
@@ -27,21 +31,24 @@ struct Calibrated {
   double hbm_bytes_per_s = 0;   // achieved
   double vector_flops_per_s = 0;
   bool low_precision = false;   // the linear layers' matmuls run below bf16
+  CastBytes cast{};
 
   // One GEMM [m,k] x [k,n] (`groups` of them in one grouped kernel), bound by its own roofline.
-  double gemm_s(double groups, double m, double k, double n, bool linear, double bytes) const {
-    const double flops = groups * 2.0 * m * k * n;
-    const bool low = linear && low_precision;
-    const double peak = low ? hw.peak(in.precision.matmul) * p.low_precision_frac : hw.peak(Dtype::bf16) * p.matmul_frac;
+  double gemm_s(const LayerOp& o, double m, double k, double n) const {
+    const double flops = o.groups * 2.0 * m * k * n;
+    const bool low = o.linear && low_precision;
+    double peak = low ? hw.peak(in.precision.matmul) * p.low_precision_frac : hw.peak(Dtype::bf16) * p.matmul_frac;
+    if (o.experts) peak *= p.grouped_matmul_frac;
     const double compute = matmul_compute_s(flops, matmul_shape_efficiency(m, k, n, p.tiling), p.matmul_half_rate_flops, peak);
-    return std::max(compute, bytes / hbm_bytes_per_s);
+    return std::max(compute, o.bytes / hbm_bytes_per_s);
   }
   double attention_s(double flops, double bytes) const {
     const double compute = matmul_compute_s(flops, 1.0, p.matmul_half_rate_flops, hw.peak(Dtype::bf16) * p.attention_frac);
     return std::max(compute, bytes / hbm_bytes_per_s);
   }
-  double elementwise_s(double flops, double bytes) const {
-    return std::max(bytes * p.elementwise_traffic / hbm_bytes_per_s, flops / vector_flops_per_s);
+  double elementwise_s(double flops, double bytes, bool routing) const {
+    return std::max(bytes * (routing ? p.routing_traffic : p.elementwise_traffic) / hbm_bytes_per_s,
+                    flops / vector_flops_per_s);
   }
 
   void add_op(const LayerOp& o, WorkTime& w) const {
@@ -50,25 +57,30 @@ struct Calibrated {
     switch (o.kind) {
       case OpKind::matmul: {
         // dL/dX = dY [m,n] x W^T [n,k] and dL/dW = X^T [k,m] x dY [m,n] (§2.7: two matmuls of the forward's size).
-        f = gemm_s(o.groups, o.m, o.k, o.n, o.linear, o.bytes);
-        b = gemm_s(o.groups, o.m, o.n, o.k, o.linear, o.bytes) + gemm_s(o.groups, o.k, o.m, o.n, o.linear, o.bytes);
+        f = gemm_s(o, o.m, o.k, o.n);
+        const double dw = gemm_s(o, o.k, o.m, o.n);
+        b = gemm_s(o, o.m, o.n, o.k) + dw;
+        w.weight_grad += dw;
         w.matmul += f + b + (again ? f : 0);
+        if (o.experts) w.expert_matmul += f + b + (again ? f : 0);
         w.ops += 3;
         if (o.linear && low_precision) {
-          // Casting to fp8/int8 reads bf16 and writes one byte: the input and weight forward, the output's
-          // gradient backward (Transformer Engine's per-tensor scaling; the weight cast repeats per microbatch).
-          const double cast_bytes = 3.0 * o.groups * (o.m * o.k + o.k * o.n + o.m * o.n);
-          const double cast = cast_bytes * p.elementwise_traffic / hbm_bytes_per_s;
-          w.cast += cast;
-          w.elementwise += cast;
-          b += cast;
+          // Casting the input and weight forward and the output's gradient backward to the recipe's copies
+          // (planners/training_settings.cpp); the weight cast repeats per microbatch.
+          const double cast_bytes = o.groups * (cast.input * o.m * o.k + cast.weight * o.k * o.n + cast.gradient * o.m * o.n);
+          const double cast_s = cast_bytes * p.elementwise_traffic / hbm_bytes_per_s;
+          w.cast += cast_s;
+          w.elementwise += cast_s;
+          b += cast_s;
         }
         break;
       }
       case OpKind::attention:
       case OpKind::elementwise: {
         const bool attention = o.kind == OpKind::attention;
-        auto time = [&](double flops, double bytes) { return attention ? attention_s(flops, bytes) : elementwise_s(flops, bytes); };
+        auto time = [&](double flops, double bytes) {
+          return attention ? attention_s(flops, bytes) : elementwise_s(flops, bytes, o.routing);
+        };
         f = time(o.flops, o.bytes);
         b = time(backward_flops_factor(o.kind) * o.flops, backward_bytes_factor(o.kind) * o.bytes);
         (attention ? w.attention : w.elementwise) += f + b + (again ? f : 0);
@@ -103,23 +115,39 @@ struct Calibrated {
     if (c.time_s <= 0) return 0;
     return achieved_collective_s(c.bandwidth_s, c.latency_s, link_frac(g), p.collective_latency_s);
   }
+
+  // One direction of an MoE layer's token exchange (dispatch or combine) over the expert-parallel group.
+  double dispatch_s(const AxisGroup& group, double ranks, double tokens) const {
+    const ModelConfig& m = *in.model;
+    const DispatchCost cost = expert_dispatch_cost(
+        hw, *in.mesh, group, ranks, tokens, m.active_experts, bytes_per_element(in.precision.params) * m.d_model,
+        in.moe.dispatcher == Dispatcher::hierarchical ? DispatchKind::hierarchical : DispatchKind::all_to_all);
+    return achieved_dispatch_s(cost, p.fast_link_frac, p.slow_link_frac, p.collective_latency_s);
+  }
 };
 
-// Korthikanti et al. 2022: with sequence parallelism each block's input is all-gathered forward and its output
-// reduce-scattered (both again, transposed, backward); without it each block all-reduces its output; a
-// recomputed layer gathers its inputs again.
-double tensor_parallel_s(const Calibrated& c, const TrainingInput& in, double tokens) {
-  const TrainingPlan& pl = in.plan;
-  if (pl.tensor.degree <= 1) return 0;
-  const double v = bytes_per_element(in.precision.params) * tokens * in.model->d_model;
+// One block's tensor-parallel collectives (Korthikanti et al. 2022): with sequence parallelism the block's input is
+// all-gathered forward and its output reduce-scattered (both again, transposed, backward); without it the block
+// all-reduces its output; a recomputed layer gathers its input again.
+double tp_block_s(const Calibrated& c, const TrainingInput& in, const AxisGroup& group, double bytes) {
+  if (group.degree <= 1) return 0;
   const bool redo = in.remat == Remat::block || in.remat == Remat::checkpoints;
-  if (pl.sequence_parallel) {
-    const double ag = c.collective_s(pl.tensor, Collective::all_gather, v);
-    const double rs = c.collective_s(pl.tensor, Collective::reduce_scatter, v);
-    return 2.0 * (ag + rs) * 2.0 + (redo ? 2.0 * ag : 0.0);
+  if (in.plan.sequence_parallel) {
+    const double ag = c.collective_s(group, Collective::all_gather, bytes);
+    const double rs = c.collective_s(group, Collective::reduce_scatter, bytes);
+    return 2.0 * (ag + rs) + (redo ? ag : 0.0);
   }
-  const double ar = c.collective_s(pl.tensor, Collective::all_reduce, v);
-  return 2.0 * ar * 2.0 + (redo ? 2.0 * ar : 0.0);
+  const double ar = c.collective_s(group, Collective::all_reduce, bytes);
+  return 2.0 * ar + (redo ? ar : 0.0);
+}
+
+// The expert-parallel group as the experts see it: the expert axis, and under parallel folding the TP ranks the
+// experts do not split over (their pieces join the group).
+AxisGroup expert_group(const Mesh& mesh, const TrainingPlan& pl) {
+  if (expert_tensor_degree(pl) >= pl.tensor.degree) return pl.expert;
+  AxisGroup g = pl.expert;
+  for (int i = 0; i < pl.tensor.count && g.count < kMaxGroupPieces; ++i) add_piece(g, mesh, pl.tensor.pieces[i]);
+  return g;
 }
 
 }  // namespace
@@ -138,24 +166,64 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
   c.hbm_bytes_per_s = hw.hbm_bandwidth_bytes_per_s * prof.hbm_frac;
   c.vector_flops_per_s = hw.vector_flops_per_s > 0 ? hw.vector_flops_per_s : hw.peak(Dtype::bf16) / 32.0;
   c.low_precision = bytes_per_element(in.precision.matmul) < bytes_per_element(Dtype::bf16);
+  c.cast = cast_bytes_per_element(in.precision.recipe == MatmulRecipe::none ? MatmulRecipe::tensorwise : in.precision.recipe);
 
-  // One microbatch on one chip of the slowest pipeline stage (the last: it also holds the logits and the loss).
+  // One microbatch on one chip of the busiest pipeline stage (it also holds the logits and the loss).
   LayerShape shape;
   shape.tokens = s.microbatch_tokens;
   shape.seq_len = in.seq_len;
   shape.causal = in.causal;
   shape.tensor = s.tensor;
   shape.sequence_parallel = pl.sequence_parallel;
-  shape.expert = s.expert;
+  const double ep = expert_parallel_degree(pl), etp = expert_tensor_degree(pl);
+  shape.expert = ep;
+  shape.expert_tensor = etp;
+  shape.expert_load = m.is_moe() ? expert_load(in.moe) : 1.0;
   shape.activations = in.precision.params;
   shape.weights = c.low_precision ? in.precision.matmul : in.precision.params;
   const double stages = s.pipeline;
-  // Stages that do not divide the layers: the busiest holds stage_imbalance x the average (book step, issue 9).
-  const double stage_share = s.stage_imbalance / stages;
-  const double moe_layers = m.moe_layers() * stage_share, dense_layers = m.dense_mlp_layers() * stage_share;
-  const WorkTime dense = c.work(layer_ops(m, false, shape));
-  const WorkTime moe = m.is_moe() ? c.work(layer_ops(m, true, shape)) : WorkTime{};
+
+  // Every kind of layer the model has, then the busiest stage by time (stages need not divide the layers).
+  std::array<WorkTime, kLayerKinds> kind{};
+  std::array<double, kLayerKinds> kind_s{};
+  for (int k = 0; k < kLayerKinds; ++k) {
+    if (m.pattern.all.n[k] <= 0) continue;
+    kind[k] = c.work(layer_ops(m, k, shape));
+    kind_s[k] = kind[k].total() + prof.op_overhead_s * kind[k].ops;
+  }
+  const LayerCounts here = stages > 1 && m.pattern.runs.size() > 1 ? busiest_stage(m.pattern, stages, chunks_per_stage(pl), kind_s)
+                                                                   : s.stage_kinds;
+  s.stage_kinds = here;
+  const double layer_count = here.total(), moe_layers = here.moe();
   const WorkTime head = c.work(head_ops(m, shape, stages <= 1, true));
+  // Trained multi-token prediction modules run on the last stage: a layer, its projection, the head once more.
+  const double mtp = m.mtp_layers > 0 ? std::min(in.mtp_layers, m.mtp_layers) : 0.0;
+  WorkTime mtp_work;
+  if (mtp > 0) {
+    const int mtp_kind = layer_kind(m.is_moe(), AttentionSpan::full);
+    const WorkTime layer = c.work(layer_ops(m, mtp_kind, shape)), logits = c.work(head_ops(m, shape, false, true));
+    mtp_work.forward = mtp * (layer.forward + logits.forward);
+    mtp_work.backward = mtp * (layer.backward + logits.backward);
+    mtp_work.recompute = mtp * layer.recompute;
+    mtp_work.weight_grad = mtp * (layer.weight_grad + logits.weight_grad);
+    mtp_work.matmul = mtp * (layer.matmul + logits.matmul);
+    mtp_work.attention = mtp * layer.attention;
+    mtp_work.elementwise = mtp * (layer.elementwise + logits.elementwise);
+    mtp_work.ops = mtp * (layer.ops + logits.ops);
+  }
+  auto stage_sum = [&](double WorkTime::*f) {
+    double t = 0;
+    for (int k = 0; k < kLayerKinds; ++k) t += here.n[k] * kind[k].*f;
+    return t;
+  };
+  // The heaviest MoE and dense kinds on the stage: what the per-layer collectives hide behind.
+  auto heaviest = [&](bool moe) {
+    int best = -1;
+    for (int k = 0; k < kLayerKinds; ++k)
+      if (kind_is_moe(k) == moe && here.n[k] > 0 && (best < 0 || kind_s[k] > kind_s[best])) best = k;
+    return best < 0 ? WorkTime{} : kind[best];
+  };
+  const WorkTime dense = heaviest(false), moe = heaviest(true);
 
   // Communication inside the microbatch, per layer (Korthikanti et al.; Megatron-LM): TP/SP and EP on the
   // critical path but for what the profile's frameworks overlap, CP's ring passes behind the attention kernel,
@@ -164,23 +232,36 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
   // Gradients are reduced in the master weights' format where there is one (Megatron's fp32 main grads, MaxText's
   // fp32 weights): reductions move grad_frac x the working weights' bytes.
   const double grad_frac = in.precision.master_weights ? bytes_per_element(in.precision.master) / p_bytes : 1.0;
-  const double tp_layer = tensor_parallel_s(c, in, shape.tokens);
+  const double token_bytes = p_bytes * shape.tokens * m.d_model;
+  // TP: the attention block always; a dense MLP block over TP; an MoE block over the experts' TP (ETP), gathering
+  // the k copies its experts process (Megatron's dispatcher all-gathers them over ETP after the dispatch).
+  const double tp_attention = tp_block_s(c, in, pl.tensor, token_bytes);
+  const double tp_dense_layer = tp_attention + tp_block_s(c, in, pl.tensor, token_bytes);
+  double tp_moe_layer = tp_attention;
+  if (etp > 1) {
+    const double rows = shape.tokens * m.active_experts * etp / s.tensor * shape.expert_load;
+    const double ring = etp < s.tensor ? ((etp - 1.0) / etp) / ((s.tensor - 1.0) / s.tensor) : 1.0;  // a sub-group
+    tp_moe_layer += ring * tp_block_s(c, in, pl.tensor, p_bytes * rows * m.d_model);
+  }
   double ep_layer = 0;
-  if (s.expert > 1 && m.is_moe()) {
-    const double v = p_bytes * shape.tokens * s.expert * m.d_model * m.active_experts;
+  if (ep > 1 && m.is_moe()) {
+    // Dispatch and combine forward and backward, again when remat redoes the layer. Each rank routes its
+    // sequence-parallel share of the tokens.
+    const double routed = pl.sequence_parallel ? shape.tokens / s.tensor : shape.tokens;
     const double redo = in.remat == Remat::block || in.remat == Remat::checkpoints ? 2.0 : 0.0;
-    ep_layer = (4.0 + redo) * c.collective_s(pl.expert, Collective::all_to_all, v);
+    ep_layer = (4.0 + redo) * c.dispatch_s(expert_group(*in.mesh, pl), ep, routed * shape.expert_load);
   }
   double cp_layer = 0, cp_exposed_layer = 0;
   if (s.context > 1) {
-    const double v = 2.0 * p_bytes * shape.tokens * s.context * m.kv_heads * m.head_dim / std::min(s.tensor, m.kv_heads);
+    // K and V of the whole sequence pass around the ring (MLA: up-projected per head).
+    const double kv_width = m.kv_heads * (m.qk_head_dim() + m.v_head_dim());
+    const double v = p_bytes * shape.tokens * s.context * kv_width / std::min(s.tensor, m.kv_heads);
     cp_layer = 3.0 * c.collective_s(pl.context, Collective::all_gather, v);
-    cp_exposed_layer = exposed_s(cp_layer, dense.attention, prof.overlap_frac);
+    cp_exposed_layer = exposed_s(cp_layer, dense.attention > 0 ? dense.attention : moe.attention, prof.overlap_frac);
   }
-  const ParamCounts params = count_params(m);
-  const double routed = m.moe_layers() * m.experts * m.mlp_matrices() * m.d_model * m.expert_d_ff;
-  const double chip_params = ((params.total - routed) + routed / s.expert) / s.tensor * stage_share;
-  const double layers_here = m.layers * stage_share;
+  const ChipParams params = training_chip_params(in, out.ideal);
+  const double chip_params = params.total();
+  const double layers_here = layer_count;
   const double layer_weight_bytes = chip_params * p_bytes / layers_here;
   const bool zero3 = s.fsdp > 1 && pl.zero_stage >= 3;
   double fsdp_layer = 0, fsdp_exposed_layer = 0;
@@ -188,43 +269,54 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
     const double ag = c.collective_s(pl.fsdp, Collective::all_gather, layer_weight_bytes);
     const double rs = c.collective_s(pl.fsdp, Collective::reduce_scatter, grad_frac * layer_weight_bytes);
     fsdp_layer = 2.0 * ag + rs;
-    const WorkTime& w = dense_layers >= moe_layers ? dense : moe;
+    const WorkTime& w = here.dense() >= moe_layers ? dense : moe;
     fsdp_exposed_layer = exposed_s(ag, w.forward, prof.overlap_frac) +
                          exposed_s(ag + rs, w.backward + w.recompute, prof.overlap_frac);
   }
-  const double layer_count = dense_layers + moe_layers;
-  // TP, SP and EP transfers hide only behind the matmuls they feed and drain (XLA's async collectives and collective
-  // matmuls; Megatron's TP-comm overlap): what tp_overlap_frac of those matmuls cannot cover is exposed.
-  const double tp_exposed_layer = exposed_s(tp_layer, dense.matmul, prof.tp_overlap_frac);
-  const double ep_exposed_layer = exposed_s(ep_layer, moe.matmul, prof.tp_overlap_frac);
-  const double exposed_in_layers = layer_count * (tp_exposed_layer + cp_exposed_layer + fsdp_exposed_layer) +
-                                   moe_layers * ep_exposed_layer;
-  const double overhead_per_mb =
-      prof.op_overhead_s * (dense_layers * dense.ops + moe_layers * moe.ops + head.ops);
-  const double work_per_mb = dense_layers * dense.total() + moe_layers * moe.total() + head.total();
+  // TP and SP transfers hide only behind the matmuls they feed and drain (XLA's async collectives and collective
+  // matmuls; Megatron's TP-comm overlap): what tp_overlap_frac of those matmuls cannot cover is exposed. The MoE
+  // dispatch hides the same way behind the layer's expert matmuls, or, where the framework overlaps it with another
+  // microbatch (Megatron's EP overlap, DualPipe), behind expert_overlap_frac of the whole layer's compute.
+  const bool dual = pl.schedule == PipelineSchedule::dualpipe || pl.schedule == PipelineSchedule::dualpipe_v;
+  const bool ep_overlapped = in.moe.overlap || dual;
+  const double tp_exposed_dense = exposed_s(tp_dense_layer, dense.matmul, prof.tp_overlap_frac);
+  const double tp_exposed_moe = exposed_s(tp_moe_layer, moe.matmul, prof.tp_overlap_frac);
+  const double ep_exposed_layer = ep_overlapped ? exposed_s(ep_layer, moe.total(), prof.expert_overlap_frac)
+                                                : exposed_s(ep_layer, moe.matmul, prof.tp_overlap_frac);
+  const double exposed_in_layers = here.dense() * tp_exposed_dense + moe_layers * (tp_exposed_moe + ep_exposed_layer) +
+                                   layer_count * (cp_exposed_layer + fsdp_exposed_layer);
+  const double overhead_per_mb = prof.op_overhead_s * (stage_sum(&WorkTime::ops) + head.ops + mtp_work.ops);
+  const double work_per_mb = stage_sum(&WorkTime::forward) + stage_sum(&WorkTime::backward) +
+                             stage_sum(&WorkTime::recompute) + head.total() + mtp_work.total();
   const double stage_mb_s = work_per_mb + overhead_per_mb + exposed_in_layers;
 
-  // Pipeline (Narayanan et al. 2021): m microbatches plus (S - 1)/v microbatch times of fill and drain at the
-  // pace of the slowest stage; each stage boundary sends activations forward and gradients backward.
+  // Pipeline: m microbatches plus the schedule's bubble at the pace of the busiest stage (pipeline.h); each
+  // stage boundary sends activations forward and gradients backward, every model chunk.
   double bubble = 0, pp_send = 0;
   if (stages > 1) {
-    const double v = pl.schedule == PipelineSchedule::interleaved ? pl.virtual_stages : 1.0;
-    bubble = (stages - 1.0) / v * stage_mb_s;
+    const double forward = stage_sum(&WorkTime::forward) + head.forward + mtp_work.forward;
+    const double share = work_per_mb > 0 ? forward / work_per_mb : 0.5;
+    const double weight_share = work_per_mb > 0 ? (stage_sum(&WorkTime::weight_grad) + head.weight_grad + mtp_work.weight_grad) / work_per_mb : 0.0;
+    bubble = bubble_s(pl, share * stage_mb_s, (1.0 - share) * stage_mb_s, weight_share * stage_mb_s);
+    const double v = chunks_per_stage(pl);
     const double bytes = p_bytes * shape.tokens * m.d_model / (pl.sequence_parallel ? s.tensor : 1.0);
+    const bool in_domain = hw.kind == ChipKind::tpu || stages * s.tensor * s.context <= hw.scale_up.domain_gpus;
     const double link = hw.kind == ChipKind::tpu ? hw.ici.link_unidir_bytes_per_s
-                        : stages * s.tensor * s.context <= hw.scale_up.domain_gpus ? hw.scale_up.gpu_unidir_bytes_per_s
-                                                                                   : hw.scale_out.nic_unidir_bytes_per_s_per_gpu;
-    const double frac = hw.kind == ChipKind::tpu || stages * s.tensor * s.context <= hw.scale_up.domain_gpus
-                            ? prof.fast_link_frac : prof.slow_link_frac;
-    const double send = prof.collective_latency_s + bytes / (link * frac);
+                        : in_domain             ? hw.scale_up.gpu_unidir_bytes_per_s
+                                                : hw.scale_out.nic_unidir_bytes_per_s_per_gpu;
+    const double send = prof.collective_latency_s + bytes / (link * (in_domain ? prof.fast_link_frac : prof.slow_link_frac));
     pp_send = 2.0 * v * mb * send;
   }
 
   // Once per step, after the last microbatch's backward: the gradient reductions over DP (all-reduce), ZeRO-1/2
-  // over FSDP (reduce-scatter, then all-gather of the updated weights) and DCN, bucketed behind that backward.
-  const double last_backward = layers_here * (dense_layers >= moe_layers ? dense.backward : moe.backward);
+  // over FSDP (reduce-scatter, then all-gather of the updated weights) and DCN, bucketed behind that backward. The
+  // non-expert gradients are also reduced over the expert axis, whose ranks are data ranks to them.
+  const double last_backward = layers_here * (here.dense() >= moe_layers ? dense.backward : moe.backward);
   const double grad_bytes_per_layer = grad_frac * layer_weight_bytes / s.fsdp;
-  const double dp = layers_here * c.collective_s(pl.data, Collective::all_reduce, grad_bytes_per_layer);
+  double dp = layers_here * c.collective_s(pl.data, Collective::all_reduce, grad_bytes_per_layer);
+  if (s.expert > 1)
+    dp += layers_here * c.collective_s(pl.expert, Collective::all_reduce,
+                                       grad_frac * params.dense * p_bytes / layers_here / s.fsdp);
   double zero12 = 0, zero12_exposed = 0;
   if (s.fsdp > 1 && !zero3) {
     const double rs = layers_here * c.collective_s(pl.fsdp, Collective::reduce_scatter, grad_frac * layer_weight_bytes);
@@ -248,32 +340,35 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
 
   // Adam (§2.8) reads and writes its shard of the master weights and both moments, reads the gradients and writes
   // the working weights: memory-bound.
-  const double zero1 = pl.zero_stage >= 1 ? s.fsdp : 1.0;
+  const double dense_shards = s.fsdp > 1 ? s.fsdp * s.expert : 1.0;
+  const double optimizer_params = pl.zero_stage >= 1 ? params.dense / dense_shards + params.routed / s.fsdp : chip_params;
   const double master = in.precision.master_weights ? bytes_per_element(in.precision.master) : 0.0;
   const double optimizer_bytes =
-      chip_params / zero1 * (2.0 * master + 4.0 * bytes_per_element(in.precision.optimizer) + 2.0 * p_bytes);
+      optimizer_params * (2.0 * master + 4.0 * bytes_per_element(in.precision.optimizer) + 2.0 * p_bytes);
   parts.optimizer_s = optimizer_bytes / c.hbm_bytes_per_s;
   parts.step_overhead_s = prof.step_overhead_s;
 
   const double compute_s = mb * (work_per_mb + overhead_per_mb);
-  const double pp_exposed = exposed_s(pp_send, mb * work_per_mb, prof.tp_overlap_frac);
+  const double pp_exposed = exposed_s(pp_send, mb * work_per_mb, dual ? prof.expert_overlap_frac : prof.tp_overlap_frac);
   parts.step_s = mb * stage_mb_s + bubble + pp_exposed + dp_exposed + zero12_exposed + dcn_exposed +
                  parts.optimizer_s + parts.step_overhead_s;
   parts.bubble_s = bubble;
   const double per_mb = mb;
-  auto layer_sum = [&](double WorkTime::*f) { return per_mb * (dense_layers * dense.*f + moe_layers * moe.*f); };
+  auto layer_sum = [&](double WorkTime::*f) { return per_mb * (stage_sum(f) + mtp_work.*f); };
   parts.matmul_s = layer_sum(&WorkTime::matmul) + per_mb * head.matmul;
   parts.attention_s = layer_sum(&WorkTime::attention);
   parts.elementwise_s = layer_sum(&WorkTime::elementwise) + per_mb * head.elementwise;
   parts.low_precision_cast_s = layer_sum(&WorkTime::cast);
   parts.recompute_s = layer_sum(&WorkTime::recompute);
+  parts.expert_matmul_s = layer_sum(&WorkTime::expert_matmul);
   parts.op_overhead_s = mb * overhead_per_mb;
   parts.head_s = per_mb * head.total();
   auto set_comms = [&](CommPart part, double full, double exposed) {
     parts.comms_s[int(part)] = full;
     parts.exposed_comms_s[int(part)] = exposed;
   };
-  set_comms(CommPart::tensor, mb * layer_count * tp_layer, mb * layer_count * tp_exposed_layer);
+  set_comms(CommPart::tensor, mb * (here.dense() * tp_dense_layer + moe_layers * tp_moe_layer),
+            mb * (here.dense() * tp_exposed_dense + moe_layers * tp_exposed_moe));
   set_comms(CommPart::expert, mb * moe_layers * ep_layer, mb * moe_layers * ep_exposed_layer);
   set_comms(CommPart::context, mb * layer_count * cp_layer, mb * layer_count * cp_exposed_layer);
   set_comms(CommPart::fsdp, zero3 ? mb * layer_count * fsdp_layer : zero12,
@@ -286,8 +381,9 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
   // is live only while the step runs: two gathered FSDP layers (one computing, one prefetched), the logits and
   // their gradient on the last stage (bf16; the fp32 loss runs in chunks), and one layer's full activations while
   // remat recomputes it.
-  const double saved_layer = (dense_layers * saved_activation_bytes(m, false, shape, in.remat, in.checkpoints_per_layer) +
-                              moe_layers * saved_activation_bytes(m, true, shape, in.remat, in.checkpoints_per_layer));
+  const double saved_dense = saved_activation_bytes(m, false, shape, in.remat, in.checkpoints_per_layer);
+  const double saved_moe = m.is_moe() ? saved_activation_bytes(m, true, shape, in.remat, in.checkpoints_per_layer) : 0.0;
+  const double saved_layer = here.dense() * saved_dense + (moe_layers + mtp) * saved_moe;
   s.activations_bytes = saved_layer * s.in_flight_microbatches;
   parts.transient_bytes = (zero3 ? 2.0 * layer_weight_bytes : 0.0) + 2.0 * p_bytes * shape.tokens * m.vocab / s.tensor +
                           (in.remat == Remat::none ? 0.0 : saved_activation_bytes(m, m.is_moe(), shape, Remat::none, 0));

@@ -14,6 +14,7 @@ namespace scalescope {
 struct CalibratedBreakdown {
   double matmul_s = 0, attention_s = 0, elementwise_s = 0, op_overhead_s = 0;  // forward + backward + recompute
   double recompute_s = 0;           // the part of the four above that remat repeats
+  double expert_matmul_s = 0;       // the routed experts' grouped matmuls (inside matmul_s)
   double low_precision_cast_s = 0;  // fp8/int8 casts of the linear layers' inputs (inside elementwise_s)
   double head_s = 0;                // embedding, logits and loss on the stage that holds them
   double bubble_s = 0;

@@ -14,22 +14,18 @@ CollectiveCost on_group(const ServingInput& in, const AxisGroup& g, Collective o
   return group_collective(*in.hw, *in.mesh, g, op, bytes);
 }
 
-// Routed experts a batch of `tokens` touches per MoE layer: E (1 - (1 - k/E)^tokens) in expectation, so small
-// batches load only part of the experts (the book's E/k rise of the HBM roofline is the large-batch limit).
-double routed_fraction_loaded(const ModelConfig& m, double tokens) {
-  if (!m.is_moe()) return 1.0;
-  return 1.0 - std::pow(1.0 - m.active_experts / m.experts, tokens);
-}
-
-// Total, active and routed-expert parameters, or the override for all three (a dense stand-in).
+// Total, active and routed-expert parameters, or the override for all three (a dense stand-in); `copies`: how many
+// times the replica holds the non-expert weights (once per attention data-parallel rank).
 struct ServingParams {
-  double total, active, routed;
+  double total, active, routed, copies;
+  double held() const { return (total - routed) * copies + routed; }
 };
 ServingParams serving_params(const ServingInput& in) {
-  if (in.params_override > 0) return {in.params_override, in.params_override, 0};
+  if (in.params_override > 0) return {in.params_override, in.params_override, 0, 1};
   const ModelConfig& m = *in.model;
   const ParamCounts p = count_params(m);
-  return {p.total, p.active, m.moe_layers() * m.experts * m.mlp_matrices() * m.d_model * m.expert_d_ff};
+  return {p.total, p.active, m.moe_layers() * m.experts * m.mlp_matrices() * m.d_model * m.expert_d_ff,
+          m.is_moe() ? in.expert.degree : 1.0};
 }
 
 // Activation collectives per layer for `tokens` tokens in flight (§2.10): 1D Megatron gathers each block's input
@@ -78,10 +74,21 @@ void name_prefill_bound(PrefillStep& s) {
                                                                    : "communication";
 }
 
-double serving_param_bytes(const ServingInput& in) { return serving_params(in).total * bytes_per_element(in.weights); }
+double routed_fraction_touched(const ModelConfig& m, double tokens) {
+  if (!m.is_moe()) return 1.0;
+  return 1.0 - std::pow(1.0 - m.active_experts / m.experts, tokens);
+}
+
+double serving_expert_degree(const ServingInput& in) {
+  const double etp = in.expert_tensor > 0 ? in.expert_tensor : in.tensor.degree;
+  return in.expert.degree * in.tensor.degree / etp;
+}
+
+double serving_param_bytes(const ServingInput& in) { return serving_params(in).held() * bytes_per_element(in.weights); }
 
 double kv_bytes_per_sequence(const ServingInput& in, double context) {
-  return kv_bytes_per_token(*in.model, in.kv) * context;
+  const double tp_copies = in.model->is_mla() ? in.tensor.degree : 1.0;
+  return kv_cache_bytes(*in.model, in.kv, context) * tp_copies;
 }
 
 double serving_max_batch(const ServingInput& in, double context) {
@@ -97,7 +104,8 @@ DecodeStep decode_step(const ServingInput& in, double batch, double context, dou
   const double c = chips * hw.peak(in.activations) * in.efficiency.flops_frac;
   const double tokens = batch * tokens_per_sequence;
   const ServingParams p = serving_params(in);
-  const double loaded = (p.total - p.routed + p.routed * routed_fraction_loaded(m, tokens)) * bytes_per_element(in.weights);
+  const double loaded = ((p.total - p.routed) * p.copies + p.routed * routed_fraction_touched(m, tokens)) *
+                        bytes_per_element(in.weights);
   DecodeStep s;
   s.param_load_s = loaded / w;
   s.kv_load_s = batch * kv_bytes_per_sequence(in, context) / w;
@@ -119,7 +127,10 @@ PrefillStep prefill(const ServingInput& in, double batch, double prompt_len) {
   s.matmul_flops_s = 2.0 * serving_params(in).active * tokens / c;
   const FlopCounts f = count_flops(m, tokens, prompt_len, true);
   s.flops_s = (in.params_override > 0 ? s.matmul_flops_s * c + f.attention_forward : f.forward) / c;
-  s.param_load_s = serving_param_bytes(in) / (chips * hw.hbm_bandwidth_bytes_per_s * in.efficiency.hbm_frac);
+  const ServingParams p = serving_params(in);
+  const double loaded = ((p.total - p.routed) * p.copies + p.routed * routed_fraction_touched(m, tokens)) *
+                        bytes_per_element(in.weights);
+  s.param_load_s = loaded / (chips * hw.hbm_bandwidth_bytes_per_s * in.efficiency.hbm_frac);
   s.comms_s = in.include_comms ? layer_comms_s(in, tokens) : 0.0;
   // Prefill is a training-style forward pass: large matmuls hide their loads and collectives (max, §2.1).
   s.time_s = std::max({s.flops_s, s.param_load_s, s.comms_s});

@@ -16,7 +16,11 @@ struct ServingInput {
   const Mesh* mesh = nullptr;
   Dtype weights = Dtype::bf16, kv = Dtype::bf16, activations = Dtype::bf16;
   bool layout_2d = false;   // 2D weight-stationary (§2.10): `x` and `yz` groups instead of `tensor`
+  // Wide expert parallelism with attention data parallel (TensorRT-LLM, SGLang and vLLM's DeepSeek deployments):
+  // the expert axis splits the routed experts and, for attention and the dense layers, the sequences, so every
+  // expert rank holds its own copy of the non-expert weights and the KV caches of its own sequences.
   AxisGroup tensor, x, yz, expert;
+  double expert_tensor = 0;  // the experts' TP (0: the TP degree); the other TP ranks join the expert group
   Efficiency efficiency;
   double prefill_flops_frac = 1.0;
   bool include_comms = true;
@@ -52,9 +56,15 @@ PrefillStep prefill(const ServingInput& in, double batch, double prompt_len);
 void name_decode_bound(DecodeStep& s);
 void name_prefill_bound(PrefillStep& s);
 
-// Weights held by the replica, and KV bytes one sequence holds at `context` tokens.
+// Weights held by the replica (the non-expert ones once per expert rank), and KV bytes one sequence holds at
+// `context` tokens over the replica (latent attention's cache has no heads to split: every TP rank holds it).
 double serving_param_bytes(const ServingInput& in);
 double kv_bytes_per_sequence(const ServingInput& in, double context);
+// Expected share of the routed experts that `tokens` tokens (k picks each, uniform routing) touch in a layer:
+// 1 - (1 - k/E)^tokens, so small batches load only part of the experts.
+double routed_fraction_touched(const ModelConfig& m, double tokens);
+// The expert-parallel degree the experts see: the expert axis times the TP ranks folded into it.
+double serving_expert_degree(const ServingInput& in);
 // §2.10: the most sequences of `context` tokens whose KV fits beside the weights, B_max = (N HBM - params) / KV.
 double serving_max_batch(const ServingInput& in, double context);
 

@@ -5,6 +5,7 @@
 
 #include "physics/bounds.h"
 #include "physics/collectives.h"
+#include "planners/pipeline.h"
 
 namespace scalescope {
 
@@ -89,20 +90,48 @@ double gradient_bytes_per_param(const TrainingPrecision& p) {
   return 0.0;
 }
 
-// Pipeline bubble: (S - 1) / (v m + S - 1). The book gives no closed form (§2.9.5); this is the standard GPipe
-// expression (Huang et al. 2019), with v virtual stages for the interleaved schedule (Narayanan et al. 2021).
-double bubble_fraction(const TrainingPlan& p) {
-  const double s = p.pipeline.degree;
-  if (s <= 1) return 0;
-  const double v = p.schedule == PipelineSchedule::interleaved ? p.virtual_stages : 1.0;
-  return (s - 1) / (v * p.microbatches + s - 1);
+// What one token's forward pass costs in a layer of each kind (FLOPs): its matmuls and its attention over the
+// keys its span allows; the pipeline's busiest stage is the one whose layers weigh most.
+std::array<double, kLayerKinds> layer_flops_per_token(const TrainingInput& in) {
+  const ModelConfig& m = *in.model;
+  std::array<double, kLayerKinds> w{};
+  const double attention = attention_params_per_layer(m);
+  const double dense = m.mlp_matrices() * m.d_model * m.d_ff;
+  const double moe = (m.active_experts + m.shared_experts) * m.mlp_matrices() * m.d_model * m.expert_d_ff +
+                     m.d_model * m.experts;
+  for (int k = 0; k < kLayerKinds; ++k)
+    if (m.pattern.all.n[k] > 0)
+      w[k] = 2.0 * (attention + (kind_is_moe(k) ? moe : dense)) +
+             4.0 * mean_keys_per_query(m, kind_span(k), in.seq_len, in.causal) * m.heads *
+                 (m.qk_head_dim() + m.v_head_dim()) / 2.0;
+  return w;
 }
 
-// The busiest stage's layers: with S stages of v chunks each, a chunk holds at most ceil(L / (S v)) layers, so a
-// stage at most v of those (126 layers over 8 stages: 16). The slowest stage sets the pipeline's pace.
-double busiest_stage_layers(const ModelConfig& m, const TrainingPlan& p) {
-  const double v = p.schedule == PipelineSchedule::interleaved ? p.virtual_stages : 1.0;
-  return v * std::ceil(m.layers / (p.pipeline.degree * v));
+}  // namespace
+
+ChipParams training_chip_params(const TrainingInput& in, const TrainingStep& s) {
+  const ModelConfig& m = *in.model;
+  const ParamCounts p = count_params(m);
+  const double expert_matrix = m.mlp_matrices() * m.d_model * m.expert_d_ff;
+  const double mtp = m.mtp_layers > 0 ? std::min(in.mtp_layers, m.mtp_layers) / m.mtp_layers : 0.0;
+  const double mtp_routed = m.is_moe() ? mtp * m.mtp_layers * m.experts * expert_matrix : 0.0;
+  const double routed = m.moe_layers() * m.experts * expert_matrix + mtp_routed;
+  const double all = p.total + mtp * p.mtp;
+  const double stage = s.stage_imbalance / s.pipeline * schedule_parameter_copies(in.plan.schedule);
+  return {(all - routed) / s.tensor * stage,
+          routed / (expert_parallel_degree(in.plan) * expert_tensor_degree(in.plan)) * stage};
+}
+
+namespace {
+
+// Padding every expert to its capacity runs capacity_factor x the routed experts' matmuls (the model's FLOPs do not
+// count the padding): forward, and both backward matmuls.
+double expert_padding_flops(const TrainingInput& in) {
+  const ModelConfig& m = *in.model;
+  if (!m.is_moe() || in.moe.policy != TokenPolicy::pad || in.moe.capacity_factor <= 1) return 0;
+  const double routed_forward = 2.0 * in.batch_tokens * m.moe_layers() * m.active_experts * m.mlp_matrices() *
+                                m.d_model * m.expert_d_ff;
+  return 3.0 * (in.moe.capacity_factor - 1.0) * routed_forward;
 }
 
 // Host offload (ZeRO-Offload, Ren et al. 2021; activation offload as in MaxText's offload remat policies): the
@@ -221,37 +250,57 @@ TrainingStep evaluate_training_step(const TrainingInput& in) {
   s.tokens_per_data_shard = in.batch_tokens / data_shards;
   s.microbatch_tokens = s.tokens_per_data_shard / p.microbatches;
 
-  // FLOPs (§2.7-§2.8): model FLOPs count the model once; hardware FLOPs add the remat recompute.
-  const FlopCounts flops = count_flops(m, in.batch_tokens, in.seq_len, in.causal, in.flop_account);
+  // FLOPs (§2.7-§2.8): model FLOPs count the model once (with the multi-token prediction modules it trains);
+  // hardware FLOPs add the remat recompute and the experts' padding to capacity.
+  const double mtp = std::min(in.mtp_layers, m.mtp_layers);
+  const FlopCounts flops = count_flops(m, in.batch_tokens, in.seq_len, in.causal, in.flop_account, mtp);
   const RematCost remat_total = remat_cost(m, in.remat, in.batch_tokens, in.seq_len, in.checkpoints_per_layer,
                                            prec.params, in.causal, in.flop_account);
   s.model_flops = flops.training;
-  s.hardware_flops = flops.training + remat_total.extra_forward_flops;
+  s.hardware_flops = flops.training + remat_total.extra_forward_flops + expert_padding_flops(in);
   const double peak = hw.peak(prec.matmul);
-  s.stage_layers = s.pipeline > 1 ? busiest_stage_layers(m, p) : m.layers;
-  s.stage_imbalance = s.stage_layers * s.pipeline / m.layers;
+  if (s.pipeline > 1 && m.pattern.runs.size() > 1) {
+    // Layers of several kinds: the stage whose layers weigh most in FLOPs is the busiest.
+    const auto weight = layer_flops_per_token(in);
+    s.stage_kinds = busiest_stage(m.pattern, s.pipeline, chunks_per_stage(p), weight);
+    s.stage_layers = s.stage_kinds.total();
+    double stage = 0, all = 0;
+    for (int k = 0; k < kLayerKinds; ++k) {
+      stage += s.stage_kinds.n[k] * weight[k];
+      all += m.pattern.all.n[k] * weight[k];
+    }
+    s.stage_imbalance = stage * s.pipeline / all;
+  } else {
+    const double v = chunks_per_stage(p);
+    s.stage_layers = s.pipeline > 1 ? v * std::ceil(m.layers / (s.pipeline * v)) : m.layers;
+    s.stage_imbalance = s.stage_layers * s.pipeline / m.layers;
+    s.stage_kinds = m.pattern.all.scaled(s.stage_layers / m.layers);
+  }
   price_compute(in, s, peak);
 
-  // Parameters on one chip: routed experts are split by EP; everything by TP and PP; ZeRO shards over FSDP.
+  // Parameters on one chip: routed experts are split by EP (and ETP); everything else by TP; all by PP (DualPipe
+  // holds two stages); ZeRO shards over FSDP, and the non-expert states also over the expert ranks, which are data
+  // ranks to them (Megatron's distributed optimizer over the whole data-parallel group).
   const ParamCounts params = count_params(m);
-  const double routed = m.moe_layers() * m.experts * m.mlp_matrices() * m.d_model * m.expert_d_ff;
-  const double chip_params = ((params.total - routed) + routed / s.expert) / (s.tensor * s.pipeline) * s.stage_imbalance;
-  const double zero1 = p.zero_stage >= 1 ? s.fsdp : 1, zero2 = p.zero_stage >= 2 ? s.fsdp : 1,
-               zero3 = p.zero_stage >= 3 ? s.fsdp : 1;
+  const ChipParams cp = training_chip_params(in, s);
+  const double chip_params = cp.total();
+  const double dense_shards = s.fsdp > 1 ? s.fsdp * s.expert : 1.0;
+  auto sharded = [&](int stage) {
+    return p.zero_stage >= stage ? cp.dense / dense_shards + cp.routed / s.fsdp : chip_params;
+  };
   const double pb = bytes_per_element(prec.params), gb = gradient_bytes_per_param(prec);
   const double mb = prec.master_weights ? bytes_per_element(prec.master) : 0.0;
   const double ob = 2.0 * bytes_per_element(prec.optimizer);  // Adam m and v (§2.8)
   s.state_bytes_per_param = pb + gb + mb + ob;
-  s.params_bytes = chip_params * pb / zero3;
-  s.grads_bytes = chip_params * gb / zero2;
-  s.master_bytes = chip_params * mb / zero1;
-  s.optimizer_bytes = chip_params * ob / zero1;
+  s.params_bytes = sharded(3) * pb;
+  s.grads_bytes = sharded(2) * gb;
+  s.master_bytes = sharded(1) * mb;
+  s.optimizer_bytes = sharded(1) * ob;
 
   // Activations (§2.7 remat) for one microbatch, this stage's layers, times the microbatches in flight.
   const RematCost remat_mb =
       remat_cost(m, in.remat, s.microbatch_tokens, in.seq_len / s.context, in.checkpoints_per_layer, prec.params, in.causal);
-  if (s.pipeline > 1)
-    s.in_flight_microbatches = p.schedule == PipelineSchedule::gpipe ? p.microbatches : std::min(p.microbatches, s.pipeline);
+  if (s.pipeline > 1) s.in_flight_microbatches = schedule_in_flight_microbatches(p.schedule, s.pipeline, p.microbatches);
   // Sequence parallelism shards the saved activations over TP; without it the layer inputs are replicated.
   const double act_shards = p.sequence_parallel ? s.tensor : 1.0;
   const double activations_per_microbatch = remat_mb.activation_bytes / s.pipeline * s.stage_imbalance / act_shards;
@@ -283,7 +332,7 @@ TrainingStep evaluate_training_step(const TrainingInput& in) {
 
   // Communication per step, one collective per layer (so latency terms count), on the plan's axes.
   const double layers_here = s.stage_layers;
-  const double moe_layers_here = m.moe_layers() / s.pipeline * s.stage_imbalance;
+  const double moe_layers_here = s.stage_kinds.moe();
   const double layer_param_bytes = chip_params * pb / layers_here;  // one layer's weights, gathered
   const double act_bytes = bytes_per_element(prec.params);
   const double net = in.efficiency.network_frac;

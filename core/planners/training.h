@@ -3,6 +3,9 @@
 // evaluate_training_step is allocation-free and runs in well under 2 µs, so a plan search can call it freely.
 #pragma once
 #include <array>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "io/dtype.h"
 #include "specs/hardware.h"
@@ -13,13 +16,26 @@
 
 namespace scalescope {
 
-enum class PipelineSchedule { gpipe, one_f_one_b, interleaved };
+// Pipeline schedules: GPipe (Huang et al. 2019), 1F1B and its interleaved form with v model chunks per stage
+// (Narayanan et al. 2021), zero bubble ZB-H1 (Qi et al. 2023, "Zero Bubble Pipeline Parallelism": the weight
+// gradients fill the bubble), DualPipe (DeepSeek-V3 §3.2.1: two directions, every stage's parameters twice) and
+// DualPipeV (its cut-in-half V shape: two chunks per device, parameters once). deepseek-ai/DualPipe's table gives
+// each one's bubble and memory.
+enum class PipelineSchedule { gpipe, one_f_one_b, interleaved, zero_bubble, dualpipe, dualpipe_v };
+const char* pipeline_schedule_name(PipelineSchedule s);
+// Parameters per device relative to 1F1B (DualPipe holds two stages' weights), and the microbatches' activations
+// held at once on a stage of `stages` with `microbatches` in flight.
+double schedule_parameter_copies(PipelineSchedule s);
+double schedule_in_flight_microbatches(PipelineSchedule s, double stages, double microbatches);
 // Context parallelism (§2.9.6): ring attention passes K/V chunks around the group; the all-gather variant
 // (Llama 3) gathers the sequence's K/V before attention. Same bytes; the all-gather variant holds the whole KV.
 enum class ContextVariant { ring, all_gather };
 
 struct TrainingPlan {
   AxisGroup data, fsdp, tensor, pipeline, expert, context;
+  // Expert tensor parallelism (Megatron-Core's parallel folding): the experts' d_ff is split over `expert_tensor`
+  // of the TP ranks, and the other TP / expert_tensor ranks join the expert-parallel group. 0: the TP degree.
+  double expert_tensor = 0;
   int zero_stage = 3;
   bool sequence_parallel = true;
   PipelineSchedule schedule = PipelineSchedule::one_f_one_b;
@@ -35,14 +51,51 @@ struct TrainingPlan {
 // pass produces it (one microbatch), the book's 2 + 8 = 10 bytes per parameter.
 enum class GradientBuffer { same_as_params, fp32, fused };
 
+// How the linear layers' low-precision matmuls are scaled, which sets their casts: per tensor (Transformer Engine's
+// FP8 recipes), in 1x128 / 128x128 blocks (DeepSeek-V3 §3.3), MXFP8 (OCP microscaling, 32-element blocks: a row-wise
+// and a column-wise copy of every operand), NVFP4 (16-element blocks with an FP8 scale and a tensor scale, 2D
+// blocks for weights, Hadamard transforms on the weight gradient's inputs: NVIDIA 2025, "Pretraining Large Language
+// Models with NVFP4").
+enum class MatmulRecipe { none, tensorwise, blockwise, mxfp8, nvfp4 };
+
 struct TrainingPrecision {
   Dtype matmul = Dtype::bf16;      // the dtype the matrix units run (fp8 doubles C on chips that have it)
+  MatmulRecipe recipe = MatmulRecipe::none;
   Dtype params = Dtype::bf16;      // working weights
   GradientBuffer gradients = GradientBuffer::same_as_params;
   bool master_weights = false;     // a separate master copy ...
   Dtype master = Dtype::fp32;      // ... in this format
   Dtype optimizer = Dtype::fp32;   // Adam's two moments
 };
+
+// The query's name for the linear layers' precision (bf16, fp8, fp8_blockwise, mxfp8, nvfp4, int8, fp4), and back.
+const char* matmul_precision_name(const TrainingPrecision& p);
+bool set_matmul_precision(std::string_view name, TrainingPrecision& p);
+const std::vector<std::string>& matmul_precision_choices();
+// Bytes of casting per element of a linear matmul's input, weight and output gradient (for its forward and both
+// backward matmuls): reading bf16 and writing the low-precision copies the recipe needs.
+struct CastBytes {
+  double input = 0, weight = 0, gradient = 0;
+};
+CastBytes cast_bytes_per_element(MatmulRecipe r);
+
+// How an MoE layer runs (the calibrated fidelity; the book's step keeps its closed forms but for padding FLOPs).
+enum class TokenPolicy { dropless, drop, pad };
+enum class Dispatcher {
+  all_to_all,   // every one of a token's k copies goes to its expert's rank (Megatron's alltoall dispatcher)
+  hierarchical  // one copy per destination node over the scale-out network, then NVLink (DeepEP, HybridEP)
+};
+struct MoeSettings {
+  double capacity_factor = 0;  // > 0: each expert takes at most capacity_factor x its mean tokens
+  TokenPolicy policy = TokenPolicy::dropless;
+  double load_imbalance = 1;   // the busiest expert rank's tokens over the mean (1: the force-balanced benchmarks)
+  Dispatcher dispatcher = Dispatcher::all_to_all;
+  bool overlap = false;        // dispatch and combine run beside another microbatch's compute (Megatron's
+                               // overlap_moe_expert_parallel_comm; DualPipe always overlaps)
+};
+// The busiest expert rank's rows over the mean: its imbalance (dropless), capped at the capacity (drop), or the
+// capacity itself (pad: every expert runs capacity_factor x the mean rows).
+double expert_load(const MoeSettings& moe);
 
 struct Efficiency {
   double flops_frac = 1.0, hbm_frac = 1.0, network_frac = 1.0;  // achievable fraction of each peak (book: 1.0)
@@ -64,8 +117,15 @@ struct TrainingInput {
   // the pipeline bubble included; efficiency.flops_frac must then stay 1.
   double target_mfu_frac = 0;
   double train_tokens = 0;
+  double mtp_layers = 0;  // multi-token prediction modules trained with the model (at most the model's)
+  MoeSettings moe;
   TrainingPlan plan;
 };
+
+// Expert parallelism as the experts see it: the expert axis times the TP ranks folded into it, and the experts'
+// tensor parallelism (ETP).
+double expert_parallel_degree(const TrainingPlan& plan);
+double expert_tensor_degree(const TrainingPlan& plan);
 
 enum class CommPart { data, fsdp, tensor, pipeline, expert, context, dcn, count };
 inline constexpr int kCommParts = static_cast<int>(CommPart::count);
@@ -94,7 +154,8 @@ struct TrainingStep {
   // time per step
   double compute_s = 0, bubble_s = 0, bubble_frac = 0, hbm_s = 0;
   double stage_layers = 0;     // layers on the busiest pipeline stage (it sets the pace)
-  double stage_imbalance = 1;  // its layers over the average stage's (1 when the stages divide the layers)
+  double stage_imbalance = 1;  // its layers' work over the average stage's (1 when the stages divide the layers)
+  LayerCounts stage_kinds;     // the busiest stage's layers by kind
   double offload_s = 0;        // host-link traffic of offloaded state per step (full duplex, overlapped)
   std::array<double, kCommParts> comms_s{};
   double comms_s_total = 0;      // as combined by the comms model (max or sum)
@@ -123,6 +184,15 @@ struct TrainingStep {
 
 TrainingStep evaluate_training_step(const TrainingInput& in);
 
+// Parameters on one chip of the busiest stage before ZeRO shards them: the non-expert ones split by TP, the routed
+// experts by EP x ETP (parallel folding), all by PP (DualPipe holds two stages); the trained multi-token prediction
+// modules count like the model's own layers. `step` gives the degrees and the stage's share.
+struct ChipParams {
+  double dense = 0, routed = 0;
+  double total() const { return dense + routed; }
+};
+ChipParams training_chip_params(const TrainingInput& in, const TrainingStep& step);
+
 // Why a plan cannot run, or what to warn about, as bits (allocation-free: what a search reads).
 enum PlanProblem : unsigned {
   kTensorHeads = 1u << 0,          // TP does not divide the attention heads
@@ -143,6 +213,9 @@ enum PlanProblem : unsigned {
   kSequenceSharded = 1u << 15,     // warning: sequences are split over data shards or microbatches
   kZero3Pipeline = 1u << 16,       // warning: ZeRO-3 under pipelining
   kFusedGradientsMicrobatches = 1u << 17,  // fused gradients (no buffer) cannot accumulate over microbatches
+  kExpertTensor = 1u << 18,        // ETP does not divide TP, or does not divide the experts' d_ff
+  kDualPipeStages = 1u << 19,      // DualPipe needs an even number of stages
+  kFoldedExperts = 1u << 20,       // EP x TP / ETP does not divide the experts
 };
 constexpr unsigned kPlanWarnings = kUnevenSplit | kSequenceSharded | kZero3Pipeline;
 unsigned plan_problems(const TrainingInput& in);

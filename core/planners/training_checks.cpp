@@ -4,12 +4,14 @@
 #include <utility>
 
 #include "io/format.h"
+#include "planners/pipeline.h"
 #include "planners/training.h"
 
 namespace scalescope {
 
 namespace {
 bool divides(double a, double b) { return std::fmod(b, a) == 0; }
+bool problems_of(unsigned problems, PlanProblem bit) { return (problems & bit) != 0; }
 }  // namespace
 
 unsigned plan_problems(const TrainingInput& in) {
@@ -22,14 +24,20 @@ unsigned plan_problems(const TrainingInput& in) {
   };
   flag(!divides(tp, m.heads), kTensorHeads);
   flag(!(divides(tp, m.kv_heads) || divides(m.kv_heads, tp)), kTensorKvHeads);
-  flag(!divides(tp, m.d_ff), kTensorDff);
-  flag(m.is_moe() && !divides(tp, m.expert_d_ff), kTensorExpertDff);
+  flag(m.dense_mlp_layers() > 0 && !divides(tp, m.d_ff), kTensorDff);
+  const double etp = expert_tensor_degree(p);
+  flag(m.is_moe() && !divides(etp, m.expert_d_ff), kTensorExpertDff);
+  flag(p.expert_tensor > 0 && (!divides(p.expert_tensor, tp) || !m.is_moe()), kExpertTensor);
   // Stages need not divide the layers (the busiest stage sets the pace), but every stage needs a layer.
   flag(pp > m.layers, kPipelineLayers);
-  flag(p.schedule == PipelineSchedule::interleaved && pp * p.virtual_stages > m.layers, kVirtualStagesLayers);
+  flag(chunks_per_stage(p) > 1 && pp * chunks_per_stage(p) > m.layers, kVirtualStagesLayers);
+  flag(p.schedule == PipelineSchedule::dualpipe && pp > 1 && std::fmod(pp, 2.0) != 0, kDualPipeStages);
   flag(ep > 1 && !m.is_moe(), kExpertDense);
   flag(ep > 1 && m.is_moe() && ep > m.experts, kExpertTooLarge);
   flag(ep > 1 && m.is_moe() && ep <= m.experts && !divides(ep, m.experts), kExpertNotDivisible);
+  // Parallel folding: the expert-parallel group is the expert axis times the TP ranks the experts do not split over.
+  const double folded = expert_parallel_degree(p);
+  flag(m.is_moe() && folded > ep && !(problems_of(out, kExpertTensor)) && !divides(folded, m.experts), kFoldedExperts);
   flag(!divides(cp, in.seq_len), kContextSeq);
   flag(p.tensor.has_dcn, kDcnTensor);
   flag(p.context.has_dcn, kDcnContext);
@@ -63,12 +71,25 @@ void check_training_plan(const TrainingInput& in, const std::string& query_path,
   need(kTensorKvHeads, "tensor", "not_divisible",
        format_count(tp) + "-way TP neither divides nor is a multiple of the " + format_count(m.kv_heads) + " KV heads");
   need(kTensorDff, "tensor", "not_divisible", format_count(tp) + "-way TP does not divide d_ff " + format_count(m.d_ff));
-  need(kTensorExpertDff, "tensor", "not_divisible",
-       format_count(tp) + "-way TP does not divide the experts' d_ff " + format_count(m.expert_d_ff));
+  const double etp = expert_tensor_degree(p);
+  need(kTensorExpertDff, p.expert_tensor > 0 ? "expert_tensor" : "tensor", "not_divisible",
+       format_count(etp) + "-way " + (p.expert_tensor > 0 ? "expert TP" : "TP") + " does not divide the experts' d_ff " +
+           format_count(m.expert_d_ff));
+  need(kExpertTensor, "expert_tensor", m.is_moe() ? "not_divisible" : "not_applicable",
+       m.is_moe() ? format_count(p.expert_tensor) + "-way expert TP does not divide the " + format_count(tp) +
+                        "-way TP it is taken from (the other TP ranks join the expert-parallel group)"
+                  : "expert tensor parallelism needs an MoE model (" + m.name + " is dense)");
+  need(kFoldedExperts, "expert_tensor", "not_divisible",
+       format_count(expert_parallel_degree(p)) + "-way expert parallelism (expert " + format_count(ep) + " x TP " +
+           format_count(tp) + " / expert TP " + format_count(etp) + ") does not divide the " + format_count(m.experts) +
+           " experts");
+  need(kDualPipeStages, "pipeline", "not_divisible",
+       "DualPipe pairs stage i with stage S - 1 - i: it needs an even number of stages, not " + format_count(pp) +
+           " (dualpipe_v takes any)");
   need(kPipelineLayers, "pipeline", "too_large",
        format_count(pp) + " pipeline stages exceed the " + format_count(m.layers) + " layers");
-  need(kVirtualStagesLayers, "virtual_stages", "too_large",
-       format_count(pp) + " stages x " + format_count(p.virtual_stages) + " virtual stages exceed the " +
+  need(kVirtualStagesLayers, p.schedule == PipelineSchedule::interleaved ? "virtual_stages" : "pipeline", "too_large",
+       format_count(pp) + " stages x " + format_count(chunks_per_stage(p)) + " model chunks exceed the " +
            format_count(m.layers) + " layers");
   need(kExpertDense, "expert", "not_applicable", "expert parallelism needs an MoE model (" + m.name + " is dense)");
   need(kExpertTooLarge, "expert", "too_large",

@@ -103,6 +103,35 @@ Json explain_training(const TrainingInput& in, const TrainingStep& s) {
 
 }  // namespace
 
+namespace {
+
+// How MoE layers run (planners/training.h MoeSettings); an MoE model's settings only.
+void read_moe_settings(const QueryContext& ctx, JsonReader& args, TrainingInput& in, Diagnostics& d) {
+  const Json* node = args.object("moe", false);
+  if (!node) return;
+  JsonReader r(*node, args.path_of("moe"), d);
+  MoeSettings& moe = in.moe;
+  moe.capacity_factor = r.number("capacity_factor", false).value_or(0);
+  const std::string policy =
+      r.choice("token_policy", false, {"dropless", "drop", "pad"}).value_or(moe.capacity_factor > 0 ? "drop" : "dropless");
+  moe.policy = policy == "pad" ? TokenPolicy::pad : policy == "drop" ? TokenPolicy::drop : TokenPolicy::dropless;
+  moe.load_imbalance = r.number("load_imbalance", false).value_or(1);
+  moe.dispatcher = r.choice("dispatcher", false, {"all_to_all", "hierarchical"}).value_or("all_to_all") == "hierarchical"
+                       ? Dispatcher::hierarchical : Dispatcher::all_to_all;
+  moe.overlap = r.boolean("overlap", false).value_or(false);
+  r.finish();
+  if (ctx.model && !ctx.model->is_moe())
+    add_diagnostic(d, args.path_of("moe"), "not_applicable", "MoE settings need an MoE model (" + ctx.model->name + " is dense)");
+  if (moe.policy != TokenPolicy::dropless && moe.capacity_factor <= 0)
+    add_diagnostic(d, r.path_of("capacity_factor"), "missing_key",
+                   "token_policy '" + policy + "' needs the capacity_factor it drops or pads at");
+  if (moe.policy == TokenPolicy::dropless && moe.capacity_factor > 0)
+    add_diagnostic(d, r.path_of("token_policy"), "conflicting",
+                   "a dropless MoE has no capacity; give token_policy 'drop' or 'pad' with a capacity_factor");
+}
+
+}  // namespace
+
 TrainingInput read_training_input(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   TrainingInput in;
   in.model = ctx.model;
@@ -130,7 +159,7 @@ TrainingInput read_training_input(const QueryContext& ctx, JsonReader& args, Dia
       const auto name = r.choice(key, false, choices);
       return name ? *parse_dtype(*name) : fallback;
     };
-    in.precision.matmul = dtype_choice("matmul", {"bf16", "fp8", "int8", "fp4"}, Dtype::bf16);
+    if (const auto name = r.choice("matmul", false, matmul_precision_choices())) set_matmul_precision(*name, in.precision);
     in.precision.params = dtype_choice("params", {"bf16", "fp32"}, Dtype::bf16);
     const std::string grads = r.choice("gradients", false, {"params", "fp32", "fused"}).value_or("params");
     in.precision.gradients = grads == "fused"  ? GradientBuffer::fused
@@ -142,6 +171,14 @@ TrainingInput read_training_input(const QueryContext& ctx, JsonReader& args, Dia
     in.precision.optimizer = dtype_choice("optimizer_states", {"fp32", "bf16"}, Dtype::fp32);
     r.finish();
   }
+  read_moe_settings(ctx, args, in, d);
+  // Multi-token prediction: a model trains the modules it has (DeepSeek-V3 trained its one), unless told otherwise.
+  const double model_mtp = ctx.model ? ctx.model->mtp_layers : 0.0;
+  in.mtp_layers = args.number("mtp_layers", false).value_or(model_mtp);
+  if (in.mtp_layers > model_mtp)
+    add_diagnostic(d, args.path_of("mtp_layers"), "too_large",
+                   "the model has " + format_count(model_mtp) + " multi-token prediction modules ('mtp_layers' in the "
+                   "model, num_nextn_predict_layers in a config.json); train at most those");
   return in;
 }
 
@@ -151,9 +188,13 @@ namespace {
 void read_plan_knobs(JsonReader& r, TrainingPlan& p, Diagnostics& d, double& microbatch_sequences) {
   p.zero_stage = static_cast<int>(r.number("zero_stage", false).value_or(3));
   p.sequence_parallel = r.boolean("sequence_parallel", false).value_or(true);
-  const auto schedule = r.choice("pipeline_schedule", false, {"gpipe", "1f1b", "interleaved"}).value_or("1f1b");
-  p.schedule = schedule == "gpipe" ? PipelineSchedule::gpipe
-               : schedule == "interleaved" ? PipelineSchedule::interleaved : PipelineSchedule::one_f_one_b;
+  const auto schedule =
+      r.choice("pipeline_schedule", false, {"gpipe", "1f1b", "interleaved", "zero_bubble", "dualpipe", "dualpipe_v"})
+          .value_or("1f1b");
+  for (PipelineSchedule s : {PipelineSchedule::gpipe, PipelineSchedule::one_f_one_b, PipelineSchedule::interleaved,
+                             PipelineSchedule::zero_bubble, PipelineSchedule::dualpipe, PipelineSchedule::dualpipe_v})
+    if (schedule == pipeline_schedule_name(s)) p.schedule = s;
+  p.expert_tensor = r.number("expert_tensor", false).value_or(0);
   p.virtual_stages = r.number("virtual_stages", false).value_or(1);
   p.microbatches = r.number("microbatches", false).value_or(1);
   microbatch_sequences = r.number("microbatch_sequences", false).value_or(0);
@@ -295,6 +336,28 @@ Json training_step_json(const TrainingInput& in, const TrainingStep& s) {
     out["time"]["offload_s"] = s.offload_s;
     out["memory"]["host_bytes"] = s.host_bytes;
   }
+  const ModelConfig& m = *in.model;
+  if (m.is_moe()) {
+    // How the experts run: parallel folding's degrees, the busiest rank's rows over the mean, and what the
+    // padding to capacity adds to the hardware FLOPs.
+    const char* policy = in.moe.policy == TokenPolicy::pad ? "pad" : in.moe.policy == TokenPolicy::drop ? "drop" : "dropless";
+    out["moe"] = {{"expert_parallel", expert_parallel_degree(in.plan)},
+                  {"expert_tensor", expert_tensor_degree(in.plan)},
+                  {"token_policy", policy},
+                  {"capacity_factor", in.moe.capacity_factor},
+                  {"load_imbalance", in.moe.load_imbalance},
+                  {"expert_load", expert_load(in.moe)},
+                  {"dispatcher", in.moe.dispatcher == Dispatcher::hierarchical ? "hierarchical" : "all_to_all"},
+                  {"overlap", in.moe.overlap}};
+  }
+  if (m.pattern.runs.size() > 1 && s.pipeline > 1) {
+    Json kinds = Json::object();
+    for (int k = 0; k < kLayerKinds; ++k)
+      if (s.stage_kinds.n[k] > 0)
+        kinds[std::string(kind_is_moe(k) ? "moe" : "dense") + "_" + attention_span_name(kind_span(k))] = s.stage_kinds.n[k];
+    out["pipeline_stage_kinds"] = kinds;
+  }
+  if (in.mtp_layers > 0) out["mtp_layers"] = in.mtp_layers;
   return out;
 }
 
@@ -327,6 +390,7 @@ Json breakdown_json(const CalibratedBreakdown& b) {
   return {{"matmul_s", b.matmul_s},         {"attention_s", b.attention_s},
           {"elementwise_s", b.elementwise_s}, {"op_overhead_s", b.op_overhead_s},
           {"recompute_s", b.recompute_s},   {"low_precision_cast_s", b.low_precision_cast_s},
+          {"expert_matmul_s", b.expert_matmul_s},
           {"head_s", b.head_s},             {"bubble_s", b.bubble_s},
           {"comms", comms},                 {"optimizer_s", b.optimizer_s},
           {"step_overhead_s", b.step_overhead_s}, {"transient_bytes", b.transient_bytes}};

@@ -53,16 +53,37 @@ Json run_transformer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
            {"six_n_flops", 6.0 * p.active * tokens},
            {"training_flops_per_token", f.training / tokens},
            {"kv_cache_bytes_per_token", kv_bytes_per_token(m, kv_dtype)},
-           {"kv_cache_bytes_per_sequence", kv_bytes_per_token(m, kv_dtype) * seq_len},
-           // §2.7 Q4: prefill T = S = seq_len; decode one query against seq_len keys.
+           // Sliding-window and chunked layers hold only their window or chunk of the sequence.
+           {"kv_cache_bytes_per_sequence", kv_cache_bytes(m, kv_dtype, seq_len)},
+           // §2.7 Q4: prefill T = S = seq_len; decode one query against seq_len keys (MLA: absorbed, in the latent).
            {"attention_intensity_prefill_flops_per_byte", attention_intensity_flops_per_byte(m, seq_len, seq_len)},
-           {"attention_intensity_decode_flops_per_byte", attention_intensity_flops_per_byte(m, 1, seq_len)},
+           {"attention_intensity_decode_flops_per_byte", m.is_mla() ? absorbed_attention_intensity_flops_per_byte(m, 1, seq_len)
+                                                                    : attention_intensity_flops_per_byte(m, 1, seq_len)},
            // §2.7 Q5: where attention's FLOPs catch up with the QKVO's, or all the layer's matmuls (x2 when causal).
            {"attention_equals_qkvo_seq_len", attention_equals_qkvo_seq_len(m, causal)},
            {"attention_equals_matmuls_seq_len", attention_equals_matmuls_seq_len(m, causal)},
            {"remat", std::string(remat_name(remat))},
            {"activation_bytes", remat_all[std::string(remat_name(remat))]["activation_bytes"]},
            {"remat_policies", remat_all}};
+  // Which form of attention each number uses: training and prefill expand MLA's latent into every head's K and V;
+  // decode keeps the cache latent and absorbs the up-projections into the query and the output (DeepSeek-V2 §2.1.2).
+  out["attention"] = m.is_mla() ? Json{{"kind", "mla"}, {"training_and_prefill", "expanded"}, {"decode", "absorbed"},
+                                       {"kv_values_per_token_per_layer", kv_values_per_token_per_layer(m)},
+                                       {"decode_flops_per_key_per_layer", 2.0 * m.heads * (2.0 * m.mla.kv_lora_rank + m.mla.qk_rope_head_dim)},
+                                       {"prefill_flops_per_key_per_layer", 2.0 * m.heads * (m.qk_head_dim() + m.v_head_dim())}}
+                                : Json{{"kind", m.kv_heads == m.heads ? "mha" : m.kv_heads == 1 ? "mqa" : "gqa"},
+                                       {"kv_values_per_token_per_layer", kv_values_per_token_per_layer(m)}};
+  Json layers = Json::object();
+  for (int kind = 0; kind < kLayerKinds; ++kind)
+    if (m.pattern.all.n[kind] > 0)
+      layers[std::string(kind_is_moe(kind) ? "moe" : "dense") + "_" + attention_span_name(kind_span(kind))] =
+          m.pattern.all.n[kind];
+  out["layers"] = layers;
+  // What a token's matmuls use (2 FLOPs each): the active parameters without the embedding lookup and the norms,
+  // the unembedding in (gpt-oss's model card counts "active" so).
+  out["params"]["active_in_matmuls"] = p.mlp_active + p.attention + p.router + m.vocab * m.d_model;
+  // Multi-token prediction modules are outside the model's own total (DeepSeek-V3's 671e9 leaves them out).
+  if (p.mtp > 0) out["params"]["mtp"] = p.mtp;
   if (ctx.hw) {
     // §2.7 MoE / §2.10: decode matmuls turn compute-bound at B > (C/W) * bytes_per_param / 2, x E/k for MoE.
     const double c = peak_for(*ctx.hw, act_dtype, args.path_of("activation_dtype"), d);

@@ -34,6 +34,7 @@ struct CalibrationProfile {
   double hbm_frac = 1, elementwise_traffic = 1, op_overhead_s = 0;
   double fast_link_frac = 1, slow_link_frac = 1, collective_latency_s = 0, dcn_latency_s = 0, dcn_exposed_frac = 1;
   double overlap_frac = 1, tp_overlap_frac = 0, step_overhead_s = 0;
+  double grouped_matmul_frac = 1, routing_traffic = 1, expert_overlap_frac = 0;
   double decode_hbm_frac = 1, decode_matmul_frac = 1, decode_op_overhead_s = 0, decode_step_overhead_s = 0;
   std::vector<ErrorBand> bands;
 

@@ -16,7 +16,18 @@ constexpr std::int64_t kMaxDim = 1'000'000'000;  // as in model.cpp: any real mo
 constexpr std::size_t kMaxUnknownReported = 20;  // a config full of unknown keys gets 20 diagnostics and a count
 
 // How a family lays out its experts (the keys differ per family; the book's E, k, shared experts, expert F).
-enum class Experts { none, mixtral, qwen, deepseek };
+enum class Experts { none, mixtral, qwen, deepseek, llama4, gpt_oss };
+// Which layers of a family attend to a window or a chunk instead of the whole sequence (`layer_types`, where a
+// config lists it, overrides the family's rule; transformers' config classes give the same defaults).
+enum class Windows {
+  none,        // every layer full attention
+  all,         // Mistral: `sliding_window` (when set) on every layer
+  qwen,        // Qwen2/3: sliding from layer max_window_layers on, when use_sliding_window
+  gemma2,      // even layers sliding, odd layers full
+  gemma3,      // five sliding layers, then one full (sliding_window_pattern)
+  llama4,      // chunked attention on RoPE layers, full on every no_rope_layer_interval-th (NoPE) layer
+  layer_types  // gpt-oss: only what layer_types says
+};
 
 struct Family {
   const char* model_type;
@@ -24,6 +35,8 @@ struct Family {
   bool tied_by_default;              // transformers' default for tie_word_embeddings in this family
   std::vector<const char*> silent;   // family keys that change nothing the book models
   std::int64_t default_vocab = 0;    // transformers' default vocab_size where configs leave it out (0: required)
+  Windows windows = Windows::none;
+  bool latent_attention = false;     // multi-head latent attention (DeepSeek-V2 §2.1)
 };
 
 // Keys every family's config.json may carry that change nothing in the book's model (positions, norms, token ids,
@@ -35,34 +48,40 @@ const std::vector<const char*>& common_silent_keys() {
       "partial_rotary_factor", "max_position_embeddings", "rms_norm_eps", "layer_norm_eps", "initializer_range",
       "attention_bias", "attention_dropout", "mlp_bias", "pretraining_tp", "use_cache", "hidden_act",
       "hidden_activation", "_attn_implementation", "tokenizer_class", "auto_map", "quantization_config",
-      "max_window_layers", "layer_types", "bias", "qkv_bias", "use_qk_norm"};
+      "bias", "qkv_bias", "use_qk_norm"};
   return keys;
 }
 
 const std::vector<Family>& families() {
   static const std::vector<const char*> gemma = {"query_pre_attn_scalar", "attn_logit_softcapping",
                                                  "final_logit_softcapping", "cache_implementation",
-                                                 "sliding_window_size", "sliding_window_pattern",
-                                                 "rope_local_base_freq"};
+                                                 "sliding_window_size", "rope_local_base_freq"};
   static const std::vector<const char*> router = {"output_router_logits", "router_aux_loss_coef",
                                                   "router_jitter_noise", "norm_topk_prob"};
   static const std::vector<const char*> deepseek = {
       "aux_loss_alpha", "ep_size", "n_group", "topk_group", "topk_method", "norm_topk_prob",
-      "routed_scaling_factor", "scoring_func", "seq_aux", "q_lora_rank",
-      "qk_rope_head_dim", "qk_nope_head_dim", "rope_interleave"};
+      "routed_scaling_factor", "scoring_func", "seq_aux", "rope_interleave"};
+  static const std::vector<const char*> llama4 = {"output_router_logits", "router_aux_loss_coef", "router_jitter_noise",
+                                                  "attn_temperature_tuning", "attn_scale", "floor_scale",
+                                                  "for_llm_compressor"};
+  static const std::vector<const char*> gpt_oss = {"output_router_logits", "router_aux_loss_coef", "swiglu_limit",
+                                                   "initial_context_length"};
   static const std::vector<Family> all = {
       {"llama", Experts::none, false, {}},
-      {"mistral", Experts::none, false, {}},
-      {"qwen2", Experts::none, false, {}},
-      {"qwen3", Experts::none, false, {}},
+      {"mistral", Experts::none, false, {}, 0, Windows::all},
+      {"qwen2", Experts::none, false, {}, 0, Windows::qwen},
+      {"qwen3", Experts::none, false, {}, 0, Windows::qwen},
       {"gemma", Experts::none, true, gemma},
-      {"gemma2", Experts::none, true, gemma},
-      {"gemma3_text", Experts::none, true, gemma, 262208},  // Gemma3TextConfig; multimodal configs omit it
-      {"mixtral", Experts::mixtral, false, router},
-      {"qwen2_moe", Experts::qwen, false, router},
-      {"qwen3_moe", Experts::qwen, false, router},
-      {"deepseek_v2", Experts::deepseek, false, deepseek},
-      {"deepseek_v3", Experts::deepseek, false, deepseek},
+      {"gemma2", Experts::none, true, gemma, 0, Windows::gemma2},
+      {"gemma3_text", Experts::none, true, gemma, 262208, Windows::gemma3},  // Gemma3TextConfig; multimodal configs omit it
+      {"mixtral", Experts::mixtral, false, router, 0, Windows::all},
+      {"qwen2_moe", Experts::qwen, false, router, 0, Windows::qwen},
+      {"qwen3_moe", Experts::qwen, false, router, 0, Windows::qwen},
+      {"deepseek_v2", Experts::deepseek, false, deepseek, 0, Windows::none, true},
+      {"deepseek_v3", Experts::deepseek, false, deepseek, 0, Windows::none, true},
+      {"kimi_k2", Experts::deepseek, false, deepseek, 0, Windows::none, true},  // DeepseekV3ForCausalLM's keys
+      {"llama4_text", Experts::llama4, false, llama4, 0, Windows::llama4},
+      {"gpt_oss", Experts::gpt_oss, false, gpt_oss, 0, Windows::layer_types},
   };
   return all;
 }
@@ -80,6 +99,7 @@ class ConfigReader {
       : node_(node), path_(std::move(path)), family_(std::move(family)), d_(d) {}
 
   std::string path_of(const std::string& key) const { return json_pointer_child(path_, key); }
+  Diagnostics& diagnostics() { return d_; }
 
   // The value of a key (marked as read); nullptr when absent or null (transformers writes null for "unset").
   const Json* get(const std::string& key) {
@@ -110,6 +130,42 @@ class ConfigReader {
     return v->get<bool>();
   }
 
+  // A list of one entry per layer (`layers` of them), each read by `entry` (nullopt: a diagnostic was written).
+  template <class T, class Read>
+  std::optional<std::vector<T>> per_layer(const std::string& key, std::int64_t layers, Read entry) {
+    const Json* v = get(key);
+    if (!v) return std::nullopt;
+    if (!v->is_array() || static_cast<std::int64_t>(v->size()) != layers) {
+      add_diagnostic(d_, path_of(key), v->is_array() ? "inconsistent" : "wrong_type",
+                     "'" + key + "' lists one entry per layer (" + std::to_string(layers) + ")");
+      return std::nullopt;
+    }
+    std::vector<T> out;
+    for (std::size_t i = 0; i < v->size(); ++i) {
+      const std::optional<T> x = entry((*v)[i], json_pointer_child(path_of(key), i));
+      if (!x) return std::nullopt;
+      out.push_back(*x);
+    }
+    return out;
+  }
+
+  // Layer indices (each in [0, layers)), as `mlp_only_layers` and `moe_layers` list them.
+  std::optional<std::vector<bool>> layer_set(const std::string& key, std::int64_t layers) {
+    const Json* v = get(key);
+    if (!v) return std::nullopt;
+    if (!v->is_array()) {
+      add_diagnostic(d_, path_of(key), "wrong_type", "'" + key + "' is a list of layer indices");
+      return std::nullopt;
+    }
+    std::vector<bool> in(static_cast<std::size_t>(std::max<std::int64_t>(layers, 0)), false);
+    for (std::size_t i = 0; i < v->size(); ++i) {
+      const auto index = read_integer_value((*v)[i], json_pointer_child(path_of(key), i), 0, layers - 1, d_);
+      if (!index) return std::nullopt;
+      in[static_cast<std::size_t>(*index)] = true;
+    }
+    return in;
+  }
+
   void silent(const std::vector<const char*>& keys) {
     for (const char* k : keys) seen_.insert(k);
   }
@@ -138,52 +194,191 @@ class ConfigReader {
   std::set<std::string> seen_;
 };
 
-// The expert fields of an MoE family into `m`; `d_ff` is the dense MLP width already read.
-void read_experts(ConfigReader& r, Experts kind, std::int64_t d_ff, Json& m, Diagnostics& d) {
-  if (kind == Experts::none) return;
-  const char* experts_key = kind == Experts::mixtral ? "num_local_experts"
-                            : kind == Experts::qwen  ? "num_experts"
-                                                     : "n_routed_experts";
-  const auto experts = r.count(experts_key, "routed experts per MoE layer", true);
-  const auto active = r.count("num_experts_per_tok", "experts each token is routed to", true);
-  std::optional<std::int64_t> expert_ff = d_ff;
-  if (kind != Experts::mixtral) expert_ff = r.count("moe_intermediate_size", "MLP width of one expert", true);
-  std::int64_t shared = 0, dense_layers = 0;
-  if (kind == Experts::qwen) {
-    // Qwen writes one shared expert of its own width; the engine counts shared experts of the routed width.
-    if (const auto width = r.count("shared_expert_intermediate_size", "", false, 0); width && *width > 0 && expert_ff) {
-      if (*width % *expert_ff != 0)
-        add_diagnostic(d, r.path_of("shared_expert_intermediate_size"), "not_divisible",
-                       "the shared expert's width " + std::to_string(*width) +
-                           " is not a whole number of routed experts of width " + std::to_string(*expert_ff));
-      else shared = *width / *expert_ff;
-    }
-    if (const auto step = r.count("decoder_sparse_step", "", false); step && *step != 1)
-      add_diagnostic(d, r.path_of("decoder_sparse_step"), "not_applicable",
-                     "MoE layers every " + std::to_string(*step) +
-                         " layers are not modelled: the engine's MoE layers follow leading dense layers");
-    if (const Json* dense = r.get("mlp_only_layers")) {
-      // Only leading dense layers ([0, 1, ..., k-1]) are modelled (the engine's dense_layers).
-      bool leading = dense->is_array();
-      for (std::size_t i = 0; leading && i < dense->size(); ++i)
-        leading = (*dense)[i].is_number_integer() && (*dense)[i].get<std::int64_t>() == static_cast<std::int64_t>(i);
-      if (!leading)
-        add_diagnostic(d, r.path_of("mlp_only_layers"), "not_applicable",
-                       "dense layers must be the first ones ([0, 1, ..., k-1]); other patterns are not modelled");
-      else dense_layers = static_cast<std::int64_t>(dense->size());
-    }
-  } else if (kind == Experts::deepseek) {
-    shared = r.count("n_shared_experts", "", false, 0).value_or(0);
-    dense_layers = r.count("first_k_dense_replace", "", false, 0).value_or(0);
-    if (const auto freq = r.count("moe_layer_freq", "", false); freq && *freq != 1)
-      add_diagnostic(d, r.path_of("moe_layer_freq"), "not_applicable",
-                     "an MoE layer every " + std::to_string(*freq) + " layers is not modelled");
+// A per-layer list as the shortest cycle that repeats it (the engine's patterns are cyclic).
+template <class T>
+std::vector<T> shortest_cycle(const std::vector<T>& v) {
+  for (std::size_t p = 1; p < v.size(); ++p) {
+    if (v.size() % p != 0) continue;
+    bool repeats = true;
+    for (std::size_t i = p; i < v.size() && repeats; ++i) repeats = v[i] == v[i - p];
+    if (repeats) return std::vector<T>(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(p));
   }
+  return v;
+}
+
+// `mlp_pattern` from each layer's MLP (true: MoE), unless every layer after the first `dense_layers` is MoE (the
+// default); the cycle starts at layer 0, so it agrees with the leading dense layers too. Whether it was written.
+bool write_mlp_pattern(const std::vector<bool>& moe, std::int64_t dense_layers, Json& m) {
+  const auto first = std::min<std::ptrdiff_t>(dense_layers, static_cast<std::ptrdiff_t>(moe.size()));
+  if (std::all_of(moe.begin() + first, moe.end(), [](bool x) { return x; })) return false;
+  Json list = Json::array();
+  for (bool x : shortest_cycle(moe)) list.push_back(x ? "moe" : "dense");
+  m["mlp_pattern"] = list;
+  return true;
+}
+
+// The expert fields of an MoE family into `m`; `d_ff` is the dense MLP width already read.
+void read_experts(ConfigReader& r, Experts kind, std::int64_t layers, std::optional<std::int64_t>& d_ff, Json& m) {
+  Diagnostics& d = r.diagnostics();
+  if (kind == Experts::none) return;
+  const char* experts_key = kind == Experts::qwen ? "num_experts" : kind == Experts::deepseek ? "n_routed_experts"
+                                                                                              : "num_local_experts";
+  const auto experts = r.count(experts_key, "routed experts per MoE layer", true);
+  auto active = r.count("num_experts_per_tok", "experts each token is routed to", kind != Experts::gpt_oss);
+  std::optional<std::int64_t> expert_ff = d_ff;
+  std::int64_t shared = 0, dense_layers = 0;
+  std::vector<bool> moe(static_cast<std::size_t>(std::max<std::int64_t>(layers, 0)), true);
+  switch (kind) {
+    case Experts::none:
+    case Experts::mixtral: break;
+    case Experts::gpt_oss:
+      // OpenAI's original key for k beside transformers' num_experts_per_tok.
+      if (const auto k = r.count("experts_per_token", "experts each token is routed to", !active); k && !active) active = k;
+      break;
+    case Experts::llama4: {
+      // Llama 4: intermediate_size is one expert's width, intermediate_size_mlp the dense layers'; one shared
+      // expert of the routed width beside the routed ones; MoE on every interleave_moe_layer_step-th layer.
+      d_ff = r.count("intermediate_size_mlp", "MLP width of the dense layers", false).value_or(expert_ff.value_or(0));
+      shared = 1;
+      const std::int64_t step = r.count("interleave_moe_layer_step", "", false).value_or(1);
+      for (std::int64_t i = 0; i < layers; ++i) moe[static_cast<std::size_t>(i)] = (i + 1) % step == 0;
+      if (const auto listed = r.layer_set("moe_layers", layers)) moe = *listed;
+      break;
+    }
+    case Experts::qwen: {
+      expert_ff = r.count("moe_intermediate_size", "MLP width of one expert", true);
+      // Qwen writes one shared expert of its own width; the engine counts shared experts of the routed width.
+      if (const auto width = r.count("shared_expert_intermediate_size", "", false, 0); width && *width > 0 && expert_ff) {
+        if (*width % *expert_ff != 0)
+          add_diagnostic(d, r.path_of("shared_expert_intermediate_size"), "not_divisible",
+                         "the shared expert's width " + std::to_string(*width) +
+                             " is not a whole number of routed experts of width " + std::to_string(*expert_ff));
+        else shared = *width / *expert_ff;
+      }
+      // transformers' Qwen2/3-MoE: layer i is MoE when it is not in mlp_only_layers and (i + 1) % step == 0.
+      const std::int64_t step = r.count("decoder_sparse_step", "", false).value_or(1);
+      for (std::int64_t i = 0; i < layers; ++i) moe[static_cast<std::size_t>(i)] = (i + 1) % step == 0;
+      if (const auto dense = r.layer_set("mlp_only_layers", layers))
+        for (std::size_t i = 0; i < moe.size(); ++i) moe[i] = moe[i] && !(*dense)[i];
+      break;
+    }
+    case Experts::deepseek: {
+      expert_ff = r.count("moe_intermediate_size", "MLP width of one expert", true);
+      shared = r.count("n_shared_experts", "", false, 0).value_or(0);
+      // DeepSeek: layer i is MoE when i >= first_k_dense_replace and i % moe_layer_freq == 0.
+      dense_layers = r.count("first_k_dense_replace", "", false, 0).value_or(0);
+      const std::int64_t freq = r.count("moe_layer_freq", "", false).value_or(1);
+      for (std::int64_t i = 0; i < layers; ++i) moe[static_cast<std::size_t>(i)] = i >= dense_layers && i % freq == 0;
+      break;
+    }
+  }
+  // Leading dense layers (DeepSeek's first_k_dense_replace, Qwen's mlp_only_layers [0, ..., k-1]) are the engine's
+  // dense_layers where the rest are all MoE; any other arrangement is a pattern.
+  if (kind != Experts::deepseek)
+    while (dense_layers < layers && !moe[static_cast<std::size_t>(dense_layers)]) ++dense_layers;
+  if (std::none_of(moe.begin(), moe.end(), [](bool x) { return x; }) && layers > 0)
+    add_diagnostic(d, r.path_of(experts_key), "inconsistent", "the config makes no layer an MoE layer");
   if (experts) m["experts"] = *experts;
   if (active) m["active_experts"] = *active;
   if (expert_ff) m["expert_d_ff"] = *expert_ff;
   m["shared_experts"] = shared;
+  if (write_mlp_pattern(moe, dense_layers, m) && kind != Experts::deepseek) dense_layers = 0;
   m["dense_layers"] = dense_layers;
+}
+
+std::optional<AttentionSpan> layer_type(const Json& v, const std::string& path, Diagnostics& d) {
+  if (v.is_string()) {
+    const std::string t = v.get<std::string>();
+    if (t == "full_attention") return AttentionSpan::full;
+    if (t == "sliding_attention") return AttentionSpan::sliding;
+    if (t == "chunked_attention") return AttentionSpan::chunked;
+  }
+  add_diagnostic(d, path, v.is_string() ? "unknown_choice" : "wrong_type",
+                 "a layer type is one of: full_attention, sliding_attention, chunked_attention");
+  return std::nullopt;
+}
+
+// Which layers attend to a window or a chunk, with their sizes, into `m` (attention_pattern, sliding_window,
+// attention_chunk).
+void read_windows(ConfigReader& r, Windows rule, std::int64_t layers, Json& m) {
+  Diagnostics& d = r.diagnostics();
+  const auto window = r.count("sliding_window", "", false);
+  const auto chunk = r.count("attention_chunk_size", "", false);
+  std::vector<AttentionSpan> spans(static_cast<std::size_t>(std::max<std::int64_t>(layers, 0)), AttentionSpan::full);
+  auto each = [&](auto sliding) {
+    for (std::int64_t i = 0; i < layers; ++i)
+      if (sliding(i)) spans[static_cast<std::size_t>(i)] = AttentionSpan::sliding;
+  };
+  switch (rule) {
+    case Windows::none:
+    case Windows::layer_types: break;
+    case Windows::all:
+      if (window) each([](std::int64_t) { return true; });
+      break;
+    case Windows::qwen: {
+      // Qwen writes a window it does not use unless use_sliding_window.
+      const bool used = r.flag("use_sliding_window").value_or(false);
+      const std::int64_t from = r.count("max_window_layers", "", false, 0).value_or(0);
+      if (used && window) each([&](std::int64_t i) { return i >= from; });
+      break;
+    }
+    case Windows::gemma2:
+      if (window) each([](std::int64_t i) { return i % 2 == 0; });
+      break;
+    case Windows::gemma3: {
+      const std::int64_t every = r.count("sliding_window_pattern", "", false).value_or(6);
+      if (window) each([&](std::int64_t i) { return (i + 1) % every != 0; });
+      break;
+    }
+    case Windows::llama4: {
+      // Layers with RoPE attend within chunks; every no_rope_layer_interval-th layer (NoPE) attends fully.
+      const std::int64_t every = r.count("no_rope_layer_interval", "", false).value_or(4);
+      for (std::int64_t i = 0; i < layers; ++i)
+        spans[static_cast<std::size_t>(i)] = (i + 1) % every != 0 ? AttentionSpan::chunked : AttentionSpan::full;
+      if (const auto rope = r.per_layer<bool>("no_rope_layers", layers, [&](const Json& v, const std::string& p) -> std::optional<bool> {
+            if (v.is_number_integer() && (v.get<std::int64_t>() == 0 || v.get<std::int64_t>() == 1)) return v.get<std::int64_t>() == 1;
+            add_diagnostic(d, p, "wrong_type", "no_rope_layers entries are 1 (RoPE) or 0 (no positional encoding)");
+            return std::nullopt;
+          }))
+        for (std::size_t i = 0; i < spans.size(); ++i) spans[i] = (*rope)[i] ? AttentionSpan::chunked : AttentionSpan::full;
+      if (!chunk)
+        for (auto& s : spans) s = AttentionSpan::full;
+      break;
+    }
+  }
+  if (const auto listed = r.per_layer<AttentionSpan>("layer_types", layers, [&](const Json& v, const std::string& p) {
+        return layer_type(v, p, d);
+      }))
+    spans = *listed;
+  bool sliding = false, chunked = false;
+  for (AttentionSpan s : spans) {
+    sliding = sliding || s == AttentionSpan::sliding;
+    chunked = chunked || s == AttentionSpan::chunked;
+  }
+  if (sliding && !window) add_diagnostic(d, r.path_of("sliding_window"), "missing_key", "sliding-window layers need 'sliding_window'");
+  if (chunked && !chunk) add_diagnostic(d, r.path_of("attention_chunk_size"), "missing_key", "chunked layers need 'attention_chunk_size'");
+  if (!sliding && !chunked) return;
+  if (sliding && window) m["sliding_window"] = *window;
+  if (chunked && chunk) m["attention_chunk"] = *chunk;
+  Json list = Json::array();
+  for (AttentionSpan s : shortest_cycle(spans)) list.push_back(attention_span_name(s));
+  m["attention_pattern"] = list;
+}
+
+// DeepSeek-V2/V3 and Kimi K2's latent attention into `m`.
+void read_latent_attention(ConfigReader& r, Json& m) {
+  const auto q_rank = r.count("q_lora_rank", "", false, 0);
+  const auto kv_rank = r.count("kv_lora_rank", "latent width of the KV cache", true);
+  const auto nope = r.count("qk_nope_head_dim", "query-key head width without RoPE", true, 0);
+  const auto rope = r.count("qk_rope_head_dim", "query-key head width with RoPE", true, 0);
+  const auto v = r.count("v_head_dim", "value head width", true);
+  Json mla = Json::object();
+  if (q_rank) mla["q_lora_rank"] = *q_rank;
+  if (kv_rank) mla["kv_lora_rank"] = *kv_rank;
+  if (nope) mla["qk_nope_head_dim"] = *nope;
+  if (rope) mla["qk_rope_head_dim"] = *rope;
+  if (v) mla["v_head_dim"] = *v;
+  m["mla"] = mla;
 }
 
 }  // namespace
@@ -193,7 +388,8 @@ Json hf_config_to_model(const Json& config, const std::string& path, Diagnostics
     add_diagnostic(d, path, "wrong_type", "'hf_config' must be the object of a config.json, got " + json_type_name(config));
     return Json::object();
   }
-  // Multimodal configs (Gemma 3, ...) keep the language model in `text_config`; the vision tower is not modelled.
+  // Multimodal configs (Gemma 3, Llama 4, ...) keep the language model in `text_config`; the vision tower is not
+  // modelled.
   const Json* text = &config;
   std::string text_path = path;
   auto nested = config.find("text_config");
@@ -213,6 +409,7 @@ Json hf_config_to_model(const Json& config, const std::string& path, Diagnostics
   }
   std::string type = type_node->get<std::string>();
   if (type == "gemma3") type = "gemma3_text";
+  if (type == "llama4") type = "llama4_text";
   const auto family = std::find_if(families().begin(), families().end(), [&](const Family& f) { return type == f.model_type; });
   if (family == families().end()) {
     add_diagnostic(d, json_pointer_child(text_path, "model_type"), "unknown_choice",
@@ -227,43 +424,48 @@ Json hf_config_to_model(const Json& config, const std::string& path, Diagnostics
   Json not_modelled = Json::array();
   const auto layers = r.count("num_hidden_layers", "Transformer blocks, L", true);
   const auto d_model = r.count("hidden_size", "residual width, D", true);
-  const auto d_ff = r.count("intermediate_size", "MLP width, F", true);
+  auto d_ff = r.count("intermediate_size", "MLP width, F", true);
   const auto heads = r.count("num_attention_heads", "query heads, N", true);
   auto vocab = r.count("vocab_size", "vocabulary, V", family->default_vocab == 0);
   if (!vocab && family->default_vocab) vocab = family->default_vocab;
   // GQA: K defaults to N (plain multi-head attention) in every family's transformers config class.
   const auto kv_heads = r.count("num_key_value_heads", "", false).value_or(heads.value_or(0));
   std::optional<std::int64_t> head_dim = r.count("head_dim", "", false);
-  if (family->experts == Experts::deepseek) {
-    // Multi-head latent attention: the engine's MHA stand-in with H = v_head_dim (as the deepseek-v3 preset).
-    head_dim = r.count("v_head_dim", "value head width of latent attention", true);
-    if (const auto rank = r.count("kv_lora_rank", "", false))
-      not_modelled.push_back("Multi-head latent attention (kv_lora_rank " + std::to_string(*rank) +
-                             "): modelled as multi-head attention with " + std::to_string(kv_heads) +
-                             " KV heads, so KV cache and attention cost are over-estimates.");
+  if (family->latent_attention) {
+    read_latent_attention(r, m);
+    if (heads && kv_heads != *heads)
+      add_diagnostic(d, r.path_of("num_key_value_heads"), "inconsistent",
+                     "latent attention up-projects K and V for every query head: num_key_value_heads must equal "
+                     "num_attention_heads (" + std::to_string(*heads) + ")");
+  } else {
+    if (!head_dim && heads && d_model) {
+      if (*d_model % *heads != 0)
+        add_diagnostic(d, r.path_of("head_dim"), "missing_key",
+                       "hidden_size " + std::to_string(*d_model) + " is not a multiple of num_attention_heads " +
+                           std::to_string(*heads) + ": give 'head_dim'");
+      else head_dim = *d_model / *heads;
+    }
+    if (heads && kv_heads > 0 && *heads % kv_heads != 0)
+      add_diagnostic(d, r.path_of("num_key_value_heads"), "not_divisible",
+                     "num_attention_heads " + std::to_string(*heads) + " is not a multiple of num_key_value_heads " +
+                         std::to_string(kv_heads) + " (GQA groups)");
   }
-  if (!head_dim && heads && d_model) {
-    if (*d_model % *heads != 0)
-      add_diagnostic(d, r.path_of("head_dim"), "missing_key",
-                     "hidden_size " + std::to_string(*d_model) + " is not a multiple of num_attention_heads " +
-                         std::to_string(*heads) + ": give 'head_dim'");
-    else head_dim = *d_model / *heads;
-  }
-  if (heads && kv_heads > 0 && *heads % kv_heads != 0)
-    add_diagnostic(d, r.path_of("num_key_value_heads"), "not_divisible",
-                   "num_attention_heads " + std::to_string(*heads) + " is not a multiple of num_key_value_heads " +
-                       std::to_string(kv_heads) + " (GQA groups)");
-  const bool windowed = r.flag("use_sliding_window").value_or(true);  // Qwen writes a window it does not use
-  if (const Json* window = r.get("sliding_window"); windowed && window && window->is_number() && window->get<double>() > 0)
-    not_modelled.push_back("Sliding-window attention (" + window->dump() +
-                           " tokens): every layer is treated as global attention, so long-context attention cost "
-                           "and KV cache are over-estimates.");
-  if (const Json* mtp = r.get("num_nextn_predict_layers"); mtp && mtp->is_number() && mtp->get<double>() > 0)
-    not_modelled.push_back("Multi-token prediction (" + mtp->dump() + " extra layer): not counted.");
+  if (const auto mtp = r.count("num_nextn_predict_layers", "", false, 0); mtp && *mtp > 0) m["mtp_layers"] = *mtp;
+  if (family->experts == Experts::deepseek)
+    if (const auto groups = r.count("n_group", "", false); groups && *groups > 1)
+      not_modelled.push_back("Node-limited routing (" + std::to_string(*groups) +
+                             " expert groups): routing is uniform over the experts, and a training query's "
+                             "load_imbalance says how far the busiest expert is above the mean.");
+  if (family->experts == Experts::gpt_oss)
+    not_modelled.push_back("Attention sinks, the projections' biases and the clamped SwiGLU: a few parameters and "
+                           "elementwise operations per layer (under 0.1% of the FLOPs).");
   if (text != &config && config.contains("vision_config"))
     not_modelled.push_back("The vision tower (vision_config): only the language model is modelled.");
   const bool tied = r.flag("tie_word_embeddings").value_or(family->tied_by_default);
-  read_experts(r, family->experts, d_ff.value_or(0), m, d);
+  if (layers) {
+    read_experts(r, family->experts, *layers, d_ff, m);
+    read_windows(r, family->windows, *layers, m);
+  }
   r.report_unknown();
 
   std::string name = type + " (config.json)";
@@ -275,8 +477,10 @@ Json hf_config_to_model(const Json& config, const std::string& path, Diagnostics
   if (d_model) m["d_model"] = *d_model;
   if (d_ff) m["d_ff"] = *d_ff;
   if (heads) m["heads"] = *heads;
-  m["kv_heads"] = kv_heads;
-  if (head_dim) m["head_dim"] = *head_dim;
+  if (!family->latent_attention) {
+    m["kv_heads"] = kv_heads;
+    if (head_dim) m["head_dim"] = *head_dim;
+  }
   if (vocab) m["vocab"] = *vocab;
   m["tied_embeddings"] = tied;
   m["mlp"] = "gated";  // every family here uses a gated (SwiGLU / GeGLU) MLP
@@ -326,6 +530,23 @@ Json model_config_json(const ModelConfig& m) {
               {"shared_experts", whole(m.shared_experts)},
               {"dense_layers", whole(m.dense_layers)}};
   if (m.is_moe()) out["expert_d_ff"] = whole(m.expert_d_ff);
+  if (m.is_mla())
+    out["mla"] = {{"q_lora_rank", whole(m.mla.q_lora_rank)}, {"kv_lora_rank", whole(m.mla.kv_lora_rank)},
+                  {"qk_nope_head_dim", whole(m.mla.qk_nope_head_dim)},
+                  {"qk_rope_head_dim", whole(m.mla.qk_rope_head_dim)}, {"v_head_dim", whole(m.mla.v_head_dim)}};
+  if (!m.mlp_pattern.empty()) {
+    Json list = Json::array();
+    for (MlpLayer x : m.mlp_pattern) list.push_back(x == MlpLayer::moe ? "moe" : "dense");
+    out["mlp_pattern"] = list;
+  }
+  if (!m.attention_pattern.empty()) {
+    Json list = Json::array();
+    for (AttentionSpan x : m.attention_pattern) list.push_back(attention_span_name(x));
+    out["attention_pattern"] = list;
+  }
+  if (m.sliding_window > 0) out["sliding_window"] = whole(m.sliding_window);
+  if (m.attention_chunk > 0) out["attention_chunk"] = whole(m.attention_chunk);
+  if (m.mtp_layers > 0) out["mtp_layers"] = whole(m.mtp_layers);
   return out;
 }
 

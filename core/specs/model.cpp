@@ -2,8 +2,51 @@
 
 #include <cmath>
 
+#include "io/format.h"
 
 namespace scalescope {
+
+namespace {
+
+// Each entry of a cyclic pattern must be one of `choices`; returns their indices (empty on any error).
+std::vector<int> read_pattern(JsonReader& r, const char* key, const std::vector<std::string>& choices, Diagnostics& d) {
+  std::vector<int> out;
+  const Json* list = r.array(key, false, static_cast<std::size_t>(kMaxPatternLength));
+  if (!list) return out;
+  if (list->empty()) {
+    add_diagnostic(d, r.path_of(key), "too_small", "'" + std::string(key) + "' lists at least one layer kind");
+    return out;
+  }
+  bool ok = true;
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const Json& v = (*list)[i];
+    int found = -1;
+    for (std::size_t c = 0; c < choices.size() && v.is_string(); ++c)
+      if (v.get<std::string>() == choices[c]) found = static_cast<int>(c);
+    if (found < 0) {
+      add_diagnostic(d, json_pointer_child(r.path_of(key), i), v.is_string() ? "unknown_choice" : "wrong_type",
+                     "a layer kind in '" + std::string(key) + "' is one of: " + join_choices(choices));
+      ok = false;
+    }
+    out.push_back(found);
+  }
+  if (!ok) out.clear();
+  return out;
+}
+
+void read_latent_attention(JsonReader& r, ModelConfig& m, Diagnostics& d) {
+  const Json* node = r.object("mla", false);
+  if (!node) return;
+  JsonReader s(*node, r.path_of("mla"), d);
+  m.mla.q_lora_rank = s.number("q_lora_rank", false).value_or(0);
+  m.mla.kv_lora_rank = s.number("kv_lora_rank", true).value_or(0);
+  m.mla.qk_nope_head_dim = s.number("qk_nope_head_dim", true).value_or(0);
+  m.mla.qk_rope_head_dim = s.number("qk_rope_head_dim", true).value_or(0);
+  m.mla.v_head_dim = s.number("v_head_dim", true).value_or(0);
+  s.finish();
+}
+
+}  // namespace
 
 ModelConfig parse_model(const Json& node, const std::string& path, bool require_sources, Diagnostics& d) {
   ModelConfig m;
@@ -14,12 +57,14 @@ ModelConfig parse_model(const Json& node, const std::string& path, bool require_
   m.name = r.string("name", require_sources).value_or("custom model");
   // Ranges (whole numbers, 0 allowed for the MoE counts): io/ranges.cpp.
   auto dim = [&](const char* key, bool required = true) { return r.number(key, required).value_or(0); };
+  read_latent_attention(r, m, d);
   m.layers = dim("layers");
   m.d_model = dim("d_model");
   m.d_ff = dim("d_ff");
   m.heads = dim("heads");
-  m.kv_heads = dim("kv_heads");
-  m.head_dim = dim("head_dim");
+  // Latent attention up-projects K and V for every head: no separate KV heads, and H is the value width.
+  m.kv_heads = dim("kv_heads", !m.is_mla());
+  m.head_dim = dim("head_dim", !m.is_mla());
   m.vocab = dim("vocab");
   m.tied_embeddings = r.boolean("tied_embeddings", true).value_or(false);
   m.mlp = r.choice("mlp", true, {"gated", "plain"}).value_or("gated") == "plain" ? MlpKind::plain : MlpKind::gated;
@@ -28,12 +73,31 @@ ModelConfig parse_model(const Json& node, const std::string& path, bool require_
   m.shared_experts = dim("shared_experts");
   m.dense_layers = dim("dense_layers");
   m.expert_d_ff = dim("expert_d_ff", m.experts > 0);
+  m.sliding_window = dim("sliding_window", false);
+  m.attention_chunk = dim("attention_chunk", false);
+  m.mtp_layers = dim("mtp_layers", false);
+  const std::vector<int> mlp = read_pattern(r, "mlp_pattern", {"dense", "moe"}, d);
+  const std::vector<int> attention = read_pattern(r, "attention_pattern", {"full", "sliding", "chunked"}, d);
   r.array("not_modelled", false);
   r.array("notes", false);
   const Json* sources = r.object("sources", require_sources);
   if (require_sources) check_sources(node, path, sources, d);
   r.finish();
 
+  if (m.is_mla()) {
+    if (r.has("kv_heads") && m.kv_heads != m.heads)
+      add_diagnostic(d, r.path_of("kv_heads"), "inconsistent",
+                     "latent attention gives every head its own K and V: 'kv_heads' must equal 'heads' or be left out");
+    if (r.has("head_dim") && m.head_dim != m.mla.v_head_dim)
+      add_diagnostic(d, r.path_of("head_dim"), "inconsistent",
+                     "with latent attention the head widths are in 'mla' (qk_nope_head_dim, qk_rope_head_dim, "
+                     "v_head_dim): leave 'head_dim' out");
+    m.kv_heads = m.heads;
+    m.head_dim = m.mla.v_head_dim;
+    if (m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim <= 0)
+      add_diagnostic(d, r.path_of("mla") + "/qk_nope_head_dim", "out_of_range",
+                     "a query-key head needs a width: qk_nope_head_dim + qk_rope_head_dim must be at least 1");
+  }
   if (m.heads > 0 && m.kv_heads > 0 && std::fmod(m.heads, m.kv_heads) != 0)
     add_diagnostic(d, r.path_of("kv_heads"), "not_divisible", "'heads' must be a multiple of 'kv_heads' (GQA groups)");
   if (m.experts > 0 && (m.active_experts < 1 || m.active_experts > m.experts))
@@ -43,6 +107,43 @@ ModelConfig parse_model(const Json& node, const std::string& path, bool require_
                    "a dense model ('experts' 0) has no active/shared experts and no separate dense layers");
   if (m.dense_layers > m.layers)
     add_diagnostic(d, r.path_of("dense_layers"), "out_of_range", "'dense_layers' cannot exceed 'layers'");
+
+  // Per-layer kinds: the patterns repeat over the layers (a pattern as long as the model lists every layer).
+  bool any_moe = false;
+  for (int k : mlp) {
+    m.mlp_pattern.push_back(static_cast<MlpLayer>(k));
+    any_moe = any_moe || m.mlp_pattern.back() == MlpLayer::moe;
+  }
+  for (int k : attention) m.attention_pattern.push_back(static_cast<AttentionSpan>(k));
+  if (any_moe && m.experts == 0)
+    add_diagnostic(d, r.path_of("mlp_pattern"), "inconsistent", "MoE layers need 'experts' (this model is dense)");
+  if (!m.mlp_pattern.empty() && m.experts > 0 && !any_moe)
+    add_diagnostic(d, r.path_of("mlp_pattern"), "inconsistent",
+                   "an MoE model's 'mlp_pattern' needs at least one 'moe' layer (set 'experts' 0 for a dense model)");
+  if (m.attention_pattern.empty()) {
+    // A window or a chunk without a pattern applies to every layer (Mistral 7B v0.1 slides on all of them).
+    if (m.sliding_window > 0 && m.attention_chunk > 0)
+      add_diagnostic(d, r.path_of("attention_pattern"), "missing_key",
+                     "a model with both 'sliding_window' and 'attention_chunk' says which layers use which in "
+                     "'attention_pattern' (full, sliding, chunked)");
+    else if (m.sliding_window > 0) m.attention_pattern = {AttentionSpan::sliding};
+    else if (m.attention_chunk > 0) m.attention_pattern = {AttentionSpan::chunked};
+  }
+  auto uses = [&](AttentionSpan s) {
+    for (AttentionSpan x : m.attention_pattern)
+      if (x == s) return true;
+    return false;
+  };
+  if (uses(AttentionSpan::sliding) && m.sliding_window <= 0)
+    add_diagnostic(d, r.path_of("sliding_window"), "missing_key", "sliding-window layers need 'sliding_window' (tokens)");
+  if (uses(AttentionSpan::chunked) && m.attention_chunk <= 0)
+    add_diagnostic(d, r.path_of("attention_chunk"), "missing_key", "chunked-attention layers need 'attention_chunk' (tokens)");
+  const bool patterned = m.mlp_pattern.size() > 1 || m.attention_pattern.size() > 1;
+  if (patterned && m.layers > kMaxPatternLayers)
+    add_diagnostic(d, r.path_of("layers"), "too_large",
+                   "a model with a per-layer pattern has at most " + format_count(kMaxPatternLayers) + " layers (this one " +
+                       format_count(m.layers) + ")");
+  m.pattern = build_layer_pattern(m.layers, m.is_moe() ? m.dense_layers : 0, m.is_moe(), m.mlp_pattern, m.attention_pattern);
   return m;
 }
 

@@ -1,13 +1,27 @@
-// A Transformer's shape in the book's symbols (spec/book.md §0, §4): L, D, F, N, K, H, V, E, k.
+// A Transformer's shape in the book's symbols (spec/book.md §0, §4): L, D, F, N, K, H, V, E, k; and what the book's
+// symbols leave out but today's models have (DESIGN.md "Models are described exactly"): multi-head latent attention
+// (DeepSeek-V2 §2.1), per-layer kinds (dense or MoE MLPs, full, sliding-window or chunked attention) and
+// multi-token prediction modules (DeepSeek-V3 §2.2).
 #pragma once
 #include <string>
+#include <vector>
 
 #include "io/diagnostics.h"
 #include "io/json_reader.h"
+#include "specs/layer_pattern.h"
 
 namespace scalescope {
 
 enum class MlpKind { gated, plain };
+
+// Multi-head latent attention (DeepSeek-V2 §2.1.2, DeepSeek-V3): K and V are up-projected per head from one
+// compressed latent of kv_lora_rank values per token, which (with one shared RoPE key of qk_rope_head_dim) is all
+// the KV cache holds; the query goes through a low-rank q_lora_rank bottleneck (0: a full-rank projection).
+struct LatentAttention {
+  double q_lora_rank = 0;
+  double kv_lora_rank = 0;  // 0: the model has no latent attention
+  double qk_nope_head_dim = 0, qk_rope_head_dim = 0, v_head_dim = 0;
+};
 
 struct ModelConfig {
   std::string id, name;
@@ -15,8 +29,8 @@ struct ModelConfig {
   double d_model = 0;     // D
   double d_ff = 0;        // F of a dense MLP layer
   double heads = 0;       // N
-  double kv_heads = 0;    // K
-  double head_dim = 0;    // H
+  double kv_heads = 0;    // K (MLA: N, each head has its own up-projected K and V)
+  double head_dim = 0;    // H (MLA: v_head_dim, the width of one head's values)
   double vocab = 0;       // V
   bool tied_embeddings = false;
   MlpKind mlp = MlpKind::gated;
@@ -25,15 +39,28 @@ struct ModelConfig {
   double shared_experts = 0;
   double expert_d_ff = 0;     // F of one expert
   double dense_layers = 0;    // leading dense layers of an MoE model
+  LatentAttention mla;
+  double sliding_window = 0;   // keys a sliding-window layer attends to (its own token included); 0: none
+  double attention_chunk = 0;  // tokens per chunk of a chunked-attention layer (Llama 4); 0: none
+  double mtp_layers = 0;       // multi-token prediction modules (DeepSeek-V3: 1), each a layer and a projection
+  // The cyclic patterns the model was given (empty: the defaults), and every layer's kind from them.
+  std::vector<MlpLayer> mlp_pattern;
+  std::vector<AttentionSpan> attention_pattern;
+  LayerPattern pattern;
 
   bool is_moe() const { return experts > 0; }
-  double moe_layers() const { return is_moe() ? layers - dense_layers : 0; }
-  double dense_mlp_layers() const { return is_moe() ? dense_layers : layers; }
+  bool is_mla() const { return mla.kv_lora_rank > 0; }
+  double moe_layers() const { return pattern.all.moe(); }
+  double dense_mlp_layers() const { return pattern.all.dense(); }
   double mlp_matrices() const { return mlp == MlpKind::gated ? 3.0 : 2.0; }
+  // Width of one head's query and key (MLA: the non-rotary and rotary parts), and of its value.
+  double qk_head_dim() const { return is_mla() ? mla.qk_nope_head_dim + mla.qk_rope_head_dim : head_dim; }
+  double v_head_dim() const { return is_mla() ? mla.v_head_dim : head_dim; }
 };
 
 // Parses a model object: a preset file (`require_sources`), or a scenario's inline model / preset + overrides.
-// Also checks the shape makes sense (heads divisible by kv heads, active <= routed experts, ...).
+// Also checks the shape makes sense (heads divisible by kv heads, active <= routed experts, MLA ranks, patterns
+// that name their windows, ...).
 ModelConfig parse_model(const Json& node, const std::string& path, bool require_sources, Diagnostics& diagnostics);
 
 }  // namespace scalescope

@@ -14,11 +14,14 @@ using namespace scalescope;
 
 namespace {
 
-double matmul_and_attention_flops(const LayerOps& ops, double& attention) {
+// FLOPs of one chip's ops, summed over `tensor` chips: an op every TP rank runs whole (MLA's down-projections)
+// counts once.
+double matmul_and_attention_flops(const LayerOps& ops, double tensor, double& attention) {
   double matmul = 0;
   for (int i = 0; i < ops.count; ++i) {
-    if (ops.op[i].kind == OpKind::matmul) matmul += ops.op[i].flops;
-    if (ops.op[i].kind == OpKind::attention) attention += ops.op[i].flops;
+    const double chips = ops.op[i].replicated ? 1.0 : tensor;
+    if (ops.op[i].kind == OpKind::matmul) matmul += chips * ops.op[i].flops;
+    if (ops.op[i].kind == OpKind::attention) attention += chips * ops.op[i].flops;
   }
   return matmul;
 }
@@ -30,11 +33,14 @@ FlopCounts summed_flops(const ModelConfig& m, double tokens, double seq_len, dou
   s.seq_len = seq_len;
   s.tensor = tensor;
   FlopCounts f;
-  double attention_dense = 0, attention_moe = 0, attention_head = 0;
-  f.matmul_forward = tensor * (m.dense_mlp_layers() * matmul_and_attention_flops(layer_ops(m, false, s), attention_dense) +
-                               m.moe_layers() * matmul_and_attention_flops(layer_ops(m, true, s), attention_moe) +
-                               matmul_and_attention_flops(head_ops(m, s, true, true), attention_head));
-  f.attention_forward = tensor * (m.dense_mlp_layers() * attention_dense + m.moe_layers() * attention_moe);
+  double attention_head = 0;
+  f.matmul_forward = matmul_and_attention_flops(head_ops(m, s, true, true), tensor, attention_head);
+  for (int k = 0; k < kLayerKinds; ++k) {
+    if (m.pattern.all.n[k] <= 0) continue;
+    double attention = 0;
+    f.matmul_forward += m.pattern.all.n[k] * matmul_and_attention_flops(layer_ops(m, k, s), tensor, attention);
+    f.attention_forward += m.pattern.all.n[k] * attention;
+  }
   return f;
 }
 
@@ -54,12 +60,15 @@ TrainingInput llama_on(const ModelConfig& m, const Hardware& hw, const Mesh& mes
 TEST_CASE("a layer's ops add up to the book's FLOPs, for dense, GQA and MoE models, over TP", "[calibrated]") {
   // spec/book.md §2.7: matmul FLOPs 2 x active parameters in matmuls (+ the unembedding) per token; attention
   // 4 T S N H L with S/2 keys per query when causal.
-  for (const char* id : {"llama-3-70b", "llama-3-8b", "gpt-3-175b", "mixtral-8x7b", "deepseek-v3"}) {
+  for (const char* id : {"llama-3-70b", "llama-3-8b", "gpt-3-175b", "mixtral-8x7b", "deepseek-v3", "gpt-oss-120b",
+                         "llama-4-maverick", "gemma-3-27b", "qwen3-235b-a22b"}) {
     INFO(id);
     const ModelConfig m = test::model(id);
     const FlopCounts book = count_flops(m, 8192, 4096, true);
     for (double tp : {1.0, 8.0}) {
       INFO("TP " << tp);
+      // Past its KV heads TP replicates them (every rank projects one), work the model counts once.
+      if (tp > m.kv_heads) continue;
       const FlopCounts sum = summed_flops(m, 8192, 4096, tp);
       CHECK(sum.matmul_forward == Approx(book.matmul_forward).epsilon(1e-12));
       CHECK(sum.attention_forward == Approx(book.attention_forward).epsilon(1e-12));

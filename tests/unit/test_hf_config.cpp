@@ -55,6 +55,20 @@ void same_shape(const ModelConfig& a, const ModelConfig& b) {
   CHECK(a.shared_experts == b.shared_experts);
   CHECK(a.dense_layers == b.dense_layers);
   if (a.is_moe()) CHECK(a.expert_d_ff == b.expert_d_ff);
+  CHECK(a.mla.q_lora_rank == b.mla.q_lora_rank);
+  CHECK(a.mla.kv_lora_rank == b.mla.kv_lora_rank);
+  CHECK(a.mla.qk_nope_head_dim == b.mla.qk_nope_head_dim);
+  CHECK(a.mla.qk_rope_head_dim == b.mla.qk_rope_head_dim);
+  CHECK(a.mla.v_head_dim == b.mla.v_head_dim);
+  CHECK(a.sliding_window == b.sliding_window);
+  CHECK(a.attention_chunk == b.attention_chunk);
+  CHECK(a.mtp_layers == b.mtp_layers);
+  // Every layer's kind, not only the counts: the pipeline's stages see the order.
+  REQUIRE(a.pattern.runs.size() == b.pattern.runs.size());
+  for (std::size_t i = 0; i < a.pattern.runs.size(); ++i) {
+    CHECK(a.pattern.runs[i].start == b.pattern.runs[i].start);
+    CHECK(a.pattern.runs[i].kind == b.pattern.runs[i].kind);
+  }
 }
 
 std::vector<std::string> codes_at(const Diagnostics& d, const std::string& path) {
@@ -70,7 +84,11 @@ TEST_CASE("real config.json files give the presets' shapes", "[hf_config]") {
   const std::pair<const char*, const char*> pairs[] = {
       {"meta-llama-3-70b.json", "llama-3-70b"}, {"meta-llama-3.1-8b.json", "llama-3-8b"},
       {"mixtral-8x7b-v0.1.json", "mixtral-8x7b"}, {"gemma-2-27b.json", "gemma-2-27b"},
-      {"deepseek-v3.json", "deepseek-v3"}};
+      {"deepseek-v3.json", "deepseek-v3"}, {"kimi-k2-instruct.json", "kimi-k2"},
+      {"qwen3-235b-a22b.json", "qwen3-235b-a22b"}, {"qwen3-30b-a3b.json", "qwen3-30b-a3b"},
+      {"gpt-oss-120b.json", "gpt-oss-120b"}, {"gpt-oss-20b.json", "gpt-oss-20b"},
+      {"llama-4-scout-17b-16e.json", "llama-4-scout"}, {"llama-4-maverick-17b-128e.json", "llama-4-maverick"},
+      {"gemma-3-27b-pt.json", "gemma-3-27b"}};
   for (const auto& [file, preset] : pairs) {
     INFO(file << " vs preset " << preset);
     const json hf = {{"hf_config", config(file)}};
@@ -79,11 +97,12 @@ TEST_CASE("real config.json files give the presets' shapes", "[hf_config]") {
     const json a = transformer(hf), b = transformer({{"preset", preset}});
     CHECK(a["params"] == b["params"]);
     CHECK(a["kv_cache_bytes_per_token"] == b["kv_cache_bytes_per_token"]);
+    CHECK(a["kv_cache_bytes_per_sequence"] == b["kv_cache_bytes_per_sequence"]);
   }
 }
 
 TEST_CASE("families without a preset: Mistral, Qwen2, Qwen2-MoE, Qwen3-MoE, Gemma 3", "[hf_config]") {
-  SECTION("Mistral 7B: dense GQA, a sliding window the engine does not model") {
+  SECTION("Mistral 7B: dense GQA, a 4096-token window on every layer") {
     const json hf = {{"hf_config", config("mistral-7b-v0.1.json")}};
     const ModelConfig m = resolved(hf);
     CHECK(m.layers == 32);
@@ -92,12 +111,16 @@ TEST_CASE("families without a preset: Mistral, Qwen2, Qwen2-MoE, Qwen3-MoE, Gemm
     CHECK(m.head_dim == 128);
     CHECK(m.vocab == 32000);
     CHECK_FALSE(m.is_moe());
+    CHECK(m.sliding_window == 4096);
+    CHECK(m.pattern.all.span(AttentionSpan::sliding) == 32);
     // 7.24e9 parameters (mistral.ai's model card: 7.3B).
     CHECK(transformer(hf)["params"]["total"].get<double>() == Approx(7.24e9).epsilon(0.002));
+    // The cache stops growing at the window: 2 x 32 layers x 8 x 128 x 2 bytes x 4096 tokens at 8k and at 32k.
+    const json at_32k = json::parse(evaluate_json(json{{"model", hf}, {"query", {{"kind", "transformer"}, {"seq_len", 32768}}}}.dump()));
+    CHECK(at_32k["result"]["kv_cache_bytes_per_sequence"].get<double>() == 2.0 * 32 * 8 * 128 * 2 * 4096);
     const json out = json::parse(resolve_model_json(hf.dump()));
     CHECK(out["ok"] == true);
-    REQUIRE(out["model"]["not_modelled"].size() == 1);
-    CHECK(out["model"]["not_modelled"][0].get<std::string>().find("Sliding-window") == 0);
+    CHECK(out["model"]["not_modelled"].empty());
   }
   SECTION("Qwen2 72B: a window it does not use is not a caveat") {
     const json hf = {{"hf_config", config("qwen2-72b.json")}};
@@ -141,13 +164,17 @@ TEST_CASE("families without a preset: Mistral, Qwen2, Qwen2-MoE, Qwen3-MoE, Gemm
     CHECK(m.head_dim == 128);
     CHECK(m.vocab == 262208);
     CHECK(m.tied_embeddings);
+    // Gemma3TextConfig's default: five 1024-token sliding-window layers, then a global one.
+    CHECK(m.sliding_window == 1024);
+    CHECK(m.pattern.all.span(AttentionSpan::sliding) == 52);
+    CHECK(m.pattern.all.span(AttentionSpan::full) == 10);
     const json notes = json::parse(resolve_model_json(hf.dump()))["model"]["not_modelled"];
-    CHECK(notes.size() == 2);  // the sliding window and the vision tower
+    CHECK(notes.size() == 1);  // the vision tower
   }
-  SECTION("DeepSeek-V3: latent attention and multi-token prediction are named caveats") {
+  SECTION("DeepSeek-V3: node-limited routing is the caveat left; latent attention and MTP are modelled") {
     const json notes = json::parse(resolve_model_json(json{{"hf_config", config("deepseek-v3.json")}}.dump()))["model"]["not_modelled"];
-    REQUIRE(notes.size() == 2);
-    CHECK(notes[0].get<std::string>().find("latent attention") != std::string::npos);
+    REQUIRE(notes.size() == 1);
+    CHECK(notes[0].get<std::string>().find("Node-limited routing") == 0);
   }
 }
 
@@ -203,10 +230,14 @@ TEST_CASE("missing, unknown and wrong config.json keys are diagnostics that name
     CHECK(codes_at(d, at + "hidden_size") == std::vector<std::string>{"wrong_type"});
     CHECK(codes_at(d, at + "num_key_value_heads") == std::vector<std::string>{"not_divisible"});
     json q = config("qwen3-30b-a3b.json");
-    q["mlp_only_layers"] = json::array({5, 9});
+    q["mlp_only_layers"] = json::array({5, 48});
     Diagnostics d2;
     resolve_model({{"hf_config", q}}, "/model", d2);
-    CHECK(codes_at(d2, at + "mlp_only_layers") == std::vector<std::string>{"not_applicable"});
+    CHECK(codes_at(d2, at + "mlp_only_layers/1") == std::vector<std::string>{"too_large"});
+    q["layer_types"] = json::array({"full_attention"});
+    Diagnostics d4;
+    resolve_model({{"hf_config", q}}, "/model", d4);
+    CHECK(codes_at(d4, at + "layer_types") == std::vector<std::string>{"inconsistent"});
     Diagnostics d3;
     resolve_model({{"hf_config", "not an object"}}, "/model", d3);
     CHECK(codes_at(d3, "/model/hf_config") == std::vector<std::string>{"wrong_type"});
@@ -227,9 +258,76 @@ TEST_CASE("resolve_model_json answers the model's fields for presets too", "[hf_
   CHECK(out["ok"] == true);
   CHECK(out["model"]["layers"] == 30);
   CHECK(out["model"]["expert_d_ff"] == 2048);
-  CHECK(out["model"]["not_modelled"].size() == 3);  // the preset's own list
+  CHECK(out["model"]["not_modelled"].size() == 2);  // the preset's own list
+  CHECK(out["model"]["mla"]["kv_lora_rank"] == 512);
+  CHECK(out["model"]["mtp_layers"] == 1);
   const json bad = json::parse(resolve_model_json("{\"preset\": \"nope\"}"));
   CHECK(bad["ok"] == false);
   CHECK(bad["diagnostics"][0]["code"] == "unknown_preset");
   CHECK(json::parse(resolve_model_json("{"))["diagnostics"][0]["code"] == "malformed_json");
+}
+
+TEST_CASE("per-layer kinds from each family's keys: interleaved MoE, dense layers anywhere, windows and chunks",
+          "[hf_config]") {
+  SECTION("Qwen3 MoE: mlp_only_layers makes those layers dense, wherever they are") {
+    json q = config("qwen3-30b-a3b.json");
+    q["mlp_only_layers"] = json::array({5, 9});
+    const ModelConfig m = resolved({{"hf_config", q}});
+    CHECK(m.dense_mlp_layers() == 2);
+    CHECK(m.moe_layers() == 46);
+    CHECK(m.pattern.range(5, 6).dense() == 1);
+    CHECK(m.pattern.range(9, 10).dense() == 1);
+    CHECK(m.pattern.range(6, 9).moe() == 3);
+  }
+  SECTION("Qwen2-MoE decoder_sparse_step 2: MoE on every second layer, from layer 1 (transformers' rule)") {
+    json q = config("qwen1.5-moe-a2.7b.json");
+    q["decoder_sparse_step"] = 2;
+    const ModelConfig m = resolved({{"hf_config", q}});
+    CHECK(m.moe_layers() == 12);
+    CHECK(m.pattern.range(0, 1).dense() == 1);
+    CHECK(m.pattern.range(1, 2).moe() == 1);
+  }
+  SECTION("DeepSeek moe_layer_freq 2: after the leading dense layers, MoE where i % 2 == 0") {
+    json c = config("deepseek-v3.json");
+    c["moe_layer_freq"] = 2;
+    const ModelConfig m = resolved({{"hf_config", c}});
+    CHECK(m.dense_layers == 3);
+    CHECK(m.pattern.range(0, 4).moe() == 0);  // layers 0-2 lead dense, 3 is odd
+    CHECK(m.pattern.range(4, 5).moe() == 1);
+    CHECK(m.moe_layers() == 29);              // 4, 6, ..., 60
+  }
+  SECTION("Llama 4 Maverick: interleave_moe_layer_step 2 and chunked attention on the RoPE layers") {
+    const ModelConfig m = resolved({{"hf_config", config("llama-4-maverick-17b-128e.json")}});
+    CHECK(m.moe_layers() == 24);
+    CHECK(m.d_ff == 16384);        // intermediate_size_mlp: the dense layers
+    CHECK(m.expert_d_ff == 8192);  // intermediate_size: one expert
+    CHECK(m.shared_experts == 1);
+    CHECK(m.attention_chunk == 8192);
+    CHECK(m.pattern.all.span(AttentionSpan::full) == 12);  // no_rope_layers' zeros: every fourth layer
+    CHECK(m.pattern.range(3, 4).span(AttentionSpan::full) == 1);
+  }
+  SECTION("gpt-oss: layer_types alternates 128-token windows and full attention") {
+    const ModelConfig m = resolved({{"hf_config", config("gpt-oss-120b.json")}});
+    CHECK(m.sliding_window == 128);
+    CHECK(m.pattern.range(0, 1).span(AttentionSpan::sliding) == 1);
+    CHECK(m.pattern.range(1, 2).span(AttentionSpan::full) == 1);
+    CHECK(m.pattern.all.span(AttentionSpan::sliding) == 18);
+  }
+}
+
+TEST_CASE("today's models from their public config.json, against the published parameter counts", "[hf_config]") {
+  // Done-when of issue 17: DeepSeek-V3 671e9 +- 1% total, 37.5e9 +- 2% active, 70,272 bytes of KV per token in bf16
+  // ((512 + 64) x 61 x 2); gpt-oss-120b 116.8e9 +- 1% total.
+  const json ds = transformer({{"hf_config", config("deepseek-v3.json")}});
+  CHECK(ds["params"]["total"].get<double>() == Approx(671e9).epsilon(0.01));
+  CHECK(ds["params"]["active"].get<double>() == Approx(37.5e9).epsilon(0.02));
+  CHECK(ds["kv_cache_bytes_per_token"].get<double>() == (512.0 + 64.0) * 61.0 * 2.0);
+  CHECK(ds["attention"]["decode"] == "absorbed");
+  const json oss = transformer({{"hf_config", config("gpt-oss-120b.json")}});
+  CHECK(oss["params"]["total"].get<double>() == Approx(116.8e9).epsilon(0.01));
+  // The gpt-oss model card's "active" (5.13e9) counts the unembedding and not the embedding lookup.
+  CHECK(oss["params"]["active_in_matmuls"].get<double>() == Approx(5.13e9).epsilon(0.01));
+  const json oss20 = transformer({{"hf_config", config("gpt-oss-20b.json")}});
+  CHECK(oss20["params"]["total"].get<double>() == Approx(20.91e9).epsilon(0.01));
+  CHECK(oss20["params"]["active_in_matmuls"].get<double>() == Approx(3.61e9).epsilon(0.01));
 }

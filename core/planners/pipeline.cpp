@@ -1,0 +1,104 @@
+#include "planners/pipeline.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace scalescope {
+
+const char* pipeline_schedule_name(PipelineSchedule s) {
+  switch (s) {
+    case PipelineSchedule::gpipe: return "gpipe";
+    case PipelineSchedule::one_f_one_b: return "1f1b";
+    case PipelineSchedule::interleaved: return "interleaved";
+    case PipelineSchedule::zero_bubble: return "zero_bubble";
+    case PipelineSchedule::dualpipe: return "dualpipe";
+    case PipelineSchedule::dualpipe_v: return "dualpipe_v";
+  }
+  return "1f1b";
+}
+
+// deepseek-ai/DualPipe, "Pipeline Bubbles and Memory Usage Comparison": DualPipe 2x parameters per device.
+double schedule_parameter_copies(PipelineSchedule s) { return s == PipelineSchedule::dualpipe ? 2.0 : 1.0; }
+
+// GPipe holds every microbatch's activations; 1F1B-like schedules at most one per stage (PP); DualPipe PP + 1
+// chunks; DualPipeV 2S + 1 chunks of half a stage.
+double schedule_in_flight_microbatches(PipelineSchedule s, double stages, double microbatches) {
+  switch (s) {
+    case PipelineSchedule::gpipe: return microbatches;
+    case PipelineSchedule::dualpipe: return std::min(microbatches, stages + 1.0);
+    case PipelineSchedule::dualpipe_v: return std::min(microbatches, stages + 0.5);
+    default: return std::min(microbatches, stages);
+  }
+}
+
+double chunks_per_stage(const TrainingPlan& p) {
+  if (p.schedule == PipelineSchedule::interleaved) return p.virtual_stages;
+  if (p.schedule == PipelineSchedule::dualpipe_v) return 2.0;
+  return 1.0;
+}
+
+LayerCounts busiest_stage(const LayerPattern& pattern, double stages, double chunks,
+                          const std::array<double, kLayerKinds>& weight) {
+  const double layers = pattern.layers;
+  const double chunk = std::ceil(layers / (stages * chunks));
+  auto weigh = [&](const LayerCounts& c) {
+    double w = 0;
+    for (int k = 0; k < kLayerKinds; ++k) w += c.n[k] * weight[k];
+    return w;
+  };
+  if (stages > kMaxStagesScanned || pattern.runs.size() <= 1) {
+    // One kind of layer (or too many stages to scan): the busiest stage holds c full chunks of the mix.
+    return pattern.all.scaled(std::min(layers, chunks * chunk) / layers);
+  }
+  LayerCounts best;
+  double best_weight = -1;
+  for (double s = 0; s < stages; ++s) {
+    LayerCounts here;
+    for (double j = s; j < stages * chunks; j += stages) {
+      const LayerCounts c = pattern.range(j * chunk, std::min((j + 1.0) * chunk, layers));
+      for (int k = 0; k < kLayerKinds; ++k) here.n[k] += c.n[k];
+    }
+    const double w = weigh(here);
+    if (w > best_weight) {
+      best_weight = w;
+      best = here;
+    }
+  }
+  return best;
+}
+
+namespace {
+
+// The bubble in units of one microbatch's F + B on a stage.
+double bubble_units(const TrainingPlan& p, double f, double b, double w) {
+  const double s = p.pipeline.degree;
+  if (s <= 1) return 0;
+  switch (p.schedule) {
+    case PipelineSchedule::gpipe:
+    case PipelineSchedule::one_f_one_b: return (s - 1.0) * (f + b);
+    case PipelineSchedule::interleaved: return (s - 1.0) * (f + b) / p.virtual_stages;
+    case PipelineSchedule::zero_bubble: return (s - 1.0) * (f + b - 2.0 * w);
+    case PipelineSchedule::dualpipe: return std::max(0.0, s / 2.0 - 1.0) * (f + b + b - 3.0 * w);
+    case PipelineSchedule::dualpipe_v: return (s - 1.0) * (f + b + b - 3.0 * w) / 2.0;  // chunks of half a stage
+  }
+  return 0;
+}
+
+}  // namespace
+
+double bubble_fraction(const TrainingPlan& p) {
+  const double s = p.pipeline.degree;
+  if (s <= 1) return 0;
+  // The standard GPipe expression (S - 1)/(v m + S - 1), v = 1 but for the interleaved schedule.
+  if (p.schedule == PipelineSchedule::gpipe || p.schedule == PipelineSchedule::one_f_one_b) return (s - 1) / (p.microbatches + s - 1);
+  if (p.schedule == PipelineSchedule::interleaved) return (s - 1) / (p.virtual_stages * p.microbatches + s - 1);
+  // 6ND: F = 2ND, B = 4ND (input and weight gradients, 2ND each), W = 2ND: in units of F + B = 3.
+  const double bubble = bubble_units(p, 1.0, 2.0, 1.0) / 3.0;  // microbatch times
+  return bubble / (p.microbatches + bubble);
+}
+
+double bubble_s(const TrainingPlan& p, double forward, double backward, double weight_grad) {
+  return std::max(0.0, bubble_units(p, forward, backward, weight_grad));
+}
+
+}  // namespace scalescope

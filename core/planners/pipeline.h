@@ -1,0 +1,31 @@
+// Pipeline parallelism beside the step (spec/book.md §2.9.5 gives no closed form; the schedules' own papers do):
+// which layers the busiest stage holds, the bubble each schedule leaves, and what it keeps in memory.
+#pragma once
+#include <array>
+
+#include "planners/training.h"
+#include "specs/layer_pattern.h"
+
+namespace scalescope {
+
+// Model chunks per stage: the interleaved schedule's v, DualPipeV's two (a V of 2S stages on S devices), else one.
+double chunks_per_stage(const TrainingPlan& plan);
+
+// The layers of the stage that weighs most by `weight` (per layer kind: FLOPs, or seconds): S stages of c chunks
+// each, a chunk ceil(L / (S c)) layers (the last ones shorter), chunk j on stage j mod S. A deeper pipeline than
+// kMaxStagesScanned is taken as evenly mixed.
+constexpr double kMaxStagesScanned = 4096;
+LayerCounts busiest_stage(const LayerPattern& pattern, double stages, double chunks,
+                          const std::array<double, kLayerKinds>& weight);
+
+// The bubble as a fraction of the step for m microbatches on S stages (book fidelity: every microbatch's forward,
+// input-gradient and weight-gradient passes F = W = B/2, as 6ND splits them): GPipe and 1F1B (S - 1)(F + B), the
+// interleaved schedule (S - 1)(F + B)/v, ZB-H1 (S - 1)(F + B - 2W), DualPipe (S/2 - 1)(F&B + B - 3W), DualPipeV
+// (S - 1)(F&B + B - 3W) on chunks of half a stage, F&B taken as F + B (the pair overlaps communication, not compute).
+double bubble_fraction(const TrainingPlan& plan);
+
+// The same bubble in seconds from one microbatch's passes on the busiest stage: `forward`, `backward` (input and
+// weight gradients, recompute included) and `weight_grad` (the weight gradients alone).
+double bubble_s(const TrainingPlan& plan, double forward, double backward, double weight_grad);
+
+}  // namespace scalescope

@@ -1,0 +1,88 @@
+#include "specs/layer_pattern.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace scalescope {
+
+const char* attention_span_name(AttentionSpan span) {
+  switch (span) {
+    case AttentionSpan::full: return "full";
+    case AttentionSpan::sliding: return "sliding";
+    case AttentionSpan::chunked: return "chunked";
+  }
+  return "full";
+}
+
+double LayerCounts::total() const {
+  double t = 0;
+  for (double x : n) t += x;
+  return t;
+}
+
+double LayerCounts::moe() const {
+  double t = 0;
+  for (int k = 0; k < kLayerKinds; ++k)
+    if (kind_is_moe(k)) t += n[k];
+  return t;
+}
+
+LayerCounts LayerCounts::operator-(const LayerCounts& o) const {
+  LayerCounts out;
+  for (int k = 0; k < kLayerKinds; ++k) out.n[k] = n[k] - o.n[k];
+  return out;
+}
+
+LayerCounts LayerCounts::scaled(double f) const {
+  LayerCounts out;
+  for (int k = 0; k < kLayerKinds; ++k) out.n[k] = n[k] * f;
+  return out;
+}
+
+LayerCounts LayerPattern::first(double n) const {
+  n = std::clamp(n, 0.0, layers);
+  if (runs.empty() || n <= 0) return {};
+  // The last run that starts before layer n.
+  const auto it = std::upper_bound(runs.begin(), runs.end(), n, [](double x, const Run& r) { return x <= r.start; });
+  const std::size_t r = static_cast<std::size_t>(it - runs.begin()) - 1;
+  LayerCounts out = before[r];
+  out.n[runs[r].kind] += n - runs[r].start;
+  return out;
+}
+
+LayerPattern build_layer_pattern(double layers, double dense_layers, bool moe_model, std::span<const MlpLayer> mlp,
+                                 std::span<const AttentionSpan> attention) {
+  LayerPattern p;
+  p.layers = layers;
+  auto push = [&](double start, int kind) {
+    if (!p.runs.empty() && p.runs.back().kind == kind) return;
+    LayerCounts before;
+    if (!p.runs.empty()) {
+      before = p.before.back();
+      before.n[p.runs.back().kind] += start - p.runs.back().start;
+    }
+    p.runs.push_back({start, kind});
+    p.before.push_back(before);
+  };
+  dense_layers = std::min(dense_layers, layers);
+  const bool uniform = mlp.size() <= 1 && attention.size() <= 1;
+  if (uniform) {
+    // Leading dense layers, then one kind to the end: any depth, two runs at most.
+    const AttentionSpan span = attention.empty() ? AttentionSpan::full : attention[0];
+    const bool rest_moe = mlp.empty() ? moe_model : mlp[0] == MlpLayer::moe;
+    if (dense_layers > 0) push(0, layer_kind(false, span));
+    if (layers > dense_layers) push(dense_layers, layer_kind(rest_moe, span));
+  } else {
+    const auto n = static_cast<std::size_t>(std::min(layers, kMaxPatternLayers));
+    for (std::size_t i = 0; i < n; ++i) {
+      const bool moe = static_cast<double>(i) >= dense_layers &&
+                       (mlp.empty() ? moe_model : mlp[i % mlp.size()] == MlpLayer::moe);
+      const AttentionSpan span = attention.empty() ? AttentionSpan::full : attention[i % attention.size()];
+      push(static_cast<double>(i), layer_kind(moe, span));
+    }
+  }
+  p.all = p.first(layers);
+  return p;
+}
+
+}  // namespace scalescope

@@ -1,0 +1,62 @@
+// What each layer of a model is (DESIGN.md "Models are described exactly"): its MLP, dense or mixture-of-experts,
+// and its attention span, full, sliding-window (gpt-oss, Gemma 2/3) or chunked (Llama 4). Models repeat a short
+// cycle of layer kinds (Llama 4 Maverick: dense, MoE; Gemma 3: five sliding, one full) after some leading dense
+// layers (DeepSeek-V3: 3), or list every layer (Qwen's mlp_only_layers). The pattern is kept as runs of equal
+// layers, so a question about any stretch of layers (a pipeline stage, a model chunk) costs a binary search.
+#pragma once
+#include <array>
+#include <span>
+#include <vector>
+
+namespace scalescope {
+
+enum class MlpLayer : unsigned char { dense, moe };
+enum class AttentionSpan : unsigned char { full, sliding, chunked };
+constexpr int kAttentionSpans = 3;
+constexpr int kLayerKinds = 2 * kAttentionSpans;  // {dense, moe} x {full, sliding, chunked}
+constexpr int layer_kind(bool moe, AttentionSpan span) { return (moe ? kAttentionSpans : 0) + static_cast<int>(span); }
+constexpr bool kind_is_moe(int kind) { return kind >= kAttentionSpans; }
+constexpr AttentionSpan kind_span(int kind) { return static_cast<AttentionSpan>(kind % kAttentionSpans); }
+const char* attention_span_name(AttentionSpan span);
+
+// How many layers of each kind a stretch of layers holds.
+struct LayerCounts {
+  std::array<double, kLayerKinds> n{};
+
+  double total() const;
+  double moe() const;
+  double dense() const { return total() - moe(); }
+  double span(AttentionSpan s) const { return n[layer_kind(false, s)] + n[layer_kind(true, s)]; }
+  LayerCounts operator-(const LayerCounts& o) const;
+  LayerCounts scaled(double f) const;
+};
+
+// The longest cycle of layer kinds a model may list, and the most layers a patterned model may have (a model whose
+// layers are all alike, after leading dense ones, may have any number).
+constexpr int kMaxPatternLength = 4096;
+constexpr double kMaxPatternLayers = 4096;
+
+struct LayerPattern {
+  struct Run {
+    double start = 0;  // first layer of the run
+    int kind = 0;
+  };
+  std::vector<Run> runs;             // in order; a run lasts until the next one starts (the last one to `layers`)
+  std::vector<LayerCounts> before;   // layers of each kind before each run
+  double layers = 0;
+  LayerCounts all;
+
+  // The kinds of layers [0, n) and [first, last).
+  LayerCounts first(double n) const;
+  LayerCounts range(double first_layer, double last_layer) const { return first(last_layer) - first(first_layer); }
+  bool any_moe() const { return all.moe() > 0; }
+  bool any(AttentionSpan s) const { return all.span(s) > 0; }
+};
+
+// Layer i is dense when i < dense_layers, else mlp[i mod its length] (empty: every such layer is MoE when
+// `moe_model`, dense otherwise); its attention is attention[i mod its length] (empty: full). Callers check that a
+// pattern is short enough (kMaxPatternLength) and a patterned model shallow enough (kMaxPatternLayers).
+LayerPattern build_layer_pattern(double layers, double dense_layers, bool moe_model, std::span<const MlpLayer> mlp,
+                                 std::span<const AttentionSpan> attention);
+
+}  // namespace scalescope
