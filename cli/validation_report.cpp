@@ -39,13 +39,16 @@ const char* part_name(const std::string& split) {
   return "all runs";
 }
 
-void summary(const json& groups, std::string& out) {
-  out += "| chip kind | task | part | runs | book median | book p90 | calibrated median | calibrated p90 | "
+void summary(const json& groups, std::string& out, bool by_architecture) {
+  out += std::string("| ") + (by_architecture ? "architecture" : "chip kind") +
+         " | task | part | runs | book median | book p90 | calibrated median | calibrated p90 | "
          "calibrated max | signed median | optimistic |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const auto& g : groups) {
+    if ((g.value("architecture", "all") != "all") != by_architecture) continue;
     const json& b = g["book"];
     const json& c = g["calibrated"];
-    out += "| " + g.value("kind", "") + " | " + g.value("task", "") + " | " + part_name(g.value("split", "")) + " | " +
+    out += "| " + (by_architecture ? g.value("architecture", "") : g.value("kind", "")) + " | " + g.value("task", "") +
+           " | " + part_name(g.value("split", "")) + " | " +
            num(b.value("runs", 0.0)) + " | " + pct(b.value("median_abs_frac", 0.0)) + " | " +
            pct(b.value("p90_abs_frac", 0.0)) + " | " + pct(c.value("median_abs_frac", 0.0)) + " | " +
            pct(c.value("p90_abs_frac", 0.0)) + " | " + pct(c.value("max_abs_frac", 0.0)) + " | " +
@@ -81,11 +84,11 @@ void by_family(const json& runs, std::string& out) {
 }
 
 void holdout(const json& rows, std::string& out) {
-  out += "| family held out whole | runs in scope | book median | calibrated median | calibrated p90 | "
-         "signed median |\n|---|---|---|---|---|---|\n";
+  out += "| family held out whole | architecture | runs in scope | book median | calibrated median | calibrated p90 | "
+         "signed median |\n|---|---|---|---|---|---|---|\n";
   for (const auto& r : rows) {
     const json& c = r["calibrated"];
-    out += "| " + r.value("family", "") + " | " + num(c.value("runs", 0.0)) + " | " +
+    out += "| " + r.value("family", "") + " | " + r.value("architecture", "") + " | " + num(c.value("runs", 0.0)) + " | " +
            pct(r["book"].value("median_abs_frac", 0.0)) + " | " + pct(c.value("median_abs_frac", 0.0)) + " | " +
            pct(c.value("p90_abs_frac", 0.0)) + " | " + pct(c.value("signed_median_frac", 0.0), true) + " |\n";
   }
@@ -125,7 +128,10 @@ std::string validation_markdown(const json& validation, const json& profiles) {
   std::string out;
   out += "### Summary\n\nError = predicted / measured − 1 for a step time, measured / predicted − 1 for a throughput "
          "(negative: optimistic). *In scope*: runs not marked excluded.\n\n";
-  summary(validation["summary"], out);
+  summary(validation["summary"], out, false);
+  out += "\n### Dense and MoE models\n\nThe same errors for dense models and mixture-of-experts models apart (every chip "
+         "kind).\n\n";
+  summary(validation["summary"], out, true);
   out += "\n### By family\n\n";
   by_family(validation["runs"], out);
   if (validation.contains("family_holdout")) {

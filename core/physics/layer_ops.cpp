@@ -13,11 +13,7 @@ struct OpList {
   LayerOp* add(const char* name, OpKind kind, double flops, double bytes) {
     if (out.count >= kMaxLayerOps) return nullptr;
     LayerOp& o = out.op[out.count++];
-    o.name = name;
-    o.kind = kind;
-    o.flops = flops;
-    o.bytes = bytes;
-    o.attention_block = attention_block;
+    o = LayerOp{name, kind, 0, 0, 0, 1, flops, bytes, false, attention_block, false, false, false};
     return &o;
   }
   // `groups` matmuls [m,k] x [k,n]: 2mkn FLOPs each (§2.1); reads both operands and writes the result.

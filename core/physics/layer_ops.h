@@ -15,23 +15,25 @@ namespace scalescope {
 
 enum class OpKind { matmul, attention, elementwise };
 
+// Plain data without default member values, so that a LayerOps (room for every op of a layer) costs nothing to
+// create: the list writes each op whole as it adds it.
 struct LayerOp {
-  const char* name = "";
-  OpKind kind = OpKind::elementwise;
-  double m = 0, k = 0, n = 0;  // a matmul [m,k] x [k,n] (per group)
-  double groups = 1;           // independent matmuls of that shape (the experts on this chip)
-  double flops = 0;            // forward FLOPs on this chip
-  double bytes = 0;            // forward HBM bytes on this chip: inputs read, outputs written, weights read
-  bool linear = false;         // a weight matmul: runs in the training precision's matmul dtype (fp8 ...)
-  bool attention_block = false;
-  bool experts = false;        // a routed expert's grouped matmul (or its activation)
-  bool routing = false;        // a permutation of the k copies around the dispatch and combine (gather / scatter)
-  bool replicated = false;     // run whole on every TP rank (MLA's down-projections): the model counts it once
+  const char* name;
+  OpKind kind;
+  double m, k, n;     // a matmul [m,k] x [k,n] (per group)
+  double groups;      // independent matmuls of that shape (the experts on this chip)
+  double flops;       // forward FLOPs on this chip
+  double bytes;       // forward HBM bytes on this chip: inputs read, outputs written, weights read
+  bool linear;        // a weight matmul: runs in the training precision's matmul dtype (fp8 ...)
+  bool attention_block;
+  bool experts;       // a routed expert's grouped matmul (or its activation)
+  bool routing;       // a permutation of the k copies around the dispatch and combine (gather / scatter)
+  bool replicated;    // run whole on every TP rank (MLA's down-projections): the model counts it once
 };
 
 constexpr int kMaxLayerOps = 28;
 struct LayerOps {
-  std::array<LayerOp, kMaxLayerOps> op{};
+  std::array<LayerOp, kMaxLayerOps> op;  // the first `count` are set
   int count = 0;
 };
 

@@ -7,7 +7,7 @@ namespace scalescope {
 
 namespace {
 
-bool all_full_attention(const ModelConfig& m) { return m.pattern.all.span(AttentionSpan::full) == m.layers; }
+bool all_full_attention(const ModelConfig& m) { return m.pattern.all_full(); }
 
 // Half the Q.K plus the V width of a head: attention's 2 (H_qk + H_v) FLOPs per key are the book's 4 H (§2.7).
 double mean_head_dim(const ModelConfig& m) { return (m.qk_head_dim() + m.v_head_dim()) / 2.0; }
@@ -90,7 +90,11 @@ double mean_keys_per_query(const ModelConfig& m, AttentionSpan span, double s, b
 
 FlopCounts count_flops(const ModelConfig& m, double tokens, double seq_len, bool causal, FlopAccount account,
                        double mtp_layers) {
-  const ParamCounts p = count_params(m);
+  return count_flops(m, count_params(m), tokens, seq_len, causal, account, mtp_layers);
+}
+
+FlopCounts count_flops(const ModelConfig& m, const ParamCounts& p, double tokens, double seq_len, bool causal,
+                       FlopAccount account, double mtp_layers) {
   FlopCounts f;
   const double matmul_params =
       account == FlopAccount::six_nd ? p.active : p.mlp_active + p.attention + p.router + m.vocab * m.d_model;
@@ -104,7 +108,7 @@ FlopCounts count_flops(const ModelConfig& m, double tokens, double seq_len, bool
   } else {
     for (int s = 0; s < kAttentionSpans; ++s) {
       const auto span = static_cast<AttentionSpan>(s);
-      const double layers = m.pattern.all.span(span);
+      const double layers = m.pattern.span_layers[s];
       if (layers > 0)
         f.attention_forward += 4.0 * tokens * mean_keys_per_query(m, span, seq_len, causal) * m.heads * h * layers;
     }
@@ -179,10 +183,15 @@ const char* remat_choices() { return "none, block, big_matmuls, mlp_matmuls, che
 
 RematCost remat_cost(const ModelConfig& m, Remat policy, double tokens, double seq_len, double k, Dtype act,
                      bool causal, FlopAccount account) {
+  return remat_cost(m, count_params(m), policy, tokens, seq_len, k, act, causal, account);
+}
+
+RematCost remat_cost(const ModelConfig& m, const ParamCounts& params, Remat policy, double tokens, double seq_len,
+                     double k, Dtype act, bool causal, FlopAccount account) {
   RematCost r;
   const double d = m.d_model, f = m.is_moe() ? m.expert_d_ff : m.d_ff;
   const double mlp_in = (m.mlp == MlpKind::gated ? 2.0 : 1.0) * f;
-  const FlopCounts fwd = count_flops(m, tokens, seq_len, causal, account);
+  const FlopCounts fwd = count_flops(m, params, tokens, seq_len, causal, account, 0);
   const double layers_forward = fwd.forward - 2.0 * tokens * m.vocab * m.d_model;  // the unembedding is not redone
   switch (policy) {
     case Remat::none: r.saved_width_per_layer = 20.0 * d; break;  // §2.7 "≈20 intermediates per layer"
@@ -197,7 +206,7 @@ RematCost remat_cost(const ModelConfig& m, Remat policy, double tokens, double s
       break;
     case Remat::mlp_matmuls:  // attention block recomputed from the saved MLP outputs
       r.saved_width_per_layer = d + mlp_in;
-      r.extra_forward_flops = fwd.attention_forward + 2.0 * tokens * count_params(m).attention;
+      r.extra_forward_flops = fwd.attention_forward + 2.0 * tokens * params.attention;
       break;
     case Remat::checkpoints:
       r.saved_width_per_layer = k * d;

@@ -53,6 +53,9 @@ struct FlopCounts {
 };
 FlopCounts count_flops(const ModelConfig& m, double tokens, double seq_len, bool causal,
                        FlopAccount account = FlopAccount::full, double mtp_layers = 0);
+// The same with the model's parameter counts at hand (a step evaluation counts them once).
+FlopCounts count_flops(const ModelConfig& m, const ParamCounts& params, double tokens, double seq_len, bool causal,
+                       FlopAccount account, double mtp_layers);
 
 // §2.7 KV cache. Values one layer caches per token: K and V, 2 K H; MLA its latent and shared RoPE key,
 // kv_lora_rank + qk_rope_head_dim (DeepSeek-V3: 576).
@@ -93,6 +96,8 @@ struct RematCost {
 // Recompute FLOPs are counted in `account` (six_nd: block remat takes 6ND to ~8ND, §2.7).
 RematCost remat_cost(const ModelConfig& m, Remat policy, double tokens, double seq_len, double checkpoints_per_layer,
                      Dtype activations, bool causal, FlopAccount account = FlopAccount::full);
+RematCost remat_cost(const ModelConfig& m, const ParamCounts& params, Remat policy, double tokens, double seq_len,
+                     double checkpoints_per_layer, Dtype activations, bool causal, FlopAccount account);
 
 // §2.8: utilisation = 6 N_active tokens / (chip-hours * 3600 * C).
 constexpr double utilisation_from_chip_hours(double active_params, double tokens, double chip_hours,

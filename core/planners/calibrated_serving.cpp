@@ -29,8 +29,7 @@ struct Engine {
       case OpKind::matmul: {
         // Low-precision kernels reach less of their peak (low_precision_frac, fitted on training runs).
         const double rate = hw.peak(o.linear ? in.activations : Dtype::bf16) * p.decode_matmul_frac *
-                            (o.linear && bytes_per_element(in.activations) < 2.0 ? p.low_precision_frac : 1.0) *
-                            (o.experts ? p.grouped_matmul_frac : 1.0);
+                            (o.linear && bytes_per_element(in.activations) < 2.0 ? p.low_precision_frac : 1.0);
         compute = matmul_compute_s(o.flops, matmul_shape_efficiency(o.m, o.k, o.n, p.tiling), p.matmul_half_rate_flops, rate);
         break;
       }
@@ -43,7 +42,10 @@ struct Engine {
     }
     const double traffic = o.routing ? p.routing_traffic : p.elementwise_traffic;
     const double bytes = o.kind == OpKind::elementwise ? o.bytes * traffic : o.bytes;
-    const double memory = bytes / hbm_bytes_per_s;
+    // A routed expert's kernel reaches decode_expert_frac of what a dense one does, compute and HBM alike.
+    const double expert = o.experts ? p.decode_expert_frac : 1.0;
+    const double memory = bytes / hbm_bytes_per_s / expert;
+    compute /= expert;
     (compute > memory ? t.flops_s : t.memory_s) += times * std::max(compute, memory);
     if (o.kind == OpKind::attention) t.kv_s += times * memory;
     t.overhead_s += times * p.decode_op_overhead_s;

@@ -236,7 +236,7 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
   // TP: the attention block always; a dense MLP block over TP; an MoE block over the experts' TP (ETP), gathering
   // the k copies its experts process (Megatron's dispatcher all-gathers them over ETP after the dispatch).
   const double tp_attention = tp_block_s(c, in, pl.tensor, token_bytes);
-  const double tp_dense_layer = tp_attention + tp_block_s(c, in, pl.tensor, token_bytes);
+  const double tp_dense_layer = 2.0 * tp_attention;  // the MLP block moves the same tokens
   double tp_moe_layer = tp_attention;
   if (etp > 1) {
     const double rows = shape.tokens * m.active_experts * etp / s.tensor * shape.expert_load;
@@ -259,15 +259,22 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
     cp_layer = 3.0 * c.collective_s(pl.context, Collective::all_gather, v);
     cp_exposed_layer = exposed_s(cp_layer, dense.attention > 0 ? dense.attention : moe.attention, prof.overlap_frac);
   }
-  const ChipParams params = training_chip_params(in, out.ideal);
+  const ChipParams params = training_chip_params(in, out.ideal, count_params(m));
   const double chip_params = params.total();
   const double layers_here = layer_count;
   const double layer_weight_bytes = chip_params * p_bytes / layers_here;
-  const bool zero3 = s.fsdp > 1 && pl.zero_stage >= 3;
+  // ZeRO-3 gathers every layer's weights over FSDP and the non-expert ones over the expert ranks as well.
+  const bool zero3_expert = s.expert > 1 && pl.zero_stage >= 3;
+  const bool zero3 = (s.fsdp > 1 && pl.zero_stage >= 3) || zero3_expert;
   double fsdp_layer = 0, fsdp_exposed_layer = 0;
   if (zero3) {
-    const double ag = c.collective_s(pl.fsdp, Collective::all_gather, layer_weight_bytes);
-    const double rs = c.collective_s(pl.fsdp, Collective::reduce_scatter, grad_frac * layer_weight_bytes);
+    double ag = c.collective_s(pl.fsdp, Collective::all_gather, layer_weight_bytes);
+    double rs = c.collective_s(pl.fsdp, Collective::reduce_scatter, grad_frac * layer_weight_bytes);
+    if (zero3_expert) {
+      const double dense_bytes = params.dense * p_bytes / layer_count / s.fsdp;
+      ag += c.collective_s(pl.expert, Collective::all_gather, dense_bytes);
+      rs += c.collective_s(pl.expert, Collective::reduce_scatter, grad_frac * dense_bytes);
+    }
     fsdp_layer = 2.0 * ag + rs;
     const WorkTime& w = here.dense() >= moe_layers ? dense : moe;
     fsdp_exposed_layer = exposed_s(ag, w.forward, prof.overlap_frac) +
@@ -275,14 +282,17 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
   }
   // TP and SP transfers hide only behind the matmuls they feed and drain (XLA's async collectives and collective
   // matmuls; Megatron's TP-comm overlap): what tp_overlap_frac of those matmuls cannot cover is exposed. The MoE
-  // dispatch hides the same way behind the layer's expert matmuls, or, where the framework overlaps it with another
-  // microbatch (Megatron's EP overlap, DualPipe), behind expert_overlap_frac of the whole layer's compute.
+  // dispatch hides the same way behind the layer's expert matmuls; where the framework runs it beside another
+  // microbatch's compute (Megatron's EP overlap), behind expert_overlap_frac of the layer's whole compute (the two
+  // share the SMs: the exchange slows the kernels it runs beside), and DualPipe hides all the layer's compute can
+  // cover (DeepSeek-V3 §3.2.1).
   const bool dual = pl.schedule == PipelineSchedule::dualpipe || pl.schedule == PipelineSchedule::dualpipe_v;
-  const bool ep_overlapped = in.moe.overlap || dual;
   const double tp_exposed_dense = exposed_s(tp_dense_layer, dense.matmul, prof.tp_overlap_frac);
   const double tp_exposed_moe = exposed_s(tp_moe_layer, moe.matmul, prof.tp_overlap_frac);
-  const double ep_exposed_layer = ep_overlapped ? exposed_s(ep_layer, moe.total(), prof.expert_overlap_frac)
-                                                : exposed_s(ep_layer, moe.matmul, prof.tp_overlap_frac);
+  const double ep_exposed_layer = dual             ? exposed_s(ep_layer, moe.total(), 1.0)
+                                  : in.moe.overlap ? std::min(exposed_s(ep_layer, moe.total(), prof.expert_overlap_frac),
+                                                              exposed_s(ep_layer, moe.matmul, prof.tp_overlap_frac))
+                                                   : exposed_s(ep_layer, moe.matmul, prof.tp_overlap_frac);
   const double exposed_in_layers = here.dense() * tp_exposed_dense + moe_layers * (tp_exposed_moe + ep_exposed_layer) +
                                    layer_count * (cp_exposed_layer + fsdp_exposed_layer);
   const double overhead_per_mb = prof.op_overhead_s * (stage_sum(&WorkTime::ops) + head.ops + mtp_work.ops);
@@ -314,11 +324,11 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
   const double last_backward = layers_here * (here.dense() >= moe_layers ? dense.backward : moe.backward);
   const double grad_bytes_per_layer = grad_frac * layer_weight_bytes / s.fsdp;
   double dp = layers_here * c.collective_s(pl.data, Collective::all_reduce, grad_bytes_per_layer);
-  if (s.expert > 1)
+  if (s.expert > 1 && !zero3_expert)
     dp += layers_here * c.collective_s(pl.expert, Collective::all_reduce,
                                        grad_frac * params.dense * p_bytes / layers_here / s.fsdp);
   double zero12 = 0, zero12_exposed = 0;
-  if (s.fsdp > 1 && !zero3) {
+  if (s.fsdp > 1 && pl.zero_stage < 3) {
     const double rs = layers_here * c.collective_s(pl.fsdp, Collective::reduce_scatter, grad_frac * layer_weight_bytes);
     const double ag = layers_here * c.collective_s(pl.fsdp, Collective::all_gather, layer_weight_bytes);
     zero12 = rs + ag;
@@ -340,7 +350,7 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
 
   // Adam (§2.8) reads and writes its shard of the master weights and both moments, reads the gradients and writes
   // the working weights: memory-bound.
-  const double dense_shards = s.fsdp > 1 ? s.fsdp * s.expert : 1.0;
+  const double dense_shards = s.fsdp * s.expert;
   const double optimizer_params = pl.zero_stage >= 1 ? params.dense / dense_shards + params.routed / s.fsdp : chip_params;
   const double master = in.precision.master_weights ? bytes_per_element(in.precision.master) : 0.0;
   const double optimizer_bytes =

@@ -251,7 +251,8 @@ std::vector<std::string> plan_differences(const Mesh& mesh, const RankedPlan& a,
   };
   add(p.zero_stage != q.zero_stage && (p.fsdp.degree > 1 || q.fsdp.degree > 1),
       "zero_stage: " + num(p.zero_stage) + " vs " + num(q.zero_stage));
-  add(p.schedule != q.schedule, std::string("pipeline_schedule: ") + schedule_name(p.schedule) + " vs " + schedule_name(q.schedule));
+  add(p.schedule != q.schedule,
+      std::string("pipeline_schedule: ") + pipeline_schedule_name(p.schedule) + " vs " + pipeline_schedule_name(q.schedule));
   add(p.virtual_stages != q.virtual_stages, "virtual_stages: " + num(p.virtual_stages) + " vs " + num(q.virtual_stages));
   add(p.microbatches != q.microbatches, "microbatches: " + num(p.microbatches) + " vs " + num(q.microbatches));
   add(a.input.remat != b.input.remat,
@@ -264,8 +265,12 @@ std::vector<std::string> plan_differences(const Mesh& mesh, const RankedPlan& a,
                                                         : "none";
   };
   add(offload(p) != std::string(offload(q)), std::string("offload: ") + offload(p) + " vs " + offload(q));
-  add(a.input.precision.matmul != b.input.precision.matmul,
-      "matmul: " + std::string(dtype_name(a.input.precision.matmul)) + " vs " + std::string(dtype_name(b.input.precision.matmul)));
+  add(matmul_precision_name(a.input.precision) != std::string(matmul_precision_name(b.input.precision)),
+      std::string("matmul: ") + matmul_precision_name(a.input.precision) + " vs " + matmul_precision_name(b.input.precision));
+  add(p.expert_tensor != q.expert_tensor,
+      "expert_tensor: " + num(expert_tensor_degree(p)) + " vs " + num(expert_tensor_degree(q)));
+  add(a.input.moe.capacity_factor != b.input.moe.capacity_factor,
+      "capacity_factor: " + num(a.input.moe.capacity_factor) + " vs " + num(b.input.moe.capacity_factor));
   add(p.sequence_parallel != q.sequence_parallel,
       std::string("sequence_parallel: ") + (p.sequence_parallel ? "true" : "false") + " vs " + (q.sequence_parallel ? "true" : "false"));
   add(p.context_variant != q.context_variant,

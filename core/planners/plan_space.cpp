@@ -31,8 +31,8 @@ std::vector<std::int64_t> divisors_of(std::int64_t n) {
 bool model_allows(const TrainingInput& in, const std::array<int, kLayoutStrategies>& g) {
   const ModelConfig& m = *in.model;
   const double tp = g[kTensor], ep = g[kExpert];
-  if (!divides(tp, m.heads) || !(divides(tp, m.kv_heads) || divides(m.kv_heads, tp)) || !divides(tp, m.d_ff)) return false;
-  if (m.is_moe() && !divides(tp, m.expert_d_ff)) return false;
+  if (!divides(tp, m.heads) || !(divides(tp, m.kv_heads) || divides(m.kv_heads, tp))) return false;
+  if (m.dense_mlp_layers() > 0 && !divides(tp, m.d_ff)) return false;  // the experts' TP is a knob (expert_tensor)
   if (g[kPipeline] > m.layers) return false;
   if (ep > 1 && (!m.is_moe() || ep > m.experts || !divides(ep, m.experts))) return false;
   if (!divides(g[kContext], in.seq_len)) return false;
@@ -61,6 +61,10 @@ void combos_from(PlanSpace& space, std::array<int, kLayoutStrategies>& g, int s,
       return;
     }
     c.knobs = knob_lists(space, c).count();
+    if (c.knobs == 0) {  // no setting the caller allows fits this combination (the experts' TP, a schedule)
+      ++space.rejected_combos;
+      return;
+    }
     c.first = space.size;
     space.size += static_cast<long long>(c.layouts) * c.knobs;
     space.layouts += c.layouts;
@@ -82,16 +86,14 @@ const char* offload_name(OffloadChoice o) {
   static const char* kNames[] = {"none", "optimizer", "activations", "both"};
   return kNames[static_cast<int>(o)];
 }
-const char* schedule_name(PipelineSchedule s) {
-  return s == PipelineSchedule::gpipe ? "gpipe" : s == PipelineSchedule::interleaved ? "interleaved" : "1f1b";
-}
 const char* context_variant_name(ContextVariant v) { return v == ContextVariant::all_gather ? "all_gather" : "ring"; }
 
 std::array<int, kKnobDimensions> KnobLists::radix() const {
   return {static_cast<int>(zero.size()),      static_cast<int>(schedule.size()),
           static_cast<int>(microbatch_sequences.size()), static_cast<int>(remat.size()),
           static_cast<int>(offload.size()),   static_cast<int>(matmul.size()),
-          static_cast<int>(sequence_parallel.size()),    static_cast<int>(context_variant.size())};
+          static_cast<int>(sequence_parallel.size()),    static_cast<int>(context_variant.size()),
+          static_cast<int>(expert_tensor.size()), static_cast<int>(capacity_factor.size())};
 }
 
 std::int64_t KnobLists::count() const {
@@ -110,11 +112,18 @@ KnobLists knob_lists(const PlanSpace& space, const DegreeCombo& c) {
   else k.zero = {3};
   if (c.degrees[kPipeline] > 1) {
     for (PipelineSchedule s : o.schedules) {
-      if (s != PipelineSchedule::interleaved) k.schedule.push_back({s, 1});
-      else
+      if (s == PipelineSchedule::interleaved) {
         for (int v : o.virtual_stages)
           if (v > 1 && c.degrees[kPipeline] * v <= m.layers) k.schedule.push_back({s, v});
+      } else if (s == PipelineSchedule::dualpipe) {
+        if (c.degrees[kPipeline] % 2 == 0) k.schedule.push_back({s, 1});  // it pairs stage i with S - 1 - i
+      } else if (s == PipelineSchedule::dualpipe_v) {
+        if (2 * c.degrees[kPipeline] <= m.layers) k.schedule.push_back({s, 1});  // two chunks per stage
+      } else {
+        k.schedule.push_back({s, 1});
+      }
     }
+    if (k.schedule.empty()) k.schedule = {{PipelineSchedule::one_f_one_b, 1}};
   } else {
     k.schedule = {{PipelineSchedule::one_f_one_b, 1}};
   }
@@ -128,12 +137,29 @@ KnobLists knob_lists(const PlanSpace& space, const DegreeCombo& c) {
   k.remat = o.remats;
   if (space.base.hw->host_pcie_unidir_bytes_per_s > 0) k.offload = o.offloads;
   else k.offload = {OffloadChoice::none};
-  for (Dtype d : o.matmul)
-    if (space.base.hw->peak(d) > 0) k.matmul.push_back(d);
+  for (const MatmulChoice& x : o.matmul)
+    if (space.base.hw->peak(x.dtype) > 0) k.matmul.push_back(x);
   if (c.degrees[kTensor] > 1) k.sequence_parallel = o.sequence_parallel;
   else k.sequence_parallel = {true};
   if (c.degrees[kContext] > 1) k.context_variant = o.context_variants;
   else k.context_variant = {ContextVariant::ring};
+  // The experts' TP: each allowed degree that divides TP and the experts' d_ff, with the folded expert group
+  // (expert x TP / ETP) dividing the experts. A dense model, or no MoE TP, has the one setting.
+  const int tp = c.degrees[kTensor];
+  if (m.is_moe()) {
+    for (int etp : o.expert_tensor) {
+      const int e = etp == 0 ? tp : etp;
+      if (tp % e != 0 || !divides(e, m.expert_d_ff)) continue;
+      const double folded = static_cast<double>(c.degrees[kExpert]) * tp / e;
+      if (folded > m.experts || !divides(folded, m.experts)) continue;
+      if (std::find(k.expert_tensor.begin(), k.expert_tensor.end(), etp == tp ? 0 : etp) == k.expert_tensor.end())
+        k.expert_tensor.push_back(etp == tp ? 0 : etp);
+    }
+    k.capacity_factor = o.capacity_factors;
+  } else {
+    k.expert_tensor = {0};
+    k.capacity_factor = {0};
+  }
   return k;
 }
 
@@ -150,9 +176,16 @@ void apply_knobs(const PlanSpace& space, const DegreeCombo& c, const KnobLists& 
   const OffloadChoice off = k.offload[digit[4]];
   p.offload_optimizer = off == OffloadChoice::optimizer || off == OffloadChoice::both;
   p.offload_activations = off == OffloadChoice::activations || off == OffloadChoice::both;
-  in.precision.matmul = k.matmul[digit[5]];
+  in.precision.matmul = k.matmul[digit[5]].dtype;
+  in.precision.recipe = k.matmul[digit[5]].recipe;
   p.sequence_parallel = k.sequence_parallel[digit[6]];
   p.context_variant = k.context_variant[digit[7]];
+  p.expert_tensor = k.expert_tensor[digit[8]];
+  if (const double cf = k.capacity_factor[digit[9]]; cf > 0) {
+    // A capacity tried by the search drops at it unless the query pads.
+    in.moe.capacity_factor = cf;
+    if (in.moe.policy == TokenPolicy::dropless) in.moe.policy = TokenPolicy::drop;
+  }
 }
 
 PlanSpace build_plan_space(const TrainingInput& base, const SpaceOptions& options) {

@@ -1,7 +1,9 @@
 // The space of training plans a search walks (issue 9): every combination of strategy degrees that the model and
-// the batch allow, every distinct layout of each on the mesh (core/physics/layout.h), and every setting the caller
-// allows: ZeRO stage, pipeline schedule and interleave, microbatch size in whole sequences, remat policy, host
-// offload, matmul precision, sequence parallelism, context-parallel variant. Plans are numbered (an ordinal per
+// the batch allow, every distinct layout of each on the mesh (core/physics/layout.h: where the expert-parallel
+// group sits, inside a domain or across), and every setting the caller allows: ZeRO stage, pipeline schedule and
+// interleave (zero-bubble and DualPipe included), microbatch size in whole sequences, remat policy, host offload,
+// matmul precision and recipe, sequence parallelism, context-parallel variant, the experts' TP (parallel folding)
+// and the MoE capacity. Plans are numbered (an ordinal per
 // plan, in a fixed order), so a search can be counted before it runs, cut into chunks and resumed.
 #pragma once
 #include <array>
@@ -33,9 +35,13 @@ struct SpaceOptions {
   std::vector<Remat> remats{Remat::none, Remat::big_matmuls, Remat::mlp_matmuls, Remat::block};
   // Opt-in (the caller allows them): host offload, other precisions, TP without SP, all-gather CP.
   std::vector<OffloadChoice> offloads{OffloadChoice::none};
-  std::vector<Dtype> matmul{Dtype::bf16};
+  std::vector<MatmulChoice> matmul{MatmulChoice{}};
   std::vector<bool> sequence_parallel{true};
   std::vector<ContextVariant> context_variants{ContextVariant::ring};
+  // MoE (opt-in): the experts' TP degrees to try (0: the TP degree, Megatron's default; smaller ones fold the
+  // other TP ranks into the expert group), and capacity factors (0: the query's own setting).
+  std::vector<int> expert_tensor{0};
+  std::vector<double> capacity_factors{0};
 };
 
 // One combination of degrees: its layouts on the mesh, its settings per layout, its first plan's ordinal.
@@ -47,16 +53,18 @@ struct DegreeCombo {
 };
 
 // The settings of one combination, as lists; a plan's settings are one entry of each (a mixed-radix number).
-constexpr int kKnobDimensions = 8;
+constexpr int kKnobDimensions = 10;
 struct KnobLists {
   std::vector<int> zero;
   std::vector<std::pair<PipelineSchedule, int>> schedule;  // (schedule, virtual stages)
   std::vector<int> microbatch_sequences;
   std::vector<Remat> remat;
   std::vector<OffloadChoice> offload;
-  std::vector<Dtype> matmul;
+  std::vector<MatmulChoice> matmul;
   std::vector<bool> sequence_parallel;
   std::vector<ContextVariant> context_variant;
+  std::vector<int> expert_tensor;
+  std::vector<double> capacity_factor;
   std::array<int, kKnobDimensions> radix() const;
   std::int64_t count() const;
 };
@@ -84,7 +92,6 @@ void apply_knobs(const PlanSpace& space, const DegreeCombo& combo, const KnobLis
 bool decode_plan(const PlanSpace& space, long long index, TrainingInput& in);
 
 const char* offload_name(OffloadChoice o);
-const char* schedule_name(PipelineSchedule s);
 const char* context_variant_name(ContextVariant v);
 
 }  // namespace scalescope

@@ -109,9 +109,8 @@ std::array<double, kLayerKinds> layer_flops_per_token(const TrainingInput& in) {
 
 }  // namespace
 
-ChipParams training_chip_params(const TrainingInput& in, const TrainingStep& s) {
+ChipParams training_chip_params(const TrainingInput& in, const TrainingStep& s, const ParamCounts& p) {
   const ModelConfig& m = *in.model;
-  const ParamCounts p = count_params(m);
   const double expert_matrix = m.mlp_matrices() * m.d_model * m.expert_d_ff;
   const double mtp = m.mtp_layers > 0 ? std::min(in.mtp_layers, m.mtp_layers) / m.mtp_layers : 0.0;
   const double mtp_routed = m.is_moe() ? mtp * m.mtp_layers * m.experts * expert_matrix : 0.0;
@@ -252,9 +251,10 @@ TrainingStep evaluate_training_step(const TrainingInput& in) {
 
   // FLOPs (§2.7-§2.8): model FLOPs count the model once (with the multi-token prediction modules it trains);
   // hardware FLOPs add the remat recompute and the experts' padding to capacity.
+  const ParamCounts params = count_params(m);
   const double mtp = std::min(in.mtp_layers, m.mtp_layers);
-  const FlopCounts flops = count_flops(m, in.batch_tokens, in.seq_len, in.causal, in.flop_account, mtp);
-  const RematCost remat_total = remat_cost(m, in.remat, in.batch_tokens, in.seq_len, in.checkpoints_per_layer,
+  const FlopCounts flops = count_flops(m, params, in.batch_tokens, in.seq_len, in.causal, in.flop_account, mtp);
+  const RematCost remat_total = remat_cost(m, params, in.remat, in.batch_tokens, in.seq_len, in.checkpoints_per_layer,
                                            prec.params, in.causal, in.flop_account);
   s.model_flops = flops.training;
   s.hardware_flops = flops.training + remat_total.extra_forward_flops + expert_padding_flops(in);
@@ -280,11 +280,11 @@ TrainingStep evaluate_training_step(const TrainingInput& in) {
 
   // Parameters on one chip: routed experts are split by EP (and ETP); everything else by TP; all by PP (DualPipe
   // holds two stages); ZeRO shards over FSDP, and the non-expert states also over the expert ranks, which are data
-  // ranks to them (Megatron's distributed optimizer over the whole data-parallel group).
-  const ParamCounts params = count_params(m);
-  const ChipParams cp = training_chip_params(in, s);
+  // ranks to them (Megatron's distributed optimizer over the whole data-parallel group; MaxText shards the
+  // non-expert weights over its expert axis too).
+  const ChipParams cp = training_chip_params(in, s, params);
   const double chip_params = cp.total();
-  const double dense_shards = s.fsdp > 1 ? s.fsdp * s.expert : 1.0;
+  const double dense_shards = s.fsdp * s.expert;
   auto sharded = [&](int stage) {
     return p.zero_stage >= stage ? cp.dense / dense_shards + cp.routed / s.fsdp : chip_params;
   };
@@ -299,7 +299,8 @@ TrainingStep evaluate_training_step(const TrainingInput& in) {
 
   // Activations (§2.7 remat) for one microbatch, this stage's layers, times the microbatches in flight.
   const RematCost remat_mb =
-      remat_cost(m, in.remat, s.microbatch_tokens, in.seq_len / s.context, in.checkpoints_per_layer, prec.params, in.causal);
+      remat_cost(m, params, in.remat, s.microbatch_tokens, in.seq_len / s.context, in.checkpoints_per_layer, prec.params,
+                 in.causal, FlopAccount::full);
   if (s.pipeline > 1) s.in_flight_microbatches = schedule_in_flight_microbatches(p.schedule, s.pipeline, p.microbatches);
   // Sequence parallelism shards the saved activations over TP; without it the layer inputs are replicated.
   const double act_shards = p.sequence_parallel ? s.tensor : 1.0;
@@ -349,6 +350,11 @@ TrainingStep evaluate_training_step(const TrainingInput& in) {
     const double dcn_ag =
         group_dcn_collective(hw, *in.mesh, p.fsdp, Collective::all_gather, layer_param_bytes / p.fsdp.ici_degree).time_s;
     comms[int(CommPart::dcn)] += layers_here * (gathers * dcn_ag + dcn_ag) / net;
+  }
+  // ZeRO-3 over the expert ranks gathers the non-expert weights there too (and reduce-scatters their gradients).
+  if (s.expert > 1 && p.zero_stage >= 3) {
+    const double ag = on_axes(in, p.expert, Collective::all_gather, cp.dense * pb / layers_here / s.fsdp).time_s;
+    comms[int(CommPart::fsdp)] += layers_here * (2.0 * p.microbatches * ag + ag) / net;
   }
   // TP (§2.9.3): per layer and microbatch, attention and MLP each AllGather their input and ReduceScatter their
   // output, forward and backward.

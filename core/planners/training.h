@@ -68,6 +68,12 @@ struct TrainingPrecision {
   Dtype optimizer = Dtype::fp32;   // Adam's two moments
 };
 
+// The linear layers' precision as a plan setting: the dtype the matrix units run and its recipe.
+struct MatmulChoice {
+  Dtype dtype = Dtype::bf16;
+  MatmulRecipe recipe = MatmulRecipe::none;
+  bool operator==(const MatmulChoice& o) const { return dtype == o.dtype && recipe == o.recipe; }
+};
 // The query's name for the linear layers' precision (bf16, fp8, fp8_blockwise, mxfp8, nvfp4, int8, fp4), and back.
 const char* matmul_precision_name(const TrainingPrecision& p);
 bool set_matmul_precision(std::string_view name, TrainingPrecision& p);
@@ -191,7 +197,7 @@ struct ChipParams {
   double dense = 0, routed = 0;
   double total() const { return dense + routed; }
 };
-ChipParams training_chip_params(const TrainingInput& in, const TrainingStep& step);
+ChipParams training_chip_params(const TrainingInput& in, const TrainingStep& step, const ParamCounts& params);
 
 // Why a plan cannot run, or what to warn about, as bits (allocation-free: what a search reads).
 enum PlanProblem : unsigned {

@@ -61,7 +61,7 @@ unsigned read_strategy_bits(JsonReader& r, const char* key, unsigned fallback, D
 }
 
 // The settings the caller allows (`space`); without `matmul`, the query's precision is the only one.
-SpaceOptions read_space(JsonReader& args, Dtype matmul, Diagnostics& d) {
+SpaceOptions read_space(JsonReader& args, const TrainingPrecision& precision, Diagnostics& d) {
   SpaceOptions o;
   o.matmul.clear();
   if (const Json* node = args.object("space", false)) {
@@ -73,8 +73,10 @@ SpaceOptions read_space(JsonReader& args, Dtype matmul, Diagnostics& d) {
     o.min_context_chunk_tokens = r.number("min_context_chunk_tokens", false).value_or(o.min_context_chunk_tokens);
     o.zero_stages = read_int_list(r, "zero_stages", 3, o.zero_stages, d);
     o.schedules = read_list<PipelineSchedule>(
-        r, "pipeline_schedules", {"1f1b", "gpipe", "interleaved"},
-        {PipelineSchedule::one_f_one_b, PipelineSchedule::gpipe, PipelineSchedule::interleaved}, o.schedules, d);
+        r, "pipeline_schedules", {"1f1b", "gpipe", "interleaved", "zero_bubble", "dualpipe", "dualpipe_v"},
+        {PipelineSchedule::one_f_one_b, PipelineSchedule::gpipe, PipelineSchedule::interleaved,
+         PipelineSchedule::zero_bubble, PipelineSchedule::dualpipe, PipelineSchedule::dualpipe_v},
+        o.schedules, d);
     o.virtual_stages = read_int_list(r, "virtual_stages", 1024, o.virtual_stages, d);
     o.microbatch_sequences = read_int_list(r, "microbatch_sequences", 100'000'000, o.microbatch_sequences, d);
     o.remats = read_list<Remat>(r, "remat", {"none", "big_matmuls", "mlp_matmuls", "block"},
@@ -82,14 +84,34 @@ SpaceOptions read_space(JsonReader& args, Dtype matmul, Diagnostics& d) {
     o.offloads = read_list<OffloadChoice>(
         r, "offload", {"none", "optimizer", "activations", "both"},
         {OffloadChoice::none, OffloadChoice::optimizer, OffloadChoice::activations, OffloadChoice::both}, o.offloads, d);
-    o.matmul = read_list<Dtype>(r, "matmul", {"bf16", "fp8", "int8", "fp4"}, {Dtype::bf16, Dtype::fp8, Dtype::int8, Dtype::fp4},
-                                {}, d);
+    std::vector<MatmulChoice> precisions;
+    for (const std::string& name : matmul_precision_choices()) {
+      TrainingPrecision p;
+      set_matmul_precision(name, p);
+      precisions.push_back({p.matmul, p.recipe});
+    }
+    o.matmul = read_list<MatmulChoice>(r, "matmul", matmul_precision_choices(), precisions, {}, d);
     o.sequence_parallel = read_list<bool>(r, "sequence_parallel", {"on", "off"}, {true, false}, o.sequence_parallel, d);
     o.context_variants = read_list<ContextVariant>(r, "context_variants", {"ring", "all_gather"},
                                                    {ContextVariant::ring, ContextVariant::all_gather}, o.context_variants, d);
+    // The experts' TP: "tp" is the TP degree (Megatron's default), numbers fold the other TP ranks into EP.
+    if (const Json* list = r.array("expert_tensor", false)) {
+      o.expert_tensor.clear();
+      for (std::size_t i = 0; i < list->size(); ++i) {
+        const Json& v = (*list)[i];
+        if (v.is_string() && v.get<std::string>() == "tp") o.expert_tensor.push_back(0);
+        else if (const auto e = read_integer_value(v, json_pointer_child(r.path_of("expert_tensor"), i), 1, 1 << 24, d))
+          o.expert_tensor.push_back(static_cast<int>(*e));
+      }
+      if (list->empty()) add_diagnostic(d, r.path_of("expert_tensor"), "empty", "allow at least one value (\"tp\" or a degree)");
+    }
+    if (r.has("capacity_factors")) {
+      o.capacity_factors = r.numbers("capacity_factors", false, "capacity_factor");
+      if (o.capacity_factors.empty()) add_diagnostic(d, r.path_of("capacity_factors"), "empty", "allow at least one capacity");
+    }
     r.finish();
   }
-  if (o.matmul.empty()) o.matmul = {matmul};
+  if (o.matmul.empty()) o.matmul = {MatmulChoice{precision.matmul, precision.recipe}};
   return o;
 }
 
@@ -158,16 +180,17 @@ Json plan_json(const QueryContext& ctx, const RankedPlan& r) {
     for (int k = 0; k < kLayoutStrategies; ++k)
       if (plan_group(p, k).count) parallelism[kStrategyKeys[k]] = group_json(plan_group(p, k), *ctx.mesh);
   if (p.pipeline.degree > 1) {
-    parallelism["pipeline_schedule"] = schedule_name(p.schedule);
+    parallelism["pipeline_schedule"] = pipeline_schedule_name(p.schedule);
     if (p.schedule == PipelineSchedule::interleaved) parallelism["virtual_stages"] = p.virtual_stages;
   }
   if (p.tensor.degree > 1) parallelism["sequence_parallel"] = p.sequence_parallel;
   if (p.context.degree > 1) parallelism["context_variant"] = context_variant_name(p.context_variant);
+  if (p.expert_tensor > 0) parallelism["expert_tensor"] = p.expert_tensor;
   const double shards = p.data.degree * p.fsdp.degree * p.expert.degree;
   Json plan{{"index", r.index},
             {"parallelism", parallelism},
             {"remat", std::string(remat_name(r.input.remat))},
-            {"precision", {{"matmul", std::string(dtype_name(r.input.precision.matmul))}}},
+            {"precision", {{"matmul", matmul_precision_name(r.input.precision)}}},
             {"offload", {{"optimizer", p.offload_optimizer}, {"activations", p.offload_activations}}},
             {"degrees", {{"data", s.data}, {"fsdp", s.fsdp}, {"tensor", s.tensor}, {"pipeline", s.pipeline},
                          {"expert", s.expert}, {"context", s.context}, {"slices", s.slices}}},
@@ -185,6 +208,9 @@ Json plan_json(const QueryContext& ctx, const RankedPlan& r) {
             {"train_time_s", s.train_time_s},
             {"train_usd", s.train_usd}};
   if (ctx.hw->kind == ChipKind::gpu) plan["mesh"] = gpu_mesh;
+  if (r.input.moe.capacity_factor > 0)
+    plan["moe"] = {{"capacity_factor", r.input.moe.capacity_factor},
+                   {"token_policy", r.input.moe.policy == TokenPolicy::pad ? "pad" : "drop"}};
   return plan;
 }
 
@@ -229,13 +255,13 @@ Json run_plan_search(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
   settings.objective = objective == "cost_to_train"    ? SearchObjective::cost_to_train
                        : objective == "tokens_per_usd" ? SearchObjective::tokens_per_usd
                                                        : SearchObjective::step_time;
-  SpaceOptions options = read_space(args, in.precision.matmul, d);
+  SpaceOptions options = read_space(args, in.precision, d);
   read_constraints(args, options, settings, d);
   const double limit = args.number("limit", false).value_or(kDefaultSpaceLimit);
   const bool count_only = args.boolean("count_only", false).value_or(false);
   const double chunk = static_cast<double>(args.integer("chunk_plans", false, 1, 1'000'000'000).value_or(0));
   const Json* resume = args.object("resume", false);
-  for (Dtype m : options.matmul) peak_for(*ctx.hw, m, args.path_of("precision") + "/matmul", d);
+  for (const MatmulChoice& m : options.matmul) peak_for(*ctx.hw, m.dtype, args.path_of("precision") + "/matmul", d);
   if (has_errors(d)) return {};
 
   const PlanSpace space = build_plan_space(in, options);

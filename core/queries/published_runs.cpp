@@ -139,6 +139,8 @@ std::vector<PublishedRun> read_published_runs(const Json& runs, const std::strin
   return out;
 }
 
+const char* run_architecture(const PublishedRun& run) { return run.specs && run.specs->model.is_moe() ? "moe" : "dense"; }
+
 double predict_run(const PublishedRun& run, const CalibrationProfile* profile) {
   return run.task == "training" ? predict_training(run, profile) : predict_serving(run, profile);
 }

@@ -38,6 +38,9 @@ struct PublishedRun {
 std::vector<PublishedRun> read_published_runs(const Json& runs, const std::string& path, bool require_split,
                                               Diagnostics& diagnostics);
 
+// "moe" when the run's model routes tokens to experts, else "dense" (the validation tables split by it).
+const char* run_architecture(const PublishedRun& run);
+
 // The run's metric predicted by the book (profile == nullptr) or the calibrated model with `profile`.
 double predict_run(const PublishedRun& run, const CalibrationProfile* profile);
 

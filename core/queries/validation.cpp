@@ -22,7 +22,11 @@ Json family_holdout(std::vector<PublishedRun>& runs) {
   Json rows = Json::array();
   for (const HoldoutGroup& g :
        hold_out_groups(runs, std::vector<CalibrationProfile>(embedded.begin(), embedded.end()), family_of))
-    rows.push_back({{"family", g.group}, {"converged", g.converged}, {"book", error_stats_json(error_stats(g.book_errors))},
+    rows.push_back({{"family", g.group},
+                    {"architecture", run_architecture(*g.runs.front())},
+                    {"task", g.runs.front()->task},
+                    {"converged", g.converged},
+                    {"book", error_stats_json(error_stats(g.book_errors))},
                     {"calibrated", error_stats_json(error_stats(g.calibrated_errors))}});
   return rows;
 }

@@ -44,13 +44,13 @@ constexpr ProfileParameter kParameters[] = {
     {"step_overhead_s", &P::step_overhead_s, 1e-3, 30.0, 0.1, 0.1, 1.5, kFamily, kTrain,
      "seconds per step outside the layers (data loading, launch, logging, the optimizer's kernel launches)"},
     // MoE as it runs: grouped GEMMs over the experts (MegaBlocks, Gale et al. 2023: ~0.8 of dense GEMM throughput;
-    // CUTLASS grouped GEMM), the token permutations (gathers and scatters, unfused: one pass each), and how much of
-    // the dispatch frameworks that overlap it hide (DeepSeek-V3 §3.2.2: nearly all; Megatron-Bridge's EP overlap).
-    {"grouped_matmul_frac", &P::grouped_matmul_frac, 0.2, 1.0, 0.8, 0.8, 0.3, kFamily, kTrain,
+    // CUTLASS grouped GEMM), the token permutations (gathers and scatters, unfused: one pass each), and how much
+    // compute an overlapping framework hides the dispatch behind (it shares the SMs with the kernels it runs beside).
+    {"grouped_matmul_frac", &P::grouped_matmul_frac, 0.2, 1.0, 0.8, 0.8, 0.15, kFamily, kTrain,
      "rate of the routed experts' grouped matmuls relative to a dense matmul of the same shape"},
     {"routing_traffic", &P::routing_traffic, 0.1, 10.0, 1.0, 1.0, 0.7, kFamily, kTrain,
      "HBM traffic of the MoE permutations (gathers and scatters of the token copies) relative to one pass each"},
-    {"expert_overlap_frac", &P::expert_overlap_frac, 0.01, 1.0, 0.8, 0.8, 0.5, kFamily, kTrain,
+    {"expert_overlap_frac", &P::expert_overlap_frac, 0.01, 1.0, 0.5, 0.5, 0.7, kFamily, kTrain,
      "fraction of an MoE layer's compute that hides its dispatch and combine when the framework overlaps them"},
     {"decode_hbm_frac", &P::decode_hbm_frac, 0.2, 1.0, 0.75, 0.75, 0.3, kChip, kServe,
      "fraction of the HBM bandwidth a decode step achieves loading weights and KV caches"},
@@ -60,6 +60,10 @@ constexpr ProfileParameter kParameters[] = {
      "seconds of launch and synchronisation per op of a layer in a serving step"},
     {"decode_step_overhead_s", &P::decode_step_overhead_s, 1e-6, 0.1, 1e-3, 3e-4, 1.5, kFamily, kServe,
      "seconds per decode step outside the layers (host dispatch, sampling, the scheduler)"},
+    // Serving engines' fused MoE kernels stream many small expert weight matrices per step (TensorRT-LLM's and
+    // vLLM's fused-MoE / grouped GEMMs): they reach less of the chip than one dense GEMM of the same bytes.
+    {"decode_expert_frac", &P::decode_expert_frac, 0.1, 1.0, 0.7, 0.7, 0.5, kFamily, kServe,
+     "share of the chip's rate (compute and HBM) a serving engine's routed-expert kernels reach"},
 };
 
 void read_tiling(JsonReader& r, MatmulTiling& t, Diagnostics& d) {

@@ -36,6 +36,7 @@ struct CalibrationProfile {
   double overlap_frac = 1, tp_overlap_frac = 0, step_overhead_s = 0;
   double grouped_matmul_frac = 1, routing_traffic = 1, expert_overlap_frac = 0;
   double decode_hbm_frac = 1, decode_matmul_frac = 1, decode_op_overhead_s = 0, decode_step_overhead_s = 0;
+  double decode_expert_frac = 1;
   std::vector<ErrorBand> bands;
 
   bool is_family() const { return hardware.empty(); }

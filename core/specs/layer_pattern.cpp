@@ -82,6 +82,9 @@ LayerPattern build_layer_pattern(double layers, double dense_layers, bool moe_mo
     }
   }
   p.all = p.first(layers);
+  p.moe_layers = p.all.moe();
+  p.dense_layers = p.all.dense();
+  for (int k = 0; k < kAttentionSpans; ++k) p.span_layers[k] = p.all.span(static_cast<AttentionSpan>(k));
   return p;
 }
 

@@ -45,12 +45,16 @@ struct LayerPattern {
   std::vector<LayerCounts> before;   // layers of each kind before each run
   double layers = 0;
   LayerCounts all;
+  // The whole model's counts, kept so that the hot paths read them without summing.
+  double moe_layers = 0, dense_layers = 0;
+  std::array<double, kAttentionSpans> span_layers{};
 
   // The kinds of layers [0, n) and [first, last).
   LayerCounts first(double n) const;
   LayerCounts range(double first_layer, double last_layer) const { return first(last_layer) - first(first_layer); }
-  bool any_moe() const { return all.moe() > 0; }
-  bool any(AttentionSpan s) const { return all.span(s) > 0; }
+  bool any_moe() const { return moe_layers > 0; }
+  bool any(AttentionSpan s) const { return span_layers[static_cast<int>(s)] > 0; }
+  bool all_full() const { return span_layers[0] == layers; }
 };
 
 // Layer i is dense when i < dense_layers, else mlp[i mod its length] (empty: every such layer is MoE when

@@ -50,8 +50,8 @@ struct ModelConfig {
 
   bool is_moe() const { return experts > 0; }
   bool is_mla() const { return mla.kv_lora_rank > 0; }
-  double moe_layers() const { return pattern.all.moe(); }
-  double dense_mlp_layers() const { return pattern.all.dense(); }
+  double moe_layers() const { return pattern.moe_layers; }
+  double dense_mlp_layers() const { return pattern.dense_layers; }
   double mlp_matrices() const { return mlp == MlpKind::gated ? 3.0 : 2.0; }
   // Width of one head's query and key (MLA: the non-rotary and rotary parts), and of its value.
   double qk_head_dim() const { return is_mla() ? mla.qk_nope_head_dim + mla.qk_rope_head_dim : head_dim; }

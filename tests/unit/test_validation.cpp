@@ -30,7 +30,7 @@ const json& suite_runs() {
 json evaluate_query(const json& query) { return json::parse(scalescope::evaluate_json(json{{"query", query}}.dump())); }
 
 const json& validation() {
-  static const json out = evaluate_query({{"kind", "validation"}, {"runs", suite_runs()}});
+  static const json out = evaluate_query({{"kind", "validation"}, {"runs", suite_runs()}, {"family_holdout", true}});
   return out;
 }
 
@@ -41,14 +41,17 @@ double median_abs(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-// Calibrated errors of the held-out runs in scope (not excluded), filtered by kind ("" = any) and task.
-std::vector<double> held_in_scope(const std::string& kind, const std::string& task) {
+// Calibrated errors of the held-out runs in scope (not excluded), filtered by kind ("" = any), task and
+// architecture ("dense", "moe"; "" = any).
+std::vector<double> held_in_scope(const std::string& kind, const std::string& task, const std::string& architecture = "") {
   std::vector<double> e;
   for (const auto& r : validation()["result"]["runs"])
-    if (r["split"] == "held" && r["excluded"] == "" && (kind.empty() || r["kind"] == kind) && r["task"] == task)
+    if (r["split"] == "held" && r["excluded"] == "" && (kind.empty() || r["kind"] == kind) && r["task"] == task &&
+        (architecture.empty() || r["architecture"] == architecture))
       e.push_back(r["calibrated_error_frac"].get<double>());
   return e;
 }
+
 
 }  // namespace
 
@@ -65,27 +68,57 @@ TEST_CASE("every published run of the suite is read and predicted at both fideli
 }
 
 TEST_CASE("calibrated out-of-sample error stays below its bars", "[validation]") {
-  // Regression bars just above what the model reaches (docs/validation.md, held out and in scope); the issue's
-  // targets are 10% (TPU) and 12% (GPU) median for training, 25% p90, 20% median for serving (reached: 4.9%,
-  // 4.9%, p90 13.4%, serving 13.3% over 7 runs).
-  const auto tpu = held_in_scope("tpu", "training"), gpu = held_in_scope("gpu", "training");
-  const auto serving = held_in_scope("", "serving");
+  // Regression bars just above what the model reaches (docs/validation.md, held out and in scope): dense training
+  // 4.6% (TPU) and 4.5% (GPU) median, p90 12.5%; serving 6.4% (dense) and 22.6% (MoE) median.
+  const auto tpu = held_in_scope("tpu", "training", "dense"), gpu = held_in_scope("gpu", "training", "dense");
+  const auto serving = held_in_scope("", "serving", "dense"), moe_serving = held_in_scope("", "serving", "moe");
   REQUIRE(tpu.size() >= 15);
   REQUIRE(gpu.size() >= 5);
   REQUIRE(serving.size() >= 5);
+  REQUIRE(moe_serving.size() >= 5);
   CHECK(median_abs(tpu) <= 0.06);
   CHECK(median_abs(gpu) <= 0.06);
-  CHECK(median_abs(serving) <= 0.14);
-  std::vector<double> training = tpu;
-  training.insert(training.end(), gpu.begin(), gpu.end());
+  CHECK(median_abs(serving) <= 0.10);
+  CHECK(median_abs(moe_serving) <= 0.25);
   std::vector<double> abs_training;
-  for (double x : training) abs_training.push_back(std::fabs(x));
+  for (const auto* part : {&tpu, &gpu})
+    for (double x : *part) abs_training.push_back(std::fabs(x));
   std::sort(abs_training.begin(), abs_training.end());
   CHECK(abs_training[static_cast<std::size_t>(std::ceil(0.9 * abs_training.size())) - 1] <= 0.15);
   // No systematic sign: between 35% and 65% of the held training runs are optimistic.
+  std::vector<double> training = held_in_scope("", "training");
   const double optimistic = static_cast<double>(std::count_if(training.begin(), training.end(), [](double e) { return e < 0; }));
   CHECK(optimistic / training.size() >= 0.35);
   CHECK(optimistic / training.size() <= 0.65);
+}
+
+TEST_CASE("MoE training: held-out runs within the issue's bars, and each MoE family held out whole", "[validation]") {
+  // Issue 17: on runs the fit never saw, MoE training at most 15% median and no run off by more than 2x (a step
+  // time error in [-0.5, +1]). Reached: 10.1% over 16 runs, the worst +29.9%.
+  const auto moe = held_in_scope("", "training", "moe");
+  REQUIRE(moe.size() >= 12);
+  CHECK(median_abs(moe) <= 0.15);
+  for (double e : moe) {
+    CHECK(e <= 1.0);
+    CHECK(e >= -0.5);
+  }
+  // Each MoE family held out whole (the profiles refitted without it): a framework release the fit never saw.
+  // Regression bars above what the model reaches (28.5% for Megatron-Bridge 26.04.01's MoE tables, 24.1% for DGX
+  // Cloud's Grok-1, 31.0% for TensorRT-LLM's MoE serving; the others under 7%), and no family's worst run off by
+  // more than 2x.
+  int families = 0;
+  std::vector<double> medians;
+  for (const auto& f : validation()["result"]["family_holdout"]) {
+    if (f["architecture"] != "moe") continue;
+    INFO(f["family"]);
+    ++families;
+    const double median = f["calibrated"]["median_abs_frac"].get<double>();
+    medians.push_back(median);
+    CHECK(median <= 0.35);
+    CHECK(f["calibrated"]["max_abs_frac"].get<double>() <= 1.0);
+  }
+  CHECK(families >= 6);
+  CHECK(median_abs(medians) <= 0.20);
 }
 
 TEST_CASE("the calibrated model beats the book on every held-out family in scope", "[validation]") {
