@@ -60,7 +60,8 @@ void time_search(const char* name, const scalescope::TrainingInput& in, const sc
 scalescope::SpaceOptions everything() {
   using namespace scalescope;
   SpaceOptions o;
-  o.schedules = {PipelineSchedule::one_f_one_b, PipelineSchedule::gpipe, PipelineSchedule::interleaved};
+  o.schedules = {PipelineSchedule::one_f_one_b, PipelineSchedule::gpipe, PipelineSchedule::interleaved,
+                 PipelineSchedule::zero_bubble, PipelineSchedule::dualpipe, PipelineSchedule::dualpipe_v};
   o.offloads = {OffloadChoice::none, OffloadChoice::optimizer, OffloadChoice::activations, OffloadChoice::both};
   o.sequence_parallel = {true, false};
   o.context_variants = {ContextVariant::ring, ContextVariant::all_gather};
@@ -147,6 +148,55 @@ int main() {
   // The same spaces ranked by the calibrated step (plan_search's default fidelity).
   time_search("calibrated plan search, 4096 H100", gpu_job, SpaceOptions{}, calibration_profile_for(gpu));
   time_search("calibrated plan search, v5p 16x20x28", pod_job, SpaceOptions{}, calibration_profile_for(tpu));
+
+  // Today's models (issue 17): DeepSeek-V3 (MLA, 3 dense + 58 MoE layers, one MTP module) on 256 B200 as Megatron-
+  // Bridge runs it (PP8 x VP2, EP32 over the data ranks, MXFP8, DeepEP with EP overlap), one calibrated step: the
+  // busiest stage found among the layer kinds, the dispatch costed by placement. Same 2 µs budget.
+  const Hardware b200 = parse_hardware(Json::parse(find_preset(hardware_preset_texts(), "b200")->json), "", true, d);
+  const ModelConfig deepseek = parse_model(Json::parse(find_preset(model_preset_texts(), "deepseek-v3")->json), "", true, d);
+  const Mesh b200s = parse_mesh(Json{{"shape", {32, 8}}}, "/mesh", b200, d);
+  TrainingInput ds;
+  ds.model = &deepseek;
+  ds.hw = &b200;
+  ds.mesh = &b200s;
+  ds.batch_tokens = 4096.0 * 4096;
+  ds.seq_len = 4096;
+  ds.mtp_layers = 1;
+  ds.remat = Remat::big_matmuls;
+  ds.precision.master_weights = true;
+  set_matmul_precision("mxfp8", ds.precision);
+  ds.moe.dispatcher = Dispatcher::hierarchical;
+  ds.moe.overlap = true;
+  ds.plan.zero_stage = 1;
+  ds.plan.pipeline = make_axis_group(b200s, {0});
+  ds.plan.pipeline.degree = 8;  // the outer axis's first factor: a synthetic group is enough to time the step
+  ds.plan.expert = make_axis_group(b200s, {1});
+  ds.plan.expert.degree = 32;
+  ds.plan.schedule = PipelineSchedule::interleaved;
+  ds.plan.virtual_stages = 2;
+  ds.plan.microbatches = 128;
+  const CalibrationProfile& b200_profile = *calibration_profile_for(b200);
+  measure("calibrated training step, DeepSeek-V3 256 B200", [&](long i) {
+    ds.batch_tokens = 4096.0 * (4096 + 32 * (i & 7));
+    return evaluate_calibrated_training_step(ds, b200_profile).step.step_s;
+  });
+  // An MoE plan search (Qwen3-30B-A3B, 128 experts, on 64 H100): the default space, then with the MoE settings the
+  // search can also try (the experts' TP folded over TP, a capacity, zero-bubble and DualPipe schedules, MXFP8).
+  const ModelConfig qwen = parse_model(Json::parse(find_preset(model_preset_texts(), "qwen3-30b-a3b")->json), "", true, d);
+  const Mesh h100_64 = parse_mesh(Json{{"shape", {64}}}, "/mesh", gpu, d);
+  TrainingInput qwen_job;
+  qwen_job.model = &qwen;
+  qwen_job.hw = &gpu;
+  qwen_job.mesh = &h100_64;
+  qwen_job.batch_tokens = 1024.0 * 4096;
+  qwen_job.seq_len = 4096;
+  time_search("calibrated plan search, MoE, 64 H100", qwen_job, SpaceOptions{}, calibration_profile_for(gpu));
+  SpaceOptions moe_space;
+  moe_space.expert_tensor = {0, 1};
+  moe_space.capacity_factors = {0, 1.25};
+  moe_space.schedules = {PipelineSchedule::one_f_one_b, PipelineSchedule::interleaved, PipelineSchedule::zero_bubble,
+                         PipelineSchedule::dualpipe, PipelineSchedule::dualpipe_v};
+  time_search("calibrated plan search, MoE + its settings", qwen_job, moe_space, calibration_profile_for(gpu));
 
   // The space sizes beside an exhaustive peer's (Calculon, Isaev et al. SC'23, as issue 9 quotes them): ours by
   // default and with every setting allowed. Megatron-22B as Calculon's examples/22B.json (hidden 6144, 48 blocks,

@@ -186,8 +186,11 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
   // Every kind of layer the model has, then the busiest stage by time (stages need not divide the layers).
   std::array<WorkTime, kLayerKinds> kind{};
   std::array<double, kLayerKinds> kind_s{};
+  std::array<int, kLayerKinds> present{};
+  int kinds = 0;
   for (int k = 0; k < kLayerKinds; ++k) {
     if (m.pattern.all.n[k] <= 0) continue;
+    present[kinds++] = k;
     kind[k] = c.work(layer_ops(m, k, shape));
     kind_s[k] = kind[k].total() + prof.op_overhead_s * kind[k].ops;
   }
@@ -200,8 +203,10 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
   const double mtp = m.mtp_layers > 0 ? std::min(in.mtp_layers, m.mtp_layers) : 0.0;
   WorkTime mtp_work;
   if (mtp > 0) {
+    // The model's own kind of layer and the head's logits, already priced where the model has them.
     const int mtp_kind = layer_kind(m.is_moe(), AttentionSpan::full);
-    const WorkTime layer = c.work(layer_ops(m, mtp_kind, shape)), logits = c.work(head_ops(m, shape, false, true));
+    const WorkTime layer = m.pattern.all.n[mtp_kind] > 0 ? kind[mtp_kind] : c.work(layer_ops(m, mtp_kind, shape));
+    const WorkTime logits = stages > 1 ? head : c.work(head_ops(m, shape, false, true));
     mtp_work.forward = mtp * (layer.forward + logits.forward);
     mtp_work.backward = mtp * (layer.backward + logits.backward);
     mtp_work.recompute = mtp * layer.recompute;
@@ -213,14 +218,16 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
   }
   auto stage_sum = [&](double WorkTime::*f) {
     double t = 0;
-    for (int k = 0; k < kLayerKinds; ++k) t += here.n[k] * kind[k].*f;
+    for (int i = 0; i < kinds; ++i) t += here.n[present[i]] * kind[present[i]].*f;
     return t;
   };
   // The heaviest MoE and dense kinds on the stage: what the per-layer collectives hide behind.
   auto heaviest = [&](bool moe) {
     int best = -1;
-    for (int k = 0; k < kLayerKinds; ++k)
+    for (int i = 0; i < kinds; ++i) {
+      const int k = present[i];
       if (kind_is_moe(k) == moe && here.n[k] > 0 && (best < 0 || kind_s[k] > kind_s[best])) best = k;
+    }
     return best < 0 ? WorkTime{} : kind[best];
   };
   const WorkTime dense = heaviest(false), moe = heaviest(true);

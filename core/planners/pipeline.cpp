@@ -41,28 +41,37 @@ LayerCounts busiest_stage(const LayerPattern& pattern, double stages, double chu
                           const std::array<double, kLayerKinds>& weight) {
   const double layers = pattern.layers;
   const double chunk = std::ceil(layers / (stages * chunks));
-  auto weigh = [&](const LayerCounts& c) {
-    double w = 0;
-    for (int k = 0; k < kLayerKinds; ++k) w += c.n[k] * weight[k];
-    return w;
-  };
   if (stages > kMaxStagesScanned || pattern.runs.size() <= 1) {
     // One kind of layer (or too many stages to scan): the busiest stage holds c full chunks of the mix.
     return pattern.all.scaled(std::min(layers, chunks * chunk) / layers);
   }
+  // Weigh every chunk in one walk along the runs (chunk j on stage j mod S), then count the heaviest stage's layers.
+  std::array<double, static_cast<std::size_t>(kMaxStagesScanned)> stage_weight;
+  const auto& runs = pattern.runs;
+  std::size_t r = 0;
+  const auto stage_count = static_cast<std::size_t>(stages);
+  std::fill_n(stage_weight.begin(), stage_count, 0.0);
+  const auto total_chunks = static_cast<std::size_t>(stages * chunks);
+  for (std::size_t j = 0, stage = 0; j < total_chunks; ++j, stage = stage + 1 == stage_count ? 0 : stage + 1) {
+    const double a = std::min(static_cast<double>(j) * chunk, layers), b = std::min((static_cast<double>(j) + 1.0) * chunk, layers);
+    double w = 0;
+    while (r + 1 < runs.size() && runs[r + 1].start <= a) ++r;
+    for (std::size_t q = r; q < runs.size() && runs[q].start < b; ++q) {
+      const double end = q + 1 < runs.size() ? runs[q + 1].start : layers;
+      w += (std::min(b, end) - std::max(a, runs[q].start)) * weight[runs[q].kind];
+    }
+    stage_weight[stage] += w;
+  }
+  double best_stage = 0, best_weight = -1;
+  for (double s = 0; s < stages; ++s)
+    if (stage_weight[static_cast<std::size_t>(s)] > best_weight) {
+      best_weight = stage_weight[static_cast<std::size_t>(s)];
+      best_stage = s;
+    }
   LayerCounts best;
-  double best_weight = -1;
-  for (double s = 0; s < stages; ++s) {
-    LayerCounts here;
-    for (double j = s; j < stages * chunks; j += stages) {
-      const LayerCounts c = pattern.range(j * chunk, std::min((j + 1.0) * chunk, layers));
-      for (int k = 0; k < kLayerKinds; ++k) here.n[k] += c.n[k];
-    }
-    const double w = weigh(here);
-    if (w > best_weight) {
-      best_weight = w;
-      best = here;
-    }
+  for (double j = best_stage; j < stages * chunks; j += stages) {
+    const LayerCounts c = pattern.range(j * chunk, std::min((j + 1.0) * chunk, layers));
+    for (int k = 0; k < kLayerKinds; ++k) best.n[k] += c.n[k];
   }
   return best;
 }

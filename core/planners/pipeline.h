@@ -14,7 +14,7 @@ double chunks_per_stage(const TrainingPlan& plan);
 // The layers of the stage that weighs most by `weight` (per layer kind: FLOPs, or seconds): S stages of c chunks
 // each, a chunk ceil(L / (S c)) layers (the last ones shorter), chunk j on stage j mod S. A deeper pipeline than
 // kMaxStagesScanned is taken as evenly mixed.
-constexpr double kMaxStagesScanned = 4096;
+constexpr double kMaxStagesScanned = 512;
 LayerCounts busiest_stage(const LayerPattern& pattern, double stages, double chunks,
                           const std::array<double, kLayerKinds>& weight);
 

@@ -35,25 +35,37 @@ std::vector<int> slice_shape(const Hardware& hw, int n) {
   return best;
 }
 
-// One replica: its mesh, and which axes carry TP and which EP.
+// One replica: its mesh, which axes carry TP and which EP (attention data parallel), and the experts' TP.
 struct ReplicaLayout {
   std::vector<int> shape, tensor_axes, expert_axes;
-  double tensor = 1, expert = 1;
+  double tensor = 1, expert = 1, expert_tensor = 0;
 };
+
+// The layouts of `r`'s degrees a model can run: TP divides the heads (and a dense layer's d_ff), the experts' TP
+// their d_ff, the expert group (expert x TP / ETP) the experts. An MoE model with TP also tries wide EP: the
+// experts whole (ETP 1), spread over every chip of the replica.
+void push_valid(const ModelConfig& m, ReplicaLayout r, std::vector<ReplicaLayout>& out) {
+  if (!divides(r.tensor, m.heads) || (m.dense_mlp_layers() > 0 && !divides(r.tensor, m.d_ff))) return;
+  if (!m.is_moe()) {
+    if (r.expert == 1) out.push_back(r);
+    return;
+  }
+  for (double etp : {r.tensor, 1.0}) {
+    const double group = r.expert * r.tensor / etp;
+    if (!divides(etp, m.expert_d_ff) || group > m.experts || !divides(group, m.experts)) continue;
+    r.expert_tensor = etp == r.tensor ? 0 : etp;
+    out.push_back(r);
+    if (r.tensor == 1) break;
+  }
+}
 
 std::vector<ReplicaLayout> replica_layouts(const ServingSearchInput& in, int n) {
   const ModelConfig& m = *in.model;
   std::vector<ReplicaLayout> out;
-  auto valid = [&](double tp, double ep) {
-    const double d_ff = m.is_moe() ? m.expert_d_ff : m.d_ff;
-    if (!divides(tp, m.heads) || !divides(tp, d_ff)) return false;
-    return ep == 1 || (m.is_moe() && ep <= m.experts && divides(ep, m.experts));
-  };
   if (in.hw->kind == ChipKind::gpu) {
     for (int ep = 1; ep <= n; ++ep) {
       if (n % ep || (ep > 1 && !m.is_moe())) continue;
       const int tp = n / ep;
-      if (!valid(tp, ep)) continue;
       ReplicaLayout r;
       r.tensor = tp;
       r.expert = ep;
@@ -68,7 +80,7 @@ std::vector<ReplicaLayout> replica_layouts(const ServingSearchInput& in, int n) 
         r.expert_axes = {0};
         r.tensor_axes = {1};
       }
-      out.push_back(r);
+      push_valid(m, r, out);
     }
     return out;
   }
@@ -88,7 +100,7 @@ std::vector<ReplicaLayout> replica_layouts(const ServingSearchInput& in, int n) 
         r.tensor *= shape[a];
       }
     }
-    if (valid(r.tensor, r.expert)) out.push_back(r);
+    push_valid(m, r, out);
   }
   return out;
 }
@@ -153,6 +165,7 @@ ServingSearch search_serving(const ServingSearchInput& in) {
       s.include_comms = in.include_comms;
       for (int a : r.tensor_axes) add_axis(s.tensor, mesh, a);
       for (int a : r.expert_axes) add_axis(s.expert, mesh, a);
+      s.expert_tensor = r.expert_tensor;
       for (Dtype w : in.weights)
         for (Dtype kv : in.kv) {
           s.weights = w;
@@ -181,6 +194,7 @@ ServingSearch search_serving(const ServingSearchInput& in) {
               x.expert_axes = r.expert_axes;
               x.tensor = r.tensor;
               x.expert = r.expert;
+              x.expert_tensor = r.expert_tensor;
               x.weights = w;
               x.kv = kv;
               x.batch = b;

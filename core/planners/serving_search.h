@@ -1,4 +1,5 @@
-// Search over serving deployments (issue 9): replica size and its split into tensor and expert parallelism,
+// Search over serving deployments (issue 9): replica size and its split into tensor and expert parallelism (the
+// expert axis runs attention data parallel; the experts may also fold over the TP ranks: wide EP),
 // weight and KV dtypes, batch, colocated or disaggregated prefill, and the replicas a demand needs; each costed with
 // the serving planner (planners/serving.h, spec §2.10) and ranked by fewest chips, dollars per million output
 // tokens or tokens per second per chip among the deployments that meet a latency target per output token and a
@@ -37,8 +38,9 @@ struct ServingSearchInput {
 
 struct ServingDeployment {
   std::vector<int> mesh_shape;      // one replica's slice (TPU) or GPUs
-  std::vector<int> tensor_axes, expert_axes;  // mesh axes given to TP and EP
+  std::vector<int> tensor_axes, expert_axes;  // mesh axes given to TP and EP (EP also splits attention's sequences)
   double tensor = 1, expert = 1;
+  double expert_tensor = 0;         // the experts' TP (0: the TP degree; 1: wide EP over the TP ranks too)
   Dtype weights = Dtype::bf16, kv = Dtype::bf16;
   double batch = 1;
   bool disaggregated = false;

@@ -38,9 +38,11 @@ Json deployment_json(const ServingDeployment& x) {
   Json parallelism = Json::object();
   if (!x.tensor_axes.empty()) parallelism["tensor"] = names_of(x.tensor_axes);
   if (!x.expert_axes.empty()) parallelism["expert"] = names_of(x.expert_axes);
+  if (x.expert_tensor > 0) parallelism["expert_tensor"] = x.expert_tensor;
   return {{"mesh", {{"shape", x.mesh_shape}}},
           {"parallelism", parallelism},
-          {"degrees", {{"tensor", x.tensor}, {"expert", x.expert}}},
+          {"degrees", {{"tensor", x.tensor}, {"expert", x.expert},
+                       {"expert_tensor", x.expert_tensor > 0 ? x.expert_tensor : x.tensor}}},
           {"dtypes", {{"weights", std::string(dtype_name(x.weights))}, {"kv", std::string(dtype_name(x.kv))}}},
           {"batch", x.batch},
           {"disaggregated", x.disaggregated},

@@ -50,6 +50,16 @@ LayerCounts LayerPattern::first(double n) const {
   return out;
 }
 
+double LayerPattern::weight_first(double n, const std::array<double, kLayerKinds>& weight) const {
+  n = std::clamp(n, 0.0, layers);
+  if (runs.empty() || n <= 0) return 0;
+  const auto it = std::upper_bound(runs.begin(), runs.end(), n, [](double x, const Run& r) { return x <= r.start; });
+  const std::size_t r = static_cast<std::size_t>(it - runs.begin()) - 1;
+  double w = (n - runs[r].start) * weight[runs[r].kind];
+  for (int k = 0; k < kLayerKinds; ++k) w += before[r].n[k] * weight[k];
+  return w;
+}
+
 LayerPattern build_layer_pattern(double layers, double dense_layers, bool moe_model, std::span<const MlpLayer> mlp,
                                  std::span<const AttentionSpan> attention) {
   LayerPattern p;

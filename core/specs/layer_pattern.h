@@ -51,6 +51,8 @@ struct LayerPattern {
 
   // The kinds of layers [0, n) and [first, last).
   LayerCounts first(double n) const;
+  // Σ weight[kind] over layers [0, n): what first(n) weighs, without building the counts.
+  double weight_first(double n, const std::array<double, kLayerKinds>& weight) const;
   LayerCounts range(double first_layer, double last_layer) const { return first(last_layer) - first(first_layer); }
   bool any_moe() const { return moe_layers > 0; }
   bool any(AttentionSpan s) const { return span_layers[static_cast<int>(s)] > 0; }
