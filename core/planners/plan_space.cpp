@@ -185,6 +185,9 @@ void apply_knobs(const PlanSpace& space, const DegreeCombo& c, const KnobLists& 
     // A capacity tried by the search drops at it unless the query pads.
     in.moe.capacity_factor = cf;
     if (in.moe.policy == TokenPolicy::dropless) in.moe.policy = TokenPolicy::drop;
+  } else if (cf == SpaceOptions::kDropless) {
+    in.moe.capacity_factor = 0;
+    in.moe.policy = TokenPolicy::dropless;
   }
 }
 

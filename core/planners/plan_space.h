@@ -39,9 +39,10 @@ struct SpaceOptions {
   std::vector<bool> sequence_parallel{true};
   std::vector<ContextVariant> context_variants{ContextVariant::ring};
   // MoE (opt-in): the experts' TP degrees to try (0: the TP degree, Megatron's default; smaller ones fold the
-  // other TP ranks into the expert group), and capacity factors (0: the query's own setting).
+  // other TP ranks into the expert group), and capacity factors (0: the query's own setting; kDropless: none).
   std::vector<int> expert_tensor{0};
   std::vector<double> capacity_factors{0};
+  static constexpr double kDropless = -1;
 };
 
 // One combination of degrees: its layouts on the mesh, its settings per layout, its first plan's ordinal.

@@ -105,9 +105,16 @@ SpaceOptions read_space(JsonReader& args, const TrainingPrecision& precision, Di
       }
       if (list->empty()) add_diagnostic(d, r.path_of("expert_tensor"), "empty", "allow at least one value (\"tp\" or a degree)");
     }
-    if (r.has("capacity_factors")) {
-      o.capacity_factors = r.numbers("capacity_factors", false, "capacity_factor");
-      if (o.capacity_factors.empty()) add_diagnostic(d, r.path_of("capacity_factors"), "empty", "allow at least one capacity");
+    // Capacities: "dropless" (no capacity) or a factor, each dropping at it unless the query pads.
+    if (const Json* list = r.array("capacity_factors", false)) {
+      o.capacity_factors.clear();
+      for (std::size_t i = 0; i < list->size(); ++i) {
+        const Json& v = (*list)[i];
+        if (v.is_string() && v.get<std::string>() == "dropless") o.capacity_factors.push_back(SpaceOptions::kDropless);
+        else if (const auto c = read_number_value(v, json_pointer_child(r.path_of("capacity_factors"), i), "capacity_factor", d))
+          o.capacity_factors.push_back(*c);
+      }
+      if (list->empty()) add_diagnostic(d, r.path_of("capacity_factors"), "empty", "allow at least one capacity (\"dropless\" or a factor)");
     }
     r.finish();
   }

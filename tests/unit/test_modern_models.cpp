@@ -260,3 +260,41 @@ TEST_CASE("parallel folding: EP over the TP ranks the experts do not split over 
   CHECK(ok["result"]["moe"]["expert_parallel"] == 64);
   CHECK(ok["result"]["moe"]["expert_tensor"] == 1);
 }
+
+TEST_CASE("plan_search over the MoE settings: the experts' TP, dropless or a capacity, DualPipe (docs/api.md space)",
+          "[modern]") {
+  // Qwen3-30B-A3B (128 experts) on 32 H100s: every plan the search ranks is the training_step of its own settings.
+  const json base = {{"hardware", {{"preset", "h100-sxm"}}}, {"model", {{"preset", "qwen3-30b-a3b"}}},
+                     {"mesh", {{"shape", {32}}}}};
+  json search = base;
+  search["query"] = {{"kind", "plan_search"}, {"batch_tokens", 4096 * 256}, {"seq_len", 4096}, {"keep", 60},
+                     {"space", {{"expert_tensor", {"tp", 1}}, {"capacity_factors", {"dropless", 1.25}},
+                                {"pipeline_schedules", {"1f1b", "dualpipe", "dualpipe_v"}}}}};
+  const json out = json::parse(evaluate_json(search.dump()));
+  INFO(out["diagnostics"].dump());
+  REQUIRE(out["ok"] == true);
+  const json& plans = out["result"]["plans"];
+  REQUIRE(plans.size() > 20);
+  std::set<std::string> seen;
+  for (const json& p : plans) {
+    if (p["parallelism"].contains("expert_tensor")) seen.insert("expert_tensor");
+    seen.insert(p.contains("moe") ? "capacity" : "dropless");
+    json step = base;
+    step["query"] = {{"kind", "training_step"}, {"batch_tokens", 4096 * 256}, {"seq_len", 4096},
+                     {"parallelism", p["parallelism"]}, {"remat", p["remat"]}, {"precision", p["precision"]}};
+    if (p.contains("mesh")) step["mesh"] = p["mesh"];
+    if (p.contains("moe")) step["query"]["moe"] = p["moe"];
+    const json r = json::parse(evaluate_json(step.dump()));
+    INFO(p.dump());
+    REQUIRE(r["ok"] == true);
+    CHECK(r["result"]["time"]["step_s"].get<double>() == p["step_s"].get<double>());
+    CHECK(r["result"]["moe"]["capacity_factor"].get<double>() == (p.contains("moe") ? 1.25 : 0.0));
+  }
+  CHECK(seen == std::set<std::string>{"capacity", "dropless", "expert_tensor"});
+  search["query"]["space"]["capacity_factors"] = {"none", 0};
+  const json bad = json::parse(evaluate_json(search.dump()));
+  CHECK(bad["ok"] == false);
+  const std::string d = bad["diagnostics"].dump();
+  CHECK(d.find("/query/space/capacity_factors/0") != std::string::npos);
+  CHECK(d.find("/query/space/capacity_factors/1") != std::string::npos);
+}
