@@ -330,4 +330,16 @@ TEST_CASE("today's models from their public config.json, against the published p
   const json oss20 = transformer({{"hf_config", config("gpt-oss-20b.json")}});
   CHECK(oss20["params"]["total"].get<double>() == Approx(20.91e9).epsilon(0.01));
   CHECK(oss20["params"]["active_in_matmuls"].get<double>() == Approx(3.61e9).epsilon(0.01));
+  // The model cards' rounded counts: Kimi K2 "1 trillion total, 32 billion activated"; Llama 4 Maverick 400B / 17B
+  // and Scout 109B / 17B (the language model only: Scout's card counts its vision encoder too); Qwen3-235B-A22B.
+  const auto counts = [&](const char* file, double total, double active, double tolerance) {
+    const json t = transformer({{"hf_config", config(file)}});
+    INFO(file);
+    CHECK(t["params"]["total"].get<double>() == Approx(total).epsilon(tolerance));
+    CHECK(t["params"]["active"].get<double>() == Approx(active).epsilon(tolerance));
+  };
+  counts("kimi-k2-instruct.json", 1.0e12, 32e9, 0.03);
+  counts("llama-4-maverick-17b-128e.json", 400e9, 17e9, 0.02);
+  counts("llama-4-scout-17b-16e.json", 109e9, 17e9, 0.02);
+  counts("qwen3-235b-a22b.json", 235e9, 22e9, 0.01);
 }
