@@ -674,6 +674,19 @@ async function main() {
       await shot(page, 'explorer-gpu-override.png');
     });
 
+    await step('today’s models: DeepSeek-V3 (MLA, 3 dense + 58 MoE layers, MTP) with DualPipe and FP8 blocks on H100s', async () => {
+      await open(page, url + '?v=1&hw=h100-sxm&model=deepseek-v3&fsdp=4&tp=1&ep=8&pp=16&zero=1&sched=dualpipe&mb=32&mm=fp8_blockwise&disp=hierarchical&epov=1');
+      const facts = async (id) => (await page.locator(`ss-facts [data-metric="${id}"]`).textContent()) ?? '';
+      check('the facts name the latent attention', /multi-head latent \(MLA\): 576 KV values/.test(await facts('attention')), await facts('attention'));
+      check('the facts count the layers by kind', (await facts('layers')) === '3 dense + 58 MoE + 1 MTP', await facts('layers'));
+      const s = training({ hw: 'h100-sxm', shape: [16, 4, 8] }, { pipeline: ['X'], fsdp: ['Y'], expert: ['Z'], zero_stage: 1, pipeline_schedule: 'dualpipe', microbatches: 32 }, 4194304, { preset: 'deepseek-v3' });
+      Object.assign(s.query, { precision: { matmul: 'fp8_blockwise' }, moe: { dispatcher: 'hierarchical', overlap: true } });
+      await compareWithCli(page, 'DeepSeek-V3, DualPipe', s, TRAINING_PAIRS.slice(0, 4));
+      await shot(page, 'explorer-deepseek-v3.png');
+      await open(page, url + '?v=1&hw=h100-sxm&model=gemma-3-27b&fsdp=8&tp=8');
+      check('a sliding-window model says which layers slide', /52 of 62 layers sliding \(window 1,024\)|52 of 62 layers sliding \(window 1024\)/.test(await facts('attention')), await facts('attention'));
+    });
+
     await step('a pasted Hugging Face config.json is the model, read by the engine', async () => {
       await open(page, url);
       await unfold(page);

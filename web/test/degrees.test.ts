@@ -52,6 +52,42 @@ describe('degrees a model splits into', () => {
     expect(degreeStops(param('pp'), s, m)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 
+  it('DualPipe needs an even number of stages; dualpipe_v runs two chunks per stage (DeepSeek-V3: 61 layers)', () => {
+    for (const sched of ['dualpipe', 'dualpipe_v'] as const) {
+      const s = stateWith({ model: 'deepseek-v3', sched });
+      const m = effectiveModel(baseModel(s), s);
+      for (let v = 1; v <= 64; v++) {
+        const sc = {
+          hardware: { preset: 'h100-sxm' }, model: { preset: 'deepseek-v3' }, mesh: { shape: [v] },
+          query: { kind: 'training_step', batch_tokens: 4096 * 64, seq_len: 4096, parallelism: { pipeline: ['X'], pipeline_schedule: sched, microbatches: 64 } },
+        };
+        const ev = JSON.parse(engine.evaluate(JSON.stringify(sc))) as Evaluation<unknown>;
+        const rejected = ev.diagnostics.some((d) => d.severity !== 'warning' && d.path.startsWith('/query/parallelism'));
+        expect(splits('pipeline', v, m, s), `${sched}, ${v} stages`).toBe(!rejected);
+      }
+    }
+    const v = stateWith({ model: 'deepseek-v3', sched: 'dualpipe_v' });
+    expect(degreeStops(param('pp'), v, effectiveModel(baseModel(v), v))!.at(-1)).toBe(30); // 2 x 30 chunks <= 61 layers
+  });
+
+  it('the experts’ own TP: TP and EP stop where the engine accepts the folded plan (Qwen3-30B-A3B, 128 experts of d_ff 768)', () => {
+    for (const etp of [1, 2, 4]) {
+      for (const ep of [1, 2, 8]) {
+        const s = stateWith({ model: 'qwen3-30b-a3b', etp, ep });
+        const m = effectiveModel(baseModel(s), s);
+        for (let tp = 1; tp <= 32; tp++) {
+          const sc = {
+            hardware: { preset: 'h100-sxm' }, model: { preset: 'qwen3-30b-a3b' }, mesh: { shape: [ep, tp] },
+            query: { kind: 'training_step', batch_tokens: 4096 * ep * tp * 4, seq_len: 4096, parallelism: { expert: ['X'], tensor: ['Y'], expert_tensor: etp } },
+          };
+          const ev = JSON.parse(engine.evaluate(JSON.stringify(sc))) as Evaluation<unknown>;
+          const rejected = ev.diagnostics.some((d) => d.severity !== 'warning' && d.path.startsWith('/query/parallelism'));
+          expect(splits('tensor', tp, m, s), `etp ${etp}, ep ${ep}, tp ${tp}`).toBe(!rejected);
+        }
+      }
+    }
+  });
+
   it('a 40-head model offers no 16-, 32- or 64-way TP (the reviewer’s case), only divisors', () => {
     const s = stateWith({ model: 'llama-2-13b' });
     const m = effectiveModel(baseModel(s), s);

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { HARDWARE_IDS, MODEL_IDS, PARAMS, PRESETS, defaultState, hardwareFields } from '../src/state/params';
 import { cloneState } from '../src/state/params';
-import { mainScenario, meshFor, planSearchScenario, transformerScenario } from '../src/state/scenario';
+import { mainScenario, matmulDtype, meshFor, planSearchScenario, transformerScenario } from '../src/state/scenario';
 
 describe('parameter table', () => {
   it('has unique, URL-safe keys that do not clash with the version or hardware override keys', () => {
@@ -129,5 +129,48 @@ describe('parameter table: the rows added for serving, remat and efficiency', ()
     expect(at(search, '/query/kind')).toBe('plan_search');
     expect(at(search, '/query/remat')).toBeUndefined(); // the search varies remat itself
     expect(at(search, '/query/efficiency/hbm_frac')).toBe(0.8);
+  });
+});
+
+describe('parameter table: choices are the engine’s', () => {
+  it('offers exactly the pipeline schedules and matmul precisions training_step takes (its unknown_choice lists them)', async () => {
+    const { loadEngine } = await import('./engine');
+    const engine = await loadEngine();
+    const sc = {
+      hardware: { preset: 'h100-sxm' }, model: { preset: 'llama-3-8b' }, mesh: { shape: [8] },
+      query: { kind: 'training_step', batch_tokens: 65536, seq_len: 4096, parallelism: { data: 8, pipeline_schedule: '?' }, precision: { matmul: '?' } },
+    };
+    const ev = JSON.parse(engine.evaluate(JSON.stringify(sc))) as { diagnostics: { path: string; code: string; message: string }[] };
+    const valid = (path: string): string[] => {
+      const d = ev.diagnostics.find((x) => x.path === path && x.code === 'unknown_choice');
+      expect(d, path).toBeDefined();
+      return d!.message.replace(/^.*valid: /, '').split(', ');
+    };
+    expect(PARAMS.find((p) => p.key === 'sched')!.choices).toEqual(valid('/query/parallelism/pipeline_schedule'));
+    expect(PARAMS.find((p) => p.key === 'mm')!.choices).toEqual(valid('/query/precision/matmul'));
+  });
+
+  it('every matmul precision runs its matmul and roofline queries in a dtype the engine has (fp8_blockwise: fp8, nvfp4: fp4)', () => {
+    for (const mm of PARAMS.find((p) => p.key === 'mm')!.choices!) expect(['bf16', 'fp8', 'int8', 'fp4']).toContain(matmulDtype(mm));
+    expect(matmulDtype('fp8_blockwise')).toBe('fp8');
+    expect(matmulDtype('mxfp8')).toBe('fp8');
+    expect(matmulDtype('nvfp4')).toBe('fp4');
+  });
+
+  it('sends the MoE settings and the experts’ TP only when set, at their docs/api.md paths', () => {
+    const s = cloneState(defaultState());
+    Object.assign(s.values, { hw: 'h100-sxm', model: 'qwen3-30b-a3b', fsdp: 8, tp: 2, ep: 4 });
+    const query = (st: typeof s): Record<string, Record<string, unknown>> => {
+      const m = meshFor(st);
+      if (!m.ok) throw new Error(m.problem);
+      return mainScenario(st, m.plan).query as unknown as Record<string, Record<string, unknown>>;
+    };
+    expect(query(s)['moe']).toBeUndefined();
+    expect(query(s)['parallelism']!['expert_tensor']).toBeUndefined();
+    Object.assign(s.values, { etp: 1, cap: 1.25, imb: 1.3, disp: 'hierarchical', epov: true });
+    const q = query(s);
+    expect(q['moe']).toEqual({ capacity_factor: 1.25, load_imbalance: 1.3, dispatcher: 'hierarchical', overlap: true });
+    expect(q['parallelism']!['expert_tensor']).toBe(1);
+    expect((planSearchScenario(s)!.query as unknown as Record<string, unknown>)['moe']).toEqual(q['moe']);
   });
 });

@@ -127,7 +127,31 @@ describe('plan search -> apply', () => {
     expect(a.step.pipeline_stage_imbalance).toBe(a.step.pipeline_stage_layers! / (80 / 3));
   });
 
-  it('a plan outside the controls’ ranges, or with a setting the page has no control for, is refused with words', () => {
+  it('MoE plans over the engine’s whole MoE space (the experts’ TP, capacity, DualPipe, FP8 recipes) apply exactly', () => {
+    // Qwen3-30B-A3B on 64 H100s with the settings plan_search can vary for it (docs/api.md `plan_search` space).
+    const s = stateWith({ hw: 'h100-sxm', model: 'qwen3-30b-a3b', fsdp: 8, tp: 2, ep: 4, batch: 4194304, imb: 1.2, disp: 'hierarchical' });
+    const sc = planSearchScenario(s)!;
+    const space = { expert_tensor: ['tp', 1], capacity_factors: ['dropless', 1.25], pipeline_schedules: ['1f1b', 'dualpipe', 'dualpipe_v'], matmul: ['bf16', 'fp8_blockwise', 'mxfp8'] };
+    const ev = run<PlanSearchResult>({ ...sc, hardware: { preset: 'h100-sxm' }, query: { ...(sc.query as PlanSearchQuery), space, constraints: { max: { pipeline: 4 } } } });
+    expect(errors(ev)).toEqual([]);
+    const plans = ev.result!.plans;
+    expect(plans.length).toBeGreaterThan(10);
+    // The settings the page must carry back appear among the plans (H100 has no MXFP8: the engine refuses it there).
+    expect(plans.some((p) => p.parallelism.expert_tensor === 1)).toBe(true);
+    expect(plans.some((p) => p.moe?.capacity_factor === 1.25)).toBe(true);
+    expect(plans.some((p) => p.precision.matmul === 'fp8_blockwise')).toBe(true);
+    for (const [i, plan] of plans.entries()) {
+      const a = applied(s, plan, searchedMesh(sc));
+      expectSameStep(a.step, plan, `MoE plan ${i}`);
+      expect(a.step.moe, `MoE plan ${i}`).toMatchObject({ load_imbalance: 1.2, dispatcher: 'hierarchical', capacity_factor: plan.moe?.capacity_factor ?? 0 });
+      expect(isCurrentPlan(a.state, plan, searchedMesh(sc)), `MoE plan ${i}`).toBe(true);
+    }
+    const pp = run<PlanSearchResult>({ ...sc, query: { ...(sc.query as PlanSearchQuery), space, constraints: { fixed: { pipeline: 4 } } } }).result!.plans;
+    expect(pp.some((p) => p.parallelism.pipeline_schedule?.startsWith('dualpipe'))).toBe(true);
+    for (const plan of pp.slice(0, 8)) expectSameStep(applied(s, plan, searchedMesh(sc)).step, plan, 'MoE PP plan');
+  });
+
+    it('a plan outside the controls’ ranges, or with a setting the page has no control for, is refused with words', () => {
     const s = defaultState();
     const { sc, res } = search(s);
     const plan = res.plans[0]!;

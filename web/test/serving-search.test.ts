@@ -106,6 +106,7 @@ describe('applyDeployment', () => {
     ['tpu-v5e', 'llama-3-70b', 'usd_per_million_tokens'], ['tpu-v5e', 'mixtral-8x7b', 'fewest_chips'], ['tpu-v5e', 'mixtral-8x7b', 'tokens_per_s_per_chip'],
     ['tpu-v5p', 'deepseek-v3', 'fewest_chips'], ['tpu-v5p', 'mixtral-8x7b', 'usd_per_million_tokens'], ['h100-sxm', 'llama-3-8b', 'usd_per_million_tokens'],
     ['h100-sxm', 'deepseek-v3', 'fewest_chips'], ['h100-sxm', 'mixtral-8x7b', 'tokens_per_s_per_chip'],
+    ['h100-sxm', 'gpt-oss-120b', 'usd_per_million_tokens'], ['b200', 'qwen3-235b-a22b', 'tokens_per_s_per_chip'],
   ];
 
   it.each(searches)('%s %s (%s): each deployment applied gives the serving step, TTFT and memory the search reported', (hw, model, sobj) => {
@@ -161,6 +162,7 @@ describe('applyDeployment', () => {
     expect(chipsText(d)).toBe('1 replica');
     expect(chipsText({ ...d, replicas: 3, prefill_servers: 1 })).toBe('3 replicas + 1 prefill server');
     expect(replicaText({ ...d, mesh: { shape: [8] } }, true)).toBe('8 GPUs · TP 8');
-    expect(replicaText({ ...d, mesh: { shape: [1] }, degrees: { tensor: 1, expert: 1 } }, false)).toBe('1 chip');
+    expect(replicaText({ ...d, mesh: { shape: [1] }, degrees: { tensor: 1, expert: 1, expert_tensor: 1 } }, false)).toBe('1 chip');
+    expect(replicaText({ ...d, mesh: { shape: [8] }, degrees: { tensor: 8, expert: 1, expert_tensor: 1 } }, true)).toBe('8 GPUs · TP 8 · experts’ TP 1');
   });
 });

@@ -60,7 +60,9 @@ export type CreateScalescope = (options?: EngineModuleOptions) => Promise<Engine
 
 export type Dtype = 'fp32' | 'bf16' | 'fp8' | 'int8' | 'int4' | 'fp4';
 export type Remat = 'none' | 'block' | 'big_matmuls' | 'mlp_matmuls' | 'checkpoints';
-export type PipelineSchedule = 'gpipe' | '1f1b' | 'interleaved';
+export type PipelineSchedule = 'gpipe' | '1f1b' | 'interleaved' | 'zero_bubble' | 'dualpipe' | 'dualpipe_v';
+/** A training matmul precision: a dtype, or a low-precision recipe (docs/api.md `training_step` precision.matmul). */
+export type MatmulPrecision = 'bf16' | 'fp8' | 'fp8_blockwise' | 'mxfp8' | 'nvfp4' | 'int8' | 'fp4';
 
 export interface PresetRef<O> {
   preset: string;
@@ -114,6 +116,17 @@ export interface ParallelismSettings {
   virtual_stages?: number;
   microbatches?: number;
   context_variant?: ContextVariant;
+  /** MoE: the experts' own TP degree (parallel folding; it divides TP). Unset: the TP degree. */
+  expert_tensor?: number;
+}
+
+/** How an MoE model's layers run in training (docs/api.md `training_step` moe). */
+export interface MoeSettings {
+  capacity_factor?: number;
+  token_policy?: 'dropless' | 'drop' | 'pad';
+  load_imbalance?: number;
+  dispatcher?: 'all_to_all' | 'hierarchical';
+  overlap?: boolean;
 }
 
 /** A plan as plan_search writes it: each strategy on whole mesh axes or sub-axes. */
@@ -127,9 +140,11 @@ export interface TrainingStepQuery {
   batch_tokens: number;
   seq_len: number;
   parallelism: TrainingParallelism;
-  precision?: { matmul?: Dtype; params?: Dtype; master_weights?: 'none' | 'bf16' | 'fp32'; optimizer_states?: 'fp32' | 'bf16' };
+  precision?: { matmul?: MatmulPrecision; params?: Dtype; master_weights?: 'none' | 'bf16' | 'fp32'; optimizer_states?: 'fp32' | 'bf16' };
   remat?: Remat;
   checkpoints_per_layer?: number;
+  moe?: MoeSettings;
+  mtp_layers?: number;
   efficiency?: Efficiency;
   comms_model?: 'max' | 'sum';
   train_tokens?: number;
@@ -149,7 +164,7 @@ export interface ServingQuery {
   prompt_len: number;
   generated_len: number;
   dtypes?: { weights?: Dtype; kv?: Dtype; activations?: Dtype };
-  parallelism: { tensor?: string[]; expert?: string[]; layout?: '2d'; x?: string[]; yz?: string[] };
+  parallelism: { tensor?: string[]; expert?: string[]; expert_tensor?: number; layout?: '2d'; x?: string[]; yz?: string[] };
   kv_context_len?: number;
   include_comms?: boolean;
   efficiency?: Efficiency & { prefill_flops_frac?: number };
@@ -169,6 +184,7 @@ export interface PlanSearchQuery {
   batch_tokens: number;
   seq_len: number;
   precision?: TrainingStepQuery['precision'];
+  moe?: MoeSettings;
   efficiency?: Efficiency;
   comms_model?: 'max' | 'sum';
   train_tokens?: number;
@@ -302,6 +318,16 @@ export interface Threshold {
   reason: string;
 }
 
+/** Layers by kind: the MLP (dense or MoE) and the attention span (full, sliding window, chunked); kinds there are only. */
+export interface LayerCounts {
+  dense_full?: number;
+  dense_sliding?: number;
+  dense_chunked?: number;
+  moe_full?: number;
+  moe_sliding?: number;
+  moe_chunked?: number;
+}
+
 export interface TrainingStepResult {
   degrees: { chips: number; data: number; fsdp: number; tensor: number; pipeline: number; expert: number; context: number; slices: number };
   tokens_per_chip: number;
@@ -315,6 +341,12 @@ export interface TrainingStepResult {
   pipeline_stage_layers?: number;
   /** The busiest stage's layers over the average (L / S): above 1, the other stages wait. */
   pipeline_stage_imbalance?: number;
+  /** A model with layers of several kinds: the busiest stage's layers of each ("moe_full", "dense_sliding", ...). */
+  pipeline_stage_kinds?: LayerCounts;
+  /** An MoE model: how its layers ran (the query's settings and the expert-parallel group they give). */
+  moe?: { capacity_factor: number; token_policy: string; load_imbalance: number; expert_load: number; dispatcher: string; overlap: boolean; expert_parallel: number; expert_tensor: number };
+  /** Multi-token-prediction layers trained with the model (their FLOPs are in model_flops). */
+  mtp_layers?: number;
   /** Sub-axes or degrees given: the layout chosen (sub-axes with strides), how many were tried, and each strategy's place. */
   parallelism?: PlanParallelism;
   layouts_considered?: number;
@@ -415,8 +447,10 @@ export interface SearchedPlanCore {
   /** Ready to pass to training_step (on `mesh` for a GPU plan, else on the searched mesh): sub-axes included. */
   parallelism: PlanParallelism;
   remat: Remat;
-  precision: { matmul: Dtype };
+  precision: { matmul: MatmulPrecision };
   offload: { optimizer: boolean; activations: boolean };
+  /** A capacity the search tried (space.capacity_factors): the MoE settings that reproduce the plan. */
+  moe?: { capacity_factor: number; token_policy: 'drop' | 'pad' };
   degrees: { data: number; fsdp: number; tensor: number; pipeline: number; expert: number; context: number; slices: number };
   microbatch_sequences: number;
   step_s: number;
@@ -486,8 +520,9 @@ export interface PlanSearchResult {
 export interface ServingDeployment {
   /** One replica's mesh (the default axis names X, Y, Z). */
   mesh: { shape: number[] };
-  parallelism: { tensor?: string[]; expert?: string[] };
-  degrees: { tensor: number; expert: number };
+  parallelism: { tensor?: string[]; expert?: string[]; expert_tensor?: number };
+  /** `expert_tensor`: the experts' TP (the TP degree unless the deployment folds it into EP). */
+  degrees: { tensor: number; expert: number; expert_tensor: number };
   dtypes: { weights: Dtype; kv: Dtype };
   batch: number;
   disaggregated: boolean;
@@ -577,8 +612,19 @@ export interface TransformerResult {
   kv_cache_bytes_per_sequence: number;
   kv_cache_bytes_per_token: number;
   param_bytes: number;
-  params: { active: number; attention: number; embeddings: number; mlp: number; mlp_active: number; norms: number; router: number; total: number };
+  params: { active: number; active_in_matmuls: number; attention: number; embeddings: number; mlp: number; mlp_active: number; mtp?: number; norms: number; router: number; total: number };
   params_and_adam_bytes: number;
+  /** How attention is computed: "mha" / "gqa" / "mqa", or "mla" with its prefill and absorbed-decode costs. */
+  attention: {
+    kind: string;
+    kv_values_per_token_per_layer: number;
+    training_and_prefill?: string;
+    decode?: string;
+    prefill_flops_per_key_per_layer?: number;
+    decode_flops_per_key_per_layer?: number;
+  };
+  /** Layers of each kind there is. */
+  layers: LayerCounts;
   remat: string;
   remat_policies: { big_matmuls: RemarPolicyResult; block: RemarPolicyResult; mlp_matmuls: RemarPolicyResult; none: RemarPolicyResult };
   seq_len: number;
@@ -686,7 +732,16 @@ export interface ModelPreset {
   active_experts: number;
   expert_d_ff?: number;
   dense_layers?: number;
+  shared_experts?: number;
   mlp: string;
+  /** Multi-head latent attention (DeepSeek-V2/V3, Kimi K2): the low-rank KV and query projections. */
+  mla?: { q_lora_rank: number; kv_lora_rank: number; qk_nope_head_dim: number; qk_rope_head_dim: number; v_head_dim: number };
+  /** Per-layer kinds, repeated over the layers after the first `dense_layers` (docs/presets.md). */
+  mlp_pattern?: ('dense' | 'moe')[];
+  attention_pattern?: ('full' | 'sliding' | 'chunked')[];
+  sliding_window?: number;
+  attention_chunk?: number;
+  mtp_layers?: number;
   notes?: string[];
   not_modelled?: string[];
   [k: string]: unknown;
@@ -732,6 +787,10 @@ const REMAT_POLICY: Shape<RemarPolicyResult> = {
   activation_bytes: 'number', extra_forward_flops: 'number', saved_width_per_layer: 'number', training_flops_with_remat: 'number',
 };
 
+const LAYER_COUNTS: Shape<LayerCounts> = {
+  dense_full: 'number?', dense_sliding: 'number?', dense_chunked: 'number?', moe_full: 'number?', moe_sliding: 'number?', moe_chunked: 'number?',
+};
+
 const SEARCH_COUNTS: Shape<SearchCounts> = {
   space: 'number', evaluated: 'number', equivalent: 'number', valid: 'number', with_warnings: 'number', fitting: 'number',
   ranked: 'number', pruned: 'number',
@@ -746,9 +805,9 @@ const SEARCHED_PLAN_CORE = {
   parallelism: {
     data: 'array?', fsdp: 'array?', zero_stage: 'number?', tensor: 'array?', sequence_parallel: 'boolean?', pipeline: 'array?',
     pipeline_schedule: 'string?', virtual_stages: 'number?', microbatches: 'number?', expert: 'array?', context: 'array?',
-    context_variant: 'string?',
+    context_variant: 'string?', expert_tensor: 'number?',
   },
-  remat: 'string', precision: { matmul: 'string' }, offload: { optimizer: 'boolean', activations: 'boolean' },
+  remat: 'string', precision: { matmul: 'string' }, offload: { optimizer: 'boolean', activations: 'boolean' }, moe: 'object?',
   degrees: { data: 'number', fsdp: 'number', tensor: 'number', pipeline: 'number', expert: 'number', context: 'number', slices: 'number' },
   microbatch_sequences: 'number', step_s: 'number', bound: 'string', critical: 'string', mfu_frac: 'number', memory_bytes: 'number',
   host_bytes: 'number', fits: 'boolean', binding: 'string', tokens_per_s: 'number', usd_per_step: 'number', train_time_s: 'number',
@@ -760,6 +819,7 @@ export const SHAPES = {
     degrees: { chips: 'number', data: 'number', fsdp: 'number', tensor: 'number', pipeline: 'number', expert: 'number', context: 'number', slices: 'number' },
     tokens_per_chip: 'number', tokens_per_data_shard: 'number', microbatch_tokens: 'number', model_flops: 'number',
     hardware_flops: 'number', fsdp_optimal_degree: 'number?', pipeline_stage_layers: 'number?', pipeline_stage_imbalance: 'number?',
+    pipeline_stage_kinds: 'object?', moe: 'object?', mtp_layers: 'number?',
     parallelism: 'object?', layouts_considered: 'number?', layout: 'object?',
     time: {
       compute_s: 'number', bubble_s: 'number', bubble_frac: 'number', hbm_s: 'number',
@@ -816,7 +876,8 @@ export const SHAPES = {
     frontier_size: 'number', fidelity: 'string', calibration: 'object?',
   } satisfies Shape<ServingSearchResult>,
   serving_deployment: {
-    mesh: { shape: 'array' }, parallelism: { tensor: 'array?', expert: 'array?' }, degrees: { tensor: 'number', expert: 'number' },
+    mesh: { shape: 'array' }, parallelism: { tensor: 'array?', expert: 'array?', expert_tensor: 'number?' },
+    degrees: { tensor: 'number', expert: 'number', expert_tensor: 'number' },
     dtypes: { weights: 'string', kv: 'string' }, batch: 'number', disaggregated: 'boolean', replicas: 'number', prefill_servers: 'number',
     total_chips: 'number', decode_step_s: 'number', prefill_one_sequence_s: 'number', latency_per_token_s: 'number',
     time_to_first_token_s: 'number', tokens_per_s: 'number', tokens_per_s_per_chip: 'number', usd_per_million_output_tokens: 'number',
@@ -828,8 +889,16 @@ export const SHAPES = {
     attention_intensity_prefill_flops_per_byte: 'number', decode_compute_bound_batch_tokens: 'number?',
     forward_attention_flops: 'number', forward_flops: 'number', forward_matmul_flops: 'number',
     kv_cache_bytes_per_sequence: 'number', kv_cache_bytes_per_token: 'number', param_bytes: 'number',
-    params: { active: 'number', attention: 'number', embeddings: 'number', mlp: 'number', mlp_active: 'number', norms: 'number', router: 'number', total: 'number' },
+    params: {
+      active: 'number', active_in_matmuls: 'number', attention: 'number', embeddings: 'number', mlp: 'number', mlp_active: 'number',
+      mtp: 'number?', norms: 'number', router: 'number', total: 'number',
+    },
     params_and_adam_bytes: 'number', remat: 'string',
+    attention: {
+      kind: 'string', kv_values_per_token_per_layer: 'number', training_and_prefill: 'string?', decode: 'string?',
+      prefill_flops_per_key_per_layer: 'number?', decode_flops_per_key_per_layer: 'number?',
+    },
+    layers: LAYER_COUNTS,
     remat_policies: { big_matmuls: REMAT_POLICY, block: REMAT_POLICY, mlp_matmuls: REMAT_POLICY, none: REMAT_POLICY },
     seq_len: 'number', six_n_flops_per_token: 'number', tokens: 'number', training_flops: 'number', training_flops_per_token: 'number',
   } satisfies Shape<TransformerResult>,

@@ -1,10 +1,11 @@
 // Parallelism degrees as a reader moves them: which degrees a model can be split into (so sliders stop only there),
 // and the fixed-chip-count mode, where moving TP, PP, EP or CP hands the rest of the chips to FSDP (or DP). This is
 // configuration, not physics: the rules are the engine's own checks of a plan (core/planners/training_checks.cpp,
-// core/queries/serving.cpp: TP divides the heads, d_ff and the KV heads or a multiple of them; PP gives every stage
-// (every chunk, interleaved) a layer, the stages need not divide the layers: the busiest sets the pace; EP divides
-// the experts, and a dense model has none to split; CP divides the sequence), and web/test/degrees.test.ts holds them
-// against the engine.
+// core/queries/serving.cpp: TP divides the heads, the dense layers' d_ff, the experts' d_ff (or the experts' own TP
+// does, dividing TP) and the KV heads or a multiple of them; PP gives every stage (every chunk: interleaved, two for
+// dualpipe_v) a layer, DualPipe pairs stages so needs an even count, and the stages need not divide the layers: the
+// busiest sets the pace; EP divides the experts, and a dense model has none to split; CP divides the sequence), and
+// web/test/degrees.test.ts holds them against the engine.
 import type { ModelFields } from './scenario';
 import { cloneState, param, type Param, type State } from './params';
 
@@ -19,19 +20,33 @@ const divides = (a: number, b: number): boolean => a > 0 && b % a === 0;
 const num = (s: State, k: string): number => Number(s.values[k]);
 const serving = (s: State): boolean => s.values['mode'] === 'serving';
 
+/** The experts' own TP (the `etp` key; unset: the TP degree). */
+const expertTensor = (s: State, tp: number): number => (typeof s.values['etp'] === 'number' ? num(s, 'etp') : tp);
+
+/** Parallel folding: the expert group is EP times the TP ranks the experts do not split over; it divides the experts. */
+const foldedSplits = (tp: number, ep: number, m: ModelFields, s: State): boolean => {
+  const etp = expertTensor(s, tp);
+  return m.experts === 0 || etp === tp || divides((ep * tp) / etp, m.experts);
+};
+
 /** Can the model (and the sequence) be split `value` ways by this strategy? */
 export function splits(strategy: DegreeStrategy, value: number, m: ModelFields, s: State): boolean {
   if (!Number.isInteger(value) || value < 1) return false;
   switch (strategy) {
-    case 'tensor':
-      return divides(value, m.heads) && (divides(value, m.kv_heads) || divides(m.kv_heads, value)) && divides(value, m.d_ff) &&
-        (m.experts === 0 || divides(value, m.expert_d_ff));
+    case 'tensor': {
+      const etp = expertTensor(s, value);
+      return divides(value, m.heads) && (divides(value, m.kv_heads) || divides(m.kv_heads, value)) &&
+        (!m.dense_mlp || divides(value, m.d_ff)) &&
+        (m.experts === 0 || (divides(etp, value) && divides(etp, m.expert_d_ff) && foldedSplits(value, num(s, 'ep'), m, s)));
+    }
     case 'pipeline': {
-      const chunks = s.values['sched'] === 'interleaved' ? num(s, 'vstages') : 1;
+      const sched = s.values['sched'];
+      if (sched === 'dualpipe' && value > 1 && value % 2 !== 0) return false;
+      const chunks = sched === 'interleaved' ? num(s, 'vstages') : sched === 'dualpipe_v' ? 2 : 1;
       return value * chunks <= m.layers;
     }
     case 'expert':
-      return value === 1 || (m.experts > 0 && value <= m.experts && divides(value, m.experts));
+      return value === 1 || (m.experts > 0 && value <= m.experts && divides(value, m.experts) && foldedSplits(num(s, 'tp'), value, m, s));
     case 'context':
       return divides(value, num(s, 'seq'));
     default:

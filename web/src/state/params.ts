@@ -27,6 +27,8 @@ export interface Param {
   readonly group: Group;
   /** Shown (and sent) only in this mode. */
   readonly mode?: 'training' | 'serving';
+  /** A row whose unset value is not a number (an MoE without a capacity is "dropless"): its field says this. */
+  readonly unsetText?: string;
   /** Shown (and sent) only while another parameter has this value. */
   readonly showIf?: { readonly key: string; readonly value: Value };
   /** 'text' rows: the whole value must match this (URL text is checked before use). */
@@ -50,6 +52,9 @@ export const FEATURES: EngineFeatures = features;
 export const HARDWARE_IDS: readonly string[] = PRESETS.hardware.map((h) => h.id);
 export const MODEL_IDS: readonly string[] = PRESETS.models.map((m) => m.id);
 const DTYPES = ['bf16', 'fp8', 'int8', 'int4'] as const;
+/** The engine's names (web/test/params.test.ts holds them against its own list). */
+const PIPELINE_SCHEDULES = ['gpipe', '1f1b', 'interleaved', 'zero_bubble', 'dualpipe', 'dualpipe_v'] as const;
+const MATMUL_PRECISIONS = ['bf16', 'fp8', 'fp8_blockwise', 'mxfp8', 'nvfp4', 'int8', 'fp4'] as const;
 const DEFAULT_HW = HARDWARE_IDS.includes('tpu-v5p') ? 'tpu-v5p' : (HARDWARE_IDS[0] ?? 'tpu-v5p');
 const DEFAULT_MODEL = MODEL_IDS.includes('llama-3-70b') ? 'llama-3-70b' : (MODEL_IDS[0] ?? 'llama-3-70b');
 /** The longest pasted config.json a link carries (URL text, minified JSON). */
@@ -82,10 +87,11 @@ export const PARAMS: readonly Param[] = [
   { key: 'tp', label: 'Tensor parallel (TP)', type: 'int', default: 8, min: 1, max: 512, scale: 'log2', unit: 'chips', path: '/query/parallelism/tensor (mesh axes)', group: 'mesh', degree: 'tensor', help: 'Megatron tensor parallelism' },
   { key: 'sp', label: 'Sequence parallel', type: 'bool', default: true, unit: '', path: '/query/parallelism/sequence_parallel', group: 'mesh', mode: 'training', advanced: true, help: 'shard activations along the sequence between TP matmuls' },
   { key: 'pp', label: 'Pipeline (PP)', type: 'int', default: 1, min: 1, max: 256, scale: 'log2', unit: 'stages', path: '/query/parallelism/pipeline (mesh axes)', group: 'mesh', mode: 'training', degree: 'pipeline', help: 'pipeline stages' },
-  { key: 'sched', label: 'Pipeline schedule', type: 'enum', default: '1f1b', choices: ['gpipe', '1f1b', 'interleaved'], unit: '', path: '/query/parallelism/pipeline_schedule', group: 'mesh', mode: 'training', advanced: true, help: 'how microbatches flow through the stages' },
-  { key: 'vstages', label: 'Virtual stages', type: 'int', default: 1, min: 1, max: 16, unit: '', path: '/query/parallelism/virtual_stages', group: 'mesh', mode: 'training', advanced: true, help: 'interleaved schedule: model chunks per stage' },
+  { key: 'sched', label: 'Pipeline schedule', type: 'enum', default: '1f1b', choices: PIPELINE_SCHEDULES, unit: '', path: '/query/parallelism/pipeline_schedule', group: 'mesh', mode: 'training', advanced: true, help: 'how microbatches flow through the stages (zero_bubble splits the weight gradients off; dualpipe and dualpipe_v are DeepSeek’s bidirectional schedules)' },
+  { key: 'vstages', label: 'Virtual stages', type: 'int', default: 1, min: 1, max: 16, unit: '', path: '/query/parallelism/virtual_stages', group: 'mesh', mode: 'training', advanced: true, help: 'interleaved schedule: model chunks per stage (dualpipe_v always runs two)' },
   { key: 'mb', label: 'Microbatches', type: 'int', default: 1, min: 1, max: 4096, scale: 'log2', unit: '', path: '/query/parallelism/microbatches', group: 'mesh', mode: 'training', advanced: true, help: 'microbatches per step (pipeline bubble, activation memory)' },
   { key: 'ep', label: 'Expert parallel (EP)', type: 'int', default: 1, min: 1, max: 1024, scale: 'log2', unit: 'chips', path: '/query/parallelism/expert (mesh axes)', group: 'mesh', degree: 'expert', advanced: true, help: 'experts sharded across chips (MoE)' },
+  { key: 'etp', label: 'Experts’ TP', type: 'int', default: null, min: 1, max: 512, scale: 'log2', unit: 'chips', path: '/query/parallelism/expert_tensor', group: 'mesh', advanced: true, help: 'MoE: the TP degree inside the experts, dividing TP; the other TP ranks join the expert-parallel group (parallel folding). Unset: the TP degree' },
   { key: 'cp', label: 'Context parallel (CP)', type: 'int', default: 1, min: 1, max: 256, scale: 'log2', unit: 'chips', path: '/query/parallelism/context (mesh axes)', group: 'mesh', mode: 'training', degree: 'context', advanced: true, help: 'ring attention over the sequence' },
   { key: 'slices', label: 'Slices (DCN)', type: 'int', default: 1, min: 1, max: 256, scale: 'log2', unit: 'slices', path: '/mesh/slices', group: 'mesh', mode: 'training', advanced: true, help: 'TPU slices joined over the data-center network' },
   { key: 'dcn', label: 'DCN axis used for', type: 'enum', default: 'data', choices: ['data', 'fsdp'], unit: '', path: '/query/parallelism/{data|fsdp} (the DCN axis)', group: 'mesh', mode: 'training', advanced: true, help: 'which strategy spans the slices' },
@@ -95,7 +101,11 @@ export const PARAMS: readonly Param[] = [
   { key: 'seq', label: 'Sequence length', type: 'int', default: 4096, min: 128, max: 1048576, scale: 'log2', unit: 'tokens', path: '/query/seq_len', group: 'training', mode: 'training', help: 'tokens per sequence' },
   { key: 'remat', label: 'Rematerialisation', type: 'enum', default: 'block', choices: ['none', 'block', 'big_matmuls', 'mlp_matmuls', 'checkpoints'], unit: '', path: '/query/remat', group: 'training', mode: 'training', help: 'what the backward pass recomputes' },
   { key: 'ckpt', label: 'Checkpoints per layer', type: 'int', default: 4, min: 1, max: 64, unit: 'tensors of width D', path: '/query/checkpoints_per_layer', group: 'training', mode: 'training', showIf: { key: 'remat', value: 'checkpoints' }, advanced: true, help: 'activations of width D saved per layer; the rest is recomputed (the book: 4 for LLaMA-3 70B)' },
-  { key: 'mm', label: 'Matmul precision', type: 'enum', default: 'bf16', choices: ['bf16', 'fp8'], unit: '', path: '/query/precision/matmul', group: 'training', mode: 'training', help: 'dtype of the matmuls' },
+  { key: 'mm', label: 'Matmul precision', type: 'enum', default: 'bf16', choices: MATMUL_PRECISIONS, unit: '', path: '/query/precision/matmul', group: 'training', mode: 'training', help: 'dtype of the matmuls, or a scaled low-precision recipe (fp8_blockwise: DeepSeek’s 128-wide blocks; mxfp8, nvfp4: Blackwell’s microscaled formats)' },
+  { key: 'cap', label: 'Expert capacity', type: 'float', default: null, min: 0.25, max: 16, step: 0.05, unit: '× mean tokens', path: '/query/moe/capacity_factor (token_policy drop)', group: 'training', mode: 'training', advanced: true, unsetText: 'dropless', help: 'MoE: the tokens an expert takes at most, as a multiple of its mean; the rest are dropped. Unset: dropless' },
+  { key: 'imb', label: 'Expert load imbalance', type: 'float', default: 1, min: 1, max: 8, step: 0.05, unit: '× mean', path: '/query/moe/load_imbalance', group: 'training', mode: 'training', advanced: true, help: 'MoE: the busiest expert rank’s tokens over the mean (1: balanced routing, as the benchmarks force)' },
+  { key: 'disp', label: 'Token dispatcher', type: 'enum', default: 'all_to_all', choices: ['all_to_all', 'hierarchical'], unit: '', path: '/query/moe/dispatcher', group: 'training', mode: 'training', advanced: true, help: 'MoE: every copy of a token sent to its expert (all_to_all), or one copy per node over the scale-out network (hierarchical: DeepEP, HybridEP)' },
+  { key: 'epov', label: 'Overlap expert dispatch', type: 'bool', default: false, unit: '', path: '/query/moe/overlap', group: 'training', mode: 'training', advanced: true, help: 'MoE: dispatch and combine run beside another microbatch’s compute (Megatron’s EP overlap; DualPipe always does)' },
   { key: 'master', label: 'Master weights', type: 'enum', default: 'none', choices: ['none', 'bf16', 'fp32'], unit: '', path: '/query/precision/master_weights', group: 'training', mode: 'training', advanced: true, help: 'extra copy of the weights kept by the optimizer' },
   { key: 'opt', label: 'Optimizer states', type: 'enum', default: 'fp32', choices: ['fp32', 'bf16'], unit: '', path: '/query/precision/optimizer_states', group: 'training', mode: 'training', advanced: true, help: 'Adam moments dtype' },
   { key: 'comms', label: 'Comms overlap model', type: 'enum', default: 'max', choices: ['max', 'sum'], unit: '', path: '/query/comms_model', group: 'training', mode: 'training', advanced: true, help: 'max: comms on different axes overlap (Aug 2025); sum: they add (Feb 2025)' },

@@ -1,6 +1,6 @@
 // A searched plan (docs/api.md `plan_search`) -> the controls that reproduce it exactly: the degrees and the plan's
 // own layout (the searched slice's axes, whole or split into sub-axes, for a TPU; the plan's mesh for a GPU), with
-// its ZeRO stage, microbatches, schedule, sequence parallelism, remat and matmul precision. Configuration only: the
+// its ZeRO stage, microbatches, schedule, sequence parallelism, the experts' TP and capacity, remat and matmul precision. Configuration only: the
 // engine computed the plan; the page sets its controls so that the training_step it sends is the very plan the
 // search evaluated (the layout is carried, not left to the engine to choose again).
 import type { SearchedPlanCore } from '../engine/types';
@@ -45,6 +45,9 @@ export function applyPlan(state: State, plan: SearchedPlanCore, searched: Search
     set('sched', par.pipeline_schedule ?? '1f1b');
     set('vstages', par.virtual_stages ?? 1);
   }
+  set('etp', par.expert_tensor ?? null);
+  if (plan.moe?.token_policy === 'pad') problems.push('The plan pads every expert to its capacity, which this page has no control for (it drops).');
+  set('cap', plan.moe?.capacity_factor ?? null);
   set('remat', plan.remat);
   set('mm', plan.precision.matmul);
   if (slices && lay.dcn) set('dcn', lay.dcn);

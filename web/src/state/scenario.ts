@@ -2,7 +2,10 @@
 // (training_step or serving), the model's accounting, the chip, the main matmuls for the roofline chart, and the
 // main query again at other chip counts for the scaling chart. Nothing here models physics: it only fills in the
 // scenario, choosing matmul shapes and chip counts to ask the engine about.
-import type { Dtype, HardwarePreset, MatmulQuery, ModelOverrides, ModelPreset, PlanObjective, PlanSearchQuery, Scenario, ServingSearchQuery } from '../engine/types';
+import type {
+  Dtype, HardwarePreset, MatmulPrecision, MatmulQuery, ModelOverrides, ModelPreset, MoeSettings, PlanObjective, PlanSearchQuery, Scenario,
+  ServingQuery, ServingSearchQuery,
+} from '../engine/types';
 import { STRATEGIES, planMesh, type DcnStrategy, type Degrees, type MeshOutcome, type MeshPlan, type Strategy } from './mesh';
 import { layoutDegrees, layoutPlan, parseLayout } from './layout';
 import { degreeMesh } from './degree-mesh';
@@ -13,7 +16,12 @@ import { hfConfigOf, hfPreset } from './hf';
 export type ModelFields = Pick<
   ModelPreset,
   'layers' | 'd_model' | 'd_ff' | 'heads' | 'kv_heads' | 'head_dim' | 'vocab' | 'experts' | 'active_experts'
-> & { expert_d_ff: number; gated: boolean };
+> & {
+  expert_d_ff: number;
+  gated: boolean;
+  /** Some layer has a dense MLP (all of a dense model's; an MoE model's first `dense_layers` and its pattern's "dense"). */
+  dense_mlp: boolean;
+};
 
 const num = (s: State, k: string): number => Number(s.values[k]);
 const opt = (s: State, k: string): number | null => {
@@ -45,7 +53,9 @@ export function effectiveModel(preset: ModelPreset, s: State): ModelFields {
     experts: opt(s, 'experts') ?? preset.experts,
     active_experts: opt(s, 'active') ?? preset.active_experts,
     gated: preset.mlp === 'gated',
+    dense_mlp: true,
   };
+  m.dense_mlp = m.experts === 0 || (preset.dense_layers ?? 0) > 0 || (preset.mlp_pattern ?? []).includes('dense');
   const ratio = opt(s, 'ff_ratio');
   if (ratio !== null) {
     const dff = Math.max(1, Math.round(ratio * m.d_model));
@@ -156,14 +166,33 @@ function efficiency(s: State): { flops_frac?: number; hbm_frac?: number; network
   return Object.keys(out).length ? out : undefined;
 }
 
+/** The dtype a training matmul precision runs in: a scaled recipe's (fp8_blockwise, mxfp8: fp8; nvfp4: fp4), else its name. */
+const RECIPE_DTYPES: Readonly<Record<string, Dtype>> = { fp8_blockwise: 'fp8', mxfp8: 'fp8', nvfp4: 'fp4' };
+export function matmulDtype(precision: string): Dtype {
+  return RECIPE_DTYPES[precision] ?? (precision as Dtype);
+}
+
+/** The MoE settings that differ from the engine's defaults (dropless, balanced, all-to-all, no overlap); none: left out. */
+function moeSettings(s: State): MoeSettings | undefined {
+  const out: MoeSettings = {};
+  const cap = opt(s, 'cap');
+  if (cap !== null) out.capacity_factor = cap;
+  if (num(s, 'imb') !== 1) out.load_imbalance = num(s, 'imb');
+  if (str(s, 'disp') !== 'all_to_all') out.dispatcher = str(s, 'disp') as MoeSettings['dispatcher'];
+  if (s.values['epov'] === true) out.overlap = true;
+  return Object.keys(out).length ? out : undefined;
+}
+
 /** The training arguments training_step and plan_search share (docs/api.md: plan_search takes them all but parallelism). */
 function trainingArgs(s: State): Omit<Extract<Scenario['query'], { kind: 'training_step' }>, 'kind' | 'parallelism'> {
   const q: Omit<Extract<Scenario['query'], { kind: 'training_step' }>, 'kind' | 'parallelism'> = {
     batch_tokens: num(s, 'batch'), seq_len: num(s, 'seq'),
-    precision: { matmul: str(s, 'mm') as 'bf16', master_weights: str(s, 'master') as 'none', optimizer_states: str(s, 'opt') as 'fp32' },
+    precision: { matmul: str(s, 'mm') as MatmulPrecision, master_weights: str(s, 'master') as 'none', optimizer_states: str(s, 'opt') as 'fp32' },
     remat: str(s, 'remat') as 'block', comms_model: str(s, 'comms') as 'max', train_tokens: num(s, 'train_tokens'),
   };
   if (q.remat === 'checkpoints') q.checkpoints_per_layer = num(s, 'ckpt');
+  const moe = moeSettings(s);
+  if (moe) q.moe = moe;
   const eff = efficiency(s);
   if (eff) q.efficiency = eff;
   return q;
@@ -175,10 +204,12 @@ export function mainScenario(s: State, plan: MeshPlan): Scenario {
   if (str(s, 'mode') === 'serving') {
     // Serving meshes are the page's own (planMesh): whole axes, by name.
     const names = (refs: MeshPlan['axes'][Strategy]): string[] | undefined => refs?.filter((r): r is string => typeof r === 'string');
-    const par: { tensor?: string[]; expert?: string[] } = {};
+    const par: ServingQuery['parallelism'] = {};
     if (plan.axes.tensor) par.tensor = names(plan.axes.tensor)!;
     if (plan.axes.expert) par.expert = names(plan.axes.expert)!;
     if (!par.tensor && !par.expert) par.tensor = plan.axisNames.slice();
+    const etp = opt(s, 'etp');
+    if (etp !== null) par.expert_tensor = etp;
     const query: Extract<Scenario['query'], { kind: 'serving' }> = {
       kind: 'serving', batch: num(s, 'sbatch'), prompt_len: num(s, 'prompt'), generated_len: num(s, 'gen'),
       dtypes: { weights: str(s, 'wdt') as 'bf16', kv: str(s, 'kvdt') as 'bf16' },
@@ -204,6 +235,7 @@ export function mainScenario(s: State, plan: MeshPlan): Scenario {
   }
   if (par['fsdp']) par['zero_stage'] = num(s, 'zero');
   if (par['tensor']) par['sequence_parallel'] = s.values['sp'] === true;
+  if (opt(s, 'etp') !== null) par['expert_tensor'] = opt(s, 'etp');
   if (par['pipeline']) {
     par['pipeline_schedule'] = str(s, 'sched');
     if (str(s, 'sched') === 'interleaved') par['virtual_stages'] = num(s, 'vstages');
@@ -264,7 +296,7 @@ export function mainMatmuls(s: State, plan: MeshPlan | null): MatmulOp[] {
   const deg = degreesOf(s);
   const tp = deg.tensor;
   const serving = str(s, 'mode') === 'serving';
-  const dtype = (serving ? str(s, 'wdt') : str(s, 'mm')) as MatmulQuery['lhs_dtype'];
+  const dtype = (serving ? str(s, 'wdt') : matmulDtype(str(s, 'mm'))) as MatmulQuery['lhs_dtype'];
   const lhs = serving ? 'bf16' : dtype;
   const batchRows = serving
     ? num(s, 'sbatch')
@@ -332,7 +364,7 @@ export function chipScenario(s: State): Scenario {
 
 export function rooflineCurveScenarios(s: State): Scenario[] {
   const hw = chipScenario(s).hardware;
-  const dtype = (str(s, 'mode') === 'serving' ? 'bf16' : str(s, 'mm')) as 'bf16';
+  const dtype = (str(s, 'mode') === 'serving' ? 'bf16' : matmulDtype(str(s, 'mm'))) as 'bf16';
   return ROOFLINE_INTENSITIES.map((i) => ({ version: 1, hardware: hw, query: { kind: 'roofline', flops: i * 1e9, bytes: 1e9, dtype } }));
 }
 

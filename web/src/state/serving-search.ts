@@ -1,5 +1,5 @@
 // A deployment the serving search found (docs/api.md `serving_search`) -> the serving controls that show its replica:
-// TP and EP degrees (the page lays them on the same mesh: the most balanced slice, TP innermost on GPUs), weights and
+// TP and EP degrees and the experts' TP (the page lays them on the same mesh: the most balanced slice, TP innermost on GPUs), weights and
 // KV dtypes, and the batch. Configuration only: the engine computed the deployment; the serving query the page then
 // sends gives the same decode step, time to first token and memory (web/test/serving-search.test.ts holds it).
 import type { ServingDeployment } from '../engine/types';
@@ -12,6 +12,7 @@ export function applyDeployment(state: State, d: ServingDeployment): Applied {
   const set = w.set.bind(w);
   set('tp', d.degrees.tensor);
   set('ep', d.degrees.expert);
+  set('etp', d.parallelism.expert_tensor ?? null);
   set('sbatch', d.batch);
   set('wdt', d.dtypes.weights);
   set('kvdt', d.dtypes.kv);
@@ -23,14 +24,15 @@ export function applyDeployment(state: State, d: ServingDeployment): Applied {
 /** Is this deployment's replica the one on screen? (Colocated and disaggregated variants share a replica.) */
 export function isCurrentDeployment(state: State, d: ServingDeployment): boolean {
   const v = state.values;
-  return v['tp'] === d.degrees.tensor && v['ep'] === d.degrees.expert && v['sbatch'] === d.batch && v['wdt'] === d.dtypes.weights && v['kvdt'] === d.dtypes.kv;
+  return v['tp'] === d.degrees.tensor && v['ep'] === d.degrees.expert && v['etp'] === (d.parallelism.expert_tensor ?? null) && v['sbatch'] === d.batch && v['wdt'] === d.dtypes.weights && v['kvdt'] === d.dtypes.kv;
 }
 
 /** "4×2 · TP 8" (GPU: "8 GPUs · TP 8"; one chip: "1 chip"), the replica in words. */
 export function replicaText(d: ServingDeployment, gpu: boolean): string {
   const chips = d.degrees.tensor * d.degrees.expert;
   if (chips === 1) return gpu ? '1 GPU' : '1 chip';
-  const split = [d.degrees.tensor > 1 ? `TP ${d.degrees.tensor}` : '', d.degrees.expert > 1 ? `EP ${d.degrees.expert}` : ''].filter(Boolean).join(' · ');
+  const folded = d.degrees.expert_tensor !== d.degrees.tensor ? `experts’ TP ${d.degrees.expert_tensor}` : '';
+  const split = [d.degrees.tensor > 1 ? `TP ${d.degrees.tensor}` : '', d.degrees.expert > 1 ? `EP ${d.degrees.expert}` : '', folded].filter(Boolean).join(' · ');
   return `${gpu ? `${chips} GPUs` : d.mesh.shape.join('×')} · ${split}`;
 }
 

@@ -80,6 +80,13 @@ export function encodeState(state: State, table: ParamTable = BASE_TABLE): strin
   return q.toString();
 }
 
+/** "one of a, b, c"; a long list (the model presets) names its first few and points at the menu, so a notice stays short. */
+function choiceWords(p: Param): string {
+  const choices = p.choices ?? [];
+  if (choices.length <= 8) return `one of ${choices.join(', ')}`;
+  return `one of the ${choices.length} in the ${p.label} menu (${choices.slice(0, 4).join(', ')}, …)`;
+}
+
 /** Old URL versions would migrate here; version 1 is the first. */
 function migrate(version: number, q: URLSearchParams): URLSearchParams | null {
   return version === URL_VERSION ? q : null;
@@ -152,7 +159,7 @@ export function decodeState(search: string, table: ParamTable = BASE_TABLE): Dec
     }
     const v = parseValue(p, raw);
     if (v === undefined) {
-      const range = p.type === 'enum' ? `one of ${p.choices?.join(', ')}` : p.type === 'bool' ? '0 or 1' : p.type === 'text' ? `text like ${p.examples?.[0] ?? '…'}` : `${p.type === 'int' ? 'a whole number' : 'a number'} from ${p.min} to ${p.max}`;
+      const range = p.type === 'enum' ? choiceWords(p) : p.type === 'bool' ? '0 or 1' : p.type === 'text' ? `text like ${p.examples?.[0] ?? '…'}` : `${p.type === 'int' ? 'a whole number' : 'a number'} from ${p.min} to ${p.max}`;
       notices.push(`Ignored ${p.label} = ${quote(raw)}: expected ${range}. Using the default.`);
       continue;
     }

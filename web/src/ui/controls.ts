@@ -105,13 +105,15 @@ export class SsControls extends LitElement {
     const raw = this.state.values[p.key];
     const fromModel = p.group === 'model';
     const unset = raw === null;
-    const value = typeof raw === 'number' ? raw : ((fromModel ? this.presetValue(p.key) : p.key === 'kvctx' ? this.kvDefault : undefined) ?? Number(p.default ?? p.min ?? 0));
+    // Unset rows show what the engine will use: the model's value, the KV context it derives, the TP degree (the experts' TP).
+    const engineValue = fromModel ? this.presetValue(p.key) : p.key === 'kvctx' ? this.kvDefault : p.key === 'etp' ? Number(this.state.values['tp']) : undefined;
+    const value = typeof raw === 'number' ? raw : (engineValue ?? Number(p.default ?? p.min ?? 0));
     const derived = p.degree !== undefined && chipsFixed(this.state) && balancingDegree(this.state) === p.degree && inMode(p, String(this.state.values['mode']));
     const id = `c-${p.key}`;
     const badges = html`${!unset && p.default === null ? html`<span class="badge">overridden</span>` : unset && !fromModel ? html` <span class="unit">engine default</span>` : nothing}${derived ? html` <span class="badge">= chips ÷ the other degrees</span>` : nothing}`;
     return numberField(p, {
       id, value, stops: p.degree ? degreeStops(p, this.state, this.model) : undefined, disabled: derived,
-      describedBy: `${id}-help`, badges,
+      describedBy: `${id}-help`, badges, text: unset ? p.unsetText : undefined,
       after: !unset && p.default === null
         ? html`<button type="button" class="reset" title=${fromModel ? 'Back to the model’s value' : 'Back to the engine’s default'} aria-label="Reset ${p.label} to the ${fromModel ? 'model’s value' : 'default'}" @click=${(e: Event) => this.set({ values: { [p.key]: null }, ev: e })}>↺</button>`
         : nothing,
@@ -262,7 +264,7 @@ export class SsControls extends LitElement {
   /** What a group shows depends on: its rows, the mode, chip, model, pasted config, chips and the rebalancing note. */
   private groupDeps(g: string): unknown[] {
     const v = this.state.values;
-    const deps: unknown[] = [g, v['mode'], v['hw'], v['model'], v['hf'], v['chips'], v['seq'], v['sched'], v['vstages'], this.degreeProblem];
+    const deps: unknown[] = [g, v['mode'], v['hw'], v['model'], v['hf'], v['chips'], v['seq'], v['sched'], v['vstages'], v['etp'], this.degreeProblem];
     for (const p of PARAMS) if (p.group === g || (g === 'workload' && QUESTION_KEYS.includes(p.key)) || p.degree) deps.push(v[p.key]);
     if (g === 'model' || g === 'mesh') for (const k of ['layers', 'd_model', 'ff_ratio', 'heads', 'kv_heads', 'experts', 'size']) deps.push(v[k]);
     if (g === 'efficiency') deps.push(JSON.stringify(this.state.hw));

@@ -4,6 +4,32 @@ import { fmtBytes, fmtCount, fmtFlops, fmtFlopsPerS, fmtPercent, sig } from '../
 import { baseModel, effectiveModel } from '../state/scenario';
 import { diagnosticsList } from './diagnostics';
 import type { Results } from './results';
+import type { ModelPreset, TransformerResult } from '../engine/types';
+
+const ATTENTION_NAMES: Readonly<Record<string, string>> = { mha: 'multi-head', gqa: 'grouped-query', mqa: 'multi-query', mla: 'multi-head latent (MLA)' };
+
+/** "multi-head latent (MLA): 576 KV values per token per layer; …" or "grouped-query; 52 of 62 layers sliding (window 1024)". */
+export function attentionWords(t: TransformerResult, m: ModelPreset): string {
+  const a = t.attention;
+  const parts = [`${ATTENTION_NAMES[a.kind] ?? a.kind}: ${fmtCount(a.kv_values_per_token_per_layer)} KV values per token per layer`];
+  if (a.training_and_prefill && a.decode) parts.push(`${a.training_and_prefill} in training and prefill, ${a.decode} in decode`);
+  const total = Object.values(t.layers).reduce((x, y) => x + y, 0);
+  const count = (span: string): number => Object.entries(t.layers).reduce((x, [k, v]) => x + (k.endsWith(`_${span}`) ? v : 0), 0);
+  const sliding = count('sliding');
+  const chunked = count('chunked');
+  if (sliding) parts.push(`${sliding} of ${total} layers sliding (window ${fmtCount(m.sliding_window)})`);
+  if (chunked) parts.push(`${chunked} of ${total} layers chunked (${fmtCount(m.attention_chunk)} tokens)`);
+  return parts.join('; ');
+}
+
+/** "3 dense + 58 MoE + 1 MTP" for a model with layers of several MLP kinds or MTP; null for a uniform one. */
+export function layerWords(t: TransformerResult, mtp: number): string | null {
+  const count = (mlp: string): number => Object.entries(t.layers).reduce((x, [k, v]) => x + (k.startsWith(`${mlp}_`) ? v : 0), 0);
+  const dense = count('dense');
+  const moe = count('moe');
+  if (!(dense && moe) && !mtp) return null;
+  return [dense ? `${dense} dense` : '', moe ? `${moe} MoE` : '', mtp ? `${mtp} MTP` : ''].filter(Boolean).join(' + ');
+}
 
 export class SsFacts extends LitElement {
   static override properties = { results: { attribute: false } };
@@ -27,7 +53,9 @@ export class SsFacts extends LitElement {
         <dl>
           <div><dt>Model</dt><dd>${base.name}</dd></div>
           <div><dt>Shape</dt><dd>L ${m.layers} · D ${m.d_model} · F ${m.d_ff} · N ${m.heads} · K ${m.kv_heads} · V ${fmtCount(m.vocab)}${m.experts ? ` · E ${m.experts}, k ${m.active_experts}` : ''}</dd></div>
-          <div><dt>Parameters</dt><dd data-metric="params_total" data-value=${String(t?.params?.total ?? '')}>${fmtCount(t?.params?.total)}${t && t.params.active !== t.params.total ? html` (${fmtCount(t.params.active)} active)` : nothing}</dd></div>
+          ${t ? html`<div><dt>Attention</dt><dd data-metric="attention">${attentionWords(t, base)}</dd></div>` : nothing}
+          ${t && layerWords(t, base.mtp_layers ?? 0) ? html`<div><dt>Layers</dt><dd data-metric="layers">${layerWords(t, base.mtp_layers ?? 0)}</dd></div>` : nothing}
+          <div><dt>Parameters</dt><dd data-metric="params_total" data-value=${String(t?.params?.total ?? '')}>${fmtCount(t?.params?.total)}${t && t.params.active !== t.params.total ? html` (${fmtCount(t.params.active)} active)` : nothing}${t?.params.mtp ? html` <span class="muted">+ ${fmtCount(t.params.mtp)} MTP</span>` : nothing}</dd></div>
           <div><dt>Training FLOPs per token</dt><dd data-metric="training_flops_per_token" data-value=${String(t?.training_flops_per_token ?? '')}>${fmtFlops(t?.training_flops_per_token)} <span class="muted">(6N = ${fmtFlops(t?.six_n_flops_per_token)})</span></dd></div>
           <div><dt>Attention share of FLOPs</dt><dd>${fmtPercent(t?.attention_flops_fraction)}</dd></div>
           <div><dt>KV cache per token</dt><dd data-metric="kv_cache_bytes_per_token" data-value=${String(t?.kv_cache_bytes_per_token ?? '')}>${fmtBytes(t?.kv_cache_bytes_per_token)}</dd></div>

@@ -60,6 +60,8 @@ export interface NumberFieldOptions {
   /** Badges after the label, buttons after the field. */
   badges?: TemplateResult | typeof nothing;
   after?: TemplateResult | typeof nothing;
+  /** The field's text instead of `value` (an unset row whose default is not a number). */
+  text?: string;
   onValue: OnValue;
 }
 
@@ -85,7 +87,7 @@ export function numberField(p: Param, o: NumberFieldOptions): TemplateResult {
     <div class="pair">
       ${range}
       <input type="text" inputmode="decimal" spellcheck="false" autocomplete="off" class="num" id="${o.id}-num" data-key=${p.key}
-        aria-label="${p.label} value${p.unit ? ` (${p.unit})` : ''}" .value=${live(fieldText(v))} ?disabled=${o.disabled}
+        aria-label="${p.label} value${p.unit ? ` (${p.unit})` : ''}" .value=${live(o.text ?? fieldText(v))} ?disabled=${o.disabled}
         @change=${(e: Event) => {
           const el = e.target as HTMLInputElement;
           const r = readNumber(p, el.value);

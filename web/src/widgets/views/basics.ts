@@ -29,7 +29,7 @@ const GFLOP = 1e9;
 export const roofline: View<RooflineData> = {
   title: 'Roofline',
   blurb: 'Attainable FLOP/s of one chip against the arithmetic intensity of an operation (log axes, §1). Left of the ridge the operation waits for HBM; right of it, for the matrix units.',
-  controls: () => [{ key: 'hw' }, { key: 'mm', label: 'Precision' }, { key: 'ai' }],
+  controls: () => [{ key: 'hw' }, { key: 'mm', label: 'Precision', choices: ['bf16', 'fp8', 'int8', 'fp4'] }, { key: 'ai' }], // dtypes: a roofline has no recipe
   async compute(s, ask) {
     const hardware = hardwareOfState(s);
     const opScenario = { version: 1, hardware, query: { kind: 'roofline', flops: num(s, 'ai') * GFLOP, bytes: GFLOP, dtype: str(s, 'mm') } };
