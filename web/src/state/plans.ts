@@ -1,8 +1,8 @@
 // A searched plan (docs/api.md `plan_search`) -> the controls that reproduce it exactly: the degrees and the plan's
 // own layout (the searched slice's axes, whole or split into sub-axes, for a TPU; the plan's mesh for a GPU), with
-// its ZeRO stage, microbatches, schedule, sequence parallelism, the experts' TP and capacity, remat and matmul precision. Configuration only: the
-// engine computed the plan; the page sets its controls so that the training_step it sends is the very plan the
-// search evaluated (the layout is carried, not left to the engine to choose again).
+// its ZeRO stage, microbatches, schedule, sequence parallelism, the experts' TP and capacity, remat and matmul
+// precision. Configuration only: the engine computed the plan; the page sets its controls so that the training_step
+// it sends is the very plan the search evaluated (the layout is carried, not left to the engine to choose again).
 import type { SearchedPlanCore } from '../engine/types';
 import { DEGREE_KEYS } from './degrees';
 import { STRATEGIES } from './mesh';

@@ -41,6 +41,7 @@ export function baseModel(s: State): ModelPreset {
 
 /** The model after the explicit field overrides, the d_ff ratio and then the family `size` scale. */
 export function effectiveModel(preset: ModelPreset, s: State): ModelFields {
+  const experts = opt(s, 'experts') ?? preset.experts;
   const m: ModelFields = {
     layers: opt(s, 'layers') ?? preset.layers,
     d_model: opt(s, 'd_model') ?? preset.d_model,
@@ -50,12 +51,11 @@ export function effectiveModel(preset: ModelPreset, s: State): ModelFields {
     kv_heads: opt(s, 'kv_heads') ?? preset.kv_heads,
     head_dim: preset.head_dim,
     vocab: opt(s, 'vocab') ?? preset.vocab,
-    experts: opt(s, 'experts') ?? preset.experts,
+    experts,
     active_experts: opt(s, 'active') ?? preset.active_experts,
     gated: preset.mlp === 'gated',
-    dense_mlp: true,
+    dense_mlp: experts === 0 || (preset.dense_layers ?? 0) > 0 || (preset.mlp_pattern ?? []).includes('dense'),
   };
-  m.dense_mlp = m.experts === 0 || (preset.dense_layers ?? 0) > 0 || (preset.mlp_pattern ?? []).includes('dense');
   const ratio = opt(s, 'ff_ratio');
   if (ratio !== null) {
     const dff = Math.max(1, Math.round(ratio * m.d_model));

@@ -1,6 +1,6 @@
 // A deployment the serving search found (docs/api.md `serving_search`) -> the serving controls that show its replica:
-// TP and EP degrees and the experts' TP (the page lays them on the same mesh: the most balanced slice, TP innermost on GPUs), weights and
-// KV dtypes, and the batch. Configuration only: the engine computed the deployment; the serving query the page then
+// TP and EP degrees and the experts' TP (the page lays them on the same mesh: the most balanced slice, TP innermost on
+// GPUs), weights and KV dtypes, and the batch. Configuration only: the engine computed the deployment; the serving query the page then
 // sends gives the same decode step, time to first token and memory (web/test/serving-search.test.ts holds it).
 import type { ServingDeployment } from '../engine/types';
 import { StateWriter, type Applied } from './apply';
