@@ -72,14 +72,14 @@ export function numberField(p: Param, o: NumberFieldOptions): TemplateResult {
   if (stops && stops.length) {
     const at = nearestStop(stops, v);
     range = html`<input type="range" id=${o.id} data-key=${p.key} min="0" max=${stops.length - 1} step="1" .value=${live(String(at))}
-      aria-valuetext=${valueText(p, v)} aria-describedby=${o.describedBy ?? nothing} ?disabled=${o.disabled || stops.length < 2}
+      aria-valuetext=${o.text ?? valueText(p, v)} aria-describedby=${o.describedBy ?? nothing} ?disabled=${o.disabled || stops.length < 2}
       @input=${(e: Event) => o.onValue(p.key, stops[Number((e.target as HTMLInputElement).value)] ?? v, e)} />`;
   } else {
     const lo = toSlider(p.min ?? 0, p.scale);
     const hi = toSlider(p.max ?? 100, p.scale);
     const step = p.scale === 'log10' ? 0.01 : (p.step ?? 1);
     range = html`<input type="range" id=${o.id} data-key=${p.key} min=${lo} max=${hi} step=${step} .value=${live(String(Math.min(hi, Math.max(lo, toSlider(v, p.scale)))))}
-      aria-valuetext=${valueText(p, v)} aria-describedby=${o.describedBy ?? nothing} ?disabled=${o.disabled}
+      aria-valuetext=${o.text ?? valueText(p, v)} aria-describedby=${o.describedBy ?? nothing} ?disabled=${o.disabled}
       @input=${(e: Event) => o.onValue(p.key, fromSlider(Number((e.target as HTMLInputElement).value), p.scale, p.type === 'int'), e)} />`;
   }
   return html`<div class="ctl" title=${p.help}>
