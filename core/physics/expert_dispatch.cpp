@@ -5,6 +5,12 @@
 
 namespace scalescope {
 
+AxisGroup folded_expert_group(const Mesh& mesh, const AxisGroup& expert, const AxisGroup& tensor) {
+  AxisGroup g = expert;
+  for (int i = 0; i < tensor.count && g.count < kMaxGroupPieces; ++i) add_piece(g, mesh, tensor.pieces[i]);
+  return g;
+}
+
 double expected_distinct(double k, double n) {
   if (n <= 1) return std::min(1.0, k);
   return n * (1.0 - std::pow(1.0 - 1.0 / n, k));

@@ -21,6 +21,10 @@ struct DispatchCost {
   double ranks_per_domain = 1, domains = 1;
 };
 
+// Parallel folding's expert-parallel group: the expert axis's pieces and the TP ranks' pieces the experts do not
+// split over (Megatron-Core; the caller folds only when the experts' TP is below TP).
+AxisGroup folded_expert_group(const Mesh& mesh, const AxisGroup& expert, const AxisGroup& tensor);
+
 // Expected distinct values among k uniform draws from n (with replacement): n (1 - (1 - 1/n)^k).
 double expected_distinct(double k, double n);
 

@@ -16,10 +16,9 @@ struct OpList {
     o = LayerOp{name, kind, 0, 0, 0, 1, flops, bytes, false, attention_block, false, false, false};
     return &o;
   }
-  // `groups` matmuls [m,k] x [k,n]: 2mkn FLOPs each (§2.1); reads both operands and writes the result.
+  // `groups` matmuls [m,k] x [k,n]: 2mkn FLOPs each (§2.1).
   LayerOp* matmul(const char* name, double groups, double m, double k, double n, bool linear, const LayerShape& s) {
-    const double a = bytes_per_element(s.activations), w = bytes_per_element(linear ? s.weights : s.activations);
-    LayerOp* o = add(name, OpKind::matmul, groups * 2.0 * m * k * n, groups * (a * m * k + w * k * n + a * m * n));
+    LayerOp* o = add(name, OpKind::matmul, groups * 2.0 * m * k * n, matmul_bytes(groups, m, k, n, linear, s));
     if (!o) return nullptr;
     o->m = m;
     o->k = k;
@@ -41,18 +40,13 @@ double local_kv_heads(const ModelConfig& m, double tp) { return std::max(m.kv_he
 // Norms and residuals run on the sequence-parallel shard of the tokens.
 double norm_tokens(const LayerShape& s) { return s.sequence_parallel ? s.tokens / s.tensor : s.tokens; }
 
-// Routed-expert rows on this chip: the tokens of the EP x ETP group, k copies each, spread over EP x ETP chips
-// (each expert's rows on all ETP chips of its slice), times the busiest rank's load.
-double expert_rows(const ModelConfig& m, const LayerShape& s) {
-  return s.tokens * m.active_experts * s.etp() / s.tensor * s.expert_load;
-}
-
 void mlp(OpList& ops, const char* up, const char* act, const char* down, double groups, double tokens, double f,
          const ModelConfig& m, const LayerShape& s, bool experts) {
   const double gate = m.mlp == MlpKind::gated ? 2.0 : 1.0;
   LayerOp* ops_of[3] = {ops.matmul(up, groups, tokens, m.d_model, gate * f, true, s),
+                        // SiLU x gate, or GeLU
                         ops.elementwise(act, groups * tokens * f, gate, m.mlp == MlpKind::gated ? 6.0 : 8.0, s),
-                        ops.matmul(down, groups, tokens, f, m.d_model, true, s)};  // SiLU x gate, or GeLU
+                        ops.matmul(down, groups, tokens, f, m.d_model, true, s)};
   for (LayerOp* o : ops_of)
     if (o) o->experts = experts;
 }
@@ -127,6 +121,15 @@ void moe_mlp(OpList& ops, const ModelConfig& m, const LayerShape& s) {
 }
 
 }  // namespace
+
+double matmul_bytes(double groups, double m, double k, double n, bool linear, const LayerShape& s) {
+  const double a = bytes_per_element(s.activations), w = bytes_per_element(linear ? s.weights : s.activations);
+  return groups * (a * m * k + w * k * n + a * m * n);
+}
+
+double expert_rows(const ModelConfig& m, const LayerShape& s) {
+  return s.tokens * m.active_experts * s.etp() / s.tensor * s.expert_load;
+}
 
 LayerOps layer_ops(const ModelConfig& m, int kind, const LayerShape& s) {
   LayerOps out;

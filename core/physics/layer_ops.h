@@ -56,6 +56,14 @@ struct LayerShape {
   double etp() const { return expert_tensor > 0 ? expert_tensor : tensor; }
 };
 
+// HBM bytes of `groups` matmuls [m,k] x [k,n]: both operands read (a linear layer's weight in the shape's weight
+// dtype) and the result written.
+double matmul_bytes(double groups, double m, double k, double n, bool linear, const LayerShape& s);
+
+// Routed-expert rows on this chip: the tokens of the EP x ETP group, k copies each, spread over EP x ETP chips
+// (each expert's rows on all ETP chips of its slice), times the busiest rank's load.
+double expert_rows(const ModelConfig& m, const LayerShape& s);
+
 // One layer's forward ops: attention block (norm, QKV or MLA's projections, rotary, attention, output projection,
 // residual) and the MLP block (norm, up/gate, activation, down, residual), or for an MoE layer the router and its
 // top-k, the permutations that group tokens by expert around dispatch and combine, the experts (grouped matmuls of

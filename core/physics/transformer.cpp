@@ -7,8 +7,6 @@ namespace scalescope {
 
 namespace {
 
-bool all_full_attention(const ModelConfig& m) { return m.pattern.all_full(); }
-
 // Half the Q.K plus the V width of a head: attention's 2 (H_qk + H_v) FLOPs per key are the book's 4 H (§2.7).
 double mean_head_dim(const ModelConfig& m) { return (m.qk_head_dim() + m.v_head_dim()) / 2.0; }
 
@@ -100,12 +98,7 @@ FlopCounts count_flops(const ModelConfig& m, const ParamCounts& p, double tokens
       account == FlopAccount::six_nd ? p.active : p.mlp_active + p.attention + p.router + m.vocab * m.d_model;
   f.matmul_forward = 2.0 * tokens * matmul_params;
   const double h = mean_head_dim(m);
-  if (account == FlopAccount::six_nd) {
-    f.attention_forward = 0.0;
-  } else if (all_full_attention(m)) {
-    const double keys_per_query = causal ? seq_len / 2.0 : seq_len;
-    f.attention_forward = 4.0 * tokens * keys_per_query * m.heads * h * m.layers;
-  } else {
+  if (account == FlopAccount::full) {
     for (int s = 0; s < kAttentionSpans; ++s) {
       const auto span = static_cast<AttentionSpan>(s);
       const double layers = m.pattern.span_layers[s];
@@ -118,7 +111,8 @@ FlopCounts count_flops(const ModelConfig& m, const ParamCounts& p, double tokens
     const double per_module = p.mtp_active / m.mtp_layers;
     const double matmuls = account == FlopAccount::six_nd ? per_module : per_module + m.vocab * m.d_model;
     const double attention =
-        account == FlopAccount::six_nd ? 0.0 : 4.0 * tokens * (causal ? seq_len / 2.0 : seq_len) * m.heads * h;
+        account == FlopAccount::six_nd ? 0.0
+                                       : 4.0 * tokens * mean_keys_per_query(m, AttentionSpan::full, seq_len, causal) * m.heads * h;
     f.mtp_forward = mtp_layers * (2.0 * tokens * matmuls + attention);
   }
   f.forward = f.matmul_forward + f.attention_forward + f.mtp_forward;
@@ -132,12 +126,11 @@ double kv_values_per_token_per_layer(const ModelConfig& m) {
 }
 
 double kv_bytes_per_token(const ModelConfig& m, Dtype kv) {
-  if (!m.is_mla()) return 2.0 * m.layers * m.kv_heads * m.head_dim * bytes_per_element(kv);
   return m.layers * kv_values_per_token_per_layer(m) * bytes_per_element(kv);
 }
 
 double kv_cache_bytes(const ModelConfig& m, Dtype kv, double context) {
-  if (all_full_attention(m)) return kv_bytes_per_token(m, kv) * context;
+  if (m.pattern.all_full()) return kv_bytes_per_token(m, kv) * context;
   const double per_layer_token = kv_values_per_token_per_layer(m) * bytes_per_element(kv);
   const LayerCounts& n = m.pattern.all;
   const double held = n.span(AttentionSpan::full) * context +

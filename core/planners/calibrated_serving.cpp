@@ -96,8 +96,7 @@ struct Engine {
           // The same rows over fewer experts: only the touched ones' weights are read.
           const double groups = std::max(1.0, o.groups * touched);
           const double rows = o.m * o.groups / groups;
-          const double a = bytes_per_element(s.activations), w = bytes_per_element(s.weights);
-          o.bytes = groups * (a * rows * o.k + w * o.k * o.n + a * rows * o.n);
+          o.bytes = matmul_bytes(groups, rows, o.k, o.n, o.linear, s);
           o.m = rows;
           o.groups = groups;
         }
@@ -123,9 +122,7 @@ struct Engine {
     }
     const double ep = serving_expert_degree(in);
     if (ep > 1 && m.is_moe()) {
-      AxisGroup group = in.expert;
-      if (ep > in.expert.degree)
-        for (int i = 0; i < in.tensor.count && group.count < kMaxGroupPieces; ++i) add_piece(group, *in.mesh, in.tensor.pieces[i]);
+      const AxisGroup group = ep > in.expert.degree ? folded_expert_group(*in.mesh, in.expert, in.tensor) : in.expert;
       const DispatchCost cost = expert_dispatch_cost(*in.hw, *in.mesh, group, ep, per_rank(tokens) / in.tensor.degree,
                                                      m.active_experts, bytes_per_element(in.activations) * m.d_model,
                                                      DispatchKind::all_to_all);

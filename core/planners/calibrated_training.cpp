@@ -145,9 +145,7 @@ double tp_block_s(const Calibrated& c, const TrainingInput& in, const AxisGroup&
 // experts do not split over (their pieces join the group).
 AxisGroup expert_group(const Mesh& mesh, const TrainingPlan& pl) {
   if (expert_tensor_degree(pl) >= pl.tensor.degree) return pl.expert;
-  AxisGroup g = pl.expert;
-  for (int i = 0; i < pl.tensor.count && g.count < kMaxGroupPieces; ++i) add_piece(g, mesh, pl.tensor.pieces[i]);
-  return g;
+  return folded_expert_group(mesh, pl.expert, pl.tensor);
 }
 
 }  // namespace
@@ -246,7 +244,7 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
   const double tp_dense_layer = 2.0 * tp_attention;  // the MLP block moves the same tokens
   double tp_moe_layer = tp_attention;
   if (etp > 1) {
-    const double rows = shape.tokens * m.active_experts * etp / s.tensor * shape.expert_load;
+    const double rows = expert_rows(m, shape);
     const double ring = etp < s.tensor ? ((etp - 1.0) / etp) / ((s.tensor - 1.0) / s.tensor) : 1.0;  // a sub-group
     tp_moe_layer += ring * tp_block_s(c, in, pl.tensor, p_bytes * rows * m.d_model);
   }
@@ -357,8 +355,7 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
 
   // Adam (§2.8) reads and writes its shard of the master weights and both moments, reads the gradients and writes
   // the working weights: memory-bound.
-  const double dense_shards = s.fsdp * s.expert;
-  const double optimizer_params = pl.zero_stage >= 1 ? params.dense / dense_shards + params.routed / s.fsdp : chip_params;
+  const double optimizer_params = pl.zero_stage >= 1 ? params.zero_sharded(s.fsdp, s.expert) : chip_params;
   const double master = in.precision.master_weights ? bytes_per_element(in.precision.master) : 0.0;
   const double optimizer_bytes =
       optimizer_params * (2.0 * master + 4.0 * bytes_per_element(in.precision.optimizer) + 2.0 * p_bytes);

@@ -17,6 +17,15 @@ const char* pipeline_schedule_name(PipelineSchedule s) {
   return "1f1b";
 }
 
+const std::vector<std::string>& pipeline_schedule_choices() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (PipelineSchedule s : kPipelineSchedules) out.emplace_back(pipeline_schedule_name(s));
+    return out;
+  }();
+  return names;
+}
+
 // deepseek-ai/DualPipe, "Pipeline Bubbles and Memory Usage Comparison": DualPipe 2x parameters per device.
 double schedule_parameter_copies(PipelineSchedule s) { return s == PipelineSchedule::dualpipe ? 2.0 : 1.0; }
 

@@ -3,8 +3,8 @@
 // group sits, inside a domain or across), and every setting the caller allows: ZeRO stage, pipeline schedule and
 // interleave (zero-bubble and DualPipe included), microbatch size in whole sequences, remat policy, host offload,
 // matmul precision and recipe, sequence parallelism, context-parallel variant, the experts' TP (parallel folding)
-// and the MoE capacity. Plans are numbered (an ordinal per
-// plan, in a fixed order), so a search can be counted before it runs, cut into chunks and resumed.
+// and the MoE capacity. Plans are numbered (an ordinal per plan, in a fixed order), so a search can be counted
+// before it runs, cut into chunks and resumed.
 #pragma once
 #include <array>
 #include <cstdint>

@@ -18,7 +18,8 @@ CollectiveCost on_group(const ServingInput& in, const AxisGroup& g, Collective o
 // times the replica holds the non-expert weights (once per attention data-parallel rank).
 struct ServingParams {
   double total, active, routed, copies;
-  double held() const { return (total - routed) * copies + routed; }
+  // What a step reads when the batch touches `touched` of the routed experts (1: every weight the replica holds).
+  double loaded(double touched) const { return (total - routed) * copies + routed * touched; }
 };
 ServingParams serving_params(const ServingInput& in) {
   if (in.params_override > 0) return {in.params_override, in.params_override, 0, 1};
@@ -84,7 +85,7 @@ double serving_expert_degree(const ServingInput& in) {
   return in.expert.degree * in.tensor.degree / etp;
 }
 
-double serving_param_bytes(const ServingInput& in) { return serving_params(in).held() * bytes_per_element(in.weights); }
+double serving_param_bytes(const ServingInput& in) { return serving_params(in).loaded(1.0) * bytes_per_element(in.weights); }
 
 double kv_bytes_per_sequence(const ServingInput& in, double context) {
   const double tp_copies = in.model->is_mla() ? in.tensor.degree : 1.0;
@@ -104,8 +105,7 @@ DecodeStep decode_step(const ServingInput& in, double batch, double context, dou
   const double c = chips * hw.peak(in.activations) * in.efficiency.flops_frac;
   const double tokens = batch * tokens_per_sequence;
   const ServingParams p = serving_params(in);
-  const double loaded = ((p.total - p.routed) * p.copies + p.routed * routed_fraction_touched(m, tokens)) *
-                        bytes_per_element(in.weights);
+  const double loaded = p.loaded(routed_fraction_touched(m, tokens)) * bytes_per_element(in.weights);
   DecodeStep s;
   s.param_load_s = loaded / w;
   s.kv_load_s = batch * kv_bytes_per_sequence(in, context) / w;
@@ -127,9 +127,7 @@ PrefillStep prefill(const ServingInput& in, double batch, double prompt_len) {
   s.matmul_flops_s = 2.0 * serving_params(in).active * tokens / c;
   const FlopCounts f = count_flops(m, tokens, prompt_len, true);
   s.flops_s = (in.params_override > 0 ? s.matmul_flops_s * c + f.attention_forward : f.forward) / c;
-  const ServingParams p = serving_params(in);
-  const double loaded = ((p.total - p.routed) * p.copies + p.routed * routed_fraction_touched(m, tokens)) *
-                        bytes_per_element(in.weights);
+  const double loaded = serving_params(in).loaded(routed_fraction_touched(m, tokens)) * bytes_per_element(in.weights);
   s.param_load_s = loaded / (chips * hw.hbm_bandwidth_bytes_per_s * in.efficiency.hbm_frac);
   s.comms_s = in.include_comms ? layer_comms_s(in, tokens) : 0.0;
   // Prefill is a training-style forward pass: large matmuls hide their loads and collectives (max, §2.1).

@@ -284,10 +284,7 @@ TrainingStep evaluate_training_step(const TrainingInput& in) {
   // non-expert weights over its expert axis too).
   const ChipParams cp = training_chip_params(in, s, params);
   const double chip_params = cp.total();
-  const double dense_shards = s.fsdp * s.expert;
-  auto sharded = [&](int stage) {
-    return p.zero_stage >= stage ? cp.dense / dense_shards + cp.routed / s.fsdp : chip_params;
-  };
+  auto sharded = [&](int stage) { return p.zero_stage >= stage ? cp.zero_sharded(s.fsdp, s.expert) : chip_params; };
   const double pb = bytes_per_element(prec.params), gb = gradient_bytes_per_param(prec);
   const double mb = prec.master_weights ? bytes_per_element(prec.master) : 0.0;
   const double ob = 2.0 * bytes_per_element(prec.optimizer);  // Adam m and v (§2.8)

@@ -22,7 +22,12 @@ namespace scalescope {
 // DualPipeV (its cut-in-half V shape: two chunks per device, parameters once). deepseek-ai/DualPipe's table gives
 // each one's bubble and memory.
 enum class PipelineSchedule { gpipe, one_f_one_b, interleaved, zero_bubble, dualpipe, dualpipe_v };
+inline constexpr PipelineSchedule kPipelineSchedules[] = {
+    PipelineSchedule::gpipe,       PipelineSchedule::one_f_one_b, PipelineSchedule::interleaved,
+    PipelineSchedule::zero_bubble, PipelineSchedule::dualpipe,    PipelineSchedule::dualpipe_v};
+// The query's names ("gpipe", "1f1b", "interleaved", "zero_bubble", "dualpipe", "dualpipe_v"), in that order.
 const char* pipeline_schedule_name(PipelineSchedule s);
+const std::vector<std::string>& pipeline_schedule_choices();
 // Parameters per device relative to 1F1B (DualPipe holds two stages' weights), and the microbatches' activations
 // held at once on a stage of `stages` with `microbatches` in flight.
 double schedule_parameter_copies(PipelineSchedule s);
@@ -196,6 +201,9 @@ TrainingStep evaluate_training_step(const TrainingInput& in);
 struct ChipParams {
   double dense = 0, routed = 0;
   double total() const { return dense + routed; }
+  // Under ZeRO: the non-expert parameters shard over FSDP x the expert ranks (data ranks to them), the routed
+  // experts over FSDP.
+  double zero_sharded(double fsdp, double expert) const { return dense / (fsdp * expert) + routed / fsdp; }
 };
 ChipParams training_chip_params(const TrainingInput& in, const TrainingStep& step, const ParamCounts& params);
 

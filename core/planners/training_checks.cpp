@@ -11,7 +11,6 @@ namespace scalescope {
 
 namespace {
 bool divides(double a, double b) { return std::fmod(b, a) == 0; }
-bool problems_of(unsigned problems, PlanProblem bit) { return (problems & bit) != 0; }
 }  // namespace
 
 unsigned plan_problems(const TrainingInput& in) {
@@ -37,7 +36,7 @@ unsigned plan_problems(const TrainingInput& in) {
   flag(ep > 1 && m.is_moe() && ep <= m.experts && !divides(ep, m.experts), kExpertNotDivisible);
   // Parallel folding: the expert-parallel group is the expert axis times the TP ranks the experts do not split over.
   const double folded = expert_parallel_degree(p);
-  flag(m.is_moe() && folded > ep && !(problems_of(out, kExpertTensor)) && !divides(folded, m.experts), kFoldedExperts);
+  flag(m.is_moe() && folded > ep && (out & kExpertTensor) == 0 && !divides(folded, m.experts), kFoldedExperts);
   flag(!divides(cp, in.seq_len), kContextSeq);
   flag(p.tensor.has_dcn, kDcnTensor);
   flag(p.context.has_dcn, kDcnContext);

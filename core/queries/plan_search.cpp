@@ -72,11 +72,9 @@ SpaceOptions read_space(JsonReader& args, const TrainingPrecision& precision, Di
         r.integer("max_strategies_per_torus_axis", false, 1, kMaxSlotsPerAxis).value_or(o.max_strategies_per_torus_axis));
     o.min_context_chunk_tokens = r.number("min_context_chunk_tokens", false).value_or(o.min_context_chunk_tokens);
     o.zero_stages = read_int_list(r, "zero_stages", 3, o.zero_stages, d);
-    o.schedules = read_list<PipelineSchedule>(
-        r, "pipeline_schedules", {"1f1b", "gpipe", "interleaved", "zero_bubble", "dualpipe", "dualpipe_v"},
-        {PipelineSchedule::one_f_one_b, PipelineSchedule::gpipe, PipelineSchedule::interleaved,
-         PipelineSchedule::zero_bubble, PipelineSchedule::dualpipe, PipelineSchedule::dualpipe_v},
-        o.schedules, d);
+    o.schedules = read_list<PipelineSchedule>(r, "pipeline_schedules", pipeline_schedule_choices(),
+                                              std::vector<PipelineSchedule>(std::begin(kPipelineSchedules), std::end(kPipelineSchedules)),
+                                              o.schedules, d);
     o.virtual_stages = read_int_list(r, "virtual_stages", 1024, o.virtual_stages, d);
     o.microbatch_sequences = read_int_list(r, "microbatch_sequences", 100'000'000, o.microbatch_sequences, d);
     o.remats = read_list<Remat>(r, "remat", {"none", "big_matmuls", "mlp_matmuls", "block"},

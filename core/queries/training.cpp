@@ -8,6 +8,7 @@
 #include "queries/calibration_result.h"
 #include "queries/query.h"
 #include "queries/training_args.h"
+#include "specs/hf_config.h"
 #include "planners/training.h"
 
 namespace scalescope {
@@ -100,11 +101,6 @@ Json explain_training(const TrainingInput& in, const TrainingStep& s) {
   return out;
 }
 
-
-}  // namespace
-
-namespace {
-
 // How MoE layers run (planners/training.h MoeSettings); an MoE model's settings only.
 void read_moe_settings(const QueryContext& ctx, JsonReader& args, TrainingInput& in, Diagnostics& d) {
   const Json* node = args.object("moe", false);
@@ -188,11 +184,8 @@ namespace {
 void read_plan_knobs(JsonReader& r, TrainingPlan& p, Diagnostics& d, double& microbatch_sequences) {
   p.zero_stage = static_cast<int>(r.number("zero_stage", false).value_or(3));
   p.sequence_parallel = r.boolean("sequence_parallel", false).value_or(true);
-  const auto schedule =
-      r.choice("pipeline_schedule", false, {"gpipe", "1f1b", "interleaved", "zero_bubble", "dualpipe", "dualpipe_v"})
-          .value_or("1f1b");
-  for (PipelineSchedule s : {PipelineSchedule::gpipe, PipelineSchedule::one_f_one_b, PipelineSchedule::interleaved,
-                             PipelineSchedule::zero_bubble, PipelineSchedule::dualpipe, PipelineSchedule::dualpipe_v})
+  const auto schedule = r.choice("pipeline_schedule", false, pipeline_schedule_choices()).value_or("1f1b");
+  for (PipelineSchedule s : kPipelineSchedules)
     if (schedule == pipeline_schedule_name(s)) p.schedule = s;
   p.expert_tensor = r.number("expert_tensor", false).value_or(0);
   p.virtual_stages = r.number("virtual_stages", false).value_or(1);
@@ -350,13 +343,7 @@ Json training_step_json(const TrainingInput& in, const TrainingStep& s) {
                   {"dispatcher", in.moe.dispatcher == Dispatcher::hierarchical ? "hierarchical" : "all_to_all"},
                   {"overlap", in.moe.overlap}};
   }
-  if (m.pattern.runs.size() > 1 && s.pipeline > 1) {
-    Json kinds = Json::object();
-    for (int k = 0; k < kLayerKinds; ++k)
-      if (s.stage_kinds.n[k] > 0)
-        kinds[std::string(kind_is_moe(k) ? "moe" : "dense") + "_" + attention_span_name(kind_span(k))] = s.stage_kinds.n[k];
-    out["pipeline_stage_kinds"] = kinds;
-  }
+  if (m.pattern.runs.size() > 1 && s.pipeline > 1) out["pipeline_stage_kinds"] = layer_counts_json(s.stage_kinds);
   if (in.mtp_layers > 0) out["mtp_layers"] = in.mtp_layers;
   return out;
 }

@@ -2,6 +2,7 @@
 #include "queries/query.h"
 #include "physics/roofline.h"
 #include "physics/transformer.h"
+#include "specs/hf_config.h"
 
 namespace scalescope {
 
@@ -73,12 +74,7 @@ Json run_transformer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
                                        {"prefill_flops_per_key_per_layer", 2.0 * m.heads * (m.qk_head_dim() + m.v_head_dim())}}
                                 : Json{{"kind", m.kv_heads == m.heads ? "mha" : m.kv_heads == 1 ? "mqa" : "gqa"},
                                        {"kv_values_per_token_per_layer", kv_values_per_token_per_layer(m)}};
-  Json layers = Json::object();
-  for (int kind = 0; kind < kLayerKinds; ++kind)
-    if (m.pattern.all.n[kind] > 0)
-      layers[std::string(kind_is_moe(kind) ? "moe" : "dense") + "_" + attention_span_name(kind_span(kind))] =
-          m.pattern.all.n[kind];
-  out["layers"] = layers;
+  out["layers"] = layer_counts_json(m.pattern.all);
   // What a token's matmuls use (2 FLOPs each): the active parameters without the embedding lookup and the norms,
   // the unembedding in (gpt-oss's model card counts "active" so).
   out["params"]["active_in_matmuls"] = p.mlp_active + p.attention + p.router + m.vocab * m.d_model;

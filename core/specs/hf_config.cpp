@@ -212,7 +212,7 @@ bool write_mlp_pattern(const std::vector<bool>& moe, std::int64_t dense_layers, 
   const auto first = std::min<std::ptrdiff_t>(dense_layers, static_cast<std::ptrdiff_t>(moe.size()));
   if (std::all_of(moe.begin() + first, moe.end(), [](bool x) { return x; })) return false;
   Json list = Json::array();
-  for (bool x : shortest_cycle(moe)) list.push_back(x ? "moe" : "dense");
+  for (bool x : shortest_cycle(moe)) list.push_back(mlp_layer_name(x ? MlpLayer::moe : MlpLayer::dense));
   m["mlp_pattern"] = list;
   return true;
 }
@@ -536,7 +536,7 @@ Json model_config_json(const ModelConfig& m) {
                   {"qk_rope_head_dim", whole(m.mla.qk_rope_head_dim)}, {"v_head_dim", whole(m.mla.v_head_dim)}};
   if (!m.mlp_pattern.empty()) {
     Json list = Json::array();
-    for (MlpLayer x : m.mlp_pattern) list.push_back(x == MlpLayer::moe ? "moe" : "dense");
+    for (MlpLayer x : m.mlp_pattern) list.push_back(mlp_layer_name(x));
     out["mlp_pattern"] = list;
   }
   if (!m.attention_pattern.empty()) {
@@ -547,6 +547,13 @@ Json model_config_json(const ModelConfig& m) {
   if (m.sliding_window > 0) out["sliding_window"] = whole(m.sliding_window);
   if (m.attention_chunk > 0) out["attention_chunk"] = whole(m.attention_chunk);
   if (m.mtp_layers > 0) out["mtp_layers"] = whole(m.mtp_layers);
+  return out;
+}
+
+Json layer_counts_json(const LayerCounts& counts) {
+  Json out = Json::object();
+  for (int k = 0; k < kLayerKinds; ++k)
+    if (counts.n[k] > 0) out[layer_kind_name(k)] = counts.n[k];
   return out;
 }
 

@@ -31,6 +31,8 @@ ModelConfig resolve_hf_model(const Json& node, const std::string& path, Diagnost
 
 // The preset fields of a resolved model (what the engine computes with).
 Json model_config_json(const ModelConfig& model);
+// Layers by kind, the kinds there are only: {"dense_full": 3, "moe_full": 58}.
+Json layer_counts_json(const LayerCounts& counts);
 
 // A scenario's `model` object as text (a preset with overrides, an inline model or an hf_config) in, the model the
 // engine resolves it to out: {"ok": bool, "model": {...preset fields..., "not_modelled": [...]}, "diagnostics": [...]}.

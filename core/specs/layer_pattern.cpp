@@ -14,6 +14,13 @@ const char* attention_span_name(AttentionSpan span) {
   return "full";
 }
 
+const char* mlp_layer_name(MlpLayer mlp) { return mlp == MlpLayer::moe ? "moe" : "dense"; }
+
+std::string layer_kind_name(int kind) {
+  return std::string(mlp_layer_name(kind_is_moe(kind) ? MlpLayer::moe : MlpLayer::dense)) + "_" +
+         attention_span_name(kind_span(kind));
+}
+
 double LayerCounts::total() const {
   double t = 0;
   for (double x : n) t += x;
@@ -48,16 +55,6 @@ LayerCounts LayerPattern::first(double n) const {
   LayerCounts out = before[r];
   out.n[runs[r].kind] += n - runs[r].start;
   return out;
-}
-
-double LayerPattern::weight_first(double n, const std::array<double, kLayerKinds>& weight) const {
-  n = std::clamp(n, 0.0, layers);
-  if (runs.empty() || n <= 0) return 0;
-  const auto it = std::upper_bound(runs.begin(), runs.end(), n, [](double x, const Run& r) { return x <= r.start; });
-  const std::size_t r = static_cast<std::size_t>(it - runs.begin()) - 1;
-  double w = (n - runs[r].start) * weight[runs[r].kind];
-  for (int k = 0; k < kLayerKinds; ++k) w += before[r].n[k] * weight[k];
-  return w;
 }
 
 LayerPattern build_layer_pattern(double layers, double dense_layers, bool moe_model, std::span<const MlpLayer> mlp,

@@ -6,6 +6,7 @@
 #pragma once
 #include <array>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace scalescope {
@@ -18,6 +19,9 @@ constexpr int layer_kind(bool moe, AttentionSpan span) { return (moe ? kAttentio
 constexpr bool kind_is_moe(int kind) { return kind >= kAttentionSpans; }
 constexpr AttentionSpan kind_span(int kind) { return static_cast<AttentionSpan>(kind % kAttentionSpans); }
 const char* attention_span_name(AttentionSpan span);
+const char* mlp_layer_name(MlpLayer mlp);
+// "dense_full", "moe_sliding", ...: a kind's name in results.
+std::string layer_kind_name(int kind);
 
 // How many layers of each kind a stretch of layers holds.
 struct LayerCounts {
@@ -51,11 +55,8 @@ struct LayerPattern {
 
   // The kinds of layers [0, n) and [first, last).
   LayerCounts first(double n) const;
-  // Σ weight[kind] over layers [0, n): what first(n) weighs, without building the counts.
-  double weight_first(double n, const std::array<double, kLayerKinds>& weight) const;
   LayerCounts range(double first_layer, double last_layer) const { return first(last_layer) - first(first_layer); }
   bool any_moe() const { return moe_layers > 0; }
-  bool any(AttentionSpan s) const { return span_layers[static_cast<int>(s)] > 0; }
   bool all_full() const { return span_layers[0] == layers; }
 };
 
