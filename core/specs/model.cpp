@@ -130,7 +130,7 @@ ModelConfig parse_model(const Json& node, const std::string& path, bool require_
     else if (m.sliding_window > 0) m.attention_pattern = {AttentionSpan::sliding};
     else if (m.attention_chunk > 0) m.attention_pattern = {AttentionSpan::chunked};
   }
-  auto uses = [&](AttentionSpan s) { return std::ranges::find(m.attention_pattern, s) != m.attention_pattern.end(); };
+  auto uses = [&](AttentionSpan s) { return std::find(m.attention_pattern.begin(), m.attention_pattern.end(), s) != m.attention_pattern.end(); };
   if (uses(AttentionSpan::sliding) && m.sliding_window <= 0)
     add_diagnostic(d, r.path_of("sliding_window"), "missing_key", "sliding-window layers need 'sliding_window' (tokens)");
   if (uses(AttentionSpan::chunked) && m.attention_chunk <= 0)
