@@ -107,9 +107,15 @@ std::string training(const json& scenario, const json& t, const json& chip, std:
   out += "Training   " + degrees(t) + "; batch " + show(args, "/batch_tokens") + " of sequence " + show(args, "/seq_len") + "\n";
   out += "  " + estimate(t, "step", "/time/step_s", "/ideal/step_s") + " · " + estimate(t, "MFU", "/mfu_frac", "/ideal/mfu_frac") + "\n";
   out += fidelity_line(t);
-  out += "  " + estimate(t, "to train", "/cost/train_time_s", "/ideal/train_time_s") + " on " +
-         (at(t, "/cost/train_tokens") ? show(t, "/cost/train_tokens") : show(args, "/train_tokens")) +
-         " · " + estimate(t, "cost", "/cost/train_usd", "/ideal/train_usd") + "\n";
+  // Without a token count there is no run to price: say how to ask, not "to train 0 s on 0 tokens".
+  const bool from_result = at(t, "/cost/train_tokens") != nullptr;
+  const json* tokens = from_result ? at(t, "/cost/train_tokens") : at(args, "/train_tokens");
+  if (tokens && tokens->get<double>() > 0)
+    out += "  " + estimate(t, "to train", "/cost/train_time_s", "/ideal/train_time_s") + " on " +
+           (from_result ? show(t, "/cost/train_tokens") : show(args, "/train_tokens")) + " · " +
+           estimate(t, "cost", "/cost/train_usd", "/ideal/train_usd") + "\n";
+  else
+    out += "  time and cost to train: give query.train_tokens\n";
   out += "  memory " + (mem ? format_with_unit("total_bytes", mem->get<double>()) : "?") + " per chip of " +
          (hbm ? format_with_unit("hbm_bytes", hbm->get<double>()) : "?") + ": " + (fits ? "fits" : "DOES NOT FIT") + "\n";
   const std::string binding = text(t, "/binding");

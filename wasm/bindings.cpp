@@ -29,7 +29,9 @@ std::string presets() { return answer([] { return scalescope::presets_json(); })
 std::string validate(const std::string& s) { return answer([&] { return scalescope::validate_json(s); }); }
 std::string version() { return scalescope::kEngineVersion; }
 // The model a scenario's `model` object resolves to (e.g. a pasted config.json), for the explorer's controls.
-std::string model_json(const std::string& model_text) { return scalescope::resolve_model_json(model_text); }
+std::string model_json(const std::string& model_text) {
+  return answer([&] { return scalescope::resolve_model_json(model_text); });
+}
 
 }  // namespace
 

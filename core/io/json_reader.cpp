@@ -259,7 +259,8 @@ const Json* JsonReader::array(const std::string& key, bool required, std::size_t
 }
 
 void JsonReader::finish() {
-  if (!object_) return;
+  if (!object_ || finished_) return;
+  finished_ = true;
   std::vector<std::string> valid = known_;
   std::sort(valid.begin(), valid.end());
   valid.erase(std::unique(valid.begin(), valid.end()), valid.end());

@@ -60,7 +60,7 @@ class JsonReader {
   void accept(const std::string& key) { known_.push_back(key); }
 
   // Reports every key that no getter asked for: the first lists the valid keys, at most kMaxUnknownKeysListed are
-  // named, the rest counted.
+  // named, the rest counted. Once: a query that finishes early, before costly work, is not reported twice.
   void finish();
 
  private:
@@ -71,6 +71,7 @@ class JsonReader {
   std::string path_;
   Diagnostics& diagnostics_;
   std::vector<std::string> known_;
+  bool finished_ = false;
 };
 
 // Reads a number in the range io/ranges.cpp gives for `range` from a bare JSON value (array entries).

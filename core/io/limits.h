@@ -8,6 +8,7 @@ namespace scalescope {
 inline constexpr std::size_t kMaxInputBytes = 1 << 20;  // one call's JSON text, evaluate_many's whole array too
 inline constexpr int kMaxJsonDepth = 32;                 // nested objects and arrays (a scenario needs about 6)
 inline constexpr std::size_t kMaxScenariosPerCall = 1024;  // evaluate_many
+inline constexpr std::size_t kMaxAnswerBytes = 8u << 20;   // evaluate_many's whole answer; the rest are not run
 inline constexpr std::size_t kMaxArrayLength = 4096;     // any list the engine reads
 inline constexpr std::size_t kMaxStringBytes = 4096;     // any text the engine reads (names, sharding expressions)
 inline constexpr std::size_t kMaxObjectKeys = 256;       // keys of one object the engine reads (e.g. 'dims')
@@ -15,8 +16,17 @@ inline constexpr std::size_t kMaxDiagnostics = 100;      // listed per scenario;
 inline constexpr std::size_t kMaxUnknownKeysListed = 20;  // per object; the rest are counted in one diagnostic
 inline constexpr std::size_t kMaxSweepPoints = 16384;    // serving sweep: batches x contexts
 inline constexpr std::size_t kMaxPublishedRuns = 512;    // runs of one calibrate or validation query
+// Runs fitted by one calibrate or validation query, counting every refit: calibrate's bands refit once per chip,
+// family_holdout once per family (512 runs over 11 chips: 6144).
+inline constexpr std::size_t kMaxFittedRuns = 6144;
 inline constexpr std::size_t kMaxQuotedChars = 40;       // user text quoted in a message, then cut
 inline constexpr std::size_t kMaxArrayDims = 8;          // dimensions of one array in the book's sharding notation
 inline constexpr std::size_t kMaxFatTreeLevels = 8;      // GPU scale-out levels above the NVLink domain
+// Training plans (issue 22): every layout of a plan's degrees is costed, every layout of a search is fingerprinted,
+// and a search call stops at a cursor once it has done this much work (plans evaluated + layouts fingerprinted).
+inline constexpr long long kMaxLayoutsPerPlan = 100'000;
+inline constexpr long long kMaxSearchLayouts = 2'000'000;
+inline constexpr long long kMaxSearchWorkPerCall = 300'000;
+inline constexpr long long kMaxServingSearchPoints = 200'000;  // deployments one serving_search may try
 
 }  // namespace scalescope

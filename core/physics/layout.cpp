@@ -191,6 +191,25 @@ std::int64_t count_layouts(const Mesh& mesh, const LayoutRules& rules) {
   return for_each_layout(mesh, rules, [](const MeshLayout&, void*) { return true; }, nullptr);
 }
 
+std::int64_t count_layouts(const Mesh& mesh, const LayoutRules& rules, std::int64_t cap) {
+  struct Counter {
+    std::int64_t left;
+  } counter{cap};
+  return for_each_layout(mesh, rules, [](const MeshLayout&, void* c) { return static_cast<Counter*>(c)->left-- > 0; },
+                         &counter);
+}
+
+std::vector<std::int64_t> divisors_of(std::int64_t n) {
+  std::vector<std::int64_t> low, high;
+  for (std::int64_t f = 1; f * f <= n; ++f)
+    if (n % f == 0) {
+      low.push_back(f);
+      if (f != n / f) high.push_back(n / f);
+    }
+  low.insert(low.end(), high.rbegin(), high.rend());
+  return low;
+}
+
 std::vector<int> degrees_that_fit(const Mesh& mesh, bool include_dcn) {
   std::vector<int> out{1};
   for (const MeshAxis& a : mesh.axes) {

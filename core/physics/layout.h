@@ -95,6 +95,11 @@ struct LayoutRules {
 using LayoutVisitor = bool (*)(const MeshLayout& layout, void* context);
 std::int64_t for_each_layout(const Mesh& mesh, const LayoutRules& rules, LayoutVisitor visit, void* context);
 std::int64_t count_layouts(const Mesh& mesh, const LayoutRules& rules);
+// The same, stopping once it passes `cap`: cap + 1 means "more than cap" (a huge mesh can hold millions).
+std::int64_t count_layouts(const Mesh& mesh, const LayoutRules& rules, std::int64_t cap);
+
+// The divisors of n, ascending, found up to sqrt(n): a mesh can hold 1e8 chips, a batch as many sequences.
+std::vector<std::int64_t> divisors_of(std::int64_t n);
 
 // The degrees a strategy could take on this mesh alone (products of one divisor per axis), for diagnostics.
 std::vector<int> degrees_that_fit(const Mesh& mesh, bool include_dcn);

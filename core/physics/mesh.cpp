@@ -10,7 +10,6 @@ namespace scalescope {
 namespace {
 constexpr const char* kDefaultNames[] = {"X", "Y", "Z", "W", "V", "U"};
 constexpr int kMaxMeshAxes = 6;
-constexpr double kMaxChips = 1e8;  // far beyond any real cluster; keeps every product finite
 }  // namespace
 
 int Mesh::find(const std::string& name) const {
@@ -85,7 +84,7 @@ Mesh parse_mesh(const Json& node, const std::string& path, const Hardware& hw, D
       if (mesh.axes[i].name == mesh.axes[j].name)
         add_diagnostic(d, r.path_of("axis_names"), "duplicate_axis", "mesh axis name " + quote(mesh.axes[i].name) + " is used twice");
   mesh.chips = mesh.chips_per_slice * mesh.slices;
-  if (mesh.chips > kMaxChips)
+  if (mesh.chips > kMaxMeshChips)
     add_diagnostic(d, r.path_of("shape"), "too_large", "the mesh holds more than 100 million chips");
   return mesh;
 }

@@ -18,6 +18,8 @@ struct MeshAxis {
   bool dcn = false;    // the axis that joins slices over DCN
 };
 
+inline constexpr double kMaxMeshChips = 1e8;  // far beyond any real cluster; keeps every product finite
+
 struct Mesh {
   std::vector<MeshAxis> axes;  // ICI / scale-up axes in order, then the DCN axis if slices > 1
   double chips = 1;            // all chips, all slices

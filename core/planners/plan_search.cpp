@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <unordered_set>
 
 #include "planners/plan_layout.h"
 
@@ -87,6 +89,18 @@ LayoutFingerprint fingerprint_of(const Hardware& hw, const Mesh& mesh, const std
   return f;
 }
 
+struct FingerprintHash {
+  std::size_t operator()(const LayoutFingerprint& f) const {
+    std::uint64_t h = 1469598103934665603ull;  // FNV-1a over the bits
+    for (double v : f) {
+      std::uint64_t bits;
+      std::memcpy(&bits, &v, sizeof bits);
+      h = (h ^ bits) * 1099511628211ull;
+    }
+    return static_cast<std::size_t>(h ^ (h >> 32));
+  }
+};
+
 struct Walker {
   const PlanSpace& space;
   const SearchSettings& settings;
@@ -97,7 +111,9 @@ struct Walker {
   KnobLists lists;
   std::array<int, kKnobDimensions> radix{};
   std::int64_t layout_index = 0;
-  std::vector<LayoutFingerprint> seen;  // this combination's layouts so far
+  std::unordered_set<LayoutFingerprint, FingerprintHash> seen;  // this combination's layouts so far
+  long long work = 0;  // this call's plans evaluated + layouts fingerprinted
+  long long start = 0;  // state.next when the call began
   double hbm_limit = 0;
   long long next_progress = 0;
   bool stop = false;
@@ -107,8 +123,11 @@ struct Walker {
     hbm_limit = sp.base.hw->hbm_capacity_bytes * (1.0 - se.memory_headroom_frac);
   }
 
+  bool out_of_work() const { return settings.max_work > 0 && work >= settings.max_work; }
+
   void rank(long long index, bool count) {
     SearchCounts& n = state.counts;
+    ++work;
     if (count) ++n.evaluated;
     const unsigned problems = plan_problems(in);
     if (problems & ~kPlanWarnings) return;
@@ -145,6 +164,11 @@ struct Walker {
       knob /= radix[d];
     }
     for (std::int64_t k = first; k < last; ++k) {
+      if (out_of_work() && base + k > start) {  // stop here; the next call goes on from this plan
+        state.next = base + k;
+        state.work_limited = stop = true;
+        return;
+      }
       apply_knobs(space, *combo, lists, digit, in);
       rank(base + k, true);
       for (int d = kKnobDimensions - 1; d >= 0 && ++digit[d] == radix[d]; --d) digit[d] = 0;
@@ -169,10 +193,14 @@ struct Walker {
     }
     std::array<AxisGroup, kLayoutStrategies> groups;
     layout_groups(*w.space.base.mesh, layout, groups);
-    const LayoutFingerprint f = fingerprint_of(*w.space.base.hw, *w.space.base.mesh, groups);
-    const bool equivalent = std::find(w.seen.begin(), w.seen.end(), f) != w.seen.end();
-    w.seen.push_back(f);  // earlier layouts are fingerprinted even in a resumed chunk that skips them
+    ++w.work;
+    // Earlier layouts are fingerprinted even in a resumed chunk that skips them (at most kMaxLayoutsPerPlan).
+    const bool equivalent = !w.seen.insert(fingerprint_of(*w.space.base.hw, *w.space.base.mesh, groups)).second;
     if (base + c.knobs <= w.state.next) return true;  // searched in an earlier chunk
+    if (w.out_of_work() && base > w.start) {
+      w.state.work_limited = w.stop = true;  // state.next is this layout's first plan
+      return false;
+    }
     set_plan_groups(w.in.plan, groups);
     const std::int64_t first = static_cast<std::int64_t>(std::max<long long>(0, w.state.next - base));
     const std::int64_t last = static_cast<std::int64_t>(std::min<long long>(c.knobs, w.end - base));
@@ -211,7 +239,9 @@ struct Walker {
 void continue_search(const PlanSpace& space, const SearchSettings& settings, PlanSearchState& state,
                      long long max_plans) {
   state.counts.space = space.size;
+  state.work_limited = false;
   Walker w(space, settings, state);
+  w.start = state.next;
   w.end = max_plans > 0 ? std::min(space.size, state.next + max_plans) : space.size;
   if (state.next < w.end) w.run();
   state.counts.pruned = state.counts.ranked - static_cast<long long>(state.front.size());

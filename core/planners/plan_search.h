@@ -26,6 +26,9 @@ struct SearchSettings {
   bool (*progress)(long long done, long long space, void* context) = nullptr;
   void* progress_context = nullptr;
   long long progress_every = 1 << 16;
+  // Work per call (plans evaluated + layouts fingerprinted, each about a microsecond); past it the call stops at
+  // the next plan and leaves a position to resume from. 0: no cap.
+  long long max_work = 0;
 };
 
 struct RankedPlan {
@@ -52,6 +55,7 @@ struct PlanSearchState {
   SearchCounts counts;
   std::vector<RankedPlan> best;   // at most `keep`, best first
   std::vector<RankedPlan> front;  // the Pareto front, fastest first
+  bool work_limited = false;      // the last call stopped at settings.max_work
   bool done(const PlanSpace& space) const { return next >= space.size; }
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "io/limits.h"
 #include "planners/plan_layout.h"
 
 namespace scalescope {
@@ -13,32 +14,21 @@ enum { kData, kFsdp, kTensor, kPipeline, kExpert, kContext };
 
 bool divides(double a, double b) { return std::fmod(b, a) == 0; }
 
-// The divisors of n, ascending, found up to sqrt(n) (a mesh can hold 1e8 chips, a batch as many sequences).
-std::vector<std::int64_t> divisors_of(std::int64_t n) {
-  std::vector<std::int64_t> low, high;
-  for (std::int64_t f = 1; f * f <= n; ++f)
-    if (n % f == 0) {
-      low.push_back(f);
-      if (f != n / f) high.push_back(n / f);
-    }
-  low.insert(low.end(), high.rbegin(), high.rend());
-  return low;
-}
-
-// Degrees the model and the batch allow, whatever the layout (the checks of plan_problems that depend on the
-// degrees alone): TP divides the heads and d_ff, at most one stage per layer, EP divides the experts, CP the
-// sequence, and every data shard gets whole sequences.
-bool model_allows(const TrainingInput& in, const std::array<int, kLayoutStrategies>& g) {
+// Why the model, the batch or the mesh rules out a combination of degrees (the checks of plan_problems that depend
+// on the degrees alone), or kAllowed.
+constexpr int kAllowed = -1;
+int model_rejects(const TrainingInput& in, const std::array<int, kLayoutStrategies>& g) {
   const ModelConfig& m = *in.model;
   const double tp = g[kTensor], ep = g[kExpert];
-  if (!divides(tp, m.heads) || !(divides(tp, m.kv_heads) || divides(m.kv_heads, tp))) return false;
-  if (m.dense_mlp_layers() > 0 && !divides(tp, m.d_ff)) return false;  // the experts' TP is a knob (expert_tensor)
-  if (g[kPipeline] > m.layers) return false;
-  if (ep > 1 && (!m.is_moe() || ep > m.experts || !divides(ep, m.experts))) return false;
-  if (!divides(g[kContext], in.seq_len)) return false;
+  if (!divides(tp, m.heads) || !(divides(tp, m.kv_heads) || divides(m.kv_heads, tp))) return kRejectTensorHeads;
+  if (m.dense_mlp_layers() > 0 && !divides(tp, m.d_ff)) return kRejectTensorFfn;  // the experts' TP is a knob
+  if (g[kPipeline] > m.layers) return kRejectPipelineLayers;
+  if (ep > 1 && (!m.is_moe() || ep > m.experts || !divides(ep, m.experts))) return kRejectExperts;
+  if (!divides(g[kContext], in.seq_len)) return kRejectContext;
   const double sequences = in.batch_tokens / in.seq_len;
   const double shards = static_cast<double>(g[kData]) * g[kFsdp] * g[kExpert];
-  return std::fmod(in.batch_tokens, in.seq_len) == 0 && divides(shards, sequences);
+  if (std::fmod(in.batch_tokens, in.seq_len) != 0 || !divides(shards, sequences)) return kRejectWholeSequences;
+  return kAllowed;
 }
 
 void combos_from(PlanSpace& space, std::array<int, kLayoutStrategies>& g, int s, std::int64_t left) {
@@ -49,19 +39,30 @@ void combos_from(PlanSpace& space, std::array<int, kLayoutStrategies>& g, int s,
                          (o.max_degree[s] == 0 || left <= o.max_degree[s]);
     if (!allowed) return;
     const double chunk = space.options.min_context_chunk_tokens;
-    if (!model_allows(space.base, g) || (chunk > 0 && g[kContext] > 1 && space.base.seq_len / g[kContext] < chunk)) {
+    int reason = model_rejects(space.base, g);
+    if (reason == kAllowed && chunk > 0 && g[kContext] > 1 && space.base.seq_len / g[kContext] < chunk)
+      reason = kRejectContextChunk;
+    if (reason != kAllowed) {
+      ++space.rejected_by[reason];
       ++space.rejected_combos;
       return;
     }
     LayoutRules rules = space.rules;
     rules.degrees = g;
-    DegreeCombo c{g, count_layouts(*space.base.mesh, rules), 0, 0};
+    DegreeCombo c{g, count_layouts(*space.base.mesh, rules, kMaxLayoutsPerPlan), 0, 0};
+    if (c.layouts > kMaxLayoutsPerPlan || space.layouts + c.layouts > kMaxSearchLayouts) {
+      space.too_many_layouts = true;  // the rest is not counted: the query refuses the space
+      space.over_degrees = g;
+      return;
+    }
     if (c.layouts == 0) {
+      ++space.rejected_by[kRejectNoLayout];
       ++space.rejected_combos;
       return;
     }
     c.knobs = knob_lists(space, c).count();
     if (c.knobs == 0) {  // no setting the caller allows fits this combination (the experts' TP, a schedule)
+      ++space.rejected_by[kRejectNoSetting];
       ++space.rejected_combos;
       return;
     }
@@ -72,6 +73,7 @@ void combos_from(PlanSpace& space, std::array<int, kLayoutStrategies>& g, int s,
     return;
   }
   for (std::int64_t f : divisors_of(left)) {
+    if (space.too_many_layouts) return;
     if (f > 1 && !(o.strategies >> s & 1u)) continue;
     if (o.fixed[s] > 0 && f != o.fixed[s]) continue;
     if (o.max_degree[s] > 0 && f > o.max_degree[s]) continue;
@@ -81,6 +83,13 @@ void combos_from(PlanSpace& space, std::array<int, kLayoutStrategies>& g, int s,
 }
 
 }  // namespace
+
+const char* reject_reason_name(int reason) {
+  static const char* kNames[kRejectReasons] = {"tensor_heads",    "tensor_d_ff",   "pipeline_layers",
+                                               "expert_count",    "context_sequence", "context_chunk",
+                                               "whole_sequences", "no_layout",     "no_setting"};
+  return reason >= 0 && reason < kRejectReasons ? kNames[reason] : "";
+}
 
 const char* offload_name(OffloadChoice o) {
   static const char* kNames[] = {"none", "optimizer", "activations", "both"};
@@ -198,7 +207,7 @@ PlanSpace build_plan_space(const TrainingInput& base, const SpaceOptions& option
   space.rules.dcn_strategies = options.dcn_strategies;
   space.rules.max_slots_per_torus_axis = options.max_strategies_per_torus_axis;
   std::array<int, kLayoutStrategies> g{};
-  if (base.mesh->chips >= 1 && base.mesh->chips <= 1e8) combos_from(space, g, 0, static_cast<std::int64_t>(base.mesh->chips));
+  if (base.mesh->chips >= 1 && base.mesh->chips <= kMaxMeshChips) combos_from(space, g, 0, static_cast<std::int64_t>(base.mesh->chips));
   return space;
 }
 

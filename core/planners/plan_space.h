@@ -70,6 +70,21 @@ struct KnobLists {
   std::int64_t count() const;
 };
 
+// Why degree combinations were left out of a space (PlanSpace::rejected_by), in the words of plan_search's answer.
+enum : int {
+  kRejectTensorHeads,      // TP does not divide the heads and KV heads
+  kRejectTensorFfn,        // TP does not divide the dense MLP's d_ff
+  kRejectPipelineLayers,   // more stages than layers
+  kRejectExperts,          // EP does not divide the experts (or the model has none)
+  kRejectContext,          // CP does not divide the sequence
+  kRejectContextChunk,     // CP cuts the sequence below space.min_context_chunk_tokens
+  kRejectWholeSequences,   // a data shard (data x fsdp x expert) would get part of a sequence
+  kRejectNoLayout,         // the degrees do not lie on the mesh
+  kRejectNoSetting,        // no setting the caller allows fits (the experts' TP, a schedule)
+  kRejectReasons
+};
+const char* reject_reason_name(int reason);
+
 struct PlanSpace {
   TrainingInput base;  // model, hardware, mesh, batch, precision (matmul replaced per plan), efficiency
   SpaceOptions options;
@@ -78,6 +93,11 @@ struct PlanSpace {
   long long size = 0;            // plans in the space
   long long layouts = 0;         // (combination, layout) pairs
   long long rejected_combos = 0; // degree combinations the model, the batch or the mesh rule out
+  std::array<long long, kRejectReasons> rejected_by{};
+  // Counting stopped: one combination lies on the mesh in more than kMaxLayoutsPerPlan ways, or the space holds
+  // more than kMaxSearchLayouts layouts (io/limits.h); `over_degrees` is where it stopped.
+  bool too_many_layouts = false;
+  std::array<int, kLayoutStrategies> over_degrees{};
 };
 
 // The combinations of degrees and their layouts, counted (no plan is evaluated).

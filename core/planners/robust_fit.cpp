@@ -121,7 +121,9 @@ FitResult robust_fit(const FitProblem& p) {
   if (!out.converged) out.message = "did not converge in " + std::to_string(p.max_iterations) + " iterations";
   out.cost = cost;
   out.values.resize(n);
-  for (std::size_t j = 0; j < n; ++j) out.values[j] = std::exp(u[j]);
+  // exp(log(30)) is 30.000000000000004: a bound reached in log space is put back on the bound itself, so that the
+  // profile reader accepts what the fit wrote (issue 22).
+  for (std::size_t j = 0; j < n; ++j) out.values[j] = std::clamp(std::exp(u[j]), p.parameters[j].lo, p.parameters[j].hi);
   return out;
 }
 

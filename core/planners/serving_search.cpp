@@ -143,6 +143,13 @@ std::vector<int> default_replica_sizes(const Hardware& hw, int most) {
   return out;
 }
 
+double serving_search_points(const ServingSearchInput& in) {
+  const double batches = in.batches.empty() ? kDefaultBatchesPerPoint : static_cast<double>(in.batches.size());
+  double layouts = 0;
+  for (int n : in.replica_chips) layouts += static_cast<double>(replica_layouts(in, n).size());
+  return layouts * static_cast<double>(in.weights.size() * in.kv.size() * in.disaggregated.size()) * batches;
+}
+
 ServingSearch search_serving(const ServingSearchInput& in) {
   ServingSearch out;
   const ModelConfig& m = *in.model;
@@ -177,8 +184,8 @@ ServingSearch search_serving(const ServingSearchInput& in) {
           }
           std::vector<double> batches = in.batches;
           if (batches.empty()) {
-            for (double b = 1; b <= max_batch && b <= 65536; b *= 2) batches.push_back(b);
-            if (max_batch <= 65536 && batches.back() != max_batch) batches.push_back(max_batch);
+            for (double b = 1; b <= max_batch && b <= kLargestDefaultBatch; b *= 2) batches.push_back(b);
+            if (max_batch <= kLargestDefaultBatch && batches.back() != max_batch) batches.push_back(max_batch);
           }
           const ServingModel model{&s, in.profile};
           const double prefill_one = model.prefill(1, in.prompt_len).time_s;
@@ -217,7 +224,8 @@ ServingSearch search_serving(const ServingSearchInput& in) {
                 replica_tokens_per_s = b / x.latency_per_token_s;
                 if (b / in.generated_len * prefill_one > step.step_s) x.bound = "prefill";
               }
-              x.replicas = in.demand_tokens_per_s > 0 ? std::ceil(in.demand_tokens_per_s / replica_tokens_per_s) : 1.0;
+              // At least one replica: a tiny demand (5e-324 tokens/s) must not underflow to none (issue 22).
+              x.replicas = std::max(1.0, std::ceil(in.demand_tokens_per_s / replica_tokens_per_s));
               if (disaggregated)
                 x.prefill_servers =
                     std::max(1.0, std::ceil(x.replicas * b * prefill_one / (step.step_s * in.generated_len)));

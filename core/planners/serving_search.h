@@ -61,6 +61,14 @@ struct ServingSearch {
   std::vector<ServingDeployment> frontier;  // fitting deployments: latency per token x dollars per million tokens
 };
 
+// Without `batches`, each point tries the powers of two up to the largest batch that fits and that one: at most
+// log2(kLargestDefaultBatch) + 2 batches.
+inline constexpr double kLargestDefaultBatch = 65536;
+inline constexpr double kDefaultBatchesPerPoint = 18;
+// How many deployments search_serving evaluates at most (replica layouts x dtypes x batches x disaggregation),
+// counted before it runs, so that the query can refuse a search over its limit.
+double serving_search_points(const ServingSearchInput& in);
+
 ServingSearch search_serving(const ServingSearchInput& in);
 
 // The replica sizes a search tries by default: slices of the pod (TPU) or GPU counts, powers of two up to `most`.

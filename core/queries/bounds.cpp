@@ -3,7 +3,9 @@
 #include <cmath>
 #include <optional>
 
+#include "io/format.h"
 #include "physics/bounds.h"
+#include "physics/mesh.h"
 #include "queries/query.h"
 
 namespace scalescope {
@@ -67,8 +69,9 @@ void gpu_bounds(const Hardware& hw, const BoundsArgs& a, Json& out) {
   const double in_domain = a.moe * a.c / w_up, across = a.moe * a.c / w_out;
   out["dp_fsdp_min_tokens_per_gpu_in_domain"] = in_domain;   // §2.9.8 (2200 H100)
   out["dp_fsdp_min_tokens_per_gpu_across_domains"] = across;  // (2475 H100)
-  out["dp_fsdp_min_global_batch_tokens"] = across * a.chips;  // §3.9 #109: ~40M tokens on 16k H100s
   const double span = std::max(1.0, std::ceil(a.model_gpus / domain));
+  // §3.9 #109: ~40M tokens on 16k H100s; a replica spanning `span` nodes reduces over span x the NICs (issue 22).
+  out["dp_fsdp_min_global_batch_tokens"] = across / span * a.chips;
   const double nodes = std::ceil(a.chips / std::max(domain, a.model_gpus));  // data-parallel node groups
   if (nodes > 1)
     out["dp_fsdp_min_tokens_per_gpu_at_this_size"] = a.moe * gpu_dp_min_tokens_per_gpu(a.c / (w_out * span), nodes);
@@ -84,6 +87,24 @@ void gpu_bounds(const Hardware& hw, const BoundsArgs& a, Json& out) {
     // across domains, with the nodes a model replica spans multiplying the reduction bandwidth).
     out["max_chips_compute_bound"] = {{"dp_fsdp_in_domain", std::min(domain, *a.batch / in_domain)},
                                       {"dp_fsdp_across_domains", *a.batch / (across / span)}};
+  }
+}
+
+// The inverse answers are chip counts: whole (the most chips, rounded down), and a count below one chip or past the
+// largest mesh the engine takes says the inputs are outside physics (issue 22: 6.6e-5 GPUs, 2.5e18 GPUs).
+void whole_chips(Json& node, const std::string& path, Diagnostics& d) {
+  if (node.is_number()) {
+    const double chips = std::floor(node.get<double>() * (1 + 1e-12));  // 8959.999... chips are 8960
+    node = chips;
+    if (chips < 1 || chips > kMaxMeshChips)
+      add_warning(d, "/result" + path, "outside_physics",
+                  "the batch keeps " + format_count(chips) + " chips compute-bound, " +
+                      (chips < 1 ? "less than one: the batch is too small for this chip to be compute-bound at all"
+                                 : "more than the largest mesh the engine takes (" + format_count(kMaxMeshChips) + ")"));
+  } else if (node.is_object()) {
+    for (auto it = node.begin(); it != node.end(); ++it) whole_chips(it.value(), json_pointer_child(path, it.key()), d);
+  } else if (node.is_array()) {
+    for (std::size_t i = 0; i < node.size(); ++i) whole_chips(node[i], json_pointer_child(path, i), d);
   }
 }
 
@@ -109,6 +130,7 @@ Json run_bounds(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   if (a.d_ff) out["d_ff"] = *a.d_ff;
   if (hw.kind == ChipKind::tpu) tpu_bounds(hw, a, out);
   else gpu_bounds(hw, a, out);
+  if (out.contains("max_chips_compute_bound")) whole_chips(out["max_chips_compute_bound"], "/max_chips_compute_bound", d);
   return out;
 }
 

@@ -81,7 +81,9 @@ Json run_calibrate(const QueryContext&, JsonReader& args, Diagnostics& d) {
     add_diagnostic(d, args.path_of("runs"), "too_few_runs",
                    "a fit needs at least 2 runs that are neither 'held' nor 'excluded'; got " + std::to_string(usable));
   check_contradictions(*runs_node, runs, args.path_of("runs"), d);
-  if (has_errors(d)) return {};
+  args.finish();  // unknown keys before any work
+  if (has_errors(d) || !fit_work_allowed(runs, holdout_group_count(runs, chip_of), "chips", args.path_of("runs"), d))
+    return {};
 
   const auto embedded = embedded_calibration_profiles();
   const std::vector<CalibrationProfile> templates(embedded.begin(), embedded.end());

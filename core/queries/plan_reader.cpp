@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "io/format.h"
+#include "io/limits.h"
 #include "io/text.h"
 
 namespace scalescope {
@@ -18,17 +19,11 @@ const AxisGroup& plan_group(const TrainingPlan& p, int s) { return plan_group(co
 
 namespace {
 
-std::string list_of(const std::vector<int>& values, std::size_t most = 40) {
+template <typename T>
+std::string list_of(const std::vector<T>& values, std::size_t most = 40) {
   std::string out;
   for (std::size_t i = 0; i < values.size() && i < most; ++i) out += (i ? ", " : "") + std::to_string(values[i]);
   if (values.size() > most) out += ", ...";
-  return out;
-}
-
-std::vector<int> divisors_of(double n) {
-  std::vector<int> out;
-  for (int f = 1; f <= n && f <= (1 << 24); ++f)
-    if (std::fmod(n, f) == 0) out.push_back(f);
   return out;
 }
 
@@ -131,7 +126,7 @@ PlanSpec read_plan_spec(JsonReader& r, const Mesh& mesh, Diagnostics& d) {
         bad = true;
         add_diagnostic(d, path, "not_divisible",
                        std::string(key) + " " + std::to_string(*degree) + " does not divide the mesh's " +
-                           format_count(mesh.chips) + " chips; degrees that divide them: " + list_of(divisors_of(mesh.chips)));
+                           format_count(mesh.chips) + " chips; degrees that divide them: " + list_of(divisors_of(static_cast<std::int64_t>(mesh.chips))));
       }
       continue;
     }
@@ -207,7 +202,16 @@ PlanSpec read_plan_spec(JsonReader& r, const Mesh& mesh, Diagnostics& d) {
                        format_count(mesh.chips) + " chips (" + shape_text(mesh) + "): strategies not given have degree 1");
     return spec;
   }
-  if (count_layouts(mesh, rules) > 0) return spec;
+  // Every layout of the degrees is costed to pick the fastest (planners/plan_layout.h): at most kMaxLayoutsPerPlan.
+  const std::int64_t layouts = count_layouts(mesh, rules, kMaxLayoutsPerPlan);
+  if (layouts > kMaxLayoutsPerPlan) {
+    add_diagnostic(d, par, "too_large",
+                   "these degrees lie on the " + shape_text(mesh) + " mesh in more than " +
+                       format_count(static_cast<double>(kMaxLayoutsPerPlan)) + " ways, each costed to pick the "
+                       "fastest (the limit); name the mesh axes each strategy takes (sub-axes) or give the mesh fewer axes");
+    return spec;
+  }
+  if (layouts > 0) return spec;
   const std::vector<int> fit = degrees_that_fit(mesh, false);
   bool named = false;
   for (int s = 0; s < kLayoutStrategies; ++s) {

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "io/format.h"
+#include "io/limits.h"
 #include "planners/plan_search.h"
 #include "queries/calibration_result.h"
 #include "queries/plan_reader.h"
@@ -237,11 +238,56 @@ Json counts_json(const SearchCounts& c) {
   return out;
 }
 
-SearchCounts counts_from(const Json& j) {
-  SearchCounts c;
-  for (const auto& [key, field] : kCountKeys)
-    c.*field = j.contains(key) && j[key].is_number() ? j[key].get<long long>() : 0LL;
-  return c;
+// A cursor is the caller's input like any other (issue 22): ordinals and counts are whole numbers inside the
+// space, and the counts add up as a search leaves them (every plan before `next` evaluated or skipped as
+// equivalent; each count within the one before it).
+void read_cursor(JsonReader& r, const PlanSpace& space, PlanSearchState& state, std::vector<long long>& kept,
+                 Diagnostics& d) {
+  const long long size = space.size;
+  state.next = static_cast<long long>(r.integer("next", true, 0, size).value_or(0));
+  if (const Json* c = r.object("counts", false)) {
+    JsonReader k(*c, r.path_of("counts"), d);
+    for (const auto& [key, field] : kCountKeys) state.counts.*field = k.integer(key, false, 0, size).value_or(0);
+    k.finish();
+    const SearchCounts& n = state.counts;
+    if (!has_errors(d) && (n.evaluated + n.equivalent != state.next || n.valid > n.evaluated ||
+                           n.with_warnings > n.valid || n.fitting > n.valid || n.ranked > n.valid))
+      add_diagnostic(d, r.path_of("counts"), "inconsistent",
+                     "these counts are not a search's: 'evaluated' + 'equivalent' must equal 'next', and 'valid', "
+                     "'with_warnings', 'fitting', 'ranked' each at most the count before; pass back the cursor of the "
+                     "previous answer as it stands");
+  }
+  if (const Json* list = r.array("retained", false))
+    for (std::size_t i = 0; i < list->size(); ++i)
+      if (const auto v = read_integer_value((*list)[i], json_pointer_child(r.path_of("retained"), i), 0,
+                                            std::max<long long>(0, size - 1), d))
+        kept.push_back(*v);
+  std::sort(kept.begin(), kept.end());
+  kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
+  r.finish();
+}
+
+// Why the space is empty, most common cause first: "whole_sequences" (96 sequences do not split over ...), ...
+std::string empty_space_reasons(const PlanSpace& space, const TrainingInput& in) {
+  static const char* kWhy[kRejectReasons] = {
+      "TP does not divide the heads or KV heads", "TP does not divide the dense MLP's d_ff",
+      "more pipeline stages than layers", "EP does not divide the experts (or the model has none)",
+      "CP does not divide the sequence", "CP cuts the sequence below space.min_context_chunk_tokens",
+      "", "the degrees do not lie on the mesh", "no setting allowed fits them (the experts' TP, a schedule)"};
+  std::vector<int> order;
+  for (int r = 0; r < kRejectReasons; ++r)
+    if (space.rejected_by[r] > 0) order.push_back(r);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return space.rejected_by[a] > space.rejected_by[b]; });
+  std::string out;
+  for (int r : order) {
+    std::string why = kWhy[r];
+    if (r == kRejectWholeSequences)
+      why = "each data shard (data x fsdp x expert) gets whole sequences, and the batch's " +
+            format_count(in.batch_tokens / in.seq_len) + " sequences do not split evenly over it";
+    out += (out.empty() ? "" : "; ") + format_count(static_cast<double>(space.rejected_by[r])) + " because " + why +
+           " (" + reject_reason_name(r) + ")";
+  }
+  return out;
 }
 
 }  // namespace
@@ -267,11 +313,29 @@ Json run_plan_search(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
   const double chunk = static_cast<double>(args.integer("chunk_plans", false, 1, 1'000'000'000).value_or(0));
   const Json* resume = args.object("resume", false);
   for (const MatmulChoice& m : options.matmul) peak_for(*ctx.hw, m.dtype, args.path_of("precision") + "/matmul", d);
+  args.finish();  // unknown keys before any work (issue 22); run() finishing again adds nothing
   if (has_errors(d)) return {};
+  settings.max_work = kMaxSearchWorkPerCall;
 
   const PlanSpace space = build_plan_space(in, options);
+  if (space.too_many_layouts) {
+    std::string degrees;
+    for (int s = 0; s < kLayoutStrategies; ++s)
+      if (space.over_degrees[s] > 1) degrees += (degrees.empty() ? "" : " x ") + std::string(kStrategyKeys[s]) + " " + std::to_string(space.over_degrees[s]);
+    add_diagnostic(d, "/mesh", "too_large",
+                   "the plans lie on this mesh in too many ways to search: at " + (degrees.empty() ? "one chip" : degrees) +
+                       " the count passed " + format_count(static_cast<double>(kMaxLayoutsPerPlan)) +
+                       " layouts for one combination of degrees, or " +
+                       format_count(static_cast<double>(kMaxSearchLayouts)) + " in all (the limits); give the mesh "
+                       "fewer axes, fix degrees (constraints.fixed) or allow fewer strategies (space.strategies)");
+    return {};
+  }
+  Json rejected = Json::object();
+  for (int r = 0; r < kRejectReasons; ++r)
+    if (space.rejected_by[r] > 0) rejected[reject_reason_name(r)] = space.rejected_by[r];
   Json breakdown{{"degree_combinations", space.combos.size()},
                  {"rejected_degree_combinations", space.rejected_combos},
+                 {"rejected_by", rejected},
                  {"layouts", space.layouts}};
   if (static_cast<double>(space.size) > limit) {
     std::int64_t most = 0;
@@ -290,15 +354,8 @@ Json run_plan_search(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
   PlanSearchState state;
   if (resume) {
     JsonReader r(*resume, args.path_of("resume"), d);
-    state.next = static_cast<long long>(r.number("next", true).value_or(0));
-    if (const Json* c = r.object("counts", false)) state.counts = counts_from(*c);
     std::vector<long long> kept;
-    if (const Json* list = r.array("retained", false))
-      for (const Json& v : *list)
-        if (v.is_number_integer()) kept.push_back(v.get<long long>());
-    std::sort(kept.begin(), kept.end());
-    kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
-    r.finish();
+    read_cursor(r, space, state, kept, d);
     if (has_errors(d)) return {};
     restore_plans(space, settings, state, kept);
   }
@@ -322,7 +379,12 @@ Json run_plan_search(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
   Json front = Json::array();
   for (std::size_t i = 0; i < state.front.size() && i < kMaxFrontPlans; ++i) front.push_back(plan_json(ctx, state.front[i]));
   const bool complete = state.done(space);
-  if (complete && state.counts.fitting == 0)
+  if (space.size == 0)
+    add_warning(d, "/query", "empty_space",
+                "no plan to search: of " + format_count(static_cast<double>(space.rejected_combos)) +
+                    " combinations of degrees for " + format_count(ctx.mesh->chips) + " chips, " +
+                    empty_space_reasons(space, in));
+  else if (complete && state.counts.evaluated > 0 && state.counts.fitting == 0)
     add_warning(d, "/query", "nothing_fits",
                 settings.must_fit ? "no plan fits in HBM (with the headroom asked); allow more memory-saving settings "
                                     "(remat, offload, ZeRO) or set constraints.must_fit to false"
@@ -339,6 +401,8 @@ Json run_plan_search(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
            {"pareto_size", state.front.size()},
            {"complete", complete},
            {"progress_frac", space.size > 0 ? static_cast<double>(state.next) / static_cast<double>(space.size) : 1.0}};
+  // Why an incomplete answer stopped: the caller's chunk, or the work one call may do (docs/api.md "Limits").
+  if (!complete) out["stopped_by"] = state.work_limited ? "work_limit" : "chunk_plans";
   if (profile) out["calibration"] = calibration_json(*profile, *ctx.hw, "training");
   if (!complete) {
     Json kept = Json::array();

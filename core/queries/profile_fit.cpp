@@ -4,6 +4,9 @@
 #include <cmath>
 #include <map>
 
+#include "io/format.h"
+#include "io/limits.h"
+
 namespace scalescope {
 
 namespace {
@@ -106,7 +109,7 @@ void fit_task(const std::vector<PublishedRun>& runs, KindProfiles& kp, const std
         log_sum += count * std::log(kp.profiles[profile].*q.field);
         weight += count;
       }
-      kp.profiles[0].*q.field = std::exp(log_sum / weight);
+      kp.profiles[0].*q.field = std::clamp(std::exp(log_sum / weight), q.lo, q.hi);  // rounding past a bound
     }
     for (std::size_t p = 1; p < kp.profiles.size(); ++p)
       if (!profile_runs.count(p)) kp.profiles[p].*q.field = kp.profiles[0].*q.field;
@@ -116,6 +119,25 @@ void fit_task(const std::vector<PublishedRun>& runs, KindProfiles& kp, const std
 }  // namespace
 
 bool fittable(const PublishedRun& run) { return run.split != "held" && run.excluded.empty(); }
+
+std::size_t holdout_group_count(const std::vector<PublishedRun>& runs, std::string (*key)(const PublishedRun&)) {
+  std::vector<std::string> groups;
+  for (const auto& r : runs)
+    if (std::find(groups.begin(), groups.end(), key(r)) == groups.end()) groups.push_back(key(r));
+  return groups.size();
+}
+
+bool fit_work_allowed(const std::vector<PublishedRun>& runs, std::size_t refits, const char* groups,
+                      const std::string& path, Diagnostics& d) {
+  const double fitted = static_cast<double>(runs.size()) * static_cast<double>(1 + refits);
+  if (fitted <= static_cast<double>(kMaxFittedRuns)) return true;
+  add_diagnostic(d, path, "too_large",
+                 std::to_string(runs.size()) + " runs over " + std::to_string(refits) + " " + groups +
+                     " are fitted " + std::to_string(1 + refits) + " times (once, and once more with each held out): " +
+                     format_count(fitted) + " run fits, more than the limit of " +
+                     format_count(static_cast<double>(kMaxFittedRuns)) + "; split the runs into several queries");
+  return false;
+}
 
 std::vector<HoldoutGroup> hold_out_groups(std::vector<PublishedRun>& runs, const std::vector<CalibrationProfile>& templates,
                                           std::string (*key)(const PublishedRun&)) {

@@ -41,6 +41,13 @@ struct HoldoutGroup {
   std::vector<const PublishedRun*> runs;
   std::vector<double> calibrated_errors, book_errors;
 };
+// The groups hold_out_groups would refit: the distinct keys of the runs.
+std::size_t holdout_group_count(const std::vector<PublishedRun>& runs, std::string (*key)(const PublishedRun&));
+// Bounded work (issue 22): a query fits its runs once, and again for every held-out group. Over kMaxFittedRuns
+// (io/limits.h) in all, one too_large diagnostic at `path` that names the groups; returns false.
+bool fit_work_allowed(const std::vector<PublishedRun>& runs, std::size_t refits, const char* groups,
+                      const std::string& path, Diagnostics& d);
+
 std::vector<HoldoutGroup> hold_out_groups(std::vector<PublishedRun>& runs, const std::vector<CalibrationProfile>& templates,
                                           std::string (*key)(const PublishedRun&));
 

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "io/limits.h"
+#include "io/text.h"
 #include "planners/calibrated_serving.h"
 #include "planners/calibrated_training.h"
 #include "queries/serving_args.h"
@@ -115,6 +116,10 @@ std::vector<PublishedRun> read_published_runs(const Json& runs, const std::strin
     if (!r.ok_object()) continue;
     PublishedRun run;
     run.id = r.string("id", true).value_or("");
+    // Runs are told apart by id (the contradiction check, the bands, the tables): a repeat would hide one (issue 22).
+    for (const PublishedRun& earlier : out)
+      if (!run.id.empty() && earlier.id == run.id)
+        add_diagnostic(d, r.path_of("id"), "duplicate_id", "run id " + quote(run.id) + " is used by an earlier run; ids must be unique");
     run.family = r.string("family", false).value_or("");
     run.source = r.string("source", false).value_or("");
     run.kind = r.choice("kind", false, {"tpu", "gpu"}).value_or("");

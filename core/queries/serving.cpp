@@ -196,6 +196,10 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
                                        {"chips", for_latency},
                                        {"min_chips", std::max(std::ceil(for_latency), for_memory)},
                                        {"limited_by", std::ceil(for_latency) >= for_memory ? "latency" : "memory"}};
+    if (std::max(for_latency, for_memory) > kMaxMeshChips)
+      add_warning(d, "/result/chips_for_latency_target/min_chips", "outside_physics",
+                  "the target needs " + format_count(std::max(for_latency, for_memory)) +
+                      " chips, more than the largest mesh the engine takes (" + format_count(kMaxMeshChips) + ")");
   }
   if (hw.kind == ChipKind::tpu) {
     const double w_ici = 2.0 * hw.ici.link_unidir_bytes_per_s;

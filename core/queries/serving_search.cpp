@@ -2,6 +2,8 @@
 // disaggregated prefill, replicas for a demand) that meet a latency target, ranked (planners/serving_search.h).
 #include <algorithm>
 
+#include "io/format.h"
+#include "io/limits.h"
 #include "planners/serving_search.h"
 #include "queries/calibration_result.h"
 #include "queries/plan_reader.h"
@@ -26,6 +28,15 @@ std::vector<Dtype> read_dtypes(JsonReader& r, const char* key, const std::vector
   }
   if (list->empty()) add_diagnostic(d, r.path_of(key), "empty", "allow at least one dtype");
   return out;
+}
+
+// A list read with its repeats dropped (first one kept): a repeated entry is the same point searched again.
+template <typename T>
+void drop_repeats(std::vector<T>& v) {
+  std::vector<T> out;
+  for (const T& x : v)
+    if (std::find(out.begin(), out.end(), x) == out.end()) out.push_back(x);
+  v = std::move(out);
 }
 
 Json names_of(const std::vector<int>& axes) {
@@ -117,7 +128,20 @@ Json run_serving_search(const QueryContext& ctx, JsonReader& args, Diagnostics& 
   if (disaggregation == "disaggregated") in.disaggregated = {true};
   CalibrationProfile given;
   in.profile = ctx.fidelity == Fidelity::calibrated ? resolve_profile(ctx, args, given, d) : nullptr;
+  args.finish();  // unknown keys before any work
   if (has_errors(d)) return {};
+  drop_repeats(in.replica_chips);
+  drop_repeats(in.batches);
+  drop_repeats(in.weights);
+  drop_repeats(in.kv);
+  if (const double points = serving_search_points(in); points > static_cast<double>(kMaxServingSearchPoints)) {
+    add_diagnostic(d, "/query", "too_large",
+                   "the search would try up to " + format_count(points) + " deployments (replica layouts x dtypes x " +
+                       "batches x disaggregation), more than the limit of " +
+                       format_count(static_cast<double>(kMaxServingSearchPoints)) +
+                       "; give fewer replica_chips, batches or dtypes, or one disaggregation");
+    return {};
+  }
 
   const ServingSearch s = search_serving(in);
   Json best = Json::array(), frontier = Json::array();

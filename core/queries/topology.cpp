@@ -132,10 +132,12 @@ Json run_transfer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
     add_diagnostic(d, args.path_of("link"), "unknown_for_chip", hw.name + " has no '" + link + "' bandwidth");
     return {};
   }
-  // §2.2: bytes / (ports x one-way bandwidth) + hops x per-hop latency.
-  const double time = tpu_transfer_s(bytes, static_cast<int>(hops), static_cast<int>(ports), w, latency);
+  // §2.2: bytes / (ports x one-way bandwidth) + hops x per-hop latency. From a chip to itself nothing crosses a
+  // link: no time at all (issue 22).
+  const bool same_chip = (from && to) && hops == 0;
+  const double time = same_chip ? 0.0 : tpu_transfer_s(bytes, static_cast<int>(hops), static_cast<int>(ports), w, latency);
   return {{"time_s", time},
-          {"bandwidth_s", bytes / (ports * w)},
+          {"bandwidth_s", same_chip ? 0.0 : bytes / (ports * w)},
           {"latency_s", hops * latency},
           {"hops", hops},
           {"link_unidir_bytes_per_s", w},

@@ -39,7 +39,10 @@ Json run_validation(const QueryContext&, JsonReader& args, Diagnostics& d) {
   const bool holdout = args.boolean("family_holdout", false).value_or(false);
   if (!runs_node || has_errors(d)) return {};
   std::vector<PublishedRun> runs = read_published_runs(*runs_node, args.path_of("runs"), true, d);
-  if (has_errors(d)) return {};
+  args.finish();  // unknown keys before any work
+  if (has_errors(d) ||
+      (holdout && !fit_work_allowed(runs, holdout_group_count(runs, family_of), "families", args.path_of("runs"), d)))
+    return {};
 
   Json rows = Json::array();
   std::vector<RunOutcome> outcomes;

@@ -6,6 +6,8 @@
 #include <set>
 #include <vector>
 
+#include "io/json_text.h"
+#include "io/text.h"
 #include "specs/presets.h"
 
 namespace scalescope {
@@ -177,7 +179,7 @@ class ConfigReader {
       if (seen_.count(it.key())) continue;
       if (++unknown <= kMaxUnknownReported)
         add_diagnostic(d_, path_of(it.key()), "unknown_key",
-                       "unknown key '" + it.key() + "' in a " + family_ +
+                       "unknown key " + quote(it.key()) + " in a " + family_ +
                            " config.json: the engine does not know what it changes; remove it if it does not change "
                            "the model's shape");
     }
@@ -413,7 +415,7 @@ Json hf_config_to_model(const Json& config, const std::string& path, Diagnostics
   const auto family = std::find_if(families().begin(), families().end(), [&](const Family& f) { return type == f.model_type; });
   if (family == families().end()) {
     add_diagnostic(d, json_pointer_child(text_path, "model_type"), "unknown_choice",
-                   "unknown model_type '" + type + "'; valid: " + join_choices(model_types()));
+                   "unknown model_type " + quote(type) + "; valid: " + join_choices(model_types()));
     return Json::object();
   }
 
@@ -560,10 +562,9 @@ Json layer_counts_json(const LayerCounts& counts) {
 std::string resolve_model_json(std::string_view text) {
   Diagnostics d;
   Json out = {{"ok", false}};
-  const Json node = Json::parse(text, nullptr, false);
-  if (node.is_discarded()) {
-    add_diagnostic(d, "/model", "malformed_json", "the model is not valid JSON");
-  } else {
+  // The limits of any document (io/limits.h: 1 MiB, no NUL, 32 levels), and its diagnostic (issue 22).
+  const Json node = parse_document(text, d);
+  if (!has_errors(d)) {
     const ModelConfig m = resolve_model(node, "/model", d);
     if (!has_errors(d)) {
       out["ok"] = true;

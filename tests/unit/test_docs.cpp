@@ -99,7 +99,11 @@ TEST_CASE("docs/api.md states every limit and every number's range", "[docs]") {
                                   scalescope::kMaxStringBytes, scalescope::kMaxObjectKeys, scalescope::kMaxDiagnostics,
                                   scalescope::kMaxUnknownKeysListed, scalescope::kMaxSweepPoints,
                                   scalescope::kMaxPublishedRuns,
-                                  scalescope::kMaxArrayDims, scalescope::kMaxFatTreeLevels}) {
+                                  scalescope::kMaxArrayDims, scalescope::kMaxFatTreeLevels,
+                                  scalescope::kMaxAnswerBytes, scalescope::kMaxFittedRuns,
+                                  std::size_t(scalescope::kMaxLayoutsPerPlan), std::size_t(scalescope::kMaxSearchLayouts),
+                                  std::size_t(scalescope::kMaxSearchWorkPerCall),
+                                  std::size_t(scalescope::kMaxServingSearchPoints)}) {
     INFO("limit " << limit << " is not stated in docs/api.md ## Limits");
     CHECK(limits.find(" " + std::to_string(limit) + " ") != std::string::npos);
   }

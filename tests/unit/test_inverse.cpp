@@ -2,6 +2,8 @@
 // latency target needs, a node's NVLink bandwidth, on-chip memory, and the matrix units' peak from their geometry.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include "api.h"
 #include "physics/topology.h"
 #include "test_helpers.h"
@@ -26,24 +28,24 @@ TEST_CASE("bounds: the most chips a batch keeps compute-bound, per strategy (spe
     "fsdp_axes": 2, "batch_tokens": 7616000}})");
   const json& t = tpu["max_chips_compute_bound"];
   const double c = 4.59e14, w = 1.8e11, alpha = c / w;
-  CHECK_THAT(t["dp_fsdp_by_axes"][2].get<double>(), WithinRel(7616000 / (c / (3 * w)), 1e-12));
-  CHECK_THAT(t["dp_fsdp_by_axes"][0].get<double>(), WithinRel(7616000 / alpha, 1e-12));
+  // Chip counts are whole: the most chips, rounded down (issue 22: 47,058.8 chips was an answer).
+  CHECK(t["dp_fsdp_by_axes"][2] == 8960);
+  CHECK(t["dp_fsdp_by_axes"][0] == std::floor(7616000 / alpha));
   // §2.9.4 (Aug-2025): B / N > alpha^2 / (M_X M_Y F), so N < B M_X M_Y F / alpha^2.
-  CHECK_THAT(t["fsdp_tp"].get<double>(), WithinRel(7616000.0 * 2 * 30000 / (alpha * alpha), 1e-12));
-  CHECK_THAT(t["fsdp_tp_feb2025_sum"].get<double>(), WithinRel(t["fsdp_tp"].get<double>() / 4, 1e-12));
+  CHECK(t["fsdp_tp"] == std::floor(7616000.0 * 2 * 30000 / (alpha * alpha)));
+  CHECK(t["fsdp_tp_feb2025_sum"] == std::floor(7616000.0 * 2 * 30000 / (alpha * alpha) / 4));
   // §2.9.7: slices over DCN.
-  CHECK_THAT(t["dcn_slices"].get<double>(), WithinRel(7616000 / (c / 6.25e9), 1e-12));
+  CHECK(t["dcn_slices"] == std::floor(7616000 / (c / 6.25e9)));
 
   // §2.9.8: H100 across nodes, 2475 tokens per GPU.
   const json gpu = result_of(R"({"hardware": {"preset": "h100-sxm"}, "query": {"kind": "bounds", "d_ff": 28672,
     "batch_tokens": 39600000}})");
-  CHECK_THAT(gpu["max_chips_compute_bound"]["dp_fsdp_across_domains"].get<double>(),
-             WithinRel(39600000 / (9.9e14 / 400e9), 1e-12));
+  CHECK(gpu["max_chips_compute_bound"]["dp_fsdp_across_domains"] == std::floor(39600000 / (9.9e14 / 400e9)));
   // Inside one node at most its 8 GPUs; a 8800-token batch keeps only 4 of them busy (2200 tokens each).
   CHECK(gpu["max_chips_compute_bound"]["dp_fsdp_in_domain"] == 8);
   const json small = result_of(R"({"hardware": {"preset": "h100-sxm"}, "query": {"kind": "bounds", "d_ff": 28672,
     "batch_tokens": 8800}})");
-  CHECK_THAT(small["max_chips_compute_bound"]["dp_fsdp_in_domain"].get<double>(), WithinRel(8800 / (9.9e14 / 450e9), 1e-12));
+  CHECK(small["max_chips_compute_bound"]["dp_fsdp_in_domain"] == std::floor(8800 / (9.9e14 / 450e9)));
 }
 
 TEST_CASE("serving: the chips a per-token latency target needs (spec §2.10, §3.2 #11)", "[inverse]") {

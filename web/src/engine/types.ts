@@ -502,7 +502,8 @@ export interface PlanSearchResult {
   fitting: number;
   plans: SearchedPlan[];
   space: number;
-  space_breakdown: { degree_combinations: number; rejected_degree_combinations: number; layouts: number };
+  /** `rejected_by`: degree combinations left out, per reason (`whole_sequences`, `tensor_heads`, ...). */
+  space_breakdown: { degree_combinations: number; rejected_degree_combinations: number; rejected_by: Record<string, number>; layouts: number };
   counts: SearchCounts;
   objective: string;
   /** The front, fastest first, memory falling (at most 200 listed of `pareto_size`). */
@@ -512,6 +513,8 @@ export interface PlanSearchResult {
   progress_frac: number;
   /** While not complete: pass back as `resume`. */
   cursor?: { next: number; retained: number[]; counts: SearchCounts };
+  /** While not complete: the caller's `chunk_plans`, or the engine's per-call work limit. */
+  stopped_by?: 'chunk_plans' | 'work_limit';
   fidelity?: Fidelity;
   calibration?: Calibration;
 }
@@ -854,9 +857,9 @@ export const SHAPES = {
   } satisfies Shape<SpeculativeResult>,
   plan_search: {
     evaluated: 'number', valid: 'number', fitting: 'number', plans: 'array', space: 'number',
-    space_breakdown: { degree_combinations: 'number', rejected_degree_combinations: 'number', layouts: 'number' },
+    space_breakdown: { degree_combinations: 'number', rejected_degree_combinations: 'number', rejected_by: {}, layouts: 'number' },
     counts: SEARCH_COUNTS, objective: 'string', pareto: 'array', pareto_size: 'number', complete: 'boolean', progress_frac: 'number',
-    cursor: 'object?', fidelity: 'string?', calibration: 'object?',
+    cursor: 'object?', stopped_by: 'string?', fidelity: 'string?', calibration: 'object?',
   } satisfies Shape<PlanSearchResult>,
   search_cursor: { next: 'number', retained: 'array', counts: SEARCH_COUNTS } satisfies Shape<NonNullable<PlanSearchResult['cursor']>>,
   searched_plan_core: SEARCHED_PLAN_CORE,

@@ -1,0 +1,260 @@
+// Issue 22's defects, each held by the behaviour that was wrong: work that grew without bound (plan_search layouts,
+// serving_search lists, evaluate_many answers, calibrate refits, divisor lists), unknown keys reported after the
+// work, a trusted resume cursor, a fit written outside its own reader's ranges, duplicate run ids, a NaN from a
+// tiny demand, raw user text in hf_config messages, and the inverse answers' fractional and unphysical chips.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "api.h"
+#include "io/limits.h"
+#include "planners/robust_fit.h"
+#include "specs/hf_config.h"
+#include "test_helpers.h"
+
+using namespace scalescope;
+
+namespace {
+
+Json run(const Json& scenario) { return Json::parse(evaluate_json(scenario.dump())); }
+
+bool has_code(const Json& answer, const std::string& code, const std::string& path = "") {
+  for (const Json& d : answer["diagnostics"])
+    if (d["code"] == code && (path.empty() || d["path"] == path)) return true;
+  return false;
+}
+
+// 4096 H100s, LLaMA-3 70B: a 2.5M-plan default space, more than one call's work (docs/api.md, Limits).
+const Json kWideSearch = {
+    {"hardware", {{"preset", "h100-sxm"}}},
+    {"model", {{"preset", "llama-3-70b"}}},
+    {"mesh", {{"shape", {4096}}}},
+    {"query", {{"kind", "plan_search"}, {"fidelity", "book"}, {"batch_tokens", 16777216}, {"seq_len", 4096}, {"keep", 3}}}};
+
+Json calibrate_runs(std::size_t copies, bool distinct_chips) {
+  // The project's validation runs, renamed; with distinct_chips each copy claims a chip id of its own.
+  std::ifstream in(std::string(SCALESCOPE_SOURCE_DIR) + "/tests/validation/published-runs.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  const Json suite = Json::parse(text.str());
+  Json runs = Json::array();
+  for (std::size_t i = 0; i < copies; ++i) {
+    Json r = suite["runs"][i % suite["runs"].size()];
+    r["id"] = r["id"].get<std::string>() + "-" + std::to_string(i);
+    if (distinct_chips) r["scenario"]["hardware"]["overrides"]["id"] = "chip-" + std::to_string(i);
+    runs.push_back(r);
+  }
+  return runs;
+}
+
+}  // namespace
+
+TEST_CASE("plan_search: one call does bounded work and leaves a cursor; the calls add up to the whole search",
+          "[issue22]") {
+  const Json first = run(kWideSearch);
+  REQUIRE(first["ok"] == true);
+  const Json& r = first["result"];
+  CHECK(r["complete"] == false);
+  CHECK(r["stopped_by"] == "work_limit");
+  CHECK(r["counts"]["evaluated"].get<double>() <= static_cast<double>(kMaxSearchWorkPerCall));
+  CHECK(r["counts"]["evaluated"].get<double>() > 0.5 * static_cast<double>(kMaxSearchWorkPerCall));
+  // Resumed until complete, every plan is reached once: evaluated + equivalent = the space.
+  Json scenario = kWideSearch;
+  Json part = first;
+  int calls = 1;
+  while (part["ok"] == true && part["result"]["complete"] == false && calls < 100) {
+    scenario["query"]["resume"] = part["result"]["cursor"];
+    part = run(scenario);
+    ++calls;
+  }
+  REQUIRE(part["ok"] == true);
+  CHECK(calls >= 3);
+  const Json& c = part["result"]["counts"];
+  CHECK(c["evaluated"].get<double>() + c["equivalent"].get<double>() == part["result"]["space"].get<double>());
+  CHECK_FALSE(part["result"].contains("stopped_by"));
+}
+
+TEST_CASE("plan_search and training_step refuse a mesh whose layouts cannot be counted in bounded work", "[issue22]") {
+  // 4M H200s as 65536 x 8 x 8: the default space held 14.6M layouts, and one plan's degrees 1M (1.3 s to cost).
+  Json search = {{"hardware", {{"preset", "h200"}}}, {"model", {{"preset", "llama-3-70b"}}},
+                 {"mesh", {{"shape", {65536, 8, 8}}}},
+                 {"query", {{"kind", "plan_search"}, {"batch_tokens", 4096.0 * 65536 * 8}, {"seq_len", 4096}}}};
+  const Json s = run(search);
+  CHECK(s["ok"] == false);
+  CHECK(has_code(s, "too_large", "/mesh"));
+  Json step = search;
+  step["model"] = {{"preset", "deepseek-v3"}};
+  step["query"] = {{"kind", "training_step"}, {"batch_tokens", 17179869184.0}, {"seq_len", 4096},
+                   {"parallelism", {{"data", 16}, {"fsdp", 512}, {"tensor", 8}, {"pipeline", 8}, {"expert", 8}}}};
+  const Json t = run(step);
+  CHECK(t["ok"] == false);
+  CHECK(has_code(t, "too_large", "/query/parallelism"));
+}
+
+TEST_CASE("plan_search reports unknown keys before it searches, and checks a resume cursor like any input", "[issue22]") {
+  Json scenario = kWideSearch;
+  scenario["query"]["chunk_plan"] = 1000;  // a typo of chunk_plans
+  const Json typo = run(scenario);
+  CHECK(typo["ok"] == false);
+  CHECK(has_code(typo, "unknown_key", "/query/chunk_plan"));
+  CHECK_FALSE(typo.contains("result"));
+
+  Json first = kWideSearch;
+  first["query"]["chunk_plans"] = 5000;
+  const Json a = run(first);
+  REQUIRE(a["ok"] == true);
+  const Json cursor = a["result"]["cursor"];
+  auto resumed = [&](const Json& c) {
+    Json s = first;
+    s["query"]["resume"] = c;
+    return run(s);
+  };
+  CHECK(resumed(cursor)["ok"] == true);
+  Json huge = cursor;
+  huge["next"] = 1e300;  // was undefined behaviour, then progress_frac 4e14
+  CHECK(has_code(resumed(huge), "too_large", "/query/resume/next"));
+  Json negative = cursor;
+  negative["counts"]["evaluated"] = -5;
+  CHECK(has_code(resumed(negative), "negative", "/query/resume/counts/evaluated"));
+  Json zeroed = cursor;  // counts that no search leaves (a false nothing_fits followed)
+  for (auto& [key, value] : zeroed["counts"].items()) value = 0;
+  CHECK(has_code(resumed(zeroed), "inconsistent", "/query/resume/counts"));
+  Json outside = cursor;
+  outside["retained"] = {1e12};
+  CHECK(resumed(outside)["ok"] == false);
+}
+
+TEST_CASE("plan_search names why its space is empty instead of saying nothing fits (spec §3.5)", "[issue22]") {
+  // 96 sequences on 4096 chips without context parallelism: no data shard gets whole sequences.
+  const Json r = run({{"hardware", {{"preset", "tpu-v5p"}}}, {"model", {{"preset", "llama-2-13b"}}},
+                      {"mesh", {{"shape", {16, 16, 16}}}},
+                      {"query", {{"kind", "plan_search"}, {"fidelity", "book"}, {"batch_tokens", 96.0 * 32768},
+                                 {"seq_len", 32768}, {"space", {{"strategies", {"data", "fsdp", "tensor"}}}}}}});
+  REQUIRE(r["ok"] == true);
+  CHECK(r["result"]["space"] == 0);
+  CHECK(has_code(r, "empty_space"));
+  CHECK_FALSE(has_code(r, "nothing_fits"));
+  CHECK(r["result"]["space_breakdown"]["rejected_by"]["whole_sequences"].get<double>() > 0);
+  bool named = false;
+  for (const Json& d : r["diagnostics"])
+    named = named || d["message"].get<std::string>().find("whole sequences") != std::string::npos;
+  CHECK(named);
+}
+
+TEST_CASE("serving_search: repeated entries are one point, the product of its lists is capped, a tiny demand is one replica",
+          "[issue22]") {
+  const Json base = {{"hardware", {{"preset", "h100-sxm"}}}, {"model", {{"preset", "llama-3-70b"}}},
+                     {"query", {{"kind", "serving_search"}, {"prompt_len", 4096}, {"generated_len", 512}}}};
+  Json repeated = base;
+  repeated["query"]["replica_chips"] = Json(std::vector<int>(256, 8));
+  repeated["query"]["batches"] = Json(std::vector<int>(4096, 16));
+  Json once = base;
+  once["query"]["replica_chips"] = {8};
+  once["query"]["batches"] = {16};
+  const Json a = run(repeated), b = run(once);
+  REQUIRE(a["ok"] == true);
+  CHECK(a["result"]["evaluated"] == b["result"]["evaluated"]);
+  Json wide = base;
+  std::vector<int> sizes, batches;
+  for (int i = 1; i <= 256; ++i) sizes.push_back(i);
+  for (int i = 1; i <= 4096; ++i) batches.push_back(i);
+  wide["query"]["replica_chips"] = sizes;
+  wide["query"]["batches"] = batches;
+  CHECK(has_code(run(wide), "too_large", "/query"));
+  Json tiny = base;
+  tiny["query"]["demand_tokens_per_s"] = 5e-324;  // the replicas underflowed to 0, then four non_finite
+  const Json t = run(tiny);
+  REQUIRE(t["ok"] == true);
+  CHECK(t["result"]["deployments"][0]["replicas"] == 1);
+}
+
+TEST_CASE("evaluate_many bounds its answer: past 8 MiB the scenarios left are not run", "[issue22]") {
+  // 744 contexts of a serving sweep answer about 1.6 MB each.
+  Json sweep = {{"hardware", {{"preset", "tpu-v5e"}}}, {"model", {{"preset", "mixtral-8x7b"}}}, {"mesh", {{"shape", {4, 4}}}},
+                {"query", {{"kind", "serving"}, {"batch", 8}, {"prompt_len", 4096}, {"generated_len", 512},
+                           {"parallelism", {{"tensor", {"X"}}, {"expert", {"Y"}}}}}}};
+  std::vector<double> contexts;
+  for (int i = 1; i <= 744; ++i) contexts.push_back(64.0 * i);
+  sweep["query"]["sweep"] = {{"contexts", contexts}};
+  const std::string answer = evaluate_many_json(Json(std::vector<Json>(40, sweep)).dump());
+  CHECK(answer.size() <= kMaxAnswerBytes + 100000);
+  const Json all = Json::parse(answer);
+  REQUIRE(all.size() == 40);
+  CHECK(all[0]["ok"] == true);
+  CHECK(all[39]["ok"] == false);
+  CHECK(all[39]["diagnostics"][0]["code"] == "too_large");
+}
+
+TEST_CASE("calibrate and validation: bounded refits, unique run ids", "[issue22]") {
+  // 512 runs claiming 512 chips refit 512 times (50 s); the limit counts run fits.
+  const Json wide = run({{"query", {{"kind", "calibrate"}, {"runs", calibrate_runs(512, true)}}}});
+  CHECK(wide["ok"] == false);
+  CHECK(has_code(wide, "too_large", "/query/runs"));
+  Json runs = calibrate_runs(6, false);
+  runs[5]["id"] = runs[2]["id"];
+  runs[5]["measured"] = runs[2]["measured"].get<double>() * 1.4;
+  const Json dup = run({{"query", {{"kind", "validation"}, {"runs", runs}}}});
+  CHECK(has_code(dup, "duplicate_id", "/query/runs/5/id"));
+}
+
+TEST_CASE("a fit that reaches a bound in log space returns the bound itself, which the profile reader accepts", "[issue22]") {
+  // exp(log(30)) is 30.000000000000004: one parameter pulled far past hi = 30 by its only residual.
+  FitProblem p;
+  p.parameters = {FitParameter{10, 0.001, 30, 10, 10}};
+  p.residual_count = 1;
+  p.residuals = [](const std::vector<double>& v, std::vector<double>& r) { r[0] = std::log(v[0] / 1e6); };
+  const FitResult f = robust_fit(p);
+  CHECK(f.values[0] <= 30);
+  CHECK(f.values[0] == 30);
+}
+
+TEST_CASE("model_json keeps the engine's input limits, and hf_config messages quote the user's text escaped", "[issue22]") {
+  const std::string big = "{\"hf_config\": {\"model_type\": \"llama\", \"pad\": \"" + std::string(kMaxInputBytes, 'x') + "\"}}";
+  const Json over = Json::parse(resolve_model_json(big));
+  CHECK(over["ok"] == false);
+  CHECK(over["diagnostics"][0]["code"] == "too_large");
+  const Json nul = Json::parse(resolve_model_json(std::string("{\"preset\": \"llama-3-8b\"}\0junk", 30)));
+  CHECK(nul["diagnostics"][0]["code"] == "malformed_json");
+  std::string deep = std::string(100, '[') + std::string(100, ']');
+  CHECK(Json::parse(resolve_model_json(deep))["diagnostics"][0]["code"] == "too_deep");
+  // A model_type of 60 characters with a newline: escaped, and cut at 40 characters as the limits promise.
+  const std::string type = "evil\n" + std::string(55, 'z');
+  const Json r = Json::parse(resolve_model_json(Json{{"hf_config", {{"model_type", type}}}}.dump()));
+  const std::string message = r["diagnostics"][0]["message"];
+  CHECK(message.find('\n') == std::string::npos);
+  CHECK(message.find("evil\\n") != std::string::npos);
+  CHECK(message.find(std::string(55, 'z')) == std::string::npos);
+}
+
+TEST_CASE("a not_divisible diagnostic on a huge mesh lists its divisors without counting to 2^24", "[issue22]") {
+  // 6 bad degrees on 1e8 GPUs took 0.6 s listing divisors one by one; the list is still the smallest ones.
+  const Json r = run({{"hardware", {{"preset", "h100-sxm"}}}, {"model", {{"preset", "llama-3-70b"}}},
+                      {"mesh", {{"shape", {10000, 10000}}}},
+                      {"query", {{"kind", "training_step"}, {"batch_tokens", 1e9}, {"seq_len", 4096},
+                                 {"parallelism", {{"data", 3}, {"fsdp", 7}, {"tensor", 9}}}}}});
+  REQUIRE(has_code(r, "not_divisible"));
+  std::string message;
+  for (const Json& d : r["diagnostics"])
+    if (d["code"] == "not_divisible") message = d["message"];
+  CHECK(message.find("1, 2, 4, 5, 8, 10, 16, 20, 25, 32, 40") != std::string::npos);
+}
+
+TEST_CASE("a transfer from a chip to itself takes no time (spec §2.2)", "[issue22]") {
+  const Json r = run({{"hardware", {{"preset", "tpu-v5e"}}}, {"mesh", {{"shape", {4, 4}}}},
+                      {"query", {{"kind", "transfer"}, {"bytes", 1e9}, {"from", {1, 2}}, {"to", {1, 2}}}}});
+  REQUIRE(r["ok"] == true);
+  CHECK(r["result"]["time_s"] == 0);
+}
+
+TEST_CASE("inverse answers beyond physics carry a warning", "[issue22]") {
+  // 1 token of batch keeps no H100 compute-bound; 1e15 tokens would keep more chips than any mesh.
+  const Json small = run({{"hardware", {{"preset", "h100-sxm"}}}, {"query", {{"kind", "bounds"}, {"batch_tokens", 1}}}});
+  REQUIRE(small["ok"] == true);
+  CHECK(small["result"]["max_chips_compute_bound"]["dp_fsdp_across_domains"] == 0);
+  CHECK(has_code(small, "outside_physics"));
+  const Json big = run({{"hardware", {{"preset", "h100-sxm"}}}, {"query", {{"kind", "bounds"}, {"batch_tokens", 1e15}}}});
+  CHECK(has_code(big, "outside_physics"));
+}
