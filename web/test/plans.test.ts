@@ -21,12 +21,20 @@ const shapeErrors = (v: unknown, shape: Parameters<typeof shapeMismatches>[1]): 
 
 const searchedMesh = (sc: Scenario): SearchedMesh => ({ shape: sc.mesh!.shape, axis_names: sc.mesh!.axis_names ?? [] });
 
+/** A whole search: resumed from its cursor while one call's work limit stops it (docs/api.md "Limits"), as the page does. */
+function runSearch(sc: Scenario): Evaluation<PlanSearchResult> {
+  let ev = run<PlanSearchResult>(sc);
+  for (let calls = 1; ev.ok && ev.result && !ev.result.complete && ev.result.cursor && calls < 100; calls++)
+    ev = run<PlanSearchResult>({ ...sc, query: { ...(sc.query as PlanSearchQuery), resume: ev.result.cursor } });
+  return ev;
+}
+
 /** The page's search for a state, optionally with constraints (to reach plans the default ranking puts further down). */
 function search(s: State, constraints?: Record<string, unknown>): { sc: Scenario; res: PlanSearchResult } {
   const sc = planSearchScenario(s)!;
   expect(sc).not.toBeNull();
   const query = constraints ? { ...(sc.query as PlanSearchQuery), constraints } : sc.query;
-  const ev = run<PlanSearchResult>({ ...sc, query });
+  const ev = runSearch({ ...sc, query });
   expect(errors(ev)).toEqual([]);
   expect(shapeErrors(ev.result, SHAPES.plan_search)).toEqual([]);
   expect(ev.result!.plans.length).toBeGreaterThan(0);
@@ -132,7 +140,7 @@ describe('plan search -> apply', () => {
     const s = stateWith({ hw: 'h100-sxm', model: 'qwen3-30b-a3b', fsdp: 8, tp: 2, ep: 4, batch: 4194304, imb: 1.2, disp: 'hierarchical' });
     const sc = planSearchScenario(s)!;
     const space = { expert_tensor: ['tp', 1], capacity_factors: ['dropless', 1.25], pipeline_schedules: ['1f1b', 'dualpipe', 'dualpipe_v'], matmul: ['bf16', 'fp8_blockwise', 'mxfp8'] };
-    const ev = run<PlanSearchResult>({ ...sc, hardware: { preset: 'h100-sxm' }, query: { ...(sc.query as PlanSearchQuery), space, constraints: { max: { pipeline: 4 } } } });
+    const ev = runSearch({ ...sc, hardware: { preset: 'h100-sxm' }, query: { ...(sc.query as PlanSearchQuery), space, constraints: { max: { pipeline: 4 } } } });
     expect(errors(ev)).toEqual([]);
     const plans = ev.result!.plans;
     expect(plans.length).toBeGreaterThan(10);
@@ -146,7 +154,7 @@ describe('plan search -> apply', () => {
       expect(a.step.moe, `MoE plan ${i}`).toMatchObject({ load_imbalance: 1.2, dispatcher: 'hierarchical', capacity_factor: plan.moe?.capacity_factor ?? 0 });
       expect(isCurrentPlan(a.state, plan, searchedMesh(sc)), `MoE plan ${i}`).toBe(true);
     }
-    const pp = run<PlanSearchResult>({ ...sc, query: { ...(sc.query as PlanSearchQuery), space, constraints: { fixed: { pipeline: 4 } } } }).result!.plans;
+    const pp = runSearch({ ...sc, query: { ...(sc.query as PlanSearchQuery), space, constraints: { fixed: { pipeline: 4 } } } }).result!.plans;
     expect(pp.some((p) => p.parallelism.pipeline_schedule?.startsWith('dualpipe'))).toBe(true);
     for (const plan of pp.slice(0, 8)) expectSameStep(applied(s, plan, searchedMesh(sc)).step, plan, 'MoE PP plan');
   });
