@@ -22,7 +22,8 @@ const shapeErrors = (v: unknown, shape: Parameters<typeof shapeMismatches>[1]): 
 const searchedMesh = (sc: Scenario): SearchedMesh => ({ shape: sc.mesh!.shape, axis_names: sc.mesh!.axis_names ?? [] });
 
 /** A whole search: resumed from its cursor while one call's work limit stops it (docs/api.md "Limits"), as the page does. */
-function runSearch(sc: Scenario): Evaluation<PlanSearchResult> {
+function runSearch(scenario: unknown): Evaluation<PlanSearchResult> {
+  const sc = scenario as Scenario;
   let ev = run<PlanSearchResult>(sc);
   for (let calls = 1; ev.ok && ev.result && !ev.result.complete && ev.result.cursor && calls < 100; calls++)
     ev = run<PlanSearchResult>({ ...sc, query: { ...(sc.query as PlanSearchQuery), resume: ev.result.cursor } });
