@@ -112,7 +112,8 @@ struct Walker {
   std::array<int, kKnobDimensions> radix{};
   std::int64_t layout_index = 0;
   std::unordered_set<LayoutFingerprint, FingerprintHash> seen;  // this combination's layouts so far
-  long long work = 0;  // this call's plans evaluated + layouts fingerprinted
+  long long work = 0;  // this call's work: plans checked and evaluated, layouts fingerprinted
+  long long evaluation_work = 1;  // what evaluating one plan costs, in work units
   long long start = 0;  // state.next when the call began
   double hbm_limit = 0;
   long long next_progress = 0;
@@ -121,6 +122,7 @@ struct Walker {
   Walker(const PlanSpace& sp, const SearchSettings& se, PlanSearchState& st) : space(sp), settings(se), state(st) {
     in = sp.base;
     hbm_limit = sp.base.hw->hbm_capacity_bytes * (1.0 - se.memory_headroom_frac);
+    evaluation_work = sp.base.model->pattern.evaluation_work();
   }
 
   bool out_of_work() const { return settings.max_work > 0 && work >= settings.max_work; }
@@ -131,6 +133,7 @@ struct Walker {
     if (count) ++n.evaluated;
     const unsigned problems = plan_problems(in);
     if (problems & ~kPlanWarnings) return;
+    work += evaluation_work - 1;
     if (count) ++n.valid;
     if (problems & kPlanWarnings) {
       if (count) ++n.with_warnings;

@@ -26,8 +26,9 @@ struct SearchSettings {
   bool (*progress)(long long done, long long space, void* context) = nullptr;
   void* progress_context = nullptr;
   long long progress_every = 1 << 16;
-  // Work per call (plans evaluated + layouts fingerprinted, each about a microsecond); past it the call stops at
-  // the next plan and leaves a position to resume from. 0: no cap.
+  // Work per call, in units of about a microsecond: a plan checked, a layout fingerprinted, a dense layer kind
+  // priced (MoE kinds count 2); past it the call stops at the next plan and leaves a position to resume from.
+  // 0: no cap.
   long long max_work = 0;
 };
 

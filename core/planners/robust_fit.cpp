@@ -12,20 +12,55 @@ namespace {
 struct Objective {
   const FitProblem& p;
   std::vector<double> values, residuals;
+  long long work = 0;
+
+  long long work_of(std::size_t i) const { return p.residual_work.empty() ? 1 : p.residual_work[i]; }
 
   // Stacked, weighted residuals: the runs under Huber's weights (fixed at `weights`), then the priors.
   Eigen::VectorXd stacked(const Eigen::VectorXd& u, const Eigen::VectorXd& weights) {
+    predict(u);
+    return stack(u, weights);
+  }
+
+  void predict(const Eigen::VectorXd& u) {
+    for (std::size_t j = 0; j < p.parameters.size(); ++j) values[j] = std::exp(u[j]);
+    p.residuals(values, residuals, nullptr);
+    for (std::size_t i = 0; i < p.residual_count; ++i) work += work_of(i);
+  }
+
+  // The stacked residuals of the last prediction, which was at u.
+  Eigen::VectorXd stack(const Eigen::VectorXd& u, const Eigen::VectorXd& weights) const {
     const std::size_t n = p.parameters.size();
-    for (std::size_t j = 0; j < n; ++j) values[j] = std::exp(u[j]);
-    p.residuals(values, residuals);
     Eigen::VectorXd r(p.residual_count + n);
-    for (std::size_t i = 0; i < p.residual_count; ++i) {
-      const double x = scaled(i);
-      r[i] = std::sqrt(weights[i]) * x;
-    }
-    for (std::size_t j = 0; j < n; ++j)
-      r[p.residual_count + j] = (u[j] - std::log(p.parameters[j].prior)) / p.parameters[j].prior_log_sigma;
+    for (std::size_t i = 0; i < p.residual_count; ++i) r[i] = std::sqrt(weights[i]) * scaled(i);
+    for (std::size_t j = 0; j < n; ++j) r[p.residual_count + j] = prior_term(u, j);
     return r;
+  }
+
+  double prior_term(const Eigen::VectorXd& u, std::size_t j) const {
+    return (u[j] - std::log(p.parameters[j].prior)) / p.parameters[j].prior_log_sigma;
+  }
+
+  // Column j of the forward-difference Jacobian at u, whose stacked residuals are r (and `values` holds exp(u)).
+  // Only the residuals parameter j affects are predicted again; the rest differ by exactly 0, as a full evaluation
+  // would find, so the column is the same to the last bit.
+  Eigen::VectorXd jacobian_column(const Eigen::VectorXd& u, const Eigen::VectorXd& r, const Eigen::VectorXd& weights,
+                                  std::size_t j, double h) {
+    Eigen::VectorXd v = u;
+    v[j] += h;
+    Eigen::VectorXd column;
+    if (j >= p.affects.size() || p.affects[j].empty()) {
+      column = (stacked(v, weights) - r) / h;
+    } else {
+      values[j] = std::exp(v[j]);
+      p.residuals(values, residuals, &p.affects[j]);
+      for (std::size_t i : p.affects[j]) work += work_of(i);
+      column = Eigen::VectorXd::Zero(r.size());
+      for (std::size_t i : p.affects[j]) column[i] = (std::sqrt(weights[i]) * scaled(i) - r[i]) / h;
+      column[p.residual_count + j] = (prior_term(v, j) - r[p.residual_count + j]) / h;
+    }
+    values[j] = std::exp(u[j]);
+    return column;
   }
 
   // Run i's log error in units of residual_scale (a failed prediction counts as far off).
@@ -44,17 +79,13 @@ struct Objective {
   }
 
   double cost(const Eigen::VectorXd& u) {
-    const Eigen::VectorXd ones = Eigen::VectorXd::Ones(p.residual_count);
-    stacked(u, ones);
+    predict(u);
     double c = 0;
     for (std::size_t i = 0; i < p.residual_count; ++i) {
       const double a = std::fabs(scaled(i));
       c += a <= p.huber_delta ? a * a : 2.0 * p.huber_delta * a - p.huber_delta * p.huber_delta;
     }
-    for (std::size_t j = 0; j < p.parameters.size(); ++j) {
-      const double z = (u[j] - std::log(p.parameters[j].prior)) / p.parameters[j].prior_log_sigma;
-      c += z * z;
-    }
+    for (std::size_t j = 0; j < p.parameters.size(); ++j) c += prior_term(u, j) * prior_term(u, j);
     return c;
   }
 };
@@ -76,16 +107,15 @@ FitResult robust_fit(const FitProblem& p) {
   double lambda = 1e-2;
   const double step = 1e-4;
   for (out.iterations = 0; out.iterations < p.max_iterations; ++out.iterations) {
-    f.cost(u);  // residuals at u, for the weights
-    const Eigen::VectorXd w = f.huber_weights();
-    const Eigen::VectorXd r = f.stacked(u, w);
-    Eigen::MatrixXd jac(r.size(), n);
-    for (std::size_t j = 0; j < n; ++j) {
-      Eigen::VectorXd v = u;
-      const double h = v[j] + step <= hi[j] ? step : -step;
-      v[j] += h;
-      jac.col(j) = (f.stacked(v, w) - r) / h;
+    if (f.work >= p.max_work) {
+      out.work_limited = true;
+      break;
     }
+    f.predict(u);  // residuals at u, for the weights
+    const Eigen::VectorXd w = f.huber_weights();
+    const Eigen::VectorXd r = f.stack(u, w);
+    Eigen::MatrixXd jac(r.size(), n);
+    for (std::size_t j = 0; j < n; ++j) jac.col(j) = f.jacobian_column(u, r, w, j, u[j] + step <= hi[j] ? step : -step);
     const Eigen::MatrixXd jtj = jac.transpose() * jac;
     const Eigen::VectorXd g = jac.transpose() * r;
     bool improved = false;
@@ -118,8 +148,12 @@ FitResult robust_fit(const FitProblem& p) {
     }
     if (out.converged) break;
   }
-  if (!out.converged) out.message = "did not converge in " + std::to_string(p.max_iterations) + " iterations";
+  if (!out.converged)
+    out.message = out.work_limited ? "did not converge: stopped after " + std::to_string(out.iterations) +
+                                   " iterations at its work limit"
+                             : "did not converge in " + std::to_string(p.max_iterations) + " iterations";
   out.cost = cost;
+  out.work = f.work;
   out.values.resize(n);
   // exp(log(30)) is 30.000000000000004: a bound reached in log space is put back on the bound itself, so that the
   // profile reader accepts what the fit wrote (issue 22).

@@ -18,19 +18,31 @@ struct FitParameter {
 struct FitProblem {
   std::vector<FitParameter> parameters;
   std::size_t residual_count = 0;
-  // Fills `residuals` (residual_count entries) for parameter values `values`.
-  std::function<void(const std::vector<double>& values, std::vector<double>& residuals)> residuals;
+  // Fills `residuals` (residual_count entries) for parameter values `values`; with `only`, just those entries (the
+  // others are left as they were).
+  std::function<void(const std::vector<double>& values, std::vector<double>& residuals,
+                     const std::vector<std::size_t>* only)>
+      residuals;
+  // Per parameter, the residuals it can change (empty: all). A chip's parameter moves only that chip's runs, so its
+  // Jacobian column re-predicts only those: the same numbers for a fraction of the work.
+  std::vector<std::vector<std::size_t>> affects;
   // A run's log error is measured in units of the model's typical error (10%): a run 10% off costs as much as a
   // parameter one prior sigma from its prior. Beyond huber_delta units a run counts linearly, not quadratically.
   double residual_scale = 0.1;
   double huber_delta = 1.0;
   int max_iterations = 200;
+  // Bounded work (issue 22): what predicting each residual costs (empty: 1 each), and the work after which the fit
+  // stops, unconverged.
+  std::vector<long long> residual_work;
+  long long max_work = 1'000'000'000'000;
 };
 
 struct FitResult {
   std::vector<double> values;
   bool converged = false;
   int iterations = 0;
+  long long work = 0;         // residual_work over every residual predicted
+  bool work_limited = false;  // stopped at max_work
   double cost = 0;            // the objective at `values`
   double initial_cost = 0;
   std::string message;        // why it stopped

@@ -41,8 +41,8 @@ std::string chip_of(const PublishedRun& r) { return r.hardware_id; }
 // excluded). A family profile's band is what a chip without runs of its own can expect: every chip of the kind
 // held out whole in turn (its runs never fitted on), the profiles refitted, and its in-scope runs predicted.
 void attach_bands(std::vector<CalibrationProfile>& profiles, std::vector<PublishedRun>& runs,
-                  const std::vector<CalibrationProfile>& templates) {
-  const std::vector<HoldoutGroup> chips_out = hold_out_groups(runs, templates, chip_of);
+                  const std::vector<CalibrationProfile>& templates, FitBudget& budget) {
+  const std::vector<HoldoutGroup> chips_out = hold_out_groups(runs, templates, chip_of, budget);
   ProfileSet set{profiles};
   for (auto& p : profiles) {
     p.bands.clear();
@@ -87,19 +87,24 @@ Json run_calibrate(const QueryContext&, JsonReader& args, Diagnostics& d) {
 
   const auto embedded = embedded_calibration_profiles();
   const std::vector<CalibrationProfile> templates(embedded.begin(), embedded.end());
-  ProfileFit fit = fit_profiles(runs, templates, literature, max_iterations);
+  FitBudget budget = query_fit_budget();
+  ProfileFit fit = fit_profiles(runs, templates, literature, max_iterations, budget);
   Json fits = Json::array();
   for (const KindFit& f : fit.fits)
     fits.push_back({{"kind", f.kind}, {"task", f.task}, {"runs", f.runs}, {"converged", f.result.converged},
-                    {"iterations", f.result.iterations}, {"initial_cost", f.result.initial_cost},
+                    {"iterations", f.result.iterations}, {"work", f.result.work}, {"initial_cost", f.result.initial_cost},
                     {"cost", f.result.cost}, {"message", f.result.message}});
+  report_exhausted(budget, args.path_of("runs"), d);
+  if (has_errors(d)) return {};
   if (!fit.converged) {
     add_diagnostic(d, args.path_of("runs"), "fit_not_converged",
                    "the fit did not converge (see result.fits); no profile is returned");
     return {};
   }
   for (auto& p : fit.profiles) p.source = source;
-  attach_bands(fit.profiles, runs, templates);
+  attach_bands(fit.profiles, runs, templates, budget);
+  report_exhausted(budget, args.path_of("runs"), d);
+  if (has_errors(d)) return {};
   Json profiles = Json::array();
   for (const auto& p : fit.profiles) profiles.push_back(calibration_profile_json(p));
   ProfileSet set{fit.profiles};

@@ -46,7 +46,7 @@ struct Slot {
 };
 
 void fit_task(const std::vector<PublishedRun>& runs, KindProfiles& kp, const std::string& kind, ParameterTask task,
-              bool literature_priors, int max_iterations, ProfileFit& out) {
+              bool literature_priors, int max_iterations, FitBudget& budget, ProfileFit& out) {
   const std::string task_name = task == ParameterTask::training ? "training" : "serving";
   std::vector<std::size_t> task_runs;
   for (std::size_t i = 0; i < runs.size(); ++i)
@@ -81,21 +81,37 @@ void fit_task(const std::vector<PublishedRun>& runs, KindProfiles& kp, const std
   }
   problem.residual_count = task_runs.size();
   problem.max_iterations = max_iterations;
-  problem.residuals = [&](const std::vector<double>& values, std::vector<double>& r) {
+  problem.max_work = budget.work_left;
+  for (std::size_t k : task_runs) problem.residual_work.push_back(runs[k].prediction_work);
+  // A chip's parameter moves only the runs that chip's profile predicts.
+  for (const Slot& slot : slots) {
+    std::vector<std::size_t> rows;
+    if (slot.profiles.size() == 1)
+      for (std::size_t k = 0; k < task_runs.size(); ++k)
+        if (kp.run_profile[task_runs[k]] == slot.profiles.front()) rows.push_back(k);
+    problem.affects.push_back(std::move(rows));
+  }
+  problem.residuals = [&](const std::vector<double>& values, std::vector<double>& r, const std::vector<std::size_t>* only) {
     for (std::size_t j = 0; j < slots.size(); ++j)
       for (std::size_t p : slots[j].profiles) kp.profiles[p].*(slots[j].parameter->field) = values[j];
-    for (std::size_t k = 0; k < task_runs.size(); ++k) {
+    auto predict = [&](std::size_t k) {
       const PublishedRun& run = runs[task_runs[k]];
       r[k] = std::log1p(run_error(run, predict_run(run, &kp.profiles[kp.run_profile[task_runs[k]]])));
-    }
+    };
+    if (only)
+      for (std::size_t k : *only) predict(k);
+    else
+      for (std::size_t k = 0; k < task_runs.size(); ++k) predict(k);
   };
   KindFit fit;
   fit.kind = kind;
   fit.task = task_name;
   fit.runs = task_runs.size();
   fit.result = robust_fit(problem);
+  budget.work_left -= fit.result.work;
+  budget.exhausted = budget.exhausted || fit.result.work_limited;
   std::vector<double> residuals(task_runs.size());
-  problem.residuals(fit.result.values, residuals);  // leaves the fitted values in the profiles
+  problem.residuals(fit.result.values, residuals, nullptr);  // leaves the fitted values in the profiles
   out.converged = out.converged && fit.result.converged;
   out.fits.push_back(fit);
 
@@ -120,11 +136,30 @@ void fit_task(const std::vector<PublishedRun>& runs, KindProfiles& kp, const std
 
 bool fittable(const PublishedRun& run) { return run.split != "held" && run.excluded.empty(); }
 
-std::size_t holdout_group_count(const std::vector<PublishedRun>& runs, std::string (*key)(const PublishedRun&)) {
+namespace {
+
+// The distinct groups of the runs, in the order they first appear.
+std::vector<std::string> group_keys(const std::vector<PublishedRun>& runs, std::string (*key)(const PublishedRun&)) {
   std::vector<std::string> groups;
   for (const auto& r : runs)
     if (std::find(groups.begin(), groups.end(), key(r)) == groups.end()) groups.push_back(key(r));
-  return groups.size();
+  return groups;
+}
+
+}  // namespace
+
+std::size_t holdout_group_count(const std::vector<PublishedRun>& runs, std::string (*key)(const PublishedRun&)) {
+  return group_keys(runs, key).size();
+}
+
+FitBudget query_fit_budget() { return FitBudget{kMaxFitWork, false}; }
+
+void report_exhausted(const FitBudget& budget, const std::string& path, Diagnostics& d) {
+  if (!budget.exhausted) return;
+  add_diagnostic(d, path, "too_large",
+                 "the fits stopped at the work limit of " + format_count(static_cast<double>(kMaxFitWork)) +
+                     " units (a unit is about half a microsecond of predicting runs) before they converged; fit fewer "
+                     "runs, chips or families per query");
 }
 
 bool fit_work_allowed(const std::vector<PublishedRun>& runs, std::size_t refits, const char* groups,
@@ -140,18 +175,19 @@ bool fit_work_allowed(const std::vector<PublishedRun>& runs, std::size_t refits,
 }
 
 std::vector<HoldoutGroup> hold_out_groups(std::vector<PublishedRun>& runs, const std::vector<CalibrationProfile>& templates,
-                                          std::string (*key)(const PublishedRun&)) {
-  std::vector<std::string> groups;
-  for (const auto& r : runs)
-    if (std::find(groups.begin(), groups.end(), key(r)) == groups.end()) groups.push_back(key(r));
+                                          std::string (*key)(const PublishedRun&), FitBudget& budget) {
   std::vector<HoldoutGroup> out;
-  for (const std::string& group : groups) {
+  for (const std::string& group : group_keys(runs, key)) {
     std::vector<std::string> saved;
     for (auto& r : runs) {
       saved.push_back(r.split);
       if (key(r) == group) r.split = "held";
     }
-    const ProfileFit fit = fit_profiles(runs, templates, true);
+    // Only the group's kinds are refitted: the other kind's runs are all still fitted, so its fit is the full one.
+    std::vector<std::string> kinds;
+    for (const auto& r : runs)
+      if (key(r) == group && std::find(kinds.begin(), kinds.end(), r.kind) == kinds.end()) kinds.push_back(r.kind);
+    const ProfileFit fit = fit_profiles(runs, templates, true, 200, budget, kinds);
     HoldoutGroup g;
     g.group = group;
     g.converged = fit.converged;
@@ -174,9 +210,11 @@ std::vector<HoldoutGroup> hold_out_groups(std::vector<PublishedRun>& runs, const
 }
 
 ProfileFit fit_profiles(const std::vector<PublishedRun>& runs, const std::vector<CalibrationProfile>& templates,
-                        bool literature_priors, int max_iterations) {
+                        bool literature_priors, int max_iterations, FitBudget& budget,
+                        const std::vector<std::string>& kinds) {
   ProfileFit out;
   for (const std::string kind : {"tpu", "gpu"}) {
+    if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) continue;
     const CalibrationProfile* family = find_family(templates, kind);
     if (!family) continue;
     KindProfiles kp;
@@ -188,8 +226,8 @@ ProfileFit fit_profiles(const std::vector<PublishedRun>& runs, const std::vector
     }
     kp.run_profile.resize(runs.size());
     for (std::size_t i = 0; i < runs.size(); ++i) kp.run_profile[i] = kp.chip_index(runs[i].hardware_id);
-    fit_task(runs, kp, kind, ParameterTask::training, literature_priors, max_iterations, out);
-    fit_task(runs, kp, kind, ParameterTask::serving, literature_priors, max_iterations, out);
+    fit_task(runs, kp, kind, ParameterTask::training, literature_priors, max_iterations, budget, out);
+    fit_task(runs, kp, kind, ParameterTask::serving, literature_priors, max_iterations, budget, out);
     // Provenance: the runs each profile was fitted on (the family: every run of its kind).
     for (std::size_t p = 0; p < kp.profiles.size(); ++p) {
       kp.profiles[p].fitted_on.clear();

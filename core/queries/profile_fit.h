@@ -24,17 +24,29 @@ struct ProfileFit {
   bool converged = true;
 };
 
+// Bounded work (issue 22): the work one query's fits may do, over the fit and every refit, counted as each run
+// prediction's PublishedRun::prediction_work (io/limits.h kMaxFitWork).
+struct FitBudget {
+  long long work_left = 0;
+  bool exhausted = false;  // some fit stopped at the limit, unconverged
+};
+FitBudget query_fit_budget();
+// The too_large diagnostic of an exhausted budget, at `path`.
+void report_exhausted(const FitBudget& budget, const std::string& path, Diagnostics& d);
+
 // `templates`: the profiles whose tiling and identity the fit keeps (the embedded ones); their parameters are
 // the start and, unless `literature_priors`, the priors (a team's few runs then nudge the embedded profile).
+// `kinds`: the chip kinds to fit ("tpu", "gpu"); each kind's fit is independent of the other's.
 ProfileFit fit_profiles(const std::vector<PublishedRun>& runs, const std::vector<CalibrationProfile>& templates,
-                        bool literature_priors, int max_iterations = 200);
+                        bool literature_priors, int max_iterations, FitBudget& budget,
+                        const std::vector<std::string>& kinds = {"tpu", "gpu"});
 
 // Whether a run may be fitted on.
 bool fittable(const PublishedRun& run);
 
 // Out-of-group errors: for each group of runs (`key` names a run's group: its family, or its chip), the profiles
-// refitted with that whole group held out (literature priors), and the group's in-scope runs predicted. One entry
-// per group that has such runs: the group and its runs' calibrated and book errors.
+// of the group's chip kinds refitted with that whole group held out (literature priors), and the group's in-scope
+// runs predicted. One entry per group that has such runs: the group and its runs' calibrated and book errors.
 struct HoldoutGroup {
   std::string group;
   bool converged = true;
@@ -49,6 +61,6 @@ bool fit_work_allowed(const std::vector<PublishedRun>& runs, std::size_t refits,
                       const std::string& path, Diagnostics& d);
 
 std::vector<HoldoutGroup> hold_out_groups(std::vector<PublishedRun>& runs, const std::vector<CalibrationProfile>& templates,
-                                          std::string (*key)(const PublishedRun&));
+                                          std::string (*key)(const PublishedRun&), FitBudget& budget);
 
 }  // namespace scalescope

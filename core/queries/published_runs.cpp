@@ -56,6 +56,7 @@ bool read_scenario(PublishedRun& run, const Json& scenario, Diagnostics& d) {
     run.kv_context_len = a.kv_context_len;
   }
   args.finish();
+  run.prediction_work = run.specs->model.pattern.evaluation_work() * (run.remat_auto ? 2 : 1);
   if (ok && (kind == "training_step") != (run.task == "training"))
     add_diagnostic(d, "/query/kind", "inconsistent", "the scenario's query does not match the run's task '" + run.task + "'");
   return ok && !has_errors(d);

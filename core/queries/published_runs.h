@@ -25,6 +25,8 @@ struct PublishedRun {
   std::string split;        // "fit" or "held": which part of the suite a profile may be fitted on
   std::string excluded;     // non-empty: kept in the table but never fitted on (the reason)
   std::string hardware_id;  // the preset the scenario names (selects the calibration profile)
+  // What one prediction of the run costs (issue 22): the model's evaluation work, for each remat policy tried.
+  long long prediction_work = 1;
 
   // The scenario, read once.
   std::unique_ptr<ScenarioSpecs> specs;

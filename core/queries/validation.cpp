@@ -17,11 +17,11 @@ namespace {
 
 std::string family_of(const PublishedRun& r) { return r.family; }
 
-Json family_holdout(std::vector<PublishedRun>& runs) {
+Json family_holdout(std::vector<PublishedRun>& runs, FitBudget& budget) {
   const auto embedded = embedded_calibration_profiles();
   Json rows = Json::array();
   for (const HoldoutGroup& g :
-       hold_out_groups(runs, std::vector<CalibrationProfile>(embedded.begin(), embedded.end()), family_of))
+       hold_out_groups(runs, std::vector<CalibrationProfile>(embedded.begin(), embedded.end()), family_of, budget))
     rows.push_back({{"family", g.group},
                     {"architecture", run_architecture(*g.runs.front())},
                     {"task", g.runs.front()->task},
@@ -52,7 +52,12 @@ Json run_validation(const QueryContext&, JsonReader& args, Diagnostics& d) {
     outcomes.push_back(o);
   }
   Json out{{"runs", rows}, {"summary", summary_json(runs, outcomes)}};
-  if (holdout) out["family_holdout"] = family_holdout(runs);
+  if (holdout) {
+    FitBudget budget = query_fit_budget();
+    out["family_holdout"] = family_holdout(runs, budget);
+    report_exhausted(budget, args.path_of("runs"), d);
+    if (has_errors(d)) return {};
+  }
   return out;
 }
 

@@ -95,4 +95,11 @@ LayerPattern build_layer_pattern(double layers, double dense_layers, bool moe_mo
   return p;
 }
 
+long long LayerPattern::evaluation_work() const {
+  long long units = 0;
+  for (int k = 0; k < kLayerKinds; ++k)
+    if (all.n[k] > 0) units += kind_is_moe(k) ? 2 : 1;
+  return std::max(1LL, units);
+}
+
 }  // namespace scalescope

@@ -4,6 +4,7 @@
 // tiny demand, raw user text in hf_config messages, and the inverse answers' fractional and unphysical chips.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -205,10 +206,61 @@ TEST_CASE("a fit that reaches a bound in log space returns the bound itself, whi
   FitProblem p;
   p.parameters = {FitParameter{10, 0.001, 30, 10, 10}};
   p.residual_count = 1;
-  p.residuals = [](const std::vector<double>& v, std::vector<double>& r) { r[0] = std::log(v[0] / 1e6); };
+  p.residuals = [](const std::vector<double>& v, std::vector<double>& r, const std::vector<std::size_t>*) { r[0] = std::log(v[0] / 1e6); };
   const FitResult f = robust_fit(p);
   CHECK(f.values[0] <= 30);
   CHECK(f.values[0] == 30);
+}
+
+namespace {
+
+// Two chips' runs: parameter 0 is shared by every run (a family parameter), 1 and 2 each move one chip's runs.
+FitProblem two_chip_problem(bool sparse, long long* predictions) {
+  FitProblem p;
+  p.parameters = {FitParameter{1, 0.01, 100, 1, 1}, FitParameter{1, 0.01, 100, 1, 1}, FitParameter{1, 0.01, 100, 1, 1}};
+  p.residual_count = 6;
+  p.residuals = [predictions](const std::vector<double>& v, std::vector<double>& r, const std::vector<std::size_t>* only) {
+    static const double measured[] = {2.0, 2.2, 1.9, 0.5, 0.45, 0.6};
+    for (std::size_t k = 0; k < 6; ++k) {
+      if (only && std::find(only->begin(), only->end(), k) == only->end()) continue;
+      ++*predictions;
+      r[k] = std::log(v[0] * (k < 3 ? v[1] : v[2]) * (1.0 + 0.1 * static_cast<double>(k)) / measured[k]);
+    }
+  };
+  if (sparse) p.affects = {{}, {0, 1, 2}, {3, 4, 5}};
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("a fit predicts again only the runs a chip's parameter moves, and finds the same fit to the last bit",
+          "[issue22]") {
+  long long dense_predictions = 0, sparse_predictions = 0;
+  const FitResult dense = robust_fit(two_chip_problem(false, &dense_predictions));
+  const FitResult sparse = robust_fit(two_chip_problem(true, &sparse_predictions));
+  REQUIRE(dense.converged);
+  CHECK(sparse.values == dense.values);
+  CHECK(sparse.cost == dense.cost);
+  CHECK(sparse.iterations == dense.iterations);
+  // Per iteration the Jacobian re-predicts 6 + 3 + 3 residuals instead of 3 x 6.
+  CHECK(sparse_predictions < dense_predictions);
+  CHECK(sparse.work == sparse_predictions);
+  CHECK(dense.work == dense_predictions);
+}
+
+TEST_CASE("a fit stops, unconverged, at its work limit and says so", "[issue22]") {
+  long long predictions = 0;
+  FitProblem p = two_chip_problem(true, &predictions);
+  p.residual_work.assign(6, 5);  // each prediction costs 5 units
+  p.max_work = 200;
+  const FitResult f = robust_fit(p);
+  CHECK_FALSE(f.converged);
+  CHECK(f.work_limited);
+  CHECK(f.message.find("work limit") != std::string::npos);
+  CHECK(f.work == 5 * predictions);
+  // It stops at the first iteration that begins past the limit: at most one iteration's work beyond it.
+  CHECK(f.work >= 200);
+  CHECK(f.work <= 200 + 5 * (6 + 3 * 6 + 12 * 6));
 }
 
 TEST_CASE("model_json keeps the engine's input limits, and hf_config messages quote the user's text escaped", "[issue22]") {
