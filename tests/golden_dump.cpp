@@ -1,11 +1,13 @@
 // Prints every golden case's full result, one JSON line per case: run natively and under Node, the two outputs
-// must be byte-identical (DESIGN.md: native and wasm agree bit for bit). With --mutations, one line per scenario
+// must be byte-identical (DESIGN.md: native and wasm agree bit for bit), the validation suite's fits too. With --mutations, one line per scenario
 // of the structured mutator (tests/mutations.h) with a hash of its whole answer (issue 12). With --seeds DIR, the
 // fuzzer's seed corpus: the mutator's bases and every 25th mutation, one file each.
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -16,18 +18,16 @@
 
 namespace {
 
-// The answer with every non-integer number replaced by 0.
-std::string numbers_masked(const std::string& answer) {
-  nlohmann::json j = nlohmann::json::parse(answer, nullptr, false);
-  std::vector<nlohmann::json*> stack{&j};
-  while (!stack.empty()) {
-    nlohmann::json* node = stack.back();
-    stack.pop_back();
-    if (node->is_number_float()) *node = 0.0;
-    else if (node->is_structured())
-      for (auto& child : *node) stack.push_back(&child);
-  }
-  return j.dump();
+// The project's validation suite, calibrated and validated with every family held out: thousands of exp and log
+// calls in a fit, which must give the same bits natively and in wasm (issue 22, item 13).
+std::vector<std::pair<std::string, std::string>> calibration_cases() {
+  std::ifstream in(std::string(SCALESCOPE_SOURCE_DIR) + "/tests/validation/published-runs.json");
+  const nlohmann::json suite = nlohmann::json::parse(in, nullptr, false);
+  if (!suite.is_object() || !suite.contains("runs")) return {{"published-runs.json", "unreadable"}};
+  const nlohmann::json& runs = suite["runs"];
+  return {{"calibrate", nlohmann::json{{"query", {{"kind", "calibrate"}, {"runs", runs}}}}.dump()},
+          {"validation with each family held out",
+           nlohmann::json{{"query", {{"kind", "validation"}, {"family_holdout", true}, {"runs", runs}}}}.dump()}};
 }
 
 }  // namespace
@@ -35,13 +35,7 @@ std::string numbers_masked(const std::string& answer) {
 int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "--mutations") == 0) {
     for (const auto& m : scalescope::mutations::mutated_scenarios()) {
-      const std::string answer = scalescope::evaluate_json(m.scenario);
-      // calibrate's fit takes std::exp / std::log from the platform's libm (glibc natively, musl in wasm), which
-      // differ in the last bit, and a fit from an extreme start amplifies that: its numbers are left out of the
-      // hash (structure, codes and messages still compared) until the engine has a libm of its own.
-      const bool masked = nlohmann::json::parse(m.scenario, nullptr, false).value("/query/kind"_json_pointer, "") == "calibrate";
-      std::printf("%s :: %016" PRIx64 "%s\n", m.name.c_str(),
-                  scalescope::mutations::fnv1a(masked ? numbers_masked(answer) : answer), masked ? " (numbers masked)" : "");
+      std::printf("%s :: %016" PRIx64 "\n", m.name.c_str(), scalescope::mutations::fnv1a(scalescope::evaluate_json(m.scenario)));
     }
     return 0;
   }
@@ -58,5 +52,7 @@ int main(int argc, char** argv) {
     const std::string out = scalescope::evaluate_json(c.scenario.dump());
     std::printf("%s :: %s :: %s\n", c.file.c_str(), c.name.c_str(), out.c_str());
   }
+  for (const auto& [name, scenario] : calibration_cases())
+    std::printf("published-runs.json :: %s :: %s\n", name.c_str(), scalescope::evaluate_json(scenario).c_str());
   return 0;
 }

@@ -5,6 +5,8 @@
 
 #include <Eigen/Dense>
 
+#include "physics/portable_math.h"
+
 namespace scalescope {
 
 namespace {
@@ -23,7 +25,7 @@ struct Objective {
   }
 
   void predict(const Eigen::VectorXd& u) {
-    for (std::size_t j = 0; j < p.parameters.size(); ++j) values[j] = std::exp(u[j]);
+    for (std::size_t j = 0; j < p.parameters.size(); ++j) values[j] = portable_exp(u[j]);
     p.residuals(values, residuals, nullptr);
     for (std::size_t i = 0; i < p.residual_count; ++i) work += work_of(i);
   }
@@ -38,7 +40,7 @@ struct Objective {
   }
 
   double prior_term(const Eigen::VectorXd& u, std::size_t j) const {
-    return (u[j] - std::log(p.parameters[j].prior)) / p.parameters[j].prior_log_sigma;
+    return (u[j] - portable_log(p.parameters[j].prior)) / p.parameters[j].prior_log_sigma;
   }
 
   // Column j of the forward-difference Jacobian at u, whose stacked residuals are r (and `values` holds exp(u)).
@@ -52,14 +54,14 @@ struct Objective {
     if (j >= p.affects.size() || p.affects[j].empty()) {
       column = (stacked(v, weights) - r) / h;
     } else {
-      values[j] = std::exp(v[j]);
+      values[j] = portable_exp(v[j]);
       p.residuals(values, residuals, &p.affects[j]);
       for (std::size_t i : p.affects[j]) work += work_of(i);
       column = Eigen::VectorXd::Zero(r.size());
       for (std::size_t i : p.affects[j]) column[i] = (std::sqrt(weights[i]) * scaled(i) - r[i]) / h;
       column[p.residual_count + j] = (prior_term(v, j) - r[p.residual_count + j]) / h;
     }
-    values[j] = std::exp(u[j]);
+    values[j] = portable_exp(u[j]);
     return column;
   }
 
@@ -98,9 +100,9 @@ FitResult robust_fit(const FitProblem& p) {
   Objective f{p, std::vector<double>(n), std::vector<double>(p.residual_count)};
   Eigen::VectorXd u(n), lo(n), hi(n);
   for (std::size_t j = 0; j < n; ++j) {
-    lo[j] = std::log(p.parameters[j].lo);
-    hi[j] = std::log(p.parameters[j].hi);
-    u[j] = std::clamp(std::log(p.parameters[j].value), lo[j], hi[j]);
+    lo[j] = portable_log(p.parameters[j].lo);
+    hi[j] = portable_log(p.parameters[j].hi);
+    u[j] = std::clamp(portable_log(p.parameters[j].value), lo[j], hi[j]);
   }
   double cost = f.cost(u);
   out.initial_cost = cost;
@@ -157,7 +159,7 @@ FitResult robust_fit(const FitProblem& p) {
   out.values.resize(n);
   // exp(log(30)) is 30.000000000000004: a bound reached in log space is put back on the bound itself, so that the
   // profile reader accepts what the fit wrote (issue 22).
-  for (std::size_t j = 0; j < n; ++j) out.values[j] = std::clamp(std::exp(u[j]), p.parameters[j].lo, p.parameters[j].hi);
+  for (std::size_t j = 0; j < n; ++j) out.values[j] = std::clamp(portable_exp(u[j]), p.parameters[j].lo, p.parameters[j].hi);
   return out;
 }
 

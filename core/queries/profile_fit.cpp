@@ -6,6 +6,7 @@
 
 #include "io/format.h"
 #include "io/limits.h"
+#include "physics/portable_math.h"
 
 namespace scalescope {
 
@@ -96,7 +97,7 @@ void fit_task(const std::vector<PublishedRun>& runs, KindProfiles& kp, const std
       for (std::size_t p : slots[j].profiles) kp.profiles[p].*(slots[j].parameter->field) = values[j];
     auto predict = [&](std::size_t k) {
       const PublishedRun& run = runs[task_runs[k]];
-      r[k] = std::log1p(run_error(run, predict_run(run, &kp.profiles[kp.run_profile[task_runs[k]]])));
+      r[k] = portable_log(1.0 + run_error(run, predict_run(run, &kp.profiles[kp.run_profile[task_runs[k]]])));
     };
     if (only)
       for (std::size_t k : *only) predict(k);
@@ -122,10 +123,10 @@ void fit_task(const std::vector<PublishedRun>& runs, KindProfiles& kp, const std
     if (!profile_runs.count(0)) {
       double log_sum = 0, weight = 0;
       for (const auto& [profile, count] : profile_runs) {
-        log_sum += count * std::log(kp.profiles[profile].*q.field);
+        log_sum += count * portable_log(kp.profiles[profile].*q.field);
         weight += count;
       }
-      kp.profiles[0].*q.field = std::clamp(std::exp(log_sum / weight), q.lo, q.hi);  // rounding past a bound
+      kp.profiles[0].*q.field = std::clamp(portable_exp(log_sum / weight), q.lo, q.hi);  // rounding past a bound
     }
     for (std::size_t p = 1; p < kp.profiles.size(); ++p)
       if (!profile_runs.count(p)) kp.profiles[p].*q.field = kp.profiles[0].*q.field;

@@ -7,11 +7,13 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
 
 #include "api.h"
 #include "io/limits.h"
+#include "physics/portable_math.h"
 #include "planners/robust_fit.h"
 #include "specs/hf_config.h"
 #include "test_helpers.h"
@@ -309,4 +311,23 @@ TEST_CASE("inverse answers beyond physics carry a warning", "[issue22]") {
   CHECK(has_code(small, "outside_physics"));
   const Json big = run({{"hardware", {{"preset", "h100-sxm"}}}, {"query", {{"kind", "bounds"}, {"batch_tokens", 1e15}}}});
   CHECK(has_code(big, "outside_physics"));
+}
+
+TEST_CASE("portable exp and log agree with the C library to a few ulps, and are exact where they must be",
+          "[issue22]") {
+  // The fit's math (item 13): the same bits natively and in wasm, so only accuracy is checked against libm here.
+  CHECK(portable_exp(0.0) == 1.0);
+  CHECK(portable_log(1.0) == 0.0);
+  CHECK(portable_log(0.0) == -std::numeric_limits<double>::infinity());
+  CHECK(std::isnan(portable_log(-1.0)));
+  CHECK(portable_exp(800.0) == std::numeric_limits<double>::infinity());
+  CHECK(portable_exp(-800.0) == 0.0);
+  double worst = 0;
+  for (double x = -700; x <= 700; x += 0.37) {
+    worst = std::max(worst, std::fabs(portable_exp(x) / std::exp(x) - 1.0));
+    const double y = std::exp(x / 10);
+    worst = std::max(worst, std::fabs(portable_log(y) - std::log(y)) / std::max(1.0, std::fabs(std::log(y))));
+  }
+  for (double x = 1e-300; x < 1e300; x *= 1.9) worst = std::max(worst, std::fabs(portable_log(x) / std::log(x) - 1.0));
+  CHECK(worst < 4e-16);  // two ulps
 }
