@@ -65,26 +65,45 @@ struct Roles {
 struct Decisions {
   bool gather_a_for_conflicts = true;       // case 4: gather A (else B)
   std::vector<bool> reduce_instead;         // case 2, per contracting dim: slice + reduce instead of gather
+  bool batch_follow_a = true;               // a batch dim sharded differently: B takes A's sharding (else A B's)
 };
 
-// Both inputs must split a batch dimension the same way: a side replicated over the other's axes takes its local
-// slice (free); otherwise both gather that dimension.
-void align_batch(MatmulPlan& plan, ShardedArray& a, ShardedArray& b, const Roles& roles, const MatmulContext& ctx) {
+bool unused_by(const ShardedArray& arr, const std::vector<int>& axes) {
+  return std::none_of(axes.begin(), axes.end(), [&](int x) { return arr.uses_axis(x); });
+}
+
+// Both inputs must split a batch dimension the same way. A side replicated over the other's axes takes its local
+// slice (free). A side sharded otherwise is gathered over its own axes of that dimension and then sliced to the
+// other's (X[B_X, D] * W[B_Y, D, F]: gather W over Y, slice it to B_X; issue 22); only when that slice would reuse an
+// axis the side already shards do both gather the dimension.
+void align_batch(MatmulPlan& plan, ShardedArray& a, ShardedArray& b, const Roles& roles, bool follow_a,
+                 std::vector<std::string>& names, const MatmulContext& ctx) {
   for (const auto& name : roles.batch) {
     ShardedDim* da = find_dim(a, name);
     ShardedDim* db = find_dim(b, name);
     if (da->axes == db->axes) continue;
-    const auto unused_by = [](const ShardedArray& arr, const std::vector<int>& axes) {
-      return std::none_of(axes.begin(), axes.end(), [&](int x) { return arr.uses_axis(x); });
-    };
     if (db->axes.empty() && unused_by(b, da->axes)) {
       db->axes = da->axes;
-    } else if (da->axes.empty() && unused_by(a, db->axes)) {
+      continue;
+    }
+    if (da->axes.empty() && unused_by(a, db->axes)) {
       da->axes = db->axes;
+      continue;
+    }
+    ShardedArray& moved = follow_a ? b : a;
+    ShardedDim* dm = follow_a ? db : da;
+    const std::vector<int> target = follow_a ? da->axes : db->axes, own = dm->axes;
+    ShardedArray without = moved;
+    remove_axes(find_dim(without, name)->axes, own);
+    if (unused_by(without, target)) {
+      gather(plan, moved, own, ctx);
+      dm->axes = target;  // then a local slice: free
+      names.push_back(follow_a ? "reshard_batch_B" : "reshard_batch_A");
     } else {
       const std::vector<int> xa = da->axes, xb = db->axes;
       gather(plan, a, xa, ctx);
       gather(plan, b, xb, ctx);
+      names.push_back("gather_batch");
     }
   }
 }
@@ -150,7 +169,7 @@ MatmulPlan build_plan(ShardedArray a, ShardedArray b, const std::optional<Sharde
       names.push_back("gather_both");
     }
   }
-  align_batch(plan, a, b, roles, ctx);
+  align_batch(plan, a, b, roles, dec.batch_follow_a, names, ctx);
   if (want) slice_for_output(a, b, *want, unreduced, roles);
   // The local matmul: every dim once, at its local size; the output keeps the batch and free dims.
   double local_elements = 1;
@@ -200,6 +219,7 @@ MatmulPlan build_plan(ShardedArray a, ShardedArray b, const std::optional<Sharde
           if (!out.uses_axis(x)) dim.axes.push_back(x);
   }
   plan.output = format_sharded_array(out, ctx.mesh);
+  if (names.empty() && !plan.steps.empty()) names.push_back("multiply_then_reduce");  // case 3 (issue 22)
   plan.name = names.empty() ? "local" : names.front();
   for (std::size_t i = 1; i < names.size(); ++i) plan.name += "+" + names[i];
   finish_times(plan, ctx);
@@ -298,6 +318,22 @@ std::optional<ShardedMatmul> analyse_sharded_matmul(std::string_view expression,
                                 "case 4: one mesh axis shards a free dimension of both inputs, which is invalid as is; "
                                 "AllGather one input first"};
   result.description = kCase[result.book_case];
+  // A batch dimension sharded differently in the two inputs costs a regather before any case's local multiply.
+  std::vector<std::string> misaligned, regathered;
+  for (const auto& name : roles.batch) {
+    const auto &xa = a->dim(name)->axes, &xb = b->dim(name)->axes;
+    if (xa == xb) continue;
+    misaligned.push_back(name);  // both ways of aligning it are tried
+    if (!xa.empty() && !xb.empty()) regathered.push_back(name);
+  }
+  if (!regathered.empty()) {
+    if (result.book_case == 1)
+      result.description = "case 1: no contracting dimension is sharded; multiply locally once the batch dimension "
+                           "agrees";
+    result.description += "; batch dimension " + join_choices(regathered) +
+                          " is sharded differently in A and B: one input is gathered over its axes and sliced to the "
+                          "other's sharding first";
+  }
   result.total_flops = 2.0;
   for (const auto& dim : a->dims) result.total_flops *= sizes.at(dim.name);
   for (const auto& dim : b->dims)
@@ -306,15 +342,16 @@ std::optional<ShardedMatmul> analyse_sharded_matmul(std::string_view expression,
   const MatmulContext ctx{sizes, dtype, hw, mesh, options};
   const std::size_t n = roles.contracting.size();
   for (int conflict_choice = 0; conflict_choice < (conflicts.empty() ? 1 : 2); ++conflict_choice)
-    for (std::size_t mask = 0; mask < (std::size_t{1} << n); ++mask) {
-      Decisions dec{conflict_choice == 0, std::vector<bool>(n)};
-      for (std::size_t i = 0; i < n; ++i) dec.reduce_instead[i] = (mask >> i) & 1;
-      MatmulPlan plan = build_plan(*a, *b, want, roles, conflicts, dec, ctx);
-      const bool seen = std::any_of(result.plans.begin(), result.plans.end(), [&](const MatmulPlan& p) {
-        return p.local_op == plan.local_op && p.steps.size() == plan.steps.size();
-      });
-      if (!seen) result.plans.push_back(std::move(plan));
-    }
+    for (int batch_choice = 0; batch_choice < (misaligned.empty() ? 1 : 2); ++batch_choice)
+      for (std::size_t mask = 0; mask < (std::size_t{1} << n); ++mask) {
+        Decisions dec{conflict_choice == 0, std::vector<bool>(n), batch_choice == 0};
+        for (std::size_t i = 0; i < n; ++i) dec.reduce_instead[i] = (mask >> i) & 1;
+        MatmulPlan plan = build_plan(*a, *b, want, roles, conflicts, dec, ctx);
+        const bool seen = std::any_of(result.plans.begin(), result.plans.end(), [&](const MatmulPlan& p) {
+          return p.local_op == plan.local_op && p.steps.size() == plan.steps.size();
+        });
+        if (!seen) result.plans.push_back(std::move(plan));
+      }
   std::stable_sort(result.plans.begin(), result.plans.end(),
                    [](const MatmulPlan& x, const MatmulPlan& y) { return x.lower_bound_s < y.lower_bound_s; });
   return result;

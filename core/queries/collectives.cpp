@@ -1,6 +1,7 @@
 // Queries on a mesh: one collective, an array's memory under a sharding, a sharded matmul's plans.
 #include <algorithm>
 
+#include "io/format.h"
 #include "io/limits.h"
 #include "io/text.h"
 
@@ -142,6 +143,11 @@ Json run_sharded_matmul(const QueryContext& ctx, JsonReader& args, Diagnostics& 
   if (!m) return {};
   Json plans = Json::array();
   for (const auto& p : m->plans) {
+    if (p.hbm_bytes_per_device > hw.hbm_capacity_bytes)
+      add_warning(d, args.path_of("expression"), "exceeds_hbm",
+                  "plan '" + p.name + "' holds " + format_bytes(p.hbm_bytes_per_device) +
+                      " per chip (its local operands and result), more than the " + format_bytes(hw.hbm_capacity_bytes) +
+                      " of HBM");
     Json steps = Json::array();
     for (const auto& s : p.steps) {
       Json step = cost_json(s.cost);

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "api.h"
 #include "physics/sharded_matmul.h"
 #include "test_helpers.h"
 
@@ -180,4 +181,57 @@ TEST_CASE("with a sharded output the gather plan multiplies only its slice (spec
   CHECK(local.plans.front().steps.empty());
   CHECK(local.plans.front().output == "C[I_Y, K]");
   CHECK(local.plans.front().flops_per_device == 2.0 * 1024 * 8192 * 16384 / 4);
+}
+
+TEST_CASE("a batch dimension sharded differently in the two inputs is regathered on one side only (issue 22)",
+          "[sharding][issue22]") {
+  // X[B_X, D] * W[B_Y, D, F] -> Y[B_X, F] (spec §2.4 with §2.7's batch dimension): gathering both inputs, as
+  // before, holds all of W on every chip. Either side may be gathered over its own axis and sliced to the other's.
+  const Hardware v5e = test::hardware("tpu-v5e");
+  const Mesh mesh = mesh_of(v5e, {{"shape", {16, 16}}});
+  const DimSizes sizes{{"B", 4096}, {"D", 8192}, {"F", 32768}};
+  Diagnostics d;
+  const auto m = analyse_sharded_matmul("X[B_X, D] * W[B_Y, D, F] -> Y[B_X, F]", sizes, Dtype::bf16, v5e, mesh, {}, "", "", d);
+  REQUIRE(m);
+  CHECK(m->book_case == 1);
+  CHECK(m->description.find("sharded differently") != std::string::npos);
+  REQUIRE(m->plans.size() == 2);
+  const MatmulPlan& best = m->plans.front();
+  // Gather the small X over X (V = 4096 x 8192 bf16 = 64 MiB), multiply on B_YX, gather the output over Y.
+  CHECK(best.name == "reshard_batch_A");
+  REQUIRE(best.steps.size() == 2);
+  CHECK(best.steps[0].array == "X");
+  CHECK(best.steps[0].bytes == 2.0 * 4096 * 8192);
+  CHECK(best.output == "Y[B_X, F]");
+  // W stays split 256 ways: D F B / 256 bf16 + X and Y's shards.
+  CHECK(best.hbm_bytes_per_device == 2.0 * (4096.0 * 8192 * 32768 / 256 + 4096.0 * 8192 / 256 + 4096.0 * 32768 / 256));
+  const MatmulPlan& other = m->plans.back();
+  CHECK(other.name == "reshard_batch_B");
+  REQUIRE(other.steps.size() == 1);
+  CHECK(other.steps[0].array == "W");
+  CHECK(other.output == "Y[B_X, F]");
+  for (const MatmulPlan& p : m->plans)  // X is never gathered when it already has the output's sharding and W moves
+    for (const CommStep& s : p.steps) CHECK_FALSE((p.name == "reshard_batch_B" && s.array == "X"));
+  // The plan that gathers W holds 128 GiB of it per 16 GB chip: the query says so.
+  const Json answer = Json::parse(evaluate_json(R"({"hardware": {"preset": "tpu-v5e"}, "mesh": {"shape": [16, 16]},
+      "query": {"kind": "sharded_matmul", "expression": "X[B_X, D] * W[B_Y, D, F] -> Y[B_X, F]",
+                "dims": {"B": 4096, "D": 8192, "F": 32768}}})"));
+  REQUIRE(answer["ok"] == true);
+  REQUIRE(answer["diagnostics"].size() == 1);
+  CHECK(answer["diagnostics"][0]["code"] == "exceeds_hbm");
+  CHECK(answer["diagnostics"][0]["message"].get<std::string>().find("reshard_batch_B") != std::string::npos);
+}
+
+TEST_CASE("a sharded matmul plan with a reduction is never named local (issue 22)", "[sharding][issue22]") {
+  const Hardware v5p = test::hardware("tpu-v5p");
+  const Mesh mesh = mesh_of(v5p, {{"shape", {4, 4, 4}}});
+  Diagnostics d;
+  const auto m = analyse_sharded_matmul("A[I, J_X] * B[J_X, K]", {{"I", 1024}, {"J", 8192}, {"K", 16384}}, Dtype::bf16,
+                                        v5p, mesh, {}, "", "", d);
+  REQUIRE(m);
+  CHECK(m->book_case == 3);
+  for (const MatmulPlan& p : m->plans) {
+    CHECK(p.name == (p.steps.empty() ? "local" : "multiply_then_reduce"));
+    CHECK_FALSE(p.steps.empty());
+  }
 }

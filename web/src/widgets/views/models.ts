@@ -56,6 +56,7 @@ interface MatmulData {
 
 const PLAN_NAMES: Record<string, string> = {
   local: 'multiply locally', gather_then_multiply: 'gather, then multiply', multiply_then_reduce: 'multiply, then reduce', gather_A: 'gather A first', gather_B: 'gather B first',
+  reshard_batch_A: 'reshard A to B’s batch split', reshard_batch_B: 'reshard B to A’s batch split', gather_batch: 'gather the batch dimension',
 };
 const planName = (n: string): string => PLAN_NAMES[n] ?? n.replace(/_/g, ' ');
 
