@@ -1,5 +1,6 @@
 // The wasm module the site ships answers every golden case (tests/golden/*.json) with exactly the JSON the native
-// build prints (build/release/golden_dump, one "file :: name :: result" line per case).
+// build prints (build/release/golden_dump, one "file :: name :: result" line per case), and then the validation
+// suite's calibrate and family-held-out validation (issue 22: the fits' exp and log give the same bits).
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -16,6 +17,13 @@ const cases: { file: string; c: Case }[] = files.flatMap((file) =>
   (JSON.parse(fs.readFileSync(path.join(GOLDEN_DIR, file), 'utf8')) as { cases: Case[] }).cases.map((c) => ({ file, c })),
 );
 
+// As tests/golden_dump.cpp builds them.
+const RUNS = (JSON.parse(fs.readFileSync(path.join(REPO, 'tests/validation/published-runs.json'), 'utf8')) as { runs: unknown[] }).runs;
+const CALIBRATION = [
+  { name: 'calibrate', query: { kind: 'calibrate', runs: RUNS } },
+  { name: 'validation with each family held out', query: { kind: 'validation', family_holdout: true, runs: RUNS } },
+];
+
 let engine: EngineModule;
 let native: string[];
 beforeAll(async () => {
@@ -24,9 +32,16 @@ beforeAll(async () => {
 });
 
 describe('wasm engine vs native golden_dump', () => {
-  it('has one native line per golden case', () => {
+  it('has one native line per golden case, then the two calibration lines', () => {
     expect(cases.length).toBeGreaterThan(0);
-    expect(native.length).toBe(cases.length);
+    expect(native.length).toBe(cases.length + CALIBRATION.length);
+  });
+
+  it.each(CALIBRATION)('the validation suite: $name, byte for byte', ({ name, query }) => {
+    const prefix = `published-runs.json :: ${name} :: `;
+    const line = native.find((l) => l.startsWith(prefix));
+    expect(line, prefix).toBeDefined();
+    expect(engine.evaluate(JSON.stringify({ query }))).toBe(line!.slice(prefix.length));
   });
 
   it.each(files)('%s: every case byte for byte', (file) => {
