@@ -33,6 +33,8 @@ constexpr NumberRange kRanges[] = {
     {"vector_register_bytes_per_core", 1, 1e12, kWhole, "bytes"},
     {"price_usd_per_chip_hour", 1e-4, 1e6, kReal, "USD per chip-hour"},
     {"hop_latency_s", 1e-12, 1, kReal, "s"},
+    {"launch_latency_s", 1e-12, 1, kReal, "s"},
+    {"step_latency_s", 1e-12, 1, kReal, "s"},
     {"torus_dims", 1, 3, kWhole, "axes"},
     {"max_slice_shape", 1, kMaxAxis, kWhole, "chips"},
     {"host_shape", 1, kMaxAxis, kWhole, "chips"},

@@ -102,15 +102,23 @@ CollectiveCost gpu_collective(Collective op, double bytes, const Hardware& hw, d
   const double span = members * y;
   const GpuCluster cluster = describe_gpu_cluster(hw, span);
   const double domain = hw.scale_up.domain_gpus;
+  const double in_domain = std::min(members, members_under(domain, y, members));
+  const double domains = members / in_domain;
+  // NCCL's ring latency (src/graph/tuning.cc): the launch, then a step latency per ring step, the n - 1 steps of an
+  // AllGather or ReduceScatter (twice for an AllReduce) of which the domains - 1 between domains pay the
+  // network's. An AllToAll exchanges with every peer at once: one step.
+  const double ring_steps_s = (members - domains) * hw.scale_up.step_latency_s + (domains - 1) * hw.scale_out.step_latency_s;
+  const double launch_s = hw.scale_up.launch_latency_s;
   if (op == Collective::all_to_all) {
     // Inside one domain every GPU reaches its peers over its own NVLink: V (n-1)/(n^2 W_GPU). Across M domains
     // (M = the domains one group touches) each domain's egress carries its GPUs' groups: the book's
     // V (M-1)/(M^2 W_node) for a contiguous group, times the groups sharing each domain.
-    const double in_domain = members_under(domain, y, members);
     if (in_domain >= members)
-      return finish(traffic_frac * bytes * (members - 1) / (members * members * hw.scale_up.gpu_unidir_bytes_per_s), 0);
-    const double m = members / in_domain;
-    return finish(traffic_frac * bytes * domain * (m - 1) / (members * m * cluster.domain_egress_unidir_bytes_per_s), 0);
+      return finish(traffic_frac * bytes * (members - 1) / (members * members * hw.scale_up.gpu_unidir_bytes_per_s),
+                    launch_s + hw.scale_up.step_latency_s);
+    const double m = domains;
+    return finish(traffic_frac * bytes * domain * (m - 1) / (members * m * cluster.domain_egress_unidir_bytes_per_s),
+                  launch_s + hw.scale_out.step_latency_s);
   }
   // Walk the levels the group spans. D_i counts the children of one parent that hold members of one group (the
   // group's own members at level 0, the domains or units it touches above), so (D_i - 1)/D_i is the share of a
@@ -127,8 +135,10 @@ CollectiveCost gpu_collective(Collective op, double bytes, const Hardware& hw, d
   const double full = traffic_frac * bytes * y;
   switch (op) {
     case Collective::all_gather:
-    case Collective::reduce_scatter: return finish(full * worst_gather, 0);
-    case Collective::all_reduce: return finish(sharp ? full * worst_sharp : 2.0 * full * worst_gather, 0);
+    case Collective::reduce_scatter: return finish(full * worst_gather, launch_s + ring_steps_s);
+    // SHARP keeps the ring's latency: NCCL models NVLS apart, and the book gives it no latency of its own.
+    case Collective::all_reduce:
+      return finish(sharp ? full * worst_sharp : 2.0 * full * worst_gather, launch_s + 2.0 * ring_steps_s);
     case Collective::all_to_all: break;
   }
   return CollectiveCost{};

@@ -58,9 +58,17 @@ CollectiveCost dcn_collective(Collective op, double bytes, double slices, double
 // §2.6 on GPUs: `members` GPUs in the collective, each `inner_stride` GPUs apart (the product of the mesh axes
 // inside it, the book's Y). AllGather/ReduceScatter: V Y max_i (D_i - 1)/(D_i max(Y, S_{i-1}) w_i) over the tree
 // levels spanned; AllReduce 2x that, or with in-network reduction (SHARP) V Y max_i 1/(max(Y, S_{i-1}) w_i);
-// AllToAll: V (N-1)/(N^2 W_gpu) inside one domain, V (M-1)/(M^2 W_node) across M domains.
+// AllToAll: V (N-1)/(N^2 W_gpu) inside one domain, V (M-1)/(M^2 W_node) across M domains. Latency, when the preset
+// states it: NCCL's ring model, a launch latency plus one step latency per ring step.
 CollectiveCost gpu_collective(Collective op, double bytes, const Hardware& hw, double members, double inner_stride,
                               bool in_network_reduction, double traffic_frac = 1.0);
+
+// The part of a collective's latency the calibrated model adds to its fitted software latency: a TPU's ICI hops.
+// A GPU's NCCL launch and step latencies are inside its profile's collective_latency_s, which was fitted without
+// them (issue 22 item 26 asks it to pay per step; that needs a refit).
+inline double unfitted_latency_s(const Hardware& hw, const CollectiveCost& c) {
+  return hw.kind == ChipKind::tpu ? c.latency_s : 0.0;
+}
 
 // §2.6 ragged top-k AllToAll: the fraction of the dense traffic sent when each token goes to k of N shards.
 // approx: min(k/N, 1); exact: 1 - ((N-1)/N)^k (the book's exact non-empty fraction without its (N-1)/N factor,

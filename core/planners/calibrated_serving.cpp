@@ -118,7 +118,7 @@ struct Engine {
       const CollectiveCost c = group_collective(*in.hw, *in.mesh, in.tensor, Collective::all_reduce, v);
       const double link = in.hw->kind == ChipKind::gpu && in.tensor.degree > in.hw->scale_up.domain_gpus ? p.slow_link_frac
                                                                                                          : p.fast_link_frac;
-      total += 2.0 * m.layers * achieved_collective_s(c.bandwidth_s, c.latency_s, link, p.collective_latency_s);
+      total += 2.0 * m.layers * achieved_collective_s(c.bandwidth_s, unfitted_latency_s(*in.hw, c), link, p.collective_latency_s);
     }
     const double ep = serving_expert_degree(in);
     if (ep > 1 && m.is_moe()) {

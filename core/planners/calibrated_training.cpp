@@ -113,7 +113,7 @@ struct Calibrated {
   double collective_s(const AxisGroup& g, Collective op, double bytes) const {
     const CollectiveCost c = group_collective(hw, *in.mesh, g, op, bytes);
     if (c.time_s <= 0) return 0;
-    return achieved_collective_s(c.bandwidth_s, c.latency_s, link_frac(g), p.collective_latency_s);
+    return achieved_collective_s(c.bandwidth_s, unfitted_latency_s(hw, c), link_frac(g), p.collective_latency_s);
   }
 
   // One direction of an MoE layer's token exchange (dispatch or combine) over the expert-parallel group.

@@ -56,6 +56,8 @@ void read_scale_up(JsonReader& r, GpuScaleUp& up, Diagnostics& d) {
   up.switch_ports = static_cast<int>(s.number("switch_ports", false).value_or(0));
   up.links_per_gpu = static_cast<int>(s.number("links_per_gpu", false).value_or(0));
   up.link_unidir_bytes_per_s = s.number("link_unidir_bytes_per_s", false).value_or(0);
+  up.launch_latency_s = s.number("launch_latency_s", false).value_or(0);
+  up.step_latency_s = s.number("step_latency_s", false).value_or(0);
   s.finish();
 }
 
@@ -64,6 +66,7 @@ void read_scale_out(JsonReader& r, GpuScaleOut& out, Diagnostics& d) {
   if (!node) return;
   JsonReader s(*node, r.path_of("scale_out"), d);
   if (auto v = s.number("nic_unidir_bytes_per_s_per_gpu", true)) out.nic_unidir_bytes_per_s_per_gpu = *v;
+  out.step_latency_s = s.number("step_latency_s", false).value_or(0);
   // A fat tree of more levels would hold more GPUs than a double counts exactly.
   if (const Json* a = s.array("fat_tree_fanouts", true, kMaxFatTreeLevels))
     for (std::size_t i = 0; i < a->size(); ++i)

@@ -32,12 +32,16 @@ struct GpuScaleUp {
   // each, one link's one-way bandwidth, links per GPU (links x link bandwidth = gpu_unidir_bytes_per_s).
   int switches = 0, switch_ports = 0, links_per_gpu = 0;
   double link_unidir_bytes_per_s = 0;
+  // Collective latency, optional (0 = the book's bandwidth-only model; issue 22): NCCL's ring model pays a launch
+  // latency, then one step latency per ring step inside the domain (spec §2.6 counts the steps).
+  double launch_latency_s = 0, step_latency_s = 0;
 };
 
 struct GpuScaleOut {
   double nic_unidir_bytes_per_s_per_gpu = 0;
   std::vector<int> fat_tree_fanouts;  // children per parent above the scale-up domain
   std::vector<std::string> fat_tree_level_names;
+  double step_latency_s = 0;  // optional: one ring step between domains, over the network
 };
 
 struct Hardware {

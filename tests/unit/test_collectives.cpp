@@ -110,3 +110,33 @@ TEST_CASE("GPU collectives over an outer (strided) axis charge (n-1)/n for the g
   // The same 2 members inside one node (stride 4 of [2, 4]) use NVLink: V (n-1)/n / W_GPU.
   CHECK_THAT(gpu_collective(Collective::all_gather, v, h100, 2, 4, false).time_s, WithinRel(v / (2 * 450e9), 1e-12));
 }
+
+TEST_CASE("GPU collectives have NCCL's latency floor, and large ones stay bandwidth-bound (issue 22 item 23)",
+          "[collectives][issue22]") {
+  // The H100 preset's latencies (NCCL tuning.cc ring/LL): launch 3.6 us, 0.47 us per NVLink step, 2.7 us per
+  // network step. Before, a 1 kB AllToAll took 0.25 ns with no latency term.
+  const Hardware h100 = test::hardware("h100-sxm");
+  const double launch = h100.scale_up.launch_latency_s, up = h100.scale_up.step_latency_s,
+               out = h100.scale_out.step_latency_s;
+  REQUIRE(launch == 3.6e-6);
+  REQUIRE(up == 4.7e-7);
+  REQUIRE(out == 2.7e-6);
+  const auto a2a = gpu_collective(Collective::all_to_all, 1e3, h100, 8, 1, false);
+  CHECK(a2a.latency_bound);
+  CHECK_THAT(a2a.time_s, WithinRel(launch + up, 1e-12));
+  // 64 GPUs in 8 nodes: 63 ring steps, 7 of them between nodes; an AllReduce walks the ring twice.
+  const auto ag = gpu_collective(Collective::all_gather, 1e3, h100, 64, 1, false);
+  CHECK_THAT(ag.latency_s, WithinRel(launch + 56 * up + 7 * out, 1e-12));
+  CHECK_THAT(gpu_collective(Collective::all_reduce, 1e3, h100, 64, 1, false).latency_s,
+             WithinRel(launch + 2 * (56 * up + 7 * out), 1e-12));
+  // An AllToAll across nodes pays one network step.
+  CHECK_THAT(gpu_collective(Collective::all_to_all, 1e3, h100, 64, 1, false).latency_s, WithinRel(launch + out, 1e-12));
+  // The book's 8xH100 AllGather of 512 MiB (spec §3.9 Node Q3, 1.04 ms) is untouched: 6.9 us of latency under it.
+  const auto big = gpu_collective(Collective::all_gather, 536'870'912.0, h100, 8, 1, false);
+  CHECK_FALSE(big.latency_bound);
+  CHECK_THAT(big.time_s, WithinRel(536'870'912.0 * 7 / (8 * 450e9), 1e-12));
+  // A preset without latencies keeps the book's bandwidth-only model.
+  Hardware bare = h100;
+  bare.scale_up.launch_latency_s = bare.scale_up.step_latency_s = bare.scale_out.step_latency_s = 0;
+  CHECK(gpu_collective(Collective::all_to_all, 1e3, bare, 8, 1, false).latency_s == 0);
+}
