@@ -96,11 +96,15 @@ void whole_chips(Json& node, const std::string& path, Diagnostics& d) {
   if (node.is_number()) {
     const double chips = std::floor(node.get<double>() * (1 + 1e-12));  // 8959.999... chips are 8960
     node = chips;
+    // dcn_slices counts slices, the rest chips.
+    const bool slices = path.size() >= 11 && path.compare(path.size() - 11, 11, "/dcn_slices") == 0;
+    const std::string unit = slices ? " slices" : " chips";
     if (chips < 1 || chips > kMaxMeshChips)
       add_warning(d, "/result" + path, "outside_physics",
-                  "the batch keeps " + format_count(chips) + " chips compute-bound, " +
-                      (chips < 1 ? "less than one: the batch is too small for this chip to be compute-bound at all"
-                                 : "more than the largest mesh the engine takes (" + format_count(kMaxMeshChips) + ")"));
+                  "the batch keeps " + format_count(chips) + unit + " compute-bound, " +
+                      (chips < 1 ? "less than one: the batch is too small to keep even one compute-bound at all"
+                                 : "more than the largest mesh the engine takes (" + format_count(kMaxMeshChips) +
+                                       " chips)"));
   } else if (node.is_object()) {
     for (auto it = node.begin(); it != node.end(); ++it) whole_chips(it.value(), json_pointer_child(path, it.key()), d);
   } else if (node.is_array()) {

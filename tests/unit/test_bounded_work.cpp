@@ -311,6 +311,15 @@ TEST_CASE("inverse answers beyond physics carry a warning", "[issue22]") {
   CHECK(has_code(small, "outside_physics"));
   const Json big = run({{"hardware", {{"preset", "h100-sxm"}}}, {"query", {{"kind", "bounds"}, {"batch_tokens", 1e15}}}});
   CHECK(has_code(big, "outside_physics"));
+  // On a TPU the DCN answer counts slices, and says so.
+  const Json tpu = run({{"hardware", {{"preset", "tpu-v5p"}}}, {"mesh", {{"shape", {8, 8, 8}}}},
+                        {"query", {{"kind", "bounds"}, {"batch_tokens", 1}}}});
+  REQUIRE(tpu["ok"] == true);
+  bool said_slices = false;
+  for (const Json& w : tpu["diagnostics"])
+    if (w["path"] == "/result/max_chips_compute_bound/dcn_slices")
+      said_slices = w["message"].get<std::string>().find(" slices compute-bound") != std::string::npos;
+  CHECK(said_slices);
 }
 
 TEST_CASE("portable exp and log agree with the C library to a few ulps, and are exact where they must be",
