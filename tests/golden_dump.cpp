@@ -1,7 +1,8 @@
-// Prints every golden case's full result, one JSON line per case: run natively and under Node, the two outputs
-// must be byte-identical (DESIGN.md: native and wasm agree bit for bit), the validation suite's fits too. With --mutations, one line per scenario
-// of the structured mutator (tests/mutations.h) with a hash of its whole answer (issue 12). With --seeds DIR, the
-// fuzzer's seed corpus: the mutator's bases and every 25th mutation, one file each.
+// Prints every golden case's full result, one JSON line per case, then the validation suite's calibrate and
+// family-held-out validation: run natively and under Node, the two outputs must be byte-identical (DESIGN.md:
+// native and wasm agree bit for bit). With --mutations, one line per scenario of the structured mutator
+// (tests/mutations.h) with a hash of its whole answer (issue 12). With --seeds DIR, the fuzzer's seed corpus: the
+// mutator's bases and every 25th mutation, one file each.
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>

@@ -19,15 +19,16 @@ inline constexpr std::size_t kMaxPublishedRuns = 512;    // runs of one calibrat
 // Runs fitted by one calibrate or validation query, counting every refit: calibrate's bands refit once per chip,
 // family_holdout once per family (512 runs over 11 chips: 6144).
 inline constexpr std::size_t kMaxFittedRuns = 6144;
-// The work of one calibrate or validation query's fits, over every refit and iteration, in units of about half a
-// microsecond (a dense run's prediction is 1, DeepSeek-V3's 3, twice that when the remat is chosen). Past it the
-// fits stop and the query answers too_large.
+// The work of one calibrate or validation query's fits, over every refit and iteration, in the units of
+// LayerPattern::evaluation_work, half a microsecond to a microsecond each (a dense run's prediction is 1,
+// DeepSeek-V3's 3, twice that when the remat is chosen). Past it the fits stop and the query answers too_large.
 inline constexpr long long kMaxFitWork = 1'000'000;
 inline constexpr std::size_t kMaxQuotedChars = 40;       // user text quoted in a message, then cut
 inline constexpr std::size_t kMaxArrayDims = 8;          // dimensions of one array in the book's sharding notation
 inline constexpr std::size_t kMaxFatTreeLevels = 8;      // GPU scale-out levels above the NVLink domain
 // Training plans (issue 22): every layout of a plan's degrees is costed, every layout of a search is fingerprinted,
-// and a search call stops at a cursor once it has done this much work (plans evaluated + layouts fingerprinted).
+// and a search call stops at a cursor once it has done this much work (layouts fingerprinted, plans checked, and
+// each plan evaluated at its model's LayerPattern::evaluation_work).
 inline constexpr long long kMaxLayoutsPerPlan = 100'000;
 inline constexpr long long kMaxSearchLayouts = 2'000'000;
 inline constexpr long long kMaxSearchWorkPerCall = 300'000;

@@ -26,7 +26,7 @@ struct SearchSettings {
   bool (*progress)(long long done, long long space, void* context) = nullptr;
   void* progress_context = nullptr;
   long long progress_every = 1 << 16;
-  // Work per call, in units of about a microsecond: a plan checked, a layout fingerprinted, a dense layer kind
+  // Work per call, in units of half a microsecond to a microsecond: a plan checked, a layout fingerprinted, a dense layer kind
   // priced (MoE kinds count 2); past it the call stops at the next plan and leaves a position to resume from.
   // 0: no cap.
   long long max_work = 0;

@@ -159,7 +159,7 @@ void report_exhausted(const FitBudget& budget, const std::string& path, Diagnost
   if (!budget.exhausted) return;
   add_diagnostic(d, path, "too_large",
                  "the fits stopped at the work limit of " + format_count(static_cast<double>(kMaxFitWork)) +
-                     " units (a unit is about half a microsecond of predicting runs) before they converged; fit fewer "
+                     " units (a unit is half a microsecond to a microsecond of predicting runs) before they converged; fit fewer "
                      "runs, chips or families per query");
 }
 

@@ -57,7 +57,7 @@ struct LayerPattern {
   LayerCounts first(double n) const;
   LayerCounts range(double first_layer, double last_layer) const { return first(last_layer) - first(first_layer); }
   bool any_moe() const { return moe_layers > 0; }
-  // Bounded work (issue 22): what evaluating the model once costs, in units of about half a microsecond. A step
+  // Bounded work (issue 22): what evaluating the model once costs, in units of half a microsecond to a microsecond of CPU. A step
   // prices every kind of layer the model has, and an MoE kind about twice a dense kind's ops (router, permutes,
   // grouped experts, dispatch): DeepSeek-V3 (dense and MoE layers) is 3 units, about 3x a dense LLaMA (measured by
   // tests/limits_check.cpp).

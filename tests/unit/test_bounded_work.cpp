@@ -22,7 +22,7 @@ using namespace scalescope;
 
 namespace {
 
-Json run(const Json& scenario) { return Json::parse(evaluate_json(scenario.dump())); }
+Json run(const Json& scenario) { return test::run_json(scenario); }
 
 bool has_code(const Json& answer, const std::string& code, const std::string& path = "") {
   for (const Json& d : answer["diagnostics"])
@@ -65,14 +65,8 @@ TEST_CASE("plan_search: one call does bounded work and leaves a cursor; the call
   CHECK(r["counts"]["evaluated"].get<double>() <= static_cast<double>(kMaxSearchWorkPerCall));
   CHECK(r["counts"]["evaluated"].get<double>() > 0.5 * static_cast<double>(kMaxSearchWorkPerCall));
   // Resumed until complete, every plan is reached once: evaluated + equivalent = the space.
-  Json scenario = kWideSearch;
-  Json part = first;
-  int calls = 1;
-  while (part["ok"] == true && part["result"]["complete"] == false && calls < 100) {
-    scenario["query"]["resume"] = part["result"]["cursor"];
-    part = run(scenario);
-    ++calls;
-  }
+  int calls = 0;
+  const Json part = test::resume_search(kWideSearch, first, 100, calls);
   REQUIRE(part["ok"] == true);
   CHECK(calls >= 3);
   const Json& c = part["result"]["counts"];

@@ -31,7 +31,7 @@ bool dominates(const RankedPlan& a, const RankedPlan& b) {
          (a.step.step_s < b.step.step_s || a.step.total_bytes < b.step.total_bytes);
 }
 
-Json run(const Json& scenario) { return Json::parse(evaluate_json(scenario.dump())); }
+Json run(const Json& scenario) { return test::run_json(scenario); }
 
 const Json kLlama70bOn64H100 = {
     {"hardware", {{"preset", "h100-sxm"}}},
@@ -79,13 +79,8 @@ TEST_CASE("a search in chunks, resumed from the plans each chunk kept, gives the
   REQUIRE(whole["ok"] == true);
   Json scenario = kLlama70bOn64H100;
   scenario["query"]["chunk_plans"] = 7001;
-  Json part = run(scenario);
-  int chunks = 1;
-  while (part["ok"] == true && part["result"]["complete"] == false && chunks < 1000) {
-    scenario["query"]["resume"] = part["result"]["cursor"];
-    part = run(scenario);
-    ++chunks;
-  }
+  int chunks = 0;
+  const Json part = test::resume_search(scenario, run(scenario), 1000, chunks);
   REQUIRE(part["ok"] == true);
   CHECK(chunks > 3);
   CHECK(part["result"]["counts"] == whole["result"]["counts"]);
