@@ -37,25 +37,6 @@ bool read_all(std::istream& in, std::string& out) {
   return !in.bad();
 }
 
-// A plan search stops at the engine's per-call work limit with a cursor (docs/api.md "Limits"); unless the caller
-// asked for chunks, the CLI resumes it until the answer is whole, as the explorer does.
-std::string evaluate_whole(const std::string& text) {
-  std::string result = scalescope::evaluate_json(text);
-  scalescope::Diagnostics rejected;
-  nlohmann::json scenario = scalescope::parse_document(text, rejected);
-  if (!scenario.is_object() || !scenario.contains("query") || !scenario["query"].is_object() ||
-      scenario["query"].value("kind", "") != "plan_search" || scenario["query"].contains("chunk_plans"))
-    return result;
-  for (;;) {
-    const auto answer = nlohmann::json::parse(result, nullptr, false);
-    if (answer.is_discarded() || !answer.value("ok", false) || !answer.contains("result") ||
-        answer["result"].value("stopped_by", "") != "work_limit")
-      return result;
-    scenario["query"]["resume"] = answer["result"]["cursor"];
-    result = scalescope::evaluate_json(scenario.dump());
-  }
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -114,7 +95,7 @@ int main(int argc, char** argv) {
     std::cout << out.dump(2) << "\n";
     return out.value("ok", false) ? 0 : 1;
   }
-  const std::string result = validate ? scalescope::validate_json(text) : evaluate_whole(text);
+  const std::string result = validate ? scalescope::validate_json(text) : scalescope::evaluate_whole_json(text);
   const auto json = nlohmann::json::parse(result, nullptr, false);
   scalescope::Diagnostics ignored;  // the engine's answer names what is wrong with the text
   if (summary) std::cout << scalescope::cli::render_summary(scalescope::parse_document(text, ignored), json);

@@ -230,6 +230,34 @@ std::string evaluate_json(std::string_view text) {
   });
 }
 
+namespace {
+
+// A plan search stops at the per-call work limit with a cursor (docs/api.md "Limits"); a caller that did not ask
+// for chunks gets the search resumed until it is whole.
+bool stopped_by_work_limit(const Json& scenario, const Json& answer) {
+  const Json* query = scenario.is_object() && scenario.contains("query") ? &scenario["query"] : nullptr;
+  return query && query->is_object() && query->value("kind", "") == "plan_search" && !query->contains("chunk_plans") &&
+         answer.value("ok", false) && answer.contains("result") &&
+         answer["result"].value("stopped_by", "") == "work_limit";
+}
+
+}  // namespace
+
+std::string evaluate_whole_json(std::string_view text) {
+  return guarded_text([&] {
+    Diagnostics d;
+    Json scenario = parse_document(text, d);
+    if (!d.empty()) return rejected(d);
+    Json answer = run(scenario, d, false);
+    while (stopped_by_work_limit(scenario, answer)) {
+      scenario["query"]["resume"] = answer["result"]["cursor"];
+      Diagnostics next;
+      answer = run(scenario, next, false);
+    }
+    return answer;
+  });
+}
+
 std::string evaluate_many_json(std::string_view text) {
   try {
     Diagnostics d;

@@ -13,6 +13,9 @@ inline constexpr const char* kEngineVersion = "0.1.0";
 // {"ok": bool, "query": kind, "result": {...}, "diagnostics": [{path, code, message}], "engine_version": "..."}
 Json evaluate(const Json& scenario);
 std::string evaluate_json(std::string_view scenario_text);
+// As evaluate_json, but a plan_search that stopped at the per-call work limit is resumed until its answer is whole
+// (unless the query asked for `chunk_plans`): what the CLI and the Python module answer.
+std::string evaluate_whole_json(std::string_view scenario_text);
 // A JSON array of scenarios in, the array of their results out (one call per slider move instead of many).
 std::string evaluate_many_json(std::string_view scenarios_text);
 

@@ -72,6 +72,12 @@ TEST_CASE("plan_search: one call does bounded work and leaves a cursor; the call
   const Json& c = part["result"]["counts"];
   CHECK(c["evaluated"].get<double>() + c["equivalent"].get<double>() == part["result"]["space"].get<double>());
   CHECK_FALSE(part["result"].contains("stopped_by"));
+  // evaluate_whole_json (the CLI's and the Python module's answer) does the same resumption inside the engine.
+  CHECK(Json::parse(evaluate_whole_json(kWideSearch.dump())) == part);
+  // A caller who asked for chunks gets the first chunk, as evaluate_json gives it.
+  Json chunked = kWideSearch;
+  chunked["query"]["chunk_plans"] = 1000;
+  CHECK(evaluate_whole_json(chunked.dump()) == evaluate_json(chunked.dump()));
 }
 
 TEST_CASE("plan_search and training_step refuse a mesh whose layouts cannot be counted in bounded work", "[issue22]") {
