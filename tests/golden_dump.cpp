@@ -2,7 +2,7 @@
 // family-held-out validation: run natively and under Node, the two outputs must be byte-identical (DESIGN.md:
 // native and wasm agree bit for bit). With --mutations, one line per scenario of the structured mutator
 // (tests/mutations.h) with a hash of its whole answer (issue 12). With --seeds DIR, the fuzzer's seed corpus: the
-// mutator's bases and every 25th mutation, one file each.
+// mutator's bases and every 25th mutation, one file each. With --scenarios, each line's scenario text.
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -49,11 +49,19 @@ int main(int argc, char** argv) {
     std::printf("%zu seeds in %s\n", seeds.size(), argv[2]);
     return 0;
   }
+  // With --scenarios, the scenario text of each line instead of its answer, for another binding to evaluate and
+  // compare (the Python module's test, python/tests/test_golden.py).
+  const bool scenarios = argc > 1 && std::strcmp(argv[1], "--scenarios") == 0;
   for (const auto& c : scalescope::golden::load_cases(scalescope::golden::golden_dir())) {
+    if (scenarios) {
+      std::printf("%s :: %s :: %s\n", c.file.c_str(), c.name.c_str(), c.scenario.dump().c_str());
+      continue;
+    }
     const std::string out = scalescope::evaluate_json(c.scenario.dump());
     std::printf("%s :: %s :: %s\n", c.file.c_str(), c.name.c_str(), out.c_str());
   }
   for (const auto& [name, scenario] : calibration_cases())
-    std::printf("published-runs.json :: %s :: %s\n", name.c_str(), scalescope::evaluate_json(scenario).c_str());
+    std::printf("published-runs.json :: %s :: %s\n", name.c_str(),
+                scenarios ? scenario.c_str() : scalescope::evaluate_json(scenario).c_str());
   return 0;
 }
