@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Sets up and runs every test: the native suite under AddressSanitizer/UBSan, the native release suite and CLI
 # checks, the same Catch2 suite compiled with Emscripten and run under Node, a byte-for-byte comparison of
-# every golden result and every structured mutation's answer between native and wasm, the libFuzzer target for
-# a bounded time (clang; FUZZ_SECONDS, default 60) with the committed crash corpus replayed first, and the web
-# explorer's type check, unit tests, build and browser test. Warnings are errors (SCALESCOPE_WERROR).
+# every golden result and every structured mutation's answer between native and wasm, the Python module's pytest
+# suite (python/tests), the libFuzzer target for a bounded time (clang; FUZZ_SECONDS, default 60) with the
+# committed crash corpus replayed first, and the web explorer's type check, unit tests, build and browser test.
+# Warnings are errors (SCALESCOPE_WERROR).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -50,6 +51,14 @@ if ! cmp -s build/mutations_native.txt build/mutations_wasm.txt; then
 fi
 echo "native and wasm agree byte for byte on $(wc -l < build/mutations_native.txt) mutated scenarios"
 
+# The Python module (python/, docs/python.md) under Debian's python3: its pytest suite (the module against the native
+# golden answers byte for byte, the helpers, frames and figures, the example script and its notebook) and the
+# docstrings' examples as doctests.
+PYTHONPATH=build/release/python:python/tests PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 -m pytest -p no:cacheprovider \
+  -q --doctest-modules python/tests build/release/python/scalescope 2>&1 | tee build/pytest.log
+python_passed=$(sed -n 's/^\([0-9]*\) passed[, a-z0-9]* in .*/\1/p' build/pytest.log)
+[ -n "$python_passed" ] || { echo "python: the pytest suite failed" >&2; exit 1; }
+
 # Fuzzing (issue 12): replay every input that ever crashed (tests/fuzz/regressions/), then fuzz for a bounded time
 # from the golden scenarios, the docs/api.md examples and some mutations, with a JSON dictionary. A finding stops
 # the run with its input in build/fuzz/: add it to tests/fuzz/regressions/ with the fix.
@@ -91,7 +100,7 @@ chapters_passed=$(sed -n 's/^chapters: \([0-9]*\) passed, 0 failed$/\1/p' ../bui
 cd ..
 
 # One closing line for every suite above (set -e has already stopped on any failure): CTest's tests, the two
-# native/wasm comparisons (the awk's + 2), the fuzz replay and run (+ 2 when clang is there), the type check (+ 1
-# below), Vitest's tests, the browser test's checks and the chapter pages and widgets test's checks.
+# native/wasm comparisons (the awk's + 2), the Python tests, the fuzz replay and run (+ 2 when clang is there), the
+# type check (+ 1 below), Vitest's tests, the browser test's checks and the chapter pages and widgets test's checks.
 passed=$(grep -o 'tests failed out of [0-9]*' build/ctest.log | awk '{s += $5} END {print s + 2}')
-echo "$((passed + 2 * fuzz + 1 + vitest_passed + browser_passed + chapters_passed)) passed, 0 failed"
+echo "$((passed + python_passed + 2 * fuzz + 1 + vitest_passed + browser_passed + chapters_passed)) passed, 0 failed"

@@ -1,0 +1,18 @@
+"""Scalescope in Python: the C++ engine that makes "How to Scale Your Model" live, for notebooks and scripts.
+
+The same engine as the CLI and the web explorer, byte for byte (docs/python.md). Scenarios and results are the
+JSON of docs/api.md, as Python dicts; the common questions have functions, and ranked lists come as DataFrames.
+
+>>> import scalescope
+>>> scalescope.training_step(hardware="tpu-v5p", model="llama-3-70b", mesh=[4, 4, 4]).fits
+True
+"""
+from .engine import Diagnostic, Result, ScalescopeError, check, engine_version, evaluate, evaluate_many
+from .queries import (Calibration, Serving, TrainingStep, calibrate, hf_model, pareto_front, plan_search, presets,
+                      scenario, serving, serving_search, training_step, validate)
+
+__version__ = engine_version
+
+__all__ = ["Calibration", "Diagnostic", "Result", "ScalescopeError", "Serving", "TrainingStep", "calibrate", "check",
+           "engine_version", "evaluate", "evaluate_many", "hf_model", "pareto_front", "plan_search", "presets",
+           "scenario", "serving", "serving_search", "training_step", "validate"]

@@ -1,0 +1,169 @@
+"""The engine's answer as Python objects: evaluate a scenario, get a Result or a ScalescopeError.
+
+Everything goes through the C++ engine's JSON API (docs/api.md): this module only turns Python values into
+scenario text and the answer text back into Python values. The engine decides what is valid.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, Union
+
+from . import _engine
+
+Scenario = Union[Mapping[str, Any], str, bytes]
+
+#: The version of the C++ engine this module was built with.
+engine_version: str = _engine.engine_version
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One problem the engine found: where (a JSON pointer into the scenario), what (a code), and why."""
+
+    path: str
+    code: str
+    message: str
+    severity: str = "error"
+
+    def __str__(self) -> str:
+        return f"{self.path or '/'}: {self.code}: {self.message}"
+
+
+class ScalescopeError(ValueError):
+    """The engine refused the scenario. `diagnostics` say which fields and why; `result` is the whole answer."""
+
+    def __init__(self, result: "Result"):
+        self.result = result
+        self.diagnostics = [d for d in result.diagnostics if d.severity == "error"]
+        shown = "; ".join(str(d) for d in self.diagnostics[:5])
+        more = f" (and {len(self.diagnostics) - 5} more)" if len(self.diagnostics) > 5 else ""
+        super().__init__(f"the engine refused the scenario: {shown}{more}")
+
+
+class Result:
+    """The engine's answer to one scenario.
+
+    `json` is the engine's exact text; `data` the whole answer as Python objects; `ok`, `query`, `diagnostics`
+    (errors and warnings) and `result` (the query's numbers, SI units, the unit in every key) its parts.
+    `result["time"]["step_s"]`, `r["time"]["step_s"]` and `r.at("/time/step_s")` all read one number.
+
+    >>> r = evaluate({"hardware": {"preset": "tpu-v5p"}, "query": {"kind": "chip"}})
+    >>> r.ok, r.query, r["hbm_capacity_bytes"]
+    (True, 'chip', 96000000000.0)
+    """
+
+    def __init__(self, text: str):
+        self.json: str = text
+        self.data: dict[str, Any] = json.loads(text)
+        self.ok: bool = bool(self.data.get("ok", False))
+        self.query: str | None = self.data.get("query")
+        self.diagnostics: list[Diagnostic] = [
+            Diagnostic(d.get("path", ""), d.get("code", ""), d.get("message", ""), d.get("severity", "error"))
+            for d in self.data.get("diagnostics", [])
+        ]
+        self.result: dict[str, Any] = self.data.get("result", {})
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        """The diagnostics that do not stop the answer (e.g. a plan out of HBM)."""
+        return [d for d in self.diagnostics if d.severity == "warning"]
+
+    def __getitem__(self, key: str) -> Any:
+        return self.result[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.result
+
+    def at(self, pointer: str) -> Any:
+        """The value at a JSON pointer into the result, e.g. "/time/step_s" or "/plans/0/step_s"."""
+        node: Any = self.result
+        for part in pointer.lstrip("/").split("/") if pointer not in ("", "/") else []:
+            part = part.replace("~1", "/").replace("~0", "~")
+            node = node[int(part)] if isinstance(node, list) else node[part]
+        return node
+
+    def __repr__(self) -> str:
+        state = "ok" if self.ok else f"{len(self.diagnostics)} diagnostics"
+        return f"<scalescope.Result {self.query or '?'}: {state}>"
+
+
+def _plain(value: Any) -> Any:
+    """numpy scalars and arrays, paths and sets as JSON values (a DataFrame's cells are numpy types)."""
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    if isinstance(value, (set, frozenset)):
+        return sorted(value)
+    raise TypeError(f"holds a {type(value).__name__}, which is not a JSON value")
+
+
+def scenario_text(scenario: Scenario) -> bytes:
+    """The scenario as the engine's input, UTF-8 bytes. Text is passed as it is, for the engine to judge.
+
+    A Python value that JSON cannot hold (NaN, infinity, an object, nesting deeper than Python recurses) raises
+    ScalescopeError with a `not_json` diagnostic, as the engine reports its own problems.
+    """
+    if isinstance(scenario, bytes):
+        return scenario
+    if isinstance(scenario, str):
+        # Lone surrogates pass through as the invalid UTF-8 they are: the engine rejects them with a diagnostic.
+        return scenario.encode("utf-8", "surrogatepass")
+    try:
+        text = json.dumps(scenario, default=_plain, allow_nan=False, ensure_ascii=False)
+        return text.encode("utf-8", "surrogatepass")
+    except RecursionError:
+        problem = "is nested deeper than Python can write (the engine reads at most 32 levels)"
+    except ValueError:
+        problem = "holds NaN or an infinity, which JSON cannot hold"
+    except TypeError as e:
+        problem = str(e)
+    raise ScalescopeError(_refusal("not_json", f"the scenario {problem}"))
+
+
+def _refusal(code: str, message: str) -> Result:
+    return Result(json.dumps({"ok": False, "diagnostics": [{"path": "", "code": code, "message": message,
+                                                             "severity": "error"}], "engine_version": engine_version}))
+
+
+def _decode(answer: bytes) -> str:
+    return answer.decode("utf-8", "replace")
+
+
+def _finish(result: Result, raise_on_error: bool) -> Result:
+    if raise_on_error and not result.ok:
+        raise ScalescopeError(result)
+    return result
+
+
+def evaluate(scenario: Scenario, *, raise_on_error: bool = True) -> Result:
+    """Runs one scenario (docs/api.md: a dict, or its JSON text) on the engine.
+
+    A plan search is resumed until whole, as the CLI does, unless the query asks for `chunk_plans`. With
+    `raise_on_error` (the default) a refused scenario raises ScalescopeError; without, the Result says `ok=False`.
+
+    >>> evaluate({"query": {"kind": "chip"}}, raise_on_error=False).diagnostics[0].code
+    'missing_key'
+    """
+    return _finish(Result(_decode(_engine.evaluate_whole(scenario_text(scenario)))), raise_on_error)
+
+
+def evaluate_many(scenarios: Iterable[Scenario], *, raise_on_error: bool = False) -> list[Result]:
+    """Runs many scenarios in one engine call (at most 1024; the engine says so when there are more).
+
+    Each answer stands alone: by default a refused scenario is a Result with `ok=False`, not an exception. Each
+    Result's `json` is its answer written again from the array the engine returned.
+    """
+    items = [s if isinstance(s, Mapping) else json.loads(scenario_text(s)) for s in scenarios]
+    text = _decode(_engine.evaluate_many(scenario_text(items)))
+    answers = json.loads(text)
+    if isinstance(answers, dict):  # the call itself was refused (too many scenarios, too large)
+        raise ScalescopeError(Result(text))
+    return [_finish(Result(json.dumps(a, ensure_ascii=False)), raise_on_error) for a in answers]
+
+
+def check(scenario: Scenario) -> list[Diagnostic]:
+    """The diagnostics of a scenario, without running it (the engine's `validate`)."""
+    return Result(_decode(_engine.validate(scenario_text(scenario)))).diagnostics

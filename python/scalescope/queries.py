@@ -1,0 +1,295 @@
+"""The common questions as functions: each builds one scenario (docs/api.md) and asks the engine.
+
+`hardware` and `model` are a preset id or an object as in a scenario; `model` may also be the path of a Hugging
+Face config.json. `mesh` is a shape (`[4, 4, 4]`, or a GPU count), or a mesh object. Every other keyword is the
+query's own argument, passed as it is: the engine checks it, and a misspelled one comes back as a ScalescopeError
+that names it and the valid keys.
+"""
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Mapping, Sequence, Union
+
+import pandas as pd
+
+from . import _engine
+from .engine import Result, ScalescopeError, evaluate, scenario_text
+from .frames import DEPLOYMENT_COLUMNS, PLAN_COLUMNS, RUN_COLUMNS, frame
+
+Hardware = Union[str, Mapping[str, Any]]
+Model = Union[str, Mapping[str, Any], "os.PathLike[str]"]
+Mesh = Union[int, Sequence[int], Mapping[str, Any]]
+Runs = Union[Sequence[Mapping[str, Any]], str, "os.PathLike[str]"]
+
+
+def _read_json(path: str | os.PathLike[str]) -> Any:
+    with open(path, "rb") as f:
+        return json.loads(f.read().decode("utf-8"))
+
+
+def scenario(kind: str, hardware: Hardware | None = None, model: Model | None = None, mesh: Mesh | None = None,
+             **query: Any) -> dict[str, Any]:
+    """The scenario dict the helpers send: `scenario("chip", "b200")` is `{"hardware": {"preset": "b200"}, ...}`."""
+    out: dict[str, Any] = {}
+    if hardware is not None:
+        out["hardware"] = {"preset": hardware} if isinstance(hardware, str) else dict(hardware)
+    if model is not None:
+        if isinstance(model, os.PathLike) or isinstance(model, str) and model.endswith(".json"):
+            out["model"] = {"hf_config": _read_json(model)}
+        else:
+            out["model"] = {"preset": model} if isinstance(model, str) else dict(model)
+    if mesh is not None:
+        if isinstance(mesh, Mapping):
+            out["mesh"] = dict(mesh)
+        else:
+            out["mesh"] = {"shape": [mesh] if isinstance(mesh, int) else list(mesh)}
+    out["query"] = {"kind": kind, **query}
+    return out
+
+
+def _defaults(part: str, hardware: Hardware, model: Model, mesh: Mesh | None) -> dict[str, Any]:
+    """The arguments of the summary query's default training step or serving point (docs/api.md `summary`), so
+    that the defaults live in the engine alone. Empty when the summary cannot make one."""
+    if mesh is None:
+        return {}
+    r = evaluate(scenario("summary", hardware, model, mesh), raise_on_error=False)
+    return dict(r.result.get(part, {}).get("query", {})) if r.ok else {}
+
+
+def _with_defaults(part: str, keys: Sequence[str], hardware: Hardware, model: Model, mesh: Mesh | None,
+                   query: dict[str, Any]) -> dict[str, Any]:
+    missing = [k for k in keys if k not in query]
+    if missing:
+        defaults = _defaults(part, hardware, model, mesh)
+        query = {**{k: defaults[k] for k in missing if k in defaults}, **query}
+    return query
+
+
+class TrainingStep(Result):
+    """A `training_step` answer, with its headline numbers as attributes (the rest under `result`)."""
+
+    @property
+    def step_s(self) -> float:
+        """Seconds per training step (at the query's fidelity: calibrated by default)."""
+        return self.at("/time/step_s")
+
+    @property
+    def bound(self) -> str:
+        """What sets the step: compute, memory or communication."""
+        return self.at("/time/bound")
+
+    @property
+    def mfu_frac(self) -> float:
+        """Model FLOPs utilisation, 0 to 1."""
+        return self.at("/mfu_frac")
+
+    @property
+    def memory_bytes(self) -> float:
+        """HBM per chip the plan needs."""
+        return self.at("/memory/total_bytes")
+
+    @property
+    def fits(self) -> bool:
+        """Whether the plan fits in HBM."""
+        return self.at("/memory/fits")
+
+    @property
+    def tokens_per_s(self) -> float:
+        """Training tokens per second over all chips."""
+        return self.at("/tokens_per_s")
+
+    @property
+    def usd_per_hour(self) -> float:
+        """Dollars per hour of the mesh."""
+        return self.at("/cost/usd_per_hour")
+
+
+class Serving(Result):
+    """A `serving` answer, with its headline numbers as attributes (the rest under `result`)."""
+
+    @property
+    def time_to_first_token_s(self) -> float:
+        """Seconds from a prompt to its first token."""
+        return self.at("/time_to_first_token_s")
+
+    @property
+    def decode_step_s(self) -> float:
+        """Seconds per decode step (one token of every sequence in the batch)."""
+        return self.at("/decode/step_s")
+
+    @property
+    def tokens_per_s_per_chip(self) -> float:
+        """Output tokens per second per chip."""
+        return self.at("/tokens_per_s_per_chip")
+
+    @property
+    def usd_per_million_output_tokens(self) -> float:
+        """Dollars per million output tokens."""
+        return self.at("/usd_per_million_output_tokens")
+
+    @property
+    def fits(self) -> bool:
+        """Whether the weights and this batch's KV caches fit in the replica's HBM."""
+        return self.at("/memory/fits")
+
+
+def _ask(cls: type[Result], s: Mapping[str, Any], raise_on_error: bool) -> Any:
+    r = cls(evaluate(s, raise_on_error=False).json)
+    if raise_on_error and not r.ok:
+        raise ScalescopeError(r)
+    return r
+
+
+def training_step(hardware: Hardware, model: Model, mesh: Mesh, *, raise_on_error: bool = True,
+                  **query: Any) -> TrainingStep:
+    """One training step of `model` on `mesh` (docs/api.md `training_step`).
+
+    `batch_tokens`, `seq_len`, `train_tokens` and `parallelism` not given take the summary query's defaults: 1M
+    tokens of 4096, 15T tokens to train, TP over the innermost axis and FSDP over the rest.
+
+    >>> step = training_step(hardware="tpu-v5p", model="llama-3-70b", mesh=[4, 4, 4])
+    >>> step.bound, step.fits, round(step.step_s, 1) > 0
+    ('compute', True, True)
+    >>> dp = training_step("tpu-v5p", "llama-3-70b", [4, 4, 4], parallelism={"data": ["X", "Y", "Z"]})
+    >>> dp.fits, dp.warnings[0].code
+    (False, 'out_of_hbm')
+    """
+    query = _with_defaults("training_step", ("batch_tokens", "seq_len", "train_tokens", "parallelism"),
+                           hardware, model, mesh, query)
+    return _ask(TrainingStep, scenario("training_step", hardware, model, mesh, **query), raise_on_error)
+
+
+def serving(hardware: Hardware, model: Model, mesh: Mesh, *, raise_on_error: bool = True, **query: Any) -> Serving:
+    """Prefill and decode of one serving replica (docs/api.md `serving`).
+
+    `batch`, `prompt_len`, `generated_len`, `dtypes` and `parallelism` not given take the summary query's
+    defaults: 32 sequences of 8192 + 512 tokens, int8 weights and KV, TP over every axis.
+
+    >>> s = serving("tpu-v5e", "llama-3-70b", [4, 4], batch=32)
+    >>> s.fits, s.decode_step_s < 0.1
+    (True, True)
+    """
+    query = _with_defaults("serving", ("batch", "prompt_len", "generated_len", "dtypes", "parallelism"),
+                           hardware, model, mesh, query)
+    return _ask(Serving, scenario("serving", hardware, model, mesh, **query), raise_on_error)
+
+
+def plan_search(hardware: Hardware, model: Model, mesh: Mesh, **query: Any) -> pd.DataFrame:
+    """The best training plans of the whole space for the mesh, ranked (docs/api.md `plan_search`).
+
+    One row per kept plan (`keep`, at most 100), indexed by rank, best first; `parallelism` and the dotted
+    columns go back into `training_step` as they are. `frame.attrs["result"]` is the whole answer: `counts`,
+    `space`, the Pareto front (`pareto_front(frame)`) and `calibration`. `batch_tokens`, `seq_len` and
+    `train_tokens` not given take the summary query's defaults.
+
+    >>> plans = plan_search("h100-sxm", "llama-3-70b", 64, keep=3)
+    >>> list(plans.index), bool(plans["fits"].all())
+    ([1, 2, 3], True)
+    """
+    query = _with_defaults("training_step", ("batch_tokens", "seq_len", "train_tokens"), hardware, model, mesh, query)
+    r = evaluate(scenario("plan_search", hardware, model, mesh, **query))
+    df = frame(r["plans"], PLAN_COLUMNS, index="rank")
+    df.attrs["result"] = r
+    return df
+
+
+def pareto_front(plans: pd.DataFrame) -> pd.DataFrame:
+    """The plan search's front of step time against memory per chip (fastest first), from `plan_search`'s frame."""
+    return frame(plans.attrs["result"]["pareto"], PLAN_COLUMNS[1:])
+
+
+def serving_search(hardware: Hardware, model: Model, **query: Any) -> pd.DataFrame:
+    """The serving deployments that meet the targets, best first (docs/api.md `serving_search`).
+
+    `frame.attrs["result"]` is the whole answer, with the latency x cost `frontier`.
+
+    >>> d = serving_search("tpu-v5e", "llama-3-70b", prompt_len=8192, generated_len=512, keep=3,
+    ...                    targets={"latency_per_token_s": 0.05})
+    >>> len(d), bool(d["meets_targets"].all())
+    (3, True)
+    """
+    r = evaluate(scenario("serving_search", hardware, model, **query))
+    df = frame(r["deployments"], DEPLOYMENT_COLUMNS)
+    df.attrs["result"] = r
+    return df
+
+
+def _runs(runs: Runs) -> list[Any]:
+    if isinstance(runs, (str, os.PathLike)):
+        document = _read_json(runs)
+        return document["runs"] if isinstance(document, Mapping) and "runs" in document else document
+    return list(runs)
+
+
+class Calibration(Result):
+    """A `calibrate` answer: the fitted profiles, how each fit went, and every run's error."""
+
+    @property
+    def profiles(self) -> dict[str, dict[str, Any]]:
+        """Every profile by id: a family profile per chip kind with runs ("tpu", "gpu"), then one per chip."""
+        return {p["id"]: p for p in self["profiles"]}
+
+    @property
+    def profile(self) -> dict[str, Any]:
+        """The one chip's profile, ready for a query's `calibration=`; with runs on several chips, see `profiles`."""
+        chips = [p for p in self["profiles"] if p["id"] != p.get("kind")]
+        if len(chips) != 1:
+            raise ValueError(f"the runs are on {len(chips)} chips ({', '.join(p['id'] for p in chips)}): "
+                             "choose one from .profiles")
+        return chips[0]
+
+    @property
+    def fits(self) -> pd.DataFrame:
+        """One row per fit (chip kind and task): runs, converged, iterations, cost before and after."""
+        return frame(self["fits"])
+
+    @property
+    def runs(self) -> pd.DataFrame:
+        """One row per run: measured, predicted by the book and by the fitted profiles, and the errors."""
+        return frame(self["runs"], RUN_COLUMNS, index="id")
+
+
+def calibrate(runs: Runs, **query: Any) -> Calibration:
+    """Fits calibration profiles to measured runs (docs/api.md `calibrate`): a list of runs, or the path of a
+    runs file (`{"runs": [...]}`, as tests/validation/published-runs.json). Pass `.profile` back as a query's
+    `calibration=`.
+    """
+    return _ask(Calibration, {"query": {"kind": "calibrate", "runs": _runs(runs), **query}}, True)
+
+
+def validate(runs: Runs, **query: Any) -> pd.DataFrame:
+    """Every run predicted by the book and by the calibrated model, with the error of each (docs/api.md
+    `validation`): one row per run, indexed by id. `frame.attrs["result"]` holds the summary statistics.
+    """
+    r = evaluate({"query": {"kind": "validation", "runs": _runs(runs), **query}})
+    df = frame(r["runs"], RUN_COLUMNS, index="id")
+    df.attrs["result"] = r
+    return df
+
+
+def presets() -> dict[str, pd.DataFrame]:
+    """The embedded presets, each with its sources: `hardware`, `models` and `calibration_profiles`, indexed by id.
+
+    >>> p = presets()
+    >>> p["hardware"].loc["tpu-v5p", "hbm_capacity_bytes"]
+    96000000000.0
+    """
+    data = json.loads(_engine.presets().decode("utf-8"))
+    return {k: frame(data[k], ("name",), index="id") for k in ("hardware", "models", "calibration_profiles")}
+
+
+def hf_model(config: Mapping[str, Any] | str | os.PathLike[str]) -> dict[str, Any]:
+    """The model the engine reads from a Hugging Face config.json (a dict, or the file's path), as `--hf-model`.
+
+    >>> m = hf_model({"model_type": "llama", "hidden_size": 4096, "intermediate_size": 14336,
+    ...               "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8,
+    ...               "vocab_size": 128256})
+    >>> m["layers"], m["kv_heads"]
+    (32, 8)
+    """
+    document = config if isinstance(config, Mapping) else _read_json(config)
+    r = Result(_engine.model(scenario_text({"hf_config": document})).decode("utf-8", "replace"))
+    if not r.ok:
+        raise ScalescopeError(r)
+    return r.data["model"]

@@ -1,0 +1,112 @@
+"""The helpers ask the engine the same questions as a scenario would, and their frames carry its numbers
+unchanged (docs/python.md; docs/api.md for each query)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import scalescope
+from conftest import ROOT, run_cli
+
+V5P = dict(hardware="tpu-v5p", model="llama-3-70b", mesh=[4, 4, 4])
+
+
+def test_training_step_defaults_are_the_summary_querys_own():
+    step = scalescope.training_step(**V5P)
+    summary = scalescope.evaluate(scalescope.scenario("summary", **V5P))["training_step"]
+    assert step.at("/degrees") == summary["degrees"]
+    # the summary runs its default step at the book's fidelity; the same plan at that fidelity gives its step
+    book = scalescope.training_step(**V5P, fidelity="book")
+    assert book.step_s == summary["time"]["step_s"]
+    assert step.step_s == step.at("/time/step_s") and step.bound == step.at("/time/bound")
+
+
+def test_an_argument_given_replaces_the_default_and_a_misspelled_one_is_named():
+    wide = scalescope.training_step(**V5P, batch_tokens=4 * 1048576)
+    assert wide.at("/tokens_per_chip") == 4 * scalescope.training_step(**V5P).at("/tokens_per_chip")
+    with pytest.raises(scalescope.ScalescopeError) as e:
+        scalescope.training_step(**V5P, batch_tokenz=1)
+    assert any(d.path == "/query/batch_tokenz" for d in e.value.diagnostics)
+
+
+def test_the_best_plan_goes_back_into_training_step_and_gives_the_same_step_to_the_last_bit():
+    plans = scalescope.plan_search("h100-sxm", "llama-3-70b", 256, keep=5, batch_tokens=4194304, seq_len=4096)
+    assert list(plans.index) == [1, 2, 3, 4, 5]
+    assert plans["step_s"].is_monotonic_increasing
+    best = plans.iloc[0]
+    step = scalescope.training_step("h100-sxm", "llama-3-70b", best["mesh"], parallelism=best["parallelism"],
+                                    remat=best["remat"], precision={"matmul": best["precision.matmul"]},
+                                    offload={"optimizer": bool(best["offload.optimizer"]),
+                                             "activations": bool(best["offload.activations"])},
+                                    batch_tokens=4194304, seq_len=4096)
+    assert step.step_s == best["step_s"] and step.memory_bytes == best["memory_bytes"]
+    result = plans.attrs["result"]
+    assert result["counts"]["evaluated"] + result["counts"]["equivalent"] == result["space"]
+    front = scalescope.pareto_front(plans)
+    assert len(front) == result["pareto_size"] and front["step_s"].is_monotonic_increasing
+
+
+def test_serving_search_deployments_are_serving_queries():
+    deployments = scalescope.serving_search("tpu-v5e", "llama-3-70b", prompt_len=8192, generated_len=512, keep=3)
+    first = deployments.iloc[0]
+    replica = scalescope.serving("tpu-v5e", "llama-3-70b", first["mesh"], parallelism=first["parallelism"],
+                                 dtypes=first["dtypes"], batch=int(first["batch"]), prompt_len=8192,
+                                 generated_len=512)
+    # docs/api.md serving_search: "ready for a serving query, which gives the same decode step"
+    assert replica.decode_step_s == first["decode_step_s"]
+
+
+def test_calibrate_from_five_runs_gives_a_profile_that_training_step_uses():
+    runs = json.loads((ROOT / "tests/validation/published-runs.json").read_text())["runs"]
+    mine = [r for r in runs if r["scenario"]["hardware"].get("preset") == "tpu-v5e" and r["task"] == "training"
+            and not r.get("excluded")][:5]
+    assert len(mine) == 5
+    for r in mine:
+        r.pop("split", None)
+    calibration = scalescope.calibrate(mine)
+    profile = calibration.profile
+    assert profile["id"] == "tpu-v5e" and sorted(profile["fitted_on"]) == sorted(r["id"] for r in mine)
+    assert set(calibration.runs.index) == {r["id"] for r in mine}
+    assert calibration.fits["converged"].all()
+    first = mine[0]["scenario"]
+    step = scalescope.evaluate({**first, "query": {**first["query"], "calibration": profile}})
+    row = calibration.runs.loc[mine[0]["id"]]
+    assert step["time"]["step_s"] == pytest.approx(row["calibrated"], rel=1e-12)
+    assert step["calibration"]["profile"]["fitted_on"] == profile["fitted_on"]
+
+
+def test_validate_gives_one_row_per_run_with_its_error():
+    path = ROOT / "tests/validation/published-runs.json"
+    errors = scalescope.validate(path)
+    runs = json.loads(path.read_text())["runs"]
+    assert list(errors.index) == [r["id"] for r in runs]
+    timed = errors[errors["metric"] == "step_s"]
+    # docs/api.md validation: predicted / measured - 1 for a time
+    assert (timed["calibrated_error_frac"] - (timed["calibrated"] / timed["measured"] - 1)).abs().max() < 1e-12
+    assert errors.attrs["result"]["summary"]
+
+
+def test_presets_come_with_their_sources():
+    p = scalescope.presets()
+    assert {"tpu-v5p", "h100-sxm", "b200"} <= set(p["hardware"].index)
+    assert {"llama-3-70b", "deepseek-v3"} <= set(p["models"].index)
+    assert p["hardware"]["sources"].map(len).min() > 0
+    assert p["models"]["sources"].map(len).min() > 0
+
+
+def test_hf_model_reads_a_config_as_the_cli_does(cli):
+    path = ROOT / "tests/hf_configs/meta-llama-3-70b.json"
+    native = run_cli(cli, "--hf-model", str(path))
+    assert native.returncode == 0
+    assert scalescope.hf_model(path) == json.loads(native.stdout)["model"]
+    assert scalescope.hf_model(json.loads(path.read_text()))["layers"] == 80
+    with pytest.raises(scalescope.ScalescopeError) as e:
+        scalescope.hf_model({"model_type": "llama"})
+    assert e.value.diagnostics and all(d.path.startswith("/model") for d in e.value.diagnostics)
+
+
+def test_a_model_given_as_a_config_path_is_read_from_the_file():
+    path = ROOT / "tests/hf_configs/meta-llama-3-70b.json"
+    from_file = scalescope.training_step("tpu-v5p", path, [4, 4, 4])
+    assert from_file.at("/degrees") == scalescope.training_step(**V5P).at("/degrees")
