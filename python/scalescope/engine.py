@@ -155,6 +155,10 @@ def evaluate_many(scenarios: Iterable[Scenario], *, raise_on_error: bool = False
 
     Each answer stands alone: by default a refused scenario is a Result with `ok=False`, not an exception. Each
     Result's `json` is its answer written again from the array the engine returned.
+
+    >>> chip = {"hardware": {"preset": "b200"}, "query": {"kind": "chip"}}
+    >>> [a.ok for a in evaluate_many([chip, {"query": {"kind": "chip"}}])]
+    [True, False]
     """
     items = [s if isinstance(s, Mapping) else json.loads(scenario_text(s)) for s in scenarios]
     text = _decode(_engine.evaluate_many(scenario_text(items)))
@@ -165,5 +169,9 @@ def evaluate_many(scenarios: Iterable[Scenario], *, raise_on_error: bool = False
 
 
 def check(scenario: Scenario) -> list[Diagnostic]:
-    """The diagnostics of a scenario, without running it (the engine's `validate`)."""
+    """The diagnostics of a scenario, without running it (the engine's `validate`).
+
+    >>> [str(d) for d in check({"hardware": {"preset": "tpu-v9"}, "query": {"kind": "chip"}})][0][:44]
+    '/hardware/preset: unknown_preset: unknown ha'
+    """
     return Result(_decode(_engine.validate(scenario_text(scenario)))).diagnostics

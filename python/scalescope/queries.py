@@ -30,7 +30,11 @@ def _read_json(path: str | os.PathLike[str]) -> Any:
 
 def scenario(kind: str, hardware: Hardware | None = None, model: Model | None = None, mesh: Mesh | None = None,
              **query: Any) -> dict[str, Any]:
-    """The scenario dict the helpers send: `scenario("chip", "b200")` is `{"hardware": {"preset": "b200"}, ...}`."""
+    """The scenario dict the helpers send, to edit or to batch with `evaluate_many`.
+
+    >>> scenario("training_step", "h100-sxm", "llama-3-8b", 8, batch_tokens=1048576)
+    {'hardware': {'preset': 'h100-sxm'}, 'model': {'preset': 'llama-3-8b'}, 'mesh': {'shape': [8]}, 'query': {'kind': 'training_step', 'batch_tokens': 1048576}}
+    """
     out: dict[str, Any] = {}
     if hardware is not None:
         out["hardware"] = {"preset": hardware} if isinstance(hardware, str) else dict(hardware)
@@ -195,7 +199,12 @@ def plan_search(hardware: Hardware, model: Model, mesh: Mesh, **query: Any) -> p
 
 
 def pareto_front(plans: pd.DataFrame) -> pd.DataFrame:
-    """The plan search's front of step time against memory per chip (fastest first), from `plan_search`'s frame."""
+    """The plan search's front of step time against memory per chip (fastest first), from `plan_search`'s frame.
+
+    >>> front = pareto_front(plan_search("h100-sxm", "llama-3-70b", 64, keep=3))
+    >>> bool(front["step_s"].is_monotonic_increasing and front["memory_bytes"].is_monotonic_decreasing)
+    True
+    """
     return frame(plans.attrs["result"]["pareto"], PLAN_COLUMNS[1:])
 
 
@@ -254,6 +263,19 @@ def calibrate(runs: Runs, **query: Any) -> Calibration:
     """Fits calibration profiles to measured runs (docs/api.md `calibrate`): a list of runs, or the path of a
     runs file (`{"runs": [...]}`, as tests/validation/published-runs.json). Pass `.profile` back as a query's
     `calibration=`.
+
+    >>> v5e = scenario("training_step", "tpu-v5e", "llama-3-8b", [16, 16], seq_len=8192,
+    ...                parallelism={"fsdp": ["X", "Y"]}, remat="block")
+    >>> def run(i, batch, step_s):
+    ...     return {"id": f"mine-{i}", "task": "training", "metric": "step_s", "measured": step_s,
+    ...             "scenario": {**v5e, "query": {**v5e["query"], "batch_tokens": batch}}}
+    >>> fitted = calibrate([run(1, 4194304, 6.1), run(2, 8388608, 12.3), run(3, 2097152, 3.2)])
+    >>> fitted.profile["id"], sorted(fitted.runs.index)
+    ('tpu-v5e', ['mine-1', 'mine-2', 'mine-3'])
+    >>> step = training_step("tpu-v5e", "llama-3-8b", [16, 16], calibration=fitted.profile, **{
+    ...     k: v for k, v in v5e["query"].items() if k != "kind"}, batch_tokens=4194304)
+    >>> abs(step.step_s / 6.1 - 1) < 0.1
+    True
     """
     return _ask(Calibration, {"query": {"kind": "calibrate", "runs": _runs(runs), **query}}, True)
 
@@ -261,6 +283,11 @@ def calibrate(runs: Runs, **query: Any) -> Calibration:
 def validate(runs: Runs, **query: Any) -> pd.DataFrame:
     """Every run predicted by the book and by the calibrated model, with the error of each (docs/api.md
     `validation`): one row per run, indexed by id. `frame.attrs["result"]` holds the summary statistics.
+
+    >>> errors = validate("tests/validation/published-runs.json")
+    >>> held = errors[(errors["split"] == "held") & (errors["excluded"] == "") & (errors["task"] == "training")]
+    >>> bool(held["calibrated_error_frac"].abs().median() < held["book_error_frac"].abs().median())
+    True
     """
     r = evaluate({"query": {"kind": "validation", "runs": _runs(runs), **query}})
     df = frame(r["runs"], RUN_COLUMNS, index="id")
