@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include <Eigen/Dense>
 
@@ -92,7 +93,37 @@ struct Objective {
   }
 };
 
+// The largest component of the objective's gradient 2 J^T r at u (2 J^T r with Huber's weights fixed at u is the
+// gradient of the Huber objective itself) over the free parameters: a component that pushes a parameter out
+// through the bound it sits on is held by the bound and left out.
+double projected_gradient(const Eigen::VectorXd& jtr, const Eigen::VectorXd& u, const Eigen::VectorXd& lo,
+                          const Eigen::VectorXd& hi) {
+  double worst = 0;
+  for (Eigen::Index j = 0; j < u.size(); ++j) {
+    const double g = 2.0 * jtr[j];
+    const bool held = (u[j] <= lo[j] && g > 0) || (u[j] >= hi[j] && g < 0);
+    if (!held) worst = std::max(worst, std::fabs(g));
+  }
+  return worst;
+}
+
+std::string format_gradient(double g) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2g", g);
+  return text;
+}
+
 }  // namespace
+
+const char* fit_stop_name(FitStop stop) {
+  switch (stop) {
+    case FitStop::converged: return "converged";
+    case FitStop::stalled: return "stalled";
+    case FitStop::iteration_limit: return "iteration_limit";
+    case FitStop::work_limit: return "work_limit";
+  }
+  return "";
+}
 
 FitResult robust_fit(const FitProblem& p) {
   FitResult out;
@@ -108,7 +139,9 @@ FitResult robust_fit(const FitProblem& p) {
   out.initial_cost = cost;
   double lambda = 1e-2;
   const double step = 1e-4;
-  for (out.iterations = 0; out.iterations < p.max_iterations; ++out.iterations) {
+  bool settled = false;  // the objective stopped falling, or no step lowers it
+  const char* settled_how = "the objective stopped falling";
+  for (out.iterations = 0; out.iterations < p.max_iterations && !settled; ++out.iterations) {
     if (f.work >= p.max_work) {
       out.work_limited = true;
       break;
@@ -120,6 +153,9 @@ FitResult robust_fit(const FitProblem& p) {
     for (std::size_t j = 0; j < n; ++j) jac.col(j) = f.jacobian_column(u, r, w, j, u[j] + step <= hi[j] ? step : -step);
     const Eigen::MatrixXd jtj = jac.transpose() * jac;
     const Eigen::VectorXd g = jac.transpose() * r;
+    // Where the last step began: at the final values when no step lowers the objective, one small step before
+    // them when it stopped falling (computing it again at the end would cost a whole Jacobian).
+    out.projected_gradient = projected_gradient(g, u, lo, hi);
     bool improved = false;
     for (int tries = 0; tries < 12 && !improved; ++tries) {
       Eigen::MatrixXd a = jtj;
@@ -134,26 +170,35 @@ FitResult robust_fit(const FitProblem& p) {
         u = bounded;
         cost = c;
         lambda = std::max(lambda / 3.0, 1e-9);
-        // Converged when an iteration lowers the objective by less than a millionth (the parameters are then
-        // settled to about a thousandth: far below what the runs can tell apart).
-        if (drop < 1e-6 * (1.0 + cost)) {
-          out.converged = true;
-          out.message = "converged: the objective stopped falling";
-        }
+        // Settled when an iteration lowers the objective by less than a millionth; whether that is an optimum, the
+        // gradient says below.
+        settled = drop < 1e-6 * (1.0 + cost);
       } else {
         lambda *= 4.0;
       }
     }
     if (!improved) {
-      out.converged = true;
-      out.message = "converged: no step lowers the objective";
+      settled = true;
+      settled_how = "no step lowers the objective";
     }
-    if (out.converged) break;
   }
-  if (!out.converged)
-    out.message = out.work_limited ? "did not converge: stopped after " + std::to_string(out.iterations) +
-                                   " iterations at its work limit"
-                             : "did not converge in " + std::to_string(p.max_iterations) + " iterations";
+  const std::string after = " after " + std::to_string(out.iterations) + " iterations";
+  if (out.work_limited) {
+    out.stop = FitStop::work_limit;
+    out.message = "did not converge: stopped" + after + " at its work limit";
+  } else if (!settled) {
+    out.stop = FitStop::iteration_limit;
+    out.message = "did not converge in " + std::to_string(p.max_iterations) + " iterations";
+  } else {
+    const std::string gradient = "its gradient is " + format_gradient(out.projected_gradient) + " (tolerance " +
+                                 format_gradient(kFitGradientTolerance) + ")";
+    out.stop = out.projected_gradient <= kFitGradientTolerance ? FitStop::converged : FitStop::stalled;
+    out.message = out.stop == FitStop::converged
+                      ? "converged" + after + ": " + settled_how + " and " + gradient
+                      : "stalled" + after + ": " + settled_how + ", yet " + gradient +
+                            ", at a kink of the model or a poorly conditioned fit; the values are usable, not optimal";
+  }
+  out.converged = out.stop == FitStop::converged;
   out.cost = cost;
   out.work = f.work;
   out.values.resize(n);

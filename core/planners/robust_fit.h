@@ -37,14 +37,26 @@ struct FitProblem {
   long long max_work = 1'000'000'000'000;
 };
 
+// Why a fit stopped. Converged: no free parameter can lower the objective by more than 0.001 per 1% it moves (a
+// thousandth of one run 10% off; kFitGradientTolerance). Stalled: no step lowers the objective, yet its gradient is
+// above that (a kink of the piecewise model, or a poorly conditioned fit): the values are usable, not optimal.
+enum class FitStop { converged, stalled, iteration_limit, work_limit };
+inline constexpr double kFitGradientTolerance = 0.1;
+const char* fit_stop_name(FitStop stop);
+
 struct FitResult {
   std::vector<double> values;
-  bool converged = false;
+  FitStop stop = FitStop::iteration_limit;
+  bool converged = false;  // stop == converged
   int iterations = 0;
   long long work = 0;         // residual_work over every residual predicted
-  bool work_limited = false;  // stopped at max_work
+  bool work_limited = false;  // stop == work_limit
   double cost = 0;            // the objective at `values`
   double initial_cost = 0;
+  // The largest component of the objective's gradient in the log-parameters where the last step began (at
+  // `values` when no step lowered the objective), with the components that push a parameter out through the bound
+  // it sits on left out: 0 at a true optimum, bounded or not.
+  double projected_gradient = 0;
   std::string message;        // why it stopped
 };
 

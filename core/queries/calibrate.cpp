@@ -90,17 +90,22 @@ Json run_calibrate(const QueryContext&, JsonReader& args, Diagnostics& d) {
   FitBudget budget = query_fit_budget();
   ProfileFit fit = fit_profiles(runs, templates, literature, max_iterations, budget);
   Json fits = Json::array();
-  for (const KindFit& f : fit.fits)
+  for (const KindFit& f : fit.fits) {
     fits.push_back({{"kind", f.kind}, {"task", f.task}, {"runs", f.runs}, {"converged", f.result.converged},
-                    {"iterations", f.result.iterations}, {"work", f.result.work}, {"initial_cost", f.result.initial_cost},
-                    {"cost", f.result.cost}, {"message", f.result.message}});
-  report_exhausted(budget, args.path_of("runs"), d);
-  if (has_errors(d)) return {};
-  if (!fit.converged) {
-    add_diagnostic(d, args.path_of("runs"), "fit_not_converged",
-                   "the fit did not converge (see result.fits); no profile is returned");
-    return {};
+                    {"stop", fit_stop_name(f.result.stop)}, {"iterations", f.result.iterations},
+                    {"work", f.result.work}, {"initial_cost", f.result.initial_cost}, {"cost", f.result.cost},
+                    {"projected_gradient", f.result.projected_gradient}, {"message", f.result.message}});
+    // A stalled fit's profile is returned, and says so; one stopped at its limit is not (issue 18: honest
+    // convergence).
+    if (f.result.stop == FitStop::stalled)
+      add_warning(d, args.path_of("runs"), "fit_stalled", "the " + f.kind + " " + f.task + " fit " + f.result.message);
+    else if (!f.result.converged && !f.result.work_limited)
+      add_diagnostic(d, args.path_of("runs"), "fit_not_converged",
+                     "the " + f.kind + " " + f.task + " fit " + f.result.message + "; no profile is returned (raise "
+                     "max_iterations)");
   }
+  report_exhausted(budget, args.path_of("runs"), d);
+  if (has_errors(d) || !fit.finished) return {};
   for (auto& p : fit.profiles) p.source = source;
   attach_bands(fit.profiles, runs, templates, budget);
   report_exhausted(budget, args.path_of("runs"), d);

@@ -114,6 +114,7 @@ void fit_task(const std::vector<PublishedRun>& runs, KindProfiles& kp, const std
   std::vector<double> residuals(task_runs.size());
   problem.residuals(fit.result.values, residuals, nullptr);  // leaves the fitted values in the profiles
   out.converged = out.converged && fit.result.converged;
+  out.finished = out.finished && (fit.result.converged || fit.result.stop == FitStop::stalled);
   out.fits.push_back(fit);
 
   // Chip-level parameters of the family: the run-weighted geometric mean of the chips' (unless the family was

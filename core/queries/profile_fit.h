@@ -21,7 +21,8 @@ struct KindFit {
 struct ProfileFit {
   std::vector<CalibrationProfile> profiles;  // a family profile per kind, then one per chip that has runs
   std::vector<KindFit> fits;
-  bool converged = true;
+  bool converged = true;  // every fit converged
+  bool finished = true;   // every fit converged or stalled: none stopped at its iteration or work limit
 };
 
 // Bounded work (issue 22): the work one query's fits may do, over the fit and every refit, counted as each run
