@@ -21,13 +21,20 @@ Json family_holdout(std::vector<PublishedRun>& runs, FitBudget& budget) {
   const auto embedded = embedded_calibration_profiles();
   Json rows = Json::array();
   for (const HoldoutGroup& g :
-       hold_out_groups(runs, std::vector<CalibrationProfile>(embedded.begin(), embedded.end()), family_of, budget))
+       hold_out_groups(runs, std::vector<CalibrationProfile>(embedded.begin(), embedded.end()), family_of, budget)) {
+    // Each run's errors too, so that a reader can pool the families (issue 18's gated leave-one-family-out median).
+    Json errors = Json::array();
+    for (std::size_t i = 0; i < g.runs.size(); ++i)
+      errors.push_back({{"id", g.runs[i]->id}, {"kind", g.runs[i]->kind}, {"book_error_frac", g.book_errors[i]},
+                        {"calibrated_error_frac", g.calibrated_errors[i]}});
     rows.push_back({{"family", g.group},
                     {"architecture", run_architecture(*g.runs.front())},
                     {"task", g.runs.front()->task},
                     {"converged", g.converged},
                     {"book", error_stats_json(error_stats(g.book_errors))},
-                    {"calibrated", error_stats_json(error_stats(g.calibrated_errors))}});
+                    {"calibrated", error_stats_json(error_stats(g.calibrated_errors))},
+                    {"runs", errors}});
+  }
   return rows;
 }
 

@@ -121,6 +121,24 @@ TEST_CASE("MoE training: held-out runs within the issue's bars, and each MoE fam
   CHECK(median_abs(medians) <= 0.20);
 }
 
+TEST_CASE("leave one family out: the transfer to an unseen family stays within issue 18's bars", "[validation][issue18]") {
+  // Issue 18 ("A split that tests what users ask"): the gated number is leave-one-family-out, each family refitted
+  // without it and then predicted, pooled over the runs in scope; the bars are the issue's, fixed before any
+  // tuning: at most 15% median for TPU training and for GPU training. Reached today: docs/validation.md's "Each
+  // family held out whole".
+  std::map<std::string, std::vector<double>> training;
+  for (const auto& f : validation()["result"]["family_holdout"]) {
+    if (f["task"] != "training") continue;
+    for (const auto& r : f["runs"]) training[r["kind"]].push_back(r["calibrated_error_frac"].get<double>());
+  }
+  REQUIRE(training["tpu"].size() >= 40);
+  REQUIRE(training["gpu"].size() >= 40);
+  CHECK(median_abs(training["tpu"]) <= 0.15);
+  CHECK(median_abs(training["gpu"]) <= 0.15);
+  // The interpolation figure is not the transfer figure: the sibling-held median is well below the family one.
+  CHECK(median_abs(held_in_scope("tpu", "training")) < median_abs(training["tpu"]));
+}
+
 TEST_CASE("the calibrated model beats the book on every held-out family in scope", "[validation]") {
   std::map<std::string, std::vector<double>> book, calibrated;
   for (const auto& r : validation()["result"]["runs"]) {
