@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Union
+from typing import Any, Iterable, Mapping, TypeVar, Union
 
 from . import _engine
 
@@ -132,10 +132,18 @@ def _decode(answer: bytes) -> str:
     return answer.decode("utf-8", "replace")
 
 
-def _finish(result: Result, raise_on_error: bool) -> Result:
+R = TypeVar("R", bound=Result)
+
+
+def _finish(result: R, raise_on_error: bool) -> R:
     if raise_on_error and not result.ok:
         raise ScalescopeError(result)
     return result
+
+
+def evaluate_as(result_type: type[R], scenario: Scenario, raise_on_error: bool) -> R:
+    """`evaluate`, answering with a Result subclass (the helpers' TrainingStep, Serving, Calibration)."""
+    return _finish(result_type(_decode(_engine.evaluate_whole(scenario_text(scenario)))), raise_on_error)
 
 
 def evaluate(scenario: Scenario, *, raise_on_error: bool = True) -> Result:
@@ -147,7 +155,7 @@ def evaluate(scenario: Scenario, *, raise_on_error: bool = True) -> Result:
     >>> evaluate({"query": {"kind": "chip"}}, raise_on_error=False).diagnostics[0].code
     'missing_key'
     """
-    return _finish(Result(_decode(_engine.evaluate_whole(scenario_text(scenario)))), raise_on_error)
+    return evaluate_as(Result, scenario, raise_on_error)
 
 
 def evaluate_many(scenarios: Iterable[Scenario], *, raise_on_error: bool = False) -> list[Result]:

@@ -14,7 +14,7 @@ from typing import Any, Mapping, Sequence, Union
 import pandas as pd
 
 from . import _engine
-from .engine import Result, ScalescopeError, evaluate, scenario_text
+from .engine import Result, ScalescopeError, evaluate, evaluate_as, scenario_text
 from .frames import DEPLOYMENT_COLUMNS, PLAN_COLUMNS, RUN_COLUMNS, frame
 
 Hardware = Union[str, Mapping[str, Any]]
@@ -138,13 +138,6 @@ class Serving(Result):
         return self.at("/memory/fits")
 
 
-def _ask(cls: type[Result], s: Mapping[str, Any], raise_on_error: bool) -> Any:
-    r = cls(evaluate(s, raise_on_error=False).json)
-    if raise_on_error and not r.ok:
-        raise ScalescopeError(r)
-    return r
-
-
 def training_step(hardware: Hardware, model: Model, mesh: Mesh, *, raise_on_error: bool = True,
                   **query: Any) -> TrainingStep:
     """One training step of `model` on `mesh` (docs/api.md `training_step`).
@@ -161,7 +154,7 @@ def training_step(hardware: Hardware, model: Model, mesh: Mesh, *, raise_on_erro
     """
     query = _with_defaults("training_step", ("batch_tokens", "seq_len", "train_tokens", "parallelism"),
                            hardware, model, mesh, query)
-    return _ask(TrainingStep, scenario("training_step", hardware, model, mesh, **query), raise_on_error)
+    return evaluate_as(TrainingStep, scenario("training_step", hardware, model, mesh, **query), raise_on_error)
 
 
 def serving(hardware: Hardware, model: Model, mesh: Mesh, *, raise_on_error: bool = True, **query: Any) -> Serving:
@@ -176,7 +169,7 @@ def serving(hardware: Hardware, model: Model, mesh: Mesh, *, raise_on_error: boo
     """
     query = _with_defaults("serving", ("batch", "prompt_len", "generated_len", "dtypes", "parallelism"),
                            hardware, model, mesh, query)
-    return _ask(Serving, scenario("serving", hardware, model, mesh, **query), raise_on_error)
+    return evaluate_as(Serving, scenario("serving", hardware, model, mesh, **query), raise_on_error)
 
 
 def plan_search(hardware: Hardware, model: Model, mesh: Mesh, **query: Any) -> pd.DataFrame:
@@ -277,7 +270,7 @@ def calibrate(runs: Runs, **query: Any) -> Calibration:
     >>> abs(step.step_s / 6.1 - 1) < 0.1
     True
     """
-    return _ask(Calibration, {"query": {"kind": "calibrate", "runs": _runs(runs), **query}}, True)
+    return evaluate_as(Calibration, {"query": {"kind": "calibrate", "runs": _runs(runs), **query}}, True)
 
 
 def validate(runs: Runs, **query: Any) -> pd.DataFrame:
