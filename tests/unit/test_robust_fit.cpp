@@ -11,7 +11,6 @@
 #include "planners/robust_fit.h"
 
 using namespace scalescope;
-using Json = nlohmann::json;
 
 namespace {
 
