@@ -109,7 +109,7 @@ double projected_gradient(const Eigen::VectorXd& jtr, const Eigen::VectorXd& u, 
 
 std::string format_gradient(double g) {
   char text[32];
-  std::snprintf(text, sizeof text, "%.2g", g);
+  std::snprintf(text, sizeof text, "%.3g", g);
   return text;
 }
 
