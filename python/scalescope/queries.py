@@ -8,6 +8,7 @@ that names it and the valid keys.
 from __future__ import annotations
 
 import json
+import numbers
 import os
 from typing import Any, Mapping, Sequence, Union
 
@@ -47,7 +48,8 @@ def scenario(kind: str, hardware: Hardware | None = None, model: Model | None = 
         if isinstance(mesh, Mapping):
             out["mesh"] = dict(mesh)
         else:
-            out["mesh"] = {"shape": [mesh] if isinstance(mesh, int) else list(mesh)}
+            # Any number (numpy's too) is a GPU count; the engine says if it is not a whole one.
+            out["mesh"] = {"shape": [mesh] if isinstance(mesh, numbers.Number) else list(mesh)}
     out["query"] = {"kind": kind, **query}
     return out
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 import scalescope
@@ -110,3 +111,13 @@ def test_a_model_given_as_a_config_path_is_read_from_the_file():
     path = ROOT / "tests/hf_configs/meta-llama-3-70b.json"
     from_file = scalescope.training_step("tpu-v5p", path, [4, 4, 4])
     assert from_file.at("/degrees") == scalescope.training_step(**V5P).at("/degrees")
+
+
+def test_a_numpy_gpu_count_is_a_gpu_count_and_a_fraction_is_named_by_the_engine():
+    as_int = scalescope.scenario("training_step", "h100-sxm", "llama-3-70b", 8)
+    assert scalescope.scenario("training_step", "h100-sxm", "llama-3-70b", np.int64(8)) == as_int
+    assert scalescope.training_step("h100-sxm", "llama-3-70b", np.int64(8)).step_s == \
+        scalescope.training_step("h100-sxm", "llama-3-70b", 8).step_s
+    with pytest.raises(scalescope.ScalescopeError) as e:
+        scalescope.training_step("h100-sxm", "llama-3-70b", 8.5)
+    assert any(d.path.startswith("/mesh") for d in e.value.diagnostics)
