@@ -51,6 +51,15 @@ void mlp(OpList& ops, const char* up, const char* act, const char* down, double 
     if (o) o->experts = experts;
 }
 
+// A materialized kernel's extra HBM traffic over flash's, forward: QK^T writes the scores, the softmax reads them
+// and writes the probabilities, AV reads them; dropout reads them once more and writes the dropped copy and its
+// 1-byte mask. Every head's queries against the whole sequence: the masked half is computed too.
+double materialized_scores_bytes(const LayerShape& s, double heads) {
+  if (s.attention.kernel != AttentionKernel::materialized) return 0;
+  const double passes = s.attention.dropout ? 6.0 : 4.0, mask = s.attention.dropout ? 1.0 : 0.0;
+  return s.tokens * heads * s.seq_len * (passes * bytes_per_element(s.activations) + mask);
+}
+
 // Standard attention (MHA / GQA / MQA): QKVO 2D(N+K)H parameters; QK^T and AV 4 T S N H FLOPs (§2.7).
 void standard_attention(OpList& ops, const ModelConfig& m, const LayerShape& s, double keys) {
   const double b = s.tokens, d = m.d_model, h = m.head_dim;
@@ -58,7 +67,7 @@ void standard_attention(OpList& ops, const ModelConfig& m, const LayerShape& s, 
   ops.matmul("qkv_projection", 1, b, d, (nq + 2.0 * nkv) * h, true, s);
   ops.elementwise("rotary", b * (nq + nkv) * h, 1.0, 6.0, s);
   ops.add("attention", OpKind::attention, 4.0 * b * keys * nq * h,
-          bytes_per_element(s.activations) * b * (2.0 * nq + 2.0 * nkv) * h);
+          bytes_per_element(s.activations) * b * (2.0 * nq + 2.0 * nkv) * h + materialized_scores_bytes(s, nq));
   ops.matmul("output_projection", 1, b, nq * h, d, true, s);
 }
 
@@ -86,7 +95,7 @@ void latent_attention(OpList& ops, const ModelConfig& m, const LayerShape& s, do
   if (!s.at_end) {
     ops.matmul("kv_up_projection", 1, b, a.kv_lora_rank, nq * (a.qk_nope_head_dim + a.v_head_dim), true, s);
     ops.add("attention", OpKind::attention, 4.0 * b * keys * nq * (qk + a.v_head_dim) / 2.0,
-            act * b * nq * (2.0 * qk + 2.0 * a.v_head_dim));
+            act * b * nq * (2.0 * qk + 2.0 * a.v_head_dim) + materialized_scores_bytes(s, nq));
   } else {
     const double r = a.kv_lora_rank;
     ops.matmul("q_absorb_k_up", nq, b, a.qk_nope_head_dim, r, true, s);
@@ -203,7 +212,9 @@ double saved_activation_bytes(const ModelConfig& m, bool moe_layer, const LayerS
     case Remat::big_matmuls: elements = 3.0 * ts * d + qkv_out + up_out; break;
     case Remat::mlp_matmuls: elements = 2.0 * ts * d + up_out; break;
   }
-  return bytes_per_element(s.activations) * elements;
+  return bytes_per_element(s.activations) * elements +
+         b * attention_scores_saved_bytes_per_token(s.attention, remat, nq, s.seq_len, s.activations) +
+         ts * dropout_masks_saved_bytes_per_token(s.attention, remat, d);
 }
 
 }  // namespace scalescope

@@ -52,6 +52,7 @@ struct LayerShape {
   double expert_load = 1;
   Dtype activations = Dtype::bf16;
   Dtype weights = Dtype::bf16;     // bytes of a weight read by a linear matmul
+  AttentionImpl attention;         // flash or materialized scores, dropout (training only)
 
   double etp() const { return expert_tensor > 0 ? expert_tensor : tensor; }
 };
@@ -85,8 +86,9 @@ constexpr double backward_bytes_factor(OpKind k) { return k == OpKind::elementwi
 // MLP matmuls' outputs and redoes the attention block and the MLP's elementwise ops.
 bool recomputed(const LayerOp& o, Remat remat);
 
-// Bytes one layer saves for the backward pass on one chip, per Korthikanti et al. (table 2, with flash attention:
-// no s^2 term) generalised to GQA, MLA and gated MLPs; norms and residuals divided by TP under sequence parallelism.
+// Bytes one layer saves for the backward pass on one chip, per Korthikanti et al. (table 2) generalised to GQA, MLA
+// and gated MLPs; norms, residuals and their dropout masks divided by TP under sequence parallelism. A flash kernel
+// keeps no s^2 term; a materialized one keeps the scores of every head over the whole sequence.
 double saved_activation_bytes(const ModelConfig& m, bool moe_layer, const LayerShape& s, Remat remat,
                               double checkpoints_per_layer);
 

@@ -210,4 +210,15 @@ RematCost remat_cost(const ModelConfig& m, const ParamCounts& params, Remat poli
   return r;
 }
 
+double attention_scores_saved_bytes_per_token(const AttentionImpl& a, Remat remat, double heads, double keys, Dtype act) {
+  if (a.kernel != AttentionKernel::materialized || remat != Remat::none) return 0;
+  const double per_score = bytes_per_element(act) * (a.dropout ? 2.0 : 1.0) + (a.dropout ? 1.0 : 0.0);
+  return heads * keys * per_score;
+}
+
+double dropout_masks_saved_bytes_per_token(const AttentionImpl& a, Remat remat, double width) {
+  const bool keeps_elementwise_inputs = remat == Remat::none || remat == Remat::big_matmuls;
+  return a.dropout && keeps_elementwise_inputs ? 2.0 * width : 0.0;
+}
+
 }  // namespace scalescope

@@ -99,6 +99,21 @@ RematCost remat_cost(const ModelConfig& m, Remat policy, double tokens, double s
 RematCost remat_cost(const ModelConfig& m, const ParamCounts& params, Remat policy, double tokens, double seq_len,
                      double checkpoints_per_layer, Dtype activations, bool causal, FlopAccount account);
 
+// How attention and dropout run, for the saved activations (Korthikanti et al. 2022, Table 2). The default is
+// today's: a fused flash kernel that keeps no S x S scores, and no dropout. Runs of the GPT-3 / Megatron era kept
+// the softmax probabilities and dropout masks, which the setting lets a scenario express.
+enum class AttentionKernel { flash, materialized };
+struct AttentionImpl {
+  AttentionKernel kernel = AttentionKernel::flash;
+  bool dropout = false;  // dropout after attention, after the MLP and (materialized) on the probabilities
+};
+// Bytes one token keeps per layer beyond the flash, dropout-free count, over `heads` local heads of `keys` keys each
+// and `width` residual-stream values: the probabilities (activation dtype) and, with dropout, the dropped copy and
+// a 1-byte mask, when `remat` keeps the attention core (their 5 a s^2 b); a 1-byte mask per residual dropout when
+// `remat` keeps the layer's elementwise inputs (their 2 s b h). Heads and width are per chip.
+double attention_scores_saved_bytes_per_token(const AttentionImpl& a, Remat remat, double heads, double keys, Dtype act);
+double dropout_masks_saved_bytes_per_token(const AttentionImpl& a, Remat remat, double width);
+
 // §2.8: utilisation = 6 N_active tokens / (chip-hours * 3600 * C).
 constexpr double utilisation_from_chip_hours(double active_params, double tokens, double chip_hours,
                                              double peak_flops_per_s) {

@@ -178,6 +178,7 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
   shape.expert_tensor = etp;
   shape.expert_load = m.is_moe() ? expert_load(in.moe) : 1.0;
   shape.activations = in.precision.params;
+  shape.attention = in.attention;
   shape.weights = c.low_precision ? in.precision.matmul : in.precision.params;
   const double stages = s.pipeline;
 

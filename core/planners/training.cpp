@@ -299,9 +299,17 @@ TrainingStep evaluate_training_step(const TrainingInput& in) {
       remat_cost(m, params, in.remat, s.microbatch_tokens, in.seq_len / s.context, in.checkpoints_per_layer, prec.params,
                  in.causal, FlopAccount::full);
   if (s.pipeline > 1) s.in_flight_microbatches = schedule_in_flight_microbatches(p.schedule, s.pipeline, p.microbatches);
-  // Sequence parallelism shards the saved activations over TP; without it the layer inputs are replicated.
+  // Sequence parallelism shards the saved activations over TP; without it the layer inputs are replicated. A
+  // materialized kernel's scores are split by heads, over TP either way.
   const double act_shards = p.sequence_parallel ? s.tensor : 1.0;
-  const double activations_per_microbatch = remat_mb.activation_bytes / s.pipeline * s.stage_imbalance / act_shards;
+  auto kernel_extra_bytes = [&](double tokens, double tp, double shards) {
+    return m.layers * tokens *
+           (attention_scores_saved_bytes_per_token(in.attention, in.remat, m.heads / tp, in.seq_len, prec.params) +
+            dropout_masks_saved_bytes_per_token(in.attention, in.remat, m.d_model) / shards);
+  };
+  const double activations_per_microbatch =
+      (remat_mb.activation_bytes / act_shards + kernel_extra_bytes(s.microbatch_tokens, s.tensor, act_shards)) /
+      s.pipeline * s.stage_imbalance;
   s.activations_bytes = activations_per_microbatch * s.in_flight_microbatches;
   if (s.context > 1)  // ring attention: this layer's KV chunk plus the one in flight; all-gather: the whole KV
     s.context_buffers_bytes = (p.context_variant == ContextVariant::all_gather ? s.context : 2.0) * 2.0 *
@@ -318,7 +326,8 @@ TrainingStep evaluate_training_step(const TrainingInput& in) {
   s.shortfall_bytes = std::max(0.0, s.total_bytes - s.hbm_capacity_bytes);
   // §3.6 #59: the whole job's state (weights, gradients, optimizer, the batch's saved activations), spread evenly.
   const double whole_state = params.total * s.state_bytes_per_param;
-  s.min_chips_for_memory = std::ceil((whole_state + remat_total.activation_bytes) / s.hbm_capacity_bytes);
+  s.min_chips_for_memory =
+      std::ceil((whole_state + remat_total.activation_bytes + kernel_extra_bytes(in.batch_tokens, 1, 1)) / s.hbm_capacity_bytes);
 
   // HBM traffic per step: weights read 3x per microbatch (forward, dL/dX, dL/dW), the optimizer's read-modify-write
   // of its shard, and the saved activations written once and read once. An estimate: the book bounds training by

@@ -121,6 +121,7 @@ struct TrainingInput {
   TrainingPrecision precision;
   Remat remat = Remat::block;
   double checkpoints_per_layer = 0;
+  AttentionImpl attention;  // flash (default) or materialized scores, and dropout masks: saved activations
   Efficiency efficiency;
   bool sum_comms_model = false;  // Feb-2025 "sum" instead of Aug-2025 "max" (§2.9.4)
   FlopAccount flop_account = FlopAccount::full;  // the fuller count, or the book's 6ND (§2.8)

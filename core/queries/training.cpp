@@ -140,6 +140,9 @@ TrainingInput read_training_input(const QueryContext& ctx, JsonReader& args, Dia
   in.sum_comms_model = args.choice("comms_model", false, {"max", "sum"}).value_or("max") == "sum";
   if (auto r = args.choice("remat", false, {"none", "block", "big_matmuls", "mlp_matmuls", "checkpoints"})) in.remat = *parse_remat(*r);
   in.checkpoints_per_layer = args.number("checkpoints_per_layer", in.remat == Remat::checkpoints).value_or(0);
+  if (args.choice("attention_kernel", false, {"flash", "materialized"}).value_or("flash") == "materialized")
+    in.attention.kernel = AttentionKernel::materialized;
+  in.attention.dropout = args.boolean("dropout", false).value_or(false);
   in.efficiency = read_efficiency(args, d);
   in.flop_account = args.choice("flop_account", false, {"full", "6nd"}).value_or("full") == "6nd" ? FlopAccount::six_nd
                                                                                                   : FlopAccount::full;

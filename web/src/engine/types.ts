@@ -143,6 +143,9 @@ export interface TrainingStepQuery {
   precision?: { matmul?: MatmulPrecision; params?: Dtype; master_weights?: 'none' | 'bf16' | 'fp32'; optimizer_states?: 'fp32' | 'bf16' };
   remat?: Remat;
   checkpoints_per_layer?: number;
+  /** Whether the softmax scores are kept (materialized) or recomputed (flash, the default). */
+  attention_kernel?: 'flash' | 'materialized';
+  dropout?: boolean;
   moe?: MoeSettings;
   mtp_layers?: number;
   efficiency?: Efficiency;
