@@ -15,7 +15,8 @@ namespace scalescope {
 
 namespace {
 
-// The same scenario measured twice must agree to within 1.5x; runs that disagree more cannot both be fitted.
+// The same scenario measured twice must agree to within 1.5x; runs that disagree more cannot both be fitted. Only
+// the runs a fit sees are compared: a held or excluded run's measurement must not decide whether the fit runs.
 void check_contradictions(const Json& runs_node, const std::vector<PublishedRun>& runs, const std::string& path,
                           Diagnostics& d) {
   std::map<std::string, std::pair<double, std::string>> seen;
@@ -26,7 +27,7 @@ void check_contradictions(const Json& runs_node, const std::vector<PublishedRun>
     const PublishedRun* run = nullptr;
     for (const auto& x : runs)
       if (x.id == r.value("id", "")) run = &x;
-    if (!run) continue;
+    if (!run || !fittable(*run)) continue;
     auto [it, fresh] = seen.emplace(key, std::make_pair(run->measured, run->id));
     if (!fresh && std::max(run->measured, it->second.first) > 1.5 * std::min(run->measured, it->second.first))
       add_diagnostic(d, json_pointer_child(path, i), "contradictory_runs",

@@ -166,6 +166,12 @@ TEST_CASE("calibrate refuses too few runs, contradicting runs, zero times and a 
   CHECK(has(out, "/query/runs", "too_few_runs"));
   out = eval({{"query", {{"kind", "calibrate"}, {"runs", {training_run("a", 4194304, 10), training_run("b", 4194304, 30)}}}}});
   CHECK(has(out, "/query/runs/1", "contradictory_runs"));
+  // A held run is never fitted, so it contradicts nothing (issue 18: a held measurement must not decide the fit).
+  json held = training_run("b", 4194304, 30);
+  held["split"] = "held";
+  out = eval({{"query", {{"kind", "calibrate"},
+                         {"runs", {training_run("a", 4194304, 10), training_run("c", 8388608, 20), held}}}}});
+  CHECK(!has(out, "/query/runs/2", "contradictory_runs"));
   out = eval({{"query", {{"kind", "calibrate"}, {"runs", {training_run("a", 4194304, 0), training_run("b", 8388608, 20)}}}}});
   CHECK(has(out, "/query/runs/0/measured", "not_positive"));
   json bad_run = training_run("b", 8388608, 20);

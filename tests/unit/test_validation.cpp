@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -137,6 +138,76 @@ TEST_CASE("leave one family out: the transfer to an unseen family stays within i
   CHECK(median_abs(training["gpu"]) <= 0.15);
   // The interpolation figure is not the transfer figure: the sibling-held median is well below the family one.
   CHECK(median_abs(held_in_scope("tpu", "training")) < median_abs(training["tpu"]));
+}
+
+// The suite's runs with every run that `doubled` selects measured at twice its value.
+json with_doubled_measurements(const std::function<bool(const json&)>& doubled) {
+  json runs = suite_runs();
+  for (auto& r : runs)
+    if (doubled(r)) r["measured"] = 2.0 * r["measured"].get<double>();
+  return runs;
+}
+
+TEST_CASE("no leak: held and excluded runs' measurements do not move a fitted parameter", "[validation][issue18]") {
+  // Issue 18 item 3: multiply every held run's measured value by 2 and refit; the profiles must not change. The
+  // excluded runs are doubled too: they are never fitted either.
+  const auto fit = [](const json& runs) {
+    const json out = evaluate_query({{"kind", "calibrate"}, {"runs", runs}, {"priors", "literature"}});
+    INFO(out["diagnostics"].dump());
+    REQUIRE(out["ok"] == true);
+    std::map<std::string, json> fitted;
+    for (const auto& p : out["result"]["profiles"]) fitted[p["id"]] = json{p["parameters"], p["fitted_on"]};
+    return fitted;
+  };
+  const auto as_published = fit(suite_runs());
+  const auto doubled = fit(with_doubled_measurements(
+      [](const json& r) { return r.value("split", "") == "held" || r.contains("excluded"); }));
+  REQUIRE(as_published.size() >= 4);
+  for (const auto& [id, profile] : as_published) {
+    INFO(id);
+    REQUIRE(doubled.count(id) == 1);
+    CHECK(doubled.at(id).dump() == profile.dump());  // bit for bit
+  }
+  // And the check can fail: doubling the fit runs moves the profiles.
+  CHECK(fit(with_doubled_measurements([](const json& r) { return r.value("split", "") == "fit"; })) != as_published);
+}
+
+TEST_CASE("no leak: a family held out whole is predicted without its own measurements", "[validation][issue18]") {
+  // The leave-one-family-out refit must not see the family it predicts: doubling that family's measurements leaves
+  // its predictions (measured x (1 + error)) unchanged. One TPU and one GPU family.
+  for (const std::string family : {"MaxText v5e (Dec 2023)", "Megatron-LM 2021 (A100)"}) {
+    INFO(family);
+    const auto predictions = [&](const json& runs) {
+      const json out = evaluate_query({{"kind", "validation"}, {"runs", runs}, {"family_holdout", true}});
+      REQUIRE(out["ok"] == true);
+      std::map<std::string, double> measured, predicted;
+      for (const auto& r : runs) measured[r["id"]] = r["measured"].get<double>();
+      for (const auto& f : out["result"]["family_holdout"])
+        if (f["family"] == family)
+          for (const auto& r : f["runs"])
+            predicted[r["id"]] = measured[r["id"]] * (1.0 + r["calibrated_error_frac"].get<double>());
+      return predicted;
+    };
+    const auto as_published = predictions(suite_runs());
+    const auto doubled = predictions(with_doubled_measurements([&](const json& r) { return r["family"] == family; }));
+    REQUIRE(as_published.size() >= 3);
+    REQUIRE(doubled.size() == as_published.size());
+    for (const auto& [id, value] : as_published) {
+      INFO(id);
+      CHECK(doubled.at(id) == Approx(value).epsilon(1e-12));
+    }
+  }
+}
+
+TEST_CASE("the suite's runs must say their split; a team's own runs are all fit runs, as calibrate documents",
+          "[validation][issue18]") {
+  json runs = suite_runs();
+  runs[0].erase("split");
+  const json out = evaluate_query({{"kind", "validation"}, {"runs", runs}});
+  REQUIRE(out["ok"] == false);
+  bool named = false;
+  for (const auto& d : out["diagnostics"]) named |= d["path"] == "/query/runs/0/split" && d["code"] == "missing_key";
+  CHECK(named);
 }
 
 TEST_CASE("the calibrated model beats the book on every held-out family in scope", "[validation]") {
