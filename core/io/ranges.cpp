@@ -129,6 +129,7 @@ constexpr NumberRange kRanges[] = {
     {"tile_k", 1, 4096, kWhole, ""},
     {"parallel_tiles", 1, 100000, kWhole, "tiles"},
     {"runs", 1, 1e6, kWhole, "runs"},
+    {"max_expert_degree", 1, 1e8, kWhole, "expert ranks"},  // a fitted scope's widest expert group
     // An error band holds whatever the fit measured: a prediction of 1e6 s against a measured 1e-6 s is 1e12.
     {"median_frac", 0, 1e13, kReal, "of the measured value"},
     {"p90_frac", 0, 1e13, kReal, "of the measured value"},

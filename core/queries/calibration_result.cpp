@@ -1,5 +1,6 @@
 #include "queries/calibration_result.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -30,20 +31,43 @@ const CalibrationProfile* resolve_profile(const QueryContext& ctx, JsonReader& a
   return p;
 }
 
-Json calibration_json(const CalibrationProfile& p, const Hardware& hw, const char* task) {
+ScopePoint scope_point(const TrainingInput& in) {
+  return {in.mesh->chips, in.seq_len, in.model->is_moe(), std::max(1.0, in.plan.expert.degree),
+          matmul_precision_name(in.precision)};
+}
+
+ScopePoint scope_point(const ServingInput& in, double context_tokens) {
+  return {in.mesh->chips, context_tokens, in.model->is_moe(), std::max(1.0, in.expert.degree), ""};
+}
+
+Json calibration_json(const CalibrationProfile& p, const Hardware& hw, const char* task, const ScopePoint& point) {
   const bool family = p.is_family();
   Json profile{{"id", p.id},
                {"name", p.name},
                {"source", p.source},
                {"fitted_on", p.fitted_on},
                {"family_fallback", family}};
+  const FittedScope* scope = p.scope(task);
+  const std::vector<std::string> outside = scope ? scope->outside(point) : std::vector<std::string>{};
+  // Outside the fitted runs, a chip profile's sibling band does not hold: the family's transfer band does.
+  const CalibrationProfile* transfer = family ? &p : family_profile_for(p.kind);
+  const bool transferred = !outside.empty() && !family && transfer && transfer->band(task);
+  const CalibrationProfile& source = transferred ? *transfer : p;
   Json band = nullptr;
-  if (const ErrorBand* b = p.band(task)) {
-    std::string text = "median " + percent(b->median_frac) + ", 90th percentile " + percent(b->p90_frac) + " over " +
-                       format_count(b->runs) + " held-out " + (p.kind == "tpu" ? "TPU " : "GPU ") + task + " runs";
-    if (family) text += "; " + hw.name + " has no runs of its own: the " + p.kind + " family's profile, a wider band";
+  if (const ErrorBand* b = source.band(task)) {
+    const std::string kind = p.kind == "tpu" ? "TPU" : "GPU";
+    const std::string runs = format_count(b->runs) + " held-out " + kind + " " + task + " runs";
+    std::string text = "median " + percent(b->median_frac) + ", 90th percentile " + percent(b->p90_frac) + " over " + runs;
+    if (family) text += "; " + hw.name + " has no runs of its own: the " + kind + " family's profile, a wider band";
+    if (transferred) text += ", each chip held out whole (the " + kind + " family's transfer band)";
+    if (!outside.empty()) {
+      text += "; outside the runs behind the " + p.id + " profile: ";
+      for (std::size_t i = 0; i < outside.size(); ++i) text += (i ? ", " : "") + outside[i];
+    }
     band = {{"runs", b->runs}, {"median_frac", b->median_frac}, {"p90_frac", b->p90_frac}, {"max_frac", b->max_frac},
-            {"signed_median_frac", b->signed_median_frac}, {"text", text}};
+            {"signed_median_frac", b->signed_median_frac},
+            {"scope", family || !outside.empty() ? "transfer" : scope ? "fitted" : "unrecorded"},
+            {"outside", outside}, {"text", text}};
   }
   return {{"profile", profile}, {"error_band", band}};
 }

@@ -2,6 +2,8 @@
 // the error band the validation suite measured out of sample for that chip kind and task; and the profile a query
 // runs with (its own `calibration` override, else the embedded profile for the chip).
 #pragma once
+#include "planners/serving.h"
+#include "planners/training.h"
 #include "queries/query.h"
 #include "specs/calibration_profile.h"
 
@@ -12,8 +14,14 @@ namespace scalescope {
 const CalibrationProfile* resolve_profile(const QueryContext& ctx, JsonReader& args, CalibrationProfile& storage,
                                           Diagnostics& diagnostics);
 
-// {"profile": {id, name, source, fitted_on, family_fallback}, "error_band": {..., "text"}} for `task`
-// ("training" | "serving").
-Json calibration_json(const CalibrationProfile& profile, const Hardware& hw, const char* task);
+// Where a training plan or a serving deployment sits against a profile's fitted scope.
+ScopePoint scope_point(const TrainingInput& in);
+ScopePoint scope_point(const ServingInput& in, double context_tokens);
+
+// {"profile": {id, name, source, fitted_on, family_fallback}, "error_band": {..., "scope", "text"}} for `task`
+// ("training" | "serving"). The band says where it holds (issue 18): inside the profile's fitted scope it is the
+// profile's own (sibling runs held out); outside it (`point` past the fitted runs, or a chip without runs of its
+// own) it is the family's transfer band, each chip held out whole, and the text names the reason.
+Json calibration_json(const CalibrationProfile& profile, const Hardware& hw, const char* task, const ScopePoint& point);
 
 }  // namespace scalescope

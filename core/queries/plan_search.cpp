@@ -403,7 +403,9 @@ Json run_plan_search(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
            {"progress_frac", space.size > 0 ? static_cast<double>(state.next) / static_cast<double>(space.size) : 1.0}};
   // Why an incomplete answer stopped: the caller's chunk, or the work one call may do (docs/api.md "Limits").
   if (!complete) out["stopped_by"] = state.work_limited ? "work_limit" : "chunk_plans";
-  if (profile) out["calibration"] = calibration_json(*profile, *ctx.hw, "training");
+  // The band of the best plan: where it sits against the runs behind the profile.
+  if (profile)
+    out["calibration"] = calibration_json(*profile, *ctx.hw, "training", scope_point(state.best.empty() ? in : state.best[0].input));
   if (!complete) {
     Json kept = Json::array();
     for (const RankedPlan& p : state.best) kept.push_back(p.index);

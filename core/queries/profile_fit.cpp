@@ -230,12 +230,23 @@ ProfileFit fit_profiles(const std::vector<PublishedRun>& runs, const std::vector
     for (std::size_t i = 0; i < runs.size(); ++i) kp.run_profile[i] = kp.chip_index(runs[i].hardware_id);
     fit_task(runs, kp, kind, ParameterTask::training, literature_priors, max_iterations, budget, out);
     fit_task(runs, kp, kind, ParameterTask::serving, literature_priors, max_iterations, budget, out);
-    // Provenance: the runs each profile was fitted on (the family: every run of its kind).
+    // Provenance: the runs each profile was fitted on (the family: every run of its kind), and the span they cover
+    // per task, so that a result can say whether its plan lies inside it.
     for (std::size_t p = 0; p < kp.profiles.size(); ++p) {
-      kp.profiles[p].fitted_on.clear();
+      CalibrationProfile& profile = kp.profiles[p];
+      profile.fitted_on.clear();
+      profile.scopes.clear();
+      for (const char* task : {"training", "serving"}) {
+        FittedScope scope;
+        scope.task = task;
+        for (std::size_t i = 0; i < runs.size(); ++i)
+          if (runs[i].kind == kind && runs[i].task == task && fittable(runs[i]) && (p == 0 || kp.run_profile[i] == p))
+            scope.widen(run_scope_point(runs[i]));
+        if (scope.max_chips > 0) profile.scopes.push_back(std::move(scope));
+      }
       for (std::size_t i = 0; i < runs.size(); ++i)
         if (runs[i].kind == kind && fittable(runs[i]) && (p == 0 || kp.run_profile[i] == p))
-          kp.profiles[p].fitted_on.push_back(runs[i].id);
+          profile.fitted_on.push_back(runs[i].id);
     }
     for (auto& p : kp.profiles) out.profiles.push_back(std::move(p));
   }

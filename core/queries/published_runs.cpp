@@ -7,6 +7,7 @@
 #include "io/text.h"
 #include "planners/calibrated_serving.h"
 #include "planners/calibrated_training.h"
+#include "queries/calibration_result.h"
 #include "queries/serving_args.h"
 #include "queries/training_args.h"
 
@@ -146,6 +147,10 @@ std::vector<PublishedRun> read_published_runs(const Json& runs, const std::strin
 }
 
 const char* run_architecture(const PublishedRun& run) { return run.specs && run.specs->model.is_moe() ? "moe" : "dense"; }
+
+ScopePoint run_scope_point(const PublishedRun& run) {
+  return run.task == "training" ? scope_point(run.training) : scope_point(run.serving, run.kv_context_len);
+}
 
 double predict_run(const PublishedRun& run, const CalibrationProfile* profile) {
   return run.task == "training" ? predict_training(run, profile) : predict_serving(run, profile);

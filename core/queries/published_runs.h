@@ -43,6 +43,9 @@ std::vector<PublishedRun> read_published_runs(const Json& runs, const std::strin
 // "moe" when the run's model routes tokens to experts, else "dense" (the validation tables split by it).
 const char* run_architecture(const PublishedRun& run);
 
+// Where the run sits, in the terms of a profile's fitted scope.
+ScopePoint run_scope_point(const PublishedRun& run);
+
 // The run's metric predicted by the book (profile == nullptr) or the calibrated model with `profile`.
 double predict_run(const PublishedRun& run, const CalibrationProfile* profile);
 

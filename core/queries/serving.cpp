@@ -260,7 +260,7 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
                     {"tokens_per_s", batch / ideal.step_s},
                     {"request_latency_s", ideal_one.time_s + generated * ideal.step_s},
                     {"usd_per_million_output_tokens", usd_per_s * ideal.step_s / batch * 1e6}};
-    out["calibration"] = calibration_json(*profile, hw, "serving");
+    out["calibration"] = calibration_json(*profile, hw, "serving", scope_point(in, context));
   }
   return out;
 }

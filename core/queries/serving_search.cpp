@@ -162,7 +162,16 @@ Json run_serving_search(const QueryContext& ctx, JsonReader& args, Diagnostics& 
           {"deployments", best},
           {"frontier", frontier},
           {"frontier_size", s.frontier.size()}};
-  if (in.profile) out["calibration"] = calibration_json(*in.profile, *ctx.hw, "serving");
+  if (in.profile) {  // the band of the best deployment: one replica against the runs behind the profile
+    ScopePoint point{0, in.kv_context_len > 0 ? in.kv_context_len : in.prompt_len + in.generated_len / 2.0,
+                     in.model->is_moe(), 1, ""};
+    if (!s.best.empty()) {
+      point.chips = 1;
+      for (int n : s.best[0].mesh_shape) point.chips *= n;
+      point.expert_degree = std::max(1.0, s.best[0].expert);
+    }
+    out["calibration"] = calibration_json(*in.profile, *ctx.hw, "serving", point);
+  }
   return out;
 }
 

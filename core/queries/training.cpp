@@ -412,7 +412,7 @@ Json run_training_step(const QueryContext& ctx, JsonReader& args, Diagnostics& d
   out["memory"]["transient_bytes"] = c.parts.transient_bytes;
   out["breakdown"] = breakdown_json(c.parts);
   out["ideal"] = ideal_json(c.ideal);
-  out["calibration"] = calibration_json(*profile, *ctx.hw, "training");
+  out["calibration"] = calibration_json(*profile, *ctx.hw, "training", scope_point(in));
   if (explain) out["explain"] = explain_training(in, c.ideal);
   return out;
 }

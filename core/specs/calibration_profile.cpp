@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "io/format.h"
+
 namespace scalescope {
 
 namespace {
@@ -77,14 +79,24 @@ void read_tiling(JsonReader& r, MatmulTiling& t, Diagnostics& d) {
   s.finish();
 }
 
-void read_bands(JsonReader& r, std::vector<ErrorBand>& bands, Diagnostics& d) {
-  const Json* node = r.object("error_bands", true);
+// `key`'s object of one object per task ("training", "serving"), each read by `read_task(reader, task)`.
+template <class ReadTask>
+void read_per_task(JsonReader& r, const char* key, bool required, Diagnostics& d, ReadTask read_task) {
+  const Json* node = r.object(key, required);
   if (!node) return;
-  JsonReader all(*node, r.path_of("error_bands"), d);
+  JsonReader all(*node, r.path_of(key), d);
   for (const char* task : {"training", "serving"}) {
-    const Json* b = all.object(task, false);
-    if (!b) continue;
-    JsonReader s(*b, all.path_of(task), d);
+    if (const Json* b = all.object(task, false)) {
+      JsonReader s(*b, all.path_of(task), d);
+      read_task(s, task);
+      s.finish();
+    }
+  }
+  all.finish();
+}
+
+void read_bands(JsonReader& r, std::vector<ErrorBand>& bands, Diagnostics& d) {
+  read_per_task(r, "error_bands", true, d, [&](JsonReader& s, const char* task) {
     ErrorBand band;
     band.task = task;
     band.runs = s.number("runs", true).value_or(1);
@@ -92,10 +104,52 @@ void read_bands(JsonReader& r, std::vector<ErrorBand>& bands, Diagnostics& d) {
     band.p90_frac = s.number("p90_frac", true).value_or(0);
     band.max_frac = s.number("max_frac", true).value_or(0);
     band.signed_median_frac = s.number("signed_median_frac", true).value_or(0);
-    s.finish();
     bands.push_back(band);
+  });
+}
+
+std::vector<std::string> read_strings(JsonReader& r, const char* key, bool required, Diagnostics& d);
+
+// `fitted_scope` (optional: profiles written before it was kept have none, and get no scope check).
+void read_scopes(JsonReader& r, std::vector<FittedScope>& scopes, Diagnostics& d) {
+  read_per_task(r, "fitted_scope", false, d, [&](JsonReader& s, const char* task) {
+    FittedScope f;
+    f.task = task;
+    auto range = [&](const char* key, double& lo, double& hi) {
+      if (const Json* a = s.array(key, true)) {
+        if (a->size() == 2 && (*a)[0].is_number() && (*a)[1].is_number() && (*a)[0].get<double>() > 0 &&
+            (*a)[0].get<double>() <= (*a)[1].get<double>()) {
+          lo = (*a)[0].get<double>();
+          hi = (*a)[1].get<double>();
+        } else {
+          add_diagnostic(d, s.path_of(key), "wrong_type", "expected [min, max], two positive numbers, min <= max");
+        }
+      }
+    };
+    range("chips", f.min_chips, f.max_chips);
+    range("seq_len", f.min_seq_len, f.max_seq_len);
+    for (const std::string& a : read_strings(s, "architectures", true, d)) {
+      if (a == "dense") f.dense = true;
+      else if (a == "moe") f.moe = true;
+      else add_diagnostic(d, s.path_of("architectures"), "unknown_choice", "'" + a + "' is not one of: dense, moe");
+    }
+    f.max_expert_degree = s.number("max_expert_degree", true).value_or(1);
+    f.matmul = read_strings(s, "matmul", false, d);
+    scopes.push_back(std::move(f));
+  });
+}
+
+Json scopes_json(const std::vector<FittedScope>& scopes) {
+  Json out = Json::object();
+  for (const auto& f : scopes) {
+    Json architectures = Json::array();
+    if (f.dense) architectures.push_back("dense");
+    if (f.moe) architectures.push_back("moe");
+    out[f.task] = {{"chips", {f.min_chips, f.max_chips}}, {"seq_len", {f.min_seq_len, f.max_seq_len}},
+                   {"architectures", architectures}, {"max_expert_degree", f.max_expert_degree}};
+    if (!f.matmul.empty()) out[f.task]["matmul"] = f.matmul;
   }
-  all.finish();
+  return out;
 }
 
 std::vector<std::string> read_strings(JsonReader& r, const char* key, bool required, Diagnostics& d) {
@@ -116,6 +170,44 @@ const ErrorBand* CalibrationProfile::band(std::string_view task) const {
   for (const auto& b : bands)
     if (b.task == task) return &b;
   return nullptr;
+}
+
+const FittedScope* CalibrationProfile::scope(std::string_view task) const {
+  for (const auto& f : scopes)
+    if (f.task == task) return &f;
+  return nullptr;
+}
+
+void FittedScope::widen(const ScopePoint& p) {
+  const bool first = min_chips <= 0;
+  min_chips = first ? p.chips : std::min(min_chips, p.chips);
+  max_chips = std::max(max_chips, p.chips);
+  min_seq_len = first ? p.seq_len : std::min(min_seq_len, p.seq_len);
+  max_seq_len = std::max(max_seq_len, p.seq_len);
+  (p.moe ? moe : dense) = true;
+  if (p.moe) max_expert_degree = std::max(max_expert_degree, p.expert_degree);
+  if (!p.matmul.empty() && std::find(matmul.begin(), matmul.end(), p.matmul) == matmul.end()) matmul.push_back(p.matmul);
+}
+
+std::vector<std::string> FittedScope::outside(const ScopePoint& p) const {
+  std::vector<std::string> why;
+  auto span = [&](double v, double lo, double hi, const char* unit) {
+    if (v < lo || v > hi)
+      why.push_back(format_count(v) + " " + unit + " (fitted: " + format_count(lo) + " to " + format_count(hi) + ")");
+  };
+  if (p.chips > 0) span(p.chips, min_chips, max_chips, "chips");  // 0: not known (a search that found nothing)
+  span(p.seq_len, min_seq_len, max_seq_len, task == "serving" ? "tokens of context" : "tokens a sequence");
+  if (p.moe ? !moe : !dense)
+    why.push_back(std::string(p.moe ? "an MoE model (fitted: dense runs only)" : "a dense model (fitted: MoE runs only)"));
+  if (p.moe && moe && p.expert_degree > max_expert_degree)
+    why.push_back(format_count(p.expert_degree) + "-way expert parallelism (fitted: up to " +
+                  format_count(max_expert_degree) + "-way)");
+  if (!p.matmul.empty() && !matmul.empty() && std::find(matmul.begin(), matmul.end(), p.matmul) == matmul.end()) {
+    std::string fitted;
+    for (const auto& m : matmul) fitted += (fitted.empty() ? "" : ", ") + m;
+    why.push_back(p.matmul + " matmuls (fitted: " + fitted + ")");
+  }
+  return why;
 }
 
 CalibrationProfile parse_calibration_profile(const Json& node, const std::string& path, Diagnostics& d) {
@@ -141,6 +233,7 @@ CalibrationProfile parse_calibration_profile(const Json& node, const std::string
     s.finish();
   }
   read_bands(r, p.bands, d);
+  read_scopes(r, p.scopes, d);
   r.finish();
   return p;
 }
@@ -162,7 +255,8 @@ Json calibration_profile_json(const CalibrationProfile& p) {
           {"tiling", {{"tile_m", p.tiling.tile_m}, {"tile_n", p.tiling.tile_n}, {"tile_k", p.tiling.tile_k},
                       {"parallel_tiles", p.tiling.parallel_tiles}}},
           {"parameters", params},
-          {"error_bands", bands}};
+          {"error_bands", bands},
+          {"fitted_scope", scopes_json(p.scopes)}};
 }
 
 std::span<const CalibrationProfile> embedded_calibration_profiles() {
@@ -189,6 +283,12 @@ const CalibrationProfile* calibration_profile_for(const Hardware& hw) {
     if (p.is_family()) family = &p;
   }
   return family;
+}
+
+const CalibrationProfile* family_profile_for(std::string_view kind) {
+  for (const auto& p : embedded_calibration_profiles())
+    if (p.kind == kind && p.is_family()) return &p;
+  return nullptr;
 }
 
 Diagnostics validate_calibration_profiles() {

@@ -23,6 +23,30 @@ struct ErrorBand {
   double signed_median_frac = 0;  // below 0: optimistic
 };
 
+// Where one run or plan sits, in the terms a profile's fitted scope is kept in.
+struct ScopePoint {
+  double chips = 0;            // 0: not known
+  double seq_len = 0;          // training: the sequence; serving: the KV context
+  bool moe = false;
+  double expert_degree = 1;    // the expert-parallel group (1: none)
+  std::string matmul;          // training: the matmul precision ("bf16", "fp8", ...); serving: empty
+};
+
+// The span of the runs a profile was fitted on for one task (issue 18: a band says where it holds). A plan inside
+// it is an interpolation between fitted runs; outside it (more or fewer chips, another sequence length, another
+// architecture or precision, a wider expert group) it is a transfer, and gets the transfer band.
+struct FittedScope {
+  std::string task;
+  double min_chips = 0, max_chips = 0, min_seq_len = 0, max_seq_len = 0;
+  bool dense = false, moe = false;
+  double max_expert_degree = 1;
+  std::vector<std::string> matmul;  // training only
+
+  void widen(const ScopePoint& p);  // the scope with `p` in it
+  // What puts `p` outside, one phrase each ("2048 chips (fitted: 64 to 1536)"); empty: inside.
+  std::vector<std::string> outside(const ScopePoint& p) const;
+};
+
 struct CalibrationProfile {
   std::string id, name, kind;      // kind: "tpu" | "gpu"
   std::vector<std::string> hardware;  // preset ids this profile is for; empty: the family fallback for `kind`
@@ -38,9 +62,11 @@ struct CalibrationProfile {
   double decode_hbm_frac = 1, decode_matmul_frac = 1, decode_op_overhead_s = 0, decode_step_overhead_s = 0;
   double decode_expert_frac = 1;
   std::vector<ErrorBand> bands;
+  std::vector<FittedScope> scopes;  // per task; empty in a profile written before scopes were kept
 
   bool is_family() const { return hardware.empty(); }
   const ErrorBand* band(std::string_view task) const;
+  const FittedScope* scope(std::string_view task) const;
 };
 
 // Which runs constrain a parameter, and whether each chip gets its own value or the family shares one.
@@ -76,6 +102,9 @@ std::span<const CalibrationProfile> embedded_calibration_profiles();
 // The profile for a chip: its own if one lists its preset id, else the family fallback for its kind (nullptr only
 // if the build carries no profile for the kind).
 const CalibrationProfile* calibration_profile_for(const Hardware& hw);
+// The embedded family fallback for a chip kind ("tpu" | "gpu"): its band is the transfer band, each chip held
+// out whole in turn.
+const CalibrationProfile* family_profile_for(std::string_view kind);
 
 // Validates every embedded profile (schema, ranges, a family fallback for each chip kind).
 Diagnostics validate_calibration_profiles();

@@ -74,6 +74,69 @@ TEST_CASE("a chip without runs of its own uses its family's profile and says so"
   CHECK(c["error_band"]["p90_frac"].get<double>() > own["result"]["calibration"]["error_band"]["p90_frac"].get<double>());
 }
 
+TEST_CASE("a band says where it holds: inside the profile's fitted runs the sibling band, outside them the transfer band",
+          "[fidelity][issue18]") {
+  // Issue 18 item 4. The embedded profiles record the span of their fit runs (calibration_profiles/*.json
+  // fitted_scope); a plan past it gets the family's band (each chip held out whole), with the reason in words.
+  const scalescope::CalibrationProfile* v5p = nullptr;
+  const scalescope::CalibrationProfile* tpu = nullptr;
+  for (const auto& p : scalescope::embedded_calibration_profiles()) {
+    if (p.id == "tpu-v5p") v5p = &p;
+    if (p.id == "tpu") tpu = &p;
+  }
+  REQUIRE(v5p);
+  REQUIRE(tpu);
+  REQUIRE(v5p->scope("training"));
+  const auto band_of = [](const json& scenario) {
+    const json out = eval(scenario);
+    INFO(out.dump());
+    REQUIRE(out["ok"] == true);
+    return out["result"]["calibration"]["error_band"];
+  };
+  // LLaMA-3 70B on 2048 v5p chips at 4k tokens: inside the MaxText v5p runs it was fitted on.
+  const json inside = band_of(v5p_step());
+  CHECK(inside["scope"] == "fitted");
+  CHECK(inside["outside"].empty());
+  CHECK(inside["p90_frac"].get<double>() == v5p->band("training")->p90_frac);
+  // A 32k sequence, past the fitted 2k-8k: the TPU family's transfer band, and the text says why.
+  json long_seq = v5p_step();
+  long_seq["query"]["seq_len"] = 32768;
+  const json outside = band_of(long_seq);
+  CHECK(outside["scope"] == "transfer");
+  REQUIRE(outside["outside"].size() == 1);
+  CHECK(outside["outside"][0].get<std::string>().find("32768 tokens a sequence") != std::string::npos);
+  CHECK(outside["p90_frac"].get<double>() == tpu->band("training")->p90_frac);
+  CHECK(outside["runs"].get<double>() == tpu->band("training")->runs);
+  CHECK(outside["text"].get<std::string>().find("transfer band") != std::string::npos);
+  CHECK(outside["text"].get<std::string>().find("outside the runs behind the tpu-v5p profile") != std::string::npos);
+  // 16 chips, fewer than any fitted run; and two reasons at once are both named.
+  json small = training("tpu-v5p", {{"shape", {2, 2, 4}}}, {{"fsdp", {"X", "Y"}}, {"tensor", {"Z"}}});
+  small["query"]["seq_len"] = 32768;
+  CHECK(band_of(small)["outside"].size() == 2);
+  // A precision the profile never saw: B200 was fitted on fp8 and mxfp8 runs only.
+  const json b200 = band_of(training("b200", {{"shape", {64}}}, {{"fsdp", 8}, {"tensor", 8}}));
+  CHECK(b200["scope"] == "transfer");
+  CHECK(b200["outside"][0].get<std::string>().find("bf16 matmuls") != std::string::npos);
+  // MoE with a wider expert group than any fitted H100 run.
+  json wide_ep = training("h100-sxm", {{"shape", {256}}}, {{"expert", 256}});
+  wide_ep["model"] = {{"preset", "deepseek-v3"}};
+  CHECK(band_of(wide_ep)["outside"][0].get<std::string>().find("256-way expert parallelism") != std::string::npos);
+  // plan_search says it of its best plan.
+  const json search = eval({{"hardware", {{"preset", "tpu-v5p"}}}, {"model", {{"preset", "llama-3-70b"}}},
+                            {"mesh", {{"shape", {4, 4, 4}}}},
+                            {"query", {{"kind", "plan_search"}, {"batch_tokens", 1048576}, {"seq_len", 32768}, {"keep", 1}}}});
+  REQUIRE(search["ok"] == true);
+  CHECK(search["result"]["calibration"]["error_band"]["scope"] == "transfer");
+  // A profile written before scopes were kept still loads; its band cannot say where it holds, and says so.
+  json old = scalescope::calibration_profile_json(*v5p);
+  old.erase("fitted_scope");
+  json with_old = long_seq;
+  with_old["query"]["calibration"] = old;
+  const json unrecorded = band_of(with_old);
+  CHECK(unrecorded["scope"] == "unrecorded");
+  CHECK(unrecorded["p90_frac"].get<double>() == v5p->band("training")->p90_frac);
+}
+
 TEST_CASE("serving and plan_search are calibrated by default too", "[fidelity]") {
   const json serve_scenario = {{"hardware", {{"preset", "h100-sxm"}}}, {"model", {{"preset", "llama-3-8b"}}},
                                 {"mesh", {{"shape", {1}}}},
@@ -137,6 +200,16 @@ TEST_CASE("query.calibration replaces the profile; a bad one is diagnosed at its
   CHECK(has(out, "/query/calibration/parameters/overlap_frac", "too_small"));  // below its range (docs/api.md Limits)
   scenario["query"]["calibration"] = "fast";
   CHECK(has(eval(scenario), "/query/calibration", "wrong_type"));
+  // A fitted scope that is not a span, or names an architecture that does not exist.
+  json bad_scope = profile;
+  bad_scope["fitted_scope"]["training"]["chips"] = {4096, 64};
+  bad_scope["fitted_scope"]["training"]["architectures"] = {"dense", "hybrid"};
+  bad_scope["fitted_scope"]["training"]["max_expert_degree"] = 0;
+  scenario["query"]["calibration"] = bad_scope;
+  const json scoped = eval(scenario);
+  CHECK(has(scoped, "/query/calibration/fitted_scope/training/chips", "wrong_type"));
+  CHECK(has(scoped, "/query/calibration/fitted_scope/training/architectures", "unknown_choice"));
+  CHECK(has(scoped, "/query/calibration/fitted_scope/training/max_expert_degree", "not_positive"));
 }
 
 TEST_CASE("calibrate fits a team's own runs and the profile it returns can be passed back", "[fidelity]") {

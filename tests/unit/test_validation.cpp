@@ -256,5 +256,7 @@ TEST_CASE("the shipped profiles are what the fit gives today (refit after changi
       // Relative 1e-3: the fit is deterministic, but wasm's libm may differ from glibc's in the last bits.
       CHECK(fitted[p.id]["parameters"][q.key].get<double>() == Approx(p.*q.field).epsilon(1e-3));
     }
+    // The span of the runs behind it, which decides where its band holds (issue 18).
+    CHECK(fitted[p.id]["fitted_scope"] == scalescope::calibration_profile_json(p)["fitted_scope"]);
   }
 }

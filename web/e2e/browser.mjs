@@ -308,6 +308,16 @@ async function main() {
       check('a reload restores the controls', (await page.locator('ss-controls input.num[data-key="tp"]').inputValue()) === '4');
     });
 
+    await step('the error band says where it holds: the fitted runs, or the transfer band and why', async () => {
+      await open(page, url);
+      const fitted = (await page.locator('[data-fidelity]').textContent()) ?? '';
+      check('the default plan lies inside the v5p profile’s runs: its own band', !/transfer band/.test(fitted), fitted);
+      await open(page, `${url}?v=1&seq=32768`);
+      const transfer = (await page.locator('[data-fidelity]').textContent()) ?? '';
+      check('a 32k sequence is past the fitted runs: the family’s transfer band, with the reason (issue 18)',
+        /transfer band/.test(transfer) && /outside the runs behind the tpu-v5p profile: 32768 tokens a sequence/.test(transfer), transfer);
+    });
+
     await step('compare: pin, change, ghost bars, reload', async () => {
       await open(page, url);
       const before = await stateQuery(page);

@@ -26,7 +26,9 @@ export type Fidelity = 'calibrated' | 'book';
 /** How a calibrated number was made and how well its profile predicted published runs it was not fitted on. */
 export interface Calibration {
   profile: { id: string; source: string; fitted_on: unknown };
-  error_band: { median_frac: number; p90_frac: number; runs: number; text: string };
+  /** `scope`: "fitted" (the plan lies inside the profile's fit runs: the sibling band), "transfer" (outside them,
+   * or a chip without runs of its own: the family's band, `outside` naming why) or "unrecorded" (an old profile). */
+  error_band: { median_frac: number; p90_frac: number; runs: number; text: string; scope: 'fitted' | 'transfer' | 'unrecorded'; outside: string[] };
 }
 
 /**
