@@ -210,6 +210,27 @@ TEST_CASE("the suite's runs must say their split; a team's own runs are all fit 
   CHECK(named);
 }
 
+TEST_CASE("every exclusion cites a rule written in docs/validation.md, and no excluded run is fitted", "[validation][issue18]") {
+  // Issue 18 item 2: exclusions follow a written rule, decided before the run is seen, never the run's error.
+  std::ifstream in(std::string(SCALESCOPE_SOURCE_DIR) + "/docs/validation.md");
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string doc = text.str();
+  const std::string table = doc.substr(doc.find("Exclusion rules"));
+  int excluded = 0;
+  for (const auto& r : suite_runs()) {
+    if (!r.contains("excluded")) continue;
+    ++excluded;
+    const std::string reason = r["excluded"].get<std::string>();
+    const std::string code = reason.substr(0, reason.find(':'));
+    INFO(r["id"].get<std::string>() << ": " << reason);
+    CHECK(reason.find(':') != std::string::npos);
+    CHECK(table.find("| `" + code + "` |") != std::string::npos);
+    CHECK(r["split"] == "held");
+  }
+  CHECK(excluded >= 1);
+}
+
 TEST_CASE("the calibrated model beats the book on every held-out family in scope", "[validation]") {
   std::map<std::string, std::vector<double>> book, calibrated;
   for (const auto& r : validation()["result"]["runs"]) {
