@@ -545,8 +545,14 @@ async function main() {
       await open(page, `${url}?v=1&remat=none`);
       await chartsDrawn(page);
       check('every chart has its numbers as a table', (await page.locator('ss-charts .chart-figure details.numbers table').count()) === 2);
-      const fits = await page.locator('ss-charts #scaling-chart details table tbody tr').allTextContents();
-      check('the scaling chart lists which chip counts do not fit (and draws them hollow)', fits.some((r) => r.endsWith('no')) && fits.some((r) => r.endsWith('yes')), fits.join(' | '));
+      const fits = await page.locator('ss-charts #scaling-chart details table tbody tr td:nth-child(3)').allTextContents();
+      check('the scaling chart lists which chip counts do not fit (and draws them hollow)', fits.includes('no') && fits.includes('yes'), fits.join(' | '));
+      await open(page, `${url}?v=1&seq=32768`);
+      await chartsDrawn(page);
+      const warnings = await page.locator('ss-charts #scaling-chart details table tbody tr td:nth-child(4)').allTextContents();
+      const labels = await page.locator('ss-charts #scaling-chart svg text').allTextContents();
+      check('scaling points that run with a warning are listed with it and drawn labelled, not as clean points (issue 22)',
+        warnings.some((w) => /sequences are split/.test(w)) && labels.includes('warning'), warnings.join(' | '));
     });
 
     await step('serving mode', async () => {
@@ -561,6 +567,11 @@ async function main() {
       await chartsDrawn(page);
       await page.locator('#sweep-chart svg circle').nth(2).waitFor({ timeout: 15000 }).catch(() => {});
       check('the batch sweep frontier is drawn', (await page.locator('#sweep-chart svg circle').count()) >= 3);
+      const unsetParams = await page.locator('ss-controls input.num[data-key="sparams"]').inputValue();
+      check('an unset parameter-count override says the model’s own count is used, not 1M (issue 22)', unsetParams === 'the model’s own', unsetParams);
+      const facts = (await page.locator('ss-facts').textContent()) ?? '';
+      check('serving facts are serving’s: forward FLOPs and the weights, no Adam or training FLOPs (issue 22)',
+        /Forward FLOPs per token/.test(facts) && /Weights \(bf16\)/.test(facts) && !/Adam|Training FLOPs/.test(facts), facts.slice(0, 300));
       await shot(page, 'explorer-serving.png');
     });
 

@@ -51,10 +51,21 @@ export interface ScalingDatum {
   current: boolean;
   /** Does this configuration fit in HBM? */
   fits: boolean;
+  /** The engine's first warning for it (it runs, with a caveat): drawn hollow and labelled, not as a clean point. */
+  warning?: string;
 }
 
 export function scalingChart(points: ScalingDatum[], yLabel: string, yUnitFormat: (v: number) => string, width: number): HTMLElement {
   const misfits = points.filter((d) => !d.fits);
+  const warned = points.filter((d) => d.fits && d.warning);
+  const clean = points.filter((d) => d.fits && !d.warning);
+  const radius = (d: ScalingDatum): number => (d.current ? 6 : 4);
+  // A label right of and below its point; at the right edge left of and above it, clear of the edge and the axis.
+  const last = Math.max(...points.map((d) => d.chips));
+  const label = (data: ScalingDatum[], text: string, fill: string) => [
+    Plot.text(data.filter((d) => d.chips < last), { x: 'chips', y: 'value', text: () => text, dx: 7, dy: 11, textAnchor: 'start', fill, fontSize: 10 }),
+    Plot.text(data.filter((d) => d.chips === last), { x: 'chips', y: 'value', text: () => text, dx: -7, dy: -11, textAnchor: 'end', fill, fontSize: 10 }),
+  ];
   const chart = Plot.plot({
     width,
     height: 240,
@@ -64,17 +75,19 @@ export function scalingChart(points: ScalingDatum[], yLabel: string, yUnitFormat
     y: { type: 'log', label: yLabel, grid: true, ticks: 4, tickFormat: yUnitFormat },
     marks: [
       Plot.line(points, { x: 'chips', y: 'value', stroke: COLOURS.compute, strokeWidth: 2 }),
-      Plot.dot(points.filter((d) => d.fits), { x: 'chips', y: 'value', fill: (d: ScalingDatum) => (d.current ? COLOURS.highlight : COLOURS.compute), r: (d: ScalingDatum) => (d.current ? 6 : 4) }),
-      Plot.dot(misfits, { x: 'chips', y: 'value', fill: '#fff', stroke: COLOURS.invalid, strokeWidth: 1.5, r: (d: ScalingDatum) => (d.current ? 6 : 4) }),
-      Plot.text(misfits, { x: 'chips', y: 'value', text: () => 'does not fit', dx: 7, dy: 11, textAnchor: 'start', fill: COLOURS.invalid, fontSize: 10 }),
+      Plot.dot(clean, { x: 'chips', y: 'value', fill: (d: ScalingDatum) => (d.current ? COLOURS.highlight : COLOURS.compute), r: radius }),
+      Plot.dot(warned, { x: 'chips', y: 'value', fill: '#fff', stroke: COLOURS.memory, strokeWidth: 2, r: radius }),
+      ...label(warned, 'warning', COLOURS.memory),
+      Plot.dot(misfits, { x: 'chips', y: 'value', fill: '#fff', stroke: COLOURS.invalid, strokeWidth: 1.5, r: radius }),
+      ...label(misfits, 'does not fit', COLOURS.invalid),
       Plot.text(points.filter((d) => d.current), { x: 'chips', y: 'value', text: () => 'current', dy: -12, fill: COLOURS.highlight }),
-      Plot.tip(points, Plot.pointer({ x: 'chips', y: 'value', title: (d: ScalingDatum) => `${d.chips} chips: ${yUnitFormat(d.value)}${d.fits ? '' : ' (does not fit in HBM)'}` })),
+      Plot.tip(points, Plot.pointer({ x: 'chips', y: 'value', title: (d: ScalingDatum) => `${d.chips} chips: ${yUnitFormat(d.value)}${d.fits ? '' : ' (does not fit in HBM)'}${d.fits && d.warning ? ` (warning: ${d.warning})` : ''}` })),
     ],
   });
   return withTable(chart, {
     caption: yLabel.replace(/^↑\s*/, ''),
-    columns: ['Chips', yLabel.replace(/^↑\s*/, ''), 'Fits in HBM'],
-    rows: points.map((d) => [`${fmtCount(d.chips)}${d.current ? ' (current)' : ''}`, yUnitFormat(d.value), d.fits ? 'yes' : 'no']),
+    columns: ['Chips', yLabel.replace(/^↑\s*/, ''), 'Fits in HBM', 'Warning'],
+    rows: points.map((d) => [`${fmtCount(d.chips)}${d.current ? ' (current)' : ''}`, yUnitFormat(d.value), d.fits ? 'yes' : 'no', d.warning ?? '']),
   });
 }
 

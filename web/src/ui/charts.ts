@@ -10,6 +10,7 @@ import type { State } from '../state/params';
 import { isServing, servingOf, type Results } from './results';
 
 type PlotsModule = typeof import('../charts/plots');
+type ScalingDatum = import('../charts/plots').ScalingDatum;
 
 const CHARTS = ['sweep', 'roofline', 'scaling'] as const;
 type ChartId = (typeof CHARTS)[number];
@@ -77,9 +78,10 @@ export class SsCharts extends LitElement {
       .filter((s) => s.ev.ok && s.ev.result)
       .map((s) => {
         const res = s.ev.result as TrainingStepResult & ServingResult;
-        return { chips: s.point.chips, value: serving ? res.latency_per_token_s : res.time?.step_s, current: s.point.factor === 1, fits: res.memory?.fits === true };
+        const warning = s.ev.diagnostics.find((d) => d.severity === 'warning')?.message;
+        return { chips: s.point.chips, value: serving ? res.latency_per_token_s : res.time?.step_s, current: s.point.factor === 1, fits: res.memory?.fits === true, warning };
       })
-      .filter((p) => typeof p.value === 'number' && Number.isFinite(p.value) && p.value > 0) as { chips: number; value: number; current: boolean; fits: boolean }[];
+      .filter((p) => typeof p.value === 'number' && Number.isFinite(p.value) && p.value > 0) as ScalingDatum[];
     if (pts.length >= 2) {
       scal.replaceChildren(placeChart(P.scalingChart(pts, serving ? '↑ Latency per token' : '↑ Step time', fmtSecondsTick, width), root));
     } else {

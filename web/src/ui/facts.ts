@@ -46,6 +46,14 @@ export class SsFacts extends LitElement {
     const chip = r.chip?.ok ? r.chip.result : undefined;
     const base = baseModel(r.state);
     const m = effectiveModel(base, r.state);
+    // Serving runs the forward pass on weights alone: no backward FLOPs, no optimizer states.
+    const serving = r.state.values['mode'] === 'serving';
+    const work = serving
+      ? html`<div><dt>Forward FLOPs per token</dt><dd data-metric="forward_flops_per_token" data-value=${String(t ? t.forward_flops / t.tokens : '')}>${fmtFlops(t ? t.forward_flops / t.tokens : undefined)}</dd></div>`
+      : html`<div><dt>Training FLOPs per token</dt><dd data-metric="training_flops_per_token" data-value=${String(t?.training_flops_per_token ?? '')}>${fmtFlops(t?.training_flops_per_token)} <span class="muted">(6N = ${fmtFlops(t?.six_n_flops_per_token)})</span></dd></div>`;
+    const state = serving
+      ? html`<div><dt>Weights (bf16)</dt><dd data-metric="param_bytes">${fmtBytes(t?.param_bytes)}</dd></div>`
+      : html`<div><dt>Weights + Adam</dt><dd data-metric="params_and_adam_bytes">${fmtBytes(t?.params_and_adam_bytes)}</dd></div>`;
     return html`
       <section class="panel facts" aria-labelledby="h-model">
         <h3 id="h-model">Model and chip</h3>
@@ -56,10 +64,10 @@ export class SsFacts extends LitElement {
           ${t ? html`<div><dt>Attention</dt><dd data-metric="attention">${attentionWords(t, base)}</dd></div>` : nothing}
           ${t && layerWords(t, base.mtp_layers ?? 0) ? html`<div><dt>Layers</dt><dd data-metric="layers">${layerWords(t, base.mtp_layers ?? 0)}</dd></div>` : nothing}
           <div><dt>Parameters</dt><dd data-metric="params_total" data-value=${String(t?.params?.total ?? '')}>${fmtCount(t?.params?.total)}${t && t.params.active !== t.params.total ? html` (${fmtCount(t.params.active)} active)` : nothing}${t?.params.mtp ? html` <span class="muted">+ ${fmtCount(t.params.mtp)} MTP</span>` : nothing}</dd></div>
-          <div><dt>Training FLOPs per token</dt><dd data-metric="training_flops_per_token" data-value=${String(t?.training_flops_per_token ?? '')}>${fmtFlops(t?.training_flops_per_token)} <span class="muted">(6N = ${fmtFlops(t?.six_n_flops_per_token)})</span></dd></div>
+          ${work}
           <div><dt>Attention share of FLOPs</dt><dd>${fmtPercent(t?.attention_flops_fraction)}</dd></div>
           <div><dt>KV cache per token</dt><dd data-metric="kv_cache_bytes_per_token" data-value=${String(t?.kv_cache_bytes_per_token ?? '')}>${fmtBytes(t?.kv_cache_bytes_per_token)}</dd></div>
-          <div><dt>Weights + Adam</dt><dd>${fmtBytes(t?.params_and_adam_bytes)}</dd></div>
+          ${state}
           <div><dt>Peak (bf16)</dt><dd data-metric="peak_bf16" data-value=${String(chip?.peak_flops_per_s?.bf16 ?? '')}>${fmtFlopsPerS(chip?.peak_flops_per_s?.bf16)}</dd></div>
           <div><dt>HBM</dt><dd>${fmtBytes(chip?.hbm_capacity_bytes)} at ${fmtBytes(chip?.hbm_bandwidth_bytes_per_s)}/s</dd></div>
           <div><dt>Critical intensity</dt><dd data-metric="critical_intensity" data-value=${String(chip?.hbm_critical_intensity_flops_per_byte?.bf16 ?? '')}>${sig(chip?.hbm_critical_intensity_flops_per_byte?.bf16 ?? NaN)} FLOPs/byte: a matmul needs a batch of about this many tokens per chip to be compute-bound</dd></div>
