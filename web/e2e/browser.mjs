@@ -172,7 +172,7 @@ const TRAINING_PAIRS = [
 ];
 const SERVING_PAIRS = [
   ['ttft_s', 'time_to_first_token_s'], ['latency_per_token_s', 'latency_per_token_s'], ['tokens_per_s', 'tokens_per_s'],
-  ['usd_per_million_output_tokens', 'usd_per_million_output_tokens'], ['memory_bytes', 'memory.total_bytes'],
+  ['usd_per_million_output_tokens', 'usd_per_million_output_tokens'], ['replica_memory_bytes', 'memory.total_bytes'],
 ];
 
 // Hand-written, from docs/api.md: what the page must send for these controls (engine defaults left out).
@@ -215,6 +215,9 @@ async function main() {
       await compareWithCli(page, 'default', DEFAULT_TRAINING(), TRAINING_PAIRS);
       check('time and memory bars are drawn', (await page.locator('ss-training-results figure.hb').count()) >= 2);
       check('thresholds are listed in words', (await page.locator('[data-threshold]').count()) >= 1);
+      const badges = await page.locator('[data-threshold]:has([data-least-room])').evaluateAll((els) => els.map((e) => [e.className, e.querySelector('[data-least-room]').textContent]));
+      check('the threshold with least room is called binding only when it is not met (issue 22)', badges.length === 1 &&
+        badges.every(([cls, text]) => text === (cls === 'ok' ? 'least room' : 'binding')), JSON.stringify(badges));
       const hbText = await page.locator('ss-training-results .hb details.numbers').count();
       check('every bar figure has its numbers as a table', hbText >= 2, `${hbText}`);
     });

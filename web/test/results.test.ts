@@ -53,3 +53,13 @@ describe('fidelity', () => {
     expect(atBookEfficiency(answer({ eff_flops: 0.5 }).state)).toBe(false);
   });
 });
+
+describe('compare', () => {
+  it('memory per chip and a serving replica’s memory are two metrics, never paired (issue 22)', () => {
+    const train = metricsOf(answer(), undefined).map((m) => m.id);
+    const serve = metricsOf(answer({ mode: 'serving' }), undefined).map((m) => m.id);
+    expect(train).toContain('memory_bytes');
+    expect(serve).toContain('replica_memory_bytes');
+    expect(serve).not.toContain('memory_bytes');
+  });
+});

@@ -108,7 +108,8 @@ export function metricsOf(a: PlanAnswer, chip: ChipResult | undefined): Metric[]
       ...(s?.speculative ? [metric('spec_latency_per_token_s', 'Latency per token, speculative', s.speculative.latency_per_token_s, fmtSeconds, false, f)] : []),
       metric('tokens_per_s', 'Tokens/s', s?.tokens_per_s, (v) => fmtRate(v, 'tok/s'), true, f, 'tokens_per_s'),
       metric('tokens_per_s_per_chip', 'Tokens/s per chip', s?.tokens_per_s_per_chip, (v) => fmtRate(v, 'tok/s'), true, f, 'tokens_per_s_per_chip'),
-      metric('memory_bytes', 'Memory (replica)', s?.memory?.total_bytes, fmtBytes, false, f),
+      // Not 'memory_bytes': a replica's memory is not training's per-chip memory, and the comparison must not pair them.
+      metric('replica_memory_bytes', 'Memory (replica)', s?.memory?.total_bytes, fmtBytes, false, f),
       metric('usd_per_hour', 'Cost per hour', perHour, fmtUsd, false, f),
       metric('usd_per_million_output_tokens', '$ per 1M output tokens', s?.usd_per_million_output_tokens, fmtUsd, false, f, 'usd_per_million_output_tokens'),
       metric('usd_per_million_input_tokens', '$ per 1M input tokens', s?.usd_per_million_input_tokens, fmtUsd, false, f),

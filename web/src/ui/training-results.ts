@@ -26,7 +26,7 @@ export class SsTrainingResults extends LitElement {
       <ul class="thresholds">
         ${list.map((x) => html`<li class=${x.ok ? 'ok' : 'bad'} data-threshold=${x.name}>
           <span class="mark" aria-hidden="true">${x.ok ? '✓' : '✗'}</span>
-          <strong>${thresholdTitle(x.name)}</strong>${x.name === t.binding ? html` <span class="badge" title="the threshold with the least room">binding</span>` : nothing}:
+          <strong>${thresholdTitle(x.name)}</strong>${x.name === t.binding ? html` <span class="badge" data-least-room title="the threshold with the least room">${x.ok ? 'least room' : 'binding'}</span>` : nothing}:
           ${x.ok ? 'met' : 'not met'} — needs ${x.kind === 'at_most' ? 'at most' : 'at least'} ${fmtCount(x.required)}, has ${fmtCount(x.actual)}${Number.isFinite(x.margin) ? ` (${sig(x.margin)}× room)` : ''}.
           <span class="muted">${x.reason.replace(/^(ok|not ok|violated|fails?):\s*/i, '')}</span></li>`)}
       </ul>
