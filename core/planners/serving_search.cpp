@@ -150,12 +150,16 @@ double serving_search_points(const ServingSearchInput& in) {
   return layouts * static_cast<double>(in.weights.size() * in.kv.size() * in.disaggregated.size()) * batches;
 }
 
+double decode_context_tokens(const ServingSearchInput& in) {
+  return in.kv_context_len > 0 ? in.kv_context_len : in.prompt_len + in.generated_len / 2.0;
+}
+
 ServingSearch search_serving(const ServingSearchInput& in) {
   ServingSearch out;
   const ModelConfig& m = *in.model;
   const Hardware& hw = *in.hw;
   const double final_context = in.prompt_len + in.generated_len;
-  const double context = in.kv_context_len > 0 ? in.kv_context_len : in.prompt_len + in.generated_len / 2.0;
+  const double context = decode_context_tokens(in);
   for (int n : in.replica_chips)
     for (const ReplicaLayout& r : replica_layouts(in, n)) {
       Diagnostics d;

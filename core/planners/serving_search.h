@@ -69,6 +69,9 @@ inline constexpr double kDefaultBatchesPerPoint = 18;
 // counted before it runs, so that the query can refuse a search over its limit.
 double serving_search_points(const ServingSearchInput& in);
 
+// The KV context a decode step reads: `kv_context_len`, else the mean over the generation.
+double decode_context_tokens(const ServingSearchInput& in);
+
 ServingSearch search_serving(const ServingSearchInput& in);
 
 // The replica sizes a search tries by default: slices of the pod (TPU) or GPU counts, powers of two up to `most`.

@@ -163,8 +163,7 @@ Json run_serving_search(const QueryContext& ctx, JsonReader& args, Diagnostics& 
           {"frontier", frontier},
           {"frontier_size", s.frontier.size()}};
   if (in.profile) {  // the band of the best deployment: one replica against the runs behind the profile
-    ScopePoint point{0, in.kv_context_len > 0 ? in.kv_context_len : in.prompt_len + in.generated_len / 2.0,
-                     in.model->is_moe(), 1, ""};
+    ScopePoint point{0, decode_context_tokens(in), in.model->is_moe(), 1, ""};
     if (!s.best.empty()) {
       point.chips = 1;
       for (int n : s.best[0].mesh_shape) point.chips *= n;

@@ -127,6 +127,15 @@ TEST_CASE("a band says where it holds: inside the profile's fitted runs the sibl
                             {"query", {{"kind", "plan_search"}, {"batch_tokens", 1048576}, {"seq_len", 32768}, {"keep", 1}}}});
   REQUIRE(search["ok"] == true);
   CHECK(search["result"]["calibration"]["error_band"]["scope"] == "transfer");
+  // Serving: a KV context past the fitted runs' (H100 serving was fitted at 1.2k-1.5k tokens), for one deployment
+  // and for the search's best.
+  json serve = {{"hardware", {{"preset", "h100-sxm"}}}, {"model", {{"preset", "llama-3-8b"}}}, {"mesh", {{"shape", {1}}}},
+                {"query", {{"kind", "serving"}, {"batch", 16}, {"prompt_len", 8192}, {"generated_len", 512}}}};
+  const json served = band_of(serve);
+  CHECK(served["scope"] == "transfer");
+  CHECK(served["outside"][0].get<std::string>().find("tokens of context") != std::string::npos);
+  serve["query"] = {{"kind", "serving_search"}, {"prompt_len", 8192}, {"generated_len", 512}};
+  CHECK(band_of(serve)["outside"][0].get<std::string>().find("tokens of context") != std::string::npos);
   // A profile written before scopes were kept still loads; its band cannot say where it holds, and says so.
   json old = scalescope::calibration_profile_json(*v5p);
   old.erase("fitted_scope");
