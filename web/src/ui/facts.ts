@@ -3,7 +3,7 @@ import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import { fmtBytes, fmtCount, fmtFlops, fmtFlopsPerS, fmtPercent, sig } from '../charts/format';
 import { baseModel, effectiveModel } from '../state/scenario';
 import { diagnosticsList } from './diagnostics';
-import type { Results } from './results';
+import { isServing, type Results } from './results';
 import type { ModelPreset, TransformerResult } from '../engine/types';
 
 const ATTENTION_NAMES: Readonly<Record<string, string>> = { mha: 'multi-head', gqa: 'grouped-query', mqa: 'multi-query', mla: 'multi-head latent (MLA)' };
@@ -47,7 +47,7 @@ export class SsFacts extends LitElement {
     const base = baseModel(r.state);
     const m = effectiveModel(base, r.state);
     // Serving runs the forward pass on weights alone: no backward FLOPs, no optimizer states.
-    const serving = r.state.values['mode'] === 'serving';
+    const serving = isServing(r.state);
     const work = serving
       ? html`<div><dt>Forward FLOPs per token</dt><dd data-metric="forward_flops_per_token" data-value=${String(t ? t.forward_flops / t.tokens : '')}>${fmtFlops(t ? t.forward_flops / t.tokens : undefined)}</dd></div>`
       : html`<div><dt>Training FLOPs per token</dt><dd data-metric="training_flops_per_token" data-value=${String(t?.training_flops_per_token ?? '')}>${fmtFlops(t?.training_flops_per_token)} <span class="muted">(6N = ${fmtFlops(t?.six_n_flops_per_token)})</span></dd></div>`;
