@@ -326,15 +326,15 @@ TrainingStep evaluate_training_step(const TrainingInput& in) {
   s.shortfall_bytes = std::max(0.0, s.total_bytes - s.hbm_capacity_bytes);
   // §3.6 #59: the whole job's state (weights, gradients, optimizer, the batch's saved activations), spread evenly.
   const double whole_state = params.total * s.state_bytes_per_param;
-  s.min_chips_for_memory =
-      std::ceil((whole_state + remat_total.activation_bytes + kernel_extra_bytes(in.batch_tokens, 1, 1)) / s.hbm_capacity_bytes);
+  const double batch_activation_bytes = remat_total.activation_bytes + kernel_extra_bytes(in.batch_tokens, 1, 1);
+  s.min_chips_for_memory = std::ceil((whole_state + batch_activation_bytes) / s.hbm_capacity_bytes);
 
   // HBM traffic per step: weights read 3x per microbatch (forward, dL/dX, dL/dW), the optimizer's read-modify-write
   // of its shard, and the saved activations written once and read once. An estimate: the book bounds training by
   // FLOPs and communication only.
   const double hbm_bytes = 3.0 * chip_params * pb * p.microbatches +
                            2.0 * (s.params_bytes + s.grads_bytes + s.master_bytes + s.optimizer_bytes) +
-                           2.0 * remat_total.activation_bytes / s.chips;
+                           2.0 * batch_activation_bytes / s.chips;
   s.hbm_s = hbm_bytes / (hw.hbm_bandwidth_bytes_per_s * in.efficiency.hbm_frac);
 
   // Communication per step, one collective per layer (so latency terms count), on the plan's axes.

@@ -234,19 +234,18 @@ ProfileFit fit_profiles(const std::vector<PublishedRun>& runs, const std::vector
     // per task, so that a result can say whether its plan lies inside it.
     for (std::size_t p = 0; p < kp.profiles.size(); ++p) {
       CalibrationProfile& profile = kp.profiles[p];
+      FittedScope training, serving;
+      training.task = "training";
+      serving.task = "serving";
       profile.fitted_on.clear();
-      profile.scopes.clear();
-      for (const char* task : {"training", "serving"}) {
-        FittedScope scope;
-        scope.task = task;
-        for (std::size_t i = 0; i < runs.size(); ++i)
-          if (runs[i].kind == kind && runs[i].task == task && fittable(runs[i]) && (p == 0 || kp.run_profile[i] == p))
-            scope.widen(run_scope_point(runs[i]));
-        if (scope.max_chips > 0) profile.scopes.push_back(std::move(scope));
+      for (std::size_t i = 0; i < runs.size(); ++i) {
+        if (runs[i].kind != kind || !fittable(runs[i]) || (p != 0 && kp.run_profile[i] != p)) continue;
+        profile.fitted_on.push_back(runs[i].id);
+        (runs[i].task == "training" ? training : serving).widen(run_scope_point(runs[i]));
       }
-      for (std::size_t i = 0; i < runs.size(); ++i)
-        if (runs[i].kind == kind && fittable(runs[i]) && (p == 0 || kp.run_profile[i] == p))
-          profile.fitted_on.push_back(runs[i].id);
+      profile.scopes.clear();
+      for (FittedScope* scope : {&training, &serving})
+        if (scope->max_chips > 0) profile.scopes.push_back(std::move(*scope));  // a task with fit runs
     }
     for (auto& p : kp.profiles) out.profiles.push_back(std::move(p));
   }
