@@ -5,6 +5,7 @@
 #include <exception>
 #include <functional>
 
+#include "calibration/query_kinds.h"
 #include "io/format.h"
 #include "io/json_text.h"
 #include "io/limits.h"
@@ -17,7 +18,9 @@
 
 namespace scalescope {
 
-std::span<const QueryKind> query_kinds() {
+namespace {
+
+std::span<const QueryKind> core_query_kinds() {
   static const QueryKind kinds[] = {
       {"summary", kNeedsHardware | kWantsModel | kWantsMesh, run_summary},
       {"chip", kNeedsHardware, run_chip},
@@ -35,10 +38,19 @@ std::span<const QueryKind> query_kinds() {
       {"serving", kNeedsHardware | kNeedsModel | kNeedsMesh, run_serving, true, Fidelity::calibrated},
       {"mlp_roofline", kNeedsHardware | kWantsMesh, run_mlp_roofline},
       {"plan_search", kNeedsHardware | kNeedsModel | kNeedsMesh, run_plan_search, true, Fidelity::calibrated},
-      {"validation", 0, run_validation},
-      {"calibrate", 0, run_calibrate},
       {"serving_search", kNeedsHardware | kNeedsModel, run_serving_search, true, Fidelity::calibrated},
   };
+  return kinds;
+}
+
+}  // namespace
+
+std::span<const QueryKind> query_kinds() {
+  static const std::vector<QueryKind> kinds = [] {
+    std::vector<QueryKind> all(core_query_kinds().begin(), core_query_kinds().end());
+    all.insert(all.end(), calibration_query_kinds().begin(), calibration_query_kinds().end());
+    return all;
+  }();
   return kinds;
 }
 

@@ -33,6 +33,7 @@ struct QueryKind {
   Fidelity default_fidelity = Fidelity::book;
 };
 
+// Every kind the entry point answers: the core's, then the calibration subsystem's (calibration/query_kinds.h).
 std::span<const QueryKind> query_kinds();
 
 // Handlers, one group per module (queries_*.cpp).
@@ -52,8 +53,6 @@ Json run_training_step(const QueryContext&, JsonReader&, Diagnostics&);
 Json run_serving(const QueryContext&, JsonReader&, Diagnostics&);
 Json run_mlp_roofline(const QueryContext&, JsonReader&, Diagnostics&);
 Json run_plan_search(const QueryContext&, JsonReader&, Diagnostics&);
-Json run_validation(const QueryContext&, JsonReader&, Diagnostics&);
-Json run_calibrate(const QueryContext&, JsonReader&, Diagnostics&);
 Json run_serving_search(const QueryContext&, JsonReader&, Diagnostics&);
 
 // Shared argument readers.

@@ -12,59 +12,58 @@ using P = CalibrationProfile;
 constexpr ParameterLevel kChip = ParameterLevel::chip, kFamily = ParameterLevel::family;
 constexpr ParameterTask kTrain = ParameterTask::training, kServe = ParameterTask::serving;
 
-// Priors are the public record's typical values (cuBLAS / XLA large-GEMM efficiency, NCCL and ICI latencies,
-// Calculon's A100/H100 system files); the fit moves them only as far as the runs demand.
+// The model's constants: what each means, its physical range (the reader's and the fit's bounds), which runs fit
+// it and at which level. Their priors, with sources, are data: calibration_profiles/priors/literature.json.
 constexpr ProfileParameter kParameters[] = {
-    {"matmul_frac", &P::matmul_frac, 0.2, 1.0, 0.85, 0.8, 0.3, kChip, kTrain,
+    {"matmul_frac", &P::matmul_frac, 0.2, 1.0, kChip, kTrain,
      "fraction of the bf16 peak that large, well-tiled matmuls reach (clocks, power, kernel quality)"},
-    {"low_precision_frac", &P::low_precision_frac, 0.2, 1.0, 0.8, 0.65, 0.3, kFamily, kTrain,
+    {"low_precision_frac", &P::low_precision_frac, 0.2, 1.0, kFamily, kTrain,
      "fraction of the fp8 / int8 peak that the linear layers' low-precision matmuls reach"},
-    {"matmul_half_rate_flops", &P::matmul_half_rate_flops, 1e6, 1e12, 2e8, 5e8, 1.5, kFamily, kTrain,
+    {"matmul_half_rate_flops", &P::matmul_half_rate_flops, 1e6, 1e12, kFamily, kTrain,
      "FLOPs at which one matmul reaches half its large-matmul rate (launch, fill and tail of small kernels)"},
-    {"attention_frac", &P::attention_frac, 0.1, 1.0, 0.5, 0.5, 0.4, kFamily, kTrain,
+    {"attention_frac", &P::attention_frac, 0.1, 1.0, kFamily, kTrain,
      "fraction of the bf16 peak that the fused (flash) attention kernel reaches"},
-    {"hbm_frac", &P::hbm_frac, 0.3, 1.0, 0.85, 0.85, 0.2, kChip, kTrain,
+    {"hbm_frac", &P::hbm_frac, 0.3, 1.0, kChip, kTrain,
      "fraction of the HBM bandwidth that memory-bound ops achieve"},
-    {"elementwise_traffic", &P::elementwise_traffic, 0.05, 5.0, 0.5, 1.0, 0.7, kFamily, kTrain,
+    {"elementwise_traffic", &P::elementwise_traffic, 0.05, 5.0, kFamily, kTrain,
      "HBM traffic of the norms, activations, residuals and loss relative to one unfused pass each (fusion)"},
-    {"op_overhead_s", &P::op_overhead_s, 1e-8, 1e-4, 1e-6, 5e-6, 1.5, kFamily, kTrain,
+    {"op_overhead_s", &P::op_overhead_s, 1e-8, 1e-4, kFamily, kTrain,
      "seconds of launch and synchronisation per op of a layer, forward and backward"},
-    {"fast_link_frac", &P::fast_link_frac, 0.2, 1.0, 0.8, 0.75, 0.3, kFamily, kTrain,
+    {"fast_link_frac", &P::fast_link_frac, 0.2, 1.0, kFamily, kTrain,
      "fraction of the ICI / NVLink bandwidth that collectives achieve"},
-    {"slow_link_frac", &P::slow_link_frac, 0.2, 1.0, 0.8, 0.8, 0.3, kFamily, kTrain,
+    {"slow_link_frac", &P::slow_link_frac, 0.2, 1.0, kFamily, kTrain,
      "fraction of the DCN / InfiniBand bandwidth that collectives achieve"},
-    {"collective_latency_s", &P::collective_latency_s, 1e-7, 1e-3, 1e-5, 2e-5, 1.5, kFamily, kTrain,
+    {"collective_latency_s", &P::collective_latency_s, 1e-7, 1e-3, kFamily, kTrain,
      "seconds of software latency per collective (NCCL set-up, ICI DMA descriptors), beyond the book's hops"},
-    {"dcn_latency_s", &P::dcn_latency_s, 1e-6, 1e-2, 5e-5, 5e-5, 1.5, kFamily, kTrain,
+    {"dcn_latency_s", &P::dcn_latency_s, 1e-6, 1e-2, kFamily, kTrain,
      "seconds of latency per step of a layer's gradient ring all-reduce across slices (2 (S - 1) steps for S)"},
-    {"dcn_exposed_frac", &P::dcn_exposed_frac, 0.01, 1.0, 0.5, 0.5, 1.0, kFamily, kTrain,
+    {"dcn_exposed_frac", &P::dcn_exposed_frac, 0.01, 1.0, kFamily, kTrain,
      "fraction of the cross-slice gradient reduction left after the backward pass (scheduled once it ends)"},
-    {"overlap_frac", &P::overlap_frac, 0.01, 1.0, 0.85, 0.85, 0.3, kFamily, kTrain,
+    {"overlap_frac", &P::overlap_frac, 0.01, 1.0, kFamily, kTrain,
      "fraction of the computation that can hide FSDP gathers, gradient reductions and DCN all-reduces"},
-    {"tp_overlap_frac", &P::tp_overlap_frac, 0.01, 1.0, 0.5, 0.1, 1.0, kFamily, kTrain,
+    {"tp_overlap_frac", &P::tp_overlap_frac, 0.01, 1.0, kFamily, kTrain,
      "fraction of a layer's matmuls that can hide its tensor-parallel, expert all-to-all and pipeline transfers"},
-    {"step_overhead_s", &P::step_overhead_s, 1e-3, 30.0, 0.1, 0.1, 1.5, kFamily, kTrain,
+    {"step_overhead_s", &P::step_overhead_s, 1e-3, 30.0, kFamily, kTrain,
      "seconds per step outside the layers (data loading, launch, logging, the optimizer's kernel launches)"},
-    // MoE as it runs: grouped GEMMs over the experts (MegaBlocks, Gale et al. 2023: ~0.8 of dense GEMM throughput;
-    // CUTLASS grouped GEMM), the token permutations (gathers and scatters, unfused: one pass each), and how much
+    // MoE as it runs: grouped GEMMs over the experts, the token permutations (gathers and scatters), and how much
     // compute an overlapping framework hides the dispatch behind (it shares the SMs with the kernels it runs beside).
-    {"grouped_matmul_frac", &P::grouped_matmul_frac, 0.2, 1.0, 0.8, 0.8, 0.15, kFamily, kTrain,
+    {"grouped_matmul_frac", &P::grouped_matmul_frac, 0.2, 1.0, kFamily, kTrain,
      "rate of the routed experts' grouped matmuls relative to a dense matmul of the same shape"},
-    {"routing_traffic", &P::routing_traffic, 0.1, 10.0, 1.0, 1.0, 0.7, kFamily, kTrain,
+    {"routing_traffic", &P::routing_traffic, 0.1, 10.0, kFamily, kTrain,
      "HBM traffic of the MoE permutations (gathers and scatters of the token copies) relative to one pass each"},
-    {"expert_overlap_frac", &P::expert_overlap_frac, 0.01, 1.0, 0.5, 0.5, 0.7, kFamily, kTrain,
+    {"expert_overlap_frac", &P::expert_overlap_frac, 0.01, 1.0, kFamily, kTrain,
      "fraction of an MoE layer's compute that hides its dispatch and combine when the framework overlaps them"},
-    {"decode_hbm_frac", &P::decode_hbm_frac, 0.2, 1.0, 0.75, 0.75, 0.3, kChip, kServe,
+    {"decode_hbm_frac", &P::decode_hbm_frac, 0.2, 1.0, kChip, kServe,
      "fraction of the HBM bandwidth a decode step achieves loading weights and KV caches"},
-    {"decode_matmul_frac", &P::decode_matmul_frac, 0.1, 1.0, 0.6, 0.6, 0.4, kFamily, kServe,
+    {"decode_matmul_frac", &P::decode_matmul_frac, 0.1, 1.0, kFamily, kServe,
      "fraction of the peak the serving engine's matmuls reach in prefill and decode"},
-    {"decode_op_overhead_s", &P::decode_op_overhead_s, 1e-8, 1e-3, 2e-6, 4e-6, 1.5, kFamily, kServe,
+    {"decode_op_overhead_s", &P::decode_op_overhead_s, 1e-8, 1e-3, kFamily, kServe,
      "seconds of launch and synchronisation per op of a layer in a serving step"},
-    {"decode_step_overhead_s", &P::decode_step_overhead_s, 1e-6, 0.1, 1e-3, 3e-4, 1.5, kFamily, kServe,
+    {"decode_step_overhead_s", &P::decode_step_overhead_s, 1e-6, 0.1, kFamily, kServe,
      "seconds per decode step outside the layers (host dispatch, sampling, the scheduler)"},
     // Serving engines' fused MoE kernels stream many small expert weight matrices per step (TensorRT-LLM's and
-    // vLLM's fused-MoE / grouped GEMMs): they reach less of the chip than one dense GEMM of the same bytes.
-    {"decode_expert_frac", &P::decode_expert_frac, 0.1, 1.0, 0.7, 0.7, 0.5, kFamily, kServe,
+    // vLLM's fused-MoE / grouped GEMMs).
+    {"decode_expert_frac", &P::decode_expert_frac, 0.1, 1.0, kFamily, kServe,
      "share of the chip's rate (compute and HBM) a serving engine's routed-expert kernels reach"},
 };
 

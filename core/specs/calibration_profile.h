@@ -53,7 +53,7 @@ struct CalibrationProfile {
   std::string source;              // how it was made (the command, the run set)
   std::vector<std::string> fitted_on;
   MatmulTiling tiling;
-  // Fitted parameters (profile_parameters() lists each with its meaning, range and prior).
+  // Fitted parameters (profile_parameters() lists each with its meaning and range; calibration/priors their priors).
   double matmul_frac = 1, low_precision_frac = 1, matmul_half_rate_flops = 0, attention_frac = 1;
   double hbm_frac = 1, elementwise_traffic = 1, op_overhead_s = 0;
   double fast_link_frac = 1, slow_link_frac = 1, collective_latency_s = 0, dcn_latency_s = 0, dcn_exposed_frac = 1;
@@ -77,8 +77,6 @@ struct ProfileParameter {
   const char* key;
   double CalibrationProfile::*field;
   double lo, hi;                  // physical range (validated, and the fit's bounds)
-  double prior_tpu, prior_gpu;    // the literature's value, which the fit is pulled towards
-  double prior_log_sigma;         // how far (in log) the fit may move from the prior at the cost of one run's error
   ParameterLevel level;
   ParameterTask task;
   const char* meaning;            // one line, with its unit

@@ -14,7 +14,7 @@
 #include "api.h"
 #include "io/limits.h"
 #include "physics/portable_math.h"
-#include "planners/robust_fit.h"
+#include "calibration/robust_fit.h"
 #include "specs/hf_config.h"
 #include "test_helpers.h"
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "api.h"
-#include "planners/robust_fit.h"
+#include "calibration/robust_fit.h"
 
 using namespace scalescope;
 

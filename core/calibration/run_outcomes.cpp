@@ -1,4 +1,4 @@
-#include "queries/calibration_support.h"
+#include "calibration/run_outcomes.h"
 
 #include <algorithm>
 #include <cmath>

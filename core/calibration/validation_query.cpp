@@ -6,16 +6,22 @@
 #include <algorithm>
 #include <cmath>
 
-#include "queries/calibration_support.h"
-#include "queries/profile_fit.h"
-#include "queries/published_runs.h"
-#include "queries/query.h"
+#include "calibration/priors.h"
+#include "calibration/profile_fit.h"
+#include "calibration/published_runs.h"
+#include "calibration/query_kinds.h"
+#include "calibration/run_outcomes.h"
 
 namespace scalescope {
 
 namespace {
 
 std::string family_of(const PublishedRun& r) { return r.family; }
+
+// Statistics of `errors`, or null when there are none (a family whose every run is excluded has no in-scope part).
+Json stats_or_null(const std::vector<double>& errors) {
+  return errors.empty() ? Json(nullptr) : error_stats_json(error_stats(errors));
+}
 
 Json family_holdout(std::vector<PublishedRun>& runs, FitBudget& budget) {
   const auto embedded = embedded_calibration_profiles();
@@ -24,15 +30,22 @@ Json family_holdout(std::vector<PublishedRun>& runs, FitBudget& budget) {
        hold_out_groups(runs, std::vector<CalibrationProfile>(embedded.begin(), embedded.end()), family_of, budget)) {
     // Each run's errors too, so that a reader can pool the families (issue 18's gated leave-one-family-out median).
     Json errors = Json::array();
-    for (std::size_t i = 0; i < g.runs.size(); ++i)
-      errors.push_back({{"id", g.runs[i]->id}, {"kind", g.runs[i]->kind}, {"book_error_frac", g.book_errors[i]},
-                        {"calibrated_error_frac", g.calibrated_errors[i]}});
+    std::vector<double> book, calibrated;  // in scope
+    for (std::size_t i = 0; i < g.runs.size(); ++i) {
+      const bool excluded = !g.runs[i]->excluded.empty();
+      errors.push_back({{"id", g.runs[i]->id}, {"kind", g.runs[i]->kind}, {"excluded", excluded},
+                        {"book_error_frac", g.book_errors[i]}, {"calibrated_error_frac", g.calibrated_errors[i]}});
+      if (excluded) continue;
+      book.push_back(g.book_errors[i]);
+      calibrated.push_back(g.calibrated_errors[i]);
+    }
     rows.push_back({{"family", g.group},
                     {"architecture", run_architecture(*g.runs.front())},
                     {"task", g.runs.front()->task},
                     {"converged", g.converged},
-                    {"book", error_stats_json(error_stats(g.book_errors))},
-                    {"calibrated", error_stats_json(error_stats(g.calibrated_errors))},
+                    {"book", stats_or_null(book)},
+                    {"calibrated", stats_or_null(calibrated)},
+                    {"calibrated_with_excluded", stats_or_null(g.calibrated_errors)},
                     {"runs", errors}});
   }
   return rows;
@@ -62,6 +75,7 @@ Json run_validation(const QueryContext&, JsonReader& args, Diagnostics& d) {
   if (holdout) {
     FitBudget budget = query_fit_budget();
     out["family_holdout"] = family_holdout(runs, budget);
+    out["priors"] = calibration_priors_json(literature_priors());  // what the refits are pulled towards
     report_exhausted(budget, args.path_of("runs"), d);
     if (has_errors(d)) return {};
   }

@@ -7,9 +7,9 @@
 
 #include "io/format.h"
 #include "io/json_text.h"
-#include "queries/calibration_support.h"
-#include "queries/profile_fit.h"
-#include "queries/query.h"
+#include "calibration/run_outcomes.h"
+#include "calibration/profile_fit.h"
+#include "calibration/query_kinds.h"
 
 namespace scalescope {
 
@@ -52,7 +52,8 @@ void attach_bands(std::vector<CalibrationProfile>& profiles, std::vector<Publish
       if (p.is_family()) {
         for (const HoldoutGroup& g : chips_out)
           for (std::size_t i = 0; i < g.runs.size(); ++i)
-            if (g.runs[i]->kind == p.kind && g.runs[i]->task == task) errors.push_back(g.calibrated_errors[i]);
+            if (g.runs[i]->kind == p.kind && g.runs[i]->task == task && g.runs[i]->excluded.empty())
+              errors.push_back(g.calibrated_errors[i]);
       } else {
         for (const auto& run : runs) {
           if (!in_part(run, "held_in_scope") || run.kind != p.kind || run.task != task) continue;

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "planners/robust_fit.h"
-#include "queries/published_runs.h"
+#include "calibration/robust_fit.h"
+#include "calibration/published_runs.h"
 #include "specs/calibration_profile.h"
 
 namespace scalescope {
@@ -35,19 +35,21 @@ FitBudget query_fit_budget();
 // The too_large diagnostic of an exhausted budget, at `path`.
 void report_exhausted(const FitBudget& budget, const std::string& path, Diagnostics& d);
 
-// `templates`: the profiles whose tiling and identity the fit keeps (the embedded ones); their parameters are
-// the start and, unless `literature_priors`, the priors (a team's few runs then nudge the embedded profile).
+// `templates`: the profiles whose tiling and identity the fit keeps (the embedded ones). With `literature`, every
+// parameter starts from calibration/priors (the shipped profiles are made so); without, the templates' parameters
+// are the start and the priors (a team's few runs then nudge the embedded profile), with the literature's widths.
 // `kinds`: the chip kinds to fit ("tpu", "gpu"); each kind's fit is independent of the other's.
 ProfileFit fit_profiles(const std::vector<PublishedRun>& runs, const std::vector<CalibrationProfile>& templates,
-                        bool literature_priors, int max_iterations, FitBudget& budget,
+                        bool literature, int max_iterations, FitBudget& budget,
                         const std::vector<std::string>& kinds = {"tpu", "gpu"});
 
 // Whether a run may be fitted on.
 bool fittable(const PublishedRun& run);
 
 // Out-of-group errors: for each group of runs (`key` names a run's group: its family, or its chip), the profiles
-// of the group's chip kinds refitted with that whole group held out (literature priors), and the group's in-scope
-// runs predicted. One entry per group that has such runs: the group and its runs' calibrated and book errors.
+// of the group's chip kinds refitted with that whole group held out (literature priors), and the group's runs
+// predicted, excluded ones too (a report shows the figure with and without them; a band uses the runs in scope).
+// One entry per group: the group and its runs' calibrated and book errors.
 struct HoldoutGroup {
   std::string group;
   bool converged = true;

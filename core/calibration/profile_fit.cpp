@@ -1,9 +1,10 @@
-#include "queries/profile_fit.h"
+#include "calibration/profile_fit.h"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 
+#include "calibration/priors.h"
 #include "io/format.h"
 #include "io/limits.h"
 #include "physics/portable_math.h"
@@ -47,7 +48,7 @@ struct Slot {
 };
 
 void fit_task(const std::vector<PublishedRun>& runs, KindProfiles& kp, const std::string& kind, ParameterTask task,
-              bool literature_priors, int max_iterations, FitBudget& budget, ProfileFit& out) {
+              bool literature, int max_iterations, FitBudget& budget, ProfileFit& out) {
   const std::string task_name = task == ParameterTask::training ? "training" : "serving";
   std::vector<std::size_t> task_runs;
   for (std::size_t i = 0; i < runs.size(); ++i)
@@ -59,16 +60,19 @@ void fit_task(const std::vector<PublishedRun>& runs, KindProfiles& kp, const std
 
   std::vector<Slot> slots;
   FitProblem problem;
-  for (const auto& q : profile_parameters()) {
+  const auto table = profile_parameters();
+  for (std::size_t qi = 0; qi < table.size(); ++qi) {
+    const ProfileParameter& q = table[qi];
     if (q.task != task) continue;
     auto add_slot = [&](std::vector<std::size_t> targets) {
       const CalibrationProfile& start = kp.profiles[targets.front()];
+      const Prior& prior = literature_priors().of(qi, kind);
       FitParameter f;
       f.lo = q.lo;
       f.hi = q.hi;
-      f.prior = literature_priors ? (kind == "tpu" ? q.prior_tpu : q.prior_gpu) : start.*q.field;
+      f.prior = literature ? prior.value : start.*q.field;
       f.value = f.prior;  // the fit starts from its priors, so its answer does not depend on the profiles it replaces
-      f.prior_log_sigma = q.prior_log_sigma;
+      f.prior_log_sigma = prior.log_sigma;
       problem.parameters.push_back(f);
       slots.push_back(Slot{&q, std::move(targets)});
     };
@@ -194,7 +198,7 @@ std::vector<HoldoutGroup> hold_out_groups(std::vector<PublishedRun>& runs, const
     g.group = group;
     g.converged = fit.converged;
     for (const auto& r : runs) {
-      if (key(r) != group || !r.excluded.empty()) continue;
+      if (key(r) != group) continue;
       const CalibrationProfile* profile = nullptr;
       for (const auto& p : fit.profiles)  // the group's chip profile if it still has one, else the family's
         if (p.kind == r.kind && (p.is_family() ? !profile
@@ -212,7 +216,7 @@ std::vector<HoldoutGroup> hold_out_groups(std::vector<PublishedRun>& runs, const
 }
 
 ProfileFit fit_profiles(const std::vector<PublishedRun>& runs, const std::vector<CalibrationProfile>& templates,
-                        bool literature_priors, int max_iterations, FitBudget& budget,
+                        bool literature, int max_iterations, FitBudget& budget,
                         const std::vector<std::string>& kinds) {
   ProfileFit out;
   for (const std::string kind : {"tpu", "gpu"}) {
@@ -226,10 +230,17 @@ ProfileFit fit_profiles(const std::vector<PublishedRun>& runs, const std::vector
       const CalibrationProfile* chip = find_template(templates, kind, run.hardware_id);
       if (chip) kp.profiles.push_back(*chip);
     }
+    // With the literature priors every parameter starts at its prior, fitted or not (a task without runs keeps
+    // it): the profiles are then a function of the priors file and the fit runs alone, never of the embedded
+    // profiles they replace (a refit of the shipped profiles is a fixed point). The templates give identity and tiling.
+    const auto table = profile_parameters();
+    if (literature)
+      for (CalibrationProfile& p : kp.profiles)
+        for (std::size_t qi = 0; qi < table.size(); ++qi) p.*table[qi].field = literature_priors().of(qi, kind).value;
     kp.run_profile.resize(runs.size());
     for (std::size_t i = 0; i < runs.size(); ++i) kp.run_profile[i] = kp.chip_index(runs[i].hardware_id);
-    fit_task(runs, kp, kind, ParameterTask::training, literature_priors, max_iterations, budget, out);
-    fit_task(runs, kp, kind, ParameterTask::serving, literature_priors, max_iterations, budget, out);
+    fit_task(runs, kp, kind, ParameterTask::training, literature, max_iterations, budget, out);
+    fit_task(runs, kp, kind, ParameterTask::serving, literature, max_iterations, budget, out);
     // Provenance: the runs each profile was fitted on (the family: every run of its kind), and the span they cover
     // per task, so that a result can say whether its plan lies inside it.
     for (std::size_t p = 0; p < kp.profiles.size(); ++p) {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "queries/published_runs.h"
+#include "calibration/published_runs.h"
 #include "specs/calibration_profile.h"
 
 namespace scalescope {

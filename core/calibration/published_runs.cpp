@@ -1,4 +1,4 @@
-#include "queries/published_runs.h"
+#include "calibration/published_runs.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "planners/robust_fit.h"
+#include "calibration/robust_fit.h"
 
 #include <algorithm>
 #include <cmath>
