@@ -16,7 +16,7 @@ namespace {
 using nlohmann::json;
 
 constexpr const char* kUsage =
-    "usage: scalescope calibrate RUNS.json [--priors literature|embedded] [--source TEXT] [--write DIR]\n"
+    "usage: scalescope calibrate RUNS.json [--priors literature|embedded] [--source TEXT] [--prefix ID] [--write DIR]\n"
     "       scalescope validate RUNS.json [--markdown]\n"
     "calibrate fits calibration profiles to the runs (docs/api.md 'calibrate') and prints them; --write puts each\n"
     "profile in DIR/<id>.json (keeping an existing file's notes). validate predicts every run at both fidelities\n"
@@ -65,7 +65,7 @@ bool write_profiles(const json& profiles, const std::string& dir) {
 
 int run_calibration_command(int argc, char** argv) {
   const std::string command = argv[1];
-  std::string file, priors = "embedded", source, write_dir;
+  std::string file, priors = "embedded", source, prefix, write_dir;
   bool markdown = false;
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -77,6 +77,7 @@ int run_calibration_command(int argc, char** argv) {
     bool ok = true;
     if (arg == "--priors" && command == "calibrate") ok = value(priors);
     else if (arg == "--source" && command == "calibrate") ok = value(source);
+    else if (arg == "--prefix" && command == "calibrate") ok = value(prefix);
     else if (arg == "--write" && command == "calibrate") ok = value(write_dir);
     else if (arg == "--markdown" && command == "validate") markdown = true;
     else if (file.empty() && (arg.empty() || arg[0] != '-')) file = arg;
@@ -94,6 +95,7 @@ int run_calibration_command(int argc, char** argv) {
   if (command == "calibrate") {
     json query{{"kind", "calibrate"}, {"runs", runs_file["runs"]}, {"priors", priors}};
     if (!source.empty()) query["source"] = source;
+    if (!prefix.empty()) query["profile_prefix"] = prefix;
     const json out = evaluate_query(query);
     if (!report_diagnostics(out)) return 1;
     if (!write_dir.empty()) return write_profiles(out["result"]["profiles"], write_dir) ? 0 : 2;

@@ -22,6 +22,12 @@ const CalibrationProfile* resolve_profile(const QueryContext& ctx, JsonReader& a
                                           Diagnostics& d) {
   if (const Json* given = args.object("calibration", false)) {
     storage = parse_calibration_profile(*given, args.path_of("calibration"), d);
+    const std::string chip_kind = ctx.hw->kind == ChipKind::tpu ? "tpu" : "gpu";
+    // A profile's constants are a TPU's or a GPU's (ICI or NVLink, XLA or CUDA kernels): never the other's.
+    if (!has_errors(d) && storage.kind != chip_kind)
+      add_diagnostic(d, json_pointer_child(args.path_of("calibration"), "kind"), "profile_kind_mismatch",
+                     "a " + storage.kind + " profile cannot calibrate " + ctx.hw->name + ", a " + chip_kind +
+                         "; give a " + chip_kind + " profile (e.g. calibration_profiles/" + chip_kind + ".json's format)");
     return has_errors(d) ? nullptr : &storage;
   }
   const CalibrationProfile* p = calibration_profile_for(*ctx.hw);
@@ -48,16 +54,33 @@ Json calibration_json(const CalibrationProfile& p, const Hardware& hw, const cha
                {"fitted_on", p.fitted_on},
                {"family_fallback", family}};
   const FittedScope* scope = p.scope(task);
-  const std::vector<std::string> outside = scope ? scope->outside(point) : std::vector<std::string>{};
-  // Outside the fitted runs, a chip profile's sibling band does not hold: the family's transfer band does.
+  std::vector<std::string> outside = scope ? scope->outside(point) : std::vector<std::string>{};
+  // A chip profile used on another chip (a user's own, passed in `calibration`) is a transfer too.
+  if (!family && std::find(p.hardware.begin(), p.hardware.end(), hw.id) == p.hardware.end()) {
+    std::string fitted;
+    for (const auto& id : p.hardware) fitted += (fitted.empty() ? "" : ", ") + id;
+    outside.insert(outside.begin(), hw.name + " (fitted: " + fitted + ")");
+  }
+  // Outside the fitted runs, a chip profile's sibling band does not hold: the family's transfer band does. So,
+  // for want of any, where the profile has no band of this task.
   const CalibrationProfile* transfer = family ? &p : family_profile_for(p.kind);
+  if (!p.band(task) && !family && outside.empty()) outside.push_back("no measured band for " + std::string(task));
   const bool transferred = !outside.empty() && !family && transfer && transfer->band(task);
   const CalibrationProfile& source = transferred ? *transfer : p;
   Json band = nullptr;
   if (const ErrorBand* b = source.band(task)) {
     const std::string kind = p.kind == "tpu" ? "TPU" : "GPU";
-    const std::string runs = format_count(b->runs) + " held-out " + kind + " " + task + " runs";
-    std::string text = "median " + percent(b->median_frac) + ", 90th percentile " + percent(b->p90_frac) + " over " + runs;
+    // Under 10 runs the 90th percentile is the largest error (nearest rank), and the text says so.
+    const std::string spread = b->runs < 10 ? "largest " + percent(b->max_frac) : "90th percentile " + percent(b->p90_frac);
+    std::string text = "median " + percent(b->median_frac) + ", " + spread + " over " + format_count(b->runs) + " ";
+    if (b->method == BandMethod::left_out_in_turn) {
+      char widened[96];
+      std::snprintf(widened, sizeof widened, ", widened %.2fx for so few (the 90%% upper confidence limit of their spread)",
+                    small_sample_widening(*b));
+      text += kind + " " + task + " runs of the " + source.id + " profile, each left out of its fit in turn" + widened;
+    }
+    else
+      text += "held-out " + kind + " " + task + " runs";
     if (family) text += "; " + hw.name + " has no runs of its own: the " + kind + " family's profile, a wider band";
     if (transferred) text += ", each chip held out whole (the " + kind + " family's transfer band)";
     if (!outside.empty()) {

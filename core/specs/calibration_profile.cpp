@@ -1,6 +1,8 @@
 #include "specs/calibration_profile.h"
 
 #include <algorithm>
+#include <cmath>
+#include <iterator>
 
 #include "io/format.h"
 
@@ -94,10 +96,15 @@ void read_per_task(JsonReader& r, const char* key, bool required, Diagnostics& d
   all.finish();
 }
 
-void read_bands(JsonReader& r, std::vector<ErrorBand>& bands, Diagnostics& d) {
+void read_bands(JsonReader& r, bool family, std::vector<ErrorBand>& bands, Diagnostics& d) {
   read_per_task(r, "error_bands", true, d, [&](JsonReader& s, const char* task) {
     ErrorBand band;
     band.task = task;
+    // Optional: a profile written before it was kept measured a chip's band on held runs, a family's on chips.
+    const auto method = s.choice("method", false, {"held", "chip_held_out", "left_out_in_turn"});
+    band.method = method == "left_out_in_turn" ? BandMethod::left_out_in_turn
+                  : method == "chip_held_out" || (!method && family) ? BandMethod::chip_held_out
+                                                                     : BandMethod::held;
     band.runs = s.number("runs", true).value_or(1);
     band.median_frac = s.number("median_frac", true).value_or(0);
     band.p90_frac = s.number("p90_frac", true).value_or(0);
@@ -165,6 +172,25 @@ std::vector<std::string> read_strings(JsonReader& r, const char* key, bool requi
 
 std::span<const ProfileParameter> profile_parameters() { return kParameters; }
 
+double small_sample_widening(const ErrorBand& band) {
+  // The 0.10 quantile of the chi-squared distribution with k = 1..15 degrees of freedom (standard tables);
+  // leave-one-out bands have at most 16 runs (calibrate's kMaxLeaveOneOutRuns).
+  static constexpr double kChi2Low[] = {0.01579, 0.2107, 0.5844, 1.064, 1.610, 2.204, 2.833, 3.490,
+                                        4.168,   4.865,  5.578,  6.304, 7.042, 7.790, 8.547};
+  const auto k = static_cast<std::size_t>(band.runs) - 1;
+  if (band.method != BandMethod::left_out_in_turn || band.runs < 2 || k > std::size(kChi2Low)) return 1;
+  return std::sqrt(static_cast<double>(k) / kChi2Low[k - 1]);
+}
+
+const char* band_method_name(BandMethod method) {
+  switch (method) {
+    case BandMethod::chip_held_out: return "chip_held_out";
+    case BandMethod::left_out_in_turn: return "left_out_in_turn";
+    case BandMethod::held: break;
+  }
+  return "held";
+}
+
 const ErrorBand* CalibrationProfile::band(std::string_view task) const {
   for (const auto& b : bands)
     if (b.task == task) return &b;
@@ -231,7 +257,7 @@ CalibrationProfile parse_calibration_profile(const Json& node, const std::string
     }
     s.finish();
   }
-  read_bands(r, p.bands, d);
+  read_bands(r, p.is_family(), p.bands, d);
   read_scopes(r, p.scopes, d);
   r.finish();
   return p;
@@ -243,7 +269,8 @@ Json calibration_profile_json(const CalibrationProfile& p) {
   Json bands = Json::object();
   for (const auto& b : p.bands)
     bands[b.task] = {{"runs", b.runs}, {"median_frac", b.median_frac}, {"p90_frac", b.p90_frac},
-                     {"max_frac", b.max_frac}, {"signed_median_frac", b.signed_median_frac}};
+                     {"max_frac", b.max_frac}, {"signed_median_frac", b.signed_median_frac},
+                     {"method", band_method_name(b.method)}};
   return {{"schema", "scalescope.calibration/1"},
           {"id", p.id},
           {"name", p.name},

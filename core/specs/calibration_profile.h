@@ -15,13 +15,24 @@
 
 namespace scalescope {
 
+// How a band's runs were kept out of the fit: runs marked held (a chip's siblings of its fit runs); every chip of
+// the kind held out whole in turn (a family's transfer band); or, for a chip with no held run, each of its fit
+// runs left out in turn (a team's own few runs).
+enum class BandMethod { held, chip_held_out, left_out_in_turn };
+
 // Out-of-sample error of the calibrated model for one chip kind and task (|predicted / measured - 1|).
 struct ErrorBand {
   std::string task;             // "training" or "serving"
   double runs = 0;              // held-out runs it was measured on
   double median_frac = 0, p90_frac = 0, max_frac = 0;
   double signed_median_frac = 0;  // below 0: optimistic
+  BandMethod method = BandMethod::held;
 };
+const char* band_method_name(BandMethod method);
+// A band measured by leaving each of a team's few runs out in turn is widened by this factor: the 90% upper
+// confidence limit of a spread estimated from `runs` errors, sqrt((n - 1) / chi2_0.10(n - 1)) (1.94 for 5 runs,
+// 1.32 for 16), so that fewer runs give a wider band. 1 for other methods and for 0 or 1 runs.
+double small_sample_widening(const ErrorBand& band);
 
 // Where one run or plan sits, in the terms a profile's fitted scope is kept in.
 struct ScopePoint {

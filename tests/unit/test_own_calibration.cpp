@@ -1,0 +1,114 @@
+// Issue 18 item 5, a team's own calibration: a handful of runs with no split gives a profile whose band is
+// measured on those runs (each left out of the fit in turn) and widened for so few, so that fewer runs give a wider
+// band; the profile names itself apart from the shipped ones; and a profile passed back on the wrong chip says so
+// (another chip: the transfer band with the reason; the other chip kind: an error).
+#include <fstream>
+#include <sstream>
+
+#include <catch2/catch.hpp>
+
+#include "api.h"
+
+using nlohmann::json;
+
+namespace {
+
+json eval(const json& scenario) { return json::parse(scalescope::evaluate_json(scenario.dump())); }
+
+bool has(const json& out, const std::string& path, const std::string& code) {
+  for (const auto& d : out["diagnostics"])
+    if (d["path"] == path && d["code"] == code) return true;
+  return false;
+}
+
+// examples/calibration/my-cluster-runs.json: five public H100 training runs (NeMo 24.07 FP8, MLPerf Training
+// v4.0), as a team would write its own, without a split.
+const json& my_runs() {
+  static const json runs = [] {
+    std::ifstream in(std::string(SCALESCOPE_SOURCE_DIR) + "/examples/calibration/my-cluster-runs.json");
+    std::stringstream text;
+    text << in.rdbuf();
+    return json::parse(text.str())["runs"];
+  }();
+  return runs;
+}
+
+json calibrate(const json& runs, const json& extra = json::object()) {
+  json query = {{"kind", "calibrate"}, {"runs", runs}};
+  query.update(extra);
+  return eval({{"query", query}});
+}
+
+json profile_for(const json& out, const std::string& id) {
+  for (const auto& p : out["result"]["profiles"])
+    if (p["id"] == id) return p;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("a few runs of one's own: the band is theirs, each left out in turn, and wider for fewer", "[fidelity][issue18]") {
+  REQUIRE(my_runs().size() == 5);
+  const json five = calibrate(my_runs());
+  INFO(five["diagnostics"].dump());
+  REQUIRE(five["ok"] == true);
+  const json chip = profile_for(five, "h100-sxm");
+  REQUIRE(chip.is_object());
+  const json& band = chip["error_bands"]["training"];
+  CHECK(band["method"] == "left_out_in_turn");
+  CHECK(band["runs"] == 5);
+  // Only the kind with runs comes back: no TPU profile fitted on nothing.
+  CHECK(profile_for(five, "tpu").is_null());
+  CHECK(!profile_for(five, "gpu").is_null());
+
+  json three_runs = json::array({my_runs()[0], my_runs()[1], my_runs()[2]});
+  const json three = calibrate(three_runs);
+  REQUIRE(three["ok"] == true);
+  const json narrow = profile_for(three, "h100-sxm")["error_bands"]["training"];
+  CHECK(narrow["runs"] == 3);
+  // Three runs: widened by sqrt(2 / chi2_0.10(2)) = 3.08; five: sqrt(4 / chi2_0.10(4)) = 1.94.
+  CHECK(narrow["median_frac"].get<double>() > band["median_frac"].get<double>());
+  CHECK(narrow["p90_frac"].get<double>() > band["p90_frac"].get<double>());
+
+  // Passed back, the result says where its band comes from.
+  json scenario = my_runs()[1]["scenario"];
+  scenario["query"]["calibration"] = chip;
+  const json out = eval(scenario);
+  REQUIRE(out["ok"] == true);
+  const std::string text = out["result"]["calibration"]["error_band"]["text"];
+  CHECK(text.find("over 5 GPU training runs of the h100-sxm profile, each left out of its fit in turn, widened 1.94x") !=
+        std::string::npos);
+  CHECK(out["result"]["calibration"]["error_band"]["scope"] == "fitted");
+}
+
+TEST_CASE("a team's profiles are named apart from the shipped ones", "[fidelity][issue18]") {
+  const json out = calibrate(my_runs(), {{"profile_prefix", "my-cluster"}});
+  REQUIRE(out["ok"] == true);
+  const json chip = profile_for(out, "my-cluster-h100-sxm");
+  REQUIRE(chip.is_object());
+  CHECK(chip["name"].get<std::string>().rfind("my-cluster: ", 0) == 0);
+  CHECK(chip["hardware"] == json::array({"h100-sxm"}));  // still the chip's: it is found by its hardware
+  CHECK(has(calibrate(my_runs(), {{"profile_prefix", "My Cluster!"}}), "/query/profile_prefix", "wrong_type"));
+}
+
+TEST_CASE("a profile on the wrong chip: another chip is a transfer, the other kind an error", "[fidelity][issue18]") {
+  const json chip = profile_for(calibrate(my_runs()), "h100-sxm");
+  REQUIRE(chip.is_object());
+  json h200 = my_runs()[1]["scenario"];
+  h200["hardware"] = {{"preset", "h200"}};
+  h200["query"]["calibration"] = chip;
+  const json moved = eval(h200);
+  INFO(moved["diagnostics"].dump());
+  REQUIRE(moved["ok"] == true);
+  const json& band = moved["result"]["calibration"]["error_band"];
+  CHECK(band["scope"] == "transfer");
+  CHECK(band["outside"][0].get<std::string>().find("(fitted: h100-sxm)") != std::string::npos);
+  CHECK(band["text"].get<std::string>().find("GPU family's transfer band") != std::string::npos);
+
+  json tpu = {{"hardware", {{"preset", "tpu-v5p"}}}, {"model", {{"preset", "llama-3-8b"}}}, {"mesh", {{"shape", {4, 4, 4}}}},
+              {"query", {{"kind", "training_step"}, {"batch_tokens", 1048576}, {"seq_len", 4096},
+                         {"parallelism", {{"fsdp", {"X", "Y", "Z"}}}}, {"calibration", chip}}}};
+  const json wrong = eval(tpu);
+  CHECK(wrong["ok"] == false);
+  CHECK(has(wrong, "/query/calibration/kind", "profile_kind_mismatch"));
+}
