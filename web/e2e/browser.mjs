@@ -3,7 +3,8 @@
 // values, selects, buttons), compares the page's numbers with the native CLI for the same scenarios, checks issue
 // 11's promises (the default plan fits without a warning, the headline stays in view at 1400 and 390 px, 16M is
 // accepted, sliders stop at valid degrees, a pinned comparison survives a reload, plans that do not fit are marked,
-// results can be taken away, keyboard and screen-reader use, axe-core's WCAG AA audit, no CSP violation), and
+// results can be taken away, keyboard and screen-reader use, axe-core's WCAG AA audit, no CSP violation), issue 18's
+// (a calibration profile of one's own: loaded, named by the link, said to be missing in another browser), and
 // measures slider-to-paint, time to interactive and site weight. Screenshots go to build/screenshots/.
 // Prints "browser: N passed, 0 failed".
 import fs from 'node:fs';
@@ -25,7 +26,10 @@ const DESKTOP = { width: 1400, height: 1000 };
 const PHONE = { width: 390, height: 844 };
 
 const t = checker('browser');
-const { check, step } = t;
+const { check } = t;
+/** SCALESCOPE_STEPS=<regex> runs only the steps whose name matches (while iterating; the closing checks always run). */
+const ONLY = process.env.SCALESCOPE_STEPS ? new RegExp(process.env.SCALESCOPE_STEPS) : null;
+const step = (name, fn) => (ONLY && !ONLY.test(name) ? Promise.resolve() : t.step(name, fn));
 const consoleErrors = [];
 
 function cli(scenario) {
@@ -182,6 +186,16 @@ const training = (mesh, par, batch = 4194304, model = { preset: 'llama-3-70b' })
 });
 const DEFAULT_TRAINING = () => training({ shape: [16, 16, 8] }, { fsdp: ['X', 'Y'], tensor: ['Z'] });
 
+/**
+ * A profile of one's own for the H100: the one `scalescope calibrate` writes from the five runs of
+ * examples/calibration/my-cluster-runs.json (issue 18's round trip; CTest cli_calibrate_round_trip checks the file is
+ * what the command writes today).
+ */
+function ownProfile() {
+  const file = path.join(REPO, 'examples/calibration/my-cluster-h100-sxm.json');
+  return { file, profile: JSON.parse(fs.readFileSync(file, 'utf8')) };
+}
+
 // ------------------------------------------------------------------------------------------------ run
 
 async function main() {
@@ -319,6 +333,18 @@ async function main() {
       const transfer = (await page.locator('[data-fidelity]').textContent()) ?? '';
       check('a 32k sequence is past the fitted runs: the family’s transfer band, with the reason (issue 18)',
         /transfer band/.test(transfer) && /outside the runs behind the tpu-v5p profile: 32768 tokens a sequence/.test(transfer), transfer);
+    });
+
+    await step('the error band: a chip without runs of its own, and an expert group wider than the fitted runs', async () => {
+      await open(page, `${url}?v=1&hw=tpu7x`);
+      const family = (await page.locator('ss-headline:not(.phone-strip) [data-fidelity]').textContent()) ?? '';
+      check('TPU7x has no profile of its own: the TPU family’s wider band, and why', /has no runs of its own: the TPU family's profile, a wider band/.test(family) && /profile tpu,/.test(family), family);
+      await open(page, `${url}?v=1&hw=h100-sxm&model=deepseek-v3&fsdp=1&zero=1&tp=1&ep=256`);
+      const wide = (await page.locator('ss-headline:not(.phone-strip) [data-fidelity]').textContent()) ?? '';
+      const ref = cli(training({ hw: 'h100-sxm', shape: [256] }, { expert: 256 }, 4194304, { preset: 'deepseek-v3' }));
+      const band = ref.result?.calibration?.error_band?.text ?? '(no band from the CLI)';
+      check('256-way EP is past the h100-sxm profile’s runs: the transfer band names the expert group, as the CLI does',
+        /outside the runs behind the h100-sxm profile: 256-way expert parallelism/.test(wide) && wide.includes(band), `page: ${wide} | CLI: ${band}`);
     });
 
     await step('compare: pin, change, ghost bars, reload', async () => {
@@ -734,11 +760,88 @@ async function main() {
       check('a config the engine rejects cannot run, and the headline says so', (await status(page)) === 'cannot-run');
     });
 
+    await step('a calibration profile of one’s own: loaded from a file, kept by the link, missing in another browser', async () => {
+      const { file, profile } = ownProfile();
+      const id = profile.id;
+      const gpuPlan = `${url}?v=1&hw=h100-sxm&fsdp=64`;
+      const fidelity = async (p) => (await p.locator('ss-headline:not(.phone-strip) [data-fidelity]').textContent()) ?? '';
+      const loadFile = async (p) => {
+        const before = await stateQuery(p);
+        await p.locator('#c-cal-file').setInputFiles(file);
+        await settled(p, before);
+        await p.waitForFunction(() => window.location.search.includes('cal='));
+      };
+      /** The file a link names: the state stays the same, the numbers change to the profile's. */
+      const restoreFile = async (p) => {
+        await p.locator('#c-cal-file').setInputFiles(file);
+        await p.waitForFunction((want) => {
+          const h = window.__scalescope;
+          const text = document.querySelector('scalescope-explorer').shadowRoot.querySelector('ss-headline:not(.phone-strip) [data-fidelity]')?.textContent ?? '';
+          return h.resultQuery === h.stateQuery && text.includes(want);
+        }, `(profile ${id},`, { timeout: 15000 });
+      };
+      await open(page, gpuPlan);
+      check('before: the shipped profile', /\(profile h100-sxm,/.test(await fidelity(page)), await fidelity(page));
+      await page.locator('[data-profile] > summary').click();
+      await loadFile(page);
+      check(`the headline names the loaded profile (${id}), as the engine's result does, and says it is yours`, (await fidelity(page)).includes(`(profile ${id},`) && /; yours, loaded in this browser\)/.test(await fidelity(page)), await fidelity(page));
+      check('the band comes from the loaded profile’s own runs (the 5-run calibration, issue 18’s round trip)', (await fidelity(page)).includes(`runs behind the ${id} profile`) || (await fidelity(page)).includes(`runs of the ${id} profile, each left out of its fit in turn`), await fidelity(page));
+      check('the loader says it is in use, kept in this browser', /In use: yours/.test((await page.locator('[data-profile-status]').textContent()) ?? ''));
+      const link = page.url();
+      check('the URL names it: cal=<id>~<fingerprint>', /[?&]cal=[A-Za-z0-9._-]+%7E[0-9a-f]{8}(&|$)/.test(link), link);
+      await shot(page, 'explorer-profile-loaded.png');
+      await open(page, link);
+      check('a reload keeps it', (await fidelity(page)).includes(`(profile ${id},`), await fidelity(page));
+      await open(page, link.replace('?v=1&', '?v=1&mode=serving&tp=8&'));
+      check('serving uses it too', (await fidelity(page)).includes(`(profile ${id},`), await fidelity(page));
+
+      const other = await launch({ viewport: DESKTOP }); // another browser: nothing kept
+      try {
+        const fresh = other.context.pages()[0] ?? (await other.context.newPage());
+        collectErrors(fresh, consoleErrors, 'other browser: ');
+        await open(fresh, link);
+        const notice = (await fresh.locator('[data-notice]').textContent()) ?? '';
+        check('a browser without the profile says so, and how to get it back', notice.includes(`calibration profile '${id}'`) && /has not loaded: the calibrated numbers shown use the shipped profile/.test(notice) && /same fingerprint restores it/.test(notice), notice);
+        check('… and shows the shipped profile’s numbers', (await fidelity(fresh)).includes('(profile h100-sxm,') && !/yours/.test(await fidelity(fresh)), await fidelity(fresh));
+        check('… and keeps the reference in the URL', fresh.url().includes('cal='));
+        await fresh.locator('[data-notice]').screenshot({ path: path.join(SHOTS, 'explorer-profile-notice.png') });
+        const phone = await other.context.newPage();
+        collectErrors(phone, consoleErrors, 'other browser, phone: ');
+        await phone.setViewportSize(PHONE);
+        await open(phone, link);
+        await shot(phone, 'explorer-profile-missing-phone.png');
+        await restoreFile(phone);
+        check('loading the same file restores the link’s profile and clears the notice', (await fidelity(phone)).includes(`(profile ${id},`) && (await phone.locator('[data-notice]').count()) === 0, await fidelity(phone));
+        await phone.locator('[data-group="efficiency"]').screenshot({ path: path.join(SHOTS, 'explorer-profile-loader-phone.png') });
+      } finally {
+        await other.close();
+      }
+
+      await open(page, link);
+      await page.locator('#c-cal').fill('{"id": "my-cluster", "parameters": {');
+      await page.locator('#c-cal-use').click();
+      const msg = (await page.locator('[data-profile-message]').textContent()) ?? '';
+      check('pasted text that is not JSON is refused in words, beside the loader', /^This is not JSON/.test(msg.trim()), msg);
+      await page.locator('#c-cal').fill(JSON.stringify({ ...profile, parameters: { ...profile.parameters, matmul_frac: 7 } }));
+      const b1 = await stateQuery(page);
+      await page.locator('#c-cal-use').click();
+      await settled(page, b1);
+      const diag = page.locator('[data-profile] [data-diagnostics] li[data-path="/query/calibration/parameters/matmul_frac"]');
+      check('a parameter out of range is the engine’s diagnostic, under /query/calibration, beside the loader', (await diag.count()) === 1 && /'matmul_frac' must be from/.test((await diag.textContent()) ?? ''), (await page.locator('[data-profile]').textContent())?.slice(0, 300));
+      check('… and the plan cannot run with it', (await status(page)) === 'cannot-run');
+      const b2 = await stateQuery(page);
+      await page.locator('#c-cal-clear').click();
+      await settled(page, b2);
+      await page.waitForFunction(() => !window.location.search.includes('cal='), null, { timeout: 5000 }).catch(() => {});
+      check('back to the shipped profile, and the URL drops the reference', (await fidelity(page)).includes('(profile h100-sxm,') && !page.url().includes('cal='), `${await fidelity(page)} ${page.url()}`);
+    });
+
     await step('malformed and hostile links', async () => {
-      const hostile = '?v=1&tp=banana&mode=%3Cimg%20src%3Dx%20onerror%3D%22window.__pwned%3D1%22%3E&hw.nope=1&%3Cscript%3E=1&batch=1e999&pin=%3Cb%3E';
+      const hostile = '?v=1&tp=banana&mode=%3Cimg%20src%3Dx%20onerror%3D%22window.__pwned%3D1%22%3E&hw.nope=1&%3Cscript%3E=1&batch=1e999&pin=%3Cb%3E&cal=%3Cb%3Ex%3C%2Fb%3E%7E12345678';
       await open(page, url + hostile);
       const notice = page.locator('[data-notice]');
       check('a notice explains what was ignored', (await notice.count()) === 1 && /tp|Tensor/.test((await notice.textContent()) ?? ''));
+      check('a hostile calibration profile reference is named as ignored, in text', /Ignored Calibration profile = “<b>x<\/b>~12345678”/.test((await notice.textContent()) ?? ''), (await notice.textContent())?.slice(0, 400));
       const injected = await page.evaluate(() => {
         const root = document.querySelector('scalescope-explorer')?.shadowRoot;
         return { img: root?.querySelectorAll('img').length ?? -1, script: root?.querySelectorAll('script').length ?? -1, b: root?.querySelectorAll('b').length ?? -1, pwned: window.__pwned === 1 };

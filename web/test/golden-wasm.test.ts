@@ -1,6 +1,8 @@
 // The wasm module the site ships answers every golden case (tests/golden/*.json) with exactly the JSON the native
-// build prints (build/release/golden_dump, one "file :: name :: result" line per case), and then the validation
-// suite's calibrate and family-held-out validation (issue 22: the fits' exp and log give the same bits).
+// build prints (build/release/golden_dump, one "file :: name :: result" line per case). It leaves out the
+// calibration subsystem (docs/architecture.md "What the page ships"): its calibrate and validation are unknown
+// kinds, and the message that lists the kinds lists the others. That the fits themselves give the same bits in
+// wasm (issue 22) is scripts/test.sh's comparison of the whole engine's golden_dump.js with the native one.
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -24,6 +26,9 @@ const CALIBRATION = [
   { name: 'validation with each family held out', query: { kind: 'validation', family_holdout: true, runs: RUNS } },
 ];
 
+/** A native answer as the page's module gives it: a list of the query kinds leaves out the calibration ones. */
+const pageAnswer = (line: string): string => line.replaceAll(', validation, calibrate', '');
+
 let engine: EngineModule;
 let native: string[];
 beforeAll(async () => {
@@ -37,11 +42,13 @@ describe('wasm engine vs native golden_dump', () => {
     expect(native.length).toBe(cases.length + CALIBRATION.length);
   });
 
-  it.each(CALIBRATION)('the validation suite: $name, byte for byte', ({ name, query }) => {
+  it.each(CALIBRATION)('the validation suite: $name is not a kind the page has', ({ name, query }) => {
     const prefix = `published-runs.json :: ${name} :: `;
-    const line = native.find((l) => l.startsWith(prefix));
-    expect(line, prefix).toBeDefined();
-    expect(engine.evaluate(JSON.stringify({ query }))).toBe(line!.slice(prefix.length));
+    expect(native.find((l) => l.startsWith(prefix)), prefix).toBeDefined();
+    const answer = JSON.parse(engine.evaluate(JSON.stringify({ query }))) as { ok: boolean; diagnostics: { path: string; code: string; message: string }[] };
+    expect(answer.ok).toBe(false);
+    expect(answer.diagnostics[0]).toMatchObject({ path: '/query/kind', code: 'unknown_choice' });
+    expect(answer.diagnostics[0]!.message).toMatch(/valid: summary, .*serving_search$/);
   });
 
   it.each(files)('%s: every case byte for byte', (file) => {
@@ -51,7 +58,7 @@ describe('wasm engine vs native golden_dump', () => {
       const prefix = `${f} :: ${c.name} :: `;
       const line = native[i] ?? '';
       expect(line.startsWith(prefix), `native line ${i} is for ${prefix}`).toBe(true);
-      expect(engine.evaluate(JSON.stringify(c.scenario)), c.name).toBe(line.slice(prefix.length));
+      expect(engine.evaluate(JSON.stringify(c.scenario)), c.name).toBe(pageAnswer(line.slice(prefix.length)));
       checked++;
     });
     expect(checked).toBeGreaterThan(0);

@@ -23,9 +23,12 @@ export interface EngineFeatures {
 
 export type Fidelity = 'calibrated' | 'book';
 
+/** `query.calibration`: a profile in calibration_profiles/<id>.json's format, passed through as the reader gave it. */
+export type CalibrationInput = Record<string, unknown>;
+
 /** How a calibrated number was made and how well its profile predicted published runs it was not fitted on. */
 export interface Calibration {
-  profile: { id: string; source: string; fitted_on: unknown };
+  profile: { id: string; name: string; source: string; fitted_on: unknown; family_fallback?: boolean };
   /** `scope`: "fitted" (the plan lies inside the profile's fit runs: the sibling band), "transfer" (outside them,
    * or a chip without runs of its own: the family's band, `outside` naming why) or "unrecorded" (an old profile). */
   error_band: { median_frac: number; p90_frac: number; runs: number; text: string; scope: 'fitted' | 'transfer' | 'unrecorded'; outside: string[] };
@@ -154,6 +157,8 @@ export interface TrainingStepQuery {
   comms_model?: 'max' | 'sum';
   train_tokens?: number;
   fidelity?: Fidelity;
+  /** A profile of the reader's own in place of the embedded one (calibrated fidelity only; the engine checks it). */
+  calibration?: CalibrationInput;
 }
 
 /** Fractions of peak the engine derates by [1.0 each: the book's ideal]. */
@@ -178,6 +183,8 @@ export interface ServingQuery {
   /** The parameter count the serving math uses (the book's figures round LLaMA-3 70B to 70e9). */
   params_override?: number;
   fidelity?: Fidelity;
+  /** A profile of the reader's own in place of the embedded one (calibrated fidelity only; the engine checks it). */
+  calibration?: CalibrationInput;
 }
 
 export type Strategy = 'data' | 'fsdp' | 'tensor' | 'pipeline' | 'expert' | 'context';
@@ -195,6 +202,8 @@ export interface PlanSearchQuery {
   train_tokens?: number;
   keep?: number;
   fidelity?: Fidelity;
+  /** A profile of the reader's own in place of the embedded one (calibrated fidelity only; the engine checks it). */
+  calibration?: CalibrationInput;
   /** What the caller allows (docs/api.md `plan_search`: the space); only the keys the page narrows. */
   space?: { dcn_strategies?: Strategy[] };
   /** Degrees held (`fixed`) or capped (`max`). */
@@ -269,6 +278,8 @@ export interface ServingSearchQuery {
   include_comms?: boolean;
   keep?: number;
   fidelity?: Fidelity;
+  /** A profile of the reader's own in place of the embedded one (calibrated fidelity only; the engine checks it). */
+  calibration?: CalibrationInput;
 }
 
 export type Query = TrainingStepQuery | ServingQuery | PlanSearchQuery | ServingSearchQuery | TransformerQuery | ChipQuery | RooflineQuery | MatmulQuery;

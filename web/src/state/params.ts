@@ -5,6 +5,7 @@
 import presets, { features } from 'virtual:scalescope-presets';
 import type { EngineFeatures, HardwarePreset, ModelPreset, Presets } from '../engine/types';
 import { LAYOUT_RE } from './layout';
+import { PROFILE_REF_RE } from './profile';
 
 export type Value = number | string | boolean | null;
 export type ParamType = 'int' | 'float' | 'enum' | 'bool' | 'text';
@@ -141,6 +142,7 @@ export const PARAMS: readonly Param[] = [
   { key: 'pwarn', label: 'Include plans with warnings', type: 'bool', default: false, unit: '', path: '/query/constraints/include_warnings (plan_search)', group: 'training', mode: 'training', hidden: true, help: 'plans the engine warns about (e.g. ZeRO-3 under PP) are left out unless this is on; listed, marked' },
 
   { key: 'fid', label: 'Charts show', type: 'enum', default: 'calibrated', choices: ['calibrated', 'book'], unit: '', path: '/query/fidelity (of the charts\u2019 scenarios)', group: 'efficiency', hidden: true, help: 'the calibrated estimate or the book\u2019s ideal model (an engine with both fidelities; the toggle sits by the headline)' },
+  { key: 'cal', label: 'Calibration profile', type: 'text', default: '', pattern: PROFILE_REF_RE, examples: ['my-cluster~1a2b3c4d', 'h100-sxm~0badf00d'], unit: '', path: '/query/calibration (a profile loaded in this browser, by reference: its id and the fingerprint of its text, state/profile.ts; calibrated queries only)', group: 'efficiency', hidden: true, maxLength: 57, help: 'a calibration profile of your own in place of the shipped one; the link names it, this browser keeps its text' },
   { key: 'pin', label: 'Pinned comparison', type: 'text', default: '', pattern: PIN_RE, examples: ['v=1', 'v=1&tp=16&batch=2097152', 'v=1&mode=serving&hw=h100-sxm'], unit: '', path: '/ (not in the scenario: another state as a query string, drawn as ghost bars and compared)', group: 'workload', hidden: true, maxLength: 3000, help: 'the configuration pinned for comparison' },
   { key: 'eff_flops', label: 'FLOPs efficiency', type: 'float', default: 1, min: 0.05, max: 1, step: 0.01, unit: 'of peak', path: '/query/efficiency/flops_frac', group: 'efficiency', advanced: true, help: 'fraction of peak FLOP/s the matmuls reach (1: the book’s ideal roofline)' },
   { key: 'eff_hbm', label: 'HBM efficiency', type: 'float', default: 1, min: 0.05, max: 1, step: 0.01, unit: 'of peak', path: '/query/efficiency/hbm_frac', group: 'efficiency', advanced: true, help: 'fraction of HBM bandwidth reached' },

@@ -3,7 +3,7 @@
 // main query again at other chip counts for the scaling chart. Nothing here models physics: it only fills in the
 // scenario, choosing matmul shapes and chip counts to ask the engine about.
 import type {
-  Dtype, HardwarePreset, MatmulPrecision, MatmulQuery, ModelOverrides, ModelPreset, MoeSettings, PlanObjective, PlanSearchQuery, Scenario,
+  CalibrationInput, Dtype, Fidelity, HardwarePreset, MatmulPrecision, MatmulQuery, ModelOverrides, ModelPreset, MoeSettings, PlanObjective, PlanSearchQuery, Scenario,
   ServingQuery, ServingSearchQuery,
 } from '../engine/types';
 import { STRATEGIES, planMesh, type DcnStrategy, type Degrees, type MeshOutcome, type MeshPlan, type Strategy } from './mesh';
@@ -11,6 +11,7 @@ import { layoutDegrees, layoutPlan, parseLayout } from './layout';
 import { degreeMesh } from './degree-mesh';
 import { PRESETS, hardwarePreset, modelPreset, type State } from './params';
 import { hfConfigOf, hfPreset } from './hf';
+import { calibrationOf } from './profile';
 
 /** The model as the page sends it: the preset's shape fields, with the expert width always set. */
 export type ModelFields = Pick<
@@ -157,6 +158,19 @@ function base(s: State): Pick<Scenario, 'version' | 'hardware' | 'model'> {
   };
 }
 
+/** A calibrated query carries the reader's loaded profile, if any (the engine checks it; the book's model takes none). */
+function withProfile<Q extends { fidelity?: Fidelity; calibration?: CalibrationInput }>(s: State, query: Q): Q {
+  const calibration = calibrationOf(s);
+  return calibration && query.fidelity !== 'book' ? { ...query, calibration } : query;
+}
+
+/** The scenario at the book's fidelity: its closed forms take no calibration profile (the engine refuses the key). */
+export function atBookFidelity<T extends { query: object }>(sc: T): T {
+  const { calibration: _profile, ...query } = sc.query as { calibration?: unknown };
+  void _profile;
+  return { ...sc, query: { ...query, fidelity: 'book' } };
+}
+
 /** The efficiency knobs that differ from the engine's ideal 1.0 (none: the key is left out). */
 function efficiency(s: State): { flops_frac?: number; hbm_frac?: number; network_frac?: number } | undefined {
   const out: { flops_frac?: number; hbm_frac?: number; network_frac?: number } = {};
@@ -224,7 +238,7 @@ export function mainScenario(s: State, plan: MeshPlan): Scenario {
     }
     const eff = efficiency(s);
     if (eff) query.efficiency = eff;
-    return { ...b, mesh: meshSpec(plan), query };
+    return { ...b, mesh: meshSpec(plan), query: withProfile(s, query) };
   }
   const par: Record<string, unknown> = {};
   for (const k of STRATEGIES) {
@@ -242,7 +256,8 @@ export function mainScenario(s: State, plan: MeshPlan): Scenario {
   }
   if (num(s, 'mb') !== 1) par['microbatches'] = num(s, 'mb');
   const { batch_tokens, seq_len, ...rest } = trainingArgs(s);
-  return { ...b, mesh: meshSpec(plan), query: { kind: 'training_step', batch_tokens, seq_len, parallelism: par, ...rest } };
+  const query: Extract<Scenario['query'], { kind: 'training_step' }> = { kind: 'training_step', batch_tokens, seq_len, parallelism: par, ...rest };
+  return { ...b, mesh: meshSpec(plan), query: withProfile(s, query) };
 }
 
 /** How many plans the search returns: more than the page lists, since it shows only plans that fit without warnings. */
@@ -270,7 +285,7 @@ export function planSearchScenario(s: State): Scenario | null {
   const constraints = planSearchConstraints(s);
   if (constraints) query.constraints = constraints;
   if (str(s, 'pobj') !== 'step_time') query.objective = str(s, 'pobj') as PlanObjective;
-  return { ...b, mesh, query };
+  return { ...b, mesh, query: withProfile(s, query) };
 }
 
 /** The search's constraints set on the page, only those that differ from the engine's defaults (none: left out). */
@@ -407,5 +422,5 @@ export function servingSearchScenario(s: State): Scenario | null {
   if (str(s, 'sprefill') !== 'both') q.disaggregation = str(s, 'sprefill') as ServingSearchQuery['disaggregation'];
   const eff = efficiency(s);
   if (eff) q.efficiency = eff;
-  return { ...base(s), query: q };
+  return { ...base(s), query: withProfile(s, q) };
 }

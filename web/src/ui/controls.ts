@@ -1,9 +1,10 @@
 // <ss-controls>: the explorer's controls, every one a row of the parameter table (state/params.ts). The question
-// comes first (workload, chip, model, chips), then parallelism and the run; what a reader changes less often
-// (model shape, schedules, precision details, efficiency, chip fields) folds away under "More", opened by itself
-// when a link sets one of those values. Changes go up as `ss-set` events; the explorer owns the state.
+// comes first (workload, chip, model, chips), then parallelism and the run; what a reader changes less often (model
+// shape, schedules, precision details, efficiency, chip fields, a calibration profile) folds away under "More", opened
+// by itself when a link sets one of those values. Changes go up as `ss-set` events; the explorer owns the state.
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import { guard } from 'lit/directives/guard.js';
+import type { Calibration, Diagnostic } from '../engine/types';
 import { PARAMS, PRESETS, hardwareFields, hardwarePreset, inMode, param, type Param, type State, type Value } from '../state/params';
 import { describePlan, nodesTimesGpus } from '../state/mesh';
 import { activeLayout, effectiveModel, baseModel, meshFor, type ModelFields } from '../state/scenario';
@@ -12,6 +13,8 @@ import { hfAnswer } from '../state/hf';
 import { fmtBytes, fmtFlopsPerS, fmtSeconds, fmtUsd, siUnit } from '../charts/format';
 import { boolField, enumField, numberField } from './fields';
 import { diagnosticsList } from './diagnostics';
+import { pasteBox } from './paste';
+import './profile-loader';
 
 /** What a control asks for: new values, or one chip field (null: back to the preset). */
 export interface SetDetail {
@@ -51,6 +54,8 @@ export class SsControls extends LitElement {
     state: { attribute: false },
     kvDefault: { attribute: false },
     degreeProblem: { attribute: false },
+    calibration: { attribute: false },
+    calibrationDiagnostics: { attribute: false },
   };
 
   state!: State;
@@ -58,6 +63,9 @@ export class SsControls extends LitElement {
   kvDefault: number | undefined;
   /** Why a fixed chip count did not split (from the explorer's rebalancing). */
   degreeProblem = '';
+  /** The engine's word on the calibration profile behind the numbers on screen, and its diagnostics about a loaded one. */
+  calibration: Calibration | undefined;
+  calibrationDiagnostics: readonly Diagnostic[] = [];
   private opened = new Set<string>();
 
   protected override createRenderRoot(): this {
@@ -175,20 +183,14 @@ export class SsControls extends LitElement {
   private hfPaste(): TemplateResult {
     const a = hfAnswer(this.state);
     const on = Boolean(this.state.values['hf']);
-    const pasted = (): string => this.querySelector<HTMLTextAreaElement>('#c-hf')?.value ?? '';
     return html`<details class="more hf" ?open=${on} data-hf>
       <summary>Paste a Hugging Face config.json${on ? html` <span class="badge">in use</span>` : nothing}</summary>
       <p class="help">Llama, Mistral, Mixtral, Qwen, Gemma or DeepSeek: the engine reads the file (keys it does not know are named below).</p>
-      <textarea id="c-hf" class="hf-text" rows="5" spellcheck="false" aria-label="config.json text" placeholder='{"model_type": "llama", "hidden_size": 8192, …}'
-        .value=${on ? String(this.state.values['hf']) : ''}></textarea>
-      <div class="plan-actions">
-        <button type="button" id="c-hf-use" @click=${(e: Event) => this.set({ hfText: pasted(), ev: e })}>Use this model</button>
-        ${on ? html`<button type="button" id="c-hf-clear" @click=${(e: Event) => {
-          this.set({ hfText: null, ev: e });
-          // The button goes away with the pasted model: keep the keyboard in the same place.
-          void this.updateComplete.then(() => this.querySelector<HTMLButtonElement>('#c-hf-use')?.focus());
-        }}>Back to the preset</button>` : nothing}
-      </div>
+      ${pasteBox({
+        id: 'c-hf', label: 'config.json text', placeholder: '{"model_type": "llama", "hidden_size": 8192, …}', value: on ? String(this.state.values['hf']) : '',
+        useText: 'Use this model', clearText: on ? 'Back to the preset' : null, host: this,
+        onUse: (text, ev) => this.set({ hfText: text, ev }), onClear: (ev) => this.set({ hfText: null, ev }),
+      })}
       ${a ? diagnosticsList(a.diagnostics, 'hf_config') : nothing}
       ${a?.ok && a.model ? html`<p class="help" data-hf-model>Read as ${a.model.name}: L ${a.model.layers} · D ${a.model.d_model} · F ${a.model.d_ff} · N ${a.model.heads} · K ${a.model.kv_heads} · H ${a.model.head_dim} · V ${a.model.vocab}${a.model.experts ? ` · E ${a.model.experts}, k ${a.model.active_experts}` : ''}.</p>
         ${a.model.not_modelled.length ? html`<ul class="help">${a.model.not_modelled.map((n) => html`<li>${n}</li>`)}</ul>` : nothing}` : nothing}
@@ -252,7 +254,7 @@ export class SsControls extends LitElement {
     if (g.folded) {
       return html`<fieldset class="group" data-group=${g.id}><legend>${g.title}</legend>
         ${this.more(g.id, [...main, ...advanced], g.id === 'model' ? this.hfPaste() : nothing)}
-        ${g.id === 'efficiency' ? this.hardwareFields() : nothing}</fieldset>`;
+        ${g.id === 'efficiency' ? html`${this.hardwareFields()}<ss-profile-loader .state=${this.state} .calibration=${this.calibration} .diagnostics=${this.calibrationDiagnostics}></ss-profile-loader>` : nothing}</fieldset>`;
     }
     return html`<fieldset class="group" data-group=${g.id}><legend>${g.title}</legend>
       ${main.map((p) => this.control(p))}
@@ -267,7 +269,10 @@ export class SsControls extends LitElement {
     const deps: unknown[] = [g, v['mode'], v['hw'], v['model'], v['hf'], v['chips'], v['seq'], v['sched'], v['vstages'], v['etp'], this.degreeProblem];
     for (const p of PARAMS) if (p.group === g || (g === 'workload' && QUESTION_KEYS.includes(p.key)) || p.degree) deps.push(v[p.key]);
     if (g === 'model' || g === 'mesh') for (const k of ['layers', 'd_model', 'ff_ratio', 'heads', 'kv_heads', 'experts', 'size']) deps.push(v[k]);
-    if (g === 'efficiency') deps.push(JSON.stringify(this.state.hw));
+    if (g === 'efficiency') {
+      const p = this.calibration?.profile;
+      deps.push(JSON.stringify(this.state.hw), p?.id, p?.source, p?.family_fallback, JSON.stringify(this.calibrationDiagnostics));
+    }
     if (g === 'serving') deps.push(this.kvDefault);
     return deps;
   }

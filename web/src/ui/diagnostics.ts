@@ -5,6 +5,7 @@ import { PARAMS } from '../state/params';
 
 function label(path: string): string {
   if (path === '' || path === '/query') return '';
+  if (path.startsWith('/query/calibration/')) return `Calibration profile ${path.slice('/query/calibration'.length)}: `;
   const p = PARAMS.find((x) => x.path === path || x.path.startsWith(path + ' ') || x.path.startsWith(path + '/'));
   if (p) return `${p.label}: `;
   if (path.startsWith('/model/hf_config')) return `config.json ${path.slice('/model/hf_config'.length) || ''}: `;
@@ -22,7 +23,7 @@ export function diagnosticsList(diags: readonly Diagnostic[], what: string): Tem
     <div class="diagnostics" role="status" data-diagnostics=${what}>
       ${unavailable ? html`<p><strong>Not available yet:</strong> this engine build cannot answer the ${what} query. The rest of the page still works.</p>` : nothing}
       <ul>
-        ${diags.map((d) => html`<li class=${d.severity === 'warning' ? 'warn' : 'err'} data-code=${d.code}>
+        ${diags.map((d) => html`<li class=${d.severity === 'warning' ? 'warn' : 'err'} data-code=${d.code} data-path=${d.path}>
           <span class="sev">${d.severity === 'warning' ? 'Warning' : 'Problem'}</span> ${label(d.path)}${d.message}</li>`)}
       </ul>
     </div>`;

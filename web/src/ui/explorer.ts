@@ -20,14 +20,15 @@ import { applyDeployment } from '../state/serving-search';
 import { fitToChip, rebalance } from '../state/degrees';
 import { hfAnswer, hfConfigOf, minifyConfig, rememberHfModel } from '../state/hf';
 import { pinText, pinnedOf } from '../state/pin';
+import { isProfileDiagnostic, missingProfileNotices } from '../state/profile';
 import {
-  chipScenario, mainMatmuls, mainScenario, meshFor, planSearchScenario, rooflineCurveScenarios, scalingScenarios, servingSearchScenario,
+  atBookFidelity, chipScenario, mainMatmuls, mainScenario, meshFor, planSearchScenario, rooflineCurveScenarios, scalingScenarios, servingSearchScenario,
   transformerScenario, ROOFLINE_INTENSITIES,
 } from '../state/scenario';
 import { sig } from '../charts/format';
 import { styles } from './styles';
 import { diagnosticsList } from './diagnostics';
-import { metricsOf, planStatus, isServing, type Planned, type Results } from './results';
+import { fidelityOf, metricsOf, planStatus, isServing, type Planned, type Results } from './results';
 import type { SetEvent } from './controls';
 import { NOT_FIT, listedPlans, type CheckedPlan, type SearchRun } from './plans';
 import type { ServingSearchRun } from './serving-search';
@@ -129,6 +130,8 @@ export class ScalescopeExplorer extends LitElement {
   private secondaryTimer: ReturnType<typeof setTimeout> | null = null;
   private lastBatch = { trips: 0, calls: 0, cached: 0, local: false };
   private chartsAsked = false;
+  /** The notices of the loaded link that name a calibration profile this browser did not have. */
+  private profileNotices: string[] = [];
   private readonly hooks: ScalescopeHooks = { renders: 0, ready: false, latencies: [], errors: [], stateQuery: '', resultQuery: '' };
 
   override connectedCallback(): void {
@@ -154,7 +157,9 @@ export class ScalescopeExplorer extends LitElement {
     const rb = rebalance(d.state);
     this.state = rb.state;
     this.degreeProblem = rb.problem ?? '';
-    this.notices = [...d.notices, ...(pinnedOf(rb.state)?.notices ?? [])];
+    const pinned = pinnedOf(rb.state);
+    this.profileNotices = missingProfileNotices(rb.state, pinned?.state ?? null);
+    this.notices = [...d.notices, ...(pinned?.notices ?? []), ...this.profileNotices];
     this.hooks.stateQuery = encodeState(this.state);
   }
 
@@ -286,10 +291,19 @@ export class ScalescopeExplorer extends LitElement {
   }
 
   private afterChange(): void {
+    this.dropSettledProfileNotices();
     this.hooks.stateQuery = encodeState(this.state);
     this.restartSearchIfAsked();
     this.scheduleUrl();
     this.request();
+  }
+
+  /** A link's missing-profile notice goes once that profile is loaded, or the state no longer names it. */
+  private dropSettledProfileNotices(): void {
+    const now = missingProfileNotices(this.state, pinnedOf(this.state)?.state ?? null);
+    const settled = this.profileNotices.filter((n) => !now.includes(n));
+    if (settled.length) this.notices = this.notices.filter((n) => !settled.includes(n));
+    this.profileNotices = this.profileNotices.filter((n) => now.includes(n));
   }
 
   private scheduleUrl(): void {
@@ -421,8 +435,7 @@ export class ScalescopeExplorer extends LitElement {
 
   /** The charts' scenarios at the fidelity the toggle chooses (an engine without fidelities has one: the book's). */
   private chartScenario<T extends { query: object }>(sc: T, state: State): T {
-    if (!FEATURES.fidelity || state.values['fid'] !== 'book') return sc;
-    return { ...sc, query: { ...sc.query, fidelity: 'book' } };
+    return FEATURES.fidelity && state.values['fid'] === 'book' ? atBookFidelity(sc) : sc;
   }
 
   private requestSecondary(state: State, curveKey: string): void {
@@ -724,7 +737,8 @@ export class ScalescopeExplorer extends LitElement {
       ${r ? html`<ss-headline class="phone-strip" compact .results=${r} .status=${planStatus(r)} .metrics=${metricsOf(r, r.chip?.ok ? r.chip.result : undefined)}></ss-headline>` : nothing}
       <main @ss-set=${this.onSet}>
         <div class="controls-col">
-          <ss-controls .state=${this.state} .degreeProblem=${this.degreeProblem}
+          <ss-controls .state=${this.state} .degreeProblem=${this.degreeProblem} .calibration=${r ? fidelityOf(r).calibration : undefined}
+            .calibrationDiagnostics=${r?.main?.diagnostics.filter(isProfileDiagnostic) ?? []}
             .kvDefault=${isServing(this.state) && r && isServing(r.state) && r.main?.ok ? (r.main.result as { kv_context_len?: number }).kv_context_len : undefined}></ss-controls>
         </div>
         <div class="results" id="results" tabindex="-1" aria-label="Results">${this.renderResults()}</div>

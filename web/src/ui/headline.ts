@@ -5,6 +5,7 @@
 // step (or latency), memory against HBM, fits or not, cost.
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import { FEATURES, type State, type Value } from '../state/params';
+import { calibrationOf } from '../state/profile';
 import { atBookEfficiency, fidelityOf, isServing, servingOf, trainingOf, type Metric, type PlanStatus, type Results } from './results';
 import { fmtBytes } from '../charts/format';
 import type { SetDetail } from './controls';
@@ -66,7 +67,9 @@ export class SsHeadline extends LitElement {
     if (f.fidelity === 'calibrated') {
       const band = f.calibration?.error_band;
       const profile = f.calibration?.profile;
-      return html`<p class="fidelity" data-fidelity="calibrated">Calibrated estimate${band ? html`: ${band.text}` : nothing}${profile ? html` <span class="muted">(profile ${profile.id}, ${profile.source})</span>` : nothing}. The book’s ideal, a lower bound, is under each number.</p>`;
+      // A calibrate result's profile may carry the shipped id and source: say whose it is.
+      const yours = calibrationOf(s) ? '; yours, loaded in this browser' : '';
+      return html`<p class="fidelity" data-fidelity="calibrated">Calibrated estimate${band ? html`: ${band.text}` : nothing}${profile ? html` <span class="muted">(profile ${profile.id}, ${profile.source}${yours})</span>` : nothing}. The book’s ideal, a lower bound, is under each number.</p>`;
     }
     if (atBookEfficiency(s)) {
       return html`<p class="fidelity ideal-bound" data-fidelity="book">These are the book’s ideal numbers: every chip at its peak FLOP/s and full bandwidth, communication perfectly overlapped. Real runs are slower; under Efficiency, fractions of peak give a realistic estimate${FEATURES.fidelity ? '' : ' (a calibrated model comes with a later engine)'}.</p>`;

@@ -74,7 +74,11 @@ export const styles = [barStyles, css`
   details.more { margin: 6px 0 2px; }
   details.more > summary { cursor: pointer; font-size: 13px; color: #1f5f9a; }
   details.more[open] > summary { margin-bottom: 4px; }
-  textarea.hf-text { width: 100%; box-sizing: border-box; font: 12px/1.4 ui-monospace, monospace; }
+  textarea.paste-text { width: 100%; box-sizing: border-box; font: 12px/1.4 ui-monospace, monospace; }
+  .profile-status { margin: 4px 0; font-size: 12.5px; overflow-wrap: anywhere; }
+  .profile-status code { white-space: nowrap; font-size: 11.5px; }
+  .profile input[type='file'] { max-width: 100%; font-size: 12px; }
+  .profile .notice-inline, .profile .help { overflow-wrap: anywhere; }
   .panel-head { display: flex; flex-wrap: wrap; justify-content: space-between; align-items: baseline; gap: 4px 10px; }
   .downloads { display: flex; gap: 4px; }
   .downloads button { font-size: 12px; padding: 1px 8px; }

@@ -7,6 +7,7 @@
 import { EngineClient } from '../engine/client';
 import type { Evaluation } from '../engine/types';
 import { FEATURES } from '../state/params';
+import { atBookFidelity } from '../state/scenario';
 import workerUrl from '../engine/worker.ts?worker&url';
 
 interface Waiting {
@@ -24,7 +25,7 @@ let siteRoot: URL | null = null;
 export function bookFidelity(scenario: unknown): unknown {
   const sc = scenario as { query?: Record<string, unknown> };
   if (!FEATURES.fidelity || !sc?.query || sc.query['fidelity'] !== undefined) return scenario;
-  return { ...sc, query: { ...sc.query, fidelity: 'book' } };
+  return atBookFidelity(sc as { query: Record<string, unknown> });
 }
 
 /** Where the site's files are (the folder holding widgets.js, engine/ and index.html); set by the entry module. */

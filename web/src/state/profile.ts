@@ -1,0 +1,217 @@
+// A calibration profile of the reader's own (issue 18). The engine takes it as `query.calibration` in every
+// calibrated query, checks it, and names what is wrong under /query/calibration (docs/api.md); the page never reads
+// its parameters. Its text is too long for a link, so this browser keeps it (localStorage, the last few used) and
+// the URL holds a reference, `cal=<id>~<fingerprint>`. A link whose profile this browser has not loaded says so,
+// its numbers use the shipped profile, and loading the same file (the same fingerprint) restores them.
+import type { CalibrationInput, Diagnostic, HardwarePreset } from '../engine/types';
+import type { State } from './params';
+
+/** The `cal` value: the profile's id in URL-safe characters, `~`, and the fingerprint of the profile's text. */
+export const PROFILE_REF_RE = /^[A-Za-z0-9._-]{1,48}~[0-9a-f]{8}$/;
+export const PROFILE_STORE_KEY = 'scalescope.profiles';
+export const MAX_STORED_PROFILES = 8;
+/** The longest profile kept, minified (a shipped one is about 2,000 characters). */
+export const MAX_PROFILE_CHARS = 65_536;
+/** The longest text read: a whole `calibrate` answer, its runs and summary included. */
+export const MAX_PROFILE_INPUT_CHARS = 8_000_000;
+
+type Obj = Record<string, unknown>;
+const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** FNV-1a (32 bits) of the text's UTF-8 bytes as 8 hex digits: short and stable, enough to tell a few profiles apart. */
+export function fingerprint(text: string): string {
+  let h = 0x811c9dc5;
+  for (const b of new TextEncoder().encode(text)) h = Math.imul(h ^ b, 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
+
+/** The text the page keeps, sends and fingerprints: minified, with non-ASCII escaped, however the file was laid out. */
+function canonical(v: Obj): string {
+  return JSON.stringify(v).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Does a key or string hold half a surrogate pair (text the engine's JSON reader refuses as a whole)? */
+function hasLoneSurrogate(v: unknown): boolean {
+  const todo: unknown[] = [v];
+  while (todo.length) {
+    const x = todo.pop();
+    if (typeof x === 'string' && LONE_SURROGATE.test(x)) return true;
+    if (typeof x === 'object' && x !== null) {
+      for (const [k, y] of Object.entries(x)) {
+        if (LONE_SURROGATE.test(k)) return true;
+        todo.push(y);
+      }
+    }
+  }
+  return false;
+}
+
+function parseObject(text: string): Obj | null {
+  try {
+    const v: unknown = JSON.parse(text);
+    return isObject(v) ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+const idOf = (p: Obj): string => (typeof p['id'] === 'string' ? p['id'] : '');
+const shortId = (p: Obj): string => `'${idOf(p).slice(0, 40) || '(no id)'}'`;
+const hardwareOf = (p: Obj): unknown[] | null => (Array.isArray(p['hardware']) ? p['hardware'] : null);
+
+export type Picked = { ok: true; profile: Obj; note: string } | { ok: false; problem: string };
+
+/**
+ * The profile to use from what was loaded: a bare profile as it is (the engine judges it); from a `calibrate` result
+ * (its `result`, or the answer around it) the profile whose `hardware` lists the chip, else the family profile of
+ * the chip's kind (`hardware` empty). Only the fields that say which chip a profile is for are read.
+ */
+export function pickProfile(v: Obj, hw: HardwarePreset): Picked {
+  const result = isObject(v['result']) ? v['result'] : v;
+  if (!Array.isArray(result['profiles'])) return { ok: true, profile: v, note: '' };
+  const profiles = result['profiles'].filter(isObject);
+  const kind = hw.kind.toUpperCase();
+  const of = `of the ${profiles.length} in this calibrate result`;
+  const own = profiles.find((p) => hardwareOf(p)?.includes(hw.id));
+  if (own) return { ok: true, profile: own, note: `Took ${shortId(own)} ${of}: the one for ${hw.name}.` };
+  const family = profiles.find((p) => p['kind'] === hw.kind && hardwareOf(p)?.length === 0);
+  if (family) return { ok: true, profile: family, note: `Took ${shortId(family)} ${of}: none lists ${hw.name}, so the ${kind} family profile.` };
+  const listed = profiles.length ? `its profiles: ${profiles.map(shortId).join(', ')}` : 'it has no profiles';
+  return { ok: false, problem: `This calibrate result has no profile for ${hw.name} (${hw.id}) and no ${kind} family profile (${listed}). Choose a chip it was fitted for, or fit runs of this one.` };
+}
+
+/** The `cal` value for a profile text. */
+export function profileRef(id: string, text: string): string {
+  const safe = id.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 48) || 'profile';
+  return `${safe}~${fingerprint(text)}`;
+}
+
+export type ProfileRead = { ok: true; text: string; id: string; ref: string; note: string } | { ok: false; problem: string };
+
+/** Loaded or pasted text -> the profile the page keeps; only the checks that make it text the engine can be given. */
+export function readProfile(input: string, hw: HardwarePreset): ProfileRead {
+  const no = (problem: string): ProfileRead => ({ ok: false, problem });
+  if (input.length > MAX_PROFILE_INPUT_CHARS) return no(`This text is ${input.length} characters; the page reads at most ${MAX_PROFILE_INPUT_CHARS}.`);
+  let v: unknown;
+  try {
+    v = JSON.parse(input);
+  } catch (e) {
+    return no(`This is not JSON: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (!isObject(v)) return no('A calibration profile is one JSON object ({"id": …, "parameters": {…}, …}), or a calibrate result ({"profiles": […]}).');
+  const picked = pickProfile(v, hw);
+  if (!picked.ok) return picked;
+  if (hasLoneSurrogate(picked.profile)) return no('This profile holds text that is not valid Unicode (half of a surrogate pair).');
+  let text: string;
+  try {
+    text = canonical(picked.profile);
+  } catch {
+    return no('This profile is nested too deeply to read.');
+  }
+  if (text.length > MAX_PROFILE_CHARS) return no(`This profile is ${text.length} characters minified; the page keeps at most ${MAX_PROFILE_CHARS}.`);
+  const id = idOf(picked.profile);
+  return { ok: true, text, id, ref: profileRef(id, text), note: picked.note };
+}
+
+// ---------------------------------------------------------------------------------------------- kept profiles
+
+/** Where profiles are kept: the browser's localStorage; absent, full or forbidden, a profile lasts this page only. */
+export interface TextStore {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+}
+
+let store: TextStore | null | undefined; // undefined: not looked up yet
+/** Profiles read on this page, by fingerprint (null: the store does not have it). */
+const loaded = new Map<string, CalibrationInput | null>();
+
+function theStore(): TextStore | null {
+  if (store === undefined) {
+    try {
+      store = globalThis.localStorage ?? null;
+    } catch {
+      store = null; // a browser that forbids storage throws on the very access
+    }
+  }
+  return store;
+}
+
+/** Another store, forgetting what was read (tests; a page has one). */
+export function useProfileStore(s: TextStore | null): void {
+  store = s;
+  loaded.clear();
+}
+
+/** The kept profiles, most recently used first, as [fingerprint, text]; what does not check out is left out. */
+function readStore(): [string, string][] {
+  let v: unknown;
+  try {
+    v = JSON.parse(theStore()?.getItem(PROFILE_STORE_KEY) ?? '[]');
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(v)) return [];
+  return v.filter((e): e is [string, string] => Array.isArray(e) && typeof e[0] === 'string' && typeof e[1] === 'string'
+    && e[1].length <= MAX_PROFILE_CHARS && fingerprint(e[1]) === e[0]).slice(0, MAX_STORED_PROFILES);
+}
+
+function writeStore(entries: [string, string][]): boolean {
+  try {
+    theStore()?.setItem(PROFILE_STORE_KEY, JSON.stringify(entries.slice(0, MAX_STORED_PROFILES)));
+    return theStore() !== null;
+  } catch {
+    return false;
+  }
+}
+
+/** Keeps a profile text (readProfile's), first in line; false when this browser cannot keep it past this page. */
+export function keepProfile(text: string): boolean {
+  const fp = fingerprint(text);
+  loaded.set(fp, parseObject(text));
+  return writeStore([[fp, text], ...readStore().filter(([f]) => f !== fp)]);
+}
+
+/** The `cal` reference of a state: the id (for words) and the fingerprint (to find the text); null when unset. */
+export function profileRefOf(s: State): { id: string; fp: string } | null {
+  const ref = String(s.values['cal'] ?? '');
+  if (!PROFILE_REF_RE.test(ref)) return null;
+  const i = ref.lastIndexOf('~');
+  return { id: ref.slice(0, i), fp: ref.slice(i + 1) };
+}
+
+/** The profile a state refers to, as calibrated queries send it; undefined without one or when this browser lacks it. */
+export function calibrationOf(s: State): CalibrationInput | undefined {
+  const ref = profileRefOf(s);
+  if (!ref) return undefined;
+  if (!loaded.has(ref.fp)) {
+    const entries = readStore();
+    const hit = entries.find(([f]) => f === ref.fp);
+    loaded.set(ref.fp, hit ? parseObject(hit[1]) : null);
+    if (hit) writeStore([hit, ...entries.filter((e) => e !== hit)]); // opening a link that uses it is a use
+  }
+  return loaded.get(ref.fp) ?? undefined;
+}
+
+/** The state's profile indented for reading and editing ('' when none is loaded). */
+export function profileTextOf(s: State): string {
+  const p = calibrationOf(s);
+  return p ? JSON.stringify(p, null, 1) : '';
+}
+
+/** What a link says when it refers to a profile this browser has not loaded (null when it has it, or names none). */
+export function missingProfileNotice(s: State): string | null {
+  const ref = profileRefOf(s);
+  if (!ref || calibrationOf(s)) return null;
+  return `This link used calibration profile '${ref.id}' (fingerprint ${ref.fp}), which this browser has not loaded: the calibrated numbers shown use the shipped profile. To reproduce the link’s numbers, load that profile file under Efficiency → Calibration profile; the link keeps its reference, so the file with the same fingerprint restores it.`;
+}
+
+/** The notices of a state and its pinned comparison (the pin's only when it refers to another profile). */
+export function missingProfileNotices(s: State, pinned: State | null): string[] {
+  const own = missingProfileNotice(s);
+  const pin = pinned && pinned.values['cal'] !== s.values['cal'] ? missingProfileNotice(pinned) : null;
+  return [own, pin && `Pinned comparison: ${pin}`].filter((n): n is string => n !== null);
+}
+
+/** Is a diagnostic about the loaded profile (the engine's paths under /query/calibration)? */
+export const isProfileDiagnostic = (d: Diagnostic): boolean => d.path === '/query/calibration' || d.path.startsWith('/query/calibration/');
