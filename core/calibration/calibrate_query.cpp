@@ -43,8 +43,9 @@ bool on_chip(const PublishedRun& run, const CalibrationProfile& p) {
 }
 
 bool held_in_scope_on(const std::vector<PublishedRun>& runs, const CalibrationProfile& p, const char* task) {
-  return std::any_of(runs.begin(), runs.end(),
-                     [&](const PublishedRun& r) { return in_part(r, "held_in_scope") && r.task == task && on_chip(r, p); });
+  return std::any_of(runs.begin(), runs.end(), [&](const PublishedRun& r) {
+    return in_part(r, "held_in_scope") && r.task == task && on_chip(r, p);
+  });
 }
 
 // A chip's fit runs of a task when it has no held run to measure its band on (a team's own few runs, all fitted):
@@ -62,7 +63,8 @@ std::vector<std::size_t> leave_one_out_runs(const std::vector<PublishedRun>& run
 
 // How many refits leave_one_out_errors will do for the profiles a fit of `runs` makes (one per chip with a
 // template; an upper bound, for the work check before any fit).
-std::size_t leave_one_out_refits(const std::vector<PublishedRun>& runs, const std::vector<CalibrationProfile>& templates) {
+std::size_t leave_one_out_refits(const std::vector<PublishedRun>& runs,
+                                 const std::vector<CalibrationProfile>& templates) {
   std::size_t n = 0;
   for (const auto& t : templates)
     for (const char* task : {"training", "serving"}) n += leave_one_out_runs(runs, t, task).size();

@@ -63,12 +63,9 @@ CollectiveCost dcn_collective(Collective op, double bytes, double slices, double
 CollectiveCost gpu_collective(Collective op, double bytes, const Hardware& hw, double members, double inner_stride,
                               bool in_network_reduction, double traffic_frac = 1.0);
 
-// The part of a collective's latency the calibrated model adds to its fitted software latency: a TPU's ICI hops.
-// A GPU's NCCL launch and step latencies are inside its profile's collective_latency_s, which was fitted without
-// them (issue 22 item 26 asks it to pay per step; that needs a refit).
-inline double unfitted_latency_s(const Hardware& hw, const CollectiveCost& c) {
-  return hw.kind == ChipKind::tpu ? c.latency_s : 0.0;
-}
+// The part of a collective's latency the calibrated model adds to its fitted software latency: a TPU's ICI hops, a
+// GPU's NCCL ring (the launch and one step per ring step, from the preset: linear in the group, issue 22 item 26).
+inline double unfitted_latency_s(const Hardware&, const CollectiveCost& c) { return c.latency_s; }
 
 // §2.6 ragged top-k AllToAll: the fraction of the dense traffic sent when each token goes to k of N shards.
 // approx: min(k/N, 1); exact: 1 - ((N-1)/N)^k (the book's exact non-empty fraction without its (N-1)/N factor,

@@ -36,7 +36,8 @@ constexpr ProfileParameter kParameters[] = {
     {"slow_link_frac", &P::slow_link_frac, 0.2, 1.0, kFamily, kTrain,
      "fraction of the DCN / InfiniBand bandwidth that collectives achieve"},
     {"collective_latency_s", &P::collective_latency_s, 1e-7, 1e-3, kFamily, kTrain,
-     "seconds of software latency per collective (NCCL set-up, ICI DMA descriptors), beyond the book's hops"},
+     "seconds of software latency per collective (NCCL set-up, ICI DMA descriptors) beyond its ICI hops or NCCL "
+     "ring steps"},
     {"dcn_latency_s", &P::dcn_latency_s, 1e-6, 1e-2, kFamily, kTrain,
      "seconds of latency per step of a layer's gradient ring all-reduce across slices (2 (S - 1) steps for S)"},
     {"dcn_exposed_frac", &P::dcn_exposed_frac, 0.01, 1.0, kFamily, kTrain,

@@ -222,3 +222,21 @@ TEST_CASE("a calibrated decode step costs more than the book's and is ordered by
   }
   CHECK(calibrated_prefill(in, p, 1, 8192).time_s > prefill(in, 1, 8192).time_s);
 }
+
+TEST_CASE("a GPU collective pays NCCL's ring latency per step, so a 4096-way gather is not as cheap as an 8-way one",
+          "[calibrated][issue22]") {
+  // Issue 22 item 26: the fitted software latency was flat for any group. The calibrated model now adds the
+  // preset's ring latency (NCCL src/graph/tuning.cc: a launch, then a step per ring step, NVLink or network),
+  // linear in the group, as a TPU's collectives add their ICI hops.
+  const Hardware hw = test::hardware("h100-sxm");
+  const double kilobyte = 1024;
+  const CollectiveCost small = gpu_collective(Collective::all_gather, kilobyte, hw, 8, 1, false);
+  const CollectiveCost wide = gpu_collective(Collective::all_gather, kilobyte, hw, 4096, 1, false);
+  // 8 GPUs in one domain: 3.6 us + 7 x 0.47 us; 4096 over 512 nodes: 3.6 us + 3584 x 0.47 us + 511 x 2.7 us.
+  CHECK(unfitted_latency_s(hw, small) == Approx(3.6e-6 + 7 * 0.47e-6));
+  CHECK(unfitted_latency_s(hw, wide) == Approx(3.6e-6 + 3584 * 0.47e-6 + 511 * 2.7e-6));
+  const double software_s = 1.5e-5;  // the fitted GPU collective_latency_s is of this size
+  // A flat latency would price both near software_s; the ring's steps make the wide one about 140x dearer.
+  CHECK(achieved_collective_s(wide.bandwidth_s, unfitted_latency_s(hw, wide), 0.8, software_s) >
+        50 * achieved_collective_s(small.bandwidth_s, unfitted_latency_s(hw, small), 0.8, software_s));
+}
