@@ -77,8 +77,12 @@ LayerOps head_ops(const ModelConfig& m, const LayerShape& s, bool first, bool la
 
 // Backward work relative to forward: a matmul's dL/dX and dL/dW are two matmuls of its size (§2.7: 4NPM); flash
 // attention's backward recomputes the scores and runs four matmuls (2.5x the forward's two: Dao 2023,
-// FlashAttention-2 §3.1); an elementwise op reads its input and the output's gradient and writes one gradient.
-constexpr double backward_flops_factor(OpKind k) { return k == OpKind::attention ? 2.5 : 2.0; }
+// FlashAttention-2 §3.1), while a materialized kernel kept the probabilities and runs only the four (dV, dP, dQ,
+// dK: 2x); an elementwise op reads its input and the output's gradient and writes one gradient.
+constexpr double backward_flops_factor(OpKind k, AttentionKernel kernel = AttentionKernel::flash) {
+  if (k != OpKind::attention) return 2.0;
+  return kernel == AttentionKernel::flash ? 2.5 : 2.0;
+}
 constexpr double backward_bytes_factor(OpKind k) { return k == OpKind::elementwise ? 1.5 : 2.0; }
 
 // Whether `remat` recomputes op `o` in the backward pass: block and checkpoints redo the whole layer; big_matmuls

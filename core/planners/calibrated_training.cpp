@@ -82,7 +82,8 @@ struct Calibrated {
           return attention ? attention_s(flops, bytes) : elementwise_s(flops, bytes, o.routing);
         };
         f = time(o.flops, o.bytes);
-        b = time(backward_flops_factor(o.kind) * o.flops, backward_bytes_factor(o.kind) * o.bytes);
+        b = time(backward_flops_factor(o.kind, in.attention.kernel) * o.flops,
+                 backward_bytes_factor(o.kind) * o.bytes);
         (attention ? w.attention : w.elementwise) += f + b + (again ? f : 0);
         w.ops += 2;
         break;

@@ -240,3 +240,12 @@ TEST_CASE("a GPU collective pays NCCL's ring latency per step, so a 4096-way gat
   CHECK(achieved_collective_s(wide.bandwidth_s, unfitted_latency_s(hw, wide), 0.8, software_s) >
         50 * achieved_collective_s(small.bandwidth_s, unfitted_latency_s(hw, small), 0.8, software_s));
 }
+
+TEST_CASE("attention's backward: flash recomputes the scores (2.5x the forward), a materialized kernel does not (2x)",
+          "[calibrated][issue22]") {
+  // FlashAttention-2 §3.1: the backward recomputes S = QK^T and runs dV, dP, dQ and dK, five matmuls against the
+  // forward's two. A kernel that saved the probabilities (Korthikanti et al. 2022's era) runs only the four.
+  CHECK(backward_flops_factor(OpKind::attention, AttentionKernel::flash) == 2.5);
+  CHECK(backward_flops_factor(OpKind::attention, AttentionKernel::materialized) == 2.0);
+  CHECK(backward_flops_factor(OpKind::matmul, AttentionKernel::materialized) == 2.0);  // §2.7: 4NPM, either way
+}
