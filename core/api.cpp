@@ -22,7 +22,7 @@ namespace {
 
 std::span<const QueryKind> core_query_kinds() {
   static const QueryKind kinds[] = {
-      {"summary", kNeedsHardware | kWantsModel | kWantsMesh, run_summary},
+      {"summary", kNeedsHardware | kWantsModel | kWantsMesh, run_summary, true, Fidelity::calibrated},
       {"chip", kNeedsHardware, run_chip},
       {"roofline", kNeedsHardware, run_roofline},
       {"matmul", kNeedsHardware, run_matmul},

@@ -61,11 +61,11 @@ Json calibration_json(const CalibrationProfile& p, const Hardware& hw, const cha
     for (const auto& id : p.hardware) fitted += (fitted.empty() ? "" : ", ") + id;
     outside.insert(outside.begin(), hw.name + " (fitted: " + fitted + ")");
   }
-  // Outside the fitted runs, a chip profile's sibling band does not hold: the family's transfer band does. So,
-  // for want of any, where the profile has no band of this task.
+  // Outside the fitted runs, a chip profile's sibling band does not hold: the family's transfer band does. So, for
+  // want of any, where the profile has no runs of this task (TPU v5p's serving: the suite serves on v5e only).
   const CalibrationProfile* transfer = family ? &p : family_profile_for(p.kind);
-  if (!p.band(task) && !family && outside.empty()) outside.push_back("no measured band for " + std::string(task));
-  const bool transferred = !outside.empty() && !family && transfer && transfer->band(task);
+  const bool no_band = !family && !p.band(task);
+  const bool transferred = (no_band || !outside.empty()) && !family && transfer && transfer->band(task);
   const CalibrationProfile& source = transferred ? *transfer : p;
   Json band = nullptr;
   if (const ErrorBand* b = source.band(task)) {
@@ -83,13 +83,14 @@ Json calibration_json(const CalibrationProfile& p, const Hardware& hw, const cha
       text += "held-out " + kind + " " + task + " runs";
     if (family) text += "; " + hw.name + " has no runs of its own: the " + kind + " family's profile, a wider band";
     if (transferred) text += ", each chip held out whole (the " + kind + " family's transfer band)";
+    if (no_band) text += "; the " + p.id + " profile has no " + task + " runs of its own";
     if (!outside.empty()) {
       text += "; outside the runs behind the " + p.id + " profile: ";
       for (std::size_t i = 0; i < outside.size(); ++i) text += (i ? ", " : "") + outside[i];
     }
     band = {{"runs", b->runs}, {"median_frac", b->median_frac}, {"p90_frac", b->p90_frac}, {"max_frac", b->max_frac},
             {"signed_median_frac", b->signed_median_frac},
-            {"scope", family || !outside.empty() ? "transfer" : scope ? "fitted" : "unrecorded"},
+            {"scope", transferred || family || !outside.empty() ? "transfer" : scope ? "fitted" : "unrecorded"},
             {"outside", outside}, {"text", text}};
   }
   return {{"profile", profile}, {"error_band", band}};

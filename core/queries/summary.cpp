@@ -1,5 +1,8 @@
 // The summary query: the chip, the slice, the model, the book's bounds and the headline numbers of a default
-// training step and serving point, each gathered from its own query.
+// training step and serving point, each gathered from its own query at the summary's fidelity (calibrated by
+// default, as the planners are: the estimate first, the book's ideal beside it, the band saying how far to trust it).
+#include <vector>
+
 #include "queries/query.h"
 
 namespace scalescope {
@@ -10,12 +13,12 @@ namespace {
 // suit the model is reported, not fatal).
 // Only the headline numbers (`pick`, JSON pointers into the planner's result) go into the summary.
 Json sub_query(Json (*run)(const QueryContext&, JsonReader&, Diagnostics&), const QueryContext& ctx, const Json& args,
-               std::initializer_list<const char*> pick) {
+               const std::vector<const char*>& pick) {
   Diagnostics local;
   JsonReader r(args, "/query", local);
   const Json result = run(ctx, r, local);
   r.finish();
-  Json out{{"query", args}};
+  Json out{{"query", args}, {"fidelity", fidelity_name(ctx.fidelity)}};
   if (!has_errors(local))
     for (const char* pointer : pick) {
       const Json::json_pointer p(pointer);
@@ -83,15 +86,26 @@ Json run_summary(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
     Json t = default_training(ctx, training ? *training : Json()), s = default_serving(ctx, serving ? *serving : Json());
     t.erase("kind");
     s.erase("kind");
-    out["training_step"] =
-        sub_query(run_training_step, ctx, t,
-                  {"/degrees", "/time/step_s", "/time/bound", "/time/critical", "/time/compute_s", "/time/comms_s",
-                   "/memory/total_bytes", "/memory/fits", "/mfu_frac", "/tokens_per_s_per_chip", "/cost/usd_per_hour",
-                   "/cost/train_time_s", "/cost/train_usd", "/binding"});
-    out["serving"] = sub_query(run_serving, ctx, s,
-                               {"/time_to_first_token_s", "/decode/step_s", "/decode/bound", "/tokens_per_s_per_chip",
-                                "/usd_per_million_output_tokens", "/memory/max_batch", "/memory/fits",
-                                "/compute_bound_batch"});
+    // What a calibrated result says about itself (absent at the book's fidelity: not picked).
+    auto with_fidelity = [](std::initializer_list<const char*> picks, std::initializer_list<const char*> ideal) {
+      std::vector<const char*> all(picks);
+      all.insert(all.end(), {"/calibration/profile/id", "/calibration/profile/name",
+                             "/calibration/error_band/text", "/calibration/error_band/scope"});
+      all.insert(all.end(), ideal);
+      return all;
+    };
+    out["training_step"] = sub_query(
+        run_training_step, ctx, t,
+        with_fidelity({"/degrees", "/time/step_s", "/time/bound", "/time/critical", "/time/compute_s", "/time/comms_s",
+                       "/memory/total_bytes", "/memory/fits", "/memory/shortfall_bytes", "/memory/min_chips_for_memory",
+                       "/mfu_frac", "/tokens_per_s_per_chip", "/cost/usd_per_hour", "/cost/train_time_s",
+                       "/cost/train_usd", "/binding", "/thresholds"},
+                      {"/ideal/step_s", "/ideal/mfu_frac", "/ideal/train_time_s", "/ideal/train_usd"}));
+    out["serving"] = sub_query(
+        run_serving, ctx, s,
+        with_fidelity({"/time_to_first_token_s", "/decode/step_s", "/decode/bound", "/tokens_per_s_per_chip",
+                       "/usd_per_million_output_tokens", "/memory/max_batch", "/memory/fits", "/compute_bound_batch"},
+                      {"/ideal/time_to_first_token_s", "/ideal/latency_per_token_s"}));
   }
   return out;
 }

@@ -17,9 +17,11 @@ def test_training_step_defaults_are_the_summary_querys_own():
     step = scalescope.training_step(**V5P)
     summary = scalescope.evaluate(scalescope.scenario("summary", **V5P))["training_step"]
     assert step.at("/degrees") == summary["degrees"]
-    # the summary runs its default step at the book's fidelity; the same plan at that fidelity gives its step
+    # the summary runs its default step at the planners' default fidelity (calibrated), with the book's ideal beside
+    assert summary["fidelity"] == "calibrated"
+    assert step.step_s == summary["time"]["step_s"]
     book = scalescope.training_step(**V5P, fidelity="book")
-    assert book.step_s == summary["time"]["step_s"]
+    assert book.step_s == summary["ideal"]["step_s"]
     assert step.step_s == step.at("/time/step_s") and step.bound == step.at("/time/bound")
 
 
