@@ -173,6 +173,24 @@ TEST_CASE("serving and plan_search are calibrated by default too", "[fidelity]")
   for (const auto& p : search["result"]["plans"]) CHECK(p["step_s"].get<double>() > p["ideal"]["step_s"].get<double>());
 }
 
+TEST_CASE("a chip profile with no runs of a task shows its family's band for it, and says why", "[fidelity][issue22]") {
+  // Issue 22: "serving on v5p shows no error band at all". The suite serves on TPU v5e only, so the v5p profile
+  // has no serving band; the result gives the TPU family's (each chip held out whole) and names the reason.
+  const json out = eval({{"hardware", {{"preset", "tpu-v5p"}}}, {"model", {{"preset", "llama-3-8b"}}},
+                         {"mesh", {{"shape", {2, 2, 1}}}},
+                         {"query", {{"kind", "serving"}, {"batch", 16}, {"prompt_len", 1024}, {"generated_len", 256},
+                                    {"parallelism", {{"tensor", {"X", "Y"}}}}}}});
+  INFO(out["diagnostics"].dump());
+  REQUIRE(out["ok"] == true);
+  const json& band = out["result"]["calibration"]["error_band"];
+  REQUIRE(band.is_object());
+  CHECK(band["scope"] == "transfer");
+  const std::string text = band["text"];
+  CHECK(text.find("the TPU family's transfer band") != std::string::npos);
+  CHECK(text.find("the tpu-v5p profile has no serving runs of its own") != std::string::npos);
+  CHECK(band["median_frac"] == scalescope::family_profile_for("tpu")->band("serving")->median_frac);
+}
+
 TEST_CASE("query.calibration replaces the profile; a bad one is diagnosed at its path", "[fidelity]") {
   json profile = scalescope::calibration_profile_json(*scalescope::calibration_profile_for(
       [] {
