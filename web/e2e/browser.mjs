@@ -670,6 +670,14 @@ async function main() {
       check('no deployment meets 0.1 ms per token: said plainly', /No deployment meets the targets/.test((await page.locator('[data-no-deployment]').textContent()) ?? ''));
       check('the fastest deployments are listed instead, each marked as missing the target', (await page.locator('[data-serving-search] [data-frontier]').count()) > 0 &&
         (await page.locator('[data-serving-search] [data-frontier][data-meets="yes"]').count()) === 0);
+
+      // A time with its unit (issue 20: "50 ms" was silently ignored).
+      before = await stateQuery(page);
+      await field.fill('50 ms');
+      await field.press('Enter');
+      await settled(page, before);
+      await page.waitForFunction(() => new URLSearchParams(window.location.search).get('slat') === '0.05', null, { timeout: 5000 }).catch(() => {});
+      check('"50 ms" is a latency target of 0.05 s', new URL(page.url()).searchParams.get('slat') === '0.05' && (await field.evaluate((el) => el.validationMessage)) === '', page.url());
     });
 
     await step('serving: KV context, speculative decoding and efficiency', async () => {

@@ -10,6 +10,7 @@ import { describePlan, nodesTimesGpus } from '../state/mesh';
 import { activeLayout, effectiveModel, baseModel, meshFor, type ModelFields } from '../state/scenario';
 import { balancingDegree, chipsFixed, chipsOf, chipsStops, degreeStops } from '../state/degrees';
 import { hfAnswer } from '../state/hf';
+import { dimensionOf, examplesOf, parseQuantity } from '../state/numbers';
 import { fmtBytes, fmtFlopsPerS, fmtSeconds, fmtUsd, siUnit } from '../charts/format';
 import { boolField, enumField, numberField } from './fields';
 import { diagnosticsList } from './diagnostics';
@@ -217,9 +218,10 @@ export class SsControls extends LitElement {
             <input type="text" inputmode="decimal" spellcheck="false" class="num wide" id=${id} data-hw=${f.path} .value=${String(value)}
               @change=${(e: Event) => {
                 const el = e.target as HTMLInputElement;
-                const v = Number(el.value.trim());
-                const ok = el.value.trim() !== '' && Number.isFinite(v) && v > 0;
-                el.setCustomValidity(ok ? '' : 'Enter a positive number');
+                const dimension = dimensionOf(f.path);
+                const v = parseQuantity(el.value, dimension);
+                const ok = Number.isFinite(v) && v > 0;
+                el.setCustomValidity(ok ? '' : `Enter a positive number (${examplesOf(dimension)} work too)`);
                 el.reportValidity();
                 if (ok) this.set({ hwField: { path: f.path, value: v }, ev: e });
               }} />
