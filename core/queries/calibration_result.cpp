@@ -37,13 +37,28 @@ const CalibrationProfile* resolve_profile(const QueryContext& ctx, JsonReader& a
   return p;
 }
 
+namespace {
+
+// Whether a GPU group's members span more than one NVLink domain (a TPU slice has no such boundary).
+bool across_domains(const Hardware& hw, const AxisGroup& g) {
+  return hw.kind == ChipKind::gpu && g.degree > 1 && g.gpu_span > hw.scale_up.domain_gpus;
+}
+
+}  // namespace
+
 ScopePoint scope_point(const TrainingInput& in) {
-  return {in.mesh->chips, in.seq_len, in.model->is_moe(), std::max(1.0, in.plan.expert.degree),
-          matmul_precision_name(in.precision)};
+  ScopePoint p{in.mesh->chips, in.seq_len, in.model->is_moe(), std::max(1.0, in.plan.expert.degree),
+               matmul_precision_name(in.precision)};
+  p.tensor_across_domains = across_domains(*in.hw, in.plan.tensor);
+  p.expert_across_domains = in.model->is_moe() && across_domains(*in.hw, in.plan.expert);
+  return p;
 }
 
 ScopePoint scope_point(const ServingInput& in, double context_tokens) {
-  return {in.mesh->chips, context_tokens, in.model->is_moe(), std::max(1.0, in.expert.degree), ""};
+  ScopePoint p{in.mesh->chips, context_tokens, in.model->is_moe(), std::max(1.0, in.expert.degree), ""};
+  p.tensor_across_domains = across_domains(*in.hw, in.tensor);
+  p.expert_across_domains = in.model->is_moe() && across_domains(*in.hw, in.expert);
+  return p;
 }
 
 Json calibration_json(const CalibrationProfile& p, const Hardware& hw, const char* task, const ScopePoint& point) {

@@ -141,6 +141,9 @@ void read_scopes(JsonReader& r, std::vector<FittedScope>& scopes, Diagnostics& d
       else add_diagnostic(d, s.path_of("architectures"), "unknown_choice", "'" + a + "' is not one of: dense, moe");
     }
     f.max_expert_degree = s.number("max_expert_degree", true).value_or(1);
+    // Optional (a scope written before they were kept): then no plan is said to lie outside by them.
+    f.tensor_across_domains = s.boolean("tensor_across_domains", false).value_or(true);
+    f.expert_across_domains = s.boolean("expert_across_domains", false).value_or(true);
     f.matmul = read_strings(s, "matmul", false, d);
     scopes.push_back(std::move(f));
   });
@@ -153,7 +156,9 @@ Json scopes_json(const std::vector<FittedScope>& scopes) {
     if (f.dense) architectures.push_back("dense");
     if (f.moe) architectures.push_back("moe");
     out[f.task] = {{"chips", {f.min_chips, f.max_chips}}, {"seq_len", {f.min_seq_len, f.max_seq_len}},
-                   {"architectures", architectures}, {"max_expert_degree", f.max_expert_degree}};
+                   {"architectures", architectures}, {"max_expert_degree", f.max_expert_degree},
+                   {"tensor_across_domains", f.tensor_across_domains},
+                   {"expert_across_domains", f.expert_across_domains}};
     if (!f.matmul.empty()) out[f.task]["matmul"] = f.matmul;
   }
   return out;
@@ -213,6 +218,8 @@ void FittedScope::widen(const ScopePoint& p) {
   (p.moe ? moe : dense) = true;
   if (p.moe) max_expert_degree = std::max(max_expert_degree, p.expert_degree);
   if (!p.matmul.empty() && std::find(matmul.begin(), matmul.end(), p.matmul) == matmul.end()) matmul.push_back(p.matmul);
+  tensor_across_domains = tensor_across_domains || p.tensor_across_domains;
+  expert_across_domains = expert_across_domains || p.expert_across_domains;
 }
 
 std::vector<std::string> FittedScope::outside(const ScopePoint& p) const {
@@ -228,6 +235,11 @@ std::vector<std::string> FittedScope::outside(const ScopePoint& p) const {
   if (p.moe && moe && p.expert_degree > max_expert_degree)
     why.push_back(format_count(p.expert_degree) + "-way expert parallelism (fitted: up to " +
                   format_count(max_expert_degree) + "-way)");
+  // Issue 22 item 25: TP (or EP) over the scale-out network is costed, but where no fit run did it, uncalibrated.
+  if (p.tensor_across_domains && !tensor_across_domains)
+    why.push_back("tensor parallelism across NVLink domains (fitted: within one)");
+  if (p.expert_across_domains && !expert_across_domains)
+    why.push_back("expert parallelism across NVLink domains (fitted: within one)");
   if (!p.matmul.empty() && !matmul.empty() && std::find(matmul.begin(), matmul.end(), p.matmul) == matmul.end()) {
     std::string fitted;
     for (const auto& m : matmul) fitted += (fitted.empty() ? "" : ", ") + m;

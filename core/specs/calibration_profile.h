@@ -41,6 +41,9 @@ struct ScopePoint {
   bool moe = false;
   double expert_degree = 1;    // the expert-parallel group (1: none)
   std::string matmul;          // training: the matmul precision ("bf16", "fp8", ...); serving: empty
+  // GPU: a tensor- or expert-parallel group that spans more than one NVLink domain (its collectives or dispatch
+  // cross the scale-out network: costed, but calibrated only where a fit run did the same).
+  bool tensor_across_domains = false, expert_across_domains = false;
 };
 
 // The span of the runs a profile was fitted on for one task (issue 18: a band says where it holds). A plan inside
@@ -51,6 +54,7 @@ struct FittedScope {
   double min_chips = 0, max_chips = 0, min_seq_len = 0, max_seq_len = 0;
   bool dense = false, moe = false;
   double max_expert_degree = 1;
+  bool tensor_across_domains = false, expert_across_domains = false;  // some fit run's group left its domain
   std::vector<std::string> matmul;  // training only
 
   void widen(const ScopePoint& p);  // the scope with `p` in it

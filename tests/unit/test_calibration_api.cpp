@@ -173,6 +173,27 @@ TEST_CASE("serving and plan_search are calibrated by default too", "[fidelity]")
   for (const auto& p : search["result"]["plans"]) CHECK(p["step_s"].get<double>() > p["ideal"]["step_s"].get<double>());
 }
 
+TEST_CASE("tensor parallelism across NVLink domains is outside a profile fitted within one", "[fidelity][issue22]") {
+  // Issue 22 item 25: TP16 over two 8-GPU A100 domains is costed over the scale-out network, but the A100 profile's
+  // fit runs (Megatron-LM 2021) keep TP inside a node: the band says so instead of claiming the sibling band.
+  const json out = eval(training("a100-80gb", {{"shape", {64, 16}}, {"axis_names", {"data", "model"}}},
+                                 {{"fsdp", {"data"}}, {"tensor", {"model"}}}));
+  INFO(out["diagnostics"].dump());
+  REQUIRE(out["ok"] == true);
+  const json& across = out["result"]["calibration"]["error_band"];
+  CHECK(across["scope"] == "transfer");
+  bool named = false;
+  for (const auto& why : across["outside"])
+    named = named || why.get<std::string>() == "tensor parallelism across NVLink domains (fitted: within one)";
+  CHECK(named);
+  // TP8 inside each node: that reason does not apply.
+  const json within = eval(training("a100-80gb", {{"shape", {128, 8}}, {"axis_names", {"data", "model"}}},
+                                    {{"fsdp", {"data"}}, {"tensor", {"model"}}}));
+  REQUIRE(within["ok"] == true);
+  for (const auto& why : within["result"]["calibration"]["error_band"]["outside"])
+    CHECK(why.get<std::string>().find("NVLink domains") == std::string::npos);
+}
+
 TEST_CASE("a chip profile with no runs of a task shows its family's band for it, and says why", "[fidelity][issue22]") {
   // Issue 22: "serving on v5p shows no error band at all". The suite serves on TPU v5e only, so the v5p profile
   // has no serving band; the result gives the TPU family's (each chip held out whole) and names the reason.
