@@ -112,6 +112,31 @@ async function status(page) {
   return page.locator('ss-headline:not(.phone-strip) [data-status]').getAttribute('data-status');
 }
 
+/** Clicks a download button and returns the file the page saved (playwright's download event). */
+async function saved(page, selector) {
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.locator(selector).click()]);
+  return { name: dl.suggestedFilename(), body: fs.readFileSync(await dl.path()) };
+}
+
+/** A downloaded CSV's records (RFC 4180: CRLF after each; none of the fields checked here spans lines). */
+const csvLines = (file) => file.body.toString().split('\r\n').slice(0, -1);
+
+/** The records under a CSV's results header (the block after the inputs). */
+function csvResults(lines, header) {
+  const at = lines.findIndex((l) => l.startsWith(header));
+  return at < 0 ? null : { header: lines[at].split(','), rows: lines.slice(at + 1) };
+}
+
+/** Does a downloaded SVG parse as XML (what an image viewer, or an <img>, needs)? Parsed in a blank page: the file's style rules are not the site's to allow. */
+async function wellFormed(page, svg) {
+  const blank = await page.context().newPage();
+  try {
+    return await blank.evaluate((t) => new DOMParser().parseFromString(t, 'image/svg+xml').querySelector('parsererror') === null, svg);
+  } finally {
+    await blank.close();
+  }
+}
+
 /** Waits for the serving search of the controls on screen (it runs by itself once they rest) and its table. */
 async function servingSearched(page) {
   await page.waitForFunction(() => {
@@ -547,21 +572,30 @@ async function main() {
     });
 
     await step('take it away: JSON, CSV, charts and the CLI command', async () => {
-      await open(page, url);
+      const t0 = Date.now();
+      await open(page, `${url}?v=1&eff_flops=0.5`);
       await chartsDrawn(page);
-      const saved = async (selector) => {
-        const [dl] = await Promise.all([page.waitForEvent('download'), page.locator(selector).click()]);
-        return { name: dl.suggestedFilename(), body: fs.readFileSync(await dl.path()) };
-      };
-      const json = await saved('[data-download="json"]');
+      const json = await saved(page, '[data-download="json"]');
       const parsed = JSON.parse(json.body.toString());
       check('Download JSON: the scenario and the engine’s answer, equal to the page', json.name.endsWith('.json') && parsed.answer.result.time.step_s === (await metric(page, 'step_s')) && parsed.scenario.query.kind === 'training_step');
-      const csv = await saved('[data-download="csv"]');
-      check('Download CSV: path,value,unit rows with units', csv.body.toString().startsWith('path,value,unit\n') && csv.body.toString().includes('/time/step_s,') && /\/time\/step_s,[^,]+,s\n/.test(csv.body.toString()));
-      const svg = await saved('[data-download="roofline-svg"]');
-      check('a chart downloads as SVG', svg.name.endsWith('.svg') && svg.body.toString().includes('<svg') && svg.body.toString().includes('xmlns="http://www.w3.org/2000/svg"'));
-      const png = await saved('[data-download="scaling-png"]');
+      check('Download JSON carries the inputs: the URL state and the non-default parameters', parsed.url_state === (await stateQuery(page)) && parsed.inputs.some((r) => r.key === 'eff_flops' && r.value === 0.5));
+      const csv = csvLines(await saved(page, '[data-download="csv"]'));
+      const profile = parsed.answer.result.calibration?.profile.id;
+      check('Download CSV starts with its inputs: the chip, model, fidelity and profile the engine used, then the non-default parameters with label and unit',
+        csv[0] === 'input,label,value,unit' && csv.includes('engine.chip,Chip,TPU v5p (tpu-v5p),') && csv.some((l) => /^engine\.model,Model,.*\(llama-3-70b\),$/.test(l)) &&
+        csv.includes(`engine.fidelity,Fidelity,${parsed.answer.result.fidelity},`) && typeof profile === 'string' && csv.includes(`engine.calibration_profile,Calibration profile,${profile},`) &&
+        csv.includes('eff_flops,FLOPs efficiency,0.5,of peak'), csv.slice(0, 6).join(' | '));
+      const results = csvResults(csv, 'path,value,unit');
+      check('then path,value,unit rows with units, equal to the page', results !== null && results.rows.includes(`/time/step_s,${await metric(page, 'step_s')},s,`), csv.slice(0, 8).join(' | '));
+      const roof = (await saved(page, '[data-download="roofline-svg"]')).body.toString();
+      const ops = (await page.locator('#roofline-chart details table tbody tr').count()) - 1; // less the ridge row
+      check('a chart downloads as SVG, with its title and one legend entry per series (the curve, each matmul, the ridge)', (await wellFormed(page, roof)) && roof.includes('xmlns="http://www.w3.org/2000/svg"') &&
+        roof.includes('>Roofline: the workload’s main matmuls on one chip</text>') && (roof.match(/data-legend-entry/g) ?? []).length === ops + 2, `${(roof.match(/data-legend-entry/g) ?? []).length} entries, ${ops} matmuls`);
+      const png = await saved(page, '[data-download="scaling-png"]');
+      fs.writeFileSync(path.join(SHOTS, 'export-scaling.png'), png.body);
       check('a chart downloads as PNG', png.name.endsWith('.png') && png.body.subarray(1, 4).toString() === 'PNG' && png.body.length > 2000, `${png.body.length} B`);
+      fs.writeFileSync(path.join(SHOTS, 'export-roofline.png'), (await saved(page, '[data-download="roofline-png"]')).body);
+      figures.exportMs = Date.now() - t0;
       const cmd = (await page.locator('[data-cli]').textContent()) ?? '';
       const scenarioText = /^echo '(.*)' \| build\/release\/scalescope --summary -$/s.exec(cmd.trim())?.[1]?.replace(/'\\''/g, "'");
       const fromCli = scenarioText ? cli(JSON.parse(scenarioText)) : null;
@@ -582,6 +616,48 @@ async function main() {
       const labels = await page.locator('ss-charts #scaling-chart svg text').allTextContents();
       check('scaling points that run with a warning are listed with it and drawn labelled, not as clean points (issue 22)',
         warnings.some((w) => /sequences are split/.test(w)) && labels.includes('warning'), warnings.join(' | '));
+    });
+
+    await step('plan search: the list downloads as CSV and JSON, with the search’s inputs', async () => {
+      const t0 = Date.now();
+      await open(page, `${url}?v=1&fsdp=16&tp=4`);
+      const run = await findPlans(page);
+      const file = await saved(page, '[data-download="plans-csv"]');
+      const csv = csvLines(file);
+      check('the plan CSV’s inputs: the search’s chips and degrees with their labels and units, and the fidelity', csv[0].startsWith('input,label,value,unit,') &&
+        csv.some((l) => l.startsWith('fsdp,FSDP,16,chips,')) && csv.some((l) => l.startsWith('tp,Tensor parallel (TP),4,chips,')) && csv.some((l) => l.startsWith('engine.fidelity,Fidelity,calibrated,')), csv.slice(0, 7).join(' | '));
+      const results = csvResults(csv, 'listed,engine_rank,plan,layout,settings,');
+      check('the plan CSV: one row per plan the engine ranked, the columns named', file.name === 'scalescope-plans.csv' && results?.rows.length === run.plans &&
+        ['step_s', 'mfu_frac', 'memory_bytes', 'fits', 'warnings', 'left_out_because'].every((c) => results.header.includes(c)), `${results?.rows.length} rows of ${run.plans}`);
+      const want = await page.locator('[data-plan="0"]').getAttribute('data-step');
+      check('the plan CSV’s first listed plan is the list’s first, with its step time', results?.rows.find((l) => l.startsWith('1,'))?.includes(`,${want},`) === true, want);
+      const json = JSON.parse((await saved(page, '[data-download="plans-json"]')).body.toString());
+      check('the plan JSON: the search sent, the URL state, each ranked plan and the answer', json.scenario.query.kind === 'plan_search' && json.url_state === (await stateQuery(page)) &&
+        json.plans.length === run.plans && json.plans[0].listed === 1 && json.answer.ok === true);
+      figures.planExportMs = Date.now() - t0;
+    });
+
+    await step('serving search: the deployments download as CSV and JSON; the frontier chart exports with its title and legend', async () => {
+      const t0 = Date.now();
+      await open(page, `${url}?v=1&mode=serving&sobj=fewest_chips`);
+      await servingSearched(page);
+      const listed = await page.locator('[data-serving-search] [data-deployment]').count();
+      const chips = await page.locator('[data-serving-search] [data-deployment="0"]').getAttribute('data-chips');
+      const csv = csvLines(await saved(page, '[data-download="deployments-csv"]'));
+      check('the serving CSV’s inputs: the mode and objective set, the chip the engine used', csv[0].startsWith('input,label,value,unit,') && csv.some((l) => l.startsWith('mode,Workload,serving,')) &&
+        csv.some((l) => l.startsWith('sobj,Best means,fewest_chips,')) && csv.some((l) => l.startsWith('engine.chip,Chip,TPU v5p (tpu-v5p),')), csv.slice(0, 7).join(' | '));
+      const results = csvResults(csv, 'list,rank,total_chips,replicas,prefill_servers,replica,');
+      check('the serving CSV: one row per deployment listed, the columns named', results?.rows.length === listed && listed > 0 && results.rows[0].startsWith(`deployment,1,${chips},`) &&
+        ['weights_dtype', 'kv_dtype', 'batch', 'latency_per_token_s', 'usd_per_million_output_tokens', 'meets_targets'].every((c) => results.header.includes(c)), `${results?.rows.length} rows, ${listed} listed`);
+      const json = JSON.parse((await saved(page, '[data-download="deployments-json"]')).body.toString());
+      check('the serving JSON: the search sent, the URL state and the deployments', json.scenario.query.kind === 'serving_search' && json.url_state === (await stateQuery(page)) && json.deployments.length === listed && json.list === 'deployment');
+      await chartsDrawn(page);
+      const sweep = (await saved(page, '[data-download="sweep-svg"]')).body.toString();
+      const entries = (sweep.match(/data-legend-entry/g) ?? []).length;
+      check('the frontier exports as SVG with its title and its legend (the batch colours, the current batch)', (await wellFormed(page, sweep)) && sweep.includes('>Latency against throughput over the batch (the book’s §5.2 frontier)</text>') &&
+        entries >= 2 && /batch size \d+ to \d+/.test(sweep) && sweep.includes('>current batch</text>'), `${entries} entries`);
+      fs.writeFileSync(path.join(SHOTS, 'export-frontier.png'), (await saved(page, '[data-download="sweep-png"]')).body);
+      figures.servingExportMs = Date.now() - t0;
     });
 
     await step('serving mode', async () => {

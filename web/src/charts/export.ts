@@ -1,6 +1,9 @@
-// Taking results away (issue 11, point 6): a chart as an SVG or PNG file, any text as a download. The SVG gets back
-// the style rules Plot wrote for it (moved to the page's stylesheets to satisfy the CSP, charts/plot-css.ts); the
-// PNG is that SVG drawn on a canvas at twice the size.
+// Taking results away (issue 11, point 6): a chart as an SVG or PNG file, any text as a download. A chart's file
+// carries its title and legend (issue 22; laid out by frame.ts) around the plot's own SVG, with the style rules Plot
+// wrote for it (moved to the page's stylesheets to satisfy the CSP, charts/plot-css.ts); the PNG is that SVG drawn
+// on a canvas at twice the size.
+import { framedSvg, type Framed } from './frame';
+import type { LegendEntry } from './legend';
 import { placedRules } from './plot-css';
 
 export function download(blob: Blob, name: string): void {
@@ -15,31 +18,47 @@ export function download(blob: Blob, name: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** A chart's SVG as a standalone file: its own markup, the Plot rules, a white background. */
-export function svgText(svg: SVGSVGElement): string {
+/** What a chart's file says besides the plot: the title as on the page, and the colour keys. */
+export interface ChartLabels {
+  title: string;
+  legend: readonly LegendEntry[];
+}
+
+let canvas: HTMLCanvasElement | null = null;
+
+/** Text widths as the browser draws the file's font (the file is laid out for it). */
+function measure(text: string, px: number, bold: boolean): number {
+  canvas ??= document.createElement('canvas');
+  const ctx = canvas.getContext('2d');
+  if (!ctx) return text.length * px * 0.6;
+  ctx.font = `${bold ? '600 ' : ''}${px}px system-ui, sans-serif`;
+  return ctx.measureText(text).width;
+}
+
+/** A chart's SVG as a standalone file: the title, the legend, then its own markup with the Plot rules. */
+export function chartFile(svg: SVGSVGElement, labels: ChartLabels): Framed {
   const copy = svg.cloneNode(true) as SVGSVGElement;
   copy.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
-  const style = document.createElementNS('http://www.w3.org/2000/svg', 'style');
-  style.textContent = `${placedRules()}\nsvg { background: #fff; font-family: system-ui, sans-serif; }`;
-  copy.insertBefore(style, copy.firstChild);
-  return new XMLSerializer().serializeToString(copy);
+  const width = svg.viewBox.baseVal?.width || svg.clientWidth || 640;
+  const height = svg.viewBox.baseVal?.height || svg.clientHeight || 320;
+  const markup = new XMLSerializer().serializeToString(copy);
+  return framedSvg({ title: labels.title, legend: labels.legend, plot: { markup, width, height }, css: placedRules(), measure });
 }
 
-export function downloadSvg(svg: SVGSVGElement, name: string): void {
-  download(new Blob([svgText(svg)], { type: 'image/svg+xml' }), `${name}.svg`);
+export function downloadSvg(svg: SVGSVGElement, name: string, labels: ChartLabels): void {
+  download(new Blob([chartFile(svg, labels).text], { type: 'image/svg+xml;charset=utf-8' }), `${name}.svg`);
 }
 
-export async function downloadPng(svg: SVGSVGElement, name: string, scale = 2): Promise<void> {
-  const w = svg.viewBox.baseVal?.width || svg.clientWidth || 640;
-  const h = svg.viewBox.baseVal?.height || svg.clientHeight || 320;
-  const url = URL.createObjectURL(new Blob([svgText(svg)], { type: 'image/svg+xml' }));
+export async function downloadPng(svg: SVGSVGElement, name: string, labels: ChartLabels, scale = 2): Promise<void> {
+  const file = chartFile(svg, labels);
+  const url = URL.createObjectURL(new Blob([file.text], { type: 'image/svg+xml;charset=utf-8' }));
   try {
     const img = new Image();
     img.src = url;
     await img.decode();
     const canvas = document.createElement('canvas');
-    canvas.width = Math.round(w * scale);
-    canvas.height = Math.round(h * scale);
+    canvas.width = Math.round(file.width * scale);
+    canvas.height = Math.round(file.height * scale);
     const ctx = canvas.getContext('2d');
     if (!ctx) throw new Error('no 2D canvas');
     ctx.fillStyle = '#fff';

@@ -3,8 +3,11 @@
 // from format.ts. Each returns the chart and its numbers as a table (table.ts); a configuration that does not fit in
 // HBM is drawn hollow and grey, and labelled, never as an ordinary point.
 import * as Plot from '@observablehq/plot';
-import { COLOURS, SCALES, fmtCount, fmtSeconds, siUnit, tickFormatSI } from './format';
+import { SCALES, fmtCount, fmtSeconds, siUnit, tickFormatSI } from './format';
 import { withTable } from './table';
+import { withLegend } from './legend';
+import { ROOFLINE, SCALING, SWEEP, rooflineLegend, scalingLegend, sweepLegend, type BatchRamp } from './series';
+import { symbolPath, type SymbolLike } from './symbol-path';
 
 export interface RooflinePoint {
   intensity: number;
@@ -18,12 +21,12 @@ export interface OpPoint extends RooflinePoint {
 
 export function rooflineChart(curve: RooflinePoint[], ops: OpPoint[], ridge: number | undefined, width: number): HTMLElement {
   const marks: Plot.Markish[] = [
-    Plot.line(curve, { x: 'intensity', y: 'attainable', stroke: COLOURS.roofline, strokeWidth: 2 }),
-    Plot.dot(ops, { x: 'intensity', y: 'attainable', stroke: 'name', fill: 'name', fillOpacity: 0.35, r: 6, symbol: 'name', strokeWidth: 2 }),
+    Plot.line(curve, { x: 'intensity', y: 'attainable', stroke: ROOFLINE.curve, strokeWidth: 2 }),
+    Plot.dot(ops, { x: 'intensity', y: 'attainable', stroke: 'name', fill: 'name', fillOpacity: ROOFLINE.opFillOpacity, r: 6, symbol: 'name', strokeWidth: 2 }),
     Plot.tip(ops, Plot.pointer({ x: 'intensity', y: 'attainable', title: (d: OpPoint) => `${d.name}\nintensity ${fmtCount(d.intensity)} FLOPs/byte\n${siUnit(d.attainable, 'FLOP/s')} (${d.bound}-bound)` })),
   ];
   if (ridge !== undefined && Number.isFinite(ridge)) {
-    marks.push(Plot.ruleX([ridge], { stroke: COLOURS.pinned, strokeDasharray: '4 3' }));
+    marks.push(Plot.ruleX([ridge], { stroke: ROOFLINE.ridge, strokeDasharray: '4 3' }));
     marks.push(Plot.text([ridge], { x: (d: number) => d, frameAnchor: 'top', dy: 4, dx: 4, textAnchor: 'start', text: () => `ridge ${fmtCount(ridge)} FLOPs/B`, fontSize: 10, fill: '#555' }));
   }
   const chart = Plot.plot({
@@ -38,11 +41,15 @@ export function rooflineChart(curve: RooflinePoint[], ops: OpPoint[], ridge: num
     x: { ...SCALES.intensity, grid: true, ticks: 6 },
     marks,
   });
-  return withTable(chart, {
+  // The legend's keys from the chart's own colour and symbol scales, so they are the points' (Plot's dot of radius 5 has area 25π).
+  const colour = chart.scale('color');
+  const symbol = chart.scale('symbol');
+  const keys = colour && symbol ? [...new Set(ops.map((o) => o.name))].map((name) => ({ name, colour: String(colour.apply(name)), path: symbolPath(symbol.apply(name) as SymbolLike, 25 * Math.PI) })) : [];
+  return withLegend(withTable(chart, {
     caption: 'Roofline',
     columns: ['Matmul', 'Intensity (FLOPs/byte)', 'Attainable per chip', 'Bound'],
     rows: [...ops.map((o) => [o.name, fmtCount(o.intensity), siUnit(o.attainable, 'FLOP/s'), o.bound]), ...(ridge !== undefined ? [['ridge point', fmtCount(ridge), '', '']] : [])],
-  });
+  }), rooflineLegend(keys, ridge !== undefined && Number.isFinite(ridge)));
 }
 
 export interface ScalingDatum {
@@ -74,21 +81,22 @@ export function scalingChart(points: ScalingDatum[], yLabel: string, yUnitFormat
     x: { ...SCALES.chips, grid: true },
     y: { type: 'log', label: yLabel, grid: true, ticks: 4, tickFormat: yUnitFormat },
     marks: [
-      Plot.line(points, { x: 'chips', y: 'value', stroke: COLOURS.compute, strokeWidth: 2 }),
-      Plot.dot(clean, { x: 'chips', y: 'value', fill: (d: ScalingDatum) => (d.current ? COLOURS.highlight : COLOURS.compute), r: radius }),
-      Plot.dot(warned, { x: 'chips', y: 'value', fill: '#fff', stroke: COLOURS.memory, strokeWidth: 2, r: radius }),
-      ...label(warned, 'warning', COLOURS.memory),
-      Plot.dot(misfits, { x: 'chips', y: 'value', fill: '#fff', stroke: COLOURS.invalid, strokeWidth: 1.5, r: radius }),
-      ...label(misfits, 'does not fit', COLOURS.invalid),
-      Plot.text(points.filter((d) => d.current), { x: 'chips', y: 'value', text: () => 'current', dy: -12, fill: COLOURS.highlight }),
+      Plot.line(points, { x: 'chips', y: 'value', stroke: SCALING.line, strokeWidth: 2 }),
+      Plot.dot(clean, { x: 'chips', y: 'value', fill: (d: ScalingDatum) => (d.current ? SCALING.current : SCALING.line), r: radius }),
+      Plot.dot(warned, { x: 'chips', y: 'value', fill: '#fff', stroke: SCALING.warned, strokeWidth: 2, r: radius }),
+      ...label(warned, 'warning', SCALING.warned),
+      Plot.dot(misfits, { x: 'chips', y: 'value', fill: '#fff', stroke: SCALING.misfit, strokeWidth: 1.5, r: radius }),
+      ...label(misfits, 'does not fit', SCALING.misfit),
+      Plot.text(points.filter((d) => d.current), { x: 'chips', y: 'value', text: () => 'current', dy: -12, fill: SCALING.current }),
       Plot.tip(points, Plot.pointer({ x: 'chips', y: 'value', title: (d: ScalingDatum) => `${d.chips} chips: ${yUnitFormat(d.value)}${d.fits ? '' : ' (does not fit in HBM)'}${d.fits && d.warning ? ` (warning: ${d.warning})` : ''}` })),
     ],
   });
-  return withTable(chart, {
-    caption: yLabel.replace(/^↑\s*/, ''),
-    columns: ['Chips', yLabel.replace(/^↑\s*/, ''), 'Fits in HBM', 'Warning'],
+  const what = yLabel.replace(/^↑\s*/, '');
+  return withLegend(withTable(chart, {
+    caption: what,
+    columns: ['Chips', what, 'Fits in HBM', 'Warning'],
     rows: points.map((d) => [`${fmtCount(d.chips)}${d.current ? ' (current)' : ''}`, yUnitFormat(d.value), d.fits ? 'yes' : 'no', d.warning ?? '']),
-  });
+  }), scalingLegend(points, what));
 }
 
 export interface SweepDatum {
@@ -122,20 +130,31 @@ export function sweepChart(points: SweepDatum[], current: { batch: number; laten
     y: { type: 'log', label: '↑ Throughput (tokens/s per chip)', grid: true, tickFormat: (v: number) => fmtCount(v), inset: 14 },
     color: { type: 'log', scheme: 'viridis', label: 'Batch size', legend: true },
     marks: [
-      Plot.line(pts, { x: 'latency_per_token_s', y: 'tokens_per_s_per_chip', stroke: '#999', strokeWidth: 1.5 }),
+      Plot.line(pts, { x: 'latency_per_token_s', y: 'tokens_per_s_per_chip', stroke: SWEEP.line, strokeWidth: 1.5 }),
       Plot.dot(pts, { x: 'latency_per_token_s', y: 'tokens_per_s_per_chip', fill: 'batch', r: 4.5, stroke: '#fff', strokeWidth: 0.5 }),
-      Plot.dot(misfits, { x: 'latency_per_token_s', y: 'tokens_per_s_per_chip', fill: '#fff', stroke: COLOURS.invalid, strokeWidth: 1.2, r: 3.5 }),
+      Plot.dot(misfits, { x: 'latency_per_token_s', y: 'tokens_per_s_per_chip', fill: '#fff', stroke: SWEEP.misfit, strokeWidth: 1.2, r: 3.5 }),
       Plot.text(labelled.filter((d) => d.batch !== last), { x: 'latency_per_token_s', y: 'tokens_per_s_per_chip', text: (d: SweepDatum) => `B=${fmtCount(d.batch)}`, fill: '#333', dx: 8, dy: 10, textAnchor: 'start' }),
       Plot.text(labelled.filter((d) => d.batch === last), { x: 'latency_per_token_s', y: 'tokens_per_s_per_chip', text: (d: SweepDatum) => `largest that fits: B=${fmtCount(d.batch)}`, fill: '#333', dx: -8, dy: -12, textAnchor: 'end' }),
-      Plot.dot(here, { x: 'latency', y: 'throughput', r: 8, stroke: COLOURS.highlight, strokeWidth: 2, fill: 'none' }),
-      Plot.text(here, { x: 'latency', y: 'throughput', text: (d: typeof current) => `current B=${fmtCount(d.batch)}${d.fits ? '' : ' (does not fit)'}`, dy: -14, fill: COLOURS.highlight, fontWeight: 600 }),
+      Plot.dot(here, { x: 'latency', y: 'throughput', r: 8, stroke: SWEEP.current, strokeWidth: 2, fill: 'none' }),
+      Plot.text(here, { x: 'latency', y: 'throughput', text: (d: typeof current) => `current B=${fmtCount(d.batch)}${d.fits ? '' : ' (does not fit)'}`, dy: -14, fill: SWEEP.current, fontWeight: 600 }),
       Plot.tip(all, Plot.pointer({ x: 'latency_per_token_s', y: 'tokens_per_s_per_chip', title: (d: SweepDatum) => `batch ${fmtCount(d.batch)}${d.fits ? '' : ' (KV caches do not fit)'}\n${fmtSeconds(d.latency_per_token_s)} per token\n${fmtCount(d.tokens_per_s_per_chip)} tokens/s per chip` })),
     ],
   });
-  return withTable(chart, {
+  return withLegend(withTable(chart, {
     caption: 'Latency against throughput',
     columns: ['Batch', 'Latency per token', 'Tokens/s per chip', 'Fits in HBM'],
     rows: all.map((d) => [fmtCount(d.batch), fmtSeconds(d.latency_per_token_s), fmtCount(d.tokens_per_s_per_chip), d.fits ? 'yes' : 'no (hollow points)']),
-  });
+  }), sweepLegend(batchRamp(chart, pts), misfits.length > 0, here.length > 0));
 }
+
+/** The frontier's batch colours, low to high, sampled from the chart's log colour scale (for the legend's ramp). */
+function batchRamp(chart: ReturnType<typeof Plot.plot>, pts: readonly SweepDatum[]): BatchRamp | null {
+  const colour = chart.scale('color');
+  if (!colour || pts.length === 0) return null;
+  const from = Math.min(...pts.map((p) => p.batch));
+  const to = Math.max(...pts.map((p) => p.batch));
+  const colours = Array.from({ length: 8 }, (_, i) => String(colour.apply(from * (to / from) ** (i / 7))));
+  return { colours, from, to };
+}
+
 export { paretoChart, type ParetoDatum } from './pareto';

@@ -1,44 +1,58 @@
-// The page's result to take away (issue 11, point 6): the scenario and the engine's whole answer as JSON, the answer
-// flattened to CSV rows (JSON pointer, value, the unit its key names), and the CLI command that reproduces it.
-import type { Evaluation, Scenario } from '../engine/types';
+// The page's results to take away (issue 11, point 6; issue 22: a file says what produced it). Every download is
+// the inputs (state/inputs.ts) and then the engine's answer: as JSON, the scenario sent, the URL state, the inputs and
+// the answer; as CSV (state/csv.ts), the inputs block and then a results block — for the main answer one row per
+// number (JSON pointer, value, the unit its key names). Also the CLI command that reproduces the main answer.
+import type { Evaluation, FidelityInfo, Scenario } from '../engine/types';
+import type { State } from './params';
+import { csvText, type Cell, type CsvBlock } from './csv';
+import { inputRows, inputsBlock } from './inputs';
+import { unitOf } from './units';
+import { encodeState } from './url';
 
-/** The SI unit a result key names (docs/api.md: the unit is in every key). */
-export function unitOf(key: string): string {
-  if (/_flops_per_s$/.test(key)) return 'FLOP/s';
-  if (/_bytes_per_s(_|$)/.test(key)) return 'B/s';
-  if (/_flops_per_byte$/.test(key)) return 'FLOP/B';
-  if (/_usd_per_hour$|^usd_per_hour$/.test(key)) return 'USD/h';
-  if (/^usd_per_million_/.test(key)) return 'USD';
-  if (/_usd$/.test(key)) return 'USD';
-  if (/_bytes$/.test(key)) return 'B';
-  if (/_flops$/.test(key)) return 'FLOP';
-  if (/_frac$|_fraction$/.test(key)) return 'fraction';
-  if (/_per_s$/.test(key)) return '1/s';
-  if (/_s$/.test(key)) return 's';
-  return '';
+/** What produced an answer: the state it was asked for, the scenario sent, and the fidelity fields of the answer. */
+export interface Provenance {
+  state: State;
+  scenario: Scenario;
+  used: FidelityInfo;
 }
 
-const csvCell = (v: string): string => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+/** A CSV download: the inputs block, then the results. */
+export function exportCsv(p: Provenance, results: CsvBlock): string {
+  return csvText([inputsBlock(inputRows(p.state, p.scenario, p.used)), results]);
+}
 
-/** One row per number, string and boolean of the result: "path,value,unit" with the unit the nearest key names. */
-export function resultCsv(result: unknown): string {
-  const rows: string[] = ['path,value,unit'];
+/** A JSON download: the scenario sent, the URL state (the link's query), the inputs in words, then `body`. */
+export function exportJson(p: Provenance, body: Record<string, unknown>): string {
+  return JSON.stringify({ scenario: p.scenario, url_state: encodeState(p.state), inputs: inputRows(p.state, p.scenario, p.used), ...body }, null, 2) + '\n';
+}
+
+/** One row per number, string and boolean of a result: path, value and the unit the nearest key names. */
+export function resultBlock(result: unknown): CsvBlock {
+  const rows: Cell[][] = [];
   const walk = (node: unknown, path: string, unitKey: string): void => {
     if (Array.isArray(node)) {
       node.forEach((x, i) => walk(x, `${path}/${i}`, unitKey));
     } else if (node && typeof node === 'object') {
       for (const [k, v] of Object.entries(node as Record<string, unknown>)) walk(v, `${path}/${k}`, k.includes('_') ? k : unitKey);
     } else if (node !== undefined && node !== null) {
-      rows.push([path, String(node), typeof node === 'number' ? unitOf(unitKey) : ''].map(csvCell).join(','));
+      rows.push([path, node as Cell, typeof node === 'number' ? unitOf(unitKey) : '']);
     }
   };
   walk(result, '', '');
-  return rows.join('\n') + '\n';
+  return { header: ['path', 'value', 'unit'], rows };
 }
 
-/** The scenario and the engine's answer in one file. */
-export function resultJson(scenario: Scenario, ev: Evaluation<unknown>): string {
-  return JSON.stringify({ scenario, answer: ev }, null, 2) + '\n';
+/** The fidelity fields of an evaluation's result (none when it has no result). */
+export const usedBy = (ev: Evaluation<unknown> | null | undefined): FidelityInfo => (ev?.result as FidelityInfo | undefined) ?? {};
+
+/** The main answer as CSV: its inputs, then one row per number. */
+export function resultCsv(state: State, scenario: Scenario, ev: Evaluation<unknown>): string {
+  return exportCsv({ state, scenario, used: usedBy(ev) }, resultBlock(ev.result));
+}
+
+/** The main answer as JSON: its inputs and the engine's whole answer. */
+export function resultJson(state: State, scenario: Scenario, ev: Evaluation<unknown>): string {
+  return exportJson({ state, scenario, used: usedBy(ev) }, { answer: ev });
 }
 
 /** A shell command that prints the page's numbers with the CLI (README "Use"). */

@@ -64,15 +64,19 @@ function inRange(p: Param, n: number): boolean {
   return (p.min === undefined || n >= p.min) && (p.max === undefined || n <= p.max);
 }
 
+/** The table's rows whose value in the state differs from their default (what a link carries), in table order. */
+export function changedParams(state: State, table: ParamTable = BASE_TABLE): Param[] {
+  return table.params.filter((p) => {
+    const v = state.values[p.key];
+    return v !== undefined && v !== null && v !== p.default;
+  });
+}
+
 /** The query string of a state: `v=1` and the values that differ from the table's defaults. */
 export function encodeState(state: State, table: ParamTable = BASE_TABLE): string {
   const q = new URLSearchParams();
   q.set('v', String(URL_VERSION));
-  for (const p of table.params) {
-    const v = state.values[p.key];
-    if (v === undefined || v === null || v === p.default) continue;
-    q.set(p.key, formatValue(p, v));
-  }
+  for (const p of changedParams(state, table)) q.set(p.key, formatValue(p, state.values[p.key]!));
   for (const path of Object.keys(state.hw).sort()) {
     const v = state.hw[path];
     if (v !== undefined) q.set(HW_OVERRIDE_PREFIX + path, typeof v === 'boolean' ? (v ? '1' : '0') : String(v));

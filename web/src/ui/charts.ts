@@ -5,7 +5,8 @@ import { LitElement, html, nothing, type PropertyValues, type TemplateResult } f
 import type { ServingResult, TrainingStepResult } from '../engine/types';
 import { fmtCount, fmtSecondsTick } from '../charts/format';
 import { placeChart } from '../charts/plot-css';
-import { downloadPng, downloadSvg } from '../charts/export';
+import { downloadPng, downloadSvg, type ChartLabels } from '../charts/export';
+import { legendOf } from '../charts/legend';
 import type { State } from '../state/params';
 import { isServing, servingOf, type Results } from './results';
 
@@ -14,6 +15,13 @@ type ScalingDatum = import('../charts/plots').ScalingDatum;
 
 const CHARTS = ['sweep', 'roofline', 'scaling'] as const;
 type ChartId = (typeof CHARTS)[number];
+
+/** Each chart's title: its heading on the page and the first line of its exported file. */
+function chartTitle(id: ChartId, serving: boolean): string {
+  if (id === 'sweep') return 'Latency against throughput over the batch (the book’s §5.2 frontier)';
+  if (id === 'roofline') return 'Roofline: the workload’s main matmuls on one chip';
+  return `${serving ? 'Latency per token' : 'Step time'} against chip count`;
+}
 
 export class SsCharts extends LitElement {
   static override properties = {
@@ -96,10 +104,15 @@ export class SsCharts extends LitElement {
     return [...(this.chartEl(id)?.querySelectorAll<SVGSVGElement>('svg[class^="plot-"]') ?? [])].find((s) => !/-ramp|-swatch/.test(s.getAttribute('class') ?? '')) ?? null;
   }
 
+  /** What the chart's file says besides the plot: the page's title and the legend the chart was drawn with. */
+  private labels(id: ChartId): ChartLabels {
+    return { title: chartTitle(id, isServing(this.results.state)), legend: legendOf(this.chartEl(id)?.querySelector('.chart-figure')) };
+  }
+
   private downloads(id: ChartId, name: string): TemplateResult {
     return html`<div class="downloads" aria-label="Download this chart">
-      <button type="button" data-download=${`${id}-svg`} @click=${() => { const s = this.svgOf(id); if (s) downloadSvg(s, `scalescope-${name}`); }}>SVG</button>
-      <button type="button" data-download=${`${id}-png`} @click=${() => { const s = this.svgOf(id); if (s) void downloadPng(s, `scalescope-${name}`); }}>PNG</button>
+      <button type="button" data-download=${`${id}-svg`} @click=${() => { const s = this.svgOf(id); if (s) downloadSvg(s, `scalescope-${name}`, this.labels(id)); }}>SVG</button>
+      <button type="button" data-download=${`${id}-png`} @click=${() => { const s = this.svgOf(id); if (s) void downloadPng(s, `scalescope-${name}`, this.labels(id)); }}>PNG</button>
     </div>`;
   }
 
@@ -110,17 +123,17 @@ export class SsCharts extends LitElement {
     const s = servingOf(r);
     return html`
       ${serving ? html`<section class="panel" aria-labelledby="h-sweep">
-        <div class="panel-head"><h3 id="h-sweep">Latency against throughput over the batch (the book’s §5.2 frontier)</h3>${this.downloads('sweep', 'frontier')}</div>
+        <div class="panel-head"><h3 id="h-sweep">${chartTitle('sweep', serving)}</h3>${this.downloads('sweep', 'frontier')}</div>
         <div id="sweep-chart" class="chart"></div>
         <p class="muted">Each point is a decode batch size at this KV context (${fmtCount(s?.kv_context_len)} tokens), from one sequence up to the largest batch whose KV caches fit (hollow: they do not); larger batches buy throughput per chip with latency per token.</p>
       </section>` : nothing}
       <section class="panel" aria-labelledby="h-roof">
-        <div class="panel-head"><h3 id="h-roof">Roofline: the workload’s main matmuls on one chip</h3>${this.downloads('roofline', 'roofline')}</div>
+        <div class="panel-head"><h3 id="h-roof">${chartTitle('roofline', serving)}</h3>${this.downloads('roofline', 'roofline')}</div>
         <div id="roofline-chart" class="chart"></div>
         <p class="muted">Each point is a matmul as one chip runs it (${serving ? 'decode batch' : 'tokens per chip and microbatch'}, weights after tensor parallelism). Left of the ridge: memory-bound.</p>
       </section>
       <section class="panel" aria-labelledby="h-scale">
-        <div class="panel-head"><h3 id="h-scale">${serving ? 'Latency per token' : 'Step time'} against chip count</h3>${this.downloads('scaling', 'scaling')}</div>
+        <div class="panel-head"><h3 id="h-scale">${chartTitle('scaling', serving)}</h3>${this.downloads('scaling', 'scaling')}</div>
         <div id="scaling-chart" class="chart"></div>
         <p class="muted">The ${serving ? 'TP' : 'FSDP (or DP)'} degree is scaled; the global batch stays the same. Hollow points do not fit in HBM.</p>
       </section>`;

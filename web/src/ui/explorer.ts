@@ -30,7 +30,7 @@ import { styles } from './styles';
 import { diagnosticsList } from './diagnostics';
 import { fidelityOf, metricsOf, planStatus, isServing, type Planned, type Results } from './results';
 import type { SetEvent } from './controls';
-import { NOT_FIT, listedPlans, type CheckedPlan, type SearchRun } from './plans';
+import { NOT_FIT, listedPlans, type CheckedPlan, type SearchRun } from './plan-list';
 import type { ServingSearchRun } from './serving-search';
 import './controls';
 import './headline';
@@ -509,14 +509,14 @@ export class ScalescopeExplorer extends LitElement {
     const control = new AbortController();
     this.searchControl = control;
     this.searching = true;
-    this.search = { key, mesh, gpu, ev: null, engineMs: 0, checked: [], complete: false, chunks: 0, wallMs: 0, progressFrac: 0 };
+    this.search = { key, state, mesh, gpu, ev: null, engineMs: 0, checked: [], complete: false, chunks: 0, wallMs: 0, progressFrac: 0 };
     const t0 = performance.now();
     const fracs: number[] = [];
     const show = (p: ChunkProgress, complete: boolean): void => {
       const res = p.ev.ok ? p.ev.result : undefined;
       const checked = res ? this.checkPlans(state, res, mesh) : [];
       const wallMs = performance.now() - t0;
-      this.search = { key, mesh, gpu, ev: p.ev, engineMs: p.engineMs, checked, complete, chunks: p.chunks, wallMs, progressFrac: res?.progress_frac ?? 1 };
+      this.search = { key, state, mesh, gpu, ev: p.ev, engineMs: p.engineMs, checked, complete, chunks: p.chunks, wallMs, progressFrac: res?.progress_frac ?? 1 };
       fracs.push(res?.progress_frac ?? 1);
       const shown = listedPlans(this.search);
       this.hooks.search = {
@@ -542,7 +542,7 @@ export class ScalescopeExplorer extends LitElement {
         if (control.signal.aborted) return;
         this.searching = false;
         this.searchControl = null;
-        this.search = { key, mesh, gpu, ev: null, engineMs: 0, checked: [], complete: false, chunks: 0, wallMs: 0, progressFrac: 0, error: e instanceof Error ? e.message : String(e) };
+        this.search = { key, state, mesh, gpu, ev: null, engineMs: 0, checked: [], complete: false, chunks: 0, wallMs: 0, progressFrac: 0, error: e instanceof Error ? e.message : String(e) };
       },
     );
   }
@@ -578,13 +578,13 @@ export class ScalescopeExplorer extends LitElement {
       (batch) => {
         if (!batch) return; // a newer search replaced this one
         const ev = batch.results[0] as Evaluation<ServingSearchResult>;
-        this.servingSearch = { key, ev, engineMs: batch.engineMs };
+        this.servingSearch = { key, state, ev, engineMs: batch.engineMs };
         const res = ev.ok ? ev.result : undefined;
         this.hooks.servingSearch = {
           engineMs: batch.engineMs, cached: batch.cached > 0, deployments: res?.deployments.length ?? 0, evaluated: res?.evaluated ?? 0, meeting: res?.meeting_targets ?? 0, query: encodeState(state),
         };
       },
-      (e: unknown) => (this.servingSearch = { key, ev: null, engineMs: 0, error: e instanceof Error ? e.message : String(e) }),
+      (e: unknown) => (this.servingSearch = { key, state, ev: null, engineMs: 0, error: e instanceof Error ? e.message : String(e) }),
     );
   }
 
@@ -707,7 +707,7 @@ export class ScalescopeExplorer extends LitElement {
         @ss-search=${() => this.runSearch()} @ss-cancel-search=${() => this.cancelSearch()} @ss-apply=${(e: CustomEvent<SearchedPlanCore>) => this.applyPlan(e.detail)}></ss-plans>`}
       <ss-charts .results=${r} .plots=${this.plots} .live=${this.state} .onDrawn=${(s: State) => (this.hooks.chartsQuery = encodeState(s))}></ss-charts>
       <ss-facts .results=${r}></ss-facts>
-      ${r.mesh.ok && answer ? html`<ss-export .scenario=${mainScenario(r.state, r.mesh.plan)} .answer=${answer}></ss-export>` : nothing}
+      ${r.mesh.ok && answer ? html`<ss-export .state=${r.state} .scenario=${mainScenario(r.state, r.mesh.plan)} .answer=${answer}></ss-export>` : nothing}
       <p class="muted small">Engine ${PRESETS.engine_version} · last evaluation ${sig(r.engineMs)} ms in the engine for ${r.scenarios} scenarios (${r.cached} answered from the page’s cache).</p>`;
   }
 

@@ -4,7 +4,7 @@ import { LitElement, html, type TemplateResult } from 'lit';
 import type { SearchedPlanCore } from '../engine/types';
 import { placeChart } from '../charts/plot-css';
 import { planSettings } from './plan-words';
-import type { CheckedPlan, SearchRun } from './plans';
+import type { CheckedPlan, SearchRun } from './plan-list';
 
 type PlotsModule = typeof import('../charts/plots');
 type ParetoDatum = import('../charts/pareto').ParetoDatum;

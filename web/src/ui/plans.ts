@@ -3,12 +3,12 @@
 // keeps only plans that fit and raise no warning. Each row says where its strategies sit (whole torus axes or parts of
 // them), ties say what differs (the engine's list for exact ties, the page's within 1%), plans on the Pareto front are
 // marked, and while the efficiencies are the book's 1.0 a sentence says the ranking is of ideal bounds. Apply sets
-// the controls.
+// the controls. A finished search's ranked plans download as CSV and JSON (search-export.ts).
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
-import type { Diagnostic, Evaluation, PlanSearchQuery, PlanSearchResult, Scenario, SearchedPlan } from '../engine/types';
+import type { PlanSearchResult } from '../engine/types';
 import type { State, Value } from '../state/params';
 import { hardwarePreset } from '../state/params';
-import { isCurrentPlan, type SearchedMesh } from '../state/plans';
+import { isCurrentPlan } from '../state/plans';
 import { planSearchScenario } from '../state/scenario';
 import { fmtBytes, fmtCount, fmtPercent, fmtSeconds, fmtUsd, sig } from '../charts/format';
 import { diagnosticsList } from './diagnostics';
@@ -20,64 +20,11 @@ import { trainingOf } from './results';
 import { searchOptions } from './search-options';
 import { searchProgress } from './search-progress';
 import type { SetDetail } from './controls';
+import { listable, listedPlans, runConstraints, type CheckedPlan, type SearchRun } from './plan-list';
+import { downloadButtons } from './downloads';
+import { planSearchCsv, planSearchJson } from './search-export';
 import './pareto-chart';
 
-/** A plan the engine listed, checked as the page would show it once applied. */
-export interface CheckedPlan {
-  plan: SearchedPlan;
-  /** Its place in the engine's ranking (0 = best). */
-  rank: number;
-  /** Why it is not listed: it does not fit, the applied step warns or fails, or a control cannot hold it. */
-  problems: string[];
-  warnings: Diagnostic[];
-}
-
-/** A plan search the page ran: for which scenario (its text) and on which mesh, and what came back. */
-export interface SearchRun {
-  key: string;
-  mesh: SearchedMesh;
-  gpu: boolean;
-  ev: Evaluation<PlanSearchResult> | null;
-  engineMs: number;
-  checked: CheckedPlan[];
-  /** False while chunks are still coming (the plans so far), or after a cancel. */
-  complete: boolean;
-  cancelled?: boolean;
-  chunks: number;
-  /** From the click to this answer, in the page (ms). */
-  wallMs: number;
-  progressFrac: number;
-  error?: string;
-}
-
-/** The problem a plan out of HBM has (listed anyway when the search was asked to rank such plans). */
-export const NOT_FIT = 'does not fit in HBM';
-
-/** The constraints a run's search was asked with (its key is the scenario's text). */
-function runConstraints(run: SearchRun): NonNullable<PlanSearchQuery['constraints']> {
-  return ((JSON.parse(run.key) as Scenario).query as PlanSearchQuery).constraints ?? {};
-}
-
-/**
- * The plans the list shows, best first: those that fit and raise no warning once applied; with `must_fit` off also
- * those out of HBM, and with `include_warnings` on also those that warn (each marked in its row).
- */
-export function listedPlans(run: SearchRun): CheckedPlan[] {
-  return listable(run).slice(0, PLANS_SHOWN);
-}
-
-/** Every ranked plan the list may show (listedPlans keeps the first PLANS_SHOWN). */
-function listable(run: SearchRun): CheckedPlan[] {
-  const c = runConstraints(run);
-  const outOfHbmOk = c.must_fit === false; // such a plan's applied step warns out_of_hbm: that is what was asked for
-  const ok = (x: CheckedPlan): boolean =>
-    x.problems.every((p) => p === NOT_FIT && outOfHbmOk) &&
-    (c.include_warnings === true || x.warnings.every((w) => w.code === 'out_of_hbm' && outOfHbmOk));
-  return run.checked.filter(ok);
-}
-
-/** How many plans the list shows. */
-export const PLANS_SHOWN = 10;
 /** Plans within this fraction of the step time of the plan above are near-ties. */
 const TIE_FRAC = 0.01;
 
@@ -136,7 +83,6 @@ export class SsPlans extends LitElement {
   private table(state: State, run: SearchRun, stale: boolean): TemplateResult {
     const listed = listedPlans(run);
     const hidden = run.checked.length - listable(run).length;
-    const days = (x: number): string => (Number.isFinite(x) ? `${sig(x / 86400)} days` : '—');
     return html`
       ${hidden ? html`<p class="muted" data-plans-hidden=${hidden}>${hidden} of the ${run.checked.length} plans the engine ranked are left out: they do not fit in HBM or raise a warning once applied.</p>` : nothing}
       ${listed.length === 0 ? html`<p class="notice-inline">No plan the engine found fits without a warning; more chips, a smaller batch per chip or another remat may help.</p>` : nothing}
@@ -159,7 +105,7 @@ export class SsPlans extends LitElement {
               <td>${fmtBytes(p.memory_bytes)} ${p.fits ? html`<span class="ok-mark" aria-label="fits">✓</span>` : html`<span class="worse" data-no-fit>✗ does not fit</span>`}
                 ${c.warnings.length ? html`<span class="help worse" data-plan-warning>${c.warnings[0]!.message}</span>` : nothing}</td>
               <td class="wrap">${p.binding ? thresholdTitle(p.binding) : '—'}</td>
-              <td>${days(p.train_time_s)} <span class="help">${fmtUsd(p.train_usd)}</span></td>
+              <td>${fmtSeconds(p.train_time_s)} <span class="help">${fmtUsd(p.train_usd)}</span></td>
               <td><button type="button" data-apply=${i} aria-disabled=${stale || current ? 'true' : 'false'}
                 @click=${() => !stale && !current && this.emit('ss-apply', p)} aria-label="Apply plan ${i + 1}: ${s.degrees}">${current ? 'Applied' : 'Apply'}</button></td>
             </tr>`;
@@ -207,6 +153,9 @@ export class SsPlans extends LitElement {
         ${run?.ev && !run.ev.ok ? diagnosticsList(run.ev.diagnostics, 'plan_search') : nothing}
         ${stale && res ? html`<p class="notice-inline" data-plans-stale>These plans were found for other settings (chips, model, batch, precision or the search options changed); search again to rank plans for these.</p>` : nothing}
         ${res && run ? html`${run.ev!.diagnostics.length ? diagnosticsList(run.ev!.diagnostics, 'plan_search') : nothing}${this.table(r.state, run, stale)}
+          ${stale || !run.complete ? nothing : html`<div class="plan-actions" data-plans-downloads>
+            ${downloadButtons({ name: 'scalescope-plans', id: 'plans-', what: 'the ranked plans', json: () => planSearchJson(run), csv: () => planSearchCsv(run) })}
+            <span class="muted small">every plan the engine ranked, with the search’s inputs</span></div>`}
           ${stale ? nothing : html`<ss-pareto .run=${run} .listed=${listedPlans(run)} .hbmBytes=${hbmBytes} .headroomFrac=${runConstraints(run).memory_headroom_frac ?? 0}></ss-pareto>`}` : nothing}
       </section>`;
   }

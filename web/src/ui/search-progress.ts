@@ -4,7 +4,7 @@
 // length needs no style attribute, which the site's Content-Security-Policy refuses.
 import { html, nothing, type TemplateResult } from 'lit';
 import { fmtCount, fmtSeconds } from '../charts/format';
-import type { SearchRun } from './plans';
+import type { SearchRun } from './plan-list';
 
 export function searchProgress(run: SearchRun | null, searching: boolean, onCancel: () => void): TemplateResult | typeof nothing {
   if (!searching && !run?.ev) return nothing;

@@ -4,7 +4,8 @@
 // not, and whether the batch and dtypes set in the controls are kept. One search takes a few milliseconds, so the
 // explorer runs it in the worker whenever the controls rest (no button). The table lists the best deployments; when
 // none meets the targets it says so and lists the fastest there are (the engine's latency x cost front). Apply sets
-// the controls to a deployment's replica, so that the headline shows it and the URL reproduces it.
+// the controls to a deployment's replica, so that the headline shows it and the URL reproduces it. The deployments
+// listed download as CSV and JSON (search-export.ts).
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import type { Evaluation, ServingDeployment, ServingResult, ServingSearchResult } from '../engine/types';
 import { hardwarePreset, param, type State, type Value } from '../state/params';
@@ -16,10 +17,14 @@ import { diagnosticsList } from './diagnostics';
 import { rankingNote } from './ranking';
 import { servingOf, type Results } from './results';
 import type { SetDetail } from './controls';
+import { downloadButtons } from './downloads';
+import { servingSearchCsv, servingSearchJson, type ServingList } from './search-export';
 
 /** A serving search the page ran: for which scenario (its text) and what came back. */
 export interface ServingSearchRun {
   key: string;
+  /** The state the search was asked for (its downloads list its inputs). */
+  state: State;
   ev: Evaluation<ServingSearchResult> | null;
   /** Time in the engine (0 when the page's cache answered). */
   engineMs: number;
@@ -35,6 +40,11 @@ const OBJECTIVE_WORDS: Readonly<Record<string, string>> = {
 const PREFILL_WORDS: Readonly<Record<string, string>> = {
   both: 'colocated or on prefill servers', colocated: 'colocated (on the decode chips)', disaggregated: 'on prefill servers (disaggregated)',
 };
+
+/** What the panel lists: the ranked deployments, or when none meets the targets the fastest there are. */
+function shownList(res: ServingSearchResult, gpu: boolean): ServingList {
+  return res.deployments.length ? { kind: 'deployment', rows: res.deployments, gpu } : { kind: 'frontier', rows: res.frontier.slice(0, FRONTIER_SHOWN), gpu };
+}
 
 /** A target starts at the number on screen ("for this latency"), to two significant digits, inside the row's range. */
 function startAt(key: string, onScreen: number | undefined, fallback: number): number {
@@ -112,7 +122,7 @@ export class SsServingSearch extends LitElement {
   }
 
   /** `targets`: a column saying whether each row meets them (the frontier's; every ranked deployment does). */
-  private table(rows: ServingDeployment[], kind: 'deployment' | 'frontier', gpu: boolean, targets: boolean, stale: boolean): TemplateResult {
+  private table(rows: readonly ServingDeployment[], kind: 'deployment' | 'frontier', gpu: boolean, targets: boolean, stale: boolean): TemplateResult {
     const shown = this.results.state;
     return html`<div class="table-wrap" data-scroll-hint><table class="plans deployments ${stale ? 'stale' : ''}" data-table=${kind}>
       <caption class="sr-only">${kind === 'deployment' ? 'The best serving deployments, best first' : 'The fastest deployments, each the cheapest at its latency'}</caption>
@@ -151,16 +161,25 @@ export class SsServingSearch extends LitElement {
     const v = this.state.values;
     const targets = [typeof v['slat'] === 'number' ? `latency per token at most ${fmtSeconds(v['slat'])}` : '', typeof v['sttft'] === 'number' ? `time to first token at most ${fmtSeconds(v['sttft'])}` : ''].filter(Boolean);
     const none = this.run?.ev?.diagnostics.find((d) => d.code === 'no_deployment_meets_targets');
-    if (res.deployments.length === 0) {
-      const fastest = res.frontier.slice(0, FRONTIER_SHOWN);
+    const list = shownList(res, gpu);
+    if (list.kind === 'frontier') {
       // The engine's warning says which: nothing fits in HBM at all, or nothing fast enough.
       const why = res.fitting === 0 ? ` Nothing fits in HBM (${none?.message ?? 'allow larger replicas or smaller dtypes'}).` : '';
       return html`<p class="notice-inline" role="status" data-no-deployment><strong>No deployment meets the targets.</strong>${why}</p>
-        ${fastest.length ? html`<p class="muted">The fastest there are, each the cheapest at its latency (${fmtCount(res.frontier_size)} on the latency × cost front):</p>
-          ${this.table(fastest, 'frontier', gpu, targets.length > 0, stale)}` : nothing}`;
+        ${list.rows.length ? html`<p class="muted">The fastest there are, each the cheapest at its latency (${fmtCount(res.frontier_size)} on the latency × cost front):</p>
+          ${this.table(list.rows, 'frontier', gpu, targets.length > 0, stale)}` : nothing}`;
     }
     return html`${targets.length ? html`<p class="muted" data-targets-met>Every deployment listed meets the targets: ${targets.join(' and ')}.</p>` : nothing}
-      ${this.table(res.deployments, 'deployment', gpu, false, stale)}`;
+      ${this.table(list.rows, 'deployment', gpu, false, stale)}`;
+  }
+
+  /** The listed deployments as CSV and JSON, with the search's inputs (only for the search of the controls on screen). */
+  private downloads(res: ServingSearchResult, gpu: boolean): TemplateResult {
+    const run = this.run!;
+    const list = shownList(res, gpu);
+    return html`<div class="plan-actions" data-deployments-downloads>
+      ${downloadButtons({ name: 'scalescope-deployments', id: 'deployments-', what: 'the deployments listed', json: () => servingSearchJson(run, list), csv: () => servingSearchCsv(run, list) })}
+      <span class="muted small">the deployments listed, with the search’s inputs</span></div>`;
   }
 
   override render(): TemplateResult | typeof nothing {
@@ -185,6 +204,7 @@ export class SsServingSearch extends LitElement {
       ${run?.error ? html`<div class="error" role="alert">${run.error}</div>` : nothing}
       ${run?.ev && !run.ev.ok ? diagnosticsList(run.ev.diagnostics, 'serving_search') : nothing}
       ${res ? this.answer(res, gpu, stale) : nothing}
+      ${res && !stale ? this.downloads(res, gpu) : nothing}
       ${res ? html`<p class="muted small">Apply sets the replica on screen (its TP and EP degrees, dtypes and batch). The headline then shows that one replica:
         its latency per token is the decode step alone and its cost counts only its own chips, where the search adds the prompts a colocated replica prefills between steps,
         and the prefill servers and replicas a deployment needs.</p>` : nothing}

@@ -1,0 +1,28 @@
+// The one CSV writer of the page's downloads (RFC 4180): a file is blocks of records (the inputs, then the results),
+// each block under its own header and after an empty record. Every record has the widest block's number of fields
+// (padded with empty ones: the RFC wants the same count on every line), a field holding a comma, a double quote or
+// a line break is quoted with its quotes doubled, and records end with CRLF. Text is kept as it is (UTF-8).
+
+export type Cell = string | number | boolean | null | undefined;
+
+export interface CsvBlock {
+  header: readonly string[];
+  rows: readonly (readonly Cell[])[];
+}
+
+/** One field: numbers and booleans as JavaScript writes them, null and undefined empty, text quoted when it must be. */
+export function csvCell(v: Cell): string {
+  const text = v === null || v === undefined ? '' : String(v);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** The blocks one after another, an empty record between two, every record padded to the same field count. */
+export function csvText(blocks: readonly CsvBlock[]): string {
+  const width = Math.max(1, ...blocks.flatMap((b) => [b.header.length, ...b.rows.map((r) => r.length)]));
+  const record = (cells: readonly Cell[]): string => Array.from({ length: width }, (_, i) => csvCell(cells[i])).join(',');
+  const lines = blocks.flatMap((b, i) => [...(i > 0 ? [record([])] : []), record(b.header), ...b.rows.map(record)]);
+  return lines.map((l) => `${l}\r\n`).join('');
+}
+
+/** The download's type: CSV in UTF-8 (RFC 4180 names the charset parameter). */
+export const CSV_TYPE = 'text/csv;charset=utf-8';

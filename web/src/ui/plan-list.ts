@@ -1,0 +1,72 @@
+// The plan search's list (display rules, no physics): which of the plans the engine ranked the page lists — those
+// that fit and raise no warning once applied, unless the search options ask for them — and why the others are not.
+// Shared by the list (plans.ts), the explorer that checks the plans, and the list's downloads (search-export.ts).
+import type { Diagnostic, Evaluation, PlanSearchQuery, PlanSearchResult, Scenario, SearchedPlan } from '../engine/types';
+import type { State } from '../state/params';
+import type { SearchedMesh } from '../state/plans';
+
+/** A plan the engine listed, checked as the page would show it once applied. */
+export interface CheckedPlan {
+  plan: SearchedPlan;
+  /** Its place in the engine's ranking (0 = best). */
+  rank: number;
+  /** Why it is not listed: it does not fit, the applied step warns or fails, or a control cannot hold it. */
+  problems: string[];
+  warnings: Diagnostic[];
+}
+
+/** A plan search the page ran: for which scenario (its text) and on which mesh, and what came back. */
+export interface SearchRun {
+  key: string;
+  /** The state the search was asked for (its downloads list its inputs). */
+  state: State;
+  mesh: SearchedMesh;
+  gpu: boolean;
+  ev: Evaluation<PlanSearchResult> | null;
+  engineMs: number;
+  checked: CheckedPlan[];
+  /** False while chunks are still coming (the plans so far), or after a cancel. */
+  complete: boolean;
+  cancelled?: boolean;
+  chunks: number;
+  /** From the click to this answer, in the page (ms). */
+  wallMs: number;
+  progressFrac: number;
+  error?: string;
+}
+
+/** The problem a plan out of HBM has (listed anyway when the search was asked to rank such plans). */
+export const NOT_FIT = 'does not fit in HBM';
+
+/** The constraints a run's search was asked with (its key is the scenario's text). */
+export function runConstraints(run: SearchRun): NonNullable<PlanSearchQuery['constraints']> {
+  return ((JSON.parse(run.key) as Scenario).query as PlanSearchQuery).constraints ?? {};
+}
+
+/**
+ * The plans the list shows, best first: those that fit and raise no warning once applied; with `must_fit` off also
+ * those out of HBM, and with `include_warnings` on also those that warn (each marked in its row).
+ */
+export function listedPlans(run: SearchRun): CheckedPlan[] {
+  return listable(run).slice(0, PLANS_SHOWN);
+}
+
+/** Every ranked plan the list may show (listedPlans keeps the first PLANS_SHOWN). */
+export function listable(run: SearchRun): CheckedPlan[] {
+  const c = runConstraints(run);
+  const outOfHbmOk = c.must_fit === false; // such a plan's applied step warns out_of_hbm: that is what was asked for
+  const ok = (x: CheckedPlan): boolean =>
+    x.problems.every((p) => p === NOT_FIT && outOfHbmOk) &&
+    (c.include_warnings === true || x.warnings.every((w) => w.code === 'out_of_hbm' && outOfHbmOk));
+  return run.checked.filter(ok);
+}
+
+/** How many plans the list shows. */
+export const PLANS_SHOWN = 10;
+
+/** Why a ranked plan is not in the list: its problems, the warnings its applied step raises, or the list is full. */
+export function leftOutBecause(run: SearchRun, c: CheckedPlan): string {
+  if (listedPlans(run).includes(c)) return '';
+  if (!listable(run).includes(c)) return [...c.problems, ...c.warnings.map((w) => w.message)].join('; ') || 'not listable';
+  return `below the ${PLANS_SHOWN} plans the list shows`;
+}
