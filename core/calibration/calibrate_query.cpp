@@ -39,7 +39,7 @@ void check_contradictions(const Json& runs_node, const std::vector<PublishedRun>
 std::string chip_of(const PublishedRun& r) { return r.hardware_id; }
 
 bool on_chip(const PublishedRun& run, const CalibrationProfile& p) {
-  return run.kind == p.kind && std::find(p.hardware.begin(), p.hardware.end(), run.hardware_id) != p.hardware.end();
+  return run.kind == p.kind && p.lists(run.hardware_id);
 }
 
 bool held_in_scope_on(const std::vector<PublishedRun>& runs, const CalibrationProfile& p, const char* task) {
@@ -83,10 +83,8 @@ std::vector<double> leave_one_out_errors(std::vector<PublishedRun>& runs, const 
     run.split = "held";
     const ProfileFit fit = fit_profiles(runs, templates, literature, max_iterations, budget, {run.kind});
     run.split = split;
-    const CalibrationProfile* used = nullptr;
-    for (const auto& p : fit.profiles)
-      if (p.kind == run.kind && (on_chip(run, p) || (!used && p.is_family()))) used = &p;
-    if (used) errors.push_back(run_error(run, predict_run(run, used)));
+    if (const CalibrationProfile* used = profile_for(fit.profiles, run.kind, run.hardware_id))
+      errors.push_back(run_error(run, predict_run(run, used)));
   }
   return errors;
 }

@@ -16,8 +16,7 @@ namespace {
 const CalibrationProfile* find_template(const std::vector<CalibrationProfile>& templates, const std::string& kind,
                                         const std::string& hardware_id) {
   for (const auto& t : templates)
-    if (t.kind == kind && !t.is_family() &&
-        std::find(t.hardware.begin(), t.hardware.end(), hardware_id) != t.hardware.end())
+    if (t.kind == kind && t.lists(hardware_id))
       return &t;
   return nullptr;
 }
@@ -35,8 +34,7 @@ struct KindProfiles {
 
   std::size_t chip_index(const std::string& hardware_id) const {
     for (std::size_t i = 1; i < profiles.size(); ++i)
-      if (std::find(profiles[i].hardware.begin(), profiles[i].hardware.end(), hardware_id) != profiles[i].hardware.end())
-        return i;
+      if (profiles[i].lists(hardware_id)) return i;
     return 0;
   }
 };
@@ -199,12 +197,8 @@ std::vector<HoldoutGroup> hold_out_groups(std::vector<PublishedRun>& runs, const
     g.converged = fit.converged;
     for (const auto& r : runs) {
       if (key(r) != group) continue;
-      const CalibrationProfile* profile = nullptr;
-      for (const auto& p : fit.profiles)  // the group's chip profile if it still has one, else the family's
-        if (p.kind == r.kind && (p.is_family() ? !profile
-                                               : std::find(p.hardware.begin(), p.hardware.end(), r.hardware_id) !=
-                                                     p.hardware.end()))
-          profile = &p;
+      // The group's chip profile if it still has one, else the family's.
+      const CalibrationProfile* profile = profile_for(fit.profiles, r.kind, r.hardware_id);
       g.runs.push_back(&r);
       g.calibrated_errors.push_back(profile ? run_error(r, predict_run(r, profile)) : 0.0);
       g.book_errors.push_back(run_error(r, predict_run(r, nullptr)));

@@ -20,14 +20,7 @@ double quantile(const std::vector<double>& sorted, double q) {
 const CalibrationProfile* ProfileSet::for_run(const PublishedRun& run) const {
   const Hardware& hw = run.specs->hw;
   if (given.empty()) return calibration_profile_for(hw);
-  const char* kind = hw.kind == ChipKind::tpu ? "tpu" : "gpu";
-  const CalibrationProfile* family = nullptr;
-  for (const auto& p : given) {
-    if (p.kind != kind) continue;
-    if (std::find(p.hardware.begin(), p.hardware.end(), hw.id) != p.hardware.end()) return &p;
-    if (p.is_family()) family = &p;
-  }
-  return family;
+  return profile_for(given, hw.kind == ChipKind::tpu ? "tpu" : "gpu", hw.id);
 }
 
 ProfileSet read_profile_set(JsonReader& args, Diagnostics& d) {

@@ -71,7 +71,7 @@ Json calibration_json(const CalibrationProfile& p, const Hardware& hw, const cha
   const FittedScope* scope = p.scope(task);
   std::vector<std::string> outside = scope ? scope->outside(point) : std::vector<std::string>{};
   // A chip profile used on another chip (a user's own, passed in `calibration`) is a transfer too.
-  if (!family && std::find(p.hardware.begin(), p.hardware.end(), hw.id) == p.hardware.end()) {
+  if (!family && !p.lists(hw.id)) {
     std::string fitted;
     for (const auto& id : p.hardware) fitted += (fitted.empty() ? "" : ", ") + id;
     outside.insert(outside.begin(), hw.name + " (fitted: " + fitted + ")");

@@ -313,15 +313,23 @@ std::span<const CalibrationProfile> embedded_calibration_profiles() {
   return profiles;
 }
 
-const CalibrationProfile* calibration_profile_for(const Hardware& hw) {
-  const char* kind = hw.kind == ChipKind::tpu ? "tpu" : "gpu";
+bool CalibrationProfile::lists(std::string_view hardware_id) const {
+  return std::find(hardware.begin(), hardware.end(), hardware_id) != hardware.end();
+}
+
+const CalibrationProfile* profile_for(std::span<const CalibrationProfile> profiles, std::string_view kind,
+                                      std::string_view hardware_id) {
   const CalibrationProfile* family = nullptr;
-  for (const auto& p : embedded_calibration_profiles()) {
+  for (const auto& p : profiles) {
     if (p.kind != kind) continue;
-    if (std::find(p.hardware.begin(), p.hardware.end(), hw.id) != p.hardware.end()) return &p;
-    if (p.is_family()) family = &p;
+    if (p.lists(hardware_id)) return &p;
+    if (p.is_family() && !family) family = &p;
   }
   return family;
+}
+
+const CalibrationProfile* calibration_profile_for(const Hardware& hw) {
+  return profile_for(embedded_calibration_profiles(), hw.kind == ChipKind::tpu ? "tpu" : "gpu", hw.id);
 }
 
 const CalibrationProfile* family_profile_for(std::string_view kind) {

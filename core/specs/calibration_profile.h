@@ -80,6 +80,7 @@ struct CalibrationProfile {
   std::vector<FittedScope> scopes;  // per task; empty in a profile written before scopes were kept
 
   bool is_family() const { return hardware.empty(); }
+  bool lists(std::string_view hardware_id) const;  // a chip profile for this preset id
   const ErrorBand* band(std::string_view task) const;
   const FittedScope* scope(std::string_view task) const;
 };
@@ -115,6 +116,10 @@ std::span<const CalibrationProfile> embedded_calibration_profiles();
 // The profile for a chip: its own if one lists its preset id, else the family fallback for its kind (nullptr only
 // if the build carries no profile for the kind).
 const CalibrationProfile* calibration_profile_for(const Hardware& hw);
+// The same rule over any set of profiles (a fit's, a query's): the one of `kind` that lists the chip, else the
+// family profile of `kind`; nullptr when there is neither.
+const CalibrationProfile* profile_for(std::span<const CalibrationProfile> profiles, std::string_view kind,
+                                      std::string_view hardware_id);
 // The embedded family fallback for a chip kind ("tpu" | "gpu"): its band is the transfer band, each chip held
 // out whole in turn.
 const CalibrationProfile* family_profile_for(std::string_view kind);

@@ -7,13 +7,11 @@
 
 #include <catch2/catch.hpp>
 
-#include "api.h"
+#include "test_helpers.h"
 
 using nlohmann::json;
 
 namespace {
-
-json eval(const json& scenario) { return json::parse(scalescope::evaluate_json(scenario.dump())); }
 
 bool has(const json& out, const std::string& path, const std::string& code) {
   for (const auto& d : out["diagnostics"])
@@ -36,7 +34,7 @@ const json& my_runs() {
 json calibrate(const json& runs, const json& extra = json::object()) {
   json query = {{"kind", "calibrate"}, {"runs", runs}};
   query.update(extra);
-  return eval({{"query", query}});
+  return scalescope::test::run_json({{"query", query}});
 }
 
 json profile_for(const json& out, const std::string& id) {
@@ -73,7 +71,7 @@ TEST_CASE("a few runs of one's own: the band is theirs, each left out in turn, a
   // Passed back, the result says where its band comes from.
   json scenario = my_runs()[1]["scenario"];
   scenario["query"]["calibration"] = chip;
-  const json out = eval(scenario);
+  const json out = scalescope::test::run_json(scenario);
   REQUIRE(out["ok"] == true);
   const std::string text = out["result"]["calibration"]["error_band"]["text"];
   CHECK(text.find("over 5 GPU training runs of the h100-sxm profile, each left out of its fit in turn, widened 1.94x") !=
@@ -97,7 +95,7 @@ TEST_CASE("a profile on the wrong chip: another chip is a transfer, the other ki
   json h200 = my_runs()[1]["scenario"];
   h200["hardware"] = {{"preset", "h200"}};
   h200["query"]["calibration"] = chip;
-  const json moved = eval(h200);
+  const json moved = scalescope::test::run_json(h200);
   INFO(moved["diagnostics"].dump());
   REQUIRE(moved["ok"] == true);
   const json& band = moved["result"]["calibration"]["error_band"];
@@ -108,7 +106,7 @@ TEST_CASE("a profile on the wrong chip: another chip is a transfer, the other ki
   json tpu = {{"hardware", {{"preset", "tpu-v5p"}}}, {"model", {{"preset", "llama-3-8b"}}}, {"mesh", {{"shape", {4, 4, 4}}}},
               {"query", {{"kind", "training_step"}, {"batch_tokens", 1048576}, {"seq_len", 4096},
                          {"parallelism", {{"fsdp", {"X", "Y", "Z"}}}}, {"calibration", chip}}}};
-  const json wrong = eval(tpu);
+  const json wrong = scalescope::test::run_json(tpu);
   CHECK(wrong["ok"] == false);
   CHECK(has(wrong, "/query/calibration/kind", "profile_kind_mismatch"));
 }
