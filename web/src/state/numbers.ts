@@ -4,6 +4,7 @@
 // "50 ms", "2 s", "1.5 min"; a size "80 GB", "96 GiB"; a bandwidth "3.35 TB/s"; a rate "989 TFLOP/s" (issue 20:
 // "50 ms" was silently ignored). One reader for the explorer and the widgets.
 import type { Param } from './params';
+import { unitOf } from './units';
 
 const SUFFIX: Readonly<Record<string, number>> = {
   '': 1, k: 1e3, K: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15,
@@ -55,17 +56,14 @@ export function parseQuantity(text: string, dimension: Dimension): number {
   return NaN;
 }
 
-/** A row's dimension from its unit ('s'), or a chip field's from its name (`..._bytes_per_s`, `..._s`; a map of
- * them per dtype, `peak_flops_per_s.bf16`, by the map's name). */
+/** A row's dimension from its unit ('s'), or a chip field's from the unit its name carries (state/units.ts):
+ * a nested field (`scale_up.launch_latency_s`) by its own name, a map per dtype (`peak_flops_per_s.bf16`) by the map's. */
 export function dimensionOf(unitOrField: string): Dimension {
   if (unitOrField === 's') return 's';
-  const name = unitOrField.replace(/_per_s\.\w+$/, '_per_s');
-  if (/bytes_per_s$/.test(name)) return 'B/s';
-  if (/flops_per_s$/.test(name)) return 'FLOP/s';
-  if (/_per_s$/.test(name)) return '';
-  if (/_s$/.test(name)) return 's';
-  if (/_bytes$/.test(name)) return 'B';
-  return '';
+  const parts = unitOrField.split('.');
+  const own = unitOf(parts.at(-1) ?? '');
+  const unit = own || unitOf(parts.at(-2) ?? '');
+  return unit === 's' || unit === 'B' || unit === 'B/s' || unit === 'FLOP/s' ? unit : '';
 }
 
 const EXAMPLES: Readonly<Record<Dimension, string>> = {
