@@ -1,5 +1,6 @@
 #include "invariants.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <nlohmann/json.hpp>
@@ -27,6 +28,68 @@ void check_numbers(const json& node, const std::string& where, std::vector<std::
   } else if (node.is_array()) {
     for (std::size_t i = 0; i < node.size(); ++i) check_numbers(node[i], where + "/" + std::to_string(i), out);
   }
+}
+
+double number_at(const json& o, const char* key) {
+  const auto it = o.find(key);
+  return it != o.end() && it->is_number() ? it->get<double>() : 0.0;
+}
+
+// A training or serving step's time adds up at either fidelity (issue 20 "one meaning per key"): compute + bubble + the exposed
+// parts of HBM, comms and offload + overhead = the step, so bars drawn from them add up to it.
+void check_time_adds_up(const json& node, const std::string& where, std::vector<std::string>& out) {
+  if (node.is_array()) {
+    for (std::size_t i = 0; i < node.size(); ++i) check_time_adds_up(node[i], where + "/" + std::to_string(i), out);
+    return;
+  }
+  if (!node.is_object()) return;
+  if (node.contains("comms_exposed_s") && node.contains("step_s") && node.contains("compute_s")) {
+    const double step = number_at(node, "step_s");
+    const double sum = number_at(node, "compute_s") + number_at(node, "bubble_s") + number_at(node, "hbm_exposed_s") +
+                       number_at(node, "comms_exposed_s") + number_at(node, "offload_exposed_s") +
+                       number_at(node, "overhead_s");
+    if (!(std::abs(sum - step) <= 1e-9 * std::max(step, sum)))
+      out.push_back(where + ": the step's parts add up to " + std::to_string(sum) + " s, not its " +
+                    std::to_string(step) + " s");
+  }
+  // A serving decode step or prefill: what each term adds sums to it, and no term adds more than its whole time.
+  if (node.contains("exposed") && node["exposed"].is_object() && (node.contains("step_s") || node.contains("time_s"))) {
+    const json& e = node["exposed"];
+    const double step = node.contains("step_s") ? number_at(node, "step_s") : number_at(node, "time_s");
+    double sum = 0;
+    for (const char* key : {"flops_s", "param_load_s", "kv_load_s", "comms_s", "overhead_s"}) {
+      sum += number_at(e, key);
+      if (number_at(e, key) > number_at(node, key) * (1 + 1e-12))
+        out.push_back(where + "/exposed/" + key + ": more than the term's whole time");
+    }
+    if (!(std::abs(sum - step) <= 1e-9 * std::max(step, sum)))
+      out.push_back(where + ": the serving step's exposed parts add up to " + std::to_string(sum) + " s, not its " +
+                    std::to_string(step) + " s");
+  }
+  for (auto it = node.begin(); it != node.end(); ++it) check_time_adds_up(it.value(), where + "/" + it.key(), out);
+}
+
+// The book's ideal is a lower bound on the calibrated estimate (issue 20): every time the result puts beside its
+// ideal (a training step, a serving replica, a searched plan) is at least the ideal's.
+void check_ideal_is_a_lower_bound(const json& node, const std::string& where, std::vector<std::string>& out) {
+  if (node.is_array()) {
+    for (std::size_t i = 0; i < node.size(); ++i) check_ideal_is_a_lower_bound(node[i], where + "/" + std::to_string(i), out);
+    return;
+  }
+  if (!node.is_object()) return;
+  const auto ideal = node.find("ideal");
+  if (ideal != node.end() && ideal->is_object()) {
+    for (const char* key : {"step_s", "latency_per_token_s", "time_to_first_token_s"}) {
+      if (!ideal->contains(key)) continue;
+      const json& mine = node.contains(key) ? node : node.value("time", json::object());
+      if (!mine.contains(key)) continue;
+      const double bound = number_at(*ideal, key), estimate = number_at(mine, key);
+      if (bound > estimate * (1 + 1e-9))
+        out.push_back(where + ": the book's ideal " + key + " " + std::to_string(bound) + " s is above the estimate's " +
+                      std::to_string(estimate) + " s");
+    }
+  }
+  for (auto it = node.begin(); it != node.end(); ++it) check_ideal_is_a_lower_bound(it.value(), where + "/" + it.key(), out);
 }
 
 void check_one(const json& a, const std::string& where, std::vector<std::string>& out) {
@@ -61,9 +124,21 @@ void check_one(const json& a, const std::string& where, std::vector<std::string>
   if (a.contains("ok") && a["ok"].is_boolean() && a["ok"].get<bool>() == errors)
     out.push_back(where + ": 'ok' disagrees with the diagnostics' severities");
   check_numbers(a, where, out);
+  if (a.contains("result")) check_time_adds_up(a["result"], where + "/result", out);
 }
 
 }  // namespace
+
+std::vector<std::string> ideal_problems(const nlohmann::json& scenario, std::string_view answer) {
+  std::vector<std::string> out;
+  // The one exception: `params_override` replaces the book's parameter count (its figures round LLaMA-3 70B to
+  // 70e9), while the calibrated step runs the model's own ops, so the two count different models.
+  const json& query = scenario.value("query", json::object());
+  if (query.is_object() && query.contains("params_override")) return out;
+  const json a = json::parse(answer, nullptr, false);
+  if (a.is_object() && a.contains("result")) check_ideal_is_a_lower_bound(a["result"], "/result", out);
+  return out;
+}
 
 std::vector<std::string> answer_problems(std::string_view answer) {
   std::vector<std::string> out;

@@ -140,12 +140,16 @@ DecodeStep calibrated_decode_step(const ServingInput& in, const CalibrationProfi
   const double tokens = batch * tokens_per_sequence;
   const ServingTimes t = e.model(tokens, context, false, batch, context);
   DecodeStep s;
-  s.kv_load_s = t.kv_s;
-  s.param_load_s = t.memory_s - t.kv_s + t.overhead_s;
+  // The memory-bound ops' time split into the KV caches' and the rest; a KV read inside an op that turned
+  // compute-bound is in flops_s already, so the KV share is at most the memory-bound time.
+  s.kv_load_s = std::min(t.kv_s, t.memory_s);
+  s.param_load_s = t.memory_s - s.kv_load_s;
   s.flops_s = t.flops_s;
   s.comms_s = e.comms_s(tokens);
+  s.overhead_s = t.overhead_s + p.decode_step_overhead_s;
   s.compute_bound = t.flops_s > t.memory_s;
   s.step_s = t.flops_s + t.memory_s + t.overhead_s + s.comms_s + p.decode_step_overhead_s;
+  s.exposed = {s.flops_s, s.param_load_s, s.kv_load_s, s.comms_s, s.overhead_s};
   name_decode_bound(s);
   return s;
 }
@@ -157,9 +161,11 @@ PrefillStep calibrated_prefill(const ServingInput& in, const CalibrationProfile&
   PrefillStep s;
   s.matmul_flops_s = t.flops_s;
   s.flops_s = t.flops_s;
-  s.param_load_s = t.memory_s + t.overhead_s;
+  s.param_load_s = t.memory_s;
   s.comms_s = e.comms_s(tokens);
-  s.time_s = t.flops_s + t.memory_s + t.overhead_s + s.comms_s;
+  s.overhead_s = t.overhead_s;
+  s.time_s = t.flops_s + t.memory_s + s.overhead_s + s.comms_s;
+  s.exposed = {s.flops_s, s.param_load_s, 0.0, s.comms_s, s.overhead_s};
   s.compute_bound = t.flops_s >= t.memory_s;
   name_prefill_bound(s);
   return s;

@@ -317,7 +317,9 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
     bubble = bubble_s(pl, share * stage_mb_s, (1.0 - share) * stage_mb_s, weight_share * stage_mb_s);
     const double v = chunks_per_stage(pl);
     const double bytes = p_bytes * shape.tokens * m.d_model / (pl.sequence_parallel ? s.tensor : 1.0);
-    const bool in_domain = hw.kind == ChipKind::tpu || stages * s.tensor * s.context <= hw.scale_up.domain_gpus;
+    // A stage hands on to its neighbour over NVLink when the pipeline group sits in one domain, as the book's
+    // step lays it out (the same layout at both fidelities).
+    const bool in_domain = hw.kind == ChipKind::tpu || pl.pipeline.gpu_span <= hw.scale_up.domain_gpus;
     const double link = hw.kind == ChipKind::tpu ? hw.ici.link_unidir_bytes_per_s
                         : in_domain             ? hw.scale_up.gpu_unidir_bytes_per_s
                                                 : hw.scale_out.nic_unidir_bytes_per_s_per_gpu;
@@ -408,27 +410,31 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
   s.fits = s.total_bytes <= s.hbm_capacity_bytes;
   s.shortfall_bytes = std::max(0.0, s.total_bytes - s.hbm_capacity_bytes);
 
-  // The step in the book's terms: compute (the layers' kernels), the bubble, HBM-bound time, exposed comms.
-  s.compute_s = compute_s;
+  // The step in the book's terms, adding up to it: compute (the FLOP-bound kernels), the bubble, HBM (the
+  // elementwise kernels and the optimizer, on the critical path), the comms each strategy leaves exposed, and the
+  // per-op and per-step overhead. Offload is taken as hidden.
+  s.compute_s = compute_s - parts.elementwise_s - parts.op_overhead_s;
   s.bubble_s = bubble;
   s.bubble_frac = parts.step_s > 0 ? bubble / parts.step_s : 0;
-  s.hbm_s = parts.elementwise_s + parts.optimizer_s;
-  s.comms_s = parts.exposed_comms_s;
+  s.hbm_s = s.hbm_exposed_s = parts.elementwise_s + parts.optimizer_s;
+  s.overhead_s = parts.op_overhead_s + parts.step_overhead_s;
+  s.offload_exposed_s = 0;
+  s.comms_s = parts.comms_s;
   s.comms_s_sum = 0;
+  s.comms_exposed_s = 0;
   int worst = 0;
   for (int i = 0; i < kCommParts; ++i) {
     s.comms_s_sum += parts.comms_s[i];
+    s.comms_exposed_s += parts.exposed_comms_s[i];
     if (parts.exposed_comms_s[i] > parts.exposed_comms_s[worst]) worst = i;
   }
-  s.exposed_comms_s = 0;
-  for (double e : parts.exposed_comms_s) s.exposed_comms_s += e;
-  s.comms_s_total = s.exposed_comms_s;
+  s.comms_s_total = s.comms_s_sum;
   s.step_s = parts.step_s;
   s.lower_bound_s = out.ideal.step_s;
   s.upper_bound_s = std::max(parts.step_s, out.ideal.upper_bound_s);
   const double matmul_work = parts.matmul_s + parts.attention_s;
   const double memory_work = parts.elementwise_s + parts.optimizer_s;
-  if (s.exposed_comms_s >= matmul_work && s.exposed_comms_s >= memory_work && s.exposed_comms_s >= bubble) {
+  if (s.comms_exposed_s >= matmul_work && s.comms_exposed_s >= memory_work && s.comms_exposed_s >= bubble) {
     s.bound = "communication";
     s.critical = comm_part_name(static_cast<CommPart>(worst));
   } else if (memory_work > matmul_work && memory_work >= bubble) {

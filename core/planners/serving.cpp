@@ -113,6 +113,7 @@ DecodeStep decode_step(const ServingInput& in, double batch, double context, dou
   s.comms_s = in.include_comms ? layer_comms_s(in, tokens) : 0.0;
   s.compute_bound = s.flops_s > s.param_load_s;
   s.step_s = std::max(s.flops_s, s.param_load_s) + s.kv_load_s + s.comms_s;
+  s.exposed = {s.compute_bound ? s.flops_s : 0.0, s.compute_bound ? 0.0 : s.param_load_s, s.kv_load_s, s.comms_s, 0.0};
   name_decode_bound(s);
   return s;
 }
@@ -134,6 +135,11 @@ PrefillStep prefill(const ServingInput& in, double batch, double prompt_len) {
   s.time_s = std::max({s.flops_s, s.param_load_s, s.comms_s});
   s.compute_bound = s.flops_s >= s.param_load_s && s.flops_s >= s.comms_s;
   name_prefill_bound(s);
+  // The term that sets the max adds all of itself; the others hide behind it.
+  const bool memory = !s.compute_bound && s.param_load_s >= s.comms_s;
+  s.exposed.flops_s = s.compute_bound ? s.flops_s : 0.0;
+  s.exposed.param_load_s = memory ? s.param_load_s : 0.0;
+  s.exposed.comms_s = !s.compute_bound && !memory ? s.comms_s : 0.0;
   return s;
 }
 

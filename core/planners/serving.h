@@ -27,8 +27,16 @@ struct ServingInput {
   double params_override = 0;  // > 0: use this parameter count (the book's figures round LLaMA-3 70B to 70e9)
 };
 
+// What each term of a serving step adds to it (issue 20): the terms' exposed parts sum to the step. In the book's
+// step the terms that hide behind a larger one (its max) add nothing; the calibrated step adds every term.
+struct ServingExposed {
+  double flops_s = 0, param_load_s = 0, kv_load_s = 0, comms_s = 0, overhead_s = 0;
+};
+
+// `overhead_s` is the per-op launches and the per-step fixed time (the calibrated step; 0 in the book's).
 struct DecodeStep {
-  double param_load_s = 0, kv_load_s = 0, flops_s = 0, comms_s = 0, step_s = 0;
+  double param_load_s = 0, kv_load_s = 0, flops_s = 0, comms_s = 0, overhead_s = 0, step_s = 0;
+  ServingExposed exposed;
   bool compute_bound = false;  // the MLPs' own roofline: the FLOPs term beats the parameter load
   // What sets the step (issue 10 defect 6): bound "compute" | "memory" | "communication", and the single largest
   // term that counts, critical "flops" | "param_load" | "kv_load" | "comms".
@@ -43,7 +51,8 @@ DecodeStep decode_step(const ServingInput& in, double batch, double context, dou
 struct PrefillStep {
   double matmul_flops_s = 0;  // the book's 2 N T / (N_chips C): §2.10 TTFT
   double flops_s = 0;         // matmuls plus causal attention
-  double param_load_s = 0, comms_s = 0, time_s = 0;
+  double param_load_s = 0, comms_s = 0, overhead_s = 0, time_s = 0;
+  ServingExposed exposed;
   bool compute_bound = true;
   const char* bound = "compute";  // "compute" | "memory" | "communication": the largest of the three
 };

@@ -415,7 +415,10 @@ TrainingStep evaluate_training_step(const TrainingInput& in) {
   s.lower_bound_s = std::max({busy, s.hbm_s, s.comms_s_total, s.offload_s});
   s.upper_bound_s = busy + s.hbm_s + s.comms_s_sum + s.offload_s;
   s.step_s = s.lower_bound_s;
-  s.exposed_comms_s = std::max(0.0, s.comms_s_total - busy);
+  // What each resource adds beyond the ones before it, so that the parts sum to the max.
+  s.hbm_exposed_s = std::max(0.0, s.hbm_s - busy);
+  s.comms_exposed_s = std::max(0.0, s.comms_s_total - std::max(busy, s.hbm_s));
+  s.offload_exposed_s = std::max(0.0, s.offload_s - std::max({busy, s.hbm_s, s.comms_s_total}));
   if (s.offload_s > busy && s.offload_s > s.hbm_s && s.offload_s > s.comms_s_total) {
     s.bound = "host_offload";
     s.critical = "offload";

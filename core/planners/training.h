@@ -164,15 +164,20 @@ struct TrainingStep {
   double data = 1, fsdp = 1, tensor = 1, pipeline = 1, expert = 1, context = 1, slices = 1, chips = 1;
   double tokens_per_chip = 0, tokens_per_data_shard = 0, microbatch_tokens = 0;
   // time per step
-  double compute_s = 0, bubble_s = 0, bubble_frac = 0, hbm_s = 0;
+  // The step adds up: step = compute + bubble + the exposed parts of HBM, comms and offload + overhead. "Total" is
+  // the resource's whole time, "exposed" what it adds to the step beyond what it overlaps (issue 20).
+  double compute_s = 0, bubble_s = 0, bubble_frac = 0, hbm_s = 0, hbm_exposed_s = 0;
   double stage_layers = 0;     // layers on the busiest pipeline stage (it sets the pace)
   double stage_imbalance = 1;  // its layers' work over the average stage's (1 when the stages divide the layers)
   LayerCounts stage_kinds;     // the busiest stage's layers by kind
   double offload_s = 0;        // host-link traffic of offloaded state per step (full duplex, overlapped)
-  std::array<double, kCommParts> comms_s{};
-  double comms_s_total = 0;      // as combined by the comms model (max or sum)
+  double offload_exposed_s = 0;
+  std::array<double, kCommParts> comms_s{};  // each strategy's whole comms time
+  double comms_s_total = 0;      // as combined by the comms model (max or sum; the calibrated step sums)
   double comms_s_sum = 0;
-  double exposed_comms_s = 0, lower_bound_s = 0, upper_bound_s = 0, step_s = 0;
+  double comms_exposed_s = 0;
+  double overhead_s = 0;         // per-op launch and per-step fixed time (the calibrated step; 0 in the book's)
+  double lower_bound_s = 0, upper_bound_s = 0, step_s = 0;
   const char* bound = "compute";
   const char* critical = "compute";
   // memory per chip

@@ -18,8 +18,10 @@ std::string percent(double frac) {
 
 }  // namespace
 
-const CalibrationProfile* resolve_profile(const QueryContext& ctx, JsonReader& args, CalibrationProfile& storage,
-                                          Diagnostics& d) {
+namespace {
+
+const CalibrationProfile* given_or_embedded(const QueryContext& ctx, JsonReader& args, CalibrationProfile& storage,
+                                            Diagnostics& d) {
   if (const Json* given = args.object("calibration", false)) {
     storage = parse_calibration_profile(*given, args.path_of("calibration"), d);
     const std::string chip_kind = ctx.hw->kind == ChipKind::tpu ? "tpu" : "gpu";
@@ -35,6 +37,17 @@ const CalibrationProfile* resolve_profile(const QueryContext& ctx, JsonReader& a
     add_diagnostic(d, args.path_of("fidelity"), "no_profile",
                    "no calibration profile for " + ctx.hw->name + "; pass one in 'calibration' or use fidelity 'book'");
   return p;
+}
+
+}  // namespace
+
+const CalibrationProfile* resolve_profile(const QueryContext& ctx, JsonReader& args, const Efficiency& what_if,
+                                          CalibrationProfile& storage, Diagnostics& d) {
+  const CalibrationProfile* p = given_or_embedded(ctx, args, storage, d);
+  const WhatIf factors{what_if.flops_frac, what_if.hbm_frac, what_if.network_frac};
+  if (!p || !factors.any()) return p;
+  storage = with_what_if(*p, factors);
+  return &storage;
 }
 
 namespace {
@@ -108,7 +121,16 @@ Json calibration_json(const CalibrationProfile& p, const Hardware& hw, const cha
             {"scope", transferred || family || !outside.empty() ? "transfer" : scope ? "fitted" : "unrecorded"},
             {"outside", outside}, {"text", text}};
   }
-  return {{"profile", profile}, {"error_band", band}};
+  Json out{{"profile", profile}, {"error_band", band}};
+  if (p.what_if.any())
+    out["what_if"] = {{"flops_frac", p.what_if.flops_frac},
+                      {"hbm_frac", p.what_if.hbm_frac},
+                      {"network_frac", p.what_if.network_frac},
+                      {"text", "what if: the profile's fitted FLOP rates x " + format_count(p.what_if.flops_frac) +
+                                   ", HBM bandwidth x " + format_count(p.what_if.hbm_frac) + ", link bandwidth x " +
+                                   format_count(p.what_if.network_frac) + " (the query's efficiency); the band is the "
+                                   "fitted model's"}};
+  return out;
 }
 
 }  // namespace scalescope

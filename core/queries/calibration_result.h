@@ -10,9 +10,10 @@
 namespace scalescope {
 
 // `query.calibration` (a profile object, e.g. a `calibrate` result) into `storage`, else the embedded profile for
-// the chip; nullptr with a diagnostic when there is none.
-const CalibrationProfile* resolve_profile(const QueryContext& ctx, JsonReader& args, CalibrationProfile& storage,
-                                          Diagnostics& diagnostics);
+// the chip; nullptr with a diagnostic when there is none. A query's `efficiency` below 1 scales the profile's
+// fitted efficiencies as a what-if (then the scaled copy is in `storage`).
+const CalibrationProfile* resolve_profile(const QueryContext& ctx, JsonReader& args, const Efficiency& what_if,
+                                          CalibrationProfile& storage, Diagnostics& diagnostics);
 
 // Where a training plan or a serving deployment sits against a profile's fitted scope.
 ScopePoint scope_point(const TrainingInput& in);

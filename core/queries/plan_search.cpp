@@ -299,7 +299,7 @@ Json run_plan_search(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
   // The calibrated step ranks the plans at the calibrated fidelity (the default); the book's otherwise.
   CalibrationProfile given;
   const CalibrationProfile* profile =
-      ctx.fidelity == Fidelity::calibrated ? resolve_profile(ctx, args, given, d) : nullptr;
+      ctx.fidelity == Fidelity::calibrated ? resolve_profile(ctx, args, in.efficiency, given, d) : nullptr;
   settings.evaluate = step_evaluator(profile);
   settings.keep = static_cast<int>(args.integer("keep", false, 1, 1000).value_or(10));
   const auto objective = args.choice("objective", false, {"step_time", "cost_to_train", "tokens_per_usd"}).value_or("step_time");

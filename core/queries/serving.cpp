@@ -20,9 +20,15 @@ namespace {
 
 constexpr std::size_t kDefaultSweepBatches = 22;
 
+Json exposed_json(const ServingExposed& e) {
+  return {{"flops_s", e.flops_s}, {"param_load_s", e.param_load_s}, {"kv_load_s", e.kv_load_s},
+          {"comms_s", e.comms_s}, {"overhead_s", e.overhead_s}};
+}
+
 Json decode_json(const DecodeStep& s) {
   return {{"param_load_s", s.param_load_s}, {"kv_load_s", s.kv_load_s}, {"flops_s", s.flops_s},
-          {"comms_s", s.comms_s},           {"step_s", s.step_s},       {"bound", s.bound},
+          {"comms_s", s.comms_s},           {"overhead_s", s.overhead_s}, {"exposed", exposed_json(s.exposed)},
+          {"step_s", s.step_s},             {"bound", s.bound},
           {"critical", s.critical},         {"mlp_bound", s.compute_bound ? "compute" : "memory"}};
 }
 
@@ -110,7 +116,7 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   ServingInput& in = a.in;
   CalibrationProfile given;
   const CalibrationProfile* profile =
-      ctx.fidelity == Fidelity::calibrated ? resolve_profile(ctx, args, given, d) : nullptr;
+      ctx.fidelity == Fidelity::calibrated ? resolve_profile(ctx, args, in.efficiency, given, d) : nullptr;
   const ServingModel model{&in, profile};
   const double batch = a.batch, prompt = a.prompt_len, generated = a.generated_len, context = a.kv_context_len;
   // Speculative decoding: a draft model on the same chips proposes `lookahead` tokens per step.
@@ -165,6 +171,7 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   const double d_ff = m.is_moe() ? m.expert_d_ff : m.d_ff;
   Json out{{"prefill", {{"sequences", batch}, {"tokens", batch * prompt}, {"matmul_flops_s", pre.matmul_flops_s},
                         {"flops_s", pre.flops_s}, {"param_load_s", pre.param_load_s}, {"comms_s", pre.comms_s},
+                        {"overhead_s", pre.overhead_s}, {"exposed", exposed_json(pre.exposed)},
                         {"time_s", pre.time_s}, {"bound", pre.bound}}},
            {"decode", decode_json(step)},
            {"kv_context_len", context},
@@ -246,7 +253,7 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
       points.push_back({{"batch", b}, {"context", ctx_len}, {"step_s", s.step_s},
                         {"tokens_per_s_per_chip", b / s.step_s / chips}, {"latency_per_token_s", s.step_s},
                         {"param_load_s", s.param_load_s}, {"kv_load_s", s.kv_load_s}, {"flops_s", s.flops_s},
-                        {"comms_s", s.comms_s},
+                        {"comms_s", s.comms_s}, {"overhead_s", s.overhead_s},
                         {"fits", params_bytes + b * kv_bytes_per_sequence(in, ctx_len) <= hbm_total}});
     }
   }

@@ -127,7 +127,7 @@ Json run_serving_search(const QueryContext& ctx, JsonReader& args, Diagnostics& 
   if (disaggregation == "colocated") in.disaggregated = {false};
   if (disaggregation == "disaggregated") in.disaggregated = {true};
   CalibrationProfile given;
-  in.profile = ctx.fidelity == Fidelity::calibrated ? resolve_profile(ctx, args, given, d) : nullptr;
+  in.profile = ctx.fidelity == Fidelity::calibrated ? resolve_profile(ctx, args, in.efficiency, given, d) : nullptr;
   args.finish();  // unknown keys before any work
   if (has_errors(d)) return {};
   drop_repeats(in.replica_chips);

@@ -96,7 +96,7 @@ Json run_summary(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
     };
     out["training_step"] = sub_query(
         run_training_step, ctx, t,
-        with_fidelity({"/degrees", "/time/step_s", "/time/bound", "/time/critical", "/time/compute_s", "/time/comms_s",
+        with_fidelity({"/degrees", "/time/step_s", "/time/bound", "/time/critical", "/time/compute_s", "/time/comms_total_s",
                        "/memory/total_bytes", "/memory/fits", "/memory/shortfall_bytes", "/memory/min_chips_for_memory",
                        "/mfu_frac", "/tokens_per_s_per_chip", "/cost/usd_per_hour", "/cost/train_time_s",
                        "/cost/train_usd", "/binding", "/thresholds"},

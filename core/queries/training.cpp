@@ -76,7 +76,7 @@ Json explain_training(const TrainingInput& in, const TrainingStep& s) {
     out["bubble_s"] = explained("compute x f / (1 - f), f = (S - 1)/(v m + S - 1)",
                                 g(s.compute_s) + " x " + g(s.bubble_frac) + " / (1 - " + g(s.bubble_frac) + ")", s.bubble_s,
                                 "GPipe (Huang et al. 2019); the book gives no closed form (spec §2.9.5)");
-  out["comms_s"] = explained(in.sum_comms_model ? "sum of the parallelism axes' comms (Feb-2025)"
+  out["comms_total_s"] = explained(in.sum_comms_model ? "sum of the parallelism axes' comms (Feb-2025)"
                                                 : "max of the parallelism axes' comms (Aug-2025: they overlap)",
                              in.sum_comms_model ? g(s.comms_s_sum) : s.critical, s.comms_s_total, "spec §2.9.4");
   out["step_s"] = explained("max(compute + bubble, HBM, comms)",
@@ -300,8 +300,9 @@ Json training_step_json(const TrainingInput& in, const TrainingStep& s) {
            {"tokens_per_data_shard", s.tokens_per_data_shard},
            {"microbatch_tokens", s.microbatch_tokens},
            {"time", {{"compute_s", s.compute_s}, {"bubble_s", s.bubble_s}, {"bubble_frac", s.bubble_frac},
-                     {"hbm_s", s.hbm_s}, {"comms", comms_json(s.comms_s)}, {"comms_s", s.comms_s_total},
-                     {"comms_sum_s", s.comms_s_sum}, {"exposed_comms_s", s.exposed_comms_s},
+                     {"hbm_total_s", s.hbm_s}, {"hbm_exposed_s", s.hbm_exposed_s}, {"comms", comms_json(s.comms_s)},
+                     {"comms_total_s", s.comms_s_total}, {"comms_sum_s", s.comms_s_sum},
+                     {"comms_exposed_s", s.comms_exposed_s}, {"overhead_s", s.overhead_s},
                      {"lower_bound_s", s.lower_bound_s}, {"upper_bound_s", s.upper_bound_s}, {"step_s", s.step_s},
                      {"bound", s.bound}, {"critical", s.critical}}},
            {"memory", {{"params_bytes", s.params_bytes}, {"master_weights_bytes", s.master_bytes},
@@ -329,7 +330,8 @@ Json training_step_json(const TrainingInput& in, const TrainingStep& s) {
     out["pipeline_stage_imbalance"] = s.stage_imbalance;
   }
   if (in.plan.offload_optimizer || in.plan.offload_activations) {
-    out["time"]["offload_s"] = s.offload_s;
+    out["time"]["offload_total_s"] = s.offload_s;
+    out["time"]["offload_exposed_s"] = s.offload_exposed_s;
     out["memory"]["host_bytes"] = s.host_bytes;
   }
   const ModelConfig& m = *in.model;
@@ -367,7 +369,7 @@ void add_plan_form(const QueryContext& ctx, const TrainingInput& in, const Train
 
 // The book's step beside a calibrated one: the ideal lower bound (DESIGN.md "Fidelity and calibration").
 Json ideal_json(const TrainingStep& s) {
-  return {{"step_s", s.step_s},           {"compute_s", s.compute_s},         {"comms_s", s.comms_s_total},
+  return {{"step_s", s.step_s},           {"compute_s", s.compute_s},         {"comms_total_s", s.comms_s_total},
           {"bound", s.bound},             {"mfu_frac", s.mfu_frac},           {"tokens_per_s", s.tokens_per_s},
           {"train_time_s", s.train_time_s}, {"train_usd", s.train_usd},       {"total_bytes", s.total_bytes},
           {"fits", s.fits}};
@@ -395,7 +397,7 @@ Json run_training_step(const QueryContext& ctx, JsonReader& args, Diagnostics& d
   const bool explain = args.boolean("explain", false).value_or(false);
   CalibrationProfile given;
   const CalibrationProfile* profile =
-      ctx.fidelity == Fidelity::calibrated ? resolve_profile(ctx, args, given, d) : nullptr;
+      ctx.fidelity == Fidelity::calibrated ? resolve_profile(ctx, args, in.efficiency, given, d) : nullptr;
   if (!valid || has_errors(d)) return {};
   if (!profile) {
     const TrainingStep s = evaluate_training_step(in);

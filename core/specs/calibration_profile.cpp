@@ -313,6 +313,21 @@ std::span<const CalibrationProfile> embedded_calibration_profiles() {
   return profiles;
 }
 
+CalibrationProfile with_what_if(const CalibrationProfile& profile, const WhatIf& w) {
+  CalibrationProfile p = profile;
+  // The rates the fit measured, not the shapes, overheads or overlaps: a slower chip or link runs the same ops.
+  for (double CalibrationProfile::*f : {&CalibrationProfile::matmul_frac, &CalibrationProfile::low_precision_frac,
+                                        &CalibrationProfile::attention_frac, &CalibrationProfile::decode_matmul_frac})
+    p.*f *= w.flops_frac;
+  p.hbm_frac *= w.hbm_frac;
+  p.decode_hbm_frac *= w.hbm_frac;
+  p.fast_link_frac *= w.network_frac;
+  p.slow_link_frac *= w.network_frac;
+  p.what_if = {p.what_if.flops_frac * w.flops_frac, p.what_if.hbm_frac * w.hbm_frac,
+               p.what_if.network_frac * w.network_frac};
+  return p;
+}
+
 bool CalibrationProfile::lists(std::string_view hardware_id) const {
   return std::find(hardware.begin(), hardware.end(), hardware_id) != hardware.end();
 }

@@ -62,6 +62,13 @@ struct FittedScope {
   std::vector<std::string> outside(const ScopePoint& p) const;
 };
 
+// "What if" factors on a profile's fitted efficiencies (issue 20: the page's efficiency sliders at the calibrated
+// fidelity): every fitted FLOP rate, HBM bandwidth and link bandwidth times its factor, in (0, 1]; 1 is as fitted.
+struct WhatIf {
+  double flops_frac = 1, hbm_frac = 1, network_frac = 1;
+  bool any() const { return flops_frac != 1 || hbm_frac != 1 || network_frac != 1; }
+};
+
 struct CalibrationProfile {
   std::string id, name, kind;      // kind: "tpu" | "gpu"
   std::vector<std::string> hardware;  // preset ids this profile is for; empty: the family fallback for `kind`
@@ -78,12 +85,16 @@ struct CalibrationProfile {
   double decode_expert_frac = 1;
   std::vector<ErrorBand> bands;
   std::vector<FittedScope> scopes;  // per task; empty in a profile written before scopes were kept
+  WhatIf what_if;                   // the factors applied to the fitted constants above (not part of the file)
 
   bool is_family() const { return hardware.empty(); }
   bool lists(std::string_view hardware_id) const;  // a chip profile for this preset id
   const ErrorBand* band(std::string_view task) const;
   const FittedScope* scope(std::string_view task) const;
 };
+
+// `profile` with its efficiencies scaled by `what_if` (and the factors recorded, so the result can say so).
+CalibrationProfile with_what_if(const CalibrationProfile& profile, const WhatIf& what_if);
 
 // Which runs constrain a parameter, and whether each chip gets its own value or the family shares one.
 enum class ParameterLevel { chip, family };

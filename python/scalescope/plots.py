@@ -28,11 +28,11 @@ def step_bars(step: Result, title: str | None = None) -> Figure:
     ['compute', 'memory (HBM)', 'communication', 'pipeline bubble']
     """
     t = step.at("/time")
-    comms, exposed = t.get("comms_sum_s", t["comms_s"]), t.get("exposed_comms_s", t["comms_s"])
+    comms, exposed = t["comms_sum_s"], t["comms_exposed_s"]
     fig = Figure(figsize=(7, 2.8), layout="constrained")
     ax = fig.add_subplot()
     labels = ["compute", "memory (HBM)", "communication", "pipeline bubble"]
-    ax.barh(labels, [t["compute_s"], t["hbm_s"], 0, t["bubble_s"]],
+    ax.barh(labels, [t["compute_s"], t["hbm_total_s"], 0, t["bubble_s"]],
             color=[_COLOURS["compute"], _COLOURS["memory"], _COLOURS["communication"], _COLOURS["bubble"]])
     ax.barh(labels[2], comms - exposed, color=_COLOURS["hidden"], label="communication hidden behind compute")
     ax.barh(labels[2], exposed, left=comms - exposed, color=_COLOURS["communication"], label="communication exposed")

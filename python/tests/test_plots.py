@@ -17,10 +17,10 @@ def test_step_bars_show_each_term_and_the_communication_hidden_and_exposed():
     ax = plots.step_bars(STEP).axes[0]
     t = STEP.at("/time")
     widths = bar_widths(ax)
-    assert widths[0] == t["compute_s"] and widths[1] == t["hbm_s"] and widths[3] == t["bubble_s"]
+    assert widths[0] == t["compute_s"] and widths[1] == t["hbm_total_s"] and widths[3] == t["bubble_s"]
     hidden, exposed = widths[4], widths[5]
     assert hidden + exposed == pytest.approx(t["comms_sum_s"], rel=1e-12)
-    assert exposed == t["exposed_comms_s"]
+    assert exposed == t["comms_exposed_s"]
     assert ax.lines[0].get_xdata()[0] == t["step_s"]
 
 

@@ -3,6 +3,8 @@
 // runs natively and under wasm; scripts/test.sh compares the two runs' answers byte for byte (golden_dump).
 #include <catch2/catch.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include "api.h"
 #include "invariants.h"
 #include "mutations.h"
@@ -15,12 +17,27 @@ constexpr std::size_t kStride = 1;
 constexpr std::size_t kStride = 10;
 #endif
 
+// Issue 20: each result's parts add up to its step (answer_problems) and the book's ideal beside a calibrated number
+// is below it (ideal_problems), first on the unmutated bases: every golden case and docs/api.md example.
+TEST_CASE("every golden scenario's ideal lies below its calibrated estimate, and its step adds up", "[mutations]") {
+  const auto bases = scalescope::mutations::base_scenarios();
+  REQUIRE(bases.size() > 250);
+  for (const auto& b : bases) {
+    const std::string answer = scalescope::evaluate_json(b.scenario);
+    for (const auto& p : scalescope::invariants::answer_problems(answer)) FAIL_CHECK(b.name << ": " << p);
+    for (const auto& p : scalescope::invariants::ideal_problems(nlohmann::json::parse(b.scenario), answer))
+      FAIL_CHECK(b.name << ": " << p);
+  }
+}
+
 TEST_CASE("valid scenarios with each field pushed to an extreme get sound answers", "[mutations]") {
   const auto mutations = scalescope::mutations::mutated_scenarios(kStride);
   REQUIRE(mutations.size() > 50'000 / kStride);
   std::size_t unsound = 0;
   for (const auto& m : mutations) {
-    const auto problems = scalescope::invariants::answer_problems(scalescope::evaluate_json(m.scenario));
+    const std::string answer = scalescope::evaluate_json(m.scenario);
+    auto problems = scalescope::invariants::answer_problems(answer);
+    for (auto& p : scalescope::invariants::ideal_problems(nlohmann::json::parse(m.scenario), answer)) problems.push_back(p);
     if (problems.empty()) continue;
     // Report the first few in full; count the rest.
     if (++unsound <= 20) {

@@ -32,6 +32,8 @@ export interface Calibration {
   /** `scope`: "fitted" (the plan lies inside the profile's fit runs: the sibling band), "transfer" (outside them,
    * or a chip without runs of its own: the family's band, `outside` naming why) or "unrecorded" (an old profile). */
   error_band: { median_frac: number; p90_frac: number; runs: number; text: string; scope: 'fitted' | 'transfer' | 'unrecorded'; outside: string[] };
+  /** The query's efficiency below 1 at the calibrated fidelity: the factors on the fitted rates, and a line saying so. */
+  what_if?: { flops_frac: number; hbm_frac: number; network_frac: number; text: string };
 }
 
 /**
@@ -321,7 +323,7 @@ export interface ValidateResponse {
   diagnostics: Diagnostic[];
 }
 
-export type Bound = 'compute' | 'memory' | 'communication';
+export type Bound = 'compute' | 'memory' | 'communication' | 'host_offload';
 
 export interface Threshold {
   name: string;
@@ -371,11 +373,18 @@ export interface TrainingStepResult {
     compute_s: number;
     bubble_s: number;
     bubble_frac: number;
-    hbm_s: number;
+    /** The step adds up: compute + bubble + hbm_exposed + comms_exposed + offload_exposed + overhead = step_s. */
+    hbm_total_s: number;
+    hbm_exposed_s: number;
+    /** Each strategy's whole comms time. */
     comms: { data_s: number; fsdp_s: number; tensor_s: number; pipeline_s: number; expert_s: number; context_s: number; dcn_s: number };
-    comms_s: number;
+    /** All comms as the model combines them (the book's max or sum; the calibrated step sums). */
+    comms_total_s: number;
     comms_sum_s: number;
-    exposed_comms_s: number;
+    comms_exposed_s: number;
+    overhead_s: number;
+    offload_total_s?: number;
+    offload_exposed_s?: number;
     lower_bound_s: number;
     upper_bound_s: number;
     step_s: number;
@@ -420,6 +429,7 @@ export interface ServingSweepPoint {
   kv_load_s: number;
   flops_s: number;
   comms_s: number;
+  overhead_s: number;
 }
 
 export interface SpeculativeResult {
@@ -579,14 +589,17 @@ export interface ServingSearchResult {
   calibration?: Calibration;
 }
 
+/** What each term adds to a serving step: they sum to the step (the book hides the smaller terms behind its max). */
+export interface ServingExposed { flops_s: number; param_load_s: number; kv_load_s: number; comms_s: number; overhead_s: number }
+
 export interface ServingResult {
   /** The whole batch's prompts prefilled together (`sequences` of them); one request's is `time_to_first_token_s`. */
-  prefill: { sequences: number; tokens: number; flops_s: number; matmul_flops_s: number; param_load_s: number; comms_s: number; time_s: number; bound: Bound };
+  prefill: { sequences: number; tokens: number; flops_s: number; matmul_flops_s: number; param_load_s: number; comms_s: number; overhead_s: number; exposed: ServingExposed; time_s: number; bound: Bound };
   /**
    * `bound`: what sets the step (memory covers the weights and the KV caches); `critical`: its largest term;
    * `mlp_bound`: the MLPs' own roofline.
    */
-  decode: { param_load_s: number; kv_load_s: number; flops_s: number; comms_s: number; step_s: number; bound: Bound; critical: 'flops' | 'param_load' | 'kv_load' | 'comms'; mlp_bound: 'compute' | 'memory' };
+  decode: { param_load_s: number; kv_load_s: number; flops_s: number; comms_s: number; overhead_s: number; exposed: ServingExposed; step_s: number; bound: Bound; critical: 'flops' | 'param_load' | 'kv_load' | 'comms'; mlp_bound: 'compute' | 'memory' };
   memory: { param_bytes: number; kv_bytes_per_sequence: number; kv_bytes_per_token: number; total_bytes: number; hbm_capacity_bytes: number; fits: boolean; max_batch: number; min_chips_for_params: number; chips_for_params: number; min_chips?: number; min_chips_for_memory?: number };
   kv_context_len: number;
   decode_time_s?: number;
@@ -841,9 +854,10 @@ export const SHAPES = {
     pipeline_stage_kinds: 'object?', moe: 'object?', mtp_layers: 'number?',
     parallelism: 'object?', layouts_considered: 'number?', layout: 'object?',
     time: {
-      compute_s: 'number', bubble_s: 'number', bubble_frac: 'number', hbm_s: 'number',
+      compute_s: 'number', bubble_s: 'number', bubble_frac: 'number', hbm_total_s: 'number', hbm_exposed_s: 'number',
       comms: { data_s: 'number', fsdp_s: 'number', tensor_s: 'number', pipeline_s: 'number', expert_s: 'number', context_s: 'number', dcn_s: 'number' },
-      comms_s: 'number', comms_sum_s: 'number', exposed_comms_s: 'number', lower_bound_s: 'number', upper_bound_s: 'number', step_s: 'number',
+      comms_total_s: 'number', comms_sum_s: 'number', comms_exposed_s: 'number', overhead_s: 'number',
+      offload_total_s: 'number?', offload_exposed_s: 'number?', lower_bound_s: 'number', upper_bound_s: 'number', step_s: 'number',
       bound: 'string', critical: 'string',
     },
     memory: {
@@ -856,8 +870,8 @@ export const SHAPES = {
     thresholds: 'array', binding: 'string', fidelity: 'string',
   } satisfies Shape<TrainingStepResult>,
   serving: {
-    prefill: { sequences: 'number', tokens: 'number', flops_s: 'number', matmul_flops_s: 'number', param_load_s: 'number', comms_s: 'number', time_s: 'number', bound: 'string' },
-    decode: { param_load_s: 'number', kv_load_s: 'number', flops_s: 'number', comms_s: 'number', step_s: 'number', bound: 'string', critical: 'string', mlp_bound: 'string' },
+    prefill: { sequences: 'number', tokens: 'number', flops_s: 'number', matmul_flops_s: 'number', param_load_s: 'number', comms_s: 'number', overhead_s: 'number', exposed: { flops_s: 'number', param_load_s: 'number', kv_load_s: 'number', comms_s: 'number', overhead_s: 'number' }, time_s: 'number', bound: 'string' },
+    decode: { param_load_s: 'number', kv_load_s: 'number', flops_s: 'number', comms_s: 'number', overhead_s: 'number', exposed: { flops_s: 'number', param_load_s: 'number', kv_load_s: 'number', comms_s: 'number', overhead_s: 'number' }, step_s: 'number', bound: 'string', critical: 'string', mlp_bound: 'string' },
     memory: { param_bytes: 'number', kv_bytes_per_sequence: 'number', kv_bytes_per_token: 'number', total_bytes: 'number', hbm_capacity_bytes: 'number', fits: 'boolean', max_batch: 'number', min_chips_for_params: 'number', chips_for_params: 'number', min_chips: 'number?', min_chips_for_memory: 'number?' },
     kv_context_len: 'number', decode_time_s: 'number?', weight_stationary_2d_min_chips: 'number?', time_to_first_token_s: 'number', request_latency_s: 'number', tensor_parallel_compute_limit: 'number',
     tokens_per_s: 'number', tokens_per_s_per_chip: 'number', latency_per_token_s: 'number', queries_per_s_per_chip: 'number',
@@ -949,7 +963,7 @@ export const SHAPES = {
   } satisfies Shape<Threshold>,
   sweep_point: {
     batch: 'number', fits: 'boolean', context: 'number', step_s: 'number', tokens_per_s_per_chip: 'number', latency_per_token_s: 'number',
-    param_load_s: 'number', kv_load_s: 'number', flops_s: 'number', comms_s: 'number',
+    param_load_s: 'number', kv_load_s: 'number', flops_s: 'number', comms_s: 'number', overhead_s: 'number',
   } satisfies Shape<ServingSweepPoint>,
 } as const;
 

@@ -52,16 +52,21 @@ export class SsServingResults extends LitElement {
     const d = s.decode;
     const seg = (label: string, value: number | undefined, colour: string) => ({ label, value: value ?? 0, colour });
     const ghost = (v: number | undefined): { ghost?: number } => (v === undefined ? {} : { ghost: v });
-    // One row per resource, as for training: the parts overlap, the marker is the engine's time.
-    const rowsOf = (bound: string, compute: number, memory: { label: string; value: number; colour: string }[], comms: number, pinned?: { compute: number; memory: number; comms: number }): BarRow[] => [
-      { label: 'Compute', segments: [seg('FLOPs', compute, COLOURS.compute)], emphasis: bound === 'compute', ...ghost(pinned?.compute) },
-      { label: 'Memory (HBM)', segments: memory.map((x) => seg(x.label, x.value, x.colour)), emphasis: bound === 'memory', ...ghost(pinned?.memory) },
-      { label: 'Communication', segments: [seg('communication', comms, COLOURS.comms)], emphasis: bound === 'communication', ...ghost(pinned?.comms) },
+    // One row per resource, as for training, then what each adds to the step: that row ends at the engine's time.
+    type Step = ServingResult['decode'] | ServingResult['prefill'];
+    const rowsOf = (x: Step, kv: number, kvExposed: number, pinned?: { compute: number; memory: number; comms: number; step: number }): BarRow[] => [
+      { label: 'Compute', segments: [seg('FLOPs', x.flops_s, COLOURS.compute)], emphasis: x.bound === 'compute', ...ghost(pinned?.compute) },
+      { label: 'Memory (HBM)', segments: [seg('parameter load', x.param_load_s, COLOURS.memory), seg('KV cache load', kv, COLOURS.kv)], emphasis: x.bound === 'memory', ...ghost(pinned?.memory) },
+      { label: 'Communication', segments: [seg('communication', x.comms_s, COLOURS.comms)], emphasis: x.bound === 'communication', ...ghost(pinned?.comms) },
+      ...(x.overhead_s > 0 ? [{ label: 'Overhead', segments: [seg('overhead (launches, per step)', x.overhead_s, COLOURS.other)] }] : []),
+      { label: 'The step', note: 'what each adds; the rest overlaps', ...ghost(pinned?.step), segments: [
+        seg('FLOPs', x.exposed.flops_s, COLOURS.compute), seg('parameter load', x.exposed.param_load_s, COLOURS.memory),
+        seg('KV cache load', kvExposed, COLOURS.kv), seg('communication', x.exposed.comms_s, COLOURS.comms),
+        seg('overhead (launches, per step)', x.exposed.overhead_s, COLOURS.other)] },
     ];
-    const prefillRows = rowsOf(p.bound, p.flops_s, [{ label: 'parameter load', value: p.param_load_s, colour: COLOURS.memory }], p.comms_s,
-      pin && { compute: pin.prefill.flops_s, memory: pin.prefill.param_load_s, comms: pin.prefill.comms_s });
-    const decodeRows = rowsOf(d.bound, d.flops_s, [{ label: 'parameter load', value: d.param_load_s, colour: COLOURS.memory }, { label: 'KV cache load', value: d.kv_load_s, colour: COLOURS.kv }], d.comms_s,
-      pin && { compute: pin.decode.flops_s, memory: pin.decode.param_load_s + pin.decode.kv_load_s, comms: pin.decode.comms_s });
+    const prefillRows = rowsOf(p, 0, 0, pin && { compute: pin.prefill.flops_s, memory: pin.prefill.param_load_s, comms: pin.prefill.comms_s, step: pin.prefill.time_s });
+    const decodeRows = rowsOf(d, d.kv_load_s, d.exposed.kv_load_s,
+      pin && { compute: pin.decode.flops_s, memory: pin.decode.param_load_s + pin.decode.kv_load_s, comms: pin.decode.comms_s, step: pin.decode.step_s });
     const m = s.memory;
     const kv = Math.max(0, m.total_bytes - m.param_bytes);
     const chips = this.results.mesh.ok ? this.results.mesh.plan.chips : undefined;

@@ -49,19 +49,32 @@ export class SsTrainingResults extends LitElement {
     const t = this.results ? trainingOf(this.results) : undefined;
     if (!t) return html``;
     const pin = this.results.pinned ? trainingOf(this.results.pinned) : undefined;
-    const commsSegs = (Object.entries(t.time.comms) as [string, number][])
+    const time = t.time;
+    const commsSegs = (Object.entries(time.comms) as [string, number][])
       .filter(([, v]) => typeof v === 'number' && v > 0)
       .map(([k, v], i) => ({ label: `${COMMS_LABELS[k] ?? k.replace(/_s$/, '').toUpperCase()} comms`, value: v, colour: COMMS_COLOURS[i % COMMS_COLOURS.length]! }));
-    const commsSum = commsSegs.reduce((a, x) => a + x.value, 0);
-    const commsNote = Math.abs(commsSum - t.time.comms_s) > 1e-12 * Math.max(1, commsSum) ? `axes overlap: counts as ${fmtSeconds(t.time.comms_s)}` : undefined;
-    const bound = t.time.bound;
+    const combined = Math.abs(time.comms_sum_s - time.comms_total_s) > 1e-12 * Math.max(1, time.comms_sum_s) ? `the axes overlap: they count as ${fmtSeconds(time.comms_total_s)}; ` : '';
+    const hidden = (total: number, exposed: number): string => `${fmtSeconds(exposed)} exposed, ${fmtSeconds(Math.max(0, total - exposed))} overlapped`;
+    const bound = time.bound;
     const ghost = (v: number | undefined): { ghost?: number } => (v === undefined ? {} : { ghost: v });
+    const offload = time.offload_total_s ?? 0;
+    // Each resource's whole time, then the critical path: what each one adds to the step. The last row ends at the step.
     const rows: BarRow[] = [
-      { label: 'Compute', segments: [{ label: 'compute', value: t.time.compute_s, colour: COLOURS.compute }, { label: 'pipeline bubble', value: t.time.bubble_s, colour: COLOURS.bubble }], emphasis: bound === 'compute', ...ghost(pin && pin.time.compute_s + pin.time.bubble_s) },
-      { label: 'Memory (HBM)', segments: [{ label: 'HBM traffic', value: t.time.hbm_s, colour: COLOURS.memory }], emphasis: bound === 'memory', ...ghost(pin?.time.hbm_s) },
-      { label: 'Communication', segments: commsSegs, emphasis: bound === 'communication', ...(commsNote ? { note: commsNote } : {}), ...ghost(pin && sumOf(pin.time.comms)) },
+      { label: 'Compute', segments: [{ label: 'compute', value: time.compute_s, colour: COLOURS.compute }, { label: 'pipeline bubble', value: time.bubble_s, colour: COLOURS.bubble }], emphasis: bound === 'compute', ...ghost(pin && pin.time.compute_s + pin.time.bubble_s) },
+      { label: 'Memory (HBM)', segments: [{ label: 'HBM traffic', value: time.hbm_total_s, colour: COLOURS.memory }], emphasis: bound === 'memory', note: hidden(time.hbm_total_s, time.hbm_exposed_s), ...ghost(pin?.time.hbm_total_s) },
+      { label: 'Communication', segments: commsSegs, emphasis: bound === 'communication', note: combined + hidden(time.comms_total_s, time.comms_exposed_s), ...ghost(pin && sumOf(pin.time.comms)) },
+      ...(offload > 0 ? [{ label: 'Host offload', segments: [{ label: 'host offload', value: offload, colour: COLOURS.kv }], emphasis: bound === 'host_offload', note: hidden(offload, time.offload_exposed_s ?? 0) }] : []),
+      ...(time.overhead_s > 0 ? [{ label: 'Overhead', segments: [{ label: 'overhead (launches, per step)', value: time.overhead_s, colour: COLOURS.other }] }] : []),
+      { label: 'The step', note: 'what each adds; the rest overlaps', ...ghost(pin?.time.step_s), segments: [
+        { label: 'compute', value: time.compute_s, colour: COLOURS.compute },
+        { label: 'pipeline bubble', value: time.bubble_s, colour: COLOURS.bubble },
+        { label: 'HBM traffic', value: time.hbm_exposed_s, colour: COLOURS.memory },
+        { label: 'exposed comms', value: time.comms_exposed_s, colour: COLOURS.comms4 },
+        { label: 'host offload', value: time.offload_exposed_s ?? 0, colour: COLOURS.kv },
+        { label: 'overhead (launches, per step)', value: time.overhead_s, colour: COLOURS.other },
+      ] },
     ];
-    const markers: Marker[] = [{ value: t.time.step_s, label: `step ${fmtSeconds(t.time.step_s)}`, colour: COLOURS.highlight }];
+    const markers: Marker[] = [{ value: time.step_s, label: `step ${fmtSeconds(time.step_s)}`, colour: COLOURS.highlight }];
     const m = t.memory;
     const memRows: BarRow[] = [{
       label: 'Per chip',
@@ -81,9 +94,9 @@ export class SsTrainingResults extends LitElement {
       <section class="panel" aria-labelledby="h-time">
         <h3 id="h-time">Where the step goes</h3>
         <p class="bound" data-bound=${bound}>
-          <strong>${bound[0]!.toUpperCase()}${bound.slice(1)}-bound</strong>; critical path: <strong>${t.time.critical}</strong>.
-          Perfect overlap gives ${fmtSeconds(t.time.lower_bound_s)} (the book’s estimate); no overlap ${fmtSeconds(t.time.upper_bound_s)};
-          exposed communication ${fmtSeconds(t.time.exposed_comms_s)}.
+          <strong>${bound[0]!.toUpperCase()}${bound.slice(1)}-bound</strong>; critical path: <strong>${time.critical}</strong>.
+          Perfect overlap gives ${fmtSeconds(time.lower_bound_s)} (the book’s estimate); no overlap ${fmtSeconds(time.upper_bound_s)};
+          communication ${fmtSeconds(time.comms_total_s)}, of which ${fmtSeconds(time.comms_exposed_s)} is exposed.
         </p>
         ${this.stages(t)}
         ${bars(rows, markers, fmtSeconds, 'Time per step by component')}

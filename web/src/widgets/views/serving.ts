@@ -53,6 +53,7 @@ export const serving: View<ServingData> = {
       { label: 'KV cache load', segments: [{ label: 'KV cache', value: dec.kv_load_s, colour: COLOURS.kv }], emphasis: dec.bound === 'memory' },
       { label: 'FLOPs', segments: [{ label: 'FLOPs', value: dec.flops_s, colour: COLOURS.compute }], emphasis: dec.bound === 'compute' },
       { label: 'communication', segments: [{ label: 'communication', value: dec.comms_s, colour: COMMS_COLOURS[0]! }], emphasis: dec.bound === 'communication' },
+      ...(dec.overhead_s > 0 ? [{ label: 'overhead', segments: [{ label: 'overhead (launches, per step)', value: dec.overhead_s, colour: COLOURS.other }] }] : []),
     ];
     return html`
       ${warningBox(d.warnings)}

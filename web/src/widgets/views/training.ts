@@ -215,7 +215,7 @@ export const trainingPlanner: View<PlannerData> = {
         const name = COMMS_LABELS[k] ?? k;
         return { label: `${name} comms`, emphasis: t.critical === k.replace('_s', ''), segments: [{ label: `${name} comms`, value: v, colour: COMMS_COLOURS[i % COMMS_COLOURS.length]! }] };
       }),
-      { label: 'HBM', segments: [{ label: 'HBM', value: t.hbm_s, colour: COLOURS.memory }] },
+      { label: 'HBM', segments: [{ label: 'HBM', value: t.hbm_total_s, colour: COLOURS.memory }] },
     ];
     const fits = r.memory.fits;
     return html`
