@@ -35,14 +35,21 @@ double number_at(const json& o, const char* key) {
   return it != o.end() && it->is_number() ? it->get<double>() : 0.0;
 }
 
-// A training or serving step's time adds up at either fidelity (issue 20 "one meaning per key"): compute + bubble + the exposed
-// parts of HBM, comms and offload + overhead = the step, so bars drawn from them add up to it.
-void check_time_adds_up(const json& node, const std::string& where, std::vector<std::string>& out) {
+// Calls `visit(object, pointer)` on every object in `node`, `node` included.
+template <class Visit>
+void each_object(const json& node, const std::string& where, const Visit& visit) {
   if (node.is_array()) {
-    for (std::size_t i = 0; i < node.size(); ++i) check_time_adds_up(node[i], where + "/" + std::to_string(i), out);
+    for (std::size_t i = 0; i < node.size(); ++i) each_object(node[i], where + "/" + std::to_string(i), visit);
     return;
   }
   if (!node.is_object()) return;
+  visit(node, where);
+  for (auto it = node.begin(); it != node.end(); ++it) each_object(it.value(), where + "/" + it.key(), visit);
+}
+
+// A training or serving step's time adds up at either fidelity (issue 20 "one meaning per key"): compute + bubble +
+// the exposed parts of HBM, comms and offload + overhead = the step, so bars drawn from them add up to it.
+void check_time_adds_up(const json& node, const std::string& where, std::vector<std::string>& out) {
   if (node.contains("comms_exposed_s") && node.contains("step_s") && node.contains("compute_s")) {
     const double step = number_at(node, "step_s");
     const double sum = number_at(node, "compute_s") + number_at(node, "bubble_s") + number_at(node, "hbm_exposed_s") +
@@ -66,17 +73,11 @@ void check_time_adds_up(const json& node, const std::string& where, std::vector<
       out.push_back(where + ": the serving step's exposed parts add up to " + std::to_string(sum) + " s, not its " +
                     std::to_string(step) + " s");
   }
-  for (auto it = node.begin(); it != node.end(); ++it) check_time_adds_up(it.value(), where + "/" + it.key(), out);
 }
 
 // The book's ideal is a lower bound on the calibrated estimate (issue 20): every time the result puts beside its
 // ideal (a training step, a serving replica, a searched plan) is at least the ideal's.
 void check_ideal_is_a_lower_bound(const json& node, const std::string& where, std::vector<std::string>& out) {
-  if (node.is_array()) {
-    for (std::size_t i = 0; i < node.size(); ++i) check_ideal_is_a_lower_bound(node[i], where + "/" + std::to_string(i), out);
-    return;
-  }
-  if (!node.is_object()) return;
   const auto ideal = node.find("ideal");
   if (ideal != node.end() && ideal->is_object()) {
     for (const char* key : {"step_s", "latency_per_token_s", "time_to_first_token_s"}) {
@@ -89,7 +90,6 @@ void check_ideal_is_a_lower_bound(const json& node, const std::string& where, st
                       std::to_string(estimate) + " s");
     }
   }
-  for (auto it = node.begin(); it != node.end(); ++it) check_ideal_is_a_lower_bound(it.value(), where + "/" + it.key(), out);
 }
 
 void check_one(const json& a, const std::string& where, std::vector<std::string>& out) {
@@ -124,7 +124,8 @@ void check_one(const json& a, const std::string& where, std::vector<std::string>
   if (a.contains("ok") && a["ok"].is_boolean() && a["ok"].get<bool>() == errors)
     out.push_back(where + ": 'ok' disagrees with the diagnostics' severities");
   check_numbers(a, where, out);
-  if (a.contains("result")) check_time_adds_up(a["result"], where + "/result", out);
+  if (a.contains("result"))
+    each_object(a["result"], where + "/result", [&](const json& o, const std::string& at) { check_time_adds_up(o, at, out); });
 }
 
 }  // namespace
@@ -136,7 +137,8 @@ std::vector<std::string> ideal_problems(const nlohmann::json& scenario, std::str
   const json& query = scenario.value("query", json::object());
   if (query.is_object() && query.contains("params_override")) return out;
   const json a = json::parse(answer, nullptr, false);
-  if (a.is_object() && a.contains("result")) check_ideal_is_a_lower_bound(a["result"], "/result", out);
+  if (a.is_object() && a.contains("result"))
+    each_object(a["result"], "/result", [&](const json& o, const std::string& at) { check_ideal_is_a_lower_bound(o, at, out); });
   return out;
 }
 

@@ -14,7 +14,7 @@ namespace scalescope::invariants {
 // it parses as JSON; each object has a boolean `ok`, a `diagnostics` array and `engine_version`; every diagnostic
 // has a JSON pointer `path`, a non-empty `code` and `message`, and a `severity`; `ok` is true exactly when no
 // diagnostic is an error; no diagnostic reports an engine failure (`non_finite`, `internal_error`); no number is
-// -0 (a result is normalised); a training step's time parts add up to its step.
+// -0 (a result is normalised); a training step's time parts, and a serving step's exposed terms, add up to its step.
 std::vector<std::string> answer_problems(std::string_view answer);
 
 // Issue 20: the book's ideal is a lower bound on the calibrated estimate. Every time a result puts beside its ideal

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 
 #include "physics/collectives.h"
 #include "physics/transformer.h"
@@ -135,11 +136,11 @@ PrefillStep prefill(const ServingInput& in, double batch, double prompt_len) {
   s.time_s = std::max({s.flops_s, s.param_load_s, s.comms_s});
   s.compute_bound = s.flops_s >= s.param_load_s && s.flops_s >= s.comms_s;
   name_prefill_bound(s);
-  // The term that sets the max adds all of itself; the others hide behind it.
-  const bool memory = !s.compute_bound && s.param_load_s >= s.comms_s;
-  s.exposed.flops_s = s.compute_bound ? s.flops_s : 0.0;
-  s.exposed.param_load_s = memory ? s.param_load_s : 0.0;
-  s.exposed.comms_s = !s.compute_bound && !memory ? s.comms_s : 0.0;
+  // The term that sets the max (the bound just named) adds all of itself; the others hide behind it.
+  const std::string_view bound = s.bound;
+  s.exposed.flops_s = bound == "compute" ? s.flops_s : 0.0;
+  s.exposed.param_load_s = bound == "memory" ? s.param_load_s : 0.0;
+  s.exposed.comms_s = bound == "communication" ? s.comms_s : 0.0;
   return s;
 }
 
