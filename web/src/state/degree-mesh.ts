@@ -4,9 +4,7 @@
 // themselves (docs/api.md `training_step`, "a degree"); the engine lays them out in every distinct way and keeps the
 // fastest. Configuration only: the engine checks the plan and costs whatever layout it picks.
 import type { HardwarePreset } from '../engine/types';
-import { AXIS_NAMES, DCN_AXIS, STRATEGIES, factorisations, fitsPod, type DcnStrategy, type Degrees, type MeshPlan } from './mesh';
-
-const divisors = (n: number): number[] => Array.from({ length: n }, (_, i) => i + 1).filter((f) => n % f === 0);
+import { AXIS_NAMES, DCN_AXIS, STRATEGIES, divisors, factorisations, fitsPod, podChips, type DcnStrategy, type Degrees, type MeshPlan } from './mesh';
 
 /** Can each degree take one factor of every axis so that the factors on each axis multiply to its size? */
 export function degreesTile(shape: readonly number[], degrees: readonly number[]): boolean {
@@ -36,7 +34,7 @@ export function degreeMesh(hw: HardwarePreset, deg: Degrees, slices = 1, dcnStra
   const maxShape = hw.ici?.max_slice_shape ?? [];
   const active = STRATEGIES.filter((s) => deg[s] > 1);
   const chipsPerSlice = active.reduce((a, s) => a * deg[s], 1);
-  if (active.length === 0) return null;
+  if (active.length === 0 || chipsPerSlice > podChips(maxShape, dims)) return null;
   const shapes = Array.from({ length: dims }, (_, k) => factorisations(chipsPerSlice, k + 1)).flat()
     .filter((shape) => fitsPod(shape, maxShape, dims))
     .sort((a, b) => Math.max(...a) - Math.max(...b) || a.length - b.length || a.reduce((x, y) => x + y, 0) - b.reduce((x, y) => x + y, 0));

@@ -129,7 +129,7 @@ export function rebalance(s: State): Rebalanced {
   const want = chips / others;
   const p = param(DEGREE_KEYS[bal]);
   if (!Number.isInteger(want) || want < 1 || want > (p.max ?? Infinity)) {
-    return { state: s, problem: `${chips} chips do not split into the other degrees (${others} chips per ${p.label} replica): ${p.label} stays ${num(s, p.key)}.` };
+    return { state: s, problem: `${chips} chips do not split into the other degrees (${others} chips per ${p.label} replica)` };
   }
   if (want === num(s, p.key)) return { state: s };
   const out = cloneState(s);

@@ -40,15 +40,32 @@ export const STRATEGY_LABEL: Record<Strategy, string> = {
   data: 'DP', fsdp: 'FSDP', context: 'CP', expert: 'EP', pipeline: 'PP', tensor: 'TP',
 };
 
+/** The divisors of n, smallest first: pairs up to √n, so a link's 2^30 chips cost 32768 steps, not 2^30. */
+export function divisors(n: number): number[] {
+  const small: number[] = [];
+  const large: number[] = [];
+  for (let f = 1; f * f <= n; f++) {
+    if (n % f !== 0) continue;
+    small.push(f);
+    if (f * f !== n) large.push(n / f);
+  }
+  return small.concat(large.reverse());
+}
+
 /** Ordered factorisations of n into `k` factors, each >= 2, non-increasing. */
 export function factorisations(n: number, k: number, maxFactor = n): number[][] {
   if (k === 1) return n >= 2 && n <= maxFactor ? [[n]] : [];
   const out: number[][] = [];
-  for (let f = Math.min(n, maxFactor); f >= 2; f--) {
-    if (n % f !== 0) continue;
+  for (const f of divisors(n).reverse()) {
+    if (f < 2 || f > maxFactor) continue;
     for (const rest of factorisations(n / f, k - 1, f)) out.push([f, ...rest]);
   }
   return out;
+}
+
+/** The most chips one slice can hold: the product of the pod's largest slice over its torus axes. */
+export function podChips(maxShape: readonly number[], dims: number): number {
+  return maxShape.slice(0, dims).reduce((a, v) => a * (v > 0 ? v : 1), 1);
 }
 
 /** Does a slice shape fit the pod in some axis order (sorted sizes against the sorted largest slice)? */
@@ -79,6 +96,10 @@ function tpuAxes(hw: HardwarePreset, deg: Degrees): MeshOutcome | { ok: true; pa
     const names = active.map((s) => STRATEGY_LABEL[s]).join(', ');
     return { ok: false, problem: `${hw.name} is a ${dims}D torus: ${names} need ${active.length} mesh axes but a slice has only ${dims}. Set one degree to 1, or join slices over DCN for data parallelism.` };
   }
+  const chips = active.reduce((a, s) => a * deg[s], 1);
+  const tooMany = (): MeshOutcome => ({ ok: false, problem: `${chips} chips in these degrees do not fit one ${hw.name} slice (largest ${maxShape.slice(0, dims).join('×')}, ${dims} axes). Use fewer chips per slice, or more slices over DCN.` });
+  // More chips than the pod holds fit no shape: say so before searching the shapes.
+  if (chips > podChips(maxShape, dims)) return tooMany();
   let best: { parts: { s: Strategy; sizes: number[] }[]; axes: number; maxAxis: number; sum: number } | null = null;
   const search = (i: number, parts: { s: Strategy; sizes: number[] }[], used: number): void => {
     if (i === active.length) {
@@ -96,11 +117,7 @@ function tpuAxes(hw: HardwarePreset, deg: Degrees): MeshOutcome | { ok: true; pa
     }
   };
   search(0, [], 0);
-  if (!best) {
-    const chips = active.reduce((a, s) => a * deg[s], 1);
-    const pod = maxShape.slice(0, dims).join('×');
-    return { ok: false, problem: `${chips} chips in these degrees do not fit one ${hw.name} slice (largest ${pod}, ${dims} axes). Use fewer chips per slice, or more slices over DCN.` };
-  }
+  if (!best) return tooMany();
   return { ok: true, parts: (best as { parts: { s: Strategy; sizes: number[] }[] }).parts };
 }
 
