@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "physics/layout.h"
+#include "planners/serving_deployment.h"
 
 namespace scalescope {
 
@@ -216,27 +217,22 @@ ServingSearch search_serving(const ServingSearchInput& in) {
               x.memory_bytes = serving_param_bytes(s) + b * kv_bytes_per_sequence(s, final_context);
               x.hbm_capacity_bytes = mesh.chips * hw.hbm_capacity_bytes;
               x.bound = step.bound;  // what sets the step (KV loading can make it memory-bound)
-              double replica_tokens_per_s;
-              if (disaggregated) {
-                // §2.10 disaggregation: P_servers / T_prefill = B G_servers / (T_step G).
-                x.latency_per_token_s = step.step_s;
-                replica_tokens_per_s = b / step.step_s;
-              } else {
-                // §2.10 continuous batching: B/G sequences finish every step and B/G new ones are prefilled on the
-                // same chips, stalling the decode.
-                x.latency_per_token_s = step.step_s + b / in.generated_len * prefill_one;
-                replica_tokens_per_s = b / x.latency_per_token_s;
-                if (b / in.generated_len * prefill_one > step.step_s) x.bound = "prefill";
-              }
-              // At least one replica: a tiny demand (5e-324 tokens/s) must not underflow to none (issue 22).
-              x.replicas = std::max(1.0, std::ceil(in.demand_tokens_per_s / replica_tokens_per_s));
-              if (disaggregated)
-                x.prefill_servers =
-                    std::max(1.0, std::ceil(x.replicas * b * prefill_one / (step.step_s * in.generated_len)));
-              x.total_chips = (x.replicas + x.prefill_servers) * mesh.chips;
-              x.tokens_per_s = x.replicas * replica_tokens_per_s;
-              x.tokens_per_s_per_chip = x.tokens_per_s / x.total_chips;
-              x.usd_per_million_tokens = x.total_chips * hw.price_usd_per_chip_hour / 3600.0 / x.tokens_per_s * 1e6;
+              const DeploymentCost cost = deployment_cost({.decode_step_s = step.step_s,
+                                                           .prefill_one_s = prefill_one,
+                                                           .batch = b,
+                                                           .generated_len = in.generated_len,
+                                                           .demand_tokens_per_s = in.demand_tokens_per_s,
+                                                           .replica_chips = mesh.chips,
+                                                           .usd_per_chip_hour = hw.price_usd_per_chip_hour,
+                                                           .disaggregated = disaggregated});
+              x.latency_per_token_s = cost.latency_per_token_s;
+              if (cost.prefill_bound) x.bound = "prefill";
+              x.replicas = cost.replicas;
+              x.prefill_servers = cost.prefill_servers;
+              x.total_chips = cost.total_chips;
+              x.tokens_per_s = cost.tokens_per_s;
+              x.tokens_per_s_per_chip = cost.tokens_per_s_per_chip;
+              x.usd_per_million_tokens = cost.usd_per_million_output_tokens;
               x.meets_targets = (in.latency_per_token_s <= 0 || x.latency_per_token_s <= in.latency_per_token_s) &&
                                 (in.time_to_first_token_s <= 0 || x.time_to_first_token_s <= in.time_to_first_token_s);
               frontier_insert(out.frontier, x);

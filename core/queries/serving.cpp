@@ -13,6 +13,7 @@
 #include "queries/serving_args.h"
 #include "physics/roofline.h"
 #include "planners/serving.h"
+#include "planners/serving_deployment.h"
 
 namespace scalescope {
 
@@ -30,6 +31,43 @@ Json decode_json(const DecodeStep& s) {
           {"comms_s", s.comms_s},           {"overhead_s", s.overhead_s}, {"exposed", exposed_json(s.exposed)},
           {"step_s", s.step_s},             {"bound", s.bound},
           {"critical", s.critical},         {"mlp_bound", s.compute_bound ? "compute" : "memory"}};
+}
+
+// A deployment of this replica for a demand (planners/serving_deployment.h), the serving search's row for it.
+struct DeploymentArgs {
+  bool given = false, disaggregated = false;
+  double demand_tokens_per_s = 0;
+};
+
+DeploymentArgs read_deployment(JsonReader& args, Diagnostics& d) {
+  DeploymentArgs out;
+  if (const Json* node = args.object("deployment", false)) {
+    JsonReader r(*node, args.path_of("deployment"), d);
+    out.given = true;
+    out.disaggregated = r.choice("prefill", true, {"colocated", "disaggregated"}).value_or("colocated") == "disaggregated";
+    out.demand_tokens_per_s = r.number("demand_tokens_per_s", false).value_or(0);
+    r.finish();
+  }
+  return out;
+}
+
+Json deployment_json(const DeploymentArgs& a, const DeploymentInput& base, double decode_step_s, double prefill_one_s) {
+  DeploymentInput in = base;
+  in.decode_step_s = decode_step_s;
+  in.prefill_one_s = prefill_one_s;
+  in.disaggregated = a.disaggregated;
+  in.demand_tokens_per_s = a.demand_tokens_per_s;
+  const DeploymentCost c = deployment_cost(in);
+  return {{"prefill", a.disaggregated ? "disaggregated" : "colocated"},
+          {"demand_tokens_per_s", a.demand_tokens_per_s},
+          {"latency_per_token_s", c.latency_per_token_s},
+          {"replicas", c.replicas},
+          {"prefill_servers", c.prefill_servers},
+          {"total_chips", c.total_chips},
+          {"tokens_per_s", c.tokens_per_s},
+          {"tokens_per_s_per_chip", c.tokens_per_s_per_chip},
+          {"usd_per_million_output_tokens", c.usd_per_million_output_tokens},
+          {"prefill_bound", c.prefill_bound}};
 }
 
 }  // namespace
@@ -113,6 +151,7 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   ServingArgs a;
   read_serving_args(ctx, args, d, a);
   const double latency_target = args.number("latency_target_s", false).value_or(0);
+  const DeploymentArgs deployment = read_deployment(args, d);
   ServingInput& in = a.in;
   CalibrationProfile given;
   const CalibrationProfile* profile =
@@ -193,6 +232,9 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
            {"usd_per_million_input_tokens", usd_per_s * pre.time_s / (batch * prompt) * 1e6},
            // §2.10 / §2.7: decode matmuls turn compute-bound above (C/W) bytes_per_param / 2, x E/k for MoE.
            {"compute_bound_batch", matmul_critical_batch(c, hw.hbm_bandwidth_bytes_per_s, in.weights) * moe}};
+  const DeploymentInput replica{.batch = batch, .generated_len = generated, .replica_chips = chips,
+                                .usd_per_chip_hour = hw.price_usd_per_chip_hour};
+  if (deployment.given) out["deployment"] = deployment_json(deployment, replica, step.step_s, one.time_s);
   if (latency_target > 0) {
     // The inverse question (§2.10): the step's HBM and FLOPs terms shrink as 1/chips, so a per-token target needs
     // chips x (step - comms) / target chips; communication, which does not shrink, is left out as in the book's
@@ -267,6 +309,7 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
                     {"tokens_per_s", batch / ideal.step_s},
                     {"request_latency_s", ideal_one.time_s + generated * ideal.step_s},
                     {"usd_per_million_output_tokens", usd_per_s * ideal.step_s / batch * 1e6}};
+    if (deployment.given) out["ideal"]["deployment"] = deployment_json(deployment, replica, ideal.step_s, ideal_one.time_s);
     out["calibration"] = calibration_json(*profile, hw, "serving", scope_point(in, context));
   }
   return out;

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "planners/serving.h"
+#include "planners/serving_deployment.h"
 #include "test_helpers.h"
 
 using namespace scalescope;
@@ -84,4 +85,31 @@ TEST_CASE("decode bound names what sets the step, KV loading included (spec §2.
   CHECK(std::string(c.critical) == "flops");
   // A small batch loads weights.
   CHECK(std::string(decode_step(f.in, 1, 2048).critical) == "param_load");
+}
+
+TEST_CASE("a deployment: replicas for a demand, prefill colocated or on prefill servers (spec §2.10, §3.8 #88)", "[serving]") {
+  // §3.8 #88's inputs: prefill 0.91 s (8192 tokens on a 16-chip replica), decode 19 ms per step, G = 512, B = 32.
+  const DeploymentInput base{.decode_step_s = 0.019, .prefill_one_s = 0.91, .batch = 32, .generated_len = 512,
+                             .demand_tokens_per_s = 1000, .replica_chips = 16, .usd_per_chip_hour = 1.2};
+  DeploymentInput split = base;
+  split.disaggregated = true;
+  const DeploymentCost d = deployment_cost(split);
+  // P_servers / T_prefill = B G_servers / (T_step G): 32 x 0.91 / (0.019 x 512) = 2.99 prefill servers per decoder.
+  CHECK(d.replicas == 1);  // 32 / 0.019 = 1684 tokens/s >= 1000
+  CHECK(d.prefill_servers == 3);
+  CHECK(d.latency_per_token_s == 0.019);
+  CHECK(d.total_chips == 4 * 16);
+  CHECK_THAT(d.usd_per_million_output_tokens, WithinRel(64 * 1.2 / 3600 / (32 / 0.019) * 1e6, 1e-12));
+  // Colocated: B/G = 1/16 of the batch is prefilled between steps, 56.9 ms, so a token waits 75.9 ms.
+  const DeploymentCost c = deployment_cost(base);
+  CHECK_THAT(c.latency_per_token_s, WithinRel(0.019 + 32.0 / 512 * 0.91, 1e-12));
+  CHECK(c.prefill_bound);
+  CHECK(c.replicas == 3);  // 421.7 tokens/s each
+  CHECK(c.prefill_servers == 0);
+  CHECK(c.total_chips == 48);
+  CHECK_THAT(c.tokens_per_s_per_chip, WithinRel(3 * 32 / c.latency_per_token_s / 48, 1e-12));
+  // No demand: one replica, however small the rate (issue 22: 5e-324 tokens/s must not underflow to none).
+  DeploymentInput none = base;
+  none.demand_tokens_per_s = 5e-324;
+  CHECK(deployment_cost(none).replicas == 1);
 }

@@ -60,9 +60,11 @@ TEST_CASE("serving search: a demand sets the replicas; disaggregation adds prefi
   }
 }
 
-TEST_CASE("serving search: a deployment passed to the serving query gives the same decode step, either fidelity", "[serving_search]") {
+TEST_CASE("serving search: a deployment passed to the serving query gives the same step, latency and cost, either fidelity", "[serving_search]") {
+  // Issue 20 "one cost definition": the row and the serving query's `deployment` agree to the last digit, with a
+  // demand (replicas and prefill servers) and for both prefill modes.
   for (const char* fidelity : {"book", "calibrated"}) {
-    const json r = search("usd_per_million_tokens", {{"fidelity", fidelity}});
+    const json r = search("usd_per_million_tokens", {{"fidelity", fidelity}, {"demand_tokens_per_s", 20000}});
     REQUIRE(r["ok"] == true);
     CHECK(r["result"]["fidelity"] == fidelity);
     CHECK(r["result"].contains("calibration") == (std::string(fidelity) == "calibrated"));
@@ -71,9 +73,16 @@ TEST_CASE("serving search: a deployment passed to the serving query gives the sa
                           {"model", {{"preset", "llama-3-70b"}}},
                           {"mesh", x["mesh"]},
                           {"query", {{"kind", "serving"}, {"fidelity", fidelity}, {"batch", x["batch"]}, {"prompt_len", 2048},
-                                     {"generated_len", 512}, {"dtypes", x["dtypes"]}, {"parallelism", x["parallelism"]}}}});
+                                     {"generated_len", 512}, {"dtypes", x["dtypes"]}, {"parallelism", x["parallelism"]},
+                                     {"deployment", {{"prefill", x["disaggregated"] == true ? "disaggregated" : "colocated"},
+                                                     {"demand_tokens_per_s", 20000}}}}}});
       REQUIRE(s["ok"] == true);
       CHECK(s["result"]["decode"]["step_s"] == x["decode_step_s"]);
+      const json& dep = s["result"]["deployment"];
+      for (const char* key : {"latency_per_token_s", "replicas", "prefill_servers", "total_chips", "tokens_per_s",
+                              "tokens_per_s_per_chip", "usd_per_million_output_tokens"})
+        CHECK(dep[key] == x[key]);
+      CHECK(dep["prefill_bound"] == (x["bound"] == "prefill"));
       // The bound names what sets the step, as the serving query's does (issue 10 defect 6), unless prefill stalls it.
       if (x["bound"] != "prefill") CHECK(x["bound"] == s["result"]["decode"]["bound"]);
       CHECK(s["result"]["disaggregation"]["prefill_time_one_sequence_s"] == x["prefill_one_sequence_s"]);

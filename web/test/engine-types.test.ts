@@ -167,12 +167,13 @@ describe('the wasm module', () => {
     for (const p of (ev.result as { sweep: unknown[] }).sweep) expect(shapeMismatches(p, SHAPES.sweep_point).filter((m) => !m.endsWith(EXTRA_KEY))).toEqual([]);
     // Speculative decoding, a KV context and efficiency knobs, as the page sends them.
     const spec = cloneState(serving);
-    Object.assign(spec.values, { spec: true, kvctx: 4096, eff_flops: 0.5 });
+    Object.assign(spec.values, { spec: true, kvctx: 4096, eff_flops: 0.5, sdeploy: 'disaggregated', sdemand: 1e5 });
     const sp = run(mainScenario(spec, plan(spec)));
     expectShape(sp, SHAPES.serving);
-    const r = sp.result as { speculative?: unknown; kv_context_len: number };
+    const r = sp.result as { speculative?: unknown; deployment?: unknown; kv_context_len: number };
     expect(r.kv_context_len).toBe(4096);
     expect(shapeMismatches(r.speculative, SHAPES.speculative).filter((m) => !m.endsWith(EXTRA_KEY))).toEqual([]);
+    expect(shapeMismatches(r.deployment, SHAPES.serving_deployment_cost).filter((m) => !m.endsWith(EXTRA_KEY))).toEqual([]);
   });
 
   it('serving_search results match ServingSearchResult, every deployment ServingDeployment', (ctx) => {

@@ -1,8 +1,8 @@
 // The serving search from the explorer's controls (state/scenario.ts servingSearchScenario) and back
 // (state/serving-search.ts applyDeployment), against docs/api.md `serving_search` and the real wasm engine: the query
 // the page sends for the book's "fewest chips" question is the golden case's, its answer is the book's 4x2 slice,
-// and every deployment applied gives, on the page's own serving query, the decode step, time to first token and
-// memory the search reported.
+// and every deployment applied gives, on the page's own serving query, the decode step, time to first token,
+// memory, latency per token and cost the search reported.
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -110,7 +110,7 @@ describe('applyDeployment', () => {
   ];
 
   it.each(searches)('%s %s (%s): each deployment applied gives the serving step, TTFT and memory the search reported', (hw, model, sobj) => {
-    const start = serving({ hw, model, sobj, tp: 1 });
+    const start = serving({ hw, model, sobj, tp: 1, sdemand: 3e4 });
     const res = run<ServingSearchResult>(servingSearchScenario(start)!).result!;
     const rows: ServingDeployment[] = [...res.deployments, ...res.frontier.slice(0, 10)];
     expect(rows.length).toBeGreaterThan(3);
@@ -118,6 +118,8 @@ describe('applyDeployment', () => {
       const a = applyDeployment(start, d);
       if (!a.ok) throw new Error(a.problems.join(' '));
       expect(isCurrentDeployment(a.state, d)).toBe(true);
+      // The colocated and disaggregated rows of one replica are two deployments: only the applied one is current.
+      expect(isCurrentDeployment(a.state, { ...d, disaggregated: !d.disaggregated })).toBe(false);
       const m = meshFor(a.state);
       if (!m.ok) throw new Error(m.problem);
       expect([...m.plan.shape].sort()).toEqual([...d.mesh.shape].sort());
@@ -133,6 +135,10 @@ describe('applyDeployment', () => {
       expect(r.memory.total_bytes).toBe(d.memory_bytes);
       expect(r.memory.hbm_capacity_bytes).toBe(d.hbm_capacity_bytes);
       expect(r.memory.fits).toBe(true);
+      // One cost definition (issue 20): the headline's deployment is the row, to the last digit.
+      const dep = r.deployment!;
+      expect(dep.prefill).toBe(d.disaggregated ? 'disaggregated' : 'colocated');
+      for (const k of ['latency_per_token_s', 'replicas', 'prefill_servers', 'total_chips', 'tokens_per_s', 'tokens_per_s_per_chip', 'usd_per_million_output_tokens'] as const) expect(dep[k], k).toBe(d[k]);
     });
     expect(rows.some((d) => d.degrees.expert > 1)).toBe(model !== 'llama-3-70b' && model !== 'llama-3-8b');
   });

@@ -44,8 +44,10 @@ export interface Calibration {
 export interface FidelityInfo {
   fidelity?: Fidelity;
   calibration?: Calibration;
-  ideal?: Partial<Record<'step_s' | 'mfu_frac' | 'train_time_s' | 'train_usd' | 'tokens_per_s' | 'latency_per_token_s' | 'time_to_first_token_s' | 'tokens_per_s_per_chip' | 'usd_per_million_output_tokens', number>>;
+  ideal?: IdealNumbers & { deployment?: ServingDeploymentCost };
 }
+
+export type IdealNumbers = Partial<Record<'step_s' | 'mfu_frac' | 'train_time_s' | 'train_usd' | 'tokens_per_s' | 'latency_per_token_s' | 'time_to_first_token_s' | 'tokens_per_s_per_chip' | 'usd_per_million_output_tokens', number>>;
 
 /** model_json's answer. */
 export interface ModelJson {
@@ -187,6 +189,23 @@ export interface ServingQuery {
   fidelity?: Fidelity;
   /** A profile of the reader's own in place of the embedded one (calibrated fidelity only; the engine checks it). */
   calibration?: CalibrationInput;
+  /** Replicas of this one for a demand, costed as the serving search costs its rows (the result's `deployment`). */
+  deployment?: { prefill: 'colocated' | 'disaggregated'; demand_tokens_per_s?: number };
+}
+
+/** Replicas of a serving replica for a demand: the serving search's row for it, to the last digit. */
+export interface ServingDeploymentCost {
+  prefill: 'colocated' | 'disaggregated';
+  demand_tokens_per_s: number;
+  /** Colocated: the step plus the prompts prefilled between steps; disaggregated: the step. */
+  latency_per_token_s: number;
+  replicas: number;
+  prefill_servers: number;
+  total_chips: number;
+  tokens_per_s: number;
+  tokens_per_s_per_chip: number;
+  usd_per_million_output_tokens: number;
+  prefill_bound: boolean;
 }
 
 export type Strategy = 'data' | 'fsdp' | 'tensor' | 'pipeline' | 'expert' | 'context';
@@ -620,6 +639,8 @@ export interface ServingResult {
   sweep: ServingSweepPoint[];
   /** With `speculative` in the query. */
   speculative?: SpeculativeResult;
+  /** With `deployment` in the query. */
+  deployment?: ServingDeploymentCost;
   fidelity: Fidelity;
 }
 
@@ -879,8 +900,12 @@ export const SHAPES = {
     tensor_parallel_hbm_limit: 'number',
     disaggregation: { prefill_servers_per_decode_server: 'number', prefill_time_one_sequence_s: 'number' },
     continuous_batching: { tokens_evicted_per_step: 'number', sequences_finished_per_step: 'number' },
-    sweep: 'array', speculative: 'object?', fidelity: 'string',
+    sweep: 'array', speculative: 'object?', deployment: 'object?', fidelity: 'string',
   } satisfies Shape<ServingResult>,
+  serving_deployment_cost: {
+    prefill: 'string', demand_tokens_per_s: 'number', latency_per_token_s: 'number', replicas: 'number', prefill_servers: 'number',
+    total_chips: 'number', tokens_per_s: 'number', tokens_per_s_per_chip: 'number', usd_per_million_output_tokens: 'number', prefill_bound: 'boolean',
+  } satisfies Shape<ServingDeploymentCost>,
   speculative: {
     expected_tokens_per_step: 'number', draft_step_s: 'number', verify_step_s: 'number', iteration_s: 'number',
     latency_per_token_s: 'number', speedup: 'number', formula: 'string',

@@ -238,6 +238,12 @@ export function mainScenario(s: State, plan: MeshPlan): Scenario {
     }
     const eff = efficiency(s);
     if (eff) query.efficiency = eff;
+    const deployment = str(s, 'sdeploy');
+    if (deployment !== 'one_replica') {
+      query.deployment = { prefill: deployment === 'disaggregated_prefill' ? 'disaggregated' : 'colocated' };
+      const demand = opt(s, 'sdemand');
+      if (demand !== null) query.deployment.demand_tokens_per_s = demand;
+    }
     return { ...b, mesh: meshSpec(plan), query: withProfile(s, query) };
   }
   const par: Record<string, unknown> = {};

@@ -3,11 +3,12 @@
 // ideal beside a calibrated estimate when the engine gives both), and the pinned comparison's own evaluation. Only
 // engine fields are read; nothing here computes physics.
 import type {
-  ChipResult, Diagnostic, Evaluation, FidelityInfo, MatmulResult, ServingResult, TrainingStepResult, TransformerResult,
+  ChipResult, Diagnostic, Evaluation, FidelityInfo, IdealNumbers, MatmulResult, ServingResult, TrainingStepResult, TransformerResult,
 } from '../engine/types';
 import type { MeshOutcome } from '../state/mesh';
 import type { MatmulOp, ScalingPoint } from '../state/scenario';
 import type { State } from '../state/params';
+import { chipsText } from '../state/serving-search';
 import { fmtBytes, fmtPercent, fmtRate, fmtSeconds, fmtUsd } from '../charts/format';
 
 export type Planned = TrainingStepResult | ServingResult;
@@ -85,7 +86,8 @@ export function fidelityOf(a: PlanAnswer): FidelityInfo {
   return (a.main?.ok ? (a.main.result as FidelityInfo) : undefined) ?? {};
 }
 
-type IdealKey = keyof NonNullable<FidelityInfo['ideal']>;
+type IdealKey = keyof IdealNumbers;
+type DeploymentNumber = 'latency_per_token_s' | 'tokens_per_s' | 'tokens_per_s_per_chip' | 'usd_per_million_output_tokens';
 
 function metric(id: string, label: string, value: number | undefined, text: (v: number | undefined) => string, higherBetter: boolean | null, f: FidelityInfo, ideal?: IdealKey): Metric {
   const m: Metric = { id, label, value, text: text(value), higherBetter };
@@ -100,18 +102,30 @@ export function metricsOf(a: PlanAnswer, chip: ChipResult | undefined): Metric[]
   const out: Metric[] = [{ id: 'chips', label: 'Chips', value: chips, text: chips === undefined ? '—' : String(chips), higherBetter: null }];
   const s = servingOf(a);
   if (isServing(a.state)) {
+    // With a deployment in the query (an applied serving-search row), its replicas and prefill servers are counted as
+    // the search's table counts them (core/planners/serving_deployment.h); else the one replica on screen.
+    const dep = s?.deployment;
+    const idealDep = f.fidelity === 'calibrated' ? f.ideal?.deployment : undefined;
     const price = chip?.price_usd_per_chip_hour;
-    const perHour = price !== undefined && chips !== undefined ? price * chips : undefined;
+    const deployedChips = dep?.total_chips ?? chips;
+    const perHour = price !== undefined && deployedChips !== undefined ? price * deployedChips : undefined;
+    if (dep) out[0] = { ...out[0]!, label: `Chips (${chipsText(dep)})`, value: dep.total_chips, text: String(dep.total_chips) };
+    const withDep = (id: string, label: string, replica: number | undefined, text: (v: number | undefined) => string, higherBetter: boolean, key: DeploymentNumber, ideal: IdealKey): Metric => {
+      if (!dep) return metric(id, label, replica, text, higherBetter, f, ideal);
+      const m: Metric = { id, label, value: dep[key], text: text(dep[key]), higherBetter };
+      if (idealDep) m.ideal = { value: idealDep[key], text: text(idealDep[key]) };
+      return m;
+    };
     out.push(
       metric('ttft_s', 'Time to first token', s?.time_to_first_token_s, fmtSeconds, false, f, 'time_to_first_token_s'),
-      metric('latency_per_token_s', 'Latency per token', s?.latency_per_token_s, fmtSeconds, false, f, 'latency_per_token_s'),
+      withDep('latency_per_token_s', 'Latency per token', s?.latency_per_token_s, fmtSeconds, false, 'latency_per_token_s', 'latency_per_token_s'),
       ...(s?.speculative ? [metric('spec_latency_per_token_s', 'Latency per token, speculative', s.speculative.latency_per_token_s, fmtSeconds, false, f)] : []),
-      metric('tokens_per_s', 'Tokens/s', s?.tokens_per_s, (v) => fmtRate(v, 'tok/s'), true, f, 'tokens_per_s'),
-      metric('tokens_per_s_per_chip', 'Tokens/s per chip', s?.tokens_per_s_per_chip, (v) => fmtRate(v, 'tok/s'), true, f, 'tokens_per_s_per_chip'),
+      withDep('tokens_per_s', 'Tokens/s', s?.tokens_per_s, (v) => fmtRate(v, 'tok/s'), true, 'tokens_per_s', 'tokens_per_s'),
+      withDep('tokens_per_s_per_chip', 'Tokens/s per chip', s?.tokens_per_s_per_chip, (v) => fmtRate(v, 'tok/s'), true, 'tokens_per_s_per_chip', 'tokens_per_s_per_chip'),
       // Not 'memory_bytes': a replica's memory is not training's per-chip memory, and the comparison must not pair them.
       metric('replica_memory_bytes', 'Memory (replica)', s?.memory?.total_bytes, fmtBytes, false, f),
       metric('usd_per_hour', 'Cost per hour', perHour, fmtUsd, false, f),
-      metric('usd_per_million_output_tokens', '$ per 1M output tokens', s?.usd_per_million_output_tokens, fmtUsd, false, f, 'usd_per_million_output_tokens'),
+      withDep('usd_per_million_output_tokens', '$ per 1M output tokens', s?.usd_per_million_output_tokens, fmtUsd, false, 'usd_per_million_output_tokens', 'usd_per_million_output_tokens'),
       metric('usd_per_million_input_tokens', '$ per 1M input tokens', s?.usd_per_million_input_tokens, fmtUsd, false, f),
     );
     return out;

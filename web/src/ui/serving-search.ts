@@ -4,7 +4,8 @@
 // not, and whether the batch and dtypes set in the controls are kept. One search takes a few milliseconds, so the
 // explorer runs it in the worker whenever the controls rest (no button). The table lists the best deployments; when
 // none meets the targets it says so and lists the fastest there are (the engine's latency x cost front). Apply sets
-// the controls to a deployment's replica, so that the headline shows it and the URL reproduces it. The deployments
+// the controls to a deployment's replica and the headline to count it as the row does (its replicas, prefill servers
+// and cost, from the same engine definition), and the URL reproduces it. The deployments
 // listed download as CSV and JSON (search-export.ts).
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import type { Evaluation, ServingDeployment, ServingResult, ServingSearchResult } from '../engine/types';
@@ -97,7 +98,7 @@ export class SsServingSearch extends LitElement {
     const keepBatch = { ...param('skeepb'), label: `Keep this batch (${fmtCount(Number(v['sbatch']))})` };
     const keepDtypes = { ...param('skeepdt'), label: `Keep these dtypes (${String(v['wdt'])} weights, ${String(v['kvdt'])} KV)` };
     return html`<div class="search-question" role="group" aria-label="What the serving search looks for">
-      ${this.optional('slat', startAt('slat', onScreen?.latency_per_token_s, 0.05), fmtSeconds)}
+      ${this.optional('slat', startAt('slat', onScreen?.deployment?.latency_per_token_s ?? onScreen?.latency_per_token_s, 0.05), fmtSeconds)}
       ${this.optional('sttft', startAt('sttft', onScreen?.time_to_first_token_s, 2), fmtSeconds)}
       ${this.optional('sdemand', 1e4, (x) => fmtRate(x, 'tok/s'))}
       ${enumField(param('sobj'), 'ss-sobj', v['sobj'] ?? null, this.onValue, OBJECTIVE_WORDS)}
@@ -117,7 +118,7 @@ export class SsServingSearch extends LitElement {
   }
 
   private emitApply(d: ServingDeployment, label: string): void {
-    this.announce = `Applied ${label}; the headline shows its replica.`;
+    this.announce = `Applied ${label}; the headline counts it as this row does.`;
     this.dispatchEvent(new CustomEvent<ServingDeployment>('ss-apply-deployment', { detail: d, bubbles: true }));
   }
 
@@ -134,7 +135,7 @@ export class SsServingSearch extends LitElement {
           const current = !stale && isCurrentDeployment(shown, d);
           const replica = replicaText(d, gpu);
           const label = `deployment ${i + 1}: ${d.total_chips} chips, ${replica}, batch ${d.batch}`;
-          return html`<tr data-deployment=${kind === 'deployment' ? i : nothing} data-frontier=${kind === 'frontier' ? i : nothing} data-chips=${d.total_chips} data-step=${String(d.decode_step_s)} data-latency=${String(d.latency_per_token_s)} data-ttft=${String(d.time_to_first_token_s)}
+          return html`<tr data-deployment=${kind === 'deployment' ? i : nothing} data-frontier=${kind === 'frontier' ? i : nothing} data-chips=${d.total_chips} data-step=${String(d.decode_step_s)} data-latency=${String(d.latency_per_token_s)} data-ttft=${String(d.time_to_first_token_s)} data-usd=${String(d.usd_per_million_output_tokens)}
               data-meets=${d.meets_targets ? 'yes' : 'no'} class=${current ? 'current' : ''} aria-current=${current ? 'true' : 'false'}>
             <td>${i + 1}</td>
             <td><strong>${d.total_chips}</strong><span class="help">${chipsText(d)}</span></td>
@@ -205,9 +206,6 @@ export class SsServingSearch extends LitElement {
       ${run?.ev && !run.ev.ok ? diagnosticsList(run.ev.diagnostics, 'serving_search') : nothing}
       ${res ? this.answer(res, gpu, stale) : nothing}
       ${res && !stale ? this.downloads(res, gpu) : nothing}
-      ${res ? html`<p class="muted small">Apply sets the replica on screen (its TP and EP degrees, dtypes and batch). The headline then shows that one replica:
-        its latency per token is the decode step alone and its cost counts only its own chips, where the search adds the prompts a colocated replica prefills between steps,
-        and the prefill servers and replicas a deployment needs.</p>` : nothing}
       <p class="sr-only" role="status" aria-live="polite">${this.announce}</p>
     </section>`;
   }
