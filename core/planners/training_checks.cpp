@@ -102,8 +102,15 @@ void check_training_plan(const TrainingInput& in, const std::string& query_path,
       "give the DCN axis to data, fsdp, pipeline or expert";
   need(kDcnTensor, "tensor", "dcn_not_data", std::string("tensor parallelism") + dcn_message);
   need(kDcnContext, "context", "dcn_not_data", std::string("context parallelism") + dcn_message);
-  if (problems & kBatchNotWholeSequences)
-    add_diagnostic(d, batch_path, "not_divisible", "batch_tokens is not a whole number of sequences");
+  if (problems & kBatchNotWholeSequences) {
+    // Name the nearest whole numbers of sequences, so a reader can pick one (16M tokens is 3906.25 sequences of 4096).
+    const double below = std::floor(in.batch_tokens / in.seq_len) * in.seq_len;
+    const double above = below + in.seq_len;
+    add_diagnostic(d, batch_path, "not_divisible",
+                   format_count(in.batch_tokens) + " tokens is not a whole number of " + format_count(in.seq_len) +
+                       "-token sequences; the nearest " +
+                       (below > 0 ? "are " + format_count(below) + " and " : std::string("is ")) + format_count(above));
+  }
   const double sequences = in.batch_tokens / in.seq_len;
   const double seq_shards = p.data.degree * p.fsdp.degree * p.expert.degree;
   const double pieces = seq_shards * p.microbatches;

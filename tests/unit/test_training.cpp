@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "test_helpers.h"
 #include "planners/training.h"
 
@@ -277,4 +279,24 @@ TEST_CASE("days at X% MFU: a target MFU prices the step as 6ND / (chips C MFU) (
   CHECK_THAT(s.step_s, WithinRel(six_nd / (8960 * 4.59e14 * 0.4), 1e-12));  // ... but the MFU covers it
   CHECK_THAT(s.mfu_frac, WithinRel(0.4, 1e-12));
   CHECK(std::string(s.bound) == "compute");
+}
+
+TEST_CASE("a batch that is not a whole number of sequences names the nearest that are (issue 20: \"16M\" tokens)",
+          "[training]") {
+  Fixture f(Json{{"shape", {4, 4, 4}}});
+  f.in.plan.fsdp = group(f.mesh, {0, 1, 2});
+  f.in.batch_tokens = 16e6;  // 3906.25 sequences of 4096
+  Diagnostics d;
+  check_training_plan(f.in, "/query", d);
+  REQUIRE(test::has_code(d, "not_divisible", "/query/batch_tokens"));
+  const auto it = std::find_if(d.begin(), d.end(), [](const Diagnostic& x) { return x.path == "/query/batch_tokens"; });
+  CHECK(it->message ==
+        "16000000 tokens is not a whole number of 4096-token sequences; the nearest are 15998976 and 16003072");
+  // Below one sequence there is only the one above.
+  f.in.batch_tokens = 1000;
+  Diagnostics small;
+  check_training_plan(f.in, "/query", small);
+  const auto at = std::find_if(small.begin(), small.end(), [](const Diagnostic& x) { return x.code == "not_divisible"; });
+  REQUIRE(at != small.end());
+  CHECK(at->message == "1000 tokens is not a whole number of 4096-token sequences; the nearest is 4096");
 }

@@ -713,26 +713,27 @@ async function main() {
       check('fewest chips first', chips.every((c, i) => i === 0 || c >= chips[i - 1]), chips.join(','));
       await page.waitForFunction(() => ['slat=', 'sobj=fewest_chips'].every((k) => window.location.search.includes(k)), null, { timeout: 5000 });
 
-      // Apply the best: the headline shows its replica (the decode step is its latency per token), the URL reproduces it.
+      // Apply the best: the headline counts it as the row does (issue 20: one cost definition), the URL reproduces it.
       const row = page.locator('[data-serving-search] [data-deployment="0"]');
-      const want = { step: Number(await row.getAttribute('data-step')), ttft: Number(await row.getAttribute('data-ttft')) };
+      const want = { latency: Number(await row.getAttribute('data-latency')), ttft: Number(await row.getAttribute('data-ttft')), chips: Number(await row.getAttribute('data-chips')), usd: Number(await row.getAttribute('data-usd')) };
       const latencyBefore = await metric(page, 'latency_per_token_s');
       before = await stateQuery(page);
       await page.locator('[data-apply-deployment="deployment-0"]').focus();
       await page.keyboard.press('Enter');
       await settled(page, before);
       check('apply: the headline changed', (await metric(page, 'latency_per_token_s')) !== latencyBefore && (await stateQuery(page)) !== before);
-      check('apply: the headline’s latency per token is the deployment’s decode step, its TTFT the deployment’s', (await metric(page, 'latency_per_token_s')) === want.step && (await metric(page, 'ttft_s')) === want.ttft,
-        `${await metric(page, 'latency_per_token_s')} vs ${want.step}`);
+      const got = { latency: await metric(page, 'latency_per_token_s'), ttft: await metric(page, 'ttft_s'), chips: await metric(page, 'chips'), usd: await metric(page, 'usd_per_million_output_tokens') };
+      check('apply: the headline’s latency per token, TTFT, chips and $ per 1M output tokens are the row’s, to the last digit', JSON.stringify(got) === JSON.stringify(want), `${JSON.stringify(got)} vs ${JSON.stringify(want)}`);
+      check('apply: only the applied row says "Applied"', (await page.locator('[data-serving-search] [data-apply-deployment]', { hasText: /^\s*Applied\s*$/ }).count()) === 1);
       check('apply: the applied deployment fits', ['ok', 'warning'].includes(await status(page)), await status(page));
       check('apply: focus stays on its button, now "Applied", and a status line says what happened',
         await page.evaluate(() => document.querySelector('scalescope-explorer').shadowRoot.activeElement?.getAttribute('data-apply-deployment') === 'deployment-0') &&
         (await page.locator('[data-apply-deployment="deployment-0"]').textContent())?.trim() === 'Applied' &&
-        /Applied deployment 1: .*the headline shows its replica/.test((await page.locator('[data-serving-search] .sr-only[role="status"]').textContent()) ?? ''));
+        /Applied deployment 1: .*the headline counts it as this row does/.test((await page.locator('[data-serving-search] .sr-only[role="status"]').textContent()) ?? ''));
       await shot(page, 'explorer-serving-search.png');
       await page.waitForFunction(() => window.location.search === '?' + window.__scalescope.stateQuery);
       await open(page, page.url());
-      check('a reload keeps the applied deployment', (await metric(page, 'latency_per_token_s')) === want.step);
+      check('a reload keeps the applied deployment', (await metric(page, 'latency_per_token_s')) === want.latency);
       await servingSearched(page);
       check('after the reload the search marks it as on screen', (await page.locator('[data-serving-search] [data-deployment="0"][aria-current="true"]').count()) === 1);
 
@@ -935,6 +936,13 @@ async function main() {
       await shot(page, 'explorer-bad-link.png');
       await page.locator('[data-notice] button').click();
       check('dismissing the notice moves the keyboard to the results, not to nowhere', await page.evaluate(() => document.querySelector('scalescope-explorer').shadowRoot.activeElement?.id === 'results'));
+      // Issue 20: degrees no control can reach (2^30 chips) froze the tab in the axis factoriser for minutes.
+      await open(page, url + '?v=1&tp=512&fsdp=8192&pp=256');
+      const huge = await page.evaluate(() => ({ ms: window.__scalescope.interactiveMs, text: document.querySelector('scalescope-explorer').shadowRoot.querySelector('[data-notice]')?.textContent ?? '' }));
+      check('a link asking for 2^30 chips answers within 1 s of navigation, with a notice naming its degrees', huge.ms < 1000 && /1,073,741,824 chips/.test(huge.text), `${Math.round(huge.ms)} ms: ${huge.text.slice(0, 200)}`);
+      check('… and opens on the default degrees, which run', (await metric(page, 'chips')) === 2048 && (await status(page)) !== 'cannot-run');
+      await open(page, url + '?v=1&hw=tpu-v5e');
+      check('a link to a chip the default degrees do not fit opens fitted, as choosing the chip does, and says so', (await metric(page, 'chips')) === 256 && (await status(page)) !== 'cannot-run' && /FSDP 256 → 32/.test((await page.locator('[data-notice]').textContent()) ?? ''));
       for (const q of ['?v=7&tp=8', '?v=1&x=%E0%A4%A', '?' + 'a'.repeat(9000)]) {
         await open(page, url + q);
         check(`link ${q.slice(0, 24)}… shows a notice, not a blank page`, (await page.locator('[data-notice]').count()) === 1 && (await metric(page, 'step_s')) !== undefined);
@@ -942,7 +950,7 @@ async function main() {
     });
 
     await step('a mesh the chip cannot hold is explained in place', async () => {
-      await open(page, url + '?v=1&hw=tpu-v5e&dp=2');
+      await open(page, url + '?v=1&hw=tpu-v5e&fsdp=1&pp=64&tp=8'); // 512 chips on the 256-chip pod: no halving of FSDP fits them
       const text = (await page.locator('[data-diagnostics]').first().textContent()) ?? '';
       check('a problem is shown in words', /torus|axes|slice/.test(text), text.slice(0, 160));
       check('the headline is labelled "cannot run"', (await status(page)) === 'cannot-run');
@@ -952,6 +960,36 @@ async function main() {
       await page.locator('ss-controls select[data-key="hw"]').selectOption('tpu-v5e');
       await settled(page, before);
       check('choosing a chip whose slice cannot hold the degrees shrinks FSDP until it fits (v5e: FSDP 32 × TP 8 on the 16×16 pod, laid out by the engine)', (await status(page)) !== 'cannot-run' && (await metric(page, 'chips')) === 256, `${await status(page)} ${await metric(page, 'chips')}`);
+    });
+
+    await step('a chip count the degrees cannot split is refused at its field (issue 20: chips = 3)', async () => {
+      await open(page, url);
+      const field = page.locator('ss-controls input.num[data-key="chips"]');
+      await field.fill('3');
+      await field.press('Enter');
+      await page.locator('ss-controls [data-degree-problem]').waitFor({ timeout: 5000 });
+      const said = (await page.locator('ss-controls [data-degree-problem]').textContent()) ?? '';
+      check('the field says why, in place', /3 chips do not split into the other degrees \(8 chips per FSDP replica\), so the change was not made/.test(said), said);
+      check('the box, the tick, the URL and the plan still agree on 2048 chips', (await field.inputValue()) === '2048' && !(await page.locator('ss-controls #c-chips-fixed').isChecked()) &&
+        !new URL(page.url()).searchParams.has('chips') && (await metric(page, 'chips')) === 2048, `${await field.inputValue()} ${page.url()}`);
+    });
+
+    await step('an engine error shows at the field behind it, with the binary reading to try (issue 20: "16M")', async () => {
+      await open(page, url);
+      const before = await stateQuery(page);
+      const field = page.locator('ss-controls input.num[data-key="batch"]');
+      await field.fill('16M');
+      await field.press('Enter');
+      await settled(page, before);
+      const problem = page.locator('ss-controls [data-field-problem="batch"]');
+      const said = (await problem.textContent()) ?? '';
+      check('"16M" tokens: the Global batch field says it is not a whole number of 4096-token sequences, and names the nearest', /16000000 tokens is not a whole number of 4096-token sequences; the nearest are 15998976 and 16003072/.test(said), said);
+      check('… and offers 16Mi', /Try 16Mi = 16,777,216\?/.test(said));
+      const again = await stateQuery(page);
+      await problem.locator('button[data-try-value]').click();
+      await settled(page, again);
+      check('taking the offer runs 16,777,216 tokens, and the field is clear', new URL(page.url()).searchParams.get('batch') === '16777216' || (await stateQuery(page)).includes('batch=16777216'));
+      check('… with no problem left at the field', (await page.locator('ss-controls [data-field-problem]').count()) === 0 && (await status(page)) !== 'cannot-run');
     });
 
     await step('keyboard: a skip link to the results', async () => {

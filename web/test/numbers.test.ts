@@ -1,6 +1,6 @@
 // Number fields take what people type: 16M, 8k, 4Ki, 1.5e6 (issue 11), and say what they expected otherwise.
 import { describe, expect, it } from 'vitest';
-import { dimensionOf, parseAmount, parseQuantity, readNumber } from '../src/state/numbers';
+import { binaryReading, dimensionOf, parseAmount, parseQuantity, readNumber } from '../src/state/numbers';
 import { param } from '../src/state/params';
 
 describe('parseAmount', () => {
@@ -54,5 +54,16 @@ describe('a field with a unit takes it, with any prefix (issue 20: "50 ms" was i
     expect(readNumber(param('sttft'), '2 s')).toBe(2);
     expect(readNumber(param('slat'), 'fast')).toMatch(/from 0\.0001 to 10 s \(50 ms, 2 s, 1\.5e-3 work too\)/);
     expect(readNumber(param('slat'), '20 s')).toMatch(/from 0\.0001 to 10 s: 20 s is 20/);
+  });
+});
+
+describe('binaryReading', () => {
+  it('offers the binary suffix a decimal one may have meant (issue 20: "16M" → 16Mi)', () => {
+    expect(binaryReading(16e6)).toEqual({ value: 16 * 2 ** 20, text: '16Mi' });
+    expect(binaryReading(4000)).toEqual({ value: 4096, text: '4Ki' });
+    expect(binaryReading(2e9)).toEqual({ value: 2 * 2 ** 30, text: '2Gi' });
+    expect(binaryReading(16_777_216)).toBeNull(); // already binary: nothing to offer
+    expect(binaryReading(0)).toBeNull();
+    expect(binaryReading(1500)).toBeNull(); // 1.5k has no whole binary reading
   });
 });

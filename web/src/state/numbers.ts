@@ -90,3 +90,18 @@ export function readNumber(p: Param, text: string): number | string {
   if ((p.min !== undefined && n < p.min) || (p.max !== undefined && n > p.max)) return `Enter a value ${range}: ${text.trim()} is ${n}`;
   return n;
 }
+
+const BINARY = ['Ki', 'Mi', 'Gi', 'Ti', 'Pi'] as const;
+
+/**
+ * The binary reading of a value a decimal suffix could have written: 16,000,000 ("16M") → 16Mi = 16,777,216; null
+ * when the value is not a whole number of thousands. Offered beside a field the engine refused (issue 20: "16M" is
+ * not a whole number of 4096-token sequences, while 16Mi is); the engine still decides whether it is valid.
+ */
+export function binaryReading(value: number): { value: number; text: string } | null {
+  for (let k = BINARY.length; k >= 1; k--) {
+    const a = value / 1000 ** k;
+    if (Number.isInteger(a) && a > 0) return { value: a * 1024 ** k, text: `${a}${BINARY[k - 1]}` };
+  }
+  return null;
+}

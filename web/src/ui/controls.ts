@@ -10,10 +10,10 @@ import { describePlan, nodesTimesGpus } from '../state/mesh';
 import { activeLayout, effectiveModel, baseModel, meshFor, type ModelFields } from '../state/scenario';
 import { balancingDegree, chipsFixed, chipsOf, chipsStops, degreeStops } from '../state/degrees';
 import { hfAnswer } from '../state/hf';
-import { dimensionOf, examplesOf, parseQuantity } from '../state/numbers';
+import { binaryReading, dimensionOf, examplesOf, parseQuantity } from '../state/numbers';
 import { fmtBytes, fmtFlopsPerS, fmtSeconds, fmtUsd, siUnit } from '../charts/format';
 import { boolField, enumField, numberField } from './fields';
-import { diagnosticsList } from './diagnostics';
+import { diagnosticsList, paramAt } from './diagnostics';
 import { pasteBox } from './paste';
 import './profile-loader';
 
@@ -57,6 +57,7 @@ export class SsControls extends LitElement {
     degreeProblem: { attribute: false },
     calibration: { attribute: false },
     calibrationDiagnostics: { attribute: false },
+    fieldDiagnostics: { attribute: false },
   };
 
   state!: State;
@@ -67,6 +68,8 @@ export class SsControls extends LitElement {
   /** The engine's word on the calibration profile behind the numbers on screen, and its diagnostics about a loaded one. */
   calibration: Calibration | undefined;
   calibrationDiagnostics: readonly Diagnostic[] = [];
+  /** The engine's errors about the state on screen: each is also shown at the control its path names. */
+  fieldDiagnostics: readonly Diagnostic[] = [];
   private opened = new Set<string>();
 
   protected override createRenderRoot(): this {
@@ -110,6 +113,17 @@ export class SsControls extends LitElement {
     return map[key];
   }
 
+  /** The engine's errors at this control, in place, with the binary reading of a decimal value to try ("16Mi?"). */
+  private fieldProblem(p: Param, value: number): TemplateResult | typeof nothing {
+    const errors = this.fieldDiagnostics.filter((d) => d.severity !== 'warning' && paramAt(d.path)?.key === p.key);
+    if (!errors.length) return nothing;
+    const alt = binaryReading(value);
+    const offer = alt && (p.max === undefined || alt.value <= p.max)
+      ? html` <button type="button" data-try-value=${alt.value} @click=${(e: Event) => this.set({ values: { [p.key]: alt.value }, ev: e })}>Try ${alt.text} = ${alt.value.toLocaleString('en-US')}?</button>`
+      : nothing;
+    return html`<p class="notice-inline field-problem" role="alert" data-field-problem=${p.key}>${errors.map((d) => d.message).join(' ')}${offer}</p>`;
+  }
+
   private numberControl(p: Param): TemplateResult {
     const raw = this.state.values[p.key];
     const fromModel = p.group === 'model';
@@ -122,7 +136,7 @@ export class SsControls extends LitElement {
     const badges = html`${!unset && p.default === null ? html`<span class="badge">overridden</span>` : unset && !fromModel ? html` <span class="unit">engine default</span>` : nothing}${derived ? html` <span class="badge">= chips ÷ the other degrees</span>` : nothing}`;
     return numberField(p, {
       id, value, stops: p.degree ? degreeStops(p, this.state, this.model) : undefined, disabled: derived,
-      describedBy: `${id}-help`, badges, text: unset ? p.unsetText : undefined,
+      describedBy: `${id}-help`, badges, text: unset ? p.unsetText : undefined, problem: this.fieldProblem(p, value),
       after: !unset && p.default === null
         ? html`<button type="button" class="reset" title=${fromModel ? 'Back to the model’s value' : 'Back to the engine’s default'} aria-label="Reset ${p.label} to the ${fromModel ? 'model’s value' : 'default'}" @click=${(e: Event) => this.set({ values: { [p.key]: null }, ev: e })}>↺</button>`
         : nothing,
@@ -266,9 +280,14 @@ export class SsControls extends LitElement {
   }
 
   /** What a group shows depends on: its rows, the mode, chip, model, pasted config, chips and the rebalancing note. */
+  /** The errors that could show at a field, as one value for the groups' guards. */
+  private get fieldErrorsText(): string {
+    return this.fieldDiagnostics.filter((d) => d.severity !== 'warning').map((d) => `${d.path} ${d.message}`).join('\n');
+  }
+
   private groupDeps(g: string): unknown[] {
     const v = this.state.values;
-    const deps: unknown[] = [g, v['mode'], v['hw'], v['model'], v['hf'], v['chips'], v['seq'], v['sched'], v['vstages'], v['etp'], this.degreeProblem];
+    const deps: unknown[] = [g, v['mode'], v['hw'], v['model'], v['hf'], v['chips'], v['seq'], v['sched'], v['vstages'], v['etp'], this.degreeProblem, this.fieldErrorsText];
     for (const p of PARAMS) if (p.group === g || (g === 'workload' && QUESTION_KEYS.includes(p.key)) || p.degree) deps.push(v[p.key]);
     if (g === 'model' || g === 'mesh') for (const k of ['layers', 'd_model', 'ff_ratio', 'heads', 'kv_heads', 'experts', 'size']) deps.push(v[k]);
     if (g === 'efficiency') {

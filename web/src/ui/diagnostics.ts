@@ -1,12 +1,19 @@
-// The engine's diagnostics in words, each naming the control behind its JSON path when the parameter table has one.
+// The engine's diagnostics in words, each naming the control behind its JSON path when the parameter table has one
+// (the controls also show a control's errors at the control itself).
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Diagnostic } from '../engine/types';
-import { PARAMS } from '../state/params';
+import { PARAMS, type Param } from '../state/params';
+
+/** The control behind a diagnostic's JSON path, if the parameter table has one. */
+export function paramAt(path: string): Param | undefined {
+  if (path === '' || path === '/query') return undefined;
+  return PARAMS.find((x) => x.path === path || x.path.startsWith(path + ' ') || x.path.startsWith(path + '/'));
+}
 
 function label(path: string): string {
   if (path === '' || path === '/query') return '';
   if (path.startsWith('/query/calibration/')) return `Calibration profile ${path.slice('/query/calibration'.length)}: `;
-  const p = PARAMS.find((x) => x.path === path || x.path.startsWith(path + ' ') || x.path.startsWith(path + '/'));
+  const p = paramAt(path);
   if (p) return `${p.label}: `;
   if (path.startsWith('/model/hf_config')) return `config.json ${path.slice('/model/hf_config'.length) || ''}: `;
   if (path.startsWith('/mesh')) return 'Mesh: ';

@@ -14,10 +14,11 @@ import {
   FEATURES, PRESETS, cloneState, defaultState, hardwareFields, hardwarePreset, param, type State, type Value,
 } from '../state/params';
 import { decodeState, encodeState } from '../state/url';
+import { loadLink } from '../state/link-load';
 import { applyPlan } from '../state/plans';
 import { searchInChunks, type ChunkProgress, type EvaluateSearch } from '../state/search-driver';
 import { applyDeployment } from '../state/serving-search';
-import { fitToChip, rebalance } from '../state/degrees';
+import { DEGREE_KEYS, fitToChip, rebalance } from '../state/degrees';
 import { hfAnswer, hfConfigOf, minifyConfig, rememberHfModel } from '../state/hf';
 import { pinText, pinnedOf } from '../state/pin';
 import { isProfileDiagnostic, missingProfileNotices } from '../state/profile';
@@ -47,6 +48,7 @@ type PlotsModule = typeof import('../charts/plots');
 
 /** Controls whose change makes an applied plan's exact layout meaningless: the page returns to its own layout. */
 const LAYOUT_KEYS = new Set(['dp', 'fsdp', 'tp', 'pp', 'ep', 'cp', 'slices', 'dcn', 'hw', 'chips', 'mode']);
+const DEGREE_KEY_SET: ReadonlySet<string> = new Set(Object.values(DEGREE_KEYS));
 const MODEL_KEYS = ['size', 'layers', 'd_model', 'ff_ratio', 'heads', 'kv_heads', 'vocab', 'experts', 'active'];
 
 /** Test and measurement hooks (read by the browser test; harmless for readers). */
@@ -151,15 +153,15 @@ export class ScalescopeExplorer extends LitElement {
     window.removeEventListener('pagehide', this.flushUrl);
   }
 
-  /** A state from a URL: decoded, a fixed chip count applied to the degrees, the pinned comparison checked. */
+  /** A state from a URL: decoded under the controls' rules (state/link-load.ts), the pinned comparison checked. */
   private load(search: string): void {
     const d = decodeState(search);
-    const rb = rebalance(d.state);
-    this.state = rb.state;
-    this.degreeProblem = rb.problem ?? '';
-    const pinned = pinnedOf(rb.state);
-    this.profileNotices = missingProfileNotices(rb.state, pinned?.state ?? null);
-    this.notices = [...d.notices, ...(pinned?.notices ?? []), ...this.profileNotices];
+    const link = loadLink(d);
+    this.state = link.state;
+    this.degreeProblem = '';
+    const pinned = pinnedOf(link.state);
+    this.profileNotices = missingProfileNotices(link.state, pinned?.state ?? null);
+    this.notices = [...d.notices, ...link.notices, ...(pinned?.notices ?? []), ...this.profileNotices];
     this.hooks.stateQuery = encodeState(this.state);
   }
 
@@ -259,8 +261,20 @@ export class ScalescopeExplorer extends LitElement {
       if (key === 'hw' && value !== this.state.values['hw']) s.hw = {};
       if (key === 'model') for (const k of MODEL_KEYS) s.values[k] = param(k).default;
     }
-    const rb = rebalance(s);
-    this.degreeProblem = rb.problem ?? '';
+    let rb = rebalance(s);
+    this.degreeProblem = '';
+    // A fixed chip count the degrees cannot split (3 chips under TP 8) never stays on screen beside a plan of another
+    // size (issue 20): a change of the chips or a degree is refused, any other change (the mode) frees the count.
+    if (rb.problem) {
+      if (Object.keys(changes).some((k) => k === 'chips' || k === 'slices' || DEGREE_KEY_SET.has(k))) {
+        this.degreeProblem = `${rb.problem}, so the change was not made.`;
+        this.requestUpdate();
+        return;
+      }
+      this.degreeProblem = `${rb.problem}, so the chip count is no longer fixed.`;
+      s.values['chips'] = null;
+      rb = { state: s };
+    }
     // A new chip keeps the question answerable: degrees its slice cannot hold shrink until they fit.
     this.state = 'hw' in changes ? fitToChip(rb.state, (x) => meshFor(x).ok) : rb.state;
     this.afterChange();
@@ -738,7 +752,7 @@ export class ScalescopeExplorer extends LitElement {
       <main @ss-set=${this.onSet}>
         <div class="controls-col">
           <ss-controls .state=${this.state} .degreeProblem=${this.degreeProblem} .calibration=${r ? fidelityOf(r).calibration : undefined}
-            .calibrationDiagnostics=${r?.main?.diagnostics.filter(isProfileDiagnostic) ?? []}
+            .calibrationDiagnostics=${r?.main?.diagnostics.filter(isProfileDiagnostic) ?? []} .fieldDiagnostics=${r?.main?.diagnostics ?? []}
             .kvDefault=${isServing(this.state) && r && isServing(r.state) && r.main?.ok ? (r.main.result as { kv_context_len?: number }).kv_context_len : undefined}></ss-controls>
         </div>
         <div class="results" id="results" tabindex="-1" aria-label="Results">${this.renderResults()}</div>

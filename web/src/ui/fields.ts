@@ -62,6 +62,8 @@ export interface NumberFieldOptions {
   after?: TemplateResult | typeof nothing;
   /** The field's text instead of `value` (an unset row whose default is not a number). */
   text?: string;
+  /** The engine's errors about this field, shown under it (and a value to offer instead, if any). */
+  problem?: TemplateResult | typeof nothing;
   onValue: OnValue;
 }
 
@@ -97,6 +99,7 @@ export function numberField(p: Param, o: NumberFieldOptions): TemplateResult {
         }} />
       ${o.after ?? nothing}
     </div>
+    ${o.problem ?? nothing}
   </div>`;
 }
 

@@ -139,6 +139,8 @@ export const styles = [barStyles, css`
   .deployments td .help { min-width: 70px; max-width: 150px; margin-left: auto; }
   .search-question .hint { color: #555; font-weight: 400; }
   .notice-inline { margin: 4px 0; padding: 4px 8px; border-left: 3px solid #d9a400; background: #fff7da; font-size: 13px; }
+  .field-problem { border-left-color: #b3261e; background: #fdecea; overflow-wrap: anywhere; }
+  .field-problem button { margin-left: 4px; font-size: 12px; }
   .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
   .spec { display: grid; gap: 2px; margin: 6px 0; }
   .spec div { display: grid; grid-template-columns: 190px 1fr; gap: 8px; }
