@@ -87,6 +87,7 @@ export function fidelityOf(a: PlanAnswer): FidelityInfo {
 }
 
 type IdealKey = keyof IdealNumbers;
+/** The headline numbers a deployment replaces; each is also a key of the ideal (the book's bound). */
 type DeploymentNumber = 'latency_per_token_s' | 'tokens_per_s' | 'tokens_per_s_per_chip' | 'usd_per_million_output_tokens';
 
 function metric(id: string, label: string, value: number | undefined, text: (v: number | undefined) => string, higherBetter: boolean | null, f: FidelityInfo, ideal?: IdealKey): Metric {
@@ -110,22 +111,23 @@ export function metricsOf(a: PlanAnswer, chip: ChipResult | undefined): Metric[]
     const deployedChips = dep?.total_chips ?? chips;
     const perHour = price !== undefined && deployedChips !== undefined ? price * deployedChips : undefined;
     if (dep) out[0] = { ...out[0]!, label: `Chips (${chipsText(dep)})`, value: dep.total_chips, text: String(dep.total_chips) };
-    const withDep = (id: string, label: string, replica: number | undefined, text: (v: number | undefined) => string, higherBetter: boolean, key: DeploymentNumber, ideal: IdealKey): Metric => {
-      if (!dep) return metric(id, label, replica, text, higherBetter, f, ideal);
-      const m: Metric = { id, label, value: dep[key], text: text(dep[key]), higherBetter };
+    // The deployment's keys are the replica's own, so one key names the value and its ideal.
+    const withDep = (key: DeploymentNumber, label: string, replica: number | undefined, text: (v: number | undefined) => string, higherBetter: boolean): Metric => {
+      if (!dep) return metric(key, label, replica, text, higherBetter, f, key);
+      const m: Metric = { id: key, label, value: dep[key], text: text(dep[key]), higherBetter };
       if (idealDep) m.ideal = { value: idealDep[key], text: text(idealDep[key]) };
       return m;
     };
     out.push(
       metric('ttft_s', 'Time to first token', s?.time_to_first_token_s, fmtSeconds, false, f, 'time_to_first_token_s'),
-      withDep('latency_per_token_s', 'Latency per token', s?.latency_per_token_s, fmtSeconds, false, 'latency_per_token_s', 'latency_per_token_s'),
+      withDep('latency_per_token_s', 'Latency per token', s?.latency_per_token_s, fmtSeconds, false),
       ...(s?.speculative ? [metric('spec_latency_per_token_s', 'Latency per token, speculative', s.speculative.latency_per_token_s, fmtSeconds, false, f)] : []),
-      withDep('tokens_per_s', 'Tokens/s', s?.tokens_per_s, (v) => fmtRate(v, 'tok/s'), true, 'tokens_per_s', 'tokens_per_s'),
-      withDep('tokens_per_s_per_chip', 'Tokens/s per chip', s?.tokens_per_s_per_chip, (v) => fmtRate(v, 'tok/s'), true, 'tokens_per_s_per_chip', 'tokens_per_s_per_chip'),
+      withDep('tokens_per_s', 'Tokens/s', s?.tokens_per_s, (v) => fmtRate(v, 'tok/s'), true),
+      withDep('tokens_per_s_per_chip', 'Tokens/s per chip', s?.tokens_per_s_per_chip, (v) => fmtRate(v, 'tok/s'), true),
       // Not 'memory_bytes': a replica's memory is not training's per-chip memory, and the comparison must not pair them.
       metric('replica_memory_bytes', 'Memory (replica)', s?.memory?.total_bytes, fmtBytes, false, f),
       metric('usd_per_hour', 'Cost per hour', perHour, fmtUsd, false, f),
-      withDep('usd_per_million_output_tokens', '$ per 1M output tokens', s?.usd_per_million_output_tokens, fmtUsd, false, 'usd_per_million_output_tokens', 'usd_per_million_output_tokens'),
+      withDep('usd_per_million_output_tokens', '$ per 1M output tokens', s?.usd_per_million_output_tokens, fmtUsd, false),
       metric('usd_per_million_input_tokens', '$ per 1M input tokens', s?.usd_per_million_input_tokens, fmtUsd, false, f),
     );
     return out;
