@@ -94,12 +94,14 @@ void fit_task(const std::vector<PublishedRun>& runs, KindProfiles& kp, const std
         if (kp.run_profile[task_runs[k]] == slot.profiles.front()) rows.push_back(k);
     problem.affects.push_back(std::move(rows));
   }
+  // Each run is predicted at every trial of the parameters, which move none of what its memo keeps.
+  std::vector<RunPredictionMemo> memos(task_runs.size());
   problem.residuals = [&](const std::vector<double>& values, std::vector<double>& r, const std::vector<std::size_t>* only) {
     for (std::size_t j = 0; j < slots.size(); ++j)
       for (std::size_t p : slots[j].profiles) kp.profiles[p].*(slots[j].parameter->field) = values[j];
     auto predict = [&](std::size_t k) {
       const PublishedRun& run = runs[task_runs[k]];
-      r[k] = portable_log(1.0 + run_error(run, predict_run(run, &kp.profiles[kp.run_profile[task_runs[k]]])));
+      r[k] = portable_log(1.0 + run_error(run, predict_run(run, &kp.profiles[kp.run_profile[task_runs[k]]], &memos[k])));
     };
     if (only)
       for (std::size_t k : *only) predict(k);
@@ -162,7 +164,7 @@ void report_exhausted(const FitBudget& budget, const std::string& path, Diagnost
   if (!budget.exhausted) return;
   add_diagnostic(d, path, "too_large",
                  "the fits stopped at the work limit of " + format_count(static_cast<double>(kMaxFitWork)) +
-                     " units (a unit is half a microsecond to a microsecond of predicting runs) before they converged; fit fewer "
+                     " units (a unit is a fifth to half a microsecond of predicting runs) before they converged; fit fewer "
                      "runs, chips or families per query");
 }
 

@@ -64,17 +64,18 @@ bool read_scenario(PublishedRun& run, const Json& scenario, Diagnostics& d) {
 }
 
 // Training runs whose source does not state the remat policy use the lightest one the model says fits.
-TrainingStep training_step_of(const TrainingInput& in, const CalibrationProfile* profile) {
-  return profile ? evaluate_calibrated_training_step(in, *profile).step : evaluate_training_step(in);
+TrainingStep training_step_of(const TrainingInput& in, const CalibrationProfile* profile, CalibratedStepMemo* memo) {
+  return profile ? evaluate_calibrated_training_step(in, *profile, memo).step : evaluate_training_step(in);
 }
 
-double predict_training(const PublishedRun& run, const CalibrationProfile* profile) {
-  if (!run.remat_auto) return training_step_of(run.training, profile).step_s;
+double predict_training(const PublishedRun& run, const CalibrationProfile* profile, RunPredictionMemo* memo) {
+  if (!run.remat_auto) return training_step_of(run.training, profile, memo ? &memo->steps[0] : nullptr).step_s;
   TrainingInput in = run.training;
   TrainingStep step;
-  for (Remat r : {Remat::none, Remat::big_matmuls, Remat::block}) {
-    in.remat = r;
-    step = training_step_of(in, profile);
+  constexpr std::array<Remat, 3> policies{Remat::none, Remat::big_matmuls, Remat::block};
+  for (std::size_t i = 0; i < policies.size(); ++i) {
+    in.remat = policies[i];
+    step = training_step_of(in, profile, memo ? &memo->steps[i] : nullptr);
     if (step.fits) break;
   }
   return step.step_s;
@@ -152,8 +153,8 @@ ScopePoint run_scope_point(const PublishedRun& run) {
   return run.task == "training" ? scope_point(run.training) : scope_point(run.serving, run.kv_context_len);
 }
 
-double predict_run(const PublishedRun& run, const CalibrationProfile* profile) {
-  return run.task == "training" ? predict_training(run, profile) : predict_serving(run, profile);
+double predict_run(const PublishedRun& run, const CalibrationProfile* profile, RunPredictionMemo* memo) {
+  return run.task == "training" ? predict_training(run, profile, memo) : predict_serving(run, profile);
 }
 
 double run_error(const PublishedRun& run, double predicted) {

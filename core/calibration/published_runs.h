@@ -2,10 +2,12 @@
 // conventions in ../shared/calibration/README.md): each run's scenario is read once into the planners' inputs, then
 // predicted at either fidelity as often as a fit needs.
 #pragma once
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "planners/calibrated_training.h"
 #include "planners/serving.h"
 #include "planners/training.h"
 #include "queries/scenario.h"
@@ -46,8 +48,15 @@ const char* run_architecture(const PublishedRun& run);
 // Where the run sits, in the terms of a profile's fitted scope.
 ScopePoint run_scope_point(const PublishedRun& run);
 
-// The run's metric predicted by the book (profile == nullptr) or the calibrated model with `profile`.
-double predict_run(const PublishedRun& run, const CalibrationProfile* profile);
+// What predicting one run keeps between predictions at profiles of one tiling (a fit's): a training run's
+// calibrated step per remat policy tried (planners/calibrated_training.h).
+struct RunPredictionMemo {
+  std::array<CalibratedStepMemo, 3> steps;
+};
+
+// The run's metric predicted by the book (profile == nullptr) or the calibrated model with `profile`; with a memo
+// of this run, the same number for less work.
+double predict_run(const PublishedRun& run, const CalibrationProfile* profile, RunPredictionMemo* memo = nullptr);
 
 // The README's sign convention: predicted / measured - 1 for a time, measured / predicted - 1 for a throughput
 // (negative: the model is optimistic).

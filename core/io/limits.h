@@ -20,8 +20,9 @@ inline constexpr std::size_t kMaxPublishedRuns = 512;    // runs of one calibrat
 // family_holdout once per family (512 runs over 11 chips: 6144).
 inline constexpr std::size_t kMaxFittedRuns = 6144;
 // The work of one calibrate or validation query's fits, over every refit and iteration, in the units of
-// LayerPattern::evaluation_work, half a microsecond to a microsecond each (a dense run's prediction is 1,
-// DeepSeek-V3's 3, twice that when the remat is chosen). Past it the fits stop and the query answers too_large.
+// LayerPattern::evaluation_work (a dense run's prediction is 1, DeepSeek-V3's 3, twice that when the remat is
+// chosen), a fifth to half a microsecond each: a fit keeps between its predictions of a run what no fitted constant
+// moves (planners/calibrated_training.h CalibratedStepMemo). Past it the fits stop and the query answers too_large.
 inline constexpr long long kMaxFitWork = 1'000'000;
 inline constexpr std::size_t kMaxQuotedChars = 40;       // user text quoted in a message, then cut
 inline constexpr std::size_t kMaxArrayDims = 8;          // dimensions of one array in the book's sharding notation

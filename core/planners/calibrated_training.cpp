@@ -24,6 +24,20 @@ struct WorkTime {
   double total() const { return forward + backward + recompute; }
 };
 
+// Op o's forward [m,k] x [k,n], dL/dX = dY [m,n] x W^T [n,k] and dL/dW = X^T [k,m] x dY [m,n] (§2.7: two matmuls
+// of the forward's size), each as its FLOPs over the shape efficiency it reaches at `tiling` (zeros: not a matmul).
+std::array<double, 3> padded_matmul_flops(const LayerOp& o, const MatmulTiling& tiling) {
+  if (o.kind != OpKind::matmul) return {};
+  auto padded = [&](double m, double k, double n) {
+    return o.groups * 2.0 * m * k * n / matmul_shape_efficiency(m, k, n, tiling);
+  };
+  return {padded(o.m, o.k, o.n), padded(o.m, o.n, o.k), padded(o.k, o.m, o.n)};
+}
+
+bool same_tiling(const MatmulTiling& a, const MatmulTiling& b) {
+  return a.tile_m == b.tile_m && a.tile_n == b.tile_n && a.tile_k == b.tile_k && a.parallel_tiles == b.parallel_tiles;
+}
+
 struct Calibrated {
   const TrainingInput& in;
   const CalibrationProfile& p;
@@ -33,13 +47,19 @@ struct Calibrated {
   bool low_precision = false;   // the linear layers' matmuls run below bf16
   CastBytes cast{};
 
-  // One GEMM [m,k] x [k,n] (`groups` of them in one grouped kernel), bound by its own roofline.
-  double gemm_s(const LayerOp& o, double m, double k, double n) const {
-    const double flops = o.groups * 2.0 * m * k * n;
+  CalibratedStepMemo* memo = nullptr;  // what the last call on this input kept, or nullptr
+
+  // The matmul unit's achieved rate for op o's GEMMs.
+  double matmul_peak(const LayerOp& o) const {
     const bool low = o.linear && low_precision;
     double peak = low ? hw.peak(in.precision.matmul) * p.low_precision_frac : hw.peak(Dtype::bf16) * p.matmul_frac;
     if (o.experts) peak *= p.grouped_matmul_frac;
-    const double compute = matmul_compute_s(flops, matmul_shape_efficiency(m, k, n, p.tiling), p.matmul_half_rate_flops, peak);
+    return peak;
+  }
+  // One GEMM (`groups` of them in one grouped kernel) of `padded_flops` (its FLOPs over its shape efficiency),
+  // bound by its own roofline.
+  double gemm_s(const LayerOp& o, double padded_flops, double peak) const {
+    const double compute = matmul_compute_s(padded_flops, 1.0, p.matmul_half_rate_flops, peak);
     return std::max(compute, o.bytes / hbm_bytes_per_s);
   }
   double attention_s(double flops, double bytes) const {
@@ -51,15 +71,16 @@ struct Calibrated {
                     flops / vector_flops_per_s);
   }
 
-  void add_op(const LayerOp& o, WorkTime& w) const {
+  // `padded`: the forward's, dL/dX's and dL/dW's FLOPs over their shape efficiency (padded_matmul_flops).
+  void add_op(const LayerOp& o, const std::array<double, 3>& padded, WorkTime& w) const {
     const bool again = recomputed(o, in.remat);
     double f = 0, b = 0;
     switch (o.kind) {
       case OpKind::matmul: {
-        // dL/dX = dY [m,n] x W^T [n,k] and dL/dW = X^T [k,m] x dY [m,n] (§2.7: two matmuls of the forward's size).
-        f = gemm_s(o, o.m, o.k, o.n);
-        const double dw = gemm_s(o, o.k, o.m, o.n);
-        b = gemm_s(o, o.m, o.n, o.k) + dw;
+        const double peak = matmul_peak(o);
+        f = gemm_s(o, padded[0], peak);
+        const double dw = gemm_s(o, padded[2], peak);
+        b = gemm_s(o, padded[1], peak) + dw;
         w.weight_grad += dw;
         w.matmul += f + b + (again ? f : 0);
         if (o.experts) w.expert_matmul += f + b + (again ? f : 0);
@@ -97,11 +118,45 @@ struct Calibrated {
     }
   }
 
-  WorkTime work(const LayerOps& ops) const {
+  // The work of the ops `make` lists, kept in the memo's `slot` after the first call on this input.
+  template <class MakeOps>
+  WorkTime work(std::size_t slot, const MakeOps& make) const {
     WorkTime w;
-    for (int i = 0; i < ops.count; ++i) add_op(ops.op[i], w);
+    if (!memo) {
+      const LayerOps ops = make();
+      for (int i = 0; i < ops.count; ++i) add_op(ops.op[i], padded_matmul_flops(ops.op[i], p.tiling), w);
+      return w;
+    }
+    CalibratedStepMemo::Ops& kept = memo->ops[slot];
+    if (!kept.set) {
+      const LayerOps ops = make();
+      kept.ops.assign(ops.op.begin(), ops.op.begin() + ops.count);
+      for (const LayerOp& o : kept.ops) kept.padded_flops.push_back(padded_matmul_flops(o, p.tiling));
+      kept.set = true;
+    }
+    for (std::size_t i = 0; i < kept.ops.size(); ++i) add_op(kept.ops[i], kept.padded_flops[i], w);
     return w;
   }
+
+  // A collective's or an exchange's book cost: the memo's next transfer if it was asked the same, else `compute`d
+  // (and recorded while the memo is in step with this call).
+  template <class Compute>
+  CalibratedStepMemo::Transfer transfer(CalibratedStepMemo::Transfer asked, const Compute& compute) const {
+    if (memo && memo->next_transfer < memo->transfers.size()) {
+      const CalibratedStepMemo::Transfer& t = memo->transfers[memo->next_transfer++];
+      if (t.op == asked.op && t.bytes == asked.bytes && t.degree == asked.degree && t.ranks == asked.ranks &&
+          t.axis_mask == asked.axis_mask)
+        return t;
+      memo->next_transfer = kOutOfStep;
+    }
+    compute(asked);
+    if (memo && memo->next_transfer == memo->transfers.size()) {
+      memo->transfers.push_back(asked);
+      ++memo->next_transfer;
+    }
+    return asked;
+  }
+  static constexpr std::size_t kOutOfStep = static_cast<std::size_t>(-1);  // the rest of this call computes afresh
 
   // GPU collectives inside one NVLink domain use the fast links; a group whose span (its axes and every axis
   // inside them, the last axis innermost) leaves the domain is paced by the scale-out network.
@@ -112,7 +167,10 @@ struct Calibrated {
 
   // `op` over a strategy's ICI / scale-up axes at achieved bandwidth with software latency.
   double collective_s(const AxisGroup& g, Collective op, double bytes) const {
-    const CollectiveCost c = group_collective(hw, *in.mesh, g, op, bytes);
+    const CollectiveCost c =
+        transfer({static_cast<int>(op), bytes, g.degree, 0, g.axis_mask, {}, {}}, [&](CalibratedStepMemo::Transfer& t) {
+          t.collective = group_collective(hw, *in.mesh, g, op, bytes);
+        }).collective;
     if (c.time_s <= 0) return 0;
     return achieved_collective_s(c.bandwidth_s, unfitted_latency_s(hw, c), link_frac(g), p.collective_latency_s);
   }
@@ -120,9 +178,12 @@ struct Calibrated {
   // One direction of an MoE layer's token exchange (dispatch or combine) over the expert-parallel group.
   double dispatch_s(const AxisGroup& group, double ranks, double tokens) const {
     const ModelConfig& m = *in.model;
-    const DispatchCost cost = expert_dispatch_cost(
-        hw, *in.mesh, group, ranks, tokens, m.active_experts, bytes_per_element(in.precision.params) * m.d_model,
-        in.moe.dispatcher == Dispatcher::hierarchical ? DispatchKind::hierarchical : DispatchKind::all_to_all);
+    const DispatchCost cost =
+        transfer({-1, tokens, group.degree, ranks, group.axis_mask, {}, {}}, [&](CalibratedStepMemo::Transfer& t) {
+          t.dispatch = expert_dispatch_cost(
+              hw, *in.mesh, group, ranks, tokens, m.active_experts, bytes_per_element(in.precision.params) * m.d_model,
+              in.moe.dispatcher == Dispatcher::hierarchical ? DispatchKind::hierarchical : DispatchKind::all_to_all);
+        }).dispatch;
     return achieved_dispatch_s(cost, p.fast_link_frac, p.slow_link_frac, p.collective_latency_s);
   }
 };
@@ -151,9 +212,17 @@ AxisGroup expert_group(const Mesh& mesh, const TrainingPlan& pl) {
 
 }  // namespace
 
-CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in, const CalibrationProfile& prof) {
+CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in, const CalibrationProfile& prof,
+                                                         CalibratedStepMemo* memo) {
   CalibratedTrainingStep out;
-  out.ideal = evaluate_training_step(in);
+  if (memo && memo->set && !same_tiling(memo->tiling, prof.tiling)) *memo = CalibratedStepMemo{};
+  if (memo && !memo->set) {
+    memo->ideal = evaluate_training_step(in);
+    memo->tiling = prof.tiling;
+    memo->set = true;
+  }
+  if (memo) memo->next_transfer = 0;
+  out.ideal = memo ? memo->ideal : evaluate_training_step(in);
   TrainingStep& s = out.step;
   s = out.ideal;
   CalibratedBreakdown& parts = out.parts;
@@ -162,6 +231,7 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
   const TrainingPlan& pl = in.plan;
 
   Calibrated c{in, prof, hw};
+  c.memo = memo;
   c.hbm_bytes_per_s = hw.hbm_bandwidth_bytes_per_s * prof.hbm_frac;
   c.vector_flops_per_s = hw.vector_flops_per_s > 0 ? hw.vector_flops_per_s : hw.peak(Dtype::bf16) / 32.0;
   c.low_precision = bytes_per_element(in.precision.matmul) < bytes_per_element(Dtype::bf16);
@@ -191,22 +261,24 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
   for (int k = 0; k < kLayerKinds; ++k) {
     if (m.pattern.all.n[k] <= 0) continue;
     present[kinds++] = k;
-    kind[k] = c.work(layer_ops(m, k, shape));
+    kind[k] = c.work(k, [&] { return layer_ops(m, k, shape); });
     kind_s[k] = kind[k].total() + prof.op_overhead_s * kind[k].ops;
   }
   const LayerCounts here = stages > 1 && m.pattern.runs.size() > 1 ? busiest_stage(m.pattern, stages, chunks_per_stage(pl), kind_s)
                                                                    : s.stage_kinds;
   s.stage_kinds = here;
   const double layer_count = here.total(), moe_layers = here.moe();
-  const WorkTime head = c.work(head_ops(m, shape, stages <= 1, true));
+  constexpr std::size_t kHeadSlot = kLayerKinds, kLogitsSlot = kLayerKinds + 1;
+  const WorkTime head = c.work(kHeadSlot, [&] { return head_ops(m, shape, stages <= 1, true); });
   // Trained multi-token prediction modules run on the last stage: a layer, its projection, the head once more.
   const double mtp = m.mtp_layers > 0 ? std::min(in.mtp_layers, m.mtp_layers) : 0.0;
   WorkTime mtp_work;
   if (mtp > 0) {
     // The model's own kind of layer and the head's logits, already priced where the model has them.
     const int mtp_kind = layer_kind(m.is_moe(), AttentionSpan::full);
-    const WorkTime layer = m.pattern.all.n[mtp_kind] > 0 ? kind[mtp_kind] : c.work(layer_ops(m, mtp_kind, shape));
-    const WorkTime logits = stages > 1 ? head : c.work(head_ops(m, shape, false, true));
+    const WorkTime layer =
+        m.pattern.all.n[mtp_kind] > 0 ? kind[mtp_kind] : c.work(mtp_kind, [&] { return layer_ops(m, mtp_kind, shape); });
+    const WorkTime logits = stages > 1 ? head : c.work(kLogitsSlot, [&] { return head_ops(m, shape, false, true); });
     mtp_work.forward = mtp * (layer.forward + logits.forward);
     mtp_work.backward = mtp * (layer.backward + logits.backward);
     mtp_work.recompute = mtp * layer.recompute;

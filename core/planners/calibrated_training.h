@@ -2,9 +2,15 @@
 // forward, backward and recompute, each bound by its own max(compute, memory) at the efficiency its shape reaches;
 // collectives with latency and achieved bandwidth, exposed per strategy as frameworks overlap them; the pipeline
 // paced by its slowest stage; the optimizer update and a fixed overhead per step. The constants come from a
-// calibration profile (specs/calibration_profile.h). Allocation-free; the book's step is the ideal lower bound
-// beside it.
+// calibration profile (specs/calibration_profile.h). Allocation-free without a memo; the book's step is the ideal
+// lower bound beside it.
 #pragma once
+#include <array>
+#include <vector>
+
+#include "physics/collectives.h"
+#include "physics/expert_dispatch.h"
+#include "physics/layer_ops.h"
 #include "planners/training.h"
 #include "specs/calibration_profile.h"
 
@@ -31,6 +37,36 @@ struct CalibratedTrainingStep {
   CalibratedBreakdown parts;
 };
 
-CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in, const CalibrationProfile& profile);
+// What a calibrated step computes before it reads any fitted constant, kept between calls on one input: the book's
+// step, the ops of each layer kind and of the head with their matmuls' padded FLOPs at one tiling, and the book's
+// cost of each collective and expert exchange. A fit prices each run at hundreds of profiles that differ only in
+// their fitted constants (issue 22: its work limit); with a memo the step is the one without, bit for bit. A memo
+// serves one TrainingInput (its contents) and is cleared when the profile's tiling changes.
+struct CalibratedStepMemo {
+  // One list of ops and, per op, the FLOPs of its forward, dL/dX and dL/dW matmuls over their shape efficiency.
+  struct Ops {
+    bool set = false;
+    std::vector<LayerOp> ops;
+    std::vector<std::array<double, 3>> padded_flops;
+  };
+  // A collective's (or an exchange's) book cost, with what it was asked, so that a call it does not answer is
+  // computed afresh instead of answered wrong.
+  struct Transfer {
+    int op = 0;
+    double bytes = 0, degree = 0, ranks = 0;
+    unsigned axis_mask = 0;
+    CollectiveCost collective;
+    DispatchCost dispatch;
+  };
+  bool set = false;
+  MatmulTiling tiling;
+  TrainingStep ideal;
+  std::array<Ops, kLayerKinds + 2> ops;  // each layer kind, then the head, then the logits alone (MTP)
+  std::vector<Transfer> transfers;       // in the order the step asks for them
+  std::size_t next_transfer = 0;         // during a call: the next one to replay
+};
+
+CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in, const CalibrationProfile& profile,
+                                                         CalibratedStepMemo* memo = nullptr);
 
 }  // namespace scalescope
