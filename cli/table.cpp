@@ -109,7 +109,8 @@ void render(const nlohmann::json& node, const std::string& unit_key, const std::
 
 // The unit a key names (issue 10 defect 10: by its words, not by its last suffix): a fraction anywhere; else the
 // first of bytes, FLOPs, dollars, hertz, with what follows it ("bytes_per_s_per_axis" -> B/s per axis); else a
-// duration when it ends in "_s" (not "_per_s", a rate); else a count of the first noun it names; else a number.
+// duration when it ends in "_s" (not "_per_s", a rate; "flops_s" is the time spent on FLOPs); else a count of the
+// first noun it names; else a number.
 std::string format_with_unit(const std::string& key, double v) {
   const std::vector<std::string> t = split_key(key);
   for (const auto& w : t)
@@ -119,6 +120,7 @@ std::string format_with_unit(const std::string& key, double v) {
     const bool rate = tail.rfind("/s", 0) == 0;
     if (t[i] == "bytes") return scaled(v, "B") + tail;
     if (t[i] == "flops") {
+      if (i + 2 == t.size() && t.back() == "s") break;  // "flops_s": the seconds spent on FLOPs, a duration
       if (tail.rfind("/B", 0) == 0)  // an intensity
         return (std::fabs(v) >= 1e4 ? scaled(v, "") : number(v)) + " FLOPs" + tail;
       return rate ? scaled(v, "FLOP") + tail : scaled(v, "FLOPs") + tail;

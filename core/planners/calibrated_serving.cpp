@@ -13,7 +13,9 @@ namespace {
 
 struct ServingTimes {
   double flops_s = 0, memory_s = 0, overhead_s = 0;  // roofline-bound op time split by what bound each op
-  double kv_s = 0;                                  // the attention ops' KV reads (inside memory_s)
+  double kv_s = 0;                                  // the attention ops' KV reads (inside all_memory_s)
+  // Every op's compute and HBM time whether its roofline hides it or not: what each resource takes in all.
+  double all_compute_s = 0, all_matmul_compute_s = 0, all_memory_s = 0;
 };
 
 struct Engine {
@@ -47,6 +49,9 @@ struct Engine {
     const double memory = bytes / hbm_bytes_per_s / expert;
     compute /= expert;
     (compute > memory ? t.flops_s : t.memory_s) += times * std::max(compute, memory);
+    t.all_compute_s += times * compute;
+    if (o.kind == OpKind::matmul) t.all_matmul_compute_s += times * compute;
+    t.all_memory_s += times * memory;
     if (o.kind == OpKind::attention) t.kv_s += times * memory;
     t.overhead_s += times * p.decode_op_overhead_s;
   }
@@ -140,16 +145,18 @@ DecodeStep calibrated_decode_step(const ServingInput& in, const CalibrationProfi
   const double tokens = batch * tokens_per_sequence;
   const ServingTimes t = e.model(tokens, context, false, batch, context);
   DecodeStep s;
-  // The memory-bound ops' time split into the KV caches' and the rest; a KV read inside an op that turned
-  // compute-bound is in flops_s already, so the KV share is at most the memory-bound time.
-  s.kv_load_s = std::min(t.kv_s, t.memory_s);
-  s.param_load_s = t.memory_s - s.kv_load_s;
-  s.flops_s = t.flops_s;
+  // Each resource's whole time (the FLOPs of memory-bound ops too: issue 20, "Compute 0 s"), and what each adds to
+  // the step: every op its own max, so the memory-bound ops' time split into the KV caches' and the rest (a KV read
+  // inside an op that turned compute-bound is in the FLOPs' share, so the KV share is at most the memory-bound time).
+  s.flops_s = t.all_compute_s;
+  s.kv_load_s = t.kv_s;
+  s.param_load_s = t.all_memory_s - t.kv_s;
   s.comms_s = e.comms_s(tokens);
   s.overhead_s = t.overhead_s + p.decode_step_overhead_s;
   s.compute_bound = t.flops_s > t.memory_s;
   s.step_s = t.flops_s + t.memory_s + t.overhead_s + s.comms_s + p.decode_step_overhead_s;
-  s.exposed = {s.flops_s, s.param_load_s, s.kv_load_s, s.comms_s, s.overhead_s};
+  const double kv_exposed = std::min(t.kv_s, t.memory_s);
+  s.exposed = {t.flops_s, t.memory_s - kv_exposed, kv_exposed, s.comms_s, s.overhead_s};
   name_decode_bound(s);
   return s;
 }
@@ -159,15 +166,15 @@ PrefillStep calibrated_prefill(const ServingInput& in, const CalibrationProfile&
   const double tokens = batch * prompt_len;
   const ServingTimes t = e.model(tokens, prompt_len, true, 0, 0);
   PrefillStep s;
-  s.matmul_flops_s = t.flops_s;
-  s.flops_s = t.flops_s;
-  s.param_load_s = t.memory_s;
+  s.matmul_flops_s = t.all_matmul_compute_s;
+  s.flops_s = t.all_compute_s;
+  s.param_load_s = t.all_memory_s;
   s.comms_s = e.comms_s(tokens);
   s.overhead_s = t.overhead_s;
   s.time_s = t.flops_s + t.memory_s + s.overhead_s + s.comms_s;
-  s.exposed = {s.flops_s, s.param_load_s, 0.0, s.comms_s, s.overhead_s};
+  s.exposed = {t.flops_s, t.memory_s, 0.0, s.comms_s, s.overhead_s};
   s.compute_bound = t.flops_s >= t.memory_s;
-  name_prefill_bound(s);
+  name_prefill_bound(s, s.exposed.flops_s, s.exposed.param_load_s, s.exposed.comms_s);
   return s;
 }
 

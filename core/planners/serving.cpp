@@ -60,20 +60,20 @@ double layer_comms_s(const ServingInput& in, double tokens) {
 // compute-bound, so the step's compute share is F (or nothing) and its HBM share is K (+ P). The bound is the
 // largest share; the critical term the largest single term that counts.
 void name_decode_bound(DecodeStep& s) {
-  const double compute = s.compute_bound ? s.flops_s : 0.0;
-  const double hbm = s.kv_load_s + (s.compute_bound ? 0.0 : s.param_load_s);
-  s.bound = s.comms_s > compute && s.comms_s > hbm ? "communication" : compute > hbm ? "compute" : "memory";
-  const double mlp = s.compute_bound ? s.flops_s : s.param_load_s;
-  s.critical = s.comms_s > mlp && s.comms_s > s.kv_load_s ? "comms"
-               : s.kv_load_s > mlp                         ? "kv_load"
+  const ServingExposed& e = s.exposed;
+  const double compute = e.flops_s, hbm = e.kv_load_s + e.param_load_s;
+  s.bound = e.comms_s > compute && e.comms_s > hbm ? "communication" : compute > hbm ? "compute" : "memory";
+  const double mlp = s.compute_bound ? e.flops_s : e.param_load_s;
+  s.critical = e.comms_s > mlp && e.comms_s > e.kv_load_s ? "comms"
+               : e.kv_load_s > mlp                         ? "kv_load"
                : s.compute_bound                           ? "flops"
                                                            : "param_load";
 }
 
-void name_prefill_bound(PrefillStep& s) {
-  s.bound = s.flops_s >= s.param_load_s && s.flops_s >= s.comms_s ? "compute"
-            : s.param_load_s >= s.comms_s                          ? "memory"
-                                                                   : "communication";
+void name_prefill_bound(PrefillStep& s, double flops_s, double param_load_s, double comms_s) {
+  s.bound = flops_s >= param_load_s && flops_s >= comms_s ? "compute"
+            : param_load_s >= comms_s                     ? "memory"
+                                                          : "communication";
 }
 
 double routed_fraction_touched(const ModelConfig& m, double tokens) {
@@ -135,7 +135,7 @@ PrefillStep prefill(const ServingInput& in, double batch, double prompt_len) {
   // Prefill is a training-style forward pass: large matmuls hide their loads and collectives (max, §2.1).
   s.time_s = std::max({s.flops_s, s.param_load_s, s.comms_s});
   s.compute_bound = s.flops_s >= s.param_load_s && s.flops_s >= s.comms_s;
-  name_prefill_bound(s);
+  name_prefill_bound(s, s.flops_s, s.param_load_s, s.comms_s);
   // The term that sets the max (the bound just named) adds all of itself; the others hide behind it.
   const std::string_view bound = s.bound;
   s.exposed.flops_s = bound == "compute" ? s.flops_s : 0.0;

@@ -59,11 +59,11 @@ struct PrefillStep {
 // The prefill of `batch` prompts of `prompt_len` tokens run together (batch 1: one request's time to first token).
 PrefillStep prefill(const ServingInput& in, double batch, double prompt_len);
 
-// What sets a step, from its parts (both fidelities call these): decode's bound and critical term (the weights hide
-// behind the FLOPs when the MLPs are compute-bound; KV loading and comms count as they are), prefill's bound (the
-// largest of FLOPs, weight loads and comms).
+// What sets a step (both fidelities call these): decode's bound and critical term from what each term adds to the
+// step (`exposed`: the weights hide behind the FLOPs when the MLPs are compute-bound; KV loading and comms count as
+// they are), prefill's bound (the largest of the FLOPs', weight loads' and comms' times the fidelity compares).
 void name_decode_bound(DecodeStep& s);
-void name_prefill_bound(PrefillStep& s);
+void name_prefill_bound(PrefillStep& s, double flops_s, double param_load_s, double comms_s);
 
 // Weights held by the replica (the non-expert ones once per expert rank), and KV bytes one sequence holds at
 // `context` tokens over the replica (latent attention's cache has no heads to split: every TP rank holds it).

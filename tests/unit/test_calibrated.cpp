@@ -223,6 +223,42 @@ TEST_CASE("a calibrated decode step costs more than the book's and is ordered by
   CHECK(calibrated_prefill(in, p, 1, 8192).time_s > prefill(in, 1, 8192).time_s);
 }
 
+TEST_CASE("a calibrated serving step reports each resource's whole time, and what each adds to the step (issue 20)",
+          "[calibrated][issue20]") {
+  const ModelConfig llama = test::model("llama-3-70b");
+  const Hardware h100 = test::hardware("h100-sxm");
+  const Mesh tp = test::mesh_of(h100, Json{{"shape", {8}}});
+  ServingInput in;
+  in.model = &llama;
+  in.hw = &h100;
+  in.mesh = &tp;
+  in.tensor = make_axis_group(tp, {0});
+  const CalibrationProfile& p = *calibration_profile_for(h100);
+  // Batch 8 decodes memory-bound: every op's FLOPs hide under its loads, yet the FLOPs still take time ("Compute 0 s"
+  // on the page was the exposed share under the name of the whole): more than 2 N B / (chips C) at the peak (8 rows
+  // padded to the tile), less than the loads it hides under.
+  const DecodeStep d = calibrated_decode_step(in, p, 8, 4096);
+  CHECK(std::string(d.bound) == "memory");
+  CHECK(d.exposed.flops_s == 0);
+  const double ideal_flops_s = 2.0 * count_params(llama).total * 8 / (8 * h100.peak(Dtype::bf16));
+  CHECK(d.flops_s > ideal_flops_s);
+  CHECK(d.flops_s < d.param_load_s + d.kv_load_s);
+  const DecodeStep book = decode_step(in, 8, 4096);
+  CHECK(d.kv_load_s > book.kv_load_s);  // the achieved HBM bandwidth is below the peak
+  auto sum = [](const ServingExposed& e) { return e.flops_s + e.param_load_s + e.kv_load_s + e.comms_s + e.overhead_s; };
+  CHECK(sum(d.exposed) == Approx(d.step_s).epsilon(1e-12));
+  CHECK(d.exposed.kv_load_s <= d.kv_load_s);
+  CHECK(d.exposed.param_load_s <= d.param_load_s);
+  // A long prefill is compute-bound: the loads it hides still take their whole time.
+  const PrefillStep pre = calibrated_prefill(in, p, 8, 8192);
+  CHECK(std::string(pre.bound) == "compute");
+  CHECK(pre.param_load_s > 0);
+  CHECK(pre.exposed.param_load_s < pre.param_load_s);
+  CHECK(pre.flops_s >= pre.exposed.flops_s);
+  CHECK(pre.matmul_flops_s < pre.flops_s);  // causal attention and the elementwise ops besides the matmuls
+  CHECK(sum(pre.exposed) == Approx(pre.time_s).epsilon(1e-12));
+}
+
 TEST_CASE("a GPU collective pays NCCL's ring latency per step, so a 4096-way gather is not as cheap as an 8-way one",
           "[calibrated][issue22]") {
   // Issue 22 item 26: the fitted software latency was flat for any group. The calibrated model now adds the

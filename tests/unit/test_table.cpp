@@ -18,6 +18,7 @@ TEST_CASE("--table knows each field's unit from its key", "[table]") {
   CHECK(format_with_unit("train_time_s", 3.83e6) == "44.33 days");
   // FLOP counts beyond the SI prefixes, and FLOPs named mid-key.
   CHECK(format_with_unit("model_flops", 6.35e24) == "6.35e24 FLOPs");
+  CHECK(format_with_unit("flops_s", 0.02581) == "25.81 ms");  // a time part: seconds spent on FLOPs, not "FLOPs s"
   CHECK(format_with_unit("training_flops_with_remat", 1.796e15) == "1.796 PFLOPs with remat");
   CHECK(format_with_unit("peak_bf16_flops_per_s_from_geometry", 4.588e14) == "458.8 TFLOP/s from geometry");
   CHECK(format_with_unit("alpha_ici_flops_per_byte", 2550) == "2550 FLOPs/B");
