@@ -119,7 +119,11 @@ async function saved(page, selector) {
 }
 
 /** A downloaded CSV's records (RFC 4180: CRLF after each; none of the fields checked here spans lines). */
-const csvLines = (file) => file.body.toString().split('\r\n').slice(0, -1);
+// A downloaded CSV starts with the UTF-8 byte-order mark (state/csv.ts CSV_FILE_START); its records after it.
+const csvLines = (file) => {
+  const text = file.body.toString('utf8');
+  return (text.startsWith('\uFEFF') ? text.slice(1) : 'NO BYTE-ORDER MARK ' + text).split('\r\n').slice(0, -1);
+};
 
 /** The records under a CSV's results header (the block after the inputs). */
 function csvResults(lines, header) {

@@ -39,6 +39,18 @@ describe('csv', () => {
     expect(parseCsv(text)).toEqual([['a', 'b', 'c'], ['x, "y"', 'ü', ''], ['', '', ''], ['d', 'e', ''], ['1', 'true', '']]);
   });
 
+  it('writes text a spreadsheet would run as a formula after a quote, and leaves numbers alone (OWASP CSV Injection)', () => {
+    expect(csvCell('=HYPERLINK("http://x","y")')).toBe(`"'=HYPERLINK(""http://x"",""y"")"`);
+    expect(csvCell('+cmd')).toBe("'+cmd");
+    expect(csvCell('@SUM(A1)')).toBe("'@SUM(A1)");
+    expect(csvCell('\tlabel')).toBe("'\tlabel");
+    expect(csvCell('-5')).toBe('-5'); // a negative number given as text stays a number
+    expect(csvCell('-1e-3')).toBe('-1e-3');
+    expect(csvCell(-2.5)).toBe('-2.5');
+    expect(csvCell('-x')).toBe("'-x");
+    expect(csvCell('a=b')).toBe('a=b'); // only a leading sign runs
+  });
+
   it('an input whose value holds commas and quotes (a pasted config.json) reads back exactly', () => {
     const config = '{"model_type":"llama","hidden_size":4096,"num_hidden_layers":32}';
     const s = stateWith({ hf: config });

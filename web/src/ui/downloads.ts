@@ -2,7 +2,7 @@
 // answer, the plan search's and the serving search's lists): the texts are made on click, from the builders given.
 import { html, type TemplateResult } from 'lit';
 import { download } from '../charts/export';
-import { CSV_TYPE } from '../state/csv';
+import { CSV_FILE_START, CSV_TYPE } from '../state/csv';
 
 export interface Downloads {
   /** File name without extension, e.g. "scalescope-plans". */
@@ -19,5 +19,5 @@ export interface Downloads {
 export function downloadButtons(d: Downloads): TemplateResult {
   const save = (text: string, type: string, ext: string): void => download(new Blob([text], { type }), `${d.name}.${ext}`);
   return html`<button type="button" data-download=${`${d.id}json`} aria-label="Download JSON of ${d.what}" @click=${() => save(d.json(), 'application/json', 'json')}>Download JSON</button>
-    <button type="button" data-download=${`${d.id}csv`} aria-label="Download CSV of ${d.what}" ?disabled=${!d.csv} @click=${() => d.csv && save(d.csv(), CSV_TYPE, 'csv')}>Download CSV</button>`;
+    <button type="button" data-download=${`${d.id}csv`} aria-label="Download CSV of ${d.what}" ?disabled=${!d.csv} @click=${() => d.csv && save(CSV_FILE_START + d.csv(), CSV_TYPE, 'csv')}>Download CSV</button>`;
 }
