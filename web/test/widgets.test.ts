@@ -1,13 +1,17 @@
 // Widgets: their extra parameter rows go through the explorer's URL codec; the explorer link keeps only explorer
 // keys; the page's shared engine queue keeps the latest request per widget and serves widgets in turn; the pipeline
 // drawing schedules every pass without deadlock.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { EngineClient } from '../src/engine/client';
 import { defaultState } from '../src/state/params';
-import { decodeState } from '../src/state/url';
+import { decodeState, encodeState } from '../src/state/url';
 import { SharedEngine } from '../src/widgets/engine';
 import { WIDGET_ROWS, WIDGET_TABLE, decodeWidgetState, encodeWidgetState } from '../src/widgets/params';
-import { explorerQueryOf } from '../src/widgets/explorer-link';
+import { explorerQueryOf, explorerStateOf, fittingExplorerState } from '../src/widgets/explorer-link';
+import { mainScenario } from '../src/state/scenario';
+import { VIEWS } from '../src/widgets/views';
+import type { EngineModule, Evaluation } from '../src/engine/types';
+import { loadEngine } from './engine';
 import { meshFor } from '../src/state/scenario';
 import { simulatePipeline } from '../src/widgets/views/training';
 
@@ -36,6 +40,50 @@ describe('widget state', () => {
     const back = decodeState(link);
     expect(back.notices).toEqual([]);
     expect(meshFor(back.state).ok).toBe(true);
+  });
+
+  describe('the explorer link of a model-free view carries a model the engine fits (issue 20)', () => {
+    let engine: EngineModule;
+    beforeAll(async () => {
+      engine = await loadEngine();
+    });
+    const ask = (scenarios: unknown[]): Promise<Evaluation<unknown>[]> =>
+      Promise.resolve(scenarios.map((sc) => JSON.parse(engine.evaluate(JSON.stringify(sc))) as Evaluation<unknown>));
+    const fitsThere = (s: ReturnType<typeof explorerStateOf>): boolean => {
+      const m = meshFor(s);
+      if (!m.ok) return false;
+      const r = JSON.parse(engine.evaluate(JSON.stringify(mainScenario(s, m.plan)))) as Evaluation<{ memory: { fits: boolean } }>;
+      return r.ok && r.result!.memory.fits && r.diagnostics.length === 0;
+    };
+
+    it('chapter 2: a 64-chip v5p slice cannot hold the default LLaMA-3 70B; the link takes a model it holds', async () => {
+      const slice = decodeWidgetState('v=1&hw=tpu-v5p').state; // the widget's 4x4x4 default
+      const plain = explorerStateOf(VIEWS['tpu-slice'], slice);
+      expect(fitsThere(plain)).toBe(false); // 151 GB per chip of 96 GB
+      const linked = (await fittingExplorerState(VIEWS['tpu-slice'], slice, ask))!;
+      expect(plain.values['model']).toBe('llama-3-70b');
+      expect(linked.values['model']).not.toBe('llama-3-70b');
+      expect(linked.values['chips']).toBe(plain.values['chips']);
+      expect(fitsThere(linked)).toBe(true);
+    });
+
+    it('chapter 9: 8 v5e chips train no preset; the link serves the largest one they hold', async () => {
+      const eight = decodeWidgetState('v=1&hw=tpu-v5e&fsdp=4&tp=2').state;
+      const linked = (await fittingExplorerState(VIEWS['sharded-matmul'], eight, ask))!;
+      expect(linked.values['mode']).toBe('serving');
+      const m = meshFor(linked);
+      if (!m.ok) throw new Error(m.problem);
+      const r = JSON.parse(engine.evaluate(JSON.stringify(mainScenario(linked, m.plan)))) as Evaluation<{ memory: { fits: boolean } }>;
+      expect(r.ok && r.result!.memory.fits && r.diagnostics.length === 0).toBe(true);
+    });
+
+    it('a view of a model\'s plan keeps its model, fitting or not; a model-free state that fits keeps the default', async () => {
+      const planner = decodeWidgetState('v=1&chips=64&fsdp=8').state;
+      expect(await fittingExplorerState(VIEWS['training-planner'], planner, ask)).toEqual(explorerStateOf(VIEWS['training-planner'], planner));
+      const big = decodeWidgetState('v=1&hw=tpu-v5p').state;
+      expect(fitsThere(explorerStateOf(VIEWS['roofline'], big))).toBe(true);
+      expect(encodeState((await fittingExplorerState(VIEWS['roofline'], big, ask))!)).toBe(explorerQueryOf(VIEWS['roofline'], big));
+    });
   });
 
   it('reports a bad widget value in words and keeps the default', () => {

@@ -31,6 +31,8 @@ export interface View<D> {
   normalise?(s: State): State;
   /** The explorer's keys for the setup the view shows (its own keys mapped: a slice becomes a chip count). */
   toExplorer?(s: State): State;
+  /** The view shows a chip, a mesh or an op, not a model: its explorer link carries a model that fits (explorer-link.ts). */
+  modelFree?: boolean;
   compute(s: State, ask: Ask): Promise<D | null>;
   render(s: State, d: D, ctx: ViewContext): TemplateResult;
   chart?(s: State, d: D, charts: ChartsModule, width: number): Element | null;

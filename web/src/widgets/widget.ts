@@ -9,7 +9,8 @@ import { placeChart } from '../charts/plot-css';
 import { renderControl } from './controls';
 import { pageEngine, siteUrl } from './engine';
 import { decodeWidgetState, encodeWidgetState } from './params';
-import { explorerQueryOf } from './explorer-link';
+import { explorerQueryOf, fittingExplorerState } from './explorer-link';
+import { encodeState } from '../state/url';
 import { widgetStyles } from './styles';
 import { VIEWS } from './views';
 import { WidgetProblem, type ChartsModule, type View, type ViewContext } from './view';
@@ -34,6 +35,7 @@ export class ScalescopeWidget extends LitElement {
     problems: { state: true },
     notices: { state: true },
     copied: { state: true },
+    link: { state: true },
   };
 
   view = '';
@@ -46,6 +48,10 @@ export class ScalescopeWidget extends LitElement {
   problems: string[] = [];
   notices: string[] = [];
   copied = '';
+  /** The explorer's query for `for` once the engine has checked it runs and fits (explorer-link.ts). */
+  link: { for: State; query: string } | null = null;
+  /** The owner of the link's engine requests: a newer one replaces only its own, never the widget's numbers. */
+  private readonly linkOwner = {};
 
   private observer: IntersectionObserver | null = null;
   private started = false;
@@ -117,6 +123,14 @@ export class ScalescopeWidget extends LitElement {
     }
     const ask = (scenarios: unknown[]) => engine.evaluate(this, scenarios);
     engine.ready
+      .then(() => fittingExplorerState(def, state, (scenarios) => engine.evaluate(this.linkOwner, scenarios)))
+      .then(
+        (fits) => {
+          if (fits && state === this.current) this.link = { for: state, query: encodeState(fits) };
+        },
+        () => undefined, // the link stays the plain mapping; the numbers below report the engine's failure
+      );
+    engine.ready
       .then(() => def.compute(state, ask))
       .then(
         (data) => {
@@ -147,7 +161,8 @@ export class ScalescopeWidget extends LitElement {
   }
 
   private explorerHref(): string {
-    return `${siteUrl('index.html')}?${explorerQueryOf(this.def, this.current!)}`;
+    const query = this.link?.for === this.current ? this.link.query : explorerQueryOf(this.def, this.current!);
+    return `${siteUrl('index.html')}?${query}`;
   }
 
   embedCode(): string {
@@ -239,7 +254,7 @@ export class ScalescopeWidget extends LitElement {
       </form>
       ${this.renderBody(def)}
       <div class="foot">
-        <a href=${this.explorerHref()} target="_blank" rel="noopener" data-explorer-link>Open in the explorer</a>
+        <a href=${this.explorerHref()} target="_blank" rel="noopener" data-explorer-link ?data-link-checked=${this.link?.for === this.current} ?data-link-model-fitted=${this.def?.modelFree === true}>Open in the explorer</a>
         <button type="button" @click=${() => this.copyEmbed()} data-copy-embed>Copy embed code</button>
         <span class="copied" role="status" aria-live="polite">${this.copied}</span>
         <span class="src">Numbers: Scalescope engine</span>

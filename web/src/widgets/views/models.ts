@@ -66,6 +66,7 @@ function stepText(st: Step): TemplateResult {
 
 export const shardedMatmul: View<MatmulData> = {
   title: 'A sharded matmul',
+  modelFree: true,
   blurb: 'One matmul on a mesh of X × Y chips: which collectives it needs for the chosen sharding, what they cost next to the math, and the cheapest order (§3). The mesh axes X and Y take the FSDP and TP degrees.',
   controls: () => [
     { key: 'hw' }, { key: 'mm_pattern', optionLabels: PATTERN_LABELS }, { key: 'fsdp', label: 'Mesh axis X', max: 256 }, { key: 'tp', label: 'Mesh axis Y', max: 256 },

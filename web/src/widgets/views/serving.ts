@@ -111,6 +111,7 @@ const LEVEL_NAMES: Record<string, string> = { scale_up: 'NVLink domain', leaf: '
 
 export const gpuCollectives: View<GpuData> = {
   title: 'A collective at each level of a GPU cluster',
+  modelFree: true,
   blurb: 'GPUs in a node share an NVLink switch; nodes hang off leaf switches, leaves off spines (§11). The same collective over all GPUs below each level: bandwidth per GPU drops as the group leaves the node.',
   controls: () => [{ key: 'hw', choices: GPU_IDS }, { key: 'op' }, { key: 'cbytes' }, { key: 'gpus' }, { key: 'sharp' }],
   toExplorer: (s) => withValues(s, { chips: num(s, 'gpus') }),
