@@ -201,16 +201,26 @@ TEST_CASE("pipelines: the bubble is (S-1)/v microbatch times of the slowest stag
   CHECK(one.parts.bubble_s > 0);
 }
 
-TEST_CASE("a calibrated decode step costs more than the book's and is ordered by batch", "[calibrated]") {
+// LLaMA-3 70B served at TP 8 on one H100 node (the calibrated serving tests' replica).
+struct TpEightH100 {
   const ModelConfig llama = test::model("llama-3-70b");
   const Hardware h100 = test::hardware("h100-sxm");
   const Mesh tp = test::mesh_of(h100, Json{{"shape", {8}}});
   ServingInput in;
-  in.model = &llama;
-  in.hw = &h100;
-  in.mesh = &tp;
-  in.tensor = make_axis_group(tp, {0});
   const CalibrationProfile& p = *calibration_profile_for(h100);
+  TpEightH100(const TpEightH100&) = delete;  // `in` points into it
+  TpEightH100() {
+    in.model = &llama;
+    in.hw = &h100;
+    in.mesh = &tp;
+    in.tensor = make_axis_group(tp, {0});
+  }
+};
+
+TEST_CASE("a calibrated decode step costs more than the book's and is ordered by batch", "[calibrated]") {
+  const TpEightH100 node;
+  const ServingInput& in = node.in;
+  const CalibrationProfile& p = node.p;
   double previous = 0;
   for (double batch : {1.0, 16.0, 128.0, 512.0}) {
     const DecodeStep c = calibrated_decode_step(in, p, batch, 4096);
@@ -225,15 +235,11 @@ TEST_CASE("a calibrated decode step costs more than the book's and is ordered by
 
 TEST_CASE("a calibrated serving step reports each resource's whole time, and what each adds to the step (issue 20)",
           "[calibrated][issue20]") {
-  const ModelConfig llama = test::model("llama-3-70b");
-  const Hardware h100 = test::hardware("h100-sxm");
-  const Mesh tp = test::mesh_of(h100, Json{{"shape", {8}}});
-  ServingInput in;
-  in.model = &llama;
-  in.hw = &h100;
-  in.mesh = &tp;
-  in.tensor = make_axis_group(tp, {0});
-  const CalibrationProfile& p = *calibration_profile_for(h100);
+  const TpEightH100 node;
+  const ModelConfig& llama = node.llama;
+  const Hardware& h100 = node.h100;
+  const ServingInput& in = node.in;
+  const CalibrationProfile& p = node.p;
   // Batch 8 decodes memory-bound: every op's FLOPs hide under its loads, yet the FLOPs still take time ("Compute 0 s"
   // on the page was the exposed share under the name of the whole): more than 2 N B / (chips C) at the peak (8 rows
   // padded to the tile), less than the loads it hides under.

@@ -10,7 +10,6 @@ import { BASE_TABLE, cloneState, FEATURES, MODEL_IDS, type State } from '../stat
 import { encodeState } from '../state/url';
 import { fitToChip, rebalance } from '../state/degrees';
 import { mainScenario, meshFor } from '../state/scenario';
-import type { MeshPlan } from '../state/mesh';
 import { planStatus } from '../ui/results';
 import type { Ask, View } from './view';
 
@@ -51,22 +50,23 @@ export async function fittingExplorerState(view: View<unknown> | undefined, widg
   /** The largest of `states` the engine runs cleanly (undefined: none; null: the answer was replaced). */
   const largest = async (states: State[], size: Size): Promise<State | null | undefined> => {
     const meshes = states.map((c) => meshFor(c));
-    const asked = states.flatMap((c, i) => (meshes[i]!.ok ? [i] : []));
+    const asked = meshes.flatMap((m, i) => (m.ok ? [{ i, plan: m.plan }] : []));
     // The explorer's headline is calibrated where the engine has both fidelities (the `fid` row's default).
-    const answers = await ask(asked.map((i) => {
-      const sc = mainScenario(states[i]!, (meshes[i] as { plan: MeshPlan }).plan);
+    const answers = await ask(asked.map(({ i, plan }) => {
+      const sc = mainScenario(states[i]!, plan);
       return FEATURES.fidelity ? { ...sc, query: { ...sc.query, fidelity: 'calibrated' } } : sc;
     }));
     if (!answers) return null;
     let best: { state: State; size: number } | undefined;
-    asked.forEach((i, j) => {
+    asked.forEach(({ i }, j) => {
       const a = answers[j]!;
       const clean = planStatus({ state: states[i]!, mesh: meshes[i]!, main: a as Evaluation<never> }).kind === 'ok';
       if (clean && (!best || size(a) > best.size)) best = { state: states[i]!, size: size(a) };
     });
     return best?.state;
   };
-  if (!meshFor(s).ok) return s;
+  const mesh = meshFor(s);
+  if (!mesh.ok) return s;
   const asIs = await largest([s], () => 0);
   if (asIs !== undefined) return asIs ?? null;
   const batch = Number(s.values['batch']);
@@ -76,7 +76,7 @@ export async function fittingExplorerState(view: View<unknown> | undefined, widg
     if (found !== undefined) return found;
   }
   // One replica over all the widget's chips (TP over the slice), as the chapter's serving examples run.
-  const chips = (meshFor(s) as { plan: MeshPlan }).plan.chips;
+  const chips = mesh.plan.chips;
   const sbatch = Number(s.values['sbatch']);
   for (let k = 0; k < SERVING_BATCH_HALVINGS; k++) {
     const b = Math.max(1, Math.floor(sbatch / 2 ** k));

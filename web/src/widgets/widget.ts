@@ -123,14 +123,6 @@ export class ScalescopeWidget extends LitElement {
     }
     const ask = (scenarios: unknown[]) => engine.evaluate(this, scenarios);
     engine.ready
-      .then(() => fittingExplorerState(def, state, (scenarios) => engine.evaluate(this.linkOwner, scenarios)))
-      .then(
-        (fits) => {
-          if (fits && state === this.current) this.link = { for: state, query: encodeState(fits) };
-        },
-        () => undefined, // the link stays the plain mapping; the numbers below report the engine's failure
-      );
-    engine.ready
       .then(() => def.compute(state, ask))
       .then(
         (data) => {
@@ -151,7 +143,21 @@ export class ScalescopeWidget extends LitElement {
             this.fail([`The engine could not answer: ${e instanceof Error ? e.message : String(e)}`]);
           }
         },
-      );
+      )
+      // The link's check waits for the numbers, so that it never delays what the reader sees.
+      .then(() => {
+        if (state === this.current) this.checkLink(def, state, engine);
+      });
+  }
+
+  /** Asks the engine for the explorer state the link should carry (explorer-link.ts fittingExplorerState). */
+  private checkLink(def: View<unknown>, state: State, engine: ReturnType<typeof pageEngine>): void {
+    fittingExplorerState(def, state, (scenarios) => engine.evaluate(this.linkOwner, scenarios)).then(
+      (fits) => {
+        if (fits && state === this.current) this.link = { for: state, query: encodeState(fits) };
+      },
+      () => undefined, // the link stays the plain mapping; the numbers report the engine's failure
+    );
   }
 
   private fail(lines: string[]): void {
