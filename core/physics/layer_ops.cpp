@@ -182,6 +182,7 @@ bool recomputed(const LayerOp& o, Remat remat) {
     case Remat::checkpoints: return true;
     case Remat::big_matmuls: return o.kind != OpKind::matmul;
     case Remat::mlp_matmuls: return o.attention_block || o.kind != OpKind::matmul;
+    case Remat::selective: return o.kind == OpKind::attention;
   }
   return false;
 }
@@ -205,6 +206,7 @@ double saved_activation_bytes(const ModelConfig& m, bool moe_layer, const LayerS
   double elements = 0;
   switch (remat) {
     case Remat::none:  // inputs of both norms and both matmul blocks, q k v, flash's O (+ its row statistics)
+    case Remat::selective:  // the same, as the attention core is redone from q, k and v
       elements = 4.0 * ts * d + qkv_out + attn_out + up_out + act_out + routed;
       break;
     case Remat::block: elements = ts * d; break;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 namespace scalescope {
 
@@ -163,16 +164,19 @@ double attention_equals_matmuls_seq_len(const ModelConfig& m, bool causal) {
 }
 
 namespace {
-constexpr std::string_view kRematNames[] = {"none", "block", "big_matmuls", "mlp_matmuls", "checkpoints"};
+constexpr std::string_view kRematNames[] = {"none", "block", "big_matmuls", "mlp_matmuls", "checkpoints", "selective"};
 }
 
 std::optional<Remat> parse_remat(std::string_view name) {
-  for (int i = 0; i < 5; ++i)
+  for (std::size_t i = 0; i < std::size(kRematNames); ++i)
     if (kRematNames[i] == name) return static_cast<Remat>(i);
   return std::nullopt;
 }
 std::string_view remat_name(Remat r) { return kRematNames[static_cast<int>(r)]; }
-const char* remat_choices() { return "none, block, big_matmuls, mlp_matmuls, checkpoints"; }
+const std::vector<std::string>& remat_names() {
+  static const std::vector<std::string> names(std::begin(kRematNames), std::end(kRematNames));
+  return names;
+}
 
 RematCost remat_cost(const ModelConfig& m, Remat policy, double tokens, double seq_len, double k, Dtype act,
                      bool causal, FlopAccount account) {
@@ -205,6 +209,10 @@ RematCost remat_cost(const ModelConfig& m, const ParamCounts& params, Remat poli
       r.saved_width_per_layer = k * d;
       r.extra_forward_flops = layers_forward;
       break;
+    case Remat::selective:  // Korthikanti et al. 2022 §4.2: everything kept but the S x S scores; QK^T and AV redone
+      r.saved_width_per_layer = 20.0 * d;
+      r.extra_forward_flops = fwd.attention_forward;
+      break;
   }
   r.activation_bytes = bytes_per_element(act) * tokens * r.saved_width_per_layer * m.layers;
   return r;
@@ -217,7 +225,7 @@ double attention_scores_saved_bytes_per_token(const AttentionImpl& a, Remat rema
 }
 
 double dropout_masks_saved_bytes_per_token(const AttentionImpl& a, Remat remat, double width) {
-  const bool keeps_elementwise_inputs = remat == Remat::none || remat == Remat::big_matmuls;
+  const bool keeps_elementwise_inputs = remat == Remat::none || remat == Remat::big_matmuls || remat == Remat::selective;
   return a.dropout && keeps_elementwise_inputs ? 2.0 * width : 0.0;
 }
 

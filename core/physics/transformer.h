@@ -4,7 +4,9 @@
 // DeepSeek-V2 §2.1). Allocation-free.
 #pragma once
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "io/dtype.h"
 #include "specs/model.h"
@@ -79,10 +81,12 @@ double attention_equals_qkvo_seq_len(const ModelConfig& m, bool causal);
 double attention_equals_matmuls_seq_len(const ModelConfig& m, bool causal);
 
 // §2.7 remat policies (activation checkpointing).
-enum class Remat { none, block, big_matmuls, mlp_matmuls, checkpoints };
+// selective: Korthikanti et al. 2022 §4.2, the attention core (QK^T, softmax, dropout, AV) recomputed, all else kept.
+enum class Remat { none, block, big_matmuls, mlp_matmuls, checkpoints, selective };
 std::optional<Remat> parse_remat(std::string_view name);
 std::string_view remat_name(Remat r);
-const char* remat_choices();
+// Every policy's name, in the enum's order: the values a reader accepts.
+const std::vector<std::string>& remat_names();
 
 struct RematCost {
   double saved_width_per_layer = 0;  // sum of saved tensor widths per token per layer (elements)

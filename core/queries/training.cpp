@@ -138,7 +138,7 @@ TrainingInput read_training_input(const QueryContext& ctx, JsonReader& args, Dia
   in.causal = args.boolean("causal", false).value_or(true);
   in.train_tokens = args.number("train_tokens", false).value_or(0);
   in.sum_comms_model = args.choice("comms_model", false, {"max", "sum"}).value_or("max") == "sum";
-  if (auto r = args.choice("remat", false, {"none", "block", "big_matmuls", "mlp_matmuls", "checkpoints"})) in.remat = *parse_remat(*r);
+  if (auto r = args.choice("remat", false, remat_names())) in.remat = *parse_remat(*r);
   in.checkpoints_per_layer = args.number("checkpoints_per_layer", in.remat == Remat::checkpoints).value_or(0);
   if (args.choice("attention_kernel", false, {"flash", "materialized"}).value_or("flash") == "materialized")
     in.attention.kernel = AttentionKernel::materialized;

@@ -23,7 +23,7 @@ Json run_transformer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
   const Dtype param_dtype = args.dtype("param_dtype", false).value_or(Dtype::bf16);
   const Dtype kv_dtype = args.dtype("kv_dtype", false).value_or(Dtype::bf16);
   const Dtype act_dtype = args.dtype("activation_dtype", false).value_or(Dtype::bf16);
-  const auto remat_text = args.choice("remat", false, {"none", "block", "big_matmuls", "mlp_matmuls", "checkpoints"});
+  const auto remat_text = args.choice("remat", false, remat_names());
   const Remat remat = remat_text ? *parse_remat(*remat_text) : Remat::block;
   const auto k = args.number("checkpoints_per_layer", remat == Remat::checkpoints);
   if (has_errors(d)) return {};
@@ -31,7 +31,7 @@ Json run_transformer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
   const ParamCounts p = count_params(m);
   const FlopCounts f = count_flops(m, tokens, seq_len, causal);
   Json remat_all = Json::object();
-  for (Remat r : {Remat::none, Remat::block, Remat::big_matmuls, Remat::mlp_matmuls, Remat::checkpoints}) {
+  for (Remat r : {Remat::none, Remat::block, Remat::big_matmuls, Remat::mlp_matmuls, Remat::checkpoints, Remat::selective}) {
     if (r == Remat::checkpoints && !k) continue;
     const RematCost c = remat_cost(m, r, tokens, seq_len, k.value_or(0), act_dtype, causal);
     remat_all[std::string(remat_name(r))] = {{"activation_bytes", c.activation_bytes},

@@ -61,6 +61,9 @@ TEST_CASE("saved activations follow Korthikanti et al.'s equations for their fou
     // Eq. 5's 34 sbh/t: their selective recompute, which redoes attention's core, keeps what a flash kernel keeps.
     CHECK(activations_bytes(scenario(g, "flash", true, true, "none", "calibrated")) ==
           Approx(L * sbh / t * 34).epsilon(0.05));
+    // ... and their selective recompute itself: the materialized kernel's scores are redone, not kept.
+    CHECK(activations_bytes(scenario(g, "materialized", true, true, "selective", "calibrated")) ==
+          Approx(L * sbh / t * 34).epsilon(0.05));
     // Full recompute (Sec. 4.3): the layer's input alone, 2 sbh / t under sequence parallelism, whatever the kernel.
     CHECK(activations_bytes(scenario(g, "materialized", true, true, "block", "calibrated")) ==
           Approx(L * 2 * sbh / t).epsilon(0.05));
@@ -93,4 +96,27 @@ TEST_CASE("a materialized kernel adds its scores to the book's count and costs H
   REQUIRE(r["ok"] == false);
   CHECK(r["diagnostics"][0]["path"] == "/query/attention_kernel");
   CHECK(r["diagnostics"][0]["message"].get<std::string>().find("flash, materialized") != std::string::npos);
+}
+
+TEST_CASE("selective recompute redoes the attention core and nothing else (Korthikanti et al. 2022 Sec. 4.2)",
+          "[memory][issue22]") {
+  const Gpt& g = kTable3[1];  // 175B
+  auto step = [&](const char* remat, const char* fidelity) {
+    const Json r = test::run_json(scenario(g, "materialized", true, true, remat, fidelity));
+    INFO(r.dump());
+    REQUIRE(r["ok"] == true);
+    return r["result"];
+  };
+  // The book counts QK^T and AV again, as for big_matmuls (§2.7), and nothing for none.
+  const double none = step("none", "book")["hardware_flops"].get<double>();
+  CHECK(step("selective", "book")["hardware_flops"].get<double>() ==
+        Approx(step("big_matmuls", "book")["hardware_flops"].get<double>()).epsilon(1e-12));
+  CHECK(step("selective", "book")["hardware_flops"].get<double>() > none);
+  // The calibrated step redoes the attention op's forward pass only: its recompute is that op's forward time, far
+  // below full recompute's, and no linear layer is redone (the matmul time is none's).
+  const Json sel = step("selective", "calibrated"), plain = step("none", "calibrated"), full = step("block", "calibrated");
+  CHECK(sel["breakdown"]["recompute_s"].get<double>() > 0);
+  CHECK(sel["breakdown"]["recompute_s"].get<double>() < 0.1 * full["breakdown"]["recompute_s"].get<double>());
+  CHECK(sel["breakdown"]["matmul_s"].get<double>() == Approx(plain["breakdown"]["matmul_s"].get<double>()).epsilon(1e-12));
+  CHECK(sel["breakdown"]["attention_s"].get<double>() > plain["breakdown"]["attention_s"].get<double>());
 }

@@ -68,7 +68,7 @@ export type CreateScalescope = (options?: EngineModuleOptions) => Promise<Engine
 // Requests
 
 export type Dtype = 'fp32' | 'bf16' | 'fp8' | 'int8' | 'int4' | 'fp4';
-export type Remat = 'none' | 'block' | 'big_matmuls' | 'mlp_matmuls' | 'checkpoints';
+export type Remat = 'none' | 'block' | 'big_matmuls' | 'mlp_matmuls' | 'checkpoints' | 'selective';
 export type PipelineSchedule = 'gpipe' | '1f1b' | 'interleaved' | 'zero_bubble' | 'dualpipe' | 'dualpipe_v';
 /** A training matmul precision: a dtype, or a low-precision recipe (docs/api.md `training_step` precision.matmul). */
 export type MatmulPrecision = 'bf16' | 'fp8' | 'fp8_blockwise' | 'mxfp8' | 'nvfp4' | 'int8' | 'fp4';
@@ -679,7 +679,7 @@ export interface TransformerResult {
   /** Layers of each kind there is. */
   layers: LayerCounts;
   remat: string;
-  remat_policies: { big_matmuls: RemarPolicyResult; block: RemarPolicyResult; mlp_matmuls: RemarPolicyResult; none: RemarPolicyResult };
+  remat_policies: { big_matmuls: RemarPolicyResult; block: RemarPolicyResult; mlp_matmuls: RemarPolicyResult; none: RemarPolicyResult; selective: RemarPolicyResult };
   seq_len: number;
   six_n_flops_per_token: number;
   tokens: number;
@@ -957,7 +957,7 @@ export const SHAPES = {
       prefill_flops_per_key_per_layer: 'number?', decode_flops_per_key_per_layer: 'number?',
     },
     layers: LAYER_COUNTS,
-    remat_policies: { big_matmuls: REMAT_POLICY, block: REMAT_POLICY, mlp_matmuls: REMAT_POLICY, none: REMAT_POLICY },
+    remat_policies: { big_matmuls: REMAT_POLICY, block: REMAT_POLICY, mlp_matmuls: REMAT_POLICY, none: REMAT_POLICY, selective: REMAT_POLICY },
     seq_len: 'number', six_n_flops_per_token: 'number', tokens: 'number', training_flops: 'number', training_flops_per_token: 'number',
   } satisfies Shape<TransformerResult>,
   chip: {
