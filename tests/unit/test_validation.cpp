@@ -131,6 +131,37 @@ TEST_CASE("MoE training: held-out runs within the issue's bars, and each MoE fam
   CHECK(median_abs(medians) <= 0.20);
 }
 
+TEST_CASE("Korthikanti et al. 2022 Table 5: GPT 22B to 1T on A100 without a cap on large GEMMs", "[validation][issue22]") {
+  // Issue 22 item 24: on these 8 runs (end-to-end iteration times, arXiv 2205.05198 Table 5) the calibrated step
+  // was pessimistic in all 8, +2-9% at 22B and 175B and +16-19% at 1T, the A100's large-GEMM rate fitted near 56%
+  // of peak while the 1T run reached 56% MFU for the whole step. Now the runs state their attention (materialized,
+  // dropout; selective recompute as `selective`) and the fit sees them: each held run within 10%, errors of both
+  // signs, and the family held out whole (the A100 refitted without it) within 10% median.
+  const std::string family = "Korthikanti et al. 2022 Table 5 (A100)";
+  int held = 0, pessimistic = 0, runs = 0;
+  for (const auto& r : validation()["result"]["runs"]) {
+    if (r["family"] != family) continue;
+    INFO(r["id"]);
+    const double e = r["calibrated_error_frac"].get<double>();
+    ++runs;
+    pessimistic += e > 0;
+    if (r["split"] == "held") {
+      ++held;
+      CHECK(std::fabs(e) <= 0.10);
+    }
+  }
+  CHECK(runs == 8);
+  CHECK(held == 4);
+  CHECK(pessimistic < runs);
+  bool found = false;
+  for (const auto& f : validation()["result"]["family_holdout"])
+    if (f["family"] == family) {
+      found = true;
+      CHECK(f["calibrated"]["median_abs_frac"].get<double>() <= 0.10);
+    }
+  CHECK(found);
+}
+
 TEST_CASE("leave one family out: the transfer to an unseen family stays within issue 18's bars", "[validation][issue18]") {
   // Issue 18 ("A split that tests what users ask"): the gated number is leave-one-family-out, each family refitted
   // without it and then predicted, pooled over the runs in scope; the bars are the issue's, fixed before any
