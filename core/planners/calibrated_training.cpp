@@ -188,6 +188,23 @@ struct Calibrated {
   }
 };
 
+// Data shards that hold pieces of one sequence (the book's "tokens are tokens", §3.6 #61; issue 22 item 16): each
+// layer's attention needs the keys and values of the sequence's other pieces, gathered forward and again, with
+// their gradients reduce-scattered, backward, as CP's all-gather variant moves them. The pieces sit on
+// neighbouring shards of the innermost data-shard strategy, a sub-ring of `pieces` of its `degree` (priced as the
+// experts' TP sub-group is). `kv_bytes_per_token`: one token's K and V on this TP rank.
+double split_sequence_kv_s(const Calibrated& c, const TrainingInput& in, double kv_bytes_per_token) {
+  const TrainingPlan& pl = in.plan;
+  const AxisGroup& group = pl.fsdp.degree > 1 ? pl.fsdp : pl.data.degree > 1 ? pl.data : pl.expert;
+  if (group.degree <= 1) return 0;
+  const double shard_tokens = in.batch_tokens / (pl.data.degree * pl.fsdp.degree * pl.expert.degree);
+  // A shard shorter than a sequence holds a piece of ceil(S / shard) shards' sequence; a longer one shares one
+  // sequence with its neighbour.
+  const double pieces = std::min(group.degree, std::max(2.0, std::ceil(in.seq_len / shard_tokens)));
+  const double ring = ((pieces - 1.0) / pieces) / ((group.degree - 1.0) / group.degree);
+  return 3.0 * ring * c.collective_s(group, Collective::all_gather, kv_bytes_per_token * in.seq_len);
+}
+
 // One block's tensor-parallel collectives (Korthikanti et al. 2022): with sequence parallelism the block's input is
 // all-gathered forward and its output reduce-scattered (both again, transposed, backward); without it the block
 // all-reduces its output; a recomputed layer gathers its input again.
@@ -331,13 +348,15 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
     ep_layer = (4.0 + redo) * c.dispatch_s(expert_group(*in.mesh, pl), ep, routed * shape.expert_load);
   }
   double cp_layer = 0, cp_exposed_layer = 0;
+  const double kv_width = m.kv_heads * (m.qk_head_dim() + m.v_head_dim());  // MLA: up-projected per head
   if (s.context > 1) {
-    // K and V of the whole sequence pass around the ring (MLA: up-projected per head).
-    const double kv_width = m.kv_heads * (m.qk_head_dim() + m.v_head_dim());
+    // K and V of the whole sequence pass around the ring.
     const double v = p_bytes * shape.tokens * s.context * kv_width / std::min(s.tensor, m.kv_heads);
     cp_layer = 3.0 * c.collective_s(pl.context, Collective::all_gather, v);
-    cp_exposed_layer = exposed_s(cp_layer, dense.attention > 0 ? dense.attention : moe.attention, prof.overlap_frac);
   }
+  if (plan_problems(in) & kSequenceSharded) cp_layer += split_sequence_kv_s(c, in, p_bytes * kv_width / std::min(s.tensor, m.kv_heads));
+  if (cp_layer > 0)
+    cp_exposed_layer = exposed_s(cp_layer, dense.attention > 0 ? dense.attention : moe.attention, prof.overlap_frac);
   const ChipParams params = training_chip_params(in, out.ideal, count_params(m));
   const double chip_params = params.total();
   const double layers_here = layer_count;

@@ -17,7 +17,7 @@ bool divides(double a, double b) { return std::fmod(b, a) == 0; }
 // Why the model, the batch or the mesh rules out a combination of degrees (the checks of plan_problems that depend
 // on the degrees alone), or kAllowed.
 constexpr int kAllowed = -1;
-int model_rejects(const TrainingInput& in, const std::array<int, kLayoutStrategies>& g) {
+int model_rejects(const TrainingInput& in, const std::array<int, kLayoutStrategies>& g, bool split_sequences) {
   const ModelConfig& m = *in.model;
   const double tp = g[kTensor], ep = g[kExpert];
   if (!divides(tp, m.heads) || !(divides(tp, m.kv_heads) || divides(m.kv_heads, tp))) return kRejectTensorHeads;
@@ -27,7 +27,9 @@ int model_rejects(const TrainingInput& in, const std::array<int, kLayoutStrategi
   if (!divides(g[kContext], in.seq_len)) return kRejectContext;
   const double sequences = in.batch_tokens / in.seq_len;
   const double shards = static_cast<double>(g[kData]) * g[kFsdp] * g[kExpert];
-  if (std::fmod(in.batch_tokens, in.seq_len) != 0 || !divides(shards, sequences)) return kRejectWholeSequences;
+  if (std::fmod(in.batch_tokens, in.seq_len) != 0) return kRejectWholeSequences;
+  if (!divides(shards, sequences) && !(split_sequences && in.batch_tokens / g[kContext] >= shards))
+    return kRejectWholeSequences;
   return kAllowed;
 }
 
@@ -39,7 +41,7 @@ void combos_from(PlanSpace& space, std::array<int, kLayoutStrategies>& g, int s,
                          (o.max_degree[s] == 0 || left <= o.max_degree[s]);
     if (!allowed) return;
     const double chunk = space.options.min_context_chunk_tokens;
-    int reason = model_rejects(space.base, g);
+    int reason = model_rejects(space.base, g, o.split_sequences);
     if (reason == kAllowed && chunk > 0 && g[kContext] > 1 && space.base.seq_len / g[kContext] < chunk)
       reason = kRejectContextChunk;
     if (reason != kAllowed) {
@@ -143,6 +145,7 @@ KnobLists knob_lists(const PlanSpace& space, const DegreeCombo& c) {
       if (size <= (1L << 30) && (o.microbatch_sequences.empty() ||
           std::find(o.microbatch_sequences.begin(), o.microbatch_sequences.end(), size) != o.microbatch_sequences.end()))
         k.microbatch_sequences.push_back(static_cast<int>(size));
+  if (per_shard != std::floor(per_shard) && o.split_sequences) k.microbatch_sequences = {0};  // one microbatch
   k.remat = o.remats;
   if (space.base.hw->host_pcie_unidir_bytes_per_s > 0) k.offload = o.offloads;
   else k.offload = {OffloadChoice::none};
@@ -180,7 +183,8 @@ void apply_knobs(const PlanSpace& space, const DegreeCombo& c, const KnobLists& 
   p.virtual_stages = k.schedule[digit[1]].second;
   const double per_shard = space.base.batch_tokens / space.base.seq_len /
                            (static_cast<double>(c.degrees[kData]) * c.degrees[kFsdp] * c.degrees[kExpert]);
-  p.microbatches = per_shard / k.microbatch_sequences[digit[2]];
+  const int sequences = k.microbatch_sequences[digit[2]];
+  p.microbatches = sequences > 0 ? per_shard / sequences : 1.0;
   in.remat = k.remat[digit[3]];
   const OffloadChoice off = k.offload[digit[4]];
   p.offload_optimizer = off == OffloadChoice::optimizer || off == OffloadChoice::both;

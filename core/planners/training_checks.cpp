@@ -47,7 +47,8 @@ unsigned plan_problems(const TrainingInput& in) {
   if (in.batch_tokens / cp < pieces) out |= kBatchTooSmall;
   else if (std::fmod(in.batch_tokens / cp, pieces) != 0) out |= kUnevenSplit;
   // §3.6 #61: the book shards sequences too ("tokens are tokens" for the MLP); attention then needs the other
-  // pieces' keys and values, which this estimate does not cost (use 'context' axes for ring attention).
+  // pieces' keys and values, which the book's estimate does not cost and the calibrated one does
+  // (planners/calibrated_training.cpp split_sequence_kv_s; 'context' axes say it as ring attention).
   if (in.batch_tokens / cp >= pieces && std::fmod(sequences, pieces) != 0) out |= kSequenceSharded;
   if (pp > 1 && p.zero_stage >= 3 && p.fsdp.degree > 1) out |= kZero3Pipeline;
   flag(in.precision.gradients == GradientBuffer::fused && p.microbatches > 1, kFusedGradientsMicrobatches);
@@ -125,7 +126,8 @@ void check_training_plan(const TrainingInput& in, const std::string& query_path,
   if (problems & kSequenceSharded)
     add_warning(d, batch_path, "sequence_sharded",
                 format_count(sequences) + " sequences over " + format_count(pieces) +
-                    " data shards x microbatches: sequences are split, and attention's KV exchange is not costed");
+                    " data shards x microbatches: sequences are split; their keys and values cross between the shards for "
+                    "attention, which the calibrated step costs (as CP's all-gather) and the book's does not");
   if (problems & kFusedGradientsMicrobatches)
     add_diagnostic(d, query_path + "/precision/gradients", "conflicting",
                    "fused gradients (no gradient buffer) cannot accumulate over " + format_count(p.microbatches) +

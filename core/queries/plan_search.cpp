@@ -284,7 +284,8 @@ std::string empty_space_reasons(const PlanSpace& space, const TrainingInput& in)
     std::string why = kWhy[r];
     if (r == kRejectWholeSequences)
       why = "each data shard (data x fsdp x expert) gets whole sequences, and the batch's " +
-            format_count(in.batch_tokens / in.seq_len) + " sequences do not split evenly over it";
+            format_count(in.batch_tokens / in.seq_len) + " sequences do not split evenly over it" +
+            (space.options.split_sequences ? std::string() : "; include_warnings lets shards split sequences (§3.6)");
     out += (out.empty() ? "" : "; ") + format_count(static_cast<double>(space.rejected_by[r])) + " because " + why +
            " (" + reject_reason_name(r) + ")";
   }
@@ -309,6 +310,7 @@ Json run_plan_search(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
                                                        : SearchObjective::step_time;
   SpaceOptions options = read_space(args, in.precision, d);
   read_constraints(args, options, settings, d);
+  options.split_sequences = settings.include_warnings;
   const double limit = args.number("limit", false).value_or(kDefaultSpaceLimit);
   const bool count_only = args.boolean("count_only", false).value_or(false);
   const double chunk = static_cast<double>(args.integer("chunk_plans", false, 1, 1'000'000'000).value_or(0));
