@@ -284,9 +284,12 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   if (sweep_contexts.empty()) sweep_contexts.push_back(context);
   Json points = Json::array();
   for (double ctx_len : sweep_contexts) {
+    // A batch fits when its KV caches fit at their longest, the generated tokens still to come on top of the decode
+    // context (as memory.max_batch counts them: issue 22, the frontier drew 226 sequences where 219 fit).
+    const double kv_fit_seq = kv_bytes_per_sequence(in, ctx_len + (final_context - context));
     std::vector<double> batches = sweep_batches;
     if (batches.empty()) {
-      const double fit = std::floor((hbm_total - params_bytes) / kv_bytes_per_sequence(in, ctx_len));
+      const double fit = std::floor((hbm_total - params_bytes) / kv_fit_seq);
       for (double b = 1; b <= fit && b <= 1 << 20; b *= 2) batches.push_back(b);
       if (fit >= 1 && (batches.empty() || batches.back() != fit) && fit <= 1 << 20) batches.push_back(fit);
     }
@@ -296,7 +299,7 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
                         {"tokens_per_s_per_chip", b / s.step_s / chips}, {"latency_per_token_s", s.step_s},
                         {"param_load_s", s.param_load_s}, {"kv_load_s", s.kv_load_s}, {"flops_s", s.flops_s},
                         {"comms_s", s.comms_s}, {"overhead_s", s.overhead_s},
-                        {"fits", params_bytes + b * kv_bytes_per_sequence(in, ctx_len) <= hbm_total}});
+                        {"fits", params_bytes + b * kv_fit_seq <= hbm_total}});
     }
   }
   out["sweep"] = points;

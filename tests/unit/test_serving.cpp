@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include "planners/serving.h"
@@ -112,4 +114,24 @@ TEST_CASE("a deployment: replicas for a demand, prefill colocated or on prefill 
   DeploymentInput none = base;
   none.demand_tokens_per_s = 5e-324;
   CHECK(deployment_cost(none).replicas == 1);
+}
+
+TEST_CASE("the serving frontier's largest batch is memory.max_batch: KV counted at its longest in both", "[serving][issue22]") {
+  // Issue 22 ("40 against 41 sequences"): the sweep fitted its batches at the decode context, memory.max_batch at
+  // prompt + generated, so the frontier drew 226 fitting sequences of LLaMA-3 70B on a v5p 2x2x2 where 219 fit.
+  for (const char* fidelity : {"book", "calibrated"})
+    for (const double generated : {512.0, 4096.0}) {
+      INFO(fidelity << ", " << generated << " generated tokens");
+      const Json r = test::run_json({{"hardware", {{"preset", "tpu-v5p"}}}, {"model", {{"preset", "llama-3-70b"}}},
+                                     {"mesh", {{"shape", {2, 2, 2}}}},
+                                     {"query", {{"kind", "serving"}, {"batch", 32}, {"prompt_len", 8192},
+                                                {"generated_len", generated}, {"parallelism", {{"tensor", {"X", "Y", "Z"}}}},
+                                                {"fidelity", fidelity}}}});
+      REQUIRE(r["ok"] == true);
+      const double max_batch = r["result"]["memory"]["max_batch"].get<double>();
+      double largest_fitting = 0;
+      for (const Json& p : r["result"]["sweep"])
+        if (p["fits"].get<bool>()) largest_fitting = std::max(largest_fitting, p["batch"].get<double>());
+      CHECK(largest_fitting == max_batch);
+    }
 }
