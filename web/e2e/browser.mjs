@@ -676,6 +676,15 @@ async function main() {
       await chartsDrawn(page);
       await page.locator('#sweep-chart svg circle').nth(2).waitFor({ timeout: 15000 }).catch(() => {});
       check('the batch sweep frontier is drawn', (await page.locator('#sweep-chart svg circle').count()) >= 3);
+      const frontier = async () => (await page.locator('#sweep-chart svg circle').evaluateAll((cs) => cs.map((c) => c.getAttribute('cy')))).join(' ');
+      const calibratedFrontier = await frontier();
+      for (const fid of ['book', 'calibrated']) {
+        const was = await stateQuery(page);
+        await page.locator(`[data-headline] [data-fid="${fid}"]`).click();
+        await settled(page, was);
+        await chartsDrawn(page);
+        if (fid === 'book') check('the charts’ toggle redraws the frontier at the book’s fidelity, not only the scaling chart (issue 22)', (await frontier()) !== calibratedFrontier);
+      }
       const unsetParams = await page.locator('ss-controls input.num[data-key="sparams"]').inputValue();
       check('an unset parameter-count override says the model’s own count is used, not 1M (issue 22)', unsetParams === 'the model’s own', unsetParams);
       const facts = (await page.locator('ss-facts').textContent()) ?? '';

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SearchedPlanCore } from '../src/engine/types';
 import { degreesText, layoutText, settingsDifference, tieDifferenceText } from '../src/ui/plan-words';
+import { nearTieLeaders } from '../src/ui/plan-list';
 
 const TPU = { shape: [16, 16, 8], axis_names: ['X', 'Y', 'Z'] };
 const GPU = { shape: [512], axis_names: [] };
@@ -57,5 +58,14 @@ describe('the engine’s tie differences in words', () => {
   it('on GPUs, pieces of the searched GPU order read as neighbours or a stride apart', () => {
     expect(tieDifferenceText('data: X:4@128 vs X:4@64', GPU, true)).toBe('DP on 4 GPUs 128 apart vs 4 GPUs 64 apart');
     expect(tieDifferenceText('tensor: X:8@1 vs X:4@1', GPU, true)).toBe('TP on 8 neighbouring GPUs vs 4 neighbouring GPUs');
+  });
+});
+
+describe('near-tie groups (issue 22: 9 of 10 rows within 1%)', () => {
+  it('each plan within 1% of its group\'s first plan joins that group, not a chain of rows each 1% apart', () => {
+    // 10.00, 10.08, 10.09 and 10.099 lie within 1% of 10.00; 10.15 is within 1% of the row above but 1.5% from the first.
+    expect(nearTieLeaders([10, 10.08, 10.09, 10.099, 10.15, 10.2, 11])).toEqual([0, 0, 0, 0, 4, 4, 6]);
+    expect(nearTieLeaders([])).toEqual([]);
+    expect(nearTieLeaders([5])).toEqual([0]);
   });
 });

@@ -10,6 +10,7 @@ import { WIDGET_ROWS, WIDGET_TABLE, decodeWidgetState, encodeWidgetState } from 
 import { explorerQueryOf, explorerStateOf, fittingExplorerState } from '../src/widgets/explorer-link';
 import { mainScenario } from '../src/state/scenario';
 import { VIEWS } from '../src/widgets/views';
+import { withValues } from '../src/widgets/view';
 import type { EngineModule, Evaluation } from '../src/engine/types';
 import { loadEngine } from './engine';
 import { meshFor } from '../src/state/scenario';
@@ -158,5 +159,24 @@ describe('widget scenarios', () => {
     const set = { ...sc, query: { kind: 'chip', fidelity: 'calibrated' } };
     expect(bookFidelity(set)).toBe(set);
     expect(FEATURES.fidelity).toBe(true); // this engine has query.fidelity (docs/api.md)
+  });
+});
+
+describe('the serving widget offers only the TP degrees its model splits into (issue 22, chapter 7)', () => {
+  let engine: EngineModule;
+  beforeAll(async () => {
+    engine = await loadEngine();
+  });
+  it('LLaMA-2 13B (40 heads, d_ff 13,824) stops where the engine runs it: 1, 2, 4 and 8, never 16 or 32', () => {
+    const base = withValues(defaultState(WIDGET_TABLE), { model: 'llama-2-13b', mode: 'serving' });
+    const stops = VIEWS.serving!.controls(base).find((c) => c.key === 'tp')?.stops;
+    expect(stops).toEqual([1, 2, 4, 8]);
+    // The engine is the judge: every degree up to 48 runs exactly when it is a stop.
+    for (let tp = 1; tp <= 48; tp++) {
+      const s = withValues(base, { tp });
+      const m = meshFor(s);
+      const ok = m.ok && (JSON.parse(engine.evaluate(JSON.stringify(mainScenario(s, m.plan)))) as Evaluation<unknown>).ok;
+      expect([tp, ok]).toEqual([tp, stops!.includes(tp)]);
+    }
   });
 });

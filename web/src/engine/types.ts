@@ -47,7 +47,7 @@ export interface FidelityInfo {
   ideal?: IdealNumbers & { deployment?: ServingDeploymentCost };
 }
 
-export type IdealNumbers = Partial<Record<'step_s' | 'mfu_frac' | 'train_time_s' | 'train_usd' | 'tokens_per_s' | 'latency_per_token_s' | 'time_to_first_token_s' | 'tokens_per_s_per_chip' | 'usd_per_million_output_tokens', number>>;
+export type IdealNumbers = Partial<Record<'step_s' | 'mfu_frac' | 'train_time_s' | 'train_usd' | 'tokens_per_s' | 'latency_per_token_s' | 'time_to_first_token_s' | 'tokens_per_s_per_chip' | 'usd_per_million_output_tokens' | 'total_bytes', number>>;
 
 /** model_json's answer. */
 export interface ModelJson {

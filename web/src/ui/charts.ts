@@ -72,7 +72,8 @@ export class SsCharts extends LitElement {
     const ridge = r.ops.find((o) => o.ev.ok)?.ev.result?.critical_intensity_flops_per_byte;
     roof.replaceChildren(r.curve.length ? placeChart(P.rooflineChart(r.curve, ops, ridge, width), root) : document.createTextNode('The engine gave no roofline for this chip.'));
     const sweepEl = this.chartEl('sweep');
-    const served = servingOf(r);
+    // The frontier at the fidelity the charts show (the book's replica when the toggle says so).
+    const served = (r.state.values['fid'] === 'book' ? r.bookServing : undefined) ?? servingOf(r);
     if (sweepEl && served) {
       const pts = (served.sweep ?? []).filter((p) => p.latency_per_token_s > 0 && p.tokens_per_s_per_chip > 0);
       const current = { batch: Number(r.state.values['sbatch']), latency: served.latency_per_token_s, throughput: served.tokens_per_s_per_chip, fits: served.memory.fits };
@@ -130,7 +131,7 @@ export class SsCharts extends LitElement {
       <section class="panel" aria-labelledby="h-roof">
         <div class="panel-head"><h3 id="h-roof">${chartTitle('roofline', serving)}</h3>${this.downloads('roofline', 'roofline')}</div>
         <div id="roofline-chart" class="chart"></div>
-        <p class="muted">Each point is a matmul as one chip runs it (${serving ? 'decode batch' : 'tokens per chip and microbatch'}, weights after tensor parallelism). Left of the ridge: memory-bound.</p>
+        <p class="muted">Each point is a matmul as one chip runs it (${serving ? 'decode batch' : 'tokens per chip and microbatch'}, weights after tensor parallelism). Left of the ridge: memory-bound. The roof is the chip’s peak FLOP/s and HBM bandwidth (the book’s), whichever model the charts show.</p>
       </section>
       <section class="panel" aria-labelledby="h-scale">
         <div class="panel-head"><h3 id="h-scale">${chartTitle('scaling', serving)}</h3>${this.downloads('scaling', 'scaling')}</div>

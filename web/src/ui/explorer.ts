@@ -8,7 +8,7 @@ import { LitElement, html, nothing, type PropertyValues, type TemplateResult } f
 import { EngineClient, ResultCache, type BatchResult } from '../engine/client';
 import { LocalEngine } from '../engine/local';
 import type {
-  ChipResult, Evaluation, MatmulResult, PlanSearchResult, RooflineResult, SearchedPlanCore, ServingDeployment, ServingSearchResult, TransformerResult,
+  ChipResult, Evaluation, MatmulResult, PlanSearchResult, RooflineResult, SearchedPlanCore, ServingDeployment, ServingResult, ServingSearchResult, TransformerResult,
 } from '../engine/types';
 import {
   FEATURES, PRESETS, cloneState, defaultState, hardwareFields, hardwarePreset, param, type State, type Value,
@@ -457,6 +457,11 @@ export class ScalescopeExplorer extends LitElement {
     if (!client) return;
     const texts: string[] = [];
     const scaling = scalingScenarios(state).map((point) => ({ point, i: texts.push(JSON.stringify(this.chartScenario(point.scenario, state))) - 1 }));
+    // The frontier is the main replica's sweep: at the book's fidelity it needs that replica at it (issue 22: the
+    // toggle moved the scaling chart alone).
+    const mesh = this.results?.mesh;
+    const iBook = FEATURES.fidelity && isServing(state) && state.values['fid'] === 'book' && mesh?.ok
+      ? texts.push(JSON.stringify(this.chartScenario(mainScenario(state, mesh.plan), state))) - 1 : -1;
     const needCurve = !this.curveCache.has(curveKey);
     const curveStart = texts.length;
     if (needCurve) for (const c of rooflineCurveScenarios(state)) texts.push(JSON.stringify(c));
@@ -473,6 +478,7 @@ export class ScalescopeExplorer extends LitElement {
           ...this.results,
           scaling: scaling.map(({ point, i }) => ({ point, ev: r[i] as Evaluation<Planned> })),
           curve: this.curveCache.get(curveKey) ?? [],
+          bookServing: iBook >= 0 && r[iBook]?.ok ? (r[iBook]!.result as ServingResult) : undefined,
           engineMs: this.results.engineMs + batch.engineMs,
           scenarios: this.results.scenarios + texts.length,
           cached: this.results.cached + batch.cached,

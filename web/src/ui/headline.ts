@@ -57,7 +57,7 @@ export class SsHeadline extends LitElement {
   private card(m: Metric): TemplateResult {
     return html`<div class="card" data-card=${m.id}><span class="k">${m.label}</span>
       <output class="v" data-metric=${m.id} data-value=${m.value === undefined ? '' : String(m.value)}>${m.text}</output>
-      ${m.ideal ? html`<span class="ideal" data-ideal=${m.id} data-value=${String(m.ideal.value)}>book ideal ${m.ideal.text}</span>` : nothing}</div>`;
+      ${m.ideal ? html`<span class="ideal" data-ideal=${m.id} data-value=${String(m.ideal.value)}>${m.ideal.label ?? 'book ideal'} ${m.ideal.text}</span>` : nothing}</div>`;
   }
 
   /** Which model made the numbers, in words: calibrated with its error band, or the book's ideal bound. */

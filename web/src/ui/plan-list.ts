@@ -70,3 +70,21 @@ export function leftOutBecause(run: SearchRun, c: CheckedPlan): string {
   if (!listable(run).includes(c)) return [...c.problems, ...c.warnings.map((w) => w.message)].join('; ') || 'not listable';
   return `below the ${PLANS_SHOWN} plans the list shows`;
 }
+
+/** Plans whose steps lie within this fraction of their group's first plan's step are near-ties. */
+export const TIE_FRAC = 0.01;
+
+/**
+ * For each listed plan (by step, fastest first), the index of the first plan of its near-tie group: a group is the
+ * run of plans whose steps lie within TIE_FRAC of its first's (issue 22: 9 of 10 rows within 1% read as one group,
+ * each saying how it differs from the group's first, not from the row above, whose own step may be 1% further).
+ */
+export function nearTieLeaders(steps: readonly number[]): number[] {
+  const leaders: number[] = [];
+  let first = 0;
+  steps.forEach((step, i) => {
+    if (i > 0 && Math.abs(step - steps[first]!) > TIE_FRAC * steps[first]!) first = i;
+    leaders.push(first);
+  });
+  return leaders;
+}

@@ -1,7 +1,8 @@
 // <ss-plans>: "Find best plans" runs the engine's plan_search for the chips on screen; each plan the engine ranks is
 // then checked as the very training step the page would show once applied (the explorer does that), and the list
 // keeps only plans that fit and raise no warning. Each row says where its strategies sit (whole torus axes or parts of
-// them), ties say what differs (the engine's list for exact ties, the page's within 1%), plans on the Pareto front are
+// them), ties say what differs (the engine's list for exact ties; the page groups near-ties within 1% of a group's
+// first plan, each saying how it differs from it), plans on the Pareto front are
 // marked, and while the efficiencies are the book's 1.0 a sentence says the ranking is of ideal bounds. Apply sets
 // the controls. A finished search's ranked plans download as CSV and JSON (search-export.ts).
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
@@ -20,28 +21,33 @@ import { trainingOf } from './results';
 import { searchOptions } from './search-options';
 import { searchProgress } from './search-progress';
 import type { SetDetail } from './controls';
-import { listable, listedPlans, runConstraints, type CheckedPlan, type SearchRun } from './plan-list';
+import { listable, listedPlans, nearTieLeaders, runConstraints, type CheckedPlan, type SearchRun } from './plan-list';
 import { downloadButtons } from './downloads';
 import { planSearchCsv, planSearchJson } from './search-export';
 import './pareto-chart';
 
-/** Plans within this fraction of the step time of the plan above are near-ties. */
-const TIE_FRAC = 0.01;
-
 /**
- * Why a listed plan sits where it does next to the one above: the engine's exact tie (equal objective, no-overlap
- * step and memory; its own list of differences) or a near-tie the page finds (within 1% of the step).
+ * Why a listed plan sits where it does: the engine's exact tie (equal objective, no-overlap step and memory; its own
+ * list of differences) or membership of a near-tie group (steps within 1% of the group's first plan, `leader`),
+ * saying how it differs from that plan. The group's first plan says which rows follow it.
  */
-function tieNote(c: CheckedPlan, above: CheckedPlan | undefined, listed: readonly CheckedPlan[], run: SearchRun): TemplateResult | typeof nothing {
-  const p = c.plan;
+function tieNote(i: number, leaders: readonly number[], listed: readonly CheckedPlan[], run: SearchRun): TemplateResult | typeof nothing {
+  const p = listed[i]!.plan;
   const mesh = run.mesh;
   if (p.tie) {
     const at = listed.findIndex((x) => x.plan.rank === p.tie!.with_rank);
     const differs = p.tie.differs.map((d) => tieDifferenceText(d, mesh, run.gpu)).join('; ') || 'nothing the engine reports';
     return html`<span class="help tie" data-tie=${p.tie.with_rank} title="the same step time, step without overlap and memory per chip">Ties with ${at >= 0 ? `#${at + 1}` : `the engine’s plan ${p.tie.with_rank}`}: ${differs}.</span>`;
   }
-  if (!above || Math.abs(p.step_s - above.plan.step_s) > TIE_FRAC * above.plan.step_s) return nothing;
-  return html`<span class="help tie" data-near-tie>Within 1% of #${listed.indexOf(above) + 1}: ${settingsDifference(p, above.plan, mesh)}.</span>`;
+  const leader = leaders[i]!;
+  if (leader === i) {
+    const last = leaders.lastIndexOf(i);
+    if (last === i) return nothing;
+    const steps = listed.slice(i, last + 1).map((x) => x.plan.step_s);
+    const spread = Math.max(...steps) / Math.min(...steps) - 1;
+    return html`<span class="help tie" data-tie-group=${last - i + 1}>#${i + 1}–#${last + 1} step within ${fmtPercent(spread)} of each other, closer than the estimate’s accuracy: choose among them by memory, threshold or cost; each says how it differs from this one.</span>`;
+  }
+  return html`<span class="help tie" data-near-tie=${leader + 1}>Within 1% of #${leader + 1}: ${settingsDifference(p, listed[leader]!.plan, mesh)}.</span>`;
 }
 
 /** "2.94M plans in the space, 2.33M evaluated (604k layouts skipped: ...), ..., 20 on the Pareto front; 2.4 s in 12 chunks (2,395 ms in the engine)." */
@@ -82,6 +88,7 @@ export class SsPlans extends LitElement {
 
   private table(state: State, run: SearchRun, stale: boolean): TemplateResult {
     const listed = listedPlans(run);
+    const leaders = nearTieLeaders(listed.map((c) => c.plan.step_s));
     const hidden = run.checked.length - listable(run).length;
     return html`
       ${hidden ? html`<p class="muted" data-plans-hidden=${hidden}>${hidden} of the ${run.checked.length} plans the engine ranked are left out: they do not fit in HBM or raise a warning once applied.</p>` : nothing}
@@ -94,12 +101,13 @@ export class SsPlans extends LitElement {
             const p = c.plan;
             const current = !stale && isCurrentPlan(state, p, run.mesh);
             const s = planSettings(p, run.mesh);
-            return html`<tr data-plan=${i} data-rank=${c.rank} data-step=${String(p.step_s)} data-tp=${p.degrees.tensor} class=${current ? 'current' : ''} aria-current=${current ? 'true' : 'false'}>
+            const rowClass = [current ? 'current' : '', leaders[i] !== i ? 'near-tie' : ''].filter(Boolean).join(' ');
+            return html`<tr data-plan=${i} data-rank=${c.rank} data-step=${String(p.step_s)} data-tp=${p.degrees.tensor} class=${rowClass} aria-current=${current ? 'true' : 'false'}>
               <td>${i + 1}</td>
               <th scope="row"><span class="plan-deg">${s.degrees}</span>${p.pareto ? html` <span class="badge pareto" data-pareto title="On the Pareto front: no other plan is both faster and lighter in memory per chip">Pareto</span>` : nothing}${current ? html` <span class="badge">on screen</span>` : nothing}
                 <span class="help" data-plan-layout>${s.layout}</span>
                 <span class="help">${[s.zero, s.schedule, s.microbatches, s.remat].filter(Boolean).join(' · ')}</span>
-                ${tieNote(c, listed[i - 1], listed, run)}</th>
+                ${tieNote(i, leaders, listed, run)}</th>
               <td>${fmtSeconds(p.step_s)} <span class="help">${p.bound}-bound</span>${p.ideal ? html`<span class="help" data-plan-ideal>book ideal ${fmtSeconds(p.ideal.step_s)}</span>` : nothing}</td>
               <td>${fmtPercent(p.mfu_frac)}</td>
               <td>${fmtBytes(p.memory_bytes)} ${p.fits ? html`<span class="ok-mark" aria-label="fits">✓</span>` : html`<span class="worse" data-no-fit>✗ does not fit</span>`}

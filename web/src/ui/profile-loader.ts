@@ -99,7 +99,7 @@ export class SsProfileLoader extends LitElement {
     return html`<details class="more profile" data-profile ?open=${on || this.opened || message !== null}
       @toggle=${(e: Event) => (this.opened = (e.target as HTMLDetailsElement).open)}>
       <summary>Calibration profile${mine ? html` <span class="badge">yours</span>` : on ? html` <span class="badge">not in this browser</span>` : nothing}</summary>
-      <p class="help">The calibrated numbers use a profile fitted on published runs. Use your own: a profile (the format of calibration_profiles/&lt;id&gt;.json) or a whole calibrate result, whose profile for this chip is taken. The engine checks it; this browser keeps it and the link names it.</p>
+      <p class="help">The calibrated numbers use a profile: the efficiencies of this chip fitted on published, measured runs. To use your own cluster’s, fit one on a few of your measured runs with Scalescope’s calibrate command, then load the file it writes for this chip here, or paste it (a whole calibrate answer works too: the page takes this chip’s profile from it). The engine checks it; this browser keeps it and the link names it.</p>
       <p class="profile-status" data-profile-status>${this.status()}</p>
       <div class="ctl"><label for="c-cal-file">Profile file (.json)</label>
         <input type="file" id="c-cal-file" accept=".json,application/json" @change=${(e: Event) => void this.onFile(e)} /></div>

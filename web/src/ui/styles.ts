@@ -126,6 +126,7 @@ export const styles = [barStyles, css`
   .plans .plan-deg { font-weight: 600; }
   .badge.pareto { background: #dcebf7; color: #123f66; }
   .plans tr.current { background: #eef5fb; }
+  .plans tr.near-tie > td:first-child { border-left: 3px solid #c8d3dd; }  /* a near-tie group's later rows */
   .plans.stale { opacity: 0.5; }
   .plans .worse { color: #8a1c12; }
   .plans .ok-mark { color: #135c2b; }

@@ -6,7 +6,9 @@ import { COLOURS, COMMS_COLOURS, fmtBytes, fmtBytesPerS, fmtCount, fmtSeconds, f
 import { bars } from '../../charts/bars';
 import { describePlan, type MeshPlan } from '../../state/mesh';
 import { MODEL_IDS, type State } from '../../state/params';
-import { mainScenario, meshFor } from '../../state/scenario';
+import { baseModel, effectiveModel, mainScenario, meshFor } from '../../state/scenario';
+import { degreeStops } from '../../state/degrees';
+import { controlParam, type ControlSpec } from '../controls';
 import { card, need, warningBox, warnings, WidgetProblem, withValues, type View } from '../view';
 import { GPU_IDS, hardwareOfState, opName } from './basics';
 
@@ -30,10 +32,16 @@ export const serving: View<ServingData> = {
   title: 'Serving: latency and throughput',
   blurb: 'One serving replica decoding a batch (§7–§8): where a decode step’s time goes, and how latency per token trades against throughput per chip as the batch grows (the curve), at the chosen context and at other contexts (faint).',
   normalise: (s) => (s.values['mode'] === 'serving' ? s : withValues(s, { mode: 'serving' })),
-  controls: () => [
-    { key: 'model', choices: MODEL_IDS }, { key: 'tp', label: 'Chips (TP)', max: 256 }, { key: 'sbatch', max: 4096 },
-    { key: 'prompt', label: 'Context (prompt tokens)', max: 131072 }, { key: 'wdt' }, { key: 'kvdt' },
-  ],
+  controls: (s) => {
+    // TP stops at the degrees the model splits into (a 40-head model: 1, 2, 4, 5, 8, 10, 20, 40), as the
+    // explorer's slider does: 16 would be a problem box where the widget's bars were (issue 22).
+    const tp: ControlSpec = { key: 'tp', label: 'Chips (TP)', max: 256 };
+    const stops = degreeStops(controlParam(tp), s, effectiveModel(baseModel(s), s));
+    return [
+      { key: 'model', choices: MODEL_IDS }, { ...tp, ...(stops ? { stops } : {}) }, { key: 'sbatch', max: 4096 },
+      { key: 'prompt', label: 'Context (prompt tokens)', max: 131072 }, { key: 'wdt' }, { key: 'kvdt' },
+    ];
+  },
   async compute(s, ask) {
     const m = meshFor(s);
     if (!m.ok) throw new WidgetProblem([m.problem]);
