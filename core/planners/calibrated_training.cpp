@@ -197,7 +197,10 @@ double split_sequence_kv_s(const Calibrated& c, const TrainingInput& in, double 
   const TrainingPlan& pl = in.plan;
   const AxisGroup& group = pl.fsdp.degree > 1 ? pl.fsdp : pl.data.degree > 1 ? pl.data : pl.expert;
   if (group.degree <= 1) return 0;
-  const double shard_tokens = in.batch_tokens / (pl.data.degree * pl.fsdp.degree * pl.expert.degree);
+  const double shards = pl.data.degree * pl.fsdp.degree * pl.expert.degree;
+  // Whole sequences on every shard, split only over its microbatches: the earlier pieces' K and V are on the chip.
+  if (std::fmod(in.batch_tokens / in.seq_len, shards) == 0) return 0;
+  const double shard_tokens = in.batch_tokens / shards;
   // A shard shorter than a sequence holds a piece of ceil(S / shard) shards' sequence; a longer one shares one
   // sequence with its neighbour.
   const double pieces = std::min(group.degree, std::max(2.0, std::ceil(in.seq_len / shard_tokens)));

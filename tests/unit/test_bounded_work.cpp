@@ -199,6 +199,16 @@ TEST_CASE("plan_search with include_warnings finds the book's 1024 x 4 plan that
   const Json book = run(scenario(step));
   REQUIRE(book["ok"] == true);
   CHECK(book["result"]["time"]["comms"]["context_s"].get<double>() == 0);
+
+  // Sequences split only over one shard's microbatches (6 per shard in 12 microbatches) exchange nothing: the
+  // earlier pieces' K and V are on the chip.
+  const Json micro = run({{"hardware", {{"preset", "tpu-v5p"}}}, {"model", {{"preset", "llama-2-13b"}}},
+                          {"mesh", {{"shape", {4, 4, 4}}}},
+                          {"query", {{"kind", "training_step"}, {"batch_tokens", 96.0 * 32768}, {"seq_len", 32768},
+                                     {"parallelism", {{"fsdp", 16}, {"tensor", 4}, {"microbatches", 12}}}}}});
+  REQUIRE(micro["ok"] == true);
+  CHECK(has_code(micro, "sequence_sharded"));
+  CHECK(micro["result"]["time"]["comms"]["context_s"].get<double>() == 0);
 }
 
 TEST_CASE("serving_search: repeated entries are one point, the product of its lists is capped, a tiny demand is one replica",

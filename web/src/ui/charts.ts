@@ -131,7 +131,7 @@ export class SsCharts extends LitElement {
       <section class="panel" aria-labelledby="h-roof">
         <div class="panel-head"><h3 id="h-roof">${chartTitle('roofline', serving)}</h3>${this.downloads('roofline', 'roofline')}</div>
         <div id="roofline-chart" class="chart"></div>
-        <p class="muted">Each point is a matmul as one chip runs it (${serving ? 'decode batch' : 'tokens per chip and microbatch'}, weights after tensor parallelism). Left of the ridge: memory-bound. The roof is the chip’s peak FLOP/s and HBM bandwidth (the book’s), whichever model the charts show.</p>
+        <p class="muted">Each point is a matmul as one chip runs it (${serving ? 'decode batch' : 'tokens per chip and microbatch'}, weights after tensor parallelism). Left of the ridge: memory-bound. The roof is the chip’s peak FLOP/s and HBM bandwidth (the book’s), whichever model the charts show; points that would hide one another are stacked a step above it (their numbers are exact in the table).</p>
       </section>
       <section class="panel" aria-labelledby="h-scale">
         <div class="panel-head"><h3 id="h-scale">${chartTitle('scaling', serving)}</h3>${this.downloads('scaling', 'scaling')}</div>
