@@ -192,7 +192,8 @@ struct Calibrated {
 // layer's attention needs the keys and values of the sequence's other pieces, gathered forward and again, with
 // their gradients reduce-scattered, backward, as CP's all-gather variant moves them. The pieces sit on
 // neighbouring shards of the innermost data-shard strategy, a sub-ring of `pieces` of its `degree` (priced as the
-// experts' TP sub-group is). `kv_bytes_per_token`: one token's K and V on this TP rank.
+// experts' TP sub-group is). `kv_bytes_per_token`: one token's K and V on this TP rank. Zero unless some shard holds
+// part of a sequence (the `sequence_sharded` warning's case across shards; plan_problems need not be asked again).
 double split_sequence_kv_s(const Calibrated& c, const TrainingInput& in, double kv_bytes_per_token) {
   const TrainingPlan& pl = in.plan;
   const AxisGroup& group = pl.fsdp.degree > 1 ? pl.fsdp : pl.data.degree > 1 ? pl.data : pl.expert;
@@ -351,13 +352,12 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
     ep_layer = (4.0 + redo) * c.dispatch_s(expert_group(*in.mesh, pl), ep, routed * shape.expert_load);
   }
   double cp_layer = 0, cp_exposed_layer = 0;
-  const double kv_width = m.kv_heads * (m.qk_head_dim() + m.v_head_dim());  // MLA: up-projected per head
-  if (s.context > 1) {
-    // K and V of the whole sequence pass around the ring.
-    const double v = p_bytes * shape.tokens * s.context * kv_width / std::min(s.tensor, m.kv_heads);
-    cp_layer = 3.0 * c.collective_s(pl.context, Collective::all_gather, v);
-  }
-  if (plan_problems(in) & kSequenceSharded) cp_layer += split_sequence_kv_s(c, in, p_bytes * kv_width / std::min(s.tensor, m.kv_heads));
+  // One token's K and V on this TP rank (MLA: up-projected per head).
+  const double kv_bytes_per_token =
+      p_bytes * m.kv_heads * (m.qk_head_dim() + m.v_head_dim()) / std::min(s.tensor, m.kv_heads);
+  // K and V of the whole sequence pass around the ring.
+  if (s.context > 1) cp_layer = 3.0 * c.collective_s(pl.context, Collective::all_gather, kv_bytes_per_token * shape.tokens * s.context);
+  cp_layer += split_sequence_kv_s(c, in, kv_bytes_per_token);
   if (cp_layer > 0)
     cp_exposed_layer = exposed_s(cp_layer, dense.attention > 0 ? dense.attention : moe.attention, prof.overlap_frac);
   const ChipParams params = training_chip_params(in, out.ideal, count_params(m));

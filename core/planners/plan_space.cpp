@@ -12,6 +12,9 @@ namespace {
 
 enum { kData, kFsdp, kTensor, kPipeline, kExpert, kContext };
 
+// The microbatch size of a shard that holds part of a sequence (SpaceOptions::split_sequences): one microbatch.
+constexpr int kPartOfASequence = 0;
+
 bool divides(double a, double b) { return std::fmod(b, a) == 0; }
 
 // Why the model, the batch or the mesh rules out a combination of degrees (the checks of plan_problems that depend
@@ -145,7 +148,7 @@ KnobLists knob_lists(const PlanSpace& space, const DegreeCombo& c) {
       if (size <= (1L << 30) && (o.microbatch_sequences.empty() ||
           std::find(o.microbatch_sequences.begin(), o.microbatch_sequences.end(), size) != o.microbatch_sequences.end()))
         k.microbatch_sequences.push_back(static_cast<int>(size));
-  if (per_shard != std::floor(per_shard) && o.split_sequences) k.microbatch_sequences = {0};  // one microbatch
+  if (per_shard != std::floor(per_shard) && o.split_sequences) k.microbatch_sequences = {kPartOfASequence};
   k.remat = o.remats;
   if (space.base.hw->host_pcie_unidir_bytes_per_s > 0) k.offload = o.offloads;
   else k.offload = {OffloadChoice::none};
@@ -184,7 +187,7 @@ void apply_knobs(const PlanSpace& space, const DegreeCombo& c, const KnobLists& 
   const double per_shard = space.base.batch_tokens / space.base.seq_len /
                            (static_cast<double>(c.degrees[kData]) * c.degrees[kFsdp] * c.degrees[kExpert]);
   const int sequences = k.microbatch_sequences[digit[2]];
-  p.microbatches = sequences > 0 ? per_shard / sequences : 1.0;
+  p.microbatches = sequences == kPartOfASequence ? 1.0 : per_shard / sequences;
   in.remat = k.remat[digit[3]];
   const OffloadChoice off = k.offload[digit[4]];
   p.offload_optimizer = off == OffloadChoice::optimizer || off == OffloadChoice::both;

@@ -135,24 +135,25 @@ TEST_CASE("Korthikanti et al. 2022 Table 5: GPT 22B to 1T on A100 without a cap 
   // Issue 22 item 24: on these 8 runs (end-to-end iteration times, arXiv 2205.05198 Table 5) the calibrated step
   // was pessimistic in all 8, +2-9% at 22B and 175B and +16-19% at 1T, the A100's large-GEMM rate fitted near 56%
   // of peak while the 1T run reached 56% MFU for the whole step. Now the runs state their attention (materialized,
-  // dropout; selective recompute as `selective`) and the fit sees them: each held run within 10%, errors of both
-  // signs, and the family held out whole (the A100 refitted without it) within 10% median.
+  // dropout; selective recompute as `selective`) and the fit sees them: each held run within 10%, the held runs'
+  // errors of both signs, and the family held out whole (the A100 refitted without it) within 10% median.
   const std::string family = "Korthikanti et al. 2022 Table 5 (A100)";
-  int held = 0, pessimistic = 0, runs = 0;
+  int held = 0, held_pessimistic = 0, runs = 0;
   for (const auto& r : validation()["result"]["runs"]) {
     if (r["family"] != family) continue;
     INFO(r["id"]);
     const double e = r["calibrated_error_frac"].get<double>();
     ++runs;
-    pessimistic += e > 0;
     if (r["split"] == "held") {
       ++held;
+      held_pessimistic += e > 0;
       CHECK(std::fabs(e) <= 0.10);
     }
   }
   CHECK(runs == 8);
   CHECK(held == 4);
-  CHECK(pessimistic < runs);
+  CHECK(held_pessimistic > 0);  // errors of both signs on the runs the fit never saw
+  CHECK(held_pessimistic < held);
   bool found = false;
   for (const auto& f : validation()["result"]["family_holdout"])
     if (f["family"] == family) {

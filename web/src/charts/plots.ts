@@ -21,14 +21,14 @@ export interface OpPoint extends RooflinePoint {
 }
 
 export function rooflineChart(curve: RooflinePoint[], ops: OpPoint[], ridge: number | undefined, width: number): HTMLElement {
-  const marginLeft = 86, marginRight = 20, r = 6;
-  // Overlapping points are lifted a step each (r + 7 px) so that every one stays visible; their tips and the table
+  const marginLeft = 86, marginRight = 20, r = 6, liftPx = r + 7;
+  // Overlapping points are lifted a step each (liftPx) so that every one stays visible; their tips and the table
   // give the exact numbers.
   const xs = curve.map((p) => p.intensity);
   const levels = xs.length ? stackLevels(ops.map((o) => o.intensity), [Math.min(...xs), Math.max(...xs)], width - marginLeft - marginRight, 2 * r + 2) : ops.map(() => 0);
   const marks: Plot.Markish[] = [
     Plot.line(curve, { x: 'intensity', y: 'attainable', stroke: ROOFLINE.curve, strokeWidth: 2 }),
-    ...[...new Set(levels)].map((level) => Plot.dot(ops.filter((_, i) => levels[i] === level), { x: 'intensity', y: 'attainable', dy: -level * (r + 7), stroke: 'name', fill: 'name', fillOpacity: ROOFLINE.opFillOpacity, r, symbol: 'name', strokeWidth: 2 })),
+    ...[...new Set(levels)].map((level) => Plot.dot(ops.filter((_, i) => levels[i] === level), { x: 'intensity', y: 'attainable', dy: -level * liftPx, stroke: 'name', fill: 'name', fillOpacity: ROOFLINE.opFillOpacity, r, symbol: 'name', strokeWidth: 2 })),
     Plot.tip(ops, Plot.pointer({ x: 'intensity', y: 'attainable', title: (d: OpPoint) => `${d.name}\nintensity ${fmtCount(d.intensity)} FLOPs/byte\n${siUnit(d.attainable, 'FLOP/s')} (${d.bound}-bound)` })),
   ];
   if (ridge !== undefined && Number.isFinite(ridge)) {
@@ -38,7 +38,7 @@ export function rooflineChart(curve: RooflinePoint[], ops: OpPoint[], ridge: num
   const chart = Plot.plot({
     width,
     height: 300,
-    marginTop: 20 + Math.max(0, ...levels) * (r + 7),  // room above the roof for the lifted points
+    marginTop: 20 + Math.max(0, ...levels) * liftPx,  // room above the roof for the lifted points
     marginLeft,
     marginRight,
     color: { legend: true, type: 'categorical', scheme: 'dark2' },

@@ -33,8 +33,8 @@ export const serving: View<ServingData> = {
   blurb: 'One serving replica decoding a batch (§7–§8): where a decode step’s time goes, and how latency per token trades against throughput per chip as the batch grows (the curve), at the chosen context and at other contexts (faint).',
   normalise: (s) => (s.values['mode'] === 'serving' ? s : withValues(s, { mode: 'serving' })),
   controls: (s) => {
-    // TP stops at the degrees the model splits into (a 40-head model: 1, 2, 4, 5, 8, 10, 20, 40), as the
-    // explorer's slider does: 16 would be a problem box where the widget's bars were (issue 22).
+    // TP stops at the degrees the model splits into, its heads, KV heads and d_ff (LLaMA-2 13B: 1, 2, 4, 8), as
+    // the explorer's slider does: 16 would be a problem box where the widget's bars were (issue 22).
     const tp: ControlSpec = { key: 'tp', label: 'Chips (TP)', max: 256 };
     const stops = degreeStops(controlParam(tp), s, effectiveModel(baseModel(s), s));
     return [
