@@ -40,20 +40,23 @@ void measure(const char* name, F&& body, double min_seconds = 0.3) {
 }
 
 // One whole plan search, timed: its space, the plans it evaluated, plans per second.
+// `priced_all`: the calibrated step of every plan, without the bound that skips plans which cannot win.
 void time_search(const char* name, const scalescope::TrainingInput& in, const scalescope::SpaceOptions& options,
-                 const scalescope::CalibrationProfile* profile = nullptr) {
+                 const scalescope::CalibrationProfile* profile = nullptr, bool priced_all = false) {
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
   const scalescope::PlanSpace space = scalescope::build_plan_space(in, options);
   scalescope::SearchSettings settings;
   settings.evaluate = scalescope::step_evaluator(profile);
+  if (priced_all) settings.evaluate.bound = nullptr;
   scalescope::PlanSearchState state;
   scalescope::continue_search(space, settings, state, 0);
   const double elapsed = std::chrono::duration<double>(clock::now() - start).count();
   g_sink = g_sink + (state.best.empty() ? 0.0 : state.best.front().step.step_s);
-  std::printf("%-40s %12.0f plans/s  %8.3f s for %lld plans (%lld evaluated, %lld equivalent layouts skipped)\n", name,
-              static_cast<double>(state.counts.evaluated) / elapsed, elapsed, space.size, state.counts.evaluated,
-              state.counts.equivalent);
+  std::printf("%-40s %12.0f plans/s  %8.3f s for %lld plans (%lld evaluated, %lld equivalent layouts skipped, %lld "
+              "not priced: their bound could not win)\n",
+              name, static_cast<double>(state.counts.evaluated) / elapsed, elapsed, space.size, state.counts.evaluated,
+              state.counts.equivalent, state.counts.bounded);
 }
 
 // Every setting the search knows, allowed at once (the default space leaves the opt-in ones out).
@@ -145,9 +148,17 @@ int main() {
   pod_job.mesh = &full_pod;
   pod_job.batch_tokens = 4194304;
   time_search("plan search, LLaMA-3 70B, v5p 16x20x28", pod_job, SpaceOptions{});
-  // The same spaces ranked by the calibrated step (plan_search's default fidelity).
-  time_search("calibrated plan search, 4096 H100", gpu_job, SpaceOptions{}, calibration_profile_for(gpu));
-  time_search("calibrated plan search, v5p 16x20x28", pod_job, SpaceOptions{}, calibration_profile_for(tpu));
+  // The same spaces ranked by the calibrated step (plan_search's default fidelity), and the explorer's default
+  // search (v5p 16x16x8, 4M tokens); then each priced plan by plan, without the bound (issue 20).
+  const Mesh page_pod = parse_mesh(Json{{"shape", {16, 16, 8}}}, "/mesh", tpu, d);
+  TrainingInput page_job = pod_job;
+  page_job.mesh = &page_pod;
+  for (bool all : {false, true}) {
+    const std::string how = all ? " (every plan priced)" : "";
+    time_search(("calibrated plan search, 4096 H100" + how).c_str(), gpu_job, SpaceOptions{}, calibration_profile_for(gpu), all);
+    time_search(("calibrated plan search, v5p 16x20x28" + how).c_str(), pod_job, SpaceOptions{}, calibration_profile_for(tpu), all);
+    time_search(("calibrated plan search, v5p 16x16x8" + how).c_str(), page_job, SpaceOptions{}, calibration_profile_for(tpu), all);
+  }
 
   // Today's models (issue 17): DeepSeek-V3 (MLA, 3 dense + 58 MoE layers, one MTP module) on 256 B200 as Megatron-
   // Bridge runs it (PP8 x VP2, EP32 over the data ranks, MXFP8, DeepEP with EP overlap), one calibrated step: the

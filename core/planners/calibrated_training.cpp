@@ -233,17 +233,94 @@ AxisGroup expert_group(const Mesh& mesh, const TrainingPlan& pl) {
 
 }  // namespace
 
+bool gathers_layers(const TrainingPlan& pl, const TrainingStep& ideal) {
+  // ZeRO-3 gathers every layer's weights over FSDP and the non-expert ones over the expert ranks as well.
+  return pl.zero_stage >= 3 && (ideal.fsdp > 1 || ideal.expert > 1);
+}
+
+LayerShape microbatch_shape(const TrainingInput& in, const TrainingStep& ideal) {
+  const TrainingPlan& pl = in.plan;
+  LayerShape shape;
+  shape.tokens = ideal.microbatch_tokens;
+  shape.seq_len = in.seq_len;
+  shape.causal = in.causal;
+  shape.tensor = ideal.tensor;
+  shape.sequence_parallel = pl.sequence_parallel;
+  shape.expert = expert_parallel_degree(pl);
+  shape.expert_tensor = expert_tensor_degree(pl);
+  shape.expert_load = in.model->is_moe() ? expert_load(in.moe) : 1.0;
+  shape.activations = in.precision.params;
+  shape.attention = in.attention;
+  const bool low_precision = bytes_per_element(in.precision.matmul) < bytes_per_element(Dtype::bf16);
+  shape.weights = low_precision ? in.precision.matmul : in.precision.params;
+  return shape;
+}
+
+CalibratedMemory calibrated_memory(const TrainingInput& in, const TrainingStep& ideal, const LayerShape& shape,
+                                   const LayerCounts& here, double gathered_layer_bytes) {
+  const ModelConfig& m = *in.model;
+  const double p_bytes = bytes_per_element(in.precision.params);
+  const double mtp = m.mtp_layers > 0 ? std::min(in.mtp_layers, m.mtp_layers) : 0.0;
+  const double saved_dense = saved_activation_bytes(m, false, shape, in.remat, in.checkpoints_per_layer);
+  const double saved_moe = m.is_moe() ? saved_activation_bytes(m, true, shape, in.remat, in.checkpoints_per_layer) : 0.0;
+  CalibratedMemory out;
+  out.activations_bytes = (here.dense() * saved_dense + (here.moe() + mtp) * saved_moe) * ideal.in_flight_microbatches;
+  out.transient_bytes = 2.0 * gathered_layer_bytes + 2.0 * p_bytes * shape.tokens * m.vocab / ideal.tensor +
+                        (in.remat == Remat::none ? 0.0 : saved_activation_bytes(m, m.is_moe(), shape, Remat::none, 0));
+  out.total_bytes = ideal.params_bytes + ideal.grads_bytes + ideal.master_bytes + ideal.optimizer_bytes +
+                    out.activations_bytes + ideal.context_buffers_bytes + out.transient_bytes;
+  return out;
+}
+
+bool calibrated_step_bound(const TrainingInput& in, const CalibrationProfile& prof, CalibratedStepBound& out) {
+  TrainingStep& ideal = out.ideal;
+  training_step_memory(in, out.counts, ideal);
+  out.counts.model_counted = true;
+  // A model of several layer kinds cut into stages: the busiest stage, whose memory this is, is the slowest one. A
+  // target MFU prices the book's compute from model FLOPs, with no rate to compare.
+  if ((ideal.pipeline > 1 && in.model->pattern.runs.size() > 1) || in.target_mfu_frac > 0) return false;
+  // The book runs every FLOP at peak; the calibrated step runs none faster than the best of its fitted rates, so
+  // the book's compute (with the bubble) scaled to that rate is still below it.
+  const double book_rate = in.hw->peak(in.precision.matmul) * in.efficiency.flops_frac;
+  const bool low_precision = bytes_per_element(in.precision.matmul) < bytes_per_element(Dtype::bf16);
+  const double best_rate = std::max({in.hw->peak(Dtype::bf16) * std::max(prof.matmul_frac, prof.attention_frac),
+                                     low_precision ? in.hw->peak(in.precision.matmul) * prof.low_precision_frac : 0.0});
+  out.step_s = (ideal.compute_s + ideal.bubble_s) * book_rate / best_rate;
+  const LayerCounts& here = ideal.stage_kinds;
+  double gathered = 0;
+  if (gathers_layers(in.plan, ideal))
+    gathered = out.counts.chip.total() * bytes_per_element(in.precision.params) / here.total();
+  out.total_bytes = calibrated_memory(in, ideal, microbatch_shape(in, ideal), here, gathered).total_bytes;
+  return true;
+}
+
+void tighten_step_bound(const TrainingInput& in, CalibratedStepBound& out) {
+  TrainingStep& ideal = out.ideal;
+  training_step_time(in, out.counts, ideal);
+  // The book's step is the slowest of compute, HBM and comms. Its HBM and comms are kept but for the terms it can
+  // price above the calibrated step: host offload, which the calibrated step takes as hidden, and the expert
+  // exchange with the DCN part it shares (the book's flat all-to-all over an expert group that leaves the NVLink
+  // domain costs up to 15x the calibrated dispatch).
+  const bool experts = ideal.expert > 1 && in.model->is_moe();
+  double comms = 0;
+  for (int i = 0; i < kCommParts; ++i) {
+    if (experts && (i == int(CommPart::expert) || i == int(CommPart::dcn))) continue;
+    comms = in.sum_comms_model ? comms + ideal.comms_s[i] : std::max(comms, ideal.comms_s[i]);
+  }
+  out.step_s = std::max({out.step_s, ideal.hbm_s, comms});
+}
+
 CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in, const CalibrationProfile& prof,
-                                                         CalibratedStepMemo* memo) {
+                                                         CalibratedStepMemo* memo, const TrainingStep* ideal) {
   CalibratedTrainingStep out;
   if (memo && memo->set && !same_tiling(memo->tiling, prof.tiling)) *memo = CalibratedStepMemo{};
   if (memo && !memo->set) {
-    memo->ideal = evaluate_training_step(in);
+    memo->ideal = ideal ? *ideal : evaluate_training_step(in);
     memo->tiling = prof.tiling;
     memo->set = true;
   }
   if (memo) memo->next_transfer = 0;
-  out.ideal = memo ? memo->ideal : evaluate_training_step(in);
+  out.ideal = memo ? memo->ideal : ideal ? *ideal : evaluate_training_step(in);
   TrainingStep& s = out.step;
   s = out.ideal;
   CalibratedBreakdown& parts = out.parts;
@@ -258,20 +335,8 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
   c.low_precision = bytes_per_element(in.precision.matmul) < bytes_per_element(Dtype::bf16);
   c.cast = cast_bytes_per_element(in.precision.recipe == MatmulRecipe::none ? MatmulRecipe::tensorwise : in.precision.recipe);
 
-  // One microbatch on one chip of the busiest pipeline stage (it also holds the logits and the loss).
-  LayerShape shape;
-  shape.tokens = s.microbatch_tokens;
-  shape.seq_len = in.seq_len;
-  shape.causal = in.causal;
-  shape.tensor = s.tensor;
-  shape.sequence_parallel = pl.sequence_parallel;
-  const double ep = expert_parallel_degree(pl), etp = expert_tensor_degree(pl);
-  shape.expert = ep;
-  shape.expert_tensor = etp;
-  shape.expert_load = m.is_moe() ? expert_load(in.moe) : 1.0;
-  shape.activations = in.precision.params;
-  shape.attention = in.attention;
-  shape.weights = c.low_precision ? in.precision.matmul : in.precision.params;
+  const LayerShape shape = microbatch_shape(in, s);
+  const double ep = shape.expert, etp = shape.expert_tensor;
   const double stages = s.pipeline;
 
   // Every kind of layer the model has, then the busiest stage by time (stages need not divide the layers).
@@ -364,9 +429,8 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
   const double chip_params = params.total();
   const double layers_here = layer_count;
   const double layer_weight_bytes = chip_params * p_bytes / layers_here;
-  // ZeRO-3 gathers every layer's weights over FSDP and the non-expert ones over the expert ranks as well.
   const bool zero3_expert = s.expert > 1 && pl.zero_stage >= 3;
-  const bool zero3 = (s.fsdp > 1 && pl.zero_stage >= 3) || zero3_expert;
+  const bool zero3 = gathers_layers(pl, s);
   double fsdp_layer = 0, fsdp_exposed_layer = 0;
   if (zero3) {
     double ag = c.collective_s(pl.fsdp, Collective::all_gather, layer_weight_bytes);
@@ -489,18 +553,11 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
   set_comms(CommPart::data, dp, dp_exposed);
   set_comms(CommPart::dcn, dcn, dcn_exposed);
 
-  // Memory per chip (Korthikanti et al. activations; the book's weights, gradients and optimizer states) plus what
-  // is live only while the step runs: two gathered FSDP layers (one computing, one prefetched), the logits and
-  // their gradient on the last stage (bf16; the fp32 loss runs in chunks), and one layer's full activations while
-  // remat recomputes it.
-  const double saved_dense = saved_activation_bytes(m, false, shape, in.remat, in.checkpoints_per_layer);
-  const double saved_moe = m.is_moe() ? saved_activation_bytes(m, true, shape, in.remat, in.checkpoints_per_layer) : 0.0;
-  const double saved_layer = here.dense() * saved_dense + (moe_layers + mtp) * saved_moe;
-  s.activations_bytes = saved_layer * s.in_flight_microbatches;
-  parts.transient_bytes = (zero3 ? 2.0 * layer_weight_bytes : 0.0) + 2.0 * p_bytes * shape.tokens * m.vocab / s.tensor +
-                          (in.remat == Remat::none ? 0.0 : saved_activation_bytes(m, m.is_moe(), shape, Remat::none, 0));
-  s.total_bytes = s.params_bytes + s.grads_bytes + s.master_bytes + s.optimizer_bytes + s.activations_bytes +
-                  s.context_buffers_bytes + parts.transient_bytes;
+  // Memory per chip (Korthikanti et al. activations; the book's weights, gradients and optimizer states).
+  const CalibratedMemory memory = calibrated_memory(in, out.ideal, shape, here, zero3 ? layer_weight_bytes : 0.0);
+  s.activations_bytes = memory.activations_bytes;
+  parts.transient_bytes = memory.transient_bytes;
+  s.total_bytes = memory.total_bytes;
   s.fits = s.total_bytes <= s.hbm_capacity_bytes;
   s.shortfall_bytes = std::max(0.0, s.total_bytes - s.hbm_capacity_bytes);
 

@@ -66,7 +66,42 @@ struct CalibratedStepMemo {
   std::size_t next_transfer = 0;         // during a call: the next one to replay
 };
 
+// `ideal`: the book's step of `in`, when the caller has it already (plan search's bound).
 CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in, const CalibrationProfile& profile,
-                                                         CalibratedStepMemo* memo = nullptr);
+                                                         CalibratedStepMemo* memo = nullptr,
+                                                         const TrainingStep* ideal = nullptr);
+
+// One microbatch on one chip of the busiest pipeline stage (it also holds the logits and the loss).
+LayerShape microbatch_shape(const TrainingInput& in, const TrainingStep& ideal);
+
+// Whether the step gathers each layer's weights before using it (ZeRO-3 over FSDP or the expert ranks).
+bool gathers_layers(const TrainingPlan& plan, const TrainingStep& ideal);
+
+// Memory per chip at the calibrated fidelity, on the stage that holds `here`: the book's weights, gradients and
+// optimizer states, Korthikanti et al.'s saved activations, and what is live only while the step runs: two
+// gathered layers of `gathered_layer_bytes` (one computing, one prefetched), the logits and their gradient on the
+// last stage (bf16; the fp32 loss runs in chunks), and one layer's full activations while remat recomputes it.
+struct CalibratedMemory {
+  double activations_bytes = 0, transient_bytes = 0, total_bytes = 0;
+};
+CalibratedMemory calibrated_memory(const TrainingInput& in, const TrainingStep& ideal, const LayerShape& shape,
+                                   const LayerCounts& here, double gathered_layer_bytes);
+
+// What a plan search can know of a plan's calibrated step without pricing its ops (issue 20: an exact search that
+// prices only the plans that can still win): a time that tests hold below the calibrated step
+// (tests/unit/test_plan_search_bound.cpp), the book's step it comes from, and the calibrated memory per chip,
+// exactly. In two steps, each cheaper than the next: calibrated_step_bound takes the book's memory half and bounds
+// the step by compute alone; tighten_step_bound completes the book's step and raises the bound by its HBM and
+// comms. One `out` serves the plans of one search (the model, batch and sequence of one space): it keeps the
+// model's counts between them. False where the memory needs the step's timings: a model of several layer kinds cut
+// into stages holds the slowest stage's layers (and with a target MFU, whose compute has no rate).
+struct CalibratedStepBound {
+  TrainingStep ideal;      // the book's step: its memory half, whole once tightened
+  StepCounts counts;       // what the book's memory half counted (the model's counts kept for the next plan)
+  double step_s = 0;       // at most the calibrated step
+  double total_bytes = 0;  // the calibrated step's memory per chip
+};
+bool calibrated_step_bound(const TrainingInput& in, const CalibrationProfile& profile, CalibratedStepBound& out);
+void tighten_step_bound(const TrainingInput& in, CalibratedStepBound& out);
 
 }  // namespace scalescope

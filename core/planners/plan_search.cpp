@@ -44,6 +44,20 @@ double objective_of(const TrainingInput& in, const TrainingStep& s, SearchObject
   return s.step_s;
 }
 
+// The objective of a step of `step_s` with `s`'s price, computed as the calibrated step computes its rates and
+// cost: a bound's objective is then at most that of any step at least as long (rounding is monotone).
+double objective_at(const TrainingInput& in, const TrainingStep& s, double step_s, SearchObjective o) {
+  const double tokens_per_s = in.batch_tokens / step_s;
+  switch (o) {
+    case SearchObjective::step_time: return step_s;
+    case SearchObjective::cost_to_train:
+      return in.train_tokens > 0 ? in.train_tokens / tokens_per_s / 3600.0 * s.usd_per_hour : step_s * s.usd_per_hour / 3600.0;
+    case SearchObjective::tokens_per_usd:
+      return s.usd_per_hour > 0 ? -tokens_per_s / s.usd_per_hour : -tokens_per_s;
+  }
+  return step_s;
+}
+
 // The Pareto front in (step time, memory per chip), fastest first, memory strictly falling. (Cost is step time x
 // chips x price: on one mesh it adds no dimension.) A plan equal to one on the front is dominated.
 bool front_dominates(const std::vector<RankedPlan>& front, double step_s, double bytes) {
@@ -112,6 +126,7 @@ struct Walker {
   std::array<int, kKnobDimensions> radix{};
   std::int64_t layout_index = 0;
   std::unordered_set<LayoutFingerprint, FingerprintHash> seen;  // this combination's layouts so far
+  CalibratedStepBound bound;  // the plan's bound, and the model's counts that every plan of the space shares
   long long work = 0;  // this call's work: plans checked and evaluated, layouts fingerprinted
   long long evaluation_work = 1;  // what evaluating one plan costs, in work units
   long long start = 0;  // state.next when the call began
@@ -127,6 +142,16 @@ struct Walker {
 
   bool out_of_work() const { return settings.max_work > 0 && work >= settings.max_work; }
 
+  // Whether a plan whose step is at least `step_s` (its objective at least `objective`) and whose memory is `bytes`
+  // could enter the best k or the front. Ties are priced: the ranking breaks them on the no-overlap step.
+  bool can_win(long long index, bool fits, double objective, double step_s, double bytes) const {
+    const std::vector<RankedPlan>& best = state.best;
+    if (static_cast<int>(best.size()) < settings.keep) return true;
+    const RankKey lowest{fits, objective, -HUGE_VAL, bytes, index};
+    if (!key_before(key_of(best.back()), lowest)) return true;
+    return fits && !front_dominates(state.front, step_s, bytes);
+  }
+
   void rank(long long index, bool count) {
     SearchCounts& n = state.counts;
     ++work;
@@ -139,11 +164,32 @@ struct Walker {
       if (count) ++n.with_warnings;
       if (!settings.include_warnings) return;
     }
-    const TrainingStep step = settings.evaluate(in);
+    // With a bound, a plan is priced only when it can still enter the best k or the front: the bound lies below its
+    // calibrated step and the memory is exact, so a plan whose bound loses to both loses itself, and the search
+    // ends as the exhaustive one does, plan for plan and count for count.
+    const bool bounded = settings.evaluate.bound && settings.evaluate.bound(in, settings.evaluate.context, bound);
+    if (bounded) {
+      const bool fits = bound.total_bytes <= hbm_limit;
+      if (fits && count) ++n.fitting;
+      if (settings.must_fit && !fits) return;
+      if (count) ++n.ranked;
+      // The compute bound first; only a plan it cannot rule out pays for the book's comms.
+      for (bool timed : {false, true}) {
+        if (timed) settings.evaluate.tighten(in, bound);
+        const double objective = objective_at(in, bound.ideal, bound.step_s, settings.objective);
+        if (!can_win(index, fits, objective, bound.step_s, bound.total_bytes)) {
+          if (count) ++n.bounded;
+          return;
+        }
+      }
+    }
+    const TrainingStep step = settings.evaluate(in, bounded ? &bound.ideal : nullptr);
     const bool fits = step.total_bytes <= hbm_limit;
-    if (fits && count) ++n.fitting;
-    if (settings.must_fit && !fits) return;
-    if (count) ++n.ranked;
+    if (!bounded) {
+      if (fits && count) ++n.fitting;
+      if (settings.must_fit && !fits) return;
+      if (count) ++n.ranked;
+    }
     const double objective = objective_of(in, step, settings.objective);
     const bool to_front = fits && !front_dominates(state.front, step.step_s, step.total_bytes);
     std::vector<RankedPlan>& best = state.best;

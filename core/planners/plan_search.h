@@ -49,6 +49,7 @@ struct SearchCounts {
   long long fitting = 0;        // ... valid and within HBM less the headroom
   long long ranked = 0;         // ... that entered the ranking
   long long pruned = 0;         // ... dominated by another ranked plan (off the Pareto front)
+  long long bounded = 0;        // ... of which never priced: their bound (the book's step) could not win
 };
 
 struct PlanSearchState {

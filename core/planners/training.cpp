@@ -230,8 +230,8 @@ void thresholds_gpu(const TrainingInput& in, TrainingStep& s, double c, double m
 
 }  // namespace
 
-TrainingStep evaluate_training_step(const TrainingInput& in) {
-  TrainingStep s;
+void training_step_memory(const TrainingInput& in, StepCounts& counts, TrainingStep& s) {
+  s = TrainingStep{};
   const ModelConfig& m = *in.model;
   const Hardware& hw = *in.hw;
   const TrainingPlan& p = in.plan;
@@ -244,6 +244,7 @@ TrainingStep evaluate_training_step(const TrainingInput& in) {
   s.context = p.context.degree;
   s.slices = in.mesh->slices;
   s.chips = in.mesh->chips;
+  s.usd_per_hour = s.chips * hw.price_usd_per_chip_hour;
   const double data_shards = s.data * s.fsdp * s.context * s.expert;
   s.tokens_per_chip = in.batch_tokens / s.chips;
   s.tokens_per_data_shard = in.batch_tokens / data_shards;
@@ -251,14 +252,18 @@ TrainingStep evaluate_training_step(const TrainingInput& in) {
 
   // FLOPs (§2.7-§2.8): model FLOPs count the model once (with the multi-token prediction modules it trains);
   // hardware FLOPs add the remat recompute and the experts' padding to capacity.
-  const ParamCounts params = count_params(m);
   const double mtp = std::min(in.mtp_layers, m.mtp_layers);
-  const FlopCounts flops = count_flops(m, params, in.batch_tokens, in.seq_len, in.causal, in.flop_account, mtp);
+  if (!counts.model_counted) {
+    counts.params = count_params(m);
+    counts.flops = count_flops(m, counts.params, in.batch_tokens, in.seq_len, in.causal, in.flop_account, mtp);
+  }
+  const ParamCounts& params = counts.params;
+  const FlopCounts& flops = counts.flops;
   const RematCost remat_total = remat_cost(m, params, in.remat, in.batch_tokens, in.seq_len, in.checkpoints_per_layer,
                                            prec.params, in.causal, in.flop_account);
   s.model_flops = flops.training;
   s.hardware_flops = flops.training + remat_total.extra_forward_flops + expert_padding_flops(in);
-  const double peak = hw.peak(prec.matmul);
+  const double peak = counts.peak = hw.peak(prec.matmul);
   if (s.pipeline > 1 && m.pattern.runs.size() > 1) {
     // Layers of several kinds: the stage whose layers weigh most in FLOPs is the busiest.
     const auto weight = layer_flops_per_token(in);
@@ -282,7 +287,7 @@ TrainingStep evaluate_training_step(const TrainingInput& in) {
   // holds two stages); ZeRO shards over FSDP, and the non-expert states also over the expert ranks, which are data
   // ranks to them (Megatron's distributed optimizer over the whole data-parallel group; MaxText shards the
   // non-expert weights over its expert axis too).
-  const ChipParams cp = training_chip_params(in, s, params);
+  const ChipParams& cp = counts.chip = training_chip_params(in, s, params);
   const double chip_params = cp.total();
   auto sharded = [&](int stage) { return p.zero_stage >= stage ? cp.zero_sharded(s.fsdp, s.expert) : chip_params; };
   const double pb = bytes_per_element(prec.params), gb = gradient_bytes_per_param(prec);
@@ -326,8 +331,21 @@ TrainingStep evaluate_training_step(const TrainingInput& in) {
   s.shortfall_bytes = std::max(0.0, s.total_bytes - s.hbm_capacity_bytes);
   // §3.6 #59: the whole job's state (weights, gradients, optimizer, the batch's saved activations), spread evenly.
   const double whole_state = params.total * s.state_bytes_per_param;
-  const double batch_activation_bytes = remat_total.activation_bytes + kernel_extra_bytes(in.batch_tokens, 1, 1);
+  const double batch_activation_bytes = counts.batch_activation_bytes =
+      remat_total.activation_bytes + kernel_extra_bytes(in.batch_tokens, 1, 1);
   s.min_chips_for_memory = std::ceil((whole_state + batch_activation_bytes) / s.hbm_capacity_bytes);
+}
+
+void training_step_time(const TrainingInput& in, const StepCounts& counts, TrainingStep& s) {
+  const ModelConfig& m = *in.model;
+  const Hardware& hw = *in.hw;
+  const TrainingPlan& p = in.plan;
+  const TrainingPrecision& prec = in.precision;
+  const ChipParams& cp = counts.chip;
+  const double chip_params = cp.total();
+  const double pb = bytes_per_element(prec.params);
+  const double batch_activation_bytes = counts.batch_activation_bytes;
+  const double peak = counts.peak;
 
   // HBM traffic per step: weights read 3x per microbatch (forward, dL/dX, dL/dW), the optimizer's read-modify-write
   // of its shard, and the saved activations written once and read once. An estimate: the book bounds training by
@@ -436,7 +454,6 @@ TrainingStep evaluate_training_step(const TrainingInput& in) {
   s.hfu_frac = s.hardware_flops / (s.step_s * s.chips * peak);
   s.tokens_per_s = in.batch_tokens / s.step_s;
   s.tokens_per_s_per_chip = s.tokens_per_s / s.chips;
-  s.usd_per_hour = s.chips * hw.price_usd_per_chip_hour;
   s.train_time_s = in.train_tokens > 0 ? in.train_tokens / s.tokens_per_s : 0;
   s.train_usd = s.train_time_s / 3600.0 * s.usd_per_hour;
 
@@ -449,6 +466,13 @@ TrainingStep evaluate_training_step(const TrainingInput& in) {
   else thresholds_gpu(in, s, peak, moe, d_ff);
   for (int i = 0; i < s.threshold_count; ++i)
     if (s.binding < 0 || s.thresholds[i].margin < s.thresholds[s.binding].margin) s.binding = i;
+}
+
+TrainingStep evaluate_training_step(const TrainingInput& in) {
+  StepCounts counts;
+  TrainingStep s;
+  training_step_memory(in, counts, s);
+  training_step_time(in, counts, s);
   return s;
 }
 

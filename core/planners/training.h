@@ -213,6 +213,22 @@ struct ChipParams {
 };
 ChipParams training_chip_params(const TrainingInput& in, const TrainingStep& step, const ParamCounts& params);
 
+// evaluate_training_step in its two halves, for a plan search that needs a plan's memory before its time (its
+// bound, planners/calibrated_training.h): the degrees, FLOPs, compute with the bubble, and memory per chip; then
+// HBM, comms, their combination, rates, cost and thresholds. `counts` carries what the first half counted. With
+// `model_counted` set, its params and flops are taken as this input's (the model's, at its batch, sequence and
+// FLOP account: a search's plans share them, and it counts them once).
+struct StepCounts {
+  bool model_counted = false;
+  ParamCounts params;
+  FlopCounts flops;
+  ChipParams chip;
+  double batch_activation_bytes = 0;  // the whole batch's saved activations (§3.6 #59)
+  double peak = 0;                    // the matmul dtype's peak FLOP/s
+};
+void training_step_memory(const TrainingInput& in, StepCounts& counts, TrainingStep& s);
+void training_step_time(const TrainingInput& in, const StepCounts& counts, TrainingStep& s);
+
 // Why a plan cannot run, or what to warn about, as bits (allocation-free: what a search reads).
 enum PlanProblem : unsigned {
   kTensorHeads = 1u << 0,          // TP does not divide the attention heads

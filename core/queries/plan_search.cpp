@@ -231,7 +231,7 @@ constexpr std::pair<const char*, long long SearchCounts::*> kCountKeys[] = {
     {"space", &SearchCounts::space},   {"evaluated", &SearchCounts::evaluated},
     {"equivalent", &SearchCounts::equivalent}, {"valid", &SearchCounts::valid},
     {"with_warnings", &SearchCounts::with_warnings}, {"fitting", &SearchCounts::fitting},
-    {"ranked", &SearchCounts::ranked}, {"pruned", &SearchCounts::pruned}};
+    {"ranked", &SearchCounts::ranked}, {"pruned", &SearchCounts::pruned}, {"bounded", &SearchCounts::bounded}};
 
 Json counts_json(const SearchCounts& c) {
   Json out = Json::object();
@@ -252,10 +252,10 @@ void read_cursor(JsonReader& r, const PlanSpace& space, PlanSearchState& state, 
     k.finish();
     const SearchCounts& n = state.counts;
     if (!has_errors(d) && (n.evaluated + n.equivalent != state.next || n.valid > n.evaluated ||
-                           n.with_warnings > n.valid || n.fitting > n.valid || n.ranked > n.valid))
+                           n.with_warnings > n.valid || n.fitting > n.valid || n.ranked > n.valid || n.bounded > n.ranked))
       add_diagnostic(d, r.path_of("counts"), "inconsistent",
                      "these counts are not a search's: 'evaluated' + 'equivalent' must equal 'next', and 'valid', "
-                     "'with_warnings', 'fitting', 'ranked' each at most the count before; pass back the cursor of the "
+                     "'with_warnings', 'fitting', 'ranked', 'bounded' each at most the count before; pass back the cursor of the "
                      "previous answer as it stands");
   }
   if (const Json* list = r.array("retained", false))

@@ -130,7 +130,7 @@ TEST_CASE("the evaluator is one callable: a different step model reorders the sa
   SearchSettings book, tp_tax;
   book.keep = tp_tax.keep = 3;
   // A toy model that charges 10% per tensor-parallel degree: the best plans lose their TP.
-  tp_tax.evaluate.evaluate = [](const TrainingInput& in, const void*) {
+  tp_tax.evaluate.evaluate = [](const TrainingInput& in, const void*, const TrainingStep*) {
     TrainingStep s = evaluate_training_step(in);
     s.step_s *= 1.0 + 0.1 * in.plan.tensor.degree;
     return s;
