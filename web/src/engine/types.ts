@@ -539,6 +539,8 @@ export interface SearchCounts {
   ranked: number;
   /** Ranked plans another beats in both step time and memory per chip. */
   pruned: number;
+  /** Ranked plans never priced at the calibrated fidelity: their bound, below the calibrated step, could not win. */
+  bounded: number;
 }
 
 export interface PlanSearchResult {
@@ -846,7 +848,7 @@ const LAYER_COUNTS: Shape<LayerCounts> = {
 
 const SEARCH_COUNTS: Shape<SearchCounts> = {
   space: 'number', evaluated: 'number', equivalent: 'number', valid: 'number', with_warnings: 'number', fitting: 'number',
-  ranked: 'number', pruned: 'number',
+  ranked: 'number', pruned: 'number', bounded: 'number',
 };
 
 const STRATEGY_LAYOUTS: Shape<SearchedPlan['layout']> = {

@@ -50,11 +50,12 @@ function tieNote(i: number, leaders: readonly number[], listed: readonly Checked
   return html`<span class="help tie" data-near-tie=${leader + 1}>Within 1% of #${leader + 1}: ${settingsDifference(p, listed[leader]!.plan, mesh)}.</span>`;
 }
 
-/** "2.94M plans in the space, 2.33M evaluated (604k layouts skipped: ...), ..., 20 on the Pareto front; 2.4 s in 12 chunks (2,395 ms in the engine)." */
+/** "2.94M plans in the space, 2.33M evaluated (604k layouts skipped: ...), ..., 1.39M of them ruled out by a bound, 20 on the Pareto front; 0.9 s in 8 chunks (850 ms in the engine)." */
 function searchCounts(res: PlanSearchResult, run: SearchRun): string {
   const skipped = res.counts.equivalent ? ` (${fmtCount(res.counts.equivalent)} layouts skipped: they cost what one already tried costs)` : '';
+  const bounded = res.counts.bounded ? `, ${fmtCount(res.counts.bounded)} of them ruled out unpriced (a bound below their calibrated step could not win)` : '';
   return `${fmtCount(res.space)} plans in the space, ${fmtCount(res.evaluated)} evaluated${skipped}, ${fmtCount(res.valid)} valid, ` +
-    `${fmtCount(res.fitting)} fit in HBM, ${fmtCount(res.pareto_size)} on the Pareto front; ` +
+    `${fmtCount(res.fitting)} fit in HBM${bounded}, ${fmtCount(res.pareto_size)} on the Pareto front; ` +
     `${fmtSeconds(run.wallMs / 1000)} in ${run.chunks} chunk${run.chunks === 1 ? '' : 's'} (${sig(run.engineMs)} ms in the engine).`;
 }
 
