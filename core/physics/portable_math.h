@@ -4,9 +4,24 @@
 // IEEE 754 rounds the same everywhere (with -ffp-contract=off, DESIGN.md), and are accurate to about 1 ulp.
 #pragma once
 
+#include <cmath>
+#include <cstdint>
+
 namespace scalescope {
 
 double portable_exp(double x);
 double portable_log(double x);  // x > 0; log(0) is -inf, a negative x or NaN gives NaN
+
+// Whether b is a whole multiple of a: std::fmod(b, a) == 0, for any a and b. Whole numbers below 2^53 (every
+// degree, count and token count a plan has) take an integer remainder, which is exact and far cheaper than fmod
+// (musl's, in wasm, loops over the bits): a plan search asks it a dozen times a plan.
+inline bool divides(double a, double b) {
+  constexpr double kExact = 9007199254740992.0;  // 2^53
+  if (a >= 1 && a < kExact && b >= 0 && b < kExact) {
+    const auto ia = static_cast<std::int64_t>(a), ib = static_cast<std::int64_t>(b);
+    if (static_cast<double>(ia) == a && static_cast<double>(ib) == b) return ib % ia == 0;
+  }
+  return std::fmod(b, a) == 0;
+}
 
 }  // namespace scalescope

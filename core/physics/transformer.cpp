@@ -185,37 +185,44 @@ RematCost remat_cost(const ModelConfig& m, Remat policy, double tokens, double s
 
 RematCost remat_cost(const ModelConfig& m, const ParamCounts& params, Remat policy, double tokens, double seq_len,
                      double k, Dtype act, bool causal, FlopAccount account) {
+  return remat_cost(m, params, count_flops(m, params, tokens, seq_len, causal, account, 0), policy, tokens, k, act);
+}
+
+RematCost remat_cost(const ModelConfig& m, const ParamCounts& params, const FlopCounts& fwd, Remat policy,
+                     double tokens, double k, Dtype act) {
   RematCost r;
-  const double d = m.d_model, f = m.is_moe() ? m.expert_d_ff : m.d_ff;
-  const double mlp_in = (m.mlp == MlpKind::gated ? 2.0 : 1.0) * f;
-  const FlopCounts fwd = count_flops(m, params, tokens, seq_len, causal, account, 0);
+  r.saved_width_per_layer = remat_saved_width(m, policy, k);
+  r.activation_bytes = remat_activation_bytes(m, policy, tokens, k, act);
   const double layers_forward = fwd.forward - 2.0 * tokens * m.vocab * m.d_model;  // the unembedding is not redone
   switch (policy) {
-    case Remat::none: r.saved_width_per_layer = 20.0 * d; break;  // §2.7 "≈20 intermediates per layer"
-    case Remat::block:                                            // §2.7: 6ND -> 8ND
-      r.saved_width_per_layer = d;
-      r.extra_forward_flops = layers_forward;
-      break;
+    case Remat::none: break;
+    case Remat::block:  // §2.7: 6ND -> 8ND
+    case Remat::checkpoints: r.extra_forward_flops = layers_forward; break;
     case Remat::big_matmuls:  // §2.7: QK^T and AV are recomputed, 4 B T^2 N H per layer
-      r.saved_width_per_layer =
-          m.heads * m.qk_head_dim() + m.kv_heads * (m.qk_head_dim() + m.v_head_dim()) + d + mlp_in + d;
-      r.extra_forward_flops = fwd.attention_forward;
-      break;
+    case Remat::selective: r.extra_forward_flops = fwd.attention_forward; break;
     case Remat::mlp_matmuls:  // attention block recomputed from the saved MLP outputs
-      r.saved_width_per_layer = d + mlp_in;
       r.extra_forward_flops = fwd.attention_forward + 2.0 * tokens * params.attention;
       break;
-    case Remat::checkpoints:
-      r.saved_width_per_layer = k * d;
-      r.extra_forward_flops = layers_forward;
-      break;
-    case Remat::selective:  // Korthikanti et al. 2022 §4.2: everything kept but the S x S scores; QK^T and AV redone
-      r.saved_width_per_layer = 20.0 * d;
-      r.extra_forward_flops = fwd.attention_forward;
-      break;
   }
-  r.activation_bytes = bytes_per_element(act) * tokens * r.saved_width_per_layer * m.layers;
   return r;
+}
+
+double remat_saved_width(const ModelConfig& m, Remat policy, double k) {
+  const double d = m.d_model, f = m.is_moe() ? m.expert_d_ff : m.d_ff;
+  const double mlp_in = (m.mlp == MlpKind::gated ? 2.0 : 1.0) * f;
+  switch (policy) {
+    case Remat::none: return 20.0 * d;  // §2.7 "≈20 intermediates per layer"
+    case Remat::block: return d;
+    case Remat::big_matmuls: return m.heads * m.qk_head_dim() + m.kv_heads * (m.qk_head_dim() + m.v_head_dim()) + d + mlp_in + d;
+    case Remat::mlp_matmuls: return d + mlp_in;
+    case Remat::checkpoints: return k * d;
+    case Remat::selective: return 20.0 * d;  // Korthikanti et al. 2022 §4.2: everything kept but the S x S scores
+  }
+  return 20.0 * d;
+}
+
+double remat_activation_bytes(const ModelConfig& m, Remat policy, double tokens, double k, Dtype act) {
+  return bytes_per_element(act) * tokens * remat_saved_width(m, policy, k) * m.layers;
 }
 
 double attention_scores_saved_bytes_per_token(const AttentionImpl& a, Remat remat, double heads, double keys, Dtype act) {

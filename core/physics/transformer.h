@@ -102,6 +102,14 @@ RematCost remat_cost(const ModelConfig& m, Remat policy, double tokens, double s
                      Dtype activations, bool causal, FlopAccount account = FlopAccount::full);
 RematCost remat_cost(const ModelConfig& m, const ParamCounts& params, Remat policy, double tokens, double seq_len,
                      double checkpoints_per_layer, Dtype activations, bool causal, FlopAccount account);
+// The same with the forward's FLOPs of these tokens given (count_flops without MTP modules): a plan search counts
+// them once for every plan of its space.
+RematCost remat_cost(const ModelConfig& m, const ParamCounts& params, const FlopCounts& forward, Remat policy,
+                     double tokens, double checkpoints_per_layer, Dtype activations);
+// A policy's saved width per token per layer (elements), and its saved bytes over `tokens` and every layer.
+double remat_saved_width(const ModelConfig& m, Remat policy, double checkpoints_per_layer);
+double remat_activation_bytes(const ModelConfig& m, Remat policy, double tokens, double checkpoints_per_layer,
+                              Dtype activations);
 
 // How attention and dropout run, for the saved activations (Korthikanti et al. 2022, Table 2). The default is
 // today's: a fused flash kernel that keeps no S x S scores, and no dropout. Runs of the GPT-3 / Megatron era kept

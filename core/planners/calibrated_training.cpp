@@ -7,6 +7,7 @@
 #include "physics/efficiency.h"
 #include "physics/expert_dispatch.h"
 #include "physics/layer_ops.h"
+#include "physics/portable_math.h"
 #include "planners/pipeline.h"
 
 namespace scalescope {
@@ -200,7 +201,7 @@ double split_sequence_kv_s(const Calibrated& c, const TrainingInput& in, double 
   if (group.degree <= 1) return 0;
   const double shards = pl.data.degree * pl.fsdp.degree * pl.expert.degree;
   // Whole sequences on every shard, split only over its microbatches: the earlier pieces' K and V are on the chip.
-  if (std::fmod(in.batch_tokens / in.seq_len, shards) == 0) return 0;
+  if (divides(shards, in.batch_tokens / in.seq_len)) return 0;
   const double shard_tokens = in.batch_tokens / shards;
   // A shard shorter than a sequence holds a piece of ceil(S / shard) shards' sequence; a longer one shares one
   // sequence with its neighbour.
@@ -310,20 +311,12 @@ void tighten_step_bound(const TrainingInput& in, CalibratedStepBound& out) {
   out.step_s = std::max({out.step_s, ideal.hbm_s, comms});
 }
 
-CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in, const CalibrationProfile& prof,
-                                                         CalibratedStepMemo* memo, const TrainingStep* ideal) {
-  CalibratedTrainingStep out;
-  if (memo && memo->set && !same_tiling(memo->tiling, prof.tiling)) *memo = CalibratedStepMemo{};
-  if (memo && !memo->set) {
-    memo->ideal = ideal ? *ideal : evaluate_training_step(in);
-    memo->tiling = prof.tiling;
-    memo->set = true;
-  }
-  if (memo) memo->next_transfer = 0;
-  out.ideal = memo ? memo->ideal : ideal ? *ideal : evaluate_training_step(in);
-  TrainingStep& s = out.step;
-  s = out.ideal;
-  CalibratedBreakdown& parts = out.parts;
+namespace {
+
+// The calibrated step of `in` beside its book step `ideal`: `s` starts as a copy of it.
+void price_calibrated_step(const TrainingInput& in, const CalibrationProfile& prof, CalibratedStepMemo* memo,
+                           const TrainingStep& ideal, TrainingStep& s, CalibratedBreakdown& parts) {
+  s = ideal;
   const ModelConfig& m = *in.model;
   const Hardware& hw = *in.hw;
   const TrainingPlan& pl = in.plan;
@@ -425,7 +418,7 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
   cp_layer += split_sequence_kv_s(c, in, kv_bytes_per_token);
   if (cp_layer > 0)
     cp_exposed_layer = exposed_s(cp_layer, dense.attention > 0 ? dense.attention : moe.attention, prof.overlap_frac);
-  const ChipParams params = training_chip_params(in, out.ideal, count_params(m));
+  const ChipParams params = training_chip_params(in, ideal, count_params(m));
   const double chip_params = params.total();
   const double layers_here = layer_count;
   const double layer_weight_bytes = chip_params * p_bytes / layers_here;
@@ -554,7 +547,7 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
   set_comms(CommPart::dcn, dcn, dcn_exposed);
 
   // Memory per chip (Korthikanti et al. activations; the book's weights, gradients and optimizer states).
-  const CalibratedMemory memory = calibrated_memory(in, out.ideal, shape, here, zero3 ? layer_weight_bytes : 0.0);
+  const CalibratedMemory memory = calibrated_memory(in, ideal, shape, here, zero3 ? layer_weight_bytes : 0.0);
   s.activations_bytes = memory.activations_bytes;
   parts.transient_bytes = memory.transient_bytes;
   s.total_bytes = memory.total_bytes;
@@ -581,8 +574,8 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
   }
   s.comms_s_total = s.comms_s_sum;
   s.step_s = parts.step_s;
-  s.lower_bound_s = out.ideal.step_s;
-  s.upper_bound_s = std::max(parts.step_s, out.ideal.upper_bound_s);
+  s.lower_bound_s = ideal.step_s;
+  s.upper_bound_s = std::max(parts.step_s, ideal.upper_bound_s);
   const double matmul_work = parts.matmul_s + parts.attention_s;
   const double memory_work = parts.elementwise_s + parts.optimizer_s;
   if (s.comms_exposed_s >= matmul_work && s.comms_exposed_s >= memory_work && s.comms_exposed_s >= bubble) {
@@ -601,7 +594,31 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
   s.tokens_per_s_per_chip = s.tokens_per_s / s.chips;
   s.train_time_s = in.train_tokens > 0 ? in.train_tokens / s.tokens_per_s : 0;
   s.train_usd = s.train_time_s / 3600.0 * s.usd_per_hour;
+}
+
+}  // namespace
+
+CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in, const CalibrationProfile& prof,
+                                                         CalibratedStepMemo* memo) {
+  CalibratedTrainingStep out;
+  if (memo && memo->set && !same_tiling(memo->tiling, prof.tiling)) *memo = CalibratedStepMemo{};
+  if (memo && !memo->set) {
+    memo->ideal = evaluate_training_step(in);
+    memo->tiling = prof.tiling;
+    memo->set = true;
+  }
+  if (memo) memo->next_transfer = 0;
+  out.ideal = memo ? memo->ideal : evaluate_training_step(in);
+  price_calibrated_step(in, prof, memo, out.ideal, out.step, out.parts);
   return out;
 }
 
+TrainingStep calibrated_training_step(const TrainingInput& in, const CalibrationProfile& prof, const TrainingStep& ideal) {
+  TrainingStep s;
+  CalibratedBreakdown parts;
+  price_calibrated_step(in, prof, nullptr, ideal, s, parts);
+  return s;
+}
+
 }  // namespace scalescope
+

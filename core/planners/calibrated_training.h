@@ -66,10 +66,11 @@ struct CalibratedStepMemo {
   std::size_t next_transfer = 0;         // during a call: the next one to replay
 };
 
-// `ideal`: the book's step of `in`, when the caller has it already (plan search's bound).
 CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in, const CalibrationProfile& profile,
-                                                         CalibratedStepMemo* memo = nullptr,
-                                                         const TrainingStep* ideal = nullptr);
+                                                         CalibratedStepMemo* memo = nullptr);
+// The calibrated step alone, from the book's step of `in` that the caller has already (a plan search's bound).
+TrainingStep calibrated_training_step(const TrainingInput& in, const CalibrationProfile& profile,
+                                      const TrainingStep& ideal);
 
 // One microbatch on one chip of the busiest pipeline stage (it also holds the logits and the loss).
 LayerShape microbatch_shape(const TrainingInput& in, const TrainingStep& ideal);

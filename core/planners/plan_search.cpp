@@ -44,19 +44,33 @@ double objective_of(const TrainingInput& in, const TrainingStep& s, SearchObject
   return s.step_s;
 }
 
-// The objective of a step of `step_s` with `s`'s price, computed as the calibrated step computes its rates and
+// The objective of a step of `step_s` at `usd_per_hour`, computed as the calibrated step computes its rates and
 // cost: a bound's objective is then at most that of any step at least as long (rounding is monotone).
-double objective_at(const TrainingInput& in, const TrainingStep& s, double step_s, SearchObjective o) {
+double objective_at(const TrainingInput& in, double usd_per_hour, double step_s, SearchObjective o) {
   const double tokens_per_s = in.batch_tokens / step_s;
   switch (o) {
     case SearchObjective::step_time: return step_s;
     case SearchObjective::cost_to_train:
-      return in.train_tokens > 0 ? in.train_tokens / tokens_per_s / 3600.0 * s.usd_per_hour : step_s * s.usd_per_hour / 3600.0;
+      return in.train_tokens > 0 ? in.train_tokens / tokens_per_s / 3600.0 * usd_per_hour : step_s * usd_per_hour / 3600.0;
     case SearchObjective::tokens_per_usd:
-      return s.usd_per_hour > 0 ? -tokens_per_s / s.usd_per_hour : -tokens_per_s;
+      return usd_per_hour > 0 ? -tokens_per_s / usd_per_hour : -tokens_per_s;
   }
   return step_s;
 }
+
+// What a plan's checks and bound know before its layout matters. Its degrees and settings decide all but the DCN
+// checks, its memory and its compute bound; the layouts of one combination of degrees share them (86 layouts a
+// combination in the explorer's default space), so the search works them out once per setting.
+struct SettingBound {
+  bool checked = false;      // `problems` is known
+  bool bound_known = false;  // the rest is
+  bool bounded = false;      // the evaluator has a bound for this setting
+  bool fits = false;
+  unsigned problems = 0;     // setting_problems
+  double total_bytes = 0, compute_bound_s = 0, usd_per_hour = 0;
+};
+// Settings of one combination past which the search keeps none (their list would outweigh what it saves).
+constexpr std::int64_t kMaxKeptSettings = 1 << 16;
 
 // The Pareto front in (step time, memory per chip), fastest first, memory strictly falling. (Cost is step time x
 // chips x price: on one mesh it adds no dimension.) A plan equal to one on the front is dominated.
@@ -127,6 +141,7 @@ struct Walker {
   std::int64_t layout_index = 0;
   std::unordered_set<LayoutFingerprint, FingerprintHash> seen;  // this combination's layouts so far
   CalibratedStepBound bound;  // the plan's bound, and the model's counts that every plan of the space shares
+  std::vector<SettingBound> setting_bounds;  // the current combination's, by setting (empty: too many settings)
   long long work = 0;  // this call's work: plans checked and evaluated, layouts fingerprinted
   long long evaluation_work = 1;  // what evaluating one plan costs, in work units
   long long start = 0;  // state.next when the call began
@@ -152,11 +167,18 @@ struct Walker {
     return fits && !front_dominates(state.front, step_s, bytes);
   }
 
-  void rank(long long index, bool count) {
+  // `setting`: the plan's setting within its combination (its share of setting_bounds), or -1.
+  void rank(long long index, bool count, std::int64_t setting = -1) {
     SearchCounts& n = state.counts;
     ++work;
     if (count) ++n.evaluated;
-    const unsigned problems = plan_problems(in);
+    SettingBound* known =
+        setting >= 0 && setting < static_cast<std::int64_t>(setting_bounds.size()) ? &setting_bounds[setting] : nullptr;
+    if (known && !known->checked) {
+      known->problems = setting_problems(in);
+      known->checked = true;
+    }
+    const unsigned problems = (known ? known->problems : setting_problems(in)) | layout_problems(in.plan);
     if (problems & ~kPlanWarnings) return;
     work += evaluation_work - 1;
     if (count) ++n.valid;
@@ -166,18 +188,37 @@ struct Walker {
     }
     // With a bound, a plan is priced only when it can still enter the best k or the front: the bound lies below its
     // calibrated step and the memory is exact, so a plan whose bound loses to both loses itself, and the search
-    // ends as the exhaustive one does, plan for plan and count for count.
-    const bool bounded = settings.evaluate.bound && settings.evaluate.bound(in, settings.evaluate.context, bound);
-    if (bounded) {
-      const bool fits = bound.total_bytes <= hbm_limit;
-      if (fits && count) ++n.fitting;
-      if (settings.must_fit && !fits) return;
-      if (count) ++n.ranked;
-      // The compute bound first; only a plan it cannot rule out pays for the book's comms.
-      for (bool timed : {false, true}) {
-        if (timed) settings.evaluate.tighten(in, bound);
-        const double objective = objective_at(in, bound.ideal, bound.step_s, settings.objective);
-        if (!can_win(index, fits, objective, bound.step_s, bound.total_bytes)) {
+    // ends as the exhaustive one does, plan for plan and count for count. The compute bound comes first (kept per
+    // setting); only a plan it cannot rule out pays for the book's step, comms and all.
+    bool bounded = false;
+    if (settings.evaluate.bound) {
+      SettingBound fresh;
+      SettingBound& b = known ? *known : fresh;
+      bool counted = false;  // the book's memory half of this plan is in `bound`
+      if (!b.bound_known) {
+        b.bounded = settings.evaluate.bound(in, settings.evaluate.context, bound);
+        b.fits = bound.total_bytes <= hbm_limit;
+        b.total_bytes = bound.total_bytes;
+        b.compute_bound_s = bound.step_s;
+        b.usd_per_hour = bound.ideal.usd_per_hour;
+        b.bound_known = counted = true;
+      }
+      bounded = b.bounded;
+      if (bounded) {
+        if (b.fits && count) ++n.fitting;
+        if (settings.must_fit && !b.fits) return;
+        if (count) ++n.ranked;
+        auto loses = [&](double step_s) {
+          return !can_win(index, b.fits, objective_at(in, b.usd_per_hour, step_s, settings.objective), step_s,
+                          b.total_bytes);
+        };
+        if (loses(b.compute_bound_s)) {
+          if (count) ++n.bounded;
+          return;
+        }
+        if (!counted) settings.evaluate.bound(in, settings.evaluate.context, bound);
+        settings.evaluate.tighten(in, bound);
+        if (loses(bound.step_s)) {
           if (count) ++n.bounded;
           return;
         }
@@ -219,7 +260,7 @@ struct Walker {
         return;
       }
       apply_knobs(space, *combo, lists, digit, in);
-      rank(base + k, true);
+      rank(base + k, true, k);
       for (int d = kKnobDimensions - 1; d >= 0 && ++digit[d] == radix[d]; --d) digit[d] = 0;
       if (settings.progress && state.counts.evaluated >= next_progress) {
         next_progress += settings.progress_every;
@@ -275,6 +316,7 @@ struct Walker {
       radix = lists.radix();
       layout_index = 0;
       seen.clear();
+      setting_bounds.assign(c->knobs <= kMaxKeptSettings ? static_cast<std::size_t>(c->knobs) : 0, SettingBound{});
       LayoutRules rules = space.rules;
       rules.degrees = c->degrees;
       for_each_layout(*space.base.mesh, rules, visit, this);

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "io/limits.h"
+#include "physics/portable_math.h"
 #include "planners/plan_layout.h"
 
 namespace scalescope {
@@ -14,8 +15,6 @@ enum { kData, kFsdp, kTensor, kPipeline, kExpert, kContext };
 
 // The microbatch size of a shard that holds part of a sequence (SpaceOptions::split_sequences): one microbatch.
 constexpr int kPartOfASequence = 0;
-
-bool divides(double a, double b) { return std::fmod(b, a) == 0; }
 
 // Why the model, the batch or the mesh rules out a combination of degrees (the checks of plan_problems that depend
 // on the degrees alone), or kAllowed.
@@ -30,7 +29,7 @@ int model_rejects(const TrainingInput& in, const std::array<int, kLayoutStrategi
   if (!divides(g[kContext], in.seq_len)) return kRejectContext;
   const double sequences = in.batch_tokens / in.seq_len;
   const double shards = static_cast<double>(g[kData]) * g[kFsdp] * g[kExpert];
-  if (std::fmod(in.batch_tokens, in.seq_len) != 0) return kRejectWholeSequences;
+  if (!divides(in.seq_len, in.batch_tokens)) return kRejectWholeSequences;
   if (!divides(shards, sequences) && !(split_sequences && in.batch_tokens / g[kContext] >= shards))
     return kRejectWholeSequences;
   return kAllowed;

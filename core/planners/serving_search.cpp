@@ -4,13 +4,12 @@
 #include <cmath>
 
 #include "physics/layout.h"
+#include "physics/portable_math.h"
 #include "planners/serving_deployment.h"
 
 namespace scalescope {
 
 namespace {
-
-bool divides(double a, double b) { return std::fmod(b, a) == 0; }
 
 // The most balanced slice of n chips the pod holds (axes largest first, e.g. 4x2 for 8 v5e), or none.
 std::vector<int> slice_shape(const Hardware& hw, int n) {

@@ -24,9 +24,9 @@ struct StepEvaluator {
 inline StepEvaluator step_evaluator(const CalibrationProfile* profile) {
   if (!profile) return StepEvaluator{};
   return StepEvaluator{[](const TrainingInput& in, const void* p, const TrainingStep* ideal) {
-                         return evaluate_calibrated_training_step(in, *static_cast<const CalibrationProfile*>(p),
-                                                                  nullptr, ideal)
-                             .step;
+                         const CalibrationProfile& fitted = *static_cast<const CalibrationProfile*>(p);
+                         return ideal ? calibrated_training_step(in, fitted, *ideal)
+                                      : evaluate_calibrated_training_step(in, fitted).step;
                        },
                        profile,
                        [](const TrainingInput& in, const void* p, CalibratedStepBound& out) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <new>
+#include <type_traits>
 
 #include "physics/bounds.h"
 #include "physics/collectives.h"
@@ -231,7 +233,8 @@ void thresholds_gpu(const TrainingInput& in, TrainingStep& s, double c, double m
 }  // namespace
 
 void training_step_memory(const TrainingInput& in, StepCounts& counts, TrainingStep& s) {
-  s = TrainingStep{};
+  static_assert(std::is_trivially_destructible_v<TrainingStep>);
+  ::new (&s) TrainingStep{};  // a fresh step in place (a plan search reuses one): no temporary to copy from
   const ModelConfig& m = *in.model;
   const Hardware& hw = *in.hw;
   const TrainingPlan& p = in.plan;
@@ -256,11 +259,13 @@ void training_step_memory(const TrainingInput& in, StepCounts& counts, TrainingS
   if (!counts.model_counted) {
     counts.params = count_params(m);
     counts.flops = count_flops(m, counts.params, in.batch_tokens, in.seq_len, in.causal, in.flop_account, mtp);
+    counts.layer_flops =
+        mtp > 0 ? count_flops(m, counts.params, in.batch_tokens, in.seq_len, in.causal, in.flop_account, 0) : counts.flops;
   }
   const ParamCounts& params = counts.params;
   const FlopCounts& flops = counts.flops;
-  const RematCost remat_total = remat_cost(m, params, in.remat, in.batch_tokens, in.seq_len, in.checkpoints_per_layer,
-                                           prec.params, in.causal, in.flop_account);
+  const RematCost remat_total =
+      remat_cost(m, params, counts.layer_flops, in.remat, in.batch_tokens, in.checkpoints_per_layer, prec.params);
   s.model_flops = flops.training;
   s.hardware_flops = flops.training + remat_total.extra_forward_flops + expert_padding_flops(in);
   const double peak = counts.peak = hw.peak(prec.matmul);
@@ -300,9 +305,8 @@ void training_step_memory(const TrainingInput& in, StepCounts& counts, TrainingS
   s.optimizer_bytes = sharded(1) * ob;
 
   // Activations (§2.7 remat) for one microbatch, this stage's layers, times the microbatches in flight.
-  const RematCost remat_mb =
-      remat_cost(m, params, in.remat, s.microbatch_tokens, in.seq_len / s.context, in.checkpoints_per_layer, prec.params,
-                 in.causal, FlopAccount::full);
+  const double remat_mb_bytes =
+      remat_activation_bytes(m, in.remat, s.microbatch_tokens, in.checkpoints_per_layer, prec.params);
   if (s.pipeline > 1) s.in_flight_microbatches = schedule_in_flight_microbatches(p.schedule, s.pipeline, p.microbatches);
   // Sequence parallelism shards the saved activations over TP; without it the layer inputs are replicated. A
   // materialized kernel's scores are split by heads, over TP either way.
@@ -313,7 +317,7 @@ void training_step_memory(const TrainingInput& in, StepCounts& counts, TrainingS
             dropout_masks_saved_bytes_per_token(in.attention, in.remat, m.d_model) / shards);
   };
   const double activations_per_microbatch =
-      (remat_mb.activation_bytes / act_shards + kernel_extra_bytes(s.microbatch_tokens, s.tensor, act_shards)) /
+      (remat_mb_bytes / act_shards + kernel_extra_bytes(s.microbatch_tokens, s.tensor, act_shards)) /
       s.pipeline * s.stage_imbalance;
   s.activations_bytes = activations_per_microbatch * s.in_flight_microbatches;
   if (s.context > 1)  // ring attention: this layer's KV chunk plus the one in flight; all-gather: the whole KV

@@ -136,8 +136,12 @@ struct TrainingInput {
 
 // Expert parallelism as the experts see it: the expert axis times the TP ranks folded into it, and the experts'
 // tensor parallelism (ETP).
-double expert_parallel_degree(const TrainingPlan& plan);
-double expert_tensor_degree(const TrainingPlan& plan);
+inline double expert_tensor_degree(const TrainingPlan& plan) {
+  return plan.expert_tensor > 0 ? plan.expert_tensor : plan.tensor.degree;
+}
+inline double expert_parallel_degree(const TrainingPlan& plan) {
+  return plan.expert.degree * plan.tensor.degree / expert_tensor_degree(plan);
+}
 
 enum class CommPart { data, fsdp, tensor, pipeline, expert, context, dcn, count };
 inline constexpr int kCommParts = static_cast<int>(CommPart::count);
@@ -221,7 +225,8 @@ ChipParams training_chip_params(const TrainingInput& in, const TrainingStep& ste
 struct StepCounts {
   bool model_counted = false;
   ParamCounts params;
-  FlopCounts flops;
+  FlopCounts flops;        // the model's, with the multi-token prediction modules it trains
+  FlopCounts layer_flops;  // without them: what remat redoes
   ChipParams chip;
   double batch_activation_bytes = 0;  // the whole batch's saved activations (§3.6 #59)
   double peak = 0;                    // the matmul dtype's peak FLOP/s
@@ -255,6 +260,10 @@ enum PlanProblem : unsigned {
 };
 constexpr unsigned kPlanWarnings = kUnevenSplit | kSequenceSharded | kZero3Pipeline;
 unsigned plan_problems(const TrainingInput& in);
+// plan_problems in two: what the plan's layout on the mesh decides (TP or CP over DCN), and the rest, which the
+// degrees and the settings decide (a plan search checks it once for all the layouts of a combination of degrees).
+unsigned layout_problems(const TrainingPlan& plan);
+unsigned setting_problems(const TrainingInput& in);
 
 // Diagnoses a plan that cannot run (TP not dividing heads or d_ff, more pipeline stages than layers, EP above the
 // experts, CP not dividing the sequence, TP or CP over DCN, a batch too small to split); warns about uneven splits,

@@ -4,16 +4,20 @@
 #include <utility>
 
 #include "io/format.h"
+#include "physics/portable_math.h"
 #include "planners/pipeline.h"
 #include "planners/training.h"
 
 namespace scalescope {
 
-namespace {
-bool divides(double a, double b) { return std::fmod(b, a) == 0; }
-}  // namespace
 
-unsigned plan_problems(const TrainingInput& in) {
+unsigned layout_problems(const TrainingPlan& p) {
+  return (p.tensor.has_dcn ? kDcnTensor : 0u) | (p.context.has_dcn ? kDcnContext : 0u);
+}
+
+unsigned plan_problems(const TrainingInput& in) { return setting_problems(in) | layout_problems(in.plan); }
+
+unsigned setting_problems(const TrainingInput& in) {
   const ModelConfig& m = *in.model;
   const TrainingPlan& p = in.plan;
   const double tp = p.tensor.degree, pp = p.pipeline.degree, ep = p.expert.degree, cp = p.context.degree;
@@ -30,7 +34,7 @@ unsigned plan_problems(const TrainingInput& in) {
   // Stages need not divide the layers (the busiest stage sets the pace), but every stage needs a layer.
   flag(pp > m.layers, kPipelineLayers);
   flag(chunks_per_stage(p) > 1 && pp * chunks_per_stage(p) > m.layers, kVirtualStagesLayers);
-  flag(p.schedule == PipelineSchedule::dualpipe && pp > 1 && std::fmod(pp, 2.0) != 0, kDualPipeStages);
+  flag(p.schedule == PipelineSchedule::dualpipe && pp > 1 && !divides(2.0, pp), kDualPipeStages);
   flag(ep > 1 && !m.is_moe(), kExpertDense);
   flag(ep > 1 && m.is_moe() && ep > m.experts, kExpertTooLarge);
   flag(ep > 1 && m.is_moe() && ep <= m.experts && !divides(ep, m.experts), kExpertNotDivisible);
@@ -38,18 +42,16 @@ unsigned plan_problems(const TrainingInput& in) {
   const double folded = expert_parallel_degree(p);
   flag(m.is_moe() && folded > ep && (out & kExpertTensor) == 0 && !divides(folded, m.experts), kFoldedExperts);
   flag(!divides(cp, in.seq_len), kContextSeq);
-  flag(p.tensor.has_dcn, kDcnTensor);
-  flag(p.context.has_dcn, kDcnContext);
   const double sequences = in.batch_tokens / in.seq_len;
-  flag(std::fmod(in.batch_tokens, in.seq_len) != 0, kBatchNotWholeSequences);
+  flag(!divides(in.seq_len, in.batch_tokens), kBatchNotWholeSequences);
   const double seq_shards = p.data.degree * p.fsdp.degree * p.expert.degree;
   const double pieces = seq_shards * p.microbatches;
   if (in.batch_tokens / cp < pieces) out |= kBatchTooSmall;
-  else if (std::fmod(in.batch_tokens / cp, pieces) != 0) out |= kUnevenSplit;
+  else if (!divides(pieces, in.batch_tokens / cp)) out |= kUnevenSplit;
   // §3.6 #61: the book shards sequences too ("tokens are tokens" for the MLP); attention then needs the other
   // pieces' keys and values, which the book's estimate does not cost and the calibrated one does
   // (planners/calibrated_training.cpp split_sequence_kv_s; 'context' axes say it as ring attention).
-  if (in.batch_tokens / cp >= pieces && std::fmod(sequences, pieces) != 0) out |= kSequenceSharded;
+  if (in.batch_tokens / cp >= pieces && !divides(pieces, sequences)) out |= kSequenceSharded;
   if (pp > 1 && p.zero_stage >= 3 && p.fsdp.degree > 1) out |= kZero3Pipeline;
   flag(in.precision.gradients == GradientBuffer::fused && p.microbatches > 1, kFusedGradientsMicrobatches);
   return out;

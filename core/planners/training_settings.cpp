@@ -81,12 +81,4 @@ double expert_load(const MoeSettings& moe) {
   return imbalance;
 }
 
-double expert_tensor_degree(const TrainingPlan& plan) {
-  return plan.expert_tensor > 0 ? plan.expert_tensor : plan.tensor.degree;
-}
-
-double expert_parallel_degree(const TrainingPlan& plan) {
-  return plan.expert.degree * plan.tensor.degree / expert_tensor_degree(plan);
-}
-
 }  // namespace scalescope

@@ -21,31 +21,6 @@ std::string layer_kind_name(int kind) {
          attention_span_name(kind_span(kind));
 }
 
-double LayerCounts::total() const {
-  double t = 0;
-  for (double x : n) t += x;
-  return t;
-}
-
-double LayerCounts::moe() const {
-  double t = 0;
-  for (int k = 0; k < kLayerKinds; ++k)
-    if (kind_is_moe(k)) t += n[k];
-  return t;
-}
-
-LayerCounts LayerCounts::operator-(const LayerCounts& o) const {
-  LayerCounts out;
-  for (int k = 0; k < kLayerKinds; ++k) out.n[k] = n[k] - o.n[k];
-  return out;
-}
-
-LayerCounts LayerCounts::scaled(double f) const {
-  LayerCounts out;
-  for (int k = 0; k < kLayerKinds; ++k) out.n[k] = n[k] * f;
-  return out;
-}
-
 LayerCounts LayerPattern::first(double n) const {
   n = std::clamp(n, 0.0, layers);
   if (runs.empty() || n <= 0) return {};

@@ -24,15 +24,33 @@ const char* mlp_layer_name(MlpLayer mlp);
 std::string layer_kind_name(int kind);
 
 // How many layers of each kind a stretch of layers holds.
+// Inline: a plan search asks them of every plan it bounds.
 struct LayerCounts {
   std::array<double, kLayerKinds> n{};
 
-  double total() const;
-  double moe() const;
+  double total() const {
+    double t = 0;
+    for (double x : n) t += x;
+    return t;
+  }
+  double moe() const {
+    double t = 0;
+    for (int k = 0; k < kLayerKinds; ++k)
+      if (kind_is_moe(k)) t += n[k];
+    return t;
+  }
   double dense() const { return total() - moe(); }
   double span(AttentionSpan s) const { return n[layer_kind(false, s)] + n[layer_kind(true, s)]; }
-  LayerCounts operator-(const LayerCounts& o) const;
-  LayerCounts scaled(double f) const;
+  LayerCounts operator-(const LayerCounts& o) const {
+    LayerCounts out;
+    for (int k = 0; k < kLayerKinds; ++k) out.n[k] = n[k] - o.n[k];
+    return out;
+  }
+  LayerCounts scaled(double f) const {
+    LayerCounts out;
+    for (int k = 0; k < kLayerKinds; ++k) out.n[k] = n[k] * f;
+    return out;
+  }
 };
 
 // The longest cycle of layer kinds a model may list, and the most layers a patterned model may have (a model whose

@@ -404,3 +404,17 @@ TEST_CASE("portable exp and log agree with the C library to a few ulps, and are 
   for (double x = 1e-300; x < 1e300; x *= 1.9) worst = std::max(worst, std::fabs(portable_log(x) / std::log(x) - 1.0));
   CHECK(worst < 4e-16);  // two ulps
 }
+
+TEST_CASE("divides answers as fmod does, for whole numbers and anything else", "[plan_search][issue20]") {
+  // The search's hot path takes whole numbers by integer remainder; every other value falls back to fmod.
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  const double values[] = {0, 1, 2, 3, 7, 8, 40, 64, 4096, 4194304, 15998976, 1e15, 9007199254740991.0,
+                           9007199254740992.0, 1.8e16, 1e300, 0.5, 2.5, 1e-3, -4, -8, inf, -inf, nan};
+  int differ = 0;
+  for (double a : values)
+    for (double b : values) differ += divides(a, b) != (std::fmod(b, a) == 0);
+  CHECK(differ == 0);
+  CHECK(divides(8, 4096));
+  CHECK_FALSE(divides(3, 4096));
+  CHECK_FALSE(divides(0, 8));
+}
