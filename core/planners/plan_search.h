@@ -2,7 +2,9 @@
 // evaluator (planners/step_evaluator.h: the book's step today, the calibrated one when it lands), keeps the best k
 // by an objective and the Pareto front of step time x memory per chip (x cost, which on one mesh follows the step
 // time), and counts what it saw. A search runs in chunks from a resumable position, with a progress hook; the
-// hot loop allocates only when a plan enters the best k or the front.
+// hot loop allocates only when a plan enters the best k or the front (and to keep a combination's settings' bounds
+// when it has more settings than any before). At the calibrated fidelity it prices only the plans whose bound
+// (calibrated_step_bound) could still win, and ends as the exhaustive search does.
 #pragma once
 #include <string>
 #include <vector>
