@@ -10,7 +10,6 @@
 
 namespace scalescope {
 
-
 unsigned layout_problems(const TrainingPlan& p) {
   return (p.tensor.has_dcn ? kDcnTensor : 0u) | (p.context.has_dcn ? kDcnContext : 0u);
 }
