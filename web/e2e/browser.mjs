@@ -538,6 +538,34 @@ async function main() {
       check('the Pareto chart has its numbers as a table, memory against HBM in it', (await page.locator('ss-pareto details.numbers table tbody tr').count()) === (await points.count()) &&
         ((await page.locator('ss-pareto details.numbers thead').textContent()) ?? '').includes('Of HBM'));
       check('the chart draws the HBM line', /HBM \d/.test((await page.locator('[data-pareto-chart] svg').textContent()) ?? ''));
+      // A chart element can be asked to draw after it left the page: its lazy Plot import or its redraw timer lands
+      // late (a search restarted, the plan list went stale). Off the page it has no stylesheet root: it must not draw.
+      const late = await page.evaluate(async () => {
+        const errors = [];
+        const onError = (e) => errors.push(e.message ?? String(e.reason));
+        window.addEventListener('error', onError);
+        window.addEventListener('unhandledrejection', onError);
+        const root = document.querySelector('scalescope-explorer').shadowRoot;
+        const copies = ['ss-pareto', 'ss-charts'].map((tag) => {
+          const live = root.querySelector(tag);
+          const el = document.createElement(tag);
+          for (const k of ['run', 'listed', 'hbmBytes', 'headroomFrac', 'results', 'plots', 'live']) if (live[k] !== undefined) el[k] = live[k];
+          root.append(el);
+          return el;
+        });
+        for (const el of copies) await el.updateComplete.catch((e) => errors.push(e.message));
+        for (const el of copies) el.remove();
+        for (const el of copies) {
+          if ('run' in el) el.run = { ...el.run };
+          else el.results = { ...el.results };
+          await el.updateComplete.catch((e) => errors.push(e.message));
+        }
+        await new Promise((r) => setTimeout(r, 300)); // past the charts' 100 ms redraw timer
+        window.removeEventListener('error', onError);
+        window.removeEventListener('unhandledrejection', onError);
+        return errors;
+      });
+      check('a chart asked to draw after it left the page draws nothing and throws nothing', late.length === 0, late.join(' | '));
       await shot(page, 'explorer-pareto.png');
       const v = await axeViolations(page);
       check('no WCAG A/AA violation with the search options, progress and Pareto chart shown', v.length === 0, v.slice(0, 4).join(' || '));

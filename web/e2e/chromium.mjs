@@ -62,7 +62,8 @@ export function collectErrors(page, into, label = '') {
   page.on('console', (m) => {
     if (m.type() === 'error') into.push(`${label}${m.text()}`);
   });
-  page.on('pageerror', (e) => into.push(`${label}page error: ${e.message}`));
+  // The first frames of the stack say where: a message alone cannot be found again from CI's log.
+  page.on('pageerror', (e) => into.push(`${label}page error: ${e.message}${(e.stack ?? '').split('\n').slice(1, 4).map((l) => ` ${l.trim()}`).join('')}`));
   page.on('response', (r) => {
     if (r.status() >= 400) into.push(`${label}HTTP ${r.status()} for ${r.url()}`);
   });

@@ -15,6 +15,17 @@ export function takeStyles(node: Element): string[] {
 }
 
 /**
+ * The root whose stylesheets a chart drawn by `host` joins: its shadow root or the document, or null once `host` is
+ * off the page. A chart element can be asked to draw after it was removed (a lazy import or a timer that lands
+ * late); a detached element's root node is an element, which has no adoptedStyleSheets, so it must not draw then.
+ */
+export function chartRoot(host: Node): ShadowRoot | Document | null {
+  if (!host.isConnected) return null;
+  const root = host.getRootNode();
+  return 'adoptedStyleSheets' in root ? (root as ShadowRoot | Document) : null;
+}
+
+/**
  * Moves a chart's style rules to `root` (once per distinct rule text) and returns the node, ready to insert. Plot
  * names its mark groups with aria-label, which ARIA allows only on an element with a role: they become groups.
  */

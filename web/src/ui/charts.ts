@@ -4,7 +4,7 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { ServingResult, TrainingStepResult } from '../engine/types';
 import { fmtCount, fmtSecondsTick } from '../charts/format';
-import { placeChart } from '../charts/plot-css';
+import { chartRoot, placeChart } from '../charts/plot-css';
 import { downloadPng, downloadSvg, type ChartLabels } from '../charts/export';
 import { legendOf } from '../charts/legend';
 import type { State } from '../state/params';
@@ -42,6 +42,12 @@ export class SsCharts extends LitElement {
     return this;
   }
 
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
   protected override updated(_changed: PropertyValues<this>): void {
     if (this.timer) clearTimeout(this.timer);
     // Charts (Plot) redraw after the numbers have painted and the controls have rested for a moment.
@@ -58,8 +64,8 @@ export class SsCharts extends LitElement {
   private draw(): void {
     const r = this.results;
     const P = this.plots;
-    if (!r || !P) return;
-    const root = this.getRootNode() as ShadowRoot;
+    const root = chartRoot(this);
+    if (!r || !P || !root) return;
     const roof = this.chartEl('roofline');
     const scal = this.chartEl('scaling');
     if (!roof || !scal) return;

@@ -2,7 +2,7 @@
 // chunk. Picking a point applies its plan exactly as the list's Apply does (the same 'ss-apply' event).
 import { LitElement, html, type TemplateResult } from 'lit';
 import type { SearchedPlanCore } from '../engine/types';
-import { placeChart } from '../charts/plot-css';
+import { chartRoot, placeChart } from '../charts/plot-css';
 import { planSettings } from './plan-words';
 import type { CheckedPlan, SearchRun } from './plan-list';
 
@@ -41,7 +41,8 @@ export class SsPareto extends LitElement {
   protected override updated(): void {
     const host = this.querySelector<HTMLElement>('[data-pareto-chart]');
     const res = this.run?.ev?.ok ? this.run.ev.result : undefined;
-    if (!host || !this.plots || !res || !this.run) return;
+    const root = chartRoot(this);
+    if (!host || !root || !this.plots || !res || !this.run) return;
     const mesh = this.run.mesh;
     const rankOf = new Map(this.listed.map((c, i) => [c.plan.index, i + 1]));
     const onFront = new Set(res.pareto.map((p) => p.index));
@@ -55,7 +56,7 @@ export class SsPareto extends LitElement {
     const chart = this.plots.paretoChart(data, {
       hbmBytes: this.hbmBytes, fitLimitBytes: this.hbmBytes * (1 - this.headroomFrac), width, onPick: (d) => this.pick(d.plan),
     });
-    host.replaceChildren(placeChart(chart, this.getRootNode() as ShadowRoot | Document));
+    host.replaceChildren(placeChart(chart, root));
   }
 
   override render(): TemplateResult {
