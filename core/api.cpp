@@ -82,10 +82,6 @@ Fidelity read_fidelity(JsonReader& args, const QueryKind& kind, Diagnostics& d) 
   return *name == "calibrated" ? Fidelity::calibrated : Fidelity::book;
 }
 
-Json diagnostic_json(const Diagnostic& d) {
-  return {{"path", d.path}, {"code", d.code}, {"message", d.message}, {"severity", d.warning ? "warning" : "error"}};
-}
-
 // At most kMaxDiagnostics are listed; one more says how many were dropped (an error if any dropped one was).
 Json diagnostics_json(const Diagnostics& diagnostics) {
   Json out = Json::array();

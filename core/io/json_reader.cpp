@@ -42,6 +42,10 @@ std::string json_type_name(const Json& value) {
   return "value";
 }
 
+Json diagnostic_json(const Diagnostic& d) {
+  return {{"path", d.path}, {"code", d.code}, {"message", d.message}, {"severity", d.warning ? "warning" : "error"}};
+}
+
 namespace {
 
 // Bounds and values in messages: whole numbers below 1e7 in full, the rest in 6 significant digits.

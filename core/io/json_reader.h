@@ -23,6 +23,8 @@ using Json = nlohmann::json;
 std::string json_pointer_child(const std::string& parent, const std::string& key);
 std::string json_pointer_child(const std::string& parent, std::size_t index);
 std::string json_type_name(const Json& value);
+// {path, code, message, severity}: a diagnostic as every answer lists it.
+Json diagnostic_json(const Diagnostic& diagnostic);
 
 class JsonReader {
  public:

@@ -221,6 +221,17 @@ Json plan_json(const QueryContext& ctx, const RankedPlan& r) {
   return plan;
 }
 
+// The warnings this plan's own training_step raises (what include_warnings and must_fit false let through), so that
+// a caller lists them without running the plan again.
+Json plan_warnings(const QueryContext& ctx, const RankedPlan& r) {
+  Diagnostics warned;
+  check_training_plan(r.input, "/query", warned);
+  warn_out_of_hbm(r.step, *ctx.hw, warned);
+  Json out = Json::array();
+  for (const Diagnostic& w : warned) out.push_back(diagnostic_json(w));
+  return out;
+}
+
 bool same_place(const RankedPlan& a, const RankedPlan& b) {
   return a.objective == b.objective && a.step.upper_bound_s == b.step.upper_bound_s &&
          a.step.total_bytes == b.step.total_bytes && a.fits == b.fits;
@@ -373,6 +384,7 @@ Json run_plan_search(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
       p["ideal"] = {{"step_s", ideal.step_s}, {"mfu_frac", ideal.mfu_frac}, {"train_time_s", ideal.train_time_s}};
     }
     p["layout"] = layout_json(*ctx.hw, *ctx.mesh, state.best[i].input.plan);
+    p["warnings"] = plan_warnings(ctx, state.best[i]);
     p["pareto"] = std::any_of(state.front.begin(), state.front.end(),
                               [&](const RankedPlan& f) { return f.index == state.best[i].index; });
     if (i > 0 && same_place(state.best[i], state.best[i - 1]))

@@ -263,14 +263,14 @@ bool read_training_step_args(const QueryContext& ctx, JsonReader& args, Diagnost
   return true;
 }
 
-namespace {
-
 void warn_out_of_hbm(const TrainingStep& s, const Hardware& hw, Diagnostics& d) {
   if (!s.fits)
     add_warning(d, "/query", "out_of_hbm",
                 "the plan needs " + format_bytes(s.total_bytes) + " per chip; " + hw.name + " has " +
                     format_bytes(s.hbm_capacity_bytes) + " (" + format_bytes(s.shortfall_bytes) + " more)");
 }
+
+namespace {
 
 Json comms_json(const std::array<double, kCommParts>& parts) {
   Json comms = Json::object();

@@ -23,4 +23,7 @@ struct TrainingPlanForm {
 bool read_training_step_args(const QueryContext& ctx, JsonReader& args, Diagnostics& diagnostics, TrainingInput& in,
                              TrainingPlanForm* form = nullptr);
 
+// The out_of_hbm warning of a step that does not fit its chip's HBM (training_step's, and each searched plan's).
+void warn_out_of_hbm(const TrainingStep& step, const Hardware& hw, Diagnostics& diagnostics);
+
 }  // namespace scalescope

@@ -124,6 +124,40 @@ TEST_CASE("constraints hold: fixed degrees, max_tensor, headroom; warnings only 
   CHECK(w["result"]["counts"]["ranked"].get<double>() > r["result"]["counts"]["ranked"].get<double>());
 }
 
+// Each listed plan carries the warnings its own training_step raises, so that a caller (the explorer's list) shows
+// them without running every plan again. Two cases that warn: ZeRO-3 under PP (include_warnings) and pure DP of a 70B
+// model, out of HBM (must_fit false).
+TEST_CASE("each searched plan's warnings are those its training_step raises", "[plan_search]") {
+  auto step_of = [](const Json& scenario, const Json& plan) {
+    Json step = scenario;
+    step["mesh"] = plan["mesh"];
+    step["query"] = {{"kind", "training_step"}, {"fidelity", "book"}, {"batch_tokens", 1048576}, {"seq_len", 4096},
+                     {"parallelism", plan["parallelism"]}, {"remat", plan["remat"]}, {"precision", plan["precision"]},
+                     {"offload", plan["offload"]}};
+    return run(step);
+  };
+  for (const Json& constraints : {Json{{"fixed", {{"pipeline", 4}}}, {"include_warnings", true}},
+                                  Json{{"fixed", {{"data", 64}}}, {"must_fit", false}}}) {
+    Json scenario = kLlama70bOn64H100;
+    scenario["query"]["constraints"] = constraints;
+    scenario["query"]["keep"] = 20;
+    const Json r = run(scenario);
+    REQUIRE(r["ok"] == true);
+    REQUIRE_FALSE(r["result"]["plans"].empty());
+    int warned = 0;
+    for (const Json& plan : r["result"]["plans"]) {
+      const Json step = step_of(scenario, plan);
+      REQUIRE(step["ok"] == true);
+      CHECK(plan["warnings"] == step["diagnostics"]);
+      warned += !plan["warnings"].empty();
+    }
+    CHECK(warned > 0);  // the case warns at all, so the comparison can fail
+  }
+  // Without either flag no listed plan warns.
+  const Json plain = run(kLlama70bOn64H100);
+  for (const Json& plan : plain["result"]["plans"]) CHECK(plan["warnings"].empty());
+}
+
 TEST_CASE("the evaluator is one callable: a different step model reorders the same space", "[plan_search]") {
   Problem p("h100-sxm", "llama-3-70b", Json{{"shape", {64}}}, 1048576, 4096);
   const PlanSpace space = build_plan_space(p.in, SpaceOptions{});
