@@ -2,13 +2,14 @@
 // time, memory and MFU, bit for bit, through the real wasm engine, for TPU slices whose axes the plans split into
 // sub-axes (with and without DCN), GPU clusters (the plan's own mesh), MoE and uneven pipeline stages.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { EngineModule, Evaluation, PlanSearchQuery, PlanSearchResult, Scenario, SearchedPlan, TrainingStepResult } from '../src/engine/types';
+import type { Diagnostic, EngineModule, Evaluation, PlanSearchQuery, PlanSearchResult, Scenario, SearchedPlan, TrainingStepResult } from '../src/engine/types';
 import { SHAPES, shapeMismatches, EXTRA_KEY } from '../src/engine/types';
 import { defaultState, type State } from '../src/state/params';
 import { stateWith } from './state';
 import { applyPlan, isCurrentPlan, type SearchedMesh } from '../src/state/plans';
 import { mainScenario, meshFor, planSearchScenario } from '../src/state/scenario';
 import { loadEngine } from './engine';
+import { checkPlans, listable, type SearchRun } from '../src/ui/plan-list';
 
 let engine: EngineModule;
 beforeAll(async () => {
@@ -43,7 +44,7 @@ function search(s: State, constraints?: Record<string, unknown>): { sc: Scenario
 }
 
 /** Applies a plan and evaluates the page's training step for the state it gives. */
-function applied(s: State, plan: SearchedPlan, mesh: SearchedMesh): { state: State; step: TrainingStepResult } {
+function applied(s: State, plan: SearchedPlan, mesh: SearchedMesh): { state: State; step: TrainingStepResult; diagnostics: Diagnostic[] } {
   const a = applyPlan(s, plan, mesh);
   expect(a.ok, a.ok ? '' : a.problems.join(' ')).toBe(true);
   if (!a.ok) throw new Error('not applied');
@@ -52,7 +53,7 @@ function applied(s: State, plan: SearchedPlan, mesh: SearchedMesh): { state: Sta
   if (!m.ok) throw new Error(m.problem);
   const t = run<TrainingStepResult>(mainScenario(a.state, m.plan));
   expect(errors(t)).toEqual([]);
-  return { state: a.state, step: t.result! };
+  return { state: a.state, step: t.result!, diagnostics: t.diagnostics };
 }
 
 /** The plan's step, memory and MFU to the last bit, and the layout the engine echoes is the plan's own. */
@@ -137,11 +138,12 @@ describe('plan search -> apply', () => {
   });
 
   it('MoE plans over the engine’s whole MoE space (the experts’ TP, capacity, DualPipe, FP8 recipes) apply exactly', () => {
-    // Qwen3-30B-A3B on 64 H100s with the settings plan_search can vary for it (docs/api.md `plan_search` space).
+    // Qwen3-30B-A3B on 64 H100s with the settings plan_search can vary for it (docs/api.md `plan_search` space), the
+    // best 40 plans, so that each setting appears among them.
     const s = stateWith({ hw: 'h100-sxm', model: 'qwen3-30b-a3b', fsdp: 8, tp: 2, ep: 4, batch: 4194304, imb: 1.2, disp: 'hierarchical' });
     const sc = planSearchScenario(s)!;
     const space = { expert_tensor: ['tp', 1], capacity_factors: ['dropless', 1.25], pipeline_schedules: ['1f1b', 'dualpipe', 'dualpipe_v'], matmul: ['bf16', 'fp8_blockwise', 'mxfp8'] };
-    const ev = runSearch({ ...sc, hardware: { preset: 'h100-sxm' }, query: { ...(sc.query as PlanSearchQuery), space, constraints: { max: { pipeline: 4 } } } });
+    const ev = runSearch({ ...sc, hardware: { preset: 'h100-sxm' }, query: { ...(sc.query as PlanSearchQuery), keep: 40, space, constraints: { max: { pipeline: 4 } } } });
     expect(errors(ev)).toEqual([]);
     const plans = ev.result!.plans;
     expect(plans.length).toBeGreaterThan(10);
@@ -172,6 +174,23 @@ describe('plan search -> apply', () => {
     expect(refused({ ...plan, offload: { optimizer: true, activations: false } })).toContain('host memory');
     expect(refused({ ...plan, remat: 'checkpoints' })).toBe(''); // a choice the page has
     expect(refused({ ...plan, parallelism: { ...plan.parallelism, fsdp: ['X'] } })).toMatch(/axis Y/);
+  });
+
+  it('a plan the engine warns about carries the warnings its applied step raises; the list shows it only when asked', () => {
+    const s = stateWith({ hw: 'h100-sxm', fsdp: 64, tp: 1, pwarn: true });
+    const constraints = { fixed: { pipeline: 4 }, include_warnings: true };
+    const { sc, res } = search(s, constraints);
+    const mesh = searchedMesh(sc);
+    const warned = res.plans.filter((p) => p.warnings.length > 0);
+    expect(warned.length).toBeGreaterThan(0); // ZeRO-3 under PP warns (zero3_with_pipeline)
+    for (const plan of res.plans) expect(applied(s, plan, mesh).diagnostics, `plan ${plan.rank}`).toEqual(plan.warnings);
+    const runOf = (c: Record<string, unknown>): SearchRun => ({
+      key: JSON.stringify({ ...sc, query: { ...(sc.query as PlanSearchQuery), constraints: c } }), state: s, mesh, gpu: true,
+      ev: { ok: true, result: res, diagnostics: [] } as unknown as Evaluation<PlanSearchResult>, engineMs: 0,
+      checked: checkPlans(s, res, mesh), complete: true, chunks: 1, wallMs: 0, progressFrac: 1,
+    });
+    expect(listable(runOf(constraints)).map((c) => c.plan)).toEqual(res.plans);
+    expect(listable(runOf({ fixed: { pipeline: 4 } })).map((c) => c.plan)).toEqual(res.plans.filter((p) => p.warnings.length === 0));
   });
 
   it('no plan search in serving mode', () => {

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { EngineModule, Evaluation, PlanSearchQuery, PlanSearchResult, Scenario, ServingSearchResult } from '../src/engine/types';
 import { planSearchScenario, servingSearchScenario } from '../src/state/scenario';
 import { encodeState } from '../src/state/url';
-import { NOT_FIT, PLANS_SHOWN, listedPlans, type SearchRun } from '../src/ui/plan-list';
+import { PLANS_SHOWN, checkPlans, listedPlans, type SearchRun } from '../src/ui/plan-list';
 import { DEPLOYMENT_COLUMNS, PLAN_COLUMNS, planSearchCsv, planSearchJson, servingSearchCsv, servingSearchJson, type ServingList } from '../src/ui/search-export';
 import type { ServingSearchRun } from '../src/ui/serving-search';
 import { loadEngine } from './engine';
@@ -42,9 +42,9 @@ describe('plan search downloads', () => {
     for (let calls = 1; ev.ok && ev.result && !ev.result.complete && ev.result.cursor && calls < 100; calls++)
       ev = run<PlanSearchResult>({ ...sc, query: { ...(sc.query as PlanSearchQuery), resume: ev.result.cursor } });
     expect(ev.ok).toBe(true);
-    // As the explorer checks them, simplified: a plan out of HBM has that problem; none warns here.
-    const checked = ev.result!.plans.map((plan, rank) => ({ plan, rank, problems: plan.fits ? [] : [NOT_FIT], warnings: [] }));
-    searchRun = { key: JSON.stringify(sc), state, mesh: { shape: sc.mesh!.shape, axis_names: sc.mesh!.axis_names ?? [] }, gpu: false, ev, engineMs: 0, checked, complete: true, chunks: 1, wallMs: 0, progressFrac: 1 };
+    const mesh = { shape: sc.mesh!.shape, axis_names: sc.mesh!.axis_names ?? [] };
+    const checked = checkPlans(state, ev.result!, mesh);
+    searchRun = { key: JSON.stringify(sc), state, mesh, gpu: false, ev, engineMs: 0, checked, complete: true, chunks: 1, wallMs: 0, progressFrac: 1 };
   });
 
   it('the CSV: the search’s inputs, then one row per ranked plan under the named columns', () => {

@@ -526,6 +526,8 @@ export interface SearchedPlan extends SearchedPlanCore {
   tie?: { with_rank: number; differs: string[] };
   /** A calibrated search: the book's numbers for the same plan. */
   ideal?: { step_s: number; mfu_frac: number; train_time_s: number };
+  /** The warnings the plan's own training_step raises (only plans let in by include_warnings or must_fit false). */
+  warnings: Diagnostic[];
 }
 
 export interface SearchCounts {
@@ -921,7 +923,7 @@ export const SHAPES = {
   search_cursor: { next: 'number', retained: 'array', counts: SEARCH_COUNTS } satisfies Shape<NonNullable<PlanSearchResult['cursor']>>,
   searched_plan_core: SEARCHED_PLAN_CORE,
   searched_plan: {
-    ...SEARCHED_PLAN_CORE, rank: 'number', layout: STRATEGY_LAYOUTS, pareto: 'boolean', tie: 'object?', ideal: 'object?',
+    ...SEARCHED_PLAN_CORE, rank: 'number', layout: STRATEGY_LAYOUTS, pareto: 'boolean', tie: 'object?', ideal: 'object?', warnings: 'array',
   } satisfies Shape<SearchedPlan>,
   plan_tie: { with_rank: 'number', differs: 'array' } satisfies Shape<NonNullable<SearchedPlan['tie']>>,
   strategy_layout: {

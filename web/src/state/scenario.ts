@@ -266,8 +266,11 @@ export function mainScenario(s: State, plan: MeshPlan): Scenario {
   return { ...b, mesh: meshSpec(plan), query: withProfile(s, query) };
 }
 
-/** How many plans the search returns: more than the page lists, since it shows only plans that fit without warnings. */
-export const PLAN_SEARCH_KEEP = 40;
+/**
+ * How many plans the search returns, and the list shows: the engine leaves out the plans that do not fit or warn
+ * (unless the search options ask for them), so each one it returns is listed.
+ */
+export const PLAN_SEARCH_KEEP = 10;
 
 /** The strategies a searched plan may run over DCN: those the page's DCN control can hold (the engine also allows PP and EP). */
 export const PLAN_SEARCH_DCN: readonly DcnStrategy[] = ['data', 'fsdp'];

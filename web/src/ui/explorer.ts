@@ -31,7 +31,7 @@ import { styles } from './styles';
 import { diagnosticsList } from './diagnostics';
 import { fidelityOf, metricsOf, planStatus, isServing, type Planned, type Results } from './results';
 import type { SetEvent } from './controls';
-import { NOT_FIT, listedPlans, type CheckedPlan, type SearchRun } from './plan-list';
+import { checkPlans, listedPlans, type SearchRun } from './plan-list';
 import type { ServingSearchRun } from './serving-search';
 import './controls';
 import './headline';
@@ -491,27 +491,6 @@ export class ScalescopeExplorer extends LitElement {
 
   // ---------------------------------------------------------------------------------------------- plan search
 
-  /** Each plan as the page would show it once applied: listed only if it fits and its training step does not warn. */
-  private checkPlans(state: State, res: PlanSearchResult, mesh: SearchRun['mesh']): CheckedPlan[] {
-    const applied = res.plans.map((plan) => ({ plan, a: applyPlan(state, plan, mesh) }));
-    const texts: string[] = [];
-    const idx = applied.map(({ a }) => {
-      if (!a.ok) return -1;
-      const m = meshFor(a.state);
-      return m.ok ? texts.push(JSON.stringify(mainScenario(a.state, m.plan))) - 1 : -1;
-    });
-    const batch = this.local ? this.local.evaluate(texts, this.cache) : null;
-    return applied.map(({ plan, a }, rank) => {
-      const ev = idx[rank]! >= 0 ? batch?.results[idx[rank]!] : undefined;
-      const problems = a.ok ? [] : a.problems;
-      if (!plan.fits) problems.push(NOT_FIT);
-      if (a.ok && idx[rank]! < 0) problems.push('no mesh for this plan');
-      if (ev && !ev.ok) problems.push(ev.diagnostics.find((d) => d.severity !== 'warning')?.message ?? 'the engine rejected it');
-      if (!ev && a.ok && idx[rank]! >= 0) problems.push('not checked');
-      return { plan, rank, problems, warnings: (ev?.diagnostics ?? []).filter((d) => d.severity === 'warning') };
-    });
-  }
-
   /**
    * Asks the engine for the best training plans for the current chips, model, batch, precision and the search's
    * constraints, in chunks (state/search-driver.ts): after each chunk the progress bar and the best plans so far
@@ -534,7 +513,7 @@ export class ScalescopeExplorer extends LitElement {
     const fracs: number[] = [];
     const show = (p: ChunkProgress, complete: boolean): void => {
       const res = p.ev.ok ? p.ev.result : undefined;
-      const checked = res ? this.checkPlans(state, res, mesh) : [];
+      const checked = res ? checkPlans(state, res, mesh) : [];
       const wallMs = performance.now() - t0;
       this.search = { key, state, mesh, gpu, ev: p.ev, engineMs: p.engineMs, checked, complete, chunks: p.chunks, wallMs, progressFrac: res?.progress_frac ?? 1 };
       fracs.push(res?.progress_frac ?? 1);

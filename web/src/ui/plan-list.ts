@@ -1,11 +1,12 @@
 // The plan search's list (display rules, no physics): which of the plans the engine ranked the page lists — those
-// that fit and raise no warning once applied, unless the search options ask for them — and why the others are not.
-// Shared by the list (plans.ts), the explorer that checks the plans, and the list's downloads (search-export.ts).
+// that fit and raise no warning, unless the search options ask for them — and why the others are not. Shared by the
+// list (plans.ts), the explorer and the list's downloads (search-export.ts).
 import type { Diagnostic, Evaluation, PlanSearchQuery, PlanSearchResult, Scenario, SearchedPlan } from '../engine/types';
 import type { State } from '../state/params';
-import type { SearchedMesh } from '../state/plans';
+import { applyPlan, type SearchedMesh } from '../state/plans';
+import { PLAN_SEARCH_KEEP } from '../state/scenario';
 
-/** A plan the engine listed, checked as the page would show it once applied. */
+/** A plan the engine listed, with what keeps it off the list. */
 export interface CheckedPlan {
   plan: SearchedPlan;
   /** Its place in the engine's ranking (0 = best). */
@@ -38,13 +39,27 @@ export interface SearchRun {
 /** The problem a plan out of HBM has (listed anyway when the search was asked to rank such plans). */
 export const NOT_FIT = 'does not fit in HBM';
 
+/**
+ * Each ranked plan with what keeps it off the list: out of HBM, the warnings the engine says its training step raises
+ * (the plan's own `warnings`), or a setting the page's controls cannot hold. No plan is run again: applied, a plan is
+ * the very step the search evaluated (docs/api.md `plan_search`).
+ */
+export function checkPlans(state: State, res: PlanSearchResult, mesh: SearchedMesh): CheckedPlan[] {
+  return res.plans.map((plan, rank) => {
+    const a = applyPlan(state, plan, mesh);
+    const problems = a.ok ? [] : [...a.problems];
+    if (!plan.fits) problems.push(NOT_FIT);
+    return { plan, rank, problems, warnings: plan.warnings };
+  });
+}
+
 /** The constraints a run's search was asked with (its key is the scenario's text). */
 export function runConstraints(run: SearchRun): NonNullable<PlanSearchQuery['constraints']> {
   return ((JSON.parse(run.key) as Scenario).query as PlanSearchQuery).constraints ?? {};
 }
 
 /**
- * The plans the list shows, best first: those that fit and raise no warning once applied; with `must_fit` off also
+ * The plans the list shows, best first: those that fit and raise no warning; with `must_fit` off also
  * those out of HBM, and with `include_warnings` on also those that warn (each marked in its row).
  */
 export function listedPlans(run: SearchRun): CheckedPlan[] {
@@ -61,8 +76,8 @@ export function listable(run: SearchRun): CheckedPlan[] {
   return run.checked.filter(ok);
 }
 
-/** How many plans the list shows. */
-export const PLANS_SHOWN = 10;
+/** How many plans the list shows: all the search returns. */
+export const PLANS_SHOWN = PLAN_SEARCH_KEEP;
 
 /** Why a ranked plan is not in the list: its problems, the warnings its applied step raises, or the list is full. */
 export function leftOutBecause(run: SearchRun, c: CheckedPlan): string {

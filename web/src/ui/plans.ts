@@ -1,6 +1,6 @@
-// <ss-plans>: "Find best plans" runs the engine's plan_search for the chips on screen; each plan the engine ranks is
-// then checked as the very training step the page would show once applied (the explorer does that), and the list
-// keeps only plans that fit and raise no warning. Each row says where its strategies sit (whole torus axes or parts of
+// <ss-plans>: "Find best plans" runs the engine's plan_search for the chips on screen; each plan comes with its fit
+// and the warnings its training step raises (the engine's), and the list keeps only plans that fit and raise no
+// warning. Each row says where its strategies sit (whole torus axes or parts of
 // them), ties say what differs (the engine's list for exact ties; the page groups near-ties within 1% of a group's
 // first plan, each saying how it differs from it), plans on the Pareto front are
 // marked, and while the efficiencies are the book's 1.0 a sentence says the ranking is of ideal bounds. Apply sets
@@ -92,7 +92,7 @@ export class SsPlans extends LitElement {
     const leaders = nearTieLeaders(listed.map((c) => c.plan.step_s));
     const hidden = run.checked.length - listable(run).length;
     return html`
-      ${hidden ? html`<p class="muted" data-plans-hidden=${hidden}>${hidden} of the ${run.checked.length} plans the engine ranked are left out: they do not fit in HBM or raise a warning once applied.</p>` : nothing}
+      ${hidden ? html`<p class="muted" data-plans-hidden=${hidden}>${hidden} of the ${run.checked.length} plans the engine ranked are left out: they do not fit in HBM, raise a warning, or hold a setting this page has no control for.</p>` : nothing}
       ${listed.length === 0 ? html`<p class="notice-inline">No plan the engine found fits without a warning; more chips, a smaller batch per chip or another remat may help.</p>` : nothing}
       <div class="table-wrap" data-scroll-hint><table class="plans ${stale ? 'stale' : ''}">
         <thead><tr><th scope="col">#</th><th scope="col">Plan</th><th scope="col">Step</th><th scope="col">MFU</th><th scope="col">Memory per chip</th>

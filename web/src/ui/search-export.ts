@@ -1,7 +1,7 @@
 // The plan search's and the serving search's lists as downloads (issue 22): the same writers as the main answer's
 // (state/export.ts), the search's inputs first. The plan CSV has one row per plan the engine ranked — its place in
 // the page's list, or why the page leaves it out — with its degrees, settings, step time, MFU, memory, fits and the
-// warnings the page's check of it raised; the serving CSV one row per deployment the panel lists (the ranked ones,
+// warnings the engine says its training step raises; the serving CSV one row per deployment the panel lists (the ranked ones,
 // or the fastest when none meets the targets). Every number is the engine's, in its own SI unit (named in the column).
 import type { Scenario, ServingDeployment } from '../engine/types';
 import type { CsvBlock } from '../state/csv';
