@@ -470,6 +470,11 @@ async function main() {
 
     await step('plan search: only plans that fit without a warning; apply keeps focus', async () => {
       await open(page, url);
+      // A reader's first click comes once the page has drawn; by then the worker has run its warm-up chunk (the
+      // explorer's warmUpSearch), so the first search does not pay for the wasm reaching its optimising tier.
+      await chartsDrawn(page);
+      await page.waitForFunction(() => window.__scalescope.warmUpMs !== undefined, null, { timeout: 10000 });
+      figures.warmUpMs = await page.evaluate(() => window.__scalescope.warmUpMs);
       const run = await findPlans(page);
       const rows = await page.locator('[data-plan]').count();
       check('the best plans are listed', rows >= 3, `${rows} rows`);
@@ -477,13 +482,11 @@ async function main() {
       check('the progress bar moved while the search ran and ends at 100%', run.seen.some((v) => v > 0 && v < 100) && run.seen.at(-1) === 100, JSON.stringify([...new Set(run.seen)]));
       figures.planSearchWallMs = run.wallMs;
       figures.planSearchChunks = run.chunks;
-      // Issue 20's budget. That the bounded search ends with the exhaustive one's plans is held on this very space by
-      // the release suite (plan_search_budget_exact), and native and wasm agree to the bit on every golden search.
-      // The budget is held on the second search of the page: the first one also pays for the worker's wasm reaching
-      // its optimising tier (1.0-1.4 s alone on this machine, against 0.8 s warm), and that run is printed above.
-      const again = await findPlans(page);
-      check('the page’s default search (every plan of LLaMA-3 70B on v5p 16×16×8), searched again, ends within 1 s of the click', again.wallMs < 1000,
-        `${Math.round(again.wallMs)} ms, ${again.chunks} chunks (the first search of the page: ${Math.round(run.wallMs)} ms)`);
+      // Issue 20's budget, on the page's first search. That the bounded search ends with the exhaustive one's plans is
+      // held on this very space by the release suite (plan_search_budget_exact), and native and wasm agree to the bit
+      // on every golden search.
+      check('the page’s first default search (every plan of LLaMA-3 70B on v5p 16×16×8) ends within 1 s of the click', run.wallMs < 1000,
+        `${Math.round(run.wallMs)} ms, ${run.chunks} chunks, ${Math.round(run.engineMs)} ms in the engine (the warm-up chunk took ${Math.round(figures.warmUpMs)} ms)`);
       const header = (await page.locator('table.plans thead').textContent()) ?? '';
       check('the plan table names step, MFU, memory, binding threshold, time and cost to train', ['Step', 'MFU', 'Memory', 'Binding', 'Time and cost to train'].every((w) => header.includes(w)), header);
       check('the ranking says which model made it (calibrated, with the book’s ideal step under each plan)', (await page.locator('[data-calibrated-ranking]').count()) === 1 && (await page.locator('[data-plan-ideal]').count()) === rows);
@@ -1153,7 +1156,7 @@ async function main() {
   console.log(`    the moved slider itself paints (first frame after the input): median ${f1(figures.inputFrameMedianMs)} ms, p95 ${f1(figures.inputFrameP95Ms)} ms; the numbers painted in that same frame for ${(100 * figures.sameFrameShare).toFixed(0)}% of moves`);
   console.log(`    for scale, a page that only changes one text node paints after: median ${f1(figures.blankPaintMedianMs)} ms, p95 ${f1(figures.blankPaintP95Ms)} ms (the wait for the next frame)`);
   if (figures.servingSearchEngineMs !== undefined) console.log(`  serving search (v5e, LLaMA-3 70B): ${figures.servingSearchEvaluated} deployments evaluated and ranked in ${f1(figures.servingSearchEngineMs)} ms in the engine (worker)`);
-  if (figures.planSearchEngineMs !== undefined) console.log(`  plan search (v5p 16×16×8, LLaMA-3 70B, the page's default): ${figures.planSearchEvaluated} plans evaluated and ranked in ${f1(figures.planSearchWallMs)} ms from the click, ${figures.planSearchChunks} chunks (${f1(figures.planSearchEngineMs)} ms in the engine, worker; budget 1 s)`);
+  if (figures.planSearchEngineMs !== undefined) console.log(`  plan search (v5p 16×16×8, LLaMA-3 70B, the page's default, its first search): ${figures.planSearchEvaluated} plans evaluated and ranked in ${f1(figures.planSearchWallMs)} ms from the click, ${figures.planSearchChunks} chunks (${f1(figures.planSearchEngineMs)} ms in the engine, worker; budget 1 s; the worker's warm-up chunk took ${f1(figures.warmUpMs)} ms after load)`);
   for (const [name, what] of [['h100', 'LLaMA-3 70B on 4096 H100s'], ['pod', 'LLaMA-3 70B on a full v5p pod (28×20×16)']]) {
     const f = figures[`planSearch_${name}`];
     if (f) console.log(`  plan search (${what}): ${f.evaluated} plans in ${f1(f.wallMs)} ms from the click, ${f.chunks} chunks (${f1(f.engineMs)} ms in the engine, worker; budget 1 s)`);
