@@ -15,7 +15,6 @@ import { fmtBytes, fmtFlopsPerS, fmtSeconds, fmtUsd, siUnit } from '../charts/fo
 import { boolField, enumField, numberField } from './fields';
 import { diagnosticsList, paramAt } from './diagnostics';
 import { pasteBox } from './paste';
-import './profile-loader';
 
 /** What a control asks for: new values, or one chip field (null: back to the preset). */
 export interface SetDetail {

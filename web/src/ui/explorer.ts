@@ -37,12 +37,8 @@ import './controls';
 import './headline';
 import './training-results';
 import './serving-results';
-import './compare';
-import './plans';
-import './serving-search';
 import './charts';
 import './facts';
-import './export';
 
 type PlotsModule = typeof import('../charts/plots');
 
@@ -190,7 +186,10 @@ export class ScalescopeExplorer extends LitElement {
       this.hooks.engineLoadMs = performance.now() - t0;
       this.hooks.ready = true;
       this.request();
-      void this.updateComplete.then(() => (this.hooks.interactiveMs = performance.now()));
+      void this.updateComplete.then(() => {
+        this.hooks.interactiveMs = performance.now();
+        this.loadAfterFirstLook();
+      });
     };
     // The page's own instance answers the numbers on screen, so it loads first; the worker (charts, plan searches)
     // starts once it is there, not competing with it for the CPU. If the page's instance cannot start, the worker
@@ -206,11 +205,23 @@ export class ScalescopeExplorer extends LitElement {
         this.startWorker(engineBase)?.ready.then(ready, (err: unknown) => this.fail(err));
       },
     );
-    // Plot is loaded in the background; charts appear once it is there.
+  }
+
+  /**
+   * Plot (half of the page's script, gzipped) loads once the numbers are on screen, so that it does not compete with the
+   * engine and the first render for the network and the main thread; the charts appear once it is there. So do the
+   * panels a reader turns to after a first look.
+   */
+  private loadAfterFirstLook(): void {
     void import('../charts/plots').then(
       (m) => (this.plots = m),
       (e: unknown) => this.hooks.errors.push(`charts did not load: ${String(e)}`),
     );
+    // The searches, the downloads, the comparison and the profile loader are asked for after a first look: their
+    // elements upgrade in place when their code arrives (Lit keeps the properties set before), which keeps them out
+    // of the first load.
+    const panels = [import('./plans'), import('./serving-search'), import('./export'), import('./compare'), import('./profile-loader')];
+    void Promise.all(panels).catch((e: unknown) => this.hooks.errors.push(`a panel did not load: ${String(e)}`));
   }
 
   private startWorker(engineBase: string): EngineClient | null {
