@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { EngineModule, Evaluation, TrainingStepResult } from '../src/engine/types';
 import { degreeMesh, degreesTile } from '../src/state/degree-mesh';
 import { describePlan, planMesh, type Degrees } from '../src/state/mesh';
-import { defaultState, hardwarePreset, type State } from '../src/state/params';
+import { defaultState, hardwarePreset } from '../src/state/params';
 import { stateWith } from './state';
 import { mainScenario, meshFor } from '../src/state/scenario';
 import { loadEngine } from './engine';

@@ -3,7 +3,7 @@
 // count, moving TP, PP, EP or CP hands the rest of the chips to FSDP (or DP).
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EngineModule, Evaluation } from '../src/engine/types';
-import { MODEL_IDS, defaultState, param, type State } from '../src/state/params';
+import { MODEL_IDS, param, type State } from '../src/state/params';
 import { stateWith } from './state';
 import { balancingDegree, chipsOf, chipsStops, degreeStops, fitToChip, rebalance, splits, type DegreeStrategy } from '../src/state/degrees';
 import { baseModel, effectiveModel, meshFor } from '../src/state/scenario';

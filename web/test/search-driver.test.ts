@@ -3,7 +3,7 @@
 // a cancel stops between chunks; and the search's constraints and objective reach the engine from the URL keys.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EngineModule, Evaluation, PlanSearchQuery, PlanSearchResult, Scenario } from '../src/engine/types';
-import { defaultState, type State } from '../src/state/params';
+import { defaultState } from '../src/state/params';
 import { stateWith } from './state';
 import { planSearchScenario } from '../src/state/scenario';
 import { decodeState, encodeState } from '../src/state/url';

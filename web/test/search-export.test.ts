@@ -7,7 +7,7 @@ import { planSearchScenario, servingSearchScenario } from '../src/state/scenario
 import { encodeState } from '../src/state/url';
 import { PLANS_SHOWN, checkPlans, listedPlans, type SearchRun } from '../src/ui/plan-list';
 import { DEPLOYMENT_COLUMNS, PLAN_COLUMNS, planSearchCsv, planSearchJson, servingSearchCsv, servingSearchJson, type ServingList } from '../src/ui/search-export';
-import type { ServingSearchRun } from '../src/ui/serving-search';
+import type { ServingSearchRun } from '../src/ui/serving-run';
 import { loadEngine } from './engine';
 import { parseCsv } from './csv';
 import { stateWith } from './state';

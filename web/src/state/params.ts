@@ -5,7 +5,9 @@
 import presets, { features } from 'virtual:scalescope-presets';
 import type { EngineFeatures, HardwarePreset, ModelPreset, Presets } from '../engine/types';
 import { LAYOUT_RE } from './layout';
-import { PROFILE_REF_RE } from './profile';
+
+/** The `cal` value: the profile's id in URL-safe characters, `~`, and the fingerprint of the profile's text. */
+export const PROFILE_REF_RE = /^[A-Za-z0-9._-]{1,48}~[0-9a-f]{8}$/;
 
 export type Value = number | string | boolean | null;
 export type ParamType = 'int' | 'float' | 'enum' | 'bool' | 'text';

@@ -4,10 +4,8 @@
 // the URL holds a reference, `cal=<id>~<fingerprint>`. A link whose profile this browser has not loaded says so,
 // its numbers use the shipped profile, and loading the same file (the same fingerprint) restores them.
 import type { CalibrationInput, Diagnostic, HardwarePreset } from '../engine/types';
-import type { State } from './params';
+import { PROFILE_REF_RE, type State } from './params';
 
-/** The `cal` value: the profile's id in URL-safe characters, `~`, and the fingerprint of the profile's text. */
-export const PROFILE_REF_RE = /^[A-Za-z0-9._-]{1,48}~[0-9a-f]{8}$/;
 export const PROFILE_STORE_KEY = 'scalescope.profiles';
 export const MAX_STORED_PROFILES = 8;
 /** The longest profile kept, minified (a shipped one is about 2,000 characters). */

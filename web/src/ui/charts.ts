@@ -10,7 +10,7 @@ import { legendOf } from '../charts/legend';
 import type { State } from '../state/params';
 import { isServing, servingOf, type Results } from './results';
 
-type PlotsModule = typeof import('../charts/plots');
+export type PlotsModule = typeof import('../charts/plots');
 type ScalingDatum = import('../charts/plots').ScalingDatum;
 
 const CHARTS = ['sweep', 'roofline', 'scaling'] as const;

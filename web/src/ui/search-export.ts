@@ -9,7 +9,7 @@ import { exportCsv, exportJson, usedBy, type Provenance } from '../state/export'
 import { replicaText } from '../state/serving-search';
 import { planSettings } from './plan-words';
 import { leftOutBecause, listedPlans, type SearchRun } from './plan-list';
-import type { ServingSearchRun } from './serving-search';
+import type { ServingSearchRun } from './serving-run';
 
 const provenance = (run: SearchRun | ServingSearchRun): Provenance => ({ state: run.state, scenario: JSON.parse(run.key) as Scenario, used: usedBy(run.ev) });
 

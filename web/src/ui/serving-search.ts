@@ -8,7 +8,7 @@
 // and cost, from the same engine definition), and the URL reproduces it. The deployments
 // listed download as CSV and JSON (search-export.ts).
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
-import type { Evaluation, ServingDeployment, ServingResult, ServingSearchResult } from '../engine/types';
+import type { ServingDeployment, ServingResult, ServingSearchResult } from '../engine/types';
 import { hardwarePreset, param, type State, type Value } from '../state/params';
 import { servingSearchScenario } from '../state/scenario';
 import { chipsText, isCurrentDeployment, replicaText } from '../state/serving-search';
@@ -20,17 +20,8 @@ import { servingOf, type Results } from './results';
 import type { SetDetail } from './controls';
 import { downloadButtons } from './downloads';
 import { servingSearchCsv, servingSearchJson, type ServingList } from './search-export';
+import type { ServingSearchRun } from './serving-run';
 
-/** A serving search the page ran: for which scenario (its text) and what came back. */
-export interface ServingSearchRun {
-  key: string;
-  /** The state the search was asked for (its downloads list its inputs). */
-  state: State;
-  ev: Evaluation<ServingSearchResult> | null;
-  /** Time in the engine (0 when the page's cache answered). */
-  engineMs: number;
-  error?: string;
-}
 
 /** How many of the engine's latency x cost front the page lists when no deployment meets the targets. */
 const FRONTIER_SHOWN = 10;

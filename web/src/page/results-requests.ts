@@ -1,0 +1,135 @@
+// What the page asks the engine for each state, in two stages, both "latest only": first what the numbers and bars
+// need (planner, model, chip, matmuls and the pinned plan), on the page's instance, painted at once; then, once the
+// controls rest, the scaling points and (once per chip) the roofline curve, for the charts, in the worker.
+import type { ChipResult, Evaluation, MatmulResult, RooflineResult, ServingResult, TransformerResult } from '../engine/types';
+import { FEATURES, type State } from '../state/params';
+import { pinnedOf } from '../state/pin';
+import {
+  atBookFidelity, chipScenario, mainMatmuls, mainScenario, meshFor, rooflineCurveScenarios, scalingScenarios, transformerScenario, ROOFLINE_INTENSITIES,
+} from '../state/scenario';
+import { isServing, type Planned, type Results } from '../ui/results';
+import type { EngineSession } from './engine-session';
+import type { Telemetry } from './telemetry';
+
+type Point = { intensity: number; attainable: number };
+
+export class ResultsRequests {
+  results: Results | null = null;
+  private curveCache = new Map<string, Point[]>();
+  private secondaryTimer: ReturnType<typeof setTimeout> | null = null;
+  private chartsAsked = false;
+
+  /**
+   * `changed`: new results to show; `rested`: the controls have rested on `state` (the charts' batch goes then, and
+   * the page may start other slow requests, e.g. the serving search).
+   */
+  constructor(
+    private readonly session: EngineSession,
+    private readonly telemetry: Telemetry,
+    private readonly current: () => State,
+    private readonly changed: () => void,
+    private readonly rested: (state: State) => void,
+  ) {}
+
+  request(): void {
+    if (this.session.status !== 'ready') return;
+    const state = this.current();
+    this.session.resolveHf(state);
+    const pinned = pinnedOf(state)?.state ?? null;
+    if (pinned) this.session.resolveHf(pinned);
+    const mesh = meshFor(state);
+    const texts: string[] = [];
+    const push = (x: unknown): number => texts.push(JSON.stringify(x)) - 1;
+    const iMain = mesh.ok ? push(mainScenario(state, mesh.plan)) : -1;
+    const iTransformer = push(transformerScenario(state));
+    const iChip = push(chipScenario(state));
+    const hardware = chipScenario(state).hardware;
+    const ops = mainMatmuls(state, mesh.ok ? mesh.plan : null).map((op) => ({ op, i: push({ version: 1, hardware, query: op.query }) }));
+    const pinMesh = pinned ? meshFor(pinned) : null;
+    const iPin = pinned && pinMesh?.ok ? push(mainScenario(pinned, pinMesh.plan)) : -1;
+    const iPinChip = pinned ? push(chipScenario(pinned)) : -1;
+    void this.session.evaluate(texts, 'main').then(
+      (batch) => {
+        if (!batch || this.current() !== state) return; // a newer request replaced this one
+        this.telemetry.received({ trips: batch.trips, calls: batch.calls, cached: batch.cached, local: batch.local });
+        const r = batch.results;
+        const curveKey = JSON.stringify(rooflineCurveScenarios(state)[0]);
+        const at = <T>(i: number): Evaluation<T> | null => (i >= 0 ? (r[i] as Evaluation<T>) : null);
+        this.show({
+          state,
+          mesh,
+          main: at<Planned>(iMain),
+          transformer: at<TransformerResult>(iTransformer),
+          chip: at<ChipResult>(iChip),
+          ops: ops.map(({ op, i }) => ({ op, ev: r[i] as Evaluation<MatmulResult> })),
+          pinned: pinned && pinMesh ? { state: pinned, mesh: pinMesh, main: at<Planned>(iPin), chip: at<ChipResult>(iPinChip) } : null,
+          scaling: this.results?.state === state ? this.results.scaling : [],
+          curve: this.curveCache.get(curveKey) ?? [],
+          engineMs: batch.engineMs,
+          scenarios: texts.length,
+          cached: batch.cached,
+          stage: 'primary',
+        });
+        // The charts' batch waits until the controls rest (150 ms without a change), so it never delays the next
+        // move's numbers; only the very first charts are asked for at once.
+        if (this.secondaryTimer) clearTimeout(this.secondaryTimer);
+        this.secondaryTimer = setTimeout(() => {
+          this.secondaryTimer = null;
+          if (this.current() !== state) return;
+          this.requestSecondary(state, curveKey);
+          this.rested(state);
+        }, this.chartsAsked ? 150 : 0);
+        this.chartsAsked = true;
+      },
+      (e: unknown) => this.session.fail(e),
+    );
+  }
+
+  private show(r: Results): void {
+    this.results = r;
+    this.changed();
+  }
+
+  /** The charts' scenarios at the fidelity the toggle chooses (an engine without fidelities has one: the book's). */
+  private chartScenario<T extends { query: object }>(sc: T, state: State): T {
+    return FEATURES.fidelity && state.values['fid'] === 'book' ? atBookFidelity(sc) : sc;
+  }
+
+  private requestSecondary(state: State, curveKey: string): void {
+    const client = this.session.client;
+    if (!client) return;
+    const texts: string[] = [];
+    const scaling = scalingScenarios(state).map((point) => ({ point, i: texts.push(JSON.stringify(this.chartScenario(point.scenario, state))) - 1 }));
+    // The frontier is the main replica's sweep: at the book's fidelity it needs that replica at it (issue 22: the
+    // toggle moved the scaling chart alone).
+    const mesh = this.results?.mesh;
+    const iBook = FEATURES.fidelity && isServing(state) && state.values['fid'] === 'book' && mesh?.ok
+      ? texts.push(JSON.stringify(this.chartScenario(mainScenario(state, mesh.plan), state))) - 1 : -1;
+    const needCurve = !this.curveCache.has(curveKey);
+    const curveStart = texts.length;
+    if (needCurve) for (const c of rooflineCurveScenarios(state)) texts.push(JSON.stringify(c));
+    client.evaluate(texts, 'charts').then(
+      (batch) => {
+        const shown = this.results;
+        if (!batch || shown?.state !== state) return;
+        const r = batch.results;
+        if (needCurve) {
+          const curve = ROOFLINE_INTENSITIES.map((intensity, k) => ({ intensity, attainable: (r[curveStart + k]?.result as RooflineResult | undefined)?.attainable_flops_per_s ?? NaN }))
+            .filter((p) => Number.isFinite(p.attainable));
+          this.curveCache.set(curveKey, curve);
+        }
+        this.show({
+          ...shown,
+          scaling: scaling.map(({ point, i }) => ({ point, ev: r[i] as Evaluation<Planned> })),
+          curve: this.curveCache.get(curveKey) ?? [],
+          bookServing: iBook >= 0 && r[iBook]?.ok ? (r[iBook]!.result as ServingResult) : undefined,
+          engineMs: shown.engineMs + batch.engineMs,
+          scenarios: shown.scenarios + texts.length,
+          cached: shown.cached + batch.cached,
+          stage: 'secondary',
+        });
+      },
+      (e: unknown) => this.telemetry.error('charts', e),
+    );
+  }
+}
