@@ -76,10 +76,38 @@ void check_time_adds_up(const json& node, const std::string& where, std::vector<
 }
 
 // The book's ideal is a lower bound on the calibrated estimate (issue 20): every time the result puts beside its
-// ideal (a training step, a serving replica, a searched plan) is at least the ideal's.
+// ideal (a training step, a serving replica, a searched plan) is at least the ideal's, or the training step names
+// the exception (check_named_exception).
+// The one named exception, a training step's `ideal.lower_bound: false`, must say which strategy's collectives the
+// book prices above the calibrated step, and that part's excess must cover the whole gap.
+void check_named_exception(const json& node, const json& ideal, const std::string& where, std::vector<std::string>& out) {
+  const json& above = ideal.value("above_estimate", json::object());
+  const std::string part = above.value("part", "");
+  const json& parts = node.value("breakdown", json::object()).value("comms", json::object());
+  if (!parts.contains(part)) {
+    out.push_back(where + ": the ideal is not a lower bound and names no communication part: " + above.dump());
+    return;
+  }
+  const double book = number_at(above, "book_s"), calibrated = number_at(above, "calibrated_s");
+  const double gap = number_at(ideal, "step_s") - number_at(node.value("time", json::object()), "step_s");
+  if (calibrated != number_at(parts[part], "full_s"))
+    out.push_back(where + ": the exception's calibrated " + part + " time is not the breakdown's");
+  if (book > number_at(ideal, "comms_total_s") * (1 + 1e-9) || book - calibrated < gap * (1 - 1e-9))
+    out.push_back(where + ": the book's " + part + " excess (" + std::to_string(book - calibrated) +
+                  " s) does not explain the ideal's " + std::to_string(gap) + " s above the estimate");
+}
+
 void check_ideal_is_a_lower_bound(const json& node, const std::string& where, std::vector<std::string>& out) {
   const auto ideal = node.find("ideal");
   if (ideal != node.end() && ideal->is_object()) {
+    if (ideal->contains("lower_bound")) {
+      const bool below = number_at(*ideal, "step_s") <= number_at(node.value("time", json::object()), "step_s");
+      if (ideal->value("lower_bound", true) != below) out.push_back(where + ": ideal.lower_bound disagrees with the steps");
+      if (!below) {
+        check_named_exception(node, *ideal, where, out);
+        return;
+      }
+    }
     for (const char* key : {"step_s", "latency_per_token_s", "time_to_first_token_s"}) {
       if (!ideal->contains(key)) continue;
       const json& mine = node.contains(key) ? node : node.value("time", json::object());

@@ -33,7 +33,7 @@ struct CalibratedBreakdown {
 
 struct CalibratedTrainingStep {
   TrainingStep step;   // calibrated times, memory, MFU, cost; thresholds as the book states them
-  TrainingStep ideal;  // the book's step (the ideal lower bound)
+  TrainingStep ideal;  // the book's step: a lower bound, except where training_step's ideal.lower_bound says not
   CalibratedBreakdown parts;
 };
 

@@ -38,13 +38,18 @@ export interface Calibration {
 
 /**
  * What a planner's result carries once the engine has both fidelities: which one made the numbers, the calibration
- * behind them, and the book's ideal (a lower bound) for the headline numbers. Absent from older engines: then every
- * number is the book's.
+ * behind them, and the book's ideal for the headline numbers (a lower bound, unless `lower_bound` says not and
+ * why). Absent from older engines: then every number is the book's.
  */
 export interface FidelityInfo {
   fidelity?: Fidelity;
   calibration?: Calibration;
-  ideal?: IdealNumbers & { deployment?: ServingDeploymentCost };
+  ideal?: IdealNumbers & {
+    deployment?: ServingDeploymentCost;
+    /** A training step: false where the book prices one strategy's collectives above the calibrated step (then named). */
+    lower_bound?: boolean;
+    above_estimate?: { part: string; book_s: number; calibrated_s: number; text: string };
+  };
 }
 
 export type IdealNumbers = Partial<Record<'step_s' | 'mfu_frac' | 'train_time_s' | 'train_usd' | 'tokens_per_s' | 'latency_per_token_s' | 'time_to_first_token_s' | 'tokens_per_s_per_chip' | 'usd_per_million_output_tokens' | 'total_bytes', number>>;

@@ -69,7 +69,9 @@ export class SsHeadline extends LitElement {
       const profile = f.calibration?.profile;
       // A calibrate result's profile may carry the shipped id and source: say whose it is.
       const yours = calibrationOf(s) ? '; yours, loaded in this browser' : '';
-      return html`<p class="fidelity" data-fidelity="calibrated">Calibrated estimate${band ? html`: ${band.text}` : nothing}${profile ? html` <span class="muted">(profile ${profile.id}, ${profile.source}${yours})</span>` : nothing}. The book’s ideal, a lower bound, is under each number.${f.calibration?.what_if ? html` <span data-what-if>The Efficiency settings act as a what-if: ${f.calibration.what_if.text.replace(/^what if: /, '')}.</span>` : nothing}</p>`;
+      return html`<p class="fidelity" data-fidelity="calibrated">Calibrated estimate${band ? html`: ${band.text}` : nothing}${profile ? html` <span class="muted">(profile ${profile.id}, ${profile.source}${yours})</span>` : nothing}. ${f.ideal?.lower_bound === false
+        ? html`The book’s ideal is under each number; here it is above the estimate: <span data-ideal-above>${f.ideal.above_estimate?.text ?? 'the book prices this plan above it'}</span>.`
+        : 'The book’s ideal, a lower bound, is under each number.'}${f.calibration?.what_if ? html` <span data-what-if>The Efficiency settings act as a what-if: ${f.calibration.what_if.text.replace(/^what if: /, '')}.</span>` : nothing}</p>`;
     }
     if (atBookEfficiency(s)) {
       return html`<p class="fidelity ideal-bound" data-fidelity="book">These are the book’s ideal numbers: every chip at its peak FLOP/s and full bandwidth, communication perfectly overlapped. Real runs are slower; under Efficiency, fractions of peak give a realistic estimate${FEATURES.fidelity ? '' : ' (a calibrated model comes with a later engine)'}.</p>`;
