@@ -22,7 +22,7 @@ export class EngineSession {
 
   constructor(private readonly telemetry: Telemetry, private readonly changed: () => void) {}
 
-  /** Loads the engines; `ready` runs once either can answer the numbers, `workerReady` once the worker is up beside the page's own. */
+  /** Loads the engines: `ready` once one can answer the numbers, `workerReady` once the worker is up beside the page's. */
   start(ready: () => void, workerReady: () => void): void {
     const engineBase = new URL('engine/', document.baseURI).href;
     const t0 = performance.now();
@@ -92,9 +92,9 @@ export class EngineSession {
    * page had settled, took 625-673 ms without it and 517-584 ms with it (this machine, four loads each). It costs
    * 60-200 ms of the worker's time, once per page.
    */
-  warmUp(search: Scenario): void {
+  warmUp(search: Scenario | null): void {
     const client = this.client;
-    if (!client) return;
+    if (!client || !search) return;
     const text = JSON.stringify(chunkScenario(search, WARM_UP_PLANS));
     const idle = window.requestIdleCallback ?? ((f: () => void) => setTimeout(f, 200));
     idle(() => {

@@ -64,7 +64,7 @@ export class ScalescopeExplorer extends LitElement {
           this.loadAfterFirstLook();
         });
       },
-      () => this.session.warmUp((planSearchScenario(this.store.state) ?? planSearchScenario(defaultState()))!),
+      () => this.session.warmUp(planSearchScenario(this.store.state) ?? planSearchScenario(defaultState())),
     );
   }
 
