@@ -358,6 +358,11 @@ export interface Threshold {
   margin: number;
   ok: boolean;
   reason: string;
+  /** The step model's own margin for this threshold, and whether that clears it (it may disagree with the book's). */
+  step_margin: number;
+  step_ok: boolean;
+  /** The book's simplification behind the closed form. */
+  simplification: string;
 }
 
 /** Layers by kind: the MLP (dense or MoE) and the attention span (full, sliding window, chunked); kinds there are only. */
@@ -370,7 +375,7 @@ export interface LayerCounts {
   moe_chunked?: number;
 }
 
-export interface TrainingStepResult {
+export interface TrainingStepResult extends FidelityInfo {
   degrees: { chips: number; data: number; fsdp: number; tensor: number; pipeline: number; expert: number; context: number; slices: number };
   tokens_per_chip: number;
   tokens_per_data_shard: number;
@@ -430,6 +435,8 @@ export interface TrainingStepResult {
     min_chips_for_memory?: number;
     /** Calibrated: live only during the step (two gathered FSDP layers, the fp32 logits, a recomputed layer). */
     transient_bytes?: number;
+    /** Bytes of weights, gradients and optimizer state kept per parameter (before sharding). */
+    state_bytes_per_param: number;
   };
   mfu_frac: number;
   hfu_frac: number;
@@ -440,6 +447,10 @@ export interface TrainingStepResult {
   binding: string;
   /** Which model made the numbers (docs/api.md `query.fidelity`). */
   fidelity: Fidelity;
+  /** Which FLOPs the MFU counts (docs/api.md `training_step`). */
+  flop_account: string;
+  /** Calibrated: seconds on the slowest pipeline stage by kind of work, and each strategy's comms full and exposed. */
+  breakdown?: Record<string, number | Record<string, { full_s: number; exposed_s: number }>>;
 }
 
 export interface ServingSweepPoint {
@@ -620,7 +631,7 @@ export interface ServingSearchResult {
 /** What each term adds to a serving step: they sum to the step (the book hides the smaller terms behind its max). */
 export interface ServingExposed { flops_s: number; param_load_s: number; kv_load_s: number; comms_s: number; overhead_s: number }
 
-export interface ServingResult {
+export interface ServingResult extends FidelityInfo {
   /** The whole batch's prompts prefilled together (`sequences` of them); one request's is `time_to_first_token_s`. */
   prefill: { sequences: number; tokens: number; flops_s: number; matmul_flops_s: number; param_load_s: number; comms_s: number; overhead_s: number; exposed: ServingExposed; time_s: number; bound: Bound };
   /**
@@ -691,9 +702,12 @@ export interface TransformerResult {
   remat_policies: { big_matmuls: RemarPolicyResult; block: RemarPolicyResult; mlp_matmuls: RemarPolicyResult; none: RemarPolicyResult; selective: RemarPolicyResult };
   seq_len: number;
   six_n_flops_per_token: number;
+  /** 6 N D: the book's training FLOPs for these tokens. */
+  six_n_flops: number;
   tokens: number;
   training_flops: number;
   training_flops_per_token: number;
+  fidelity: Fidelity;
 }
 
 export type PerDtype = Partial<Record<Dtype, number>>;
@@ -728,6 +742,15 @@ export interface ChipResult {
   vector_to_matrix_ratio?: number;
   /** Largest model pure data parallelism holds in HBM. */
   max_params_pure_dp?: number;
+  /** The bf16 peak the chip's geometry gives (units x FLOPs per cycle x clock), and the preset's peak over it. */
+  peak_bf16_flops_per_s_from_geometry?: number;
+  geometry_to_preset_peak_frac?: number;
+  /** TPU: bytes below which one ICI hop is latency-bound, and the contracting size past which two chips win (§2). */
+  ici_latency_bound_bytes_per_hop?: number;
+  two_chip_contracting_dim_threshold?: number;
+  /** On-chip memories and their bandwidths, as the preset gives them (VMEM, registers, L2, shared memory, SMs). */
+  on_chip?: Record<string, number>;
+  fidelity: Fidelity;
 }
 
 export interface RooflineResult {
@@ -743,6 +766,7 @@ export interface RooflineResult {
   memory_s: number;
   peak_flops_per_s: number;
   upper_bound_s: number;
+  fidelity: Fidelity;
 }
 
 export interface MatmulResult {
@@ -760,6 +784,7 @@ export interface MatmulResult {
   memory_s: number;
   peak_flops_per_s: number;
   upper_bound_s: number;
+  fidelity: Fidelity;
 }
 
 // Presets (presets()): the preset files as the engine embeds them.
@@ -894,10 +919,12 @@ export const SHAPES = {
       params_bytes: 'number', master_weights_bytes: 'number', grads_bytes: 'number', optimizer_bytes: 'number',
       activations_bytes: 'number', in_flight_microbatches: 'number', context_buffers_bytes: 'number', total_bytes: 'number',
       hbm_capacity_bytes: 'number', fits: 'boolean', shortfall_bytes: 'number', min_chips_for_memory: 'number?', transient_bytes: 'number?',
+      state_bytes_per_param: 'number',
     },
     mfu_frac: 'number', hfu_frac: 'number', tokens_per_s: 'number', tokens_per_s_per_chip: 'number',
     cost: { usd_per_hour: 'number', train_tokens: 'number', train_time_s: 'number', train_usd: 'number' },
-    thresholds: 'array', binding: 'string', fidelity: 'string',
+    thresholds: 'array', binding: 'string', fidelity: 'string', flop_account: 'string', breakdown: 'object?', calibration: 'object?',
+    ideal: 'object?',
   } satisfies Shape<TrainingStepResult>,
   serving: {
     prefill: { sequences: 'number', tokens: 'number', flops_s: 'number', matmul_flops_s: 'number', param_load_s: 'number', comms_s: 'number', overhead_s: 'number', exposed: { flops_s: 'number', param_load_s: 'number', kv_load_s: 'number', comms_s: 'number', overhead_s: 'number' }, time_s: 'number', bound: 'string' },
@@ -909,7 +936,7 @@ export const SHAPES = {
     tensor_parallel_hbm_limit: 'number',
     disaggregation: { prefill_servers_per_decode_server: 'number', prefill_time_one_sequence_s: 'number' },
     continuous_batching: { tokens_evicted_per_step: 'number', sequences_finished_per_step: 'number' },
-    sweep: 'array', speculative: 'object?', deployment: 'object?', fidelity: 'string',
+    sweep: 'array', speculative: 'object?', deployment: 'object?', fidelity: 'string', calibration: 'object?', ideal: 'object?',
   } satisfies Shape<ServingResult>,
   serving_deployment_cost: {
     prefill: 'string', demand_tokens_per_s: 'number', latency_per_token_s: 'number', replicas: 'number', prefill_servers: 'number',
@@ -921,7 +948,7 @@ export const SHAPES = {
   } satisfies Shape<SpeculativeResult>,
   plan_search: {
     evaluated: 'number', valid: 'number', fitting: 'number', plans: 'array', space: 'number',
-    space_breakdown: { degree_combinations: 'number', rejected_degree_combinations: 'number', rejected_by: {}, layouts: 'number' },
+    space_breakdown: { degree_combinations: 'number', rejected_degree_combinations: 'number', rejected_by: { '*': 'number' }, layouts: 'number' },
     counts: SEARCH_COUNTS, objective: 'string', pareto: 'array', pareto_size: 'number', complete: 'boolean', progress_frac: 'number',
     cursor: 'object?', stopped_by: 'string?', fidelity: 'string?', calibration: 'object?',
   } satisfies Shape<PlanSearchResult>,
@@ -967,7 +994,8 @@ export const SHAPES = {
     },
     layers: LAYER_COUNTS,
     remat_policies: { big_matmuls: REMAT_POLICY, block: REMAT_POLICY, mlp_matmuls: REMAT_POLICY, none: REMAT_POLICY, selective: REMAT_POLICY },
-    seq_len: 'number', six_n_flops_per_token: 'number', tokens: 'number', training_flops: 'number', training_flops_per_token: 'number',
+    seq_len: 'number', six_n_flops_per_token: 'number', six_n_flops: 'number', tokens: 'number', training_flops: 'number',
+    training_flops_per_token: 'number', fidelity: 'string',
   } satisfies Shape<TransformerResult>,
   chip: {
     id: 'string', kind: 'string', name: 'string', flops_per_usd: { fp32: 'number?', bf16: 'number?', fp8: 'number?', int8: 'number?', int4: 'number?', fp4: 'number?' },
@@ -980,20 +1008,23 @@ export const SHAPES = {
     scale_out_critical_intensity_flops_per_byte: 'number?', scale_up_critical_intensity_flops_per_byte: 'number?',
     matrix_flops_per_unit_per_cycle: 'number?', vector_clock_hz_if_fma: 'number?', vector_critical_intensity_flops_per_byte: 'number?',
     vector_flops_per_s: 'number?', vector_lanes: 'number?', vector_to_matrix_ratio: 'number?', max_params_pure_dp: 'number?',
+    peak_bf16_flops_per_s_from_geometry: 'number?', geometry_to_preset_peak_frac: 'number?', ici_latency_bound_bytes_per_hop: 'number?',
+    two_chip_contracting_dim_threshold: 'number?', on_chip: 'object?', fidelity: 'string',
   } satisfies Shape<ChipResult>,
   roofline: {
     attainable_flops_per_s: 'number', bandwidth_bytes_per_s: 'number', bound: 'string', bytes_per_chip: 'number', compute_s: 'number',
     critical_intensity_flops_per_byte: 'number', flops_per_chip: 'number', intensity_flops_per_byte: 'number',
-    lower_bound_s: 'number', memory_s: 'number', peak_flops_per_s: 'number', upper_bound_s: 'number',
+    lower_bound_s: 'number', memory_s: 'number', peak_flops_per_s: 'number', upper_bound_s: 'number', fidelity: 'string',
   } satisfies Shape<RooflineResult>,
   matmul: {
     attainable_flops_per_s: 'number', bandwidth_bytes_per_s: 'number', bound: 'string', bytes: 'number',
     compute_bound_batch_approx: 'number', compute_bound_batch_exact: 'number', compute_s: 'number',
     critical_intensity_flops_per_byte: 'number', flops: 'number', intensity_flops_per_byte: 'number', lower_bound_s: 'number',
-    memory_s: 'number', peak_flops_per_s: 'number', upper_bound_s: 'number',
+    memory_s: 'number', peak_flops_per_s: 'number', upper_bound_s: 'number', fidelity: 'string',
   } satisfies Shape<MatmulResult>,
   threshold: {
     name: 'string', kind: 'string', required: 'number', actual: 'number', margin: 'number', ok: 'boolean', reason: 'string',
+    step_margin: 'number', step_ok: 'boolean', simplification: 'string',
   } satisfies Shape<Threshold>,
   sweep_point: {
     batch: 'number', fits: 'boolean', context: 'number', step_s: 'number', tokens_per_s_per_chip: 'number', latency_per_token_s: 'number',
@@ -1006,8 +1037,8 @@ export const EXTRA_KEY = ': not in the TypeScript types';
 export type ShapeSpec = string | { readonly [k: string]: ShapeSpec };
 
 /**
- * Compares a value with a shape; returns one line per mismatch (missing key, extra key, wrong kind). Extra keys
- * end in EXTRA_KEY: the engine may grow results before the web types catch up, which breaks nothing here.
+ * Compares a value with a shape; returns one line per mismatch (missing key, extra key, wrong kind). An extra key is
+ * a key the engine gives and the types lack: its line ends in EXTRA_KEY, and the engine-types test fails on it.
  */
 export function shapeMismatches(value: unknown, shape: ShapeSpec, path = ''): string[] {
   if (typeof shape === 'string') {
@@ -1020,6 +1051,9 @@ export function shapeMismatches(value: unknown, shape: ShapeSpec, path = ''): st
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return [`${path}: expected an object`];
   const v = value as Record<string, unknown>;
   const out: string[] = [];
+  // A record (`{'*': kind}`): any keys, each value of that kind.
+  const each = shape['*'];
+  if (each !== undefined) return Object.entries(v).flatMap(([k, x]) => shapeMismatches(x, each, `${path}/${k}`));
   for (const [k, s] of Object.entries(shape)) out.push(...shapeMismatches(v[k], s, `${path}/${k}`));
   for (const k of Object.keys(v)) if (!(k in shape)) out.push(`${path}/${k}${EXTRA_KEY}`);
   return out;
