@@ -25,7 +25,7 @@ export interface ChunkOptions {
 }
 
 export const FIRST_CHUNK_PLANS = 100_000;
-/** Plans in the worker's warm-up chunk (explorer: run once, answer dropped, before a reader's first search). */
+/** Plans in the worker's warm-up chunk (page/engine-session.ts: run once, answer dropped, before a first search). */
 export const WARM_UP_PLANS = 30_000;
 export const CHUNK_TARGET_MS = 200;
 const MIN_CHUNK_PLANS = 10_000;
