@@ -39,6 +39,17 @@ const Json kLlama70bOn64H100 = {
     {"mesh", {{"shape", {64}}}},
     {"query", {{"kind", "plan_search"}, {"fidelity", "book"}, {"batch_tokens", 1048576}, {"seq_len", 4096}, {"keep", 5}}}};
 
+// A searched plan of kLlama70bOn64H100 (or of a search with other constraints on the same model and mesh), run as
+// the training_step its fields describe, on its own mesh.
+Json run_plan_as_step(const Json& plan) {
+  Json step = kLlama70bOn64H100;
+  step["mesh"] = plan["mesh"];
+  step["query"] = {{"kind", "training_step"}, {"fidelity", "book"}, {"batch_tokens", 1048576}, {"seq_len", 4096},
+                   {"parallelism", plan["parallelism"]}, {"remat", plan["remat"]}, {"precision", plan["precision"]},
+                   {"offload", plan["offload"]}};
+  return run(step);
+}
+
 }  // namespace
 
 TEST_CASE("a search reaches every plan of its space and its counts add up", "[plan_search]") {
@@ -92,12 +103,7 @@ TEST_CASE("a searched plan, passed to training_step as it stands, gives the same
   const Json found = run(kLlama70bOn64H100);
   REQUIRE(found["ok"] == true);
   for (const Json& plan : found["result"]["plans"]) {
-    Json step = kLlama70bOn64H100;
-    step["mesh"] = plan["mesh"];
-    step["query"] = {{"kind", "training_step"}, {"fidelity", "book"}, {"batch_tokens", 1048576}, {"seq_len", 4096},
-                     {"parallelism", plan["parallelism"]}, {"remat", plan["remat"]}, {"precision", plan["precision"]},
-                     {"offload", plan["offload"]}};
-    const Json r = run(step);
+    const Json r = run_plan_as_step(plan);
     REQUIRE(r["ok"] == true);
     CHECK(r["result"]["time"]["step_s"] == plan["step_s"]);
     CHECK(r["result"]["memory"]["total_bytes"] == plan["memory_bytes"]);
@@ -128,14 +134,6 @@ TEST_CASE("constraints hold: fixed degrees, max_tensor, headroom; warnings only 
 // them without running every plan again. Two cases that warn: ZeRO-3 under PP (include_warnings) and pure DP of a 70B
 // model, out of HBM (must_fit false).
 TEST_CASE("each searched plan's warnings are those its training_step raises", "[plan_search]") {
-  auto step_of = [](const Json& scenario, const Json& plan) {
-    Json step = scenario;
-    step["mesh"] = plan["mesh"];
-    step["query"] = {{"kind", "training_step"}, {"fidelity", "book"}, {"batch_tokens", 1048576}, {"seq_len", 4096},
-                     {"parallelism", plan["parallelism"]}, {"remat", plan["remat"]}, {"precision", plan["precision"]},
-                     {"offload", plan["offload"]}};
-    return run(step);
-  };
   for (const Json& constraints : {Json{{"fixed", {{"pipeline", 4}}}, {"include_warnings", true}},
                                   Json{{"fixed", {{"data", 64}}}, {"must_fit", false}}}) {
     Json scenario = kLlama70bOn64H100;
@@ -146,7 +144,7 @@ TEST_CASE("each searched plan's warnings are those its training_step raises", "[
     REQUIRE_FALSE(r["result"]["plans"].empty());
     int warned = 0;
     for (const Json& plan : r["result"]["plans"]) {
-      const Json step = step_of(scenario, plan);
+      const Json step = run_plan_as_step(plan);
       REQUIRE(step["ok"] == true);
       CHECK(plan["warnings"] == step["diagnostics"]);
       warned += !plan["warnings"].empty();

@@ -150,7 +150,7 @@ export class ScalescopeExplorer extends LitElement {
     this.telemetry.hooks.restarts = this.session.restarts;
     if (!changed.has('results') || !this.results) return;
     const current = this.results.state === this.store.state && this.results.stage === 'primary';
-    this.telemetry.rendered(this.results, current, (r) => encodeState(r.state));
+    this.telemetry.rendered(this.results, current);
     this.setAttribute('data-renders', String(this.telemetry.hooks.renders));
   }
 

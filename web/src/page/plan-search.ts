@@ -32,7 +32,8 @@ export class PlanSearch {
     this.control = control;
     this.searching = true;
     const base = { key, state, mesh, gpu };
-    this.show({ ...base, ev: null, engineMs: 0, checked: [], complete: false, chunks: 0, wallMs: 0, progressFrac: 0 });
+    const nothingYet: SearchRun = { ...base, ev: null, engineMs: 0, checked: [], complete: false, chunks: 0, wallMs: 0, progressFrac: 0 };
+    this.show(nothingYet);
     const t0 = performance.now();
     const fracs: number[] = [];
     const chunk = (p: ChunkProgress, complete: boolean): void => {
@@ -65,7 +66,7 @@ export class PlanSearch {
       (e: unknown) => {
         if (control.signal.aborted) return;
         this.finish();
-        this.show({ ...base, ev: null, engineMs: 0, checked: [], complete: false, chunks: 0, wallMs: 0, progressFrac: 0, error: e instanceof Error ? e.message : String(e) });
+        this.show({ ...nothingYet, error: e instanceof Error ? e.message : String(e) });
       },
     );
   }

@@ -1,5 +1,6 @@
 // The page's measurements (read by the browser test; harmless for readers): the hooks on window.__scalescope, and
 // the timing of each slider move from its input event to the frame that paints its numbers.
+import { encodeState } from '../state/url';
 import type { Results } from '../ui/results';
 
 /** Test and measurement hooks (read by the browser test; harmless for readers). */
@@ -97,9 +98,9 @@ export class Telemetry {
    * produced (`current`): the frame that paints this DOM is the next animation frame (from the DOM update until its
    * callbacks run the page only waits for the frame to begin), then a task after its rendering steps.
    */
-  rendered(results: Results, current: boolean, encode: (r: Results) => string): void {
+  rendered(results: Results, current: boolean): void {
     this.hooks.renders++;
-    if (current) this.hooks.resultQuery = encode(results);
+    if (current) this.hooks.resultQuery = encodeState(results.state);
     const t0 = current ? this.pendingInputTime : null;
     if (current) this.pendingInputTime = null;
     const rendered = performance.now();
