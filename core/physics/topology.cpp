@@ -17,6 +17,16 @@ bool tpu_axis_wraps(const TpuInterconnect& ici, const std::array<int, kMaxTorusD
   return shape[axis] % m == 0;
 }
 
+bool tpu_slice_fits(const TpuInterconnect& ici, const std::array<int, kMaxTorusDims>& shape) {
+  std::array<int, kMaxTorusDims> want = shape, have = ici.max_slice_shape;
+  for (auto& v : have) v = v == 0 ? 1 : v;
+  std::sort(want.begin(), want.end());
+  std::sort(have.begin(), have.end());
+  for (int i = 0; i < kMaxTorusDims; ++i)
+    if (want[i] > have[i]) return false;
+  return true;
+}
+
 TpuSlice describe_tpu_slice(const Hardware& hw, const std::array<int, kMaxTorusDims>& shape, int dims,
                             const std::string& path, Diagnostics& d) {
   TpuSlice s;
@@ -29,20 +39,12 @@ TpuSlice describe_tpu_slice(const Hardware& hw, const std::array<int, kMaxTorusD
   s.dims = ici.torus_dims;
   s.shape.fill(1);
   for (int i = 0; i < std::min(dims, kMaxTorusDims); ++i) s.shape[i] = shape[i];
-  // The pod's axes can be permuted: compare sorted shapes (v5p 16x20x28 holds a 28x16x20 slice).
-  std::array<int, kMaxTorusDims> want = s.shape, have = ici.max_slice_shape;
-  for (auto& v : have) v = v == 0 ? 1 : v;
-  std::sort(want.begin(), want.end());
-  std::sort(have.begin(), have.end());
-  for (int i = 0; i < kMaxTorusDims && !too_many_axes; ++i)
-    if (want[i] > have[i]) {
-      add_diagnostic(d, path, "slice_too_large",
-                     "slice does not fit in one " + hw.name + " pod (largest slice " +
-                         std::to_string(ici.max_slice_shape[0]) + "x" + std::to_string(ici.max_slice_shape[1]) +
-                         (ici.torus_dims == 3 ? "x" + std::to_string(ici.max_slice_shape[2]) : std::string()) +
-                         "); join slices over DCN instead");
-      break;
-    }
+  if (!too_many_axes && !tpu_slice_fits(ici, s.shape))
+    add_diagnostic(d, path, "slice_too_large",
+                   "slice does not fit in one " + hw.name + " pod (largest slice " +
+                       std::to_string(ici.max_slice_shape[0]) + "x" + std::to_string(ici.max_slice_shape[1]) +
+                       (ici.torus_dims == 3 ? "x" + std::to_string(ici.max_slice_shape[2]) : std::string()) +
+                       "); join slices over DCN instead");
   double host_chips = 1;
   for (int v : ici.host_shape) host_chips *= v == 0 ? 1 : v;
   s.chips = 1;

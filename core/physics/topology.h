@@ -26,6 +26,10 @@ struct TpuSlice {
 // (v5e/v6e: an axis wraps when it is a full 16-long axis).
 bool tpu_axis_wraps(const TpuInterconnect& ici, const std::array<int, kMaxTorusDims>& shape, int axis);
 
+// Whether a slice shape (trailing entries 1) fits one pod in some axis order: the pod's axes can be permuted, so
+// sorted sizes are compared (v5p 16x20x28 holds a 28x16x20 slice).
+bool tpu_slice_fits(const TpuInterconnect& ici, const std::array<int, kMaxTorusDims>& shape);
+
 // Describes a slice shape; shape problems (too many axes, larger than the pod) become diagnostics at `path`.
 TpuSlice describe_tpu_slice(const Hardware& hw, const std::array<int, kMaxTorusDims>& shape, int dims,
                             const std::string& path, Diagnostics& diagnostics);

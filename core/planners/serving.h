@@ -2,6 +2,9 @@
 // into parameter loading, KV loading, FLOPs and communication, on one replica spread over a mesh.
 // decode_step and prefill are allocation-free: a sweep calls them per (batch, context) point.
 #pragma once
+#include <string>
+
+#include "io/diagnostics.h"
 #include "io/dtype.h"
 #include "specs/hardware.h"
 #include "physics/mesh.h"
@@ -74,6 +77,14 @@ double kv_bytes_per_sequence(const ServingInput& in, double context);
 double routed_fraction_touched(const ModelConfig& m, double tokens);
 // The expert-parallel degree the experts see: the expert axis times the TP ranks folded into it.
 double serving_expert_degree(const ServingInput& in);
+// Why a replica's split cannot run, as PlanProblem bits (allocation-free): TP divides the heads and the dense
+// layers' d_ff; the experts' TP divides TP and the experts' d_ff; the expert-parallel degree the experts see is for
+// MoE models only, at most their number and dividing it (planners/serving_checks.cpp).
+unsigned serving_plan_problems(const ServingInput& in);
+// The same in words, at the paths of a serving query's `parallelism` object (`tensor_path`: the key of its TP).
+void check_serving_plan(const ServingInput& in, const std::string& parallelism_path, const std::string& tensor_path,
+                        Diagnostics& diagnostics);
+
 // §2.10: the most sequences of `context` tokens whose KV fits beside the weights, B_max = (N HBM - params) / KV.
 double serving_max_batch(const ServingInput& in, double context);
 

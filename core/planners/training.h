@@ -269,5 +269,12 @@ unsigned setting_problems(const TrainingInput& in);
 // experts, CP not dividing the sequence, TP or CP over DCN, a batch too small to split); warns about uneven splits,
 // split sequences and ZeRO-3 under PP. Paths are under `query_path`. Allocates only to write diagnostics.
 void check_training_plan(const TrainingInput& in, const std::string& query_path, Diagnostics& diagnostics);
+// The same for the given problem bits only (plan_mesh words the model's splits without a batch).
+void describe_plan_problems(const TrainingInput& in, unsigned problems, const std::string& query_path,
+                            Diagnostics& diagnostics);
+
+// The bits that say a model (or its sequence) does not split `strategy` ways (TrainingPlan's order: data, fsdp,
+// tensor, pipeline, expert, context): what the degrees a strategy may take are checked against.
+unsigned split_problems_of(int strategy);
 
 }  // namespace scalescope

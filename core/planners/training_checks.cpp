@@ -14,6 +14,16 @@ unsigned layout_problems(const TrainingPlan& p) {
   return (p.tensor.has_dcn ? kDcnTensor : 0u) | (p.context.has_dcn ? kDcnContext : 0u);
 }
 
+unsigned split_problems_of(int strategy) {
+  switch (strategy) {
+    case 2: return kTensorHeads | kTensorKvHeads | kTensorDff | kTensorExpertDff | kExpertTensor | kFoldedExperts;
+    case 3: return kPipelineLayers | kVirtualStagesLayers | kDualPipeStages;
+    case 4: return kExpertDense | kExpertTooLarge | kExpertNotDivisible | kFoldedExperts;
+    case 5: return kContextSeq;
+    default: return 0;  // data and FSDP split the batch, whatever the model
+  }
+}
+
 unsigned plan_problems(const TrainingInput& in) { return setting_problems(in) | layout_problems(in.plan); }
 
 unsigned setting_problems(const TrainingInput& in) {
@@ -57,7 +67,10 @@ unsigned setting_problems(const TrainingInput& in) {
 }
 
 void check_training_plan(const TrainingInput& in, const std::string& query_path, Diagnostics& d) {
-  const unsigned problems = plan_problems(in);
+  describe_plan_problems(in, plan_problems(in), query_path, d);
+}
+
+void describe_plan_problems(const TrainingInput& in, unsigned problems, const std::string& query_path, Diagnostics& d) {
   if (problems == 0) return;
   const std::string par = query_path + "/parallelism";
   const std::string batch_path = query_path + "/batch_tokens";

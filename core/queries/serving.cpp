@@ -73,7 +73,6 @@ Json deployment_json(const DeploymentArgs& a, const DeploymentInput& base, doubl
 }  // namespace
 
 bool read_serving_args(const QueryContext& ctx, JsonReader& args, Diagnostics& d, ServingArgs& a) {
-  const ModelConfig& m = *ctx.model;
   const Hardware& hw = *ctx.hw;
   const Mesh& mesh = *ctx.mesh;
   ServingInput& in = a.in;
@@ -113,31 +112,7 @@ bool read_serving_args(const QueryContext& ctx, JsonReader& args, Diagnostics& d
   }
   check_all_axes_used(mesh, used, par, d);
   peak_for(hw, in.activations, args.path_of("dtypes") + "/activations", d);
-  const double tp = in.tensor.degree;
-  const std::string tp_path = par + (in.layout_2d ? "/yz" : "/tensor");
-  if (std::fmod(m.heads, tp) != 0)
-    add_diagnostic(d, tp_path, "not_divisible", "the model's " + format_count(m.heads) + " heads do not split over " +
-                                                format_count(tp) + "-way tensor parallelism");
-  if (m.dense_mlp_layers() > 0 && std::fmod(m.d_ff, tp) != 0)
-    add_diagnostic(d, tp_path, "not_divisible", "d_ff does not split over " + format_count(tp) + "-way tensor parallelism");
-  const double etp = in.expert_tensor > 0 ? in.expert_tensor : tp;
-  if (in.expert_tensor > 0 && (!m.is_moe() || std::fmod(tp, in.expert_tensor) != 0))
-    add_diagnostic(d, par + "/expert_tensor", m.is_moe() ? "not_divisible" : "not_applicable",
-                   m.is_moe() ? "the experts' TP (" + format_count(in.expert_tensor) + ") must divide the TP degree " + format_count(tp)
-                              : "expert tensor parallelism needs an MoE model (" + m.name + " is dense)");
-  else if (m.is_moe() && std::fmod(m.expert_d_ff, etp) != 0)
-    add_diagnostic(d, in.expert_tensor > 0 ? par + "/expert_tensor" : tp_path, "not_divisible",
-                   "the experts' d_ff does not split over " + format_count(etp) + "-way expert tensor parallelism");
-  if (in.expert.degree > 1 && !m.is_moe())
-    add_diagnostic(d, par + "/expert", "not_applicable", "expert parallelism needs an MoE model (" + m.name + " is dense)");
-  else if (m.is_moe() && serving_expert_degree(in) > m.experts)
-    add_diagnostic(d, par + "/expert", "too_large",
-                   format_count(serving_expert_degree(in)) + "-way expert parallelism exceeds the model's " +
-                       format_count(m.experts) + " experts");
-  else if (m.is_moe() && std::fmod(m.experts, serving_expert_degree(in)) != 0)
-    add_diagnostic(d, par + "/expert", "not_divisible",
-                   format_count(serving_expert_degree(in)) + "-way expert parallelism does not divide the model's " +
-                       format_count(m.experts) + " experts");
+  check_serving_plan(in, par, par + (in.layout_2d ? "/yz" : "/tensor"), d);
   for (const auto& g : {in.tensor, in.expert, in.x, in.yz})
     if (g.has_dcn) add_diagnostic(d, par, "dcn_in_replica", "a serving replica lives inside one slice; drop 'slices'");
 

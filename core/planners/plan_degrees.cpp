@@ -1,0 +1,240 @@
+#include "planners/plan_degrees.h"
+
+#include <cmath>
+
+#include "io/format.h"
+#include "io/json_reader.h"
+#include "planners/serving.h"
+
+namespace scalescope {
+
+namespace {
+
+constexpr int kData = 0, kFsdp = 1, kTensor = 2, kExpert = 4;
+constexpr const char* kKeys[kLayoutStrategies] = {"data", "fsdp", "tensor", "pipeline", "expert", "context"};
+constexpr const char* kLabels[kLayoutStrategies] = {"DP", "FSDP", "TP", "PP", "EP", "CP"};
+// How far from a degree the nearest one the model splits into is looked for, each way (a degree is at most 2^24).
+constexpr std::int64_t kNearestSpan = 1 << 16;
+constexpr std::int64_t kMaxDegree = 1 << 24;
+
+bool active_in_mode(const DegreeQuestion& q, int s) { return !q.serving || s == kTensor || s == kExpert; }
+
+TrainingInput training_input(const DegreeQuestion& q, const std::array<std::int64_t, kLayoutStrategies>& degrees) {
+  TrainingInput in;
+  in.model = q.model;
+  in.hw = q.hw;
+  in.seq_len = q.seq_len > 0 ? q.seq_len : 1;
+  in.batch_tokens = in.seq_len;  // the batch's own checks are not asked here
+  AxisGroup* groups[kLayoutStrategies] = {&in.plan.data,     &in.plan.fsdp,   &in.plan.tensor,
+                                          &in.plan.pipeline, &in.plan.expert, &in.plan.context};
+  for (int s = 0; s < kLayoutStrategies; ++s) groups[s]->degree = static_cast<double>(degrees[s]);
+  in.plan.schedule = q.schedule;
+  in.plan.virtual_stages = q.virtual_stages;
+  in.plan.expert_tensor = q.expert_tensor;
+  return in;
+}
+
+ServingInput serving_input(const DegreeQuestion& q, const std::array<std::int64_t, kLayoutStrategies>& degrees) {
+  ServingInput in;
+  in.model = q.model;
+  in.hw = q.hw;
+  in.tensor.degree = static_cast<double>(degrees[kTensor]);
+  in.expert.degree = static_cast<double>(degrees[kExpert]);
+  in.expert_tensor = q.expert_tensor;
+  return in;
+}
+
+// The bits a strategy's degree decides. The experts' checks move with TP only for an MoE model (on a dense one an
+// experts' TP is wrong whatever TP is), and a serving replica's only when the experts' TP is set apart from TP (the
+// other TP ranks then fold into the expert group).
+unsigned mask_of(const DegreeQuestion& q, int s) {
+  const unsigned expert_tp = kTensorExpertDff | kExpertTensor | kFoldedExperts;
+  const unsigned tensor_experts = q.model->is_moe() ? ~0u : ~expert_tp;
+  if (!q.serving) {
+    const unsigned own = q.seq_len > 0 ? split_problems_of(s) : split_problems_of(s) & ~kContextSeq;
+    return s == kTensor ? own & tensor_experts : own;
+  }
+  const unsigned experts = kExpertDense | kExpertTooLarge | kExpertNotDivisible;
+  if (s == kTensor)
+    return (kTensorHeads | kTensorDff | kTensorExpertDff | kExpertTensor | (q.expert_tensor > 0 ? experts : 0u)) &
+           tensor_experts;
+  return s == kExpert ? experts : 0u;
+}
+
+unsigned problems_at(const DegreeQuestion& q, const std::array<std::int64_t, kLayoutStrategies>& degrees) {
+  return q.serving ? serving_plan_problems(serving_input(q, degrees)) : setting_problems(training_input(q, degrees));
+}
+
+std::int64_t smallest_factor(std::int64_t n) {
+  for (std::int64_t f = 2; f * f <= n; ++f)
+    if (n % f == 0) return f;
+  return n;
+}
+
+// The degree nearest `degree` (by ratio; the smaller on a tie) that `strategy` splits the model into, or 0.
+std::int64_t nearest_split(const DegreeQuestion& q, int s, std::int64_t degree) {
+  std::int64_t best = 0;
+  double best_ratio = INFINITY;
+  for (std::int64_t v = degree - 1; v >= 1 && v >= degree - kNearestSpan; --v)
+    if (split_problems(q, s, v) == 0) {
+      best = v;
+      best_ratio = static_cast<double>(degree) / static_cast<double>(v);
+      break;
+    }
+  for (std::int64_t v = degree + 1; v <= kMaxDegree && v <= degree + kNearestSpan; ++v) {
+    if (static_cast<double>(v) / static_cast<double>(degree) >= best_ratio) break;
+    if (split_problems(q, s, v) == 0) return v;
+  }
+  return best;
+}
+
+// The words for the strategy's split problem (at its key, or the experts' TP for TP), for a change's reason.
+std::string split_reason(const DegreeQuestion& q, int s) {
+  Diagnostics words;
+  describe_split_problems(q, split_problems(q, s, q.degrees[s]), "/query", words);
+  const std::string key = std::string("/") + kKeys[s];
+  for (const Diagnostic& w : words)
+    if (w.path.ends_with(key) || (s == kTensor && w.path.ends_with("/expert_tensor"))) return w.message;
+  return std::string("the model does not split ") + kLabels[s] + " " + std::to_string(q.degrees[s]) + " ways";
+}
+
+void change(std::vector<DegreeChange>& out, const std::string& path, double from, double to, std::string reason) {
+  out.push_back(DegreeChange{path, from, to, false, std::move(reason)});
+}
+
+void drop_chips(DegreeQuestion& q, std::vector<DegreeChange>& out, std::string reason) {
+  out.push_back(DegreeChange{"/query/chips", static_cast<double>(q.chips), 0, true, std::move(reason)});
+  q.chips = 0;
+}
+
+bool shrinking_helps(const DegreeMesh& mesh) {
+  return mesh.code == "slice_too_large" || mesh.code == "too_many_axes" || mesh.code == "does_not_fit";
+}
+
+}  // namespace
+
+DegreeMeshInput degree_mesh_input(const DegreeQuestion& q) {
+  DegreeMeshInput in;
+  in.hw = q.hw;
+  for (int s = 0; s < kLayoutStrategies; ++s) in.degrees[s] = active_in_mode(q, s) ? q.degrees[s] : 1;
+  in.slices = q.serving ? 1 : q.slices;
+  in.dcn_strategy = q.dcn_strategy;
+  in.engine_layout = !q.serving;
+  return in;
+}
+
+int balancing_strategy(const DegreeQuestion& q) {
+  if (q.serving) return kTensor;
+  return q.degrees[kFsdp] > 1 || q.degrees[kData] == 1 ? kFsdp : kData;
+}
+
+double chips_unit(const DegreeQuestion& q, int skip) {
+  const int balancing = balancing_strategy(q);
+  double unit = q.serving ? 1.0 : static_cast<double>(q.slices);
+  for (int s = 0; s < kLayoutStrategies; ++s)
+    if (s != balancing && s != skip && active_in_mode(q, s)) unit *= static_cast<double>(q.degrees[s]);
+  return unit;
+}
+
+unsigned split_problems(const DegreeQuestion& q, int s, std::int64_t degree) {
+  std::array<std::int64_t, kLayoutStrategies> degrees = q.degrees;
+  degrees[s] = degree;
+  return problems_at(q, degrees) & mask_of(q, s);
+}
+
+unsigned split_problems(const DegreeQuestion& q) {
+  unsigned mask = 0;
+  for (int s = 0; s < kLayoutStrategies; ++s) mask |= mask_of(q, s);
+  return problems_at(q, q.degrees) & mask;
+}
+
+void describe_split_problems(const DegreeQuestion& q, unsigned problems, const std::string& query_path,
+                             Diagnostics& d) {
+  const std::string par = query_path + "/parallelism";
+  if (!q.serving) {
+    describe_plan_problems(training_input(q, q.degrees), problems, query_path, d);
+    return;
+  }
+  // A serving replica's checks word every problem its split has; keep those asked about.
+  Diagnostics all;
+  check_serving_plan(serving_input(q, q.degrees), par, par + "/tensor", all);
+  if (problems != 0) d.insert(d.end(), all.begin(), all.end());
+}
+
+bool balance_chips(DegreeQuestion& q) {
+  if (q.chips <= 0) return true;
+  const double want = static_cast<double>(q.chips) / chips_unit(q);
+  if (want != std::floor(want) || want < 1 || want > kMaxDegree) return false;
+  q.degrees[balancing_strategy(q)] = static_cast<std::int64_t>(want);
+  return true;
+}
+
+std::string chips_split_problem(const DegreeQuestion& q) {
+  return format_count(static_cast<double>(q.chips)) + " chips do not split into the other degrees (" +
+         format_count(chips_unit(q)) + " chips per " + kLabels[balancing_strategy(q)] + " replica)";
+}
+
+std::vector<std::int64_t> valid_degrees(const DegreeQuestion& q, int s, const DegreeOptions& options) {
+  std::vector<std::int64_t> out;
+  const int balancing = balancing_strategy(q);
+  const bool fixed = q.chips > 0 && active_in_mode(q, s) && s != balancing;
+  const double room = fixed ? static_cast<double>(q.chips) / chips_unit(q, s) : 0;
+  // With a fixed chip count a stop moves the balancing degree too: both must split the model.
+  const unsigned mask = mask_of(q, s) | (fixed ? mask_of(q, balancing) : 0u);
+  const std::int64_t up_to = std::min(options.up_to, kMaxDegree);
+  std::array<std::int64_t, kLayoutStrategies> degrees = q.degrees;
+  for (std::int64_t v = 1; v <= up_to; v = options.powers_of_two ? v * 2 : v + 1) {
+    degrees[s] = v;
+    if (fixed) {
+      const double left = room / static_cast<double>(v);
+      if (left < 1 || left != std::floor(left)) continue;
+      degrees[balancing] = static_cast<std::int64_t>(left);
+    }
+    if ((problems_at(q, degrees) & mask) == 0) out.push_back(v);
+  }
+  return out;
+}
+
+std::vector<DegreeChange> nearest_runnable(DegreeQuestion& q) {
+  std::vector<DegreeChange> out;
+  // 1. The model's splits, TP first (the experts' checks fold TP in).
+  for (int s : {kTensor, kExpert, 3, 5}) {
+    if (!active_in_mode(q, s) || split_problems(q, s, q.degrees[s]) == 0) continue;
+    const std::int64_t to = nearest_split(q, s, q.degrees[s]);
+    if (to == 0) continue;
+    change(out, std::string("/query/parallelism/") + kKeys[s], static_cast<double>(q.degrees[s]),
+           static_cast<double>(to), split_reason(q, s) + "; " + std::to_string(to) + " is the nearest that splits it");
+    q.degrees[s] = to;
+  }
+  // 2. A fixed chip count the degrees cannot split.
+  if (!balance_chips(q)) drop_chips(q, out, chips_split_problem(q));
+  // 3. The mesh: the balancing degree shrinks until the degrees lay out on the chip.
+  const DegreeMesh mesh = mesh_for_degrees(degree_mesh_input(q));
+  if (!mesh.ok && shrinking_helps(mesh)) {
+    const int b = balancing_strategy(q);
+    const std::int64_t from = q.degrees[b];
+    DegreeQuestion tried = q;
+    bool fits = false;
+    while (!fits && tried.degrees[b] > 1) {
+      tried.degrees[b] /= smallest_factor(tried.degrees[b]);
+      fits = mesh_for_degrees(degree_mesh_input(tried)).ok;
+    }
+    if (fits) {
+      q.degrees[b] = tried.degrees[b];
+      change(out, std::string("/query/parallelism/") + kKeys[b], static_cast<double>(from),
+             static_cast<double>(q.degrees[b]), "so that the degrees fit one " + q.hw->name + " slice");
+      if (q.chips > 0) drop_chips(q, out, "the degrees shrank to fit the slice, so the chip count is no longer fixed");
+    }
+  }
+  // 4. The batch: whole sequences.
+  if (!q.serving && q.batch_tokens > 0 && q.seq_len > 0 && std::fmod(q.batch_tokens, q.seq_len) != 0) {
+    const double to = std::max(1.0, std::round(q.batch_tokens / q.seq_len)) * q.seq_len;
+    change(out, "/query/batch_tokens", q.batch_tokens, to,
+           format_count(q.batch_tokens) + " tokens is not a whole number of " + format_count(q.seq_len) +
+               "-token sequences; " + format_count(to) + " is the nearest that is");
+    q.batch_tokens = to;
+  }
+  return out;
+}
+
+}  // namespace scalescope

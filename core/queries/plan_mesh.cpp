@@ -1,0 +1,139 @@
+// The plan_mesh query (docs/api.md): for parallelism degrees given as numbers, the mesh they lay out on and the
+// axes each strategy takes (ready for a training_step or serving query), why they cannot run, the degrees each
+// strategy can take for this model and chip, and the nearest degrees (and batch) that run. The explorer asks it
+// instead of keeping the engine's rules in the page (issue 20).
+#include "io/format.h"
+#include "planners/plan_degrees.h"
+#include "queries/query.h"
+
+namespace scalescope {
+
+namespace {
+
+constexpr const char* kKeys[kLayoutStrategies] = {"data", "fsdp", "tensor", "pipeline", "expert", "context"};
+constexpr int kTensor = 2, kExpert = 4;
+constexpr std::int64_t kMaxDegree = 1 << 24;
+constexpr std::int64_t kMaxListed = 1 << 16;  // degrees listed per strategy: a slider's stops, not a table
+
+bool in_mode(bool serving, int s) { return !serving || s == kTensor || s == kExpert; }
+
+void read_parallelism(JsonReader& args, DegreeQuestion& q, Diagnostics& d) {
+  const Json* node = args.object("parallelism", false);
+  if (!node) return;
+  JsonReader r(*node, args.path_of("parallelism"), d);
+  for (int s = 0; s < kLayoutStrategies; ++s)
+    if (in_mode(q.serving, s)) q.degrees[s] = r.integer(kKeys[s], false, 1, kMaxDegree).value_or(1);
+  q.expert_tensor = static_cast<double>(r.integer("expert_tensor", false, 1, kMaxDegree).value_or(0));
+  if (!q.serving) {
+    const std::string schedule = r.choice("pipeline_schedule", false, pipeline_schedule_choices()).value_or("1f1b");
+    for (PipelineSchedule s : kPipelineSchedules)
+      if (schedule == pipeline_schedule_name(s)) q.schedule = s;
+    q.virtual_stages = static_cast<double>(r.integer("virtual_stages", false, 1, 1024).value_or(1));
+  }
+  r.finish();
+}
+
+// `list_degrees`: per strategy {"up_to": n, "powers_of_two": bool}.
+std::array<DegreeOptions, kLayoutStrategies> read_list_degrees(JsonReader& args, bool serving, Diagnostics& d) {
+  std::array<DegreeOptions, kLayoutStrategies> out{};
+  const Json* node = args.object("list_degrees", false);
+  if (!node) return out;
+  JsonReader r(*node, args.path_of("list_degrees"), d);
+  for (int s = 0; s < kLayoutStrategies; ++s) {
+    if (!in_mode(serving, s)) continue;
+    const Json* entry = r.object(kKeys[s], false);
+    if (!entry) continue;
+    JsonReader e(*entry, r.path_of(kKeys[s]), d);
+    out[s].up_to = e.integer("up_to", true, 1, kMaxListed).value_or(0);
+    out[s].powers_of_two = e.boolean("powers_of_two", false).value_or(false);
+    e.finish();
+  }
+  r.finish();
+  return out;
+}
+
+Json degrees_json(const DegreeQuestion& q) {
+  Json out = Json::object();
+  for (int s = 0; s < kLayoutStrategies; ++s)
+    if (in_mode(q.serving, s)) out[kKeys[s]] = q.degrees[s];
+  return out;
+}
+
+// The mesh and each strategy's axes, as a training_step or serving query takes them.
+void mesh_json(const DegreeMesh& mesh, const DegreeQuestion& q, Json& out) {
+  Json names = Json::array();
+  for (std::size_t i = 0; i < mesh.shape.size(); ++i) names.push_back(degree_mesh_axis_name(static_cast<int>(i), false));
+  out["mesh"] = {{"shape", mesh.shape}, {"axis_names", names}, {"slices", degree_mesh_input(q).slices}};
+  Json par = Json::object();
+  for (int s = 0; s < kLayoutStrategies; ++s) {
+    if (mesh.engine_layout && q.degrees[s] > 1) {
+      par[kKeys[s]] = q.degrees[s];
+      continue;
+    }
+    if (mesh.axes[s].empty()) continue;
+    Json axes = Json::array();
+    for (int a : mesh.axes[s])
+      axes.push_back(degree_mesh_axis_name(a, a == static_cast<int>(mesh.shape.size())));
+    par[kKeys[s]] = axes;
+  }
+  out["parallelism"] = par;
+  out["engine_layout"] = mesh.engine_layout;
+  out["chips"] = mesh.chips;
+  out["chips_per_slice"] = mesh.chips_per_slice;
+}
+
+Json nearest_json(const DegreeQuestion& q, const std::vector<DegreeChange>& changes) {
+  Json list = Json::array();
+  for (const DegreeChange& c : changes)
+    list.push_back({{"path", c.path}, {"from", c.from}, {"to", c.dropped ? Json(nullptr) : Json(c.to)}, {"reason", c.reason}});
+  Json out{{"parallelism", degrees_json(q)}, {"chips", q.chips > 0 ? Json(q.chips) : Json(nullptr)}, {"changes", list}};
+  if (q.batch_tokens > 0) out["batch_tokens"] = q.batch_tokens;
+  return out;
+}
+
+}  // namespace
+
+Json run_plan_mesh(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
+  DegreeQuestion q;
+  q.hw = ctx.hw;
+  q.model = ctx.model;
+  q.serving = args.choice("mode", false, {"training", "serving"}).value_or("training") == "serving";
+  read_parallelism(args, q, d);
+  if (!q.serving) {
+    q.slices = args.integer("slices", false, 1, 1 << 20).value_or(1);
+    q.dcn_strategy = args.choice("dcn_strategy", false, {"data", "fsdp"}).value_or("data") == "fsdp" ? 1 : 0;
+    q.seq_len = args.number("seq_len", false).value_or(0);
+    q.batch_tokens = args.number("batch_tokens", false).value_or(0);
+  }
+  q.chips = args.integer("chips", false, 1, static_cast<std::int64_t>(kMaxMeshChips)).value_or(0);
+  const std::array<DegreeOptions, kLayoutStrategies> listed = read_list_degrees(args, q.serving, d);
+  args.finish();
+  if (has_errors(d)) return Json();
+
+  DegreeQuestion nearest = q;
+  Diagnostics problems;
+  if (!balance_chips(q)) {
+    add_diagnostic(problems, "/query/chips", "not_divisible", chips_split_problem(q));
+    q.chips = 0;  // the degrees as given set the count
+  }
+  const DegreeMesh mesh = mesh_for_degrees(degree_mesh_input(q));
+  if (!mesh.ok) add_diagnostic(problems, "/query/parallelism", mesh.code, mesh.problem);
+  describe_split_problems(q, split_problems(q), "/query", problems);
+
+  Json out{{"runs", problems.empty()}, {"degrees", degrees_json(q)}, {"balancing", kKeys[balancing_strategy(q)]},
+           {"chips_multiple_of", chips_unit(q)}};
+  Json list = Json::array();
+  for (const Diagnostic& p : problems) list.push_back(diagnostic_json(p));
+  out["problems"] = list;
+  if (mesh.ok) mesh_json(mesh, q, out);
+  Json valid = Json::object();
+  for (int s = 0; s < kLayoutStrategies; ++s)
+    if (listed[s].up_to > 0 && !(q.chips > 0 && s == balancing_strategy(q)))
+      valid[kKeys[s]] = valid_degrees(q, s, listed[s]);
+  out["valid_degrees"] = valid;
+  const std::vector<DegreeChange> changes = nearest_runnable(nearest);
+  if (!changes.empty()) out["nearest"] = nearest_json(nearest, changes);
+  return out;
+}
+
+}  // namespace scalescope
