@@ -156,30 +156,25 @@ void add_axis(DegreeMesh& out, int strategy, std::int64_t size) {
   out.shape.push_back(static_cast<int>(size));
 }
 
-// The most cube-like slice of `chips` on which every active degree takes a factor of each axis (null: none).
+// The most cube-like slice of `chips` on which every active degree takes a factor of each axis: the smallest
+// largest axis, then the fewest axes, then the smallest sum, the first found on a tie (false: none).
 bool engine_laid_mesh(const DegreeMeshInput& in, const std::vector<int>& active, double chips, DegreeMesh& out) {
   if (active.empty() || (in.slices > 1 && in.degrees[in.dcn_strategy] > 1)) return false;
-  const auto n = static_cast<std::int64_t>(chips);
-  std::vector<Factors> shapes;
-  for (int k = 1; k <= in.hw->ici.torus_dims; ++k)
-    for (Factors& s : factorisations(n, k))
-      if (fits_pod(*in.hw, s)) shapes.push_back(std::move(s));
-  std::stable_sort(shapes.begin(), shapes.end(), [](const Factors& a, const Factors& b) {
-    if (largest(a) != largest(b)) return largest(a) < largest(b);
-    if (a.size() != b.size()) return a.size() < b.size();
-    return sum(a) < sum(b);
-  });
-  Factors degrees;
+  Factors degrees, best;
   for (int s : active) degrees.push_back(in.degrees[s]);
-  for (const Factors& shape : shapes) {
-    if (!degrees_tile(shape, degrees, 0)) continue;
-    out = DegreeMesh{};
-    out.shape.assign(shape.begin(), shape.end());
-    out.engine_layout = true;
-    finish(out, in.slices, in.dcn_strategy);
-    return true;
-  }
-  return false;
+  const auto key = [](const Factors& shape) {
+    return std::array<std::int64_t, 3>{largest(shape), static_cast<std::int64_t>(shape.size()), sum(shape)};
+  };
+  for (int k = 1; k <= in.hw->ici.torus_dims; ++k)
+    for (const Factors& shape : factorisations(static_cast<std::int64_t>(chips), k))
+      if ((best.empty() || key(shape) < key(best)) && fits_pod(*in.hw, shape) && degrees_tile(shape, degrees, 0))
+        best = shape;
+  if (best.empty()) return false;
+  out = DegreeMesh{};
+  out.shape.assign(best.begin(), best.end());
+  out.engine_layout = true;
+  finish(out, in.slices, in.dcn_strategy);
+  return true;
 }
 
 std::string pod_text(const Hardware& hw) {

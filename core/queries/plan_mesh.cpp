@@ -61,33 +61,46 @@ Json degrees_json(const DegreeQuestion& q) {
 
 // The mesh and each strategy's axes, as a training_step or serving query takes them.
 void mesh_json(const DegreeMesh& mesh, const DegreeQuestion& q, Json& out) {
-  Json names = Json::array();
+  Json& m = out["mesh"];
+  m["shape"] = mesh.shape;
+  Json& names = m["axis_names"] = Json::array();
   for (std::size_t i = 0; i < mesh.shape.size(); ++i) names.push_back(degree_mesh_axis_name(static_cast<int>(i), false));
-  out["mesh"] = {{"shape", mesh.shape}, {"axis_names", names}, {"slices", degree_mesh_input(q).slices}};
-  Json par = Json::object();
+  m["slices"] = degree_mesh_input(q).slices;
+  Json& par = out["parallelism"] = Json::object();
   for (int s = 0; s < kLayoutStrategies; ++s) {
     if (mesh.engine_layout && q.degrees[s] > 1) {
       par[kKeys[s]] = q.degrees[s];
       continue;
     }
     if (mesh.axes[s].empty()) continue;
-    Json axes = Json::array();
-    for (int a : mesh.axes[s])
-      axes.push_back(degree_mesh_axis_name(a, a == static_cast<int>(mesh.shape.size())));
-    par[kKeys[s]] = axes;
+    Json& axes = par[kKeys[s]] = Json::array();
+    for (int a : mesh.axes[s]) axes.push_back(degree_mesh_axis_name(a, a == static_cast<int>(mesh.shape.size())));
   }
-  out["parallelism"] = par;
   out["engine_layout"] = mesh.engine_layout;
-  out["chips"] = mesh.chips;
   out["chips_per_slice"] = mesh.chips_per_slice;
 }
 
+// The chips the degrees ask for, laid out or not (the slices included).
+double chips_asked(const DegreeQuestion& q) {
+  const DegreeMeshInput in = degree_mesh_input(q);
+  double chips = static_cast<double>(in.slices);
+  for (std::int64_t v : in.degrees) chips *= static_cast<double>(v);
+  return chips;
+}
+
 Json nearest_json(const DegreeQuestion& q, const std::vector<DegreeChange>& changes) {
-  Json list = Json::array();
-  for (const DegreeChange& c : changes)
-    list.push_back({{"path", c.path}, {"from", c.from}, {"to", c.dropped ? Json(nullptr) : Json(c.to)}, {"reason", c.reason}});
-  Json out{{"parallelism", degrees_json(q)}, {"chips", q.chips > 0 ? Json(q.chips) : Json(nullptr)}, {"changes", list}};
+  Json out;
+  out["parallelism"] = degrees_json(q);
+  out["chips"] = q.chips > 0 ? Json(q.chips) : Json(nullptr);
   if (q.batch_tokens > 0) out["batch_tokens"] = q.batch_tokens;
+  Json& list = out["changes"] = Json::array();
+  for (const DegreeChange& c : changes) {
+    Json& change = list.emplace_back();
+    change["path"] = c.path;
+    change["from"] = c.from;
+    change["to"] = c.dropped ? Json(nullptr) : Json(c.to);
+    change["reason"] = c.reason;
+  }
   return out;
 }
 
@@ -120,17 +133,19 @@ Json run_plan_mesh(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   if (!mesh.ok) add_diagnostic(problems, "/query/parallelism", mesh.code, mesh.problem);
   describe_split_problems(q, split_problems(q), "/query", problems);
 
-  Json out{{"runs", problems.empty()}, {"degrees", degrees_json(q)}, {"balancing", kKeys[balancing_strategy(q)]},
-           {"chips_multiple_of", chips_unit(q)}};
-  Json list = Json::array();
+  Json out;
+  out["runs"] = problems.empty();
+  out["degrees"] = degrees_json(q);
+  out["balancing"] = kKeys[balancing_strategy(q)];
+  out["chips"] = chips_asked(q);
+  out["chips_multiple_of"] = chips_unit(q);
+  Json& list = out["problems"] = Json::array();
   for (const Diagnostic& p : problems) list.push_back(diagnostic_json(p));
-  out["problems"] = list;
   if (mesh.ok) mesh_json(mesh, q, out);
-  Json valid = Json::object();
+  Json& valid = out["valid_degrees"] = Json::object();
   for (int s = 0; s < kLayoutStrategies; ++s)
     if (listed[s].up_to > 0 && !(q.chips > 0 && s == balancing_strategy(q)))
       valid[kKeys[s]] = valid_degrees(q, s, listed[s]);
-  out["valid_degrees"] = valid;
   const std::vector<DegreeChange> changes = nearest_runnable(nearest);
   if (!changes.empty()) out["nearest"] = nearest_json(nearest, changes);
   return out;

@@ -1,6 +1,7 @@
 // The plan_mesh query (docs/api.md, issue 20): the mesh for degrees, the degrees a model splits into, a fixed chip
 // count and the nearest runnable degrees. The rules are the planners' own, so the decisive checks compare the
 // query's answers with what training_step and serving say of the same degrees.
+#include <algorithm>
 #include <cmath>
 
 #include "test_helpers.h"
@@ -57,6 +58,33 @@ TEST_CASE("plan_mesh lays degrees on whole torus axes of the most cube-like slic
   CHECK(sliced["mesh"]["slices"] == 4);
 }
 
+TEST_CASE("plan_mesh: balanced slices inside the pod, each axis used once, a single chip on one axis", "[plan_mesh]") {
+  CHECK(plan_mesh("tpu-v5p", "llama-3-70b", {{"parallelism", {{"fsdp", 16}, {"tensor", 8}}}})["mesh"]["shape"] == Json({4, 4, 8}));
+  const Json t4 = plan_mesh("tpu-v5p", "llama-3-70b", {{"parallelism", {{"tensor", 4}}}});
+  CHECK(t4["mesh"]["shape"] == Json({2, 2}));
+  CHECK(t4["parallelism"] == Json({{"tensor", {"X", "Y"}}}));
+  const Json one = plan_mesh("tpu-v5p", "llama-3-70b", Json::object());
+  CHECK(one["mesh"]["shape"] == Json({1}));
+  CHECK(one["parallelism"] == Json({{"data", {"X"}}}));
+  // FSDP over the DCN axis too when it is the DCN strategy.
+  const Json f = plan_mesh("tpu-v5p", "llama-3-70b", {{"parallelism", {{"fsdp", 16}}}, {"slices", 2}, {"dcn_strategy", "fsdp"}});
+  CHECK(f["parallelism"]["fsdp"] == Json({"X", "Y", "DCN"}));
+  struct Case { const char* hw; Json degrees; };
+  for (const Case& c : {Case{"tpu-v5p", {{"fsdp", 256}, {"tensor", 16}}}, Case{"tpu-v5e", {{"fsdp", 16}, {"tensor", 16}}},
+                        Case{"tpu-v5p", {{"data", 2}, {"fsdp", 8}, {"tensor", 4}}}}) {
+    const Json r = plan_mesh(c.hw, "llama-3-70b", {{"parallelism", c.degrees}});
+    REQUIRE(r.contains("mesh"));
+    std::vector<std::string> used;
+    for (const auto& [k, axes] : r["parallelism"].items())
+      for (const Json& a : axes) used.push_back(a.get<std::string>());
+    std::sort(used.begin(), used.end());
+    CHECK(std::adjacent_find(used.begin(), used.end()) == used.end());  // each axis once
+    CHECK(used.size() == r["mesh"]["shape"].size());                     // every axis carries a strategy
+    const Json slice = run_json({{"hardware", {{"preset", c.hw}}}, {"mesh", r["mesh"]}, {"query", {{"kind", "topology"}}}});
+    CHECK(slice["ok"] == true);  // the slice fits the pod
+  }
+}
+
 TEST_CASE("plan_mesh: degrees whole axes cannot hold are laid out by the engine, or say why not", "[plan_mesh]") {
   // PP 35 x TP 32 x FSDP 4 (4480 chips) fits no whole-axis split of v5p's 3 axes; every degree takes a factor of
   // each axis of 20x16x14, and training_step lays them out itself.
@@ -71,6 +99,11 @@ TEST_CASE("plan_mesh: degrees whole axes cannot hold are laid out by the engine,
   CHECK(serving["runs"] == false);
   CHECK(serving["problems"][0]["code"] == "does_not_fit");
   CHECK_FALSE(serving.contains("mesh"));
+  // Three strategies on v5e's 2D torus: whole axes cannot hold them, parts of the axes can (training).
+  const Json three = plan_mesh("tpu-v5e", "llama-3-70b", {{"parallelism", {{"data", 2}, {"fsdp", 4}, {"tensor", 8}}}});
+  CHECK(three["engine_layout"] == true);
+  CHECK(three["mesh"]["shape"] == Json({8, 8}));
+  CHECK(run_as("training_step", "tpu-v5e", "llama-3-70b", three, kTrainingArgs)["ok"] == true);
   // More chips than the pod holds: no shape is searched, the answer names the largest slice.
   const Json big = plan_mesh("tpu-v5e", "llama-3-70b", {{"parallelism", {{"fsdp", 256}, {"tensor", 8}}}});
   CHECK(big["problems"][0]["code"] == "slice_too_large");
