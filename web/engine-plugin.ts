@@ -45,6 +45,18 @@ export function engineFeatures(engine: EngineModule): EngineFeatures {
   return { fidelity: !(out.diagnostics ?? []).some((d) => d.path === '/query/fidelity') };
 }
 
+/** Keys of the presets the site never reads: prose, the models' citations and the calibration profiles (the engine's
+ * answers carry the profile they used). A chip's `sources` stay: each chip field's control shows its source. */
+const UNREAD = { hardware: ['notes', 'datasheet_differences', 'schema', 'price_date'], models: ['sources', 'notes', 'not_modelled', 'schema'] } as const;
+
+/** The engine's presets() as the site ships them: every number and name the page reads, without the unread keys
+ * (they are a quarter of the first load's script; `engine.presets()` still answers them in full). */
+export function sitePresets(json: string): Record<string, unknown> {
+  const p = JSON.parse(json) as Record<string, Record<string, unknown>[]>;
+  for (const [list, keys] of Object.entries(UNREAD)) for (const item of p[list] ?? []) for (const k of keys) delete item[k];
+  return { ...p, calibration_profiles: [] };
+}
+
 export function scalescopeEngine(): Plugin {
   return {
     name: 'scalescope-engine',
@@ -55,7 +67,7 @@ export function scalescopeEngine(): Plugin {
       if (id !== '\0' + VIRTUAL) return null;
       for (const f of FILES) this.addWatchFile(enginePath(f));
       const engine = await loadEngine();
-      return `export default ${engine.presets()};\nexport const features = ${JSON.stringify(engineFeatures(engine))};`;
+      return `export default ${JSON.stringify(sitePresets(engine.presets()))};\nexport const features = ${JSON.stringify(engineFeatures(engine))};`;
     },
     configureServer(server) {
       server.middlewares.use((req, res, next) => {

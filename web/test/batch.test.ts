@@ -5,7 +5,7 @@ import { evaluateBatch } from '../src/engine/batch';
 import type { EngineModule } from '../src/engine/types';
 import { cloneState, defaultState } from '../src/state/params';
 import { chipScenario, mainMatmuls, mainScenario, meshFor, transformerScenario } from '../src/state/scenario';
-import { loadEngine } from './engine';
+import { loadEngine, askNowOf } from './engine';
 
 let engine: EngineModule;
 beforeAll(async () => {
@@ -31,7 +31,7 @@ function counting(m: EngineModule): { m: EngineModule; calls: { evaluate: number
 function pageBatch(mode: 'training' | 'serving'): string[] {
   const s = cloneState(defaultState());
   s.values['mode'] = mode;
-  const mesh = meshFor(s);
+  const mesh = meshFor(s, askNowOf(engine));
   if (!mesh.ok) throw new Error(mesh.problem);
   const hardware = chipScenario(s).hardware;
   return [mainScenario(s, mesh.plan), transformerScenario(s), chipScenario(s), ...mainMatmuls(s, mesh.plan).map((op) => ({ version: 1, hardware, query: op.query }))].map((x) => JSON.stringify(x));

@@ -2,11 +2,11 @@
 // of every query the page sends have exactly the keys and kinds the types say, both ways: a key the engine gives
 // and the types lack fails, as a key the types name and the engine leaves out does (issue 19).
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { EngineModule, Evaluation, PlanSearchQuery, PlanSearchResult, Presets, Scenario } from '../src/engine/types';
+import type { EngineModule, Evaluation, PlanMeshResult, PlanSearchQuery, PlanSearchResult, Presets, Scenario } from '../src/engine/types';
 import { EXTRA_KEY, SHAPES, shapeMismatches, type ShapeSpec } from '../src/engine/types';
 import { defaultState, cloneState } from '../src/state/params';
-import { chipScenario, mainMatmuls, mainScenario, meshFor, planSearchScenario, rooflineCurveScenarios, servingSearchScenario, transformerScenario } from '../src/state/scenario';
-import { loadEngine } from './engine';
+import { chipScenario, mainMatmuls, mainScenario, meshFor, planMeshScenario, rooflineCurveScenarios, servingSearchScenario, transformerScenario } from '../src/state/scenario';
+import { loadEngine, askNowOf, searchScenarioOf } from './engine';
 
 let engine: EngineModule;
 beforeAll(async () => {
@@ -47,7 +47,7 @@ const uneven = cloneState(training);
 Object.assign(uneven.values, { hw: 'h100-sxm', fsdp: 8, pp: 3, tp: 8, mb: 8, zero: 1 });
 
 function plan(s: typeof training) {
-  const m = meshFor(s);
+  const m = meshFor(s, askNowOf(engine));
   if (!m.ok) throw new Error(m.problem);
   return m.plan;
 }
@@ -102,6 +102,21 @@ describe('the wasm module', () => {
 
   const has = (kind: string): boolean => (JSON.parse(engine.presets()) as Presets).queries.includes(kind);
 
+  it('plan_mesh results match PlanMeshResult: laid out, laid out by the engine, refused with the nearest state', () => {
+    const v5e = cloneState(training);
+    Object.assign(v5e.values, { hw: 'tpu-v5e', chips: 2048 });
+    const parts = cloneState(training);
+    Object.assign(parts.values, { fsdp: 4, tp: 32, pp: 35 });
+    for (const s of [training, serving, gpu, moe, v5e, parts]) {
+      const ev = run<PlanMeshResult>(planMeshScenario(s, undefined, { chips: true, stops: true, batch: true }));
+      expectShape(ev, SHAPES.plan_mesh);
+      for (const p of ev.result!.problems) expect(Object.keys(p).sort()).toEqual(['code', 'message', 'path', 'severity']);
+      for (const c of ev.result!.nearest?.changes ?? []) expect(Object.keys(c).sort()).toEqual(['from', 'path', 'reason', 'to']);
+    }
+    expect(run<PlanMeshResult>(planMeshScenario(v5e, undefined, { chips: true })).result!.nearest).toBeDefined();
+    expect(run<PlanMeshResult>(planMeshScenario(parts)).result!.engine_layout).toBe(true);
+  });
+
   it('training_step results match TrainingStepResult', (ctx) => {
     if (!has('training_step')) return ctx.skip();
     for (const s of [training, gpu, moe, subAxes, uneven]) {
@@ -127,7 +142,7 @@ describe('the wasm module', () => {
     const gpuSmall = cloneState(gpu);
     let ties = 0;
     for (const s of [small, gpuSmall]) {
-      const ev = run<PlanSearchResult>(planSearchScenario(s)!);
+      const ev = run<PlanSearchResult>(searchScenarioOf(engine, s)!);
       expectShape(ev, SHAPES.plan_search);
       const r = ev.result!;
       expect(r.plans.length).toBeGreaterThan(0);
@@ -149,7 +164,7 @@ describe('the wasm module', () => {
     }
     expect(ties).toBeGreaterThan(0);
     // A search cut into chunks answers with a cursor until it is complete.
-    const sc = planSearchScenario(small)!;
+    const sc = searchScenarioOf(engine, small)!;
     const part = run<PlanSearchResult>({ ...sc, query: { ...(sc.query as PlanSearchQuery), chunk_plans: 1000 } });
     expectShape(part, SHAPES.plan_search);
     expect(part.result!.complete).toBe(false);

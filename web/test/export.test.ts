@@ -13,7 +13,7 @@ import { PARAM_BY_KEY, defaultState } from '../src/state/params';
 import { mainScenario, meshFor } from '../src/state/scenario';
 import { unitOf } from '../src/state/units';
 import { encodeState } from '../src/state/url';
-import { REPO, loadEngine } from './engine';
+import { REPO, loadEngine, askNowOf } from './engine';
 import { stateWith } from './state';
 import { parseCsv } from './csv';
 
@@ -54,7 +54,7 @@ describe('csv', () => {
   it('an input whose value holds commas and quotes (a pasted config.json) reads back exactly', () => {
     const config = '{"model_type":"llama","hidden_size":4096,"num_hidden_layers":32}';
     const s = stateWith({ hf: config });
-    const m = meshFor(s);
+    const m = meshFor(stateWith({}), askNowOf(engine)); // the degrees' mesh: the partial config is no model to ask with
     if (!m.ok) throw new Error(m.problem);
     const rows = parseCsv(csvText([inputsBlock(inputRows(s, mainScenario(s, m.plan), {}))]));
     expect(rows.find((r) => r[0] === 'hf')).toEqual(['hf', PARAM_BY_KEY.get('hf')!.label, config, '']);
@@ -86,7 +86,7 @@ describe('export', () => {
   it('the CSV starts with its inputs: what the engine used, then every non-default parameter with its label and unit', () => {
     const s = stateWith({ hw: 'h100-sxm', fsdp: 64, tp: 4, batch: 2097152, eff_flops: 0.6, remat: 'none', sbatch: 64 });
     s.hw['hbm_capacity_bytes'] = 96e9;
-    const m = meshFor(s);
+    const m = meshFor(s, askNowOf(engine));
     if (!m.ok) throw new Error(m.problem);
     const sc = mainScenario(s, m.plan);
     const ev = answer(sc);
@@ -118,7 +118,7 @@ describe('export', () => {
 
   it('the default state lists only what the engine used', () => {
     const s = defaultState();
-    const m = meshFor(s);
+    const m = meshFor(s, askNowOf(engine));
     if (!m.ok) throw new Error(m.problem);
     const sc = mainScenario(s, m.plan);
     expect(inputRows(s, sc, {}).map((r) => r.key)).toEqual(['engine.chip', 'engine.model', 'engine.fidelity', 'engine.calibration_profile']);
@@ -126,7 +126,7 @@ describe('export', () => {
 
   it('the JSON carries the scenario sent, the URL state and the inputs beside the answer', () => {
     const s = stateWith({ tp: 4, fsdp: 512 });
-    const m = meshFor(s);
+    const m = meshFor(s, askNowOf(engine));
     if (!m.ok) throw new Error(m.problem);
     const sc = mainScenario(s, m.plan);
     const ev = answer(sc);

@@ -9,7 +9,7 @@ import { cloneState, defaultState, MAX_HF_CONFIG_CHARS } from '../src/state/para
 import { hfPreset, minifyConfig, rememberHfModel } from '../src/state/hf';
 import { baseModel, effectiveModel, mainScenario, meshFor, transformerScenario } from '../src/state/scenario';
 import { decodeState, encodeState } from '../src/state/url';
-import { loadEngine, REPO } from './engine';
+import { loadEngine, REPO, askNowOf } from './engine';
 
 let engine: EngineModule;
 beforeAll(async () => {
@@ -44,7 +44,7 @@ describe('a pasted config.json', () => {
     expect(answer.ok).toBe(true);
     rememberHfModel(m.text, answer);
     expect(hfPreset(s)?.layers).toBe(80);
-    const mesh = meshFor(s);
+    const mesh = meshFor(s, askNowOf(engine));
     if (!mesh.ok) throw new Error(mesh.problem);
     const sc = mainScenario(s, mesh.plan);
     expect(sc.model).toEqual({ hf_config: JSON.parse(m.text) });
@@ -73,7 +73,7 @@ describe('a pasted config.json', () => {
     pasted.values['hf'] = m.text;
     const back = decodeState(encodeState(pasted));
     expect(back.notices).toEqual([]);
-    const mesh = meshFor(back.state);
+    const mesh = meshFor(back.state, askNowOf(engine));
     if (!mesh.ok) throw new Error(mesh.problem);
     const run = (sc: unknown) => JSON.parse(engine.evaluate(JSON.stringify(sc))) as { ok: boolean; result: Record<string, unknown>; diagnostics: unknown[] };
     const viaHf = run(mainScenario(back.state, mesh.plan));

@@ -6,7 +6,7 @@ import { LocalEngine } from '../src/engine/local';
 import type { EngineModule } from '../src/engine/types';
 import { defaultState } from '../src/state/params';
 import { chipScenario, mainScenario, meshFor } from '../src/state/scenario';
-import { loadEngine } from './engine';
+import { loadEngine, askNowOf } from './engine';
 
 let engine: EngineModule;
 beforeAll(async () => {
@@ -17,7 +17,7 @@ describe('LocalEngine', () => {
   it('evaluates at once, through the cache, equal to the engine one by one', async () => {
     const local = await LocalEngine.start('unused', async () => engine);
     const s = defaultState();
-    const m = meshFor(s);
+    const m = meshFor(s, askNowOf(engine));
     if (!m.ok) throw new Error(m.problem);
     const texts = [mainScenario(s, m.plan), chipScenario(s)].map((x) => JSON.stringify(x));
     const cache = new ResultCache();

@@ -1,9 +1,16 @@
 // The parameter table is consistent: keys unique and URL-safe, defaults inside ranges and choices, every path a
 // JSON pointer, and the default state builds a scenario the engine's contract names.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { EngineModule } from '../src/engine/types';
 import { HARDWARE_IDS, MODEL_IDS, PARAMS, PRESETS, defaultState, hardwareFields } from '../src/state/params';
 import { cloneState } from '../src/state/params';
-import { mainScenario, matmulDtype, meshFor, planSearchScenario, transformerScenario } from '../src/state/scenario';
+import { mainScenario, matmulDtype, meshFor, transformerScenario } from '../src/state/scenario';
+import { askNowOf, loadEngine, searchScenarioOf } from './engine';
+
+let engine: EngineModule;
+beforeAll(async () => {
+  engine = await loadEngine();
+});
 
 describe('parameter table', () => {
   it('has unique, URL-safe keys that do not clash with the version or hardware override keys', () => {
@@ -66,7 +73,7 @@ describe('parameter table', () => {
 
   it('fills the scenario at the paths the table names', () => {
     const s = defaultState();
-    const m = meshFor(s);
+    const m = meshFor(s, askNowOf(engine));
     expect(m.ok).toBe(true);
     if (!m.ok) return;
     const sc = mainScenario(s, m.plan) as unknown as Record<string, unknown>;
@@ -82,7 +89,7 @@ describe('parameter table', () => {
 describe('parameter table: the rows added for serving, remat and efficiency', () => {
   const at = (sc: unknown, path: string): unknown => path.split('/').slice(1).reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], sc);
   const build = (s: ReturnType<typeof defaultState>) => {
-    const m = meshFor(s);
+    const m = meshFor(s, askNowOf(engine));
     if (!m.ok) throw new Error(m.problem);
     return mainScenario(s, m.plan);
   };
@@ -125,7 +132,7 @@ describe('parameter table: the rows added for serving, remat and efficiency', ()
     expect(at(sc, PARAMS.find((x) => x.key === 'ckpt')!.path)).toBe(3);
     expect(at(sc, '/query/efficiency/hbm_frac')).toBe(0.8);
     expect(at(transformerScenario(s), '/query/checkpoints_per_layer')).toBe(3);
-    const search = planSearchScenario(s)!;
+    const search = searchScenarioOf(engine, s)!;
     expect(at(search, '/query/kind')).toBe('plan_search');
     expect(at(search, '/query/remat')).toBeUndefined(); // the search varies remat itself
     expect(at(search, '/query/efficiency/hbm_frac')).toBe(0.8);
@@ -133,9 +140,7 @@ describe('parameter table: the rows added for serving, remat and efficiency', ()
 });
 
 describe('parameter table: choices are the engine’s', () => {
-  it('offers exactly the pipeline schedules and matmul precisions training_step takes (its unknown_choice lists them)', async () => {
-    const { loadEngine } = await import('./engine');
-    const engine = await loadEngine();
+  it('offers exactly the pipeline schedules and matmul precisions training_step takes (its unknown_choice lists them)', () => {
     const sc = {
       hardware: { preset: 'h100-sxm' }, model: { preset: 'llama-3-8b' }, mesh: { shape: [8] },
       query: { kind: 'training_step', batch_tokens: 65536, seq_len: 4096, parallelism: { data: 8, pipeline_schedule: '?' }, precision: { matmul: '?' } },
@@ -161,7 +166,7 @@ describe('parameter table: choices are the engine’s', () => {
     const s = cloneState(defaultState());
     Object.assign(s.values, { hw: 'h100-sxm', model: 'qwen3-30b-a3b', fsdp: 8, tp: 2, ep: 4 });
     const query = (st: typeof s): Record<string, Record<string, unknown>> => {
-      const m = meshFor(st);
+      const m = meshFor(st, askNowOf(engine));
       if (!m.ok) throw new Error(m.problem);
       return mainScenario(st, m.plan).query as unknown as Record<string, Record<string, unknown>>;
     };
@@ -171,6 +176,6 @@ describe('parameter table: choices are the engine’s', () => {
     const q = query(s);
     expect(q['moe']).toEqual({ capacity_factor: 1.25, load_imbalance: 1.3, dispatcher: 'hierarchical', overlap: true });
     expect(q['parallelism']!['expert_tensor']).toBe(1);
-    expect((planSearchScenario(s)!.query as unknown as Record<string, unknown>)['moe']).toEqual(q['moe']);
+    expect((searchScenarioOf(engine, s)!.query as unknown as Record<string, unknown>)['moe']).toEqual(q['moe']);
   });
 });

@@ -7,8 +7,8 @@ import { SHAPES, shapeMismatches } from '../src/engine/types';
 import { defaultState, type State } from '../src/state/params';
 import { stateWith } from './state';
 import { applyPlan, isCurrentPlan, type SearchedMesh } from '../src/state/plans';
-import { mainScenario, meshFor, planSearchScenario } from '../src/state/scenario';
-import { loadEngine } from './engine';
+import { mainScenario, meshFor } from '../src/state/scenario';
+import { loadEngine, askNowOf, searchScenarioOf } from './engine';
 import { checkPlans, listable, type SearchRun } from '../src/ui/plan-list';
 
 let engine: EngineModule;
@@ -33,7 +33,7 @@ function runSearch(scenario: unknown): Evaluation<PlanSearchResult> {
 
 /** The page's search for a state, optionally with constraints (to reach plans the default ranking puts further down). */
 function search(s: State, constraints?: Record<string, unknown>): { sc: Scenario; res: PlanSearchResult } {
-  const sc = planSearchScenario(s)!;
+  const sc = searchScenarioOf(engine, s)!;
   expect(sc).not.toBeNull();
   const query = constraints ? { ...(sc.query as PlanSearchQuery), constraints } : sc.query;
   const ev = runSearch({ ...sc, query });
@@ -48,7 +48,7 @@ function applied(s: State, plan: SearchedPlan, mesh: SearchedMesh): { state: Sta
   const a = applyPlan(s, plan, mesh);
   expect(a.ok, a.ok ? '' : a.problems.join(' ')).toBe(true);
   if (!a.ok) throw new Error('not applied');
-  const m = meshFor(a.state);
+  const m = meshFor(a.state, askNowOf(engine));
   expect(m.ok).toBe(true);
   if (!m.ok) throw new Error(m.problem);
   const t = run<TrainingStepResult>(mainScenario(a.state, m.plan));
@@ -89,7 +89,7 @@ describe('plan search -> apply', () => {
       expectSameStep(a.step, plan, `plan ${i}`);
       expect(isCurrentPlan(a.state, plan, mesh), `plan ${i}`).toBe(true);
       // The search key does not move when a plan is applied: the list stays valid for the page.
-      expect(JSON.stringify(planSearchScenario(a.state)), `plan ${i}`).toBe(JSON.stringify(sc));
+      expect(JSON.stringify(searchScenarioOf(engine, a.state)), `plan ${i}`).toBe(JSON.stringify(sc));
     }
   });
 
@@ -108,9 +108,9 @@ describe('plan search -> apply', () => {
 
   it('two slices: the search lets DCN carry only what the page’s DCN control holds', () => {
     const s = stateWith({ fsdp: 32, tp: 4, slices: 2 });
-    const sc = planSearchScenario(s)!;
+    const sc = searchScenarioOf(engine, s)!;
     expect(sc.query).toMatchObject({ space: { dcn_strategies: ['data', 'fsdp'] } });
-    expect(planSearchScenario(defaultState())!.query).not.toHaveProperty('space');
+    expect(searchScenarioOf(engine, defaultState())!.query).not.toHaveProperty('space');
   });
 
   it('a GPU plan with data, pipeline and tensor axes (its own mesh, tensor innermost) applies exactly', () => {
@@ -141,7 +141,7 @@ describe('plan search -> apply', () => {
     // Qwen3-30B-A3B on 64 H100s with the settings plan_search can vary for it (docs/api.md `plan_search` space), the
     // best 40 plans, so that each setting appears among them.
     const s = stateWith({ hw: 'h100-sxm', model: 'qwen3-30b-a3b', fsdp: 8, tp: 2, ep: 4, batch: 4194304, imb: 1.2, disp: 'hierarchical' });
-    const sc = planSearchScenario(s)!;
+    const sc = searchScenarioOf(engine, s)!;
     const space = { expert_tensor: ['tp', 1], capacity_factors: ['dropless', 1.25], pipeline_schedules: ['1f1b', 'dualpipe', 'dualpipe_v'], matmul: ['bf16', 'fp8_blockwise', 'mxfp8'] };
     const ev = runSearch({ ...sc, hardware: { preset: 'h100-sxm' }, query: { ...(sc.query as PlanSearchQuery), keep: 40, space, constraints: { max: { pipeline: 4 } } } });
     expect(errors(ev)).toEqual([]);
@@ -194,6 +194,6 @@ describe('plan search -> apply', () => {
   });
 
   it('no plan search in serving mode', () => {
-    expect(planSearchScenario(stateWith({ mode: 'serving' }))).toBeNull();
+    expect(searchScenarioOf(engine, stateWith({ mode: 'serving' }))).toBeNull();
   });
 });

@@ -10,9 +10,9 @@ import {
   MAX_PROFILE_CHARS, MAX_STORED_PROFILES, PROFILE_STORE_KEY, calibrationOf, fingerprint, keepProfile, missingProfileNotice, pickProfile,
   profileRef, readProfile, useProfileStore, type TextStore,
 } from '../src/state/profile';
-import { atBookFidelity, mainScenario, meshFor, planSearchScenario, servingSearchScenario } from '../src/state/scenario';
+import { atBookFidelity, mainScenario, meshFor, servingSearchScenario } from '../src/state/scenario';
 import { decodeState, encodeState } from '../src/state/url';
-import { loadEngine, REPO } from './engine';
+import { loadEngine, REPO, askNowOf, searchScenarioOf } from './engine';
 import { stateWith } from './state';
 
 const shipped = (id: string): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(REPO, 'calibration_profiles', `${id}.json`), 'utf8'));
@@ -146,6 +146,10 @@ describe('profiles kept in the browser', () => {
 });
 
 describe('the cal parameter', () => {
+  let engine: EngineModule;
+  beforeAll(async () => {
+    engine = await loadEngine();
+  });
   it('round-trips through the URL and names the profile', () => {
     const r = read({ ...shipped('h100-sxm'), id: 'my-cluster' });
     const s = stateWith({ hw: 'h100-sxm', cal: r.ref });
@@ -167,7 +171,7 @@ describe('the cal parameter', () => {
     const s = stateWith({ hw: 'h100-sxm', cal: 'my-cluster~0badf00d' });
     expect(calibrationOf(s)).toBeUndefined();
     expect(missingProfileNotice(s)).toMatch(/^This link used calibration profile 'my-cluster' \(fingerprint 0badf00d\), which this browser has not loaded: the calibrated numbers shown use the shipped profile\. .*load that profile file.*same fingerprint restores it/);
-    const m = meshFor(s);
+    const m = meshFor(s, askNowOf(engine));
     if (!m.ok) throw new Error(m.problem);
     expect(mainScenario(s, m.plan).query).not.toHaveProperty('calibration');
     expect(missingProfileNotice(stateWith({}))).toBeNull();
@@ -187,14 +191,14 @@ describe('calibrated queries', () => {
     const training = stateWith({ hw: 'h100-sxm', fsdp: 8, tp: 8, cal: r.ref });
     const serving = stateWith({ hw: 'h100-sxm', mode: 'serving', tp: 8, cal: r.ref });
     for (const s of [training, serving]) {
-      const m = meshFor(s);
+      const m = meshFor(s, askNowOf(engine));
       if (!m.ok) throw new Error(m.problem);
       const main = mainScenario(s, m.plan);
       expect(main.query).toHaveProperty('calibration', JSON.parse(r.text));
       const { calibration: _profile, ...rest } = main.query as { calibration?: unknown };
       expect(atBookFidelity(main).query).toEqual({ ...rest, fidelity: 'book' });
     }
-    expect(planSearchScenario(training)?.query).toHaveProperty('calibration.id', 'my-cluster');
+    expect(searchScenarioOf(engine, training)?.query).toHaveProperty('calibration.id', 'my-cluster');
     expect(servingSearchScenario(serving)?.query).toHaveProperty('calibration.id', 'my-cluster');
   });
 
@@ -203,7 +207,7 @@ describe('calibrated queries', () => {
     const bad = read({ ...mine, parameters: { ...(mine['parameters'] as object), matmul_frac: 7 } });
     for (const r of [good, bad]) keepProfile(r.text);
     const s = stateWith({ hw: 'h100-sxm', fsdp: 8, tp: 8, cal: good.ref });
-    const m = meshFor(s);
+    const m = meshFor(s, askNowOf(engine));
     if (!m.ok) throw new Error(m.problem);
     const ok = JSON.parse(engine.evaluate(JSON.stringify(mainScenario(s, m.plan))));
     expect(ok.result.calibration.profile).toMatchObject({ id: 'my-cluster', source: 'five runs on our H100s' });

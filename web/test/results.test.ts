@@ -5,7 +5,7 @@ import type { EngineModule, Evaluation, TrainingStepResult } from '../src/engine
 import { cloneState, defaultState } from '../src/state/params';
 import { mainScenario, meshFor } from '../src/state/scenario';
 import { atBookEfficiency, fidelityOf, metricsOf, planStatus, type PlanAnswer, type Planned } from '../src/ui/results';
-import { loadEngine } from './engine';
+import { loadEngine, askNowOf } from './engine';
 
 let engine: EngineModule;
 beforeAll(async () => {
@@ -15,7 +15,7 @@ beforeAll(async () => {
 function answer(values: Record<string, unknown> = {}): PlanAnswer {
   const state = cloneState(defaultState());
   Object.assign(state.values, values);
-  const mesh = meshFor(state);
+  const mesh = meshFor(state, askNowOf(engine));
   const main = mesh.ok ? (JSON.parse(engine.evaluate(JSON.stringify(mainScenario(state, mesh.plan)))) as Evaluation<Planned>) : null;
   return { state, mesh, main };
 }

@@ -5,10 +5,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { EngineModule, Evaluation, PlanSearchQuery, PlanSearchResult, Scenario } from '../src/engine/types';
 import { defaultState } from '../src/state/params';
 import { stateWith } from './state';
-import { planSearchScenario } from '../src/state/scenario';
+
 import { decodeState, encodeState } from '../src/state/url';
 import { chunkScenario, nextChunkPlans, searchInChunks, type EvaluateSearch } from '../src/state/search-driver';
-import { loadEngine } from './engine';
+import { loadEngine, searchScenarioOf } from './engine';
 
 let engine: EngineModule;
 beforeAll(async () => {
@@ -32,7 +32,7 @@ const searches: [string, Record<string, unknown>][] = [
 
 describe('chunked plan search', () => {
   it.each(searches)('%s: the chunks end on the single search’s answer exactly', async (_name, values) => {
-    const sc = planSearchScenario(stateWith(values))!;
+    const sc = searchScenarioOf(engine, stateWith(values))!;
     const one = (await evaluate(JSON.stringify(sc)))!.ev;
     expect(one.ok).toBe(true);
     const space = one.result!.space;
@@ -48,7 +48,7 @@ describe('chunked plan search', () => {
   });
 
   it('a cancel stops the search between chunks: the chunk already asked for is the last', async () => {
-    const sc = planSearchScenario(stateWith(searches[0]![1]))!;
+    const sc = searchScenarioOf(engine, stateWith(searches[0]![1]))!;
     const control = new AbortController();
     let calls = 0;
     const counting: EvaluateSearch = (t) => {
@@ -63,7 +63,7 @@ describe('chunked plan search', () => {
   it('sizes chunks from the last one’s rate, and resumes from the cursor', () => {
     expect(nextChunkPlans(100_000, 100, 200)).toBe(200_000);
     expect(nextChunkPlans(100, 100, 1)).toBe(10_000); // never tiny
-    const sc = planSearchScenario(defaultState())!;
+    const sc = searchScenarioOf(engine, defaultState())!;
     const cursor = { next: 5, retained: [1, 2], counts: {} as PlanSearchResult['counts'] };
     const q = chunkScenario(sc, 123, cursor).query as PlanSearchQuery;
     expect(q.chunk_plans).toBe(123);
@@ -74,7 +74,7 @@ describe('chunked plan search', () => {
 
 describe('the plan search options in the URL', () => {
   it('the defaults send no constraints or objective (the engine’s own defaults)', () => {
-    const q = planSearchScenario(defaultState())!.query as PlanSearchQuery;
+    const q = searchScenarioOf(engine, defaultState())!.query as PlanSearchQuery;
     expect(q.constraints).toBeUndefined();
     expect(q.objective).toBeUndefined();
   });
@@ -85,7 +85,7 @@ describe('the plan search options in the URL', () => {
     for (const k of ['pobj=tokens_per_usd', 'pmaxtp=4', 'pfit=0', 'phead=0.15', 'pwarn=1']) expect(text).toContain(k);
     const d = decodeState('?' + text);
     expect(d.notices).toEqual([]);
-    const q = planSearchScenario(d.state)!.query as PlanSearchQuery;
+    const q = searchScenarioOf(engine, d.state)!.query as PlanSearchQuery;
     expect(q.objective).toBe('tokens_per_usd');
     expect(q.constraints).toEqual({ max_tensor: 4, must_fit: false, memory_headroom_frac: 0.15, include_warnings: true });
   });
@@ -93,11 +93,11 @@ describe('the plan search options in the URL', () => {
   it('values out of range or unknown fall back to the defaults with a notice', () => {
     const d = decodeState('?v=1&pmaxtp=0&phead=0.95&pobj=fastest&pfit=maybe');
     expect(d.notices.length).toBe(4);
-    expect(planSearchScenario(d.state)!.query).toEqual(planSearchScenario(defaultState())!.query);
+    expect(searchScenarioOf(engine, d.state)!.query).toEqual(searchScenarioOf(engine, defaultState())!.query);
   });
 
   it('max_tensor 4 keeps every ranked plan’s TP at 4 or less', () => {
-    const sc: Scenario = planSearchScenario(stateWith({ hw: 'h100-sxm', chips: 64, fsdp: 8, tp: 8, pmaxtp: 4 }))!;
+    const sc: Scenario = searchScenarioOf(engine, stateWith({ hw: 'h100-sxm', chips: 64, fsdp: 8, tp: 8, pmaxtp: 4 }))!;
     const ev = JSON.parse(engine.evaluate(JSON.stringify(sc))) as Evaluation<PlanSearchResult>;
     expect(ev.result!.plans.length).toBeGreaterThan(0);
     expect(ev.result!.plans.every((p) => p.degrees.tensor <= 4)).toBe(true);

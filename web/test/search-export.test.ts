@@ -3,12 +3,12 @@
 // the engine's own; the JSON carries the scenario sent, the URL state and the whole answer.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EngineModule, Evaluation, PlanSearchQuery, PlanSearchResult, Scenario, ServingSearchResult } from '../src/engine/types';
-import { planSearchScenario, servingSearchScenario } from '../src/state/scenario';
+import { servingSearchScenario } from '../src/state/scenario';
 import { encodeState } from '../src/state/url';
 import { PLANS_SHOWN, checkPlans, listedPlans, type SearchRun } from '../src/ui/plan-list';
 import { DEPLOYMENT_COLUMNS, PLAN_COLUMNS, planSearchCsv, planSearchJson, servingSearchCsv, servingSearchJson, type ServingList } from '../src/ui/search-export';
 import type { ServingSearchRun } from '../src/ui/serving-run';
-import { loadEngine } from './engine';
+import { loadEngine, searchScenarioOf } from './engine';
 import { parseCsv } from './csv';
 import { stateWith } from './state';
 
@@ -37,7 +37,7 @@ describe('plan search downloads', () => {
   const state = stateWith({ fsdp: 16, tp: 4, pmaxtp: 8 });
   let searchRun: SearchRun;
   beforeAll(() => {
-    const sc = planSearchScenario(state)!;
+    const sc = searchScenarioOf(engine, state)!;
     let ev = run<PlanSearchResult>(sc);
     for (let calls = 1; ev.ok && ev.result && !ev.result.complete && ev.result.cursor && calls < 100; calls++)
       ev = run<PlanSearchResult>({ ...sc, query: { ...(sc.query as PlanSearchQuery), resume: ev.result.cursor } });

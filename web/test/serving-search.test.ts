@@ -10,8 +10,9 @@ import type { EngineModule, Evaluation, Scenario, ServingDeployment, ServingResu
 import { PRESETS, cloneState, defaultState, type State, type Value } from '../src/state/params';
 import { mainScenario, meshFor, servingSearchScenario, SERVING_SEARCH_KEEP } from '../src/state/scenario';
 import { applyDeployment, chipsText, isCurrentDeployment, replicaText } from '../src/state/serving-search';
-import { rebalance } from '../src/state/degrees';
-import { REPO, loadEngine } from './engine';
+import { balanced, planMeshResult } from '../src/state/plan-mesh';
+import { planMeshScenario } from '../src/state/scenario';
+import { REPO, loadEngine, askNowOf } from './engine';
 
 let engine: EngineModule;
 beforeAll(async () => {
@@ -120,7 +121,7 @@ describe('applyDeployment', () => {
       expect(isCurrentDeployment(a.state, d)).toBe(true);
       // The colocated and disaggregated rows of one replica are two deployments: only the applied one is current.
       expect(isCurrentDeployment(a.state, { ...d, disaggregated: !d.disaggregated })).toBe(false);
-      const m = meshFor(a.state);
+      const m = meshFor(a.state, askNowOf(engine));
       if (!m.ok) throw new Error(m.problem);
       expect([...m.plan.shape].sort()).toEqual([...d.mesh.shape].sort());
       return mainScenario(a.state, m.plan);
@@ -144,6 +145,7 @@ describe('applyDeployment', () => {
   });
 
   it('keeps a fixed chip count fixed, at the replica’s chips', () => {
+    const rebalance = (s: State) => balanced(s, planMeshResult(askNowOf(engine)(planMeshScenario(s, undefined, { chips: true }))));
     const start = rebalance(serving({ hw: 'tpu-v5e', chips: 16, tp: 16 })).state;
     const d = run<ServingSearchResult>(servingSearchScenario(FEWEST_CHIPS)!).result!.deployments[0]!;
     const a = applyDeployment(start, d);

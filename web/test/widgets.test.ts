@@ -7,12 +7,12 @@ import { defaultState } from '../src/state/params';
 import { decodeState, encodeState } from '../src/state/url';
 import { SharedEngine } from '../src/widgets/engine';
 import { WIDGET_ROWS, WIDGET_TABLE, decodeWidgetState, encodeWidgetState } from '../src/widgets/params';
-import { explorerQueryOf, explorerStateOf, fittingExplorerState } from '../src/widgets/explorer-link';
+import { explorerQueryOf, explorerStateOf, fittingExplorerState, runnableExplorerState } from '../src/widgets/explorer-link';
 import { mainScenario } from '../src/state/scenario';
 import { VIEWS } from '../src/widgets/views';
 import { withValues } from '../src/widgets/view';
 import type { EngineModule, Evaluation } from '../src/engine/types';
-import { loadEngine } from './engine';
+import { loadEngine, askManyOf, askNowOf } from './engine';
 import { meshFor } from '../src/state/scenario';
 import { simulatePipeline } from '../src/widgets/views/training';
 
@@ -30,17 +30,20 @@ describe('widget state', () => {
     }
   });
 
-  it('reads explorer keys, widget keys and hardware overrides; the explorer link drops the widget keys and fits the chip', () => {
+  it('reads explorer keys, widget keys and hardware overrides; the explorer link drops the widget keys and fits the chip', async () => {
+    const engine = await loadEngine();
     const d = decodeWidgetState('v=1&hw=tpu-v5e&op=all_reduce&tp=16&cbytes=1048576&hw.hbm_bandwidth_bytes_per_s=820000000000');
     expect(d.notices).toEqual([]);
     expect(d.state.values['op']).toBe('all_reduce');
     expect(d.state.hw['hbm_bandwidth_bytes_per_s']).toBe(8.2e11);
-    const link = explorerQueryOf(undefined, d.state);
-    // The explorer's 256-way FSDP x 16-way TP is 4096 chips; a v5e slice holds 256: FSDP halves until it fits.
+    // Before the engine has checked it, the link is the widget's own keys (the explorer puts it under its rules).
+    expect(explorerQueryOf(undefined, d.state)).toBe('v=1&hw=tpu-v5e&tp=16&hw.hbm_bandwidth_bytes_per_s=820000000000');
+    // The explorer's 256-way FSDP x 16-way TP is 4096 chips; a v5e slice holds 256: the engine's nearest is FSDP 16.
+    const link = encodeState((await fittingExplorerState(undefined, d.state, askManyOf(engine)))!);
     expect(link).toBe('v=1&hw=tpu-v5e&fsdp=16&tp=16&hw.hbm_bandwidth_bytes_per_s=820000000000');
     const back = decodeState(link);
     expect(back.notices).toEqual([]);
-    expect(meshFor(back.state).ok).toBe(true);
+    expect(meshFor(back.state, askNowOf(engine)).ok).toBe(true);
   });
 
   describe('the explorer link of a model-free view carries a model the engine fits (issue 20)', () => {
@@ -51,7 +54,7 @@ describe('widget state', () => {
     const ask = (scenarios: unknown[]): Promise<Evaluation<unknown>[]> =>
       Promise.resolve(scenarios.map((sc) => JSON.parse(engine.evaluate(JSON.stringify(sc))) as Evaluation<unknown>));
     const fitsThere = (s: ReturnType<typeof explorerStateOf>): boolean => {
-      const m = meshFor(s);
+      const m = meshFor(s, askNowOf(engine));
       if (!m.ok) return false;
       const r = JSON.parse(engine.evaluate(JSON.stringify(mainScenario(s, m.plan)))) as Evaluation<{ memory: { fits: boolean } }>;
       return r.ok && r.result!.memory.fits && r.diagnostics.length === 0;
@@ -59,7 +62,7 @@ describe('widget state', () => {
 
     it('chapter 2: a 64-chip v5p slice cannot hold the default LLaMA-3 70B; the link takes a model it holds', async () => {
       const slice = decodeWidgetState('v=1&hw=tpu-v5p').state; // the widget's 4x4x4 default
-      const plain = explorerStateOf(VIEWS['tpu-slice'], slice);
+      const plain = (await runnableExplorerState(VIEWS['tpu-slice'], slice, ask))!; // FSDP 8 x TP 8 on the 64 chips
       expect(fitsThere(plain)).toBe(false); // 151 GB per chip of 96 GB
       const linked = (await fittingExplorerState(VIEWS['tpu-slice'], slice, ask))!;
       expect(plain.values['model']).toBe('llama-3-70b');
@@ -72,7 +75,7 @@ describe('widget state', () => {
       const eight = decodeWidgetState('v=1&hw=tpu-v5e&fsdp=4&tp=2').state;
       const linked = (await fittingExplorerState(VIEWS['sharded-matmul'], eight, ask))!;
       expect(linked.values['mode']).toBe('serving');
-      const m = meshFor(linked);
+      const m = meshFor(linked, askNowOf(engine));
       if (!m.ok) throw new Error(m.problem);
       const r = JSON.parse(engine.evaluate(JSON.stringify(mainScenario(linked, m.plan)))) as Evaluation<{ memory: { fits: boolean } }>;
       expect(r.ok && r.result!.memory.fits && r.diagnostics.length === 0).toBe(true);
@@ -167,14 +170,17 @@ describe('the serving widget offers only the TP degrees its model splits into (i
   beforeAll(async () => {
     engine = await loadEngine();
   });
-  it('LLaMA-2 13B (40 heads, d_ff 13,824) stops where the engine runs it: 1, 2, 4 and 8, never 16 or 32', () => {
+  it('LLaMA-2 13B (40 heads, d_ff 13,824) stops where the engine runs it: 1, 2, 4 and 8, never 16 or 32', async () => {
     const base = withValues(defaultState(WIDGET_TABLE), { model: 'llama-2-13b', mode: 'serving' });
-    const stops = VIEWS.serving!.controls(base).find((c) => c.key === 'tp')?.stops;
+    const view = VIEWS.serving!;
+    const data = await view.compute(base, askManyOf(engine));
+    const stops = view.controls(base, data).find((c) => c.key === 'tp')?.stops;
+    expect(view.controls(withValues(base, { model: 'llama-3-8b' }), data).find((c) => c.key === 'tp')?.stops).toBeUndefined(); // another model's stops are not kept
     expect(stops).toEqual([1, 2, 4, 8]);
     // The engine is the judge: every degree up to 48 runs exactly when it is a stop.
     for (let tp = 1; tp <= 48; tp++) {
       const s = withValues(base, { tp });
-      const m = meshFor(s);
+      const m = meshFor(s, askNowOf(engine));
       const ok = m.ok && (JSON.parse(engine.evaluate(JSON.stringify(mainScenario(s, m.plan)))) as Evaluation<unknown>).ok;
       expect([tp, ok]).toEqual([tp, stops!.includes(tp)]);
     }

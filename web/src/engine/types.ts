@@ -308,7 +308,46 @@ export interface ServingSearchQuery {
   calibration?: CalibrationInput;
 }
 
-export type Query = TrainingStepQuery | ServingQuery | PlanSearchQuery | ServingSearchQuery | TransformerQuery | ChipQuery | RooflineQuery | MatmulQuery;
+/** docs/api.md `plan_mesh`: the mesh for degrees, the degrees each strategy can take, the nearest that run. */
+export interface PlanMeshQuery {
+  kind: 'plan_mesh';
+  mode?: 'training' | 'serving';
+  parallelism?: Partial<Record<Strategy, number>> & { expert_tensor?: number; pipeline_schedule?: PipelineSchedule; virtual_stages?: number };
+  slices?: number;
+  dcn_strategy?: 'data' | 'fsdp';
+  chips?: number;
+  seq_len?: number;
+  batch_tokens?: number;
+  list_degrees?: Partial<Record<Strategy, { up_to: number; powers_of_two?: boolean }>>;
+}
+
+/** One thing plan_mesh changed to reach the nearest runnable plan: the query's key (`to` null: dropped) and why. */
+export interface PlanMeshChange {
+  path: string;
+  from: number;
+  to: number | null;
+  reason: string;
+}
+
+export interface PlanMeshResult {
+  runs: boolean;
+  problems: Diagnostic[];
+  degrees: Partial<Record<Strategy, number>>;
+  balancing: Strategy;
+  chips_multiple_of: number;
+  /** Present when the degrees lay out on the chip. */
+  mesh?: { shape: number[]; axis_names: string[]; slices: number };
+  parallelism?: Partial<Record<Strategy, AxisRef[] | number>>;
+  engine_layout?: boolean;
+  /** What the degrees ask for, laid out or not. */
+  chips: number;
+  chips_per_slice?: number;
+  valid_degrees: Partial<Record<Strategy, number[]>>;
+  nearest?: { parallelism: Partial<Record<Strategy, number>>; chips: number | null; batch_tokens?: number; changes: PlanMeshChange[] };
+  fidelity: string;
+}
+
+export type Query = TrainingStepQuery | ServingQuery | PlanSearchQuery | ServingSearchQuery | TransformerQuery | ChipQuery | RooflineQuery | MatmulQuery | PlanMeshQuery;
 
 /** A pasted Hugging Face config.json as the model (docs/api.md "A Hugging Face config.json as the model"). */
 export interface HfModelRef {
@@ -901,6 +940,13 @@ const SEARCHED_PLAN_CORE = {
   train_usd: 'number', mesh: 'object?',
 } as const satisfies Shape<SearchedPlanCore>;
 
+const PER_STRATEGY_NUMBER: Shape<Partial<Record<Strategy, number>>> = {
+  data: 'number?', fsdp: 'number?', tensor: 'number?', pipeline: 'number?', expert: 'number?', context: 'number?',
+};
+const PER_STRATEGY_ARRAY: Shape<Partial<Record<Strategy, number[]>>> = {
+  data: 'array?', fsdp: 'array?', tensor: 'array?', pipeline: 'array?', expert: 'array?', context: 'array?',
+};
+
 export const SHAPES = {
   training_step: {
     degrees: { chips: 'number', data: 'number', fsdp: 'number', tensor: 'number', pipeline: 'number', expert: 'number', context: 'number', slices: 'number' },
@@ -1026,6 +1072,11 @@ export const SHAPES = {
     name: 'string', kind: 'string', required: 'number', actual: 'number', margin: 'number', ok: 'boolean', reason: 'string',
     step_margin: 'number', step_ok: 'boolean', simplification: 'string',
   } satisfies Shape<Threshold>,
+  plan_mesh: {
+    runs: 'boolean', problems: 'array', degrees: PER_STRATEGY_NUMBER, balancing: 'string', chips_multiple_of: 'number', mesh: 'object?',
+    parallelism: 'object?', engine_layout: 'boolean?', chips: 'number', chips_per_slice: 'number?', valid_degrees: PER_STRATEGY_ARRAY,
+    nearest: 'object?', fidelity: 'string',
+  } satisfies Shape<PlanMeshResult>,
   sweep_point: {
     batch: 'number', fits: 'boolean', context: 'number', step_s: 'number', tokens_per_s_per_chip: 'number', latency_per_token_s: 'number',
     param_load_s: 'number', kv_load_s: 'number', flops_s: 'number', comms_s: 'number', overhead_s: 'number',

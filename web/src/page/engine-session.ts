@@ -4,13 +4,15 @@
 // competing with it for the CPU. If the page's instance cannot start, the worker answers the numbers too.
 import { EngineClient, ResultCache, type BatchResult } from '../engine/client';
 import { LocalEngine } from '../engine/local';
-import type { Scenario } from '../engine/types';
+import type { Evaluation, Scenario } from '../engine/types';
 import { hfAnswer, hfConfigOf, rememberHfModel } from '../state/hf';
 import type { State } from '../state/params';
 import { WARM_UP_PLANS, chunkScenario } from '../state/search-driver';
 import type { Telemetry } from './telemetry';
 
 export type EngineStatus = 'loading' | 'ready' | 'error';
+/** A batch's answers, and whether the page's own instance gave them. */
+export type Answered = BatchResult & { local: boolean };
 
 export class EngineSession {
   status: EngineStatus = 'loading';
@@ -65,12 +67,29 @@ export class EngineSession {
     this.changed();
   }
 
+  /**
+   * One scenario's answer at once, on the page's own instance (through the cache); null while it has none. The
+   * page's rules (a fixed chip count, a link's nearest runnable state) ask this way, inside the input's handler.
+   */
+  askNow = (scenario: Scenario): Evaluation<unknown> | null => this.local?.evaluate([JSON.stringify(scenario)], this.cache)?.results[0] ?? null;
+
   /** Evaluates texts on the page's own instance when it is there (at once), else in the worker's `lane`. */
-  evaluate(texts: string[], lane: string): Promise<(BatchResult & { local: boolean }) | null> {
+  evaluate(texts: string[], lane: string): Promise<Answered | null> {
     const now = this.local ? this.local.evaluate(texts, this.cache) : null;
     if (now) return Promise.resolve({ ...now, local: true });
     if (!this.client) return Promise.resolve(null);
     return this.client.evaluate(texts, lane).then((b) => (b ? { ...b, local: false } : null));
+  }
+
+  /**
+   * The same, handing the answer to `use` within this call when the page's own instance gives it (so that a chain of
+   * questions still paints in the input's frame), else once the worker answers (null: a newer request replaced it).
+   */
+  answer(texts: string[], lane: string, use: (b: Answered | null) => void, fail: (e: unknown) => void): void {
+    const now = this.local ? this.local.evaluate(texts, this.cache) : null;
+    if (now) use({ ...now, local: true });
+    else if (!this.client) use(null);
+    else this.client.evaluate(texts, lane).then((b) => use(b ? { ...b, local: false } : null), fail);
   }
 
   /** Asks the engine what a pasted config.json is, once per text (needed before any scenario with it is built). */

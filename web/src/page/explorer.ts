@@ -5,7 +5,6 @@
 // components with one job each, in light DOM under this shadow root so they share its styles. All numbers come
 // from the engine.
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { defaultState } from '../state/params';
 import { pinText } from '../state/pin';
 import { isProfileDiagnostic } from '../state/profile';
 import { planSearchScenario } from '../state/scenario';
@@ -41,8 +40,8 @@ export class ScalescopeExplorer extends LitElement {
   plots: PlotsModule | null = null;
 
   private readonly telemetry = new Telemetry();
-  private readonly store = new StateStore({ stateChanged: (input) => this.stateChanged(input), messagesChanged: () => this.requestUpdate() });
   private readonly session = new EngineSession(this.telemetry, () => this.requestUpdate());
+  private readonly store = new StateStore({ stateChanged: (input) => this.stateChanged(input), messagesChanged: () => this.requestUpdate() }, this.session.askNow);
   private readonly requests = new ResultsRequests(this.session, this.telemetry, () => this.store.state,
     () => (this.results = this.requests.results), (state) => this.servingSearch.request(state));
   private readonly plans = new PlanSearch(this.session, this.telemetry, () => this.requestUpdate());
@@ -53,18 +52,21 @@ export class ScalescopeExplorer extends LitElement {
     super.connectedCallback();
     this.store.load(window.location.search);
     this.telemetry.hooks.stateQuery = this.store.query;
-    if (this.store.notices.length) this.store.writeUrl();
     window.addEventListener('popstate', this.onPopState);
     window.addEventListener('pagehide', this.store.flushUrl);
     this.session.start(
       () => {
+        // The link is put under the engine's rules once it can answer: the state on screen then runs.
+        this.store.applyLinkRules();
+        this.telemetry.hooks.stateQuery = this.store.query;
+        if (this.store.notices.length) this.store.writeUrl();
         this.requests.request();
         void this.updateComplete.then(() => {
           this.telemetry.hooks.interactiveMs = performance.now();
           this.loadAfterFirstLook();
         });
       },
-      () => this.session.warmUp(planSearchScenario(this.store.state) ?? planSearchScenario(defaultState())),
+      () => this.session.warmUp(this.requests.results ? planSearchScenario(this.requests.results.state, this.requests.results.mesh) : null),
     );
   }
 
@@ -202,6 +204,7 @@ export class ScalescopeExplorer extends LitElement {
         <div class="controls-col">
           <ss-controls .state=${state} .degreeProblem=${this.store.degreeProblem} .calibration=${r ? fidelityOf(r).calibration : undefined}
             .calibrationDiagnostics=${r?.main?.diagnostics.filter(isProfileDiagnostic) ?? []} .fieldDiagnostics=${r?.main?.diagnostics ?? []}
+            .planMesh=${r?.state === state ? r.planMesh : undefined} .mesh=${r?.state === state ? r.mesh : undefined}
             .kvDefault=${isServing(state) && r && isServing(r.state) && r.main?.ok ? (r.main.result as { kv_context_len?: number }).kv_context_len : undefined}></ss-controls>
         </div>
         <div class="results" id="results" tabindex="-1" aria-label="Results">${this.renderResults()}</div>

@@ -4,7 +4,7 @@
 import type { Evaluation, PlanSearchResult, SearchedPlanCore } from '../engine/types';
 import { hardwarePreset, type State } from '../state/params';
 import { applyPlan, type Applied } from '../state/plans';
-import { planSearchScenario } from '../state/scenario';
+import { meshFor, planSearchScenario } from '../state/scenario';
 import { searchInChunks, type ChunkProgress, type EvaluateSearch } from '../state/search-driver';
 import { encodeState } from '../state/url';
 import { checkPlans, listedPlans, type SearchRun } from '../ui/plan-list';
@@ -22,7 +22,7 @@ export class PlanSearch {
   /** Searches for `state`; a search already running is cancelled first. */
   start(state: State): void {
     const client = this.session.client;
-    const sc = planSearchScenario(state);
+    const sc = this.scenario(state);
     this.cancel();
     if (!client || !sc?.mesh) return;
     const key = JSON.stringify(sc);
@@ -83,13 +83,18 @@ export class PlanSearch {
   /** A control that changes the search's question while it runs cancels it and starts it again for the new one. */
   restartIfAsked(state: State): void {
     if (!this.searching || !this.run) return;
-    const sc = planSearchScenario(state);
+    const sc = this.scenario(state);
     if (!sc || JSON.stringify(sc) !== this.run.key) this.start(state);
   }
 
   /** The state whose controls reproduce a plan of this run (src/state/plans.ts). */
   applied(state: State, plan: SearchedPlanCore): Applied | null {
     return this.run ? applyPlan(state, plan, this.run.mesh) : null;
+  }
+
+  /** The search's question for a state: on its mesh (the engine's, asked at once; cached while the degrees stay). */
+  private scenario(state: State): ReturnType<typeof planSearchScenario> {
+    return planSearchScenario(state, meshFor(state, this.session.askNow));
   }
 
   private finish(): void {

@@ -1,14 +1,18 @@
-// What the page asks the engine for each state, in two stages, both "latest only": first what the numbers and bars
-// need (planner, model, chip, matmuls and the pinned plan), on the page's instance, painted at once; then, once the
+// What the page asks the engine for each state, in two stages, both "latest only": first the state's mesh and its
+// sliders' stops (plan_mesh, answered from the cache while the degrees stay), then what the numbers and bars need
+// (planner, model, chip, matmuls and the pinned plan), on the page's instance, painted at once; then, once the
 // controls rest, the scaling points and (once per chip) the roofline curve, for the charts, in the worker.
 import type { ChipResult, Evaluation, MatmulResult, RooflineResult, ServingResult, TransformerResult } from '../engine/types';
 import { FEATURES, type State } from '../state/params';
 import { pinnedOf } from '../state/pin';
+import { planMeshResult } from '../state/plan-mesh';
 import {
-  atBookFidelity, chipScenario, mainMatmuls, mainScenario, meshFor, rooflineCurveScenarios, scalingScenarios, transformerScenario, ROOFLINE_INTENSITIES,
+  atBookFidelity, chipScenario, mainMatmuls, mainScenario, meshOf, planMeshScenario, rooflineCurveScenarios, scalingDegrees, scalingScenarios, transformerScenario,
+  ROOFLINE_INTENSITIES,
 } from '../state/scenario';
 import { isServing, type Planned, type Results } from '../ui/results';
-import type { EngineSession } from './engine-session';
+import type { ScalingPoint } from '../state/scenario';
+import type { Answered, EngineSession } from './engine-session';
 import type { Telemetry } from './telemetry';
 
 type Point = { intensity: number; attainable: number };
@@ -37,7 +41,17 @@ export class ResultsRequests {
     this.session.resolveHf(state);
     const pinned = pinnedOf(state)?.state ?? null;
     if (pinned) this.session.resolveHf(pinned);
-    const mesh = meshFor(state);
+    const questions = [planMeshScenario(state, undefined, { chips: true, stops: true }), ...(pinned ? [planMeshScenario(pinned)] : [])];
+    this.session.answer(questions.map((q) => JSON.stringify(q)), 'main', (answers) => {
+      if (!answers || this.current() !== state) return; // a newer request replaced this one
+      this.requestNumbers(state, pinned, answers);
+    }, (e: unknown) => this.session.fail(e));
+  }
+
+  /** The numbers of a state whose (and whose pinned state's) plan_mesh answers are in. */
+  private requestNumbers(state: State, pinned: State | null, meshes: Answered): void {
+    const [meshAnswer, pinAnswer] = meshes.results;
+    const mesh = meshOf(state, meshAnswer);
     const texts: string[] = [];
     const push = (x: unknown): number => texts.push(JSON.stringify(x)) - 1;
     const iMain = mesh.ok ? push(mainScenario(state, mesh.plan)) : -1;
@@ -45,19 +59,21 @@ export class ResultsRequests {
     const iChip = push(chipScenario(state));
     const hardware = chipScenario(state).hardware;
     const ops = mainMatmuls(state, mesh.ok ? mesh.plan : null).map((op) => ({ op, i: push({ version: 1, hardware, query: op.query }) }));
-    const pinMesh = pinned ? meshFor(pinned) : null;
+    const pinMesh = pinned ? meshOf(pinned, pinAnswer) : null;
     const iPin = pinned && pinMesh?.ok ? push(mainScenario(pinned, pinMesh.plan)) : -1;
     const iPinChip = pinned ? push(chipScenario(pinned)) : -1;
-    void this.session.evaluate(texts, 'main').then(
+    this.session.answer(texts, 'main',
       (batch) => {
         if (!batch || this.current() !== state) return; // a newer request replaced this one
-        this.telemetry.received({ trips: batch.trips, calls: batch.calls, cached: batch.cached, local: batch.local });
+        // The move's figures count both batches: the mesh question (from the cache while the degrees stay) and the numbers.
+        this.telemetry.received({ trips: meshes.trips + batch.trips, calls: meshes.calls + batch.calls, cached: meshes.cached + batch.cached, local: meshes.local && batch.local });
         const r = batch.results;
         const curveKey = JSON.stringify(rooflineCurveScenarios(state)[0]);
         const at = <T>(i: number): Evaluation<T> | null => (i >= 0 ? (r[i] as Evaluation<T>) : null);
         this.show({
           state,
           mesh,
+          planMesh: planMeshResult(meshAnswer),
           main: at<Planned>(iMain),
           transformer: at<TransformerResult>(iTransformer),
           chip: at<ChipResult>(iChip),
@@ -81,8 +97,7 @@ export class ResultsRequests {
         }, this.chartsAsked ? 150 : 0);
         this.chartsAsked = true;
       },
-      (e: unknown) => this.session.fail(e),
-    );
+      (e: unknown) => this.session.fail(e));
   }
 
   private show(r: Results): void {
@@ -95,11 +110,23 @@ export class ResultsRequests {
     return FEATURES.fidelity && state.values['fid'] === 'book' ? atBookFidelity(sc) : sc;
   }
 
+  /** The charts' batch: the scaling variants' meshes first (the page's instance), then their numbers (the worker). */
   private requestSecondary(state: State, curveKey: string): void {
+    const variants = scalingDegrees(state);
+    void this.session.evaluate(variants.map(({ deg }) => JSON.stringify(planMeshScenario(state, deg))), 'charts').then(
+      (answers) => {
+        if (!answers || this.results?.state !== state) return;
+        this.requestCharts(state, curveKey, scalingScenarios(state, variants, variants.map(({ deg }, i) => meshOf(state, answers.results[i], deg))));
+      },
+      (e: unknown) => this.telemetry.error('charts', e),
+    );
+  }
+
+  private requestCharts(state: State, curveKey: string, points: ScalingPoint[]): void {
     const client = this.session.client;
     if (!client) return;
     const texts: string[] = [];
-    const scaling = scalingScenarios(state).map((point) => ({ point, i: texts.push(JSON.stringify(this.chartScenario(point.scenario, state))) - 1 }));
+    const scaling = points.map((point) => ({ point, i: texts.push(JSON.stringify(this.chartScenario(point.scenario, state))) - 1 }));
     // The frontier is the main replica's sweep: at the book's fidelity it needs that replica at it (issue 22: the
     // toggle moved the scaling chart alone).
     const mesh = this.results?.mesh;

@@ -1,14 +1,16 @@
 // The page's state (the parameter table's values, state/params.ts) and its URL: only non-default values, written
 // once the controls rest, read back on load and on history navigation under the controls' own rules
-// (state/link-load.ts). Every change goes through here, and `changed` tells the page what moved.
+// (state/link-load.ts). Every change goes through here, and `changed` tells the page what moved. The rules (a fixed
+// chip count, degrees a chip can lay out, the nearest state that runs) are the engine's, asked at once on the page's
+// own instance (`ask`); a link read before the engine is there waits for it.
 import { cloneState, defaultState, hardwareFields, hardwarePreset, param, type State, type Value } from '../state/params';
-import { decodeState, encodeState } from '../state/url';
+import { decodeState, encodeState, type Decoded } from '../state/url';
 import { loadLink } from '../state/link-load';
-import { DEGREE_KEYS, fitToChip, rebalance } from '../state/degrees';
+import { DEGREE_KEYS, balanced, chipsFixed, nearest, planMeshResult, type AskNow } from '../state/plan-mesh';
 import { minifyConfig } from '../state/hf';
 import { pinnedOf } from '../state/pin';
 import { missingProfileNotices } from '../state/profile';
-import { meshFor } from '../state/scenario';
+import { planMeshScenario } from '../state/scenario';
 import type { Applied } from '../state/apply';
 
 /** Controls whose change makes an applied plan's exact layout meaningless: the page returns to its own layout. */
@@ -35,22 +37,39 @@ export class StateStore {
   private profileNotices: string[] = [];
   private urlTimer: ReturnType<typeof setTimeout> | null = null;
   private urlDue: number | null = null;
+  /** A link decoded before the engine could check it (applyLinkRules checks it once the engine is there). */
+  private unchecked: Decoded | null = null;
 
-  constructor(private readonly on: StoreEvents) {}
+  constructor(private readonly on: StoreEvents, private readonly ask: AskNow) {}
 
   get query(): string {
     return encodeState(this.state);
   }
 
-  /** A state from a URL: decoded under the controls' rules (state/link-load.ts), the pinned comparison checked. */
+  /**
+   * A state from a URL: decoded, then put under the controls' rules (state/link-load.ts) once the engine can answer
+   * (now, or in applyLinkRules), the pinned comparison checked.
+   */
   load(search: string): void {
     const d = decodeState(search);
-    const link = loadLink(d);
-    this.state = link.state;
+    this.unchecked = d;
+    this.state = d.state;
     this.degreeProblem = '';
+    this.applyLinkRules();
+  }
+
+  /** A loaded link under the engine's rules, with a notice for each change; false while the engine cannot answer. */
+  applyLinkRules(): boolean {
+    const d = this.unchecked;
+    if (!d) return true;
+    const link = loadLink(d, this.ask);
+    if (!link) return false;
+    this.unchecked = null;
+    this.state = link.state;
     const pinned = pinnedOf(link.state);
     this.profileNotices = missingProfileNotices(link.state, pinned?.state ?? null);
     this.notices = [...d.notices, ...link.notices, ...(pinned?.notices ?? []), ...this.profileNotices];
+    return true;
   }
 
   setValues(changes: Record<string, Value>, ev?: Event): void {
@@ -61,7 +80,7 @@ export class StateStore {
       if (key === 'hw' && value !== this.state.values['hw']) s.hw = {};
       if (key === 'model') for (const k of MODEL_KEYS) s.values[k] = param(k).default;
     }
-    let rb = rebalance(s);
+    let rb = chipsFixed(s) ? balanced(s, planMeshResult(this.ask(planMeshScenario(s, undefined, { chips: true })))) : { state: s };
     this.degreeProblem = '';
     // A fixed chip count the degrees cannot split (3 chips under TP 8) never stays on screen beside a plan of another
     // size (issue 20): a change of the chips or a degree is refused, any other change (the mode) frees the count.
@@ -75,8 +94,13 @@ export class StateStore {
       s.values['chips'] = null;
       rb = { state: s };
     }
-    // A new chip keeps the question answerable: degrees its slice cannot hold shrink until they fit.
-    this.commit('hw' in changes ? fitToChip(rb.state, (x) => meshFor(x).ok) : rb.state, { ev });
+    // A new chip keeps the question answerable: the engine's nearest degrees that lay out on it, and why.
+    if ('hw' in changes) {
+      const n = nearest(rb.state, planMeshResult(this.ask(planMeshScenario(rb.state, undefined, { chips: true }))));
+      if (n.notices.length) this.degreeProblem = n.notices.join(' ');
+      rb = { state: n.state };
+    }
+    this.commit(rb.state, { ev });
   }
 
   setHardwareField(path: string, value: number | boolean | null, ev?: Event): void {

@@ -5,7 +5,7 @@
 // the outer 4 of Z, and TP on the inner 2 of Z (stride 1: neighbours); "fsdp8.pipeline4.tensor2" a GPU mesh (the
 // last axis innermost). Whole-axis layouts read as they always did. Slices stay separate (the DCN axis).
 import type { AxisRef, SubAxis } from '../engine/types';
-import { AXIS_NAMES, DCN_AXIS, STRATEGIES, type DcnStrategy, type Degrees, type MeshPlan, type Strategy } from './mesh';
+import { AXIS_NAMES, DCN_AXIS, STRATEGIES, type DcnStrategy, type Degrees, type MeshPlan, type Strategy } from './mesh-plan';
 
 export interface LayoutPiece {
   strategy: Strategy;

@@ -1,15 +1,14 @@
-// A link read under the controls' rules, so that a link reaches only states the controls could:
+// A link read under the controls' rules, so that a link reaches only states the controls could, and opens on one
+// that runs (issue 20):
 //  - the degrees ask for at most the Chips field's largest count (no slider reaches TP 512 × FSDP 8192 × PP 256,
 //    2^30 chips; a link asking for them keeps the default degrees and says so);
-//  - a fixed chip count is applied to the degrees (state/degrees.ts rebalance); one they cannot split is dropped;
-//  - when the degrees do not fit the link's chip, the balancing degree (FSDP or DP) is halved until they do, as
-//    choosing the chip in the controls does (fitToChip: `?hw=tpu-v5e` opens on FSDP 32 × TP 8, the 16×16 pod), and
-//    a notice says what changed. Degrees no halving can fit (three strategies on a 2D torus, FSDP already 1) are
-//    kept, and the page says why they cannot run.
-// Configuration only: the engine still checks the plan.
-import { DEGREE_KEYS, activeDegrees, balancingDegree, chipsOf, fitToChip, rebalance } from './degrees';
-import { cloneState, hardwarePreset, param, type State } from './params';
-import { meshFor } from './scenario';
+//  - then the engine's nearest runnable state (plan_mesh `nearest`): degrees the model splits into, a fixed chip
+//    count the degrees split, degrees the link's chip can lay out (`?hw=tpu-v5e` opens on FSDP 32 × TP 8, the
+//    16×16 pod), whole sequences in the batch; a notice says what changed and why.
+// The rules are the engine's; this file only asks it and says what changed.
+import { DEGREE_KEYS, balanced, chipsFixed, nearest, planMeshResult, type AskNow } from './plan-mesh';
+import { cloneState, param, type State } from './params';
+import { planMeshScenario } from './scenario';
 import type { Decoded } from './url';
 
 export interface LoadedLink {
@@ -20,34 +19,22 @@ export interface LoadedLink {
 
 const DEGREE_AND_SLICE_KEYS = [...Object.values(DEGREE_KEYS), 'slices', 'chips'];
 
-/** The decoded link with the chip range, a fixed chip count and the chip fit applied. */
-export function loadLink(d: Decoded): LoadedLink {
+/** The decoded link with the chip range and the engine's nearest runnable state applied; null until the engine can answer. */
+export function loadLink(d: Decoded, ask: AskNow): LoadedLink | null {
   const notices: string[] = [];
   let state = d.state;
+  const asked = planMeshResult(ask(planMeshScenario(state)));
+  if (!asked) return null;
   const maxChips = param('chips').max ?? Infinity;
-  const asked = chipsOf(state);
-  if (asked > maxChips) {
-    const named = activeDegrees(state).map((k) => DEGREE_KEYS[k]).concat('slices')
-      .filter((k) => state.values[k] !== param(k).default).map((k) => `${param(k).label} ${state.values[k]}`);
+  if (asked.chips > maxChips) {
+    const named = DEGREE_AND_SLICE_KEYS.filter((k) => k !== 'chips' && state.values[k] !== param(k).default)
+      .map((k) => `${param(k).label} ${state.values[k]}`);
     state = cloneState(state);
     for (const k of DEGREE_AND_SLICE_KEYS) state.values[k] = param(k).default;
-    notices.push(`Ignored the link’s degrees (${named.join(' × ')}): together they ask for ${asked.toLocaleString('en-US')} chips, and the Chips field goes up to ${maxChips.toLocaleString('en-US')}. Using the default degrees.`);
+    notices.push(`Ignored the link’s degrees (${named.join(' × ')}): together they ask for ${asked.chips.toLocaleString('en-US')} chips, and the Chips field goes up to ${maxChips.toLocaleString('en-US')}. Using the default degrees.`);
   }
-  const rb = rebalance(state);
-  state = rb.state;
-  if (rb.problem) {
-    // As the chips field refuses a count the degrees cannot split, a link's is dropped (the degrees set the count).
-    notices.push(`Ignored Chips = ${state.values['chips']}: ${rb.problem}.`);
-    state = cloneState(state);
-    state.values['chips'] = null;
-  }
-  const balancing = DEGREE_KEYS[balancingDegree(state)];
-  const fitted = fitToChip(state, (x) => meshFor(x).ok);
-  if (fitted !== state) {
-    const chip = hardwarePreset(String(state.values['hw'])).name;
-    const unfixed = state.values['chips'] !== fitted.values['chips'] ? '; the chip count is no longer fixed' : '';
-    notices.push(`${param(balancing).label} ${state.values[balancing]} → ${fitted.values[balancing]}, so that the degrees fit one ${chip} slice (as choosing the chip does${unfixed}).`);
-    state = fitted;
-  }
-  return { state, notices };
+  const answer = planMeshResult(ask(planMeshScenario(state, undefined, { chips: chipsFixed(state), batch: true })));
+  // A fixed chip count the degrees split sets the balancing degree; one they do not is dropped by the nearest state.
+  const n = nearest(balanced(state, answer).state, answer);
+  return { state: n.state, notices: [...notices, ...n.notices] };
 }

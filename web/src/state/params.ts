@@ -44,7 +44,7 @@ export interface Param {
   readonly hidden?: boolean;
   /** Folded away under "more" in its group: the controls a reader uses most stay in view. */
   readonly advanced?: boolean;
-  /** A parallelism degree: its slider stops only at degrees the model can split into (state/degrees.ts). */
+  /** A parallelism degree: its slider stops only at degrees the model can split into (the engine's plan_mesh, state/plan-mesh.ts). */
   readonly degree?: 'data' | 'fsdp' | 'tensor' | 'pipeline' | 'expert' | 'context';
   readonly help: string;
 }

@@ -4,8 +4,7 @@
 // precision. Configuration only: the engine computed the plan; the page sets its controls so that the training_step
 // it sends is the very plan the search evaluated (the layout is carried, not left to the engine to choose again).
 import type { SearchedPlanCore } from '../engine/types';
-import { DEGREE_KEYS } from './degrees';
-import { STRATEGIES } from './mesh';
+import { DEGREE_KEYS, STRATEGIES } from './plan-mesh';
 import { formatLayout, layoutDegrees, layoutOfPlan, type PlanLayout } from './layout';
 import { StateWriter, type Applied } from './apply';
 import type { State } from './params';

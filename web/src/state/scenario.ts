@@ -3,12 +3,14 @@
 // main query again at other chip counts for the scaling chart. Nothing here models physics: it only fills in the
 // scenario, choosing matmul shapes and chip counts to ask the engine about.
 import type {
-  CalibrationInput, Dtype, Fidelity, HardwarePreset, MatmulPrecision, MatmulQuery, ModelOverrides, ModelPreset, MoeSettings, PlanObjective, PlanSearchQuery, Scenario,
+  CalibrationInput, Dtype, Evaluation, Fidelity, HardwarePreset, MatmulPrecision, MatmulQuery, ModelOverrides, ModelPreset, MoeSettings, PlanObjective, PlanSearchQuery, Scenario,
   ServingQuery, ServingSearchQuery,
 } from '../engine/types';
-import { STRATEGIES, planMesh, type DcnStrategy, type Degrees, type MeshOutcome, type MeshPlan, type Strategy } from './mesh';
+import {
+  STRATEGIES, dcnOf, degreesOf, meshOutcome, planMeshQuery, slicesOf, type AskNow, type DcnStrategy, type Degrees, type MeshOutcome, type MeshPlan,
+  type MeshQuestion, type Strategy,
+} from './plan-mesh';
 import { layoutDegrees, layoutPlan, parseLayout } from './layout';
-import { degreeMesh } from './degree-mesh';
 import { PRESETS, hardwarePreset, modelPreset, type State } from './params';
 import { hfConfigOf, hfPreset } from './hf';
 import { calibrationOf } from './profile';
@@ -104,18 +106,6 @@ export function hardwareOverrides(hw: Record<string, number | boolean>): Record<
   return out;
 }
 
-export function degreesOf(s: State): Degrees {
-  const serving = str(s, 'mode') === 'serving';
-  return {
-    data: serving ? 1 : num(s, 'dp'),
-    fsdp: serving ? 1 : num(s, 'fsdp'),
-    context: serving ? 1 : num(s, 'cp'),
-    expert: num(s, 'ep'),
-    pipeline: serving ? 1 : num(s, 'pp'),
-    tensor: num(s, 'tp'),
-  };
-}
-
 /** The explicit layout of an applied plan, when it is set and still matches the degrees (training only). */
 export function activeLayout(s: State, deg: Degrees = degreesOf(s)): ReturnType<typeof parseLayout> {
   if (str(s, 'mode') !== 'training') return null;
@@ -125,17 +115,28 @@ export function activeLayout(s: State, deg: Degrees = degreesOf(s)): ReturnType<
   return STRATEGIES.every((k) => ld[k] === deg[k]) ? axes : null;
 }
 
-export function meshFor(s: State, deg: Degrees = degreesOf(s)): MeshOutcome {
-  const hw = hardwarePreset(str(s, 'hw'));
-  const serving = str(s, 'mode') === 'serving';
-  const slices = serving || hw.kind === 'gpu' ? 1 : num(s, 'slices');
-  const dcn: DcnStrategy = str(s, 'dcn') === 'fsdp' ? 'fsdp' : 'data';
+/** The plan_mesh scenario of a state's degrees (state/plan-mesh.ts says what it asks). */
+export function planMeshScenario(s: State, deg: Degrees = degreesOf(s), ask: MeshQuestion = {}): Scenario {
+  const { hardware, model } = base(s);
+  return { version: 1, hardware, model, query: planMeshQuery(s, deg, ask) };
+}
+
+/** The mesh of a state: an applied plan's own layout, else the engine's answer to its plan_mesh question. */
+export function meshOf(s: State, answer: Evaluation<unknown> | null | undefined, deg: Degrees = degreesOf(s)): MeshOutcome {
   const layout = activeLayout(s, deg);
-  if (layout) return { ok: true, plan: layoutPlan(layout, slices, dcn) };
-  const own = planMesh(hw, deg, slices, dcn);
-  // Training on a TPU: degrees whole axes cannot hold are left to the engine to lay on parts of the axes.
-  const laid = own.ok || serving ? null : degreeMesh(hw, deg, slices, dcn);
-  return laid ? { ok: true, plan: laid } : own;
+  return layout ? { ok: true, plan: layoutPlan(layout, slicesOf(s), dcnOf(s)) } : meshOutcome(answer);
+}
+
+/** meshOf with the engine asked at once (the page's own instance, or a test's). */
+export function meshFor(s: State, ask: AskNow, deg: Degrees = degreesOf(s)): MeshOutcome {
+  return meshOf(s, activeLayout(s, deg) ? null : ask(planMeshScenario(s, deg)), deg);
+}
+
+/** meshOf with the engine asked in a batch (a widget's, or the worker's). */
+export async function meshAsked(s: State, ask: (scenarios: Scenario[]) => Promise<Evaluation<unknown>[] | null>, deg: Degrees = degreesOf(s)): Promise<MeshOutcome | null> {
+  if (activeLayout(s, deg)) return meshOf(s, null, deg);
+  const answers = await ask([planMeshScenario(s, deg)]);
+  return answers ? meshOf(s, answers[0], deg) : null;
 }
 
 function meshSpec(plan: MeshPlan): Scenario['mesh'] {
@@ -279,10 +280,8 @@ export const PLAN_SEARCH_DCN: readonly DcnStrategy[] = ['data', 'fsdp'];
  * The plan search for the current hardware, model, batch and precision: on the current mesh (TPU: the slice's
  * torus axes and the slices) or its chip count (GPU: the engine factorises it). Training only; null without a mesh.
  */
-export function planSearchScenario(s: State): Scenario | null {
-  if (str(s, 'mode') !== 'training') return null;
-  const m = meshFor(s);
-  if (!m.ok) return null;
+export function planSearchScenario(s: State, m: MeshOutcome | null | undefined): Scenario | null {
+  if (str(s, 'mode') !== 'training' || !m?.ok) return null;
   const b = base(s);
   const gpu = hardwarePreset(str(s, 'hw')).kind === 'gpu';
   const { remat: _remat, checkpoints_per_layer: _k, ...args } = trainingArgs(s); // the search varies remat
@@ -351,20 +350,24 @@ export interface ScalingPoint {
   scenario: Scenario;
 }
 
-/** The main query at other chip counts: the data-like degree (FSDP, else DP; TP when serving) times 1/4 ... 16. */
-export function scalingScenarios(s: State): ScalingPoint[] {
+/** The scaling chart's variants: the data-like degree (FSDP, else DP; TP when serving) times 1/8 ... 16. */
+export function scalingDegrees(s: State): { factor: number; deg: Degrees }[] {
   const deg = degreesOf(s);
-  const serving = str(s, 'mode') === 'serving';
-  const which: Strategy = serving ? 'tensor' : deg.fsdp > 1 || deg.data === 1 ? 'fsdp' : 'data';
-  const out: ScalingPoint[] = [];
+  const which: Strategy = str(s, 'mode') === 'serving' ? 'tensor' : deg.fsdp > 1 || deg.data === 1 ? 'fsdp' : 'data';
+  const out: { factor: number; deg: Degrees }[] = [];
   for (const factor of [1 / 8, 1 / 4, 1 / 2, 1, 2, 4, 8, 16]) {
     const d = deg[which] * factor;
-    if (!Number.isInteger(d) || d < 1) continue;
-    const r = meshFor(s, { ...deg, [which]: d });
-    if (!r.ok) continue;
-    out.push({ factor, chips: r.plan.chips, scenario: mainScenario(s, r.plan) });
+    if (Number.isInteger(d) && d >= 1) out.push({ factor, deg: { ...deg, [which]: d } });
   }
   return out;
+}
+
+/** The main query at each variant the engine laid out (`meshes`: the variants' meshes, in order). */
+export function scalingScenarios(s: State, variants: { factor: number; deg: Degrees }[], meshes: MeshOutcome[]): ScalingPoint[] {
+  return variants.flatMap(({ factor }, i) => {
+    const m = meshes[i];
+    return m?.ok ? [{ factor, chips: m.plan.chips, scenario: mainScenario(s, m.plan) }] : [];
+  });
 }
 
 export function transformerScenario(s: State): Scenario {

@@ -3,15 +3,14 @@
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import { fmtDelta } from '../charts/format';
 import { hardwarePreset, modelPreset, type State } from '../state/params';
-import { describePlan } from '../state/mesh';
+import { describePlan } from './mesh-words';
 import { hfAnswer } from '../state/hf';
-import { meshFor } from '../state/scenario';
+import type { MeshOutcome } from '../state/plan-mesh';
 import { valid, type Metric, type PlanStatus } from './results';
 
 /** "LLaMA-3 70B on 2048 × TPU v5p (16×16×8 · FSDP on X,Y · TP on Z), training" */
-export function summaryOf(state: State): string {
+export function summaryOf(state: State, mesh: MeshOutcome): string {
   const hw = hardwarePreset(String(state.values['hw']));
-  const mesh = meshFor(state);
   const model = state.values['hf'] ? (hfAnswer(state)?.model?.name ?? 'pasted config.json') : modelPreset(String(state.values['model'])).name;
   return `${model} on ${mesh.ok ? mesh.plan.chips : '?'} × ${hw.name} (${mesh.ok ? describePlan(mesh.plan) : 'no mesh'}), ${state.values['mode']}`;
 }
@@ -19,6 +18,7 @@ export function summaryOf(state: State): string {
 export class SsCompare extends LitElement {
   static override properties = {
     pinnedState: { attribute: false },
+    pinnedMesh: { attribute: false },
     metrics: { attribute: false },
     pinnedMetrics: { attribute: false },
     status: { attribute: false },
@@ -26,6 +26,7 @@ export class SsCompare extends LitElement {
   };
 
   pinnedState: State | null = null;
+  pinnedMesh: MeshOutcome = { ok: false, problem: '' };
   metrics: Metric[] = [];
   pinnedMetrics: Metric[] = [];
   status!: PlanStatus;
@@ -45,7 +46,7 @@ export class SsCompare extends LitElement {
     const comparable = valid(this.status) && valid(this.pinnedStatus);
     return html`<section class="panel" aria-labelledby="h-cmp" data-compare>
       <h3 id="h-cmp">Compare with the pinned configuration</h3>
-      <p class="muted">Pinned: ${summaryOf(this.pinnedState)}. It is drawn as dashed ghost bars behind the live ones, and kept in the link.</p>
+      <p class="muted">Pinned: ${summaryOf(this.pinnedState, this.pinnedMesh)}. It is drawn as dashed ghost bars behind the live ones, and kept in the link.</p>
       ${comparable ? nothing : html`<p class="notice-inline" data-not-comparable>${!valid(this.pinnedStatus) ? `The pinned plan ${this.pinnedStatus.kind === 'no-fit' ? 'does not fit' : 'cannot run'}` : `The plan on screen ${this.status.kind === 'no-fit' ? 'does not fit' : 'cannot run'}`}: the changes are not a comparison of two plans that run.</p>`}
       <div class="table-wrap" data-scroll-hint><table class="compare">
         <thead><tr><th scope="col">Metric</th><th scope="col">Pinned${this.mark(this.pinnedStatus)}</th><th scope="col">Now${this.mark(this.status)}</th><th scope="col">Change</th></tr></thead>

@@ -4,11 +4,11 @@
 // by itself when a link sets one of those values. Changes go up as `ss-set` events; the explorer owns the state.
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import { guard } from 'lit/directives/guard.js';
-import type { Calibration, Diagnostic } from '../engine/types';
+import type { Calibration, Diagnostic, PlanMeshResult } from '../engine/types';
 import { PARAMS, PRESETS, hardwareFields, hardwarePreset, inMode, param, type Param, type State, type Value } from '../state/params';
-import { describePlan, nodesTimesGpus } from '../state/mesh';
-import { activeLayout, effectiveModel, baseModel, meshFor, type ModelFields } from '../state/scenario';
-import { balancingDegree, chipsFixed, chipsOf, chipsStops, degreeStops } from '../state/degrees';
+import { describePlan, nodesTimesGpus } from './mesh-words';
+import { activeLayout, effectiveModel, baseModel } from '../state/scenario';
+import { balancingParam, chipsFixed, chipsStops, degreeStops, type MeshOutcome } from '../state/plan-mesh';
 import { hfAnswer } from '../state/hf';
 import { binaryReading, dimensionOf, examplesOf, parseQuantity } from '../state/numbers';
 import { fmtBytes, fmtFlopsPerS, fmtSeconds, fmtUsd, siUnit } from '../charts/format';
@@ -57,6 +57,8 @@ export class SsControls extends LitElement {
     calibration: { attribute: false },
     calibrationDiagnostics: { attribute: false },
     fieldDiagnostics: { attribute: false },
+    planMesh: { attribute: false },
+    mesh: { attribute: false },
   };
 
   state!: State;
@@ -69,6 +71,9 @@ export class SsControls extends LitElement {
   calibrationDiagnostics: readonly Diagnostic[] = [];
   /** The engine's errors about the state on screen: each is also shown at the control its path names. */
   fieldDiagnostics: readonly Diagnostic[] = [];
+  /** The engine's plan_mesh answer for this state (the sliders' stops, the balancing degree) and the mesh it gave. */
+  planMesh: PlanMeshResult | undefined;
+  mesh: MeshOutcome | undefined;
   private opened = new Set<string>();
 
   protected override createRenderRoot(): this {
@@ -80,10 +85,6 @@ export class SsControls extends LitElement {
   }
 
   private readonly onValue = (key: string, value: Value, ev: Event): void => this.set({ values: { [key]: value }, ev });
-
-  private get model(): ModelFields {
-    return effectiveModel(baseModel(this.state), this.state);
-  }
 
   /** A row with `showIf` is shown (and sent) only while its condition holds; GPU clusters have no slices. */
   private shown(p: Param): boolean {
@@ -130,11 +131,11 @@ export class SsControls extends LitElement {
     // Unset rows show what the engine will use: the model's value, the KV context it derives, the TP degree (the experts' TP).
     const engineValue = fromModel ? this.presetValue(p.key) : p.key === 'kvctx' ? this.kvDefault : p.key === 'etp' ? Number(this.state.values['tp']) : undefined;
     const value = typeof raw === 'number' ? raw : (engineValue ?? Number(p.default ?? p.min ?? 0));
-    const derived = p.degree !== undefined && chipsFixed(this.state) && balancingDegree(this.state) === p.degree && inMode(p, String(this.state.values['mode']));
+    const derived = p.degree !== undefined && chipsFixed(this.state) && this.planMesh?.balancing === p.degree && inMode(p, String(this.state.values['mode']));
     const id = `c-${p.key}`;
     const badges = html`${!unset && p.default === null ? html`<span class="badge">overridden</span>` : unset && !fromModel ? html` <span class="unit">engine default</span>` : nothing}${derived ? html` <span class="badge">= chips ÷ the other degrees</span>` : nothing}`;
     return numberField(p, {
-      id, value, stops: p.degree ? degreeStops(p, this.state, this.model) : undefined, disabled: derived,
+      id, value, stops: p.degree ? (degreeStops(p, this.state, this.planMesh) ?? undefined) : undefined, disabled: derived,
       describedBy: `${id}-help`, badges, text: unset ? p.unsetText : undefined, problem: this.fieldProblem(p, value),
       after: !unset && p.default === null
         ? html`<button type="button" class="reset" title=${fromModel ? 'Back to the model’s value' : 'Back to the engine’s default'} aria-label="Reset ${p.label} to the ${fromModel ? 'model’s value' : 'default'}" @click=${(e: Event) => this.set({ values: { [p.key]: null }, ev: e })}>↺</button>`
@@ -174,14 +175,14 @@ export class SsControls extends LitElement {
   private chipsControl(): TemplateResult {
     const s = this.state;
     const fixed = chipsFixed(s);
-    const mesh = meshFor(s);
-    const chips = fixed ? Number(s.values['chips']) : mesh.ok ? mesh.plan.chips : chipsOf(s);
+    const mesh = this.mesh ?? { ok: false, problem: '' };
+    const chips = fixed ? Number(s.values['chips']) : mesh.ok ? mesh.plan.chips : (this.planMesh?.chips ?? NaN);
     const hw = hardwarePreset(String(s.values['hw']));
-    const bal = param(s.values['mode'] === 'serving' ? 'tp' : balancingDegree(s) === 'fsdp' ? 'fsdp' : 'dp');
+    const bal = balancingParam(s, this.planMesh);
     const p: Param = { ...param('chips'), help: fixed ? `Fixed: ${bal.label} takes the chips the other degrees leave.` : `Moving it fixes the count; ${bal.label} takes what the other degrees leave.` };
     return html`
       ${numberField(p, {
-        id: 'c-chips', value: chips, stops: chipsStops(s), describedBy: 'c-chips-help',
+        id: 'c-chips', value: chips, stops: chipsStops(this.planMesh) ?? undefined, describedBy: 'c-chips-help',
         badges: fixed ? html` <span class="badge">fixed</span>` : nothing,
         onValue: (_k, v, ev) => this.set({ values: { chips: v }, ev }),
       })}
@@ -286,7 +287,7 @@ export class SsControls extends LitElement {
 
   private groupDeps(g: string): unknown[] {
     const v = this.state.values;
-    const deps: unknown[] = [g, v['mode'], v['hw'], v['model'], v['hf'], v['chips'], v['seq'], v['sched'], v['vstages'], v['etp'], this.degreeProblem, this.fieldErrorsText];
+    const deps: unknown[] = [g, v['mode'], v['hw'], v['model'], v['hf'], v['chips'], v['seq'], v['sched'], v['vstages'], v['etp'], this.degreeProblem, this.fieldErrorsText, this.planMesh, this.mesh];
     for (const p of PARAMS) if (p.group === g || (g === 'workload' && QUESTION_KEYS.includes(p.key)) || p.degree) deps.push(v[p.key]);
     if (g === 'model' || g === 'mesh') for (const k of ['layers', 'd_model', 'ff_ratio', 'heads', 'kv_heads', 'experts', 'size']) deps.push(v[k]);
     if (g === 'efficiency') {

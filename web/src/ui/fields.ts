@@ -1,6 +1,6 @@
 // The controls of a parameter-table row, for the explorer and the widgets alike: a labelled slider with a text field
 // beside it (both keyboard-usable), a select, or a checkbox. A slider moves between stops — powers of two for a
-// log2 row, the degrees a model can split into for a parallelism row (state/degrees.ts) — and announces the real
+// log2 row, the degrees a model can split into for a parallelism row (the engine's plan_mesh answer, state/plan-mesh.ts) — and announces the real
 // value with its unit (aria-valuetext), never its position. The text field takes what people type: 16M, 8k, 4Ki,
 // 1.5e6 (state/numbers.ts).
 import { html, nothing, type TemplateResult } from 'lit';

@@ -2,7 +2,8 @@
 // plans apart — the engine's own list for exact ties (`tie.differs`, docs/api.md `plan_search`), the page's for
 // near-ties.
 import type { SearchedPlanCore } from '../engine/types';
-import { AXIS_NAMES, STRATEGIES, STRATEGY_LABEL, axisRefText, describeAxes, describePlan, type Strategy } from '../state/mesh';
+import { AXIS_NAMES, STRATEGIES, type Strategy } from '../state/plan-mesh';
+import { STRATEGY_LABEL, axisRefText, describeAxes, describePlan } from './mesh-words';
 import { layoutPlan } from '../state/layout';
 import { planLayout, type SearchedMesh } from '../state/plans';
 

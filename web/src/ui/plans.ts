@@ -126,7 +126,7 @@ export class SsPlans extends LitElement {
   override render(): TemplateResult {
     const r = this.results;
     if (!r) return html``;
-    const sc = planSearchScenario(r.state);
+    const sc = planSearchScenario(r.state, r.mesh);
     const key = sc ? JSON.stringify(sc) : '';
     const run = this.run;
     const hw = hardwarePreset(String(r.state.values['hw']));

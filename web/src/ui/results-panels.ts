@@ -43,7 +43,7 @@ export function resultsPanels(p: PanelsInput, on: PanelsActions): TemplateResult
     ${!r.mesh.ok ? html`<div class="diagnostics" role="status" data-diagnostics="mesh"><ul><li class="err"><span class="sev">Problem</span> Mesh: ${r.mesh.problem}</li></ul></div>` : nothing}
     ${answer ? diagnosticsList(answer.diagnostics, serving ? 'serving' : 'training_step') : nothing}
     ${serving ? html`<ss-serving-results .results=${r}></ss-serving-results>` : html`<ss-training-results .results=${r}></ss-training-results>`}
-    ${pin ? html`<ss-compare .pinnedState=${pin.state} .metrics=${metrics} .pinnedMetrics=${metricsOf(pin, pin.chip?.ok ? pin.chip.result : undefined)} .status=${status} .pinnedStatus=${planStatus(pin)}></ss-compare>` : nothing}
+    ${pin ? html`<ss-compare .pinnedState=${pin.state} .pinnedMesh=${pin.mesh} .metrics=${metrics} .pinnedMetrics=${metricsOf(pin, pin.chip?.ok ? pin.chip.result : undefined)} .status=${status} .pinnedStatus=${planStatus(pin)}></ss-compare>` : nothing}
     ${serving ? html`<ss-serving-search .results=${r} .state=${p.state} .run=${p.servingSearch}
       @ss-apply-deployment=${(e: CustomEvent<ServingDeployment>) => on.applyDeployment(e.detail)}></ss-serving-search>` : html`<ss-plans .results=${r} .state=${p.state} .run=${p.search} .searching=${p.searching} .ready=${p.ready}
       @ss-search=${on.search} @ss-cancel-search=${on.cancelSearch} @ss-apply=${(e: CustomEvent<SearchedPlanCore>) => on.applyPlan(e.detail)}></ss-plans>`}

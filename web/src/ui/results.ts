@@ -5,7 +5,8 @@
 import type {
   ChipResult, Diagnostic, Evaluation, FidelityInfo, IdealNumbers, MatmulResult, ServingResult, TrainingStepResult, TransformerResult,
 } from '../engine/types';
-import type { MeshOutcome } from '../state/mesh';
+import type { MeshOutcome } from '../state/plan-mesh';
+import type { PlanMeshResult } from '../engine/types';
 import type { MatmulOp, ScalingPoint } from '../state/scenario';
 import type { State } from '../state/params';
 import { chipsText } from '../state/serving-search';
@@ -21,6 +22,8 @@ export interface PlanAnswer {
 }
 
 export interface Results extends PlanAnswer {
+  /** The engine's plan_mesh answer for the state: its sliders' stops, a fixed chip count's balancing degree. */
+  planMesh: PlanMeshResult | undefined;
   transformer: Evaluation<TransformerResult> | null;
   chip: Evaluation<ChipResult> | null;
   ops: { op: MatmulOp; ev: Evaluation<MatmulResult> }[];

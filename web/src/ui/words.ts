@@ -1,5 +1,5 @@
 // Engine names in words, for the explorer and the widgets alike (display only).
-import { STRATEGY_LABEL } from '../state/mesh';
+import { STRATEGY_LABEL } from './mesh-words';
 
 /** Communication times of a training step by strategy (result.time.comms keys). */
 export const COMMS_LABELS: Readonly<Record<string, string>> = {

@@ -1,26 +1,35 @@
 // "Open in the explorer" from a widget: the whole setup the widget shows, carried into a state the explorer can run.
 // A view maps its own keys onto the explorer's (a TPU slice becomes a fixed chip count; the §5.1 figure's chips
-// and TP become FSDP × TP); then, if the explorer's default degrees do not fit the widget's chip (a v5e slice holds
-// at most 256 chips), the data-like degree is halved until they do (state/degrees.ts fitToChip). Configuration only.
+// and TP become FSDP × TP); then the engine's nearest runnable state (plan_mesh: if the explorer's default degrees do
+// not fit the widget's chip, a v5e slice holding at most 256 chips, FSDP shrinks until they do). Configuration only.
 // A view that shows no model (a chip, a mesh, a matmul) would open on the explorer's default model, which a few
 // chips cannot hold ("needs 38.1 GB of 16 GB", issue 20): its link carries the largest preset model the engine says
 // runs and fits there, without a warning, at a batch it holds.
 import type { Evaluation } from '../engine/types';
 import { BASE_TABLE, cloneState, FEATURES, MODEL_IDS, type State } from '../state/params';
 import { encodeState } from '../state/url';
-import { fitToChip, rebalance } from '../state/degrees';
-import { mainScenario, meshFor } from '../state/scenario';
+import { balanced, chipsFixed, nearest, planMeshResult } from '../state/plan-mesh';
+import { mainScenario, meshOf, planMeshScenario } from '../state/scenario';
 import { planStatus } from '../ui/results';
 import type { Ask, View } from './view';
 
-/** The explorer state for a widget's state: the view's mapping, then degrees that fit the chip. */
+/** The explorer state for a widget's state: the view's mapping (the explorer puts it under its rules as it loads). */
 export function explorerStateOf(view: View<unknown> | undefined, widgetState: State): State {
   const s = cloneState(view?.toExplorer ? view.toExplorer(widgetState) : widgetState);
   for (const k of Object.keys(s.values)) if (!BASE_TABLE.byKey.has(k)) delete s.values[k];
-  return fitToChip(rebalance(s).state, (x) => meshFor(x).ok);
+  return s;
 }
 
-/** The explorer's query string for a widget's state. */
+/** The view's mapping under the engine's rules: a fixed chip count applied, the nearest state that runs (null: replaced). */
+export async function runnableExplorerState(view: View<unknown> | undefined, widgetState: State, ask: Ask): Promise<State | null> {
+  const s = explorerStateOf(view, widgetState);
+  const answers = await ask([planMeshScenario(s, undefined, { chips: chipsFixed(s), batch: true })]);
+  if (!answers) return null;
+  const answer = planMeshResult(answers[0]);
+  return nearest(balanced(s, answer).state, answer).state;
+}
+
+/** The explorer's query string for a widget's state, before the engine has checked it. */
 export function explorerQueryOf(view: View<unknown> | undefined, widgetState: State): string {
   return encodeState(explorerStateOf(view, widgetState));
 }
@@ -45,11 +54,13 @@ const servingSize: Size = (a) => (a.result as { memory?: { param_bytes?: number 
  * costs one question of the presets. Null when a newer request replaced the engine's answer.
  */
 export async function fittingExplorerState(view: View<unknown> | undefined, widgetState: State, ask: Ask): Promise<State | null> {
-  const s = explorerStateOf(view, widgetState);
-  if (!view?.modelFree || s.values['mode'] === 'serving') return s;
+  const s = await runnableExplorerState(view, widgetState, ask);
+  if (!s || !view?.modelFree || s.values['mode'] === 'serving') return s;
   /** The largest of `states` the engine runs cleanly (undefined: none; null: the answer was replaced). */
   const largest = async (states: State[], size: Size): Promise<State | null | undefined> => {
-    const meshes = states.map((c) => meshFor(c));
+    const meshAnswers = await ask(states.map((c) => planMeshScenario(c)));
+    if (!meshAnswers) return null;
+    const meshes = states.map((c, i) => meshOf(c, meshAnswers[i]));
     const asked = meshes.flatMap((m, i) => (m.ok ? [{ i, plan: m.plan }] : []));
     // The explorer's headline is calibrated where the engine has both fidelities (the `fid` row's default).
     const answers = await ask(asked.map(({ i, plan }) => {
@@ -65,7 +76,9 @@ export async function fittingExplorerState(view: View<unknown> | undefined, widg
     });
     return best?.state;
   };
-  const mesh = meshFor(s);
+  const meshAnswer = await ask([planMeshScenario(s)]);
+  if (!meshAnswer) return null;
+  const mesh = meshOf(s, meshAnswer[0]);
   if (!mesh.ok) return s;
   const asIs = await largest([s], () => 0);
   if (asIs !== undefined) return asIs ?? null;

@@ -24,7 +24,8 @@ export interface ViewContext {
 export interface View<D> {
   title: string;
   blurb: string;
-  controls(s: State): ControlSpec[];
+  /** The controls for a state; `data` is the last answer shown (a view may take a slider's stops from it). */
+  controls(s: State, data: D | null): ControlSpec[];
   /** Values to show for rows whose default is "the preset's" (null), e.g. d_model. */
   fallback?(s: State, key: string): number | undefined;
   /** The state a view works in (e.g. serving forces mode=serving). */

@@ -256,7 +256,7 @@ export class ScalescopeWidget extends LitElement {
       <p class="blurb">${def.blurb}</p>
       ${this.notices.length ? html`<div class="problems warn" role="status" data-notice><ul>${this.notices.map((n) => html`<li>${n}</li>`)}</ul></div>` : nothing}
       <form class="controls" aria-label="${def.title}: settings" @submit=${(e: Event) => e.preventDefault()}>
-        ${def.controls(s).map((c) => renderControl(c, s.values[c.key] ?? null, on, def.fallback?.(s, c.key)))}
+        ${def.controls(s, this.data).map((c) => renderControl(c, s.values[c.key] ?? null, on, def.fallback?.(s, c.key)))}
       </form>
       ${this.renderBody(def)}
       <div class="foot">

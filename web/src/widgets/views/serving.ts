@@ -4,10 +4,10 @@ import { html, nothing } from 'lit';
 import type { ServingResult, ServingSweepPoint } from '../../engine/types';
 import { COLOURS, COMMS_COLOURS, fmtBytes, fmtBytesPerS, fmtCount, fmtSeconds, fmtUsd, sig } from '../../charts/format';
 import { bars } from '../../charts/bars';
-import { describePlan, type MeshPlan } from '../../state/mesh';
+import { describePlan } from '../../ui/mesh-words';
+import { degreeStops, planMeshResult, type MeshPlan } from '../../state/plan-mesh';
 import { MODEL_IDS, type State } from '../../state/params';
-import { baseModel, effectiveModel, mainScenario, meshFor } from '../../state/scenario';
-import { degreeStops } from '../../state/degrees';
+import { mainScenario, meshOf, planMeshScenario } from '../../state/scenario';
 import { controlParam, type ControlSpec } from '../controls';
 import { card, need, warningBox, warnings, WidgetProblem, withValues, type View } from '../view';
 import { GPU_IDS, hardwareOfState, opName } from './basics';
@@ -22,7 +22,12 @@ interface ServingData {
   others: ServingSweepPoint[];
   plan: MeshPlan;
   warnings: string[];
+  /** Where the TP slider stops, and for which model (the engine's plan_mesh answer). */
+  tpStops: { model: string; stops: number[] | null };
 }
+
+const TP_CONTROL: ControlSpec = { key: 'tp', label: 'Chips (TP)', max: 256 };
+const modelKey = (s: State): string => `${str(s, 'model')} ${str(s, 'hf')}`;
 
 /** KV context lengths of the faint reference curves (the book's figures show several). */
 const REFERENCE_CONTEXTS = [1024, 4096, 16384, 65536];
@@ -32,26 +37,29 @@ export const serving: View<ServingData> = {
   title: 'Serving: latency and throughput',
   blurb: 'One serving replica decoding a batch (§7–§8): where a decode step’s time goes, and how latency per token trades against throughput per chip as the batch grows (the curve), at the chosen context and at other contexts (faint).',
   normalise: (s) => (s.values['mode'] === 'serving' ? s : withValues(s, { mode: 'serving' })),
-  controls: (s) => {
-    // TP stops at the degrees the model splits into, its heads, KV heads and d_ff (LLaMA-2 13B: 1, 2, 4, 8), as
+  controls: (s, d) => {
+    // TP stops at the degrees the engine says the model splits into, its heads and d_ff (LLaMA-2 13B: 1, 2, 4, 8), as
     // the explorer's slider does: 16 would be a problem box where the widget's bars were (issue 22).
-    const tp: ControlSpec = { key: 'tp', label: 'Chips (TP)', max: 256 };
-    const stops = degreeStops(controlParam(tp), s, effectiveModel(baseModel(s), s));
+    const stops = d?.tpStops.model === modelKey(s) ? d.tpStops.stops : null;
     return [
-      { key: 'model', choices: MODEL_IDS }, { ...tp, ...(stops ? { stops } : {}) }, { key: 'sbatch', max: 4096 },
+      { key: 'model', choices: MODEL_IDS }, { ...TP_CONTROL, ...(stops ? { stops } : {}) }, { key: 'sbatch', max: 4096 },
       { key: 'prompt', label: 'Context (prompt tokens)', max: 131072 }, { key: 'wdt' }, { key: 'kvdt' },
     ];
   },
   async compute(s, ask) {
-    const m = meshFor(s);
+    const question = await ask([planMeshScenario(s, undefined, { stops: true })]);
+    if (!question) return null;
+    const m = meshOf(s, question[0]);
     if (!m.ok) throw new WidgetProblem([m.problem]);
+    const tp = controlParam(TP_CONTROL);
+    const tpStops = { model: modelKey(s), stops: degreeStops(tp, s, planMeshResult(question[0]))?.filter((v) => v <= (tp.max ?? Infinity)) ?? null };
     const main = mainScenario(s, m.plan) as unknown as { query: Record<string, unknown> };
     const reference = { ...main, query: { ...main.query, sweep: { contexts: REFERENCE_CONTEXTS } } };
     const r = await ask([main, reference]);
     if (!r) return null;
     const res = need<ServingResult>(r[0], 'serving');
     const others = r[1]?.ok ? (r[1].result as ServingResult).sweep : [];
-    return { r: res, others, plan: m.plan, warnings: warnings(r[0]) };
+    return { r: res, others, plan: m.plan, warnings: warnings(r[0]), tpStops };
   },
   render(s, d) {
     const r = d.r;

@@ -1,16 +1,17 @@
 // Views for training (§5, §6): the MLP training roofline (the book's §5.1 figure), the LLaMA-3 70B training
-// planner, and a pipeline schedule. Plans and meshes come from src/state/scenario.ts and src/state/mesh.ts.
+// planner, and a pipeline schedule. Plans come from src/state/scenario.ts, meshes from the engine (plan_mesh).
 import { html, svg, nothing, type TemplateResult } from 'lit';
 import { cssProps } from '../../charts/css-props';
 import type { PlanSearchResult, SearchedPlan, Threshold, TrainingStepResult } from '../../engine/types';
 import { COLOURS, COMMS_COLOURS, fmtBytes, fmtCount, fmtPercent, fmtSeconds, fmtUsd, sig } from '../../charts/format';
 import { bars } from '../../charts/bars';
-import { AXIS_NAMES, describePlan, planMesh, STRATEGY_LABEL, type MeshPlan } from '../../state/mesh';
+import { AXIS_NAMES, type MeshPlan } from '../../state/plan-mesh';
+import { describePlan, STRATEGY_LABEL } from '../../ui/mesh-words';
 import { applyPlan, type SearchedMesh } from '../../state/plans';
 import { modelPreset, type State } from '../../state/params';
-import { effectiveModel, hardwareOf, mainScenario, meshFor, planSearchScenario } from '../../state/scenario';
+import { effectiveModel, hardwareOf, mainScenario, meshAsked, planSearchScenario } from '../../state/scenario';
 import { COMMS_LABELS, thresholdTitle } from '../../ui/words';
-import { card, need, warningBox, warnings, WidgetProblem, withValues, type View, type ViewContext } from '../view';
+import { card, need, warningBox, warnings, WidgetProblem, withValues, type Ask, type View, type ViewContext } from '../view';
 import { hardwareOfState, TPU_IDS } from './basics';
 
 const num = (s: State, k: string): number => Number(s.values[k]);
@@ -20,11 +21,11 @@ function trainingState(s: State): State {
   return s.values['mode'] === 'training' ? s : withValues(s, { mode: 'training' });
 }
 
-/** The mesh for the state's degrees, or a WidgetProblem saying why there is none. */
-function planFor(s: State): MeshPlan {
-  const m = meshFor(s);
-  if (!m.ok) throw new WidgetProblem([m.problem]);
-  return m.plan;
+/** The engine's mesh for the state's degrees, or a WidgetProblem saying why there is none (null: replaced). */
+async function planFor(s: State, ask: Ask): Promise<MeshPlan | null> {
+  const m = await meshAsked(s, ask);
+  if (m && !m.ok) throw new WidgetProblem([m.problem]);
+  return m?.plan ?? null;
 }
 
 // ------------------------------------------------------------------------------------------------ §5.1 figure
@@ -74,19 +75,19 @@ export const trainingRoofline: View<MlpData> = {
     const chips = num(s, 'cube');
     const tp = num(s, 'tp');
     if (chips % tp !== 0) throw new WidgetProblem([`TP ${tp} does not divide the ${chips} chips: choose a TP degree that divides them.`]);
-    // The slice: the most cube-like shape the chip allows for this many chips (mesh.ts lays it out; no physics).
-    const slice = planMesh(hardwareOf(s), { data: chips, fsdp: 1, context: 1, expert: 1, pipeline: 1, tensor: 1 });
-    if (!slice.ok) throw new WidgetProblem([slice.problem]);
+    // The slice: the most cube-like shape the chip allows for this many chips (the engine's plan_mesh lays it out).
+    const slice = await planFor(withValues(s, { mode: 'training', dp: chips, fsdp: 1, tp: 1, pp: 1, ep: 1, cp: 1, slices: 1, layout: '' }), ask);
+    if (!slice) return null;
     const m = effectiveModel(modelPreset(str(s, 'model')), s);
     const q = (batches: number[]) => ({
-      version: 1, hardware: hardwareOfState(s), mesh: { shape: slice.plan.shape },
+      version: 1, hardware: hardwareOfState(s), mesh: { shape: slice.shape },
       query: { kind: 'mlp_roofline', d_model: m.d_model, d_ff: m.d_ff, fsdp: chips / tp, tp, batches },
     });
     // The curve, and the reader's batch on its own (X_opt is for that batch).
     const r = await ask([q(MLP_BATCHES), q([num(s, 'batch')])]);
     if (!r) return null;
     const here = need<MlpRooflineResult>(r[1], 'MLP roofline');
-    return { r: need<MlpRooflineResult>(r[0], 'MLP roofline'), here, shape: slice.plan.shape, d: m.d_model, f: m.d_ff, current: here.points[0]! };
+    return { r: need<MlpRooflineResult>(r[0], 'MLP roofline'), here, shape: slice.shape, d: m.d_model, f: m.d_ff, current: here.points[0]! };
   },
   render(s, d) {
     const r = d.r;
@@ -146,7 +147,7 @@ interface SearchRun {
 }
 
 async function suggest(s: State, ctx: ViewContext): Promise<void> {
-  const sc = planSearchScenario(s);
+  const sc = planSearchScenario(s, await meshAsked(s, ctx.ask));
   if (!sc?.mesh) {
     ctx.local['search'] = 'A plan search needs a mesh the chip can hold; fix the degrees first.';
     ctx.refresh();
@@ -200,7 +201,8 @@ export const trainingPlanner: View<PlannerData> = {
   normalise: trainingState,
   controls: () => [{ key: 'hw' }, { key: 'fsdp' }, { key: 'tp' }, { key: 'pp' }, { key: 'dp' }, { key: 'batch' }],
   async compute(s, ask) {
-    const plan = planFor(s);
+    const plan = await planFor(s, ask);
+    if (!plan) return null;
     const r = await ask([mainScenario(s, plan)]);
     if (!r) return null;
     return { r: need<TrainingStepResult>(r[0], 'training step'), plan, warnings: warnings(r[0]), hwKind: hardwareOf(s).kind };
@@ -354,7 +356,8 @@ export const pipeline: View<PipelineData> = {
   controls: () => [{ key: 'pp', max: 64 }, { key: 'mb', max: 256 }, { key: 'sched' }, { key: 'vstages', label: 'Chunks per stage (interleaved)', max: 8 }, { key: 'zero' }],
   async compute(s, ask) {
     if (num(s, 'pp') < 2) throw new WidgetProblem(['Set at least two pipeline stages.']);
-    const plan = planFor(s);
+    const plan = await planFor(s, ask);
+    if (!plan) return null;
     const r = await ask([mainScenario(s, plan)]);
     if (!r) return null;
     const res = need<TrainingStepResult>(r[0], 'training step');

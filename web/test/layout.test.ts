@@ -1,85 +1,26 @@
-import { describe, expect, it } from 'vitest';
-import { factorisations, planMesh, describePlan, nodesTimesGpus, type Degrees } from '../src/state/mesh';
+// An applied plan's exact layout as the URL carries it (state/layout.ts), and a mesh in words (ui/mesh-words.ts). The
+// mesh for degrees is the engine's (plan_mesh: tests/unit/test_plan_mesh.cpp, and plan-mesh.test.ts for the page).
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { EngineModule } from '../src/engine/types';
+import { describePlan, nodesTimesGpus } from '../src/ui/mesh-words';
+import type { Degrees } from '../src/state/plan-mesh';
 import { formatLayout, layoutDegrees, layoutOfPlan, layoutPlan, parseLayout, type PlanLayout } from '../src/state/layout';
 import { hardwarePreset } from '../src/state/params';
+import { askNowOf, loadEngine } from './engine';
+
+let engine: EngineModule;
+beforeAll(async () => {
+  engine = await loadEngine();
+});
 
 const deg = (d: Partial<Degrees>): Degrees => ({ data: 1, fsdp: 1, context: 1, expert: 1, pipeline: 1, tensor: 1, ...d });
-const v5p = hardwarePreset('tpu-v5p');
-const v5e = hardwarePreset('tpu-v5e');
 const h100 = hardwarePreset('h100-sxm');
 
-describe('degrees -> mesh', () => {
-  it('factorises', () => {
-    expect(factorisations(16, 2)).toEqual([[8, 2], [4, 4]]);
-    expect(factorisations(12, 2)).toEqual([[6, 2], [4, 3]]);
-    expect(factorisations(7, 2)).toEqual([]);
-    expect(factorisations(8, 1)).toEqual([[8]]);
-  });
-
-  it('gives the book’s 4x4x4 for FSDP 16 x TP 4 on a v5p', () => {
-    const r = planMesh(v5p, deg({ fsdp: 16, tensor: 4 }));
-    expect(r.ok).toBe(true);
-    if (!r.ok) return;
-    expect(r.plan.shape).toEqual([4, 4, 4]);
-    expect(r.plan.axes).toEqual({ fsdp: ['X', 'Y'], tensor: ['Z'] });
-    expect(r.plan.chips).toBe(64);
-    expect(describePlan(r.plan)).toBe('4×4×4 · FSDP on X,Y · TP on Z');
-  });
-
-  it('prefers balanced shapes', () => {
-    const r = planMesh(v5p, deg({ fsdp: 16, tensor: 8 }));
-    expect(r.ok && r.plan.shape).toEqual([4, 4, 8]);
-    const t = planMesh(v5p, deg({ tensor: 4 }));
-    expect(t.ok && t.plan).toMatchObject({ shape: [2, 2], axes: { tensor: ['X', 'Y'] } });
-  });
-
-  it('keeps every slice inside the pod and uses each axis once', () => {
-    for (const [hw, d] of [[v5p, deg({ fsdp: 256, tensor: 16 })], [v5e, deg({ fsdp: 16, tensor: 16 })], [v5p, deg({ data: 2, fsdp: 8, tensor: 4 })]] as const) {
-      const r = planMesh(hw, d);
-      expect(r.ok).toBe(true);
-      if (!r.ok) continue;
-      const used = Object.values(r.plan.axes).flat();
-      expect(new Set(used).size).toBe(used.length);
-      expect(used.sort()).toEqual([...r.plan.axisNames].sort());
-      expect(r.plan.shape.length).toBeLessThanOrEqual(hw.ici!.torus_dims);
-      const want = [...r.plan.shape].sort((a, b) => a - b);
-      const have = hw.ici!.max_slice_shape.slice().sort((a, b) => a - b);
-      want.forEach((w, i) => expect(w).toBeLessThanOrEqual(have[i + have.length - want.length]!));
-    }
-  });
-
-  it('explains what cannot be built', () => {
-    const tooMany = planMesh(v5e, deg({ data: 2, fsdp: 2, tensor: 2 }));
-    expect(tooMany.ok).toBe(false);
-    if (!tooMany.ok) expect(tooMany.problem).toMatch(/2D torus/);
-    const tooBig = planMesh(v5e, deg({ fsdp: 512 }));
-    expect(tooBig.ok).toBe(false);
-    if (!tooBig.ok) expect(tooBig.problem).toMatch(/do not fit/);
-    expect(planMesh(v5p, deg({ tensor: 0 })).ok).toBe(false);
-    expect(planMesh(h100, deg({ fsdp: 8 }), 2).ok).toBe(false);
-  });
-
-  it('adds the DCN axis for slices, used by data or FSDP', () => {
-    const r = planMesh(v5p, deg({ fsdp: 16, tensor: 4 }), 4, 'data');
-    expect(r.ok && r.plan.axes.data).toEqual(['DCN']);
-    expect(r.ok && r.plan.chips).toBe(256);
-    const f = planMesh(v5p, deg({ fsdp: 16 }), 2, 'fsdp');
-    expect(f.ok && f.plan.axes.fsdp).toEqual(['X', 'Y', 'DCN']);
-  });
-
-  it('puts GPU tensor parallelism innermost and pipeline outermost', () => {
-    const r = planMesh(h100, deg({ pipeline: 4, fsdp: 32, tensor: 8 }));
-    expect(r.ok).toBe(true);
-    if (!r.ok) return;
-    expect(r.plan.shape).toEqual([4, 32, 8]);
-    expect(r.plan.axes).toEqual({ pipeline: ['X'], fsdp: ['Y'], tensor: ['Z'] });
-    expect(nodesTimesGpus(h100, r.plan.chips)).toBe('128 nodes × 8 GPUs');
+describe('a mesh in words', () => {
+  it('names each strategy’s axes, and GPU clusters as nodes × GPUs', () => {
+    expect(describePlan(layoutPlan(parseLayout('fsdp4.fsdp4.tensor4')!))).toBe('4×4×4 · FSDP on X,Y · TP on Z');
+    expect(nodesTimesGpus(h100, 1024)).toBe('128 nodes × 8 GPUs');
     expect(nodesTimesGpus(h100, 4)).toBe('1 node × 4 GPUs');
-  });
-
-  it('maps a single chip to one data axis of size 1', () => {
-    const r = planMesh(v5p, deg({}));
-    expect(r.ok && r.plan).toMatchObject({ shape: [1], axes: { data: ['X'] }, chips: 1 });
   });
 });
 
@@ -139,14 +80,15 @@ describe('explicit layouts (applied plans)', () => {
     const { meshFor } = await import('../src/state/scenario');
     const s = cloneState(defaultState());
     Object.assign(s.values, { fsdp: 8, tp: 16, layout: 'tensor4.tensor4.fsdp8' });
-    const m = meshFor(s);
+    const ask = askNowOf(engine);
+    const m = meshFor(s, ask);
     expect(m.ok && m.plan).toMatchObject({ shape: [4, 4, 8], axes: { tensor: ['X', 'Y'], fsdp: ['Z'] } });
-    s.values['tp'] = 8; // no longer the layout's degrees: back to the page's own mesh
-    const n = meshFor(s);
-    expect(n.ok && n.plan.axes).toEqual({ fsdp: ['X'], tensor: ['Y'] }); // planMesh's own 8×8
+    s.values['tp'] = 8; // no longer the layout's degrees: back to the engine's mesh
+    const n = meshFor(s, ask);
+    expect(n.ok && n.plan.axes).toEqual({ fsdp: ['X'], tensor: ['Y'] }); // plan_mesh's 8×8
     s.values['mode'] = 'serving';
     s.values['tp'] = 16;
-    const sv = meshFor(s);
+    const sv = meshFor(s, ask);
     expect(sv.ok && sv.plan.axes.fsdp).toBeUndefined();
   });
 });
