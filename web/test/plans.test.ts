@@ -9,7 +9,7 @@ import { stateWith } from './state';
 import { applyPlan, isCurrentPlan, type SearchedMesh } from '../src/state/plans';
 import { mainScenario, meshFor } from '../src/state/scenario';
 import { loadEngine, askNowOf, searchScenarioOf } from './engine';
-import { checkPlans, listable, type SearchRun } from '../src/ui/plan-list';
+import { planRows, listable, type SearchRun } from '../src/ui/plan-list';
 
 let engine: EngineModule;
 beforeAll(async () => {
@@ -187,7 +187,7 @@ describe('plan search -> apply', () => {
     const runOf = (c: Record<string, unknown>): SearchRun => ({
       key: JSON.stringify({ ...sc, query: { ...(sc.query as PlanSearchQuery), constraints: c } }), state: s, mesh, gpu: true,
       ev: { ok: true, result: res, diagnostics: [] } as unknown as Evaluation<PlanSearchResult>, engineMs: 0,
-      checked: checkPlans(s, res, mesh), complete: true, chunks: 1, wallMs: 0, progressFrac: 1,
+      rows: planRows(s, res, mesh), complete: true, chunks: 1, wallMs: 0, progressFrac: 1,
     });
     expect(listable(runOf(constraints)).map((c) => c.plan)).toEqual(res.plans);
     expect(listable(runOf({ fixed: { pipeline: 4 } })).map((c) => c.plan)).toEqual(res.plans.filter((p) => p.warnings.length === 0));

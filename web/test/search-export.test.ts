@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { EngineModule, Evaluation, PlanSearchQuery, PlanSearchResult, Scenario, ServingSearchResult } from '../src/engine/types';
 import { servingSearchScenario } from '../src/state/scenario';
 import { encodeState } from '../src/state/url';
-import { PLANS_SHOWN, checkPlans, listedPlans, type SearchRun } from '../src/ui/plan-list';
+import { PLANS_SHOWN, planRows, listedPlans, type SearchRun } from '../src/ui/plan-list';
 import { DEPLOYMENT_COLUMNS, PLAN_COLUMNS, planSearchCsv, planSearchJson, servingSearchCsv, servingSearchJson, type ServingList } from '../src/ui/search-export';
 import type { ServingSearchRun } from '../src/ui/serving-run';
 import { loadEngine, searchScenarioOf } from './engine';
@@ -43,8 +43,8 @@ describe('plan search downloads', () => {
       ev = run<PlanSearchResult>({ ...sc, query: { ...(sc.query as PlanSearchQuery), resume: ev.result.cursor } });
     expect(ev.ok).toBe(true);
     const mesh = { shape: sc.mesh!.shape, axis_names: sc.mesh!.axis_names ?? [] };
-    const checked = checkPlans(state, ev.result!, mesh);
-    searchRun = { key: JSON.stringify(sc), state, mesh, gpu: false, ev, engineMs: 0, checked, complete: true, chunks: 1, wallMs: 0, progressFrac: 1 };
+    const rows = planRows(state, ev.result!, mesh);
+    searchRun = { key: JSON.stringify(sc), state, mesh, gpu: false, ev, engineMs: 0, rows, complete: true, chunks: 1, wallMs: 0, progressFrac: 1 };
   });
 
   it('the CSV: the search’s inputs, then one row per ranked plan under the named columns', () => {
@@ -80,7 +80,7 @@ describe('plan search downloads', () => {
     const j = JSON.parse(planSearchJson(searchRun)) as { scenario: Scenario; url_state: string; inputs: unknown[]; plans: { listed: number | null; plan: { rank: number } }[]; answer: unknown };
     expect(j.scenario).toEqual(JSON.parse(searchRun.key));
     expect(j.url_state).toBe(encodeState(state));
-    expect(j.plans.length).toBe(searchRun.checked.length);
+    expect(j.plans.length).toBe(searchRun.rows.length);
     expect(j.plans[0]!.listed).toBe(1);
     expect(j.answer).toEqual(searchRun.ev);
   });

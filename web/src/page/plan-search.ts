@@ -7,7 +7,7 @@ import { applyPlan, type Applied } from '../state/plans';
 import { meshFor, planSearchScenario } from '../state/scenario';
 import { searchInChunks, type ChunkProgress, type EvaluateSearch } from '../state/search-driver';
 import { encodeState } from '../state/url';
-import { checkPlans, listedPlans, type SearchRun } from '../ui/plan-list';
+import { planRows, listedPlans, type SearchRun } from '../ui/plan-list';
 import type { EngineSession } from './engine-session';
 import type { Telemetry } from './telemetry';
 
@@ -32,14 +32,14 @@ export class PlanSearch {
     this.control = control;
     this.searching = true;
     const base = { key, state, mesh, gpu };
-    const nothingYet: SearchRun = { ...base, ev: null, engineMs: 0, checked: [], complete: false, chunks: 0, wallMs: 0, progressFrac: 0 };
+    const nothingYet: SearchRun = { ...base, ev: null, engineMs: 0, rows: [], complete: false, chunks: 0, wallMs: 0, progressFrac: 0 };
     this.show(nothingYet);
     const t0 = performance.now();
     const fracs: number[] = [];
     const chunk = (p: ChunkProgress, complete: boolean): void => {
       const res = p.ev.ok ? p.ev.result : undefined;
       const run: SearchRun = {
-        ...base, ev: p.ev, engineMs: p.engineMs, checked: res ? checkPlans(state, res, mesh) : [], complete, chunks: p.chunks,
+        ...base, ev: p.ev, engineMs: p.engineMs, rows: res ? planRows(state, res, mesh) : [], complete, chunks: p.chunks,
         wallMs: performance.now() - t0, progressFrac: res?.progress_frac ?? 1,
       };
       fracs.push(run.progressFrac);

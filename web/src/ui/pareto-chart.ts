@@ -4,7 +4,7 @@ import { LitElement, html, type TemplateResult } from 'lit';
 import type { SearchedPlanCore } from '../engine/types';
 import { chartRoot, placeChart } from '../charts/plot-css';
 import { planSettings } from './plan-words';
-import type { CheckedPlan, SearchRun } from './plan-list';
+import type { PlanRow, SearchRun } from './plan-list';
 
 type PlotsModule = typeof import('../charts/plots');
 type ParetoDatum = import('../charts/pareto').ParetoDatum;
@@ -20,7 +20,7 @@ export class SsPareto extends LitElement {
 
   run: SearchRun | null = null;
   /** The plans the list shows, best first: ringed and numbered on the chart. */
-  listed: readonly CheckedPlan[] = [];
+  listed: readonly PlanRow[] = [];
   hbmBytes = 0;
   headroomFrac = 0;
   plots: PlotsModule | null = null;

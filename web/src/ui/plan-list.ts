@@ -7,7 +7,7 @@ import { applyPlan, type SearchedMesh } from '../state/plans';
 import { PLAN_SEARCH_KEEP } from '../state/scenario';
 
 /** A plan the engine listed, with what keeps it off the list. */
-export interface CheckedPlan {
+export interface PlanRow {
   plan: SearchedPlan;
   /** Its place in the engine's ranking (0 = best). */
   rank: number;
@@ -25,7 +25,7 @@ export interface SearchRun {
   gpu: boolean;
   ev: Evaluation<PlanSearchResult> | null;
   engineMs: number;
-  checked: CheckedPlan[];
+  rows: PlanRow[];
   /** False while chunks are still coming (the plans so far), or after a cancel. */
   complete: boolean;
   cancelled?: boolean;
@@ -44,7 +44,7 @@ export const NOT_FIT = 'does not fit in HBM';
  * (the plan's own `warnings`), or a setting the page's controls cannot hold. No plan is run again: applied, a plan is
  * the very step the search evaluated (docs/api.md `plan_search`).
  */
-export function checkPlans(state: State, res: PlanSearchResult, mesh: SearchedMesh): CheckedPlan[] {
+export function planRows(state: State, res: PlanSearchResult, mesh: SearchedMesh): PlanRow[] {
   return res.plans.map((plan, rank) => {
     const a = applyPlan(state, plan, mesh);
     const problems = a.ok ? [] : [...a.problems];
@@ -62,25 +62,25 @@ export function runConstraints(run: SearchRun): NonNullable<PlanSearchQuery['con
  * The plans the list shows, best first: those that fit and raise no warning; with `must_fit` off also
  * those out of HBM, and with `include_warnings` on also those that warn (each marked in its row).
  */
-export function listedPlans(run: SearchRun): CheckedPlan[] {
+export function listedPlans(run: SearchRun): PlanRow[] {
   return listable(run).slice(0, PLANS_SHOWN);
 }
 
 /** Every ranked plan the list may show (listedPlans keeps the first PLANS_SHOWN). */
-export function listable(run: SearchRun): CheckedPlan[] {
+export function listable(run: SearchRun): PlanRow[] {
   const c = runConstraints(run);
   const outOfHbmOk = c.must_fit === false; // such a plan's applied step warns out_of_hbm: that is what was asked for
-  const ok = (x: CheckedPlan): boolean =>
+  const ok = (x: PlanRow): boolean =>
     x.problems.every((p) => p === NOT_FIT && outOfHbmOk) &&
     (c.include_warnings === true || x.warnings.every((w) => w.code === 'out_of_hbm' && outOfHbmOk));
-  return run.checked.filter(ok);
+  return run.rows.filter(ok);
 }
 
 /** How many plans the list shows: all the search returns. */
 export const PLANS_SHOWN = PLAN_SEARCH_KEEP;
 
 /** Why a ranked plan is not in the list: its problems, the warnings its applied step raises, or the list is full. */
-export function leftOutBecause(run: SearchRun, c: CheckedPlan): string {
+export function leftOutBecause(run: SearchRun, c: PlanRow): string {
   if (listedPlans(run).includes(c)) return '';
   if (!listable(run).includes(c)) return [...c.problems, ...c.warnings.map((w) => w.message)].join('; ') || 'not listable';
   return `below the ${PLANS_SHOWN} plans the list shows`;

@@ -21,7 +21,7 @@ import { trainingOf } from './results';
 import { searchOptions } from './search-options';
 import { searchProgress } from './search-progress';
 import type { SetDetail } from './controls';
-import { listable, listedPlans, nearTieLeaders, runConstraints, type CheckedPlan, type SearchRun } from './plan-list';
+import { listable, listedPlans, nearTieLeaders, runConstraints, type PlanRow, type SearchRun } from './plan-list';
 import { downloadButtons } from './downloads';
 import { planSearchCsv, planSearchJson } from './search-export';
 import './pareto-chart';
@@ -31,7 +31,7 @@ import './pareto-chart';
  * list of differences) or membership of a near-tie group (steps within 1% of the group's first plan, `leader`),
  * saying how it differs from that plan. The group's first plan says which rows follow it.
  */
-function tieNote(i: number, leaders: readonly number[], listed: readonly CheckedPlan[], run: SearchRun): TemplateResult | typeof nothing {
+function tieNote(i: number, leaders: readonly number[], listed: readonly PlanRow[], run: SearchRun): TemplateResult | typeof nothing {
   const p = listed[i]!.plan;
   const mesh = run.mesh;
   if (p.tie) {
@@ -90,9 +90,9 @@ export class SsPlans extends LitElement {
   private table(state: State, run: SearchRun, stale: boolean): TemplateResult {
     const listed = listedPlans(run);
     const leaders = nearTieLeaders(listed.map((c) => c.plan.step_s));
-    const hidden = run.checked.length - listable(run).length;
+    const hidden = run.rows.length - listable(run).length;
     return html`
-      ${hidden ? html`<p class="muted" data-plans-hidden=${hidden}>${hidden} of the ${run.checked.length} plans the engine ranked are left out: they do not fit in HBM, raise a warning, or hold a setting this page has no control for.</p>` : nothing}
+      ${hidden ? html`<p class="muted" data-plans-hidden=${hidden}>${hidden} of the ${run.rows.length} plans the engine ranked are left out: they do not fit in HBM, raise a warning, or hold a setting this page has no control for.</p>` : nothing}
       ${listed.length === 0 ? html`<p class="notice-inline">No plan the engine found fits without a warning; more chips, a smaller batch per chip or another remat may help.</p>` : nothing}
       <div class="table-wrap" data-scroll-hint><table class="plans ${stale ? 'stale' : ''}">
         <thead><tr><th scope="col">#</th><th scope="col">Plan</th><th scope="col">Step</th><th scope="col">MFU</th><th scope="col">Memory per chip</th>

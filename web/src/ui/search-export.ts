@@ -23,7 +23,7 @@ export const PLAN_COLUMNS = [
 /** Every plan the engine ranked, best first, with its number in the page's list (or why it is left out). */
 function planBlock(run: SearchRun): CsvBlock {
   const listed = listedPlans(run);
-  const rows = run.checked.map((c) => {
+  const rows = run.rows.map((c) => {
     const p = c.plan;
     const s = planSettings(p, run.mesh);
     const par = p.parallelism;
@@ -46,7 +46,7 @@ export function planSearchCsv(run: SearchRun): string {
 
 export function planSearchJson(run: SearchRun): string {
   const listed = listedPlans(run);
-  const plans = run.checked.map((c) => ({ listed: listed.indexOf(c) + 1 || null, left_out_because: leftOutBecause(run, c) || null, plan: c.plan, warnings: c.warnings }));
+  const plans = run.rows.map((c) => ({ listed: listed.indexOf(c) + 1 || null, left_out_because: leftOutBecause(run, c) || null, plan: c.plan, warnings: c.warnings }));
   return exportJson(provenance(run), { plans, answer: run.ev });
 }
 
