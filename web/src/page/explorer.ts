@@ -10,7 +10,6 @@ import { isProfileDiagnostic } from '../state/profile';
 import { planSearchScenario } from '../state/scenario';
 import { applyDeployment } from '../state/serving-search';
 import type { Applied } from '../state/apply';
-import { encodeState } from '../state/url';
 import { EngineSession } from './engine-session';
 import { PlanSearch } from './plan-search';
 import { ResultsRequests } from './results-requests';
@@ -66,7 +65,10 @@ export class ScalescopeExplorer extends LitElement {
           this.loadAfterFirstLook();
         });
       },
-      () => this.session.warmUp(this.requests.results ? planSearchScenario(this.requests.results.state, this.requests.results.mesh) : null),
+      () => {
+        this.requests.workerReady();
+        this.session.warmUp(this.requests.results ? planSearchScenario(this.requests.results.state, this.requests.results.mesh) : null);
+      },
     );
   }
 
@@ -169,7 +171,7 @@ export class ScalescopeExplorer extends LitElement {
         search: () => this.plans.start(this.store.state), cancelSearch: () => this.plans.cancel(),
         applyPlan: (plan) => apply(this.plans.applied(this.store.state, plan)), // a plan keeps the chip count, so a fixed count stays fixed
         applyDeployment: (d) => apply(applyDeployment(this.store.state, d)),
-        chartsDrawn: (s) => (this.telemetry.hooks.chartsQuery = encodeState(s)),
+        chartsDrawn: (s) => this.telemetry.chartsDrawn(s),
       },
     );
   }

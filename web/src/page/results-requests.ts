@@ -1,16 +1,18 @@
-// What the page asks the engine for each state, in two stages, both "latest only": first the state's mesh and its
-// sliders' stops (plan_mesh, answered from the cache while the degrees stay), then what the numbers and bars need
-// (planner, model, chip, matmuls and the pinned plan), on the page's instance, painted at once; then, once the
-// controls rest, the scaling points and (once per chip) the roofline curve, for the charts, in the worker.
+// What the page asks the engine for each state: first the state's mesh and its sliders' stops (plan_mesh, answered
+// from the cache while the degrees stay), then what the numbers and bars need (planner, model, chip, matmuls and the
+// pinned plan), on the page's instance, painted at once ("latest only"); then the scaling points and (once per chip)
+// the roofline curve, for the charts, in the worker: one charts' batch at a time, the next for the latest state, so
+// that while a slider moves the charts follow a batch behind the numbers without queueing up (issue 20: charts at
+// most 50 ms behind). The serving search waits until the controls rest.
 import type { ChipResult, Evaluation, MatmulResult, RooflineResult, ServingResult, TransformerResult } from '../engine/types';
 import { FEATURES, type State } from '../state/params';
 import { pinnedOf } from '../state/pin';
-import { planMeshResult } from '../state/plan-mesh';
+import { planMeshResult, type MeshOutcome } from '../state/plan-mesh';
 import {
   atBookFidelity, chipScenario, mainMatmuls, mainScenario, meshOf, planMeshScenario, rooflineCurveScenarios, scalingDegrees, scalingScenarios, transformerScenario,
   ROOFLINE_INTENSITIES,
 } from '../state/scenario';
-import { isServing, type Planned, type Results } from '../ui/results';
+import { isServing, type ChartsAnswer, type Planned, type Results } from '../ui/results';
 import type { ScalingPoint } from '../state/scenario';
 import type { Answered, EngineSession } from './engine-session';
 import type { Telemetry } from './telemetry';
@@ -20,8 +22,11 @@ type Point = { intensity: number; attainable: number };
 export class ResultsRequests {
   results: Results | null = null;
   private curveCache = new Map<string, Point[]>();
-  private secondaryTimer: ReturnType<typeof setTimeout> | null = null;
-  private chartsAsked = false;
+  private restTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The charts' batch in flight, and the state whose charts are wanted next. */
+  private chartsBusy = false;
+  private chartsNext: State | null = null;
+  private charts: ChartsAnswer | null = null;
 
   /**
    * `changed`: new results to show; `rested`: the controls have rested on `state` (the charts' batch goes then, and
@@ -79,25 +84,28 @@ export class ResultsRequests {
           chip: at<ChipResult>(iChip),
           ops: ops.map(({ op, i }) => ({ op, ev: r[i] as Evaluation<MatmulResult> })),
           pinned: pinned && pinMesh ? { state: pinned, mesh: pinMesh, main: at<Planned>(iPin), chip: at<ChipResult>(iPinChip) } : null,
-          scaling: this.results?.state === state ? this.results.scaling : [],
           curve: this.curveCache.get(curveKey) ?? [],
+          charts: this.charts,
           engineMs: batch.engineMs,
           scenarios: texts.length,
           cached: batch.cached,
           stage: 'primary',
         });
-        // The charts' batch waits until the controls rest (150 ms without a change), so it never delays the next
-        // move's numbers; only the very first charts are asked for at once.
-        if (this.secondaryTimer) clearTimeout(this.secondaryTimer);
-        this.secondaryTimer = setTimeout(() => {
-          this.secondaryTimer = null;
-          if (this.current() !== state) return;
-          this.requestSecondary(state, curveKey);
-          this.rested(state);
-        }, this.chartsAsked ? 150 : 0);
-        this.chartsAsked = true;
+        this.askCharts(state);
+        // What waits until the controls rest (150 ms without a change): the serving search.
+        if (this.restTimer) clearTimeout(this.restTimer);
+        this.restTimer = setTimeout(() => {
+          this.restTimer = null;
+          if (this.current() === state) this.rested(state);
+        }, 150);
       },
       (e: unknown) => this.session.fail(e));
+  }
+
+  /** The worker is up: the charts asked for before it was can go. */
+  workerReady(): void {
+    const next = this.chartsNext;
+    if (next && next === this.current()) this.askCharts(next);
   }
 
   private show(r: Results): void {
@@ -110,26 +118,44 @@ export class ResultsRequests {
     return FEATURES.fidelity && state.values['fid'] === 'book' ? atBookFidelity(sc) : sc;
   }
 
-  /** The charts' batch: the scaling variants' meshes first (the page's instance), then their numbers (the worker). */
-  private requestSecondary(state: State, curveKey: string): void {
-    const variants = scalingDegrees(state);
-    void this.session.evaluate(variants.map(({ deg }) => JSON.stringify(planMeshScenario(state, deg))), 'charts').then(
-      (answers) => {
-        if (!answers || this.results?.state !== state) return;
-        this.requestCharts(state, curveKey, scalingScenarios(state, variants, variants.map(({ deg }, i) => meshOf(state, answers.results[i], deg))));
-      },
-      (e: unknown) => this.telemetry.error('charts', e),
-    );
+  /** The charts of `state`, now if no charts' batch is in flight, else once it is back (the latest state then). */
+  private askCharts(state: State): void {
+    // The worker starts after the page's first numbers: until it is there, the charts wait for it (workerReady).
+    if (this.chartsBusy || !this.session.client) {
+      this.chartsNext = state;
+      return;
+    }
+    this.chartsBusy = true;
+    this.chartsNext = null;
+    const done = (): void => {
+      this.chartsBusy = false;
+      const next = this.chartsNext;
+      if (next && next === this.current()) this.askCharts(next);
+    };
+    this.requestSecondary(state, done);
   }
 
-  private requestCharts(state: State, curveKey: string, points: ScalingPoint[]): void {
+  /** The charts' batch: the scaling variants' meshes first (the page's instance), then their numbers (the worker). */
+  private requestSecondary(state: State, done: () => void): void {
+    const variants = scalingDegrees(state);
+    this.session.answer(variants.map(({ deg }) => JSON.stringify(planMeshScenario(state, deg))), 'charts', (answers) => {
+      if (!answers) return done();
+      const meshes = variants.map(({ deg }, i) => meshOf(state, answers.results[i], deg));
+      this.requestCharts(state, scalingScenarios(state, variants, meshes), meshes[variants.findIndex((v) => v.factor === 1)], done);
+    }, (e: unknown) => {
+      this.telemetry.error('charts', e);
+      done();
+    });
+  }
+
+  private requestCharts(state: State, points: ScalingPoint[], mesh: MeshOutcome | undefined, done: () => void): void {
     const client = this.session.client;
-    if (!client) return;
+    if (!client) return done();
+    const curveKey = JSON.stringify(rooflineCurveScenarios(state)[0]);
     const texts: string[] = [];
     const scaling = points.map((point) => ({ point, i: texts.push(JSON.stringify(this.chartScenario(point.scenario, state))) - 1 }));
     // The frontier is the main replica's sweep: at the book's fidelity it needs that replica at it (issue 22: the
     // toggle moved the scaling chart alone).
-    const mesh = this.results?.mesh;
     const iBook = FEATURES.fidelity && isServing(state) && state.values['fid'] === 'book' && mesh?.ok
       ? texts.push(JSON.stringify(this.chartScenario(mainScenario(state, mesh.plan), state))) - 1 : -1;
     const needCurve = !this.curveCache.has(curveKey);
@@ -137,26 +163,36 @@ export class ResultsRequests {
     if (needCurve) for (const c of rooflineCurveScenarios(state)) texts.push(JSON.stringify(c));
     client.evaluate(texts, 'charts').then(
       (batch) => {
+        done();
         const shown = this.results;
-        if (!batch || shown?.state !== state) return;
+        if (!batch || !shown) return;
         const r = batch.results;
         if (needCurve) {
           const curve = ROOFLINE_INTENSITIES.map((intensity, k) => ({ intensity, attainable: (r[curveStart + k]?.result as RooflineResult | undefined)?.attainable_flops_per_s ?? NaN }))
             .filter((p) => Number.isFinite(p.attainable));
           this.curveCache.set(curveKey, curve);
         }
+        this.charts = {
+          state,
+          scaling: scaling.map(({ point, i }) => ({ point, ev: r[i] as Evaluation<Planned> })),
+          bookServing: iBook >= 0 && r[iBook]?.ok ? (r[iBook]!.result as ServingResult) : undefined,
+        };
+        // The charts may be a batch behind the numbers: the numbers shown stay those of the state on screen.
+        const sameChip = JSON.stringify(rooflineCurveScenarios(shown.state)[0]) === curveKey;
         this.show({
           ...shown,
-          scaling: scaling.map(({ point, i }) => ({ point, ev: r[i] as Evaluation<Planned> })),
-          curve: this.curveCache.get(curveKey) ?? [],
-          bookServing: iBook >= 0 && r[iBook]?.ok ? (r[iBook]!.result as ServingResult) : undefined,
+          charts: this.charts,
+          curve: sameChip ? (this.curveCache.get(curveKey) ?? []) : shown.curve,
           engineMs: shown.engineMs + batch.engineMs,
           scenarios: shown.scenarios + texts.length,
           cached: shown.cached + batch.cached,
           stage: 'secondary',
         });
       },
-      (e: unknown) => this.telemetry.error('charts', e),
+      (e: unknown) => {
+        done();
+        this.telemetry.error('charts', e);
+      },
     );
   }
 }

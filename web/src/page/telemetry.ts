@@ -2,6 +2,7 @@
 // the timing of each slider move from its input event to the frame that paints its numbers.
 import { encodeState } from '../state/url';
 import type { Results } from '../ui/results';
+import type { State } from '../state/params';
 
 /** Test and measurement hooks (read by the browser test; harmless for readers). */
 export interface ScalescopeHooks {
@@ -26,6 +27,8 @@ export interface ScalescopeHooks {
   resultQuery: string;
   /** URL query of the state the charts were last drawn for. */
   chartsQuery?: string;
+  /** Per charts' draw, ms from the paint of that state's numbers in the DOM to the charts showing it (issue 20: ≤ 50). */
+  chartLags: number[];
   /** The last plan search: time in the engine (ms), plans listed and, of those, on the Pareto front. */
   search?: {
     engineMs: number; plans: number; evaluated: number; listed: number; paretoListed: number;
@@ -53,7 +56,9 @@ export interface BatchCost {
 }
 
 export class Telemetry {
-  readonly hooks: ScalescopeHooks = { renders: 0, ready: false, latencies: [], errors: [], stateQuery: '', resultQuery: '' };
+  readonly hooks: ScalescopeHooks = { renders: 0, ready: false, latencies: [], chartLags: [], errors: [], stateQuery: '', resultQuery: '' };
+  /** When each state's numbers reached the DOM (the charts' lag counts from it). */
+  private numbersAt = new WeakMap<State, number>();
   private pendingInputTime: number | null = null;
   /** End of the first frame after the last input (see ScalescopeHooks.latencies). */
   private inputFrameAt = NaN;
@@ -104,6 +109,7 @@ export class Telemetry {
     const t0 = current ? this.pendingInputTime : null;
     if (current) this.pendingInputTime = null;
     const rendered = performance.now();
+    if (current && !this.numbersAt.has(results.state)) this.numbersAt.set(results.state, rendered);
     const update = this.lastUpdateMs;
     const batch = this.lastBatch;
     const engine = results.engineMs;
@@ -117,6 +123,13 @@ export class Telemetry {
         });
       });
     });
+  }
+
+  /** The charts now show `state`. */
+  chartsDrawn(state: State): void {
+    this.hooks.chartsQuery = encodeState(state);
+    const at = this.numbersAt.get(state);
+    if (at !== undefined) this.hooks.chartLags.push(performance.now() - at);
   }
 }
 

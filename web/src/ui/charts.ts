@@ -1,6 +1,7 @@
 // <ss-charts>: the Observable Plot charts — the serving frontier (§5.2), the roofline with the workload's matmuls,
 // and step time (or latency) against chip count — each with its numbers as a table and SVG / PNG downloads. They
-// are drawn a moment after the numbers paint, once the controls rest; plans that do not fit are hollow points.
+// are drawn after the numbers paint, in the frame's idle time (at most 30 ms later), so that while a slider moves
+// they follow the numbers without delaying the next move; plans that do not fit are hollow points.
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { ServingResult, TrainingStepResult } from '../engine/types';
 import { fmtCount, fmtSecondsTick } from '../charts/format';
@@ -8,9 +9,17 @@ import { chartRoot, placeChart } from '../charts/plot-css';
 import { downloadPng, downloadSvg, type ChartLabels } from '../charts/export';
 import { legendOf } from '../charts/legend';
 import type { State } from '../state/params';
-import { isServing, servingOf, type Results } from './results';
+import { isServing, servingOf, type ChartsAnswer, type Results } from './results';
 
 export type PlotsModule = typeof import('../charts/plots');
+
+/** The most a chart's redraw waits for idle time after new numbers (the browser test holds charts ≤ 50 ms behind). */
+const DRAW_WITHIN_MS = 30;
+const whenIdle = (f: () => void, timeout: number): number =>
+  typeof requestIdleCallback === 'function' ? requestIdleCallback(f, { timeout }) : (setTimeout(f, 0) as unknown as number);
+const cancelIdle = (id: number): void => (typeof cancelIdleCallback === 'function' ? cancelIdleCallback(id) : clearTimeout(id));
+/** A reader's input is waiting for the main thread (Chromium's isInputPending; elsewhere, never known). */
+const inputPending = (): boolean => (navigator as { scheduling?: { isInputPending?: () => boolean } }).scheduling?.isInputPending?.() ?? false;
 type ScalingDatum = import('../charts/plots').ScalingDatum;
 
 const CHARTS = ['sweep', 'roofline', 'scaling'] as const;
@@ -36,7 +45,11 @@ export class SsCharts extends LitElement {
   live: State | null = null;
   /** Called with the state whose charts were drawn fresh. */
   onDrawn: (s: State) => void = () => undefined;
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  private pending: number | null = null;
+  /** The answers the charts show: the numbers' (roofline, frontier) and the charts' batch (scaling). */
+  private drawnNumbers: Results | null = null;
+  private drawnCharts: ChartsAnswer | null = null;
+  private lastDrawn: 'numbers' | 'scaling' = 'scaling';
 
   protected override createRenderRoot(): this {
     return this;
@@ -44,34 +57,62 @@ export class SsCharts extends LitElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    if (this.pending !== null) cancelIdle(this.pending);
+    this.pending = null;
   }
 
   protected override updated(_changed: PropertyValues<this>): void {
-    if (this.timer) clearTimeout(this.timer);
-    // Charts (Plot) redraw after the numbers have painted and the controls have rested for a moment.
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.draw();
-    }, this.results?.stage === 'secondary' ? 0 : 100);
+    this.schedule();
+  }
+
+  /**
+   * Plot redraws in idle time after the numbers' frame, one chart per task (4-5 ms each here), once for however many
+   * answers came in meanwhile, and after any input already waiting: while a slider moves the charts follow the numbers
+   * (at most DRAW_WITHIN_MS later) without holding up its next move for long.
+   */
+  private schedule(): void {
+    if (this.pending !== null) return;
+    this.pending = whenIdle(() => {
+      this.pending = null;
+      if (inputPending()) this.schedule();
+      else if (this.drawNext()) this.schedule();
+    }, DRAW_WITHIN_MS);
   }
 
   private chartEl(id: ChartId): HTMLElement | null {
     return this.querySelector<HTMLElement>(`#${id}-chart`);
   }
 
-  private draw(): void {
+  /** Draws the next chart that is out of date: the numbers' (roofline, frontier), then the scaling. True if one was. */
+  private drawNext(): boolean {
     const r = this.results;
     const P = this.plots;
     const root = chartRoot(this);
-    if (!r || !P || !root) return;
+    if (!r || !P || !root) return false;
     const roof = this.chartEl('roofline');
     const scal = this.chartEl('scaling');
-    if (!roof || !scal) return;
-    const fresh = r.stage === 'secondary' && r.state === this.live;
-    scal.classList.toggle('stale', !fresh);
+    if (!roof || !scal) return false;
     const width = Math.max(300, Math.min(760, roof.clientWidth || 640));
+    const charts = r.charts;
+    scal.classList.toggle('stale', charts?.state !== this.live);
+    const numbersDue = r !== this.drawnNumbers;
+    const scalingDue = charts !== null && charts !== this.drawnCharts;
+    // Both due (a slider moving): each in turn, so that neither starves while new numbers come every frame.
+    if (scalingDue && (!numbersDue || this.lastDrawn === 'numbers')) {
+      this.drawnCharts = charts;
+      this.lastDrawn = 'scaling';
+      this.drawScaling(charts, r, P, root, scal, width);
+      return true;
+    }
+    if (!numbersDue) return false;
+    this.drawnNumbers = r;
+    this.lastDrawn = 'numbers';
+    this.drawNumbers(r, P, root, roof, width);
+    return true;
+  }
+
+  /** The roofline of the workload's matmuls, and the serving frontier. */
+  private drawNumbers(r: Results, P: PlotsModule, root: ShadowRoot | Document, roof: HTMLElement, width: number): void {
     const ops = r.ops
       .filter((o) => o.ev.ok && o.ev.result)
       .map((o) => ({ name: o.op.name, intensity: o.ev.result!.intensity_flops_per_byte, attainable: o.ev.result!.attainable_flops_per_s, bound: o.ev.result!.bound }));
@@ -79,7 +120,8 @@ export class SsCharts extends LitElement {
     roof.replaceChildren(r.curve.length ? placeChart(P.rooflineChart(r.curve, ops, ridge, width), root) : document.createTextNode('The engine gave no roofline for this chip.'));
     const sweepEl = this.chartEl('sweep');
     // The frontier at the fidelity the charts show (the book's replica when the toggle says so).
-    const served = (r.state.values['fid'] === 'book' ? r.bookServing : undefined) ?? servingOf(r);
+    const charts = r.charts;
+    const served = (r.state.values['fid'] === 'book' && charts?.state === r.state ? charts.bookServing : undefined) ?? servingOf(r);
     if (sweepEl && served) {
       const pts = (served.sweep ?? []).filter((p) => p.latency_per_token_s > 0 && p.tokens_per_s_per_chip > 0);
       const current = { batch: Number(r.state.values['sbatch']), latency: served.latency_per_token_s, throughput: served.tokens_per_s_per_chip, fits: served.memory.fits };
@@ -87,9 +129,12 @@ export class SsCharts extends LitElement {
         ? placeChart(P.sweepChart(pts, current, width), root)
         : Object.assign(document.createElement('p'), { className: 'muted', textContent: 'No frontier: fewer than two batch sizes fit in HBM at this context.' }));
     }
-    if (!fresh) return;
-    const serving = isServing(r.state);
-    const pts = r.scaling
+  }
+
+  /** Step time (or latency) against chip count, from the last charts' batch (maybe a step behind the numbers). */
+  private drawScaling(charts: ChartsAnswer, r: Results, P: PlotsModule, root: ShadowRoot | Document, scal: HTMLElement, width: number): void {
+    const serving = isServing(charts.state);
+    const pts = charts.scaling
       .filter((s) => s.ev.ok && s.ev.result)
       .map((s) => {
         const res = s.ev.result as TrainingStepResult & ServingResult;
@@ -100,10 +145,10 @@ export class SsCharts extends LitElement {
     if (pts.length >= 2) {
       scal.replaceChildren(placeChart(P.scalingChart(pts, serving ? '↑ Latency per token' : '↑ Step time', fmtSecondsTick, width), root));
     } else {
-      const why = r.scaling.find((s) => !s.ev.ok)?.ev.diagnostics[0]?.message ?? r.main?.diagnostics[0]?.message;
+      const why = charts.scaling.find((s) => !s.ev.ok)?.ev.diagnostics[0]?.message ?? r.main?.diagnostics[0]?.message;
       scal.replaceChildren(Object.assign(document.createElement('p'), { className: 'muted', textContent: why ? `No curve: ${why}` : 'No curve: fewer than two chip counts give a valid plan.' }));
     }
-    this.onDrawn(r.state);
+    this.onDrawn(charts.state);
   }
 
   private svgOf(id: ChartId): SVGSVGElement | null {

@@ -29,16 +29,24 @@ export interface Results extends PlanAnswer {
   ops: { op: MatmulOp; ev: Evaluation<MatmulResult> }[];
   /** The pinned comparison's answer (and its chip, for prices), when one is pinned. */
   pinned: (PlanAnswer & { chip: Evaluation<ChipResult> | null }) | null;
-  scaling: { point: ScalingPoint; ev: Evaluation<Planned> }[];
+  /** The roofline's curve for the chip (asked once per chip). */
   curve: { intensity: number; attainable: number }[];
-  /** Serving with the charts at the book's fidelity: the replica at it, whose sweep the frontier draws. */
-  bookServing?: ServingResult;
+  /** The last charts' batch in: while a slider moves it may be for an earlier state than the numbers. */
+  charts: ChartsAnswer | null;
   engineMs: number;
   /** Scenarios in the last batches and how many the page's cache answered. */
   scenarios: number;
   cached: number;
-  /** 'primary': numbers only; 'secondary': the charts' batch is in too. */
+  /** 'primary': the numbers of `state` came in; 'secondary': a charts' batch did. */
   stage: 'primary' | 'secondary';
+}
+
+/** What the charts draw beyond the numbers: the scaling points and, at the book's fidelity, the serving replica. */
+export interface ChartsAnswer {
+  state: State;
+  scaling: { point: ScalingPoint; ev: Evaluation<Planned> }[];
+  /** Serving with the charts at the book's fidelity: the replica at it, whose sweep the frontier draws. */
+  bookServing?: ServingResult;
 }
 
 export const isServing = (s: State): boolean => s.values['mode'] === 'serving';
