@@ -3,14 +3,13 @@
 #include <cmath>
 
 #include "io/format.h"
-#include "io/json_reader.h"
 #include "planners/serving.h"
 
 namespace scalescope {
 
 namespace {
 
-constexpr int kData = 0, kFsdp = 1, kTensor = 2, kExpert = 4;
+constexpr int kData = 0, kFsdp = 1, kTensor = 2, kPipeline = 3, kExpert = 4, kContext = 5;
 constexpr const char* kKeys[kLayoutStrategies] = {"data", "fsdp", "tensor", "pipeline", "expert", "context"};
 constexpr const char* kLabels[kLayoutStrategies] = {"DP", "FSDP", "TP", "PP", "EP", "CP"};
 // How far from a degree the nearest one the model splits into is looked for, each way (a degree is at most 2^24).
@@ -91,7 +90,7 @@ std::int64_t nearest_split(const DegreeQuestion& q, int s, std::int64_t degree) 
 // The words for the strategy's split problem (at its key, or the experts' TP for TP), for a change's reason.
 std::string split_reason(const DegreeQuestion& q, int s) {
   Diagnostics words;
-  describe_split_problems(q, split_problems(q, s, q.degrees[s]), "/query", words);
+  describe_split_problems(q, "/query", words);
   const std::string key = std::string("/") + kKeys[s];
   for (const Diagnostic& w : words)
     if (w.path.ends_with(key) || (s == kTensor && w.path.ends_with("/expert_tensor"))) return w.message;
@@ -148,17 +147,10 @@ unsigned split_problems(const DegreeQuestion& q) {
   return problems_at(q, q.degrees) & mask;
 }
 
-void describe_split_problems(const DegreeQuestion& q, unsigned problems, const std::string& query_path,
-                             Diagnostics& d) {
+void describe_split_problems(const DegreeQuestion& q, const std::string& query_path, Diagnostics& d) {
   const std::string par = query_path + "/parallelism";
-  if (!q.serving) {
-    describe_plan_problems(training_input(q, q.degrees), problems, query_path, d);
-    return;
-  }
-  // A serving replica's checks word every problem its split has; keep those asked about.
-  Diagnostics all;
-  check_serving_plan(serving_input(q, q.degrees), par, par + "/tensor", all);
-  if (problems != 0) d.insert(d.end(), all.begin(), all.end());
+  if (q.serving) check_serving_plan(serving_input(q, q.degrees), par, par + "/tensor", d);
+  else describe_plan_problems(training_input(q, q.degrees), split_problems(q), query_path, d);
 }
 
 bool balance_chips(DegreeQuestion& q) {
@@ -198,7 +190,7 @@ std::vector<std::int64_t> valid_degrees(const DegreeQuestion& q, int s, const De
 std::vector<DegreeChange> nearest_runnable(DegreeQuestion& q) {
   std::vector<DegreeChange> out;
   // 1. The model's splits, TP first (the experts' checks fold TP in).
-  for (int s : {kTensor, kExpert, 3, 5}) {
+  for (int s : {kTensor, kExpert, kPipeline, kContext}) {
     if (!active_in_mode(q, s) || split_problems(q, s, q.degrees[s]) == 0) continue;
     const std::int64_t to = nearest_split(q, s, q.degrees[s]);
     if (to == 0) continue;

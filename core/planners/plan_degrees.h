@@ -42,9 +42,9 @@ double chips_unit(const DegreeQuestion& q, int skip = -1);
 unsigned split_problems(const DegreeQuestion& q, int strategy, std::int64_t degree);
 // Every strategy's, at the degrees as they are.
 unsigned split_problems(const DegreeQuestion& q);
-// The same in words, at the paths of the query's `parallelism` (and `seq_len`) under `query_path`.
-void describe_split_problems(const DegreeQuestion& q, unsigned problems, const std::string& query_path,
-                             Diagnostics& diagnostics);
+// Every strategy's in words (as training_step and serving word them), at the paths of the query's `parallelism`
+// under `query_path`.
+void describe_split_problems(const DegreeQuestion& q, const std::string& query_path, Diagnostics& diagnostics);
 
 // Sets the balancing degree to chips / chips_unit. False (and nothing changed) when the count does not split.
 bool balance_chips(DegreeQuestion& q);

@@ -131,7 +131,7 @@ Json run_plan_mesh(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   }
   const DegreeMesh mesh = mesh_for_degrees(degree_mesh_input(q));
   if (!mesh.ok) add_diagnostic(problems, "/query/parallelism", mesh.code, mesh.problem);
-  describe_split_problems(q, split_problems(q), "/query", problems);
+  describe_split_problems(q, "/query", problems);
 
   Json out;
   out["runs"] = problems.empty();
