@@ -58,9 +58,15 @@ export function calibrationProfiles() {
   return out;
 }
 
+/** tests/schema/coverage-scenarios.json: scenarios that reach the optional parts of the results. */
+export function coverageScenarios() {
+  return readJson('tests/schema/coverage-scenarios.json').scenarios.map((scenario, i) => ({ source: `tests/schema/coverage-scenarios.json #${i}`, scenario }));
+}
+
 /** Every scenario above that the engine should accept (the golden cases that expect no diagnostics, docs, examples). */
 export function validScenarios() {
   return [
+    ...coverageScenarios(),
     ...goldenCases().filter((c) => c.expectDiagnostics.length === 0).map(({ source, scenario }) => ({ source, scenario })),
     ...docsExamples().filter((e) => e.value && typeof e.value === 'object' && 'query' in e.value).map(({ source, value }) => ({ source, scenario: value })),
     ...exampleScenarios(),

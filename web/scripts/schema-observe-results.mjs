@@ -4,26 +4,17 @@
 // with the JSON types it took, how often it was there when its parent was (every time: required), and for strings
 // the few values seen (an enum?). Objects whose keys are data (a record) show up as many one-off keys.
 //   node web/scripts/schema-observe-results.mjs [build/release/golden_dump] [kind ...]
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { coverageScenarios, evaluateNative, goldenDump } from './schema-corpus.mjs';
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
 const draft = args[0] === '--draft';
 if (draft) args.shift();
-const dump = args[0]?.includes('/') ? args.shift() : path.join(repo, 'build/release/golden_dump');
 const kinds = args;
 
-function lines(args) {
-  const out = spawnSync(dump, args, { maxBuffer: 1 << 30, encoding: 'utf8' });
-  if (out.status !== 0) throw new Error(`${dump} ${args.join(' ')} failed: ${out.stderr}`);
-  return out.stdout.split('\n').filter(Boolean);
-}
-
 const answers = [
-  ...lines([]).map((l) => JSON.parse(l.slice(l.lastIndexOf(' :: {') + 4))),
-  ...lines(['--mutations', '--answers']).map((l) => JSON.parse(l).answer),
+  ...goldenDump([]).map((l) => JSON.parse(l.slice(l.lastIndexOf(' :: {') + 4))),
+  ...goldenDump(['--mutations', '--answers']).map((l) => JSON.parse(l).answer),
+  ...evaluateNative(coverageScenarios().map((c) => c.scenario)),
 ];
 
 // node: {count, types: Map, strings: Set, keys: Map<key, node>, items: node}
