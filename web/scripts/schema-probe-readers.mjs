@@ -38,8 +38,11 @@ function withProbe(doc, pointer) {
 /** The keys the engine read at `pointer` (parsed from its unknown-key diagnostic), or null when it took any key. */
 export function readKeys(answer, pointer) {
   const d = answer.diagnostics.find((x) => x.path === `${pointer}/${PROBE_KEY}` && x.code === 'unknown_key');
-  if (!d) return null;
-  const m = /; valid: (.*)$/.exec(d.message);
+  // A summary reports its default plans' problems in its result, without a path.
+  const problem = Object.values(answer.result ?? {}).flatMap((part) => part?.problems ?? []).find((m) => m.startsWith(`unknown key '${PROBE_KEY}'`));
+  const message = d?.message ?? problem;
+  if (!message) return null;
+  const m = /; valid: (.*)$/.exec(message);
   return m ? m[1].split(', ') : [];
 }
 
