@@ -25,7 +25,7 @@ describe('native results against the result schema', () => {
       kinds.add(answer.query!);
     }
     const scenarios = coverageScenarios();
-    evaluateNative(scenarios.map((s) => s.scenario)).forEach((answer: { ok: boolean; query?: string }, i: number) => {
+    evaluateNative(scenarios.map((s: { scenario: unknown }) => s.scenario)).forEach((answer: { ok: boolean; query?: string }, i: number) => {
       expectValid(scenarios[i]!.source, answer);
       kinds.add(answer.query!);
     });

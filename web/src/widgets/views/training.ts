@@ -2,7 +2,7 @@
 // planner, and a pipeline schedule. Plans and meshes come from src/state/scenario.ts and src/state/mesh.ts.
 import { html, svg, nothing, type TemplateResult } from 'lit';
 import { cssProps } from '../../charts/css-props';
-import type { PlanSearchResult, SearchedPlan, Threshold, TrainingStepResult } from '../../engine/types';
+import type { MlpRooflineResult, PlanSearchResult, SearchedPlan, Threshold, TrainingStepResult } from '../../engine/types';
 import { COLOURS, COMMS_COLOURS, fmtBytes, fmtCount, fmtPercent, fmtSeconds, fmtUsd, sig } from '../../charts/format';
 import { bars } from '../../charts/bars';
 import { AXIS_NAMES, describePlan, planMesh, STRATEGY_LABEL, type MeshPlan } from '../../state/mesh';
@@ -29,26 +29,7 @@ function planFor(s: State): MeshPlan {
 
 // ------------------------------------------------------------------------------------------------ §5.1 figure
 
-interface MlpPoint {
-  batch: number;
-  compute_s: number;
-  fsdp_s: number;
-  tp_s: number;
-  comms_s: number;
-  bound: string;
-}
-
-interface MlpRooflineResult {
-  chips: number;
-  fsdp: number;
-  tp: number;
-  fsdp_axes: number;
-  tp_axes: number;
-  fsdp_optimal_degree?: number;
-  comms_bound_below_batch: number;
-  comms_bound_at_every_batch: boolean;
-  points: MlpPoint[];
-}
+type MlpPoint = MlpRooflineResult['points'][number];
 
 interface MlpData {
   r: MlpRooflineResult;
