@@ -360,39 +360,39 @@ export type PlanSearchQuery = TrainingInput & {
      */
     counts?: {
       /**
-       *  [plans]
+       * Plans in the space. [plans]
        */
       space?: number;
       /**
-       *  [plans]
+       * The cursor's count of plans evaluated so far. [plans]
        */
       evaluated?: number;
       /**
-       *  [plans]
+       * The cursor's count of plans equivalent so far. [plans]
        */
       equivalent?: number;
       /**
-       *  [plans]
+       * The cursor's count of plans valid so far. [plans]
        */
       valid?: number;
       /**
-       *  [plans]
+       * The cursor's count of plans with warnings so far. [plans]
        */
       with_warnings?: number;
       /**
-       *  [plans]
+       * The cursor's count of plans fitting so far. [plans]
        */
       fitting?: number;
       /**
-       *  [plans]
+       * The cursor's count of plans ranked so far. [plans]
        */
       ranked?: number;
       /**
-       *  [plans]
+       * The cursor's count of plans pruned so far. [plans]
        */
       pruned?: number;
       /**
-       *  [plans]
+       * The cursor's count of plans bounded so far. [plans]
        */
       bounded?: number;
     };
@@ -1421,10 +1421,25 @@ export type HfConfig = {
    * [the family's]
    */
   tie_word_embeddings?: boolean | null;
+  /**
+   * MLA: the query's low rank (0: full rank).
+   */
   q_lora_rank?: HfCountOrZero;
+  /**
+   * MLA: the cached latent's width.
+   */
   kv_lora_rank?: HfCount;
+  /**
+   * MLA: query-key width without RoPE.
+   */
   qk_nope_head_dim?: HfCountOrZero;
+  /**
+   * MLA: query-key width with RoPE.
+   */
   qk_rope_head_dim?: HfCountOrZero;
+  /**
+   * MLA: value head width.
+   */
   v_head_dim?: HfCount;
   /**
    * Routed experts (Mixtral, Llama 4, gpt-oss).
@@ -1438,26 +1453,89 @@ export type HfConfig = {
    * Routed experts (DeepSeek).
    */
   n_routed_experts?: HfCount;
+  /**
+   * DeepSeek: shared experts.
+   */
   n_shared_experts?: HfCountOrZero;
+  /**
+   * One expert's MLP width.
+   */
   moe_intermediate_size?: HfCount;
+  /**
+   * Qwen: the shared expert's MLP width.
+   */
   shared_expert_intermediate_size?: HfCountOrZero;
+  /**
+   * Experts each token is routed to (k).
+   */
   num_experts_per_tok?: HfCount;
+  /**
+   * gpt-oss: experts each token is routed to (k).
+   */
   experts_per_token?: HfCount;
+  /**
+   * DeepSeek: leading dense layers.
+   */
   first_k_dense_replace?: HfCountOrZero;
+  /**
+   * DeepSeek: MoE on every this-many layers.
+   */
   moe_layer_freq?: HfCount;
+  /**
+   * Qwen: MoE on every this-many layers.
+   */
   decoder_sparse_step?: HfCount;
+  /**
+   * Qwen: the dense layers' indices.
+   */
   mlp_only_layers?: number[] | null;
+  /**
+   * Llama 4: MoE on every this-many layers.
+   */
   interleave_moe_layer_step?: HfCount;
+  /**
+   * Llama 4: the MoE layers' indices.
+   */
   moe_layers?: number[] | null;
+  /**
+   * Each layer's attention (gpt-oss and others).
+   */
   layer_types?: ('full_attention' | 'sliding_attention' | 'chunked_attention')[] | null;
+  /**
+   * The sliding window's tokens.
+   */
   sliding_window?: HfCount;
+  /**
+   * Qwen: sliding windows from max_window_layers on.
+   */
   use_sliding_window?: boolean | null;
+  /**
+   * Qwen: layers before the sliding windows start.
+   */
   max_window_layers?: HfCountOrZero;
+  /**
+   * Gemma 3: one full-attention layer in this many.
+   */
   sliding_window_pattern?: HfCount;
+  /**
+   * Llama 4: tokens per attention chunk.
+   */
   attention_chunk_size?: HfCount;
+  /**
+   * Llama 4: 1 per layer with RoPE (chunked), 0 without (full attention).
+   */
   no_rope_layers?: unknown[] | null;
+  /**
+   * Llama 4: every this-many layers attends fully.
+   */
   no_rope_layer_interval?: HfCount;
+  /**
+   * DeepSeek: multi-token prediction modules.
+   */
   num_nextn_predict_layers?: HfCountOrZero;
+  /**
+   * DeepSeek: expert groups (node-limited routing, not modelled).
+   */
   n_group?: HfCount;
 };
 /**
