@@ -23,6 +23,24 @@ describe('the schema is the source', () => {
     expect(schemaAssets()).toContain('scenario.schema.json');
   });
 
+  it('whose every key has a one-line description', () => {
+    const undescribed: string[] = [];
+    for (const { key, schema } of readSchemas() as { key: string; schema: unknown }[]) {
+      const walk = (n: unknown, at: string): void => {
+        if (!n || typeof n !== 'object' || at.endsWith('/if')) return;  // a condition describes nothing
+        for (const [k, p] of Object.entries((n as { properties?: Record<string, unknown> }).properties ?? {})) {
+          const q = p as Record<string, unknown>;
+          // A named type ($ref) is described where it is defined; an overlay that only requires keys adds nothing.
+          const overlay = Object.keys(q).every((x) => x === 'required');
+          if (q && typeof q === 'object' && !q['description'] && !(q['$ref'] && !q['type']) && !overlay) undescribed.push(`${key}#${at}/${k}`);
+        }
+        for (const [k, v] of Object.entries(n)) walk(v, `${at}/${k}`);
+      };
+      walk(schema, '');
+    }
+    expect(undescribed).toEqual([]);
+  });
+
   it('whose files are formatted', () => {
     const unformatted = (schemaFiles() as string[]).filter((f) => fs.readFileSync(f, 'utf8') !== formatJson(JSON.parse(fs.readFileSync(f, 'utf8'))) + '\n');
     expect(unformatted.map((f) => path.relative(SCHEMA_DIR, f))).toEqual([]);

@@ -493,20 +493,26 @@ export type PlacedAxisRef = string | PlacedSubAxis;
  * One plan of plans, best first.
  */
 export type SearchedPlan = SearchedPlanCore & {
+  /**
+   * The book's numbers for the same plan.
+   */
   ideal?: {
     /**
-     *  [fraction]
+     * Model FLOPs utilisation. [fraction]
      */
     mfu_frac: number;
     /**
-     *  [s]
+     * One step. [s]
      */
     step_s: number;
     /**
-     *  [s]
+     * Time to train on train_tokens. [s]
      */
     train_time_s: number;
   };
+  /**
+   * Per strategy, its place on the mesh.
+   */
   layout: StrategyLayouts;
   /**
    * On the Pareto front of step time against memory per chip.
@@ -516,8 +522,17 @@ export type SearchedPlan = SearchedPlanCore & {
    * 1 = best.
    */
   rank: number;
+  /**
+   * Ties with the plan above.
+   */
   tie?: {
+    /**
+     * What differs from the plan above.
+     */
     differs: string[];
+    /**
+     * The tied plan's rank.
+     */
     with_rank: number;
   };
   /**
@@ -553,7 +568,13 @@ export type Query =
  * validate()'s answer: the diagnostics alone.
  */
 export type ValidateAnswer = {
+  /**
+   * No errors.
+   */
   ok: boolean;
+  /**
+   * The query kind read.
+   */
   query?:
     | 'summary'
     | 'chip'
@@ -578,6 +599,9 @@ export type ValidateAnswer = {
    * Every problem at once (errors drop the result; warnings keep it).
    */
   diagnostics: Diagnostic[];
+  /**
+   * The engine's version.
+   */
   engine_version: string;
 };
 /**
@@ -605,7 +629,13 @@ export type Diagnostic = {
  * model_json()'s answer: the model a scenario's model object resolves to.
  */
 export type ModelJson = {
+  /**
+   * No errors.
+   */
   ok: boolean;
+  /**
+   * The resolved model.
+   */
   model?: ResolvedModelWithGaps;
   /**
    * Every problem at once (errors drop the result; warnings keep it).
@@ -616,9 +646,21 @@ export type ModelJson = {
  * presets()'s answer (scalescope --presets): every embedded preset and the query kinds.
  */
 export type Presets = {
+  /**
+   * The engine's version.
+   */
   engine_version: string;
+  /**
+   * The embedded hardware presets.
+   */
   hardware: HardwarePresetFile[];
+  /**
+   * The embedded model presets.
+   */
   models: (ModelPresetFile & ResolvedModel)[];
+  /**
+   * The embedded calibration profiles.
+   */
   calibration_profiles: CalibrationProfile[];
   /**
    * The query kinds this build answers.
@@ -2518,25 +2560,37 @@ export type ValidationQuery = {
  * The result of a array query (docs/api.md).
  */
 export type ArrayResult = {
+  /**
+   * The array, in the book's notation.
+   */
   array: string;
   /**
-   *  [bytes]
+   * Bytes over every device (with replication). [bytes]
    */
   bytes_all_devices: number;
   /**
-   *  [bytes]
+   * Bytes of one unsharded copy. [bytes]
    */
   bytes_one_copy: number;
   /**
-   *  [bytes per device]
+   * Bytes of one device's shard. [bytes per device]
    */
   bytes_per_device: number;
+  /**
+   * Which model made the numbers.
+   */
   fidelity?: Fidelity;
   /**
-   *  [s]
+   * Loading one device's shard from HBM. [s]
    */
   hbm_load_s: number;
+  /**
+   * One device's shard's shape.
+   */
   local_shape: number[];
+  /**
+   * Copies of each element.
+   */
   replication: number;
 };
 /**
@@ -2544,137 +2598,283 @@ export type ArrayResult = {
  */
 export type BoundsResult = {
   /**
-   *  [FLOPs/byte]
+   * ICI critical intensity C / W_ici (§2.9). [FLOPs/byte]
    */
   alpha_ici_flops_per_byte?: number;
   /**
-   *  [FLOPs/byte]
+   * Scale-out critical intensity C / W_nic (§2.9.8). [FLOPs/byte]
    */
   alpha_scale_out_flops_per_byte?: number;
   /**
-   *  [FLOPs/byte]
+   * NVLink critical intensity C / W_nvlink (§2.9.8). [FLOPs/byte]
    */
   alpha_scale_up_flops_per_byte?: number;
   /**
-   *  [chips]
+   * Chips. [chips]
    */
   chips: number;
+  /**
+   * F.
+   */
   d_ff?: number;
   /**
-   *  [tokens per slice]
+   * DCN data parallelism's minimum tokens per slice. [tokens per slice]
    */
   dcn_min_tokens_per_slice?: number;
   /**
-   *  [tokens]
+   * The smallest global batch that keeps DP/FSDP compute-bound. [tokens]
    */
   dp_fsdp_min_global_batch_tokens: number;
   /**
+   * DP/FSDP's minimum tokens per chip for 1, 2, 3 axes (§2.9.1).
+   *
    * Items:  [tokens per chip]
    */
   dp_fsdp_min_tokens_per_chip_by_axes?: number[];
   /**
-   *  [tokens per GPU]
+   * DP/FSDP's minimum tokens per GPU across domains. [tokens per GPU]
    */
   dp_fsdp_min_tokens_per_gpu_across_domains?: number;
   /**
-   *  [tokens per GPU]
+   * The same at this cluster's size ((X-1)/X). [tokens per GPU]
    */
   dp_fsdp_min_tokens_per_gpu_at_this_size?: number;
   /**
-   *  [tokens per GPU]
+   * DP/FSDP's minimum tokens per GPU inside a domain. [tokens per GPU]
    */
   dp_fsdp_min_tokens_per_gpu_in_domain?: number;
   /**
-   *  [tokens per GPU]
+   * Across domains, with a replica spanning several nodes. [tokens per GPU]
    */
   dp_fsdp_min_tokens_per_gpu_with_model_span?: number;
+  /**
+   * Which model made the numbers.
+   */
   fidelity?: Fidelity;
+  /**
+   * X_opt (§2.9).
+   */
   fsdp_optimal_degree?: number;
+  /**
+   * The most chips a batch keeps compute-bound, per strategy.
+   */
   max_chips_compute_bound?: {
     /**
-     *  [slices]
+     * Slices it spans over DCN. [slices]
      */
     dcn_slices?: number;
+    /**
+     * DP/FSDP across domains.
+     */
     dp_fsdp_across_domains?: number;
+    /**
+     * DP/FSDP on the axes.
+     */
     dp_fsdp_by_axes?: number[];
+    /**
+     * DP/FSDP inside one domain.
+     */
     dp_fsdp_in_domain?: number;
+    /**
+     * FSDP x TP (Aug-2025).
+     */
     fsdp_tp?: number;
+    /**
+     * FSDP x TP (Feb-2025 sum).
+     */
     fsdp_tp_feb2025_sum?: number;
   };
   /**
-   *  [tokens per chip]
+   * Mixed FSDP+TP minimum tokens per chip (Aug-2025 max model). [tokens per chip]
    */
   mixed_min_tokens_per_chip?: number;
   /**
-   *  [tokens per chip]
+   * The same with the Feb-2025 sum model. [tokens per chip]
    */
   mixed_min_tokens_per_chip_feb2025_sum?: number;
+  /**
+   * (E + shared) / (k + shared).
+   */
   moe_factor: number;
   /**
-   *  [tokens per chip]
+   * Tokens per chip. [tokens per chip]
    */
   tokens_per_chip?: number;
+  /**
+   * TP at X_opt.
+   */
   tp_degree_at_optimum?: number;
+  /**
+   * The largest TP that stays compute-bound (§2.9.3).
+   */
   tp_max_degree?: number;
+  /**
+   * Across NVLink domains.
+   */
   tp_max_degree_across_domains?: number;
+  /**
+   * Inside an NVLink domain.
+   */
   tp_max_degree_in_domain?: number;
 };
 /**
  * The result of a calibrate query (docs/api.md).
  */
 export type CalibrateResult = {
+  /**
+   * Which model made the numbers.
+   */
   fidelity?: Fidelity;
+  /**
+   * Fits in HBM.
+   */
   fits: {
+    /**
+     * Every fit converged.
+     */
     converged: boolean;
+    /**
+     * The cost.
+     */
     cost: number;
+    /**
+     * The objective before the fit.
+     */
     initial_cost: number;
+    /**
+     * Iterations run.
+     */
     iterations: number;
+    /**
+     * The kind.
+     */
     kind: string;
+    /**
+     * How the fit stopped.
+     */
     message: string;
+    /**
+     * The largest gradient component where the fit stopped.
+     */
     projected_gradient: number;
+    /**
+     * Runs.
+     */
     runs: number;
+    /**
+     * How the fit stopped.
+     */
     stop: 'converged' | 'stalled' | 'iteration_limit' | 'work_limit';
+    /**
+     * training or serving.
+     */
     task: string;
+    /**
+     * Work units spent.
+     */
     work: number;
   }[];
+  /**
+   * The fitted profiles.
+   */
   profiles: CalibrationProfile[];
+  /**
+   * Runs.
+   */
   runs: RunOutcome[];
+  /**
+   * Statistics per chip kind, task and split.
+   */
   summary: SummaryRow[];
 };
 /**
  * One run predicted by the book and the calibrated model, with the errors.
  */
 export type RunOutcome = {
+  /**
+   * dense or moe (all: every run).
+   */
   architecture: string;
+  /**
+   * The book's error statistics.
+   */
   book: number;
   /**
-   *  [fraction]
+   * The book's error on the run. [fraction]
    */
   book_error_frac: number;
+  /**
+   * The calibrated model's error statistics.
+   */
   calibrated: number;
   /**
-   *  [fraction]
+   * The calibrated model's error on the run. [fraction]
    */
   calibrated_error_frac: number;
+  /**
+   * The run is excluded from the statistics.
+   */
   excluded: string;
+  /**
+   * The run's family.
+   */
   family: string;
+  /**
+   * The id.
+   */
   id: string;
+  /**
+   * The kind.
+   */
   kind: string;
+  /**
+   * The measured value.
+   */
   measured: number;
+  /**
+   * step_s or throughput_tok_s.
+   */
   metric: 'step_s' | 'throughput_tok_s';
+  /**
+   * The calibration profile used.
+   */
   profile: string;
+  /**
+   * fit or held.
+   */
   split: string;
+  /**
+   * training or serving.
+   */
   task: string;
 };
 /**
  * The error statistics per chip kind, task and split.
  */
 export type SummaryRow = {
+  /**
+   * dense or moe (all: every run).
+   */
   architecture: string;
+  /**
+   * The book's error statistics.
+   */
   book: ErrorStats;
+  /**
+   * The calibrated model's error statistics.
+   */
   calibrated: ErrorStats;
+  /**
+   * The kind.
+   */
   kind: string;
+  /**
+   * fit or held.
+   */
   split: string;
+  /**
+   * training or serving.
+   */
   task: string;
 };
 /**
@@ -2682,24 +2882,27 @@ export type SummaryRow = {
  */
 export type ErrorStats = {
   /**
-   *  [fraction]
+   * Largest absolute error. [fraction]
    */
   max_abs_frac: number;
   /**
-   *  [fraction]
+   * Median absolute error. [fraction]
    */
   median_abs_frac: number;
   /**
-   *  [fraction]
+   * Share of runs predicted faster than measured. [fraction]
    */
   optimistic_frac: number;
   /**
-   *  [fraction]
+   * 90th percentile absolute error. [fraction]
    */
   p90_abs_frac: number;
+  /**
+   * Runs.
+   */
   runs: number;
   /**
-   *  [fraction]
+   * Median signed error. [fraction]
    */
   signed_median_frac: number;
 };
@@ -2707,33 +2910,87 @@ export type ErrorStats = {
  * Dense peak per dtype the chip runs. [FLOP/s]
  */
 export type PeakFlopsPerDtype = {
+  /**
+   * fp32.
+   */
   fp32?: number;
+  /**
+   * bf16.
+   */
   bf16?: number;
+  /**
+   * fp8.
+   */
   fp8?: number;
+  /**
+   * int8.
+   */
   int8?: number;
+  /**
+   * int4.
+   */
   int4?: number;
+  /**
+   * fp4.
+   */
   fp4?: number;
 };
 /**
  * FLOPs per dollar per dtype (§3.8 #77). [FLOPs/USD]
  */
 export type FlopsPerUsd = {
+  /**
+   * fp32.
+   */
   fp32?: number;
+  /**
+   * bf16.
+   */
   bf16?: number;
+  /**
+   * fp8.
+   */
   fp8?: number;
+  /**
+   * int8.
+   */
   int8?: number;
+  /**
+   * int4.
+   */
   int4?: number;
+  /**
+   * fp4.
+   */
   fp4?: number;
 };
 /**
  * HBM critical intensity per dtype (§1.3). [FLOPs/byte]
  */
 export type HbmCriticalIntensity = {
+  /**
+   * fp32.
+   */
   fp32?: number;
+  /**
+   * bf16.
+   */
   bf16?: number;
+  /**
+   * fp8.
+   */
   fp8?: number;
+  /**
+   * int8.
+   */
   int8?: number;
+  /**
+   * int4.
+   */
   int4?: number;
+  /**
+   * fp4.
+   */
   fp4?: number;
 };
 /**
@@ -2741,177 +2998,225 @@ export type HbmCriticalIntensity = {
  */
 export type ChipResult = {
   /**
-   *  [FLOPs/byte]
+   * DCN critical intensity. [FLOPs/byte]
    */
   dcn_critical_intensity_flops_per_byte?: number;
   /**
-   *  [bytes/s]
+   * One NVLink domain's egress. [bytes/s]
    */
   domain_egress_unidir_bytes_per_s?: number;
+  /**
+   * Which model made the numbers.
+   */
   fidelity?: Fidelity;
+  /**
+   * FLOPs per dollar (§3.8 #77).
+   */
   flops_per_usd: FlopsPerUsd;
   /**
-   *  [fraction]
+   * The geometry's peak over the preset's. [fraction]
    */
   geometry_to_preset_peak_frac?: number;
   /**
-   *  [bytes/s]
+   * HBM bandwidth. [bytes/s]
    */
   hbm_bandwidth_bytes_per_s: number;
   /**
-   *  [bytes]
+   * HBM capacity. [bytes]
    */
   hbm_capacity_bytes: number;
   /**
-   *  [tokens]
+   * The bf16 batch above which a matmul is compute-bound. [tokens]
    */
   hbm_critical_batch_bf16_tokens: number;
+  /**
+   * HBM critical intensity per dtype (§1.3).
+   */
   hbm_critical_intensity_flops_per_byte: HbmCriticalIntensity;
   /**
-   *  [FLOPs/byte]
+   * Host link critical intensity. [FLOPs/byte]
    */
   host_critical_intensity_flops_per_byte: number;
   /**
-   *  [bytes/s per axis]
+   * ICI bandwidth per axis, both directions. [bytes/s per axis]
    */
   ici_bidir_bytes_per_s_per_axis?: number;
   /**
-   *  [FLOPs/byte]
+   * ICI critical intensity. [FLOPs/byte]
    */
   ici_critical_intensity_flops_per_byte?: number;
   /**
-   *  [bytes per hop]
+   * Below this many bytes one hop is latency-bound (§2.5). [bytes per hop]
    */
   ici_latency_bound_bytes_per_hop?: number;
+  /**
+   * The id.
+   */
   id: string;
+  /**
+   * The kind.
+   */
   kind: string;
   /**
-   *  [FLOPs per unit per cycle]
+   * One matrix unit's FLOPs per cycle. [FLOPs per unit per cycle]
    */
   matrix_flops_per_unit_per_cycle?: number;
   /**
-   *  [params]
+   * Largest model pure DP holds (HBM / 10 bytes). [params]
    */
   max_params_pure_dp: number;
+  /**
+   * The name.
+   */
   name: string;
+  /**
+   * The memories below HBM.
+   */
   on_chip: {
     /**
-     *  [bytes/s]
+     * L2 bandwidth. [bytes/s]
      */
     l2_bandwidth_bytes_per_s?: number;
     /**
-     *  [bytes]
+     * L2 per chip. [bytes]
      */
     l2_bytes?: number;
     /**
-     *  [bytes]
+     * Registers per chip. [bytes]
      */
     register_bytes?: number;
     /**
-     *  [bytes per SM]
+     * Registers per SM. [bytes per SM]
      */
     register_bytes_per_sm?: number;
+    /**
+     * SMs.
+     */
     sm_count?: number;
     /**
-     *  [bytes]
+     * Shared memory per chip. [bytes]
      */
     smem_bytes?: number;
     /**
-     *  [bytes per SM]
+     * Shared memory per SM. [bytes per SM]
      */
     smem_bytes_per_sm?: number;
     /**
-     *  [bytes]
+     * Vector registers per chip. [bytes]
      */
     vector_register_bytes?: number;
     /**
-     *  [bytes per core]
+     * Vector registers per core. [bytes per core]
      */
     vector_register_bytes_per_core?: number;
     /**
-     *  [bytes/s]
+     * VMEM bandwidth. [bytes/s]
      */
     vmem_bandwidth_bytes_per_s?: number;
     /**
-     *  [bytes]
+     * VMEM per chip. [bytes]
      */
     vmem_bytes?: number;
   };
   /**
-   *  [FLOPs/byte]
+   * On-chip critical intensity. [FLOPs/byte]
    */
   on_chip_critical_intensity_flops_per_byte?: number;
   /**
-   *  [FLOP/s]
+   * 2 x MACs x units x clock. [FLOP/s]
    */
   peak_bf16_flops_per_s_from_geometry?: number;
+  /**
+   * Peak FLOP/s.
+   */
   peak_flops_per_s: PeakFlopsPerDtype;
   /**
-   *  [USD per chip hour]
+   * Price. [USD per chip hour]
    */
   price_usd_per_chip_hour: number;
   /**
-   *  [FLOPs/byte]
+   * Scale-out critical intensity. [FLOPs/byte]
    */
   scale_out_critical_intensity_flops_per_byte?: number;
   /**
-   *  [FLOPs/byte]
+   * NVLink critical intensity. [FLOPs/byte]
    */
   scale_up_critical_intensity_flops_per_byte?: number;
+  /**
+   * 2C / W_link (§2.1).
+   */
   two_chip_contracting_dim_threshold?: number;
   /**
-   *  [Hz]
+   * The clock the vector peak implies with FMAs. [Hz]
    */
   vector_clock_hz_if_fma?: number;
   /**
-   *  [FLOPs/byte]
+   * Vector critical intensity. [FLOPs/byte]
    */
   vector_critical_intensity_flops_per_byte?: number;
   /**
-   *  [FLOP/s]
+   * fp32 vector throughput. [FLOP/s]
    */
   vector_flops_per_s?: number;
+  /**
+   * fp32 vector lanes.
+   */
   vector_lanes?: number;
+  /**
+   * Vector over matrix peak.
+   */
   vector_to_matrix_ratio?: number;
 };
 /**
  * The result of a collective query (docs/api.md).
  */
 export type CollectiveResult = {
+  /**
+   * The mesh axes the collective spans.
+   */
   axes: string[];
   /**
-   *  [s]
+   * The bandwidth term: bytes over the links. [s]
    */
   bandwidth_s: number;
   /**
-   *  [bytes]
+   * Bytes moved or stored. [bytes]
    */
   bytes: number;
   /**
-   *  [bytes per device]
+   * Bytes of one device's shard of V. [bytes per device]
    */
   bytes_per_device_shard: number;
   /**
-   *  [devices]
+   * Devices in one group. [devices]
    */
   devices_in_group: number;
   /**
-   *  [bytes/s]
+   * Bytes per second the collective achieves. [bytes/s]
    */
   effective_bandwidth_bytes_per_s: number;
+  /**
+   * Which model made the numbers.
+   */
   fidelity?: Fidelity;
   /**
-   *  [s]
+   * The latency term. [s]
    */
   latency_s: number;
+  /**
+   * The collective.
+   */
   op: 'all_gather' | 'reduce_scatter' | 'all_reduce' | 'all_to_all';
+  /**
+   * Bandwidth- or latency-bound.
+   */
   regime: 'bandwidth' | 'latency';
   /**
-   *  [s]
+   * Time. [s]
    */
   time_s: number;
   /**
-   *  [fraction]
+   * Share of the dense traffic (ragged AllToAll). [fraction]
    */
   traffic_fraction: number;
 };
@@ -2920,51 +3225,63 @@ export type CollectiveResult = {
  */
 export type MatmulResult = {
   /**
-   *  [FLOP/s]
+   * The roofline: min(peak, intensity x bandwidth). [FLOP/s]
    */
   attainable_flops_per_s: number;
   /**
-   *  [bytes/s]
+   * The memory bandwidth used. [bytes/s]
    */
   bandwidth_bytes_per_s: number;
+  /**
+   * What binds.
+   */
   bound: string;
   /**
-   *  [bytes]
+   * Bytes moved or stored. [bytes]
    */
   bytes: number;
+  /**
+   * (C/W) x bytes per weight / 2 (§2.1).
+   */
   compute_bound_batch_approx: number;
+  /**
+   * The batch where compute time equals memory time (0: never).
+   */
   compute_bound_batch_exact: number;
   /**
-   *  [s]
+   * Compute time. [s]
    */
   compute_s: number;
   /**
-   *  [FLOPs/byte]
+   * Peak over bandwidth: above it, compute binds. [FLOPs/byte]
    */
   critical_intensity_flops_per_byte: number;
+  /**
+   * Which model made the numbers.
+   */
   fidelity?: Fidelity;
   /**
-   *  [FLOPs]
+   * FLOPs. [FLOPs]
    */
   flops: number;
   /**
-   *  [FLOPs/byte]
+   * FLOPs per byte moved. [FLOPs/byte]
    */
   intensity_flops_per_byte: number;
   /**
-   *  [s]
+   * Perfect overlap: the max of the terms. [s]
    */
   lower_bound_s: number;
   /**
-   *  [s]
+   * Memory time. [s]
    */
   memory_s: number;
   /**
-   *  [FLOP/s]
+   * Peak FLOP/s. [FLOP/s]
    */
   peak_flops_per_s: number;
   /**
-   *  [s]
+   * No overlap: the sum of the terms. [s]
    */
   upper_bound_s: number;
 };
@@ -2973,70 +3290,151 @@ export type MatmulResult = {
  */
 export type MlpRooflineResult = {
   /**
-   *  [chips]
+   * Chips. [chips]
    */
   chips: number;
+  /**
+   * Communication binds at every batch.
+   */
   comms_bound_at_every_batch: boolean;
+  /**
+   * Below this batch, communication binds.
+   */
   comms_bound_below_batch: number;
+  /**
+   * Which model made the numbers.
+   */
   fidelity?: Fidelity;
+  /**
+   * FSDP.
+   */
   fsdp: number;
+  /**
+   * M_X.
+   */
   fsdp_axes: number;
+  /**
+   * X_opt (§2.9).
+   */
   fsdp_optimal_degree: number;
+  /**
+   * One point per batch.
+   */
   points: {
+    /**
+     * Sequences (or tokens) in the batch.
+     */
     batch: number;
+    /**
+     * What binds.
+     */
     bound: string;
     /**
-     *  [s]
+     * Communication time. [s]
      */
     comms_s: number;
     /**
-     *  [s]
+     * Compute time. [s]
      */
     compute_s: number;
     /**
-     *  [s]
+     * FSDP's comms. [s]
      */
     fsdp_s: number;
     /**
-     *  [s]
+     * TP comms. [s]
      */
     tp_s: number;
   }[];
+  /**
+   * TP degree.
+   */
   tp: number;
+  /**
+   * M_Y.
+   */
   tp_axes: number;
 };
 /**
  * The result of a plan_search query (docs/api.md).
  */
 export type PlanSearchResult = {
+  /**
+   * The calibration behind the numbers.
+   */
   calibration?: CalibrationInfo;
+  /**
+   * The whole space was searched.
+   */
   complete: boolean;
+  /**
+   * How many plans each stage saw.
+   */
   counts: SearchCounts;
+  /**
+   * While not complete: pass it back as resume.
+   */
   cursor?: {
+    /**
+     * How many plans each stage saw.
+     */
     counts: SearchCounts;
+    /**
+     * The next plan's index.
+     */
     next: number;
+    /**
+     * Indices of the plans kept.
+     */
     retained: number[];
   };
+  /**
+   * Plans or deployments evaluated.
+   */
   evaluated: number;
+  /**
+   * Which model made the numbers.
+   */
   fidelity?: Fidelity;
+  /**
+   * Plans or deployments that fit.
+   */
   fitting: number;
+  /**
+   * What best means.
+   */
   objective: string;
   /**
    * The front, fastest first, memory falling (at most 200 listed).
    */
   pareto: SearchedPlanCore[];
+  /**
+   * Plans on the front.
+   */
   pareto_size: number;
   /**
    * The best plans, best first.
    */
   plans: SearchedPlan[];
   /**
-   *  [fraction]
+   * Share of the space searched. [fraction]
    */
   progress_frac: number;
+  /**
+   * Plans in the space.
+   */
   space: number;
+  /**
+   * How the space was built.
+   */
   space_breakdown: {
+    /**
+     * Combinations of degrees in the space.
+     */
     degree_combinations: number;
+    /**
+     * Layouts in the space.
+     */
     layouts: number;
     /**
      * Degree combinations left out, per reason.
@@ -3044,22 +3442,34 @@ export type PlanSearchResult = {
     rejected_by: {
       [k: string]: number;
     };
+    /**
+     * Combinations left out.
+     */
     rejected_degree_combinations: number;
   };
+  /**
+   * What stopped the chunk.
+   */
   stopped_by?: 'chunk_plans' | 'work_limit';
+  /**
+   * Plans that can run.
+   */
   valid: number;
 };
 /**
  * How a calibrated number was made: the profile, and how well it predicted published runs it was not fitted on.
  */
 export type CalibrationInfo = {
+  /**
+   * The out-of-sample error and where it holds.
+   */
   error_band: {
     /**
-     *  [fraction]
+     * Largest absolute error. [fraction]
      */
     max_frac: number;
     /**
-     *  [fraction]
+     * Median absolute error. [fraction]
      */
     median_frac: number;
     /**
@@ -3067,16 +3477,19 @@ export type CalibrationInfo = {
      */
     outside: string[];
     /**
-     *  [fraction]
+     * 90th percentile absolute error. [fraction]
      */
     p90_frac: number;
+    /**
+     * Runs.
+     */
     runs: number;
     /**
      * fitted: inside the fit runs' span (the sibling band); transfer: outside it, or a chip without runs of its own; unrecorded: a profile without a fitted_scope.
      */
     scope: 'fitted' | 'transfer' | 'unrecorded';
     /**
-     *  [fraction]
+     * Median signed error. [fraction]
      */
     signed_median_frac: number;
     /**
@@ -3084,11 +3497,29 @@ export type CalibrationInfo = {
      */
     text: string;
   };
+  /**
+   * The calibration profile used.
+   */
   profile: {
+    /**
+     * The chip has no profile of its own: its family's is used.
+     */
     family_fallback?: boolean;
+    /**
+     * The runs it was fitted on.
+     */
     fitted_on: string[];
+    /**
+     * The id.
+     */
     id: string;
+    /**
+     * The name.
+     */
     name: string;
+    /**
+     * The source.
+     */
     source: string;
   };
   /**
@@ -3096,17 +3527,20 @@ export type CalibrationInfo = {
    */
   what_if?: {
     /**
-     *  [fraction]
+     * Of the fitted FLOP rate. [fraction]
      */
     flops_frac: number;
     /**
-     *  [fraction]
+     * Of the fitted HBM rate. [fraction]
      */
     hbm_frac: number;
     /**
-     *  [fraction]
+     * Of the fitted link rates. [fraction]
      */
     network_frac: number;
+    /**
+     * In a sentence.
+     */
     text: string;
   };
 };
@@ -3114,83 +3548,161 @@ export type CalibrationInfo = {
  * How many plans of the space each stage saw.
  */
 export type SearchCounts = {
+  /**
+   * Ranked plans the calibrated search never priced: their bound could not win.
+   */
   bounded: number;
+  /**
+   * Layouts skipped: every collective costs what an earlier one's does.
+   */
   equivalent: number;
+  /**
+   * Plans or deployments evaluated.
+   */
   evaluated: number;
+  /**
+   * Plans or deployments that fit.
+   */
   fitting: number;
+  /**
+   * Ranked plans another beats in step and memory.
+   */
   pruned: number;
+  /**
+   * Plans ranked.
+   */
   ranked: number;
+  /**
+   * Plans in the space.
+   */
   space: number;
+  /**
+   * Plans that can run.
+   */
   valid: number;
+  /**
+   * Plans with a warning.
+   */
   with_warnings: number;
 };
 /**
  * A plan as plan_search writes it, in plans and in the Pareto front.
  */
 export type SearchedPlanCore = {
+  /**
+   * The threshold with the smallest margin.
+   */
   binding: string;
+  /**
+   * What binds.
+   */
   bound: string;
+  /**
+   * The term that sets the step.
+   */
   critical: string;
+  /**
+   * Each strategy's degree.
+   */
   degrees: Degrees;
+  /**
+   * Fits in HBM.
+   */
   fits: boolean;
   /**
-   *  [bytes]
+   * What lives in host memory (offload). [bytes]
    */
   host_bytes: number;
+  /**
+   * Its ordinal in the space.
+   */
   index: number;
   /**
-   *  [bytes]
+   * Memory per chip. [bytes]
    */
   memory_bytes: number;
   /**
    * GPU plans: the mesh the plan runs on (one axis per strategy piece, outermost first).
    */
   mesh?: {
+    /**
+     * A name per axis.
+     */
     axis_names: string[];
+    /**
+     * Chips per axis.
+     */
     shape: number[];
   };
   /**
-   *  [fraction]
+   * Model FLOPs utilisation. [fraction]
    */
   mfu_frac: number;
   /**
-   *  [sequences]
+   * The microbatch in whole sequences. [sequences]
    */
   microbatch_sequences: number;
+  /**
+   * Host offload.
+   */
   offload: {
+    /**
+     * Saved activations go to the host and back.
+     */
     activations: boolean;
+    /**
+     * Adam's moments live on the host.
+     */
     optimizer: boolean;
   };
+  /**
+   * The plan's parallelism, ready for a query.
+   */
   parallelism: PlanParallelism;
+  /**
+   * The matmul precision.
+   */
   precision: {
+    /**
+     * The matmul precision.
+     */
     matmul: MatmulPrecision;
   };
+  /**
+   * The remat policy.
+   */
   remat: Remat;
   /**
-   *  [s]
+   * One step. [s]
    */
   step_s: number;
   /**
-   *  [tokens/s]
+   * Tokens per second. [tokens/s]
    */
   tokens_per_s: number;
   /**
-   *  [s]
+   * Time to train on train_tokens. [s]
    */
   train_time_s: number;
   /**
-   *  [USD]
+   * Cost to train on train_tokens. [USD]
    */
   train_usd: number;
   /**
-   *  [USD per step]
+   * Dollars per step. [USD per step]
    */
   usd_per_step: number;
   /**
    * A capacity the search tried: the MoE settings that reproduce the plan.
    */
   moe?: {
+    /**
+     * Each expert takes at most this many times its mean tokens (0: dropless).
+     */
     capacity_factor: number;
+    /**
+     * Past the capacity: dropless, drop or pad.
+     */
     token_policy: string;
   };
 };
@@ -3231,11 +3743,29 @@ export type Degrees = {
  * A plan as the engine writes it, ready for a training_step query: each strategy on whole mesh axes or sub-axes, and its settings.
  */
 export type PlanParallelism = {
+  /**
+   * Data parallelism.
+   */
   data?: PlacedAxisRef[];
+  /**
+   * FSDP.
+   */
   fsdp?: PlacedAxisRef[];
+  /**
+   * Tensor parallelism.
+   */
   tensor?: PlacedAxisRef[];
+  /**
+   * Pipeline parallelism.
+   */
   pipeline?: PlacedAxisRef[];
+  /**
+   * Expert parallelism.
+   */
   expert?: PlacedAxisRef[];
+  /**
+   * Context parallelism.
+   */
   context?: PlacedAxisRef[];
   /**
    * ZeRO stage.
@@ -3245,6 +3775,9 @@ export type PlanParallelism = {
    * Sequence parallelism with TP.
    */
   sequence_parallel?: boolean;
+  /**
+   * The pipeline schedule.
+   */
   pipeline_schedule?: PipelineSchedule;
   /**
    * Model chunks per stage.
@@ -3254,6 +3787,9 @@ export type PlanParallelism = {
    * Microbatches per step.
    */
   microbatches?: number;
+  /**
+   * Context parallelism's variant.
+   */
   context_variant?: ContextVariant;
   /**
    * The experts' own TP degree.
@@ -3281,11 +3817,29 @@ export type PlacedSubAxis = {
  * Per strategy used, its place on the mesh.
  */
 export type StrategyLayouts = {
+  /**
+   * Data parallelism.
+   */
   data?: StrategyLayout;
+  /**
+   * FSDP.
+   */
   fsdp?: StrategyLayout;
+  /**
+   * Tensor parallelism.
+   */
   tensor?: StrategyLayout;
+  /**
+   * Pipeline parallelism.
+   */
   pipeline?: StrategyLayout;
+  /**
+   * Expert parallelism.
+   */
   expert?: StrategyLayout;
+  /**
+   * Context parallelism.
+   */
   context?: StrategyLayout;
 };
 /**
@@ -3293,30 +3847,45 @@ export type StrategyLayouts = {
  */
 export type StrategyLayout = {
   /**
-   *  [bytes/s]
+   * Bytes per second an AllGather over this strategy's group achieves. [bytes/s]
    */
   all_gather_bandwidth_bytes_per_s: number;
   /**
-   *  [slices]
+   * Slices it spans over DCN. [slices]
    */
   dcn_slices: number;
+  /**
+   * The strategy's degree.
+   */
   degree: number;
   /**
    * GPU: the GPUs one group spans. [GPUs]
    */
   gpus_spanned?: number;
+  /**
+   * ICI axes it spans.
+   */
   ici_axes: number;
   /**
    * GPU: the NVLink domains one group spans.
    */
   nvlink_domains_spanned?: number;
+  /**
+   * The pieces of the mesh it runs on.
+   */
   pieces: LayoutPiece[];
 };
 /**
  * A piece of the mesh a strategy runs on: size chips of an axis, stride apart.
  */
 export type LayoutPiece = {
+  /**
+   * The mesh axis.
+   */
   axis: string;
+  /**
+   * The whole axis's size.
+   */
   axis_size: number;
   /**
    * TPU: groups interleaved on the same links.
@@ -3326,7 +3895,13 @@ export type LayoutPiece = {
    * TPU: the group closes through the wraparound.
    */
   ring?: boolean;
+  /**
+   * Chips in the piece.
+   */
   size: number;
+  /**
+   * Its place on the axis.
+   */
   stride: number;
   /**
    * The DCN axis between slices.
@@ -3338,49 +3913,55 @@ export type LayoutPiece = {
  */
 export type RooflineResult = {
   /**
-   *  [FLOP/s]
+   * The roofline: min(peak, intensity x bandwidth). [FLOP/s]
    */
   attainable_flops_per_s: number;
   /**
-   *  [bytes/s]
+   * The memory bandwidth used. [bytes/s]
    */
   bandwidth_bytes_per_s: number;
+  /**
+   * What binds.
+   */
   bound: string;
   /**
-   *  [bytes per chip]
+   * Bytes per chip. [bytes per chip]
    */
   bytes_per_chip: number;
   /**
-   *  [s]
+   * Compute time. [s]
    */
   compute_s: number;
   /**
-   *  [FLOPs/byte]
+   * Peak over bandwidth: above it, compute binds. [FLOPs/byte]
    */
   critical_intensity_flops_per_byte: number;
+  /**
+   * Which model made the numbers.
+   */
   fidelity?: Fidelity;
   /**
-   *  [FLOPs per chip]
+   * FLOPs per chip. [FLOPs per chip]
    */
   flops_per_chip: number;
   /**
-   *  [FLOPs/byte]
+   * FLOPs per byte moved. [FLOPs/byte]
    */
   intensity_flops_per_byte: number;
   /**
-   *  [s]
+   * Perfect overlap: the max of the terms. [s]
    */
   lower_bound_s: number;
   /**
-   *  [s]
+   * Memory time. [s]
    */
   memory_s: number;
   /**
-   *  [FLOP/s]
+   * Peak FLOP/s. [FLOP/s]
    */
   peak_flops_per_s: number;
   /**
-   *  [s]
+   * No overlap: the sum of the terms. [s]
    */
   upper_bound_s: number;
 };
@@ -3388,63 +3969,129 @@ export type RooflineResult = {
  * The result of a serving_search query (docs/api.md).
  */
 export type ServingSearchResult = {
+  /**
+   * The calibration behind the numbers.
+   */
   calibration?: CalibrationInfo;
   /**
    * Best first; only deployments that meet the targets.
    */
   deployments: ServingDeployment[];
+  /**
+   * Plans or deployments evaluated.
+   */
   evaluated: number;
+  /**
+   * Which model made the numbers.
+   */
   fidelity?: Fidelity;
+  /**
+   * Plans or deployments that fit.
+   */
   fitting: number;
   /**
    * Fitting deployments on the latency x cost front, fastest first (at most 100).
    */
   frontier: ServingDeployment[];
+  /**
+   * Deployments on the front.
+   */
   frontier_size: number;
+  /**
+   * Deployments that meet the targets.
+   */
   meeting_targets: number;
+  /**
+   * What best means.
+   */
   objective: string;
 };
 /**
  * One deployment: mesh, parallelism, dtypes and batch go into a serving query as they are.
  */
 export type ServingDeployment = {
+  /**
+   * Sequences (or tokens) in the batch.
+   */
   batch: number;
   /**
    * What sets the latency: the decode step's bound, or prefill (colocated prompts).
    */
   bound: 'compute' | 'memory' | 'communication' | 'prefill';
   /**
-   *  [s]
+   * One decode step. [s]
    */
   decode_step_s: number;
+  /**
+   * Each strategy's degree.
+   */
   degrees: {
+    /**
+     * Expert parallelism.
+     */
     expert: number;
+    /**
+     * The experts' TP degree.
+     */
     expert_tensor: number;
+    /**
+     * Tensor parallelism.
+     */
     tensor: number;
   };
+  /**
+   * Prefill on prefill servers.
+   */
   disaggregated: boolean;
+  /**
+   * The weights' and KV cache's dtypes.
+   */
   dtypes: {
+    /**
+     * The KV cache's dtype.
+     */
     kv: Dtype;
+    /**
+     * The weights' dtype.
+     */
     weights: Dtype;
   };
   /**
-   *  [bytes]
+   * HBM capacity. [bytes]
    */
   hbm_capacity_bytes: number;
   /**
-   *  [s]
+   * Per output token. [s]
    */
   latency_per_token_s: number;
+  /**
+   * Meets the latency targets.
+   */
   meets_targets: boolean;
   /**
-   *  [bytes]
+   * Memory per chip. [bytes]
    */
   memory_bytes: number;
+  /**
+   * The mesh the plan runs on.
+   */
   mesh: {
+    /**
+     * Chips per axis.
+     */
     shape: number[];
   };
+  /**
+   * The plan's parallelism, ready for a query.
+   */
   parallelism: {
+    /**
+     * Expert parallelism.
+     */
     expert?: string[];
+    /**
+     * Tensor parallelism.
+     */
     tensor?: string[];
     /**
      * Wide EP: the experts' TP (1: every expert whole).
@@ -3452,36 +4099,39 @@ export type ServingDeployment = {
     expert_tensor?: number;
   };
   /**
-   *  [s]
+   * Prefilling one prompt. [s]
    */
   prefill_one_sequence_s: number;
   /**
-   *  [servers]
+   * Prefill servers. [servers]
    */
   prefill_servers: number;
   /**
    * In deployments only (1 = best).
    */
   rank?: number;
+  /**
+   * Replicas.
+   */
   replicas: number;
   /**
-   *  [s]
+   * One request's prompt prefilled alone. [s]
    */
   time_to_first_token_s: number;
   /**
-   *  [tokens/s]
+   * Tokens per second. [tokens/s]
    */
   tokens_per_s: number;
   /**
-   *  [tokens/s per chip]
+   * Tokens per second per chip. [tokens/s per chip]
    */
   tokens_per_s_per_chip: number;
   /**
-   *  [chips]
+   * Chips in all. [chips]
    */
   total_chips: number;
   /**
-   *  [USD per million output tokens]
+   * Per million output tokens. [USD per million output tokens]
    */
   usd_per_million_output_tokens: number;
 };
@@ -3489,272 +4139,365 @@ export type ServingDeployment = {
  * The result of a serving query (docs/api.md).
  */
 export type ServingResult = {
+  /**
+   * The calibration behind the numbers.
+   */
   calibration?: CalibrationInfo;
+  /**
+   * Chips a per-token latency target needs (§2.10).
+   */
   chips_for_latency_target?: {
     /**
-     *  [chips]
+     * Chips. [chips]
      */
     chips: number;
     /**
-     *  [s]
+     * The per-token target. [s]
      */
     latency_target_s: number;
+    /**
+     * What limits it.
+     */
     limited_by: string;
     /**
-     *  [chips]
+     * The fewest chips. [chips]
      */
     min_chips: number;
   };
+  /**
+   * The batch above which decode is compute-bound.
+   */
   compute_bound_batch: number;
+  /**
+   * Continuous batching per decode step (§2.10).
+   */
   continuous_batching: {
     /**
-     *  [sequences per step]
+     * Sequences finishing per decode step. [sequences per step]
      */
     sequences_finished_per_step: number;
     /**
-     *  [tokens per step]
+     * Tokens leaving the cache per decode step. [tokens per step]
      */
     tokens_evicted_per_step: number;
   };
+  /**
+   * The decode step.
+   */
   decode: {
+    /**
+     * What binds.
+     */
     bound: string;
     /**
-     *  [s]
+     * Communication time. [s]
      */
     comms_s: number;
+    /**
+     * The term that sets the step.
+     */
     critical: string;
+    /**
+     * What each term adds to the step.
+     */
     exposed: ServingExposed;
     /**
-     *  [s]
+     * FLOPs' time. [s]
      */
     flops_s: number;
     /**
-     *  [s]
+     * Loading the KV caches. [s]
      */
     kv_load_s: number;
+    /**
+     * The MLPs' own roofline.
+     */
     mlp_bound: 'compute' | 'memory';
     /**
-     *  [s]
+     * Launches and fixed per-step time. [s]
      */
     overhead_s: number;
     /**
-     *  [s]
+     * Loading the weights. [s]
      */
     param_load_s: number;
     /**
-     *  [s]
+     * One step. [s]
      */
     step_s: number;
   };
   /**
-   *  [s]
+   * generated_len decode steps. [s]
    */
   decode_time_s: number;
+  /**
+   * Replicas of this replica for the demand.
+   */
   deployment?: ServingDeploymentCost;
+  /**
+   * Disaggregated prefill (§2.10).
+   */
   disaggregation: {
     /**
-     *  [servers per decode server]
+     * Prefill servers per decode server. [servers per decode server]
      */
     prefill_servers_per_decode_server: number;
     /**
-     *  [s]
+     * Prefilling one prompt. [s]
      */
     prefill_time_one_sequence_s: number;
   };
+  /**
+   * Which model made the numbers.
+   */
   fidelity?: Fidelity;
+  /**
+   * The book's numbers for the same plan.
+   */
   ideal?: {
+    /**
+     * Replicas of this replica for the demand.
+     */
     deployment?: ServingDeploymentCost;
     /**
-     *  [s]
+     * Per output token. [s]
      */
     latency_per_token_s: number;
     /**
-     *  [s]
+     * Time to first token plus decode. [s]
      */
     request_latency_s: number;
     /**
-     *  [s]
+     * One request's prompt prefilled alone. [s]
      */
     time_to_first_token_s: number;
     /**
-     *  [tokens/s]
+     * Tokens per second. [tokens/s]
      */
     tokens_per_s: number;
     /**
-     *  [USD per million output tokens]
+     * Per million output tokens. [USD per million output tokens]
      */
     usd_per_million_output_tokens: number;
   };
+  /**
+   * The KV length a decode step reads.
+   */
   kv_context_len: number;
   /**
-   *  [s]
+   * Per output token. [s]
    */
   latency_per_token_s: number;
+  /**
+   * Memory per chip.
+   */
   memory: {
     /**
-     *  [chips]
+     * Chips whose HBM holds the weights (unrounded). [chips]
      */
     chips_for_params: number;
+    /**
+     * Fits in HBM.
+     */
     fits: boolean;
     /**
-     *  [bytes]
+     * HBM capacity. [bytes]
      */
     hbm_capacity_bytes: number;
     /**
-     *  [bytes per sequence]
+     * One sequence's KV cache (with its copies). [bytes per sequence]
      */
     kv_bytes_per_sequence: number;
     /**
-     *  [bytes per token]
+     * What one token adds to the KV caches. [bytes per token]
      */
     kv_bytes_per_token: number;
+    /**
+     * The largest batch that fits.
+     */
     max_batch: number;
     /**
-     *  [chips]
+     * The fewest chips. [chips]
      */
     min_chips: number;
     /**
-     *  [chips]
+     * The fewest chips whose HBM holds the weights. [chips]
      */
     min_chips_for_params: number;
     /**
-     *  [bytes]
+     * Weights' bytes. [bytes]
      */
     param_bytes: number;
     /**
-     *  [bytes]
+     * Memory per chip in all. [bytes]
      */
     total_bytes: number;
   };
+  /**
+   * Prefill.
+   */
   prefill: {
+    /**
+     * What binds.
+     */
     bound: string;
     /**
-     *  [s]
+     * Communication time. [s]
      */
     comms_s: number;
+    /**
+     * What each term adds to the step.
+     */
     exposed: ServingExposed;
     /**
-     *  [s]
+     * FLOPs' time. [s]
      */
     flops_s: number;
     /**
-     *  [s]
+     * The book's 2NT / (chips C). [s]
      */
     matmul_flops_s: number;
     /**
-     *  [s]
+     * Launches and fixed per-step time. [s]
      */
     overhead_s: number;
     /**
-     *  [s]
+     * Loading the weights. [s]
      */
     param_load_s: number;
     /**
-     *  [sequences]
+     * Sequences prefilled. [sequences]
      */
     sequences: number;
     /**
-     *  [s]
+     * Time. [s]
      */
     time_s: number;
     /**
-     *  [tokens]
+     * Tokens. [tokens]
      */
     tokens: number;
   };
   /**
-   *  [queries/s per chip]
+   * Requests per second per chip. [queries/s per chip]
    */
   queries_per_s_per_chip: number;
   /**
-   *  [s]
+   * Time to first token plus decode. [s]
    */
   request_latency_s: number;
+  /**
+   * Speculative decoding.
+   */
   speculative?: {
     /**
-     *  [s]
+     * One draft model step. [s]
      */
     draft_step_s: number;
     /**
-     *  [tokens per step]
+     * Tokens accepted per verify step. [tokens per step]
      */
     expected_tokens_per_step: number;
+    /**
+     * The formula.
+     */
     formula: string;
     /**
-     *  [s]
+     * One draft-and-verify iteration. [s]
      */
     iteration_s: number;
     /**
-     *  [s]
+     * Per output token. [s]
      */
     latency_per_token_s: number;
+    /**
+     * Over plain decoding.
+     */
     speedup: number;
     /**
-     *  [s]
+     * One verify step. [s]
      */
     verify_step_s: number;
   };
+  /**
+   * The latency-throughput sweep.
+   */
   sweep: {
+    /**
+     * Sequences (or tokens) in the batch.
+     */
     batch: number;
     /**
-     *  [s]
+     * Communication time. [s]
      */
     comms_s: number;
+    /**
+     * Context parallelism.
+     */
     context: number;
+    /**
+     * Fits in HBM.
+     */
     fits: boolean;
     /**
-     *  [s]
+     * FLOPs' time. [s]
      */
     flops_s: number;
     /**
-     *  [s]
+     * Loading the KV caches. [s]
      */
     kv_load_s: number;
     /**
-     *  [s]
+     * Per output token. [s]
      */
     latency_per_token_s: number;
     /**
-     *  [s]
+     * Launches and fixed per-step time. [s]
      */
     overhead_s: number;
     /**
-     *  [s]
+     * Loading the weights. [s]
      */
     param_load_s: number;
     /**
-     *  [s]
+     * One step. [s]
      */
     step_s: number;
     /**
-     *  [tokens/s per chip]
+     * Tokens per second per chip. [tokens/s per chip]
      */
     tokens_per_s_per_chip: number;
   }[];
+  /**
+   * TP above which decode comms bind (§2.10).
+   */
   tensor_parallel_compute_limit?: number;
+  /**
+   * TP whose HBM holds the weights.
+   */
   tensor_parallel_hbm_limit?: number;
   /**
-   *  [s]
+   * One request's prompt prefilled alone. [s]
    */
   time_to_first_token_s: number;
   /**
-   *  [tokens/s]
+   * Tokens per second. [tokens/s]
    */
   tokens_per_s: number;
   /**
-   *  [tokens/s per chip]
+   * Tokens per second per chip. [tokens/s per chip]
    */
   tokens_per_s_per_chip: number;
   /**
-   *  [USD per million input tokens]
+   * Per million prompt tokens. [USD per million input tokens]
    */
   usd_per_million_input_tokens: number;
   /**
-   *  [USD per million output tokens]
+   * Per million output tokens. [USD per million output tokens]
    */
   usd_per_million_output_tokens: number;
   /**
-   *  [chips]
+   * Chips 2D weight-stationary needs. [chips]
    */
   weight_stationary_2d_min_chips?: number;
 };
@@ -3763,23 +4506,23 @@ export type ServingResult = {
  */
 export type ServingExposed = {
   /**
-   *  [s]
+   * Communication time. [s]
    */
   comms_s: number;
   /**
-   *  [s]
+   * FLOPs' time. [s]
    */
   flops_s: number;
   /**
-   *  [s]
+   * Loading the KV caches. [s]
    */
   kv_load_s: number;
   /**
-   *  [s]
+   * Launches and fixed per-step time. [s]
    */
   overhead_s: number;
   /**
-   *  [s]
+   * Loading the weights. [s]
    */
   param_load_s: number;
 };
@@ -3788,34 +4531,43 @@ export type ServingExposed = {
  */
 export type ServingDeploymentCost = {
   /**
-   *  [tokens/s]
+   * The output tokens per second served. [tokens/s]
    */
   demand_tokens_per_s: number;
   /**
-   *  [s]
+   * Per output token. [s]
    */
   latency_per_token_s: number;
+  /**
+   * Prefill.
+   */
   prefill: 'colocated' | 'disaggregated';
+  /**
+   * Prefill sets the latency.
+   */
   prefill_bound: boolean;
   /**
-   *  [servers]
+   * Prefill servers. [servers]
    */
   prefill_servers: number;
+  /**
+   * Replicas.
+   */
   replicas: number;
   /**
-   *  [tokens/s]
+   * Tokens per second. [tokens/s]
    */
   tokens_per_s: number;
   /**
-   *  [tokens/s per chip]
+   * Tokens per second per chip. [tokens/s per chip]
    */
   tokens_per_s_per_chip: number;
   /**
-   *  [chips]
+   * Chips in all. [chips]
    */
   total_chips: number;
   /**
-   *  [USD per million output tokens]
+   * Per million output tokens. [USD per million output tokens]
    */
   usd_per_million_output_tokens: number;
 };
@@ -3823,26 +4575,44 @@ export type ServingDeploymentCost = {
  * One collective of a plan.
  */
 export type CollectiveStep = {
+  /**
+   * The array's sharding after the collective.
+   */
   after: string;
+  /**
+   * The array, in the book's notation.
+   */
   array: string;
+  /**
+   * The mesh axes the collective spans.
+   */
   axes: string[];
   /**
-   *  [s]
+   * The bandwidth term: bytes over the links. [s]
    */
   bandwidth_s: number;
+  /**
+   * The array's sharding before the collective.
+   */
   before: string;
   /**
-   *  [bytes]
+   * Bytes moved or stored. [bytes]
    */
   bytes: number;
   /**
-   *  [s]
+   * The latency term. [s]
    */
   latency_s: number;
+  /**
+   * The collective.
+   */
   op: 'all_gather' | 'reduce_scatter' | 'all_reduce' | 'all_to_all';
+  /**
+   * Bandwidth- or latency-bound.
+   */
   regime: 'bandwidth' | 'latency';
   /**
-   *  [s]
+   * Time. [s]
    */
   time_s: number;
 };
@@ -3850,41 +4620,56 @@ export type CollectiveStep = {
  * One plan of a sharded matmul: its collectives, compute, memory and bound.
  */
 export type MatmulPlan = {
+  /**
+   * What binds.
+   */
   bound: string;
   /**
-   *  [s]
+   * Communication time. [s]
    */
   comms_s: number;
   /**
-   *  [s]
+   * Compute time. [s]
    */
   compute_s: number;
   /**
-   *  [FLOPs per device]
+   * FLOPs per device of the local matmul. [FLOPs per device]
    */
   flops_per_device: number;
   /**
-   *  [bytes per device]
+   * HBM bytes of the local matmul (inputs and output). [bytes per device]
    */
   hbm_bytes_per_device: number;
   /**
-   *  [FLOPs/byte]
+   * FLOPs per byte moved. [FLOPs/byte]
    */
   intensity_flops_per_byte: number;
+  /**
+   * The local matmul.
+   */
   local_matmul: string;
   /**
-   *  [s]
+   * Perfect overlap: the max of the terms. [s]
    */
   lower_bound_s: number;
   /**
-   *  [s]
+   * Memory time. [s]
    */
   memory_s: number;
+  /**
+   * The name.
+   */
   name: string;
+  /**
+   * The output's sharding.
+   */
   output: string;
+  /**
+   * Its collectives.
+   */
   steps: CollectiveStep[];
   /**
-   *  [s]
+   * No overlap: the sum of the terms. [s]
    */
   upper_bound_s: number;
 };
@@ -3892,19 +4677,40 @@ export type MatmulPlan = {
  * The result of a sharded_matmul query (docs/api.md).
  */
 export type ShardedMatmulResult = {
+  /**
+   * Dimensions kept in the output (batch dimensions).
+   */
   batch_dims: string[];
+  /**
+   * The cheapest plan (the first of plans).
+   */
   best: MatmulPlan;
+  /**
+   * §2.4's case: 1 local, 2 one input sharded on the contraction, 3 both, 4 an axis on different free dims.
+   */
   case: number;
+  /**
+   * The contracted dimensions.
+   */
   contracting_dims: string[];
+  /**
+   * The case in words.
+   */
   description: string;
+  /**
+   * Which model made the numbers.
+   */
   fidelity?: Fidelity;
+  /**
+   * The plans, cheapest first.
+   */
   plans: MatmulPlan[];
   /**
-   *  [FLOPs]
+   * FLOPs of the whole matmul. [FLOPs]
    */
   total_flops: number;
   /**
-   *  [FLOPs]
+   * FLOPs per device x chips. [FLOPs]
    */
   total_flops_all_devices: number;
 };
@@ -3912,6 +4718,9 @@ export type ShardedMatmulResult = {
  * One of the book's thresholds for this plan: the closed form, the step model's verdict, and why they differ.
  */
 export type Threshold = {
+  /**
+   * The plan's value of the threshold's quantity.
+   */
   actual: number;
   /**
    * actual must reach required (at_least), or stay below it (at_most).
@@ -3921,12 +4730,33 @@ export type Threshold = {
    * actual/required or required/actual: below 1, violated.
    */
   margin: number;
+  /**
+   * The name.
+   */
   name: string;
+  /**
+   * No errors.
+   */
   ok: boolean;
+  /**
+   * Why the two verdicts differ.
+   */
   reason: string;
+  /**
+   * The book's closed form for this plan.
+   */
   required: number;
+  /**
+   * What the closed form leaves out.
+   */
   simplification: string;
+  /**
+   * The step model's margin.
+   */
   step_margin: number;
+  /**
+   * The step model clears it.
+   */
   step_ok: boolean;
 };
 /**
@@ -3941,43 +4771,94 @@ export type SummaryResult = {
    * The chip query's result.
    */
   chip: ChipResult;
+  /**
+   * Which model made the numbers.
+   */
   fidelity?: Fidelity;
   /**
    * The transformer query's result.
    */
   model?: TransformerResult;
+  /**
+   * The default serving point's headline.
+   */
   serving?: {
+    /**
+     * The calibration behind the numbers.
+     */
     calibration?: {
+      /**
+       * The out-of-sample error and where it holds.
+       */
       error_band: {
+        /**
+         * Where the band holds.
+         */
         scope: 'fitted' | 'transfer' | 'unrecorded';
+        /**
+         * In a sentence.
+         */
         text: string;
       };
+      /**
+       * The calibration profile used.
+       */
       profile: {
+        /**
+         * The id.
+         */
         id: string;
+        /**
+         * The name.
+         */
         name: string;
       };
     };
+    /**
+     * The batch above which decode is compute-bound.
+     */
     compute_bound_batch?: number;
+    /**
+     * The decode step.
+     */
     decode?: {
+      /**
+       * What binds.
+       */
       bound: string;
       /**
-       *  [s]
+       * One step. [s]
        */
       step_s: number;
     };
+    /**
+     * Which model made the numbers.
+     */
     fidelity: Fidelity;
+    /**
+     * The book's numbers for the same plan.
+     */
     ideal?: {
       /**
-       *  [s]
+       * Per output token. [s]
        */
       latency_per_token_s: number;
       /**
-       *  [s]
+       * One request's prompt prefilled alone. [s]
        */
       time_to_first_token_s: number;
     };
+    /**
+     * Memory per chip.
+     */
     memory?: {
+      /**
+       * Fits in HBM.
+       */
       fits: boolean;
+      /**
+       * The largest batch that fits.
+       */
       max_batch: number;
     };
     /**
@@ -3989,15 +4870,15 @@ export type SummaryResult = {
      */
     query: ServingQuery;
     /**
-     *  [s]
+     * One request's prompt prefilled alone. [s]
      */
     time_to_first_token_s?: number;
     /**
-     *  [tokens/s per chip]
+     * Tokens per second per chip. [tokens/s per chip]
      */
     tokens_per_s_per_chip?: number;
     /**
-     *  [USD per million output tokens]
+     * Per million output tokens. [USD per million output tokens]
      */
     usd_per_million_output_tokens?: number;
   };
@@ -4005,29 +4886,59 @@ export type SummaryResult = {
    * The topology query's result.
    */
   topology: TpuTopology | GpuTopology;
+  /**
+   * The default training step's headline.
+   */
   training_step?: {
+    /**
+     * The threshold with the smallest margin.
+     */
     binding?: string;
+    /**
+     * The calibration behind the numbers.
+     */
     calibration?: {
+      /**
+       * The out-of-sample error and where it holds.
+       */
       error_band: {
+        /**
+         * Where the band holds.
+         */
         scope: 'fitted' | 'transfer' | 'unrecorded';
+        /**
+         * In a sentence.
+         */
         text: string;
       };
+      /**
+       * The calibration profile used.
+       */
       profile: {
+        /**
+         * The id.
+         */
         id: string;
+        /**
+         * The name.
+         */
         name: string;
       };
     };
+    /**
+     * The cost.
+     */
     cost?: {
       /**
-       *  [s]
+       * Time to train on train_tokens. [s]
        */
       train_time_s: number;
       /**
-       *  [USD]
+       * Cost to train on train_tokens. [USD]
        */
       train_usd: number;
       /**
-       *  [USD per hour]
+       * Dollars per hour for the chips. [USD per hour]
        */
       usd_per_hour: number;
     };
@@ -4068,42 +4979,54 @@ export type SummaryResult = {
        */
       chips: number;
     };
+    /**
+     * Which model made the numbers.
+     */
     fidelity: Fidelity;
+    /**
+     * The book's numbers for the same plan.
+     */
     ideal?: {
       /**
-       *  [fraction]
+       * Model FLOPs utilisation. [fraction]
        */
       mfu_frac: number;
       /**
-       *  [s]
+       * One step. [s]
        */
       step_s: number;
       /**
-       *  [s]
+       * Time to train on train_tokens. [s]
        */
       train_time_s: number;
       /**
-       *  [USD]
+       * Cost to train on train_tokens. [USD]
        */
       train_usd: number;
     };
+    /**
+     * Memory per chip.
+     */
     memory?: {
+      /**
+       * Fits in HBM.
+       */
       fits: boolean;
       /**
-       *  [chips]
+       * The fewest chips whose HBM holds the plan. [chips]
        */
       min_chips_for_memory: number;
       /**
-       *  [bytes]
+       * Bytes more than HBM holds. [bytes]
        */
       shortfall_bytes: number;
       /**
-       *  [bytes]
+       * Memory per chip in all. [bytes]
        */
       total_bytes: number;
     };
     /**
-     *  [fraction]
+     * Model FLOPs utilisation. [fraction]
      */
     mfu_frac?: number;
     /**
@@ -4114,25 +5037,37 @@ export type SummaryResult = {
      * The training_step arguments the summary ran.
      */
     query: TrainingStepQuery;
+    /**
+     * The book's thresholds for the plan.
+     */
     thresholds?: Threshold[];
+    /**
+     * The step's time.
+     */
     time?: {
+      /**
+       * What binds.
+       */
       bound: string;
       /**
-       *  [s]
+       * Comms as the comms model combines them (max or sum; the calibrated step sums). [s]
        */
       comms_total_s: number;
       /**
-       *  [s]
+       * Compute time. [s]
        */
       compute_s: number;
+      /**
+       * The term that sets the step.
+       */
       critical: string;
       /**
-       *  [s]
+       * One step. [s]
        */
       step_s: number;
     };
     /**
-     *  [tokens/s per chip]
+     * Tokens per second per chip. [tokens/s per chip]
      */
     tokens_per_s_per_chip?: number;
   };
@@ -4142,118 +5077,223 @@ export type SummaryResult = {
  */
 export type TransformerResult = {
   /**
-   *  [bytes]
+   * Saved activations per chip for the remat policy. [bytes]
    */
   activation_bytes: number;
+  /**
+   * How attention is computed: mha, gqa, mqa, or mla with the form prefill and decode use.
+   */
   attention: {
+    /**
+     * The decode step.
+     */
     decode?: string;
     /**
-     *  [FLOPs per key per layer]
+     * Decode's attention FLOPs per key per layer. [FLOPs per key per layer]
      */
     decode_flops_per_key_per_layer?: number;
+    /**
+     * The kind.
+     */
     kind: string;
+    /**
+     * Values cached per token per layer.
+     */
     kv_values_per_token_per_layer: number;
     /**
-     *  [FLOPs per key per layer]
+     * Prefill's attention FLOPs per key per layer. [FLOPs per key per layer]
      */
     prefill_flops_per_key_per_layer?: number;
+    /**
+     * The form training and prefill use.
+     */
     training_and_prefill?: string;
   };
+  /**
+   * The sequence length at which attention's FLOPs equal the matmuls'.
+   */
   attention_equals_matmuls_seq_len: number;
+  /**
+   * The sequence length at which attention's FLOPs equal the QKVO projections'.
+   */
   attention_equals_qkvo_seq_len: number;
   /**
-   *  [fraction]
+   * Attention's share of the forward FLOPs. [fraction]
    */
   attention_flops_fraction: number;
   /**
-   *  [FLOPs/byte]
+   * Attention's arithmetic intensity in decode. [FLOPs/byte]
    */
   attention_intensity_decode_flops_per_byte: number;
   /**
-   *  [FLOPs/byte]
+   * Attention's arithmetic intensity in prefill. [FLOPs/byte]
    */
   attention_intensity_prefill_flops_per_byte: number;
   /**
-   *  [tokens]
+   * The decode batch above which the MLPs are compute-bound (x E/k for MoE). [tokens]
    */
   decode_compute_bound_batch_tokens?: number;
+  /**
+   * Which model made the numbers.
+   */
   fidelity?: Fidelity;
   /**
-   *  [FLOPs]
+   * Forward attention FLOPs. [FLOPs]
    */
   forward_attention_flops: number;
   /**
-   *  [FLOPs]
+   * Forward FLOPs (matmuls and attention). [FLOPs]
    */
   forward_flops: number;
   /**
-   *  [FLOPs]
+   * Forward matmul FLOPs. [FLOPs]
    */
   forward_matmul_flops: number;
   /**
-   *  [bytes per sequence]
+   * One sequence's KV cache at seq_len. [bytes per sequence]
    */
   kv_cache_bytes_per_sequence: number;
   /**
-   *  [bytes per token]
+   * What one token adds to every layer's cache. [bytes per token]
    */
   kv_cache_bytes_per_token: number;
+  /**
+   * Layers of each kind.
+   */
   layers: {
+    /**
+     * Dense MLP layers with chunked attention.
+     */
     dense_chunked?: number;
+    /**
+     * Dense MLP layers with full attention.
+     */
     dense_full?: number;
+    /**
+     * Dense MLP layers with sliding-window attention.
+     */
     dense_sliding?: number;
+    /**
+     * MoE layers with chunked attention.
+     */
     moe_chunked?: number;
+    /**
+     * MoE layers with full attention.
+     */
     moe_full?: number;
+    /**
+     * MoE layers with sliding-window attention.
+     */
     moe_sliding?: number;
   };
   /**
-   *  [bytes]
+   * Weights' bytes. [bytes]
    */
   param_bytes: number;
+  /**
+   * Parameters by component.
+   */
   params: {
+    /**
+     * Parameters a token uses (routed experts: k of E).
+     */
     active: number;
+    /**
+     * Parameters a token's matmuls use (the unembedding in; the embedding lookup and norms out).
+     */
     active_in_matmuls: number;
+    /**
+     * Attention parameters.
+     */
     attention: number;
+    /**
+     * Embedding and unembedding parameters.
+     */
     embeddings: number;
+    /**
+     * MLP parameters.
+     */
     mlp: number;
+    /**
+     * MLP parameters a token uses.
+     */
     mlp_active: number;
+    /**
+     * Multi-token prediction parameters (outside total).
+     */
     mtp?: number;
+    /**
+     * Norm parameters.
+     */
     norms: number;
+    /**
+     * Router parameters.
+     */
     router: number;
+    /**
+     * Total parameters.
+     */
     total: number;
   };
   /**
-   *  [bytes]
+   * Parameters and Adam at 10 bytes each (§2.8). [bytes]
    */
   params_and_adam_bytes: number;
+  /**
+   * The remat policy.
+   */
   remat: string;
+  /**
+   * Activations and recompute per policy.
+   */
   remat_policies: {
+    /**
+     * Recompute all but the big matmuls' outputs.
+     */
     big_matmuls: RematPolicy;
+    /**
+     * Recompute each block from its input.
+     */
     block: RematPolicy;
+    /**
+     * Keep checkpoints_per_layer checkpoints per layer.
+     */
     checkpoints?: RematPolicy;
+    /**
+     * Recompute all but the MLPs' matmul outputs.
+     */
     mlp_matmuls: RematPolicy;
+    /**
+     * Keep every activation.
+     */
     none: RematPolicy;
+    /**
+     * Recompute the attention core only.
+     */
     selective: RematPolicy;
   };
+  /**
+   * Tokens per sequence.
+   */
   seq_len: number;
   /**
-   *  [FLOPs]
+   * 6 N D. [FLOPs]
    */
   six_n_flops: number;
   /**
-   *  [FLOPs per token]
+   * 6 N. [FLOPs per token]
    */
   six_n_flops_per_token: number;
   /**
-   *  [tokens]
+   * Tokens. [tokens]
    */
   tokens: number;
   /**
-   *  [FLOPs]
+   * 3 x the forward FLOPs. [FLOPs]
    */
   training_flops: number;
   /**
-   *  [FLOPs per token]
+   * Training FLOPs per token. [FLOPs per token]
    */
   training_flops_per_token: number;
 };
@@ -4262,16 +5302,19 @@ export type TransformerResult = {
  */
 export type RematPolicy = {
   /**
-   *  [bytes]
+   * Saved activations per chip for the remat policy. [bytes]
    */
   activation_bytes: number;
   /**
-   *  [FLOPs]
+   * Forward FLOPs recomputed. [FLOPs]
    */
   extra_forward_flops: number;
+  /**
+   * Values saved per token per layer.
+   */
   saved_width_per_layer: number;
   /**
-   *  [FLOPs]
+   * Training FLOPs with the recompute. [FLOPs]
    */
   training_flops_with_remat: number;
 };
@@ -4279,106 +5322,142 @@ export type RematPolicy = {
  * A TPU slice: its shape, wraparound, hosts, cores, totals and hops.
  */
 export type TpuTopology = {
+  /**
+   * Which model made the numbers.
+   */
   fidelity?: Fidelity;
   /**
-   *  [bytes]
+   * HBM capacity. [bytes]
    */
   hbm_capacity_bytes: number;
   /**
-   *  [FLOP/s]
+   * The bf16 peak. [FLOP/s]
    */
   peak_bf16_flops_per_s: number;
   /**
-   *  [chips]
+   * Chips. [chips]
    */
   chips: number;
+  /**
+   * TensorCores in the slice.
+   */
   cores: number;
   /**
-   *  [bytes/s]
+   * The slice's DCN egress. [bytes/s]
    */
   dcn_unidir_bytes_per_s: number;
   /**
-   *  [bytes/s]
+   * HBM bandwidth. [bytes/s]
    */
   hbm_bandwidth_bytes_per_s: number;
+  /**
+   * Hosts in the slice.
+   */
   hosts: number;
   /**
-   *  [bytes/s]
+   * One ICI link, one way. [bytes/s]
    */
   ici_link_unidir_bytes_per_s: number;
   /**
-   *  [hops]
+   * The most hops between two chips. [hops]
    */
   max_hops: number;
+  /**
+   * Chips per axis.
+   */
   shape: number[];
   /**
-   *  [slices]
+   * Slices. [slices]
    */
   slices: number;
   /**
-   *  [chips]
+   * Chips in all. [chips]
    */
   total_chips: number;
+  /**
+   * Whether each axis wraps.
+   */
   wraparound: boolean[];
 };
 /**
  * A GPU cluster: NVLink domains, their egress and the fat-tree levels above them.
  */
 export type GpuTopology = {
+  /**
+   * Which model made the numbers.
+   */
   fidelity?: Fidelity;
   /**
-   *  [bytes]
+   * HBM capacity. [bytes]
    */
   hbm_capacity_bytes: number;
   /**
-   *  [FLOP/s]
+   * The bf16 peak. [FLOP/s]
    */
   peak_bf16_flops_per_s: number;
   /**
-   *  [bytes/s]
+   * One NVLink domain's egress. [bytes/s]
    */
   domain_egress_unidir_bytes_per_s: number;
+  /**
+   * NVLink domains.
+   */
   domains: number;
   /**
-   *  [GPUs]
+   * GPUs. [GPUs]
    */
   gpus: number;
   /**
-   *  [GPUs per domain]
+   * GPUs per NVLink domain. [GPUs per domain]
    */
   gpus_per_domain: number;
+  /**
+   * The fat-tree levels above the domain.
+   */
   levels: {
     /**
-     *  [bytes/s]
+     * Egress of one child into the level. [bytes/s]
      */
     child_egress_unidir_bytes_per_s: number;
+    /**
+     * Children under one parent.
+     */
     children_per_parent: number;
     /**
-     *  [GPUs per child]
+     * GPUs under one child. [GPUs per child]
      */
     gpus_per_child: number;
     /**
-     *  [GPUs per parent]
+     * GPUs under one parent. [GPUs per parent]
      */
     gpus_per_parent: number;
+    /**
+     * The name.
+     */
     name: string;
   }[];
+  /**
+   * One NVLink domain's bandwidth (§1.5).
+   */
   scale_up_domain: {
     /**
-     *  [bytes/s]
+     * One NVLink domain's egress: the smaller of the GPUs' and the switches'. [bytes/s]
      */
     aggregate_unidir_bytes_per_s: number;
     /**
-     *  [bytes/s]
+     * One domain's bisection bandwidth, both directions (as the book counts it). [bytes/s]
      */
     bisection_bidir_bytes_per_s: number;
     /**
-     *  [bytes/s]
+     * GPUs x per-GPU egress. [bytes/s]
      */
     gpu_egress_unidir_bytes_per_s: number;
+    /**
+     * What limits it.
+     */
     limited_by?: string;
     /**
-     *  [bytes/s]
+     * Switches x ports x link. [bytes/s]
      */
     switch_capacity_unidir_bytes_per_s?: number;
   };
@@ -4387,145 +5466,181 @@ export type GpuTopology = {
  * The result of a training_step query (docs/api.md).
  */
 export type TrainingStepResult = {
+  /**
+   * The threshold with the smallest margin.
+   */
   binding: string;
+  /**
+   * Calibrated: seconds on the slowest pipeline stage by kind of work, and each strategy's comms full and exposed.
+   */
   breakdown?: {
     /**
-     *  [s]
+     * Attention kernels on the slowest stage. [s]
      */
     attention_s: number;
     /**
-     *  [s]
+     * The pipeline bubble. [s]
      */
     bubble_s: number;
+    /**
+     * Each strategy's comms.
+     */
     comms: {
+      /**
+       * Context parallelism.
+       */
       context: {
         /**
-         *  [s]
+         * What it adds to the step. [s]
          */
         exposed_s: number;
         /**
-         *  [s]
+         * Its whole time. [s]
          */
         full_s: number;
       };
+      /**
+       * Data parallelism.
+       */
       data: {
         /**
-         *  [s]
+         * What it adds to the step. [s]
          */
         exposed_s: number;
         /**
-         *  [s]
+         * Its whole time. [s]
          */
         full_s: number;
       };
+      /**
+       * The DCN axis's comms.
+       */
       dcn: {
         /**
-         *  [s]
+         * What it adds to the step. [s]
          */
         exposed_s: number;
         /**
-         *  [s]
+         * Its whole time. [s]
          */
         full_s: number;
       };
+      /**
+       * Expert parallelism.
+       */
       expert: {
         /**
-         *  [s]
+         * What it adds to the step. [s]
          */
         exposed_s: number;
         /**
-         *  [s]
+         * Its whole time. [s]
          */
         full_s: number;
       };
+      /**
+       * FSDP.
+       */
       fsdp: {
         /**
-         *  [s]
+         * What it adds to the step. [s]
          */
         exposed_s: number;
         /**
-         *  [s]
+         * Its whole time. [s]
          */
         full_s: number;
       };
+      /**
+       * Pipeline parallelism.
+       */
       pipeline: {
         /**
-         *  [s]
+         * What it adds to the step. [s]
          */
         exposed_s: number;
         /**
-         *  [s]
+         * Its whole time. [s]
          */
         full_s: number;
       };
+      /**
+       * Tensor parallelism.
+       */
       tensor: {
         /**
-         *  [s]
+         * What it adds to the step. [s]
          */
         exposed_s: number;
         /**
-         *  [s]
+         * Its whole time. [s]
          */
         full_s: number;
       };
     };
     /**
-     *  [s]
+     * Elementwise kernels. [s]
      */
     elementwise_s: number;
     /**
-     *  [s]
+     * The routed experts' grouped matmuls. [s]
      */
     expert_matmul_s: number;
     /**
-     *  [s]
+     * Embedding, logits and loss. [s]
      */
     head_s: number;
     /**
-     *  [s]
+     * Casts to and from the low-precision recipe. [s]
      */
     low_precision_cast_s: number;
     /**
-     *  [s]
+     * Matmul kernels. [s]
      */
     matmul_s: number;
     /**
-     *  [s]
+     * Per-op launch overhead. [s]
      */
     op_overhead_s: number;
     /**
-     *  [s]
+     * The optimizer step. [s]
      */
     optimizer_s: number;
     /**
-     *  [s]
+     * Recompute. [s]
      */
     recompute_s: number;
     /**
-     *  [s]
+     * Fixed per-step time. [s]
      */
     step_overhead_s: number;
     /**
-     *  [bytes]
+     * Memory live only during the step. [bytes]
      */
     transient_bytes: number;
   };
+  /**
+   * The calibration behind the numbers.
+   */
   calibration?: CalibrationInfo;
+  /**
+   * The cost.
+   */
   cost: {
     /**
-     *  [s]
+     * Time to train on train_tokens. [s]
      */
     train_time_s: number;
     /**
-     *  [tokens]
+     * Tokens to train on. [tokens]
      */
     train_tokens: number;
     /**
-     *  [USD]
+     * Cost to train on train_tokens. [USD]
      */
     train_usd: number;
     /**
-     *  [USD per hour]
+     * Dollars per hour for the chips. [USD per hour]
      */
     usd_per_hour: number;
   };
@@ -4566,311 +5681,482 @@ export type TrainingStepResult = {
      */
     chips: number;
   };
+  /**
+   * Each headline number with its formula, the values substituted and the book section.
+   */
   explain?: {
+    /**
+     * Comms as the comms model combines them (max or sum; the calibrated step sums).
+     */
     comms_total_s: {
+      /**
+       * The formula.
+       */
       formula: string;
+      /**
+       * The book section.
+       */
       section: string;
+      /**
+       * The formula with the values substituted.
+       */
       values: string;
     };
+    /**
+     * Compute time.
+     */
     compute_s: {
+      /**
+       * The formula.
+       */
       formula: string;
+      /**
+       * The book section.
+       */
       section: string;
+      /**
+       * The formula with the values substituted.
+       */
       values: string;
     };
+    /**
+     * Memory per chip.
+     */
     memory_bytes: {
+      /**
+       * The formula.
+       */
       formula: string;
+      /**
+       * The book section.
+       */
       section: string;
+      /**
+       * The formula with the values substituted.
+       */
       values: string;
     };
+    /**
+     * Model FLOPs utilisation.
+     */
     mfu_frac: {
+      /**
+       * The formula.
+       */
       formula: string;
+      /**
+       * The book section.
+       */
       section: string;
+      /**
+       * The formula with the values substituted.
+       */
       values: string;
     };
+    /**
+     * One step.
+     */
     step_s: {
+      /**
+       * The formula.
+       */
       formula: string;
+      /**
+       * The book section.
+       */
       section: string;
+      /**
+       * The formula with the values substituted.
+       */
       values: string;
     };
+    /**
+     * Cost to train on train_tokens.
+     */
     train_usd: {
+      /**
+       * The formula.
+       */
       formula: string;
+      /**
+       * The book section.
+       */
       section: string;
+      /**
+       * The formula with the values substituted.
+       */
       values: string;
     };
   };
+  /**
+   * Which model made the numbers.
+   */
   fidelity?: Fidelity;
+  /**
+   * Which FLOPs model_flops counts.
+   */
   flop_account: 'full' | '6nd';
+  /**
+   * X_opt (§2.9).
+   */
   fsdp_optimal_degree?: number;
   /**
-   *  [FLOPs]
+   * FLOPs the hardware runs (with recompute). [FLOPs]
    */
   hardware_flops: number;
   /**
-   *  [fraction]
+   * Hardware FLOPs utilisation. [fraction]
    */
   hfu_frac: number;
+  /**
+   * The book's numbers for the same plan.
+   */
   ideal?: {
+    /**
+     * What binds.
+     */
     bound: 'compute' | 'communication' | 'memory' | 'host_offload';
     /**
-     *  [s]
+     * Comms as the comms model combines them (max or sum; the calibrated step sums). [s]
      */
     comms_total_s: number;
     /**
-     *  [s]
+     * Compute time. [s]
      */
     compute_s: number;
+    /**
+     * Fits in HBM.
+     */
     fits: boolean;
     /**
      * Whether the book's step is below the calibrated one.
      */
     lower_bound: boolean;
     /**
-     *  [fraction]
+     * Model FLOPs utilisation. [fraction]
      */
     mfu_frac: number;
     /**
-     *  [s]
+     * One step. [s]
      */
     step_s: number;
     /**
-     *  [tokens/s]
+     * Tokens per second. [tokens/s]
      */
     tokens_per_s: number;
     /**
-     *  [bytes]
+     * Memory per chip in all. [bytes]
      */
     total_bytes: number;
     /**
-     *  [s]
+     * Time to train on train_tokens. [s]
      */
     train_time_s: number;
     /**
-     *  [USD]
+     * Cost to train on train_tokens. [USD]
      */
     train_usd: number;
     /**
      * Where the book's step is not a lower bound: the strategy whose collectives the book prices highest above the calibrated step.
      */
     above_estimate?: {
+      /**
+       * The strategy the book prices above the calibrated step.
+       */
       part: string;
       /**
-       *  [s]
+       * The book's time for that part. [s]
        */
       book_s: number;
       /**
-       *  [s]
+       * The calibrated time for that part. [s]
        */
       calibrated_s: number;
+      /**
+       * In a sentence.
+       */
       text: string;
     };
   };
+  /**
+   * Per strategy, its place on the mesh.
+   */
   layout?: StrategyLayouts;
+  /**
+   * Layouts tried for the degrees given.
+   */
   layouts_considered?: number;
+  /**
+   * Memory per chip.
+   */
   memory: {
     /**
-     *  [bytes]
+     * Saved activations per chip (the in-flight microbatches'). [bytes]
      */
     activations_bytes: number;
     /**
-     *  [bytes]
+     * Context parallelism's K/V buffers per chip. [bytes]
      */
     context_buffers_bytes: number;
+    /**
+     * Fits in HBM.
+     */
     fits: boolean;
     /**
-     *  [bytes]
+     * Gradients per chip. [bytes]
      */
     grads_bytes: number;
     /**
-     *  [bytes]
+     * HBM capacity. [bytes]
      */
     hbm_capacity_bytes: number;
     /**
-     *  [bytes]
+     * What lives in host memory (offload). [bytes]
      */
     host_bytes?: number;
+    /**
+     * Microbatches whose activations are held.
+     */
     in_flight_microbatches: number;
     /**
-     *  [bytes]
+     * Master weights per chip. [bytes]
      */
     master_weights_bytes: number;
     /**
-     *  [chips]
+     * The fewest chips whose HBM holds the plan. [chips]
      */
     min_chips_for_memory: number;
     /**
-     *  [bytes]
+     * Optimizer states per chip. [bytes]
      */
     optimizer_bytes: number;
     /**
-     *  [bytes]
+     * Parameters per chip. [bytes]
      */
     params_bytes: number;
     /**
-     *  [bytes]
+     * Bytes more than HBM holds. [bytes]
      */
     shortfall_bytes: number;
     /**
-     *  [bytes per param]
+     * Weights, gradients and optimizer bytes per parameter. [bytes per param]
      */
     state_bytes_per_param: number;
     /**
-     *  [bytes]
+     * Memory per chip in all. [bytes]
      */
     total_bytes: number;
     /**
-     *  [bytes]
+     * Memory live only during the step. [bytes]
      */
     transient_bytes?: number;
   };
   /**
-   *  [fraction]
+   * Model FLOPs utilisation. [fraction]
    */
   mfu_frac: number;
   /**
-   *  [tokens]
+   * Tokens per microbatch. [tokens]
    */
   microbatch_tokens: number;
+  /**
+   * Microbatches per step.
+   */
   microbatches?: number;
   /**
-   *  [FLOPs]
+   * The model's FLOPs per step. [FLOPs]
    */
   model_flops: number;
+  /**
+   * How the MoE layers ran.
+   */
   moe?: {
+    /**
+     * Each expert takes at most this many times its mean tokens (0: dropless).
+     */
     capacity_factor: number;
+    /**
+     * How tokens reach their experts.
+     */
     dispatcher: string;
+    /**
+     * The busiest expert rank's rows over the mean.
+     */
     expert_load: number;
+    /**
+     * The folded expert group.
+     */
     expert_parallel: number;
+    /**
+     * The experts' TP degree.
+     */
     expert_tensor: number;
+    /**
+     * The busiest expert rank's tokens over the mean.
+     */
     load_imbalance: number;
+    /**
+     * Dispatch and combine overlap another microbatch.
+     */
     overlap: boolean;
+    /**
+     * Past the capacity: dropless, drop or pad.
+     */
     token_policy: string;
   };
+  /**
+   * MTP modules trained.
+   */
   mtp_layers?: number;
   /**
    * The chosen layout as sub-axes with their strides: pass it back to reproduce the step.
    */
   parallelism?: PlanParallelism;
+  /**
+   * The busiest stage's layers over the average.
+   */
   pipeline_stage_imbalance?: number;
+  /**
+   * The busiest stage's layers by kind.
+   */
   pipeline_stage_kinds?: {
+    /**
+     * MoE layers with full attention.
+     */
     moe_full: number;
+    /**
+     * MoE layers with sliding-window attention.
+     */
     moe_sliding?: number;
   };
+  /**
+   * The busiest stage's layers.
+   */
   pipeline_stage_layers?: number;
   /**
-   *  [fraction]
+   * The target MFU. [fraction]
    */
   target_mfu_frac?: number;
   /**
    * The book's thresholds for this plan.
    */
   thresholds: Threshold[];
+  /**
+   * The step's time.
+   */
   time: {
     /**
      * What sets the step.
      */
     bound: 'compute' | 'communication' | 'memory' | 'host_offload';
     /**
-     *  [fraction]
+     * The pipeline bubble's share of the step. [fraction]
      */
     bubble_frac: number;
     /**
-     *  [s]
+     * The pipeline bubble. [s]
      */
     bubble_s: number;
+    /**
+     * Each strategy's comms.
+     */
     comms: {
       /**
-       *  [s]
+       * Context parallelism's comms. [s]
        */
       context_s: number;
       /**
-       *  [s]
+       * Data parallelism's comms. [s]
        */
       data_s: number;
       /**
-       *  [s]
+       * DCN comms. [s]
        */
       dcn_s: number;
       /**
-       *  [s]
+       * Expert parallelism's comms. [s]
        */
       expert_s: number;
       /**
-       *  [s]
+       * FSDP's comms. [s]
        */
       fsdp_s: number;
       /**
-       *  [s]
+       * Pipeline comms. [s]
        */
       pipeline_s: number;
       /**
-       *  [s]
+       * TP comms. [s]
        */
       tensor_s: number;
     };
     /**
-     *  [s]
+     * What comms add to the step beyond what they overlap. [s]
      */
     comms_exposed_s: number;
     /**
-     *  [s]
+     * Every strategy's comms added up. [s]
      */
     comms_sum_s: number;
     /**
-     *  [s]
+     * Comms as the comms model combines them (max or sum; the calibrated step sums). [s]
      */
     comms_total_s: number;
     /**
-     *  [s]
+     * Compute time. [s]
      */
     compute_s: number;
+    /**
+     * The term that sets the step.
+     */
     critical: string;
     /**
-     *  [s]
+     * What HBM traffic adds beyond what it overlaps. [s]
      */
     hbm_exposed_s: number;
     /**
-     *  [s]
+     * HBM traffic's whole time. [s]
      */
     hbm_total_s: number;
     /**
-     *  [s]
+     * Perfect overlap: the max of the terms. [s]
      */
     lower_bound_s: number;
     /**
-     *  [s]
+     * What host offload adds. [s]
      */
     offload_exposed_s?: number;
     /**
-     *  [s]
+     * Host offload's whole time. [s]
      */
     offload_total_s?: number;
     /**
-     *  [s]
+     * Launches and fixed per-step time. [s]
      */
     overhead_s: number;
     /**
-     *  [s]
+     * One step. [s]
      */
     step_s: number;
     /**
-     *  [s]
+     * No overlap: the sum of the terms. [s]
      */
     upper_bound_s: number;
   };
   /**
-   *  [tokens per chip]
+   * Tokens per chip. [tokens per chip]
    */
   tokens_per_chip: number;
   /**
-   *  [tokens per data shard]
+   * Tokens per data shard. [tokens per data shard]
    */
   tokens_per_data_shard: number;
   /**
-   *  [tokens/s]
+   * Tokens per second. [tokens/s]
    */
   tokens_per_s: number;
   /**
-   *  [tokens/s per chip]
+   * Tokens per second per chip. [tokens/s per chip]
    */
   tokens_per_s_per_chip: number;
 };
@@ -4879,28 +6165,31 @@ export type TrainingStepResult = {
  */
 export type TransferResult = {
   /**
-   *  [s]
+   * The bandwidth term: bytes over the links. [s]
    */
   bandwidth_s: number;
+  /**
+   * Which model made the numbers.
+   */
   fidelity?: Fidelity;
   /**
-   *  [hops]
+   * Hops the first byte crosses. [hops]
    */
   hops: number;
   /**
-   *  [s]
+   * The latency term. [s]
    */
   latency_s: number;
   /**
-   *  [bytes/s]
+   * The link's one-way bandwidth. [bytes/s]
    */
   link_unidir_bytes_per_s: number;
   /**
-   *  [ports]
+   * Links used at once. [ports]
    */
   ports: number;
   /**
-   *  [s]
+   * Time. [s]
    */
   time_s: number;
 };
@@ -4909,24 +6198,27 @@ export type TransferResult = {
  */
 export type UtilizationResult = {
   /**
-   *  [params]
+   * N: the active parameters counted. [params]
    */
   active_params: number;
   /**
-   *  [FLOPs]
+   * FLOPs the chip-hours hold at peak. [FLOPs]
    */
   available_flops: number;
+  /**
+   * Which model made the numbers.
+   */
   fidelity?: Fidelity;
   /**
-   *  [FLOP/s]
+   * Peak FLOP/s. [FLOP/s]
    */
   peak_flops_per_s: number;
   /**
-   *  [FLOPs]
+   * 6 N tokens. [FLOPs]
    */
   used_flops: number;
   /**
-   *  [fraction]
+   * 6 N tokens / (chip-hours 3600 C). [fraction]
    */
   utilization_frac: number;
 };
@@ -4934,24 +6226,51 @@ export type UtilizationResult = {
  * A literature prior for one parameter and chip kind.
  */
 export type Prior = {
+  /**
+   * The prior's width in log space.
+   */
   log_sigma: number;
+  /**
+   * Why this value.
+   */
   note: string;
+  /**
+   * The source.
+   */
   source: string;
+  /**
+   * The prior's value.
+   */
   value: number;
 };
 /**
  * A source the priors cite.
  */
 export type PriorSource = {
+  /**
+   * The citation.
+   */
   cite: string;
+  /**
+   * The kind.
+   */
   kind: string;
+  /**
+   * Where to read it.
+   */
   url?: string;
 };
 /**
  * The result of a validation query (docs/api.md).
  */
 export type ValidationResult = {
+  /**
+   * Each family held out whole in turn.
+   */
   family_holdout?: {
+    /**
+     * dense or moe (all: every run).
+     */
     architecture: string;
     /**
      * null when every run of the family is excluded.
@@ -4961,35 +6280,74 @@ export type ValidationResult = {
      * null when every run of the family is excluded.
      */
     calibrated: ErrorStats | null;
+    /**
+     * The calibrated statistics over every run of the family, excluded ones too.
+     */
     calibrated_with_excluded: ErrorStats;
+    /**
+     * Every fit converged.
+     */
     converged: boolean;
+    /**
+     * The run's family.
+     */
     family: string;
+    /**
+     * Runs.
+     */
     runs: {
       /**
-       *  [fraction]
+       * The book's error on the run. [fraction]
        */
       book_error_frac: number;
       /**
-       *  [fraction]
+       * The calibrated model's error on the run. [fraction]
        */
       calibrated_error_frac: number;
+      /**
+       * The run is excluded from the statistics.
+       */
       excluded: boolean;
+      /**
+       * The id.
+       */
       id: string;
+      /**
+       * The kind.
+       */
       kind: string;
     }[];
+    /**
+     * training or serving.
+     */
     task: string;
   }[];
+  /**
+   * Which model made the numbers.
+   */
   fidelity?: Fidelity;
+  /**
+   * The literature priors the refits are pulled towards.
+   */
   priors?: {
     /**
      * Per parameter and chip kind: value, log_sigma, source, note.
      */
     parameters: {
       [k: string]: {
+        /**
+         * The TPU prior.
+         */
         tpu?: Prior;
+        /**
+         * The GPU prior.
+         */
         gpu?: Prior;
       };
     };
+    /**
+     * The format's version.
+     */
     schema: string;
     /**
      * The sources by id.
@@ -4998,7 +6356,13 @@ export type ValidationResult = {
       [k: string]: PriorSource;
     };
   };
+  /**
+   * Runs.
+   */
   runs: RunOutcome[];
+  /**
+   * Statistics per chip kind, task and split.
+   */
   summary: SummaryRow[];
 };
 export type Scenario = {
