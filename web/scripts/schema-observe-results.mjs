@@ -1,9 +1,12 @@
 #!/usr/bin/env node
-// A development aid (schema/README.md "Writing a result schema"): runs the native golden_dump over every golden case
-// and every structured mutation and prints, per query kind, the structure its results were seen to have: each key
-// with the JSON types it took, how often it was there when its parent was (every time: required), and for strings
-// the few values seen (an enum?). Objects whose keys are data (a record) show up as many one-off keys.
-//   node web/scripts/schema-observe-results.mjs [build/release/golden_dump] [kind ...]
+// A development aid (schema/README.md "Adding a query kind"): runs the native golden_dump over every golden case,
+// every structured mutation and tests/schema/coverage-scenarios.json, and prints, per query kind, the structure its
+// results were seen to have: each key with the JSON types it took, how often it was there when its parent was
+// (every time: required), and for strings the few values seen (an enum?). Objects whose keys are data (a record)
+// show up as many one-off keys. With --draft, a JSON Schema draft of each kind's result instead: every object
+// closed (additionalProperties false), the keys always seen required, and each number's unit read off its key's
+// words (a starting point to edit by hand: descriptions, enums, shared $defs).
+//   node web/scripts/schema-observe-results.mjs [--draft] [kind ...]   (SCALESCOPE_GOLDEN_DUMP: another golden_dump)
 import { coverageScenarios, evaluateNative, goldenDump } from './schema-corpus.mjs';
 
 const args = process.argv.slice(2);
