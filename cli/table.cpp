@@ -2,7 +2,8 @@
 
 #include <cmath>
 #include <cstdio>
-#include <initializer_list>
+#include <algorithm>
+#include <iterator>
 #include <string_view>
 #include <vector>
 
@@ -39,39 +40,23 @@ std::string scaled(double v, const char* unit) {
   return number(v) + " " + unit;
 }
 
-std::vector<std::string> split_key(const std::string& key) {
-  std::vector<std::string> out(1);
-  for (char c : key)
-    if (c == '_') out.emplace_back();
-    else out.back() += c;
-  return out;
+// Every number's key in a result and its unit, sorted by key: generated from schema/results (x-unit), so the view
+// and the schema cannot disagree (web/scripts/schema-generate.mjs; issue 19).
+struct KeyUnit {
+  std::string_view key, unit;
+};
+constexpr KeyUnit kUnits[] = {
+#include "units_table.inc"
+};
+
+// The unit of a result key, or nullptr for a key no result gives.
+const std::string_view* unit_of(std::string_view key) {
+  const auto it = std::lower_bound(std::begin(kUnits), std::end(kUnits), key,
+                                   [](const KeyUnit& u, std::string_view k) { return u.key < k; });
+  return it != std::end(kUnits) && it->key == key ? &it->unit : nullptr;
 }
 
-// The words after a key's unit, for people: "per s" -> "/s", "per byte" -> "/B", "per usd" -> "/$", "per chip
-// hour" -> " per chip hour", other words as they are ("from geometry").
-std::string unit_tail(const std::vector<std::string>& t, std::size_t from) {
-  std::string out;
-  for (std::size_t i = from; i < t.size(); ++i) {
-    const bool per = t[i] == "per" && i + 1 < t.size();
-    if (per && (t[i + 1] == "s" || t[i + 1] == "byte" || t[i + 1] == "usd")) {
-      out += t[i + 1] == "s" ? "/s" : t[i + 1] == "byte" ? "/B" : "/$";
-      ++i;
-    } else {
-      out += " " + t[i];
-    }
-  }
-  return out;
-}
-
-bool is_one_of(const std::string& word, std::initializer_list<const char*> words) {
-  for (const char* w : words)
-    if (word == w) return true;
-  return false;
-}
-
-// Counts of these nouns keep the noun: "8960 chips", "73.44 k tokens per slice".
-constexpr std::initializer_list<const char*> kNouns = {"tokens", "queries", "sequences", "chips", "gpus", "params",
-                                                       "slices", "hops", "servers", "devices", "ports"};
+bool starts_with(std::string_view s, std::string_view head) { return s.substr(0, head.size()) == head; }
 
 std::string count(double v) { return std::fabs(v) >= 1e4 ? scaled(v, "") : number(v, 6); }
 
@@ -80,8 +65,7 @@ void render(const nlohmann::json& node, const std::string& unit_key, const std::
   if (node.is_object()) {
     for (auto it = node.begin(); it != node.end(); ++it) {
       const std::string& k = it.key();
-      const bool names_unit = k.find('_') != std::string::npos || is_one_of(k, kNouns);
-      render(it.value(), names_unit ? k : unit_key, prefix.empty() ? k : prefix + "." + k, out);
+      render(it.value(), unit_of(k) ? k : unit_key, prefix.empty() ? k : prefix + "." + k, out);
     }
     return;
   }
@@ -107,36 +91,29 @@ void render(const nlohmann::json& node, const std::string& unit_key, const std::
 
 }  // namespace
 
-// The unit a key names (issue 10 defect 10: by its words, not by its last suffix): a fraction anywhere; else the
-// first of bytes, FLOPs, dollars, hertz, with what follows it ("bytes_per_s_per_axis" -> B/s per axis); else a
-// duration when it ends in "_s" (not "_per_s", a rate; "flops_s" is the time spent on FLOPs); else a count of the
-// first noun it names; else a number.
+// A number in its key's unit (schema/results' x-unit): a fraction as a percentage, a duration in the largest unit
+// that keeps it readable, bytes, FLOPs, FLOP/s, hertz and dollars with an SI prefix, any other unit (tokens, chips,
+// "tokens/s per chip") after the count; a key no result gives is a plain number.
 std::string format_with_unit(const std::string& key, double v) {
-  const std::vector<std::string> t = split_key(key);
-  for (const auto& w : t)
-    if (w == "frac" || w == "fraction") return number(100.0 * v, 3) + " %";
-  for (std::size_t i = 0; i < t.size(); ++i) {
-    const std::string tail = unit_tail(t, i + 1);
-    const bool rate = tail.rfind("/s", 0) == 0;
-    if (t[i] == "bytes") return scaled(v, "B") + tail;
-    if (t[i] == "flops") {
-      if (i + 2 == t.size() && t.back() == "s") break;  // "flops_s": the seconds spent on FLOPs, a duration
-      if (tail.rfind("/B", 0) == 0)  // an intensity
-        return (std::fabs(v) >= 1e4 ? scaled(v, "") : number(v)) + " FLOPs" + tail;
-      return rate ? scaled(v, "FLOP") + tail : scaled(v, "FLOPs") + tail;
-    }
-    if (t[i] == "usd") return "$" + (std::fabs(v) >= 1e4 ? scaled(v, "") : number(v)) + tail;
-    if (t[i] == "hz") return scaled(v, "Hz") + tail;
-  }
-  if (t.back() == "s" && !(t.size() >= 2 && t[t.size() - 2] == "per")) {
+  const std::string_view* found = unit_of(key);
+  const std::string_view unit = found ? *found : std::string_view();
+  const auto after = [&](std::string_view head) { return std::string(unit.substr(head.size())); };
+  if (unit.empty()) return count(v);
+  if (unit == "fraction") return number(100.0 * v, 3) + " %";
+  if (unit == "s") {
     if (v >= 2 * 365.25 * 86400.0) return number(v / (365.25 * 86400.0)) + " years";
     if (v >= 2 * 86400.0) return number(v / 86400.0) + " days";
     if (v >= 3600.0) return number(v / 3600.0) + " h";
     return scaled(v, "s");
   }
-  for (std::size_t i = 0; i < t.size(); ++i)
-    if (is_one_of(t[i], kNouns)) return count(v) + " " + (t[i] == "gpus" ? "GPUs" : t[i]) + unit_tail(t, i + 1);
-  return count(v);
+  if (starts_with(unit, "bytes")) return scaled(v, "B") + after("bytes");
+  if (starts_with(unit, "FLOP/s")) return scaled(v, "FLOP") + after("FLOP");
+  if (starts_with(unit, "FLOPs/byte")) return (std::fabs(v) >= 1e4 ? scaled(v, "") : number(v)) + " FLOPs/B" + after("FLOPs/byte");
+  if (starts_with(unit, "FLOPs/USD")) return scaled(v, "FLOPs") + "/$" + after("FLOPs/USD");
+  if (starts_with(unit, "FLOPs")) return scaled(v, "FLOPs") + after("FLOPs");
+  if (starts_with(unit, "USD")) return "$" + (std::fabs(v) >= 1e4 ? scaled(v, "") : number(v)) + after("USD");
+  if (starts_with(unit, "Hz")) return scaled(v, "Hz") + after("Hz");
+  return count(v) + " " + std::string(unit);
 }
 
 std::string render_table(const nlohmann::json& evaluation) {

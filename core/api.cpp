@@ -176,6 +176,7 @@ struct Prepared {
 void prepare(const Json& scenario, Prepared& p, Diagnostics& d) {
   JsonReader top(scenario, "", d);
   if (!top.ok_object()) return;
+  top.string("$schema", false);  // the JSON Schema an editor checks the file with (schema/scenario.schema.json)
   top.number("version", false);
   const Json* hardware = top.value("hardware", false);
   const Json* model = top.value("model", false);

@@ -81,9 +81,11 @@ else
   echo "fuzz: skipped (no clang++; scripts/setup.sh installs clang and libclang-rt-14-dev)"
 fi
 
-# The web: TypeScript types, Vitest unit tests (URL codec, parameter table, mesh mapping, worker client, the hand-
-# written engine types against the real wasm module, and the shipped wasm module against native golden_dump on
-# every golden case), the static site build, and the browser test in Debian's Chromium (its figures are printed).
+# The web: TypeScript types, Vitest unit tests (URL codec, parameter table, mesh mapping, worker client, the engine
+# types against the real wasm module, the shipped wasm module against native golden_dump on every golden case, and
+# the schema (schema/): its generated files current, every document and result valid, the readers and the mutated
+# scenarios' diagnostics agreeing with it both ways), the static site build, and the browser test in Debian's
+# Chromium (its figures are printed).
 cd web
 npx tsc --noEmit
 echo "web: TypeScript types check"

@@ -1,12 +1,16 @@
 // Prints every golden case's full result, one JSON line per case, then the validation suite's calibrate and
 // family-held-out validation: run natively and under Node, the two outputs must be byte-identical (DESIGN.md:
 // native and wasm agree bit for bit). With --mutations, one line per scenario of the structured mutator
-// (tests/mutations.h) with a hash of its whole answer (issue 12). With --seeds DIR, the fuzzer's seed corpus: the
-// mutator's bases and every 25th mutation, one file each. With --scenarios, each line's scenario text.
+// (tests/mutations.h) with a hash of its whole answer (issue 12); with --mutations --answers, one JSON line per
+// mutated scenario, {name, scenario, answer}, for the schema's agreement test (web/test/schema-mutations.test.ts).
+// With --seeds DIR, the fuzzer's seed corpus: the mutator's bases and every 25th mutation, one file each. With
+// --scenarios, each line's scenario text. With --evaluate, each line of stdin is a scenario and its answer a line
+// out (the schema tests' probes of the readers).
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,9 +39,19 @@ std::vector<std::pair<std::string, std::string>> calibration_cases() {
 
 int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "--mutations") == 0) {
+    const bool answers = argc > 2 && std::strcmp(argv[2], "--answers") == 0;
     for (const auto& m : scalescope::mutations::mutated_scenarios()) {
-      std::printf("%s :: %016" PRIx64 "\n", m.name.c_str(), scalescope::mutations::fnv1a(scalescope::evaluate_json(m.scenario)));
+      const std::string answer = scalescope::evaluate_json(m.scenario);
+      if (answers)
+        std::printf("{\"name\": %s, \"scenario\": %s, \"answer\": %s}\n", nlohmann::json(m.name).dump().c_str(),
+                    m.scenario.c_str(), answer.c_str());
+      else
+        std::printf("%s :: %016" PRIx64 "\n", m.name.c_str(), scalescope::mutations::fnv1a(answer));
     }
+    return 0;
+  }
+  if (argc > 1 && std::strcmp(argv[1], "--evaluate") == 0) {
+    for (std::string line; std::getline(std::cin, line);) std::printf("%s\n", scalescope::evaluate_json(line).c_str());
     return 0;
   }
   if (argc > 2 && std::strcmp(argv[1], "--seeds") == 0) {

@@ -43,6 +43,10 @@ Mesh parse_mesh(const Json& node, const std::string& path, const Hardware& hw, D
       const Json& v = (*a)[i];
       if (!v.is_string() || v.get<std::string>().empty())
         add_diagnostic(d, json_pointer_child(r.path_of("axis_names"), i), "wrong_type", "axis names are non-empty strings");
+      else if (v.get<std::string>().size() > kMaxStringBytes)  // docs/api.md Limits: any text the engine reads
+        add_diagnostic(d, json_pointer_child(r.path_of("axis_names"), i), "too_large",
+                       "an axis name is " + std::to_string(v.get<std::string>().size()) + " bytes long; the limit is " +
+                           std::to_string(kMaxStringBytes));
       names.push_back(v.is_string() ? v.get<std::string>() : "?");
     }
     if (names.size() != shape.size())

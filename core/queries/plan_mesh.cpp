@@ -17,19 +17,28 @@ constexpr std::int64_t kMaxListed = 1 << 16;  // degrees listed per strategy: a 
 
 bool in_mode(bool serving, int s) { return !serving || s == kTensor || s == kExpert; }
 
+// A key a serving replica has no use for, given anyway: said, not ignored (one set of keys for both modes).
+void training_only(JsonReader& r, const char* key, bool serving, Diagnostics& d) {
+  if (serving && r.has(key))
+    add_diagnostic(d, r.path_of(key), "not_applicable",
+                   std::string("a serving replica splits by tensor and expert parallelism in one slice; '") + key +
+                       "' is for mode 'training'");
+}
+
 void read_parallelism(JsonReader& args, DegreeQuestion& q, Diagnostics& d) {
   const Json* node = args.object("parallelism", false);
   if (!node) return;
   JsonReader r(*node, args.path_of("parallelism"), d);
-  for (int s = 0; s < kLayoutStrategies; ++s)
-    if (in_mode(q.serving, s)) q.degrees[s] = r.integer(kKeys[s], false, 1, kMaxDegree).value_or(1);
-  q.expert_tensor = static_cast<double>(r.integer("expert_tensor", false, 1, kMaxDegree).value_or(0));
-  if (!q.serving) {
-    const std::string schedule = r.choice("pipeline_schedule", false, pipeline_schedule_choices()).value_or("1f1b");
-    for (PipelineSchedule s : kPipelineSchedules)
-      if (schedule == pipeline_schedule_name(s)) q.schedule = s;
-    q.virtual_stages = static_cast<double>(r.integer("virtual_stages", false, 1, 1024).value_or(1));
+  for (int s = 0; s < kLayoutStrategies; ++s) {
+    if (!in_mode(q.serving, s)) training_only(r, kKeys[s], q.serving, d);
+    q.degrees[s] = r.integer(kKeys[s], false, 1, kMaxDegree).value_or(1);
   }
+  q.expert_tensor = r.number("expert_tensor", false).value_or(0);
+  for (const char* key : {"pipeline_schedule", "virtual_stages"}) training_only(r, key, q.serving, d);
+  const std::string schedule = r.choice("pipeline_schedule", false, pipeline_schedule_choices()).value_or("1f1b");
+  for (PipelineSchedule s : kPipelineSchedules)
+    if (schedule == pipeline_schedule_name(s)) q.schedule = s;
+  q.virtual_stages = r.number("virtual_stages", false).value_or(1);
   r.finish();
 }
 
@@ -40,7 +49,7 @@ std::array<DegreeOptions, kLayoutStrategies> read_list_degrees(JsonReader& args,
   if (!node) return out;
   JsonReader r(*node, args.path_of("list_degrees"), d);
   for (int s = 0; s < kLayoutStrategies; ++s) {
-    if (!in_mode(serving, s)) continue;
+    if (!in_mode(serving, s)) training_only(r, kKeys[s], serving, d);
     const Json* entry = r.object(kKeys[s], false);
     if (!entry) continue;
     JsonReader e(*entry, r.path_of(kKeys[s]), d);
@@ -112,13 +121,12 @@ Json run_plan_mesh(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   q.model = ctx.model;
   q.serving = args.choice("mode", false, {"training", "serving"}).value_or("training") == "serving";
   read_parallelism(args, q, d);
-  if (!q.serving) {
-    q.slices = args.integer("slices", false, 1, 1 << 20).value_or(1);
-    q.dcn_strategy = args.choice("dcn_strategy", false, {"data", "fsdp"}).value_or("data") == "fsdp" ? 1 : 0;
-    q.seq_len = args.number("seq_len", false).value_or(0);
-    q.batch_tokens = args.number("batch_tokens", false).value_or(0);
-  }
-  q.chips = args.integer("chips", false, 1, static_cast<std::int64_t>(kMaxMeshChips)).value_or(0);
+  for (const char* key : {"slices", "dcn_strategy", "seq_len", "batch_tokens"}) training_only(args, key, q.serving, d);
+  q.slices = args.integer("slices", false, 1, 1 << 20).value_or(1);
+  q.dcn_strategy = args.choice("dcn_strategy", false, {"data", "fsdp"}).value_or("data") == "fsdp" ? 1 : 0;
+  q.seq_len = args.number("seq_len", false).value_or(0);
+  q.batch_tokens = args.number("batch_tokens", false).value_or(0);
+  q.chips = static_cast<std::int64_t>(args.number("chips", false).value_or(0));
   const std::array<DegreeOptions, kLayoutStrategies> listed = read_list_degrees(args, q.serving, d);
   args.finish();
   if (has_errors(d)) return Json();

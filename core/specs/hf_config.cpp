@@ -88,9 +88,14 @@ const std::vector<Family>& families() {
   return all;
 }
 
+// Multimodal configs name the whole model; their text_config is the family's (Gemma 3, Llama 4).
+constexpr std::pair<const char*, const char*> kModelTypeAliases[] = {{"gemma3", "gemma3_text"}, {"llama4", "llama4_text"}};
+
+// Every model_type the engine reads, the multimodal names too (the valid list a message gives, as schema/ does).
 std::vector<std::string> model_types() {
   std::vector<std::string> out;
   for (const auto& f : families()) out.emplace_back(f.model_type);
+  for (const auto& [alias, family] : kModelTypeAliases) out.emplace_back(alias);
   return out;
 }
 
@@ -410,8 +415,8 @@ Json hf_config_to_model(const Json& config, const std::string& path, Diagnostics
     return Json::object();
   }
   std::string type = type_node->get<std::string>();
-  if (type == "gemma3") type = "gemma3_text";
-  if (type == "llama4") type = "llama4_text";
+  for (const auto& [alias, family] : kModelTypeAliases)
+    if (type == alias) type = family;
   const auto family = std::find_if(families().begin(), families().end(), [&](const Family& f) { return type == f.model_type; });
   if (family == families().end()) {
     add_diagnostic(d, json_pointer_child(text_path, "model_type"), "unknown_choice",

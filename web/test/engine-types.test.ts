@@ -1,9 +1,10 @@
-// The hand-written types (src/engine/types.ts) against the real module: the functions exist, and real results
-// of every query the page sends have exactly the keys and kinds the types say, both ways: a key the engine gives
-// and the types lack fails, as a key the types name and the engine leaves out does (issue 19).
+// The engine's types against the real module: the Embind functions exist, every scenario the page sends is a
+// scenario of the schema, and every answer to them validates against the schema (schema/, from which
+// src/engine/schema-types.ts is generated): a key the engine gives and the schema lacks fails, as a required key
+// the engine leaves out does (issue 19). presets() and model_json() answer as their schemas say.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EngineModule, Evaluation, PlanMeshResult, PlanSearchQuery, PlanSearchResult, Presets, Scenario } from '../src/engine/types';
-import { EXTRA_KEY, SHAPES, shapeMismatches, type ShapeSpec } from '../src/engine/types';
+import { schemaProblems } from './schema';
 import { defaultState, cloneState } from '../src/state/params';
 import { chipScenario, mainMatmuls, mainScenario, meshFor, planMeshScenario, rooflineCurveScenarios, servingSearchScenario, transformerScenario } from '../src/state/scenario';
 import { loadEngine, askNowOf, searchScenarioOf } from './engine';
@@ -13,20 +14,19 @@ beforeAll(async () => {
   engine = await loadEngine();
 });
 
+/** Runs a scenario the page sends: the scenario is the schema's, and so is the answer. */
 function run<R>(s: Scenario): Evaluation<R> {
-  return JSON.parse(engine.evaluate(JSON.stringify(s))) as Evaluation<R>;
+  expect(schemaProblems('scenario.schema.json', s)).toEqual([]);
+  const ev = JSON.parse(engine.evaluate(JSON.stringify(s))) as Evaluation<R>;
+  expect(schemaProblems('answers.schema.json', ev), ev.query).toEqual([]);
+  return ev;
 }
 
-/** Every key the types name is there with its kind, and every key the engine gives is in the types (issue 19). */
-function expectShape(ev: Evaluation<unknown>, shape: ShapeSpec, what = ev.query ?? ''): void {
+/** A valid answer: no errors, and its result its kind's (run() has checked it against the schema). */
+function expectShape(ev: Evaluation<unknown>): void {
   expect(ev.diagnostics.filter((d) => d.severity !== 'warning')).toEqual([]);
   expect(ev.ok).toBe(true);
-  expect(shapeMismatches(ev.result, shape), what).toEqual([]);
-}
-
-/** A nested value (a plan, a layout) against its shape. */
-function expectShapeOf(v: unknown, shape: ShapeSpec): void {
-  expect(shapeMismatches(v, shape)).toEqual([]);
+  expect(ev.result).toBeDefined();
 }
 
 const training = defaultState();
@@ -60,6 +60,7 @@ describe('the wasm module', () => {
 
   it('presets() matches the Presets type', () => {
     const p = JSON.parse(engine.presets()) as Presets;
+    expect(schemaProblems('answers.schema.json#/$defs/Presets', p)).toEqual([]);
     expect(Object.keys(p).sort()).toEqual(['calibration_profiles', 'engine_version', 'hardware', 'models', 'queries']);
     for (const c of p.calibration_profiles) {
       expect(['tpu', 'gpu']).toContain(c.kind);
@@ -85,22 +86,27 @@ describe('the wasm module', () => {
     expect(JSON.parse(engine.validate('not json')).diagnostics[0].code).toBe('malformed_json');
   });
 
-  it('a shape check fails on a missing key or a wrong kind, and lists extra keys', () => {
-    expect(shapeMismatches({ a: 1, b: 'x', c: 2 }, { a: 'number', b: 'number', d: 'string?' })).toEqual(['/b: expected number, got string', `/c${EXTRA_KEY}`]);
-    expect(shapeMismatches({}, { a: 'number' })).toEqual(['/a: missing']);
-    // A record: any keys, each of the kind.
-    expect(shapeMismatches({ r: { x: 1, y: 2 } }, { r: { '*': 'number' } })).toEqual([]);
-    expect(shapeMismatches({ r: { x: 1, y: 'z' } }, { r: { '*': 'number' } })).toEqual(['/r/y: expected number, got string']);
+  it('model_json() answers a ModelJson', () => {
+    const answer = JSON.parse(engine.model_json(JSON.stringify({ preset: 'deepseek-v3' })));
+    expect(schemaProblems('answers.schema.json#/$defs/ModelJson', answer)).toEqual([]);
+    expect(answer.model.not_modelled.length).toBeGreaterThan(0);
+  });
+
+  it('a result with a key the schema lacks, or without a required one, fails', () => {
+    const ev = run<Record<string, unknown>>(chipScenario(training));
+    expect(schemaProblems('answers.schema.json', { ...ev, result: { ...ev.result, not_in_the_schema_s: 1 } })).not.toEqual([]);
+    const { hbm_capacity_bytes: _, ...without } = ev.result!;
+    expect(schemaProblems('answers.schema.json', { ...ev, result: without })).not.toEqual([]);
   });
 
   it('transformer, chip, matmul and roofline results match their types', () => {
-    for (const s of [training, serving, moe]) expectShape(run(transformerScenario(s)), SHAPES.transformer);
-    for (const s of [training, gpu]) expectShape(run(chipScenario(s)), SHAPES.chip);
-    for (const op of mainMatmuls(training, plan(training))) expectShape(run({ hardware: { preset: 'tpu-v5p' }, query: op.query }), SHAPES.matmul);
-    expectShape(run(rooflineCurveScenarios(training)[3]!), SHAPES.roofline);
+    for (const s of [training, serving, moe]) expectShape(run(transformerScenario(s)));
+    for (const s of [training, gpu]) expectShape(run(chipScenario(s)));
+    for (const op of mainMatmuls(training, plan(training))) expectShape(run({ hardware: { preset: 'tpu-v5p' }, query: op.query }));
+    expectShape(run(rooflineCurveScenarios(training)[3]!));
   });
 
-  const has = (kind: string): boolean => (JSON.parse(engine.presets()) as Presets).queries.includes(kind);
+  const has = (kind: string): boolean => (JSON.parse(engine.presets()) as Presets).queries.includes(kind as Presets['queries'][number]);
 
   it('plan_mesh results match PlanMeshResult: laid out, laid out by the engine, refused with the nearest state', () => {
     const v5e = cloneState(training);
@@ -109,7 +115,7 @@ describe('the wasm module', () => {
     Object.assign(parts.values, { fsdp: 4, tp: 32, pp: 35 });
     for (const s of [training, serving, gpu, moe, v5e, parts]) {
       const ev = run<PlanMeshResult>(planMeshScenario(s, undefined, { chips: true, stops: true, batch: true }));
-      expectShape(ev, SHAPES.plan_mesh);
+      expectShape(ev);
       for (const p of ev.result!.problems) expect(Object.keys(p).sort()).toEqual(['code', 'message', 'path', 'severity']);
       for (const c of ev.result!.nearest?.changes ?? []) expect(Object.keys(c).sort()).toEqual(['from', 'path', 'reason', 'to']);
     }
@@ -120,16 +126,14 @@ describe('the wasm module', () => {
   it('training_step results match TrainingStepResult', (ctx) => {
     if (!has('training_step')) return ctx.skip();
     for (const s of [training, gpu, moe, subAxes, uneven]) {
-      const ev = run(mainScenario(s, plan(s)));
-      expectShape(ev, SHAPES.training_step);
-      const t = ev.result as { thresholds: unknown[] };
-      for (const th of t.thresholds) expect(shapeMismatches(th, SHAPES.threshold)).toEqual([]);
+      const ev = run<{ thresholds: unknown[] }>(mainScenario(s, plan(s)));
+      expectShape(ev);
+      expect(ev.result!.thresholds.length).toBeGreaterThan(0);
     }
-    // The optional keys the types name are there when they apply: the chosen layout for sub-axes, the busiest stage.
+    // The optional keys the schema names are there when they apply: the chosen layout for sub-axes, the busiest stage.
     const sub = run<{ parallelism?: unknown; layout?: Record<string, unknown>; layouts_considered?: number }>(mainScenario(subAxes, plan(subAxes))).result!;
     expect(sub.parallelism).toEqual({ fsdp: ['X', 'Y', { axis: 'Z', size: 2, stride: 2 }], tensor: [{ axis: 'Z', size: 2, stride: 1 }] });
     expect(sub.layouts_considered).toBe(1);
-    for (const l of Object.values(sub.layout!)) expectShapeOf(l, SHAPES.strategy_layout);
     const st = run<{ pipeline_stage_layers?: number; pipeline_stage_imbalance?: number }>(mainScenario(uneven, plan(uneven))).result!;
     expect([st.pipeline_stage_layers, st.pipeline_stage_imbalance]).toEqual([27, 27 / (80 / 3)]);
     expect(run<{ pipeline_stage_layers?: number }>(mainScenario(training, plan(training))).result!.pipeline_stage_layers).toBeUndefined();
@@ -143,22 +147,15 @@ describe('the wasm module', () => {
     let ties = 0;
     for (const s of [small, gpuSmall]) {
       const ev = run<PlanSearchResult>(searchScenarioOf(engine, s)!);
-      expectShape(ev, SHAPES.plan_search);
+      expectShape(ev);
       const r = ev.result!;
       expect(r.plans.length).toBeGreaterThan(0);
+      // Plans, layouts, ties and the front are in the answer run() checked: the optional parts are reached.
       for (const p of r.plans) {
-        expectShapeOf(p, SHAPES.searched_plan);
-        for (const l of Object.values(p.layout)) {
-          expectShapeOf(l, SHAPES.strategy_layout);
-          for (const piece of l!.pieces) expectShapeOf(piece, SHAPES.layout_piece);
-        }
-        if (p.tie) {
-          ties++;
-          expectShapeOf(p.tie, SHAPES.plan_tie);
-        }
+        expect(Object.values(p.layout).length).toBeGreaterThan(0);
+        if (p.tie) ties++;
       }
-      for (const p of r.pareto) expectShapeOf(p, SHAPES.searched_plan_core);
-      expectShapeOf(r.counts, SHAPES.plan_search.counts);
+      expect(r.pareto.length).toBeGreaterThan(0);
       expect(r.complete).toBe(true);
       expect(r.cursor).toBeUndefined();
     }
@@ -166,25 +163,25 @@ describe('the wasm module', () => {
     // A search cut into chunks answers with a cursor until it is complete.
     const sc = searchScenarioOf(engine, small)!;
     const part = run<PlanSearchResult>({ ...sc, query: { ...(sc.query as PlanSearchQuery), chunk_plans: 1000 } });
-    expectShape(part, SHAPES.plan_search);
+    expectShape(part);
     expect(part.result!.complete).toBe(false);
-    expectShapeOf(part.result!.cursor, SHAPES.search_cursor);
+    expect(part.result!.cursor).toBeDefined();
   });
 
   it('serving results match ServingResult', (ctx) => {
     if (!has('serving')) return ctx.skip();
     const ev = run(mainScenario(serving, plan(serving)));
-    expectShape(ev, SHAPES.serving);
-    for (const p of (ev.result as { sweep: unknown[] }).sweep) expect(shapeMismatches(p, SHAPES.sweep_point)).toEqual([]);
+    expectShape(ev);
+    expect((ev.result as { sweep: unknown[] }).sweep.length).toBeGreaterThan(0);
     // Speculative decoding, a KV context and efficiency knobs, as the page sends them.
     const spec = cloneState(serving);
     Object.assign(spec.values, { spec: true, kvctx: 4096, eff_flops: 0.5, sdeploy: 'disaggregated', sdemand: 1e5 });
     const sp = run(mainScenario(spec, plan(spec)));
-    expectShape(sp, SHAPES.serving);
+    expectShape(sp);
     const r = sp.result as { speculative?: unknown; deployment?: unknown; kv_context_len: number };
     expect(r.kv_context_len).toBe(4096);
-    expect(shapeMismatches(r.speculative, SHAPES.speculative)).toEqual([]);
-    expect(shapeMismatches(r.deployment, SHAPES.serving_deployment_cost)).toEqual([]);
+    expect(r.speculative).toBeDefined();
+    expect(r.deployment).toBeDefined();
   });
 
   it('serving_search results match ServingSearchResult, every deployment ServingDeployment', (ctx) => {
@@ -196,10 +193,9 @@ describe('the wasm module', () => {
     none.values['slat'] = 1e-4;
     for (const s of [serving, moeGpu, none]) {
       const ev = run<{ deployments: unknown[]; frontier: unknown[] }>(servingSearchScenario(s)!);
-      expectShape(ev, SHAPES.serving_search);
+      expectShape(ev);
       const rows = [...ev.result!.deployments, ...ev.result!.frontier];
       expect(rows.length).toBeGreaterThan(0);
-      for (const d of rows) expect(shapeMismatches(d, SHAPES.serving_deployment)).toEqual([]);
     }
   });
 });

@@ -2,13 +2,15 @@
 // build prints (build/release/golden_dump, one "file :: name :: result" line per case). It leaves out the
 // calibration subsystem (docs/architecture.md "What the page ships"): its calibrate and validation are unknown
 // kinds, and the message that lists the kinds lists the others. That the fits themselves give the same bits in
-// wasm (issue 22) is scripts/test.sh's comparison of the whole engine's golden_dump.js with the native one.
+// wasm (issue 22) is scripts/test.sh's comparison of the whole engine's golden_dump.js with the native one. Every
+// answer also validates against the schema's answer and result schemas (schema/answers.schema.json).
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EngineModule } from '../src/engine/types';
 import { REPO, loadEngine } from './engine';
+import { schemaProblems } from './schema';
 
 const GOLDEN_DIR = path.join(REPO, 'tests/golden');
 const DUMP = process.env['SCALESCOPE_GOLDEN_DUMP'] ?? path.join(REPO, 'build/release/golden_dump');
@@ -62,7 +64,10 @@ describe('wasm engine vs native golden_dump', () => {
       const prefix = `${f} :: ${c.name} :: `;
       const line = native[i] ?? '';
       expect(line.startsWith(prefix), `native line ${i} is for ${prefix}`).toBe(true);
-      expect(engine.evaluate(JSON.stringify(c.scenario)), c.name).toBe(pageAnswer(line.slice(prefix.length)));
+      const answer = engine.evaluate(JSON.stringify(c.scenario));
+      expect(answer, c.name).toBe(pageAnswer(line.slice(prefix.length)));
+      // Its result is its kind's, as the schema says (issue 19): a key the schema lacks fails.
+      expect(schemaProblems('answers.schema.json', JSON.parse(answer)), c.name).toEqual([]);
       checked++;
     });
     expect(checked).toBeGreaterThan(0);

@@ -3,7 +3,7 @@
 // sub-axes (with and without DCN), GPU clusters (the plan's own mesh), MoE and uneven pipeline stages.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Diagnostic, EngineModule, Evaluation, PlanSearchQuery, PlanSearchResult, Scenario, SearchedPlan, TrainingStepResult } from '../src/engine/types';
-import { SHAPES, shapeMismatches } from '../src/engine/types';
+import { schemaProblems } from './schema';
 import { defaultState, type State } from '../src/state/params';
 import { stateWith } from './state';
 import { applyPlan, isCurrentPlan, type SearchedMesh } from '../src/state/plans';
@@ -18,7 +18,6 @@ beforeAll(async () => {
 
 const run = <R>(x: unknown): Evaluation<R> => JSON.parse(engine.evaluate(JSON.stringify(x))) as Evaluation<R>;
 const errors = (ev: Evaluation<unknown>): unknown[] => ev.diagnostics.filter((d) => d.severity !== 'warning');
-const shapeErrors = (v: unknown, shape: Parameters<typeof shapeMismatches>[1]): string[] => shapeMismatches(v, shape);
 
 const searchedMesh = (sc: Scenario): SearchedMesh => ({ shape: sc.mesh!.shape, axis_names: sc.mesh!.axis_names ?? [] });
 
@@ -38,7 +37,7 @@ function search(s: State, constraints?: Record<string, unknown>): { sc: Scenario
   const query = constraints ? { ...(sc.query as PlanSearchQuery), constraints } : sc.query;
   const ev = runSearch({ ...sc, query });
   expect(errors(ev)).toEqual([]);
-  expect(shapeErrors(ev.result, SHAPES.plan_search)).toEqual([]);
+  expect(schemaProblems('results/plan_search.schema.json', ev.result)).toEqual([]);
   expect(ev.result!.plans.length).toBeGreaterThan(0);
   return { sc, res: ev.result! };
 }
@@ -84,7 +83,7 @@ describe('plan search -> apply', () => {
     const { sc, res } = search(s);
     const mesh = searchedMesh(sc);
     for (const [i, plan] of res.plans.entries()) {
-      expect(shapeErrors(plan, SHAPES.searched_plan), `plan ${i}`).toEqual([]);
+      expect(schemaProblems('results/shared.schema.json#/$defs/SearchedPlan', plan), `plan ${i}`).toEqual([]);
       const a = applied(s, plan, mesh);
       expectSameStep(a.step, plan, `plan ${i}`);
       expect(isCurrentPlan(a.state, plan, mesh), `plan ${i}`).toBe(true);

@@ -1,6 +1,6 @@
 // Views for the primitives of Parts 1-3 of the book: the roofline (§1), a TPU slice (§2) and one collective (§3).
 import { html, svg, type TemplateResult } from 'lit';
-import type { ChipResult, RooflineResult } from '../../engine/types';
+import type { ChipResult, CollectiveResult, RooflineResult, TpuTopology as TopologyResult } from '../../engine/types';
 import {
   COLOURS, fmtBytes, fmtBytesPerS, fmtCount, fmtFlopsPerS, fmtSeconds, sig, tickFormatSI,
 } from '../../charts/format';
@@ -65,30 +65,6 @@ export const roofline: View<RooflineData> = {
 };
 
 // ------------------------------------------------------------------------------------------------ TPU slice (§2)
-
-interface TopologyResult {
-  chips: number;
-  cores: number;
-  hosts: number;
-  max_hops: number;
-  peak_bf16_flops_per_s: number;
-  hbm_capacity_bytes: number;
-  hbm_bandwidth_bytes_per_s: number;
-  ici_link_unidir_bytes_per_s: number;
-  shape: number[];
-  wraparound: boolean[];
-}
-
-interface CollectiveResult {
-  time_s: number;
-  bandwidth_s: number;
-  latency_s: number;
-  regime: 'bandwidth' | 'latency';
-  devices_in_group: number;
-  effective_bandwidth_bytes_per_s: number;
-  bytes_per_device_shard: number;
-  traffic_fraction?: number;
-}
 
 interface SliceData {
   topo: TopologyResult;

@@ -1,6 +1,6 @@
 // Views for sharded matmuls (§3, §9, §10) and the Transformer's accounting (§4).
 import { html, type TemplateResult } from 'lit';
-import type { TransformerResult } from '../../engine/types';
+import type { CollectiveStep as Step, ShardedMatmulResult, TransformerResult } from '../../engine/types';
 import { COLOURS, fmtBytes, fmtCount, fmtFlops, fmtPercent, fmtSeconds } from '../../charts/format';
 import { bars } from '../../charts/bars';
 import { MODEL_IDS, type State } from '../../state/params';
@@ -15,38 +15,6 @@ const num = (s: State, k: string): number => Number(s.values[k]);
 const str = (s: State, k: string): string => String(s.values[k]);
 
 // ------------------------------------------------------------------------------------------------ sharded matmul
-
-interface Step {
-  op: string;
-  array: string;
-  before: string;
-  after: string;
-  axes: string[];
-  bytes: number;
-  time_s: number;
-  regime: string;
-}
-
-interface MatmulPlan {
-  name: string;
-  local_matmul: string;
-  output: string;
-  steps: Step[];
-  flops_per_device: number;
-  compute_s: number;
-  comms_s: number;
-  lower_bound_s: number;
-  upper_bound_s: number;
-  bound: string;
-}
-
-interface ShardedMatmulResult {
-  case: number;
-  description: string;
-  total_flops: number;
-  plans: MatmulPlan[];
-  best: MatmulPlan;
-}
 
 interface MatmulData {
   r: ShardedMatmulResult;

@@ -1,7 +1,7 @@
 // Views for inference (§7, §8: latency breakdown and the latency–throughput frontier) and GPU networks (§11:
 // a collective at each level of the fat tree).
 import { html, nothing } from 'lit';
-import type { ServingResult, ServingSweepPoint } from '../../engine/types';
+import type { CollectiveResult as GpuCollective, GpuTopology, ServingResult, ServingSweepPoint } from '../../engine/types';
 import { COLOURS, COMMS_COLOURS, fmtBytes, fmtBytesPerS, fmtCount, fmtSeconds, fmtUsd, sig } from '../../charts/format';
 import { bars } from '../../charts/bars';
 import { describePlan } from '../../ui/mesh-words';
@@ -101,22 +101,7 @@ export const serving: View<ServingData> = {
 
 // ------------------------------------------------------------------------------------------------ GPU fat tree
 
-interface Level {
-  name: string;
-  gpus_per_parent: number;
-  gpus_per_child: number;
-  children_per_parent: number;
-  child_egress_unidir_bytes_per_s: number;
-}
-
-interface GpuCollective {
-  time_s: number;
-  bandwidth_s: number;
-  latency_s: number;
-  regime: string;
-  effective_bandwidth_bytes_per_s: number;
-  devices_in_group: number;
-}
+type Level = GpuTopology['levels'][number];
 
 interface GpuData {
   levels: Level[];

@@ -2,7 +2,7 @@
 // planner, and a pipeline schedule. Plans come from src/state/scenario.ts, meshes from the engine (plan_mesh).
 import { html, svg, nothing, type TemplateResult } from 'lit';
 import { cssProps } from '../../charts/css-props';
-import type { PlanSearchResult, SearchedPlan, Threshold, TrainingStepResult } from '../../engine/types';
+import type { MlpRooflineResult, PlanSearchResult, SearchedPlan, Threshold, TrainingStepResult } from '../../engine/types';
 import { COLOURS, COMMS_COLOURS, fmtBytes, fmtCount, fmtPercent, fmtSeconds, fmtUsd, sig } from '../../charts/format';
 import { bars } from '../../charts/bars';
 import { AXIS_NAMES, type MeshPlan } from '../../state/plan-mesh';
@@ -30,26 +30,7 @@ async function planFor(s: State, ask: Ask): Promise<MeshPlan | null> {
 
 // ------------------------------------------------------------------------------------------------ §5.1 figure
 
-interface MlpPoint {
-  batch: number;
-  compute_s: number;
-  fsdp_s: number;
-  tp_s: number;
-  comms_s: number;
-  bound: string;
-}
-
-interface MlpRooflineResult {
-  chips: number;
-  fsdp: number;
-  tp: number;
-  fsdp_axes: number;
-  tp_axes: number;
-  fsdp_optimal_degree?: number;
-  comms_bound_below_batch: number;
-  comms_bound_at_every_batch: boolean;
-  points: MlpPoint[];
-}
+type MlpPoint = MlpRooflineResult['points'][number];
 
 interface MlpData {
   r: MlpRooflineResult;

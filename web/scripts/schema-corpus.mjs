@@ -1,0 +1,87 @@
+// The documents the schema is held against (schema/README.md): every scenario the project writes down — the golden
+// cases, docs/api.md's examples, examples/*.json, the published runs — and the native engine that answers them
+// (build/release/golden_dump; SCALESCOPE_GOLDEN_DUMP overrides). Shared by the schema tests and the tools beside it.
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const GOLDEN_DUMP = process.env.SCALESCOPE_GOLDEN_DUMP ?? path.join(REPO, 'build/release/golden_dump');
+
+const readJson = (file) => JSON.parse(fs.readFileSync(path.resolve(REPO, file), 'utf8'));
+
+/** Every golden case as {source, scenario, expectDiagnostics}. */
+export function goldenCases() {
+  const dir = path.join(REPO, 'tests/golden');
+  return fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort().flatMap((f) =>
+    readJson(path.join(dir, f)).cases.map((c) => ({ source: `tests/golden/${f} :: ${c.name}`, scenario: c.scenario, expectDiagnostics: c.expect_diagnostics ?? [] })));
+}
+
+/** docs/api.md's ```json blocks that parse, as {source, value}: scenarios, and the mesh snippet. */
+export function docsExamples() {
+  const doc = fs.readFileSync(path.join(REPO, 'docs/api.md'), 'utf8');
+  const out = [];
+  for (const m of doc.matchAll(/```json\n([\s\S]*?)```/g)) {
+    try {
+      out.push({ source: `docs/api.md example ${out.length + 1}`, value: JSON.parse(m[1]) });
+    } catch {
+      // a result sketch with "..." in it: not a document
+    }
+  }
+  return out;
+}
+
+/** examples/*.json: the scenarios shipped for users. */
+export function exampleScenarios() {
+  const dir = path.join(REPO, 'examples');
+  return fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => ({ source: `examples/${f}`, scenario: readJson(path.join(dir, f)) }));
+}
+
+/** The published-runs files: the project's (with its split), the team example's, and the shared original when present. */
+export function publishedRunFiles() {
+  const files = ['tests/validation/published-runs.json', 'examples/calibration/my-cluster-runs.json'];
+  const shared = path.resolve(REPO, '../shared/calibration/published-runs.json');
+  const sharedElsewhere = '/work/shared/calibration/published-runs.json';
+  for (const f of [shared, sharedElsewhere]) if (fs.existsSync(f)) { files.push(f); break; }
+  return files.map((f) => ({ source: path.relative(REPO, path.resolve(REPO, f)), value: readJson(f) }));
+}
+
+/** The calibration profiles a team writes (examples/calibration) and the embedded ones (calibration_profiles/). */
+export function calibrationProfiles() {
+  const out = [];
+  for (const dir of ['calibration_profiles', 'examples/calibration'])
+    for (const f of fs.readdirSync(path.join(REPO, dir)).filter((x) => x.endsWith('.json')).sort()) {
+      const value = readJson(path.join(dir, f));
+      if (!('runs' in value)) out.push({ source: `${dir}/${f}`, value });
+    }
+  return out;
+}
+
+/** tests/schema/coverage-scenarios.json: scenarios that reach the optional parts of the results. */
+export function coverageScenarios() {
+  return readJson('tests/schema/coverage-scenarios.json').scenarios.map((scenario, i) => ({ source: `tests/schema/coverage-scenarios.json #${i}`, scenario }));
+}
+
+/** Every scenario above that the engine should accept (the golden cases that expect no diagnostics, docs, examples). */
+export function validScenarios() {
+  return [
+    ...coverageScenarios(),
+    ...goldenCases().filter((c) => c.expectDiagnostics.length === 0).map(({ source, scenario }) => ({ source, scenario })),
+    ...docsExamples().filter((e) => e.value && typeof e.value === 'object' && 'query' in e.value).map(({ source, value }) => ({ source, scenario: value })),
+    ...exampleScenarios(),
+  ];
+}
+
+/** Runs golden_dump with `args` and returns its stdout lines (stdin: `input`). */
+export function goldenDump(args, input) {
+  const out = spawnSync(GOLDEN_DUMP, args, { input, maxBuffer: 1 << 30, encoding: 'utf8' });
+  if (out.error || out.status !== 0) throw new Error(`${GOLDEN_DUMP} ${args.join(' ')}: ${out.error ?? out.stderr}`);
+  return out.stdout.split('\n').filter(Boolean);
+}
+
+/** The native engine's answers to `scenarios` (objects), in order. */
+export function evaluateNative(scenarios) {
+  if (!scenarios.length) return [];
+  return goldenDump(['--evaluate'], scenarios.map((s) => JSON.stringify(s)).join('\n') + '\n').map((l) => JSON.parse(l));
+}
