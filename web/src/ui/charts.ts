@@ -118,8 +118,12 @@ export class SsCharts extends LitElement {
       .map((o) => ({ name: o.op.name, intensity: o.ev.result!.intensity_flops_per_byte, attainable: o.ev.result!.attainable_flops_per_s, bound: o.ev.result!.bound }));
     const ridge = r.ops.find((o) => o.ev.ok)?.ev.result?.critical_intensity_flops_per_byte;
     roof.replaceChildren(r.curve.length ? placeChart(P.rooflineChart(r.curve, ops, ridge, width), root) : document.createTextNode('The engine gave no roofline for this chip.'));
+    this.drawSweep(r, P, root, width);
+  }
+
+  /** The serving frontier at the fidelity the charts show (the book's replica, from the charts' batch, when the toggle says so). */
+  private drawSweep(r: Results, P: PlotsModule, root: ShadowRoot | Document, width: number): void {
     const sweepEl = this.chartEl('sweep');
-    // The frontier at the fidelity the charts show (the book's replica when the toggle says so).
     const charts = r.charts;
     const served = (r.state.values['fid'] === 'book' && charts?.state === r.state ? charts.bookServing : undefined) ?? servingOf(r);
     if (sweepEl && served) {
@@ -142,6 +146,8 @@ export class SsCharts extends LitElement {
         return { chips: s.point.chips, value: serving ? res.latency_per_token_s : res.time?.step_s, current: s.point.factor === 1, fits: res.memory?.fits === true, warning };
       })
       .filter((p) => typeof p.value === 'number' && Number.isFinite(p.value) && p.value > 0) as ScalingDatum[];
+    // The book's replica comes with the charts' batch: its frontier is redrawn with them.
+    if (charts.bookServing && charts.state === r.state) this.drawSweep(r, P, root, width);
     if (pts.length >= 2) {
       scal.replaceChildren(placeChart(P.scalingChart(pts, serving ? '↑ Latency per token' : '↑ Step time', fmtSecondsTick, width), root));
     } else {
