@@ -264,6 +264,25 @@ async function main() {
       check('the URL carries the version key', new URL(page.url()).search === '' || page.url().includes('v=1'));
     });
 
+    await step('time to interactive: the median of three fresh browsers within 600 ms (issue 20)', async () => {
+      // Two more first navigations, each in a new browser with an empty profile, beside the first step's: one slow
+      // start of the machine is not the page's time.
+      const times = [figures.interactiveMs];
+      for (let i = 0; i < 2; i++) {
+        const fresh = await launch({ viewport: DESKTOP });
+        try {
+          const p = await fresh.context.newPage();
+          await open(p, url);
+          times.push(await p.evaluate(() => window.__scalescope.interactiveMs));
+        } finally {
+          await fresh.close();
+        }
+      }
+      figures.interactiveRunsMs = times;
+      figures.interactiveMedianMs = percentile(times, 0.5);
+      check('time to interactive, the median of three fresh browsers, is at most 600 ms (issue 20)', figures.interactiveMedianMs <= 600, times.map((t) => t.toFixed(0)).join(', '));
+    });
+
     await step('default numbers equal the CLI', async () => {
       await compareWithCli(page, 'default', DEFAULT_TRAINING(), TRAINING_PAIRS);
       check('time and memory bars are drawn', (await page.locator('ss-training-results figure.hb').count()) >= 2);
@@ -1219,7 +1238,7 @@ async function main() {
     if (f) console.log(`  plan search (${what}): ${f.evaluated} plans in ${f1(f.wallMs)} ms from the click, ${f.chunks} chunks (${f1(f.engineMs)} ms in the engine, worker; budget 1 s)`);
   }
   console.log(`  engine wasm gzipped: ${(figures.wasmGzipBytes / 1024).toFixed(1)} KB; whole site gzipped: ${(figures.totalGzipBytes / 1024).toFixed(1)} KB (the explorer's first load, what the page fetches before it is interactive: ${(figures.firstLoadGzipBytes / 1024).toFixed(1)} KB, budget 350 KB)`);
-  console.log(`  time to interactive: ${f1(figures.interactiveMs)} ms (budget 600 ms; engines loaded ${f1(figures.engineLoadMs)} ms after the page started them); screenshots in build/screenshots/`);
+  console.log(`  time to interactive: median ${f1(figures.interactiveMedianMs)} ms of three fresh browsers (${(figures.interactiveRunsMs ?? []).map(f1).join(', ')} ms; budget 600 ms; engines loaded ${f1(figures.engineLoadMs)} ms after the page started them in the first); screenshots in build/screenshots/`);
   process.exitCode = t.finish();
 }
 
