@@ -250,5 +250,13 @@ int main() {
   const std::string scenario = R"({"hardware": {"preset": "tpu-v5e"}, "mesh": {"shape": [16, 16]},
     "query": {"kind": "collective", "op": "all_gather", "bytes": 1e9, "axes": ["X", "Y"]}})";
   measure("whole scenario via evaluate_json", [&](long) { return static_cast<double>(evaluate_json(scenario).size()); });
+  // The question the explorer asks with every change of its degrees (web/src/state/plan-mesh.ts): the mesh, and
+  // where each of its six sliders stops (2,080 degrees tried).
+  const std::string plan_mesh = R"({"hardware": {"preset": "tpu-v5p"}, "model": {"preset": "llama-3-70b"},
+    "query": {"kind": "plan_mesh", "parallelism": {"data": 1, "fsdp": 256, "tensor": 8, "pipeline": 1, "expert": 1,
+      "context": 1}, "seq_len": 4096, "list_degrees": {"data": {"up_to": 8192, "powers_of_two": true},
+      "fsdp": {"up_to": 8192, "powers_of_two": true}, "tensor": {"up_to": 512}, "pipeline": {"up_to": 256},
+      "expert": {"up_to": 1024}, "context": {"up_to": 256}}}})";
+  measure("plan_mesh with the explorer's stops", [&](long) { return static_cast<double>(evaluate_json(plan_mesh).size()); });
   return 0;
 }
