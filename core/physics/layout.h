@@ -19,6 +19,11 @@ namespace scalescope {
 constexpr int kMaxGroupPieces = 8;
 constexpr int kMaxLayoutAxes = 7;       // six mesh axes and a DCN axis
 constexpr int kLayoutStrategies = 6;    // data, fsdp, tensor, pipeline, expert, context (TrainingPlan's order)
+// The strategies' indices in that order, their query keys and their short names in messages.
+enum StrategyIndex : int { kDataIndex, kFsdpIndex, kTensorIndex, kPipelineIndex, kExpertIndex, kContextIndex };
+inline constexpr const char* kStrategyKeys[kLayoutStrategies] = {"data",     "fsdp",   "tensor",
+                                                                  "pipeline", "expert", "context"};
+inline constexpr const char* kStrategyLabels[kLayoutStrategies] = {"DP", "FSDP", "TP", "PP", "EP", "CP"};
 constexpr int kMaxSlotsPerAxis = kLayoutStrategies;
 
 // `size` positions of mesh axis `axis`, `stride` positions apart along it (the product of the factors laid inside

@@ -10,12 +10,12 @@ namespace scalescope {
 
 namespace {
 
-constexpr int kData = 0, kFsdp = 1, kTensor = 2, kPipeline = 3, kExpert = 4, kContext = 5;
 // TPU axes go to the strategies in this order, outermost first: tensor last, on neighbouring chips.
-constexpr int kTpuOrder[kLayoutStrategies] = {kData, kFsdp, kContext, kExpert, kPipeline, kTensor};
+constexpr int kTpuOrder[kLayoutStrategies] = {kDataIndex,   kFsdpIndex,     kContextIndex,
+                                               kExpertIndex, kPipelineIndex, kTensorIndex};
 // GPU axes, outermost first: tensor innermost, inside the NVLink domain; pipeline outermost, across it.
-constexpr int kGpuOrder[kLayoutStrategies] = {kPipeline, kData, kFsdp, kExpert, kContext, kTensor};
-constexpr const char* kLabels[kLayoutStrategies] = {"DP", "FSDP", "TP", "PP", "EP", "CP"};
+constexpr int kGpuOrder[kLayoutStrategies] = {kPipelineIndex, kDataIndex,    kFsdpIndex,
+                                               kExpertIndex,   kContextIndex, kTensorIndex};
 constexpr const char* kAxisNames[] = {"X", "Y", "Z", "W", "V", "U"};
 
 using Factors = std::vector<std::int64_t>;
@@ -195,10 +195,11 @@ DegreeMesh tpu_mesh(const DegreeMeshInput& in, const std::vector<int>& active, d
   DegreeMesh out;
   if (active.size() > static_cast<std::size_t>(dims)) {
     std::string names;
-    for (int s : active) names += (names.empty() ? "" : ", ") + std::string(kLabels[s]);
+    for (int s : active) names += (names.empty() ? "" : ", ") + std::string(kStrategyLabels[s]);
     out = problem("too_many_axes", hw.name + " is a " + std::to_string(dims) + "D torus: " + names + " need " +
                                        std::to_string(active.size()) + " mesh axes but a slice has only " +
-                                       std::to_string(dims) + ". Set one degree to 1, or join slices over DCN for data parallelism.");
+                                       std::to_string(dims) +
+                                       ". Set one degree to 1, or join slices over DCN for data parallelism.");
   } else if (chips > pod_chips(hw)) {
     return slice_too_large(hw, chips);  // no shape holds them: search none
   } else {
@@ -207,14 +208,14 @@ DegreeMesh tpu_mesh(const DegreeMeshInput& in, const std::vector<int>& active, d
     if (!search.found) {
       std::string names;
       for (int s : active)
-        names += (names.empty() ? "" : " x ") + std::string(kLabels[s]) + " " + std::to_string(in.degrees[s]);
+        names += (names.empty() ? "" : " x ") + std::string(kStrategyLabels[s]) + " " + std::to_string(in.degrees[s]);
       out = problem("does_not_fit", names + " do not split into whole axes of any " + hw.name + " slice (largest " +
                                         pod_text(hw) + "): each strategy takes one or more whole torus axes, " +
                                         std::to_string(dims) + " in all");
     } else {
       for (std::size_t i = 0; i < active.size(); ++i)
         for (std::int64_t size : search.best_parts[i]) add_axis(out, active[i], size);
-      if (out.shape.empty()) add_axis(out, in.slices > 1 ? in.dcn_strategy : kData, 1);
+      if (out.shape.empty()) add_axis(out, in.slices > 1 ? in.dcn_strategy : kDataIndex, 1);
       finish(out, in.slices, in.dcn_strategy);
       return out;
     }
@@ -246,7 +247,7 @@ DegreeMesh mesh_for_degrees(const DegreeMeshInput& in) {
   if (hw.kind == ChipKind::tpu) return tpu_mesh(in, active, chips);
   DegreeMesh out;
   for (int s : active) add_axis(out, s, in.degrees[s]);
-  if (out.shape.empty()) add_axis(out, kData, 1);
+  if (out.shape.empty()) add_axis(out, kDataIndex, 1);
   finish(out, in.slices, in.dcn_strategy);
   return out;
 }

@@ -9,14 +9,10 @@ namespace scalescope {
 
 namespace {
 
-constexpr int kData = 0, kFsdp = 1, kTensor = 2, kPipeline = 3, kExpert = 4, kContext = 5;
-constexpr const char* kKeys[kLayoutStrategies] = {"data", "fsdp", "tensor", "pipeline", "expert", "context"};
-constexpr const char* kLabels[kLayoutStrategies] = {"DP", "FSDP", "TP", "PP", "EP", "CP"};
 // How far from a degree the nearest one the model splits into is looked for, each way (a degree is at most 2^24).
 constexpr std::int64_t kNearestSpan = 1 << 16;
-constexpr std::int64_t kMaxDegree = 1 << 24;
 
-bool active_in_mode(const DegreeQuestion& q, int s) { return !q.serving || s == kTensor || s == kExpert; }
+bool active_in_mode(const DegreeQuestion& q, int s) { return !q.serving || s == kTensorIndex || s == kExpertIndex; }
 
 TrainingInput training_input(const DegreeQuestion& q, const std::array<std::int64_t, kLayoutStrategies>& degrees) {
   TrainingInput in;
@@ -37,8 +33,8 @@ ServingInput serving_input(const DegreeQuestion& q, const std::array<std::int64_
   ServingInput in;
   in.model = q.model;
   in.hw = q.hw;
-  in.tensor.degree = static_cast<double>(degrees[kTensor]);
-  in.expert.degree = static_cast<double>(degrees[kExpert]);
+  in.tensor.degree = static_cast<double>(degrees[kTensorIndex]);
+  in.expert.degree = static_cast<double>(degrees[kExpertIndex]);
   in.expert_tensor = q.expert_tensor;
   return in;
 }
@@ -51,13 +47,13 @@ unsigned mask_of(const DegreeQuestion& q, int s) {
   const unsigned tensor_experts = q.model->is_moe() ? ~0u : ~expert_tp;
   if (!q.serving) {
     const unsigned own = q.seq_len > 0 ? split_problems_of(s) : split_problems_of(s) & ~kContextSeq;
-    return s == kTensor ? own & tensor_experts : own;
+    return s == kTensorIndex ? own & tensor_experts : own;
   }
   const unsigned experts = kExpertDense | kExpertTooLarge | kExpertNotDivisible;
-  if (s == kTensor)
+  if (s == kTensorIndex)
     return (kTensorHeads | kTensorDff | kTensorExpertDff | kExpertTensor | (q.expert_tensor > 0 ? experts : 0u)) &
            tensor_experts;
-  return s == kExpert ? experts : 0u;
+  return s == kExpertIndex ? experts : 0u;
 }
 
 unsigned problems_at(const DegreeQuestion& q, const std::array<std::int64_t, kLayoutStrategies>& degrees) {
@@ -80,7 +76,7 @@ std::int64_t nearest_split(const DegreeQuestion& q, int s, std::int64_t degree) 
       best_ratio = static_cast<double>(degree) / static_cast<double>(v);
       break;
     }
-  for (std::int64_t v = degree + 1; v <= kMaxDegree && v <= degree + kNearestSpan; ++v) {
+  for (std::int64_t v = degree + 1; v <= kMaxPlanDegree && v <= degree + kNearestSpan; ++v) {
     if (static_cast<double>(v) / static_cast<double>(degree) >= best_ratio) break;
     if (split_problems(q, s, v) == 0) return v;
   }
@@ -91,10 +87,10 @@ std::int64_t nearest_split(const DegreeQuestion& q, int s, std::int64_t degree) 
 std::string split_reason(const DegreeQuestion& q, int s) {
   Diagnostics words;
   describe_split_problems(q, "/query", words);
-  const std::string key = std::string("/") + kKeys[s];
+  const std::string key = std::string("/") + kStrategyKeys[s];
   for (const Diagnostic& w : words)
-    if (w.path.ends_with(key) || (s == kTensor && w.path.ends_with("/expert_tensor"))) return w.message;
-  return std::string("the model does not split ") + kLabels[s] + " " + std::to_string(q.degrees[s]) + " ways";
+    if (w.path.ends_with(key) || (s == kTensorIndex && w.path.ends_with("/expert_tensor"))) return w.message;
+  return std::string("the model does not split ") + kStrategyLabels[s] + " " + std::to_string(q.degrees[s]) + " ways";
 }
 
 void change(std::vector<DegreeChange>& out, const std::string& path, double from, double to, std::string reason) {
@@ -123,8 +119,8 @@ DegreeMeshInput degree_mesh_input(const DegreeQuestion& q) {
 }
 
 int balancing_strategy(const DegreeQuestion& q) {
-  if (q.serving) return kTensor;
-  return q.degrees[kFsdp] > 1 || q.degrees[kData] == 1 ? kFsdp : kData;
+  if (q.serving) return kTensorIndex;
+  return q.degrees[kFsdpIndex] > 1 || q.degrees[kDataIndex] == 1 ? kFsdpIndex : kDataIndex;
 }
 
 double chips_unit(const DegreeQuestion& q, int skip) {
@@ -156,14 +152,14 @@ void describe_split_problems(const DegreeQuestion& q, const std::string& query_p
 bool balance_chips(DegreeQuestion& q) {
   if (q.chips <= 0) return true;
   const double want = static_cast<double>(q.chips) / chips_unit(q);
-  if (want != std::floor(want) || want < 1 || want > kMaxDegree) return false;
+  if (want != std::floor(want) || want < 1 || want > kMaxPlanDegree) return false;
   q.degrees[balancing_strategy(q)] = static_cast<std::int64_t>(want);
   return true;
 }
 
 std::string chips_split_problem(const DegreeQuestion& q) {
   return format_count(static_cast<double>(q.chips)) + " chips do not split into the other degrees (" +
-         format_count(chips_unit(q)) + " chips per " + kLabels[balancing_strategy(q)] + " replica)";
+         format_count(chips_unit(q)) + " chips per " + kStrategyLabels[balancing_strategy(q)] + " replica)";
 }
 
 std::vector<std::int64_t> valid_degrees(const DegreeQuestion& q, int s, const DegreeOptions& options) {
@@ -173,7 +169,7 @@ std::vector<std::int64_t> valid_degrees(const DegreeQuestion& q, int s, const De
   const double room = fixed ? static_cast<double>(q.chips) / chips_unit(q, s) : 0;
   // With a fixed chip count a stop moves the balancing degree too: both must split the model.
   const unsigned mask = mask_of(q, s) | (fixed ? mask_of(q, balancing) : 0u);
-  const std::int64_t up_to = std::min(options.up_to, kMaxDegree);
+  const std::int64_t up_to = std::min(options.up_to, kMaxPlanDegree);
   std::array<std::int64_t, kLayoutStrategies> degrees = q.degrees;
   for (std::int64_t v = 1; v <= up_to; v = options.powers_of_two ? v * 2 : v + 1) {
     degrees[s] = v;
@@ -190,11 +186,11 @@ std::vector<std::int64_t> valid_degrees(const DegreeQuestion& q, int s, const De
 std::vector<DegreeChange> nearest_runnable(DegreeQuestion& q) {
   std::vector<DegreeChange> out;
   // 1. The model's splits, TP first (the experts' checks fold TP in).
-  for (int s : {kTensor, kExpert, kPipeline, kContext}) {
+  for (int s : {kTensorIndex, kExpertIndex, kPipelineIndex, kContextIndex}) {
     if (!active_in_mode(q, s) || split_problems(q, s, q.degrees[s]) == 0) continue;
     const std::int64_t to = nearest_split(q, s, q.degrees[s]);
     if (to == 0) continue;
-    change(out, std::string("/query/parallelism/") + kKeys[s], static_cast<double>(q.degrees[s]),
+    change(out, std::string("/query/parallelism/") + kStrategyKeys[s], static_cast<double>(q.degrees[s]),
            static_cast<double>(to), split_reason(q, s) + "; " + std::to_string(to) + " is the nearest that splits it");
     q.degrees[s] = to;
   }
@@ -213,7 +209,7 @@ std::vector<DegreeChange> nearest_runnable(DegreeQuestion& q) {
     }
     if (fits) {
       q.degrees[b] = tried.degrees[b];
-      change(out, std::string("/query/parallelism/") + kKeys[b], static_cast<double>(from),
+      change(out, std::string("/query/parallelism/") + kStrategyKeys[b], static_cast<double>(from),
              static_cast<double>(q.degrees[b]), "so that the degrees fit one " + q.hw->name + " slice");
       if (q.chips > 0) drop_chips(q, out, "the degrees shrank to fit the slice, so the chip count is no longer fixed");
     }

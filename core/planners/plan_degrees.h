@@ -14,6 +14,9 @@
 
 namespace scalescope {
 
+// The largest degree a strategy takes (the readers' bound on a degree given as a number).
+inline constexpr std::int64_t kMaxPlanDegree = 1 << 24;
+
 struct DegreeQuestion {
   const Hardware* hw = nullptr;
   const ModelConfig* model = nullptr;

@@ -347,7 +347,6 @@ void restore_plans(const PlanSpace& space, const SearchSettings& settings, PlanS
 
 std::vector<std::string> plan_differences(const Mesh& mesh, const RankedPlan& a, const RankedPlan& b) {
   std::vector<std::string> out;
-  static const char* kKeys[] = {"data", "fsdp", "tensor", "pipeline", "expert", "context"};
   const TrainingPlan &p = a.input.plan, &q = b.input.plan;
   const AxisGroup* ga[] = {&p.data, &p.fsdp, &p.tensor, &p.pipeline, &p.expert, &p.context};
   const AxisGroup* gb[] = {&q.data, &q.fsdp, &q.tensor, &q.pipeline, &q.expert, &q.context};
@@ -360,7 +359,7 @@ std::vector<std::string> plan_differences(const Mesh& mesh, const RankedPlan& a,
   };
   for (int s = 0; s < kLayoutStrategies; ++s) {
     const std::string x = pieces(*ga[s]), y = pieces(*gb[s]);
-    if (x != y) out.push_back(std::string(kKeys[s]) + ": " + x + " vs " + y);
+    if (x != y) out.push_back(std::string(kStrategyKeys[s]) + ": " + x + " vs " + y);
   }
   auto add = [&](bool differ, const std::string& text) {
     if (differ) out.push_back(text);

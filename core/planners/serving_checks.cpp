@@ -39,10 +39,12 @@ void check_serving_plan(const ServingInput& in, const std::string& par, const st
     add_diagnostic(d, tp_path, "not_divisible", "the model's " + format_count(m.heads) + " heads do not split over " +
                                                    format_count(tp) + "-way tensor parallelism");
   if (problems & kTensorDff)
-    add_diagnostic(d, tp_path, "not_divisible", "d_ff does not split over " + format_count(tp) + "-way tensor parallelism");
+    add_diagnostic(d, tp_path, "not_divisible",
+                   "d_ff does not split over " + format_count(tp) + "-way tensor parallelism");
   if (problems & kExpertTensor)
     add_diagnostic(d, etp_path, m.is_moe() ? "not_divisible" : "not_applicable",
-                   m.is_moe() ? "the experts' TP (" + format_count(in.expert_tensor) + ") must divide the TP degree " + format_count(tp)
+                   m.is_moe() ? "the experts' TP (" + format_count(in.expert_tensor) + ") must divide the TP degree " +
+                                    format_count(tp)
                               : "expert tensor parallelism needs an MoE model (" + m.name + " is dense)");
   if (problems & kTensorExpertDff)
     add_diagnostic(d, in.expert_tensor > 0 ? etp_path : tp_path, "not_divisible",
@@ -55,8 +57,9 @@ void check_serving_plan(const ServingInput& in, const std::string& par, const st
     add_diagnostic(d, ep_path, "too_large", format_count(ep) + "-way expert parallelism exceeds the model's " +
                                                 format_count(m.experts) + " experts");
   if (problems & kExpertNotDivisible)
-    add_diagnostic(d, ep_path, "not_divisible", format_count(ep) + "-way expert parallelism does not divide the model's " +
-                                                    format_count(m.experts) + " experts");
+    add_diagnostic(d, ep_path, "not_divisible",
+                   format_count(ep) + "-way expert parallelism does not divide the model's " + format_count(m.experts) +
+                       " experts");
 }
 
 }  // namespace scalescope

@@ -10,12 +10,9 @@ namespace scalescope {
 
 namespace {
 
-constexpr const char* kKeys[kLayoutStrategies] = {"data", "fsdp", "tensor", "pipeline", "expert", "context"};
-constexpr int kTensor = 2, kExpert = 4;
-constexpr std::int64_t kMaxDegree = 1 << 24;
 constexpr std::int64_t kMaxListed = 1 << 16;  // degrees listed per strategy: a slider's stops, not a table
 
-bool in_mode(bool serving, int s) { return !serving || s == kTensor || s == kExpert; }
+bool in_mode(bool serving, int s) { return !serving || s == kTensorIndex || s == kExpertIndex; }
 
 // A key a serving replica has no use for, given anyway: said, not ignored (one set of keys for both modes).
 void training_only(JsonReader& r, const char* key, bool serving, Diagnostics& d) {
@@ -30,8 +27,8 @@ void read_parallelism(JsonReader& args, DegreeQuestion& q, Diagnostics& d) {
   if (!node) return;
   JsonReader r(*node, args.path_of("parallelism"), d);
   for (int s = 0; s < kLayoutStrategies; ++s) {
-    if (!in_mode(q.serving, s)) training_only(r, kKeys[s], q.serving, d);
-    q.degrees[s] = r.integer(kKeys[s], false, 1, kMaxDegree).value_or(1);
+    if (!in_mode(q.serving, s)) training_only(r, kStrategyKeys[s], q.serving, d);
+    q.degrees[s] = r.integer(kStrategyKeys[s], false, 1, kMaxPlanDegree).value_or(1);
   }
   q.expert_tensor = r.number("expert_tensor", false).value_or(0);
   for (const char* key : {"pipeline_schedule", "virtual_stages"}) training_only(r, key, q.serving, d);
@@ -49,10 +46,10 @@ std::array<DegreeOptions, kLayoutStrategies> read_list_degrees(JsonReader& args,
   if (!node) return out;
   JsonReader r(*node, args.path_of("list_degrees"), d);
   for (int s = 0; s < kLayoutStrategies; ++s) {
-    if (!in_mode(serving, s)) training_only(r, kKeys[s], serving, d);
-    const Json* entry = r.object(kKeys[s], false);
+    if (!in_mode(serving, s)) training_only(r, kStrategyKeys[s], serving, d);
+    const Json* entry = r.object(kStrategyKeys[s], false);
     if (!entry) continue;
-    JsonReader e(*entry, r.path_of(kKeys[s]), d);
+    JsonReader e(*entry, r.path_of(kStrategyKeys[s]), d);
     out[s].up_to = e.integer("up_to", true, 1, kMaxListed).value_or(0);
     out[s].powers_of_two = e.boolean("powers_of_two", false).value_or(false);
     e.finish();
@@ -64,7 +61,7 @@ std::array<DegreeOptions, kLayoutStrategies> read_list_degrees(JsonReader& args,
 Json degrees_json(const DegreeQuestion& q) {
   Json out = Json::object();
   for (int s = 0; s < kLayoutStrategies; ++s)
-    if (in_mode(q.serving, s)) out[kKeys[s]] = q.degrees[s];
+    if (in_mode(q.serving, s)) out[kStrategyKeys[s]] = q.degrees[s];
   return out;
 }
 
@@ -73,16 +70,17 @@ void mesh_json(const DegreeMesh& mesh, const DegreeQuestion& q, Json& out) {
   Json& m = out["mesh"];
   m["shape"] = mesh.shape;
   Json& names = m["axis_names"] = Json::array();
-  for (std::size_t i = 0; i < mesh.shape.size(); ++i) names.push_back(degree_mesh_axis_name(static_cast<int>(i), false));
+  for (std::size_t i = 0; i < mesh.shape.size(); ++i)
+    names.push_back(degree_mesh_axis_name(static_cast<int>(i), false));
   m["slices"] = degree_mesh_input(q).slices;
   Json& par = out["parallelism"] = Json::object();
   for (int s = 0; s < kLayoutStrategies; ++s) {
     if (mesh.engine_layout && q.degrees[s] > 1) {
-      par[kKeys[s]] = q.degrees[s];
+      par[kStrategyKeys[s]] = q.degrees[s];
       continue;
     }
     if (mesh.axes[s].empty()) continue;
-    Json& axes = par[kKeys[s]] = Json::array();
+    Json& axes = par[kStrategyKeys[s]] = Json::array();
     for (int a : mesh.axes[s]) axes.push_back(degree_mesh_axis_name(a, a == static_cast<int>(mesh.shape.size())));
   }
   out["engine_layout"] = mesh.engine_layout;
@@ -144,7 +142,7 @@ Json run_plan_mesh(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   Json out;
   out["runs"] = problems.empty();
   out["degrees"] = degrees_json(q);
-  out["balancing"] = kKeys[balancing_strategy(q)];
+  out["balancing"] = kStrategyKeys[balancing_strategy(q)];
   out["chips"] = chips_asked(q);
   out["chips_multiple_of"] = chips_unit(q);
   Json& list = out["problems"] = Json::array();
@@ -153,7 +151,7 @@ Json run_plan_mesh(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   Json& valid = out["valid_degrees"] = Json::object();
   for (int s = 0; s < kLayoutStrategies; ++s)
     if (listed[s].up_to > 0 && !(q.chips > 0 && s == balancing_strategy(q)))
-      valid[kKeys[s]] = valid_degrees(q, s, listed[s]);
+      valid[kStrategyKeys[s]] = valid_degrees(q, s, listed[s]);
   const std::vector<DegreeChange> changes = nearest_runnable(nearest);
   if (!changes.empty()) out["nearest"] = nearest_json(nearest, changes);
   return out;

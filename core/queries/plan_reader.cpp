@@ -9,8 +9,6 @@
 
 namespace scalescope {
 
-const char* const kStrategyKeys[kLayoutStrategies] = {"data", "fsdp", "tensor", "pipeline", "expert", "context"};
-
 AxisGroup& plan_group(TrainingPlan& p, int s) {
   AxisGroup* groups[kLayoutStrategies] = {&p.data, &p.fsdp, &p.tensor, &p.pipeline, &p.expert, &p.context};
   return *groups[s];

@@ -12,8 +12,6 @@
 
 namespace scalescope {
 
-// Strategy keys in TrainingPlan's (and layout's) order: data, fsdp, tensor, pipeline, expert, context.
-extern const char* const kStrategyKeys[kLayoutStrategies];
 AxisGroup& plan_group(TrainingPlan& plan, int strategy);
 const AxisGroup& plan_group(const TrainingPlan& plan, int strategy);
 
