@@ -13,13 +13,6 @@ namespace scalescope {
 
 namespace {
 
-const CalibrationProfile* find_template(const std::vector<CalibrationProfile>& templates, const std::string& kind,
-                                        const std::string& hardware_id) {
-  for (const auto& t : templates)
-    if (t.kind == kind && t.lists(hardware_id))
-      return &t;
-  return nullptr;
-}
 
 const CalibrationProfile* find_family(const std::vector<CalibrationProfile>& templates, const std::string& kind) {
   for (const auto& t : templates)
@@ -63,12 +56,15 @@ void fit_task(const std::vector<PublishedRun>& runs, KindProfiles& kp, const std
     const ProfileParameter& q = table[qi];
     if (q.task != task) continue;
     auto add_slot = [&](std::vector<std::size_t> targets) {
+      // A kernel constant is fitted on runs only in the profiles whose kernels no table measured.
+      std::erase_if(targets, [&](std::size_t t) { return !q.fitted_on_runs(kp.profiles[t]); });
+      if (targets.empty()) return;
       const CalibrationProfile& start = kp.profiles[targets.front()];
       const Prior& prior = literature_priors().of(qi, kind);
       FitParameter f;
       f.lo = q.lo;
       f.hi = q.hi;
-      f.prior = literature ? prior.value : start.*q.field;
+      f.prior = literature ? prior.value : q.value(start);
       f.value = f.prior;  // the fit starts from its priors, so its answer does not depend on the profiles it replaces
       f.prior_log_sigma = prior.log_sigma;
       problem.parameters.push_back(f);
@@ -98,7 +94,7 @@ void fit_task(const std::vector<PublishedRun>& runs, KindProfiles& kp, const std
   std::vector<RunPredictionMemo> memos(task_runs.size());
   problem.residuals = [&](const std::vector<double>& values, std::vector<double>& r, const std::vector<std::size_t>* only) {
     for (std::size_t j = 0; j < slots.size(); ++j)
-      for (std::size_t p : slots[j].profiles) kp.profiles[p].*(slots[j].parameter->field) = values[j];
+      for (std::size_t p : slots[j].profiles) slots[j].parameter->set(kp.profiles[p], values[j]);
     auto predict = [&](std::size_t k) {
       const PublishedRun& run = runs[task_runs[k]];
       r[k] = portable_log(1.0 + run_error(run, predict_run(run, &kp.profiles[kp.run_profile[task_runs[k]]], &memos[k])));
@@ -125,16 +121,17 @@ void fit_task(const std::vector<PublishedRun>& runs, KindProfiles& kp, const std
   // fitted itself); chips without runs of this task take the family's value.
   for (const auto& q : profile_parameters()) {
     if (q.task != task || q.level != ParameterLevel::chip) continue;
-    if (!profile_runs.count(0)) {
+    if (!profile_runs.count(0) && q.fitted_on_runs(kp.profiles[0])) {
       double log_sum = 0, weight = 0;
       for (const auto& [profile, count] : profile_runs) {
-        log_sum += count * portable_log(kp.profiles[profile].*q.field);
+        if (!q.fitted_on_runs(kp.profiles[profile])) continue;
+        log_sum += count * portable_log(q.value(kp.profiles[profile]));
         weight += count;
       }
-      kp.profiles[0].*q.field = std::clamp(portable_exp(log_sum / weight), q.lo, q.hi);  // rounding past a bound
+      if (weight > 0) q.set(kp.profiles[0], std::clamp(portable_exp(log_sum / weight), q.lo, q.hi));  // rounding past a bound
     }
     for (std::size_t p = 1; p < kp.profiles.size(); ++p)
-      if (!profile_runs.count(p)) kp.profiles[p].*q.field = kp.profiles[0].*q.field;
+      if (!profile_runs.count(p) && q.fitted_on_runs(kp.profiles[p])) q.set(kp.profiles[p], q.value(kp.profiles[0]));
   }
 }
 
@@ -221,18 +218,18 @@ ProfileFit fit_profiles(const std::vector<PublishedRun>& runs, const std::vector
     if (!family) continue;
     KindProfiles kp;
     kp.profiles.push_back(*family);
-    for (const PublishedRun& run : runs) {
-      if (run.kind != kind || !fittable(run) || kp.chip_index(run.hardware_id) != 0) continue;
-      const CalibrationProfile* chip = find_template(templates, kind, run.hardware_id);
-      if (chip) kp.profiles.push_back(*chip);
-    }
+    // Every chip profile of the kind: one whose runs are all held still has its kernels (and the family's
+    // end-to-end constants).
+    for (const CalibrationProfile& t : templates)
+      if (t.kind == kind && !t.is_family()) kp.profiles.push_back(t);
     // With the literature priors every parameter starts at its prior, fitted or not (a task without runs keeps
     // it): the profiles are then a function of the priors file and the fit runs alone, never of the embedded
     // profiles they replace (a refit of the shipped profiles is a fixed point). The templates give identity and tiling.
     const auto table = profile_parameters();
     if (literature)
       for (CalibrationProfile& p : kp.profiles)
-        for (std::size_t qi = 0; qi < table.size(); ++qi) p.*table[qi].field = literature_priors().of(qi, kind).value;
+        for (std::size_t qi = 0; qi < table.size(); ++qi)
+          if (table[qi].fitted_on_runs(p)) table[qi].set(p, literature_priors().of(qi, kind).value);
     kp.run_profile.resize(runs.size());
     for (std::size_t i = 0; i < runs.size(); ++i) kp.run_profile[i] = kp.chip_index(runs[i].hardware_id);
     fit_task(runs, kp, kind, ParameterTask::training, literature, max_iterations, budget, out);

@@ -13,7 +13,7 @@ struct OpList {
   LayerOp* add(const char* name, OpKind kind, double flops, double bytes) {
     if (out.count >= kMaxLayerOps) return nullptr;
     LayerOp& o = out.op[out.count++];
-    o = LayerOp{name, kind, 0, 0, 0, 1, flops, bytes, false, attention_block, false, false, false};
+    o = LayerOp{name, kind, 0, 0, 0, 1, flops, bytes, false, attention_block, false, false, false, {}};
     return &o;
   }
   // `groups` matmuls [m,k] x [k,n]: 2mkn FLOPs each (§2.1).
@@ -60,14 +60,26 @@ double materialized_scores_bytes(const LayerShape& s, double heads) {
   return s.tokens * heads * s.seq_len * (passes * bytes_per_element(s.activations) + mask);
 }
 
+// The attention op's shape on this chip: whole sequences of the microbatch (or, under context parallelism, this
+// rank's piece of one) attending to `keys` keys on average, at most the whole sequence (or twice the mean under a
+// causal window).
+AttentionDims attention_dims(const LayerShape& s, double heads, double kv_heads, double qk_dim, double v_dim,
+                             double keys) {
+  const double query_len = std::max(1.0, std::min(s.tokens, s.seq_len));
+  const double max_keys = s.causal && !s.at_end ? std::min(s.seq_len, 2.0 * keys) : keys;
+  return AttentionDims{s.tokens / query_len, query_len, heads, kv_heads, qk_dim, v_dim, keys, max_keys,
+                       s.causal && !s.at_end};
+}
+
 // Standard attention (MHA / GQA / MQA): QKVO 2D(N+K)H parameters; QK^T and AV 4 T S N H FLOPs (§2.7).
 void standard_attention(OpList& ops, const ModelConfig& m, const LayerShape& s, double keys) {
   const double b = s.tokens, d = m.d_model, h = m.head_dim;
   const double nq = m.heads / s.tensor, nkv = local_kv_heads(m, s.tensor);
   ops.matmul("qkv_projection", 1, b, d, (nq + 2.0 * nkv) * h, true, s);
   ops.elementwise("rotary", b * (nq + nkv) * h, 1.0, 6.0, s);
-  ops.add("attention", OpKind::attention, 4.0 * b * keys * nq * h,
-          bytes_per_element(s.activations) * b * (2.0 * nq + 2.0 * nkv) * h + materialized_scores_bytes(s, nq));
+  if (LayerOp* o = ops.add("attention", OpKind::attention, 4.0 * b * keys * nq * h,
+                           bytes_per_element(s.activations) * b * (2.0 * nq + 2.0 * nkv) * h + materialized_scores_bytes(s, nq)))
+    o->attention = attention_dims(s, nq, nkv, h, h, keys);
   ops.matmul("output_projection", 1, b, nq * h, d, true, s);
 }
 
@@ -94,14 +106,16 @@ void latent_attention(OpList& ops, const ModelConfig& m, const LayerShape& s, do
   ops.elementwise("rotary", b * (nq + 1.0) * a.qk_rope_head_dim, 1.0, 6.0, s);
   if (!s.at_end) {
     ops.matmul("kv_up_projection", 1, b, a.kv_lora_rank, nq * (a.qk_nope_head_dim + a.v_head_dim), true, s);
-    ops.add("attention", OpKind::attention, 4.0 * b * keys * nq * (qk + a.v_head_dim) / 2.0,
-            act * b * nq * (2.0 * qk + 2.0 * a.v_head_dim) + materialized_scores_bytes(s, nq));
+    if (LayerOp* o = ops.add("attention", OpKind::attention, 4.0 * b * keys * nq * (qk + a.v_head_dim) / 2.0,
+                             act * b * nq * (2.0 * qk + 2.0 * a.v_head_dim) + materialized_scores_bytes(s, nq)))
+      o->attention = attention_dims(s, nq, nq, qk, a.v_head_dim, keys);
   } else {
     const double r = a.kv_lora_rank;
     ops.matmul("q_absorb_k_up", nq, b, a.qk_nope_head_dim, r, true, s);
     // Scores against r + r_rope latent values and the weighted sum of r per key; the caller sets the KV reads.
-    ops.add("attention", OpKind::attention, 2.0 * b * keys * nq * (2.0 * r + a.qk_rope_head_dim),
-            act * b * nq * (2.0 * r + a.qk_rope_head_dim));
+    if (LayerOp* o = ops.add("attention", OpKind::attention, 2.0 * b * keys * nq * (2.0 * r + a.qk_rope_head_dim),
+                             act * b * nq * (2.0 * r + a.qk_rope_head_dim)))
+      o->attention = attention_dims(s, nq, 1.0, r + a.qk_rope_head_dim, r, keys);
     ops.matmul("v_up_absorbed", nq, b, r, a.v_head_dim, true, s);
   }
   ops.matmul("output_projection", 1, b, nq * a.v_head_dim, d, true, s);

@@ -15,6 +15,13 @@ namespace scalescope {
 
 enum class OpKind { matmul, attention, elementwise };
 
+// An attention op's shape as its kernel sees it (physics/kernels.h): the (sequence, head) pairs its query tiles run
+// over, the keys each query attends to, the heads' widths.
+struct AttentionDims {
+  double sequences, query_len, heads, kv_heads, qk_dim, v_dim, mean_keys, max_keys;
+  bool causal;
+};
+
 // Plain data without default member values, so that a LayerOps (room for every op of a layer) costs nothing to
 // create: the list writes each op whole as it adds it.
 struct LayerOp {
@@ -29,6 +36,7 @@ struct LayerOp {
   bool experts;       // a routed expert's grouped matmul (or its activation)
   bool routing;       // a permutation of the k copies around the dispatch and combine (gather / scatter)
   bool replicated;    // run whole on every TP rank (MLA's down-projections): the model counts it once
+  AttentionDims attention;  // an attention op's shape (zeros for the others)
 };
 
 constexpr int kMaxLayerOps = 28;

@@ -1,10 +1,12 @@
 #include "planners/calibrated_serving.h"
 
 #include <algorithm>
+#include <string_view>
 
 #include "physics/collectives.h"
 #include "physics/efficiency.h"
 #include "physics/expert_dispatch.h"
+#include "physics/kernels.h"
 #include "physics/layer_ops.h"
 
 namespace scalescope {
@@ -18,45 +20,83 @@ struct ServingTimes {
   double all_compute_s = 0, all_matmul_compute_s = 0, all_memory_s = 0;
 };
 
+// The GEMM kernel a serving engine runs for its weights: fp8 or 4-bit activations run the low-precision kernels;
+// bf16 activations with narrower weights are weight-only quantised (bf16 matrix units reading narrow weights).
+GemmKind serving_gemm_kind(const ServingInput& in) {
+  if (bytes_per_element(in.activations) >= 2.0) return GemmKind::bf16;
+  return in.weights == Dtype::fp4 || in.weights == Dtype::int4 ? GemmKind::fp4 : GemmKind::fp8;
+}
+
 struct Engine {
   const ServingInput& in;
   const CalibrationProfile& p;
-  double hbm_bytes_per_s;
+  const KernelModels& k = p.kernels;
+  double hbm_bytes_per_s = in.hw->hbm_bandwidth_bytes_per_s;
+  GemmKind kind = serving_gemm_kind(in);
 
-  // One op on one chip: its own max(compute, memory), at the serving engine's achieved rates.
-  void add(const LayerOp& o, double times, ServingTimes& t) const {
+  double kind_peak(GemmKind g) const {
+    return in.hw->peak(g == GemmKind::bf16 ? Dtype::bf16 : in.activations == Dtype::bf16 ? Dtype::fp8 : in.activations);
+  }
+
+  // One kernel, `times` over: its roofline side into what bound it, its serial part and the host gap per op into
+  // the overhead.
+  void add_time(const KernelTime& kt, double times, bool matmul, bool kv, ServingTimes& t) const {
+    (kt.compute_bound() ? t.flops_s : t.memory_s) += times * std::max(kt.compute_s, kt.memory_s);
+    t.all_compute_s += times * kt.compute_s;
+    if (matmul) t.all_matmul_compute_s += times * kt.compute_s;
+    t.all_memory_s += times * kt.memory_s;
+    if (kv) t.kv_s += times * kt.memory_s;
+    t.overhead_s += times * (kt.serial_s + p.decode_op_overhead_s);
+  }
+
+  // One op on one chip at its kernel model.
+  KernelTime op_time(const LayerOp& o, bool decode, double sequences, double context) const {
     const Hardware& hw = *in.hw;
-    double compute = 0;
     switch (o.kind) {
       case OpKind::matmul: {
-        // Low-precision kernels reach less of their peak (low_precision_frac, fitted on training runs).
-        const double rate = hw.peak(o.linear ? in.activations : Dtype::bf16) * p.decode_matmul_frac *
-                            (o.linear && bytes_per_element(in.activations) < 2.0 ? p.low_precision_frac : 1.0);
-        compute = matmul_compute_s(o.flops, matmul_shape_efficiency(o.m, o.k, o.n, p.tiling), p.matmul_half_rate_flops, rate);
-        break;
+        const GemmKind g = o.linear ? kind : GemmKind::bf16;
+        return gemm_kernel_time(k.gemm[static_cast<std::size_t>(g)], o.flops, matmul_shape_efficiency(o.m, o.k, o.n, p.tiling),
+                                o.groups, o.bytes, kind_peak(g), hbm_bytes_per_s);
       }
-      case OpKind::attention:
-        compute = matmul_compute_s(o.flops, 1.0, p.matmul_half_rate_flops, hw.peak(Dtype::bf16) * p.attention_frac);
-        break;
-      case OpKind::elementwise:
-        compute = o.flops / (hw.vector_flops_per_s > 0 ? hw.vector_flops_per_s : hw.peak(Dtype::bf16) / 32.0);
-        break;
+      case OpKind::attention: {
+        const AttentionDims& d = o.attention;
+        if (decode) {
+          DecodeAttentionShape a;
+          a.sequences = per_rank(sequences);
+          const ModelConfig& m = *in.model;
+          a.kv_heads = m.is_mla() ? 1.0 : d.kv_heads;
+          a.kv_values = m.is_mla() ? kv_values_per_token_per_layer(m) : 2.0 * m.head_dim;
+          a.mean_keys = d.mean_keys;
+          a.kv_bytes = bytes_per_element(in.kv);
+          a.flops = o.flops;
+          (void)context;
+          return decode_attention_time(k.decode, a, hw.peak(Dtype::bf16), hbm_bytes_per_s);
+        }
+        // Prefill: serving engines fuse the rotary embedding and the KV-cache write into the attention op.
+        FlashAttentionShape a;
+        a.sequences = d.sequences;
+        a.heads = d.heads;
+        a.kv_heads = d.kv_heads;
+        a.query_len = d.query_len;
+        a.mean_keys = d.mean_keys;
+        a.max_keys = d.max_keys;
+        a.causal = d.causal;
+        a.qk_head_dim = d.qk_dim;
+        a.v_head_dim = d.v_dim;
+        a.fp8 = bytes_per_element(in.activations) < 2.0 && hw.peak(Dtype::fp8) > 0;
+        a.activation_bytes = 2.0;
+        a.kv_bytes = bytes_per_element(in.kv);
+        return flash_attention_time(k.prefill, a, p.tiling.parallel_tiles, hw.peak(Dtype::bf16),
+                                    hw.peak(Dtype::fp8) > 0 ? hw.peak(Dtype::fp8) : hw.peak(Dtype::bf16), hbm_bytes_per_s);
+      }
+      case OpKind::elementwise: {
+        KernelTime t;
+        t.memory_s = stream_s(k, o.bytes * (o.routing ? p.routing_traffic : p.elementwise_traffic), hbm_bytes_per_s);
+        t.compute_s = o.flops / (hw.vector_flops_per_s > 0 ? hw.vector_flops_per_s : hw.peak(Dtype::bf16) / 32.0);
+        return t;
+      }
     }
-    const double traffic = o.routing ? p.routing_traffic : p.elementwise_traffic;
-    const double bytes = o.kind == OpKind::elementwise ? o.bytes * traffic : o.bytes;
-    // A routed expert's kernel reaches decode_expert_frac of what a dense one does, compute and HBM alike.
-    const double expert = o.experts ? p.decode_expert_frac : 1.0;
-    const double memory = bytes / hbm_bytes_per_s / expert;
-    compute /= expert;
-    (compute > memory ? t.flops_s : t.memory_s) += times * std::max(compute, memory);
-    t.all_compute_s += times * compute;
-    if (o.kind == OpKind::matmul) t.all_matmul_compute_s += times * compute;
-    t.all_memory_s += times * memory;
-    if (o.kind == OpKind::attention) t.kv_s += times * memory;
-    t.overhead_s += times * p.decode_op_overhead_s;
-  }
-  void add_all(const LayerOps& ops, double times, ServingTimes& t) const {
-    for (int i = 0; i < ops.count; ++i) add(ops.op[i], times, t);
+    return {};
   }
 
   // Sequences (and tokens) per attention data-parallel rank: the expert axis splits them.
@@ -77,43 +117,63 @@ struct Engine {
     return s;
   }
 
+  // The fused MoE kernel of one MoE layer: every token of the expert group routed to its experts, this rank's
+  // touched experts' weights loaded once (physics/kernels.h moe_kernel_time).
+  KernelTime moe_time(double tokens) const {
+    const ModelConfig& m = *in.model;
+    const LayerShape s = shape(tokens, 1, false, false);
+    MoeKernelShape e;
+    // Every token of the replica is routed into the expert group (attention data parallel ranks' tokens gathered).
+    e.tokens = tokens;
+    e.topk = m.active_experts;
+    e.experts = m.experts;
+    e.expert_degree = s.expert;
+    e.hidden = m.d_model;
+    e.inter = m.expert_d_ff / s.etp();
+    e.gated = m.mlp == MlpKind::gated;
+    e.weight_bytes = bytes_per_element(in.weights);
+    e.activation_bytes = 2.0;
+    return moe_kernel_time(k.moe[static_cast<std::size_t>(kind)], e, p.tiling, kind_peak(kind), hbm_bytes_per_s);
+  }
+
   // Every layer's ops plus the logits, for `tokens` new tokens attending to `keys` keys each. Decode (`sequences` >
   // 0) reads each sequence's KV cache once per step (§2.10), the part its layer's span keeps: its local KV heads,
-  // or latent attention's whole latent on every TP rank. A batch that touches only some experts loads only those.
+  // or latent attention's whole latent on every TP rank. An MoE layer's experts and their routing run in the
+  // serving engine's fused MoE kernel, which loads only the experts the batch touches.
   ServingTimes model(double tokens, double keys, bool causal, double sequences, double context) const {
     const ModelConfig& m = *in.model;
     const bool decode = sequences > 0;
     const LayerShape s = shape(tokens, keys, causal, decode);
-    const double kv_values = m.is_mla() ? kv_values_per_token_per_layer(m)
-                                        : 2.0 * std::max(m.kv_heads / s.tensor, 1.0) * m.head_dim;
-    const double touched = routed_fraction_touched(m, tokens);
     ServingTimes t;
-    for (int k = 0; k < kLayerKinds; ++k) {
-      const double layers = m.pattern.all.n[k];
+    for (int kk = 0; kk < kLayerKinds; ++kk) {
+      const double layers = m.pattern.all.n[kk];
       if (layers <= 0) continue;
-      LayerOps ops = layer_ops(m, k, s);
+      const LayerOps ops = layer_ops(m, kk, s);
+      bool moe_layer = false;
       for (int i = 0; i < ops.count; ++i) {
-        LayerOp& o = ops.op[i];
-        if (o.kind == OpKind::attention && decode)
-          o.bytes = per_rank(sequences) * mean_keys_per_query(m, kind_span(k), context, false, true) * kv_values *
-                    bytes_per_element(in.kv);
-        if (o.experts && o.kind == OpKind::matmul && touched < 1.0) {
-          // The same rows over fewer experts: only the touched ones' weights are read.
-          const double groups = std::max(1.0, o.groups * touched);
-          const double rows = o.m * o.groups / groups;
-          o.bytes = matmul_bytes(groups, rows, o.k, o.n, o.linear, s);
-          o.m = rows;
-          o.groups = groups;
+        LayerOp o = ops.op[i];
+        if (o.experts || o.routing) {
+          moe_layer = true;
+          continue;
         }
+        // The rotary embedding is inside the serving engine's attention op (its QKV preprocessing).
+        if (std::string_view(o.name) == "rotary") continue;
+        if (o.kind == OpKind::attention && decode)
+          o.attention.mean_keys = mean_keys_per_query(m, kind_span(kk), context, false, true);
+        add_time(op_time(o, decode, sequences, context), layers, o.kind == OpKind::matmul,
+                 o.kind == OpKind::attention && decode, t);
       }
-      add_all(ops, layers, t);
+      if (moe_layer) add_time(moe_time(tokens), layers, true, false, t);
     }
-    add_all(head_ops(m, s, true, true), 1.0, t);
+    const LayerOps head = head_ops(m, s, true, true);
+    for (int i = 0; i < head.count; ++i)
+      add_time(op_time(head.op[i], decode, sequences, context), 1.0, head.op[i].kind == OpKind::matmul, false, t);
     return t;
   }
 
-  // The replica's tensor-parallel all-reduces (two per layer on each rank's activations), with latency, and every
-  // MoE layer's dispatch and combine over the expert-parallel group.
+  // The replica's tensor-parallel all-reduces (two per layer on each rank's activations: the serving engines'
+  // one-shot all-reduce inside an NVLink domain), with latency, and every MoE layer's dispatch and combine over
+  // the expert-parallel group.
   double comms_s(double tokens) const {
     if (!in.include_comms) return 0;
     const ModelConfig& m = *in.model;
@@ -121,9 +181,20 @@ struct Engine {
     if (in.tensor.degree > 1) {
       const double v = bytes_per_element(in.activations) * per_rank(tokens) * m.d_model;
       const CollectiveCost c = group_collective(*in.hw, *in.mesh, in.tensor, Collective::all_reduce, v);
-      const double link = in.hw->kind == ChipKind::gpu && in.tensor.degree > in.hw->scale_up.domain_gpus ? p.slow_link_frac
-                                                                                                         : p.fast_link_frac;
-      total += 2.0 * m.layers * achieved_collective_s(c.bandwidth_s, unfitted_latency_s(*in.hw, c), link, p.collective_latency_s);
+      CollectiveModel nccl = k.collective[static_cast<std::size_t>(Collective::all_reduce)];
+      double all_reduce_s = 0;
+      if (in.hw->kind == ChipKind::gpu && in.tensor.degree > in.hw->scale_up.domain_gpus) {
+        nccl.low_latency_link_frac *= p.slow_link_frac / nccl.link_frac;
+        nccl.link_frac = p.slow_link_frac;
+        nccl.span_penalty = 0;
+        all_reduce_s = collective_kernel_s(nccl, c, in.tensor.degree);
+      } else {
+        // Inside a domain the engines take the faster of NCCL's all-reduce and their own one-shot kernel.
+        all_reduce_s = collective_kernel_s(nccl, c, in.tensor.degree);
+        if (in.hw->kind == ChipKind::gpu)
+          all_reduce_s = std::min(all_reduce_s, collective_kernel_s(k.collective[kCustomAllReduce], c, in.tensor.degree));
+      }
+      total += 2.0 * m.layers * all_reduce_s;
     }
     const double ep = serving_expert_degree(in);
     if (ep > 1 && m.is_moe()) {
@@ -131,7 +202,8 @@ struct Engine {
       const DispatchCost cost = expert_dispatch_cost(*in.hw, *in.mesh, group, ep, per_rank(tokens) / in.tensor.degree,
                                                      m.active_experts, bytes_per_element(in.activations) * m.d_model,
                                                      DispatchKind::all_to_all);
-      total += 2.0 * m.moe_layers() * achieved_dispatch_s(cost, p.fast_link_frac, p.slow_link_frac, p.collective_latency_s);
+      const CollectiveModel& a2a = k.collective[static_cast<std::size_t>(Collective::all_to_all)];
+      total += 2.0 * m.moe_layers() * achieved_dispatch_s(cost, a2a.link_frac, p.slow_link_frac, a2a.latency_s);
     }
     return total;
   }
@@ -141,7 +213,7 @@ struct Engine {
 
 DecodeStep calibrated_decode_step(const ServingInput& in, const CalibrationProfile& p, double batch, double context,
                                   double tokens_per_sequence) {
-  const Engine e{in, p, in.hw->hbm_bandwidth_bytes_per_s * p.decode_hbm_frac};
+  const Engine e{in, p};
   const double tokens = batch * tokens_per_sequence;
   const ServingTimes t = e.model(tokens, context, false, batch, context);
   DecodeStep s;
@@ -162,7 +234,7 @@ DecodeStep calibrated_decode_step(const ServingInput& in, const CalibrationProfi
 }
 
 PrefillStep calibrated_prefill(const ServingInput& in, const CalibrationProfile& p, double batch, double prompt_len) {
-  const Engine e{in, p, in.hw->hbm_bandwidth_bytes_per_s * p.decode_hbm_frac};
+  const Engine e{in, p};
   const double tokens = batch * prompt_len;
   const ServingTimes t = e.model(tokens, prompt_len, true, 0, 0);
   PrefillStep s;

@@ -6,6 +6,7 @@
 #include "physics/collectives.h"
 #include "physics/efficiency.h"
 #include "physics/expert_dispatch.h"
+#include "physics/kernels.h"
 #include "physics/layer_ops.h"
 #include "physics/portable_math.h"
 #include "planners/pipeline.h"
@@ -39,36 +40,71 @@ bool same_tiling(const MatmulTiling& a, const MatmulTiling& b) {
   return a.tile_m == b.tile_m && a.tile_n == b.tile_n && a.tile_k == b.tile_k && a.parallel_tiles == b.parallel_tiles;
 }
 
+// The GEMM kernel a training recipe's linear layers run in (specs/kernel_models.h): per-tensor fp8 or int8;
+// DeepSeek-style blocks and MXFP8's 32-element blocks, both dequantised per block inside the kernel; NVFP4.
+GemmKind recipe_gemm_kind(const TrainingPrecision& p) {
+  if (bytes_per_element(p.matmul) >= bytes_per_element(Dtype::bf16)) return GemmKind::bf16;
+  switch (p.recipe) {
+    case MatmulRecipe::blockwise:
+    case MatmulRecipe::mxfp8: return GemmKind::fp8_block;
+    case MatmulRecipe::nvfp4: return GemmKind::fp4;
+    case MatmulRecipe::tensorwise:
+    case MatmulRecipe::none: break;
+  }
+  return p.matmul == Dtype::fp4 ? GemmKind::fp4 : GemmKind::fp8;
+}
+
 struct Calibrated {
   const TrainingInput& in;
   const CalibrationProfile& p;
   const Hardware& hw;
-  double hbm_bytes_per_s = 0;   // achieved
+  const KernelModels& k;
+  double hbm_bytes_per_s = 0;   // the chip's peak (each kernel model takes its own share)
+  double stream_bytes_per_s = 0;  // achieved by elementwise kernels
   double vector_flops_per_s = 0;
   bool low_precision = false;   // the linear layers' matmuls run below bf16
+  GemmKind linear_kind = GemmKind::bf16;
   CastBytes cast{};
 
   CalibratedStepMemo* memo = nullptr;  // what the last call on this input kept, or nullptr
 
-  // The matmul unit's achieved rate for op o's GEMMs.
-  double matmul_peak(const LayerOp& o) const {
-    const bool low = o.linear && low_precision;
-    double peak = low ? hw.peak(in.precision.matmul) * p.low_precision_frac : hw.peak(Dtype::bf16) * p.matmul_frac;
-    if (o.experts) peak *= p.grouped_matmul_frac;
-    return peak;
+  // One GEMM of op o (`groups` of them in one grouped kernel) of `padded_flops` (its FLOPs over its shape
+  // efficiency): the dense GEMM kernel, or the MoE experts' grouped one, of the op's kind.
+  double gemm_s(const LayerOp& o, double padded_flops) const {
+    const GemmKind kind = o.linear && low_precision ? linear_kind : GemmKind::bf16;
+    const GemmModel& g = (o.experts ? k.moe : k.gemm)[static_cast<std::size_t>(kind)];
+    const double peak = hw.peak(kind == GemmKind::bf16 ? Dtype::bf16 : in.precision.matmul);
+    return gemm_kernel_time(g, padded_flops, 1.0, o.groups, o.bytes, peak, hbm_bytes_per_s).total();
   }
-  // One GEMM (`groups` of them in one grouped kernel) of `padded_flops` (its FLOPs over its shape efficiency),
-  // bound by its own roofline.
-  double gemm_s(const LayerOp& o, double padded_flops, double peak) const {
-    const double compute = matmul_compute_s(padded_flops, 1.0, p.matmul_half_rate_flops, peak);
-    return std::max(compute, o.bytes / hbm_bytes_per_s);
-  }
-  double attention_s(double flops, double bytes) const {
-    const double compute = matmul_compute_s(flops, 1.0, p.matmul_half_rate_flops, hw.peak(Dtype::bf16) * p.attention_frac);
-    return std::max(compute, bytes / hbm_bytes_per_s);
+  // Flash attention forward, and backward at the model's backward rate; a materialized kernel (attention of 2021,
+  // scores in HBM) runs as two batched bf16 GEMMs beside the passes over its scores.
+  std::array<double, 2> attention_s(const LayerOp& o) const {
+    const double back = backward_flops_factor(OpKind::attention, in.attention.kernel);
+    if (in.attention.kernel == AttentionKernel::materialized) {
+      const GemmModel& g = k.gemm[static_cast<std::size_t>(GemmKind::bf16)];
+      const KernelTime f = gemm_kernel_time(g, o.flops, 1.0, 2.0, 0.0, hw.peak(Dtype::bf16), hbm_bytes_per_s);
+      const double memory = o.bytes / stream_bytes_per_s;
+      return {f.serial_s + std::max(f.compute_s, memory),
+              f.serial_s + std::max(back * f.compute_s, backward_bytes_factor(OpKind::attention) * memory)};
+    }
+    FlashAttentionShape a;
+    const AttentionDims& d = o.attention;
+    a.sequences = d.sequences;
+    a.heads = d.heads;
+    a.kv_heads = d.kv_heads;
+    a.query_len = d.query_len;
+    a.mean_keys = d.mean_keys;
+    a.max_keys = d.max_keys;
+    a.causal = d.causal;
+    a.qk_head_dim = d.qk_dim;
+    a.v_head_dim = d.v_dim;
+    const KernelTime f = flash_attention_time(k.prefill, a, p.tiling.parallel_tiles, hw.peak(Dtype::bf16),
+                                              hw.peak(Dtype::fp8), hbm_bytes_per_s);
+    // FlashAttention-2 §3.1: the backward recomputes the scores and runs four matmuls (2.5x the forward's work).
+    return {f.total(), f.serial_s + back * f.compute_s / k.prefill.backward_frac};
   }
   double elementwise_s(double flops, double bytes, bool routing) const {
-    return std::max(bytes * (routing ? p.routing_traffic : p.elementwise_traffic) / hbm_bytes_per_s,
+    return std::max(bytes * (routing ? p.routing_traffic : p.elementwise_traffic) / stream_bytes_per_s,
                     flops / vector_flops_per_s);
   }
 
@@ -78,10 +114,9 @@ struct Calibrated {
     double f = 0, b = 0;
     switch (o.kind) {
       case OpKind::matmul: {
-        const double peak = matmul_peak(o);
-        f = gemm_s(o, padded[0], peak);
-        const double dw = gemm_s(o, padded[2], peak);
-        b = gemm_s(o, padded[1], peak) + dw;
+        f = gemm_s(o, padded[0]);
+        const double dw = gemm_s(o, padded[2]);
+        b = gemm_s(o, padded[1]) + dw;
         w.weight_grad += dw;
         w.matmul += f + b + (again ? f : 0);
         if (o.experts) w.expert_matmul += f + b + (again ? f : 0);
@@ -90,23 +125,25 @@ struct Calibrated {
           // Casting the input and weight forward and the output's gradient backward to the recipe's copies
           // (planners/training_settings.cpp); the weight cast repeats per microbatch.
           const double cast_bytes = o.groups * (cast.input * o.m * o.k + cast.weight * o.k * o.n + cast.gradient * o.m * o.n);
-          const double cast_s = cast_bytes * p.elementwise_traffic / hbm_bytes_per_s;
+          const double cast_s = cast_bytes * p.elementwise_traffic / stream_bytes_per_s;
           w.cast += cast_s;
           w.elementwise += cast_s;
           b += cast_s;
         }
         break;
       }
-      case OpKind::attention:
+      case OpKind::attention: {
+        const auto [forward, backward] = attention_s(o);
+        f = forward;
+        b = backward;
+        w.attention += f + b + (again ? f : 0);
+        w.ops += 2;
+        break;
+      }
       case OpKind::elementwise: {
-        const bool attention = o.kind == OpKind::attention;
-        auto time = [&](double flops, double bytes) {
-          return attention ? attention_s(flops, bytes) : elementwise_s(flops, bytes, o.routing);
-        };
-        f = time(o.flops, o.bytes);
-        b = time(backward_flops_factor(o.kind, in.attention.kernel) * o.flops,
-                 backward_bytes_factor(o.kind) * o.bytes);
-        (attention ? w.attention : w.elementwise) += f + b + (again ? f : 0);
+        f = elementwise_s(o.flops, o.bytes, o.routing);
+        b = elementwise_s(backward_flops_factor(o.kind) * o.flops, backward_bytes_factor(o.kind) * o.bytes, o.routing);
+        w.elementwise += f + b + (again ? f : 0);
         w.ops += 2;
         break;
       }
@@ -159,21 +196,21 @@ struct Calibrated {
   }
   static constexpr std::size_t kOutOfStep = static_cast<std::size_t>(-1);  // the rest of this call computes afresh
 
-  // GPU collectives inside one NVLink domain use the fast links; a group whose span (its axes and every axis
-  // inside them, the last axis innermost) leaves the domain is paced by the scale-out network.
-  double link_frac(const AxisGroup& g) const {
-    if (hw.kind == ChipKind::tpu) return p.fast_link_frac;
-    return g.gpu_span <= hw.scale_up.domain_gpus ? p.fast_link_frac : p.slow_link_frac;
-  }
-
-  // `op` over a strategy's ICI / scale-up axes at achieved bandwidth with software latency.
+  // GPU collectives inside one NVLink domain run as the chip's NCCL measurements show; a group whose span (its axes
+  // and every axis inside them, the last axis innermost) leaves the domain is paced by the scale-out network, which
+  // no public table measures (slow_link_frac, an end-to-end constant, in place of the links' share).
   double collective_s(const AxisGroup& g, Collective op, double bytes) const {
     const CollectiveCost c =
         transfer({static_cast<int>(op), bytes, g.degree, 0, g.axis_mask, {}, {}}, [&](CalibratedStepMemo::Transfer& t) {
           t.collective = group_collective(hw, *in.mesh, g, op, bytes);
         }).collective;
-    if (c.time_s <= 0) return 0;
-    return achieved_collective_s(c.bandwidth_s, unfitted_latency_s(hw, c), link_frac(g), p.collective_latency_s);
+    CollectiveModel model = k.collective[static_cast<std::size_t>(op)];
+    if (hw.kind == ChipKind::gpu && g.gpu_span > hw.scale_up.domain_gpus) {
+      model.low_latency_link_frac *= p.slow_link_frac / model.link_frac;
+      model.link_frac = p.slow_link_frac;
+      model.span_penalty = 0;
+    }
+    return collective_kernel_s(model, c, g.degree);
   }
 
   // One direction of an MoE layer's token exchange (dispatch or combine) over the expert-parallel group.
@@ -185,7 +222,8 @@ struct Calibrated {
               hw, *in.mesh, group, ranks, tokens, m.active_experts, bytes_per_element(in.precision.params) * m.d_model,
               in.moe.dispatcher == Dispatcher::hierarchical ? DispatchKind::hierarchical : DispatchKind::all_to_all);
         }).dispatch;
-    return achieved_dispatch_s(cost, p.fast_link_frac, p.slow_link_frac, p.collective_latency_s);
+    const CollectiveModel& a2a = k.collective[static_cast<std::size_t>(Collective::all_to_all)];
+    return achieved_dispatch_s(cost, a2a.link_frac, p.slow_link_frac, a2a.latency_s);
   }
 };
 
@@ -284,8 +322,12 @@ bool calibrated_step_bound(const TrainingInput& in, const CalibrationProfile& pr
   // the book's compute (with the bubble) scaled to that rate is still below it.
   const double book_rate = in.hw->peak(in.precision.matmul) * in.efficiency.flops_frac;
   const bool low_precision = bytes_per_element(in.precision.matmul) < bytes_per_element(Dtype::bf16);
-  const double best_rate = std::max({in.hw->peak(Dtype::bf16) * std::max(prof.matmul_frac, prof.attention_frac),
-                                     low_precision ? in.hw->peak(in.precision.matmul) * prof.low_precision_frac : 0.0});
+  const KernelModels& k = prof.kernels;
+  const std::size_t bf16 = static_cast<std::size_t>(GemmKind::bf16), low = static_cast<std::size_t>(recipe_gemm_kind(in.precision));
+  // Flash attention's per-score softmax work only slows it: its ceiling bounds its rate.
+  const double best_rate =
+      std::max({in.hw->peak(Dtype::bf16) * std::max({k.gemm[bf16].ceiling_frac, k.moe[bf16].ceiling_frac, k.prefill.ceiling_frac}),
+                low_precision ? in.hw->peak(in.precision.matmul) * std::max(k.gemm[low].ceiling_frac, k.moe[low].ceiling_frac) : 0.0});
   out.step_s = (ideal.compute_s + ideal.bubble_s) * book_rate / best_rate;
   const LayerCounts& here = ideal.stage_kinds;
   double gathered = 0;
@@ -321,11 +363,13 @@ void price_calibrated_step(const TrainingInput& in, const CalibrationProfile& pr
   const Hardware& hw = *in.hw;
   const TrainingPlan& pl = in.plan;
 
-  Calibrated c{in, prof, hw};
+  Calibrated c{in, prof, hw, prof.kernels};
   c.memo = memo;
-  c.hbm_bytes_per_s = hw.hbm_bandwidth_bytes_per_s * prof.hbm_frac;
+  c.hbm_bytes_per_s = hw.hbm_bandwidth_bytes_per_s;
+  c.stream_bytes_per_s = hw.hbm_bandwidth_bytes_per_s * prof.kernels.stream_hbm_frac;
   c.vector_flops_per_s = hw.vector_flops_per_s > 0 ? hw.vector_flops_per_s : hw.peak(Dtype::bf16) / 32.0;
   c.low_precision = bytes_per_element(in.precision.matmul) < bytes_per_element(Dtype::bf16);
+  c.linear_kind = recipe_gemm_kind(in.precision);
   c.cast = cast_bytes_per_element(in.precision.recipe == MatmulRecipe::none ? MatmulRecipe::tensorwise : in.precision.recipe);
 
   const LayerShape shape = microbatch_shape(in, s);
@@ -474,7 +518,9 @@ void price_calibrated_step(const TrainingInput& in, const CalibrationProfile& pr
     const double link = hw.kind == ChipKind::tpu ? hw.ici.link_unidir_bytes_per_s
                         : in_domain             ? hw.scale_up.gpu_unidir_bytes_per_s
                                                 : hw.scale_out.nic_unidir_bytes_per_s_per_gpu;
-    const double send = prof.collective_latency_s + bytes / (link * (in_domain ? prof.fast_link_frac : prof.slow_link_frac));
+    // Point-to-point sends: NCCL's ring steps, at the all-gather's measured share of the links and latency.
+    const CollectiveModel& ring = prof.kernels.collective[static_cast<std::size_t>(Collective::all_gather)];
+    const double send = ring.latency_s + bytes / (link * (in_domain ? ring.link_frac : prof.slow_link_frac));
     pp_send = 2.0 * v * mb * send;
   }
 
@@ -514,7 +560,7 @@ void price_calibrated_step(const TrainingInput& in, const CalibrationProfile& pr
   const double master = in.precision.master_weights ? bytes_per_element(in.precision.master) : 0.0;
   const double optimizer_bytes =
       optimizer_params * (2.0 * master + 4.0 * bytes_per_element(in.precision.optimizer) + 2.0 * p_bytes);
-  parts.optimizer_s = optimizer_bytes / c.hbm_bytes_per_s;
+  parts.optimizer_s = optimizer_bytes / c.stream_bytes_per_s;
   parts.step_overhead_s = prof.step_overhead_s;
 
   const double compute_s = mb * (work_per_mb + overhead_per_mb);

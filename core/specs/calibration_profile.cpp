@@ -14,60 +14,68 @@ using P = CalibrationProfile;
 constexpr ParameterLevel kChip = ParameterLevel::chip, kFamily = ParameterLevel::family;
 constexpr ParameterTask kTrain = ParameterTask::training, kServe = ParameterTask::serving;
 
-// The model's constants: what each means, its physical range (the reader's and the fit's bounds), which runs fit
-// it and at which level. Their priors, with sources, are data: calibration_profiles/priors/literature.json.
+constexpr std::array<const char*, 10> kNone{};
+
+// The end-to-end constants: what no kernel shows. What each means, its physical range (the reader's and the fit's
+// bounds), which runs fit it and at which level. Their priors, with sources, are data:
+// calibration_profiles/priors/literature.json.
 constexpr ProfileParameter kParameters[] = {
-    {"matmul_frac", &P::matmul_frac, 0.2, 1.0, kChip, kTrain,
-     "fraction of the bf16 peak that large, well-tiled matmuls reach (clocks, power, kernel quality)"},
-    {"low_precision_frac", &P::low_precision_frac, 0.2, 1.0, kFamily, kTrain,
-     "fraction of the fp8 / int8 peak that the linear layers' low-precision matmuls reach"},
-    {"matmul_half_rate_flops", &P::matmul_half_rate_flops, 1e6, 1e12, kFamily, kTrain,
-     "FLOPs at which one matmul reaches half its large-matmul rate (launch, fill and tail of small kernels)"},
-    {"attention_frac", &P::attention_frac, 0.1, 1.0, kFamily, kTrain,
-     "fraction of the bf16 peak that the fused (flash) attention kernel reaches"},
-    {"hbm_frac", &P::hbm_frac, 0.3, 1.0, kChip, kTrain,
-     "fraction of the HBM bandwidth that memory-bound ops achieve"},
-    {"elementwise_traffic", &P::elementwise_traffic, 0.05, 5.0, kFamily, kTrain,
-     "HBM traffic of the norms, activations, residuals and loss relative to one unfused pass each (fusion)"},
-    {"op_overhead_s", &P::op_overhead_s, 1e-8, 1e-4, kFamily, kTrain,
-     "seconds of launch and synchronisation per op of a layer, forward and backward"},
-    {"fast_link_frac", &P::fast_link_frac, 0.2, 1.0, kFamily, kTrain,
-     "fraction of the ICI / NVLink bandwidth that collectives achieve"},
-    {"slow_link_frac", &P::slow_link_frac, 0.2, 1.0, kFamily, kTrain,
-     "fraction of the DCN / InfiniBand bandwidth that collectives achieve"},
-    {"collective_latency_s", &P::collective_latency_s, 1e-7, 1e-3, kFamily, kTrain,
-     "seconds of software latency per collective (NCCL set-up, ICI DMA descriptors) beyond its ICI hops or NCCL "
-     "ring steps"},
-    {"dcn_latency_s", &P::dcn_latency_s, 1e-6, 1e-2, kFamily, kTrain,
+    {"elementwise_traffic", &P::elementwise_traffic, kNone, 0.05, 5.0, kFamily, kTrain,
+     "HBM traffic of the norms, activations, residuals and loss relative to one unfused pass each (the framework's "
+     "fusion)"},
+    {"op_overhead_s", &P::op_overhead_s, kNone, 1e-8, 1e-4, kFamily, kTrain,
+     "seconds of host launch and synchronisation gap per kernel of a training step, beyond the kernel's own floor"},
+    {"slow_link_frac", &P::slow_link_frac, kNone, 0.2, 1.0, kFamily, kTrain,
+     "fraction of the DCN / InfiniBand bandwidth that collectives achieve (no public table measures scale-out)"},
+    {"dcn_latency_s", &P::dcn_latency_s, kNone, 1e-6, 1e-2, kFamily, kTrain,
      "seconds of latency per step of a layer's gradient ring all-reduce across slices (2 (S - 1) steps for S)"},
-    {"dcn_exposed_frac", &P::dcn_exposed_frac, 0.01, 1.0, kFamily, kTrain,
+    {"dcn_exposed_frac", &P::dcn_exposed_frac, kNone, 0.01, 1.0, kFamily, kTrain,
      "fraction of the cross-slice gradient reduction left after the backward pass (scheduled once it ends)"},
-    {"overlap_frac", &P::overlap_frac, 0.01, 1.0, kFamily, kTrain,
+    {"overlap_frac", &P::overlap_frac, kNone, 0.01, 1.0, kFamily, kTrain,
      "fraction of the computation that can hide FSDP gathers, gradient reductions and DCN all-reduces"},
-    {"tp_overlap_frac", &P::tp_overlap_frac, 0.01, 1.0, kFamily, kTrain,
+    {"tp_overlap_frac", &P::tp_overlap_frac, kNone, 0.01, 1.0, kFamily, kTrain,
      "fraction of a layer's matmuls that can hide its tensor-parallel, expert all-to-all and pipeline transfers"},
-    {"step_overhead_s", &P::step_overhead_s, 1e-3, 30.0, kFamily, kTrain,
+    {"step_overhead_s", &P::step_overhead_s, kNone, 1e-3, 30.0, kFamily, kTrain,
      "seconds per step outside the layers (data loading, launch, logging, the optimizer's kernel launches)"},
-    // MoE as it runs: grouped GEMMs over the experts, the token permutations (gathers and scatters), and how much
-    // compute an overlapping framework hides the dispatch behind (it shares the SMs with the kernels it runs beside).
-    {"grouped_matmul_frac", &P::grouped_matmul_frac, 0.2, 1.0, kFamily, kTrain,
-     "rate of the routed experts' grouped matmuls relative to a dense matmul of the same shape"},
-    {"routing_traffic", &P::routing_traffic, 0.1, 10.0, kFamily, kTrain,
+    {"routing_traffic", &P::routing_traffic, kNone, 0.1, 10.0, kFamily, kTrain,
      "HBM traffic of the MoE permutations (gathers and scatters of the token copies) relative to one pass each"},
-    {"expert_overlap_frac", &P::expert_overlap_frac, 0.01, 1.0, kFamily, kTrain,
+    {"expert_overlap_frac", &P::expert_overlap_frac, kNone, 0.01, 1.0, kFamily, kTrain,
      "fraction of an MoE layer's compute that hides its dispatch and combine when the framework overlaps them"},
-    {"decode_hbm_frac", &P::decode_hbm_frac, 0.2, 1.0, kChip, kServe,
-     "fraction of the HBM bandwidth a decode step achieves loading weights and KV caches"},
-    {"decode_matmul_frac", &P::decode_matmul_frac, 0.1, 1.0, kFamily, kServe,
-     "fraction of the peak the serving engine's matmuls reach in prefill and decode"},
-    {"decode_op_overhead_s", &P::decode_op_overhead_s, 1e-8, 1e-3, kFamily, kServe,
-     "seconds of launch and synchronisation per op of a layer in a serving step"},
-    {"decode_step_overhead_s", &P::decode_step_overhead_s, 1e-6, 0.1, kFamily, kServe,
+    {"decode_op_overhead_s", &P::decode_op_overhead_s, kNone, 1e-9, 1e-3, kFamily, kServe,
+     "seconds of host gap per op of a layer in a serving step, beyond the kernel's own floor (0 under CUDA graphs)"},
+    {"decode_step_overhead_s", &P::decode_step_overhead_s, kNone, 1e-6, 0.1, kFamily, kServe,
      "seconds per decode step outside the layers (host dispatch, sampling, the scheduler)"},
-    // Serving engines' fused MoE kernels stream many small expert weight matrices per step (TensorRT-LLM's and
-    // vLLM's fused-MoE / grouped GEMMs).
-    {"decode_expert_frac", &P::decode_expert_frac, 0.1, 1.0, kFamily, kServe,
-     "share of the chip's rate (compute and HBM) a serving engine's routed-expert kernels reach"},
+    // Kernel constants that runs fit where no table measured the chip (TPUs): each sets every kernel constant of
+    // its kind (the bf16 GEMMs' ceiling, every memory-bound kernel's HBM rate, every collective's link share).
+    {"gemm/bf16/ceiling_frac", nullptr, {"gemm/bf16/ceiling_frac"}, 0.2, 1.0, kChip, kTrain,
+     "kernels: fraction of the bf16 peak that large, well-tiled matmuls reach (clocks, power, kernel quality)"},
+    {"gemm/fp8/ceiling_frac", nullptr, {"gemm/fp8/ceiling_frac", "gemm/fp8_block/ceiling_frac", "gemm/fp4/ceiling_frac"},
+     0.2, 1.0, kFamily, kTrain, "kernels: fraction of the fp8 / int8 / fp4 peak that low-precision matmuls reach"},
+    {"gemm/bf16/half_rate_flops", nullptr,
+     {"gemm/bf16/half_rate_flops", "gemm/fp8/half_rate_flops", "gemm/fp8_block/half_rate_flops",
+      "gemm/fp4/half_rate_flops", "moe/bf16/half_rate_flops", "moe/fp8/half_rate_flops",
+      "moe/fp8_block/half_rate_flops", "moe/fp4/half_rate_flops"},
+     1e6, 1e12, kFamily, kTrain, "kernels: FLOPs at which one matmul reaches half its ceiling"},
+    {"moe/bf16/ceiling_frac", nullptr,
+     {"moe/bf16/ceiling_frac", "moe/fp8/ceiling_frac", "moe/fp8_block/ceiling_frac", "moe/fp4/ceiling_frac"}, 0.2, 1.0,
+     kFamily, kTrain, "kernels: fraction of the peak that the routed experts' grouped matmuls reach"},
+    {"prefill_attention/ceiling_frac", nullptr, {"prefill_attention/ceiling_frac", "prefill_attention/fp8_ceiling_frac"},
+     0.1, 1.0, kFamily, kTrain, "kernels: fraction of the peak that the flash attention kernel's matmuls reach"},
+    {"memory/stream_hbm_frac", nullptr,
+     {"memory/stream_hbm_frac", "gemm/bf16/hbm_frac", "gemm/fp8/hbm_frac", "gemm/fp8_block/hbm_frac",
+      "gemm/fp4/hbm_frac", "moe/bf16/hbm_frac", "moe/fp8/hbm_frac", "moe/fp8_block/hbm_frac", "moe/fp4/hbm_frac"},
+     0.3, 1.0, kChip, kTrain, "kernels: fraction of the HBM bandwidth that memory-bound ops achieve"},
+    {"collective/all_gather/link_frac", nullptr,
+     {"collective/all_gather/link_frac", "collective/reduce_scatter/link_frac", "collective/all_reduce/link_frac",
+      "collective/all_to_all/link_frac", "collective/custom_all_reduce/link_frac"},
+     0.2, 1.0, kFamily, kTrain, "kernels: fraction of the ICI / NVLink bandwidth that collectives achieve"},
+    {"collective/all_gather/latency_s", nullptr,
+     {"collective/all_gather/latency_s", "collective/reduce_scatter/latency_s", "collective/all_reduce/latency_s",
+      "collective/all_to_all/latency_s", "collective/custom_all_reduce/latency_s"},
+     1e-7, 1e-3, kFamily, kTrain,
+     "kernels: seconds of software latency per collective (ICI DMA descriptors) beyond its hops"},
+    {"decode_attention/hbm_frac", nullptr, {"decode_attention/hbm_frac", "decode_attention/fp8_kv_hbm_frac"}, 0.2, 1.0,
+     kChip, kServe, "kernels: fraction of the HBM bandwidth decode attention reads KV caches at"},
 };
 
 void read_tiling(JsonReader& r, MatmulTiling& t, Diagnostics& d) {
@@ -252,6 +260,14 @@ CalibrationProfile parse_calibration_profile(const Json& node, const std::string
   CalibrationProfile p;
   JsonReader r(node, path, d);
   if (!r.ok_object()) return p;
+  // Format 1 kept the kernels' rates as end-to-end constants (matmul_frac, decode_expert_frac, ...): its numbers
+  // have no place in format 2's two levels, so it is refused with what to do rather than half read.
+  if (node.contains("schema") && node["schema"] == "scalescope.calibration/1") {
+    add_diagnostic(d, path + "/schema", "unsupported_version",
+                   "a profile of format 'scalescope.calibration/1' (before the kernel models of issue 34); refit it "
+                   "with this version's `scalescope calibrate` (format 'scalescope.calibration/2')");
+    return p;
+  }
   r.accept("schema");
   r.accept("residuals");
   r.accept("notes");
@@ -262,10 +278,12 @@ CalibrationProfile parse_calibration_profile(const Json& node, const std::string
   p.source = r.string("source", true).value_or("");
   p.fitted_on = read_strings(r, "fitted_on", true, d);
   read_tiling(r, p.tiling, d);
+  if (const Json* kernels = r.object("kernels", true)) p.kernels = read_kernel_models(*kernels, r.path_of("kernels"), d);
   if (const Json* node_params = r.object("parameters", true)) {
     JsonReader s(*node_params, r.path_of("parameters"), d);
     for (const auto& q : kParameters) {
       // Each parameter's range is its row of kParameters (the fit's bounds too), read like every other number.
+      if (q.kernel()) continue;
       if (const auto v = s.number(q.key, true, NumberRange{q.key, q.lo, q.hi, false, ""})) p.*q.field = *v;
     }
     s.finish();
@@ -278,13 +296,14 @@ CalibrationProfile parse_calibration_profile(const Json& node, const std::string
 
 Json calibration_profile_json(const CalibrationProfile& p) {
   Json params = Json::object();
-  for (const auto& q : kParameters) params[q.key] = p.*q.field;
+  for (const auto& q : kParameters)
+    if (!q.kernel()) params[q.key] = p.*q.field;
   Json bands = Json::object();
   for (const auto& b : p.bands)
     bands[b.task] = {{"runs", b.runs}, {"median_frac", b.median_frac}, {"p90_frac", b.p90_frac},
                      {"max_frac", b.max_frac}, {"signed_median_frac", b.signed_median_frac},
                      {"method", band_method_name(b.method)}};
-  return {{"schema", "scalescope.calibration/1"},
+  return {{"schema", "scalescope.calibration/2"},
           {"id", p.id},
           {"name", p.name},
           {"kind", p.kind},
@@ -293,6 +312,7 @@ Json calibration_profile_json(const CalibrationProfile& p) {
           {"fitted_on", p.fitted_on},
           {"tiling", {{"tile_m", p.tiling.tile_m}, {"tile_n", p.tiling.tile_n}, {"tile_k", p.tiling.tile_k},
                       {"parallel_tiles", p.tiling.parallel_tiles}}},
+          {"kernels", kernel_models_json(p.kernels)},
           {"parameters", params},
           {"error_bands", bands},
           {"fitted_scope", scopes_json(p.scopes)}};
@@ -315,17 +335,34 @@ std::span<const CalibrationProfile> embedded_calibration_profiles() {
 
 CalibrationProfile with_what_if(const CalibrationProfile& profile, const WhatIf& w) {
   CalibrationProfile p = profile;
-  // The rates the fit measured, not the shapes, overheads or overlaps: a slower chip or link runs the same ops.
-  for (double CalibrationProfile::*f : {&CalibrationProfile::matmul_frac, &CalibrationProfile::low_precision_frac,
-                                        &CalibrationProfile::attention_frac, &CalibrationProfile::decode_matmul_frac})
-    p.*f *= w.flops_frac;
-  p.hbm_frac *= w.hbm_frac;
-  p.decode_hbm_frac *= w.hbm_frac;
-  p.fast_link_frac *= w.network_frac;
+  // The rates the fits measured, not the shapes, floors, overheads or overlaps: a slower chip or link runs the same
+  // ops. FLOP rates: every kernel's ceiling; HBM: every memory-bound side; network: every link share.
+  for (const KernelParameter& k : kernel_parameters()) {
+    const std::string name = k.name;
+    const bool flops = name.ends_with("ceiling_frac");
+    const bool hbm = name.ends_with("hbm_frac");
+    const bool link = name == "link_frac";
+    const double f = flops ? w.flops_frac : hbm ? w.hbm_frac : link ? w.network_frac : 1.0;
+    if (f != 1.0) k.at(p.kernels) *= f;
+  }
   p.slow_link_frac *= w.network_frac;
   p.what_if = {p.what_if.flops_frac * w.flops_frac, p.what_if.hbm_frac * w.hbm_frac,
                p.what_if.network_frac * w.network_frac};
   return p;
+}
+
+double ProfileParameter::value(const CalibrationProfile& p) const {
+  if (field) return p.*field;
+  return find_kernel_parameter(kernel_paths[0])->value(p.kernels);
+}
+
+void ProfileParameter::set(CalibrationProfile& p, double v) const {
+  if (field) {
+    p.*field = v;
+    return;
+  }
+  for (const char* path : kernel_paths)
+    if (path) find_kernel_parameter(path)->at(p.kernels) = v;
 }
 
 bool CalibrationProfile::lists(std::string_view hardware_id) const {

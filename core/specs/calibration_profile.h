@@ -3,6 +3,7 @@
 // in code). Profiles are JSON files in calibration_profiles/, embedded at build time like the presets; each names
 // the runs it was fitted on, its residuals and the error band the validation suite measured out of sample.
 #pragma once
+#include <array>
 #include <span>
 #include <string>
 #include <string_view>
@@ -11,6 +12,7 @@
 #include "io/diagnostics.h"
 #include "io/json_reader.h"
 #include "specs/hardware.h"
+#include "specs/kernel_models.h"
 #include "specs/matmul_tiling.h"
 
 namespace scalescope {
@@ -69,20 +71,23 @@ struct WhatIf {
   bool any() const { return flops_frac != 1 || hbm_frac != 1 || network_frac != 1; }
 };
 
+// Two levels (DESIGN.md "Fidelity and calibration"): the chip's kernel models (every op's time from its shape,
+// fitted to measured kernel tables, or for a chip without public tables to its runs), and the few end-to-end
+// constants no kernel shows (host gaps, how much communication a framework hides, overheads per step).
 struct CalibrationProfile {
   std::string id, name, kind;      // kind: "tpu" | "gpu"
   std::vector<std::string> hardware;  // preset ids this profile is for; empty: the family fallback for `kind`
   std::string source;              // how it was made (the command, the run set)
   std::vector<std::string> fitted_on;
   MatmulTiling tiling;
-  // Fitted parameters (profile_parameters() lists each with its meaning and range; calibration/priors their priors).
-  double matmul_frac = 1, low_precision_frac = 1, matmul_half_rate_flops = 0, attention_frac = 1;
-  double hbm_frac = 1, elementwise_traffic = 1, op_overhead_s = 0;
-  double fast_link_frac = 1, slow_link_frac = 1, collective_latency_s = 0, dcn_latency_s = 0, dcn_exposed_frac = 1;
+  KernelModels kernels;
+  // End-to-end parameters (profile_parameters() lists each with its meaning and range; calibration/priors their
+  // priors), fitted on runs.
+  double elementwise_traffic = 1, op_overhead_s = 0;
+  double slow_link_frac = 1, dcn_latency_s = 0, dcn_exposed_frac = 1;
   double overlap_frac = 1, tp_overlap_frac = 0, step_overhead_s = 0;
-  double grouped_matmul_frac = 1, routing_traffic = 1, expert_overlap_frac = 0;
-  double decode_hbm_frac = 1, decode_matmul_frac = 1, decode_op_overhead_s = 0, decode_step_overhead_s = 0;
-  double decode_expert_frac = 1;
+  double routing_traffic = 1, expert_overlap_frac = 0;
+  double decode_op_overhead_s = 0, decode_step_overhead_s = 0;
   std::vector<ErrorBand> bands;
   std::vector<FittedScope> scopes;  // per task; empty in a profile written before scopes were kept
   WhatIf what_if;                   // the factors applied to the fitted constants above (not part of the file)
@@ -100,13 +105,24 @@ CalibrationProfile with_what_if(const CalibrationProfile& profile, const WhatIf&
 enum class ParameterLevel { chip, family };
 enum class ParameterTask { training, serving };
 
+// A parameter the end-to-end fit can move. Most are end-to-end constants (`field`); the rest are kernel constants
+// (`kernel_paths`, each of which it sets; the first is its value) that only a profile without kernel tables fits
+// on runs: a TPU's, whose kernels no public table measures.
 struct ProfileParameter {
-  const char* key;
-  double CalibrationProfile::*field;
+  const char* key;  // a key of the profile's "parameters", or the kernel path it is read from
+  double CalibrationProfile::*field;   // nullptr: a kernel constant
+  std::array<const char*, 10> kernel_paths;
   double lo, hi;                  // physical range (validated, and the fit's bounds)
   ParameterLevel level;
   ParameterTask task;
   const char* meaning;            // one line, with its unit
+
+  bool kernel() const { return field == nullptr; }
+  double value(const CalibrationProfile& p) const;
+  void set(CalibrationProfile& p, double v) const;
+  // Whether the end-to-end fit may move it in `p`: every end-to-end constant; a kernel constant only where no
+  // table measured the chip's kernels.
+  bool fitted_on_runs(const CalibrationProfile& p) const { return !kernel() || !p.kernels.source.from_tables(); }
 };
 
 std::span<const ProfileParameter> profile_parameters();
