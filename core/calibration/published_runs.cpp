@@ -82,15 +82,18 @@ double predict_training(const PublishedRun& run, const CalibrationProfile* profi
 }
 
 // Offline serving as one batch: B sequences prefilled, then G decode steps at the average KV length; throughput
-// is B G over that time, times the replicas (../shared/calibration/README.md). An offline run's batch is the most
-// sequences whose KV caches fit beside the weights at the average KV length: with in-flight batching and paged KV
-// caches, sequences at every stage of generation share the HBM, so on average each holds prompt + generated / 2.
+// is B G over that time, times the replicas (the runs file's conventions, docs/validation.md). An offline run's
+// batch is the most sequences whose KV caches fit beside the weights at the average KV length (with in-flight
+// batching and paged KV caches, sequences at every stage of generation share the HBM, so on average each holds
+// prompt + generated / 2), and never more than the requests the benchmark sent, where its source says.
 double predict_serving(const PublishedRun& run, const CalibrationProfile* profile) {
   const ServingInput& in = run.serving;
   double batch = run.batch;
   if (run.auto_batch) {
     const double kv = kv_bytes_per_sequence(in, run.kv_context_len);
     batch = std::max(1.0, std::floor((in.mesh->chips * in.hw->hbm_capacity_bytes - serving_param_bytes(in)) / kv));
+    // No more sequences run at once than the benchmark sent (per replica).
+    if (run.requests > 0) batch = std::min(batch, std::max(1.0, std::floor(run.requests / run.replicas)));
   }
   const ServingModel model{&in, profile};
   const double prefill_s = model.prefill(batch, run.prompt_len).time_s;
@@ -133,6 +136,7 @@ std::vector<PublishedRun> read_published_runs(const Json& runs, const std::strin
     run.remat_auto = r.boolean("remat_auto", false).value_or(false);
     run.auto_batch = r.boolean("auto_batch", false).value_or(false);
     run.replicas = r.number("replicas", false).value_or(1);
+    run.requests = r.number("requests", false, NumberRange{"requests", 1, 1e9, true, "requests"}).value_or(0);
     run.split = r.choice("split", require_split, {"fit", "held"}).value_or("fit");
     run.excluded = r.string("excluded", false).value_or("");
     for (const char* doc : {"hw", "chips", "model", "plan", "measured_how", "approx", "notes", "added"}) r.accept(doc);

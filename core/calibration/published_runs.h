@@ -24,6 +24,7 @@ struct PublishedRun {
   bool remat_auto = false;  // the source does not state its remat: the lightest policy that fits
   bool auto_batch = false;  // offline serving at the largest batch that fits
   double replicas = 1;      // throughput counted over this many replicas
+  double requests = 0;      // offline serving: the requests the source sent (0: not stated), a cap on the batch
   std::string split;        // "fit" or "held": which part of the suite a profile may be fitted on
   std::string excluded;     // non-empty: kept in the table but never fitted on (the reason)
   std::string hardware_id;  // the preset the scenario names (selects the calibration profile)
