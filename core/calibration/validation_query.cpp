@@ -51,6 +51,46 @@ Json family_holdout(std::vector<PublishedRun>& runs, FitBudget& budget) {
   return rows;
 }
 
+// The transfer figure (issue 34: "an honest transfer figure"): per task, each family's own median error when it is
+// held out whole, and the median of those medians, so that a few large families that look alike cannot carry it;
+// beside it the worst family, the runs off by more than 2x, and the runs pooled (what the figure used to be).
+// Per chip kind too, and both kinds together. In scope: excluded runs left out.
+Json transfer_summary(const Json& holdout_rows) {
+  Json out = Json::array();
+  for (const char* kind : {"all", "tpu", "gpu"})
+    for (const char* task : {"training", "serving"}) {
+      std::vector<double> medians, pooled;
+      std::string worst;
+      double worst_median = -1;
+      int off_2x = 0;
+      for (const Json& f : holdout_rows) {
+        if (f.value("task", "") != task) continue;
+        std::vector<double> errors;
+        for (const Json& r : f["runs"]) {
+          if (r.value("excluded", false) || (std::string(kind) != "all" && r.value("kind", "") != kind)) continue;
+          const double e = r.value("calibrated_error_frac", 0.0);
+          errors.push_back(e);
+          pooled.push_back(e);
+          if (e > 1.0 || e < -0.5) ++off_2x;
+        }
+        if (errors.empty()) continue;
+        const double m = error_stats(errors).median_abs;
+        medians.push_back(m);
+        if (m > worst_median) {
+          worst_median = m;
+          worst = f.value("family", "");
+        }
+      }
+      if (medians.empty()) continue;
+      std::vector<double> as_errors(medians.begin(), medians.end());
+      out.push_back({{"kind", kind}, {"task", task}, {"families", medians.size()}, {"runs", pooled.size()},
+                     {"median_of_family_medians_frac", error_stats(as_errors).median_abs},
+                     {"worst_family", worst}, {"worst_family_median_frac", worst_median},
+                     {"pooled_median_frac", error_stats(pooled).median_abs}, {"runs_off_by_2x", off_2x}});
+    }
+  return out;
+}
+
 }  // namespace
 
 Json run_validation(const QueryContext&, JsonReader& args, Diagnostics& d) {
@@ -75,6 +115,7 @@ Json run_validation(const QueryContext&, JsonReader& args, Diagnostics& d) {
   if (holdout) {
     FitBudget budget = query_fit_budget();
     out["family_holdout"] = family_holdout(runs, budget);
+    out["transfer"] = transfer_summary(out["family_holdout"]);
     out["priors"] = calibration_priors_json(literature_priors());  // what the refits are pulled towards
     report_exhausted(budget, args.path_of("runs"), d);
     if (has_errors(d)) return {};

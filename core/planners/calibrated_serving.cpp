@@ -1,8 +1,6 @@
 #include "planners/calibrated_serving.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <string_view>
 
 #include "physics/collectives.h"
@@ -162,19 +160,14 @@ struct Engine {
         if (std::string_view(o.name) == "rotary") continue;
         if (o.kind == OpKind::attention && decode)
           o.attention.mean_keys = mean_keys_per_query(m, kind_span(kk), context, false, true);
-        {KernelTime kt = op_time(o, decode, sequences, context);
-        if (getenv("SS_DEBUG")) fprintf(stderr, "%s x%.0f compute %.3g mem %.3g serial %.3g\n", o.name, layers, kt.compute_s, kt.memory_s, kt.serial_s);
-        add_time(kt, layers, o.kind == OpKind::matmul,
-                 o.kind == OpKind::attention && decode, t);}
+        add_time(op_time(o, decode, sequences, context), layers, o.kind == OpKind::matmul,
+                 o.kind == OpKind::attention && decode, t);
       }
       if (moe_layer) add_time(moe_time(tokens), layers, true, false, t);
     }
     const LayerOps head = head_ops(m, s, true, true);
-    for (int i = 0; i < head.count; ++i) {
-      KernelTime kt = op_time(head.op[i], decode, sequences, context);
-      if (getenv("SS_DEBUG")) fprintf(stderr, "%s x1 compute %.3g mem %.3g serial %.3g\n", head.op[i].name, kt.compute_s, kt.memory_s, kt.serial_s);
-      add_time(kt, 1.0, head.op[i].kind == OpKind::matmul, false, t);
-    }
+    for (int i = 0; i < head.count; ++i)
+      add_time(op_time(head.op[i], decode, sequences, context), 1.0, head.op[i].kind == OpKind::matmul, false, t);
     return t;
   }
 
@@ -232,7 +225,6 @@ DecodeStep calibrated_decode_step(const ServingInput& in, const CalibrationProfi
   s.param_load_s = t.all_memory_s - t.kv_s;
   s.comms_s = e.comms_s(tokens);
   s.overhead_s = t.overhead_s + p.decode_step_overhead_s;
-  if (getenv("SS_DEBUG")) fprintf(stderr, "DECODE batch %.0f ctx %.0f: flops %.3g mem %.3g overhead %.3g kv %.3g\n", batch, context, t.flops_s, t.memory_s, t.overhead_s, t.kv_s);
   s.compute_bound = t.flops_s > t.memory_s;
   s.step_s = t.flops_s + t.memory_s + t.overhead_s + s.comms_s + p.decode_step_overhead_s;
   const double kv_exposed = std::min(t.kv_s, t.memory_s);

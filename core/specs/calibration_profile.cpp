@@ -41,9 +41,9 @@ constexpr ProfileParameter kParameters[] = {
      "HBM traffic of the MoE permutations (gathers and scatters of the token copies) relative to one pass each"},
     {"expert_overlap_frac", &P::expert_overlap_frac, kNone, 0.01, 1.0, kFamily, kTrain,
      "fraction of an MoE layer's compute that hides its dispatch and combine when the framework overlaps them"},
-    {"decode_op_overhead_s", &P::decode_op_overhead_s, kNone, 1e-9, 1e-3, kFamily, kServe,
+    {"decode_op_overhead_s", &P::decode_op_overhead_s, kNone, 1e-9, 1e-5, kFamily, kServe,
      "seconds of host gap per op of a layer in a serving step, beyond the kernel's own floor (0 under CUDA graphs)"},
-    {"decode_step_overhead_s", &P::decode_step_overhead_s, kNone, 1e-6, 0.1, kFamily, kServe,
+    {"decode_step_overhead_s", &P::decode_step_overhead_s, kNone, 1e-6, 0.02, kFamily, kServe,
      "seconds per decode step outside the layers (host dispatch, sampling, the scheduler)"},
     // Kernel constants that runs fit where no table measured the chip (TPUs): each sets every kernel constant of
     // its kind (the bf16 GEMMs' ceiling, every memory-bound kernel's HBM rate, every collective's link share).
