@@ -278,8 +278,10 @@ KernelFamily kernel_family(const std::vector<KernelModels>& chips) {
   out.chips = chips;
   if (chips.empty()) return out;
   out.family = chips.front();
-  out.family.source = KernelSource{};
-  out.family.source.note = "the geometric mean of the chips' fitted constants, each over the chips that fitted it";
+  // The family's constants come from its chips' tables too (the same repository): no run refits them.
+  out.family.source.tables.clear();
+  out.family.source.unfitted.clear();
+  out.family.source.note = "the geometric mean of the chips' fitted constants, each over the chips whose tables fit it";
   for (const KernelParameter& p : kernel_parameters()) {
     double log_sum = 0, n = 0;
     for (const KernelModels& c : chips)

@@ -47,8 +47,11 @@ std::optional<GemmKind> parse_gemm_kind(std::string_view s) {
 bool set_column(KernelSample& s, std::string_view name, const Json& v) {
   if (name == "dtype" && v.is_string()) {
     const std::string t = v.get<std::string>();
+    if (t == "int8") return true;  // NCCL's int8 messages: the bytes are what count
+    const auto kind = parse_gemm_kind(t);
+    if (!kind) return false;
+    s.kind = *kind;
     s.fp8 = t == "fp8";
-    if (const auto kind = parse_gemm_kind(t)) s.kind = *kind;
     return true;
   }
   if (name == "kv_dtype" && v.is_string()) {

@@ -324,9 +324,11 @@ bool calibrated_step_bound(const TrainingInput& in, const CalibrationProfile& pr
   const bool low_precision = bytes_per_element(in.precision.matmul) < bytes_per_element(Dtype::bf16);
   const KernelModels& k = prof.kernels;
   const std::size_t bf16 = static_cast<std::size_t>(GemmKind::bf16), low = static_cast<std::size_t>(recipe_gemm_kind(in.precision));
-  // Flash attention's per-score softmax work only slows it: its ceiling bounds its rate.
+  // Flash attention's rate is its ceiling less the softmax's share of the model's heads (physics/kernels.h).
+  const double heads_dim = in.model->qk_head_dim() + in.model->v_head_dim();
+  const double attention_rate = k.prefill.ceiling_frac / (1.0 + 2.0 * k.prefill.softmax_head_dim / heads_dim);
   const double best_rate =
-      std::max({in.hw->peak(Dtype::bf16) * std::max({k.gemm[bf16].ceiling_frac, k.moe[bf16].ceiling_frac, k.prefill.ceiling_frac}),
+      std::max({in.hw->peak(Dtype::bf16) * std::max({k.gemm[bf16].ceiling_frac, k.moe[bf16].ceiling_frac, attention_rate}),
                 low_precision ? in.hw->peak(in.precision.matmul) * std::max(k.gemm[low].ceiling_frac, k.moe[low].ceiling_frac) : 0.0});
   out.step_s = (ideal.compute_s + ideal.bubble_s) * book_rate / best_rate;
   const LayerCounts& here = ideal.stage_kinds;

@@ -221,13 +221,13 @@ TEST_CASE("query.calibration replaces the profile; a bad one is diagnosed at its
       }()));
   json scenario = v5p_step();
   const json embedded = eval(scenario)["result"];
-  const double frac = profile["parameters"]["matmul_frac"].get<double>();
-  profile["parameters"]["matmul_frac"] = 0.4;
+  const double frac = profile["kernels"]["gemm"]["bf16"]["ceiling_frac"].get<double>();
+  profile["kernels"]["gemm"]["bf16"]["ceiling_frac"] = 0.4;
   scenario["query"]["calibration"] = profile;
   const json slower = eval(scenario);
   REQUIRE(slower["ok"] == true);
-  // The large matmuls are compute-bound: their time scales with 1 / matmul_frac (a few small ones stay bound by
-  // their bytes), and the step with them.
+  // The large matmuls are compute-bound: their time scales with 1 / the bf16 GEMMs' ceiling (a few small ones stay
+  // bound by their bytes), and the step with them.
   const double ratio = slower["result"]["breakdown"]["matmul_s"].get<double>() / embedded["breakdown"]["matmul_s"].get<double>();
   CHECK(ratio <= frac / 0.4 + 1e-9);
   CHECK(ratio >= 0.9 * frac / 0.4);
@@ -235,17 +235,24 @@ TEST_CASE("query.calibration replaces the profile; a bad one is diagnosed at its
   CHECK(slower["result"]["calibration"]["profile"]["id"] == "tpu-v5p");
 
   json bad = profile;
-  bad["parameters"].erase("hbm_frac");
-  bad["parameters"]["matmul_frac"] = 0;
+  bad["parameters"].erase("slow_link_frac");
+  bad["kernels"]["gemm"]["bf16"]["ceiling_frac"] = 0;
+  bad["kernels"]["decode_attention"].erase("hbm_frac");
   bad["parameters"]["warp_speed"] = 9;
   bad["parameters"]["overlap_frac"] = 1e-9;
   scenario["query"]["calibration"] = bad;
   const json out = eval(scenario);
   CHECK(out["ok"] == false);
-  CHECK(has(out, "/query/calibration/parameters/hbm_frac", "missing_key"));
-  CHECK(has(out, "/query/calibration/parameters/matmul_frac", "not_positive"));
+  CHECK(has(out, "/query/calibration/parameters/slow_link_frac", "missing_key"));
+  CHECK(has(out, "/query/calibration/kernels/gemm/bf16/ceiling_frac", "not_positive"));
+  CHECK(has(out, "/query/calibration/kernels/decode_attention/hbm_frac", "missing_key"));
   CHECK(has(out, "/query/calibration/parameters/warp_speed", "unknown_key"));
   CHECK(has(out, "/query/calibration/parameters/overlap_frac", "too_small"));  // below its range (docs/api.md Limits)
+  // A profile of format 1 (before the kernel models) is refused with what to do.
+  json old = profile;
+  old["schema"] = "scalescope.calibration/1";
+  scenario["query"]["calibration"] = old;
+  CHECK(has(eval(scenario), "/query/calibration/schema", "unsupported_version"));
   scenario["query"]["calibration"] = "fast";
   CHECK(has(eval(scenario), "/query/calibration", "wrong_type"));
   // A fitted scope that is not a span, or names an architecture that does not exist.

@@ -85,7 +85,8 @@ TEST_CASE("a team's profiles are named apart from the shipped ones", "[fidelity]
   const json chip = profile_for(out, "my-cluster-h100-sxm");
   REQUIRE(chip.is_object());
   CHECK(chip["name"].get<std::string>().rfind("my-cluster: ", 0) == 0);
-  CHECK(chip["hardware"] == json::array({"h100-sxm"}));  // still the chip's: it is found by its hardware
+  // Still the chip's (it is found by its hardware): the H100's, and the H800's, the same die with its NVLink cut.
+  CHECK(chip["hardware"] == json::array({"h100-sxm", "h800"}));
   CHECK(has(calibrate(my_runs(), {{"profile_prefix", "My Cluster!"}}), "/query/profile_prefix", "wrong_type"));
 }
 
@@ -100,7 +101,7 @@ TEST_CASE("a profile on the wrong chip: another chip is a transfer, the other ki
   REQUIRE(moved["ok"] == true);
   const json& band = moved["result"]["calibration"]["error_band"];
   CHECK(band["scope"] == "transfer");
-  CHECK(band["outside"][0].get<std::string>().find("(fitted: h100-sxm)") != std::string::npos);
+  CHECK(band["outside"][0].get<std::string>().find("(fitted: h100-sxm, h800)") != std::string::npos);
   CHECK(band["text"].get<std::string>().find("GPU family's transfer band") != std::string::npos);
 
   json tpu = {{"hardware", {{"preset", "tpu-v5p"}}}, {"model", {{"preset", "llama-3-8b"}}}, {"mesh", {{"shape", {4, 4, 4}}}},

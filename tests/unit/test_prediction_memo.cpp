@@ -25,9 +25,10 @@ std::vector<PublishedRun> suite_training_runs() {
   return runs;
 }
 
-// Every fitted constant moved to the far end of its range.
+// Every constant, end to end and kernel, moved to the far end of its range.
 CalibrationProfile moved(CalibrationProfile p) {
-  for (const auto& q : profile_parameters()) p.*q.field = p.*q.field > 0.5 * (q.lo + q.hi) ? q.lo : q.hi;
+  for (const auto& q : profile_parameters()) q.set(p, q.value(p) > 0.5 * (q.lo + q.hi) ? q.lo : q.hi);
+  for (const auto& k : kernel_parameters()) k.at(p.kernels) = k.value(p.kernels) > 0.5 * (k.lo + k.hi) ? k.lo : k.hi;
   return p;
 }
 
