@@ -60,6 +60,7 @@ struct Calibrated {
   const Hardware& hw;
   const KernelModels& k;
   double hbm_bytes_per_s = 0;   // the chip's peak (each kernel model takes its own share)
+  double clock = 1;             // the matrix units' sustained rate relative to the kernel tables' 
   double stream_bytes_per_s = 0;  // achieved by elementwise kernels
   double vector_flops_per_s = 0;
   bool low_precision = false;   // the linear layers' matmuls run below bf16
@@ -73,22 +74,29 @@ struct Calibrated {
   double gemm_s(const LayerOp& o, double padded_flops) const {
     const GemmKind kind = o.linear && low_precision ? linear_kind : GemmKind::bf16;
     const GemmModel& g = (o.experts ? k.moe : k.gemm)[static_cast<std::size_t>(kind)];
-    const double peak = hw.peak(kind == GemmKind::bf16 ? Dtype::bf16 : in.precision.matmul);
+    const double peak = clock * hw.peak(kind == GemmKind::bf16 ? Dtype::bf16 : in.precision.matmul);
     return gemm_kernel_time(g, padded_flops, 1.0, o.groups, o.bytes, peak, hbm_bytes_per_s).total();
   }
   // Flash attention forward, and backward at the model's backward rate; a materialized kernel (attention of 2021,
   // scores in HBM) runs as two batched bf16 GEMMs beside the passes over its scores.
   std::array<double, 2> attention_s(const LayerOp& o) const {
     const double back = backward_flops_factor(OpKind::attention, in.attention.kernel);
+    const AttentionDims& d = o.attention;
     if (in.attention.kernel == AttentionKernel::materialized) {
+      // Per (sequence, head), the scores S = Q K^T [q, d_qk] x [d_qk, keys] over every key (the masked half too) and
+      // the output P V [q, keys] x [keys, d_v], as batched bf16 GEMMs of those shapes (Megatron's unfused
+      // attention); their passes over the scores, at the elementwise rate.
       const GemmModel& g = k.gemm[static_cast<std::size_t>(GemmKind::bf16)];
-      const KernelTime f = gemm_kernel_time(g, o.flops, 1.0, 2.0, 0.0, hw.peak(Dtype::bf16), hbm_bytes_per_s);
+      const double groups = d.sequences * d.heads, q = d.query_len, keys = d.max_keys;
+      const double padded =
+          groups * (2.0 * q * d.qk_dim * keys / matmul_shape_efficiency(q, d.qk_dim, keys, p.tiling) +
+                    2.0 * q * keys * d.v_dim / matmul_shape_efficiency(q, keys, d.v_dim, p.tiling));
+      const KernelTime f = gemm_kernel_time(g, padded, 1.0, 2.0 * groups, 0.0, clock * hw.peak(Dtype::bf16), hbm_bytes_per_s);
       const double memory = o.bytes / stream_bytes_per_s;
       return {f.serial_s + std::max(f.compute_s, memory),
               f.serial_s + std::max(back * f.compute_s, backward_bytes_factor(OpKind::attention) * memory)};
     }
     FlashAttentionShape a;
-    const AttentionDims& d = o.attention;
     a.sequences = d.sequences;
     a.heads = d.heads;
     a.kv_heads = d.kv_heads;
@@ -98,8 +106,8 @@ struct Calibrated {
     a.causal = d.causal;
     a.qk_head_dim = d.qk_dim;
     a.v_head_dim = d.v_dim;
-    const KernelTime f = flash_attention_time(k.prefill, a, p.tiling.parallel_tiles, hw.peak(Dtype::bf16),
-                                              hw.peak(Dtype::fp8), hbm_bytes_per_s);
+    const KernelTime f = flash_attention_time(k.prefill, a, p.tiling.parallel_tiles, clock * hw.peak(Dtype::bf16),
+                                              clock * hw.peak(Dtype::fp8), hbm_bytes_per_s);
     // FlashAttention-2 §3.1: the backward recomputes the scores and runs four matmuls (2.5x the forward's work).
     return {f.total(), f.serial_s + back * f.compute_s / k.prefill.backward_frac};
   }
@@ -369,6 +377,7 @@ void price_calibrated_step(const TrainingInput& in, const CalibrationProfile& pr
   c.memo = memo;
   c.hbm_bytes_per_s = hw.hbm_bandwidth_bytes_per_s;
   c.stream_bytes_per_s = hw.hbm_bandwidth_bytes_per_s * prof.kernels.stream_hbm_frac;
+  c.clock = prof.sustained_clock_frac;
   c.vector_flops_per_s = hw.vector_flops_per_s > 0 ? hw.vector_flops_per_s : hw.peak(Dtype::bf16) / 32.0;
   c.low_precision = bytes_per_element(in.precision.matmul) < bytes_per_element(Dtype::bf16);
   c.linear_kind = recipe_gemm_kind(in.precision);

@@ -23,6 +23,9 @@ constexpr ProfileParameter kParameters[] = {
     {"elementwise_traffic", &P::elementwise_traffic, kNone, 0.05, 5.0, kFamily, kTrain,
      "HBM traffic of the norms, activations, residuals and loss relative to one unfused pass each (the framework's "
      "fusion)"},
+    {"sustained_clock_frac", &P::sustained_clock_frac, kNone, 0.75, 1.0, kChip, kTrain,
+     "the matrix units' rate under a training step's sustained load relative to the kernel tables' (short runs at "
+     "boost clocks): between the chip's base and boost clocks", true},
     {"op_overhead_s", &P::op_overhead_s, kNone, 1e-8, 1e-4, kFamily, kTrain,
      "seconds of host launch and synchronisation gap per kernel of a training step, beyond the kernel's own floor"},
     {"slow_link_frac", &P::slow_link_frac, kNone, 0.2, 1.0, kFamily, kTrain,

@@ -83,7 +83,7 @@ struct CalibrationProfile {
   KernelModels kernels;
   // End-to-end parameters (profile_parameters() lists each with its meaning and range; calibration/priors their
   // priors), fitted on runs.
-  double elementwise_traffic = 1, op_overhead_s = 0;
+  double elementwise_traffic = 1, op_overhead_s = 0, sustained_clock_frac = 1;
   double slow_link_frac = 1, dcn_latency_s = 0, dcn_exposed_frac = 1;
   double overlap_frac = 1, tp_overlap_frac = 0, step_overhead_s = 0;
   double routing_traffic = 1, expert_overlap_frac = 0;
@@ -116,13 +116,19 @@ struct ProfileParameter {
   ParameterLevel level;
   ParameterTask task;
   const char* meaning;            // one line, with its unit
+  // An end-to-end constant that corrects the kernel tables' conditions (their clocks), so fitted only where tables
+  // set the kernels: elsewhere the runs fit the kernel constants themselves, which absorb it.
+  bool needs_kernel_tables = false;
 
   bool kernel() const { return field == nullptr; }
   double value(const CalibrationProfile& p) const;
   void set(CalibrationProfile& p, double v) const;
-  // Whether the end-to-end fit may move it in `p`: every end-to-end constant; a kernel constant only where no
-  // table measured the chip's kernels.
-  bool fitted_on_runs(const CalibrationProfile& p) const { return !kernel() || !p.kernels.source.from_tables(); }
+  // Whether the end-to-end fit may move it in `p`: an end-to-end constant (one that needs kernel tables, only where
+  // they set the kernels); a kernel constant only where no table measured the chip's kernels.
+  bool fitted_on_runs(const CalibrationProfile& p) const {
+    const bool tables = p.kernels.source.from_tables();
+    return kernel() ? !tables : !needs_kernel_tables || tables;
+  }
 };
 
 std::span<const ProfileParameter> profile_parameters();
