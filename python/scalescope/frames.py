@@ -10,8 +10,8 @@ from typing import Any, Iterable, Mapping
 import pandas as pd
 
 #: Record keys kept whole in one cell: what goes back into a query unchanged, or has no fixed shape.
-WHOLE = frozenset({"parallelism", "layout", "mesh", "tie", "dtypes", "parameters", "error_bands", "notes",
-                   "sources", "not_modelled", "approx", "scenario", "datasheet_differences", "fitted_on",
+WHOLE = frozenset({"parallelism", "layout", "mesh", "tie", "dtypes", "parameters", "kernels", "error_bands",
+                   "notes", "sources", "not_modelled", "approx", "scenario", "datasheet_differences", "fitted_on",
                    "hardware", "overrides", "warnings"})
 
 
@@ -46,6 +46,10 @@ PLAN_COLUMNS = ("rank", "degrees.data", "degrees.fsdp", "degrees.tensor", "degre
 DEPLOYMENT_COLUMNS = ("total_chips", "replicas", "degrees.tensor", "degrees.expert", "batch", "dtypes",
                       "disaggregated", "latency_per_token_s", "time_to_first_token_s", "tokens_per_s_per_chip",
                       "usd_per_million_output_tokens", "meets_targets", "bound")
+
+KERNEL_SCORE_COLUMNS = ("op", "variant", "fit_rows", "fit_median_frac", "held_rows", "held_median_frac", "held_p90_frac",
+                        "held_family", "family_rows", "family_median_frac", "family_p90_frac", "signed_median_frac",
+                        "stop")
 
 RUN_COLUMNS = ("id", "family", "kind", "task", "architecture", "split", "excluded", "metric", "measured", "book",
                "calibrated", "book_error_frac", "calibrated_error_frac", "profile")

@@ -16,7 +16,7 @@ import pandas as pd
 
 from . import _engine
 from .engine import Result, ScalescopeError, evaluate, evaluate_as, scenario_text
-from .frames import DEPLOYMENT_COLUMNS, PLAN_COLUMNS, RUN_COLUMNS, frame
+from .frames import DEPLOYMENT_COLUMNS, KERNEL_SCORE_COLUMNS, PLAN_COLUMNS, RUN_COLUMNS, frame
 
 Hardware = Union[str, Mapping[str, Any]]
 Model = Union[str, Mapping[str, Any], "os.PathLike[str]"]
@@ -277,7 +277,8 @@ def calibrate(runs: Runs, **query: Any) -> Calibration:
 
 def validate(runs: Runs, **query: Any) -> pd.DataFrame:
     """Every run predicted by the book and by the calibrated model, with the error of each (docs/api.md
-    `validation`): one row per run, indexed by id. `frame.attrs["result"]` holds the summary statistics.
+    `validation`): one row per run, indexed by id. `frame.attrs["result"]` holds the summary statistics (with
+    `family_holdout=True`, each family held out whole and the `transfer` figure per chip kind and task).
 
     >>> errors = validate("tests/validation/published-runs.json")
     >>> held = errors[(errors["split"] == "held") & (errors["excluded"] == "") & (errors["task"] == "training")]
@@ -288,6 +289,49 @@ def validate(runs: Runs, **query: Any) -> pd.DataFrame:
     df = frame(r["runs"], RUN_COLUMNS, index="id")
     df.attrs["result"] = r
     return df
+
+
+class KernelFit(Result):
+    """A `kernel_fit` answer: one chip's kernel models fitted to its measured kernel tables."""
+
+    @property
+    def kernels(self) -> dict[str, Any]:
+        """The fitted kernel models: a calibration profile's `kernels`, and one chip of `kernel_family`'s `chips`."""
+        return self["kernels"]
+
+    @property
+    def tiling(self) -> dict[str, Any]:
+        """The GEMM tiling the bf16 GEMM fit chose (a profile's `tiling`)."""
+        return self["tiling"]
+
+    @property
+    def scores(self) -> pd.DataFrame:
+        """One row per model (op, variant): its rows and errors on the fit rows, the held rows and the held family."""
+        return frame(self["scores"], KERNEL_SCORE_COLUMNS)
+
+
+def kernel_fit(tables: Mapping[str, Any] | str | os.PathLike[str], hardware: Hardware | None = None,
+               **query: Any) -> KernelFit:
+    """Fits one chip's kernel models to its measured kernel tables (docs/api.md `kernel_fit`): a tables dict or the
+    path of a tables file (tests/kernels/<chip>.json). `hardware` defaults to the chip the tables name.
+
+    >>> fit = kernel_fit("tests/kernels/h100-sxm.json")
+    >>> row = fit.scores.set_index(["op", "variant"]).loc[("gemm", "bf16")]
+    >>> bool(row["held_median_frac"] < 0.1), fit.kernels["source"]["repository"]
+    (True, 'ai-dynamo/aiconfigurator')
+    """
+    document = tables if isinstance(tables, Mapping) else _read_json(tables)
+    chip = hardware if hardware is not None else document.get("hardware")
+    return evaluate_as(KernelFit, scenario("kernel_fit", chip, tables=document, **query), True)
+
+
+def kernel_family(chips: Sequence[KernelFit | Mapping[str, Any]], **query: Any) -> Result:
+    """A chip family's kernel models from its chips' (docs/api.md `kernel_family`): `kernel_fit` answers, or
+    `{"hardware": ..., "kernels": ...}` records. `result["family"]` is the family's; `result["chips"]` each chip's,
+    with the models it had no table for taken from the family.
+    """
+    records = [{"hardware": c["hardware"], "kernels": c["kernels"]} for c in chips]
+    return evaluate({"query": {"kind": "kernel_family", "chips": records, **query}})
 
 
 def presets() -> dict[str, pd.DataFrame]:

@@ -90,6 +90,36 @@ def test_validate_gives_one_row_per_run_with_its_error():
     assert errors.attrs["result"]["summary"]
 
 
+def test_calibration_profiles_are_format_2_with_their_kernels_whole():
+    profiles = scalescope.presets()["calibration_profiles"]
+    assert set(profiles["schema"]) == {"scalescope.calibration/2"}
+    # a profile's kernel models stay one object per cell, as a query takes them back
+    assert profiles.loc["h100-sxm", "kernels"]["gemm"]["bf16"]["ceiling_frac"] > 0
+    assert not [c for c in profiles.columns if c.startswith("kernels.")]
+    assert "overlap_frac" in profiles.loc["h100-sxm", "parameters"]
+
+
+def test_kernel_fit_and_kernel_family_as_the_engine_answers_them():
+    path = ROOT / "tests/kernels/h100-sxm.json"
+    tables = json.loads(path.read_text())
+    fit = scalescope.kernel_fit(path)
+    assert fit.json == scalescope.evaluate({"hardware": {"preset": "h100-sxm"},
+                                            "query": {"kind": "kernel_fit", "tables": tables}}).json
+    scores = fit.scores
+    assert list(scores.columns[:2]) == ["op", "variant"]
+    assert ("gemm", "bf16") in set(zip(scores["op"], scores["variant"]))
+    assert (scores["fit_rows"] + scores["held_rows"] + scores["family_rows"]).min() > 0
+    assert fit.tiling["tile_k"] == 64
+    # the family of one chip with tables and one without: the second takes every model from the first
+    other = {"hardware": "h200", "kernels": {**fit.kernels, "source": {"repository": ""}}}
+    family = scalescope.kernel_family([fit, other])
+    assert family["family"]["gemm"]["bf16"] == pytest.approx(fit.kernels["gemm"]["bf16"], rel=1e-12)
+    assert [c["hardware"] for c in family["chips"]] == ["h100-sxm", "h200"]
+    with pytest.raises(scalescope.ScalescopeError) as e:
+        scalescope.kernel_fit(tables, hardware="h200")
+    assert [d.code for d in e.value.diagnostics] == ["inconsistent"]
+
+
 def test_presets_come_with_their_sources():
     p = scalescope.presets()
     assert {"tpu-v5p", "h100-sxm", "b200"} <= set(p["hardware"].index)

@@ -1033,13 +1033,21 @@ async function main() {
       await page.locator('#c-cal-use').click();
       const msg = (await page.locator('[data-profile-message]').textContent()) ?? '';
       check('pasted text that is not JSON is refused in words, beside the loader', /^This is not JSON/.test(msg.trim()), msg);
-      await page.locator('#c-cal').fill(JSON.stringify({ ...profile, parameters: { ...profile.parameters, matmul_frac: 7 } }));
+      await page.locator('#c-cal').fill(JSON.stringify({ ...profile, parameters: { ...profile.parameters, overlap_frac: 7 } }));
       const b1 = await stateQuery(page);
       await page.locator('#c-cal-use').click();
       await settled(page, b1);
-      const diag = page.locator('[data-profile] [data-diagnostics] li[data-path="/query/calibration/parameters/matmul_frac"]');
-      check('a parameter out of range is the engine’s diagnostic, under /query/calibration, beside the loader', (await diag.count()) === 1 && /'matmul_frac' must be from/.test((await diag.textContent()) ?? ''), (await page.locator('[data-profile]').textContent())?.slice(0, 300));
+      const diag = page.locator('[data-profile] [data-diagnostics] li[data-path="/query/calibration/parameters/overlap_frac"]');
+      check('a parameter out of range is the engine’s diagnostic, under /query/calibration, beside the loader', (await diag.count()) === 1 && /'overlap_frac' must be from/.test((await diag.textContent()) ?? ''), (await page.locator('[data-profile]').textContent())?.slice(0, 300));
       check('… and the plan cannot run with it', (await status(page)) === 'cannot-run');
+      // A profile written before the kernel models (format 1): the engine's unsupported_version, shown on its own.
+      const b3 = await stateQuery(page);
+      await page.locator('#c-cal-file').setInputFiles(path.join(REPO, 'web/test/fixtures/profile-format-1.json'));
+      await settled(page, b3);
+      const format = (await page.locator('[data-profile] [data-profile-format]').textContent().catch(() => '')) ?? '';
+      check('a format-1 profile file: a notice in the engine’s words says to refit it', /format is too old/.test(format) && /scalescope\.calibration\/1/.test(format) && /scalescope calibrate/.test(format), format.slice(0, 300));
+      check('… and the plan cannot run with it', (await status(page)) === 'cannot-run');
+      await page.locator('[data-profile]').screenshot({ path: path.join(SHOTS, 'explorer-profile-format-1.png') });
       const b2 = await stateQuery(page);
       await page.locator('#c-cal-clear').click();
       await settled(page, b2);

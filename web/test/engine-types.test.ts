@@ -65,7 +65,9 @@ describe('the wasm module', () => {
     for (const c of p.calibration_profiles) {
       expect(['tpu', 'gpu']).toContain(c.kind);
       expect(c.fitted_on.length).toBeGreaterThan(0);
-      expect(typeof c.parameters.matmul_frac).toBe('number');
+      expect(c.schema).toBe('scalescope.calibration/2');
+      expect(typeof c.parameters.overlap_frac).toBe('number');
+      expect(typeof c.kernels.gemm.bf16.ceiling_frac).toBe('number');
     }
     expect(p.engine_version).toBe(engine.version());
     for (const h of p.hardware) {

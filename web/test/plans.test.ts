@@ -149,8 +149,13 @@ describe('plan search -> apply', () => {
     // The settings the page must carry back appear among the plans (H100 has no MXFP8: the engine refuses it there).
     expect(plans.some((p) => p.parallelism.expert_tensor === 1)).toBe(true);
     expect(plans.some((p) => p.moe?.capacity_factor === 1.25)).toBe(true);
-    expect(plans.some((p) => p.precision.matmul === 'fp8_blockwise')).toBe(true);
-    for (const [i, plan] of plans.entries()) {
+    // Blockwise FP8 runs through its own GEMM and MoE kernel models (the calibration's kernel level), which on H100
+    // need not rank it among the best 40 here: a search of that recipe alone gives plans that carry it.
+    const fp8 = runSearch({ ...sc, hardware: { preset: 'h100-sxm' }, query: { ...(sc.query as PlanSearchQuery), keep: 8, space: { ...space, matmul: ['fp8_blockwise'] }, constraints: { max: { pipeline: 4 } } } });
+    expect(errors(fp8)).toEqual([]);
+    expect(fp8.result!.plans.length).toBeGreaterThan(0);
+    expect(fp8.result!.plans.every((p) => p.precision.matmul === 'fp8_blockwise')).toBe(true);
+    for (const [i, plan] of [...plans, ...fp8.result!.plans].entries()) {
       const a = applied(s, plan, searchedMesh(sc));
       expectSameStep(a.step, plan, `MoE plan ${i}`);
       expect(a.step.moe, `MoE plan ${i}`).toMatchObject({ load_imbalance: 1.2, dispatcher: 'hierarchical', capacity_factor: plan.moe?.capacity_factor ?? 0 });

@@ -4,11 +4,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { EngineModule } from '../src/engine/types';
+import type { Diagnostic, EngineModule } from '../src/engine/types';
 import { hardwarePreset } from '../src/state/params';
 import {
   MAX_PROFILE_CHARS, MAX_STORED_PROFILES, PROFILE_STORE_KEY, calibrationOf, fingerprint, keepProfile, missingProfileNotice, pickProfile,
-  profileRef, readProfile, useProfileStore, type TextStore,
+  profileFormatProblem, profileRef, readProfile, useProfileStore, type TextStore,
 } from '../src/state/profile';
 import { atBookFidelity, mainScenario, meshFor, servingSearchScenario } from '../src/state/scenario';
 import { decodeState, encodeState } from '../src/state/url';
@@ -16,6 +16,8 @@ import { loadEngine, REPO, askNowOf, searchScenarioOf } from './engine';
 import { stateWith } from './state';
 
 const shipped = (id: string): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(REPO, 'calibration_profiles', `${id}.json`), 'utf8'));
+/** A profile of format 1 (scalescope.calibration/1, before the kernel models): examples/calibration's as it was. */
+const FORMAT_1 = fs.readFileSync(path.join(__dirname, 'fixtures', 'profile-format-1.json'), 'utf8');
 const H100 = hardwarePreset('h100-sxm');
 
 /** A store like localStorage, in memory. */
@@ -92,6 +94,17 @@ describe('a calibrate result', () => {
 
   it('is read whole as the CLI prints it, {"ok": …, "result": {"profiles": …}}', () => {
     expect(read({ ok: true, diagnostics: [], result }).id).toBe('h100-mine');
+  });
+
+  it('of format 2 as the CLI writes it (examples/calibration), whole or as its profile', () => {
+    const mine = JSON.parse(fs.readFileSync(path.join(REPO, 'examples/calibration/my-cluster-h100-sxm.json'), 'utf8')) as Record<string, unknown>;
+    expect(mine['schema']).toBe('scalescope.calibration/2');
+    const bare = read(mine);
+    expect(JSON.parse(bare.text)).toEqual(mine);
+    const family = JSON.parse(fs.readFileSync(path.join(REPO, 'examples/calibration/my-cluster-gpu.json'), 'utf8')) as Record<string, unknown>;
+    const whole = read({ ok: true, diagnostics: [], query: 'calibrate', result: { profiles: [family, mine], fits: [], runs: [], summary: [] } });
+    expect(whole.text).toBe(bare.text);
+    expect(read({ profiles: [family, mine] }, hardwarePreset('b200')).id).toBe('my-cluster-gpu');
   });
 
   it('a bare profile is used as it is, whatever it says (the engine judges it)', () => {
@@ -202,19 +215,46 @@ describe('calibrated queries', () => {
     expect(servingSearchScenario(serving)?.query).toHaveProperty('calibration.id', 'my-cluster');
   });
 
-  it('the engine uses it and names it; a bad parameter is its diagnostic, under /query/calibration', () => {
-    const good = read(mine);
-    const bad = read({ ...mine, parameters: { ...(mine['parameters'] as object), matmul_frac: 7 } });
-    for (const r of [good, bad]) keepProfile(r.text);
-    const s = stateWith({ hw: 'h100-sxm', fsdp: 8, tp: 8, cal: good.ref });
+  /** The main scenario's answer with the profile `r` (readProfile's), kept first. */
+  function answerWith(r: { text: string; ref: string }): { ok: boolean; result?: { calibration: { profile: unknown } }; diagnostics: Diagnostic[] } {
+    keepProfile(r.text);
+    const s = stateWith({ hw: 'h100-sxm', fsdp: 8, tp: 8, cal: r.ref });
     const m = meshFor(s, askNowOf(engine));
     if (!m.ok) throw new Error(m.problem);
-    const ok = JSON.parse(engine.evaluate(JSON.stringify(mainScenario(s, m.plan))));
-    expect(ok.result.calibration.profile).toMatchObject({ id: 'my-cluster', source: 'five runs on our H100s' });
-    const no = JSON.parse(engine.evaluate(JSON.stringify(mainScenario({ ...s, values: { ...s.values, cal: bad.ref } }, m.plan))));
-    expect(no.ok).toBe(false);
-    expect(no.diagnostics).toContainEqual(expect.objectContaining({ path: '/query/calibration/parameters/matmul_frac', severity: 'error' }));
+    return JSON.parse(engine.evaluate(JSON.stringify(mainScenario(s, m.plan))));
+  }
+
+  it('the engine uses it and names it; a bad parameter is its diagnostic, under /query/calibration', () => {
+    const ok = answerWith(read(mine));
+    expect(ok.result!.calibration.profile).toMatchObject({ id: 'my-cluster', source: 'five runs on our H100s' });
+    const bad = answerWith(read({ ...mine, parameters: { ...(mine['parameters'] as object), overlap_frac: 7 } }));
+    expect(bad.ok).toBe(false);
+    expect(bad.diagnostics).toContainEqual(expect.objectContaining({ path: '/query/calibration/parameters/overlap_frac', severity: 'error' }));
+    expect(profileFormatProblem(bad.diagnostics)).toBeNull();
+    const s = stateWith({ hw: 'h100-sxm', fsdp: 8, tp: 8, cal: read(mine).ref });
+    const m = meshFor(s, askNowOf(engine));
+    if (!m.ok) throw new Error(m.problem);
     const book = JSON.parse(engine.evaluate(JSON.stringify(atBookFidelity(mainScenario(s, m.plan)))));
     expect(book.ok || book.diagnostics.every((d: { path: string }) => !d.path.startsWith('/query/calibration'))).toBe(true);
+  });
+
+  it('its kernel models are checked constant by constant; the end-to-end parameters of format 1 are unknown keys', () => {
+    const kernels = mine['kernels'] as { gemm: Record<string, object> };
+    const slow = answerWith(read({ ...mine, kernels: { ...kernels, gemm: { ...kernels.gemm, bf16: { ...kernels.gemm['bf16'], ceiling_frac: 3 } } } }));
+    expect(slow.ok).toBe(false);
+    expect(slow.diagnostics).toContainEqual(expect.objectContaining({ path: '/query/calibration/kernels/gemm/bf16/ceiling_frac', severity: 'error' }));
+    const old = answerWith(read({ ...mine, parameters: { ...(mine['parameters'] as object), matmul_frac: 0.8 } }));
+    expect(old.diagnostics).toContainEqual(expect.objectContaining({ path: '/query/calibration/parameters/matmul_frac', code: 'unknown_key' }));
+  });
+
+  it('a profile of format 1 is the engine’s unsupported_version, whose message the loader shows on its own', () => {
+    const r = readProfile(FORMAT_1, H100);
+    if (!r.ok) throw new Error(r.problem);  // the page keeps it: the engine judges it
+    const no = answerWith(r);
+    expect(no.ok).toBe(false);
+    expect(no.diagnostics).toEqual([expect.objectContaining({ path: '/query/calibration/schema', code: 'unsupported_version', severity: 'error' })]);
+    expect(profileFormatProblem(no.diagnostics)).toBe(no.diagnostics[0]!.message);
+    expect(profileFormatProblem(no.diagnostics)).toMatch(/scalescope\.calibration\/1.*scalescope calibrate/);
+    expect(profileFormatProblem([{ ...no.diagnostics[0]!, path: '/runs/0/schema' }])).toBeNull();  // another document's
   });
 });

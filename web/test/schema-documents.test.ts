@@ -1,7 +1,7 @@
 // Every document the project writes down validates against the schema (issue 19): the golden scenarios, docs/api.md's
-// examples, examples/*.json (which name the schema for editors), the published runs, the presets and the
-// calibration profiles. The golden cases that expect only structural diagnostics are rejected by the schema at the
-// same paths.
+// examples, examples/*.json (which name the schema for editors), the published runs, the presets, the
+// calibration profiles and the measured kernel tables. The golden cases that expect only structural diagnostics are
+// rejected by the schema at the same paths.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -49,6 +49,13 @@ describe('the schema holds every document the project writes down', () => {
 
   it.each(calibrationProfiles().map((f) => [f.source, f.value] as const))('calibration profile: %s', (_, doc) => {
     expect(problems('calibration-profile.schema.json', doc)).toEqual([]);
+  });
+
+  it('every kernel tables file (tests/kernels/, what kernel_fit and scalescope kernels read)', () => {
+    const dir = path.join(REPO, 'tests/kernels');
+    const files = fs.readdirSync(dir).filter((f) => f.endsWith('.json'));
+    expect(files.length).toBeGreaterThan(3);
+    for (const f of files) expect(problems('kernel-tables.schema.json', JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'))), f).toEqual([]);
   });
 
   it.each([['hardware_presets', 'hardware.schema.json'], ['model_presets', 'model.schema.json']])('every preset in %s/', (dir, key) => {

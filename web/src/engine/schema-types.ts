@@ -563,7 +563,9 @@ export type Query =
   | ServingSearchQuery
   | PlanMeshQuery
   | ValidationQuery
-  | CalibrateQuery;
+  | CalibrateQuery
+  | KernelFitQuery
+  | KernelFamilyQuery;
 
 /**
  * validate()'s answer: the diagnostics alone.
@@ -596,7 +598,9 @@ export type ValidateAnswer = {
     | 'serving_search'
     | 'plan_mesh'
     | 'validation'
-    | 'calibrate';
+    | 'calibrate'
+    | 'kernel_fit'
+    | 'kernel_family';
   /**
    * Every problem at once (errors drop the result; warnings keep it).
    */
@@ -688,6 +692,8 @@ export type Presets = {
     | 'plan_mesh'
     | 'validation'
     | 'calibrate'
+    | 'kernel_fit'
+    | 'kernel_family'
   )[];
 };
 /**
@@ -695,9 +701,9 @@ export type Presets = {
  */
 export type CalibrationProfile = {
   /**
-   * The profile format's version.
+   * The profile format's version; format 1 (before the kernel models) is refused with unsupported_version [absent: read as format 2].
    */
-  schema?: 'scalescope.calibration/1';
+  schema?: 'scalescope.calibration/2';
   /**
    * The profile id.
    */
@@ -722,85 +728,41 @@ export type CalibrationProfile = {
    * The ids of the runs it was fitted on.
    */
   fitted_on: Text[];
+  tiling: MatmulTiling;
   /**
-   * The kernels' matmul tile and how many run at once.
+   * The chip's kernel models: every op's time from its shape (the calibration's lower level).
    */
-  tiling: {
-    /**
-     * Tile rows.
-     */
-    tile_m: number;
-    /**
-     * Tile columns.
-     */
-    tile_n: number;
-    /**
-     * Tile depth.
-     */
-    tile_k: number;
-    /**
-     * Tiles that run at once (one wave). [tiles]
-     */
-    parallel_tiles: number;
-  };
+  kernels: KernelModels;
   /**
-   * The fitted parameters (core/specs/calibration_profile.cpp's table: each in its range, the fit's bounds too).
+   * The end-to-end constants no kernel shows (core/specs/calibration_profile.cpp's parameter table: each in its range, the fit's bounds too).
    */
   parameters: {
     /**
-     * Fraction of the bf16 peak that large, well-tiled matmuls reach (clocks, power, kernel quality). [of peak]
-     */
-    matmul_frac: number;
-    /**
-     * Fraction of the fp8 / int8 peak that the linear layers' low-precision matmuls reach. [of peak]
-     */
-    low_precision_frac: number;
-    /**
-     * FLOPs at which one matmul reaches half its large-matmul rate (launch, fill and tail of small kernels). [FLOPs]
-     */
-    matmul_half_rate_flops: number;
-    /**
-     * Fraction of the bf16 peak that the fused (flash) attention kernel reaches. [of peak]
-     */
-    attention_frac: number;
-    /**
-     * Fraction of the HBM bandwidth that memory-bound ops achieve. [of peak]
-     */
-    hbm_frac: number;
-    /**
-     * HBM traffic of the norms, activations, residuals and loss relative to one unfused pass each (fusion).
+     * HBM traffic of the norms, activations, residuals and loss relative to one unfused pass each (the framework's fusion). [x one pass]
      */
     elementwise_traffic: number;
     /**
-     * Seconds of launch and synchronisation per op of a layer, forward and backward. [s]
+     * Seconds of host launch and synchronisation gap per kernel of a training step, beyond the kernel's own floor. [s]
      */
     op_overhead_s: number;
     /**
-     * Fraction of the ICI / NVLink bandwidth that collectives achieve. [of peak]
-     */
-    fast_link_frac: number;
-    /**
-     * Fraction of the DCN / InfiniBand bandwidth that collectives achieve. [of peak]
+     * Fraction of the DCN / InfiniBand bandwidth that collectives achieve (no public table measures scale-out). [of peak]
      */
     slow_link_frac: number;
-    /**
-     * Seconds of software latency per collective (NCCL set-up, ICI DMA descriptors) beyond its ICI hops or NCCL ring steps. [s]
-     */
-    collective_latency_s: number;
     /**
      * Seconds of latency per step of a layer's gradient ring all-reduce across slices (2 (S - 1) steps for S). [s]
      */
     dcn_latency_s: number;
     /**
-     * Fraction of the cross-slice gradient reduction left after the backward pass (scheduled once it ends). [of peak]
+     * Fraction of the cross-slice gradient reduction left after the backward pass (scheduled once it ends). [fraction]
      */
     dcn_exposed_frac: number;
     /**
-     * Fraction of the computation that can hide FSDP gathers, gradient reductions and DCN all-reduces. [of peak]
+     * Fraction of the computation that can hide FSDP gathers, gradient reductions and DCN all-reduces. [fraction]
      */
     overlap_frac: number;
     /**
-     * Fraction of a layer's matmuls that can hide its tensor-parallel, expert all-to-all and pipeline transfers. [of peak]
+     * Fraction of a layer's matmuls that can hide its tensor-parallel, expert all-to-all and pipeline transfers. [fraction]
      */
     tp_overlap_frac: number;
     /**
@@ -808,37 +770,21 @@ export type CalibrationProfile = {
      */
     step_overhead_s: number;
     /**
-     * Rate of the routed experts' grouped matmuls relative to a dense matmul of the same shape. [of peak]
-     */
-    grouped_matmul_frac: number;
-    /**
-     * HBM traffic of the MoE permutations (gathers and scatters of the token copies) relative to one pass each.
+     * HBM traffic of the MoE permutations (gathers and scatters of the token copies) relative to one pass each. [x one pass]
      */
     routing_traffic: number;
     /**
-     * Fraction of an MoE layer's compute that hides its dispatch and combine when the framework overlaps them. [of peak]
+     * Fraction of an MoE layer's compute that hides its dispatch and combine when the framework overlaps them. [fraction]
      */
     expert_overlap_frac: number;
     /**
-     * Fraction of the HBM bandwidth a decode step achieves loading weights and KV caches. [of peak]
-     */
-    decode_hbm_frac: number;
-    /**
-     * Fraction of the peak the serving engine's matmuls reach in prefill and decode. [of peak]
-     */
-    decode_matmul_frac: number;
-    /**
-     * Seconds of launch and synchronisation per op of a layer in a serving step. [s]
+     * Seconds of host gap per op of a layer in a serving step, beyond the kernel's own floor (0 under CUDA graphs). [s]
      */
     decode_op_overhead_s: number;
     /**
      * Seconds per decode step outside the layers (host dispatch, sampling, the scheduler). [s]
      */
     decode_step_overhead_s: number;
-    /**
-     * Share of the chip's rate (compute and HBM) a serving engine's routed-expert kernels reach. [of peak]
-     */
-    decode_expert_frac: number;
   };
   /**
    * The out-of-sample error per task.
@@ -866,6 +812,238 @@ export type CalibrationProfile = {
   notes?: {
     [k: string]: unknown;
   };
+};
+/**
+ * The kernels' matmul tile and how many run at once (one wave).
+ */
+export type MatmulTiling = {
+  /**
+   * Tile rows.
+   */
+  tile_m: number;
+  /**
+   * Tile columns.
+   */
+  tile_n: number;
+  /**
+   * Tile depth.
+   */
+  tile_k: number;
+  /**
+   * Tiles that run at once (one wave). [tiles]
+   */
+  parallel_tiles: number;
+};
+/**
+ * A chip's kernel models (core/specs/kernel_models.cpp kernel_parameters(): every constant required, each in its range): each op's time from its shape, fitted to measured kernel tables or, for a chip without them, to end-to-end runs.
+ */
+export type KernelModels = {
+  source: KernelSource;
+  /**
+   * Dense GEMMs by how the operands are stored: bf16, fp8 (or int8) with a scale per tensor, fp8 with block scales, 4-bit floats with block scales.
+   */
+  gemm: {
+    bf16: GemmModel;
+    fp8: GemmModel;
+    fp8_block: GemmModel;
+    fp4: GemmModel;
+  };
+  /**
+   * The fused MoE kernel's grouped GEMMs, by the experts' storage format.
+   */
+  moe: {
+    bf16: MoeModel;
+    fp8: MoeModel;
+    fp8_block: MoeModel;
+    fp4: MoeModel;
+  };
+  prefill_attention: FlashAttentionModel;
+  decode_attention: DecodeAttentionModel;
+  /**
+   * NCCL's four collectives and the serving engines' one-shot all-reduce for small tensor-parallel messages.
+   */
+  collective: {
+    all_gather: CollectiveModel;
+    reduce_scatter: CollectiveModel;
+    all_reduce: CollectiveModel;
+    all_to_all: CollectiveModel;
+    custom_all_reduce: CollectiveModel;
+  };
+  /**
+   * Memory-bound kernels.
+   */
+  memory: {
+    /**
+     * Fraction of the HBM bandwidth elementwise kernels stream at. [of peak]
+     */
+    stream_hbm_frac: number;
+  };
+};
+/**
+ * Where the kernel constants come from: the measured tables (repository, commit, one line per table fitted), or, with no repository, end-to-end runs.
+ */
+export type KernelSource = {
+  /**
+   * The repository of the measured kernel tables ("owner/name") [empty: fitted on end-to-end runs].
+   */
+  repository?: Text;
+  /**
+   * The tables' commit in that repository.
+   */
+  commit?: Text;
+  /**
+   * The tables' licence.
+   */
+  licence?: Text;
+  /**
+   * One line per table fitted: op, backend and release, path, rows sampled of the upstream rows.
+   */
+  tables?: string[];
+  /**
+   * The models without a table on this chip ("moe/fp4", "decode_attention"): they hold the chip family's constants.
+   */
+  unfitted?: string[];
+  /**
+   * Anything a reader must know about the constants.
+   */
+  note?: Text;
+};
+/**
+ * One GEMM kind's model: time = launch + max(compute at the ceiling with the half-rate ramp, operands at the HBM share) + input passes.
+ */
+export type GemmModel = {
+  /**
+   * Fraction of the dtype's peak that large, well-tiled GEMMs reach. [of peak]
+   */
+  ceiling_frac: number;
+  /**
+   * FLOPs at which a GEMM reaches half its ceiling (fill, tail, epilogue). [FLOPs]
+   */
+  half_rate_flops: number;
+  /**
+   * Fraction of the HBM bandwidth a GEMM streams its operands at (GEMV-like shapes). [of peak]
+   */
+  hbm_frac: number;
+  /**
+   * Seconds a GEMM takes at the least: launch, and any fixed-size kernel run with it. [s]
+   */
+  launch_s: number;
+  /**
+   * Passes over the bf16 input a serving engine runs to quantise it for the GEMM (3 bytes an element). [passes]
+   */
+  input_passes: number;
+};
+/**
+ * One storage format's fused MoE kernel: the GEMM model over the experts' grouped GEMMs.
+ */
+export type MoeModel = {
+  /**
+   * Fraction of the dtype's peak that the MoE experts' grouped GEMMs reach. [of peak]
+   */
+  ceiling_frac: number;
+  /**
+   * FLOPs at which one expert's GEMM reaches half the ceiling. [FLOPs]
+   */
+  half_rate_flops: number;
+  /**
+   * Fraction of the HBM bandwidth the MoE kernel loads expert weights and token copies at. [of peak]
+   */
+  hbm_frac: number;
+  /**
+   * Seconds an MoE layer's expert kernels take at the least (routing, permutations, launches). [s]
+   */
+  launch_s: number;
+  /**
+   * Passes over the routed token copies the fused MoE kernel runs (permute, quantise, unpermute; 3 bytes). [passes]
+   */
+  input_passes: number;
+};
+/**
+ * Flash attention over whole sequences (training, prefill), and the QKV preprocessing of serving engines.
+ */
+export type FlashAttentionModel = {
+  /**
+   * Fraction of the bf16 peak flash attention's matmuls reach. [of peak]
+   */
+  ceiling_frac: number;
+  /**
+   * The softmax's work per score in head-dimension units (MMA-equivalent). [head dimensions]
+   */
+  softmax_head_dim: number;
+  /**
+   * MMA-equivalent FLOPs per 128-query tile (load Q, write O and its statistics). [FLOPs]
+   */
+  tile_overhead_flops: number;
+  /**
+   * Fraction of the HBM bandwidth of the fused QKV preprocessing (rotary, KV-cache write) of serving engines. [of peak]
+   */
+  preprocess_hbm_frac: number;
+  /**
+   * Seconds a prefill attention op takes at the least. [s]
+   */
+  launch_s: number;
+  /**
+   * Fraction of the fp8 peak an fp8 flash attention's matmuls reach. [of peak]
+   */
+  fp8_ceiling_frac: number;
+  /**
+   * The backward kernel's rate relative to the forward's. [x the forward rate]
+   */
+  backward_frac: number;
+};
+/**
+ * Decode attention (flash-decoding) of new tokens against the KV cache; latent attention is the same kernel with one latent head.
+ */
+export type DecodeAttentionModel = {
+  /**
+   * Fraction of the HBM bandwidth decode attention reads a bf16 KV cache at. [of peak]
+   */
+  hbm_frac: number;
+  /**
+   * Fraction of the HBM bandwidth decode attention reads an fp8 KV cache at (dequantised in the kernel). [of peak]
+   */
+  fp8_kv_hbm_frac: number;
+  /**
+   * Bytes-equivalent of fixed work per (sequence, KV head) (the ramp of short contexts). [bytes]
+   */
+  split_bytes: number;
+  /**
+   * Seconds per sequence of a decode step's attention (scheduling, the split partials' reduction). [s]
+   */
+  sequence_s: number;
+  /**
+   * Fraction of the bf16 peak decode attention computes its scores at. [of peak]
+   */
+  ceiling_frac: number;
+  /**
+   * Seconds a decode attention op takes at the least. [s]
+   */
+  launch_s: number;
+};
+/**
+ * One collective within an NVLink domain (ICI on TPUs): the faster of a bandwidth and a low-latency protocol, each a latency and a share of the links.
+ */
+export type CollectiveModel = {
+  /**
+   * Fraction of the NVLink (ICI) bandwidth the collective achieves, in the book's cost (§2.5, §2.6). [of peak]
+   */
+  link_frac: number;
+  /**
+   * Seconds of software latency of the bandwidth protocol beyond the preset's hop or ring latency. [s]
+   */
+  latency_s: number;
+  /**
+   * Fraction of the links the low-latency protocol achieves. [of peak]
+   */
+  low_latency_link_frac: number;
+  /**
+   * Seconds of software latency of the low-latency protocol. [s]
+   */
+  low_latency_s: number;
+  /**
+   * A group of N GPUs achieves N / (N + span_penalty) of the link share (fewer channels for small groups). [GPUs]
+   */
+  span_penalty: number;
 };
 /**
  * The out-of-sample error measured for one task.
@@ -957,7 +1135,9 @@ export type Answer = {
     | 'serving_search'
     | 'plan_mesh'
     | 'validation'
-    | 'calibrate';
+    | 'calibrate'
+    | 'kernel_fit'
+    | 'kernel_family';
   /**
    * The query's result (one file each in schema/results/).
    */
@@ -1248,6 +1428,95 @@ export type HardwarePresetRef = {
    */
   preset: Text;
   overrides?: HardwareOverrides;
+};
+/**
+ * One op's measured kernels: each row a shape and its time, in the order of `columns`.
+ */
+export type KernelTable = {
+  /**
+   * The op measured; the columns it needs besides latency_s: gemm dtype, m, n, k; moe dtype, tokens, hidden, inter, topk, experts, tp, ep, gated; context_attention batch, seq_len, heads, kv_heads, head_dim, window, dtype, kv_dtype; generation_attention batch, kv_len, heads, kv_heads, head_dim, window, kv_dtype; context_mla batch, seq_len, heads, kv_dtype; generation_mla batch, kv_len, heads, kv_dtype; nccl collective, gpus, bytes, dtype; custom_all_reduce gpus, bytes.
+   */
+  op:
+    | 'gemm'
+    | 'moe'
+    | 'context_attention'
+    | 'generation_attention'
+    | 'context_mla'
+    | 'generation_mla'
+    | 'nccl'
+    | 'custom_all_reduce';
+  /**
+   * The table's file in the repository.
+   */
+  path: Text;
+  /**
+   * The backend that ran the kernels (trtllm, nccl, ...).
+   */
+  backend: Text;
+  /**
+   * The backend's release.
+   */
+  version: Text;
+  /**
+   * The rows of the upstream table these were sampled from. [rows]
+   */
+  upstream_rows: number;
+  /**
+   * The name of each row's values: the op's columns and latency_s, in any order (an unknown name makes every row invalid_value).
+   */
+  columns: string[];
+  /**
+   * The measured kernels.
+   */
+  rows: (number | string)[][];
+};
+/**
+ * One chip's measured kernel tables, as the kernel_fit query and `scalescope kernels` read them (tests/kernels/<chip>.json, extracted from ai-dynamo/aiconfigurator by scripts/kernel_tables/extract.mjs): per op, the shape of each measured kernel and its time.
+ */
+export type KernelTables = {
+  /**
+   * The file format's version, "scalescope.kernel_tables/1" (kept as written, not read).
+   */
+  schema?: {
+    [k: string]: unknown;
+  };
+  /**
+   * The hardware preset id of the chip the tables were measured on (the scenario's hardware).
+   */
+  hardware: Text;
+  /**
+   * Where the tables come from.
+   */
+  source: {
+    /**
+     * The repository ("owner/name").
+     */
+    repository: Text;
+    /**
+     * The commit the tables were read at.
+     */
+    commit: Text;
+    /**
+     * The tables' licence.
+     */
+    licence: Text;
+    /**
+     * The repository's name for the system (kept as written, not read).
+     */
+    system?: {
+      [k: string]: unknown;
+    };
+    /**
+     * How the rows were measured and sampled (kept as written, not read).
+     */
+    note?: {
+      [k: string]: unknown;
+    };
+  };
+  /**
+   * One table per op and backend release.
+   */
+  tables: KernelTable[];
 };
 /**
  * Every field a model may have (the book's L, D, F, N, K, H, V and the MoE counts); which are required is ModelDefinition's.
@@ -1629,6 +1898,10 @@ export type PublishedRun = {
    */
   replicas?: number;
   /**
+   * Offline serving: the requests the benchmark sent, as its source states; no more sequences run at once [not stated: no cap]. [requests]
+   */
+  requests?: number;
+  /**
    * fit: a profile may be fitted on it; held: out of sample (required by the validation query).
    */
   split?: 'fit' | 'held';
@@ -1889,6 +2162,45 @@ export type CollectiveQuery = {
      */
     model?: 'approx' | 'exact';
   };
+};
+/**
+ * A chip family's kernel models from its chips': each constant the geometric mean over the chips that fitted its model, and each chip's models without a table taken from the family.
+ */
+export type KernelFamilyQuery = {
+  /**
+   * The query kind.
+   */
+  kind: 'kernel_family';
+  fidelity?: BookFidelity;
+  /**
+   * The chips of the family, each with its kernel models.
+   *
+   * Items: One chip's fitted kernel models (a kernel_fit result's hardware and kernels).
+   */
+  chips: {
+    /**
+     * The chip's hardware preset id (named in the result).
+     */
+    hardware: Text;
+    /**
+     * Its kernel models; source.repository empty or source.unfitted list the models without a table.
+     */
+    kernels: KernelModels;
+  }[];
+};
+/**
+ * Fits one chip's kernel models to its measured kernel tables, with each op's error on held-out shapes.
+ */
+export type KernelFitQuery = {
+  /**
+   * The query kind.
+   */
+  kind: 'kernel_fit';
+  fidelity?: BookFidelity;
+  /**
+   * The chip's kernel tables (tests/kernels/<chip>.json's format), measured on the scenario's hardware.
+   */
+  tables: KernelTables;
 };
 /**
  * X[batch, d] * Y[d, f] with exact bytes (§2.1).
@@ -3384,6 +3696,120 @@ export type CollectiveResult = {
    * Share of the dense traffic (ragged AllToAll). [fraction]
    */
   traffic_fraction: number;
+};
+/**
+ * The result of a kernel_family query (docs/api.md).
+ */
+export type KernelFamilyResult = {
+  /**
+   * Which model made the numbers.
+   */
+  fidelity?: Fidelity;
+  /**
+   * The family's kernel models: each constant the geometric mean over the chips that fitted its model (source.unfitted: the models no chip fitted, which keep the first chip's).
+   */
+  family: KernelModels;
+  /**
+   * The chips in the order given.
+   *
+   * Items: One chip's kernel models, filled in.
+   */
+  chips: {
+    /**
+     * The chip, as given.
+     */
+    hardware: string;
+    /**
+     * Its kernel models, those it had no table for taken from the family.
+     */
+    kernels: KernelModels;
+  }[];
+};
+/**
+ * One kernel model's |predicted / measured - 1| on its table's rows, split before the fit.
+ */
+export type KernelScore = {
+  /**
+   * The model: gemm, moe, prefill_attention, decode_attention, collective; "prefill_attention (MLA)" and "decode_attention (MLA)" for the latent-attention tables, predicted and never fitted.
+   */
+  op: string;
+  /**
+   * The GEMM kind or collective ("" for ops with one model).
+   */
+  variant: string;
+  /**
+   * The shape family held out whole, in words.
+   */
+  held_family: string;
+  /**
+   * Rows the model was fitted on. [rows]
+   */
+  fit_rows: number;
+  /**
+   * Every fifth row, held out (interpolation between measured shapes). [rows]
+   */
+  held_rows: number;
+  /**
+   * Rows of the held shape family (all rows of a table that is only predicted). [rows]
+   */
+  family_rows: number;
+  /**
+   * Median error on the fit rows. [fraction]
+   */
+  fit_median_frac: number;
+  /**
+   * Median error on the held rows. [fraction]
+   */
+  held_median_frac: number;
+  /**
+   * 90th percentile error on the held rows. [fraction]
+   */
+  held_p90_frac: number;
+  /**
+   * Median error on the held shape family. [fraction]
+   */
+  family_median_frac: number;
+  /**
+   * 90th percentile error on the held shape family. [fraction]
+   */
+  family_p90_frac: number;
+  /**
+   * Median signed error over the held and family rows (below 0: the model is fast). [fraction]
+   */
+  signed_median_frac: number;
+  /**
+   * How the fit stopped ("" for a table that is only predicted).
+   */
+  stop: 'converged' | 'stalled' | 'iteration_limit' | 'work_limit' | '';
+  /**
+   * Iterations of the fit.
+   */
+  iterations: number;
+};
+/**
+ * The result of a kernel_fit query (docs/api.md).
+ */
+export type KernelFitResult = {
+  /**
+   * Which model made the numbers.
+   */
+  fidelity?: Fidelity;
+  /**
+   * The chip the tables were measured on.
+   */
+  hardware: string;
+  /**
+   * The fitted kernel models (a calibration profile's kernels); the models without a table keep the stated defaults and are listed in source.unfitted.
+   */
+  kernels: KernelModels;
+  /**
+   * The GEMM tiling the bf16 GEMM fit chose (a profile's tiling).
+   */
+  tiling: MatmulTiling;
+  /**
+   * Per model fitted (and per latent-attention table, predicted only): its error on the fit rows, the held rows and the held shape family.
+   */
+  scores: KernelScore[];
 };
 /**
  * The result of a matmul query (docs/api.md).
@@ -6613,6 +7039,47 @@ export type PriorSource = {
   url?: string;
 };
 /**
+ * The transfer figure of one chip kind and task: each family's own median error when it is held out whole, and the median of those medians (runs in scope; excluded runs left out).
+ */
+export type TransferRow = {
+  /**
+   * The chip kind (all: both).
+   */
+  kind: 'all' | 'tpu' | 'gpu';
+  /**
+   * training or serving.
+   */
+  task: 'training' | 'serving';
+  /**
+   * Families with runs in scope. [families]
+   */
+  families: number;
+  /**
+   * Runs in scope, over every family.
+   */
+  runs: number;
+  /**
+   * The median over the families of each family's median absolute error: the gated transfer figure. [fraction]
+   */
+  median_of_family_medians_frac: number;
+  /**
+   * The family with the largest median error.
+   */
+  worst_family: string;
+  /**
+   * Its median absolute error. [fraction]
+   */
+  worst_family_median_frac: number;
+  /**
+   * The median absolute error over every run pooled. [fraction]
+   */
+  pooled_median_frac: number;
+  /**
+   * Runs predicted more than 2x off (error above 1 or below -0.5). [runs]
+   */
+  runs_off_by_2x: number;
+};
+/**
  * The result of a validation query (docs/api.md).
  */
 export type ValidationResult = {
@@ -6716,6 +7183,10 @@ export type ValidationResult = {
    * Statistics per chip kind, task and split.
    */
   summary: SummaryRow[];
+  /**
+   * With family_holdout: per chip kind (all, tpu, gpu) and task, the transfer figure over the families held out whole.
+   */
+  transfer?: TransferRow[];
 };
 export type Scenario = {
   /**

@@ -8,7 +8,7 @@ import { PROFILE_REF_RE, type State } from './params';
 
 export const PROFILE_STORE_KEY = 'scalescope.profiles';
 export const MAX_STORED_PROFILES = 8;
-/** The longest profile kept, minified (a shipped one is about 2,000 characters). */
+/** The longest profile kept, minified (a shipped one, kernel models included, is about 6,000 characters). */
 export const MAX_PROFILE_CHARS = 65_536;
 /** The longest text read: a whole `calibrate` answer, its runs and summary included. */
 export const MAX_PROFILE_INPUT_CHARS = 8_000_000;
@@ -97,7 +97,7 @@ export function readProfile(input: string, hw: HardwarePreset): ProfileRead {
   } catch (e) {
     return no(`This is not JSON: ${e instanceof Error ? e.message : String(e)}`);
   }
-  if (!isObject(v)) return no('A calibration profile is one JSON object ({"id": …, "parameters": {…}, …}), or a calibrate result ({"profiles": […]}).');
+  if (!isObject(v)) return no('A calibration profile is one JSON object ({"schema": "scalescope.calibration/2", "id": …, "kernels": {…}, "parameters": {…}, …}), or a calibrate result ({"profiles": […]}).');
   const picked = pickProfile(v, hw);
   if (!picked.ok) return picked;
   if (hasLoneSurrogate(picked.profile)) return no('This profile holds text that is not valid Unicode (half of a surrogate pair).');
@@ -213,3 +213,12 @@ export function missingProfileNotices(s: State, pinned: State | null): string[] 
 
 /** Is a diagnostic about the loaded profile (the engine's paths under /query/calibration)? */
 export const isProfileDiagnostic = (d: Diagnostic): boolean => d.path === '/query/calibration' || d.path.startsWith('/query/calibration/');
+
+/**
+ * The engine's word when a profile is of a format it no longer reads (a `scalescope.calibration/1` file, written
+ * before the kernel models: `unsupported_version`), or null. The page does not judge the format itself: it shows the
+ * engine's message, which says how to get a profile it reads.
+ */
+export function profileFormatProblem(diagnostics: readonly Diagnostic[]): string | null {
+  return diagnostics.find((d) => d.code === 'unsupported_version' && isProfileDiagnostic(d))?.message ?? null;
+}
