@@ -114,6 +114,7 @@ std::vector<ModelRows> model_rows(const KernelTables& tables) {
 bool fitted_model(const ModelRows& m) { return m.rows.op != KernelOp::context_mla && m.rows.op != KernelOp::generation_mla; }
 
 double quantile(std::vector<double> v, double q) {
+  std::erase_if(v, [](double x) { return !std::isfinite(x); });
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
   const double pos = q * static_cast<double>(v.size() - 1);

@@ -68,28 +68,32 @@ bool set_column(KernelSample& s, std::string_view name, const Json& v) {
   }
   if (!v.is_number()) return false;
   const double x = v.get<double>();
-  if (!std::isfinite(x) || x < 0) return false;
-  struct Field {
+  // Each numeric column, its place in a sample and its range: what a measured kernel on a real chip can have, so
+  // that no row can make a prediction or its error overflow (a shape of 1e308, a time of 5e-324).
+  struct Column {
     const char* name;
-    double KernelSample::*field;
+    double KernelSample::*field;  // nullptr: `gated`
+    double lo, hi;
   };
-  static constexpr Field kFields[] = {
-      {"m", &KernelSample::m},           {"n", &KernelSample::n},           {"k", &KernelSample::k},
-      {"tokens", &KernelSample::tokens}, {"hidden", &KernelSample::hidden}, {"inter", &KernelSample::inter},
-      {"topk", &KernelSample::topk},     {"experts", &KernelSample::experts}, {"tp", &KernelSample::tp},
-      {"ep", &KernelSample::ep},         {"batch", &KernelSample::batch},   {"seq_len", &KernelSample::seq_len},
-      {"kv_len", &KernelSample::kv_len}, {"heads", &KernelSample::heads},   {"kv_heads", &KernelSample::kv_heads},
-      {"head_dim", &KernelSample::head_dim}, {"window", &KernelSample::window}, {"gpus", &KernelSample::gpus},
-      {"bytes", &KernelSample::bytes},   {"latency_s", &KernelSample::latency_s}};
-  if (name == "gated") {
-    s.gated = x != 0;
+  static constexpr Column kColumns[] = {
+      {"m", &KernelSample::m, 1, 1e7},           {"n", &KernelSample::n, 1, 1e7},
+      {"k", &KernelSample::k, 1, 1e7},           {"tokens", &KernelSample::tokens, 1, 1e7},
+      {"hidden", &KernelSample::hidden, 1, 1e6}, {"inter", &KernelSample::inter, 1, 1e6},
+      {"topk", &KernelSample::topk, 1, 1024},    {"experts", &KernelSample::experts, 1, 1e5},
+      {"tp", &KernelSample::tp, 1, 1e4},         {"ep", &KernelSample::ep, 1, 1e4},
+      {"batch", &KernelSample::batch, 1, 1e7},   {"seq_len", &KernelSample::seq_len, 1, 1e7},
+      {"kv_len", &KernelSample::kv_len, 1, 1e8}, {"heads", &KernelSample::heads, 1, 1e4},
+      {"kv_heads", &KernelSample::kv_heads, 1, 1e4}, {"head_dim", &KernelSample::head_dim, 1, 4096},
+      {"window", &KernelSample::window, 0, 1e8}, {"gpus", &KernelSample::gpus, 1, 1e5},
+      {"bytes", &KernelSample::bytes, 1, 1e13},  {"latency_s", &KernelSample::latency_s, 1e-9, 1e4},
+      {"gated", nullptr, 0, 1}};
+  for (const Column& c : kColumns) {
+    if (name != c.name) continue;
+    if (!std::isfinite(x) || x < c.lo || x > c.hi) return false;
+    if (c.field) s.*c.field = x;
+    else s.gated = x != 0;
     return true;
   }
-  for (const Field& f : kFields)
-    if (name == f.name) {
-      s.*f.field = x;
-      return true;
-    }
   return false;
 }
 
