@@ -251,7 +251,12 @@ ProfileFit fit_profiles(const std::vector<PublishedRun>& runs, const std::vector
       for (FittedScope* scope : {&training, &serving})
         if (scope->max_chips > 0) profile.scopes.push_back(std::move(*scope));  // a task with fit runs
     }
-    for (auto& p : kp.profiles) out.profiles.push_back(std::move(p));
+    // Four significant digits, as the kernel constants: the runs cannot tell more, and the files ship in the page.
+    for (auto& p : kp.profiles) {
+      for (const ProfileParameter& q : profile_parameters())
+        if (q.fitted_on_runs(p)) q.set(p, std::clamp(round_significant(q.value(p), 4), q.lo, q.hi));
+      out.profiles.push_back(std::move(p));
+    }
   }
   return out;
 }

@@ -1,6 +1,7 @@
 #include "io/format.h"
 
 #include <cstdio>
+#include <cstdlib>
 
 namespace scalescope {
 
@@ -8,6 +9,12 @@ std::string format_count(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, v >= 100 ? "%.0f" : "%.3g", v);
   return buf;
+}
+
+double round_significant(double v, int digits) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+  return std::strtod(buf, nullptr);
 }
 
 std::string format_bytes(double bytes) {

@@ -6,6 +6,10 @@ namespace scalescope {
 
 std::string format_count(double v);
 
+// `v` to `digits` significant digits, as a decimal printed and read back (exactly rounded on every platform): what a
+// fitted constant is kept to, so that a profile file holds no more digits than the fit can claim.
+double round_significant(double v, int digits);
+
 // Bytes in messages with a decimal prefix and three significant digits: "99 TB", "41.3 GB" (SI, as the book's GB).
 std::string format_bytes(double bytes);
 
