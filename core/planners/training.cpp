@@ -307,7 +307,8 @@ void training_step_memory(const TrainingInput& in, StepCounts& counts, TrainingS
   // Activations (§2.7 remat) for one microbatch, this stage's layers, times the microbatches in flight.
   const double remat_mb_bytes =
       remat_activation_bytes(m, in.remat, s.microbatch_tokens, in.checkpoints_per_layer, prec.params);
-  if (s.pipeline > 1) s.in_flight_microbatches = schedule_in_flight_microbatches(p.schedule, s.pipeline, p.microbatches);
+  if (s.pipeline > 1)
+    s.in_flight_microbatches = schedule_in_flight_microbatches(p.schedule, s.pipeline, p.microbatches, p.virtual_stages);
   // Sequence parallelism shards the saved activations over TP; without it the layer inputs are replicated. A
   // materialized kernel's scores are split by heads, over TP either way.
   const double act_shards = p.sequence_parallel ? s.tensor : 1.0;
