@@ -291,10 +291,17 @@ void training_step_memory(const TrainingInput& in, StepCounts& counts, TrainingS
   // Parameters on one chip: routed experts are split by EP (and ETP); everything else by TP; all by PP (DualPipe
   // holds two stages); ZeRO shards over FSDP, and the non-expert states also over the expert ranks, which are data
   // ranks to them (Megatron's distributed optimizer over the whole data-parallel group; MaxText shards the
-  // non-expert weights over its expert axis too).
+  // non-expert weights over its expert axis too). The context ranks hold the same weights and reduce the same
+  // gradients, so the optimizer states and gradients (ZeRO-1/2) shard over them too: Megatron's distributed optimizer
+  // over its data-parallel group with context parallelism (NVIDIA/Megatron-LM megatron/core/optimizer/__init__.py @
+  // d98e8a6, dp_cp_group), torchtitan's FSDP over dp_shard x cp. The weights themselves (ZeRO-3) stay gathered over
+  // FSDP alone, as the step gathers them.
   const ChipParams& cp = counts.chip = training_chip_params(in, s, params);
   const double chip_params = cp.total();
-  auto sharded = [&](int stage) { return p.zero_stage >= stage ? cp.zero_sharded(s.fsdp, s.expert) : chip_params; };
+  auto sharded = [&](int stage) {
+    if (p.zero_stage < stage) return chip_params;
+    return cp.zero_sharded(stage >= 3 ? s.fsdp : s.fsdp * s.context, s.expert);
+  };
   const double pb = bytes_per_element(prec.params), gb = gradient_bytes_per_param(prec);
   const double mb = prec.master_weights ? bytes_per_element(prec.master) : 0.0;
   const double ob = 2.0 * bytes_per_element(prec.optimizer);  // Adam m and v (§2.8)
