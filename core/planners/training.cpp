@@ -123,6 +123,12 @@ ChipParams training_chip_params(const TrainingInput& in, const TrainingStep& s, 
           routed / (expert_parallel_degree(in.plan) * expert_tensor_degree(in.plan)) * stage};
 }
 
+double resident_activation_frac(const TrainingPlan& plan, double stage_layers) {
+  // Offloaded activations leave HBM as soon as they are written (MaxText's offload remat policies, ZeRO-Offload's
+  // activation checkpoints): the layer being computed and the next one's, prefetched, stay.
+  return plan.offload_activations ? std::min(1.0, 2.0 / stage_layers) : 1.0;
+}
+
 namespace {
 
 // Padding every expert to its capacity runs capacity_factor x the routed experts' matmuls (the model's FLOPs do not
@@ -332,9 +338,7 @@ void training_step_memory(const TrainingInput& in, StepCounts& counts, TrainingS
     s.context_buffers_bytes = (p.context_variant == ContextVariant::all_gather ? s.context : 2.0) * 2.0 *
                               s.microbatch_tokens * m.kv_heads * m.head_dim * pb / std::min(s.tensor, m.kv_heads);
   host_offload(hw, p, activations_per_microbatch * p.microbatches, s);
-  // Offloaded activations leave HBM as soon as they are written: the layer being computed and the next one's,
-  // prefetched, stay.
-  if (p.offload_activations) s.activations_bytes *= std::min(1.0, 2.0 / s.stage_layers);
+  s.activations_bytes *= resident_activation_frac(p, s.stage_layers);
   const double on_chip = p.offload_optimizer ? 0.0 : 1.0;  // offloaded states are not in HBM
   s.total_bytes = s.params_bytes + s.grads_bytes + on_chip * s.master_bytes + on_chip * s.optimizer_bytes +
                   s.activations_bytes + s.context_buffers_bytes;

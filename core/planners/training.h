@@ -222,6 +222,10 @@ struct ChipParams {
 };
 ChipParams training_chip_params(const TrainingInput& in, const TrainingStep& step, const ParamCounts& params);
 
+// The share of a stage's saved activations in HBM at once: all of them, or with activation offload the layer being
+// computed and the next one's, prefetched (the rest wait in host memory).
+double resident_activation_frac(const TrainingPlan& plan, double stage_layers);
+
 // evaluate_training_step in its two halves, for a plan search that needs a plan's memory before its time (its
 // bound, planners/calibrated_training.h): the degrees, FLOPs, compute with the bubble, and memory per chip; then
 // HBM, comms, their combination, rates, cost and thresholds. `counts` carries what the first half counted. With
