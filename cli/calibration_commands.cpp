@@ -102,7 +102,9 @@ int run_calibration_command(int argc, char** argv) {
     std::cout << out.dump(1) << "\n";
     return 0;
   }
-  const json out = evaluate_query({{"kind", "validation"}, {"runs", runs_file["runs"]}, {"family_holdout", markdown}});
+  json query{{"kind", "validation"}, {"runs", runs_file["runs"]}, {"family_holdout", markdown}};
+  if (runs_file.contains("memory_checks")) query["memory_checks"] = runs_file["memory_checks"];
+  const json out = evaluate_query(query);
   if (!report_diagnostics(out)) return 1;
   if (!markdown) {
     std::cout << out.dump(1) << "\n";

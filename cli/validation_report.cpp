@@ -166,6 +166,43 @@ void every_run(const json& runs, std::string& out) {
   }
 }
 
+std::string gb(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f GB", bytes / 1e9);
+  return buf;
+}
+
+// Memory per chip (issue 34): every training run and memory check, predicted against its chip's HBM and against
+// the measured peak where the source gives one.
+void memory(const json& validation, std::string& out) {
+  const json& s = validation["memory_summary"];
+  const json& measured = s["measured"];
+  out += "Training runs that state their plan in full (no `remat_auto`): **" + num(s.value("stated_fit", 0.0)) + " of " +
+         num(s.value("stated_runs", 0.0)) + " fit**";
+  if (s.value("stated_unexpressed", 0.0) > 0)
+    out += " (" + num(s.value("stated_unexpressed", 0.0)) + " more say which setting the engine cannot express)";
+  out += "; with `remat_auto`, " + num(s.value("auto_fit", 0.0)) + " of " + num(s.value("auto_runs", 0.0)) +
+         " fit with the policy it picks. Measured peaks: ";
+  if (measured.is_null()) out += "none.\n\n";
+  else
+    out += num(measured.value("runs", 0.0)) + " figures, error median " + pct(measured.value("median_abs_frac", 0.0)) +
+           ", max " + pct(measured.value("max_abs_frac", 0.0)) + " (" + num(s.value("measured_within_10pct", 0.0)) +
+           " within 10%).\n\n";
+  out += "| run | family | remat | predicted | HBM | fits | measured | error | not expressible |\n"
+         "|---|---|---|---|---|---|---|---|---|\n";
+  auto row = [&](const std::string& id, const std::string& family, const json& m) {
+    const bool has_measured = m.contains("measured_bytes");
+    out += "| " + id + " | " + family + " | " + m.value("remat", "") + (m.value("remat_auto", false) ? " (auto)" : "") +
+           " | " + gb(m.value("total_bytes", 0.0)) + " | " + gb(m.value("hbm_capacity_bytes", 0.0)) + " | " +
+           (m.value("fits", false) ? "yes" : "**no**") + " | " + (has_measured ? gb(m.value("measured_bytes", 0.0)) : "") +
+           " | " + (has_measured ? pct(m.value("error_frac", 0.0), true) : "") + " | " + m.value("unexpressed", "") + " |\n";
+  };
+  for (const auto& r : validation["runs"])
+    if (r.contains("memory")) row(r.value("id", ""), r.value("family", ""), r["memory"]);
+  for (const auto& c : validation["memory_checks"])
+    row(c.value("id", ""), "memory check: " + c.value("source", ""), c["memory"]);
+}
+
 void priors(const json& priors, std::string& out) {
   out += "| parameter | TPU prior | width | source | GPU prior | width | source |\n|---|---|---|---|---|---|---|\n";
   for (const auto& [key, kinds] : priors["parameters"].items()) {
@@ -236,6 +273,14 @@ std::string validation_markdown(const json& validation, const json& profiles) {
   }
   out += "\n### Every run\n\n";
   every_run(validation["runs"], out);
+  if (validation.contains("memory_summary")) {
+    out += "\n### Memory per chip\n\nThe calibrated step's memory per chip (weights, gradients, optimizer states, the "
+           "activations in flight on the busiest stage, the transient buffers) against the chip's HBM, with the remat "
+           "policy predicted (`auto`: the lightest of none, big_matmuls and block that fits), and against the peak the "
+           "source measured where it printed one (error = predicted / measured − 1; `measured_memory_how` in the runs "
+           "file says what each figure includes). GB = 1e9 bytes.\n\n";
+    memory(validation, out);
+  }
   if (validation.contains("priors")) {
     out += "\n### Priors\n\nWhat the literature fit is pulled towards (`calibration_profiles/priors/literature.json`): "
            "each parameter's prior per chip kind, its width in log (0.3 is about 35%) and its source.\n\n";

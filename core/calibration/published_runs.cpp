@@ -68,17 +68,25 @@ TrainingStep training_step_of(const TrainingInput& in, const CalibrationProfile*
   return profile ? evaluate_calibrated_training_step(in, *profile, memo).step : evaluate_training_step(in);
 }
 
-double predict_training(const PublishedRun& run, const CalibrationProfile* profile, RunPredictionMemo* memo) {
-  if (!run.remat_auto) return training_step_of(run.training, profile, memo ? &memo->steps[0] : nullptr).step_s;
+// The run's step as predicted: with its stated remat, or the lightest of none, big_matmuls and block that fits.
+TrainingStep predicted_training_step(const PublishedRun& run, const CalibrationProfile* profile,
+                                     RunPredictionMemo* memo, Remat& remat) {
+  remat = run.training.remat;
+  if (!run.remat_auto) return training_step_of(run.training, profile, memo ? &memo->steps[0] : nullptr);
   TrainingInput in = run.training;
   TrainingStep step;
   constexpr std::array<Remat, 3> policies{Remat::none, Remat::big_matmuls, Remat::block};
   for (std::size_t i = 0; i < policies.size(); ++i) {
-    in.remat = policies[i];
+    in.remat = remat = policies[i];
     step = training_step_of(in, profile, memo ? &memo->steps[i] : nullptr);
     if (step.fits) break;
   }
-  return step.step_s;
+  return step;
+}
+
+double predict_training(const PublishedRun& run, const CalibrationProfile* profile, RunPredictionMemo* memo) {
+  Remat remat;
+  return predicted_training_step(run, profile, memo, remat).step_s;
 }
 
 // Offline serving as one batch: B sequences prefilled, then G decode steps at the average KV length; throughput
@@ -139,6 +147,9 @@ std::vector<PublishedRun> read_published_runs(const Json& runs, const std::strin
     run.requests = r.number("requests", false, NumberRange{"requests", 1, 1e9, true, "requests"}).value_or(0);
     run.split = r.choice("split", require_split, {"fit", "held"}).value_or("fit");
     run.excluded = r.string("excluded", false).value_or("");
+    run.memory_unexpressed = r.string("memory_unexpressed", false).value_or("");
+    run.measured_memory_bytes = r.number("measured_memory_bytes", false).value_or(0);
+    run.measured_memory_how = r.string("measured_memory_how", false).value_or("");
     for (const char* doc : {"hw", "chips", "model", "plan", "measured_how", "approx", "notes", "added"}) r.accept(doc);
     const Json* scenario = r.object("scenario", true);
     r.finish();
@@ -149,6 +160,53 @@ std::vector<PublishedRun> read_published_runs(const Json& runs, const std::strin
     if (ok && !has_errors(local)) out.push_back(std::move(run));
   }
   return out;
+}
+
+std::vector<PublishedRun> read_memory_checks(const Json& checks, const std::string& path, Diagnostics& d) {
+  std::vector<PublishedRun> out;
+  if (!checks.is_array()) {
+    add_diagnostic(d, path, "wrong_type", "expected an array of memory checks");
+    return out;
+  }
+  if (checks.size() > kMaxPublishedRuns) {
+    add_diagnostic(d, path, "too_large",
+                   std::to_string(checks.size()) + " memory checks; the limit is " + std::to_string(kMaxPublishedRuns));
+    return out;
+  }
+  for (std::size_t i = 0; i < checks.size(); ++i) {
+    const std::string at = json_pointer_child(path, i);
+    JsonReader r(checks[i], at, d);
+    if (!r.ok_object()) continue;
+    PublishedRun check;
+    check.id = r.string("id", true).value_or("");
+    for (const PublishedRun& earlier : out)
+      if (!check.id.empty() && earlier.id == check.id)
+        add_diagnostic(d, r.path_of("id"), "duplicate_id", "memory check id " + quote(check.id) + " is used by an earlier check");
+    check.source = r.string("source", true).value_or("");
+    check.task = "training";
+    check.measured_memory_bytes = r.number("measured_memory_bytes", true).value_or(0);
+    check.measured_memory_how = r.string("measured_memory_how", true).value_or("");
+    check.memory_unexpressed = r.string("memory_unexpressed", false).value_or("");
+    for (const char* doc : {"plan", "approx", "notes"}) r.accept(doc);
+    const Json* scenario = r.object("scenario", true);
+    r.finish();
+    if (!scenario) continue;
+    Diagnostics local;
+    const bool ok = read_scenario(check, *scenario, local);
+    append_under(local, r.path_of("scenario"), d);
+    if (ok && !has_errors(local)) out.push_back(std::move(check));
+  }
+  return out;
+}
+
+RunMemory predict_run_memory(const PublishedRun& run, const CalibrationProfile* profile) {
+  RunMemory m;
+  if (run.task != "training") return m;
+  const TrainingStep step = predicted_training_step(run, profile, nullptr, m.remat);
+  m.total_bytes = step.total_bytes;
+  m.hbm_capacity_bytes = step.hbm_capacity_bytes;
+  m.fits = step.fits;
+  return m;
 }
 
 const char* run_architecture(const PublishedRun& run) { return run.specs && run.specs->model.is_moe() ? "moe" : "dense"; }

@@ -27,6 +27,10 @@ struct PublishedRun {
   double requests = 0;      // offline serving: the requests the source sent (0: not stated), a cap on the batch
   std::string split;        // "fit" or "held": which part of the suite a profile may be fitted on
   std::string excluded;     // non-empty: kept in the table but never fitted on (the reason)
+  // Memory (issue 34): a setting of the source that bears on memory per chip and the engine cannot express, and a
+  // peak memory per chip the source measured (0: none) with what it includes.
+  std::string memory_unexpressed, measured_memory_how;
+  double measured_memory_bytes = 0;
   std::string hardware_id;  // the preset the scenario names (selects the calibration profile)
   // What one prediction of the run costs (issue 22): the model's evaluation work, for each remat policy tried.
   long long prediction_work = 1;
@@ -42,6 +46,19 @@ struct PublishedRun {
 // its path. `require_split`: the validation suite's runs must say which part they belong to.
 std::vector<PublishedRun> read_published_runs(const Json& runs, const std::string& path, bool require_split,
                                               Diagnostics& diagnostics);
+
+// Measured peak memories per chip that no run matches (a runs file's `memory_checks`): each read as a training run
+// with no measured time, its measured_memory_bytes required.
+std::vector<PublishedRun> read_memory_checks(const Json& checks, const std::string& path, Diagnostics& diagnostics);
+
+// A training run's memory per chip as predicted (the calibrated step with `profile`, the book's without): with its
+// stated remat, or the one remat_auto picks.
+struct RunMemory {
+  double total_bytes = 0, hbm_capacity_bytes = 0;
+  bool fits = false;
+  Remat remat = Remat::none;
+};
+RunMemory predict_run_memory(const PublishedRun& run, const CalibrationProfile* profile);
 
 // "moe" when the run's model routes tokens to experts, else "dense" (the validation tables split by it).
 const char* run_architecture(const PublishedRun& run);

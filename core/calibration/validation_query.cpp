@@ -91,14 +91,66 @@ Json transfer_summary(const Json& holdout_rows) {
   return out;
 }
 
+// Memory per chip of a training run or memory check (issue 34): as predicted (the policy remat_auto picks), against
+// the chip's HBM, and against a measured peak where the source gives one.
+Json memory_json(const PublishedRun& run, const CalibrationProfile* profile, std::vector<double>& errors) {
+  const RunMemory m = predict_run_memory(run, profile);
+  Json out{{"remat", std::string(remat_name(m.remat))},
+           {"total_bytes", m.total_bytes},
+           {"hbm_capacity_bytes", m.hbm_capacity_bytes},
+           {"fits", m.fits},
+           {"remat_auto", run.remat_auto}};
+  if (!run.memory_unexpressed.empty()) out["unexpressed"] = run.memory_unexpressed;
+  if (run.measured_memory_bytes > 0) {
+    const double error = m.total_bytes / run.measured_memory_bytes - 1.0;
+    out["measured_bytes"] = run.measured_memory_bytes;
+    out["measured_how"] = run.measured_memory_how;
+    out["error_frac"] = error;
+    errors.push_back(error);
+  }
+  return out;
+}
+
+// A run states its plan in full unless its remat is left to the engine (remat_auto).
+Json memory_summary_json(const std::vector<PublishedRun>& runs, const Json& rows, const std::vector<double>& errors) {
+  double training = 0, stated = 0, stated_fit = 0, stated_unexpressed = 0, auto_runs = 0, auto_fit = 0;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (!rows[i].contains("memory")) continue;
+    const Json& m = rows[i]["memory"];
+    const bool fits = m["fits"].get<bool>(), unexpressed = m.contains("unexpressed");
+    ++training;
+    if (runs[i].remat_auto) {
+      ++auto_runs;
+      auto_fit += fits ? 1 : 0;
+      continue;
+    }
+    ++stated;
+    stated_fit += fits ? 1 : 0;
+    stated_unexpressed += !fits && unexpressed ? 1 : 0;
+  }
+  double within = 0;
+  for (double e : errors) within += std::fabs(e) <= 0.10 ? 1 : 0;
+  return {{"training_runs", training},
+          {"stated_runs", stated},
+          {"stated_fit", stated_fit},
+          {"stated_unexpressed", stated_unexpressed},
+          {"auto_runs", auto_runs},
+          {"auto_fit", auto_fit},
+          {"measured", stats_or_null(errors)},
+          {"measured_within_10pct", within}};
+}
+
 }  // namespace
 
 Json run_validation(const QueryContext&, JsonReader& args, Diagnostics& d) {
   const Json* runs_node = args.array("runs", true);
   const ProfileSet profiles = read_profile_set(args, d);
   const bool holdout = args.boolean("family_holdout", false).value_or(false);
+  const Json* checks_node = args.array("memory_checks", false);
   if (!runs_node || has_errors(d)) return {};
   std::vector<PublishedRun> runs = read_published_runs(*runs_node, args.path_of("runs"), true, d);
+  const std::vector<PublishedRun> checks =
+      checks_node ? read_memory_checks(*checks_node, args.path_of("memory_checks"), d) : std::vector<PublishedRun>{};
   args.finish();  // unknown keys before any work
   if (has_errors(d) ||
       (holdout && !fit_work_allowed(runs, holdout_group_count(runs, family_of), "families", args.path_of("runs"), d)))
@@ -106,12 +158,24 @@ Json run_validation(const QueryContext&, JsonReader& args, Diagnostics& d) {
 
   Json rows = Json::array();
   std::vector<RunOutcome> outcomes;
+  std::vector<double> memory_errors;
   for (const PublishedRun& run : runs) {
     RunOutcome o = predict_outcome(run, profiles);
     rows.push_back(outcome_json(run, o));
+    if (run.task == "training") rows.back()["memory"] = memory_json(run, o.profile, memory_errors);
     outcomes.push_back(o);
   }
-  Json out{{"runs", rows}, {"summary", summary_json(runs, outcomes)}};
+  Json check_rows = Json::array();
+  for (const PublishedRun& check : checks) {
+    const CalibrationProfile* profile = profiles.for_run(check);
+    Json row{{"id", check.id}, {"source", check.source}, {"kind", check.kind}, {"profile", profile ? profile->id : ""}};
+    row["memory"] = memory_json(check, profile, memory_errors);
+    check_rows.push_back(std::move(row));
+  }
+  Json out{{"runs", rows},
+           {"summary", summary_json(runs, outcomes)},
+           {"memory_checks", check_rows},
+           {"memory_summary", memory_summary_json(runs, rows, memory_errors)}};
   if (holdout) {
     FitBudget budget = query_fit_budget();
     out["family_holdout"] = family_holdout(runs, budget);

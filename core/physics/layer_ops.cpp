@@ -225,7 +225,11 @@ double saved_activation_bytes(const ModelConfig& m, bool moe_layer, const LayerS
       break;
     case Remat::block: elements = ts * d; break;
     case Remat::checkpoints: elements = checkpoints_per_layer * ts * d; break;
-    case Remat::big_matmuls: elements = 3.0 * ts * d + qkv_out + up_out; break;
+    // The book's seven matmul outputs (§2.7), the layer's input (the remat boundary) standing in for the down
+    // projection's: that one feeds only the residual sum, whose backward reads no input, so it is never a saved
+    // residual (jax.checkpoint keeps only what the backward uses); the output projection's is, as the second norm's
+    // input is rebuilt from it.
+    case Remat::big_matmuls: elements = 2.0 * ts * d + qkv_out + up_out; break;
     case Remat::mlp_matmuls: elements = 2.0 * ts * d + up_out; break;
   }
   return bytes_per_element(s.activations) * elements +

@@ -308,12 +308,39 @@ CalibratedMemory calibrated_memory(const TrainingInput& in, const TrainingStep& 
   const ModelConfig& m = *in.model;
   const double p_bytes = bytes_per_element(in.precision.params);
   const double mtp = m.mtp_layers > 0 ? std::min(in.mtp_layers, m.mtp_layers) : 0.0;
-  const double saved_dense = saved_activation_bytes(m, false, shape, in.remat, in.checkpoints_per_layer);
-  const double saved_moe = m.is_moe() ? saved_activation_bytes(m, true, shape, in.remat, in.checkpoints_per_layer) : 0.0;
+  const double k = in.checkpoints_per_layer;
+  auto saved = [&](bool moe, Remat remat) { return saved_activation_bytes(m, moe, shape, remat, k); };
+  const double saved_dense = saved(false, in.remat);
+  const double saved_moe = m.is_moe() ? saved(true, in.remat) : 0.0;
+  // One microbatch through this stage's layers; the first stage holds `in_flight` of them (pipeline.cpp).
+  const double per_microbatch =
+      (here.dense() * saved_dense + (here.moe() + mtp) * saved_moe) * resident_activation_frac(in.plan, here.total());
   CalibratedMemory out;
-  out.activations_bytes = (here.dense() * saved_dense + (here.moe() + mtp) * saved_moe) * ideal.in_flight_microbatches;
-  out.transient_bytes = 2.0 * gathered_layer_bytes + 2.0 * p_bytes * shape.tokens * m.vocab / ideal.tensor +
-                        (in.remat == Remat::none ? 0.0 : saved_activation_bytes(m, m.is_moe(), shape, Remat::none, 0));
+  out.activations_bytes = per_microbatch * ideal.in_flight_microbatches;
+  // Live only while one part of the step runs, and never at once, so the peak takes the larger (Chen et al. 2016,
+  // "Training Deep Nets with Sublinear Memory Cost", §3: the checkpoints plus one segment's recomputation):
+  // - while a layer's backward runs, what remat redoes of it: its full activations less those it kept;
+  // - from the output layer's forward to its backward, before any layer's backward starts, the logits and their
+  //   gradient (vocabulary-parallel, with the loss's fp32 copy where the framework keeps one). They are on the last stage,
+  //   which holds fewer microbatches in flight than the first (pipeline.cpp): only what exceeds the difference adds.
+  double recompute = 0;
+  if (here.dense() > 0) recompute = saved(false, Remat::none) - saved_dense;
+  if (here.moe() + mtp > 0) recompute = std::max(recompute, saved(true, Remat::none) - saved_moe);
+  // The logits phase per logit: the output layer's logits and the gradient its backward reads (2 x bf16) where XLA
+  // fuses the loss's fp32 upcast into its reductions (MaxText's cast_logits_to_fp32). PyTorch frameworks
+  // materialize the upcast: Megatron-Core's vocab-parallel cross entropy softmaxes an fp32 copy in place, keeps it
+  // for the backward and turns it into the gradient there (NVIDIA/Megatron-LM megatron/core/tensor_parallel/
+  // cross_entropy.py @ d98e8a6), so the bf16 logits (forward) or the bf16 gradient (backward) sit beside 4 fp32
+  // bytes, as the loss's time assumes (head_ops). torchtitan's eager cross_entropy(pred.float()) holds more.
+  const double per_logit = in.hw->kind == ChipKind::gpu ? p_bytes + bytes_per_element(Dtype::fp32) : 2.0 * p_bytes;
+  const double logits = per_logit * shape.tokens * m.vocab / ideal.tensor;
+  const TrainingPlan& pl = in.plan;
+  const double last_in_flight =
+      ideal.pipeline > 1 ? schedule_last_stage_in_flight(pl.schedule, ideal.pipeline, pl.microbatches, pl.virtual_stages)
+                         : ideal.in_flight_microbatches;
+  const double last_stage_room = std::max(0.0, ideal.in_flight_microbatches - last_in_flight) * per_microbatch;
+  // Two gathered layers (one computing, one prefetched) under ZeRO-3, through the whole step.
+  out.transient_bytes = 2.0 * gathered_layer_bytes + std::max({0.0, recompute, logits - last_stage_room});
   out.total_bytes = ideal.params_bytes + ideal.grads_bytes + ideal.master_bytes + ideal.optimizer_bytes +
                     out.activations_bytes + ideal.context_buffers_bytes + out.transient_bytes;
   return out;

@@ -79,9 +79,10 @@ LayerShape microbatch_shape(const TrainingInput& in, const TrainingStep& ideal);
 bool gathers_layers(const TrainingPlan& plan, const TrainingStep& ideal);
 
 // Memory per chip at the calibrated fidelity, on the stage that holds `here`: the book's weights, gradients and
-// optimizer states, Korthikanti et al.'s saved activations, and what is live only while the step runs: two
-// gathered layers of `gathered_layer_bytes` (one computing, one prefetched), the logits and their gradient on the
-// last stage (bf16; the fp32 loss runs in chunks), and one layer's full activations while remat recomputes it.
+// optimizer states, Korthikanti et al.'s saved activations (those in HBM, with activation offload), and what is live
+// only while part of the step runs: two gathered layers of `gathered_layer_bytes` (one computing, one prefetched)
+// throughout, and the larger of what remat recomputes of one layer during its backward and the logits with their
+// gradient on the last stage (bf16; the fp32 loss runs in chunks) beyond what the first stage holds in flight.
 struct CalibratedMemory {
   double activations_bytes = 0, transient_bytes = 0, total_bytes = 0;
 };

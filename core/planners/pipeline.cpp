@@ -30,13 +30,34 @@ const std::vector<std::string>& pipeline_schedule_choices() {
 double schedule_parameter_copies(PipelineSchedule s) { return s == PipelineSchedule::dualpipe ? 2.0 : 1.0; }
 
 // GPipe holds every microbatch's activations; 1F1B-like schedules at most one per stage (PP); DualPipe PP + 1
-// chunks; DualPipeV 2S + 1 chunks of half a stage.
-double schedule_in_flight_microbatches(PipelineSchedule s, double stages, double microbatches) {
+// chunks; DualPipeV 2S + 1 chunks of half a stage (deepseek-ai/DualPipe's table). The interleaved schedule's first
+// stage runs 2 (S - 1) + (v - 1) S warm-up chunks before its first backward (Narayanan et al. 2021, §2.2; NVIDIA/
+// Megatron-LM megatron/core/pipeline_parallel/schedules.py @ d98e8a6, num_warmup_microbatches), then holds one more:
+// v S + S - 1 chunks of 1/v of its layers, S (1 + (S - 1)/(v S)) microbatches' worth (Korthikanti et al. 2022,
+// §4.2.3: the interleaved schedule's 1 + (p - 1)/(p m) over 1F1B).
+double schedule_in_flight_microbatches(PipelineSchedule s, double stages, double microbatches, double virtual_stages) {
   switch (s) {
     case PipelineSchedule::gpipe: return microbatches;
     case PipelineSchedule::dualpipe: return std::min(microbatches, stages + 1.0);
     case PipelineSchedule::dualpipe_v: return std::min(microbatches, stages + 0.5);
+    case PipelineSchedule::interleaved:
+      return std::min(microbatches, stages + (stages - 1.0) / std::max(1.0, virtual_stages));
     default: return std::min(microbatches, stages);
+  }
+}
+
+// The last stage's warm-up: none under 1F1B and zero bubble; (v - 1) S chunks under the interleaved schedule (the
+// same num_warmup_microbatches at rank S - 1), then one more.
+double schedule_last_stage_in_flight(PipelineSchedule s, double stages, double microbatches, double virtual_stages) {
+  if (stages <= 1) return 1.0;
+  switch (s) {
+    case PipelineSchedule::one_f_one_b:
+    case PipelineSchedule::zero_bubble: return 1.0;
+    case PipelineSchedule::interleaved: {
+      const double v = std::max(1.0, virtual_stages);
+      return std::min(microbatches, ((v - 1.0) * stages + 1.0) / v);
+    }
+    default: return schedule_in_flight_microbatches(s, stages, microbatches, virtual_stages);
   }
 }
 

@@ -123,6 +123,12 @@ ChipParams training_chip_params(const TrainingInput& in, const TrainingStep& s, 
           routed / (expert_parallel_degree(in.plan) * expert_tensor_degree(in.plan)) * stage};
 }
 
+double resident_activation_frac(const TrainingPlan& plan, double stage_layers) {
+  // Offloaded activations leave HBM as soon as they are written (MaxText's offload remat policies, ZeRO-Offload's
+  // activation checkpoints): the layer being computed and the next one's, prefetched, stay.
+  return plan.offload_activations ? std::min(1.0, 2.0 / stage_layers) : 1.0;
+}
+
 namespace {
 
 // Padding every expert to its capacity runs capacity_factor x the routed experts' matmuls (the model's FLOPs do not
@@ -291,10 +297,17 @@ void training_step_memory(const TrainingInput& in, StepCounts& counts, TrainingS
   // Parameters on one chip: routed experts are split by EP (and ETP); everything else by TP; all by PP (DualPipe
   // holds two stages); ZeRO shards over FSDP, and the non-expert states also over the expert ranks, which are data
   // ranks to them (Megatron's distributed optimizer over the whole data-parallel group; MaxText shards the
-  // non-expert weights over its expert axis too).
+  // non-expert weights over its expert axis too). The context ranks hold the same weights and reduce the same
+  // gradients, so the optimizer states and gradients (ZeRO-1/2) shard over them too: Megatron's distributed optimizer
+  // over its data-parallel group with context parallelism (NVIDIA/Megatron-LM megatron/core/optimizer/__init__.py @
+  // d98e8a6, dp_cp_group), torchtitan's FSDP over dp_shard x cp. The weights themselves (ZeRO-3) stay gathered over
+  // FSDP alone, as the step gathers them.
   const ChipParams& cp = counts.chip = training_chip_params(in, s, params);
   const double chip_params = cp.total();
-  auto sharded = [&](int stage) { return p.zero_stage >= stage ? cp.zero_sharded(s.fsdp, s.expert) : chip_params; };
+  auto sharded = [&](int stage) {
+    if (p.zero_stage < stage) return chip_params;
+    return cp.zero_sharded(stage >= 3 ? s.fsdp : s.fsdp * s.context, s.expert);
+  };
   const double pb = bytes_per_element(prec.params), gb = gradient_bytes_per_param(prec);
   const double mb = prec.master_weights ? bytes_per_element(prec.master) : 0.0;
   const double ob = 2.0 * bytes_per_element(prec.optimizer);  // Adam m and v (§2.8)
@@ -307,7 +320,8 @@ void training_step_memory(const TrainingInput& in, StepCounts& counts, TrainingS
   // Activations (§2.7 remat) for one microbatch, this stage's layers, times the microbatches in flight.
   const double remat_mb_bytes =
       remat_activation_bytes(m, in.remat, s.microbatch_tokens, in.checkpoints_per_layer, prec.params);
-  if (s.pipeline > 1) s.in_flight_microbatches = schedule_in_flight_microbatches(p.schedule, s.pipeline, p.microbatches);
+  if (s.pipeline > 1)
+    s.in_flight_microbatches = schedule_in_flight_microbatches(p.schedule, s.pipeline, p.microbatches, p.virtual_stages);
   // Sequence parallelism shards the saved activations over TP; without it the layer inputs are replicated. A
   // materialized kernel's scores are split by heads, over TP either way.
   const double act_shards = p.sequence_parallel ? s.tensor : 1.0;
@@ -324,9 +338,7 @@ void training_step_memory(const TrainingInput& in, StepCounts& counts, TrainingS
     s.context_buffers_bytes = (p.context_variant == ContextVariant::all_gather ? s.context : 2.0) * 2.0 *
                               s.microbatch_tokens * m.kv_heads * m.head_dim * pb / std::min(s.tensor, m.kv_heads);
   host_offload(hw, p, activations_per_microbatch * p.microbatches, s);
-  // Offloaded activations leave HBM as soon as they are written: the layer being computed and the next one's,
-  // prefetched, stay.
-  if (p.offload_activations) s.activations_bytes *= std::min(1.0, 2.0 / s.stage_layers);
+  s.activations_bytes *= resident_activation_frac(p, s.stage_layers);
   const double on_chip = p.offload_optimizer ? 0.0 : 1.0;  // offloaded states are not in HBM
   s.total_bytes = s.params_bytes + s.grads_bytes + on_chip * s.master_bytes + on_chip * s.optimizer_bytes +
                   s.activations_bytes + s.context_buffers_bytes;

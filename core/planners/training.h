@@ -29,9 +29,14 @@ inline constexpr PipelineSchedule kPipelineSchedules[] = {
 const char* pipeline_schedule_name(PipelineSchedule s);
 const std::vector<std::string>& pipeline_schedule_choices();
 // Parameters per device relative to 1F1B (DualPipe holds two stages' weights), and the microbatches' activations
-// held at once on a stage of `stages` with `microbatches` in flight.
+// held at once on the first of `stages` stages (in units of one microbatch through a whole stage's layers) with
+// `microbatches` per step and, for the interleaved schedule, `virtual_stages` chunks per stage.
 double schedule_parameter_copies(PipelineSchedule s);
-double schedule_in_flight_microbatches(PipelineSchedule s, double stages, double microbatches);
+double schedule_in_flight_microbatches(PipelineSchedule s, double stages, double microbatches, double virtual_stages = 1);
+// The same on the last stage, which runs the output layer and the loss: one microbatch under 1F1B, fewer warm-up
+// chunks under the interleaved schedule, as many as the first under GPipe and under DualPipe(V), whose devices hold
+// both ends of the pipeline.
+double schedule_last_stage_in_flight(PipelineSchedule s, double stages, double microbatches, double virtual_stages = 1);
 // Context parallelism (§2.9.6): ring attention passes K/V chunks around the group; the all-gather variant
 // (Llama 3) gathers the sequence's K/V before attention. Same bytes; the all-gather variant holds the whole KV.
 enum class ContextVariant { ring, all_gather };
@@ -216,6 +221,10 @@ struct ChipParams {
   double zero_sharded(double fsdp, double expert) const { return dense / (fsdp * expert) + routed / fsdp; }
 };
 ChipParams training_chip_params(const TrainingInput& in, const TrainingStep& step, const ParamCounts& params);
+
+// The share of a stage's saved activations in HBM at once: all of them, or with activation offload the layer being
+// computed and the next one's, prefetched (the rest wait in host memory).
+double resident_activation_frac(const TrainingPlan& plan, double stage_layers);
 
 // evaluate_training_step in its two halves, for a plan search that needs a plan's memory before its time (its
 // bound, planners/calibrated_training.h): the degrees, FLOPs, compute with the bubble, and memory per chip; then

@@ -46,12 +46,15 @@ export function readKeys(answer, pointer) {
   return m ? m[1].split(', ') : [];
 }
 
-/** The scenarios to probe: each valid one, and each published run inside a one-run validation query. */
+/** The scenarios to probe: each valid one, each published run inside a one-run validation query, and each memory
+ * check of the runs file beside the first run. */
 export function probeDocuments() {
-  const runs = publishedRunFiles()[0].value.runs;
+  const file = publishedRunFiles()[0].value;
+  const runs = file.runs;
   return [
     ...validScenarios().map((s) => s.scenario),
     ...runs.map((run) => ({ query: { kind: 'validation', runs: [run] } })),
+    ...(file.memory_checks ?? []).map((check) => ({ query: { kind: 'validation', runs: [runs[0]], memory_checks: [check] } })),
   ];
 }
 

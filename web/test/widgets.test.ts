@@ -71,10 +71,14 @@ describe('widget state', () => {
       expect(fitsThere(linked)).toBe(true);
     });
 
-    it('chapter 9: 8 v5e chips train no preset; the link serves the largest one they hold', async () => {
+    it('chapter 9: 8 v5e chips train LLaMA-3 8B at a smaller batch; the link carries the largest model they train', async () => {
+      // Before issue 34 the engine added every transient buffer at once and no preset trained on 8 v5e chips, so the
+      // link served one; the transients now peak one at a time and LLaMA-3 8B trains at a halved batch (15.7 of 16 GB).
       const eight = decodeWidgetState('v=1&hw=tpu-v5e&fsdp=4&tp=2').state;
       const linked = (await fittingExplorerState(VIEWS['sharded-matmul'], eight, ask))!;
-      expect(linked.values['mode']).toBe('serving');
+      expect(linked.values['mode']).toBe('training');
+      expect(linked.values['model']).toBe('llama-3-8b');
+      expect(Number(linked.values['batch'])).toBeLessThan(Number(explorerStateOf(VIEWS['sharded-matmul'], eight).values['batch']));
       const m = meshFor(linked, askNowOf(engine));
       if (!m.ok) throw new Error(m.problem);
       const r = JSON.parse(engine.evaluate(JSON.stringify(mainScenario(linked, m.plan)))) as Evaluation<{ memory: { fits: boolean } }>;

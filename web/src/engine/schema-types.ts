@@ -1910,6 +1910,18 @@ export type PublishedRun = {
    */
   excluded?: Text;
   /**
+   * A setting of the source that bears on memory per chip and that the scenario cannot express (the validation reports it beside the predicted memory).
+   */
+  memory_unexpressed?: Text;
+  /**
+   * A peak memory per chip the source measured, in bytes (GiB x 2^30 where it printed GiB). [bytes]
+   */
+  measured_memory_bytes?: number;
+  /**
+   * What the source printed for measured_memory_bytes and what it includes: peak allocated or reserved, which rank, which phase.
+   */
+  measured_memory_how?: Text;
+  /**
    * The hardware as the source names it (documentation: kept, not read).
    */
   hw?: {
@@ -2006,6 +2018,50 @@ export type Mesh = {
   wraparound?: boolean[];
 };
 /**
+ * A measured peak memory per chip and the training scenario that predicts it.
+ */
+export type MemoryCheck = {
+  /**
+   * A unique id.
+   */
+  id: Text;
+  /**
+   * Where the measurement comes from (repository file @ commit, paper table).
+   */
+  source: Text;
+  /**
+   * The peak memory per chip the source measured, in bytes. [bytes]
+   */
+  measured_memory_bytes: number;
+  /**
+   * What the source printed and what it includes: peak allocated or reserved, which rank, which phase.
+   */
+  measured_memory_how: Text;
+  /**
+   * A setting of the source that bears on memory per chip and that the scenario cannot express.
+   */
+  memory_unexpressed?: Text;
+  /**
+   * The plan as the source states it (documentation: kept, not read).
+   */
+  plan?: {
+    [k: string]: unknown;
+  };
+  /**
+   * What the scenario could not express, and the stand-in used (documentation: kept, not read).
+   */
+  approx?: {
+    [k: string]: unknown;
+  };
+  /**
+   * Notes (documentation: kept, not read).
+   */
+  notes?: {
+    [k: string]: unknown;
+  };
+  scenario: RunScenario;
+};
+/**
  * Measured training and serving runs with the scenario that predicts each: tests/validation/published-runs.json, a team's own runs (docs/validation.md), and the runs of the calibrate and validation queries.
  */
 export type PublishedRuns = {
@@ -2021,6 +2077,10 @@ export type PublishedRuns = {
    * The runs.
    */
   runs: PublishedRun[];
+  /**
+   * Measured peak memories per chip that no run of the file matches, each with the training scenario that reproduces it.
+   */
+  memory_checks?: MemoryCheck[];
 };
 /**
  * An array in the book's sharding notation: its shard, bytes and replication (§2.3).
@@ -3025,6 +3085,10 @@ export type ValidationQuery = {
    */
   runs: PublishedRun[];
   /**
+   * Measured peak memories per chip that no run matches, each with its training scenario (a runs file's memory_checks) [none].
+   */
+  memory_checks?: MemoryCheck[];
+  /**
    * Profiles in place of the embedded ones.
    */
   profiles?: CalibrationProfile[];
@@ -3324,6 +3388,48 @@ export type RunOutcome = {
    * training or serving.
    */
   task: string;
+  memory?: RunMemory;
+};
+/**
+ * A training run's memory per chip as predicted, against its HBM and a measured peak (issue 34).
+ */
+export type RunMemory = {
+  /**
+   * Predicted / measured - 1 (with measured_bytes). [fraction]
+   */
+  error_frac?: number;
+  /**
+   * The predicted memory fits the chip's HBM.
+   */
+  fits: boolean;
+  /**
+   * The chip's HBM (the scenario's, with its overrides). [bytes]
+   */
+  hbm_capacity_bytes: number;
+  /**
+   * The peak the source measured (the run's measured_memory_bytes). [bytes]
+   */
+  measured_bytes?: number;
+  /**
+   * What the measured figure includes (the run's measured_memory_how).
+   */
+  measured_how?: string;
+  /**
+   * The remat policy predicted: the run's, or the one remat_auto picks.
+   */
+  remat: Remat;
+  /**
+   * The policy was picked: the lightest of none, big_matmuls and block that fits.
+   */
+  remat_auto: boolean;
+  /**
+   * The predicted memory per chip (the calibrated step's, the book's without a profile). [bytes]
+   */
+  total_bytes: number;
+  /**
+   * The setting of the source that bears on memory and the engine cannot express (the run's memory_unexpressed).
+   */
+  unexpressed?: string;
 };
 /**
  * The error statistics per chip kind, task and split.
@@ -7080,6 +7186,65 @@ export type TransferRow = {
   runs_off_by_2x: number;
 };
 /**
+ * Memory per chip over the suite: runs that fit, and the error on measured peaks.
+ */
+export type MemorySummary = {
+  /**
+   * Runs with remat_auto that fit with the policy picked.
+   */
+  auto_fit: number;
+  /**
+   * Training runs with remat_auto.
+   */
+  auto_runs: number;
+  /**
+   * Error statistics over the measured peaks (runs and memory checks; optimistic: predicted below measured); null without any.
+   */
+  measured: ErrorStats | null;
+  /**
+   * Measured peaks predicted within 10%.
+   */
+  measured_within_10pct: number;
+  /**
+   * Training runs that state their plan in full and are predicted to fit.
+   */
+  stated_fit: number;
+  /**
+   * Training runs that state their plan in full (no remat_auto).
+   */
+  stated_runs: number;
+  /**
+   * Of those, runs predicted not to fit that name the setting the engine cannot express.
+   */
+  stated_unexpressed: number;
+  /**
+   * Training runs.
+   */
+  training_runs: number;
+};
+/**
+ * A memory check predicted.
+ */
+export type MemoryCheckOutcome = {
+  /**
+   * The id.
+   */
+  id: string;
+  /**
+   * The chip kind.
+   */
+  kind: string;
+  memory: RunMemory;
+  /**
+   * The calibration profile used.
+   */
+  profile: string;
+  /**
+   * Where the measurement comes from.
+   */
+  source: string;
+};
+/**
  * The result of a validation query (docs/api.md).
  */
 export type ValidationResult = {
@@ -7187,6 +7352,11 @@ export type ValidationResult = {
    * With family_holdout: per chip kind (all, tpu, gpu) and task, the transfer figure over the families held out whole.
    */
   transfer?: TransferRow[];
+  /**
+   * The memory checks, predicted.
+   */
+  memory_checks: MemoryCheckOutcome[];
+  memory_summary: MemorySummary;
 };
 export type Scenario = {
   /**
