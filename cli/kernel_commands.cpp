@@ -57,8 +57,10 @@ std::string markdown(const std::vector<json>& fits) {
   std::string out =
       "Relative error |predicted / measured − 1| of each kernel model on its chip's table rows: the rows it was fitted "
       "on, every fifth row (held: interpolation between measured shapes) and one whole shape family no fitted row "
-      "shares (held family: a model whose shapes were never measured). Latent attention (MLA) is never fitted: the "
-      "attention models price it with MLA's shapes.\n\n";
+      "shares (held family: a model whose shapes were never measured). Latent attention (MLA) runs kernels of its own "
+      "and has models of its own (variant `mla`). *fit*: how the fit stopped; `stalled` is a fit that no step improves "
+      "whose gradient is still above the tolerance, at a kink of a piecewise model (a roofline's max, whole waves, the "
+      "faster of two protocols) summed over hundreds of rows.\n\n";
   for (const json& f : fits) {
     const json& k = f["kernels"];
     out += "#### " + f.value("hardware", "") + "\n\n";

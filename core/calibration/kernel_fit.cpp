@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <string_view>
 
 #include "calibration/robust_fit.h"
 #include "io/format.h"
@@ -31,10 +32,10 @@ bool in_family(KernelOp op, const KernelSample& s) {
     case KernelOp::moe: return s.hidden == 6144;
     case KernelOp::context_attention:
     case KernelOp::generation_attention: return s.heads == 40;
+    case KernelOp::context_mla:
+    case KernelOp::generation_mla: return s.heads == 32;
     case KernelOp::nccl:
     case KernelOp::custom_all_reduce: return s.bytes >= 1e6 && s.bytes <= 8.4e6;
-    case KernelOp::context_mla:
-    case KernelOp::generation_mla: return false;
   }
   return false;
 }
@@ -45,10 +46,10 @@ const char* family_words(KernelOp op) {
     case KernelOp::moe: return "hidden size 6144";
     case KernelOp::context_attention:
     case KernelOp::generation_attention: return "40 query heads";
+    case KernelOp::context_mla:
+    case KernelOp::generation_mla: return "32 query heads (DeepSeek's 128 over TP4)";
     case KernelOp::nccl:
     case KernelOp::custom_all_reduce: return "messages of 1 to 8 MB";
-    case KernelOp::context_mla:
-    case KernelOp::generation_mla: return "every row (never fitted)";
   }
   return "";
 }
@@ -102,17 +103,15 @@ std::vector<ModelRows> model_rows(const KernelTables& tables) {
         add("collective", "custom_all_reduce", t.op, t.samples, [](const KernelSample&) { return true; });
         break;
       case KernelOp::context_mla:
-        add("prefill_attention (MLA)", "", t.op, t.samples, [](const KernelSample&) { return true; });
+        add("prefill_attention", "mla", t.op, t.samples, [](const KernelSample&) { return true; });
         break;
       case KernelOp::generation_mla:
-        add("decode_attention (MLA)", "", t.op, t.samples, [](const KernelSample&) { return true; });
+        add("decode_attention", "mla", t.op, t.samples, [](const KernelSample&) { return true; });
         break;
     }
   }
   return out;
 }
-
-bool fitted_model(const ModelRows& m) { return m.rows.op != KernelOp::context_mla && m.rows.op != KernelOp::generation_mla; }
 
 double quantile(std::vector<double> v, double q) {
   std::erase_if(v, [](double x) { return !std::isfinite(x); });
@@ -132,12 +131,17 @@ FitResult fit_model(const ModelRows& m, KernelModels& km, const MatmulTiling& ti
   for (const KernelParameter& p : kernel_parameters())
     if (p.model() == m.model) params.push_back(&p);
   // A constant that no fit row can move is left where it starts: the fp8 ceiling of a table without fp8 rows.
-  const bool any_fp8 = std::any_of(m.rows.samples.begin(), m.rows.samples.end(), [](const KernelSample* s) { return s->fp8; });
+  const bool any_fp8 = std::any_of(m.rows.samples.begin(), m.rows.samples.end(),
+                                   [](const KernelSample* s) { return s->fp8 || s->kv_bytes < 2.0; });
   const bool any_fp8_kv = std::any_of(m.rows.samples.begin(), m.rows.samples.end(),
                                       [](const KernelSample* s) { return s->kv_bytes < 2.0; });
+  const bool any_window = std::any_of(m.rows.samples.begin(), m.rows.samples.end(),
+                                      [](const KernelSample* s) { return s->window > 0 && s->window < s->seq_len; });
   std::erase_if(params, [&](const KernelParameter* p) {
     const std::string name = p->name;
-    return name == "backward_frac" || (name == "fp8_ceiling_frac" && !any_fp8) || (name == "fp8_kv_hbm_frac" && !any_fp8_kv);
+    return name == "backward_frac" || (name == "fp8_ceiling_frac" && !any_fp8) ||
+           ((name == "fp8_kv_hbm_frac" || name == "fp8_kv_passes") && !any_fp8_kv) ||
+           (name == "window_blocks" && !any_window);
   });
   std::vector<const KernelSample*> fit;
   for (std::size_t i = 0; i < m.rows.samples.size(); ++i)
@@ -190,10 +194,10 @@ KernelScore score_model(const ModelRows& m, const KernelModels& km, const Matmul
   for (std::size_t i = 0; i < m.rows.samples.size(); ++i) {
     const KernelSample& x = *m.rows.samples[i];
     const double e = predict_kernel_sample(m.rows.op, x, km, tiling, hw) / x.latency_s - 1.0;
-    if (m.rows.family[i] || !fitted_model(m)) family.push_back(std::fabs(e));
+    if (m.rows.family[i]) family.push_back(std::fabs(e));
     else if (m.rows.held[i]) held.push_back(std::fabs(e));
     else fit.push_back(std::fabs(e));
-    if (m.rows.family[i] || m.rows.held[i] || !fitted_model(m)) signed_out.push_back(e);
+    if (m.rows.family[i] || m.rows.held[i]) signed_out.push_back(e);
   }
   s.fit_rows = fit.size();
   s.held_rows = held.size();
@@ -250,7 +254,6 @@ KernelFit fit_kernels(const KernelTables& tables, const Hardware& hw, const Kern
   }
 
   for (const ModelRows& m : models) {
-    if (!fitted_model(m)) continue;
     const FitResult r = fit_model(m, out.kernels, out.tiling, hw);
     KernelScore s = score_model(m, out.kernels, out.tiling, hw);
     s.stop = stop_words(r);
@@ -258,27 +261,23 @@ KernelFit fit_kernels(const KernelTables& tables, const Hardware& hw, const Kern
     out.scores.push_back(s);
   }
   // Elementwise kernels stream at the best share any measured streaming kernel reaches (a GEMV's operands, decode
-  // attention's cache): both do some work beside the stream, so a pure stream is at least as fast (the book measures
-  // an H100 vector add at 0.94 of HBM).
-  bool decode = false;
-  for (const ModelRows& m : models) decode = decode || m.model == "decode_attention";
+  // attention's cache, standard or latent): each does some work beside the stream, so a pure stream is at least as
+  // fast (the book measures an H100 vector add at 0.94 of HBM).
+  auto has = [&](std::string_view model) {
+    return std::any_of(models.begin(), models.end(), [&](const ModelRows& m) { return m.model == model; });
+  };
+  const bool decode = has("decode_attention");
   if (decode)
-    out.kernels.stream_hbm_frac =
-        std::max(out.kernels.decode.hbm_frac, out.kernels.gemm[static_cast<std::size_t>(GemmKind::bf16)].hbm_frac);
-  // Latent attention: predicted, never fitted (the transfer of the attention models to MLA's shapes).
-  for (const ModelRows& m : models)
-    if (!fitted_model(m)) out.scores.push_back(score_model(m, out.kernels, out.tiling, hw));
+    out.kernels.stream_hbm_frac = std::max({out.kernels.decode.hbm_frac,
+                                            has("decode_attention/mla") ? out.kernels.decode_mla.hbm_frac : 0.0,
+                                            out.kernels.gemm[static_cast<std::size_t>(GemmKind::bf16)].hbm_frac});
 
   // The models no table fitted.
   std::vector<std::string> all;
   for (const KernelParameter& p : kernel_parameters())
     if (std::find(all.begin(), all.end(), p.model()) == all.end()) all.push_back(p.model());
-  for (const std::string& model : all) {
-    const bool fitted = model == "memory" ? decode : std::any_of(models.begin(), models.end(), [&](const ModelRows& m) {
-      return m.model == model && fitted_model(m);
-    });
-    if (!fitted) out.kernels.source.unfitted.push_back(model);
-  }
+  for (const std::string& model : all)
+    if (!(model == "memory" ? decode : has(model))) out.kernels.source.unfitted.push_back(model);
   return out;
 }
 

@@ -4,9 +4,8 @@
 // utilisation, not of raw time), with the rows split before any fit:
 //   - held, every fifth row of each table (interpolation between measured shapes);
 //   - held, one whole shape family per op (a GEMM width, a head count, a model's hidden size, a decade of message
-//     sizes) that no fitted row shares (the transfer to a model whose shapes were never measured);
-//   - the MLA tables are never fitted: latent attention is priced by the attention models with MLA's shapes, so
-//     those tables measure that transfer.
+//     sizes) that no fitted row shares (the transfer to a model whose shapes were never measured).
+// Latent attention's tables (MLA) fit models of their own: its kernels are not the standard attention's.
 // The shipped constants are the fit on the fit rows only, so the held figures are out of sample for them.
 #pragma once
 #include <string>
@@ -21,12 +20,12 @@ namespace scalescope {
 
 // |error| of one op's rows, split as above (relative error predicted / measured - 1).
 struct KernelScore {
-  std::string op, variant;    // "gemm", "bf16"; "collective", "all_gather"; ...
+  std::string op, variant;    // "gemm", "bf16"; "collective", "all_gather"; "decode_attention", "mla"; ...
   std::string family;         // the held-out shape family, in words
   std::size_t fit_rows = 0, held_rows = 0, family_rows = 0;
   double fit_median = 0, held_median = 0, held_p90 = 0, family_median = 0, family_p90 = 0;
   double signed_median = 0;   // over the held and family rows (below 0: the model is fast)
-  std::string stop;           // how the fit stopped ("" for a table that is only predicted)
+  std::string stop;           // how the fit stopped
   int iterations = 0;
 };
 

@@ -224,12 +224,15 @@ double predict_kernel_sample(KernelOp op, const KernelSample& s, const KernelMod
       a.mean_keys = s.window > 0 && s.window < s.seq_len ? s.window : (s.seq_len + 1.0) / 2.0;
       a.max_keys = keys;
       a.causal = true;
+      a.window = s.window;
       a.qk_head_dim = mla ? kMlaNopeDim + kMlaRopeDim : s.head_dim;
       a.v_head_dim = mla ? kMlaValueDim : s.head_dim;
-      a.fp8 = s.fp8 && fp8 > 0;
+      a.fp8 = (s.fp8 || s.kv_bytes < 2.0) && fp8 > 0;
       a.activation_bytes = 2.0;
       a.kv_bytes = s.kv_bytes;
-      return flash_attention_time(km.prefill, a, tiling.parallel_tiles, bf16, fp8 > 0 ? fp8 : bf16, hbm).total();
+      a.cache_values = mla ? kMlaLatentRank + kMlaRopeDim : a.kv_heads * (a.qk_head_dim + a.v_head_dim);
+      return flash_attention_time(mla ? km.prefill_mla : km.prefill, a, tiling.parallel_tiles, bf16, fp8 > 0 ? fp8 : bf16,
+                                  hbm).total();
     }
     case KernelOp::generation_attention:
     case KernelOp::generation_mla: {
@@ -242,7 +245,7 @@ double predict_kernel_sample(KernelOp op, const KernelSample& s, const KernelMod
       a.kv_bytes = s.kv_bytes;
       // Scores and weighted sum per query head: 4 d per key; absorbed latent attention 2 (2 r + r_rope).
       a.flops = s.batch * s.heads * a.mean_keys * (mla ? 2.0 * (2.0 * kMlaLatentRank + kMlaRopeDim) : 4.0 * s.head_dim);
-      return decode_attention_time(km.decode, a, bf16, hbm).total();
+      return decode_attention_time(mla ? km.decode_mla : km.decode, a, bf16, hbm).total();
     }
     case KernelOp::nccl:
     case KernelOp::custom_all_reduce: {

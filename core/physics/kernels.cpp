@@ -19,11 +19,20 @@ KernelTime gemm_kernel_time(const GemmModel& g, double flops, double shape_effic
   return t;
 }
 
-double flash_attention_block_flops(const FlashAttentionShape& s) {
+namespace {
+
+// Whether a causal query tile's keys are a sliding window narrower than the sequence.
+bool windowed(const FlashAttentionShape& s) { return s.causal && s.window > 0 && s.window < s.query_len; }
+
+}  // namespace
+
+double flash_attention_block_flops(const FlashAttentionShape& s, double window_blocks) {
   const double tiles = whole_ceil(s.query_len / kAttentionQueryTile);
   // A causal query tile visits the blocks up to its diagonal: its mean keys plus half a block (tile i of n: i + 1
-  // blocks); a full or windowed one every block its keys touch.
-  const double blocks_per_tile = s.causal ? std::max(1.0, s.mean_keys / kAttentionKeyBlock + 0.5)
+  // blocks), or under a window its mean keys plus `window_blocks` (its rows t to t + 127 see keys t - W + 1 to
+  // t + 127: one block more at 128-key granularity); a full one every block its keys touch.
+  const double extra = windowed(s) ? window_blocks : 0.5;
+  const double blocks_per_tile = s.causal ? std::max(1.0, s.mean_keys / kAttentionKeyBlock + extra)
                                           : whole_ceil(s.mean_keys / kAttentionKeyBlock);
   // QK^T and PV: 2 x tile x block x (d_qk + d_v) per block.
   return s.sequences * s.heads * tiles * blocks_per_tile * 2.0 * kAttentionQueryTile * kAttentionKeyBlock *
@@ -39,19 +48,24 @@ KernelTime flash_attention_time(const FlashAttentionModel& a, const FlashAttenti
   // The softmax's exponentials and rescaling cost about softmax_head_dim more MMA-equivalent work per score
   // (FlashAttention-3 §3: the exponential throughput is a bottleneck), independent of the head dimension.
   const double per_score = 1.0 + 2.0 * a.softmax_head_dim / (s.qk_head_dim + s.v_head_dim);
-  const double work = flash_attention_block_flops(s) * per_score + tiles * a.tile_overhead_flops;
+  const double work = flash_attention_block_flops(s, a.window_blocks) * per_score + tiles * a.tile_overhead_flops;
   // The longest tile (the last causal one) bounds the kernel when there are fewer tiles than SMs.
-  const double longest = whole_ceil(s.max_keys / kAttentionKeyBlock) * 2.0 * kAttentionQueryTile * kAttentionKeyBlock *
-                             (s.qk_head_dim + s.v_head_dim) * per_score + a.tile_overhead_flops;
+  const double longest_blocks = whole_ceil(s.max_keys / kAttentionKeyBlock) + (windowed(s) ? a.window_blocks : 0.0);
+  const double longest = longest_blocks * 2.0 * kAttentionQueryTile * kAttentionKeyBlock * (s.qk_head_dim + s.v_head_dim) *
+                             per_score + a.tile_overhead_flops;
   const double units = std::max(1.0, parallel_tiles);
   const double rate = s.fp8 ? fp8_peak_flops_per_s * a.fp8_ceiling_frac : bf16_peak_flops_per_s * a.ceiling_frac;
   t.compute_s = std::max(work / units, longest) / (rate / units);
   const double tokens = s.sequences * s.query_len;
   const double preprocess_bytes =
-      tokens * (s.activation_bytes * (s.heads + 2.0 * s.kv_heads) * s.qk_head_dim + s.kv_bytes * s.kv_heads *
-                                                                                        (s.qk_head_dim + s.v_head_dim));
+      tokens * (s.activation_bytes * (s.heads * s.qk_head_dim + s.cache_values) + s.kv_bytes * s.cache_values);
+  // With an fp8 cache the attention runs in fp8, its queries, keys and values quantised first (3 bytes an element).
+  const double quantise_bytes =
+      s.kv_bytes > 0 && s.kv_bytes < 2.0
+          ? a.fp8_kv_passes * 3.0 * tokens * (s.heads * s.qk_head_dim + s.kv_heads * (s.qk_head_dim + s.v_head_dim))
+          : 0.0;
   // The preprocessing is a kernel of its own before the attention: its time adds.
-  t.serial_s += preprocess_bytes / (hbm_bytes_per_s * a.preprocess_hbm_frac);
+  t.serial_s += preprocess_bytes / (hbm_bytes_per_s * a.preprocess_hbm_frac) + quantise_bytes / hbm_bytes_per_s;
   return t;
 }
 

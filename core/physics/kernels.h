@@ -37,18 +37,24 @@ struct FlashAttentionShape {
   double query_len = 1;                            // queries per sequence
   double mean_keys = 1, max_keys = 1;              // keys a query attends to: on average, and at most
   bool causal = true;
+  double window = 0;                               // a causal sliding window's keys (0: none)
   double qk_head_dim = 128, v_head_dim = 128;
-  bool fp8 = false;                                // an fp8 kernel (its own ceiling, of the fp8 peak)
-  // Serving engines fuse the QKV preprocessing into the op (rotary, the KV-cache write): per token q, k and v read
-  // at `activation_bytes` and k and v written at `kv_bytes` per value. 0: none (training frameworks run rotary as
-  // an op of its own and keep no cache).
+  // An fp8 kernel (its own ceiling, of the fp8 peak): fp8 inputs, or an fp8 KV cache, with which the serving
+  // engines run the attention in fp8 (vLLM's FP8 KV cache documentation for FlashAttention-3; TensorRT-LLM's tables
+  // show its fp8-cache prefills at the fp8 rate).
+  bool fp8 = false;
+  // Serving engines fuse the QKV preprocessing into the op (rotary, the KV-cache write): per token the queries and
+  // the `cache_values` new values read at `activation_bytes`, and the cache values written at `kv_bytes`. 0: none
+  // (training frameworks run rotary as an op of its own and keep no cache).
   double activation_bytes = 0, kv_bytes = 0;
+  double cache_values = 0;  // per token: KV heads x (d_qk + d_v); latent attention's r + r_rope
 };
 // Forward; a training step's backward is this at the model's backward rate (FlashAttention-2 §3.1: 2.5x the work).
 KernelTime flash_attention_time(const FlashAttentionModel& a, const FlashAttentionShape& s, double parallel_tiles,
                                 double bf16_peak_flops_per_s, double fp8_peak_flops_per_s, double hbm_bytes_per_s);
 // The MMA FLOPs the kernel runs for `s` (its key blocks, padded), the work flash_attention_time divides by the rate.
-double flash_attention_block_flops(const FlashAttentionShape& s);
+// `window_blocks`: the model's (FlashAttentionModel::window_blocks).
+double flash_attention_block_flops(const FlashAttentionShape& s, double window_blocks);
 
 struct DecodeAttentionShape {
   double sequences = 1;

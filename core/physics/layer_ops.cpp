@@ -60,24 +60,29 @@ double materialized_scores_bytes(const LayerShape& s, double heads) {
   return s.tokens * heads * s.seq_len * (passes * bytes_per_element(s.activations) + mask);
 }
 
+// The keys a layer's queries attend to: on average, and the sliding window's width (0: none).
+struct Keys {
+  double mean, window;
+};
+
 // The attention op's shape on this chip: whole sequences of the microbatch (or, under context parallelism, this
-// rank's piece of one) attending to `keys` keys on average, at most the whole sequence (or twice the mean under a
-// causal window).
-AttentionDims attention_dims(const LayerShape& s, double heads, double kv_heads, double qk_dim, double v_dim,
-                             double keys) {
+// rank's piece of one) attending to `keys.mean` keys on average, at most the whole sequence, the sliding window,
+// or, under a causal chunk, twice the mean.
+AttentionDims attention_dims(const LayerShape& s, double heads, double kv_heads, double qk_dim, double v_dim, Keys keys) {
   const double query_len = std::max(1.0, std::min(s.tokens, s.seq_len));
-  const double max_keys = s.causal && !s.at_end ? std::min(s.seq_len, 2.0 * keys) : keys;
-  return AttentionDims{s.tokens / query_len, query_len, heads, kv_heads, qk_dim, v_dim, keys, max_keys,
-                       s.causal && !s.at_end};
+  const bool causal = s.causal && !s.at_end;
+  const double max_keys = !causal ? keys.mean : std::min(s.seq_len, keys.window > 0 ? keys.window : 2.0 * keys.mean);
+  return AttentionDims{s.tokens / query_len, query_len, heads, kv_heads, qk_dim, v_dim, keys.mean, max_keys,
+                       causal ? keys.window : 0.0, causal};
 }
 
 // Standard attention (MHA / GQA / MQA): QKVO 2D(N+K)H parameters; QK^T and AV 4 T S N H FLOPs (§2.7).
-void standard_attention(OpList& ops, const ModelConfig& m, const LayerShape& s, double keys) {
+void standard_attention(OpList& ops, const ModelConfig& m, const LayerShape& s, Keys keys) {
   const double b = s.tokens, d = m.d_model, h = m.head_dim;
   const double nq = m.heads / s.tensor, nkv = local_kv_heads(m, s.tensor);
   ops.matmul("qkv_projection", 1, b, d, (nq + 2.0 * nkv) * h, true, s);
   ops.elementwise("rotary", b * (nq + nkv) * h, 1.0, 6.0, s);
-  if (LayerOp* o = ops.add("attention", OpKind::attention, 4.0 * b * keys * nq * h,
+  if (LayerOp* o = ops.add("attention", OpKind::attention, 4.0 * b * keys.mean * nq * h,
                            bytes_per_element(s.activations) * b * (2.0 * nq + 2.0 * nkv) * h + materialized_scores_bytes(s, nq)))
     o->attention = attention_dims(s, nq, nkv, h, h, keys);
   ops.matmul("output_projection", 1, b, nq * h, d, true, s);
@@ -87,7 +92,7 @@ void standard_attention(OpList& ops, const ModelConfig& m, const LayerShape& s, 
 // on every TP rank (Megatron-Core's MLA); the up-projections and the heads are split. Training and prefill expand
 // the latent into every head's K and V; decode (`at_end`) keeps it latent and absorbs the K up-projection into the
 // query and the V up-projection into the output, so attention reads r + r_rope values per cached token.
-void latent_attention(OpList& ops, const ModelConfig& m, const LayerShape& s, double keys) {
+void latent_attention(OpList& ops, const ModelConfig& m, const LayerShape& s, Keys keys) {
   const LatentAttention& a = m.mla;
   const double b = s.tokens, d = m.d_model, nq = m.heads / s.tensor, qk = m.qk_head_dim();
   const double act = bytes_per_element(s.activations);
@@ -106,14 +111,14 @@ void latent_attention(OpList& ops, const ModelConfig& m, const LayerShape& s, do
   ops.elementwise("rotary", b * (nq + 1.0) * a.qk_rope_head_dim, 1.0, 6.0, s);
   if (!s.at_end) {
     ops.matmul("kv_up_projection", 1, b, a.kv_lora_rank, nq * (a.qk_nope_head_dim + a.v_head_dim), true, s);
-    if (LayerOp* o = ops.add("attention", OpKind::attention, 4.0 * b * keys * nq * (qk + a.v_head_dim) / 2.0,
+    if (LayerOp* o = ops.add("attention", OpKind::attention, 4.0 * b * keys.mean * nq * (qk + a.v_head_dim) / 2.0,
                              act * b * nq * (2.0 * qk + 2.0 * a.v_head_dim) + materialized_scores_bytes(s, nq)))
       o->attention = attention_dims(s, nq, nq, qk, a.v_head_dim, keys);
   } else {
     const double r = a.kv_lora_rank;
     ops.matmul("q_absorb_k_up", nq, b, a.qk_nope_head_dim, r, true, s);
     // Scores against r + r_rope latent values and the weighted sum of r per key; the caller sets the KV reads.
-    if (LayerOp* o = ops.add("attention", OpKind::attention, 2.0 * b * keys * nq * (2.0 * r + a.qk_rope_head_dim),
+    if (LayerOp* o = ops.add("attention", OpKind::attention, 2.0 * b * keys.mean * nq * (2.0 * r + a.qk_rope_head_dim),
                              act * b * nq * (2.0 * r + a.qk_rope_head_dim)))
       o->attention = attention_dims(s, nq, 1.0, r + a.qk_rope_head_dim, r, keys);
     ops.matmul("v_up_absorbed", nq, b, r, a.v_head_dim, true, s);
@@ -159,7 +164,8 @@ LayerOps layer_ops(const ModelConfig& m, int kind, const LayerShape& s) {
   const bool moe_layer = kind_is_moe(kind) && m.is_moe();
   OpList ops{out};
   const double ts = norm_tokens(s), d = m.d_model;
-  const double keys = mean_keys_per_query(m, kind_span(kind), s.seq_len, s.causal, s.at_end);
+  const Keys keys{mean_keys_per_query(m, kind_span(kind), s.seq_len, s.causal, s.at_end),
+                  kind_span(kind) == AttentionSpan::sliding ? m.sliding_window : 0.0};
   // Attention block.
   ops.elementwise("attention_norm", ts * d, 1.0, 4.0, s);
   if (m.is_mla()) latent_attention(ops, m, s, keys);

@@ -19,6 +19,7 @@ enum class OpKind { matmul, attention, elementwise };
 // over, the keys each query attends to, the heads' widths.
 struct AttentionDims {
   double sequences, query_len, heads, kv_heads, qk_dim, v_dim, mean_keys, max_keys;
+  double window;  // a sliding window's keys (0: none): a causal query tile then spans its window and its own rows
   bool causal;
 };
 

@@ -50,7 +50,7 @@ struct Engine {
   }
 
   // One op on one chip at its kernel model.
-  KernelTime op_time(const LayerOp& o, bool decode, double sequences, double context) const {
+  KernelTime op_time(const LayerOp& o, bool decode, double sequences) const {
     const Hardware& hw = *in.hw;
     switch (o.kind) {
       case OpKind::matmul: {
@@ -60,17 +60,16 @@ struct Engine {
       }
       case OpKind::attention: {
         const AttentionDims& d = o.attention;
+        const ModelConfig& m = *in.model;
         if (decode) {
           DecodeAttentionShape a;
           a.sequences = per_rank(sequences);
-          const ModelConfig& m = *in.model;
           a.kv_heads = m.is_mla() ? 1.0 : d.kv_heads;
           a.kv_values = m.is_mla() ? kv_values_per_token_per_layer(m) : 2.0 * m.head_dim;
           a.mean_keys = d.mean_keys;
           a.kv_bytes = bytes_per_element(in.kv);
           a.flops = o.flops;
-          (void)context;
-          return decode_attention_time(k.decode, a, hw.peak(Dtype::bf16), hbm_bytes_per_s);
+          return decode_attention_time(k.decode_for(m.is_mla()), a, hw.peak(Dtype::bf16), hbm_bytes_per_s);
         }
         // Prefill: serving engines fuse the rotary embedding and the KV-cache write into the attention op.
         FlashAttentionShape a;
@@ -81,12 +80,14 @@ struct Engine {
         a.mean_keys = d.mean_keys;
         a.max_keys = d.max_keys;
         a.causal = d.causal;
+        a.window = d.window;
         a.qk_head_dim = d.qk_dim;
         a.v_head_dim = d.v_dim;
-        a.fp8 = bytes_per_element(in.activations) < 2.0 && hw.peak(Dtype::fp8) > 0;
+        a.fp8 = (bytes_per_element(in.activations) < 2.0 || bytes_per_element(in.kv) < 2.0) && hw.peak(Dtype::fp8) > 0;
         a.activation_bytes = 2.0;
         a.kv_bytes = bytes_per_element(in.kv);
-        return flash_attention_time(k.prefill, a, p.tiling.parallel_tiles, hw.peak(Dtype::bf16),
+        a.cache_values = m.is_mla() ? kv_values_per_token_per_layer(m) : d.kv_heads * (d.qk_dim + d.v_dim);
+        return flash_attention_time(k.prefill_for(m.is_mla()), a, p.tiling.parallel_tiles, hw.peak(Dtype::bf16),
                                     hw.peak(Dtype::fp8) > 0 ? hw.peak(Dtype::fp8) : hw.peak(Dtype::bf16), hbm_bytes_per_s);
       }
       case OpKind::elementwise: {
@@ -160,14 +161,14 @@ struct Engine {
         if (std::string_view(o.name) == "rotary") continue;
         if (o.kind == OpKind::attention && decode)
           o.attention.mean_keys = mean_keys_per_query(m, kind_span(kk), context, false, true);
-        add_time(op_time(o, decode, sequences, context), layers, o.kind == OpKind::matmul,
+        add_time(op_time(o, decode, sequences), layers, o.kind == OpKind::matmul,
                  o.kind == OpKind::attention && decode, t);
       }
       if (moe_layer) add_time(moe_time(tokens), layers, true, false, t);
     }
     const LayerOps head = head_ops(m, s, true, true);
     for (int i = 0; i < head.count; ++i)
-      add_time(op_time(head.op[i], decode, sequences, context), 1.0, head.op[i].kind == OpKind::matmul, false, t);
+      add_time(op_time(head.op[i], decode, sequences), 1.0, head.op[i].kind == OpKind::matmul, false, t);
     return t;
   }
 

@@ -104,6 +104,7 @@ struct Calibrated {
     a.mean_keys = d.mean_keys;
     a.max_keys = d.max_keys;
     a.causal = d.causal;
+    a.window = d.window;
     a.qk_head_dim = d.qk_dim;
     a.v_head_dim = d.v_dim;
     const KernelTime f = flash_attention_time(k.prefill, a, p.tiling.parallel_tiles, clock * hw.peak(Dtype::bf16),

@@ -22,9 +22,15 @@ struct Row {
   const char* meaning;
 };
 
+constexpr std::array<const char*, 2> kAttentionNames = {"", "mla"};  // standard (MHA, GQA, MQA), latent
+
 constexpr std::span<const char* const> kOne{};
 constexpr std::span<const char* const> kGemms{kGemmKindNames};
 constexpr std::span<const char* const> kCollectives{kCollectiveNames};
+constexpr std::span<const char* const> kAttention{kAttentionNames};
+
+FlashAttentionModel& prefill(KernelModels& k, std::size_t v) { return v ? k.prefill_mla : k.prefill; }
+DecodeAttentionModel& decode(KernelModels& k, std::size_t v) { return v ? k.decode_mla : k.decode; }
 
 // Ranges: what a kernel on a real chip can take (the reader's and the fits' bounds).
 const Row kRows[] = {
@@ -48,37 +54,43 @@ const Row kRows[] = {
      1e-7, 1e-3, "seconds an MoE layer's expert kernels take at the least (routing, permutations, launches)"},
     {"moe", kGemms, "input_passes", [](KernelModels& k, std::size_t v) -> double& { return k.moe[v].input_passes; },
      1e-4, 50.0, "passes over the routed token copies the fused MoE kernel runs (permute, quantise, unpermute; 3 bytes)"},
-    {"prefill_attention", kOne, "ceiling_frac", [](KernelModels& k, std::size_t) -> double& { return k.prefill.ceiling_frac; },
+    {"prefill_attention", kAttention, "ceiling_frac", [](KernelModels& k, std::size_t v) -> double& { return prefill(k, v).ceiling_frac; },
      0.05, 1.0, "fraction of the bf16 peak flash attention's matmuls reach"},
-    {"prefill_attention", kOne, "softmax_head_dim",
-     [](KernelModels& k, std::size_t) -> double& { return k.prefill.softmax_head_dim; }, 1.0, 512.0,
+    {"prefill_attention", kAttention, "softmax_head_dim",
+     [](KernelModels& k, std::size_t v) -> double& { return prefill(k, v).softmax_head_dim; }, 1.0, 512.0,
      "the softmax's work per score in head-dimension units (MMA-equivalent)"},
-    {"prefill_attention", kOne, "tile_overhead_flops",
-     [](KernelModels& k, std::size_t) -> double& { return k.prefill.tile_overhead_flops; }, 1.0, 1e9,
+    {"prefill_attention", kAttention, "tile_overhead_flops",
+     [](KernelModels& k, std::size_t v) -> double& { return prefill(k, v).tile_overhead_flops; }, 1.0, 1e9,
      "MMA-equivalent FLOPs per 128-query tile (load Q, write O and its statistics)"},
-    {"prefill_attention", kOne, "preprocess_hbm_frac",
-     [](KernelModels& k, std::size_t) -> double& { return k.prefill.preprocess_hbm_frac; }, 0.01, 1.0,
+    {"prefill_attention", kOne, "window_blocks",
+     [](KernelModels& k, std::size_t) -> double& { return k.prefill.window_blocks; }, 0.1, 8.0,
+     "key blocks of 128 a query tile under a causal sliding window visits beyond its mean keys"},
+    {"prefill_attention", kAttention, "preprocess_hbm_frac",
+     [](KernelModels& k, std::size_t v) -> double& { return prefill(k, v).preprocess_hbm_frac; }, 0.01, 1.0,
      "fraction of the HBM bandwidth of the fused QKV preprocessing (rotary, KV-cache write) of serving engines"},
-    {"prefill_attention", kOne, "launch_s", [](KernelModels& k, std::size_t) -> double& { return k.prefill.launch_s; },
+    {"prefill_attention", kAttention, "launch_s", [](KernelModels& k, std::size_t v) -> double& { return prefill(k, v).launch_s; },
      1e-7, 1e-3, "seconds a prefill attention op takes at the least"},
-    {"prefill_attention", kOne, "fp8_ceiling_frac",
-     [](KernelModels& k, std::size_t) -> double& { return k.prefill.fp8_ceiling_frac; }, 0.05, 1.0,
+    {"prefill_attention", kAttention, "fp8_ceiling_frac",
+     [](KernelModels& k, std::size_t v) -> double& { return prefill(k, v).fp8_ceiling_frac; }, 0.05, 1.0,
      "fraction of the fp8 peak an fp8 flash attention's matmuls reach"},
+    {"prefill_attention", kAttention, "fp8_kv_passes",
+     [](KernelModels& k, std::size_t v) -> double& { return prefill(k, v).fp8_kv_passes; }, 1e-4, 20.0,
+     "passes over the queries, keys and values (3 bytes an element) that a prefill with an fp8 KV cache runs to quantise them"},
     {"prefill_attention", kOne, "backward_frac",
      [](KernelModels& k, std::size_t) -> double& { return k.prefill.backward_frac; }, 0.2, 1.0,
      "the backward kernel's rate relative to the forward's"},
-    {"decode_attention", kOne, "hbm_frac", [](KernelModels& k, std::size_t) -> double& { return k.decode.hbm_frac; },
+    {"decode_attention", kAttention, "hbm_frac", [](KernelModels& k, std::size_t v) -> double& { return decode(k, v).hbm_frac; },
      0.05, 1.0, "fraction of the HBM bandwidth decode attention reads a bf16 KV cache at"},
-    {"decode_attention", kOne, "fp8_kv_hbm_frac",
-     [](KernelModels& k, std::size_t) -> double& { return k.decode.fp8_kv_hbm_frac; }, 0.05, 1.0,
+    {"decode_attention", kAttention, "fp8_kv_hbm_frac",
+     [](KernelModels& k, std::size_t v) -> double& { return decode(k, v).fp8_kv_hbm_frac; }, 0.05, 1.0,
      "fraction of the HBM bandwidth decode attention reads an fp8 KV cache at (dequantised in the kernel)"},
-    {"decode_attention", kOne, "split_bytes", [](KernelModels& k, std::size_t) -> double& { return k.decode.split_bytes; },
+    {"decode_attention", kAttention, "split_bytes", [](KernelModels& k, std::size_t v) -> double& { return decode(k, v).split_bytes; },
      1.0, 1e8, "bytes-equivalent of fixed work per (sequence, KV head) (the ramp of short contexts)"},
-    {"decode_attention", kOne, "sequence_s", [](KernelModels& k, std::size_t) -> double& { return k.decode.sequence_s; },
+    {"decode_attention", kAttention, "sequence_s", [](KernelModels& k, std::size_t v) -> double& { return decode(k, v).sequence_s; },
      1e-12, 1e-5, "seconds per sequence of a decode step's attention (scheduling, the split partials' reduction)"},
-    {"decode_attention", kOne, "ceiling_frac", [](KernelModels& k, std::size_t) -> double& { return k.decode.ceiling_frac; },
+    {"decode_attention", kAttention, "ceiling_frac", [](KernelModels& k, std::size_t v) -> double& { return decode(k, v).ceiling_frac; },
      0.01, 1.0, "fraction of the bf16 peak decode attention computes its scores at"},
-    {"decode_attention", kOne, "launch_s", [](KernelModels& k, std::size_t) -> double& { return k.decode.launch_s; },
+    {"decode_attention", kAttention, "launch_s", [](KernelModels& k, std::size_t v) -> double& { return decode(k, v).launch_s; },
      1e-7, 1e-3, "seconds a decode attention op takes at the least"},
     {"collective", kCollectives, "link_frac",
      [](KernelModels& k, std::size_t v) -> double& { return k.collective[v].link_frac; }, 0.05, 1.0,
@@ -196,16 +208,14 @@ KernelModels read_kernel_models(const Json& node, const std::string& path, Diagn
         if (p.op == op && std::string_view(p.variant) == variant)
           if (const auto v = reader.number(p.name, true, NumberRange{p.name, p.lo, p.hi, false, ""})) p.at(k) = *v;
     };
-    if (variants.empty()) {
-      read_numbers(o, "");
-    } else {
-      for (const std::string& v : variants)
-        if (const Json* vn = o.object(v.c_str(), true)) {
-          JsonReader vr(*vn, o.path_of(v.c_str()), d);
-          read_numbers(vr, v.c_str());
-          vr.finish();
-        }
-    }
+    // The op's own constants (a model without variants, the standard attention's), then each variant's object.
+    read_numbers(o, "");
+    for (const std::string& v : variants)
+      if (const Json* vn = o.object(v.c_str(), true)) {
+        JsonReader vr(*vn, o.path_of(v.c_str()), d);
+        read_numbers(vr, v.c_str());
+        vr.finish();
+      }
     o.finish();
   }
   r.finish();

@@ -43,14 +43,20 @@ struct FlashAttentionModel {
   double softmax_head_dim = 32;       // the per-score softmax work (exp, max, rescale), in head-dimension units
   double tile_overhead_flops = 2e7;   // per query tile: load Q, write O and its row statistics
   double preprocess_hbm_frac = 0.3;   // of the HBM bandwidth, for the per-token preprocessing
+  // Key blocks a query tile under a causal sliding window visits beyond its mean keys: 1 if the kernel skipped every
+  // block outside the window (a tile's rows t to t + 127 see keys t - W + 1 to t + 127); TensorRT-LLM's measure 3-5.
+  double window_blocks = 1.0;
   double launch_s = 1e-5;
   double fp8_ceiling_frac = 0.5;      // fp8 kernels, of the fp8 peak
+  // With an fp8 KV cache the attention runs in fp8 (at fp8_ceiling_frac), its queries, keys and values quantised
+  // first: passes over them, 3 bytes an element (bf16 read, fp8 written).
+  double fp8_kv_passes = 1e-3;
   double backward_frac = 0.8;         // the backward kernel's rate relative to the forward's (no public table)
 };
 
 // Decode attention (one or a few new tokens per sequence against its KV cache, flash-decoding): time = launch +
 // sequences x sequence_s + max(KV bytes + sequences x KV heads x split_bytes at HBM x hbm_frac, FLOPs at the
-// ceiling). Latent attention (MLA, absorbed) is the same kernel with one latent head of r + r_rope values.
+// ceiling). Latent attention (MLA, absorbed) has the same form with one latent head of r + r_rope values.
 struct DecodeAttentionModel {
   double hbm_frac = 0.85;        // of the HBM bandwidth, reading a bf16 KV cache at long context
   double fp8_kv_hbm_frac = 0.7;  // with an fp8 cache (dequantised in the kernel)
@@ -95,16 +101,26 @@ struct KernelModels {
   std::array<GemmModel, kGemmKinds> moe{};  // the fused MoE kernel's grouped GEMMs (ceiling, floor, streaming)
   FlashAttentionModel prefill{};
   DecodeAttentionModel decode{};
+  // Latent attention (MLA) runs kernels of its own (TensorRT-LLM's context and generation MLA): the same forms with
+  // their own constants, used where a table fitted them (latent_fitted), else the standard kernels' constants.
+  FlashAttentionModel prefill_mla{};
+  DecodeAttentionModel decode_mla{};
   std::array<CollectiveModel, kCollectiveKinds> collective{};
   double stream_hbm_frac = 0.85;  // elementwise kernels (norms, activations, residuals, casts, the optimizer)
   KernelSource source;
+
+  // The prefill and decode attention models a model's layers run: latent attention's own where its tables fitted
+  // them, the standard kernels' otherwise (a TPU, a profile fitted on runs alone).
+  bool latent_fitted() const { return source.fitted("prefill_attention/mla") && source.fitted("decode_attention/mla"); }
+  const FlashAttentionModel& prefill_for(bool latent) const { return latent && latent_fitted() ? prefill_mla : prefill; }
+  const DecodeAttentionModel& decode_for(bool latent) const { return latent && latent_fitted() ? decode_mla : decode; }
 };
 
 // One constant of the kernel models: its place in the profile's `kernels` object (op, variant or "", name), its
 // range (positive: the fits work in its logarithm) and meaning.
 struct KernelParameter {
   const char* op;       // "gemm", "moe", "prefill_attention", "decode_attention", "collective", "memory"
-  const char* variant;  // the GEMM kind or collective, or "" for ops with one model
+  const char* variant;  // the GEMM kind or collective; for attention "" (standard) or "mla"; "" for one model
   const char* name;
   double lo, hi;
   const char* meaning;  // one line, with its unit

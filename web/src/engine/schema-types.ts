@@ -979,6 +979,10 @@ export type FlashAttentionModel = {
    */
   preprocess_hbm_frac: number;
   /**
+   * Key blocks of 128 a query tile under a causal sliding window visits beyond its mean keys. [key blocks]
+   */
+  window_blocks: number;
+  /**
    * Seconds a prefill attention op takes at the least. [s]
    */
   launch_s: number;
@@ -987,14 +991,82 @@ export type FlashAttentionModel = {
    */
   fp8_ceiling_frac: number;
   /**
+   * Passes over the queries, keys and values (3 bytes an element) that a prefill with an fp8 KV cache runs to quantise them. [passes]
+   */
+  fp8_kv_passes: number;
+  /**
    * The backward kernel's rate relative to the forward's. [x the forward rate]
    */
   backward_frac: number;
+  mla: LatentFlashAttentionModel;
 };
 /**
- * Decode attention (flash-decoding) of new tokens against the KV cache; latent attention is the same kernel with one latent head.
+ * Latent attention's (MLA) prefill kernels: the standard model's constants, fitted to their own tables.
+ */
+export type LatentFlashAttentionModel = {
+  /**
+   * Fraction of the bf16 peak flash attention's matmuls reach. [of peak]
+   */
+  ceiling_frac: number;
+  /**
+   * The softmax's work per score in head-dimension units (MMA-equivalent). [head dimensions]
+   */
+  softmax_head_dim: number;
+  /**
+   * MMA-equivalent FLOPs per 128-query tile (load Q, write O and its statistics). [FLOPs]
+   */
+  tile_overhead_flops: number;
+  /**
+   * Fraction of the HBM bandwidth of the fused QKV preprocessing (rotary, KV-cache write) of serving engines. [of peak]
+   */
+  preprocess_hbm_frac: number;
+  /**
+   * Seconds a prefill attention op takes at the least. [s]
+   */
+  launch_s: number;
+  /**
+   * Fraction of the fp8 peak an fp8 flash attention's matmuls reach. [of peak]
+   */
+  fp8_ceiling_frac: number;
+  /**
+   * Passes over the queries, keys and values (3 bytes an element) that a prefill with an fp8 KV cache runs to quantise them. [passes]
+   */
+  fp8_kv_passes: number;
+};
+/**
+ * Decode attention (flash-decoding) of new tokens against the KV cache.
  */
 export type DecodeAttentionModel = {
+  /**
+   * Fraction of the HBM bandwidth decode attention reads a bf16 KV cache at. [of peak]
+   */
+  hbm_frac: number;
+  /**
+   * Fraction of the HBM bandwidth decode attention reads an fp8 KV cache at (dequantised in the kernel). [of peak]
+   */
+  fp8_kv_hbm_frac: number;
+  /**
+   * Bytes-equivalent of fixed work per (sequence, KV head) (the ramp of short contexts). [bytes]
+   */
+  split_bytes: number;
+  /**
+   * Seconds per sequence of a decode step's attention (scheduling, the split partials' reduction). [s]
+   */
+  sequence_s: number;
+  /**
+   * Fraction of the bf16 peak decode attention computes its scores at. [of peak]
+   */
+  ceiling_frac: number;
+  /**
+   * Seconds a decode attention op takes at the least. [s]
+   */
+  launch_s: number;
+  mla: LatentDecodeAttentionModel;
+};
+/**
+ * Latent attention's (MLA, absorbed) decode kernels, one latent head of r + r_rope values: the standard model's constants, fitted to their own tables.
+ */
+export type LatentDecodeAttentionModel = {
   /**
    * Fraction of the HBM bandwidth decode attention reads a bf16 KV cache at. [of peak]
    */
