@@ -161,7 +161,7 @@ void report_exhausted(const FitBudget& budget, const std::string& path, Diagnost
   if (!budget.exhausted) return;
   add_diagnostic(d, path, "too_large",
                  "the fits stopped at the work limit of " + format_count(static_cast<double>(kMaxFitWork)) +
-                     " units (a unit is about a sixth of a microsecond of predicting runs) before they converged; fit fewer "
+                     " units (a unit is about a third of a microsecond of predicting runs) before they converged; fit fewer "
                      "runs, chips or families per query");
 }
 

@@ -21,9 +21,9 @@ inline constexpr std::size_t kMaxPublishedRuns = 512;    // runs of one calibrat
 inline constexpr std::size_t kMaxFittedRuns = 6144;
 // The work of one calibrate or validation query's fits, over every refit and iteration, in the units of
 // LayerPattern::evaluation_work (a dense run's prediction is 1, DeepSeek-V3's 3, twice that when the remat is
-// chosen), about a sixth of a microsecond each, 0.5 s at the limit (tests/limits_check.cpp): a fit keeps between its
-// predictions of a run what no fitted constant moves (planners/calibrated_training.h CalibratedStepMemo). Past it
-// the fits stop and the query answers too_large. 3M, not 1M: the suite's 512-run worst case needs 2-3M since
+// chosen), about a third of a microsecond each since the kernel models (issue 34), 1 s at the limit
+// (tests/limits_check.cpp): a fit keeps between its predictions of a run what no fitted constant moves
+// (planners/calibrated_training.h CalibratedStepMemo). Past it the fits stop and the query answers too_large. 3M, not 1M: the suite's 512-run worst case needs 2-3M since
 // Korthikanti's and Megatron 2021's runs state their attention (issue 22 item 24).
 inline constexpr long long kMaxFitWork = 3'000'000;
 inline constexpr std::size_t kMaxQuotedChars = 40;       // user text quoted in a message, then cut

@@ -117,6 +117,7 @@ struct Flat {
   std::vector<KernelParameter> parameters;
   std::vector<const Row*> rows;
   std::vector<std::size_t> variants;
+  std::vector<std::string> paths;  // each parameter's path, built once: the end-to-end fit looks them up per step
 };
 
 const Flat& flat() {
@@ -131,6 +132,7 @@ const Flat& flat() {
             KernelParameter{r.op, r.variants.empty() ? "" : r.variants[v], r.name, r.lo, r.hi, r.meaning});
       }
     }
+    for (const KernelParameter& p : out.parameters) out.paths.push_back(p.path());
     return out;
   }();
   return f;
@@ -157,8 +159,9 @@ double& KernelParameter::at(KernelModels& k) const {
 std::span<const KernelParameter> kernel_parameters() { return flat().parameters; }
 
 const KernelParameter* find_kernel_parameter(std::string_view path) {
-  for (const KernelParameter& p : kernel_parameters())
-    if (p.path() == path) return &p;
+  const Flat& f = flat();
+  for (std::size_t i = 0; i < f.paths.size(); ++i)
+    if (f.paths[i] == path) return &f.parameters[i];
   return nullptr;
 }
 
