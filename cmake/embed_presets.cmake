@@ -11,6 +11,8 @@ function(append_presets var dir)
   foreach(f IN LISTS files)
     get_filename_component(id "${f}" NAME_WE)
     file(READ "${f}" body)
+    # Without the indentation (JSON strings hold no raw newline): the page's engine carries every file.
+    string(REGEX REPLACE "\n *" "" body "${body}")
     string(APPEND text "    {\"${id}\", R\"scalescope_json(${body})scalescope_json\"},\n")
   endforeach()
   set(${var} "${text}" PARENT_SCOPE)

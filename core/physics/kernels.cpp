@@ -51,8 +51,8 @@ KernelTime flash_attention_time(const FlashAttentionModel& a, const FlashAttenti
   const double work = flash_attention_block_flops(s, a.window_blocks) * per_score + tiles * a.tile_overhead_flops;
   // The longest tile (the last causal one) bounds the kernel when there are fewer tiles than SMs.
   const double longest_blocks = whole_ceil(s.max_keys / kAttentionKeyBlock) + (windowed(s) ? a.window_blocks : 0.0);
-  const double longest = longest_blocks * 2.0 * kAttentionQueryTile * kAttentionKeyBlock * (s.qk_head_dim + s.v_head_dim) *
-                             per_score + a.tile_overhead_flops;
+  const double block_work = 2.0 * kAttentionQueryTile * kAttentionKeyBlock * (s.qk_head_dim + s.v_head_dim) * per_score;
+  const double longest = longest_blocks * block_work + a.tile_overhead_flops;
   const double units = std::max(1.0, parallel_tiles);
   const double rate = s.fp8 ? fp8_peak_flops_per_s * a.fp8_ceiling_frac : bf16_peak_flops_per_s * a.ceiling_frac;
   t.compute_s = std::max(work / units, longest) / (rate / units);
@@ -103,8 +103,10 @@ KernelTime moe_kernel_time(const GemmModel& g, const MoeKernelShape& s, const Ma
 double collective_kernel_s(const CollectiveModel& c, const CollectiveCost& book, double members) {
   if (book.time_s <= 0) return 0;
   const double span = members / (members + c.span_penalty);
-  return std::min(achieved_collective_s(book.bandwidth_s, book.latency_s, c.link_frac * span, c.latency_s),
-                  achieved_collective_s(book.bandwidth_s, book.latency_s, c.low_latency_link_frac * span, c.low_latency_s));
+  const double bandwidth_protocol = achieved_collective_s(book.bandwidth_s, book.latency_s, c.link_frac * span, c.latency_s);
+  const double low_latency_protocol =
+      achieved_collective_s(book.bandwidth_s, book.latency_s, c.low_latency_link_frac * span, c.low_latency_s);
+  return std::min(bandwidth_protocol, low_latency_protocol);
 }
 
 }  // namespace scalescope

@@ -20,65 +20,72 @@ constexpr std::array<const char*, 10> kNone{};
 // bounds), which runs fit it and at which level. Their priors, with sources, are data:
 // calibration_profiles/priors/literature.json.
 constexpr ProfileParameter kParameters[] = {
-    {"elementwise_traffic", &P::elementwise_traffic, kNone, 0.05, 5.0, kFamily, kTrain,
-     "HBM traffic of the norms, activations, residuals and loss relative to one unfused pass each (the framework's "
-     "fusion)"},
-    {"sustained_clock_frac", &P::sustained_clock_frac, kNone, 0.75, 1.0, kChip, kTrain,
-     "the matrix units' rate under a training step's sustained load relative to the kernel tables' (short runs at "
-     "boost clocks): between the chip's base and boost clocks", true},
-    {"op_overhead_s", &P::op_overhead_s, kNone, 1e-8, 1e-4, kFamily, kTrain,
-     "seconds of host launch and synchronisation gap per kernel of a training step, beyond the kernel's own floor"},
-    {"slow_link_frac", &P::slow_link_frac, kNone, 0.2, 1.0, kFamily, kTrain,
-     "fraction of the DCN / InfiniBand bandwidth that collectives achieve (no public table measures scale-out)"},
-    {"dcn_latency_s", &P::dcn_latency_s, kNone, 1e-6, 1e-2, kFamily, kTrain,
-     "seconds of latency per step of a layer's gradient ring all-reduce across slices (2 (S - 1) steps for S)"},
-    {"dcn_exposed_frac", &P::dcn_exposed_frac, kNone, 0.01, 1.0, kFamily, kTrain,
-     "fraction of the cross-slice gradient reduction left after the backward pass (scheduled once it ends)"},
-    {"overlap_frac", &P::overlap_frac, kNone, 0.01, 1.0, kFamily, kTrain,
-     "fraction of the computation that can hide FSDP gathers, gradient reductions and DCN all-reduces"},
-    {"tp_overlap_frac", &P::tp_overlap_frac, kNone, 0.01, 1.0, kFamily, kTrain,
-     "fraction of a layer's matmuls that can hide its tensor-parallel, expert all-to-all and pipeline transfers"},
-    {"step_overhead_s", &P::step_overhead_s, kNone, 1e-3, 30.0, kFamily, kTrain,
-     "seconds per step outside the layers (data loading, launch, logging, the optimizer's kernel launches)"},
-    {"routing_traffic", &P::routing_traffic, kNone, 0.1, 10.0, kFamily, kTrain,
-     "HBM traffic of the MoE permutations (gathers and scatters of the token copies) relative to one pass each"},
-    {"expert_overlap_frac", &P::expert_overlap_frac, kNone, 0.01, 1.0, kFamily, kTrain,
-     "fraction of an MoE layer's compute that hides its dispatch and combine when the framework overlaps them"},
-    {"decode_op_overhead_s", &P::decode_op_overhead_s, kNone, 1e-9, 1e-5, kFamily, kServe,
-     "seconds of host gap per op of a layer in a serving step, beyond the kernel's own floor (0 under CUDA graphs)"},
-    {"decode_step_overhead_s", &P::decode_step_overhead_s, kNone, 1e-6, 0.02, kFamily, kServe,
-     "seconds per decode step outside the layers (host dispatch, sampling, the scheduler)"},
+    // HBM traffic of the norms, activations, residuals and loss relative to one unfused pass each (the framework's
+    // fusion).
+    {"elementwise_traffic", &P::elementwise_traffic, kNone, 0.05, 5.0, kFamily, kTrain},
+    // The matrix units' rate under a training step's sustained load relative to the kernel tables' (short runs at
+    // boost clocks): between the chip's base and boost clocks.
+    {"sustained_clock_frac", &P::sustained_clock_frac, kNone, 0.75, 1.0, kChip, kTrain, true},
+    // Seconds of host launch and synchronisation gap per kernel of a training step, beyond the kernel's own floor.
+    {"op_overhead_s", &P::op_overhead_s, kNone, 1e-8, 1e-4, kFamily, kTrain},
+    // Fraction of the DCN / InfiniBand bandwidth that collectives achieve (no public table measures scale-out).
+    {"slow_link_frac", &P::slow_link_frac, kNone, 0.2, 1.0, kFamily, kTrain},
+    // Seconds of latency per step of a layer's gradient ring all-reduce across slices (2 (S - 1) steps for S).
+    {"dcn_latency_s", &P::dcn_latency_s, kNone, 1e-6, 1e-2, kFamily, kTrain},
+    // Fraction of the cross-slice gradient reduction left after the backward pass (scheduled once it ends).
+    {"dcn_exposed_frac", &P::dcn_exposed_frac, kNone, 0.01, 1.0, kFamily, kTrain},
+    // Fraction of the computation that can hide FSDP gathers, gradient reductions and DCN all-reduces.
+    {"overlap_frac", &P::overlap_frac, kNone, 0.01, 1.0, kFamily, kTrain},
+    // Fraction of a layer's matmuls that can hide its tensor-parallel, expert all-to-all and pipeline transfers.
+    {"tp_overlap_frac", &P::tp_overlap_frac, kNone, 0.01, 1.0, kFamily, kTrain},
+    // Seconds per step outside the layers (data loading, launch, logging, the optimizer's kernel launches).
+    {"step_overhead_s", &P::step_overhead_s, kNone, 1e-3, 30.0, kFamily, kTrain},
+    // HBM traffic of the MoE permutations (gathers and scatters of the token copies) relative to one pass each.
+    {"routing_traffic", &P::routing_traffic, kNone, 0.1, 10.0, kFamily, kTrain},
+    // Fraction of an MoE layer's compute that hides its dispatch and combine when the framework overlaps them.
+    {"expert_overlap_frac", &P::expert_overlap_frac, kNone, 0.01, 1.0, kFamily, kTrain},
+    // Seconds of host gap per op of a layer in a serving step, beyond the kernel's own floor (0 under CUDA graphs).
+    {"decode_op_overhead_s", &P::decode_op_overhead_s, kNone, 1e-9, 1e-5, kFamily, kServe},
+    // Seconds per decode step outside the layers (host dispatch, sampling, the scheduler).
+    {"decode_step_overhead_s", &P::decode_step_overhead_s, kNone, 1e-6, 0.02, kFamily, kServe},
     // Kernel constants that runs fit where no table measured the chip (TPUs): each sets every kernel constant of
     // its kind (the bf16 GEMMs' ceiling, every memory-bound kernel's HBM rate, every collective's link share).
-    {"gemm/bf16/ceiling_frac", nullptr, {"gemm/bf16/ceiling_frac"}, 0.2, 1.0, kChip, kTrain,
-     "kernels: fraction of the bf16 peak that large, well-tiled matmuls reach (clocks, power, kernel quality)"},
+    // Kernels: fraction of the bf16 peak that large, well-tiled matmuls reach (clocks, power, kernel quality).
+    {"gemm/bf16/ceiling_frac", nullptr, {"gemm/bf16/ceiling_frac"}, 0.2, 1.0, kChip, kTrain},
+    // Kernels: fraction of the fp8 / int8 / fp4 peak that low-precision matmuls reach.
     {"gemm/fp8/ceiling_frac", nullptr, {"gemm/fp8/ceiling_frac", "gemm/fp8_block/ceiling_frac", "gemm/fp4/ceiling_frac"},
-     0.2, 1.0, kFamily, kTrain, "kernels: fraction of the fp8 / int8 / fp4 peak that low-precision matmuls reach"},
+     0.2, 1.0, kFamily, kTrain},
+    // Kernels: FLOPs at which one matmul reaches half its ceiling.
     {"gemm/bf16/half_rate_flops", nullptr,
      {"gemm/bf16/half_rate_flops", "gemm/fp8/half_rate_flops", "gemm/fp8_block/half_rate_flops",
       "gemm/fp4/half_rate_flops", "moe/bf16/half_rate_flops", "moe/fp8/half_rate_flops",
       "moe/fp8_block/half_rate_flops", "moe/fp4/half_rate_flops"},
-     1e6, 1e12, kFamily, kTrain, "kernels: FLOPs at which one matmul reaches half its ceiling"},
+     1e6, 1e12, kFamily, kTrain},
+    // Kernels: fraction of the peak that the routed experts' grouped matmuls reach.
     {"moe/bf16/ceiling_frac", nullptr,
      {"moe/bf16/ceiling_frac", "moe/fp8/ceiling_frac", "moe/fp8_block/ceiling_frac", "moe/fp4/ceiling_frac"}, 0.2, 1.0,
-     kFamily, kTrain, "kernels: fraction of the peak that the routed experts' grouped matmuls reach"},
+     kFamily, kTrain},
+    // Kernels: fraction of the peak that the flash attention kernel's matmuls reach.
     {"prefill_attention/ceiling_frac", nullptr, {"prefill_attention/ceiling_frac", "prefill_attention/fp8_ceiling_frac"},
-     0.1, 1.0, kFamily, kTrain, "kernels: fraction of the peak that the flash attention kernel's matmuls reach"},
+     0.1, 1.0, kFamily, kTrain},
+    // Kernels: fraction of the HBM bandwidth that memory-bound ops achieve.
     {"memory/stream_hbm_frac", nullptr,
      {"memory/stream_hbm_frac", "gemm/bf16/hbm_frac", "gemm/fp8/hbm_frac", "gemm/fp8_block/hbm_frac",
       "gemm/fp4/hbm_frac", "moe/bf16/hbm_frac", "moe/fp8/hbm_frac", "moe/fp8_block/hbm_frac", "moe/fp4/hbm_frac"},
-     0.3, 1.0, kChip, kTrain, "kernels: fraction of the HBM bandwidth that memory-bound ops achieve"},
+     0.3, 1.0, kChip, kTrain},
+    // Kernels: fraction of the ICI / NVLink bandwidth that collectives achieve.
     {"collective/all_gather/link_frac", nullptr,
      {"collective/all_gather/link_frac", "collective/reduce_scatter/link_frac", "collective/all_reduce/link_frac",
       "collective/all_to_all/link_frac", "collective/custom_all_reduce/link_frac"},
-     0.2, 1.0, kFamily, kTrain, "kernels: fraction of the ICI / NVLink bandwidth that collectives achieve"},
+     0.2, 1.0, kFamily, kTrain},
+    // Kernels: seconds of software latency per collective (ICI DMA descriptors) beyond its hops.
     {"collective/all_gather/latency_s", nullptr,
      {"collective/all_gather/latency_s", "collective/reduce_scatter/latency_s", "collective/all_reduce/latency_s",
       "collective/all_to_all/latency_s", "collective/custom_all_reduce/latency_s"},
-     1e-7, 1e-3, kFamily, kTrain,
-     "kernels: seconds of software latency per collective (ICI DMA descriptors) beyond its hops"},
+     1e-7, 1e-3, kFamily, kTrain},
+    // Kernels: fraction of the HBM bandwidth decode attention reads KV caches at.
     {"decode_attention/hbm_frac", nullptr, {"decode_attention/hbm_frac", "decode_attention/fp8_kv_hbm_frac"}, 0.2, 1.0,
-     kChip, kServe, "kernels: fraction of the HBM bandwidth decode attention reads KV caches at"},
+     kChip, kServe},
 };
 
 void read_tiling(JsonReader& r, MatmulTiling& t, Diagnostics& d) {
@@ -301,10 +308,12 @@ Json calibration_profile_json(const CalibrationProfile& p) {
   Json params = Json::object();
   for (const auto& q : kParameters)
     if (!q.kernel()) params[q.key] = p.*q.field;
+  // A band is a handful of runs' errors: four significant digits say it (the profiles ship in the page's engine).
+  auto frac = [](double x) { return round_significant(x, 4); };
   Json bands = Json::object();
   for (const auto& b : p.bands)
-    bands[b.task] = {{"runs", b.runs}, {"median_frac", b.median_frac}, {"p90_frac", b.p90_frac},
-                     {"max_frac", b.max_frac}, {"signed_median_frac", b.signed_median_frac},
+    bands[b.task] = {{"runs", b.runs}, {"median_frac", frac(b.median_frac)}, {"p90_frac", frac(b.p90_frac)},
+                     {"max_frac", frac(b.max_frac)}, {"signed_median_frac", frac(b.signed_median_frac)},
                      {"method", band_method_name(b.method)}};
   return {{"schema", "scalescope.calibration/2"},
           {"id", p.id},

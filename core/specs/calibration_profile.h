@@ -115,7 +115,6 @@ struct ProfileParameter {
   double lo, hi;                  // physical range (validated, and the fit's bounds)
   ParameterLevel level;
   ParameterTask task;
-  const char* meaning;            // one line, with its unit
   // An end-to-end constant that corrects the kernel tables' conditions (their clocks), so fitted only where tables
   // set the kernels: elsewhere the runs fit the kernel constants themselves, which absorb it.
   bool needs_kernel_tables = false;

@@ -12,14 +12,14 @@ constexpr std::array<const char*, kGemmKinds> kGemmKindNames = {"bf16", "fp8", "
 constexpr std::array<const char*, kCollectiveKinds> kCollectiveNames = {"all_gather", "reduce_scatter", "all_reduce",
                                                                        "all_to_all", "custom_all_reduce"};
 
-// One constant of a model that may have variants (a GEMM kind, a collective): `field` picks it in variant `v`.
+// One constant of a model that may have variants (a GEMM kind, a collective): `field` picks it in variant `v`. Its
+// meaning is the comment above its row, and for users the schema's (schema/calibration-profile.schema.json).
 struct Row {
   const char* op;
   std::span<const char* const> variants;  // empty: one model
   const char* name;
   double& (*field)(KernelModels&, std::size_t v);
   double lo, hi;
-  const char* meaning;
 };
 
 constexpr std::array<const char*, 2> kAttentionNames = {"", "mla"};  // standard (MHA, GQA, MQA), latent
@@ -34,81 +34,100 @@ DecodeAttentionModel& decode(KernelModels& k, std::size_t v) { return v ? k.deco
 
 // Ranges: what a kernel on a real chip can take (the reader's and the fits' bounds).
 const Row kRows[] = {
+    // Fraction of the dtype's peak that large, well-tiled GEMMs reach.
     {"gemm", kGemms, "ceiling_frac", [](KernelModels& k, std::size_t v) -> double& { return k.gemm[v].ceiling_frac; },
-     0.05, 1.0, "fraction of the dtype's peak that large, well-tiled GEMMs reach"},
-    {"gemm", kGemms, "half_rate_flops", [](KernelModels& k, std::size_t v) -> double& { return k.gemm[v].half_rate_flops; },
-     1e3, 1e12, "FLOPs at which a GEMM reaches half its ceiling (fill, tail, epilogue)"},
+     0.05, 1.0},
+    // FLOPs at which a GEMM reaches half its ceiling (fill, tail, epilogue).
+    {"gemm", kGemms, "half_rate_flops",
+     [](KernelModels& k, std::size_t v) -> double& { return k.gemm[v].half_rate_flops; }, 1e3, 1e12},
+    // Fraction of the HBM bandwidth a GEMM streams its operands at (GEMV-like shapes).
     {"gemm", kGemms, "hbm_frac", [](KernelModels& k, std::size_t v) -> double& { return k.gemm[v].hbm_frac; },
-     0.05, 1.0, "fraction of the HBM bandwidth a GEMM streams its operands at (GEMV-like shapes)"},
+     0.05, 1.0},
+    // Seconds a GEMM takes at the least: launch, and any fixed-size kernel run with it.
     {"gemm", kGemms, "launch_s", [](KernelModels& k, std::size_t v) -> double& { return k.gemm[v].launch_s; },
-     1e-7, 1e-3, "seconds a GEMM takes at the least: launch, and any fixed-size kernel run with it"},
+     1e-7, 1e-3},
+    // Passes over the bf16 input a serving engine runs to quantise it for the GEMM (3 bytes an element).
     {"gemm", kGemms, "input_passes", [](KernelModels& k, std::size_t v) -> double& { return k.gemm[v].input_passes; },
-     1e-4, 20.0, "passes over the bf16 input a serving engine runs to quantise it for the GEMM (3 bytes an element)"},
+     1e-4, 20.0},
+    // Fraction of the dtype's peak that the MoE experts' grouped GEMMs reach.
     {"moe", kGemms, "ceiling_frac", [](KernelModels& k, std::size_t v) -> double& { return k.moe[v].ceiling_frac; },
-     0.05, 1.0, "fraction of the dtype's peak that the MoE experts' grouped GEMMs reach"},
-    {"moe", kGemms, "half_rate_flops", [](KernelModels& k, std::size_t v) -> double& { return k.moe[v].half_rate_flops; },
-     1e3, 1e12, "FLOPs at which one expert's GEMM reaches half the ceiling"},
+     0.05, 1.0},
+    // FLOPs at which one expert's GEMM reaches half the ceiling.
+    {"moe", kGemms, "half_rate_flops",
+     [](KernelModels& k, std::size_t v) -> double& { return k.moe[v].half_rate_flops; }, 1e3, 1e12},
+    // Fraction of the HBM bandwidth the MoE kernel loads expert weights and token copies at.
     {"moe", kGemms, "hbm_frac", [](KernelModels& k, std::size_t v) -> double& { return k.moe[v].hbm_frac; },
-     0.05, 1.0, "fraction of the HBM bandwidth the MoE kernel loads expert weights and token copies at"},
+     0.05, 1.0},
+    // Seconds an MoE layer's expert kernels take at the least (routing, permutations, launches).
     {"moe", kGemms, "launch_s", [](KernelModels& k, std::size_t v) -> double& { return k.moe[v].launch_s; },
-     1e-7, 1e-3, "seconds an MoE layer's expert kernels take at the least (routing, permutations, launches)"},
+     1e-7, 1e-3},
+    // Passes over the routed token copies the fused MoE kernel runs (permute, quantise, unpermute; 3 bytes).
     {"moe", kGemms, "input_passes", [](KernelModels& k, std::size_t v) -> double& { return k.moe[v].input_passes; },
-     1e-4, 50.0, "passes over the routed token copies the fused MoE kernel runs (permute, quantise, unpermute; 3 bytes)"},
-    {"prefill_attention", kAttention, "ceiling_frac", [](KernelModels& k, std::size_t v) -> double& { return prefill(k, v).ceiling_frac; },
-     0.05, 1.0, "fraction of the bf16 peak flash attention's matmuls reach"},
+     1e-4, 50.0},
+    // Fraction of the bf16 peak flash attention's matmuls reach.
+    {"prefill_attention", kAttention, "ceiling_frac",
+     [](KernelModels& k, std::size_t v) -> double& { return prefill(k, v).ceiling_frac; }, 0.05, 1.0},
+    // The softmax's work per score in head-dimension units (MMA-equivalent).
     {"prefill_attention", kAttention, "softmax_head_dim",
-     [](KernelModels& k, std::size_t v) -> double& { return prefill(k, v).softmax_head_dim; }, 1.0, 512.0,
-     "the softmax's work per score in head-dimension units (MMA-equivalent)"},
+     [](KernelModels& k, std::size_t v) -> double& { return prefill(k, v).softmax_head_dim; }, 1.0, 512.0},
+    // MMA-equivalent FLOPs per 128-query tile (load Q, write O and its statistics).
     {"prefill_attention", kAttention, "tile_overhead_flops",
-     [](KernelModels& k, std::size_t v) -> double& { return prefill(k, v).tile_overhead_flops; }, 1.0, 1e9,
-     "MMA-equivalent FLOPs per 128-query tile (load Q, write O and its statistics)"},
+     [](KernelModels& k, std::size_t v) -> double& { return prefill(k, v).tile_overhead_flops; }, 1.0, 1e9},
+    // Key blocks of 128 a query tile under a causal sliding window visits beyond its mean keys.
     {"prefill_attention", kOne, "window_blocks",
-     [](KernelModels& k, std::size_t) -> double& { return k.prefill.window_blocks; }, 0.1, 8.0,
-     "key blocks of 128 a query tile under a causal sliding window visits beyond its mean keys"},
+     [](KernelModels& k, std::size_t) -> double& { return k.prefill.window_blocks; }, 0.1, 8.0},
+    // Fraction of the HBM bandwidth of the fused QKV preprocessing (rotary, KV-cache write) of serving engines.
     {"prefill_attention", kAttention, "preprocess_hbm_frac",
-     [](KernelModels& k, std::size_t v) -> double& { return prefill(k, v).preprocess_hbm_frac; }, 0.01, 1.0,
-     "fraction of the HBM bandwidth of the fused QKV preprocessing (rotary, KV-cache write) of serving engines"},
-    {"prefill_attention", kAttention, "launch_s", [](KernelModels& k, std::size_t v) -> double& { return prefill(k, v).launch_s; },
-     1e-7, 1e-3, "seconds a prefill attention op takes at the least"},
+     [](KernelModels& k, std::size_t v) -> double& { return prefill(k, v).preprocess_hbm_frac; }, 0.01, 1.0},
+    // Seconds a prefill attention op takes at the least.
+    {"prefill_attention", kAttention, "launch_s",
+     [](KernelModels& k, std::size_t v) -> double& { return prefill(k, v).launch_s; }, 1e-7, 1e-3},
+    // Fraction of the fp8 peak an fp8 flash attention's matmuls reach.
     {"prefill_attention", kAttention, "fp8_ceiling_frac",
-     [](KernelModels& k, std::size_t v) -> double& { return prefill(k, v).fp8_ceiling_frac; }, 0.05, 1.0,
-     "fraction of the fp8 peak an fp8 flash attention's matmuls reach"},
+     [](KernelModels& k, std::size_t v) -> double& { return prefill(k, v).fp8_ceiling_frac; }, 0.05, 1.0},
+    // Passes over the queries, keys and values (3 bytes an element) that a prefill with an fp8 KV cache runs to
+    // quantise them.
     {"prefill_attention", kAttention, "fp8_kv_passes",
-     [](KernelModels& k, std::size_t v) -> double& { return prefill(k, v).fp8_kv_passes; }, 1e-4, 20.0,
-     "passes over the queries, keys and values (3 bytes an element) that a prefill with an fp8 KV cache runs to quantise them"},
+     [](KernelModels& k, std::size_t v) -> double& { return prefill(k, v).fp8_kv_passes; }, 1e-4, 20.0},
+    // The backward kernel's rate relative to the forward's.
     {"prefill_attention", kOne, "backward_frac",
-     [](KernelModels& k, std::size_t) -> double& { return k.prefill.backward_frac; }, 0.2, 1.0,
-     "the backward kernel's rate relative to the forward's"},
-    {"decode_attention", kAttention, "hbm_frac", [](KernelModels& k, std::size_t v) -> double& { return decode(k, v).hbm_frac; },
-     0.05, 1.0, "fraction of the HBM bandwidth decode attention reads a bf16 KV cache at"},
+     [](KernelModels& k, std::size_t) -> double& { return k.prefill.backward_frac; }, 0.2, 1.0},
+    // Fraction of the HBM bandwidth decode attention reads a bf16 KV cache at.
+    {"decode_attention", kAttention, "hbm_frac",
+     [](KernelModels& k, std::size_t v) -> double& { return decode(k, v).hbm_frac; }, 0.05, 1.0},
+    // Fraction of the HBM bandwidth decode attention reads an fp8 KV cache at (dequantised in the kernel).
     {"decode_attention", kAttention, "fp8_kv_hbm_frac",
-     [](KernelModels& k, std::size_t v) -> double& { return decode(k, v).fp8_kv_hbm_frac; }, 0.05, 1.0,
-     "fraction of the HBM bandwidth decode attention reads an fp8 KV cache at (dequantised in the kernel)"},
-    {"decode_attention", kAttention, "split_bytes", [](KernelModels& k, std::size_t v) -> double& { return decode(k, v).split_bytes; },
-     1.0, 1e8, "bytes-equivalent of fixed work per (sequence, KV head) (the ramp of short contexts)"},
-    {"decode_attention", kAttention, "sequence_s", [](KernelModels& k, std::size_t v) -> double& { return decode(k, v).sequence_s; },
-     1e-12, 1e-5, "seconds per sequence of a decode step's attention (scheduling, the split partials' reduction)"},
-    {"decode_attention", kAttention, "ceiling_frac", [](KernelModels& k, std::size_t v) -> double& { return decode(k, v).ceiling_frac; },
-     0.01, 1.0, "fraction of the bf16 peak decode attention computes its scores at"},
-    {"decode_attention", kAttention, "launch_s", [](KernelModels& k, std::size_t v) -> double& { return decode(k, v).launch_s; },
-     1e-7, 1e-3, "seconds a decode attention op takes at the least"},
+     [](KernelModels& k, std::size_t v) -> double& { return decode(k, v).fp8_kv_hbm_frac; }, 0.05, 1.0},
+    // Bytes-equivalent of fixed work per (sequence, KV head) (the ramp of short contexts).
+    {"decode_attention", kAttention, "split_bytes",
+     [](KernelModels& k, std::size_t v) -> double& { return decode(k, v).split_bytes; }, 1.0, 1e8},
+    // Seconds per sequence of a decode step's attention (scheduling, the split partials' reduction).
+    {"decode_attention", kAttention, "sequence_s",
+     [](KernelModels& k, std::size_t v) -> double& { return decode(k, v).sequence_s; }, 1e-12, 1e-5},
+    // Fraction of the bf16 peak decode attention computes its scores at.
+    {"decode_attention", kAttention, "ceiling_frac",
+     [](KernelModels& k, std::size_t v) -> double& { return decode(k, v).ceiling_frac; }, 0.01, 1.0},
+    // Seconds a decode attention op takes at the least.
+    {"decode_attention", kAttention, "launch_s",
+     [](KernelModels& k, std::size_t v) -> double& { return decode(k, v).launch_s; }, 1e-7, 1e-3},
+    // Fraction of the NVLink (ICI) bandwidth the collective achieves, in the book's cost (spec §2.5, §2.6).
     {"collective", kCollectives, "link_frac",
-     [](KernelModels& k, std::size_t v) -> double& { return k.collective[v].link_frac; }, 0.05, 1.0,
-     "fraction of the NVLink (ICI) bandwidth the collective achieves, in the book's cost (spec §2.5, §2.6)"},
+     [](KernelModels& k, std::size_t v) -> double& { return k.collective[v].link_frac; }, 0.05, 1.0},
+    // Seconds of software latency of the bandwidth protocol beyond the preset's hop or ring latency.
     {"collective", kCollectives, "latency_s",
-     [](KernelModels& k, std::size_t v) -> double& { return k.collective[v].latency_s; }, 1e-8, 1e-3,
-     "seconds of software latency of the bandwidth protocol beyond the preset's hop or ring latency"},
+     [](KernelModels& k, std::size_t v) -> double& { return k.collective[v].latency_s; }, 1e-8, 1e-3},
+    // Fraction of the links the low-latency protocol achieves.
     {"collective", kCollectives, "low_latency_link_frac",
-     [](KernelModels& k, std::size_t v) -> double& { return k.collective[v].low_latency_link_frac; }, 0.01, 1.0,
-     "fraction of the links the low-latency protocol achieves"},
+     [](KernelModels& k, std::size_t v) -> double& { return k.collective[v].low_latency_link_frac; }, 0.01, 1.0},
+    // Seconds of software latency of the low-latency protocol.
     {"collective", kCollectives, "low_latency_s",
-     [](KernelModels& k, std::size_t v) -> double& { return k.collective[v].low_latency_s; }, 1e-8, 1e-3,
-     "seconds of software latency of the low-latency protocol"},
+     [](KernelModels& k, std::size_t v) -> double& { return k.collective[v].low_latency_s; }, 1e-8, 1e-3},
+    // A group of N GPUs achieves N / (N + span_penalty) of the link share (fewer channels for small groups).
     {"collective", kCollectives, "span_penalty",
-     [](KernelModels& k, std::size_t v) -> double& { return k.collective[v].span_penalty; }, 1e-3, 10.0,
-     "a group of N GPUs achieves N / (N + span_penalty) of the link share (fewer channels for small groups)"},
+     [](KernelModels& k, std::size_t v) -> double& { return k.collective[v].span_penalty; }, 1e-3, 10.0},
+    // Fraction of the HBM bandwidth elementwise kernels stream at.
     {"memory", kOne, "stream_hbm_frac", [](KernelModels& k, std::size_t) -> double& { return k.stream_hbm_frac; },
-     0.05, 1.0, "fraction of the HBM bandwidth elementwise kernels stream at"},
+     0.05, 1.0},
 };
 
 // The flat list: one entry per constant and variant, each with a captureless accessor. A variant's accessor is
@@ -129,7 +148,7 @@ const Flat& flat() {
         out.rows.push_back(&r);
         out.variants.push_back(v);
         out.parameters.push_back(
-            KernelParameter{r.op, r.variants.empty() ? "" : r.variants[v], r.name, r.lo, r.hi, r.meaning});
+            KernelParameter{r.op, r.variants.empty() ? "" : r.variants[v], r.name, r.lo, r.hi});
       }
     }
     for (const KernelParameter& p : out.parameters) out.paths.push_back(p.path());

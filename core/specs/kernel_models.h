@@ -2,7 +2,7 @@
 // compact model of a kernel's time from its shape, whose few constants are fitted per chip to measured kernel
 // tables where they are public (ai-dynamo/aiconfigurator's, calibration/kernel_fit) and, for chips without them,
 // to end-to-end runs. The time formulas are in physics/kernels.h; this file is their data: the constants of one
-// chip, their meaning and ranges, and where they came from. Part of a calibration profile.
+// chip, their ranges, and where they came from. Part of a calibration profile.
 #pragma once
 #include <array>
 #include <span>
@@ -116,14 +116,13 @@ struct KernelModels {
   const DecodeAttentionModel& decode_for(bool latent) const { return latent && latent_fitted() ? decode_mla : decode; }
 };
 
-// One constant of the kernel models: its place in the profile's `kernels` object (op, variant or "", name), its
-// range (positive: the fits work in its logarithm) and meaning.
+// One constant of the kernel models: its place in the profile's `kernels` object (op, variant or "", name) and its
+// range (positive: the fits work in its logarithm). Its meaning: kernel_models.cpp's table, and the schema's.
 struct KernelParameter {
   const char* op;       // "gemm", "moe", "prefill_attention", "decode_attention", "collective", "memory"
   const char* variant;  // the GEMM kind or collective; for attention "" (standard) or "mla"; "" for one model
   const char* name;
   double lo, hi;
-  const char* meaning;  // one line, with its unit
 
   double& at(KernelModels& k) const;
   double value(const KernelModels& k) const { return at(const_cast<KernelModels&>(k)); }
