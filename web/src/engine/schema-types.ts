@@ -742,6 +742,10 @@ export type CalibrationProfile = {
      */
     elementwise_traffic: number;
     /**
+     * The matrix units' rate under a training step's sustained load relative to the kernel tables' (short runs at boost clocks): between the chip's base and boost clocks. [of the tables' rate]
+     */
+    sustained_clock_frac: number;
+    /**
      * Seconds of host launch and synchronisation gap per kernel of a training step, beyond the kernel's own floor. [s]
      */
     op_overhead_s: number;
