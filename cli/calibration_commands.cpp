@@ -2,11 +2,10 @@
 
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
 
 #include "api.h"
-#include "io/json_text.h"
+#include "json_file.h"
 #include "validation_report.h"
 
 namespace scalescope::cli {
@@ -21,18 +20,6 @@ constexpr const char* kUsage =
     "calibrate fits calibration profiles to the runs (docs/api.md 'calibrate') and prints them; --write puts each\n"
     "profile in DIR/<id>.json (keeping an existing file's notes). validate predicts every run at both fidelities\n"
     "with the embedded profiles and prints the errors; --markdown prints docs/validation.md's tables.\n";
-
-// The file's document within the engine's limits (io/json_text.h: size, NUL, depth); what breaks them is printed.
-bool read_json_file(const std::string& path, json& out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::stringstream text;
-  text << in.rdbuf();
-  Diagnostics d;
-  out = parse_document(text.str(), d);
-  for (const Diagnostic& x : d) std::cerr << path << (x.path.empty() ? "" : ": " + x.path) << ": " << x.code << ": " << x.message << "\n";
-  return d.empty();
-}
 
 json evaluate_query(json query) {
   return json::parse(evaluate_json(json{{"query", std::move(query)}}.dump()), nullptr, false);

@@ -3,12 +3,11 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "api.h"
-#include "io/json_text.h"
+#include "json_file.h"
 
 namespace scalescope::cli {
 
@@ -22,17 +21,6 @@ constexpr const char* kUsage =
     "GPU family's models from the chips' ('kernel_family'), and prints them with each op's error on held-out shapes.\n"
     "--markdown prints docs/validation.md's kernel tables; --write puts each chip's kernels and tiling in\n"
     "DIR/<chip>.json and the family's kernels in DIR/gpu.json (the calibration profiles; the rest of each file kept).\n";
-
-bool read_json_file(const std::string& path, json& out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::stringstream text;
-  text << in.rdbuf();
-  Diagnostics d;
-  out = parse_document(text.str(), d);
-  for (const Diagnostic& x : d) std::cerr << path << (x.path.empty() ? "" : ": " + x.path) << ": " << x.code << ": " << x.message << "\n";
-  return d.empty();
-}
 
 bool answered(const json& out, const std::string& what) {
   if (out.value("ok", false)) return true;

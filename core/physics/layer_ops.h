@@ -8,6 +8,7 @@
 #include <array>
 
 #include "io/dtype.h"
+#include "physics/kernels.h"
 #include "physics/transformer.h"
 #include "specs/model.h"
 
@@ -22,6 +23,22 @@ struct AttentionDims {
   double window;  // a sliding window's keys (0: none): a causal query tile then spans its window and its own rows
   bool causal;
 };
+
+// The flash-attention kernel's shape for an attention op (its dtype and fused preprocessing left to the caller).
+inline FlashAttentionShape flash_attention_shape(const AttentionDims& d) {
+  FlashAttentionShape a;
+  a.sequences = d.sequences;
+  a.heads = d.heads;
+  a.kv_heads = d.kv_heads;
+  a.query_len = d.query_len;
+  a.mean_keys = d.mean_keys;
+  a.max_keys = d.max_keys;
+  a.causal = d.causal;
+  a.window = d.window;
+  a.qk_head_dim = d.qk_dim;
+  a.v_head_dim = d.v_dim;
+  return a;
+}
 
 // Plain data without default member values, so that a LayerOps (room for every op of a layer) costs nothing to
 // create: the list writes each op whole as it adds it.

@@ -72,17 +72,7 @@ struct Engine {
           return decode_attention_time(k.decode_for(m.is_mla()), a, hw.peak(Dtype::bf16), hbm_bytes_per_s);
         }
         // Prefill: serving engines fuse the rotary embedding and the KV-cache write into the attention op.
-        FlashAttentionShape a;
-        a.sequences = d.sequences;
-        a.heads = d.heads;
-        a.kv_heads = d.kv_heads;
-        a.query_len = d.query_len;
-        a.mean_keys = d.mean_keys;
-        a.max_keys = d.max_keys;
-        a.causal = d.causal;
-        a.window = d.window;
-        a.qk_head_dim = d.qk_dim;
-        a.v_head_dim = d.v_dim;
+        FlashAttentionShape a = flash_attention_shape(d);
         a.fp8 = (bytes_per_element(in.activations) < 2.0 || bytes_per_element(in.kv) < 2.0) && hw.peak(Dtype::fp8) > 0;
         a.activation_bytes = 2.0;
         a.kv_bytes = bytes_per_element(in.kv);

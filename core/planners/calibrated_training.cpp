@@ -96,17 +96,7 @@ struct Calibrated {
       return {f.serial_s + std::max(f.compute_s, memory),
               f.serial_s + std::max(back * f.compute_s, backward_bytes_factor(OpKind::attention) * memory)};
     }
-    FlashAttentionShape a;
-    a.sequences = d.sequences;
-    a.heads = d.heads;
-    a.kv_heads = d.kv_heads;
-    a.query_len = d.query_len;
-    a.mean_keys = d.mean_keys;
-    a.max_keys = d.max_keys;
-    a.causal = d.causal;
-    a.window = d.window;
-    a.qk_head_dim = d.qk_dim;
-    a.v_head_dim = d.v_dim;
+    const FlashAttentionShape a = flash_attention_shape(d);
     const KernelTime f = flash_attention_time(k.prefill, a, p.tiling.parallel_tiles, clock * hw.peak(Dtype::bf16),
                                               clock * hw.peak(Dtype::fp8), hbm_bytes_per_s);
     // FlashAttention-2 §3.1: the backward recomputes the scores and runs four matmuls (2.5x the forward's work).
