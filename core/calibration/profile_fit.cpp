@@ -223,13 +223,16 @@ ProfileFit fit_profiles(const std::vector<PublishedRun>& runs, const std::vector
     for (const CalibrationProfile& t : templates)
       if (t.kind == kind && !t.is_family()) kp.profiles.push_back(t);
     // With the literature priors every parameter starts at its prior, fitted or not (a task without runs keeps
-    // it): the profiles are then a function of the priors file and the fit runs alone, never of the embedded
-    // profiles they replace (a refit of the shipped profiles is a fixed point). The templates give identity and tiling.
+    // it): the profiles are then a function of the priors file, the kernel tables' fits and the fit runs alone,
+    // never of the embedded profiles they replace (a refit of the shipped profiles is a fixed point). The templates
+    // give identity, tiling and the kernel constants the tables fitted. An end-to-end constant the runs may not fit
+    // here (the sustained clock without kernel tables) is its prior too, not the last profile's value.
     const auto table = profile_parameters();
     if (literature)
       for (CalibrationProfile& p : kp.profiles)
         for (std::size_t qi = 0; qi < table.size(); ++qi)
-          if (table[qi].fitted_on_runs(p)) table[qi].set(p, literature_priors().of(qi, kind).value);
+          if (table[qi].fitted_on_runs(p) || !table[qi].kernel())
+            table[qi].set(p, literature_priors().of(qi, kind).value);
     kp.run_profile.resize(runs.size());
     for (std::size_t i = 0; i < runs.size(); ++i) kp.run_profile[i] = kp.chip_index(runs[i].hardware_id);
     fit_task(runs, kp, kind, ParameterTask::training, literature, max_iterations, budget, out);
