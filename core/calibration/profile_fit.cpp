@@ -231,8 +231,7 @@ ProfileFit fit_profiles(const std::vector<PublishedRun>& runs, const std::vector
     if (literature)
       for (CalibrationProfile& p : kp.profiles)
         for (std::size_t qi = 0; qi < table.size(); ++qi)
-          if (table[qi].fitted_on_runs(p) || !table[qi].kernel())
-            table[qi].set(p, literature_priors().of(qi, kind).value);
+          if (table[qi].set_by_refit(p)) table[qi].set(p, literature_priors().of(qi, kind).value);
     kp.run_profile.resize(runs.size());
     for (std::size_t i = 0; i < runs.size(); ++i) kp.run_profile[i] = kp.chip_index(runs[i].hardware_id);
     fit_task(runs, kp, kind, ParameterTask::training, literature, max_iterations, budget, out);

@@ -128,6 +128,9 @@ struct ProfileParameter {
     const bool tables = p.kernels.source.from_tables();
     return kernel() ? !tables : !needs_kernel_tables || tables;
   }
+  // Whether a refit with the literature priors sets it in `p` (to its prior, then fitted where the runs may fit it):
+  // every end-to-end constant, and the kernel constants the runs fit. The others are the kernel tables' fits.
+  bool set_by_refit(const CalibrationProfile& p) const { return !kernel() || fitted_on_runs(p); }
 };
 
 std::span<const ProfileParameter> profile_parameters();
