@@ -440,9 +440,9 @@ void price_calibrated_step(const TrainingInput& in, const CalibrationProfile& pr
     mtp_work.elementwise = mtp * (layer.elementwise + logits.elementwise);
     mtp_work.ops = mtp * (layer.ops + logits.ops);
   }
-  auto stage_sum = [&](double WorkTime::*f) {
+  auto layers_sum = [&](const LayerCounts& layers, double WorkTime::*f) {
     double t = 0;
-    for (int i = 0; i < kinds; ++i) t += here.n[present[i]] * kind[present[i]].*f;
+    for (int i = 0; i < kinds; ++i) t += layers.n[present[i]] * kind[present[i]].*f;
     return t;
   };
   // The heaviest MoE and dense kinds on the stage: what the per-layer collectives hide behind.
@@ -524,20 +524,39 @@ void price_calibrated_step(const TrainingInput& in, const CalibrationProfile& pr
                                   : in.moe.overlap ? std::min(exposed_s(ep_layer, moe.total(), prof.expert_overlap_frac),
                                                               exposed_s(ep_layer, moe.matmul, prof.tp_overlap_frac))
                                                    : exposed_s(ep_layer, moe.matmul, prof.tp_overlap_frac);
-  const double exposed_in_layers = here.dense() * tp_exposed_dense + moe_layers * (tp_exposed_moe + ep_exposed_layer) +
-                                   layer_count * (cp_exposed_layer + fsdp_exposed_layer);
-  const double overhead_per_mb = prof.op_overhead_s * (stage_sum(&WorkTime::ops) + head.ops + mtp_work.ops);
+  auto exposed_in = [&](const LayerCounts& layers) {
+    return layers.dense() * tp_exposed_dense + layers.moe() * (tp_exposed_moe + ep_exposed_layer) +
+           layers.total() * (cp_exposed_layer + fsdp_exposed_layer);
+  };
+  auto stage_s = [&](const LayerCounts& layers) {
+    double t = exposed_in(layers);
+    for (int i = 0; i < kinds; ++i) t += layers.n[present[i]] * kind_s[present[i]];
+    return t;
+  };
+  // The output layer and the trained MTP modules run on the last stage, which holds the last chunk of each round
+  // (the split's short remainder when the stages do not divide the layers; Megatron-Core's default split, and
+  // DeepSeek-V3 §3.2.3 keeps the head and MTP on one rank): the microbatch paces on the slower of the busiest
+  // stage and the last one with them, and counts the head only where it paces.
+  const LayerCounts last = stages > 1 ? stage_layers(m.pattern, stages, chunks_per_stage(pl), stages - 1.0) : here;
+  const double head_s = head.total() + mtp_work.total() + prof.op_overhead_s * (head.ops + mtp_work.ops);
+  const double with_head = stages <= 1 || stage_s(last) + head_s >= stage_s(here) ? 1.0 : 0.0;
+  const LayerCounts& pace = with_head > 0 ? last : here;
+  auto stage_sum = [&](double WorkTime::*f) { return layers_sum(pace, f); };
+  const double exposed_in_layers = exposed_in(pace);
+  const double overhead_per_mb =
+      prof.op_overhead_s * (stage_sum(&WorkTime::ops) + with_head * (head.ops + mtp_work.ops));
   const double work_per_mb = stage_sum(&WorkTime::forward) + stage_sum(&WorkTime::backward) +
-                             stage_sum(&WorkTime::recompute) + head.total() + mtp_work.total();
+                             stage_sum(&WorkTime::recompute) + with_head * (head.total() + mtp_work.total());
   const double stage_mb_s = work_per_mb + overhead_per_mb + exposed_in_layers;
 
   // Pipeline: m microbatches plus the schedule's bubble at the pace of the busiest stage (pipeline.h); each
   // stage boundary sends activations forward and gradients backward, every model chunk.
   double bubble = 0, pp_send = 0;
   if (stages > 1) {
-    const double forward = stage_sum(&WorkTime::forward) + head.forward + mtp_work.forward;
+    const double forward = stage_sum(&WorkTime::forward) + with_head * (head.forward + mtp_work.forward);
     const double share = work_per_mb > 0 ? forward / work_per_mb : 0.5;
-    const double weight_share = work_per_mb > 0 ? (stage_sum(&WorkTime::weight_grad) + head.weight_grad + mtp_work.weight_grad) / work_per_mb : 0.0;
+    const double weight_grad = stage_sum(&WorkTime::weight_grad) + with_head * (head.weight_grad + mtp_work.weight_grad);
+    const double weight_share = work_per_mb > 0 ? weight_grad / work_per_mb : 0.0;
     bubble = bubble_s(pl, share * stage_mb_s, (1.0 - share) * stage_mb_s, weight_share * stage_mb_s);
     const double v = chunks_per_stage(pl);
     const double bytes = p_bytes * shape.tokens * m.d_model / (pl.sequence_parallel ? s.tensor : 1.0);
@@ -598,25 +617,25 @@ void price_calibrated_step(const TrainingInput& in, const CalibrationProfile& pr
                  parts.optimizer_s + parts.step_overhead_s;
   parts.bubble_s = bubble;
   const double per_mb = mb;
-  auto layer_sum = [&](double WorkTime::*f) { return per_mb * (stage_sum(f) + mtp_work.*f); };
-  parts.matmul_s = layer_sum(&WorkTime::matmul) + per_mb * head.matmul;
+  auto layer_sum = [&](double WorkTime::*f) { return per_mb * (stage_sum(f) + with_head * mtp_work.*f); };
+  parts.matmul_s = layer_sum(&WorkTime::matmul) + per_mb * with_head * head.matmul;
   parts.attention_s = layer_sum(&WorkTime::attention);
-  parts.elementwise_s = layer_sum(&WorkTime::elementwise) + per_mb * head.elementwise;
+  parts.elementwise_s = layer_sum(&WorkTime::elementwise) + per_mb * with_head * head.elementwise;
   parts.low_precision_cast_s = layer_sum(&WorkTime::cast);
   parts.recompute_s = layer_sum(&WorkTime::recompute);
   parts.expert_matmul_s = layer_sum(&WorkTime::expert_matmul);
   parts.op_overhead_s = mb * overhead_per_mb;
-  parts.head_s = per_mb * head.total();
+  parts.head_s = per_mb * with_head * head.total();
   auto set_comms = [&](CommPart part, double full, double exposed) {
     parts.comms_s[int(part)] = full;
     parts.exposed_comms_s[int(part)] = exposed;
   };
-  set_comms(CommPart::tensor, mb * (here.dense() * tp_dense_layer + moe_layers * tp_moe_layer),
-            mb * (here.dense() * tp_exposed_dense + moe_layers * tp_exposed_moe));
-  set_comms(CommPart::expert, mb * moe_layers * ep_layer, mb * moe_layers * ep_exposed_layer);
-  set_comms(CommPart::context, mb * layer_count * cp_layer, mb * layer_count * cp_exposed_layer);
-  set_comms(CommPart::fsdp, zero3 ? mb * layer_count * fsdp_layer : zero12,
-            zero3 ? mb * layer_count * fsdp_exposed_layer : zero12_exposed);
+  set_comms(CommPart::tensor, mb * (pace.dense() * tp_dense_layer + pace.moe() * tp_moe_layer),
+            mb * (pace.dense() * tp_exposed_dense + pace.moe() * tp_exposed_moe));
+  set_comms(CommPart::expert, mb * pace.moe() * ep_layer, mb * pace.moe() * ep_exposed_layer);
+  set_comms(CommPart::context, mb * pace.total() * cp_layer, mb * pace.total() * cp_exposed_layer);
+  set_comms(CommPart::fsdp, zero3 ? mb * pace.total() * fsdp_layer : zero12,
+            zero3 ? mb * pace.total() * fsdp_exposed_layer : zero12_exposed);
   set_comms(CommPart::pipeline, pp_send, pp_exposed);
   set_comms(CommPart::data, dp, dp_exposed);
   set_comms(CommPart::dcn, dcn, dcn_exposed);

@@ -98,12 +98,18 @@ LayerCounts busiest_stage(const LayerPattern& pattern, double stages, double chu
       best_weight = stage_weight[static_cast<std::size_t>(s)];
       best_stage = s;
     }
-  LayerCounts best;
-  for (double j = best_stage; j < stages * chunks; j += stages) {
-    const LayerCounts c = pattern.range(j * chunk, std::min((j + 1.0) * chunk, layers));
-    for (int k = 0; k < kLayerKinds; ++k) best.n[k] += c.n[k];
+  return stage_layers(pattern, stages, chunks, best_stage);
+}
+
+LayerCounts stage_layers(const LayerPattern& pattern, double stages, double chunks, double stage) {
+  const double layers = pattern.layers;
+  const double chunk = std::ceil(layers / (stages * chunks));
+  LayerCounts out;
+  for (double j = stage; j < stages * chunks; j += stages) {
+    const LayerCounts c = pattern.range(std::min(j * chunk, layers), std::min((j + 1.0) * chunk, layers));
+    for (int k = 0; k < kLayerKinds; ++k) out.n[k] += c.n[k];
   }
-  return best;
+  return out;
 }
 
 namespace {

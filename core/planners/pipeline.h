@@ -17,6 +17,8 @@ double chunks_per_stage(const TrainingPlan& plan);
 constexpr double kMaxStagesScanned = 512;
 LayerCounts busiest_stage(const LayerPattern& pattern, double stages, double chunks,
                           const std::array<double, kLayerKinds>& weight);
+// The layers of stage `stage` (0 to S - 1) under the same split: its chunks j = stage, stage + S, ...
+LayerCounts stage_layers(const LayerPattern& pattern, double stages, double chunks, double stage);
 
 // The bubble as a fraction of the step for m microbatches on S stages (book fidelity: every microbatch's forward,
 // input-gradient and weight-gradient passes F = W = B/2, as 6ND splits them): GPipe and 1F1B (S - 1)(F + B), the

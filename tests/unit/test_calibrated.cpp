@@ -241,6 +241,32 @@ TEST_CASE("pipelines: the bubble is (S-1)/v microbatch times of the slowest stag
   CHECK(one.parts.bubble_s > 0);
 }
 
+TEST_CASE("the head runs on the last stage: where the split leaves that stage short, the busiest one paces without it",
+          "[calibrated][issue34]") {
+  // GPT-3's 96 layers on 9 stages: chunks of 11, so stage 9 holds the last 8 layers and the output layer (0.34 of a
+  // layer's FLOPs); the 11-layer stages pace the pipeline. DeepSeek-V3's 61 layers on 16 stages are the same case
+  // (published-runs D1: 4 layers a stage, 1 and the head and MTP on the last).
+  const ModelConfig gpt = test::model("gpt-3-175b");
+  const Hardware a100 = test::hardware("a100-80gb");
+  const CalibrationProfile& p = *calibration_profile_for(a100);
+  auto step = [&](double stages) {
+    const Mesh gpus = test::mesh_of(a100, Json{{"shape", {8, stages, 8}}});
+    TrainingInput in = llama_on(gpt, a100, gpus, 1572864, 2048);
+    in.plan.data = make_axis_group(gpus, {0});
+    in.plan.pipeline = make_axis_group(gpus, {1});
+    in.plan.tensor = make_axis_group(gpus, {2});
+    in.plan.microbatches = 96;
+    in.remat = Remat::block;
+    return evaluate_calibrated_training_step(in, p);
+  };
+  const CalibratedTrainingStep even = step(8), short_last = step(9);
+  CHECK(even.parts.head_s > 0);  // 12 layers on every stage: the last one, with the head, paces
+  CHECK(short_last.parts.head_s == 0);
+  CHECK(short_last.step.stage_kinds.total() == 11);
+  // The pacing stage's layers: 11 against the even split's 12, at the same microbatch shape.
+  CHECK(short_last.parts.attention_s / even.parts.attention_s == Approx(11.0 / 12.0).epsilon(1e-9));
+}
+
 // LLaMA-3 70B served at TP 8 on one H100 node (the calibrated serving tests' replica).
 struct TpEightH100 {
   const ModelConfig llama = test::model("llama-3-70b");

@@ -270,7 +270,7 @@ TEST_CASE("a tie says what differs, in the words of the search's own choices", "
   CHECK(plan_differences(p.mesh, a, b).empty());
 }
 
-TEST_CASE("the default interleaving options trade a few percent of step for a smaller space, as docs/api.md says",
+TEST_CASE("the default interleaving options trade a percent or two of step for a smaller space, as docs/api.md says",
           "[plan_search][issue22]") {
   // Issue 22, item 28: [2, 4] missed faster interleaved plans. The default stays (the explorer's 4096-GPU search has
   // a 1 s budget); docs/api.md `virtual_stages` states the trade-off, held here. (Issue 34: with the memory fixes,
@@ -286,9 +286,9 @@ TEST_CASE("the default interleaving options trade a few percent of step for a sm
   const Json narrow = search(nullptr), wide = search({2, 3, 4, 6, 8, 12}), widest = search(Json(std::vector<int>{
       2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24}));
   const double step = narrow["plans"][0]["step_s"].get<double>();
-  CHECK(step == Approx(19.99).epsilon(0.005));  // the steps and spaces docs/api.md quotes
+  CHECK(step == Approx(18.88).epsilon(0.005));  // the steps and spaces docs/api.md quotes
   CHECK(wide["plans"][0]["step_s"].get<double>() / step - 1 == Approx(-0.013).margin(0.002));
-  CHECK(widest["plans"][0]["step_s"].get<double>() / step - 1 == Approx(-0.035).margin(0.002));
+  CHECK(widest["plans"][0]["step_s"].get<double>() / step - 1 == Approx(-0.016).margin(0.002));
   CHECK(wide["space"].get<double>() / narrow["space"].get<double>() > 2.0);
   CHECK(widest["space"].get<double>() / narrow["space"].get<double>() > 6.0);
   // The wider lists win by interleaving more chunks than the default allows.

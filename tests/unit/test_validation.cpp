@@ -105,8 +105,7 @@ TEST_CASE("calibrated out-of-sample error stays below its bars", "[validation]")
 
 TEST_CASE("MoE training: held-out runs within the issue's bars, and each MoE family held out whole", "[validation]") {
   // Issue 17: on runs the fit never saw, MoE training at most 15% median and no run off by more than 2x (a step
-  // time error in [-0.5, +1]). Reached: 9.9% over 19 runs, the worst DeepSeek-V3's +86% (its DeepGEMM kernels and
-  // FP8 activation caching are faster and leaner than the tables and the engine describe, docs/validation.md).
+  // time error in [-0.5, +1]). Reached: 6.6% over 19 runs, the worst +36% (Z8, Megatron-Bridge's MoE tables).
   const auto moe = held_in_scope("", "training", "moe");
   REQUIRE(moe.size() >= 12);
   CHECK(median_abs(moe) <= 0.15);
@@ -168,8 +167,9 @@ TEST_CASE("leave one family out: the transfer figure, every family counted once,
   // Issue 34 item 4: the gated transfer figure is the median of the families' own medians, each family held out
   // whole (refitted without it, then predicted), so that a few large families that look alike cannot carry it;
   // beside it the worst family and the runs off by more than 2x. The issue's goals: at most 10% for training and
-  // 15% for serving, no family over 25%, no run off by 2x. Today (docs/validation.md "Transfer"): training 8.9%
-  // (met), serving 35.4%, the worst family DeepSeek-V3's 84.7%, five serving runs off by 2x. The bars hold what is
+  // 15% for serving, no family over 25%, no run off by 2x. Today (docs/validation.md "Transfer"): training 8.8%
+  // (met), serving 34.6%, the worst families Megatron-Bridge's MoE tables (25.1%) and JetStream (49.9%), five
+  // serving runs off by 2x. The bars hold what is
   // reached (a rise fails the build); the goals the model misses are listed in docs/validation.md with why.
   const json& rows = validation()["result"]["transfer"];
   const json* training = nullptr;
@@ -184,7 +184,7 @@ TEST_CASE("leave one family out: the transfer figure, every family counted once,
   CHECK((*serving)["families"].get<double>() >= 4);
   CHECK((*training)["median_of_family_medians_frac"].get<double>() <= 0.10);  // the issue's goal, met
   CHECK((*serving)["median_of_family_medians_frac"].get<double>() <= 0.40);
-  CHECK((*training)["worst_family_median_frac"].get<double>() <= 0.95);
+  CHECK((*training)["worst_family_median_frac"].get<double>() <= 0.30);
   CHECK((*serving)["worst_family_median_frac"].get<double>() <= 0.55);
   CHECK((*training)["runs_off_by_2x"].get<double>() == 0);
   CHECK((*serving)["runs_off_by_2x"].get<double>() <= 6);
@@ -293,26 +293,19 @@ TEST_CASE("every exclusion cites a rule written in docs/validation.md, and no ex
   CHECK(excluded >= 1);
 }
 
-TEST_CASE("the calibrated model beats the book on every held-out family in scope but one", "[validation]") {
-  // The exception, DeepSeek-V3's report on 2,048 H800s: the book's ideal is 21% fast, the calibrated step 86% slow
-  // (its DeepGEMM FP8 kernels run faster than the tables' blockwise GEMMs, and its memory savings are not modelled:
-  // docs/validation.md). Every other family is closer calibrated than ideal.
+TEST_CASE("the calibrated model beats the book on every held-out family in scope", "[validation]") {
+  // DeepSeek-V3's report on 2,048 H800s was the exception (calibrated 83% slow, the book's ideal 21% fast) while the
+  // head was priced on its busiest stage rather than on the last one, which its 61 layers over 16 stages leave short.
   std::map<std::string, std::vector<double>> book, calibrated;
   for (const auto& r : validation()["result"]["runs"]) {
     if (r["split"] != "held" || r["excluded"] != "") continue;
     book[r["family"]].push_back(r["book_error_frac"].get<double>());
     calibrated[r["family"]].push_back(r["calibrated_error_frac"].get<double>());
   }
-  int worse = 0;
   for (const auto& [family, errors] : calibrated) {
     INFO(family);
-    if (family == "DeepSeek-V3 technical report (H800)") {
-      ++worse;
-      continue;
-    }
     CHECK(median_abs(errors) < median_abs(book[family]));
   }
-  CHECK(worse == 1);
 }
 
 TEST_CASE("the shipped profiles were fitted only on runs marked fit, never on held or excluded ones", "[validation]") {
