@@ -56,6 +56,25 @@ TrainingInput llama_on(const ModelConfig& m, const Hardware& hw, const Mesh& mes
   return in;
 }
 
+// GPT-3 175B on A100s: data 8 x `stages` pipeline stages x TP 8, 96 microbatches, block remat; interleaved over
+// `virtual_stages` chunks when given.
+CalibratedTrainingStep gpt3_pipelined(double stages, double virtual_stages = 0) {
+  const ModelConfig gpt = test::model("gpt-3-175b");
+  const Hardware a100 = test::hardware("a100-80gb");
+  const Mesh gpus = test::mesh_of(a100, Json{{"shape", {8, stages, 8}}});
+  TrainingInput in = llama_on(gpt, a100, gpus, 1572864, 2048);
+  in.plan.data = make_axis_group(gpus, {0});
+  in.plan.pipeline = make_axis_group(gpus, {1});
+  in.plan.tensor = make_axis_group(gpus, {2});
+  in.plan.microbatches = 96;
+  in.remat = Remat::block;
+  if (virtual_stages > 0) {
+    in.plan.schedule = PipelineSchedule::interleaved;
+    in.plan.virtual_stages = virtual_stages;
+  }
+  return evaluate_calibrated_training_step(in, *calibration_profile_for(a100));
+}
+
 }  // namespace
 
 TEST_CASE("a layer's ops add up to the book's FLOPs, for dense, GQA and MoE models, over TP", "[calibrated]") {
@@ -222,20 +241,7 @@ TEST_CASE("overlap hides FSDP gathers behind compute; without it they are expose
 TEST_CASE("pipelines: the bubble is (S-1)/v microbatch times of the slowest stage, which holds the logits",
           "[calibrated]") {
   // Narayanan et al. 2021: the interleaved schedule divides the bubble by the virtual stages.
-  const ModelConfig gpt = test::model("gpt-3-175b");
-  const Hardware a100 = test::hardware("a100-80gb");
-  const Mesh gpus = test::mesh_of(a100, Json{{"shape", {8, 8, 8}}});
-  TrainingInput in = llama_on(gpt, a100, gpus, 1572864, 2048);
-  in.plan.data = make_axis_group(gpus, {0});
-  in.plan.pipeline = make_axis_group(gpus, {1});
-  in.plan.tensor = make_axis_group(gpus, {2});
-  in.plan.microbatches = 96;
-  in.remat = Remat::block;
-  const CalibrationProfile& p = *calibration_profile_for(a100);
-  const CalibratedTrainingStep one = evaluate_calibrated_training_step(in, p);
-  in.plan.schedule = PipelineSchedule::interleaved;
-  in.plan.virtual_stages = 4;
-  const CalibratedTrainingStep four = evaluate_calibrated_training_step(in, p);
+  const CalibratedTrainingStep one = gpt3_pipelined(8), four = gpt3_pipelined(8, 4);
   CHECK(four.parts.bubble_s == Approx(one.parts.bubble_s / 4.0).epsilon(1e-9));
   CHECK(one.parts.head_s > 0);
   CHECK(one.parts.bubble_s > 0);
@@ -246,20 +252,7 @@ TEST_CASE("the head runs on the last stage: where the split leaves that stage sh
   // GPT-3's 96 layers on 9 stages: chunks of 11, so stage 9 holds the last 8 layers and the output layer (0.34 of a
   // layer's FLOPs); the 11-layer stages pace the pipeline. DeepSeek-V3's 61 layers on 16 stages are the same case
   // (published-runs D1: 4 layers a stage, 1 and the head and MTP on the last).
-  const ModelConfig gpt = test::model("gpt-3-175b");
-  const Hardware a100 = test::hardware("a100-80gb");
-  const CalibrationProfile& p = *calibration_profile_for(a100);
-  auto step = [&](double stages) {
-    const Mesh gpus = test::mesh_of(a100, Json{{"shape", {8, stages, 8}}});
-    TrainingInput in = llama_on(gpt, a100, gpus, 1572864, 2048);
-    in.plan.data = make_axis_group(gpus, {0});
-    in.plan.pipeline = make_axis_group(gpus, {1});
-    in.plan.tensor = make_axis_group(gpus, {2});
-    in.plan.microbatches = 96;
-    in.remat = Remat::block;
-    return evaluate_calibrated_training_step(in, p);
-  };
-  const CalibratedTrainingStep even = step(8), short_last = step(9);
+  const CalibratedTrainingStep even = gpt3_pipelined(8), short_last = gpt3_pipelined(9);
   CHECK(even.parts.head_s > 0);  // 12 layers on every stage: the last one, with the head, paces
   CHECK(short_last.parts.head_s == 0);
   CHECK(short_last.step.stage_kinds.total() == 11);
