@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what Scalescope needs on a fresh Debian 12 machine, idempotently: only what is missing.
-# Debian packages (see ../shared/TOOLCHAIN.md), then the web's npm packages from web/package-lock.json (npm ci).
+# Debian packages, then the web's npm packages from web/package-lock.json (npm ci).
 # Nothing else is downloaded: no emsdk, no browser builds (the browser tests drive Debian's chromium).
 set -euo pipefail
 cd "$(dirname "$0")/.."

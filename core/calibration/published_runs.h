@@ -1,5 +1,5 @@
 // Published, measured runs as the calibration and validation queries use them (tests/validation/published-runs.json;
-// conventions in ../shared/calibration/README.md): each run's scenario is read once into the planners' inputs, then
+// conventions in that file's `about`): each run's scenario is read once into the planners' inputs, then
 // predicted at either fidelity as often as a fit needs.
 #pragma once
 #include <array>

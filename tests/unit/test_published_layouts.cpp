@@ -1,4 +1,4 @@
-// The layouts of published MaxText and Megatron-style runs (../shared/calibration/published-runs.json), written as
+// The layouts of published MaxText and Megatron-style runs (tests/validation/published-runs.json), written as
 // the sources state them, without the stand-ins the file's `approx` fields list: each evaluates (issue 9). The
 // measured values and the calibration itself are the validation suite's; this checks that the plans are
 // expressible and laid out as stated.
