@@ -8,6 +8,7 @@
 
 #include "io/json_text.h"
 #include "io/text.h"
+#include "specs/layer_pattern.h"
 #include "specs/presets.h"
 
 namespace scalescope {
@@ -15,6 +16,9 @@ namespace scalescope {
 namespace {
 
 constexpr std::int64_t kMaxDim = 1'000'000'000;  // as in model.cpp: any real model dimension is far below this
+// The most Transformer blocks a config.json may have: a patterned model's limit (layer_pattern.h), far above any
+// published model (DeepSeek-V3: 61, Llama 3.1 405B: 126).
+constexpr std::int64_t kMaxConfigLayers = static_cast<std::int64_t>(kMaxPatternLayers);
 constexpr std::size_t kMaxUnknownReported = 20;  // a config full of unknown keys gets 20 diagnostics and a count
 
 // How a family lays out its experts (the keys differ per family; the book's E, k, shared experts, expert F).
@@ -116,7 +120,8 @@ class ConfigReader {
   }
 
   // A whole number >= min; `meaning` says what it is, for the message when a required key is missing.
-  std::optional<std::int64_t> count(const std::string& key, const char* meaning, bool required, std::int64_t min = 1) {
+  std::optional<std::int64_t> count(const std::string& key, const char* meaning, bool required, std::int64_t min = 1,
+                                    std::int64_t max = kMaxDim) {
     const Json* v = get(key);
     if (!v) {
       if (required)
@@ -124,7 +129,7 @@ class ConfigReader {
                        "a " + family_ + " config.json needs '" + key + "' (" + meaning + ")");
       return std::nullopt;
     }
-    return read_integer_value(*v, path_of(key), min, kMaxDim, d_);
+    return read_integer_value(*v, path_of(key), min, max, d_);
   }
 
   std::optional<bool> flag(const std::string& key) {
@@ -429,7 +434,9 @@ Json hf_config_to_model(const Json& config, const std::string& path, Diagnostics
   r.silent(family->silent);
   Json m = Json::object();
   Json not_modelled = Json::array();
-  const auto layers = r.count("num_hidden_layers", "Transformer blocks, L", true);
+  // The per-layer rules below (windows, MoE steps, layer lists) are expanded one entry per layer, so the count is
+  // bounded before any of them runs: a 200-byte config with 1e9 layers must not allocate 1e9 entries (issue 41).
+  const auto layers = r.count("num_hidden_layers", "Transformer blocks, L", true, 1, kMaxConfigLayers);
   const auto d_model = r.count("hidden_size", "residual width, D", true);
   auto d_ff = r.count("intermediate_size", "MLP width, F", true);
   const auto heads = r.count("num_attention_heads", "query heads, N", true);

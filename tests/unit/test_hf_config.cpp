@@ -343,3 +343,43 @@ TEST_CASE("today's models from their public config.json, against the published p
   counts("llama-4-scout-17b-16e.json", 109e9, 17e9, 0.02);
   counts("qwen3-235b-a22b.json", 235e9, 22e9, 0.01);
 }
+
+TEST_CASE("issue 41 #1: a layer count is bounded before any per-layer rule expands it", "[hf_config][reliability]") {
+  // Each family's per-layer rule at 1e9 layers, the key that sets its period equal to the layer count: before the
+  // bound, a 200-byte Mistral config took 1.9 s and 954 MB and was accepted, Qwen2 at 3e7 layers 4.25 GB, and 1e8
+  // layers aborted the process. Now each is refused at num_hidden_layers, with the limit in the message.
+  const double huge = 1e9;
+  std::vector<json> configs;
+  json mistral = config("mistral-7b-v0.1.json");
+  configs.push_back(mistral);
+  json qwen2 = config("qwen2-72b.json");
+  qwen2["use_sliding_window"] = true;
+  qwen2["sliding_window"] = 4096;
+  qwen2["max_window_layers"] = huge - 1;
+  configs.push_back(qwen2);
+  json qwen_moe = config("qwen3-30b-a3b.json");
+  qwen_moe["decoder_sparse_step"] = huge;
+  configs.push_back(qwen_moe);
+  json gemma = config("gemma-3-27b-pt.json");
+  gemma["text_config"]["sliding_window_pattern"] = huge;
+  configs.push_back(gemma);
+  json maverick = config("llama-4-maverick-17b-128e.json");
+  maverick["text_config"]["interleave_moe_layer_step"] = huge;
+  maverick["text_config"]["no_rope_layer_interval"] = huge;
+  configs.push_back(maverick);
+  for (json& c : configs) {
+    json& text = c.contains("text_config") ? c["text_config"] : c;
+    text["num_hidden_layers"] = huge;
+    INFO(text.value("model_type", c.value("model_type", "")));
+    Diagnostics d;
+    resolve_model({{"hf_config", c}}, "/model", d);
+    const std::string at = c.contains("text_config") ? "/model/hf_config/text_config/num_hidden_layers"
+                                                     : "/model/hf_config/num_hidden_layers";
+    REQUIRE(codes_at(d, at) == std::vector<std::string>{"too_large"});
+    for (const auto& x : d)
+      if (x.path == at) CHECK(x.message == "expected a whole number from 1 to 4096, got 1000000000");
+  }
+  // The bound is the patterned model's own (layer_pattern.h): 4,096 layers still read.
+  mistral["num_hidden_layers"] = 4096;
+  CHECK(resolved({{"hf_config", mistral}}).layers == 4096);
+}
