@@ -1,10 +1,15 @@
 // A JSON file read for the CLI's commands (calibrate, validate, kernels).
 #pragma once
+#include <istream>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 namespace scalescope::cli {
+
+// At most the engine's input limit plus one byte of `in` (so a larger input is reported, never read whole); false on
+// a read error.
+bool read_input_text(std::istream& in, std::string& out);
 
 // The file's document within the engine's limits (io/json_text.h: size, NUL, depth); false when it cannot be read
 // or breaks them, each problem printed to stderr with the file's path.

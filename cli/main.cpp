@@ -3,12 +3,11 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
-#include <iterator>
-#include <sstream>
 #include <string>
 
 #include "api.h"
 #include "calibration_commands.h"
+#include "json_file.h"
 #include "kernel_commands.h"
 #include "io/json_text.h"
 #include "specs/calibration_profile.h"
@@ -31,13 +30,6 @@ constexpr const char* kUsage =
     "reads from a Hugging Face config.json (use it as {\"model\": {\"hf_config\": ...}} in a scenario). Exit\n"
     "status: 0 when the scenario is valid, 1 when it has diagnostics (a scenario with warnings only is valid),\n"
     "2 on a usage or file error.\n";
-
-bool read_all(std::istream& in, std::string& out) {
-  std::ostringstream s;
-  s << in.rdbuf();
-  out = s.str();
-  return !in.bad();
-}
 
 }  // namespace
 
@@ -79,10 +71,10 @@ int main(int argc, char** argv) {
   }
   std::string text;
   if (file.empty() || file == "-") {
-    read_all(std::cin, text);
+    scalescope::cli::read_input_text(std::cin, text);
   } else {
     std::ifstream in(file, std::ios::binary);
-    if (!in || !read_all(in, text)) {
+    if (!in || !scalescope::cli::read_input_text(in, text)) {
       std::cerr << "scalescope: cannot read '" << file << "'\n";
       return 2;
     }
