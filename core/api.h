@@ -22,7 +22,8 @@ std::string evaluate_many_json(std::string_view scenarios_text);
 // {"hardware": [{id, name, ...}], "models": [...], "queries": [...]}
 std::string presets_json();
 
-// Parses and validates a scenario without running it: {"ok": bool, "diagnostics": [...]}.
+// The diagnostics evaluate_json would give, without the result: {"ok": bool, "query": kind, "diagnostics": [...]}.
+// Every reader runs, the query's arguments included, so it costs what evaluate_json costs.
 std::string validate_json(std::string_view scenario_text);
 
 // The fixed answer when the engine itself failed (an internal_error diagnostic): what a boundary returns if

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 
 #include "io/ranges.h"
@@ -48,10 +49,25 @@ Json diagnostic_json(const Diagnostic& d) {
 
 namespace {
 
-// Bounds and values in messages: whole numbers below 1e7 in full, the rest in 6 significant digits.
-std::string format_number(double v) {
+// A range's bound in a message, compactly: whole numbers below 1e7 in full, the rest in 6 significant digits ("1e+06").
+std::string format_bound(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, std::fabs(v) < 1e7 && std::floor(v) == v ? "%.0f" : "%.6g", v);
+  return buf;
+}
+
+// The value the reader gave, as given: whole numbers below 2^53 exactly (whoever typed 16777216 must not read
+// "got 1.67772e+07", issue 41), others in the fewest digits that read back as the same double.
+std::string format_given(double v) {
+  char buf[32];
+  if (std::fabs(v) < 9007199254740992.0 && std::floor(v) == v) {
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    return buf;
+  }
+  for (int digits = 6; digits <= 17; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
   return buf;
 }
 
@@ -59,7 +75,7 @@ std::string format_number(double v) {
 std::string describe(const NumberRange& r) {
   std::string out = r.whole ? "a whole number from " : "from ";
   if (r.zero_ok) out = "0 or " + out;
-  out += format_number(r.min) + " to " + format_number(r.max);
+  out += format_bound(r.min) + " to " + format_bound(r.max);
   if (!r.unit.empty()) out += " " + std::string(r.unit);
   return out;
 }
@@ -80,7 +96,7 @@ std::optional<double> check_number(const Json& v, const std::string& path, std::
   else if (x > r.max) code = "too_large";
   else if (x < r.min) code = x > 0 ? "too_small" : r.min > 0 && !r.zero_ok ? "not_positive" : "negative";
   if (!code) return x;
-  add_diagnostic(d, path, code, what() + " " + describe(r) + ", got " + format_number(x));
+  add_diagnostic(d, path, code, what() + " " + describe(r) + ", got " + format_given(x));
   return std::nullopt;
 }
 
@@ -155,13 +171,13 @@ std::optional<std::int64_t> read_integer_value(const Json& v, const std::string&
   }
   const double x = v.get<double>();
   if (!std::isfinite(x) || std::floor(x) != x) {
-    add_diagnostic(diagnostics, path, "not_integer", "expected a whole number, got " + format_number(x));
+    add_diagnostic(diagnostics, path, "not_integer", "expected a whole number, got " + format_given(x));
     return std::nullopt;
   }
   if (x < static_cast<double>(min) || x > static_cast<double>(max)) {
     add_diagnostic(diagnostics, path, x < static_cast<double>(min) ? (min > 0 ? "not_positive" : "negative") : "too_large",
                    "expected a whole number from " + std::to_string(min) + " to " + std::to_string(max) + ", got " +
-                       format_number(x));
+                       format_given(x));
     return std::nullopt;
   }
   return static_cast<std::int64_t>(x);

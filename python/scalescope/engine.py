@@ -177,7 +177,7 @@ def evaluate_many(scenarios: Iterable[Scenario], *, raise_on_error: bool = False
 
 
 def check(scenario: Scenario) -> list[Diagnostic]:
-    """The diagnostics of a scenario, without running it (the engine's `validate`).
+    """The diagnostics `evaluate` gives a scenario, without its result (the engine's `validate`: every reader runs).
 
     >>> [str(d) for d in check({"hardware": {"preset": "tpu-v9"}, "query": {"kind": "chip"}})][0][:44]
     '/hardware/preset: unknown_preset: unknown ha'

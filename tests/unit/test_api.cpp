@@ -163,3 +163,56 @@ TEST_CASE("transfer between chips uses every disjoint shortest path by default (
     "query": {"kind": "transfer", "bytes": 16777216, "from": [0, 0], "to": [3, 3], "ports": 1}})");
   CHECK(one["result"]["ports"] == 1);
 }
+
+TEST_CASE("issue 41 #4: a query kind of any JSON type is a diagnostic at every entry point, never internal_error", "[api]") {
+  // evaluate_whole_json looks at the kind again to resume a plan search; value("kind", "") threw on a number.
+  for (const char* kind : {"1", "null", "[\"plan_search\"]", "{\"a\": 1}", "true", "1e308"}) {
+    INFO(kind);
+    const std::string s = std::string(R"({"query": {"kind": )") + kind + "}}";
+    for (const std::string& text : {evaluate_whole_json(s), evaluate_json(s), validate_json(s)}) {
+      const json out = json::parse(text);
+      CHECK(out["ok"] == false);
+      CHECK(has(out, "/query/kind", "wrong_type"));
+      for (const auto& d : out["diagnostics"]) CHECK(d["code"] != "internal_error");
+    }
+  }
+}
+
+TEST_CASE("issue 41 #5: validate reads the query's arguments as evaluate does", "[api]") {
+  const std::string s = R"({"hardware": {"preset": "h100-sxm"}, "model": {"preset": "llama-3-8b"},
+    "mesh": {"shape": [8]}, "query": {"kind": "serving", "batch": -1, "prompt_len": 1024, "generated_len": 128,
+    "parallelism": {"tensor": ["X"]}, "bogus": 1}})";
+  const json validated = json::parse(validate_json(s));
+  CHECK(validated["ok"] == false);
+  CHECK(has(validated, "/query/batch", "not_positive"));
+  CHECK(has(validated, "/query/bogus", "unknown_key"));
+  CHECK(validated["diagnostics"] == eval(s)["diagnostics"]);
+  CHECK_FALSE(validated.contains("result"));
+}
+
+TEST_CASE("issue 41 #10: summary's own training and serving arguments are diagnosed at their keys", "[api]") {
+  const std::string base = R"({"hardware": {"preset": "tpu-v5e"}, "model": {"preset": "llama-3-8b"},
+    "mesh": {"shape": [16, 16]}, "query": {"kind": "summary")";
+  const json bad = eval(base + R"(, "training": {"batch_tokens": -1, "seq_len": 4096, "bogus": 1,
+    "parallelism": {"fsdp": ["X"], "tensor": ["Y"]}}}})");
+  CHECK(bad["ok"] == false);
+  CHECK(has(bad, "/query/training/batch_tokens", "not_positive"));
+  CHECK(has(bad, "/query/training/bogus", "unknown_key"));
+  const json serving = eval(base + R"(, "serving": {"batch": 8, "prompt_len": 1024, "generated_len": 128,
+    "parallelism": {"tensor": ["Q"]}}}})");
+  CHECK(has(serving, "/query/serving/parallelism/tensor/0", "unknown_mesh_axis"));
+  // The defaults are the engine's choice: a default that does not suit is a problem inside an answer that runs.
+  const json fine = eval(base + "}}");
+  CHECK(fine["ok"] == true);
+  CHECK(fine["result"]["training_step"].contains("time"));
+}
+
+TEST_CASE("issue 41 #17: a number the reader gave is echoed exactly, not rounded", "[api]") {
+  const json layers = eval(R"({"model": {"hf_config": {"model_type": "llama", "num_hidden_layers": 16777217,
+    "hidden_size": 4096, "intermediate_size": 14336, "num_attention_heads": 32, "vocab_size": 128256}},
+    "query": {"kind": "transformer"}})");
+  bool exact = false;
+  for (const auto& d : layers["diagnostics"])
+    exact = exact || d["message"].get<std::string>().find("got 16777217") != std::string::npos;
+  CHECK(exact);
+}
