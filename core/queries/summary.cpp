@@ -1,6 +1,8 @@
 // The summary query: the chip, the slice, the model, the book's bounds and the headline numbers of a default
 // training step and serving point, each gathered from its own query at the summary's fidelity (calibrated by
 // default, as the planners are: the estimate first, the book's ideal beside it, the band saying how far to trust it).
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "queries/query.h"
@@ -9,17 +11,22 @@ namespace scalescope {
 
 namespace {
 
-// Runs one planner with `args` as its query; its problems stay inside the summary (a default plan that does not
-// suit the model is reported, not fatal).
-// Only the headline numbers (`pick`, JSON pointers into the planner's result) go into the summary.
+// Runs one planner with `args` as its query. Arguments the reader gave (`path`: where, e.g. "/query/training") are
+// read like any query's: their diagnostics are the summary's, at their keys (issue 41: they were strings inside a
+// summary that said ok). A default plan's problems stay inside the summary: a default that does not suit the model
+// is reported, not fatal. Only the headline numbers (`pick`, JSON pointers into the planner's result) are kept.
 Json sub_query(Json (*run)(const QueryContext&, JsonReader&, Diagnostics&), const QueryContext& ctx, const Json& args,
-               const std::vector<const char*>& pick) {
+               const std::optional<std::string>& path, Diagnostics& d, const std::vector<const char*>& pick) {
   Diagnostics local;
-  JsonReader r(args, "/query", local);
-  const Json result = run(ctx, r, local);
+  Diagnostics& into = path ? d : local;
+  const std::size_t mark = into.size();
+  JsonReader r(args, path.value_or("/query"), into);
+  const Json result = run(ctx, r, into);
   r.finish();
   Json out{{"query", args}, {"fidelity", fidelity_name(ctx.fidelity)}};
-  if (!has_errors(local))
+  bool failed = false;
+  for (std::size_t i = mark; i < into.size(); ++i) failed = failed || !into[i].warning;
+  if (!failed)
     for (const char* pointer : pick) {
       const Json::json_pointer p(pointer);
       if (result.contains(p)) out[Json::json_pointer(pointer)] = result[p];
@@ -94,15 +101,18 @@ Json run_summary(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
       all.insert(all.end(), ideal);
       return all;
     };
+    const auto given = [](const Json* node, const char* key) {
+      return node ? std::optional<std::string>(std::string("/query/") + key) : std::nullopt;
+    };
     out["training_step"] = sub_query(
-        run_training_step, ctx, t,
+        run_training_step, ctx, t, given(training, "training"), d,
         with_fidelity({"/degrees", "/time/step_s", "/time/bound", "/time/critical", "/time/compute_s", "/time/comms_total_s",
                        "/memory/total_bytes", "/memory/fits", "/memory/shortfall_bytes", "/memory/min_chips_for_memory",
                        "/mfu_frac", "/tokens_per_s_per_chip", "/cost/usd_per_hour", "/cost/train_time_s",
                        "/cost/train_usd", "/binding", "/thresholds"},
                       {"/ideal/step_s", "/ideal/mfu_frac", "/ideal/train_time_s", "/ideal/train_usd"}));
     out["serving"] = sub_query(
-        run_serving, ctx, s,
+        run_serving, ctx, s, given(serving, "serving"), d,
         with_fidelity({"/time_to_first_token_s", "/decode/step_s", "/decode/bound", "/tokens_per_s_per_chip",
                        "/usd_per_million_output_tokens", "/memory/max_batch", "/memory/fits", "/compute_bound_batch"},
                       {"/ideal/time_to_first_token_s", "/ideal/latency_per_token_s"}));
