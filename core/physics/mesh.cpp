@@ -35,7 +35,7 @@ Mesh parse_mesh(const Json& node, const std::string& path, const Hardware& hw, D
     else
       for (std::size_t i = 0; i < a->size(); ++i)
         shape.push_back(static_cast<int>(
-            read_integer_value((*a)[i], json_pointer_child(r.path_of("shape"), i), 1, 1 << 20, d).value_or(1)));
+            read_integer_value((*a)[i], json_pointer_child(r.path_of("shape"), i), 1, kMaxMeshAxisChips, d).value_or(1)));
   }
   std::vector<std::string> names;
   if (const Json* a = r.array("axis_names", false)) {

@@ -19,6 +19,7 @@ struct MeshAxis {
 };
 
 inline constexpr double kMaxMeshChips = 1e8;  // far beyond any real cluster; keeps every product finite
+inline constexpr int kMaxMeshAxisChips = 1 << 20;  // one axis of a mesh (the largest any chip's scale-up domain lists)
 
 struct Mesh {
   std::vector<MeshAxis> axes;  // ICI / scale-up axes in order, then the DCN axis if slices > 1

@@ -245,6 +245,12 @@ DegreeMesh mesh_for_degrees(const DegreeMeshInput& in) {
     return problem("too_large", "these degrees ask for " + format_count(chips * static_cast<double>(in.slices)) +
                                     " chips; a mesh holds at most 100 million");
   if (hw.kind == ChipKind::tpu) return tpu_mesh(in, active, chips);
+  // A GPU mesh gives each strategy one axis, which the mesh reader bounds (issue 41: FSDP 2^23 on GB200 was laid
+  // out, then refused by training_step).
+  for (int s : active)
+    if (in.degrees[s] > kMaxMeshAxisChips)
+      return problem("too_large", std::string(kStrategyLabels[s]) + " " + format_count(static_cast<double>(in.degrees[s])) +
+                                      " is one mesh axis of more than " + format_count(kMaxMeshAxisChips) + " GPUs");
   DegreeMesh out;
   for (int s : active) add_axis(out, s, in.degrees[s]);
   if (out.shape.empty()) add_axis(out, kDataIndex, 1);

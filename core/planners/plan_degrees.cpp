@@ -19,10 +19,12 @@ TrainingInput training_input(const DegreeQuestion& q, const std::array<std::int6
   in.model = q.model;
   in.hw = q.hw;
   in.seq_len = q.seq_len > 0 ? q.seq_len : 1;
-  in.batch_tokens = in.seq_len;  // the batch's own checks are not asked here
+  // The batch's checks (whole sequences, enough for every data shard) only when the question has a batch.
+  in.batch_tokens = q.batch_tokens > 0 && q.seq_len > 0 ? q.batch_tokens : in.seq_len;
   AxisGroup* groups[kLayoutStrategies] = {&in.plan.data,     &in.plan.fsdp,   &in.plan.tensor,
                                           &in.plan.pipeline, &in.plan.expert, &in.plan.context};
   for (int s = 0; s < kLayoutStrategies; ++s) groups[s]->degree = static_cast<double>(degrees[s]);
+  groups[q.dcn_strategy == 1 ? kFsdpIndex : kDataIndex]->degree *= static_cast<double>(q.slices);
   in.plan.schedule = q.schedule;
   in.plan.virtual_stages = q.virtual_stages;
   in.plan.expert_tensor = q.expert_tensor;
@@ -102,8 +104,99 @@ void drop_chips(DegreeQuestion& q, std::vector<DegreeChange>& out, std::string r
   q.chips = 0;
 }
 
+void drop_expert_tensor(DegreeQuestion& q, std::vector<DegreeChange>& out, std::string reason) {
+  out.push_back(DegreeChange{"/query/parallelism/expert_tensor", q.expert_tensor, 0, true, std::move(reason)});
+  q.expert_tensor = 0;
+}
+
 bool shrinking_helps(const DegreeMesh& mesh) {
-  return mesh.code == "slice_too_large" || mesh.code == "too_many_axes" || mesh.code == "does_not_fit";
+  return mesh.code == "slice_too_large" || mesh.code == "too_many_axes" || mesh.code == "does_not_fit" ||
+         mesh.code == "too_large";
+}
+
+bool lays_out(const DegreeQuestion& q) { return mesh_for_degrees(degree_mesh_input(q)).ok; }
+
+// The next smaller degree of `s` below its own (by its smallest factor, then on) that splits the model, or 1.
+std::int64_t smaller_split(const DegreeQuestion& q, int s) {
+  std::int64_t v = q.degrees[s];
+  do v /= smallest_factor(v);
+  while (v > 1 && split_problems(q, s, v) != 0);
+  return v;
+}
+
+// The strategy to shrink when the mesh does not lay out and the balancing degree cannot help: with too many axes
+// the smallest degree above 1 (its strategy goes, the fewest chips lost), otherwise the largest. -1: none.
+int strategy_to_shrink(const DegreeQuestion& q, const DegreeMesh& mesh) {
+  int pick = -1;
+  for (int s = 0; s < kLayoutStrategies; ++s) {
+    if (!active_in_mode(q, s) || q.degrees[s] <= 1) continue;
+    const bool better = pick < 0 || (mesh.code == "too_many_axes" ? q.degrees[s] < q.degrees[pick] : q.degrees[s] > q.degrees[pick]);
+    if (better) pick = s;
+  }
+  return pick;
+}
+
+// 1. The model's splits, TP first (the experts' checks fold TP in): each strategy that does not split goes to the
+// nearest degree that does, or shrinks until it does when none is near.
+void fix_splits(DegreeQuestion& q, std::vector<DegreeChange>& out) {
+  for (int s : {kTensorIndex, kExpertIndex, kPipelineIndex, kContextIndex}) {
+    if (!active_in_mode(q, s) || split_problems(q, s, q.degrees[s]) == 0) continue;
+    std::int64_t to = nearest_split(q, s, q.degrees[s]);
+    if (to == 0) to = smaller_split(q, s);
+    if (to == q.degrees[s]) continue;
+    change(out, std::string("/query/parallelism/") + kStrategyKeys[s], static_cast<double>(q.degrees[s]),
+           static_cast<double>(to), split_reason(q, s) + "; " + std::to_string(to) + " is the nearest that splits it");
+    q.degrees[s] = to;
+  }
+}
+
+// 2. A fixed chip count the degrees cannot split, or whose balancing degree the model does not split into.
+void fix_chips(DegreeQuestion& q, std::vector<DegreeChange>& out) {
+  if (q.chips <= 0) return;
+  DegreeQuestion balanced = q;
+  if (!balance_chips(balanced)) return drop_chips(q, out, chips_split_problem(q));
+  const int b = balancing_strategy(q);
+  if (split_problems(balanced, b, balanced.degrees[b]) != 0)
+    return drop_chips(q, out, format_count(static_cast<double>(q.chips)) + " chips set " + kStrategyLabels[b] + " " +
+                                  std::to_string(balanced.degrees[b]) + ", which the model does not split into");
+  q = balanced;
+}
+
+// 3. The mesh: the balancing degree shrinks until the degrees lay out on the chip; if that is not enough, the other
+// degrees shrink too (strategy_to_shrink), each change said. A single chip always lays out, so this ends.
+void fix_mesh(DegreeQuestion& q, std::vector<DegreeChange>& out) {
+  if (q.slices > 1 && !lays_out(q) && q.hw->kind == ChipKind::gpu) {
+    out.push_back(DegreeChange{"/query/slices", static_cast<double>(q.slices), 1, false,
+                               "slices joined over DCN are a TPU notion; a GPU cluster raises DP or FSDP instead"});
+    q.slices = 1;
+  }
+  DegreeMesh mesh = mesh_for_degrees(degree_mesh_input(q));
+  if (mesh.ok || !shrinking_helps(mesh)) return;
+  const int b = balancing_strategy(q);
+  const std::int64_t from = q.degrees[b];
+  DegreeQuestion tried = q;
+  while (!mesh.ok && tried.degrees[b] > 1) {
+    tried.degrees[b] /= smallest_factor(tried.degrees[b]);
+    mesh = mesh_for_degrees(degree_mesh_input(tried));
+  }
+  if (!mesh.ok) {  // shrinking it alone did not help: the others go first
+    tried.degrees[b] = from;
+    mesh = mesh_for_degrees(degree_mesh_input(tried));
+  }
+  bool balancing_said = false;
+  for (int s = strategy_to_shrink(tried, mesh); !mesh.ok && s >= 0; s = strategy_to_shrink(tried, mesh)) {
+    const std::int64_t was = tried.degrees[s];
+    tried.degrees[s] = mesh.code == "too_many_axes" ? 1 : smaller_split(tried, s);
+    change(out, std::string("/query/parallelism/") + kStrategyKeys[s], static_cast<double>(was),
+           static_cast<double>(tried.degrees[s]), "so that the degrees fit one " + q.hw->name + " slice");
+    balancing_said = balancing_said || s == b;
+    mesh = mesh_for_degrees(degree_mesh_input(tried));
+  }
+  if (tried.degrees[b] != from && !balancing_said)
+    change(out, std::string("/query/parallelism/") + kStrategyKeys[b], static_cast<double>(from),
+           static_cast<double>(tried.degrees[b]), "so that the degrees fit one " + q.hw->name + " slice");
+  q = tried;
+  if (q.chips > 0) drop_chips(q, out, "the degrees shrank to fit the slice, so the chip count is no longer fixed");
 }
 
 }  // namespace
@@ -138,7 +231,9 @@ unsigned split_problems(const DegreeQuestion& q, int s, std::int64_t degree) {
 }
 
 unsigned split_problems(const DegreeQuestion& q) {
-  unsigned mask = 0;
+  // The experts' TP on a dense model is no strategy's fault (mask_of leaves it out), but the planners refuse it
+  // (issue 41: plan_mesh said runs).
+  unsigned mask = kExpertTensor | (q.batch_tokens > 0 && q.seq_len > 0 ? kBatchNotWholeSequences | kBatchTooSmall : 0u);
   for (int s = 0; s < kLayoutStrategies; ++s) mask |= mask_of(q, s);
   return problems_at(q, q.degrees) & mask;
 }
@@ -183,43 +278,44 @@ std::vector<std::int64_t> valid_degrees(const DegreeQuestion& q, int s, const De
   return out;
 }
 
+bool runs(const DegreeQuestion& q) {
+  DegreeQuestion balanced = q;
+  return balance_chips(balanced) && lays_out(balanced) && split_problems(balanced) == 0;
+}
+
 std::vector<DegreeChange> nearest_runnable(DegreeQuestion& q) {
   std::vector<DegreeChange> out;
-  // 1. The model's splits, TP first (the experts' checks fold TP in).
-  for (int s : {kTensorIndex, kExpertIndex, kPipelineIndex, kContextIndex}) {
-    if (!active_in_mode(q, s) || split_problems(q, s, q.degrees[s]) == 0) continue;
-    const std::int64_t to = nearest_split(q, s, q.degrees[s]);
-    if (to == 0) continue;
-    change(out, std::string("/query/parallelism/") + kStrategyKeys[s], static_cast<double>(q.degrees[s]),
-           static_cast<double>(to), split_reason(q, s) + "; " + std::to_string(to) + " is the nearest that splits it");
-    q.degrees[s] = to;
+  // 0. The experts' TP on a dense model: no degree fixes it, so it goes.
+  if (q.expert_tensor > 0 && !q.model->is_moe())
+    drop_expert_tensor(q, out, "expert tensor parallelism needs an MoE model (" + q.model->name + " is dense)");
+  // Each fix can undo another's work (a shrunk degree no longer splits, a fixed count sets a degree the model does
+  // not take), so they repeat until the question runs; the mesh fix ends on one chip, so a few rounds suffice.
+  for (int round = 0; round < 8 && !runs(q); ++round) {
+    const std::size_t said = out.size();
+    fix_splits(q, out);
+    fix_chips(q, out);
+    fix_mesh(q, out);
+    // No single degree moves the experts' TP and the degrees it couples (EP x TP / ETP) together: when the fixes
+    // stall, or undo each other (the mesh shrinks the TP the splits raised), it goes.
+    if (q.expert_tensor > 0 && (out.size() == said || round >= 3) && !runs(q))
+      drop_expert_tensor(q, out, "no degrees near these split the experts with their TP at " +
+                                     format_count(q.expert_tensor) + "; unset, it is the TP degree");
   }
-  // 2. A fixed chip count the degrees cannot split.
-  if (!balance_chips(q)) drop_chips(q, out, chips_split_problem(q));
-  // 3. The mesh: the balancing degree shrinks until the degrees lay out on the chip.
-  const DegreeMesh mesh = mesh_for_degrees(degree_mesh_input(q));
-  if (!mesh.ok && shrinking_helps(mesh)) {
-    const int b = balancing_strategy(q);
-    const std::int64_t from = q.degrees[b];
-    DegreeQuestion tried = q;
-    bool fits = false;
-    while (!fits && tried.degrees[b] > 1) {
-      tried.degrees[b] /= smallest_factor(tried.degrees[b]);
-      fits = mesh_for_degrees(degree_mesh_input(tried)).ok;
-    }
-    if (fits) {
-      q.degrees[b] = tried.degrees[b];
-      change(out, std::string("/query/parallelism/") + kStrategyKeys[b], static_cast<double>(from),
-             static_cast<double>(q.degrees[b]), "so that the degrees fit one " + q.hw->name + " slice");
-      if (q.chips > 0) drop_chips(q, out, "the degrees shrank to fit the slice, so the chip count is no longer fixed");
-    }
-  }
-  // 4. The batch: whole sequences.
-  if (!q.serving && q.batch_tokens > 0 && q.seq_len > 0 && std::fmod(q.batch_tokens, q.seq_len) != 0) {
-    const double to = std::max(1.0, std::round(q.batch_tokens / q.seq_len)) * q.seq_len;
-    change(out, "/query/batch_tokens", q.batch_tokens, to,
-           format_count(q.batch_tokens) + " tokens is not a whole number of " + format_count(q.seq_len) +
-               "-token sequences; " + format_count(to) + " is the nearest that is");
+  // 4. The batch: whole sequences, and at least one token per data shard and microbatch (as the training step
+  // checks it: batch / CP >= data x FSDP x EP shards), rounded up to whole sequences.
+  if (!q.serving && q.batch_tokens > 0 && q.seq_len > 0) {
+    const DegreeMeshInput in = degree_mesh_input(q);
+    const double least = static_cast<double>(in.degrees[kDataIndex] * in.degrees[kFsdpIndex] * in.degrees[kExpertIndex] *
+                                             in.degrees[kContextIndex]) * static_cast<double>(q.slices);
+    const double whole = std::max(1.0, std::round(q.batch_tokens / q.seq_len)) * q.seq_len;
+    const bool too_small = whole < least;
+    const double to = too_small ? std::ceil(least / q.seq_len) * q.seq_len : whole;
+    if (to != q.batch_tokens)
+      change(out, "/query/batch_tokens", q.batch_tokens, to,
+             too_small ? format_count(q.batch_tokens) + " tokens cannot feed " + format_count(least) +
+                             " data shards; " + format_count(to) + " is the smallest whole number of sequences that does"
+                       : format_count(q.batch_tokens) + " tokens is not a whole number of " + format_count(q.seq_len) +
+                             "-token sequences; " + format_count(to) + " is the nearest that is");
     q.batch_tokens = to;
   }
   return out;

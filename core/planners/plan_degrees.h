@@ -68,6 +68,10 @@ struct DegreeChange {
   bool dropped = false;  // the key is no longer set (a fixed chip count that had to go)
   std::string reason;
 };
+// Whether the question runs as plan_mesh answers it: a fixed chip count splits, the degrees lay out on the chip and
+// the model splits into them (every problem the planners would refuse them for).
+bool runs(const DegreeQuestion& q);
+
 // Moves `q` to the nearest question that runs and says what changed, in order: every strategy the model does not
 // split into goes to the nearest degree it does (by ratio; the smaller on a tie); a fixed chip count the degrees
 // cannot split is dropped; the balancing degree shrinks by its smallest factor until the mesh lays out on the chip

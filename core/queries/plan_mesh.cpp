@@ -80,7 +80,10 @@ void mesh_json(const DegreeMesh& mesh, const DegreeQuestion& q, Json& out) {
       continue;
     }
     if (mesh.axes[s].empty()) continue;
-    Json& axes = par[kStrategyKeys[s]] = Json::array();
+    // A one-chip mesh's axis is the data axis; a serving replica has none, so it is a TP of 1 there (issue 41:
+    // `serving` refused the `data` key this wrote).
+    Json& axes = par[kStrategyKeys[in_mode(q.serving, s) ? s : kTensorIndex]];
+    if (!axes.is_array()) axes = Json::array();
     for (int a : mesh.axes[s]) axes.push_back(degree_mesh_axis_name(a, a == static_cast<int>(mesh.shape.size())));
   }
   out["engine_layout"] = mesh.engine_layout;
@@ -95,11 +98,14 @@ double chips_asked(const DegreeQuestion& q) {
   return chips;
 }
 
-Json nearest_json(const DegreeQuestion& q, const std::vector<DegreeChange>& changes) {
+// `asked`: the question as given (the experts' TP is written only when it asked for one).
+Json nearest_json(const DegreeQuestion& asked, const DegreeQuestion& q, const std::vector<DegreeChange>& changes) {
   Json out;
   out["parallelism"] = degrees_json(q);
   out["chips"] = q.chips > 0 ? Json(q.chips) : Json(nullptr);
   if (q.batch_tokens > 0) out["batch_tokens"] = q.batch_tokens;
+  if (asked.expert_tensor > 0) out["expert_tensor"] = q.expert_tensor > 0 ? Json(q.expert_tensor) : Json(nullptr);
+  if (!q.serving) out["slices"] = q.slices;
   Json& list = out["changes"] = Json::array();
   for (const DegreeChange& c : changes) {
     Json& change = list.emplace_back();
@@ -153,7 +159,7 @@ Json run_plan_mesh(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
     if (listed[s].up_to > 0 && !(q.chips > 0 && s == balancing_strategy(q)))
       valid[kStrategyKeys[s]] = valid_degrees(q, s, listed[s]);
   const std::vector<DegreeChange> changes = nearest_runnable(nearest);
-  if (!changes.empty()) out["nearest"] = nearest_json(nearest, changes);
+  if (!changes.empty()) out["nearest"] = nearest_json(q, nearest, changes);
   return out;
 }
 
