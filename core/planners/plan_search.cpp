@@ -149,11 +149,18 @@ struct Walker {
   long long next_progress = 0;
   bool stop = false;
 
+  // While a walker runs, the best k are a heap with the worst on top, so a plan enters in O(log k) moves (issue 41:
+  // a sorted vector moved up to 999 large plans per insert, and keep 1000 doubled a search's time); they are sorted
+  // best first again when it ends.
   Walker(const PlanSpace& sp, const SearchSettings& se, PlanSearchState& st) : space(sp), settings(se), state(st) {
     in = sp.base;
     hbm_limit = sp.base.hw->hbm_capacity_bytes * (1.0 - se.memory_headroom_frac);
     evaluation_work = sp.base.model->pattern.evaluation_work();
+    std::make_heap(state.best.begin(), state.best.end(), ranks_before);
   }
+  ~Walker() { std::sort_heap(state.best.begin(), state.best.end(), ranks_before); }
+  Walker(const Walker&) = delete;
+  Walker& operator=(const Walker&) = delete;
 
   bool out_of_work() const { return settings.max_work > 0 && work >= settings.max_work; }
 
@@ -163,7 +170,7 @@ struct Walker {
     const std::vector<RankedPlan>& best = state.best;
     if (static_cast<int>(best.size()) < settings.keep) return true;
     const RankKey lowest{fits, objective, -HUGE_VAL, bytes, index};
-    if (!key_before(key_of(best.back()), lowest)) return true;
+    if (!key_before(key_of(best.front()), lowest)) return true;
     return fits && !front_dominates(state.front, step_s, bytes);
   }
 
@@ -235,12 +242,17 @@ struct Walker {
     const bool to_front = fits && !front_dominates(state.front, step.step_s, step.total_bytes);
     std::vector<RankedPlan>& best = state.best;
     const bool to_best = static_cast<int>(best.size()) < settings.keep ||
-                         key_before(RankKey{fits, objective, step.upper_bound_s, step.total_bytes, index}, key_of(best.back()));
+                         key_before(RankKey{fits, objective, step.upper_bound_s, step.total_bytes, index}, key_of(best.front()));
     if (!to_front && !to_best) return;
     RankedPlan plan{index, in, step, objective, fits};
     if (to_best) {
-      best.insert(std::upper_bound(best.begin(), best.end(), plan, ranks_before), plan);
-      if (static_cast<int>(best.size()) > settings.keep) best.pop_back();
+      if (static_cast<int>(best.size()) >= settings.keep) {
+        std::pop_heap(best.begin(), best.end(), ranks_before);  // the worst kept goes
+        best.back() = plan;
+      } else {
+        best.push_back(plan);
+      }
+      std::push_heap(best.begin(), best.end(), ranks_before);
     }
     if (to_front) front_insert(state.front, std::move(plan));
   }
