@@ -4302,9 +4302,17 @@ export type PlanMeshResult = {
      */
     chips: number | null;
     /**
-     * Its batch: whole sequences. [tokens]
+     * Its batch: whole sequences, at least one token per data shard. [tokens]
      */
     batch_tokens?: number;
+    /**
+     * Its slices over DCN (training; GPU clusters have none). [slices]
+     */
+    slices?: number;
+    /**
+     * Its experts' TP, when the question gave one (null: dropped, so it is the TP degree).
+     */
+    expert_tensor?: number | null;
     /**
      * What changed, in order, each with its reason.
      */

@@ -132,6 +132,8 @@ export function balancingParam(s: State, answer: PlanMeshResult | undefined): Pa
 function keyOfPath(path: string): string | null {
   if (path === '/query/chips') return 'chips';
   if (path === '/query/batch_tokens') return 'batch';
+  if (path === '/query/slices') return 'slices';
+  if (path === '/query/parallelism/expert_tensor') return 'etp';
   const m = /^\/query\/parallelism\/(\w+)$/.exec(path);
   return m && m[1]! in DEGREE_KEYS ? DEGREE_KEYS[m[1] as Strategy] : null;
 }
@@ -152,7 +154,8 @@ export function balanced(s: State, answer: PlanMeshResult | undefined): Settled 
 }
 
 /**
- * The nearest state that runs, as the engine found it (plan_mesh `nearest`: every degree, the chip count, the batch),
+ * The nearest state that runs, as the engine found it (plan_mesh `nearest`: every degree, the chip count, the batch,
+ * the slices and the experts' TP),
  * with one line per change in words; the same state when nothing had to change.
  */
 export function nearest(s: State, answer: PlanMeshResult | undefined): { state: State; notices: string[] } {
@@ -162,6 +165,8 @@ export function nearest(s: State, answer: PlanMeshResult | undefined): { state: 
   for (const [k, v] of Object.entries(n.parallelism) as [Strategy, number][]) out.values[DEGREE_KEYS[k]] = v;
   out.values['chips'] = n.chips;
   if (n.batch_tokens !== undefined) out.values['batch'] = n.batch_tokens;
+  if (n.slices !== undefined) out.values['slices'] = n.slices;
+  if (n.expert_tensor !== undefined) out.values['etp'] = n.expert_tensor;
   out.values['layout'] = param('layout').default;
   const fmt = (v: number): string => v.toLocaleString('en-US');
   const notices = n.changes.flatMap((c) => {
