@@ -153,7 +153,8 @@ Json run_calibrate(const QueryContext&, JsonReader& args, Diagnostics& d) {
     add_diagnostic(d, args.path_of("profile_prefix"), "wrong_type",
                    "expected at most 32 characters of a-z, 0-9 and '-' (it starts each profile's id)");
   if (!runs_node || has_errors(d)) return {};
-  std::vector<PublishedRun> runs = read_published_runs(*runs_node, args.path_of("runs"), false, d);
+  long long layout_budget = kMaxQueryLayouts;
+  std::vector<PublishedRun> runs = read_published_runs(*runs_node, args.path_of("runs"), false, layout_budget, d);
   if (has_errors(d)) return {};
   const std::size_t usable = static_cast<std::size_t>(std::count_if(runs.begin(), runs.end(), fittable));
   if (usable < 2)

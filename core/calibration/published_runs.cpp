@@ -23,7 +23,8 @@ void append_under(const Diagnostics& local, const std::string& prefix, Diagnosti
   }
 }
 
-bool read_scenario(PublishedRun& run, const Json& scenario, Diagnostics& d) {
+// `layout_budget`: the layouts the query's degree-form plans may still cost (shared by all its runs).
+bool read_scenario(PublishedRun& run, const Json& scenario, long long& layout_budget, Diagnostics& d) {
   JsonReader top(scenario, "", d);
   if (!top.ok_object()) return false;
   top.number("version", false);
@@ -42,6 +43,7 @@ bool read_scenario(PublishedRun& run, const Json& scenario, Diagnostics& d) {
   JsonReader args(*query, "/query", d);
   const std::string kind = args.choice("kind", true, {"training_step", "serving"}).value_or("");
   args.accept("fidelity");
+  run.specs->ctx.layout_budget = &layout_budget;
   const QueryContext& ctx = run.specs->ctx;
   bool ok = false;
   if (kind == "training_step") {
@@ -57,6 +59,7 @@ bool read_scenario(PublishedRun& run, const Json& scenario, Diagnostics& d) {
     run.kv_context_len = a.kv_context_len;
   }
   args.finish();
+  run.specs->ctx.layout_budget = nullptr;  // the budget lives as long as the reading
   run.prediction_work = run.specs->model.pattern.evaluation_work() * (run.remat_auto ? 2 : 1);
   if (ok && (kind == "training_step") != (run.task == "training"))
     add_diagnostic(d, "/query/kind", "inconsistent", "the scenario's query does not match the run's task '" + run.task + "'");
@@ -112,7 +115,7 @@ double predict_serving(const PublishedRun& run, const CalibrationProfile* profil
 }  // namespace
 
 std::vector<PublishedRun> read_published_runs(const Json& runs, const std::string& path, bool require_split,
-                                              Diagnostics& d) {
+                                              long long& layout_budget, Diagnostics& d) {
   std::vector<PublishedRun> out;
   if (!runs.is_array()) {
     add_diagnostic(d, path, "wrong_type", "expected an array of published runs");
@@ -155,14 +158,15 @@ std::vector<PublishedRun> read_published_runs(const Json& runs, const std::strin
     r.finish();
     if (!scenario) continue;
     Diagnostics local;
-    const bool ok = read_scenario(run, *scenario, local);
+    const bool ok = read_scenario(run, *scenario, layout_budget, local);
     append_under(local, r.path_of("scenario"), d);
     if (ok && !has_errors(local)) out.push_back(std::move(run));
   }
   return out;
 }
 
-std::vector<PublishedRun> read_memory_checks(const Json& checks, const std::string& path, Diagnostics& d) {
+std::vector<PublishedRun> read_memory_checks(const Json& checks, const std::string& path, long long& layout_budget,
+                                             Diagnostics& d) {
   std::vector<PublishedRun> out;
   if (!checks.is_array()) {
     add_diagnostic(d, path, "wrong_type", "expected an array of memory checks");
@@ -192,7 +196,7 @@ std::vector<PublishedRun> read_memory_checks(const Json& checks, const std::stri
     r.finish();
     if (!scenario) continue;
     Diagnostics local;
-    const bool ok = read_scenario(check, *scenario, local);
+    const bool ok = read_scenario(check, *scenario, layout_budget, local);
     append_under(local, r.path_of("scenario"), d);
     if (ok && !has_errors(local)) out.push_back(std::move(check));
   }

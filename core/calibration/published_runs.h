@@ -43,13 +43,15 @@ struct PublishedRun {
 };
 
 // Reads `runs` (an array of published-run objects); a run whose scenario cannot be evaluated is a diagnostic at
-// its path. `require_split`: the validation suite's runs must say which part they belong to.
+// its path. `require_split`: the validation suite's runs must say which part they belong to. `layout_budget`: the
+// layouts their degree-form plans may still cost, shared by every scenario the query reads (kMaxQueryLayouts).
 std::vector<PublishedRun> read_published_runs(const Json& runs, const std::string& path, bool require_split,
-                                              Diagnostics& diagnostics);
+                                              long long& layout_budget, Diagnostics& diagnostics);
 
 // Measured peak memories per chip that no run matches (a runs file's `memory_checks`): each read as a training run
 // with no measured time, its measured_memory_bytes required.
-std::vector<PublishedRun> read_memory_checks(const Json& checks, const std::string& path, Diagnostics& diagnostics);
+std::vector<PublishedRun> read_memory_checks(const Json& checks, const std::string& path, long long& layout_budget,
+                                             Diagnostics& diagnostics);
 
 // A training run's memory per chip as predicted (the calibrated step with `profile`, the book's without): with its
 // stated remat, or the one remat_auto picks.

@@ -148,9 +148,10 @@ Json run_validation(const QueryContext&, JsonReader& args, Diagnostics& d) {
   const bool holdout = args.boolean("family_holdout", false).value_or(false);
   const Json* checks_node = args.array("memory_checks", false);
   if (!runs_node || has_errors(d)) return {};
-  std::vector<PublishedRun> runs = read_published_runs(*runs_node, args.path_of("runs"), true, d);
+  long long layout_budget = kMaxQueryLayouts;
+  std::vector<PublishedRun> runs = read_published_runs(*runs_node, args.path_of("runs"), true, layout_budget, d);
   const std::vector<PublishedRun> checks =
-      checks_node ? read_memory_checks(*checks_node, args.path_of("memory_checks"), d) : std::vector<PublishedRun>{};
+      checks_node ? read_memory_checks(*checks_node, args.path_of("memory_checks"), layout_budget, d) : std::vector<PublishedRun>{};
   args.finish();  // unknown keys before any work
   if (has_errors(d) ||
       (holdout && !fit_work_allowed(runs, holdout_group_count(runs, family_of), "families", args.path_of("runs"), d)))

@@ -33,6 +33,9 @@ inline constexpr std::size_t kMaxFatTreeLevels = 8;      // GPU scale-out levels
 // and a search call stops at a cursor once it has done this much work (layouts fingerprinted, plans checked, and
 // each plan evaluated at its model's LayerPattern::evaluation_work).
 inline constexpr long long kMaxLayoutsPerPlan = 100'000;
+// ... and the layouts all the degree-form plans of one query that reads many scenarios may cost (calibrate,
+// validation: about half a microsecond each, so 0.5 s).
+inline constexpr long long kMaxQueryLayouts = 1'000'000;
 inline constexpr long long kMaxSearchLayouts = 2'000'000;
 inline constexpr long long kMaxSearchWorkPerCall = 300'000;
 inline constexpr long long kMaxServingSearchPoints = 200'000;  // deployments one serving_search may try

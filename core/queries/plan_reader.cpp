@@ -209,6 +209,7 @@ PlanSpec read_plan_spec(JsonReader& r, const Mesh& mesh, Diagnostics& d) {
                        "fastest (the limit); name the mesh axes each strategy takes (sub-axes) or give the mesh fewer axes");
     return spec;
   }
+  spec.layouts = layouts;
   if (layouts > 0) return spec;
   const std::vector<int> fit = degrees_that_fit(mesh, false);
   bool named = false;

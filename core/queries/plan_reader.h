@@ -22,6 +22,7 @@ struct PlanSpec {
   LayoutRules rules;
   std::array<AxisGroup, kLayoutStrategies> whole{};  // the original form, groups in the order given
   bool whole_axes_only = true;                       // every strategy a list of whole axis names
+  std::int64_t layouts = 1;                          // the ways the degrees lie on the mesh, each costed
 };
 
 // Reads the six strategy keys of `r` into `spec` (degrees, fixed pieces, whole-axis groups) and checks that they

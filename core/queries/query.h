@@ -21,6 +21,10 @@ struct QueryContext {
   const ModelConfig* model = nullptr;
   const Mesh* mesh = nullptr;
   Fidelity fidelity = Fidelity::book;  // `query.fidelity`, or the kind's default
+  // Layouts a training plan given in degrees may still cost, shared by the scenarios of one query that reads many
+  // (calibrate, validation: issue 41, 512 runs at 100,000 layouts each took 23 s before any counted fit); nullptr:
+  // only each plan's own limit (kMaxLayoutsPerPlan).
+  long long* layout_budget = nullptr;
 };
 
 enum Needs : unsigned { kNeedsHardware = 1, kNeedsModel = 2, kNeedsMesh = 4, kWantsModel = 8, kWantsMesh = 16 };

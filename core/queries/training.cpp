@@ -258,6 +258,17 @@ bool read_training_step_args(const QueryContext& ctx, JsonReader& args, Diagnost
   if (microbatch_sequences > 0) set_microbatch_size(in, microbatch_sequences, par + "/microbatch_sequences", d);
   check_training_plan(in, "/query", d);
   if (has_errors(d)) return false;
+  if (!spec.whole_axes_only && ctx.layout_budget) {
+    if (spec.layouts > *ctx.layout_budget) {
+      add_diagnostic(d, par, "too_large",
+                     "these degrees lie on the mesh in " + format_count(static_cast<double>(spec.layouts)) +
+                         " ways, each costed, and this query's scenarios may cost " +
+                         format_count(static_cast<double>(kMaxQueryLayouts)) +
+                         " in all; name the mesh axes each strategy takes (sub-axes)");
+      return false;
+    }
+    *ctx.layout_budget -= spec.layouts;
+  }
   const std::int64_t layouts = spec.whole_axes_only ? 1 : choose_layout(in, spec.rules, StepEvaluator{});
   if (form) *form = TrainingPlanForm{!spec.whole_axes_only, layouts, microbatch_sequences > 0};
   return true;

@@ -311,3 +311,25 @@ TEST_CASE("calibrate refuses too few runs, contradicting runs, zero times and a 
   CHECK(has(out, "/query/runs", "fit_not_converged"));
   CHECK(!out.contains("result"));
 }
+
+TEST_CASE("issue 41 #8: the layouts a calibrate query's degree-form runs cost are counted, query-wide", "[calibration][api]") {
+  // Each run gives degrees on a six-axis mesh: 34,650 layouts, each costed to pick the fastest. 512 such runs at
+  // 100,000 layouts each took 23 s before the first counted fit; now the query may cost 1,000,000 layouts in all,
+  // so the 29th run (past 1,000,000) is refused at its plan, the runs before it read.
+  json runs = json::array();
+  for (int i = 0; i < 40; ++i) {
+    json scenario = training("h100-sxm", {{"shape", {4, 4, 4, 4, 4, 4}}}, {{"data", 16}, {"fsdp", 16}, {"tensor", 16}});
+    scenario["model"]["preset"] = "llama-3-8b";
+    runs.push_back({{"id", "run-" + std::to_string(i)}, {"task", "training"}, {"metric", "step_s"},
+                    {"measured", 1.0}, {"scenario", scenario}});
+  }
+  const json out = eval({{"query", {{"kind", "calibrate"}, {"runs", runs}}}});
+  CHECK(out["ok"] == false);
+  int refused = 0;
+  for (const auto& d : out["diagnostics"])
+    if (d["code"] == "too_large" && d["path"].get<std::string>().find("/scenario/query/parallelism") != std::string::npos)
+      ++refused;
+  CHECK(refused == 40 - 28);
+  CHECK(has(out, "/query/runs/28/scenario/query/parallelism", "too_large"));
+  CHECK_FALSE(has(out, "/query/runs/27/scenario/query/parallelism", "too_large"));
+}

@@ -19,7 +19,8 @@ std::vector<PublishedRun> suite_training_runs() {
   std::stringstream text;
   text << in.rdbuf();
   Diagnostics d;
-  std::vector<PublishedRun> runs = read_published_runs(Json::parse(text.str())["runs"], "/runs", true, d);
+  long long layout_budget = kMaxQueryLayouts;
+  std::vector<PublishedRun> runs = read_published_runs(Json::parse(text.str())["runs"], "/runs", true, layout_budget, d);
   REQUIRE(d.empty());
   std::erase_if(runs, [](const PublishedRun& r) { return r.task != "training"; });
   return runs;

@@ -97,7 +97,8 @@ TEST_CASE("a literature fit does not depend on the profiles it replaces", "[prio
   std::stringstream text;
   text << in.rdbuf();
   Diagnostics d;
-  const auto runs = scalescope::read_published_runs(json::parse(text.str())["runs"], "/runs", true, d);
+  long long layout_budget = scalescope::kMaxQueryLayouts;
+  const auto runs = scalescope::read_published_runs(json::parse(text.str())["runs"], "/runs", true, layout_budget, d);
   REQUIRE(d.empty());
   const auto embedded = scalescope::embedded_calibration_profiles();
   const std::vector<scalescope::CalibrationProfile> shipped(embedded.begin(), embedded.end());
