@@ -33,8 +33,6 @@ PYBIND11_MODULE(_engine, m) {
   m.doc() = "Scalescope's C++ engine: JSON text (bytes) in, JSON text (bytes) out (docs/api.md).";
   m.def("evaluate", [](const std::string& s) { return answer([&] { return scalescope::evaluate_json(s); }); },
         "One scenario; a plan search answers one chunk (as the wasm module's evaluate).");
-  m.def("evaluate_whole", [](const std::string& s) { return answer([&] { return scalescope::evaluate_whole_json(s); }); },
-        "One scenario; a plan search stopped by the work limit is resumed until whole (as the CLI).");
   m.def("evaluate_many", [](const std::string& s) { return answer([&] { return scalescope::evaluate_many_json(s); }); },
         "A JSON array of scenarios; the array of their answers.");
   m.def("validate", [](const std::string& s) { return answer([&] { return scalescope::validate_json(s); }); },

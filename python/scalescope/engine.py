@@ -6,6 +6,7 @@ scenario text and the answer text back into Python values. The engine decides wh
 from __future__ import annotations
 
 import json
+import numbers
 import os
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, TypeVar, Union
@@ -92,7 +93,13 @@ class Result:
 def _plain(value: Any) -> Any:
     """numpy scalars and arrays, paths and sets as JSON values (a DataFrame's cells are numpy types)."""
     if hasattr(value, "tolist"):
-        return value.tolist()
+        plain = value.tolist()
+        if type(plain) is not type(value):
+            return plain
+        # numpy's long doubles give themselves back (issue 41: that recursed until "nested too deep"): a real one is
+        # written as the double JSON holds.
+        if isinstance(value, numbers.Real):
+            return float(value)
     if isinstance(value, os.PathLike):
         return os.fspath(value)
     if isinstance(value, (set, frozenset)):
@@ -112,8 +119,11 @@ def scenario_text(scenario: Scenario) -> bytes:
         # Lone surrogates pass through as the invalid UTF-8 they are: the engine rejects them with a diagnostic.
         return scenario.encode("utf-8", "surrogatepass")
     try:
+        _check_integers(scenario)
         text = json.dumps(scenario, default=_plain, allow_nan=False, ensure_ascii=False)
         return text.encode("utf-8", "surrogatepass")
+    except OverflowError as e:
+        problem = str(e)
     except RecursionError:
         problem = "is nested deeper than Python can write (the engine reads at most 32 levels)"
     except ValueError:
@@ -121,6 +131,26 @@ def scenario_text(scenario: Scenario) -> bytes:
     except TypeError as e:
         problem = str(e)
     raise ScalescopeError(_refusal("not_json", f"the scenario {problem}"))
+
+
+def _check_integers(value: Any) -> None:
+    """Raises OverflowError for a Python integer no JSON number the engine reads (a double) can hold: written out,
+    it came back as malformed JSON (issue 41)."""
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        if abs(value) > _LARGEST_DOUBLE:
+            raise OverflowError(f"holds the integer {str(value)[:20]}... ({len(str(abs(value)))} digits), beyond the "
+                                "largest number JSON's doubles hold (about 1.8e308)")
+    elif isinstance(value, Mapping):
+        for v in value.values():
+            _check_integers(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            _check_integers(v)
+
+
+_LARGEST_DOUBLE = int(1.7976931348623157e308)
 
 
 def _refusal(code: str, message: str) -> Result:
@@ -141,9 +171,31 @@ def _finish(result: R, raise_on_error: bool) -> R:
     return result
 
 
+def _whole_answer(text: bytes) -> str:
+    """The engine's answer, a plan search resumed from its cursor call by call until whole (as the CLI answers).
+
+    Each call is bounded by the engine's work limit, so Ctrl-C (KeyboardInterrupt) stops a long search between
+    calls: one engine call for the whole search held the interpreter until it returned.
+    """
+    answer = _decode(_engine.evaluate(text))
+    scenario = None
+    while True:
+        parsed = json.loads(answer)
+        result = parsed.get("result")
+        if not (parsed.get("ok") and parsed.get("query") == "plan_search" and isinstance(result, dict)
+                and result.get("stopped_by") == "work_limit"):
+            return answer
+        if scenario is None:
+            scenario = json.loads(text)  # the engine accepted it, so it is JSON
+            if "chunk_plans" in scenario["query"]:
+                return answer
+        scenario["query"]["resume"] = result["cursor"]
+        answer = _decode(_engine.evaluate(scenario_text(scenario)))
+
+
 def evaluate_as(result_type: type[R], scenario: Scenario, raise_on_error: bool) -> R:
     """`evaluate`, answering with a Result subclass (the helpers' TrainingStep, Serving, Calibration)."""
-    return _finish(result_type(_decode(_engine.evaluate_whole(scenario_text(scenario)))), raise_on_error)
+    return _finish(result_type(_whole_answer(scenario_text(scenario))), raise_on_error)
 
 
 def evaluate(scenario: Scenario, *, raise_on_error: bool = True) -> Result:
@@ -168,12 +220,21 @@ def evaluate_many(scenarios: Iterable[Scenario], *, raise_on_error: bool = False
     >>> [a.ok for a in evaluate_many([chip, {"query": {"kind": "chip"}}])]
     [True, False]
     """
-    items = [s if isinstance(s, Mapping) else json.loads(scenario_text(s)) for s in scenarios]
+    items = [s if isinstance(s, Mapping) else _loaded(i, s) for i, s in enumerate(scenarios)]
     text = _decode(_engine.evaluate_many(scenario_text(items)))
     answers = json.loads(text)
     if isinstance(answers, dict):  # the call itself was refused (too many scenarios, too large)
         raise ScalescopeError(Result(text))
     return [_finish(Result(json.dumps(a, ensure_ascii=False)), raise_on_error) for a in answers]
+
+
+def _loaded(index: int, scenario: Scenario) -> Any:
+    """A scenario given as text, as a Python value for the array; text that is not JSON raises ScalescopeError, as
+    evaluate's does (issue 41: bytes that were not UTF-8 raised UnicodeDecodeError)."""
+    try:
+        return json.loads(scenario_text(scenario))
+    except ValueError as e:  # json.JSONDecodeError and UnicodeDecodeError
+        raise ScalescopeError(_refusal("malformed_json", f"scenario {index} is not JSON text: {e}")) from None
 
 
 def check(scenario: Scenario) -> list[Diagnostic]:

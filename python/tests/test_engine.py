@@ -101,6 +101,21 @@ def test_evaluate_many_answers_each_scenario_on_its_own():
     assert e.value.diagnostics[0].code == "too_large" and "1024" in e.value.diagnostics[0].message
 
 
+def test_issue_41_numpy_long_doubles_huge_integers_and_bytes_that_are_not_json():
+    # A long double is the double JSON holds, not "nested too deep".
+    r = evaluate({"hardware": {"preset": "h100-sxm"},
+                  "query": {"kind": "roofline", "flops": np.longdouble(1e12), "bytes": np.longdouble(1e9)}})
+    assert r["intensity_flops_per_byte"] == 1000.0
+    # An integer beyond any double is the module's not_json, not the engine's malformed_json.
+    with pytest.raises(ScalescopeError) as e:
+        evaluate({"hardware": {"preset": "h100-sxm"}, "query": {"kind": "roofline", "flops": 10**400, "bytes": 1}})
+    assert e.value.diagnostics[0].code == "not_json" and "401 digits" in e.value.diagnostics[0].message
+    # Bytes that are not UTF-8 in evaluate_many raise ScalescopeError, as evaluate's do.
+    with pytest.raises(ScalescopeError) as e:
+        scalescope.evaluate_many([CHIP, b"\xff"])
+    assert e.value.diagnostics[0].code == "malformed_json" and "scenario 1" in e.value.diagnostics[0].message
+
+
 def test_check_validates_without_running():
     assert scalescope.check(CHIP) == []
     (d,) = scalescope.check({"hardware": {"preset": "tpu-v9"}, "query": {"kind": "chip"}})
