@@ -49,6 +49,13 @@ describe('csv', () => {
     expect(csvCell(-2.5)).toBe('-2.5');
     expect(csvCell('-x')).toBe("'-x");
     expect(csvCell('a=b')).toBe('a=b'); // only a leading sign runs
+    // Issue 41: a semicolon splits a field in semicolon-locale spreadsheets, whose next piece would run; spaces
+    // before the sign are trimmed by some.
+    expect(csvCell("x;=cmd|' /C calc'!A0;")).toBe(`"x;=cmd|' /C calc'!A0;"`);
+    expect(parseCsv(csvText([{ header: ['a'], rows: [["x;=cmd|' /C calc'!A0;"]] }]))[1]).toEqual(["x;=cmd|' /C calc'!A0;"]);
+    expect(csvCell(' =1+1')).toBe("' =1+1");
+    expect(csvCell('\u00a0@SUM(A1)')).toBe("'\u00a0@SUM(A1)");
+    expect(csvCell(' -5')).toBe(' -5'); // still a number
   });
 
   it('an input whose value holds commas and quotes (a pasted config.json) reads back exactly', () => {

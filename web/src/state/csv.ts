@@ -1,10 +1,11 @@
 // The one CSV writer of the page's downloads (RFC 4180): a file is blocks of records (the inputs, then the results),
 // each block under its own header and after an empty record. Every record has the widest block's number of fields
-// (padded with empty ones: the RFC wants the same count on every line), a field holding a comma, a double quote or
-// a line break is quoted with its quotes doubled, and records end with CRLF. Text is kept as it is (UTF-8), but for
-// one guard: a spreadsheet runs a field that starts with = + - @ or a tab as a formula (OWASP "CSV Injection"), and a
-// pasted config.json or a shared link can put such text in a label, so a text field that starts so and is not a
-// number is written after a single quote, which spreadsheets show as text.
+// (padded with empty ones: the RFC wants the same count on every line), a field holding a comma, a semicolon (the
+// separator of spreadsheets in locales whose decimal mark is a comma), a double quote or a line break is quoted with
+// its quotes doubled, and records end with CRLF. Text is kept as it is (UTF-8), but for one guard: a spreadsheet runs
+// a field that starts with = + - @ (after any spaces, which some trim) or a tab as a formula (OWASP "CSV
+// Injection"), and a pasted config.json or a shared link can put such text in a label, so a text field that starts
+// so and is not a number is written after a single quote, which spreadsheets show as text.
 
 export type Cell = string | number | boolean | null | undefined;
 
@@ -16,8 +17,8 @@ export interface CsvBlock {
 /** One field: numbers and booleans as JavaScript writes them, null and undefined empty, text quoted when it must be. */
 export function csvCell(v: Cell): string {
   let text = v === null || v === undefined ? '' : String(v);
-  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(text) && !Number.isFinite(Number(text))) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  if (typeof v === 'string' && /^[\s\u00a0]*[=+\-@]|^[\t\r]/.test(text) && !Number.isFinite(Number(text))) text = `'${text}`;
+  return /[",;\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /** The blocks one after another, an empty record between two, every record padded to the same field count. */
