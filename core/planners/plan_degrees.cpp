@@ -152,13 +152,8 @@ void fix_splits(DegreeQuestion& q, std::vector<DegreeChange>& out) {
 
 // 2. A fixed chip count the degrees cannot split, or whose balancing degree the model does not split into.
 void fix_chips(DegreeQuestion& q, std::vector<DegreeChange>& out) {
-  if (q.chips <= 0) return;
   DegreeQuestion balanced = q;
-  if (!balance_chips(balanced)) return drop_chips(q, out, chips_split_problem(q));
-  const int b = balancing_strategy(q);
-  if (split_problems(balanced, b, balanced.degrees[b]) != 0)
-    return drop_chips(q, out, format_count(static_cast<double>(q.chips)) + " chips set " + kStrategyLabels[b] + " " +
-                                  std::to_string(balanced.degrees[b]) + ", which the model does not split into");
+  if (const std::string problem = chips_problem(balanced); !problem.empty()) return drop_chips(q, out, problem);
   q = balanced;
 }
 
@@ -252,9 +247,19 @@ bool balance_chips(DegreeQuestion& q) {
   return true;
 }
 
-std::string chips_split_problem(const DegreeQuestion& q) {
-  return format_count(static_cast<double>(q.chips)) + " chips do not split into the other degrees (" +
-         format_count(chips_unit(q)) + " chips per " + kStrategyLabels[balancing_strategy(q)] + " replica)";
+std::string chips_problem(DegreeQuestion& q) {
+  if (q.chips <= 0) return "";
+  const DegreeQuestion asked = q;
+  if (!balance_chips(q))
+    return format_count(static_cast<double>(q.chips)) + " chips do not split into the other degrees (" +
+           format_count(chips_unit(q)) + " chips per " + kStrategyLabels[balancing_strategy(q)] + " replica)";
+  // Issue 41: 4,096 chips in serving set TP 4,096, which 64 heads do not split into; the count was applied anyway.
+  const int b = balancing_strategy(q);
+  if (split_problems(q, b, q.degrees[b]) == 0) return "";
+  const std::string problem = format_count(static_cast<double>(q.chips)) + " chips set " + kStrategyLabels[b] + " " +
+                              std::to_string(q.degrees[b]) + ", which the model does not split into";
+  q = asked;
+  return problem;
 }
 
 std::vector<std::int64_t> valid_degrees(const DegreeQuestion& q, int s, const DegreeOptions& options) {

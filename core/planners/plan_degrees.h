@@ -51,8 +51,9 @@ void describe_split_problems(const DegreeQuestion& q, const std::string& query_p
 
 // Sets the balancing degree to chips / chips_unit. False (and nothing changed) when the count does not split.
 bool balance_chips(DegreeQuestion& q);
-// Why a fixed chip count does not split, in words.
-std::string chips_split_problem(const DegreeQuestion& q);
+// balance_chips, and why a fixed chip count cannot be applied in words ("" when it was): it does not split into the
+// other degrees, or it sets a balancing degree the model does not split into (q unchanged then).
+std::string chips_problem(DegreeQuestion& q);
 
 struct DegreeOptions {
   std::int64_t up_to = 0;  // 0: not asked

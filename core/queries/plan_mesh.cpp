@@ -137,8 +137,8 @@ Json run_plan_mesh(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
 
   DegreeQuestion nearest = q;
   Diagnostics problems;
-  if (!balance_chips(q)) {
-    add_diagnostic(problems, "/query/chips", "not_divisible", chips_split_problem(q));
+  if (const std::string problem = chips_problem(q); !problem.empty()) {
+    add_diagnostic(problems, "/query/chips", "not_divisible", problem);
     q.chips = 0;  // the degrees as given set the count
   }
   const DegreeMesh mesh = mesh_for_degrees(degree_mesh_input(q));

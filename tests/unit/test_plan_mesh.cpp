@@ -174,6 +174,13 @@ TEST_CASE("plan_mesh: a fixed chip count sets the balancing degree, or says why 
   const Json serving = plan_mesh("h100-sxm", "llama-3-70b", {{"mode", "serving"}, {"chips", 4}});
   CHECK(serving["balancing"] == "tensor");
   CHECK(serving["degrees"]["tensor"] == 4);
+  // Issue 41 #11: 4,096 chips kept from training set a serving TP of 4,096, which 64 heads do not split into: the
+  // count is refused at its key (the page then frees it), not applied.
+  const Json typed = plan_mesh("h100-sxm", "llama-3-70b", {{"mode", "serving"}, {"chips", 4096}, {"parallelism", {{"tensor", 8}}}});
+  CHECK(typed["runs"] == false);
+  CHECK(typed["problems"][0]["path"] == "/query/chips");
+  CHECK(typed["problems"][0]["message"] == "4096 chips set TP 4096, which the model does not split into");
+  CHECK(typed["degrees"]["tensor"] == 8);
 }
 
 TEST_CASE("plan_mesh: the nearest runnable degrees and batch, each change with its reason", "[plan_mesh]") {
