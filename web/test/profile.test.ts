@@ -7,7 +7,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Diagnostic, EngineModule } from '../src/engine/types';
 import { hardwarePreset } from '../src/state/params';
 import {
-  MAX_PROFILE_CHARS, MAX_STORED_PROFILES, PROFILE_STORE_KEY, calibrationOf, fingerprint, keepProfile, missingProfileNotice, pickProfile,
+  MAX_PROFILE_CHARS, MAX_STORED_PROFILES, PROFILE_STORE_KEY, calibrationOf, fingerprint, keepProfile, unusedProfileNotice, pickProfile,
   profileFormatProblem, profileRef, readProfile, useProfileStore, type TextStore,
 } from '../src/state/profile';
 import { atBookFidelity, mainScenario, meshFor, servingSearchScenario } from '../src/state/scenario';
@@ -183,11 +183,11 @@ describe('the cal parameter', () => {
   it('that this browser does not have: the shipped profile, and a notice that says how to get it back', () => {
     const s = stateWith({ hw: 'h100-sxm', cal: 'my-cluster~0badf00d' });
     expect(calibrationOf(s)).toBeUndefined();
-    expect(missingProfileNotice(s)).toMatch(/^This link used calibration profile 'my-cluster' \(fingerprint 0badf00d\), which this browser has not loaded: the calibrated numbers shown use the shipped profile\. .*load that profile file.*same fingerprint restores it/);
+    expect(unusedProfileNotice(s)).toMatch(/^This link used calibration profile 'my-cluster' \(fingerprint 0badf00d\), which this browser has not loaded: the calibrated numbers shown use the shipped profile\. .*load that profile file.*same fingerprint restores it/);
     const m = meshFor(s, askNowOf(engine));
     if (!m.ok) throw new Error(m.problem);
     expect(mainScenario(s, m.plan).query).not.toHaveProperty('calibration');
-    expect(missingProfileNotice(stateWith({}))).toBeNull();
+    expect(unusedProfileNotice(stateWith({}))).toBeNull();
   });
 });
 
@@ -213,6 +213,26 @@ describe('calibrated queries', () => {
     }
     expect(searchScenarioOf(engine, training)?.query).toHaveProperty('calibration.id', 'my-cluster');
     expect(servingSearchScenario(serving)?.query).toHaveProperty('calibration.id', 'my-cluster');
+  });
+
+  it('is used only on chips of its kind: a GPU profile with TPU7x falls back to the shipped one and says so (issue 41)', () => {
+    const r = read(mine);
+    keepProfile(r.text);
+    const tpu = stateWith({ hw: 'tpu7x', cal: r.ref });
+    expect(calibrationOf(tpu)).toBeDefined(); // still loaded: choosing a GPU again uses it
+    const m = meshFor(tpu, askNowOf(engine));
+    if (!m.ok) throw new Error(m.problem);
+    const main = mainScenario(tpu, m.plan);
+    expect(main.query).not.toHaveProperty('calibration');
+    expect(JSON.parse(engine.evaluate(JSON.stringify(main))).ok).toBe(true);
+    expect(unusedProfileNotice(tpu)).toMatch(/^Calibration profile 'my-cluster' is for GPUs, and TPU7x .* is a TPU: the calibrated numbers shown use the shipped profile\./);
+    expect(unusedProfileNotice(stateWith({ hw: 'b200', cal: r.ref }))).toBeNull();
+  });
+
+  it('a runs file is named as one, with how to fit it, not read as a profile (issue 41)', () => {
+    const runs = readProfile(JSON.stringify({ runs: [{ id: 'a', task: 'training', metric: 'step_s', measured: 1, scenario: {} }] }), H100);
+    expect(runs.ok).toBe(false);
+    if (!runs.ok) expect(runs.problem).toMatch(/^This is a runs file .*scalescope calibrate FILE --write DIR/);
   });
 
   /** The main scenario's answer with the profile `r` (readProfile's), kept first. */

@@ -9,7 +9,7 @@ import { loadLink } from '../state/link-load';
 import { DEGREE_KEYS, balanced, chipsFixed, nearest, planMeshResult, type AskNow } from '../state/plan-mesh';
 import { minifyConfig } from '../state/hf';
 import { pinnedOf } from '../state/pin';
-import { missingProfileNotices } from '../state/profile';
+import { unusedProfileNotices } from '../state/profile';
 import { planMeshScenario } from '../state/scenario';
 import type { Applied } from '../state/apply';
 
@@ -67,7 +67,7 @@ export class StateStore {
     this.unchecked = null;
     this.state = link.state;
     const pinned = pinnedOf(link.state);
-    this.profileNotices = missingProfileNotices(link.state, pinned?.state ?? null);
+    this.profileNotices = unusedProfileNotices(link.state, pinned?.state ?? null);
     this.notices = [...d.notices, ...link.notices, ...(pinned?.notices ?? []), ...this.profileNotices];
     return true;
   }
@@ -148,17 +148,19 @@ export class StateStore {
 
   private commit(s: State, input: { ev?: Event } | null): void {
     this.state = s;
-    this.dropSettledProfileNotices();
+    this.updateProfileNotices();
     this.scheduleUrl();
     this.on.stateChanged(input);
   }
 
-  /** A link's missing-profile notice goes once that profile is loaded, or the state no longer names it. */
-  private dropSettledProfileNotices(): void {
-    const now = missingProfileNotices(this.state, pinnedOf(this.state)?.state ?? null);
+  /** Why a profile the state names is not in use, kept current: a link's missing profile goes once it is loaded, and
+   * one for the other kind of chip is said when that chip is chosen and goes when a chip of its kind is. */
+  private updateProfileNotices(): void {
+    const now = unusedProfileNotices(this.state, pinnedOf(this.state)?.state ?? null);
     const settled = this.profileNotices.filter((n) => !now.includes(n));
-    if (settled.length) this.notices = this.notices.filter((n) => !settled.includes(n));
-    this.profileNotices = this.profileNotices.filter((n) => now.includes(n));
+    const fresh = now.filter((n) => !this.profileNotices.includes(n));
+    if (settled.length || fresh.length) this.notices = [...this.notices.filter((n) => !settled.includes(n)), ...fresh];
+    this.profileNotices = now;
   }
 
   private scheduleUrl(): void {

@@ -4,7 +4,7 @@
 // the URL holds a reference, `cal=<id>~<fingerprint>`. A link whose profile this browser has not loaded says so,
 // its numbers use the shipped profile, and loading the same file (the same fingerprint) restores them.
 import type { CalibrationInput, Diagnostic, HardwarePreset } from '../engine/types';
-import { PROFILE_REF_RE, type State } from './params';
+import { PROFILE_REF_RE, hardwarePreset, type State } from './params';
 
 export const PROFILE_STORE_KEY = 'scalescope.profiles';
 export const MAX_STORED_PROFILES = 8;
@@ -98,6 +98,9 @@ export function readProfile(input: string, hw: HardwarePreset): ProfileRead {
     return no(`This is not JSON: ${e instanceof Error ? e.message : String(e)}`);
   }
   if (!isObject(v)) return no('A calibration profile is one JSON object ({"schema": "scalescope.calibration/2", "id": …, "kernels": {…}, "parameters": {…}, …}), or a calibrate result ({"profiles": […]}).');
+  // A runs file (issue 41: it gave "required key 'id' is missing" everywhere): the measurements a profile is fitted on.
+  if (Array.isArray(v['runs']) && !('parameters' in v))
+    return no('This is a runs file (measured runs, {"runs": […]}), not a profile: fit it first with `scalescope calibrate FILE --write DIR` (or the Python module’s calibrate), then load the profile it writes for this chip, or paste the whole calibrate answer.');
   const picked = pickProfile(v, hw);
   if (!picked.ok) return picked;
   if (hasLoneSurrogate(picked.profile)) return no('This profile holds text that is not valid Unicode (half of a surrogate pair).');
@@ -191,23 +194,41 @@ export function calibrationOf(s: State): CalibrationInput | undefined {
   return loaded.get(ref.fp) ?? undefined;
 }
 
+/** A loaded profile's chip kind as it declares it (`kind`: "tpu" or "gpu"), or '' when it says none. */
+const kindOf = (p: CalibrationInput): string => (typeof (p as Obj)['kind'] === 'string' ? String((p as Obj)['kind']) : '');
+
+/** The loaded profile when it is for the state's kind of chip; else undefined, and the shipped profile is used, as
+ * for a link whose profile this browser has not loaded (issue 41: a GPU profile kept after choosing TPU7x made
+ * every number "Cannot run"). Only the field that says which chips a profile is for is read; the engine judges the
+ * rest. */
+export function profileForChip(s: State): CalibrationInput | undefined {
+  const p = calibrationOf(s);
+  return p && (kindOf(p) === '' || kindOf(p) === hardwarePreset(String(s.values['hw'])).kind) ? p : undefined;
+}
+
 /** The state's profile indented for reading and editing ('' when none is loaded). */
 export function profileTextOf(s: State): string {
   const p = calibrationOf(s);
   return p ? JSON.stringify(p, null, 1) : '';
 }
 
-/** What a link says when it refers to a profile this browser has not loaded (null when it has it, or names none). */
-export function missingProfileNotice(s: State): string | null {
+/** Why the state's profile is not in use: this browser has not loaded it, or it is for the other kind of chip (null
+ * when it is in use, or the state names none). */
+export function unusedProfileNotice(s: State): string | null {
   const ref = profileRefOf(s);
-  if (!ref || calibrationOf(s)) return null;
+  if (!ref || profileForChip(s)) return null;
+  const loaded = calibrationOf(s);
+  if (loaded) {
+    const hw = hardwarePreset(String(s.values['hw']));
+    return `Calibration profile '${ref.id}' is for ${kindOf(loaded).toUpperCase()}s, and ${hw.name} is a ${hw.kind.toUpperCase()}: the calibrated numbers shown use the shipped profile. Choose a ${kindOf(loaded).toUpperCase()} to use yours again.`;
+  }
   return `This link used calibration profile '${ref.id}' (fingerprint ${ref.fp}), which this browser has not loaded: the calibrated numbers shown use the shipped profile. To reproduce the link’s numbers, load that profile file under Efficiency → Calibration profile; the link keeps its reference, so the file with the same fingerprint restores it.`;
 }
 
 /** The notices of a state and its pinned comparison (the pin's only when it refers to another profile). */
-export function missingProfileNotices(s: State, pinned: State | null): string[] {
-  const own = missingProfileNotice(s);
-  const pin = pinned && pinned.values['cal'] !== s.values['cal'] ? missingProfileNotice(pinned) : null;
+export function unusedProfileNotices(s: State, pinned: State | null): string[] {
+  const own = unusedProfileNotice(s);
+  const pin = pinned && (pinned.values['cal'] !== s.values['cal'] || pinned.values['hw'] !== s.values['hw']) ? unusedProfileNotice(pinned) : null;
   return [own, pin && `Pinned comparison: ${pin}`].filter((n): n is string => n !== null);
 }
 

@@ -13,7 +13,7 @@ import {
 import { layoutDegrees, layoutPlan, parseLayout } from './layout';
 import { PRESETS, hardwarePreset, modelPreset, type State } from './params';
 import { hfConfigOf, hfPreset } from './hf';
-import { calibrationOf } from './profile';
+import { profileForChip } from './profile';
 
 /** The model as the page sends it: the preset's shape fields, with the expert width always set. */
 export type ModelFields = Pick<
@@ -161,7 +161,7 @@ function base(s: State): Pick<Scenario, 'version' | 'hardware' | 'model'> {
 
 /** A calibrated query carries the reader's loaded profile, if any (the engine checks it; the book's model takes none). */
 function withProfile<Q extends { fidelity?: Fidelity; calibration?: CalibrationInput }>(s: State, query: Q): Q {
-  const calibration = calibrationOf(s);
+  const calibration = profileForChip(s);
   return calibration && query.fidelity !== 'book' ? { ...query, calibration } : query;
 }
 

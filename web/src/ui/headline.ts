@@ -5,7 +5,7 @@
 // step (or latency), memory against HBM, fits or not, cost.
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import { FEATURES, type State, type Value } from '../state/params';
-import { calibrationOf } from '../state/profile';
+import { profileForChip } from '../state/profile';
 import { atBookEfficiency, fidelityOf, isServing, servingOf, trainingOf, type Metric, type PlanStatus, type Results } from './results';
 import { fmtBytes } from '../charts/format';
 import type { SetDetail } from './controls';
@@ -68,7 +68,7 @@ export class SsHeadline extends LitElement {
       const band = f.calibration?.error_band;
       const profile = f.calibration?.profile;
       // A calibrate result's profile may carry the shipped id and source: say whose it is.
-      const yours = calibrationOf(s) ? '; yours, loaded in this browser' : '';
+      const yours = profileForChip(s) ? '; yours, loaded in this browser' : '';
       return html`<p class="fidelity" data-fidelity="calibrated">Calibrated estimate${band ? html`: ${band.text}` : nothing}${profile ? html` <span class="muted">(profile ${profile.id}, ${profile.source}${yours})</span>` : nothing}. ${f.ideal?.lower_bound === false
         ? html`The book’s ideal is under each number; here it is above the estimate: <span data-ideal-above>${f.ideal.above_estimate?.text ?? 'the book prices this plan above it'}</span>.`
         : 'The book’s ideal, a lower bound, is under each number.'}${f.calibration?.what_if ? html` <span data-what-if>The Efficiency settings act as a what-if: ${f.calibration.what_if.text.replace(/^what if: /, '')}.</span>` : nothing}</p>`;
