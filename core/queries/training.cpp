@@ -192,6 +192,11 @@ void read_plan_knobs(JsonReader& r, TrainingPlan& p, Diagnostics& d, double& mic
     if (schedule == pipeline_schedule_name(s)) p.schedule = s;
   p.expert_tensor = r.number("expert_tensor", false).value_or(0);
   p.virtual_stages = r.number("virtual_stages", false).value_or(1);
+  // Only the interleaved schedule reads it (dualpipe_v always runs two chunks): said, not silently ignored.
+  if (p.virtual_stages != 1 && p.schedule != PipelineSchedule::interleaved)
+    add_warning(d, r.path_of("virtual_stages"), "ignored",
+                "virtual_stages applies to the interleaved schedule only; with " + std::string(schedule) +
+                    " it is ignored");
   p.microbatches = r.number("microbatches", false).value_or(1);
   microbatch_sequences = r.number("microbatch_sequences", false).value_or(0);
   if (microbatch_sequences > 0 && r.has("microbatches"))

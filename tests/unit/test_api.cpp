@@ -216,3 +216,15 @@ TEST_CASE("issue 41 #17: a number the reader gave is echoed exactly, not rounded
     exact = exact || d["message"].get<std::string>().find("got 16777217") != std::string::npos;
   CHECK(exact);
 }
+
+TEST_CASE("issue 41 #17: virtual_stages outside the interleaved schedule is a warning, not silently ignored", "[api]") {
+  const std::string s = R"({"hardware": {"preset": "tpu-v5p"}, "model": {"preset": "llama-3-70b"},
+    "mesh": {"shape": [8, 8, 8]}, "query": {"kind": "training_step", "batch_tokens": 4194304, "seq_len": 4096,
+    "parallelism": {"fsdp": ["X", "Y"], "pipeline": ["Z"], "virtual_stages": 2}}})";
+  const json out = eval(s);
+  CHECK(out["ok"] == true);
+  CHECK(has(out, "/query/parallelism/virtual_stages", "ignored"));
+  std::string interleaved = s;
+  interleaved.replace(interleaved.find("\"virtual_stages\""), 0, "\"pipeline_schedule\": \"interleaved\", ");
+  CHECK_FALSE(has(eval(interleaved), "/query/parallelism/virtual_stages", "ignored"));
+}
