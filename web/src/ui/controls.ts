@@ -187,9 +187,9 @@ export class SsControls extends LitElement {
         onValue: (_k, v, ev) => this.set({ values: { chips: v }, ev }),
       })}
       <div class="ctl check" title="Keep the chip count while TP, PP, EP or CP move; ${bal.label} takes the rest">
-        <input type="checkbox" id="c-chips-fixed" data-key="chips-fixed" .checked=${fixed}
+        <input type="checkbox" id="c-chips-fixed" data-key="chips-fixed" .checked=${fixed} ?disabled=${!fixed && !Number.isFinite(chips)}
           @change=${(e: Event) => this.set({ values: { chips: (e.target as HTMLInputElement).checked ? chips : null }, ev: e })} />
-        <label for="c-chips-fixed">Keep ${chips} chips when TP, PP, EP or CP move</label>
+        <label for="c-chips-fixed">${Number.isFinite(chips) ? `Keep ${chips} chips` : 'Keep the chip count'} when TP, PP, EP or CP move</label>
       </div>
       <span id="c-chips-help" class="help" data-mesh-help>${mesh.ok ? (hw.kind === 'gpu' ? `${nodesTimesGpus(hw, mesh.plan.chips)} · ` : '') + describePlan(mesh.plan) : mesh.problem}${activeLayout(s) ? html` <span class="badge" title="the exact mesh of an applied plan; moving a degree returns to the page’s own layout">plan’s layout</span>` : nothing}</span>
       ${this.degreeProblem ? html`<p class="notice-inline" role="status" data-degree-problem>${this.degreeProblem}</p>` : nothing}`;
