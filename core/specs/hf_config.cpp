@@ -508,6 +508,54 @@ Json hf_config_to_model(const Json& config, const std::string& path, Diagnostics
   return m;
 }
 
+namespace {
+
+// The config.json keys an engine field is read from, by family (the first the config holds names it).
+const std::vector<std::pair<std::string, std::vector<const char*>>>& config_keys_of_fields() {
+  static const std::vector<std::pair<std::string, std::vector<const char*>>> table = {
+      {"layers", {"num_hidden_layers"}},
+      {"d_model", {"hidden_size"}},
+      {"d_ff", {"intermediate_size_mlp", "intermediate_size"}},
+      {"heads", {"num_attention_heads"}},
+      {"kv_heads", {"num_key_value_heads", "num_attention_heads"}},
+      {"head_dim", {"head_dim", "hidden_size"}},
+      {"vocab", {"vocab_size"}},
+      {"mtp_layers", {"num_nextn_predict_layers"}},
+      {"experts", {"n_routed_experts", "num_experts", "num_local_experts"}},
+      {"active_experts", {"num_experts_per_tok", "experts_per_token"}},
+      {"shared_experts", {"n_shared_experts", "shared_expert_intermediate_size"}},
+      {"expert_d_ff", {"moe_intermediate_size", "intermediate_size"}},
+      {"dense_layers", {"first_k_dense_replace", "mlp_only_layers"}},
+      {"sliding_window", {"sliding_window"}},
+      {"attention_chunk", {"attention_chunk_size"}},
+      {"mla", {"kv_lora_rank"}},
+  };
+  return table;
+}
+
+// A diagnostic of the model read from a config.json names the engine's field (/…/hf_config/mtp_layers); the reader
+// wrote the config's key (num_nextn_predict_layers), so the path is moved to it where the config holds one (issue 41).
+std::string config_key_path(const Json& config, const std::string& hf_path, const std::string& path) {
+  const std::string prefix = hf_path + "/";
+  if (path.rfind(prefix, 0) != 0) return path;
+  const bool nested = config.contains("text_config") && config["text_config"].is_object();
+  const Json& text = nested ? config["text_config"] : config;
+  const std::string base = nested ? json_pointer_child(hf_path, "text_config") : hf_path;
+  std::string rest = path.substr(prefix.size());
+  const std::string field = rest.substr(0, rest.find('/'));
+  if (field == "mla" && rest.size() > 4) {  // latent attention's keys are the config's own, at its top level
+    const std::string key = rest.substr(4, rest.find('/', 4) == std::string::npos ? std::string::npos : rest.find('/', 4) - 4);
+    return text.contains(key) ? json_pointer_child(base, key) : path;
+  }
+  for (const auto& [name, keys] : config_keys_of_fields())
+    if (name == field)
+      for (const char* key : keys)
+        if (text.contains(key)) return json_pointer_child(base, key);
+  return path;
+}
+
+}  // namespace
+
 ModelConfig resolve_hf_model(const Json& node, const std::string& path, Diagnostics& d) {
   JsonReader r(node, path, d);
   if (!r.ok_object()) return ModelConfig{};
@@ -521,7 +569,20 @@ ModelConfig resolve_hf_model(const Json& node, const std::string& path, Diagnost
   for (std::size_t i = mark; i < d.size(); ++i)
     if (!d[i].warning) return ModelConfig{};
   if (name) model["name"] = *name;
-  if (!overrides) return parse_model(model, r.path_of("hf_config"), false, d);
+  if (!overrides) {
+    const std::size_t from = d.size();
+    const ModelConfig m = parse_model(model, r.path_of("hf_config"), false, d);
+    for (std::size_t i = from; i < d.size(); ++i) {
+      const std::string moved = config_key_path(*config, r.path_of("hf_config"), d[i].path);
+      if (moved == d[i].path) continue;
+      // "'mtp_layers' must be ..." names the key the reader wrote, too.
+      const auto last = [](const std::string& p) { return "'" + p.substr(p.rfind('/') + 1) + "'"; };
+      if (const auto at = d[i].message.find(last(d[i].path)); at != std::string::npos)
+        d[i].message.replace(at, last(d[i].path).size(), last(moved));
+      d[i].path = moved;
+    }
+    return m;
+  }
   model.merge_patch(*overrides);
   return parse_model(model, r.path_of("overrides"), false, d);
 }

@@ -383,3 +383,22 @@ TEST_CASE("issue 41 #1: a layer count is bounded before any per-layer rule expan
   mistral["num_hidden_layers"] = 4096;
   CHECK(resolved({{"hf_config", mistral}}).layers == 4096);
 }
+
+TEST_CASE("issue 41 #17: a config.json's values the engine refuses are diagnosed at the config's own keys", "[hf_config]") {
+  // The engine reads num_nextn_predict_layers as mtp_layers (at most 1e6): the path and the message name the key
+  // the reader wrote, not the engine's field.
+  json deepseek = config("deepseek-v3.json");
+  deepseek["num_nextn_predict_layers"] = 2000000;
+  Diagnostics d;
+  resolve_model({{"hf_config", deepseek}}, "/model", d);
+  REQUIRE(codes_at(d, "/model/hf_config/num_nextn_predict_layers") == std::vector<std::string>{"too_large"});
+  CHECK(d[0].message.find("'num_nextn_predict_layers' must be") == 0);
+  // Under a multimodal config's text_config.
+  json maverick = config("llama-4-maverick-17b-128e.json");
+  maverick["text_config"]["num_experts_per_tok"] = 4096;
+  Diagnostics m;
+  resolve_model({{"hf_config", maverick}}, "/model", m);
+  bool at_key = false;
+  for (const auto& x : m) at_key = at_key || x.path == "/model/hf_config/text_config/num_experts_per_tok";
+  CHECK(at_key);
+}

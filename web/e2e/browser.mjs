@@ -1074,6 +1074,23 @@ async function main() {
       const huge = await page.evaluate(() => ({ ms: window.__scalescope.interactiveMs, text: document.querySelector('scalescope-explorer').shadowRoot.querySelector('[data-notice]')?.textContent ?? '' }));
       check('a link asking for 2^30 chips answers without hanging (within 10 s), with a notice naming its degrees', huge.ms < 10000 && /1,073,741,824 chips/.test(huge.text), `${Math.round(huge.ms)} ms: ${huge.text.slice(0, 200)}`);
       check('… and opens on the default degrees, which run', (await metric(page, 'chips')) === 2048 && (await status(page)) !== 'cannot-run');
+      // Issue 41 #2: a 238-character link carrying a 1e9-layer config.json froze the page for 55 s (Mistral) or
+      // aborted the engine (Qwen2 with max_window_layers): the engine refuses the count before expanding any layer.
+      const layers = 1e9;
+      for (const [family, config] of [
+        ['Mistral', { model_type: 'mistral', hidden_size: 4096, intermediate_size: 14336, num_hidden_layers: layers, num_attention_heads: 32, num_key_value_heads: 8, vocab_size: 32000, sliding_window: 4096 }],
+        ['Qwen2', { model_type: 'qwen2', hidden_size: 4096, intermediate_size: 11008, num_hidden_layers: layers, num_attention_heads: 32, num_key_value_heads: 32, vocab_size: 151936, use_sliding_window: true, sliding_window: 4096, max_window_layers: layers - 1 }],
+      ]) {
+        await open(page, url + '?v=1&hf=' + encodeURIComponent(JSON.stringify(config)));
+        const hf = await page.evaluate(() => {
+          // Every text of the page, through the components' shadow roots (the refusal is the model field's).
+          const walk = (n) => (n.nodeType === 3 ? n.textContent : '') + (n.shadowRoot ? walk(n.shadowRoot) : '') + [...n.childNodes].map(walk).join('');
+          return { ms: window.__scalescope.interactiveMs, text: walk(document.body) };
+        });
+        check(`a link carrying a 1e9-layer ${family} config.json is refused without hanging (within 10 s), naming num_hidden_layers and its limit`,
+          hf.ms < 10000 && /num_hidden_layers/.test(hf.text) && /4096/.test(hf.text), `${Math.round(hf.ms)} ms`);
+        figures[`hfHugeLinkMs${family}`] = hf.ms;
+      }
       await open(page, url + '?v=1&hw=tpu-v5e');
       check('a link to a chip the default degrees do not fit opens fitted, as choosing the chip does, and says so', (await metric(page, 'chips')) === 256 && (await status(page)) !== 'cannot-run' && /FSDP 256 → 32/.test((await page.locator('[data-notice]').textContent()) ?? ''));
       for (const q of ['?v=7&tp=8', '?v=1&x=%E0%A4%A', '?' + 'a'.repeat(9000)]) {
@@ -1083,7 +1100,17 @@ async function main() {
     });
 
     await step('a mesh the chip cannot hold is explained in place', async () => {
-      await open(page, url + '?v=1&hw=tpu-v5e&fsdp=1&pp=64&tp=8'); // 512 chips on the 256-chip pod: no halving of FSDP fits them
+      // A link opens on the nearest state that runs (issue 41): FSDP is already 1, so PP halves to fit the pod.
+      await open(page, url + '?v=1&hw=tpu-v5e&fsdp=1&pp=64&tp=8');
+      check('a link whose degrees no halving of FSDP fits opens fitted: PP 64 → 32 on the 256-chip pod, and says so',
+        (await metric(page, 'chips')) === 256 && (await status(page)) !== 'cannot-run' && /PP\) 64 → 32/.test((await page.locator('[data-notice]').textContent()) ?? ''));
+      // Typed, the same degrees are the reader's choice: shown, with why they cannot run.
+      await open(page, url + '?v=1&hw=tpu-v5e&fsdp=1&pp=32&tp=8');
+      const typed = await stateQuery(page);
+      const pp = page.locator('ss-controls input.num[data-key="pp"]');
+      await pp.fill('64');
+      await pp.press('Enter');
+      await settled(page, typed);
       const text = (await page.locator('[data-diagnostics]').first().textContent()) ?? '';
       check('a problem is shown in words', /torus|axes|slice/.test(text), text.slice(0, 160));
       check('the headline is labelled "cannot run"', (await status(page)) === 'cannot-run');
@@ -1245,6 +1272,7 @@ async function main() {
     const f = figures[`planSearch_${name}`];
     if (f) console.log(`  plan search (${what}): ${f.evaluated} plans in ${f1(f.wallMs)} ms from the click, ${f.chunks} chunks (${f1(f.engineMs)} ms in the engine, worker; budget 1 s${over(f.wallMs, 1000)})`);
   }
+  if (figures.hfHugeLinkMsMistral !== undefined) console.log(`  a link carrying a 1e9-layer config.json, open to interactive: Mistral ${f1(figures.hfHugeLinkMsMistral)} ms, Qwen2 ${f1(figures.hfHugeLinkMsQwen2)} ms (refused; it froze the page for 55 s before issue 41)`);
   console.log(`  engine wasm gzipped: ${(figures.wasmGzipBytes / 1024).toFixed(1)} KB; whole site gzipped: ${(figures.totalGzipBytes / 1024).toFixed(1)} KB (the explorer's first load, what the page fetches before it is interactive: ${(figures.firstLoadGzipBytes / 1024).toFixed(1)} KB, budget 350 KB)`);
   console.log(`  time to interactive: median ${f1(figures.interactiveMedianMs)} ms of three fresh browsers (${(figures.interactiveRunsMs ?? []).map(f1).join(', ')} ms; budget 600 ms${over(figures.interactiveMedianMs, 600)}; engines loaded ${f1(figures.engineLoadMs)} ms after the page started them in the first); screenshots in build/screenshots/`);
   process.exitCode = t.finish();
