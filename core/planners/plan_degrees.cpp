@@ -295,19 +295,26 @@ std::vector<DegreeChange> nearest_runnable(DegreeQuestion& q) {
     drop_expert_tensor(q, out, "expert tensor parallelism needs an MoE model (" + q.model->name + " is dense)");
   // Each fix can undo another's work (a shrunk degree no longer splits, a fixed count sets a degree the model does
   // not take), so they repeat until the question runs; the mesh fix ends on one chip, so a few rounds suffice.
-  for (int round = 0; round < 8 && !runs(q); ++round) {
+  // The batch is last: its fix moves no degree, so the rounds ask whether the degrees run whatever the batch.
+  const auto degrees_run = [](const DegreeQuestion& x) {
+    DegreeQuestion any_batch = x;
+    any_batch.batch_tokens = 0;
+    return runs(any_batch);
+  };
+  for (int round = 0; round < 8 && !degrees_run(q); ++round) {
     const std::size_t said = out.size();
     fix_splits(q, out);
     fix_chips(q, out);
     fix_mesh(q, out);
     // No single degree moves the experts' TP and the degrees it couples (EP x TP / ETP) together: when the fixes
     // stall, or undo each other (the mesh shrinks the TP the splits raised), it goes.
-    if (q.expert_tensor > 0 && (out.size() == said || round >= 3) && !runs(q))
+    if (q.expert_tensor > 0 && (out.size() == said || round >= 3) && !degrees_run(q))
       drop_expert_tensor(q, out, "no degrees near these split the experts with their TP at " +
                                      format_count(q.expert_tensor) + "; unset, it is the TP degree");
   }
   // 4. The batch: whole sequences, and at least one token per data shard and microbatch (as the training step
   // checks it: batch / CP >= data x FSDP x EP shards), rounded up to whole sequences.
+  balance_chips(q);  // the degrees said are those the chip count sets
   if (!q.serving && q.batch_tokens > 0 && q.seq_len > 0) {
     const DegreeMeshInput in = degree_mesh_input(q);
     const double least = static_cast<double>(in.degrees[kDataIndex] * in.degrees[kFsdpIndex] * in.degrees[kExpertIndex] *
