@@ -12,6 +12,20 @@ import { servingOf, type Results } from './results';
 const CRITICAL_WORDS: Readonly<Record<string, string>> = {
   flops: 'the FLOPs', param_load: 'loading the weights', kv_load: 'loading the KV caches', comms: 'communication',
 };
+/** What a bound is made of (the engine's `bound` sums the HBM terms; its `critical` is the largest single term). */
+const BOUND_WORDS: Readonly<Record<string, { share: string; terms: readonly string[] }>> = {
+  compute: { share: 'the FLOPs take the most time', terms: ['flops'] },
+  memory: { share: 'HBM traffic, the weights and the KV caches together, takes the most time', terms: ['param_load', 'kv_load'] },
+  communication: { share: 'communication takes the most time', terms: ['comms'] },
+};
+
+/** "memory-bound: HBM traffic … takes the most time; the largest single term is communication" (issue 41: the page
+ * said "memory-bound: its largest term is communication"). */
+function boundSentence(bound: string, critical: string): string {
+  const b = BOUND_WORDS[bound];
+  if (!b) return `its largest term is ${CRITICAL_WORDS[critical] ?? critical}`;
+  return b.terms.includes(critical) ? b.share : `${b.share}; the largest single term is ${CRITICAL_WORDS[critical] ?? critical}`;
+}
 
 export class SsServingResults extends LitElement {
   static override properties = { results: { attribute: false } };
@@ -74,15 +88,14 @@ export class SsServingResults extends LitElement {
     return html`
       <section class="panel" aria-labelledby="h-time">
         <h3 id="h-time">Where the time goes</h3>
-        <p class="bound">A <strong>decode step</strong> is <strong>${d.bound}-bound</strong>: its largest term is ${CRITICAL_WORDS[d.critical] ?? d.critical}${d.mlp_bound === 'compute' && d.bound !== 'compute' ? ' (the MLPs alone would be compute-bound)' : ''}.
+        <p class="bound">A <strong>decode step</strong> is <strong>${d.bound}-bound</strong>: ${boundSentence(d.bound, d.critical)}${d.mlp_bound === 'compute' && d.bound !== 'compute' ? ' (the MLPs alone would be compute-bound)' : ''}.
           Prefilling the batch’s ${prompts} together is <strong>${p.bound}-bound</strong>. One request’s <strong>time to first token</strong>, its prompt prefilled alone, is
           <strong data-metric="ttft_one_s" data-value=${String(s.time_to_first_token_s)}>${fmtSeconds(s.time_to_first_token_s)}</strong>.</p>
         <h4>Decode step</h4>
         ${bars(decodeRows, [{ value: d.step_s, label: `decode step ${fmtSeconds(d.step_s)}`, colour: COLOURS.highlight }], fmtSeconds, 'Decode step by resource')}
         <h4>Prefill</h4>
         ${bars(prefillRows, [{ value: p.time_s, label: `batch prefill ${fmtSeconds(p.time_s)}`, colour: COLOURS.highlight }], fmtSeconds, `Prefill of the whole batch (${prompts}) by resource`)}
-        <p class="muted">The MLPs turn compute-bound above a batch of ${fmtCount(s.compute_bound_batch)}; tensor parallelism is HBM-limited above ${fmtCount(s.tensor_parallel_hbm_limit)} chips;
-          ${fmtCount(s.disaggregation?.prefill_servers_per_decode_server)} prefill servers per decode server.</p>
+        <p class="muted">At peak FLOP/s and HBM bandwidth (the book’s ideal), the MLPs turn compute-bound above a batch of ${fmtCount(s.compute_bound_batch)}${Number.isFinite(s.tensor_parallel_hbm_limit) ? `; tensor parallelism is HBM-limited above ${fmtCount(s.tensor_parallel_hbm_limit)} chips` : ''}${Number.isFinite(s.disaggregation?.prefill_servers_per_decode_server) ? `; ${fmtCount(s.disaggregation?.prefill_servers_per_decode_server)} prefill servers per decode server` : ''}.</p>
       </section>
       <section class="panel" aria-labelledby="h-mem">
         <h3 id="h-mem">Memory of the replica${chips ? ` (${chips} chips)` : ''}</h3>
