@@ -97,9 +97,31 @@ void check_named_exception(const json& node, const json& ideal, const std::strin
                   " s) does not explain the ideal's " + std::to_string(gap) + " s above the estimate");
 }
 
+// A serving replica's named exception: the book's time to first token above the calibrated one, with the book's term
+// whose excess over what it adds to the calibrated prefill covers the whole gap (the book's TTFT is its largest term).
+void check_serving_exception(const json& node, const json& ideal, const std::string& where, std::vector<std::string>& out) {
+  const double book_ttft = number_at(ideal, "time_to_first_token_s"), ttft = number_at(node, "time_to_first_token_s");
+  if (ideal.value("lower_bound", true) != (book_ttft <= ttft))
+    out.push_back(where + ": ideal.lower_bound disagrees with the times to first token");
+  if (book_ttft <= ttft) return;
+  const json& above = ideal.value("above_estimate", json::object());
+  const double book = number_at(above, "book_s"), calibrated = number_at(above, "calibrated_s");
+  if (above.value("metric", "") != "time_to_first_token_s" || book > book_ttft * (1 + 1e-9) ||
+      book - calibrated < (book_ttft - ttft) * (1 - 1e-9))
+    out.push_back(where + ": the book's time to first token is above the estimate, unexplained: " + above.dump());
+}
+
 void check_ideal_is_a_lower_bound(const json& node, const std::string& where, std::vector<std::string>& out) {
   const auto ideal = node.find("ideal");
   if (ideal != node.end() && ideal->is_object()) {
+    if (ideal->contains("lower_bound") && ideal->contains("time_to_first_token_s")) {
+      check_serving_exception(node, *ideal, where, out);
+      const double bound = number_at(*ideal, "latency_per_token_s"), estimate = number_at(node, "latency_per_token_s");
+      if (bound > estimate * (1 + 1e-9))
+        out.push_back(where + ": the book's ideal latency_per_token_s " + std::to_string(bound) +
+                      " s is above the estimate's " + std::to_string(estimate) + " s");
+      return;
+    }
     if (ideal->contains("lower_bound")) {
       const bool below = number_at(*ideal, "step_s") <= number_at(node.value("time", json::object()), "step_s");
       if (ideal->value("lower_bound", true) != below) out.push_back(where + ": ideal.lower_bound disagrees with the steps");

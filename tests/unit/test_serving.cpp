@@ -135,3 +135,28 @@ TEST_CASE("the serving frontier's largest batch is memory.max_batch: KV counted 
       CHECK(largest_fitting == max_batch);
     }
 }
+
+TEST_CASE("issue 41 #14: a calibrated TTFT under the book's says which of the book's terms is above it", "[serving][calibrated]") {
+  // DeepSeek-V3 in FP8 on 64 H200s, TP 8 x EP 8: the book takes the expert all-to-all as one exchange through each
+  // NVLink domain's egress (its TTFT is its largest term, communication); the calibrated prefill routes token copies.
+  const Json answer = scalescope::test::run_json(
+      {{"hardware", {{"preset", "h200"}}}, {"model", {{"preset", "deepseek-v3"}}}, {"mesh", {{"shape", {8, 8}}}},
+       {"query", {{"kind", "serving"}, {"batch", 32}, {"prompt_len", 8192}, {"generated_len", 512},
+                  {"dtypes", {{"weights", "fp8"}, {"kv", "fp8"}}}, {"parallelism", {{"tensor", {"Y"}}, {"expert", {"X"}}}}}}});
+  REQUIRE(answer["ok"] == true);
+  const Json& r = answer["result"];
+  const Json& ideal = r["ideal"];
+  REQUIRE(ideal["time_to_first_token_s"].get<double>() > r["time_to_first_token_s"].get<double>());
+  CHECK(ideal["lower_bound"] == false);
+  CHECK(ideal["above_estimate"]["part"] == "comms");
+  const double excess = ideal["above_estimate"]["book_s"].get<double>() - ideal["above_estimate"]["calibrated_s"].get<double>();
+  CHECK(excess >= ideal["time_to_first_token_s"].get<double>() - r["time_to_first_token_s"].get<double>());
+  CHECK(ideal["above_estimate"]["text"].get<std::string>().find("not a lower bound") != std::string::npos);
+  // A dense model on one node: the book's TTFT is below, and says so.
+  const Json dense = scalescope::test::run_json(
+      {{"hardware", {{"preset", "h100-sxm"}}}, {"model", {{"preset", "llama-3-70b"}}}, {"mesh", {{"shape", {8}}}},
+       {"query", {{"kind", "serving"}, {"batch", 32}, {"prompt_len", 2048}, {"generated_len", 256},
+                  {"parallelism", {{"tensor", {"X"}}}}}}});
+  CHECK(dense["result"]["ideal"]["lower_bound"] == true);
+  CHECK_FALSE(dense["result"]["ideal"].contains("above_estimate"));
+}

@@ -5224,6 +5224,35 @@ export type ServingResult = {
    */
   ideal?: {
     /**
+     * Whether the book's time to first token is below the calibrated one.
+     */
+    lower_bound: boolean;
+    /**
+     * Where the book's time to first token is not a lower bound: its largest term, above the calibrated prefill's whole time.
+     */
+    above_estimate?: {
+      /**
+       * The book's term.
+       */
+      part: 'flops' | 'param_load' | 'comms';
+      /**
+       * The time it is above.
+       */
+      metric: 'time_to_first_token_s';
+      /**
+       * The book's time for that term. [s]
+       */
+      book_s: number;
+      /**
+       * What the term adds to the calibrated time. [s]
+       */
+      calibrated_s: number;
+      /**
+       * In a sentence.
+       */
+      text: string;
+    };
+    /**
      * Replicas of this replica for the demand.
      */
     deployment?: ServingDeploymentCost;
