@@ -261,7 +261,7 @@ bool read_training_step_args(const QueryContext& ctx, JsonReader& args, Diagnost
     set_plan_groups(in.plan, first);
   }
   if (microbatch_sequences > 0) set_microbatch_size(in, microbatch_sequences, par + "/microbatch_sequences", d);
-  check_training_plan(in, "/query", d);
+  check_training_plan(in, args.path(), d);  // "/query", or "/query/training" in a summary
   if (has_errors(d)) return false;
   if (!spec.whole_axes_only && ctx.layout_budget) {
     if (spec.layouts > *ctx.layout_budget) {
@@ -279,9 +279,9 @@ bool read_training_step_args(const QueryContext& ctx, JsonReader& args, Diagnost
   return true;
 }
 
-void warn_out_of_hbm(const TrainingStep& s, const Hardware& hw, Diagnostics& d) {
+void warn_out_of_hbm(const TrainingStep& s, const Hardware& hw, Diagnostics& d, const std::string& query_path) {
   if (!s.fits)
-    add_warning(d, "/query", "out_of_hbm",
+    add_warning(d, query_path, "out_of_hbm",
                 "the plan needs " + format_bytes(s.total_bytes) + " per chip; " + hw.name + " has " +
                     format_bytes(s.hbm_capacity_bytes) + " (" + format_bytes(s.shortfall_bytes) + " more)");
 }
@@ -445,14 +445,14 @@ Json run_training_step(const QueryContext& ctx, JsonReader& args, Diagnostics& d
   if (!valid || has_errors(d)) return {};
   if (!profile) {
     const TrainingStep s = evaluate_training_step(in);
-    warn_out_of_hbm(s, *ctx.hw, d);
+    warn_out_of_hbm(s, *ctx.hw, d, args.path());
     Json out = training_step_json(in, s);
     add_plan_form(ctx, in, form, out);
     if (explain) out["explain"] = explain_training(in, s);
     return out;
   }
   const CalibratedTrainingStep c = evaluate_calibrated_training_step(in, *profile);
-  warn_out_of_hbm(c.step, *ctx.hw, d);
+  warn_out_of_hbm(c.step, *ctx.hw, d, args.path());
   Json out = training_step_json(in, c.step);
   add_plan_form(ctx, in, form, out);
   out["memory"]["transient_bytes"] = c.parts.transient_bytes;

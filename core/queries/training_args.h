@@ -24,6 +24,8 @@ bool read_training_step_args(const QueryContext& ctx, JsonReader& args, Diagnost
                              TrainingPlanForm* form = nullptr);
 
 // The out_of_hbm warning of a step that does not fit its chip's HBM (training_step's, and each searched plan's).
-void warn_out_of_hbm(const TrainingStep& step, const Hardware& hw, Diagnostics& diagnostics);
+// At `query_path`: "/query", or "/query/training" in a summary.
+void warn_out_of_hbm(const TrainingStep& step, const Hardware& hw, Diagnostics& diagnostics,
+                     const std::string& query_path = "/query");
 
 }  // namespace scalescope

@@ -201,6 +201,11 @@ TEST_CASE("issue 41 #10: summary's own training and serving arguments are diagno
   const json serving = eval(base + R"(, "serving": {"batch": 8, "prompt_len": 1024, "generated_len": 128,
     "parallelism": {"tensor": ["Q"]}}}})");
   CHECK(has(serving, "/query/serving/parallelism/tensor/0", "unknown_mesh_axis"));
+  // A plan check's path is under the summary's key too (64-way TP over 32 heads).
+  const json heads = eval(R"({"hardware": {"preset": "h100-sxm"}, "model": {"preset": "llama-3-8b"},
+    "mesh": {"shape": [4, 64]}, "query": {"kind": "summary", "training": {"batch_tokens": 1048576, "seq_len": 4096,
+    "parallelism": {"fsdp": ["X"], "tensor": ["Y"]}}}})");
+  CHECK(has(heads, "/query/training/parallelism/tensor", "not_divisible"));
   // The defaults are the engine's choice: a default that does not suit is a problem inside an answer that runs.
   const json fine = eval(base + "}}");
   CHECK(fine["ok"] == true);
