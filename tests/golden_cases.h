@@ -11,7 +11,7 @@ namespace scalescope::golden {
 struct Case {
   std::string file;      // e.g. "ch01_rooflines.json"
   std::string name;
-  std::string citation;  // spec/book.md section and example number
+  std::string citation;  // the book's chapter and example
   nlohmann::json scenario;
   nlohmann::json expect;              // [{path, value, rel_tol} | {path, equals}]
   nlohmann::json expect_diagnostics;  // [{path, code}] for bad-input cases

@@ -1,4 +1,4 @@
-// Numeric formats and their sizes (spec/book.md §0: bf16 = 2 bytes, int8/fp8 = 1, int4 = 0.5, fp32 = 4).
+// Numeric formats and their sizes (jax-ml.github.io/scaling-book (its notation): bf16 = 2 bytes, int8/fp8 = 1, int4 = 0.5, fp32 = 4).
 #pragma once
 #include <array>
 #include <optional>

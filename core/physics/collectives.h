@@ -1,4 +1,4 @@
-// Collective costs (spec/book.md §2.5 TPU torus, §2.6 GPU NVLink + fat tree, §2.9.7 DCN).
+// Collective costs (jax-ml.github.io/scaling-book/sharding TPU torus, jax-ml.github.io/scaling-book/gpus GPU NVLink + fat tree, jax-ml.github.io/scaling-book/training DCN).
 // `bytes` is always V, the full (gathered, or not yet reduced) array as one collective group sees it; if the array
 // is also sharded over other mesh axes, V is one shard of those (§2.5). Allocation-free.
 #pragma once

@@ -1,6 +1,6 @@
 // A kernel's time from its shape, at the constants of one chip's kernel models (specs/kernel_models.h): the GEMM,
 // the fused MoE's grouped GEMMs, flash attention over whole sequences and decode attention over a KV cache. Each is
-// a roofline (the book's max of compute and memory time, spec/book.md §2.1) with what real kernels add: a launch
+// a roofline (the book's max of compute and memory time, jax-ml.github.io/scaling-book/roofline) with what real kernels add: a launch
 // floor, a ceiling below peak, tile and wave quantisation, a ramp for small work. Pure and allocation-free: the
 // calibrated planners call these for every op of a step, and calibration/kernel_fit fits them to measured tables.
 #pragma once

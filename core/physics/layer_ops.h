@@ -1,6 +1,6 @@
 // Every op of one Transformer layer on one chip, with its FLOPs and HBM bytes (the calibrated fidelity's per-op
 // accounting, after Korthikanti et al. 2022 "Reducing Activation Recomputation in Large Transformer Models" and
-// Calculon's layer lists; FLOPs follow spec/book.md §2.7 exactly, so the matmuls add up to the book's 6ND).
+// Calculon's layer lists; FLOPs follow jax-ml.github.io/scaling-book/transformers exactly, so the matmuls add up to the book's 6ND).
 // A layer is one of the model's kinds (specs/layer_pattern.h): dense or MoE, full, sliding-window or chunked
 // attention; standard or latent attention (MLA, DeepSeek-V2 §2.1.2: expanded for training and prefill, absorbed for
 // decode). Allocation-free: a fixed array of ops per layer.

@@ -1,4 +1,4 @@
-// Logical mesh axes (spec/book.md §2.3: an array dimension sharded over several mesh axes, `A[I_XY]`; JAX and
+// Logical mesh axes (jax-ml.github.io/scaling-book/sharding: an array dimension sharded over several mesh axes, `A[I_XY]`; JAX and
 // MaxText device meshes): a parallelism strategy runs on a group of factors ("pieces") of the mesh axes: whole
 // axes, one factor of a 16-long torus axis split 4 x 4, or factors of several axes. This module lays strategies'
 // degrees onto a mesh (every distinct layout, or the book's greedy decoding of §5.1), derives what each group's

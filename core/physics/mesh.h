@@ -1,5 +1,5 @@
 // A device mesh: named axes laid onto a TPU torus (one mesh axis per physical axis, the book's convention in
-// spec/book.md §2.3) or onto GPUs (the last axis innermost, inside the NVLink domain), plus slices over DCN.
+// jax-ml.github.io/scaling-book/sharding) or onto GPUs (the last axis innermost, inside the NVLink domain), plus slices over DCN.
 #pragma once
 #include <string>
 #include <vector>

@@ -1,4 +1,4 @@
-// Rooflines (spec/book.md §2.1, §2.2): time from FLOPs and bytes on one chip, intensity, bound.
+// Rooflines (jax-ml.github.io/scaling-book/roofline; jax-ml.github.io/scaling-book/tpus): time from FLOPs and bytes on one chip, intensity, bound.
 // Pure, allocation-free functions: plan searches call them millions of times.
 #pragma once
 #include "io/dtype.h"

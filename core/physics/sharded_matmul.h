@@ -1,4 +1,4 @@
-// A matmul of two sharded arrays (spec/book.md §2.4): its case, and the plans that run it on a mesh, each with the
+// A matmul of two sharded arrays (jax-ml.github.io/scaling-book/sharding): its case, and the plans that run it on a mesh, each with the
 // collectives it needs, its FLOPs, its HBM traffic and their times (§2.1 roofline: the lower bound is the slowest).
 // Dimensions follow the §2.7 contraction rule: a dimension of both inputs is contracted, unless the output keeps
 // it (a batch dimension, e.g. X[B, D] * W[B, D, F] -> Y[B, F]); a dimension of one input is free.

@@ -1,4 +1,4 @@
-// The book's sharding notation (spec/book.md §2.3): `A[I_X, J_YZ]{U_X}`, an array's memory under a sharding. The
+// The book's sharding notation (jax-ml.github.io/scaling-book/sharding): `A[I_X, J_YZ]{U_X}`, an array's memory under a sharding. The
 // four cases of a sharded matmul build on it (physics/sharded_matmul.h). Parsing allocates; it is not a hot path.
 #pragma once
 #include <map>

@@ -1,4 +1,4 @@
-// Where chips sit: a slice of a TPU torus (spec/book.md §1.1, §1.2) and a GPU cluster of scale-up domains under a
+// Where chips sit: a slice of a TPU torus (jax-ml.github.io/scaling-book/tpus) and a GPU cluster of scale-up domains under a
 // fat tree (§1.5). Plain data in, plain data out.
 #pragma once
 #include <array>

@@ -1,4 +1,4 @@
-// Transformer accounting (spec/book.md §2.7, §2.8): parameters per component, FLOPs per token, KV-cache bytes,
+// Transformer accounting (jax-ml.github.io/scaling-book/transformers; jax-ml.github.io/scaling-book/training): parameters per component, FLOPs per token, KV-cache bytes,
 // activation memory and recompute FLOPs per remat policy, utilisation from chip-hours. Layers are counted by kind
 // (dense or MoE MLP; full, sliding-window or chunked attention) and attention is standard (MHA/GQA) or latent (MLA,
 // DeepSeek-V2 §2.1). Allocation-free.

@@ -1,4 +1,4 @@
-// Serving a Transformer (spec/book.md §2.10, §3.7-§3.8; the figures §5.2-§5.3): prefill and decode step time split
+// Serving a Transformer (jax-ml.github.io/scaling-book/inference; jax-ml.github.io/scaling-book/applied-inference; the figures jax-ml.github.io/scaling-book/applied-inference): prefill and decode step time split
 // into parameter loading, KV loading, FLOPs and communication, on one replica spread over a mesh.
 // decode_step and prefill are allocation-free: a sweep calls them per (batch, context) point.
 #pragma once

@@ -1,4 +1,4 @@
-// One training step of a parallelism plan (spec/book.md §2.8-§2.9; GPUs §2.9.8): time split into compute, HBM
+// One training step of a parallelism plan (jax-ml.github.io/scaling-book/training; GPUs jax-ml.github.io/scaling-book/gpus): time split into compute, HBM
 // and communication per parallelism axis, memory per chip, MFU, cost, and the book's thresholds for the plan.
 // evaluate_training_step is allocation-free and runs in well under 2 µs, so a plan search can call it freely.
 #pragma once

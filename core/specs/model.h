@@ -1,4 +1,4 @@
-// A Transformer's shape in the book's symbols (spec/book.md §0, §4): L, D, F, N, K, H, V, E, k; and what the book's
+// A Transformer's shape in the book's symbols (jax-ml.github.io/scaling-book (its notation); jax-ml.github.io/scaling-book (the model configs its chapters use)): L, D, F, N, K, H, V, E, k; and what the book's
 // symbols leave out but today's models have (DESIGN.md "Models are described exactly"): multi-head latent attention
 // (DeepSeek-V2 §2.1), per-layer kinds (dense or MoE MLPs, full, sliding-window or chunked attention) and
 // multi-token prediction modules (DeepSeek-V3 §2.2).

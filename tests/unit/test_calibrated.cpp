@@ -78,7 +78,7 @@ CalibratedTrainingStep gpt3_pipelined(double stages, double virtual_stages = 0) 
 }  // namespace
 
 TEST_CASE("a layer's ops add up to the book's FLOPs, for dense, GQA and MoE models, over TP", "[calibrated]") {
-  // spec/book.md §2.7: matmul FLOPs 2 x active parameters in matmuls (+ the unembedding) per token; attention
+  // jax-ml.github.io/scaling-book/transformers: matmul FLOPs 2 x active parameters in matmuls (+ the unembedding) per token; attention
   // 4 T S N H L with S/2 keys per query when causal.
   for (const char* id : {"llama-3-70b", "llama-3-8b", "gpt-3-175b", "mixtral-8x7b", "deepseek-v3", "gpt-oss-120b",
                          "llama-4-maverick", "gemma-3-27b", "qwen3-235b-a22b"}) {

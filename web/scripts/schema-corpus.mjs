@@ -38,12 +38,9 @@ export function exampleScenarios() {
   return fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => ({ source: `examples/${f}`, scenario: readJson(path.join(dir, f)) }));
 }
 
-/** The published-runs files: the project's (with its split), the team example's, and the shared original when present. */
+/** The published-runs files the repository holds: the project's (with its split) and the team example's. */
 export function publishedRunFiles() {
   const files = ['tests/validation/published-runs.json', 'examples/calibration/my-cluster-runs.json'];
-  const shared = path.resolve(REPO, '../shared/calibration/published-runs.json');
-  const sharedElsewhere = '/work/shared/calibration/published-runs.json';
-  for (const f of [shared, sharedElsewhere]) if (fs.existsSync(f)) { files.push(f); break; }
   return files.map((f) => ({ source: path.relative(REPO, path.resolve(REPO, f)), value: readJson(f) }));
 }
 
