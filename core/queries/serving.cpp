@@ -79,13 +79,14 @@ bool read_serving_args(const QueryContext& ctx, JsonReader& args, Diagnostics& d
   in.model = ctx.model;
   in.hw = ctx.hw;
   in.mesh = ctx.mesh;
+  in.weights = ctx.model->weights_dtype.value_or(Dtype::bf16);  // the published checkpoint's, unless asked
   a.batch = args.number("batch", true).value_or(1);
   a.prompt_len = args.number("prompt_len", true).value_or(1);
   a.generated_len = args.number("generated_len", true).value_or(1);
   a.kv_context_len = args.number("kv_context_len", false).value_or(a.prompt_len + a.generated_len / 2.0);
   if (const Json* node = args.object("dtypes", false)) {
     JsonReader r(*node, args.path_of("dtypes"), d);
-    in.weights = r.dtype("weights", false).value_or(Dtype::bf16);
+    in.weights = r.dtype("weights", false).value_or(in.weights);
     in.kv = r.dtype("kv", false).value_or(Dtype::bf16);
     in.activations = r.dtype("activations", false).value_or(Dtype::bf16);
     r.finish();
@@ -225,6 +226,9 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
                         {"time_s", pre.time_s}, {"bound", pre.bound}}},
            {"decode", decode_json(step)},
            {"kv_context_len", context},
+           // The dtypes priced: a query without them gets the model's published weights dtype (DeepSeek-V3: fp8).
+           {"dtypes", {{"weights", dtype_name(in.weights)}, {"kv", dtype_name(in.kv)},
+                       {"activations", dtype_name(in.activations)}}},
            {"memory", {{"param_bytes", params_bytes}, {"kv_bytes_per_sequence", kv_seq},
                        {"kv_bytes_per_token", kv_bytes_per_token(m, in.kv)}, {"total_bytes", total_bytes},
                        {"hbm_capacity_bytes", hbm_total}, {"fits", total_bytes <= hbm_total}, {"max_batch", max_batch},

@@ -103,6 +103,27 @@ std::vector<std::string> model_types() {
   return out;
 }
 
+// The dtype a quantized checkpoint stores its weights in, from its quantization_config (transformers'
+// quantizers: fp8 for DeepSeek-V3 and Kimi K2, mxfp4 for gpt-oss; GPTQ and AWQ give their bit width); empty for a
+// method the engine has no dtype for, or for none.
+std::optional<std::string> quantized_weights_dtype(const Json& config) {
+  const auto q = config.find("quantization_config");
+  if (q == config.end() || !q->is_object()) return std::nullopt;
+  const auto method = q->find("quant_method");
+  if (method == q->end() || !method->is_string()) return std::nullopt;
+  const std::string name = method->get<std::string>();
+  if (name == "fp8") return "fp8";
+  if (name == "mxfp4") return "fp4";
+  if (name == "gptq" || name == "awq") {
+    const auto bits = q->find("bits");
+    if (bits != q->end() && bits->is_number()) {
+      if (bits->get<double>() == 4) return "int4";
+      if (bits->get<double>() == 8) return "int8";
+    }
+  }
+  return std::nullopt;
+}
+
 // One config.json object: typed reads that remember which keys were looked at, so the rest can be named.
 class ConfigReader {
  public:
@@ -497,6 +518,7 @@ Json hf_config_to_model(const Json& config, const std::string& path, Diagnostics
   }
   if (vocab) m["vocab"] = *vocab;
   m["tied_embeddings"] = tied;
+  if (const auto dtype = quantized_weights_dtype(config)) m["weights_dtype"] = *dtype;  // top level, even when multimodal
   m["mlp"] = "gated";  // every family here uses a gated (SwiGLU / GeGLU) MLP
   if (family->experts == Experts::none) {
     m["experts"] = 0;
@@ -622,6 +644,7 @@ Json model_config_json(const ModelConfig& m) {
   if (m.sliding_window > 0) out["sliding_window"] = whole(m.sliding_window);
   if (m.attention_chunk > 0) out["attention_chunk"] = whole(m.attention_chunk);
   if (m.mtp_layers > 0) out["mtp_layers"] = whole(m.mtp_layers);
+  if (m.weights_dtype) out["weights_dtype"] = dtype_name(*m.weights_dtype);
   return out;
 }
 

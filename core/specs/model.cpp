@@ -77,6 +77,7 @@ ModelConfig parse_model(const Json& node, const std::string& path, bool require_
   m.sliding_window = dim("sliding_window", false);
   m.attention_chunk = dim("attention_chunk", false);
   m.mtp_layers = dim("mtp_layers", false);
+  m.weights_dtype = r.dtype("weights_dtype", false);
   const std::vector<int> mlp = read_pattern(r, "mlp_pattern", {"dense", "moe"}, d);
   const std::vector<int> attention = read_pattern(r, "attention_pattern", {"full", "sliding", "chunked"}, d);
   r.array("not_modelled", false);

@@ -3,10 +3,12 @@
 // (DeepSeek-V2 §2.1), per-layer kinds (dense or MoE MLPs, full, sliding-window or chunked attention) and
 // multi-token prediction modules (DeepSeek-V3 §2.2).
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "io/diagnostics.h"
+#include "io/dtype.h"
 #include "io/json_reader.h"
 #include "specs/layer_pattern.h"
 
@@ -43,6 +45,9 @@ struct ModelConfig {
   double sliding_window = 0;   // keys a sliding-window layer attends to (its own token included); 0: none
   double attention_chunk = 0;  // tokens per chunk of a chunked-attention layer (Llama 4); 0: none
   double mtp_layers = 0;       // multi-token prediction modules (DeepSeek-V3: 1), each a layer and a projection
+  // The dtype its published checkpoint stores the weights in (DeepSeek-V3: fp8, gpt-oss: fp4 experts): a serving
+  // query's weights dtype when it gives none. Empty: bf16, the dtype the book serves in.
+  std::optional<Dtype> weights_dtype;
   // The cyclic patterns the model was given (empty: the defaults), and every layer's kind from them.
   std::vector<MlpLayer> mlp_pattern;
   std::vector<AttentionSpan> attention_pattern;

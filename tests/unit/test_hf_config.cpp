@@ -402,3 +402,22 @@ TEST_CASE("issue 41 #17: a config.json's values the engine refuses are diagnosed
   for (const auto& x : m) at_key = at_key || x.path == "/model/hf_config/text_config/num_experts_per_tok";
   CHECK(at_key);
 }
+
+TEST_CASE("issue 41 #17: a quantized checkpoint's config.json gives the weights dtype it is published in",
+          "[hf_config]") {
+  // transformers' quantization_config: DeepSeek-V3 ships fp8 (e4m3, 128x128 blocks), gpt-oss mxfp4 experts.
+  CHECK(resolved({{"hf_config", config("deepseek-v3.json")}}).weights_dtype == Dtype::fp8);
+  CHECK(resolved({{"hf_config", config("gpt-oss-120b.json")}}).weights_dtype == Dtype::fp4);
+  CHECK_FALSE(resolved({{"hf_config", config("meta-llama-3-70b.json")}}).weights_dtype.has_value());
+  json llama = config("meta-llama-3-70b.json");
+  llama["quantization_config"] = {{"quant_method", "gptq"}, {"bits", 4}, {"group_size", 128}};
+  CHECK(resolved({{"hf_config", llama}}).weights_dtype == Dtype::int4);
+  llama["quantization_config"] = {{"quant_method", "awq"}, {"bits", 8}};
+  CHECK(resolved({{"hf_config", llama}}).weights_dtype == Dtype::int8);
+  // A method with no dtype of the engine's is left to the query (bf16 unless it says).
+  llama["quantization_config"] = {{"quant_method", "bitsandbytes"}, {"load_in_4bit", true}};
+  CHECK_FALSE(resolved({{"hf_config", llama}}).weights_dtype.has_value());
+  // The resolved model's fields say it, for the page and Python.
+  const json answer = json::parse(resolve_model_json(json{{"hf_config", config("deepseek-v3.json")}}.dump()));
+  CHECK(answer["model"]["weights_dtype"] == "fp8");
+}

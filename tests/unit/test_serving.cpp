@@ -160,3 +160,32 @@ TEST_CASE("issue 41 #14: a calibrated TTFT under the book's says which of the bo
   CHECK(dense["result"]["ideal"]["lower_bound"] == true);
   CHECK_FALSE(dense["result"]["ideal"].contains("above_estimate"));
 }
+
+TEST_CASE("issue 41 #17: serving prices the weights in the dtype the model is published in, unless asked", "[serving]") {
+  // DeepSeek-V3's checkpoint is fp8 (its public config.json's quantization_config): 671e9 parameters are 671 GB,
+  // which 8 H200s (8 x 141 GB) hold; in bf16 they would not.
+  const auto serve = [](const Json& dtypes) {
+    Json query = {{"kind", "serving"}, {"batch", 8}, {"prompt_len", 2048}, {"generated_len", 256},
+                  {"parallelism", {{"tensor", {"X"}}}}};
+    if (!dtypes.is_null()) query["dtypes"] = dtypes;
+    const Json answer = scalescope::test::run_json({{"hardware", {{"preset", "h200"}}}, {"model", {{"preset", "deepseek-v3"}}},
+                                                    {"mesh", {{"shape", {8}}}}, {"query", query}});
+    REQUIRE(answer["ok"] == true);
+    return answer["result"];
+  };
+  const Json published = serve(nullptr);
+  CHECK(published["dtypes"]["weights"] == "fp8");
+  CHECK(published["dtypes"]["kv"] == "bf16");
+  const Json bf16 = serve({{"weights", "bf16"}});
+  CHECK(bf16["dtypes"]["weights"] == "bf16");
+  CHECK(bf16["memory"]["param_bytes"].get<double>() == Approx(2.0 * published["memory"]["param_bytes"].get<double>()));
+  CHECK(published["memory"]["param_bytes"].get<double>() == Approx(671e9).epsilon(0.01));
+  CHECK(published["memory"]["fits"] == true);
+  CHECK(bf16["memory"]["fits"] == false);
+  // A model published in bf16 keeps the book's default.
+  const Json llama = scalescope::test::run_json({{"hardware", {{"preset", "h100-sxm"}}}, {"model", {{"preset", "llama-3-70b"}}},
+                                                 {"mesh", {{"shape", {8}}}},
+                                                 {"query", {{"kind", "serving"}, {"batch", 8}, {"prompt_len", 2048},
+                                                            {"generated_len", 256}, {"parallelism", {{"tensor", {"X"}}}}}}});
+  CHECK(llama["result"]["dtypes"]["weights"] == "bf16");
+}

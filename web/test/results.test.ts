@@ -1,9 +1,9 @@
 // What the headline reads from an answer: whether the plan can run and fits, the metrics, and — once the engine gives
 // a calibrated estimate with the book's ideal beside it (issue 8) — both; with book-only results, the book's alone.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { EngineModule, Evaluation, TrainingStepResult } from '../src/engine/types';
+import type { EngineModule, Evaluation, ServingResult, TrainingStepResult } from '../src/engine/types';
 import { cloneState, defaultState } from '../src/state/params';
-import { mainScenario, meshFor } from '../src/state/scenario';
+import { mainScenario, meshFor, weightsDtype } from '../src/state/scenario';
 import { atBookEfficiency, fidelityOf, metricsOf, planStatus, type PlanAnswer, type Planned } from '../src/ui/results';
 import { loadEngine, askNowOf } from './engine';
 
@@ -69,5 +69,24 @@ describe('compare', () => {
     expect(train).toContain('memory_bytes');
     expect(serve).toContain('replica_memory_bytes');
     expect(serve).not.toContain('memory_bytes');
+  });
+});
+
+describe('serving weights dtype (issue 41 #17)', () => {
+  it('opens a model in the dtype it is published in, and keeps the reader’s choice', () => {
+    // DeepSeek-V3 ships fp8 (its config.json's quantization_config): 671 GB of weights, which 8 H200s hold.
+    const published = answer({ mode: 'serving', hw: 'h200', model: 'deepseek-v3', tp: 8, sbatch: 8, prompt: 2048 });
+    expect(weightsDtype(published.state)).toBe('fp8');
+    const r = published.main!.result as unknown as ServingResult;
+    expect(r.dtypes.weights).toBe('fp8');
+    expect(r.memory.fits).toBe(true);
+    expect(planStatus(published).kind).toBe('ok');
+    // A link that says bf16 keeps it, and does not fit.
+    const bf16 = answer({ mode: 'serving', hw: 'h200', model: 'deepseek-v3', tp: 8, sbatch: 8, prompt: 2048, wdt: 'bf16' });
+    expect((bf16.main!.result as unknown as ServingResult).dtypes.weights).toBe('bf16');
+    expect(planStatus(bf16).kind).toBe('no-fit');
+    // A model published in bf16 is served in bf16.
+    expect(weightsDtype(answer({ mode: 'serving', model: 'llama-3-70b' }).state)).toBe('bf16');
+    expect(weightsDtype(answer({ mode: 'serving', model: 'gpt-oss-120b' }).state)).toBe('fp4');
   });
 });

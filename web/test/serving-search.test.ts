@@ -158,10 +158,10 @@ describe('applyDeployment', () => {
 
   it('refuses values the controls cannot hold, in words', () => {
     const d = run<ServingSearchResult>(servingSearchScenario(FEWEST_CHIPS)!).result!.deployments[0]!;
-    const a = applyDeployment(serving(), { ...d, batch: 1e6, dtypes: { weights: 'fp4', kv: 'int8' } });
+    const a = applyDeployment(serving(), { ...d, batch: 1e6, dtypes: { weights: 'fp8', kv: 'fp4' } });
     expect(a.ok).toBe(false);
     if (a.ok) return;
-    expect(a.problems).toEqual([expect.stringMatching(/^Batch 1000000 is outside this page’s range/), expect.stringMatching(/^Weights dtype fp4 is not one of this page’s choices/)]);
+    expect(a.problems).toEqual([expect.stringMatching(/^Batch 1000000 is outside this page’s range/), expect.stringMatching(/^KV cache dtype fp4 is not one of this page’s choices/)]);
   });
 
   it('describes a deployment in words', () => {

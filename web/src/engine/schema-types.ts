@@ -1708,6 +1708,10 @@ export type ModelFields = {
    */
   attention_chunk?: number;
   /**
+   * The dtype the published checkpoint stores its weights in: a serving query's weights dtype when it gives none (bf16 if left out).
+   */
+  weights_dtype?: Dtype;
+  /**
    * Multi-token prediction modules (outside the parameter total). [layers]
    */
   mtp_layers?: number;
@@ -2873,11 +2877,11 @@ export type ServingQuery = {
    */
   kv_context_len?: number;
   /**
-   * The dtypes of the weights, the KV cache and the activations [bf16 each].
+   * The dtypes of the weights, the KV cache and the activations [bf16 each; the weights: the model's weights_dtype if it has one].
    */
   dtypes?: {
     /**
-     * The weights' dtype [bf16].
+     * The weights' dtype [the model's weights_dtype, else bf16].
      */
     weights?: Dtype;
     /**
@@ -5136,6 +5140,23 @@ export type ServingResult = {
    * The batch above which decode is compute-bound.
    */
   compute_bound_batch: number;
+  /**
+   * The dtypes the answer prices.
+   */
+  dtypes: {
+    /**
+     * The weights' dtype: the query's, else the model's weights_dtype, else bf16.
+     */
+    weights: Dtype;
+    /**
+     * The KV cache's dtype.
+     */
+    kv: Dtype;
+    /**
+     * The activations' and matmuls' dtype.
+     */
+    activations: Dtype;
+  };
   /**
    * Continuous batching per decode step (§2.10).
    */

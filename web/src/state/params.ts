@@ -55,6 +55,8 @@ export const FEATURES: EngineFeatures = features;
 export const HARDWARE_IDS: readonly string[] = PRESETS.hardware.map((h) => h.id);
 export const MODEL_IDS: readonly string[] = PRESETS.models.map((m) => m.id);
 const DTYPES = ['bf16', 'fp8', 'int8', 'int4'] as const;
+// gpt-oss publishes its experts in MXFP4: weights may be fp4 (stored and loaded; the matmuls run at the activations').
+const WEIGHT_DTYPES = [...DTYPES, 'fp4'] as const;
 /** The engine's names (web/test/params.test.ts holds them against its own list). */
 const PIPELINE_SCHEDULES = ['gpipe', '1f1b', 'interleaved', 'zero_bubble', 'dualpipe', 'dualpipe_v'] as const;
 const MATMUL_PRECISIONS = ['bf16', 'fp8', 'fp8_blockwise', 'mxfp8', 'nvfp4', 'int8', 'fp4'] as const;
@@ -117,7 +119,7 @@ export const PARAMS: readonly Param[] = [
   { key: 'sbatch', label: 'Batch', type: 'int', default: 32, min: 1, max: 65536, scale: 'log2', unit: 'sequences', path: '/query/batch', group: 'serving', mode: 'serving', help: 'sequences decoded together' },
   { key: 'prompt', label: 'Prompt length', type: 'int', default: 8192, min: 1, max: 1048576, scale: 'log2', unit: 'tokens', path: '/query/prompt_len', group: 'serving', mode: 'serving', help: 'tokens prefilled per sequence' },
   { key: 'gen', label: 'Generated length', type: 'int', default: 512, min: 1, max: 1048576, scale: 'log2', unit: 'tokens', path: '/query/generated_len', group: 'serving', mode: 'serving', help: 'tokens decoded per sequence' },
-  { key: 'wdt', label: 'Weights dtype', type: 'enum', default: 'bf16', choices: DTYPES, unit: '', path: '/query/dtypes/weights', group: 'serving', mode: 'serving', help: 'dtype of the stored weights' },
+  { key: 'wdt', label: 'Weights dtype', type: 'enum', default: null, choices: WEIGHT_DTYPES, unit: '', path: '/query/dtypes/weights', group: 'serving', mode: 'serving', help: 'dtype of the stored weights (unset: the dtype the model is published in)' },
   { key: 'kvdt', label: 'KV cache dtype', type: 'enum', default: 'bf16', choices: DTYPES, unit: '', path: '/query/dtypes/kv', group: 'serving', mode: 'serving', help: 'dtype of the KV cache' },
   { key: 'scomms', label: 'Include communication', type: 'bool', default: true, unit: '', path: '/query/include_comms', group: 'serving', mode: 'serving', advanced: true, help: 'the book’s serving figures leave communication out' },
   { key: 'sdeploy', label: 'Headline counts', type: 'enum', default: 'one_replica', choices: ['one_replica', 'colocated_prefill', 'disaggregated_prefill'], unit: '', path: '/query/deployment/prefill', group: 'serving', mode: 'serving', help: 'one replica: its decode step and its own chips; a deployment: the replicas the demand needs (and prefill servers), a colocated token waiting also for the prompts prefilled between steps, as the serving search counts its rows' },

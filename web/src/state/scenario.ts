@@ -42,6 +42,16 @@ export function baseModel(s: State): ModelPreset {
   return hfPreset(s) ?? modelPreset(str(s, 'model'));
 }
 
+/**
+ * The serving weights' dtype: the reader's choice, else the dtype the model's checkpoint is published in (the
+ * preset's or the pasted config.json's weights_dtype: fp8 for DeepSeek-V3, fp4 for gpt-oss), else bf16, as the
+ * engine's serving query does when it is given none (docs/api.md, serving).
+ */
+export function weightsDtype(s: State): Dtype {
+  const chosen = s.values['wdt'];
+  return typeof chosen === 'string' ? (chosen as Dtype) : (baseModel(s).weights_dtype ?? 'bf16');
+}
+
 /** The model after the explicit field overrides, the d_ff ratio and then the family `size` scale. */
 export function effectiveModel(preset: ModelPreset, s: State): ModelFields {
   const experts = opt(s, 'experts') ?? preset.experts;
@@ -227,7 +237,7 @@ export function mainScenario(s: State, plan: MeshPlan): Scenario {
     if (etp !== null) par.expert_tensor = etp;
     const query: Extract<Scenario['query'], { kind: 'serving' }> = {
       kind: 'serving', batch: num(s, 'sbatch'), prompt_len: num(s, 'prompt'), generated_len: num(s, 'gen'),
-      dtypes: { weights: str(s, 'wdt') as 'bf16', kv: str(s, 'kvdt') as 'bf16' },
+      dtypes: { weights: weightsDtype(s), kv: str(s, 'kvdt') as 'bf16' },
       parallelism: par, include_comms: s.values['scomms'] === true,
     };
     const kv = opt(s, 'kvctx');
@@ -319,7 +329,7 @@ export function mainMatmuls(s: State, plan: MeshPlan | null): MatmulOp[] {
   const deg = degreesOf(s);
   const tp = deg.tensor;
   const serving = str(s, 'mode') === 'serving';
-  const dtype = (serving ? str(s, 'wdt') : matmulDtype(str(s, 'mm'))) as MatmulQuery['lhs_dtype'];
+  const dtype = (serving ? weightsDtype(s) : matmulDtype(str(s, 'mm'))) as MatmulQuery['lhs_dtype'];
   const lhs = serving ? 'bf16' : dtype;
   const batchRows = serving
     ? num(s, 'sbatch')
@@ -377,7 +387,7 @@ export function transformerScenario(s: State): Scenario {
   return {
     ...b,
     query: serving
-      ? { kind: 'transformer', seq_len: seq, param_dtype: str(s, 'wdt') as 'bf16', kv_dtype: str(s, 'kvdt') as 'bf16' }
+      ? { kind: 'transformer', seq_len: seq, param_dtype: weightsDtype(s), kv_dtype: str(s, 'kvdt') as 'bf16' }
       : str(s, 'remat') === 'checkpoints'
         ? { kind: 'transformer', seq_len: seq, remat: 'checkpoints', checkpoints_per_layer: num(s, 'ckpt') }
         : { kind: 'transformer', seq_len: seq, remat: str(s, 'remat') as 'block' },
@@ -430,7 +440,7 @@ export function servingSearchScenario(s: State): Scenario | null {
   const demand = opt(s, 'sdemand');
   if (demand !== null) q.demand_tokens_per_s = demand;
   if (s.values['skeepb'] === true) q.batches = [num(s, 'sbatch')];
-  if (s.values['skeepdt'] === true) q.dtypes = { weights: [str(s, 'wdt') as Dtype], kv: [str(s, 'kvdt') as Dtype] };
+  if (s.values['skeepdt'] === true) q.dtypes = { weights: [weightsDtype(s)], kv: [str(s, 'kvdt') as Dtype] };
   if (str(s, 'sprefill') !== 'both') q.disaggregation = str(s, 'sprefill') as ServingSearchQuery['disaggregation'];
   const eff = efficiency(s);
   if (eff) q.efficiency = eff;

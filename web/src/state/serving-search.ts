@@ -6,6 +6,7 @@
 import type { ServingDeployment } from '../engine/types';
 import { StateWriter, type Applied } from './apply';
 import type { State } from './params';
+import { weightsDtype } from './scenario';
 
 /** The state whose serving replica is this deployment's; problems in words when a value does not fit a control. */
 export function applyDeployment(state: State, d: ServingDeployment): Applied {
@@ -29,7 +30,7 @@ const deploymentChoice = (d: ServingDeployment): string => (d.disaggregated ? 'd
 /** Is this deployment the one on screen (its replica, and its prefill counted as on the headline)? */
 export function isCurrentDeployment(state: State, d: ServingDeployment): boolean {
   const v = state.values;
-  return v['sdeploy'] === deploymentChoice(d) && v['tp'] === d.degrees.tensor && v['ep'] === d.degrees.expert && v['etp'] === (d.parallelism.expert_tensor ?? null) && v['sbatch'] === d.batch && v['wdt'] === d.dtypes.weights && v['kvdt'] === d.dtypes.kv;
+  return v['sdeploy'] === deploymentChoice(d) && v['tp'] === d.degrees.tensor && v['ep'] === d.degrees.expert && v['etp'] === (d.parallelism.expert_tensor ?? null) && v['sbatch'] === d.batch && weightsDtype(state) === d.dtypes.weights && v['kvdt'] === d.dtypes.kv;
 }
 
 /** "4×2 · TP 8" (GPU: "8 GPUs · TP 8"; one chip: "1 chip"), the replica in words. */

@@ -7,12 +7,12 @@ import { guard } from 'lit/directives/guard.js';
 import type { Calibration, Diagnostic, PlanMeshResult } from '../engine/types';
 import { PARAMS, PRESETS, hardwareFields, hardwarePreset, inMode, param, type Param, type State, type Value } from '../state/params';
 import { describePlan, nodesTimesGpus } from './mesh-words';
-import { activeLayout, effectiveModel, baseModel } from '../state/scenario';
+import { activeLayout, effectiveModel, baseModel, weightsDtype } from '../state/scenario';
 import { balancingParam, chipsFixed, chipsStops, degreeStops, type MeshOutcome } from '../state/plan-mesh';
 import { hfAnswer } from '../state/hf';
 import { binaryReading, dimensionOf, examplesOf, parseQuantity } from '../state/numbers';
 import { fmtBytes, fmtFlopsPerS, fmtSeconds, fmtUsd, siUnit } from '../charts/format';
-import { boolField, enumField, numberField } from './fields';
+import { boolField, enumField, numberField, publishedDtypeWords } from './fields';
 import { diagnosticsList, paramAt } from './diagnostics';
 import { pasteBox } from './paste';
 
@@ -150,10 +150,17 @@ export class SsControls extends LitElement {
     const help = html`<span id="${id}-help" class="help">${p.help}</span>`;
     if (p.type === 'enum') {
       if (p.key === 'model' && this.state.values['hf']) return this.modelSelect(p);
+      if (p.key === 'wdt' && v === null) return this.publishedDtypeSelect(p, id);
       return html`${enumField(p, id, v, this.onValue)}`;
     }
     if (p.type === 'bool') return boolField(p, id, v, this.onValue);
     return html`${this.numberControl(p)}${help}`;
+  }
+
+  /** The weights' dtype while unset: the one the model is published in, said so (DeepSeek-V3: fp8). */
+  private publishedDtypeSelect(p: Param, id: string): TemplateResult {
+    const published = weightsDtype(this.state);
+    return enumField(p, id, published, this.onValue, publishedDtypeWords(published));
   }
 
   /** The model select while a pasted config.json is the model: its name first, the presets to go back to. */

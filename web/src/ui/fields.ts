@@ -111,6 +111,9 @@ export function choiceLabel(p: Param, c: string, words?: Readonly<Record<string,
   return c.replace(/_/g, ' ');
 }
 
+/** The weights-dtype choice a model is published in, said so: "fp8 (as published)". */
+export const publishedDtypeWords = (published: string): Record<string, string> => ({ [published]: `${published} (as published)` });
+
 export function enumField(p: Param, id: string, value: Value, onValue: OnValue, words?: Readonly<Record<string, string>>): TemplateResult {
   const choices = p.choices ?? [];
   return html`<div class="ctl" title=${p.help}>

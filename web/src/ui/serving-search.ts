@@ -10,7 +10,7 @@
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import type { ServingDeployment, ServingResult, ServingSearchResult } from '../engine/types';
 import { hardwarePreset, param, type State, type Value } from '../state/params';
-import { servingSearchScenario } from '../state/scenario';
+import { servingSearchScenario, weightsDtype } from '../state/scenario';
 import { chipsText, isCurrentDeployment, replicaText } from '../state/serving-search';
 import { fmtBytes, fmtCount, fmtRate, fmtSeconds, fmtUsd, sig } from '../charts/format';
 import { boolField, enumField, numberField } from './fields';
@@ -22,6 +22,15 @@ import { downloadButtons } from './downloads';
 import { servingSearchCsv, servingSearchJson, type ServingList } from './search-export';
 import type { ServingSearchRun } from './serving-run';
 
+
+/**
+ * The deployment table's columns, in order (the Apply button's last). Each cell repeats its column's words as
+ * data-label: on a phone a row becomes a card of labelled values (styles.ts), so latency and cost are in view.
+ */
+const COLUMNS = {
+  rank: '#', chips: 'Chips', replica: 'Replica', batch: 'Batch', step: 'Decode step', latency: 'Latency per token', ttft: 'Time to first token',
+  rate: 'Tokens/s per chip', usd: '$ per 1M output tokens', memory: 'Memory of HBM', targets: 'Targets',
+} as const;
 
 /** How many of the engine's latency x cost front the page lists when no deployment meets the targets. */
 const FRONTIER_SHOWN = 10;
@@ -87,7 +96,7 @@ export class SsServingSearch extends LitElement {
   private question(onScreen: ServingResult | undefined): TemplateResult {
     const v = this.state.values;
     const keepBatch = { ...param('skeepb'), label: `Keep this batch (${fmtCount(Number(v['sbatch']))})` };
-    const keepDtypes = { ...param('skeepdt'), label: `Keep these dtypes (${String(v['wdt'])} weights, ${String(v['kvdt'])} KV)` };
+    const keepDtypes = { ...param('skeepdt'), label: `Keep these dtypes (${weightsDtype(this.state)} weights, ${String(v['kvdt'])} KV)` };
     return html`<div class="search-question" role="group" aria-label="What the serving search looks for">
       ${this.optional('slat', startAt('slat', onScreen?.deployment?.latency_per_token_s ?? onScreen?.latency_per_token_s, 0.05), fmtSeconds)}
       ${this.optional('sttft', startAt('sttft', onScreen?.time_to_first_token_s, 2), fmtSeconds)}
@@ -102,7 +111,7 @@ export class SsServingSearch extends LitElement {
   private space(gpu: boolean): string {
     const v = this.state.values;
     const replicas = gpu ? 'every GPU count in powers of two up to 64' : 'every slice of the pod in powers of two up to 256 chips (its most balanced shape)';
-    const dtypes = v['skeepdt'] === true ? `${String(v['wdt'])} weights and ${String(v['kvdt'])} KV` : `bf16 or ${gpu ? 'fp8' : 'int8'} weights and KV`;
+    const dtypes = v['skeepdt'] === true ? `${weightsDtype(this.state)} weights and ${String(v['kvdt'])} KV` : `bf16 or ${gpu ? 'fp8' : 'int8'} weights and KV`;
     const batch = v['skeepb'] === true ? `a batch of ${fmtCount(Number(v['sbatch']))}` : 'batches in powers of two up to the largest that fits';
     return `The engine tries ${replicas}, split into tensor (and, for a mixture of experts, expert) parallelism, with ${dtypes}, ${batch}, ` +
       `prompts prefilled ${PREFILL_WORDS[String(v['sprefill'])] ?? ''}, for the prompt, generated and KV lengths set here; it costs each with the chips of all its replicas and prefill servers.`;
@@ -116,11 +125,10 @@ export class SsServingSearch extends LitElement {
   /** `targets`: a column saying whether each row meets them (the frontier's; every ranked deployment does). */
   private table(rows: readonly ServingDeployment[], kind: 'deployment' | 'frontier', gpu: boolean, targets: boolean, stale: boolean): TemplateResult {
     const shown = this.results.state;
+    const heads = Object.entries(COLUMNS).filter(([key]) => targets || key !== 'targets');
     return html`<div class="table-wrap" data-scroll-hint><table class="plans deployments ${stale ? 'stale' : ''}" data-table=${kind}>
       <caption class="sr-only">${kind === 'deployment' ? 'The best serving deployments, best first' : 'The fastest deployments, each the cheapest at its latency'}</caption>
-      <thead><tr><th scope="col">#</th><th scope="col">Chips</th><th scope="col">Replica</th><th scope="col">Batch</th><th scope="col">Decode step</th>
-        <th scope="col">Latency per token</th><th scope="col">Time to first token</th><th scope="col">Tokens/s per chip</th><th scope="col">$ per 1M output tokens</th>
-        <th scope="col">Memory of HBM</th>${targets ? html`<th scope="col">Targets</th>` : nothing}<th scope="col"><span class="sr-only">Apply</span></th></tr></thead>
+      <thead><tr>${heads.map(([, words]) => html`<th scope="col">${words}</th>`)}<th scope="col"><span class="sr-only">Apply</span></th></tr></thead>
       <tbody>
         ${rows.map((d, i) => {
           const current = !stale && isCurrentDeployment(shown, d);
@@ -128,18 +136,18 @@ export class SsServingSearch extends LitElement {
           const label = `deployment ${i + 1}: ${d.total_chips} chips, ${replica}, batch ${d.batch}`;
           return html`<tr data-deployment=${kind === 'deployment' ? i : nothing} data-frontier=${kind === 'frontier' ? i : nothing} data-chips=${d.total_chips} data-step=${String(d.decode_step_s)} data-latency=${String(d.latency_per_token_s)} data-ttft=${String(d.time_to_first_token_s)} data-usd=${String(d.usd_per_million_output_tokens)}
               data-meets=${d.meets_targets ? 'yes' : 'no'} class=${current ? 'current' : ''} aria-current=${current ? 'true' : 'false'}>
-            <td>${i + 1}</td>
-            <td><strong>${d.total_chips}</strong><span class="help">${chipsText(d)}</span></td>
+            <td data-label=${COLUMNS.rank}>${i + 1}</td>
+            <td data-label=${COLUMNS.chips}><strong>${d.total_chips}</strong><span class="help">${chipsText(d)}</span></td>
             <th scope="row"><span class="plan-deg">${replica}</span>
               <span class="help">${d.dtypes.weights} weights · ${d.dtypes.kv} KV · ${d.disaggregated ? 'prefill servers' : 'prefill colocated'}${current ? html` <span class="badge">on screen</span>` : nothing}</span></th>
-            <td>${fmtCount(d.batch)}</td>
-            <td>${fmtSeconds(d.decode_step_s)}</td>
-            <td>${fmtSeconds(d.latency_per_token_s)}<span class="help">${d.disaggregated ? 'the step' : d.bound === 'prefill' ? 'mostly prefills' : 'step + prefills'}</span></td>
-            <td>${fmtSeconds(d.time_to_first_token_s)}</td>
-            <td>${fmtRate(d.tokens_per_s_per_chip, 'tok/s')}</td>
-            <td>${fmtUsd(d.usd_per_million_output_tokens)}</td>
-            <td>${fmtBytes(d.memory_bytes)}<span class="help">of ${fmtBytes(d.hbm_capacity_bytes)}</span></td>
-            ${targets ? html`<td>${d.meets_targets ? html`<span class="ok-mark">✓</span> meets` : html`<span class="worse">✗ misses</span>`}</td>` : nothing}
+            <td data-label=${COLUMNS.batch}>${fmtCount(d.batch)}</td>
+            <td data-label=${COLUMNS.step}>${fmtSeconds(d.decode_step_s)}</td>
+            <td data-label=${COLUMNS.latency}>${fmtSeconds(d.latency_per_token_s)}<span class="help">${d.disaggregated ? 'the step' : d.bound === 'prefill' ? 'mostly prefills' : 'step + prefills'}</span></td>
+            <td data-label=${COLUMNS.ttft}>${fmtSeconds(d.time_to_first_token_s)}</td>
+            <td data-label=${COLUMNS.rate}>${fmtRate(d.tokens_per_s_per_chip, 'tok/s')}</td>
+            <td data-label=${COLUMNS.usd}>${fmtUsd(d.usd_per_million_output_tokens)}</td>
+            <td data-label=${COLUMNS.memory}>${fmtBytes(d.memory_bytes)}<span class="help">of ${fmtBytes(d.hbm_capacity_bytes)}</span></td>
+            ${targets ? html`<td data-label=${COLUMNS.targets}>${d.meets_targets ? html`<span class="ok-mark">✓</span> meets` : html`<span class="worse">✗ misses</span>`}</td>` : nothing}
             <td><button type="button" data-apply-deployment=${`${kind}-${i}`} aria-disabled=${stale || current ? 'true' : 'false'}
               @click=${() => !stale && !current && this.emitApply(d, label)} aria-label="Apply ${label}">${current ? 'Applied' : 'Apply'}</button></td>
           </tr>`;

@@ -15,6 +15,8 @@ export interface ControlSpec {
   help?: string;
   /** Words for enum choices (default: the choice with spaces). */
   optionLabels?: Readonly<Record<string, string>>;
+  /** The choice an unset enum row shows (the weights' dtype: the one the model is published in). */
+  shown?: string;
   /** Slider stops, when the view knows them (e.g. the degrees a model splits into). */
   stops?: readonly number[];
 }
@@ -39,7 +41,7 @@ export function controlParam(spec: ControlSpec): Param {
 export function renderControl(spec: ControlSpec, value: Value, on: OnValue, fallback = NaN): TemplateResult {
   const p = controlParam(spec);
   const id = `w-${p.key}`;
-  if (p.type === 'enum') return enumField(p, id, value, on, spec.optionLabels);
+  if (p.type === 'enum') return enumField(p, id, value ?? spec.shown ?? null, on, spec.optionLabels);
   if (p.type === 'bool') return boolField(p, id, value, on);
   return numberField(p, { id, value: typeof value === 'number' ? value : fallback, ...(spec.stops ? { stops: spec.stops } : {}), onValue: on });
 }

@@ -7,7 +7,8 @@ import { bars } from '../../charts/bars';
 import { describePlan } from '../../ui/mesh-words';
 import { degreeStops, planMeshResult, type MeshPlan } from '../../state/plan-mesh';
 import { MODEL_IDS, type State } from '../../state/params';
-import { mainScenario, meshOf, planMeshScenario } from '../../state/scenario';
+import { mainScenario, meshOf, planMeshScenario, weightsDtype } from '../../state/scenario';
+import { publishedDtypeWords } from '../../ui/fields';
 import { controlParam, type ControlSpec } from '../controls';
 import { card, need, warningBox, warnings, WidgetProblem, withValues, type View } from '../view';
 import { GPU_IDS, hardwareOfState, opName } from './basics';
@@ -43,7 +44,8 @@ export const serving: View<ServingData> = {
     const stops = d?.tpStops.model === modelKey(s) ? d.tpStops.stops : null;
     return [
       { key: 'model', choices: MODEL_IDS }, { ...TP_CONTROL, ...(stops ? { stops } : {}) }, { key: 'sbatch', max: 4096 },
-      { key: 'prompt', label: 'Context (prompt tokens)', max: 131072 }, { key: 'wdt' }, { key: 'kvdt' },
+      { key: 'prompt', label: 'Context (prompt tokens)', max: 131072 },
+      { key: 'wdt', shown: weightsDtype(s), optionLabels: publishedDtypeWords(weightsDtype(s)) }, { key: 'kvdt' },
     ];
   },
   async compute(s, ask) {
