@@ -1,7 +1,7 @@
 // <ss-facts>: the model's accounting and the chip's numbers from the engine (transformer and chip queries).
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import { fmtBytes, fmtCount, fmtFlops, fmtFlopsPerS, fmtPercent, sig } from '../charts/format';
-import { baseModel, effectiveModel } from '../state/scenario';
+import { baseModel, effectiveModel, weightsDtype } from '../state/scenario';
 import { diagnosticsList } from './diagnostics';
 import { isServing, type Results } from './results';
 import type { ModelPreset, TransformerResult } from '../engine/types';
@@ -31,6 +31,26 @@ export function layerWords(t: TransformerResult, mtp: number): string | null {
   return [dense ? `${dense} dense` : '', moe ? `${moe} MoE` : '', mtp ? `${mtp} MTP` : ''].filter(Boolean).join(' + ');
 }
 
+/**
+ * A mixture of experts' active parameters, both ways model cards count them: every parameter a token touches
+ * (DeepSeek-V3's report: 37B) and those in its matmuls, without the embedding lookup and the norms (gpt-oss's
+ * card: 5.13B).
+ */
+function activeWords(t: TransformerResult): TemplateResult {
+  const inMatmuls = t.params.active_in_matmuls;
+  return html` (<span title="every parameter a token touches, the embedding lookup included">${fmtCount(t.params.active)} active</span>, <span data-metric="params_active_in_matmuls" data-value=${String(inMatmuls)} title="without the embedding lookup and the norms">${fmtCount(inMatmuls)} in matmuls</span>)`;
+}
+
+/**
+ * KV cache per token at this context: sliding-window and chunked layers keep only their window, so a model with
+ * them holds less per token than its full-attention figure, and less the longer the context.
+ */
+function kvPerToken(t: TransformerResult): TemplateResult {
+  const atContext = t.kv_cache_bytes_per_sequence / t.seq_len;
+  const windowed = atContext < t.kv_cache_bytes_per_token * (1 - 1e-9);
+  return html`<div><dt>KV cache per token</dt><dd data-metric="kv_cache_bytes_per_token" data-value=${String(atContext)}>${fmtBytes(atContext)}${windowed ? html` <span class="muted">at ${fmtCount(t.seq_len)} tokens of context (${fmtBytes(t.kv_cache_bytes_per_token)} if every layer kept every token)</span>` : nothing}</dd></div>`;
+}
+
 export class SsFacts extends LitElement {
   static override properties = { results: { attribute: false } };
   results!: Results;
@@ -52,7 +72,7 @@ export class SsFacts extends LitElement {
       ? html`<div><dt>Forward FLOPs per token</dt><dd data-metric="forward_flops_per_token" data-value=${String(t ? t.forward_flops / t.tokens : '')}>${fmtFlops(t ? t.forward_flops / t.tokens : undefined)}</dd></div>`
       : html`<div><dt>Training FLOPs per token</dt><dd data-metric="training_flops_per_token" data-value=${String(t?.training_flops_per_token ?? '')}>${fmtFlops(t?.training_flops_per_token)} <span class="muted">(6N = ${fmtFlops(t?.six_n_flops_per_token)})</span></dd></div>`;
     const state = serving
-      ? html`<div><dt>Weights (bf16)</dt><dd data-metric="param_bytes">${fmtBytes(t?.param_bytes)}</dd></div>`
+      ? html`<div><dt>Weights (${weightsDtype(r.state)})</dt><dd data-metric="param_bytes">${fmtBytes(t?.param_bytes)}</dd></div>`
       : html`<div><dt>Weights + Adam</dt><dd data-metric="params_and_adam_bytes">${fmtBytes(t?.params_and_adam_bytes)}</dd></div>`;
     return html`
       <section class="panel facts" aria-labelledby="h-model">
@@ -63,10 +83,10 @@ export class SsFacts extends LitElement {
           <div><dt>Shape</dt><dd>L ${m.layers} · D ${m.d_model} · F ${m.d_ff} · N ${m.heads} · K ${m.kv_heads} · V ${fmtCount(m.vocab)}${m.experts ? ` · E ${m.experts}, k ${m.active_experts}` : ''}</dd></div>
           ${t ? html`<div><dt>Attention</dt><dd data-metric="attention">${attentionWords(t, base)}</dd></div>` : nothing}
           ${t && layerWords(t, base.mtp_layers ?? 0) ? html`<div><dt>Layers</dt><dd data-metric="layers">${layerWords(t, base.mtp_layers ?? 0)}</dd></div>` : nothing}
-          <div><dt>Parameters</dt><dd data-metric="params_total" data-value=${String(t?.params?.total ?? '')}>${fmtCount(t?.params?.total)}${t && t.params.active !== t.params.total ? html` (${fmtCount(t.params.active)} active)` : nothing}${t?.params.mtp ? html` <span class="muted">+ ${fmtCount(t.params.mtp)} MTP</span>` : nothing}</dd></div>
+          <div><dt>Parameters</dt><dd data-metric="params_total" data-value=${String(t?.params?.total ?? '')}>${fmtCount(t?.params?.total)}${t && t.params.active !== t.params.total ? activeWords(t) : nothing}${t?.params.mtp ? html` <span class="muted">+ ${fmtCount(t.params.mtp)} MTP</span>` : nothing}</dd></div>
           ${work}
           <div><dt>Attention share of FLOPs</dt><dd>${fmtPercent(t?.attention_flops_fraction)}</dd></div>
-          <div><dt>KV cache per token</dt><dd data-metric="kv_cache_bytes_per_token" data-value=${String(t?.kv_cache_bytes_per_token ?? '')}>${fmtBytes(t?.kv_cache_bytes_per_token)}</dd></div>
+          ${t ? kvPerToken(t) : nothing}
           ${state}
           <div><dt>Peak (bf16)</dt><dd data-metric="peak_bf16" data-value=${String(chip?.peak_flops_per_s?.bf16 ?? '')}>${fmtFlopsPerS(chip?.peak_flops_per_s?.bf16)}</dd></div>
           <div><dt>HBM</dt><dd>${fmtBytes(chip?.hbm_capacity_bytes)} at ${fmtBytes(chip?.hbm_bandwidth_bytes_per_s)}/s</dd></div>

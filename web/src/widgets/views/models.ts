@@ -104,7 +104,7 @@ export const transformer: View<TransformerData> = {
     return html`
       <div class="cards">
         ${card('params', 'Parameters', p.total, fmtCount(p.total))}
-        ${p.active !== p.total ? card('active', 'Active per token', p.active, fmtCount(p.active)) : ''}
+        ${p.active !== p.total ? card('active', 'Active per token', p.active, `${fmtCount(p.active)} (${fmtCount(p.active_in_matmuls)} in matmuls)`) : ''}
         ${card('six_n', '6N FLOPs per token', t.six_n_flops_per_token, fmtFlops(t.six_n_flops_per_token))}
         ${card('train_flops_token', 'Training FLOPs per token', t.training_flops_per_token, fmtFlops(t.training_flops_per_token))}
         ${card('attention_frac', 'Attention share of FLOPs', t.attention_flops_fraction, fmtPercent(t.attention_flops_fraction))}
