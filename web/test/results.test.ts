@@ -4,6 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { EngineModule, Evaluation, ServingResult, TrainingStepResult } from '../src/engine/types';
 import { cloneState, defaultState } from '../src/state/params';
 import { mainScenario, meshFor, weightsDtype } from '../src/state/scenario';
+import { trainingBoundWords } from '../src/ui/words';
+import { fmtSeconds } from '../src/charts/format';
 import { atBookEfficiency, fidelityOf, metricsOf, planStatus, type PlanAnswer, type Planned } from '../src/ui/results';
 import { loadEngine, askNowOf } from './engine';
 
@@ -88,5 +90,23 @@ describe('serving weights dtype (issue 41 #17)', () => {
     // A model published in bf16 is served in bf16.
     expect(weightsDtype(answer({ mode: 'serving', model: 'llama-3-70b' }).state)).toBe('bf16');
     expect(weightsDtype(answer({ mode: 'serving', model: 'gpt-oss-120b' }).state)).toBe('fp4');
+  });
+});
+
+describe('a training step’s bound in words (issue 41 #17)', () => {
+  it('says a resource longer than the bound one overlaps, and what it adds', () => {
+    // LLaMA-3 70B on 1,024 H100s, TP 16 across nodes, 1M-token batch: the calibrated communication is longer in all
+    // than the compute, but most of it hides behind the compute.
+    const t = (answer({ hw: 'h100-sxm', tp: 16, fsdp: 64, batch: 1048576 }).main!.result as TrainingStepResult).time;
+    expect(t.bound).toBe('compute');
+    expect(t.comms_total_s).toBeGreaterThan(t.compute_s + t.bubble_s);
+    expect(t.comms_exposed_s).toBeLessThan(t.compute_s);
+    const w = trainingBoundWords(t);
+    expect(w.bound).toBe('Compute-bound');
+    expect(w.why).toBe(`Compute adds the most to the step. Communication takes longer in all (${fmtSeconds(t.comms_total_s)}) but overlaps the rest: it adds ${fmtSeconds(t.comms_exposed_s)}.`);
+    // Where the bound resource is also the longest, nothing more is said.
+    const d = (answer().main!.result as TrainingStepResult).time;
+    expect(trainingBoundWords(d).why).toBe(`${d.bound === 'compute' ? 'Compute' : d.bound} adds the most to the step.`);
+    expect(d.comms_total_s).toBeLessThanOrEqual(d.compute_s + d.bubble_s);
   });
 });

@@ -6,7 +6,7 @@ import { COLOURS, COMMS_COLOURS, fmtBytes, fmtCount, fmtSeconds, sig } from '../
 import { bars, type BarRow, type Marker } from '../charts/bars';
 import { baseModel, effectiveModel } from '../state/scenario';
 import { trainingOf, type Results } from './results';
-import { COMMS_LABELS, thresholdTitle } from './words';
+import { COMMS_LABELS, thresholdTitle, trainingBoundWords } from './words';
 
 const sumOf = (c: Record<string, number> | undefined): number => Object.values(c ?? {}).reduce((a, v) => a + (v > 0 ? v : 0), 0);
 
@@ -56,6 +56,7 @@ export class SsTrainingResults extends LitElement {
     const combined = Math.abs(time.comms_sum_s - time.comms_total_s) > 1e-12 * Math.max(1, time.comms_sum_s) ? `the axes overlap: they count as ${fmtSeconds(time.comms_total_s)}; ` : '';
     const hidden = (total: number, exposed: number): string => `${fmtSeconds(exposed)} exposed, ${fmtSeconds(Math.max(0, total - exposed))} overlapped`;
     const bound = time.bound;
+    const boundWords = trainingBoundWords(time);
     const ghost = (v: number | undefined): { ghost?: number } => (v === undefined ? {} : { ghost: v });
     const offload = time.offload_total_s ?? 0;
     // Each resource's whole time, then the critical path: what each one adds to the step. The last row ends at the step.
@@ -94,7 +95,7 @@ export class SsTrainingResults extends LitElement {
       <section class="panel" aria-labelledby="h-time">
         <h3 id="h-time">Where the step goes</h3>
         <p class="bound" data-bound=${bound}>
-          <strong>${bound[0]!.toUpperCase()}${bound.slice(1)}-bound</strong>; critical path: <strong>${time.critical}</strong>.
+          <strong>${boundWords.bound}</strong>: <span data-bound-words>${boundWords.why}</span> Critical path: <strong>${time.critical}</strong>.
           Perfect overlap gives ${fmtSeconds(time.lower_bound_s)} (the book’s estimate); no overlap ${fmtSeconds(time.upper_bound_s)};
           communication ${fmtSeconds(time.comms_total_s)}, of which ${fmtSeconds(time.comms_exposed_s)} is exposed.
         </p>

@@ -1,4 +1,6 @@
 // Engine names in words, for the explorer and the widgets alike (display only).
+import type { TrainingStepResult } from '../engine/types';
+import { fmtSeconds } from '../charts/format';
 import { STRATEGY_LABEL } from './mesh-words';
 
 /** Communication times of a training step by strategy (result.time.comms keys). */
@@ -17,4 +19,28 @@ const THRESHOLD_TITLES: Readonly<Record<string, string>> = {
 /** Threshold names in words (unknown names: underscores become spaces). */
 export function thresholdTitle(name: string): string {
   return THRESHOLD_TITLES[name] ?? name.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+}
+
+type StepTime = TrainingStepResult['time'];
+const BOUND_RESOURCES: readonly { bound: string; name: string; total: (t: StepTime) => number; exposed: (t: StepTime) => number }[] = [
+  { bound: 'compute', name: 'Compute', total: (t) => t.compute_s + t.bubble_s, exposed: (t) => t.compute_s + t.bubble_s },
+  { bound: 'memory', name: 'HBM traffic', total: (t) => t.hbm_total_s, exposed: (t) => t.hbm_exposed_s },
+  { bound: 'communication', name: 'Communication', total: (t) => t.comms_total_s, exposed: (t) => t.comms_exposed_s },
+  { bound: 'host_offload', name: 'Host offload', total: (t) => t.offload_total_s ?? 0, exposed: (t) => t.offload_exposed_s ?? 0 },
+];
+
+/**
+ * A training step's bound in words: the engine's time.bound is the resource that adds most to the step once overlap
+ * is counted, so a resource whose whole time is longer is said to overlap, with what it still adds (issue 41 #17:
+ * "Compute-bound" beside a longer communication bar read as a contradiction).
+ */
+export function trainingBoundWords(t: StepTime): { bound: string; why: string } {
+  const own = BOUND_RESOURCES.find((r) => r.bound === t.bound);
+  const words = [`${own ? own.name : t.bound} adds the most to the step.`];
+  const ownTotal = own ? own.total(t) : 0;
+  for (const r of BOUND_RESOURCES) {
+    if (r === own || r.total(t) <= ownTotal) continue;
+    words.push(`${r.name} takes longer in all (${fmtSeconds(r.total(t))}) but overlaps the rest: it adds ${fmtSeconds(r.exposed(t))}.`);
+  }
+  return { bound: `${t.bound[0]!.toUpperCase()}${t.bound.slice(1).replace(/_/g, ' ')}-bound`, why: words.join(' ') };
 }
