@@ -26,8 +26,8 @@ export interface ChartLabels {
 
 let canvas: HTMLCanvasElement | null = null;
 
-/** Text widths as the browser draws the file's font (the file is laid out for it). */
-function measure(text: string, px: number, bold: boolean): number {
+/** Text widths as the browser draws the file's font (the file is laid out for it, and chart labels placed by it). */
+export function measureText(text: string, px: number, bold: boolean): number {
   canvas ??= document.createElement('canvas');
   const ctx = canvas.getContext('2d');
   if (!ctx) return text.length * px * 0.6;
@@ -42,7 +42,7 @@ export function chartFile(svg: SVGSVGElement, labels: ChartLabels): Framed {
   const width = svg.viewBox.baseVal?.width || svg.clientWidth || 640;
   const height = svg.viewBox.baseVal?.height || svg.clientHeight || 320;
   const markup = new XMLSerializer().serializeToString(copy);
-  return framedSvg({ title: labels.title, legend: labels.legend, plot: { markup, width, height }, css: placedRules(), measure });
+  return framedSvg({ title: labels.title, legend: labels.legend, plot: { markup, width, height }, css: placedRules(), measure: measureText });
 }
 
 export function downloadSvg(svg: SVGSVGElement, name: string, labels: ChartLabels): void {

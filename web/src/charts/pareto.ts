@@ -7,6 +7,7 @@ import * as Plot from '@observablehq/plot';
 import type { SearchedPlanCore } from '../engine/types';
 import { COLOURS, fmtBytes, fmtSeconds, fmtUsd, sig, tickFormatSI } from './format';
 import { withTable } from './table';
+import { pointLabels, type PointLabel } from './labels';
 
 export interface ParetoDatum {
   plan: SearchedPlanCore;
@@ -70,6 +71,14 @@ export function paretoChart(data: ParetoDatum[], o: ParetoOptions): HTMLElement 
   // ticks still land inside the domain.
   const steps = data.map(x);
   const logX = Math.max(...steps) / Math.min(...steps) > 2;
+  // The lines' labels at their right ends, HBM's above its line and the fit limit's below (10% headroom puts the two
+  // lines close); then the best plan's number (only the best: the listed plans often tie within 1%, and their numbers
+  // would pile up) and the first plan that does not fit.
+  const labels: PointLabel[] = [
+    ...limits.map((l, i): PointLabel => ({ x: Math.max(...steps), y: l.bytes, r: 0, text: l.text, fill: '#333', fontSize: 10, required: true, slots: i === 0 ? ['above-left', 'below-left'] : ['below-left', 'above-left'] })),
+    ...listed.filter((d) => d.listed === 1).map((d): PointLabel => ({ x: x(d), y: y(d), r: 8, text: '#1', fill: COLOURS.highlight, bold: true, required: true, slots: ['right', 'left', 'above', 'below'] })),
+    ...data.filter((d) => !d.plan.fits).slice(0, 1).map((d): PointLabel => ({ x: x(d), y: y(d), r: 4.5, text: 'does not fit', fill: COLOURS.invalid, fontSize: 10, slots: ['below-right', 'right', 'above-right', 'below-left', 'left', 'above-left'] })),
+  ];
   const chart = Plot.plot({
     width: o.width,
     height: 260,
@@ -77,13 +86,11 @@ export function paretoChart(data: ParetoDatum[], o: ParetoOptions): HTMLElement 
     marginRight: 16,
     style: { fontSize: '11px', background: 'transparent' },
     x: { type: logX ? 'log' : 'linear', label: spreadLabel(steps), grid: true, ticks: logX ? 5 : 4, tickFormat: (v: number) => fmtSeconds(v), inset: 10 },
-    y: { type: 'log', label: '↑ Memory per chip', domain: [bottom, top], grid: true, ticks: 5, tickFormat: tickFormatSI('B') },
+    // Room above HBM's line for its label.
+    y: { type: 'log', label: '↑ Memory per chip', domain: [bottom, top], grid: true, ticks: 5, tickFormat: tickFormatSI('B'), insetTop: 12 },
     marks: [
       Plot.ruleY(limits.slice(0, 1), { y: 'bytes', stroke: COLOURS.hbmLine }),
       Plot.ruleY(limits.slice(1), { y: 'bytes', stroke: COLOURS.hbmLine, strokeDasharray: '4 3' }),
-      // HBM's label above its line, the fit limit's below its own: the two lines sit close (10% headroom: 86 of 96 GB).
-      Plot.text(limits.slice(0, 1), { y: 'bytes', text: 'text', frameAnchor: 'right', dy: -6, textAnchor: 'end', fill: '#333', fontSize: 10 }),
-      Plot.text(limits.slice(1), { y: 'bytes', text: 'text', frameAnchor: 'right', dy: 8, textAnchor: 'end', fill: '#333', fontSize: 10 }),
       Plot.line(data.filter((d) => d.front), { x, y, stroke: '#999', strokeWidth: 1, curve: 'step-after' }),
       Plot.dot(data, {
         x, y, r: 4.5, className: 'pareto-points', strokeWidth: 1.5,
@@ -91,9 +98,7 @@ export function paretoChart(data: ParetoDatum[], o: ParetoOptions): HTMLElement 
         title: pointTitle,
       }),
       Plot.dot(listed, { x, y, r: 8, stroke: COLOURS.highlight, strokeWidth: 2, fill: 'none' }),
-      // Only the best is numbered: the listed plans often tie within 1% and their labels would pile up.
-      Plot.text(listed.filter((d) => d.listed === 1), { x, y, text: () => '#1', dx: 12, textAnchor: 'start', fill: COLOURS.highlight, fontWeight: 600 }),
-      Plot.text(data.filter((d) => !d.plan.fits).slice(0, 1), { x, y, text: () => 'does not fit', dx: 8, dy: 10, textAnchor: 'start', fill: COLOURS.invalid, fontSize: 10 }),
+      pointLabels(labels, [...data.map((d) => ({ x: x(d), y: y(d), r: 4.5 })), ...listed.map((d) => ({ x: x(d), y: y(d), r: 8 }))]),
     ],
   });
   pickable(chart, data, o.onPick);

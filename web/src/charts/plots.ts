@@ -9,6 +9,7 @@ import { withLegend } from './legend';
 import { ROOFLINE, SCALING, SWEEP, rooflineLegend, scalingLegend, sweepLegend, type BatchRamp } from './series';
 import { symbolPath, type SymbolLike } from './symbol-path';
 import { stackLevels } from './roof-stack';
+import { pointLabels, type Dot, type PointLabel } from './labels';
 
 export interface RooflinePoint {
   intensity: number;
@@ -74,11 +75,14 @@ export function scalingChart(points: ScalingDatum[], yLabel: string, yUnitFormat
   const warned = points.filter((d) => d.fits && d.warning);
   const clean = points.filter((d) => d.fits && !d.warning);
   const radius = (d: ScalingDatum): number => (d.current ? 6 : 4);
-  // A label right of and below its point; at the right edge left of and above it, clear of the edge and the axis.
-  const last = Math.max(...points.map((d) => d.chips));
-  const label = (data: ScalingDatum[], text: string, fill: string) => [
-    Plot.text(data.filter((d) => d.chips < last), { x: 'chips', y: 'value', text: () => text, dx: 7, dy: 11, textAnchor: 'start', fill, fontSize: 10 }),
-    Plot.text(data.filter((d) => d.chips === last), { x: 'chips', y: 'value', text: () => text, dx: -7, dy: -11, textAnchor: 'end', fill, fontSize: 10 }),
+  const at = (d: ScalingDatum): Dot => ({ x: d.chips, y: d.value, r: radius(d) });
+  // The current point's label first; one that would run into another is left out (the tip and the table keep them all).
+  const label = (data: ScalingDatum[], text: string, fill: string): PointLabel[] =>
+    data.map((d) => ({ ...at(d), text, fill, fontSize: 10, slots: ['below-right', 'above-left', 'below-left', 'above-right'] }));
+  const labels: PointLabel[] = [
+    ...points.filter((d) => d.current).map((d): PointLabel => ({ ...at(d), text: 'current', fill: SCALING.current, required: true, slots: ['above', 'above-left', 'above-right', 'below'] })),
+    ...label(warned, 'warning', SCALING.warned),
+    ...label(misfits, 'does not fit', SCALING.misfit),
   ];
   const chart = Plot.plot({
     width,
@@ -91,10 +95,8 @@ export function scalingChart(points: ScalingDatum[], yLabel: string, yUnitFormat
       Plot.line(points, { x: 'chips', y: 'value', stroke: SCALING.line, strokeWidth: 2 }),
       Plot.dot(clean, { x: 'chips', y: 'value', fill: (d: ScalingDatum) => (d.current ? SCALING.current : SCALING.line), r: radius }),
       Plot.dot(warned, { x: 'chips', y: 'value', fill: '#fff', stroke: SCALING.warned, strokeWidth: 2, r: radius }),
-      ...label(warned, 'warning', SCALING.warned),
       Plot.dot(misfits, { x: 'chips', y: 'value', fill: '#fff', stroke: SCALING.misfit, strokeWidth: 1.5, r: radius }),
-      ...label(misfits, 'does not fit', SCALING.misfit),
-      Plot.text(points.filter((d) => d.current), { x: 'chips', y: 'value', text: () => 'current', dy: -12, fill: SCALING.current }),
+      pointLabels(labels, points.map(at)),
       Plot.tip(points, Plot.pointer({ x: 'chips', y: 'value', title: (d: ScalingDatum) => `${d.chips} chips: ${yUnitFormat(d.value)}${d.fits ? '' : ' (does not fit in HBM)'}${d.fits && d.warning ? ` (warning: ${d.warning})` : ''}` })),
     ],
   });
@@ -113,18 +115,48 @@ export interface SweepDatum {
   fits: boolean;
 }
 
+export interface SweepCurrent {
+  batch: number;
+  latency: number;
+  throughput: number;
+  fits: boolean;
+}
+
+const SWEEP_R = { point: 4.5, misfit: 3.5, current: 8 };
+const sweepAt = (d: SweepDatum): { x: number; y: number } => ({ x: d.latency_per_token_s, y: d.tokens_per_s_per_chip });
+const isPow4 = (b: number): boolean => Math.abs(Math.log(b) / Math.log(4) - Math.round(Math.log(b) / Math.log(4))) < 1e-9;
+
+/** A frontier point's tooltip: its batch and numbers (what its label says, and more). */
+export const sweepTip = (d: SweepDatum): string =>
+  `batch ${fmtCount(d.batch)}${d.fits ? '' : ' (KV caches do not fit)'}\n${fmtSeconds(d.latency_per_token_s)} per token\n${fmtCount(d.tokens_per_s_per_chip)} tokens/s per chip`;
+
+/** The frontier's points as drawn (`here`: the current batch's ring, if any). */
+export function sweepDots(all: readonly SweepDatum[], here: readonly SweepCurrent[]): Dot[] {
+  return [...all.map((d) => ({ ...sweepAt(d), r: d.fits ? SWEEP_R.point : SWEEP_R.misfit })), ...here.map((d) => ({ x: d.latency, y: d.throughput, r: SWEEP_R.current }))];
+}
+
+/**
+ * The frontier's labels, most important first: the current batch, the largest batch that fits, then B = 1, 4, 16, ...
+ * (a power of 4 too close to the largest is left unlabelled).
+ */
+export function sweepLabels(pts: readonly SweepDatum[], here: readonly SweepCurrent[]): PointLabel[] {
+  const last = pts[pts.length - 1]?.batch ?? 1;
+  return [
+    ...here.map((d): PointLabel => ({ x: d.latency, y: d.throughput, r: SWEEP_R.current, text: `current B=${fmtCount(d.batch)}${d.fits ? '' : ' (does not fit)'}`, fill: SWEEP.current, bold: true, required: true, slots: ['above', 'above-left', 'above-right', 'below', 'left', 'right'] })),
+    ...pts.filter((d) => d.batch === last).map((d): PointLabel => ({ ...sweepAt(d), r: SWEEP_R.point, text: `largest that fits: B=${fmtCount(d.batch)}`, fill: '#333', slots: ['above-left', 'below-left', 'left', 'above', 'below'] })),
+    ...pts.filter((d) => isPow4(d.batch) && d.batch * 1.9 < last).map((d): PointLabel => ({ ...sweepAt(d), r: SWEEP_R.point, text: `B=${fmtCount(d.batch)}`, fill: '#333', slots: ['below-right', 'right', 'above-left', 'left', 'below', 'above'] })),
+  ];
+}
+
 /**
  * The book's §5.2 frontier: latency per token against throughput per chip, one point per decode batch size (log
- * axes, points coloured by batch), labelled at B = 1, 4, 16, ... and the largest batch; the current batch in red.
+ * axes, points coloured by batch), with labels (sweepLabels); the current batch in red. A label that would run into
+ * another is left out (the current batch's never: labels.ts); hovering a point tells its batch and numbers.
  */
-export function sweepChart(points: SweepDatum[], current: { batch: number; latency: number; throughput: number; fits: boolean }, width: number): HTMLElement {
+export function sweepChart(points: SweepDatum[], current: SweepCurrent, width: number): HTMLElement {
   const all = [...points].sort((a, b) => a.batch - b.batch);
   const pts = all.filter((p) => p.fits);
   const misfits = all.filter((p) => !p.fits);
-  const last = pts[pts.length - 1]?.batch ?? 1;
-  const isPow4 = (b: number): boolean => Math.abs(Math.log(b) / Math.log(4) - Math.round(Math.log(b) / Math.log(4))) < 1e-9;
-  // Labels at B = 1, 4, 16, ... and the largest batch (a power of 4 too close to it is left unlabelled).
-  const labelled = pts.filter((p) => p.batch === last || (isPow4(p.batch) && p.batch * 1.9 < last));
   const here = Number.isFinite(current.latency) && Number.isFinite(current.throughput) && current.latency > 0 && current.throughput > 0 ? [current] : [];
   const chart = Plot.plot({
     width,
@@ -134,17 +166,16 @@ export function sweepChart(points: SweepDatum[], current: { batch: number; laten
     marginBottom: 40,
     style: { fontSize: '11px', background: 'transparent' },
     x: { type: 'log', label: 'Latency per token →', grid: true, ticks: 5, tickFormat: (v: number) => fmtSeconds(v), inset: 14 },
-    y: { type: 'log', label: '↑ Throughput (tokens/s per chip)', grid: true, tickFormat: (v: number) => fmtCount(v), inset: 14 },
+    // Room above the top point and below the lowest for their labels.
+    y: { type: 'log', label: '↑ Throughput (tokens/s per chip)', grid: true, tickFormat: (v: number) => fmtCount(v), inset: 22 },
     color: { type: 'log', scheme: 'viridis', label: 'Batch size', legend: true },
     marks: [
       Plot.line(pts, { x: 'latency_per_token_s', y: 'tokens_per_s_per_chip', stroke: SWEEP.line, strokeWidth: 1.5 }),
-      Plot.dot(pts, { x: 'latency_per_token_s', y: 'tokens_per_s_per_chip', fill: 'batch', r: 4.5, stroke: '#fff', strokeWidth: 0.5 }),
-      Plot.dot(misfits, { x: 'latency_per_token_s', y: 'tokens_per_s_per_chip', fill: '#fff', stroke: SWEEP.misfit, strokeWidth: 1.2, r: 3.5 }),
-      Plot.text(labelled.filter((d) => d.batch !== last), { x: 'latency_per_token_s', y: 'tokens_per_s_per_chip', text: (d: SweepDatum) => `B=${fmtCount(d.batch)}`, fill: '#333', dx: 8, dy: 10, textAnchor: 'start' }),
-      Plot.text(labelled.filter((d) => d.batch === last), { x: 'latency_per_token_s', y: 'tokens_per_s_per_chip', text: (d: SweepDatum) => `largest that fits: B=${fmtCount(d.batch)}`, fill: '#333', dx: -8, dy: -12, textAnchor: 'end' }),
-      Plot.dot(here, { x: 'latency', y: 'throughput', r: 8, stroke: SWEEP.current, strokeWidth: 2, fill: 'none' }),
-      Plot.text(here, { x: 'latency', y: 'throughput', text: (d: typeof current) => `current B=${fmtCount(d.batch)}${d.fits ? '' : ' (does not fit)'}`, dy: -14, fill: SWEEP.current, fontWeight: 600 }),
-      Plot.tip(all, Plot.pointer({ x: 'latency_per_token_s', y: 'tokens_per_s_per_chip', title: (d: SweepDatum) => `batch ${fmtCount(d.batch)}${d.fits ? '' : ' (KV caches do not fit)'}\n${fmtSeconds(d.latency_per_token_s)} per token\n${fmtCount(d.tokens_per_s_per_chip)} tokens/s per chip` })),
+      Plot.dot(pts, { x: 'latency_per_token_s', y: 'tokens_per_s_per_chip', fill: 'batch', r: SWEEP_R.point, stroke: '#fff', strokeWidth: 0.5 }),
+      Plot.dot(misfits, { x: 'latency_per_token_s', y: 'tokens_per_s_per_chip', fill: '#fff', stroke: SWEEP.misfit, strokeWidth: 1.2, r: SWEEP_R.misfit }),
+      Plot.dot(here, { x: 'latency', y: 'throughput', r: SWEEP_R.current, stroke: SWEEP.current, strokeWidth: 2, fill: 'none' }),
+      pointLabels(sweepLabels(pts, here), sweepDots(all, here)),
+      Plot.tip(all, Plot.pointer({ x: 'latency_per_token_s', y: 'tokens_per_s_per_chip', title: sweepTip })),
     ],
   });
   return withLegend(withTable(chart, {
