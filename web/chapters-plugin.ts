@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { loadEngine } from './engine-plugin.ts';
 import { buildSite, readChapters, type BuiltSite } from './src/chapters/site.ts';
+import { scrollCueCss } from './src/charts/scroll-cue.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const CHAPTERS_DIR = process.env.SCALESCOPE_CHAPTERS_DIR ?? path.resolve(here, '../chapters');
@@ -39,7 +40,8 @@ export async function chapterFiles(widgetsScript: string, csp = false): Promise<
     csp,
   });
   const files = new Map<string, string | Buffer>(site.pages);
-  files.set('chapter.css', fs.readFileSync(CSS_FILE, 'utf8'));
+  // Wide formulas and tables scroll sideways on a phone, with the explorer's cue that they do.
+  files.set('chapter.css', fs.readFileSync(CSS_FILE, 'utf8') + scrollCueCss('.math, .table-wrap', 'var(--bg)'));
   files.set('katex/katex.min.css', katexCss());
   for (const f of katexFonts()) files.set(`katex/fonts/${f}`, fs.readFileSync(path.join(KATEX_DIST, 'fonts', f)));
   return { site, files, ms: performance.now() - t0 };

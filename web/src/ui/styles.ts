@@ -1,7 +1,8 @@
-import { css } from 'lit';
+import { css, unsafeCSS } from 'lit';
 import { barStyles } from '../charts/bar-styles';
+import { scrollCueCss } from '../charts/scroll-cue';
 
-export const styles = [barStyles, css`
+export const styles = [barStyles, unsafeCSS(scrollCueCss('.table-wrap, .chart', '#fff')), css`
   :host { display: block; font: 14px/1.45 system-ui, -apple-system, 'Segoe UI', sans-serif; color: #1b1b1b; background: #fbfbf9; min-height: 100vh; }
   header { display: flex; flex-wrap: wrap; align-items: baseline; justify-content: space-between; gap: 8px; padding: 10px 18px; border-bottom: 1px solid #ddd; background: #fff; }
   h1 { font-size: 20px; margin: 0; }
@@ -138,6 +139,18 @@ export const styles = [barStyles, css`
   .plans.deployments thead th:nth-child(2) { text-align: right; }
   .plans.deployments thead th:nth-child(3) { text-align: left; }
   .deployments td .help { min-width: 70px; max-width: 150px; margin-left: auto; }
+  /* Phones: each deployment is a card of labelled values (its column's words, from data-label), three to a line under
+     its rank and replica, so latency and cost are in view without scrolling sideways. */
+  @media (max-width: 600px) {
+    .deployments thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+    .deployments, .deployments tbody { display: block; }
+    .deployments tr { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 6px 10px; padding: 8px 2px; border-bottom: 1px solid #ddd; }
+    .plans.deployments th, .plans.deployments td { display: block; min-width: 0; padding: 0; border: 0; text-align: left; white-space: normal; }
+    .deployments td:first-child { order: -2; }
+    .deployments th[scope='row'] { order: -1; grid-column: span 2; }
+    .deployments td[data-label]::before { content: attr(data-label); display: block; font-size: 11px; color: #555; }
+    .deployments td .help { min-width: 0; max-width: none; margin-left: 0; }
+  }
   .search-question .hint { color: #555; font-weight: 400; }
   .notice-inline { margin: 4px 0; padding: 4px 8px; border-left: 3px solid #d9a400; background: #fff7da; font-size: 13px; }
   .field-problem { border-left-color: #b3261e; background: #fdecea; overflow-wrap: anywhere; }

@@ -1,8 +1,9 @@
 // A widget's look, inside its shadow root (so a host page's CSS neither breaks it nor is broken by it).
-import { css } from 'lit';
+import { css, unsafeCSS } from 'lit';
 import { barStyles } from '../charts/bar-styles';
+import { scrollCueCss } from '../charts/scroll-cue';
 
-export const widgetStyles = [barStyles, css`
+export const widgetStyles = [barStyles, unsafeCSS(scrollCueCss('.chart, .scroll, .table-wrap', '#fff')), css`
   :host { display: block; font: 14px/1.45 system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; color: #1b1b1b; text-align: left; }
   :host([hidden]) { display: none; }
   .w { container-type: inline-size; margin: 0; background: #fff; border: 1px solid #d6d6d0; border-radius: 8px; padding: 12px 14px 10px; box-shadow: 0 1px 2px #0000000d; }
@@ -45,7 +46,7 @@ export const widgetStyles = [barStyles, css`
   table.t { border-collapse: collapse; width: 100%; font-size: 12.5px; font-variant-numeric: tabular-nums; margin: 4px 0 8px; }
   table.t th, table.t td { text-align: left; padding: 3px 6px; border-bottom: 1px solid #eee; vertical-align: top; }
   table.t td.r, table.t th.r { text-align: right; }
-  .scroll { overflow-x: auto; }
+  .scroll, .table-wrap { overflow-x: auto; }
   ul.thr { list-style: none; padding: 0; margin: 2px 0 8px; font-size: 12.5px; }
   ul.thr li { margin: 2px 0; }
   ul.thr .ok { color: #135c2b; font-weight: 700; }
