@@ -188,6 +188,24 @@ async function inViewport(page, selector) {
   });
 }
 
+/** The chart labels drawn under `selector` (charts/labels.ts), and each pair whose boxes, as drawn, overlap. */
+async function chartLabels(page, selector) {
+  return page.locator(`${selector} g.point-labels text`).evaluateAll((texts) => {
+    const boxes = texts.map((t) => t.getBoundingClientRect());
+    const overlaps = [];
+    boxes.forEach((a, i) => boxes.forEach((b, j) => {
+      if (i < j && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) overlaps.push(`${texts[i].textContent} × ${texts[j].textContent}`);
+    }));
+    return { texts: texts.map((t) => t.textContent), overlaps };
+  });
+}
+
+/** A screenshot from the top of `from` to the bottom of `to` (locators), the window's width. */
+async function shotBetween(page, from, to, name) {
+  const [a, b, scrollY] = [await from.boundingBox(), await to.boundingBox(), await page.evaluate(() => window.scrollY)];
+  await page.screenshot({ path: path.join(SHOTS, name), fullPage: true, clip: { x: 0, y: a.y + scrollY, width: page.viewportSize().width, height: b.y + b.height - a.y } });
+}
+
 async function compareWithCli(page, name, scenario, pairs) {
   const ref = cli(scenario);
   check(`${name}: the CLI answers the same scenario`, ref.ok === true, JSON.stringify(ref.diagnostics ?? []).slice(0, 300));
@@ -646,6 +664,8 @@ async function main() {
         return errors;
       });
       check('a chart asked to draw after it left the page draws nothing and throws nothing', late.length === 0, late.join(' | '));
+      const paretoLabels = await chartLabels(page, '.pareto-figure');
+      check('the Pareto chart’s labels (HBM, #1, does not fit) do not run into one another', paretoLabels.texts.length >= 2 && paretoLabels.overlaps.length === 0, `${paretoLabels.texts.join(' | ')}; overlapping: ${paretoLabels.overlaps.join(', ')}`);
       await shot(page, 'explorer-pareto.png');
       const v = await axeViolations(page);
       check('no WCAG A/AA violation with the search options, progress and Pareto chart shown', v.length === 0, v.slice(0, 4).join(' || '));
@@ -787,6 +807,8 @@ async function main() {
       await chartsDrawn(page);
       await page.locator('#sweep-chart svg circle').nth(2).waitFor({ timeout: 15000 }).catch(() => {});
       check('the batch sweep frontier is drawn', (await page.locator('#sweep-chart svg circle').count()) >= 3);
+      const labels = await chartLabels(page, '#sweep-chart');
+      check('the frontier’s labels do not run into one another (issue 41 #17)', labels.texts.length >= 3 && labels.overlaps.length === 0, `${labels.texts.join(' | ')}; overlapping: ${labels.overlaps.join(', ')}`);
       const frontier = async () => (await page.locator('#sweep-chart svg circle').evaluateAll((cs) => cs.map((c) => c.getAttribute('cy')))).join(' ');
       const calibratedFrontier = await frontier();
       for (const fid of ['book', 'calibrated']) {
@@ -943,6 +965,14 @@ async function main() {
       Object.assign(s.query, { precision: { matmul: 'fp8_blockwise' }, moe: { dispatcher: 'hierarchical', overlap: true } });
       await compareWithCli(page, 'DeepSeek-V3, DualPipe', s, TRAINING_PAIRS.slice(0, 4));
       await shot(page, 'explorer-deepseek-v3.png');
+      // Issue 41 #17: gpt-oss's card counts 5.13B active (its matmuls); the facts give both counts. Serving opens in
+      // the dtype it is published in (MXFP4 experts, priced as fp4), and KV per token is at the context: half its
+      // layers keep a 128-token window.
+      await open(page, url + '?v=1&mode=serving&hw=h100-sxm&model=gpt-oss-120b&tp=8');
+      const inMatmuls = Number(await page.locator('ss-facts [data-metric="params_active_in_matmuls"]').getAttribute('data-value'));
+      check('gpt-oss-120b: 5.13B active in matmuls, as its card', Math.abs(inMatmuls / 5.13e9 - 1) < 0.01, String(inMatmuls));
+      check('gpt-oss-120b serves in fp4 as published', /fp4 \(as published\)/.test((await page.locator('ss-controls select[data-key="wdt"] option:checked').textContent()) ?? ''));
+      check('KV per token is at the context for a sliding-window model', /if every layer kept every token/.test(await facts('kv_cache_bytes_per_token')), await facts('kv_cache_bytes_per_token'));
       await open(page, url + '?v=1&hw=h100-sxm&model=gemma-3-27b&fsdp=8&tp=8');
       check('a sliding-window model says which layers slide', /52 of 62 layers sliding \(window 1,024\)|52 of 62 layers sliding \(window 1024\)/.test(await facts('attention')), await facts('attention'));
     });
@@ -967,6 +997,16 @@ async function main() {
       const diag = (await page.locator('[data-hf] [data-diagnostics]').textContent()) ?? '';
       check('an unknown key of the config.json is named by the engine', diag.includes("'rope_wobble'"), diag.slice(0, 200));
       check('a config the engine rejects cannot run, and the headline says so', (await status(page)) === 'cannot-run');
+      // Issue 41 #17: no words about which model made numbers that are not there.
+      check('a plan that cannot run has no fidelity note', (await page.locator('ss-headline:not(.phone-strip) [data-fidelity]').count()) === 0);
+      // Issue 41 #17: text that is not JSON is refused under the box it was typed in, not only in the page's banner.
+      await unfold(page);
+      await page.locator('#c-hf').fill('{"model_type": "llama", "hidden_size": 8192,');
+      await page.locator('#c-hf-use').click();
+      const problem = page.locator('[data-hf] [data-hf-problem]');
+      await problem.waitFor({ timeout: 5000 });
+      check('malformed config.json text is refused under its box', /^This is not JSON/.test((await problem.textContent()) ?? ''), (await problem.textContent()) ?? '');
+      check('the refused text stays in the box to be mended', (await page.locator('#c-hf').inputValue()).startsWith('{"model_type": "llama"'));
     });
 
     await step('a calibration profile of one’s own: loaded from a file, kept by the link, missing in another browser', async () => {
@@ -1195,24 +1235,50 @@ async function main() {
       await phone.locator(planTable).waitFor({ timeout: 5000 }).catch(() => {});
       const hint = await phone.locator(planTable).evaluateAll((els) => els.map((e) => getComputedStyle(e, '::before').content));
       check('the wide plan table scrolls with a visible hint', hint.length === 1 && /scroll sideways/.test(hint[0]), JSON.stringify(hint));
+      const cue = await phone.locator(planTable).evaluate((e) => ({ image: getComputedStyle(e).backgroundImage, attachment: getComputedStyle(e).backgroundAttachment }));
+      check('… and a shadow at each edge it scrolls towards (covers that scroll with it over fixed shadows, issue 41 #19)', cue.image !== 'none' && cue.attachment === 'local, local, scroll, scroll', JSON.stringify(cue));
       const o = await phone.evaluate(() => ({ sw: document.documentElement.scrollWidth, cw: document.documentElement.clientWidth }));
       check('the page itself does not scroll sideways', o.sw <= o.cw + 1, `${o.sw} > ${o.cw}`);
       await shot(phone, 'explorer-phone-plans.png');
       await phone.close();
     });
 
-    await step('phone (390 px): the serving search', async () => {
+    await step('phone (390 px): the serving search and the frontier', async () => {
       const phone = await context.newPage();
       collectErrors(phone, consoleErrors, 'phone: ');
       await phone.setViewportSize(PHONE);
       await open(phone, url + '?v=1&mode=serving&hw=tpu-v5e&slat=0.03');
       await servingSearched(phone);
       check('phone: the summary strip names latency per token and time to first token', /Latency per token.*Time to first token/.test((await phone.locator('[data-headline-strip]').textContent()) ?? ''));
-      await phone.locator('ss-serving-search .table-wrap[data-scrolls]').waitFor({ timeout: 5000 }).catch(() => {});
-      check('phone: the deployment table scrolls sideways with a hint', (await phone.locator('ss-serving-search .table-wrap[data-scrolls]').count()) === 1);
+      // Each deployment is a card of labelled values on a phone (issue 41 #19): its latency and cost in view, nothing to scroll sideways.
+      const cells = await phone.locator('ss-serving-search tbody td:is([data-label="Latency per token"], [data-label="$ per 1M output tokens"])').evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => ({ left: r.left, right: r.right })));
+      const rows = await phone.locator('ss-serving-search tbody tr').count();
+      check('phone: every deployment’s latency and cost are within the 390 px screen', rows > 0 && cells.length === 2 * rows && cells.every((c) => c.left >= 0 && c.right <= PHONE.width),
+        `${cells.length} cells for ${rows} rows, rightmost at ${Math.max(...cells.map((c) => c.right))} px`);
+      const wrap = await phone.locator('ss-serving-search .table-wrap').evaluate((e) => ({ sw: e.scrollWidth, cw: e.clientWidth }));
+      check('phone: the deployment table does not scroll sideways', wrap.sw <= wrap.cw + 1, `${wrap.sw} > ${wrap.cw}`);
       const o2 = await phone.evaluate(() => ({ sw: document.documentElement.scrollWidth, cw: document.documentElement.clientWidth }));
       check('phone: with the serving search the page itself does not scroll sideways', o2.sw <= o2.cw + 1, `${o2.sw} > ${o2.cw}`);
       await shot(phone, 'explorer-phone-serving-search.png');
+      const deployments = phone.locator('ss-serving-search tbody tr');
+      await deployments.first().scrollIntoViewIfNeeded();
+      await shotBetween(phone, phone.locator('ss-serving-search [data-search-status]'), deployments.nth(Math.min(2, rows - 1)), 'explorer-phone-serving-table.png');
+      // The frontier on a phone: LLaMA-3 8B's labels crowd (drawn at fixed offsets, "current B=32" ran into "B=64");
+      // none runs into another now, and every point keeps its tooltip.
+      await open(phone, url + '?v=1&mode=serving&model=llama-3-8b');
+      await chartsDrawn(phone);
+      const labels = await chartLabels(phone, '#sweep-chart');
+      check('phone: the frontier’s labels do not run into one another (issue 41 #17)', labels.texts.length >= 3 && labels.overlaps.length === 0, `${labels.texts.join(' | ')}; overlapping: ${labels.overlaps.join(', ')}`);
+      const points = phone.locator('#sweep-chart svg g[aria-label="dot"]').first().locator('circle');
+      const tips = [];
+      await points.first().evaluate((c) => c.scrollIntoView({ block: 'center' }));
+      for (let i = 0; i < (await points.count()); i++) {
+        await points.nth(i).hover({ force: true });
+        tips.push((await phone.locator('#sweep-chart svg g[aria-label="tip"]').textContent()) ?? '');
+      }
+      check('phone: every frontier point, labelled or not, tells its batch on hover', tips.length >= 3 && tips.every((t) => /batch \d+/.test(t)) && new Set(tips).size === tips.length, tips.join(' / '));
+      await phone.mouse.move(0, 0);
+      await phone.locator('#sweep-chart').screenshot({ path: path.join(SHOTS, 'explorer-phone-frontier.png') });
       await phone.close();
     });
 

@@ -162,6 +162,33 @@ async function noOverflow(page) {
   return page.evaluate(() => ({ sw: document.documentElement.scrollWidth, cw: document.documentElement.clientWidth }));
 }
 
+/**
+ * The boxes that scroll sideways at this width (display formulas, tables, and in widgets their charts and tables), each
+ * with whether it has the scroll cue: shadows fixed at its edges under covers that scroll with it (charts/scroll-cue.ts).
+ */
+async function sidewaysScrollers(page) {
+  return page.evaluate(() => {
+    const roots = [document, ...[...document.querySelectorAll('scalescope-widget')].map((w) => w.shadowRoot).filter(Boolean)];
+    return roots.flatMap((root) => [...root.querySelectorAll('.math, .table-wrap, .chart, .scroll')])
+      .filter((el) => el.scrollWidth > el.clientWidth + 1)
+      .map((el) => {
+        const s = getComputedStyle(el);
+        return { kind: el.classList[0], cue: s.backgroundImage !== 'none' && s.backgroundAttachment === 'local, local, scroll, scroll' };
+      });
+  });
+}
+
+/** A screenshot of the page's first formula wider than the screen, with the text around it; false if there is none. */
+async function shotWideFormula(page) {
+  const formula = page.locator('.math').filter({ has: page.locator('.katex-display') });
+  const i = await formula.evaluateAll((els) => els.findIndex((el) => el.scrollWidth > el.clientWidth + 1));
+  if (i < 0) return false;
+  await formula.nth(i).evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  const box = await formula.nth(i).boundingBox();
+  await page.screenshot({ path: path.join(SHOTS, 'phone-wide-formula.png'), clip: { x: 0, y: Math.max(0, box.y - 80), width: PHONE.width, height: box.height + 160 } });
+  return true;
+}
+
 async function main() {
   if (!fs.existsSync(path.join(SITE, 'chapters/index.html'))) throw new Error(`${SITE}/chapters has no index.html: run vite build first`);
   fs.mkdirSync(SHOTS, { recursive: true });
@@ -242,6 +269,8 @@ async function main() {
     await t.step('phone width', async () => {
       await page.setViewportSize(PHONE);
       const wide = [];
+      const scrollers = [];
+      let formulaShot = false;
       for (const src of pages) {
         await page.goto(`${url}chapters/${src.slug}.html`);
         const widgets = page.locator('article scalescope-widget');
@@ -251,12 +280,19 @@ async function main() {
         }
         const o = await noOverflow(page);
         if (o.sw > o.cw + 1) wide.push(`${src.slug} (${o.sw}px)`);
+        scrollers.push(...(await sidewaysScrollers(page)).map((b) => ({ ...b, page: src.slug })));
+        formulaShot ||= await shotWideFormula(page);
         if (src.widgets.length) {
           await page.evaluate(() => window.scrollTo(0, 0));
           await page.screenshot({ path: path.join(SHOTS, `phone-${src.slug}.png`), fullPage: true });
         }
       }
       t.check('every page fits a 390px phone screen (no sideways scrolling)', wide.length === 0, wide.join(', '));
+      const formulas = scrollers.filter((b) => b.kind === 'math');
+      t.check('at 390 px some display formulas are wider than the column and scroll sideways', formulas.length > 0, `${formulas.length}`);
+      const bare = scrollers.filter((b) => !b.cue);
+      t.check('every box that scrolls sideways at 390 px shows the scroll cue (issue 41 #19)', bare.length === 0,
+        `${bare.length} of ${scrollers.length} without: ${bare.map((b) => `${b.page} .${b.kind}`).join(', ')}`);
       await page.setViewportSize({ width: 1400, height: 900 });
     });
 

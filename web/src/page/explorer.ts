@@ -204,7 +204,7 @@ export class ScalescopeExplorer extends LitElement {
       ${r ? html`<ss-headline class="phone-strip" compact .results=${r} .status=${planStatus(r)} .metrics=${metricsOf(r, r.chip?.ok ? r.chip.result : undefined)}></ss-headline>` : nothing}
       <main @ss-set=${this.onSet}>
         <div class="controls-col">
-          <ss-controls .state=${state} .degreeProblem=${this.store.degreeProblem} .calibration=${r ? fidelityOf(r).calibration : undefined}
+          <ss-controls .state=${state} .degreeProblem=${this.store.degreeProblem} .hfProblem=${this.store.hfProblem} .calibration=${r ? fidelityOf(r).calibration : undefined}
             .calibrationDiagnostics=${r?.main?.diagnostics.filter(isProfileDiagnostic) ?? []} .fieldDiagnostics=${r?.main?.diagnostics ?? []}
             .planMesh=${r?.state === state ? r.planMesh : undefined} .mesh=${r?.state === state ? r.mesh : undefined}
             .kvDefault=${isServing(state) && r && isServing(r.state) && r.main?.ok ? (r.main.result as { kv_context_len?: number }).kv_context_len : undefined}></ss-controls>

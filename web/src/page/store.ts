@@ -33,6 +33,8 @@ export class StateStore {
   notices: string[] = [];
   /** Why the last degree or chip change was refused, or freed the chip count. */
   degreeProblem = '';
+  /** Why the last pasted config.json was not used (not JSON, too long): said under the paste box, where it was typed. */
+  hfProblem = '';
   /** The notices of the loaded link that name a calibration profile this browser did not have. */
   private profileNotices: string[] = [];
   private urlTimer: ReturnType<typeof setTimeout> | null = null;
@@ -55,6 +57,7 @@ export class StateStore {
     this.unchecked = d;
     this.state = d.state;
     this.degreeProblem = '';
+    this.hfProblem = '';
     this.applyLinkRules();
   }
 
@@ -114,13 +117,15 @@ export class StateStore {
   /** A pasted config.json becomes the model (or, with null, the preset again). */
   setHf(text: string | null, extra: Record<string, Value>, ev?: Event): void {
     const presetModel = Object.fromEntries(MODEL_KEYS.map((k) => [k, param(k).default]));
+    this.hfProblem = '';
     if (text === null) {
       this.setValues({ ...extra, hf: '', ...presetModel }, ev);
       return;
     }
     const m = minifyConfig(text);
     if (!m.ok) {
-      this.say([m.problem]);
+      this.hfProblem = m.problem;
+      this.on.messagesChanged();
       return;
     }
     this.setValues({ hf: m.text, ...presetModel }, ev);

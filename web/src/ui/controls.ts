@@ -54,6 +54,7 @@ export class SsControls extends LitElement {
     state: { attribute: false },
     kvDefault: { attribute: false },
     degreeProblem: { attribute: false },
+    hfProblem: { attribute: false },
     calibration: { attribute: false },
     calibrationDiagnostics: { attribute: false },
     fieldDiagnostics: { attribute: false },
@@ -66,6 +67,8 @@ export class SsControls extends LitElement {
   kvDefault: number | undefined;
   /** Why a fixed chip count did not split (from the explorer's rebalancing). */
   degreeProblem = '';
+  /** Why the pasted config.json text was not used (not JSON): shown under its box. */
+  hfProblem = '';
   /** The engine's word on the calibration profile behind the numbers on screen, and its diagnostics about a loaded one. */
   calibration: Calibration | undefined;
   calibrationDiagnostics: readonly Diagnostic[] = [];
@@ -213,6 +216,7 @@ export class SsControls extends LitElement {
         useText: 'Use this model', clearText: on ? 'Back to the preset' : null, host: this,
         onUse: (text, ev) => this.set({ hfText: text, ev }), onClear: (ev) => this.set({ hfText: null, ev }),
       })}
+      ${this.hfProblem ? html`<p class="notice-inline field-problem" role="alert" data-hf-problem>${this.hfProblem}</p>` : nothing}
       ${a ? diagnosticsList(a.diagnostics, 'hf_config') : nothing}
       ${a?.ok && a.model ? html`<p class="help" data-hf-model>Read as ${a.model.name}: L ${a.model.layers} · D ${a.model.d_model} · F ${a.model.d_ff} · N ${a.model.heads} · K ${a.model.kv_heads} · H ${a.model.head_dim} · V ${a.model.vocab}${a.model.experts ? ` · E ${a.model.experts}, k ${a.model.active_experts}` : ''}.</p>
         ${a.model.not_modelled.length ? html`<ul class="help">${a.model.not_modelled.map((n) => html`<li>${n}</li>`)}</ul>` : nothing}` : nothing}
@@ -294,7 +298,7 @@ export class SsControls extends LitElement {
 
   private groupDeps(g: string): unknown[] {
     const v = this.state.values;
-    const deps: unknown[] = [g, v['mode'], v['hw'], v['model'], v['hf'], v['chips'], v['seq'], v['sched'], v['vstages'], v['etp'], this.degreeProblem, this.fieldErrorsText, this.planMesh, this.mesh];
+    const deps: unknown[] = [g, v['mode'], v['hw'], v['model'], v['hf'], v['chips'], v['seq'], v['sched'], v['vstages'], v['etp'], this.degreeProblem, this.hfProblem, this.fieldErrorsText, this.planMesh, this.mesh];
     for (const p of PARAMS) if (p.group === g || (g === 'workload' && QUESTION_KEYS.includes(p.key)) || p.degree) deps.push(v[p.key]);
     if (g === 'model' || g === 'mesh') for (const k of ['layers', 'd_model', 'ff_ratio', 'heads', 'kv_heads', 'experts', 'size']) deps.push(v[k]);
     if (g === 'efficiency') {

@@ -60,7 +60,8 @@ export class SsHeadline extends LitElement {
       ${m.ideal ? html`<span class="ideal" data-ideal=${m.id} data-value=${String(m.ideal.value)}>${m.ideal.label ?? 'book ideal'} ${m.ideal.text}</span>` : nothing}</div>`;
   }
 
-  /** Which model made the numbers, in words: calibrated with its error band, or the book's ideal bound. */
+  /** Which model made the numbers, in words: calibrated with its error band, or the book's ideal bound (none for a
+   * plan that cannot run: there are no numbers to speak of, issue 41 #17). */
   private fidelityNote(): TemplateResult | typeof nothing {
     const f = fidelityOf(this.results);
     const s: State = this.results.state;
@@ -103,7 +104,7 @@ export class SsHeadline extends LitElement {
     return html`<section class="headline-block ${this.greyed ? 'invalid' : ''}" aria-label="Headline numbers" data-headline>
       <div class="status-line">${this.badge()} <span class="status-text" data-status-text>${this.status.text}</span>${this.chartsToggle()}</div>
       <div class="headline">${this.metrics.map((m) => this.card(m))}</div>
-      ${this.fidelityNote()}
+      ${this.status.kind === 'cannot-run' ? nothing : this.fidelityNote()}
     </section>`;
   }
 }
