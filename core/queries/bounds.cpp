@@ -99,7 +99,9 @@ void whole_chips(Json& node, const std::string& path, Diagnostics& d) {
     // dcn_slices counts slices, the rest chips.
     const bool slices = path.size() >= 11 && path.compare(path.size() - 11, 11, "/dcn_slices") == 0;
     const std::string unit = slices ? " slices" : " chips";
-    if (chips < 1 || chips > kMaxMeshChips)
+    // Zero slices is an answer, not a fault: the batch cannot keep a data-parallel axis over DCN compute-bound, so
+    // the job stays in one slice (issue 39: a one-slice question was warned about it).
+    if ((chips < 1 && !slices) || chips > kMaxMeshChips)
       add_warning(d, "/result" + path, "outside_physics",
                   "the batch keeps " + format_count(chips) + unit + " compute-bound, " +
                       (chips < 1 ? "less than one: the batch is too small to keep even one compute-bound at all"

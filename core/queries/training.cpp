@@ -76,9 +76,17 @@ Json explain_training(const TrainingInput& in, const TrainingStep& s) {
     out["bubble_s"] = explained("compute x f / (1 - f), f = (S - 1)/(v m + S - 1)",
                                 g(s.compute_s) + " x " + g(s.bubble_frac) + " / (1 - " + g(s.bubble_frac) + ")", s.bubble_s,
                                 "GPipe (Huang et al. 2019); the book gives no closed form (spec §2.9.5)");
+  // Each strategy's comms by name, so the values say which one is the largest (not the step's critical part).
+  std::string parts;
+  for (int i = 0; i < kCommParts; ++i) {
+    if (s.comms_s[i] <= 0) continue;
+    parts += (parts.empty() ? "" : ", ") + std::string(comm_part_name(static_cast<CommPart>(i))) + " " + g(s.comms_s[i]);
+  }
+  if (parts.empty()) parts = "none";
   out["comms_total_s"] = explained(in.sum_comms_model ? "sum of the parallelism axes' comms (Feb-2025)"
                                                 : "max of the parallelism axes' comms (Aug-2025: they overlap)",
-                             in.sum_comms_model ? g(s.comms_s_sum) : s.critical, s.comms_s_total, "spec §2.9.4");
+                             std::string(in.sum_comms_model ? "sum(" : "max(") + parts + ")", s.comms_s_total,
+                             "spec §2.9.4");
   out["step_s"] = explained("max(compute + bubble, HBM, comms)",
                             "max(" + g(s.compute_s + s.bubble_s) + ", " + g(s.hbm_s) + ", " + g(s.comms_s_total) + ")",
                             s.step_s, "spec §2.1 (perfect overlap; the upper bound is the sum)");

@@ -375,15 +375,21 @@ TEST_CASE("inverse answers beyond physics carry a warning", "[issue22]") {
   CHECK(has_code(small, "outside_physics"));
   const Json big = run({{"hardware", {{"preset", "h100-sxm"}}}, {"query", {{"kind", "bounds"}, {"batch_tokens", 1e15}}}});
   CHECK(has_code(big, "outside_physics"));
-  // On a TPU the DCN answer counts slices, and says so.
-  const Json tpu = run({{"hardware", {{"preset", "tpu-v5p"}}}, {"mesh", {{"shape", {8, 8, 8}}}},
-                        {"query", {{"kind", "bounds"}, {"batch_tokens", 1}}}});
-  REQUIRE(tpu["ok"] == true);
-  bool said_slices = false;
-  for (const Json& w : tpu["diagnostics"])
-    if (w["path"] == "/result/max_chips_compute_bound/dcn_slices")
-      said_slices = w["message"].get<std::string>().find(" slices compute-bound") != std::string::npos;
-  CHECK(said_slices);
+  // On a TPU the DCN answer counts slices, and says so past the largest mesh.
+  const auto dcn_warning = [&](double batch) {
+    const Json tpu = run({{"hardware", {{"preset", "tpu-v5p"}}}, {"mesh", {{"shape", {8, 8, 8}}}},
+                          {"query", {{"kind", "bounds"}, {"batch_tokens", batch}}}});
+    REQUIRE(tpu["ok"] == true);
+    std::string message;
+    for (const Json& w : tpu["diagnostics"])
+      if (w["path"] == "/result/max_chips_compute_bound/dcn_slices") message = w["message"];
+    return std::make_pair(tpu["result"]["max_chips_compute_bound"]["dcn_slices"].get<double>(), message);
+  };
+  CHECK(dcn_warning(1e15).second.find(" slices compute-bound") != std::string::npos);
+  // Issue 39: zero slices is an answer (the job stays in one slice), not a fault to warn about.
+  const auto [slices, message] = dcn_warning(1);
+  CHECK(slices == 0);
+  CHECK(message.empty());
 }
 
 TEST_CASE("portable exp and log agree with the C library to a few ulps, and are exact where they must be",

@@ -300,3 +300,23 @@ TEST_CASE("a batch that is not a whole number of sequences names the nearest tha
   REQUIRE(at != small.end());
   CHECK(at->message == "1000 tokens is not a whole number of 4096-token sequences; the nearest is 4096");
 }
+
+TEST_CASE("issue 39: explain.comms_total_s names each strategy's comms, the largest the combined figure",
+          "[training][explain]") {
+  // Book fidelity, LLaMA-3 70B on a v5p 4x4x4 with FSDP over X, Y and TP over Z (the book's training chapter):
+  // the max model's values list every strategy by name, and the combined time is the largest of them.
+  const Json answer = scalescope::test::run_json(
+      {{"hardware", {{"preset", "tpu-v5p"}}}, {"model", {{"preset", "llama-3-70b"}}}, {"mesh", {{"shape", {4, 4, 4}}}},
+       {"query", {{"kind", "training_step"}, {"fidelity", "book"}, {"batch_tokens", 1048576}, {"seq_len", 4096},
+                  {"explain", true}, {"parallelism", {{"fsdp", {"X", "Y"}}, {"tensor", {"Z"}}}}}}});
+  REQUIRE(answer["ok"] == true);
+  const Json& r = answer["result"];
+  const std::string values = r["explain"]["comms_total_s"]["values"];
+  INFO(values);
+  CHECK(values.rfind("max(fsdp ", 0) == 0);
+  CHECK(values.find(", tensor ") != std::string::npos);
+  // The critical component of the step ("compute" here) is not a comms term, and is not named as one.
+  CHECK(values.find(r["time"]["critical"].get<std::string>()) == std::string::npos);
+  const double fsdp = r["time"]["comms"]["fsdp_s"], tensor = r["time"]["comms"]["tensor_s"];
+  CHECK(r["time"]["comms_total_s"].get<double>() == Approx(std::max(fsdp, tensor)));
+}
