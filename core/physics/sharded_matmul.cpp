@@ -51,9 +51,25 @@ void remove_axes(std::vector<int>& from, const std::vector<int>& axes) {
   from.erase(std::remove_if(from.begin(), from.end(), [&](int a) { return contains(axes, a); }), from.end());
 }
 
+// Does gathering `axes` out of a dimension split over `split` (major axis first, §2.3: the order matters) leave an
+// interleaved split? Only a gather of the minor-most axes leaves each shard a contiguous block.
+bool gather_interleaves(const std::vector<int>& split, const std::vector<int>& axes) {
+  bool kept_after = false;  // a kept axis seen, walking from the minor end
+  for (auto x = split.rbegin(); x != split.rend(); ++x) {
+    if (!contains(axes, *x)) kept_after = true;
+    else if (kept_after) return true;  // a gathered axis more major than a kept one
+  }
+  return false;
+}
+
 // Gathers `arr` over `axes` wherever they shard it.
 void gather(MatmulPlan& plan, ShardedArray& arr, const std::vector<int>& axes, const MatmulContext& ctx) {
+  const bool interleaved = std::any_of(arr.dims.begin(), arr.dims.end(), [&](const ShardedDim& d) { return gather_interleaves(d.axes, axes); });
   add_step(plan, Collective::all_gather, arr, axes, [&](ShardedArray& a) { for (auto& dim : a.dims) remove_axes(dim.axes, axes); }, ctx);
+  if (interleaved && !plan.steps.empty()) {
+    plan.steps.back().interleaved = true;
+    plan.steps.back().after += " (interleaved)";
+  }
 }
 
 // The dimensions' roles (§2.7 contraction rule): contracted (both inputs, not the output), batch (both inputs and
@@ -187,6 +203,7 @@ MatmulPlan build_plan(ShardedArray a, ShardedArray b, const std::optional<Sharde
   plan.local_op = format_sharded_array(a, ctx.mesh) + " * " + format_sharded_array(b, ctx.mesh) + " -> " +
                   format_sharded_array(out, ctx.mesh);
   // Finish: reduce the partial sums, then match the requested output sharding.
+  const std::size_t steps_before_reduction = plan.steps.size();
   if (!unreduced.empty()) {
     std::vector<int> scatter, reduce;
     for (int x : unreduced) {
@@ -205,6 +222,8 @@ MatmulPlan build_plan(ShardedArray a, ShardedArray b, const std::optional<Sharde
     }, ctx);
     add_step(plan, Collective::all_reduce, out, reduce, [&](ShardedArray& c) { remove_axes(c.unreduced, reduce); }, ctx);
   }
+  // Case 3 reduces its partial sums with no other step to name it (issue 22).
+  if (names.empty() && plan.steps.size() > steps_before_reduction) names.push_back("multiply_then_reduce");
   if (want) {
     std::vector<int> extra;
     for (const auto& dim : out.dims)
@@ -212,6 +231,7 @@ MatmulPlan build_plan(ShardedArray a, ShardedArray b, const std::optional<Sharde
         for (int x : dim.axes)
           if (!contains(wd->axes, x)) extra.push_back(x);
     gather(plan, out, extra, ctx);
+    if (!extra.empty()) names.push_back("gather_output");  // a sharded result the output wants whole
     // A wanted shard of a replicated result is a free local slice.
     for (auto& dim : out.dims)
       if (const ShardedDim* wd = want->dim(dim.name))
@@ -219,7 +239,6 @@ MatmulPlan build_plan(ShardedArray a, ShardedArray b, const std::optional<Sharde
           if (!out.uses_axis(x)) dim.axes.push_back(x);
   }
   plan.output = format_sharded_array(out, ctx.mesh);
-  if (names.empty() && !plan.steps.empty()) names.push_back("multiply_then_reduce");  // case 3 (issue 22)
   plan.name = names.empty() ? "local" : names.front();
   for (std::size_t i = 1; i < names.size(); ++i) plan.name += "+" + names[i];
   finish_times(plan, ctx);
@@ -318,6 +337,19 @@ std::optional<ShardedMatmul> analyse_sharded_matmul(std::string_view expression,
                                 "case 4: one mesh axis shards a free dimension of both inputs, which is invalid as is; "
                                 "AllGather one input first"};
   result.description = kCase[result.book_case];
+  if (result.book_case == 1 && want) {
+    // A free dimension sharded in an input but wanted whole in the output costs an AllGather of the result.
+    std::vector<std::string> gathered;
+    for (const ShardedArray* arr : {&*a, &*b})
+      for (const auto& dim : arr->dims)
+        if (const ShardedDim* wd = contains(roles.batch, dim.name) ? nullptr : want->dim(dim.name))
+          if (std::any_of(dim.axes.begin(), dim.axes.end(), [&](int x) { return !contains(wd->axes, x); }) &&
+              !contains(gathered, dim.name))
+            gathered.push_back(dim.name);
+    if (!gathered.empty())
+      result.description = "case 1: no contracting dimension is sharded; multiply locally, then AllGather the "
+                           "result over " + join_choices(gathered) + "'s axes, which the output wants unsharded";
+  }
   // A batch dimension sharded differently in the two inputs costs a regather before any case's local multiply.
   std::vector<std::string> misaligned, regathered;
   for (const auto& name : roles.batch) {

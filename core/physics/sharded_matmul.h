@@ -16,6 +16,9 @@ struct CommStep {
   Collective op = Collective::all_gather;
   std::string array;        // which array it acts on ("A", "B", "C")
   std::string before, after;  // sharding before and after, in the book's notation
+  // An AllGather over an axis that is not the minor-most of a dimension's split (Y of I_YX) leaves each shard every
+  // |X|-th block, not a contiguous one: `after` names the axes left, and this says the split is interleaved.
+  bool interleaved = false;
   std::vector<int> axes;
   double bytes = 0;         // V, per group (§2.5)
   CollectiveCost cost;

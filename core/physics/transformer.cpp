@@ -151,16 +151,41 @@ double absorbed_attention_intensity_flops_per_byte(const ModelConfig& m, double 
   return t * s * n * (2.0 * r + rope) / (s * (r + rope) + t * n * (2.0 * r + rope));
 }
 
-double attention_equals_qkvo_seq_len(const ModelConfig& m, bool causal) {
-  if (m.is_mla())  // 2 S N (H_qk + H_v) = 2 x the projections' parameters
-    return (causal ? 2.0 : 1.0) * attention_params_per_layer(m) / (m.heads * (m.qk_head_dim() + m.v_head_dim()));
-  return (causal ? 2.0 : 1.0) * m.d_model * (m.heads + m.kv_heads) / m.heads;
+namespace {
+
+// Attention's FLOPs per token at context s, every layer over its own span (sliding and chunked layers stop at their
+// window), against `target` FLOPs per token: the context where they meet, found by bisection (attention only grows
+// with s); nullopt when the windows keep attention below the target at any context (Mistral 7B against its matmuls).
+std::optional<double> attention_crossover_seq_len(const ModelConfig& m, bool causal, double target) {
+  const double h = mean_head_dim(m);
+  const auto attention = [&](double s) {
+    double flops = 0;
+    for (int span = 0; span < kAttentionSpans; ++span)
+      if (const double layers = m.pattern.span_layers[span]; layers > 0)
+        flops += 4.0 * layers * mean_keys_per_query(m, static_cast<AttentionSpan>(span), s, causal) * m.heads * h;
+    return flops;
+  };
+  if (m.pattern.all_full()) return target / attention(1.0);  // linear in s: the closed form, exact
+  constexpr double kLongest = 1e15;  // tokens: far past any context, so a capped model is told apart in ~50 doublings
+  double hi = 1;
+  while (attention(hi) < target)
+    if ((hi *= 2) > kLongest) return std::nullopt;
+  double lo = hi / 2;
+  for (int i = 0; i < 60 && hi - lo > 1e-9 * hi; ++i) (attention((lo + hi) / 2) < target ? lo : hi) = (lo + hi) / 2;
+  return hi;
 }
 
-double attention_equals_matmuls_seq_len(const ModelConfig& m, bool causal) {
+}  // namespace
+
+// §2.7 Q5: where attention's FLOPs catch up with the QKVO projections' (2 FLOPs per parameter per token).
+std::optional<double> attention_equals_qkvo_seq_len(const ModelConfig& m, bool causal) {
+  return attention_crossover_seq_len(m, causal, 2.0 * m.layers * attention_params_per_layer(m));
+}
+
+// ... and with all the layers' matmuls (the active MLP and the attention projections).
+std::optional<double> attention_equals_matmuls_seq_len(const ModelConfig& m, bool causal) {
   const ParamCounts p = count_params(m);
-  const double per_layer_params = (p.mlp_active + p.attention) / m.layers;
-  return (causal ? 2.0 : 1.0) * per_layer_params / (2.0 * m.heads * mean_head_dim(m));
+  return attention_crossover_seq_len(m, causal, 2.0 * (p.mlp_active + p.attention));
 }
 
 namespace {

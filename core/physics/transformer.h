@@ -77,8 +77,10 @@ double absorbed_attention_intensity_flops_per_byte(const ModelConfig& m, double 
 // §2.7 Q5: the sequence length at which self-attention's FLOPs (4 S_avg N H per token per layer, S_avg = T/2 when
 // causal) equal the QKVO projections' 4 D (N + K) H (T = 2D for MHA, full attention), or all of a layer's matmuls,
 // 2 x its parameters (T = 8D for F = 4D MHA). Causal masking doubles both.
-double attention_equals_qkvo_seq_len(const ModelConfig& m, bool causal);
-double attention_equals_matmuls_seq_len(const ModelConfig& m, bool causal);
+// Where attention's FLOPs per token equal the QKVO projections' or all the matmuls' (sliding and chunked layers over
+// their windows); nullopt when the windows keep attention below them at any context.
+std::optional<double> attention_equals_qkvo_seq_len(const ModelConfig& m, bool causal);
+std::optional<double> attention_equals_matmuls_seq_len(const ModelConfig& m, bool causal);
 
 // §2.7 remat policies (activation checkpointing).
 // selective: Korthikanti et al. 2022 §4.2, the attention core (QK^T, softmax, dropout, AV) recomputed, all else kept.

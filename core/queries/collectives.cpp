@@ -155,6 +155,7 @@ Json run_sharded_matmul(const QueryContext& ctx, JsonReader& args, Diagnostics& 
       step["array"] = s.array;
       step["before"] = s.before;
       step["after"] = s.after;
+      if (s.interleaved) step["interleaved"] = true;
       step["axes"] = axes_json(s.axes, *ctx.mesh);
       step["bytes"] = s.bytes;
       steps.push_back(step);

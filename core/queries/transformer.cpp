@@ -60,9 +60,6 @@ Json run_transformer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
            {"attention_intensity_prefill_flops_per_byte", attention_intensity_flops_per_byte(m, seq_len, seq_len)},
            {"attention_intensity_decode_flops_per_byte", m.is_mla() ? absorbed_attention_intensity_flops_per_byte(m, 1, seq_len)
                                                                     : attention_intensity_flops_per_byte(m, 1, seq_len)},
-           // §2.7 Q5: where attention's FLOPs catch up with the QKVO's, or all the layer's matmuls (x2 when causal).
-           {"attention_equals_qkvo_seq_len", attention_equals_qkvo_seq_len(m, causal)},
-           {"attention_equals_matmuls_seq_len", attention_equals_matmuls_seq_len(m, causal)},
            {"remat", std::string(remat_name(remat))},
            {"activation_bytes", remat_all[std::string(remat_name(remat))]["activation_bytes"]},
            {"remat_policies", remat_all}};
@@ -74,6 +71,10 @@ Json run_transformer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
                                        {"prefill_flops_per_key_per_layer", 2.0 * m.heads * (m.qk_head_dim() + m.v_head_dim())}}
                                 : Json{{"kind", m.kv_heads == m.heads ? "mha" : m.kv_heads == 1 ? "mqa" : "gqa"},
                                        {"kv_values_per_token_per_layer", kv_values_per_token_per_layer(m)}};
+  // §2.7 Q5: where attention's FLOPs catch up with the QKVO's, or all the layers' matmuls (x2 when causal); left out
+  // where sliding or chunked windows keep attention below them at any context.
+  if (const auto s = attention_equals_qkvo_seq_len(m, causal)) out["attention_equals_qkvo_seq_len"] = *s;
+  if (const auto s = attention_equals_matmuls_seq_len(m, causal)) out["attention_equals_matmuls_seq_len"] = *s;
   out["layers"] = layer_counts_json(m.pattern.all);
   // What a token's matmuls use (2 FLOPs each): the active parameters without the embedding lookup and the norms,
   // the unembedding in (gpt-oss's model card counts "active" so).

@@ -198,7 +198,7 @@ TEST_CASE("a batch dimension sharded differently in the two inputs is regathered
   REQUIRE(m->plans.size() == 2);
   const MatmulPlan& best = m->plans.front();
   // Gather the small X over X (V = 4096 x 8192 bf16 = 64 MiB), multiply on B_YX, gather the output over Y.
-  CHECK(best.name == "reshard_batch_A");
+  CHECK(best.name == "reshard_batch_A+gather_output");
   REQUIRE(best.steps.size() == 2);
   CHECK(best.steps[0].array == "X");
   CHECK(best.steps[0].bytes == 2.0 * 4096 * 8192);
@@ -234,4 +234,52 @@ TEST_CASE("a sharded matmul plan with a reduction is never named local (issue 22
     CHECK(p.name == (p.steps.empty() ? "local" : "multiply_then_reduce"));
     CHECK_FALSE(p.steps.empty());
   }
+}
+
+TEST_CASE("issue 39: case 1 with a result the output wants unsharded names its AllGather", "[sharding]") {
+  // The book's case 1 (§2.4): no contracting dimension is sharded, so the multiply is local; an output that wants I
+  // whole then costs an AllGather of C over X, which the plan names and the description says.
+  const Hardware v5p = test::hardware("tpu-v5p");
+  const Mesh mesh = mesh_of(v5p, {{"shape", {4, 4, 4}}});
+  Diagnostics d;
+  const auto m = analyse_sharded_matmul("A[I_X, J] * B[J, K] -> C[I, K]", {{"I", 1024}, {"J", 8192}, {"K", 16384}},
+                                        Dtype::bf16, v5p, mesh, {}, "", "", d);
+  REQUIRE(m);
+  CHECK(m->book_case == 1);
+  INFO(m->description);
+  CHECK(m->description.find("no communication") == std::string::npos);
+  CHECK(m->description.find("AllGather") != std::string::npos);
+  REQUIRE_FALSE(m->plans.empty());
+  const MatmulPlan& best = m->plans.front();
+  REQUIRE(best.steps.size() == 1);
+  CHECK(best.steps.front().op == Collective::all_gather);
+  CHECK(best.name == "gather_output");
+  // Without the output's request the same multiply is local, with no step and the book's words.
+  const auto local = analyse_sharded_matmul("A[I_X, J] * B[J, K]", {{"I", 1024}, {"J", 8192}, {"K", 16384}}, Dtype::bf16,
+                                            v5p, mesh, {}, "", "", d);
+  REQUIRE(local);
+  CHECK(local->plans.front().name == "local");
+  CHECK(local->description.find("no communication") != std::string::npos);
+}
+
+TEST_CASE("issue 39: an AllGather over the major axis of a two-axis split leaves an interleaved split, and says so",
+          "[sharding]") {
+  // §2.3: A[I_YX] splits I over Y, then X within it (the order matters). Gathering Y leaves each shard every |X|-th
+  // block of I, not the contiguous quarter C[I_X] would be; gathering the minor X leaves C[I_Y] as written.
+  const Hardware v5p = test::hardware("tpu-v5p");
+  const Mesh mesh = mesh_of(v5p, {{"shape", {4, 4, 4}}});
+  const DimSizes sizes{{"I", 1024}, {"J", 8192}, {"K", 16384}};
+  Diagnostics d;
+  const auto major = analyse_sharded_matmul("A[I_YX, J] * B[J, K] -> C[I_X, K]", sizes, Dtype::bf16, v5p, mesh, {}, "", "", d);
+  REQUIRE(major);
+  const CommStep& gathered = major->plans.front().steps.back();
+  CHECK(gathered.op == Collective::all_gather);
+  CHECK(gathered.before == "C[I_YX, K]");
+  CHECK(gathered.after == "C[I_X, K] (interleaved)");
+  CHECK(gathered.interleaved);
+  const auto minor = analyse_sharded_matmul("A[I_YX, J] * B[J, K] -> C[I_Y, K]", sizes, Dtype::bf16, v5p, mesh, {}, "", "", d);
+  REQUIRE(minor);
+  const CommStep& contiguous = minor->plans.front().steps.back();
+  CHECK(contiguous.after == "C[I_Y, K]");
+  CHECK_FALSE(contiguous.interleaved);
 }

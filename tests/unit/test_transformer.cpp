@@ -94,10 +94,37 @@ TEST_CASE("the sequence length where attention catches up honours causal masking
   // causal masking a query sees T/2 keys on average, so it takes twice the length.
   CHECK(attention_equals_qkvo_seq_len(m, false) == 2.0 * m.d_model);
   CHECK(attention_equals_qkvo_seq_len(m, true) == 4.0 * m.d_model);
-  const double full = attention_equals_matmuls_seq_len(m, false);
+  const double full = attention_equals_matmuls_seq_len(m, false).value();
   CHECK(attention_equals_matmuls_seq_len(m, true) == 2.0 * full);
   // The lengths agree with count_flops: at that T, attention FLOPs equal the layers' matmul FLOPs.
   const FlopCounts f = count_flops(m, 1, full, false);
   const double layer_matmuls = 2.0 * (count_params(m).mlp_active + count_params(m).attention);
   CHECK_THAT(f.attention_forward, WithinRel(layer_matmuls, 1e-12));
+}
+
+TEST_CASE("issue 39: attention catches up with the matmuls over each layer's own span (sliding windows included)",
+          "[transformer]") {
+  const auto transformer = [](const Json& model, double seq_len) {
+    const Json a = scalescope::test::run_json({{"model", model}, {"query", {{"kind", "transformer"}, {"seq_len", seq_len}}}});
+    REQUIRE(a["ok"] == true);
+    return a["result"];
+  };
+  // Full attention: the closed form of §2.7 Q5, causal: S = 2 x (the layer's matmul parameters) / (2 N H).
+  const ModelConfig llama = scalescope::test::model("llama-3-70b");
+  const ParamCounts p = count_params(llama);
+  const Json full = transformer({{"preset", "llama-3-70b"}}, 4096);
+  CHECK(full["attention_equals_matmuls_seq_len"].get<double>() ==
+        Approx(2.0 * (p.mlp_active + p.attention) / llama.layers / (2.0 * llama.heads * llama.head_dim)).epsilon(1e-6));
+  // Gemma-2 27B: every other layer slides over 4,096 tokens, so attention catches up later than the closed form says,
+  // and at that context its FLOPs per token equal the matmuls' (2 per parameter).
+  const ModelConfig gemma = scalescope::test::model("gemma-2-27b");
+  const ParamCounts g = count_params(gemma);
+  const double all_full = 2.0 * (g.mlp_active + g.attention) / gemma.layers / (2.0 * gemma.heads * gemma.head_dim);
+  const double s = transformer({{"preset", "gemma-2-27b"}}, 4096)["attention_equals_matmuls_seq_len"];
+  CHECK(s > 1.5 * all_full);
+  CHECK_THAT(count_flops(gemma, 1, s, true).attention_forward, WithinRel(2.0 * (g.mlp_active + g.attention), 1e-6));
+  // A model whose every layer slides never gets there: the key is left out, not a number from the full formula.
+  const Json mistral = transformer({{"preset", "gemma-2-27b"}, {"overrides", {{"attention_pattern", {"sliding"}}}}}, 4096);
+  CHECK_FALSE(mistral.contains("attention_equals_matmuls_seq_len"));
+  CHECK(mistral.contains("attention_equals_qkvo_seq_len") == false);
 }

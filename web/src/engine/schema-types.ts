@@ -5594,9 +5594,13 @@ export type ServingDeploymentCost = {
  */
 export type CollectiveStep = {
   /**
-   * The array's sharding after the collective.
+   * The array's sharding after the collective ('(interleaved)' when it is).
    */
   after: string;
+  /**
+   * Present (true) when the gather left a more major axis of the split than it took: each shard holds every n-th block, not a contiguous one.
+   */
+  interleaved?: boolean;
   /**
    * The array, in the book's notation.
    */
@@ -6128,13 +6132,13 @@ export type TransformerResult = {
     training_and_prefill?: string;
   };
   /**
-   * The sequence length at which attention's FLOPs equal the matmuls'.
+   * The sequence length at which attention's FLOPs equal the matmuls' (sliding and chunked layers over their windows); absent when the windows keep attention below them at any length.
    */
-  attention_equals_matmuls_seq_len: number;
+  attention_equals_matmuls_seq_len?: number;
   /**
-   * The sequence length at which attention's FLOPs equal the QKVO projections'.
+   * The sequence length at which attention's FLOPs equal the QKVO projections' (sliding and chunked layers over their windows); absent when the windows keep attention below them at any length.
    */
-  attention_equals_qkvo_seq_len: number;
+  attention_equals_qkvo_seq_len?: number;
   /**
    * Attention's share of the forward FLOPs. [fraction]
    */

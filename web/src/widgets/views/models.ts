@@ -24,7 +24,7 @@ interface MatmulData {
 
 const PLAN_NAMES: Record<string, string> = {
   local: 'multiply locally', gather_then_multiply: 'gather, then multiply', multiply_then_reduce: 'multiply, then reduce', gather_A: 'gather A first', gather_B: 'gather B first',
-  reshard_batch_A: 'reshard A to B’s batch split', reshard_batch_B: 'reshard B to A’s batch split', gather_batch: 'gather the batch dimension',
+  reshard_batch_A: 'reshard A to B’s batch split', reshard_batch_B: 'reshard B to A’s batch split', gather_batch: 'gather the batch dimension', gather_output: 'multiply, then gather the output',
 };
 const planName = (n: string): string => PLAN_NAMES[n] ?? n.replace(/_/g, ' ');
 
@@ -78,6 +78,10 @@ interface TransformerData {
   name: string;
 }
 
+/** "from 16,384 tokens of context", or never where sliding or chunked windows cap attention below it. */
+const crossover = (seqLen: number | undefined): string =>
+  seqLen === undefined ? 'at no context (its windows cap attention below them)' : `from ${fmtCount(seqLen)} tokens of context`;
+
 export const transformer: View<TransformerData> = {
   title: 'Transformer accounting',
   blurb: 'Parameters, FLOPs per token, KV cache and activation memory of a model (§4), counted exactly by the engine (attention FLOPs and untied embeddings included).',
@@ -114,6 +118,6 @@ export const transformer: View<TransformerData> = {
       </div>
       ${bars([{ label: 'parameters', segments: parts }], [], (v) => fmtCount(v), 'Parameters by component')}
       ${bars(remat, [], (v) => fmtBytes(v), `Activation memory per ${fmtCount(t.seq_len)}-token sequence, by what the backward pass keeps`)}
-      <p class="note">Attention costs as much as the QKVO projections from ${fmtCount(t.attention_equals_qkvo_seq_len)} tokens of context, and as much as all matmuls from ${fmtCount(t.attention_equals_matmuls_seq_len)}.</p>`;
+      <p class="note">Attention costs as much as the QKVO projections ${crossover(t.attention_equals_qkvo_seq_len)}, and as much as all matmuls ${crossover(t.attention_equals_matmuls_seq_len)}.</p>`;
   },
 };
