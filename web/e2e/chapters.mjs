@@ -1,7 +1,8 @@
 // Browser test of the chapter pages and the widgets (build/site/chapters, build/site/widgets.js) in Debian's
 // Chromium. Every chapter page loads with its title, links and engine numbers; every widget on every page starts
 // when scrolled near, renders numbers from the engine, answers one keyboard input with new numbers, and logs no
-// console error; pages fit a phone's width; a bare page on another origin holding only the script tag and one
+// console error; every "open in the explorer" link, a widget's or one in the text, lands on a state that fits;
+// pages fit a phone's width; a bare page on another origin holding only the script tag and one
 // widget works. Screenshots: build/screenshots/chapters/. Prints "chapters: N passed, 0 failed".
 import fs from 'node:fs';
 import http from 'node:http';
@@ -120,15 +121,11 @@ async function reproduces(w, label) {
 }
 
 /**
- * "Open in the explorer" from the widget gives the explorer a state it can run, once the engine has checked the link
- * (data-link-checked): no notice, no error, and it fits. A model-free view's link carries a model that also warns of
- * nothing; a view of a model's plan may warn about it (the §6 planner's 1024 sequences over 560 shards).
+ * Opens an explorer link in a page of its own and checks where it lands, once the explorer's engine has computed the
+ * link's state (its result is for the state on screen): no notice (unknown keys, values out of range), no error in
+ * the diagnostics, no console error, and a plan that fits with no warning ("ok"), or with warnings when `mayWarn`.
  */
-async function explorerLink(context, w, label) {
-  const link = w.locator('[data-explorer-link][data-link-checked]');
-  await link.waitFor({ timeout: 20000 });
-  const href = await link.getAttribute('href');
-  const fitted = (await link.getAttribute('data-link-model-fitted')) !== null;
+async function explorerLands(context, href, label, what, mayWarn = false) {
   const p = await context.newPage();
   const own = [];
   collectErrors(p, own, `${label} explorer: `);
@@ -136,11 +133,41 @@ async function explorerLink(context, w, label) {
   await p.waitForFunction(() => window.__scalescope?.ready && window.__scalescope.renders > 0 && window.__scalescope.resultQuery === window.__scalescope.stateQuery, null, { timeout: 20000 });
   const st = await p.locator('ss-headline:not(.phone-strip) [data-status]').getAttribute('data-status');
   const errs = await p.locator('[data-diagnostics] li.err').allTextContents();
-  const notices = await p.locator('[data-notice]').count();
+  const notices = await p.locator('[data-notice]').allTextContents();
   const text = await p.locator('ss-headline:not(.phone-strip) [data-status-text]').textContent();
-  t.check(`${label}: "open in the explorer" gives a state that runs and fits, with no errors`,
-    (st === 'ok' || (st === 'warning' && !fitted)) && errs.length === 0 && notices === 0 && own.length === 0, `${st}: ${text} ${errs.join(' | ')} ${own.join(' | ')} ${href}`);
+  t.check(`${label}: ${what} gives a state that runs and fits, with no ${mayWarn ? 'errors' : 'warning or error'}`,
+    (st === 'ok' || (st === 'warning' && mayWarn)) && errs.length === 0 && notices.length === 0 && own.length === 0,
+    `${st}: ${text} ${errs.join(' | ')} ${notices.join(' | ').trim().slice(0, 300)} ${own.join(' | ')} ${href}`);
   await p.close();
+}
+
+/**
+ * "Open in the explorer" from the widget gives the explorer a state it can run, once the widget's engine has checked
+ * the link (data-link-checked). A model-free view's link carries a model that also warns of nothing; a view of a
+ * model's plan may warn about it (the §6 planner's 1024 sequences over 560 shards).
+ */
+async function explorerLink(context, w, label) {
+  const link = w.locator('[data-explorer-link][data-link-checked]');
+  await link.waitFor({ timeout: 20000 });
+  const href = await link.getAttribute('href');
+  const fitted = (await link.getAttribute('data-link-model-fitted')) !== null;
+  await explorerLands(context, href, label, '"open in the explorer"', !fitted);
+}
+
+/**
+ * The explorer links in a page's text (`[Open in the explorer](../index.html?v=1&…)`; the widgets' own links sit in
+ * their shadow roots, which document.querySelectorAll does not enter): as many as the Markdown has, and each lands on
+ * what its paragraph shows, a state that fits with no warning (issue 39).
+ */
+async function proseExplorerLinks(context, page, slug, label) {
+  const md = fs.readFileSync(path.join(CHAPTERS, `${slug}.md`), 'utf8');
+  const inSource = [...md.matchAll(/\]\((\.\.\/index\.html\?v=1[^)\s]*)\)/g)].map((m) => ({ href: m[1], line: md.slice(0, m.index).split('\n').length }));
+  const links = await page.evaluate(() => [...document.querySelectorAll('article a[href*="index.html?v=1"]')].map((a) => ({ href: a.href, raw: a.getAttribute('href') })));
+  t.check(`${label}: every explorer link of the text is on the page (${inSource.length})`,
+    links.length === inSource.length && links.every((l, i) => l.raw === inSource[i].href), `${links.map((l) => l.raw).join(' ')} vs ${inSource.map((l) => l.href).join(' ')}`);
+  for (const [i, l] of links.entries()) {
+    await explorerLands(context, l.href, `${label} text link ${i + 1} (chapters/${slug}.md:${inSource[i]?.line})`, 'the link');
+  }
 }
 
 /** The planner asks the engine's plan search and applies its best plan: the widget then shows that plan's step. */
@@ -253,6 +280,7 @@ async function main() {
           await reproduces(widgets.nth(i), wl);
           await explorerLink(browser.context, widgets.nth(i), wl);
         }
+        await proseExplorerLinks(browser.context, page, src.slug, label);
         await page.evaluate(() => window.scrollTo(0, 0));
         await page.screenshot({ path: path.join(SHOTS, `${src.slug}.png`), fullPage: true });
         const csp = await cspViolations(page);
