@@ -174,6 +174,7 @@ ServingSearch search_serving(const ServingSearchInput& in) {
       s.activations = in.activations;
       s.efficiency = in.efficiency;
       s.include_comms = in.include_comms;
+      s.params_override = in.params_override;
       for (int a : r.tensor_axes) add_axis(s.tensor, mesh, a);
       for (int a : r.expert_axes) add_axis(s.expert, mesh, a);
       s.expert_tensor = r.expert_tensor;

@@ -120,6 +120,12 @@ Json run_chip(const QueryContext& ctx, JsonReader&, Diagnostics&) {
       out["vector_clock_hz_if_fma"] = hw.vector_flops_per_s / (2.0 * hw.vector_lanes);
     }
   }
+  // The TPU chapter's VPU arithmetic (v5p: 8 sublanes x 128 lanes x 4 ALUs x 2 cores x 1.75 GHz = 1.4e13): every
+  // lane does one FLOP a cycle, or two with fused multiply-adds.
+  if (hw.vector_lanes > 0 && hw.clock_hz > 0) {
+    out["vector_flops_per_s_from_lanes"] = hw.vector_lanes * hw.clock_hz;
+    out["vector_flops_per_s_from_lanes_with_fma"] = 2.0 * hw.vector_lanes * hw.clock_hz;
+  }
   // §1.1 / §3.9 #91: the peak from the matrix units' geometry and clock, 2 x MACs x units x clock, against the
   // preset's (a check on both).
   if (hw.matrix_unit_macs_per_cycle > 0 && hw.matrix_units > 0 && hw.clock_hz > 0) {

@@ -232,6 +232,8 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
            {"memory", {{"param_bytes", params_bytes}, {"kv_bytes_per_sequence", kv_seq},
                        {"kv_bytes_per_token", kv_bytes_per_token(m, in.kv)}, {"total_bytes", total_bytes},
                        {"hbm_capacity_bytes", hbm_total}, {"fits", total_bytes <= hbm_total}, {"max_batch", max_batch},
+                       // Applied inference: what the weights leave of the replica's HBM for KV caches.
+                       {"hbm_for_kv_bytes", std::max(0.0, hbm_total - params_bytes)},
                        {"min_chips_for_params", std::ceil(params_bytes / hw.hbm_capacity_bytes)},
                        {"chips_for_params", params_bytes / hw.hbm_capacity_bytes},
                        // §3.8 #79: chips whose HBM holds the weights and this batch's KV caches.

@@ -110,6 +110,7 @@ Json run_serving_search(const QueryContext& ctx, JsonReader& args, Diagnostics& 
   peak_for(*ctx.hw, in.activations, args.path_of("dtypes") + "/activations", d);
   in.efficiency = read_efficiency(args, d);
   in.include_comms = args.boolean("include_comms", false).value_or(true);
+  in.params_override = args.number("params_override", false).value_or(0);
   const int most = static_cast<int>(args.integer("max_replica_chips", false, 1, 1 << 16)
                                         .value_or(ctx.hw->kind == ChipKind::gpu ? 64 : 256));
   in.replica_chips = default_replica_sizes(*ctx.hw, most);

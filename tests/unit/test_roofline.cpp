@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "physics/roofline.h"
+#include "test_helpers.h"
 
 using namespace scalescope;
 using Catch::Matchers::WithinRel;
@@ -50,4 +51,20 @@ TEST_CASE("critical batch scales with bytes per weight (spec §2.1 quantization)
   CHECK_THAT(matmul_critical_batch(1.97e14, 8.2e11, Dtype::int8), WithinRel(120.12, 1e-3));
   // int8 weights and int8 FLOPs (3.94e14): back to about 240, not the literal beta formula's 486.
   CHECK_THAT(matmul_critical_batch(3.94e14, 8.2e11, Dtype::int8), WithinRel(240.24, 1e-3));
+}
+
+TEST_CASE("issue 39: a chip's vector FLOP/s from its lanes and clock (the TPU chapter's VPU pop quiz)", "[roofline]") {
+  // v5p: 8 sublanes x 128 lanes x 4 ALUs x 2 cores = 8,192 lanes at 1.75 GHz, one FLOP a cycle: 1.43e13 FLOP/s,
+  // about a tenth of the MXUs'.
+  const auto chip = [](const char* preset) {
+    const scalescope::Json a = scalescope::test::run_json({{"hardware", {{"preset", preset}}}, {"query", {{"kind", "chip"}}}});
+    REQUIRE(a["ok"] == true);
+    return a["result"];
+  };
+  const scalescope::Json v5p = chip("tpu-v5p");
+  CHECK(v5p["vector_flops_per_s_from_lanes"].get<double>() == Approx(8.0 * 128 * 4 * 2 * 1.75e9));
+  CHECK(v5p["vector_flops_per_s_from_lanes"].get<double>() == Approx(1.434e13).epsilon(1e-3));
+  CHECK(v5p["vector_flops_per_s_from_lanes_with_fma"].get<double>() == Approx(2 * 1.4336e13));
+  // H100: 16,896 CUDA cores at the preset's 1.76 GHz.
+  CHECK(chip("h100-sxm")["vector_flops_per_s_from_lanes"].get<double>() == Approx(16896 * 1.76e9));
 }

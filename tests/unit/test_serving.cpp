@@ -189,3 +189,18 @@ TEST_CASE("issue 41 #17: serving prices the weights in the dtype the model is pu
                                                             {"generated_len", 256}, {"parallelism", {{"tensor", {"X"}}}}}}});
   CHECK(llama["result"]["dtypes"]["weights"] == "bf16");
 }
+
+TEST_CASE("issue 39: a serving answer says how much HBM the weights leave for KV caches", "[serving]") {
+  // Applied inference (jax-ml.github.io/scaling-book/applied-inference): LLaMA-3 70B in int8 on a v5e 4x2 keeps
+  // 70e9 bytes of weights in 8 x 16 GB, leaving 58 GB for caches; the batch that fits is that over one sequence's KV.
+  const Json answer = scalescope::test::run_json(
+      {{"hardware", {{"preset", "tpu-v5e"}}}, {"model", {{"preset", "llama-3-70b"}}}, {"mesh", {{"shape", {4, 2}}}},
+       {"query", {{"kind", "serving"}, {"batch", 32}, {"prompt_len", 7680}, {"generated_len", 512}, {"params_override", 70e9},
+                  {"dtypes", {{"weights", "int8"}, {"kv", "int8"}}}, {"parallelism", {{"tensor", {"X", "Y"}}}}}}});
+  REQUIRE(answer["ok"] == true);
+  const Json& memory = answer["result"]["memory"];
+  const double hbm = 8 * scalescope::test::hardware("tpu-v5e").hbm_capacity_bytes;
+  CHECK(memory["hbm_for_kv_bytes"].get<double>() == Approx(hbm - 70e9));
+  CHECK(memory["max_batch"].get<double>() ==
+        std::floor(memory["hbm_for_kv_bytes"].get<double>() / memory["kv_bytes_per_sequence"].get<double>()));
+}

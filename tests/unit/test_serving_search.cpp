@@ -97,3 +97,25 @@ TEST_CASE("serving search: targets nobody meets leave a warning and the frontier
   CHECK_FALSE(r["result"]["frontier"].empty());
   CHECK(r["diagnostics"][0]["code"] == "no_deployment_meets_targets");
 }
+
+TEST_CASE("issue 39: serving search takes the serving query's params_override, and its rows agree with it",
+          "[serving_search]") {
+  // The book's applied-inference chapter rounds LLaMA-3 70B to 70e9 parameters; a search asked the same way costs
+  // every deployment with that count, as the serving query does.
+  const json r = search("usd_per_million_tokens", {{"params_override", 70e9}});
+  REQUIRE(r["ok"] == true);
+  REQUIRE_FALSE(r["result"]["deployments"].empty());
+  const json plain = search("usd_per_million_tokens");
+  CHECK(r["result"]["deployments"][0]["memory_bytes"] != plain["result"]["deployments"][0]["memory_bytes"]);
+  for (const json& x : r["result"]["deployments"]) {
+    const json s = run({{"hardware", {{"preset", "h100-sxm"}}}, {"model", {{"preset", "llama-3-70b"}}}, {"mesh", x["mesh"]},
+                        {"query", {{"kind", "serving"}, {"fidelity", "book"}, {"batch", x["batch"]}, {"prompt_len", 2048},
+                                   {"generated_len", 512}, {"dtypes", x["dtypes"]}, {"parallelism", x["parallelism"]},
+                                   {"params_override", 70e9}}}});
+    REQUIRE(s["ok"] == true);
+    CHECK(s["result"]["decode"]["step_s"] == x["decode_step_s"]);
+  }
+  // The override is range-checked as in serving.
+  const json bad = search("usd_per_million_tokens", {{"params_override", 0}});
+  CHECK(bad["ok"] == false);
+}

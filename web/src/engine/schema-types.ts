@@ -2840,6 +2840,10 @@ export type ServingSearchQuery = {
    */
   include_comms?: boolean;
   /**
+   * The parameter count the serving math uses, as in serving [the model's]. [parameters]
+   */
+  params_override?: number;
+  /**
    * How many best deployments [10]. [deployments]
    */
   keep?: number;
@@ -3813,6 +3817,14 @@ export type ChipResult = {
    * The clock the vector peak implies with FMAs. [Hz]
    */
   vector_clock_hz_if_fma?: number;
+  /**
+   * fp32 vector throughput from the lanes and the clock, one FLOP per lane per cycle. [FLOP/s]
+   */
+  vector_flops_per_s_from_lanes?: number;
+  /**
+   * The same with fused multiply-adds: two FLOPs per lane per cycle. [FLOP/s]
+   */
+  vector_flops_per_s_from_lanes_with_fma?: number;
   /**
    * Vector critical intensity. [FLOPs/byte]
    */
@@ -5331,6 +5343,10 @@ export type ServingResult = {
      */
     kv_bytes_per_token: number;
     /**
+     * The replica's HBM left for KV caches once the weights are in (0 when they do not fit). [bytes]
+     */
+    hbm_for_kv_bytes: number;
+    /**
      * The largest batch that fits.
      */
     max_batch: number;
@@ -6418,6 +6434,14 @@ export type GpuTopology = {
    */
   peak_bf16_flops_per_s: number;
   /**
+   * The cluster's AllGather bandwidth: its slowest level's (absent on one GPU). [bytes/s]
+   */
+  allgather_bytes_per_s?: number;
+  /**
+   * The level that sets it.
+   */
+  allgather_limited_by?: string;
+  /**
    * One NVLink domain's egress. [bytes/s]
    */
   domain_egress_unidir_bytes_per_s: number;
@@ -6437,6 +6461,10 @@ export type GpuTopology = {
    * The fat-tree levels above the domain.
    */
   levels: {
+    /**
+     * The level's AllGather bandwidth, D W / (D - 1) (absent with one child). [bytes/s]
+     */
+    allgather_bytes_per_s?: number;
     /**
      * Egress of one child into the level. [bytes/s]
      */

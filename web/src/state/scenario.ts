@@ -439,6 +439,9 @@ export function servingSearchScenario(s: State): Scenario | null {
   }
   const demand = opt(s, 'sdemand');
   if (demand !== null) q.demand_tokens_per_s = demand;
+  // The parameter count the serving panel uses (the book's 70e9), so the search's rows are the panel's.
+  const params = opt(s, 'sparams');
+  if (params !== null) q.params_override = params;
   if (s.values['skeepb'] === true) q.batches = [num(s, 'sbatch')];
   if (s.values['skeepdt'] === true) q.dtypes = { weights: [weightsDtype(s)], kv: [str(s, 'kvdt') as Dtype] };
   if (str(s, 'sprefill') !== 'both') q.disaggregation = str(s, 'sprefill') as ServingSearchQuery['disaggregation'];
