@@ -681,13 +681,7 @@ void price_calibrated_step(const TrainingInput& in, const CalibrationProfile& pr
     s.bound = "compute";
     s.critical = bubble > 0 ? "compute+bubble" : "compute";
   }
-  const double peak = hw.peak(in.precision.matmul);
-  s.mfu_frac = s.model_flops / (s.step_s * s.chips * peak);
-  s.hfu_frac = s.hardware_flops / (s.step_s * s.chips * peak);
-  s.tokens_per_s = in.batch_tokens / s.step_s;
-  s.tokens_per_s_per_chip = s.tokens_per_s / s.chips;
-  s.train_time_s = in.train_tokens > 0 ? in.train_tokens / s.tokens_per_s : 0;
-  s.train_usd = s.train_time_s / 3600.0 * s.usd_per_hour;
+  finish_rates(in, hw.peak(in.precision.matmul), s);
 }
 
 }  // namespace

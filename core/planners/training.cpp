@@ -465,13 +465,7 @@ void training_step_time(const TrainingInput& in, const StepCounts& counts, Train
     s.bound = "compute";
     s.critical = s.bubble_s > 0 ? "compute+bubble" : "compute";
   }
-
-  s.mfu_frac = s.model_flops / (s.step_s * s.chips * peak);
-  s.hfu_frac = s.hardware_flops / (s.step_s * s.chips * peak);
-  s.tokens_per_s = in.batch_tokens / s.step_s;
-  s.tokens_per_s_per_chip = s.tokens_per_s / s.chips;
-  s.train_time_s = in.train_tokens > 0 ? in.train_tokens / s.tokens_per_s : 0;
-  s.train_usd = s.train_time_s / 3600.0 * s.usd_per_hour;
+  finish_rates(in, peak, s);
 
   // §2.9.8 MoE: a chip reduces the experts it holds (E/EP routed + shared) but runs only k + shared per token.
   const double moe =
@@ -482,6 +476,15 @@ void training_step_time(const TrainingInput& in, const StepCounts& counts, Train
   else thresholds_gpu(in, s, peak, moe, d_ff);
   for (int i = 0; i < s.threshold_count; ++i)
     if (s.binding < 0 || s.thresholds[i].margin < s.thresholds[s.binding].margin) s.binding = i;
+}
+
+void finish_rates(const TrainingInput& in, double peak, TrainingStep& s) {
+  s.mfu_frac = s.model_flops / (s.step_s * s.chips * peak);
+  s.hfu_frac = s.hardware_flops / (s.step_s * s.chips * peak);
+  s.tokens_per_s = in.batch_tokens / s.step_s;
+  s.tokens_per_s_per_chip = s.tokens_per_s / s.chips;
+  s.train_time_s = in.train_tokens > 0 ? in.train_tokens / s.tokens_per_s : 0;
+  s.train_usd = s.train_time_s / 3600.0 * s.usd_per_hour;
 }
 
 TrainingStep evaluate_training_step(const TrainingInput& in) {

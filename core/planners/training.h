@@ -210,6 +210,10 @@ struct TrainingStep {
 
 TrainingStep evaluate_training_step(const TrainingInput& in);
 
+// A step's rates and cost from its time, the same for the book's step and the calibrated one (§2.8): MFU and HFU
+// against `peak` (the matmul precision's), tokens per second, and the time and dollars to train.
+void finish_rates(const TrainingInput& in, double peak, TrainingStep& s);
+
 // Parameters on one chip of the busiest stage before ZeRO shards them: the non-expert ones split by TP, the routed
 // experts by EP x ETP (parallel folding), all by PP (DualPipe holds two stages); the trained multi-token prediction
 // modules count like the model's own layers. `step` gives the degrees and the stage's share.
