@@ -233,3 +233,21 @@ TEST_CASE("issue 41 #17: virtual_stages outside the interleaved schedule is a wa
   interleaved.replace(interleaved.find("\"virtual_stages\""), 0, "\"pipeline_schedule\": \"interleaved\", ");
   CHECK_FALSE(has(eval(interleaved), "/query/parallelism/virtual_stages", "ignored"));
 }
+
+TEST_CASE("issue 40: summary's default plan for a GPU count keeps TP inside one NVLink domain", "[api][summary]") {
+  // The GPUs chapter: TP beyond a node rarely pays. 64 H100s as one 64-way TP group ran at 13% MFU, and 128 were
+  // refused (128-way TP splits no 64 heads); the default is now TP 8 x FSDP 8, in degree form.
+  const auto plan = [](const char* hw, const char* model, json shape) {
+    const json a = eval(json{{"hardware", {{"preset", hw}}}, {"model", {{"preset", model}}}, {"mesh", {{"shape", shape}}},
+                             {"query", {{"kind", "summary"}}}}.dump());
+    REQUIRE(a["ok"] == true);
+    return a["result"]["training_step"]["query"]["parallelism"];
+  };
+  CHECK(plan("h100-sxm", "llama-3-70b", {64}) == json({{"tensor", 8}, {"fsdp", 8}}));
+  CHECK(plan("h100-sxm", "llama-3-70b", {128}) == json({{"tensor", 8}, {"fsdp", 16}}));
+  CHECK(plan("h100-sxm", "llama-3-8b", {4}) == json({{"tensor", 4}}));
+  // A GB200 NVL72 domain holds 72, which splits no 64 heads: the largest degree dividing both is 8.
+  CHECK(plan("gb200-nvl72", "llama-3-70b", {144})["tensor"] == 8);
+  // A mesh given by axes keeps the axis rule: TP over the innermost.
+  CHECK(plan("h100-sxm", "llama-3-70b", {8, 8})["tensor"] == json::array({"Y"}));
+}
