@@ -5,11 +5,13 @@ scenario text and the answer text back into Python values. The engine decides wh
 """
 from __future__ import annotations
 
+import html
 import json
 import numbers
 import os
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, TypeVar, Union
+from typing import Any, TypeVar, Union
 
 from . import _engine
 
@@ -48,16 +50,20 @@ class Result:
 
     `json` is the engine's exact text; `data` the whole answer as Python objects; `ok`, `query`, `diagnostics`
     (errors and warnings) and `result` (the query's numbers, SI units, the unit in every key) its parts.
-    `result["time"]["step_s"]`, `r["time"]["step_s"]` and `r.at("/time/step_s")` all read one number.
+    `result["time"]["step_s"]`, `r["time"]["step_s"]` and `r.at("/time/step_s")` all read one number. `defaults`
+    holds the arguments a helper (`training_step`, `serving`) filled in from the engine's defaults.
 
     >>> r = evaluate({"hardware": {"preset": "tpu-v5p"}, "query": {"kind": "chip"}})
     >>> r.ok, r.query, r["hbm_capacity_bytes"]
     (True, 'chip', 96000000000.0)
     """
 
-    def __init__(self, text: str):
+    #: The headline numbers as (attribute, unit): what `repr` and a notebook show first. The subclasses name theirs.
+    headline: tuple[tuple[str, str], ...] = ()
+
+    def __init__(self, text: str, data: dict[str, Any] | None = None):
         self.json: str = text
-        self.data: dict[str, Any] = json.loads(text)
+        self.data: dict[str, Any] = json.loads(text) if data is None else data
         self.ok: bool = bool(self.data.get("ok", False))
         self.query: str | None = self.data.get("query")
         self.diagnostics: list[Diagnostic] = [
@@ -65,6 +71,7 @@ class Result:
             for d in self.data.get("diagnostics", [])
         ]
         self.result: dict[str, Any] = self.data.get("result", {})
+        self.defaults: dict[str, Any] = {}
 
     @property
     def warnings(self) -> list[Diagnostic]:
@@ -85,9 +92,65 @@ class Result:
             node = node[int(part)] if isinstance(node, list) else node[part]
         return node
 
+    def _headline_values(self) -> list[tuple[str, str]]:
+        """The headline numbers the answer has, as (attribute, value in its unit)."""
+        values = []
+        for name, unit in self.headline if self.ok else ():
+            try:
+                values.append((name, _shown(getattr(self, name), unit)))
+            except (KeyError, IndexError, TypeError):  # a number this answer does not carry
+                pass
+        return values
+
     def __repr__(self) -> str:
-        state = "ok" if self.ok else f"{len(self.diagnostics)} diagnostics"
-        return f"<scalescope.Result {self.query or '?'}: {state}>"
+        errors = [d for d in self.diagnostics if d.severity == "error"]
+        if not self.ok:
+            state = f"refused: {errors[0]}" if errors else "refused"
+            state += f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        else:
+            state = ", ".join(f"{name} {value}" for name, value in self._headline_values()) or "ok"
+            state += f"; {len(self.warnings)} warning{'s' * (len(self.warnings) != 1)}" if self.warnings else ""
+        return f"<scalescope.{type(self).__name__} {self.query or '?'}: {state}>"
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: the headline numbers, the defaults filled in, the calibration band, the diagnostics."""
+        rows: list[tuple[str, str | None]] = list(self._headline_values())
+        if self.defaults:
+            rows += [("filled in from the engine's defaults", None)]
+            rows += [(name, _shown(value)) for name, value in self.defaults.items()]
+        calibration = self.result.get("calibration")
+        band = calibration.get("error_band", {}).get("text") if isinstance(calibration, dict) else None
+        if band:
+            rows += [("calibration", None), (calibration.get("profile", {}).get("id", "band"), band)]
+        if self.diagnostics:
+            rows += [("diagnostics", None)] + [(d.severity, str(d)) for d in self.diagnostics]
+        cells = "".join(f'<tr><th colspan="2" style="text-align:left">{html.escape(name)}</th></tr>' if value is None
+                        else f'<tr><td style="text-align:left">{html.escape(name)}</td>'
+                             f'<td style="text-align:left">{html.escape(value)}</td></tr>'
+                        for name, value in rows)
+        fidelity = f" ({self.result['fidelity']})" if isinstance(self.result.get("fidelity"), str) else ""
+        state = "" if self.ok else ": refused"
+        caption = html.escape(f"{type(self).__name__} {self.query or '?'}{fidelity}{state}")
+        return f"<table><caption>{caption}</caption>{cells}</table>"
+
+
+def _shown(value: Any, unit: str = "") -> str:
+    """A value as a reader wants it: a number to 4 significant digits (thousands separated from 10,000) with its
+    unit ("%": a fraction as a percentage; "GB": bytes in GB), anything else as JSON.
+
+    >>> _shown(0.3951, "%"), _shown(74760431206.4, "GB"), _shown(92193.4, "tokens/s"), _shown(True), _shown([8, 8])
+    ('39.5%', '74.76 GB', '92,193 tokens/s', 'True', '[8, 8]')
+    """
+    if isinstance(value, (str, bool)):
+        return str(value)
+    if not isinstance(value, numbers.Real):
+        return json.dumps(value, ensure_ascii=False, default=_plain)
+    if unit == "%":
+        return f"{value:.1%}"
+    if unit == "GB":
+        value /= 1e9
+    number = f"{value:,.0f}" if abs(value) >= 1e4 else f"{value:.4g}"
+    return f"{number} {unit}".rstrip()
 
 
 def _plain(value: Any) -> Any:
@@ -165,14 +228,16 @@ def _decode(answer: bytes) -> str:
 R = TypeVar("R", bound=Result)
 
 
-def _finish(result: R, raise_on_error: bool) -> R:
+def finish(result: R, raise_on_error: bool) -> R:
+    """The result, or ScalescopeError when it was refused and `raise_on_error`."""
     if raise_on_error and not result.ok:
         raise ScalescopeError(result)
     return result
 
 
-def _whole_answer(text: bytes) -> str:
-    """The engine's answer, a plan search resumed from its cursor call by call until whole (as the CLI answers).
+def _whole_answer(text: bytes) -> tuple[str, dict[str, Any]]:
+    """The engine's answer (its text, parsed), a plan search resumed from its cursor call by call until whole (as the
+    CLI answers).
 
     Each call is bounded by the engine's work limit, so Ctrl-C (KeyboardInterrupt) stops a long search between
     calls: one engine call for the whole search held the interpreter until it returned.
@@ -184,18 +249,18 @@ def _whole_answer(text: bytes) -> str:
         result = parsed.get("result")
         if not (parsed.get("ok") and parsed.get("query") == "plan_search" and isinstance(result, dict)
                 and result.get("stopped_by") == "work_limit"):
-            return answer
+            return answer, parsed
         if scenario is None:
             scenario = json.loads(text)  # the engine accepted it, so it is JSON
             if "chunk_plans" in scenario["query"]:
-                return answer
+                return answer, parsed
         scenario["query"]["resume"] = result["cursor"]
         answer = _decode(_engine.evaluate(scenario_text(scenario)))
 
 
 def evaluate_as(result_type: type[R], scenario: Scenario, raise_on_error: bool) -> R:
     """`evaluate`, answering with a Result subclass (the helpers' TrainingStep, Serving, Calibration)."""
-    return _finish(result_type(_whole_answer(scenario_text(scenario))), raise_on_error)
+    return finish(result_type(*_whole_answer(scenario_text(scenario))), raise_on_error)
 
 
 def evaluate(scenario: Scenario, *, raise_on_error: bool = True) -> Result:
@@ -214,7 +279,7 @@ def evaluate_many(scenarios: Iterable[Scenario], *, raise_on_error: bool = False
     """Runs many scenarios in one engine call (at most 1024; the engine says so when there are more).
 
     Each answer stands alone: by default a refused scenario is a Result with `ok=False`, not an exception. Each
-    Result's `json` is its answer written again from the array the engine returned.
+    Result's `json` is its answer's text, as `evaluate` gives it.
 
     >>> chip = {"hardware": {"preset": "b200"}, "query": {"kind": "chip"}}
     >>> [a.ok for a in evaluate_many([chip, {"query": {"kind": "chip"}}])]
@@ -222,10 +287,21 @@ def evaluate_many(scenarios: Iterable[Scenario], *, raise_on_error: bool = False
     """
     items = [s if isinstance(s, Mapping) else _loaded(i, s) for i, s in enumerate(scenarios)]
     text = _decode(_engine.evaluate_many(scenario_text(items)))
-    answers = json.loads(text)
-    if isinstance(answers, dict):  # the call itself was refused (too many scenarios, too large)
+    if not text.startswith("["):  # the call itself was refused (too many scenarios, too large)
         raise ScalescopeError(Result(text))
-    return [_finish(Result(json.dumps(a, ensure_ascii=False)), raise_on_error) for a in answers]
+    return [finish(answer, raise_on_error) for answer in _answers(text)]
+
+
+_parse_at = json.JSONDecoder().raw_decode
+
+
+def _answers(array: str) -> Iterator[Result]:
+    """The engine's array of answers, each parsed once and holding its own span of the engine's text."""
+    at = 1
+    while array[at] != "]":
+        data, end = _parse_at(array, at)
+        yield Result(array[at:end], data)
+        at = end + (array[end] == ",")
 
 
 def _loaded(index: int, scenario: Scenario) -> Any:

@@ -1,14 +1,16 @@
 """The explorer's views as matplotlib Figures: step-time bars, memory against HBM, the roofline, a Pareto front.
 
 Each function draws numbers the engine computed, never its own: pass the answer of a query (or, for the roofline,
-the chip), get a `matplotlib.figure.Figure` to show in a notebook or `savefig`. No pyplot state is touched.
+the chip), get a matplotlib Figure to `savefig`, or to leave as a notebook cell's value: Jupyter draws it as a PNG
+with or without `%matplotlib inline`. No pyplot state is touched.
 """
 from __future__ import annotations
 
+import io
 from typing import Mapping
 
+import matplotlib.figure
 import pandas as pd
-from matplotlib.figure import Figure
 
 from .engine import Result, evaluate_many
 from .queries import Hardware, pareto_front, scenario
@@ -16,6 +18,16 @@ from .queries import Hardware, pareto_front, scenario
 GB = 1e9
 _COLOURS = {"compute": "#4c78a8", "memory": "#f58518", "communication": "#54a24b", "bubble": "#b279a2",
             "hidden": "#a8d5a2"}
+
+
+class Figure(matplotlib.figure.Figure):
+    """A matplotlib Figure that Jupyter draws by itself, as PNG. A plain Figure made without pyplot shows as its
+    text (`<Figure size 700x280 with 1 Axes>`) unless `%matplotlib inline` registered a formatter for it."""
+
+    def _repr_png_(self) -> bytes:
+        png = io.BytesIO()
+        self.savefig(png, format="png")
+        return png.getvalue()
 
 
 def step_bars(step: Result, title: str | None = None) -> Figure:

@@ -7,15 +7,18 @@ that names it and the valid keys.
 """
 from __future__ import annotations
 
+import copy
+import functools
 import json
 import numbers
 import os
-from typing import Any, Mapping, Sequence, Union
+from collections.abc import Mapping, Sequence
+from typing import Any, Union
 
 import pandas as pd
 
 from . import _engine
-from .engine import Result, ScalescopeError, evaluate, evaluate_as, scenario_text
+from .engine import R, Result, ScalescopeError, evaluate, evaluate_as, finish, scenario_text
 from .frames import DEPLOYMENT_COLUMNS, KERNEL_SCORE_COLUMNS, PLAN_COLUMNS, RUN_COLUMNS, frame
 
 Hardware = Union[str, Mapping[str, Any]]
@@ -54,26 +57,48 @@ def scenario(kind: str, hardware: Hardware | None = None, model: Model | None = 
     return out
 
 
-def _defaults(part: str, hardware: Hardware, model: Model, mesh: Mesh | None) -> dict[str, Any]:
-    """The arguments of the summary query's default training step or serving point (docs/api.md `summary`), so
-    that the defaults live in the engine alone. Empty when the summary cannot make one."""
-    if mesh is None:
-        return {}
-    r = evaluate(scenario("summary", hardware, model, mesh), raise_on_error=False)
-    return dict(r.result.get(part, {}).get("query", {})) if r.ok else {}
+@functools.lru_cache(maxsize=256)
+def _asked(text: bytes) -> Result:
+    """The engine's answer to a scenario, kept: read it, never change it."""
+    return Result(_engine.evaluate(text).decode("utf-8", "replace"))
 
 
-def _with_defaults(part: str, keys: Sequence[str], hardware: Hardware, model: Model, mesh: Mesh | None,
-                   query: dict[str, Any]) -> dict[str, Any]:
+def _answer(kind: str, hardware: Hardware, model: Model, mesh: Mesh | None = None, **query: Any) -> dict[str, Any]:
+    """The result of a query that fills in defaults (`summary`, `plan_mesh`), empty when refused. Each distinct
+    scenario is asked once (an answer never changes): a loop of calls of one shape pays for its defaults once."""
+    r = _asked(scenario_text(scenario(kind, hardware, model, mesh, **query)))
+    return r.result if r.ok else {}
+
+
+def _engine_defaults(part: str, keys: Sequence[str], hardware: Hardware, model: Model, mesh: Mesh | None,
+                     query: Mapping[str, Any]) -> dict[str, Any]:
+    """The arguments in `keys` the query does not give, from the summary query's default training step or serving
+    point (docs/api.md `summary`), so that the defaults live in the engine alone."""
     missing = [k for k in keys if k not in query]
-    if missing:
-        defaults = _defaults(part, hardware, model, mesh)
-        query = {**{k: defaults[k] for k in missing if k in defaults}, **query}
-    return query
+    if not missing or mesh is None:
+        return {}
+    defaults = _answer("summary", hardware, model, mesh).get(part, {}).get("query", {})
+    return {k: defaults[k] for k in missing if k in defaults}
+
+
+def _ask_with(result_type: type[R], kind: str, hardware: Hardware, model: Model, mesh: Mesh,
+              defaults: dict[str, Any], query: Mapping[str, Any], raise_on_error: bool) -> R:
+    """The query with the engine's defaults filled in; the answer keeps them as `defaults`, to show what was
+    assumed."""
+    r = evaluate_as(result_type, scenario(kind, hardware, model, mesh, **defaults, **query), False)
+    r.defaults = copy.deepcopy(defaults)  # the answer's own: the values come from the cache
+    return finish(r, raise_on_error)
 
 
 class TrainingStep(Result):
-    """A `training_step` answer, with its headline numbers as attributes (the rest under `result`)."""
+    """A `training_step` answer, with its headline numbers as attributes (the rest under `result`).
+
+    >>> training_step("tpu-v5p", "llama-3-70b", [4, 4, 4])  # doctest: +ELLIPSIS
+    <scalescope.TrainingStep training_step: step_s ... s, bound compute, mfu_frac ...%, memory_bytes ... GB, fits...>
+    """
+
+    headline = (("step_s", "s"), ("bound", ""), ("mfu_frac", "%"), ("memory_bytes", "GB"), ("fits", ""),
+                ("tokens_per_s", "tokens/s"), ("usd_per_hour", "USD/h"))
 
     @property
     def step_s(self) -> float:
@@ -114,6 +139,9 @@ class TrainingStep(Result):
 class Serving(Result):
     """A `serving` answer, with its headline numbers as attributes (the rest under `result`)."""
 
+    headline = (("time_to_first_token_s", "s"), ("decode_step_s", "s"), ("tokens_per_s_per_chip", "tokens/s"),
+                ("usd_per_million_output_tokens", "USD"), ("fits", ""))
+
     @property
     def time_to_first_token_s(self) -> float:
         """Seconds from a prompt to its first token."""
@@ -140,12 +168,16 @@ class Serving(Result):
         return self.at("/memory/fits")
 
 
+_WORKLOAD = ("batch_tokens", "seq_len", "train_tokens")
+
+
 def training_step(hardware: Hardware, model: Model, mesh: Mesh, *, raise_on_error: bool = True,
                   **query: Any) -> TrainingStep:
     """One training step of `model` on `mesh` (docs/api.md `training_step`).
 
     `batch_tokens`, `seq_len`, `train_tokens` and `parallelism` not given take the summary query's defaults: 1M
-    tokens of 4096, 15T tokens to train, TP over the innermost axis and FSDP over the rest.
+    tokens of 4096, 15T tokens to train, TP over the innermost axis and FSDP over the rest (a GPU count: TP inside
+    one NVLink domain, FSDP over the rest). The answer's `defaults` holds what was filled in.
 
     >>> step = training_step(hardware="tpu-v5p", model="llama-3-70b", mesh=[4, 4, 4])
     >>> step.bound, step.fits, round(step.step_s, 1) > 0
@@ -153,10 +185,12 @@ def training_step(hardware: Hardware, model: Model, mesh: Mesh, *, raise_on_erro
     >>> dp = training_step("tpu-v5p", "llama-3-70b", [4, 4, 4], parallelism={"data": ["X", "Y", "Z"]})
     >>> dp.fits, dp.warnings[0].code
     (False, 'out_of_hbm')
+    >>> gpus = training_step("h100-sxm", "llama-3-70b", 64)
+    >>> gpus.defaults["parallelism"]
+    {'fsdp': 8, 'tensor': 8}
     """
-    query = _with_defaults("training_step", ("batch_tokens", "seq_len", "train_tokens", "parallelism"),
-                           hardware, model, mesh, query)
-    return evaluate_as(TrainingStep, scenario("training_step", hardware, model, mesh, **query), raise_on_error)
+    defaults = _engine_defaults("training_step", (*_WORKLOAD, "parallelism"), hardware, model, mesh, query)
+    return _ask_with(TrainingStep, "training_step", hardware, model, mesh, defaults, query, raise_on_error)
 
 
 def serving(hardware: Hardware, model: Model, mesh: Mesh, *, raise_on_error: bool = True, **query: Any) -> Serving:
@@ -169,28 +203,67 @@ def serving(hardware: Hardware, model: Model, mesh: Mesh, *, raise_on_error: boo
     >>> s.fits, s.decode_step_s < 0.1
     (True, True)
     """
-    query = _with_defaults("serving", ("batch", "prompt_len", "generated_len", "dtypes", "parallelism"),
-                           hardware, model, mesh, query)
-    return evaluate_as(Serving, scenario("serving", hardware, model, mesh, **query), raise_on_error)
+    defaults = _engine_defaults("serving", ("batch", "prompt_len", "generated_len", "dtypes", "parallelism"),
+                                hardware, model, mesh, query)
+    return _ask_with(Serving, "serving", hardware, model, mesh, defaults, query, raise_on_error)
+
+
+#: plan_search's own arguments, which a training step does not take (docs/api.md `plan_search`).
+_SEARCH_ONLY = frozenset({"keep", "objective", "constraints", "space", "limit", "count_only", "chunk_plans", "resume"})
+
+
+def _whole(value: Any) -> Any:
+    """Whole numbers as ints, in lists and dicts too: the engine writes every number as a double (a degree as 8.0)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, list):
+        return [_whole(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _whole(v) for k, v in value.items()}
+    return value
+
+
+def _plan(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A plan of the search with its degrees, microbatch size, mesh and parallelism in whole numbers."""
+    return {**record, **{k: _whole(record[k]) for k in ("degrees", "microbatch_sequences", "mesh", "parallelism")
+                         if k in record}}
 
 
 def plan_search(hardware: Hardware, model: Model, mesh: Mesh, **query: Any) -> pd.DataFrame:
     """The best training plans of the whole space for the mesh, ranked (docs/api.md `plan_search`).
 
-    One row per kept plan (`keep`, at most 100), indexed by rank, best first; `parallelism` and the dotted
-    columns go back into `training_step` as they are. `frame.attrs["result"]` is the whole answer: `counts`,
-    `space`, the Pareto front (`pareto_front(frame)`) and `calibration`. `batch_tokens`, `seq_len` and
-    `train_tokens` not given take the summary query's defaults.
+    One row per kept plan (`keep`, at most 100), indexed by rank, best first, its degrees as integers. Each row's
+    `training_step` column holds the keyword arguments of its step (the search's hardware, model and workload,
+    the plan's mesh, parallelism, remat, precision and offload): `training_step(**row["training_step"])` gives the
+    same step to the last bit. `frame.attrs["result"]` is the whole answer: `counts`, `space`, the Pareto front
+    (`pareto_front(frame)`) and `calibration`. `batch_tokens`, `seq_len` and `train_tokens` not given take the
+    summary query's defaults.
 
     >>> plans = plan_search("h100-sxm", "llama-3-70b", 64, keep=3)
-    >>> list(plans.index), bool(plans["fits"].all())
-    ([1, 2, 3], True)
+    >>> list(plans.index), bool(plans["fits"].all()), plans.loc[1, "degrees.tensor"]
+    ([1, 2, 3], True, 2)
+    >>> training_step(**plans.loc[1, "training_step"]).step_s == plans.loc[1, "step_s"]
+    True
     """
-    query = _with_defaults("training_step", ("batch_tokens", "seq_len", "train_tokens"), hardware, model, mesh, query)
+    query = {**_engine_defaults("training_step", _WORKLOAD, hardware, model, mesh, query), **query}
     r = evaluate(scenario("plan_search", hardware, model, mesh, **query))
-    df = frame(r["plans"], PLAN_COLUMNS, index="rank")
+    plans = [_plan(p) for p in r["plans"]]
+    df = frame(plans, PLAN_COLUMNS, index="rank")
+    if plans:
+        step_query = {k: v for k, v in query.items() if k not in _SEARCH_ONLY}
+        df["training_step"] = [_plan_step(hardware, model, mesh, step_query, p) for p in plans]
     df.attrs["result"] = r
     return df
+
+
+def _plan_step(hardware: Hardware, model: Model, mesh: Mesh, query: Mapping[str, Any],
+               plan: Mapping[str, Any]) -> dict[str, Any]:
+    """training_step's keyword arguments for one plan: the search's, with the plan's mesh (GPUs: its own) and the
+    four settings docs/api.md says go back as they are, each setting's keys over the search's (which may set more
+    of `precision` than the plan's matmul)."""
+    own = {"parallelism": plan["parallelism"], "remat": plan["remat"],
+           **{k: {**query.get(k, {}), **plan[k]} for k in ("precision", "offload")}}
+    return {"hardware": hardware, "model": model, "mesh": plan.get("mesh", mesh), **query, **own}
 
 
 def pareto_front(plans: pd.DataFrame) -> pd.DataFrame:
@@ -200,7 +273,7 @@ def pareto_front(plans: pd.DataFrame) -> pd.DataFrame:
     >>> bool(front["step_s"].is_monotonic_increasing and front["memory_bytes"].is_monotonic_decreasing)
     True
     """
-    return frame(plans.attrs["result"]["pareto"], PLAN_COLUMNS[1:])
+    return frame([_plan(p) for p in plans.attrs["result"]["pareto"]], PLAN_COLUMNS[1:])
 
 
 def serving_search(hardware: Hardware, model: Model, **query: Any) -> pd.DataFrame:
@@ -237,7 +310,7 @@ class Calibration(Result):
     @property
     def profile(self) -> dict[str, Any]:
         """The one chip's profile, ready for a query's `calibration=`; with runs on several chips, see `profiles`."""
-        chips = [p for p in self["profiles"] if p["id"] != p.get("kind")]
+        chips = [p for p in self["profiles"] if p.get("hardware")]  # a family profile lists no chip
         if len(chips) != 1:
             raise ValueError(f"the runs are on {len(chips)} chips ({', '.join(p['id'] for p in chips)}): "
                              "choose one from .profiles")

@@ -101,6 +101,14 @@ def test_evaluate_many_answers_each_scenario_on_its_own():
     assert e.value.diagnostics[0].code == "too_large" and "1024" in e.value.diagnostics[0].message
 
 
+def test_evaluate_many_gives_each_answer_the_engines_own_text():
+    # issue 40: each answer was parsed twice (in the array, then its text written again with other spacing)
+    scenarios = [CHIP, {"query": {"kind": "nope"}}]
+    assert [a.json for a in scalescope.evaluate_many(scenarios)] == \
+        [evaluate(s, raise_on_error=False).json for s in scenarios]
+    assert scalescope.evaluate_many([]) == []
+
+
 def test_issue_41_numpy_long_doubles_huge_integers_and_bytes_that_are_not_json():
     # A long double is the double JSON holds, not "nested too deep".
     r = evaluate({"hardware": {"preset": "h100-sxm"},

@@ -49,3 +49,9 @@ def test_the_pareto_plot_draws_the_front():
     front = scalescope.pareto_front(plans)
     assert list(ax.lines[0].get_ydata()) == list(front["step_s"])
     assert len(ax.collections[0].get_offsets()) == 20
+
+
+def test_a_figure_shows_itself_in_a_notebook_as_png():
+    # issue 40: without %matplotlib inline a Figure showed as its text, <Figure size 700x280 with 1 Axes>
+    for figure in (plots.step_bars(STEP), plots.memory_bars(STEP)):
+        assert figure._repr_png_()[:8] == b"\x89PNG\r\n\x1a\n"

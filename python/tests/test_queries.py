@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import scalescope
+from scalescope import _engine
 from conftest import ROOT, run_cli
 
 V5P = dict(hardware="tpu-v5p", model="llama-3-70b", mesh=[4, 4, 4])
@@ -33,21 +34,71 @@ def test_an_argument_given_replaces_the_default_and_a_misspelled_one_is_named():
     assert any(d.path == "/query/batch_tokenz" for d in e.value.diagnostics)
 
 
-def test_the_best_plan_goes_back_into_training_step_and_gives_the_same_step_to_the_last_bit():
+def test_a_plan_row_goes_back_into_training_step_as_it_is_and_gives_the_same_step_to_the_last_bit():
+    # issue 40: five fields had to be reassembled from a row, and its degrees came back as floats
     plans = scalescope.plan_search("h100-sxm", "llama-3-70b", 256, keep=5, batch_tokens=4194304, seq_len=4096)
     assert list(plans.index) == [1, 2, 3, 4, 5]
     assert plans["step_s"].is_monotonic_increasing
     best = plans.iloc[0]
-    step = scalescope.training_step("h100-sxm", "llama-3-70b", best["mesh"], parallelism=best["parallelism"],
-                                    remat=best["remat"], precision={"matmul": best["precision.matmul"]},
-                                    offload={"optimizer": bool(best["offload.optimizer"]),
-                                             "activations": bool(best["offload.activations"])},
-                                    batch_tokens=4194304, seq_len=4096)
+    step = scalescope.training_step(**best["training_step"])
     assert step.step_s == best["step_s"] and step.memory_bytes == best["memory_bytes"]
+    degrees = [c for c in plans.columns if c.startswith("degrees.")]
+    assert all(plans[c].dtype.kind == "i" for c in degrees + ["microbatch_sequences"])
+    mesh, parallelism = best["training_step"]["mesh"], best["training_step"]["parallelism"]
+    assert all(type(n) is int for n in mesh["shape"]) and type(parallelism["microbatches"]) is int
     result = plans.attrs["result"]
     assert result["counts"]["evaluated"] + result["counts"]["equivalent"] == result["space"]
     front = scalescope.pareto_front(plans)
     assert len(front) == result["pareto_size"] and front["step_s"].is_monotonic_increasing
+
+
+def test_a_tpu_row_keeps_the_searchs_mesh_defaults_and_precision_beside_its_own():
+    plans = scalescope.plan_search(**V5P, keep=2, precision={"master_weights": "fp32"})
+    row = plans.loc[1, "training_step"]
+    assert row["mesh"] == V5P["mesh"] and row["batch_tokens"] == 1048576
+    assert row["precision"] == {"master_weights": "fp32", "matmul": plans.loc[1, "precision.matmul"]}
+    step = scalescope.training_step(**row)
+    assert step.step_s == plans.loc[1, "step_s"] and step.memory_bytes == plans.loc[1, "memory_bytes"]
+
+
+def test_a_gpu_count_alone_is_laid_out_by_the_engine_tp_inside_a_node_fsdp_over_the_rest():
+    # issue 40: 64 H100s were one 64-way TP group (13% MFU), and 128 were refused (128-way TP splits no 64 heads).
+    # The engine's summary now gives a GPU count TP inside one NVLink domain and FSDP over the rest.
+    nodes = scalescope.training_step("h100-sxm", "llama-3-70b", [8, 8])  # TP on a node's axis, FSDP over 8 nodes
+    step = scalescope.training_step("h100-sxm", "llama-3-70b", 64)
+    assert step.at("/degrees") == nodes.at("/degrees") and step.step_s == nodes.step_s
+    assert step.defaults["parallelism"] == {"fsdp": 8, "tensor": 8}
+    for chips in (128, 4096):
+        degrees = scalescope.training_step("h100-sxm", "llama-3-70b", chips).at("/degrees")
+        assert (degrees["tensor"], degrees["fsdp"]) == (8, chips / 8)
+    # TP stays inside one NVLink domain: 8 of a GB200 NVL72's 72 (72 splits no 64 heads; 16 would straddle domains)
+    assert scalescope.training_step("gb200-nvl72", "llama-3-70b", 144).at("/degrees/tensor") == 8
+    # fewer GPUs than a node: TP over them all, as the summary's default on their one axis
+    assert scalescope.training_step("h100-sxm", "llama-3-8b", 4).at("/degrees") == \
+        scalescope.training_step("h100-sxm", "llama-3-8b", [4]).at("/degrees")
+    # with parallelism given, the count is the engine's to lay out as asked
+    given = scalescope.training_step("h100-sxm", "llama-3-70b", 64, parallelism={"fsdp": 32, "tensor": 2})
+    assert given.at("/degrees/tensor") == 2 and "parallelism" not in given.defaults
+
+
+def test_defaults_are_asked_once_per_shape_not_on_every_call(monkeypatch):
+    # issue 40: every call ran a summary query first
+    asked = []
+    engine_evaluate = _engine.evaluate
+
+    def counted(text):
+        asked.append(text)
+        return engine_evaluate(text)
+
+    monkeypatch.setattr(_engine, "evaluate", counted)
+    shape = dict(hardware="h100-sxm", model="llama-3-8b", mesh=16, seq_len=2048)  # a shape no other test asks
+    first = scalescope.training_step(**shape)
+    first_calls = len(asked)
+    assert first_calls > 1
+    again = scalescope.training_step(**shape)
+    assert len(asked) == first_calls + 1 and again.json == first.json  # the step alone
+    again.defaults["parallelism"]["tensor"] = 1  # an answer's defaults are its own, not the cache's
+    assert scalescope.training_step(**shape).json == first.json
 
 
 def test_serving_search_deployments_are_serving_queries():
@@ -77,6 +128,35 @@ def test_calibrate_from_five_runs_gives_a_profile_that_training_step_uses():
     row = calibration.runs.loc[mine[0]["id"]]
     assert step["time"]["step_s"] == pytest.approx(row["calibrated"], rel=1e-12)
     assert step["calibration"]["profile"]["fitted_on"] == profile["fitted_on"]
+
+
+def test_the_profile_of_a_calibration_with_a_profile_prefix():
+    # issue 40: with profile_prefix the family profile's id ("team-tpu") was taken for a chip's, and .profile raised
+    runs = json.loads((ROOT / "tests/validation/published-runs.json").read_text())["runs"]
+    mine = [{k: v for k, v in r.items() if k != "split"} for r in runs if r["task"] == "training"
+            and r["scenario"]["hardware"].get("preset") == "tpu-v5e" and not r.get("excluded")]
+    calibration = scalescope.calibrate(mine[:3], profile_prefix="team")
+    assert sorted(calibration.profiles) == ["team-tpu", "team-tpu-v5e"]
+    assert calibration.profile["id"] == "team-tpu-v5e" and calibration.profile["name"].startswith("team: ")
+
+
+def test_a_result_shows_its_headline_numbers_in_repr_and_in_a_notebook():
+    # issue 40: a Result showed as <scalescope.Result training_step: ok>, with no numbers
+    step = scalescope.training_step(**V5P)
+    assert repr(step).startswith(f"<scalescope.TrainingStep training_step: step_s {step.step_s:.4g} s, bound compute, ")
+    page = step._repr_html_()
+    for text in (f"{step.step_s:.4g} s", f"{step.mfu_frac:.1%}", f"{step.memory_bytes / 1e9:.4g} GB", "tokens/s",
+                 "USD/h", "batch_tokens", "1,048,576", step.at("/calibration/error_band/text")):
+        assert text in page, text
+    out_of_hbm = scalescope.training_step(**V5P, parallelism={"data": ["X", "Y", "Z"]})
+    assert "1 warning" in repr(out_of_hbm) and "out_of_hbm" in out_of_hbm._repr_html_()
+    assert "parallelism" not in out_of_hbm._repr_html_()  # given, not a default
+    serving = scalescope.serving("tpu-v5e", "llama-3-70b", [4, 4])
+    assert f"decode_step_s {serving.decode_step_s:.4g} s" in repr(serving)
+    refused = scalescope.evaluate({"hardware": {"preset": "<b>v9</b>"}, "query": {"kind": "chip"}},
+                                  raise_on_error=False)
+    assert "unknown_preset" in repr(refused)
+    assert "&lt;b&gt;v9&lt;/b&gt;" in refused._repr_html_() and "<b>" not in refused._repr_html_()
 
 
 def test_validate_gives_one_row_per_run_with_its_error():
