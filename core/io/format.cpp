@@ -29,4 +29,19 @@ std::string format_bytes(double bytes) {
   return buf;
 }
 
+std::string format_duration(double seconds) {
+  struct Unit {
+    double seconds;
+    const char* name;
+  };
+  static const Unit kUnits[] = {{86400, "days"}, {3600, "hours"}, {60, "min"}, {1, "s"}};
+  char buf[48];
+  for (const Unit& u : kUnits)
+    if (seconds >= u.seconds || u.seconds == 1) {
+      std::snprintf(buf, sizeof buf, "%.3g %s", seconds / u.seconds, u.name);
+      return buf;
+    }
+  return buf;
+}
+
 }  // namespace scalescope

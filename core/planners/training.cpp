@@ -311,7 +311,7 @@ void training_step_memory(const TrainingInput& in, StepCounts& counts, TrainingS
   const double pb = bytes_per_element(prec.params), gb = gradient_bytes_per_param(prec);
   const double mb = prec.master_weights ? bytes_per_element(prec.master) : 0.0;
   const double ob = 2.0 * bytes_per_element(prec.optimizer);  // Adam m and v (§2.8)
-  s.state_bytes_per_param = pb + gb + mb + ob;
+  s.state_bytes_per_param = checkpoint_bytes_per_param(prec) + gb;
   s.params_bytes = sharded(3) * pb;
   s.grads_bytes = sharded(2) * gb;
   s.master_bytes = sharded(1) * mb;
@@ -485,6 +485,11 @@ void finish_rates(const TrainingInput& in, double peak, TrainingStep& s) {
   s.tokens_per_s_per_chip = s.tokens_per_s / s.chips;
   s.train_time_s = in.train_tokens > 0 ? in.train_tokens / s.tokens_per_s : 0;
   s.train_usd = s.train_time_s / 3600.0 * s.usd_per_hour;
+}
+
+double checkpoint_bytes_per_param(const TrainingPrecision& p) {
+  return bytes_per_element(p.params) + (p.master_weights ? bytes_per_element(p.master) : 0.0) +
+         2.0 * bytes_per_element(p.optimizer);
 }
 
 TrainingStep evaluate_training_step(const TrainingInput& in) {

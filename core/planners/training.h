@@ -214,6 +214,10 @@ TrainingStep evaluate_training_step(const TrainingInput& in);
 // against `peak` (the matmul precision's), tokens per second, and the time and dollars to train.
 void finish_rates(const TrainingInput& in, double peak, TrainingStep& s);
 
+// What a checkpoint saves per parameter: the working weights, the master copy and Adam's two moments (not the
+// gradients, which the next step recomputes).
+double checkpoint_bytes_per_param(const TrainingPrecision& p);
+
 // Parameters on one chip of the busiest stage before ZeRO shards them: the non-expert ones split by TP, the routed
 // experts by EP x ETP (parallel folding), all by PP (DualPipe holds two stages); the trained multi-token prediction
 // modules count like the model's own layers. `step` gives the degrees and the stage's share.

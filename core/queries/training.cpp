@@ -447,6 +447,7 @@ Json run_training_step(const QueryContext& ctx, JsonReader& args, Diagnostics& d
   TrainingPlanForm form;
   const bool valid = read_training_step_args(ctx, args, d, in, &form);
   const bool explain = args.boolean("explain", false).value_or(false);
+  const GoodputAsk goodput = read_goodput_settings(ctx, args, d);
   CalibrationProfile given;
   const CalibrationProfile* profile =
       ctx.fidelity == Fidelity::calibrated ? resolve_profile(ctx, args, in.efficiency, given, d) : nullptr;
@@ -456,6 +457,10 @@ Json run_training_step(const QueryContext& ctx, JsonReader& args, Diagnostics& d
     warn_out_of_hbm(s, *ctx.hw, d, args.path());
     Json out = training_step_json(in, s);
     add_plan_form(ctx, in, form, out);
+    if (in.train_tokens > 0 && goodput.given) out["goodput"] = goodput_json(in, s, goodput);
+    else if (in.train_tokens > 0)
+      out["cost"]["note"] = "the book's time to train has no failures, checkpoints or restarts; give goodput (or "
+                            "fidelity calibrated) for the expected wall time";
     if (explain) out["explain"] = explain_training(in, s);
     return out;
   }
@@ -468,6 +473,7 @@ Json run_training_step(const QueryContext& ctx, JsonReader& args, Diagnostics& d
   out["ideal"] = ideal_json(c.ideal);
   mark_ideal_bound(out["ideal"], c);
   out["calibration"] = calibration_json(*profile, *ctx.hw, "training", scope_point(in));
+  if (in.train_tokens > 0) out["goodput"] = goodput_json(in, c.step, goodput);
   if (explain) out["explain"] = explain_training(in, c.ideal);
   return out;
 }

@@ -2,6 +2,7 @@
 // calibration queries (which read each published run's scenario once and evaluate it many times).
 #pragma once
 #include <cstdint>
+#include "planners/goodput.h"
 #include "planners/training.h"
 #include "queries/query.h"
 
@@ -27,5 +28,15 @@ bool read_training_step_args(const QueryContext& ctx, JsonReader& args, Diagnost
 // At `query_path`: "/query", or "/query/training" in a summary.
 void warn_out_of_hbm(const TrainingStep& step, const Hardware& hw, Diagnostics& diagnostics,
                      const std::string& query_path = "/query");
+
+// A training query's `goodput` settings over the chip's defaults (planners/goodput.h); `given` when the query had
+// the key (the book's fidelity then includes the block it otherwise leaves out).
+struct GoodputAsk {
+  bool given = false;
+  GoodputSettings settings;
+};
+GoodputAsk read_goodput_settings(const QueryContext& ctx, JsonReader& args, Diagnostics& diagnostics);
+// The result's `goodput` block: expected wall time, interruptions, checkpoints, restarts, cost, sources.
+Json goodput_json(const TrainingInput& in, const TrainingStep& step, const GoodputAsk& ask);
 
 }  // namespace scalescope

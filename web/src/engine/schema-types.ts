@@ -2703,6 +2703,51 @@ export type TrainingInput = {
    */
   mtp_layers?: number;
   /**
+   * Failures, checkpoints and restarts in the time to train (issue 38) [each default from a cited source; the result's goodput.sources says which].
+   */
+  goodput?: {
+    /**
+     * Interruptions per chip-hour from every cause [the chip family's published rate]. [1/h]
+     */
+    failures_per_chip_hour?: number;
+    /**
+     * Interruptions per host-hour on top of the chips' [0]. [1/h]
+     */
+    failures_per_host_hour?: number;
+    /**
+     * Chips per host, for the hosts' rate [8 GPUs; a TPU preset's host shape]. [chips]
+     */
+    chips_per_host?: number;
+    /**
+     * Planned restarts (maintenance) per day: a restart without lost work [47 in 54 days, Llama 3]. [1/day]
+     */
+    planned_interruptions_per_day?: number;
+    /**
+     * The step waits for the write to storage, for a copy to host memory, or for a copy to host memory that a peer host also keeps [async].
+     */
+    checkpoint?: 'blocking' | 'async' | 'in_memory';
+    /**
+     * Each chip's share of the storage bandwidth for saves and loads [7 TB/s over 16,384 GPUs, Llama 3]. [bytes/s]
+     */
+    storage_bytes_per_s_per_chip?: number;
+    /**
+     * Time between checkpoints [Young's optimum]. [s]
+     */
+    checkpoint_interval_s?: number;
+    /**
+     * Detecting a failure and swapping in a healthy host [300]. [s]
+     */
+    host_replace_s?: number;
+    /**
+     * Relaunching the job: processes, communicators, data loaders [30]. [s]
+     */
+    job_startup_s?: number;
+    /**
+     * Hot spares held for the job, paid for and idle [0]. [chips]
+     */
+    spare_chips?: number;
+  };
+  /**
    * The book's closed forms, or the calibrated per-layer model [calibrated].
    */
   fidelity?: Fidelity;
@@ -5798,6 +5843,202 @@ export type Threshold = {
   step_ok: boolean;
 };
 /**
+ * The expected wall time to train once chips fail, checkpoints are saved and the job restarts (Young 1974, Daly 2006; issue 38).
+ */
+export type GoodputResult = {
+  /**
+   * Useful time over wall time (the effective training time ratio). [fraction]
+   */
+  goodput_frac: number;
+  /**
+   * False when failures come faster than the job can save and restart.
+   */
+  finishes: boolean;
+  /**
+   * Expected wall-clock time to train (null: never, the job does not finish). [s]
+   */
+  wall_time_s: number | null;
+  /**
+   * The failure-free time to train (cost.train_time_s). [s]
+   */
+  useful_time_s: number;
+  /**
+   * Expected cost to train, spares included (null: never, the job does not finish). [USD]
+   */
+  wall_usd: number | null;
+  /**
+   * What the hot spares cost over the run (null: never, the job does not finish). [USD]
+   */
+  spares_usd: number | null;
+  /**
+   * The job's failure rate: its chips' and hosts'. [1/h]
+   */
+  job_failures_per_hour: number;
+  /**
+   * Mean time between the job's failures (null: never, the job does not finish). [s]
+   */
+  job_mtbf_s: number | null;
+  /**
+   * Expected interruptions over the run.
+   */
+  interruptions: {
+    /**
+     * Failures and planned restarts. [interruptions]
+     */
+    expected: number;
+    /**
+     * Unexpected ones. [interruptions]
+     */
+    failures: number;
+    /**
+     * Planned restarts (maintenance). [interruptions]
+     */
+    planned: number;
+    /**
+     * The Poisson 95% interval's low end. [interruptions]
+     */
+    low_95: number;
+    /**
+     * The Poisson 95% interval's high end. [interruptions]
+     */
+    high_95: number;
+  };
+  /**
+   * What a checkpoint saves and what it costs.
+   */
+  checkpoint: {
+    /**
+     * How the step saves.
+     */
+    mode: 'blocking' | 'async' | 'in_memory';
+    /**
+     * A chip's parameters, master weights and optimizer state (after ZeRO). [bytes per chip]
+     */
+    bytes_per_chip: number;
+    /**
+     * The model's state once. [bytes]
+     */
+    unique_bytes: number;
+    /**
+     * The state to storage at every chip's share of its bandwidth (null: never, the job does not finish). [s]
+     */
+    write_s: number | null;
+    /**
+     * A chip's state to host memory (null: never, the job does not finish). [s]
+     */
+    snapshot_s: number | null;
+    /**
+     * What one checkpoint stalls the step (null: never, the job does not finish). [s]
+     */
+    blocking_s: number | null;
+    /**
+     * Young's optimum: sqrt(2 x blocking x MTBF) (null: never, the job does not finish). [s]
+     */
+    young_interval_s: number | null;
+    /**
+     * A step, and the previous save's write (async) or peer copy (in memory) (null: never, the job does not finish). [s]
+     */
+    min_interval_s: number | null;
+    /**
+     * The interval used: given or Young's, in whole steps (null: never, the job does not finish). [s]
+     */
+    interval_s: number | null;
+    /**
+     * Steps between checkpoints (null: never, the job does not finish). [steps]
+     */
+    interval_steps: number | null;
+  };
+  /**
+   * What one interruption costs.
+   */
+  restart: {
+    /**
+     * Detecting the failure and swapping in a host. [s]
+     */
+    replace_s: number;
+    /**
+     * Relaunching the job. [s]
+     */
+    startup_s: number;
+    /**
+     * Reading a chip's checkpoint back (null: never, the job does not finish). [s]
+     */
+    load_s: number | null;
+    /**
+     * A failure's restart: replace, start, load (null: never, the job does not finish). [s]
+     */
+    restart_s: number | null;
+    /**
+     * A planned restart: start and load (null: never, the job does not finish). [s]
+     */
+    planned_restart_s: number | null;
+    /**
+     * Work redone after a failure: half an interval and its save (null: never, the job does not finish). [s]
+     */
+    lost_work_per_failure_s: number | null;
+  };
+  /**
+   * Where the wall time beyond the useful time goes.
+   */
+  lost_time_s: {
+    /**
+     * Steps stalled by saves. [s]
+     */
+    checkpoints: number;
+    /**
+     * Restarts. [s]
+     */
+    restarts: number;
+    /**
+     * Work redone, and failures during restarts. [s]
+     */
+    lost_work: number;
+  };
+  /**
+   * Where adding chips stops paying: the job size with the shortest wall time if the step scaled perfectly (null: still shorter at 1024 x these chips). [chips]
+   */
+  chips_at_shortest_wall_time: number | null;
+  /**
+   * The settings used, defaults filled in.
+   */
+  settings: {
+    /**
+     * Interruptions per chip-hour. [1/h]
+     */
+    failures_per_chip_hour: number;
+    /**
+     * Interruptions per host-hour. [1/h]
+     */
+    failures_per_host_hour: number;
+    /**
+     * Chips per host. [chips]
+     */
+    chips_per_host: number;
+    /**
+     * Planned restarts per day. [1/day]
+     */
+    planned_interruptions_per_day: number;
+    /**
+     * Each chip's share of the storage bandwidth. [bytes/s]
+     */
+    storage_bytes_per_s_per_chip: number;
+    /**
+     * Hot spares. [chips]
+     */
+    spare_chips: number;
+  };
+  /**
+   * Where each default comes from, by setting.
+   */
+  sources: {
+    [k: string]: string;
+  };
+  /**
+   * The headline: expected time, interruptions and goodput, or why the job never finishes.
+   */
+  text: string;
+};
+/**
  * The result of a summary query (docs/api.md).
  */
 export type SummaryResult = {
@@ -6693,6 +6934,10 @@ export type TrainingStepResult = {
      * Dollars per hour for the chips. [USD per hour]
      */
     usd_per_hour: number;
+    /**
+     * The book's fidelity: what its time to train leaves out.
+     */
+    note?: string;
   };
   /**
    * Each strategy's degree (1: unused) and the slices.
@@ -7209,6 +7454,10 @@ export type TrainingStepResult = {
    * Tokens per second per chip. [tokens/s per chip]
    */
   tokens_per_s_per_chip: number;
+  /**
+   * The expected wall time with failures, checkpoints and restarts (train_tokens > 0; the book's fidelity only when goodput is given).
+   */
+  goodput?: GoodputResult;
 };
 /**
  * The result of a transfer query (docs/api.md).

@@ -1,0 +1,228 @@
+#include "planners/goodput.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace scalescope {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Llama 3 pre-training (Meta, "The Llama 3 Herd of Models", 2024): 16,384 H100s on 2,048 eight-GPU servers
+// (§3.3.1), a 54-day snapshot with 419 unexpected and 47 planned interruptions (§3.3.4, Table 5), checkpoints on
+// Tectonic at 2 TB/s sustained and 7 TB/s peak, bursts that saturate it (§3.3.1).
+constexpr double kLlama3Gpus = 16384, kLlama3Days = 54;
+constexpr double kLlama3Unexpected = 419, kLlama3Planned = 47;
+constexpr double kLlama3StoragePeakBytesPerS = 7e12;
+constexpr const char* kLlama3Rate =
+    "The Llama 3 Herd of Models (Meta, 2024) §3.3.4: 419 unexpected interruptions in a 54-day snapshot of "
+    "pre-training on 16,384 H100s, 1.97e-5 per GPU-hour (78% hardware; GPUs and their HBM3 47%)";
+
+// A chip family's failure rate where a fleet study gives one.
+struct FamilyRate {
+  const char* hardware_id;
+  double failures_per_chip_hour;
+  const char* source;
+};
+constexpr FamilyRate kFamilyRates[] = {
+    // Kokolis et al., "Revisiting Reliability in Large-Scale Machine Learning Research Clusters" (HPCA 2025):
+    // 150 million A100 hours over 11 months; the fitted model puts the mean time to failure of a 16,384-GPU job
+    // at 1.8 hours.
+    {"a100-80gb", 1.0 / (1.8 * 16384),
+     "Kokolis et al., Revisiting Reliability in Large-Scale ML Research Clusters (HPCA 2025): a 16,384-A100 job "
+     "fails every 1.8 hours in Meta's research clusters, 3.4e-5 per GPU-hour"},
+};
+
+const FamilyRate* family_rate(const Hardware& hw) {
+  for (const FamilyRate& f : kFamilyRates)
+    if (hw.id == f.hardware_id) return &f;
+  return nullptr;
+}
+
+double chips_per_host_of(const Hardware& hw) {
+  if (hw.kind == ChipKind::gpu) return 8;
+  double chips = 1;
+  for (int n : hw.ici.host_shape)
+    if (n > 0) chips *= n;
+  return chips;
+}
+
+// The expected wall time per unit of useful time (Daly 2006, eq. 13, exponential failures of mean `mtbf_s`):
+// M e^(R/M) (e^((t + d)/M) - 1) / t for an interval t, a blocking save d and a restart R.
+double wall_per_useful(double mtbf_s, double interval_s, double blocking_s, double restart_s) {
+  if (!std::isfinite(mtbf_s)) return 1 + blocking_s / interval_s;
+  return mtbf_s * std::exp(restart_s / mtbf_s) * std::expm1((interval_s + blocking_s) / mtbf_s) / interval_s;
+}
+
+// Moving `bytes` at `bytes_per_s`: nothing to move takes no time, a link that is not there forever.
+double transfer_s(double bytes, double bytes_per_s) {
+  if (bytes <= 0) return 0;
+  return bytes_per_s > 0 ? bytes / bytes_per_s : kInf;
+}
+
+}  // namespace
+
+const char* checkpoint_mode_name(CheckpointMode mode) {
+  switch (mode) {
+    case CheckpointMode::blocking: return "blocking";
+    case CheckpointMode::async: return "async";
+    case CheckpointMode::in_memory: return "in_memory";
+  }
+  return "async";
+}
+
+GoodputSettings goodput_defaults(const Hardware& hw) {
+  GoodputSettings s;
+  const FamilyRate* family = family_rate(hw);
+  s.failures_per_chip_hour =
+      family ? family->failures_per_chip_hour : kLlama3Unexpected / (kLlama3Days * 24 * kLlama3Gpus);
+  s.chips_per_host = chips_per_host_of(hw);
+  s.planned_interruptions_per_day = kLlama3Planned / kLlama3Days;
+  s.storage_bytes_per_s_per_chip = kLlama3StoragePeakBytesPerS / kLlama3Gpus;
+  s.replace_s = 300;
+  s.startup_s = 30;
+  return s;
+}
+
+std::vector<std::pair<const char*, const char*>> goodput_default_sources(const Hardware& hw) {
+  const FamilyRate* family = family_rate(hw);
+  const char* rate = family ? family->source
+                     : hw.kind == ChipKind::gpu
+                         ? kLlama3Rate
+                         : "no public per-chip TPU failure rate: the H100 figure of The Llama 3 Herd of Models (Meta, "
+                           "2024) §3.3.4, 1.97e-5 per chip-hour";
+  return {
+      {"failures_per_chip_hour", rate},
+      {"failures_per_host_hour", "0: the per-chip rate counts every cause (host, network and software included)"},
+      {"chips_per_host", hw.kind == ChipKind::gpu ? "8: an HGX or DGX baseboard (Llama 3 §3.3.1: 8 GPUs per server); "
+                                                    "a GB200 NVL72 compute tray holds 4"
+                                                  : "the preset's host shape"},
+      {"planned_interruptions_per_day",
+       "The Llama 3 Herd of Models §3.3.4: 47 planned interruptions (automated maintenance) in 54 days"},
+      {"checkpoint",
+       "async: PyTorch Distributed Checkpoint's async_save, Orbax's and Megatron-Core's asynchronous saves stall the "
+       "step only for the copy to host memory"},
+      {"storage_bytes_per_s_per_chip",
+       "The Llama 3 Herd of Models §3.3.1: Tectonic's 7 TB/s peak, which the bursty checkpoint writes saturate, over "
+       "16,384 GPUs (3.4 GB/s per 8-GPU host)"},
+      {"checkpoint_interval_s", "Young (1974): sqrt(2 x blocking save x job MTBF), at least a step and the previous save's write"},
+      {"host_replace_s", "Crusoe Cloud, AutoClusters (2025): a failed node detected and replaced in under 5 minutes"},
+      {"job_startup_s",
+       "MegaScale (Jiang et al., NSDI 2024): job initialisation on more than 10,000 GPUs in under 30 s (1,047 s on "
+       "2,048 GPUs before their fixes)"},
+      {"spare_chips", "0: the cluster replaces a failed host from its own pool (Llama 3 used 16K of a 24K-GPU cluster)"},
+  };
+}
+
+GoodputPlan goodput_plan(const TrainingInput& in, const TrainingStep& step) {
+  const Hardware& hw = *in.hw;
+  const ModelConfig& m = *in.model;
+  const ParamCounts params = count_params(m);
+  const double mtp = m.mtp_layers > 0 ? std::min(in.mtp_layers, m.mtp_layers) / m.mtp_layers : 0.0;
+  GoodputPlan p;
+  p.chips = step.chips;
+  p.step_s = step.step_s;
+  p.useful_time_s = step.train_time_s;
+  p.usd_per_hour = step.usd_per_hour;
+  p.state_bytes_per_chip = step.params_bytes + step.master_bytes + step.optimizer_bytes;
+  p.unique_state_bytes = (params.total + mtp * params.mtp) * checkpoint_bytes_per_param(in.precision);
+  p.host_link_bytes_per_s = hw.host_pcie_unidir_bytes_per_s;
+  p.network_bytes_per_s =
+      hw.kind == ChipKind::gpu ? hw.scale_out.nic_unidir_bytes_per_s_per_gpu : hw.dcn_unidir_bytes_per_s_per_chip;
+  return p;
+}
+
+Goodput evaluate_goodput(const GoodputPlan& plan, const GoodputSettings& s) {
+  Goodput g;
+  const double hosts = std::ceil(plan.chips / std::max(1.0, s.chips_per_host));
+  g.job_failures_per_hour = s.failures_per_chip_hour * plan.chips + s.failures_per_host_hour * hosts;
+  g.job_mtbf_s = g.job_failures_per_hour > 0 ? 3600.0 / g.job_failures_per_hour : kInf;
+  const double storage = s.storage_bytes_per_s_per_chip;
+  g.write_s = transfer_s(plan.unique_state_bytes, storage * plan.chips);
+  g.snapshot_s = transfer_s(plan.state_bytes_per_chip, plan.host_link_bytes_per_s);
+  const double peer_s = transfer_s(plan.state_bytes_per_chip, plan.network_bytes_per_s);
+  switch (s.checkpoint) {
+    case CheckpointMode::blocking:
+      g.blocking_s = g.write_s;
+      g.min_interval_s = plan.step_s;
+      break;
+    case CheckpointMode::async:
+      g.blocking_s = g.snapshot_s;
+      g.min_interval_s = std::max(plan.step_s, g.write_s);
+      break;
+    case CheckpointMode::in_memory:
+      g.blocking_s = g.snapshot_s;
+      g.min_interval_s = std::max(plan.step_s, peer_s);
+      break;
+  }
+  // Without failures there is nothing to save for: no checkpoint is due.
+  g.young_interval_s = std::isfinite(g.job_mtbf_s) ? std::sqrt(2 * g.blocking_s * g.job_mtbf_s) : kInf;
+  const double interval = s.interval_s > 0 ? s.interval_s : std::max(g.young_interval_s, g.min_interval_s);
+  // Checkpoints fall between steps: a whole number of them.
+  g.interval_steps = plan.step_s > 0 ? std::max(1.0, std::ceil(interval / plan.step_s - 1e-9)) : 1;
+  g.interval_s = plan.step_s > 0 ? g.interval_steps * plan.step_s : interval;
+  g.load_s = s.checkpoint == CheckpointMode::in_memory ? peer_s : transfer_s(plan.state_bytes_per_chip, storage);
+  g.restart_s = s.replace_s + s.startup_s + g.load_s;
+  g.planned_restart_s = s.startup_s + g.load_s;
+  g.lost_work_per_failure_s = (g.interval_s + g.blocking_s) / 2;
+
+  // Planned interruptions take their share of the wall time on top of the failures'.
+  const double planned_share = s.planned_interruptions_per_day / 86400.0 * g.planned_restart_s;
+  const double per_useful = wall_per_useful(g.job_mtbf_s, g.interval_s, g.blocking_s, g.restart_s);
+  g.finishes = std::isfinite(per_useful) && planned_share < 1;
+  g.goodput_frac = g.finishes ? (1 - planned_share) / per_useful : 0;
+  if (!g.finishes || plan.useful_time_s <= 0) {
+    g.wall_time_s = g.finishes ? 0 : kInf;
+    return g;
+  }
+  g.wall_time_s = plan.useful_time_s / g.goodput_frac;
+  g.failures = g.wall_time_s / g.job_mtbf_s;
+  g.planned_interruptions = g.wall_time_s * s.planned_interruptions_per_day / 86400.0;
+  g.interruptions = g.failures + g.planned_interruptions;
+  const double spread = 1.959964 * std::sqrt(g.interruptions);  // normal approximation to the Poisson count
+  g.interruptions_low_95 = std::max(0.0, g.interruptions - spread);
+  g.interruptions_high_95 = g.interruptions + spread;
+  g.checkpoint_stall_s = plan.useful_time_s / g.interval_s * g.blocking_s;
+  g.restart_time_s = g.failures * g.restart_s + g.planned_interruptions * g.planned_restart_s;
+  g.lost_work_s = std::max(0.0, g.wall_time_s - plan.useful_time_s - g.checkpoint_stall_s - g.restart_time_s);
+  const double chip_usd_per_s = plan.chips > 0 ? plan.usd_per_hour / plan.chips / 3600.0 : 0;
+  g.spares_usd = g.wall_time_s * chip_usd_per_s * s.spare_chips;
+  g.wall_usd = g.wall_time_s * chip_usd_per_s * plan.chips + g.spares_usd;
+  return g;
+}
+
+double chips_at_shortest_wall_time(const GoodputPlan& plan, const GoodputSettings& settings) {
+  // The plan grown `scale` times with a perfect step: its wall time per unit of this plan's useful time.
+  auto wall = [&](double scale) {
+    GoodputPlan p = plan;
+    p.chips = plan.chips * scale;
+    p.step_s = plan.step_s / scale;
+    p.state_bytes_per_chip = plan.state_bytes_per_chip / scale;
+    p.useful_time_s = 0;
+    const Goodput g = evaluate_goodput(p, settings);
+    return g.goodput_frac > 0 ? 1 / (scale * g.goodput_frac) : kInf;
+  };
+  constexpr double kMaxScale = 1024;
+  constexpr int kGrid = 80;  // log-spaced: 2^(10/80), 9% apart
+  double best_scale = 1, best = wall(1);
+  for (int i = 1; i <= kGrid; ++i) {
+    const double scale = std::pow(kMaxScale, static_cast<double>(i) / kGrid);
+    const double w = wall(scale);
+    if (w < best) best = w, best_scale = scale;
+  }
+  if (best_scale >= kMaxScale * 0.999) return kInf;  // still falling at the search's end
+  // Golden-section refinement in log scale between the grid's neighbours of the best point.
+  double lo = std::log(best_scale) - std::log(kMaxScale) / kGrid, hi = std::log(best_scale) + std::log(kMaxScale) / kGrid;
+  lo = std::max(lo, 0.0);
+  hi = std::min(hi, std::log(kMaxScale));
+  for (int i = 0; i < 40; ++i) {
+    const double a = hi - (hi - lo) * 0.6180339887, b = lo + (hi - lo) * 0.6180339887;
+    if (wall(std::exp(a)) < wall(std::exp(b))) hi = b;
+    else lo = a;
+  }
+  return plan.chips * std::exp((lo + hi) / 2);
+}
+
+}  // namespace scalescope
