@@ -116,6 +116,13 @@ std::string training(const json& scenario, const json& t, const json& chip, std:
            estimate(t, "cost", "/cost/train_usd", "/ideal/train_usd") + "\n";
   else
     out += "  time and cost to train: give query.train_tokens\n";
+  // With failures, checkpoints and restarts (the calibrated fidelity, or goodput asked): the date to promise.
+  const std::string goodput = text(t, "/goodput/text");
+  if (!goodput.empty()) {
+    const json* wall_usd = at(t, "/goodput/wall_usd");
+    out += "  with failures: " + goodput +
+           (wall_usd && wall_usd->is_number() ? ", " + format_with_unit("train_usd", wall_usd->get<double>()) : "") + "\n";
+  }
   out += "  memory " + (mem ? format_with_unit("total_bytes", mem->get<double>()) : "?") + " per chip of " +
          (hbm ? format_with_unit("hbm_bytes", hbm->get<double>()) : "?") + ": " + (fits ? "fits" : "DOES NOT FIT") + "\n";
   const std::string binding = text(t, "/binding");

@@ -116,18 +116,22 @@ std::vector<std::pair<const char*, const char*>> goodput_default_sources(const H
   };
 }
 
-GoodputPlan goodput_plan(const TrainingInput& in, const TrainingStep& step) {
-  const Hardware& hw = *in.hw;
+double model_state_bytes(const TrainingInput& in) {
   const ModelConfig& m = *in.model;
   const ParamCounts params = count_params(m);
   const double mtp = m.mtp_layers > 0 ? std::min(in.mtp_layers, m.mtp_layers) / m.mtp_layers : 0.0;
+  return (params.total + mtp * params.mtp) * checkpoint_bytes_per_param(in.precision);
+}
+
+GoodputPlan goodput_plan(const TrainingInput& in, const TrainingStep& step, double unique_state_bytes) {
+  const Hardware& hw = *in.hw;
   GoodputPlan p;
   p.chips = step.chips;
   p.step_s = step.step_s;
   p.useful_time_s = step.train_time_s;
   p.usd_per_hour = step.usd_per_hour;
   p.state_bytes_per_chip = step.params_bytes + step.master_bytes + step.optimizer_bytes;
-  p.unique_state_bytes = (params.total + mtp * params.mtp) * checkpoint_bytes_per_param(in.precision);
+  p.unique_state_bytes = unique_state_bytes;
   p.host_link_bytes_per_s = hw.host_pcie_unidir_bytes_per_s;
   p.network_bytes_per_s =
       hw.kind == ChipKind::gpu ? hw.scale_out.nic_unidir_bytes_per_s_per_gpu : hw.dcn_unidir_bytes_per_s_per_chip;

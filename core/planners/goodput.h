@@ -83,7 +83,11 @@ struct Goodput {
 
 // A training step's plan as the goodput model sees it: its chips, step and time to train, the state each chip
 // saves (after ZeRO's sharding) and the model's state once, and the chip's host and scale-out links.
-GoodputPlan goodput_plan(const TrainingInput& in, const TrainingStep& step);
+// `unique_state_bytes`: model_state_bytes(in), which a search's plans share.
+GoodputPlan goodput_plan(const TrainingInput& in, const TrainingStep& step, double unique_state_bytes);
+// The model's state once, as a checkpoint saves it: every parameter (and the trained multi-token prediction
+// modules') at checkpoint_bytes_per_param.
+double model_state_bytes(const TrainingInput& in);
 
 Goodput evaluate_goodput(const GoodputPlan& plan, const GoodputSettings& settings);
 

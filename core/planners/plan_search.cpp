@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <unordered_set>
 
 #include "planners/plan_layout.h"
@@ -33,8 +34,13 @@ bool ranks_before(const RankedPlan& a, const RankedPlan& b) { return key_before(
 
 namespace {
 
-double objective_of(const TrainingInput& in, const TrainingStep& s, SearchObjective o) {
-  switch (o) {
+double objective_of(const TrainingInput& in, const TrainingStep& s, const SearchSettings& settings) {
+  switch (settings.objective) {
+    case SearchObjective::wall_time: {
+      const Goodput g = evaluate_goodput(goodput_plan(in, s, settings.model_state_bytes), settings.goodput);
+      if (g.goodput_frac <= 0) return std::numeric_limits<double>::infinity();
+      return in.train_tokens > 0 ? g.wall_time_s : s.step_s / g.goodput_frac;
+    }
     case SearchObjective::step_time: return s.step_s;
     case SearchObjective::cost_to_train:  // dollars to train, or per step when no token count is given
       return in.train_tokens > 0 ? s.train_usd : s.step_s * s.usd_per_hour / 3600.0;
@@ -50,6 +56,8 @@ double objective_at(const TrainingInput& in, double usd_per_hour, double step_s,
   const double tokens_per_s = in.batch_tokens / step_s;
   switch (o) {
     case SearchObjective::step_time: return step_s;
+    case SearchObjective::wall_time:  // at a goodput of 1, which no plan beats
+      return in.train_tokens > 0 ? in.train_tokens / tokens_per_s : step_s;
     case SearchObjective::cost_to_train:
       return in.train_tokens > 0 ? in.train_tokens / tokens_per_s / 3600.0 * usd_per_hour : step_s * usd_per_hour / 3600.0;
     case SearchObjective::tokens_per_usd:
@@ -238,7 +246,7 @@ struct Walker {
       if (settings.must_fit && !fits) return;
       if (count) ++n.ranked;
     }
-    const double objective = objective_of(in, step, settings.objective);
+    const double objective = objective_of(in, step, settings);
     const bool to_front = fits && !front_dominates(state.front, step.step_s, step.total_bytes);
     std::vector<RankedPlan>& best = state.best;
     const bool to_best = static_cast<int>(best.size()) < settings.keep ||

@@ -9,17 +9,22 @@
 #include <string>
 #include <vector>
 
+#include "planners/goodput.h"
 #include "planners/plan_space.h"
 #include "planners/step_evaluator.h"
 #include "planners/training.h"
 
 namespace scalescope {
 
-enum class SearchObjective { step_time, cost_to_train, tokens_per_usd };
+// wall_time: the expected wall-clock time to train (per step without train_tokens) once failures, checkpoints and
+// restarts are counted (planners/goodput.h).
+enum class SearchObjective { step_time, cost_to_train, tokens_per_usd, wall_time };
 
 struct SearchSettings {
   int keep = 10;
   SearchObjective objective = SearchObjective::step_time;
+  GoodputSettings goodput;              // wall_time's failures, checkpoints and restarts
+  double model_state_bytes = 0;         // model_state_bytes(the query's input): what a checkpoint saves once
   bool must_fit = true;               // plans out of HBM (with the headroom) are not ranked
   double memory_headroom_frac = 0;    // a plan fits when it needs at most (1 - headroom) of HBM
   bool include_warnings = false;      // plans with warnings (ZeRO-3 under pipelining, ...) are left out unless asked

@@ -35,7 +35,7 @@ GoodputAsk read_goodput_settings(const QueryContext& ctx, JsonReader& args, Diag
 
 Json goodput_json(const TrainingInput& in, const TrainingStep& step, const GoodputAsk& ask) {
   const GoodputSettings& s = ask.settings;
-  const GoodputPlan plan = goodput_plan(in, step);
+  const GoodputPlan plan = goodput_plan(in, step, model_state_bytes(in));
   const Goodput g = evaluate_goodput(plan, s);
   // Infinity is not JSON: a run that never finishes says so and leaves the times out.
   auto finite = [](double x) { return std::isfinite(x) ? Json(x) : Json(nullptr); };

@@ -315,10 +315,14 @@ Json run_plan_search(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
       ctx.fidelity == Fidelity::calibrated ? resolve_profile(ctx, args, in.efficiency, given, d) : nullptr;
   settings.evaluate = step_evaluator(profile);
   settings.keep = static_cast<int>(args.integer("keep", false, 1, 1000).value_or(10));
-  const auto objective = args.choice("objective", false, {"step_time", "cost_to_train", "tokens_per_usd"}).value_or("step_time");
+  const auto objective =
+      args.choice("objective", false, {"step_time", "cost_to_train", "tokens_per_usd", "wall_time"}).value_or("step_time");
   settings.objective = objective == "cost_to_train"    ? SearchObjective::cost_to_train
                        : objective == "tokens_per_usd" ? SearchObjective::tokens_per_usd
+                       : objective == "wall_time"      ? SearchObjective::wall_time
                                                        : SearchObjective::step_time;
+  settings.goodput = read_goodput_settings(ctx, args, d).settings;
+  if (ctx.model) settings.model_state_bytes = model_state_bytes(in);
   SpaceOptions options = read_space(args, in.precision, d);
   read_constraints(args, options, settings, d);
   options.split_sequences = settings.include_warnings;
@@ -383,6 +387,11 @@ Json run_plan_search(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
       const TrainingStep ideal = evaluate_training_step(state.best[i].input);
       p["ideal"] = {{"step_s", ideal.step_s}, {"mfu_frac", ideal.mfu_frac}, {"train_time_s", ideal.train_time_s}};
     }
+    // Every plan's goodput, whatever ranks them: the wall time it adds is what a plan costs at scale.
+    const Goodput g = evaluate_goodput(goodput_plan(state.best[i].input, state.best[i].step, settings.model_state_bytes),
+                                       settings.goodput);
+    p["goodput_frac"] = g.goodput_frac;
+    if (in.train_tokens > 0) p["wall_time_s"] = std::isfinite(g.wall_time_s) ? Json(g.wall_time_s) : Json(nullptr);
     p["layout"] = layout_json(*ctx.hw, *ctx.mesh, state.best[i].input.plan);
     p["warnings"] = plan_warnings(ctx, state.best[i]);
     p["pareto"] = std::any_of(state.front.begin(), state.front.end(),

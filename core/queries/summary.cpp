@@ -122,7 +122,8 @@ Json run_summary(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
         with_fidelity({"/degrees", "/time/step_s", "/time/bound", "/time/critical", "/time/compute_s", "/time/comms_total_s",
                        "/memory/total_bytes", "/memory/fits", "/memory/shortfall_bytes", "/memory/min_chips_for_memory",
                        "/mfu_frac", "/tokens_per_s_per_chip", "/cost/usd_per_hour", "/cost/train_time_s",
-                       "/cost/train_usd", "/binding", "/thresholds"},
+                       "/cost/train_usd", "/binding", "/thresholds", "/goodput/goodput_frac", "/goodput/wall_time_s",
+                       "/goodput/wall_usd", "/goodput/interruptions/expected", "/goodput/text"},
                       {"/ideal/step_s", "/ideal/mfu_frac", "/ideal/train_time_s", "/ideal/train_usd"}));
     out["serving"] = sub_query(
         run_serving, ctx, s, given(serving, "serving"), d,

@@ -194,3 +194,50 @@ TEST_CASE("hot spares are paid for; in-memory checkpoints restart from a peer's 
   s.checkpoint = CheckpointMode::async;
   CHECK(evaluate_goodput(plan, s).load_s == Approx(100));
 }
+
+TEST_CASE("plan_search ranks by the expected wall time when asked, and every row carries its goodput") {
+  // Slow storage (1 MB/s a chip) and frequent failures make a restart's checkpoint load the cost: plans whose chips
+  // hold less state (the optimizer sharded, ZeRO-3) restart faster, and the wall-time ranking prefers them.
+  Json scenario = {{"version", 1},
+                   {"hardware", {{"preset", "h100-sxm"}}},
+                   {"model", {{"preset", "llama-3-8b"}}},
+                   {"mesh", {{"shape", {8, 8}}, {"axis_names", {"node", "gpu"}}}},
+                   {"query",
+                    {{"kind", "plan_search"},
+                     {"batch_tokens", 1048576},
+                     {"seq_len", 4096},
+                     {"train_tokens", 1e12},
+                     {"keep", 5},
+                     {"goodput", {{"storage_bytes_per_s_per_chip", 1e6}, {"failures_per_chip_hour", 1e-3}}}}}};
+  scenario["query"]["objective"] = "step_time";
+  const Json by_step = test::run_json(scenario);
+  scenario["query"]["objective"] = "wall_time";
+  const Json by_wall = test::run_json(scenario);
+  REQUIRE(by_step["ok"] == true);
+  REQUIRE(by_wall["ok"] == true);
+  const Json& wall_plans = by_wall["result"]["plans"];
+  REQUIRE(wall_plans.size() == 5);
+  for (std::size_t i = 1; i < wall_plans.size(); ++i)
+    CHECK(wall_plans[i]["wall_time_s"].get<double>() >= wall_plans[i - 1]["wall_time_s"].get<double>());
+  // The step-time ranking keeps plans that lose a third of their time to restarts; the wall-time one does not.
+  double worst_by_step = 1, worst_by_wall = 1;
+  for (const Json& p : by_step["result"]["plans"]) worst_by_step = std::min(worst_by_step, p["goodput_frac"].get<double>());
+  for (const Json& p : wall_plans) worst_by_wall = std::min(worst_by_wall, p["goodput_frac"].get<double>());
+  CHECK(worst_by_step < 0.7);
+  CHECK(worst_by_wall > 0.9);
+  CHECK(wall_plans[0]["wall_time_s"].get<double>() <= by_step["result"]["plans"][0]["wall_time_s"].get<double>());
+}
+
+TEST_CASE("the summary's training headline carries the expected wall time beside the failure-free one") {
+  const Json answer = test::run_json({{"version", 1},
+                                      {"hardware", {{"preset", "tpu-v5p"}}},
+                                      {"model", {{"preset", "llama-3-70b"}}},
+                                      {"mesh", {{"shape", {16, 16, 16}}, {"axis_names", {"X", "Y", "Z"}}}},
+                                      {"query", {{"kind", "summary"}}}});
+  REQUIRE(answer["ok"] == true);
+  const Json& t = answer["result"]["training_step"];
+  const double frac = t["goodput"]["goodput_frac"].get<double>();
+  CHECK(frac > 0.5);
+  CHECK(frac < 1);
+  CHECK(t["goodput"]["wall_time_s"].get<double>() == Approx(t["cost"]["train_time_s"].get<double>() / frac));
+}

@@ -184,9 +184,9 @@ export type PlanSearchQuery = TrainingInput & {
    */
   keep?: number;
   /**
-   * What best means [step_time].
+   * What best means: wall_time is the expected time to train (per step without train_tokens) with failures, checkpoints and restarts [step_time].
    */
-  objective?: 'step_time' | 'cost_to_train' | 'tokens_per_usd';
+  objective?: 'step_time' | 'cost_to_train' | 'tokens_per_usd' | 'wall_time';
   /**
    * Degrees held or capped, and which plans rank.
    */
@@ -539,6 +539,14 @@ export type SearchedPlan = SearchedPlanCore & {
    * The warnings the plan's own training_step raises.
    */
   warnings: Diagnostic[];
+  /**
+   * Useful time over wall time once failures, checkpoints and restarts are counted (the query's goodput settings). [fraction]
+   */
+  goodput_frac: number;
+  /**
+   * Expected wall-clock time to train (train_tokens > 0; null: the job never finishes). [s]
+   */
+  wall_time_s?: number | null;
 };
 /**
  * What to compute: a kind and its arguments (one file each in schema/queries/).
@@ -6349,6 +6357,36 @@ export type SummaryResult = {
      * Tokens per second per chip. [tokens/s per chip]
      */
     tokens_per_s_per_chip?: number;
+    /**
+     * The expected wall time with failures, checkpoints and restarts (the calibrated fidelity).
+     */
+    goodput?: {
+      /**
+       * Useful time over wall time (the effective training time ratio). [fraction]
+       */
+      goodput_frac: number;
+      /**
+       * Expected wall-clock time to train (null: never, the job does not finish). [s]
+       */
+      wall_time_s: number | null;
+      /**
+       * Expected cost to train, spares included (null: never, the job does not finish). [USD]
+       */
+      wall_usd: number | null;
+      /**
+       * Expected interruptions over the run.
+       */
+      interruptions: {
+        /**
+         * Failures and planned restarts. [interruptions]
+         */
+        expected: number;
+      };
+      /**
+       * The headline: expected time, interruptions and goodput, or why the job never finishes.
+       */
+      text: string;
+    };
   };
 };
 /**
