@@ -140,6 +140,8 @@ def _shown(value: Any, unit: str = "") -> str:
 
     >>> _shown(0.3951, "%"), _shown(74760431206.4, "GB"), _shown(92193.4, "tokens/s"), _shown(True), _shown([8, 8])
     ('39.5%', '74.76 GB', '92,193 tokens/s', 'True', '[8, 8]')
+    >>> _shown(6345608.7, "days")
+    '73.44 days'
     """
     if isinstance(value, (str, bool)):
         return str(value)
@@ -149,6 +151,8 @@ def _shown(value: Any, unit: str = "") -> str:
         return f"{value:.1%}"
     if unit == "GB":
         value /= 1e9
+    if unit == "days":  # seconds, as days
+        value /= 86400
     number = f"{value:,.0f}" if abs(value) >= 1e4 else f"{value:.4g}"
     return f"{number} {unit}".rstrip()
 

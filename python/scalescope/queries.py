@@ -98,7 +98,8 @@ class TrainingStep(Result):
     """
 
     headline = (("step_s", "s"), ("bound", ""), ("mfu_frac", "%"), ("memory_bytes", "GB"), ("fits", ""),
-                ("tokens_per_s", "tokens/s"), ("usd_per_hour", "USD/h"))
+                ("tokens_per_s", "tokens/s"), ("usd_per_hour", "USD/h"), ("train_time_s", "days"),
+                ("wall_time_s", "days"), ("goodput_frac", "%"))
 
     @property
     def step_s(self) -> float:
@@ -134,6 +135,28 @@ class TrainingStep(Result):
     def usd_per_hour(self) -> float:
         """Dollars per hour of the mesh."""
         return self.at("/cost/usd_per_hour")
+
+    @property
+    def train_time_s(self) -> float:
+        """Seconds to train on `train_tokens` with no failures (the step times the steps)."""
+        return self.at("/cost/train_time_s")
+
+    @property
+    def wall_time_s(self) -> float:
+        """Expected wall-clock seconds to train once chips fail, checkpoints are saved and the job restarts (the
+        calibrated fidelity with `train_tokens`; `result["goodput"]` has the rest: interruptions, checkpoint
+        interval, restart time, cost, each default's source).
+
+        >>> step = training_step("h100-sxm", "llama-3-70b", 4096, train_tokens=15e12)
+        >>> step.wall_time_s > step.train_time_s, 0.9 < step.goodput_frac < 1
+        (True, True)
+        """
+        return self.at("/goodput/wall_time_s")
+
+    @property
+    def goodput_frac(self) -> float:
+        """Useful time over wall time (the effective training time ratio), 0 to 1."""
+        return self.at("/goodput/goodput_frac")
 
 
 class Serving(Result):
