@@ -197,15 +197,20 @@ Goodput evaluate_goodput(const GoodputPlan& plan, const GoodputSettings& s) {
   return g;
 }
 
+Goodput goodput_at_scale(const GoodputPlan& plan, const GoodputSettings& settings, double scale) {
+  GoodputPlan p = plan;
+  p.chips = plan.chips * scale;
+  p.step_s = plan.step_s / scale;
+  p.useful_time_s = plan.useful_time_s / scale;
+  p.usd_per_hour = plan.usd_per_hour * scale;
+  p.state_bytes_per_chip = plan.state_bytes_per_chip / scale;
+  return evaluate_goodput(p, settings);
+}
+
 double chips_at_shortest_wall_time(const GoodputPlan& plan, const GoodputSettings& settings) {
-  // The plan grown `scale` times with a perfect step: its wall time per unit of this plan's useful time.
+  // The wall time per unit of this plan's useful time, at `scale` times its chips.
   auto wall = [&](double scale) {
-    GoodputPlan p = plan;
-    p.chips = plan.chips * scale;
-    p.step_s = plan.step_s / scale;
-    p.state_bytes_per_chip = plan.state_bytes_per_chip / scale;
-    p.useful_time_s = 0;
-    const Goodput g = evaluate_goodput(p, settings);
+    const Goodput g = goodput_at_scale(plan, settings, scale);
     return g.goodput_frac > 0 ? 1 / (scale * g.goodput_frac) : kInf;
   };
   constexpr double kMaxScale = 1024;

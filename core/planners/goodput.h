@@ -91,6 +91,10 @@ double model_state_bytes(const TrainingInput& in);
 
 Goodput evaluate_goodput(const GoodputPlan& plan, const GoodputSettings& settings);
 
+// The plan grown or shrunk `scale` times with a perfect step (useful time, step and each chip's state as 1 / scale)
+// while failures grow with the chips: what the wall time would be at that size.
+Goodput goodput_at_scale(const GoodputPlan& plan, const GoodputSettings& settings, double scale);
+
 // Where adding chips stops paying: the chip count, from this plan's, that gives the shortest wall time if the step
 // scaled perfectly (useful time and each chip's state as 1 / chips) while failures grow with the chips. Past it a
 // larger job finishes later. Searched over [chips, 1024 x chips]; infinity when the wall time still falls at the end.

@@ -33,6 +33,24 @@ GoodputAsk read_goodput_settings(const QueryContext& ctx, JsonReader& args, Diag
   return ask;
 }
 
+namespace {
+
+// The run at 1/16 to 64 times its chips with a perfect step, for a chart of wall time against chips: where the
+// failures eat what more chips save.
+Json scaling_json(const GoodputPlan& plan, const GoodputSettings& s) {
+  Json points = Json::array();
+  for (double scale = 1.0 / 16; scale <= 64; scale *= 2) {
+    const Goodput g = goodput_at_scale(plan, s, scale);
+    points.push_back({{"chips", plan.chips * scale},
+                      {"useful_time_s", plan.useful_time_s / scale},
+                      {"wall_time_s", std::isfinite(g.wall_time_s) ? Json(g.wall_time_s) : Json(nullptr)},
+                      {"goodput_frac", g.goodput_frac}});
+  }
+  return points;
+}
+
+}  // namespace
+
 Json goodput_json(const TrainingInput& in, const TrainingStep& step, const GoodputAsk& ask) {
   const GoodputSettings& s = ask.settings;
   const GoodputPlan plan = goodput_plan(in, step, model_state_bytes(in));
@@ -63,6 +81,7 @@ Json goodput_json(const TrainingInput& in, const TrainingStep& step, const Goodp
       {"lost_time_s", {{"checkpoints", g.checkpoint_stall_s}, {"restarts", g.restart_time_s},
                        {"lost_work", g.lost_work_s}}},
       {"chips_at_shortest_wall_time", finite(chips_at_shortest_wall_time(plan, s))},
+      {"scaling", scaling_json(plan, s)},
       {"settings", {{"failures_per_chip_hour", s.failures_per_chip_hour},
                     {"failures_per_host_hour", s.failures_per_host_hour},
                     {"chips_per_host", s.chips_per_host},

@@ -259,3 +259,16 @@ TEST_CASE("a second production report: ByteRobust's 97% effective training time 
   const Goodput g = evaluate_goodput(plan, goodput_defaults(hw));
   CHECK(g.goodput_frac == Approx(0.97).margin(0.02));
 }
+
+TEST_CASE("goodput's scaling points: the useful time halves with every doubling, the goodput only falls") {
+  const Json answer = test::run_json(llama3_405b());
+  REQUIRE(answer["ok"] == true);
+  const Json& points = answer["result"]["goodput"]["scaling"];
+  REQUIRE(points.size() == 11);  // 1/16 to 64 times the 16,384 chips
+  CHECK(points[4]["chips"].get<double>() == 16384);
+  CHECK(points[4]["wall_time_s"].get<double>() == Approx(answer["result"]["goodput"]["wall_time_s"].get<double>()));
+  for (std::size_t i = 1; i < points.size(); ++i) {
+    CHECK(points[i]["useful_time_s"].get<double>() == Approx(points[i - 1]["useful_time_s"].get<double>() / 2));
+    CHECK(points[i]["goodput_frac"].get<double>() < points[i - 1]["goodput_frac"].get<double>());
+  }
+}

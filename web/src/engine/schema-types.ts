@@ -6045,6 +6045,27 @@ export type GoodputResult = {
    * The headline: expected time, interruptions and goodput, or why the job never finishes.
    */
   text: string;
+  /**
+   * The run at 1/16 to 64 times its chips (doubling) with a perfect step while failures grow with the chips: for a chart of wall time against chips.
+   */
+  scaling: {
+    /**
+     * Chips in the job. [chips]
+     */
+    chips: number;
+    /**
+     * The failure-free time to train at that size. [s]
+     */
+    useful_time_s: number;
+    /**
+     * Expected wall-clock time to train (null: never, the job does not finish). [s]
+     */
+    wall_time_s: number | null;
+    /**
+     * Useful time over wall time (the effective training time ratio). [fraction]
+     */
+    goodput_frac: number;
+  }[];
 };
 /**
  * The result of a summary query (docs/api.md).
