@@ -1,6 +1,8 @@
 #include "planners/plan_degrees.h"
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include "io/format.h"
 #include "planners/serving.h"
@@ -331,6 +333,14 @@ std::vector<DegreeChange> nearest_runnable(DegreeQuestion& q) {
     q.batch_tokens = to;
   }
   return out;
+}
+
+GpuCountPlan default_gpu_count_plan(const Hardware& hw, const ModelConfig* model, int gpus) {
+  GpuCountPlan plan;
+  plan.tensor = std::gcd(gpus, std::max(1, hw.scale_up.domain_gpus));
+  if (model && model->heads >= 1) plan.tensor = std::gcd(plan.tensor, static_cast<int>(std::min(model->heads, 1e9)));
+  plan.fsdp = gpus / plan.tensor;
+  return plan;
 }
 
 }  // namespace scalescope

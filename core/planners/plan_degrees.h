@@ -33,6 +33,14 @@ struct DegreeQuestion {
   double batch_tokens = 0;   // > 0 with seq_len: the nearest runnable batch is whole sequences
 };
 
+// A training plan for `gpus` GPUs given as a count, as the summary and Python default to it: TP inside one NVLink
+// domain (the GPUs chapter: TP beyond a node is rarely worth it) at the largest degree that divides the count, the
+// domain and the heads; FSDP takes the rest. 64 H100s train as TP 8 x FSDP 8, not one 64-way TP group (issue 40).
+struct GpuCountPlan {
+  int tensor = 1, fsdp = 1;
+};
+GpuCountPlan default_gpu_count_plan(const Hardware& hw, const ModelConfig* model, int gpus);
+
 // The strategy a fixed chip count sets: TP for a serving replica; in training FSDP, or DP when only DP is on.
 int balancing_strategy(const DegreeQuestion& q);
 

@@ -1,12 +1,12 @@
 // The summary query: the chip, the slice, the model, the book's bounds and the headline numbers of a default
 // training step and serving point, each gathered from its own query at the summary's fidelity (calibrated by
 // default, as the planners are: the estimate first, the book's ideal beside it, the band saying how far to trust it).
-#include <algorithm>
-#include <numeric>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "planners/plan_degrees.h"
 #include "queries/query.h"
 
 namespace scalescope {
@@ -39,21 +39,23 @@ Json sub_query(Json (*run)(const QueryContext&, JsonReader&, Diagnostics&), cons
   return out;
 }
 
-// A plan to show by default: TP over the innermost mesh axis, FSDP over the rest (the book's FSDP x TP recipe);
-// serving uses every axis for TP when the heads allow it.
+// The default training workload: a 1M-token batch of 4096-token sequences, 15T tokens to train.
+Json training_workload(Json parallelism) {
+  return {{"kind", "training_step"}, {"batch_tokens", 1048576}, {"seq_len", 4096}, {"train_tokens", 15e12},
+          {"parallelism", std::move(parallelism)}};
+}
+
+// A plan to show by default: TP over the innermost mesh axis, FSDP over the rest (the book's FSDP x TP recipe); GPUs
+// given as a count in the degree form the planner lays out (default_gpu_count_plan). Serving uses every axis for TP
+// when the heads allow it.
 Json default_training(const QueryContext& ctx, const Json& given) {
   if (!given.is_null()) return given;
   const auto& axes = ctx.mesh->axes;
   if (ctx.hw->kind == ChipKind::gpu && axes.size() == 1 && !axes[0].dcn && ctx.hw->scale_up.domain_gpus > 0) {
-    // GPUs given as a count: TP inside one NVLink domain (the GPUs chapter: TP beyond a node is rarely worth it),
-    // at the largest degree that divides the count, the domain and the heads, and FSDP over the rest, in the degree
-    // form the planner lays out. 64 H100s train as TP 8 x FSDP 8, not one 64-way TP group (issue 40).
-    int tensor = std::gcd(axes[0].size, ctx.hw->scale_up.domain_gpus);
-    if (ctx.model && ctx.model->heads >= 1) tensor = std::gcd(tensor, static_cast<int>(std::min(ctx.model->heads, 1e9)));
-    Json parallelism = {{"tensor", tensor}};
-    if (axes[0].size > tensor) parallelism["fsdp"] = axes[0].size / tensor;
-    return {{"kind", "training_step"}, {"batch_tokens", 1048576}, {"seq_len", 4096}, {"train_tokens", 15e12},
-            {"parallelism", parallelism}};
+    const GpuCountPlan plan = default_gpu_count_plan(*ctx.hw, ctx.model, axes[0].size);
+    Json parallelism = {{"tensor", plan.tensor}};
+    if (plan.fsdp > 1) parallelism["fsdp"] = plan.fsdp;
+    return training_workload(parallelism);
   }
   Json fsdp = Json::array(), tensor = Json::array();
   for (std::size_t i = 0; i < axes.size(); ++i) {
@@ -65,8 +67,7 @@ Json default_training(const QueryContext& ctx, const Json& given) {
     data.push_back(fsdp.back());
     fsdp.erase(fsdp.end() - 1);
   }
-  return {{"kind", "training_step"}, {"batch_tokens", 1048576}, {"seq_len", 4096}, {"train_tokens", 15e12},
-          {"parallelism", {{"fsdp", fsdp}, {"tensor", tensor}, {"data", data}}}};
+  return training_workload({{"fsdp", fsdp}, {"tensor", tensor}, {"data", data}});
 }
 
 Json default_serving(const QueryContext& ctx, const Json& given) {
