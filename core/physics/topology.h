@@ -52,6 +52,12 @@ struct GpuLevel {
   double capacity_gpus = 0;              // GPUs under one parent at this level
   double children_per_parent = 0;        // D_i, the tree's full fan-out
   double gpu_unidir_bytes_per_s = 0;     // per-GPU share of the link into this level (w_i)
+  // §2.6, the GPUs chapter's fat-tree AllGather: a full level moves D_i x w_i x S_{i-1} / (D_i - 1) of collective
+  // bandwidth per child (0 for a level of one child, which carries no collective).
+  double allgather_bytes_per_s() const {
+    const double d = children_per_parent;
+    return d > 1 ? d * gpus_below * gpu_unidir_bytes_per_s / (d - 1) : 0;
+  }
 };
 
 constexpr int kMaxGpuLevels = 6;
@@ -61,6 +67,16 @@ struct GpuCluster {
   int levels = 0;  // levels actually spanned (>= 1)
   std::array<GpuLevel, kMaxGpuLevels> level{};
   double domain_egress_unidir_bytes_per_s = 0;  // one scale-up domain into the scale-out network (§1.5 "node egress")
+  // The cluster's AllGather bandwidth: T = B max_i (D_i - 1) / (D_i W_i), so the slowest level sets it (H100
+  // SuperPod: node 514 GB/s, leaf 413 GB/s, spine 17.1 TB/s, so 413 GB/s). -1: no level carries a collective.
+  int allgather_limiting_level() const {
+    int slowest = -1;
+    for (int i = 0; i < levels; ++i)
+      if (level[i].children_per_parent > 1 &&
+          (slowest < 0 || level[i].allgather_bytes_per_s() < level[slowest].allgather_bytes_per_s()))
+        slowest = i;
+    return slowest;
+  }
 };
 
 // §1.5 (gpus.md quiz 2): one scale-up domain's NVLink bandwidth. The switches offer switches x ports x link

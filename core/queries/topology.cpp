@@ -29,31 +29,19 @@ Json tpu_slice_json(const Hardware& hw, const TpuSlice& s) {
 
 Json gpu_cluster_json(const Hardware& hw, const GpuCluster& c) {
   Json levels = Json::array();
-  // The GPUs chapter's precise fat-tree AllGather: T = B max_i (D_i - 1) / (D_i W_i) over the levels, so each level
-  // moves D_i W_i / (D_i - 1) of collective bandwidth and the slowest level sets the cluster's (H100 SuperPod: node
-  // 514 GB/s, leaf 413 GB/s, spine 17.1 TB/s, so 413 GB/s).
-  double slowest = 0;
-  std::string slowest_name;
+  auto level_name = [&](int i) {
+    return i == 0 ? std::string("scale_up")
+           : i - 1 < static_cast<int>(hw.scale_out.fat_tree_level_names.size()) ? hw.scale_out.fat_tree_level_names[i - 1]
+                                                                                : "level " + std::to_string(i);
+  };
   for (int i = 0; i < c.levels; ++i) {
     const GpuLevel& lv = c.level[i];
-    const std::string name = i == 0 ? "scale_up" : i - 1 < static_cast<int>(hw.scale_out.fat_tree_level_names.size())
-                                                       ? hw.scale_out.fat_tree_level_names[i - 1]
-                                                       : "level " + std::to_string(i);
-    // §2.6: collective bandwidth of a full fat-tree level = D_i * w_i * S_{i-1} / (D_i - 1) per child.
-    levels.push_back({{"name", name},
+    levels.push_back({{"name", level_name(i)},
                       {"gpus_per_child", lv.gpus_below},
                       {"children_per_parent", lv.children_per_parent},
                       {"gpus_per_parent", lv.capacity_gpus},
                       {"child_egress_unidir_bytes_per_s", lv.gpus_below * lv.gpu_unidir_bytes_per_s}});
-    if (lv.children_per_parent > 1) {
-      const double d = lv.children_per_parent;
-      const double allgather = d * lv.gpus_below * lv.gpu_unidir_bytes_per_s / (d - 1);
-      levels.back()["allgather_bytes_per_s"] = allgather;
-      if (slowest_name.empty() || allgather < slowest) {
-        slowest = allgather;
-        slowest_name = name;
-      }
-    }
+    if (lv.children_per_parent > 1) levels.back()["allgather_bytes_per_s"] = lv.allgather_bytes_per_s();
   }
   const GpuDomainBandwidth nvlink = describe_gpu_domain(hw);
   Json domain{{"gpu_egress_unidir_bytes_per_s", nvlink.gpu_egress_unidir_bytes_per_s},
@@ -71,9 +59,9 @@ Json gpu_cluster_json(const Hardware& hw, const GpuCluster& c) {
           {"peak_bf16_flops_per_s", c.gpus * hw.peak(Dtype::bf16)},
           {"hbm_capacity_bytes", c.gpus * hw.hbm_capacity_bytes},
           {"levels", levels}};
-  if (!slowest_name.empty()) {
-    out["allgather_bytes_per_s"] = slowest;
-    out["allgather_limited_by"] = slowest_name;
+  if (const int slowest = c.allgather_limiting_level(); slowest >= 0) {
+    out["allgather_bytes_per_s"] = c.level[slowest].allgather_bytes_per_s();
+    out["allgather_limited_by"] = level_name(slowest);
   }
   return out;
 }
