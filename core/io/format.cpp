@@ -7,7 +7,8 @@ namespace scalescope {
 
 std::string format_count(double v) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, v >= 100 ? "%.0f" : "%.3g", v);
+  // Whole numbers up to 1e15 in full; past that (a 31-digit count would be cut off) three significant digits.
+  std::snprintf(buf, sizeof buf, v >= 100 && v < 1e15 ? "%.0f" : "%.3g", v);
   return buf;
 }
 
@@ -34,10 +35,11 @@ std::string format_duration(double seconds) {
     double seconds;
     const char* name;
   };
-  static const Unit kUnits[] = {{86400, "days"}, {3600, "hours"}, {60, "min"}, {1, "s"}};
+  // Years only from ten of them: a run of 381 days reads as the page's "381 days".
+  static const Unit kUnits[] = {{365.25 * 86400, "years"}, {86400, "days"}, {3600, "hours"}, {60, "min"}, {1, "s"}};
   char buf[48];
   for (const Unit& u : kUnits)
-    if (seconds >= u.seconds || u.seconds == 1) {
+    if (seconds >= (u.seconds > 86400 ? 10 * u.seconds : u.seconds) || u.seconds == 1) {
       std::snprintf(buf, sizeof buf, "%.3g %s", seconds / u.seconds, u.name);
       return buf;
     }

@@ -47,4 +47,10 @@ double portable_log(double x) {
   return k * kLn2Hi + (2.0 * s * series + k * kLn2Lo);
 }
 
+double portable_expm1(double x) {
+  if (std::fabs(x) >= 0.01) return portable_exp(x) - 1;
+  // x + x^2/2! + ... + x^6/6!: the next term is below 2e-17 x.
+  return x * (1 + x / 2 * (1 + x / 3 * (1 + x / 4 * (1 + x / 5 * (1 + x / 6)))));
+}
+
 }  // namespace scalescope

@@ -11,6 +11,8 @@ namespace scalescope {
 
 double portable_exp(double x);
 double portable_log(double x);  // x > 0; log(0) is -inf, a negative x or NaN gives NaN
+// exp(x) - 1, accurate where x is small (a checkpoint interval over a job's MTBF): its Taylor series below 0.01.
+double portable_expm1(double x);
 
 // Whether b is a whole multiple of a: std::fmod(b, a) == 0, for any a and b. Whole numbers below 2^53 (every
 // degree, count and token count a plan has) take an integer remainder, which is exact and far cheaper than fmod

@@ -4,11 +4,14 @@
 #include <cmath>
 #include <limits>
 
+#include "physics/portable_math.h"
+
 namespace scalescope {
 
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kMinGoodputFrac = 0.01;  // below it a job does not finish (Goodput::finishes)
 
 // Llama 3 pre-training (Meta, "The Llama 3 Herd of Models", 2024): 16,384 H100s on 2,048 eight-GPU servers
 // (§3.3.1), a 54-day snapshot with 419 unexpected and 47 planned interruptions (§3.3.4, Table 5), checkpoints on
@@ -17,8 +20,7 @@ constexpr double kLlama3Gpus = 16384, kLlama3Days = 54;
 constexpr double kLlama3Unexpected = 419, kLlama3Planned = 47;
 constexpr double kLlama3StoragePeakBytesPerS = 7e12;
 constexpr const char* kLlama3Rate =
-    "The Llama 3 Herd of Models (Meta, 2024) §3.3.4: 419 unexpected interruptions in a 54-day snapshot of "
-    "pre-training on 16,384 H100s, 1.97e-5 per GPU-hour (78% hardware; GPUs and their HBM3 47%)";
+    "Llama 3 paper §3.3.4: 419 unexpected interruptions in 54 days on 16,384 H100s, 1.97e-5 per GPU-hour";
 
 // A chip family's failure rate where a fleet study gives one.
 struct FamilyRate {
@@ -31,8 +33,7 @@ constexpr FamilyRate kFamilyRates[] = {
     // 150 million A100 hours over 11 months; the fitted model puts the mean time to failure of a 16,384-GPU job
     // at 1.8 hours.
     {"a100-80gb", 1.0 / (1.8 * 16384),
-     "Kokolis et al., Revisiting Reliability in Large-Scale ML Research Clusters (HPCA 2025): a 16,384-A100 job "
-     "fails every 1.8 hours in Meta's research clusters, 3.4e-5 per GPU-hour"},
+     "Kokolis et al. (HPCA 2025): a 16,384-A100 job fails every 1.8 hours, 3.4e-5 per GPU-hour"},
 };
 
 const FamilyRate* family_rate(const Hardware& hw) {
@@ -53,7 +54,7 @@ double chips_per_host_of(const Hardware& hw) {
 // M e^(R/M) (e^((t + d)/M) - 1) / t for an interval t, a blocking save d and a restart R.
 double wall_per_useful(double mtbf_s, double interval_s, double blocking_s, double restart_s) {
   if (!std::isfinite(mtbf_s)) return 1 + blocking_s / interval_s;
-  return mtbf_s * std::exp(restart_s / mtbf_s) * std::expm1((interval_s + blocking_s) / mtbf_s) / interval_s;
+  return mtbf_s * portable_exp(restart_s / mtbf_s) * portable_expm1((interval_s + blocking_s) / mtbf_s) / interval_s;
 }
 
 // Moving `bytes` at `bytes_per_s`: nothing to move takes no time, a link that is not there forever.
@@ -89,30 +90,19 @@ GoodputSettings goodput_defaults(const Hardware& hw) {
 std::vector<std::pair<const char*, const char*>> goodput_default_sources(const Hardware& hw) {
   const FamilyRate* family = family_rate(hw);
   const char* rate = family ? family->source
-                     : hw.kind == ChipKind::gpu
-                         ? kLlama3Rate
-                         : "no public per-chip TPU failure rate: the H100 figure of The Llama 3 Herd of Models (Meta, "
-                           "2024) §3.3.4, 1.97e-5 per chip-hour";
+                     : hw.kind == ChipKind::gpu ? kLlama3Rate
+                                                : "no public TPU rate: the H100's (Llama 3 paper §3.3.4), 1.97e-5 per chip-hour";
   return {
       {"failures_per_chip_hour", rate},
-      {"failures_per_host_hour", "0: the per-chip rate counts every cause (host, network and software included)"},
-      {"chips_per_host", hw.kind == ChipKind::gpu ? "8: an HGX or DGX baseboard (Llama 3 §3.3.1: 8 GPUs per server); "
-                                                    "a GB200 NVL72 compute tray holds 4"
-                                                  : "the preset's host shape"},
-      {"planned_interruptions_per_day",
-       "The Llama 3 Herd of Models §3.3.4: 47 planned interruptions (automated maintenance) in 54 days"},
-      {"checkpoint",
-       "async: PyTorch Distributed Checkpoint's async_save, Orbax's and Megatron-Core's asynchronous saves stall the "
-       "step only for the copy to host memory"},
-      {"storage_bytes_per_s_per_chip",
-       "The Llama 3 Herd of Models §3.3.1: Tectonic's 7 TB/s peak, which the bursty checkpoint writes saturate, over "
-       "16,384 GPUs (3.4 GB/s per 8-GPU host)"},
-      {"checkpoint_interval_s", "Young (1974): sqrt(2 x blocking save x job MTBF), at least a step and the previous save's write"},
-      {"host_replace_s", "Crusoe Cloud, AutoClusters (2025): a failed node detected and replaced in under 5 minutes"},
-      {"job_startup_s",
-       "MegaScale (Jiang et al., NSDI 2024): job initialisation on more than 10,000 GPUs in under 30 s (1,047 s on "
-       "2,048 GPUs before their fixes)"},
-      {"spare_chips", "0: the cluster replaces a failed host from its own pool (Llama 3 used 16K of a 24K-GPU cluster)"},
+      {"failures_per_host_hour", "0: the chip rate counts every cause"},
+      {"chips_per_host", hw.kind == ChipKind::gpu ? "8, an HGX baseboard (a GB200 tray holds 4)" : "the preset's host"},
+      {"planned_interruptions_per_day", "Llama 3 paper §3.3.4: 47 planned in 54 days"},
+      {"checkpoint", "async: PyTorch DCP async_save, Orbax, Megatron-Core stall only for the copy to host"},
+      {"storage_bytes_per_s_per_chip", "Llama 3 paper §3.3.1: Tectonic's 7 TB/s peak over 16,384 GPUs"},
+      {"checkpoint_interval_s", "Young (1974): sqrt(2 x blocking save x MTBF)"},
+      {"host_replace_s", "Crusoe AutoClusters (2025): a failed node replaced in under 5 minutes"},
+      {"job_startup_s", "MegaScale (NSDI 2024): initialisation on 10,000+ GPUs under 30 s"},
+      {"spare_chips", "0: failed hosts replaced from the cluster's pool"},
   };
 }
 
@@ -175,12 +165,17 @@ Goodput evaluate_goodput(const GoodputPlan& plan, const GoodputSettings& s) {
   // Planned interruptions take their share of the wall time on top of the failures'.
   const double planned_share = s.planned_interruptions_per_day / 86400.0 * g.planned_restart_s;
   const double per_useful = wall_per_useful(g.job_mtbf_s, g.interval_s, g.blocking_s, g.restart_s);
-  g.finishes = std::isfinite(per_useful) && planned_share < 1;
-  g.goodput_frac = g.finishes ? (1 - planned_share) / per_useful : 0;
-  if (!g.finishes || plan.useful_time_s <= 0) {
-    g.wall_time_s = g.finishes ? 0 : kInf;
+  g.goodput_frac = std::isfinite(per_useful) && planned_share < 1 ? (1 - planned_share) / per_useful : 0;
+  // Below 1% the run is not a plan but an exponential in the restart time over the MTBF (Daly's e^(R/M)): call it
+  // what it is, and leave its times and counts unbounded.
+  g.finishes = g.goodput_frac >= kMinGoodputFrac;
+  if (!g.finishes) {
+    g.wall_time_s = g.wall_usd = g.spares_usd = kInf;
+    g.failures = g.planned_interruptions = g.interruptions = g.interruptions_low_95 = g.interruptions_high_95 = kInf;
+    g.checkpoint_stall_s = g.restart_time_s = g.lost_work_s = kInf;
     return g;
   }
+  if (plan.useful_time_s <= 0) return g;
   g.wall_time_s = plan.useful_time_s / g.goodput_frac;
   g.failures = g.wall_time_s / g.job_mtbf_s;
   g.planned_interruptions = g.wall_time_s * s.planned_interruptions_per_day / 86400.0;
@@ -215,23 +210,23 @@ double chips_at_shortest_wall_time(const GoodputPlan& plan, const GoodputSetting
   };
   constexpr double kMaxScale = 1024;
   constexpr int kGrid = 80;  // log-spaced: 2^(10/80), 9% apart
+  const double log_max = portable_log(kMaxScale);
   double best_scale = 1, best = wall(1);
   for (int i = 1; i <= kGrid; ++i) {
-    const double scale = std::pow(kMaxScale, static_cast<double>(i) / kGrid);
+    const double scale = portable_exp(log_max * i / kGrid);
     const double w = wall(scale);
     if (w < best) best = w, best_scale = scale;
   }
   if (best_scale >= kMaxScale * 0.999) return kInf;  // still falling at the search's end
   // Golden-section refinement in log scale between the grid's neighbours of the best point.
-  double lo = std::log(best_scale) - std::log(kMaxScale) / kGrid, hi = std::log(best_scale) + std::log(kMaxScale) / kGrid;
-  lo = std::max(lo, 0.0);
-  hi = std::min(hi, std::log(kMaxScale));
+  const double log_best = portable_log(best_scale);
+  double lo = std::max(0.0, log_best - log_max / kGrid), hi = std::min(log_max, log_best + log_max / kGrid);
   for (int i = 0; i < 40; ++i) {
     const double a = hi - (hi - lo) * 0.6180339887, b = lo + (hi - lo) * 0.6180339887;
-    if (wall(std::exp(a)) < wall(std::exp(b))) hi = b;
+    if (wall(portable_exp(a)) < wall(portable_exp(b))) hi = b;
     else lo = a;
   }
-  return plan.chips * std::exp((lo + hi) / 2);
+  return plan.chips * portable_exp((lo + hi) / 2);
 }
 
 }  // namespace scalescope

@@ -78,7 +78,9 @@ struct Goodput {
   double interruptions_low_95 = 0, interruptions_high_95 = 0;  // the Poisson 95% interval of the count
   double checkpoint_stall_s = 0, restart_time_s = 0, lost_work_s = 0;  // where the lost time goes
   double wall_usd = 0, spares_usd = 0;
-  bool finishes = true;  // false: failures come faster than the job can save and restart (wall_time_s is inf)
+  // false: failures come so much faster than the job can save and restart that less than 1% of its time trains
+  // (the times, costs and counts are then infinite)
+  bool finishes = true;
 };
 
 // A training step's plan as the goodput model sees it: its chips, step and time to train, the state each chip

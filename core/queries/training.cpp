@@ -459,8 +459,8 @@ Json run_training_step(const QueryContext& ctx, JsonReader& args, Diagnostics& d
     add_plan_form(ctx, in, form, out);
     if (in.train_tokens > 0 && goodput.given) out["goodput"] = goodput_json(in, s, goodput);
     else if (in.train_tokens > 0)
-      out["cost"]["note"] = "the book's time to train has no failures, checkpoints or restarts; give goodput (or "
-                            "fidelity calibrated) for the expected wall time";
+      out["cost"]["note"] = "the book’s time to train assumes no failures, checkpoints or restarts; the calibrated "
+                            "estimate counts them (its goodput)";
     if (explain) out["explain"] = explain_training(in, s);
     return out;
   }

@@ -411,6 +411,14 @@ TEST_CASE("portable exp and log agree with the C library to a few ulps, and are 
   CHECK(worst < 4e-16);  // two ulps
 }
 
+TEST_CASE("portable expm1 keeps its digits where x is small (goodput's interval over an MTBF)", "[issue38]") {
+  double worst = 0;
+  for (double x = -0.5; x <= 0.5; x += 0.0013) worst = std::max(worst, std::fabs(portable_expm1(x) / std::expm1(x) - 1.0));
+  for (double x = 1e-12; x < 0.05; x *= 1.7) worst = std::max(worst, std::fabs(portable_expm1(x) / std::expm1(x) - 1.0));
+  CHECK(worst < 1e-14);
+  CHECK(portable_expm1(0.0) == 0.0);
+}
+
 TEST_CASE("divides answers as fmod does, for whole numbers and anything else", "[plan_search][issue20]") {
   // The search's hot path takes whole numbers by integer remainder; every other value falls back to fmod.
   const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();

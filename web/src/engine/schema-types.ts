@@ -5859,7 +5859,7 @@ export type GoodputResult = {
    */
   goodput_frac: number;
   /**
-   * False when failures come faster than the job can save and restart.
+   * False when failures come so much faster than the job can save and restart that less than 1% of its time trains.
    */
   finishes: boolean;
   /**
@@ -5891,25 +5891,25 @@ export type GoodputResult = {
    */
   interruptions: {
     /**
-     * Failures and planned restarts. [interruptions]
+     * Failures and planned restarts (null: the job does not finish). [interruptions]
      */
-    expected: number;
+    expected: number | null;
     /**
-     * Unexpected ones. [interruptions]
+     * Unexpected ones (null: the job does not finish). [interruptions]
      */
-    failures: number;
+    failures: number | null;
     /**
-     * Planned restarts (maintenance). [interruptions]
+     * Planned restarts (maintenance) (null: the job does not finish). [interruptions]
      */
-    planned: number;
+    planned: number | null;
     /**
-     * The Poisson 95% interval's low end. [interruptions]
+     * The Poisson 95% interval's low end (null: the job does not finish). [interruptions]
      */
-    low_95: number;
+    low_95: number | null;
     /**
-     * The Poisson 95% interval's high end. [interruptions]
+     * The Poisson 95% interval's high end (null: the job does not finish). [interruptions]
      */
-    high_95: number;
+    high_95: number | null;
   };
   /**
    * What a checkpoint saves and what it costs.
@@ -5990,17 +5990,17 @@ export type GoodputResult = {
    */
   lost_time_s: {
     /**
-     * Steps stalled by saves. [s]
+     * Steps stalled by saves (null: the job does not finish). [s]
      */
-    checkpoints: number;
+    checkpoints: number | null;
     /**
-     * Restarts. [s]
+     * Restarts (null: the job does not finish). [s]
      */
-    restarts: number;
+    restarts: number | null;
     /**
-     * Work redone, and failures during restarts. [s]
+     * Work redone, and failures during restarts (null: the job does not finish). [s]
      */
-    lost_work: number;
+    lost_work: number | null;
   };
   /**
    * Where adding chips stops paying: the job size with the shortest wall time if the step scaled perfectly (null: still shorter at 1024 x these chips). [chips]
@@ -6399,9 +6399,9 @@ export type SummaryResult = {
        */
       interruptions: {
         /**
-         * Failures and planned restarts. [interruptions]
+         * Failures and planned restarts (null: the job does not finish). [interruptions]
          */
-        expected: number;
+        expected: number | null;
       };
       /**
        * The headline: expected time, interruptions and goodput, or why the job never finishes.
