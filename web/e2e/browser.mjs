@@ -220,6 +220,7 @@ async function compareWithCli(page, name, scenario, pairs) {
 const TRAINING_PAIRS = [
   ['step_s', 'time.step_s'], ['mfu_frac', 'mfu_frac'], ['tokens_per_s', 'tokens_per_s'], ['memory_bytes', 'memory.total_bytes'],
   ['train_time_s', 'cost.train_time_s'], ['usd_per_hour', 'cost.usd_per_hour'], ['train_usd', 'cost.train_usd'],
+  ['wall_time_s', 'goodput.wall_time_s'], ['wall_usd', 'goodput.wall_usd'],
 ];
 const SERVING_PAIRS = [
   ['ttft_s', 'time_to_first_token_s'], ['latency_per_token_s', 'latency_per_token_s'], ['tokens_per_s', 'tokens_per_s'],
@@ -303,7 +304,14 @@ async function main() {
     });
 
     await step('default numbers equal the CLI', async () => {
-      await compareWithCli(page, 'default', DEFAULT_TRAINING(), TRAINING_PAIRS);
+      const ref = await compareWithCli(page, 'default', DEFAULT_TRAINING(), TRAINING_PAIRS);
+      // Issue 38: under the numbers, the time to train once chips fail, in the engine's own words.
+      const goodput = page.locator('ss-headline:not(.phone-strip) [data-goodput]');
+      const goodputText = (await goodput.textContent()) ?? '';
+      const goodputFrac = Number(await goodput.getAttribute('data-goodput'));
+      check('the headline says the time to train with failures: interruptions and a goodput, the CLI’s sentence',
+        /\d+ interruptions/.test(goodputText) && /goodput \d+(\.\d+)?%/.test(goodputText) && goodputText.includes(ref.result?.goodput?.text ?? '?'), goodputText);
+      check('its goodput fraction is between 0 and 1, the CLI’s', goodputFrac > 0 && goodputFrac <= 1 && goodputFrac === ref.result?.goodput?.goodput_frac, `${goodputFrac}`);
       check('time and memory bars are drawn', (await page.locator('ss-training-results figure.hb').count()) >= 2);
       check('thresholds are listed in words', (await page.locator('[data-threshold]').count()) >= 1);
       const badges = await page.locator('[data-threshold]:has([data-least-room])').evaluateAll((els) => els.map((e) => [e.className, e.querySelector('[data-least-room]').textContent]));

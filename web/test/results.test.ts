@@ -4,8 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { EngineModule, Evaluation, ServingResult, TrainingStepResult } from '../src/engine/types';
 import { cloneState, defaultState } from '../src/state/params';
 import { mainScenario, meshFor, weightsDtype } from '../src/state/scenario';
-import { trainingBoundWords } from '../src/ui/words';
-import { fmtSeconds } from '../src/charts/format';
+import { goodputWords, trainingBoundWords } from '../src/ui/words';
+import { fmtSeconds, fmtUsd } from '../src/charts/format';
 import { atBookEfficiency, fidelityOf, metricsOf, planStatus, type PlanAnswer, type Planned } from '../src/ui/results';
 import { loadEngine, askNowOf } from './engine';
 
@@ -20,6 +20,14 @@ function answer(values: Record<string, unknown> = {}): PlanAnswer {
   const mesh = meshFor(state, askNowOf(engine));
   const main = mesh.ok ? (JSON.parse(engine.evaluate(JSON.stringify(mainScenario(state, mesh.plan)))) as Evaluation<Planned>) : null;
   return { state, mesh, main };
+}
+
+/** The same plan asked again with more of the query (the page asks with the engine's defaults). */
+function reasked(a: PlanAnswer, query: Record<string, unknown>): PlanAnswer {
+  if (!a.mesh.ok) throw new Error(a.mesh.problem);
+  const sc = mainScenario(a.state, a.mesh.plan) as unknown as { query: Record<string, unknown> };
+  Object.assign(sc.query, query);
+  return { ...a, main: JSON.parse(engine.evaluate(JSON.stringify(sc))) as Evaluation<Planned> };
 }
 
 describe('plan status', () => {
@@ -53,14 +61,51 @@ describe('fidelity', () => {
 
   it('a book result shows the book’s numbers alone', () => {
     const a = answer();
-    const mesh = a.mesh.ok ? a.mesh.plan : null;
-    const sc = mainScenario(a.state, mesh!) as unknown as { query: Record<string, unknown> };
-    sc.query['fidelity'] = 'book';
-    const book: PlanAnswer = { ...a, main: JSON.parse(engine.evaluate(JSON.stringify(sc))) as Evaluation<Planned> };
+    const book = reasked(a, { fidelity: 'book' });
     expect(fidelityOf(book).fidelity).toBe('book');
     expect(metricsOf(book, undefined).every((x) => x.ideal === undefined)).toBe(true);
     expect(atBookEfficiency(a.state)).toBe(true);
     expect(atBookEfficiency(answer({ eff_flops: 0.5 }).state)).toBe(false);
+  });
+});
+
+describe('goodput: the time to train once chips fail (issue 38)', () => {
+  const ids = (a: PlanAnswer): string[] => metricsOf(a, undefined).map((m) => m.id);
+
+  it('the calibrated default adds the wall time and cost with failures, each after its failure-free number', () => {
+    const a = answer();
+    const g = (a.main!.result as TrainingStepResult).goodput!;
+    expect(g.finishes).toBe(true);
+    const m = metricsOf(a, undefined);
+    const at = (id: string): number => m.findIndex((x) => x.id === id);
+    expect(at('wall_time_s')).toBe(at('train_time_s') + 1);
+    expect(at('wall_usd')).toBe(at('train_usd') + 1);
+    expect(m[at('wall_time_s')]).toMatchObject({ label: 'Time to train, with failures', value: g.wall_time_s, text: fmtSeconds(g.wall_time_s!), higherBetter: false });
+    expect(m[at('wall_usd')]).toMatchObject({ label: 'Cost with failures', value: g.wall_usd, text: fmtUsd(g.wall_usd!) });
+    // The engine's sentence, word for word.
+    expect(goodputWords(g)).toBe(`With failures, checkpoints and restarts: ${g.text}.`);
+    expect(g.text).toMatch(/^expected .* with \d+ interruptions, goodput [\d.]+%$/);
+  });
+
+  it('the book’s fidelity has none: its time to train has no failures, and its note says so', () => {
+    const book = reasked(answer(), { fidelity: 'book' });
+    const t = book.main!.result as TrainingStepResult;
+    expect(t.goodput).toBeUndefined();
+    expect(t.cost.note).toMatch(/no failures/);
+    expect(ids(book)).not.toContain('wall_time_s');
+    expect(ids(book)).not.toContain('wall_usd');
+  });
+
+  it('a job that fails faster than it restarts never finishes: no times, and the engine says why', () => {
+    // A failure every 1.8 s on the default 2,048 chips, an hour to replace a host.
+    const never = reasked(answer(), { goodput: { failures_per_chip_hour: 1, host_replace_s: 3600 } });
+    const g = (never.main!.result as TrainingStepResult).goodput!;
+    expect(g.finishes).toBe(false);
+    expect(g.wall_time_s).toBeNull();
+    const m = metricsOf(never, undefined);
+    // "never" follows `finishes`: the engine's wall_usd is then 0, not null.
+    for (const id of ['wall_time_s', 'wall_usd']) expect(m.find((x) => x.id === id)).toMatchObject({ value: undefined, text: 'never' });
+    expect(goodputWords(g)).toMatch(/^With failures, checkpoints and restarts: the job never finishes: /);
   });
 });
 

@@ -9,6 +9,7 @@ import { profileForChip } from '../state/profile';
 import { atBookEfficiency, fidelityOf, isServing, servingOf, trainingOf, type Metric, type PlanStatus, type Results } from './results';
 import { fmtBytes } from '../charts/format';
 import type { SetDetail } from './controls';
+import { costNoteWords, goodputWords } from './words';
 
 const STRIP: Record<'training' | 'serving', string[]> = {
   training: ['step_s', 'train_time_s', 'train_usd'],
@@ -80,6 +81,17 @@ export class SsHeadline extends LitElement {
     return html`<p class="fidelity" data-fidelity="book">The book’s model at the efficiencies set below (fractions of peak).</p>`;
   }
 
+  /** Under the numbers, the time to train once chips fail (issue 38) in the engine's words, as a warning when the job
+   * never finishes; at the book's fidelity, quietly, the engine's note that its time has no failures. None for a plan
+   * that does not fit: its numbers are struck out. */
+  private goodputLine(): TemplateResult | typeof nothing {
+    const t = trainingOf(this.results);
+    if (!t || this.greyed) return nothing;
+    const g = t.goodput;
+    if (g) return html`<p class=${g.finishes ? 'goodput' : 'goodput notice-inline'} data-goodput=${String(g.goodput_frac)}>${goodputWords(g)}</p>`;
+    return t.cost.note ? html`<p class="help" data-cost-note>${costNoteWords(t.cost.note)}</p>` : nothing;
+  }
+
   private chartsToggle(): TemplateResult | typeof nothing {
     if (!FEATURES.fidelity || fidelityOf(this.results).fidelity !== 'calibrated') return nothing;
     const v = String(this.results.state.values['fid']);
@@ -104,6 +116,7 @@ export class SsHeadline extends LitElement {
     return html`<section class="headline-block ${this.greyed ? 'invalid' : ''}" aria-label="Headline numbers" data-headline>
       <div class="status-line">${this.badge()} <span class="status-text" data-status-text>${this.status.text}</span>${this.chartsToggle()}</div>
       <div class="headline">${this.metrics.map((m) => this.card(m))}</div>
+      ${this.goodputLine()}
       ${this.status.kind === 'cannot-run' ? nothing : this.fidelityNote()}
     </section>`;
   }

@@ -3,7 +3,7 @@
 // ideal beside a calibrated estimate when the engine gives both), and the pinned comparison's own evaluation. Only
 // engine fields are read; nothing here computes physics.
 import type {
-  ChipResult, Diagnostic, Evaluation, FidelityInfo, IdealNumbers, MatmulResult, ServingResult, TrainingStepResult, TransformerResult,
+  ChipResult, Diagnostic, Evaluation, FidelityInfo, GoodputResult, IdealNumbers, MatmulResult, ServingResult, TrainingStepResult, TransformerResult,
 } from '../engine/types';
 import type { MeshOutcome } from '../state/plan-mesh';
 import type { PlanMeshResult } from '../engine/types';
@@ -120,6 +120,16 @@ function bookMemory(m: Metric, hbmBytes: number | undefined): Metric {
   return { ...m, ideal: { ...m.ideal, label: 'book’s count', text: m.ideal.text + over } };
 }
 
+/**
+ * A number of the engine's goodput block (issue 38), none without the block (the book's fidelity). The engine leaves a
+ * job that never finishes without times: the metric says "never" rather than a number.
+ */
+function withFailures(g: GoodputResult | undefined, id: 'wall_time_s' | 'wall_usd', label: string, text: (v: number | undefined) => string): Metric[] {
+  if (!g) return [];
+  const value = g.finishes ? (g[id] ?? undefined) : undefined;
+  return [{ id, label, value, text: value === undefined ? 'never' : text(value), higherBetter: false }];
+}
+
 export function metricsOf(a: PlanAnswer, chip: ChipResult | undefined): Metric[] {
   const chips = a.mesh.ok ? a.mesh.plan.chips : undefined;
   const f = fidelityOf(a);
@@ -163,9 +173,11 @@ export function metricsOf(a: PlanAnswer, chip: ChipResult | undefined): Metric[]
     metric('mfu_frac', 'MFU', t?.mfu_frac, fmtPercent, true, f, 'mfu_frac'),
     metric('tokens_per_s', 'Tokens/s', t?.tokens_per_s, (v) => fmtRate(v, 'tok/s'), true, f, 'tokens_per_s'),
     metric('train_time_s', 'Time to train', t?.cost?.train_time_s, fmtSeconds, false, f, 'train_time_s'),
+    ...withFailures(t?.goodput, 'wall_time_s', 'Time to train, with failures', fmtSeconds),
     bookMemory(metric('memory_bytes', 'Memory per chip', t?.memory?.total_bytes, fmtBytes, false, f, 'total_bytes'), t?.memory?.hbm_capacity_bytes),
     metric('usd_per_hour', 'Cost per hour', t?.cost?.usd_per_hour, fmtUsd, false, f),
     metric('train_usd', 'Cost of the run', t?.cost?.train_usd, fmtUsd, false, f, 'train_usd'),
+    ...withFailures(t?.goodput, 'wall_usd', 'Cost with failures', fmtUsd),
     metric('usd_per_million_tokens', '$ per 1M tokens', usdPerMTok, fmtUsd, false, f),
   );
   return out;

@@ -68,7 +68,7 @@ export const styles = [barStyles, unsafeCSS(scrollCueCss('.table-wrap, .chart', 
   .headline-block.invalid .card { background: #f1f1ee; border-style: dashed; }
   .headline-block.invalid .card .v { color: #666; text-decoration: line-through; text-decoration-thickness: 1px; }
   .card .ideal { font-size: 11.5px; color: #555; }
-  .fidelity { margin: 6px 0 0; font-size: 12.5px; color: #333; }
+  .fidelity, .goodput { margin: 6px 0 0; font-size: 12.5px; color: #333; }
   .fidelity.ideal-bound { padding: 4px 8px; border-left: 3px solid #1f6fb2; background: #eef5fb; }
   .toggle { display: inline-flex; gap: 4px; align-items: center; margin-left: auto; }
   .toggle button[aria-pressed='true'] { background: #1f6fb2; color: #fff; border-color: #1f6fb2; }

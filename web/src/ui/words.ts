@@ -1,5 +1,5 @@
 // Engine names in words, for the explorer and the widgets alike (display only).
-import type { TrainingStepResult } from '../engine/types';
+import type { GoodputResult, TrainingStepResult } from '../engine/types';
 import { fmtSeconds } from '../charts/format';
 import { STRATEGY_LABEL } from './mesh-words';
 
@@ -43,4 +43,14 @@ export function trainingBoundWords(t: StepTime): { bound: string; why: string } 
     words.push(`${r.name} takes longer in all (${fmtSeconds(r.total(t))}) but overlaps the rest: it adds ${fmtSeconds(r.exposed(t))}.`);
   }
   return { bound: `${t.bound[0]!.toUpperCase()}${t.bound.slice(1).replace(/_/g, ' ')}-bound`, why: words.join(' ') };
+}
+
+/** The engine's note on what the book's time to train leaves out, as a sentence. */
+export function costNoteWords(note: string): string {
+  return `${note[0]!.toUpperCase()}${note.slice(1)}.`;
+}
+
+/** The time to train once chips fail (issue 38): the engine's own sentence, after a lead-in naming what it counts. */
+export function goodputWords(g: GoodputResult): string {
+  return `With failures, checkpoints and restarts: ${g.text}.`;
 }

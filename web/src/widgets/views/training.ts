@@ -10,7 +10,7 @@ import { describePlan, STRATEGY_LABEL } from '../../ui/mesh-words';
 import { applyPlan, type SearchedMesh } from '../../state/plans';
 import { modelPreset, type State } from '../../state/params';
 import { effectiveModel, hardwareOf, mainScenario, meshAsked, planSearchScenario } from '../../state/scenario';
-import { COMMS_LABELS, thresholdTitle } from '../../ui/words';
+import { COMMS_LABELS, costNoteWords, goodputWords, thresholdTitle } from '../../ui/words';
 import { card, need, warningBox, warnings, WidgetProblem, withValues, type Ask, type View, type ViewContext } from '../view';
 import { hardwareOfState, TPU_IDS } from './basics';
 
@@ -176,6 +176,14 @@ function renderSearch(s: State, d: PlannerData, ctx: ViewContext): TemplateResul
     </table></div>`;
 }
 
+/** Under 'Time to train' and 'Cost', the engine's time once chips fail (issue 38); a warning when the job never finishes.
+ * Widgets ask at the book's fidelity, whose answer instead says what its time to train leaves out. */
+function goodputNote(r: TrainingStepResult): TemplateResult | typeof nothing {
+  const g = r.goodput;
+  if (!g) return r.cost.note ? html`<p class="note" data-cost-note>${costNoteWords(r.cost.note)}</p>` : nothing;
+  return html`<p class=${g.finishes ? 'note' : 'problems warn'} data-goodput=${String(g.goodput_frac)}>${goodputWords(g)}</p>`;
+}
+
 export const trainingPlanner: View<PlannerData> = {
   title: 'Training planner',
   blurb: 'A training run of the model on a mesh of chips (§6: LLaMA-3 70B on TPU v5p): pick the degrees and the batch; the engine gives the step, the days and the dollars, and which of the book’s thresholds binds.',
@@ -211,6 +219,7 @@ export const trainingPlanner: View<PlannerData> = {
         ${card('train_usd', 'Cost', r.cost.train_usd, fmtUsd(r.cost.train_usd))}
         ${card('memory_bytes', 'Memory per chip', r.memory.total_bytes, `${fmtBytes(r.memory.total_bytes)}${fits ? '' : ' (does not fit)'}`, !fits)}
       </div>
+      ${goodputNote(r)}
       <p class="note">${describePlan(d.plan)}; ${fmtCount(num(s, 'batch'))} tokens per step, ${fmtCount(r.cost.train_tokens)} tokens in all; ${t.bound}-bound (${t.critical}).</p>
       ${bars(rows, [{ value: t.step_s, label: `step ${fmtSeconds(t.step_s)}`, colour: COLOURS.highlight }], (v) => fmtSeconds(v), 'Time per step by resource')}
       ${thresholdsList(r.thresholds, r.binding)}
