@@ -158,6 +158,11 @@ class TrainingStep(Result):
         """Useful time over wall time (the effective training time ratio), 0 to 1."""
         return self.at("/goodput/goodput_frac")
 
+    @property
+    def wall_usd(self) -> float:
+        """Expected dollars to train once chips fail, checkpoints are saved and the job restarts (spares included)."""
+        return self.at("/goodput/wall_usd")
+
 
 class Serving(Result):
     """A `serving` answer, with its headline numbers as attributes (the rest under `result`)."""

@@ -233,3 +233,18 @@ def test_a_numpy_gpu_count_is_a_gpu_count_and_a_fraction_is_named_by_the_engine(
     with pytest.raises(scalescope.ScalescopeError) as e:
         scalescope.training_step("h100-sxm", "llama-3-70b", 8.5)
     assert any(d.path.startswith("/mesh") for d in e.value.diagnostics)
+
+
+def test_goodput_settings_pass_through_and_a_search_ranks_by_the_expected_wall_time():
+    """Issue 38: the time to train once chips fail is the engine's, with its settings as keyword arguments."""
+    base = scalescope.training_step("h100-sxm", "llama-3-8b", 64, train_tokens=1e12)
+    flaky = scalescope.training_step("h100-sxm", "llama-3-8b", 64, train_tokens=1e12,
+                                     goodput={"failures_per_chip_hour": 1e-3, "checkpoint": "blocking"})
+    assert base.wall_time_s > base.train_time_s and 0.9 < base.goodput_frac < 1
+    assert flaky.goodput_frac < base.goodput_frac
+    assert flaky.wall_usd == pytest.approx(flaky.wall_time_s / 3600 * flaky.usd_per_hour)
+    assert flaky.result["goodput"]["settings"]["failures_per_chip_hour"] == 1e-3
+    plans = scalescope.plan_search("h100-sxm", "llama-3-8b", 64, train_tokens=1e12, objective="wall_time", keep=4,
+                                   goodput={"failures_per_chip_hour": 1e-3})
+    assert list(plans["wall_time_s"]) == sorted(plans["wall_time_s"])
+    assert (plans["goodput_frac"] < 1).all()
