@@ -170,6 +170,7 @@ Goodput evaluate_goodput(const GoodputPlan& plan, const GoodputSettings& s) {
   // what it is, and leave its times and counts unbounded.
   g.finishes = g.goodput_frac >= kMinGoodputFrac;
   if (!g.finishes) {
+    g.goodput_frac = 0;
     g.wall_time_s = g.wall_usd = g.spares_usd = kInf;
     g.failures = g.planned_interruptions = g.interruptions = g.interruptions_low_95 = g.interruptions_high_95 = kInf;
     g.checkpoint_stall_s = g.restart_time_s = g.lost_work_s = kInf;
@@ -217,7 +218,8 @@ double chips_at_shortest_wall_time(const GoodputPlan& plan, const GoodputSetting
     const double w = wall(scale);
     if (w < best) best = w, best_scale = scale;
   }
-  if (best_scale >= kMaxScale * 0.999) return kInf;  // still falling at the search's end
+  // Still falling at the search's end, or finishing at no size: no size to name.
+  if (best_scale >= kMaxScale * 0.999 || !std::isfinite(best)) return kInf;
   // Golden-section refinement in log scale between the grid's neighbours of the best point.
   const double log_best = portable_log(best_scale);
   double lo = std::max(0.0, log_best - log_max / kGrid), hi = std::min(log_max, log_best + log_max / kGrid);
@@ -226,7 +228,7 @@ double chips_at_shortest_wall_time(const GoodputPlan& plan, const GoodputSetting
     if (wall(portable_exp(a)) < wall(portable_exp(b))) hi = b;
     else lo = a;
   }
-  return plan.chips * portable_exp((lo + hi) / 2);
+  return std::round(plan.chips * portable_exp((lo + hi) / 2));  // a job size: whole chips
 }
 
 }  // namespace scalescope
