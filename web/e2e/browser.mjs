@@ -750,7 +750,8 @@ async function main() {
     await step('charts: a text alternative each, and plans that do not fit marked', async () => {
       await open(page, `${url}?v=1&remat=none`);
       await chartsDrawn(page);
-      check('every chart has its numbers as a table', (await page.locator('ss-charts .chart-figure details.numbers table').count()) === 2);
+      await page.locator('ss-charts #goodput-chart details.numbers table').waitFor({ state: 'attached', timeout: 15000 }); // in a closed <details>
+      check('every chart has its numbers as a table', (await page.locator('ss-charts .chart-figure details.numbers table').count()) === 3);
       const fits = await page.locator('ss-charts #scaling-chart details table tbody tr td:nth-child(3)').allTextContents();
       check('the scaling chart lists which chip counts do not fit (and draws them hollow)', fits.includes('no') && fits.includes('yes'), fits.join(' | '));
       await open(page, `${url}?v=1&seq=32768`);
@@ -759,6 +760,25 @@ async function main() {
       const labels = await page.locator('ss-charts #scaling-chart svg text').allTextContents();
       check('scaling points that run with a warning are listed with it and drawn labelled, not as clean points (issue 22)',
         warnings.some((w) => /sequences are split/.test(w)) && labels.includes('warning'), warnings.join(' | '));
+    });
+
+    await step('goodput: the failure settings move the time to train with failures, charted against chips (issue 38)', async () => {
+      const goodputOf = async () => Number(await page.locator('ss-headline:not(.phone-strip) [data-goodput]').getAttribute('data-goodput'));
+      await open(page, url);
+      const byDefault = await goodputOf();
+      check('unset, the failure rate shows the engine’s value in use', Number(await page.locator('ss-controls input.num[data-key="fail"]').inputValue()) > 0 &&
+        (await page.locator('ss-controls select[data-key="ckpt_mode"]').inputValue()) === '');
+      await open(page, `${url}?v=1&fail=0.0001&ckpt_mode=blocking`);
+      const worse = await goodputOf();
+      check('more failures and blocking saves lower the headline’s goodput', worse > 0 && worse < byDefault, `${byDefault} -> ${worse}`);
+      check('the controls show the link’s settings', (await page.locator('ss-controls input.num[data-key="fail"]').inputValue()) === '0.0001' &&
+        (await page.locator('ss-controls select[data-key="ckpt_mode"]').inputValue()) === 'blocking');
+      const rows = page.locator('ss-charts #goodput-chart details.numbers table tbody tr');
+      await rows.first().waitFor({ state: 'attached', timeout: 15000 });
+      const dots = await page.locator('ss-charts #goodput-chart svg g[aria-label="dot"]').evaluateAll((gs) => gs.map((g) => g.querySelectorAll('circle').length));
+      check('the time-to-train chart draws 11 chip counts, failure-free and with failures, the current one ringed', (await rows.count()) === 11 && dots[0] === 11 && dots[1] === 11 && dots[2] === 2, `${await rows.count()} rows, dots ${dots}`);
+      const note = (await page.locator('ss-charts [data-goodput-note]').textContent()) ?? '';
+      check('its note says where adding chips stops paying, in the engine’s number', /^Past [\d.]+[kM]? chips, failures cost more time than the chips save\.$/.test(note), note);
     });
 
     await step('plan search: the list downloads as CSV and JSON, with the search’s inputs', async () => {

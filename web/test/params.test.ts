@@ -1,7 +1,9 @@
 // The parameter table is consistent: keys unique and URL-safe, defaults inside ranges and choices, every path a
 // JSON pointer, and the default state builds a scenario the engine's contract names.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { EngineModule } from '../src/engine/types';
+import type { EngineModule, Evaluation, TrainingStepResult } from '../src/engine/types';
+import { encodeState, decodeState } from '../src/state/url';
+import { engineDefaults, type Planned } from '../src/ui/results';
 import { HARDWARE_IDS, MODEL_IDS, PARAMS, PRESETS, defaultState, hardwareFields } from '../src/state/params';
 import { cloneState } from '../src/state/params';
 import { mainScenario, matmulDtype, meshFor, transformerScenario } from '../src/state/scenario';
@@ -178,5 +180,51 @@ describe('parameter table: choices are the engine’s', () => {
     expect(q['moe']).toEqual({ capacity_factor: 1.25, load_imbalance: 1.3, dispatcher: 'hierarchical', overlap: true });
     expect(q['parallelism']!['expert_tensor']).toBe(1);
     expect((searchScenarioOf(engine, s)!.query as unknown as Record<string, unknown>)['moe']).toEqual(q['moe']);
+  });
+});
+
+describe('parameter table: the goodput settings (issue 38)', () => {
+  const GOODPUT_KEYS = ['fail', 'ckpt_mode', 'replace'];
+  const at = (sc: unknown, path: string): unknown => path.split('/').slice(1).reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], sc);
+  const scenarioOf = (s: ReturnType<typeof defaultState>) => {
+    const m = meshFor(s, askNowOf(engine));
+    if (!m.ok) throw new Error(m.problem);
+    return mainScenario(s, m.plan);
+  };
+  const query = (s: ReturnType<typeof defaultState>): Record<string, unknown> => scenarioOf(s).query as unknown as Record<string, unknown>;
+
+  it('defaults to unset: the scenario has no goodput and the link carries no key, so the engine’s cited defaults apply', () => {
+    for (const k of GOODPUT_KEYS) expect(PARAMS.find((p) => p.key === k)!.default, k).toBeNull();
+    expect(query(defaultState())['goodput']).toBeUndefined();
+    const q = encodeState(defaultState());
+    for (const k of GOODPUT_KEYS) expect(new URLSearchParams(q).has(k), k).toBe(false);
+  });
+
+  it('fills query.goodput at the table’s paths, round-trips through the URL and reaches the engine', () => {
+    const s = cloneState(defaultState());
+    Object.assign(s.values, { fail: 1e-4, ckpt_mode: 'blocking', replace: 600 });
+    const sc = { query: query(s) };
+    for (const k of GOODPUT_KEYS) expect(at(sc, PARAMS.find((p) => p.key === k)!.path), k).toEqual(s.values[k]);
+    expect(sc.query['goodput']).toEqual({ failures_per_chip_hour: 1e-4, checkpoint: 'blocking', host_replace_s: 600 });
+    const link = encodeState(s);
+    for (const k of ['fail=0.0001', 'ckpt_mode=blocking', 'replace=600']) expect(link).toContain(k);
+    expect(decodeState('?' + link).state).toEqual(s);
+    const g = (askNowOf(engine)(scenarioOf(s)) as Evaluation<TrainingStepResult>).result!.goodput!;
+    expect([g.settings.failures_per_chip_hour, g.checkpoint.mode, g.restart.replace_s]).toEqual([1e-4, 'blocking', 600]);
+    expect((searchScenarioOf(engine, s)!.query as unknown as Record<string, unknown>)['goodput']).toEqual(sc.query['goodput']); // the plan search reads them too
+  });
+
+  it('sends them only in training mode', () => {
+    const s = cloneState(defaultState());
+    Object.assign(s.values, { mode: 'serving', fail: 1e-4, ckpt_mode: 'blocking', replace: 600 });
+    expect(query(s)['goodput']).toBeUndefined();
+  });
+
+  it('shows the engine’s values for the unset rows (engineDefaults)', () => {
+    const s = defaultState();
+    const main = askNowOf(engine)(scenarioOf(s)) as Evaluation<Planned>;
+    const g = (main.result as TrainingStepResult).goodput!;
+    expect(engineDefaults({ state: s, mesh: meshFor(s, askNowOf(engine)), main })).toEqual({ fail: g.settings.failures_per_chip_hour, ckpt_mode: g.checkpoint.mode, replace: g.restart.replace_s });
+    expect(engineDefaults(undefined)).toEqual({});
   });
 });

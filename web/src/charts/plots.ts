@@ -1,9 +1,12 @@
 // Observable Plot charts (loaded lazily, after the first paint): the chip's roofline with the workload's main
-// matmuls on it, step time (or latency) against chip count, and the serving frontier. Scales, units and colours come
-// from format.ts. Each returns the chart and its numbers as a table (table.ts); a configuration that does not fit in
-// HBM is drawn hollow and grey, and labelled, never as an ordinary point.
+// matmuls on it, step time (or latency) against chip count, time to train with failures against chips, and the
+// serving frontier. Scales, units and colours come from format.ts. Each returns the chart and its numbers as a table
+// (table.ts); a configuration that does not fit in HBM is drawn hollow and grey, and labelled, never as an ordinary
+// point.
 import * as Plot from '@observablehq/plot';
-import { SCALES, fmtCount, fmtSeconds, siUnit, tickFormatSI } from './format';
+import type { GoodputResult } from '../engine/types';
+import { COLOURS, SCALES, fmtCount, fmtSeconds, fmtSecondsTick, siUnit, tickFormatSI } from './format';
+import { GOODPUT, goodputData, goodputLegend, goodputRows, type GoodputDatum, type GoodputSeries } from './goodput';
 import { withTable } from './table';
 import { withLegend } from './legend';
 import { ROOFLINE, SCALING, SWEEP, rooflineLegend, scalingLegend, sweepLegend, type BatchRamp } from './series';
@@ -106,6 +109,47 @@ export function scalingChart(points: ScalingDatum[], yLabel: string, yUnitFormat
     columns: ['Chips', what, 'Fits in HBM', 'Warning'],
     rows: points.map((d) => [`${fmtCount(d.chips)}${d.current ? ' (current)' : ''}`, yUnitFormat(d.value), d.fits ? 'yes' : 'no', d.warning ?? '']),
   }), scalingLegend(points, what));
+}
+
+/**
+ * Time to train against chips (issue 38): failure-free and with failures, the chip count on screen ringed, and a
+ * dashed rule where the engine says adding chips stops paying (when it falls inside the chart).
+ */
+export function goodputChart(g: GoodputResult, chips: number, width: number): HTMLElement {
+  const data = goodputData(g, chips);
+  const xs = g.scaling.map((p) => p.chips);
+  const stop = g.chips_at_shortest_wall_time;
+  const series = (s: GoodputSeries): GoodputDatum[] => data.filter((d) => d.series === s);
+  const current = data.filter((d) => d.current);
+  const at = (d: GoodputDatum): Dot => ({ x: d.chips, y: d.time_s, r: 4 });
+  const labels: PointLabel[] = current.slice(-1).map((d) => ({ ...at(d), r: 7, text: 'current', fill: GOODPUT.current, required: true, slots: ['above-right', 'above', 'below-left', 'below'] }));
+  // Each series named in the right margin by its last point, with failures nudged up (it is never the shorter time).
+  const ends = (['wall', 'useful'] as const).flatMap((s) => series(s).slice(-1).map((d) => ({ ...d, dy: s === 'wall' ? -6 : 6 })));
+  const chart = Plot.plot({
+    width,
+    height: 240,
+    marginLeft: 86,
+    marginRight: 84,
+    style: { fontSize: '11px', background: 'transparent' },
+    x: { ...SCALES.chips, grid: true },
+    y: { type: 'log', label: '↑ Time to train', grid: true, ticks: 4, tickFormat: fmtSecondsTick },
+    marks: [
+      ...(['useful', 'wall'] as const).flatMap((s) => [
+        Plot.line(series(s), { x: 'chips', y: 'time_s', stroke: GOODPUT.colour[s], strokeWidth: 2 }),
+        Plot.dot(series(s), { x: 'chips', y: 'time_s', fill: GOODPUT.colour[s], r: 3 }),
+      ]),
+      Plot.dot(current, { x: 'chips', y: 'time_s', r: 7, stroke: GOODPUT.current, strokeWidth: 2, fill: 'none' }),
+      ...(stop !== null && stop >= Math.min(...xs) && stop <= Math.max(...xs) ? [Plot.ruleX([stop], { stroke: COLOURS.pinned, strokeDasharray: '4 3' })] : []),
+      pointLabels(labels, data.map(at)),
+      ...ends.map((d) => Plot.text([d], { x: 'chips', y: 'time_s', text: () => GOODPUT.label[d.series].toLowerCase(), fill: GOODPUT.colour[d.series], textAnchor: 'start', dx: 8, dy: d.dy, fontSize: 10 })),
+      Plot.tip(data, Plot.pointer({ x: 'chips', y: 'time_s', title: (d: GoodputDatum) => `${fmtCount(d.chips)} chips, ${GOODPUT.label[d.series].toLowerCase()}: ${fmtSeconds(d.time_s)}` })),
+    ],
+  });
+  return withLegend(withTable(chart, {
+    caption: 'Time to train against chips',
+    columns: ['Chips', 'Failure-free', 'With failures', 'Goodput'],
+    rows: goodputRows(g, chips),
+  }), goodputLegend(data));
 }
 
 export interface SweepDatum {

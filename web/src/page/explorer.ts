@@ -17,7 +17,7 @@ import { ServingSearch } from './serving-search';
 import { StateStore } from './store';
 import { Telemetry } from './telemetry';
 import { styles } from '../ui/styles';
-import { fidelityOf, metricsOf, planStatus, isServing, type Results } from '../ui/results';
+import { engineDefaults, fidelityOf, metricsOf, planStatus, type Results } from '../ui/results';
 import { resultsPanels } from '../ui/results-panels';
 import { TableHints } from '../ui/table-hints';
 import type { SetEvent } from '../ui/controls';
@@ -207,7 +207,7 @@ export class ScalescopeExplorer extends LitElement {
           <ss-controls .state=${state} .degreeProblem=${this.store.degreeProblem} .hfProblem=${this.store.hfProblem} .calibration=${r ? fidelityOf(r).calibration : undefined}
             .calibrationDiagnostics=${r?.main?.diagnostics.filter(isProfileDiagnostic) ?? []} .fieldDiagnostics=${r?.main?.diagnostics ?? []}
             .planMesh=${r?.state === state ? r.planMesh : undefined} .mesh=${r?.state === state ? r.mesh : undefined}
-            .kvDefault=${isServing(state) && r && isServing(r.state) && r.main?.ok ? (r.main.result as { kv_context_len?: number }).kv_context_len : undefined}></ss-controls>
+            .engineDefaults=${r && r.state.values['mode'] === state.values['mode'] ? engineDefaults(r) : {}}></ss-controls>
         </div>
         <div class="results" id="results" tabindex="-1" aria-label="Results">${this.renderResults()}</div>
       </main>`;

@@ -59,6 +59,8 @@ const DTYPES = ['bf16', 'fp8', 'int8', 'int4'] as const;
 const WEIGHT_DTYPES = [...DTYPES, 'fp4'] as const;
 /** The engine's names (web/test/params.test.ts holds them against its own list). */
 const PIPELINE_SCHEDULES = ['gpipe', '1f1b', 'interleaved', 'zero_bubble', 'dualpipe', 'dualpipe_v'] as const;
+/** The goodput block's checkpoint modes (docs/api.md, "Goodput"). */
+const CHECKPOINT_MODES = ['blocking', 'async', 'in_memory'] as const;
 const MATMUL_PRECISIONS = ['bf16', 'fp8', 'fp8_blockwise', 'mxfp8', 'nvfp4', 'int8', 'fp4'] as const;
 const DEFAULT_HW = HARDWARE_IDS.includes('tpu-v5p') ? 'tpu-v5p' : (HARDWARE_IDS[0] ?? 'tpu-v5p');
 const DEFAULT_MODEL = MODEL_IDS.includes('llama-3-70b') ? 'llama-3-70b' : (MODEL_IDS[0] ?? 'llama-3-70b');
@@ -115,6 +117,11 @@ export const PARAMS: readonly Param[] = [
   { key: 'opt', label: 'Optimizer states', type: 'enum', default: 'fp32', choices: ['fp32', 'bf16'], unit: '', path: '/query/precision/optimizer_states', group: 'training', mode: 'training', advanced: true, help: 'Adam moments dtype' },
   { key: 'comms', label: 'Comms overlap model', type: 'enum', default: 'max', choices: ['max', 'sum'], unit: '', path: '/query/comms_model', group: 'training', mode: 'training', advanced: true, help: 'max: comms on different axes overlap (Aug 2025); sum: they add (Feb 2025)' },
   { key: 'train_tokens', label: 'Training tokens', type: 'float', default: 15e12, min: 1e6, max: 1e15, scale: 'log10', unit: 'tokens', path: '/query/train_tokens', group: 'training', mode: 'training', help: 'tokens of the whole run (time and cost to train)' },
+  // Failures, checkpoints and restarts (issue 38): unset, the key is left out and the engine's cited default applies
+  // (the control shows the value it used, goodput.settings).
+  { key: 'fail', label: 'Failures per chip-hour', type: 'float', default: null, min: 1e-7, max: 1e-2, scale: 'log10', unit: '1/h', path: '/query/goodput/failures_per_chip_hour', group: 'training', mode: 'training', advanced: true, help: 'interruptions per chip-hour from every cause; one chip stops the whole job (unset: the chip family’s published rate)' },
+  { key: 'ckpt_mode', label: 'Checkpoint saves', type: 'enum', default: null, choices: CHECKPOINT_MODES, unit: '', path: '/query/goodput/checkpoint', group: 'training', mode: 'training', advanced: true, help: 'blocking: the step waits for the write to storage; async: only for a copy to host memory; in_memory: a peer host also keeps the copy (unset: the engine’s default)' },
+  { key: 'replace', label: 'Host replacement', type: 'float', default: null, min: 1, max: 86400, scale: 'log10', unit: 's', path: '/query/goodput/host_replace_s', group: 'training', mode: 'training', advanced: true, help: 'detecting a failure and swapping in a healthy host, per failure (unset: the engine’s cited default)' },
 
   { key: 'sbatch', label: 'Batch', type: 'int', default: 32, min: 1, max: 65536, scale: 'log2', unit: 'sequences', path: '/query/batch', group: 'serving', mode: 'serving', help: 'sequences decoded together' },
   { key: 'prompt', label: 'Prompt length', type: 'int', default: 8192, min: 1, max: 1048576, scale: 'log2', unit: 'tokens', path: '/query/prompt_len', group: 'serving', mode: 'serving', help: 'tokens prefilled per sequence' },

@@ -208,6 +208,20 @@ function moeSettings(s: State): MoeSettings | undefined {
   return Object.keys(out).length ? out : undefined;
 }
 
+type GoodputSettings = NonNullable<Extract<Scenario['query'], { kind: 'training_step' }>['goodput']>;
+
+/** The goodput settings the reader set (docs/api.md, "Goodput"); none: left out, so each of the engine's cited defaults applies. */
+function goodputSettings(s: State): GoodputSettings | undefined {
+  const out: GoodputSettings = {};
+  const fail = opt(s, 'fail');
+  if (fail !== null) out.failures_per_chip_hour = fail;
+  const mode = s.values['ckpt_mode'];
+  if (typeof mode === 'string') out.checkpoint = mode as GoodputSettings['checkpoint'];
+  const replace = opt(s, 'replace');
+  if (replace !== null) out.host_replace_s = replace;
+  return Object.keys(out).length ? out : undefined;
+}
+
 /** The training arguments training_step and plan_search share (docs/api.md: plan_search takes them all but parallelism). */
 function trainingArgs(s: State): Omit<Extract<Scenario['query'], { kind: 'training_step' }>, 'kind' | 'parallelism'> {
   const q: Omit<Extract<Scenario['query'], { kind: 'training_step' }>, 'kind' | 'parallelism'> = {
@@ -220,6 +234,8 @@ function trainingArgs(s: State): Omit<Extract<Scenario['query'], { kind: 'traini
   if (moe) q.moe = moe;
   const eff = efficiency(s);
   if (eff) q.efficiency = eff;
+  const goodput = goodputSettings(s);
+  if (goodput) q.goodput = goodput;
   return q;
 }
 

@@ -1,5 +1,5 @@
 // <ss-charts>: the Observable Plot charts — the serving frontier (§5.2), the roofline with the workload's matmuls,
-// and step time (or latency) against chip count — each with its numbers as a table and SVG / PNG downloads. They
+// step time (or latency) against chip count, and (training) time to train with failures against chips — each with its numbers as a table and SVG / PNG downloads. They
 // are drawn after the numbers paint, in the frame's idle time (at most 30 ms later), so that while a slider moves
 // they follow the numbers without delaying the next move; plans that do not fit are hollow points.
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
@@ -9,7 +9,8 @@ import { chartRoot, placeChart } from '../charts/plot-css';
 import { downloadPng, downloadSvg, type ChartLabels } from '../charts/export';
 import { legendOf } from '../charts/legend';
 import type { State } from '../state/params';
-import { isServing, servingOf, type ChartsAnswer, type Results } from './results';
+import { goodputNote } from '../charts/goodput';
+import { isServing, servingOf, trainingOf, type ChartsAnswer, type Results } from './results';
 
 export type PlotsModule = typeof import('../charts/plots');
 
@@ -22,13 +23,14 @@ const cancelIdle = (id: number): void => (typeof cancelIdleCallback === 'functio
 const inputPending = (): boolean => (navigator as { scheduling?: { isInputPending?: () => boolean } }).scheduling?.isInputPending?.() ?? false;
 type ScalingDatum = import('../charts/plots').ScalingDatum;
 
-const CHARTS = ['sweep', 'roofline', 'scaling'] as const;
+const CHARTS = ['sweep', 'roofline', 'scaling', 'goodput'] as const;
 type ChartId = (typeof CHARTS)[number];
 
 /** Each chart's title: its heading on the page and the first line of its exported file. */
 function chartTitle(id: ChartId, serving: boolean): string {
   if (id === 'sweep') return 'Latency against throughput over the batch (the book’s §5.2 frontier)';
   if (id === 'roofline') return 'Roofline: the workload’s main matmuls on one chip';
+  if (id === 'goodput') return 'Time to train against chips, with failures';
   return `${serving ? 'Latency per token' : 'Step time'} against chip count`;
 }
 
@@ -119,6 +121,17 @@ export class SsCharts extends LitElement {
     const ridge = r.ops.find((o) => o.ev.ok)?.ev.result?.critical_intensity_flops_per_byte;
     roof.replaceChildren(r.curve.length ? placeChart(P.rooflineChart(r.curve, ops, ridge, width), root) : document.createTextNode('The engine gave no roofline for this chip.'));
     this.drawSweep(r, P, root, width);
+    this.drawGoodput(r, P, root, width);
+  }
+
+  /** Time to train against chips from the main answer's goodput block (the engine's own scaling, not the charts' batch). */
+  private drawGoodput(r: Results, P: PlotsModule, root: ShadowRoot | Document, width: number): void {
+    const el = this.chartEl('goodput');
+    const g = trainingOf(r)?.goodput;
+    if (!el) return;
+    el.replaceChildren(g && r.mesh.ok
+      ? placeChart(P.goodputChart(g, r.mesh.plan.chips, width), root)
+      : Object.assign(document.createElement('p'), { className: 'muted', textContent: 'No curve: the engine gave no goodput for this plan.' }));
   }
 
   /** The serving frontier at the fidelity the charts show (the book's replica, from the charts' batch, when the toggle says so). */
@@ -194,7 +207,17 @@ export class SsCharts extends LitElement {
         <div class="panel-head"><h3 id="h-scale">${chartTitle('scaling', serving)}</h3>${this.downloads('scaling', 'scaling')}</div>
         <div id="scaling-chart" class="chart"></div>
         <p class="muted">The ${serving ? 'TP' : 'FSDP (or DP)'} degree is scaled; the global batch stays the same. Hollow points do not fit in HBM.</p>
-      </section>`;
+      </section>
+      ${serving ? nothing : this.goodputPanel(r)}`;
+  }
+
+  private goodputPanel(r: Results): TemplateResult {
+    const g = trainingOf(r)?.goodput;
+    return html`<section class="panel" aria-labelledby="h-goodput">
+      <div class="panel-head"><h3 id="h-goodput">${chartTitle('goodput', false)}</h3>${this.downloads('goodput', 'goodput')}</div>
+      <div id="goodput-chart" class="chart"></div>
+      <p class="muted">The same run at 1/16 to 64 times its chips, with a perfect step while failures grow with the chips (the engine’s goodput scaling).${g ? html` <strong data-goodput-note>${goodputNote(g)}</strong>` : nothing}</p>
+    </section>`;
   }
 }
 

@@ -52,7 +52,7 @@ function fieldHint(path: string, v: number): string {
 export class SsControls extends LitElement {
   static override properties = {
     state: { attribute: false },
-    kvDefault: { attribute: false },
+    engineDefaults: { attribute: false },
     degreeProblem: { attribute: false },
     hfProblem: { attribute: false },
     calibration: { attribute: false },
@@ -63,8 +63,8 @@ export class SsControls extends LitElement {
   };
 
   state!: State;
-  /** The KV context the engine used when the row is unset. */
-  kvDefault: number | undefined;
+  /** The values the engine used for the rows left unset, by key (ui/results.ts engineDefaults). */
+  engineDefaults: Readonly<Record<string, number | string>> = {};
   /** Why a fixed chip count did not split (from the explorer's rebalancing). */
   degreeProblem = '';
   /** Why the pasted config.json text was not used (not JSON): shown under its box. */
@@ -131,8 +131,10 @@ export class SsControls extends LitElement {
     const raw = this.state.values[p.key];
     const fromModel = p.group === 'model';
     const unset = raw === null;
-    // Unset rows show what the engine will use: the model's value, the KV context it derives, the TP degree (the experts' TP).
-    const engineValue = fromModel ? this.presetValue(p.key) : p.key === 'kvctx' ? this.kvDefault : p.key === 'etp' ? Number(this.state.values['tp']) : undefined;
+    // Unset rows show what the engine will use: the model's value, the TP degree (the experts' TP), else the value the engine answered with.
+    const answered = this.engineDefaults[p.key];
+    // (an answered fraction to three digits: the field shows 0.0000197 for the engine's 1.9732816719714506e-5)
+    const engineValue = fromModel ? this.presetValue(p.key) : p.key === 'etp' ? Number(this.state.values['tp']) : typeof answered === 'number' ? (Number.isInteger(answered) ? answered : Number(answered.toPrecision(3))) : undefined;
     const value = typeof raw === 'number' ? raw : (engineValue ?? Number(p.default ?? p.min ?? 0));
     const derived = p.degree !== undefined && chipsFixed(this.state) && this.planMesh?.balancing === p.degree && inMode(p, String(this.state.values['mode']));
     const id = `c-${p.key}`;
@@ -153,7 +155,9 @@ export class SsControls extends LitElement {
     const help = html`<span id="${id}-help" class="help">${p.help}</span>`;
     if (p.type === 'enum') {
       if (p.key === 'model' && this.state.values['hf']) return this.modelSelect(p);
-      if (p.key === 'wdt' && v === null) return this.publishedDtypeSelect(p, id);
+      if (p.key === 'wdt') return v === null ? this.publishedDtypeSelect(p, id) : enumField(p, id, v, this.onValue);
+      // An engine-defaulted choice: a first option goes back to the engine's default, naming the one it used.
+      if (p.default === null) return enumField(p, id, v, this.onValue, undefined, `${this.engineDefaults[p.key] ?? '…'} (engine default)`);
       return html`${enumField(p, id, v, this.onValue)}`;
     }
     if (p.type === 'bool') return boolField(p, id, v, this.onValue);
@@ -305,7 +309,7 @@ export class SsControls extends LitElement {
       const p = this.calibration?.profile;
       deps.push(JSON.stringify(this.state.hw), p?.id, p?.source, p?.family_fallback, JSON.stringify(this.calibrationDiagnostics));
     }
-    if (g === 'serving') deps.push(this.kvDefault);
+    if (g === 'serving' || g === 'training') deps.push(JSON.stringify(this.engineDefaults));
     return deps;
   }
 

@@ -114,11 +114,13 @@ export function choiceLabel(p: Param, c: string, words?: Readonly<Record<string,
 /** The weights-dtype choice a model is published in, said so: "fp8 (as published)". */
 export const publishedDtypeWords = (published: string): Record<string, string> => ({ [published]: `${published} (as published)` });
 
-export function enumField(p: Param, id: string, value: Value, onValue: OnValue, words?: Readonly<Record<string, string>>): TemplateResult {
+/** `unsetLabel`: a first option that leaves the row unset (null), for a row whose default is the engine's. */
+export function enumField(p: Param, id: string, value: Value, onValue: OnValue, words?: Readonly<Record<string, string>>, unsetLabel?: string): TemplateResult {
   const choices = p.choices ?? [];
   return html`<div class="ctl" title=${p.help}>
     <label for=${id}>${p.label}</label>
-    <select id=${id} data-key=${p.key} @change=${(e: Event) => onValue(p.key, (e.target as HTMLSelectElement).value, e)}>
+    <select id=${id} data-key=${p.key} @change=${(e: Event) => { const v = (e.target as HTMLSelectElement).value; onValue(p.key, unsetLabel !== undefined && v === '' ? null : v, e); }}>
+      ${unsetLabel !== undefined ? html`<option value="" ?selected=${value === null}>${unsetLabel}</option>` : nothing}
       ${choices.map((c) => html`<option value=${c} ?selected=${c === value}>${choiceLabel(p, c, words)}</option>`)}
       ${typeof value === 'string' && !choices.includes(value) ? html`<option value=${value} selected>${choiceLabel(p, value, words)}</option>` : nothing}
     </select>

@@ -59,6 +59,19 @@ export function servingOf(a: PlanAnswer): ServingResult | undefined {
   return isServing(a.state) && a.main?.ok ? (a.main.result as ServingResult) : undefined;
 }
 
+/**
+ * The values the engine used for the rows left unset, by row key, for each control to show its own: the KV context
+ * a decode step reads, the goodput settings (failure rate, checkpoint mode, host replacement) its defaults filled in.
+ */
+export function engineDefaults(a: PlanAnswer | undefined): Record<string, number | string> {
+  const out: Record<string, number | string> = {};
+  const kv = a && (servingOf(a) as { kv_context_len?: number } | undefined)?.kv_context_len;
+  if (kv !== undefined) out['kvctx'] = kv;
+  const g = a && trainingOf(a)?.goodput;
+  if (g) Object.assign(out, { fail: g.settings.failures_per_chip_hour, ckpt_mode: g.checkpoint.mode, replace: g.restart.replace_s });
+  return out;
+}
+
 /** Can the plan run, does it fit, does it warn? With a sentence for the headline. */
 export interface PlanStatus {
   kind: 'ok' | 'warning' | 'no-fit' | 'cannot-run';
