@@ -605,9 +605,8 @@ void price_calibrated_step(const TrainingInput& in, const CalibrationProfile& pr
   // Adam (§2.8) reads and writes its shard of the master weights and both moments, reads the gradients and writes
   // the working weights: memory-bound.
   const double optimizer_params = pl.zero_stage >= 1 ? params.zero_sharded(s.fsdp, s.expert) : chip_params;
-  const double master = in.precision.master_weights ? bytes_per_element(in.precision.master) : 0.0;
-  const double optimizer_bytes =
-      optimizer_params * (2.0 * master + 4.0 * bytes_per_element(in.precision.optimizer) + 2.0 * p_bytes);
+  const double optimizer_bytes = optimizer_params * (2.0 * master_bytes_per_param(in.precision) +
+                                                     2.0 * optimizer_bytes_per_param(in.precision) + 2.0 * p_bytes);
   parts.optimizer_s = optimizer_bytes / c.stream_bytes_per_s;
   parts.step_overhead_s = prof.step_overhead_s;
 

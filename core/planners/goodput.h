@@ -28,6 +28,9 @@ enum class CheckpointMode {
   async,      // the step waits for a copy to host memory; the host writes it to storage in the background
   in_memory   // the copy to host memory is also sent to a peer host; a restart reads it back over the network
 };
+inline constexpr CheckpointMode kCheckpointModes[] = {CheckpointMode::blocking, CheckpointMode::async,
+                                                     CheckpointMode::in_memory};
+// The query's names ("blocking", "async", "in_memory"), in that order.
 const char* checkpoint_mode_name(CheckpointMode mode);
 
 // Every input the model takes, each overridable by a query; goodput_defaults() cites where each default comes from.

@@ -309,8 +309,7 @@ void training_step_memory(const TrainingInput& in, StepCounts& counts, TrainingS
     return cp.zero_sharded(stage >= 3 ? s.fsdp : s.fsdp * s.context, s.expert);
   };
   const double pb = bytes_per_element(prec.params), gb = gradient_bytes_per_param(prec);
-  const double mb = prec.master_weights ? bytes_per_element(prec.master) : 0.0;
-  const double ob = 2.0 * bytes_per_element(prec.optimizer);  // Adam m and v (§2.8)
+  const double mb = master_bytes_per_param(prec), ob = optimizer_bytes_per_param(prec);
   s.state_bytes_per_param = checkpoint_bytes_per_param(prec) + gb;
   s.params_bytes = sharded(3) * pb;
   s.grads_bytes = sharded(2) * gb;
@@ -487,9 +486,16 @@ void finish_rates(const TrainingInput& in, double peak, TrainingStep& s) {
   s.train_usd = s.train_time_s / 3600.0 * s.usd_per_hour;
 }
 
+double master_bytes_per_param(const TrainingPrecision& p) {
+  return p.master_weights ? bytes_per_element(p.master) : 0.0;
+}
+
+double optimizer_bytes_per_param(const TrainingPrecision& p) {
+  return 2.0 * bytes_per_element(p.optimizer);  // Adam m and v (§2.8)
+}
+
 double checkpoint_bytes_per_param(const TrainingPrecision& p) {
-  return bytes_per_element(p.params) + (p.master_weights ? bytes_per_element(p.master) : 0.0) +
-         2.0 * bytes_per_element(p.optimizer);
+  return bytes_per_element(p.params) + master_bytes_per_param(p) + optimizer_bytes_per_param(p);
 }
 
 TrainingStep evaluate_training_step(const TrainingInput& in) {

@@ -214,6 +214,9 @@ TrainingStep evaluate_training_step(const TrainingInput& in);
 // against `peak` (the matmul precision's), tokens per second, and the time and dollars to train.
 void finish_rates(const TrainingInput& in, double peak, TrainingStep& s);
 
+// Bytes per parameter of the master copy (0 without one) and of Adam's two moments (§2.8).
+double master_bytes_per_param(const TrainingPrecision& p);
+double optimizer_bytes_per_param(const TrainingPrecision& p);
 // What a checkpoint saves per parameter: the working weights, the master copy and Adam's two moments (not the
 // gradients, which the next step recomputes).
 double checkpoint_bytes_per_param(const TrainingPrecision& p);

@@ -4,6 +4,7 @@
 #include <initializer_list>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "io/format.h"
 #include "planners/goodput.h"
@@ -29,10 +30,11 @@ GoodputAsk read_goodput_settings(const QueryContext& ctx, JsonReader& args, Diag
   number("host_replace_s", s.replace_s);
   number("job_startup_s", s.startup_s);
   number("spare_chips", s.spare_chips);
-  const auto mode = r.choice("checkpoint", false, {"blocking", "async", "in_memory"}).value_or("async");
-  s.checkpoint = mode == "blocking" ? CheckpointMode::blocking
-                 : mode == "in_memory" ? CheckpointMode::in_memory
-                                       : CheckpointMode::async;
+  std::vector<std::string> modes;
+  for (CheckpointMode m : kCheckpointModes) modes.push_back(checkpoint_mode_name(m));
+  if (const auto mode = r.choice("checkpoint", false, modes))
+    for (CheckpointMode m : kCheckpointModes)
+      if (*mode == checkpoint_mode_name(m)) s.checkpoint = m;
   r.finish();
   return ask;
 }
