@@ -14,6 +14,7 @@
 #include "physics/roofline.h"
 #include "planners/serving.h"
 #include "planners/serving_deployment.h"
+#include "planners/serving_load.h"
 
 namespace scalescope {
 
@@ -68,6 +69,45 @@ Json deployment_json(const DeploymentArgs& a, const DeploymentInput& base, doubl
           {"tokens_per_s_per_chip", c.tokens_per_s_per_chip},
           {"usd_per_million_output_tokens", c.usd_per_million_output_tokens},
           {"prefill_bound", c.prefill_bound}};
+}
+
+// The load a benchmark drives (issue 35): a concurrency of closed-loop clients and the engine's prefill token budget.
+struct LoadArgs {
+  bool given = false;
+  ServingLoadInput in;
+};
+
+LoadArgs read_load(JsonReader& args, Diagnostics& d) {
+  LoadArgs out;
+  if (const Json* node = args.object("load", false)) {
+    JsonReader r(*node, args.path_of("load"), d);
+    out.given = true;
+    out.in.concurrency = r.number("concurrency", true).value_or(1);
+    out.in.max_tokens_per_step = r.number("max_tokens_per_step", false).value_or(out.in.max_tokens_per_step);
+    r.finish();
+  }
+  return out;
+}
+
+// A non-finite time (no sequence fits) is null, never Inf (api.h).
+Json finite_or_null(double x) { return std::isfinite(x) ? Json(x) : Json(nullptr); }
+
+Json load_json(const ServingLoad& l) {
+  return {{"concurrency", l.concurrency},
+          {"fits", l.fits},
+          {"in_flight", l.in_flight},
+          {"queued", l.queued},
+          {"prefill_group", l.prefill_group},
+          {"prefill_group_s", l.prefill_group_s},
+          {"decode_step_s", l.decode_step_s},
+          {"time_per_output_token_s", finite_or_null(l.time_per_output_token_s)},
+          {"time_to_first_token_s", finite_or_null(l.time_to_first_token_s)},
+          {"slot_wait_s", l.slot_wait_s},
+          {"request_latency_s", finite_or_null(l.request_latency_s)},
+          {"requests_per_s", l.requests_per_s},
+          {"output_tokens_per_s", l.output_tokens_per_s},
+          {"output_tokens_per_s_per_chip", l.output_tokens_per_s_per_chip},
+          {"tokens_per_s_per_user", l.tokens_per_s_per_user}};
 }
 
 }  // namespace
@@ -164,6 +204,7 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   read_serving_args(ctx, args, d, a);
   const double latency_target = args.number("latency_target_s", false).value_or(0);
   const DeploymentArgs deployment = read_deployment(args, d);
+  LoadArgs load = read_load(args, d);
   ServingInput& in = a.in;
   CalibrationProfile given;
   const CalibrationProfile* profile =
@@ -252,6 +293,16 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   const DeploymentInput replica{.batch = batch, .generated_len = generated, .replica_chips = chips,
                                 .usd_per_chip_hour = hw.price_usd_per_chip_hour};
   if (deployment.given) out["deployment"] = deployment_json(deployment, replica, step.step_s, one.time_s);
+  if (load.given) {
+    load.in.prompt_len = prompt;
+    load.in.generated_len = generated;
+    const ServingLoad l = serve_under_load(model, load.in);
+    if (!l.fits)
+      add_warning(d, args.path_of("load"), "out_of_hbm",
+                  "not one sequence's KV cache fits beside the weights at " + format_count(prompt + generated) +
+                      " tokens, so no request is served");
+    out["load"] = load_json(l);
+  }
   if (latency_target > 0) {
     // The inverse question (§2.10): the step's HBM and FLOPs terms shrink as 1/chips, so a per-token target needs
     // chips x (step - comms) / target chips; communication, which does not shrink, is left out as in the book's

@@ -1743,7 +1743,7 @@ export type ModelFields = {
  */
 export type ModelPresetRef = {
   /**
-   * A model preset id: llama-3-8b, llama-3-70b, llama-3-405b, llama-2-13b, gpt-3-175b, mixtral-8x7b, deepseek-v3, kimi-k2, qwen3-235b-a22b, qwen3-30b-a3b, gpt-oss-120b, gpt-oss-20b, llama-4-scout, llama-4-maverick, gemma-2-27b, gemma-3-27b, inference-18b.
+   * A model preset id: llama-3-8b, llama-3-70b, llama-3-405b, llama-2-13b, gpt-3-175b, mixtral-8x7b, deepseek-v3, kimi-k2, qwen3-235b-a22b, qwen3-30b-a3b, qwen3-32b, gpt-oss-120b, gpt-oss-20b, llama-4-scout, llama-4-maverick, gemma-2-27b, gemma-3-27b, inference-18b.
    */
   preset: Text;
   overrides?: ModelOverrides;
@@ -3037,6 +3037,19 @@ export type ServingQuery = {
      * Output tokens per second to serve [0: one replica]. [tokens/s]
      */
     demand_tokens_per_s?: number;
+  };
+  /**
+   * The replica under a benchmark's load: closed-loop clients at a fixed concurrency, prompt_len and generated_len fixed (issue 35). Adds load.
+   */
+  load?: {
+    /**
+     * Requests in flight (each client sends its next when the last ends). [requests]
+     */
+    concurrency: number;
+    /**
+     * Prompt tokens one step may prefill per attention rank [8192, the engines' default]. [tokens]
+     */
+    max_tokens_per_step?: number;
   };
   /**
    * A per-token decode step to meet: adds chips_for_latency_target. [s]
@@ -5587,6 +5600,71 @@ export type ServingResult = {
    * Chips 2D weight-stationary needs. [chips]
    */
   weight_stationary_2d_min_chips?: number;
+  /**
+   * The steady state under the load asked for (closed-loop clients, continuous batching).
+   */
+  load?: {
+    /**
+     * Requests in flight. [requests]
+     */
+    concurrency: number;
+    /**
+     * Whether one sequence's KV cache fits beside the weights (false: nothing is served, the times are null).
+     */
+    fits: boolean;
+    /**
+     * Sequences decoding at once: the concurrency, or the sequences whose KV caches fit at their last token. [sequences]
+     */
+    in_flight: number;
+    /**
+     * Requests waiting for a KV slot. [requests]
+     */
+    queued: number;
+    /**
+     * Prompts prefilled together in one step (the token budget allows). [prompts]
+     */
+    prefill_group: number;
+    /**
+     * That step's prefill. [s]
+     */
+    prefill_group_s: number;
+    /**
+     * A decode step of the sequences in flight at their mean context. [s]
+     */
+    decode_step_s: number;
+    /**
+     * The decode step plus the other requests' prefills it waits behind. [s]
+     */
+    time_per_output_token_s: number | null;
+    /**
+     * Half a step's wait, the step that prefills its group, and any wait for a KV slot. [s]
+     */
+    time_to_first_token_s: number | null;
+    /**
+     * The mean wait for a KV slot. [s]
+     */
+    slot_wait_s: number;
+    /**
+     * Time to first token plus the rest of the tokens. [s]
+     */
+    request_latency_s: number | null;
+    /**
+     * Requests finished per second. [requests/s]
+     */
+    requests_per_s: number;
+    /**
+     * Output tokens per second. [tokens/s]
+     */
+    output_tokens_per_s: number;
+    /**
+     * Output tokens per second per chip. [tokens/s]
+     */
+    output_tokens_per_s_per_chip: number;
+    /**
+     * One request's tokens per second while it decodes: 1 / time per output token. [tokens/s]
+     */
+    tokens_per_s_per_user: number;
+  };
 };
 /**
  * What each term adds to the step: they sum to it.
