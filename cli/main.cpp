@@ -9,6 +9,7 @@
 #include "calibration_commands.h"
 #include "json_file.h"
 #include "kernel_commands.h"
+#include "serving_benchmark_command.h"
 #include "io/json_text.h"
 #include "specs/calibration_profile.h"
 #include "specs/hf_config.h"
@@ -24,6 +25,7 @@ constexpr const char* kUsage =
     "       scalescope --presets | --check-presets | --version | --help\n"
     "       scalescope calibrate RUNS.json ... | scalescope validate RUNS.json ... (scalescope calibrate --help)\n"
     "       scalescope kernels TABLES.json... [--markdown] [--write DIR] (kernel models from measured kernel tables)\n"
+    "       scalescope validate-serving TABLE.csv [--markdown] (measured serving benchmarks under their load)\n"
     "Reads a scenario (docs/api.md) from the file, or from stdin when the file is '-' or absent, and prints the\n"
     "result as JSON (SI units, the unit in every key). --summary prints the headline numbers, what binds, whether\n"
     "it fits and what to try next; --table prints every number for people. --hf-model prints the model the engine\n"
@@ -37,6 +39,8 @@ int main(int argc, char** argv) {
   if (argc > 1 && (std::string(argv[1]) == "calibrate" || std::string(argv[1]) == "validate"))
     return scalescope::cli::run_calibration_command(argc, argv);
   if (argc > 1 && std::string(argv[1]) == "kernels") return scalescope::cli::run_kernel_command(argc, argv);
+  if (argc > 1 && std::string(argv[1]) == "validate-serving")
+    return scalescope::cli::run_serving_benchmark_command(argc, argv);
   bool table = false, summary = false, validate = false, hf_model = false;
   std::string file;
   for (int i = 1; i < argc; ++i) {

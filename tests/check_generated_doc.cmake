@@ -1,8 +1,12 @@
 # A generated block of a document must equal what its command prints today (docs/validation.md's tables).
 # Usage: cmake -DDOC=<file.md> -DCLI=<scalescope> -DRUNS=<runs.json> -P check_generated_doc.cmake
 #        or, for the kernel tables, -DKERNELS=<tests/kernels folder> instead of -DRUNS;
+#        or, for the measured serving deployments, -DSERVING=<tests/serving/measured-serving.csv>;
 #        add -DWRITE=1 to rewrite the block instead (after a refit).
-if(KERNELS)
+if(SERVING)
+  set(begin_marker "<!-- generated: scalescope validate-serving tests/serving/measured-serving.csv --markdown -->")
+  set(command "${CLI}" validate-serving "${SERVING}" --markdown)
+elseif(KERNELS)
   set(begin_marker "<!-- generated: scalescope kernels tests/kernels/*.json --markdown -->")
   file(GLOB tables "${KERNELS}/*.json")
   list(SORT tables)
