@@ -14,6 +14,7 @@
 #include "specs/calibration_profile.h"
 #include "specs/hf_config.h"
 #include "specs/presets.h"
+#include "specs/serving_backend.h"
 #include "summary.h"
 #include "table.h"
 
@@ -58,6 +59,7 @@ int main(int argc, char** argv) {
     } else if (arg == "--check-presets") {
       auto d = scalescope::validate_presets();
       for (auto& x : scalescope::validate_calibration_profiles()) d.push_back(x);
+      for (auto& x : scalescope::validate_serving_backends()) d.push_back(x);
       for (const auto& x : d) std::cerr << x.path << ": " << x.code << ": " << x.message << "\n";
       std::cout << (d.empty() ? "all presets valid\n" : "");
       return d.empty() ? 0 : 1;
