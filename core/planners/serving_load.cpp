@@ -7,64 +7,99 @@
 namespace scalescope {
 
 namespace {
+
 // The fixed point settles in a few rounds: the prompts per step move the step by their prefill share only.
 constexpr int kLoadFixedPointIterations = 8;
+
+StepParts decode_parts(const DecodeStep& s, double step_overhead_s) {
+  const double launch_s = s.overhead_s - step_overhead_s;
+  return {s.step_s - s.overhead_s - s.comms_s, s.comms_s, launch_s};
+}
+
+StepParts prefill_parts(const PrefillStep& s) { return {s.time_s - s.overhead_s - s.comms_s, s.comms_s, s.overhead_s}; }
+
+double step_s(const StepParts& p, const ServingBackend& b) {
+  return p.kernels_s + b.comms_frac * p.comms_s + b.launch_frac * p.launch_s;
+}
+
 }  // namespace
 
-ServingLoad serve_under_load(const ServingModel& model, const ServingLoadInput& load) {
+LoadParts load_parts(const ServingModel& model, const ServingLoadInput& load) {
   const ServingInput& in = *model.in;
-  const double prompt = load.prompt_len, generated = load.generated_len;
-  ServingLoad out;
-  out.concurrency = load.concurrency;
+  LoadParts p;
+  p.concurrency = load.concurrency;
+  p.prompt_len = load.prompt_len;
+  p.generated_len = load.generated_len;
+  p.chips = in.mesh->chips;
   // Paged KV caches admit a request only while its cache can grow to its last token (prompt + generated).
-  const double fit = std::floor(serving_max_batch(in, prompt + generated));
+  const double fit = std::floor(serving_max_batch(in, load.prompt_len + load.generated_len));
   if (fit < 1) {
+    p.fits = false;
+    return p;
+  }
+  p.in_flight = std::min(load.concurrency, fit);
+  // The prompts one step may prefill: the token budget's (per attention rank), at least one (chunked beyond).
+  const double ranks = std::max(1.0, in.expert.degree);
+  p.group_cap = std::clamp(std::floor(load.max_tokens_per_step * ranks / load.prompt_len), 1.0, p.in_flight);
+  p.profile_step_overhead_s = model.profile ? model.profile->decode_step_overhead_s : 0.0;
+  p.decode = decode_parts(model.decode(p.in_flight, load.prompt_len + load.generated_len / 2.0),
+                          p.profile_step_overhead_s);
+  p.prefill_one = prefill_parts(model.prefill(1, load.prompt_len));
+  p.prefill_cap = p.group_cap > 1 ? prefill_parts(model.prefill(p.group_cap, load.prompt_len)) : p.prefill_one;
+  return p;
+}
+
+ServingLoad solve_load(const LoadParts& p, const ServingBackend& b) {
+  ServingLoad out;
+  out.concurrency = p.concurrency;
+  if (!p.fits) {
     out.fits = false;
     const double inf = std::numeric_limits<double>::infinity();
     out.time_to_first_token_s = out.time_per_output_token_s = out.request_latency_s = inf;
     return out;
   }
-  const double n = std::min(load.concurrency, fit);
+  const double n = p.in_flight, generated = p.generated_len;
   out.in_flight = n;
-  out.queued = load.concurrency - n;
-  out.decode_step_s = model.decode(n, prompt + generated / 2.0).step_s;
-  // The prompts one step may prefill: the token budget's (per attention rank), at least one (chunked beyond).
-  const double ranks = std::max(1.0, in.expert.degree);
-  const double group_cap = std::clamp(std::floor(load.max_tokens_per_step * ranks / prompt), 1.0, n);
-  // Steady state of the closed loop, a fixed point: requests finish at lambda = n / cycle; during one step lambda x
-  // TPOT new prompts arrive, and the next step prefills them together (within the budget) beside the decode tokens.
-  // Every such step stalls the decoding sequences, so TPOT = decode + (prompts per step) x (prefill per prompt).
-  // Arrivals are staggered (each client's next request follows its own last token), not the benchmark's first
-  // burst, which a long run averages away.
-  double prefill_one_s = model.prefill(1, prompt).time_s;
-  double tpot = out.decode_step_s + prefill_one_s / generated, group = 1, group_s = prefill_one_s, ttft_admitted = 0;
+  out.queued = p.concurrency - n;
+  out.decode_step_s = step_s(p.decode, b) + (b.step_overhead_s >= 0 ? b.step_overhead_s : p.profile_step_overhead_s);
+  const double one_s = step_s(p.prefill_one, b), cap_s = step_s(p.prefill_cap, b);
+  const auto prefill_s = [&](double g) {
+    return p.group_cap > 1 ? one_s + (g - 1.0) / (p.group_cap - 1.0) * (cap_s - one_s) : one_s;
+  };
+  // Before its prefill a request passes the front end and waits for the prompts that arrived in its burst (half of
+  // them on average).
+  const double ahead_s = b.request_overhead_s + b.burst_frac * n * one_s / 2.0;
+  // Steady state of the closed loop, a fixed point: requests finish at lambda = n / cycle; during one step
+  // lambda x TPOT new prompts arrive, and the next step prefills them together (within the budget) beside the
+  // decode tokens, which wait for that prefill. Arrivals are otherwise staggered: each client's next request
+  // follows its own last token.
+  double tpot = out.decode_step_s + b.prefill_stall_frac * one_s / generated, group = 1, group_s = one_s;
   for (int i = 0; i < kLoadFixedPointIterations; ++i) {
-    ttft_admitted = 0.5 * tpot + group_s + out.decode_step_s;
-    const double lambda = n / (ttft_admitted + (generated - 1.0) * tpot);
-    const double arriving = lambda * tpot;
-    const double next_group = std::clamp(arriving, 1.0, group_cap);
-    if (next_group != group) {
-      group = next_group;
-      group_s = model.prefill(group, prompt).time_s;
-    }
-    tpot = out.decode_step_s + arriving * group_s / group;
+    const double ttft = ahead_s + 0.5 * tpot + group_s + out.decode_step_s;
+    const double arriving = n * tpot / (ttft + (generated - 1.0) * tpot);
+    group = std::clamp(arriving, 1.0, p.group_cap);
+    group_s = prefill_s(group);
+    tpot = out.decode_step_s + b.prefill_stall_frac * arriving * group_s / group;
   }
   // A new request waits for the step in flight (half a step on average), then rides the step that prefills its
   // group; its first token comes out of that step.
-  ttft_admitted = 0.5 * tpot + group_s + out.decode_step_s;
+  const double ttft_admitted = ahead_s + 0.5 * tpot + group_s + out.decode_step_s;
   out.prefill_group = group;
   out.prefill_group_s = group_s;
   out.time_per_output_token_s = tpot;
-  const double cycle_s = ttft_admitted + (generated - 1.0) * tpot;
-  out.requests_per_s = n / cycle_s;
+  out.requests_per_s = n / (ttft_admitted + (generated - 1.0) * tpot);
   // Closed loop: the requests that find every KV slot taken wait for one to free (Little's law on the queue).
   out.slot_wait_s = out.queued / out.requests_per_s;
   out.time_to_first_token_s = ttft_admitted + out.slot_wait_s;
   out.request_latency_s = out.time_to_first_token_s + (generated - 1.0) * tpot;
   out.output_tokens_per_s = out.requests_per_s * generated;
-  out.output_tokens_per_s_per_chip = out.output_tokens_per_s / in.mesh->chips;
+  out.output_tokens_per_s_per_chip = out.output_tokens_per_s / p.chips;
   out.tokens_per_s_per_user = 1.0 / tpot;
   return out;
+}
+
+ServingLoad serve_under_load(const ServingModel& model, const ServingLoadInput& load, const ServingBackend& backend) {
+  return solve_load(load_parts(model, load), backend);
 }
 
 }  // namespace scalescope

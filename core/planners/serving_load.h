@@ -1,9 +1,11 @@
 // A serving replica under load as serving benchmarks drive it (issue 35): a fixed prompt and output length and a
 // fixed concurrency, each client sending its next request when the last one ends (a closed loop), the engine
 // batching continuously. The steady state's time to first token, time per output token, and throughput per chip
-// and per user. Allocation-free: a frontier sweeps it over concurrency.
+// and per user, for a serving engine's runtime (specs/serving_backend.h) or the kernels' step as it is.
+// Allocation-free: a frontier sweeps it over concurrency, and the backend fit solves it per row from its parts.
 #pragma once
 #include "planners/calibrated_serving.h"
+#include "specs/serving_backend.h"
 
 namespace scalescope {
 
@@ -11,6 +13,23 @@ struct ServingLoadInput {
   double concurrency = 1;           // requests in flight per replica (the benchmark's concurrency)
   double prompt_len = 1, generated_len = 1;
   double max_tokens_per_step = 8192;  // prompt tokens one step may prefill per attention rank (the engines' default)
+};
+
+// A step's time in the parts a serving engine's runtime changes: the kernels' roofline time, the tensor- and
+// expert-parallel communication, and the launch floors and per-op host gaps.
+struct StepParts {
+  double kernels_s = 0, comms_s = 0, launch_s = 0;
+};
+
+// What the steady state needs from the replica, priced once (the costly part); `solve_load` is arithmetic on it.
+struct LoadParts {
+  double concurrency = 0, prompt_len = 1, generated_len = 1, chips = 1;
+  double in_flight = 0;      // n: the sequences whose KV caches fit at their last token, at most the concurrency
+  double group_cap = 1;      // the prompts one step may prefill (the token budget)
+  StepParts decode;          // a decode step of n sequences at their mean context, without the per-step host time
+  double profile_step_overhead_s = 0;  // the chip profile's host time per step (a backend may replace it)
+  StepParts prefill_one, prefill_cap;  // one prompt, and group_cap prompts together
+  bool fits = true;
 };
 
 struct ServingLoad {
@@ -21,7 +40,8 @@ struct ServingLoad {
   double prefill_group_s = 0;  // that step's prefill
   double decode_step_s = 0;    // a decode step of the sequences in flight at their mean context
   double time_per_output_token_s = 0;  // the decode step plus the other requests' prefills it waits behind
-  double time_to_first_token_s = 0;    // half a step's wait, the step that prefills it, and any wait for a KV slot
+  double time_to_first_token_s = 0;    // the front end, the wait for the step in flight, for the prompts ahead of
+                                       // it and for a KV slot, and the step that prefills it
   double slot_wait_s = 0;
   double request_latency_s = 0;
   double requests_per_s = 0;
@@ -31,10 +51,18 @@ struct ServingLoad {
   bool fits = true;                  // at least one sequence's KV cache fits beside the weights
 };
 
-// Steady state of the closed loop (docs/api.md "serving", `load`), with n = min(C, sequences whose KV fits at P + G):
+LoadParts load_parts(const ServingModel& model, const ServingLoadInput& load);
+
+// Steady state of the closed loop (docs/api.md "serving", `load`), with n in flight, a backend b (its defaults:
+// the kernels' step as it is):
 //   lambda = n / (TTFT_0 + (G - 1) TPOT) requests/s (Little's law), a = lambda TPOT prompts arriving per step,
-//   g = clamp(a, 1, budget x attention ranks / P) prefilled together, TPOT = decode(n, P + G/2) + a prefill(g, P) / g,
-//   TTFT_0 = TPOT / 2 + prefill(g, P) + decode(n), and TTFT = TTFT_0 + (C - n) / lambda (waiting for a KV slot).
-ServingLoad serve_under_load(const ServingModel& model, const ServingLoadInput& load);
+//   g = clamp(a, 1, budget x attention ranks / P) prefilled together,
+//   TPOT = decode(n) + b.prefill_stall a prefill(g) / g,
+//   TTFT_0 = b.request_overhead + b.burst n prefill(1) / 2 + TPOT / 2 + prefill(g) + decode(n),
+//   TTFT = TTFT_0 + (C - n) / lambda (waiting for a KV slot).
+// prefill(g) is linear between one prompt and the budget's prompts, both priced by the kernels.
+ServingLoad solve_load(const LoadParts& parts, const ServingBackend& backend);
+
+ServingLoad serve_under_load(const ServingModel& model, const ServingLoadInput& load, const ServingBackend& backend);
 
 }  // namespace scalescope

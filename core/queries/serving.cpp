@@ -75,15 +75,29 @@ Json deployment_json(const DeploymentArgs& a, const DeploymentInput& base, doubl
 struct LoadArgs {
   bool given = false;
   ServingLoadInput in;
+  std::vector<double> concurrencies;  // the interactivity frontier's points (issue 35)
+  ServingBackend backend;  // default: the kernels' step as it is
 };
 
-LoadArgs read_load(JsonReader& args, Diagnostics& d) {
+LoadArgs read_load(JsonReader& args, Fidelity fidelity, Diagnostics& d) {
   LoadArgs out;
   if (const Json* node = args.object("load", false)) {
     JsonReader r(*node, args.path_of("load"), d);
     out.given = true;
     out.in.concurrency = r.number("concurrency", true).value_or(1);
     out.in.max_tokens_per_step = r.number("max_tokens_per_step", false).value_or(out.in.max_tokens_per_step);
+    out.concurrencies = r.numbers("concurrencies", false);
+    if (out.concurrencies.size() > kMaxSweepPoints)
+      add_diagnostic(d, r.path_of("concurrencies"), "too_large",
+                     "the frontier asks for " + std::to_string(out.concurrencies.size()) + " points; the limit is " +
+                         std::to_string(kMaxSweepPoints));
+    if (const auto id = r.choice("backend", false, serving_backend_ids())) {
+      if (fidelity != Fidelity::calibrated)
+        add_diagnostic(d, r.path_of("backend"), "needs_calibrated",
+                       "a serving engine's runtime is fitted beside the calibrated kernels; drop 'backend' or use "
+                       "the calibrated fidelity");
+      else if (const ServingBackend* b = serving_backend(*id)) out.backend = *b;
+    }
     r.finish();
   }
   return out;
@@ -92,8 +106,9 @@ LoadArgs read_load(JsonReader& args, Diagnostics& d) {
 // A non-finite time (no sequence fits) is null, never Inf (api.h).
 Json finite_or_null(double x) { return std::isfinite(x) ? Json(x) : Json(nullptr); }
 
-Json load_json(const ServingLoad& l) {
+Json load_json(const ServingLoad& l, const ServingBackend& backend) {
   return {{"concurrency", l.concurrency},
+          {"backend", backend.id.empty() ? Json(nullptr) : serving_backend_json(backend)},
           {"fits", l.fits},
           {"in_flight", l.in_flight},
           {"queued", l.queued},
@@ -204,7 +219,7 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   read_serving_args(ctx, args, d, a);
   const double latency_target = args.number("latency_target_s", false).value_or(0);
   const DeploymentArgs deployment = read_deployment(args, d);
-  LoadArgs load = read_load(args, d);
+  LoadArgs load = read_load(args, ctx.fidelity, d);
   ServingInput& in = a.in;
   CalibrationProfile given;
   const CalibrationProfile* profile =
@@ -296,12 +311,26 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   if (load.given) {
     load.in.prompt_len = prompt;
     load.in.generated_len = generated;
-    const ServingLoad l = serve_under_load(model, load.in);
+    const ServingLoad l = serve_under_load(model, load.in, load.backend);
     if (!l.fits)
       add_warning(d, args.path_of("load"), "out_of_hbm",
                   "not one sequence's KV cache fits beside the weights at " + format_count(prompt + generated) +
                       " tokens, so no request is served");
-    out["load"] = load_json(l);
+    out["load"] = load_json(l, load.backend);
+    // The interactivity frontier (throughput per chip against tokens per second per user), one point a concurrency.
+    Json frontier = Json::array();
+    for (double at_concurrency : load.concurrencies) {
+      ServingLoadInput at = load.in;
+      at.concurrency = at_concurrency;
+      const ServingLoad p = serve_under_load(model, at, load.backend);
+      if (!p.fits) break;
+      frontier.push_back({{"concurrency", at_concurrency}, {"in_flight", p.in_flight},
+                          {"output_tokens_per_s_per_chip", p.output_tokens_per_s_per_chip},
+                          {"tokens_per_s_per_user", p.tokens_per_s_per_user},
+                          {"time_to_first_token_s", p.time_to_first_token_s},
+                          {"time_per_output_token_s", p.time_per_output_token_s}});
+    }
+    if (!load.concurrencies.empty()) out["load"]["frontier"] = frontier;
   }
   if (latency_target > 0) {
     // The inverse question (§2.10): the step's HBM and FLOPs terms shrink as 1/chips, so a per-token target needs

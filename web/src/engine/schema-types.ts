@@ -3050,6 +3050,14 @@ export type ServingQuery = {
      * Prompt tokens one step may prefill per attention rank [8192, the engines' default]. [tokens]
      */
     max_tokens_per_step?: number;
+    /**
+     * The serving engine whose runtime is fitted beside the calibrated kernels (calibration_profiles/serving/backends.json) [none: the kernels' step as it is].
+     */
+    backend?: 'sglang' | 'trtllm' | 'vllm';
+    /**
+     * Concurrencies for the interactivity frontier (adds load.frontier: throughput per chip against tokens per second per user). [requests]
+     */
+    concurrencies?: number[];
   };
   /**
    * A per-token decode step to meet: adds chips_for_latency_target. [s]
@@ -5664,6 +5672,84 @@ export type ServingResult = {
      * One request's tokens per second while it decodes: 1 / time per output token. [tokens/s]
      */
     tokens_per_s_per_user: number;
+    /**
+     * The serving engine's fitted runtime used (null: the kernels' step as it is).
+     */
+    backend: {
+      /**
+       * The backend.
+       */
+      id: string;
+      /**
+       * Its name.
+       */
+      name: string;
+      /**
+       * The kernels' launch floors and per-op host gaps kept.
+       */
+      launch_frac: number;
+      /**
+       * The tensor-parallel all-reduces' time kept.
+       */
+      comms_frac: number;
+      /**
+       * Host work per decode step. [s]
+       */
+      step_overhead_s: number;
+      /**
+       * The share of a step's prefill the decode tokens wait for.
+       */
+      prefill_stall_frac: number;
+      /**
+       * Per request before its prefill (the front end). [s]
+       */
+      request_overhead_s: number;
+      /**
+       * The in-flight requests whose prompts arrive with a new one.
+       */
+      burst_frac: number;
+      /**
+       * What it was fitted on.
+       */
+      source: string;
+      /**
+       * The systems of its fit rows.
+       */
+      fitted_on_systems: string[];
+      /**
+       * The models of its fit rows.
+       */
+      fitted_on_models: string[];
+    } | null;
+    /**
+     * One point per concurrency asked for (until nothing fits).
+     */
+    frontier?: {
+      /**
+       * Requests in flight. [requests]
+       */
+      concurrency: number;
+      /**
+       * Sequences decoding at once. [sequences]
+       */
+      in_flight: number;
+      /**
+       * Output tokens per second per chip. [tokens/s]
+       */
+      output_tokens_per_s_per_chip: number;
+      /**
+       * 1 / TPOT. [tokens/s]
+       */
+      tokens_per_s_per_user: number;
+      /**
+       * Time to first token. [s]
+       */
+      time_to_first_token_s: number;
+      /**
+       * Time per output token. [s]
+       */
+      time_per_output_token_s: number;
+    }[];
   };
 };
 /**
