@@ -1,24 +1,26 @@
 #include "serving_benchmark_command.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
-#include <tuple>
 
 #include "calibration/serving_benchmarks.h"
 #include "io/json_text.h"
+#include "specs/serving_backend.h"
 
 namespace scalescope::cli {
 
 namespace {
 
 constexpr const char* kUsage =
-    "usage: scalescope validate-serving TABLE.csv [--markdown]\n"
+    "usage: scalescope validate-serving TABLE.csv [--markdown] [--write DIR]\n"
     "Predicts every row of a measured serving benchmark table (tests/serving/README.md: its columns and the rules\n"
     "that keep rows out) under its concurrency, and prints each row's errors and their statistics by backend,\n"
-    "system, model and concurrency; --markdown prints docs/validation.md's serving tables.\n";
+    "system, model and concurrency, with each backend's runtime refitted and held out by model and by system;\n"
+    "--markdown prints docs/validation.md's serving tables; --write puts the fitted backends in DIR/backends.json.\n";
 
 std::string percent(const Json& stats, const char* key) {
   char buf[32];
@@ -32,36 +34,103 @@ std::string signed_percent(const Json& stats, const char* key) {
   return buf;
 }
 
+std::string stats_cells(const Json& stats) {
+  return percent(stats, "median_abs_frac") + " | " + percent(stats, "p90_abs_frac") + " | " +
+         signed_percent(stats, "signed_median_frac");
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 std::string markdown(const Json& report) {
   std::ostringstream out;
-  out << "Each aggregated row predicted under its concurrency at the calibrated fidelity (the embedded profiles, "
-         "never fitted on these rows). Error = predicted / measured - 1 (positive: pessimistic).\n\n";
-  out << "| by | value | rows | TPOT median | TPOT p90 | TPOT signed median | TTFT median | TTFT p90 | TTFT signed median |\n";
-  out << "|---|---|---|---|---|---|---|---|---|\n";
-  for (const Json& g : report["groups"]) {
-    const Json& tpot = g["tpot"];
-    const Json& ttft = g["ttft"];
-    out << "| " << g["by"].get<std::string>() << " | " << g["value"].get<std::string>() << " | "
-        << tpot["runs"].get<double>() << " | " << percent(tpot, "median_abs_frac") << " | "
-        << percent(tpot, "p90_abs_frac") << " | " << signed_percent(tpot, "signed_median_frac") << " | "
-        << percent(ttft, "median_abs_frac") << " | " << percent(ttft, "p90_abs_frac") << " | "
-        << signed_percent(ttft, "signed_median_frac") << " |\n";
+  out << "Error = predicted / measured − 1 (positive: pessimistic). *Held*: every other row of a backend in file "
+         "order, never fitted (siblings of fitted rows: the same deployments at other concurrencies and lengths).\n\n";
+  out << "#### Each backend's runtime, fitted on its fit rows\n\n| backend | rows | ";
+  for (const ServingBackendParameter& p : serving_backend_parameters()) out << "`" << p.name << "` | ";
+  out << "fit |\n|---|---|";
+  for (std::size_t i = 0; i < serving_backend_parameters().size(); ++i) out << "---|";
+  out << "---|\n";
+  for (const Json& f : report["fits"]) {
+    const Json& b = f["backend"];
+    out << "| " << b["name"].get<std::string>() << " | " << f["rows"].get<double>() << " | ";
+    for (const ServingBackendParameter& p : serving_backend_parameters()) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.3g", b[p.name].get<double>());
+      out << buf << " | ";
+    }
+    out << f["stop"].get<std::string>() << " |\n";
   }
-  out << "\nBefore and after the load model, every row: *one step* is what the serving query answered before it "
-         "took a load (a decode step at batch = concurrency; one prompt prefilled alone).\n\n"
-         "| answer | TPOT median | TPOT p90 | TPOT signed median | TTFT median | TTFT p90 | TTFT signed median |\n"
-         "|---|---|---|---|---|---|---|\n";
+  out << "\n#### Held-out rows\n\n*Kernels' step*: the same load model without a backend's runtime; *one step*: what "
+         "the serving query answered before it took a load (a decode step at batch = concurrency, one prompt "
+         "prefilled alone).\n\n"
+         "| by | value | held rows | TPOT median | TPOT p90 | TPOT signed | TTFT median | TTFT p90 | TTFT signed | "
+         "kernels' step: TPOT / TTFT median | one step: TPOT / TTFT median |\n"
+         "|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const Json& g : report["groups"])
-    if (g["by"] == "all")
-      for (const auto& [name, tpot, ttft] : {std::tuple{"one step", "one_step_tpot", "one_step_ttft"},
-                                             std::tuple{"under load", "tpot", "ttft"}})
-        out << "| " << name << " | " << percent(g[tpot], "median_abs_frac") << " | " << percent(g[tpot], "p90_abs_frac")
-            << " | " << signed_percent(g[tpot], "signed_median_frac") << " | " << percent(g[ttft], "median_abs_frac")
-            << " | " << percent(g[ttft], "p90_abs_frac") << " | " << signed_percent(g[ttft], "signed_median_frac")
-            << " |\n";
+    out << "| " << g["by"].get<std::string>() << " | " << g["value"].get<std::string>() << " | "
+        << g["held"]["tpot"]["runs"].get<double>() << " | " << stats_cells(g["held"]["tpot"]) << " | "
+        << stats_cells(g["held"]["ttft"]) << " | " << percent(g["kernels_step"]["tpot"], "median_abs_frac") << " / "
+        << percent(g["kernels_step"]["ttft"], "median_abs_frac") << " | "
+        << percent(g["one_step"]["tpot"], "median_abs_frac") << " / "
+        << percent(g["one_step"]["ttft"], "median_abs_frac") << " |\n";
+  out << "\n#### Transfer: each model and each system held out whole\n\nThe backend refitted on its other fit rows, "
+         "then every row of the model or system held out predicted; per backend, the median of those medians.\n\n"
+         "| backend | held out | value | rows | TPOT median | TPOT p90 | TTFT median | TTFT p90 |\n"
+         "|---|---|---|---|---|---|---|---|\n";
+  for (const Json& t : report["transfer"])
+    for (const char* kind : {"model_held_out", "system_held_out"}) {
+      std::vector<double> tpot, ttft;
+      for (const Json& h : t[kind]) {
+        out << "| " << t["backend"].get<std::string>() << " | " << (kind[0] == 'm' ? "model" : "system") << " | "
+            << h["held_out"].get<std::string>() << " | " << h["tpot"]["runs"].get<double>() << " | "
+            << percent(h["tpot"], "median_abs_frac") << " | " << percent(h["tpot"], "p90_abs_frac") << " | "
+            << percent(h["ttft"], "median_abs_frac") << " | " << percent(h["ttft"], "p90_abs_frac") << " |\n";
+        tpot.push_back(h["tpot"]["median_abs_frac"].get<double>());
+        ttft.push_back(h["ttft"]["median_abs_frac"].get<double>());
+      }
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "| **%s** | **%s** | **median of medians** | | **%.1f%%** | | **%.1f%%** | |\n",
+                    t["backend"].get<std::string>().c_str(), kind[0] == 'm' ? "model" : "system",
+                    100 * median(tpot), 100 * median(ttft));
+      out << buf;
+    }
   out << "\nRows not predicted, by rule (tests/serving/README.md):\n\n| rule | rows |\n|---|---|\n";
   for (const auto& [code, n] : report["skipped"].items()) out << "| `" << code << "` | " << n.get<double>() << " |\n";
   return out.str();
+}
+
+// calibration_profiles/serving/backends.json from the fits (the file's `about` kept).
+bool write_backends(const Json& report, const std::string& dir) {
+  const std::string path = dir + "/backends.json";
+  Json doc = {{"schema", "scalescope.serving_backends/1"}};
+  {
+    std::ifstream old(path);
+    std::stringstream text;
+    if (old && (text << old.rdbuf())) {
+      const Json prior = Json::parse(text.str(), nullptr, false);
+      if (prior.is_object() && prior.contains("about")) doc["about"] = prior["about"];
+    }
+  }
+  doc["backends"] = Json::array();
+  for (const Json& f : report["fits"]) {
+    Json b = f["backend"];
+    b["source"] = "fitted on " + std::to_string(f["rows"].get<long long>()) +
+                  " fit rows of tests/serving/measured-serving.csv (ai-dynamo/aiconfigurator silicon_sample.csv @ "
+                  "095f58a51c4c, Apache-2.0)";
+    doc["backends"].push_back(b);
+  }
+  std::ofstream out(path);
+  if (!(out << doc.dump(1) << "\n")) {
+    std::cerr << "scalescope: cannot write '" << path << "'\n";
+    return false;
+  }
+  std::cout << "wrote " << path << "\n";
+  return true;
 }
 
 }  // namespace
@@ -69,9 +138,11 @@ std::string markdown(const Json& report) {
 int run_serving_benchmark_command(int argc, char** argv) {
   std::string file;
   bool as_markdown = false;
+  std::string write_dir;
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--markdown") as_markdown = true;
+    else if (arg == "--write" && i + 1 < argc) write_dir = argv[++i];
     else if (arg == "--help" || arg == "-h") {
       std::cout << kUsage;
       return 0;
@@ -97,6 +168,7 @@ int run_serving_benchmark_command(int argc, char** argv) {
     return 1;
   }
   const Json report = serving_benchmark_report(rows);
+  if (!write_dir.empty()) return write_backends(report, write_dir) ? 0 : 2;
   if (as_markdown) std::cout << markdown(report);
   else std::cout << to_text(report, 1) << "\n";
   return 0;

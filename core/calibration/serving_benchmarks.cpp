@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
+#include "calibration/robust_fit.h"
 #include "calibration/run_outcomes.h"
 #include "planners/serving_load.h"
 #include "queries/scenario.h"
@@ -58,21 +60,12 @@ const char* model_preset(const std::string& path) {
   return nullptr;
 }
 
-// The requests in flight per worker: the measured concurrency the row's source names, else its batch size per
-// attention rank times the ranks.
-double concurrency_of(const BenchmarkRow& row, double attention_ranks) {
+// The requests in flight per worker: the measured concurrency the row's source names (0: it names none).
+double concurrency_of(const BenchmarkRow& row) {
   const std::string& source = cell(row, "silicon_data_source");
   const std::string key = "silicon_concurrency=";
   const std::size_t at = source.find(key);
-  if (at != std::string::npos) return std::strtod(source.c_str() + at + key.size(), nullptr);
-  return whole(row, "batch_size", 1) * attention_ranks;
-}
-
-// The TP and EP degrees an id names ('..._tp8_ep8_...'), or zeros.
-std::pair<double, double> id_degrees(const std::string& id) {
-  const std::size_t t = id.find("_tp"), e = id.find("_ep", t == std::string::npos ? 0 : t);
-  if (t == std::string::npos || e == std::string::npos) return {0, 0};
-  return {std::strtod(id.c_str() + t + 3, nullptr), std::strtod(id.c_str() + e + 3, nullptr)};
+  return at == std::string::npos ? 0.0 : std::strtod(source.c_str() + at + key.size(), nullptr);
 }
 
 BenchmarkScenario skip(const std::string& code, const std::string& reason) {
@@ -125,15 +118,15 @@ BenchmarkScenario benchmark_scenario(const BenchmarkRow& row, const std::string&
   if (!model) return skip("unknown_model", "no preset for the model '" + cell(row, "model_path") + "'");
   double tp = whole(row, "tp_size", 1);
   const double pp = whole(row, "pp_size", 1);
-  const double ranks = std::max(1.0, whole(row, "attention_dp_size", 1));
+  double ranks = std::max(1.0, whole(row, "attention_dp_size", 1));
+  const double table_ranks = ranks;  // the ranks the table's batch_size is per
   double moe_tp = std::max(1.0, whole(row, "moe_tp_size", tp)), moe_ep = std::max(1.0, whole(row, "moe_ep_size", 1));
-  // Rows whose id names 'tp<a>_ep<b>' but whose tp_size is a x b multiplied the GPU count (their twins on a GPUs
-  // measure the same TPOT): read as the id says, a GPUs with attention TP a and the experts over b of them.
-  if (const auto ids = id_degrees(cell(row, "id")); ids.first > 1 && ids.second > 1 && tp == ids.first * ids.second &&
-                                                    std::fmod(ids.first, ids.second) == 0) {
-    tp = ids.first;
-    moe_ep = ids.second;
-    moe_tp = tp / moe_ep;
+  // Rows with moe tp = moe ep = k and k x k GPUs multiplied the GPU count (ids such as 'tp8_ep8' with tp_size 64;
+  // their twins on k GPUs with the experts in TP measure a slower TPOT, as EP is): read as k GPUs, the attention
+  // split as given over them and the experts over k ranks.
+  if (const double k = moe_tp; k > 1 && moe_ep == k && tp * ranks == k * k) {
+    (tp > 1 ? tp : ranks) /= k;
+    moe_tp = 1;
   }
   if (pp > 1) return skip("pipeline_parallel", "pipeline-parallel serving (pp " + count(pp) + "): not modelled");
   const bool moe = std::string(model) == "deepseek-v3" || std::string(model) == "gpt-oss-120b" ||
@@ -144,7 +137,12 @@ BenchmarkScenario benchmark_scenario(const BenchmarkRow& row, const std::string&
   if (moe && gpus != moe_tp * moe_ep)
     return skip("inconsistent_parallelism", "tp " + count(tp) + " x attention dp " + count(ranks) + " GPUs against moe tp " +
                                                 count(moe_tp) + " x moe ep " + count(moe_ep));
-  const double concurrency = concurrency_of(row, ranks);
+  const double concurrency = concurrency_of(row);
+  // The measured concurrency is one worker's batch per attention rank times its ranks. Where it is not (a few rows
+  // of another dataset, some naming no concurrency), it counts workers the row does not state, so any per-worker
+  // load would be a guess fitted to the answer.
+  if (concurrency < 1 || concurrency != whole(row, "batch_size", 0) * table_ranks)
+    return skip("concurrency_not_per_worker", "the measured concurrency is not batch_size x attention ranks");
   Json query = {{"kind", "serving"},
                 {"fidelity", fidelity},
                 {"batch", std::max(1.0, concurrency)},
@@ -178,26 +176,19 @@ BenchmarkScenario benchmark_scenario(const BenchmarkRow& row, const std::string&
 
 namespace {
 
-struct Predicted {
-  bool ok = false;
-  std::string refused;  // the engine's first diagnostic when it refuses the scenario
-  double ttft_s = 0, tpot_s = 0;
-  // What the serving query answered before it took a load: a decode step at batch = concurrency and one prompt
-  // prefilled alone (the "before" beside the load model).
-  double one_step_ttft_s = 0, one_step_tpot_s = 0;
-};
+std::string concurrency_band(double c) {
+  return c <= 8 ? "1-8" : c <= 64 ? "9-64" : c <= 256 ? "65-256" : "257+";
+}
 
-Predicted predict(const Json& scenario) {
-  Predicted p;
+// A row's scenario priced once: its load's parts, and what the serving query answered before it took a load.
+bool price(const BenchmarkScenario& s, BenchmarkCase& c, std::string& refused) {
   Diagnostics d;
   ScenarioSpecs specs;
+  const Json& scenario = s.scenario;
   resolve_scenario_specs(&scenario["hardware"], &scenario["model"], &scenario["mesh"], specs, d);
   ServingArgs a;
   Json query = scenario["query"];
-  const Json load = query["load"];
-  query.erase("load");
-  query.erase("kind");
-  query.erase("fidelity");
+  for (const char* key : {"load", "kind", "fidelity"}) query.erase(key);
   if (!has_errors(d)) {
     JsonReader args(query, "/query", d);
     read_serving_args(specs.ctx, args, d, a);
@@ -205,87 +196,192 @@ Predicted predict(const Json& scenario) {
   }
   for (const Diagnostic& x : d)
     if (!x.warning) {
-      p.refused = x.code + " at " + x.path + ": " + x.message;
-      return p;
+      refused = x.code;
+      return false;
     }
-  const CalibrationProfile* profile =
-      scenario["query"]["fidelity"] == "calibrated" ? calibration_profile_for(specs.hw) : nullptr;
-  const ServingModel model{&a.in, profile};
+  const ServingModel model{&a.in, calibration_profile_for(specs.hw)};
   ServingLoadInput in;
-  in.concurrency = load["concurrency"].get<double>();
+  in.concurrency = c.concurrency;
   in.prompt_len = a.prompt_len;
   in.generated_len = a.generated_len;
-  const ServingLoad l = serve_under_load(model, in);
-  if (!l.fits) {
-    p.refused = "out_of_hbm: not one sequence's KV cache fits beside the weights";
-    return p;
+  c.parts = load_parts(model, in);
+  if (!c.parts.fits) {
+    refused = "out_of_hbm";
+    return false;
   }
-  p.ok = true;
-  p.ttft_s = l.time_to_first_token_s;
-  p.tpot_s = l.time_per_output_token_s;
-  p.one_step_tpot_s = model.decode(in.concurrency, a.kv_context_len).step_s;
-  p.one_step_ttft_s = model.prefill(1, a.prompt_len).time_s;
-  return p;
+  c.one_step_tpot_s = model.decode(c.concurrency, a.kv_context_len).step_s;
+  c.one_step_ttft_s = model.prefill(1, a.prompt_len).time_s;
+  return true;
 }
 
-std::string concurrency_band(double c) {
-  return c <= 8 ? "1-8" : c <= 64 ? "9-64" : c <= 256 ? "65-256" : "257+";
+// The deployments' rows predicted by one runtime: log errors, TPOT then TTFT.
+void log_errors(const std::vector<const BenchmarkCase*>& cases, const ServingBackend& b, std::vector<double>& out) {
+  out.resize(2 * cases.size());
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const ServingLoad l = solve_load(cases[i]->parts, b);
+    out[2 * i] = std::log(l.time_per_output_token_s / cases[i]->tpot_s);
+    out[2 * i + 1] = std::log(l.time_to_first_token_s / cases[i]->ttft_s);
+  }
 }
 
 }  // namespace
 
-Json serving_benchmark_report(const std::vector<BenchmarkRow>& rows) {
-  Json out_rows = Json::array();
-  Json skipped = Json::object();
-  // (by, value) -> errors
-  struct Errors {
-    std::vector<double> tpot, ttft, one_step_tpot, one_step_ttft;
-  };
-  std::map<std::pair<std::string, std::string>, Errors> groups;
+std::vector<BenchmarkCase> benchmark_cases(const std::vector<BenchmarkRow>& rows, Json& skipped) {
+  std::vector<BenchmarkCase> cases;
+  skipped = Json::object();
+  std::map<std::string, std::size_t> seen_per_backend;
   for (const BenchmarkRow& row : rows) {
     const BenchmarkScenario s = benchmark_scenario(row);
     std::string code = s.skip_code;
-    Predicted p;
+    BenchmarkCase c;
     if (code.empty()) {
-      p = predict(s.scenario);
-      if (!p.ok) code = "refused: " + p.refused.substr(0, p.refused.find(' '));
+      c.id = cell(row, "id");
+      c.backend = cell(row, "backend");
+      c.system = cell(row, "system");
+      c.model = cell(row, "model_path").substr(cell(row, "model_path").find('/') + 1);
+      c.concurrency = s.scenario["query"]["load"]["concurrency"].get<double>();
+      c.ttft_s = whole(row, "silicon_ttft_ms", 0) / 1e3;
+      c.tpot_s = whole(row, "silicon_tpot_ms", 0) / 1e3;
+      std::string refused;
+      if (!(c.ttft_s > 0 && c.tpot_s > 0)) code = "no_measurement";
+      else if (!price(s, c, refused)) code = "refused: " + refused;
     }
     if (!code.empty()) {
       skipped[code] = skipped.value(code, 0) + 1;
       continue;
     }
-    const double ttft_s = whole(row, "silicon_ttft_ms", 0) / 1e3, tpot_s = whole(row, "silicon_tpot_ms", 0) / 1e3;
-    if (!(ttft_s > 0 && tpot_s > 0)) {
-      skipped["no_measurement"] = skipped.value("no_measurement", 0) + 1;
-      continue;
-    }
-    const double e_tpot = p.tpot_s / tpot_s - 1.0, e_ttft = p.ttft_s / ttft_s - 1.0;
-    const double conc = s.scenario["query"]["load"]["concurrency"].get<double>();
-    out_rows.push_back({{"id", cell(row, "id")}, {"concurrency", conc},
-                        {"measured_ttft_s", ttft_s}, {"measured_tpot_s", tpot_s},
-                        {"predicted_ttft_s", p.ttft_s}, {"predicted_tpot_s", p.tpot_s},
+    // Every other row of a backend, in file order, is fitted; the rest are held out (siblings of fitted rows).
+    c.fit = seen_per_backend[c.backend]++ % 2 == 0;
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+ServingBackend fit_serving_backend(const std::vector<const BenchmarkCase*>& cases, const std::string& id,
+                                   FitResult* result) {
+  ServingBackend start;
+  start.id = id;
+  FitProblem problem;
+  for (const ServingBackendParameter& p : serving_backend_parameters())
+    problem.parameters.push_back({p.prior, p.lo, p.hi, p.prior, p.prior_log_sigma});
+  problem.residual_count = 2 * cases.size();
+  problem.residuals = [&](const std::vector<double>& values, std::vector<double>& residuals,
+                          const std::vector<std::size_t>*) {
+    ServingBackend b = start;
+    for (std::size_t j = 0; j < values.size(); ++j) b.*serving_backend_parameters()[j].field = values[j];
+    log_errors(cases, b, residuals);
+  };
+  const FitResult fit = robust_fit(problem);
+  ServingBackend b = start;
+  for (std::size_t j = 0; j < fit.values.size(); ++j) b.*serving_backend_parameters()[j].field = fit.values[j];
+  std::set<std::string> systems, models;
+  for (const BenchmarkCase* c : cases) {
+    systems.insert(c->system);
+    models.insert(c->model);
+  }
+  b.fitted_on_systems.assign(systems.begin(), systems.end());
+  b.fitted_on_models.assign(models.begin(), models.end());
+  if (result) *result = fit;
+  return b;
+}
+
+namespace {
+
+struct Errors {
+  std::vector<double> tpot, ttft;
+  void add(double tpot_error, double ttft_error) {
+    tpot.push_back(tpot_error);
+    ttft.push_back(ttft_error);
+  }
+  Json json() const {
+    return {{"tpot", error_stats_json(error_stats(tpot))}, {"ttft", error_stats_json(error_stats(ttft))}};
+  }
+};
+
+// Leave one value of `key` (a model or a system) out: the backend refitted on its other fit rows, then every row
+// of that value predicted. The transfer to a model or a chip the backend's fit has not seen.
+Json leave_one_out(const std::vector<BenchmarkCase>& cases, const std::string& backend,
+                   std::string BenchmarkCase::*key) {
+  std::set<std::string> values;
+  for (const BenchmarkCase& c : cases)
+    if (c.backend == backend) values.insert(c.*key);
+  Json out = Json::array();
+  for (const std::string& value : values) {
+    std::vector<const BenchmarkCase*> fit, held;
+    for (const BenchmarkCase& c : cases)
+      if (c.backend == backend) (c.*key == value ? held : fit).push_back(&c);
+    std::vector<const BenchmarkCase*> fit_rows;
+    for (const BenchmarkCase* c : fit)
+      if (c->fit) fit_rows.push_back(c);
+    if (fit_rows.empty()) continue;  // the backend ran only this model or system: nothing to transfer from
+    const ServingBackend b = fit_serving_backend(fit_rows, backend, nullptr);
+    std::vector<double> e;
+    log_errors(held, b, e);
+    Errors errors;
+    for (std::size_t i = 0; i < held.size(); ++i) errors.add(std::expm1(e[2 * i]), std::expm1(e[2 * i + 1]));
+    Json row = errors.json();
+    row["held_out"] = value;
+    out.push_back(row);
+  }
+  return out;
+}
+
+}  // namespace
+
+Json serving_benchmark_report(const std::vector<BenchmarkRow>& rows, std::span<const ServingBackend> backends) {
+  Json skipped;
+  const std::vector<BenchmarkCase> cases = benchmark_cases(rows, skipped);
+  const auto backend_of = [&](const std::string& id) -> ServingBackend {
+    for (const ServingBackend& b : backends)
+      if (b.id == id) return b;
+    return ServingBackend{};
+  };
+  Json out_rows = Json::array();
+  std::map<std::pair<std::string, std::string>, Errors> held, fit, kernels_held, one_step_held;
+  for (const BenchmarkCase& c : cases) {
+    const ServingLoad l = solve_load(c.parts, backend_of(c.backend));
+    const ServingLoad k = solve_load(c.parts, ServingBackend{});
+    const double e_tpot = l.time_per_output_token_s / c.tpot_s - 1.0, e_ttft = l.time_to_first_token_s / c.ttft_s - 1.0;
+    out_rows.push_back({{"id", c.id}, {"split", c.fit ? "fit" : "held"}, {"concurrency", c.concurrency},
+                        {"measured_ttft_s", c.ttft_s}, {"measured_tpot_s", c.tpot_s},
+                        {"predicted_ttft_s", l.time_to_first_token_s}, {"predicted_tpot_s", l.time_per_output_token_s},
                         {"ttft_error_frac", e_ttft}, {"tpot_error_frac", e_tpot}});
-    const std::string model = cell(row, "model_path").substr(cell(row, "model_path").find('/') + 1);
     for (const auto& [by, value] : std::initializer_list<std::pair<std::string, std::string>>{
-             {"all", "all"}, {"backend", cell(row, "backend")}, {"system", cell(row, "system")},
-             {"model", model}, {"concurrency", concurrency_band(conc)}}) {
-      Errors& g = groups[{by, value}];
-      g.tpot.push_back(e_tpot);
-      g.ttft.push_back(e_ttft);
-      g.one_step_tpot.push_back(p.one_step_tpot_s / tpot_s - 1.0);
-      g.one_step_ttft.push_back(p.one_step_ttft_s / ttft_s - 1.0);
+             {"all", "all"}, {"backend", c.backend}, {"system", c.system}, {"model", c.model},
+             {"concurrency", concurrency_band(c.concurrency)}}) {
+      (c.fit ? fit : held)[{by, value}].add(e_tpot, e_ttft);
+      if (c.fit) continue;
+      kernels_held[{by, value}].add(k.time_per_output_token_s / c.tpot_s - 1.0, k.time_to_first_token_s / c.ttft_s - 1.0);
+      one_step_held[{by, value}].add(c.one_step_tpot_s / c.tpot_s - 1.0, c.one_step_ttft_s / c.ttft_s - 1.0);
     }
   }
-  Json out_groups = Json::array();
+  Json groups = Json::array();
   for (const char* by : {"all", "backend", "system", "model", "concurrency"})
-    for (const auto& [key, errors] : groups)
-      if (key.first == by)
-        out_groups.push_back({{"by", key.first}, {"value", key.second},
-                              {"tpot", error_stats_json(error_stats(errors.tpot))},
-                              {"ttft", error_stats_json(error_stats(errors.ttft))},
-                              {"one_step_tpot", error_stats_json(error_stats(errors.one_step_tpot))},
-                              {"one_step_ttft", error_stats_json(error_stats(errors.one_step_ttft))}});
-  return {{"rows", out_rows}, {"skipped", skipped}, {"groups", out_groups}};
+    for (const auto& [key, errors] : held)
+      if (key.first == by) {
+        Json g = {{"by", key.first}, {"value", key.second}, {"held", errors.json()},
+                  {"kernels_step", kernels_held[key].json()}, {"one_step", one_step_held[key].json()}};
+        if (const auto f = fit.find(key); f != fit.end()) g["fit"] = f->second.json();
+        groups.push_back(g);
+      }
+  // Each backend refitted on its fit rows (what --write ships), and its transfer by model and by system.
+  Json fits = Json::array(), transfer = Json::array();
+  std::set<std::string> ids;
+  for (const BenchmarkCase& c : cases) ids.insert(c.backend);
+  for (const std::string& id : ids) {
+    std::vector<const BenchmarkCase*> fit_rows;
+    for (const BenchmarkCase& c : cases)
+      if (c.backend == id && c.fit) fit_rows.push_back(&c);
+    FitResult result;
+    ServingBackend b = fit_serving_backend(fit_rows, id, &result);
+    b.name = backend_of(id).name;
+    fits.push_back({{"backend", serving_backend_json(b)}, {"stop", fit_stop_name(result.stop)},
+                    {"iterations", result.iterations}, {"rows", fit_rows.size()}});
+    transfer.push_back({{"backend", id},
+                        {"model_held_out", leave_one_out(cases, id, &BenchmarkCase::model)},
+                        {"system_held_out", leave_one_out(cases, id, &BenchmarkCase::system)}});
+  }
+  return {{"rows", out_rows}, {"skipped", skipped}, {"groups", groups}, {"fits", fits}, {"transfer", transfer}};
 }
 
 }  // namespace scalescope

@@ -5,11 +5,15 @@
 // read).
 #pragma once
 #include <map>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "calibration/robust_fit.h"
 #include "io/json_reader.h"
+#include "planners/serving_load.h"
+#include "specs/serving_backend.h"
 
 namespace scalescope {
 
@@ -26,8 +30,27 @@ struct BenchmarkScenario {
 };
 BenchmarkScenario benchmark_scenario(const BenchmarkRow& row, const std::string& fidelity = "calibrated");
 
-// Every row predicted: {rows: [...], skipped: {code: count}, groups: [{by, value, rows, tpot, ttft}]}, the errors
-// predicted / measured - 1 (positive: pessimistic), the statistics as error_stats_json's.
-Json serving_benchmark_report(const std::vector<BenchmarkRow>& rows);
+// A row priced and ready to solve under any backend's runtime (planners/serving_load.h).
+struct BenchmarkCase {
+  std::string id, backend, system, model;
+  double concurrency = 0, ttft_s = 0, tpot_s = 0;  // the measured means
+  LoadParts parts;
+  double one_step_ttft_s = 0, one_step_tpot_s = 0;  // what the serving query answered before it took a load
+  bool fit = false;  // every other row of a backend in file order is fitted, the rest held out
+};
+// The rows that can be predicted; `skipped` counts the rest by rule ({code: rows}).
+std::vector<BenchmarkCase> benchmark_cases(const std::vector<BenchmarkRow>& rows, Json& skipped);
+
+// A backend's runtime fitted to `cases` (robust least squares on the log errors of TPOT and TTFT, from the
+// parameters' priors: specs/serving_backend.h).
+ServingBackend fit_serving_backend(const std::vector<const BenchmarkCase*>& cases, const std::string& id,
+                                   FitResult* result);
+
+// Every row predicted with `backends` (the shipped ones by default): {rows, skipped: {code: rows}, groups: [{by,
+// value, held, fit, kernels_step, one_step}], fits: [each backend refitted on its fit rows], transfer: [per backend,
+// each model and each system held out whole and refitted without]}. Errors are predicted / measured - 1
+// (positive: pessimistic), the statistics error_stats_json's.
+Json serving_benchmark_report(const std::vector<BenchmarkRow>& rows,
+                              std::span<const ServingBackend> backends = embedded_serving_backends());
 
 }  // namespace scalescope

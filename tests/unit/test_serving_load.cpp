@@ -1,6 +1,8 @@
 // The serving load model (planners/serving_load.h, issue 35) and its check on measured deployments
 // (tests/serving/measured-serving.csv: ai-dynamo/aiconfigurator's silicon_sample.csv at 095f58a51c4c, Apache-2.0).
+#include <algorithm>
 #include <cmath>
+#include <set>
 #include <fstream>
 #include <sstream>
 
@@ -114,32 +116,108 @@ TEST_CASE("a replica whose weights leave no room for one sequence serves nothing
 TEST_CASE("measured deployments: every row read, each kept out by a written rule or predicted", "[serving][load]") {
   const auto rows = fixture_rows();
   CHECK(rows.size() == 3564);  // tests/serving/README.md
-  const Json report = serving_benchmark_report(rows);
-  double skipped = 0;
-  for (const auto& [code, n] : report["skipped"].items()) {
+  Json skipped;
+  const auto cases = benchmark_cases(rows, skipped);
+  double kept_out = 0;
+  for (const auto& [code, n] : skipped.items()) {
     INFO(code);
-    CHECK((code == "disaggregated" || code == "inconsistent_parallelism" || code.rfind("refused: ", 0) == 0));
-    skipped += n.get<double>();
+    CHECK((code == "disaggregated" || code == "inconsistent_parallelism" || code == "concurrency_not_per_worker" ||
+           code.rfind("refused: ", 0) == 0));
+    kept_out += n.get<double>();
   }
-  CHECK(report["rows"].size() + skipped == rows.size());
-  CHECK(report["skipped"]["disaggregated"] == 1123.0);
-  // The rows whose id says tp8_ep8 but whose tp_size is 64 are read as 8 GPUs: none left as 64.
-  for (const Json& r : report["rows"])
-    if (r["id"].get<std::string>().find("_tp8_ep8_") != std::string::npos) CHECK(r["predicted_tpot_s"].get<double>() > 0);
+  CHECK(cases.size() + kept_out == rows.size());
+  CHECK(skipped["disaggregated"] == 1123.0);
+  // The rows whose id says tp8_ep8 but whose tp_size is 64 are read as the 8 GPUs the id names.
+  std::size_t multiplied = 0;
+  for (const BenchmarkCase& c : cases)
+    if (c.id.find("_tp8_ep8_") != std::string::npos) {
+      ++multiplied;
+      CHECK(c.parts.chips == 8);
+    }
+  CHECK(multiplied >= 90);
 }
 
-TEST_CASE("measured deployments: the load model's errors stay under their bars, TTFT better than one step",
+TEST_CASE("measured deployments: the shipped backends are the fit of their fit rows, never of a held row",
+          "[serving][load]") {
+  const auto rows = fixture_rows();
+  const Json report = serving_benchmark_report(rows);
+  REQUIRE(report["fits"].size() == embedded_serving_backends().size());
+  for (const Json& f : report["fits"]) {
+    const ServingBackend* shipped = serving_backend(f["backend"]["id"].get<std::string>());
+    REQUIRE(shipped);
+    INFO(shipped->id);
+    for (const ServingBackendParameter& p : serving_backend_parameters())
+      CHECK_THAT(shipped->*p.field, WithinRel(f["backend"][p.name].get<double>(), 1e-6));
+  }
+  // Doubling every held row's measurements leaves every fitted parameter where it was.
+  std::vector<BenchmarkRow> doubled = rows;
+  Json skipped;
+  const auto cases = benchmark_cases(rows, skipped);
+  std::set<std::string> held;
+  for (const BenchmarkCase& c : cases)
+    if (!c.fit) held.insert(c.id);
+  for (BenchmarkRow& r : doubled)
+    if (held.count(r["id"]))
+      for (const char* key : {"silicon_ttft_ms", "silicon_tpot_ms"}) r[key] = std::to_string(2 * std::stod(r[key]));
+  const Json again = serving_benchmark_report(doubled);
+  for (std::size_t i = 0; i < report["fits"].size(); ++i)
+    for (const ServingBackendParameter& p : serving_backend_parameters())
+      CHECK(again["fits"][i]["backend"][p.name] == report["fits"][i]["backend"][p.name]);
+}
+
+TEST_CASE("measured deployments: held-out and transfer errors stay under their bars, better than without a backend",
           "[serving][load]") {
   const Json report = serving_benchmark_report(fixture_rows());
   const Json* all = nullptr;
   for (const Json& g : report["groups"])
     if (g["by"] == "all") all = &g;
   REQUIRE(all);
-  // Regression bars at this stop's figures (docs/validation.md "Measured serving deployments"); issue 35's goals are
-  // 12% TPOT and 20% TTFT medians, not met yet.
-  CHECK((*all)["tpot"]["runs"].get<double>() >= 2300);
-  CHECK((*all)["tpot"]["median_abs_frac"].get<double>() <= 0.28);
-  CHECK((*all)["ttft"]["median_abs_frac"].get<double>() <= 0.72);
-  CHECK((*all)["ttft"]["median_abs_frac"].get<double>() < (*all)["one_step_ttft"]["median_abs_frac"].get<double>());
-  CHECK((*all)["tpot"]["median_abs_frac"].get<double>() <= (*all)["one_step_tpot"]["median_abs_frac"].get<double>());
+  // Regression bars at this stop's figures (docs/validation.md "Measured serving deployments"); issue 35's goals
+  // (TPOT 12%, TTFT 20% medians with each model and each system held out) are not met yet.
+  const Json& held = (*all)["held"];
+  CHECK(held["tpot"]["runs"].get<double>() >= 1100);
+  CHECK(held["tpot"]["median_abs_frac"].get<double>() <= 0.15);
+  CHECK(held["ttft"]["median_abs_frac"].get<double>() <= 0.35);
+  CHECK(held["tpot"]["median_abs_frac"].get<double>() < (*all)["kernels_step"]["tpot"]["median_abs_frac"].get<double>());
+  CHECK(held["ttft"]["median_abs_frac"].get<double>() < (*all)["kernels_step"]["ttft"]["median_abs_frac"].get<double>());
+  CHECK((*all)["kernels_step"]["ttft"]["median_abs_frac"].get<double>() <
+        (*all)["one_step"]["ttft"]["median_abs_frac"].get<double>());
+  // Each model held out whole: the backend refitted without it. Bars on the median over the held-out models.
+  for (const Json& t : report["transfer"]) {
+    std::vector<double> tpot, ttft;
+    for (const Json& h : t["model_held_out"]) {
+      tpot.push_back(h["tpot"]["median_abs_frac"]);
+      ttft.push_back(h["ttft"]["median_abs_frac"]);
+    }
+    std::sort(tpot.begin(), tpot.end());
+    std::sort(ttft.begin(), ttft.end());
+    INFO(t["backend"]);
+    CHECK(tpot[tpot.size() / 2] <= 0.35);
+    CHECK(ttft[ttft.size() / 2] <= 0.65);
+  }
+}
+
+TEST_CASE("a backend's runtime: TensorRT-LLM's CUDA graphs make a small decode step faster than the kernels' step",
+          "[serving][load]") {
+  Json s = llama70b_h200(8);
+  const double kernels = load_of(s)["decode_step_s"];
+  s["query"]["load"]["backend"] = "trtllm";
+  const Json l = load_of(s);
+  CHECK(l["backend"]["id"] == "trtllm");
+  CHECK(l["decode_step_s"].get<double>() < kernels);
+  // Measured: 6.7 ms TPOT and 82 ms TTFT at concurrency 8 (tests/serving/measured-serving.csv,
+  // 2026_04_06_llama_3_1_70b_h200_sxm_trtllm_fp8_agg_1024x1024_c8_tp8_ep1_584).
+  CHECK_THAT(l["time_per_output_token_s"].get<double>(), WithinRel(6.7e-3, 0.1));
+  // TTFT is pessimistic here (docs/validation.md: this deployment's front end is faster than TensorRT-LLM's fitted
+  // mean); the bar holds it under 2.5x until a finer model of the front end brings it in.
+  CHECK(l["time_to_first_token_s"].get<double>() > 82e-3);
+  CHECK(l["time_to_first_token_s"].get<double>() < 2.5 * 82e-3);
+  s["query"]["fidelity"] = "book";
+  const Json book = test::run_json(s);
+  CHECK(book["ok"] == false);  // a runtime is fitted beside the calibrated kernels only
+  s["query"]["fidelity"] = "calibrated";
+  s["query"]["load"]["backend"] = "tgi";
+  const Json unknown = test::run_json(s);
+  REQUIRE(unknown["ok"] == false);
+  CHECK(unknown["diagnostics"][0]["message"].get<std::string>().find("trtllm") != std::string::npos);
 }
