@@ -1,4 +1,5 @@
-"""The explorer's views as matplotlib Figures: step-time bars, memory against HBM, the roofline, a Pareto front.
+"""The explorer's views as matplotlib Figures: step-time bars, memory against HBM, the roofline, a Pareto front,
+the serving interactivity frontier.
 
 Each function draws numbers the engine computed, never its own: pass the answer of a query (or, for the roofline,
 the chip), get a matplotlib Figure to `savefig`, or to leave as a notebook cell's value: Jupyter draws it as a PNG
@@ -144,3 +145,28 @@ def pareto(plans: pd.DataFrame, hbm_bytes: float | None = None, title: str | Non
     ax.legend(fontsize="small")
     return fig
 
+
+def frontier(*answers: Result, title: str | None = None) -> Figure:
+    """Serving's interactivity frontier: output tokens per second per chip against tokens per second per user, one
+    curve per `serving` answer asked with `load.concurrencies`, each point labelled with its concurrency.
+
+    >>> from scalescope import serving
+    >>> s = serving("h200", "llama-3-70b", [8], batch=8, prompt_len=1024, generated_len=1024,
+    ...             load={"concurrency": 8, "backend": "vllm", "concurrencies": [1, 8, 64]})
+    >>> frontier(s).axes[0].get_xlabel()
+    'tokens/s per user'
+    """
+    fig = Figure(figsize=(6, 4), layout="constrained")
+    ax = fig.add_subplot()
+    for answer in answers:
+        points = answer.frontier
+        backend = (answer.result["load"].get("backend") or {}).get("name", "the kernels' step")
+        ax.plot(points["tokens_per_s_per_user"], points["output_tokens_per_s_per_chip"], marker="o", label=backend)
+        for c, row in points.iterrows():
+            ax.annotate(f"{c:g}", (row["tokens_per_s_per_user"], row["output_tokens_per_s_per_chip"]),
+                        textcoords="offset points", xytext=(4, 4), fontsize="x-small")
+    ax.set_xlabel("tokens/s per user")
+    ax.set_ylabel("output tokens/s per chip")
+    ax.set_title(title or "Serving: throughput against interactivity")
+    ax.legend(fontsize="small")
+    return fig

@@ -195,6 +195,22 @@ class Serving(Result):
         """Whether the weights and this batch's KV caches fit in the replica's HBM."""
         return self.at("/memory/fits")
 
+    @property
+    def frontier(self) -> pd.DataFrame:
+        """The interactivity frontier under a benchmark's load (asked with `load={"concurrency": ...,
+        "concurrencies": [...]}`): one row per concurrency, throughput per chip against tokens per second per user,
+        with TTFT and TPOT (docs/api.md `serving`, `load`). Empty without `load.concurrencies`.
+
+        >>> s = serving("h200", "llama-3-70b", [8], batch=8, prompt_len=1024, generated_len=1024,
+        ...             dtypes={"weights": "fp8", "kv": "fp8"},
+        ...             load={"concurrency": 8, "backend": "trtllm", "concurrencies": [4, 16, 64]})
+        >>> list(s.frontier.index), bool(s.frontier["tokens_per_s_per_user"].is_monotonic_decreasing)
+        ([4, 16, 64], True)
+        """
+        points = [_whole(p) for p in (self.result.get("load") or {}).get("frontier", [])]
+        return frame(points, ("concurrency", "output_tokens_per_s_per_chip", "tokens_per_s_per_user"),
+                     index="concurrency")
+
 
 _WORKLOAD = ("batch_tokens", "seq_len", "train_tokens")
 
