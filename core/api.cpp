@@ -13,6 +13,7 @@
 #include "specs/calibration_profile.h"
 #include "specs/hf_config.h"
 #include "specs/presets.h"
+#include "specs/serving_backend.h"
 #include "queries/query.h"
 #include "queries/scenario.h"
 
@@ -335,6 +336,9 @@ std::string presets_json() {
     }
     out["calibration_profiles"] = Json::array();
     for (const auto& p : embedded_calibration_profiles()) out["calibration_profiles"].push_back(calibration_profile_json(p));
+    // The serving engines whose runtime the serving query's `load.backend` can apply (issue 35).
+    out["serving_backends"] = Json::array();
+    for (const ServingBackend& b : embedded_serving_backends()) out["serving_backends"].push_back(serving_backend_json(b));
     out["engine_version"] = kEngineVersion;
     return out;
   });

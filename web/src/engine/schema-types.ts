@@ -703,6 +703,10 @@ export type Presets = {
     | 'kernel_fit'
     | 'kernel_family'
   )[];
+  /**
+   * The serving engines whose fitted runtime the serving query's load.backend applies.
+   */
+  serving_backends: ServingBackend[];
 };
 /**
  * A calibration profile (docs/api.md Calibration).
@@ -1190,6 +1194,55 @@ export type FittedScope = {
    * Training: the matmul precisions of the fit runs.
    */
   matmul?: Text[];
+};
+/**
+ * A serving engine's runtime fitted on its measured deployments (calibration_profiles/serving/backends.json).
+ */
+export type ServingBackend = {
+  /**
+   * The backend.
+   */
+  id: string;
+  /**
+   * Its name.
+   */
+  name: string;
+  /**
+   * The kernels' launch floors and per-op host gaps kept.
+   */
+  launch_frac: number;
+  /**
+   * The tensor-parallel all-reduces' time kept.
+   */
+  comms_frac: number;
+  /**
+   * Host work per decode step. [s]
+   */
+  step_overhead_s: number;
+  /**
+   * The share of a step's prefill the decode tokens wait for.
+   */
+  prefill_stall_frac: number;
+  /**
+   * Per request before its prefill (the front end). [s]
+   */
+  request_overhead_s: number;
+  /**
+   * The in-flight requests whose prompts arrive with a new one.
+   */
+  burst_frac: number;
+  /**
+   * What it was fitted on.
+   */
+  source: string;
+  /**
+   * The systems of its fit rows.
+   */
+  fitted_on_systems: string[];
+  /**
+   * The models of its fit rows.
+   */
+  fitted_on_models: string[];
 };
 export type Answer = {
   /**
@@ -5675,52 +5728,7 @@ export type ServingResult = {
     /**
      * The serving engine's fitted runtime used (null: the kernels' step as it is).
      */
-    backend: {
-      /**
-       * The backend.
-       */
-      id: string;
-      /**
-       * Its name.
-       */
-      name: string;
-      /**
-       * The kernels' launch floors and per-op host gaps kept.
-       */
-      launch_frac: number;
-      /**
-       * The tensor-parallel all-reduces' time kept.
-       */
-      comms_frac: number;
-      /**
-       * Host work per decode step. [s]
-       */
-      step_overhead_s: number;
-      /**
-       * The share of a step's prefill the decode tokens wait for.
-       */
-      prefill_stall_frac: number;
-      /**
-       * Per request before its prefill (the front end). [s]
-       */
-      request_overhead_s: number;
-      /**
-       * The in-flight requests whose prompts arrive with a new one.
-       */
-      burst_frac: number;
-      /**
-       * What it was fitted on.
-       */
-      source: string;
-      /**
-       * The systems of its fit rows.
-       */
-      fitted_on_systems: string[];
-      /**
-       * The models of its fit rows.
-       */
-      fitted_on_models: string[];
-    } | null;
+    backend: ServingBackend | null;
     /**
      * One point per concurrency asked for (until nothing fits).
      */
