@@ -155,7 +155,11 @@ BenchmarkScenario benchmark_scenario(const BenchmarkRow& row, const std::string&
   if (!quant.empty()) {
     const char* weights = quant == "nvfp4" ? "fp4" : quant == "fp8" || quant == "fp8_block" ? "fp8" : nullptr;
     if (!weights) return skip("unknown_quantisation", "no dtype for the GEMM quantisation '" + quant + "'");
-    query["dtypes"] = {{"weights", weights}, {"kv", "fp8"}};
+    // The GEMMs run in the weights' dtype (W8A8, NVFP4 W4A4) where the chip has tensor cores for it; Hopper has
+    // none for FP4, so its "nvfp4" rows (gpt-oss's MXFP4) run weight-only with bf16 activations.
+    const bool blackwell = cell(row, "system") == "b200_sxm" || cell(row, "system") == "gb200";
+    const char* activations = quant == "nvfp4" && !blackwell ? "bf16" : weights;
+    query["dtypes"] = {{"weights", weights}, {"kv", "fp8"}, {"activations", activations}};
   }
   Json parallelism = Json::object();
   if (ranks > 1) {
