@@ -9,6 +9,7 @@
 #include "planners/serving_load.h"
 #include "queries/scenario.h"
 #include "queries/serving_args.h"
+#include "queries/serving_load_args.h"
 
 namespace scalescope {
 
@@ -109,18 +110,23 @@ std::vector<BenchmarkRow> parse_benchmark_csv(std::string_view text, std::string
   return rows;
 }
 
-BenchmarkScenario benchmark_scenario(const BenchmarkRow& row, const std::string& fidelity) {
-  if (cell(row, "mode") != "agg")
-    return skip("disaggregated", "a disaggregated deployment (prefill and decode pools): not modelled yet");
-  const char* hw = hardware_preset(cell(row, "system"));
-  if (!hw) return skip("unknown_system", "no preset for the system '" + cell(row, "system") + "'");
-  const char* model = model_preset(cell(row, "model_path"));
-  if (!model) return skip("unknown_model", "no preset for the model '" + cell(row, "model_path") + "'");
-  double tp = whole(row, "tp_size", 1);
-  const double pp = whole(row, "pp_size", 1);
-  double ranks = std::max(1.0, whole(row, "attention_dp_size", 1));
-  const double table_ranks = ranks;  // the ranks the table's batch_size is per
-  double moe_tp = std::max(1.0, whole(row, "moe_tp_size", tp)), moe_ep = std::max(1.0, whole(row, "moe_ep_size", 1));
+namespace {
+
+// One pool's worker as the table gives it (columns `<prefix>tp_size`, ...): its GPUs and its split, or why not.
+struct Pool {
+  double gpus = 0, table_ranks = 1;  // table_ranks: the attention ranks the table's batch_size is per
+  Json mesh, parallelism;
+  std::string skip_code, skip_reason;
+};
+
+Pool read_pool(const BenchmarkRow& row, const std::string& prefix, bool moe) {
+  Pool pool;
+  double tp = whole(row, prefix + "tp_size", 1);
+  const double pp = whole(row, prefix + "pp_size", 1);
+  double ranks = std::max(1.0, whole(row, prefix + "attention_dp_size", 1));
+  pool.table_ranks = ranks;
+  double moe_tp = std::max(1.0, whole(row, prefix + "moe_tp_size", tp));
+  const double moe_ep = std::max(1.0, whole(row, prefix + "moe_ep_size", 1));
   // Rows with moe tp = moe ep = k and k x k GPUs multiplied the GPU count (ids such as 'tp8_ep8' with tp_size 64;
   // their twins on k GPUs with the experts in TP measure a slower TPOT, as EP is): read as k GPUs, the attention
   // split as given over them and the experts over k ranks.
@@ -128,27 +134,70 @@ BenchmarkScenario benchmark_scenario(const BenchmarkRow& row, const std::string&
     (tp > 1 ? tp : ranks) /= k;
     moe_tp = 1;
   }
-  if (pp > 1) return skip("pipeline_parallel", "pipeline-parallel serving (pp " + count(pp) + "): not modelled");
+  if (pp > 1) {
+    pool.skip_code = "pipeline_parallel";
+    pool.skip_reason = "pipeline-parallel serving (pp " + count(pp) + "): not modelled";
+    return pool;
+  }
+  pool.gpus = tp * ranks;
+  // The attention side (TP x attention DP) and the expert side (expert TP x EP) are the same GPUs.
+  if (moe && pool.gpus != moe_tp * moe_ep) {
+    pool.skip_code = "inconsistent_parallelism";
+    pool.skip_reason = "tp " + count(tp) + " x attention dp " + count(ranks) + " GPUs against moe tp " + count(moe_tp) +
+                       " x moe ep " + count(moe_ep);
+    return pool;
+  }
+  pool.mesh = {{"shape", Json::array({pool.gpus})}, {"axis_names", Json::array({"gpus"})}};
+  pool.parallelism = Json::object();
+  if (ranks > 1) {
+    pool.parallelism["expert"] = Json::array({"gpus"});
+    pool.parallelism["expert_tensor"] = moe_tp;
+  } else {
+    pool.parallelism["tensor"] = Json::array({"gpus"});
+    if (moe) pool.parallelism["expert_tensor"] = moe_tp;
+  }
+  return pool;
+}
+
+}  // namespace
+
+BenchmarkScenario benchmark_scenario(const BenchmarkRow& row, const std::string& fidelity) {
+  const char* hw = hardware_preset(cell(row, "system"));
+  if (!hw) return skip("unknown_system", "no preset for the system '" + cell(row, "system") + "'");
+  const char* model = model_preset(cell(row, "model_path"));
+  if (!model) return skip("unknown_model", "no preset for the model '" + cell(row, "model_path") + "'");
   const bool moe = std::string(model) == "deepseek-v3" || std::string(model) == "gpt-oss-120b" ||
                    std::string(model) == "qwen3-235b-a22b";
-  const double gpus = tp * ranks;
-  // The attention side (TP x attention DP) and the expert side (expert TP x EP) are the same GPUs; rows where they
-  // differ name a GPU count the deployment does not have (the table multiplies them: tp_size 64 for 'tp8_ep8').
-  if (moe && gpus != moe_tp * moe_ep)
-    return skip("inconsistent_parallelism", "tp " + count(tp) + " x attention dp " + count(ranks) + " GPUs against moe tp " +
-                                                count(moe_tp) + " x moe ep " + count(moe_ep));
-  const double concurrency = concurrency_of(row);
+  const bool disaggregated = cell(row, "mode") == "disagg";
+  // Disaggregated rows need both pools' worker counts: the concurrency spreads over the decode workers, and the
+  // prompts over the prefill workers.
+  const double prefill_workers = whole(row, "prefill_num_workers", 0), decode_workers = whole(row, "decode_num_workers", 0);
+  if (disaggregated && (prefill_workers < 1 || decode_workers < 1))
+    return skip("unstated_workers", "a disaggregated row without its pools' worker counts");
+  const Pool decode = read_pool(row, disaggregated ? "decode_" : "", moe);
+  if (!decode.skip_code.empty()) return skip(decode.skip_code, decode.skip_reason);
+  const double concurrency = concurrency_of(row) / (disaggregated ? decode_workers : 1.0);
   // The measured concurrency is one worker's batch per attention rank times its ranks. Where it is not (a few rows
   // of another dataset, some naming no concurrency), it counts workers the row does not state, so any per-worker
   // load would be a guess fitted to the answer.
-  if (concurrency < 1 || concurrency != whole(row, "batch_size", 0) * table_ranks)
+  if (concurrency < 1 ||
+      concurrency != whole(row, disaggregated ? "decode_batch_size" : "batch_size", 0) * decode.table_ranks)
     return skip("concurrency_not_per_worker", "the measured concurrency is not batch_size x attention ranks");
+  Json load = {{"concurrency", concurrency}};
+  if (disaggregated) {
+    const Pool prefill = read_pool(row, "prefill_", moe);
+    if (!prefill.skip_code.empty()) return skip(prefill.skip_code, prefill.skip_reason);
+    load["prefill_pool"] = {{"workers_per_decode_replica", prefill_workers / decode_workers},
+                            {"mesh", prefill.mesh},
+                            {"parallelism", prefill.parallelism}};
+  }
   Json query = {{"kind", "serving"},
                 {"fidelity", fidelity},
-                {"batch", std::max(1.0, concurrency)},
+                {"batch", concurrency},
                 {"prompt_len", whole(row, "isl", 1)},
                 {"generated_len", whole(row, "osl", 1)},
-                {"load", {{"concurrency", std::max(1.0, concurrency)}}}};
+                {"parallelism", decode.parallelism},
+                {"load", load}};
   // The GEMMs' quantisation names the weights' dtype; a quantised deployment keeps an fp8 KV cache (the engines'
   // default with quantised checkpoints); an unquantised one serves the checkpoint's own dtype with a bf16 cache.
   const std::string& quant = cell(row, "gemm_quant_mode");
@@ -161,20 +210,8 @@ BenchmarkScenario benchmark_scenario(const BenchmarkRow& row, const std::string&
     const char* activations = quant == "nvfp4" && !blackwell ? "bf16" : weights;
     query["dtypes"] = {{"weights", weights}, {"kv", "fp8"}, {"activations", activations}};
   }
-  Json parallelism = Json::object();
-  if (ranks > 1) {
-    parallelism["expert"] = Json::array({"gpus"});
-    parallelism["expert_tensor"] = moe_tp;
-  } else {
-    parallelism["tensor"] = Json::array({"gpus"});
-    if (moe) parallelism["expert_tensor"] = moe_tp;
-  }
-  query["parallelism"] = parallelism;
   BenchmarkScenario s;
-  s.scenario = {{"hardware", {{"preset", hw}}},
-                {"model", {{"preset", model}}},
-                {"mesh", {{"shape", Json::array({gpus})}, {"axis_names", Json::array({"gpus"})}}},
-                {"query", query}};
+  s.scenario = {{"hardware", {{"preset", hw}}}, {"model", {{"preset", model}}}, {"mesh", decode.mesh}, {"query", query}};
   return s;
 }
 
@@ -191,11 +228,14 @@ bool price(const BenchmarkScenario& s, BenchmarkCase& c, std::string& refused) {
   const Json& scenario = s.scenario;
   resolve_scenario_specs(&scenario["hardware"], &scenario["model"], &scenario["mesh"], specs, d);
   ServingArgs a;
+  LoadArgs load;
   Json query = scenario["query"];
-  for (const char* key : {"load", "kind", "fidelity"}) query.erase(key);
+  for (const char* key : {"kind", "fidelity"}) query.erase(key);
+  specs.ctx.fidelity = Fidelity::calibrated;
   if (!has_errors(d)) {
     JsonReader args(query, "/query", d);
     read_serving_args(specs.ctx, args, d, a);
+    read_load(specs.ctx, args, a, load, d);
     args.finish();
   }
   for (const Diagnostic& x : d)
@@ -203,11 +243,10 @@ bool price(const BenchmarkScenario& s, BenchmarkCase& c, std::string& refused) {
       refused = x.code;
       return false;
     }
-  const ServingModel model{&a.in, calibration_profile_for(specs.hw)};
-  ServingLoadInput in;
-  in.concurrency = c.concurrency;
-  in.prompt_len = a.prompt_len;
-  in.generated_len = a.generated_len;
+  const CalibrationProfile* profile = calibration_profile_for(specs.hw);
+  const ServingModel model{&a.in, profile}, prefill{load.prefill_in.get(), profile};
+  ServingLoadInput in = load.in;
+  if (load.prefill_in) in.prefill = &prefill;
   c.parts = load_parts(model, in);
   if (!c.parts.fits) {
     refused = "out_of_hbm";
@@ -243,6 +282,7 @@ std::vector<BenchmarkCase> benchmark_cases(const std::vector<BenchmarkRow>& rows
       c.backend = cell(row, "backend");
       c.system = cell(row, "system");
       c.model = cell(row, "model_path").substr(cell(row, "model_path").find('/') + 1);
+      c.mode = cell(row, "mode");
       c.concurrency = s.scenario["query"]["load"]["concurrency"].get<double>();
       c.ttft_s = whole(row, "silicon_ttft_ms", 0) / 1e3;
       c.tpot_s = whole(row, "silicon_tpot_ms", 0) / 1e3;
@@ -351,7 +391,7 @@ Json serving_benchmark_report(const std::vector<BenchmarkRow>& rows, std::span<c
                         {"predicted_ttft_s", l.time_to_first_token_s}, {"predicted_tpot_s", l.time_per_output_token_s},
                         {"ttft_error_frac", e_ttft}, {"tpot_error_frac", e_tpot}});
     for (const auto& [by, value] : std::initializer_list<std::pair<std::string, std::string>>{
-             {"all", "all"}, {"backend", c.backend}, {"system", c.system}, {"model", c.model},
+             {"all", "all"}, {"mode", c.mode}, {"backend", c.backend}, {"system", c.system}, {"model", c.model},
              {"concurrency", concurrency_band(c.concurrency)}}) {
       (c.fit ? fit : held)[{by, value}].add(e_tpot, e_ttft);
       if (c.fit) continue;
@@ -360,7 +400,7 @@ Json serving_benchmark_report(const std::vector<BenchmarkRow>& rows, std::span<c
     }
   }
   Json groups = Json::array();
-  for (const char* by : {"all", "backend", "system", "model", "concurrency"})
+  for (const char* by : {"all", "mode", "backend", "system", "model", "concurrency"})
     for (const auto& [key, errors] : held)
       if (key.first == by) {
         Json g = {{"by", key.first}, {"value", key.second}, {"held", errors.json()},

@@ -18,6 +18,17 @@ StepParts decode_parts(const DecodeStep& s, double step_overhead_s) {
 
 StepParts prefill_parts(const PrefillStep& s) { return {s.time_s - s.overhead_s - s.comms_s, s.comms_s, s.overhead_s}; }
 
+// One prompt's KV cache from the prefill worker's chips to the decode replica's, each chip sending its share over
+// its scale-out NIC (GPUs) or DCN (TPUs); the slower side's chips set the pace.
+double kv_transfer_s(const ServingInput& prefill, const ServingInput& decode, double prompt_len) {
+  const Hardware& hw = *decode.hw;
+  const double per_chip = hw.kind == ChipKind::gpu ? hw.scale_out.nic_unidir_bytes_per_s_per_gpu
+                                                   : hw.dcn_unidir_bytes_per_s_per_chip;
+  if (per_chip <= 0) return 0;
+  const double chips = std::min(prefill.mesh->chips, decode.mesh->chips);
+  return kv_bytes_per_sequence(decode, prompt_len) / (chips * per_chip);
+}
+
 double step_s(const StepParts& p, const ServingBackend& b) {
   return p.kernels_s + b.comms_frac * p.comms_s + b.launch_frac * p.launch_s;
 }
@@ -44,10 +55,69 @@ LoadParts load_parts(const ServingModel& model, const ServingLoadInput& load) {
   p.profile_step_overhead_s = model.profile ? model.profile->decode_step_overhead_s : 0.0;
   p.decode = decode_parts(model.decode(p.in_flight, load.prompt_len + load.generated_len / 2.0),
                           p.profile_step_overhead_s);
-  p.prefill_one = prefill_parts(model.prefill(1, load.prompt_len));
-  p.prefill_cap = p.group_cap > 1 ? prefill_parts(model.prefill(p.group_cap, load.prompt_len)) : p.prefill_one;
+  const ServingModel& prefill = load.prefill ? *load.prefill : model;
+  if (load.prefill) {
+    // The prefill worker batches prompts within its own budget, however many sequences the decode replica holds.
+    const double prefill_ranks = std::max(1.0, load.prefill->in->expert.degree);
+    p.group_cap = std::max(1.0, std::floor(load.max_tokens_per_step * prefill_ranks / load.prompt_len));
+    p.disaggregated = true;
+    p.prefill_workers = load.prefill_workers;
+    p.kv_transfer_s = kv_transfer_s(*load.prefill->in, in, load.prompt_len);
+    p.chips += load.prefill_workers * load.prefill->in->mesh->chips;  // throughput per chip counts both pools
+  }
+  p.prefill_one = prefill_parts(prefill.prefill(1, load.prompt_len));
+  p.prefill_cap = p.group_cap > 1 ? prefill_parts(prefill.prefill(p.group_cap, load.prompt_len)) : p.prefill_one;
   return p;
 }
+
+namespace {
+
+// The rates and times every closed loop derives from its TTFT and TPOT (Little's law, KV slots, throughput).
+void finish_loop(const LoadParts& p, double ttft_admitted, double tpot, ServingLoad& out) {
+  const double n = p.in_flight, generated = p.generated_len;
+  out.time_per_output_token_s = tpot;
+  out.requests_per_s = n / (ttft_admitted + (generated - 1.0) * tpot);
+  // Closed loop: the requests that find every KV slot taken wait for one to free (Little's law on the queue).
+  out.slot_wait_s = out.queued / out.requests_per_s;
+  out.time_to_first_token_s = ttft_admitted + out.slot_wait_s;
+  out.request_latency_s = out.time_to_first_token_s + (generated - 1.0) * tpot;
+  out.output_tokens_per_s = out.requests_per_s * generated;
+  out.output_tokens_per_s_per_chip = out.output_tokens_per_s / p.chips;
+  out.tokens_per_s_per_user = 1.0 / tpot;
+}
+
+template <class PrefillTime>
+ServingLoad solve_disaggregated(const LoadParts& p, ServingLoad out, double ahead_s, double one_s,
+                                const PrefillTime& prefill_s) {
+  out.disaggregated = true;
+  out.kv_transfer_s = p.kv_transfer_s;
+  const double n = p.in_flight, generated = p.generated_len, workers = p.prefill_workers;
+  const double tpot = out.decode_step_s;  // the decode replica never stalls for a prefill
+  double group = 1, group_s = one_s, busy = 0, ttft = ahead_s + one_s + p.kv_transfer_s;
+  for (int i = 0; i < kLoadFixedPointIterations; ++i) {
+    const double lambda = n / (ttft + (generated - 1.0) * tpot);
+    group = std::clamp(lambda / workers * group_s, 1.0, p.group_cap);
+    group_s = prefill_s(group);
+    busy = lambda * group_s / (workers * group);
+    ttft = ahead_s + std::min(busy, 1.0) * group_s / 2.0 + group_s + p.kv_transfer_s;
+  }
+  out.prefill_group = group;
+  out.prefill_group_s = group_s;
+  out.prefill_busy_frac = std::min(busy, 1.0);
+  const double cap_s = prefill_s(p.group_cap);
+  const double capacity = workers * p.group_cap / cap_s;  // prompts a second the pool can prefill
+  if (n / (ttft + (generated - 1.0) * tpot) > capacity) {
+    // Saturated: the pool paces the loop, and the requests it cannot take yet wait for it.
+    out.prefill_group = p.group_cap;
+    out.prefill_group_s = cap_s;
+    out.prefill_busy_frac = 1;
+    ttft = std::max(ttft, n / capacity - (generated - 1.0) * tpot);
+  }
+  finish_loop(p, ttft, tpot, out);
+  return out;
+}
+
+}  // namespace
 
 ServingLoad solve_load(const LoadParts& p, const ServingBackend& b) {
   ServingLoad out;
@@ -66,9 +136,11 @@ ServingLoad solve_load(const LoadParts& p, const ServingBackend& b) {
   const auto prefill_s = [&](double g) {
     return p.group_cap > 1 ? one_s + (g - 1.0) / (p.group_cap - 1.0) * (cap_s - one_s) : one_s;
   };
-  // Before its prefill a request passes the front end and waits for the prompts that arrived in its burst (half of
-  // them on average).
-  const double ahead_s = b.request_overhead_s + b.burst_frac * n * one_s / 2.0;
+  // Before its prefill a request passes the front end and waits for the prompts that arrived in its burst: half of
+  // them on average, prefilled in full budgets over the prefill workers (the replica itself when aggregated).
+  const double workers = p.disaggregated ? p.prefill_workers : 1.0;
+  const double ahead_s = b.request_overhead_s + b.burst_frac * n * (cap_s / p.group_cap) / (2.0 * workers);
+  if (p.disaggregated) return solve_disaggregated(p, out, ahead_s, one_s, prefill_s);
   // Steady state of the closed loop, a fixed point: requests finish at lambda = n / cycle; during one step
   // lambda x TPOT new prompts arrive, and the next step prefills them together (within the budget) beside the
   // decode tokens, which wait for that prefill. Arrivals are otherwise staggered: each client's next request
@@ -86,15 +158,7 @@ ServingLoad solve_load(const LoadParts& p, const ServingBackend& b) {
   const double ttft_admitted = ahead_s + 0.5 * tpot + group_s + out.decode_step_s;
   out.prefill_group = group;
   out.prefill_group_s = group_s;
-  out.time_per_output_token_s = tpot;
-  out.requests_per_s = n / (ttft_admitted + (generated - 1.0) * tpot);
-  // Closed loop: the requests that find every KV slot taken wait for one to free (Little's law on the queue).
-  out.slot_wait_s = out.queued / out.requests_per_s;
-  out.time_to_first_token_s = ttft_admitted + out.slot_wait_s;
-  out.request_latency_s = out.time_to_first_token_s + (generated - 1.0) * tpot;
-  out.output_tokens_per_s = out.requests_per_s * generated;
-  out.output_tokens_per_s_per_chip = out.output_tokens_per_s / p.chips;
-  out.tokens_per_s_per_user = 1.0 / tpot;
+  finish_loop(p, ttft_admitted, tpot, out);
   return out;
 }
 

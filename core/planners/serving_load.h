@@ -13,6 +13,11 @@ struct ServingLoadInput {
   double concurrency = 1;           // requests in flight per replica (the benchmark's concurrency)
   double prompt_len = 1, generated_len = 1;
   double max_tokens_per_step = 8192;  // prompt tokens one step may prefill per attention rank (the engines' default)
+  // Disaggregated serving: the prompts prefill on a pool of their own (its replica, possibly another split of the
+  // same chips), `prefill_workers` of them per decode replica; the decode replica never stalls for a prefill, and
+  // each prompt's KV cache crosses to it over the scale-out network. Null: aggregated.
+  const ServingModel* prefill = nullptr;
+  double prefill_workers = 1;
 };
 
 // A step's time in the parts a serving engine's runtime changes: the kernels' roofline time, the tensor- and
@@ -28,7 +33,10 @@ struct LoadParts {
   double group_cap = 1;      // the prompts one step may prefill (the token budget)
   StepParts decode;          // a decode step of n sequences at their mean context, without the per-step host time
   double profile_step_overhead_s = 0;  // the chip profile's host time per step (a backend may replace it)
-  StepParts prefill_one, prefill_cap;  // one prompt, and group_cap prompts together
+  StepParts prefill_one, prefill_cap;  // one prompt, and group_cap prompts together (on the prefill pool's worker)
+  bool disaggregated = false;
+  double prefill_workers = 1;   // per decode replica
+  double kv_transfer_s = 0;     // one prompt's KV cache from a prefill worker to the decode replica
   bool fits = true;
 };
 
@@ -49,6 +57,10 @@ struct ServingLoad {
   double output_tokens_per_s_per_chip = 0;
   double tokens_per_s_per_user = 0;  // 1 / time per output token, as the benchmarks report interactivity
   bool fits = true;                  // at least one sequence's KV cache fits beside the weights
+  // Disaggregated: the prefill pool's share of its time busy (1: saturated, the requests queue for it) and the KV
+  // transfer each prompt waits for.
+  bool disaggregated = false;
+  double prefill_busy_frac = 0, kv_transfer_s = 0;
 };
 
 LoadParts load_parts(const ServingModel& model, const ServingLoadInput& load);
@@ -58,9 +70,14 @@ LoadParts load_parts(const ServingModel& model, const ServingLoadInput& load);
 //   lambda = n / (TTFT_0 + (G - 1) TPOT) requests/s (Little's law), a = lambda TPOT prompts arriving per step,
 //   g = clamp(a, 1, budget x attention ranks / P) prefilled together,
 //   TPOT = decode(n) + b.prefill_stall a prefill(g) / g,
-//   TTFT_0 = b.request_overhead + b.burst n prefill(1) / 2 + TPOT / 2 + prefill(g) + decode(n),
+//   TTFT_0 = b.request_overhead + b.burst n prefill(g_cap) / (2 g_cap) + TPOT / 2 + prefill(g) + decode(n),
 //   TTFT = TTFT_0 + (C - n) / lambda (waiting for a KV slot).
 // prefill(g) is linear between one prompt and the budget's prompts, both priced by the kernels.
+// Disaggregated, with r prefill workers per decode replica: TPOT = decode(n); a prefill worker sees lambda / r
+// prompts a second, prefills those that arrive during one prefill (g, within its budget) together, busy
+// rho = lambda prefill(g) / (r g) of its time; TTFT_0 = front end + burst (over the r workers) + rho prefill(g) / 2
+// (the prefill in flight) + prefill(g) + the KV transfer. Past rho = 1 the pool limits lambda to r g_cap / prefill(g_cap) and the
+// closed loop's requests queue for it: TTFT = C / lambda - (G - 1) TPOT.
 ServingLoad solve_load(const LoadParts& parts, const ServingBackend& backend);
 
 ServingLoad serve_under_load(const ServingModel& model, const ServingLoadInput& load, const ServingBackend& backend);

@@ -11,10 +11,10 @@
 #include "queries/calibration_result.h"
 #include "queries/query.h"
 #include "queries/serving_args.h"
+#include "queries/serving_load_args.h"
 #include "physics/roofline.h"
 #include "planners/serving.h"
 #include "planners/serving_deployment.h"
-#include "planners/serving_load.h"
 
 namespace scalescope {
 
@@ -71,61 +71,31 @@ Json deployment_json(const DeploymentArgs& a, const DeploymentInput& base, doubl
           {"prefill_bound", c.prefill_bound}};
 }
 
-// The load a benchmark drives (issue 35): a concurrency of closed-loop clients and the engine's prefill token budget.
-struct LoadArgs {
-  bool given = false;
-  ServingLoadInput in;
-  std::vector<double> concurrencies;  // the interactivity frontier's points (issue 35)
-  ServingBackend backend;  // default: the kernels' step as it is
-};
+}  // namespace
 
-LoadArgs read_load(JsonReader& args, Fidelity fidelity, Diagnostics& d) {
-  LoadArgs out;
-  if (const Json* node = args.object("load", false)) {
-    JsonReader r(*node, args.path_of("load"), d);
-    out.given = true;
-    out.in.concurrency = r.number("concurrency", true).value_or(1);
-    out.in.max_tokens_per_step = r.number("max_tokens_per_step", false).value_or(out.in.max_tokens_per_step);
-    out.concurrencies = r.numbers("concurrencies", false);
-    if (out.concurrencies.size() > kMaxSweepPoints)
-      add_diagnostic(d, r.path_of("concurrencies"), "too_large",
-                     "the frontier asks for " + std::to_string(out.concurrencies.size()) + " points; the limit is " +
-                         std::to_string(kMaxSweepPoints));
-    if (const auto id = r.choice("backend", false, serving_backend_ids())) {
-      if (fidelity != Fidelity::calibrated)
-        add_diagnostic(d, r.path_of("backend"), "needs_calibrated",
-                       "a serving engine's runtime is fitted beside the calibrated kernels; drop 'backend' or use "
-                       "the calibrated fidelity");
-      else if (const ServingBackend* b = serving_backend(*id)) out.backend = *b;
+// The replica's split over `mesh`: `parallelism`'s tensor axes (or 2D x and yz), expert axes and expert TP, checked.
+void read_serving_parallelism(JsonReader& args, const Mesh& mesh, ServingInput& in, Diagnostics& d) {
+  const std::string par = args.path_of("parallelism");
+  std::vector<int> used;
+  if (const Json* node = args.object("parallelism", false)) {
+    JsonReader r(*node, par, d);
+    in.layout_2d = r.choice("layout", false, {"1d", "2d"}).value_or("1d") == "2d";
+    if (in.layout_2d) {
+      read_axis_group(r, "x", mesh, in.x, used, d);
+      read_axis_group(r, "yz", mesh, in.yz, used, d);
+      in.tensor.degree = in.x.degree * in.yz.degree;
+    } else {
+      read_axis_group(r, "tensor", mesh, in.tensor, used, d);
     }
+    read_axis_group(r, "expert", mesh, in.expert, used, d);
+    in.expert_tensor = r.number("expert_tensor", false).value_or(0);
     r.finish();
   }
-  return out;
+  check_all_axes_used(mesh, used, par, d);
+  check_serving_plan(in, par, par + (in.layout_2d ? "/yz" : "/tensor"), d);
+  for (const auto& g : {in.tensor, in.expert, in.x, in.yz})
+    if (g.has_dcn) add_diagnostic(d, par, "dcn_in_replica", "a serving replica lives inside one slice; drop 'slices'");
 }
-
-// A non-finite time (no sequence fits) is null, never Inf (api.h).
-Json finite_or_null(double x) { return std::isfinite(x) ? Json(x) : Json(nullptr); }
-
-Json load_json(const ServingLoad& l, const ServingBackend& backend) {
-  return {{"concurrency", l.concurrency},
-          {"backend", backend.id.empty() ? Json(nullptr) : serving_backend_json(backend)},
-          {"fits", l.fits},
-          {"in_flight", l.in_flight},
-          {"queued", l.queued},
-          {"prefill_group", l.prefill_group},
-          {"prefill_group_s", l.prefill_group_s},
-          {"decode_step_s", l.decode_step_s},
-          {"time_per_output_token_s", finite_or_null(l.time_per_output_token_s)},
-          {"time_to_first_token_s", finite_or_null(l.time_to_first_token_s)},
-          {"slot_wait_s", l.slot_wait_s},
-          {"request_latency_s", finite_or_null(l.request_latency_s)},
-          {"requests_per_s", l.requests_per_s},
-          {"output_tokens_per_s", l.output_tokens_per_s},
-          {"output_tokens_per_s_per_chip", l.output_tokens_per_s_per_chip},
-          {"tokens_per_s_per_user", l.tokens_per_s_per_user}};
-}
-
-}  // namespace
 
 bool read_serving_args(const QueryContext& ctx, JsonReader& args, Diagnostics& d, ServingArgs& a) {
   const Hardware& hw = *ctx.hw;
@@ -150,28 +120,8 @@ bool read_serving_args(const QueryContext& ctx, JsonReader& args, Diagnostics& d
   in.prefill_flops_frac = args.number("prefill_flops_frac", false).value_or(in.efficiency.flops_frac);
   in.include_comms = args.boolean("include_comms", false).value_or(true);
   in.params_override = args.number("params_override", false).value_or(0);
-  const std::string par = args.path_of("parallelism");
-  std::vector<int> used;
-  if (const Json* node = args.object("parallelism", false)) {
-    JsonReader r(*node, par, d);
-    in.layout_2d = r.choice("layout", false, {"1d", "2d"}).value_or("1d") == "2d";
-    if (in.layout_2d) {
-      read_axis_group(r, "x", mesh, in.x, used, d);
-      read_axis_group(r, "yz", mesh, in.yz, used, d);
-      in.tensor.degree = in.x.degree * in.yz.degree;
-    } else {
-      read_axis_group(r, "tensor", mesh, in.tensor, used, d);
-    }
-    read_axis_group(r, "expert", mesh, in.expert, used, d);
-    in.expert_tensor = r.number("expert_tensor", false).value_or(0);
-    r.finish();
-  }
-  check_all_axes_used(mesh, used, par, d);
+  read_serving_parallelism(args, mesh, in, d);
   peak_for(hw, in.activations, args.path_of("dtypes") + "/activations", d);
-  check_serving_plan(in, par, par + (in.layout_2d ? "/yz" : "/tensor"), d);
-  for (const auto& g : {in.tensor, in.expert, in.x, in.yz})
-    if (g.has_dcn) add_diagnostic(d, par, "dcn_in_replica", "a serving replica lives inside one slice; drop 'slices'");
-
   return !has_errors(d);
 }
 
@@ -219,7 +169,8 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   read_serving_args(ctx, args, d, a);
   const double latency_target = args.number("latency_target_s", false).value_or(0);
   const DeploymentArgs deployment = read_deployment(args, d);
-  LoadArgs load = read_load(args, ctx.fidelity, d);
+  LoadArgs load;
+  read_load(ctx, args, a, load, d);
   ServingInput& in = a.in;
   CalibrationProfile given;
   const CalibrationProfile* profile =
@@ -308,30 +259,7 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   const DeploymentInput replica{.batch = batch, .generated_len = generated, .replica_chips = chips,
                                 .usd_per_chip_hour = hw.price_usd_per_chip_hour};
   if (deployment.given) out["deployment"] = deployment_json(deployment, replica, step.step_s, one.time_s);
-  if (load.given) {
-    load.in.prompt_len = prompt;
-    load.in.generated_len = generated;
-    const ServingLoad l = serve_under_load(model, load.in, load.backend);
-    if (!l.fits)
-      add_warning(d, args.path_of("load"), "out_of_hbm",
-                  "not one sequence's KV cache fits beside the weights at " + format_count(prompt + generated) +
-                      " tokens, so no request is served");
-    out["load"] = load_json(l, load.backend);
-    // The interactivity frontier (throughput per chip against tokens per second per user), one point a concurrency.
-    Json frontier = Json::array();
-    for (double at_concurrency : load.concurrencies) {
-      ServingLoadInput at = load.in;
-      at.concurrency = at_concurrency;
-      const ServingLoad p = serve_under_load(model, at, load.backend);
-      if (!p.fits) break;
-      frontier.push_back({{"concurrency", at_concurrency}, {"in_flight", p.in_flight},
-                          {"output_tokens_per_s_per_chip", p.output_tokens_per_s_per_chip},
-                          {"tokens_per_s_per_user", p.tokens_per_s_per_user},
-                          {"time_to_first_token_s", p.time_to_first_token_s},
-                          {"time_per_output_token_s", p.time_per_output_token_s}});
-    }
-    if (!load.concurrencies.empty()) out["load"]["frontier"] = frontier;
-  }
+  if (load.given) out["load"] = load_json(load, ServingModel{&in, profile}, d, args.path_of("load"));
   if (latency_target > 0) {
     // The inverse question (§2.10): the step's HBM and FLOPs terms shrink as 1/chips, so a per-token target needs
     // chips x (step - comms) / target chips; communication, which does not shrink, is left out as in the book's

@@ -11,6 +11,9 @@ struct ServingArgs {
   double batch = 1, prompt_len = 1, generated_len = 1, kv_context_len = 1;
 };
 
+// The replica's split over `mesh` (the `parallelism` key of `args`), checked: a decode replica's or a prefill pool's.
+void read_serving_parallelism(JsonReader& args, const Mesh& mesh, ServingInput& in, Diagnostics& diagnostics);
+
 // False when the arguments have errors (the diagnostics say which).
 bool read_serving_args(const QueryContext& ctx, JsonReader& args, Diagnostics& diagnostics, ServingArgs& out);
 
