@@ -13,6 +13,7 @@
 #include "physics/roofline.h"
 #include "planners/serving.h"
 #include "planners/calibrated_serving.h"
+#include "planners/serving_load.h"
 #include "planners/calibrated_training.h"
 #include "planners/training.h"
 #include "physics/transformer.h"
@@ -134,6 +135,28 @@ int main() {
   measure("decode step (TP 16)", [&](long i) { return decode_step(serve, 1.0 + (i & 63), 8192).step_s; });
   measure("calibrated decode step (TP 16)", [&](long i) {
     return calibrated_decode_step(serve, v5p_profile, 1.0 + (i & 63), 8192).step_s;
+  });
+  // A replica under a benchmark's load (issue 35): priced once into parts (a decode step and two prefills), then
+  // the closed loop's steady state solved for a backend's runtime; a frontier point costs both, a backend fit the
+  // solve alone.
+  const ServingModel served{&serve, &v5p_profile};
+  const ServingBackend runtime;
+  measure("serving under load: price the parts (TP 16)", [&](long i) {
+    ServingLoadInput load;
+    load.concurrency = 1.0 + (i & 255);
+    load.prompt_len = 1024;
+    load.generated_len = 1024;
+    return load_parts(served, load).decode.kernels_s;
+  });
+  ServingLoadInput load;
+  load.concurrency = 64;
+  load.prompt_len = 1024;
+  load.generated_len = 1024;
+  const LoadParts parts = load_parts(served, load);
+  measure("serving under load: solve the steady state", [&](long i) {
+    LoadParts p = parts;
+    p.generated_len = 1024.0 + (i & 63);
+    return solve_load(p, runtime).time_to_first_token_s;
   });
   // Plan search over the whole default space (docs/api.md plan_search), plans per second: DESIGN.md asks for
   // 1,000,000 native and 500,000 in wasm, and each of these two spaces in under a second.
