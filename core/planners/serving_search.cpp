@@ -134,6 +134,46 @@ void frontier_insert(std::vector<ServingDeployment>& f, const ServingDeployment&
   f.insert(it, d);
 }
 
+// A deployment priced under a benchmark's load (issue 35): `batch` clients per decode replica in a closed loop, the
+// backend's runtime, the steady state's TPOT and TTFT; disaggregated, the fewest prefill workers of the replica's
+// size per decode replica that keep the pool below saturation (false: none does). Replicas for the demand, cost.
+bool price_under_load(const ServingSearchInput& in, const ServingModel& model, double batch, bool disaggregated,
+                      double replica_chips, ServingDeployment& x) {
+  ServingLoadInput load;
+  load.concurrency = batch;
+  load.prompt_len = in.prompt_len;
+  load.generated_len = in.generated_len;
+  ServingLoad l;
+  if (disaggregated) {
+    load.prefill = &model;  // prefill workers of the replica's size and split
+    LoadParts parts = load_parts(model, load);
+    bool kept_up = false;
+    for (double ratio : kPrefillWorkerRatios) {
+      parts.prefill_workers = ratio;
+      parts.chips = replica_chips * (1.0 + ratio);
+      l = solve_load(parts, *in.backend);
+      if (l.prefill_busy_frac < 1.0) {
+        x.prefill_workers_per_replica = ratio;
+        kept_up = true;
+        break;
+      }
+    }
+    if (!kept_up) return false;
+  } else {
+    l = serve_under_load(model, load, *in.backend);
+  }
+  if (!l.fits) return false;
+  x.latency_per_token_s = l.time_per_output_token_s;
+  x.time_to_first_token_s = l.time_to_first_token_s;
+  x.replicas = in.demand_tokens_per_s > 0 ? std::max(1.0, std::ceil(in.demand_tokens_per_s / l.output_tokens_per_s)) : 1.0;
+  x.prefill_servers = disaggregated ? std::ceil(x.replicas * x.prefill_workers_per_replica) : 0.0;
+  x.total_chips = (x.replicas + x.prefill_servers) * replica_chips;
+  x.tokens_per_s = x.replicas * l.output_tokens_per_s;
+  x.tokens_per_s_per_chip = x.tokens_per_s / x.total_chips;
+  x.usd_per_million_tokens = x.total_chips * in.hw->price_usd_per_chip_hour / 3600.0 / x.tokens_per_s * 1e6;
+  return true;
+}
+
 }  // namespace
 
 std::vector<int> default_replica_sizes(const Hardware& hw, int most) {
@@ -217,22 +257,26 @@ ServingSearch search_serving(const ServingSearchInput& in) {
               x.memory_bytes = serving_param_bytes(s) + b * kv_bytes_per_sequence(s, final_context);
               x.hbm_capacity_bytes = mesh.chips * hw.hbm_capacity_bytes;
               x.bound = step.bound;  // what sets the step (KV loading can make it memory-bound)
-              const DeploymentCost cost = deployment_cost({.decode_step_s = step.step_s,
-                                                           .prefill_one_s = prefill_one,
-                                                           .batch = b,
-                                                           .generated_len = in.generated_len,
-                                                           .demand_tokens_per_s = in.demand_tokens_per_s,
-                                                           .replica_chips = mesh.chips,
-                                                           .usd_per_chip_hour = hw.price_usd_per_chip_hour,
-                                                           .disaggregated = disaggregated});
-              x.latency_per_token_s = cost.latency_per_token_s;
-              if (cost.prefill_bound) x.bound = "prefill";
-              x.replicas = cost.replicas;
-              x.prefill_servers = cost.prefill_servers;
-              x.total_chips = cost.total_chips;
-              x.tokens_per_s = cost.tokens_per_s;
-              x.tokens_per_s_per_chip = cost.tokens_per_s_per_chip;
-              x.usd_per_million_tokens = cost.usd_per_million_output_tokens;
+              if (in.backend) {
+                if (!price_under_load(in, model, b, disaggregated, mesh.chips, x)) continue;
+              } else {
+                const DeploymentCost cost = deployment_cost({.decode_step_s = step.step_s,
+                                                             .prefill_one_s = prefill_one,
+                                                             .batch = b,
+                                                             .generated_len = in.generated_len,
+                                                             .demand_tokens_per_s = in.demand_tokens_per_s,
+                                                             .replica_chips = mesh.chips,
+                                                             .usd_per_chip_hour = hw.price_usd_per_chip_hour,
+                                                             .disaggregated = disaggregated});
+                x.latency_per_token_s = cost.latency_per_token_s;
+                if (cost.prefill_bound) x.bound = "prefill";
+                x.replicas = cost.replicas;
+                x.prefill_servers = cost.prefill_servers;
+                x.total_chips = cost.total_chips;
+                x.tokens_per_s = cost.tokens_per_s;
+                x.tokens_per_s_per_chip = cost.tokens_per_s_per_chip;
+                x.usd_per_million_tokens = cost.usd_per_million_output_tokens;
+              }
               x.meets_targets = (in.latency_per_token_s <= 0 || x.latency_per_token_s <= in.latency_per_token_s) &&
                                 (in.time_to_first_token_s <= 0 || x.time_to_first_token_s <= in.time_to_first_token_s);
               frontier_insert(out.frontier, x);

@@ -11,6 +11,7 @@
 #include "physics/mesh.h"
 #include "planners/calibrated_serving.h"
 #include "planners/serving.h"
+#include "planners/serving_load.h"
 
 namespace scalescope {
 
@@ -35,7 +36,14 @@ struct ServingSearchInput {
   ServingObjective objective = ServingObjective::usd_per_million_tokens;
   int keep = 10;
   const CalibrationProfile* profile = nullptr;  // the calibrated decode and prefill; none: the book's
+  // A serving engine's runtime (issue 35): each deployment priced under a benchmark's load instead, the batch its
+  // concurrency per replica, the targets on the steady state's TTFT and TPOT; a disaggregated deployment takes the
+  // fewest prefill workers of the replica's size (per decode replica, from kPrefillWorkerRatios) that keep up.
+  const ServingBackend* backend = nullptr;
 };
+
+// The prefill workers per decode replica a disaggregated deployment under load may take, fewest first.
+inline constexpr double kPrefillWorkerRatios[] = {0.125, 0.25, 0.5, 1, 2, 4, 8};
 
 struct ServingDeployment {
   std::vector<int> mesh_shape;      // one replica's slice (TPU) or GPUs
@@ -47,6 +55,7 @@ struct ServingDeployment {
   bool disaggregated = false;
   double replicas = 1;              // decode replicas
   double prefill_servers = 0;       // disaggregated: prefill replicas of the same size
+  double prefill_workers_per_replica = 0;  // under load, disaggregated: the pools' ratio
   double total_chips = 0;
   double decode_step_s = 0, prefill_one_s = 0;
   double latency_per_token_s = 0, time_to_first_token_s = 0;

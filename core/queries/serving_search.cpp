@@ -59,6 +59,7 @@ Json deployment_json(const ServingDeployment& x) {
           {"disaggregated", x.disaggregated},
           {"replicas", x.replicas},
           {"prefill_servers", x.prefill_servers},
+          {"prefill_workers_per_replica", x.prefill_workers_per_replica},
           {"total_chips", x.total_chips},
           {"decode_step_s", x.decode_step_s},
           {"prefill_one_sequence_s", x.prefill_one_s},
@@ -129,6 +130,14 @@ Json run_serving_search(const QueryContext& ctx, JsonReader& args, Diagnostics& 
   if (disaggregation == "disaggregated") in.disaggregated = {true};
   CalibrationProfile given;
   in.profile = ctx.fidelity == Fidelity::calibrated ? resolve_profile(ctx, args, in.efficiency, given, d) : nullptr;
+  // Under a benchmark's load with a serving engine's fitted runtime (issue 35; calibrated only, as `serving`'s).
+  if (const auto id = args.choice("backend", false, serving_backend_ids())) {
+    if (!in.profile)
+      add_diagnostic(d, args.path_of("backend"), "needs_calibrated",
+                     "a serving engine's runtime is fitted beside the calibrated kernels; drop 'backend' or use the "
+                     "calibrated fidelity");
+    in.backend = serving_backend(*id);
+  }
   args.finish();  // unknown keys before any work
   if (has_errors(d)) return {};
   drop_repeats(in.replica_chips);
@@ -162,7 +171,8 @@ Json run_serving_search(const QueryContext& ctx, JsonReader& args, Diagnostics& 
           {"objective", objective},
           {"deployments", best},
           {"frontier", frontier},
-          {"frontier_size", s.frontier.size()}};
+          {"frontier_size", s.frontier.size()},
+          {"backend", in.backend ? serving_backend_json(*in.backend) : Json(nullptr)}};
   if (in.profile) {  // the band of the best deployment: one replica against the runs behind the profile
     ScopePoint point{0, decode_context_tokens(in), in.model->is_moe(), 1, ""};
     if (!s.best.empty()) {

@@ -253,3 +253,43 @@ TEST_CASE("a backend's runtime: TensorRT-LLM's CUDA graphs make a small decode s
   REQUIRE(unknown["ok"] == false);
   CHECK(unknown["diagnostics"][0]["message"].get<std::string>().find("trtllm") != std::string::npos);
 }
+
+TEST_CASE("serving search under load: each row is the serving query's steady state, targets on its TTFT and TPOT",
+          "[serving][load][serving_search]") {
+  const Json search = test::run_json(
+      {{"hardware", {{"preset", "h200"}}},
+       {"model", {{"preset", "llama-3-70b"}}},
+       {"query",
+        {{"kind", "serving_search"}, {"prompt_len", 1024}, {"generated_len", 1024}, {"backend", "vllm"},
+         {"targets", {{"latency_per_token_s", 0.03}, {"time_to_first_token_s", 1.0}}},
+         {"objective", "tokens_per_s_per_chip"}, {"replica_chips", {4, 8}}, {"batches", {8, 64, 256}},
+         {"dtypes", {{"weights", {"fp8"}}, {"kv", {"fp8"}}, {"activations", "fp8"}}}, {"keep", 50}}}});
+  REQUIRE(search["ok"] == true);
+  const Json& rows = search["result"]["deployments"];
+  REQUIRE(rows.size() > 2);
+  CHECK(search["result"]["backend"]["id"] == "vllm");
+  bool disaggregated = false;
+  for (const Json& row : rows) {
+    CHECK(row["latency_per_token_s"].get<double>() <= 0.03);
+    CHECK(row["time_to_first_token_s"].get<double>() <= 1.0);
+    // The same deployment asked of the serving query, under the same load, gives the same steady state.
+    Json load = {{"concurrency", row["batch"]}, {"backend", "vllm"}};
+    if (row["disaggregated"] == true) {
+      disaggregated = true;
+      CHECK(row["prefill_workers_per_replica"].get<double>() > 0);
+      load["prefill_pool"] = {{"workers_per_decode_replica", row["prefill_workers_per_replica"]},
+                              {"mesh", row["mesh"]},
+                              {"parallelism", row["parallelism"]}};
+    }
+    const Json l = load_of({{"hardware", {{"preset", "h200"}}},
+                            {"model", {{"preset", "llama-3-70b"}}},
+                            {"mesh", row["mesh"]},
+                            {"query",
+                             {{"kind", "serving"}, {"batch", row["batch"]}, {"prompt_len", 1024}, {"generated_len", 1024},
+                              {"dtypes", {{"weights", "fp8"}, {"kv", "fp8"}, {"activations", "fp8"}}},
+                              {"parallelism", row["parallelism"]}, {"load", load}}}});
+    CHECK_THAT(l["time_per_output_token_s"].get<double>(), WithinRel(row["latency_per_token_s"].get<double>(), 1e-12));
+    CHECK_THAT(l["time_to_first_token_s"].get<double>(), WithinRel(row["time_to_first_token_s"].get<double>(), 1e-12));
+  }
+  CHECK(disaggregated);
+}

@@ -2953,6 +2953,10 @@ export type ServingSearchQuery = {
    * How many best deployments [10]. [deployments]
    */
   keep?: number;
+  /**
+   * Price each deployment under a benchmark's load with this serving engine's fitted runtime: the batch is its concurrency per replica, the targets apply to the steady state's TTFT and TPOT, a disaggregated deployment takes the fewest prefill workers that keep up [none: the one-step model].
+   */
+  backend?: 'sglang' | 'trtllm' | 'vllm';
 };
 /**
  * Prefill and decode of a serving replica (§2.10, §3.7, §3.8, figures §5.2, §5.3).
@@ -3111,6 +3115,48 @@ export type ServingQuery = {
      * Concurrencies for the interactivity frontier (adds load.frontier: throughput per chip against tokens per second per user). [requests]
      */
     concurrencies?: number[];
+    /**
+     * Disaggregated serving: the prompts prefill on a pool of their own, on the same chip, and the decode replica never stalls for a prefill.
+     */
+    prefill_pool?: {
+      /**
+       * Prefill workers per decode replica (the pools' worker ratio; 0.25: one prefill worker for four decode replicas). [workers]
+       */
+      workers_per_decode_replica: number;
+      /**
+       * A prefill worker's chips.
+       */
+      mesh: Mesh;
+      /**
+       * A prefill worker's split, as the query's parallelism.
+       */
+      parallelism?: {
+        /**
+         * 1D Megatron (tensor) or 2D weight-stationary (x and yz) [1d].
+         */
+        layout?: '1d' | '2d';
+        /**
+         * Tensor parallelism's axes (1d).
+         */
+        tensor?: AxisList;
+        /**
+         * 2D weight-stationary: the x axes.
+         */
+        x?: AxisList;
+        /**
+         * 2D weight-stationary: the yz axes.
+         */
+        yz?: AxisList;
+        /**
+         * Wide expert parallelism with attention data parallel: the routed experts split over these axes.
+         */
+        expert?: AxisList;
+        /**
+         * The experts' TP [the TP degree]; smaller folds the other TP ranks into the expert group. [chips]
+         */
+        expert_tensor?: number;
+      };
+    };
   };
   /**
    * A per-token decode step to meet: adds chips_for_latency_target. [s]
@@ -5116,6 +5162,10 @@ export type ServingSearchResult = {
    * What best means.
    */
   objective: string;
+  /**
+   * The serving engine's fitted runtime the deployments were priced with (null: the one-step model).
+   */
+  backend: ServingBackend | null;
 };
 /**
  * One deployment: mesh, parallelism, dtypes and batch go into a serving query as they are.
@@ -5245,6 +5295,10 @@ export type ServingDeployment = {
    * Per million output tokens. [USD per million output tokens]
    */
   usd_per_million_output_tokens: number;
+  /**
+   * Under load, disaggregated: prefill workers per decode replica (0 otherwise). [workers]
+   */
+  prefill_workers_per_replica: number;
 };
 /**
  * The result of a serving query (docs/api.md).
@@ -5758,6 +5812,27 @@ export type ServingResult = {
        */
       time_per_output_token_s: number;
     }[];
+    /**
+     * Disaggregated: the prefill pool's load.
+     */
+    prefill_pool?: {
+      /**
+       * Prefill workers per decode replica. [workers]
+       */
+      workers_per_decode_replica: number;
+      /**
+       * A prefill worker's chips. [chips]
+       */
+      chips_per_worker: number;
+      /**
+       * The share of its time a prefill worker is busy (1: saturated, requests queue for it).
+       */
+      busy_frac: number;
+      /**
+       * One prompt's KV cache from a prefill worker to the decode replica. [s]
+       */
+      kv_transfer_s: number;
+    };
   };
 };
 /**
