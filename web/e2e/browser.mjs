@@ -854,6 +854,74 @@ async function main() {
       await shot(page, 'explorer-serving.png');
     });
 
+    await step('serving under a benchmark’s load: the block, the interactivity frontier, a reload reproduces them (issue 35)', async () => {
+      const link = `${url}?v=1&mode=serving&hw=h200&model=llama-3-70b&conc=64&sbk=trtllm`;
+      await open(page, link);
+      // Hand-written from docs/api.md: the load block the page must send (the frontier: powers of two up to 512).
+      const concurrencies = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
+      const ref = await compareWithCli(page, 'H200 under load', {
+        hardware: { preset: 'h200' }, model: { preset: 'llama-3-70b' }, mesh: { shape: [8] },
+        query: { kind: 'serving', batch: 32, prompt_len: 8192, generated_len: 512, parallelism: { tensor: ['X'] }, load: { concurrency: 64, concurrencies, backend: 'trtllm' } },
+      }, [['load_ttft_s', 'load.time_to_first_token_s'], ['load_tpot_s', 'load.time_per_output_token_s'], ['load_tokens_per_s_per_chip', 'load.output_tokens_per_s_per_chip'],
+        ['load_tokens_per_s_per_user', 'load.tokens_per_s_per_user'], ['load_requests_per_s', 'load.requests_per_s'], ['load_in_flight', 'load.in_flight'], ['load_queued', 'load.queued']]);
+      const block = page.locator('ss-serving-results [data-load]');
+      const texts = await block.locator('dd').allTextContents();
+      check('the block shows its seven numbers, none blank', texts.length === 7 && texts.every((t) => t.trim() !== '' && t.trim() !== '—'), texts.join(' | '));
+      const runtime = (await block.locator('[data-load-runtime]').textContent()) ?? '';
+      check('the block says which runtime priced it: TensorRT-LLM’s, fitted on its measured rows', runtime.includes('TensorRT-LLM’s runtime') && runtime.includes(ref.result.load.backend.source), runtime);
+      const options = (await page.locator('ss-controls select[data-key="sbk"] option').allTextContents()).map((t) => t.trim());
+      check('the serving-engine select offers the engine’s backends and shows the one in the link',
+        (await page.locator('ss-controls select[data-key="sbk"] option:checked').textContent())?.trim() === 'TensorRT-LLM' &&
+        ['SGLang', 'TensorRT-LLM', 'vLLM'].every((n) => options.includes(n)), options.join(' | '));
+      await chartsDrawn(page);
+      await page.locator('#load-chart svg circle').nth(5).waitFor({ timeout: 15000 }).catch(() => {});
+      const title = (await page.locator('[data-load-chart] h3').textContent()) ?? '';
+      check('the chart is titled throughput per GPU against tokens/s per user', title === 'Throughput per GPU against tokens/s per user', title);
+      const points = await page.locator('#load-chart svg circle').count();
+      check('one point per concurrency the engine answered, and the current one ringed', points === ref.result.load.frontier.length + 1, `${points} circles, ${ref.result.load.frontier.length} concurrencies`);
+      const labels = await chartLabels(page, '#load-chart');
+      check('the points are labelled by concurrency, the current one always, none running into another', labels.texts[0] === 'current: 64' && labels.texts.length >= 6 && labels.overlaps.length === 0,
+        `${labels.texts.join(' | ')}; overlapping: ${labels.overlaps.join(', ')}`);
+      const rows = await page.locator('#load-chart table tbody tr').count();
+      check('the chart’s numbers are a table too', rows === ref.result.load.frontier.length, `${rows} rows`);
+      await shot(page, 'explorer-serving-load.png');
+      await page.locator('[data-load-chart]').screenshot({ path: path.join(SHOTS, 'explorer-serving-load-chart.png') });
+      const shown = async () => ({ numbers: await block.locator('dd').allTextContents(), labels: (await chartLabels(page, '#load-chart')).texts });
+      const before = await shown();
+      // The address the page keeps (what a reader copies) carries both settings; opening it again draws the same.
+      const shared = page.url();
+      check('the address carries the concurrency and the serving engine', /[?&]conc=64(&|$)/.test(shared) && /[?&]sbk=trtllm(&|$)/.test(shared), shared);
+      await open(page, shared);
+      await chartsDrawn(page);
+      await page.locator('#load-chart svg circle').nth(5).waitFor({ timeout: 15000 }).catch(() => {});
+      const after = await shown();
+      check('reloading the link reproduces the block and the chart', JSON.stringify(after) === JSON.stringify(before), `${JSON.stringify(before)} vs ${JSON.stringify(after)}`);
+      // No serving engine: the kernels' step prices it; no concurrency: neither the block nor the chart.
+      let was = await stateQuery(page);
+      await page.locator('ss-controls select[data-key="sbk"]').selectOption('');
+      await settled(page, was);
+      check('without a serving engine the block says the calibrated kernels’ step priced it', /calibrated kernels’ step, no serving engine’s runtime/.test((await block.locator('[data-load-runtime]').textContent()) ?? '') && !(await stateQuery(page)).includes('sbk='));
+      was = await stateQuery(page);
+      await page.locator('ss-controls .ctl:has(input.num[data-key="conc"]) button.reset').click();
+      await settled(page, was);
+      check('with the concurrency unset neither the block nor the chart is there', (await page.locator('[data-load], [data-load-chart]').count()) === 0 && !(await stateQuery(page)).includes('conc='));
+      // A phone: the block and the chart fit the 390 px screen, their labels clear of one another.
+      const phone = await context.newPage();
+      collectErrors(phone, consoleErrors, 'phone: ');
+      await phone.setViewportSize(PHONE);
+      await open(phone, link);
+      await chartsDrawn(phone);
+      await phone.locator('#load-chart svg circle').nth(5).waitFor({ timeout: 15000 }).catch(() => {});
+      const phoneLabels = await chartLabels(phone, '#load-chart');
+      check('phone: the frontier under load is labelled, no label running into another', phoneLabels.texts[0] === 'current: 64' && phoneLabels.texts.length >= 3 && phoneLabels.overlaps.length === 0,
+        `${phoneLabels.texts.join(' | ')}; overlapping: ${phoneLabels.overlaps.join(', ')}`);
+      const wide = await phone.evaluate(() => ({ sw: document.documentElement.scrollWidth, cw: document.documentElement.clientWidth }));
+      check('phone: the page under load does not scroll sideways', wide.sw <= wide.cw + 1, `${wide.sw} > ${wide.cw}`);
+      await phone.locator('ss-serving-results [data-load]').screenshot({ path: path.join(SHOTS, 'explorer-phone-serving-load.png') });
+      await phone.locator('[data-load-chart]').screenshot({ path: path.join(SHOTS, 'explorer-phone-serving-load-chart.png') });
+      await phone.close();
+    });
+
     await step('serving search: fewest chips or cheapest for a latency; apply one and the headline shows it', async () => {
       await open(page, url + '?v=1&mode=serving&hw=tpu-v5e');
       check('LLaMA-3 70B in bf16 on 8 v5e does not fit (the question the search answers)', (await status(page)) === 'no-fit', await status(page));

@@ -61,7 +61,9 @@ describe('the wasm module', () => {
   it('presets() matches the Presets type', () => {
     const p = JSON.parse(engine.presets()) as Presets;
     expect(schemaProblems('answers.schema.json#/$defs/Presets', p)).toEqual([]);
-    expect(Object.keys(p).sort()).toEqual(['calibration_profiles', 'engine_version', 'hardware', 'models', 'queries']);
+    expect(Object.keys(p).sort()).toEqual(['calibration_profiles', 'engine_version', 'hardware', 'models', 'queries', 'serving_backends']);
+    // The serving engines a benchmark's load can apply (issue 35): the explorer's `sbk` choices and names come from here.
+    for (const b of p.serving_backends) expect([typeof b.id, typeof b.name, b.source]).toEqual(['string', 'string', expect.stringMatching(/^fitted on /)]);
     for (const c of p.calibration_profiles) {
       expect(['tpu', 'gpu']).toContain(c.kind);
       expect(c.fitted_on.length).toBeGreaterThan(0);

@@ -1,12 +1,12 @@
 // The parameter table is consistent: keys unique and URL-safe, defaults inside ranges and choices, every path a
 // JSON pointer, and the default state builds a scenario the engine's contract names.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { EngineModule, Evaluation, TrainingStepResult } from '../src/engine/types';
+import type { EngineModule, Evaluation, ServingResult, TrainingStepResult } from '../src/engine/types';
 import { encodeState, decodeState } from '../src/state/url';
 import { engineDefaults, type Planned } from '../src/ui/results';
 import { HARDWARE_IDS, MODEL_IDS, PARAMS, PRESETS, defaultState, hardwareFields } from '../src/state/params';
 import { cloneState } from '../src/state/params';
-import { mainScenario, matmulDtype, meshFor, transformerScenario } from '../src/state/scenario';
+import { atBookFidelity, frontierConcurrencies, mainScenario, matmulDtype, meshFor, scalingDegrees, scalingScenarios, transformerScenario } from '../src/state/scenario';
 import { askNowOf, loadEngine, searchScenarioOf } from './engine';
 
 let engine: EngineModule;
@@ -226,5 +226,85 @@ describe('parameter table: the goodput settings (issue 38)', () => {
     const g = (main.result as TrainingStepResult).goodput!;
     expect(engineDefaults({ state: s, mesh: meshFor(s, askNowOf(engine)), main })).toEqual({ fail: g.settings.failures_per_chip_hour, ckpt_mode: g.checkpoint.mode, replace: g.restart.replace_s });
     expect(engineDefaults(undefined)).toEqual({});
+  });
+});
+
+describe('parameter table: a benchmark’s load (issue 35)', () => {
+  type S = ReturnType<typeof defaultState>;
+  const serving = (values: Record<string, unknown> = {}): S => {
+    const s = cloneState(defaultState());
+    Object.assign(s.values, { mode: 'serving', hw: 'h200', model: 'llama-3-70b', ...values });
+    return s;
+  };
+  const scenarioOf = (s: S) => {
+    const m = meshFor(s, askNowOf(engine));
+    if (!m.ok) throw new Error(m.problem);
+    return mainScenario(s, m.plan);
+  };
+  const query = (s: S): Record<string, unknown> => scenarioOf(s).query as unknown as Record<string, unknown>;
+  const row = (k: string) => PARAMS.find((p) => p.key === k)!;
+
+  it('offers as serving engines exactly the engine’s presets’ serving_backends, none by default', () => {
+    expect(row('sbk').choices).toEqual(PRESETS.serving_backends.map((b) => b.id));
+    expect(row('sbk').choices).toContain('trtllm');
+    for (const k of ['conc', 'sbk']) expect([row(k).default, row(k).group, row(k).mode, row(k).advanced], k).toEqual([null, 'serving', 'serving', true]);
+    expect([row('conc').type, row('conc').min, row('conc').max]).toEqual(['int', 1, 4096]);
+  });
+
+  it('unset: no load block in the query, no key in the link', () => {
+    expect(query(serving())['load']).toBeUndefined();
+    expect(query(serving({ sbk: 'trtllm' }))['load']).toBeUndefined(); // a serving engine alone prices no load
+    const link = encodeState(serving());
+    for (const k of ['conc', 'sbk']) expect(new URLSearchParams(link).has(k), k).toBe(false);
+  });
+
+  it('the frontier’s concurrencies: powers of two from 1 to max(512, 2 × the concurrency), at most 4,096', () => {
+    const pow2 = (top: number): number[] => Array.from({ length: Math.log2(top) + 1 }, (_, i) => 2 ** i);
+    expect(frontierConcurrencies(1)).toEqual(pow2(512));
+    expect(frontierConcurrencies(64)).toEqual(pow2(512));
+    expect(frontierConcurrencies(300)).toEqual(pow2(512)); // 600: the powers of two up to it
+    expect(frontierConcurrencies(1024)).toEqual(pow2(2048));
+    expect(frontierConcurrencies(4096)).toEqual(pow2(4096));
+  });
+
+  it('conc and sbk fill query.load, round-trip through the URL, and the engine answers with that backend and a frontier', () => {
+    const s = serving({ conc: 64, sbk: 'trtllm' });
+    const q = query(s);
+    expect(q['load']).toEqual({ concurrency: 64, concurrencies: frontierConcurrencies(64), backend: 'trtllm' });
+    const link = encodeState(s);
+    for (const k of ['conc=64', 'sbk=trtllm']) expect(link).toContain(k);
+    expect(decodeState('?' + link).state).toEqual(s);
+    const ev = askNowOf(engine)(scenarioOf(s)) as Evaluation<ServingResult>;
+    expect(ev.ok, JSON.stringify(ev.diagnostics)).toBe(true);
+    const load = ev.result!.load!;
+    expect([load.concurrency, load.backend?.id]).toEqual([64, 'trtllm']);
+    expect(load.frontier!.map((p) => p.concurrency)).toEqual(frontierConcurrencies(64).slice(0, load.frontier!.length));
+    expect(query(serving({ conc: 64 }))['load']).toEqual({ concurrency: 64, concurrencies: frontierConcurrencies(64) }); // no backend: the kernels' step
+  });
+
+  it('a link with a serving engine the engine does not have falls back with a notice', () => {
+    const d = decodeState('?v=1&mode=serving&conc=64&sbk=tgi');
+    expect(d.state.values['sbk']).toBeNull();
+    expect(d.state.values['conc']).toBe(64);
+    expect(d.notices).toEqual([`Ignored Serving engine (under load) = “tgi”: expected one of ${PRESETS.serving_backends.map((b) => b.id).join(', ')}. Using the default.`]);
+  });
+
+  it('the scaling chart’s variants leave the load out; the book’s fidelity drops the backend the engine would refuse there', () => {
+    const s = serving({ conc: 64, sbk: 'trtllm' });
+    const variants = scalingDegrees(s);
+    const meshes = variants.map(({ deg }) => meshFor(s, askNowOf(engine), deg));
+    for (const p of scalingScenarios(s, variants, meshes)) expect((p.scenario.query as unknown as Record<string, unknown>)['load']).toBeUndefined();
+    const sc = scenarioOf(s);
+    const refused = askNowOf(engine)({ ...sc, query: { ...sc.query, fidelity: 'book' } });
+    expect(refused.diagnostics.map((d) => d.code)).toContain('needs_calibrated');
+    const book = atBookFidelity(sc);
+    expect((book.query as unknown as { load: unknown }).load).toEqual({ concurrency: 64, concurrencies: frontierConcurrencies(64) });
+    expect(askNowOf(engine)(book).ok).toBe(true);
+  });
+
+  it('sends no load in training mode', () => {
+    const s = cloneState(defaultState());
+    Object.assign(s.values, { conc: 64, sbk: 'trtllm' });
+    expect(query(s)['load']).toBeUndefined();
   });
 });

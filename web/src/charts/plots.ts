@@ -1,12 +1,15 @@
 // Observable Plot charts (loaded lazily, after the first paint): the chip's roofline with the workload's main
-// matmuls on it, step time (or latency) against chip count, time to train with failures against chips, and the
-// serving frontier. Scales, units and colours come from format.ts. Each returns the chart and its numbers as a table
-// (table.ts); a configuration that does not fit in HBM is drawn hollow and grey, and labelled, never as an ordinary
-// point.
+// matmuls on it, step time (or latency) against chip count, time to train with failures against chips, the serving
+// frontier, and the interactivity frontier under a benchmark's load. Scales, units and colours come from format.ts.
+// Each returns the chart and its numbers as a table (table.ts); a configuration that does not fit in HBM is drawn
+// hollow and grey, and labelled, never as an ordinary point.
 import * as Plot from '@observablehq/plot';
-import type { GoodputResult } from '../engine/types';
+import type { GoodputResult, ServingResult } from '../engine/types';
 import { COLOURS, SCALES, fmtCount, fmtSeconds, fmtSecondsTick, siUnit, tickFormatSI } from './format';
 import { GOODPUT, goodputData, goodputLegend, goodputRows, type GoodputDatum, type GoodputSeries } from './goodput';
+import {
+  LOAD_FRONTIER, loadFrontierCurrent, loadFrontierData, loadFrontierDots, loadFrontierLabels, loadFrontierLegend, loadFrontierRows, loadFrontierTip, type LoadFrontierDatum,
+} from './load-frontier';
 import { withTable } from './table';
 import { withLegend } from './legend';
 import { ROOFLINE, SCALING, SWEEP, rooflineLegend, scalingLegend, sweepLegend, type BatchRamp } from './series';
@@ -150,6 +153,44 @@ export function goodputChart(g: GoodputResult, chips: number, width: number): HT
     columns: ['Chips', 'Failure-free', 'With failures', 'Goodput'],
     rows: goodputRows(g, chips),
   }), goodputLegend(data));
+}
+
+/**
+ * Throughput per GPU (or chip) against tokens/s per user (issue 35), as serving benchmarks draw it: one point per
+ * concurrency of the engine's load.frontier, labelled with it, the concurrency on screen ringed; concurrencies past
+ * the KV slots (the rest queue) hollow and grey. Tokens/s per user on a log axis (the concurrencies double from point
+ * to point), throughput on a linear one from zero.
+ */
+export function loadFrontierChart(load: NonNullable<ServingResult['load']>, chip: string, width: number): HTMLElement {
+  const data = loadFrontierData(load);
+  const current = loadFrontierCurrent(load);
+  const served = data.filter((d) => !d.queued);
+  const queued = data.filter((d) => d.queued);
+  const xy = { x: 'per_user', y: 'per_chip' } as const;
+  const chart = Plot.plot({
+    width,
+    height: 300,
+    marginLeft: 64,
+    marginRight: 24,
+    marginBottom: 40,
+    style: { fontSize: '11px', background: 'transparent' },
+    x: { type: 'log', label: 'Tokens/s per user (interactivity) →', grid: true, ticks: 5, tickFormat: (v: number) => fmtCount(v), inset: 16 },
+    // Linear from zero, as the benchmarks draw it: throughput saturates, and the top's ticks stay labelled. Room above the top point for its label.
+    y: { type: 'linear', zero: true, label: `↑ Output tokens/s per ${chip}`, grid: true, ticks: 5, tickFormat: (v: number) => fmtCount(v), insetTop: 18 },
+    marks: [
+      Plot.line(data, { ...xy, stroke: LOAD_FRONTIER.line, strokeWidth: 1.5 }),
+      Plot.dot(served, { ...xy, fill: LOAD_FRONTIER.line, r: LOAD_FRONTIER.r.point, stroke: '#fff', strokeWidth: 0.5 }),
+      Plot.dot(queued, { ...xy, fill: '#fff', stroke: LOAD_FRONTIER.queued, strokeWidth: 1.5, r: LOAD_FRONTIER.r.point }),
+      Plot.dot(current, { ...xy, r: LOAD_FRONTIER.r.current, stroke: LOAD_FRONTIER.current, strokeWidth: 2, fill: 'none' }),
+      pointLabels(loadFrontierLabels(data, current), loadFrontierDots(data, current)),
+      Plot.tip(data, Plot.pointer({ ...xy, title: (d: LoadFrontierDatum) => loadFrontierTip(d, chip) })),
+    ],
+  });
+  return withLegend(withTable(chart, {
+    caption: `Throughput per ${chip} against tokens/s per user`,
+    columns: ['Concurrency', 'In flight', `Output tokens/s per ${chip}`, 'Tokens/s per user', 'Time to first token', 'Time per output token'],
+    rows: loadFrontierRows(data, current),
+  }), loadFrontierLegend(data, current, chip));
 }
 
 export interface SweepDatum {

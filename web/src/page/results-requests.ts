@@ -157,7 +157,7 @@ export class ResultsRequests {
     // The frontier is the main replica's sweep: at the book's fidelity it needs that replica at it (issue 22: the
     // toggle moved the scaling chart alone).
     const iBook = FEATURES.fidelity && isServing(state) && state.values['fid'] === 'book' && mesh?.ok
-      ? texts.push(JSON.stringify(this.chartScenario(mainScenario(state, mesh.plan), state))) - 1 : -1;
+      ? texts.push(JSON.stringify(this.chartScenario(mainScenario(state, mesh.plan, { load: false }), state))) - 1 : -1;
     const needCurve = !this.curveCache.has(curveKey);
     const curveStart = texts.length;
     if (needCurve) for (const c of rooflineCurveScenarios(state)) texts.push(JSON.stringify(c));

@@ -30,7 +30,7 @@ export interface Param {
   readonly group: Group;
   /** Shown (and sent) only in this mode. */
   readonly mode?: 'training' | 'serving';
-  /** A row whose unset value is not a number (an MoE without a capacity is "dropless"): its field says this. */
+  /** A row whose unset value is not a number (an MoE without a capacity is "dropless"): its field (or a select's first option) says this. */
   readonly unsetText?: string;
   /** Shown (and sent) only while another parameter has this value. */
   readonly showIf?: { readonly key: string; readonly value: Value };
@@ -61,6 +61,8 @@ const WEIGHT_DTYPES = [...DTYPES, 'fp4'] as const;
 const PIPELINE_SCHEDULES = ['gpipe', '1f1b', 'interleaved', 'zero_bubble', 'dualpipe', 'dualpipe_v'] as const;
 /** The goodput block's checkpoint modes (docs/api.md, "Goodput"). */
 const CHECKPOINT_MODES = ['blocking', 'async', 'in_memory'] as const;
+/** The serving engines whose fitted runtime a benchmark's load can apply: the engine's own list (its presets), never the page's. */
+const SERVING_BACKENDS: readonly string[] = (PRESETS.serving_backends ?? []).map((b) => b.id);
 const MATMUL_PRECISIONS = ['bf16', 'fp8', 'fp8_blockwise', 'mxfp8', 'nvfp4', 'int8', 'fp4'] as const;
 const DEFAULT_HW = HARDWARE_IDS.includes('tpu-v5p') ? 'tpu-v5p' : (HARDWARE_IDS[0] ?? 'tpu-v5p');
 const DEFAULT_MODEL = MODEL_IDS.includes('llama-3-70b') ? 'llama-3-70b' : (MODEL_IDS[0] ?? 'llama-3-70b');
@@ -136,6 +138,9 @@ export const PARAMS: readonly Param[] = [
   { key: 'draft', label: 'Draft model', type: 'enum', default: DEFAULT_DRAFT, choices: MODEL_IDS, unit: '', path: '/query/speculative/draft_model/preset', group: 'serving', mode: 'serving', showIf: { key: 'spec', value: true }, advanced: true, help: 'the small model that drafts tokens on the same chips' },
   { key: 'lookahead', label: 'Lookahead', type: 'int', default: 4, min: 1, max: 64, unit: 'tokens', path: '/query/speculative/lookahead', group: 'serving', mode: 'serving', showIf: { key: 'spec', value: true }, advanced: true, help: 'tokens drafted per step' },
   { key: 'accept', label: 'Acceptance rate', type: 'float', default: 0.8, min: 0.01, max: 0.99, step: 0.01, unit: '', path: '/query/speculative/acceptance_rate', group: 'serving', mode: 'serving', showIf: { key: 'spec', value: true }, advanced: true, help: 'chance that the model accepts a drafted token' },
+  // A benchmark's load (issue 35, docs/api.md "Under a benchmark's load"): unset, no load block is sent.
+  { key: 'conc', label: 'Benchmark concurrency', type: 'int', default: null, min: 1, max: 4096, scale: 'log2', unit: 'requests', path: '/query/load/concurrency (and /query/load/concurrencies: powers of two up to max(512, 2 × it), at most 4,096, for the frontier)', group: 'serving', mode: 'serving', advanced: true, unsetText: 'no load', help: 'clients that each send their next request when the last one ends, as serving benchmarks run: adds TTFT, TPOT and throughput under that load, and the interactivity frontier (unset: none)' },
+  { key: 'sbk', label: 'Serving engine (under load)', type: 'enum', default: null, choices: SERVING_BACKENDS, unit: '', path: '/query/load/backend', group: 'serving', mode: 'serving', advanced: true, unsetText: 'none: the kernels’ step', help: 'with a benchmark concurrency: that serving engine’s runtime, fitted on its measured deployments, prices the load (calibrated fidelity only; unset: the calibrated kernels’ step as it is)' },
 
   // The serving search's question (drawn in its panel, src/ui/serving-search.ts, not in the controls column).
   { key: 'slat', label: 'Latency per token at most', type: 'float', default: null, min: 1e-4, max: 10, scale: 'log10', unit: 's', path: '/query/targets/latency_per_token_s (serving_search)', group: 'serving', mode: 'serving', hidden: true, help: 'the search lists only deployments at most this slow per output token (colocated: the decode step plus the prompts prefilled between steps); unset: no target' },

@@ -175,10 +175,18 @@ function withProfile<Q extends { fidelity?: Fidelity; calibration?: CalibrationI
   return calibration && query.fidelity !== 'book' ? { ...query, calibration } : query;
 }
 
-/** The scenario at the book's fidelity: its closed forms take no calibration profile (the engine refuses the key). */
+/**
+ * The scenario at the book's fidelity: its closed forms take no calibration profile, nor a serving engine's fitted
+ * runtime under a load (the engine refuses both: the key, and `needs_calibrated`).
+ */
 export function atBookFidelity<T extends { query: object }>(sc: T): T {
-  const { calibration: _profile, ...query } = sc.query as { calibration?: unknown };
+  const { calibration: _profile, ...query } = sc.query as { calibration?: unknown; load?: { backend?: unknown } };
   void _profile;
+  if (query.load?.backend !== undefined) {
+    const { backend: _runtime, ...load } = query.load;
+    void _runtime;
+    query.load = load;
+  }
   return { ...sc, query: { ...query, fidelity: 'book' } };
 }
 
@@ -222,6 +230,29 @@ function goodputSettings(s: State): GoodputSettings | undefined {
   return Object.keys(out).length ? out : undefined;
 }
 
+type LoadSettings = NonNullable<ServingQuery['load']>;
+
+/** The frontier's widest concurrency (the slider's top). */
+const MAX_FRONTIER_CONCURRENCY = 4096;
+
+/** The interactivity frontier's concurrencies: powers of two from 1 to max(512, 2 × the one set), at most 4,096. */
+export function frontierConcurrencies(concurrency: number): number[] {
+  const top = Math.min(MAX_FRONTIER_CONCURRENCY, Math.max(512, 2 * concurrency));
+  const out: number[] = [];
+  for (let c = 1; c <= top; c *= 2) out.push(c);
+  return out;
+}
+
+/** A benchmark's load (docs/api.md "Under a benchmark's load"): none unless a concurrency is set; the backend if chosen. */
+function loadSettings(s: State): LoadSettings | undefined {
+  const concurrency = opt(s, 'conc');
+  if (concurrency === null) return undefined;
+  const load: LoadSettings = { concurrency, concurrencies: frontierConcurrencies(concurrency) };
+  const backend = s.values['sbk'];
+  if (typeof backend === 'string') load.backend = backend as LoadSettings['backend'];
+  return load;
+}
+
 /** The training arguments training_step and plan_search share (docs/api.md: plan_search takes them all but parallelism). */
 function trainingArgs(s: State): Omit<Extract<Scenario['query'], { kind: 'training_step' }>, 'kind' | 'parallelism'> {
   const q: Omit<Extract<Scenario['query'], { kind: 'training_step' }>, 'kind' | 'parallelism'> = {
@@ -239,8 +270,11 @@ function trainingArgs(s: State): Omit<Extract<Scenario['query'], { kind: 'traini
   return q;
 }
 
-/** The planner scenario for the current state on a given mesh plan. */
-export function mainScenario(s: State, plan: MeshPlan): Scenario {
+/**
+ * The planner scenario for the current state on a given mesh plan. `load: false` leaves a benchmark's load out (the
+ * scaling chart and the book's frontier read none of it, and its frontier would cost each of them a sweep).
+ */
+export function mainScenario(s: State, plan: MeshPlan, o: { load?: boolean } = {}): Scenario {
   const b = base(s);
   if (str(s, 'mode') === 'serving') {
     // Serving meshes are the page's own (planMesh): whole axes, by name.
@@ -271,6 +305,8 @@ export function mainScenario(s: State, plan: MeshPlan): Scenario {
       const demand = opt(s, 'sdemand');
       if (demand !== null) query.deployment.demand_tokens_per_s = demand;
     }
+    const load = o.load === false ? undefined : loadSettings(s);
+    if (load) query.load = load;
     return { ...b, mesh: meshSpec(plan), query: withProfile(s, query) };
   }
   const par: Record<string, unknown> = {};
@@ -392,7 +428,7 @@ export function scalingDegrees(s: State): { factor: number; deg: Degrees }[] {
 export function scalingScenarios(s: State, variants: { factor: number; deg: Degrees }[], meshes: MeshOutcome[]): ScalingPoint[] {
   return variants.flatMap(({ factor }, i) => {
     const m = meshes[i];
-    return m?.ok ? [{ factor, chips: m.plan.chips, scenario: mainScenario(s, m.plan) }] : [];
+    return m?.ok ? [{ factor, chips: m.plan.chips, scenario: mainScenario(s, m.plan, { load: false }) }] : [];
   });
 }
 

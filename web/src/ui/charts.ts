@@ -1,5 +1,6 @@
-// <ss-charts>: the Observable Plot charts — the serving frontier (§5.2), the roofline with the workload's matmuls,
-// step time (or latency) against chip count, and (training) time to train with failures against chips — each with its numbers as a table and SVG / PNG downloads. They
+// <ss-charts>: the Observable Plot charts — the serving frontier (§5.2), under a benchmark's load the throughput per
+// GPU against tokens/s per user, the roofline with the workload's matmuls, step time (or latency) against chip count,
+// and (training) time to train with failures against chips — each with its numbers as a table and SVG / PNG downloads. They
 // are drawn after the numbers paint, in the frame's idle time (at most 30 ms later), so that while a slider moves
 // they follow the numbers without delaying the next move; plans that do not fit are hollow points.
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
@@ -8,9 +9,10 @@ import { fmtCount, fmtSecondsTick } from '../charts/format';
 import { chartRoot, placeChart } from '../charts/plot-css';
 import { downloadPng, downloadSvg, type ChartLabels } from '../charts/export';
 import { legendOf } from '../charts/legend';
-import type { State } from '../state/params';
+import { hardwarePreset, type State } from '../state/params';
 import { goodputNote } from '../charts/goodput';
 import { isServing, servingOf, trainingOf, type ChartsAnswer, type Results } from './results';
+import { chipWord } from './words';
 
 export type PlotsModule = typeof import('../charts/plots');
 
@@ -23,11 +25,16 @@ const cancelIdle = (id: number): void => (typeof cancelIdleCallback === 'functio
 const inputPending = (): boolean => (navigator as { scheduling?: { isInputPending?: () => boolean } }).scheduling?.isInputPending?.() ?? false;
 type ScalingDatum = import('../charts/plots').ScalingDatum;
 
-const CHARTS = ['sweep', 'roofline', 'scaling', 'goodput'] as const;
+const CHARTS = ['sweep', 'load', 'roofline', 'scaling', 'goodput'] as const;
 type ChartId = (typeof CHARTS)[number];
 
+/** The word a chip is called on the state's hardware: GPU or chip. */
+const chipOf = (s: State): string => chipWord(hardwarePreset(String(s.values['hw'])).kind);
+
 /** Each chart's title: its heading on the page and the first line of its exported file. */
-function chartTitle(id: ChartId, serving: boolean): string {
+function chartTitle(id: ChartId, s: State): string {
+  const serving = isServing(s);
+  if (id === 'load') return `Throughput per ${chipOf(s)} against tokens/s per user`;
   if (id === 'sweep') return 'Latency against throughput over the batch (the book’s §5.2 frontier)';
   if (id === 'roofline') return 'Roofline: the workload’s main matmuls on one chip';
   if (id === 'goodput') return 'Time to train against chips, with failures';
@@ -121,7 +128,18 @@ export class SsCharts extends LitElement {
     const ridge = r.ops.find((o) => o.ev.ok)?.ev.result?.critical_intensity_flops_per_byte;
     roof.replaceChildren(r.curve.length ? placeChart(P.rooflineChart(r.curve, ops, ridge, width), root) : document.createTextNode('The engine gave no roofline for this chip.'));
     this.drawSweep(r, P, root, width);
+    this.drawLoad(r, P, root, width);
     this.drawGoodput(r, P, root, width);
+  }
+
+  /** The interactivity frontier from the main answer's load (a concurrency set: the panel is there). */
+  private drawLoad(r: Results, P: PlotsModule, root: ShadowRoot | Document, width: number): void {
+    const el = this.chartEl('load');
+    const load = servingOf(r)?.load;
+    if (!el) return;
+    el.replaceChildren((load?.frontier ?? []).length >= 2
+      ? placeChart(P.loadFrontierChart(load!, chipOf(r.state), width), root)
+      : Object.assign(document.createElement('p'), { className: 'muted', textContent: 'No frontier: fewer than two concurrencies fit in HBM.' }));
   }
 
   /** Time to train against chips from the main answer's goodput block (the engine's own scaling, not the charts' batch). */
@@ -177,7 +195,7 @@ export class SsCharts extends LitElement {
 
   /** What the chart's file says besides the plot: the page's title and the legend the chart was drawn with. */
   private labels(id: ChartId): ChartLabels {
-    return { title: chartTitle(id, isServing(this.results.state)), legend: legendOf(this.chartEl(id)?.querySelector('.chart-figure')) };
+    return { title: chartTitle(id, this.results.state), legend: legendOf(this.chartEl(id)?.querySelector('.chart-figure')) };
   }
 
   private downloads(id: ChartId, name: string): TemplateResult {
@@ -194,27 +212,37 @@ export class SsCharts extends LitElement {
     const s = servingOf(r);
     return html`
       ${serving ? html`<section class="panel" aria-labelledby="h-sweep">
-        <div class="panel-head"><h3 id="h-sweep">${chartTitle('sweep', serving)}</h3>${this.downloads('sweep', 'frontier')}</div>
+        <div class="panel-head"><h3 id="h-sweep">${chartTitle('sweep', r.state)}</h3>${this.downloads('sweep', 'frontier')}</div>
         <div id="sweep-chart" class="chart"></div>
         <p class="muted">Each point is a decode batch size at this KV context (${fmtCount(s?.kv_context_len)} tokens), from one sequence up to the largest batch whose KV caches fit (hollow: they do not); larger batches buy throughput per chip with latency per token.</p>
       </section>` : nothing}
+      ${serving && r.state.values['conc'] !== null ? this.loadPanel(r) : nothing}
       <section class="panel" aria-labelledby="h-roof">
-        <div class="panel-head"><h3 id="h-roof">${chartTitle('roofline', serving)}</h3>${this.downloads('roofline', 'roofline')}</div>
+        <div class="panel-head"><h3 id="h-roof">${chartTitle('roofline', r.state)}</h3>${this.downloads('roofline', 'roofline')}</div>
         <div id="roofline-chart" class="chart"></div>
         <p class="muted">Each point is a matmul as one chip runs it (${serving ? 'decode batch' : 'tokens per chip and microbatch'}, weights after tensor parallelism). Left of the ridge: memory-bound. The roof is the chip’s peak FLOP/s and HBM bandwidth (the book’s), whichever model the charts show; points that would hide one another are stacked a step above it (their numbers are exact in the table).</p>
       </section>
       <section class="panel" aria-labelledby="h-scale">
-        <div class="panel-head"><h3 id="h-scale">${chartTitle('scaling', serving)}</h3>${this.downloads('scaling', 'scaling')}</div>
+        <div class="panel-head"><h3 id="h-scale">${chartTitle('scaling', r.state)}</h3>${this.downloads('scaling', 'scaling')}</div>
         <div id="scaling-chart" class="chart"></div>
         <p class="muted">The ${serving ? 'TP' : 'FSDP (or DP)'} degree is scaled; the global batch stays the same. Hollow points do not fit in HBM.</p>
       </section>
       ${serving ? nothing : this.goodputPanel(r)}`;
   }
 
+  private loadPanel(r: Results): TemplateResult {
+    const top = servingOf(r)?.load?.frontier?.at(-1)?.concurrency;
+    return html`<section class="panel" aria-labelledby="h-load-chart" data-load-chart>
+      <div class="panel-head"><h3 id="h-load-chart">${chartTitle('load', r.state)}</h3>${this.downloads('load', 'interactivity')}</div>
+      <div id="load-chart" class="chart"></div>
+      <p class="muted">Each point is a benchmark concurrency (labelled)${top ? `, 1 to ${fmtCount(top)} clients` : ''}, in the steady state of “Under this load”: more clients buy throughput per ${chipOf(r.state)} with each user’s tokens/s. The ring is the concurrency set; hollow points have more clients than KV slots, and the rest queue.</p>
+    </section>`;
+  }
+
   private goodputPanel(r: Results): TemplateResult {
     const g = trainingOf(r)?.goodput;
     return html`<section class="panel" aria-labelledby="h-goodput">
-      <div class="panel-head"><h3 id="h-goodput">${chartTitle('goodput', false)}</h3>${this.downloads('goodput', 'goodput')}</div>
+      <div class="panel-head"><h3 id="h-goodput">${chartTitle('goodput', r.state)}</h3>${this.downloads('goodput', 'goodput')}</div>
       <div id="goodput-chart" class="chart"></div>
       <p class="muted">The same run at 1/16 to 64 times its chips, with a perfect step while failures grow with the chips (the engine’s goodput scaling).${g ? html` <strong data-goodput-note>${goodputNote(g)}</strong>` : nothing}</p>
     </section>`;

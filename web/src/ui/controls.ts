@@ -156,8 +156,8 @@ export class SsControls extends LitElement {
     if (p.type === 'enum') {
       if (p.key === 'model' && this.state.values['hf']) return this.modelSelect(p);
       if (p.key === 'wdt') return v === null ? this.publishedDtypeSelect(p, id) : enumField(p, id, v, this.onValue);
-      // An engine-defaulted choice: a first option goes back to the engine's default, naming the one it used.
-      if (p.default === null) return enumField(p, id, v, this.onValue, undefined, `${this.engineDefaults[p.key] ?? '…'} (engine default)`);
+      // An engine-defaulted choice: a first option goes back to the engine's default, naming the one it used (or the row's words for unset).
+      if (p.default === null) return enumField(p, id, v, this.onValue, undefined, p.unsetText ?? `${this.engineDefaults[p.key] ?? '…'} (engine default)`);
       return html`${enumField(p, id, v, this.onValue)}`;
     }
     if (p.type === 'bool') return boolField(p, id, v, this.onValue);

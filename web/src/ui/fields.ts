@@ -108,6 +108,7 @@ export function choiceLabel(p: Param, c: string, words?: Readonly<Record<string,
   if (words?.[c]) return words[c]!;
   if (p.key === 'hw') return PRESETS.hardware.find((h) => h.id === c)?.name ?? c;
   if (p.key === 'model' || p.key === 'draft') return PRESETS.models.find((m) => m.id === c)?.name ?? c;
+  if (p.key === 'sbk') return PRESETS.serving_backends?.find((b) => b.id === c)?.name ?? c;
   return c.replace(/_/g, ' ');
 }
 

@@ -1,12 +1,15 @@
 // <ss-serving-results>: the batch's prefill and a decode step by resource, one request's time to first token, the
-// replica's memory against its HBM, and speculative decoding when it is on. A pinned configuration is drawn as ghost
+// replica's memory against its HBM, speculative decoding when it is on, and the replica under a benchmark's load
+// when a concurrency is set (serving-load.ts). A pinned configuration is drawn as ghost
 // bars. (The serving search, "fewest chips / cheapest deployment for this latency", is <ss-serving-search>.)
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import type { ServingResult } from '../engine/types';
-import { modelPreset } from '../state/params';
+import { hardwarePreset, modelPreset } from '../state/params';
 import { COLOURS, fmtBytes, fmtCount, fmtSeconds, sig } from '../charts/format';
 import { bars, type BarRow } from '../charts/bars';
 import { servingOf, type Results } from './results';
+import { loadBlock } from './serving-load';
+import { chipWord } from './words';
 
 /** What sets a decode step, in words (the engine's `decode.critical`). */
 const CRITICAL_WORDS: Readonly<Record<string, string>> = {
@@ -84,8 +87,10 @@ export class SsServingResults extends LitElement {
     const m = s.memory;
     const kv = Math.max(0, m.total_bytes - m.param_bytes);
     const chips = this.results.mesh.ok ? this.results.mesh.plan.chips : undefined;
-    const prompts = `${fmtCount(p.sequences)} prompt${p.sequences === 1 ? '' : 's'} of ${fmtCount(Number(this.results.state.values['prompt']))} tokens`;
+    const v = this.results.state.values;
+    const prompts = `${fmtCount(p.sequences)} prompt${p.sequences === 1 ? '' : 's'} of ${fmtCount(Number(v['prompt']))} tokens`;
     return html`
+      ${s.load ? loadBlock(s.load, chipWord(hardwarePreset(String(v['hw'])).kind), { prompt: Number(v['prompt']), generated: Number(v['gen']) }) : nothing}
       <section class="panel" aria-labelledby="h-time">
         <h3 id="h-time">Where the time goes</h3>
         <p class="bound">A <strong>decode step</strong> is <strong>${d.bound}-bound</strong>: ${boundSentence(d.bound, d.critical)}${d.mlp_bound === 'compute' && d.bound !== 'compute' ? ' (the MLPs alone would be compute-bound)' : ''}.

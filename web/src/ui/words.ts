@@ -1,5 +1,5 @@
 // Engine names in words, for the explorer and the widgets alike (display only).
-import type { GoodputResult, TrainingStepResult } from '../engine/types';
+import type { GoodputResult, ServingResult, TrainingStepResult } from '../engine/types';
 import { fmtSeconds } from '../charts/format';
 import { STRATEGY_LABEL } from './mesh-words';
 
@@ -54,3 +54,12 @@ export function costNoteWords(note: string): string {
 export function goodputWords(g: GoodputResult): string {
   return `With failures, checkpoints and restarts: ${g.text}.`;
 }
+
+/** What priced a benchmark's load (issue 35): a serving engine's fitted runtime, with what it was fitted on, or none. */
+export function loadRuntimeWords(load: NonNullable<ServingResult['load']>): string {
+  const b = load.backend;
+  return b ? `Priced with ${b.name}’s runtime, ${b.source}.` : 'Priced with the calibrated kernels’ step, no serving engine’s runtime.';
+}
+
+/** "GPU" on a GPU, "chip" on a TPU: the word the serving benchmarks' throughput is per. */
+export const chipWord = (kind: string | undefined): string => (kind === 'gpu' ? 'GPU' : 'chip');
