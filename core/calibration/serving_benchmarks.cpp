@@ -372,7 +372,8 @@ Json leave_one_out(const std::vector<BenchmarkCase>& cases, const std::string& b
 
 }  // namespace
 
-Json serving_benchmark_report(const std::vector<BenchmarkRow>& rows, std::span<const ServingBackend> backends) {
+Json serving_benchmark_report(const std::vector<BenchmarkRow>& rows, std::span<const ServingBackend> backends,
+                              bool transfer_too) {
   Json skipped;
   const std::vector<BenchmarkCase> cases = benchmark_cases(rows, skipped);
   const auto backend_of = [&](const std::string& id) -> ServingBackend {
@@ -421,9 +422,10 @@ Json serving_benchmark_report(const std::vector<BenchmarkRow>& rows, std::span<c
     b.name = backend_of(id).name;
     fits.push_back({{"backend", serving_backend_json(b)}, {"stop", fit_stop_name(result.stop)},
                     {"iterations", result.iterations}, {"rows", fit_rows.size()}});
-    transfer.push_back({{"backend", id},
-                        {"model_held_out", leave_one_out(cases, id, &BenchmarkCase::model)},
-                        {"system_held_out", leave_one_out(cases, id, &BenchmarkCase::system)}});
+    if (transfer_too)
+      transfer.push_back({{"backend", id},
+                          {"model_held_out", leave_one_out(cases, id, &BenchmarkCase::model)},
+                          {"system_held_out", leave_one_out(cases, id, &BenchmarkCase::system)}});
   }
   return {{"rows", out_rows}, {"skipped", skipped}, {"groups", groups}, {"fits", fits}, {"transfer", transfer}};
 }

@@ -50,7 +50,9 @@ ServingBackend fit_serving_backend(const std::vector<const BenchmarkCase*>& case
 // value, held, fit, kernels_step, one_step}], fits: [each backend refitted on its fit rows], transfer: [per backend,
 // each model and each system held out whole and refitted without]}. Errors are predicted / measured - 1
 // (positive: pessimistic), the statistics error_stats_json's.
+// `transfer` false leaves the leave-one-out refits out (what a check of the fits alone needs).
 Json serving_benchmark_report(const std::vector<BenchmarkRow>& rows,
-                              std::span<const ServingBackend> backends = embedded_serving_backends());
+                              std::span<const ServingBackend> backends = embedded_serving_backends(),
+                              bool transfer = true);
 
 }  // namespace scalescope
