@@ -922,6 +922,19 @@ async function main() {
       await phone.close();
     });
 
+    await step('a measured serving row reproduced from a link: the page gives the validation harness’s prediction (issue 35)', async () => {
+      // tests/serving/measured-serving.csv, row 2026_04_06_llama_3_1_70b_h200_sxm_trtllm_fp8_agg_1024x1024_c8_tp8_ep1_584:
+      // Llama 3.1 70B, TensorRT-LLM FP8 (W8A8, fp8 KV) on 8 H200 at TP 8, 1k/1k, concurrency 8 (measured: TTFT 82 ms,
+      // TPOT 6.7 ms). The scenario is the one `scalescope validate-serving` builds for that row (docs/validation.md).
+      await open(page, `${url}?v=1&mode=serving&hw=h200&model=llama-3-70b&chips=8&tp=8&prompt=1024&gen=1024&wdt=fp8&kvdt=fp8&adt=fp8&conc=8&sbk=trtllm`);
+      const concurrencies = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
+      await compareWithCli(page, 'a measured row', {
+        hardware: { preset: 'h200' }, model: { preset: 'llama-3-70b' }, mesh: { shape: [8], axis_names: ['gpus'] },
+        query: { kind: 'serving', batch: 8, prompt_len: 1024, generated_len: 1024, parallelism: { tensor: ['gpus'] },
+          dtypes: { weights: 'fp8', kv: 'fp8', activations: 'fp8' }, load: { concurrency: 8, concurrencies, backend: 'trtllm' } },
+      }, [['load_ttft_s', 'load.time_to_first_token_s'], ['load_tpot_s', 'load.time_per_output_token_s']]);
+    });
+
     await step('serving search: fewest chips or cheapest for a latency; apply one and the headline shows it', async () => {
       await open(page, url + '?v=1&mode=serving&hw=tpu-v5e');
       check('LLaMA-3 70B in bf16 on 8 v5e does not fit (the question the search answers)', (await status(page)) === 'no-fit', await status(page));

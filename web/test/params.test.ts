@@ -282,6 +282,18 @@ describe('parameter table: a benchmark’s load (issue 35)', () => {
     expect(query(serving({ conc: 64 }))['load']).toEqual({ concurrency: 64, concurrencies: frontierConcurrencies(64) }); // no backend: the kernels' step
   });
 
+  it('adt runs the GEMMs in fp8 (W8A8): the query carries dtypes.activations only when it is set past bf16', () => {
+    expect((query(serving())['dtypes'] as Record<string, unknown>)['activations']).toBeUndefined();
+    const s = serving({ wdt: 'fp8', kvdt: 'fp8', adt: 'fp8', conc: 8, sbk: 'trtllm' });
+    expect(query(s)['dtypes']).toEqual({ weights: 'fp8', kv: 'fp8', activations: 'fp8' });
+    const w8a8 = askNowOf(engine)(scenarioOf(s)) as Evaluation<ServingResult>;
+    const w8a16 = askNowOf(engine)(scenarioOf(serving({ wdt: 'fp8', kvdt: 'fp8', conc: 8, sbk: 'trtllm' }))) as Evaluation<ServingResult>;
+    expect([w8a8.ok, w8a16.ok]).toEqual([true, true]);
+    expect(w8a8.result!.dtypes.activations).toBe('fp8');
+    // FP8 GEMMs prefill faster than bf16 ones reading fp8 weights.
+    expect(w8a8.result!.load!.prefill_group_s).toBeLessThan(w8a16.result!.load!.prefill_group_s);
+  });
+
   it('a link with a serving engine the engine does not have falls back with a notice', () => {
     const d = decodeState('?v=1&mode=serving&conc=64&sbk=tgi');
     expect(d.state.values['sbk']).toBeNull();

@@ -52,6 +52,12 @@ export function weightsDtype(s: State): Dtype {
   return typeof chosen === 'string' ? (chosen as Dtype) : (baseModel(s).weights_dtype ?? 'bf16');
 }
 
+/** The GEMMs' input dtype when the reader chose one past bf16 (W8A8, W4A4); unset, the engine's default (bf16). */
+function activationsDtype(s: State): { activations?: 'fp8' | 'fp4' } {
+  const chosen = str(s, 'adt');
+  return chosen === 'fp8' || chosen === 'fp4' ? { activations: chosen } : {};
+}
+
 /** The model after the explicit field overrides, the d_ff ratio and then the family `size` scale. */
 export function effectiveModel(preset: ModelPreset, s: State): ModelFields {
   const experts = opt(s, 'experts') ?? preset.experts;
@@ -287,7 +293,7 @@ export function mainScenario(s: State, plan: MeshPlan, o: { load?: boolean } = {
     if (etp !== null) par.expert_tensor = etp;
     const query: Extract<Scenario['query'], { kind: 'serving' }> = {
       kind: 'serving', batch: num(s, 'sbatch'), prompt_len: num(s, 'prompt'), generated_len: num(s, 'gen'),
-      dtypes: { weights: weightsDtype(s), kv: str(s, 'kvdt') as 'bf16' },
+      dtypes: { weights: weightsDtype(s), kv: str(s, 'kvdt') as 'bf16', ...activationsDtype(s) },
       parallelism: par, include_comms: s.values['scomms'] === true,
     };
     const kv = opt(s, 'kvctx');
@@ -495,7 +501,9 @@ export function servingSearchScenario(s: State): Scenario | null {
   const params = opt(s, 'sparams');
   if (params !== null) q.params_override = params;
   if (s.values['skeepb'] === true) q.batches = [num(s, 'sbatch')];
-  if (s.values['skeepdt'] === true) q.dtypes = { weights: [weightsDtype(s)], kv: [str(s, 'kvdt') as Dtype] };
+  // The GEMMs' input dtype is how the deployment runs, kept whether or not the weights and KV dtypes are.
+  if (s.values['skeepdt'] === true) q.dtypes = { weights: [weightsDtype(s)], kv: [str(s, 'kvdt') as Dtype], ...activationsDtype(s) };
+  else if (activationsDtype(s).activations) q.dtypes = activationsDtype(s);
   if (str(s, 'sprefill') !== 'both') q.disaggregation = str(s, 'sprefill') as ServingSearchQuery['disaggregation'];
   const eff = efficiency(s);
   if (eff) q.efficiency = eff;
