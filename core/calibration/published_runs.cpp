@@ -52,6 +52,11 @@ bool read_scenario(PublishedRun& run, const Json& scenario, long long& layout_bu
   } else if (kind == "serving") {
     ServingArgs a;
     ok = read_serving_args(ctx, args, d, a);
+    // A run is predicted at both fidelities; the runtime it names applies to the calibrated one (predict_serving).
+    run.specs->ctx.fidelity = Fidelity::calibrated;
+    auto load = std::make_unique<LoadArgs>();
+    if (ok) read_load(ctx, args, a, *load, d);
+    if (load->given) run.load = std::move(load);
     run.serving = a.in;
     run.batch = a.batch;
     run.prompt_len = a.prompt_len;
@@ -92,13 +97,23 @@ double predict_training(const PublishedRun& run, const CalibrationProfile* profi
   return predicted_training_step(run, profile, memo, remat).step_s;
 }
 
-// Offline serving as one batch: B sequences prefilled, then G decode steps at the average KV length; throughput
-// is B G over that time, times the replicas (the runs file's conventions, docs/validation.md). An offline run's
+// A run that states its benchmark's load is served under it. Otherwise, offline serving as one batch: B sequences
+// prefilled, then G decode steps at the average KV length; throughput is B G over that time, times the replicas
+// (the runs file's conventions, docs/validation.md). An offline run's
 // batch is the most sequences whose KV caches fit beside the weights at the average KV length (with in-flight
 // batching and paged KV caches, sequences at every stage of generation share the HBM, so on average each holds
 // prompt + generated / 2), and never more than the requests the benchmark sent, where its source says.
 double predict_serving(const PublishedRun& run, const CalibrationProfile* profile) {
   const ServingInput& in = run.serving;
+  if (run.load) {
+    // The benchmark's clients at its concurrency, served continuously (planners/serving_load.h); the book's
+    // closed forms take no runtime.
+    const ServingModel model{&in, profile};
+    const ServingBackend as_is;
+    const ServingLoad l = serve_load_args(*run.load, model, profile ? run.load->backend : as_is,
+                                          run.load->in.concurrency);
+    return run.replicas * l.output_tokens_per_s;
+  }
   double batch = run.batch;
   if (run.auto_batch) {
     const double kv = kv_bytes_per_sequence(in, run.kv_context_len);

@@ -11,6 +11,7 @@
 #include "planners/serving.h"
 #include "planners/training.h"
 #include "queries/scenario.h"
+#include "queries/serving_load_args.h"
 #include "specs/calibration_profile.h"
 
 namespace scalescope {
@@ -39,6 +40,9 @@ struct PublishedRun {
   std::unique_ptr<ScenarioSpecs> specs;
   TrainingInput training;
   ServingInput serving;
+  // Serving under the benchmark's load (the scenario's `query.load`: its concurrency, and the serving engine's
+  // runtime where the source names it); null: offline serving as one batch (predict_run).
+  std::unique_ptr<LoadArgs> load;
   double batch = 0, prompt_len = 0, generated_len = 0, kv_context_len = 0;
 };
 

@@ -49,6 +49,7 @@ LoadParts load_parts(const ServingModel& model, const ServingLoadInput& load) {
     return p;
   }
   p.in_flight = std::min(load.concurrency, fit);
+  if (load.max_in_flight > 0) p.in_flight = std::min(p.in_flight, load.max_in_flight);
   // The prompts one step may prefill: the token budget's (per attention rank), at least one (chunked beyond).
   const double ranks = std::max(1.0, in.expert.degree);
   p.group_cap = std::clamp(std::floor(load.max_tokens_per_step * ranks / load.prompt_len), 1.0, p.in_flight);

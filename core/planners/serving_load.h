@@ -13,6 +13,9 @@ struct ServingLoadInput {
   double concurrency = 1;           // requests in flight per replica (the benchmark's concurrency)
   double prompt_len = 1, generated_len = 1;
   double max_tokens_per_step = 8192;  // prompt tokens one step may prefill per attention rank (the engines' default)
+  // The engine's cap on the sequences it batches at once (TensorRT-LLM's max_batch_size, vLLM's max_num_seqs,
+  // SGLang's max_running_requests, JetStream's slots); 0: only the KV caches limit them.
+  double max_in_flight = 0;
   // Disaggregated serving: the prompts prefill on a pool of their own (its replica, possibly another split of the
   // same chips), `prefill_workers` of them per decode replica; the decode replica never stalls for a prefill, and
   // each prompt's KV cache crosses to it over the scale-out network. Null: aggregated.
@@ -30,6 +33,7 @@ struct StepParts {
 struct LoadParts {
   double concurrency = 0, prompt_len = 1, generated_len = 1, chips = 1;
   double in_flight = 0;      // n: the sequences whose KV caches fit at their last token, at most the concurrency
+                             // and the engine's cap
   double group_cap = 1;      // the prompts one step may prefill (the token budget)
   StepParts decode;          // a decode step of n sequences at their mean context, without the per-step host time
   double profile_step_overhead_s = 0;  // the chip profile's host time per step (a backend may replace it)

@@ -61,6 +61,7 @@ void read_load(const QueryContext& ctx, JsonReader& args, const ServingArgs& ser
   out.in.generated_len = serving.generated_len;
   out.in.concurrency = r.number("concurrency", true).value_or(1);
   out.in.max_tokens_per_step = r.number("max_tokens_per_step", false).value_or(out.in.max_tokens_per_step);
+  out.in.max_in_flight = r.number("max_in_flight", false).value_or(0);
   out.concurrencies = r.numbers("concurrencies", false);
   if (out.concurrencies.size() > kMaxSweepPoints)
     add_diagnostic(d, r.path_of("concurrencies"), "too_large",
@@ -77,11 +78,18 @@ void read_load(const QueryContext& ctx, JsonReader& args, const ServingArgs& ser
   r.finish();
 }
 
-Json load_json(const LoadArgs& load, const ServingModel& model, Diagnostics& d, const std::string& path) {
+ServingLoad serve_load_args(const LoadArgs& load, const ServingModel& model, const ServingBackend& backend,
+                            double concurrency) {
   ServingLoadInput in = load.in;
+  in.concurrency = concurrency;
   const ServingModel prefill{load.prefill_in.get(), model.profile};
   if (load.prefill_in) in.prefill = &prefill;
-  const ServingLoad l = serve_under_load(model, in, load.backend);
+  return serve_under_load(model, in, backend);
+}
+
+Json load_json(const LoadArgs& load, const ServingModel& model, Diagnostics& d, const std::string& path) {
+  const ServingLoadInput& in = load.in;
+  const ServingLoad l = serve_load_args(load, model, load.backend, in.concurrency);
   if (!l.fits)
     add_warning(d, path, "out_of_hbm",
                 "not one sequence's KV cache fits beside the weights at " + format_count(in.prompt_len + in.generated_len) +
@@ -97,8 +105,7 @@ Json load_json(const LoadArgs& load, const ServingModel& model, Diagnostics& d, 
     // The interactivity frontier (throughput per chip against tokens per second per user), one point a concurrency.
     Json frontier = Json::array();
     for (double concurrency : load.concurrencies) {
-      in.concurrency = concurrency;
-      const ServingLoad p = serve_under_load(model, in, load.backend);
+      const ServingLoad p = serve_load_args(load, model, load.backend, concurrency);
       if (!p.fits) break;
       frontier.push_back({{"concurrency", concurrency}, {"in_flight", p.in_flight},
                           {"output_tokens_per_s_per_chip", p.output_tokens_per_s_per_chip},

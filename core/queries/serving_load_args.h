@@ -26,6 +26,11 @@ struct LoadArgs {
 void read_load(const QueryContext& ctx, JsonReader& args, const ServingArgs& serving, LoadArgs& out,
                Diagnostics& diagnostics);
 
+// The steady state of the query's load at `concurrency` (its prefill pool, if any, priced at the replica's
+// fidelity), for `backend`: the load's own, or the kernels' step as it is where the fidelity has no runtime.
+ServingLoad serve_load_args(const LoadArgs& load, const ServingModel& model, const ServingBackend& backend,
+                            double concurrency);
+
 // The steady state, its runtime, the prefill pool and the frontier. `model` is the decode replica at the query's
 // fidelity; a replica with no room for one sequence warns at `path`.
 Json load_json(const LoadArgs& load, const ServingModel& model, Diagnostics& diagnostics, const std::string& path);

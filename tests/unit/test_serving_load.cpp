@@ -108,6 +108,26 @@ TEST_CASE("more clients: slower tokens, more throughput per chip until the KV ca
   CHECK(more["time_to_first_token_s"].get<double>() > l["time_to_first_token_s"].get<double>() + 1.0);
 }
 
+TEST_CASE("the engine's cap on sequences batched at once: the rest queue, and the throughput is the cap's",
+          "[serving][load]") {
+  // trtllm-bench caps max_batch_size at 4096 (TensorRT-LLM tensorrt_llm/bench/build/tuning.py @a7e572fb), vLLM
+  // at max_num_seqs, JetStream at its slots: beyond the cap, requests queue even where KV caches would fit.
+  Json capped = llama70b_h200(2048);
+  capped["query"]["load"]["max_in_flight"] = 256;
+  const Json l = load_of(capped);
+  CHECK(l["in_flight"] == 256.0);
+  CHECK(l["queued"] == 2048.0 - 256);
+  CHECK(l["slot_wait_s"].get<double>() > 0);
+  // The 256 in flight run as 256 clients would: the same steps, requests/s and throughput.
+  const Json at_cap = load_of(llama70b_h200(256));
+  CHECK_THAT(l["output_tokens_per_s"].get<double>(), WithinRel(at_cap["output_tokens_per_s"].get<double>(), 1e-12));
+  CHECK_THAT(l["time_per_output_token_s"].get<double>(), WithinRel(at_cap["time_per_output_token_s"].get<double>(), 1e-12));
+  // A cap above what fits changes nothing.
+  Json loose = llama70b_h200(2048);
+  loose["query"]["load"]["max_in_flight"] = 1000000;
+  CHECK(load_of(loose) == load_of(llama70b_h200(2048)));
+}
+
 TEST_CASE("disaggregated: the decode replica never stalls for a prefill; too few prefill workers queue the requests",
           "[serving][load]") {
   // DeepSeek-V3 in FP8 on GB200: a decode replica of 32 GPUs (attention DP, wide EP) fed by prefill workers of 8.

@@ -79,7 +79,8 @@ TEST_CASE("every published run of the suite is read and predicted at both fideli
 
 TEST_CASE("calibrated out-of-sample error stays below its bars", "[validation]") {
   // Regression bars a little above what the model reaches (docs/validation.md, held out and in scope, issue 34's
-  // kernel-grounded model): dense training 5.0% (TPU) and 7.2% (GPU) median, dense serving 14.9%, MoE serving 41.1% (optimistic: docs/validation.md).
+  // kernel-grounded model; serving runs under their benchmark's load, issue 35): dense training 5.0% (TPU) and 7.2%
+  // (GPU) median, dense serving 13.6%, MoE serving 29.1% (optimistic: docs/validation.md).
   // They gate a rise; the goals are the transfer figure's (the next test cases).
   const auto tpu = held_in_scope("tpu", "training", "dense"), gpu = held_in_scope("gpu", "training", "dense");
   const auto serving = held_in_scope("", "serving", "dense"), moe_serving = held_in_scope("", "serving", "moe");
@@ -89,8 +90,8 @@ TEST_CASE("calibrated out-of-sample error stays below its bars", "[validation]")
   REQUIRE(moe_serving.size() >= 5);
   CHECK(median_abs(tpu) <= 0.065);
   CHECK(median_abs(gpu) <= 0.09);
-  CHECK(median_abs(serving) <= 0.18);
-  CHECK(median_abs(moe_serving) <= 0.45);
+  CHECK(median_abs(serving) <= 0.16);
+  CHECK(median_abs(moe_serving) <= 0.33);
   std::vector<double> abs_training;
   for (const auto* part : {&tpu, &gpu})
     for (double x : *part) abs_training.push_back(std::fabs(x));
@@ -101,6 +102,41 @@ TEST_CASE("calibrated out-of-sample error stays below its bars", "[validation]")
   const double optimistic = static_cast<double>(std::count_if(training.begin(), training.end(), [](double e) { return e < 0; }));
   CHECK(optimistic / training.size() >= 0.35);
   CHECK(optimistic / training.size() <= 0.65);
+}
+
+TEST_CASE("a serving run that states its benchmark's load is predicted as the serving query answers that load",
+          "[validation][issue35]") {
+  // TensorRT-LLM's perf-overview runs are trtllm-bench's offline throughput: every request sent at once, at most
+  // 4096 batched, on TensorRT-LLM's runtime (docs/validation.md). The suite's prediction must be the `serving`
+  // query's own `load` answer, so that a reader reproduces it from the run's scenario: the calibrated one on the
+  // fitted runtime, the book's on the kernels' step as it is (the book takes no runtime).
+  int checked = 0;
+  for (const auto& run : suite_runs()) {
+    const json& query = run["scenario"]["query"];
+    if (!query.contains("load")) continue;
+    INFO(run["id"]);
+    json predicted;
+    for (const auto& r : validation()["result"]["runs"])
+      if (r["id"] == run["id"]) predicted = r;
+    REQUIRE(predicted.is_object());
+    const double replicas = run.value("replicas", 1.0);
+    json calibrated = run["scenario"];
+    calibrated["query"]["fidelity"] = "calibrated";
+    const json c = json::parse(scalescope::evaluate_json(calibrated.dump()));
+    REQUIRE(c["ok"] == true);
+    CHECK_THAT(replicas * c["result"]["load"]["output_tokens_per_s"].get<double>(),
+               Catch::Matchers::WithinRel(predicted["calibrated"].get<double>(), 1e-12));
+    CHECK((c["result"]["load"]["backend"].is_null() || c["result"]["load"]["backend"]["id"] == query["load"]["backend"]));
+    json book = run["scenario"];
+    book["query"]["fidelity"] = "book";
+    book["query"]["load"].erase("backend");
+    const json b = json::parse(scalescope::evaluate_json(book.dump()));
+    REQUIRE(b["ok"] == true);
+    CHECK_THAT(replicas * b["result"]["load"]["output_tokens_per_s"].get<double>(),
+               Catch::Matchers::WithinRel(predicted["book"].get<double>(), 1e-12));
+    ++checked;
+  }
+  CHECK(checked >= 25);  // every TensorRT-LLM and JetStream serving run
 }
 
 TEST_CASE("MoE training: held-out runs within the issue's bars, and each MoE family held out whole", "[validation]") {
@@ -168,8 +204,9 @@ TEST_CASE("leave one family out: the transfer figure, every family counted once,
   // whole (refitted without it, then predicted), so that a few large families that look alike cannot carry it;
   // beside it the worst family and the runs off by more than 2x. The issue's goals: at most 10% for training and
   // 15% for serving, no family over 25%, no run off by 2x. Today (docs/validation.md "Transfer"): training 8.8%
-  // (met), serving 34.6%, the worst families Megatron-Bridge's MoE tables (25.1%) and JetStream (49.9%), five
-  // serving runs off by 2x. The bars hold what is
+  // (met), serving 30.1% (34.6% before the serving runs were priced under their benchmark's load), the worst
+  // families Megatron-Bridge's MoE tables (25.1%) and JetStream (44.5%), three serving runs off by 2x. The bars
+  // hold what is
   // reached (a rise fails the build); the goals the model misses are listed in docs/validation.md with why.
   const json& rows = validation()["result"]["transfer"];
   const json* training = nullptr;
@@ -183,11 +220,11 @@ TEST_CASE("leave one family out: the transfer figure, every family counted once,
   CHECK((*training)["families"].get<double>() >= 20);
   CHECK((*serving)["families"].get<double>() >= 4);
   CHECK((*training)["median_of_family_medians_frac"].get<double>() <= 0.10);  // the issue's goal, met
-  CHECK((*serving)["median_of_family_medians_frac"].get<double>() <= 0.40);
+  CHECK((*serving)["median_of_family_medians_frac"].get<double>() <= 0.33);
   CHECK((*training)["worst_family_median_frac"].get<double>() <= 0.30);
-  CHECK((*serving)["worst_family_median_frac"].get<double>() <= 0.55);
+  CHECK((*serving)["worst_family_median_frac"].get<double>() <= 0.48);
   CHECK((*training)["runs_off_by_2x"].get<double>() == 0);
-  CHECK((*serving)["runs_off_by_2x"].get<double>() <= 6);
+  CHECK((*serving)["runs_off_by_2x"].get<double>() <= 3);
   // The figure is each family's own median: recompute it from the families held out whole.
   std::vector<double> medians;
   for (const auto& f : validation()["result"]["family_holdout"])

@@ -3108,6 +3108,10 @@ export type ServingQuery = {
      */
     max_tokens_per_step?: number;
     /**
+     * The engine's cap on sequences batched at once (TensorRT-LLM max_batch_size, vLLM max_num_seqs, SGLang max_running_requests, JetStream slots) [none: the KV caches alone limit them]. [sequences]
+     */
+    max_in_flight?: number;
+    /**
      * The serving engine whose runtime is fitted beside the calibrated kernels (calibration_profiles/serving/backends.json) [none: the kernels' step as it is].
      */
     backend?: 'sglang' | 'trtllm' | 'vllm';
