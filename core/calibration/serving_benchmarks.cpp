@@ -6,6 +6,7 @@
 
 #include "calibration/robust_fit.h"
 #include "calibration/run_outcomes.h"
+#include "specs/presets.h"
 #include "planners/serving_load.h"
 #include "queries/scenario.h"
 #include "queries/serving_args.h"
@@ -166,8 +167,8 @@ BenchmarkScenario benchmark_scenario(const BenchmarkRow& row, const std::string&
   if (!hw) return skip("unknown_system", "no preset for the system '" + cell(row, "system") + "'");
   const char* model = model_preset(cell(row, "model_path"));
   if (!model) return skip("unknown_model", "no preset for the model '" + cell(row, "model_path") + "'");
-  const bool moe = std::string(model) == "deepseek-v3" || std::string(model) == "gpt-oss-120b" ||
-                   std::string(model) == "qwen3-235b-a22b";
+  Diagnostics unused;
+  const bool moe = resolve_model(Json{{"preset", model}}, "", unused).is_moe();
   const bool disaggregated = cell(row, "mode") == "disagg";
   // Disaggregated rows need both pools' worker counts: the concurrency spreads over the decode workers, and the
   // prompts over the prefill workers.
