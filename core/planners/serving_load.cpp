@@ -54,8 +54,9 @@ LoadParts load_parts(const ServingModel& model, const ServingLoadInput& load) {
   const double ranks = std::max(1.0, in.expert.degree);
   p.group_cap = std::clamp(std::floor(load.max_tokens_per_step * ranks / load.prompt_len), 1.0, p.in_flight);
   p.profile_step_overhead_s = model.profile ? model.profile->decode_step_overhead_s : 0.0;
-  p.decode = decode_parts(model.decode(p.in_flight, load.prompt_len + load.generated_len / 2.0),
-                          p.profile_step_overhead_s);
+  const DecodeStep decode = model.decode(p.in_flight, load.prompt_len + load.generated_len / 2.0);
+  p.decode = decode_parts(decode, p.profile_step_overhead_s);
+  p.decode_bound = decode.bound;
   const ServingModel& prefill = load.prefill ? *load.prefill : model;
   if (load.prefill) {
     // The prefill worker batches prompts within its own budget, however many sequences the decode replica holds.
@@ -133,6 +134,7 @@ ServingLoad solve_load(const LoadParts& p, const ServingBackend& b) {
   out.in_flight = n;
   out.queued = p.concurrency - n;
   out.decode_step_s = step_s(p.decode, b) + (b.step_overhead_s >= 0 ? b.step_overhead_s : p.profile_step_overhead_s);
+  out.decode_bound = p.decode_bound;
   const double one_s = step_s(p.prefill_one, b), cap_s = step_s(p.prefill_cap, b);
   const auto prefill_s = [&](double g) {
     return p.group_cap > 1 ? one_s + (g - 1.0) / (p.group_cap - 1.0) * (cap_s - one_s) : one_s;

@@ -36,6 +36,7 @@ struct LoadParts {
                              // and the engine's cap
   double group_cap = 1;      // the prompts one step may prefill (the token budget)
   StepParts decode;          // a decode step of n sequences at their mean context, without the per-step host time
+  const char* decode_bound = "";  // what sets that step ("compute" | "memory" | "communication")
   double profile_step_overhead_s = 0;  // the chip profile's host time per step (a backend may replace it)
   StepParts prefill_one, prefill_cap;  // one prompt, and group_cap prompts together (on the prefill pool's worker)
   bool disaggregated = false;
@@ -51,6 +52,7 @@ struct ServingLoad {
   double prefill_group = 0;    // prompts prefilled together in one step: those that arrive during a step, in budget
   double prefill_group_s = 0;  // that step's prefill
   double decode_step_s = 0;    // a decode step of the sequences in flight at their mean context
+  const char* decode_bound = "";  // what sets it
   double time_per_output_token_s = 0;  // the decode step plus the other requests' prefills it waits behind
   double time_to_first_token_s = 0;    // the front end, the wait for the step in flight, for the prompts ahead of
                                        // it and for a KV slot, and the step that prefills it

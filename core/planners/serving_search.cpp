@@ -163,6 +163,8 @@ bool price_under_load(const ServingSearchInput& in, const ServingModel& model, d
     l = serve_under_load(model, load, *in.backend);
   }
   if (!l.fits) return false;
+  x.decode_step_s = l.decode_step_s;  // on the backend's runtime, at the mean context of a request
+  x.bound = l.decode_bound;
   x.latency_per_token_s = l.time_per_output_token_s;
   x.time_to_first_token_s = l.time_to_first_token_s;
   x.replicas = in.demand_tokens_per_s > 0 ? std::max(1.0, std::ceil(in.demand_tokens_per_s / l.output_tokens_per_s)) : 1.0;
@@ -239,7 +241,6 @@ ServingSearch search_serving(const ServingSearchInput& in) {
               ++out.evaluated;
               if (b > max_batch) continue;
               ++out.fitting;
-              const DecodeStep step = model.decode(b, context);
               ServingDeployment x;
               x.mesh_shape = r.shape;
               x.tensor_axes = r.tensor_axes;
@@ -251,15 +252,17 @@ ServingSearch search_serving(const ServingSearchInput& in) {
               x.kv = kv;
               x.batch = b;
               x.disaggregated = disaggregated;
-              x.decode_step_s = step.step_s;
               x.prefill_one_s = prefill_one;
               x.time_to_first_token_s = prefill_one;
               x.memory_bytes = serving_param_bytes(s) + b * kv_bytes_per_sequence(s, final_context);
               x.hbm_capacity_bytes = mesh.chips * hw.hbm_capacity_bytes;
-              x.bound = step.bound;  // what sets the step (KV loading can make it memory-bound)
               if (in.backend) {
+                // The load model prices the decode step itself (once, on the backend's runtime).
                 if (!price_under_load(in, model, b, disaggregated, mesh.chips, x)) continue;
               } else {
+                const DecodeStep step = model.decode(b, context);
+                x.decode_step_s = step.step_s;
+                x.bound = step.bound;  // what sets the step (KV loading can make it memory-bound)
                 const DeploymentCost cost = deployment_cost({.decode_step_s = step.step_s,
                                                              .prefill_one_s = prefill_one,
                                                              .batch = b,
