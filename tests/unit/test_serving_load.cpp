@@ -128,6 +128,25 @@ TEST_CASE("the engine's cap on sequences batched at once: the rest queue, and th
   CHECK(load_of(loose) == load_of(llama70b_h200(2048)));
 }
 
+TEST_CASE("the schema names exactly the backends the engine embeds, in both queries that take one",
+          "[serving][load][schema]") {
+  // calibration_profiles/serving/backends.json is the one source of the backends; the schema's enums (which
+  // editors and the page's types read) must list the same ids, so a backend added or dropped fails here.
+  std::vector<std::string> embedded = serving_backend_ids();
+  std::sort(embedded.begin(), embedded.end());
+  const auto schema_enum = [](const std::string& file, const std::vector<std::string>& at) {
+    std::ifstream in(std::string(SCALESCOPE_SOURCE_DIR) + "/schema/queries/" + file);
+    Json node = Json::parse(in);
+    for (const std::string& key : at) node = node.at(key);
+    std::vector<std::string> ids = node.at("enum").get<std::vector<std::string>>();
+    std::sort(ids.begin(), ids.end());
+    return ids;
+  };
+  CHECK(schema_enum("serving.schema.json", {"properties", "load", "properties", "backend"}) == embedded);
+  CHECK(schema_enum("serving_search.schema.json", {"properties", "backend"}) == embedded);
+  CHECK(embedded.size() >= 3);
+}
+
 TEST_CASE("disaggregated: the decode replica never stalls for a prefill; too few prefill workers queue the requests",
           "[serving][load]") {
   // DeepSeek-V3 in FP8 on GB200: a decode replica of 32 GPUs (attention DP, wide EP) fed by prefill workers of 8.
