@@ -6,11 +6,11 @@
 
 #include "calibration/robust_fit.h"
 #include "calibration/run_outcomes.h"
-#include "specs/presets.h"
 #include "planners/serving_load.h"
 #include "queries/scenario.h"
 #include "queries/serving_args.h"
 #include "queries/serving_load_args.h"
+#include "specs/presets.h"
 
 namespace scalescope {
 
@@ -167,7 +167,7 @@ BenchmarkScenario benchmark_scenario(const BenchmarkRow& row, const std::string&
   if (!hw) return skip("unknown_system", "no preset for the system '" + cell(row, "system") + "'");
   const char* model = model_preset(cell(row, "model_path"));
   if (!model) return skip("unknown_model", "no preset for the model '" + cell(row, "model_path") + "'");
-  Diagnostics unused;
+  Diagnostics unused;  // an embedded preset: it reads without a diagnostic
   const bool moe = resolve_model(Json{{"preset", model}}, "", unused).is_moe();
   const bool disaggregated = cell(row, "mode") == "disagg";
   // Disaggregated rows need both pools' worker counts: the concurrency spreads over the decode workers, and the
