@@ -99,10 +99,10 @@ double predict_training(const PublishedRun& run, const CalibrationProfile* profi
 
 // A run that states its benchmark's load is served under it. Otherwise, offline serving as one batch: B sequences
 // prefilled, then G decode steps at the average KV length; throughput is B G over that time, times the replicas
-// (the runs file's conventions, docs/validation.md). An offline run's
-// batch is the most sequences whose KV caches fit beside the weights at the average KV length (with in-flight
-// batching and paged KV caches, sequences at every stage of generation share the HBM, so on average each holds
-// prompt + generated / 2), and never more than the requests the benchmark sent, where its source says.
+// (the runs file's conventions, docs/validation.md). An offline run's batch is the most sequences whose KV caches
+// fit beside the weights at the average KV length (with in-flight batching and paged KV caches, sequences at every
+// stage of generation share the HBM, so on average each holds prompt + generated / 2), and never more than the
+// requests the benchmark sent, where its source says.
 double predict_serving(const PublishedRun& run, const CalibrationProfile* profile) {
   const ServingInput& in = run.serving;
   if (run.load) {
