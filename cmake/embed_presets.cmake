@@ -9,7 +9,7 @@ function(append_presets var dir)
   list(SORT files)
   set(text "")
   foreach(f IN LISTS files)
-    get_filename_component(id "${f}" NAME_WE)
+    get_filename_component(id "${f}" NAME_WLE)  # the whole stem: ids may have dots (qwen3.5-...)
     file(READ "${f}" body)
     # Without the indentation (JSON strings hold no raw newline): the page's engine carries every file.
     string(REGEX REPLACE "\n *" "" body "${body}")

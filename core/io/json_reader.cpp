@@ -36,7 +36,12 @@ std::string json_pointer_child(const std::string& parent, std::size_t index) {
 std::string json_type_name(const Json& value) {
   if (value.is_object()) return "object";
   if (value.is_array()) return "array";
-  if (value.is_string()) return "string";
+  if (value.is_string()) {
+    // parse_document reads Python's non-finite literals as these strings.
+    const std::string& text = value.get_ref<const std::string&>();
+    if (text == "NaN" || text == "Infinity" || text == "-Infinity") return text + " (not a finite number)";
+    return "string";
+  }
   if (value.is_boolean()) return "boolean";
   if (value.is_number()) return "number";
   if (value.is_null()) return "null";

@@ -82,6 +82,38 @@ class BoundedBuilder : public nlohmann::json_sax<Json> {
   std::vector<Frame> frames_;
 };
 
+// Python's json.dump writes float('inf') and float('nan') as the bare words Infinity, -Infinity and NaN, which JSON
+// does not have (Nemotron-H's config.json: "time_step_limit": [0.0, Infinity]). The text with each such word outside
+// a string quoted, so the document reads and a number field given one says so (json_type_name); empty when the
+// text has none.
+std::string quote_non_finite_literals(std::string_view text) {
+  std::string out;
+  bool in_string = false, changed = false;
+  out.reserve(text.size() + 16);
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      out += c;
+      if (c == '\\' && i + 1 < text.size()) out += text[++i];
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    bool matched = false;
+    for (std::string_view word : {"-Infinity", "Infinity", "NaN"})
+      if (text.substr(i, word.size()) == word) {
+        out += '"';
+        out += word;
+        out += '"';
+        i += word.size() - 1;
+        matched = changed = true;
+        break;
+      }
+    if (!matched) out += c;
+  }
+  return changed ? out : std::string();
+}
+
 }  // namespace
 
 Json parse_document(std::string_view text, Diagnostics& d) {
@@ -99,6 +131,13 @@ Json parse_document(std::string_view text, Diagnostics& d) {
   Json root;
   BoundedBuilder builder(root);
   if (Json::sax_parse(text, &builder, nlohmann::detail::input_format_t::json, true)) return root;
+  // Only a document that failed pays for the second look (a slider's scenario never has these words).
+  if (builder.error_code == "malformed_json")
+    if (const std::string quoted = quote_non_finite_literals(text); !quoted.empty()) {
+      Json retry;
+      BoundedBuilder again(retry);
+      if (Json::sax_parse(quoted, &again, nlohmann::detail::input_format_t::json, true)) return retry;
+    }
   add_diagnostic(d, builder.error_path, builder.error_code.empty() ? "malformed_json" : builder.error_code,
                  builder.error_message.empty() ? "malformed JSON" : builder.error_message);
   return discarded;

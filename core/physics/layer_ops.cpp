@@ -13,7 +13,7 @@ struct OpList {
   LayerOp* add(const char* name, OpKind kind, double flops, double bytes) {
     if (out.count >= kMaxLayerOps) return nullptr;
     LayerOp& o = out.op[out.count++];
-    o = LayerOp{name, kind, 0, 0, 0, 1, flops, bytes, false, attention_block, false, false, false, {}};
+    o = LayerOp{name, kind, 0, 0, 0, 1, flops, bytes, false, attention_block, false, false, false, false, {}};
     return &o;
   }
   // `groups` matmuls [m,k] x [k,n]: 2mkn FLOPs each (§2.1).
@@ -80,11 +80,13 @@ AttentionDims attention_dims(const LayerShape& s, double heads, double kv_heads,
 void standard_attention(OpList& ops, const ModelConfig& m, const LayerShape& s, Keys keys) {
   const double b = s.tokens, d = m.d_model, h = m.head_dim;
   const double nq = m.heads / s.tensor, nkv = local_kv_heads(m, s.tensor);
-  ops.matmul("qkv_projection", 1, b, d, (nq + 2.0 * nkv) * h, true, s);
+  const double gate = m.attention_output_gate ? 1.0 : 0.0;  // a second query-sized projection, the output's gate
+  ops.matmul("qkv_projection", 1, b, d, ((1.0 + gate) * nq + 2.0 * nkv) * h, true, s);
   ops.elementwise("rotary", b * (nq + nkv) * h, 1.0, 6.0, s);
   if (LayerOp* o = ops.add("attention", OpKind::attention, 4.0 * b * keys.mean * nq * h,
                            bytes_per_element(s.activations) * b * (2.0 * nq + 2.0 * nkv) * h + materialized_scores_bytes(s, nq)))
     o->attention = attention_dims(s, nq, nkv, h, h, keys);
+  if (gate > 0) ops.elementwise("output_gate", b * nq * h, 2.0, 5.0, s);  // sigmoid, then the product
   ops.matmul("output_projection", 1, b, nq * h, d, true, s);
 }
 
@@ -124,6 +126,40 @@ void latent_attention(OpList& ops, const ModelConfig& m, const LayerShape& s, Ke
     ops.matmul("v_up_absorbed", nq, b, r, a.v_head_dim, true, s);
   }
   ops.matmul("output_projection", 1, b, nq * a.v_head_dim, d, true, s);
+}
+
+// A Gated DeltaNet layer (transformers' Qwen3NextGatedDeltaNet; the serving engines run flash-linear-attention's
+// kernels), value and query-key heads split over TP. The input projection gives q, k, v, the output gate z and the
+// per-head decay and write strength; the causal convolution runs over q, k and v; the recurrence runs chunk by
+// chunk (prefill, training: each chunk's queries against its own keys like attention, then the chunk's keys into
+// the carried state, whose per-chunk copies go to HBM for the backward and the next chunk) or one token at a time
+// (decode: each sequence's state read, updated and written back); a gated norm and the output projection follow.
+void linear_attention(OpList& ops, const ModelConfig& m, const LayerShape& s) {
+  const LinearAttention& a = m.linear;
+  const double b = s.tokens, d = m.d_model, tp = s.tensor;
+  const double qk = a.qk_width() / tp, v = a.v_width() / tp, heads = a.value_heads / tp;
+  const double act = bytes_per_element(s.activations);
+  ops.matmul("linear_in_projection", 1, b, d, 2.0 * qk + 2.0 * v + 2.0 * heads, true, s);
+  ops.elementwise("causal_conv", b * (2.0 * qk + v), 1.0, 2.0 * a.conv_kernel, s);
+  const double state = heads * a.key_head_dim * a.value_head_dim * bytes_per_element(a.state_dtype);
+  const double sequences = s.at_end ? b : b / std::max(1.0, std::min(b, s.seq_len));
+  const double chunks = s.at_end ? 0.0 : std::max(sequences, b / kLinearAttentionChunk);
+  const double state_bytes = 2.0 * (s.at_end ? sequences : chunks) * state;
+  const double flops = b * (linear_attention_flops_per_token(m, s.at_end) - 2.0 * a.conv_kernel * a.conv_channels()) / tp;
+  // Decode multiplies each state by vectors: a streaming op on the vector units, as long as its state's bytes.
+  // Prefill runs one kernel of small matmuls on the matrix units, every chunk's and head's tiles filling the chip:
+  // its efficiency is that of a matmul with a row per token and head against a head's dk x dv state.
+  const OpKind kind = s.at_end ? OpKind::elementwise : OpKind::matmul;
+  if (LayerOp* o = ops.add("linear_attention", kind, flops, act * b * (2.0 * qk + 2.0 * v + 2.0 * heads) + state_bytes)) {
+    if (!s.at_end) {
+      o->m = b * heads;
+      o->k = a.key_head_dim;
+      o->n = a.value_head_dim;
+    }
+    o->recurrent_state = true;
+  }
+  ops.elementwise("gated_norm", b * v, 2.0, 6.0, s);
+  ops.matmul("output_projection", 1, b, v, d, true, s);
 }
 
 // The MoE block's routing (Megatron-Core's token dispatcher): the router and its top-k on this rank's tokens, the k
@@ -168,7 +204,8 @@ LayerOps layer_ops(const ModelConfig& m, int kind, const LayerShape& s) {
                   kind_span(kind) == AttentionSpan::sliding ? m.sliding_window : 0.0};
   // Attention block.
   ops.elementwise("attention_norm", ts * d, 1.0, 4.0, s);
-  if (m.is_mla()) latent_attention(ops, m, s, keys);
+  if (kind_span(kind) == AttentionSpan::linear) linear_attention(ops, m, s);
+  else if (m.is_mla()) latent_attention(ops, m, s, keys);
   else standard_attention(ops, m, s, keys);
   ops.elementwise("attention_residual", ts * d, 2.0, 1.0, s);
   // MLP block.

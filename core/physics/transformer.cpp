@@ -31,12 +31,38 @@ LayerParams layer_params(const ModelConfig& m, bool moe) {
 }  // namespace
 
 double attention_params_per_layer(const ModelConfig& m) {
-  if (!m.is_mla()) return 2.0 * m.d_model * (m.heads + m.kv_heads) * m.head_dim;
+  const double gate = m.attention_output_gate ? m.d_model * m.heads * m.qk_head_dim() : 0.0;
+  if (!m.is_mla()) return 2.0 * m.d_model * (m.heads + m.kv_heads) * m.head_dim + gate;
   const LatentAttention& a = m.mla;
   const double n = m.heads, d = m.d_model, qk = m.qk_head_dim();
   const double q = a.q_lora_rank > 0 ? d * a.q_lora_rank + a.q_lora_rank * n * qk : d * n * qk;
   const double kv = d * (a.kv_lora_rank + a.qk_rope_head_dim) + a.kv_lora_rank * n * (a.qk_nope_head_dim + a.v_head_dim);
-  return q + kv + n * a.v_head_dim * d;
+  return q + kv + n * a.v_head_dim * d + gate;
+}
+
+double attention_params_per_layer(const ModelConfig& m, AttentionSpan span) {
+  return span == AttentionSpan::linear ? linear_attention_params_per_layer(m) : attention_params_per_layer(m);
+}
+
+double linear_attention_params_per_layer(const ModelConfig& m) {
+  const LinearAttention& a = m.linear;
+  const double d = m.d_model;
+  return d * (2.0 * a.qk_width() + 2.0 * a.v_width()) + d * 2.0 * a.value_heads + a.conv_channels() * a.conv_kernel +
+         2.0 * a.value_heads + a.value_head_dim + a.v_width() * d;
+}
+
+double linear_attention_flops_per_token(const ModelConfig& m, bool decode) {
+  const LinearAttention& a = m.linear;
+  const double dk = a.key_head_dim, dv = a.value_head_dim, c = kLinearAttentionChunk;
+  const double per_head = decode ? 7.0 * dk * dv : 2.0 * c * (3.0 * dk + 2.0 * dv) + 6.0 * dk * dv;
+  return a.value_heads * per_head + 2.0 * a.conv_kernel * a.conv_channels();
+}
+
+double recurrent_state_bytes(const ModelConfig& m) {
+  const LinearAttention& a = m.linear;
+  const double per_layer = a.value_heads * a.key_head_dim * a.value_head_dim * bytes_per_element(a.state_dtype) +
+                           a.conv_channels() * std::max(0.0, a.conv_kernel - 1.0) * bytes_per_element(Dtype::bf16);
+  return m.pattern.span_layers[static_cast<int>(AttentionSpan::linear)] * per_layer;
 }
 
 ParamCounts count_params(const ModelConfig& m) {
@@ -46,7 +72,8 @@ ParamCounts count_params(const ModelConfig& m) {
   p.mlp = m.dense_mlp_layers() * dense_mlp + m.moe_layers() * (m.experts + m.shared_experts) * expert_mlp;
   p.mlp_active =
       m.dense_mlp_layers() * dense_mlp + m.moe_layers() * (m.active_experts + m.shared_experts) * expert_mlp;
-  p.attention = m.layers * attention_params_per_layer(m);
+  for (int span = 0; span < kAttentionSpans; ++span)
+    p.attention += m.pattern.span_layers[span] * attention_params_per_layer(m, static_cast<AttentionSpan>(span));
   p.router = m.moe_layers() * m.d_model * m.experts;
   p.embeddings = (m.tied_embeddings ? 1.0 : 2.0) * m.vocab * m.d_model;
   // MLA normalises its query and KV latents too (DeepSeek-V2 §2.1.2).
@@ -83,6 +110,7 @@ double mean_keys_per_query(const ModelConfig& m, AttentionSpan span, double s, b
       const double whole = std::floor(s / c), rest = s - whole * c;
       return (causal ? 0.5 : 1.0) * (whole * c * c + rest * rest) / s;
     }
+    case AttentionSpan::linear: return 0;
   }
   return at_end ? s : causal ? s / 2.0 : s;
 }
@@ -103,8 +131,10 @@ FlopCounts count_flops(const ModelConfig& m, const ParamCounts& p, double tokens
     for (int s = 0; s < kAttentionSpans; ++s) {
       const auto span = static_cast<AttentionSpan>(s);
       const double layers = m.pattern.span_layers[s];
-      if (layers > 0)
-        f.attention_forward += 4.0 * tokens * mean_keys_per_query(m, span, seq_len, causal) * m.heads * h * layers;
+      if (layers <= 0) continue;
+      f.attention_forward += span == AttentionSpan::linear
+                                 ? tokens * layers * linear_attention_flops_per_token(m, false)
+                                 : 4.0 * tokens * mean_keys_per_query(m, span, seq_len, causal) * m.heads * h * layers;
     }
   }
   if (mtp_layers > 0 && m.mtp_layers > 0) {
@@ -127,7 +157,8 @@ double kv_values_per_token_per_layer(const ModelConfig& m) {
 }
 
 double kv_bytes_per_token(const ModelConfig& m, Dtype kv) {
-  return m.layers * kv_values_per_token_per_layer(m) * bytes_per_element(kv);
+  const double cached_layers = m.layers - m.pattern.span_layers[static_cast<int>(AttentionSpan::linear)];
+  return cached_layers * kv_values_per_token_per_layer(m) * bytes_per_element(kv);
 }
 
 double kv_cache_bytes(const ModelConfig& m, Dtype kv, double context) {
@@ -137,7 +168,7 @@ double kv_cache_bytes(const ModelConfig& m, Dtype kv, double context) {
   const double held = n.span(AttentionSpan::full) * context +
                       n.span(AttentionSpan::sliding) * std::min(context, m.sliding_window) +
                       n.span(AttentionSpan::chunked) * std::min(context, m.attention_chunk);
-  return held * per_layer_token;
+  return held * per_layer_token + recurrent_state_bytes(m);
 }
 
 double attention_intensity_flops_per_byte(const ModelConfig& m, double t, double s) {
@@ -162,7 +193,9 @@ std::optional<double> attention_crossover_seq_len(const ModelConfig& m, bool cau
     double flops = 0;
     for (int span = 0; span < kAttentionSpans; ++span)
       if (const double layers = m.pattern.span_layers[span]; layers > 0)
-        flops += 4.0 * layers * mean_keys_per_query(m, static_cast<AttentionSpan>(span), s, causal) * m.heads * h;
+        flops += span == static_cast<int>(AttentionSpan::linear)
+                     ? layers * linear_attention_flops_per_token(m, false)
+                     : 4.0 * layers * mean_keys_per_query(m, static_cast<AttentionSpan>(span), s, causal) * m.heads * h;
     return flops;
   };
   if (m.pattern.all_full()) return target / attention(1.0);  // linear in s: the closed form, exact
@@ -179,7 +212,7 @@ std::optional<double> attention_crossover_seq_len(const ModelConfig& m, bool cau
 
 // §2.7 Q5: where attention's FLOPs catch up with the QKVO projections' (2 FLOPs per parameter per token).
 std::optional<double> attention_equals_qkvo_seq_len(const ModelConfig& m, bool causal) {
-  return attention_crossover_seq_len(m, causal, 2.0 * m.layers * attention_params_per_layer(m));
+  return attention_crossover_seq_len(m, causal, 2.0 * count_params(m).attention);
 }
 
 // ... and with all the layers' matmuls (the active MLP and the attention projections).

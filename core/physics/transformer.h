@@ -29,9 +29,31 @@ struct ParamCounts {
 
 // §2.7: gated MLP 3DF, plain 2DF; QKVO 2D(N+K)H; embeddings DV tied / 2DV untied; MoE 3·E·D·F per layer.
 ParamCounts count_params(const ModelConfig& m);
-// One layer's attention projections (MLA: q down and up, or a full-rank q; kv down to the latent and its RoPE key;
-// kv up to every head's K and V; the output projection).
+// One softmax-attention layer's projections (MLA: q down and up, or a full-rank q; kv down to the latent and its
+// RoPE key; kv up to every head's K and V; the output projection; a gated output's second query-sized projection).
 double attention_params_per_layer(const ModelConfig& m);
+// The same for a layer of `span`: a linear-attention layer's are its own (linear_attention_params_per_layer).
+double attention_params_per_layer(const ModelConfig& m, AttentionSpan span);
+// One Gated DeltaNet layer's parameters (transformers' Qwen3NextGatedDeltaNet): the input projection to q, k, v and
+// the output gate z (D (2 qk + 2 v)), to the per-head decay and write strength (D 2 Nv), the causal convolution's
+// taps (channels x kernel), the per-head decay's A and dt bias (2 Nv), the gated norm (Hv) and the output
+// projection (v D).
+double linear_attention_params_per_layer(const ModelConfig& m);
+
+// The chunk length of the chunked Gated DeltaNet kernel (flash-linear-attention's chunk_gated_delta_rule, BT = 64):
+// within a chunk it runs like attention, across chunks it carries the state.
+constexpr double kLinearAttentionChunk = 64;
+// FLOPs one token costs in one linear-attention layer beyond its projections (no book formula: the book predates
+// these layers). Per value head, with C the chunk, dk and dv the head widths:
+//  - prefill and training (chunked form, Yang et al. 2024 §3.3): within the chunk the scores Q K^T and K K^T, the
+//    WY products of K and V, and the scores times the values, 2C (3 dk + 2 dv); across chunks the query, the WY
+//    keys and the state update each multiply the dk x dv state, 6 dk dv;
+//  - decode (recurrent form): decay the state, read it with k, write the update, read it with q: 7 dk dv.
+// Plus the causal convolution, 2 x kernel per channel.
+double linear_attention_flops_per_token(const ModelConfig& m, bool decode);
+// Bytes one sequence's linear layers keep whatever its length: every value head's dk x dv state (state_dtype) and
+// the convolution's last kernel - 1 inputs of q, k and v (bf16, the activations').
+double recurrent_state_bytes(const ModelConfig& m);
 
 // Which FLOPs a count includes. full: every matmul the model runs (the embedding lookup is a gather, not a
 // matmul) plus the attention dot products (§2.7). six_nd: the book's 6 N D account (§2.8), 2 N_active per token
@@ -40,14 +62,16 @@ enum class FlopAccount { full, six_nd };
 
 // Keys one query attends to on average in a layer of `span` over sequences of `seq_len` tokens: causal S/2 over the
 // whole sequence (§2.7), a sliding window's last W (W - W^2 / 2S once S > W), a chunk's earlier tokens; without the
-// mask every key of the window or chunk. `at_end`: one query at the end of `seq_len` keys (a decode step).
+// mask every key of the window or chunk; none in a linear layer, which reads its state instead. `at_end`: one query
+// at the end of `seq_len` keys (a decode step).
 double mean_keys_per_query(const ModelConfig& m, AttentionSpan span, double seq_len, bool causal, bool at_end = false);
 
 // FLOPs for `tokens` tokens of sequences of length `seq_len` (§2.7). Matmul FLOPs exclude the embedding lookup,
 // which is a gather, and include the unembedding: 2 x active non-embedding params + 2 D V per token forward.
 struct FlopCounts {
   double matmul_forward = 0;      // 2 * tokens * (active params in matmuls)
-  double attention_forward = 0;   // QK^T and AV: 2 * tokens * S_avg * N * (H_qk + H_v) per layer (S_avg per span)
+  double attention_forward = 0;   // QK^T and AV: 2 * tokens * S_avg * N * (H_qk + H_v) per layer (S_avg per span);
+                                  // a linear layer's recurrence and convolution (linear_attention_flops_per_token)
   double mtp_forward = 0;         // `mtp_layers` prediction modules: a layer, the projection and another logits
   double forward = 0;
   double training = 0;            // 3 x forward (forward + dL/dX + dL/dW, §2.7 "6NPM")
@@ -62,10 +86,10 @@ FlopCounts count_flops(const ModelConfig& m, const ParamCounts& params, double t
 // §2.7 KV cache. Values one layer caches per token: K and V, 2 K H; MLA its latent and shared RoPE key,
 // kv_lora_rank + qk_rope_head_dim (DeepSeek-V3: 576).
 double kv_values_per_token_per_layer(const ModelConfig& m);
-// Bytes one token adds to every layer's cache (while the context is shorter than every window).
+// Bytes one token adds to every softmax-attention layer's cache (while the context is shorter than every window).
 double kv_bytes_per_token(const ModelConfig& m, Dtype kv);
 // Bytes one sequence's cache holds at `context` tokens: full layers every token, sliding-window layers the last
-// W, chunked layers the current chunk (at most C).
+// W, chunked layers the current chunk (at most C), and linear layers their fixed state (recurrent_state_bytes).
 double kv_cache_bytes(const ModelConfig& m, Dtype kv, double context);
 
 // §2.7 self-attention arithmetic intensity with GQA group G = N/K, T queries against S keys (bf16):

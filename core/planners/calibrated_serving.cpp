@@ -129,7 +129,7 @@ struct Engine {
 
   // Every layer's ops plus the logits, for `tokens` new tokens attending to `keys` keys each. Decode (`sequences` >
   // 0) reads each sequence's KV cache once per step (§2.10), the part its layer's span keeps: its local KV heads,
-  // or latent attention's whole latent on every TP rank. An MoE layer's experts and their routing run in the
+  // or latent attention's whole latent on every TP rank; a linear layer reads its state and writes it back. An MoE layer's experts and their routing run in the
   // serving engine's fused MoE kernel, which loads only the experts the batch touches.
   ServingTimes model(double tokens, double keys, bool causal, double sequences, double context) const {
     const ModelConfig& m = *in.model;
@@ -152,7 +152,7 @@ struct Engine {
         if (o.kind == OpKind::attention && decode)
           o.attention.mean_keys = mean_keys_per_query(m, kind_span(kk), context, false, true);
         add_time(op_time(o, decode, sequences), layers, o.kind == OpKind::matmul,
-                 o.kind == OpKind::attention && decode, t);
+                 (o.kind == OpKind::attention || o.recurrent_state) && decode, t);
       }
       if (moe_layer) add_time(moe_time(tokens), layers, true, false, t);
     }

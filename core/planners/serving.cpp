@@ -109,7 +109,8 @@ DecodeStep decode_step(const ServingInput& in, double batch, double context, dou
   const double loaded = p.loaded(routed_fraction_touched(m, tokens)) * bytes_per_element(in.weights);
   DecodeStep s;
   s.param_load_s = loaded / w;
-  s.kv_load_s = batch * kv_bytes_per_sequence(in, context) / w;
+  // The caches are read once (§2.10); a linear layer's state is also written back, as large as what it read.
+  s.kv_load_s = batch * (kv_bytes_per_sequence(in, context) + recurrent_state_bytes(m)) / w;
   s.flops_s = 2.0 * tokens * p.active / c;
   s.comms_s = in.include_comms ? layer_comms_s(in, tokens) : 0.0;
   s.compute_bound = s.flops_s > s.param_load_s;

@@ -97,15 +97,18 @@ double gradient_bytes_per_param(const TrainingPrecision& p) {
 std::array<double, kLayerKinds> layer_flops_per_token(const TrainingInput& in) {
   const ModelConfig& m = *in.model;
   std::array<double, kLayerKinds> w{};
-  const double attention = attention_params_per_layer(m);
   const double dense = m.mlp_matrices() * m.d_model * m.d_ff;
   const double moe = (m.active_experts + m.shared_experts) * m.mlp_matrices() * m.d_model * m.expert_d_ff +
                      m.d_model * m.experts;
-  for (int k = 0; k < kLayerKinds; ++k)
-    if (m.pattern.all.n[k] > 0)
-      w[k] = 2.0 * (attention + (kind_is_moe(k) ? moe : dense)) +
-             4.0 * mean_keys_per_query(m, kind_span(k), in.seq_len, in.causal) * m.heads *
-                 (m.qk_head_dim() + m.v_head_dim()) / 2.0;
+  for (int k = 0; k < kLayerKinds; ++k) {
+    if (m.pattern.all.n[k] <= 0) continue;
+    const AttentionSpan span = kind_span(k);
+    const double mixing = span == AttentionSpan::linear
+                              ? linear_attention_flops_per_token(m, false)
+                              : 4.0 * mean_keys_per_query(m, span, in.seq_len, in.causal) * m.heads *
+                                    (m.qk_head_dim() + m.v_head_dim()) / 2.0;
+    w[k] = 2.0 * (attention_params_per_layer(m, span) + (kind_is_moe(k) ? moe : dense)) + mixing;
+  }
   return w;
 }
 

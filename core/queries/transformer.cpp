@@ -54,7 +54,7 @@ Json run_transformer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
            {"six_n_flops", 6.0 * p.active * tokens},
            {"training_flops_per_token", f.training / tokens},
            {"kv_cache_bytes_per_token", kv_bytes_per_token(m, kv_dtype)},
-           // Sliding-window and chunked layers hold only their window or chunk of the sequence.
+           // Sliding-window and chunked layers hold only their window or chunk of the sequence; linear layers a state.
            {"kv_cache_bytes_per_sequence", kv_cache_bytes(m, kv_dtype, seq_len)},
            // §2.7 Q4: prefill T = S = seq_len; decode one query against seq_len keys (MLA: absorbed, in the latent).
            {"attention_intensity_prefill_flops_per_byte", attention_intensity_flops_per_byte(m, seq_len, seq_len)},
@@ -76,6 +76,7 @@ Json run_transformer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
   if (const auto s = attention_equals_qkvo_seq_len(m, causal)) out["attention_equals_qkvo_seq_len"] = *s;
   if (const auto s = attention_equals_matmuls_seq_len(m, causal)) out["attention_equals_matmuls_seq_len"] = *s;
   out["layers"] = layer_counts_json(m.pattern.all);
+  if (m.has_linear_attention()) out["recurrent_state_bytes_per_sequence"] = recurrent_state_bytes(m);
   // What a token's matmuls use (2 FLOPs each): the active parameters without the embedding lookup and the norms,
   // the unembedding in (gpt-oss's model card counts "active" so).
   out["params"]["active_in_matmuls"] = p.mlp_active + p.attention + p.router + m.vocab * m.d_model;

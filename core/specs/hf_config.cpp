@@ -43,6 +43,8 @@ struct Family {
   std::int64_t default_vocab = 0;    // transformers' default vocab_size where configs leave it out (0: required)
   Windows windows = Windows::none;
   bool latent_attention = false;     // multi-head latent attention (DeepSeek-V2 §2.1)
+  bool gated_deltanet = false;       // Gated DeltaNet layers beside gated softmax attention (Qwen3-Next, Qwen3.5)
+  bool experts_only = false;         // every layer is MoE and the config has no dense intermediate_size (Qwen3.5)
 };
 
 // Keys every family's config.json may carry that change nothing in the book's model (positions, norms, token ids,
@@ -54,7 +56,18 @@ const std::vector<const char*>& common_silent_keys() {
       "partial_rotary_factor", "max_position_embeddings", "rms_norm_eps", "layer_norm_eps", "initializer_range",
       "attention_bias", "attention_dropout", "mlp_bias", "pretraining_tp", "use_cache", "hidden_act",
       "hidden_activation", "_attn_implementation", "tokenizer_class", "auto_map", "quantization_config",
-      "bias", "qkv_bias", "use_qk_norm"};
+      "bias", "qkv_bias", "use_qk_norm",
+      // transformers' PretrainedConfig attributes, written into every saved config.json by older versions:
+      // generation settings, labels, encoder-decoder switches, output flags.
+      "add_cross_attention", "bad_words_ids", "begin_suppress_tokens", "chunk_size_feed_forward",
+      "cross_attention_hidden_size", "decoder_start_token_id", "diversity_penalty", "do_sample", "early_stopping",
+      "encoder_no_repeat_ngram_size", "exponential_decay_length_penalty", "finetuning_task", "forced_bos_token_id",
+      "forced_eos_token_id", "id2label", "is_decoder", "is_encoder_decoder", "label2id", "length_penalty",
+      "max_length", "min_length", "no_repeat_ngram_size", "num_beam_groups", "num_beams", "num_return_sequences",
+      "output_attentions", "output_hidden_states", "output_scores", "prefix", "problem_type", "pruned_heads",
+      "remove_invalid_values", "repetition_penalty", "return_dict", "return_dict_in_generate", "sep_token_id",
+      "suppress_tokens", "task_specific_params", "temperature", "tf_legacy_loss", "tie_encoder_decoder", "top_k",
+      "top_p", "torchscript", "typical_p", "use_bfloat16"};
   return keys;
 }
 
@@ -72,6 +85,10 @@ const std::vector<Family>& families() {
                                                   "for_llm_compressor"};
   static const std::vector<const char*> gpt_oss = {"output_router_logits", "router_aux_loss_coef", "swiglu_limit",
                                                    "initial_context_length"};
+  static const std::vector<const char*> qwen_hybrid = {"output_router_logits", "router_aux_loss_coef",
+                                                       "norm_topk_prob", "mtp_use_dedicated_embeddings",
+                                                       // no window is used (transformers' Qwen3NextConfig)
+                                                       "use_sliding_window", "max_window_layers", "mlp_only_layers"};
   static const std::vector<Family> all = {
       {"llama", Experts::none, false, {}},
       {"mistral", Experts::none, false, {}, 0, Windows::all},
@@ -88,12 +105,16 @@ const std::vector<Family>& families() {
       {"kimi_k2", Experts::deepseek, false, deepseek, 0, Windows::none, true},  // DeepseekV3ForCausalLM's keys
       {"llama4_text", Experts::llama4, false, llama4, 0, Windows::llama4},
       {"gpt_oss", Experts::gpt_oss, false, gpt_oss, 0, Windows::layer_types},
+      {"qwen3_next", Experts::qwen, false, qwen_hybrid, 0, Windows::layer_types, false, true},
+      {"qwen3_5_moe_text", Experts::qwen, false, qwen_hybrid, 0, Windows::layer_types, false, true, true},
+      {"qwen3_5_text", Experts::none, false, qwen_hybrid, 0, Windows::layer_types, false, true},
   };
   return all;
 }
 
 // Multimodal configs name the whole model; their text_config is the family's (Gemma 3, Llama 4).
-constexpr std::pair<const char*, const char*> kModelTypeAliases[] = {{"gemma3", "gemma3_text"}, {"llama4", "llama4_text"}};
+constexpr std::pair<const char*, const char*> kModelTypeAliases[] = {
+    {"gemma3", "gemma3_text"}, {"llama4", "llama4_text"}, {"qwen3_5_moe", "qwen3_5_moe_text"}, {"qwen3_5", "qwen3_5_text"}};
 
 // Every model_type the engine reads, the multimodal names too (the valid list a message gives, as schema/ does).
 std::vector<std::string> model_types() {
@@ -311,6 +332,7 @@ void read_experts(ConfigReader& r, Experts kind, std::int64_t layers, std::optio
     while (dense_layers < layers && !moe[static_cast<std::size_t>(dense_layers)]) ++dense_layers;
   if (std::none_of(moe.begin(), moe.end(), [](bool x) { return x; }) && layers > 0)
     add_diagnostic(d, r.path_of(experts_key), "inconsistent", "the config makes no layer an MoE layer");
+  if (!d_ff) d_ff = expert_ff;  // no layer is dense: the unused dense width stands at an expert's
   if (experts) m["experts"] = *experts;
   if (active) m["active_experts"] = *active;
   if (expert_ff) m["expert_d_ff"] = *expert_ff;
@@ -325,15 +347,17 @@ std::optional<AttentionSpan> layer_type(const Json& v, const std::string& path, 
     if (t == "full_attention") return AttentionSpan::full;
     if (t == "sliding_attention") return AttentionSpan::sliding;
     if (t == "chunked_attention") return AttentionSpan::chunked;
+    if (t == "linear_attention") return AttentionSpan::linear;
   }
   add_diagnostic(d, path, v.is_string() ? "unknown_choice" : "wrong_type",
-                 "a layer type is one of: full_attention, sliding_attention, chunked_attention");
+                 "a layer type is one of: full_attention, sliding_attention, chunked_attention, linear_attention");
   return std::nullopt;
 }
 
 // Which layers attend to a window or a chunk, with their sizes, into `m` (attention_pattern, sliding_window,
 // attention_chunk).
-void read_windows(ConfigReader& r, Windows rule, std::int64_t layers, Json& m) {
+void read_windows(ConfigReader& r, const Family& family, std::int64_t layers, Json& m) {
+  const Windows rule = family.windows;
   Diagnostics& d = r.diagnostics();
   const auto window = r.count("sliding_window", "", false);
   const auto chunk = r.count("attention_chunk_size", "", false);
@@ -342,6 +366,13 @@ void read_windows(ConfigReader& r, Windows rule, std::int64_t layers, Json& m) {
     for (std::int64_t i = 0; i < layers; ++i)
       if (sliding(i)) spans[static_cast<std::size_t>(i)] = AttentionSpan::sliding;
   };
+  if (family.gated_deltanet) {
+    // transformers' Qwen3NextConfig: without layer_types, every full_attention_interval-th layer is full attention
+    // and the others Gated DeltaNet.
+    const std::int64_t every = r.count("full_attention_interval", "", false).value_or(4);
+    for (std::int64_t i = 0; i < layers; ++i)
+      spans[static_cast<std::size_t>(i)] = (i + 1) % every == 0 ? AttentionSpan::full : AttentionSpan::linear;
+  }
   switch (rule) {
     case Windows::none:
     case Windows::layer_types: break;
@@ -383,19 +414,48 @@ void read_windows(ConfigReader& r, Windows rule, std::int64_t layers, Json& m) {
         return layer_type(v, p, d);
       }))
     spans = *listed;
-  bool sliding = false, chunked = false;
+  bool sliding = false, chunked = false, linear = false;
   for (AttentionSpan s : spans) {
     sliding = sliding || s == AttentionSpan::sliding;
     chunked = chunked || s == AttentionSpan::chunked;
+    linear = linear || s == AttentionSpan::linear;
   }
   if (sliding && !window) add_diagnostic(d, r.path_of("sliding_window"), "missing_key", "sliding-window layers need 'sliding_window'");
   if (chunked && !chunk) add_diagnostic(d, r.path_of("attention_chunk_size"), "missing_key", "chunked layers need 'attention_chunk_size'");
-  if (!sliding && !chunked) return;
+  if (linear && !family.gated_deltanet)
+    add_diagnostic(d, r.path_of("layer_types"), "unknown_choice",
+                   "linear_attention layers are read for the Gated DeltaNet families (qwen3_next, qwen3_5, "
+                   "qwen3_5_moe), not for a " + std::string(family.model_type) + " config.json");
+  if (!sliding && !chunked && !linear) return;
   if (sliding && window) m["sliding_window"] = *window;
   if (chunked && chunk) m["attention_chunk"] = *chunk;
   Json list = Json::array();
   for (AttentionSpan s : shortest_cycle(spans)) list.push_back(attention_span_name(s));
   m["attention_pattern"] = list;
+}
+
+// Qwen3-Next and Qwen3.5's Gated DeltaNet layers (linear_*) and gated softmax attention (attn_output_gate) into `m`.
+void read_gated_deltanet(ConfigReader& r, Json& m) {
+  Json a = Json::object();
+  const std::pair<const char*, const char*> keys[] = {
+      {"key_heads", "linear_num_key_heads"}, {"value_heads", "linear_num_value_heads"},
+      {"key_head_dim", "linear_key_head_dim"}, {"value_head_dim", "linear_value_head_dim"},
+      {"conv_kernel", "linear_conv_kernel_dim"}};
+  for (const auto& [field, key] : keys)
+    if (const auto v = r.count(key, "a Gated DeltaNet layer's shape", true)) a[field] = *v;
+  // The state's dtype: Qwen3.5 pins float32 (mamba_ssm_dtype); the engines keep it in fp32 unless told otherwise.
+  if (const Json* dtype = r.get("mamba_ssm_dtype")) {
+    const std::string name = dtype->is_string() ? dtype->get<std::string>() : "";
+    if (name == "float32") a["state_dtype"] = "fp32";
+    else if (name == "bfloat16" || name == "float16") a["state_dtype"] = "bf16";
+    else
+      add_diagnostic(r.diagnostics(), r.path_of("mamba_ssm_dtype"), "unknown_choice",
+                     "mamba_ssm_dtype is one of: float32, bfloat16, float16");
+  }
+  m["linear_attention"] = a;
+  // Qwen3NextAttention always gates its output; Qwen3.5 says so in attn_output_gate.
+  m["attention_output_gate"] = r.flag("attn_output_gate").value_or(true);
+  if (const auto mtp = r.count("mtp_num_hidden_layers", "", false, 0); mtp && *mtp > 0) m["mtp_layers"] = *mtp;
 }
 
 // DeepSeek-V2/V3 and Kimi K2's latent attention into `m`.
@@ -459,7 +519,7 @@ Json hf_config_to_model(const Json& config, const std::string& path, Diagnostics
   // bounded before any of them runs: a 200-byte config with 1e9 layers must not allocate 1e9 entries (issue 41).
   const auto layers = r.count("num_hidden_layers", "Transformer blocks, L", true, 1, kMaxConfigLayers);
   const auto d_model = r.count("hidden_size", "residual width, D", true);
-  auto d_ff = r.count("intermediate_size", "MLP width, F", true);
+  auto d_ff = r.count("intermediate_size", "MLP width, F", !family->experts_only);
   const auto heads = r.count("num_attention_heads", "query heads, N", true);
   auto vocab = r.count("vocab_size", "vocabulary, V", family->default_vocab == 0);
   if (!vocab && family->default_vocab) vocab = family->default_vocab;
@@ -496,10 +556,19 @@ Json hf_config_to_model(const Json& config, const std::string& path, Diagnostics
                            "elementwise operations per layer (under 0.1% of the FLOPs).");
   if (text != &config && config.contains("vision_config"))
     not_modelled.push_back("The vision tower (vision_config): only the language model is modelled.");
-  const bool tied = r.flag("tie_word_embeddings").value_or(family->tied_by_default);
+  if (family->gated_deltanet) {
+    read_gated_deltanet(r, m);
+    not_modelled.push_back("Training memory of the Gated DeltaNet layers: their saved activations are counted at the "
+                           "softmax-attention layers' widths.");
+  }
+  // A multimodal config may keep tie_word_embeddings beside text_config (Qwen3.5).
+  std::optional<bool> tied_flag = r.flag("tie_word_embeddings");
+  if (!tied_flag && text != &config)
+    if (auto top = config.find("tie_word_embeddings"); top != config.end() && top->is_boolean()) tied_flag = top->get<bool>();
+  const bool tied = tied_flag.value_or(family->tied_by_default);
   if (layers) {
     read_experts(r, family->experts, *layers, d_ff, m);
-    read_windows(r, family->windows, *layers, m);
+    read_windows(r, *family, *layers, m);
   }
   r.report_unknown();
 
@@ -542,7 +611,7 @@ const std::vector<std::pair<std::string, std::vector<const char*>>>& config_keys
       {"kv_heads", {"num_key_value_heads", "num_attention_heads"}},
       {"head_dim", {"head_dim", "hidden_size"}},
       {"vocab", {"vocab_size"}},
-      {"mtp_layers", {"num_nextn_predict_layers"}},
+      {"mtp_layers", {"num_nextn_predict_layers", "mtp_num_hidden_layers"}},
       {"experts", {"n_routed_experts", "num_experts", "num_local_experts"}},
       {"active_experts", {"num_experts_per_tok", "experts_per_token"}},
       {"shared_experts", {"n_shared_experts", "shared_expert_intermediate_size"}},
@@ -551,6 +620,7 @@ const std::vector<std::pair<std::string, std::vector<const char*>>>& config_keys
       {"sliding_window", {"sliding_window"}},
       {"attention_chunk", {"attention_chunk_size"}},
       {"mla", {"kv_lora_rank"}},
+      {"linear_attention", {"linear_num_value_heads"}},
   };
   return table;
 }
@@ -641,6 +711,15 @@ Json model_config_json(const ModelConfig& m) {
     for (AttentionSpan x : m.attention_pattern) list.push_back(attention_span_name(x));
     out["attention_pattern"] = list;
   }
+  if (m.has_linear_attention())
+    out["linear_attention"] = {{"kind", "gated_deltanet"},
+                               {"key_heads", whole(m.linear.key_heads)},
+                               {"value_heads", whole(m.linear.value_heads)},
+                               {"key_head_dim", whole(m.linear.key_head_dim)},
+                               {"value_head_dim", whole(m.linear.value_head_dim)},
+                               {"conv_kernel", whole(m.linear.conv_kernel)},
+                               {"state_dtype", dtype_name(m.linear.state_dtype)}};
+  if (m.attention_output_gate) out["attention_output_gate"] = true;
   if (m.sliding_window > 0) out["sliding_window"] = whole(m.sliding_window);
   if (m.attention_chunk > 0) out["attention_chunk"] = whole(m.attention_chunk);
   if (m.mtp_layers > 0) out["mtp_layers"] = whole(m.mtp_layers);

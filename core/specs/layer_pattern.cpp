@@ -10,6 +10,7 @@ const char* attention_span_name(AttentionSpan span) {
     case AttentionSpan::full: return "full";
     case AttentionSpan::sliding: return "sliding";
     case AttentionSpan::chunked: return "chunked";
+    case AttentionSpan::linear: return "linear";
   }
   return "full";
 }

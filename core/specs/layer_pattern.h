@@ -1,5 +1,6 @@
 // What each layer of a model is (DESIGN.md "Models are described exactly"): its MLP, dense or mixture-of-experts,
-// and its attention span, full, sliding-window (gpt-oss, Gemma 2/3) or chunked (Llama 4). Models repeat a short
+// and its attention span, full, sliding-window (gpt-oss, Gemma 2/3), chunked (Llama 4) or linear (a recurrent
+// layer with a fixed-size state instead of a KV cache: Gated DeltaNet in Qwen3-Next and Qwen3.5). Models repeat a short
 // cycle of layer kinds (Llama 4 Maverick: dense, MoE; Gemma 3: five sliding, one full) after some leading dense
 // layers (DeepSeek-V3: 3), or list every layer (Qwen's mlp_only_layers). The pattern is kept as runs of equal
 // layers, so a question about any stretch of layers (a pipeline stage, a model chunk) costs a binary search.
@@ -12,9 +13,9 @@
 namespace scalescope {
 
 enum class MlpLayer : unsigned char { dense, moe };
-enum class AttentionSpan : unsigned char { full, sliding, chunked };
-constexpr int kAttentionSpans = 3;
-constexpr int kLayerKinds = 2 * kAttentionSpans;  // {dense, moe} x {full, sliding, chunked}
+enum class AttentionSpan : unsigned char { full, sliding, chunked, linear };
+constexpr int kAttentionSpans = 4;
+constexpr int kLayerKinds = 2 * kAttentionSpans;  // {dense, moe} x {full, sliding, chunked, linear}
 constexpr int layer_kind(bool moe, AttentionSpan span) { return (moe ? kAttentionSpans : 0) + static_cast<int>(span); }
 constexpr bool kind_is_moe(int kind) { return kind >= kAttentionSpans; }
 constexpr AttentionSpan kind_span(int kind) { return static_cast<AttentionSpan>(kind % kAttentionSpans); }

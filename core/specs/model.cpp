@@ -47,6 +47,24 @@ void read_latent_attention(JsonReader& r, ModelConfig& m, Diagnostics& d) {
   s.finish();
 }
 
+void read_linear_attention(JsonReader& r, ModelConfig& m, Diagnostics& d) {
+  const Json* node = r.object("linear_attention", false);
+  if (!node) return;
+  JsonReader s(*node, r.path_of("linear_attention"), d);
+  s.choice("kind", false, {"gated_deltanet"});
+  LinearAttention& a = m.linear;
+  a.key_heads = s.number("key_heads", true).value_or(0);
+  a.value_heads = s.number("value_heads", true).value_or(0);
+  a.key_head_dim = s.number("key_head_dim", true).value_or(0);
+  a.value_head_dim = s.number("value_head_dim", true).value_or(0);
+  a.conv_kernel = s.number("conv_kernel", true).value_or(0);
+  a.state_dtype = s.dtype("state_dtype", false).value_or(Dtype::fp32);
+  s.finish();
+  if (a.key_heads > 0 && a.value_heads > 0 && std::fmod(a.value_heads, a.key_heads) != 0)
+    add_diagnostic(d, s.path_of("value_heads"), "not_divisible",
+                   "'value_heads' must be a multiple of 'key_heads' (each query-key head serves a group of value heads)");
+}
+
 }  // namespace
 
 ModelConfig parse_model(const Json& node, const std::string& path, bool require_sources, Diagnostics& d) {
@@ -59,6 +77,8 @@ ModelConfig parse_model(const Json& node, const std::string& path, bool require_
   // Ranges (whole numbers, 0 allowed for the MoE counts): io/ranges.cpp.
   auto dim = [&](const char* key, bool required = true) { return r.number(key, required).value_or(0); };
   read_latent_attention(r, m, d);
+  read_linear_attention(r, m, d);
+  m.attention_output_gate = r.boolean("attention_output_gate", false).value_or(false);
   m.layers = dim("layers");
   m.d_model = dim("d_model");
   m.d_ff = dim("d_ff");
@@ -79,7 +99,7 @@ ModelConfig parse_model(const Json& node, const std::string& path, bool require_
   m.mtp_layers = dim("mtp_layers", false);
   m.weights_dtype = r.dtype("weights_dtype", false);
   const std::vector<int> mlp = read_pattern(r, "mlp_pattern", {"dense", "moe"}, d);
-  const std::vector<int> attention = read_pattern(r, "attention_pattern", {"full", "sliding", "chunked"}, d);
+  const std::vector<int> attention = read_pattern(r, "attention_pattern", {"full", "sliding", "chunked", "linear"}, d);
   r.array("not_modelled", false);
   r.array("notes", false);
   const Json* sources = r.object("sources", require_sources);
@@ -136,6 +156,13 @@ ModelConfig parse_model(const Json& node, const std::string& path, bool require_
     add_diagnostic(d, r.path_of("sliding_window"), "missing_key", "sliding-window layers need 'sliding_window' (tokens)");
   if (uses(AttentionSpan::chunked) && m.attention_chunk <= 0)
     add_diagnostic(d, r.path_of("attention_chunk"), "missing_key", "chunked-attention layers need 'attention_chunk' (tokens)");
+  if (uses(AttentionSpan::linear) && !m.has_linear_attention())
+    add_diagnostic(d, r.path_of("linear_attention"), "missing_key",
+                   "linear-attention layers need 'linear_attention' (key_heads, value_heads, key_head_dim, "
+                   "value_head_dim, conv_kernel)");
+  if (m.has_linear_attention() && !uses(AttentionSpan::linear))
+    add_diagnostic(d, r.path_of("attention_pattern"), "inconsistent",
+                   "'linear_attention' describes layers that 'attention_pattern' never names: list them as 'linear'");
   const bool patterned = m.mlp_pattern.size() > 1 || m.attention_pattern.size() > 1;
   if (patterned && m.layers > kMaxPatternLayers)
     add_diagnostic(d, r.path_of("layers"), "too_large",

@@ -1,7 +1,7 @@
 // A Transformer's shape in the book's symbols (jax-ml.github.io/scaling-book (its notation); jax-ml.github.io/scaling-book (the model configs its chapters use)): L, D, F, N, K, H, V, E, k; and what the book's
 // symbols leave out but today's models have (DESIGN.md "Models are described exactly"): multi-head latent attention
-// (DeepSeek-V2 §2.1), per-layer kinds (dense or MoE MLPs, full, sliding-window or chunked attention) and
-// multi-token prediction modules (DeepSeek-V3 §2.2).
+// (DeepSeek-V2 §2.1), per-layer kinds (dense or MoE MLPs, full, sliding-window, chunked or linear attention),
+// multi-token prediction modules (DeepSeek-V3 §2.2) and gated attention outputs (Qwen3-Next, Qwen3.5).
 #pragma once
 #include <optional>
 #include <string>
@@ -25,6 +25,21 @@ struct LatentAttention {
   double qk_nope_head_dim = 0, qk_rope_head_dim = 0, v_head_dim = 0;
 };
 
+// Linear attention (Gated DeltaNet: Yang, Kautz and Hatamizadeh 2024, arXiv 2412.06464; the layer Qwen3-Next and
+// Qwen3.5 run on three of every four layers). Each value head keeps a key_head_dim x value_head_dim state instead
+// of a KV cache, and a short causal convolution keeps the last conv_kernel - 1 inputs of q, k and v. Queries and
+// keys have key_heads heads, shared by value_heads / key_heads value heads each (as GQA shares K and V).
+struct LinearAttention {
+  double key_heads = 0, value_heads = 0;  // value_heads 0: the model has no linear layers
+  double key_head_dim = 0, value_head_dim = 0;
+  double conv_kernel = 0;
+  Dtype state_dtype = Dtype::fp32;  // the recurrent state (Qwen3.5's config: mamba_ssm_dtype float32)
+
+  double qk_width() const { return key_heads * key_head_dim; }  // one of q or k, all heads
+  double v_width() const { return value_heads * value_head_dim; }
+  double conv_channels() const { return 2.0 * qk_width() + v_width(); }  // q, k and v go through the convolution
+};
+
 struct ModelConfig {
   std::string id, name;
   double layers = 0;      // L
@@ -42,6 +57,10 @@ struct ModelConfig {
   double expert_d_ff = 0;     // F of one expert
   double dense_layers = 0;    // leading dense layers of an MoE model
   LatentAttention mla;
+  LinearAttention linear;
+  // Softmax-attention layers gate their output by a sigmoid of another query-sized projection of the input
+  // (Qwen3-Next and Qwen3.5's attn_output_gate): the query projection is twice as wide.
+  bool attention_output_gate = false;
   double sliding_window = 0;   // keys a sliding-window layer attends to (its own token included); 0: none
   double attention_chunk = 0;  // tokens per chunk of a chunked-attention layer (Llama 4); 0: none
   double mtp_layers = 0;       // multi-token prediction modules (DeepSeek-V3: 1), each a layer and a projection
@@ -55,6 +74,7 @@ struct ModelConfig {
 
   bool is_moe() const { return experts > 0; }
   bool is_mla() const { return mla.kv_lora_rank > 0; }
+  bool has_linear_attention() const { return linear.value_heads > 0; }
   double moe_layers() const { return pattern.moe_layers; }
   double dense_mlp_layers() const { return pattern.dense_layers; }
   double mlp_matrices() const { return mlp == MlpKind::gated ? 3.0 : 2.0; }

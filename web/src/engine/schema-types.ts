@@ -1561,7 +1561,7 @@ export type HardwareFields = {
  */
 export type HardwarePresetRef = {
   /**
-   * A hardware preset id: tpu-v4p, tpu-v5e, tpu-v5p, tpu-v6e, tpu7x, a100-80gb, h100-sxm, h800, h200, b200, gb200-nvl72, mi300x.
+   * A hardware preset id: tpu-v4p, tpu-v5e, tpu-v5p, tpu-v6e, tpu7x, a100-80gb, h100-sxm, h800, h200, b200, gb200-nvl72, b300, gb300-nvl72, mi300x, mi325x, mi355x.
    */
   preset: Text;
   overrides?: HardwareOverrides;
@@ -1753,13 +1753,50 @@ export type ModelFields = {
     v_head_dim?: number;
   };
   /**
+   * The linear-attention layers' shape (Gated DeltaNet, arXiv 2412.06464): each value head keeps a key_head_dim x value_head_dim state instead of a KV cache.
+   */
+  linear_attention?: {
+    /**
+     * The recurrence.
+     */
+    kind?: 'gated_deltanet';
+    /**
+     * Query-key heads. [heads]
+     */
+    key_heads: number;
+    /**
+     * Value heads, each with its own state (a multiple of key_heads). [heads]
+     */
+    value_heads: number;
+    /**
+     * Query-key head width.
+     */
+    key_head_dim: number;
+    /**
+     * Value head width.
+     */
+    value_head_dim: number;
+    /**
+     * Taps of the causal convolution over q, k and v. [tokens]
+     */
+    conv_kernel: number;
+    /**
+     * The recurrent state's dtype.
+     */
+    state_dtype?: Dtype & string;
+  };
+  /**
+   * Softmax attention gates its output by a sigmoid of a second query-sized projection (Qwen3-Next, Qwen3.5).
+   */
+  attention_output_gate?: boolean;
+  /**
    * Each layer's MLP as a cycle from layer 0 (the first dense_layers are dense whatever it says).
    */
   mlp_pattern?: ('dense' | 'moe')[];
   /**
    * Each layer's attention as a cycle from layer 0.
    */
-  attention_pattern?: ('full' | 'sliding' | 'chunked')[];
+  attention_pattern?: ('full' | 'sliding' | 'chunked' | 'linear')[];
   /**
    * Tokens a sliding-window layer attends to and caches. [tokens]
    */
@@ -1796,7 +1833,7 @@ export type ModelFields = {
  */
 export type ModelPresetRef = {
   /**
-   * A model preset id: llama-3-8b, llama-3-70b, llama-3-405b, llama-2-13b, gpt-3-175b, mixtral-8x7b, deepseek-v3, kimi-k2, qwen3-235b-a22b, qwen3-30b-a3b, qwen3-32b, gpt-oss-120b, gpt-oss-20b, llama-4-scout, llama-4-maverick, gemma-2-27b, gemma-3-27b, inference-18b.
+   * A model preset id: llama-3-8b, llama-3-70b, llama-3-405b, llama-2-13b, gpt-3-175b, mixtral-8x7b, deepseek-v3, kimi-k2, qwen3-235b-a22b, qwen3-30b-a3b, qwen3-32b, gpt-oss-120b, gpt-oss-20b, llama-4-scout, llama-4-maverick, gemma-2-27b, gemma-3-27b, qwen3.5-397b-a17b, inference-18b.
    */
   preset: Text;
   overrides?: ModelOverrides;
@@ -1817,7 +1854,7 @@ export type HfModelRef = {
  */
 export type HfConfig = {
   /**
-   * The family (gemma3 and llama4: a multimodal config whose text_config holds the language model).
+   * The family (gemma3, llama4, qwen3_5_moe and qwen3_5: a multimodal config whose text_config holds the language model).
    */
   model_type?:
     | 'llama'
@@ -1836,7 +1873,12 @@ export type HfConfig = {
     | 'kimi_k2'
     | 'llama4_text'
     | 'llama4'
-    | 'gpt_oss';
+    | 'gpt_oss'
+    | 'qwen3_next'
+    | 'qwen3_5_moe_text'
+    | 'qwen3_5_text'
+    | 'qwen3_5_moe'
+    | 'qwen3_5';
   /**
    * A multimodal config's language model (Gemma 3, Llama 4).
    */
@@ -1954,9 +1996,45 @@ export type HfConfig = {
    */
   moe_layers?: number[] | null;
   /**
-   * Each layer's attention (gpt-oss and others).
+   * Each layer's attention (gpt-oss, Qwen3-Next, Qwen3.5 and others).
    */
-  layer_types?: ('full_attention' | 'sliding_attention' | 'chunked_attention')[] | null;
+  layer_types?: ('full_attention' | 'sliding_attention' | 'chunked_attention' | 'linear_attention')[] | null;
+  /**
+   * Qwen3-Next, Qwen3.5: one full-attention layer in this many, the others Gated DeltaNet (without layer_types).
+   */
+  full_attention_interval?: HfCount;
+  /**
+   * Gated DeltaNet: query-key heads.
+   */
+  linear_num_key_heads?: HfCount;
+  /**
+   * Gated DeltaNet: value heads.
+   */
+  linear_num_value_heads?: HfCount;
+  /**
+   * Gated DeltaNet: query-key head width.
+   */
+  linear_key_head_dim?: HfCount;
+  /**
+   * Gated DeltaNet: value head width.
+   */
+  linear_value_head_dim?: HfCount;
+  /**
+   * Gated DeltaNet: causal convolution taps.
+   */
+  linear_conv_kernel_dim?: HfCount;
+  /**
+   * Gated DeltaNet: the recurrent state's dtype [float32].
+   */
+  mamba_ssm_dtype?: 'float32' | 'bfloat16' | 'float16' | null;
+  /**
+   * Qwen3.5: softmax attention gates its output [true].
+   */
+  attn_output_gate?: boolean | null;
+  /**
+   * Qwen3-Next, Qwen3.5: multi-token prediction modules.
+   */
+  mtp_num_hidden_layers?: HfCountOrZero;
   /**
    * The sliding window's tokens.
    */
@@ -6739,11 +6817,15 @@ export type TransformerResult = {
    */
   forward_matmul_flops: number;
   /**
-   * One sequence's KV cache at seq_len. [bytes per sequence]
+   * One sequence's KV cache at seq_len (with the linear layers' state). [bytes per sequence]
    */
   kv_cache_bytes_per_sequence: number;
   /**
-   * What one token adds to every layer's cache. [bytes per token]
+   * What one sequence's linear-attention layers keep whatever its length (their state and convolution window; in kv_cache_bytes_per_sequence too). Only for a model with linear layers. [bytes per sequence]
+   */
+  recurrent_state_bytes_per_sequence?: number;
+  /**
+   * What one token adds to every softmax-attention layer's cache. [bytes per token]
    */
   kv_cache_bytes_per_token: number;
   /**
@@ -6774,6 +6856,14 @@ export type TransformerResult = {
      * MoE layers with sliding-window attention.
      */
     moe_sliding?: number;
+    /**
+     * Dense MLP layers with linear attention (Gated DeltaNet).
+     */
+    dense_linear?: number;
+    /**
+     * MoE layers with linear attention (Gated DeltaNet).
+     */
+    moe_linear?: number;
   };
   /**
    * Weights' bytes. [bytes]
@@ -7633,6 +7723,14 @@ export type TrainingStepResult = {
      * MoE layers with sliding-window attention.
      */
     moe_sliding?: number;
+    /**
+     * Dense MLP layers with linear attention (Gated DeltaNet).
+     */
+    dense_linear?: number;
+    /**
+     * MoE layers with linear attention (Gated DeltaNet).
+     */
+    moe_linear?: number;
   };
   /**
    * The busiest stage's layers.

@@ -17,8 +17,10 @@ export function attentionWords(t: TransformerResult, m: ModelPreset): string {
   const count = (span: string): number => Object.entries(t.layers).reduce((x, [k, v]) => x + (k.endsWith(`_${span}`) ? v : 0), 0);
   const sliding = count('sliding');
   const chunked = count('chunked');
+  const linear = count('linear');
   if (sliding) parts.push(`${sliding} of ${total} layers sliding (window ${fmtCount(m.sliding_window)})`);
   if (chunked) parts.push(`${chunked} of ${total} layers chunked (${fmtCount(m.attention_chunk)} tokens)`);
+  if (linear) parts.push(`${linear} of ${total} layers linear (Gated DeltaNet: a fixed state, no KV cache)`);
   return parts.join('; ');
 }
 
@@ -43,12 +45,18 @@ function activeWords(t: TransformerResult): TemplateResult {
 
 /**
  * KV cache per token at this context: sliding-window and chunked layers keep only their window, so a model with
- * them holds less per token than its full-attention figure, and less the longer the context.
+ * them holds less per token than its full-attention figure, and less the longer the context. Linear layers keep a
+ * state of a fixed size instead, shown on its own: a hybrid's memory per sequence grows only with its
+ * softmax-attention layers, so the batch that fits shrinks far more slowly with the context (the book's
+ * memory-bound decode, §2.10, with a state in place of a cache).
  */
 function kvPerToken(t: TransformerResult): TemplateResult {
-  const atContext = t.kv_cache_bytes_per_sequence / t.seq_len;
+  const state = t.recurrent_state_bytes_per_sequence ?? 0;
+  const atContext = (t.kv_cache_bytes_per_sequence - state) / t.seq_len;
   const windowed = atContext < t.kv_cache_bytes_per_token * (1 - 1e-9);
-  return html`<div><dt>KV cache per token</dt><dd data-metric="kv_cache_bytes_per_token" data-value=${String(atContext)}>${fmtBytes(atContext)}${windowed ? html` <span class="muted">at ${fmtCount(t.seq_len)} tokens of context (${fmtBytes(t.kv_cache_bytes_per_token)} if every layer kept every token)</span>` : nothing}</dd></div>`;
+  const kv = html`<div><dt>KV cache per token</dt><dd data-metric="kv_cache_bytes_per_token" data-value=${String(atContext)}>${fmtBytes(atContext)}${windowed ? html` <span class="muted">at ${fmtCount(t.seq_len)} tokens of context (${fmtBytes(t.kv_cache_bytes_per_token)} if every layer kept every token)</span>` : nothing}</dd></div>`;
+  if (!state) return kv;
+  return html`${kv}<div><dt>Recurrent state per sequence</dt><dd data-metric="recurrent_state_bytes_per_sequence" data-value=${String(state)}>${fmtBytes(state)} <span class="muted">the linear layers' state, whatever the context (${fmtBytes(t.kv_cache_bytes_per_sequence)} per sequence in all at ${fmtCount(t.seq_len)} tokens)</span></dd></div>`;
 }
 
 export class SsFacts extends LitElement {
