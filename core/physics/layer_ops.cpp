@@ -13,7 +13,7 @@ struct OpList {
   LayerOp* add(const char* name, OpKind kind, double flops, double bytes) {
     if (out.count >= kMaxLayerOps) return nullptr;
     LayerOp& o = out.op[out.count++];
-    o = LayerOp{name, kind, 0, 0, 0, 1, flops, bytes, false, attention_block, false, false, false, false, {}};
+    o = LayerOp{name, kind, 0, 0, 0, 1, flops, bytes, false, attention_block, false, false, false, false, false, {}};
     return &o;
   }
   // `groups` matmuls [m,k] x [k,n]: 2mkn FLOPs each (§2.1).
@@ -156,10 +156,40 @@ void linear_attention(OpList& ops, const ModelConfig& m, const LayerShape& s) {
       o->k = a.key_head_dim;
       o->n = a.value_head_dim;
     }
-    o->recurrent_state = true;
+    o->reads_cache = true;
   }
   ops.elementwise("gated_norm", b * v, 2.0, 6.0, s);
   ops.matmul("output_projection", 1, b, v, d, true, s);
+}
+
+// DeepSeek Sparse Attention's lightning indexer (DeepSeek-V3.2-Exp §2.1; the serving engines run DeepGEMM's fp8
+// MQA-logits kernel): index queries from the query latent, one index key per token, the heads' weights; then every
+// query's fp8 scores against every earlier index key, summed over its heads into one logit each (written out),
+// and the top-k of them. Its heads are not split over TP: every rank runs it whole and selects the same keys
+// (vLLM's Indexer in vllm/model_executor/models/deepseek_v2.py: "no tensor parallel, just replicated"; SGLang's
+// too), which is why a long prompt under TP pays for it on every rank and deployments split attention by data.
+void sparse_indexer(OpList& ops, const ModelConfig& m, const LayerShape& s) {
+  const SparseAttention& a = m.sparse;
+  const double b = s.tokens, d = m.d_model;
+  const double q_in = m.is_mla() && m.mla.q_lora_rank > 0 ? m.mla.q_lora_rank : d;
+  for (LayerOp* o : {ops.matmul("indexer_q_projection", 1, b, q_in, a.index_heads * a.index_head_dim, true, s),
+                     ops.matmul("indexer_k_projection", 1, b, d, a.index_head_dim, true, s),
+                     ops.matmul("indexer_weights", 1, b, d, a.index_heads, true, s)})
+    if (o) o->replicated = true;
+  const double keys = s.at_end || !s.causal ? s.seq_len : s.seq_len / 2.0;  // scored per query, on average
+  const double sequences = s.at_end ? b : b / std::max(1.0, std::min(b, s.seq_len));
+  const double bytes = sequences * s.seq_len * sparse_index_bytes_per_token_per_layer(m) +
+                       b * a.index_heads * a.index_head_dim * bytes_per_element(Dtype::fp8) +
+                       b * keys * bytes_per_element(Dtype::fp32);
+  if (LayerOp* o = ops.add("indexer_scores", OpKind::matmul, 2.0 * b * a.index_heads * a.index_head_dim * keys, bytes)) {
+    o->m = b * a.index_heads;
+    o->k = a.index_head_dim;
+    o->n = keys;
+    o->replicated = true;
+    o->reads_cache = true;
+    o->fp8_serving = true;
+  }
+  ops.elementwise("indexer_top_k", b * keys, 0.0, 2.0, s);
 }
 
 // The MoE block's routing (Megatron-Core's token dispatcher): the router and its top-k on this rank's tokens, the k
@@ -200,11 +230,15 @@ LayerOps layer_ops(const ModelConfig& m, int kind, const LayerShape& s) {
   const bool moe_layer = kind_is_moe(kind) && m.is_moe();
   OpList ops{out};
   const double ts = norm_tokens(s), d = m.d_model;
-  const Keys keys{mean_keys_per_query(m, kind_span(kind), s.seq_len, s.causal, s.at_end),
-                  kind_span(kind) == AttentionSpan::sliding ? m.sliding_window : 0.0};
+  const AttentionSpan span = kind_span(kind);
+  const bool sparse = span == AttentionSpan::full && m.has_sparse_attention();
+  // A sparse layer's query sees its top-k keys: counted, and tiled, as a window of that many.
+  const Keys keys{mean_keys_per_query(m, span, s.seq_len, s.causal, s.at_end),
+                  span == AttentionSpan::sliding ? m.sliding_window : sparse ? m.sparse.index_topk : 0.0};
   // Attention block.
   ops.elementwise("attention_norm", ts * d, 1.0, 4.0, s);
-  if (kind_span(kind) == AttentionSpan::linear) linear_attention(ops, m, s);
+  if (sparse) sparse_indexer(ops, m, s);
+  if (span == AttentionSpan::linear) linear_attention(ops, m, s);
   else if (m.is_mla()) latent_attention(ops, m, s, keys);
   else standard_attention(ops, m, s, keys);
   ops.elementwise("attention_residual", ts * d, 2.0, 1.0, s);

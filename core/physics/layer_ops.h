@@ -3,7 +3,8 @@
 // Calculon's layer lists; FLOPs follow jax-ml.github.io/scaling-book/transformers exactly, so the matmuls add up to the book's 6ND).
 // A layer is one of the model's kinds (specs/layer_pattern.h): dense or MoE, full, sliding-window, chunked or linear
 // attention; standard or latent attention (MLA, DeepSeek-V2 §2.1.2: expanded for training and prefill, absorbed for
-// decode), or a Gated DeltaNet (chunked for training and prefill, recurrent for decode). Allocation-free: a fixed array of ops per layer.
+// decode), or a Gated DeltaNet (chunked for training and prefill, recurrent for decode); a sparse layer adds its
+// lightning indexer (DeepSeek-V3.2). Allocation-free: a fixed array of ops per layer.
 #pragma once
 #include <array>
 
@@ -54,7 +55,9 @@ struct LayerOp {
   bool experts;       // a routed expert's grouped matmul (or its activation)
   bool routing;       // a permutation of the k copies around the dispatch and combine (gather / scatter)
   bool replicated;    // run whole on every TP rank (MLA's down-projections): the model counts it once
-  bool recurrent_state;  // a linear layer's recurrence: in decode its HBM bytes are the state, read and written back
+  bool reads_cache;   // in decode its HBM bytes are cache reads, the KV share: a linear layer's state (read and
+                      // written back), a sparse layer's index keys
+  bool fp8_serving;   // the serving engines run it in fp8 on a chip that has it (the sparse indexer's scores)
   AttentionDims attention;  // an attention op's shape (zeros for the others)
 };
 

@@ -31,7 +31,8 @@ LayerParams layer_params(const ModelConfig& m, bool moe) {
 }  // namespace
 
 double attention_params_per_layer(const ModelConfig& m) {
-  const double gate = m.attention_output_gate ? m.d_model * m.heads * m.qk_head_dim() : 0.0;
+  const double gate = (m.attention_output_gate ? m.d_model * m.heads * m.qk_head_dim() : 0.0) +
+                      (m.has_sparse_attention() ? sparse_indexer_params_per_layer(m) : 0.0);
   if (!m.is_mla()) return 2.0 * m.d_model * (m.heads + m.kv_heads) * m.head_dim + gate;
   const LatentAttention& a = m.mla;
   const double n = m.heads, d = m.d_model, qk = m.qk_head_dim();
@@ -56,6 +57,18 @@ double linear_attention_flops_per_token(const ModelConfig& m, bool decode) {
   const double dk = a.key_head_dim, dv = a.value_head_dim, c = kLinearAttentionChunk;
   const double per_head = decode ? 7.0 * dk * dv : 2.0 * c * (3.0 * dk + 2.0 * dv) + 6.0 * dk * dv;
   return a.value_heads * per_head + 2.0 * a.conv_kernel * a.conv_channels();
+}
+
+double sparse_indexer_params_per_layer(const ModelConfig& m) {
+  const SparseAttention& a = m.sparse;
+  const double q_in = m.is_mla() && m.mla.q_lora_rank > 0 ? m.mla.q_lora_rank : m.d_model;
+  return q_in * a.index_heads * a.index_head_dim + m.d_model * a.index_head_dim + 2.0 * a.index_head_dim +
+         m.d_model * a.index_heads;
+}
+
+double sparse_index_bytes_per_token_per_layer(const ModelConfig& m) {
+  const double d = m.sparse.index_head_dim;
+  return d * bytes_per_element(Dtype::fp8) + std::ceil(d / 128.0) * bytes_per_element(Dtype::fp32);
 }
 
 double recurrent_state_bytes(const ModelConfig& m) {
@@ -91,14 +104,23 @@ ParamCounts count_params(const ModelConfig& m) {
   return p;
 }
 
+namespace {
+// The keys a query sees through a window of the last `w` (or `w` selected ones): the first W queries see fewer.
+double windowed_keys(double w, double s, bool causal, bool at_end) {
+  if (at_end || !causal) return std::min(s, w);
+  return s <= w ? s / 2.0 : w - w * w / (2.0 * s);
+}
+}  // namespace
+
 double mean_keys_per_query(const ModelConfig& m, AttentionSpan span, double s, bool causal, bool at_end) {
   switch (span) {
-    case AttentionSpan::full: return at_end ? s : causal ? s / 2.0 : s;
+    case AttentionSpan::full:
+      if (m.has_sparse_attention()) return windowed_keys(m.sparse.index_topk, s, causal, at_end);
+      return at_end ? s : causal ? s / 2.0 : s;
     case AttentionSpan::sliding: {
       const double w = m.sliding_window;
       if (w <= 0) break;  // a model without a window has no sliding layers
-      if (at_end || !causal) return std::min(s, w);
-      return s <= w ? s / 2.0 : w - w * w / (2.0 * s);  // the first W queries see fewer keys
+      return windowed_keys(w, s, causal, at_end);
     }
     case AttentionSpan::chunked: {
       const double c = m.attention_chunk;
@@ -115,6 +137,14 @@ double mean_keys_per_query(const ModelConfig& m, AttentionSpan span, double s, b
   return at_end ? s : causal ? s / 2.0 : s;
 }
 
+double mixing_flops_per_token(const ModelConfig& m, AttentionSpan span, double s, bool causal, bool at_end) {
+  if (span == AttentionSpan::linear) return linear_attention_flops_per_token(m, at_end);
+  double flops = 4.0 * mean_keys_per_query(m, span, s, causal, at_end) * m.heads * mean_head_dim(m);
+  if (span == AttentionSpan::full && m.has_sparse_attention())
+    flops += 2.0 * m.sparse.index_heads * m.sparse.index_head_dim * (at_end ? s : causal ? s / 2.0 : s);
+  return flops;
+}
+
 FlopCounts count_flops(const ModelConfig& m, double tokens, double seq_len, bool causal, FlopAccount account,
                        double mtp_layers) {
   return count_flops(m, count_params(m), tokens, seq_len, causal, account, mtp_layers);
@@ -126,24 +156,16 @@ FlopCounts count_flops(const ModelConfig& m, const ParamCounts& p, double tokens
   const double matmul_params =
       account == FlopAccount::six_nd ? p.active : p.mlp_active + p.attention + p.router + m.vocab * m.d_model;
   f.matmul_forward = 2.0 * tokens * matmul_params;
-  const double h = mean_head_dim(m);
-  if (account == FlopAccount::full) {
-    for (int s = 0; s < kAttentionSpans; ++s) {
-      const auto span = static_cast<AttentionSpan>(s);
-      const double layers = m.pattern.span_layers[s];
-      if (layers <= 0) continue;
-      f.attention_forward += span == AttentionSpan::linear
-                                 ? tokens * layers * linear_attention_flops_per_token(m, false)
-                                 : 4.0 * tokens * mean_keys_per_query(m, span, seq_len, causal) * m.heads * h * layers;
-    }
-  }
+  if (account == FlopAccount::full)
+    for (int s = 0; s < kAttentionSpans; ++s)
+      if (const double layers = m.pattern.span_layers[s]; layers > 0)
+        f.attention_forward += tokens * layers * mixing_flops_per_token(m, static_cast<AttentionSpan>(s), seq_len, causal);
   if (mtp_layers > 0 && m.mtp_layers > 0) {
     // Each trained module runs its layer (full attention), its projection and the shared output head once more.
     const double per_module = p.mtp_active / m.mtp_layers;
     const double matmuls = account == FlopAccount::six_nd ? per_module : per_module + m.vocab * m.d_model;
     const double attention =
-        account == FlopAccount::six_nd ? 0.0
-                                       : 4.0 * tokens * mean_keys_per_query(m, AttentionSpan::full, seq_len, causal) * m.heads * h;
+        account == FlopAccount::six_nd ? 0.0 : tokens * mixing_flops_per_token(m, AttentionSpan::full, seq_len, causal);
     f.mtp_forward = mtp_layers * (2.0 * tokens * matmuls + attention);
   }
   f.forward = f.matmul_forward + f.attention_forward + f.mtp_forward;
@@ -156,9 +178,17 @@ double kv_values_per_token_per_layer(const ModelConfig& m) {
   return m.is_mla() ? m.mla.kv_lora_rank + m.mla.qk_rope_head_dim : 2.0 * m.kv_heads * m.head_dim;
 }
 
+namespace {
+// A sparse model's index keys per token, over its full layers (0 for a dense-attention model).
+double index_bytes_per_token(const ModelConfig& m) {
+  if (!m.has_sparse_attention()) return 0;
+  return m.pattern.span_layers[static_cast<int>(AttentionSpan::full)] * sparse_index_bytes_per_token_per_layer(m);
+}
+}  // namespace
+
 double kv_bytes_per_token(const ModelConfig& m, Dtype kv) {
   const double cached_layers = m.layers - m.pattern.span_layers[static_cast<int>(AttentionSpan::linear)];
-  return cached_layers * kv_values_per_token_per_layer(m) * bytes_per_element(kv);
+  return cached_layers * kv_values_per_token_per_layer(m) * bytes_per_element(kv) + index_bytes_per_token(m);
 }
 
 double kv_cache_bytes(const ModelConfig& m, Dtype kv, double context) {
@@ -168,7 +198,15 @@ double kv_cache_bytes(const ModelConfig& m, Dtype kv, double context) {
   const double held = n.span(AttentionSpan::full) * context +
                       n.span(AttentionSpan::sliding) * std::min(context, m.sliding_window) +
                       n.span(AttentionSpan::chunked) * std::min(context, m.attention_chunk);
-  return held * per_layer_token + recurrent_state_bytes(m);
+  return held * per_layer_token + recurrent_state_bytes(m) + index_bytes_per_token(m) * context;
+}
+
+double kv_cache_read_bytes(const ModelConfig& m, Dtype kv, double context) {
+  const double held = kv_cache_bytes(m, kv, context);
+  if (!m.has_sparse_attention()) return held;
+  const double unread = std::max(0.0, context - m.sparse.index_topk);
+  return held - m.pattern.span_layers[static_cast<int>(AttentionSpan::full)] * unread *
+                    kv_values_per_token_per_layer(m) * bytes_per_element(kv);
 }
 
 double attention_intensity_flops_per_byte(const ModelConfig& m, double t, double s) {
@@ -188,17 +226,14 @@ namespace {
 // window), against `target` FLOPs per token: the context where they meet, found by bisection (attention only grows
 // with s); nullopt when the windows keep attention below the target at any context (Mistral 7B against its matmuls).
 std::optional<double> attention_crossover_seq_len(const ModelConfig& m, bool causal, double target) {
-  const double h = mean_head_dim(m);
   const auto attention = [&](double s) {
     double flops = 0;
     for (int span = 0; span < kAttentionSpans; ++span)
       if (const double layers = m.pattern.span_layers[span]; layers > 0)
-        flops += span == static_cast<int>(AttentionSpan::linear)
-                     ? layers * linear_attention_flops_per_token(m, false)
-                     : 4.0 * layers * mean_keys_per_query(m, static_cast<AttentionSpan>(span), s, causal) * m.heads * h;
+        flops += layers * mixing_flops_per_token(m, static_cast<AttentionSpan>(span), s, causal);
     return flops;
   };
-  if (m.pattern.all_full()) return target / attention(1.0);  // linear in s: the closed form, exact
+  if (m.pattern.all_full() && !m.has_sparse_attention()) return target / attention(1.0);  // linear in s: exact
   constexpr double kLongest = 1e15;  // tokens: far past any context, so a capped model is told apart in ~50 doublings
   double hi = 1;
   while (attention(hi) < target)

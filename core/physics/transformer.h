@@ -55,6 +55,15 @@ double linear_attention_flops_per_token(const ModelConfig& m, bool decode);
 // the convolution's last kernel - 1 inputs of q, k and v (bf16, the activations').
 double recurrent_state_bytes(const ModelConfig& m);
 
+// DeepSeek Sparse Attention's lightning indexer in one layer (DeepSeek-V3.2-Exp, deepseek-ai/DeepSeek-V3.2-Exp
+// inference/model.py, Indexer): the index queries from the query latent (MLA's q_lora_rank, else the input),
+// index_heads x index_head_dim; one index key per token from the input, with its LayerNorm; the heads' weights
+// from the input.
+double sparse_indexer_params_per_layer(const ModelConfig& m);
+// Bytes one token adds to one layer's index-key cache: index_head_dim fp8 values and one fp32 scale per 128 of them
+// (the same Indexer: k_cache in float8_e4m3fn, k_scale_cache in float32 per 128-value block).
+double sparse_index_bytes_per_token_per_layer(const ModelConfig& m);
+
 // Which FLOPs a count includes. full: every matmul the model runs (the embedding lookup is a gather, not a
 // matmul) plus the attention dot products (§2.7). six_nd: the book's 6 N D account (§2.8), 2 N_active per token
 // forward, every parameter counted once and no attention.
@@ -62,9 +71,16 @@ enum class FlopAccount { full, six_nd };
 
 // Keys one query attends to on average in a layer of `span` over sequences of `seq_len` tokens: causal S/2 over the
 // whole sequence (§2.7), a sliding window's last W (W - W^2 / 2S once S > W), a chunk's earlier tokens; without the
-// mask every key of the window or chunk; none in a linear layer, which reads its state instead. `at_end`: one query
-// at the end of `seq_len` keys (a decode step).
+// mask every key of the window or chunk; none in a linear layer, which reads its state instead. Sparse attention
+// attends to its index_topk selected keys, counted as a window of that many (only the count matters here).
+// `at_end`: one query at the end of `seq_len` keys (a decode step).
 double mean_keys_per_query(const ModelConfig& m, AttentionSpan span, double seq_len, bool causal, bool at_end = false);
+
+// FLOPs one token costs in one layer of `span` beyond its weight matmuls: QK^T and AV over the keys its span allows
+// (§2.7: 4 S_avg N H, the head width the mean of the query-key and value widths); a sparse layer's indexer scoring
+// every earlier key, 2 index_heads index_head_dim each (the book has no formula: DeepSeek-V3.2-Exp §2.1); a linear
+// layer's recurrence and convolution (linear_attention_flops_per_token).
+double mixing_flops_per_token(const ModelConfig& m, AttentionSpan span, double seq_len, bool causal, bool at_end = false);
 
 // FLOPs for `tokens` tokens of sequences of length `seq_len` (§2.7). Matmul FLOPs exclude the embedding lookup,
 // which is a gather, and include the unembedding: 2 x active non-embedding params + 2 D V per token forward.
@@ -89,8 +105,12 @@ double kv_values_per_token_per_layer(const ModelConfig& m);
 // Bytes one token adds to every softmax-attention layer's cache (while the context is shorter than every window).
 double kv_bytes_per_token(const ModelConfig& m, Dtype kv);
 // Bytes one sequence's cache holds at `context` tokens: full layers every token, sliding-window layers the last
-// W, chunked layers the current chunk (at most C), and linear layers their fixed state (recurrent_state_bytes).
+// W, chunked layers the current chunk (at most C), and linear layers their fixed state (recurrent_state_bytes); a
+// sparse model's index keys beside its full layers' cache.
 double kv_cache_bytes(const ModelConfig& m, Dtype kv, double context);
+// Bytes a decode step reads of that cache: all of it (§2.10), except that sparse attention reads every index key
+// but only its index_topk selected entries of the cache itself.
+double kv_cache_read_bytes(const ModelConfig& m, Dtype kv, double context);
 
 // §2.7 self-attention arithmetic intensity with GQA group G = N/K, T queries against S keys (bf16):
 // FLOPs 4BTSNH, bytes 4BTNH + 4BSKH => I = T S G / (T G + S). MLA in the absorbed form (decode: scores and values

@@ -54,7 +54,7 @@ struct Engine {
     const Hardware& hw = *in.hw;
     switch (o.kind) {
       case OpKind::matmul: {
-        const GemmKind g = o.linear ? kind : GemmKind::bf16;
+        const GemmKind g = o.fp8_serving && hw.peak(Dtype::fp8) > 0 ? GemmKind::fp8 : o.linear ? kind : GemmKind::bf16;
         return gemm_kernel_time(k.gemm[static_cast<std::size_t>(g)], o.flops, matmul_shape_efficiency(o.m, o.k, o.n, p.tiling),
                                 o.groups, o.bytes, kind_peak(g), hbm_bytes_per_s);
       }
@@ -152,7 +152,7 @@ struct Engine {
         if (o.kind == OpKind::attention && decode)
           o.attention.mean_keys = mean_keys_per_query(m, kind_span(kk), context, false, true);
         add_time(op_time(o, decode, sequences), layers, o.kind == OpKind::matmul,
-                 (o.kind == OpKind::attention || o.recurrent_state) && decode, t);
+                 (o.kind == OpKind::attention || o.reads_cache) && decode, t);
       }
       if (moe_layer) add_time(moe_time(tokens), layers, true, false, t);
     }

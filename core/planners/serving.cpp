@@ -88,9 +88,15 @@ double serving_expert_degree(const ServingInput& in) {
 
 double serving_param_bytes(const ServingInput& in) { return serving_params(in).loaded(1.0) * bytes_per_element(in.weights); }
 
+// Latent attention's cache has no heads to split: every TP rank holds all of it.
+static double cache_copies(const ServingInput& in) { return in.model->is_mla() ? in.tensor.degree : 1.0; }
+
 double kv_bytes_per_sequence(const ServingInput& in, double context) {
-  const double tp_copies = in.model->is_mla() ? in.tensor.degree : 1.0;
-  return kv_cache_bytes(*in.model, in.kv, context) * tp_copies;
+  return kv_cache_bytes(*in.model, in.kv, context) * cache_copies(in);
+}
+
+double kv_read_bytes_per_sequence(const ServingInput& in, double context) {
+  return kv_cache_read_bytes(*in.model, in.kv, context) * cache_copies(in);
 }
 
 double serving_max_batch(const ServingInput& in, double context) {
@@ -109,8 +115,9 @@ DecodeStep decode_step(const ServingInput& in, double batch, double context, dou
   const double loaded = p.loaded(routed_fraction_touched(m, tokens)) * bytes_per_element(in.weights);
   DecodeStep s;
   s.param_load_s = loaded / w;
-  // The caches are read once (§2.10); a linear layer's state is also written back, as large as what it read.
-  s.kv_load_s = batch * (kv_bytes_per_sequence(in, context) + recurrent_state_bytes(m)) / w;
+  // The caches are read once (§2.10), sparse attention's but for its index keys and selected entries; a linear
+  // layer's state is also written back, as large as what it read.
+  s.kv_load_s = batch * (kv_read_bytes_per_sequence(in, context) + recurrent_state_bytes(m)) / w;
   s.flops_s = 2.0 * tokens * p.active / c;
   s.comms_s = in.include_comms ? layer_comms_s(in, tokens) : 0.0;
   s.compute_bound = s.flops_s > s.param_load_s;

@@ -72,6 +72,8 @@ void name_prefill_bound(PrefillStep& s, double flops_s, double param_load_s, dou
 // `context` tokens over the replica (latent attention's cache has no heads to split: every TP rank holds it).
 double serving_param_bytes(const ServingInput& in);
 double kv_bytes_per_sequence(const ServingInput& in, double context);
+// What one decode step reads of them (kv_cache_read_bytes: sparse attention reads its selected entries only).
+double kv_read_bytes_per_sequence(const ServingInput& in, double context);
 // Expected share of the routed experts that `tokens` tokens (k picks each, uniform routing) touch in a layer:
 // 1 - (1 - k/E)^tokens, so small batches load only part of the experts.
 double routed_fraction_touched(const ModelConfig& m, double tokens);

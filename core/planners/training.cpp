@@ -103,11 +103,8 @@ std::array<double, kLayerKinds> layer_flops_per_token(const TrainingInput& in) {
   for (int k = 0; k < kLayerKinds; ++k) {
     if (m.pattern.all.n[k] <= 0) continue;
     const AttentionSpan span = kind_span(k);
-    const double mixing = span == AttentionSpan::linear
-                              ? linear_attention_flops_per_token(m, false)
-                              : 4.0 * mean_keys_per_query(m, span, in.seq_len, in.causal) * m.heads *
-                                    (m.qk_head_dim() + m.v_head_dim()) / 2.0;
-    w[k] = 2.0 * (attention_params_per_layer(m, span) + (kind_is_moe(k) ? moe : dense)) + mixing;
+    w[k] = 2.0 * (attention_params_per_layer(m, span) + (kind_is_moe(k) ? moe : dense)) +
+           mixing_flops_per_token(m, span, in.seq_len, in.causal);
   }
   return w;
 }

@@ -45,6 +45,7 @@ struct Family {
   bool latent_attention = false;     // multi-head latent attention (DeepSeek-V2 §2.1)
   bool gated_deltanet = false;       // Gated DeltaNet layers beside gated softmax attention (Qwen3-Next, Qwen3.5)
   bool experts_only = false;         // every layer is MoE and the config has no dense intermediate_size (Qwen3.5)
+  bool sparse_attention = false;     // DeepSeek Sparse Attention's indexer (DeepSeek-V3.2, GLM-5)
 };
 
 // Keys every family's config.json may carry that change nothing in the book's model (positions, norms, token ids,
@@ -85,6 +86,10 @@ const std::vector<Family>& families() {
                                                   "for_llm_compressor"};
   static const std::vector<const char*> gpt_oss = {"output_router_logits", "router_aux_loss_coef", "swiglu_limit",
                                                    "initial_context_length"};
+  // GLM-5 writes DeepSeek's keys, its query-key width (qk_nope + qk_rope) and its RoPE layout once more.
+  static const std::vector<const char*> glm_dsa = {
+      "aux_loss_alpha", "ep_size", "n_group", "topk_group", "topk_method", "norm_topk_prob", "routed_scaling_factor",
+      "scoring_func", "seq_aux", "rope_interleave", "qk_head_dim", "indexer_rope_interleave"};
   static const std::vector<const char*> qwen_hybrid = {"output_router_logits", "router_aux_loss_coef",
                                                        "norm_topk_prob", "mtp_use_dedicated_embeddings",
                                                        // no window is used (transformers' Qwen3NextConfig)
@@ -103,6 +108,8 @@ const std::vector<Family>& families() {
       {"deepseek_v2", Experts::deepseek, false, deepseek, 0, Windows::none, true},
       {"deepseek_v3", Experts::deepseek, false, deepseek, 0, Windows::none, true},
       {"kimi_k2", Experts::deepseek, false, deepseek, 0, Windows::none, true},  // DeepseekV3ForCausalLM's keys
+      {"deepseek_v32", Experts::deepseek, false, deepseek, 0, Windows::none, true, false, false, true},
+      {"glm_moe_dsa", Experts::deepseek, false, glm_dsa, 0, Windows::none, true, false, false, true},
       {"llama4_text", Experts::llama4, false, llama4, 0, Windows::llama4},
       {"gpt_oss", Experts::gpt_oss, false, gpt_oss, 0, Windows::layer_types},
       {"qwen3_next", Experts::qwen, false, qwen_hybrid, 0, Windows::layer_types, false, true},
@@ -458,6 +465,16 @@ void read_gated_deltanet(ConfigReader& r, Json& m) {
   if (const auto mtp = r.count("mtp_num_hidden_layers", "", false, 0); mtp && *mtp > 0) m["mtp_layers"] = *mtp;
 }
 
+// DeepSeek-V3.2 and GLM-5's sparse attention indexer (index_*) into `m`.
+void read_sparse_attention(ConfigReader& r, Json& m) {
+  Json a = Json::object();
+  const std::pair<const char*, const char*> keys[] = {
+      {"index_heads", "index_n_heads"}, {"index_head_dim", "index_head_dim"}, {"index_topk", "index_topk"}};
+  for (const auto& [field, key] : keys)
+    if (const auto v = r.count(key, "the sparse attention indexer's shape", true)) a[field] = *v;
+  m["sparse_attention"] = a;
+}
+
 // DeepSeek-V2/V3 and Kimi K2's latent attention into `m`.
 void read_latent_attention(ConfigReader& r, Json& m) {
   const auto q_rank = r.count("q_lora_rank", "", false, 0);
@@ -556,6 +573,7 @@ Json hf_config_to_model(const Json& config, const std::string& path, Diagnostics
                            "elementwise operations per layer (under 0.1% of the FLOPs).");
   if (text != &config && config.contains("vision_config"))
     not_modelled.push_back("The vision tower (vision_config): only the language model is modelled.");
+  if (family->sparse_attention) read_sparse_attention(r, m);
   if (family->gated_deltanet) {
     read_gated_deltanet(r, m);
     not_modelled.push_back("Training memory of the Gated DeltaNet layers: their saved activations are counted at the "
@@ -621,6 +639,7 @@ const std::vector<std::pair<std::string, std::vector<const char*>>>& config_keys
       {"attention_chunk", {"attention_chunk_size"}},
       {"mla", {"kv_lora_rank"}},
       {"linear_attention", {"linear_num_value_heads"}},
+      {"sparse_attention", {"index_topk"}},
   };
   return table;
 }
@@ -720,6 +739,10 @@ Json model_config_json(const ModelConfig& m) {
                                {"conv_kernel", whole(m.linear.conv_kernel)},
                                {"state_dtype", dtype_name(m.linear.state_dtype)}};
   if (m.attention_output_gate) out["attention_output_gate"] = true;
+  if (m.has_sparse_attention())
+    out["sparse_attention"] = {{"index_heads", whole(m.sparse.index_heads)},
+                               {"index_head_dim", whole(m.sparse.index_head_dim)},
+                               {"index_topk", whole(m.sparse.index_topk)}};
   if (m.sliding_window > 0) out["sliding_window"] = whole(m.sliding_window);
   if (m.attention_chunk > 0) out["attention_chunk"] = whole(m.attention_chunk);
   if (m.mtp_layers > 0) out["mtp_layers"] = whole(m.mtp_layers);

@@ -65,6 +65,16 @@ void read_linear_attention(JsonReader& r, ModelConfig& m, Diagnostics& d) {
                    "'value_heads' must be a multiple of 'key_heads' (each query-key head serves a group of value heads)");
 }
 
+void read_sparse_attention(JsonReader& r, ModelConfig& m, Diagnostics& d) {
+  const Json* node = r.object("sparse_attention", false);
+  if (!node) return;
+  JsonReader s(*node, r.path_of("sparse_attention"), d);
+  m.sparse.index_heads = s.number("index_heads", true).value_or(0);
+  m.sparse.index_head_dim = s.number("index_head_dim", true).value_or(0);
+  m.sparse.index_topk = s.number("index_topk", true).value_or(0);
+  s.finish();
+}
+
 }  // namespace
 
 ModelConfig parse_model(const Json& node, const std::string& path, bool require_sources, Diagnostics& d) {
@@ -78,6 +88,7 @@ ModelConfig parse_model(const Json& node, const std::string& path, bool require_
   auto dim = [&](const char* key, bool required = true) { return r.number(key, required).value_or(0); };
   read_latent_attention(r, m, d);
   read_linear_attention(r, m, d);
+  read_sparse_attention(r, m, d);
   m.attention_output_gate = r.boolean("attention_output_gate", false).value_or(false);
   m.layers = dim("layers");
   m.d_model = dim("d_model");
@@ -163,6 +174,10 @@ ModelConfig parse_model(const Json& node, const std::string& path, bool require_
   if (m.has_linear_attention() && !uses(AttentionSpan::linear))
     add_diagnostic(d, r.path_of("attention_pattern"), "inconsistent",
                    "'linear_attention' describes layers that 'attention_pattern' never names: list them as 'linear'");
+  if (m.has_sparse_attention() && (uses(AttentionSpan::sliding) || uses(AttentionSpan::chunked) || uses(AttentionSpan::linear)))
+    add_diagnostic(d, r.path_of("sparse_attention"), "inconsistent",
+                   "sparse attention applies to full-attention layers: a model with 'sparse_attention' has no "
+                   "sliding, chunked or linear layers");
   const bool patterned = m.mlp_pattern.size() > 1 || m.attention_pattern.size() > 1;
   if (patterned && m.layers > kMaxPatternLayers)
     add_diagnostic(d, r.path_of("layers"), "too_large",

@@ -40,6 +40,14 @@ struct LinearAttention {
   double conv_channels() const { return 2.0 * qk_width() + v_width(); }  // q, k and v go through the convolution
 };
 
+// DeepSeek Sparse Attention (DeepSeek-V3.2-Exp tech report, 2025; GLM-5): a lightning indexer scores every cached
+// token with index_heads small fp8 heads of index_head_dim (its own key cache: one index_head_dim key per token per
+// layer), and the layer's attention then reads only the index_topk best keys. The cache still holds every token.
+struct SparseAttention {
+  double index_heads = 0, index_head_dim = 0;
+  double index_topk = 0;  // 0: the model's attention is dense
+};
+
 struct ModelConfig {
   std::string id, name;
   double layers = 0;      // L
@@ -58,6 +66,7 @@ struct ModelConfig {
   double dense_layers = 0;    // leading dense layers of an MoE model
   LatentAttention mla;
   LinearAttention linear;
+  SparseAttention sparse;  // applies to the softmax layers of full span (DeepSeek-V3.2, GLM-5: every layer)
   // Softmax-attention layers gate their output by a sigmoid of another query-sized projection of the input
   // (Qwen3-Next and Qwen3.5's attn_output_gate): the query projection is twice as wide.
   bool attention_output_gate = false;
@@ -75,6 +84,7 @@ struct ModelConfig {
   bool is_moe() const { return experts > 0; }
   bool is_mla() const { return mla.kv_lora_rank > 0; }
   bool has_linear_attention() const { return linear.value_heads > 0; }
+  bool has_sparse_attention() const { return sparse.index_topk > 0; }
   double moe_layers() const { return pattern.moe_layers; }
   double dense_mlp_layers() const { return pattern.dense_layers; }
   double mlp_matrices() const { return mlp == MlpKind::gated ? 3.0 : 2.0; }

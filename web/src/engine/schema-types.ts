@@ -1786,6 +1786,23 @@ export type ModelFields = {
     state_dtype?: Dtype & string;
   };
   /**
+   * DeepSeek Sparse Attention (DeepSeek-V3.2-Exp): a lightning indexer scores every cached token and each query attends to its index_topk best; the full-attention layers keep an fp8 index key per token beside their cache.
+   */
+  sparse_attention?: {
+    /**
+     * The indexer's heads. [heads]
+     */
+    index_heads: number;
+    /**
+     * The indexer's head width.
+     */
+    index_head_dim: number;
+    /**
+     * Keys each query attends to. [tokens]
+     */
+    index_topk: number;
+  };
+  /**
    * Softmax attention gates its output by a sigmoid of a second query-sized projection (Qwen3-Next, Qwen3.5).
    */
   attention_output_gate?: boolean;
@@ -1833,7 +1850,7 @@ export type ModelFields = {
  */
 export type ModelPresetRef = {
   /**
-   * A model preset id: llama-3-8b, llama-3-70b, llama-3-405b, llama-2-13b, gpt-3-175b, mixtral-8x7b, deepseek-v3, kimi-k2, qwen3-235b-a22b, qwen3-30b-a3b, qwen3-32b, gpt-oss-120b, gpt-oss-20b, llama-4-scout, llama-4-maverick, gemma-2-27b, gemma-3-27b, qwen3.5-397b-a17b, inference-18b.
+   * A model preset id: llama-3-8b, llama-3-70b, llama-3-405b, llama-2-13b, gpt-3-175b, mixtral-8x7b, deepseek-v3, kimi-k2, qwen3-235b-a22b, qwen3-30b-a3b, qwen3-32b, gpt-oss-120b, gpt-oss-20b, llama-4-scout, llama-4-maverick, gemma-2-27b, gemma-3-27b, qwen3.5-397b-a17b, deepseek-v3.2, glm-5, inference-18b.
    */
   preset: Text;
   overrides?: ModelOverrides;
@@ -1878,7 +1895,9 @@ export type HfConfig = {
     | 'qwen3_5_moe_text'
     | 'qwen3_5_text'
     | 'qwen3_5_moe'
-    | 'qwen3_5';
+    | 'qwen3_5'
+    | 'deepseek_v32'
+    | 'glm_moe_dsa';
   /**
    * A multimodal config's language model (Gemma 3, Llama 4).
    */
@@ -2031,6 +2050,18 @@ export type HfConfig = {
    * Qwen3.5: softmax attention gates its output [true].
    */
   attn_output_gate?: boolean | null;
+  /**
+   * DeepSeek-V3.2, GLM-5: the sparse attention indexer's heads.
+   */
+  index_n_heads?: HfCount;
+  /**
+   * DeepSeek-V3.2, GLM-5: the indexer's head width.
+   */
+  index_head_dim?: HfCount;
+  /**
+   * DeepSeek-V3.2, GLM-5: keys each query attends to.
+   */
+  index_topk?: HfCount;
   /**
    * Qwen3-Next, Qwen3.5: multi-token prediction modules.
    */
