@@ -22,7 +22,7 @@ constexpr std::int64_t kMaxConfigLayers = static_cast<std::int64_t>(kMaxPatternL
 constexpr std::size_t kMaxUnknownReported = 20;  // a config full of unknown keys gets 20 diagnostics and a count
 
 // How a family lays out its experts (the keys differ per family; the book's E, k, shared experts, expert F).
-enum class Experts { none, mixtral, qwen, deepseek, llama4, gpt_oss };
+enum class Experts { none, mixtral, qwen, deepseek, llama4, gpt_oss, minimax };
 // Which layers of a family attend to a window or a chunk instead of the whole sequence (`layer_types`, where a
 // config lists it, overrides the family's rule; transformers' config classes give the same defaults).
 enum class Windows {
@@ -90,6 +90,9 @@ const std::vector<Family>& families() {
   static const std::vector<const char*> glm_dsa = {
       "aux_loss_alpha", "ep_size", "n_group", "topk_group", "topk_method", "norm_topk_prob", "routed_scaling_factor",
       "scoring_func", "seq_aux", "rope_interleave", "qk_head_dim", "indexer_rope_interleave"};
+  // MiniMax-M2: its rotary width, QK-norm layout and sigmoid routing with a bias change nothing the book models.
+  static const std::vector<const char*> minimax = {"rotary_dim", "qk_norm_type", "use_routing_bias", "scoring_func",
+                                                   "output_router_logits", "router_aux_loss_coef"};
   static const std::vector<const char*> qwen_hybrid = {"output_router_logits", "router_aux_loss_coef",
                                                        "norm_topk_prob", "mtp_use_dedicated_embeddings",
                                                        // no window is used (transformers' Qwen3NextConfig)
@@ -112,6 +115,7 @@ const std::vector<Family>& families() {
       {"glm_moe_dsa", Experts::deepseek, false, glm_dsa, 0, Windows::none, true, false, false, true},
       {"llama4_text", Experts::llama4, false, llama4, 0, Windows::llama4},
       {"gpt_oss", Experts::gpt_oss, false, gpt_oss, 0, Windows::layer_types},
+      {"minimax_m2", Experts::minimax, false, minimax, 0, Windows::none},
       {"qwen3_next", Experts::qwen, false, qwen_hybrid, 0, Windows::layer_types, false, true},
       {"qwen3_5_moe_text", Experts::qwen, false, qwen_hybrid, 0, Windows::layer_types, false, true, true},
       {"qwen3_5_text", Experts::none, false, qwen_hybrid, 0, Windows::layer_types, false, true},
@@ -148,6 +152,23 @@ std::optional<std::string> quantized_weights_dtype(const Json& config) {
       if (bits->get<double>() == 4) return "int4";
       if (bits->get<double>() == 8) return "int8";
     }
+  }
+  // compressed-tensors names its integer weights per group of layers (Kimi-K2.5: int4 routed experts, the rest kept
+  // in bf16); the engine has one weights dtype, the groups' when they all agree.
+  if (name == "compressed-tensors") {
+    const auto groups = q->find("config_groups");
+    std::optional<std::string> dtype;
+    for (auto g = groups != q->end() && groups->is_object() ? groups->begin() : q->end();
+         groups != q->end() && groups->is_object() && g != groups->end(); ++g) {
+      const Json* w = g->is_object() && g->contains("weights") ? &(*g)["weights"] : nullptr;
+      const bool integer = w && w->is_object() && w->value("type", "") == "int";
+      const double bits = w && w->is_object() && (*w)["num_bits"].is_number() ? (*w)["num_bits"].get<double>() : 0;
+      const std::optional<std::string> here =
+          integer && bits == 4 ? std::optional<std::string>("int4") : integer && bits == 8 ? std::optional<std::string>("int8") : std::nullopt;
+      if (!here || (dtype && *dtype != *here)) return std::nullopt;
+      dtype = here;
+    }
+    return dtype;
   }
   return std::nullopt;
 }
@@ -292,6 +313,16 @@ void read_experts(ConfigReader& r, Experts kind, std::int64_t layers, std::optio
   switch (kind) {
     case Experts::none:
     case Experts::mixtral: break;
+    case Experts::minimax:
+      // MiniMax-M2: intermediate_size is one expert's width; a shared expert of shared_intermediate_size (0: none).
+      if (const auto width = r.count("shared_intermediate_size", "", false, 0); width && *width > 0 && expert_ff) {
+        if (*width % *expert_ff != 0)
+          add_diagnostic(d, r.path_of("shared_intermediate_size"), "not_divisible",
+                         "the shared expert's width " + std::to_string(*width) +
+                             " is not a whole number of routed experts of width " + std::to_string(*expert_ff));
+        else shared = *width / *expert_ff;
+      }
+      break;
     case Experts::gpt_oss:
       // OpenAI's original key for k beside transformers' num_experts_per_tok.
       if (const auto k = r.count("experts_per_token", "experts each token is routed to", !active); k && !active) active = k;
@@ -462,7 +493,18 @@ void read_gated_deltanet(ConfigReader& r, Json& m) {
   m["linear_attention"] = a;
   // Qwen3NextAttention always gates its output; Qwen3.5 says so in attn_output_gate.
   m["attention_output_gate"] = r.flag("attn_output_gate").value_or(true);
-  if (const auto mtp = r.count("mtp_num_hidden_layers", "", false, 0); mtp && *mtp > 0) m["mtp_layers"] = *mtp;
+}
+
+// Multi-token prediction modules, as each family names them: DeepSeek's num_nextn_predict_layers, Qwen3.5's
+// mtp_num_hidden_layers, MiniMax-M2's num_mtp_modules of mtp_transformer_layers each (when use_mtp).
+void read_mtp(ConfigReader& r, Json& m) {
+  std::int64_t layers = 0;
+  if (const auto n = r.count("num_nextn_predict_layers", "", false, 0)) layers = *n;
+  if (const auto n = r.count("mtp_num_hidden_layers", "", false, 0)) layers = *n;
+  const auto modules = r.count("num_mtp_modules", "", false, 0);
+  const auto per_module = r.count("mtp_transformer_layers", "", false, 0);
+  if (r.flag("use_mtp").value_or(modules.has_value()) && modules) layers = *modules * per_module.value_or(1);
+  if (layers > 0) m["mtp_layers"] = layers;
 }
 
 // DeepSeek-V3.2 and GLM-5's sparse attention indexer (index_*) into `m`.
@@ -562,7 +604,7 @@ Json hf_config_to_model(const Json& config, const std::string& path, Diagnostics
                      "num_attention_heads " + std::to_string(*heads) + " is not a multiple of num_key_value_heads " +
                          std::to_string(kv_heads) + " (GQA groups)");
   }
-  if (const auto mtp = r.count("num_nextn_predict_layers", "", false, 0); mtp && *mtp > 0) m["mtp_layers"] = *mtp;
+  read_mtp(r, m);
   if (family->experts == Experts::deepseek)
     if (const auto groups = r.count("n_group", "", false); groups && *groups > 1)
       not_modelled.push_back("Node-limited routing (" + std::to_string(*groups) +
@@ -605,7 +647,14 @@ Json hf_config_to_model(const Json& config, const std::string& path, Diagnostics
   }
   if (vocab) m["vocab"] = *vocab;
   m["tied_embeddings"] = tied;
-  if (const auto dtype = quantized_weights_dtype(config)) m["weights_dtype"] = *dtype;  // top level, even when multimodal
+  // Top level, even when multimodal, or in text_config (Kimi-K2.5).
+  if (const auto dtype = text != &config && !config.contains("quantization_config") ? quantized_weights_dtype(*text)
+                                                                                     : quantized_weights_dtype(config)) {
+    m["weights_dtype"] = *dtype;
+    if (text->contains("quantization_config") && (*text)["quantization_config"].value("quant_method", "") == "compressed-tensors")
+      not_modelled.push_back("The checkpoint quantizes only some layers to " + *dtype +
+                             " (compressed-tensors' targets and ignore list); the engine stores every weight in " + *dtype + ".");
+  }
   m["mlp"] = "gated";  // every family here uses a gated (SwiGLU / GeGLU) MLP
   if (family->experts == Experts::none) {
     m["experts"] = 0;
@@ -629,7 +678,7 @@ const std::vector<std::pair<std::string, std::vector<const char*>>>& config_keys
       {"kv_heads", {"num_key_value_heads", "num_attention_heads"}},
       {"head_dim", {"head_dim", "hidden_size"}},
       {"vocab", {"vocab_size"}},
-      {"mtp_layers", {"num_nextn_predict_layers", "mtp_num_hidden_layers"}},
+      {"mtp_layers", {"num_nextn_predict_layers", "mtp_num_hidden_layers", "num_mtp_modules"}},
       {"experts", {"n_routed_experts", "num_experts", "num_local_experts"}},
       {"active_experts", {"num_experts_per_tok", "experts_per_token"}},
       {"shared_experts", {"n_shared_experts", "shared_expert_intermediate_size"}},

@@ -344,6 +344,27 @@ TEST_CASE("today's models from their public config.json, against the published p
   counts("qwen3-235b-a22b.json", 235e9, 22e9, 0.01);
 }
 
+TEST_CASE("the MoE models of 2026 from their public config.json: Kimi K2.5 and MiniMax-M2.5", "[hf_config][issue36]") {
+  // Kimi K2.5 (model card: 1T total, 32B activated) is Kimi K2's language model in a multimodal config whose
+  // text_config carries every generic transformers key and an int4 quantization of its routed experts.
+  const json kimi = transformer({{"hf_config", config("kimi-k2.5.json")}});
+  CHECK(kimi["params"]["total"].get<double>() == Approx(1.0e12).epsilon(0.03));
+  CHECK(kimi["params"]["active"].get<double>() == Approx(32e9).epsilon(0.03));
+  const ModelConfig k25 = resolved({{"hf_config", config("kimi-k2.5.json")}});
+  same_shape(k25, test::model("kimi-k2"));
+  REQUIRE(k25.weights_dtype.has_value());
+  CHECK(*k25.weights_dtype == Dtype::int4);
+  CHECK(test::model("kimi-k2.5").weights_dtype == k25.weights_dtype);
+  // MiniMax-M2.5 (model card: 229B total, 10B activated, counted without the embedding and output matrices), with
+  // three one-layer MTP modules.
+  const json mm = transformer({{"hf_config", config("minimax-m2.5.json")}});
+  CHECK(mm["params"]["total"].get<double>() == Approx(229e9).epsilon(0.01));
+  CHECK(std::abs((mm["params"]["active"].get<double>() - mm["params"]["embeddings"].get<double>()) / 1e9 - 10) <= 0.5);
+  const ModelConfig m25 = resolved({{"hf_config", config("minimax-m2.5.json")}});
+  CHECK(m25.mtp_layers == 3);
+  same_shape(m25, test::model("minimax-m2.5"));
+}
+
 TEST_CASE("issue 41 #1: a layer count is bounded before any per-layer rule expands it", "[hf_config][reliability]") {
   // Each family's per-layer rule at 1e9 layers, the key that sets its period equal to the layer count: before the
   // bound, a 200-byte Mistral config took 1.9 s and 954 MB and was accepted, Qwen2 at 3e7 layers 4.25 GB, and 1e8

@@ -1850,7 +1850,7 @@ export type ModelFields = {
  */
 export type ModelPresetRef = {
   /**
-   * A model preset id: llama-3-8b, llama-3-70b, llama-3-405b, llama-2-13b, gpt-3-175b, mixtral-8x7b, deepseek-v3, kimi-k2, qwen3-235b-a22b, qwen3-30b-a3b, qwen3-32b, gpt-oss-120b, gpt-oss-20b, llama-4-scout, llama-4-maverick, gemma-2-27b, gemma-3-27b, qwen3.5-397b-a17b, deepseek-v3.2, glm-5, inference-18b.
+   * A model preset id: llama-3-8b, llama-3-70b, llama-3-405b, llama-2-13b, gpt-3-175b, mixtral-8x7b, deepseek-v3, kimi-k2, qwen3-235b-a22b, qwen3-30b-a3b, qwen3-32b, gpt-oss-120b, gpt-oss-20b, llama-4-scout, llama-4-maverick, gemma-2-27b, gemma-3-27b, qwen3.5-397b-a17b, deepseek-v3.2, glm-5, kimi-k2.5, minimax-m2.5, inference-18b.
    */
   preset: Text;
   overrides?: ModelOverrides;
@@ -1897,7 +1897,8 @@ export type HfConfig = {
     | 'qwen3_5_moe'
     | 'qwen3_5'
     | 'deepseek_v32'
-    | 'glm_moe_dsa';
+    | 'glm_moe_dsa'
+    | 'minimax_m2';
   /**
    * A multimodal config's language model (Gemma 3, Llama 4).
    */
@@ -2062,6 +2063,22 @@ export type HfConfig = {
    * DeepSeek-V3.2, GLM-5: keys each query attends to.
    */
   index_topk?: HfCount;
+  /**
+   * MiniMax-M2: multi-token prediction modules (with use_mtp).
+   */
+  num_mtp_modules?: HfCountOrZero;
+  /**
+   * MiniMax-M2: layers per prediction module [1].
+   */
+  mtp_transformer_layers?: HfCountOrZero;
+  /**
+   * MiniMax-M2: whether the prediction modules are used.
+   */
+  use_mtp?: boolean | null;
+  /**
+   * MiniMax-M2: the shared expert's width (0: none).
+   */
+  shared_intermediate_size?: HfCountOrZero;
   /**
    * Qwen3-Next, Qwen3.5: multi-token prediction modules.
    */
