@@ -35,7 +35,7 @@ struct OpList {
 };
 
 // Per-chip heads under TP: query heads split; KV heads split until there are fewer than TP ranks, then replicated.
-double local_kv_heads(const ModelConfig& m, double tp) { return std::max(m.kv_heads / tp, 1.0); }
+double local_kv_heads(double kv_heads, double tp) { return std::max(kv_heads / tp, 1.0); }
 
 // Norms and residuals run on the sequence-parallel shard of the tokens.
 double norm_tokens(const LayerShape& s) { return s.sequence_parallel ? s.tokens / s.tensor : s.tokens; }
@@ -76,12 +76,13 @@ AttentionDims attention_dims(const LayerShape& s, double heads, double kv_heads,
                        causal ? keys.window : 0.0, causal};
 }
 
-// Standard attention (MHA / GQA / MQA): QKVO 2D(N+K)H parameters; QK^T and AV 4 T S N H FLOPs (§2.7).
-void standard_attention(OpList& ops, const ModelConfig& m, const LayerShape& s, Keys keys) {
-  const double b = s.tokens, d = m.d_model, h = m.head_dim;
-  const double nq = m.heads / s.tensor, nkv = local_kv_heads(m, s.tensor);
+// Standard attention (MHA / GQA / MQA) with the layer's head shape: QKVO 2D(N+K)H parameters (K = V: one
+// projection for both); QK^T and AV 4 T S N H FLOPs (§2.7).
+void standard_attention(OpList& ops, const ModelConfig& m, const LayerShape& s, Keys keys, const HeadShape& shape) {
+  const double b = s.tokens, d = m.d_model, h = shape.head_dim;
+  const double nq = m.heads / s.tensor, nkv = local_kv_heads(shape.kv_heads, s.tensor);
   const double gate = m.attention_output_gate ? 1.0 : 0.0;  // a second query-sized projection, the output's gate
-  ops.matmul("qkv_projection", 1, b, d, ((1.0 + gate) * nq + 2.0 * nkv) * h, true, s);
+  ops.matmul("qkv_projection", 1, b, d, ((1.0 + gate) * nq + (shape.k_eq_v ? 1.0 : 2.0) * nkv) * h, true, s);
   ops.elementwise("rotary", b * (nq + nkv) * h, 1.0, 6.0, s);
   if (LayerOp* o = ops.add("attention", OpKind::attention, 4.0 * b * keys.mean * nq * h,
                            bytes_per_element(s.activations) * b * (2.0 * nq + 2.0 * nkv) * h + materialized_scores_bytes(s, nq)))
@@ -240,7 +241,7 @@ LayerOps layer_ops(const ModelConfig& m, int kind, const LayerShape& s) {
   if (sparse) sparse_indexer(ops, m, s);
   if (span == AttentionSpan::linear) linear_attention(ops, m, s);
   else if (m.is_mla()) latent_attention(ops, m, s, keys);
-  else standard_attention(ops, m, s, keys);
+  else standard_attention(ops, m, s, keys, m.head_shape(span));
   ops.elementwise("attention_residual", ts * d, 2.0, 1.0, s);
   // MLP block.
   ops.attention_block = false;
@@ -281,7 +282,7 @@ bool recomputed(const LayerOp& o, Remat remat) {
 double saved_activation_bytes(const ModelConfig& m, bool moe_layer, const LayerShape& s, Remat remat,
                               double checkpoints_per_layer) {
   const double b = s.tokens, ts = norm_tokens(s), d = m.d_model;
-  const double nq = m.heads / s.tensor, nkv = m.is_mla() ? nq : local_kv_heads(m, s.tensor);
+  const double nq = m.heads / s.tensor, nkv = m.is_mla() ? nq : local_kv_heads(m.kv_heads, s.tensor);
   const double gate = m.mlp == MlpKind::gated ? 2.0 : 1.0;
   moe_layer = moe_layer && m.is_moe();
   // MLP rows and width: an MoE layer's expert rows through F_e / ETP (+ the shared experts on every token, / TP).

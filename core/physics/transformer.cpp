@@ -8,8 +8,18 @@ namespace scalescope {
 
 namespace {
 
-// Half the Q.K plus the V width of a head: attention's 2 (H_qk + H_v) FLOPs per key are the book's 4 H (§2.7).
-double mean_head_dim(const ModelConfig& m) { return (m.qk_head_dim() + m.v_head_dim()) / 2.0; }
+// Half the Q.K plus the V width of a head in a layer of `span`: attention's 2 (H_qk + H_v) FLOPs per key are the
+// book's 4 H (§2.7).
+double mean_head_dim(const ModelConfig& m, AttentionSpan span) {
+  return m.is_mla() ? (m.qk_head_dim() + m.v_head_dim()) / 2.0 : m.head_shape(span).head_dim;
+}
+
+// A standard softmax layer's projections for its head shape: Q, K (and V unless it is K), O, and a gated output's
+// second query-sized projection.
+double softmax_attention_params(const ModelConfig& m, const HeadShape& h) {
+  const double q = m.heads * h.head_dim, kv = (h.k_eq_v ? 1.0 : 2.0) * h.kv_heads * h.head_dim;
+  return m.d_model * (q + kv) + q * m.d_model + (m.attention_output_gate ? m.d_model * q : 0.0);
+}
 
 // One MoE (or, in a dense model, dense) layer's weights with their norms, and the share one token uses: what a
 // multi-token prediction module's layer holds (DeepSeek-V3 §2.2 uses the model's MoE layer).
@@ -18,7 +28,7 @@ struct LayerParams {
 };
 LayerParams layer_params(const ModelConfig& m, bool moe) {
   const double norms = 2.0 * m.d_model + (m.is_mla() ? m.mla.q_lora_rank + m.mla.kv_lora_rank : 0.0);
-  const double base = attention_params_per_layer(m) + norms;
+  const double base = attention_params_per_layer(m, AttentionSpan::full) + norms;
   if (!moe) {
     const double mlp = m.mlp_matrices() * m.d_model * m.d_ff;
     return {base + mlp, base + mlp};
@@ -30,19 +40,16 @@ LayerParams layer_params(const ModelConfig& m, bool moe) {
 
 }  // namespace
 
-double attention_params_per_layer(const ModelConfig& m) {
-  const double gate = (m.attention_output_gate ? m.d_model * m.heads * m.qk_head_dim() : 0.0) +
-                      (m.has_sparse_attention() ? sparse_indexer_params_per_layer(m) : 0.0);
-  if (!m.is_mla()) return 2.0 * m.d_model * (m.heads + m.kv_heads) * m.head_dim + gate;
+double attention_params_per_layer(const ModelConfig& m, AttentionSpan span) {
+  if (span == AttentionSpan::linear) return linear_attention_params_per_layer(m);
+  const double indexer = m.has_sparse_attention() ? sparse_indexer_params_per_layer(m) : 0.0;
+  if (!m.is_mla()) return softmax_attention_params(m, m.head_shape(span)) + indexer;
   const LatentAttention& a = m.mla;
   const double n = m.heads, d = m.d_model, qk = m.qk_head_dim();
   const double q = a.q_lora_rank > 0 ? d * a.q_lora_rank + a.q_lora_rank * n * qk : d * n * qk;
   const double kv = d * (a.kv_lora_rank + a.qk_rope_head_dim) + a.kv_lora_rank * n * (a.qk_nope_head_dim + a.v_head_dim);
-  return q + kv + n * a.v_head_dim * d + gate;
-}
-
-double attention_params_per_layer(const ModelConfig& m, AttentionSpan span) {
-  return span == AttentionSpan::linear ? linear_attention_params_per_layer(m) : attention_params_per_layer(m);
+  const double gate = m.attention_output_gate ? d * n * qk : 0.0;
+  return q + kv + n * a.v_head_dim * d + gate + indexer;
 }
 
 double linear_attention_params_per_layer(const ModelConfig& m) {
@@ -139,7 +146,7 @@ double mean_keys_per_query(const ModelConfig& m, AttentionSpan span, double s, b
 
 double mixing_flops_per_token(const ModelConfig& m, AttentionSpan span, double s, bool causal, bool at_end) {
   if (span == AttentionSpan::linear) return linear_attention_flops_per_token(m, at_end);
-  double flops = 4.0 * mean_keys_per_query(m, span, s, causal, at_end) * m.heads * mean_head_dim(m);
+  double flops = 4.0 * mean_keys_per_query(m, span, s, causal, at_end) * m.heads * mean_head_dim(m, span);
   if (span == AttentionSpan::full && m.has_sparse_attention())
     flops += 2.0 * m.sparse.index_heads * m.sparse.index_head_dim * (at_end ? s : causal ? s / 2.0 : s);
   return flops;
@@ -174,9 +181,14 @@ FlopCounts count_flops(const ModelConfig& m, const ParamCounts& p, double tokens
   return f;
 }
 
-double kv_values_per_token_per_layer(const ModelConfig& m) {
-  return m.is_mla() ? m.mla.kv_lora_rank + m.mla.qk_rope_head_dim : 2.0 * m.kv_heads * m.head_dim;
+double kv_values_per_token_per_layer(const ModelConfig& m, AttentionSpan span) {
+  if (span == AttentionSpan::linear) return 0;
+  if (m.is_mla()) return m.mla.kv_lora_rank + m.mla.qk_rope_head_dim;
+  const HeadShape h = m.head_shape(span);
+  return 2.0 * h.kv_heads * h.head_dim;  // K and V, K = V or not: the cache keeps K after RoPE and V apart
 }
+
+double kv_values_per_token_per_layer(const ModelConfig& m) { return kv_values_per_token_per_layer(m, AttentionSpan::sliding); }
 
 namespace {
 // A sparse model's index keys per token, over its full layers (0 for a dense-attention model).
@@ -187,18 +199,20 @@ double index_bytes_per_token(const ModelConfig& m) {
 }  // namespace
 
 double kv_bytes_per_token(const ModelConfig& m, Dtype kv) {
-  const double cached_layers = m.layers - m.pattern.span_layers[static_cast<int>(AttentionSpan::linear)];
-  return cached_layers * kv_values_per_token_per_layer(m) * bytes_per_element(kv) + index_bytes_per_token(m);
+  double values = 0;
+  for (int span = 0; span < kAttentionSpans; ++span)
+    values += m.pattern.span_layers[span] * kv_values_per_token_per_layer(m, static_cast<AttentionSpan>(span));
+  return values * bytes_per_element(kv) + index_bytes_per_token(m);
 }
 
 double kv_cache_bytes(const ModelConfig& m, Dtype kv, double context) {
   if (m.pattern.all_full()) return kv_bytes_per_token(m, kv) * context;
-  const double per_layer_token = kv_values_per_token_per_layer(m) * bytes_per_element(kv);
   const LayerCounts& n = m.pattern.all;
-  const double held = n.span(AttentionSpan::full) * context +
-                      n.span(AttentionSpan::sliding) * std::min(context, m.sliding_window) +
-                      n.span(AttentionSpan::chunked) * std::min(context, m.attention_chunk);
-  return held * per_layer_token + recurrent_state_bytes(m) + index_bytes_per_token(m) * context;
+  const auto values = [&](AttentionSpan span) { return n.span(span) * kv_values_per_token_per_layer(m, span); };
+  const double held = values(AttentionSpan::full) * context +
+                      values(AttentionSpan::sliding) * std::min(context, m.sliding_window) +
+                      values(AttentionSpan::chunked) * std::min(context, m.attention_chunk);
+  return held * bytes_per_element(kv) + recurrent_state_bytes(m) + index_bytes_per_token(m) * context;
 }
 
 double kv_cache_read_bytes(const ModelConfig& m, Dtype kv, double context) {
@@ -206,7 +220,7 @@ double kv_cache_read_bytes(const ModelConfig& m, Dtype kv, double context) {
   if (!m.has_sparse_attention()) return held;
   const double unread = std::max(0.0, context - m.sparse.index_topk);
   return held - m.pattern.span_layers[static_cast<int>(AttentionSpan::full)] * unread *
-                    kv_values_per_token_per_layer(m) * bytes_per_element(kv);
+                    kv_values_per_token_per_layer(m, AttentionSpan::full) * bytes_per_element(kv);
 }
 
 double attention_intensity_flops_per_byte(const ModelConfig& m, double t, double s) {

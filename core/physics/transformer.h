@@ -29,10 +29,10 @@ struct ParamCounts {
 
 // §2.7: gated MLP 3DF, plain 2DF; QKVO 2D(N+K)H; embeddings DV tied / 2DV untied; MoE 3·E·D·F per layer.
 ParamCounts count_params(const ModelConfig& m);
-// One softmax-attention layer's projections (MLA: q down and up, or a full-rank q; kv down to the latent and its
-// RoPE key; kv up to every head's K and V; the output projection; a gated output's second query-sized projection).
-double attention_params_per_layer(const ModelConfig& m);
-// The same for a layer of `span`: a linear-attention layer's are its own (linear_attention_params_per_layer).
+// One layer's attention projections, by its span: a softmax layer's Q, K and V (V none when it is K) and O for its
+// head shape (MLA: q down and up, or a full-rank q; kv down to the latent and its RoPE key; kv up to every head's K
+// and V; the output projection), a gated output's second query-sized projection and a sparse layer's indexer; a
+// linear-attention layer's own (linear_attention_params_per_layer).
 double attention_params_per_layer(const ModelConfig& m, AttentionSpan span);
 // One Gated DeltaNet layer's parameters (transformers' Qwen3NextGatedDeltaNet): the input projection to q, k, v and
 // the output gate z (D (2 qk + 2 v)), to the per-head decay and write strength (D 2 Nv), the causal convolution's
@@ -99,8 +99,10 @@ FlopCounts count_flops(const ModelConfig& m, double tokens, double seq_len, bool
 FlopCounts count_flops(const ModelConfig& m, const ParamCounts& params, double tokens, double seq_len, bool causal,
                        FlopAccount account, double mtp_layers);
 
-// §2.7 KV cache. Values one layer caches per token: K and V, 2 K H; MLA its latent and shared RoPE key,
-// kv_lora_rank + qk_rope_head_dim (DeepSeek-V3: 576).
+// §2.7 KV cache. Values one layer of `span` caches per token: K and V, 2 K H of its head shape (Gemma 4's full
+// layers their own); MLA its latent and shared RoPE key, kv_lora_rank + qk_rope_head_dim (DeepSeek-V3: 576); a
+// linear layer none. Without a span: the model's own head shape (every layer's but Gemma 4's full ones).
+double kv_values_per_token_per_layer(const ModelConfig& m, AttentionSpan span);
 double kv_values_per_token_per_layer(const ModelConfig& m);
 // Bytes one token adds to every softmax-attention layer's cache (while the context is shorter than every window).
 double kv_bytes_per_token(const ModelConfig& m, Dtype kv);

@@ -65,7 +65,7 @@ struct Engine {
           DecodeAttentionShape a;
           a.sequences = per_rank(sequences);
           a.kv_heads = m.is_mla() ? 1.0 : d.kv_heads;
-          a.kv_values = m.is_mla() ? kv_values_per_token_per_layer(m) : 2.0 * m.head_dim;
+          a.kv_values = m.is_mla() ? kv_values_per_token_per_layer(m) : d.qk_dim + d.v_dim;
           a.mean_keys = d.mean_keys;
           a.kv_bytes = bytes_per_element(in.kv);
           a.flops = o.flops;

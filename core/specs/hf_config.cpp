@@ -22,7 +22,7 @@ constexpr std::int64_t kMaxConfigLayers = static_cast<std::int64_t>(kMaxPatternL
 constexpr std::size_t kMaxUnknownReported = 20;  // a config full of unknown keys gets 20 diagnostics and a count
 
 // How a family lays out its experts (the keys differ per family; the book's E, k, shared experts, expert F).
-enum class Experts { none, mixtral, qwen, deepseek, llama4, gpt_oss, minimax };
+enum class Experts { none, mixtral, qwen, deepseek, llama4, gpt_oss, minimax, gemma4 };
 // Which layers of a family attend to a window or a chunk instead of the whole sequence (`layer_types`, where a
 // config lists it, overrides the family's rule; transformers' config classes give the same defaults).
 enum class Windows {
@@ -90,6 +90,12 @@ const std::vector<Family>& families() {
   static const std::vector<const char*> glm_dsa = {
       "aux_loss_alpha", "ep_size", "n_group", "topk_group", "topk_method", "norm_topk_prob", "routed_scaling_factor",
       "scoring_func", "seq_aux", "rope_interleave", "qk_head_dim", "indexer_rope_interleave"};
+  // Gemma 4: Gemma's keys, its per-layer-input embeddings (hidden_size_per_layer_input 0 in the released sizes that
+  // have them off), the vision-only bidirectional attention, the MLP's width switch for KV-shared layers.
+  static const std::vector<const char*> gemma4 = {
+      "query_pre_attn_scalar", "attn_logit_softcapping", "final_logit_softcapping", "cache_implementation",
+      "hidden_size_per_layer_input", "vocab_size_per_layer_input", "use_bidirectional_attention",
+      "use_double_wide_mlp", "expert_intermediate_size"};
   // MiniMax-M2: its rotary width, QK-norm layout and sigmoid routing with a bias change nothing the book models.
   static const std::vector<const char*> minimax = {"rotary_dim", "qk_norm_type", "use_routing_bias", "scoring_func",
                                                    "output_router_logits", "router_aux_loss_coef"};
@@ -116,6 +122,7 @@ const std::vector<Family>& families() {
       {"llama4_text", Experts::llama4, false, llama4, 0, Windows::llama4},
       {"gpt_oss", Experts::gpt_oss, false, gpt_oss, 0, Windows::layer_types},
       {"minimax_m2", Experts::minimax, false, minimax, 0, Windows::none},
+      {"gemma4_text", Experts::gemma4, true, gemma4, 0, Windows::layer_types},
       {"qwen3_next", Experts::qwen, false, qwen_hybrid, 0, Windows::layer_types, false, true},
       {"qwen3_5_moe_text", Experts::qwen, false, qwen_hybrid, 0, Windows::layer_types, false, true, true},
       {"qwen3_5_text", Experts::none, false, qwen_hybrid, 0, Windows::layer_types, false, true},
@@ -125,7 +132,8 @@ const std::vector<Family>& families() {
 
 // Multimodal configs name the whole model; their text_config is the family's (Gemma 3, Llama 4).
 constexpr std::pair<const char*, const char*> kModelTypeAliases[] = {
-    {"gemma3", "gemma3_text"}, {"llama4", "llama4_text"}, {"qwen3_5_moe", "qwen3_5_moe_text"}, {"qwen3_5", "qwen3_5_text"}};
+    {"gemma3", "gemma3_text"}, {"llama4", "llama4_text"}, {"qwen3_5_moe", "qwen3_5_moe_text"}, {"qwen3_5", "qwen3_5_text"},
+    {"gemma4", "gemma4_text"}};
 
 // Every model_type the engine reads, the multimodal names too (the valid list a message gives, as schema/ does).
 std::vector<std::string> model_types() {
@@ -152,6 +160,12 @@ std::optional<std::string> quantized_weights_dtype(const Json& config) {
       if (bits->get<double>() == 4) return "int4";
       if (bits->get<double>() == 8) return "int8";
     }
+  }
+  // NVIDIA's ModelOpt checkpoints name the algorithm (Gemma 4 31B NVFP4, DeepSeek-V3.1 NVFP4).
+  if (name == "modelopt") {
+    const std::string algo = q->value("quant_algo", "");
+    if (algo == "NVFP4") return "fp4";
+    if (algo == "FP8") return "fp8";
   }
   // compressed-tensors names its integer weights per group of layers (Kimi-K2.5: int4 routed experts, the rest kept
   // in bf16); the engine has one weights dtype, the groups' when they all agree.
@@ -303,16 +317,36 @@ bool write_mlp_pattern(const std::vector<bool>& moe, std::int64_t dense_layers, 
 void read_experts(ConfigReader& r, Experts kind, std::int64_t layers, std::optional<std::int64_t>& d_ff, Json& m) {
   Diagnostics& d = r.diagnostics();
   if (kind == Experts::none) return;
-  const char* experts_key = kind == Experts::qwen ? "num_experts" : kind == Experts::deepseek ? "n_routed_experts"
-                                                                                              : "num_local_experts";
+  // Gemma 4 may be dense: its MoE block is on only with enable_moe_block.
+  if (kind == Experts::gemma4 && !r.flag("enable_moe_block").value_or(false)) {
+    r.silent({"num_experts", "top_k_experts", "moe_intermediate_size"});
+    for (const char* key : {"experts", "active_experts", "shared_experts", "dense_layers"}) m[key] = 0;
+    return;
+  }
+  const char* experts_key = kind == Experts::qwen || kind == Experts::gemma4 ? "num_experts"
+                            : kind == Experts::deepseek                     ? "n_routed_experts"
+                                                                            : "num_local_experts";
   const auto experts = r.count(experts_key, "routed experts per MoE layer", true);
-  auto active = r.count("num_experts_per_tok", "experts each token is routed to", kind != Experts::gpt_oss);
+  auto active = r.count(kind == Experts::gemma4 ? "top_k_experts" : "num_experts_per_tok", "experts each token is routed to",
+                        kind != Experts::gpt_oss);
   std::optional<std::int64_t> expert_ff = d_ff;
   std::int64_t shared = 0, dense_layers = 0;
   std::vector<bool> moe(static_cast<std::size_t>(std::max<std::int64_t>(layers, 0)), true);
   switch (kind) {
     case Experts::none:
     case Experts::mixtral: break;
+    case Experts::gemma4:
+      // Gemma 4: every layer runs the dense MLP (intermediate_size) beside its routed experts, the two summed
+      // (aiconfigurator's Gemma4MixModel): the engine's shared experts of the routed width, the dense MLP's worth.
+      expert_ff = r.count("moe_intermediate_size", "MLP width of one expert", true);
+      if (d_ff && expert_ff) {
+        if (*d_ff % *expert_ff != 0)
+          add_diagnostic(d, r.path_of("intermediate_size"), "not_divisible",
+                         "the dense MLP's width " + std::to_string(*d_ff) +
+                             " beside the experts is not a whole number of experts of width " + std::to_string(*expert_ff));
+        else shared = *d_ff / *expert_ff;
+      }
+      break;
     case Experts::minimax:
       // MiniMax-M2: intermediate_size is one expert's width; a shared expert of shared_intermediate_size (0: none).
       if (const auto width = r.count("shared_intermediate_size", "", false, 0); width && *width > 0 && expert_ff) {
@@ -507,6 +541,25 @@ void read_mtp(ConfigReader& r, Json& m) {
   if (layers > 0) m["mtp_layers"] = layers;
 }
 
+// Gemma 4's full layers' own heads (global_head_dim, num_global_key_value_heads, attention_k_eq_v) into `m`; a
+// config that shares KV across layers (num_kv_shared_layers, Gemma 3n's scheme) is refused by name.
+void read_global_attention(ConfigReader& r, Json& m) {
+  const auto head_dim = r.count("global_head_dim", "", false);
+  const auto kv_heads = r.count("num_global_key_value_heads", "", false);
+  const bool k_eq_v = r.flag("attention_k_eq_v").value_or(false);
+  if (head_dim || kv_heads) {
+    Json g = Json::object();
+    if (head_dim) g["head_dim"] = *head_dim;
+    if (kv_heads) g["kv_heads"] = *kv_heads;
+    g["k_eq_v"] = k_eq_v;
+    m["global_attention"] = g;
+  }
+  if (const auto shared = r.count("num_kv_shared_layers", "", false, 0); shared && *shared > 0)
+    add_diagnostic(r.diagnostics(), r.path_of("num_kv_shared_layers"), "not_modelled",
+                   "layers that reuse another layer's KV cache (num_kv_shared_layers " + std::to_string(*shared) +
+                       ") are not modelled: every layer keeps its own");
+}
+
 // DeepSeek-V3.2 and GLM-5's sparse attention indexer (index_*) into `m`.
 void read_sparse_attention(ConfigReader& r, Json& m) {
   Json a = Json::object();
@@ -616,6 +669,7 @@ Json hf_config_to_model(const Json& config, const std::string& path, Diagnostics
   if (text != &config && config.contains("vision_config"))
     not_modelled.push_back("The vision tower (vision_config): only the language model is modelled.");
   if (family->sparse_attention) read_sparse_attention(r, m);
+  if (family->experts == Experts::gemma4) read_global_attention(r, m);
   if (family->gated_deltanet) {
     read_gated_deltanet(r, m);
     not_modelled.push_back("Training memory of the Gated DeltaNet layers: their saved activations are counted at the "
@@ -651,9 +705,11 @@ Json hf_config_to_model(const Json& config, const std::string& path, Diagnostics
   if (const auto dtype = text != &config && !config.contains("quantization_config") ? quantized_weights_dtype(*text)
                                                                                      : quantized_weights_dtype(config)) {
     m["weights_dtype"] = *dtype;
-    if (text->contains("quantization_config") && (*text)["quantization_config"].value("quant_method", "") == "compressed-tensors")
-      not_modelled.push_back("The checkpoint quantizes only some layers to " + *dtype +
-                             " (compressed-tensors' targets and ignore list); the engine stores every weight in " + *dtype + ".");
+    const Json& q = text->contains("quantization_config") ? (*text)["quantization_config"] : config["quantization_config"];
+    const bool partial = q.is_object() && q.contains("ignore") && q["ignore"].is_array() && q["ignore"].size() > 1;
+    if (partial)  // beyond the output head, which every such list names
+      not_modelled.push_back("The checkpoint leaves some layers out of its " + *dtype +
+                             " quantization (its ignore list); the engine stores every weight in " + *dtype + ".");
   }
   m["mlp"] = "gated";  // every family here uses a gated (SwiGLU / GeGLU) MLP
   if (family->experts == Experts::none) {
@@ -689,6 +745,7 @@ const std::vector<std::pair<std::string, std::vector<const char*>>>& config_keys
       {"mla", {"kv_lora_rank"}},
       {"linear_attention", {"linear_num_value_heads"}},
       {"sparse_attention", {"index_topk"}},
+      {"global_attention", {"global_head_dim"}},
   };
   return table;
 }
@@ -788,6 +845,9 @@ Json model_config_json(const ModelConfig& m) {
                                {"conv_kernel", whole(m.linear.conv_kernel)},
                                {"state_dtype", dtype_name(m.linear.state_dtype)}};
   if (m.attention_output_gate) out["attention_output_gate"] = true;
+  if (m.global.head_dim > 0)
+    out["global_attention"] = {{"head_dim", whole(m.global.head_dim)}, {"kv_heads", whole(m.global.kv_heads)},
+                               {"k_eq_v", m.global.k_eq_v}};
   if (m.has_sparse_attention())
     out["sparse_attention"] = {{"index_heads", whole(m.sparse.index_heads)},
                                {"index_head_dim", whole(m.sparse.index_head_dim)},

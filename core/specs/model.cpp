@@ -65,6 +65,18 @@ void read_linear_attention(JsonReader& r, ModelConfig& m, Diagnostics& d) {
                    "'value_heads' must be a multiple of 'key_heads' (each query-key head serves a group of value heads)");
 }
 
+void read_global_attention(JsonReader& r, ModelConfig& m, Diagnostics& d) {
+  const Json* node = r.object("global_attention", false);
+  if (!node) return;
+  JsonReader s(*node, r.path_of("global_attention"), d);
+  m.global.head_dim = s.number("head_dim", true).value_or(0);
+  m.global.kv_heads = s.number("kv_heads", true).value_or(0);
+  m.global.k_eq_v = s.boolean("k_eq_v", false).value_or(false);
+  s.finish();
+  if (m.global.kv_heads > 0 && m.heads > 0 && std::fmod(m.heads, m.global.kv_heads) != 0)
+    add_diagnostic(d, s.path_of("kv_heads"), "not_divisible", "'heads' must be a multiple of the global layers' 'kv_heads'");
+}
+
 void read_sparse_attention(JsonReader& r, ModelConfig& m, Diagnostics& d) {
   const Json* node = r.object("sparse_attention", false);
   if (!node) return;
@@ -98,6 +110,7 @@ ModelConfig parse_model(const Json& node, const std::string& path, bool require_
   m.kv_heads = dim("kv_heads", !m.is_mla());
   m.head_dim = dim("head_dim", !m.is_mla());
   m.vocab = dim("vocab");
+  read_global_attention(r, m, d);
   m.tied_embeddings = r.boolean("tied_embeddings", true).value_or(false);
   m.mlp = r.choice("mlp", true, {"gated", "plain"}).value_or("gated") == "plain" ? MlpKind::plain : MlpKind::gated;
   m.experts = dim("experts");
@@ -174,6 +187,9 @@ ModelConfig parse_model(const Json& node, const std::string& path, bool require_
   if (m.has_linear_attention() && !uses(AttentionSpan::linear))
     add_diagnostic(d, r.path_of("attention_pattern"), "inconsistent",
                    "'linear_attention' describes layers that 'attention_pattern' never names: list them as 'linear'");
+  if (m.global.head_dim > 0 && m.is_mla())
+    add_diagnostic(d, r.path_of("global_attention"), "inconsistent",
+                   "'global_attention' gives the full layers their own standard heads: not with latent attention ('mla')");
   if (m.has_sparse_attention() && (uses(AttentionSpan::sliding) || uses(AttentionSpan::chunked) || uses(AttentionSpan::linear)))
     add_diagnostic(d, r.path_of("sparse_attention"), "inconsistent",
                    "sparse attention applies to full-attention layers: a model with 'sparse_attention' has no "

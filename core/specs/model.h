@@ -48,6 +48,20 @@ struct SparseAttention {
   double index_topk = 0;  // 0: the model's attention is dense
 };
 
+// Gemma 4's full-attention ("global") layers beside its sliding ones: their own head width and KV heads, and K
+// equal to V (attention_k_eq_v: one projection gives both, though the cache keeps K after RoPE and V apart).
+struct GlobalAttention {
+  double head_dim = 0;  // 0: full layers have the model's head_dim and kv_heads
+  double kv_heads = 0;
+  bool k_eq_v = false;
+};
+
+// One softmax-attention layer's head shape (standard attention; latent attention has its own, in `mla`).
+struct HeadShape {
+  double kv_heads, head_dim;
+  bool k_eq_v;  // V is K's projection: no separate V weights
+};
+
 struct ModelConfig {
   std::string id, name;
   double layers = 0;      // L
@@ -67,6 +81,7 @@ struct ModelConfig {
   LatentAttention mla;
   LinearAttention linear;
   SparseAttention sparse;  // applies to the softmax layers of full span (DeepSeek-V3.2, GLM-5: every layer)
+  GlobalAttention global;  // the full layers' own head shape (Gemma 4)
   // Softmax-attention layers gate their output by a sigmoid of another query-sized projection of the input
   // (Qwen3-Next and Qwen3.5's attn_output_gate): the query projection is twice as wide.
   bool attention_output_gate = false;
@@ -85,6 +100,11 @@ struct ModelConfig {
   bool is_mla() const { return mla.kv_lora_rank > 0; }
   bool has_linear_attention() const { return linear.value_heads > 0; }
   bool has_sparse_attention() const { return sparse.index_topk > 0; }
+  // The head shape of a softmax layer of `span`: Gemma 4's full layers their own, every other layer the model's.
+  HeadShape head_shape(AttentionSpan span) const {
+    if (span == AttentionSpan::full && global.head_dim > 0) return {global.kv_heads, global.head_dim, global.k_eq_v};
+    return {kv_heads, head_dim, false};
+  }
   double moe_layers() const { return pattern.moe_layers; }
   double dense_mlp_layers() const { return pattern.dense_layers; }
   double mlp_matrices() const { return mlp == MlpKind::gated ? 3.0 : 2.0; }

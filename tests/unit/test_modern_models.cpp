@@ -45,8 +45,8 @@ TEST_CASE("MLA parameters, FLOPs and KV cache against a hand count (DeepSeek-V2 
   CHECK(m.head_dim == 32);  // v_head_dim
   // q: 1024 x 256 down, 256 x 8 x (32 + 16) up; kv: 1024 x (128 + 16) down, 128 x 8 x (32 + 32) up; o: 8 x 32 x 1024.
   const double q = 1024.0 * 256 + 256.0 * 8 * 48, kv = 1024.0 * 144 + 128.0 * 8 * 64, o = 8.0 * 32 * 1024;
-  CHECK(attention_params_per_layer(m) == q + kv + o);
-  CHECK(attention_params_per_layer(m) == 835584);
+  CHECK(attention_params_per_layer(m, AttentionSpan::full) == q + kv + o);
+  CHECK(attention_params_per_layer(m, AttentionSpan::full) == 835584);
   const ParamCounts p = count_params(m);
   CHECK(p.attention == 2 * 835584.0);
   // Norms: two D-wide per layer and the final one, plus the query and KV latents' (256 + 128 per layer).

@@ -1786,6 +1786,23 @@ export type ModelFields = {
     state_dtype?: Dtype & string;
   };
   /**
+   * Gemma 4: the full-attention layers' own head shape beside the sliding layers' (head_dim, kv_heads).
+   */
+  global_attention?: {
+    /**
+     * The full layers' head width.
+     */
+    head_dim: number;
+    /**
+     * The full layers' KV heads.
+     */
+    kv_heads: number;
+    /**
+     * V is K's projection (no V weights); the cache keeps both.
+     */
+    k_eq_v?: boolean;
+  };
+  /**
    * DeepSeek Sparse Attention (DeepSeek-V3.2-Exp): a lightning indexer scores every cached token and each query attends to its index_topk best; the full-attention layers keep an fp8 index key per token beside their cache.
    */
   sparse_attention?: {
@@ -1850,7 +1867,7 @@ export type ModelFields = {
  */
 export type ModelPresetRef = {
   /**
-   * A model preset id: llama-3-8b, llama-3-70b, llama-3-405b, llama-2-13b, gpt-3-175b, mixtral-8x7b, deepseek-v3, kimi-k2, qwen3-235b-a22b, qwen3-30b-a3b, qwen3-32b, gpt-oss-120b, gpt-oss-20b, llama-4-scout, llama-4-maverick, gemma-2-27b, gemma-3-27b, qwen3.5-397b-a17b, deepseek-v3.2, glm-5, kimi-k2.5, minimax-m2.5, inference-18b.
+   * A model preset id: llama-3-8b, llama-3-70b, llama-3-405b, llama-2-13b, gpt-3-175b, mixtral-8x7b, deepseek-v3, kimi-k2, qwen3-235b-a22b, qwen3-30b-a3b, qwen3-32b, gpt-oss-120b, gpt-oss-20b, llama-4-scout, llama-4-maverick, gemma-2-27b, gemma-3-27b, qwen3.5-397b-a17b, deepseek-v3.2, glm-5, kimi-k2.5, minimax-m2.5, gemma-4-26b-a4b, gemma-4-31b, inference-18b.
    */
   preset: Text;
   overrides?: ModelOverrides;
@@ -1898,7 +1915,9 @@ export type HfConfig = {
     | 'qwen3_5'
     | 'deepseek_v32'
     | 'glm_moe_dsa'
-    | 'minimax_m2';
+    | 'minimax_m2'
+    | 'gemma4_text'
+    | 'gemma4';
   /**
    * A multimodal config's language model (Gemma 3, Llama 4).
    */
@@ -2063,6 +2082,30 @@ export type HfConfig = {
    * DeepSeek-V3.2, GLM-5: keys each query attends to.
    */
   index_topk?: HfCount;
+  /**
+   * Gemma 4: the full-attention layers' head width.
+   */
+  global_head_dim?: HfCount;
+  /**
+   * Gemma 4: the full-attention layers' KV heads.
+   */
+  num_global_key_value_heads?: HfCount;
+  /**
+   * Gemma 4: the full layers' V is their K projection.
+   */
+  attention_k_eq_v?: boolean | null;
+  /**
+   * Gemma 4: routed experts beside the dense MLP.
+   */
+  enable_moe_block?: boolean | null;
+  /**
+   * Gemma 4: experts each token is routed to (k).
+   */
+  top_k_experts?: HfCount;
+  /**
+   * Gemma: layers reusing another's KV (not modelled; 0 only).
+   */
+  num_kv_shared_layers?: HfCountOrZero;
   /**
    * MiniMax-M2: multi-token prediction modules (with use_mtp).
    */
