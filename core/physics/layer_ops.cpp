@@ -37,6 +37,11 @@ struct OpList {
 // Per-chip heads under TP: query heads split; KV heads split until there are fewer than TP ranks, then replicated.
 double local_kv_heads(double kv_heads, double tp) { return std::max(kv_heads / tp, 1.0); }
 
+// The sequences a shape's tokens belong to: one token each in decode, else whole sequences (or one piece of one).
+double sequences_of(const LayerShape& s) {
+  return s.at_end ? s.tokens : s.tokens / std::max(1.0, std::min(s.tokens, s.seq_len));
+}
+
 // Norms and residuals run on the sequence-parallel shard of the tokens.
 double norm_tokens(const LayerShape& s) { return s.sequence_parallel ? s.tokens / s.tensor : s.tokens; }
 
@@ -143,7 +148,7 @@ void linear_attention(OpList& ops, const ModelConfig& m, const LayerShape& s) {
   ops.matmul("linear_in_projection", 1, b, d, 2.0 * qk + 2.0 * v + 2.0 * heads, true, s);
   ops.elementwise("causal_conv", b * (2.0 * qk + v), 1.0, 2.0 * a.conv_kernel, s);
   const double state = heads * a.key_head_dim * a.value_head_dim * bytes_per_element(a.state_dtype);
-  const double sequences = s.at_end ? b : b / std::max(1.0, std::min(b, s.seq_len));
+  const double sequences = sequences_of(s);
   const double chunks = s.at_end ? 0.0 : std::max(sequences, b / kLinearAttentionChunk);
   const double state_bytes = 2.0 * (s.at_end ? sequences : chunks) * state;
   const double flops = b * (linear_attention_flops_per_token(m, s.at_end) - 2.0 * a.conv_kernel * a.conv_channels()) / tp;
@@ -178,7 +183,7 @@ void sparse_indexer(OpList& ops, const ModelConfig& m, const LayerShape& s) {
                      ops.matmul("indexer_weights", 1, b, d, a.index_heads, true, s)})
     if (o) o->replicated = true;
   const double keys = s.at_end || !s.causal ? s.seq_len : s.seq_len / 2.0;  // scored per query, on average
-  const double sequences = s.at_end ? b : b / std::max(1.0, std::min(b, s.seq_len));
+  const double sequences = sequences_of(s);
   const double bytes = sequences * s.seq_len * sparse_index_bytes_per_token_per_layer(m) +
                        b * a.index_heads * a.index_head_dim * bytes_per_element(Dtype::fp8) +
                        b * keys * bytes_per_element(Dtype::fp32);

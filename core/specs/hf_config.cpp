@@ -8,6 +8,7 @@
 
 #include "io/json_text.h"
 #include "io/text.h"
+#include "specs/hf_config_reader.h"
 #include "specs/layer_pattern.h"
 #include "specs/presets.h"
 
@@ -15,11 +16,11 @@ namespace scalescope {
 
 namespace {
 
-constexpr std::int64_t kMaxDim = 1'000'000'000;  // as in model.cpp: any real model dimension is far below this
+using namespace hf;  // the typed reader and the shared features' readers (specs/hf_config_reader.h)
+
 // The most Transformer blocks a config.json may have: a patterned model's limit (layer_pattern.h), far above any
 // published model (DeepSeek-V3: 61, Llama 3.1 405B: 126).
 constexpr std::int64_t kMaxConfigLayers = static_cast<std::int64_t>(kMaxPatternLayers);
-constexpr std::size_t kMaxUnknownReported = 20;  // a config full of unknown keys gets 20 diagnostics and a count
 
 // How a family lays out its experts (the keys differ per family; the book's E, k, shared experts, expert F).
 enum class Experts { none, mixtral, qwen, deepseek, llama4, gpt_oss, minimax, gemma4 };
@@ -143,152 +144,6 @@ std::vector<std::string> model_types() {
   return out;
 }
 
-// The dtype a quantized checkpoint stores its weights in, from its quantization_config (transformers'
-// quantizers: fp8 for DeepSeek-V3 and Kimi K2, mxfp4 for gpt-oss; GPTQ and AWQ give their bit width); empty for a
-// method the engine has no dtype for, or for none.
-std::optional<std::string> quantized_weights_dtype(const Json& config) {
-  const auto q = config.find("quantization_config");
-  if (q == config.end() || !q->is_object()) return std::nullopt;
-  const auto method = q->find("quant_method");
-  if (method == q->end() || !method->is_string()) return std::nullopt;
-  const std::string name = method->get<std::string>();
-  if (name == "fp8") return "fp8";
-  if (name == "mxfp4") return "fp4";
-  if (name == "gptq" || name == "awq") {
-    const auto bits = q->find("bits");
-    if (bits != q->end() && bits->is_number()) {
-      if (bits->get<double>() == 4) return "int4";
-      if (bits->get<double>() == 8) return "int8";
-    }
-  }
-  // NVIDIA's ModelOpt checkpoints name the algorithm (Gemma 4 31B NVFP4, DeepSeek-V3.1 NVFP4).
-  if (name == "modelopt") {
-    const std::string algo = q->value("quant_algo", "");
-    if (algo == "NVFP4") return "fp4";
-    if (algo == "FP8") return "fp8";
-  }
-  // compressed-tensors names its integer weights per group of layers (Kimi-K2.5: int4 routed experts, the rest kept
-  // in bf16); the engine has one weights dtype, the groups' when they all agree.
-  if (name == "compressed-tensors") {
-    const auto groups = q->find("config_groups");
-    std::optional<std::string> dtype;
-    for (auto g = groups != q->end() && groups->is_object() ? groups->begin() : q->end();
-         groups != q->end() && groups->is_object() && g != groups->end(); ++g) {
-      const Json* w = g->is_object() && g->contains("weights") ? &(*g)["weights"] : nullptr;
-      const bool integer = w && w->is_object() && w->value("type", "") == "int";
-      const double bits = w && w->is_object() && (*w)["num_bits"].is_number() ? (*w)["num_bits"].get<double>() : 0;
-      const std::optional<std::string> here =
-          integer && bits == 4 ? std::optional<std::string>("int4") : integer && bits == 8 ? std::optional<std::string>("int8") : std::nullopt;
-      if (!here || (dtype && *dtype != *here)) return std::nullopt;
-      dtype = here;
-    }
-    return dtype;
-  }
-  return std::nullopt;
-}
-
-// One config.json object: typed reads that remember which keys were looked at, so the rest can be named.
-class ConfigReader {
- public:
-  ConfigReader(const Json& node, std::string path, std::string family, Diagnostics& d)
-      : node_(node), path_(std::move(path)), family_(std::move(family)), d_(d) {}
-
-  std::string path_of(const std::string& key) const { return json_pointer_child(path_, key); }
-  Diagnostics& diagnostics() { return d_; }
-
-  // The value of a key (marked as read); nullptr when absent or null (transformers writes null for "unset").
-  const Json* get(const std::string& key) {
-    seen_.insert(key);
-    auto it = node_.find(key);
-    return it == node_.end() || it->is_null() ? nullptr : &*it;
-  }
-
-  // A whole number >= min; `meaning` says what it is, for the message when a required key is missing.
-  std::optional<std::int64_t> count(const std::string& key, const char* meaning, bool required, std::int64_t min = 1,
-                                    std::int64_t max = kMaxDim) {
-    const Json* v = get(key);
-    if (!v) {
-      if (required)
-        add_diagnostic(d_, path_of(key), "missing_key",
-                       "a " + family_ + " config.json needs '" + key + "' (" + meaning + ")");
-      return std::nullopt;
-    }
-    return read_integer_value(*v, path_of(key), min, max, d_);
-  }
-
-  std::optional<bool> flag(const std::string& key) {
-    const Json* v = get(key);
-    if (!v) return std::nullopt;
-    if (!v->is_boolean()) {
-      add_diagnostic(d_, path_of(key), "wrong_type", "'" + key + "' must be true or false, got " + json_type_name(*v));
-      return std::nullopt;
-    }
-    return v->get<bool>();
-  }
-
-  // A list of one entry per layer (`layers` of them), each read by `entry` (nullopt: a diagnostic was written).
-  template <class T, class Read>
-  std::optional<std::vector<T>> per_layer(const std::string& key, std::int64_t layers, Read entry) {
-    const Json* v = get(key);
-    if (!v) return std::nullopt;
-    if (!v->is_array() || static_cast<std::int64_t>(v->size()) != layers) {
-      add_diagnostic(d_, path_of(key), v->is_array() ? "inconsistent" : "wrong_type",
-                     "'" + key + "' lists one entry per layer (" + std::to_string(layers) + ")");
-      return std::nullopt;
-    }
-    std::vector<T> out;
-    for (std::size_t i = 0; i < v->size(); ++i) {
-      const std::optional<T> x = entry((*v)[i], json_pointer_child(path_of(key), i));
-      if (!x) return std::nullopt;
-      out.push_back(*x);
-    }
-    return out;
-  }
-
-  // Layer indices (each in [0, layers)), as `mlp_only_layers` and `moe_layers` list them.
-  std::optional<std::vector<bool>> layer_set(const std::string& key, std::int64_t layers) {
-    const Json* v = get(key);
-    if (!v) return std::nullopt;
-    if (!v->is_array()) {
-      add_diagnostic(d_, path_of(key), "wrong_type", "'" + key + "' is a list of layer indices");
-      return std::nullopt;
-    }
-    std::vector<bool> in(static_cast<std::size_t>(std::max<std::int64_t>(layers, 0)), false);
-    for (std::size_t i = 0; i < v->size(); ++i) {
-      const auto index = read_integer_value((*v)[i], json_pointer_child(path_of(key), i), 0, layers - 1, d_);
-      if (!index) return std::nullopt;
-      in[static_cast<std::size_t>(*index)] = true;
-    }
-    return in;
-  }
-
-  void silent(const std::vector<const char*>& keys) {
-    for (const char* k : keys) seen_.insert(k);
-  }
-
-  // Every key nobody read is an error naming it: it may change the architecture in a way the engine cannot know.
-  void report_unknown() {
-    std::size_t unknown = 0;
-    for (auto it = node_.begin(); it != node_.end(); ++it) {
-      if (seen_.count(it.key())) continue;
-      if (++unknown <= kMaxUnknownReported)
-        add_diagnostic(d_, path_of(it.key()), "unknown_key",
-                       "unknown key " + quote(it.key()) + " in a " + family_ +
-                           " config.json: the engine does not know what it changes; remove it if it does not change "
-                           "the model's shape");
-    }
-    if (unknown > kMaxUnknownReported)
-      add_diagnostic(d_, path_, "unknown_key",
-                     std::to_string(unknown - kMaxUnknownReported) + " more unknown keys in this config.json");
-  }
-
- private:
-  const Json& node_;
-  std::string path_;
-  std::string family_;
-  Diagnostics& d_;
-  std::set<std::string> seen_;
-};
 
 // A per-layer list as the shortest cycle that repeats it (the engine's patterns are cyclic).
 template <class T>
@@ -311,6 +166,18 @@ bool write_mlp_pattern(const std::vector<bool>& moe, std::int64_t dense_layers, 
   for (bool x : shortest_cycle(moe)) list.push_back(mlp_layer_name(x ? MlpLayer::moe : MlpLayer::dense));
   m["mlp_pattern"] = list;
   return true;
+}
+
+// An always-on MLP of `width` (the config's `key`) as shared experts of the routed width `expert_ff`: how many,
+// or a not_divisible diagnostic naming the key; 0 for none.
+std::int64_t shared_experts_of_width(ConfigReader& r, const char* key, std::optional<std::int64_t> width,
+                                     std::optional<std::int64_t> expert_ff) {
+  if (!width || *width <= 0 || !expert_ff) return 0;
+  if (*width % *expert_ff == 0) return *width / *expert_ff;
+  add_diagnostic(r.diagnostics(), r.path_of(key), "not_divisible",
+                 "the always-on MLP's width " + std::to_string(*width) + " (" + key +
+                     ") is not a whole number of routed experts of width " + std::to_string(*expert_ff));
+  return 0;
 }
 
 // The expert fields of an MoE family into `m`; `d_ff` is the dense MLP width already read.
@@ -339,23 +206,12 @@ void read_experts(ConfigReader& r, Experts kind, std::int64_t layers, std::optio
       // Gemma 4: every layer runs the dense MLP (intermediate_size) beside its routed experts, the two summed
       // (aiconfigurator's Gemma4MixModel): the engine's shared experts of the routed width, the dense MLP's worth.
       expert_ff = r.count("moe_intermediate_size", "MLP width of one expert", true);
-      if (d_ff && expert_ff) {
-        if (*d_ff % *expert_ff != 0)
-          add_diagnostic(d, r.path_of("intermediate_size"), "not_divisible",
-                         "the dense MLP's width " + std::to_string(*d_ff) +
-                             " beside the experts is not a whole number of experts of width " + std::to_string(*expert_ff));
-        else shared = *d_ff / *expert_ff;
-      }
+      shared = shared_experts_of_width(r, "intermediate_size", d_ff, expert_ff);
       break;
     case Experts::minimax:
       // MiniMax-M2: intermediate_size is one expert's width; a shared expert of shared_intermediate_size (0: none).
-      if (const auto width = r.count("shared_intermediate_size", "", false, 0); width && *width > 0 && expert_ff) {
-        if (*width % *expert_ff != 0)
-          add_diagnostic(d, r.path_of("shared_intermediate_size"), "not_divisible",
-                         "the shared expert's width " + std::to_string(*width) +
-                             " is not a whole number of routed experts of width " + std::to_string(*expert_ff));
-        else shared = *width / *expert_ff;
-      }
+      shared = shared_experts_of_width(r, "shared_intermediate_size", r.count("shared_intermediate_size", "", false, 0),
+                                       expert_ff);
       break;
     case Experts::gpt_oss:
       // OpenAI's original key for k beside transformers' num_experts_per_tok.
@@ -374,13 +230,8 @@ void read_experts(ConfigReader& r, Experts kind, std::int64_t layers, std::optio
     case Experts::qwen: {
       expert_ff = r.count("moe_intermediate_size", "MLP width of one expert", true);
       // Qwen writes one shared expert of its own width; the engine counts shared experts of the routed width.
-      if (const auto width = r.count("shared_expert_intermediate_size", "", false, 0); width && *width > 0 && expert_ff) {
-        if (*width % *expert_ff != 0)
-          add_diagnostic(d, r.path_of("shared_expert_intermediate_size"), "not_divisible",
-                         "the shared expert's width " + std::to_string(*width) +
-                             " is not a whole number of routed experts of width " + std::to_string(*expert_ff));
-        else shared = *width / *expert_ff;
-      }
+      shared = shared_experts_of_width(r, "shared_expert_intermediate_size",
+                                       r.count("shared_expert_intermediate_size", "", false, 0), expert_ff);
       // transformers' Qwen2/3-MoE: layer i is MoE when it is not in mlp_only_layers and (i + 1) % step == 0.
       const std::int64_t step = r.count("decoder_sparse_step", "", false).value_or(1);
       for (std::int64_t i = 0; i < layers; ++i) moe[static_cast<std::size_t>(i)] = (i + 1) % step == 0;
@@ -504,86 +355,6 @@ void read_windows(ConfigReader& r, const Family& family, std::int64_t layers, Js
   Json list = Json::array();
   for (AttentionSpan s : shortest_cycle(spans)) list.push_back(attention_span_name(s));
   m["attention_pattern"] = list;
-}
-
-// Qwen3-Next and Qwen3.5's Gated DeltaNet layers (linear_*) and gated softmax attention (attn_output_gate) into `m`.
-void read_gated_deltanet(ConfigReader& r, Json& m) {
-  Json a = Json::object();
-  const std::pair<const char*, const char*> keys[] = {
-      {"key_heads", "linear_num_key_heads"}, {"value_heads", "linear_num_value_heads"},
-      {"key_head_dim", "linear_key_head_dim"}, {"value_head_dim", "linear_value_head_dim"},
-      {"conv_kernel", "linear_conv_kernel_dim"}};
-  for (const auto& [field, key] : keys)
-    if (const auto v = r.count(key, "a Gated DeltaNet layer's shape", true)) a[field] = *v;
-  // The state's dtype: Qwen3.5 pins float32 (mamba_ssm_dtype); the engines keep it in fp32 unless told otherwise.
-  if (const Json* dtype = r.get("mamba_ssm_dtype")) {
-    const std::string name = dtype->is_string() ? dtype->get<std::string>() : "";
-    if (name == "float32") a["state_dtype"] = "fp32";
-    else if (name == "bfloat16" || name == "float16") a["state_dtype"] = "bf16";
-    else
-      add_diagnostic(r.diagnostics(), r.path_of("mamba_ssm_dtype"), "unknown_choice",
-                     "mamba_ssm_dtype is one of: float32, bfloat16, float16");
-  }
-  m["linear_attention"] = a;
-  // Qwen3NextAttention always gates its output; Qwen3.5 says so in attn_output_gate.
-  m["attention_output_gate"] = r.flag("attn_output_gate").value_or(true);
-}
-
-// Multi-token prediction modules, as each family names them: DeepSeek's num_nextn_predict_layers, Qwen3.5's
-// mtp_num_hidden_layers, MiniMax-M2's num_mtp_modules of mtp_transformer_layers each (when use_mtp).
-void read_mtp(ConfigReader& r, Json& m) {
-  std::int64_t layers = 0;
-  if (const auto n = r.count("num_nextn_predict_layers", "", false, 0)) layers = *n;
-  if (const auto n = r.count("mtp_num_hidden_layers", "", false, 0)) layers = *n;
-  const auto modules = r.count("num_mtp_modules", "", false, 0);
-  const auto per_module = r.count("mtp_transformer_layers", "", false, 0);
-  if (r.flag("use_mtp").value_or(modules.has_value()) && modules) layers = *modules * per_module.value_or(1);
-  if (layers > 0) m["mtp_layers"] = layers;
-}
-
-// Gemma 4's full layers' own heads (global_head_dim, num_global_key_value_heads, attention_k_eq_v) into `m`; a
-// config that shares KV across layers (num_kv_shared_layers, Gemma 3n's scheme) is refused by name.
-void read_global_attention(ConfigReader& r, Json& m) {
-  const auto head_dim = r.count("global_head_dim", "", false);
-  const auto kv_heads = r.count("num_global_key_value_heads", "", false);
-  const bool k_eq_v = r.flag("attention_k_eq_v").value_or(false);
-  if (head_dim || kv_heads) {
-    Json g = Json::object();
-    if (head_dim) g["head_dim"] = *head_dim;
-    if (kv_heads) g["kv_heads"] = *kv_heads;
-    g["k_eq_v"] = k_eq_v;
-    m["global_attention"] = g;
-  }
-  if (const auto shared = r.count("num_kv_shared_layers", "", false, 0); shared && *shared > 0)
-    add_diagnostic(r.diagnostics(), r.path_of("num_kv_shared_layers"), "not_modelled",
-                   "layers that reuse another layer's KV cache (num_kv_shared_layers " + std::to_string(*shared) +
-                       ") are not modelled: every layer keeps its own");
-}
-
-// DeepSeek-V3.2 and GLM-5's sparse attention indexer (index_*) into `m`.
-void read_sparse_attention(ConfigReader& r, Json& m) {
-  Json a = Json::object();
-  const std::pair<const char*, const char*> keys[] = {
-      {"index_heads", "index_n_heads"}, {"index_head_dim", "index_head_dim"}, {"index_topk", "index_topk"}};
-  for (const auto& [field, key] : keys)
-    if (const auto v = r.count(key, "the sparse attention indexer's shape", true)) a[field] = *v;
-  m["sparse_attention"] = a;
-}
-
-// DeepSeek-V2/V3 and Kimi K2's latent attention into `m`.
-void read_latent_attention(ConfigReader& r, Json& m) {
-  const auto q_rank = r.count("q_lora_rank", "", false, 0);
-  const auto kv_rank = r.count("kv_lora_rank", "latent width of the KV cache", true);
-  const auto nope = r.count("qk_nope_head_dim", "query-key head width without RoPE", true, 0);
-  const auto rope = r.count("qk_rope_head_dim", "query-key head width with RoPE", true, 0);
-  const auto v = r.count("v_head_dim", "value head width", true);
-  Json mla = Json::object();
-  if (q_rank) mla["q_lora_rank"] = *q_rank;
-  if (kv_rank) mla["kv_lora_rank"] = *kv_rank;
-  if (nope) mla["qk_nope_head_dim"] = *nope;
-  if (rope) mla["qk_rope_head_dim"] = *rope;
-  if (v) mla["v_head_dim"] = *v;
-  m["mla"] = mla;
 }
 
 }  // namespace

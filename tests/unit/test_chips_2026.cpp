@@ -11,20 +11,8 @@ using namespace scalescope::test;
 namespace {
 
 Json serving(const char* chip, const char* model, const char* fidelity, const Json& dtypes) {
-  const Json out = run_json({{"hardware", {{"preset", chip}}},
-                             {"model", {{"preset", model}}},
-                             {"mesh", {{"shape", {8}}}},
-                             {"query",
-                              {{"kind", "serving"},
-                               {"fidelity", fidelity},
-                               {"batch", 64},
-                               {"prompt_len", 8192},
-                               {"generated_len", 1024},
-                               {"dtypes", dtypes},
-                               {"parallelism", {{"tensor", {"X"}}}}}}});
-  INFO(chip << " " << out["diagnostics"].dump());
-  REQUIRE(out["ok"] == true);
-  return out["result"];
+  return serving_on_8(chip, {{"preset", model}},
+                      {{"fidelity", fidelity}, {"batch", 64}, {"prompt_len", 8192}, {"generated_len", 1024}, {"dtypes", dtypes}});
 }
 
 }  // namespace

@@ -2,9 +2,6 @@
 // layer whose heads are twice as wide with fewer KV heads, and whose V is its K projection (attention_k_eq_v: no V
 // weights, though the cache keeps K after RoPE and V apart). The 26B A4B runs a dense MLP beside its routed experts
 // in every layer. Each number is counted by hand from the published config.json (tests/hf_configs/gemma-4-*.json).
-#include <fstream>
-#include <sstream>
-
 #include "test_helpers.h"
 
 #include "physics/transformer.h"
@@ -12,18 +9,6 @@
 
 using namespace scalescope;
 using namespace scalescope::test;
-
-namespace {
-
-Json hf_config(const std::string& file) {
-  std::ifstream in(std::string(SCALESCOPE_SOURCE_DIR) + "/tests/hf_configs/" + file);
-  REQUIRE(in);
-  std::stringstream text;
-  text << in.rdbuf();
-  return Json::parse(text.str());
-}
-
-}  // namespace
 
 TEST_CASE("Gemma 4's global layers: their own KV heads and width, K = V, against a hand count",
           "[global_attention][issue36]") {
@@ -49,7 +34,7 @@ TEST_CASE("Gemma 4's global layers: their own KV heads and width, K = V, against
 TEST_CASE("Gemma 4 from its public config.json: the dense MLP beside the experts, the published counts",
           "[global_attention][issue36][hf_config]") {
   Diagnostics d;
-  const ModelConfig moe = resolve_model(Json{{"hf_config", hf_config("gemma-4-26b-a4b.json")}}, "/model", d);
+  const ModelConfig moe = resolve_model(Json{{"hf_config", hf_config_file("gemma-4-26b-a4b.json")}}, "/model", d);
   for (const auto& x : d) INFO(x.path << ": " << x.message);
   REQUIRE(d.empty());
   // The dense MLP of 2,112 beside 128 experts of 704: three always-on experts of the routed width.
@@ -63,7 +48,7 @@ TEST_CASE("Gemma 4 from its public config.json: the dense MLP beside the experts
   CHECK(p.active == Approx(3.8e9).epsilon(0.01));
   CHECK(p.total == count_params(model("gemma-4-26b-a4b")).total);
   // The 31B is dense (enable_moe_block false) and published in NVFP4 by NVIDIA (ModelOpt): 30.7e9, the name's 31B.
-  const ModelConfig dense = resolve_model(Json{{"hf_config", hf_config("gemma-4-31b-it-nvfp4.json")}}, "/model", d);
+  const ModelConfig dense = resolve_model(Json{{"hf_config", hf_config_file("gemma-4-31b-it-nvfp4.json")}}, "/model", d);
   REQUIRE(d.empty());
   CHECK_FALSE(dense.is_moe());
   CHECK(std::abs(count_params(dense).total / 1e9 - 31) <= 0.5);
@@ -71,7 +56,7 @@ TEST_CASE("Gemma 4 from its public config.json: the dense MLP beside the experts
   CHECK(*dense.weights_dtype == Dtype::fp4);
   CHECK(count_params(dense).total == count_params(model("gemma-4-31b")).total);
   // KV sharing across layers (Gemma 3n's num_kv_shared_layers) is refused by name, not silently dropped.
-  Json shared = hf_config("gemma-4-26b-a4b.json");
+  Json shared = hf_config_file("gemma-4-26b-a4b.json");
   shared["text_config"]["num_kv_shared_layers"] = 10;
   Diagnostics refused;
   resolve_model(Json{{"hf_config", shared}}, "/model", refused);

@@ -2,11 +2,16 @@
 #pragma once
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <sstream>
+#include <string>
+
 #include "api.h"
 #include "specs/hardware.h"
 #include "physics/mesh.h"
 #include "specs/model.h"
 #include "specs/presets.h"
+#include "planners/serving.h"
 
 namespace scalescope::test {
 
@@ -24,6 +29,29 @@ inline ModelConfig model(const char* id) {
   return m;
 }
 
+// A published config.json kept under tests/hf_configs/ (its README names each one's source).
+inline Json hf_config_file(const std::string& file) {
+  std::ifstream in(std::string(SCALESCOPE_SOURCE_DIR) + "/tests/hf_configs/" + file);
+  REQUIRE(in);
+  std::stringstream text;
+  text << in.rdbuf();
+  const Json j = Json::parse(text.str(), nullptr, false);
+  REQUIRE(!j.is_discarded());
+  return j;
+}
+
+// A book-fidelity serving replica of `m` on `mesh`, TP over `tp` of its chips, weights in `weights`, no comms.
+inline ServingInput serving_replica(const Hardware& hw, const ModelConfig& m, const Mesh& mesh, double tp, Dtype weights) {
+  ServingInput in;
+  in.hw = &hw;
+  in.model = &m;
+  in.mesh = &mesh;
+  in.weights = weights;
+  in.tensor.degree = tp;
+  in.include_comms = false;
+  return in;
+}
+
 inline Mesh mesh_of(const Hardware& hw, const Json& spec) {
   Diagnostics d;
   Mesh m = parse_mesh(spec, "/mesh", hw, d);
@@ -39,6 +67,16 @@ inline bool has_code(const Diagnostics& d, const std::string& code, const std::s
 
 // A scenario through the JSON entry point, its answer parsed.
 inline Json run_json(const Json& scenario) { return Json::parse(evaluate_json(scenario.dump())); }
+
+// A serving query on 8 chips of `chip`, TP over all of them, with `query`'s arguments; its result (REQUIREd ok).
+inline Json serving_on_8(const char* chip, const Json& model, Json query) {
+  query["kind"] = "serving";
+  query["parallelism"] = {{"tensor", {"X"}}};
+  const Json out = run_json({{"hardware", {{"preset", chip}}}, {"model", model}, {"mesh", {{"shape", {8}}}}, {"query", query}});
+  INFO(chip << ": " << out["diagnostics"].dump());
+  REQUIRE(out["ok"] == true);
+  return out["result"];
+}
 
 // A plan_search resumed from each answer's cursor until it completes (or `max_calls` calls in all); `first` is
 // the first call's answer. Returns the last answer; `calls` counts every call, the first included.

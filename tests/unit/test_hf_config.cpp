@@ -14,15 +14,7 @@ using nlohmann::json;
 
 namespace {
 
-json config(const std::string& file) {
-  std::ifstream in(std::string(SCALESCOPE_SOURCE_DIR) + "/tests/hf_configs/" + file);
-  REQUIRE(in);
-  std::stringstream text;
-  text << in.rdbuf();
-  const json j = json::parse(text.str(), nullptr, false);
-  REQUIRE(!j.is_discarded());
-  return j;
-}
+json config(const std::string& file) { return test::hf_config_file(file); }
 
 // The model a scenario's model object resolves to (REQUIREs no diagnostics).
 ModelConfig resolved(const json& model_node) {

@@ -3,9 +3,6 @@
 // instead of a KV cache: its memory, its decode reads and the batch that fits stop growing with the context, and its
 // prefill FLOPs are linear in it. Each number below is counted by hand from the published config.json
 // (tests/hf_configs/qwen3.5-*.json) and the formulas in physics/transformer.h.
-#include <fstream>
-#include <sstream>
-
 #include "test_helpers.h"
 
 #include "api.h"
@@ -17,14 +14,6 @@ using namespace scalescope;
 using namespace scalescope::test;
 
 namespace {
-
-Json hf_config(const std::string& file) {
-  std::ifstream in(std::string(SCALESCOPE_SOURCE_DIR) + "/tests/hf_configs/" + file);
-  REQUIRE(in);
-  std::stringstream text;
-  text << in.rdbuf();
-  return Json::parse(text.str());
-}
 
 Json transformer(const Json& model, double seq_len) {
   const Json out = run_json({{"model", model}, {"query", {{"kind", "transformer"}, {"seq_len", seq_len}}}});
@@ -79,7 +68,7 @@ TEST_CASE("Qwen3.5 from its public config.json: every Gated DeltaNet key read, t
   // 27B): each count rounds to its card's figure, and the 397B's total is within 1%. The cards' totals include the
   // vision tower, which the engine leaves out.
   const auto rounds_to = [](double count, double card_billions) { return std::abs(count / 1e9 - card_billions) <= 0.5; };
-  const Json big = transformer({{"hf_config", hf_config("qwen3.5-397b-a17b.json")}}, 8192);
+  const Json big = transformer({{"hf_config", hf_config_file("qwen3.5-397b-a17b.json")}}, 8192);
   CHECK(big["params"]["total"].get<double>() == Approx(397e9).epsilon(0.01));
   CHECK(rounds_to(big["params"]["active"].get<double>(), 17));
   CHECK(big["layers"]["moe_linear"] == 45);
@@ -92,13 +81,13 @@ TEST_CASE("Qwen3.5 from its public config.json: every Gated DeltaNet key read, t
   for (const Card& c : {Card{"qwen3.5-122b-a10b.json", 122, 10}, Card{"qwen3.5-35b-a3b.json", 35, 3},
                         Card{"qwen3.5-27b.json", 27, 27}}) {
     INFO(c.file);
-    const Json t = transformer({{"hf_config", hf_config(c.file)}}, 8192);
+    const Json t = transformer({{"hf_config", hf_config_file(c.file)}}, 8192);
     CHECK(rounds_to(t["params"]["total"].get<double>(), c.total));
     CHECK(rounds_to(t["params"]["active"].get<double>(), c.active));
   }
   // The config and the preset are the same model.
   Diagnostics d;
-  const ModelConfig from_config = resolve_model(Json{{"hf_config", hf_config("qwen3.5-397b-a17b.json")}}, "/model", d);
+  const ModelConfig from_config = resolve_model(Json{{"hf_config", hf_config_file("qwen3.5-397b-a17b.json")}}, "/model", d);
   REQUIRE(d.empty());
   const ModelConfig preset = model("qwen3.5-397b-a17b");
   CHECK(count_params(from_config).total == count_params(preset).total);
@@ -119,16 +108,7 @@ TEST_CASE("serving a hybrid over context: decode reads the state, and the batch 
   full.attention_pattern.clear();
   full.pattern = build_layer_pattern(full.layers, 0, true, {}, {});
   const Mesh mesh = mesh_of(hw, Json{{"shape", {8}}});
-  const auto input = [&](const ModelConfig& m) {
-    ServingInput in;
-    in.hw = &hw;
-    in.model = &m;
-    in.mesh = &mesh;
-    in.weights = Dtype::fp8;
-    in.tensor.degree = 8;
-    in.include_comms = false;
-    return in;
-  };
+  const auto input = [&](const ModelConfig& m) { return serving_replica(hw, m, mesh, 8, Dtype::fp8); };
   const ServingInput h = input(hybrid), f = input(full);
   const double batch = 64, hbm = 8 * hw.hbm_bandwidth_bytes_per_s * h.efficiency.hbm_frac;
   const double state = kLinearLayers * kStateBytesPerLayer;
@@ -154,20 +134,8 @@ TEST_CASE("serving a hybrid over context: decode reads the state, and the batch 
 TEST_CASE("calibrated serving of a hybrid: the state is the KV share of decode, and costs less than a cache",
           "[linear_attention][issue36][calibrated]") {
   const auto decode = [](const Json& model, double context) {
-    const Json out = run_json({{"hardware", {{"preset", "b200"}}},
-                               {"model", model},
-                               {"mesh", {{"shape", {8}}}},
-                               {"query",
-                                {{"kind", "serving"},
-                                 {"fidelity", "calibrated"},
-                                 {"batch", 32},
-                                 {"prompt_len", context},
-                                 {"generated_len", 256},
-                                 {"dtypes", {{"weights", "fp8"}}},
-                                 {"parallelism", {{"tensor", {"X"}}}}}}});
-    INFO(out["diagnostics"].dump());
-    REQUIRE(out["ok"] == true);
-    return out["result"]["decode"];
+    return serving_on_8("b200", model, {{"fidelity", "calibrated"}, {"batch", 32}, {"prompt_len", context},
+                                        {"generated_len", 256}, {"dtypes", {{"weights", "fp8"}}}})["decode"];
   };
   const Json hybrid = {{"preset", "qwen3.5-397b-a17b"}};
   const Json full = {{"preset", "qwen3.5-397b-a17b"},
@@ -208,7 +176,7 @@ TEST_CASE("linear layers in a model: the pattern names them, the shape is checke
   bad_kind["linear_attention"]["kind"] = "mamba2";
   CHECK(has_code(diagnose(bad_kind), "unknown_choice", "/model/linear_attention/kind"));
   // A config.json of another family that lists linear layers is told which families have them.
-  Json qwen3 = hf_config("qwen3-30b-a3b.json");
+  Json qwen3 = hf_config_file("qwen3-30b-a3b.json");
   qwen3["layer_types"] = Json::array();
   for (int i = 0; i < qwen3["num_hidden_layers"].get<int>(); ++i) qwen3["layer_types"].push_back("linear_attention");
   Diagnostics d;
@@ -220,7 +188,7 @@ TEST_CASE("a config.json as Python writes it: Infinity and NaN literals, and tra
           "[hf_config][issue36][reliability]") {
   // Python's json.dump writes float('inf') as Infinity (Nemotron-H's "time_step_limit": [0.0, Infinity]). The
   // document reads; a key the engine does not know is named as unknown, and a number field given one says so.
-  Json config = hf_config("qwen3.5-27b.json");
+  Json config = hf_config_file("qwen3.5-27b.json");
   config["text_config"]["time_step_limit"] = {0.0, "INFINITY"};
   std::string with_infinity = Json{{"model", {{"hf_config", config}}}, {"query", {{"kind", "transformer"}}}}.dump();
   with_infinity.replace(with_infinity.find("\"INFINITY\""), 10, "Infinity");
@@ -254,7 +222,7 @@ TEST_CASE("a config.json as Python writes it: Infinity and NaN literals, and tra
   CHECK(broken["diagnostics"][0]["code"] == "malformed_json");
 
   // transformers' PretrainedConfig attributes that older versions wrote into every config.json change nothing.
-  Json generic = hf_config("qwen3-30b-a3b.json");
+  Json generic = hf_config_file("qwen3-30b-a3b.json");
   generic["add_cross_attention"] = false;
   generic["bad_words_ids"] = nullptr;
   generic["id2label"] = {{"0", "LABEL_0"}};

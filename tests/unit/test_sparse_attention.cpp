@@ -3,9 +3,6 @@
 // index_topk best. The cache keeps every token (and an index key beside it), so memory per sequence is DeepSeek-V3's
 // and a little more, but a decode step reads the index keys and 2,048 latents per layer: at 128k tokens an order
 // of magnitude less. Each number is counted by hand from the published config.json (tests/hf_configs/).
-#include <fstream>
-#include <sstream>
-
 #include "test_helpers.h"
 
 #include "physics/transformer.h"
@@ -16,14 +13,6 @@ using namespace scalescope;
 using namespace scalescope::test;
 
 namespace {
-
-Json hf_config(const std::string& file) {
-  std::ifstream in(std::string(SCALESCOPE_SOURCE_DIR) + "/tests/hf_configs/" + file);
-  REQUIRE(in);
-  std::stringstream text;
-  text << in.rdbuf();
-  return Json::parse(text.str());
-}
 
 // DeepSeek-V3.2's indexer, by hand: wq_b 1536 x (64 x 128), wk 7168 x 128, its LayerNorm 2 x 128, weights_proj
 // 7168 x 64; and its cache: 128 fp8 values and one fp32 scale per token per layer.
@@ -68,16 +57,7 @@ TEST_CASE("serving DeepSeek-V3.2 over context: the decode step grows with the in
   const Hardware hw = hardware("b200");
   const ModelConfig v32 = model("deepseek-v3.2"), v3 = model("deepseek-v3");
   const Mesh mesh = mesh_of(hw, Json{{"shape", {8}}});
-  const auto input = [&](const ModelConfig& m) {
-    ServingInput in;
-    in.hw = &hw;
-    in.model = &m;
-    in.mesh = &mesh;
-    in.weights = Dtype::fp8;
-    in.tensor.degree = 8;
-    in.include_comms = false;
-    return in;
-  };
+  const auto input = [&](const ModelConfig& m) { return serving_replica(hw, m, mesh, 8, Dtype::fp8); };
   const ServingInput sparse = input(v32), dense = input(v3);
   const double batch = 32, w = 8 * hw.hbm_bandwidth_bytes_per_s * sparse.efficiency.hbm_frac;
   for (double context : {8192.0, 32768.0, 131072.0}) {
@@ -103,19 +83,8 @@ TEST_CASE("serving DeepSeek-V3.2 over context: the decode step grows with the in
 TEST_CASE("calibrated serving of DeepSeek-V3.2: the indexer's keys are the KV share, and long decode is faster",
           "[sparse_attention][issue36][calibrated]") {
   const auto decode = [](const char* preset, double context) {
-    const Json out = run_json({{"hardware", {{"preset", "b200"}}},
-                               {"model", {{"preset", preset}}},
-                               {"mesh", {{"shape", {8}}}},
-                               {"query",
-                                {{"kind", "serving"},
-                                 {"fidelity", "calibrated"},
-                                 {"batch", 32},
-                                 {"prompt_len", context},
-                                 {"generated_len", 512},
-                                 {"parallelism", {{"tensor", {"X"}}}}}}});
-    INFO(out["diagnostics"].dump());
-    REQUIRE(out["ok"] == true);
-    return out["result"]["decode"];
+    return serving_on_8("b200", {{"preset", preset}},
+                        {{"fidelity", "calibrated"}, {"batch", 32}, {"prompt_len", context}, {"generated_len", 512}})["decode"];
   };
   const Json sparse = decode("deepseek-v3.2", 130560), dense = decode("deepseek-v3", 130560);
   CHECK(sparse["kv_load_s"].get<double>() > 0);
@@ -126,7 +95,7 @@ TEST_CASE("calibrated serving of DeepSeek-V3.2: the indexer's keys are the KV sh
 TEST_CASE("DeepSeek-V3.2 and GLM-5 from their public config.json, against the published parameter counts",
           "[sparse_attention][issue36][hf_config]") {
   Diagnostics d;
-  const ModelConfig from_config = resolve_model(Json{{"hf_config", hf_config("deepseek-v3.2.json")}}, "/model", d);
+  const ModelConfig from_config = resolve_model(Json{{"hf_config", hf_config_file("deepseek-v3.2.json")}}, "/model", d);
   for (const auto& x : d) INFO(x.path << ": " << x.message);
   REQUIRE(d.empty());
   const ModelConfig preset = model("deepseek-v3.2");
@@ -136,7 +105,7 @@ TEST_CASE("DeepSeek-V3.2 and GLM-5 from their public config.json, against the pu
   CHECK(count_params(from_config).total == count_params(preset).total);
   // GLM-5's card: 744B parameters, 40B active (whole billions; the active count leaves the embedding and output
   // matrices out, as 39.88e9 rounds to it and 41.78e9 with them does not).
-  const ModelConfig glm = resolve_model(Json{{"hf_config", hf_config("glm-5.json")}}, "/model", d);
+  const ModelConfig glm = resolve_model(Json{{"hf_config", hf_config_file("glm-5.json")}}, "/model", d);
   REQUIRE(d.empty());
   const ParamCounts p = count_params(glm);
   CHECK(p.total == Approx(744e9).epsilon(0.01));
