@@ -219,6 +219,23 @@ def test_hf_model_reads_a_config_as_the_cli_does(cli):
     assert e.value.diagnostics and all(d.path.startswith("/model") for d in e.value.diagnostics)
 
 
+def test_the_models_and_chips_of_2026_round_trip_through_python():
+    """Issue 36: each new preset is listed with its sources, and a published config.json reads to the same model."""
+    p = scalescope.presets()
+    assert {"b300", "gb300-nvl72", "mi325x", "mi355x"} <= set(p["hardware"].index)
+    pairs = {"qwen3.5-397b-a17b": "qwen3.5-397b-a17b.json", "deepseek-v3.2": "deepseek-v3.2.json",
+             "glm-5": "glm-5.json", "kimi-k2.5": "kimi-k2.5.json", "minimax-m2.5": "minimax-m2.5.json",
+             "gemma-4-26b-a4b": "gemma-4-26b-a4b.json", "gemma-4-31b": "gemma-4-31b-it-nvfp4.json"}
+    assert set(pairs) <= set(p["models"].index)
+    for preset, config in pairs.items():
+        from_config = scalescope.evaluate(scalescope.scenario("transformer", model=ROOT / "tests/hf_configs" / config,
+                                                              seq_len=131072))
+        from_preset = scalescope.evaluate(scalescope.scenario("transformer", model=preset, seq_len=131072))
+        assert from_config.at("/params/total") == pytest.approx(from_preset.at("/params/total"), rel=1e-12), preset
+        assert from_config.at("/kv_cache_bytes_per_sequence") == \
+            pytest.approx(from_preset.at("/kv_cache_bytes_per_sequence"), rel=1e-12), preset
+
+
 def test_a_model_given_as_a_config_path_is_read_from_the_file():
     path = ROOT / "tests/hf_configs/meta-llama-3-70b.json"
     from_file = scalescope.training_step("tpu-v5p", path, [4, 4, 4])
