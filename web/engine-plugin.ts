@@ -1,6 +1,8 @@
 // Vite plugin: the one place where the site meets the built engine (build/wasm, made by `cmake --build build/wasm`).
 //  - `virtual:scalescope-presets` is the engine's own presets() output, read at build time, so the controls can
 //    be drawn before the wasm has loaded (the presets ship inside the site; the web never keeps its own copy);
+//  - `virtual:scalescope-chip-sources` is each chip preset's sources, read from its file: the page's engine carries
+//    its presets without their prose (cmake/embed_presets.cmake), and the chip fields load this after first paint;
 //  - the build copies scalescope_engine.{js,wasm} to engine/ in the site; the dev server serves them from there.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,6 +14,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export const ENGINE_DIR = process.env.SCALESCOPE_WASM_DIR ?? path.resolve(here, '../build/wasm');
 const FILES = ['scalescope_engine.js', 'scalescope_engine.wasm'] as const;
 const VIRTUAL = 'virtual:scalescope-presets';
+const CHIP_SOURCES = 'virtual:scalescope-chip-sources';
+const HARDWARE_DIR = path.resolve(here, '../hardware_presets');
 
 function enginePath(file: string): string {
   const p = path.join(ENGINE_DIR, file);
@@ -45,9 +49,19 @@ export function engineFeatures(engine: EngineModule): EngineFeatures {
   return { fidelity: !(out.diagnostics ?? []).some((d) => d.path === '/query/fidelity') };
 }
 
-/** Keys of the presets the site never reads: prose, the models' citations and the calibration profiles (the engine's
- * answers carry the profile they used). A chip's `sources` stay: each chip field's control shows its source. */
-const UNREAD = { hardware: ['notes', 'datasheet_differences', 'schema', 'price_date'], models: ['sources', 'notes', 'not_modelled', 'schema'] } as const;
+/** Keys of the presets the site never reads from the engine: prose, citations (a chip's come from its file, after
+ * first paint: chipSources) and the calibration profiles (the engine's answers carry the profile they used). */
+const UNREAD = { hardware: ['sources', 'notes', 'datasheet_differences', 'schema', 'price_date'], models: ['sources', 'notes', 'not_modelled', 'schema'] } as const;
+
+/** Each chip preset's `sources` (JSON pointer -> citation), by id, from hardware_presets/. */
+export function chipSources(): Record<string, Record<string, string>> {
+  const out: Record<string, Record<string, string>> = {};
+  for (const f of fs.readdirSync(HARDWARE_DIR).filter((n) => n.endsWith('.json')).sort()) {
+    const preset = JSON.parse(fs.readFileSync(path.join(HARDWARE_DIR, f), 'utf8')) as { id: string; sources: Record<string, string> };
+    out[preset.id] = preset.sources;
+  }
+  return out;
+}
 
 /** The engine's presets() as the site ships them: every number and name the page reads, without the unread keys
  * (they are a quarter of the first load's script; `engine.presets()` still answers them in full). */
@@ -61,9 +75,13 @@ export function scalescopeEngine(): Plugin {
   return {
     name: 'scalescope-engine',
     resolveId(id) {
-      return id === VIRTUAL ? '\0' + VIRTUAL : null;
+      return id === VIRTUAL || id === CHIP_SOURCES ? '\0' + id : null;
     },
     async load(id) {
+      if (id === '\0' + CHIP_SOURCES) {
+        this.addWatchFile(HARDWARE_DIR);
+        return `export default ${JSON.stringify(chipSources())};`;
+      }
       if (id !== '\0' + VIRTUAL) return null;
       for (const f of FILES) this.addWatchFile(enginePath(f));
       const engine = await loadEngine();

@@ -4,3 +4,9 @@ declare module 'virtual:scalescope-presets' {
   export default presets;
   export const features: EngineFeatures;
 }
+
+declare module 'virtual:scalescope-chip-sources' {
+  /** Each chip preset's sources (JSON pointer -> citation), by id: loaded after first paint. */
+  const sources: Record<string, Record<string, string>>;
+  export default sources;
+}

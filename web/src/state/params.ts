@@ -229,15 +229,16 @@ export interface HardwareField {
   source?: string;
 }
 
-/** Every editable field of a hardware preset (numbers and switches; lists and rules are not editable here). */
-export function hardwareFields(hw: HardwarePreset): HardwareField[] {
+/** Every editable field of a hardware preset (numbers and switches; lists and rules are not editable here), with
+ * its source where the chip's sources (virtual:scalescope-chip-sources, loaded after first paint) are given. */
+export function hardwareFields(hw: HardwarePreset, sources?: Readonly<Record<string, string>>): HardwareField[] {
   const out: HardwareField[] = [];
   const walk = (obj: Record<string, unknown>, prefix: string): void => {
     for (const [k, v] of Object.entries(obj)) {
       if (!prefix && NOT_FIELDS.has(k)) continue;
       const path = prefix ? `${prefix}.${k}` : k;
       if (typeof v === 'number' || typeof v === 'boolean') {
-        const source = hw.sources?.['/' + path.replaceAll('.', '/')];
+        const source = sources?.['/' + path.replaceAll('.', '/')];
         out.push(source === undefined ? { path, value: v } : { path, value: v, source });
       } else if (v && typeof v === 'object' && !Array.isArray(v)) walk(v as Record<string, unknown>, path);
     }

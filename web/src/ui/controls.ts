@@ -78,6 +78,16 @@ export class SsControls extends LitElement {
   planMesh: PlanMeshResult | undefined;
   mesh: MeshOutcome | undefined;
   private opened = new Set<string>();
+  /** Each chip's sources, for the chip fields' titles: a chunk of its own, fetched after first paint. */
+  private chipSources: Readonly<Record<string, Readonly<Record<string, string>>>> | undefined;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void import('virtual:scalescope-chip-sources').then((m) => {
+      this.chipSources = m.default;
+      this.requestUpdate();
+    });
+  }
 
   protected override createRenderRoot(): this {
     return this; // inside the explorer's shadow root: its styles apply
@@ -232,7 +242,7 @@ export class SsControls extends LitElement {
     const n = Object.keys(this.state.hw).length;
     return html`<details class="hwfields more" ?open=${n > 0 || this.opened.has('hw')} @toggle=${(e: Event) => this.remember('hw', e)}>
       <summary>Chip fields${n ? html` <span class="badge">${n} overridden</span>` : nothing}</summary>
-      ${hardwareFields(hw).map((f) => {
+      ${hardwareFields(hw, this.chipSources?.[hw.id]).map((f) => {
         const over = this.state.hw[f.path];
         const id = `hw-${f.path.replaceAll('.', '-')}`;
         const value = over ?? f.value;
