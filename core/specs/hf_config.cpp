@@ -36,6 +36,7 @@ enum class Windows {
   layer_types  // gpt-oss: only what layer_types says
 };
 
+// The table below names a family's switches (designated initializers) where it sets any beyond the window rule.
 struct Family {
   const char* model_type;
   Experts experts;
@@ -118,15 +119,20 @@ const std::vector<Family>& families() {
       {"deepseek_v2", Experts::deepseek, false, deepseek, 0, Windows::none, true},
       {"deepseek_v3", Experts::deepseek, false, deepseek, 0, Windows::none, true},
       {"kimi_k2", Experts::deepseek, false, deepseek, 0, Windows::none, true},  // DeepseekV3ForCausalLM's keys
-      {"deepseek_v32", Experts::deepseek, false, deepseek, 0, Windows::none, true, false, false, true},
-      {"glm_moe_dsa", Experts::deepseek, false, glm_dsa, 0, Windows::none, true, false, false, true},
+      {.model_type = "deepseek_v32", .experts = Experts::deepseek, .tied_by_default = false, .silent = deepseek,
+       .latent_attention = true, .sparse_attention = true},
+      {.model_type = "glm_moe_dsa", .experts = Experts::deepseek, .tied_by_default = false, .silent = glm_dsa,
+       .latent_attention = true, .sparse_attention = true},
       {"llama4_text", Experts::llama4, false, llama4, 0, Windows::llama4},
       {"gpt_oss", Experts::gpt_oss, false, gpt_oss, 0, Windows::layer_types},
       {"minimax_m2", Experts::minimax, false, minimax, 0, Windows::none},
       {"gemma4_text", Experts::gemma4, true, gemma4, 0, Windows::layer_types},
-      {"qwen3_next", Experts::qwen, false, qwen_hybrid, 0, Windows::layer_types, false, true},
-      {"qwen3_5_moe_text", Experts::qwen, false, qwen_hybrid, 0, Windows::layer_types, false, true, true},
-      {"qwen3_5_text", Experts::none, false, qwen_hybrid, 0, Windows::layer_types, false, true},
+      {.model_type = "qwen3_next", .experts = Experts::qwen, .tied_by_default = false, .silent = qwen_hybrid,
+       .windows = Windows::layer_types, .gated_deltanet = true},
+      {.model_type = "qwen3_5_moe_text", .experts = Experts::qwen, .tied_by_default = false, .silent = qwen_hybrid,
+       .windows = Windows::layer_types, .gated_deltanet = true, .experts_only = true},
+      {.model_type = "qwen3_5_text", .experts = Experts::none, .tied_by_default = false, .silent = qwen_hybrid,
+       .windows = Windows::layer_types, .gated_deltanet = true},
   };
   return all;
 }
