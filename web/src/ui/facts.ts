@@ -22,7 +22,7 @@ export function attentionWords(t: TransformerResult, m: ModelPreset): string {
   if (chunked) parts.push(`${chunked} of ${total} layers chunked (${fmtCount(m.attention_chunk)} tokens)`);
   if (linear) parts.push(`${linear} of ${total} layers linear (Gated DeltaNet: a fixed state, no KV cache)`);
   const g = m.global_attention;
-  if (g) parts.push(`the ${count('full')} global layers: ${fmtCount(g.kv_heads)} KV heads of ${fmtCount(g.head_dim)}${g.k_eq_v ? ', V = K' : ''}, ${fmtCount(2 * g.kv_heads * g.head_dim)} KV values per token`);
+  if (g) parts.push(`the ${count('full')} global layers: ${fmtCount(g.kv_heads)} KV heads of ${fmtCount(g.head_dim)}${g.k_eq_v ? ', V = K' : ''}`);
   if (m.sparse_attention) parts.push(`sparse: each query attends to the ${fmtCount(m.sparse_attention.index_topk)} keys its ${fmtCount(m.sparse_attention.index_heads)}-head fp8 indexer picks`);
   return parts.join('; ');
 }
