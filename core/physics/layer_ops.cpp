@@ -46,12 +46,12 @@ double sequences_of(const LayerShape& s) {
 double norm_tokens(const LayerShape& s) { return s.sequence_parallel ? s.tokens / s.tensor : s.tokens; }
 
 void mlp(OpList& ops, const char* up, const char* act, const char* down, double groups, double tokens, double f,
-         const ModelConfig& m, const LayerShape& s, bool experts) {
+         double width, const ModelConfig& m, const LayerShape& s, bool experts) {
   const double gate = m.mlp == MlpKind::gated ? 2.0 : 1.0;
-  LayerOp* ops_of[3] = {ops.matmul(up, groups, tokens, m.d_model, gate * f, true, s),
+  LayerOp* ops_of[3] = {ops.matmul(up, groups, tokens, width, gate * f, true, s),
                         // SiLU x gate, or GeLU
                         ops.elementwise(act, groups * tokens * f, gate, m.mlp == MlpKind::gated ? 6.0 : 8.0, s),
-                        ops.matmul(down, groups, tokens, f, m.d_model, true, s)};
+                        ops.matmul(down, groups, tokens, f, width, true, s)};
   for (LayerOp* o : ops_of)
     if (o) o->experts = experts;
 }
@@ -135,8 +135,9 @@ void latent_attention(OpList& ops, const ModelConfig& m, const LayerShape& s, Ke
 }
 
 // A Gated DeltaNet layer (transformers' Qwen3NextGatedDeltaNet; the serving engines run flash-linear-attention's
-// kernels), value and query-key heads split over TP. The input projection gives q, k, v, the output gate z and the
-// per-head decay and write strength; the causal convolution runs over q, k and v; the recurrence runs chunk by
+// kernels) or a Mamba-2 layer (NemotronHMamba2Mixer; mamba_ssm's kernels), value and query-key heads split over
+// TP. The input projection gives q, k, v (Mamba-2: C, B, x), the output gate z and the per-head decay and write
+// strength (Mamba-2: its step dt); the causal convolution runs over q, k and v; the recurrence runs chunk by
 // chunk (prefill, training: each chunk's queries against its own keys like attention, then the chunk's keys into
 // the carried state, whose per-chunk copies go to HBM for the backward and the next chunk) or one token at a time
 // (decode: each sequence's state read, updated and written back); a gated norm and the output projection follow.
@@ -145,13 +146,13 @@ void linear_attention(OpList& ops, const ModelConfig& m, const LayerShape& s) {
   const double b = s.tokens, d = m.d_model, tp = s.tensor;
   const double qk = a.qk_width() / tp, v = a.v_width() / tp, heads = a.value_heads / tp;
   const double act = bytes_per_element(s.activations);
-  ops.matmul("linear_in_projection", 1, b, d, 2.0 * qk + 2.0 * v + 2.0 * heads, true, s);
+  ops.matmul("linear_in_projection", 1, b, d, a.in_projection_width() / tp, true, s);
   ops.elementwise("causal_conv", b * (2.0 * qk + v), 1.0, 2.0 * a.conv_kernel, s);
   const double state = heads * a.key_head_dim * a.value_head_dim * bytes_per_element(a.state_dtype);
   const double sequences = sequences_of(s);
-  const double chunks = s.at_end ? 0.0 : std::max(sequences, b / kLinearAttentionChunk);
+  const double chunks = s.at_end ? 0.0 : std::max(sequences, b / a.chunk_tokens);
   const double state_bytes = 2.0 * (s.at_end ? sequences : chunks) * state;
-  const double flops = b * (linear_attention_flops_per_token(m, s.at_end) - 2.0 * a.conv_kernel * a.conv_channels()) / tp;
+  const double flops = b * linear_recurrence_flops_per_token(m, s.at_end) / tp;
   // Decode multiplies each state by vectors: a streaming op on the vector units, as long as its state's bytes.
   // Prefill runs one kernel of small matmuls on the matrix units, every chunk's and head's tiles filling the chip:
   // its efficiency is that of a matmul with a row per token and head against a head's dk x dv state.
@@ -201,23 +202,27 @@ void sparse_indexer(OpList& ops, const ModelConfig& m, const LayerShape& s) {
 // The MoE block's routing (Megatron-Core's token dispatcher): the router and its top-k on this rank's tokens, the k
 // copies permuted into their destinations' order before the dispatch all-to-all and regrouped by local expert after
 // it, and the reverse around the combine, which also sums each token's k weighted outputs.
+// A latent MoE (Nemotron 3) projects each token down to the latent before the router's copies are permuted and
+// back up after the combine, both split over TP as the MLP's matmuls are (aiconfigurator's NemotronH model).
 void moe_mlp(OpList& ops, const ModelConfig& m, const LayerShape& s) {
-  const double routed = norm_tokens(s), copies = routed * m.active_experts, d = m.d_model;
+  const double routed = norm_tokens(s), copies = routed * m.active_experts, d = m.d_model, w = m.expert_io_dim();
   const double rows = expert_rows(m, s), local_experts = m.experts / s.expert;
   auto routing = [&](const char* name, double elements, double flops) {
     if (LayerOp* o = ops.elementwise(name, elements, 1.0, flops, s)) o->routing = true;
   };
   ops.matmul("router", 1, routed, d, m.experts, false, s);
   ops.elementwise("router_top_k", routed * m.experts, 1.0, 8.0, s);  // softmax or sigmoid, top-k, renormalise
-  routing("permute", copies * d, 0.0);
-  routing("group_by_expert", rows * d, 0.0);
+  if (m.expert_latent_dim > 0) ops.matmul("latent_down_projection", 1, s.tokens, d, w / s.tensor, true, s);
+  routing("permute", copies * w, 0.0);
+  routing("group_by_expert", rows * w, 0.0);
   mlp(ops, "experts_up", "experts_activation", "experts_down", local_experts, rows / local_experts,
-      m.expert_d_ff / s.etp(), m, s, true);
-  routing("ungroup", rows * d, 0.0);
-  routing("combine", copies * d, 2.0);
+      m.expert_d_ff / s.etp(), w, m, s, true);
+  routing("ungroup", rows * w, 0.0);
+  routing("combine", copies * w, 2.0);
+  if (m.expert_latent_dim > 0) ops.matmul("latent_up_projection", 1, s.tokens, w / s.tensor, d, true, s);
   if (m.shared_experts > 0)
     mlp(ops, "shared_up", "shared_activation", "shared_down", 1, s.tokens, m.shared_experts * m.expert_d_ff / s.tensor,
-        m, s, false);
+        d, m, s, false);
 }
 
 }  // namespace
@@ -233,7 +238,7 @@ double expert_rows(const ModelConfig& m, const LayerShape& s) {
 
 LayerOps layer_ops(const ModelConfig& m, int kind, const LayerShape& s) {
   LayerOps out;
-  const bool moe_layer = kind_is_moe(kind) && m.is_moe();
+  const MlpLayer mlp_kind = kind_mlp(kind);
   OpList ops{out};
   const double ts = norm_tokens(s), d = m.d_model;
   const AttentionSpan span = kind_span(kind);
@@ -248,11 +253,12 @@ LayerOps layer_ops(const ModelConfig& m, int kind, const LayerShape& s) {
   else if (m.is_mla()) latent_attention(ops, m, s, keys);
   else standard_attention(ops, m, s, keys, m.head_shape(span));
   ops.elementwise("attention_residual", ts * d, 2.0, 1.0, s);
-  // MLP block.
+  // MLP block, if the layer has one.
+  if (mlp_kind == MlpLayer::none) return out;
   ops.attention_block = false;
   ops.elementwise("mlp_norm", ts * d, 1.0, 4.0, s);
-  if (!moe_layer) mlp(ops, "mlp_up", "mlp_activation", "mlp_down", 1, s.tokens, m.d_ff / s.tensor, m, s, false);
-  else moe_mlp(ops, m, s);
+  if (mlp_kind == MlpLayer::moe && m.is_moe()) moe_mlp(ops, m, s);
+  else mlp(ops, "mlp_up", "mlp_activation", "mlp_down", 1, s.tokens, m.d_ff / s.tensor, d, m, s, false);
   ops.elementwise("mlp_residual", ts * d, 2.0, 1.0, s);
   return out;
 }
@@ -284,27 +290,29 @@ bool recomputed(const LayerOp& o, Remat remat) {
   return false;
 }
 
-double saved_activation_bytes(const ModelConfig& m, bool moe_layer, const LayerShape& s, Remat remat,
+double saved_activation_bytes(const ModelConfig& m, MlpLayer mlp_kind, const LayerShape& s, Remat remat,
                               double checkpoints_per_layer) {
   const double b = s.tokens, ts = norm_tokens(s), d = m.d_model;
   const double nq = m.heads / s.tensor, nkv = m.is_mla() ? nq : local_kv_heads(m.kv_heads, s.tensor);
   const double gate = m.mlp == MlpKind::gated ? 2.0 : 1.0;
-  moe_layer = moe_layer && m.is_moe();
+  const bool moe_layer = mlp_kind == MlpLayer::moe && m.is_moe();
+  // A layer without an MLP keeps neither the MLP block's norm and matmul inputs nor its outputs.
+  const double mlp_blocks = mlp_kind == MlpLayer::none ? 0.0 : 1.0;
   // MLP rows and width: an MoE layer's expert rows through F_e / ETP (+ the shared experts on every token, / TP).
-  const double up_out = moe_layer ? gate * (expert_rows(m, s) * m.expert_d_ff / s.etp() +
-                                            b * m.shared_experts * m.expert_d_ff / s.tensor)
-                                  : gate * b * m.d_ff / s.tensor;
+  const double up_out = mlp_blocks * (moe_layer ? gate * (expert_rows(m, s) * m.expert_d_ff / s.etp() +
+                                                          b * m.shared_experts * m.expert_d_ff / s.tensor)
+                                                : gate * b * m.d_ff / s.tensor);
   const double act_out = up_out / gate;
   // q, k and v after their projections (MLA: expanded per head, plus its two latents), and the attention output.
   const double latents = m.is_mla() ? b * (m.mla.q_lora_rank + m.mla.kv_lora_rank + m.mla.qk_rope_head_dim) : 0.0;
   const double qkv_out = b * (nq * m.qk_head_dim() + nkv * (m.qk_head_dim() + m.v_head_dim())) + latents;
   const double attn_out = b * nq * m.v_head_dim();
-  const double routed = moe_layer ? 2.0 * expert_rows(m, s) * d : 0.0;  // the permuted expert inputs and outputs
+  const double routed = moe_layer ? 2.0 * expert_rows(m, s) * m.expert_io_dim() : 0.0;  // the permuted expert inputs and outputs
   double elements = 0;
   switch (remat) {
     case Remat::none:  // inputs of both norms and both matmul blocks, q k v, flash's O (+ its row statistics)
     case Remat::selective:  // the same, as the attention core is redone from q, k and v
-      elements = 4.0 * ts * d + qkv_out + attn_out + up_out + act_out + routed;
+      elements = (2.0 + 2.0 * mlp_blocks) * ts * d + qkv_out + attn_out + up_out + act_out + routed;
       break;
     case Remat::block: elements = ts * d; break;
     case Remat::checkpoints: elements = checkpoints_per_layer * ts * d; break;
@@ -312,8 +320,8 @@ double saved_activation_bytes(const ModelConfig& m, bool moe_layer, const LayerS
     // projection's: that one feeds only the residual sum, whose backward reads no input, so it is never a saved
     // residual (jax.checkpoint keeps only what the backward uses); the output projection's is, as the second norm's
     // input is rebuilt from it.
-    case Remat::big_matmuls: elements = 2.0 * ts * d + qkv_out + up_out; break;
-    case Remat::mlp_matmuls: elements = 2.0 * ts * d + up_out; break;
+    case Remat::big_matmuls: elements = (1.0 + mlp_blocks) * ts * d + qkv_out + up_out; break;
+    case Remat::mlp_matmuls: elements = (1.0 + mlp_blocks) * ts * d + up_out; break;
   }
   return bytes_per_element(s.activations) * elements +
          b * attention_scores_saved_bytes_per_token(s.attention, remat, nq, s.seq_len, s.activations) +

@@ -98,7 +98,8 @@ double expert_rows(const ModelConfig& m, const LayerShape& s);
 // One layer's forward ops: attention block (norm, QKV or MLA's projections, rotary, attention, output projection,
 // residual) and the MLP block (norm, up/gate, activation, down, residual), or for an MoE layer the router and its
 // top-k, the permutations that group tokens by expert around dispatch and combine, the experts (grouped matmuls of
-// tokens x k x EP / E rows each) and the shared experts. `kind` is layer_kind(moe, span).
+// tokens x k x EP / E rows each) and the shared experts; a layer of MLP kind none stops after its attention block.
+// `kind` is layer_kind(mlp, span).
 LayerOps layer_ops(const ModelConfig& m, int kind, const LayerShape& s);
 
 // The ops outside the layers, once per microbatch: embedding lookup (first pipeline stage), final norm, logits
@@ -123,7 +124,7 @@ bool recomputed(const LayerOp& o, Remat remat);
 // Bytes one layer saves for the backward pass on one chip, per Korthikanti et al. (table 2) generalised to GQA, MLA
 // and gated MLPs; norms, residuals and their dropout masks divided by TP under sequence parallelism. A flash kernel
 // keeps no s^2 term; a materialized one keeps the scores of every head over the whole sequence.
-double saved_activation_bytes(const ModelConfig& m, bool moe_layer, const LayerShape& s, Remat remat,
+double saved_activation_bytes(const ModelConfig& m, MlpLayer mlp, const LayerShape& s, Remat remat,
                               double checkpoints_per_layer);
 
 }  // namespace scalescope

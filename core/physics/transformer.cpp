@@ -33,9 +33,9 @@ LayerParams layer_params(const ModelConfig& m, bool moe) {
     const double mlp = m.mlp_matrices() * m.d_model * m.d_ff;
     return {base + mlp, base + mlp};
   }
-  const double expert = m.mlp_matrices() * m.d_model * m.expert_d_ff, router = m.d_model * m.experts;
-  return {base + router + (m.experts + m.shared_experts) * expert,
-          base + router + (m.active_experts + m.shared_experts) * expert};
+  const double always = base + m.d_model * m.experts + m.shared_experts * m.shared_expert_params() +
+                        m.latent_projection_params();  // router, shared experts, latent projections
+  return {always + m.experts * m.routed_expert_params(), always + m.active_experts * m.routed_expert_params()};
 }
 
 }  // namespace
@@ -54,16 +54,24 @@ double attention_params_per_layer(const ModelConfig& m, AttentionSpan span) {
 
 double linear_attention_params_per_layer(const ModelConfig& m) {
   const LinearAttention& a = m.linear;
-  const double d = m.d_model;
-  return d * (2.0 * a.qk_width() + 2.0 * a.v_width()) + d * 2.0 * a.value_heads + a.conv_channels() * a.conv_kernel +
-         2.0 * a.value_heads + a.value_head_dim + a.v_width() * d;
+  const double d = m.d_model, projections = d * a.in_projection_width() + a.v_width() * d;
+  const double conv = a.conv_channels() * a.conv_kernel;
+  if (a.kind == LinearKind::mamba2)  // the convolution's bias, A, D and dt bias per head, the norm over d_inner
+    return projections + conv + a.conv_channels() + 3.0 * a.value_heads + a.v_width();
+  return projections + conv + 2.0 * a.value_heads + a.value_head_dim;  // A and dt bias per head, the per-head norm
+}
+
+double linear_recurrence_flops_per_token(const ModelConfig& m, bool decode) {
+  const LinearAttention& a = m.linear;
+  const double dk = a.key_head_dim, dv = a.value_head_dim, c = a.chunk_tokens;
+  if (a.kind == LinearKind::mamba2)
+    return decode ? a.value_heads * 5.0 * dk * dv
+                  : a.key_heads * 2.0 * c * dk + a.value_heads * (2.0 * c * dv + 4.0 * dk * dv);
+  return a.value_heads * (decode ? 7.0 * dk * dv : 2.0 * c * (3.0 * dk + 2.0 * dv) + 6.0 * dk * dv);
 }
 
 double linear_attention_flops_per_token(const ModelConfig& m, bool decode) {
-  const LinearAttention& a = m.linear;
-  const double dk = a.key_head_dim, dv = a.value_head_dim, c = kLinearAttentionChunk;
-  const double per_head = decode ? 7.0 * dk * dv : 2.0 * c * (3.0 * dk + 2.0 * dv) + 6.0 * dk * dv;
-  return a.value_heads * per_head + 2.0 * a.conv_kernel * a.conv_channels();
+  return linear_recurrence_flops_per_token(m, decode) + 2.0 * m.linear.conv_kernel * m.linear.conv_channels();
 }
 
 double sparse_indexer_params_per_layer(const ModelConfig& m) {
@@ -88,16 +96,16 @@ double recurrent_state_bytes(const ModelConfig& m) {
 ParamCounts count_params(const ModelConfig& m) {
   ParamCounts p;
   const double dense_mlp = m.mlp_matrices() * m.d_model * m.d_ff;
-  const double expert_mlp = m.mlp_matrices() * m.d_model * m.expert_d_ff;
-  p.mlp = m.dense_mlp_layers() * dense_mlp + m.moe_layers() * (m.experts + m.shared_experts) * expert_mlp;
+  const double always_on = m.shared_experts * m.shared_expert_params() + m.latent_projection_params();
+  p.mlp = m.dense_mlp_layers() * dense_mlp + m.moe_layers() * (m.experts * m.routed_expert_params() + always_on);
   p.mlp_active =
-      m.dense_mlp_layers() * dense_mlp + m.moe_layers() * (m.active_experts + m.shared_experts) * expert_mlp;
+      m.dense_mlp_layers() * dense_mlp + m.moe_layers() * (m.active_experts * m.routed_expert_params() + always_on);
   for (int span = 0; span < kAttentionSpans; ++span)
     p.attention += m.pattern.span_layers[span] * attention_params_per_layer(m, static_cast<AttentionSpan>(span));
   p.router = m.moe_layers() * m.d_model * m.experts;
   p.embeddings = (m.tied_embeddings ? 1.0 : 2.0) * m.vocab * m.d_model;
   // MLA normalises its query and KV latents too (DeepSeek-V2 §2.1.2).
-  p.norms = (2.0 * m.layers + 1.0) * m.d_model + (m.is_mla() ? m.layers * (m.mla.q_lora_rank + m.mla.kv_lora_rank) : 0.0);
+  p.norms = (m.blocks() + 1.0) * m.d_model + (m.is_mla() ? m.layers * (m.mla.q_lora_rank + m.mla.kv_lora_rank) : 0.0);
   p.total = p.mlp + p.attention + p.router + p.embeddings + p.norms;
   p.active = p.mlp_active + p.attention + p.router + p.embeddings + p.norms;
   if (m.mtp_layers > 0) {

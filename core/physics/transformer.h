@@ -34,22 +34,25 @@ ParamCounts count_params(const ModelConfig& m);
 // and V; the output projection), a gated output's second query-sized projection and a sparse layer's indexer; a
 // linear-attention layer's own (linear_attention_params_per_layer).
 double attention_params_per_layer(const ModelConfig& m, AttentionSpan span);
-// One Gated DeltaNet layer's parameters (transformers' Qwen3NextGatedDeltaNet): the input projection to q, k, v and
-// the output gate z (D (2 qk + 2 v)), to the per-head decay and write strength (D 2 Nv), the causal convolution's
-// taps (channels x kernel), the per-head decay's A and dt bias (2 Nv), the gated norm (Hv) and the output
-// projection (v D).
+// One linear-attention layer's parameters: the input projection (D x in_projection_width), the causal
+// convolution's taps (channels x kernel) and the output projection (v D), plus per kind
+//  - Gated DeltaNet (transformers' Qwen3NextGatedDeltaNet): the decay's A and dt bias (2 Nv), the per-head gated
+//    norm (Hv);
+//  - Mamba-2 (transformers' NemotronHMamba2Mixer): the convolution's bias (channels), A, D and dt bias (3 Nv), the
+//    gated norm over d_inner (v).
 double linear_attention_params_per_layer(const ModelConfig& m);
 
-// The chunk length of the chunked Gated DeltaNet kernel (flash-linear-attention's chunk_gated_delta_rule, BT = 64):
-// within a chunk it runs like attention, across chunks it carries the state.
-constexpr double kLinearAttentionChunk = 64;
-// FLOPs one token costs in one linear-attention layer beyond its projections (no book formula: the book predates
-// these layers). Per value head, with C the chunk, dk and dv the head widths:
-//  - prefill and training (chunked form, Yang et al. 2024 §3.3): within the chunk the scores Q K^T and K K^T, the
-//    WY products of K and V, and the scores times the values, 2C (3 dk + 2 dv); across chunks the query, the WY
-//    keys and the state update each multiply the dk x dv state, 6 dk dv;
-//  - decode (recurrent form): decay the state, read it with k, write the update, read it with q: 7 dk dv.
-// Plus the causal convolution, 2 x kernel per channel.
+// FLOPs one token costs in one linear-attention layer's recurrence (no book formula: the book predates these
+// layers), with C the chunk (chunk_tokens), dk and dv the head widths:
+//  - Gated DeltaNet, per value head. Prefill and training (chunked form, Yang et al. 2024 §3.3): within the chunk
+//    the scores Q K^T and K K^T, the WY products of K and V, and the scores times the values, 2C (3 dk + 2 dv);
+//    across chunks the query, the WY keys and the state update each multiply the dk x dv state, 6 dk dv. Decode
+//    (recurrent form): decay the state, read it with k, write the update, read it with q: 7 dk dv.
+//  - Mamba-2 (the SSD algorithm, Dao and Gu 2024 §6). Prefill: per group the chunk's C B^T scores, 2C dk; per head
+//    the scores times x, 2C dv, the chunk's state B^T x and the output from the carried state C h, 4 dk dv. Decode:
+//    decay the state and add the x B^T outer product, then read it with C: 5 dk dv per head.
+double linear_recurrence_flops_per_token(const ModelConfig& m, bool decode);
+// The same plus the causal convolution, 2 x kernel per channel.
 double linear_attention_flops_per_token(const ModelConfig& m, bool decode);
 // Bytes one sequence's linear layers keep whatever its length: every value head's dk x dv state (state_dtype) and
 // the convolution's last kernel - 1 inputs of q, k and v (bf16, the activations').

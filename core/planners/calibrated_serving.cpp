@@ -119,7 +119,7 @@ struct Engine {
     e.topk = m.active_experts;
     e.experts = m.experts;
     e.expert_degree = s.expert;
-    e.hidden = m.d_model;
+    e.hidden = m.expert_io_dim();
     e.inter = m.expert_d_ff / s.etp();
     e.gated = m.mlp == MlpKind::gated;
     e.weight_bytes = bytes_per_element(in.weights);
@@ -162,7 +162,7 @@ struct Engine {
     return t;
   }
 
-  // The replica's tensor-parallel all-reduces (two per layer on each rank's activations: the serving engines'
+  // The replica's tensor-parallel all-reduces (one per attention and MLP block on each rank's activations: the serving engines'
   // one-shot all-reduce inside an NVLink domain), with latency, and every MoE layer's dispatch and combine over
   // the expert-parallel group.
   double comms_s(double tokens) const {
@@ -185,13 +185,13 @@ struct Engine {
         if (in.hw->kind == ChipKind::gpu)
           all_reduce_s = std::min(all_reduce_s, collective_kernel_s(k.collective[kCustomAllReduce], c, in.tensor.degree));
       }
-      total += 2.0 * m.layers * all_reduce_s;
+      total += m.blocks() * all_reduce_s;
     }
     const double ep = serving_expert_degree(in);
     if (ep > 1 && m.is_moe()) {
       const AxisGroup group = ep > in.expert.degree ? folded_expert_group(*in.mesh, in.expert, in.tensor) : in.expert;
       const DispatchCost cost = expert_dispatch_cost(*in.hw, *in.mesh, group, ep, per_rank(tokens) / in.tensor.degree,
-                                                     m.active_experts, bytes_per_element(in.activations) * m.d_model,
+                                                     m.active_experts, bytes_per_element(in.activations) * m.expert_io_dim(),
                                                      DispatchKind::all_to_all);
       const CollectiveModel& a2a = k.collective[static_cast<std::size_t>(Collective::all_to_all)];
       total += 2.0 * m.moe_layers() * achieved_dispatch_s(cost, a2a.link_frac, p.slow_link_frac, a2a.latency_s);

@@ -218,7 +218,7 @@ struct Calibrated {
     const DispatchCost cost =
         transfer({-1, tokens, group.degree, ranks, group.axis_mask, {}, {}}, [&](CalibratedStepMemo::Transfer& t) {
           t.dispatch = expert_dispatch_cost(
-              hw, *in.mesh, group, ranks, tokens, m.active_experts, bytes_per_element(in.precision.params) * m.d_model,
+              hw, *in.mesh, group, ranks, tokens, m.active_experts, bytes_per_element(in.precision.params) * m.expert_io_dim(),
               in.moe.dispatcher == Dispatcher::hierarchical ? DispatchKind::hierarchical : DispatchKind::all_to_all);
         }).dispatch;
     const CollectiveModel& a2a = k.collective[static_cast<std::size_t>(Collective::all_to_all)];
@@ -300,12 +300,14 @@ CalibratedMemory calibrated_memory(const TrainingInput& in, const TrainingStep& 
   const double p_bytes = bytes_per_element(in.precision.params);
   const double mtp = m.mtp_layers > 0 ? std::min(in.mtp_layers, m.mtp_layers) : 0.0;
   const double k = in.checkpoints_per_layer;
-  auto saved = [&](bool moe, Remat remat) { return saved_activation_bytes(m, moe, shape, remat, k); };
-  const double saved_dense = saved(false, in.remat);
-  const double saved_moe = m.is_moe() ? saved(true, in.remat) : 0.0;
+  auto saved = [&](MlpLayer mlp, Remat remat) { return saved_activation_bytes(m, mlp, shape, remat, k); };
+  const double saved_dense = saved(MlpLayer::dense, in.remat);
+  const double saved_moe = m.is_moe() ? saved(MlpLayer::moe, in.remat) : 0.0;
+  const double saved_no_mlp = here.no_mlp() > 0 ? saved(MlpLayer::none, in.remat) : 0.0;
   // One microbatch through this stage's layers; the first stage holds `in_flight` of them (pipeline.cpp).
   const double per_microbatch =
-      (here.dense() * saved_dense + (here.moe() + mtp) * saved_moe) * resident_activation_frac(in.plan, here.total());
+      (here.dense() * saved_dense + (here.moe() + mtp) * saved_moe + here.no_mlp() * saved_no_mlp) *
+      resident_activation_frac(in.plan, here.total());
   CalibratedMemory out;
   out.activations_bytes = per_microbatch * ideal.in_flight_microbatches;
   // Live only while one part of the step runs, and never at once, so the peak takes the larger (Chen et al. 2016,
@@ -315,8 +317,9 @@ CalibratedMemory calibrated_memory(const TrainingInput& in, const TrainingStep& 
   //   gradient (vocabulary-parallel, with the loss's fp32 copy where the framework keeps one). They are on the last stage,
   //   which holds fewer microbatches in flight than the first (pipeline.cpp): only what exceeds the difference adds.
   double recompute = 0;
-  if (here.dense() > 0) recompute = saved(false, Remat::none) - saved_dense;
-  if (here.moe() + mtp > 0) recompute = std::max(recompute, saved(true, Remat::none) - saved_moe);
+  if (here.dense() > 0) recompute = saved(MlpLayer::dense, Remat::none) - saved_dense;
+  if (here.moe() + mtp > 0) recompute = std::max(recompute, saved(MlpLayer::moe, Remat::none) - saved_moe);
+  if (here.no_mlp() > 0) recompute = std::max(recompute, saved(MlpLayer::none, Remat::none) - saved_no_mlp);
   // The logits phase per logit: the output layer's logits and the gradient its backward reads (2 x bf16) where XLA
   // fuses the loss's fp32 upcast into its reductions (MaxText's cast_logits_to_fp32). PyTorch frameworks
   // materialize the upcast: Megatron-Core's vocab-parallel cross entropy softmaxes an fp32 copy in place, keeps it
@@ -445,16 +448,16 @@ void price_calibrated_step(const TrainingInput& in, const CalibrationProfile& pr
     for (int i = 0; i < kinds; ++i) t += layers.n[present[i]] * kind[present[i]].*f;
     return t;
   };
-  // The heaviest MoE and dense kinds on the stage: what the per-layer collectives hide behind.
-  auto heaviest = [&](bool moe) {
+  // The heaviest MoE, dense and MLP-less kinds on the stage: what the per-layer collectives hide behind.
+  auto heaviest = [&](MlpLayer mlp) {
     int best = -1;
     for (int i = 0; i < kinds; ++i) {
       const int k = present[i];
-      if (kind_is_moe(k) == moe && here.n[k] > 0 && (best < 0 || kind_s[k] > kind_s[best])) best = k;
+      if (kind_mlp(k) == mlp && here.n[k] > 0 && (best < 0 || kind_s[k] > kind_s[best])) best = k;
     }
     return best < 0 ? WorkTime{} : kind[best];
   };
-  const WorkTime dense = heaviest(false), moe = heaviest(true);
+  const WorkTime dense = heaviest(MlpLayer::dense), moe = heaviest(MlpLayer::moe), no_mlp = heaviest(MlpLayer::none);
 
   // Communication inside the microbatch, per layer (Korthikanti et al.; Megatron-LM): TP/SP and EP on the
   // critical path but for what the profile's frameworks overlap, CP's ring passes behind the attention kernel,
@@ -472,7 +475,7 @@ void price_calibrated_step(const TrainingInput& in, const CalibrationProfile& pr
   if (etp > 1) {
     const double rows = expert_rows(m, shape);
     const double ring = etp < s.tensor ? ((etp - 1.0) / etp) / ((s.tensor - 1.0) / s.tensor) : 1.0;  // a sub-group
-    tp_moe_layer += ring * tp_block_s(c, in, pl.tensor, p_bytes * rows * m.d_model);
+    tp_moe_layer += ring * tp_block_s(c, in, pl.tensor, p_bytes * rows * m.expert_io_dim());
   }
   double ep_layer = 0;
   if (ep > 1 && m.is_moe()) {
@@ -520,13 +523,14 @@ void price_calibrated_step(const TrainingInput& in, const CalibrationProfile& pr
   const bool dual = pl.schedule == PipelineSchedule::dualpipe || pl.schedule == PipelineSchedule::dualpipe_v;
   const double tp_exposed_dense = exposed_s(tp_dense_layer, dense.matmul, prof.tp_overlap_frac);
   const double tp_exposed_moe = exposed_s(tp_moe_layer, moe.matmul, prof.tp_overlap_frac);
+  const double tp_exposed_no_mlp = exposed_s(tp_attention, no_mlp.matmul, prof.tp_overlap_frac);
   const double ep_exposed_layer = dual             ? exposed_s(ep_layer, moe.total(), 1.0)
                                   : in.moe.overlap ? std::min(exposed_s(ep_layer, moe.total(), prof.expert_overlap_frac),
                                                               exposed_s(ep_layer, moe.matmul, prof.tp_overlap_frac))
                                                    : exposed_s(ep_layer, moe.matmul, prof.tp_overlap_frac);
   auto exposed_in = [&](const LayerCounts& layers) {
     return layers.dense() * tp_exposed_dense + layers.moe() * (tp_exposed_moe + ep_exposed_layer) +
-           layers.total() * (cp_exposed_layer + fsdp_exposed_layer);
+           layers.no_mlp() * tp_exposed_no_mlp + layers.total() * (cp_exposed_layer + fsdp_exposed_layer);
   };
   auto stage_s = [&](const LayerCounts& layers) {
     double t = exposed_in(layers);
@@ -629,8 +633,8 @@ void price_calibrated_step(const TrainingInput& in, const CalibrationProfile& pr
     parts.comms_s[int(part)] = full;
     parts.exposed_comms_s[int(part)] = exposed;
   };
-  set_comms(CommPart::tensor, mb * (pace.dense() * tp_dense_layer + pace.moe() * tp_moe_layer),
-            mb * (pace.dense() * tp_exposed_dense + pace.moe() * tp_exposed_moe));
+  set_comms(CommPart::tensor, mb * (pace.dense() * tp_dense_layer + pace.moe() * tp_moe_layer + pace.no_mlp() * tp_attention),
+            mb * (pace.dense() * tp_exposed_dense + pace.moe() * tp_exposed_moe + pace.no_mlp() * tp_exposed_no_mlp));
   set_comms(CommPart::expert, mb * pace.moe() * ep_layer, mb * pace.moe() * ep_exposed_layer);
   set_comms(CommPart::context, mb * pace.total() * cp_layer, mb * pace.total() * cp_exposed_layer);
   set_comms(CommPart::fsdp, zero3 ? mb * pace.total() * fsdp_layer : zero12,

@@ -26,7 +26,7 @@ ServingParams serving_params(const ServingInput& in) {
   if (in.params_override > 0) return {in.params_override, in.params_override, 0, 1};
   const ModelConfig& m = *in.model;
   const ParamCounts p = count_params(m);
-  return {p.total, p.active, m.moe_layers() * m.experts * m.mlp_matrices() * m.d_model * m.expert_d_ff,
+  return {p.total, p.active, m.moe_layers() * m.experts * m.routed_expert_params(),
           m.is_moe() ? in.expert.degree : 1.0};
 }
 
@@ -37,21 +37,22 @@ double layer_comms_s(const ServingInput& in, double tokens) {
   const ModelConfig& m = *in.model;
   const double b = bytes_per_element(in.activations);
   const double v = b * tokens * m.d_model;
-  double per_layer = 0;
+  double attention_block = 0, mlp_block = 0;
   if (in.layout_2d) {
     const double x = in.x.degree, yz = in.yz.degree;
     const double d_ff = m.is_moe() ? m.expert_d_ff : m.d_ff;
-    per_layer += 2.0 * on_group(in, in.yz, Collective::all_gather, v / x).time_s;
-    per_layer += on_group(in, in.x, Collective::all_reduce, b * tokens * d_ff / yz).time_s;
+    mlp_block = 2.0 * on_group(in, in.yz, Collective::all_gather, v / x).time_s +
+                on_group(in, in.x, Collective::all_reduce, b * tokens * d_ff / yz).time_s;
     // Attention: heads are split over all the axes; gather and scatter over both groups.
-    per_layer += 2.0 * (on_group(in, in.yz, Collective::all_gather, v).time_s + on_group(in, in.x, Collective::all_gather, v).time_s);
+    attention_block = 2.0 * (on_group(in, in.yz, Collective::all_gather, v).time_s + on_group(in, in.x, Collective::all_gather, v).time_s);
   } else if (in.tensor.degree > 1) {
-    per_layer += 2.0 * 2.0 * on_group(in, in.tensor, Collective::all_gather, v).time_s;
+    attention_block = mlp_block = 2.0 * on_group(in, in.tensor, Collective::all_gather, v).time_s;
   }
   double moe = 0;
   if (in.expert.degree > 1 && m.is_moe())
-    moe = 2.0 * on_group(in, in.expert, Collective::all_to_all, v * m.active_experts).time_s;
-  return (m.layers * per_layer + m.moe_layers() * moe) / in.efficiency.network_frac;
+    moe = 2.0 * on_group(in, in.expert, Collective::all_to_all, b * tokens * m.expert_io_dim() * m.active_experts).time_s;
+  const double mlp_layers = m.layers - m.pattern.no_mlp_layers;  // a layer without an MLP runs attention's only
+  return (m.layers * attention_block + mlp_layers * mlp_block + m.moe_layers() * moe) / in.efficiency.network_frac;
 }
 
 }  // namespace

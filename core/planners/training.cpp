@@ -98,12 +98,13 @@ std::array<double, kLayerKinds> layer_flops_per_token(const TrainingInput& in) {
   const ModelConfig& m = *in.model;
   std::array<double, kLayerKinds> w{};
   const double dense = m.mlp_matrices() * m.d_model * m.d_ff;
-  const double moe = (m.active_experts + m.shared_experts) * m.mlp_matrices() * m.d_model * m.expert_d_ff +
-                     m.d_model * m.experts;
+  const double moe = m.active_experts * m.routed_expert_params() + m.shared_experts * m.shared_expert_params() +
+                     m.latent_projection_params() + m.d_model * m.experts;
   for (int k = 0; k < kLayerKinds; ++k) {
     if (m.pattern.all.n[k] <= 0) continue;
     const AttentionSpan span = kind_span(k);
-    w[k] = 2.0 * (attention_params_per_layer(m, span) + (kind_is_moe(k) ? moe : dense)) +
+    const MlpLayer mlp = kind_mlp(k);
+    w[k] = 2.0 * (attention_params_per_layer(m, span) + (mlp == MlpLayer::moe ? moe : mlp == MlpLayer::dense ? dense : 0.0)) +
            mixing_flops_per_token(m, span, in.seq_len, in.causal);
   }
   return w;
@@ -113,7 +114,7 @@ std::array<double, kLayerKinds> layer_flops_per_token(const TrainingInput& in) {
 
 ChipParams training_chip_params(const TrainingInput& in, const TrainingStep& s, const ParamCounts& p) {
   const ModelConfig& m = *in.model;
-  const double expert_matrix = m.mlp_matrices() * m.d_model * m.expert_d_ff;
+  const double expert_matrix = m.routed_expert_params();
   const double mtp = m.mtp_layers > 0 ? std::min(in.mtp_layers, m.mtp_layers) / m.mtp_layers : 0.0;
   const double mtp_routed = m.is_moe() ? mtp * m.mtp_layers * m.experts * expert_matrix : 0.0;
   const double routed = m.moe_layers() * m.experts * expert_matrix + mtp_routed;
@@ -136,8 +137,7 @@ namespace {
 double expert_padding_flops(const TrainingInput& in) {
   const ModelConfig& m = *in.model;
   if (!m.is_moe() || in.moe.policy != TokenPolicy::pad || in.moe.capacity_factor <= 1) return 0;
-  const double routed_forward = 2.0 * in.batch_tokens * m.moe_layers() * m.active_experts * m.mlp_matrices() *
-                                m.d_model * m.expert_d_ff;
+  const double routed_forward = 2.0 * in.batch_tokens * m.moe_layers() * m.active_experts * m.routed_expert_params();
   return 3.0 * (in.moe.capacity_factor - 1.0) * routed_forward;
 }
 
@@ -396,11 +396,11 @@ void training_step_time(const TrainingInput& in, const StepCounts& counts, Train
     comms[int(CommPart::fsdp)] += layers_here * (2.0 * p.microbatches * ag + ag) / net;
   }
   // TP (§2.9.3): per layer and microbatch, attention and MLP each AllGather their input and ReduceScatter their
-  // output, forward and backward.
+  // output, forward and backward (a layer without an MLP, attention only).
   if (s.tensor > 1) {
     const double v = act_bytes * s.microbatch_tokens * m.d_model;
     const double ag = on_axes(in, p.tensor, Collective::all_gather, v).time_s;
-    comms[int(CommPart::tensor)] = layers_here * p.microbatches * 2.0 * 2.0 * 2.0 * ag / net;
+    comms[int(CommPart::tensor)] = (2.0 * layers_here - s.stage_kinds.no_mlp()) * p.microbatches * 2.0 * 2.0 * ag / net;
   }
   // PP (§2.6 "pipelining comms"): 2BD/(W N_MB) per hop, N_MB + N_stages - 2 hops, forward and backward; an
   // interleaved schedule crosses every stage v times.
@@ -413,7 +413,7 @@ void training_step_time(const TrainingInput& in, const StepCounts& counts, Train
   // EP (§2.7 MoE): each MoE layer dispatches and combines its tokens' k copies with an AllToAll, forward and
   // backward.
   if (s.expert > 1 && m.is_moe()) {
-    const double v = act_bytes * s.microbatch_tokens * p.expert.ici_degree * m.d_model * m.active_experts;
+    const double v = act_bytes * s.microbatch_tokens * p.expert.ici_degree * m.expert_io_dim() * m.active_experts;
     const double a2a = on_axes(in, p.expert, Collective::all_to_all, v).time_s;
     comms[int(CommPart::expert)] = moe_layers_here * p.microbatches * 2.0 * 2.0 * a2a / net;
     // EP across slices: the tokens bound for experts in other slices cross DCN.

@@ -23,7 +23,8 @@ using namespace hf;  // the typed reader and the shared features' readers (specs
 constexpr std::int64_t kMaxConfigLayers = static_cast<std::int64_t>(kMaxPatternLayers);
 
 // How a family lays out its experts (the keys differ per family; the book's E, k, shared experts, expert F).
-enum class Experts { none, mixtral, qwen, deepseek, llama4, gpt_oss, minimax, gemma4 };
+// nemotron_h: read with the blocks (hf_hybrid_blocks.cpp).
+enum class Experts { none, mixtral, qwen, deepseek, llama4, gpt_oss, minimax, gemma4, nemotron_h };
 // Which layers of a family attend to a window or a chunk instead of the whole sequence (`layer_types`, where a
 // config lists it, overrides the family's rule; transformers' config classes give the same defaults).
 enum class Windows {
@@ -48,6 +49,7 @@ struct Family {
   bool gated_deltanet = false;       // Gated DeltaNet layers beside gated softmax attention (Qwen3-Next, Qwen3.5)
   bool experts_only = false;         // every layer is MoE and the config has no dense intermediate_size (Qwen3.5)
   bool sparse_attention = false;     // DeepSeek Sparse Attention's indexer (DeepSeek-V3.2, GLM-5)
+  bool hybrid_blocks = false;        // a list of mixer and MLP blocks, not of layers (Nemotron-H, Nemotron 3)
 };
 
 // Keys every family's config.json may carry that change nothing in the book's model (positions, norms, token ids,
@@ -133,6 +135,8 @@ const std::vector<Family>& families() {
        .windows = Windows::layer_types, .gated_deltanet = true, .experts_only = true},
       {.model_type = "qwen3_5_text", .experts = Experts::none, .tied_by_default = false, .silent = qwen_hybrid,
        .windows = Windows::layer_types, .gated_deltanet = true},
+      {.model_type = "nemotron_h", .experts = Experts::nemotron_h, .tied_by_default = false, .silent = {},
+       .hybrid_blocks = true},
   };
   return all;
 }
@@ -151,18 +155,6 @@ std::vector<std::string> model_types() {
 }
 
 
-// A per-layer list as the shortest cycle that repeats it (the engine's patterns are cyclic).
-template <class T>
-std::vector<T> shortest_cycle(const std::vector<T>& v) {
-  for (std::size_t p = 1; p < v.size(); ++p) {
-    if (v.size() % p != 0) continue;
-    bool repeats = true;
-    for (std::size_t i = p; i < v.size() && repeats; ++i) repeats = v[i] == v[i - p];
-    if (repeats) return std::vector<T>(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(p));
-  }
-  return v;
-}
-
 // `mlp_pattern` from each layer's MLP (true: MoE), unless every layer after the first `dense_layers` is MoE (the
 // default); the cycle starts at layer 0, so it agrees with the leading dense layers too. Whether it was written.
 bool write_mlp_pattern(const std::vector<bool>& moe, std::int64_t dense_layers, Json& m) {
@@ -172,18 +164,6 @@ bool write_mlp_pattern(const std::vector<bool>& moe, std::int64_t dense_layers, 
   for (bool x : shortest_cycle(moe)) list.push_back(mlp_layer_name(x ? MlpLayer::moe : MlpLayer::dense));
   m["mlp_pattern"] = list;
   return true;
-}
-
-// An always-on MLP of `width` (the config's `key`) as shared experts of the routed width `expert_ff`: how many,
-// or a not_divisible diagnostic naming the key; 0 for none.
-std::int64_t shared_experts_of_width(ConfigReader& r, const char* key, std::optional<std::int64_t> width,
-                                     std::optional<std::int64_t> expert_ff) {
-  if (!width || *width <= 0 || !expert_ff) return 0;
-  if (*width % *expert_ff == 0) return *width / *expert_ff;
-  add_diagnostic(r.diagnostics(), r.path_of(key), "not_divisible",
-                 "the always-on MLP's width " + std::to_string(*width) + " (" + key +
-                     ") is not a whole number of routed experts of width " + std::to_string(*expert_ff));
-  return 0;
 }
 
 // The expert fields of an MoE family into `m`; `d_ff` is the dense MLP width already read.
@@ -207,6 +187,7 @@ void read_experts(ConfigReader& r, Experts kind, std::int64_t layers, std::optio
   std::vector<bool> moe(static_cast<std::size_t>(std::max<std::int64_t>(layers, 0)), true);
   switch (kind) {
     case Experts::none:
+    case Experts::nemotron_h:
     case Experts::mixtral: break;
     case Experts::gemma4:
       // Gemma 4: every layer runs the dense MLP (intermediate_size) beside its routed experts, the two summed
@@ -365,6 +346,18 @@ void read_windows(ConfigReader& r, const Family& family, std::int64_t layers, Js
 
 }  // namespace
 
+namespace hf {
+std::int64_t shared_experts_of_width(ConfigReader& r, const char* key, std::optional<std::int64_t> width,
+                                     std::optional<std::int64_t> expert_ff) {
+  if (!width || *width <= 0 || !expert_ff) return 0;
+  if (*width % *expert_ff == 0) return *width / *expert_ff;
+  add_diagnostic(r.diagnostics(), r.path_of(key), "not_divisible",
+                 "the always-on MLP's width " + std::to_string(*width) + " (" + key +
+                     ") is not a whole number of routed experts of width " + std::to_string(*expert_ff));
+  return 0;
+}
+}  // namespace hf
+
 Json hf_config_to_model(const Json& config, const std::string& path, Diagnostics& d) {
   if (!config.is_object()) {
     add_diagnostic(d, path, "wrong_type", "'hf_config' must be the object of a config.json, got " + json_type_name(config));
@@ -406,7 +399,8 @@ Json hf_config_to_model(const Json& config, const std::string& path, Diagnostics
   Json not_modelled = Json::array();
   // The per-layer rules below (windows, MoE steps, layer lists) are expanded one entry per layer, so the count is
   // bounded before any of them runs: a 200-byte config with 1e9 layers must not allocate 1e9 entries (issue 41).
-  const auto layers = r.count("num_hidden_layers", "Transformer blocks, L", true, 1, kMaxConfigLayers);
+  // A block list may stand in for the count (Nemotron 3 Ultra's layers_block_type).
+  const auto layers = r.count("num_hidden_layers", "Transformer blocks, L", !family->hybrid_blocks, 1, kMaxConfigLayers);
   const auto d_model = r.count("hidden_size", "residual width, D", true);
   auto d_ff = r.count("intermediate_size", "MLP width, F", !family->experts_only);
   const auto heads = r.count("num_attention_heads", "query heads, N", true);
@@ -415,6 +409,7 @@ Json hf_config_to_model(const Json& config, const std::string& path, Diagnostics
   // GQA: K defaults to N (plain multi-head attention) in every family's transformers config class.
   const auto kv_heads = r.count("num_key_value_heads", "", false).value_or(heads.value_or(0));
   std::optional<std::int64_t> head_dim = r.count("head_dim", "", false);
+  if (!head_dim && family->hybrid_blocks) head_dim = r.count("attention_head_dim", "", false);  // Nemotron-H's name
   if (family->latent_attention) {
     read_latent_attention(r, m);
     if (heads && kv_heads != *heads)
@@ -457,7 +452,8 @@ Json hf_config_to_model(const Json& config, const std::string& path, Diagnostics
   if (!tied_flag && text != &config)
     if (auto top = config.find("tie_word_embeddings"); top != config.end() && top->is_boolean()) tied_flag = top->get<bool>();
   const bool tied = tied_flag.value_or(family->tied_by_default);
-  if (layers) {
+  if (family->hybrid_blocks) read_hybrid_blocks(r, layers, kMaxConfigLayers, m, not_modelled);
+  else if (layers) {
     read_experts(r, family->experts, *layers, d_ff, m);
     read_windows(r, *family, *layers, m);
   }
@@ -468,7 +464,7 @@ Json hf_config_to_model(const Json& config, const std::string& path, Diagnostics
     name = p->get<std::string>();
   m["id"] = "hf-" + type;
   m["name"] = name;
-  if (layers) m["layers"] = *layers;
+  if (layers && !m.contains("layers")) m["layers"] = *layers;  // a block list counts its own
   if (d_model) m["d_model"] = *d_model;
   if (d_ff) m["d_ff"] = *d_ff;
   if (heads) m["heads"] = *heads;
@@ -488,7 +484,7 @@ Json hf_config_to_model(const Json& config, const std::string& path, Diagnostics
       not_modelled.push_back("The checkpoint leaves some layers out of its " + *dtype +
                              " quantization (its ignore list); the engine stores every weight in " + *dtype + ".");
   }
-  m["mlp"] = "gated";  // every family here uses a gated (SwiGLU / GeGLU) MLP
+  if (!m.contains("mlp")) m["mlp"] = "gated";  // every family but Nemotron-H's uses a gated (SwiGLU / GeGLU) MLP
   if (family->experts == Experts::none) {
     m["experts"] = 0;
     m["active_experts"] = 0;
@@ -599,6 +595,7 @@ Json model_config_json(const ModelConfig& m) {
               {"shared_experts", whole(m.shared_experts)},
               {"dense_layers", whole(m.dense_layers)}};
   if (m.is_moe()) out["expert_d_ff"] = whole(m.expert_d_ff);
+  if (m.expert_latent_dim > 0) out["expert_latent_dim"] = whole(m.expert_latent_dim);
   if (m.is_mla())
     out["mla"] = {{"q_lora_rank", whole(m.mla.q_lora_rank)}, {"kv_lora_rank", whole(m.mla.kv_lora_rank)},
                   {"qk_nope_head_dim", whole(m.mla.qk_nope_head_dim)},
@@ -614,12 +611,13 @@ Json model_config_json(const ModelConfig& m) {
     out["attention_pattern"] = list;
   }
   if (m.has_linear_attention())
-    out["linear_attention"] = {{"kind", "gated_deltanet"},
+    out["linear_attention"] = {{"kind", linear_kind_name(m.linear.kind)},
                                {"key_heads", whole(m.linear.key_heads)},
                                {"value_heads", whole(m.linear.value_heads)},
                                {"key_head_dim", whole(m.linear.key_head_dim)},
                                {"value_head_dim", whole(m.linear.value_head_dim)},
                                {"conv_kernel", whole(m.linear.conv_kernel)},
+                               {"chunk_tokens", whole(m.linear.chunk_tokens)},
                                {"state_dtype", dtype_name(m.linear.state_dtype)}};
   if (m.attention_output_gate) out["attention_output_gate"] = true;
   if (m.global.head_dim > 0)

@@ -135,4 +135,28 @@ void read_sparse_attention(ConfigReader& r, Json& m);
 void read_global_attention(ConfigReader& r, Json& m);
 void read_mtp(ConfigReader& r, Json& m);
 
+// A model given as a list of mixer and MLP blocks (Nemotron-H, Nemotron 3: hybrid_override_pattern or
+// layers_block_type, as many as num_hidden_layers `blocks` where the config gives it, at most `max_blocks`): the
+// layers, their patterns, the Mamba-2 shape and the experts into `m`, and what it leaves out into `not_modelled`
+// (specs/hf_hybrid_blocks.cpp).
+void read_hybrid_blocks(ConfigReader& r, std::optional<std::int64_t> blocks, std::int64_t max_blocks, Json& m,
+                        Json& not_modelled);
+
+// An always-on MLP of `width` (the config's `key`) as shared experts of the routed width `expert_ff`: how many,
+// or a not_divisible diagnostic naming the key; 0 for none.
+std::int64_t shared_experts_of_width(ConfigReader& r, const char* key, std::optional<std::int64_t> width,
+                                     std::optional<std::int64_t> expert_ff);
+
+// A per-layer list as the shortest cycle that repeats it (the engine's patterns are cyclic).
+template <class T>
+std::vector<T> shortest_cycle(const std::vector<T>& v) {
+  for (std::size_t p = 1; p < v.size(); ++p) {
+    if (v.size() % p != 0) continue;
+    bool repeats = true;
+    for (std::size_t i = p; i < v.size() && repeats; ++i) repeats = v[i] == v[i - p];
+    if (repeats) return std::vector<T>(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(p));
+  }
+  return v;
+}
+
 }  // namespace scalescope::hf

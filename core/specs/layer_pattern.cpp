@@ -15,11 +15,17 @@ const char* attention_span_name(AttentionSpan span) {
   return "full";
 }
 
-const char* mlp_layer_name(MlpLayer mlp) { return mlp == MlpLayer::moe ? "moe" : "dense"; }
+const char* mlp_layer_name(MlpLayer mlp) {
+  switch (mlp) {
+    case MlpLayer::dense: return "dense";
+    case MlpLayer::moe: return "moe";
+    case MlpLayer::none: return "none";
+  }
+  return "dense";
+}
 
 std::string layer_kind_name(int kind) {
-  return std::string(mlp_layer_name(kind_is_moe(kind) ? MlpLayer::moe : MlpLayer::dense)) + "_" +
-         attention_span_name(kind_span(kind));
+  return std::string(mlp_layer_name(kind_mlp(kind))) + "_" + attention_span_name(kind_span(kind));
 }
 
 LayerCounts LayerPattern::first(double n) const {
@@ -48,25 +54,31 @@ LayerPattern build_layer_pattern(double layers, double dense_layers, bool moe_mo
     p.before.push_back(before);
   };
   dense_layers = std::min(dense_layers, layers);
+  const MlpLayer unlisted = moe_model ? MlpLayer::moe : MlpLayer::dense;
+  // Layer i's MLP: the pattern's, an MoE one dense among the leading dense layers.
+  auto mlp_at = [&](double i, MlpLayer listed) {
+    return listed == MlpLayer::moe && i < dense_layers ? MlpLayer::dense : listed;
+  };
   const bool uniform = mlp.size() <= 1 && attention.size() <= 1;
   if (uniform) {
     // Leading dense layers, then one kind to the end: any depth, two runs at most.
     const AttentionSpan span = attention.empty() ? AttentionSpan::full : attention[0];
-    const bool rest_moe = mlp.empty() ? moe_model : mlp[0] == MlpLayer::moe;
-    if (dense_layers > 0) push(0, layer_kind(false, span));
-    if (layers > dense_layers) push(dense_layers, layer_kind(rest_moe, span));
+    const MlpLayer rest = mlp.empty() ? unlisted : mlp[0];
+    if (dense_layers > 0) push(0, layer_kind(mlp_at(0, rest), span));
+    if (layers > dense_layers) push(dense_layers, layer_kind(rest, span));
   } else {
     const auto n = static_cast<std::size_t>(std::min(layers, kMaxPatternLayers));
     for (std::size_t i = 0; i < n; ++i) {
-      const bool moe = static_cast<double>(i) >= dense_layers &&
-                       (mlp.empty() ? moe_model : mlp[i % mlp.size()] == MlpLayer::moe);
+      const auto at = static_cast<double>(i);
+      const MlpLayer kind = mlp_at(at, mlp.empty() ? unlisted : mlp[i % mlp.size()]);
       const AttentionSpan span = attention.empty() ? AttentionSpan::full : attention[i % attention.size()];
-      push(static_cast<double>(i), layer_kind(moe, span));
+      push(at, layer_kind(kind, span));
     }
   }
   p.all = p.first(layers);
   p.moe_layers = p.all.moe();
   p.dense_layers = p.all.dense();
+  p.no_mlp_layers = p.all.no_mlp();
   for (int k = 0; k < kAttentionSpans; ++k) p.span_layers[k] = p.all.span(static_cast<AttentionSpan>(k));
   return p;
 }

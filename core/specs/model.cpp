@@ -7,6 +7,8 @@
 
 namespace scalescope {
 
+const char* linear_kind_name(LinearKind kind) { return kind == LinearKind::mamba2 ? "mamba2" : "gated_deltanet"; }
+
 namespace {
 
 // Each entry of a cyclic pattern must be one of `choices`; returns their indices (empty on any error).
@@ -51,13 +53,17 @@ void read_linear_attention(JsonReader& r, ModelConfig& m, Diagnostics& d) {
   const Json* node = r.object("linear_attention", false);
   if (!node) return;
   JsonReader s(*node, r.path_of("linear_attention"), d);
-  s.choice("kind", false, {"gated_deltanet"});
   LinearAttention& a = m.linear;
+  const std::string kind = s.choice("kind", false, {linear_kind_name(LinearKind::gated_deltanet),
+                                                    linear_kind_name(LinearKind::mamba2)})
+                               .value_or(linear_kind_name(LinearKind::gated_deltanet));
+  a.kind = kind == linear_kind_name(LinearKind::mamba2) ? LinearKind::mamba2 : LinearKind::gated_deltanet;
   a.key_heads = s.number("key_heads", true).value_or(0);
   a.value_heads = s.number("value_heads", true).value_or(0);
   a.key_head_dim = s.number("key_head_dim", true).value_or(0);
   a.value_head_dim = s.number("value_head_dim", true).value_or(0);
   a.conv_kernel = s.number("conv_kernel", true).value_or(0);
+  a.chunk_tokens = s.number("chunk_tokens", false).value_or(a.kind == LinearKind::mamba2 ? 256 : 64);
   a.state_dtype = s.dtype("state_dtype", false).value_or(Dtype::fp32);
   s.finish();
   if (a.key_heads > 0 && a.value_heads > 0 && std::fmod(a.value_heads, a.key_heads) != 0)
@@ -118,11 +124,12 @@ ModelConfig parse_model(const Json& node, const std::string& path, bool require_
   m.shared_experts = dim("shared_experts");
   m.dense_layers = dim("dense_layers");
   m.expert_d_ff = dim("expert_d_ff", m.experts > 0);
+  m.expert_latent_dim = dim("expert_latent_dim", false);
   m.sliding_window = dim("sliding_window", false);
   m.attention_chunk = dim("attention_chunk", false);
   m.mtp_layers = dim("mtp_layers", false);
   m.weights_dtype = r.dtype("weights_dtype", false);
-  const std::vector<int> mlp = read_pattern(r, "mlp_pattern", {"dense", "moe"}, d);
+  const std::vector<int> mlp = read_pattern(r, "mlp_pattern", {"dense", "moe", "none"}, d);
   const std::vector<int> attention = read_pattern(r, "attention_pattern", {"full", "sliding", "chunked", "linear"}, d);
   r.array("not_modelled", false);
   r.array("notes", false);
@@ -148,6 +155,8 @@ ModelConfig parse_model(const Json& node, const std::string& path, bool require_
     add_diagnostic(d, r.path_of("kv_heads"), "not_divisible", "'heads' must be a multiple of 'kv_heads' (GQA groups)");
   if (m.experts > 0 && (m.active_experts < 1 || m.active_experts > m.experts))
     add_diagnostic(d, r.path_of("active_experts"), "out_of_range", "'active_experts' must be from 1 to 'experts'");
+  if (m.experts == 0 && m.expert_latent_dim > 0)
+    add_diagnostic(d, r.path_of("expert_latent_dim"), "inconsistent", "a latent width is for routed experts: this model has none ('experts' 0)");
   if (m.experts == 0 && (m.active_experts != 0 || m.shared_experts != 0 || m.dense_layers != 0))
     add_diagnostic(d, r.path_of("experts"), "inconsistent",
                    "a dense model ('experts' 0) has no active/shared experts and no separate dense layers");

@@ -25,19 +25,36 @@ struct LatentAttention {
   double qk_nope_head_dim = 0, qk_rope_head_dim = 0, v_head_dim = 0;
 };
 
-// Linear attention (Gated DeltaNet: Yang, Kautz and Hatamizadeh 2024, arXiv 2412.06464; the layer Qwen3-Next and
-// Qwen3.5 run on three of every four layers). Each value head keeps a key_head_dim x value_head_dim state instead
-// of a KV cache, and a short causal convolution keeps the last conv_kernel - 1 inputs of q, k and v. Queries and
-// keys have key_heads heads, shared by value_heads / key_heads value heads each (as GQA shares K and V).
+// Linear attention: a recurrent layer whose state replaces the KV cache. Each value head keeps a key_head_dim x
+// value_head_dim state, and a short causal convolution keeps the last conv_kernel - 1 inputs of q, k and v. Queries
+// and keys have key_heads heads, shared by value_heads / key_heads value heads each (as GQA shares K and V).
+//  - Gated DeltaNet (Yang, Kautz and Hatamizadeh 2024, arXiv 2412.06464): Qwen3-Next and Qwen3.5, on three of every
+//    four layers.
+//  - Mamba-2 (Dao and Gu 2024, "Transformers are SSMs", arXiv 2405.21060): Nemotron-H and Nemotron 3. Its state
+//    space dual is linear attention with C as the query, B as the key and x as the value: key_heads are its B/C
+//    groups (n_groups), key_head_dim its state size (d_state), value_heads its heads and value_head_dim their
+//    width (d_inner = value_heads x value_head_dim).
+enum class LinearKind : unsigned char { gated_deltanet, mamba2 };
+const char* linear_kind_name(LinearKind kind);  // "gated_deltanet", "mamba2": the schema's names
 struct LinearAttention {
+  LinearKind kind = LinearKind::gated_deltanet;
   double key_heads = 0, value_heads = 0;  // value_heads 0: the model has no linear layers
   double key_head_dim = 0, value_head_dim = 0;
   double conv_kernel = 0;
+  // Tokens per chunk of the chunked kernel (prefill, training): within a chunk it runs like attention, across
+  // chunks it carries the state. flash-linear-attention's chunk_gated_delta_rule fixes 64; Mamba-2's
+  // mamba_chunk_scan_combined takes the config's chunk_size (mamba_ssm's default 256).
+  double chunk_tokens = 64;
   Dtype state_dtype = Dtype::fp32;  // the recurrent state (Qwen3.5's config: mamba_ssm_dtype float32)
 
   double qk_width() const { return key_heads * key_head_dim; }  // one of q or k, all heads
   double v_width() const { return value_heads * value_head_dim; }
   double conv_channels() const { return 2.0 * qk_width() + v_width(); }  // q, k and v go through the convolution
+  // The input projection's outputs: q, k, v and the output gate z, then per value head Gated DeltaNet's decay and
+  // write strength, or Mamba-2's one step size dt.
+  double in_projection_width() const {
+    return 2.0 * qk_width() + 2.0 * v_width() + (kind == LinearKind::mamba2 ? 1.0 : 2.0) * value_heads;
+  }
 };
 
 // DeepSeek Sparse Attention (DeepSeek-V3.2-Exp tech report, 2025; GLM-5): a lightning indexer scores every cached
@@ -77,6 +94,9 @@ struct ModelConfig {
   double active_experts = 0;  // k
   double shared_experts = 0;
   double expert_d_ff = 0;     // F of one expert
+  // Latent MoE (Nemotron 3's moe_latent_size): the routed experts read and write this width, projected down from D
+  // before the dispatch and back up after the combine; the router and the shared experts stay at D. 0: none.
+  double expert_latent_dim = 0;
   double dense_layers = 0;    // leading dense layers of an MoE model
   LatentAttention mla;
   LinearAttention linear;
@@ -97,6 +117,12 @@ struct ModelConfig {
   LayerPattern pattern;
 
   bool is_moe() const { return experts > 0; }
+  // The width routed experts read and write, dispatched between ranks: the latent where there is one, else D.
+  double expert_io_dim() const { return expert_latent_dim > 0 ? expert_latent_dim : d_model; }
+  // One routed expert's weights, one shared expert's, and an MoE layer's latent down and up projections.
+  double routed_expert_params() const { return mlp_matrices() * expert_io_dim() * expert_d_ff; }
+  double shared_expert_params() const { return mlp_matrices() * d_model * expert_d_ff; }
+  double latent_projection_params() const { return 2.0 * d_model * expert_latent_dim; }
   bool is_mla() const { return mla.kv_lora_rank > 0; }
   bool has_linear_attention() const { return linear.value_heads > 0; }
   bool has_sparse_attention() const { return sparse.index_topk > 0; }
@@ -107,6 +133,9 @@ struct ModelConfig {
   }
   double moe_layers() const { return pattern.moe_layers; }
   double dense_mlp_layers() const { return pattern.dense_layers; }
+  // The attention (or mixer) and MLP blocks the layers hold: two a layer, one in a layer without an MLP. Each has
+  // its norm and, under TP, its activation collectives.
+  double blocks() const { return 2.0 * layers - pattern.no_mlp_layers; }
   double mlp_matrices() const { return mlp == MlpKind::gated ? 3.0 : 2.0; }
   // Width of one head's query and key (MLA: the non-rotary and rotary parts), and of its value.
   double qk_head_dim() const { return is_mla() ? mla.qk_nope_head_dim + mla.qk_rope_head_dim : head_dim; }

@@ -225,7 +225,9 @@ def test_the_models_and_chips_of_2026_round_trip_through_python():
     assert {"b300", "gb300-nvl72", "mi325x", "mi355x"} <= set(p["hardware"].index)
     pairs = {"qwen3.5-397b-a17b": "qwen3.5-397b-a17b.json", "deepseek-v3.2": "deepseek-v3.2.json",
              "glm-5": "glm-5.json", "kimi-k2.5": "kimi-k2.5.json", "minimax-m2.5": "minimax-m2.5.json",
-             "gemma-4-26b-a4b": "gemma-4-26b-a4b.json", "gemma-4-31b": "gemma-4-31b-it-nvfp4.json"}
+             "gemma-4-26b-a4b": "gemma-4-26b-a4b.json", "gemma-4-31b": "gemma-4-31b-it-nvfp4.json",
+             "nemotron-3-super-120b-a12b": "nemotron-3-super-120b-a12b-fp8.json",
+             "nemotron-3-nano-30b-a3b": "nemotron-3-nano-30b-a3b.json"}
     assert set(pairs) <= set(p["models"].index)
     for preset, config in pairs.items():
         from_config = scalescope.evaluate(scalescope.scenario("transformer", model=ROOT / "tests/hf_configs" / config,

@@ -173,7 +173,7 @@ TEST_CASE("linear layers in a model: the pattern names them, the shape is checke
   odd_heads["linear_attention"]["value_heads"] = 40;
   CHECK(has_code(diagnose(odd_heads), "not_divisible", "/model/linear_attention/value_heads"));
   Json bad_kind = m;
-  bad_kind["linear_attention"]["kind"] = "mamba2";
+  bad_kind["linear_attention"]["kind"] = "kda";  // Kimi Linear's recurrence: not modelled
   CHECK(has_code(diagnose(bad_kind), "unknown_choice", "/model/linear_attention/kind"));
   // A config.json of another family that lists linear layers is told which families have them.
   Json qwen3 = hf_config_file("qwen3-30b-a3b.json");

@@ -1724,6 +1724,10 @@ export type ModelFields = {
    */
   expert_d_ff?: number;
   /**
+   * Latent MoE (Nemotron 3): the width routed experts read and write, projected from and back to d_model around them; 0: none.
+   */
+  expert_latent_dim?: number;
+  /**
    * Leading dense layers of an MoE model. [layers]
    */
   dense_layers?: number;
@@ -1753,13 +1757,13 @@ export type ModelFields = {
     v_head_dim?: number;
   };
   /**
-   * The linear-attention layers' shape (Gated DeltaNet, arXiv 2412.06464): each value head keeps a key_head_dim x value_head_dim state instead of a KV cache.
+   * The linear-attention layers' shape (Gated DeltaNet, arXiv 2412.06464; Mamba-2, arXiv 2405.21060): each value head keeps a key_head_dim x value_head_dim state instead of a KV cache.
    */
   linear_attention?: {
     /**
-     * The recurrence.
+     * The recurrence. Mamba-2 maps to linear attention as C to q, B to k and x to v: key_heads its groups, key_head_dim its state size, value_heads its heads.
      */
-    kind?: 'gated_deltanet';
+    kind?: 'gated_deltanet' | 'mamba2';
     /**
      * Query-key heads. [heads]
      */
@@ -1780,6 +1784,10 @@ export type ModelFields = {
      * Taps of the causal convolution over q, k and v. [tokens]
      */
     conv_kernel: number;
+    /**
+     * Tokens per chunk of the chunked kernel (prefill, training) [64 Gated DeltaNet, 256 Mamba-2]. [tokens]
+     */
+    chunk_tokens?: number;
     /**
      * The recurrent state's dtype.
      */
@@ -1824,9 +1832,9 @@ export type ModelFields = {
    */
   attention_output_gate?: boolean;
   /**
-   * Each layer's MLP as a cycle from layer 0 (the first dense_layers are dense whatever it says).
+   * Each layer's MLP as a cycle from layer 0 (the first dense_layers are dense where it says moe); none: the layer has no MLP (Nemotron-H's mixers not followed by one).
    */
-  mlp_pattern?: ('dense' | 'moe')[];
+  mlp_pattern?: ('dense' | 'moe' | 'none')[];
   /**
    * Each layer's attention as a cycle from layer 0.
    */
@@ -1867,7 +1875,7 @@ export type ModelFields = {
  */
 export type ModelPresetRef = {
   /**
-   * A model preset id: llama-3-8b, llama-3-70b, llama-3-405b, llama-2-13b, gpt-3-175b, mixtral-8x7b, deepseek-v3, kimi-k2, qwen3-235b-a22b, qwen3-30b-a3b, qwen3-32b, gpt-oss-120b, gpt-oss-20b, llama-4-scout, llama-4-maverick, gemma-2-27b, gemma-3-27b, qwen3.5-397b-a17b, deepseek-v3.2, glm-5, kimi-k2.5, minimax-m2.5, gemma-4-26b-a4b, gemma-4-31b, inference-18b.
+   * A model preset id: llama-3-8b, llama-3-70b, llama-3-405b, llama-2-13b, gpt-3-175b, mixtral-8x7b, deepseek-v3, kimi-k2, qwen3-235b-a22b, qwen3-30b-a3b, qwen3-32b, gpt-oss-120b, gpt-oss-20b, llama-4-scout, llama-4-maverick, gemma-2-27b, gemma-3-27b, qwen3.5-397b-a17b, deepseek-v3.2, glm-5, kimi-k2.5, minimax-m2.5, gemma-4-26b-a4b, gemma-4-31b, nemotron-3-super-120b-a12b, nemotron-3-nano-30b-a3b, inference-18b.
    */
   preset: Text;
   overrides?: ModelOverrides;
@@ -1917,7 +1925,8 @@ export type HfConfig = {
     | 'glm_moe_dsa'
     | 'minimax_m2'
     | 'gemma4_text'
-    | 'gemma4';
+    | 'gemma4'
+    | 'nemotron_h';
   /**
    * A multimodal config's language model (Gemma 3, Llama 4).
    */
@@ -2118,6 +2127,54 @@ export type HfConfig = {
    * MiniMax-M2: whether the prediction modules are used.
    */
   use_mtp?: boolean | null;
+  /**
+   * Nemotron-H: one character a block, M (Mamba-2), * (attention), E (MoE), - (MLP); as many as num_hidden_layers.
+   */
+  hybrid_override_pattern?: string;
+  /**
+   * Nemotron 3: the blocks by name, in place of hybrid_override_pattern.
+   */
+  layers_block_type?: ('mamba' | 'attention' | 'moe' | 'mlp')[];
+  /**
+   * Nemotron-H: Mamba-2 heads.
+   */
+  mamba_num_heads?: HfCount;
+  /**
+   * Nemotron-H: the attention blocks' head width, where head_dim is absent.
+   */
+  attention_head_dim?: HfCount;
+  /**
+   * Nemotron-H: Mamba-2 head width.
+   */
+  mamba_head_dim?: HfCount;
+  /**
+   * Nemotron-H: Mamba-2 state size per head (d_state).
+   */
+  ssm_state_size?: HfCount;
+  /**
+   * Nemotron-H: Mamba-2's B and C groups.
+   */
+  n_groups?: HfCount;
+  /**
+   * Nemotron-H: Mamba-2's convolution taps.
+   */
+  conv_kernel?: HfCount;
+  /**
+   * Nemotron-H: Mamba-2's scan chunk in tokens.
+   */
+  chunk_size?: HfCount;
+  /**
+   * Nemotron-H: the Mamba-2 state's dtype [float32].
+   */
+  mamba_ssm_cache_dtype?: 'float32' | 'bfloat16' | 'float16' | null;
+  /**
+   * Nemotron 3: the routed experts' latent width (LatentMoE).
+   */
+  moe_latent_size?: HfCountOrZero;
+  /**
+   * Nemotron-H: the shared expert's width.
+   */
+  moe_shared_expert_intermediate_size?: HfCountOrZero;
   /**
    * MiniMax-M2: the shared expert's width (0: none).
    */
