@@ -290,10 +290,36 @@ bool recomputed(const LayerOp& o, Remat remat) {
   return false;
 }
 
-double saved_activation_bytes(const ModelConfig& m, MlpLayer mlp_kind, const LayerShape& s, Remat remat,
+namespace {
+
+// What a layer's mixer keeps for its backward (elements on this chip): its projections' outputs, q, k and v (MLA:
+// expanded per head, plus its two latents; Gemma 4's full layers: their own heads; a linear layer: its input
+// projection's outputs and the convolution's q, k and v, its chunked kernels recomputing the states in the backward
+// as flash attention recomputes the scores), and the output before the output projection.
+struct MixerSaved {
+  double projected, output;
+};
+MixerSaved mixer_saved(const ModelConfig& m, AttentionSpan span, const LayerShape& s) {
+  const double b = s.tokens, tp = s.tensor, nq = m.heads / tp;
+  if (span == AttentionSpan::linear) {
+    const LinearAttention& a = m.linear;
+    return {b * (a.in_projection_width() + a.conv_channels()) / tp, b * a.v_width() / tp};
+  }
+  if (m.is_mla()) {
+    const double latents = b * (m.mla.q_lora_rank + m.mla.kv_lora_rank + m.mla.qk_rope_head_dim);
+    return {b * nq * (2.0 * m.qk_head_dim() + m.v_head_dim()) + latents, b * nq * m.v_head_dim()};
+  }
+  const HeadShape h = m.head_shape(span);
+  return {b * (nq + 2.0 * local_kv_heads(h.kv_heads, tp)) * h.head_dim, b * nq * h.head_dim};
+}
+
+}  // namespace
+
+double saved_activation_bytes(const ModelConfig& m, int kind, const LayerShape& s, Remat remat,
                               double checkpoints_per_layer) {
   const double b = s.tokens, ts = norm_tokens(s), d = m.d_model;
-  const double nq = m.heads / s.tensor, nkv = m.is_mla() ? nq : local_kv_heads(m.kv_heads, s.tensor);
+  const MlpLayer mlp_kind = kind_mlp(kind);
+  const AttentionSpan span = kind_span(kind);
   const double gate = m.mlp == MlpKind::gated ? 2.0 : 1.0;
   const bool moe_layer = mlp_kind == MlpLayer::moe && m.is_moe();
   // A layer without an MLP keeps neither the MLP block's norm and matmul inputs nor its outputs.
@@ -303,10 +329,8 @@ double saved_activation_bytes(const ModelConfig& m, MlpLayer mlp_kind, const Lay
                                                           b * m.shared_experts * m.expert_d_ff / s.tensor)
                                                 : gate * b * m.d_ff / s.tensor);
   const double act_out = up_out / gate;
-  // q, k and v after their projections (MLA: expanded per head, plus its two latents), and the attention output.
-  const double latents = m.is_mla() ? b * (m.mla.q_lora_rank + m.mla.kv_lora_rank + m.mla.qk_rope_head_dim) : 0.0;
-  const double qkv_out = b * (nq * m.qk_head_dim() + nkv * (m.qk_head_dim() + m.v_head_dim())) + latents;
-  const double attn_out = b * nq * m.v_head_dim();
+  const MixerSaved mixer = mixer_saved(m, span, s);
+  const double qkv_out = mixer.projected, attn_out = mixer.output;
   const double routed = moe_layer ? 2.0 * expert_rows(m, s) * m.expert_io_dim() : 0.0;  // the permuted expert inputs and outputs
   double elements = 0;
   switch (remat) {
@@ -323,8 +347,11 @@ double saved_activation_bytes(const ModelConfig& m, MlpLayer mlp_kind, const Lay
     case Remat::big_matmuls: elements = (1.0 + mlp_blocks) * ts * d + qkv_out + up_out; break;
     case Remat::mlp_matmuls: elements = (1.0 + mlp_blocks) * ts * d + up_out; break;
   }
-  return bytes_per_element(s.activations) * elements +
-         b * attention_scores_saved_bytes_per_token(s.attention, remat, nq, s.seq_len, s.activations) +
+  // A materialized kernel's scores, in softmax layers only.
+  const double scores = span == AttentionSpan::linear ? 0.0
+                        : attention_scores_saved_bytes_per_token(s.attention, remat, m.heads / s.tensor, s.seq_len,
+                                                                 s.activations);
+  return bytes_per_element(s.activations) * elements + b * scores +
          ts * dropout_masks_saved_bytes_per_token(s.attention, remat, d);
 }
 

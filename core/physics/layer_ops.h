@@ -121,10 +121,11 @@ constexpr double backward_bytes_factor(OpKind k) { return k == OpKind::elementwi
 // MLP matmuls' outputs and redoes the attention block and the MLP's elementwise ops.
 bool recomputed(const LayerOp& o, Remat remat);
 
-// Bytes one layer saves for the backward pass on one chip, per Korthikanti et al. (table 2) generalised to GQA, MLA
-// and gated MLPs; norms, residuals and their dropout masks divided by TP under sequence parallelism. A flash kernel
-// keeps no s^2 term; a materialized one keeps the scores of every head over the whole sequence.
-double saved_activation_bytes(const ModelConfig& m, MlpLayer mlp, const LayerShape& s, Remat remat,
+// Bytes one layer of `kind` (layer_kind(mlp, span)) saves for the backward pass on one chip, per Korthikanti et al.
+// (table 2) generalised to GQA, MLA, linear attention, gated MLPs and layers without an MLP; norms, residuals and
+// their dropout masks divided by TP under sequence parallelism. A flash kernel keeps no s^2 term; a materialized one
+// keeps the scores of every head over the whole sequence.
+double saved_activation_bytes(const ModelConfig& m, int kind, const LayerShape& s, Remat remat,
                               double checkpoints_per_layer);
 
 }  // namespace scalescope

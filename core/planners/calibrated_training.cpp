@@ -300,14 +300,21 @@ CalibratedMemory calibrated_memory(const TrainingInput& in, const TrainingStep& 
   const double p_bytes = bytes_per_element(in.precision.params);
   const double mtp = m.mtp_layers > 0 ? std::min(in.mtp_layers, m.mtp_layers) : 0.0;
   const double k = in.checkpoints_per_layer;
-  auto saved = [&](MlpLayer mlp, Remat remat) { return saved_activation_bytes(m, mlp, shape, remat, k); };
-  const double saved_dense = saved(MlpLayer::dense, in.remat);
-  const double saved_moe = m.is_moe() ? saved(MlpLayer::moe, in.remat) : 0.0;
-  const double saved_no_mlp = here.no_mlp() > 0 ? saved(MlpLayer::none, in.remat) : 0.0;
+  auto saved = [&](int kind, Remat remat) { return saved_activation_bytes(m, kind, shape, remat, k); };
+  // Each kind of layer on this stage, and the trained MTP modules (a full-attention layer of the model's MLP).
+  const int mtp_kind = layer_kind(m.is_moe(), AttentionSpan::full);
+  std::array<double, kLayerKinds> layers = here.n;
+  layers[static_cast<std::size_t>(mtp_kind)] += mtp;
   // One microbatch through this stage's layers; the first stage holds `in_flight` of them (pipeline.cpp).
-  const double per_microbatch =
-      (here.dense() * saved_dense + (here.moe() + mtp) * saved_moe + here.no_mlp() * saved_no_mlp) *
-      resident_activation_frac(in.plan, here.total());
+  double per_microbatch = 0, recompute = 0;
+  for (int kind = 0; kind < kLayerKinds; ++kind) {
+    const double n = layers[static_cast<std::size_t>(kind)];
+    if (n <= 0) continue;
+    const double kept = saved(kind, in.remat);
+    per_microbatch += n * kept;
+    recompute = std::max(recompute, saved(kind, Remat::none) - kept);
+  }
+  per_microbatch *= resident_activation_frac(in.plan, here.total());
   CalibratedMemory out;
   out.activations_bytes = per_microbatch * ideal.in_flight_microbatches;
   // Live only while one part of the step runs, and never at once, so the peak takes the larger (Chen et al. 2016,
@@ -316,10 +323,6 @@ CalibratedMemory calibrated_memory(const TrainingInput& in, const TrainingStep& 
   // - from the output layer's forward to its backward, before any layer's backward starts, the logits and their
   //   gradient (vocabulary-parallel, with the loss's fp32 copy where the framework keeps one). They are on the last stage,
   //   which holds fewer microbatches in flight than the first (pipeline.cpp): only what exceeds the difference adds.
-  double recompute = 0;
-  if (here.dense() > 0) recompute = saved(MlpLayer::dense, Remat::none) - saved_dense;
-  if (here.moe() + mtp > 0) recompute = std::max(recompute, saved(MlpLayer::moe, Remat::none) - saved_moe);
-  if (here.no_mlp() > 0) recompute = std::max(recompute, saved(MlpLayer::none, Remat::none) - saved_no_mlp);
   // The logits phase per logit: the output layer's logits and the gradient its backward reads (2 x bf16) where XLA
   // fuses the loss's fp32 upcast into its reductions (MaxText's cast_logits_to_fp32). PyTorch frameworks
   // materialize the upcast: Megatron-Core's vocab-parallel cross entropy softmaxes an fp32 copy in place, keeps it

@@ -442,11 +442,7 @@ Json hf_config_to_model(const Json& config, const std::string& path, Diagnostics
     not_modelled.push_back("The vision tower (vision_config): only the language model is modelled.");
   if (family->sparse_attention) read_sparse_attention(r, m);
   if (family->experts == Experts::gemma4) read_global_attention(r, m);
-  if (family->gated_deltanet) {
-    read_gated_deltanet(r, m);
-    not_modelled.push_back("Training memory of the Gated DeltaNet layers: their saved activations are counted at the "
-                           "softmax-attention layers' widths.");
-  }
+  if (family->gated_deltanet) read_gated_deltanet(r, m);
   // A multimodal config may keep tie_word_embeddings beside text_config (Qwen3.5).
   std::optional<bool> tied_flag = r.flag("tie_word_embeddings");
   if (!tied_flag && text != &config)

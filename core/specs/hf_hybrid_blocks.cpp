@@ -171,8 +171,6 @@ void read_hybrid_blocks(ConfigReader& r, std::optional<std::int64_t> blocks, std
     if (const Json* mtp = r.get(key); mtp && *mtp != Json("*E") && *mtp != Json::array({"attention", "moe"}))
       not_modelled.push_back(std::string("The prediction module's blocks (") + key + " " + mtp->dump() +
                              "): the engine counts one attention block and one MLP block.");
-  not_modelled.push_back("Training memory of the Mamba-2 layers: their saved activations are counted at the "
-                         "softmax-attention layers' widths.");
 }
 
 }  // namespace scalescope::hf

@@ -185,6 +185,25 @@ TEST_CASE("a layer without an MLP: no MLP ops, one norm, half the tensor-paralle
   CHECK(half["layers"] == Json({{"dense_full", 16}, {"none_full", 16}}));
 }
 
+TEST_CASE("a Mamba-2 layer's saved activations are its own widths, not attention's", "[mamba2][issue36][memory]") {
+  // Without remat, on one chip, a mixer-only Mamba-2 layer keeps its input and the norm's (2 x 4096 a token), the
+  // input projection's outputs (18,560), the convolution's outputs (10,240) and the scan's output (8192), in bf16; an
+  // attention layer of the same model keeps q, k and v (32 + 2 x 2 heads of 128) and its output (32 x 128).
+  const ModelConfig m = model("nemotron-3-super-120b-a12b");
+  LayerShape s;
+  s.tokens = 4096;
+  s.seq_len = 4096;
+  const auto saved = [&](MlpLayer mlp, AttentionSpan span) {
+    return saved_activation_bytes(m, layer_kind(mlp, span), s, Remat::none, 0);
+  };
+  CHECK(saved(MlpLayer::none, AttentionSpan::linear) ==
+        2.0 * 4096 * (2.0 * 4096 + (2 * kInner + 2 * kGroupsWidth + 128) + kChannels + kInner));
+  CHECK(saved(MlpLayer::none, AttentionSpan::full) == 2.0 * 4096 * (2.0 * 4096 + 36.0 * 128 + 32.0 * 128));
+  // The MoE block adds the same to either mixer.
+  CHECK(saved(MlpLayer::moe, AttentionSpan::linear) - saved(MlpLayer::none, AttentionSpan::linear) ==
+        Approx(saved(MlpLayer::moe, AttentionSpan::full) - saved(MlpLayer::none, AttentionSpan::full)).epsilon(1e-12));
+}
+
 TEST_CASE("serving Nemotron 3 Super over context: decode reads 8 layers' cache and 40 states",
           "[mamba2][issue36][serving]") {
   // Book fidelity (§2.10), fp8 weights on 8 B200 at TP 8: the step reads each sequence's cache and state and

@@ -71,8 +71,8 @@ TEST_CASE("transient buffers peak one at a time: the logits or one layer's recom
   shape.tokens = seq;
   shape.seq_len = seq;
   shape.tensor = 1;
-  const double recompute = saved_activation_bytes(m, MlpLayer::dense, shape, Remat::none, 0) -
-                           saved_activation_bytes(m, MlpLayer::dense, shape, Remat::block, 0);
+  const double recompute = saved_activation_bytes(m, layer_kind(MlpLayer::dense, AttentionSpan::full), shape, Remat::none, 0) -
+                           saved_activation_bytes(m, layer_kind(MlpLayer::dense, AttentionSpan::full), shape, Remat::block, 0);
   const double gpu_logits = (2.0 + 4.0) * seq * m.vocab;
   const Json gpu = llama_step({{"preset", "h100-sxm"}}, {{"shape", {1}}}, {{"zero_stage", 1}}, "block", seq, seq);
   CHECK(gpu["transient_bytes"].get<double>() == Approx(std::max(recompute, gpu_logits)));
@@ -108,7 +108,7 @@ TEST_CASE("big_matmuls keeps the book's seven matmul outputs' worth: two d-wide 
   shape.seq_len = 4096;
   shape.tensor = 1;
   const double qkv = m.heads * m.head_dim + 2.0 * m.kv_heads * m.head_dim, up = 2.0 * m.d_ff;
-  CHECK(saved_activation_bytes(m, MlpLayer::dense, shape, Remat::big_matmuls, 0) ==
+  CHECK(saved_activation_bytes(m, layer_kind(MlpLayer::dense, AttentionSpan::full), shape, Remat::big_matmuls, 0) ==
         Approx(2.0 * shape.tokens * (2.0 * m.d_model + qkv + up)));
   // The book's count per token is the same width.
   CHECK(remat_saved_width(m, Remat::big_matmuls, 0) == Approx(2.0 * m.d_model + qkv + up));

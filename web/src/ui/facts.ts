@@ -20,20 +20,24 @@ export function attentionWords(t: TransformerResult, m: ModelPreset): string {
   const linear = count('linear');
   if (sliding) parts.push(`${sliding} of ${total} layers sliding (window ${fmtCount(m.sliding_window)})`);
   if (chunked) parts.push(`${chunked} of ${total} layers chunked (${fmtCount(m.attention_chunk)} tokens)`);
-  if (linear) parts.push(`${linear} of ${total} layers linear (Gated DeltaNet: a fixed state, no KV cache)`);
+  const recurrence = m.linear_attention?.kind === 'mamba2' ? 'Mamba-2' : 'Gated DeltaNet';
+  if (linear) parts.push(`${linear} of ${total} layers linear (${recurrence}: a fixed state, no KV cache)`);
   const g = m.global_attention;
   if (g) parts.push(`the ${count('full')} global layers: ${fmtCount(g.kv_heads)} KV heads of ${fmtCount(g.head_dim)}${g.k_eq_v ? ', V = K' : ''}`);
   if (m.sparse_attention) parts.push(`sparse: each query attends to the ${fmtCount(m.sparse_attention.index_topk)} keys its ${fmtCount(m.sparse_attention.index_heads)}-head fp8 indexer picks`);
   return parts.join('; ');
 }
 
-/** "3 dense + 58 MoE + 1 MTP" for a model with layers of several MLP kinds or MTP; null for a uniform one. */
+/** "3 dense + 58 MoE + 1 MTP", "40 MoE + 8 without an MLP" for a model with layers of several MLP kinds or MTP; null for a uniform one. */
 export function layerWords(t: TransformerResult, mtp: number): string | null {
   const count = (mlp: string): number => Object.entries(t.layers).reduce((x, [k, v]) => x + (k.startsWith(`${mlp}_`) ? v : 0), 0);
   const dense = count('dense');
   const moe = count('moe');
-  if (!(dense && moe) && !mtp) return null;
-  return [dense ? `${dense} dense` : '', moe ? `${moe} MoE` : '', mtp ? `${mtp} MTP` : ''].filter(Boolean).join(' + ');
+  const none = count('none');
+  if (!(dense && moe) && !mtp && !none) return null;
+  return [dense ? `${dense} dense` : '', moe ? `${moe} MoE` : '', none ? `${none} without an MLP` : '', mtp ? `${mtp} MTP` : '']
+    .filter(Boolean)
+    .join(' + ');
 }
 
 /**
@@ -91,7 +95,7 @@ export class SsFacts extends LitElement {
         ${r.transformer && !r.transformer.ok ? diagnosticsList(r.transformer.diagnostics, 'transformer') : nothing}
         <dl>
           <div><dt>Model</dt><dd>${base.name}</dd></div>
-          <div><dt>Shape</dt><dd>L ${m.layers} · D ${m.d_model} · F ${m.d_ff} · N ${m.heads} · K ${m.kv_heads} · V ${fmtCount(m.vocab)}${m.experts ? ` · E ${m.experts}, k ${m.active_experts}` : ''}</dd></div>
+          <div><dt>Shape</dt><dd>L ${m.layers} · D ${m.d_model} · F ${m.d_ff} · N ${m.heads} · K ${m.kv_heads} · V ${fmtCount(m.vocab)}${m.experts ? ` · E ${m.experts}, k ${m.active_experts}` : ''}${base.expert_latent_dim ? ` at a ${base.expert_latent_dim}-wide latent` : ''}</dd></div>
           ${t ? html`<div><dt>Attention</dt><dd data-metric="attention">${attentionWords(t, base)}</dd></div>` : nothing}
           ${t && layerWords(t, base.mtp_layers ?? 0) ? html`<div><dt>Layers</dt><dd data-metric="layers">${layerWords(t, base.mtp_layers ?? 0)}</dd></div>` : nothing}
           <div><dt>Parameters</dt><dd data-metric="params_total" data-value=${String(t?.params?.total ?? '')}>${fmtCount(t?.params?.total)}${t && t.params.active !== t.params.total ? activeWords(t) : nothing}${t?.params.mtp ? html` <span class="muted">+ ${fmtCount(t.params.mtp)} MTP</span>` : nothing}</dd></div>
