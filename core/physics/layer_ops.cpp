@@ -183,7 +183,7 @@ void sparse_indexer(OpList& ops, const ModelConfig& m, const LayerShape& s) {
                      ops.matmul("indexer_k_projection", 1, b, d, a.index_head_dim, true, s),
                      ops.matmul("indexer_weights", 1, b, d, a.index_heads, true, s)})
     if (o) o->replicated = true;
-  const double keys = s.at_end || !s.causal ? s.seq_len : s.seq_len / 2.0;  // scored per query, on average
+  const double keys = every_key_per_query(s.seq_len, s.causal, s.at_end);  // scored per query, on average
   const double sequences = sequences_of(s);
   const double bytes = sequences * s.seq_len * sparse_index_bytes_per_token_per_layer(m) +
                        b * a.index_heads * a.index_head_dim * bytes_per_element(Dtype::fp8) +

@@ -131,7 +131,7 @@ double mean_keys_per_query(const ModelConfig& m, AttentionSpan span, double s, b
   switch (span) {
     case AttentionSpan::full:
       if (m.has_sparse_attention()) return windowed_keys(m.sparse.index_topk, s, causal, at_end);
-      return at_end ? s : causal ? s / 2.0 : s;
+      return every_key_per_query(s, causal, at_end);
     case AttentionSpan::sliding: {
       const double w = m.sliding_window;
       if (w <= 0) break;  // a model without a window has no sliding layers
@@ -149,14 +149,14 @@ double mean_keys_per_query(const ModelConfig& m, AttentionSpan span, double s, b
     }
     case AttentionSpan::linear: return 0;
   }
-  return at_end ? s : causal ? s / 2.0 : s;
+  return every_key_per_query(s, causal, at_end);
 }
 
 double mixing_flops_per_token(const ModelConfig& m, AttentionSpan span, double s, bool causal, bool at_end) {
   if (span == AttentionSpan::linear) return linear_attention_flops_per_token(m, at_end);
   double flops = 4.0 * mean_keys_per_query(m, span, s, causal, at_end) * m.heads * mean_head_dim(m, span);
   if (span == AttentionSpan::full && m.has_sparse_attention())
-    flops += 2.0 * m.sparse.index_heads * m.sparse.index_head_dim * (at_end ? s : causal ? s / 2.0 : s);
+    flops += 2.0 * m.sparse.index_heads * m.sparse.index_head_dim * every_key_per_query(s, causal, at_end);
   return flops;
 }
 

@@ -78,6 +78,11 @@ enum class FlopAccount { full, six_nd };
 // attends to its index_topk selected keys, counted as a window of that many (only the count matters here).
 // `at_end`: one query at the end of `seq_len` keys (a decode step).
 double mean_keys_per_query(const ModelConfig& m, AttentionSpan span, double seq_len, bool causal, bool at_end = false);
+// Keys one query sees when it may see every earlier one: the whole sequence at its end or without the mask, half of
+// it on average under the causal mask (§2.7).
+constexpr double every_key_per_query(double seq_len, bool causal, bool at_end) {
+  return at_end || !causal ? seq_len : seq_len / 2.0;
+}
 
 // FLOPs one token costs in one layer of `span` beyond its weight matmuls: QK^T and AV over the keys its span allows
 // (§2.7: 4 S_avg N H, the head width the mean of the query-key and value widths); a sparse layer's indexer scoring
