@@ -2,7 +2,7 @@
 //  - `virtual:scalescope-presets` is the engine's own presets() output, read at build time, so the controls can
 //    be drawn before the wasm has loaded (the presets ship inside the site; the web never keeps its own copy);
 //  - `virtual:scalescope-chip-sources` is each chip preset's sources, read from its file: the page's engine carries
-//    its presets without their prose (cmake/embed_presets.cmake), and the chip fields load this after first paint;
+//    its presets without their prose (cmake/embed_presets.cmake), and the chip fields load this when first shown;
 //  - the build copies scalescope_engine.{js,wasm} to engine/ in the site; the dev server serves them from there.
 import fs from 'node:fs';
 import path from 'node:path';

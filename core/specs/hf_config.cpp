@@ -512,7 +512,10 @@ const std::vector<std::pair<std::string, std::vector<const char*>>>& config_keys
       {"sliding_window", {"sliding_window"}},
       {"attention_chunk", {"attention_chunk_size"}},
       {"mla", {"kv_lora_rank"}},
-      {"linear_attention", {"linear_num_value_heads"}},
+      {"linear_attention", {"linear_num_value_heads", "mamba_num_heads"}},
+      {"expert_latent_dim", {"moe_latent_size"}},
+      {"mlp_pattern", {"hybrid_override_pattern", "layers_block_type"}},
+      {"attention_pattern", {"hybrid_override_pattern", "layers_block_type", "layer_types"}},
       {"sparse_attention", {"index_topk"}},
       {"global_attention", {"global_head_dim"}},
   };

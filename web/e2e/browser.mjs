@@ -1053,6 +1053,9 @@ async function main() {
       await settled(page, before);
       await compareWithCli(page, 'h100', training({ hw: 'h100-sxm', shape: [16, 4] }, { fsdp: ['X'], tensor: ['Y'] }), TRAINING_PAIRS.slice(0, 4));
       await unfold(page);
+      // The sources come in their own chunk once the chip fields are shown: each field's title cites its datasheet.
+      await page.locator('ss-controls .hwf[title^="source: "]').first().waitFor({ timeout: 10000 });
+      check('the chip fields, once shown, cite their sources', (await page.locator('ss-controls .hwf[title^="source: "]').count()) >= 3);
       const b2 = await stateQuery(page);
       await page.locator('input[data-hw="hbm_bandwidth_bytes_per_s"]').fill('6.7e12');
       await page.locator('input[data-hw="hbm_bandwidth_bytes_per_s"]').press('Enter');

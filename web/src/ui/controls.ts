@@ -78,11 +78,16 @@ export class SsControls extends LitElement {
   planMesh: PlanMeshResult | undefined;
   mesh: MeshOutcome | undefined;
   private opened = new Set<string>();
-  /** Each chip's sources, for the chip fields' titles: a chunk of its own, fetched after first paint. */
+  /**
+   * Each chip's sources, for the chip fields' titles: a chunk of its own (6 KB gzipped), fetched when the folded
+   * chip fields are first shown, so that it is no part of the first load.
+   */
   private chipSources: Readonly<Record<string, Readonly<Record<string, string>>>> | undefined;
+  private chipSourcesAsked = false;
 
-  override connectedCallback(): void {
-    super.connectedCallback();
+  private loadChipSources(): void {
+    if (this.chipSourcesAsked) return;
+    this.chipSourcesAsked = true;
     void import('virtual:scalescope-chip-sources').then((m) => {
       this.chipSources = m.default;
       this.requestUpdate();
@@ -240,7 +245,13 @@ export class SsControls extends LitElement {
   private hardwareFields(): TemplateResult {
     const hw = hardwarePreset(String(this.state.values['hw']));
     const n = Object.keys(this.state.hw).length;
-    return html`<details class="hwfields more" ?open=${n > 0 || this.opened.has('hw')} @toggle=${(e: Event) => this.remember('hw', e)}>
+    const open = n > 0 || this.opened.has('hw');
+    if (open) this.loadChipSources();
+    const toggled = (e: Event): void => {
+      this.remember('hw', e);
+      if ((e.target as HTMLDetailsElement).open) this.loadChipSources();
+    };
+    return html`<details class="hwfields more" ?open=${open} @toggle=${toggled}>
       <summary>Chip fields${n ? html` <span class="badge">${n} overridden</span>` : nothing}</summary>
       ${hardwareFields(hw, this.chipSources?.[hw.id]).map((f) => {
         const over = this.state.hw[f.path];
@@ -317,7 +328,8 @@ export class SsControls extends LitElement {
     if (g === 'model' || g === 'mesh') for (const k of ['layers', 'd_model', 'ff_ratio', 'heads', 'kv_heads', 'experts', 'size']) deps.push(v[k]);
     if (g === 'efficiency') {
       const p = this.calibration?.profile;
-      deps.push(JSON.stringify(this.state.hw), p?.id, p?.source, p?.family_fallback, JSON.stringify(this.calibrationDiagnostics));
+      deps.push(JSON.stringify(this.state.hw), p?.id, p?.source, p?.family_fallback, JSON.stringify(this.calibrationDiagnostics),
+        this.chipSources);
     }
     if (g === 'serving' || g === 'training') deps.push(JSON.stringify(this.engineDefaults));
     return deps;
