@@ -28,8 +28,11 @@ Runs = Union[Sequence[Mapping[str, Any]], str, "os.PathLike[str]"]
 
 
 def _read_json(path: str | os.PathLike[str]) -> Any:
+    # Python's json.dump writes float('inf') and float('nan') as the bare words Infinity and NaN (Nemotron-H's
+    # config.json: "time_step_limit": [0.0, Infinity]). They stay words, as the engine reads them from text: a key it
+    # ignores passes, and a number field given one is named "not a finite number".
     with open(path, "rb") as f:
-        return json.loads(f.read().decode("utf-8"))
+        return json.loads(f.read().decode("utf-8"), parse_constant=str)
 
 
 def scenario(kind: str, hardware: Hardware | None = None, model: Model | None = None, mesh: Mesh | None = None,

@@ -244,6 +244,23 @@ def test_a_model_given_as_a_config_path_is_read_from_the_file():
     assert from_file.at("/degrees") == scalescope.training_step(**V5P).at("/degrees")
 
 
+def test_a_config_path_with_python_s_infinity_and_nan_reads_as_the_engine_reads_the_text(tmp_path):
+    """Nemotron-H's config.json carries Infinity (time_step_limit): it reads; a NaN where a size belongs is named."""
+    config = json.loads((ROOT / "tests/hf_configs/nemotron-3-nano-30b-a3b.json").read_text())
+    config["time_step_limit"] = [0.0, float("inf")]
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config))  # Python writes the bare word Infinity
+    assert "Infinity" in path.read_text()
+    read = scalescope.evaluate(scalescope.scenario("transformer", model=path, seq_len=8192))
+    assert read.at("/params/total") == pytest.approx(31.6e9, rel=0.01)
+    config["hidden_size"] = float("nan")
+    path.write_text(json.dumps(config))
+    with pytest.raises(scalescope.ScalescopeError) as e:
+        scalescope.evaluate(scalescope.scenario("transformer", model=path, seq_len=8192))
+    assert any(d.path == "/model/hf_config/hidden_size" and "not a finite number" in d.message
+               for d in e.value.diagnostics)
+
+
 def test_a_numpy_gpu_count_is_a_gpu_count_and_a_fraction_is_named_by_the_engine():
     as_int = scalescope.scenario("training_step", "h100-sxm", "llama-3-70b", 8)
     assert scalescope.scenario("training_step", "h100-sxm", "llama-3-70b", np.int64(8)) == as_int
