@@ -331,7 +331,8 @@ double saved_activation_bytes(const ModelConfig& m, int kind, const LayerShape& 
   const double act_out = up_out / gate;
   const MixerSaved mixer = mixer_saved(m, span, s);
   const double qkv_out = mixer.projected, attn_out = mixer.output;
-  const double routed = moe_layer ? 2.0 * expert_rows(m, s) * m.expert_io_dim() : 0.0;  // the permuted expert inputs and outputs
+  // The permuted expert inputs and outputs.
+  const double routed = moe_layer ? 2.0 * expert_rows(m, s) * m.expert_io_dim() : 0.0;
   double elements = 0;
   switch (remat) {
     case Remat::none:  // inputs of both norms and both matmul blocks, q k v, flash's O (+ its row statistics)
@@ -348,9 +349,10 @@ double saved_activation_bytes(const ModelConfig& m, int kind, const LayerShape& 
     case Remat::mlp_matmuls: elements = (1.0 + mlp_blocks) * ts * d + up_out; break;
   }
   // A materialized kernel's scores, in softmax layers only.
-  const double scores = span == AttentionSpan::linear ? 0.0
-                        : attention_scores_saved_bytes_per_token(s.attention, remat, m.heads / s.tensor, s.seq_len,
-                                                                 s.activations);
+  const double scores =
+      span == AttentionSpan::linear
+          ? 0.0
+          : attention_scores_saved_bytes_per_token(s.attention, remat, m.heads / s.tensor, s.seq_len, s.activations);
   return bytes_per_element(s.activations) * elements + b * scores +
          ts * dropout_masks_saved_bytes_per_token(s.attention, remat, d);
 }

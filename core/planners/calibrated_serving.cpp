@@ -162,9 +162,9 @@ struct Engine {
     return t;
   }
 
-  // The replica's tensor-parallel all-reduces (one per attention and MLP block on each rank's activations: the serving engines'
-  // one-shot all-reduce inside an NVLink domain), with latency, and every MoE layer's dispatch and combine over
-  // the expert-parallel group.
+  // The replica's tensor-parallel all-reduces (one per attention and MLP block on each rank's activations: the serving
+  // engines' one-shot all-reduce inside an NVLink domain), with latency, and every MoE layer's dispatch and combine
+  // over the expert-parallel group.
   double comms_s(double tokens) const {
     if (!in.include_comms) return 0;
     const ModelConfig& m = *in.model;
@@ -190,9 +190,9 @@ struct Engine {
     const double ep = serving_expert_degree(in);
     if (ep > 1 && m.is_moe()) {
       const AxisGroup group = ep > in.expert.degree ? folded_expert_group(*in.mesh, in.expert, in.tensor) : in.expert;
-      const DispatchCost cost = expert_dispatch_cost(*in.hw, *in.mesh, group, ep, per_rank(tokens) / in.tensor.degree,
-                                                     m.active_experts, bytes_per_element(in.activations) * m.expert_io_dim(),
-                                                     DispatchKind::all_to_all);
+      const DispatchCost cost =
+          expert_dispatch_cost(*in.hw, *in.mesh, group, ep, per_rank(tokens) / in.tensor.degree, m.active_experts,
+                               bytes_per_element(in.activations) * m.expert_io_dim(), DispatchKind::all_to_all);
       const CollectiveModel& a2a = k.collective[static_cast<std::size_t>(Collective::all_to_all)];
       total += 2.0 * m.moe_layers() * achieved_dispatch_s(cost, a2a.link_frac, p.slow_link_frac, a2a.latency_s);
     }

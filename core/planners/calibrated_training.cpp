@@ -218,7 +218,8 @@ struct Calibrated {
     const DispatchCost cost =
         transfer({-1, tokens, group.degree, ranks, group.axis_mask, {}, {}}, [&](CalibratedStepMemo::Transfer& t) {
           t.dispatch = expert_dispatch_cost(
-              hw, *in.mesh, group, ranks, tokens, m.active_experts, bytes_per_element(in.precision.params) * m.expert_io_dim(),
+              hw, *in.mesh, group, ranks, tokens, m.active_experts,
+              bytes_per_element(in.precision.params) * m.expert_io_dim(),
               in.moe.dispatcher == Dispatcher::hierarchical ? DispatchKind::hierarchical : DispatchKind::all_to_all);
         }).dispatch;
     const CollectiveModel& a2a = k.collective[static_cast<std::size_t>(Collective::all_to_all)];
@@ -636,7 +637,8 @@ void price_calibrated_step(const TrainingInput& in, const CalibrationProfile& pr
     parts.comms_s[int(part)] = full;
     parts.exposed_comms_s[int(part)] = exposed;
   };
-  set_comms(CommPart::tensor, mb * (pace.dense() * tp_dense_layer + pace.moe() * tp_moe_layer + pace.no_mlp() * tp_attention),
+  set_comms(CommPart::tensor,
+            mb * (pace.dense() * tp_dense_layer + pace.moe() * tp_moe_layer + pace.no_mlp() * tp_attention),
             mb * (pace.dense() * tp_exposed_dense + pace.moe() * tp_exposed_moe + pace.no_mlp() * tp_exposed_no_mlp));
   set_comms(CommPart::expert, mb * pace.moe() * ep_layer, mb * pace.moe() * ep_exposed_layer);
   set_comms(CommPart::context, mb * pace.total() * cp_layer, mb * pace.total() * cp_exposed_layer);

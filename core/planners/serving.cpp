@@ -44,13 +44,16 @@ double layer_comms_s(const ServingInput& in, double tokens) {
     mlp_block = 2.0 * on_group(in, in.yz, Collective::all_gather, v / x).time_s +
                 on_group(in, in.x, Collective::all_reduce, b * tokens * d_ff / yz).time_s;
     // Attention: heads are split over all the axes; gather and scatter over both groups.
-    attention_block = 2.0 * (on_group(in, in.yz, Collective::all_gather, v).time_s + on_group(in, in.x, Collective::all_gather, v).time_s);
+    attention_block = 2.0 * (on_group(in, in.yz, Collective::all_gather, v).time_s +
+                             on_group(in, in.x, Collective::all_gather, v).time_s);
   } else if (in.tensor.degree > 1) {
     attention_block = mlp_block = 2.0 * on_group(in, in.tensor, Collective::all_gather, v).time_s;
   }
   double moe = 0;
-  if (in.expert.degree > 1 && m.is_moe())
-    moe = 2.0 * on_group(in, in.expert, Collective::all_to_all, b * tokens * m.expert_io_dim() * m.active_experts).time_s;
+  if (in.expert.degree > 1 && m.is_moe()) {
+    const double copies_bytes = b * tokens * m.expert_io_dim() * m.active_experts;  // at the experts' width
+    moe = 2.0 * on_group(in, in.expert, Collective::all_to_all, copies_bytes).time_s;
+  }
   const double mlp_layers = m.layers - m.pattern.no_mlp_layers;  // a layer without an MLP runs attention's only
   return (m.layers * attention_block + mlp_layers * mlp_block + m.moe_layers() * moe) / in.efficiency.network_frac;
 }

@@ -104,7 +104,8 @@ std::array<double, kLayerKinds> layer_flops_per_token(const TrainingInput& in) {
     if (m.pattern.all.n[k] <= 0) continue;
     const AttentionSpan span = kind_span(k);
     const MlpLayer mlp = kind_mlp(k);
-    w[k] = 2.0 * (attention_params_per_layer(m, span) + (mlp == MlpLayer::moe ? moe : mlp == MlpLayer::dense ? dense : 0.0)) +
+    const double mlp_params = mlp == MlpLayer::moe ? moe : mlp == MlpLayer::dense ? dense : 0.0;
+    w[k] = 2.0 * (attention_params_per_layer(m, span) + mlp_params) +
            mixing_flops_per_token(m, span, in.seq_len, in.causal);
   }
   return w;

@@ -400,7 +400,8 @@ Json hf_config_to_model(const Json& config, const std::string& path, Diagnostics
   // The per-layer rules below (windows, MoE steps, layer lists) are expanded one entry per layer, so the count is
   // bounded before any of them runs: a 200-byte config with 1e9 layers must not allocate 1e9 entries (issue 41).
   // A block list may stand in for the count (Nemotron 3 Ultra's layers_block_type).
-  const auto layers = r.count("num_hidden_layers", "Transformer blocks, L", !family->hybrid_blocks, 1, kMaxConfigLayers);
+  const auto layers =
+      r.count("num_hidden_layers", "Transformer blocks, L", !family->hybrid_blocks, 1, kMaxConfigLayers);
   const auto d_model = r.count("hidden_size", "residual width, D", true);
   auto d_ff = r.count("intermediate_size", "MLP width, F", !family->experts_only);
   const auto heads = r.count("num_attention_heads", "query heads, N", true);

@@ -28,13 +28,15 @@ constexpr const char* kBlockChoices =
 
 // The blocks as listed, as many as num_hidden_layers where the config gives it; nullopt (a diagnostic written)
 // when they cannot be read.
-std::optional<std::vector<Block>> read_blocks(ConfigReader& r, std::optional<std::int64_t> blocks, std::int64_t max_blocks) {
+std::optional<std::vector<Block>> read_blocks(ConfigReader& r, std::optional<std::int64_t> blocks,
+                                              std::int64_t max_blocks) {
   Diagnostics& d = r.diagnostics();
   std::vector<std::string> names;
   std::string key = "hybrid_override_pattern";
   if (const Json* pattern = r.get(key)) {
     if (!pattern->is_string()) {
-      add_diagnostic(d, r.path_of(key), "wrong_type", "'" + key + "' is a string of one character a block: " + kBlockChoices);
+      add_diagnostic(d, r.path_of(key), "wrong_type",
+                     "'" + key + "' is a string of one character a block: " + kBlockChoices);
       return std::nullopt;
     }
     for (char c : pattern->get<std::string>()) names.emplace_back(1, c);
@@ -115,7 +117,8 @@ void read_block_experts(ConfigReader& r, bool any_moe, Json& m) {
   m["shared_experts"] = shared_experts_of_width(r, "moe_shared_expert_intermediate_size",
                                                 width ? std::optional<std::int64_t>(*width * copies) : std::nullopt,
                                                 expert_ff);
-  if (const auto latent = r.count("moe_latent_size", "", false, 0); latent && *latent > 0) m["expert_latent_dim"] = *latent;
+  if (const auto latent = r.count("moe_latent_size", "", false, 0); latent && *latent > 0)
+    m["expert_latent_dim"] = *latent;
   m["dense_layers"] = 0;
 }
 
@@ -143,7 +146,8 @@ void read_hybrid_blocks(ConfigReader& r, std::optional<std::int64_t> blocks, std
       continue;
     }
     if (!open) {
-      const std::string list = r.path_of(r.get("hybrid_override_pattern") ? "hybrid_override_pattern" : "layers_block_type");
+      const char* key = r.get("hybrid_override_pattern") ? "hybrid_override_pattern" : "layers_block_type";
+      const std::string list = r.path_of(key);
       add_diagnostic(r.diagnostics(), list, "inconsistent",
                      "block " + std::to_string(i) + " is an MLP with no mixer before it: the engine's layer is a mixer "
                      "(Mamba-2 or attention) and at most one MLP after it");

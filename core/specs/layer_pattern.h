@@ -1,9 +1,10 @@
 // What each layer of a model is (DESIGN.md "Models are described exactly"): its MLP, dense, mixture-of-experts or
-// none (Nemotron-H runs some mixers with no MLP after them), and its attention span, full, sliding-window (gpt-oss, Gemma 2/3), chunked (Llama 4) or linear (a recurrent
-// layer with a fixed-size state instead of a KV cache: Gated DeltaNet in Qwen3-Next and Qwen3.5, Mamba-2 in Nemotron-H). Models repeat a short
-// cycle of layer kinds (Llama 4 Maverick: dense, MoE; Gemma 3: five sliding, one full) after some leading dense
-// layers (DeepSeek-V3: 3), or list every layer (Qwen's mlp_only_layers). The pattern is kept as runs of equal
-// layers, so a question about any stretch of layers (a pipeline stage, a model chunk) costs a binary search.
+// none (Nemotron-H runs some mixers with no MLP after them), and its attention span, full, sliding-window (gpt-oss,
+// Gemma 2/3), chunked (Llama 4) or linear (a recurrent layer with a fixed-size state instead of a KV cache: Gated
+// DeltaNet in Qwen3-Next and Qwen3.5, Mamba-2 in Nemotron-H). Models repeat a short cycle of layer kinds (Llama 4
+// Maverick: dense, MoE; Gemma 3: five sliding, one full) after some leading dense layers (DeepSeek-V3: 3), or list
+// every layer (Qwen's mlp_only_layers). The pattern is kept as runs of equal layers, so a question about any stretch
+// of layers (a pipeline stage, a model chunk) costs a binary search.
 #pragma once
 #include <array>
 #include <span>
@@ -20,7 +21,9 @@ constexpr int kLayerKinds = kMlpLayers * kAttentionSpans;  // {dense, moe, none}
 constexpr int layer_kind(MlpLayer mlp, AttentionSpan span) {
   return static_cast<int>(mlp) * kAttentionSpans + static_cast<int>(span);
 }
-constexpr int layer_kind(bool moe, AttentionSpan span) { return layer_kind(moe ? MlpLayer::moe : MlpLayer::dense, span); }
+constexpr int layer_kind(bool moe, AttentionSpan span) {
+  return layer_kind(moe ? MlpLayer::moe : MlpLayer::dense, span);
+}
 constexpr MlpLayer kind_mlp(int kind) { return static_cast<MlpLayer>(kind / kAttentionSpans); }
 constexpr bool kind_is_moe(int kind) { return kind_mlp(kind) == MlpLayer::moe; }
 constexpr AttentionSpan kind_span(int kind) { return static_cast<AttentionSpan>(kind % kAttentionSpans); }

@@ -156,7 +156,8 @@ ModelConfig parse_model(const Json& node, const std::string& path, bool require_
   if (m.experts > 0 && (m.active_experts < 1 || m.active_experts > m.experts))
     add_diagnostic(d, r.path_of("active_experts"), "out_of_range", "'active_experts' must be from 1 to 'experts'");
   if (m.experts == 0 && m.expert_latent_dim > 0)
-    add_diagnostic(d, r.path_of("expert_latent_dim"), "inconsistent", "a latent width is for routed experts: this model has none ('experts' 0)");
+    add_diagnostic(d, r.path_of("expert_latent_dim"), "inconsistent",
+                   "a latent width is for routed experts: this model has none ('experts' 0)");
   if (m.experts == 0 && (m.active_experts != 0 || m.shared_experts != 0 || m.dense_layers != 0))
     add_diagnostic(d, r.path_of("experts"), "inconsistent",
                    "a dense model ('experts' 0) has no active/shared experts and no separate dense layers");

@@ -179,7 +179,8 @@ TEST_CASE("a layer without an MLP: no MLP ops, one norm, half the tensor-paralle
   };
   CHECK(calibrated_tp(halved) / calibrated_tp(Json::object()) == Approx(0.75).epsilon(1e-9));
 
-  const Json full = transformer({{"preset", "llama-3-8b"}}), half = transformer({{"preset", "llama-3-8b"}, {"overrides", halved}});
+  const Json full = transformer({{"preset", "llama-3-8b"}});
+  const Json half = transformer({{"preset", "llama-3-8b"}, {"overrides", halved}});
   CHECK(half["params"]["mlp"].get<double>() == Approx(full["params"]["mlp"].get<double>() / 2).epsilon(1e-12));
   CHECK(full["params"]["norms"].get<double>() - half["params"]["norms"].get<double>() == 16.0 * 4096);
   CHECK(half["layers"] == Json({{"dense_full", 16}, {"none_full", 16}}));

@@ -71,8 +71,9 @@ TEST_CASE("transient buffers peak one at a time: the logits or one layer's recom
   shape.tokens = seq;
   shape.seq_len = seq;
   shape.tensor = 1;
-  const double recompute = saved_activation_bytes(m, layer_kind(MlpLayer::dense, AttentionSpan::full), shape, Remat::none, 0) -
-                           saved_activation_bytes(m, layer_kind(MlpLayer::dense, AttentionSpan::full), shape, Remat::block, 0);
+  const int dense = layer_kind(MlpLayer::dense, AttentionSpan::full);
+  const double recompute = saved_activation_bytes(m, dense, shape, Remat::none, 0) -
+                           saved_activation_bytes(m, dense, shape, Remat::block, 0);
   const double gpu_logits = (2.0 + 4.0) * seq * m.vocab;
   const Json gpu = llama_step({{"preset", "h100-sxm"}}, {{"shape", {1}}}, {{"zero_stage", 1}}, "block", seq, seq);
   CHECK(gpu["transient_bytes"].get<double>() == Approx(std::max(recompute, gpu_logits)));
