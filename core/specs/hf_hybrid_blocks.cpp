@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "io/json_text.h"
+#include "io/text.h"
 #include "specs/hf_config_reader.h"
 #include "specs/layer_pattern.h"
 
@@ -173,7 +175,7 @@ void read_hybrid_blocks(ConfigReader& r, std::optional<std::int64_t> blocks, std
   // The prediction module is one attention block and one MoE block, as the engine's MTP layer is.
   for (const char* key : {"mtp_hybrid_override_pattern", "mtp_layers_block_type"})
     if (const Json* mtp = r.get(key); mtp && *mtp != Json("*E") && *mtp != Json::array({"attention", "moe"}))
-      not_modelled.push_back(std::string("The prediction module's blocks (") + key + " " + mtp->dump() +
+      not_modelled.push_back(std::string("The prediction module's blocks (") + key + " " + quote(to_text(*mtp), 80) +
                              "): the engine counts one attention block and one MLP block.");
 }
 
