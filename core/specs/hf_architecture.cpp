@@ -43,6 +43,16 @@ std::optional<std::string> quantized_weights_dtype(const Json& config) {
   return std::nullopt;
 }
 
+void read_state_dtype(ConfigReader& r, const std::string& key, Json& shape) {
+  const Json* dtype = r.get(key);
+  if (!dtype) return;
+  const std::string name = dtype->is_string() ? dtype->get<std::string>() : "";
+  if (name == "float32") shape["state_dtype"] = "fp32";
+  else if (name == "bfloat16" || name == "float16") shape["state_dtype"] = "bf16";
+  else
+    add_diagnostic(r.diagnostics(), r.path_of(key), "unknown_choice", key + " is one of: float32, bfloat16, float16");
+}
+
 // Qwen3-Next and Qwen3.5's Gated DeltaNet layers (linear_*) and gated softmax attention (attn_output_gate) into `m`.
 void read_gated_deltanet(ConfigReader& r, Json& m) {
   Json a = Json::object();
@@ -53,14 +63,7 @@ void read_gated_deltanet(ConfigReader& r, Json& m) {
   for (const auto& [field, key] : keys)
     if (const auto v = r.count(key, "a Gated DeltaNet layer's shape", true)) a[field] = *v;
   // The state's dtype: Qwen3.5 pins float32 (mamba_ssm_dtype); the engines keep it in fp32 unless told otherwise.
-  if (const Json* dtype = r.get("mamba_ssm_dtype")) {
-    const std::string name = dtype->is_string() ? dtype->get<std::string>() : "";
-    if (name == "float32") a["state_dtype"] = "fp32";
-    else if (name == "bfloat16" || name == "float16") a["state_dtype"] = "bf16";
-    else
-      add_diagnostic(r.diagnostics(), r.path_of("mamba_ssm_dtype"), "unknown_choice",
-                     "mamba_ssm_dtype is one of: float32, bfloat16, float16");
-  }
+  read_state_dtype(r, "mamba_ssm_dtype", a);
   m["linear_attention"] = a;
   // Qwen3NextAttention always gates its output; Qwen3.5 says so in attn_output_gate.
   m["attention_output_gate"] = r.flag("attn_output_gate").value_or(true);

@@ -134,6 +134,9 @@ void read_gated_deltanet(ConfigReader& r, Json& m);
 void read_sparse_attention(ConfigReader& r, Json& m);
 void read_global_attention(ConfigReader& r, Json& m);
 void read_mtp(ConfigReader& r, Json& m);
+// A linear layer's state dtype from the config's `key` (float32, bfloat16 or float16) into the linear-attention
+// shape `shape`; unset: the engine's default, fp32.
+void read_state_dtype(ConfigReader& r, const std::string& key, Json& shape);
 
 // A model given as a list of mixer and MLP blocks (Nemotron-H, Nemotron 3: hybrid_override_pattern or
 // layers_block_type, as many as num_hidden_layers `blocks` where the config gives it, at most `max_blocks`): the

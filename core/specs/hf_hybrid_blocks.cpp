@@ -91,14 +91,7 @@ Json mamba2_shape(ConfigReader& r) {
   for (const auto& [field, key] : keys)
     if (const auto v = r.count(key, "a Mamba-2 block's shape", true)) a[field] = *v;
   if (const auto chunk = r.count("chunk_size", "", false)) a["chunk_tokens"] = *chunk;
-  if (const Json* dtype = r.get("mamba_ssm_cache_dtype")) {
-    const std::string name = dtype->is_string() ? dtype->get<std::string>() : "";
-    if (name == "float32") a["state_dtype"] = "fp32";
-    else if (name == "bfloat16" || name == "float16") a["state_dtype"] = "bf16";
-    else
-      add_diagnostic(r.diagnostics(), r.path_of("mamba_ssm_cache_dtype"), "unknown_choice",
-                     "mamba_ssm_cache_dtype is one of: float32, bfloat16, float16");
-  }
+  read_state_dtype(r, "mamba_ssm_cache_dtype", a);
   return a;
 }
 

@@ -71,6 +71,14 @@ inline bool has_code(const Diagnostics& d, const std::string& code, const std::s
 // A scenario through the JSON entry point, its answer parsed.
 inline Json run_json(const Json& scenario) { return Json::parse(evaluate_json(scenario.dump())); }
 
+// The transformer query's result for `model` at `seq_len` tokens (REQUIREd ok).
+inline Json transformer_result(const Json& model, double seq_len) {
+  const Json out = run_json({{"model", model}, {"query", {{"kind", "transformer"}, {"seq_len", seq_len}}}});
+  INFO(out["diagnostics"].dump());
+  REQUIRE(out["ok"] == true);
+  return out["result"];
+}
+
 // A serving query on 8 chips of `chip`, TP over all of them, with `query`'s arguments; its result (REQUIREd ok).
 inline Json serving_on_8(const char* chip, const Json& model, Json query) {
   query["kind"] = "serving";

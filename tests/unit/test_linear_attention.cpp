@@ -15,13 +15,6 @@ using namespace scalescope::test;
 
 namespace {
 
-Json transformer(const Json& model, double seq_len) {
-  const Json out = run_json({{"model", model}, {"query", {{"kind", "transformer"}, {"seq_len", seq_len}}}});
-  INFO(out["diagnostics"].dump());
-  REQUIRE(out["ok"] == true);
-  return out["result"];
-}
-
 // Qwen3.5-397B-A17B's Gated DeltaNet layer, by hand: 64 value heads of a 128 x 128 fp32 state, and a 4-tap
 // convolution over q, k (16 heads x 128 each) and v (64 x 128) keeping 3 inputs in bf16.
 constexpr double kStateBytesPerLayer = 64.0 * 128 * 128 * 4 + (2.0 * 16 * 128 + 64 * 128) * 3 * 2;  // 4,268,032
@@ -68,7 +61,7 @@ TEST_CASE("Qwen3.5 from its public config.json: every Gated DeltaNet key read, t
   // 27B): each count rounds to its card's figure, and the 397B's total is within 1%. The cards' totals include the
   // vision tower, which the engine leaves out.
   const auto rounds_to = [](double count, double card_billions) { return std::abs(count / 1e9 - card_billions) <= 0.5; };
-  const Json big = transformer({{"hf_config", hf_config_file("qwen3.5-397b-a17b.json")}}, 8192);
+  const Json big = transformer_result({{"hf_config", hf_config_file("qwen3.5-397b-a17b.json")}}, 8192);
   CHECK(big["params"]["total"].get<double>() == Approx(397e9).epsilon(0.01));
   CHECK(rounds_to(big["params"]["active"].get<double>(), 17));
   CHECK(big["layers"]["moe_linear"] == 45);
@@ -81,7 +74,7 @@ TEST_CASE("Qwen3.5 from its public config.json: every Gated DeltaNet key read, t
   for (const Card& c : {Card{"qwen3.5-122b-a10b.json", 122, 10}, Card{"qwen3.5-35b-a3b.json", 35, 3},
                         Card{"qwen3.5-27b.json", 27, 27}}) {
     INFO(c.file);
-    const Json t = transformer({{"hf_config", hf_config_file(c.file)}}, 8192);
+    const Json t = transformer_result({{"hf_config", hf_config_file(c.file)}}, 8192);
     CHECK(rounds_to(t["params"]["total"].get<double>(), c.total));
     CHECK(rounds_to(t["params"]["active"].get<double>(), c.active));
   }

@@ -15,12 +15,7 @@ using namespace scalescope::test;
 
 namespace {
 
-Json transformer(const Json& model) {
-  const Json out = run_json({{"model", model}, {"query", {{"kind", "transformer"}, {"seq_len", 8192}}}});
-  INFO(out["diagnostics"].dump());
-  REQUIRE(out["ok"] == true);
-  return out["result"];
-}
+Json transformer(const Json& model) { return transformer_result(model, 8192); }
 
 // Nemotron 3 Super's Mamba-2 layer by hand (config: mamba_num_heads 128 x mamba_head_dim 64, n_groups 8 of
 // ssm_state_size 128, conv_kernel 4): 128 fp32 states of 128 x 64, and the convolution's last 3 inputs of x (8192)
