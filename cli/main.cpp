@@ -17,6 +17,7 @@
 #include "specs/serving_backend.h"
 #include "summary.h"
 #include "table.h"
+#include "trace_command.h"
 
 namespace {
 
@@ -27,6 +28,7 @@ constexpr const char* kUsage =
     "       scalescope calibrate RUNS.json ... | scalescope validate RUNS.json ... (scalescope calibrate --help)\n"
     "       scalescope kernels TABLES.json... [--markdown] [--write DIR] (kernel models from measured kernel tables)\n"
     "       scalescope validate-serving TABLE.csv [--markdown] (measured serving benchmarks under their load)\n"
+    "       scalescope trace TRACE.json[.gz]... [--hardware PRESET] [--json] (a profile against the roofline)\n"
     "Reads a scenario (docs/api.md) from the file, or from stdin when the file is '-' or absent, and prints the\n"
     "result as JSON (SI units, the unit in every key). --summary prints the headline numbers, what binds, whether\n"
     "it fits and what to try next; --table prints every number for people. --hf-model prints the model the engine\n"
@@ -39,6 +41,7 @@ constexpr const char* kUsage =
 int main(int argc, char** argv) {
   if (argc > 1 && (std::string(argv[1]) == "calibrate" || std::string(argv[1]) == "validate"))
     return scalescope::cli::run_calibration_command(argc, argv);
+  if (argc > 1 && std::string(argv[1]) == "trace") return scalescope::cli::run_trace_command(argc, argv);
   if (argc > 1 && std::string(argv[1]) == "kernels") return scalescope::cli::run_kernel_command(argc, argv);
   if (argc > 1 && std::string(argv[1]) == "validate-serving")
     return scalescope::cli::run_serving_benchmark_command(argc, argv);

@@ -7,6 +7,7 @@
 
 #include "api.h"
 #include "specs/hf_config.h"
+#include "traces/trace_session.h"
 
 namespace py = pybind11;
 
@@ -41,5 +42,22 @@ PYBIND11_MODULE(_engine, m) {
         "The embedded hardware, model and calibration presets.");
   m.def("model", [](const std::string& s) { return answer([&] { return scalescope::resolve_model_json(s); }); },
         "The model a scenario's `model` object resolves to (e.g. {\"hf_config\": {...}}).");
+  // A profiler trace, fed in chunks as Python reads (and decompresses) the file: docs/api.md "Traces".
+  py::class_<scalescope::TraceSession>(m, "TraceSession", "A profiler trace read as a stream (docs/api.md Traces).")
+      .def(py::init<>())
+      .def(
+          "feed",
+          [](scalescope::TraceSession& session, const py::bytes& chunk) {
+            const std::string_view text = chunk;
+            py::gil_scoped_release released;
+            return session.feed(text);
+          },
+          "Reads the next chunk of the trace's text; False once the text is known to be bad.")
+      .def(
+          "finish",
+          [](scalescope::TraceSession& session, const std::string& options) {
+            return answer([&] { return session.finish(options); });
+          },
+          "Ends the text and answers with the analysis (options: hardware, top).");
   m.attr("engine_version") = scalescope::kEngineVersion;
 }

@@ -10,7 +10,9 @@ cd "$(dirname "$0")/.."
 # clang and libclang-rt-14-dev (libFuzzer): the fuzz target in tests/fuzz (CMake preset fuzz).
 # pybind11-dev, python3-dev and the python3-* packages: the Python module (python/, docs/python.md) and its tests,
 # for Debian's /usr/bin/python3 (python3-venv: scripts/python.sh's virtual environment).
+# zlib1g-dev: `scalescope trace` reads gzipped profiler traces.
 packages=(cmake ninja-build g++ emscripten libeigen3-dev nlohmann-json3-dev catch2 chromium clang libclang-rt-14-dev
+          zlib1g-dev
           pybind11-dev python3-dev python3-venv python3-pytest python3-pandas python3-matplotlib)
 command -v npm >/dev/null 2>&1 || packages+=(npm)
 missing=()

@@ -39,5 +39,11 @@ inline constexpr long long kMaxQueryLayouts = 1'000'000;
 inline constexpr long long kMaxSearchLayouts = 2'000'000;
 inline constexpr long long kMaxSearchWorkPerCall = 300'000;
 inline constexpr long long kMaxServingSearchPoints = 200'000;  // deployments one serving_search may try
+// A profiler trace (traces/, issue 37) is read as a stream, not as one call's JSON: its whole text, one event or
+// top-level value (deviceProperties and the like), and the kernels and CPU ops kept (about 100 bytes each).
+inline constexpr std::size_t kMaxTraceBytes = 1'000'000'000;  // 1 GB: a browser tab's memory, a minute's read
+inline constexpr std::size_t kMaxTraceValueBytes = 8u << 20;
+inline constexpr std::size_t kMaxTraceKernels = 4'000'000;
+inline constexpr std::size_t kMaxTraceOps = 8'000'000;
 
 }  // namespace scalescope

@@ -103,7 +103,9 @@ TEST_CASE("docs/api.md states every limit and every number's range", "[docs]") {
                                   scalescope::kMaxAnswerBytes, scalescope::kMaxFittedRuns,
                                   std::size_t(scalescope::kMaxLayoutsPerPlan), std::size_t(scalescope::kMaxSearchLayouts),
                                   std::size_t(scalescope::kMaxSearchWorkPerCall), std::size_t(scalescope::kMaxFitWork),
-                                  std::size_t(scalescope::kMaxServingSearchPoints)}) {
+                                  std::size_t(scalescope::kMaxServingSearchPoints), scalescope::kMaxTraceBytes,
+                                  scalescope::kMaxTraceValueBytes, scalescope::kMaxTraceKernels,
+                                  scalescope::kMaxTraceOps}) {
     INFO("limit " << limit << " is not stated in docs/api.md ## Limits");
     CHECK(limits.find(" " + std::to_string(limit) + " ") != std::string::npos);
   }

@@ -1,0 +1,133 @@
+#include "trace_command.h"
+
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <zlib.h>
+
+#include "io/json_text.h"
+#include "table.h"
+#include "traces/trace_session.h"
+
+namespace scalescope::cli {
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: scalescope trace TRACE.json[.gz]... [--hardware PRESET] [--top N] [--json]\n"
+    "Reads a PyTorch profiler trace (Kineto's Chrome-trace JSON, whole or gzipped), classes each kernel (matmul,\n"
+    "attention, MoE, collective, copy, ...), prices the ones whose shapes were recorded (record_shapes=True) against\n"
+    "the roofline of the trace's chip (its deviceProperties, or --hardware), and prints the time by class, the\n"
+    "exposed communication and idle time per device, and the ops that lose the most time, with the reason.\n"
+    "--json prints the engine's answer (docs/api.md \"Traces\"). Exit status: 0 when every trace was read,\n"
+    "1 when one has diagnostics, 2 on a usage or file error.\n";
+
+// Streams the file through zlib (which reads plain text as it is) into the session, 1 MB at a time.
+bool feed_file(const std::string& path, TraceSession& session) {
+  gzFile file = gzopen(path.c_str(), "rb");
+  if (!file) return false;
+  std::vector<char> buffer(1 << 20);
+  bool ok = true;
+  for (;;) {
+    const int n = gzread(file, buffer.data(), static_cast<unsigned>(buffer.size()));
+    if (n < 0) {
+      ok = false;
+      break;
+    }
+    if (n == 0 || !session.feed(std::string_view(buffer.data(), static_cast<std::size_t>(n)))) break;
+  }
+  gzclose(file);
+  return ok;
+}
+
+std::string seconds(double s) { return format_with_unit("time_s", s); }
+std::string share(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f%%", 100 * x);
+  return text;
+}
+
+void print_report(const std::string& path, const nlohmann::json& answer) {
+  std::cout << path << "\n";
+  for (const auto& d : answer["diagnostics"])
+    std::cout << "  " << d.value("severity", "error") << ": " << d.value("message", "") << "\n";
+  if (!answer.value("ok", false)) return;
+  const auto& r = answer["result"];
+  if (r["hardware"].is_object())
+    std::cout << "  chip: " << r["hardware"].value("name", "") << " (from " << r["hardware"].value("from", "") << ")\n";
+  std::cout << "  kernels: " << r["kernels"].get<long long>() << ", " << seconds(r["kernel_time_s"].get<double>())
+            << "; classified " << share(r["classified_share"].get<double>()) << ", priced against the roofline "
+            << share(r["priced_share"].get<double>()) << "\n";
+  for (const auto& d : r["devices"])
+    std::cout << "  device " << d["device"].get<int>() << ": window " << seconds(d["window_s"].get<double>())
+              << ", idle " << seconds(d["idle_s"].get<double>()) << ", communication "
+              << seconds(d["communication_s"].get<double>()) << " (exposed "
+              << seconds(d["exposed_communication_s"].get<double>()) << ")\n";
+  std::cout << "  by class:\n";
+  for (const auto& c : r["classes"]) {
+    std::cout << "    " << c["class"].get<std::string>() << ": " << seconds(c["time_s"].get<double>()) << " ("
+              << share(c["share"].get<double>()) << ")";
+    if (c["achieved_fraction"].is_number())
+      std::cout << ", " << share(c["achieved_fraction"].get<double>()) << " of the roofline on the priced "
+                << seconds(c["priced_time_s"].get<double>());
+    std::cout << "\n";
+  }
+  std::cout << "  where the time goes (lost to the roofline):\n";
+  for (const auto& g : r["gaps"]) {
+    std::cout << "    " << seconds(g["lost_s"].get<double>()) << "  " << g["class"].get<std::string>();
+    if (g.contains("op") && g["op"].is_string()) std::cout << " " << g["op"].get<std::string>();
+    if (g.contains("shape") && g["shape"].is_string()) std::cout << " [" << g["shape"].get<std::string>() << "]";
+    std::cout << ": " << g["reason"].value("message", "") << "\n";
+  }
+}
+
+}  // namespace
+
+int run_trace_command(int argc, char** argv) {
+  std::vector<std::string> files;
+  nlohmann::json options = nlohmann::json::object();
+  bool json = false;
+  for (int i = 2; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::cout << kUsage;
+      return 0;
+    } else if (arg == "--json") {
+      json = true;
+    } else if ((arg == "--hardware" || arg == "--top") && i + 1 < argc) {
+      const std::string value = argv[++i];
+      if (arg == "--hardware") options["hardware"] = value;
+      else if (value.find_first_not_of("0123456789") == std::string::npos && value.size() < 4)
+        options["top"] = std::stoi(value);
+      else options["top"] = value;  // the engine names what is wrong with it
+    } else if (!arg.empty() && arg[0] == '-') {
+      std::cerr << "scalescope trace: unknown option '" << arg << "'\n" << kUsage;
+      return 2;
+    } else {
+      files.push_back(arg);
+    }
+  }
+  if (files.empty()) {
+    std::cerr << "scalescope trace: give a trace file\n" << kUsage;
+    return 2;
+  }
+  int status = 0;
+  nlohmann::json answers = nlohmann::json::array();
+  for (const auto& path : files) {
+    TraceSession session;
+    if (!feed_file(path, session)) {
+      std::cerr << "scalescope trace: cannot read '" << path << "'\n";
+      return 2;
+    }
+    const auto answer = nlohmann::json::parse(session.finish(options.dump()));
+    if (!answer.value("ok", false)) status = 1;
+    if (json) answers.push_back(answer);
+    else print_report(path, answer);
+  }
+  if (json) std::cout << to_text(answers.size() == 1 ? answers[0] : answers, 2) << "\n";
+  return status;
+}
+
+}  // namespace scalescope::cli

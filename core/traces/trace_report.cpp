@@ -1,0 +1,316 @@
+#include "traces/trace_report.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+
+#include "io/format.h"
+#include "physics/roofline.h"
+#include "traces/op_costs.h"
+#include "traces/trace_timeline.h"
+
+namespace scalescope {
+
+std::string hardware_preset_for_device(const std::string& device_name) {
+  // Longest names first: "GB200" before "B200", "MI325" before nothing shorter. The A100 40 GB, and variants such
+  // as the PG509-200, read as the 80 GB preset (the same peak; 1.6 rather than 2.0 TB/s of HBM).
+  static constexpr std::array<std::pair<const char*, const char*>, 11> kByName = {{
+      {"GB300", "gb300-nvl72"}, {"GB200", "gb200-nvl72"}, {"B300", "b300"},     {"B200", "b200"},
+      {"H200", "h200"},         {"H800", "h800"},         {"H100", "h100-sxm"}, {"A100", "a100-80gb"},
+      {"MI355", "mi355x"},      {"MI325", "mi325x"},      {"MI300", "mi300x"},
+  }};
+  for (const auto& [part, preset] : kByName)
+    if (device_name.find(part) != std::string::npos) return preset;
+  return {};
+}
+
+namespace {
+
+constexpr double kUs = 1e-6;
+constexpr double kSmallMatmulDim = 128;  // a matrix unit's tile edge (§1: the 128x128 MXU; Tensor Core tiles)
+
+// What the roofline says one op instance or kernel should take, and why it may not.
+struct Price {
+  double roofline_us = 0, flops = 0, bytes = 0;
+  std::string shape;
+  double min_dim = 0;            // matmuls
+  bool compute_bound = false;
+  double intensity = 0, critical_intensity = 0;
+};
+
+struct Group {
+  OpClass op_class = OpClass::other;
+  std::string op, kernel, shape;
+  long long calls = 0, kernels = 0;  // op instances (a split-K GEMM is one), kernels
+  double time_us = 0, priced_time_us = 0, roofline_us = 0, flops = 0, bytes = 0, exposed_us = 0;
+  Price last;  // a representative price, for the reason
+  bool shaped = false;  // FLOPs and bytes known
+  bool priced = false;  // and a roofline time
+};
+
+// A matmul's FLOPs and bytes follow from its shapes; its roofline also needs the chip's peak for its dtype
+// (roofline_us stays negative without one: the A100 has no fp32 matrix peak, TF32 or not being the caller's choice).
+std::optional<Price> price_matmul(const Trace& trace, int op_index, const Hardware* hw) {
+  const auto& op = trace.ops[static_cast<std::size_t>(op_index)];
+  if (op.shape < 0) return std::nullopt;
+  const auto cost = matmul_cost(trace.name_of(op.name), trace.shapes[static_cast<std::size_t>(op.shape)]);
+  if (!cost) return std::nullopt;
+  Price p;
+  p.flops = cost->flops, p.bytes = cost->bytes, p.shape = cost->shape;
+  p.min_dim = std::min({cost->m, cost->n, cost->k});
+  p.roofline_us = -1;
+  if (hw && hw->peak(cost->dtype) > 0 && hw->hbm_bandwidth_bytes_per_s > 0) {
+    const auto r = roofline(cost->flops, cost->bytes, hw->peak(cost->dtype), hw->hbm_bandwidth_bytes_per_s);
+    p.roofline_us = r.lower_bound_s / kUs;
+    p.compute_bound = r.compute_bound;
+    p.intensity = r.intensity_flops_per_byte, p.critical_intensity = r.critical_intensity_flops_per_byte;
+  }
+  return p;
+}
+
+int world_size_of(const Trace& trace) {
+  const auto& info = trace.distributed_info;
+  if (!info.is_object()) return 0;
+  const auto it = info.find("world_size");
+  return it != info.end() && it->is_number() ? it->get<int>() : 0;
+}
+
+std::optional<Price> price_collective(const Trace& trace, const TraceKernel& k, const Hardware& hw) {
+  if (hw.kind != ChipKind::gpu) return std::nullopt;  // TPU traces come from XProf, without these records
+  std::optional<CollectiveBytes> c;
+  if (k.collective >= 0)
+    c = collective_bytes(trace.collectives[static_cast<std::size_t>(k.collective)], trace.name_of(k.name));
+  if (!c && k.op >= 0) {
+    const auto& op = trace.ops[static_cast<std::size_t>(k.op)];
+    if (op.shape >= 0)
+      c = all_reduce_op_bytes(trace.name_of(op.name), trace.shapes[static_cast<std::size_t>(op.shape)],
+                              world_size_of(trace));
+  }
+  if (!c) return std::nullopt;
+  const auto cost = gpu_collective(c->op, c->bytes, hw, c->group_size, 1, hw.scale_up.in_network_reduction);
+  if (!(cost.time_s > 0)) return std::nullopt;
+  Price p;
+  p.roofline_us = cost.time_s / kUs;
+  p.bytes = c->bytes;
+  p.shape = std::string(collective_name(c->op)) + " of " + format_bytes(c->bytes) + " over " +
+            std::to_string(c->group_size);
+  return p;
+}
+
+std::optional<Price> price_copy(const Trace& trace, const TraceKernel& k, const Hardware& hw) {
+  if (k.bytes <= 0) return std::nullopt;
+  const std::string& name = trace.name_of(k.name);
+  Price p;
+  p.bytes = k.bytes;
+  p.shape = format_bytes(k.bytes);
+  if (k.op_class == OpClass::memset || name.find("DtoD") != std::string::npos) {
+    const double moved = k.op_class == OpClass::memset ? k.bytes : 2 * k.bytes;  // a copy reads and writes
+    if (hw.hbm_bandwidth_bytes_per_s <= 0) return std::nullopt;
+    p.roofline_us = moved / hw.hbm_bandwidth_bytes_per_s / kUs;
+  } else if (name.find("HtoD") != std::string::npos || name.find("DtoH") != std::string::npos) {
+    if (hw.host_pcie_unidir_bytes_per_s <= 0) return std::nullopt;
+    p.roofline_us = k.bytes / hw.host_pcie_unidir_bytes_per_s / kUs;
+  } else {
+    return std::nullopt;
+  }
+  return p;
+}
+
+std::string percent(double x) { return format_count(100 * x) + "%"; }
+
+Json reason(const Group& g) {
+  const double achieved = g.priced_time_us > 0 ? g.roofline_us / g.priced_time_us : 0;
+  auto out = [](const char* code, std::string message) { return Json{{"code", code}, {"message", message}}; };
+  switch (g.op_class) {
+    case OpClass::collective:
+      if (g.exposed_us > 0.5 * g.time_us)
+        return out("not_overlapped", percent(g.exposed_us / g.time_us) +
+                                         " of its time ran with no compute beside it: overlap it with the "
+                                         "layer's matmuls, or shard so that less is sent (book, Training §5)");
+      return out("slow_collective", "at " + percent(achieved) + " of the link's bandwidth (§2.6): small messages " +
+                                        "pay the launch and per-step latency");
+    case OpClass::memcpy:
+    case OpClass::memset:
+      return out("copy", "a copy at " + percent(achieved) + " of its link: keep the data where it is used");
+    default:
+      break;
+  }
+  if (g.last.min_dim > 0 && g.last.min_dim < kSmallMatmulDim)
+    return out("small_shape", "a dimension of " + format_count(g.last.min_dim) +
+                                  " (under 128) leaves the matrix units' tiles part-empty: batch more tokens "
+                                  "per matmul, or fuse the small ones (book, Rooflines)");
+  if (!g.last.compute_bound)
+    return out("memory_bound", "intensity " + format_count(g.last.intensity) + " FLOPs/byte is under the chip's " +
+                                   format_count(g.last.critical_intensity) +
+                                   ": it waits on HBM; a larger batch per matmul raises it (book, Rooflines)");
+  return out("below_peak", "compute-bound, at " + percent(achieved) + " of the chip's peak");
+}
+
+Json group_json(const Group& g) {
+  Json row{{"class", op_class_name(g.op_class)},
+           {"op", g.op.empty() ? Json(nullptr) : Json(g.op)},
+           {"kernel", g.kernel.substr(0, 160)},
+           {"shape", g.shape.empty() ? Json(nullptr) : Json(g.shape)},
+           {"calls", g.calls},
+           {"kernels", g.kernels},
+           {"time_s", g.time_us * kUs}};
+  row["flops"] = g.shaped ? Json(g.flops) : Json(nullptr);
+  row["bytes"] = g.shaped ? Json(g.bytes) : Json(nullptr);
+  if (g.priced) {
+    row["roofline_s"] = g.roofline_us * kUs;
+    row["priced_time_s"] = g.priced_time_us * kUs;
+    row["achieved_fraction"] = g.priced_time_us > 0 ? g.roofline_us / g.priced_time_us : 0;
+    row["lost_s"] = std::max(0.0, g.priced_time_us - g.roofline_us) * kUs;
+    row["reason"] = reason(g);
+  } else {
+    row["roofline_s"] = nullptr;
+  }
+  if (g.op_class == OpClass::collective) row["exposed_s"] = g.exposed_us * kUs;
+  return row;
+}
+
+}  // namespace
+
+Json trace_report(const Trace& trace, const TraceReportOptions& options) {
+  const auto timelines = device_timelines(trace);
+  std::map<int, const DeviceTimeline*> timeline_of;
+  for (const auto& t : timelines) timeline_of[t.device] = &t;
+
+  // Matmuls are priced per op instance (a split-K GEMM's kernels share one op's FLOPs), the rest per kernel.
+  std::map<int, std::optional<Price>> op_price;
+  std::map<std::string, Group> groups;
+  std::array<Group, kOpClasses.size()> classes;
+  double total_us = 0, classified_us = 0, priced_us = 0;
+  for (const auto& k : trace.kernels) {
+    std::optional<Price> price;
+    bool first_of_op = true;
+    if (k.op >= 0 && (k.op_class == OpClass::matmul || k.op_class == OpClass::moe)) {
+      const auto [it, added] = op_price.try_emplace(k.op);
+      if (added) it->second = price_matmul(trace, k.op, options.hardware);
+      first_of_op = added;
+      price = it->second;
+    } else if (options.hardware && k.op_class == OpClass::collective) {
+      price = price_collective(trace, k, *options.hardware);
+    } else if (options.hardware && (k.op_class == OpClass::memcpy || k.op_class == OpClass::memset)) {
+      price = price_copy(trace, k, *options.hardware);
+    }
+    const bool priced = price && price->roofline_us >= 0;
+    const std::string op = k.op >= 0 ? trace.name_of(trace.ops[static_cast<std::size_t>(k.op)].name) : "";
+    const std::string key = std::string(op_class_name(k.op_class)) + "|" +
+                            (price ? op + "|" + price->shape : trace.name_of(k.name));
+    Group& g = groups[key];
+    if (g.calls == 0 && g.time_us == 0) {
+      g.op_class = k.op_class, g.op = op, g.kernel = trace.name_of(k.name);
+      if (price) g.shape = price->shape;
+    }
+    Group& c = classes[static_cast<std::size_t>(k.op_class)];
+    for (Group* x : {&g, &c}) {
+      x->time_us += k.duration_us;
+      ++x->kernels;
+      if (first_of_op) ++x->calls;
+      if (price) {
+        x->shaped = true;
+        if (first_of_op) x->flops += price->flops, x->bytes += price->bytes;
+        x->last = *price;
+      }
+      if (priced) {
+        x->priced = true;
+        x->priced_time_us += k.duration_us;
+        if (first_of_op) x->roofline_us += price->roofline_us;
+      }
+    }
+    if (k.op_class == OpClass::collective) {
+      const auto* t = timeline_of[k.device];
+      const double exposed = k.duration_us - covered_length(t->compute, k.start_us, k.start_us + k.duration_us);
+      g.exposed_us += exposed, c.exposed_us += exposed;
+    }
+    total_us += k.duration_us;
+    if (k.op_class != OpClass::other) classified_us += k.duration_us;
+    if (priced) priced_us += k.duration_us;
+  }
+
+  Json result;
+  if (options.hardware)
+    result["hardware"] = {{"id", options.hardware->id}, {"name", options.hardware->name},
+                          {"from", options.hardware_from}};
+  else
+    result["hardware"] = nullptr;
+  if (trace.distributed_info.is_object() && trace.distributed_info.contains("rank"))
+    result["distributed"] = {{"rank", trace.distributed_info["rank"]},
+                             {"world_size", trace.distributed_info.value("world_size", Json(nullptr))}};
+  else
+    result["distributed"] = nullptr;
+  result["kernels"] = trace.kernels.size();
+  result["cpu_ops"] = trace.ops.size();
+  result["kernel_time_s"] = total_us * kUs;
+  result["classified_share"] = total_us > 0 ? classified_us / total_us : 0;
+  result["priced_share"] = total_us > 0 ? priced_us / total_us : 0;
+
+  Json devices = Json::array(), idle = Json::array();
+  for (const auto& t : timelines) {
+    devices.push_back({{"device", t.device},
+                       {"window_s", t.window_us * kUs},
+                       {"busy_s", t.busy_us * kUs},
+                       {"idle_s", t.idle_us() * kUs},
+                       {"compute_s", t.compute_us * kUs},
+                       {"communication_s", t.communication_us * kUs},
+                       {"exposed_communication_s", t.exposed_communication_us * kUs},
+                       {"overlapped_communication_s", (t.communication_us - t.exposed_communication_us) * kUs}});
+    for (std::size_t i = 0; i < t.idle_gaps.size() && i < static_cast<std::size_t>(options.top); ++i)
+      idle.push_back({{"device", t.device},
+                      {"start_s", (t.idle_gaps[i].first - t.busy.front().first) * kUs},
+                      {"duration_s", (t.idle_gaps[i].second - t.idle_gaps[i].first) * kUs}});
+  }
+  result["devices"] = std::move(devices);
+  result["idle_gaps"] = std::move(idle);
+
+  Json class_rows = Json::array();
+  for (const auto c : kOpClasses) {
+    const Group& g = classes[static_cast<std::size_t>(c)];
+    if (g.time_us <= 0) continue;
+    class_rows.push_back({{"class", op_class_name(c)},
+                          {"time_s", g.time_us * kUs},
+                          {"share", g.time_us / total_us},
+                          {"kernels", g.kernels},
+                          {"priced_time_s", g.priced_time_us * kUs},
+                          {"roofline_s", g.roofline_us * kUs},
+                          {"achieved_fraction",
+                           g.priced_time_us > 0 ? Json(g.roofline_us / g.priced_time_us) : Json(nullptr)}});
+  }
+  result["classes"] = std::move(class_rows);
+
+  std::vector<const Group*> rows;
+  for (const auto& [key, g] : groups) rows.push_back(&g);
+  const auto top = static_cast<std::size_t>(options.top);
+  std::sort(rows.begin(), rows.end(), [](const Group* a, const Group* b) { return a->time_us > b->time_us; });
+  Json ops = Json::array();
+  for (std::size_t i = 0; i < rows.size() && i < top; ++i) ops.push_back(group_json(*rows[i]));
+  result["ops"] = std::move(ops);
+
+  // The gaps: the priced groups by the time they lose to their roofline, and each device's idle time.
+  auto lost = [](const Group* g) { return g->priced ? g->priced_time_us - g->roofline_us : 0.0; };
+  std::sort(rows.begin(), rows.end(), [&](const Group* a, const Group* b) { return lost(a) > lost(b); });
+  Json gaps = Json::array();
+  for (const auto& t : timelines)
+    if (t.idle_us() > 0)
+      gaps.push_back({{"class", "idle"},
+                      {"device", t.device},
+                      {"lost_s", t.idle_us() * kUs},
+                      {"reason",
+                       {{"code", "idle"},
+                        {"message", "no kernel ran for " + percent(t.idle_us() / t.window_us) +
+                                        " of the window: the host launched too slowly or waited (a sync, the data "
+                                        "loader); CUDA graphs or a larger batch per launch close it"}}}});
+  for (std::size_t i = 0; i < rows.size() && i < top && lost(rows[i]) > 0; ++i) {
+    Json row = group_json(*rows[i]);
+    gaps.push_back(std::move(row));
+  }
+  std::stable_sort(gaps.begin(), gaps.end(), [](const Json& a, const Json& b) {
+    return a["lost_s"].get<double>() > b["lost_s"].get<double>();
+  });
+  if (gaps.size() > top) gaps.erase(gaps.begin() + static_cast<std::ptrdiff_t>(top), gaps.end());
+  result["gaps"] = std::move(gaps);
+  return result;
+}
+
+}  // namespace scalescope

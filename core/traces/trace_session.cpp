@@ -1,0 +1,85 @@
+#include "traces/trace_session.h"
+
+#include "io/json_text.h"
+#include "io/text.h"
+#include "specs/presets.h"
+#include "traces/trace_report.h"
+
+namespace scalescope {
+
+TraceSession::TraceSession()
+    : events_(
+          [this](const Json& event) {
+            if (!collect_failed_ && !collect_trace_event(event, trace_, collect_diagnostics_)) collect_failed_ = true;
+          },
+          [this](const std::string& key, const Json& value) { collect_trace_value(key, value, trace_); }) {}
+
+bool TraceSession::feed(std::string_view chunk) { return !collect_failed_ && events_.feed(chunk); }
+
+namespace {
+
+std::string device_name_of(const Trace& trace) {
+  if (!trace.device_properties.is_array() || trace.device_properties.empty()) return {};
+  const Json& first = trace.device_properties.front();
+  return first.is_object() && first.contains("name") && first["name"].is_string() ? first["name"].get<std::string>()
+                                                                                  : std::string();
+}
+
+Json answer(bool ok, Json result, const Diagnostics& diagnostics) {
+  Json list = Json::array();
+  for (const auto& d : diagnostics) list.push_back(diagnostic_json(d));
+  return Json{{"ok", ok}, {"query", "trace"}, {"result", std::move(result)}, {"diagnostics", std::move(list)}};
+}
+
+}  // namespace
+
+std::string TraceSession::finish(std::string_view options_text) {
+  events_.finish();
+  Diagnostics d = events_.diagnostics();
+  for (const auto& x : collect_diagnostics_) d.push_back(x);
+  const Json options = options_text.empty() ? Json::object() : parse_document(options_text, d);
+  JsonReader reader(options, "", d);
+  TraceReportOptions report;
+  Hardware hardware;
+  if (const Json* node = reader.value("hardware", false)) {
+    // A preset id, as on the command line, or the scenario's {preset, overrides} or inline chip.
+    hardware = resolve_hardware(node->is_string() ? Json{{"preset", *node}} : *node, "/hardware", d);
+    report.hardware_from = "query";
+  } else if (const std::string device = device_name_of(trace_); !device.empty()) {
+    const std::string preset = hardware_preset_for_device(device);
+    if (!preset.empty()) {
+      hardware = resolve_hardware(Json{{"preset", preset}}, "/hardware", d);
+      report.hardware_from = "deviceProperties";
+    } else {
+      add_warning(d, "/hardware", "unknown_device",
+                  "no preset matches the trace's device " + quote(device) +
+                      ": give 'hardware' to price its kernels against a roofline (--hardware on the command line)");
+    }
+  } else {
+    add_warning(d, "/hardware", "no_device",
+                "the trace names no device (deviceProperties): give 'hardware' to price its kernels");
+  }
+  if (const auto top = reader.integer("top", false, 1, 100)) report.top = static_cast<int>(*top);
+  reader.finish();
+  if (has_errors(d) || trace_.kernels.empty()) {
+    if (!has_errors(d))
+      add_diagnostic(d, "/trace", "no_kernels",
+                     "the trace has no GPU kernels (events with cat 'kernel'): profile with the CUDA activity on "
+                     "(torch.profiler.ProfilerActivity.CUDA)");
+    return to_text(answer(false, nullptr, d));
+  }
+  if (report.hardware_from.size()) report.hardware = &hardware;
+  link_kernels(trace_);
+  Json result = trace_report(trace_, report);
+  result["events"] = events_.events_read();
+  result["events_skipped"] = trace_.events_skipped;
+  return to_text(answer(true, std::move(result), d));
+}
+
+std::string analyze_trace_json(std::string_view trace_text, std::string_view options_text) {
+  TraceSession session;
+  session.feed(trace_text);
+  return session.finish(options_text);
+}
+
+}  // namespace scalescope
