@@ -17,6 +17,7 @@
 #include "planners/calibrated_training.h"
 #include "planners/training.h"
 #include "physics/transformer.h"
+#include "traces/trace_session.h"
 
 namespace {
 
@@ -58,6 +59,33 @@ void time_search(const char* name, const scalescope::TrainingInput& in, const sc
               "not priced: their bound could not win)\n",
               name, static_cast<double>(state.counts.evaluated) / elapsed, elapsed, space.size, state.counts.evaluated,
               state.counts.equivalent, state.counts.bounded);
+}
+
+// A profiler trace of about `megabytes` MB as Kineto writes one: per kernel a CPU op with shapes, its runtime
+// launch and the kernel (with the long templated names real kernels have), then timed through the trace reader.
+void time_trace(double megabytes) {
+  std::string text = R"({"deviceProperties": [{"name": "NVIDIA H100 80GB HBM3"}], "traceEvents": [)";
+  const std::string name = "void cutlass::Kernel<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_256x128_32x3_tn_align8>"
+                           "(cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_256x128_32x3_tn_align8::Params)";
+  for (long i = 0; text.size() < megabytes * 1e6; ++i) {
+    const std::string id = std::to_string(i), ts = std::to_string(10 * i);
+    text += (i ? "," : "") + std::string(R"({"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":)") + ts +
+            R"(,"dur":5,"args":{"External id":)" + id +
+            R"(,"Input Dims":[[4096,4096],[4096,4096]],"Input type":["c10::BFloat16","c10::BFloat16"]}},)" +
+            R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":)" + ts +
+            R"(,"dur":1,"args":{"External id":)" + id + R"(,"correlation":)" + id + "}}," +
+            R"({"ph":"X","cat":"kernel","name":")" + name + R"(","pid":0,"tid":7,"ts":)" + ts +
+            R"(,"dur":8,"args":{"External id":)" + id + R"(,"device":0,"stream":7,"correlation":)" + id +
+            R"(,"grid":[132,1,1],"block":[256,1,1]}})";
+  }
+  text += "]}";
+  using clock = std::chrono::steady_clock;
+  const auto start = clock::now();
+  const std::string answer = scalescope::analyze_trace_json(text, "{}");
+  const double elapsed = std::chrono::duration<double>(clock::now() - start).count();
+  g_sink = g_sink + static_cast<double>(answer.size());
+  std::printf("%-40s %12.1f MB/s   %8.3f s for %.1f MB\n", "trace read and analysed", text.size() / 1e6 / elapsed,
+              elapsed, text.size() / 1e6);
 }
 
 // Every setting the search knows, allowed at once (the default space leaves the opt-in ones out).
@@ -281,5 +309,6 @@ int main() {
       "fsdp": {"up_to": 8192, "powers_of_two": true}, "tensor": {"up_to": 512}, "pipeline": {"up_to": 256},
       "expert": {"up_to": 1024}, "context": {"up_to": 256}}}})";
   measure("plan_mesh with the explorer's stops", [&](long) { return static_cast<double>(evaluate_json(plan_mesh).size()); });
+  time_trace(50);
   return 0;
 }

@@ -12,15 +12,33 @@ namespace {
 bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 bool ends_bare_scalar(char c) { return c == ',' || c == '}' || c == ']' || is_space(c); }
 
+// An event's "cat" value, read from its text when it is a plain string after the first "cat" key; empty when it
+// cannot be read so simply (then the event is parsed).
+std::string_view category_of(std::string_view event) {
+  const std::size_t key = event.find("\"cat\"");
+  if (key == std::string_view::npos) return {};
+  std::size_t at = key + 5;
+  while (at < event.size() && (is_space(event[at]) || event[at] == ':')) ++at;
+  if (at >= event.size() || event[at] != '"') return {};
+  const std::size_t end = event.find_first_of("\"\\", at + 1);
+  if (end == std::string_view::npos || event[end] != '"') return {};
+  return event.substr(at + 1, end - at - 1);
+}
+
 }  // namespace
 
-TraceEventStream::TraceEventStream(EventSink on_event, ValueSink on_value)
-    : on_event_(std::move(on_event)), on_value_(std::move(on_value)) {}
+TraceEventStream::TraceEventStream(EventSink on_event, ValueSink on_value, CategoryFilter wanted)
+    : on_event_(std::move(on_event)), on_value_(std::move(on_value)), wanted_(wanted) {}
 
 void TraceEventStream::fail(std::string code, std::string message) {
   if (failed_) return;
   failed_ = true;
   add_diagnostic(diagnostics_, "/trace", std::move(code), message + " (at byte " + std::to_string(bytes_) + ")");
+}
+
+void TraceEventStream::fail_too_large() {
+  fail("too_large", (state_ == State::events ? "event " + std::to_string(events_) : "the value of " + quote(key_)) +
+                        " is over " + format_bytes(static_cast<double>(kMaxTraceValueBytes)));
 }
 
 bool TraceEventStream::feed(std::string_view chunk) {
@@ -31,9 +49,22 @@ bool TraceEventStream::feed(std::string_view chunk) {
                           "wait, warmup, active=1)");
     return false;
   }
-  for (char c : chunk) {
-    step(c);
+  for (std::size_t i = 0; i < chunk.size();) {
+    if (capturing_ && in_string_ && !escaped_) {
+      // Inside a string only a quote or a backslash matters: take the run up to one at once.
+      const std::size_t end = std::min(chunk.find_first_of("\"\\", i), chunk.size());
+      if (captured_.size() + (end - i) > kMaxTraceValueBytes) {
+        fail_too_large();
+        return false;
+      }
+      captured_.append(chunk.data() + i, end - i);
+      bytes_ += end - i;
+      i = end;
+      if (i == chunk.size()) break;
+    }
+    step(chunk[i]);
     ++bytes_;
+    ++i;
     if (failed_) return false;
   }
   return true;
@@ -109,8 +140,7 @@ bool TraceEventStream::scan_value(char c) {
     return captured_.size() > 64;  // no number or literal is this long: let the parser name it
   }
   if (captured_.size() >= kMaxTraceValueBytes) {
-    fail("too_large", (state_ == State::events ? "event " + std::to_string(events_) : "the value of " + quote(key_)) +
-                          " is over " + format_bytes(static_cast<double>(kMaxTraceValueBytes)));
+    fail_too_large();
     return false;
   }
   captured_ += c;
@@ -135,6 +165,15 @@ bool TraceEventStream::scan_value(char c) {
 
 void TraceEventStream::end_value() {
   capturing_ = false;
+  if (state_ == State::events && wanted_ && !failed_) {
+    const std::string_view category = category_of(captured_);
+    if (!category.empty() && !wanted_(category)) {
+      ++events_, ++unparsed_;
+      captured_.clear();
+      state_ = State::after_event;
+      return;
+    }
+  }
   const Json value = Json::parse(captured_, nullptr, false);
   const bool bad = value.is_discarded();
   const std::string text = std::move(captured_);

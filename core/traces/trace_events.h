@@ -20,7 +20,10 @@ class TraceEventStream {
  public:
   using EventSink = std::function<void(const Json& event)>;
   using ValueSink = std::function<void(const std::string& key, const Json& value)>;
-  TraceEventStream(EventSink on_event, ValueSink on_value);
+  // Whether an event of this `cat` is wanted: the others are counted, not parsed (a PyTorch trace's Python frames
+  // are most of its events). An event whose category cannot be read without parsing it is parsed.
+  using CategoryFilter = bool (*)(std::string_view category);
+  TraceEventStream(EventSink on_event, ValueSink on_value, CategoryFilter wanted = nullptr);
 
   // False once the text is known to be bad (the diagnostic says where); later chunks are ignored.
   bool feed(std::string_view chunk);
@@ -32,6 +35,7 @@ class TraceEventStream {
   bool failed() const { return failed_; }
   std::uint64_t bytes_read() const { return bytes_; }
   std::uint64_t events_read() const { return events_; }
+  std::uint64_t events_unparsed() const { return unparsed_; }
 
  private:
   enum class State { start, key, colon, value, after_value, events, after_event, done };
@@ -40,9 +44,11 @@ class TraceEventStream {
   bool scan_value(char c);  // true when the value being captured is whole (c included unless it is a delimiter)
   void end_value();
   void fail(std::string code, std::string message);
+  void fail_too_large();
 
   EventSink on_event_;
   ValueSink on_value_;
+  CategoryFilter wanted_;
   Diagnostics diagnostics_;
   State state_ = State::start;
   bool root_is_array_ = false;
@@ -52,7 +58,7 @@ class TraceEventStream {
   int value_depth_ = 0;
   std::string key_;       // the top-level key whose value is being read
   std::string captured_;  // the value or event being read
-  std::uint64_t bytes_ = 0, events_ = 0;
+  std::uint64_t bytes_ = 0, events_ = 0, unparsed_ = 0;
 };
 
 }  // namespace scalescope

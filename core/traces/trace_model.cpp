@@ -1,6 +1,7 @@
 #include "traces/trace_model.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 
 #include "traces/op_costs.h"
@@ -15,9 +16,19 @@ int Trace::intern(const std::string& name) {
 
 namespace {
 
+// Numbers a hostile trace could make absurd stay in a range where every cast and sum is defined.
+constexpr double kMaxTraceNumber = 1e17;
+
 double number_in(const Json& object, const char* key, double fallback) {
   const auto it = object.find(key);
-  return it != object.end() && it->is_number() ? it->get<double>() : fallback;
+  if (it == object.end() || !it->is_number()) return fallback;
+  const double v = it->get<double>();
+  return std::isfinite(v) && std::fabs(v) <= kMaxTraceNumber ? v : fallback;
+}
+
+int small_int_in(const Json& object, const char* key, int fallback) {
+  const double v = number_in(object, key, fallback);
+  return std::fabs(v) < 1e9 ? static_cast<int>(v) : fallback;
 }
 
 // Kineto's ids and threads are numbers; other writers use strings ("stream 7"): hashed to a number.
@@ -25,7 +36,7 @@ std::int64_t id_in(const Json& object, const char* key) {
   const auto it = object.find(key);
   if (it == object.end()) return -1;
   if (it->is_number_integer()) return it->get<std::int64_t>();
-  if (it->is_number()) return static_cast<std::int64_t>(it->get<double>());
+  if (it->is_number()) return static_cast<std::int64_t>(number_in(object, key, -1));
   if (it->is_string()) return static_cast<std::int64_t>(std::hash<std::string>{}(it->get<std::string>()) >> 1);
   return -1;
 }
@@ -58,16 +69,20 @@ CollectiveRecord collective_record(const Json& args) {
   record.dtype = string_in(args, "dtype");
   record.in_elements = number_in(args, "In msg nelems", 0);
   record.out_elements = number_in(args, "Out msg nelems", 0);
-  record.group_size = static_cast<int>(number_in(args, "Group size", 0));
+  record.group_size = small_int_in(args, "Group size", 0);
   return record;
 }
 
-bool is_launch(const std::string& category) {
+bool is_launch(std::string_view category) {
   return category == "cuda_runtime" || category == "cuda_driver" || category == "hip_runtime" ||
          category == "hip_driver";
 }
 
 }  // namespace
+
+bool trace_category_used(std::string_view c) {
+  return c == "kernel" || c == "gpu_memcpy" || c == "gpu_memset" || c == "cpu_op" || is_launch(c);
+}
 
 void collect_trace_value(const std::string& key, const Json& value, Trace& trace) {
   if (key == "deviceProperties") trace.device_properties = value;
@@ -86,10 +101,10 @@ bool collect_trace_event(const Json& event, Trace& trace, Diagnostics& diagnosti
   static const Json kNoArgs = Json::object();
   const auto args_it = event.find("args");
   const Json& args = args_it != event.end() && args_it->is_object() ? *args_it : kNoArgs;
-  const double ts = number_in(event, "ts", 0);
+  const double ts = number_in(event, "ts", 0);  // µs; beyond the range, 0 like a missing one
   if (!trace.has_origin) trace.origin_us = ts, trace.has_origin = true;
   const double start = ts - trace.origin_us;
-  const double duration = std::max(0.0, number_in(event, "dur", 0));
+  const double duration = std::min(std::max(0.0, number_in(event, "dur", 0)), 1e12);  // at most 11.6 days
   if (launch) {
     const std::int64_t correlation = id_in(args, "correlation");
     if (correlation >= 0) trace.launches[correlation] = {id_in(event, "tid"), start, id_in(args, "External id")};
@@ -118,7 +133,7 @@ bool collect_trace_event(const Json& event, Trace& trace, Diagnostics& diagnosti
   TraceKernel kernel;
   kernel.name = trace.intern(name);
   kernel.category = trace.intern(category);
-  kernel.device = static_cast<int>(number_in(args, "device", number_in(event, "pid", 0)));
+  kernel.device = small_int_in(args, "device", small_int_in(event, "pid", 0));
   kernel.stream = id_in(args, "stream");
   kernel.start_us = start;
   kernel.duration_us = duration;

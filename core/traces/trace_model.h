@@ -71,6 +71,9 @@ struct Trace {
   std::unordered_map<std::string, int> name_ids_;
 };
 
+// Whether the analysis reads events of this category (kernels, copies, sets, CPU ops, runtime launches).
+bool trace_category_used(std::string_view category);
+
 // Takes one event at a time from TraceEventStream. False when a limit is reached (the diagnostic says which).
 bool collect_trace_event(const Json& event, Trace& trace, Diagnostics& diagnostics);
 void collect_trace_value(const std::string& key, const Json& value, Trace& trace);

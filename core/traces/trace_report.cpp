@@ -72,7 +72,9 @@ int world_size_of(const Trace& trace) {
   const auto& info = trace.distributed_info;
   if (!info.is_object()) return 0;
   const auto it = info.find("world_size");
-  return it != info.end() && it->is_number() ? it->get<int>() : 0;
+  if (it == info.end() || !it->is_number()) return 0;
+  const double n = it->get<double>();
+  return n >= 2 && n <= 1e8 ? static_cast<int>(n) : 0;  // a mesh the engine can price
 }
 
 std::optional<Price> price_collective(const Trace& trace, const TraceKernel& k, const Hardware& hw) {
@@ -156,6 +158,10 @@ Json group_json(const Group& g) {
            {"time_s", g.time_us * kUs}};
   row["flops"] = g.shaped ? Json(g.flops) : Json(nullptr);
   row["bytes"] = g.shaped ? Json(g.bytes) : Json(nullptr);
+  if (g.shaped && g.flops > 0 && g.priced_time_us > 0) {  // where it sits on the roofline chart
+    row["intensity_flops_per_byte"] = g.flops / g.bytes;
+    row["achieved_flops_per_s"] = g.flops / (g.priced_time_us * kUs);
+  }
   if (g.priced) {
     row["roofline_s"] = g.roofline_us * kUs;
     row["priced_time_s"] = g.priced_time_us * kUs;
@@ -207,7 +213,7 @@ Json trace_report(const Trace& trace, const TraceReportOptions& options) {
     for (Group* x : {&g, &c}) {
       x->time_us += k.duration_us;
       ++x->kernels;
-      if (first_of_op) ++x->calls;
+      if (first_of_op || !price) ++x->calls;  // an op priced once is one call; an unpriced kernel is its own
       if (price) {
         x->shaped = true;
         if (first_of_op) x->flops += price->flops, x->bytes += price->bytes;
@@ -230,14 +236,24 @@ Json trace_report(const Trace& trace, const TraceReportOptions& options) {
   }
 
   Json result;
-  if (options.hardware)
-    result["hardware"] = {{"id", options.hardware->id}, {"name", options.hardware->name},
-                          {"from", options.hardware_from}};
-  else
+  if (const Hardware* hw = options.hardware) {
+    const bool has_roof = hw->peak(Dtype::bf16) > 0 && hw->hbm_bandwidth_bytes_per_s > 0;
+    result["hardware"] = {{"id", hw->id},
+                          {"name", hw->name},
+                          {"from", options.hardware_from},
+                          {"peak_bf16_flops_per_s", hw->peak(Dtype::bf16)},
+                          {"hbm_bandwidth_bytes_per_s", hw->hbm_bandwidth_bytes_per_s},
+                          {"critical_intensity_flops_per_byte",
+                           has_roof ? Json(roofline(0, 0, hw->peak(Dtype::bf16), hw->hbm_bandwidth_bytes_per_s)
+                                               .critical_intensity_flops_per_byte)
+                                    : Json(nullptr)}};
+  } else {
     result["hardware"] = nullptr;
-  if (trace.distributed_info.is_object() && trace.distributed_info.contains("rank"))
-    result["distributed"] = {{"rank", trace.distributed_info["rank"]},
-                             {"world_size", trace.distributed_info.value("world_size", Json(nullptr))}};
+  }
+  const auto rank = trace.distributed_info.is_object() ? trace.distributed_info.find("rank")
+                                                      : trace.distributed_info.end();
+  if (rank != trace.distributed_info.end() && rank->is_number_integer())
+    result["distributed"] = {{"rank", *rank}, {"world_size", world_size_of(trace)}};
   else
     result["distributed"] = nullptr;
   result["kernels"] = trace.kernels.size();

@@ -12,7 +12,8 @@ TraceSession::TraceSession()
           [this](const Json& event) {
             if (!collect_failed_ && !collect_trace_event(event, trace_, collect_diagnostics_)) collect_failed_ = true;
           },
-          [this](const std::string& key, const Json& value) { collect_trace_value(key, value, trace_); }) {}
+          [this](const std::string& key, const Json& value) { collect_trace_value(key, value, trace_); },
+          trace_category_used) {}
 
 bool TraceSession::feed(std::string_view chunk) { return !collect_failed_ && events_.feed(chunk); }
 
@@ -37,6 +38,7 @@ std::string TraceSession::finish(std::string_view options_text) {
   events_.finish();
   Diagnostics d = events_.diagnostics();
   for (const auto& x : collect_diagnostics_) d.push_back(x);
+  const bool read = !has_errors(d);  // a trace that could not be read names no device worth a warning
   const Json options = options_text.empty() ? Json::object() : parse_document(options_text, d);
   JsonReader reader(options, "", d);
   TraceReportOptions report;
@@ -45,19 +47,19 @@ std::string TraceSession::finish(std::string_view options_text) {
     // A preset id, as on the command line, or the scenario's {preset, overrides} or inline chip.
     hardware = resolve_hardware(node->is_string() ? Json{{"preset", *node}} : *node, "/hardware", d);
     report.hardware_from = "query";
-  } else if (const std::string device = device_name_of(trace_); !device.empty()) {
-    const std::string preset = hardware_preset_for_device(device);
-    if (!preset.empty()) {
-      hardware = resolve_hardware(Json{{"preset", preset}}, "/hardware", d);
-      report.hardware_from = "deviceProperties";
-    } else {
+  } else if (read) {
+    const std::string device = device_name_of(trace_), preset = hardware_preset_for_device(device);
+    if (device.empty()) {
+      add_warning(d, "/hardware", "no_device",
+                  "the trace names no device (deviceProperties): give 'hardware' to price its kernels");
+    } else if (preset.empty()) {
       add_warning(d, "/hardware", "unknown_device",
                   "no preset matches the trace's device " + quote(device) +
                       ": give 'hardware' to price its kernels against a roofline (--hardware on the command line)");
+    } else {
+      hardware = resolve_hardware(Json{{"preset", preset}}, "/hardware", d);
+      report.hardware_from = "deviceProperties";
     }
-  } else {
-    add_warning(d, "/hardware", "no_device",
-                "the trace names no device (deviceProperties): give 'hardware' to price its kernels");
   }
   if (const auto top = reader.integer("top", false, 1, 100)) report.top = static_cast<int>(*top);
   reader.finish();
@@ -72,7 +74,7 @@ std::string TraceSession::finish(std::string_view options_text) {
   link_kernels(trace_);
   Json result = trace_report(trace_, report);
   result["events"] = events_.events_read();
-  result["events_skipped"] = trace_.events_skipped;
+  result["events_skipped"] = trace_.events_skipped + events_.events_unparsed();
   return to_text(answer(true, std::move(result), d));
 }
 

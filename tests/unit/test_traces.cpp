@@ -86,6 +86,10 @@ TEST_CASE("trace: each recorded GEMM's FLOPs are 2·M·N·K, its bytes each oper
   REQUIRE(logits);
   CHECK((*logits)["flops"].get<double>() == 2.0 * 1 * 2880 * 25136);
   CHECK((*logits)["reason"]["code"] == "small_shape");
+  // An unpriced kernel is its own call: the MoE layers' expert GEMMs under vllm::moe_forward, once per layer.
+  for (const auto& row : r["ops"])
+    if (row["class"] == "moe" && row["kernel"].get<std::string>().rfind("bmm_MxE4m3", 0) == 0)
+      CHECK(row["calls"] == 36);
 
   // Every matmul form the profiler records, by hand.
   auto flops = [](const char* op, const Json& dims, const Json& types) {
