@@ -85,7 +85,7 @@ fi
 # types against the real wasm module, the shipped wasm module against native golden_dump on every golden case, and
 # the schema (schema/): its generated files current, every document and result valid, the readers and the mutated
 # scenarios' diagnostics agreeing with it both ways), the static site build, and the browser test in Debian's
-# Chromium (its figures are printed).
+# Chromium (its figures are printed), then the chapter pages and the profile page (a trace read in the browser).
 cd web
 npx tsc --noEmit
 echo "web: TypeScript types check"
@@ -99,10 +99,14 @@ browser_passed=$(sed -n 's/^browser: \([0-9]*\) passed, 0 failed$/\1/p' ../build
 node e2e/chapters.mjs 2>&1 | tee ../build/chapters.log
 chapters_passed=$(sed -n 's/^chapters: \([0-9]*\) passed, 0 failed$/\1/p' ../build/chapters.log)
 [ -n "$chapters_passed" ] || { echo "chapter pages and widgets test failed" >&2; exit 1; }
+node e2e/profile.mjs 2>&1 | tee ../build/profile.log
+profile_passed=$(sed -n 's/^profile: \([0-9]*\) passed, 0 failed$/\1/p' ../build/profile.log)
+[ -n "$profile_passed" ] || { echo "profile page test failed" >&2; exit 1; }
 cd ..
 
 # One closing line for every suite above (set -e has already stopped on any failure): CTest's tests, the two
 # native/wasm comparisons (the awk's + 2), the Python tests, the fuzz replay and run (+ 2 when clang is there), the
-# type check (+ 1 below), Vitest's tests, the browser test's checks and the chapter pages and widgets test's checks.
+# type check (+ 1 below), Vitest's tests, the browser test's checks, the chapter pages and widgets test's checks and
+# the profile page test's checks.
 passed=$(grep -o 'tests failed out of [0-9]*' build/ctest.log | awk '{s += $5} END {print s + 2}')
-echo "$((passed + python_passed + 2 * fuzz + 1 + vitest_passed + browser_passed + chapters_passed)) passed, 0 failed"
+echo "$((passed + python_passed + 2 * fuzz + 1 + vitest_passed + browser_passed + chapters_passed + profile_passed)) passed, 0 failed"

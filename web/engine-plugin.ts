@@ -3,8 +3,11 @@
 //    be drawn before the wasm has loaded (the presets ship inside the site; the web never keeps its own copy);
 //  - `virtual:scalescope-chip-sources` is each chip preset's sources, read from its file: the page's engine carries
 //    its presets without their prose (cmake/embed_presets.cmake), and the chip fields load this when first shown;
-//  - the build copies scalescope_engine.{js,wasm} to engine/ in the site; the dev server serves them from there.
+//  - the build copies scalescope_engine.{js,wasm} to engine/ in the site, with the profile page's trace module
+//    scalescope_trace.{js,wasm} (wasm/trace_bindings.cpp); the dev server serves them from there;
+//  - the profile page's sample trace is tests/traces/' fixture, gzipped as profilers write it (samples/).
 import fs from 'node:fs';
+import zlib from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Plugin } from 'vite';
@@ -13,9 +16,17 @@ import type { CreateScalescope, EngineFeatures, EngineModule } from './src/engin
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const ENGINE_DIR = process.env.SCALESCOPE_WASM_DIR ?? path.resolve(here, '../build/wasm');
 const FILES = ['scalescope_engine.js', 'scalescope_engine.wasm'] as const;
+const TRACE_FILES = ['scalescope_trace.js', 'scalescope_trace.wasm'] as const;
+const SAMPLE_TRACE = 'b200_vllm_gpt_oss_tp8_rank0.json';
+const SAMPLE_DIR = path.resolve(here, '../tests/traces');
 const VIRTUAL = 'virtual:scalescope-presets';
 const CHIP_SOURCES = 'virtual:scalescope-chip-sources';
 const HARDWARE_DIR = path.resolve(here, '../hardware_presets');
+
+/** The profile page's sample: a fixture cut from a public trace (tests/traces/README.md), gzipped. */
+function sampleTrace(): Buffer {
+  return zlib.gzipSync(fs.readFileSync(path.join(SAMPLE_DIR, SAMPLE_TRACE)), { level: 9 });
+}
 
 function enginePath(file: string): string {
   const p = path.join(ENGINE_DIR, file);
@@ -89,14 +100,20 @@ export function scalescopeEngine(): Plugin {
     },
     configureServer(server) {
       server.middlewares.use((req, res, next) => {
-        const m = /\/engine\/(scalescope_engine\.(?:js|wasm))(?:\?.*)?$/.exec(req.url ?? '');
+        if (/\/samples\/[^/]+\.json\.gz(?:\?.*)?$/.test(req.url ?? '')) {
+          res.setHeader('Content-Type', 'application/gzip');
+          res.end(sampleTrace());
+          return;
+        }
+        const m = /\/engine\/(scalescope_(?:engine|trace)\.(?:js|wasm))(?:\?.*)?$/.exec(req.url ?? '');
         if (!m || !m[1]) return next();
         res.setHeader('Content-Type', m[1].endsWith('.js') ? 'text/javascript' : 'application/wasm');
         res.end(fs.readFileSync(enginePath(m[1])));
       });
     },
     generateBundle() {
-      for (const f of FILES) this.emitFile({ type: 'asset', fileName: `engine/${f}`, source: fs.readFileSync(enginePath(f)) });
+      for (const f of [...FILES, ...TRACE_FILES]) this.emitFile({ type: 'asset', fileName: `engine/${f}`, source: fs.readFileSync(enginePath(f)) });
+      this.emitFile({ type: 'asset', fileName: `samples/${SAMPLE_TRACE}.gz`, source: sampleTrace() });
     },
   };
 }
