@@ -1,13 +1,16 @@
 #include "trace_command.h"
 
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include <zlib.h>
 
+#include "api.h"
 #include "io/json_text.h"
+#include "json_file.h"
 #include "table.h"
 #include "traces/trace_session.h"
 
@@ -16,11 +19,14 @@ namespace scalescope::cli {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: scalescope trace TRACE.json[.gz]... [--hardware PRESET] [--top N] [--json]\n"
+    "usage: scalescope trace TRACE.json[.gz]... [--hardware PRESET] [--top N] [--scenario PLAN.json [--steps N]]\n"
+    "                        [--json]\n"
     "Reads a PyTorch profiler trace (Kineto's Chrome-trace JSON, whole or gzipped), classes each kernel (matmul,\n"
     "attention, MoE, collective, copy, ...), prices the ones whose shapes were recorded (record_shapes=True) against\n"
     "the roofline of the trace's chip (its deviceProperties, or --hardware), and prints the time by class, the\n"
     "exposed communication and idle time per device, and the ops that lose the most time, with the reason.\n"
+    "--scenario: the training_step scenario the trace ran (docs/api.md), its predicted step beside the measured one\n"
+    "per step and device, part by part; the steps are the trace's ProfilerStep annotations, or --steps.\n"
     "--json prints the engine's answer (docs/api.md \"Traces\"). Exit status: 0 when every trace was read,\n"
     "1 when one has diagnostics, 2 on a usage or file error.\n";
 
@@ -74,6 +80,19 @@ void print_report(const std::string& path, const nlohmann::json& answer) {
                 << seconds(c["priced_time_s"].get<double>());
     std::cout << "\n";
   }
+  if (r.contains("plan") && r["plan"].is_object()) {
+    const auto& p = r["plan"];
+    std::cout << "  against the plan (" << p["fidelity"].get<std::string>() << " step; per step and device, "
+              << p["steps"].get<double>() << " step(s) from " << p["steps_from"].get<std::string>() << "):\n";
+    for (const auto& row : p["rows"]) {
+      std::cout << "    " << row["part"].get<std::string>() << ": predicted "
+                << seconds(row["predicted_s"].get<double>());
+      if (row["measured_s"].is_number()) std::cout << ", measured " << seconds(row["measured_s"].get<double>());
+      if (row["measured_over_predicted"].is_number())
+        std::cout << " (" << share(row["measured_over_predicted"].get<double>()) << " of the prediction)";
+      std::cout << "\n";
+    }
+  }
   std::cout << "  where the time goes (lost to the roofline):\n";
   for (const auto& g : r["gaps"]) {
     std::cout << "    " << seconds(g["lost_s"].get<double>()) << "  " << g["class"].get<std::string>();
@@ -96,9 +115,21 @@ int run_trace_command(int argc, char** argv) {
       return 0;
     } else if (arg == "--json") {
       json = true;
-    } else if ((arg == "--hardware" || arg == "--top") && i + 1 < argc) {
+    } else if (arg == "--scenario" && i + 1 < argc) {
+      // The plan's own step, at the fidelity the scenario asks: the engine's answer goes in as the option.
+      std::string text;
+      std::ifstream in(argv[++i], std::ios::binary);
+      if (!in || !read_input_text(in, text)) {
+        std::cerr << "scalescope trace: cannot read '" << argv[i] << "'\n";
+        return 2;
+      }
+      options["step"] = nlohmann::json::parse(evaluate_whole_json(text));
+    } else if ((arg == "--hardware" || arg == "--top" || arg == "--steps") && i + 1 < argc) {
       const std::string value = argv[++i];
       if (arg == "--hardware") options["hardware"] = value;
+      else if (arg == "--steps" && value.find_first_not_of("0123456789") == std::string::npos && value.size() < 8)
+        options["steps"] = std::stoi(value);
+      else if (arg == "--steps") options["steps"] = value;
       else if (value.find_first_not_of("0123456789") == std::string::npos && value.size() < 4)
         options["top"] = std::stoi(value);
       else options["top"] = value;  // the engine names what is wrong with it

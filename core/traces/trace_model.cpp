@@ -81,7 +81,8 @@ bool is_launch(std::string_view category) {
 }  // namespace
 
 bool trace_category_used(std::string_view c) {
-  return c == "kernel" || c == "gpu_memcpy" || c == "gpu_memset" || c == "cpu_op" || is_launch(c);
+  return c == "kernel" || c == "gpu_memcpy" || c == "gpu_memset" || c == "cpu_op" || c == "user_annotation" ||
+         is_launch(c);
 }
 
 void collect_trace_value(const std::string& key, const Json& value, Trace& trace) {
@@ -94,6 +95,11 @@ bool collect_trace_event(const Json& event, Trace& trace, Diagnostics& diagnosti
   const bool device_event = category == "kernel" || category == "gpu_memcpy" || category == "gpu_memset";
   const bool op_event = category == "cpu_op";
   const bool launch = is_launch(category);
+  if (category == "user_annotation") {  // torch.profiler's schedule marks each step it records
+    if (string_in(event, "name").rfind("ProfilerStep#", 0) == 0) ++trace.profiler_steps;
+    ++trace.events_skipped;
+    return true;
+  }
   if ((!device_event && !op_event && !launch) || string_in(event, "ph") != "X") {
     ++trace.events_skipped;
     return true;

@@ -63,6 +63,7 @@ struct Trace {
   double origin_us = 0;
   bool has_origin = false;
   std::uint64_t events_skipped = 0;  // events the analysis does not use (python frames, flows, annotations)
+  int profiler_steps = 0;            // PyTorch's "ProfilerStep#N" annotations: the steps the trace holds
 
   int intern(const std::string& name);
   const std::string& name_of(int id) const { return names[static_cast<std::size_t>(id)]; }

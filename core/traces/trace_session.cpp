@@ -3,6 +3,7 @@
 #include "io/json_text.h"
 #include "io/text.h"
 #include "specs/presets.h"
+#include "traces/trace_plan.h"
 #include "traces/trace_report.h"
 
 namespace scalescope {
@@ -62,6 +63,8 @@ std::string TraceSession::finish(std::string_view options_text) {
     }
   }
   if (const auto top = reader.integer("top", false, 1, 100)) report.top = static_cast<int>(*top);
+  const Json* step = reader.value("step", false);
+  const auto steps = reader.integer("steps", false, 1, 1'000'000);
   reader.finish();
   if (has_errors(d) || trace_.kernels.empty()) {
     if (!has_errors(d))
@@ -73,6 +76,12 @@ std::string TraceSession::finish(std::string_view options_text) {
   if (report.hardware_from.size()) report.hardware = &hardware;
   link_kernels(trace_);
   Json result = trace_report(trace_, report);
+  if (step) {
+    const double held = steps ? static_cast<double>(*steps) : trace_.profiler_steps;
+    const std::string from = steps ? "query" : trace_.profiler_steps ? "ProfilerStep annotations" : "the whole trace";
+    result["plan"] = compare_with_step(result, *step, held, from, "/step", d);
+    if (has_errors(d)) return to_text(answer(false, nullptr, d));
+  }
   result["events"] = events_.events_read();
   result["events_skipped"] = trace_.events_skipped + events_.events_unparsed();
   return to_text(answer(true, std::move(result), d));

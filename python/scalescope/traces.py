@@ -16,7 +16,7 @@ from typing import IO, Any, Union
 import pandas as pd
 
 from . import _engine
-from .engine import Result, _decode, finish
+from .engine import Result, Scenario, _decode, evaluate, finish
 from .frames import frame
 
 Source = Union[str, os.PathLike, IO[bytes]]
@@ -65,6 +65,12 @@ class Trace(Result):
         return frame(self["ops"], ("class", "op", "shape", "calls", "time_s", "roofline_s", "achieved_fraction"))
 
     @property
+    def plan(self) -> pd.DataFrame:
+        """With `scenario`: the plan's predicted step beside the measured one, per step and device, part by part."""
+        return frame(self["plan"]["rows"], ("part", "measured_s", "predicted_s", "measured_over_predicted"),
+                     index="part")
+
+    @property
     def gaps(self) -> pd.DataFrame:
         """The largest losses against the roofline, idle time included, each with the book's reason."""
         return frame(self["gaps"], ("class", "op", "shape", "lost_s", "reason.code", "reason.message"))
@@ -86,10 +92,13 @@ def _chunks(source: Source):
             stream.close()
 
 
-def trace(source: Source, hardware: Any = None, top: int = 10, *, raise_on_error: bool = True) -> Trace:
+def trace(source: Source, hardware: Any = None, top: int = 10, *, scenario: Scenario | None = None,
+          steps: int | None = None, raise_on_error: bool = True) -> Trace:
     """Reads a profiler trace (a path, `.json` or `.json.gz`, or a binary file object) and holds its kernels against
     the roofline of its chip: the trace's deviceProperties, or `hardware` (a preset id). `top` rows in `ops` and
-    `gaps`. The same numbers as `scalescope trace --json`.
+    `gaps`. With `scenario`, the training_step scenario the trace ran, `plan` sets the engine's step beside the
+    measured one (`steps`: the steps the trace holds, if it has no ProfilerStep annotations). The same numbers as
+    `scalescope trace --json` (with `--scenario`, `--steps`).
     """
     session = _engine.TraceSession()
     for chunk in _chunks(source):
@@ -98,5 +107,9 @@ def trace(source: Source, hardware: Any = None, top: int = 10, *, raise_on_error
     options: dict[str, Any] = {"top": top}
     if hardware is not None:
         options["hardware"] = hardware
+    if scenario is not None:
+        options["step"] = evaluate(scenario, raise_on_error=False).data
+    if steps is not None:
+        options["steps"] = steps
     text = _decode(session.finish(json.dumps(options)))
     return finish(Trace(text), raise_on_error)

@@ -34,6 +34,18 @@ def test_frames_and_headline(root):
     assert "kernel_time_s" in repr(t)
 
 
+def test_against_the_plan_as_the_cli(root, cli, tmp_path):
+    plan = {"hardware": {"preset": "b200"}, "model": {"preset": "llama-3-8b"}, "mesh": {"shape": [8]},
+            "query": {"kind": "training_step", "batch_tokens": 65536, "seq_len": 4096,
+                      "parallelism": {"fsdp": ["X"]}, "fidelity": "calibrated"}}
+    (tmp_path / "plan.json").write_text(json.dumps(plan))
+    out = run_cli(cli, "trace", str(root / B200), "--json", "--scenario", str(tmp_path / "plan.json"), "--steps", "3")
+    t = scalescope.trace(root / B200, scenario=plan, steps=3)
+    assert t.data == json.loads(out.stdout)
+    assert t.plan.loc["step", "predicted_s"] == scalescope.evaluate(plan)["time"]["step_s"]
+    assert t.plan.loc["step", "measured_s"] == pytest.approx(t.devices["window_s"].iloc[0] / 3, rel=1e-12)
+
+
 def test_a_file_object_and_bad_traces(root):
     with open(root / B200, "rb") as f:
         assert scalescope.trace(f, hardware="h100-sxm").hardware_id == "h100-sxm"

@@ -261,3 +261,47 @@ TEST_CASE("trace: malformed, truncated, deep and hostile traces get clear errors
   CHECK(analyze(Json{{"traceEvents", {kernel(0, 5, "カーネル", 7)}}}.dump())["result"]["ops"][0]["kernel"] ==
         "カーネル");
 }
+
+TEST_CASE("trace: against the plan, per step and device, part by part (issue 37 item 2)", "[traces]") {
+  // Two ProfilerStep annotations around one device's kernels: 400 µs of GEMM and a 150 µs all-gather, 50 µs of it
+  // beside the GEMM, per two steps.
+  Json events = {kernel(1000, 400, "sm90_xmma_gemm_bf16bf16", 7), kernel(1350, 150, "ncclDevKernel_AllGather", 20)};
+  for (int s : {1, 2})
+    events.push_back({{"ph", "X"}, {"cat", "user_annotation"}, {"name", "ProfilerStep#" + std::to_string(s)},
+                      {"pid", 100}, {"tid", 1}, {"ts", 900 + 300 * (s - 1)}, {"dur", 300}});
+  const Json scenario = {{"hardware", {{"preset", "h100-sxm"}}},
+                         {"model", {{"preset", "llama-3-8b"}}},
+                         {"mesh", {{"shape", {8}}}},
+                         {"query",
+                          {{"kind", "training_step"}, {"batch_tokens", 65536}, {"seq_len", 4096},
+                           {"parallelism", {{"fsdp", {"X"}}}}, {"fidelity", "calibrated"}}}};
+  const Json step = Json::parse(evaluate_json(scenario.dump()));
+  REQUIRE(step["ok"] == true);
+  const Json answer = analyze(trace_of(events), {{"step", step}});
+  REQUIRE(answer["ok"] == true);
+  const Json& plan = answer["result"]["plan"];
+  CHECK(plan["fidelity"] == "calibrated");
+  CHECK(plan["steps"] == 2);
+  CHECK(plan["steps_from"] == "ProfilerStep annotations");
+  std::map<std::string, Json> rows;
+  for (const auto& r : plan["rows"]) rows[r["part"]] = r;
+  const Json& b = step["result"]["breakdown"];
+  CHECK(rows["matmuls"]["measured_s"].get<double>() == Approx(200e-6));
+  CHECK(rows["matmuls"]["predicted_s"].get<double>() == b["matmul_s"].get<double>() + b["head_s"].get<double>());
+  CHECK(rows["communication"]["measured_s"].get<double>() == Approx(75e-6));
+  CHECK(rows["exposed_communication"]["measured_s"].get<double>() == Approx(50e-6));
+  CHECK(rows["step"]["measured_s"].get<double>() == Approx(250e-6));
+  CHECK(rows["step"]["predicted_s"] == step["result"]["time"]["step_s"]);
+  CHECK(rows["recompute"]["measured_s"].is_null());  // recomputed ops run as the classes above
+  CHECK(plan["largest_gap"] == "exposed_communication");  // the only part measured above its prediction (0)
+  // The book's step compares compute and communication; a fixed step count overrides the annotations.
+  Json book = scenario;
+  book["query"]["fidelity"] = "book";
+  const Json on_book = analyze(trace_of(events), {{"step", Json::parse(evaluate_json(book.dump()))}, {"steps", 1}});
+  CHECK(on_book["result"]["plan"]["rows"][0]["part"] == "compute");
+  CHECK(on_book["result"]["plan"]["rows"][0]["measured_s"].get<double>() == Approx(400e-6));
+  CHECK(on_book["result"]["plan"]["steps_from"] == "query");
+  // Not a training step: refused, with the scenario's own reason where it has one.
+  const Json chip = Json::parse(evaluate_json(R"({"hardware": {"preset": "h100-sxm"}, "query": {"kind": "chip"}})"));
+  CHECK(has_code(analyze(trace_of(events), {{"step", chip}}), "not_a_training_step"));
+}
