@@ -20,13 +20,15 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: scalescope trace TRACE.json[.gz]... [--hardware PRESET] [--top N] [--scenario PLAN.json [--steps N]]\n"
-    "                        [--json]\n"
+    "                        [--kernel-tables OUT.json] [--json]\n"
     "Reads a PyTorch profiler trace (Kineto's Chrome-trace JSON, whole or gzipped), classes each kernel (matmul,\n"
     "attention, MoE, collective, copy, ...), prices the ones whose shapes were recorded (record_shapes=True) against\n"
     "the roofline of the trace's chip (its deviceProperties, or --hardware), and prints the time by class, the\n"
     "exposed communication and idle time per device, and the ops that lose the most time, with the reason.\n"
     "--scenario: the training_step scenario the trace ran (docs/api.md), its predicted step beside the measured one\n"
     "per step and device, part by part; the steps are the trace's ProfilerStep annotations, or --steps.\n"
+    "--kernel-tables: the trace's GEMMs and collectives as kernel tables (one trace), for `scalescope kernels\n"
+    "OUT.json`: the chip's kernel models fitted to this cluster's own kernels.\n"
     "--json prints the engine's answer (docs/api.md \"Traces\"). Exit status: 0 when every trace was read,\n"
     "1 when one has diagnostics, 2 on a usage or file error.\n";
 
@@ -108,6 +110,7 @@ int run_trace_command(int argc, char** argv) {
   std::vector<std::string> files;
   nlohmann::json options = nlohmann::json::object();
   bool json = false;
+  std::string tables_path;  // --kernel-tables
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--help" || arg == "-h") {
@@ -115,6 +118,9 @@ int run_trace_command(int argc, char** argv) {
       return 0;
     } else if (arg == "--json") {
       json = true;
+    } else if (arg == "--kernel-tables" && i + 1 < argc) {
+      tables_path = argv[++i];
+      options["kernel_tables"] = true;
     } else if (arg == "--scenario" && i + 1 < argc) {
       // The plan's own step, at the fidelity the scenario asks: the engine's answer goes in as the option.
       std::string text;
@@ -140,8 +146,9 @@ int run_trace_command(int argc, char** argv) {
       files.push_back(arg);
     }
   }
-  if (files.empty()) {
-    std::cerr << "scalescope trace: give a trace file\n" << kUsage;
+  if (files.empty() || (!tables_path.empty() && files.size() > 1)) {
+    std::cerr << "scalescope trace: give a trace file" << (files.empty() ? "" : " (one, with --kernel-tables)") << "\n"
+              << kUsage;
     return 2;
   }
   int status = 0;
@@ -152,8 +159,17 @@ int run_trace_command(int argc, char** argv) {
       std::cerr << "scalescope trace: cannot read '" << path << "'\n";
       return 2;
     }
-    const auto answer = nlohmann::json::parse(session.finish(options.dump()));
+    auto answer = nlohmann::json::parse(session.finish(options.dump()));
     if (!answer.value("ok", false)) status = 1;
+    if (!tables_path.empty() && answer["result"].is_object() && answer["result"].contains("kernel_tables")) {
+      std::ofstream out(tables_path, std::ios::binary);
+      out << to_text(answer["result"]["kernel_tables"], 1) << "\n";
+      if (!out) {
+        std::cerr << "scalescope trace: cannot write '" << tables_path << "'\n";
+        return 2;
+      }
+      if (!json) std::cout << "kernel tables written to " << tables_path << "\n";
+    }
     if (json) answers.push_back(answer);
     else print_report(path, answer);
   }

@@ -5,10 +5,9 @@
 #include <string_view>
 
 #include "io/json_reader.h"
+#include "io/version.h"
 
 namespace scalescope {
-
-inline constexpr const char* kEngineVersion = "0.1.0";
 
 // {"ok": bool, "query": kind, "result": {...}, "diagnostics": [{path, code, message}], "engine_version": "..."}
 Json evaluate(const Json& scenario);

@@ -88,6 +88,7 @@ bool trace_category_used(std::string_view c) {
 void collect_trace_value(const std::string& key, const Json& value, Trace& trace) {
   if (key == "deviceProperties") trace.device_properties = value;
   else if (key == "distributedInfo") trace.distributed_info = value;
+  else if (key == "trace_id" && value.is_string()) trace.trace_id = value.get<std::string>().substr(0, 64);
 }
 
 bool collect_trace_event(const Json& event, Trace& trace, Diagnostics& diagnostics) {

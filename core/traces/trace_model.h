@@ -60,6 +60,7 @@ struct Trace {
   std::vector<CollectiveRecord> collectives;
   std::unordered_map<std::int64_t, TraceLaunch> launches;  // by correlation
   Json device_properties, distributed_info;
+  std::string trace_id;  // the profiler's, when it has one
   double origin_us = 0;
   bool has_origin = false;
   std::uint64_t events_skipped = 0;  // events the analysis does not use (python frames, flows, annotations)

@@ -36,6 +36,8 @@ struct Price {
   double min_dim = 0;            // matmuls
   bool compute_bound = false;
   double intensity = 0, critical_intensity = 0;
+  std::optional<MatmulCost> matmul;          // what a kernel table needs of it
+  std::optional<CollectiveBytes> collective;
 };
 
 struct Group {
@@ -59,6 +61,7 @@ std::optional<Price> price_matmul(const Trace& trace, int op_index, const Hardwa
   p.flops = cost->flops, p.bytes = cost->bytes, p.shape = cost->shape;
   p.min_dim = std::min({cost->m, cost->n, cost->k});
   p.roofline_us = -1;
+  p.matmul = cost;
   if (hw && hw->peak(cost->dtype) > 0 && hw->hbm_bandwidth_bytes_per_s > 0) {
     const auto r = roofline(cost->flops, cost->bytes, hw->peak(cost->dtype), hw->hbm_bandwidth_bytes_per_s);
     p.roofline_us = r.lower_bound_s / kUs;
@@ -94,6 +97,7 @@ std::optional<Price> price_collective(const Trace& trace, const TraceKernel& k, 
   Price p;
   p.roofline_us = cost.time_s / kUs;
   p.bytes = c->bytes;
+  p.collective = c;
   p.shape = std::string(collective_name(c->op)) + " of " + format_bytes(c->bytes) + " over " +
             std::to_string(c->group_size);
   return p;
@@ -133,6 +137,11 @@ Json reason(const Group& g) {
                                         "pay the launch and per-step latency");
     case OpClass::memcpy:
     case OpClass::memset:
+      // Below a megabyte a copy or set is its launch and latency, not its bytes.
+      if (g.calls > 0 && g.bytes / static_cast<double>(g.calls) < 1e6)
+        return out("tiny_transfer", std::to_string(g.calls) + " of " + format_bytes(g.bytes / g.calls) +
+                                        " each: every one pays a launch and a latency for little data; merge them, "
+                                        "or keep the data on the device");
       return out("copy", "a copy at " + percent(achieved) + " of its link: keep the data where it is used");
     default:
       break;
@@ -184,6 +193,7 @@ Json trace_report(const Trace& trace, const TraceReportOptions& options) {
 
   // Matmuls are priced per op instance (a split-K GEMM's kernels share one op's FLOPs), the rest per kernel.
   std::map<int, std::optional<Price>> op_price;
+  std::map<int, double> op_time_us;  // a priced matmul op instance's kernels, summed
   std::map<std::string, Group> groups;
   std::array<Group, kOpClasses.size()> classes;
   double total_us = 0, classified_us = 0, priced_us = 0;
@@ -225,6 +235,14 @@ Json trace_report(const Trace& trace, const TraceReportOptions& options) {
         if (first_of_op) x->roofline_us += price->roofline_us;
       }
     }
+    if (price && price->matmul) op_time_us[k.op] += k.duration_us;
+    if (options.kernel_tables && price && price->collective) {
+      const CollectiveBytes& sent = *price->collective;
+      if (trace.name_of(k.name).find("nccl") != std::string::npos)
+        options.kernel_tables->add_collective(sent.op, sent.group_size, sent.bytes, k.duration_us * kUs);
+      else if (sent.op == Collective::all_reduce)
+        options.kernel_tables->add_one_shot_all_reduce(sent.group_size, sent.bytes, k.duration_us * kUs);
+    }
     if (k.op_class == OpClass::collective) {
       const auto* t = timeline_of[k.device];
       const double exposed = k.duration_us - covered_length(t->compute, k.start_us, k.start_us + k.duration_us);
@@ -234,6 +252,12 @@ Json trace_report(const Trace& trace, const TraceReportOptions& options) {
     if (k.op_class != OpClass::other) classified_us += k.duration_us;
     if (priced) priced_us += k.duration_us;
   }
+
+  if (options.kernel_tables)
+    for (const auto& [op, us] : op_time_us) {
+      const MatmulCost& m = *op_price[op]->matmul;
+      options.kernel_tables->add_gemm(m.dtype, m.batch, m.m, m.n, m.k, us * kUs);
+    }
 
   Json result;
   if (const Hardware* hw = options.hardware) {

@@ -6,6 +6,7 @@
 
 #include "io/json_reader.h"
 #include "specs/hardware.h"
+#include "traces/trace_kernel_tables.h"
 #include "traces/trace_model.h"
 
 namespace scalescope {
@@ -18,6 +19,7 @@ struct TraceReportOptions {
   const Hardware* hardware = nullptr;  // nullptr: no roofline (the chip is not known)
   std::string hardware_from;           // "query" or "deviceProperties"
   int top = 10;                        // rows of the op and gap tables
+  TraceKernelTables* kernel_tables = nullptr;  // when set, every priced GEMM and collective is added to it
 };
 
 // `trace` is linked (link_kernels).

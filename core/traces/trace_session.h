@@ -1,7 +1,7 @@
 // The trace analysis's entry point, for every front end (CLI, Python, the page's worker): the trace's text goes in
 // as chunks of any size (decompressed: gzip is the caller's, natively zlib, in the browser DecompressionStream),
 // then finish() reads the options and answers as the engine does:
-// {"ok": bool, "query": "trace", "result": {...}, "diagnostics": [...]}.
+// {"ok": bool, "query": "trace", "result": {...}, "diagnostics": [...], "engine_version": "..."}.
 #pragma once
 #include <string>
 #include <string_view>

@@ -71,6 +71,11 @@ class Trace(Result):
                      index="part")
 
     @property
+    def kernel_tables(self) -> dict[str, Any]:
+        """With `kernel_tables=True`: the trace's kernels in kernel_fit's tables format."""
+        return self["kernel_tables"]
+
+    @property
     def gaps(self) -> pd.DataFrame:
         """The largest losses against the roofline, idle time included, each with the book's reason."""
         return frame(self["gaps"], ("class", "op", "shape", "lost_s", "reason.code", "reason.message"))
@@ -93,12 +98,14 @@ def _chunks(source: Source):
 
 
 def trace(source: Source, hardware: Any = None, top: int = 10, *, scenario: Scenario | None = None,
-          steps: int | None = None, raise_on_error: bool = True) -> Trace:
+          steps: int | None = None, kernel_tables: bool = False, raise_on_error: bool = True) -> Trace:
     """Reads a profiler trace (a path, `.json` or `.json.gz`, or a binary file object) and holds its kernels against
     the roofline of its chip: the trace's deviceProperties, or `hardware` (a preset id). `top` rows in `ops` and
     `gaps`. With `scenario`, the training_step scenario the trace ran, `plan` sets the engine's step beside the
-    measured one (`steps`: the steps the trace holds, if it has no ProfilerStep annotations). The same numbers as
-    `scalescope trace --json` (with `--scenario`, `--steps`).
+    measured one (`steps`: the steps the trace holds, if it has no ProfilerStep annotations). With `kernel_tables`,
+    `.kernel_tables` holds the trace's GEMMs and collectives as kernel tables: `kernel_fit(t.kernel_tables)` fits
+    the chip's kernel models to this cluster's own kernels. The same numbers as `scalescope trace --json` (with
+    `--scenario`, `--steps`, `--kernel-tables`).
     """
     session = _engine.TraceSession()
     for chunk in _chunks(source):
@@ -111,5 +118,7 @@ def trace(source: Source, hardware: Any = None, top: int = 10, *, scenario: Scen
         options["step"] = evaluate(scenario, raise_on_error=False).data
     if steps is not None:
         options["steps"] = steps
+    if kernel_tables:
+        options["kernel_tables"] = True
     text = _decode(session.finish(json.dumps(options)))
     return finish(Trace(text), raise_on_error)

@@ -46,6 +46,13 @@ def test_against_the_plan_as_the_cli(root, cli, tmp_path):
     assert t.plan.loc["step", "measured_s"] == pytest.approx(t.devices["window_s"].iloc[0] / 3, rel=1e-12)
 
 
+def test_calibrate_from_a_trace(root):
+    t = scalescope.trace(root / B200, kernel_tables=True)
+    fit = scalescope.kernel_fit(t.kernel_tables)  # the chip the tables name: the trace's
+    assert fit.kernels["source"]["repository"] == "a PyTorch profiler trace"
+    assert "gemm" in set(fit.scores["op"])
+
+
 def test_a_file_object_and_bad_traces(root):
     with open(root / B200, "rb") as f:
         assert scalescope.trace(f, hardware="h100-sxm").hardware_id == "h100-sxm"

@@ -10,6 +10,7 @@
 
 #include "api.h"
 #include "invariants.h"
+#include "traces/trace_session.h"
 
 namespace {
 
@@ -30,5 +31,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!text.empty() && text.front() == '[') require_sound("evaluate_many_json", text, scalescope::evaluate_many_json(text));
   // validate stops before the query runs: a cheap second look at every tenth input.
   if (size % 10 == 0) require_sound("validate_json", text, scalescope::validate_json(text));
+  // The trace reader (issue 37) has its own streaming parser: any text that could be a trace, whole and then fed
+  // in two chunks cut where the input's first byte says (the same answer either way is the unit tests' job).
+  if (text.find("traceEvents") != std::string_view::npos || (!text.empty() && text.front() == '[')) {
+    require_sound("analyze_trace_json", text, scalescope::analyze_trace_json(text, "{}"));
+    scalescope::TraceSession session;
+    const std::size_t cut = size ? data[0] % size : 0;
+    session.feed(text.substr(0, cut));
+    session.feed(text.substr(cut));
+    require_sound("TraceSession", text, session.finish(R"({"top": 3})"));
+  }
   return 0;
 }

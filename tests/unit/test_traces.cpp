@@ -305,3 +305,35 @@ TEST_CASE("trace: against the plan, per step and device, part by part (issue 37 
   const Json chip = Json::parse(evaluate_json(R"({"hardware": {"preset": "h100-sxm"}, "query": {"kind": "chip"}})"));
   CHECK(has_code(analyze(trace_of(events), {{"step", chip}}), "not_a_training_step"));
 }
+
+TEST_CASE("trace: its kernels as kernel tables, which kernel_fit reads (issue 37 item 3)", "[traces]") {
+  const Json answer = analyze(trace_fixture("b200_vllm_gpt_oss_tp8_rank0.json"), {{"kernel_tables", true}});
+  REQUIRE(answer["ok"] == true);
+  const Json& tables = answer["result"]["kernel_tables"];
+  CHECK(tables["hardware"] == "b200");
+  std::map<std::string, Json> by_op;
+  for (const auto& t : tables["tables"]) by_op[t["op"]] = t;
+  // The QKV projection's 36 instances (one per layer) are one row: its shape and their median time.
+  bool qkv = false;
+  for (const auto& row : by_op["gemm"]["rows"])
+    if (row[0] == "bf16" && row[1] == 888 && row[2] == 640 && row[3] == 2880) qkv = row[4].get<double>() > 0;
+  CHECK(qkv);
+  // NCCL's all-gather of 201,088 bf16 values over 8 GPUs; the symmetric-memory all-reduces are one-shot, not NCCL.
+  REQUIRE(by_op.count("nccl"));
+  CHECK(by_op["nccl"]["rows"][0][0] == "all_gather");
+  CHECK(by_op["nccl"]["rows"][0][1] == 8);
+  CHECK(by_op["nccl"]["rows"][0][2] == 201088.0 * 2);
+  CHECK(by_op.count("custom_all_reduce"));
+  // kernel_fit reads them as aiconfigurator's tables: the chip's kernel models fitted to this cluster's kernels.
+  const Json fit = Json::parse(evaluate_json(
+      Json{{"hardware", {{"preset", "b200"}}}, {"query", {{"kind", "kernel_fit"}, {"tables", tables}}}}.dump()));
+  INFO(fit.dump().substr(0, 600));
+  CHECK(fit["ok"] == true);
+  bool gemm_scored = false;
+  for (const auto& s : fit["result"]["scores"]) gemm_scored = gemm_scored || (s["op"] == "gemm" && s["fit_rows"] > 0);
+  CHECK(gemm_scored);
+  // Without a chip there is nothing to name the tables by.
+  const Json no_chip =
+      analyze(trace_of(Json::array({kernel(0, 5, "gemm", 7)}), "Tesla V100-SXM2-32GB"), {{"kernel_tables", true}});
+  CHECK(has_code(no_chip, "no_kernel_tables"));
+}

@@ -66,6 +66,7 @@ export interface TraceAnswer {
   query: 'trace';
   result: TraceResult | null;
   diagnostics: { path: string; code: string; message: string; severity?: string }[];
+  engine_version: string;
 }
 
 export interface TraceOptions { hardware?: string; top?: number }
