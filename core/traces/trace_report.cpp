@@ -167,7 +167,7 @@ Json group_json(const Group& g) {
            {"time_s", g.time_us * kUs}};
   row["flops"] = g.shaped ? Json(g.flops) : Json(nullptr);
   row["bytes"] = g.shaped ? Json(g.bytes) : Json(nullptr);
-  if (g.shaped && g.flops > 0 && g.priced_time_us > 0) {  // where it sits on the roofline chart
+  if (g.shaped && g.flops > 0 && g.bytes > 0 && g.priced_time_us > 0) {  // where it sits on the roofline chart
     row["intensity_flops_per_byte"] = g.flops / g.bytes;
     row["achieved_flops_per_s"] = g.flops / (g.priced_time_us * kUs);
   }
@@ -184,19 +184,22 @@ Json group_json(const Group& g) {
   return row;
 }
 
-}  // namespace
-
-Json trace_report(const Trace& trace, const TraceReportOptions& options) {
-  const auto timelines = device_timelines(trace);
-  std::map<int, const DeviceTimeline*> timeline_of;
-  for (const auto& t : timelines) timeline_of[t.device] = &t;
-
-  // Matmuls are priced per op instance (a split-K GEMM's kernels share one op's FLOPs), the rest per kernel.
-  std::map<int, std::optional<Price>> op_price;
-  std::map<int, double> op_time_us;  // a priced matmul op instance's kernels, summed
+// Every kernel into its group (one op at one shape, one collective at one size, else one kernel name) and its
+// class, priced where its shapes or records allow; the priced GEMMs and collectives into the kernel tables.
+struct Tally {
   std::map<std::string, Group> groups;
   std::array<Group, kOpClasses.size()> classes;
   double total_us = 0, classified_us = 0, priced_us = 0;
+};
+
+Tally tally_kernels(const Trace& trace, const TraceReportOptions& options,
+                    const std::vector<DeviceTimeline>& timelines) {
+  std::map<int, const DeviceTimeline*> timeline_of;
+  for (const auto& t : timelines) timeline_of[t.device] = &t;
+  // Matmuls are priced per op instance (a split-K GEMM's kernels share one op's FLOPs), the rest per kernel.
+  std::map<int, std::optional<Price>> op_price;
+  std::map<int, double> op_time_us;  // a priced matmul op instance's kernels, summed
+  Tally tally;
   for (const auto& k : trace.kernels) {
     std::optional<Price> price;
     bool first_of_op = true;
@@ -214,12 +217,12 @@ Json trace_report(const Trace& trace, const TraceReportOptions& options) {
     const std::string op = k.op >= 0 ? trace.name_of(trace.ops[static_cast<std::size_t>(k.op)].name) : "";
     const std::string key = std::string(op_class_name(k.op_class)) + "|" +
                             (price ? op + "|" + price->shape : trace.name_of(k.name));
-    Group& g = groups[key];
+    Group& g = tally.groups[key];
     if (g.calls == 0 && g.time_us == 0) {
       g.op_class = k.op_class, g.op = op, g.kernel = trace.name_of(k.name);
       if (price) g.shape = price->shape;
     }
-    Group& c = classes[static_cast<std::size_t>(k.op_class)];
+    Group& c = tally.classes[static_cast<std::size_t>(k.op_class)];
     for (Group* x : {&g, &c}) {
       x->time_us += k.duration_us;
       ++x->kernels;
@@ -248,88 +251,72 @@ Json trace_report(const Trace& trace, const TraceReportOptions& options) {
       const double exposed = k.duration_us - covered_length(t->compute, k.start_us, k.start_us + k.duration_us);
       g.exposed_us += exposed, c.exposed_us += exposed;
     }
-    total_us += k.duration_us;
-    if (k.op_class != OpClass::other) classified_us += k.duration_us;
-    if (priced) priced_us += k.duration_us;
+    tally.total_us += k.duration_us;
+    if (k.op_class != OpClass::other) tally.classified_us += k.duration_us;
+    if (priced) tally.priced_us += k.duration_us;
   }
-
   if (options.kernel_tables)
     for (const auto& [op, us] : op_time_us) {
       const MatmulCost& m = *op_price[op]->matmul;
       options.kernel_tables->add_gemm(m.dtype, m.batch, m.m, m.n, m.k, us * kUs);
     }
+  return tally;
+}
 
-  Json result;
-  if (const Hardware* hw = options.hardware) {
-    const bool has_roof = hw->peak(Dtype::bf16) > 0 && hw->hbm_bandwidth_bytes_per_s > 0;
-    result["hardware"] = {{"id", hw->id},
-                          {"name", hw->name},
-                          {"from", options.hardware_from},
-                          {"peak_bf16_flops_per_s", hw->peak(Dtype::bf16)},
-                          {"hbm_bandwidth_bytes_per_s", hw->hbm_bandwidth_bytes_per_s},
-                          {"critical_intensity_flops_per_byte",
-                           has_roof ? Json(roofline(0, 0, hw->peak(Dtype::bf16), hw->hbm_bandwidth_bytes_per_s)
-                                               .critical_intensity_flops_per_byte)
-                                    : Json(nullptr)}};
-  } else {
-    result["hardware"] = nullptr;
-  }
-  const auto rank = trace.distributed_info.is_object() ? trace.distributed_info.find("rank")
-                                                      : trace.distributed_info.end();
-  if (rank != trace.distributed_info.end() && rank->is_number_integer())
-    result["distributed"] = {{"rank", *rank}, {"world_size", world_size_of(trace)}};
-  else
-    result["distributed"] = nullptr;
-  result["kernels"] = trace.kernels.size();
-  result["cpu_ops"] = trace.ops.size();
-  result["kernel_time_s"] = total_us * kUs;
-  result["classified_share"] = total_us > 0 ? classified_us / total_us : 0;
-  result["priced_share"] = total_us > 0 ? priced_us / total_us : 0;
+Json hardware_json(const TraceReportOptions& options) {
+  const Hardware* hw = options.hardware;
+  if (!hw) return nullptr;
+  const bool has_roof = hw->peak(Dtype::bf16) > 0 && hw->hbm_bandwidth_bytes_per_s > 0;
+  return {{"id", hw->id},
+          {"name", hw->name},
+          {"from", options.hardware_from},
+          {"peak_bf16_flops_per_s", hw->peak(Dtype::bf16)},
+          {"hbm_bandwidth_bytes_per_s", hw->hbm_bandwidth_bytes_per_s},
+          {"critical_intensity_flops_per_byte",
+           has_roof ? Json(roofline(0, 0, hw->peak(Dtype::bf16), hw->hbm_bandwidth_bytes_per_s)
+                               .critical_intensity_flops_per_byte)
+                    : Json(nullptr)}};
+}
 
-  Json devices = Json::array(), idle = Json::array();
-  for (const auto& t : timelines) {
-    devices.push_back({{"device", t.device},
-                       {"window_s", t.window_us * kUs},
-                       {"busy_s", t.busy_us * kUs},
-                       {"idle_s", t.idle_us() * kUs},
-                       {"compute_s", t.compute_us * kUs},
-                       {"communication_s", t.communication_us * kUs},
-                       {"exposed_communication_s", t.exposed_communication_us * kUs},
-                       {"overlapped_communication_s", (t.communication_us - t.exposed_communication_us) * kUs}});
-    for (std::size_t i = 0; i < t.idle_gaps.size() && i < static_cast<std::size_t>(options.top); ++i)
-      idle.push_back({{"device", t.device},
-                      {"start_s", (t.idle_gaps[i].first - t.busy.front().first) * kUs},
-                      {"duration_s", (t.idle_gaps[i].second - t.idle_gaps[i].first) * kUs}});
-  }
-  result["devices"] = std::move(devices);
-  result["idle_gaps"] = std::move(idle);
+Json distributed_json(const Trace& trace) {
+  const Json& info = trace.distributed_info;
+  const auto rank = info.is_object() ? info.find("rank") : info.end();
+  if (rank == info.end() || !rank->is_number_integer()) return nullptr;
+  return {{"rank", *rank}, {"world_size", world_size_of(trace)}};
+}
 
-  Json class_rows = Json::array();
+Json device_json(const DeviceTimeline& t) {
+  return {{"device", t.device},
+          {"window_s", t.window_us * kUs},
+          {"busy_s", t.busy_us * kUs},
+          {"idle_s", t.idle_us() * kUs},
+          {"compute_s", t.compute_us * kUs},
+          {"communication_s", t.communication_us * kUs},
+          {"exposed_communication_s", t.exposed_communication_us * kUs},
+          {"overlapped_communication_s", (t.communication_us - t.exposed_communication_us) * kUs}};
+}
+
+Json classes_json(const Tally& tally) {
+  Json rows = Json::array();
   for (const auto c : kOpClasses) {
-    const Group& g = classes[static_cast<std::size_t>(c)];
+    const Group& g = tally.classes[static_cast<std::size_t>(c)];
     if (g.time_us <= 0) continue;
-    class_rows.push_back({{"class", op_class_name(c)},
-                          {"time_s", g.time_us * kUs},
-                          {"share", g.time_us / total_us},
-                          {"kernels", g.kernels},
-                          {"priced_time_s", g.priced_time_us * kUs},
-                          {"roofline_s", g.roofline_us * kUs},
-                          {"achieved_fraction",
-                           g.priced_time_us > 0 ? Json(g.roofline_us / g.priced_time_us) : Json(nullptr)}});
+    rows.push_back({{"class", op_class_name(c)},
+                    {"time_s", g.time_us * kUs},
+                    {"share", g.time_us / tally.total_us},
+                    {"kernels", g.kernels},
+                    {"priced_time_s", g.priced_time_us * kUs},
+                    {"roofline_s", g.roofline_us * kUs},
+                    {"achieved_fraction",
+                     g.priced_time_us > 0 ? Json(g.roofline_us / g.priced_time_us) : Json(nullptr)}});
   }
-  result["classes"] = std::move(class_rows);
+  return rows;
+}
 
-  std::vector<const Group*> rows;
-  for (const auto& [key, g] : groups) rows.push_back(&g);
-  const auto top = static_cast<std::size_t>(options.top);
-  std::sort(rows.begin(), rows.end(), [](const Group* a, const Group* b) { return a->time_us > b->time_us; });
-  Json ops = Json::array();
-  for (std::size_t i = 0; i < rows.size() && i < top; ++i) ops.push_back(group_json(*rows[i]));
-  result["ops"] = std::move(ops);
-
-  // The gaps: the priced groups by the time they lose to their roofline, and each device's idle time.
+// The largest losses: each device's idle time, and the priced groups by the time they lose to their roofline.
+Json gaps_json(std::vector<const Group*> groups, const std::vector<DeviceTimeline>& timelines, std::size_t top) {
   auto lost = [](const Group* g) { return g->priced ? g->priced_time_us - g->roofline_us : 0.0; };
-  std::sort(rows.begin(), rows.end(), [&](const Group* a, const Group* b) { return lost(a) > lost(b); });
+  std::sort(groups.begin(), groups.end(), [&](const Group* a, const Group* b) { return lost(a) > lost(b); });
   Json gaps = Json::array();
   for (const auto& t : timelines)
     if (t.idle_us() > 0)
@@ -341,15 +328,47 @@ Json trace_report(const Trace& trace, const TraceReportOptions& options) {
                         {"message", "no kernel ran for " + percent(t.idle_us() / t.window_us) +
                                         " of the window: the host launched too slowly or waited (a sync, the data "
                                         "loader); CUDA graphs or a larger batch per launch close it"}}}});
-  for (std::size_t i = 0; i < rows.size() && i < top && lost(rows[i]) > 0; ++i) {
-    Json row = group_json(*rows[i]);
-    gaps.push_back(std::move(row));
-  }
+  for (std::size_t i = 0; i < groups.size() && i < top && lost(groups[i]) > 0; ++i)
+    gaps.push_back(group_json(*groups[i]));
   std::stable_sort(gaps.begin(), gaps.end(), [](const Json& a, const Json& b) {
     return a["lost_s"].get<double>() > b["lost_s"].get<double>();
   });
   if (gaps.size() > top) gaps.erase(gaps.begin() + static_cast<std::ptrdiff_t>(top), gaps.end());
-  result["gaps"] = std::move(gaps);
+  return gaps;
+}
+
+}  // namespace
+
+Json trace_report(const Trace& trace, const TraceReportOptions& options) {
+  const auto timelines = device_timelines(trace);
+  const Tally tally = tally_kernels(trace, options, timelines);
+  const auto top = static_cast<std::size_t>(options.top);
+  Json result;
+  result["hardware"] = hardware_json(options);
+  result["distributed"] = distributed_json(trace);
+  result["kernels"] = trace.kernels.size();
+  result["cpu_ops"] = trace.ops.size();
+  result["kernel_time_s"] = tally.total_us * kUs;
+  result["classified_share"] = tally.total_us > 0 ? tally.classified_us / tally.total_us : 0;
+  result["priced_share"] = tally.total_us > 0 ? tally.priced_us / tally.total_us : 0;
+  Json devices = Json::array(), idle = Json::array();
+  for (const auto& t : timelines) {
+    devices.push_back(device_json(t));
+    for (std::size_t i = 0; i < t.idle_gaps.size() && i < top; ++i)
+      idle.push_back({{"device", t.device},
+                      {"start_s", (t.idle_gaps[i].first - t.busy.front().first) * kUs},
+                      {"duration_s", (t.idle_gaps[i].second - t.idle_gaps[i].first) * kUs}});
+  }
+  result["devices"] = std::move(devices);
+  result["idle_gaps"] = std::move(idle);
+  result["classes"] = classes_json(tally);
+  std::vector<const Group*> groups;
+  for (const auto& [key, g] : tally.groups) groups.push_back(&g);
+  std::sort(groups.begin(), groups.end(), [](const Group* a, const Group* b) { return a->time_us > b->time_us; });
+  Json ops = Json::array();
+  for (std::size_t i = 0; i < groups.size() && i < top; ++i) ops.push_back(group_json(*groups[i]));
+  result["ops"] = std::move(ops);
+  result["gaps"] = gaps_json(std::move(groups), timelines, top);
   return result;
 }
 
