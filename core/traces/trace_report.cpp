@@ -139,7 +139,8 @@ Json reason(const Group& g) {
     case OpClass::memset:
       // Below a megabyte a copy or set is its launch and latency, not its bytes.
       if (g.calls > 0 && g.bytes / static_cast<double>(g.calls) < 1e6)
-        return out("tiny_transfer", std::to_string(g.calls) + " of " + format_bytes(g.bytes / g.calls) +
+        return out("tiny_transfer", std::to_string(g.calls) + (g.op_class == OpClass::memset ? " sets" : " copies") +
+                                        " of " + format_bytes(g.bytes / static_cast<double>(g.calls)) +
                                         " each: every one pays a launch and a latency for little data; merge them, "
                                         "or keep the data on the device");
       return out("copy", "a copy at " + percent(achieved) + " of its link: keep the data where it is used");
