@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-export NODE_PATH=/usr/share/nodejs  # Emscripten's optimiser needs Debian's acorn (TOOLCHAIN.md quirk 1)
+source scripts/node.sh && scalescope_use_node  # the Node that set-up chose
+export NODE_PATH=/usr/share/nodejs  # Emscripten's optimiser needs Debian's acorn (docs/toolchain.md quirk 1)
 jobs=$(nproc)
 cmake --preset release >/dev/null
 cmake --build build/release --target scalescope -j"$jobs" >/dev/null

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 # emscripten brings node-acorn (its optimiser needs it) and a nodejs if the machine has none.
 # chromium: the browser tests (web/e2e/browser.mjs) drive /usr/bin/chromium through playwright-core.
-# clang and libclang-rt-14-dev (libFuzzer): the fuzz target in tests/fuzz (CMake preset fuzz).
+# clang and libclang-rt-14-dev (libFuzzer): the sanitized debug build and the fuzz target in tests/fuzz (preset fuzz).
 # pybind11-dev, python3-dev and the python3-* packages: the Python module (python/, docs/python.md) and its tests,
 # for Debian's /usr/bin/python3 (python3-venv: scripts/python.sh's virtual environment).
 # zlib1g-dev: `scalescope trace` reads gzipped profiler traces.
@@ -29,12 +29,9 @@ else
   echo "setup: all packages present"
 fi
 
-# The web build needs Node >= 20.19 (Vite 8); Debian 12's own nodejs is 18.
-node_version=$(node -p 'process.versions.node' 2>/dev/null || echo 0)
-if ! node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a===20&&b>=19)?0:1)' 2>/dev/null; then
-  echo "setup: the web build needs Node >= 20.19 (found $node_version); install a newer Node and run again" >&2
-  exit 1
-fi
+# The web build needs Node >= 20.19 (Vite 8); Debian 12's own nodejs is 18 (scripts/node.sh).
+source scripts/node.sh
+scalescope_use_node
 
 # npm ci when node_modules is missing or was installed from another package-lock.json.
 lock_sum=$(sha256sum web/package-lock.json | cut -d' ' -f1)
