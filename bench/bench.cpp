@@ -1,6 +1,6 @@
 // Evaluations per second of the engine's primitives and of a whole scenario through the JSON entry point.
 // Run natively (build/release/scalescope_bench) and under Node (node --no-experimental-fetch
-// build/wasm/scalescope_bench.js; Node >= 18 needs the flag, TOOLCHAIN.md quirk 3) and compare the ratios within
+// build/wasm/scalescope_bench.js; Node >= 18 needs the flag, docs/toolchain.md quirk 3) and compare the ratios within
 // one run: these machines are noisy.
 #include <chrono>
 #include <cstdio>
@@ -136,7 +136,7 @@ int main() {
     return count_flops(model, 4e6, t, true).training +
            remat_cost(model, Remat::checkpoints, 4e6, t, 4, Dtype::bf16, true).activation_bytes;
   });
-  // A full training step (LLaMA-3 70B, v5p 16x16x16, FSDP 256 x TP 16): the DESIGN.md budget is 2 µs.
+  // A full training step (LLaMA-3 70B, v5p 16x16x16, FSDP 256 x TP 16): the docs/design.md budget is 2 µs.
   const Mesh pod = parse_mesh(Json{{"shape", {16, 16, 16}}}, "/mesh", tpu, d);
   TrainingInput step;
   step.model = &model;
@@ -186,7 +186,7 @@ int main() {
     p.generated_len = 1024.0 + (i & 63);
     return solve_load(p, runtime).time_to_first_token_s;
   });
-  // Plan search over the whole default space (docs/api.md plan_search), plans per second: DESIGN.md asks for
+  // Plan search over the whole default space (docs/api.md plan_search), plans per second: docs/design.md asks for
   // 1,000,000 native and 500,000 in wasm, and each of these two spaces in under a second.
   const Mesh h100s = parse_mesh(Json{{"shape", {4096}}}, "/mesh", gpu, d);
   TrainingInput gpu_job = step;

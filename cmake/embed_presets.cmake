@@ -1,5 +1,5 @@
 # Writes a C++ source holding every preset, calibration profile and serving backend file as a string literal, so that the CLI, the
-# wasm module and the tests all carry the same data without file I/O in core/ (DESIGN.md: core has no I/O but JSON
+# wasm module and the tests all carry the same data without file I/O in core/ (docs/design.md: core has no I/O but JSON
 # text in and out).
 # Usage: cmake -DOUT=<file.cpp> -DLEAN_OUT=<file.cpp> -DHARDWARE_DIR=<dir> -DMODEL_DIR=<dir> -DPROFILE_DIR=<dir>
 #              -DPRIORS=<literature.json> -DPRIORS_OUT=<file.cpp> -P embed_presets.cmake

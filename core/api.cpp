@@ -71,7 +71,8 @@ std::string calibrated_kinds() {
   return names.empty() ? "none yet" : join_choices(names);
 }
 
-// `query.fidelity`: "book" everywhere; "calibrated" where the kind offers it (DESIGN.md "Fidelity and calibration").
+// `query.fidelity`: "book" everywhere; "calibrated" where the kind offers it (docs/design.md, "Fidelity and
+// calibration").
 Fidelity read_fidelity(JsonReader& args, const QueryKind& kind, Diagnostics& d) {
   const auto name = args.choice("fidelity", false, {"book", "calibrated"});
   if (!name) return kind.default_fidelity;
@@ -109,7 +110,7 @@ bool is_utilisation(const std::string& key) {
   return key == "mfu_frac" || key == "hfu_frac" || key == "utilization_frac" || key == "bubble_frac";
 }
 
-// DESIGN.md: no NaN or Inf ever reaches a result (one that slipped through is an engine bug: a diagnostic and
+// docs/design.md: no NaN or Inf ever reaches a result (one that slipped through is an engine bug: a diagnostic and
 // null). Issue 12: -0 becomes 0; a utilisation over 1 or a negative time or rate (*_s) is outside physics, a
 // warning that names it.
 // `key` is the number's own key (an array's entries share the array's).

@@ -1,5 +1,5 @@
 // Prints every golden case's full result, one JSON line per case, then the validation suite's calibrate and
-// family-held-out validation: run natively and under Node, the two outputs must be byte-identical (DESIGN.md:
+// family-held-out validation: run natively and under Node, the two outputs must be byte-identical (docs/design.md:
 // native and wasm agree bit for bit). With --mutations, one line per scenario of the structured mutator
 // (tests/mutations.h) with a hash of its whole answer (issue 12); with --mutations --answers, one JSON line per
 // mutated scenario, {name, scenario, answer}, for the schema's agreement test (web/test/schema-mutations.test.ts).

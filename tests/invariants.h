@@ -1,4 +1,4 @@
-// What every answer of the engine must satisfy, whatever the input (issue 12; DESIGN.md "Engine rules": bad input
+// What every answer of the engine must satisfy, whatever the input (issue 12; docs/design.md "Engine rules": bad input
 // is a value, never a crash, never NaN). Shared by the Catch2 suite, the structured mutator and the libFuzzer target.
 #pragma once
 #include <string>

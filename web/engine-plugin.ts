@@ -36,7 +36,7 @@ function enginePath(file: string): string {
   return p;
 }
 
-/** Loads the built engine in Node (TOOLCHAIN.md quirk 3: hand it the wasm bytes); the chapter build uses it too. */
+/** Loads the built engine in Node (docs/toolchain.md quirk 3: hand it the bytes); the chapter build uses it too. */
 export async function loadEngine(): Promise<EngineModule> {
   const mod = (await import(pathToFileURL(enginePath(FILES[0])).href)) as { default: CreateScalescope };
   return mod.default({ wasmBinary: fs.readFileSync(enginePath(FILES[1])) });

@@ -1,6 +1,6 @@
-// The kernel level of calibration (DESIGN.md "Fidelity and calibration"; issue 34): one chip's kernel models fitted
-// to its measured kernel tables, op by op, and validated on shapes the fit never saw. Each op's constants are fitted
-// by robust least squares on log time (calibration/robust_fit: what AIConfigurator found transfers, a model of
+// The kernel level of calibration (docs/design.md "Fidelity and calibration"; issue 34): one chip's kernel models
+// fitted to its measured kernel tables, op by op, and validated on shapes the fit never saw. Each op's constants are
+// fitted by robust least squares on log time (calibration/robust_fit: what AIConfigurator found transfers, a model of
 // utilisation, not of raw time), with the rows split before any fit:
 //   - held, every fifth row of each table (interpolation between measured shapes);
 //   - held, one whole shape family per op (a GEMM width, a head count, a model's hidden size, a decade of message

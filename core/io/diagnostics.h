@@ -1,4 +1,4 @@
-// Diagnostics: bad input is a value, not a crash (DESIGN.md "Engine rules").
+// Diagnostics: bad input is a value, not a crash (docs/design.md "Engine rules").
 #pragma once
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
 // Strict reading of one JSON object: every key read is marked known, and finish() reports the rest as unknown,
 // with the list of valid keys. Wrong types, missing keys and out-of-range numbers become diagnostics with the
-// JSON pointer of the offending value (DESIGN.md "Engine rules": all diagnostics at once, each with a path).
+// JSON pointer of the offending value (docs/design.md "Engine rules": all diagnostics at once, each with a path).
 #pragma once
 #include <cstdint>
 #include <optional>

@@ -1,6 +1,6 @@
-// The book's parallelism thresholds (jax-ml.github.io/scaling-book/training TPU, jax-ml.github.io/scaling-book/gpus GPU): the per-chip batch a data-parallel
-// axis needs to stay compute-bound, the tensor-parallel limit, the mixed FSDP x TP bound and X_opt, the DCN
-// per-slice batch. Allocation-free; the planners call these per plan.
+// The book's parallelism thresholds (TPU: jax-ml.github.io/scaling-book/training; GPU: .../scaling-book/gpus): the
+// per-chip batch a data-parallel axis needs to stay compute-bound, the tensor-parallel limit, the mixed FSDP x TP bound
+// and X_opt, the DCN per-slice batch. Allocation-free; the planners call these per plan.
 #pragma once
 
 namespace scalescope {

@@ -1,6 +1,6 @@
-// Collective costs (jax-ml.github.io/scaling-book/sharding TPU torus, jax-ml.github.io/scaling-book/gpus GPU NVLink + fat tree, jax-ml.github.io/scaling-book/training DCN).
-// `bytes` is always V, the full (gathered, or not yet reduced) array as one collective group sees it; if the array
-// is also sharded over other mesh axes, V is one shard of those (§2.5). Allocation-free.
+// Collective costs on a TPU torus (jax-ml.github.io/scaling-book/sharding), GPU NVLink and fat tree (.../gpus) and DCN
+// (.../training). `bytes` is always V, the full (gathered, or not yet reduced) array as one collective group sees it;
+// if the array is also sharded over other mesh axes, V is one shard of those (§2.5). Allocation-free.
 #pragma once
 #include <optional>
 #include <string_view>

@@ -1,4 +1,4 @@
-// How real kernels and links fall short of the peaks the book divides by (the calibrated fidelity, DESIGN.md
+// How real kernels and links fall short of the peaks the book divides by (the calibrated fidelity, docs/design.md
 // "Fidelity and calibration"). Pure, allocation-free functions of a shape and a few measured constants; the
 // constants themselves are fitted per chip family and live in a calibration profile (specs/calibration_profile.h).
 #pragma once

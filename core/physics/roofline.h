@@ -1,5 +1,5 @@
-// Rooflines (jax-ml.github.io/scaling-book/roofline; jax-ml.github.io/scaling-book/tpus): time from FLOPs and bytes on one chip, intensity, bound.
-// Pure, allocation-free functions: plan searches call them millions of times.
+// Rooflines (jax-ml.github.io/scaling-book/roofline and .../tpus): time from FLOPs and bytes on one chip, intensity,
+// bound. Pure, allocation-free functions: plan searches call them millions of times.
 #pragma once
 #include "io/dtype.h"
 

@@ -1,7 +1,7 @@
-// Transformer accounting (jax-ml.github.io/scaling-book/transformers; jax-ml.github.io/scaling-book/training): parameters per component, FLOPs per token, KV-cache bytes,
-// activation memory and recompute FLOPs per remat policy, utilisation from chip-hours. Layers are counted by kind
-// (dense or MoE MLP; full, sliding-window or chunked attention) and attention is standard (MHA/GQA) or latent (MLA,
-// DeepSeek-V2 §2.1). Allocation-free.
+// Transformer accounting (jax-ml.github.io/scaling-book/transformers and .../training): parameters per component, FLOPs
+// per token, KV-cache bytes, activation memory and recompute FLOPs per remat policy, utilisation from chip-hours.
+// Layers are counted by kind (dense or MoE MLP; full, sliding-window or chunked attention) and attention is standard
+// (MHA/GQA) or latent (MLA, DeepSeek-V2 §2.1). Allocation-free.
 #pragma once
 #include <optional>
 #include <string>

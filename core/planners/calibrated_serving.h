@@ -1,4 +1,4 @@
-// The calibrated fidelity of serving (DESIGN.md "Fidelity and calibration"): a decode step and a prefill as every
+// The calibrated fidelity of serving (docs/design.md "Fidelity and calibration"): a decode step and a prefill as every
 // op of every layer on one chip of the replica, each bound by its own roofline at what the profile's serving
 // engine achieves, plus the per-op launch cost that dominates small decode steps and the tensor-parallel
 // all-reduces with their latency. The book's step (serving.h) stays the ideal beside it. Allocation-free.

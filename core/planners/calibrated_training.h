@@ -1,4 +1,4 @@
-// The calibrated fidelity of a training step (DESIGN.md "Fidelity and calibration"): every op of every layer,
+// The calibrated fidelity of a training step (docs/design.md "Fidelity and calibration"): every op of every layer,
 // forward, backward and recompute, each bound by its own max(compute, memory) at the efficiency its shape reaches;
 // collectives with latency and achieved bandwidth, exposed per strategy as frameworks overlap them; the pipeline
 // paced by its slowest stage; the optimizer update and a fixed overhead per step. The constants come from a

@@ -1,12 +1,14 @@
 // The mesh for parallelism degrees given as numbers (the explorer's controls and links, the `plan_mesh` query):
 // which slice shape, and which axes each strategy takes.
 //  - TPU: each strategy on whole torus axes, on the most cube-like slice that holds them (the smallest largest
-//    axis: shorter rings, and a strategy over two axes gets twice the bandwidth, spec §2.5), then on fewer axes,
-//    then the most balanced (4x4x8 before 8x2x8). Failing that (more strategies than axes, PP 35 x TP 32 x FSDP 4),
-//    a training plan may run on the most cube-like slice on which every degree takes a factor of each axis: the
-//    strategies are then sent as degrees and the engine lays them out itself (planners/plan_layout.h, §2.3).
-//  - GPU: one axis per strategy, tensor innermost (inside the NVLink domain first, §2.6), pipeline outermost.
-//  - Slices (TPU) join over a DCN axis that data or FSDP spans (§2.9.7).
+//    axis: shorter rings, and a strategy over two axes gets twice the bandwidth, scaling-book/sharding, collective
+//    costs), then on fewer axes, then the most balanced (4x4x8 before 8x2x8). Failing that (more strategies than
+//    axes, PP 35 x TP 32 x FSDP 4), a training plan may run on the most cube-like slice on which every degree takes a
+//    factor of each axis: the strategies are then sent as degrees and the engine lays them out itself
+//    (planners/plan_layout.h; scaling-book/sharding, sharding notation).
+//  - GPU: one axis per strategy, tensor innermost (inside the NVLink domain first, scaling-book/gpus, collectives),
+//    pipeline outermost.
+//  - Slices (TPU) join over a DCN axis that data or FSDP spans (scaling-book/training, multi-pod over DCN).
 #pragma once
 #include <array>
 #include <cstdint>

@@ -1,6 +1,6 @@
-// Serving a Transformer (jax-ml.github.io/scaling-book/inference; jax-ml.github.io/scaling-book/applied-inference; the figures jax-ml.github.io/scaling-book/applied-inference): prefill and decode step time split
-// into parameter loading, KV loading, FLOPs and communication, on one replica spread over a mesh.
-// decode_step and prefill are allocation-free: a sweep calls them per (batch, context) point.
+// Serving a Transformer (jax-ml.github.io/scaling-book/inference, and the figures of .../applied-inference): prefill
+// and decode step time split into parameter loading, KV loading, FLOPs and communication, on one replica spread over a
+// mesh. decode_step and prefill are allocation-free: a sweep calls them per (batch, context) point.
 #pragma once
 #include <string>
 

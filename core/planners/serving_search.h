@@ -1,9 +1,9 @@
 // Search over serving deployments (issue 9): replica size and its split into tensor and expert parallelism (the
 // expert axis runs attention data parallel; the experts may also fold over the TP ranks: wide EP),
 // weight and KV dtypes, batch, colocated or disaggregated prefill, and the replicas a demand needs; each costed with
-// the serving planner (planners/serving.h, spec §2.10) and ranked by fewest chips, dollars per million output
-// tokens or tokens per second per chip among the deployments that meet a latency target per output token and a
-// time to first token. At the calibrated fidelity (a profile) the serving planner's calibrated steps cost them.
+// the serving planner (planners/serving.h, scaling-book/inference) and ranked by fewest chips, dollars per million
+// output tokens or tokens per second per chip among the deployments that meet a latency target per output token
+// and a time to first token. At the calibrated fidelity (a profile) the serving planner's calibrated steps cost them.
 #pragma once
 #include <cstdint>
 #include <vector>

@@ -62,25 +62,28 @@ double mixed_step_margin(const TrainingInput& in, const TrainingStep& s) {
 
 // What each closed form leaves out that the step prices (issue 10 defect 2: say it in the result).
 constexpr const char* kDpTpuSimplification =
-    "spec §2.9.1-2: a 2-matrix MLP's FLOPs against one reduction (or ZeRO gather + scatter) of its weights, "
-    "wrapped axes; the step also prices attention, embeddings, remat, ZeRO-3's gathers per microbatch and axes "
-    "without wraparound";
+    "scaling-book/training, data parallelism and FSDP: a 2-matrix MLP's FLOPs against one reduction (or ZeRO "
+    "gather + scatter) of its weights, wrapped axes; the step also prices attention, embeddings, remat, ZeRO-3's "
+    "gathers per microbatch and axes without wraparound";
 constexpr const char* kDpGpuSimplification =
-    "spec §2.9.8: tokens per GPU against C / W_node x (X-1)/X for X node groups (W_GPU inside one domain), divided "
-    "by the nodes a model replica spans; the step prices every level of the tree (§2.6), where the node level can "
-    "bind for a few nodes, plus attention, remat and ZeRO-3's gathers per microbatch";
+    "scaling-book/gpus, data parallelism: tokens per GPU against C / W_node x (X-1)/X for X node groups (W_GPU "
+    "inside one domain), divided by the nodes a model replica spans; the step prices every level of the tree "
+    "(scaling-book/gpus, cross-node collectives), where the node level can bind for a few nodes, plus attention, "
+    "remat and ZeRO-3's gathers per microbatch";
 constexpr const char* kTpSimplification =
-    "spec §2.9.3: a 2-matrix MLP forward, 4BDF/(Y C) against an AllGather and a ReduceScatter of 2BD; the step "
-    "prices the gated MLP and attention, forward and backward, each block with its own collectives";
+    "scaling-book/training, tensor parallelism: a 2-matrix MLP forward, 4BDF/(Y C) against an AllGather and a "
+    "ReduceScatter of 2BD; the step prices the gated MLP and attention, forward and backward, each block with its "
+    "own collectives";
 constexpr const char* kMixedSimplification =
-    "spec §2.9.4: the best FSDP x TP split of these chips for a 2-matrix MLP; step_margin is compute^2 / "
-    "(T_FSDP T_TP) of this plan's priced parts";
+    "scaling-book/training, mixed FSDP + TP: the best FSDP x TP split of these chips for a 2-matrix MLP; "
+    "step_margin is compute^2 / (T_FSDP T_TP) of this plan's priced parts";
 constexpr const char* kDcnSimplification =
-    "spec §2.9.7: a 2-matrix MLP's backward FLOPs against its gradients' AllReduce over the slice's DCN; the step "
-    "all-reduces the whole replica's gradients once per step";
+    "scaling-book/training, multi-pod over DCN: a 2-matrix MLP's backward FLOPs against its gradients' AllReduce "
+    "over the slice's DCN; the step all-reduces the whole replica's gradients once per step";
 constexpr const char* kExpertSimplification =
-    "spec §2.9.8 EP: a 2-matrix expert forward against its two AllToAlls (inside one NVLink domain over W_GPU, "
-    "§2.6); the step prices dispatch and combine, forward and backward, per MoE layer";
+    "scaling-book/gpus, expert parallelism: a 2-matrix expert forward against its two AllToAlls (inside one NVLink "
+    "domain over W_GPU: scaling-book/gpus, intra-node AllToAll); the step prices dispatch and combine, forward and "
+    "backward, per MoE layer";
 
 // Bytes per parameter of the gradient buffer (§2.8: the book's 10 bytes per parameter have none).
 double gradient_bytes_per_param(const TrainingPrecision& p) {

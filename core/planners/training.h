@@ -1,6 +1,6 @@
-// One training step of a parallelism plan (jax-ml.github.io/scaling-book/training; GPUs jax-ml.github.io/scaling-book/gpus): time split into compute, HBM
-// and communication per parallelism axis, memory per chip, MFU, cost, and the book's thresholds for the plan.
-// evaluate_training_step is allocation-free and runs in well under 2 µs, so a plan search can call it freely.
+// One training step of a parallelism plan (jax-ml.github.io/scaling-book/training; GPUs: .../gpus): time split into
+// compute, HBM and communication per parallelism axis, memory per chip, MFU, cost, and the book's thresholds for the
+// plan. evaluate_training_step is allocation-free and runs in well under 2 µs, so a plan search can call it freely.
 #pragma once
 #include <array>
 #include <string>
@@ -56,9 +56,9 @@ struct TrainingPlan {
   bool offload_activations = false;  // saved activations go to host memory and come back for the backward pass
 };
 
-// Where gradients live (spec §2.8): a buffer in the params' dtype (the default: 2 + 2 + 8 = 12 bytes per parameter
-// with bf16 params and fp32 Adam), an fp32 buffer, or none: the optimizer consumes each gradient as the backward
-// pass produces it (one microbatch), the book's 2 + 8 = 10 bytes per parameter.
+// Where gradients live (scaling-book/training, memory): a buffer in the params' dtype (the default: 2 + 2 + 8 = 12
+// bytes per parameter with bf16 params and fp32 Adam), an fp32 buffer, or none: the optimizer consumes each gradient
+// as the backward pass produces it (one microbatch), the book's 2 + 8 = 10 bytes per parameter.
 enum class GradientBuffer { same_as_params, fp32, fused };
 
 // How the linear layers' low-precision matmuls are scaled, which sets their casts: per tensor (Transformer Engine's

@@ -113,8 +113,8 @@ void describe_plan_problems(const TrainingInput& in, unsigned problems, const st
   need(kContextSeq, "context", "not_divisible",
        format_count(cp) + "-way CP does not divide the sequence length " + format_count(in.seq_len));
   const char* dcn_message =
-      " runs a collective in every layer on the critical path, which DCN between slices cannot carry (spec §2.9.7); "
-      "give the DCN axis to data, fsdp, pipeline or expert";
+      " runs a collective in every layer on the critical path, which DCN between slices cannot carry "
+      "(scaling-book/training, multi-pod over DCN); give the DCN axis to data, fsdp, pipeline or expert";
   need(kDcnTensor, "tensor", "dcn_not_data", std::string("tensor parallelism") + dcn_message);
   need(kDcnContext, "context", "dcn_not_data", std::string("context parallelism") + dcn_message);
   if (problems & kBatchNotWholeSequences) {
@@ -148,7 +148,8 @@ void describe_plan_problems(const TrainingInput& in, unsigned problems, const st
                        " microbatches; use one microbatch, or gradients 'bf16' or 'fp32'");
   if (problems & kZero3Pipeline)
     add_warning(d, json_pointer_child(par, "zero_stage"), "zero3_with_pipeline",
-                "ZeRO-3 with pipelining re-gathers the weights for every microbatch (spec §2.9.5); ZeRO-1 is usual");
+                "ZeRO-3 with pipelining re-gathers the weights for every microbatch (scaling-book/training, "
+                "pipelining); ZeRO-1 is usual");
 }
 
 }  // namespace scalescope

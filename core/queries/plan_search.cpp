@@ -296,7 +296,10 @@ std::string empty_space_reasons(const PlanSpace& space, const TrainingInput& in)
     if (r == kRejectWholeSequences)
       why = "each data shard (data x fsdp x expert) gets whole sequences, and the batch's " +
             format_count(in.batch_tokens / in.seq_len) + " sequences do not split evenly over it" +
-            (space.options.split_sequences ? std::string() : "; include_warnings lets shards split sequences (§3.6)");
+            (space.options.split_sequences
+                 ? std::string()
+                 : "; include_warnings lets shards split sequences (scaling-book/applied-training, sharding "
+                   "LLaMA 3-70B)");
     out += (out.empty() ? "" : "; ") + format_count(static_cast<double>(space.rejected_by[r])) + " because " + why +
            " (" + reject_reason_name(r) + ")";
   }

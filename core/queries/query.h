@@ -11,7 +11,7 @@
 
 namespace scalescope {
 
-// DESIGN.md "Fidelity and calibration": `book` is the book's closed forms (the teacher, the ideal lower bound);
+// docs/design.md "Fidelity and calibration": `book` is the book's closed forms (the teacher, the ideal lower bound);
 // `calibrated` is the per-layer model with a calibration profile (the estimate an engineer plans with).
 enum class Fidelity { book, calibrated };
 constexpr const char* fidelity_name(Fidelity f) { return f == Fidelity::calibrated ? "calibrated" : "book"; }

@@ -43,8 +43,8 @@ Json roofline_json(const Roofline& r) {
           {"bound", r.compute_bound ? "compute" : "memory"}};
 }
 
-// On-chip memory (spec §1.1, §1.4), what the preset knows: GPU L2, SMEM and registers (per SM and in all); TPU
-// VMEM and vector registers (per TensorCore and per chip).
+// On-chip memory (scaling-book/tpus and scaling-book/gpus, chip specs), what the preset knows: GPU L2, SMEM and
+// registers (per SM and in all); TPU VMEM and vector registers (per TensorCore and per chip).
 Json on_chip_json(const Hardware& hw) {
   Json out = Json::object();
   const bool gpu = hw.kind == ChipKind::gpu;

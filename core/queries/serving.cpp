@@ -129,9 +129,10 @@ namespace {
 
 // The book's time to first token is a lower bound on the calibrated one except where the book prices one of its terms
 // above the calibrated prefill's whole time: an MoE's expert all-to-all across NVLink domains, which the book takes
-// as one exchange through each domain's egress (spec §12; issue 41: DeepSeek-V3 on 64 H200s, 294 ms against a
-// calibrated 94 ms). The book's TTFT is the largest of its terms, the calibrated one their sum, so the book's
-// largest term alone is above the calibrated total, and its excess covers the gap. The ideal says so, naming it.
+// as one exchange through each domain's egress (scaling-book/gpus, cross-node AllToAll; issue 41: DeepSeek-V3 on 64
+// H200s, 294 ms against a calibrated 94 ms). The book's TTFT is the largest of its terms, the calibrated one their
+// sum, so the book's largest term alone is above the calibrated total, and its excess covers the gap. The ideal says
+// so, naming it.
 void mark_ideal_ttft(Json& ideal, const PrefillStep& book, const PrefillStep& calibrated) {
   const bool bound = book.time_s <= calibrated.time_s;
   ideal["lower_bound"] = bound;
@@ -155,7 +156,8 @@ void mark_ideal_ttft(Json& ideal, const PrefillStep& book, const PrefillStep& ca
       {"text", "the book prices one request's prefill " + what + " at " + format_count(top->second) +
                    " s, above the calibrated prefill's whole " + format_count(calibrated.time_s) + " s" +
                    (top->first == std::string("comms") ? " (the book takes an MoE's all-to-all as one exchange through "
-                                                         "each NVLink domain's egress, spec §12)" : "") +
+                                                         "each NVLink domain's egress: scaling-book/gpus, "
+                                                         "cross-node AllToAll)" : "") +
                    ", so here the book's time to first token is not a lower bound"}};
 }
 
@@ -329,7 +331,7 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   }
   out["sweep"] = points;
   if (profile) {
-    // The book's replica beside the calibrated one: the ideal bound (DESIGN.md "Fidelity and calibration").
+    // The book's replica beside the calibrated one: the ideal bound (docs/design.md "Fidelity and calibration").
     const DecodeStep ideal = decode_step(in, batch, context);
     const PrefillStep ideal_one = prefill(in, 1, prompt);  // one request's, as time_to_first_token_s above
     out["ideal"] = {{"latency_per_token_s", ideal.step_s},

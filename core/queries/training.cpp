@@ -56,12 +56,14 @@ Json explained(std::string formula, std::string values, double result, const cha
   return {{"formula", std::move(formula)}, {"values", std::move(values) + " = " + g(result)}, {"section", section}};
 }
 
-// The headline numbers with their formulas and the values substituted (DESIGN.md: results explain themselves, on
+// The headline numbers with their formulas and the values substituted (docs/design.md: results explain themselves, on
 // request, so the search path does not pay for it).
 Json explain_training(const TrainingInput& in, const TrainingStep& s) {
   const double c = in.hw->peak(in.precision.matmul);
   Json out;
-  const char* account = in.flop_account == FlopAccount::six_nd ? "spec §2.8 (6ND" : "spec §2.8 (6ND + attention";
+  const char* account = in.flop_account == FlopAccount::six_nd
+                            ? "scaling-book/transformers, training FLOPs (6ND"
+                            : "scaling-book/transformers, training FLOPs (6ND + attention";
   if (in.target_mfu_frac > 0)
     out["compute_s"] = explained("model FLOPs / (chips x C x target MFU)",
                                  g(s.model_flops) + " / (" + g(s.chips) + " x " + g(c) + " x " +
@@ -75,7 +77,8 @@ Json explain_training(const TrainingInput& in, const TrainingStep& s) {
   if (s.bubble_s > 0)
     out["bubble_s"] = explained("compute x f / (1 - f), f = (S - 1)/(v m + S - 1)",
                                 g(s.compute_s) + " x " + g(s.bubble_frac) + " / (1 - " + g(s.bubble_frac) + ")", s.bubble_s,
-                                "GPipe (Huang et al. 2019); the book gives no closed form (spec §2.9.5)");
+                                "GPipe (Huang et al. 2019); the book gives no closed form "
+                                "(scaling-book/training, pipelining)");
   // Each strategy's comms by name, so the values say which one is the largest (not the step's critical part).
   std::string parts;
   for (int i = 0; i < kCommParts; ++i) {
@@ -86,26 +89,28 @@ Json explain_training(const TrainingInput& in, const TrainingStep& s) {
   out["comms_total_s"] = explained(in.sum_comms_model ? "sum of the parallelism axes' comms (Feb-2025)"
                                                 : "max of the parallelism axes' comms (Aug-2025: they overlap)",
                              std::string(in.sum_comms_model ? "sum(" : "max(") + parts + ")", s.comms_s_total,
-                             "spec §2.9.4");
+                             "scaling-book/training, mixed FSDP + TP");
   out["step_s"] = explained("max(compute + bubble, HBM, comms)",
                             "max(" + g(s.compute_s + s.bubble_s) + ", " + g(s.hbm_s) + ", " + g(s.comms_s_total) + ")",
-                            s.step_s, "spec §2.1 (perfect overlap; the upper bound is the sum)");
+                            s.step_s, "scaling-book/roofline (perfect overlap; the upper bound is the sum)");
   out["mfu_frac"] = explained("model FLOPs / (step x chips x peak)",
                               g(s.model_flops) + " / (" + g(s.step_s) + " x " + g(s.chips) + " x " + g(c) + ")",
-                              s.mfu_frac, "spec §2.8");
+                              s.mfu_frac, "scaling-book/applied-training, training time at an MFU");
   out["memory_bytes"] = explained("params + grads + master + Adam moments + activations x in-flight + CP buffers",
                                   g(s.params_bytes) + " + " + g(s.grads_bytes) + " + " + g(s.master_bytes) + " + " +
                                       g(s.optimizer_bytes) + " + " + g(s.activations_bytes) + " + " +
                                       g(s.context_buffers_bytes),
                                   s.total_bytes,
                                   s.state_bytes_per_param == 10.0
-                                      ? "spec §2.8 (2 + 8 = 10 bytes per parameter: params and fp32 Adam), §2.7 remat"
-                                      : "spec §2.8 (the book's 10 bytes per parameter leave out the gradient buffer), "
-                                        "§2.7 remat");
+                                      ? "scaling-book/training, memory (2 + 8 = 10 bytes per parameter: params and "
+                                        "fp32 Adam); scaling-book/transformers, remat"
+                                      : "scaling-book/training, memory (the book's 10 bytes per parameter leave out "
+                                        "the gradient buffer); scaling-book/transformers, remat");
   out["train_usd"] = explained("train tokens / (tokens per s) / 3600 x chips x $ per chip-hour",
                                g(in.train_tokens) + " / " + g(s.tokens_per_s) + " / 3600 x " + g(s.chips) + " x " +
                                    g(in.hw->price_usd_per_chip_hour),
-                               s.train_usd, "spec §2.8, prices §1.4");
+                               s.train_usd,
+                               "scaling-book/applied-training, training time; prices: scaling-book/applied-inference");
   return out;
 }
 
@@ -391,7 +396,7 @@ void add_plan_form(const QueryContext& ctx, const TrainingInput& in, const Train
   if (form.microbatch_sizes) out["microbatches"] = in.plan.microbatches;
 }
 
-// The book's step beside a calibrated one: the ideal lower bound (DESIGN.md "Fidelity and calibration").
+// The book's step beside a calibrated one: the ideal lower bound (docs/design.md "Fidelity and calibration").
 Json ideal_json(const TrainingStep& s) {
   return {{"step_s", s.step_s},           {"compute_s", s.compute_s},         {"comms_total_s", s.comms_s_total},
           {"bound", s.bound},             {"mfu_frac", s.mfu_frac},           {"tokens_per_s", s.tokens_per_s},
@@ -401,9 +406,9 @@ Json ideal_json(const TrainingStep& s) {
 
 // The book's ideal is a lower bound on the calibrated step except where the book prices one strategy's collectives
 // above what the calibrated model prices them at: an MoE's expert all-to-all across NVLink domains, which the book takes
-// as one exchange through each domain's egress (spec §12) and the calibrated dispatch as the token copies each rank
-// routes (physics/expert_dispatch.h). The ideal then says so, naming the part whose excess is the largest, so that no
-// page calls it a bound when it is not.
+// as one exchange through each domain's egress (scaling-book/gpus, cross-node AllToAll) and the calibrated dispatch
+// as the token copies each rank routes (physics/expert_dispatch.h). The ideal then says so, naming the part whose
+// excess is the largest, so that no page calls it a bound when it is not.
 void mark_ideal_bound(Json& ideal, const CalibratedTrainingStep& c) {
   const bool bound = c.ideal.step_s <= c.step.step_s;
   ideal["lower_bound"] = bound;
@@ -416,8 +421,8 @@ void mark_ideal_bound(Json& ideal, const CalibratedTrainingStep& c) {
       {"part", name},
       {"book_s", c.ideal.comms_s[part]},
       {"calibrated_s", c.parts.comms_s[part]},
-      {"text", (name == "expert" ? "the book's all-to-all (one exchange through each NVLink domain's egress, spec §12) prices "
-                                   "the expert collectives at "
+      {"text", (name == "expert" ? "the book's all-to-all (one exchange through each NVLink domain's egress: "
+                                   "scaling-book/gpus, cross-node AllToAll) prices the expert collectives at "
                                  : "the book's bandwidth model prices the " + name + " collectives at ") +
                    format_count(c.ideal.comms_s[part]) + " s, above the calibrated " +
                    format_count(c.parts.comms_s[part]) + " s" +

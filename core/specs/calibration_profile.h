@@ -1,5 +1,5 @@
 // A calibration profile: the few measured constants with which the calibrated fidelity turns the book's peaks into
-// what a chip family achieves (DESIGN.md "Fidelity and calibration": data with provenance, never constants hidden
+// what a chip family achieves (docs/design.md "Fidelity and calibration": data with provenance, never constants hidden
 // in code). Profiles are JSON files in calibration_profiles/, embedded at build time like the presets; each names
 // the runs it was fitted on, its residuals and the error band the validation suite measured out of sample.
 #pragma once
@@ -71,7 +71,7 @@ struct WhatIf {
   bool any() const { return flops_frac != 1 || hbm_frac != 1 || network_frac != 1; }
 };
 
-// Two levels (DESIGN.md "Fidelity and calibration"): the chip's kernel models (every op's time from its shape,
+// Two levels (docs/design.md "Fidelity and calibration"): the chip's kernel models (every op's time from its shape,
 // fitted to measured kernel tables, or for a chip without public tables to its runs), and the few end-to-end
 // constants no kernel shows (host gaps, how much communication a framework hides, overheads per step).
 struct CalibrationProfile {

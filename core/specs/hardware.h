@@ -19,7 +19,7 @@ struct TpuInterconnect {
   int cores_per_chip = 1;
   double link_unidir_bytes_per_s = 0;
   int links_per_chip = 0;
-  int wraparound_axis_multiple = 0;  // an axis wraps when its size is a multiple of this (spec §1.2)
+  int wraparound_axis_multiple = 0;  // an axis wraps when its size is a multiple of this (scaling-book/tpus, ICI)
   bool whole_cube_wraparound = false; // v4p/v5p: only slices of whole cubes wrap, on every axis
   double hop_latency_s = 0;
 };
@@ -28,12 +28,13 @@ struct GpuScaleUp {
   int domain_gpus = 0;
   double gpu_unidir_bytes_per_s = 0;
   bool in_network_reduction = false;
-  // The switched domain in detail, optional (0 = unknown; spec §1.5): NVSwitches per domain and NVLink ports on
-  // each, one link's one-way bandwidth, links per GPU (links x link bandwidth = gpu_unidir_bytes_per_s).
+  // The switched domain in detail, optional (0 = unknown; scaling-book/gpus, node networking): NVSwitches per domain
+  // and NVLink ports on each, one link's one-way bandwidth, links per GPU (links x link bandwidth =
+  // gpu_unidir_bytes_per_s).
   int switches = 0, switch_ports = 0, links_per_gpu = 0;
   double link_unidir_bytes_per_s = 0;
   // Collective latency, optional (0 = the book's bandwidth-only model; issue 22): NCCL's ring model pays a launch
-  // latency, then one step latency per ring step inside the domain (spec §2.6 counts the steps).
+  // latency, then one step latency per ring step inside the domain (scaling-book/gpus counts the steps).
   double launch_latency_s = 0, step_latency_s = 0;
 };
 
@@ -53,13 +54,16 @@ struct Hardware {
   double on_chip_memory_bytes = 0;             // 0 = unknown
   double on_chip_bandwidth_bytes_per_s = 0;    // 0 = unknown
   // Micro-architecture, optional (0 = unknown): matrix units (Tensor Cores / MXUs) per chip and their clock; the
-  // vector units' lanes (CUDA cores / VPU ALUs) and their fp32 FLOP/s (spec §1.1, §1.4).
+  // vector units' lanes (CUDA cores / VPU ALUs) and their fp32 FLOP/s (scaling-book/tpus and scaling-book/gpus,
+  // chip specs).
   double matrix_units = 0, clock_hz = 0, vector_lanes = 0, vector_flops_per_s = 0;
   // One matrix unit's dense bf16 multiply-adds per cycle (a 128x128 MXU: 16,384; an H100 Tensor Core: 512), so the
-  // peak follows from the geometry: 2 x MACs x units x clock (spec §1.1, §3.9 #91). 0 = unknown.
+  // peak follows from the geometry: 2 x MACs x units x clock (scaling-book/tpus, the MXU; scaling-book/gpus, the
+  // Tensor Core's FLOPs per cycle). 0 = unknown.
   double matrix_unit_macs_per_cycle = 0;
-  // On-chip memory below L2 / VMEM, optional (0 = unknown; spec §1.1, §1.4): GPU streaming multiprocessors with
-  // their shared memory (SMEM/L1) and register file; TPU vector registers (VREGs) per TensorCore.
+  // On-chip memory below L2 / VMEM, optional (0 = unknown; scaling-book/tpus and scaling-book/gpus, chip specs): GPU
+  // streaming multiprocessors with their shared memory (SMEM/L1) and register file; TPU vector registers (VREGs) per
+  // TensorCore.
   double sm_count = 0, smem_bytes_per_sm = 0, register_bytes_per_sm = 0, vector_register_bytes_per_core = 0;
   double host_pcie_unidir_bytes_per_s = 0;
   double dcn_unidir_bytes_per_s_per_chip = 0;  // TPU

@@ -2,7 +2,7 @@
 // paste any Llama (2-4), Mistral, Mixtral, Qwen (2, 3, MoE, 3-Next, 3.5), Gemma (1-4), DeepSeek (V2, V3, V3.2),
 // Kimi K2 (and K2.5), GLM-5, MiniMax-M2 or gpt-oss config instead of writing the preset schema by hand:
 //   {"model": {"hf_config": {...config.json...}, "overrides": {...}, "name": "..."}}   (docs/api.md "Scenario")
-// The family comes from `model_type`; each family's keys map onto the book's symbols (jax-ml.github.io/scaling-book (its notation); jax-ml.github.io/scaling-book (the model configs its chapters use)):
+// The family comes from `model_type`; each family's keys map onto the book's symbols (jax-ml.github.io/scaling-book):
 // num_hidden_layers L, hidden_size D, intermediate_size F, num_attention_heads N, num_key_value_heads K, head_dim H,
 // vocab_size V, the MoE keys E, k, shared experts and expert F; latent attention's ranks and head widths; each
 // layer's kind from the family's rule (first_k_dense_replace, moe_layer_freq, decoder_sparse_step, mlp_only_layers,

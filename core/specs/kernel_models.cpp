@@ -110,7 +110,8 @@ const Row kRows[] = {
     // Seconds a decode attention op takes at the least.
     {"decode_attention", kAttention, "launch_s",
      [](KernelModels& k, std::size_t v) -> double& { return decode(k, v).launch_s; }, 1e-7, 1e-3},
-    // Fraction of the NVLink (ICI) bandwidth the collective achieves, in the book's cost (spec §2.5, §2.6).
+    // Fraction of the NVLink (ICI) bandwidth the collective achieves, in the book's cost (scaling-book/sharding and
+    // scaling-book/gpus, collective costs).
     {"collective", kCollectives, "link_frac",
      [](KernelModels& k, std::size_t v) -> double& { return k.collective[v].link_frac; }, 0.05, 1.0},
     // Seconds of software latency of the bandwidth protocol beyond the preset's hop or ring latency.

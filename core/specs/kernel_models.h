@@ -1,4 +1,4 @@
-// The calibrated fidelity's kernel level (DESIGN.md "Fidelity and calibration": two levels): for each op kind a
+// The calibrated fidelity's kernel level (docs/design.md "Fidelity and calibration": two levels): for each op kind a
 // compact model of a kernel's time from its shape, whose few constants are fitted per chip to measured kernel
 // tables where they are public (ai-dynamo/aiconfigurator's, calibration/kernel_fit) and, for chips without them,
 // to end-to-end runs. The time formulas are in physics/kernels.h; this file is their data: the constants of one

@@ -1,4 +1,4 @@
-// What each layer of a model is (DESIGN.md "Models are described exactly"): its MLP, dense, mixture-of-experts or
+// What each layer of a model is (docs/design.md "Models are described exactly"): its MLP, dense, mixture-of-experts or
 // none (Nemotron-H runs some mixers with no MLP after them), and its attention span, full, sliding-window (gpt-oss,
 // Gemma 2/3), chunked (Llama 4) or linear (a recurrent layer with a fixed-size state instead of a KV cache: Gated
 // DeltaNet in Qwen3-Next and Qwen3.5, Mamba-2 in Nemotron-H). Models repeat a short cycle of layer kinds (Llama 4

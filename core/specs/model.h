@@ -1,7 +1,8 @@
-// A Transformer's shape in the book's symbols (jax-ml.github.io/scaling-book (its notation); jax-ml.github.io/scaling-book (the model configs its chapters use)): L, D, F, N, K, H, V, E, k; and what the book's
-// symbols leave out but today's models have (DESIGN.md "Models are described exactly"): multi-head latent attention
-// (DeepSeek-V2 §2.1), per-layer kinds (dense or MoE MLPs, full, sliding-window, chunked or linear attention),
-// multi-token prediction modules (DeepSeek-V3 §2.2) and gated attention outputs (Qwen3-Next, Qwen3.5).
+// A Transformer's shape in the book's symbols (its notation, jax-ml.github.io/scaling-book): L, D, F, N, K, H, V, E, k;
+// and what the book's symbols leave out but today's models have (docs/design.md "Models are described exactly"):
+// multi-head latent attention (DeepSeek-V2 §2.1), per-layer kinds (dense or MoE MLPs, full, sliding-window, chunked or
+// linear attention), multi-token prediction modules (DeepSeek-V3 §2.2) and gated attention outputs (Qwen3-Next,
+// Qwen3.5).
 #pragma once
 #include <optional>
 #include <string>

@@ -133,8 +133,8 @@ Json reason(const Group& g) {
         return out("not_overlapped", percent(g.exposed_us / g.time_us) +
                                          " of its time ran with no compute beside it: overlap it with the "
                                          "layer's matmuls, or shard so that less is sent (book, Training §5)");
-      return out("slow_collective", "at " + percent(achieved) + " of the link's bandwidth (§2.6): small messages " +
-                                        "pay the launch and per-step latency");
+      return out("slow_collective", "at " + percent(achieved) + " of the link's bandwidth (scaling-book/gpus, " +
+                                        "collectives): small messages pay the launch and per-step latency");
     case OpClass::memcpy:
     case OpClass::memset:
       // Below a megabyte a copy or set is its launch and latency, not its bytes.

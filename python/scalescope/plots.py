@@ -88,8 +88,9 @@ def memory_bars(step: Result, title: str | None = None) -> Figure:
 
 def roofline(hardware: Hardware, points: Mapping[str, tuple[float, float]] | None = None, dtype: str = "bf16",
              title: str | None = None) -> Figure:
-    """The chip's roofline (spec §1.3): attainable FLOP/s against arithmetic intensity, on log axes, with
-    `points` (label -> (flops, bytes)) placed on it. Every value is the engine's `roofline` query.
+    """The chip's roofline (scaling-book/roofline; scaling-book/tpus, critical intensities): attainable FLOP/s
+    against arithmetic intensity, on log axes, with `points` (label -> (flops, bytes)) placed on it. Every value is
+    the engine's `roofline` query.
 
     >>> fig = roofline("h100-sxm", {"decode matmul": (2 * 8 * 8192 * 8192, 2 * 8192 * 8192)})
     >>> fig.axes[0].get_xscale()

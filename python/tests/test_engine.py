@@ -18,7 +18,7 @@ def test_a_result_holds_the_engines_text_and_its_parts():
     r = evaluate(CHIP)
     assert r.ok and r.query == "chip" and r.diagnostics == []
     assert json.loads(r.json) == r.data and r.data["result"] is r.result
-    # spec §1.3 (book.md, TPU v5p): 4.59e14 bf16 FLOP/s over 2.8e12 bytes/s of HBM
+    # scaling-book/tpus, critical intensities (TPU v5p): 4.59e14 bf16 FLOP/s over 2.8e12 bytes/s of HBM
     assert r["hbm_critical_intensity_flops_per_byte"]["bf16"] == pytest.approx(4.59e14 / 2.8e12, rel=1e-12)
     assert r.at("/peak_flops_per_s/bf16") == 4.59e14
     assert "chip" in repr(r)

@@ -75,7 +75,8 @@ TEST_CASE("a materialized kernel adds its scores to the book's count and costs H
   const Gpt& g = kTable3[1];  // 175B
   const double tokens_in_flight = kSeq * g.pipeline;  // p microbatches of one sequence each on the first stage
   const double layers_here = g.layers / g.pipeline;
-  // The book's 20 intermediates of width D (spec §2.7) plus the probabilities: 2 bytes per score, a / t heads.
+  // The book's 20 intermediates of width D (scaling-book/transformers, gradient checkpointing) plus the
+  // probabilities: 2 bytes per score, a / t heads.
   const double flash = activations_bytes(scenario(g, "flash", false, true, "none", "book"));
   const double materialized = activations_bytes(scenario(g, "materialized", false, true, "none", "book"));
   CHECK(materialized - flash == Approx(layers_here * tokens_in_flight * g.heads / kTensor * kSeq * 2).epsilon(1e-9));

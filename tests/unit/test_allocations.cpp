@@ -1,5 +1,5 @@
 // The hot functions allocate nothing, so a plan search can evaluate millions of plans per second (issue: engine
-// foundation; DESIGN.md performance budgets). Counts global operator new around each call.
+// foundation; docs/design.md "Performance budgets"). Counts global operator new around each call.
 #include <atomic>
 #include <cstdlib>
 #include <new>

@@ -118,7 +118,7 @@ TEST_CASE("an absurd serving batch is a warning with numbers, not an overflow", 
 }
 
 TEST_CASE("every result says its fidelity; calibrated only where a query offers it", "[api][fidelity]") {
-  // DESIGN.md "Fidelity and calibration": query.fidelity is "book" or "calibrated"; primitives stay "book".
+  // docs/design.md "Fidelity and calibration": query.fidelity is "book" or "calibrated"; primitives stay "book".
   json out = eval(R"({"hardware": {"preset": "tpu-v5e"}, "query": {"kind": "chip"}})");
   CHECK(out["result"]["fidelity"] == "book");
   out = eval(R"({"hardware": {"preset": "tpu-v5e"}, "query": {"kind": "roofline", "flops": 1e12, "bytes": 1e9,
@@ -135,7 +135,8 @@ TEST_CASE("every result says its fidelity; calibrated only where a query offers 
   CHECK(out["diagnostics"][0]["message"] == "unknown fidelity 'ideal'; valid: book, calibrated");
 }
 
-TEST_CASE("serving: time to first token is one request's prefill; the batch prefill is labelled (spec §2.10)", "[api]") {
+TEST_CASE("serving: time to first token is one request's prefill; the batch prefill is labelled "
+          "(scaling-book/inference)", "[api]") {
   const auto out = nlohmann::json::parse(scalescope::evaluate_json(R"({
     "hardware": {"preset": "tpu-v5e"}, "model": {"preset": "llama-3-70b"}, "mesh": {"shape": [4, 4]},
     "query": {"kind": "serving", "fidelity": "book", "batch": 32, "prompt_len": 8192, "generated_len": 512,
@@ -150,7 +151,8 @@ TEST_CASE("serving: time to first token is one request's prefill; the batch pref
         r["time_to_first_token_s"].get<double>() + r["decode_time_s"].get<double>());
 }
 
-TEST_CASE("transfer between chips uses every disjoint shortest path by default (spec §2.2, tpus.md Q5)", "[api]") {
+TEST_CASE("transfer between chips uses every disjoint shortest path by default (scaling-book/tpus, Question 5)",
+          "[api]") {
   // bf16[8, 128, 8192] from TPU{0,0} to TPU{3,3} on a v5e 4x4: two ports at 4.5e10 each, six hops of 1 us.
   const auto out = eval(R"({"hardware": {"preset": "tpu-v5e"}, "mesh": {"shape": [4, 4]},
     "query": {"kind": "transfer", "bytes": 16777216, "from": [0, 0], "to": [3, 3]}})");

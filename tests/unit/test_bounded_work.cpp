@@ -130,7 +130,8 @@ TEST_CASE("plan_search reports unknown keys before it searches, and checks a res
   CHECK(resumed(outside)["ok"] == false);
 }
 
-TEST_CASE("plan_search names why its space is empty instead of saying nothing fits (spec §3.5)", "[issue22]") {
+TEST_CASE("plan_search names why its space is empty instead of saying nothing fits (scaling-book/training, Question 3)",
+          "[issue22]") {
   // 96 sequences on 4096 chips without context parallelism: no data shard gets whole sequences.
   const Json r = run({{"hardware", {{"preset", "tpu-v5p"}}}, {"model", {{"preset", "llama-2-13b"}}},
                       {"mesh", {{"shape", {16, 16, 16}}}},
@@ -148,7 +149,7 @@ TEST_CASE("plan_search names why its space is empty instead of saying nothing fi
 }
 
 TEST_CASE("plan_search with include_warnings finds the book's 1024 x 4 plan that splits sequences, and the calibrated "
-          "step costs their KV exchange (spec §3.5, issue 22 item 16)", "[issue22]") {
+          "step costs their KV exchange (scaling-book/training, Question 3; issue 22 item 16)", "[issue22]") {
   // The book's LLaMA-2 13B with 96 sequences of 32k tokens on a v5p 16x16x16: FSDP 1024 x TP 4 gives each shard
   // 3,072 tokens, a twelfth of a sequence. training_step runs it with a warning; the search could never list it.
   auto scenario = [](const Json& query) {
@@ -360,7 +361,7 @@ TEST_CASE("a not_divisible diagnostic on a huge mesh lists its divisors without 
   CHECK(message.find("1, 2, 4, 5, 8, 10, 16, 20, 25, 32, 40") != std::string::npos);
 }
 
-TEST_CASE("a transfer from a chip to itself takes no time (spec §2.2)", "[issue22]") {
+TEST_CASE("a transfer from a chip to itself takes no time (scaling-book/tpus, ICI transfers)", "[issue22]") {
   const Json r = run({{"hardware", {{"preset", "tpu-v5e"}}}, {"mesh", {{"shape", {4, 4}}}},
                       {"query", {{"kind", "transfer"}, {"bytes", 1e9}, {"from", {1, 2}}, {"to", {1, 2}}}}});
   REQUIRE(r["ok"] == true);

@@ -153,9 +153,9 @@ TEST_CASE("the calibrated step never beats the book's ideal, and reports the boo
 }
 
 // Issue 20: the book's ideal stays a lower bound on screen, or the result names the exception. Qwen3-30B-A3B on 64
-// H100s with EP 16 across NVLink domains (TP 4 inside them): the book's all-to-all through each domain's egress (spec
-// §12, "cross-node AllToAll") prices the expert exchange above the calibrated dispatch, so its step is above the
-// estimate. The ideal says so, names the expert part, and that part's excess covers the whole gap.
+// H100s with EP 16 across NVLink domains (TP 4 inside them): the book's all-to-all through each domain's egress
+// (scaling-book/gpus, cross-node AllToAll) prices the expert exchange above the calibrated dispatch, so its step is
+// above the estimate. The ideal says so, names the expert part, and that part's excess covers the whole gap.
 TEST_CASE("an ideal above the calibrated step says it is not a lower bound, and why", "[calibrated][issue20]") {
   Json scenario = {{"hardware", {{"preset", "h100-sxm"}}}, {"model", {{"preset", "qwen3-30b-a3b"}}},
                    {"mesh", {{"shape", {16, 4}}}},

@@ -6,7 +6,8 @@
 using namespace scalescope;
 using Catch::Matchers::WithinRel;
 
-TEST_CASE("TPU AllGather is V / W_ici on a ring, independent of its size (spec §2.5)", "[collectives]") {
+TEST_CASE("TPU AllGather is V / W_ici on a ring, independent of its size (scaling-book/sharding, collective costs)",
+          "[collectives]") {
   const double w_uni = 4.5e10, v = 1e9;
   for (int x : {4, 8, 16}) {
     const TorusAxis ring{x, true};
@@ -22,13 +23,15 @@ TEST_CASE("TPU AllGather is V / W_ici on a ring, independent of its size (spec �
              WithinRel(2 * v / (2 * w_uni), 1e-12));
 }
 
-TEST_CASE("TPU collectives over more axes get proportionally more bandwidth (spec §2.5)", "[collectives]") {
+TEST_CASE("TPU collectives over more axes get proportionally more bandwidth (scaling-book/sharding, collective "
+          "costs)", "[collectives]") {
   const TorusAxis three[3] = {{16, true}, {16, true}, {16, true}};
   const double one = tpu_collective(Collective::all_gather, 1e9, three, 1, 9e10, 1e-6).time_s;
   CHECK_THAT(tpu_collective(Collective::all_gather, 1e9, three, 3, 9e10, 1e-6).time_s, WithinRel(one / 3, 1e-12));
 }
 
-TEST_CASE("without wraparound an axis moves (X-1)/X of V one way (spec §2.5)", "[collectives]") {
+TEST_CASE("without wraparound an axis moves (X-1)/X of V one way (scaling-book/sharding, collective costs)",
+          "[collectives]") {
   const TorusAxis line{4, false};
   const auto c = tpu_collective(Collective::all_gather, 4e6, &line, 1, 4.5e10, 1e-6);
   CHECK_THAT(c.bandwidth_s, WithinRel(3 * (4e6 / 4) / 4.5e10, 1e-12));
@@ -37,7 +40,8 @@ TEST_CASE("without wraparound an axis moves (X-1)/X of V one way (spec §2.5)", 
   CHECK(c.bandwidth_s > 1.4 * tpu_collective(Collective::all_gather, 4e6, &ring, 1, 4.5e10, 1e-6).bandwidth_s);
 }
 
-TEST_CASE("tiny arrays are latency-bound: T_min x hops (spec §2.5, §3.3 #25)", "[collectives]") {
+TEST_CASE("tiny arrays are latency-bound: T_min x hops (scaling-book/sharding, collective costs and Question 3)",
+          "[collectives]") {
   // AllGather_X of bf16[128] on a 4-long wrapped axis: 2 hops x 1 us.
   const TorusAxis ring{4, true};
   const auto c = tpu_collective(Collective::all_gather, 256, &ring, 1, 4.5e10, 1e-6);
@@ -45,7 +49,8 @@ TEST_CASE("tiny arrays are latency-bound: T_min x hops (spec §2.5, §3.3 #25)",
   CHECK_THAT(c.time_s, WithinRel(2e-6, 1e-12));
 }
 
-TEST_CASE("AllToAll is a quarter of AllGather on a bidirectional ring (spec §2.5, §3.3 #28)", "[collectives]") {
+TEST_CASE("AllToAll is a quarter of AllGather on a bidirectional ring (scaling-book/sharding, collective costs and "
+          "Question 10)", "[collectives]") {
   const TorusAxis ring{16, true};
   const double ag = tpu_collective(Collective::all_gather, 1e9, &ring, 1, 4.5e10, 0).time_s;
   CHECK_THAT(tpu_collective(Collective::all_to_all, 1e9, &ring, 1, 4.5e10, 0).time_s, WithinRel(ag / 4, 1e-12));
@@ -53,14 +58,15 @@ TEST_CASE("AllToAll is a quarter of AllGather on a bidirectional ring (spec §2.
   CHECK_THAT(tpu_collective(Collective::all_to_all, 1e9, &ring, 1, 4.5e10, 0, 0.25).time_s, WithinRel(ag / 16, 1e-12));
 }
 
-TEST_CASE("ragged AllToAll fractions (spec §2.6)", "[collectives]") {
+TEST_CASE("ragged AllToAll fractions (scaling-book/gpus, collective costs)", "[collectives]") {
   CHECK(ragged_all_to_all_fraction(2, 8, false) == 0.25);
   CHECK(ragged_all_to_all_fraction(16, 8, false) == 1.0);
   // Exact expected non-empty fraction is below the approximation.
   CHECK_THAT(ragged_all_to_all_fraction(2, 8, true), WithinRel(1 - (7.0 / 8) * (7.0 / 8), 1e-12));
 }
 
-TEST_CASE("GPU collectives inside one NVLink domain (spec §2.6, §3.9 #100/#101)", "[collectives]") {
+TEST_CASE("GPU collectives inside one NVLink domain (scaling-book/gpus, Quiz 2 Question 3 and Pop Quiz 1)",
+          "[collectives]") {
   const Hardware h100 = test::hardware("h100-sxm");
   // AllGather of 512 MiB on 8 H100s: B (N-1) / (N W) = 1.04 ms.
   const auto ag = gpu_collective(Collective::all_gather, 536'870'912.0, h100, 8, 1, false);
@@ -72,7 +78,8 @@ TEST_CASE("GPU collectives inside one NVLink domain (spec §2.6, §3.9 #100/#101
   CHECK_THAT(gpu_collective(Collective::all_to_all, 1e9, h100, 8, 1, false).time_s, WithinRel(1e9 * 7 / (450e9 * 64), 1e-12));
 }
 
-TEST_CASE("GPU collectives across nodes take the slowest fat-tree level (spec §2.6)", "[collectives]") {
+TEST_CASE("GPU collectives across nodes take the slowest fat-tree level (scaling-book/gpus, cross-node collectives)",
+          "[collectives]") {
   const Hardware h100 = test::hardware("h100-sxm");
   // Two nodes: node level 7B/(8*450e9) beats the cross-node B/(2*400e9)... so the node level binds.
   const double v = 1e9;
@@ -88,14 +95,16 @@ TEST_CASE("GPU collectives across nodes take the slowest fat-tree level (spec §
   CHECK_THAT(gpu_collective(Collective::all_to_all, v, h100, 16, 1, false).time_s, WithinRel(v / (4 * 400e9), 1e-12));
 }
 
-TEST_CASE("DCN collectives use the slice's aggregate DCN bandwidth (spec §2.9.7)", "[collectives]") {
+TEST_CASE("DCN collectives use the slice's aggregate DCN bandwidth (scaling-book/training, multi-pod over DCN)",
+          "[collectives]") {
   // 2 slices of 8960 v5p chips at 6.25e9 B/s per chip.
   const auto ar = dcn_collective(Collective::all_reduce, 1e9, 2, 8960, 6.25e9);
   CHECK_THAT(ar.time_s, WithinRel(2e9 / (8960 * 6.25e9), 1e-12));
   CHECK(dcn_collective(Collective::all_gather, 1e9, 1, 8960, 6.25e9).time_s == 0.0);
 }
 
-TEST_CASE("GPU collectives over an outer (strided) axis charge (n-1)/n for the group's n members (spec §2.6, §2.9.8)",
+TEST_CASE("GPU collectives over an outer (strided) axis charge (n-1)/n for the group's n members "
+          "(scaling-book/gpus, collectives and rooflines)",
           "[collectives]") {
   const Hardware h100 = test::hardware("h100-sxm");
   const double v = 1e9, w_nic = 50e9;
@@ -131,7 +140,8 @@ TEST_CASE("GPU collectives have NCCL's latency floor, and large ones stay bandwi
              WithinRel(launch + 2 * (56 * up + 7 * out), 1e-12));
   // An AllToAll across nodes pays one network step.
   CHECK_THAT(gpu_collective(Collective::all_to_all, 1e3, h100, 64, 1, false).latency_s, WithinRel(launch + out, 1e-12));
-  // The book's 8xH100 AllGather of 512 MiB (spec §3.9 Node Q3, 1.04 ms) is untouched: 6.9 us of latency under it.
+  // The book's 8xH100 AllGather of 512 MiB (scaling-book/gpus, Quiz 2 Question 3: 1.04 ms) is untouched: 6.9 us of
+  // latency under it.
   const auto big = gpu_collective(Collective::all_gather, 536'870'912.0, h100, 8, 1, false);
   CHECK_FALSE(big.latency_bound);
   CHECK_THAT(big.time_s, WithinRel(536'870'912.0 * 7 / (8 * 450e9), 1e-12));

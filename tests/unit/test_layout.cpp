@@ -8,7 +8,7 @@ using namespace scalescope;
 using Catch::Matchers::WithinRel;
 
 namespace {
-constexpr double kW = 9e10;  // v5p one-way ICI link (spec §1.2)
+constexpr double kW = 9e10;  // v5p one-way ICI link (scaling-book/tpus, ICI)
 
 long layouts_of(const Mesh& mesh, std::array<int, kLayoutStrategies> degrees) {
   LayoutRules rules;
@@ -106,7 +106,8 @@ TEST_CASE("layouts of degrees: every distinct placement, torus symmetry and DCN 
   CHECK(count_layouts(cube, fixed) == 1);
 }
 
-TEST_CASE("the book's decoding of FSDP x TP on 16x16x16 counts the axes each degree touches (spec §5.1)", "[layout]") {
+TEST_CASE("the book's decoding of FSDP x TP on 16x16x16 counts the axes each degree touches (scaling-book/training, "
+          "the training roofline figure)", "[layout]") {
   const Hardware v5p = test::hardware("tpu-v5p");
   const Mesh cube = test::mesh_of(v5p, Json{{"shape", {16, 16, 16}}});
   const int expected[][4] = {{4096, 1, 3, 0}, {1024, 4, 3, 1}, {512, 8, 3, 1}, {256, 16, 2, 1}, {128, 32, 2, 2},

@@ -39,7 +39,8 @@ const Json kTrainingArgs = {{"batch_tokens", 4194304}, {"seq_len", 4096}};
 
 }  // namespace
 
-TEST_CASE("plan_mesh lays degrees on whole torus axes of the most cube-like slice (spec §2.5)", "[plan_mesh]") {
+TEST_CASE("plan_mesh lays degrees on whole torus axes of the most cube-like slice (scaling-book/sharding, "
+          "collective costs)", "[plan_mesh]") {
   // The explorer's default plan: LLaMA-3 70B on v5p, FSDP 256 x TP 8 (§6) on 16x16x8, FSDP over two axes.
   const Json r = plan_mesh("tpu-v5p", "llama-3-70b", {{"parallelism", {{"fsdp", 256}, {"tensor", 8}}}});
   CHECK(r["runs"] == true);
@@ -110,7 +111,8 @@ TEST_CASE("plan_mesh: degrees whole axes cannot hold are laid out by the engine,
   CHECK(big["problems"][0]["message"].get<std::string>().find("largest 16x16") != std::string::npos);
 }
 
-TEST_CASE("plan_mesh on GPUs: one axis per strategy, tensor innermost (spec §2.6)", "[plan_mesh]") {
+TEST_CASE("plan_mesh on GPUs: one axis per strategy, tensor innermost (scaling-book/gpus, collectives)",
+          "[plan_mesh]") {
   const Json r = plan_mesh("h100-sxm", "llama-3-70b", {{"parallelism", {{"fsdp", 32}, {"tensor", 8}, {"pipeline", 4}}}});
   CHECK(r["mesh"]["shape"] == Json({4, 32, 8}));
   CHECK(r["parallelism"] == Json({{"pipeline", {"X"}}, {"fsdp", {"Y"}}, {"tensor", {"Z"}}}));

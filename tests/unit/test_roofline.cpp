@@ -6,8 +6,8 @@
 using namespace scalescope;
 using Catch::Matchers::WithinRel;
 
-TEST_CASE("roofline: max and sum bounds, intensity and bound label (spec §2.1)", "[roofline]") {
-  // §3.1 #2: v5e 1.97e14 FLOP/s over 8.2e11 B/s -> critical intensity 240.
+TEST_CASE("roofline: max and sum bounds, intensity and bound label (scaling-book/roofline)", "[roofline]") {
+  // scaling-book/roofline: v5e 1.97e14 FLOP/s over 8.2e11 B/s -> critical intensity 240.
   const Roofline r = roofline(1e12, 1e10, 1.97e14, 8.2e11);
   CHECK_THAT(r.critical_intensity_flops_per_byte, WithinRel(240.24, 1e-3));
   CHECK_THAT(r.intensity_flops_per_byte, WithinRel(100.0, 1e-12));
@@ -23,9 +23,9 @@ TEST_CASE("roofline: max and sum bounds, intensity and bound label (spec §2.1)"
   CHECK(c.attainable_flops_per_s == 1.97e14);
 }
 
-TEST_CASE("matmul bytes follow each operand's dtype (spec §2.1, §3.1 Q2/Q3)", "[roofline]") {
+TEST_CASE("matmul bytes follow each operand's dtype (scaling-book/roofline, Questions 2 and 3)", "[roofline]") {
   const MatmulShape s{64, 4096, 8192};
-  // §3.9 #95: fp16[64,4096] x fp16[4096,8192] moves 2BD + 2DF + 2BF = 68,681,728 bytes.
+  // scaling-book/gpus, Quiz 1 Question 4: fp16[64,4096] x fp16[4096,8192] moves 2BD + 2DF + 2BF = 68,681,728 bytes.
   CHECK(matmul_bytes(s, MatmulDtypes{}) == 68'681'728.0);
   CHECK(matmul_flops(s) == 2.0 * 64 * 4096 * 8192);
   // int8 weights halve only the DF term.
@@ -33,7 +33,8 @@ TEST_CASE("matmul bytes follow each operand's dtype (spec §2.1, §3.1 Q2/Q3)", 
   CHECK(matmul_bytes(s, int8_weights) == 2.0 * 64 * 4096 + 4096.0 * 8192 + 2.0 * 64 * 8192);
 }
 
-TEST_CASE("matmul crossover batch solves compute time = memory time exactly (spec §3.1 #8)", "[roofline]") {
+TEST_CASE("matmul crossover batch solves compute time = memory time exactly (scaling-book/roofline, Question 3)",
+          "[roofline]") {
   const MatmulDtypes int8_weights{Dtype::bf16, Dtype::int8, Dtype::bf16};
   const double b = matmul_crossover_batch(4096, 4096, int8_weights, 1.97e14, 8.2e11);
   CHECK_THAT(b, WithinRel(136.1, 1e-3));
@@ -46,7 +47,8 @@ TEST_CASE("matmul crossover batch solves compute time = memory time exactly (spe
   CHECK(matmul_crossover_batch(1, 1, MatmulDtypes{}, 1e15, 1e9) == 0.0);
 }
 
-TEST_CASE("critical batch scales with bytes per weight (spec §2.1 quantization)", "[roofline]") {
+TEST_CASE("critical batch scales with bytes per weight (scaling-book/roofline and scaling-book/inference, "
+          "quantization)", "[roofline]") {
   CHECK_THAT(matmul_critical_batch(1.97e14, 8.2e11, Dtype::bf16), WithinRel(240.24, 1e-3));
   CHECK_THAT(matmul_critical_batch(1.97e14, 8.2e11, Dtype::int8), WithinRel(120.12, 1e-3));
   // int8 weights and int8 FLOPs (3.94e14): back to about 240, not the literal beta formula's 486.

@@ -16,7 +16,7 @@ struct Fixture {
   Mesh mesh;
   ServingInput in;
   Fixture() {
-    hw.hbm_bandwidth_bytes_per_s = 8.2e11;  // the inference chapters' constant (spec §1.1)
+    hw.hbm_bandwidth_bytes_per_s = 8.2e11;  // the inference chapters' constant (scaling-book/inference)
     Diagnostics d;
     mesh = parse_mesh(Json{{"shape", {4, 4}}}, "/mesh", hw, d);
     REQUIRE(d.empty());
@@ -30,7 +30,8 @@ struct Fixture {
 };
 }  // namespace
 
-TEST_CASE("decode step = max(params, FLOPs) + KV (spec §2.10, figure §5.3)", "[serving]") {
+TEST_CASE("decode step = max(params, FLOPs) + KV (scaling-book/inference; scaling-book/applied-inference, the "
+          "latency breakdown figure)", "[serving]") {
   Fixture f;
   const DecodeStep one = decode_step(f.in, 1, 8192);
   CHECK_THAT(one.param_load_s, WithinRel(70e9 / (16 * 8.2e11), 1e-12));  // 5.3354 ms
@@ -55,7 +56,8 @@ TEST_CASE("MoE decode loads only the experts a small batch touches", "[serving]"
   CHECK_THAT(large, WithinRel(serving_param_bytes(f.in) / (16 * 8.2e11), 1e-6));
 }
 
-TEST_CASE("prefill: the book's 2 N T / (chips C MFU) plus attention (spec §3.8 #86)", "[serving]") {
+TEST_CASE("prefill: the book's 2 N T / (chips C MFU) plus attention (scaling-book/applied-inference, the prefill "
+          "question)", "[serving]") {
   Fixture f;
   f.in.prefill_flops_frac = 0.4;
   f.in.weights = Dtype::bf16;
@@ -71,7 +73,8 @@ TEST_CASE("speculative decoding's expected tokens per step (Leviathan et al. 202
   CHECK_THAT(speculative_expected_tokens(0.0, 4), WithinRel(1.0, 1e-12));
 }
 
-TEST_CASE("decode bound names what sets the step, KV loading included (spec §2.10, §3.11 #122, §5.3)", "[serving]") {
+TEST_CASE("decode bound names what sets the step, KV loading included (scaling-book/inference; "
+          "scaling-book/applied-inference, the latency breakdown figure)", "[serving]") {
   Fixture f;
   // 8192 context, B = 137 (the figure's last batch): the MLPs are compute-bound (6.1 ms of FLOPs > 5.3 ms of
   // weights) but loading 137 KV caches takes 14.0 ms: the step is HBM-bound on KV (the book: beyond 2048 tokens
@@ -89,8 +92,10 @@ TEST_CASE("decode bound names what sets the step, KV loading included (spec §2.
   CHECK(std::string(decode_step(f.in, 1, 2048).critical) == "param_load");
 }
 
-TEST_CASE("a deployment: replicas for a demand, prefill colocated or on prefill servers (spec §2.10, §3.8 #88)", "[serving]") {
-  // §3.8 #88's inputs: prefill 0.91 s (8192 tokens on a 16-chip replica), decode 19 ms per step, G = 512, B = 32.
+TEST_CASE("a deployment: replicas for a demand, prefill colocated or on prefill servers (scaling-book/inference; "
+          "scaling-book/applied-inference, the disaggregation question)", "[serving]") {
+  // The disaggregation question's inputs: prefill 0.91 s (8192 tokens on a 16-chip replica), decode 19 ms per step,
+  // G = 512, B = 32.
   const DeploymentInput base{.decode_step_s = 0.019, .prefill_one_s = 0.91, .batch = 32, .generated_len = 512,
                              .demand_tokens_per_s = 1000, .replica_chips = 16, .usd_per_chip_hour = 1.2};
   DeploymentInput split = base;

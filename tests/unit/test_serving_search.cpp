@@ -46,7 +46,8 @@ TEST_CASE("serving search: every deployment ranked meets the targets, best first
   }
 }
 
-TEST_CASE("serving search: a demand sets the replicas; disaggregation adds prefill servers (spec §2.10)", "[serving_search]") {
+TEST_CASE("serving search: a demand sets the replicas; disaggregation adds prefill servers (scaling-book/inference)",
+          "[serving_search]") {
   const json r = search("fewest_chips", {{"demand_tokens_per_s", 50000}});
   REQUIRE(r["ok"] == true);
   for (const json& x : r["result"]["deployments"]) {

@@ -9,7 +9,7 @@ using Catch::Matchers::WithinRel;
 
 using test::mesh_of;
 
-TEST_CASE("sharding notation parses and round-trips (spec §2.3)", "[sharding]") {
+TEST_CASE("sharding notation parses and round-trips (scaling-book/sharding, notation)", "[sharding]") {
   const Hardware v5e = test::hardware("tpu-v5e");
   const Mesh mesh = mesh_of(test::hardware("tpu-v5p"), {{"shape", {4, 4, 4}}});
   Diagnostics d;
@@ -26,7 +26,8 @@ TEST_CASE("sharding notation parses and round-trips (spec §2.3)", "[sharding]")
   CHECK(b->dims[0].axes == std::vector<int>{0, 1});
 }
 
-TEST_CASE("sharding notation rejects reused and unknown axes with a path (spec §2.3)", "[sharding]") {
+TEST_CASE("sharding notation rejects reused and unknown axes with a path (scaling-book/sharding, notation)",
+          "[sharding]") {
   const Mesh mesh = mesh_of(test::hardware("tpu-v5e"), {{"shape", {4, 4}}});
   Diagnostics d;
   CHECK_FALSE(parse_sharded_array("A[I_X, J_X]", mesh, "/query/array", d));
@@ -39,7 +40,8 @@ TEST_CASE("sharding notation rejects reused and unknown axes with a path (spec �
   CHECK(test::has_code(d, "bad_sharding"));
 }
 
-TEST_CASE("array memory divides by the axes used and replicates over the rest (spec §3.3 #19)", "[sharding]") {
+TEST_CASE("array memory divides by the axes used and replicates over the rest (scaling-book/sharding, the "
+          "array memory pop quiz)", "[sharding]") {
   const Hardware v5p = test::hardware("tpu-v5p");
   const Mesh mesh = mesh_of(v5p, {{"shape", {2, 8, 2}}, {"wraparound", {false, false, false}}});
   Diagnostics d;
@@ -51,7 +53,8 @@ TEST_CASE("array memory divides by the axes used and replicates over the rest (s
   CHECK(m.local_shape == std::vector<double>{8, 2048});
 }
 
-TEST_CASE("the four sharded-matmul cases and their collectives (spec §2.4)", "[sharding]") {
+TEST_CASE("the four sharded-matmul cases and their collectives (scaling-book/sharding, sharded matmuls)",
+          "[sharding]") {
   const Hardware v5p = test::hardware("tpu-v5p");
   const Mesh mesh = mesh_of(v5p, {{"shape", {4, 4, 4}}});
   const DimSizes sizes{{"I", 1024}, {"J", 8192}, {"K", 16384}};
@@ -95,7 +98,7 @@ TEST_CASE("the four sharded-matmul cases and their collectives (spec §2.4)", "[
   CHECK(case4.plans.front().steps.front().op == Collective::all_gather);
 }
 
-TEST_CASE("a sharded matmul names bad dimensions (spec §2.4)", "[sharding]") {
+TEST_CASE("a sharded matmul names bad dimensions (scaling-book/sharding, sharded matmuls)", "[sharding]") {
   const Hardware v5p = test::hardware("tpu-v5p");
   const Mesh mesh = mesh_of(v5p, {{"shape", {4, 4, 4}}});
   Diagnostics d;
@@ -121,7 +124,8 @@ ShardedMatmul analyse_ok(const char* text, const DimSizes& sizes, const Hardware
 }
 }  // namespace
 
-TEST_CASE("batch dimensions shared by both operands and kept in the output (spec §2.7 contraction rule, §3.1 Q4)",
+TEST_CASE("batch dimensions shared by both operands and kept in the output (scaling-book/transformers, "
+          "contraction rule; scaling-book/roofline, Question 4)",
           "[sharding]") {
   const Hardware v5e = test::hardware("tpu-v5e");
   const Mesh mesh = mesh_of(v5e, {{"shape", {4, 4}}});
@@ -147,7 +151,8 @@ TEST_CASE("batch dimensions shared by both operands and kept in the output (spec
   CHECK(implicit->plans.front().output == "C[F]");
 }
 
-TEST_CASE("a sharded matmul has an HBM term: per-example weights are memory-bound (spec §2.1, §3.1 Q4)", "[sharding]") {
+TEST_CASE("a sharded matmul has an HBM term: per-example weights are memory-bound (scaling-book/roofline, "
+          "Question 4)", "[sharding]") {
   const Hardware v5e = test::hardware("tpu-v5e");
   const Mesh mesh = mesh_of(v5e, {{"shape", {4, 4}}});
   const double b = 128, dd = 4096, f = 4096;
@@ -163,7 +168,8 @@ TEST_CASE("a sharded matmul has an HBM term: per-example weights are memory-boun
   CHECK(std::string(p.bound) == "memory");
 }
 
-TEST_CASE("with a sharded output the gather plan multiplies only its slice (spec §2.4 case 2)", "[sharding]") {
+TEST_CASE("with a sharded output the gather plan multiplies only its slice (scaling-book/sharding, case 2)",
+          "[sharding]") {
   const Hardware v5p = test::hardware("tpu-v5p");
   const Mesh mesh = mesh_of(v5p, {{"shape", {4, 4, 4}}});
   const DimSizes sizes{{"I", 1024}, {"J", 8192}, {"K", 16384}};
@@ -185,8 +191,9 @@ TEST_CASE("with a sharded output the gather plan multiplies only its slice (spec
 
 TEST_CASE("a batch dimension sharded differently in the two inputs is regathered on one side only (issue 22)",
           "[sharding][issue22]") {
-  // X[B_X, D] * W[B_Y, D, F] -> Y[B_X, F] (spec §2.4 with §2.7's batch dimension): gathering both inputs, as
-  // before, holds all of W on every chip. Either side may be gathered over its own axis and sliced to the other's.
+  // X[B_X, D] * W[B_Y, D, F] -> Y[B_X, F] (scaling-book/sharding, sharded matmuls, with a batch dimension as in
+  // scaling-book/transformers): gathering both inputs, as before, holds all of W on every chip. Either side may be
+  // gathered over its own axis and sliced to the other's.
   const Hardware v5e = test::hardware("tpu-v5e");
   const Mesh mesh = mesh_of(v5e, {{"shape", {16, 16}}});
   const DimSizes sizes{{"B", 4096}, {"D", 8192}, {"F", 32768}};

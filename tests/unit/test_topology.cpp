@@ -12,7 +12,7 @@ TpuSlice slice(const Hardware& hw, std::array<int, 3> shape, int dims, Diagnosti
 }
 }  // namespace
 
-TEST_CASE("v5p slices wrap only when made of whole 4x4x4 cubes (spec §1.2)", "[topology]") {
+TEST_CASE("v5p slices wrap only when made of whole 4x4x4 cubes (scaling-book/tpus, wraparound)", "[topology]") {
   const Hardware v5p = test::hardware("tpu-v5p");
   Diagnostics d;
   const TpuSlice cube = slice(v5p, {4, 4, 4}, 3, d);
@@ -32,7 +32,7 @@ TEST_CASE("v5p slices wrap only when made of whole 4x4x4 cubes (spec §1.2)", "[
   CHECK(test::has_code(d, "slice_too_large", "/mesh/shape"));
 }
 
-TEST_CASE("v5e axes wrap on their own, only when 16 long (spec §1.2)", "[topology]") {
+TEST_CASE("v5e axes wrap on their own, only when 16 long (scaling-book/tpus, wraparound)", "[topology]") {
   const Hardware v5e = test::hardware("tpu-v5e");
   Diagnostics d;
   const TpuSlice s = slice(v5e, {8, 16, 1}, 2, d);
@@ -43,7 +43,8 @@ TEST_CASE("v5e axes wrap on their own, only when 16 long (spec §1.2)", "[topolo
   CHECK(test::has_code(d, "too_many_axes"));
 }
 
-TEST_CASE("point-to-point transfers: bytes over ports plus hops of latency (spec §2.2)", "[topology]") {
+TEST_CASE("point-to-point transfers: bytes over ports plus hops of latency (scaling-book/tpus, ICI transfers)",
+          "[topology]") {
   CHECK_THAT(tpu_transfer_s(4.5e10, 3, 1, 4.5e10, 1e-6), WithinRel(1.0 + 3e-6, 1e-12));
   CHECK_THAT(tpu_transfer_s(4.5e10, 0, 2, 4.5e10, 1e-6), WithinRel(0.5, 1e-12));
   Diagnostics d;
@@ -53,7 +54,7 @@ TEST_CASE("point-to-point transfers: bytes over ports plus hops of latency (spec
   CHECK(tpu_hops(line, {0, 0, 0}, {0, 0, 3}) == 3);
 }
 
-TEST_CASE("a GPU cluster's levels follow the fat tree (spec §1.5)", "[topology]") {
+TEST_CASE("a GPU cluster's levels follow the fat tree (scaling-book/gpus, beyond the node level)", "[topology]") {
   const Hardware h100 = test::hardware("h100-sxm");
   const GpuCluster one = describe_gpu_cluster(h100, 8);
   CHECK(one.levels == 1);
@@ -67,7 +68,8 @@ TEST_CASE("a GPU cluster's levels follow the fat tree (spec §1.5)", "[topology]
   CHECK(describe_gpu_cluster(h100, 16384).level[2].children_per_parent == 64);
 }
 
-TEST_CASE("a route that changes two torus axes has two disjoint shortest paths (spec §2.2, tpus.md Q5)", "[topology]") {
+TEST_CASE("a route that changes two torus axes has two disjoint shortest paths (scaling-book/tpus, Question 5)",
+          "[topology]") {
   Diagnostics d;
   const TpuSlice v5e = slice(test::hardware("tpu-v5e"), {4, 4, 1}, 2, d);
   // TPU{0,0} -> TPU{3,3} on a 4x4 without wraparound: half the array right then down, half down then right.

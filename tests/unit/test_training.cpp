@@ -32,7 +32,8 @@ struct Fixture {
 
 }  // namespace
 
-TEST_CASE("pure FSDP on a full v5p pod is comms-bound at 4M tokens (spec §3.6 #61)", "[training]") {
+TEST_CASE("pure FSDP on a full v5p pod is comms-bound at 4M tokens (scaling-book/applied-training, FSDP alone)",
+          "[training]") {
   Fixture f(Json{{"shape", {16, 20, 28}}});
   f.in.plan.fsdp = group(f.mesh, {0, 1, 2});
   const TrainingStep s = evaluate_training_step(f.in);
@@ -48,7 +49,8 @@ TEST_CASE("pure FSDP on a full v5p pod is comms-bound at 4M tokens (spec §3.6 #
   CHECK_THAT(s.comms_s[int(CommPart::fsdp)] / s.compute_s, WithinRel(850.0 / 468.1, 0.06));
 }
 
-TEST_CASE("FSDP x TP clears the mixed bound and reports X_opt (spec §3.6 #62)", "[training]") {
+TEST_CASE("FSDP x TP clears the mixed bound and reports X_opt (scaling-book/applied-training, mixed FSDP + TP)",
+          "[training]") {
   Fixture f(Json{{"shape", {16, 20, 28}}});
   f.in.plan.fsdp = group(f.mesh, {0, 1});
   f.in.plan.tensor = group(f.mesh, {2});  // 28-way does not divide 64 heads, but the thresholds do not care
@@ -63,7 +65,7 @@ TEST_CASE("FSDP x TP clears the mixed bound and reports X_opt (spec §3.6 #62)",
   CHECK_THAT(s.fsdp_optimal_degree, WithinRel(1618, 2e-3));
 }
 
-TEST_CASE("the step's bounds: max of the parts below, their sum above (spec §2.1)", "[training]") {
+TEST_CASE("the step's bounds: max of the parts below, their sum above (scaling-book/roofline)", "[training]") {
   Fixture f(Json{{"shape", {4, 4, 4}}});
   f.in.plan.fsdp = group(f.mesh, {0, 1});
   f.in.plan.tensor = group(f.mesh, {2});
@@ -79,7 +81,8 @@ TEST_CASE("the step's bounds: max of the parts below, their sum above (spec §2.
   CHECK(evaluate_training_step(f.in).comms_s_total >= s.comms_s_total);
 }
 
-TEST_CASE("memory per chip: ZeRO stages shard optimizer, then gradients, then weights (spec §2.9.2)", "[training]") {
+TEST_CASE("memory per chip: ZeRO stages shard optimizer, then gradients, then weights (scaling-book/training, FSDP)",
+          "[training]") {
   Fixture f(Json{{"shape", {4, 4, 4}}});
   f.in.plan.fsdp = group(f.mesh, {0, 1, 2});
   double previous = 1e300;
@@ -113,7 +116,8 @@ TEST_CASE("a pipeline's bubble shrinks with microbatches and virtual stages", "[
   CHECK(evaluate_training_step(f.in).in_flight_microbatches == 4);
 }
 
-TEST_CASE("data parallelism across slices pays the DCN all-reduce (spec §2.9.7)", "[training]") {
+TEST_CASE("data parallelism across slices pays the DCN all-reduce (scaling-book/training, multi-pod over DCN)",
+          "[training]") {
   Fixture f(Json{{"shape", {16, 20, 28}}, {"slices", 2}});
   f.in.batch_tokens = 2 * 1024 * 1024;
   f.in.plan.fsdp = group(f.mesh, {0, 1});
@@ -132,7 +136,8 @@ TEST_CASE("data parallelism across slices pays the DCN all-reduce (spec §2.9.7)
   CHECK(dcn);
 }
 
-TEST_CASE("GPU plans use NVLink inside the node and the node's egress beyond (spec §2.9.8)", "[training]") {
+TEST_CASE("GPU plans use NVLink inside the node and the node's egress beyond (scaling-book/gpus, rooflines)",
+          "[training]") {
   Fixture f("h100-sxm", "llama-3-70b", Json{{"shape", {128, 8}}});
   f.in.batch_tokens = 16 * 1024 * 1024;
   f.in.remat = Remat::block;
@@ -147,7 +152,8 @@ TEST_CASE("GPU plans use NVLink inside the node and the node's egress beyond (sp
   }
 }
 
-TEST_CASE("2-way DP between GPU replicas pays (2-1)/2 of the gradient AllReduce (spec §2.9.8)", "[training]") {
+TEST_CASE("2-way DP between GPU replicas pays (2-1)/2 of the gradient AllReduce (scaling-book/gpus, data "
+          "parallelism)", "[training]") {
   Fixture f("h100-sxm", "llama-3-70b", Json{{"shape", {2, 128, 8}}});
   f.in.batch_tokens = 16 * 1024 * 1024;
   f.in.plan.data = group(f.mesh, {0});
@@ -170,7 +176,8 @@ const Threshold* find_threshold(const TrainingStep& s, const char* name) {
 }
 }  // namespace
 
-TEST_CASE("GPU DP/FSDP threshold compares tokens per GPU, and agrees with the step it prices (spec §2.9.8)",
+TEST_CASE("GPU DP/FSDP threshold compares tokens per GPU, and agrees with the step it prices (scaling-book/gpus, "
+          "data parallelism)",
           "[training]") {
   Fixture f("h100-sxm", "llama-3-70b", Json{{"shape", {512, 8}}});  // 4M tokens: 1024 per GPU, 8192 per shard
   f.in.plan.fsdp = group(f.mesh, {0});
@@ -203,7 +210,8 @@ TEST_CASE("every threshold carries the step model's own margin for the same comp
   CHECK_THAT(find_threshold(s, "fsdp_tp_tokens_per_chip")->step_margin, WithinRel(busy * busy / (fsdp * tp), 1e-12));
 }
 
-TEST_CASE("expert parallelism inside one NVLink domain has a finite threshold (spec §2.9.8, §2.6)", "[training]") {
+TEST_CASE("expert parallelism inside one NVLink domain has a finite threshold (scaling-book/gpus, expert "
+          "parallelism and intra-node AllToAll)", "[training]") {
   for (const char* chip : {"h100-sxm", "gb200-nvl72"}) {
     const int domain = test::hardware(chip).scale_up.domain_gpus;
     const int ep = std::min(domain, 8);
@@ -223,7 +231,8 @@ TEST_CASE("expert parallelism inside one NVLink domain has a finite threshold (s
   }
 }
 
-TEST_CASE("expert parallelism divides the experts a chip reduces: the DP bound's E/k becomes (E/Z)/k (spec §2.9.8)",
+TEST_CASE("expert parallelism divides the experts a chip reduces: the DP bound's E/k becomes (E/Z)/k "
+          "(scaling-book/gpus, expert parallelism)",
           "[training]") {
   Fixture f("gb200-nvl72", "deepseek-v3", Json{{"shape", {9, 8}}});
   f.in.plan.fsdp = group(f.mesh, {0});
@@ -240,7 +249,7 @@ TEST_CASE("expert parallelism divides the experts a chip reduces: the DP bound's
 }
 
 TEST_CASE("training state: 12 B/param by default (bf16 params + bf16 grads + fp32 Adam), the book's 10 with fused "
-          "gradients (spec §2.8)",
+          "gradients (scaling-book/training, memory)",
           "[training]") {
   Fixture f(Json{{"shape", {4, 4, 4}}});
   f.in.plan.data = group(f.mesh, {0, 1, 2});
@@ -265,7 +274,8 @@ TEST_CASE("training state: 12 B/param by default (bf16 params + bf16 grads + fp3
   CHECK(test::has_code(d, "conflicting", "/query/precision/gradients"));
 }
 
-TEST_CASE("days at X% MFU: a target MFU prices the step as 6ND / (chips C MFU) (spec §2.8, §3.6 #58)", "[training]") {
+TEST_CASE("days at X% MFU: a target MFU prices the step as 6ND / (chips C MFU) (scaling-book/applied-training, "
+          "the full-pod training time)", "[training]") {
   Fixture f(Json{{"shape", {16, 20, 28}}});
   f.in.plan.tensor = group(f.mesh, {0});
   f.in.plan.fsdp = group(f.mesh, {1, 2});

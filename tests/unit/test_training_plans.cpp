@@ -85,7 +85,8 @@ TEST_CASE("a pipeline across slices sends its activations over DCN; experts acro
   CHECK(ep.comms_s[int(CommPart::expert)] > 0);
 }
 
-TEST_CASE("pipeline stages in different NVLink domains send over the NIC (spec §1.5)", "[training]") {
+TEST_CASE("pipeline stages in different NVLink domains send over the NIC (scaling-book/gpus, networking)",
+          "[training]") {
   // 16 H100s: PP 2 outermost with DP 8 inside puts the stages in different nodes.
   Job j("h100-sxm", "llama-3-8b", Json{{"shape", {2, 8}}});
   j.in.plan.pipeline = make_axis_group(j.mesh, {0});

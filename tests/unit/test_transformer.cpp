@@ -6,7 +6,8 @@
 using namespace scalescope;
 using Catch::Matchers::WithinRel;
 
-TEST_CASE("LLaMA-3 70B parameters by component (spec §3.6 #55)", "[transformer]") {
+TEST_CASE("LLaMA-3 70B parameters by component (scaling-book/applied-training, counting parameters)",
+          "[transformer]") {
   const ParamCounts p = count_params(test::model("llama-3-70b"));
   CHECK_THAT(p.mlp, WithinRel(8192.0 * 28672 * 3 * 80, 1e-12));
   CHECK_THAT(p.embeddings, WithinRel(2.0 * 128256 * 8192, 1e-12));
@@ -15,7 +16,7 @@ TEST_CASE("LLaMA-3 70B parameters by component (spec §3.6 #55)", "[transformer]
   CHECK(p.active == p.total);
 }
 
-TEST_CASE("tied embeddings and plain MLPs change the counts (spec §2.7)", "[transformer]") {
+TEST_CASE("tied embeddings and plain MLPs change the counts (scaling-book/transformers)", "[transformer]") {
   ModelConfig m = test::model("llama-3-8b");
   const double untied = count_params(m).embeddings;
   m.tied_embeddings = true;
@@ -25,7 +26,7 @@ TEST_CASE("tied embeddings and plain MLPs change the counts (spec §2.7)", "[tra
   CHECK_THAT(count_params(m).mlp, WithinRel(gated * 2 / 3, 1e-12));
 }
 
-TEST_CASE("MoE: total counts every expert, active only k + shared (spec §2.7)", "[transformer]") {
+TEST_CASE("MoE: total counts every expert, active only k + shared (scaling-book/transformers, MoE)", "[transformer]") {
   const ModelConfig mixtral = test::model("mixtral-8x7b");
   const ParamCounts p = count_params(mixtral);
   CHECK_THAT(p.mlp, WithinRel(32 * 8 * 3.0 * 4096 * 14336, 1e-12));
@@ -34,7 +35,8 @@ TEST_CASE("MoE: total counts every expert, active only k + shared (spec §2.7)",
   CHECK_THAT(p.active, WithinRel(12.9e9, 5e-3));
 }
 
-TEST_CASE("training FLOPs are 3x forward and about 6 N per token (spec §2.7, §2.8)", "[transformer]") {
+TEST_CASE("training FLOPs are 3x forward and about 6 N per token (scaling-book/transformers, training FLOPs)",
+          "[transformer]") {
   const ModelConfig m = test::model("llama-3-70b");
   const FlopCounts f = count_flops(m, 4096, 4096, true);
   CHECK_THAT(f.training, WithinRel(3 * f.forward, 1e-12));
@@ -46,7 +48,7 @@ TEST_CASE("training FLOPs are 3x forward and about 6 N per token (spec §2.7, §
   CHECK_THAT(count_flops(m, 4096, 4096, false).attention_forward, WithinRel(2 * f.attention_forward, 1e-12));
 }
 
-TEST_CASE("KV cache bytes per token and attention intensity (spec §2.7)", "[transformer]") {
+TEST_CASE("KV cache bytes per token and attention intensity (scaling-book/transformers)", "[transformer]") {
   const ModelConfig m = test::model("llama-3-70b");
   CHECK(kv_bytes_per_token(m, Dtype::bf16) == 327680);
   CHECK(kv_bytes_per_token(m, Dtype::int8) == 163840);
@@ -55,7 +57,8 @@ TEST_CASE("KV cache bytes per token and attention intensity (spec §2.7)", "[tra
   CHECK(attention_intensity_flops_per_byte(m, 8192, 8192) > 1000);
 }
 
-TEST_CASE("remat policies trade memory for FLOPs (spec §2.7, §3.4 #29)", "[transformer]") {
+TEST_CASE("remat policies trade memory for FLOPs (scaling-book/transformers, gradient checkpointing)",
+          "[transformer]") {
   ModelConfig m = test::model("llama-3-70b");
   m.layers = 64;  // the book's example: L = 64, D = 8192, 4M tokens
   const RematCost none = remat_cost(m, Remat::none, 4e6, 4096, 0, Dtype::bf16, true);
@@ -70,11 +73,12 @@ TEST_CASE("remat policies trade memory for FLOPs (spec §2.7, §3.4 #29)", "[tra
   CHECK(four.activation_bytes == 4 * block.activation_bytes);
 }
 
-TEST_CASE("utilisation from chip-hours (spec §3.4 #37)", "[transformer]") {
+TEST_CASE("utilisation from chip-hours (scaling-book/transformers, Question 7)", "[transformer]") {
   CHECK_THAT(utilisation_from_chip_hours(37e9, 14.8e12, 2.79e6, 1.513e15), WithinRel(0.216, 0.01));
 }
 
-TEST_CASE("the 6ND account: 6 x active params per token, no attention; block remat adds one forward (spec §2.8, §2.7)",
+TEST_CASE("the 6ND account: 6 x active params per token, no attention; block remat adds one forward "
+          "(scaling-book/transformers, training FLOPs and gradient checkpointing)",
           "[transformer]") {
   const ModelConfig m = test::model("llama-3-70b");
   const double n = count_params(m).active, tokens = 4e6;
@@ -88,7 +92,8 @@ TEST_CASE("the 6ND account: 6 x active params per token, no attention; block rem
   CHECK(count_flops(m, tokens, 4096, true).attention_forward > 0.0);
 }
 
-TEST_CASE("the sequence length where attention catches up honours causal masking (spec §2.7 Q5)", "[transformer]") {
+TEST_CASE("the sequence length where attention catches up honours causal masking (scaling-book/transformers, "
+          "Question 5)", "[transformer]") {
   ModelConfig m = test::model("llama-2-13b");  // MHA, D = N H
   // Full attention: 4 T N H FLOPs per token per layer (forward) equal the QKVO's 4 D (N + K) H at T = 2D; with
   // causal masking a query sees T/2 keys on average, so it takes twice the length.

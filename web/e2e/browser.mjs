@@ -1432,7 +1432,7 @@ async function main() {
   const files = walk(SITE);
   figures.wasmGzipBytes = gzipSize(path.join(SITE, 'engine/scalescope_engine.wasm'));
   figures.totalGzipBytes = files.reduce((a, f) => a + gzipSize(f), 0);
-  check('engine wasm under 300 KB gzipped (DESIGN.md budget)', figures.wasmGzipBytes < 300 * 1024, `${figures.wasmGzipBytes} B`);
+  check('engine wasm under 300 KB gzipped (docs/design.md budget)', figures.wasmGzipBytes < 300 * 1024, `${figures.wasmGzipBytes} B`);
   if (figures.firstLoadGzipBytes !== undefined)
     check('the explorer’s first load is at most 350 KB gzipped (issue 20)', figures.firstLoadGzipBytes <= 350 * 1024, `${figures.firstLoadGzipBytes} B: ${figures.firstLoadFiles.join(', ')}`);
   fs.writeFileSync(path.join(REPO, 'build/web-figures.json'), JSON.stringify(figures, null, 2));

@@ -1,4 +1,4 @@
-// Shared helpers for browser tests: Debian's Chromium through playwright-core (TOOLCHAIN.md "Browser tests"; never
+// Shared helpers for browser tests: Debian's Chromium through playwright-core (docs/toolchain.md "Browser tests"; never
 // a downloaded browser), a fresh profile per run, a check counter that prints "<name>: N passed, M failed", and a
 // console-error collector.
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// Loads the built wasm engine in Node the way TOOLCHAIN.md quirk 3 says: hand it the bytes.
+// Loads the built wasm engine in Node the way docs/toolchain.md quirk 3 says: hand it the bytes.
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';

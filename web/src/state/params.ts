@@ -1,4 +1,4 @@
-// The one parameter table (DESIGN.md "Web rules"): every control, the URL codec (url.ts) and the scenario builder
+// The one parameter table (docs/design.md "Web rules"): every control, the URL codec (url.ts) and the scenario builder
 // (scenario.ts) read it. A row: URL key, type, default, range, unit, the JSON path it fills in the scenario
 // (docs/api.md), and how the control looks. `null` defaults mean "the preset's value" (model fields) or "the
 // engine's default" (e.g. the KV context length); '' for a text row means "not set".

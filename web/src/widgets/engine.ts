@@ -19,7 +19,7 @@ interface Waiting {
 let siteRoot: URL | null = null;
 
 /**
- * Widgets show what the chapters teach: the book's model, whatever the engine's default fidelity (DESIGN.md
+ * Widgets show what the chapters teach: the book's model, whatever the engine's default fidelity (docs/design.md
  * "Fidelity and calibration"). Every scenario a widget sends says so, once the engine has the key (issue 8).
  */
 export function bookFidelity(scenario: unknown): unknown {
