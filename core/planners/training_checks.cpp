@@ -148,8 +148,7 @@ void describe_plan_problems(const TrainingInput& in, unsigned problems, const st
                        " microbatches; use one microbatch, or gradients 'bf16' or 'fp32'");
   if (problems & kZero3Pipeline)
     add_warning(d, json_pointer_child(par, "zero_stage"), "zero3_with_pipeline",
-                "ZeRO-3 with pipelining re-gathers the weights for every microbatch (scaling-book/training, "
-                "pipelining); ZeRO-1 is usual");
+                "ZeRO-3 with pipelining re-gathers weights every microbatch (scaling-book/training); ZeRO-1 is usual");
 }
 
 }  // namespace scalescope

@@ -132,7 +132,7 @@ Json reason(const Group& g) {
       if (g.exposed_us > 0.5 * g.time_us)
         return out("not_overlapped", percent(g.exposed_us / g.time_us) +
                                          " of its time ran with no compute beside it: overlap it with the "
-                                         "layer's matmuls, or shard so that less is sent (book, Training §5)");
+                                         "layer's matmuls, or shard so that less is sent (scaling-book/training)");
       return out("slow_collective", "at " + percent(achieved) + " of the link's bandwidth (scaling-book/gpus, " +
                                         "collectives): small messages pay the launch and per-step latency");
     case OpClass::memcpy:

@@ -1,6 +1,6 @@
 // One device's timeline as the book's step breakdown needs it: when it computed, when it communicated, how much
-// communication ran with no compute beside it (exposed, §5's overlap) and when nothing ran at all (idle: the host
-// launched too slowly, or waited). Intervals in µs from the trace's origin.
+// communication ran with no compute beside it (exposed; scaling-book/training) and when nothing ran at all (idle:
+// the host launched too slowly, or waited). Intervals in µs from the trace's origin.
 #pragma once
 #include <utility>
 #include <vector>
