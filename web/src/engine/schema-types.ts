@@ -399,7 +399,7 @@ export type PlanSearchQuery = TrainingInput & {
   };
 };
 /**
- * One training step of a plan (§2.8, §2.9; §2.9.8 for GPUs).
+ * One training step of a plan (scaling-book/training; scaling-book/gpus for GPUs).
  */
 export type TrainingStepQuery = TrainingInput & {
   /**
@@ -1113,7 +1113,7 @@ export type LatentDecodeAttentionModel = {
  */
 export type CollectiveModel = {
   /**
-   * Fraction of the NVLink (ICI) bandwidth the collective achieves, in the book's cost (§2.5, §2.6). [of peak]
+   * Fraction of the NVLink (ICI) bandwidth the collective achieves, in the book's cost (scaling-book/sharding and /gpus, collective costs). [of peak]
    */
   link_frac: number;
   /**
@@ -2450,7 +2450,7 @@ export type PublishedRuns = {
   memory_checks?: MemoryCheck[];
 };
 /**
- * An array in the book's sharding notation: its shard, bytes and replication (§2.3).
+ * An array in the book's sharding notation: its shard, bytes and replication (scaling-book/sharding).
  */
 export type ArrayQuery = {
   /**
@@ -2474,7 +2474,7 @@ export type ArrayQuery = {
   dtype?: Dtype;
 };
 /**
- * The book's parallelism thresholds: DP/FSDP batch, TP limit, the mixed bound, X_opt (§2.9).
+ * The book's parallelism thresholds: DP/FSDP batch, TP limit, the mixed bound, X_opt (scaling-book/training).
  */
 export type BoundsQuery = {
   /**
@@ -2552,7 +2552,7 @@ export type ChipQuery = {
   fidelity?: BookFidelity;
 };
 /**
- * An AllGather, ReduceScatter, AllReduce or AllToAll over mesh axes (§2.5, §2.6, §2.9.7).
+ * An AllGather, ReduceScatter, AllReduce or AllToAll over mesh axes (scaling-book/sharding, /gpus and /training: collective costs).
  */
 export type CollectiveQuery = {
   /**
@@ -2630,7 +2630,7 @@ export type KernelFitQuery = {
   tables: KernelTables;
 };
 /**
- * X[batch, d] * Y[d, f] with exact bytes (§2.1).
+ * X[batch, d] * Y[d, f] with exact bytes (scaling-book/roofline).
  */
 export type MatmulQuery = {
   /**
@@ -2680,7 +2680,7 @@ export type MatmulQuery = {
   chips?: number;
 };
 /**
- * The book's training-roofline figure (§5.1): a 2-matrix MLP under FSDP x TP.
+ * The book's training-roofline figure (scaling-book/training): a 2-matrix MLP under FSDP x TP.
  */
 export type MlpRooflineQuery = {
   /**
@@ -3082,7 +3082,7 @@ export type RooflineQuery = {
   chips?: number;
 };
 /**
- * The serving deployments that meet a latency target, ranked (§2.10).
+ * The serving deployments that meet a latency target, ranked (scaling-book/inference).
  */
 export type ServingSearchQuery = {
   /**
@@ -3185,7 +3185,7 @@ export type ServingSearchQuery = {
   backend?: 'sglang' | 'trtllm' | 'vllm';
 };
 /**
- * Prefill and decode of a serving replica (§2.10, §3.7, §3.8, figures §5.2, §5.3).
+ * Prefill and decode of a serving replica (scaling-book/inference and /applied-inference, with its figures).
  */
 export type ServingQuery = {
   /**
@@ -3394,7 +3394,7 @@ export type ServingQuery = {
   latency_target_s?: number;
 };
 /**
- * A sharded matmul: its case and every plan, cheapest first (§2.4).
+ * A sharded matmul: its case and every plan, cheapest first (scaling-book/sharding).
  */
 export type ShardedMatmulQuery = {
   /**
@@ -3457,7 +3457,7 @@ export type TopologyQuery = {
   gpus?: number;
 };
 /**
- * Moving bytes over one link kind: bandwidth plus hop latency (§2.2).
+ * Moving bytes over one link kind: bandwidth plus hop latency (scaling-book/tpus).
  */
 export type TransferQuery = {
   /**
@@ -3491,7 +3491,7 @@ export type TransferQuery = {
   to?: number[];
 };
 /**
- * The model's accounting: parameters, FLOPs, KV cache, activations per remat policy (§2.7, §2.8).
+ * The model's accounting: parameters, FLOPs, KV cache, activations per remat policy (scaling-book/transformers).
  */
 export type TransformerQuery = {
   /**
@@ -3533,7 +3533,7 @@ export type TransformerQuery = {
   checkpoints_per_layer?: number;
 };
 /**
- * MFU from chip-hours and tokens: 6 N tokens / (chip-hours 3600 C) (§2.8).
+ * MFU from chip-hours and tokens: 6 N tokens / (chip-hours 3600 C) (scaling-book/transformers).
  */
 export type UtilizationQuery = {
   /**
@@ -3626,15 +3626,15 @@ export type ArrayResult = {
  */
 export type BoundsResult = {
   /**
-   * ICI critical intensity C / W_ici (§2.9). [FLOPs/byte]
+   * ICI critical intensity C / W_ici (scaling-book/training). [FLOPs/byte]
    */
   alpha_ici_flops_per_byte?: number;
   /**
-   * Scale-out critical intensity C / W_nic (§2.9.8). [FLOPs/byte]
+   * Scale-out critical intensity C / W_nic (scaling-book/gpus, rooflines). [FLOPs/byte]
    */
   alpha_scale_out_flops_per_byte?: number;
   /**
-   * NVLink critical intensity C / W_nvlink (§2.9.8). [FLOPs/byte]
+   * NVLink critical intensity C / W_nvlink (scaling-book/gpus, rooflines). [FLOPs/byte]
    */
   alpha_scale_up_flops_per_byte?: number;
   /**
@@ -3654,7 +3654,7 @@ export type BoundsResult = {
    */
   dp_fsdp_min_global_batch_tokens: number;
   /**
-   * DP/FSDP's minimum tokens per chip for 1, 2, 3 axes (§2.9.1).
+   * DP/FSDP's minimum tokens per chip for 1, 2, 3 axes (scaling-book/training, data parallelism).
    *
    * Items:  [tokens per chip]
    */
@@ -3680,7 +3680,7 @@ export type BoundsResult = {
    */
   fidelity?: Fidelity;
   /**
-   * X_opt (§2.9).
+   * X_opt (scaling-book/training, mixed FSDP + TP).
    */
   fsdp_optimal_degree?: number;
   /**
@@ -3733,7 +3733,7 @@ export type BoundsResult = {
    */
   tp_degree_at_optimum?: number;
   /**
-   * The largest TP that stays compute-bound (§2.9.3).
+   * The largest TP that stays compute-bound (scaling-book/training, tensor parallelism).
    */
   tp_max_degree?: number;
   /**
@@ -4006,7 +4006,7 @@ export type PeakFlopsPerDtype = {
   fp4?: number;
 };
 /**
- * FLOPs per dollar per dtype (§3.8 #77). [FLOPs/USD]
+ * FLOPs per dollar per dtype (scaling-book/applied-inference, cost). [FLOPs/USD]
  */
 export type FlopsPerUsd = {
   /**
@@ -4035,7 +4035,7 @@ export type FlopsPerUsd = {
   fp4?: number;
 };
 /**
- * HBM critical intensity per dtype (§1.3). [FLOPs/byte]
+ * HBM critical intensity per dtype (scaling-book/tpus). [FLOPs/byte]
  */
 export type HbmCriticalIntensity = {
   /**
@@ -4080,7 +4080,7 @@ export type ChipResult = {
    */
   fidelity?: Fidelity;
   /**
-   * FLOPs per dollar (§3.8 #77).
+   * FLOPs per dollar (scaling-book/applied-inference, cost).
    */
   flops_per_usd: FlopsPerUsd;
   /**
@@ -4100,7 +4100,7 @@ export type ChipResult = {
    */
   hbm_critical_batch_bf16_tokens: number;
   /**
-   * HBM critical intensity per dtype (§1.3).
+   * HBM critical intensity per dtype (scaling-book/tpus).
    */
   hbm_critical_intensity_flops_per_byte: HbmCriticalIntensity;
   /**
@@ -4116,7 +4116,7 @@ export type ChipResult = {
    */
   ici_critical_intensity_flops_per_byte?: number;
   /**
-   * Below this many bytes one hop is latency-bound (§2.5). [bytes per hop]
+   * Below this many bytes one hop is latency-bound (scaling-book/sharding). [bytes per hop]
    */
   ici_latency_bound_bytes_per_hop?: number;
   /**
@@ -4213,7 +4213,7 @@ export type ChipResult = {
    */
   scale_up_critical_intensity_flops_per_byte?: number;
   /**
-   * 2C / W_link (§2.1).
+   * 2C / W_link (scaling-book/roofline).
    */
   two_chip_contracting_dim_threshold?: number;
   /**
@@ -4433,7 +4433,7 @@ export type MatmulResult = {
    */
   bytes: number;
   /**
-   * (C/W) x bytes per weight / 2 (§2.1).
+   * (C/W) x bytes per weight / 2 (scaling-book/roofline).
    */
   compute_bound_batch_approx: number;
   /**
@@ -4506,7 +4506,7 @@ export type MlpRooflineResult = {
    */
   fsdp_axes: number;
   /**
-   * X_opt (§2.9).
+   * X_opt (scaling-book/training, mixed FSDP + TP).
    */
   fsdp_optimal_degree: number;
   /**
@@ -5539,7 +5539,7 @@ export type ServingResult = {
    */
   calibration?: CalibrationInfo;
   /**
-   * Chips a per-token latency target needs (§2.10).
+   * Chips a per-token latency target needs (scaling-book/inference).
    */
   chips_for_latency_target?: {
     /**
@@ -5581,7 +5581,7 @@ export type ServingResult = {
     activations: Dtype;
   };
   /**
-   * Continuous batching per decode step (§2.10).
+   * Continuous batching per decode step (scaling-book/inference).
    */
   continuous_batching: {
     /**
@@ -5647,7 +5647,7 @@ export type ServingResult = {
    */
   deployment?: ServingDeploymentCost;
   /**
-   * Disaggregated prefill (§2.10).
+   * Disaggregated prefill (scaling-book/inference).
    */
   disaggregation: {
     /**
@@ -5914,7 +5914,7 @@ export type ServingResult = {
     tokens_per_s_per_chip: number;
   }[];
   /**
-   * TP above which decode comms bind (§2.10).
+   * TP above which decode comms bind (scaling-book/inference).
    */
   tensor_parallel_compute_limit?: number;
   /**
@@ -6254,7 +6254,7 @@ export type ShardedMatmulResult = {
    */
   best: MatmulPlan;
   /**
-   * §2.4's case: 1 local, 2 one input sharded on the contraction, 3 both, 4 an axis on different free dims.
+   * The book's case (scaling-book/sharding): 1 local, 2 one input sharded on the contraction, 3 both, 4 an axis on different free dims.
    */
   case: number;
   /**
@@ -7063,7 +7063,7 @@ export type TransformerResult = {
     total: number;
   };
   /**
-   * Parameters and Adam at 10 bytes each (§2.8). [bytes]
+   * Parameters and Adam at 10 bytes each (scaling-book/training, memory). [bytes]
    */
   params_and_adam_bytes: number;
   /**
@@ -7276,7 +7276,7 @@ export type GpuTopology = {
     name: string;
   }[];
   /**
-   * One NVLink domain's bandwidth (§1.5).
+   * One NVLink domain's bandwidth (scaling-book/gpus, networking).
    */
   scale_up_domain: {
     /**
@@ -7640,7 +7640,7 @@ export type TrainingStepResult = {
    */
   flop_account: 'full' | '6nd';
   /**
-   * X_opt (§2.9).
+   * X_opt (scaling-book/training, mixed FSDP + TP).
    */
   fsdp_optimal_degree?: number;
   /**
