@@ -12,16 +12,14 @@ source scripts/node.sh && scalescope_use_node  # the Node that set-up chose
 export NODE_PATH=/usr/share/nodejs  # Emscripten's optimiser needs Debian's acorn (docs/toolchain.md quirk 1)
 jobs=$(nproc)
 
-for preset in debug release wasm; do
+for preset in debug release wasm fuzz; do
   cmake --preset "$preset" >/dev/null
 done
 # Two cores: one build at a time, each on every core. The sanitized suite (debug) and the fuzz target are built by
-# clang with precompiled headers (docs/toolchain.md, "Compile times"); the fuzz target only needs the engine.
-for preset in debug release wasm; do
-  cmake --build "build/$preset" -j"$jobs"
+# clang with precompiled headers (docs/toolchain.md, "Compile times"); the fuzz preset builds only its target.
+for preset in debug release wasm fuzz; do
+  cmake --build --preset "$preset" -j"$jobs"
 done
-cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz -j"$jobs"
 
 mkdir -p build
 : > build/ctest.log

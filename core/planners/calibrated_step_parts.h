@@ -25,7 +25,8 @@ struct StageWork {
 
   // `layers`' total of one field of WorkTime.
   double sum(const LayerCounts& layers, double WorkTime::*field) const;
-  // `start` plus `layers`' whole time with launch overheads.
+  // `start` plus `layers`' whole time with launch overheads (`start` first: a stage's exposed comms, in the order
+  // the step has always summed them, so the answers stay the same bit for bit).
   double time_s(const LayerCounts& layers, double start) const;
 };
 StageWork stage_work(const Calibrated& c, const LayerShape& shape, const TrainingStep& s);
