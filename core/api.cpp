@@ -4,6 +4,8 @@
 #include <cmath>
 #include <exception>
 #include <functional>
+#include <string>
+#include <vector>
 
 #include "calibration/query_kinds.h"
 #include "io/format.h"
@@ -306,6 +308,77 @@ std::string evaluate_many_json(std::string_view text) {
   } catch (...) {
     return failure_json();
   }
+}
+
+namespace {
+
+// Each field of a fields request as a pointer, or a diagnostic at /fields/i.
+std::vector<Json::json_pointer> read_fields(const Json& fields, Diagnostics& d) {
+  std::vector<Json::json_pointer> out;
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    const std::string path = "/fields/" + std::to_string(i);
+    if (!fields[i].is_string()) {
+      add_diagnostic(d, path, "wrong_type", "expected a JSON pointer into the result, such as \"/time/step_s\"");
+      continue;
+    }
+    try {
+      out.emplace_back(fields[i].get<std::string>());
+    } catch (const Json::exception&) {
+      add_diagnostic(d, path, "wrong_type",
+                     "expected a JSON pointer (RFC 6901: \"\" or \"/\"-separated keys, ~0 for ~ and ~1 for /), got " +
+                         quote(fields[i].get<std::string>(), 60));
+    }
+  }
+  return out;
+}
+
+// One answer as a row: ok, its first error ("path: code: message"), the value at each field (null where absent).
+// `bytes` counts what the row's objects and arrays will write, so that fields of whole results stay under
+// kMaxAnswerBytes as evaluate_many_json's answers do.
+Json fields_row(const Json& answer, const std::vector<Json::json_pointer>& fields, std::size_t& bytes) {
+  Json row = Json::array({answer.value("ok", false), nullptr});
+  for (const Json& diagnostic : answer.value("diagnostics", Json::array()))
+    if (diagnostic.value("severity", "error") == "error") {
+      row[1] = diagnostic.value("path", "") + ": " + diagnostic.value("code", "") + ": " +
+               diagnostic.value("message", "");
+      break;
+    }
+  const Json result = answer.value("result", Json::object());
+  for (const auto& field : fields) {
+    row.push_back(result.contains(field) ? result.at(field) : Json());
+    if (row.back().is_structured()) bytes += row.back().dump().size();
+  }
+  return row;
+}
+
+}  // namespace
+
+std::string evaluate_fields_json(std::string_view text) {
+  return guarded_text([&] {
+    Diagnostics d;
+    const Json request = parse_document(text, d);
+    if (!d.empty()) return rejected(d);
+    JsonReader top(request, "", d);
+    const Json* scenarios = top.array("scenarios", true, kMaxScenariosPerCall);
+    const Json* fields = top.array("fields", true);
+    top.finish();
+    const std::vector<Json::json_pointer> pointers = fields ? read_fields(*fields, d) : decltype(pointers){};
+    if (!d.empty() || !scenarios) return rejected(d);
+    Json rows = Json::array();
+    std::size_t bytes = 0;
+    for (std::size_t i = 0; i < scenarios->size(); ++i) {
+      if (bytes > kMaxAnswerBytes) {
+        Diagnostics over;
+        add_diagnostic(over, "", "too_large", "this call's fields passed " +
+                                                  format_count(static_cast<double>(kMaxAnswerBytes)) + " bytes by scenario " +
+                                                  std::to_string(i) + "; evaluate it and the rest in another call");
+        rows.push_back(fields_row(rejected(over), pointers, bytes));
+        continue;
+      }
+      rows.push_back(fields_row(guarded([&] { return evaluate((*scenarios)[i]); }), pointers, bytes));
+    }
+    return Json{{"ok", true}, {"fields", *fields}, {"rows", std::move(rows)}, {"engine_version", kEngineVersion}};
+  });
 }
 
 std::string validate_json(std::string_view text) {

@@ -18,6 +18,11 @@ std::string evaluate_whole_json(std::string_view scenario_text);
 // A JSON array of scenarios in, the array of their results out (one call per slider move instead of many).
 std::string evaluate_many_json(std::string_view scenarios_text);
 
+// A sweep's answers, trimmed: {"scenarios": [...], "fields": ["/time/step_s", ...]} in (the fields as JSON pointers
+// into each answer's result), {"ok": true, "fields": [...], "rows": [[ok, first error or null, value at each field
+// or null], ...]} out. The same numbers as evaluate_many_json, at a fraction of the text to write and to parse.
+std::string evaluate_fields_json(std::string_view request_text);
+
 // {"hardware": [{id, name, ...}], "models": [...], "queries": [...]}
 std::string presets_json();
 

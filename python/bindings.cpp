@@ -36,6 +36,9 @@ PYBIND11_MODULE(_engine, m) {
         "One scenario; a plan search answers one chunk (as the wasm module's evaluate).");
   m.def("evaluate_many", [](const std::string& s) { return answer([&] { return scalescope::evaluate_many_json(s); }); },
         "A JSON array of scenarios; the array of their answers.");
+  m.def("evaluate_fields",
+        [](const std::string& s) { return answer([&] { return scalescope::evaluate_fields_json(s); }); },
+        "{\"scenarios\": [...], \"fields\": [JSON pointers]}; each answer's ok, first error and fields (sweeps).");
   m.def("validate", [](const std::string& s) { return answer([&] { return scalescope::validate_json(s); }); },
         "Checks a scenario without running it.");
   m.def("presets", [] { return answer([] { return scalescope::presets_json(); }); },

@@ -108,6 +108,48 @@ TEST_CASE("evaluate_many answers an array of scenarios in order", "[api]") {
   CHECK(json::parse(evaluate_many_json(R"({"not": "an array"})"))["ok"] == false);
 }
 
+TEST_CASE("evaluate_fields answers each scenario's ok, first error and the values at its fields", "[api][sweep]") {
+  const std::string step = R"({"hardware": {"preset": "h100-sxm"}, "model": {"preset": "llama-3-8b"},
+    "mesh": {"shape": [8]}, "query": {"kind": "training_step", "batch_tokens": 1048576, "seq_len": 4096,
+    "parallelism": {"fsdp": 8}}})";
+  const std::string refused = R"({"hardware": {"preset": "nope"}, "query": {"kind": "chip"}})";
+  const json out = json::parse(evaluate_fields_json(R"({"scenarios": [)" + step + "," + refused +
+                                                    R"(], "fields": ["/time/step_s", "/memory/fits", "/no/such", "/time"]})"));
+  REQUIRE(out["ok"] == true);
+  REQUIRE(out["rows"].size() == 2);
+  // The same numbers as the whole answer: the fields are pointers into its result.
+  const json whole = eval(step);
+  const json& row = out["rows"][0];
+  REQUIRE(row.size() == 6);
+  CHECK(row[0] == true);
+  CHECK(row[1].is_null());
+  CHECK(row[2] == whole["result"]["time"]["step_s"]);
+  CHECK(row[3] == whole["result"]["memory"]["fits"]);
+  CHECK(row[4].is_null());
+  CHECK(row[5] == whole["result"]["time"]);
+  // A refused scenario: its first error as "path: code: message", every field null.
+  const json& no = out["rows"][1];
+  CHECK(no[0] == false);
+  CHECK(no[1].get<std::string>().rfind("/hardware/preset: unknown_preset: ", 0) == 0);
+  CHECK(no[2].is_null());
+}
+
+TEST_CASE("a bad fields request names the field", "[api][sweep]") {
+  const auto diagnostics = [](const std::string& text) { return json::parse(evaluate_fields_json(text)); };
+  CHECK(has(diagnostics(R"([1, 2])"), "", "wrong_type"));
+  CHECK(has(diagnostics(R"({"fields": []})"), "/scenarios", "missing_key"));
+  CHECK(has(diagnostics(R"({"scenarios": []})"), "/fields", "missing_key"));
+  CHECK(has(diagnostics(R"({"scenarios": [], "fields": [], "columns": 1})"), "/columns", "unknown_key"));
+  CHECK(has(diagnostics(R"({"scenarios": [], "fields": [3]})"), "/fields/0", "wrong_type"));
+  // RFC 6901: a pointer starts with "/", and "~" is followed by 0 or 1.
+  CHECK(has(diagnostics(R"({"scenarios": [], "fields": ["/a", "time"]})"), "/fields/1", "wrong_type"));
+  CHECK(has(diagnostics(R"({"scenarios": [], "fields": ["/a~2"]})"), "/fields/0", "wrong_type"));
+  CHECK(has(diagnostics(R"({"scenarios": [], "fields": [)"), "", "malformed_json"));
+  std::string many = R"({"fields": [], "scenarios": [)";
+  for (int i = 0; i < 1025; ++i) many += std::string(i ? "," : "") + "{}";
+  CHECK(has(diagnostics(many + "]}"), "/scenarios", "too_large"));
+}
+
 TEST_CASE("an absurd serving batch is a warning with numbers, not an overflow", "[api]") {
   // 1e8 sequences of 1e8 tokens: the KV caches need ~1e22 bytes; the message must print it without int overflow.
   const json out = eval(R"({"hardware": {"preset": "tpu-v5e"}, "model": {"preset": "llama-3-70b"}, "mesh": {"shape": [4, 4]},
