@@ -13,7 +13,29 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar, Union
 
-from . import _engine
+
+def _engine_missing_message(error: ImportError) -> str:
+    """Why the engine module did not load, in words: most often it was built for another Python (its file name
+    says which), which Python otherwise reports as a "circular import" of scalescope."""
+    import pathlib
+    import sys
+    import sysconfig
+
+    wanted = "_engine" + str(sysconfig.get_config_var("EXT_SUFFIX"))
+    found = sorted(p.name for p in pathlib.Path(__file__).parent.glob("_engine*"))
+    here = f"Python {sys.version_info[0]}.{sys.version_info[1]} ({sys.executable}) loads {wanted}"
+    if found and wanted not in found:
+        return (f"scalescope's engine was built for another Python: {here}, and the package holds {', '.join(found)}. "
+                "Install it for this Python: `python -m pip install .` in the clone (docs/python.md, Install)")
+    if not found:
+        return (f"scalescope's engine module is not built: {here}, and {pathlib.Path(__file__).parent} holds none. "
+                "Install the package with `python -m pip install .` in the clone (docs/python.md, Install)")
+    return f"scalescope's engine module {wanted} did not load: {error}"
+
+try:
+    from . import _engine
+except ImportError as missing:
+    raise ImportError(_engine_missing_message(missing)) from missing
 
 Scenario = Union[Mapping[str, Any], str, bytes]
 

@@ -5,14 +5,25 @@ engine as they are (a plan's `parallelism`, `layout`, `mesh`) stay whole, one Py
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
-import pandas as pd
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: Record keys kept whole in one cell: what goes back into a query unchanged, or has no fixed shape.
 WHOLE = frozenset({"parallelism", "layout", "mesh", "tie", "dtypes", "parameters", "kernels", "error_bands",
                    "notes", "sources", "not_modelled", "approx", "scenario", "datasheet_differences", "fitted_on",
                    "hardware", "overrides", "warnings"})
+
+
+def pandas() -> Any:
+    """pandas, imported on first use: only the tables need it (the package's extra `frames`)."""
+    try:
+        import pandas
+    except ImportError as e:
+        raise ImportError("scalescope's tables are pandas DataFrames, and this Python has no pandas: "
+                          "`pip install 'scalescope[frames]'` or `apt install python3-pandas`") from e
+    return pandas
 
 
 def flatten(record: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
@@ -30,7 +41,7 @@ def flatten(record: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
 def frame(records: Iterable[Mapping[str, Any]], first: Iterable[str] = (), index: str | None = None) -> pd.DataFrame:
     """A DataFrame of records, with the columns in `first` leading (those present) and `index` as its index."""
     rows = [flatten(r) for r in records]
-    df = pd.DataFrame(rows)
+    df = pandas().DataFrame(rows)
     lead = [c for c in first if c in df.columns]
     df = df[lead + [c for c in df.columns if c not in lead]]
     if index and index in df.columns:

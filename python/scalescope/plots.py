@@ -10,8 +10,12 @@ from __future__ import annotations
 import io
 from typing import Mapping
 
-import matplotlib.figure
-import pandas as pd
+try:
+    import matplotlib.figure
+    import pandas as pd
+except ImportError as e:
+    raise ImportError("scalescope.plots draws with matplotlib and pandas, which this Python lacks: "
+                      "`pip install 'scalescope[plots]'` or `apt install python3-matplotlib python3-pandas`") from e
 
 from .engine import Result, evaluate_many
 from .queries import Hardware, pareto_front, scenario

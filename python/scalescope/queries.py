@@ -13,13 +13,15 @@ import json
 import numbers
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any, Union
+from typing import TYPE_CHECKING, Any, Union
 
-import pandas as pd
 
 from . import _engine
 from .engine import R, Result, ScalescopeError, evaluate, evaluate_as, finish, scenario_text
 from .frames import DEPLOYMENT_COLUMNS, KERNEL_SCORE_COLUMNS, PLAN_COLUMNS, RUN_COLUMNS, frame
+
+if TYPE_CHECKING:  # pandas is imported where a table is made (frames.py): the engine needs none
+    import pandas as pd
 
 Hardware = Union[str, Mapping[str, Any]]
 Model = Union[str, Mapping[str, Any], "os.PathLike[str]"]
@@ -216,6 +218,11 @@ class Serving(Result):
 
 
 _WORKLOAD = ("batch_tokens", "seq_len", "train_tokens")
+#: The arguments each helper fills from the engine's summary query when they are not given.
+DEFAULTED: dict[str, tuple[str, ...]] = {
+    "training_step": (*_WORKLOAD, "parallelism"),
+    "serving": ("batch", "prompt_len", "generated_len", "dtypes", "parallelism"),
+}
 
 
 def training_step(hardware: Hardware, model: Model, mesh: Mesh, *, raise_on_error: bool = True,
@@ -236,7 +243,7 @@ def training_step(hardware: Hardware, model: Model, mesh: Mesh, *, raise_on_erro
     >>> gpus.defaults["parallelism"]
     {'fsdp': 8, 'tensor': 8}
     """
-    defaults = _engine_defaults("training_step", (*_WORKLOAD, "parallelism"), hardware, model, mesh, query)
+    defaults = _engine_defaults("training_step", DEFAULTED["training_step"], hardware, model, mesh, query)
     return _ask_with(TrainingStep, "training_step", hardware, model, mesh, defaults, query, raise_on_error)
 
 
@@ -250,8 +257,7 @@ def serving(hardware: Hardware, model: Model, mesh: Mesh, *, raise_on_error: boo
     >>> s.fits, s.decode_step_s < 0.1
     (True, True)
     """
-    defaults = _engine_defaults("serving", ("batch", "prompt_len", "generated_len", "dtypes", "parallelism"),
-                                hardware, model, mesh, query)
+    defaults = _engine_defaults("serving", DEFAULTED["serving"], hardware, model, mesh, query)
     return _ask_with(Serving, "serving", hardware, model, mesh, defaults, query, raise_on_error)
 
 

@@ -11,13 +11,14 @@ from __future__ import annotations
 import gzip
 import json
 import os
-from typing import IO, Any, Union
-
-import pandas as pd
+from typing import IO, TYPE_CHECKING, Any, Union
 
 from . import _engine
 from .engine import Result, Scenario, _decode, evaluate, finish
 from .frames import frame
+
+if TYPE_CHECKING:  # pandas is imported where a table is made (frames.py): the engine needs none
+    import pandas as pd
 
 Source = Union[str, os.PathLike, IO[bytes]]
 CHUNK_BYTES = 1 << 20
