@@ -9,25 +9,16 @@ cd "$(dirname "$0")/.."
 # chromium: the browser tests (web/e2e/browser.mjs) drive /usr/bin/chromium through playwright-core.
 # clang and libclang-rt-14-dev (libFuzzer): the sanitized debug build and the fuzz target in tests/fuzz (preset fuzz).
 # pybind11-dev, python3-dev and the python3-* packages: the Python module (python/, docs/python.md) and its tests,
-# for Debian's /usr/bin/python3 (python3-venv: scripts/python.sh's virtual environment).
+# for Debian's /usr/bin/python3 (python3-venv: its install test's fresh environment; python3-nbclient and
+# python3-ipykernel: its notebook, run headless; python3-distributed: a sweep over a Dask cluster).
 # zlib1g-dev: `scalescope trace` reads gzipped profiler traces.
 packages=(cmake ninja-build g++ emscripten libeigen3-dev nlohmann-json3-dev catch2 chromium clang libclang-rt-14-dev
           zlib1g-dev
-          pybind11-dev python3-dev python3-venv python3-pytest python3-pandas python3-matplotlib)
+          pybind11-dev python3-dev python3-venv python3-pytest python3-pandas python3-matplotlib
+          python3-nbclient python3-ipykernel python3-distributed)
 command -v npm >/dev/null 2>&1 || packages+=(npm)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "setup: installing ${missing[*]}"
-  SUDO=""
-  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
-else
-  echo "setup: all packages present"
-fi
+source scripts/apt.sh
+scalescope_apt_install "${packages[@]}"
 
 # The web build needs Node >= 20.19 (Vite 8); Debian 12's own nodejs is 18 (scripts/node.sh).
 source scripts/node.sh

@@ -40,6 +40,7 @@ step = scalescope.evaluate(logged["scenario"])
 print(f"logged {logged['measured']:.2f} s per step; the engine says {step['time']['step_s']:.2f} s "
       f"({step['time']['step_s'] / logged['measured'] - 1:+.1%}), the book's ideal {step['ideal']['step_s']:.2f} s")
 print(step["calibration"]["error_band"]["text"])
+plots.step_bars(step, title="The logged step, part by part")  # a notebook draws it; a script drops it
 
 # %% [markdown]
 # ## 2. The best plans on 1024 H100s
@@ -61,13 +62,14 @@ print(f"tokens/s per GPU: logged {tokens_per_gpu_logged:,.0f} on 64 GPUs; best p
       f"{tokens_per_gpu_best:,.0f} ({tokens_per_gpu_best / tokens_per_gpu_logged - 1:+.0%})")
 
 # %% [markdown]
-# ## 3. A sweep: 128 plans around the best one, in one engine call
+# ## 3. A sweep: 128 plans around the best one
 #
 # Tensor x pipeline degrees x microbatch size x remat policy at 1024 GPUs, every one a `training_step`; the
-# rest of the GPUs go to FSDP (ZeRO-1, as Megatron's distributed optimizer).
+# rest of the GPUs go to FSDP (ZeRO-1, as Megatron's distributed optimizer). `scalescope.sweep` answers a table
+# of the helpers' arguments as a table, on every core.
 
 # %%
-scenarios, rows = [], []
+arguments, labels = [], []
 for tp, pp, mbs, remat in itertools.product([1, 2, 4, 8], [1, 2, 4, 8], [1, 2], ["none", "block", "big_matmuls",
                                                                                   "mlp_matmuls"]):
     dp = 1024 // (tp * pp)
@@ -76,18 +78,15 @@ for tp, pp, mbs, remat in itertools.product([1, 2, 4, 8], [1, 2, 4, 8], [1, 2], 
     parallelism = {"fsdp": ["DP"], "tensor": ["TP"], "zero_stage": 1, "microbatches": sequences_per_shard // mbs}
     if pp > 1:
         parallelism["pipeline"] = ["PP"]
-    scenarios.append(scalescope.scenario("training_step", "h100-sxm", "llama-3-70b", mesh, parallelism=parallelism,
-                                         remat=remat, **query))
-    rows.append({"tensor": tp, "pipeline": pp, "fsdp": dp, "microbatch_sequences": mbs, "remat": remat})
-answers = scalescope.evaluate_many(scenarios)
-sweep = pd.DataFrame(rows)
-sweep["ok"] = [a.ok for a in answers]
-sweep["step_s"] = [a.at("/time/step_s") if a.ok else None for a in answers]
-sweep["memory_gb"] = [a.at("/memory/total_bytes") / 1e9 if a.ok else None for a in answers]
-sweep["fits"] = [a.ok and a.at("/memory/fits") for a in answers]
-sweep["problem"] = [a.diagnostics[0].code if a.diagnostics else "" for a in answers]
-print(f"{len(sweep)} scenarios: {int(sweep['fits'].sum())} fit, {int((~sweep['ok']).sum())} refused")
-print(sweep[sweep["fits"]].sort_values("step_s").head(5).to_string(index=False))
+    arguments.append({"hardware": "h100-sxm", "model": "llama-3-70b", "mesh": mesh, "parallelism": parallelism,
+                      "remat": remat, **query})
+    labels.append({"tensor": tp, "pipeline": pp, "fsdp": dp, "microbatch_sequences": mbs})
+answers = scalescope.sweep(arguments)
+sweep = pd.concat([pd.DataFrame(labels), answers[["remat", "ok", "step_s", "memory_bytes", "fits", "error"]]], axis=1)
+sweep["memory_gb"] = sweep.pop("memory_bytes") / 1e9
+fitting = sweep[sweep["fits"] == True]  # noqa: E712 (a refused row's fits is None)
+print(f"{len(sweep)} scenarios: {len(fitting)} fit, {int((~sweep['ok']).sum())} refused")
+print(fitting.sort_values("step_s").drop(columns=["ok", "fits", "error"]).head(5).to_string(index=False))
 
 # %% [markdown]
 # ## 4. The Pareto front, saved as a PNG
@@ -96,3 +95,4 @@ print(sweep[sweep["fits"]].sort_values("step_s").head(5).to_string(index=False))
 figure = plots.pareto(plans, hbm_bytes=80e9, title="LLaMA-3 70B on 1024 H100s (FP8): step time against memory")
 figure.savefig(OUT / "llama3_70b_h100_pareto.png", dpi=120)
 print(f"wrote {OUT / 'llama3_70b_h100_pareto.png'}")
+figure

@@ -10,11 +10,12 @@ True
 from .engine import Diagnostic, Result, ScalescopeError, check, engine_version, evaluate, evaluate_many
 from .queries import (Calibration, KernelFit, Serving, TrainingStep, calibrate, hf_model, kernel_family, kernel_fit,
                       pareto_front, plan_search, presets, scenario, serving, serving_search, training_step, validate)
+from .sweeps import grid, sweep
 from .traces import Trace, trace
 
 __version__ = engine_version
 
 __all__ = ["Calibration", "Diagnostic", "KernelFit", "Result", "ScalescopeError", "Serving", "Trace", "TrainingStep",
-           "calibrate", "check", "engine_version", "evaluate", "evaluate_many", "hf_model", "kernel_family",
-           "kernel_fit", "pareto_front", "plan_search", "presets", "scenario", "serving", "serving_search", "trace",
-           "training_step", "validate"]
+           "calibrate", "check", "engine_version", "evaluate", "evaluate_many", "grid", "hf_model", "kernel_family",
+           "kernel_fit", "pareto_front", "plan_search", "presets", "scenario", "serving", "serving_search", "sweep",
+           "trace", "training_step", "validate"]

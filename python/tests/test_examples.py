@@ -35,6 +35,34 @@ def test_the_notebook_is_generated_from_the_script():
     assert json.loads(committed)["cells"][0]["cell_type"] == "markdown"
 
 
+def test_the_notebook_runs_headless_and_draws_its_figures_as_images(tmp_path, monkeypatch):
+    # Jupyter's own runner (Debian's python3-nbclient and python3-ipykernel), as a reader's "Run all" would.
+    import nbclient
+    import nbformat
+
+    # The notebook finds the repository two folders up from where it runs, and writes its PNG there.
+    here = tmp_path / "examples" / "python"
+    here.mkdir(parents=True)
+    (tmp_path / "tests").symlink_to(ROOT / "tests")
+    monkeypatch.setenv("PYTHONPATH", str(BUILD / "python"))
+    notebook = nbformat.read(EXAMPLE.with_suffix(".ipynb"), as_version=4)
+    nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3",
+                            resources={"metadata": {"path": str(here)}}).execute()
+    code = [c for c in notebook.cells if c.cell_type == "code"]
+    outputs = [o for c in code for o in c.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    text = "".join(o.get("text", "") for o in outputs)
+    assert "128 scenarios" in text and "plans in the space" in text
+    # The step's bars and the Pareto front render themselves as PNGs, with no %matplotlib line.
+    images = [c for c in code if any("image/png" in o.get("data", {}) for o in c.outputs)]
+    assert [c.source.splitlines()[-1] for c in images] == [
+        'plots.step_bars(step, title="The logged step, part by part")  # a notebook draws it; a script drops it',
+        "figure"]
+    assert not [o for o in outputs if "<Figure size" in o.get("data", {}).get("text/plain", "") and
+                "image/png" not in o.get("data", {})]
+    assert (here / "llama3_70b_h100_pareto.png").read_bytes()[:4] == b"\x89PNG"
+
+
 def test_a_plan_search_into_a_dataframe_costs_at_most_twice_the_cli(cli, tmp_path):
     import scalescope
 
