@@ -1,7 +1,10 @@
 // scalescope: reads a scenario (file or stdin), prints the engine's result as JSON, as a table with --table, or as a
 // ten-second summary with --summary; --hf-model turns a Hugging Face config.json into the engine's model.
+#include <unistd.h>
+
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <string>
 
@@ -15,6 +18,7 @@
 #include "specs/hf_config.h"
 #include "specs/presets.h"
 #include "specs/serving_backend.h"
+#include "search_progress.h"
 #include "summary.h"
 #include "table.h"
 #include "trace_command.h"
@@ -22,7 +26,7 @@
 namespace {
 
 constexpr const char* kUsage =
-    "usage: scalescope [--summary | --table] [--validate] [SCENARIO.json | -]\n"
+    "usage: scalescope [--summary | --table] [--validate] [--progress] [SCENARIO.json | -]\n"
     "       scalescope --hf-model CONFIG.json\n"
     "       scalescope --presets | --check-presets | --version | --help\n"
     "       scalescope calibrate RUNS.json ... | scalescope validate RUNS.json ... (scalescope calibrate --help)\n"
@@ -31,10 +35,11 @@ constexpr const char* kUsage =
     "       scalescope trace TRACE.json[.gz]... [--hardware PRESET] [--json] (a profile against the roofline)\n"
     "Reads a scenario (docs/api.md) from the file, or from stdin when the file is '-' or absent, and prints the\n"
     "result as JSON (SI units, the unit in every key). --summary prints the headline numbers, what binds, whether\n"
-    "it fits and what to try next; --table prints every number for people. --hf-model prints the model the engine\n"
-    "reads from a Hugging Face config.json (use it as {\"model\": {\"hf_config\": ...}} in a scenario). Exit\n"
-    "status: 0 when the scenario is valid, 1 when it has diagnostics (a scenario with warnings only is valid),\n"
-    "2 on a usage or file error.\n";
+    "it fits and what to try next; --table prints every number for people. A plan search too large for one call of\n"
+    "the engine shows how far it is on stderr when stderr is a terminal (--progress: a line per call, wherever\n"
+    "stderr goes); stdout holds only the answer. --hf-model prints the model the engine reads from a Hugging Face\n"
+    "config.json (use it as {\"model\": {\"hf_config\": ...}} in a scenario). Exit status: 0 when the scenario is\n"
+    "valid, 1 when it has diagnostics (a scenario with warnings only is valid), 2 on a usage or file error.\n";
 
 }  // namespace
 
@@ -45,7 +50,7 @@ int main(int argc, char** argv) {
   if (argc > 1 && std::string(argv[1]) == "kernels") return scalescope::cli::run_kernel_command(argc, argv);
   if (argc > 1 && std::string(argv[1]) == "validate-serving")
     return scalescope::cli::run_serving_benchmark_command(argc, argv);
-  bool table = false, summary = false, validate = false, hf_model = false;
+  bool table = false, summary = false, validate = false, hf_model = false, progress = false;
   std::string file;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -53,6 +58,7 @@ int main(int argc, char** argv) {
     else if (arg == "--summary") summary = true;
     else if (arg == "--hf-model") hf_model = true;
     else if (arg == "--validate") validate = true;
+    else if (arg == "--progress") progress = true;
     else if (arg == "--version") {
       std::cout << "scalescope " << scalescope::kEngineVersion << "\n";
       return 0;
@@ -99,7 +105,15 @@ int main(int argc, char** argv) {
     std::cout << out.dump(2) << "\n";
     return out.value("ok", false) ? 0 : 1;
   }
-  const std::string result = validate ? scalescope::validate_json(text) : scalescope::evaluate_whole_json(text);
+  std::string result;
+  if (validate) {
+    result = scalescope::validate_json(text);
+  } else {
+    const bool terminal = isatty(fileno(stderr));
+    scalescope::cli::SearchProgressLine line(std::cerr, terminal && !progress);
+    result = scalescope::evaluate_whole_json(
+        text, terminal || progress ? scalescope::SearchProgress(std::ref(line)) : scalescope::SearchProgress{});
+  }
   const auto json = nlohmann::json::parse(result, nullptr, false);
   scalescope::Diagnostics ignored;  // the engine's answer names what is wrong with the text
   if (summary) std::cout << scalescope::cli::render_summary(scalescope::parse_document(text, ignored), json);

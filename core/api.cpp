@@ -263,13 +263,14 @@ bool stopped_by_work_limit(const Json& scenario, const Json& answer) {
 
 }  // namespace
 
-std::string evaluate_whole_json(std::string_view text) {
+std::string evaluate_whole_json(std::string_view text, const SearchProgress& progress) {
   return guarded_text([&] {
     Diagnostics d;
     Json scenario = parse_document(text, d);
     if (!d.empty()) return rejected(d);
     Json answer = run(scenario, d, false);
     while (stopped_by_work_limit(scenario, answer)) {
+      if (progress) progress(answer["result"]);
       scenario["query"]["resume"] = answer["result"]["cursor"];
       Diagnostics next;
       answer = run(scenario, next, false);

@@ -1,6 +1,7 @@
 // The engine's one entry point: scenario JSON text in, result JSON text out. The CLI, the wasm module and the
 // golden tests all call this. It never throws and never returns NaN or Inf.
 #pragma once
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -13,8 +14,10 @@ namespace scalescope {
 Json evaluate(const Json& scenario);
 std::string evaluate_json(std::string_view scenario_text);
 // As evaluate_json, but a plan_search that stopped at the per-call work limit is resumed until its answer is whole
-// (unless the query asked for `chunk_plans`): what the CLI and the Python module answer.
-std::string evaluate_whole_json(std::string_view scenario_text);
+// (unless the query asked for `chunk_plans`): what the CLI and the Python module answer. `progress`, when given,
+// is called with each partial result before the search resumes (its progress_frac and space say how far it is).
+using SearchProgress = std::function<void(const Json& partial_result)>;
+std::string evaluate_whole_json(std::string_view scenario_text, const SearchProgress& progress = {});
 // A JSON array of scenarios in, the array of their results out (one call per slider move instead of many).
 std::string evaluate_many_json(std::string_view scenarios_text);
 

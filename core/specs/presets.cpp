@@ -70,6 +70,16 @@ Hardware resolve_hardware(const Json& node, const std::string& path, Diagnostics
 
 ModelConfig resolve_model(const Json& node, const std::string& path, Diagnostics& d) {
   if (node.is_object() && node.contains("hf_config")) return resolve_hf_model(node, path, d);  // a pasted config.json
+  if (node.is_object() && node.contains("model_type") && !node.contains("preset")) {
+    // A config.json given as the model itself: one hint, not a missing key for every field of the engine's own.
+    const Json& type = node["model_type"];
+    add_diagnostic(d, path, "wrong_type",
+                   "this looks like a Hugging Face config.json (it has model_type " +
+                       quote(type.is_string() ? type.get<std::string>() : type.dump(), 40) +
+                       "): give it as {\"hf_config\": {...}}, or describe the model with the engine's own keys "
+                       "(docs/api.md \"model\")");
+    return ModelConfig{};
+  }
   return resolve<ModelConfig>(node, path, model_preset_texts(), "model", parse_model, d);
 }
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import json
+import math
 import numbers
 import os
 from collections.abc import Iterable, Iterator, Mapping
@@ -107,7 +108,10 @@ class Result:
         return key in self.result
 
     def at(self, pointer: str) -> Any:
-        """The value at a JSON pointer into the result, e.g. "/time/step_s" or "/plans/0/step_s"."""
+        """The value at a JSON pointer into the result, e.g. "/time/step_s" or "/plans/0/step_s". A refused answer
+        has no result: reading one raises its ScalescopeError, which says why."""
+        if not self.ok:
+            raise ScalescopeError(self)
         node: Any = self.result
         for part in pointer.lstrip("/").split("/") if pointer not in ("", "/") else []:
             part = part.replace("~1", "/").replace("~0", "~")
@@ -207,6 +211,7 @@ def scenario_text(scenario: Scenario) -> bytes:
     if isinstance(scenario, str):
         # Lone surrogates pass through as the invalid UTF-8 they are: the engine rejects them with a diagnostic.
         return scenario.encode("utf-8", "surrogatepass")
+    path = ""
     try:
         _check_integers(scenario)
         text = json.dumps(scenario, default=_plain, allow_nan=False, ensure_ascii=False)
@@ -216,10 +221,11 @@ def scenario_text(scenario: Scenario) -> bytes:
     except RecursionError:
         problem = "is nested deeper than Python can write (the engine reads at most 32 levels)"
     except ValueError:
-        problem = "holds NaN or an infinity, which JSON cannot hold"
+        path = _non_finite_at(scenario)
+        problem = f"holds NaN or an infinity{f' at {path}' if path else ''}, which JSON cannot hold"
     except TypeError as e:
         problem = str(e)
-    raise ScalescopeError(_refusal("not_json", f"the scenario {problem}"))
+    raise ScalescopeError(_refusal("not_json", f"the scenario {problem}", path))
 
 
 def _check_integers(value: Any) -> None:
@@ -242,8 +248,27 @@ def _check_integers(value: Any) -> None:
 _LARGEST_DOUBLE = int(1.7976931348623157e308)
 
 
-def _refusal(code: str, message: str) -> Result:
-    return Result(json.dumps({"ok": False, "diagnostics": [{"path": "", "code": code, "message": message,
+def _non_finite_at(value: Any, path: str = "") -> str:
+    """The JSON pointer of the first NaN or infinity in a scenario (numpy's too), for the refusal to name it."""
+    if isinstance(value, Mapping):
+        for key, v in value.items():
+            found = _non_finite_at(v, f"{path}/{str(key).replace('~', '~0').replace('/', '~1')}")
+            if found:
+                return found
+    elif isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            found = _non_finite_at(v, f"{path}/{i}")
+            if found:
+                return found
+    elif isinstance(value, numbers.Real):
+        return "" if isinstance(value, bool) or math.isfinite(value) else path or "/"
+    elif hasattr(value, "tolist"):  # a numpy array
+        return _non_finite_at(value.tolist(), path)
+    return ""
+
+
+def _refusal(code: str, message: str, path: str = "") -> Result:
+    return Result(json.dumps({"ok": False, "diagnostics": [{"path": path, "code": code, "message": message,
                                                              "severity": "error"}], "engine_version": engine_version}))
 
 

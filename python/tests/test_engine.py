@@ -78,6 +78,29 @@ def test_python_values_json_cannot_hold_are_refused_with_not_json():
         assert e.value.diagnostics[0].code == "not_json"
 
 
+def test_a_nan_or_an_infinity_is_refused_at_its_field():
+    # issue 40: "holds NaN" named no field. Python's, numpy's and one inside a numpy array are all named.
+    cases = [({"query": {"kind": "roofline", "flops": math.nan, "bytes": 1}}, "/query/flops"),
+             ({"query": {"kind": "x", "dims": [1, 2, -math.inf]}}, "/query/dims/2"),
+             ({"query": {"kind": "x", "a/b": {"~c": np.float32("nan")}}}, "/query/a~1b/~0c"),
+             ({"mesh": {"shape": np.array([4.0, np.inf])}}, "/mesh/shape/1")]
+    for value, path in cases:
+        with pytest.raises(ScalescopeError) as e:
+            evaluate(value)
+        assert (e.value.diagnostics[0].code, e.value.diagnostics[0].path) == ("not_json", path)
+        assert f"at {path}" in str(e.value)
+
+
+def test_reading_a_number_of_a_refused_answer_raises_its_refusal():
+    # issue 40: raise_on_error=False, then .step_s was a bare KeyError('time').
+    step = scalescope.training_step("h100-sxm", "no-such-model", 8, raise_on_error=False)
+    assert not step.ok
+    with pytest.raises(ScalescopeError, match="/model/preset: unknown_preset"):
+        step.step_s
+    with pytest.raises(ScalescopeError):
+        step.at("/time/step_s")
+
+
 def test_numpy_numbers_from_a_dataframe_are_accepted():
     r = evaluate({"hardware": {"preset": "h100-sxm"},
                   "query": {"kind": "roofline", "flops": np.float64(1e12), "bytes": np.int64(10**9)}})

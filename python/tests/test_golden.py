@@ -41,3 +41,20 @@ def test_evaluate_equals_the_cli_and_resumes_a_search_as_it_does(cli):
     assert json.loads(native.stdout) == mine.data
     first_chunk = json.loads(_engine.evaluate(json.dumps(search).encode()))
     assert first_chunk["result"]["stopped_by"] == "work_limit"
+
+
+def test_the_cli_shows_a_long_search_progress_on_stderr_and_only_the_answer_on_stdout(cli):
+    # issue 40: a search resumed over many calls ran in silence. --progress writes a line per call on stderr.
+    search = {"hardware": {"preset": "h100-sxm"}, "model": {"preset": "llama-3-70b"}, "mesh": {"shape": [4096]},
+              "query": {"kind": "plan_search", "fidelity": "book", "batch_tokens": 16777216, "seq_len": 4096,
+                        "keep": 3}}
+    text = json.dumps(search).encode()
+    quiet, shown = run_cli(cli, "-", stdin=text), run_cli(cli, "--progress", "-", stdin=text)
+    assert shown.returncode == quiet.returncode == 0
+    assert shown.stdout == quiet.stdout and quiet.stderr == b""  # not a terminal: nothing unless asked
+    lines = shown.stderr.decode().splitlines()
+    assert len(lines) >= 2, lines  # one per call the search stopped at the work limit
+    shares = [int(line.split("plan search ")[1].split("%")[0]) for line in lines]
+    assert shares == sorted(shares) and 0 < shares[0] and shares[-1] < 100
+    assert all(" of 850256 plans, " in line for line in lines), lines[0]
+

@@ -1,6 +1,9 @@
 // The JSON entry point: bad input gets diagnostics naming the path and the valid choices, never a crash.
 #include <catch2/catch.hpp>
 
+#include <string>
+#include <vector>
+
 #include "api.h"
 #include "specs/presets.h"
 
@@ -148,6 +151,30 @@ TEST_CASE("a bad fields request names the field", "[api][sweep]") {
   std::string many = R"({"fields": [], "scenarios": [)";
   for (int i = 0; i < 1025; ++i) many += std::string(i ? "," : "") + "{}";
   CHECK(has(diagnostics(many + "]}"), "/scenarios", "too_large"));
+}
+
+TEST_CASE("a config.json given as the model itself gets one hint to wrap it, not a missing key per field", "[api]") {
+  // issue 40: a raw Hugging Face config passed as `model` listed 34 missing keys of the engine's own model.
+  const json out = eval(R"({"hardware": {"preset": "h100-sxm"}, "mesh": {"shape": [8]},
+    "model": {"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32},
+    "query": {"kind": "training_step", "batch_tokens": 1048576, "seq_len": 4096, "parallelism": {"fsdp": 8}}})");
+  CHECK(out["ok"] == false);
+  std::vector<json> model_errors;
+  for (const auto& d : out["diagnostics"])
+    if (d["path"].get<std::string>().rfind("/model", 0) == 0) model_errors.push_back(d);
+  REQUIRE(model_errors.size() == 1);
+  CHECK(model_errors[0]["path"] == "/model");
+  CHECK(model_errors[0]["code"] == "wrong_type");
+  const std::string message = model_errors[0]["message"];
+  CHECK(message.find("'llama'") != std::string::npos);
+  CHECK(message.find(R"({"hf_config": {...}})") != std::string::npos);
+  // Wrapped, the same config is read.
+  const json wrapped = eval(R"({"hardware": {"preset": "h100-sxm"}, "model": {"hf_config": {"model_type": "llama",
+    "hidden_size": 4096, "intermediate_size": 14336, "num_hidden_layers": 32, "num_attention_heads": 32,
+    "num_key_value_heads": 8, "vocab_size": 128256}}, "mesh": {"shape": [8]},
+    "query": {"kind": "training_step", "batch_tokens": 1048576, "seq_len": 4096, "parallelism": {"fsdp": 8}}})");
+  CHECK(wrapped["ok"] == true);
+  CHECK(wrapped["result"]["time"]["step_s"] > 0);
 }
 
 TEST_CASE("an absurd serving batch is a warning with numbers, not an overflow", "[api]") {
