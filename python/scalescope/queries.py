@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Union
 from . import _engine
 from .engine import R, Result, ScalescopeError, evaluate, evaluate_as, finish, scenario_text
 from .frames import DEPLOYMENT_COLUMNS, KERNEL_SCORE_COLUMNS, PLAN_COLUMNS, RUN_COLUMNS, frame
+from .signatures import takes_query_arguments
 
 if TYPE_CHECKING:  # pandas is imported where a table is made (frames.py): the engine needs none
     import pandas as pd
@@ -225,6 +226,7 @@ DEFAULTED: dict[str, tuple[str, ...]] = {
 }
 
 
+@takes_query_arguments("training_step")
 def training_step(hardware: Hardware, model: Model, mesh: Mesh, *, raise_on_error: bool = True,
                   **query: Any) -> TrainingStep:
     """One training step of `model` on `mesh` (docs/api.md `training_step`).
@@ -247,6 +249,7 @@ def training_step(hardware: Hardware, model: Model, mesh: Mesh, *, raise_on_erro
     return _ask_with(TrainingStep, "training_step", hardware, model, mesh, defaults, query, raise_on_error)
 
 
+@takes_query_arguments("serving")
 def serving(hardware: Hardware, model: Model, mesh: Mesh, *, raise_on_error: bool = True, **query: Any) -> Serving:
     """Prefill and decode of one serving replica (docs/api.md `serving`).
 
@@ -282,6 +285,7 @@ def _plan(record: Mapping[str, Any]) -> dict[str, Any]:
                          if k in record}}
 
 
+@takes_query_arguments("plan_search")
 def plan_search(hardware: Hardware, model: Model, mesh: Mesh, **query: Any) -> pd.DataFrame:
     """The best training plans of the whole space for the mesh, ranked (docs/api.md `plan_search`).
 
@@ -329,6 +333,7 @@ def pareto_front(plans: pd.DataFrame) -> pd.DataFrame:
     return frame([_plan(p) for p in plans.attrs["result"]["pareto"]], PLAN_COLUMNS[1:])
 
 
+@takes_query_arguments("serving_search")
 def serving_search(hardware: Hardware, model: Model, **query: Any) -> pd.DataFrame:
     """The serving deployments that meet the targets, best first (docs/api.md `serving_search`).
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import scalescope
-from scalescope import _engine
+from scalescope import ScalescopeError, _engine, query_arguments
 from conftest import ROOT, run_cli
 
 V5P = dict(hardware="tpu-v5p", model="llama-3-70b", mesh=[4, 4, 4])
@@ -284,3 +284,40 @@ def test_goodput_settings_pass_through_and_a_search_ranks_by_the_expected_wall_t
                                    goodput={"failures_per_chip_hour": 1e-3})
     assert list(plans["wall_time_s"]) == sorted(plans["wall_time_s"])
     assert (plans["goodput_frac"] < 1).all()
+
+
+def test_each_helper_takes_its_query_arguments_by_name_with_their_help():
+    # issue 40 item 2: every argument was **query, so nothing completed and help() pointed to another file.
+    import inspect
+
+    for helper, kind in ((scalescope.training_step, "training_step"), (scalescope.serving, "serving"),
+                         (scalescope.plan_search, "plan_search"), (scalescope.serving_search, "serving_search")):
+        parameters = inspect.signature(helper).parameters
+        for name, annotation, text in query_arguments.QUERY_ARGUMENTS[kind]:
+            assert parameters[name].kind is inspect.Parameter.KEYWORD_ONLY and parameters[name].default is None
+            assert f"    {name} ({annotation}): " in helper.__doc__
+        assert list(parameters)[-1] == "query"  # anything else still reaches the engine, which names it
+    step = inspect.signature(scalescope.training_step).parameters
+    assert step["batch_tokens"].annotation is int and step["remat"].annotation is str
+    assert "The global batch in tokens. (1 to 1e+15; tokens)" in scalescope.training_step.__doc__
+    assert "none | block | big_matmuls" in scalescope.training_step.__doc__
+
+
+def test_an_argument_given_as_none_is_left_to_the_default():
+    default = scalescope.training_step("tpu-v5p", "llama-3-70b", [4, 4, 4])
+    assert scalescope.training_step("tpu-v5p", "llama-3-70b", [4, 4, 4], batch_tokens=None, remat=None).json == \
+        default.json
+    with pytest.raises(ScalescopeError, match="/query/no_such_key"):
+        scalescope.training_step("tpu-v5p", "llama-3-70b", [4, 4, 4], no_such_key=1)
+
+
+def test_ipython_completes_a_helper_keyword_arguments():
+    from IPython.core.completer import provisionalcompleter
+    from IPython.testing.globalipapp import start_ipython
+
+    shell = start_ipython()
+    shell.run_cell("import scalescope")
+    text = 'scalescope.training_step("h100-sxm", "llama-3-8b", 8, batch_t'
+    with provisionalcompleter():
+        completions = [c.text for c in shell.Completer.completions(text, len(text))]
+    assert "batch_tokens=" in completions

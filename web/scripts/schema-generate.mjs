@@ -5,6 +5,7 @@
 //   core/io/ranges_table.inc          the range of every number the engine reads by key (io/ranges.cpp)
 //   cli/units_table.inc               the unit of every number a result gives (the --table view)
 //   docs/api.md                       the blocks between "<!-- generated: ... -->" and "<!-- end generated -->"
+//   python/scalescope/query_arguments.py  the helpers' keyword arguments (their signatures and help())
 // Run it after a schema edit: node web/scripts/schema-generate.mjs [--check]
 import fs from 'node:fs';
 import path from 'node:path';
@@ -230,8 +231,12 @@ export function rangesDoc(files) {
 
 const cell = (t) => String(t ?? '').replaceAll('|', '\\|').replaceAll('\n', ' ');
 
-/** The tables of every key: the scenario, its parts and each query's arguments (nested objects as dotted keys). */
-export function keysDoc(files) {
+/**
+ * A reader of the keys of a part of the schema: (file, pointer) -> {description, rows}, one row per key as {key,
+ * type (for people), required, range, unit, meaning, python (the annotation of a Python argument)}, nested objects
+ * as dotted keys. docs/api.md's tables and the Python helpers' signatures are written from it.
+ */
+function keyReader(files) {
   const byKey = new Map(files.map((f) => [f.key, f.schema]));
   const names = typeNames(files);
   const resolve = (file, ref) => {
@@ -269,6 +274,16 @@ export function keysDoc(files) {
     if (r.max === undefined) return `at least ${cg(r.min)}`;
     return `${r.zeroOk ? '0 or ' : ''}${r.min !== undefined ? cg(r.min) : ''} to ${cg(r.max)}`;
   };
+  // The annotation of a Python argument taking the value (a union of different types is Any).
+  const pythonOf = (n, file, depth = 0) => {
+    if (n.$ref) return depth < 4 ? pythonOf(nodeAt(...resolve(file, n.$ref)), resolve(file, n.$ref)[0], depth + 1) : 'Any';
+    if (n.enum || typeof n.const === 'string') return 'str';
+    if (n.anyOf) {
+      const kinds = [...new Set(n.anyOf.map((b) => pythonOf(b, file, depth + 1)))];
+      return kinds.length === 1 ? kinds[0] : 'Any';
+    }
+    return { integer: 'int', number: 'float', boolean: 'bool', string: 'str', array: 'list', object: 'dict' }[n.type] ?? 'Any';
+  };
   const rows = (n, file, prefix, required, out) => {
     for (const [k, p0] of Object.entries(n.properties ?? {})) {
       if (k === 'kind' || k === '$schema' || p0 === false) continue;
@@ -277,18 +292,30 @@ export function keysDoc(files) {
       if (p.$ref && !named) [pf, p] = (([f, q]) => [f, { ...nodeAt(f, q), ...p0 }])(resolve(file, p.$ref));
       const description = p0.description ?? (named ? byKey.get(resolve(file, p0.$ref)[0])?.$defs?.[named]?.description ?? nodeAt(...resolve(file, p0.$ref)).description : p.description);
       const unit = p0['x-unit'] ?? p['x-unit'] ?? p.items?.['x-unit'] ?? '';
-      out.push(`| \`${prefix}${k}\` | ${cell(typeOf(p0, file))} | ${required.includes(k) ? 'yes' : ''} | ${rangeText(p)} | ${cell(unit)} | ${cell(description)} |`);
+      out.push({ key: `${prefix}${k}`, type: typeOf(p0, file), required: required.includes(k), range: rangeText(p), unit,
+        meaning: description ?? '', python: pythonOf(p0, file) });
       if (!named && p.type === 'object' && p.properties) rows(p, pf, `${prefix}${k}.`, p.required ?? [], out);
     }
   };
-  const table = (title, file, pointer) => {
+  return (file, pointer) => {
     const n = nodeAt(file, pointer);
-    const out = [`#### ${title}`, '', cell(n.description), '', '| key | type | required | range | unit | meaning |', '|---|---|---|---|---|---|'];
+    const out = [];
     const parts = [n, ...(n.allOf ?? []).filter((x) => x.$ref).map((x) => nodeAt(...resolve(file, x.$ref)))];
     for (const part of parts) rows(part, file, '', [...(n.required ?? []), ...(part.required ?? [])], out);
-    return [...out, ''].join('\n');
+    return { description: n.description, rows: out };
   };
-  const kinds = byKey.get('scenario.schema.json').$defs.Query.properties.kind.enum;
+}
+
+/** The tables of every key: the scenario, its parts and each query's arguments (nested objects as dotted keys). */
+export function keysDoc(files) {
+  const read = keyReader(files);
+  const table = (title, file, pointer) => {
+    const { description, rows } = read(file, pointer);
+    return [`#### ${title}`, '', cell(description), '', '| key | type | required | range | unit | meaning |', '|---|---|---|---|---|---|',
+      ...rows.map((r) => `| \`${r.key}\` | ${cell(r.type)} | ${r.required ? 'yes' : ''} | ${r.range} | ${cell(r.unit)} | ${cell(r.meaning)} |`),
+      ''].join('\n');
+  };
+  const kinds = files.find((f) => f.key === 'scenario.schema.json').schema.$defs.Query.properties.kind.enum;
   return [
     'Every key of a scenario, from the schema (`schema/`, the source of these tables): `range` is the accepted range',
     '(whole numbers where the type says so), defaults are in brackets in the meaning.', '',
@@ -302,6 +329,42 @@ export function keysDoc(files) {
     table('TrainingInput (training_step, plan_search)', 'queries/training_input.schema.json', ''),
     ...kinds.map((k) => table(`\`${k}\` arguments`, `queries/${k}.schema.json`, '')),
   ].join('\n');
+}
+
+/** The helpers' queries whose arguments the Python module lists (python/scalescope/queries.py). */
+export const PYTHON_QUERIES = ['training_step', 'serving', 'plan_search', 'serving_search'];
+
+/** python/scalescope/query_arguments.py: each helper query's top-level arguments as (name, annotation, help). */
+export function pythonArguments(files) {
+  const read = keyReader(files);
+  const py = (t) => JSON.stringify(t);  // a JSON string is a Python string literal for this text
+  // The meaning, then the choices or the entries' type, the range and the unit (the annotation says the rest).
+  const help = (r) => {
+    const facts = [r.type.includes('`') || r.type.startsWith('list of') ? r.type : '', r.range, r.unit].filter(Boolean);
+    return `${r.meaning}${facts.length ? ` (${facts.join('; ')})` : ''}`.replaceAll('`', '');
+  };
+  // Adjacent string literals of at most 100 characters each, broken at spaces, one per line.
+  const literals = (text, indent) => {
+    const pieces = [''];
+    for (const word of text.split(' ')) {
+      const last = pieces.length - 1;
+      if (pieces[last] && (pieces[last] + ' ' + word).length > 100) pieces.push(' ' + word);
+      else pieces[last] += (pieces[last] ? ' ' : '') + word;
+    }
+    return pieces.map((p) => indent + py(p)).join('\n');
+  };
+  const lines = ['"""The arguments of the queries the helpers ask (training_step, serving, plan_search, serving_search), from the',
+    'schema (schema/queries/): their signatures and help() list them. Generated by web/scripts/schema-generate.mjs from',
+    'schema/: do not edit."""', '',
+    '#: Each query\'s arguments as (name, annotation, help): the schema\'s description, choices, range and unit.',
+    'QUERY_ARGUMENTS: dict[str, tuple[tuple[str, str, str], ...]] = {'];
+  for (const kind of PYTHON_QUERIES) {
+    lines.push(`    ${py(kind)}: (`);
+    for (const r of read(`queries/${kind}.schema.json`, '').rows.filter((r) => !r.key.includes('.')))
+      lines.push(`        (${py(r.key)}, ${py(r.python)},`, `${literals(help(r), '         ')}),`);
+    lines.push('    ),');
+  }
+  return [...lines, '}', ''].join('\n');
 }
 
 /** docs/api.md with each generated block (between its markers) as the schema says. */
@@ -324,6 +387,7 @@ export async function generated(files = readSchemas()) {
     ['core/io/ranges_table.inc', rangesTable(files)],
     ['cli/units_table.inc', unitsTable(files)],
     ['docs/api.md', apiDoc(fs.readFileSync(api, 'utf8'), files)],
+    ['python/scalescope/query_arguments.py', pythonArguments(files)],
   ];
 }
 
