@@ -370,9 +370,9 @@ std::string evaluate_fields_json(std::string_view text) {
     for (std::size_t i = 0; i < scenarios->size(); ++i) {
       if (bytes > kMaxAnswerBytes) {
         Diagnostics over;
-        add_diagnostic(over, "", "too_large", "this call's fields passed " +
-                                                  format_count(static_cast<double>(kMaxAnswerBytes)) + " bytes by scenario " +
-                                                  std::to_string(i) + "; evaluate it and the rest in another call");
+        add_diagnostic(over, "", "too_large",
+                       "this call's fields passed " + format_count(static_cast<double>(kMaxAnswerBytes)) +
+                           " bytes by scenario " + std::to_string(i) + "; evaluate it and the rest in another call");
         rows.push_back(fields_row(rejected(over), pointers, bytes));
         continue;
       }
