@@ -344,9 +344,10 @@ Json fields_row(const Json& answer, const std::vector<Json::json_pointer>& field
                diagnostic.value("message", "");
       break;
     }
-  const Json result = answer.value("result", Json::object());
+  // A refused answer has no result: its fields are null (the pointer "" too).
+  const auto result = answer.find("result");
   for (const auto& field : fields) {
-    row.push_back(result.contains(field) ? result.at(field) : Json());
+    row.push_back(result != answer.end() && result->contains(field) ? result->at(field) : Json());
     if (row.back().is_structured()) bytes += row.back().dump().size();
   }
   return row;

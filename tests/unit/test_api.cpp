@@ -137,6 +137,24 @@ TEST_CASE("evaluate_fields answers each scenario's ok, first error and the value
   CHECK(no[2].is_null());
 }
 
+TEST_CASE("evaluate_fields stops writing whole results past the answer limit, row by row", "[api][sweep]") {
+  // docs/api.md Limits: each whole result (the pointer "") counts, so 1024 results of ~5 KB asked four times over
+  // pass the 8 MiB; the rows after that one are refused in place, and the call still answers every row.
+  std::string request = R"({"fields": ["", "", "", ""], "scenarios": [)";
+  for (int i = 0; i < 1024; ++i)
+    request += std::string(i ? "," : "") + R"({"hardware": {"preset": "h100-sxm"}, "model": {"preset": "llama-3-8b"},
+      "mesh": {"shape": [8]}, "query": {"kind": "training_step", "batch_tokens": 1048576, "seq_len": 4096,
+      "parallelism": {"fsdp": 8}}})";
+  const json out = json::parse(evaluate_fields_json(request + "]}"));
+  REQUIRE(out["ok"] == true);
+  REQUIRE(out["rows"].size() == 1024);
+  CHECK(out["rows"][0][0] == true);
+  const json& last = out["rows"][1023];
+  CHECK(last[0] == false);
+  CHECK(last[1].get<std::string>().rfind(": too_large: this call's fields passed 8388608 bytes", 0) == 0);
+  CHECK(last[2].is_null());
+}
+
 TEST_CASE("a bad fields request names the field", "[api][sweep]") {
   const auto diagnostics = [](const std::string& text) { return json::parse(evaluate_fields_json(text)); };
   CHECK(has(diagnostics(R"([1, 2])"), "", "wrong_type"));
