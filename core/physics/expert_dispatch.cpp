@@ -22,7 +22,8 @@ DispatchCost expert_dispatch_cost(const Hardware& hw, const Mesh& mesh, const Ax
   if (ranks <= 1 || tokens <= 0) return c;
   const double copies = tokens * k;
   if (hw.kind == ChipKind::tpu) {
-    // The torus AllToAll of the group's whole array (V = ranks x this rank's copies), §2.5 Aug-2025 ND form.
+    // The torus AllToAll of the group's whole array (V = ranks x this rank's copies), scaling-book/sharding's Aug-2025
+    // ND form.
     const CollectiveCost a2a = group_collective(hw, mesh, group, Collective::all_to_all, copies * bytes_per_token * ranks);
     c.scale_up_bytes = copies * bytes_per_token * (ranks - 1.0) / ranks;
     c.scale_up_s = a2a.time_s;

@@ -17,7 +17,8 @@ enum class DispatchKind { all_to_all, hierarchical };
 
 struct DispatchCost {
   double scale_up_bytes = 0, scale_out_bytes = 0;  // one rank's bytes over NVLink / ICI and out of its domain
-  double scale_up_s = 0, scale_out_s = 0;          // at the links' peaks (ICI: the torus AllToAll, §2.5)
+  double scale_up_s = 0, scale_out_s = 0;          // at the links' peaks (ICI: the torus AllToAll,
+                                                   // scaling-book/sharding)
   double ranks_per_domain = 1, domains = 1;
 };
 

@@ -16,7 +16,7 @@ struct OpList {
     o = LayerOp{name, kind, 0, 0, 0, 1, flops, bytes, false, attention_block, false, false, false, false, false, {}};
     return &o;
   }
-  // `groups` matmuls [m,k] x [k,n]: 2mkn FLOPs each (§2.1).
+  // `groups` matmuls [m,k] x [k,n]: 2mkn FLOPs each (scaling-book/roofline).
   LayerOp* matmul(const char* name, double groups, double m, double k, double n, bool linear, const LayerShape& s) {
     LayerOp* o = add(name, OpKind::matmul, groups * 2.0 * m * k * n, matmul_bytes(groups, m, k, n, linear, s));
     if (!o) return nullptr;
@@ -82,7 +82,7 @@ AttentionDims attention_dims(const LayerShape& s, double heads, double kv_heads,
 }
 
 // Standard attention (MHA / GQA / MQA) with the layer's head shape: QKVO 2D(N+K)H parameters (K = V: one
-// projection for both); QK^T and AV 4 T S N H FLOPs (§2.7).
+// projection for both); QK^T and AV 4 T S N H FLOPs (scaling-book/transformers).
 void standard_attention(OpList& ops, const ModelConfig& m, const LayerShape& s, Keys keys, const HeadShape& shape) {
   const double b = s.tokens, d = m.d_model, h = shape.head_dim;
   const double nq = m.heads / s.tensor, nkv = local_kv_heads(shape.kv_heads, s.tensor);
@@ -341,10 +341,10 @@ double saved_activation_bytes(const ModelConfig& m, int kind, const LayerShape& 
       break;
     case Remat::block: elements = ts * d; break;
     case Remat::checkpoints: elements = checkpoints_per_layer * ts * d; break;
-    // The book's seven matmul outputs (§2.7), the layer's input (the remat boundary) standing in for the down
-    // projection's: that one feeds only the residual sum, whose backward reads no input, so it is never a saved
-    // residual (jax.checkpoint keeps only what the backward uses); the output projection's is, as the second norm's
-    // input is rebuilt from it.
+    // The book's seven matmul outputs (scaling-book/transformers), the layer's input (the remat boundary) standing in
+    // for the down projection's: that one feeds only the residual sum, whose backward reads no input, so it is never a
+    // saved residual (jax.checkpoint keeps only what the backward uses); the output projection's is, as the second
+    // norm's input is rebuilt from it.
     case Remat::big_matmuls: elements = (1.0 + mlp_blocks) * ts * d + qkv_out + up_out; break;
     case Remat::mlp_matmuls: elements = (1.0 + mlp_blocks) * ts * d + up_out; break;
   }

@@ -106,8 +106,8 @@ LayerOps layer_ops(const ModelConfig& m, int kind, const LayerShape& s);
 // and the softmax cross-entropy in fp32 (last stage). `first` and `last` select the stage's share.
 LayerOps head_ops(const ModelConfig& m, const LayerShape& s, bool first, bool last);
 
-// Backward work relative to forward: a matmul's dL/dX and dL/dW are two matmuls of its size (§2.7: 4NPM); flash
-// attention's backward recomputes the scores and runs four matmuls (2.5x the forward's two: Dao 2023,
+// Backward work relative to forward: a matmul's dL/dX and dL/dW are two matmuls of its size (scaling-book/transformers:
+// 4NPM); flash attention's backward recomputes the scores and runs four matmuls (2.5x the forward's two: Dao 2023,
 // FlashAttention-2 §3.1), while a materialized kernel kept the probabilities and runs only the four (dV, dP, dQ,
 // dK: 2x); an elementwise op reads its input and the output's gradient and writes one gradient.
 constexpr double backward_flops_factor(OpKind k, AttentionKernel kernel = AttentionKernel::flash) {

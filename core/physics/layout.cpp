@@ -20,7 +20,8 @@ void add_piece(AxisGroup& g, const Mesh& mesh, AxisPiece p) {
     ++g.ici_axes;
     g.axis_mask |= 1u << p.axis;
   }
-  // §1.2: a group closes into a ring through the wraparound only when its positions cover the whole axis.
+  // scaling-book/tpus, wraparound: a group closes into a ring through the wraparound only when its positions cover the
+  // whole axis.
   g.rings[g.ring_count++] = TorusRing{p.size, a.wraps && p.size * p.stride == a.size, p.stride};
   // GPUs are numbered with the last mesh axis innermost: a position step of this axis is the product of the axes
   // inside it.
@@ -46,7 +47,8 @@ CollectiveCost group_collective(const Hardware& hw, const Mesh& mesh, const Axis
   if (hw.kind == ChipKind::tpu)
     return tpu_ring_collective(op, bytes, g.rings.data(), g.ring_count, hw.ici.link_unidir_bytes_per_s,
                                hw.ici.hop_latency_s, o.traffic_frac);
-  // §2.6: members spaced by the inner stride (the book's Y), the group spanning members x stride GPUs.
+  // scaling-book/gpus, collectives: members spaced by the inner stride (the book's Y), the group spanning members x
+  // stride GPUs.
   return gpu_collective(op, bytes, hw, g.gpu_members, g.gpu_span / g.gpu_members, o.in_network_reduction,
                         o.traffic_frac);
 }

@@ -1,9 +1,10 @@
 // Logical mesh axes (jax-ml.github.io/scaling-book/sharding: an array dimension sharded over several mesh axes, `A[I_XY]`; JAX and
 // MaxText device meshes): a parallelism strategy runs on a group of factors ("pieces") of the mesh axes: whole
 // axes, one factor of a 16-long torus axis split 4 x 4, or factors of several axes. This module lays strategies'
-// degrees onto a mesh (every distinct layout, or the book's greedy decoding of §5.1), derives what each group's
-// collectives run on (TPU rings with or without wraparound and with shared links, GPU members and stride, DCN
-// slices) and costs them. Groups are plain data; costing one allocates nothing.
+// degrees onto a mesh (every distinct layout, or the book's greedy decoding of its training-roofline figure,
+// scaling-book/training), derives what each group's collectives run on (TPU rings with or without wraparound and with
+// shared links, GPU members and stride, DCN slices) and costs them. Groups are plain data; costing one allocates
+// nothing.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -41,7 +42,8 @@ struct AxisGroup {
   double degree = 1;
   double ici_degree = 1;  // the pieces on the torus / inside the cluster
   double dcn_degree = 1;  // slices spanned over DCN
-  int ici_axes = 0;       // mesh axes touched on the torus / in the cluster: the book's M_X, M_Y (§2.9, §5.1)
+  int ici_axes = 0;       // mesh axes touched on the torus / in the cluster: the book's M_X, M_Y
+                          // (scaling-book/training)
   bool has_dcn = false;
   unsigned axis_mask = 0;
   std::array<TorusRing, kMaxGroupPieces> rings{};  // TPU: one ring (or line) per ICI piece
@@ -55,18 +57,20 @@ void add_axis(AxisGroup& group, const Mesh& mesh, int axis);
 AxisGroup make_axis_group(const Mesh& mesh, std::initializer_list<int> axes);
 
 // The collective over the group's ICI pieces (its DCN part, if any, is costed by group_dcn_collective): TPU rings
-// (§2.5 with sub-axis rings, tpu_ring_collective), GPU members spaced by their inner stride (§2.6).
+// (scaling-book/sharding, collective costs, with sub-axis rings: tpu_ring_collective), GPU members spaced by their
+// inner stride (scaling-book/gpus, collectives).
 CollectiveCost group_collective(const Hardware& hw, const Mesh& mesh, const AxisGroup& group, Collective op,
                                 double bytes, const CollectiveOptions& options = {});
 
-// The group's DCN leg (§2.9.7): the collective among its `dcn_degree` slices, where `leg_bytes` is V as one
-// leg's group (one chip per slice) sees it; every chip of the slice runs its own leg over the slice's DCN.
+// The group's DCN leg (scaling-book/training, multi-pod over DCN): the collective among its `dcn_degree` slices, where
+// `leg_bytes` is V as one leg's group (one chip per slice) sees it; every chip of the slice runs its own leg over the
+// slice's DCN.
 CollectiveCost group_dcn_collective(const Hardware& hw, const Mesh& mesh, const AxisGroup& group, Collective op,
                                     double leg_bytes, double traffic_frac = 1.0);
 
 // One-way bandwidth of a hop between neighbouring members (a pipeline stage's send to the next): over DCN when
 // the group spans slices, through the scale-out network when its GPUs span more than one NVLink domain, else one
-// ICI link or NVLink (§2.2, §2.6). The slowest hop sets the pace.
+// ICI link or NVLink (scaling-book/tpus and scaling-book/gpus). The slowest hop sets the pace.
 double group_hop_unidir_bytes_per_s(const Hardware& hw, const Mesh& mesh, const AxisGroup& group);
 
 // A layout: per mesh axis, the factors laid on it from the innermost (stride 1) out, each a strategy's; their
@@ -109,8 +113,9 @@ std::vector<std::int64_t> divisors_of(std::int64_t n);
 // The degrees a strategy could take on this mesh alone (products of one divisor per axis), for diagnostics.
 std::vector<int> degrees_that_fit(const Mesh& mesh, bool include_dcn);
 
-// The book's decoding (§5.1): lay `degree` greedily onto the axes in order from (axis, used); returns the axes it
-// touches and moves (axis, used) past it. 512-way FSDP then 8-way TP on 16x16x16 touch 3 and 1 axes.
+// The book's decoding (scaling-book/training, the training-roofline figure): lay `degree` greedily onto the axes in
+// order from (axis, used); returns the axes it touches and moves (axis, used) past it. 512-way FSDP then 8-way TP on
+// 16x16x16 touch 3 and 1 axes.
 int place_in_order(double degree, const Mesh& mesh, int& axis, double& used);
 
 }  // namespace scalescope

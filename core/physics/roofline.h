@@ -16,7 +16,7 @@ struct Roofline {
   bool compute_bound = false;              // intensity > critical intensity
 };
 
-// §2.1: T_math = FLOPs/C, T_comms = bytes/W, T_lower = max, T_upper = sum.
+// scaling-book/roofline: T_math = FLOPs/C, T_comms = bytes/W, T_lower = max, T_upper = sum.
 Roofline roofline(double flops, double bytes, double peak_flops_per_s, double bandwidth_bytes_per_s);
 
 // X[B,D] * Y[D,F] -> Z[B,F]; the book's weights are Y (`rhs`).
@@ -27,9 +27,9 @@ struct MatmulDtypes {
   Dtype lhs = Dtype::bf16, rhs = Dtype::bf16, out = Dtype::bf16;
 };
 
-// §2.1: 2BDF FLOPs (a multiply-add is 2 FLOPs).
+// scaling-book/roofline: 2BDF FLOPs (a multiply-add is 2 FLOPs).
 constexpr double matmul_flops(const MatmulShape& s) { return 2.0 * s.b * s.d * s.f; }
-// §2.1 with per-operand dtypes (§3.1 Q2/Q3: int8 weights, bf16 activations: 2BD + DF + 2BF).
+// scaling-book/roofline with per-operand dtypes (Questions 2 and 3: int8 weights, bf16 activations: 2BD + DF + 2BF).
 constexpr double matmul_bytes(const MatmulShape& s, const MatmulDtypes& t) {
   return bytes_per_element(t.lhs) * s.b * s.d + bytes_per_element(t.rhs) * s.d * s.f +
          bytes_per_element(t.out) * s.b * s.f;
@@ -40,7 +40,8 @@ constexpr double matmul_bytes(const MatmulShape& s, const MatmulDtypes& t) {
 double matmul_crossover_batch(double d, double f, const MatmulDtypes& t, double peak_flops_per_s,
                               double bandwidth_bytes_per_s);
 
-// §2.1 (Aug-2025 quantization): for B << D, F the matmul is compute-bound iff B > (C/W) * bytes_per_param / 2.
+// scaling-book/inference, B_crit with quantization (Aug-2025): for B << D, F the matmul is compute-bound iff
+// B > (C/W) * bytes_per_param / 2.
 constexpr double matmul_critical_batch(double peak_flops_per_s, double bandwidth_bytes_per_s, Dtype weights) {
   return peak_flops_per_s / bandwidth_bytes_per_s * bytes_per_element(weights) / 2.0;
 }

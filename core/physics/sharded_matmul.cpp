@@ -38,7 +38,8 @@ void add_step(MatmulPlan& plan, Collective op, ShardedArray& arr, const std::vec
   step.array = arr.name;
   step.before = format_sharded_array(arr, ctx.mesh);
   step.axes = axes;
-  // V is the larger side of the collective: after an AllGather, before a ReduceScatter / AllReduce (§2.5).
+  // V is the larger side of the collective: after an AllGather, before a ReduceScatter / AllReduce
+  // (scaling-book/sharding).
   const double bytes_before = local_bytes(arr, ctx);
   change(arr);
   step.after = format_sharded_array(arr, ctx.mesh);
@@ -51,8 +52,8 @@ void remove_axes(std::vector<int>& from, const std::vector<int>& axes) {
   from.erase(std::remove_if(from.begin(), from.end(), [&](int a) { return contains(axes, a); }), from.end());
 }
 
-// Does gathering `axes` out of a dimension split over `split` (major axis first, §2.3: the order matters) leave an
-// interleaved split? Only a gather of the minor-most axes leaves each shard a contiguous block.
+// Does gathering `axes` out of a dimension split over `split` (major axis first, scaling-book/sharding, notation: the
+// order matters) leave an interleaved split? Only a gather of the minor-most axes leaves each shard a contiguous block.
 bool gather_interleaves(const std::vector<int>& split, const std::vector<int>& axes) {
   bool kept_after = false;  // a kept axis seen, walking from the minor end
   for (auto x = split.rbegin(); x != split.rend(); ++x) {
@@ -72,8 +73,8 @@ void gather(MatmulPlan& plan, ShardedArray& arr, const std::vector<int>& axes, c
   }
 }
 
-// The dimensions' roles (§2.7 contraction rule): contracted (both inputs, not the output), batch (both inputs and
-// the output); the rest are free (one input).
+// The dimensions' roles (scaling-book/transformers, the contraction rule): contracted (both inputs, not the output),
+// batch (both inputs and the output); the rest are free (one input).
 struct Roles {
   std::vector<std::string> contracting, batch;
 };
@@ -137,7 +138,8 @@ void slice_for_output(ShardedArray& a, ShardedArray& b, const ShardedArray& want
     }
 }
 
-// §2.1: the plan's lower bound is the slowest of compute, HBM and communication; its upper bound their sum.
+// scaling-book/roofline: the plan's lower bound is the slowest of compute, HBM and communication; its upper bound their
+// sum.
 void finish_times(MatmulPlan& plan, const MatmulContext& ctx) {
   plan.compute_s = plan.flops_per_device / ctx.hw.peak(ctx.dtype);
   plan.memory_s = plan.hbm_bytes_per_device / ctx.hw.hbm_bandwidth_bytes_per_s;
@@ -306,8 +308,8 @@ std::optional<ShardedMatmul> analyse_sharded_matmul(std::string_view expression,
   const Roles roles = read_roles(*a, *b, want, path, d);
   if (errors() != errors_before) return std::nullopt;
 
-  // §2.4 case 4: one mesh axis shards a different non-contracted dimension of each input (a batch dimension split
-  // the same way in both is not a conflict).
+  // scaling-book/sharding, case 4: one mesh axis shards a different non-contracted dimension of each input (a batch
+  // dimension split the same way in both is not a conflict).
   std::vector<int> conflicts;
   for (const auto& da : a->dims) {
     if (contains(roles.contracting, da.name)) continue;

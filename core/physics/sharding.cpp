@@ -107,7 +107,7 @@ std::optional<ShardedArray> parse_sharded_array(std::string_view text, const Mes
     else
       split_axes(rest.substr(3, rest.size() - 4), mesh, arr.unreduced, path, d);
   }
-  // §2.3: a mesh axis may appear at most once per array.
+  // scaling-book/sharding, notation: a mesh axis may appear at most once per array.
   std::vector<int> all;
   for (const auto& dim : arr.dims) all.insert(all.end(), dim.axes.begin(), dim.axes.end());
   all.insert(all.end(), arr.unreduced.begin(), arr.unreduced.end());

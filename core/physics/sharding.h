@@ -48,7 +48,7 @@ struct ArrayMemory {
   std::vector<double> local_shape;
 };
 
-// §2.3: bytes per device = total / product of the mesh axes used; replicas over the unused axes.
+// scaling-book/sharding: bytes per device = total / product of the mesh axes used; replicas over the unused axes.
 ArrayMemory array_memory(const ShardedArray& array, const DimSizes& sizes, Dtype dtype, const Mesh& mesh);
 
 // Checks every dim has a size (else a diagnostic at `dims_path`) and is divisible by its shards (at its own entry).

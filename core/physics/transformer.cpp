@@ -9,7 +9,7 @@ namespace scalescope {
 namespace {
 
 // Half the Q.K plus the V width of a head in a layer of `span`: attention's 2 (H_qk + H_v) FLOPs per key are the
-// book's 4 H (§2.7).
+// book's 4 H (scaling-book/transformers).
 double mean_head_dim(const ModelConfig& m, AttentionSpan span) {
   return m.is_mla() ? (m.qk_head_dim() + m.v_head_dim()) / 2.0 : m.head_shape(span).head_dim;
 }
@@ -267,7 +267,8 @@ std::optional<double> attention_crossover_seq_len(const ModelConfig& m, bool cau
 
 }  // namespace
 
-// §2.7 Q5: where attention's FLOPs catch up with the QKVO projections' (2 FLOPs per parameter per token).
+// scaling-book/transformers, Question 5: where attention's FLOPs catch up with the QKVO projections' (2 FLOPs per
+// parameter per token).
 std::optional<double> attention_equals_qkvo_seq_len(const ModelConfig& m, bool causal) {
   return attention_crossover_seq_len(m, causal, 2.0 * count_params(m).attention);
 }
@@ -311,9 +312,9 @@ RematCost remat_cost(const ModelConfig& m, const ParamCounts& params, const Flop
   const double layers_forward = fwd.forward - 2.0 * tokens * m.vocab * m.d_model;  // the unembedding is not redone
   switch (policy) {
     case Remat::none: break;
-    case Remat::block:  // §2.7: 6ND -> 8ND
+    case Remat::block:  // scaling-book/transformers: 6ND -> 8ND
     case Remat::checkpoints: r.extra_forward_flops = layers_forward; break;
-    case Remat::big_matmuls:  // §2.7: QK^T and AV are recomputed, 4 B T^2 N H per layer
+    case Remat::big_matmuls:  // scaling-book/transformers: QK^T and AV are recomputed, 4 B T^2 N H per layer
     case Remat::selective: r.extra_forward_flops = fwd.attention_forward; break;
     case Remat::mlp_matmuls:  // attention block recomputed from the saved MLP outputs
       r.extra_forward_flops = fwd.attention_forward + 2.0 * tokens * params.attention;
@@ -326,7 +327,7 @@ double remat_saved_width(const ModelConfig& m, Remat policy, double k) {
   const double d = m.d_model, f = m.is_moe() ? m.expert_d_ff : m.d_ff;
   const double mlp_in = (m.mlp == MlpKind::gated ? 2.0 : 1.0) * f;
   switch (policy) {
-    case Remat::none: return 20.0 * d;  // §2.7 "≈20 intermediates per layer"
+    case Remat::none: return 20.0 * d;  // scaling-book/transformers, "≈20 intermediates per layer"
     case Remat::block: return d;
     case Remat::big_matmuls: return m.heads * m.qk_head_dim() + m.kv_heads * (m.qk_head_dim() + m.v_head_dim()) + d + mlp_in + d;
     case Remat::mlp_matmuls: return d + mlp_in;

@@ -21,13 +21,14 @@ struct ParamCounts {
   double embeddings = 0;       // V D (tied) or 2 V D (untied)
   double norms = 0;            // 2 D per layer + D final (the book writes + D per layer; negligible either way)
   double total = 0;
-  double active = 0;           // per token (§2.7 MoE: FLOPs scale with k)
+  double active = 0;           // per token (scaling-book/transformers, MoE: FLOPs scale with k)
   // Multi-token prediction modules (DeepSeek-V3 §2.2: each a layer, two norms and a 2D x D projection, sharing the
   // embedding and the output head): not in `total`, as the model's own count leaves them out (671e9).
   double mtp = 0, mtp_active = 0;
 };
 
-// §2.7: gated MLP 3DF, plain 2DF; QKVO 2D(N+K)H; embeddings DV tied / 2DV untied; MoE 3·E·D·F per layer.
+// scaling-book/transformers: gated MLP 3DF, plain 2DF; QKVO 2D(N+K)H; embeddings DV tied / 2DV untied; MoE 3·E·D·F per
+// layer.
 ParamCounts count_params(const ModelConfig& m);
 // One layer's attention projections, by its span: a softmax layer's Q, K and V (V none when it is K) and O for its
 // head shape (MLA: q down and up, or a full-rank q; kv down to the latent and its RoPE key; kv up to every head's K
@@ -68,37 +69,39 @@ double sparse_indexer_params_per_layer(const ModelConfig& m);
 double sparse_index_bytes_per_token_per_layer(const ModelConfig& m);
 
 // Which FLOPs a count includes. full: every matmul the model runs (the embedding lookup is a gather, not a
-// matmul) plus the attention dot products (§2.7). six_nd: the book's 6 N D account (§2.8), 2 N_active per token
-// forward, every parameter counted once and no attention.
+// matmul) plus the attention dot products (scaling-book/transformers). six_nd: the book's 6 N D account
+// (scaling-book/transformers, training FLOPs), 2 N_active per token forward, every parameter counted once and no
+// attention.
 enum class FlopAccount { full, six_nd };
 
 // Keys one query attends to on average in a layer of `span` over sequences of `seq_len` tokens: causal S/2 over the
-// whole sequence (§2.7), a sliding window's last W (W - W^2 / 2S once S > W), a chunk's earlier tokens; without the
-// mask every key of the window or chunk; none in a linear layer, which reads its state instead. Sparse attention
-// attends to its index_topk selected keys, counted as a window of that many (only the count matters here).
-// `at_end`: one query at the end of `seq_len` keys (a decode step).
+// whole sequence (scaling-book/transformers), a sliding window's last W (W - W^2 / 2S once S > W), a chunk's earlier
+// tokens; without the mask every key of the window or chunk; none in a linear layer, which reads its state instead.
+// Sparse attention attends to its index_topk selected keys, counted as a window of that many (only the count matters
+// here). `at_end`: one query at the end of `seq_len` keys (a decode step).
 double mean_keys_per_query(const ModelConfig& m, AttentionSpan span, double seq_len, bool causal, bool at_end = false);
 // Keys one query sees when it may see every earlier one: the whole sequence at its end or without the mask, half of
-// it on average under the causal mask (§2.7).
+// it on average under the causal mask (scaling-book/transformers).
 constexpr double every_key_per_query(double seq_len, bool causal, bool at_end) {
   return at_end || !causal ? seq_len : seq_len / 2.0;
 }
 
 // FLOPs one token costs in one layer of `span` beyond its weight matmuls: QK^T and AV over the keys its span allows
-// (§2.7: 4 S_avg N H, the head width the mean of the query-key and value widths); a sparse layer's indexer scoring
-// every earlier key, 2 index_heads index_head_dim each (the book has no formula: DeepSeek-V3.2-Exp §2.1); a linear
-// layer's recurrence and convolution (linear_attention_flops_per_token).
+// (scaling-book/transformers: 4 S_avg N H, the head width the mean of the query-key and value widths); a sparse layer's
+// indexer scoring every earlier key, 2 index_heads index_head_dim each (the book has no formula: DeepSeek-V3.2-Exp
+// §2.1); a linear layer's recurrence and convolution (linear_attention_flops_per_token).
 double mixing_flops_per_token(const ModelConfig& m, AttentionSpan span, double seq_len, bool causal, bool at_end = false);
 
-// FLOPs for `tokens` tokens of sequences of length `seq_len` (§2.7). Matmul FLOPs exclude the embedding lookup,
-// which is a gather, and include the unembedding: 2 x active non-embedding params + 2 D V per token forward.
+// FLOPs for `tokens` tokens of sequences of length `seq_len` (scaling-book/transformers). Matmul FLOPs exclude the
+// embedding lookup, which is a gather, and include the unembedding: 2 x active non-embedding params + 2 D V per token
+// forward.
 struct FlopCounts {
   double matmul_forward = 0;      // 2 * tokens * (active params in matmuls)
   double attention_forward = 0;   // QK^T and AV: 2 * tokens * S_avg * N * (H_qk + H_v) per layer (S_avg per span);
                                   // a linear layer's recurrence and convolution (linear_attention_flops_per_token)
   double mtp_forward = 0;         // `mtp_layers` prediction modules: a layer, the projection and another logits
   double forward = 0;
-  double training = 0;            // 3 x forward (forward + dL/dX + dL/dW, §2.7 "6NPM")
+  double training = 0;            // 3 x forward (forward + dL/dX + dL/dW, scaling-book/transformers, "6NPM")
   double attention_fraction = 0;  // attention / (attention + matmul), forward
 };
 FlopCounts count_flops(const ModelConfig& m, double tokens, double seq_len, bool causal,
@@ -107,9 +110,10 @@ FlopCounts count_flops(const ModelConfig& m, double tokens, double seq_len, bool
 FlopCounts count_flops(const ModelConfig& m, const ParamCounts& params, double tokens, double seq_len, bool causal,
                        FlopAccount account, double mtp_layers);
 
-// §2.7 KV cache. Values one layer of `span` caches per token: K and V, 2 K H of its head shape (Gemma 4's full
-// layers their own); MLA its latent and shared RoPE key, kv_lora_rank + qk_rope_head_dim (DeepSeek-V3: 576); a
-// linear layer none. Without a span: the model's own head shape (every layer's but Gemma 4's full ones).
+// scaling-book/transformers, KV cache. Values one layer of `span` caches per token: K and V, 2 K H of its head shape
+// (Gemma 4's full layers their own); MLA its latent and shared RoPE key, kv_lora_rank + qk_rope_head_dim
+// (DeepSeek-V3: 576); a linear layer none. Without a span: the model's own head shape (every layer's but Gemma 4's
+// full ones).
 double kv_values_per_token_per_layer(const ModelConfig& m, AttentionSpan span);
 double kv_values_per_token_per_layer(const ModelConfig& m);
 // Bytes one token adds to every softmax-attention layer's cache (while the context is shorter than every window).
@@ -118,25 +122,25 @@ double kv_bytes_per_token(const ModelConfig& m, Dtype kv);
 // W, chunked layers the current chunk (at most C), and linear layers their fixed state (recurrent_state_bytes); a
 // sparse model's index keys beside its full layers' cache.
 double kv_cache_bytes(const ModelConfig& m, Dtype kv, double context);
-// Bytes a decode step reads of that cache: all of it (§2.10), except that sparse attention reads every index key
-// but only its index_topk selected entries of the cache itself.
+// Bytes a decode step reads of that cache: all of it (scaling-book/inference), except that sparse attention reads every
+// index key but only its index_topk selected entries of the cache itself.
 double kv_cache_read_bytes(const ModelConfig& m, Dtype kv, double context);
 
-// §2.7 self-attention arithmetic intensity with GQA group G = N/K, T queries against S keys (bf16):
-// FLOPs 4BTSNH, bytes 4BTNH + 4BSKH => I = T S G / (T G + S). MLA in the absorbed form (decode: scores and values
-// in the latent space, DeepSeek-V2 §2.1.2) does 2 T S N (2 r + r_rope) FLOPs on S (r + r_rope) cached values.
+// scaling-book/transformers, self-attention arithmetic intensity with GQA group G = N/K, T queries against S keys
+// (bf16): FLOPs 4BTSNH, bytes 4BTNH + 4BSKH => I = T S G / (T G + S). MLA in the absorbed form (decode: scores and
+// values in the latent space, DeepSeek-V2 §2.1.2) does 2 T S N (2 r + r_rope) FLOPs on S (r + r_rope) cached values.
 double attention_intensity_flops_per_byte(const ModelConfig& m, double t, double s);
 double absorbed_attention_intensity_flops_per_byte(const ModelConfig& m, double t, double s);
 
-// §2.7 Q5: the sequence length at which self-attention's FLOPs (4 S_avg N H per token per layer, S_avg = T/2 when
-// causal) equal the QKVO projections' 4 D (N + K) H (T = 2D for MHA, full attention), or all of a layer's matmuls,
-// 2 x its parameters (T = 8D for F = 4D MHA). Causal masking doubles both.
+// scaling-book/transformers, Question 5: the sequence length at which self-attention's FLOPs (4 S_avg N H per token per
+// layer, S_avg = T/2 when causal) equal the QKVO projections' 4 D (N + K) H (T = 2D for MHA, full attention), or all of
+// a layer's matmuls, 2 x its parameters (T = 8D for F = 4D MHA). Causal masking doubles both.
 // Where attention's FLOPs per token equal the QKVO projections' or all the matmuls' (sliding and chunked layers over
 // their windows); nullopt when the windows keep attention below them at any context.
 std::optional<double> attention_equals_qkvo_seq_len(const ModelConfig& m, bool causal);
 std::optional<double> attention_equals_matmuls_seq_len(const ModelConfig& m, bool causal);
 
-// §2.7 remat policies (activation checkpointing).
+// scaling-book/transformers, remat policies (activation checkpointing).
 // selective: Korthikanti et al. 2022 §4.2, the attention core (QK^T, softmax, dropout, AV) recomputed, all else kept.
 enum class Remat { none, block, big_matmuls, mlp_matmuls, checkpoints, selective };
 std::optional<Remat> parse_remat(std::string_view name);
@@ -150,10 +154,11 @@ struct RematCost {
   double extra_forward_flops = 0;    // recomputed FLOPs in the backward pass
 };
 
-// none: ~20 intermediates of width D per layer (§2.7); block: layer input only (width D, one extra forward);
-// big_matmuls: the outputs of Q, K, V, O and the MLP matmuls (attention recomputed: 4 B T^2 N H per layer);
-// mlp_matmuls: outputs of the MLP matmuls, D + 2F (§3.5 LLaMA-2 13B Q2); checkpoints: k tensors of width D (§2.8).
-// Recompute FLOPs are counted in `account` (six_nd: block remat takes 6ND to ~8ND, §2.7).
+// none: ~20 intermediates of width D per layer (scaling-book/transformers); block: layer input only (width D, one extra
+// forward); big_matmuls: the outputs of Q, K, V, O and the MLP matmuls (attention recomputed: 4 B T^2 N H per layer);
+// mlp_matmuls: outputs of the MLP matmuls, D + 2F (scaling-book/training, Question 2); checkpoints: k tensors of width
+// D (scaling-book/training). Recompute FLOPs are counted in `account` (six_nd: block remat takes 6ND to ~8ND,
+// scaling-book/transformers).
 RematCost remat_cost(const ModelConfig& m, Remat policy, double tokens, double seq_len, double checkpoints_per_layer,
                      Dtype activations, bool causal, FlopAccount account = FlopAccount::full);
 RematCost remat_cost(const ModelConfig& m, const ParamCounts& params, Remat policy, double tokens, double seq_len,
@@ -182,7 +187,7 @@ struct AttentionImpl {
 double attention_scores_saved_bytes_per_token(const AttentionImpl& a, Remat remat, double heads, double keys, Dtype act);
 double dropout_masks_saved_bytes_per_token(const AttentionImpl& a, Remat remat, double width);
 
-// §2.8: utilisation = 6 N_active tokens / (chip-hours * 3600 * C).
+// scaling-book/transformers, Question 7: utilisation = 6 N_active tokens / (chip-hours * 3600 * C).
 constexpr double utilisation_from_chip_hours(double active_params, double tokens, double chip_hours,
                                              double peak_flops_per_s) {
   return 6.0 * active_params * tokens / (chip_hours * 3600.0 * peak_flops_per_s);

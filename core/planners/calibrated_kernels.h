@@ -23,8 +23,9 @@ struct WorkTime {
   double total() const { return forward + backward + recompute; }
 };
 
-// Op o's forward [m,k] x [k,n], dL/dX = dY [m,n] x W^T [n,k] and dL/dW = X^T [k,m] x dY [m,n] (§2.7: two matmuls
-// of the forward's size), each as its FLOPs over the shape efficiency it reaches at `tiling` (zeros: not a matmul).
+// Op o's forward [m,k] x [k,n], dL/dX = dY [m,n] x W^T [n,k] and dL/dW = X^T [k,m] x dY [m,n]
+// (scaling-book/transformers: two matmuls of the forward's size), each as its FLOPs over the shape efficiency it
+// reaches at `tiling` (zeros: not a matmul).
 std::array<double, 3> padded_matmul_flops(const LayerOp& o, const MatmulTiling& tiling);
 
 bool same_tiling(const MatmulTiling& a, const MatmulTiling& b);
@@ -91,12 +92,13 @@ struct Calibrated {
 // The kernels of `in` on `profile`'s chip, replaying and filling `memo` (or nullptr).
 Calibrated calibrated_kernels(const TrainingInput& in, const CalibrationProfile& profile, CalibratedStepMemo* memo);
 
-// Data shards that hold pieces of one sequence (the book's "tokens are tokens", §3.6 #61; issue 22 item 16): each
-// layer's attention needs the keys and values of the sequence's other pieces, gathered forward and again, with
-// their gradients reduce-scattered, backward, as CP's all-gather variant moves them. The pieces sit on
-// neighbouring shards of the innermost data-shard strategy, a sub-ring of `pieces` of its `degree` (priced as the
-// experts' TP sub-group is). `kv_bytes_per_token`: one token's K and V on this TP rank. Zero unless some shard holds
-// part of a sequence (the `sequence_sharded` warning's case across shards; plan_problems need not be asked again).
+// Data shards that hold pieces of one sequence (the book's "tokens are tokens", scaling-book/applied-training, sharding
+// LLaMA 3-70B; issue 22 item 16): each layer's attention needs the keys and values of the sequence's other pieces,
+// gathered forward and again, with their gradients reduce-scattered, backward, as CP's all-gather variant moves them.
+// The pieces sit on neighbouring shards of the innermost data-shard strategy, a sub-ring of `pieces` of its `degree`
+// (priced as the experts' TP sub-group is). `kv_bytes_per_token`: one token's K and V on this TP rank. Zero unless some
+// shard holds part of a sequence (the `sequence_sharded` warning's case across shards; plan_problems need not be asked
+// again).
 double split_sequence_kv_s(const Calibrated& c, const TrainingInput& in, double kv_bytes_per_token);
 
 // One block's tensor-parallel collectives (Korthikanti et al. 2022): with sequence parallelism the block's input is

@@ -128,9 +128,10 @@ struct Engine {
   }
 
   // Every layer's ops plus the logits, for `tokens` new tokens attending to `keys` keys each. Decode (`sequences` >
-  // 0) reads each sequence's KV cache once per step (§2.10), the part its layer's span keeps: its local KV heads,
-  // or latent attention's whole latent on every TP rank; a linear layer reads its state and writes it back. An MoE layer's experts and their routing run in the
-  // serving engine's fused MoE kernel, which loads only the experts the batch touches.
+  // 0) reads each sequence's KV cache once per step (scaling-book/inference), the part its layer's span keeps: its
+  // local KV heads, or latent attention's whole latent on every TP rank; a linear layer reads its state and writes it
+  // back. An MoE layer's experts and their routing run in the serving engine's fused MoE kernel, which loads only the
+  // experts the batch touches.
   ServingTimes model(double tokens, double keys, bool causal, double sequences, double context) const {
     const ModelConfig& m = *in.model;
     const bool decode = sequences > 0;

@@ -43,8 +43,9 @@ struct SpaceOptions {
   std::vector<int> expert_tensor{0};
   std::vector<double> capacity_factors{0};
   static constexpr double kDropless = -1;
-  // Data shards holding part of a sequence (the book's "tokens are tokens", §3.6 #61): plans with a warning, in the
-  // space only when the search includes warnings (plan_search's include_warnings). Such a shard runs one microbatch.
+  // Data shards holding part of a sequence (the book's "tokens are tokens", scaling-book/applied-training, sharding
+  // LLaMA 3-70B): plans with a warning, in the space only when the search includes warnings (plan_search's
+  // include_warnings). Such a shard runs one microbatch.
   bool split_sequences = false;
 };
 

@@ -30,9 +30,9 @@ ServingParams serving_params(const ServingInput& in) {
           m.is_moe() ? in.expert.degree : 1.0};
 }
 
-// Activation collectives per layer for `tokens` tokens in flight (§2.10): 1D Megatron gathers each block's input
-// and reduce-scatters its output; 2D weight-stationary gathers over YZ, all-reduces over X and scatters over YZ
-// for the MLP; MoE layers add an AllToAll each way over the expert axes.
+// Activation collectives per layer for `tokens` tokens in flight (scaling-book/inference): 1D Megatron gathers each
+// block's input and reduce-scatters its output; 2D weight-stationary gathers over YZ, all-reduces over X and scatters
+// over YZ for the MLP; MoE layers add an AllToAll each way over the expert axes.
 double layer_comms_s(const ServingInput& in, double tokens) {
   const ModelConfig& m = *in.model;
   const double b = bytes_per_element(in.activations);
@@ -60,8 +60,8 @@ double layer_comms_s(const ServingInput& in, double tokens) {
 
 }  // namespace
 
-// What sets a decode step T = max(F, P) + K + C (§2.10): the weights hide behind the FLOPs when the MLPs are
-// compute-bound, so the step's compute share is F (or nothing) and its HBM share is K (+ P). The bound is the
+// What sets a decode step T = max(F, P) + K + C (scaling-book/inference): the weights hide behind the FLOPs when the
+// MLPs are compute-bound, so the step's compute share is F (or nothing) and its HBM share is K (+ P). The bound is the
 // largest share; the critical term the largest single term that counts.
 void name_decode_bound(DecodeStep& s) {
   const ServingExposed& e = s.exposed;
@@ -119,8 +119,8 @@ DecodeStep decode_step(const ServingInput& in, double batch, double context, dou
   const double loaded = p.loaded(routed_fraction_touched(m, tokens)) * bytes_per_element(in.weights);
   DecodeStep s;
   s.param_load_s = loaded / w;
-  // The caches are read once (§2.10), sparse attention's but for its index keys and selected entries; a linear
-  // layer's state is also written back, as large as what it read.
+  // The caches are read once (scaling-book/inference), sparse attention's but for its index keys and selected entries;
+  // a linear layer's state is also written back, as large as what it read.
   s.kv_load_s = batch * (kv_read_bytes_per_sequence(in, context) + recurrent_state_bytes(m)) / w;
   s.flops_s = 2.0 * tokens * p.active / c;
   s.comms_s = in.include_comms ? layer_comms_s(in, tokens) : 0.0;
@@ -144,7 +144,8 @@ PrefillStep prefill(const ServingInput& in, double batch, double prompt_len) {
   const double loaded = serving_params(in).loaded(routed_fraction_touched(m, tokens)) * bytes_per_element(in.weights);
   s.param_load_s = loaded / (chips * hw.hbm_bandwidth_bytes_per_s * in.efficiency.hbm_frac);
   s.comms_s = in.include_comms ? layer_comms_s(in, tokens) : 0.0;
-  // Prefill is a training-style forward pass: large matmuls hide their loads and collectives (max, §2.1).
+  // Prefill is a training-style forward pass: large matmuls hide their loads and collectives (max,
+  // scaling-book/roofline).
   s.time_s = std::max({s.flops_s, s.param_load_s, s.comms_s});
   s.compute_bound = s.flops_s >= s.param_load_s && s.flops_s >= s.comms_s;
   name_prefill_bound(s, s.flops_s, s.param_load_s, s.comms_s);

@@ -18,7 +18,7 @@ struct ServingInput {
   const Hardware* hw = nullptr;
   const Mesh* mesh = nullptr;
   Dtype weights = Dtype::bf16, kv = Dtype::bf16, activations = Dtype::bf16;
-  bool layout_2d = false;   // 2D weight-stationary (§2.10): `x` and `yz` groups instead of `tensor`
+  bool layout_2d = false;   // 2D weight-stationary (scaling-book/inference): `x` and `yz` groups instead of `tensor`
   // Wide expert parallelism with attention data parallel (TensorRT-LLM, SGLang and vLLM's DeepSeek deployments):
   // the expert axis splits the routed experts and, for attention and the dense layers, the sequences, so every
   // expert rank holds its own copy of the non-expert weights and the KV caches of its own sequences.
@@ -47,12 +47,12 @@ struct DecodeStep {
   const char* critical = "";
 };
 
-// §2.10: T = B S kv/(N W) + max(2 B N_active/(N C), param_bytes/(N W)) [+ activation collectives].
+// scaling-book/inference: T = B S kv/(N W) + max(2 B N_active/(N C), param_bytes/(N W)) [+ activation collectives].
 // `tokens_per_sequence` > 1 scores several tokens per sequence at once (speculative verification).
 DecodeStep decode_step(const ServingInput& in, double batch, double context, double tokens_per_sequence = 1.0);
 
 struct PrefillStep {
-  double matmul_flops_s = 0;  // the book's 2 N T / (N_chips C): §2.10 TTFT
+  double matmul_flops_s = 0;  // the book's 2 N T / (N_chips C): scaling-book/inference, TTFT
   double flops_s = 0;         // matmuls plus causal attention
   double param_load_s = 0, comms_s = 0, overhead_s = 0, time_s = 0;
   ServingExposed exposed;
@@ -87,12 +87,13 @@ unsigned serving_plan_problems(const ServingInput& in);
 void check_serving_plan(const ServingInput& in, const std::string& parallelism_path, const std::string& tensor_path,
                         Diagnostics& diagnostics);
 
-// §2.10: the most sequences of `context` tokens whose KV fits beside the weights, B_max = (N HBM - params) / KV.
+// scaling-book/inference: the most sequences of `context` tokens whose KV fits beside the weights,
+// B_max = (N HBM - params) / KV.
 double serving_max_batch(const ServingInput& in, double context);
 
-// §3.7 speculative decoding has no formula in the book. Expected tokens accepted per target step with lookahead
-// gamma and per-token acceptance rate a (i.i.d.): (1 - a^(gamma+1)) / (1 - a) — Leviathan, Kalman & Matias,
-// "Fast Inference from Transformers via Speculative Decoding" (ICML 2023), eq. 1.
+// Speculative decoding has no formula in the book (scaling-book/inference). Expected tokens accepted per target step
+// with lookahead gamma and per-token acceptance rate a (i.i.d.): (1 - a^(gamma+1)) / (1 - a) — Leviathan, Kalman &
+// Matias, "Fast Inference from Transformers via Speculative Decoding" (ICML 2023), eq. 1.
 double speculative_expected_tokens(double acceptance_rate, double lookahead);
 
 }  // namespace scalescope

@@ -1,6 +1,7 @@
-// A deployment: identical replicas of one serving replica, enough of them for a demand of output tokens (§2.10).
-// One definition of its latency and cost, used by the serving search's rows and by the serving query's `deployment`
-// (issue 20: the two disagreed, $13.43 against $2.94 per 1M tokens, because one counted prefill and the other not).
+// A deployment: identical replicas of one serving replica, enough of them for a demand of output tokens
+// (scaling-book/inference). One definition of its latency and cost, used by the serving search's rows and by the
+// serving query's `deployment` (issue 20: the two disagreed, $13.43 against $2.94 per 1M tokens, because one counted
+// prefill and the other not).
 //  - colocated: B/G sequences finish every decode step, and B/G new prompts are prefilled on the same chips between
 //    steps, so a token waits for the step plus those prefills;
 //  - disaggregated: prompts go to prefill servers of the replica's size, as many as keep up with the decoders

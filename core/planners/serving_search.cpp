@@ -122,7 +122,8 @@ bool better(const ServingDeployment& a, const ServingDeployment& b, ServingObjec
   return a.latency_per_token_s < b.latency_per_token_s;
 }
 
-// The frontier of latency per output token x dollars per million output tokens (the book's §5.2 trade-off).
+// The frontier of latency per output token x dollars per million output tokens (the book's trade-off,
+// scaling-book/applied-inference).
 void frontier_insert(std::vector<ServingDeployment>& f, const ServingDeployment& d) {
   auto it = std::upper_bound(f.begin(), f.end(), d.latency_per_token_s,
                              [](double l, const ServingDeployment& x) { return l < x.latency_per_token_s; });

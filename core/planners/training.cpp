@@ -52,8 +52,9 @@ double data_fsdp_comms(const TrainingInput& in, const TrainingStep& s) {
   const double data = comms_of(s, CommPart::data), fsdp = comms_of(s, CommPart::fsdp);
   return in.sum_comms_model ? data + fsdp : std::max(data, fsdp);
 }
-// §2.9.4 at the optimal split T_FSDP = T_TP, so compute-bound needs compute^2 >= T_FSDP T_TP (max model) or
-// compute^2 >= 4 T_FSDP T_TP (sum model): the book's (B/N) M_X M_Y F / alpha^2 margin, from the priced parts.
+// scaling-book/training, mixed FSDP + TP, at the optimal split T_FSDP = T_TP, so compute-bound needs compute^2 >=
+// T_FSDP T_TP (max model) or compute^2 >= 4 T_FSDP T_TP (sum model): the book's (B/N) M_X M_Y F / alpha^2 margin, from
+// the priced parts.
 double mixed_step_margin(const TrainingInput& in, const TrainingStep& s) {
   const double busy = s.compute_s + s.bubble_s;
   const double product = comms_of(s, CommPart::fsdp) * comms_of(s, CommPart::tensor) * (in.sum_comms_model ? 4.0 : 1.0);
@@ -85,7 +86,8 @@ constexpr const char* kExpertSimplification =
     "domain over W_GPU: scaling-book/gpus, intra-node AllToAll); the step prices dispatch and combine, forward and "
     "backward, per MoE layer";
 
-// Bytes per parameter of the gradient buffer (§2.8: the book's 10 bytes per parameter have none).
+// Bytes per parameter of the gradient buffer (scaling-book/training, memory: the book's 10 bytes per parameter have
+// none).
 double gradient_bytes_per_param(const TrainingPrecision& p) {
   switch (p.gradients) {
     case GradientBuffer::same_as_params: return bytes_per_element(p.params);
@@ -166,8 +168,9 @@ void host_offload(const Hardware& hw, const TrainingPlan& p, double activation_s
 
 // The compute part of the step. By default the hardware FLOPs at flops_frac of peak, paced by the busiest pipeline
 // stage, plus the bubble.
-// With a target MFU, the book's §2.8 time = model FLOPs / (chips C MFU): the MFU already covers remat recompute and
-// the bubble (and uneven stages), so none is added again (communication and HBM still bound the step from below).
+// With a target MFU, the book's time (scaling-book/training) = model FLOPs / (chips C MFU): the MFU already covers
+// remat recompute and the bubble (and uneven stages), so none is added again (communication and HBM still bound the
+// step from below).
 void price_compute(const TrainingInput& in, TrainingStep& s, double peak) {
   s.bubble_frac = bubble_fraction(in.plan);
   if (in.target_mfu_frac > 0) {
@@ -184,20 +187,22 @@ void thresholds_tpu(const TrainingInput& in, TrainingStep& s, double c, double m
   const double w = 2.0 * in.hw->ici.link_unidir_bytes_per_s;  // W_ici, bidirectional
   const double alpha = c / w;
   const double m_x = std::max(1, p.data.ici_axes + p.fsdp.ici_axes), m_y = std::max(1, p.tensor.ici_axes);
-  if (ici_degree(in, p.data) * ici_degree(in, p.fsdp) > 1)  // §2.9.1-2: tokens per data shard > C / (W M_X)
+  if (ici_degree(in, p.data) * ici_degree(in, p.fsdp) > 1)  // scaling-book/training, data parallelism and FSDP:
+                                                            // tokens per data shard > C / (W M_X)
     add_threshold(s, "dp_fsdp_tokens_per_chip", ThresholdKind::at_least, moe * dp_min_tokens_per_chip(c, w, m_x),
                   s.tokens_per_data_shard, m_x, step_margin(s, data_fsdp_comms(in, s)), kDpTpuSimplification);
-  if (p.tensor.degree > 1)  // §2.9.3: Y < M_Y F W / C
+  if (p.tensor.degree > 1)  // scaling-book/training, tensor parallelism: Y < M_Y F W / C
     add_threshold(s, "tensor_parallel_degree", ThresholdKind::at_most, tp_max_degree(c, w, d_ff, m_y), p.tensor.degree,
                   m_y, step_margin(s, comms_of(s, CommPart::tensor)), kTpSimplification);
-  if (p.tensor.degree > 1 && p.fsdp.degree > 1) {  // §2.9.4: B / N > alpha^2 / (M_X M_Y F)
+  if (p.tensor.degree > 1 && p.fsdp.degree > 1) {  // scaling-book/training, mixed FSDP + TP:
+                                                   // B / N > alpha^2 / (M_X M_Y F)
     add_threshold(s, "fsdp_tp_tokens_per_chip", ThresholdKind::at_least,
                   moe * mixed_min_tokens_per_chip(alpha, d_ff, m_x, m_y, in.sum_comms_model), s.tokens_per_chip,
                   m_x * m_y, mixed_step_margin(in, s), kMixedSimplification);
     s.fsdp_optimal_degree = fsdp_optimal_degree(in.batch_tokens / (s.data * s.context * s.expert * s.pipeline), d_ff,
                                                 m_x, m_y, p.fsdp.degree * p.tensor.degree);
   }
-  if (s.slices > 1)  // §2.9.7 (Aug-2025): tokens per slice > C / W_dcn per chip
+  if (s.slices > 1)  // scaling-book/training, multi-pod over DCN (Aug-2025): tokens per slice > C / W_dcn per chip
     add_threshold(s, "dcn_tokens_per_slice", ThresholdKind::at_least,
                   moe * c / in.hw->dcn_unidir_bytes_per_s_per_chip, in.batch_tokens / s.slices, 1,
                   step_margin(s, comms_of(s, CommPart::dcn)), kDcnSimplification);
@@ -211,9 +216,10 @@ void thresholds_gpu(const TrainingInput& in, TrainingStep& s, double c, double m
   const double w_node = domain * hw.scale_out.nic_unidir_bytes_per_s_per_gpu;
   const double dp = p.data.degree * p.fsdp.degree;
   if (dp > 1) {
-    // §2.9.8: the per-GPU batch (tokens per GPU, not per data shard: a TP group shares its shard's tokens and
-    // reduces its weights over all its NICs) against C / W_collective: W_GPU in the domain; beyond it the node's
-    // egress, multiplied by the nodes a model-parallel group spans, and (X-1)/X for X data-parallel node groups.
+    // scaling-book/gpus, data parallelism: the per-GPU batch (tokens per GPU, not per data shard: a TP group shares its
+    // shard's tokens and reduces its weights over all its NICs) against C / W_collective: W_GPU in the domain; beyond
+    // it the node's egress, multiplied by the nodes a model-parallel group spans, and (X-1)/X for X data-parallel node
+    // groups.
     const double model_group = s.chips / dp;
     const double span = std::max(1.0, std::ceil(model_group / domain));
     const double nodes = std::ceil(dp * std::min(model_group, domain) / domain);
@@ -222,15 +228,16 @@ void thresholds_gpu(const TrainingInput& in, TrainingStep& s, double c, double m
                   step_margin(s, data_fsdp_comms(in, s)), kDpGpuSimplification);
   }
   if (p.tensor.degree > 1) {
-    // §2.9.8: Y < F W / C inside the domain; a TP group over two domains needs F > alpha_node (Y - D).
+    // scaling-book/gpus, tensor parallelism: Y < F W / C inside the domain; a TP group over two domains needs
+    // F > alpha_node (Y - D).
     const double limit = p.tensor.degree <= domain ? tp_max_degree(c, w_up, d_ff, 1) : domain + d_ff * w_node / c;
     add_threshold(s, "tensor_parallel_degree", ThresholdKind::at_most, limit, p.tensor.degree, 1,
                   step_margin(s, comms_of(s, CommPart::tensor)), kTpSimplification);
   }
   if (p.expert.degree > 1 && in.model->is_moe()) {
-    // §2.9.8 EP across domains: with k > Z/8 need F > alpha (Z - 8)/k, else F > 8 alpha (alpha = C / W_node).
-    // Inside one domain the two AllToAlls ride NVLink (§2.6, V (Z-1)/(Z^2 W_GPU) each): 4BkDF/(Z C) >
-    // 4BkD (Z-1)/(Z^2 W_GPU) per token copy, i.e. F > (C / W_GPU) (Z - 1)/Z.
+    // scaling-book/gpus, expert parallelism across domains: with k > Z/8 need F > alpha (Z - 8)/k, else F > 8 alpha
+    // (alpha = C / W_node). Inside one domain the two AllToAlls ride NVLink (scaling-book/gpus, intra-node AllToAll:
+    // V (Z-1)/(Z^2 W_GPU) each): 4BkDF/(Z C) > 4BkD (Z-1)/(Z^2 W_GPU) per token copy, i.e. F > (C / W_GPU) (Z - 1)/Z.
     const double z = p.expert.degree, k = in.model->active_experts;
     const double needed_f = z <= domain        ? expert_min_d_ff_in_domain(c / w_up, z)
                             : k > z / domain   ? c / w_node * (z - domain) / k
@@ -263,8 +270,8 @@ void training_step_memory(const TrainingInput& in, StepCounts& counts, TrainingS
   s.tokens_per_data_shard = in.batch_tokens / data_shards;
   s.microbatch_tokens = s.tokens_per_data_shard / p.microbatches;
 
-  // FLOPs (§2.7-§2.8): model FLOPs count the model once (with the multi-token prediction modules it trains);
-  // hardware FLOPs add the remat recompute and the experts' padding to capacity.
+  // FLOPs (scaling-book/transformers, training FLOPs): model FLOPs count the model once (with the multi-token
+  // prediction modules it trains); hardware FLOPs add the remat recompute and the experts' padding to capacity.
   const double mtp = std::min(in.mtp_layers, m.mtp_layers);
   if (!counts.model_counted) {
     counts.params = count_params(m);
@@ -320,7 +327,8 @@ void training_step_memory(const TrainingInput& in, StepCounts& counts, TrainingS
   s.master_bytes = sharded(1) * mb;
   s.optimizer_bytes = sharded(1) * ob;
 
-  // Activations (§2.7 remat) for one microbatch, this stage's layers, times the microbatches in flight.
+  // Activations (scaling-book/transformers, remat) for one microbatch, this stage's layers, times the microbatches in
+  // flight.
   const double remat_mb_bytes =
       remat_activation_bytes(m, in.remat, s.microbatch_tokens, in.checkpoints_per_layer, prec.params);
   if (s.pipeline > 1)
@@ -348,7 +356,8 @@ void training_step_memory(const TrainingInput& in, StepCounts& counts, TrainingS
   s.hbm_capacity_bytes = hw.hbm_capacity_bytes;
   s.fits = s.total_bytes <= s.hbm_capacity_bytes;
   s.shortfall_bytes = std::max(0.0, s.total_bytes - s.hbm_capacity_bytes);
-  // §3.6 #59: the whole job's state (weights, gradients, optimizer, the batch's saved activations), spread evenly.
+  // scaling-book/applied-training, minimum chips: the whole job's state (weights, gradients, optimizer, the batch's
+  // saved activations), spread evenly.
   const double whole_state = params.total * s.state_bytes_per_param;
   const double batch_activation_bytes = counts.batch_activation_bytes =
       remat_total.activation_bytes + kernel_extra_bytes(in.batch_tokens, 1, 1);
@@ -381,15 +390,18 @@ void training_step_time(const TrainingInput& in, const StepCounts& counts, Train
   const double act_bytes = bytes_per_element(prec.params);
   const double net = in.efficiency.network_frac;
   auto& comms = s.comms_s;
-  // DP: gradients (already reduce-scattered over FSDP) all-reduced once per step (§2.9.1).
+  // DP: gradients (already reduce-scattered over FSDP) all-reduced once per step (scaling-book/training, data
+  // parallelism).
   comms[int(CommPart::data)] = layers_here * on_axes(in, p.data, Collective::all_reduce, layer_param_bytes / s.fsdp).time_s / net;
-  // FSDP (§2.9.2): ZeRO-3 gathers weights forward and backward and reduce-scatters gradients, once per microbatch
-  // when microbatches run one after another (with PP that is what makes ZeRO-3 costly); ZeRO-1/2 all-reduce once.
+  // FSDP (scaling-book/training): ZeRO-3 gathers weights forward and backward and reduce-scatters gradients, once per
+  // microbatch when microbatches run one after another (with PP that is what makes ZeRO-3 costly); ZeRO-1/2 all-reduce
+  // once.
   if (s.fsdp > 1) {
     const double ag = on_axes(in, p.fsdp, Collective::all_gather, layer_param_bytes).time_s;
     const double gathers = p.zero_stage >= 3 ? 2.0 * p.microbatches : 1.0;
     comms[int(CommPart::fsdp)] = layers_here * (gathers * ag + ag) / net;
-    // FSDP across slices gathers each slice's share over DCN first (§2.9.7 bandwidth), then over ICI.
+    // FSDP across slices gathers each slice's share over DCN first (scaling-book/training, multi-pod DCN bandwidth),
+    // then over ICI.
     const double dcn_ag =
         group_dcn_collective(hw, *in.mesh, p.fsdp, Collective::all_gather, layer_param_bytes / p.fsdp.ici_degree).time_s;
     comms[int(CommPart::dcn)] += layers_here * (gathers * dcn_ag + dcn_ag) / net;
@@ -399,23 +411,23 @@ void training_step_time(const TrainingInput& in, const StepCounts& counts, Train
     const double ag = on_axes(in, p.expert, Collective::all_gather, cp.dense * pb / layers_here / s.fsdp).time_s;
     comms[int(CommPart::fsdp)] += layers_here * (2.0 * p.microbatches * ag + ag) / net;
   }
-  // TP (§2.9.3): per layer and microbatch, attention and MLP each AllGather their input and ReduceScatter their
-  // output, forward and backward (a layer without an MLP, attention only).
+  // TP (scaling-book/training, tensor parallelism): per layer and microbatch, attention and MLP each AllGather their
+  // input and ReduceScatter their output, forward and backward (a layer without an MLP, attention only).
   if (s.tensor > 1) {
     const double v = act_bytes * s.microbatch_tokens * m.d_model;
     const double ag = on_axes(in, p.tensor, Collective::all_gather, v).time_s;
     comms[int(CommPart::tensor)] = (2.0 * layers_here - s.stage_kinds.no_mlp()) * p.microbatches * 2.0 * 2.0 * ag / net;
   }
-  // PP (§2.6 "pipelining comms"): 2BD/(W N_MB) per hop, N_MB + N_stages - 2 hops, forward and backward; an
-  // interleaved schedule crosses every stage v times.
+  // PP (scaling-book/gpus, pipelining comms): 2BD/(W N_MB) per hop, N_MB + N_stages - 2 hops, forward and backward;
+  // an interleaved schedule crosses every stage v times.
   if (s.pipeline > 1) {
     const double w_p2p = group_hop_unidir_bytes_per_s(hw, *in.mesh, p.pipeline);
     const double v = p.schedule == PipelineSchedule::interleaved ? p.virtual_stages : 1.0;
     const double hop = act_bytes * s.microbatch_tokens * m.d_model / s.tensor / w_p2p;
     comms[int(CommPart::pipeline)] = 2.0 * v * (p.microbatches + s.pipeline - 2.0) * hop / net;
   }
-  // EP (§2.7 MoE): each MoE layer dispatches and combines its tokens' k copies with an AllToAll, forward and
-  // backward.
+  // EP (scaling-book/transformers, MoE): each MoE layer dispatches and combines its tokens' k copies with an AllToAll,
+  // forward and backward.
   if (s.expert > 1 && m.is_moe()) {
     const double v = act_bytes * s.microbatch_tokens * p.expert.ici_degree * m.expert_io_dim() * m.active_experts;
     const double a2a = on_axes(in, p.expert, Collective::all_to_all, v).time_s;
@@ -425,23 +437,24 @@ void training_step_time(const TrainingInput& in, const StepCounts& counts, Train
                                                 v / p.expert.ici_degree * p.expert.dcn_degree).time_s;
     comms[int(CommPart::dcn)] += moe_layers_here * p.microbatches * 2.0 * 2.0 * dcn_a2a / net;
   }
-  // CP (§2.9.6, ring attention): every layer gathers the sequence's K and V forward, and gathers and
+  // CP (scaling-book/training, ring attention): every layer gathers the sequence's K and V forward, and gathers and
   // reduce-scatters them backward.
   if (s.context > 1) {
     const double v = 2.0 * act_bytes * s.microbatch_tokens * s.context * m.kv_heads * m.head_dim / std::min(s.tensor, m.kv_heads);
     const double ag = on_axes(in, p.context, Collective::all_gather, v).time_s;
     comms[int(CommPart::context)] = layers_here * p.microbatches * 3.0 * ag / net;
   }
-  // DCN (§2.9.7): the slices all-reduce one replica's gradients (reduce-scattered by FSDP across slices) over the
-  // slice's aggregate DCN bandwidth.
+  // DCN (scaling-book/training, multi-pod over DCN): the slices all-reduce one replica's gradients (reduce-scattered by
+  // FSDP across slices) over the slice's aggregate DCN bandwidth.
   if (p.data.dcn_degree > 1)
     comms[int(CommPart::dcn)] +=
         dcn_collective(Collective::all_reduce, chip_params * pb * s.tensor * s.pipeline * s.expert / p.fsdp.dcn_degree,
                        p.data.dcn_degree, in.mesh->chips_per_slice, hw.dcn_unidir_bytes_per_s_per_chip)
             .time_s / net;
 
-  // Combine (§2.1, §2.9.4): comms on different axes overlap each other (max, Aug-2025) or not (sum, Feb-2025);
-  // the step's lower bound is the slowest of compute, HBM and comms (perfect overlap), its upper bound the sum.
+  // Combine (scaling-book/roofline; scaling-book/training, mixed FSDP + TP): comms on different axes overlap each other
+  // (max, Aug-2025) or not (sum, Feb-2025); the step's lower bound is the slowest of compute, HBM and comms (perfect
+  // overlap), its upper bound the sum.
   int worst = 0;
   for (int i = 0; i < kCommParts; ++i) {
     s.comms_s_sum += comms[i];
@@ -470,7 +483,8 @@ void training_step_time(const TrainingInput& in, const StepCounts& counts, Train
   }
   finish_rates(in, peak, s);
 
-  // §2.9.8 MoE: a chip reduces the experts it holds (E/EP routed + shared) but runs only k + shared per token.
+  // scaling-book/gpus, data parallelism for MoE: a chip reduces the experts it holds (E/EP routed + shared) but runs
+  // only k + shared per token.
   const double moe =
       m.is_moe() ? (m.experts / s.expert + m.shared_experts) / (m.active_experts + m.shared_experts) : 1.0;
   const double d_ff = m.is_moe() ? m.expert_d_ff : m.d_ff;
@@ -495,7 +509,7 @@ double master_bytes_per_param(const TrainingPrecision& p) {
 }
 
 double optimizer_bytes_per_param(const TrainingPrecision& p) {
-  return 2.0 * bytes_per_element(p.optimizer);  // Adam m and v (§2.8)
+  return 2.0 * bytes_per_element(p.optimizer);  // Adam m and v (scaling-book/training, memory)
 }
 
 double checkpoint_bytes_per_param(const TrainingPrecision& p) {

@@ -37,8 +37,8 @@ double schedule_in_flight_microbatches(PipelineSchedule s, double stages, double
 // chunks under the interleaved schedule, as many as the first under GPipe and under DualPipe(V), whose devices hold
 // both ends of the pipeline.
 double schedule_last_stage_in_flight(PipelineSchedule s, double stages, double microbatches, double virtual_stages = 1);
-// Context parallelism (§2.9.6): ring attention passes K/V chunks around the group; the all-gather variant
-// (Llama 3) gathers the sequence's K/V before attention. Same bytes; the all-gather variant holds the whole KV.
+// Context parallelism (scaling-book/training): ring attention passes K/V chunks around the group; the all-gather
+// variant (Llama 3) gathers the sequence's K/V before attention. Same bytes; the all-gather variant holds the whole KV.
 enum class ContextVariant { ring, all_gather };
 
 struct TrainingPlan {
@@ -128,10 +128,10 @@ struct TrainingInput {
   double checkpoints_per_layer = 0;
   AttentionImpl attention;  // flash (default) or materialized scores, and dropout masks: saved activations
   Efficiency efficiency;
-  bool sum_comms_model = false;  // Feb-2025 "sum" instead of Aug-2025 "max" (§2.9.4)
-  FlopAccount flop_account = FlopAccount::full;  // the fuller count, or the book's 6ND (§2.8)
-  // > 0: the book's "days at X% MFU" (§2.8): the step's model FLOPs run at this share of peak, remat recompute and
-  // the pipeline bubble included; efficiency.flops_frac must then stay 1.
+  bool sum_comms_model = false;  // Feb-2025 "sum" instead of Aug-2025 "max" (scaling-book/training, mixed FSDP + TP)
+  FlopAccount flop_account = FlopAccount::full;  // the fuller count, or the book's 6ND (scaling-book/transformers)
+  // > 0: the book's "days at X% MFU" (scaling-book/training): the step's model FLOPs run at this share of peak, remat
+  // recompute and the pipeline bubble included; efficiency.flops_frac must then stay 1.
   double target_mfu_frac = 0;
   double train_tokens = 0;
   double mtp_layers = 0;  // multi-token prediction modules trained with the model (at most the model's)
@@ -192,11 +192,13 @@ struct TrainingStep {
   // memory per chip
   double params_bytes = 0, master_bytes = 0, grads_bytes = 0, optimizer_bytes = 0, activations_bytes = 0;
   double in_flight_microbatches = 1, context_buffers_bytes = 0, total_bytes = 0, hbm_capacity_bytes = 0;
-  double state_bytes_per_param = 0;  // params + gradients + master + Adam, before sharding (12 default, §2.8's 10 fused)
+  double state_bytes_per_param = 0;  // params + gradients + master + Adam, before sharding (12 default,
+                                     // scaling-book/training's 10 fused)
   double host_bytes = 0;  // offloaded to host memory (not in total_bytes)
   bool fits = true;
   double shortfall_bytes = 0;
-  double min_chips_for_memory = 0;  // all state and activations of the step over one chip's HBM (§3.6 #59)
+  double min_chips_for_memory = 0;  // all state and activations of the step over one chip's HBM
+                                    // (scaling-book/applied-training, minimum chips)
   // throughput and cost
   double model_flops = 0, hardware_flops = 0, mfu_frac = 0, hfu_frac = 0;
   double tokens_per_s = 0, tokens_per_s_per_chip = 0;
@@ -205,16 +207,16 @@ struct TrainingStep {
   std::array<Threshold, kMaxThresholds> thresholds{};
   int threshold_count = 0;
   int binding = -1;  // index of the threshold with the smallest margin
-  double fsdp_optimal_degree = 0;  // X_opt (§2.9.4), when both FSDP and TP are used
+  double fsdp_optimal_degree = 0;  // X_opt (scaling-book/training, mixed FSDP + TP), when both FSDP and TP are used
 };
 
 TrainingStep evaluate_training_step(const TrainingInput& in);
 
-// A step's rates and cost from its time, the same for the book's step and the calibrated one (§2.8): MFU and HFU
-// against `peak` (the matmul precision's), tokens per second, and the time and dollars to train.
+// A step's rates and cost from its time, the same for the book's step and the calibrated one (scaling-book/training):
+// MFU and HFU against `peak` (the matmul precision's), tokens per second, and the time and dollars to train.
 void finish_rates(const TrainingInput& in, double peak, TrainingStep& s);
 
-// Bytes per parameter of the master copy (0 without one) and of Adam's two moments (§2.8).
+// Bytes per parameter of the master copy (0 without one) and of Adam's two moments (scaling-book/training, memory).
 double master_bytes_per_param(const TrainingPrecision& p);
 double optimizer_bytes_per_param(const TrainingPrecision& p);
 // What a checkpoint saves per parameter: the working weights, the master copy and Adam's two moments (not the
@@ -248,7 +250,8 @@ struct StepCounts {
   FlopCounts flops;        // the model's, with the multi-token prediction modules it trains
   FlopCounts layer_flops;  // without them: what remat redoes
   ChipParams chip;
-  double batch_activation_bytes = 0;  // the whole batch's saved activations (§3.6 #59)
+  double batch_activation_bytes = 0;  // the whole batch's saved activations
+                                      // (scaling-book/applied-training, minimum chips)
   double peak = 0;                    // the matmul dtype's peak FLOP/s
 };
 void training_step_memory(const TrainingInput& in, StepCounts& counts, TrainingStep& s);

@@ -57,9 +57,10 @@ unsigned setting_problems(const TrainingInput& in) {
   const double pieces = seq_shards * p.microbatches;
   if (in.batch_tokens / cp < pieces) out |= kBatchTooSmall;
   else if (!divides(pieces, in.batch_tokens / cp)) out |= kUnevenSplit;
-  // §3.6 #61: the book shards sequences too ("tokens are tokens" for the MLP); attention then needs the other
-  // pieces' keys and values, which the book's estimate does not cost and the calibrated one does
-  // (planners/calibrated_training.cpp split_sequence_kv_s; 'context' axes say it as ring attention).
+  // scaling-book/applied-training, sharding LLaMA 3-70B: the book shards sequences too ("tokens are tokens" for the
+  // MLP); attention then needs the other pieces' keys and values, which the book's estimate does not cost and the
+  // calibrated one does (planners/calibrated_training.cpp split_sequence_kv_s; 'context' axes say it as ring
+  // attention).
   if (in.batch_tokens / cp >= pieces && !divides(pieces, sequences)) out |= kSequenceSharded;
   if (pp > 1 && p.zero_stage >= 3 && p.fsdp.degree > 1) out |= kZero3Pipeline;
   flag(in.precision.gradients == GradientBuffer::fused && p.microbatches > 1, kFusedGradientsMicrobatches);

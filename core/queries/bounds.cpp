@@ -1,4 +1,5 @@
-// The bounds query: the book's parallelism thresholds for a chip and a model (§2.9, §2.9.8), and their inverses.
+// The bounds query: the book's parallelism thresholds for a chip and a model (scaling-book/training and
+// scaling-book/gpus), and their inverses.
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -18,7 +19,8 @@ struct BoundsArgs {
   double m_x = 1, m_y = 1;       // mesh axes of FSDP and TP
   std::optional<double> batch;   // global batch in tokens
   double chips = 1, model_gpus = 1;
-  double moe = 1;                // MoE: each chip's FLOPs scale with k, the weights it reduces with E (§2.9.8)
+  double moe = 1;                // MoE: each chip's FLOPs scale with k, the weights it reduces with E
+                                 // (scaling-book/gpus, data parallelism)
 };
 
 void tpu_bounds(const Hardware& hw, const BoundsArgs& a, Json& out) {
@@ -32,9 +34,10 @@ void tpu_bounds(const Hardware& hw, const BoundsArgs& a, Json& out) {
     if (a.batch) dp_chips.push_back(*a.batch / min_tokens);
   }
   out["dp_fsdp_min_tokens_per_chip_by_axes"] = dp;
-  // §2.9.1: over every torus axis the whole job needs this global batch (7.6M tokens on a full v5p pod).
+  // scaling-book/training, data parallelism: over every torus axis the whole job needs this global batch (7.6M tokens
+  // on a full v5p pod).
   out["dp_fsdp_min_global_batch_tokens"] = dp.back().get<double>() * a.chips;
-  const double dcn = a.c / hw.dcn_unidir_bytes_per_s_per_chip;  // §2.9.7 Aug-2025
+  const double dcn = a.c / hw.dcn_unidir_bytes_per_s_per_chip;  // scaling-book/training, multi-pod over DCN (Aug-2025)
   out["dcn_min_tokens_per_slice"] = dcn;
   // The inverse questions: the most chips (slices) this batch keeps compute-bound under each strategy.
   Json most{{"dp_fsdp_by_axes", dp_chips}};
@@ -60,26 +63,28 @@ void tpu_bounds(const Hardware& hw, const BoundsArgs& a, Json& out) {
 }
 
 void gpu_bounds(const Hardware& hw, const BoundsArgs& a, Json& out) {
-  // §2.9.8: beyond the domain each GPU reduces its 1/D share over its own NIC, so the collective moves at the
-  // domain's whole egress W_node (400e9 for an H100 node), not one NIC's.
+  // scaling-book/gpus, data parallelism: beyond the domain each GPU reduces its 1/D share over its own NIC, so the
+  // collective moves at the domain's whole egress W_node (400e9 for an H100 node), not one NIC's.
   const double domain = hw.scale_up.domain_gpus;
   const double w_up = hw.scale_up.gpu_unidir_bytes_per_s, w_out = domain * hw.scale_out.nic_unidir_bytes_per_s_per_gpu;
   out["alpha_scale_up_flops_per_byte"] = a.c / w_up;
   out["alpha_scale_out_flops_per_byte"] = a.c / w_out;
   const double in_domain = a.moe * a.c / w_up, across = a.moe * a.c / w_out;
-  out["dp_fsdp_min_tokens_per_gpu_in_domain"] = in_domain;   // §2.9.8 (2200 H100)
+  out["dp_fsdp_min_tokens_per_gpu_in_domain"] = in_domain;   // scaling-book/gpus (2200 H100)
   out["dp_fsdp_min_tokens_per_gpu_across_domains"] = across;  // (2475 H100)
   const double span = std::max(1.0, std::ceil(a.model_gpus / domain));
-  // §3.9 #109: ~40M tokens on 16k H100s; a replica spanning `span` nodes reduces over span x the NICs (issue 22).
+  // scaling-book/gpus, data parallelism: ~40M tokens on 16k H100s; a replica spanning `span` nodes reduces over span x
+  // the NICs (issue 22).
   out["dp_fsdp_min_global_batch_tokens"] = across / span * a.chips;
   const double nodes = std::ceil(a.chips / std::max(domain, a.model_gpus));  // data-parallel node groups
   if (nodes > 1)
     out["dp_fsdp_min_tokens_per_gpu_at_this_size"] = a.moe * gpu_dp_min_tokens_per_gpu(a.c / (w_out * span), nodes);
-  // e.g. 8-way PP over 8 nodes: 8 x 400 GB/s => 990e12 / 3.2e12 = 309 tokens per GPU (§2.9.8).
+  // e.g. 8-way PP over 8 nodes: 8 x 400 GB/s => 990e12 / 3.2e12 = 309 tokens per GPU (scaling-book/gpus).
   if (span > 1) out["dp_fsdp_min_tokens_per_gpu_with_model_span"] = a.moe * a.c / (w_out * span);
   if (a.d_ff) {
-    out["tp_max_degree_in_domain"] = tp_max_degree(a.c, w_up, *a.d_ff, 1);  // §2.9.8: Y < F W / C
-    out["tp_max_degree_across_domains"] = domain + *a.d_ff * w_out / a.c;   // §2.9.8: F > alpha (Y - 8), 2-node TP
+    out["tp_max_degree_in_domain"] = tp_max_degree(a.c, w_up, *a.d_ff, 1);  // scaling-book/gpus: Y < F W / C
+    out["tp_max_degree_across_domains"] = domain + *a.d_ff * w_out / a.c;   // scaling-book/gpus: F > alpha (Y - 8),
+                                                                            // 2-node TP
   }
   if (a.batch) {
     out["tokens_per_chip"] = *a.batch / a.chips;
@@ -127,7 +132,8 @@ Json run_bounds(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   a.m_y = args.number("tp_axes", false).value_or(1);
   a.batch = args.number("batch_tokens", false);
   a.chips = ctx.mesh ? ctx.mesh->chips : args.number("chips", false).value_or(1);
-  // GPUs of one model replica (TP x PP ...): a replica spanning several nodes reduces over all their NICs (§2.9.8).
+  // GPUs of one model replica (TP x PP ...): a replica spanning several nodes reduces over all their NICs
+  // (scaling-book/gpus, data parallelism).
   a.model_gpus = args.number("model_parallel_gpus", false).value_or(1);
   a.c = peak_for(hw, dtype, args.path_of("dtype"), d);
   if (has_errors(d)) return {};

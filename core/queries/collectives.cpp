@@ -75,7 +75,7 @@ Json run_collective(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   if (any_dcn && axes.size() > 1)
     add_diagnostic(d, args.path_of("axes"), "mixed_dcn",
                    "a collective over DCN runs on its own; ask for the ICI axes and the DCN axis separately");
-  // §2.5 / §2.6 ragged AllToAll: each token goes to k of the N shards.
+  // scaling-book/gpus, ragged AllToAll: each token goes to k of the N shards.
   if (const Json* ragged = args.object("ragged", false)) {
     JsonReader r(*ragged, args.path_of("ragged"), d);
     const double k = r.number("active", true).value_or(1);
@@ -179,7 +179,8 @@ Json run_sharded_matmul(const QueryContext& ctx, JsonReader& args, Diagnostics& 
           {"contracting_dims", m->contracting_dims},
           {"batch_dims", m->batch_dims},
           {"total_flops", m->total_flops},
-          // §3.4 #32: mesh axes that shard neither input replicate the work: FLOPs summed over every device.
+          // scaling-book/transformers, Question 2: mesh axes that shard neither input replicate the work: FLOPs summed
+          // over every device.
           {"total_flops_all_devices", m->plans.front().flops_per_device * ctx.mesh->chips},
           {"best", plans.front()},
           {"plans", plans}};

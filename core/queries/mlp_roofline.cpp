@@ -1,4 +1,4 @@
-// The mlp_roofline query: the book's training-roofline figure (§5.1).
+// The mlp_roofline query: the book's training-roofline figure (scaling-book/training).
 #include <algorithm>
 #include <cmath>
 
@@ -8,9 +8,9 @@
 
 namespace scalescope {
 
-// The book's training-roofline figure (§5.1, §2.9.4): per layer, a 2-matrix MLP In[B, D] W_in[D, F] W_out[F, D]
-// under FSDP X and TP Y (X Y = N chips): compute 4BDF/(N C) forward, comms max(T_FSDP, T_TP) (or their sum) with
-// T_FSDP = 4DF/(Y W M_X) and T_TP = 4BD/(X W M_Y).
+// The book's training-roofline figure (scaling-book/training, mixed FSDP + TP): per layer, a 2-matrix MLP In[B, D]
+// W_in[D, F] W_out[F, D] under FSDP X and TP Y (X Y = N chips): compute 4BDF/(N C) forward, comms max(T_FSDP, T_TP) (or
+// their sum) with T_FSDP = 4DF/(Y W M_X) and T_TP = 4BD/(X W M_Y).
 Json run_mlp_roofline(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   const Hardware& hw = *ctx.hw;
   const double d_model = args.number("d_model", true).value_or(1);
@@ -30,7 +30,7 @@ Json run_mlp_roofline(const QueryContext& ctx, JsonReader& args, Diagnostics& d)
   }
   double m_x = 1, m_y = 1;
   if (ctx.mesh) {
-    // §5.1's decoding: FSDP laid first, TP after it; each counts the axes it touches.
+    // The figure's decoding (scaling-book/training): FSDP laid first, TP after it; each counts the axes it touches.
     int axis = 0;
     double used = 1;
     m_x = std::max(1, place_in_order(x, *ctx.mesh, axis, used));
@@ -39,7 +39,8 @@ Json run_mlp_roofline(const QueryContext& ctx, JsonReader& args, Diagnostics& d)
   if (m_x_arg) m_x = *m_x_arg;
   if (m_y_arg) m_y = *m_y_arg;
   const double n = x * y, c = hw.peak(Dtype::bf16), w = 2.0 * hw.ici.link_unidir_bytes_per_s;
-  const double passes = backward ? 3.0 : 1.0;  // backward doubles both compute and comms (§2.9 table)
+  const double passes = backward ? 3.0 : 1.0;  // backward doubles both compute and comms
+                                               // (scaling-book/training's table)
   Json points = Json::array();
   for (double b : batches) {
     const double compute = passes * 4.0 * b * d_model * d_ff / (n * c);
@@ -55,7 +56,7 @@ Json run_mlp_roofline(const QueryContext& ctx, JsonReader& args, Diagnostics& d)
   const double slope_gap = 4.0 * d_model * d_ff - n * c * 4.0 * d_model / (x * w * m_y);
   double crossover = 0;
   if (!tp_always_bound && x > 1) {
-    const double fsdp_crossover = x * c / (w * m_x);  // §2.9.2: B > X C / (W M_X)
+    const double fsdp_crossover = x * c / (w * m_x);  // scaling-book/training, FSDP: B > X C / (W M_X)
     // Without TP (y = 1) the sum has no T_TP term: the crossover is FSDP's alone.
     crossover = sum_model && y > 1 ? (slope_gap > 0 ? n * c * (4.0 * d_model * d_ff / (y * w * m_x)) / slope_gap : 0.0)
                                    : fsdp_crossover;

@@ -89,8 +89,8 @@ Json run_chip(const QueryContext& ctx, JsonReader&, Diagnostics&) {
     if (c <= 0) continue;
     const std::string name(dtype_name(t));
     peaks[name] = c;
-    critical[name] = c / hw.hbm_bandwidth_bytes_per_s;  // §1.3, §2.1
-    per_usd[name] = c * 3600.0 / hw.price_usd_per_chip_hour;  // §3.8 #77: FLOPs per dollar
+    critical[name] = c / hw.hbm_bandwidth_bytes_per_s;  // scaling-book/roofline and scaling-book/tpus
+    per_usd[name] = c * 3600.0 / hw.price_usd_per_chip_hour;  // scaling-book/applied-inference, cost: FLOPs per dollar
   }
   const double c = hw.peak(Dtype::bf16);
   Json out{{"id", hw.id},
@@ -102,12 +102,15 @@ Json run_chip(const QueryContext& ctx, JsonReader&, Diagnostics&) {
            {"hbm_critical_intensity_flops_per_byte", critical},
            {"flops_per_usd", per_usd},
            {"price_usd_per_chip_hour", hw.price_usd_per_chip_hour},
-           // §3.5 #40: bf16 weights + fp32 Adam moments = 10 bytes per parameter on every chip under pure DP.
+           // scaling-book/training, data parallelism: bf16 weights + fp32 Adam moments = 10 bytes per parameter on
+           // every chip under pure DP.
            {"max_params_pure_dp", hw.hbm_capacity_bytes / 10.0},
            {"host_critical_intensity_flops_per_byte", c / hw.host_pcie_unidir_bytes_per_s},
-           // §2.1: the matmul's weights-bound critical batch, B > (C/W) * bytes_per_param / 2, for bf16 weights.
+           // scaling-book/roofline: the matmul's weights-bound critical batch, B > (C/W) * bytes_per_param / 2, for
+           // bf16 weights.
            {"hbm_critical_batch_bf16_tokens", matmul_critical_batch(c, hw.hbm_bandwidth_bytes_per_s, Dtype::bf16)}};
-  // §3.9 #91: FLOPs per matrix unit per cycle; #92/#97/#98: vector lanes, implied clock, vector intensity.
+  // scaling-book/gpus, the Tensor Core: FLOPs per matrix unit per cycle; Quiz 1 Questions 1, 6 and 7: vector lanes,
+  // implied clock, vector intensity.
   if (hw.matrix_units > 0 && hw.clock_hz > 0)
     out["matrix_flops_per_unit_per_cycle"] = c / (hw.matrix_units * hw.clock_hz);
   if (hw.vector_flops_per_s > 0) {
@@ -126,8 +129,8 @@ Json run_chip(const QueryContext& ctx, JsonReader&, Diagnostics&) {
     out["vector_flops_per_s_from_lanes"] = hw.vector_lanes * hw.clock_hz;
     out["vector_flops_per_s_from_lanes_with_fma"] = 2.0 * hw.vector_lanes * hw.clock_hz;
   }
-  // §1.1 / §3.9 #91: the peak from the matrix units' geometry and clock, 2 x MACs x units x clock, against the
-  // preset's (a check on both).
+  // scaling-book/tpus, the MXU; scaling-book/gpus, the Tensor Core: the peak from the matrix units' geometry and clock,
+  // 2 x MACs x units x clock, against the preset's (a check on both).
   if (hw.matrix_unit_macs_per_cycle > 0 && hw.matrix_units > 0 && hw.clock_hz > 0) {
     const double geometry = 2.0 * hw.matrix_unit_macs_per_cycle * hw.matrix_units * hw.clock_hz;
     out["peak_bf16_flops_per_s_from_geometry"] = geometry;
@@ -137,18 +140,21 @@ Json run_chip(const QueryContext& ctx, JsonReader&, Diagnostics&) {
     out["on_chip_critical_intensity_flops_per_byte"] = c / hw.on_chip_bandwidth_bytes_per_s;
   out["on_chip"] = on_chip_json(hw);
   if (hw.kind == ChipKind::tpu) {
-    const double w_ici = 2.0 * hw.ici.link_unidir_bytes_per_s;  // bidirectional per axis (§0)
+    const double w_ici = 2.0 * hw.ici.link_unidir_bytes_per_s;  // bidirectional per axis (scaling-book/tpus, ICI)
     out["ici_bidir_bytes_per_s_per_axis"] = w_ici;
-    out["ici_critical_intensity_flops_per_byte"] = c / w_ici;  // §1.3 alpha (2550 on v5p)
-    out["dcn_critical_intensity_flops_per_byte"] = c / hw.dcn_unidir_bytes_per_s_per_chip;  // §2.9.7
-    // §2.5: a hop carrying less than W_uni x T_min (45 kB on v5e) is latency-bound.
+    out["ici_critical_intensity_flops_per_byte"] = c / w_ici;  // scaling-book/training's alpha (2550 on v5p)
+    out["dcn_critical_intensity_flops_per_byte"] = c / hw.dcn_unidir_bytes_per_s_per_chip;  // scaling-book/training
+    // scaling-book/sharding: a hop carrying less than W_uni x T_min (45 kB on v5e) is latency-bound.
     out["ici_latency_bound_bytes_per_hop"] = hw.ici.link_unidir_bytes_per_s * hw.ici.hop_latency_s;
-    // §2.1: two chips exchanging partial sums over one link are compute-bound iff D > 2 C / W_link (8,755 on v5e).
+    // scaling-book/roofline: two chips exchanging partial sums over one link are compute-bound iff D > 2 C / W_link
+    // (8,755 on v5e).
     out["two_chip_contracting_dim_threshold"] = 2.0 * c / hw.ici.link_unidir_bytes_per_s;
   } else {
     const double node_egress = hw.scale_up.domain_gpus * hw.scale_out.nic_unidir_bytes_per_s_per_gpu;
-    out["scale_up_critical_intensity_flops_per_byte"] = c / hw.scale_up.gpu_unidir_bytes_per_s;  // §1.6 (2200 H100)
-    out["scale_out_critical_intensity_flops_per_byte"] = c / node_egress;  // §1.6 (2475 H100: W_node = 400e9)
+    out["scale_up_critical_intensity_flops_per_byte"] = c / hw.scale_up.gpu_unidir_bytes_per_s;  // scaling-book/gpus
+                                                                                                 // (2200 H100)
+    out["scale_out_critical_intensity_flops_per_byte"] = c / node_egress;  // scaling-book/gpus
+                                                                           // (2475 H100: W_node = 400e9)
     out["domain_egress_unidir_bytes_per_s"] = node_egress;
   }
   return out;
@@ -164,7 +170,7 @@ Json run_roofline(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   const double c = peak > 0 ? peak : peak_for(hw, dtype, args.path_of("dtype"), d);
   const double w = read_bandwidth(hw, args, d);
   if (c <= 0 || w <= 0) return {};
-  // §2.1; with chips > 1 the work and the bytes split evenly (the critical batch is per replica, §2.1).
+  // scaling-book/roofline; with chips > 1 the work and the bytes split evenly (the critical batch is per replica).
   Json out = roofline_json(roofline(flops / chips, bytes / chips, c, w));
   out["flops_per_chip"] = flops / chips;
   out["bytes_per_chip"] = bytes / chips;
@@ -183,7 +189,8 @@ Json run_matmul(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   t.lhs = args.dtype("lhs_dtype", false).value_or(Dtype::bf16);
   t.rhs = args.dtype("rhs_dtype", false).value_or(Dtype::bf16);
   t.out = args.dtype("out_dtype", false).value_or(t.lhs);
-  // The MXU / Tensor Core runs in the activations' format unless told otherwise (int8 weights, bf16 FLOPs: §2.1).
+  // The MXU / Tensor Core runs in the activations' format unless told otherwise (int8 weights, bf16 FLOPs:
+  // scaling-book/roofline, Question 2).
   const Dtype compute = args.dtype("compute_dtype", false).value_or(t.lhs);
   const double chips = args.number("chips", false).value_or(1);
   const double c = peak_for(hw, compute, args.path_of("compute_dtype"), d);

@@ -223,7 +223,7 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
 
   const DecodeStep step = model.decode(batch, context);
   const PrefillStep pre = model.prefill(batch, prompt);  // the whole batch's prompts together
-  const PrefillStep one = model.prefill(1, prompt);      // one request's time to first token (§2.10)
+  const PrefillStep one = model.prefill(1, prompt);      // one request's time to first token (scaling-book/inference)
   const double usd_per_s = chips * hw.price_usd_per_chip_hour / 3600.0;
   const double tokens_per_s = batch / step.step_s;
   const double c = hw.peak(in.activations);
@@ -245,7 +245,8 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
                        {"hbm_for_kv_bytes", std::max(0.0, hbm_total - params_bytes)},
                        {"min_chips_for_params", std::ceil(params_bytes / hw.hbm_capacity_bytes)},
                        {"chips_for_params", params_bytes / hw.hbm_capacity_bytes},
-                       // §3.8 #79: chips whose HBM holds the weights and this batch's KV caches.
+                       // scaling-book/applied-inference, the smallest slice: chips whose HBM holds the weights and this
+                       // batch's KV caches.
                        {"min_chips", std::ceil(total_bytes / hw.hbm_capacity_bytes)}}},
            {"tokens_per_s", tokens_per_s},
            {"tokens_per_s_per_chip", tokens_per_s / chips},
@@ -253,19 +254,20 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
            {"time_to_first_token_s", one.time_s},
            {"request_latency_s", one.time_s + generated * step.step_s},
            {"decode_time_s", generated * step.step_s},
-           {"queries_per_s_per_chip", batch / (step.step_s * generated * chips)},  // §2.10 QPS
+           {"queries_per_s_per_chip", batch / (step.step_s * generated * chips)},  // scaling-book/inference, QPS
            {"usd_per_million_output_tokens", usd_per_s * step.step_s / batch * 1e6},
            {"usd_per_million_input_tokens", usd_per_s * pre.time_s / (batch * prompt) * 1e6},
-           // §2.10 / §2.7: decode matmuls turn compute-bound above (C/W) bytes_per_param / 2, x E/k for MoE.
+           // scaling-book/inference and scaling-book/transformers, MoE: decode matmuls turn compute-bound above
+           // (C/W) bytes_per_param / 2, x E/k for MoE.
            {"compute_bound_batch", matmul_critical_batch(c, hw.hbm_bandwidth_bytes_per_s, in.weights) * moe}};
   const DeploymentInput replica{.batch = batch, .generated_len = generated, .replica_chips = chips,
                                 .usd_per_chip_hour = hw.price_usd_per_chip_hour};
   if (deployment.given) out["deployment"] = deployment_json(deployment, replica, step.step_s, one.time_s);
   if (load.given) out["load"] = load_json(load, ServingModel{&in, profile}, d, args.path_of("load"));
   if (latency_target > 0) {
-    // The inverse question (§2.10): the step's HBM and FLOPs terms shrink as 1/chips, so a per-token target needs
-    // chips x (step - comms) / target chips; communication, which does not shrink, is left out as in the book's
-    // minimum-step model. The replica also needs the HBM for its weights and this batch's KV caches.
+    // The inverse question (scaling-book/inference): the step's HBM and FLOPs terms shrink as 1/chips, so a per-token
+    // target needs chips x (step - comms) / target chips; communication, which does not shrink, is left out as in the
+    // book's minimum-step model. The replica also needs the HBM for its weights and this batch's KV caches.
     const double for_latency = chips * (step.step_s - step.comms_s) / latency_target;
     const double for_memory = std::ceil(total_bytes / hw.hbm_capacity_bytes);
     out["chips_for_latency_target"] = {{"latency_target_s", latency_target},
@@ -280,16 +282,18 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   if (hw.kind == ChipKind::tpu) {
     const double w_ici = 2.0 * hw.ici.link_unidir_bytes_per_s;
     const double m_y = std::max(1, in.tensor.ici_axes + in.x.ici_axes + in.yz.ici_axes);
-    // §2.10: compute-roofline TP limit Y < M_Y F W/C; HBM-bound decode tolerates up to Y = F W_ici / (B W_hbm).
+    // scaling-book/inference: compute-roofline TP limit Y < M_Y F W/C; HBM-bound decode tolerates up to
+    // Y = F W_ici / (B W_hbm).
     out["tensor_parallel_compute_limit"] = m_y * d_ff * w_ici / c;
     out["tensor_parallel_hbm_limit"] = d_ff * w_ici / (batch * hw.hbm_bandwidth_bytes_per_s);
-    // §2.10: 2D weight-stationary beats 1D TP over three axes when N > 32 (F/D) (3/4)^2 (72 for F = 4D).
+    // scaling-book/inference: 2D weight-stationary beats 1D TP over three axes when N > 32 (F/D) (3/4)^2
+    // (72 for F = 4D).
     out["weight_stationary_2d_min_chips"] = 32.0 * d_ff / m.d_model * 0.5625;
   }
-  // §2.10 disaggregation: prefill servers per decode server = B T_prefill(one sequence) / (T_step G).
+  // scaling-book/inference, disaggregation: prefill servers per decode server = B T_prefill(one sequence) / (T_step G).
   out["disaggregation"] = {{"prefill_time_one_sequence_s", one.time_s},
                            {"prefill_servers_per_decode_server", batch * one.time_s / (step.step_s * generated)}};
-  // §2.10 continuous batching: B/G sequences finish per step, freeing B (P + G)/G tokens of KV.
+  // scaling-book/inference, continuous batching: B/G sequences finish per step, freeing B (P + G)/G tokens of KV.
   out["continuous_batching"] = {{"sequences_finished_per_step", batch / generated},
                                 {"tokens_evicted_per_step", batch * (prompt + generated) / generated}};
   if (speculative) {
@@ -307,7 +311,7 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
                           {"speedup", expected * step.step_s / iteration},
                           {"formula", "E[tokens] = (1 - a^(g+1)) / (1 - a): Leviathan, Kalman & Matias, ICML 2023"}};
   }
-  // Sweep (the book's pareto and latency-breakdown figures, §5.2-§5.3).
+  // Sweep (the book's pareto and latency-breakdown figures, scaling-book/applied-inference).
   if (sweep_contexts.empty()) sweep_contexts.push_back(context);
   Json points = Json::array();
   for (double ctx_len : sweep_contexts) {

@@ -119,7 +119,8 @@ Json run_transfer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
       read(*from, "from", a);
       read(*to, "to", b);
       hops = tpu_hops(slice, a, b);
-      // §2.2: a route changing several axes splits the bytes over its disjoint shortest paths, unless told.
+      // scaling-book/tpus, Question 5: a route changing several axes splits the bytes over its disjoint shortest paths,
+      // unless told.
       if (!ports_arg) ports = std::max(1, tpu_route_ports(slice, a, b));
     }
   }
@@ -139,8 +140,8 @@ Json run_transfer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
     add_diagnostic(d, args.path_of("link"), "unknown_for_chip", hw.name + " has no '" + link + "' bandwidth");
     return {};
   }
-  // §2.2: bytes / (ports x one-way bandwidth) + hops x per-hop latency. From a chip to itself nothing crosses a
-  // link: no time at all (issue 22).
+  // scaling-book/tpus, ICI transfers: bytes / (ports x one-way bandwidth) + hops x per-hop latency. From a chip to
+  // itself nothing crosses a link: no time at all (issue 22).
   const bool same_chip = (from && to) && hops == 0;
   const double time = same_chip ? 0.0 : tpu_transfer_s(bytes, static_cast<int>(hops), static_cast<int>(ports), w, latency);
   return {{"time_s", time},

@@ -41,7 +41,8 @@ Json run_transformer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
   }
   Json out{{"params", params_json(p)},
            {"param_bytes", p.total * bytes_per_element(param_dtype)},
-           // §2.8: bf16 params + fp32 Adam moments = 10 bytes per parameter (no fp32 master copy).
+           // scaling-book/training, memory: bf16 params + fp32 Adam moments = 10 bytes per parameter (no fp32 master
+           // copy).
            {"params_and_adam_bytes", 10.0 * p.total},
            {"tokens", tokens},
            {"seq_len", seq_len},
@@ -50,13 +51,14 @@ Json run_transformer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
            {"forward_attention_flops", f.attention_forward},
            {"training_flops", f.training},
            {"attention_flops_fraction", f.attention_fraction},
-           {"six_n_flops_per_token", 6.0 * p.active},  // §2.8: 6 N per token (MoE: active N)
+           {"six_n_flops_per_token", 6.0 * p.active},  // scaling-book/transformers: 6 N per token (MoE: active N)
            {"six_n_flops", 6.0 * p.active * tokens},
            {"training_flops_per_token", f.training / tokens},
            {"kv_cache_bytes_per_token", kv_bytes_per_token(m, kv_dtype)},
            // Sliding-window and chunked layers hold only their window or chunk of the sequence; linear layers a state.
            {"kv_cache_bytes_per_sequence", kv_cache_bytes(m, kv_dtype, seq_len)},
-           // §2.7 Q4: prefill T = S = seq_len; decode one query against seq_len keys (MLA: absorbed, in the latent).
+           // scaling-book/transformers, Question 4: prefill T = S = seq_len; decode one query against seq_len keys
+           // (MLA: absorbed, in the latent).
            {"attention_intensity_prefill_flops_per_byte", attention_intensity_flops_per_byte(m, seq_len, seq_len)},
            {"attention_intensity_decode_flops_per_byte", m.is_mla() ? absorbed_attention_intensity_flops_per_byte(m, 1, seq_len)
                                                                     : attention_intensity_flops_per_byte(m, 1, seq_len)},
@@ -71,8 +73,8 @@ Json run_transformer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
                                        {"prefill_flops_per_key_per_layer", 2.0 * m.heads * (m.qk_head_dim() + m.v_head_dim())}}
                                 : Json{{"kind", m.kv_heads == m.heads ? "mha" : m.kv_heads == 1 ? "mqa" : "gqa"},
                                        {"kv_values_per_token_per_layer", kv_values_per_token_per_layer(m)}};
-  // §2.7 Q5: where attention's FLOPs catch up with the QKVO's, or all the layers' matmuls (x2 when causal); left out
-  // where sliding or chunked windows keep attention below them at any context.
+  // scaling-book/transformers, Question 5: where attention's FLOPs catch up with the QKVO's, or all the layers' matmuls
+  // (x2 when causal); left out where sliding or chunked windows keep attention below them at any context.
   if (const auto s = attention_equals_qkvo_seq_len(m, causal)) out["attention_equals_qkvo_seq_len"] = *s;
   if (const auto s = attention_equals_matmuls_seq_len(m, causal)) out["attention_equals_matmuls_seq_len"] = *s;
   out["layers"] = layer_counts_json(m.pattern.all);
@@ -83,7 +85,8 @@ Json run_transformer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
   // Multi-token prediction modules are outside the model's own total (DeepSeek-V3's 671e9 leaves them out).
   if (p.mtp > 0) out["params"]["mtp"] = p.mtp;
   if (ctx.hw) {
-    // §2.7 MoE / §2.10: decode matmuls turn compute-bound at B > (C/W) * bytes_per_param / 2, x E/k for MoE.
+    // scaling-book/transformers, MoE, and scaling-book/inference: decode matmuls turn compute-bound at
+    // B > (C/W) * bytes_per_param / 2, x E/k for MoE.
     const double c = peak_for(*ctx.hw, act_dtype, args.path_of("activation_dtype"), d);
     if (c > 0) {
       const double moe = m.is_moe() ? (m.experts + m.shared_experts) / (m.active_experts + m.shared_experts) : 1.0;
@@ -103,7 +106,7 @@ Json run_utilization(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
   const double c = peak_for(*ctx.hw, dtype, args.path_of("dtype"), d);
   if (has_errors(d) || !active) return {};
   const double available = chip_hours * 3600.0 * c;
-  const double used = 6.0 * *active * tokens;  // §2.8
+  const double used = 6.0 * *active * tokens;  // scaling-book/transformers, Question 7
   return {{"utilization_frac", utilisation_from_chip_hours(*active, tokens, chip_hours, c)},
           {"available_flops", available},
           {"used_flops", used},

@@ -1,5 +1,6 @@
 // The FLOPs and bytes of a CPU op from its recorded input shapes (PyTorch's record_shapes), for the ops whose
-// arithmetic is fixed by their shapes: the matmuls (2·M·N·K FLOPs, §2.1) and an all-reduce of one tensor.
+// arithmetic is fixed by their shapes: the matmuls (2·M·N·K FLOPs, scaling-book/roofline) and an all-reduce of one
+// tensor.
 #pragma once
 #include <optional>
 #include <string>
@@ -29,7 +30,8 @@ std::optional<MatmulCost> matmul_cost(std::string_view op_name, const OpShape& s
 
 struct CollectiveBytes {
   Collective op = Collective::all_reduce;
-  double bytes = 0;  // V of §2.6: the whole array one group member sees (gathered, or not yet reduced)
+  double bytes = 0;  // V (scaling-book/gpus, collective costs): the whole array one group member sees (gathered, or not
+                     // yet reduced)
   int group_size = 0;
 };
 // From a profiler's collective record (the kernel's or record_param_comms' args).

@@ -20,7 +20,8 @@ class TraceKernelTables {
   // One GEMM op instance: batch x [M, K] @ [K, N] in `dtype` (bf16, or fp8 with one scale per tensor), its kernels'
   // summed time. fp32 and int8 GEMMs have no kernel model and are left out.
   void add_gemm(Dtype dtype, double batch, double m, double n, double k, double seconds);
-  // One collective kernel: §2.6's V (the whole array; all-to-all: each rank's buffer, as nccl-tests counts it).
+  // One collective kernel: V of scaling-book/gpus, collective costs (the whole array; all-to-all: each rank's buffer,
+  // as nccl-tests counts it).
   void add_collective(Collective op, int gpus, double bytes, double seconds);
   // An all-reduce that is not NCCL's ring (symmetric memory's multimem, a custom one-shot): the custom table.
   void add_one_shot_all_reduce(int gpus, double bytes, double seconds);

@@ -27,7 +27,8 @@ std::string hardware_preset_for_device(const std::string& device_name) {
 namespace {
 
 constexpr double kUs = 1e-6;
-constexpr double kSmallMatmulDim = 128;  // a matrix unit's tile edge (§1: the 128x128 MXU; Tensor Core tiles)
+constexpr double kSmallMatmulDim = 128;  // a matrix unit's tile edge (scaling-book/tpus, the 128x128 MXU;
+                                         // scaling-book/gpus, Tensor Core tiles)
 
 // What the roofline says one op instance or kernel should take, and why it may not.
 struct Price {

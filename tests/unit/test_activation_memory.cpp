@@ -108,7 +108,7 @@ TEST_CASE("selective recompute redoes the attention core and nothing else (Korth
     REQUIRE(r["ok"] == true);
     return r["result"];
   };
-  // The book counts QK^T and AV again, as for big_matmuls (§2.7), and nothing for none.
+  // The book counts QK^T and AV again, as for big_matmuls (scaling-book/transformers), and nothing for none.
   const double none = step("none", "book")["hardware_flops"].get<double>();
   CHECK(step("selective", "book")["hardware_flops"].get<double>() ==
         Approx(step("big_matmuls", "book")["hardware_flops"].get<double>()).epsilon(1e-12));

@@ -230,7 +230,7 @@ TEST_CASE("serving: time to first token is one request's prefill; the batch pref
               "dtypes": {"weights": "int8", "kv": "int8"}, "parallelism": {"tensor": ["X", "Y"]}}})"));
   REQUIRE(out["ok"] == true);
   const auto& r = out["result"];
-  // §2.10: TTFT = 2 N T_prompt / (chips C MFU) for one prompt; the batch's 32 prompts take ~32x that.
+  // scaling-book/inference: TTFT = 2 N T_prompt / (chips C MFU) for one prompt; the batch's 32 prompts take ~32x that.
   CHECK(r["time_to_first_token_s"] == r["disaggregation"]["prefill_time_one_sequence_s"]);
   CHECK(r["prefill"]["sequences"] == 32);
   CHECK(r["prefill"]["time_s"].get<double>() > 30 * r["time_to_first_token_s"].get<double>());

@@ -189,8 +189,8 @@ TEST_CASE("plan_search with include_warnings finds the book's 1024 x 4 plan that
   // The calibrated step gathers each sequence's K and V over its 11-12 shards, per layer, forward and backward:
   // the whole sequence's KV per layer (32,768 tokens x 2 x 40 heads x 128 x 2 bytes / TP 4) three times, 40
   // layers, over the FSDP group's links: one bidirectional 45 GB/s ring would take ring_s; the group spans X, Y and
-  // Z, whose links the gather shares (the book's multi-axis AllGather, §2.5), so about a third of it at the
-  // profile's achieved link rate. The book's step leaves it out.
+  // Z, whose links the gather shares (the book's multi-axis AllGather, scaling-book/sharding), so about a third of it
+  // at the profile's achieved link rate. The book's step leaves it out.
   const double kv_per_layer_bytes = 32768.0 * 2 * 40 * 128 * 2 / 4;
   const double ring_s = 3 * kv_per_layer_bytes / (2 * 4.5e10) * 40;
   const double context_s = calibrated["result"]["time"]["comms"]["context_s"].get<double>();

@@ -348,5 +348,6 @@ TEST_CASE("attention's backward: flash recomputes the scores (2.5x the forward),
   // forward's two. A kernel that saved the probabilities (Korthikanti et al. 2022's era) runs only the four.
   CHECK(backward_flops_factor(OpKind::attention, AttentionKernel::flash) == 2.5);
   CHECK(backward_flops_factor(OpKind::attention, AttentionKernel::materialized) == 2.0);
-  CHECK(backward_flops_factor(OpKind::matmul, AttentionKernel::materialized) == 2.0);  // §2.7: 4NPM, either way
+  CHECK(backward_flops_factor(OpKind::matmul, AttentionKernel::materialized) == 2.0);  // scaling-book/transformers:
+                                                                                       // 4NPM, either way
 }

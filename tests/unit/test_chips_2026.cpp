@@ -31,8 +31,8 @@ TEST_CASE("the chips of 2026 serve with the GPU family's profile and its transfe
 
 TEST_CASE("Blackwell Ultra against Blackwell: the same HBM rate, half again the capacity, no int8",
           "[chips][issue36]") {
-  // Book fidelity (§2.10), LLaMA-3 70B in fp8 on 8 GPUs: the decode step reads the same bytes at the same 8 TB/s,
-  // so it is the same step; the batch that fits grows with the HBM left after the weights.
+  // Book fidelity (scaling-book/inference), LLaMA-3 70B in fp8 on 8 GPUs: the decode step reads the same bytes at the
+  // same 8 TB/s, so it is the same step; the batch that fits grows with the HBM left after the weights.
   const Json fp8 = {{"weights", "fp8"}};
   const Json b200 = serving("b200", "llama-3-70b", "book", fp8), b300 = serving("b300", "llama-3-70b", "book", fp8);
   CHECK(b300["decode"]["step_s"].get<double>() == Approx(b200["decode"]["step_s"].get<double>()).epsilon(1e-9));

@@ -87,8 +87,8 @@ TEST_CASE("GPU collectives across nodes take the slowest fat-tree level (scaling
   CHECK_THAT(two, WithinRel(v * 7 / (8 * 450e9), 1e-12));
   // A full scalable unit (256 GPUs, 32 nodes): the leaf level binds, B * 31 / (32 * 400e9).
   CHECK_THAT(gpu_collective(Collective::all_gather, v, h100, 256, 1, false).time_s, WithinRel(v * 31 / (32 * 400e9), 1e-12));
-  // An inner axis of Y = 16 GPUs spanning nodes divides the scale-out term by Y/8 (§3.9 #106): each of the X = 16
-  // members (one per pair of nodes) still needs (16-1)/16 of its group's V over its own NIC.
+  // An inner axis of Y = 16 GPUs spanning nodes divides the scale-out term by Y/8 (scaling-book/gpus, Pop Quiz 3): each
+  // of the X = 16 members (one per pair of nodes) still needs (16-1)/16 of its group's V over its own NIC.
   CHECK_THAT(gpu_collective(Collective::all_gather, v / 16, h100, 16, 16, false).time_s,
              WithinRel(v * 15 / (16 * 16 * 50e9), 1e-12));
   // Across two nodes AllToAll uses node egress: B (M-1) / (M^2 W_node).
@@ -112,7 +112,8 @@ TEST_CASE("GPU collectives over an outer (strided) axis charge (n-1)/n for the g
   // to a different group, so each exchanges V (n-1)/n = V/2 with its peer over its own 400 Gb/s NIC: 10 ms.
   CHECK_THAT(gpu_collective(Collective::all_gather, v, h100, 2, 16, false).time_s, WithinRel(v * 1 / (2 * w_nic), 1e-12));
   CHECK_THAT(gpu_collective(Collective::reduce_scatter, v, h100, 2, 16, false).time_s, WithinRel(v / (2 * w_nic), 1e-12));
-  // Mesh [2, 1024]: 2-way DP between two 1024-GPU replicas gets the 2x of (X-1)/X = 1/2 (§2.9.8): 2 x 10 ms.
+  // Mesh [2, 1024]: 2-way DP between two 1024-GPU replicas gets the 2x of (X-1)/X = 1/2 (scaling-book/gpus, data
+  // parallelism): 2 x 10 ms.
   CHECK_THAT(gpu_collective(Collective::all_reduce, v, h100, 2, 1024, false).time_s, WithinRel(2 * v / (2 * w_nic), 1e-12));
   // AllToAll between 2 strided members: each sends V/n x (n-1)/n to its peer over its NIC, V (n-1)/(n^2 w).
   CHECK_THAT(gpu_collective(Collective::all_to_all, v, h100, 2, 16, false).time_s, WithinRel(v / (4 * w_nic), 1e-12));

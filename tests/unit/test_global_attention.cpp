@@ -26,7 +26,8 @@ TEST_CASE("Gemma 4's global layers: their own KV heads and width, K = V, against
   // K (2 x 512) and no V, and O.
   CHECK(attention_params_per_layer(m, AttentionSpan::sliding) == 2816.0 * (4096 + 4096) + 4096.0 * 2816);
   CHECK(attention_params_per_layer(m, AttentionSpan::full) == 2816.0 * (8192 + 1024) + 8192.0 * 2816);
-  // Attention FLOPs per token grow in the 5 global layers only, with their 512-wide heads: 4 S N H (§2.7).
+  // Attention FLOPs per token grow in the 5 global layers only, with their 512-wide heads: 4 S N H
+  // (scaling-book/transformers).
   CHECK(mixing_flops_per_token(m, AttentionSpan::full, 131072, false, true) == 4.0 * 131072 * 16 * 512);
   CHECK(mixing_flops_per_token(m, AttentionSpan::sliding, 131072, false, true) == 4.0 * 1024 * 16 * 256);
 }

@@ -33,13 +33,13 @@ TEST_CASE("bounds: the most chips a batch keeps compute-bound, per strategy (sca
   // Chip counts are whole: the most chips, rounded down (issue 22: 47,058.8 chips was an answer).
   CHECK(t["dp_fsdp_by_axes"][2] == 8960);
   CHECK(t["dp_fsdp_by_axes"][0] == std::floor(7616000 / alpha));
-  // §2.9.4 (Aug-2025): B / N > alpha^2 / (M_X M_Y F), so N < B M_X M_Y F / alpha^2.
+  // scaling-book/training, mixed FSDP + TP (Aug-2025): B / N > alpha^2 / (M_X M_Y F), so N < B M_X M_Y F / alpha^2.
   CHECK(t["fsdp_tp"] == std::floor(7616000.0 * 2 * 30000 / (alpha * alpha)));
   CHECK(t["fsdp_tp_feb2025_sum"] == std::floor(7616000.0 * 2 * 30000 / (alpha * alpha) / 4));
-  // §2.9.7: slices over DCN.
+  // scaling-book/training: slices over DCN.
   CHECK(t["dcn_slices"] == std::floor(7616000 / (c / 6.25e9)));
 
-  // §2.9.8: H100 across nodes, 2475 tokens per GPU.
+  // scaling-book/gpus, data parallelism: H100 across nodes, 2475 tokens per GPU.
   const json gpu = result_of(R"({"hardware": {"preset": "h100-sxm"}, "query": {"kind": "bounds", "d_ff": 28672,
     "batch_tokens": 39600000}})");
   CHECK(gpu["max_chips_compute_bound"]["dp_fsdp_across_domains"] == std::floor(39600000 / (9.9e14 / 400e9)));
@@ -112,7 +112,7 @@ TEST_CASE("every preset's bf16 peak agrees with its matrix units' geometry and c
     ++checked;
   }
   CHECK(checked >= 5);
-  // v5e: 4 MXUs of 128 x 128 multiply-adds at 1.5 GHz = 1.97e14 (§1.1).
+  // v5e: 4 MXUs of 128 x 128 multiply-adds at 1.5 GHz = 1.97e14 (scaling-book/tpus).
   const json v5e = result_of(R"({"hardware": {"preset": "tpu-v5e"}, "query": {"kind": "chip"}})");
   CHECK_THAT(v5e["peak_bf16_flops_per_s_from_geometry"].get<double>(), WithinRel(2.0 * 128 * 128 * 4 * 1.5e9, 1e-12));
 }

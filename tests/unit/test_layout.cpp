@@ -35,7 +35,7 @@ TEST_CASE("a 4-chip group inside a 16-long axis is a line; a strided group share
   AxisGroup inner, outer;
   add_piece(inner, mesh, AxisPiece{2, 4, 1});
   add_piece(outer, mesh, AxisPiece{2, 4, 4});
-  // §1.2: no wraparound inside the axis; §2.5 no-wraparound rule (X-1)(V/X)/W_uni.
+  // scaling-book/tpus: no wraparound inside the axis; scaling-book/sharding's no-wraparound rule (X-1)(V/X)/W_uni.
   CHECK_FALSE(inner.rings[0].wraps);
   const double v = 1e9;
   CHECK_THAT(group_collective(v5p, mesh, inner, Collective::all_gather, v).bandwidth_s, WithinRel(3.0 * (v / 4) / kW, 1e-12));
@@ -45,7 +45,8 @@ TEST_CASE("a 4-chip group inside a 16-long axis is a line; a strided group share
   CHECK(outer.rings[0].wraps);
   CHECK_THAT(group_collective(v5p, mesh, outer, Collective::all_gather, v).bandwidth_s, WithinRel(v / (2 * kW / 4), 1e-12));
   CHECK_THAT(group_collective(v5p, mesh, outer, Collective::all_gather, v).latency_s, WithinRel(8e-6, 1e-12));
-  // A group over parts of several axes adds their bandwidths (§2.5 "multiple axes"): X whole + Z's outer 4.
+  // A group over parts of several axes adds their bandwidths (scaling-book/sharding, "multiple axes"): X whole + Z's
+  // outer 4.
   AxisGroup both = make_axis_group(mesh, {0});
   add_piece(both, mesh, AxisPiece{2, 4, 4});
   CHECK(both.ici_axes == 2);
@@ -64,7 +65,7 @@ TEST_CASE("a GPU group laid as a sub-axis costs what the same group on a factori
   const AxisGroup whole = make_axis_group(split, {0});
   for (Collective op : {Collective::all_gather, Collective::all_reduce, Collective::all_to_all})
     CHECK(group_collective(h100, flat, outer, op, 1e9).time_s == group_collective(h100, split, whole, op, 1e9).time_s);
-  // A pipeline whose stages sit in different NVLink domains sends over the NIC (§1.5: 50 GB/s per GPU).
+  // A pipeline whose stages sit in different NVLink domains sends over the NIC (scaling-book/gpus: 50 GB/s per GPU).
   AxisGroup pp_inner, pp_outer;
   add_piece(pp_inner, flat, AxisPiece{0, 8, 1});
   add_piece(pp_outer, flat, AxisPiece{0, 4, 8});

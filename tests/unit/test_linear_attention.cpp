@@ -91,8 +91,8 @@ TEST_CASE("Qwen3.5 from its public config.json: every Gated DeltaNet key read, t
 
 TEST_CASE("serving a hybrid over context: decode reads the state, and the batch that fits shrinks slowly",
           "[linear_attention][issue36][serving]") {
-  // Qwen3.5-397B-A17B in fp8 on 8 B200, TP 8, at the book's fidelity (§2.10): a decode step reads the weights, every
-  // sequence's cache and state, and writes the state back.
+  // Qwen3.5-397B-A17B in fp8 on 8 B200, TP 8, at the book's fidelity (scaling-book/inference): a decode step reads the
+  // weights, every sequence's cache and state, and writes the state back.
   const Hardware hw = hardware("b200");
   const ModelConfig hybrid = model("qwen3.5-397b-a17b");
   // The same model with every layer softmax attention: what the hybrid's linear layers save.

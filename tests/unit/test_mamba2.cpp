@@ -202,8 +202,8 @@ TEST_CASE("a Mamba-2 layer's saved activations are its own widths, not attention
 
 TEST_CASE("serving Nemotron 3 Super over context: decode reads 8 layers' cache and 40 states",
           "[mamba2][issue36][serving]") {
-  // Book fidelity (§2.10), fp8 weights on 8 B200 at TP 8: the step reads each sequence's cache and state and
-  // writes the state back; the batch that fits is HBM less the weights over each sequence's bytes.
+  // Book fidelity (scaling-book/inference), fp8 weights on 8 B200 at TP 8: the step reads each sequence's cache and
+  // state and writes the state back; the batch that fits is HBM less the weights over each sequence's bytes.
   const Hardware hw = hardware("b200");
   const ModelConfig m = model("nemotron-3-super-120b-a12b");
   const Mesh mesh = mesh_of(hw, Json{{"shape", {8}}});

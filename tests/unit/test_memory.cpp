@@ -101,8 +101,8 @@ TEST_CASE("the logits add only beyond what the first pipeline stage holds over t
 
 TEST_CASE("big_matmuls keeps the book's seven matmul outputs' worth: two d-wide tensors, q k v and the up projection",
           "[memory][issue34]") {
-  // §2.7 'big matmuls only': Q, K, V, O and the MLP's matmul outputs. jax.checkpoint keeps the layer's input (the
-  // remat boundary) in place of the down projection's output, which feeds only the residual sum.
+  // scaling-book/transformers, 'big matmuls only': Q, K, V, O and the MLP's matmul outputs. jax.checkpoint keeps the
+  // layer's input (the remat boundary) in place of the down projection's output, which feeds only the residual sum.
   const ModelConfig m = test::model("llama-3-8b");
   LayerShape shape;
   shape.tokens = 4096;

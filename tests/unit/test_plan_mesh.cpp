@@ -41,7 +41,8 @@ const Json kTrainingArgs = {{"batch_tokens", 4194304}, {"seq_len", 4096}};
 
 TEST_CASE("plan_mesh lays degrees on whole torus axes of the most cube-like slice (scaling-book/sharding, "
           "collective costs)", "[plan_mesh]") {
-  // The explorer's default plan: LLaMA-3 70B on v5p, FSDP 256 x TP 8 (§6) on 16x16x8, FSDP over two axes.
+  // The explorer's default plan: LLaMA-3 70B on v5p, FSDP 256 x TP 8 (scaling-book/applied-training) on 16x16x8, FSDP
+  // over two axes.
   const Json r = plan_mesh("tpu-v5p", "llama-3-70b", {{"parallelism", {{"fsdp", 256}, {"tensor", 8}}}});
   CHECK(r["runs"] == true);
   CHECK(r["mesh"]["shape"] == Json({16, 16, 8}));
@@ -51,7 +52,7 @@ TEST_CASE("plan_mesh lays degrees on whole torus axes of the most cube-like slic
   // 16 x 4 on v5p: FSDP takes two axes (4x4x4 is shorter than 16x4), TP the third.
   const Json small = plan_mesh("tpu-v5p", "llama-3-70b", {{"parallelism", {{"fsdp", 16}, {"tensor", 4}}}});
   CHECK(small["mesh"]["shape"] == Json({4, 4, 4}));
-  // Slices: a DCN axis joins four such slices and carries data parallelism (§2.9.7).
+  // Slices: a DCN axis joins four such slices and carries data parallelism (scaling-book/training, multi-pod over DCN).
   const Json sliced = plan_mesh("tpu-v5p", "llama-3-70b",
                                 {{"parallelism", {{"fsdp", 16}, {"tensor", 4}}}, {"slices", 4}, {"dcn_strategy", "data"}});
   CHECK(sliced["parallelism"]["data"] == Json({"DCN"}));

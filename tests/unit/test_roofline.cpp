@@ -16,7 +16,7 @@ TEST_CASE("roofline: max and sum bounds, intensity and bound label (scaling-book
   CHECK_THAT(r.upper_bound_s, WithinRel(1e12 / 1.97e14 + 1e10 / 8.2e11, 1e-12));
   // Attainable FLOP/s below the ridge is intensity x bandwidth.
   CHECK_THAT(r.attainable_flops_per_s, WithinRel(100.0 * 8.2e11, 1e-12));
-  // §2.1: the two bounds differ by at most 2x.
+  // scaling-book/roofline: the two bounds differ by at most 2x.
   CHECK(r.upper_bound_s <= 2.0 * r.lower_bound_s);
   const Roofline c = roofline(1e15, 1e9, 1.97e14, 8.2e11);
   CHECK(c.compute_bound);

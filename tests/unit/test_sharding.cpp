@@ -136,7 +136,8 @@ TEST_CASE("batch dimensions shared by both operands and kept in the output (scal
   const MatmulPlan& p = m.plans.front();
   CHECK(p.steps.empty());
   CHECK(p.output == "Y[B_X, F]");
-  // FLOPs count the batch once: 2 B D F over the 4 devices that split B (§2.7: 2 x product of all dims).
+  // FLOPs count the batch once: 2 B D F over the 4 devices that split B (scaling-book/transformers: 2 x product of all
+  // dims).
   CHECK(m.total_flops == 2.0 * 128 * 4096 * 4096);
   CHECK(p.flops_per_device == 2.0 * 128 * 4096 * 4096 / 4);
   // A replicated W is sliced locally to match X's batch sharding: still no communication.
@@ -244,8 +245,8 @@ TEST_CASE("a sharded matmul plan with a reduction is never named local (issue 22
 }
 
 TEST_CASE("issue 39: case 1 with a result the output wants unsharded names its AllGather", "[sharding]") {
-  // The book's case 1 (§2.4): no contracting dimension is sharded, so the multiply is local; an output that wants I
-  // whole then costs an AllGather of C over X, which the plan names and the description says.
+  // The book's case 1 (scaling-book/sharding): no contracting dimension is sharded, so the multiply is local; an output
+  // that wants I whole then costs an AllGather of C over X, which the plan names and the description says.
   const Hardware v5p = test::hardware("tpu-v5p");
   const Mesh mesh = mesh_of(v5p, {{"shape", {4, 4, 4}}});
   Diagnostics d;
@@ -271,8 +272,9 @@ TEST_CASE("issue 39: case 1 with a result the output wants unsharded names its A
 
 TEST_CASE("issue 39: an AllGather over the major axis of a two-axis split leaves an interleaved split, and says so",
           "[sharding]") {
-  // §2.3: A[I_YX] splits I over Y, then X within it (the order matters). Gathering Y leaves each shard every |X|-th
-  // block of I, not the contiguous quarter C[I_X] would be; gathering the minor X leaves C[I_Y] as written.
+  // scaling-book/sharding, notation: A[I_YX] splits I over Y, then X within it (the order matters). Gathering Y leaves
+  // each shard every |X|-th block of I, not the contiguous quarter C[I_X] would be; gathering the minor X leaves C[I_Y]
+  // as written.
   const Hardware v5p = test::hardware("tpu-v5p");
   const Mesh mesh = mesh_of(v5p, {{"shape", {4, 4, 4}}});
   const DimSizes sizes{{"I", 1024}, {"J", 8192}, {"K", 16384}};

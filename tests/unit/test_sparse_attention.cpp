@@ -53,7 +53,8 @@ TEST_CASE("DeepSeek Sparse Attention's indexer and top-k against a hand count (D
 
 TEST_CASE("serving DeepSeek-V3.2 over context: the decode step grows with the index keys only",
           "[sparse_attention][issue36][serving]") {
-  // Book fidelity (§2.10) on 8 B200 with TP 8: MLA's cache has no heads to split, so every rank reads it whole.
+  // Book fidelity (scaling-book/inference) on 8 B200 with TP 8: MLA's cache has no heads to split, so every rank reads
+  // it whole.
   const Hardware hw = hardware("b200");
   const ModelConfig v32 = model("deepseek-v3.2"), v3 = model("deepseek-v3");
   const Mesh mesh = mesh_of(hw, Json{{"shape", {8}}});

@@ -122,7 +122,8 @@ TEST_CASE("trace: a collective's bytes are its recorded element count times its 
       found = true;
       CHECK(row["bytes"].get<double>() == 201088.0 * 2);
       CHECK(row["exposed_s"].get<double>() == Approx(row["time_s"].get<double>()));  // nothing else ran then
-      // §2.6 on an 8-GPU NVLink domain: V (N-1)/N / W, here at most the latency the preset states.
+      // scaling-book/gpus, intra-node collectives, on an 8-GPU NVLink domain: V (N-1)/N / W, here at most the latency
+      // the preset states.
       CHECK(row["roofline_s"].get<double>() > 201088.0 * 2 * 7 / 8 / hardware("b200").scale_up.gpu_unidir_bytes_per_s);
     }
   CHECK(found);

@@ -130,7 +130,8 @@ TEST_CASE("data parallelism across slices pays the DCN all-reduce (scaling-book/
   for (int i = 0; i < s.threshold_count; ++i)
     if (std::string(s.thresholds[i].name) == "dcn_tokens_per_slice") {
       dcn = true;
-      CHECK_THAT(s.thresholds[i].required, WithinRel(4.59e14 / 6.25e9, 1e-9));  // 73,440 (§7: 71,360 with 4.46e14)
+      CHECK_THAT(s.thresholds[i].required, WithinRel(4.59e14 / 6.25e9, 1e-9));  // 73,440 (scaling-book/training:
+                                                                                // 71,360 with 4.46e14)
       CHECK(s.thresholds[i].ok);  // 1M tokens per slice
     }
   CHECK(dcn);
@@ -206,7 +207,8 @@ TEST_CASE("every threshold carries the step model's own margin for the same comp
   const double fsdp = s.comms_s[int(CommPart::fsdp)], tp = s.comms_s[int(CommPart::tensor)];
   CHECK_THAT(find_threshold(s, "dp_fsdp_tokens_per_chip")->step_margin, WithinRel(busy / fsdp, 1e-12));
   CHECK_THAT(find_threshold(s, "tensor_parallel_degree")->step_margin, WithinRel(busy / tp, 1e-12));
-  // §2.9.4 at the optimal split: compute^2 / (T_FSDP T_TP) is the book's (B/N) M_X M_Y F / alpha^2.
+  // scaling-book/training, mixed FSDP + TP, at the optimal split: compute^2 / (T_FSDP T_TP) is the book's
+  // (B/N) M_X M_Y F / alpha^2.
   CHECK_THAT(find_threshold(s, "fsdp_tp_tokens_per_chip")->step_margin, WithinRel(busy * busy / (fsdp * tp), 1e-12));
 }
 
@@ -242,7 +244,8 @@ TEST_CASE("expert parallelism divides the experts a chip reduces: the DP bound's
   const ModelConfig& model = f.model;
   const Threshold* t = find_threshold(s, "dp_fsdp_tokens_per_chip");
   REQUIRE(t);
-  // §2.9.8 MoE: T_comms = 8 E' D F / W for the E' experts a GPU holds (E/Z + shared under EP), T_math = 8 k' B D F/(XC).
+  // scaling-book/gpus, data parallelism for MoE: T_comms = 8 E' D F / W for the E' experts a GPU holds (E/Z + shared
+  // under EP), T_math = 8 k' B D F/(XC).
   const double held = model.experts / 8.0 + model.shared_experts, used = model.active_experts + model.shared_experts;
   CHECK_THAT(t->required, WithinRel(held / used * hw.peak(Dtype::bf16) / hw.scale_up.gpu_unidir_bytes_per_s, 1e-12));
   CHECK(t->ok == t->step_margin >= 1.0);

@@ -63,7 +63,8 @@ TEST_CASE("the all-gather CP variant holds the whole sequence's K and V; ring at
   j.in.plan.context_variant = ContextVariant::all_gather;
   const TrainingStep gathered = evaluate_training_step(j.in);
   CHECK_THAT(gathered.context_buffers_bytes, WithinRel(ring.context_buffers_bytes * 4 / 2, 1e-12));
-  CHECK(gathered.comms_s[int(CommPart::context)] == ring.comms_s[int(CommPart::context)]);  // same bytes (§2.9.6)
+  CHECK(gathered.comms_s[int(CommPart::context)] == ring.comms_s[int(CommPart::context)]);  // same bytes
+                                                                                            // (scaling-book/training)
 }
 
 TEST_CASE("a pipeline across slices sends its activations over DCN; experts across slices send tokens over it", "[training]") {
@@ -73,7 +74,7 @@ TEST_CASE("a pipeline across slices sends its activations over DCN; experts acro
   j.in.plan.zero_stage = 1;
   j.in.plan.microbatches = 8;
   const TrainingStep pp = evaluate_training_step(j.in);
-  // §2.6 pipelining comms with the slowest hop at the per-chip DCN bandwidth.
+  // scaling-book/gpus, pipelining comms with the slowest hop at the per-chip DCN bandwidth.
   const double hop = 2.0 * pp.microbatch_tokens * j.model.d_model / j.hw.dcn_unidir_bytes_per_s_per_chip;
   CHECK_THAT(pp.comms_s[int(CommPart::pipeline)], WithinRel(2.0 * (8 + 2 - 2) * hop, 1e-12));
   Job e("tpu-v5p", "mixtral-8x7b", Json{{"shape", {4, 4, 4}}, {"slices", 2}});

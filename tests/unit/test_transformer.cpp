@@ -85,7 +85,8 @@ TEST_CASE("the 6ND account: 6 x active params per token, no attention; block rem
   const FlopCounts f = count_flops(m, tokens, 4096, true, FlopAccount::six_nd);
   CHECK_THAT(f.training, WithinRel(6.0 * n * tokens, 1e-12));
   CHECK(f.attention_forward == 0.0);
-  // §2.7: block remat re-runs the forward (less the unembedding, which is not redone): 6ND -> ~8ND.
+  // scaling-book/transformers: block remat re-runs the forward (less the unembedding, which is not redone):
+  // 6ND -> ~8ND.
   const RematCost r = remat_cost(m, Remat::block, tokens, 4096, 0, Dtype::bf16, true, FlopAccount::six_nd);
   CHECK_THAT(r.extra_forward_flops, WithinRel(2.0 * tokens * (n - m.vocab * m.d_model), 1e-12));
   // The fuller account stays the default.
@@ -114,7 +115,8 @@ TEST_CASE("issue 39: attention catches up with the matmuls over each layer's own
     REQUIRE(a["ok"] == true);
     return a["result"];
   };
-  // Full attention: the closed form of §2.7 Q5, causal: S = 2 x (the layer's matmul parameters) / (2 N H).
+  // Full attention: the closed form of scaling-book/transformers, Question 5, causal: S = 2 x (the layer's matmul
+  // parameters) / (2 N H).
   const ModelConfig llama = scalescope::test::model("llama-3-70b");
   const ParamCounts p = count_params(llama);
   const Json full = transformer({{"preset", "llama-3-70b"}}, 4096);

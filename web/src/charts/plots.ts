@@ -234,9 +234,10 @@ export function sweepLabels(pts: readonly SweepDatum[], here: readonly SweepCurr
 }
 
 /**
- * The book's §5.2 frontier: latency per token against throughput per chip, one point per decode batch size (log
- * axes, points coloured by batch), with labels (sweepLabels); the current batch in red. A label that would run into
- * another is left out (the current batch's never: labels.ts); hovering a point tells its batch and numbers.
+ * The book's frontier (scaling-book/applied-inference): latency per token against throughput per chip, one point per
+ * decode batch size (log axes, points coloured by batch), with labels (sweepLabels); the current batch in red. A label
+ * that would run into another is left out (the current batch's never: labels.ts); hovering a point tells its batch and
+ * numbers.
  */
 export function sweepChart(points: SweepDatum[], current: SweepCurrent, width: number): HTMLElement {
   const all = [...points].sort((a, b) => a.batch - b.batch);

@@ -1,8 +1,9 @@
-// <ss-charts>: the Observable Plot charts — the serving frontier (§5.2), under a benchmark's load the throughput per
-// GPU against tokens/s per user, the roofline with the workload's matmuls, step time (or latency) against chip count,
-// and (training) time to train with failures against chips — each with its numbers as a table and SVG / PNG downloads. They
-// are drawn after the numbers paint, in the frame's idle time (at most 30 ms later), so that while a slider moves
-// they follow the numbers without delaying the next move; plans that do not fit are hollow points.
+// <ss-charts>: the Observable Plot charts — the serving frontier (scaling-book/applied-inference), under a benchmark's
+// load the throughput per GPU against tokens/s per user, the roofline with the workload's matmuls, step time (or
+// latency) against chip count, and (training) time to train with failures against chips — each with its numbers as a
+// table and SVG / PNG downloads. They are drawn after the numbers paint, in the frame's idle time (at most 30 ms
+// later), so that while a slider moves they follow the numbers without delaying the next move; plans that do not fit
+// are hollow points.
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { ServingResult, TrainingStepResult } from '../engine/types';
 import { fmtCount, fmtSecondsTick } from '../charts/format';

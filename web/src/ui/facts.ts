@@ -55,7 +55,7 @@ function activeWords(t: TransformerResult): TemplateResult {
  * them holds less per token than its full-attention figure, and less the longer the context. Linear layers keep a
  * state of a fixed size instead, shown on its own: a hybrid's memory per sequence grows only with its
  * softmax-attention layers, so the batch that fits shrinks far more slowly with the context (the book's
- * memory-bound decode, §2.10, with a state in place of a cache).
+ * memory-bound decode, scaling-book/inference, with a state in place of a cache).
  */
 function kvPerToken(t: TransformerResult): TemplateResult {
   const state = t.recurrent_state_bytes_per_sequence ?? 0;

@@ -1,7 +1,8 @@
 // "Open in the explorer" from a widget: the whole setup the widget shows, carried into a state the explorer can run.
-// A view maps its own keys onto the explorer's (a TPU slice becomes a fixed chip count; the §5.1 figure's chips
-// and TP become FSDP × TP); then the engine's nearest runnable state (plan_mesh: if the explorer's default degrees do
-// not fit the widget's chip, a v5e slice holding at most 256 chips, FSDP shrinks until they do). Configuration only.
+// A view maps its own keys onto the explorer's (a TPU slice becomes a fixed chip count; the scaling-book/training
+// roofline figure's chips and TP become FSDP × TP); then the engine's nearest runnable state (plan_mesh: if the
+// explorer's default degrees do not fit the widget's chip, a v5e slice holding at most 256 chips, FSDP shrinks until
+// they do). Configuration only.
 // A view that shows no model (a chip, a mesh, a matmul) would open on the explorer's default model, which a few
 // chips cannot hold ("needs 38.1 GB of 16 GB", issue 20): its link carries the largest preset model the engine says
 // runs and fits there, without a warning, at a batch it holds.

@@ -6,7 +6,10 @@ import { decodeState, encodeState, type Decoded } from '../state/url';
 
 export const COLLECTIVE_OPS = ['all_gather', 'reduce_scatter', 'all_reduce', 'all_to_all'] as const;
 
-/** Sharded-matmul patterns from the book (§3), by id; the engine does the rest (docs/api.md `sharded_matmul`). */
+/**
+ * Sharded-matmul patterns from the book (scaling-book/sharding), by id; the engine does the rest (docs/api.md
+ * `sharded_matmul`).
+ */
 export const MATMUL_PATTERNS: Readonly<Record<string, { expression: string; label: string }>> = {
   local: { expression: 'In[B_X, D] * W[D, F_Y] -> Out[B_X, F_Y]', label: 'In[B_X, D] · W[D, F_Y]: no contraction sharded (case 1)' },
   gather: { expression: 'In[B, D_X] * W[D, F] -> Out[B, F]', label: 'In[B, D_X] · W[D, F]: one input sharded on D (case 2)' },

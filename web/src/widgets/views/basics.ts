@@ -1,4 +1,5 @@
-// Views for the primitives of Parts 1-3 of the book: the roofline (§1), a TPU slice (§2) and one collective (§3).
+// Views for the primitives of Parts 1-3 of the book: the roofline (scaling-book/roofline), a TPU slice
+// (scaling-book/tpus) and one collective (scaling-book/sharding).
 import { html, svg, type TemplateResult } from 'lit';
 import type { ChipResult, CollectiveResult, RooflineResult, TpuTopology as TopologyResult } from '../../engine/types';
 import {
@@ -16,7 +17,7 @@ export const GPU_IDS = HARDWARE_IDS.filter((id) => hardwarePreset(id).kind === '
 /** The scenario's hardware part (preset and any overrides) for the state. */
 export const hardwareOfState = (s: State): ReturnType<typeof chipScenario>['hardware'] => chipScenario(s).hardware;
 
-// ------------------------------------------------------------------------------------------------ roofline (§1)
+// ------------------------------------------------------------------------------------ roofline (scaling-book/roofline)
 
 interface RooflineData {
   chip: ChipResult;
@@ -64,7 +65,7 @@ export const roofline: View<RooflineData> = {
   },
 };
 
-// ------------------------------------------------------------------------------------------------ TPU slice (§2)
+// --------------------------------------------------------------------------------------- TPU slice (scaling-book/tpus)
 
 interface SliceData {
   topo: TopologyResult;
@@ -152,7 +153,7 @@ export const tpuSlice: View<SliceData> = {
   },
 };
 
-// ------------------------------------------------------------------------------------------------ collective (§3)
+// ---------------------------------------------------------------------------------- collective (scaling-book/sharding)
 
 interface CollectiveData {
   main: CollectiveResult;

@@ -1,4 +1,5 @@
-// Views for sharded matmuls (§3, §9, §10) and the Transformer's accounting (§4).
+// Views for sharded matmuls (scaling-book/sharding, scaling-book/profiling, scaling-book/jax-stuff) and the
+// Transformer's accounting (scaling-book/transformers).
 import { html, type TemplateResult } from 'lit';
 import type { CollectiveStep as Step, ShardedMatmulResult, TransformerResult } from '../../engine/types';
 import { COLOURS, fmtBytes, fmtCount, fmtFlops, fmtPercent, fmtSeconds } from '../../charts/format';
@@ -71,7 +72,7 @@ export const shardedMatmul: View<MatmulData> = {
   },
 };
 
-// ------------------------------------------------------------------------------------------------ transformer (§4)
+// ----------------------------------------------------------------------------- transformer (scaling-book/transformers)
 
 interface TransformerData {
   t: TransformerResult;

@@ -1,5 +1,5 @@
-// Views for inference (§7, §8: latency breakdown and the latency–throughput frontier) and GPU networks (§11:
-// a collective at each level of the fat tree).
+// Views for inference (scaling-book/inference and scaling-book/applied-inference: latency breakdown and the
+// latency–throughput frontier) and GPU networks (scaling-book/gpus: a collective at each level of the fat tree).
 import { html, nothing } from 'lit';
 import type { CollectiveResult as GpuCollective, GpuTopology, ServingResult, ServingSweepPoint } from '../../engine/types';
 import { COLOURS, COMMS_COLOURS, fmtBytes, fmtBytesPerS, fmtCount, fmtSeconds, fmtUsd, sig } from '../../charts/format';

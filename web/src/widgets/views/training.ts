@@ -1,5 +1,6 @@
-// Views for training (§5, §6): the MLP training roofline (the book's §5.1 figure), the LLaMA-3 70B training
-// planner, and a pipeline schedule. Plans come from src/state/scenario.ts, meshes from the engine (plan_mesh).
+// Views for training (scaling-book/training, scaling-book/applied-training): the MLP training roofline (the book's
+// figure in scaling-book/training), the LLaMA-3 70B training planner, and a pipeline schedule. Plans come from
+// src/state/scenario.ts, meshes from the engine (plan_mesh).
 import { html, svg, nothing, type TemplateResult } from 'lit';
 import { cssProps } from '../../charts/css-props';
 import type { MlpRooflineResult, PlanSearchResult, SearchedPlan, Threshold, TrainingStepResult } from '../../engine/types';
@@ -28,7 +29,7 @@ async function planFor(s: State, ask: Ask): Promise<MeshPlan | null> {
   return m?.plan ?? null;
 }
 
-// ------------------------------------------------------------------------------------------------ §5.1 figure
+// -------------------------------------------------------------------- training-roofline figure (scaling-book/training)
 
 type MlpPoint = MlpRooflineResult['points'][number];
 
@@ -102,7 +103,7 @@ export const trainingRoofline: View<MlpData> = {
   },
 };
 
-// ------------------------------------------------------------------------------------------------ planner (§6)
+// ----------------------------------------------------------------------------- planner (scaling-book/applied-training)
 
 interface PlannerData {
   r: TrainingStepResult;
