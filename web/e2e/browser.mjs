@@ -817,7 +817,7 @@ async function main() {
       await chartsDrawn(page);
       const sweep = (await saved(page, '[data-download="sweep-svg"]')).body.toString();
       const entries = (sweep.match(/data-legend-entry/g) ?? []).length;
-      check('the frontier exports as SVG with its title and its legend (the batch colours, the current batch)', (await wellFormed(page, sweep)) && sweep.includes('>Latency against throughput over the batch (the book’s §5.2 frontier)</text>') &&
+      check('the frontier exports as SVG with its title and its legend (the batch colours, the current batch)', (await wellFormed(page, sweep)) && sweep.includes('>Latency against throughput over the batch (the book’s serving frontier)</text>') &&
         entries >= 2 && /batch size \d+ to \d+/.test(sweep) && sweep.includes('>current batch</text>'), `${entries} entries`);
       fs.writeFileSync(path.join(SHOTS, 'export-frontier.png'), (await saved(page, '[data-download="sweep-png"]')).body);
       figures.servingExportMs = Date.now() - t0;

@@ -83,7 +83,7 @@ async function exerciseWidget(page, w, label) {
   t.check(`${label}: renders numbers from the engine`, status === 'ready' && problems.length === 0 && (await metrics(w)).length > 0, `${status} ${problems.join(' | ')}`);
   t.check(`${label}: chart drawn (where it has one)`, await chartDrawn(w));
   // One input: the first slider, moved one step down by the keyboard (up at the bottom of its range). Down keeps
-  // the book's configurations valid (e.g. the §5.1 figure's 4096 chips to 2048; 8192 would not fit a v5p slice).
+  // the book's configurations valid (e.g. the training-roofline figure's 4096 chips to 2048; 8192 would not fit a v5p slice).
   const slider = w.locator('input[type="range"]').first();
   const before = await metrics(w);
   const q0 = await w.getAttribute('data-state-query');
@@ -144,7 +144,7 @@ async function explorerLands(context, href, label, what, mayWarn = false) {
 /**
  * "Open in the explorer" from the widget gives the explorer a state it can run, once the widget's engine has checked
  * the link (data-link-checked). A model-free view's link carries a model that also warns of nothing; a view of a
- * model's plan may warn about it (the §6 planner's 1024 sequences over 560 shards).
+ * model's plan may warn about it (the applied-training chapter's planner: 1024 sequences over 560 shards).
  */
 async function explorerLink(context, w, label) {
   const link = w.locator('[data-explorer-link][data-link-checked]');

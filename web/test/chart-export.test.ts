@@ -62,7 +62,7 @@ describe('chart export', () => {
   it('a long title wraps and legend rows stay inside a narrow file', () => {
     const narrow = { ...PLOT, width: 300 };
     const legend = scalingLegend([{ current: true, fits: true }, { current: false, fits: true, warning: 'w' }, { current: false, fits: false }], 'Latency per token');
-    const f = framedSvg({ title: 'Latency against throughput over the batch (the book’s §5.2 frontier)', legend, plot: narrow });
+    const f = framedSvg({ title: 'Latency against throughput over the batch (the book’s serving frontier)', legend, plot: narrow });
     expect(f.width).toBe(300);
     expect([...f.text.matchAll(/<g data-title="">(.*?)<\/g>/g)][0]![1]!.match(/<text/g)!.length).toBeGreaterThan(1);
     const placed = [...f.text.matchAll(/<g data-legend-entry="" transform="translate\(([\d.]+),(\d+)\)">.*?<text x="(\d+)"[^>]*>([^<]*)<\/text>/g)];

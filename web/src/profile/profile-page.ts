@@ -89,7 +89,7 @@ export class ScalescopeProfile extends LitElement {
         <p class="intro">Record a few steps with PyTorch's profiler, <code>torch.profiler.profile(activities=[CPU, CUDA],
           record_shapes=True)</code>, save it with <code>export_chrome_trace</code>, and drop the file here (<code>.json</code> or
           <code>.json.gz</code>, up to 1 GB). Every kernel is classed, the matmuls whose shapes were recorded are held against
-          the chip's roofline (§2.1), and the collectives against the book's §2.6. The file is read in this browser tab and
+          the chip's roofline (the book's chapter 1), and the collectives against its GPU chapter's costs. The file is read in this browser tab and
           is not uploaded. The same analysis runs as <code>scalescope trace FILE</code> and <code>scalescope.trace(path)</code>.</p>
         <div class="drop" @dragover=${(e: DragEvent) => e.preventDefault()} @drop=${this.onDrop}>
           <label>Trace file <input type="file" accept=".json,.gz,application/json,application/gzip" @change=${this.onFile} /></label>

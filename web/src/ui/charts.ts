@@ -36,7 +36,7 @@ const chipOf = (s: State): string => chipWord(hardwarePreset(String(s.values['hw
 function chartTitle(id: ChartId, s: State): string {
   const serving = isServing(s);
   if (id === 'load') return `Throughput per ${chipOf(s)} against tokens/s per user`;
-  if (id === 'sweep') return 'Latency against throughput over the batch (the book’s §5.2 frontier)';
+  if (id === 'sweep') return 'Latency against throughput over the batch (the book’s serving frontier)';
   if (id === 'roofline') return 'Roofline: the workload’s main matmuls on one chip';
   if (id === 'goodput') return 'Time to train against chips, with failures';
   return `${serving ? 'Latency per token' : 'Step time'} against chip count`;

@@ -18,14 +18,14 @@ export const MATMUL_PATTERNS: Readonly<Record<string, { expression: string; labe
   free: { expression: 'In[B_X, D] * W[D, F_X]', label: 'In[B_X, D] · W[D, F_X]: same axis on both free dims (case 4)' },
   fsdp_tp: { expression: 'In[B_X, D_Y] * W[D_Y, F] -> Out[B_X, F]', label: 'In[B_X, D_Y] · W[D_Y, F]: batch on X, contraction on Y' },
   fsdp_weights: { expression: 'In[B_X, D] * W[D_X, F_Y] -> Out[B_X, F_Y]', label: 'In[B_X, D] · W[D_X, F_Y]: FSDP weights gathered (X), TP on F (Y)' },
-  collective_matmul: { expression: 'In[B_X, D_Y] * W[D, F_Y] -> Out[B_X, F_Y]', label: 'In[B_X, D_Y] · W[D, F_Y]: gather In over Y, or overlap it (collective matmul, §10)' },
+  collective_matmul: { expression: 'In[B_X, D_Y] * W[D, F_Y] -> Out[B_X, F_Y]', label: 'In[B_X, D_Y] · W[D, F_Y]: gather In over Y, or overlap it (collective matmul, the book’s chapter 10)' },
   down_proj: { expression: 'In[B_X, F_Y] * W[F_Y, D] -> Out[B_X, D_Y]', label: 'T[B_X, F_Y] · W_out[F_Y, D] → Out[B_X, D_Y]: ReduceScatter over Y' },
 };
 
 export const WIDGET_ROWS: readonly Param[] = [
   { key: 'ai', label: 'Arithmetic intensity', type: 'float', default: 100, min: 0.01, max: 100000, scale: 'log10', unit: 'FLOPs/byte', path: '/query/flops (= intensity × /query/bytes)', group: 'workload', help: 'FLOPs per byte moved: the x-axis of the roofline' },
   { key: 'op', label: 'Collective', type: 'enum', default: 'all_gather', choices: COLLECTIVE_OPS, unit: '', path: '/query/op', group: 'mesh', help: 'which collective to time' },
-  { key: 'cbytes', label: 'Array size V', type: 'float', default: 1073741824, min: 1024, max: 1099511627776, scale: 'log2', unit: 'bytes', path: '/query/bytes', group: 'mesh', help: 'bytes of the whole array one group gathers or reduces (§2.5)' },
+  { key: 'cbytes', label: 'Array size V', type: 'float', default: 1073741824, min: 1024, max: 1099511627776, scale: 'log2', unit: 'bytes', path: '/query/bytes', group: 'mesh', help: 'bytes of the whole array one group gathers or reduces (the book’s sharding chapter)' },
   { key: 'sharp', label: 'In-network reduction (SHARP)', type: 'bool', default: false, unit: '', path: '/query/in_network_reduction', group: 'mesh', help: 'NVLink/InfiniBand switches reduce in flight (GPU)' },
   { key: 'gpus', label: 'GPUs in the cluster', type: 'int', default: 4096, min: 8, max: 65536, scale: 'log2', unit: 'GPUs', path: '/query/gpus', group: 'hardware', help: 'cluster size: the fat-tree levels it needs come from the engine' },
   { key: 'sx', label: 'Slice X', type: 'int', default: 4, min: 1, max: 32, unit: 'chips', path: '/mesh/shape/0', group: 'mesh', help: 'chips along the first torus axis' },

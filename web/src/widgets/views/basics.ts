@@ -30,7 +30,7 @@ const GFLOP = 1e9;
 export const roofline: View<RooflineData> = {
   title: 'Roofline',
   modelFree: true,
-  blurb: 'Attainable FLOP/s of one chip against the arithmetic intensity of an operation (log axes, §1). Left of the ridge the operation waits for HBM; right of it, for the matrix units.',
+  blurb: 'Attainable FLOP/s of one chip against the arithmetic intensity of an operation (log axes, the book’s chapter 1). Left of the ridge the operation waits for HBM; right of it, for the matrix units.',
   controls: () => [{ key: 'hw' }, { key: 'mm', label: 'Precision', choices: ['bf16', 'fp8', 'int8', 'fp4'] }, { key: 'ai' }], // dtypes: a roofline has no recipe
   async compute(s, ask) {
     const hardware = hardwareOfState(s);
@@ -121,7 +121,7 @@ function sliceDrawing(shape: number[], wrap: boolean[], host: number[]): Templat
 export const tpuSlice: View<SliceData> = {
   title: 'A TPU slice',
   modelFree: true,
-  blurb: 'Chips, hosts and links of a slice of a TPU pod (§2). Wraparound turns an axis into a ring: fewer hops, and an AllGather along it takes half as long.',
+  blurb: 'Chips, hosts and links of a slice of a TPU pod (the book’s chapter 2). Wraparound turns an axis into a ring: fewer hops, and an AllGather along it takes half as long.',
   controls: (s) => [{ key: 'hw', choices: TPU_IDS }, ...(['sx', 'sy', 'sz'] as const).slice(0, sliceShape(s).length).map((key) => ({ key, max: 32 }))],
   toExplorer: (s) => withValues(s, { chips: sliceShape(s).reduce((a, b) => a * b, 1) }),
   async compute(s, ask) {
@@ -168,7 +168,7 @@ const SWEEP_BYTES = Array.from({ length: 17 }, (_, i) => 2 ** (10 + 2 * i)); // 
 export const collective: View<CollectiveData> = {
   title: 'A collective on one mesh axis',
   modelFree: true,
-  blurb: 'Time of an AllGather, ReduceScatter, AllReduce or AllToAll of an array of V bytes over one axis of chips (§3 on TPUs, §11 on GPUs). Small arrays pay per-hop latency; large ones, bandwidth.',
+  blurb: 'Time of an AllGather, ReduceScatter, AllReduce or AllToAll of an array of V bytes over one axis of chips (the book’s chapter 3 on TPUs, chapter 12 on GPUs). Small arrays pay per-hop latency; large ones, bandwidth.',
   controls: () => [{ key: 'hw' }, { key: 'op' }, { key: 'cbytes' }, { key: 'tp', label: 'Chips on the axis', max: 1024 }],
   async compute(s, ask) {
     const hardware = hardwareOfState(s);

@@ -36,7 +36,7 @@ function stepText(st: Step): TemplateResult {
 export const shardedMatmul: View<MatmulData> = {
   title: 'A sharded matmul',
   modelFree: true,
-  blurb: 'One matmul on a mesh of X × Y chips: which collectives it needs for the chosen sharding, what they cost next to the math, and the cheapest order (§3). The mesh axes X and Y take the FSDP and TP degrees.',
+  blurb: 'One matmul on a mesh of X × Y chips: which collectives it needs for the chosen sharding, what they cost next to the math, and the cheapest order (the book’s chapter 3). The mesh axes X and Y take the FSDP and TP degrees.',
   controls: () => [
     { key: 'hw' }, { key: 'mm_pattern', optionLabels: PATTERN_LABELS }, { key: 'fsdp', label: 'Mesh axis X', max: 256 }, { key: 'tp', label: 'Mesh axis Y', max: 256 },
     { key: 'mm_b' }, { key: 'mm_d' }, { key: 'mm_f' },
@@ -85,7 +85,7 @@ const crossover = (seqLen: number | undefined): string =>
 
 export const transformer: View<TransformerData> = {
   title: 'Transformer accounting',
-  blurb: 'Parameters, FLOPs per token, KV cache and activation memory of a model (§4), counted exactly by the engine (attention FLOPs and untied embeddings included).',
+  blurb: 'Parameters, FLOPs per token, KV cache and activation memory of a model (the book’s chapter 4), counted exactly by the engine (attention FLOPs and untied embeddings included).',
   controls: () => [{ key: 'model', choices: MODEL_IDS }, { key: 'seq', max: 131072 }, { key: 'remat', label: 'Rematerialisation (activations)' }],
   async compute(s, ask) {
     const r = await ask([transformerScenario(s)]);

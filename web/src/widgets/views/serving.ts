@@ -36,7 +36,7 @@ const CONTEXT_COLOURS = ['#9ecae1', '#6baed6', '#3182bd', '#08519c'];
 
 export const serving: View<ServingData> = {
   title: 'Serving: latency and throughput',
-  blurb: 'One serving replica decoding a batch (§7–§8): where a decode step’s time goes, and how latency per token trades against throughput per chip as the batch grows (the curve), at the chosen context and at other contexts (faint).',
+  blurb: 'One serving replica decoding a batch (the book’s chapters 7 and 8): where a decode step’s time goes, and how latency per token trades against throughput per chip as the batch grows (the curve), at the chosen context and at other contexts (faint).',
   normalise: (s) => (s.values['mode'] === 'serving' ? s : withValues(s, { mode: 'serving' })),
   controls: (s, d) => {
     // TP stops at the degrees the engine says the model splits into, its heads and d_ff (LLaMA-2 13B: 1, 2, 4, 8), as
@@ -115,7 +115,7 @@ const LEVEL_NAMES: Record<string, string> = { scale_up: 'NVLink domain', leaf: '
 export const gpuCollectives: View<GpuData> = {
   title: 'A collective at each level of a GPU cluster',
   modelFree: true,
-  blurb: 'GPUs in a node share an NVLink switch; nodes hang off leaf switches, leaves off spines (§11). The same collective over all GPUs below each level: bandwidth per GPU drops as the group leaves the node.',
+  blurb: 'GPUs in a node share an NVLink switch; nodes hang off leaf switches, leaves off spines (the book’s chapter 12). The same collective over all GPUs below each level: bandwidth per GPU drops as the group leaves the node.',
   controls: () => [{ key: 'hw', choices: GPU_IDS }, { key: 'op' }, { key: 'cbytes' }, { key: 'gpus' }, { key: 'sharp' }],
   toExplorer: (s) => withValues(s, { chips: num(s, 'gpus') }),
   async compute(s, ask) {

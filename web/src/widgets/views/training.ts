@@ -46,7 +46,7 @@ const MLP_BATCHES = Array.from({ length: 33 }, (_, i) => Math.round(2 ** (12 + i
 
 export const trainingRoofline: View<MlpData> = {
   title: 'When is training compute-bound? (FSDP × TP)',
-  blurb: 'The book’s §5.1 figure: one MLP block, forward pass per layer, on all chips of a slice split between FSDP and TP. Communication hides behind the math only above a batch that the engine finds; from some TP degree on, never.',
+  blurb: 'The book’s training roofline (chapter 5): one MLP block, forward pass per layer, on all chips of a slice split between FSDP and TP. Communication hides behind the math only above a batch that the engine finds; from some TP degree on, never.',
   toExplorer: (s) => withValues(s, { chips: num(s, 'cube') }),
   controls: () => [{ key: 'hw', choices: TPU_IDS }, { key: 'cube' }, { key: 'tp', label: 'TP degree (FSDP takes the rest)', max: 4096 }, { key: 'batch', label: 'Batch (tokens)' }, { key: 'd_model', label: 'D (d_model)' }, { key: 'ff_ratio', label: 'F / D' }],
   fallback(s, key) {
@@ -187,7 +187,7 @@ function goodputNote(r: TrainingStepResult): TemplateResult | typeof nothing {
 
 export const trainingPlanner: View<PlannerData> = {
   title: 'Training planner',
-  blurb: 'A training run of the model on a mesh of chips (§6: LLaMA-3 70B on TPU v5p): pick the degrees and the batch; the engine gives the step, the days and the dollars, and which of the book’s thresholds binds.',
+  blurb: 'A training run of the model on a mesh of chips (the book’s chapter 6: LLaMA-3 70B on TPU v5p): pick the degrees and the batch; the engine gives the step, the days and the dollars, and which of the book’s thresholds binds.',
   normalise: trainingState,
   controls: () => [{ key: 'hw' }, { key: 'fsdp' }, { key: 'tp' }, { key: 'pp' }, { key: 'dp' }, { key: 'batch' }],
   async compute(s, ask) {
