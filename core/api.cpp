@@ -9,6 +9,7 @@
 
 #include "calibration/query_kinds.h"
 #include "io/format.h"
+#include "io/json_pointer.h"
 #include "io/json_text.h"
 #include "io/limits.h"
 #include "io/text.h"
@@ -313,22 +314,17 @@ std::string evaluate_many_json(std::string_view text) {
 
 namespace {
 
-// Each field of a fields request as a pointer, or a diagnostic at /fields/i.
-std::vector<Json::json_pointer> read_fields(const Json& fields, Diagnostics& d) {
-  std::vector<Json::json_pointer> out;
+// Each field of a fields request as its reference tokens, or a diagnostic at /fields/i.
+std::vector<std::vector<std::string>> read_fields(const Json& fields, Diagnostics& d) {
+  std::vector<std::vector<std::string>> out;
   for (std::size_t i = 0; i < fields.size(); ++i) {
     const std::string path = "/fields/" + std::to_string(i);
-    if (!fields[i].is_string()) {
-      add_diagnostic(d, path, "wrong_type", "expected a JSON pointer into the result, such as \"/time/step_s\"");
-      continue;
-    }
-    try {
-      out.emplace_back(fields[i].get<std::string>());
-    } catch (const Json::exception&) {
+    const auto tokens = fields[i].is_string() ? parse_json_pointer(fields[i].get<std::string>()) : std::nullopt;
+    if (tokens) out.push_back(*tokens);
+    else
       add_diagnostic(d, path, "wrong_type",
-                     "expected a JSON pointer (RFC 6901: \"\" or \"/\"-separated keys, ~0 for ~ and ~1 for /), got " +
-                         quote(fields[i].get<std::string>(), 60));
-    }
+                     "expected a JSON pointer into the result (RFC 6901: \"\" or \"/\"-separated keys, ~0 for ~ and ~1 "
+                     "for /), such as \"/time/step_s\"");
   }
   return out;
 }
@@ -336,7 +332,7 @@ std::vector<Json::json_pointer> read_fields(const Json& fields, Diagnostics& d) 
 // One answer as a row: ok, its first error ("path: code: message"), the value at each field (null where absent).
 // `bytes` counts what the row's objects and arrays will write, so that fields of whole results stay under
 // kMaxAnswerBytes as evaluate_many_json's answers do.
-Json fields_row(const Json& answer, const std::vector<Json::json_pointer>& fields, std::size_t& bytes) {
+Json fields_row(const Json& answer, const std::vector<std::vector<std::string>>& fields, std::size_t& bytes) {
   Json row = Json::array({answer.value("ok", false), nullptr});
   for (const Json& diagnostic : answer.value("diagnostics", Json::array()))
     if (diagnostic.value("severity", "error") == "error") {
@@ -347,7 +343,8 @@ Json fields_row(const Json& answer, const std::vector<Json::json_pointer>& field
   // A refused answer has no result: its fields are null (the pointer "" too).
   const auto result = answer.find("result");
   for (const auto& field : fields) {
-    row.push_back(result != answer.end() && result->contains(field) ? result->at(field) : Json());
+    const Json* value = result != answer.end() ? find_at(*result, field) : nullptr;
+    row.push_back(value ? *value : Json());
     if (row.back().is_structured()) bytes += row.back().dump().size();
   }
   return row;
@@ -364,7 +361,7 @@ std::string evaluate_fields_json(std::string_view text) {
     const Json* scenarios = top.array("scenarios", true, kMaxScenariosPerCall);
     const Json* fields = top.array("fields", true);
     top.finish();
-    const std::vector<Json::json_pointer> pointers = fields ? read_fields(*fields, d) : decltype(pointers){};
+    const std::vector<std::vector<std::string>> pointers = fields ? read_fields(*fields, d) : decltype(pointers){};
     if (!d.empty() || !scenarios) return rejected(d);
     Json rows = Json::array();
     std::size_t bytes = 0;

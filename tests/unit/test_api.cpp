@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "api.h"
+#include "io/json_pointer.h"
 #include "specs/presets.h"
 
 using namespace scalescope;
@@ -153,6 +154,24 @@ TEST_CASE("evaluate_fields stops writing whole results past the answer limit, ro
   CHECK(last[0] == false);
   CHECK(last[1].get<std::string>().rfind(": too_large: this call's fields passed 8388608 bytes", 0) == 0);
   CHECK(last[2].is_null());
+}
+
+TEST_CASE("a field's JSON pointer is followed without exceptions, a bad index leading nowhere", "[api][sweep]") {
+  // nlohmann's json_pointer throws on these, and under wasm nothing may throw: the engine reads pointers itself.
+  const json doc = json::parse(R"({"a": [10, 20, {"b/c": 1, "d~e": 2}], "": 3})");
+  const auto at = [&](std::string_view pointer) -> const json* {
+    const auto tokens = parse_json_pointer(pointer);
+    return tokens ? find_at(doc, *tokens) : nullptr;
+  };
+  REQUIRE(at("") != nullptr);
+  CHECK(*at("") == doc);
+  CHECK(*at("/a/1") == 20);
+  CHECK(*at("/a/2/b~1c") == 1);
+  CHECK(*at("/a/2/d~0e") == 2);
+  CHECK(*at("/") == 3);
+  for (const char* nowhere : {"/a/3", "/a/01", "/a/-", "/a/x", "/a/99999999999999999999", "/a/1/z", "/zz"})
+    CHECK(at(nowhere) == nullptr);
+  for (const char* malformed : {"a", "/~2", "/a~", "~1"}) CHECK_FALSE(parse_json_pointer(malformed));
 }
 
 TEST_CASE("a bad fields request names the field", "[api][sweep]") {
