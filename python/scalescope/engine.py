@@ -33,6 +33,7 @@ def _engine_missing_message(error: ImportError) -> str:
                 "Install the package with `python -m pip install .` in the clone (docs/python.md, Install)")
     return f"scalescope's engine module {wanted} did not load: {error}"
 
+
 try:
     from . import _engine
 except ImportError as missing:
