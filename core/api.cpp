@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "calibration/query_kinds.h"
+#include "frameworks/framework_query.h"
 #include "io/format.h"
 #include "io/json_pointer.h"
 #include "io/json_text.h"
@@ -53,6 +54,7 @@ std::span<const QueryKind> core_query_kinds() {
 std::span<const QueryKind> query_kinds() {
   static const std::vector<QueryKind> kinds = [] {
     std::vector<QueryKind> all(core_query_kinds().begin(), core_query_kinds().end());
+    all.insert(all.end(), framework_query_kinds().begin(), framework_query_kinds().end());
     all.insert(all.end(), calibration_query_kinds().begin(), calibration_query_kinds().end());
     return all;
   }();

@@ -11,6 +11,7 @@ inline constexpr std::size_t kMaxScenariosPerCall = 1024;  // evaluate_many
 inline constexpr std::size_t kMaxAnswerBytes = 8u << 20;   // evaluate_many's whole answer; the rest are not run
 inline constexpr std::size_t kMaxArrayLength = 4096;     // any list the engine reads
 inline constexpr std::size_t kMaxStringBytes = 4096;     // any text the engine reads (names, sharding expressions)
+inline constexpr std::size_t kMaxConfigTextBytes = 256u << 10;  // a framework launch config read by import_config
 inline constexpr std::size_t kMaxObjectKeys = 256;       // keys of one object the engine reads (e.g. 'dims')
 inline constexpr std::size_t kMaxDiagnostics = 100;      // listed per scenario; the rest are counted
 inline constexpr std::size_t kMaxUnknownKeysListed = 20;  // per object; the rest are counted in one diagnostic

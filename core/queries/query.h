@@ -37,7 +37,8 @@ struct QueryKind {
   Fidelity default_fidelity = Fidelity::book;
 };
 
-// Every kind the entry point answers: the core's, then the calibration subsystem's (calibration/query_kinds.h).
+// Every kind the entry point answers: the core's, the launch configs' (frameworks/framework_query.h), then the
+// calibration subsystem's (calibration/query_kinds.h).
 std::span<const QueryKind> query_kinds();
 
 // Handlers, one group per module (queries_*.cpp).

@@ -96,7 +96,8 @@ TEST_CASE("docs/api.md states every limit and every number's range", "[docs]") {
   REQUIRE(!limits.empty());
   for (const std::size_t limit : {scalescope::kMaxInputBytes, std::size_t(scalescope::kMaxJsonDepth),
                                   scalescope::kMaxScenariosPerCall, scalescope::kMaxArrayLength,
-                                  scalescope::kMaxStringBytes, scalescope::kMaxObjectKeys, scalescope::kMaxDiagnostics,
+                                  scalescope::kMaxStringBytes, scalescope::kMaxConfigTextBytes,
+                                  scalescope::kMaxObjectKeys, scalescope::kMaxDiagnostics,
                                   scalescope::kMaxUnknownKeysListed, scalescope::kMaxSweepPoints,
                                   scalescope::kMaxPublishedRuns,
                                   scalescope::kMaxArrayDims, scalescope::kMaxFatTreeLevels,

@@ -1,0 +1,62 @@
+#include "frameworks/framework.h"
+
+#include "specs/presets.h"
+
+namespace scalescope {
+
+std::span<const Framework> frameworks() {
+  static const Framework all[] = {
+      megatron_framework(), megatron_bridge_framework(), maxtext_framework(), deepspeed_framework(),
+      vllm_framework(),     sglang_framework(),          trtllm_framework()};
+  return all;
+}
+
+const Framework* find_framework(std::string_view name) {
+  for (const Framework& f : frameworks())
+    if (name == f.name) return &f;
+  return nullptr;
+}
+
+std::vector<std::string> framework_names() {
+  std::vector<std::string> names;
+  for (const Framework& f : frameworks()) names.emplace_back(f.name);
+  return names;
+}
+
+Json imported_model_json(const ImportedModel& m) {
+  Json out{{"name", "imported"},
+           {"layers", config_json(m.layers)},
+           {"d_model", config_json(m.d_model)},
+           {"d_ff", config_json(m.d_ff)},
+           {"heads", config_json(m.heads)},
+           {"kv_heads", config_json(m.kv_heads)},
+           {"head_dim", config_json(m.head_dim)},
+           {"vocab", config_json(m.vocab)},
+           {"tied_embeddings", m.tied_embeddings},
+           {"mlp", m.gated ? "gated" : "plain"},
+           {"experts", config_json(m.experts)},
+           {"active_experts", config_json(m.active_experts)},
+           {"shared_experts", config_json(m.shared_experts)},
+           {"dense_layers", config_json(m.dense_layers)}};
+  if (m.experts > 0) out["expert_d_ff"] = config_json(m.expert_d_ff);
+  return out;
+}
+
+double import_chips(const ImportContext& ctx, ImportResult& out, const char* where) {
+  if (ctx.chips > 0) return ctx.chips;
+  out.problems.push_back(std::string("the config does not say how many chips run it (") + where +
+                         "): give the scenario's mesh or the query's chips");
+  return 0;
+}
+
+double import_layers(const ImportContext& ctx, const ImportResult& out) {
+  if (ctx.model) return ctx.model->layers;
+  if (out.model.is_object() && out.model.contains("layers")) return out.model["layers"].get<double>();
+  if (out.model.is_object() && out.model.contains("preset")) {
+    Diagnostics ignored;
+    return resolve_model(out.model, "/model", ignored).layers;
+  }
+  return 0;
+}
+
+}  // namespace scalescope
