@@ -12,6 +12,7 @@
 #include "calibration_commands.h"
 #include "json_file.h"
 #include "kernel_commands.h"
+#include "launch_commands.h"
 #include "serving_benchmark_command.h"
 #include "io/json_text.h"
 #include "specs/calibration_profile.h"
@@ -33,6 +34,8 @@ constexpr const char* kUsage =
     "       scalescope kernels TABLES.json... [--markdown] [--write DIR] (kernel models from measured kernel tables)\n"
     "       scalescope validate-serving TABLE.csv [--markdown] (measured serving benchmarks under their load)\n"
     "       scalescope trace TRACE.json[.gz]... [--hardware PRESET] [--json] (a profile against the roofline)\n"
+    "       scalescope launch --for FRAMEWORK SCENARIO.json (the plan as a framework's launch config)\n"
+    "       scalescope import --for FRAMEWORK CONFIG [--scenario BASE.json] (a launch config as a scenario)\n"
     "Reads a scenario (docs/api.md) from the file, or from stdin when the file is '-' or absent, and prints the\n"
     "result as JSON (SI units, the unit in every key). --summary prints the headline numbers, what binds, whether\n"
     "it fits and what to try next; --table prints every number for people. A plan search too large for one call of\n"
@@ -48,6 +51,8 @@ int main(int argc, char** argv) {
     return scalescope::cli::run_calibration_command(argc, argv);
   if (argc > 1 && std::string(argv[1]) == "trace") return scalescope::cli::run_trace_command(argc, argv);
   if (argc > 1 && std::string(argv[1]) == "kernels") return scalescope::cli::run_kernel_command(argc, argv);
+  if (argc > 1 && std::string(argv[1]) == "launch") return scalescope::cli::run_launch_command(argc, argv);
+  if (argc > 1 && std::string(argv[1]) == "import") return scalescope::cli::run_import_command(argc, argv);
   if (argc > 1 && std::string(argv[1]) == "validate-serving")
     return scalescope::cli::run_serving_benchmark_command(argc, argv);
   bool table = false, summary = false, validate = false, hf_model = false, progress = false;

@@ -141,7 +141,7 @@ Json run_import_config(const QueryContext& ctx, JsonReader& args, Diagnostics& d
   for (const std::string& problem : out.problems) add_diagnostic(d, args.path_of("text"), "incomplete_config", problem);
   if (has_errors(d)) return {};
   Json scenario = Json::object();
-  if (!out.model.is_null()) scenario["model"] = out.model;
+  if (!out.model.is_null() && !ctx.model) scenario["model"] = out.model;  // the scenario's own model stands
   if (f->training) {
     bool known = false;
     const ModelConfig model = imported_model(ctx, out, known);

@@ -8,6 +8,7 @@ JSON of docs/api.md, as Python dicts; the common questions have functions, and r
 True
 """
 from .engine import Diagnostic, Result, ScalescopeError, check, engine_version, evaluate, evaluate_many
+from .launch import FRAMEWORKS, ImportedConfig, LaunchConfig, import_config, launch_config
 from .queries import (Calibration, KernelFit, Serving, TrainingStep, calibrate, hf_model, kernel_family, kernel_fit,
                       pareto_front, plan_search, presets, scenario, serving, serving_search, training_step, validate)
 from .sweeps import grid, sweep
@@ -15,7 +16,8 @@ from .traces import Trace, trace
 
 __version__ = engine_version
 
-__all__ = ["Calibration", "Diagnostic", "KernelFit", "Result", "ScalescopeError", "Serving", "Trace", "TrainingStep",
-           "calibrate", "check", "engine_version", "evaluate", "evaluate_many", "grid", "hf_model", "kernel_family",
-           "kernel_fit", "pareto_front", "plan_search", "presets", "scenario", "serving", "serving_search", "sweep",
-           "trace", "training_step", "validate"]
+__all__ = ["FRAMEWORKS", "Calibration", "Diagnostic", "ImportedConfig", "KernelFit", "LaunchConfig", "Result",
+           "ScalescopeError", "Serving", "Trace", "TrainingStep", "calibrate", "check", "engine_version", "evaluate",
+           "evaluate_many", "grid", "hf_model", "import_config", "kernel_family", "kernel_fit", "launch_config",
+           "pareto_front", "plan_search", "presets", "scenario", "serving", "serving_search", "sweep", "trace",
+           "training_step", "validate"]

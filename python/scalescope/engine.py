@@ -5,6 +5,7 @@ scenario text and the answer text back into Python values. The engine decides wh
 """
 from __future__ import annotations
 
+import copy
 import html
 import json
 import math
@@ -96,6 +97,8 @@ class Result:
         ]
         self.result: dict[str, Any] = self.data.get("result", {})
         self.defaults: dict[str, Any] = {}
+        #: The scenario asked (when it was given as a dict): what `launch_config` writes a plan from.
+        self.scenario: dict[str, Any] = {}
 
     @property
     def warnings(self) -> list[Diagnostic]:
@@ -312,7 +315,10 @@ def _whole_answer(text: bytes) -> tuple[str, dict[str, Any]]:
 
 def evaluate_as(result_type: type[R], scenario: Scenario, raise_on_error: bool) -> R:
     """`evaluate`, answering with a Result subclass (the helpers' TrainingStep, Serving, Calibration)."""
-    return finish(result_type(*_whole_answer(scenario_text(scenario))), raise_on_error)
+    answer = result_type(*_whole_answer(scenario_text(scenario)))
+    if isinstance(scenario, Mapping):
+        answer.scenario = copy.deepcopy(dict(scenario))
+    return finish(answer, raise_on_error)
 
 
 def evaluate(scenario: Scenario, *, raise_on_error: bool = True) -> Result:
