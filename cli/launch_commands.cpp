@@ -103,7 +103,8 @@ int run_import_command(int argc, char** argv) {
     double v = 0;
     if (arg == "--for" && has_value) framework = argv[++i];
     else if (arg == "--scenario" && has_value) base_file = argv[++i];
-    else if ((arg == "--chips" || arg == "--seq-len" || arg == "--prompt-len" || arg == "--generated-len") && has_value) {
+    else if ((arg == "--chips" || arg == "--seq-len" || arg == "--prompt-len" || arg == "--generated-len") &&
+             has_value) {
       if (!positive_number(argv[++i], v))
         return std::cerr << "scalescope import: " << arg << " takes a positive number\n", 2;
       std::string key = arg.substr(2);

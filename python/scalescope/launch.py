@@ -21,7 +21,8 @@ def _scenario_of(plan: Plan) -> dict[str, Any]:
     """The scenario a helper's answer was asked with, or the scenario dict itself."""
     if isinstance(plan, Result):
         if not plan.scenario:
-            raise ValueError("this answer keeps no scenario: pass one from training_step or serving, or a scenario dict")
+            raise ValueError("this answer keeps no scenario: pass one from training_step or serving, or a scenario "
+                             "dict")
         return dict(plan.scenario)
     return dict(plan)
 
