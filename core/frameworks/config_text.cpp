@@ -183,7 +183,14 @@ ConfigText read_yaml(std::string_view text) {
     for (const auto& p : parents) key += p.second + ".";
     key += yaml_scalar(content.substr(0, colon));
     const std::string value = yaml_scalar(content.substr(colon + 1));
-    if (value.empty()) parents.emplace_back(indent, yaml_scalar(content.substr(0, colon)));
+    if (value.empty()) {
+      if (parents.size() >= static_cast<std::size_t>(kMaxJsonDepth)) {  // each key repeats its parents': bounded
+        out.error = "line " + std::to_string(line_no) + " nests deeper than " + std::to_string(kMaxJsonDepth) +
+                    " levels";
+        return out;
+      }
+      parents.emplace_back(indent, yaml_scalar(content.substr(0, colon)));
+    }
     out.entries.push_back({key, value, line_no});
     if (end == text.size()) break;
   }

@@ -308,6 +308,10 @@ TEST_CASE("bad configs and plans are refused with the field named", "[launch][ba
   std::string deep(40, '{');
   deep += std::string(40, '}');
   CHECK(code_at(import("deepspeed", deep), "/query/text") == "malformed_config");
+  std::string nested;  // each YAML key repeats its parents': the depth is bounded as a JSON document's is
+  for (int i = 0; i < 40; ++i) nested += std::string(i, ' ') + "k:\n";
+  CHECK(code_at(import("megatron-bridge", nested + std::string(40, ' ') + "x: 1"), "/query/text") ==
+        "malformed_config");
   CHECK(code_at(import("maxtext", 42), "/query/text") == "wrong_type");
   CHECK(code_at(import("maxtext", std::string(300 * 1024, 'a')), "/query/text") == "too_large");
   // Non-ASCII and values that are not numbers are read, then refused one by one in `unmapped` with the reason.
