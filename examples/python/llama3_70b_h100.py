@@ -96,3 +96,21 @@ figure = plots.pareto(plans, hbm_bytes=80e9, title="LLaMA-3 70B on 1024 H100s (F
 figure.savefig(OUT / "llama3_70b_h100_pareto.png", dpi=120)
 print(f"wrote {OUT / 'llama3_70b_h100_pareto.png'}")
 figure
+
+# %% [markdown]
+# ## 5. The best plan as a launch config, and back
+#
+# The best plan written as Megatron-Bridge's recipe overrides (docs/api.md "Framework launch configs"): the text
+# to launch, what the engine left to us (data, learning rate, checkpoints), and what of the plan the framework's
+# config cannot carry. Read back, the config gives the same plan but for those settings.
+
+# %%
+best_step = scalescope.training_step(**plans.iloc[0]["training_step"])
+config = scalescope.launch_config(best_step, "megatron-bridge")
+(OUT / "llama3_70b_h100_megatron_bridge.yaml").write_text(config.text)
+print(config.text)
+back = scalescope.import_config(config.text, "megatron-bridge", scenario=best_step)
+read = back.scenario_read["query"]
+changed = sorted(key for key in set(read) | set(config.plan) if read.get(key) != config.plan.get(key))
+print(f"read back: the same plan but for {changed or 'nothing'}; "
+      f"the config cannot carry {[n['setting'] for n in config.unexpressed] or 'nothing'}")

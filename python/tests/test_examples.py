@@ -53,6 +53,7 @@ def test_the_notebook_runs_headless_and_draws_its_figures_as_images(tmp_path, mo
     assert not [o for o in outputs if o.output_type == "error"]
     text = "".join(o.get("text", "") for o in outputs)
     assert "128 scenarios" in text and "plans in the space" in text
+    assert "tensor_model_parallel_size" in text and "read back: the same plan" in text  # the best plan launched
     # The step's bars and the Pareto front render themselves as PNGs, with no %matplotlib line.
     images = [c for c in code if any("image/png" in o.get("data", {}) for o in c.outputs)]
     assert [c.source.splitlines()[-1] for c in images] == [
