@@ -72,7 +72,7 @@ TEST_CASE("trace: the two sample traces are classified, at least 95% of their ke
   }
 }
 
-TEST_CASE("trace: each recorded GEMM's FLOPs are 2·M·N·K, its bytes each operand once (§2.1)", "[traces]") {
+TEST_CASE("trace: each recorded GEMM's FLOPs are 2·M·N·K, its bytes each operand once (scaling-book/roofline)", "[traces]") {
   const Json r = analyze(trace_fixture("b200_vllm_gpt_oss_tp8_rank0.json"), {{"top", 100}})["result"];
   // aten::addmm(bias [640], x [888, 2880], w [2880, 640]) in bf16: M 888, K 2880, N 640.
   const Json* qkv = op_row(r, "aten::addmm", "888x2880 @ 2880x640");
@@ -112,7 +112,7 @@ TEST_CASE("trace: each recorded GEMM's FLOPs are 2·M·N·K, its bytes each oper
   CHECK(flops("aten::mm", {{64}}, {"c10::BFloat16"}) == -1);
 }
 
-TEST_CASE("trace: a collective's bytes are its recorded element count times its dtype (§2.6's V)", "[traces]") {
+TEST_CASE("trace: a collective's bytes are its recorded element count times its dtype (scaling-book/gpus' V)", "[traces]") {
   const Json r = analyze(trace_fixture("b200_vllm_gpt_oss_tp8_rank0.json"), {{"top", 100}})["result"];
   // NCCL's AllGather records In msg nelems 25,136 and Out msg nelems 201,088 (8 ranks) of BFloat16: V is the
   // gathered array.
