@@ -266,6 +266,29 @@ TEST_CASE("an imported config without a scenario gives the mesh and the model it
   CHECK(r["result"]["assumed"].dump().find("dropout") != std::string::npos);
 }
 
+TEST_CASE("a MaxText YAML config reads as its command-line overrides do", "[launch]") {
+  // The same settings as a config file (MaxText/configs/*.yml: `key: value`, comments, quoted strings, lists).
+  const std::string yaml =
+      "# LLaMA-3 70B on a v5p-256 slice\n"
+      "model_name: \"llama3-70b\"\n"
+      "ici_fsdp_parallelism: -1   # the rest of the slice\n"
+      "ici_tensor_parallelism: 4\n"
+      "per_device_batch_size: 2\n"
+      "max_target_length: 8192\n"
+      "remat_policy: 'full'\n"
+      "mlp_activations:\n  - silu\n  - linear\n";
+  const std::string overrides = "model_name=llama3-70b ici_fsdp_parallelism=-1 ici_tensor_parallelism=4 "
+                                "per_device_batch_size=2 max_target_length=8192 remat_policy=full";
+  const Json v5p{{"hardware", {{"preset", "tpu-v5p"}}}, {"mesh", {{"shape", {4, 4, 8}}}}};
+  const Json from_yaml = import_config(v5p, "maxtext", yaml), from_line = import_config(v5p, "maxtext", overrides);
+  REQUIRE(from_yaml["ok"] == true);
+  REQUIRE(from_line["ok"] == true);
+  CHECK(from_yaml["result"]["scenario"]["query"] == from_line["result"]["scenario"]["query"]);
+  CHECK(from_yaml["result"]["scenario"]["model"] == Json{{"preset", "llama-3-70b"}});
+  CHECK(from_yaml["result"]["scenario"]["query"]["parallelism"]["fsdp"] == 32);  // 128 chips / TP 4
+  CHECK(from_yaml["result"]["scenario"]["query"]["batch_tokens"] == 2 * 128 * 8192);
+}
+
 TEST_CASE("bad configs and plans are refused with the field named", "[launch][bad_input]") {
   const Json v5p{
       {"hardware", {{"preset", "tpu-v5p"}}}, {"model", {{"preset", "llama-3-8b"}}}, {"mesh", {{"shape", {2, 2, 2}}}}};
