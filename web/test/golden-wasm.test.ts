@@ -30,8 +30,11 @@ const CALIBRATION = [
 
 /** The calibration subsystem's kinds, which the page's module leaves out (docs/architecture.md "What the page ships"). */
 const CALIBRATION_KINDS = ['validation', 'calibrate', 'kernel_fit', 'kernel_family'];
-/** A native answer as the page's module gives it: a list of the query kinds leaves out the calibration ones. */
-const pageAnswer = (line: string): string => line.replaceAll(CALIBRATION_KINDS.map((k) => `, ${k}`).join(''), '');
+/** The launch configs' kinds, which the page's first-load module leaves out too (scalescope_launch has them). */
+const FRAMEWORK_KINDS = ['launch_config', 'import_config'];
+/** A native answer as the page's module gives it: a list of the query kinds leaves out the calibration and launch ones. */
+const pageAnswer = (line: string): string =>
+  [CALIBRATION_KINDS, FRAMEWORK_KINDS].reduce((l, kinds) => l.replaceAll(kinds.map((k) => `, ${k}`).join(''), ''), line);
 
 let engine: EngineModule;
 let native: string[];

@@ -35,6 +35,10 @@ export type Dtype = 'fp32' | 'bf16' | 'fp8' | 'int8' | 'int4' | 'fp4';
  */
 export type BookFidelity = 'book';
 /**
+ * A framework whose launch configuration the engine writes and reads: Megatron-LM, Megatron-Bridge, MaxText and DeepSpeed train; vLLM, SGLang and TensorRT-LLM serve (docs/api.md Framework launch configs).
+ */
+export type Framework = 'megatron' | 'megatron-bridge' | 'maxtext' | 'deepspeed' | 'vllm' | 'sglang' | 'trtllm';
+/**
  * What the backward pass recomputes instead of keeping.
  */
 export type Remat = 'none' | 'block' | 'big_matmuls' | 'mlp_matmuls' | 'checkpoints' | 'selective';
@@ -171,6 +175,147 @@ export type HfCountOrZero = number | null;
  * The scenario's model: a preset by id with overrides, a config.json, or a whole model inline.
  */
 export type ModelRef = ModelPresetRef | HfModelRef | ModelDefinition;
+/**
+ * The plan as it would run: a training_step or serving query, read and checked as that query reads it (a plan that cannot run is refused with its diagnostics).
+ */
+export type LaunchPlan = LaunchTrainingPlan | LaunchServingPlan;
+/**
+ * A training_step query's arguments; a serving query's, which a training launch has nothing to say about, are taken and not read.
+ */
+export type LaunchTrainingPlan = TrainingInput & {
+  /**
+   * The plan's query kind.
+   */
+  kind: 'training_step';
+  /**
+   * What each strategy runs on (whole mesh axes, sub-axes, or a degree the engine lays out), and the plan's settings.
+   */
+  parallelism: {
+    /**
+     * Pure data parallelism (replicated weights).
+     */
+    data?: AxisRef[] | number;
+    /**
+     * FSDP (ZeRO).
+     */
+    fsdp?: AxisRef[] | number;
+    /**
+     * Tensor parallelism (Megatron).
+     */
+    tensor?: AxisRef[] | number;
+    /**
+     * Pipeline stages.
+     */
+    pipeline?: AxisRef[] | number;
+    /**
+     * Expert parallelism: the routed experts split over it.
+     */
+    expert?: AxisRef[] | number;
+    /**
+     * Context parallelism: the sequence split over it.
+     */
+    context?: AxisRef[] | number;
+    /**
+     * ZeRO stage [3].
+     */
+    zero_stage?: number;
+    /**
+     * Sequence parallelism with TP [true].
+     */
+    sequence_parallel?: boolean;
+    /**
+     * The pipeline schedule [1f1b].
+     */
+    pipeline_schedule?: PipelineSchedule;
+    /**
+     * Model chunks per stage (interleaved) [1].
+     */
+    virtual_stages?: number;
+    /**
+     * Microbatches per step [1] (or microbatch_sequences).
+     */
+    microbatches?: number;
+    /**
+     * The microbatch size in whole sequences (not with microbatches). [sequences]
+     */
+    microbatch_sequences?: number;
+    /**
+     * The experts' own TP degree (parallel folding; divides TP) [the TP degree]. [chips]
+     */
+    expert_tensor?: number;
+    /**
+     * Context parallelism's variant [ring].
+     */
+    context_variant?: ContextVariant;
+  };
+  /**
+   * Host offload [false, false].
+   */
+  offload?: {
+    /**
+     * Adam's moments (and master weights) live in host memory [false].
+     */
+    optimizer?: boolean;
+    /**
+     * Saved activations go to the host and back [false].
+     */
+    activations?: boolean;
+  };
+  /**
+   * Taken and not read (a training_step argument).
+   */
+  explain?: {
+    [k: string]: unknown;
+  };
+  /**
+   * Taken and not read (a serving argument).
+   */
+  include_comms?: {
+    [k: string]: unknown;
+  };
+  /**
+   * Taken and not read (a serving argument).
+   */
+  kv_context_len?: {
+    [k: string]: unknown;
+  };
+  /**
+   * Taken and not read (a serving argument).
+   */
+  params_override?: {
+    [k: string]: unknown;
+  };
+  /**
+   * Taken and not read (a serving argument).
+   */
+  prefill_flops_frac?: {
+    [k: string]: unknown;
+  };
+  /**
+   * Taken and not read (a serving argument).
+   */
+  sweep?: {
+    [k: string]: unknown;
+  };
+  /**
+   * Taken and not read (a serving argument).
+   */
+  deployment?: {
+    [k: string]: unknown;
+  };
+  /**
+   * Taken and not read (a serving argument).
+   */
+  load?: {
+    [k: string]: unknown;
+  };
+  /**
+   * Taken and not read (a serving argument).
+   */
+  latency_target_s?: {
+    [k: string]: unknown;
+  };
+};
 /**
  * Every training plan of a space for the mesh, each checked like training_step and evaluated: the best, the Pareto front, counts.
  */
@@ -570,6 +715,8 @@ export type Query =
   | PlanSearchQuery
   | ServingSearchQuery
   | PlanMeshQuery
+  | LaunchConfigQuery
+  | ImportConfigQuery
   | ValidationQuery
   | CalibrateQuery
   | KernelFitQuery
@@ -605,6 +752,8 @@ export type ValidateAnswer = {
     | 'plan_search'
     | 'serving_search'
     | 'plan_mesh'
+    | 'launch_config'
+    | 'import_config'
     | 'validation'
     | 'calibrate'
     | 'kernel_fit'
@@ -698,6 +847,8 @@ export type Presets = {
     | 'plan_search'
     | 'serving_search'
     | 'plan_mesh'
+    | 'launch_config'
+    | 'import_config'
     | 'validation'
     | 'calibrate'
     | 'kernel_fit'
@@ -1271,6 +1422,8 @@ export type Answer = {
     | 'plan_search'
     | 'serving_search'
     | 'plan_mesh'
+    | 'launch_config'
+    | 'import_config'
     | 'validation'
     | 'calibrate'
     | 'kernel_fit'
@@ -2591,6 +2744,40 @@ export type CollectiveQuery = {
   };
 };
 /**
+ * A framework's launch configuration read back into the scenario it runs: a training_step or serving query in degrees, its mesh and model, and each setting mapped or not (docs/api.md Framework launch configs).
+ */
+export type ImportConfigQuery = {
+  /**
+   * The query kind.
+   */
+  kind: 'import_config';
+  fidelity?: BookFidelity;
+  /**
+   * The framework the text is written for.
+   */
+  framework: Framework;
+  /**
+   * The configuration as the framework reads it: a command line, YAML (or dotted overrides) or JSON; at most 262144 bytes.
+   */
+  text: string;
+  /**
+   * The world size where the config does not say it [the mesh's chips]. [chips]
+   */
+  chips?: number;
+  /**
+   * The sequence length where the config gives none (DeepSpeed's) [the config's]. [tokens]
+   */
+  seq_len?: number;
+  /**
+   * Tokens of each prompt (a serve command gives only the context, prompt and generated together) [the context less generated_len]. [tokens]
+   */
+  prompt_len?: number;
+  /**
+   * Tokens generated per sequence (a serve command gives only the context) [the context less prompt_len]. [tokens]
+   */
+  generated_len?: number;
+};
+/**
  * A chip family's kernel models from its chips': each constant the geometric mean over the chips that fitted its model, and each chip's models without a table taken from the family.
  */
 export type KernelFamilyQuery = {
@@ -2628,6 +2815,335 @@ export type KernelFitQuery = {
    * The chip's kernel tables (tests/kernels/<chip>.json's format), measured on the scenario's hardware.
    */
   tables: KernelTables;
+};
+/**
+ * The arguments training_step and plan_search share: the batch, the model's numerics and recompute, efficiency and the run.
+ */
+export type TrainingInput = {
+  /**
+   * The global batch in tokens. [tokens]
+   */
+  batch_tokens: number;
+  /**
+   * Tokens per sequence. [tokens]
+   */
+  seq_len: number;
+  /**
+   * Causal attention [true].
+   */
+  causal?: boolean;
+  /**
+   * Tokens to train on, for the time and cost to train [0]. [tokens]
+   */
+  train_tokens?: number;
+  /**
+   * How comms on different axes combine [max].
+   */
+  comms_model?: CommsModel;
+  /**
+   * What the backward pass recomputes [block].
+   */
+  remat?: Remat;
+  /**
+   * Checkpoints per layer (required with remat checkpoints).
+   */
+  checkpoints_per_layer?: number;
+  /**
+   * Fused attention, or the softmax probabilities kept for the backward pass [flash].
+   */
+  attention_kernel?: 'flash' | 'materialized';
+  /**
+   * A 1-byte mask per residual dropout (and the dropped probabilities with materialized) [false].
+   */
+  dropout?: boolean;
+  /**
+   * Which FLOPs model_flops counts: every matmul plus attention, or the book's 6 N D [full].
+   */
+  flop_account?: 'full' | '6nd';
+  /**
+   * The book's "days at X% MFU": compute at this utilisation (not with efficiency.flops_frac). [of peak]
+   */
+  target_mfu_frac?: number;
+  efficiency?: Efficiency;
+  /**
+   * The step's numeric formats [bf16 params and matmuls, a bf16 gradient buffer, fp32 Adam moments: 12 bytes per parameter].
+   */
+  precision?: {
+    /**
+     * The matmuls' precision or low-precision recipe [bf16].
+     */
+    matmul?: MatmulPrecision;
+    /**
+     * The parameters' dtype [bf16].
+     */
+    params?: 'bf16' | 'fp32';
+    /**
+     * The gradient buffer: as the params, fp32, or fused into the optimizer (no buffer) [params].
+     */
+    gradients?: 'params' | 'fp32' | 'fused';
+    /**
+     * A master copy of the weights [none].
+     */
+    master_weights?: 'none' | 'bf16' | 'fp32';
+    /**
+     * Adam's moments [fp32].
+     */
+    optimizer_states?: 'fp32' | 'bf16';
+  };
+  /**
+   * How an MoE model's layers run [no capacity, dropless, 1, all_to_all, false].
+   */
+  moe?: {
+    /**
+     * Each expert takes at most this many times its mean tokens. [x the mean tokens per expert]
+     */
+    capacity_factor?: number;
+    /**
+     * Past the capacity: keep every token, drop the rest, or pad every expert to it [drop with a capacity, else dropless].
+     */
+    token_policy?: 'dropless' | 'drop' | 'pad';
+    /**
+     * The busiest expert rank's tokens over the mean [1]. [x the mean tokens per expert rank]
+     */
+    load_imbalance?: number;
+    /**
+     * Every copy of a token sent (all_to_all), or one per destination node (hierarchical) [all_to_all].
+     */
+    dispatcher?: 'all_to_all' | 'hierarchical';
+    /**
+     * Dispatch and combine run beside another microbatch's compute [false].
+     */
+    overlap?: boolean;
+  };
+  /**
+   * Multi-token prediction modules trained [the model's]. [layers]
+   */
+  mtp_layers?: number;
+  /**
+   * Failures, checkpoints and restarts in the time to train (issue 38) [each default from a cited source; the result's goodput.sources says which].
+   */
+  goodput?: {
+    /**
+     * Interruptions per chip-hour from every cause [the chip family's published rate]. [1/h]
+     */
+    failures_per_chip_hour?: number;
+    /**
+     * Interruptions per host-hour on top of the chips' [0]. [1/h]
+     */
+    failures_per_host_hour?: number;
+    /**
+     * Chips per host, for the hosts' rate [8 GPUs; a TPU preset's host shape]. [chips]
+     */
+    chips_per_host?: number;
+    /**
+     * Planned restarts (maintenance) per day: a restart without lost work [47 in 54 days, Llama 3]. [1/day]
+     */
+    planned_interruptions_per_day?: number;
+    /**
+     * The step waits for the write to storage, for a copy to host memory, or for a copy to host memory that a peer host also keeps [async].
+     */
+    checkpoint?: 'blocking' | 'async' | 'in_memory';
+    /**
+     * Each chip's share of the storage bandwidth for saves and loads [7 TB/s over 16,384 GPUs, Llama 3]. [bytes/s]
+     */
+    storage_bytes_per_s_per_chip?: number;
+    /**
+     * Time between checkpoints [Young's optimum]. [s]
+     */
+    checkpoint_interval_s?: number;
+    /**
+     * Detecting a failure and swapping in a healthy host [300]. [s]
+     */
+    host_replace_s?: number;
+    /**
+     * Relaunching the job: processes, communicators, data loaders [30]. [s]
+     */
+    job_startup_s?: number;
+    /**
+     * Hot spares held for the job, paid for and idle [0]. [chips]
+     */
+    spare_chips?: number;
+  };
+  /**
+   * The book's closed forms, or the calibrated per-layer model [calibrated].
+   */
+  fidelity?: Fidelity;
+  /**
+   * A profile of your own in place of the embedded one (the calibrated fidelity; a calibrate result's profile or calibration_profiles/<id>.json's format).
+   */
+  calibration?: CalibrationProfile;
+};
+/**
+ * A serving replica: a serving query's arguments (the load, the sweep and the deployment taken and not read) and its speculative lookahead.
+ */
+export type LaunchServingPlan = {
+  /**
+   * The plan's query kind.
+   */
+  kind: 'serving';
+  /**
+   * Taken and not read (the launch config has the book's fidelity).
+   */
+  fidelity?: {
+    [k: string]: unknown;
+  };
+  /**
+   * Taken and not read (a calibration profile prices, it does not launch).
+   */
+  calibration?: {
+    [k: string]: unknown;
+  };
+  /**
+   * Sequences decoded together.
+   */
+  batch: number;
+  /**
+   * Tokens of each prompt. [tokens]
+   */
+  prompt_len: number;
+  /**
+   * Tokens generated per sequence. [tokens]
+   */
+  generated_len: number;
+  /**
+   * The KV length a decode step reads [prompt + generated/2]. [tokens]
+   */
+  kv_context_len?: number;
+  /**
+   * The dtypes of the weights, the KV cache and the activations [bf16 each; the weights: the model's weights_dtype if it has one].
+   */
+  dtypes?: {
+    /**
+     * The weights' dtype [the model's weights_dtype, else bf16].
+     */
+    weights?: Dtype;
+    /**
+     * The KV cache's dtype [bf16].
+     */
+    kv?: Dtype;
+    /**
+     * The activations' dtype [bf16].
+     */
+    activations?: Dtype;
+  };
+  /**
+   * The replica's parallelism: tensor axes (1D Megatron) or layout 2d with x and yz axes, and expert axes.
+   */
+  parallelism?: {
+    /**
+     * 1D Megatron (tensor) or 2D weight-stationary (x and yz) [1d].
+     */
+    layout?: '1d' | '2d';
+    /**
+     * Tensor parallelism's axes (1d).
+     */
+    tensor?: AxisList;
+    /**
+     * 2D weight-stationary: the x axes.
+     */
+    x?: AxisList;
+    /**
+     * 2D weight-stationary: the yz axes.
+     */
+    yz?: AxisList;
+    /**
+     * Wide expert parallelism with attention data parallel: the routed experts split over these axes.
+     */
+    expert?: AxisList;
+    /**
+     * The experts' TP [the TP degree]; smaller folds the other TP ranks into the expert group. [chips]
+     */
+    expert_tensor?: number;
+  };
+  /**
+   * Fractions of peak [1.0 each].
+   */
+  efficiency?: Efficiency;
+  /**
+   * Prefill's fraction of the peak FLOP/s [efficiency.flops_frac]. [of peak]
+   */
+  prefill_flops_frac?: number;
+  /**
+   * Count communication (the book's figures leave it out) [true].
+   */
+  include_comms?: boolean;
+  /**
+   * The parameter count the serving math uses [the model's]. [parameters]
+   */
+  params_override?: number;
+  speculative?: LaunchSpeculative;
+  /**
+   * Taken and not read (a training_step argument).
+   */
+  explain?: {
+    [k: string]: unknown;
+  };
+  /**
+   * Taken and not read (a training_step argument).
+   */
+  goodput?: {
+    [k: string]: unknown;
+  };
+  /**
+   * Taken and not read (a serving argument that prices, not launches).
+   */
+  sweep?: {
+    [k: string]: unknown;
+  };
+  /**
+   * Taken and not read (the launch config is one replica's).
+   */
+  deployment?: {
+    [k: string]: unknown;
+  };
+  /**
+   * Taken and not read (a serving argument that prices, not launches).
+   */
+  load?: {
+    [k: string]: unknown;
+  };
+  /**
+   * Taken and not read (a serving argument that prices, not launches).
+   */
+  latency_target_s?: {
+    [k: string]: unknown;
+  };
+};
+/**
+ * Speculative decoding: the engine writes the lookahead; the draft is yours to name.
+ */
+export type LaunchSpeculative = {
+  /**
+   * Tokens the draft proposes per step [4]. [tokens]
+   */
+  lookahead?: number;
+  /**
+   * Taken and not read: the launch config names no draft (a placeholder).
+   */
+  draft_model?: {
+    [k: string]: unknown;
+  };
+  /**
+   * Taken and not read: the launch config does not depend on it.
+   */
+  acceptance_rate?: {
+    [k: string]: unknown;
+  };
+};
+/**
+ * A training_step or serving plan written as a framework's launch configuration: its command line, YAML or JSON, what it cannot carry and what it leaves to you (docs/api.md Framework launch configs).
+ */
+export type LaunchConfigQuery = {
+  /**
+   * The query kind.
+   */
+  kind: 'launch_config';
+  fidelity?: BookFidelity;
+  /**
+   * The framework to launch with: one that launches the plan's kind on the scenario's chip (else not_applicable, naming those that do).
+   */
+  framework: Framework;
+  plan: LaunchPlan;
 };
 /**
  * X[batch, d] * Y[d, f] with exact bytes (scaling-book/roofline).
@@ -2885,163 +3401,6 @@ export type PlanMeshQuery = {
       powers_of_two?: boolean;
     };
   };
-};
-/**
- * The arguments training_step and plan_search share: the batch, the model's numerics and recompute, efficiency and the run.
- */
-export type TrainingInput = {
-  /**
-   * The global batch in tokens. [tokens]
-   */
-  batch_tokens: number;
-  /**
-   * Tokens per sequence. [tokens]
-   */
-  seq_len: number;
-  /**
-   * Causal attention [true].
-   */
-  causal?: boolean;
-  /**
-   * Tokens to train on, for the time and cost to train [0]. [tokens]
-   */
-  train_tokens?: number;
-  /**
-   * How comms on different axes combine [max].
-   */
-  comms_model?: CommsModel;
-  /**
-   * What the backward pass recomputes [block].
-   */
-  remat?: Remat;
-  /**
-   * Checkpoints per layer (required with remat checkpoints).
-   */
-  checkpoints_per_layer?: number;
-  /**
-   * Fused attention, or the softmax probabilities kept for the backward pass [flash].
-   */
-  attention_kernel?: 'flash' | 'materialized';
-  /**
-   * A 1-byte mask per residual dropout (and the dropped probabilities with materialized) [false].
-   */
-  dropout?: boolean;
-  /**
-   * Which FLOPs model_flops counts: every matmul plus attention, or the book's 6 N D [full].
-   */
-  flop_account?: 'full' | '6nd';
-  /**
-   * The book's "days at X% MFU": compute at this utilisation (not with efficiency.flops_frac). [of peak]
-   */
-  target_mfu_frac?: number;
-  efficiency?: Efficiency;
-  /**
-   * The step's numeric formats [bf16 params and matmuls, a bf16 gradient buffer, fp32 Adam moments: 12 bytes per parameter].
-   */
-  precision?: {
-    /**
-     * The matmuls' precision or low-precision recipe [bf16].
-     */
-    matmul?: MatmulPrecision;
-    /**
-     * The parameters' dtype [bf16].
-     */
-    params?: 'bf16' | 'fp32';
-    /**
-     * The gradient buffer: as the params, fp32, or fused into the optimizer (no buffer) [params].
-     */
-    gradients?: 'params' | 'fp32' | 'fused';
-    /**
-     * A master copy of the weights [none].
-     */
-    master_weights?: 'none' | 'bf16' | 'fp32';
-    /**
-     * Adam's moments [fp32].
-     */
-    optimizer_states?: 'fp32' | 'bf16';
-  };
-  /**
-   * How an MoE model's layers run [no capacity, dropless, 1, all_to_all, false].
-   */
-  moe?: {
-    /**
-     * Each expert takes at most this many times its mean tokens. [x the mean tokens per expert]
-     */
-    capacity_factor?: number;
-    /**
-     * Past the capacity: keep every token, drop the rest, or pad every expert to it [drop with a capacity, else dropless].
-     */
-    token_policy?: 'dropless' | 'drop' | 'pad';
-    /**
-     * The busiest expert rank's tokens over the mean [1]. [x the mean tokens per expert rank]
-     */
-    load_imbalance?: number;
-    /**
-     * Every copy of a token sent (all_to_all), or one per destination node (hierarchical) [all_to_all].
-     */
-    dispatcher?: 'all_to_all' | 'hierarchical';
-    /**
-     * Dispatch and combine run beside another microbatch's compute [false].
-     */
-    overlap?: boolean;
-  };
-  /**
-   * Multi-token prediction modules trained [the model's]. [layers]
-   */
-  mtp_layers?: number;
-  /**
-   * Failures, checkpoints and restarts in the time to train (issue 38) [each default from a cited source; the result's goodput.sources says which].
-   */
-  goodput?: {
-    /**
-     * Interruptions per chip-hour from every cause [the chip family's published rate]. [1/h]
-     */
-    failures_per_chip_hour?: number;
-    /**
-     * Interruptions per host-hour on top of the chips' [0]. [1/h]
-     */
-    failures_per_host_hour?: number;
-    /**
-     * Chips per host, for the hosts' rate [8 GPUs; a TPU preset's host shape]. [chips]
-     */
-    chips_per_host?: number;
-    /**
-     * Planned restarts (maintenance) per day: a restart without lost work [47 in 54 days, Llama 3]. [1/day]
-     */
-    planned_interruptions_per_day?: number;
-    /**
-     * The step waits for the write to storage, for a copy to host memory, or for a copy to host memory that a peer host also keeps [async].
-     */
-    checkpoint?: 'blocking' | 'async' | 'in_memory';
-    /**
-     * Each chip's share of the storage bandwidth for saves and loads [7 TB/s over 16,384 GPUs, Llama 3]. [bytes/s]
-     */
-    storage_bytes_per_s_per_chip?: number;
-    /**
-     * Time between checkpoints [Young's optimum]. [s]
-     */
-    checkpoint_interval_s?: number;
-    /**
-     * Detecting a failure and swapping in a healthy host [300]. [s]
-     */
-    host_replace_s?: number;
-    /**
-     * Relaunching the job: processes, communicators, data loaders [30]. [s]
-     */
-    job_startup_s?: number;
-    /**
-     * Hot spares held for the job, paid for and idle [0]. [chips]
-     */
-    spare_chips?: number;
-  };
-  /**
-   * The book's closed forms, or the calibrated per-layer model [calibrated].
-   */
-  fidelity?: Fidelity;
-  /**
-   * A profile of your own in place of the embedded one (the calibrated fidelity; a calibrate result's profile or calibration_profiles/<id>.json's format).
-   */
-  calibration?: CalibrationProfile;
 };
 /**
  * An op's time on the roofline: compute, memory, bound.
@@ -4299,6 +4658,91 @@ export type CollectiveResult = {
   traffic_fraction: number;
 };
 /**
+ * The parts of a scenario the configuration gives; the hardware is the scenario's.
+ */
+export type ImportedScenario = {
+  /**
+   * The plan: a training_step or serving query in degrees (launch_config's plan's form).
+   */
+  query: TrainingStepQuery | ServingQuery;
+  /**
+   * A GPU plan's chips as one count (and slices), or a serving replica's own EP x TP axes; absent for a TPU plan read against the scenario's torus.
+   */
+  mesh?: Mesh;
+  /**
+   * The model the config spells out or names by an engine preset (absent when the scenario gives one).
+   */
+  model?: ModelRef;
+};
+/**
+ * A setting of the configuration read into the scenario.
+ */
+export type MappedSetting = {
+  /**
+   * The setting's name as the framework spells it (without dashes).
+   */
+  key: string;
+  /**
+   * Its value as written.
+   */
+  value: string;
+  /**
+   * Its line in the text (1: the first).
+   */
+  line: number;
+  /**
+   * The JSON pointer it became, into the scenario's query (or /mesh, /model).
+   */
+  setting: string;
+};
+/**
+ * A setting of the configuration not read into the scenario.
+ */
+export type UnmappedSetting = {
+  /**
+   * The setting's name as the framework spells it (without dashes).
+   */
+  key: string;
+  /**
+   * Its value as written.
+   */
+  value: string;
+  /**
+   * Its line in the text (1: the first).
+   */
+  line: number;
+  /**
+   * Why: not a setting the engine prices, a value out of range, a recipe the engine does not price.
+   */
+  reason: string;
+};
+/**
+ * A launch configuration read back: the scenario it runs, each setting read and the one it became, each setting not read and why, and the framework defaults the plan took.
+ */
+export type ImportConfigResult = {
+  /**
+   * Which model made the numbers.
+   */
+  fidelity: Fidelity;
+  /**
+   * The framework read.
+   */
+  framework: Framework;
+  scenario: ImportedScenario;
+  /**
+   * Each setting read, in the text's order, and the JSON pointer it became.
+   */
+  mapped: MappedSetting[];
+  /**
+   * Each setting not read, in the text's order, and why.
+   */
+  unmapped: UnmappedSetting[];
+  /**
+   * Each framework default the plan took where the config is silent (Megatron-LM's 0.1 dropout, MaxText's remat_policy full).
+   */
+  assumed: string[];
+};
+/**
  * The result of a kernel_family query (docs/api.md).
  */
 export type KernelFamilyResult = {
@@ -4411,6 +4855,127 @@ export type KernelFitResult = {
    * Per model fitted (and per latent-attention table, predicted only): its error on the fit rows, the held rows and the held shape family.
    */
   scores: KernelScore[];
+};
+/**
+ * A setting of the plan the framework's configuration cannot carry.
+ */
+export type UnexpressedSetting = {
+  /**
+   * Its JSON pointer into plan.
+   */
+  setting: string;
+  /**
+   * What the plan has and the framework does not, for people.
+   */
+  text: string;
+};
+/**
+ * A serving replica as the framework sees it: a serving query on the replica's own axes (TP, and EP with experts), and the speculative lookahead written.
+ */
+export type LaunchedServingPlan = {
+  /**
+   * The query kind.
+   */
+  kind: 'serving';
+  /**
+   * Sequences decoded together.
+   */
+  batch: number;
+  /**
+   * Tokens of each prompt. [tokens]
+   */
+  prompt_len: number;
+  /**
+   * Tokens generated per sequence. [tokens]
+   */
+  generated_len: number;
+  /**
+   * The dtypes of the weights, the KV cache and the activations [bf16 each; the weights: the model's weights_dtype if it has one].
+   */
+  dtypes: {
+    /**
+     * The weights' dtype [the model's weights_dtype, else bf16].
+     */
+    weights?: Dtype;
+    /**
+     * The KV cache's dtype [bf16].
+     */
+    kv?: Dtype;
+    /**
+     * The activations' dtype [bf16].
+     */
+    activations?: Dtype;
+  };
+  /**
+   * The replica's parallelism: tensor axes (1D Megatron) or layout 2d with x and yz axes, and expert axes.
+   */
+  parallelism: {
+    /**
+     * 1D Megatron (tensor) or 2D weight-stationary (x and yz) [1d].
+     */
+    layout?: '1d' | '2d';
+    /**
+     * Tensor parallelism's axes (1d).
+     */
+    tensor?: AxisList;
+    /**
+     * 2D weight-stationary: the x axes.
+     */
+    x?: AxisList;
+    /**
+     * 2D weight-stationary: the yz axes.
+     */
+    yz?: AxisList;
+    /**
+     * Wide expert parallelism with attention data parallel: the routed experts split over these axes.
+     */
+    expert?: AxisList;
+    /**
+     * The experts' TP [the TP degree]; smaller folds the other TP ranks into the expert group. [chips]
+     */
+    expert_tensor?: number;
+  };
+  /**
+   * Tokens the draft proposes per step, when the plan decodes speculatively. [tokens]
+   */
+  speculative_lookahead?: number;
+};
+/**
+ * The plan as the framework's configuration, ready to run or to paste, with what the framework cannot carry and what the engine does not decide.
+ */
+export type LaunchConfigResult = {
+  /**
+   * Which model made the numbers.
+   */
+  fidelity: Fidelity;
+  /**
+   * The framework written for.
+   */
+  framework: Framework;
+  /**
+   * The framework and the form of its configuration, for people.
+   */
+  title: string;
+  /**
+   * The text's format: a command line, YAML or JSON (the first two with # comments).
+   */
+  format: 'command_line' | 'yaml' | 'json';
+  /**
+   * The configuration: # comments, where the format has them, say what it leaves out (unexpressed, undecided).
+   */
+  text: string;
+  /**
+   * The plan as the framework sees it: the training_step or serving query in degrees, every setting the written keys decide filled in; a strategy wholly across slices is pinned to the DCN axis.
+   */
+  plan: TrainingStepQuery | LaunchedServingPlan;
+  /**
+   * Each setting of the plan the framework's config cannot carry: reading text back changes these and nothing else.
+   */
+  unexpressed: UnexpressedSetting[];
+  /**
+   * What the engine does not decide and the config leaves to you: data paths, learning rate, checkpoints, the launch on each node.
+   */
+  undecided: string[];
 };
 /**
  * The result of a matmul query (docs/api.md).
