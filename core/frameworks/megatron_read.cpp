@@ -254,8 +254,9 @@ void read_settings(ConfigSettings& c, const ImportContext& ctx, ImportResult& ou
   // Megatron-LM's dropouts default to 0.1; Megatron-Bridge's model providers train without (Llama, Qwen, DeepSeek).
   const double default_dropout = f == Flavour::megatron ? 0.1 : 0;
   double attention_dropout = default_dropout, hidden_dropout = default_dropout;
-  const bool said = c.number_in("attention_dropout", "/dropout", attention_dropout, kConfigFraction) |
-                    c.number_in("hidden_dropout", "/dropout", hidden_dropout, kConfigFraction);
+  const bool said_attention = c.number_in("attention_dropout", "/dropout", attention_dropout, kConfigFraction);
+  const bool said_hidden = c.number_in("hidden_dropout", "/dropout", hidden_dropout, kConfigFraction);
+  const bool said = said_attention || said_hidden;  // both read: each is marked as mapped
   p.attention.dropout = attention_dropout > 0 || hidden_dropout > 0;
   if (!said)
     out.assumed.push_back(f == Flavour::megatron ? "dropout: Megatron-LM's default 0.1 (attention and hidden)"
