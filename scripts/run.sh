@@ -14,6 +14,6 @@ build/release/scalescope --summary "${1:-examples/default.json}"
 echo
 echo "run: building the wasm engine and the web explorer..."
 cmake --preset wasm >/dev/null
-cmake --build build/wasm --target scalescope_engine -j"$jobs" >/dev/null
+cmake --build build/wasm --target scalescope_engine scalescope_trace scalescope_launch -j"$jobs" >/dev/null
 (cd web && npx vite build --logLevel warn)
 exec node web/scripts/serve.mjs build/site "${PORT:-8080}"

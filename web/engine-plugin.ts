@@ -4,7 +4,9 @@
 //  - `virtual:scalescope-chip-sources` is each chip preset's sources, read from its file: the page's engine carries
 //    its presets without their prose (cmake/embed_presets.cmake), and the chip fields load this when first shown;
 //  - the build copies scalescope_engine.{js,wasm} to engine/ in the site, with the profile page's trace module
-//    scalescope_trace.{js,wasm} (wasm/trace_bindings.cpp); the dev server serves them from there;
+//    scalescope_trace.{js,wasm} (wasm/trace_bindings.cpp) and the launch configs' engine scalescope_launch.{js,wasm}
+//    (the explorer loads it in a worker of its own when a reader asks for a launch config); the dev server serves
+//    them from there;
 //  - the profile page's sample trace is tests/traces/' fixture, gzipped as profilers write it (samples/).
 import fs from 'node:fs';
 import zlib from 'node:zlib';
@@ -17,6 +19,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export const ENGINE_DIR = process.env.SCALESCOPE_WASM_DIR ?? path.resolve(here, '../build/wasm');
 const FILES = ['scalescope_engine.js', 'scalescope_engine.wasm'] as const;
 const TRACE_FILES = ['scalescope_trace.js', 'scalescope_trace.wasm'] as const;
+const LAUNCH_FILES = ['scalescope_launch.js', 'scalescope_launch.wasm'] as const;
 const SAMPLE_TRACE = 'b200_vllm_gpt_oss_tp8_rank0.json';
 const SAMPLE_DIR = path.resolve(here, '../tests/traces');
 const VIRTUAL = 'virtual:scalescope-presets';
@@ -105,14 +108,14 @@ export function scalescopeEngine(): Plugin {
           res.end(sampleTrace());
           return;
         }
-        const m = /\/engine\/(scalescope_(?:engine|trace)\.(?:js|wasm))(?:\?.*)?$/.exec(req.url ?? '');
+        const m = /\/engine\/(scalescope_(?:engine|trace|launch)\.(?:js|wasm))(?:\?.*)?$/.exec(req.url ?? '');
         if (!m || !m[1]) return next();
         res.setHeader('Content-Type', m[1].endsWith('.js') ? 'text/javascript' : 'application/wasm');
         res.end(fs.readFileSync(enginePath(m[1])));
       });
     },
     generateBundle() {
-      for (const f of [...FILES, ...TRACE_FILES]) this.emitFile({ type: 'asset', fileName: `engine/${f}`, source: fs.readFileSync(enginePath(f)) });
+      for (const f of [...FILES, ...TRACE_FILES, ...LAUNCH_FILES]) this.emitFile({ type: 'asset', fileName: `engine/${f}`, source: fs.readFileSync(enginePath(f)) });
       this.emitFile({ type: 'asset', fileName: `samples/${SAMPLE_TRACE}.gz`, source: sampleTrace() });
     },
   };

@@ -141,6 +141,24 @@ async function wellFormed(page, svg) {
   }
 }
 
+/** The plan list's first rows and the launch config open under the list (the sticky headline set aside). */
+async function launchShot(page, name, scope = '[data-plans]') {
+  const panel = page.locator(`${scope} [data-launch-config]`);
+  await panel.scrollIntoViewIfNeeded();
+  const [a, b, scrollY] = [await page.locator(`${scope} table.plans tbody tr`).first().boundingBox(), await panel.boundingBox(), await page.evaluate(() => window.scrollY)];
+  const top = Math.min(a.y, b.y) + scrollY;
+  // Through the CSSOM: a stylesheet injected for the screenshot would be inline style, which the page's CSP refuses.
+  const sticky = (on) => page.evaluate((v) => {
+    for (const h of document.querySelector('scalescope-explorer').shadowRoot.querySelectorAll('ss-headline')) h.style.position = v;
+  }, on ? '' : 'static');
+  await sticky(false);
+  try {
+    await page.screenshot({ path: path.join(SHOTS, name), fullPage: true, clip: { x: 0, y: top, width: page.viewportSize().width, height: b.y + scrollY + b.height - top } });
+  } finally {
+    await sticky(true);
+  }
+}
+
 /** Waits for the serving search of the controls on screen (it runs by itself once they rest) and its table. */
 async function servingSearched(page) {
   await page.waitForFunction(() => {
@@ -712,6 +730,70 @@ async function main() {
       await settled(page, before);
       check('GPU: the step time shown equals the first plan’s step_s', (await metric(page, 'step_s')) === want);
       check('GPU: the plan keeps the chip count', (await metric(page, 'chips')) === 256);
+    });
+
+    await step('launch config: a searched plan as MaxText overrides and Megatron-Bridge YAML, a replica as vLLM and SGLang commands; the launch engine loads on the click', async () => {
+      const fetched = [];
+      const onRequest = (r) => {
+        if (/scalescope_launch|launch-worker|launch-config/.test(r.url())) fetched.push(new URL(r.url()).pathname);
+      };
+      page.on('request', onRequest);
+      try {
+        await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin });
+        const panelText = page.locator('[data-launch-text]');
+        const said = () => page.locator('[data-launch-said]').textContent();
+        await open(page, url);
+        await findPlans(page);
+        check('launch config: nothing of it (its code, its worker, scalescope_launch.wasm) is fetched before a reader asks', fetched.length === 0, fetched.join(', '));
+        const tp = Number(await page.locator('[data-plan="0"]').getAttribute('data-tp'));
+        await page.locator('[data-launch-plan="0"]').click();
+        await panelText.waitFor({ timeout: 20000 });
+        check('launch config: the click fetches its code, its own worker and scalescope_launch.wasm',
+          fetched.some((f) => f.endsWith('/engine/scalescope_launch.wasm')) && fetched.some((f) => /launch-worker/.test(f)) && fetched.some((f) => /launch-config/.test(f)), fetched.join(', '));
+        const tpuOptions = await page.locator('[data-launch-framework] option').evaluateAll((os) => os.map((o) => o.value));
+        check('a TPU training plan: the engine writes it for MaxText alone', JSON.stringify(tpuOptions) === '["maxtext"]', JSON.stringify(tpuOptions));
+        const maxtext = (await panelText.textContent()) ?? '';
+        check('plan #1 as MaxText overrides: ici_fsdp_parallelism and the row’s TP', maxtext.includes('python3 -m MaxText.train') && maxtext.includes('ici_fsdp_parallelism=') && maxtext.includes(`ici_tensor_parallelism=${tp}`), maxtext.slice(0, 400));
+        check('what the engine leaves to the reader is listed under the text', (await page.locator('[data-launch-undecided] li').count()) > 0);
+        await page.waitForFunction(() => /Copied/.test(document.querySelector('scalescope-explorer').shadowRoot.querySelector('[data-launch-said]')?.textContent ?? ''), null, { timeout: 5000 }).catch(() => {});
+        const clipboard = await page.evaluate(() => navigator.clipboard.readText()).catch((e) => `(unread: ${e.message})`);
+        check('the click copies the text to the clipboard', clipboard === maxtext, `${await said()} | ${clipboard.slice(0, 80)}`);
+        const v = await axeViolations(page);
+        check('no WCAG A/AA violation with a launch config open', v.length === 0, v.slice(0, 4).join(' || '));
+        await launchShot(page, 'launch-config.png');
+
+        await open(page, url + '?v=1&hw=h100-sxm&fsdp=32&tp=8');
+        await findPlans(page);
+        const gpuTp = Number(await page.locator('[data-plan="0"]').getAttribute('data-tp'));
+        await page.locator('[data-launch-plan="0"]').click();
+        await panelText.waitFor({ timeout: 20000 });
+        const gpuOptions = await page.locator('[data-launch-framework] option').evaluateAll((os) => os.map((o) => o.value));
+        check('a GPU training plan: Megatron-LM, Megatron-Bridge, MaxText and DeepSpeed', JSON.stringify(gpuOptions) === '["megatron","megatron-bridge","maxtext","deepspeed"]', JSON.stringify(gpuOptions));
+        await page.locator('[data-launch-framework]').selectOption('megatron-bridge');
+        await page.waitForFunction(() => document.querySelector('scalescope-explorer').shadowRoot.querySelector('[data-launch-text]')?.dataset.format === 'yaml', null, { timeout: 5000 });
+        const bridge = (await panelText.textContent()) ?? '';
+        check('plan #1 as Megatron-Bridge YAML: tensor_model_parallel_size is the row’s TP', bridge.includes(`tensor_model_parallel_size: ${gpuTp}`), bridge.slice(0, 400));
+        await page.locator('[data-launch-copy]').click();
+        await page.waitForFunction(() => /Copied: Megatron-Bridge/.test(document.querySelector('scalescope-explorer').shadowRoot.querySelector('[data-launch-said]')?.textContent ?? ''), null, { timeout: 5000 }).catch(() => {});
+        check('Copy launch config copies the framework chosen', (await page.evaluate(() => navigator.clipboard.readText()).catch(() => '')) === bridge, await said());
+        await launchShot(page, 'launch-config-gpu.png');
+
+        await open(page, url + '?v=1&mode=serving&hw=h100-sxm');
+        await page.locator('[data-launch-replica]').click();
+        await panelText.waitFor({ timeout: 20000 });
+        const servingOptions = await page.locator('[data-launch-framework] option').evaluateAll((os) => os.map((o) => o.value));
+        check('the replica on screen: vLLM, SGLang and TensorRT-LLM on GPUs', JSON.stringify(servingOptions) === '["vllm","sglang","trtllm"]', JSON.stringify(servingOptions));
+        check('the replica as a vLLM command with its TP', /vllm serve <model> [\s\S]*--tensor-parallel-size \d+/.test((await panelText.textContent()) ?? ''), ((await panelText.textContent()) ?? '').slice(0, 300));
+        await servingSearched(page);
+        await page.locator('[data-launch-deployment="deployment-0"]').click();
+        await page.waitForFunction(() => /deployment 1/.test(document.querySelector('scalescope-explorer').shadowRoot.querySelector('[data-serving-search] [data-launch-config]')?.getAttribute('aria-label') ?? ''), null, { timeout: 20000 });
+        await page.locator('[data-serving-search] [data-launch-framework]').selectOption('sglang');
+        const sglang = (await page.locator('[data-serving-search] [data-launch-text]').textContent()) ?? '';
+        check('a searched deployment as an SGLang command', sglang.includes('python3 -m sglang.launch_server') && /--tp-size \d+/.test(sglang), sglang.slice(0, 300));
+        await launchShot(page, 'launch-config-serving.png', '[data-serving-search]');
+      } finally {
+        page.off('request', onRequest);
+      }
     });
 
     await step('take it away: JSON, CSV, charts and the CLI command', async () => {

@@ -28,3 +28,9 @@ export function askManyOf(engine: EngineModule): (scenarios: unknown[]) => Promi
 export function searchScenarioOf(engine: EngineModule, s: State): Scenario | null {
   return planSearchScenario(s, meshFor(s, askNowOf(engine)));
 }
+
+/** The launch configs' engine (scalescope_launch: the same bindings with the frameworks), as its worker loads it. */
+export async function loadLaunchEngine(): Promise<EngineModule> {
+  const mod = (await import(pathToFileURL(path.join(ENGINE_DIR, 'scalescope_launch.js')).href)) as { default: CreateScalescope };
+  return mod.default({ wasmBinary: fs.readFileSync(path.join(ENGINE_DIR, 'scalescope_launch.wasm')) });
+}

@@ -9,7 +9,8 @@ import type {
 } from './schema-types';
 
 export type {
-  ChipResult, CollectiveResult, CollectiveStep, Diagnostic, Dtype, Fidelity, GoodputResult, MatmulPrecision, MatmulQuery, MatmulResult, ModelJson, PlanMeshChange,
+  ChipResult, CollectiveResult, CollectiveStep, Diagnostic, Dtype, Fidelity, Framework, GoodputResult, LaunchConfigQuery, LaunchConfigResult, MatmulPrecision, MatmulQuery,
+  MatmulResult, ModelJson, PlanMeshChange,
   PlanMeshQuery, PlanMeshResult, PlanSearchQuery,
   PlanSearchResult, Presets, RooflineResult, SearchedPlan, SearchedPlanCore, ServingDeployment, ServingQuery, ServingResult,
   ServingSearchQuery, ServingSearchResult, ShardedMatmulResult, MlpRooflineResult, Threshold, GpuTopology, TpuTopology,

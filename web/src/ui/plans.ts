@@ -4,13 +4,15 @@
 // them), ties say what differs (the engine's list for exact ties; the page groups near-ties within 1% of a group's
 // first plan, each saying how it differs from it), plans on the Pareto front are
 // marked, and while the efficiencies are the book's 1.0 a sentence says the ranking is of ideal bounds. Apply sets
-// the controls. A finished search's ranked plans download as CSV and JSON (search-export.ts).
+// the controls; "Launch config" writes the plan as a framework's launch configuration (launch-config.ts, loaded on
+// that click). A finished search's ranked plans download as CSV and JSON (search-export.ts).
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import type { PlanSearchResult } from '../engine/types';
 import type { State, Value } from '../state/params';
 import { hardwarePreset } from '../state/params';
 import { isCurrentPlan } from '../state/plans';
 import { planSearchScenario } from '../state/scenario';
+import { planState } from '../state/launch';
 import { fmtBytes, fmtCount, fmtPercent, fmtSeconds, fmtUsd, sig } from '../charts/format';
 import { diagnosticsList } from './diagnostics';
 import type { Results } from './results';
@@ -23,6 +25,7 @@ import { searchProgress } from './search-progress';
 import type { SetDetail } from './controls';
 import { listable, listedPlans, nearTieLeaders, runConstraints, type PlanRow, type SearchRun } from './plan-list';
 import { downloadButtons } from './downloads';
+import type { LaunchSource } from './launch-config';
 import { planSearchCsv, planSearchJson } from './search-export';
 import './pareto-chart';
 
@@ -66,6 +69,7 @@ export class SsPlans extends LitElement {
     run: { attribute: false },
     searching: { attribute: false },
     ready: { attribute: false },
+    launch: { state: true },
   };
 
   results!: Results;
@@ -74,6 +78,8 @@ export class SsPlans extends LitElement {
   run: SearchRun | null = null;
   searching = false;
   ready = false;
+  /** The plan whose launch config is open, and the search it came from. */
+  launch: (LaunchSource & { run: string }) | null = null;
 
   protected override createRenderRoot(): this {
     return this;
@@ -85,6 +91,12 @@ export class SsPlans extends LitElement {
 
   private emit(name: 'ss-search' | 'ss-apply' | 'ss-cancel-search', detail: unknown): void {
     this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true }));
+  }
+
+  /** Opens the launch config of a listed plan: the state its Apply gives, on the search's own settings. */
+  private openLaunch(i: number, c: PlanRow, run: SearchRun, degrees: string): void {
+    void import('./launch-config');
+    this.launch = { run: run.key, key: `${run.key} #${c.rank}`, title: `plan #${i + 1} (${degrees})`, state: planState(run.state, c.plan, run.mesh) };
   }
 
   private table(state: State, run: SearchRun, stale: boolean): TemplateResult {
@@ -108,7 +120,9 @@ export class SsPlans extends LitElement {
               <th scope="row"><span class="plan-deg">${s.degrees}</span>${p.pareto ? html` <span class="badge pareto" data-pareto title="On the Pareto front: no other plan is both faster and lighter in memory per chip">Pareto</span>` : nothing}${current ? html` <span class="badge">on screen</span>` : nothing}
                 <span class="help" data-plan-layout>${s.layout}</span>
                 <span class="help">${[s.zero, s.schedule, s.microbatches, s.remat].filter(Boolean).join(' · ')}</span>
-                ${tieNote(i, leaders, listed, run)}</th>
+                ${tieNote(i, leaders, listed, run)}
+                <button type="button" class="launch" data-launch-plan=${i} aria-expanded=${this.launch?.key === `${run.key} #${c.rank}` ? 'true' : 'false'}
+                  @click=${() => this.openLaunch(i, c, run, s.degrees ?? '')} aria-label="Launch config of plan ${i + 1}: ${s.degrees}">Launch config</button></th>
               <td>${fmtSeconds(p.step_s)} <span class="help">${p.bound}-bound</span>${p.ideal ? html`<span class="help" data-plan-ideal>book ideal ${fmtSeconds(p.ideal.step_s)}</span>` : nothing}</td>
               <td>${fmtPercent(p.mfu_frac)}</td>
               <td>${fmtBytes(p.memory_bytes)} ${p.fits ? html`<span class="ok-mark" aria-label="fits">✓</span>` : html`<span class="worse" data-no-fit>✗ does not fit</span>`}
@@ -165,6 +179,7 @@ export class SsPlans extends LitElement {
           ${stale || !run.complete ? nothing : html`<div class="plan-actions" data-plans-downloads>
             ${downloadButtons({ name: 'scalescope-plans', id: 'plans-', what: 'the ranked plans', json: () => planSearchJson(run), csv: () => planSearchCsv(run) })}
             <span class="muted small">every plan the engine ranked, with the search’s inputs</span></div>`}
+          ${this.launch?.run === run.key ? html`<ss-launch-config .source=${this.launch} @ss-launch-close=${() => (this.launch = null)}></ss-launch-config>` : nothing}
           ${stale ? nothing : html`<ss-pareto .run=${run} .listed=${listedPlans(run)} .hbmBytes=${hbmBytes} .headroomFrac=${runConstraints(run).memory_headroom_frac ?? 0}></ss-pareto>`}` : nothing}
       </section>`;
   }

@@ -1,7 +1,8 @@
 // <ss-serving-results>: the batch's prefill and a decode step by resource, one request's time to first token, the
 // replica's memory against its HBM, speculative decoding when it is on, and the replica under a benchmark's load
-// when a concurrency is set (serving-load.ts). A pinned configuration is drawn as ghost
-// bars. (The serving search, "fewest chips / cheapest deployment for this latency", is <ss-serving-search>.)
+// when a concurrency is set (serving-load.ts), and the replica as a serving engine's launch command on request
+// (launch-config.ts: its code and engine load on that click, not with the page). A pinned configuration is drawn as
+// ghost bars. (The serving search, "fewest chips / cheapest deployment for this latency", is <ss-serving-search>.)
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import type { ServingResult } from '../engine/types';
 import { hardwarePreset, modelPreset } from '../state/params';
@@ -31,8 +32,10 @@ function boundSentence(bound: string, critical: string): string {
 }
 
 export class SsServingResults extends LitElement {
-  static override properties = { results: { attribute: false } };
+  static override properties = { results: { attribute: false }, launch: { state: true } };
   results!: Results;
+  /** The launch config is open. */
+  launch = false;
 
   protected override createRenderRoot(): this {
     return this;
@@ -108,7 +111,14 @@ export class SsServingResults extends LitElement {
           [{ value: m.hbm_capacity_bytes, label: `HBM ${fmtBytes(m.hbm_capacity_bytes)}`, colour: COLOURS.hbmLine }], fmtBytes, 'Memory of the serving replica against its HBM')}
         ${chips ? html`<p class="muted">${fmtBytes(m.total_bytes / chips)} per chip; the weights alone need at least ${fmtCount(m.min_chips_for_params)} chips.</p>` : nothing}
       </section>
-      ${this.speculative(s)}`;
+      ${this.speculative(s)}
+      <section class="panel" aria-label="Launch config" data-launch-panel="replica">
+        <div class="plan-actions"><button type="button" data-launch-replica aria-expanded=${this.launch ? 'true' : 'false'}
+          @click=${() => void import('./launch-config').then(() => (this.launch = true))}>Launch config</button>
+          <span class="muted small">this replica as a serving engine’s launch command, written by the engine</span></div>
+        ${this.launch ? html`<ss-launch-config .source=${{ key: JSON.stringify(this.results.state), title: 'the replica on screen', state: this.results.state }}
+          @ss-launch-close=${() => (this.launch = false)}></ss-launch-config>` : nothing}
+      </section>`;
   }
 }
 

@@ -5,13 +5,15 @@
 // explorer runs it in the worker whenever the controls rest (no button). The table lists the best deployments; when
 // none meets the targets it says so and lists the fastest there are (the engine's latency x cost front). Apply sets
 // the controls to a deployment's replica and the headline to count it as the row does (its replicas, prefill servers
-// and cost, from the same engine definition), and the URL reproduces it. The deployments
+// and cost, from the same engine definition), and the URL reproduces it; "Launch config" writes a deployment's
+// replica as a serving engine's launch command (launch-config.ts, loaded on that click). The deployments
 // listed download as CSV and JSON (search-export.ts).
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import type { ServingDeployment, ServingResult, ServingSearchResult } from '../engine/types';
 import { hardwarePreset, param, type State, type Value } from '../state/params';
 import { servingSearchScenario, weightsDtype } from '../state/scenario';
 import { chipsText, isCurrentDeployment, replicaText } from '../state/serving-search';
+import { deploymentState } from '../state/launch';
 import { fmtBytes, fmtCount, fmtRate, fmtSeconds, fmtUsd, sig } from '../charts/format';
 import { boolField, enumField, numberField } from './fields';
 import { diagnosticsList } from './diagnostics';
@@ -21,6 +23,7 @@ import type { SetDetail } from './controls';
 import { downloadButtons } from './downloads';
 import { servingSearchCsv, servingSearchJson, type ServingList } from './search-export';
 import type { ServingSearchRun } from './serving-run';
+import type { LaunchSource } from './launch-config';
 
 
 /**
@@ -60,6 +63,7 @@ export class SsServingSearch extends LitElement {
     state: { attribute: false },
     run: { attribute: false },
     announce: { state: true },
+    launch: { state: true },
   };
 
   results!: Results;
@@ -67,6 +71,8 @@ export class SsServingSearch extends LitElement {
   state!: State;
   run: ServingSearchRun | null = null;
   announce = '';
+  /** The deployment whose launch config is open, and the search it came from. */
+  launch: (LaunchSource & { run: string }) | null = null;
 
   protected override createRenderRoot(): this {
     return this;
@@ -122,6 +128,13 @@ export class SsServingSearch extends LitElement {
     this.dispatchEvent(new CustomEvent<ServingDeployment>('ss-apply-deployment', { detail: d, bubbles: true }));
   }
 
+  /** Opens a deployment's launch config: its replica as its Apply sets it, on the search's own settings. */
+  private openLaunch(d: ServingDeployment, id: string, label: string): void {
+    const run = this.run!;
+    void import('./launch-config');
+    this.launch = { run: run.key, key: `${run.key} ${id}`, title: label, state: deploymentState(run.state, d) };
+  }
+
   /** `targets`: a column saying whether each row meets them (the frontier's; every ranked deployment does). */
   private table(rows: readonly ServingDeployment[], kind: 'deployment' | 'frontier', gpu: boolean, targets: boolean, stale: boolean): TemplateResult {
     const shown = this.results.state;
@@ -139,7 +152,9 @@ export class SsServingSearch extends LitElement {
             <td data-label=${COLUMNS.rank}>${i + 1}</td>
             <td data-label=${COLUMNS.chips}><strong>${d.total_chips}</strong><span class="help">${chipsText(d)}</span></td>
             <th scope="row"><span class="plan-deg">${replica}</span>
-              <span class="help">${d.dtypes.weights} weights · ${d.dtypes.kv} KV · ${d.disaggregated ? 'prefill servers' : 'prefill colocated'}${current ? html` <span class="badge">on screen</span>` : nothing}</span></th>
+              <span class="help">${d.dtypes.weights} weights · ${d.dtypes.kv} KV · ${d.disaggregated ? 'prefill servers' : 'prefill colocated'}${current ? html` <span class="badge">on screen</span>` : nothing}</span>
+              <button type="button" class="launch" data-launch-deployment=${`${kind}-${i}`} aria-expanded=${this.launch?.key === `${this.run?.key} ${kind}-${i}` ? 'true' : 'false'}
+                @click=${() => this.openLaunch(d, `${kind}-${i}`, label)} aria-label="Launch config of ${label}">Launch config</button></th>
             <td data-label=${COLUMNS.batch}>${fmtCount(d.batch)}</td>
             <td data-label=${COLUMNS.step}>${fmtSeconds(d.decode_step_s)}</td>
             <td data-label=${COLUMNS.latency}>${fmtSeconds(d.latency_per_token_s)}<span class="help">${d.disaggregated ? 'the step' : d.bound === 'prefill' ? 'mostly prefills' : 'step + prefills'}</span></td>
@@ -205,6 +220,7 @@ export class SsServingSearch extends LitElement {
       ${run?.ev && !run.ev.ok ? diagnosticsList(run.ev.diagnostics, 'serving_search') : nothing}
       ${res ? this.answer(res, gpu, stale) : nothing}
       ${res && !stale ? this.downloads(res, gpu) : nothing}
+      ${this.launch && this.launch.run === run?.key ? html`<ss-launch-config .source=${this.launch} @ss-launch-close=${() => (this.launch = null)}></ss-launch-config>` : nothing}
       <p class="sr-only" role="status" aria-live="polite">${this.announce}</p>
     </section>`;
   }
