@@ -64,8 +64,15 @@ Json launch_serving(const Framework& f, const QueryContext& ctx, JsonReader& pla
   launch.lookahead = lookahead;
   LaunchNotes notes;
   std::string text = f.write_serving(launch, *ctx.model, notes);
+  // The writers name what every deployment leaves open; a disaggregated one also has its prefill pool.
+  const Json* deployment = plan.value("deployment", false);
+  const Json* load = plan.value("load", false);
+  if ((deployment && deployment->is_object() && deployment->value("prefill", "") == "disaggregated") ||
+      (load && load->is_object() && load->contains("prefill")))
+    notes.undecided.push_back("the disaggregated prefill servers: this launches the decode replica; launch the "
+                              "prefill pool as replicas of its own behind the router that hands over the KV caches");
   Json canonical = serving_launch_query(launch);
-  if (launch.speculative) canonical["speculative_lookahead"] = lookahead;
+  if (launch.speculative) canonical["speculative"] = {{"lookahead", config_json(lookahead)}};  // as import writes it
   return launch_result(f, std::move(text), canonical, notes);
 }
 
@@ -157,7 +164,7 @@ Json run_import_config(const QueryContext& ctx, JsonReader& args, Diagnostics& d
   } else {
     scenario["mesh"] = serving_launch_mesh(out.serving);  // the replica's own axes, which its query names
     scenario["query"] = serving_launch_query(out.serving);
-    if (out.serving.speculative) scenario["query"]["speculative"] = {{"lookahead", out.serving.lookahead}};
+    if (out.serving.speculative) scenario["query"]["speculative"] = {{"lookahead", config_json(out.serving.lookahead)}};
   }
   return {{"framework", f->name},
           {"scenario", scenario},

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "frameworks/framework.h"
+#include "io/json_text.h"
 #include "io/format.h"
 
 namespace scalescope {
@@ -161,6 +162,23 @@ void read_lengths(ConfigSettings& c, const char* key, const ImportContext& ctx, 
                            ") only: give the query's prompt_len and generated_len");
 }
 
+// vLLM's --speculative-config is a JSON object: its num_speculative_tokens.
+bool vllm_speculative_tokens(ConfigSettings& c, double& lookahead) {
+  const ConfigEntry* e = c.take("speculative_config", "/speculative/lookahead");
+  if (!e) return false;
+  Diagnostics d;
+  const Json config = parse_document(e->value, d);
+  const Json* tokens = d.empty() && config.is_object() && config.contains("num_speculative_tokens")
+                           ? &config["num_speculative_tokens"]
+                           : nullptr;
+  if (tokens && tokens->is_number_integer() && *tokens >= 1 && *tokens <= 64) {
+    lookahead = tokens->get<double>();
+    return true;
+  }
+  c.refuse("speculative_config", "a JSON object whose num_speculative_tokens is a whole number from 1 to 64");
+  return false;
+}
+
 void read_serve(ConfigSettings& c, const ImportContext& ctx, ImportResult& out, Engine engine) {
   ServingLaunch& p = out.serving;
   // Without a quantization flag the engines serve the checkpoint as published.
@@ -210,9 +228,12 @@ void read_serve(ConfigSettings& c, const ImportContext& ctx, ImportResult& out, 
     p.kv = e->value.rfind("fp8", 0) == 0 ? Dtype::fp8 : Dtype::bf16;
   double lookahead = 0;
   if (c.positive_integer("speculative_num_draft_tokens", "/speculative/lookahead", lookahead) ||
-      c.positive_integer("num_speculative_tokens", "/speculative/lookahead", lookahead) ||
-      c.positive_integer("speculative_config.num_nextn_predict_layers", "/speculative/lookahead", lookahead))
+      c.positive_integer("speculative_config.num_nextn_predict_layers", "/speculative/lookahead", lookahead) ||
+      vllm_speculative_tokens(c, lookahead)) {
     p.speculative = true, p.lookahead = lookahead;
+    out.assumed.push_back("speculative decoding with " + config_value(lookahead) + " tokens a step: give the query's "
+                          "speculative.draft_model and acceptance_rate to price it (a config names no acceptance)");
+  }
 }
 
 void read_vllm(ConfigSettings& c, const ImportContext& ctx, ImportResult& out) {

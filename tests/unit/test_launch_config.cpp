@@ -237,6 +237,23 @@ TEST_CASE("a serving deployment round-trips through vLLM, SGLang and TensorRT-LL
       imported["model"] = (*scenario)["model"];
       CHECK(test::run_json(imported)["ok"] == true);
     }
+  // Speculative decoding: the lookahead goes out and comes back in each engine's own spelling (vLLM's inside its
+  // --speculative-config JSON); a disaggregated deployment says the prefill pool is launched apart.
+  Json speculative = llama;
+  speculative["query"]["speculative"] = {{"draft_model", {{"preset", "llama-3-8b"}}}, {"lookahead", 3},
+                                         {"acceptance_rate", 0.7}};
+  speculative["query"]["deployment"] = {{"prefill", "disaggregated"}};
+  for (const char* framework : {"vllm", "sglang", "trtllm"}) {
+    INFO(framework);
+    const Json out = launch(speculative, framework);
+    REQUIRE(out["ok"] == true);
+    CHECK(out["result"]["plan"]["speculative"] == Json{{"lookahead", 3}});
+    CHECK(out["result"]["undecided"].dump().find("prefill") != std::string::npos);
+    const Json back = import_config(speculative, framework, out["result"]["text"].get<std::string>(),
+                                    {{"prompt_len", 2048}, {"generated_len", 512}});
+    REQUIRE(back["ok"] == true);
+    CHECK(back["result"]["scenario"]["query"]["speculative"] == Json{{"lookahead", 3}});
+  }
   // The batch each scheduler takes: vLLM per attention-DP rank, SGLang the whole replica's.
   CHECK(launch(deepseek, "vllm")["result"]["text"].get<std::string>().find("--max-num-seqs 32") != std::string::npos);
   CHECK(launch(deepseek, "sglang")["result"]["text"].get<std::string>().find("--max-running-requests 256") !=

@@ -4662,9 +4662,9 @@ export type CollectiveResult = {
  */
 export type ImportedScenario = {
   /**
-   * The plan: a training_step or serving query in degrees (launch_config's plan's form).
+   * The plan: a training_step or serving query in degrees (launch_config's plan's form; a speculative serving plan names its lookahead only: add the draft and its acceptance to price it).
    */
-  query: TrainingStepQuery | ServingQuery;
+  query: TrainingStepQuery | LaunchedServingPlan;
   /**
    * A GPU plan's chips as one count (and slices), or a serving replica's own EP x TP axes; absent for a TPU plan read against the scenario's torus.
    */
@@ -4673,6 +4673,82 @@ export type ImportedScenario = {
    * The model the config spells out or names by an engine preset (absent when the scenario gives one).
    */
   model?: ModelRef;
+};
+/**
+ * A serving replica as the framework sees it: a serving query on the replica's own axes (TP, and EP with experts), and its speculative lookahead.
+ */
+export type LaunchedServingPlan = {
+  /**
+   * The query kind.
+   */
+  kind: 'serving';
+  /**
+   * Sequences decoded together.
+   */
+  batch: number;
+  /**
+   * Tokens of each prompt. [tokens]
+   */
+  prompt_len: number;
+  /**
+   * Tokens generated per sequence. [tokens]
+   */
+  generated_len: number;
+  /**
+   * The dtypes of the weights, the KV cache and the activations [bf16 each; the weights: the model's weights_dtype if it has one].
+   */
+  dtypes: {
+    /**
+     * The weights' dtype [the model's weights_dtype, else bf16].
+     */
+    weights?: Dtype;
+    /**
+     * The KV cache's dtype [bf16].
+     */
+    kv?: Dtype;
+    /**
+     * The activations' dtype [bf16].
+     */
+    activations?: Dtype;
+  };
+  /**
+   * The replica's parallelism: tensor axes (1D Megatron) or layout 2d with x and yz axes, and expert axes.
+   */
+  parallelism: {
+    /**
+     * 1D Megatron (tensor) or 2D weight-stationary (x and yz) [1d].
+     */
+    layout?: '1d' | '2d';
+    /**
+     * Tensor parallelism's axes (1d).
+     */
+    tensor?: AxisList;
+    /**
+     * 2D weight-stationary: the x axes.
+     */
+    x?: AxisList;
+    /**
+     * 2D weight-stationary: the yz axes.
+     */
+    yz?: AxisList;
+    /**
+     * Wide expert parallelism with attention data parallel: the routed experts split over these axes.
+     */
+    expert?: AxisList;
+    /**
+     * The experts' TP [the TP degree]; smaller folds the other TP ranks into the expert group. [chips]
+     */
+    expert_tensor?: number;
+  };
+  /**
+   * Speculative decoding, when the plan decodes so (import_config writes the same).
+   */
+  speculative?: {
+    /**
+     * Tokens the draft proposes per step. [tokens]
+     */
+    lookahead: number;
+  };
 };
 /**
  * A setting of the configuration read into the scenario.
@@ -4868,77 +4944,6 @@ export type UnexpressedSetting = {
    * What the plan has and the framework does not, for people.
    */
   text: string;
-};
-/**
- * A serving replica as the framework sees it: a serving query on the replica's own axes (TP, and EP with experts), and the speculative lookahead written.
- */
-export type LaunchedServingPlan = {
-  /**
-   * The query kind.
-   */
-  kind: 'serving';
-  /**
-   * Sequences decoded together.
-   */
-  batch: number;
-  /**
-   * Tokens of each prompt. [tokens]
-   */
-  prompt_len: number;
-  /**
-   * Tokens generated per sequence. [tokens]
-   */
-  generated_len: number;
-  /**
-   * The dtypes of the weights, the KV cache and the activations [bf16 each; the weights: the model's weights_dtype if it has one].
-   */
-  dtypes: {
-    /**
-     * The weights' dtype [the model's weights_dtype, else bf16].
-     */
-    weights?: Dtype;
-    /**
-     * The KV cache's dtype [bf16].
-     */
-    kv?: Dtype;
-    /**
-     * The activations' dtype [bf16].
-     */
-    activations?: Dtype;
-  };
-  /**
-   * The replica's parallelism: tensor axes (1D Megatron) or layout 2d with x and yz axes, and expert axes.
-   */
-  parallelism: {
-    /**
-     * 1D Megatron (tensor) or 2D weight-stationary (x and yz) [1d].
-     */
-    layout?: '1d' | '2d';
-    /**
-     * Tensor parallelism's axes (1d).
-     */
-    tensor?: AxisList;
-    /**
-     * 2D weight-stationary: the x axes.
-     */
-    x?: AxisList;
-    /**
-     * 2D weight-stationary: the yz axes.
-     */
-    yz?: AxisList;
-    /**
-     * Wide expert parallelism with attention data parallel: the routed experts split over these axes.
-     */
-    expert?: AxisList;
-    /**
-     * The experts' TP [the TP degree]; smaller folds the other TP ranks into the expert group. [chips]
-     */
-    expert_tensor?: number;
-  };
-  /**
-   * Tokens the draft proposes per step, when the plan decodes speculatively. [tokens]
-   */
-  speculative_lookahead?: number;
 };
 /**
  * The plan as the framework's configuration, ready to run or to paste, with what the framework cannot carry and what the engine does not decide.
