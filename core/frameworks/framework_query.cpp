@@ -56,21 +56,23 @@ Json launch_serving(const Framework& f, const QueryContext& ctx, JsonReader& pla
     r.accept("acceptance_rate");
     r.finish();
   }
+  // Prefilled on servers of its own (the serving query's deployment, or its load's prefill pool). Not read as the
+  // serving query reads them: a value of the wrong type only leaves the note out.
+  const Json* deployment = plan.value("deployment", false);
+  const Json* load = plan.value("load", false);
+  const bool disaggregated =
+      (deployment && deployment->is_object() && deployment->contains("prefill") &&
+       (*deployment)["prefill"] == "disaggregated") ||
+      (load && load->is_object() && load->contains("prefill"));
   accept_unpriced_keys(plan);
   plan.finish();
   if (!valid || has_errors(d)) return {};
   ServingLaunch launch = serving_launch(args.in, args.batch, args.prompt_len, args.generated_len);
   launch.speculative = lookahead > 0;
   launch.lookahead = lookahead;
+  launch.disaggregated = disaggregated;
   LaunchNotes notes;
   std::string text = f.write_serving(launch, *ctx.model, notes);
-  // The writers name what every deployment leaves open; a disaggregated one also has its prefill pool.
-  const Json* deployment = plan.value("deployment", false);
-  const Json* load = plan.value("load", false);
-  if ((deployment && deployment->is_object() && deployment->value("prefill", "") == "disaggregated") ||
-      (load && load->is_object() && load->contains("prefill")))
-    notes.undecided.push_back("the disaggregated prefill servers: this launches the decode replica; launch the "
-                              "prefill pool as replicas of its own behind the router that hands over the KV caches");
   Json canonical = serving_launch_query(launch);
   if (launch.speculative) canonical["speculative"] = {{"lookahead", config_json(lookahead)}};  // as import writes it
   return launch_result(f, std::move(text), canonical, notes);

@@ -72,6 +72,7 @@ struct ServingLaunch {
   Dtype weights = Dtype::bf16, kv = Dtype::bf16;
   bool speculative = false;
   double lookahead = 0;
+  bool disaggregated = false;  // the deployment prefills on servers of its own: this replica is the decode side
   double chips() const { return tensor * expert; }
 };
 ServingLaunch serving_launch(const ServingInput& in, double batch, double prompt_len, double generated_len);

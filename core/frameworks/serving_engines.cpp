@@ -28,6 +28,9 @@ void common_notes(const ServingLaunch& p, LaunchNotes& notes, const char* model_
   if (p.speculative)
     notes.undecided.push_back("the draft model or MTP head for " + config_value(p.lookahead) +
                               " speculative tokens (the engine priced the lookahead, not a method)");
+  if (p.disaggregated)
+    notes.undecided.push_back("the disaggregated prefill servers: this launches the decode replica; launch the "
+                              "prefill pool as replicas of its own behind the router that hands over the KV caches");
 }
 
 // The batch the engine priced, per scheduler: vLLM and TensorRT-LLM schedule each attention rank alone.

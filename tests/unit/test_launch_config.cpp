@@ -249,11 +249,19 @@ TEST_CASE("a serving deployment round-trips through vLLM, SGLang and TensorRT-LL
     REQUIRE(out["ok"] == true);
     CHECK(out["result"]["plan"]["speculative"] == Json{{"lookahead", 3}});
     CHECK(out["result"]["undecided"].dump().find("prefill") != std::string::npos);
+    CHECK(out["result"]["text"].get<std::string>().find("prefill servers") != std::string::npos);
     const Json back = import_config(speculative, framework, out["result"]["text"].get<std::string>(),
                                     {{"prompt_len", 2048}, {"generated_len", 512}});
     REQUIRE(back["ok"] == true);
     CHECK(back["result"]["scenario"]["query"]["speculative"] == Json{{"lookahead", 3}});
   }
+  // Keys the launch takes unread are never trusted to be well formed: a deployment of the wrong shape is no
+  // disaggregation (the serving query itself reports it).
+  Json odd = llama;
+  odd["query"]["deployment"] = {{"prefill", 5}};
+  const Json odd_out = launch(odd, "vllm");
+  REQUIRE(odd_out["ok"] == true);
+  CHECK(odd_out["result"]["undecided"].dump().find("prefill") == std::string::npos);
   // The batch each scheduler takes: vLLM per attention-DP rank, SGLang the whole replica's.
   CHECK(launch(deepseek, "vllm")["result"]["text"].get<std::string>().find("--max-num-seqs 32") != std::string::npos);
   CHECK(launch(deepseek, "sglang")["result"]["text"].get<std::string>().find("--max-running-requests 256") !=
