@@ -190,10 +190,12 @@ void read_settings(ConfigSettings& c, const ImportContext& ctx, ImportResult& ou
       c.positive_integer("num_virtual_stages_per_pipeline_rank", "/parallelism/virtual_stages", vp);
   if (c.positive_integer("num_layers_per_virtual_pipeline_stage", "/parallelism/virtual_stages", layers_per_vstage)) {
     const double layers = import_layers(ctx, out);
-    if (layers > 0)
-      vp = layers / (pp * layers_per_vstage);
-    else
+    vp = layers / (pp * layers_per_vstage);
+    if (layers <= 0)
       out.problems.push_back("num_layers_per_virtual_pipeline_stage needs the model's layers: give the model");
+    else if (vp != std::floor(vp))  // Megatron asserts the same
+      out.problems.push_back("num_layers_per_virtual_pipeline_stage " + config_value(layers_per_vstage) + " x PP " +
+                             config_value(pp) + " does not divide the model's " + config_value(layers) + " layers");
   }
   double nodes = 0, per_node = 0, world = 0;
   c.positive_integer("nnodes", "/mesh", nodes);

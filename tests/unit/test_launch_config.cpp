@@ -351,6 +351,9 @@ TEST_CASE("bad configs and plans are refused with the field named", "[launch][ba
   CHECK(code_at(import("megatron", "--tensor-model-parallel-size 'unclosed"), "/query/text") == "malformed_config");
   CHECK(code_at(import("megatron", "--tensor-model-parallel-size 3 --seq-length 8192"), "/query/text") ==
         "incomplete_config");
+  CHECK(code_at(import("megatron", "--pipeline-model-parallel-size 2 --num-layers-per-virtual-pipeline-stage 5 "
+                                   "--seq-length 8192"),
+                "/query/text") == "incomplete_config");  // 5 x 2 does not divide LLaMA-3 8B's 32 layers
   CHECK(code_at(import("deepspeed", "{\"train_batch_size\": "), "/query/text") == "malformed_config");
   CHECK(code_at(import("deepspeed", "[1, 2]"), "/query/text") == "malformed_config");
   std::string deep(40, '{');
