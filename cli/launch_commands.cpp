@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -36,6 +37,22 @@ int refused(const json& answer, const std::string& what) {
     std::cerr << what << ": " << d.value("path", "") << ": " << d.value("code", "") << ": " << d.value("message", "")
               << "\n";
   return 1;
+}
+
+// The engine's result for `ask`, or nothing when the command is done: refused (its diagnostics on stderr, status 1)
+// or --json (the whole answer printed, status 0).
+std::optional<json> result_of(const json& ask, const std::string& what, bool raw, int& status) {
+  const json answer = json::parse(evaluate_json(to_text(ask)));
+  if (!answer.value("ok", false)) {
+    status = refused(answer, what);
+    return std::nullopt;
+  }
+  if (raw) {
+    std::cout << to_text(answer, 2) << "\n";
+    status = 0;
+    return std::nullopt;
+  }
+  return answer["result"];
 }
 
 bool read_text_file(const std::string& path, std::string& out) {
@@ -78,13 +95,10 @@ int run_launch_command(int argc, char** argv) {
     return std::cerr << file << ": a scenario with a training_step or serving query\n", 2;
   json ask = scenario;
   ask["query"] = {{"kind", "launch_config"}, {"framework", framework}, {"plan", scenario["query"]}};
-  const json answer = json::parse(evaluate_json(to_text(ask)));
-  if (!answer.value("ok", false)) return refused(answer, file);
-  const json& result = answer["result"];
-  if (raw) {
-    std::cout << to_text(answer, 2) << "\n";
-    return 0;
-  }
+  int status = 0;
+  const std::optional<json> answered = result_of(ask, file, raw, status);
+  if (!answered) return status;
+  const json& result = *answered;
   std::cout << result.value("text", "");
   if (result.value("format", "") == "json") {  // JSON has no comments: the notes go beside it
     for (const json& n : result["unexpressed"]) std::cerr << "not expressible: " << n.value("text", "") << "\n";
@@ -126,13 +140,10 @@ int run_import_command(int argc, char** argv) {
     if (base.contains(key)) ask[key] = base[key];
   ask["query"] = {{"kind", "import_config"}, {"framework", framework}, {"text", text}};
   ask["query"].update(extra);
-  const json answer = json::parse(evaluate_json(to_text(ask)));
-  if (!answer.value("ok", false)) return refused(answer, file);
-  const json& result = answer["result"];
-  if (raw) {
-    std::cout << to_text(answer, 2) << "\n";
-    return 0;
-  }
+  int status = 0;
+  const std::optional<json> answered = result_of(ask, file, raw, status);
+  if (!answered) return status;
+  const json& result = *answered;
   for (const json& u : result["unmapped"])
     std::cerr << "not mapped: " << u.value("key", "") << "=" << u.value("value", "") << " (line "
               << u.value("line", 0) << ": " << u.value("reason", "") << ")\n";

@@ -56,14 +56,9 @@ const Framework& vllm_framework();
 const Framework& sglang_framework();
 const Framework& trtllm_framework();
 
-// The architecture a config spells out (Megatron's --num-layers and the rest, MaxText's base_* keys), as the engine's
-// model JSON ("imported", every count whole).
-struct ImportedModel {
-  double layers = 0, d_model = 0, d_ff = 0, heads = 0, kv_heads = 0, head_dim = 0, vocab = 32000;
-  bool tied_embeddings = false, gated = true;
-  double experts = 0, active_experts = 0, expert_d_ff = 0, shared_experts = 0, dense_layers = 0;
-};
-Json imported_model_json(const ImportedModel& m);
+// The model a config's architecture fills in (Megatron's --num-layers and the rest, MaxText's base_* keys): named
+// "imported", a 32000-token vocabulary until the config gives one. specs/hf_config.h's model_config_json writes it.
+ModelConfig imported_model();
 
 // Shared by the readers: the world size from the context, resolved against `known` degrees; the layers a virtual
 // stage count divides (the config's, else the model's).

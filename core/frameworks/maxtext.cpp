@@ -11,6 +11,7 @@
 
 #include "frameworks/framework.h"
 #include "io/format.h"
+#include "specs/hf_config.h"
 
 namespace scalescope {
 
@@ -374,7 +375,7 @@ void read_model(ConfigSettings& c, ImportResult& out) {
       if (e->value == n.maxtext) return void(out.model = Json{{"preset", n.preset}});
     c.refuse("model_name", "no engine preset for this MaxText model; give the model (or its base_* keys)");
   }
-  ImportedModel m;
+  ModelConfig m = imported_model();
   if (!c.positive_integer("base_num_decoder_layers", "/model/layers", m.layers) ||
       !c.positive_integer("base_emb_dim", "/model/d_model", m.d_model) ||
       !(c.positive_integer("base_num_query_heads", "/model/heads", m.heads) ||
@@ -389,7 +390,7 @@ void read_model(ConfigSettings& c, ImportResult& out) {
   c.positive_integer("vocab_size", "/model/vocab", m.vocab);
   c.boolean("logits_via_embedding", "/model/tied_embeddings", m.tied_embeddings);
   const ConfigEntry* act = c.take("mlp_activations", "/model/mlp");
-  m.gated = !act || act->value.find(',') != std::string::npos;
+  m.mlp = !act || act->value.find(',') != std::string::npos ? MlpKind::gated : MlpKind::plain;
   if (c.positive_integer("num_experts", "/model/experts", m.experts) && m.experts > 1) {
     m.active_experts = 2;
     m.expert_d_ff = m.d_ff;
@@ -400,7 +401,7 @@ void read_model(ConfigSettings& c, ImportResult& out) {
   } else {
     m.experts = 0;
   }
-  out.model = imported_model_json(m);
+  out.model = model_config_json(m);
 }
 
 void read_maxtext(ConfigSettings& c, const ImportContext& ctx, ImportResult& out) {

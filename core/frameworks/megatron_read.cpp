@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "frameworks/megatron_vocabulary.h"
+#include "specs/hf_config.h"
 
 namespace scalescope::megatron {
 
@@ -17,7 +18,7 @@ bool leading_dense_layers(const std::string& pattern, double& dense) {
 
 void read_model(ConfigSettings& c, ImportResult& out) {
   if (!c.has("num_layers") || !c.has("hidden_size") || !c.has("num_attention_heads")) return;
-  ImportedModel m;
+  ModelConfig m = imported_model();
   c.positive_integer("num_layers", "/model/layers", m.layers);
   c.positive_integer("hidden_size", "/model/d_model", m.d_model);
   c.positive_integer("num_attention_heads", "/model/heads", m.heads);
@@ -28,8 +29,9 @@ void read_model(ConfigSettings& c, ImportResult& out) {
   c.positive_integer("num_query_groups", "/model/kv_heads", m.kv_heads);
   c.take("group_query_attention", "/model/kv_heads");
   c.positive_integer("kv_channels", "/model/head_dim", m.head_dim);
-  m.gated = false;
-  c.boolean("swiglu", "/model/mlp", m.gated) || c.boolean("gated_linear_unit", "/model/mlp", m.gated);
+  bool gated = false;
+  c.boolean("swiglu", "/model/mlp", gated) || c.boolean("gated_linear_unit", "/model/mlp", gated);
+  m.mlp = gated ? MlpKind::gated : MlpKind::plain;
   bool untie = false;
   m.tied_embeddings = true;  // Megatron ties the output layer to the embedding unless told otherwise
   if (c.boolean("untie_embeddings_and_output_weights", "/model/tied_embeddings", untie)) m.tied_embeddings = !untie;
@@ -49,7 +51,7 @@ void read_model(ConfigSettings& c, ImportResult& out) {
       if (!leading_dense_layers(e->value, m.dense_layers))
         c.refuse("moe_layer_freq", "only ([0]*k+[1]*n) is read: k dense layers first");
   }
-  out.model = imported_model_json(m);
+  out.model = model_config_json(m);
 }
 
 void read_precision(ConfigSettings& c, ImportResult& out) {
