@@ -8,15 +8,15 @@
 
 #include "api.h"
 #include "physics/collectives.h"
-#include "planners/plan_search.h"
-#include "specs/presets.h"
 #include "physics/roofline.h"
-#include "planners/serving.h"
-#include "planners/calibrated_serving.h"
-#include "planners/serving_load.h"
-#include "planners/calibrated_training.h"
-#include "planners/training.h"
 #include "physics/transformer.h"
+#include "planners/calibrated_serving.h"
+#include "planners/calibrated_training.h"
+#include "planners/plan_search.h"
+#include "planners/serving.h"
+#include "planners/serving_load.h"
+#include "planners/training.h"
+#include "specs/presets.h"
 #include "traces/trace_session.h"
 
 namespace {
@@ -55,18 +55,20 @@ void time_search(const char* name, const scalescope::TrainingInput& in, const sc
   scalescope::continue_search(space, settings, state, 0);
   const double elapsed = std::chrono::duration<double>(clock::now() - start).count();
   g_sink = g_sink + (state.best.empty() ? 0.0 : state.best.front().step.step_s);
-  std::printf("%-40s %12.0f plans/s  %8.3f s for %lld plans (%lld evaluated, %lld equivalent layouts skipped, %lld "
-              "not priced: their bound could not win)\n",
-              name, static_cast<double>(state.counts.evaluated) / elapsed, elapsed, space.size, state.counts.evaluated,
-              state.counts.equivalent, state.counts.bounded);
+  std::printf(
+      "%-40s %12.0f plans/s  %8.3f s for %lld plans (%lld evaluated, %lld equivalent layouts skipped, %lld "
+      "not priced: their bound could not win)\n",
+      name, static_cast<double>(state.counts.evaluated) / elapsed, elapsed, space.size, state.counts.evaluated,
+      state.counts.equivalent, state.counts.bounded);
 }
 
 // A profiler trace of about `megabytes` MB as Kineto writes one: per kernel a CPU op with shapes, its runtime
 // launch and the kernel (with the long templated names real kernels have), then timed through the trace reader.
 void time_trace(double megabytes) {
   std::string text = R"({"deviceProperties": [{"name": "NVIDIA H100 80GB HBM3"}], "traceEvents": [)";
-  const std::string name = "void cutlass::Kernel<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_256x128_32x3_tn_align8>"
-                           "(cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_256x128_32x3_tn_align8::Params)";
+  const std::string name =
+      "void cutlass::Kernel<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_256x128_32x3_tn_align8>"
+      "(cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_256x128_32x3_tn_align8::Params)";
   for (long i = 0; text.size() < megabytes * 1e6; ++i) {
     const std::string id = std::to_string(i), ts = std::to_string(10 * i);
     text += (i ? "," : "") + std::string(R"({"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":)") + ts +
@@ -92,7 +94,7 @@ void time_trace(double megabytes) {
 scalescope::SpaceOptions everything() {
   using namespace scalescope;
   SpaceOptions o;
-  o.schedules = {PipelineSchedule::one_f_one_b, PipelineSchedule::gpipe, PipelineSchedule::interleaved,
+  o.schedules = {PipelineSchedule::one_f_one_b, PipelineSchedule::gpipe,    PipelineSchedule::interleaved,
                  PipelineSchedule::zero_bubble, PipelineSchedule::dualpipe, PipelineSchedule::dualpipe_v};
   o.offloads = {OffloadChoice::none, OffloadChoice::optimizer, OffloadChoice::activations, OffloadChoice::both};
   o.sequence_parallel = {true, false};
@@ -122,15 +124,15 @@ int main() {
     return roofline(1e12 + i, 1e9, tpu.peak(Dtype::bf16), tpu.hbm_bandwidth_bytes_per_s).lower_bound_s;
   });
   measure("matmul crossover batch", [&](long i) {
-    return matmul_crossover_batch(4096 + (i & 7), 16384, MatmulDtypes{}, tpu.peak(Dtype::bf16), tpu.hbm_bandwidth_bytes_per_s);
+    return matmul_crossover_batch(4096 + (i & 7), 16384, MatmulDtypes{}, tpu.peak(Dtype::bf16),
+                                  tpu.hbm_bandwidth_bytes_per_s);
   });
   const TorusAxis axes[3] = {{16, true}, {16, true}, {16, true}};
   measure("tpu all_gather over 3 axes", [&](long i) {
     return tpu_collective(Collective::all_gather, 1e8 + i, axes, 3, tpu.ici.link_unidir_bytes_per_s, 1e-6).time_s;
   });
-  measure("gpu all_reduce, 1024 GPUs, fat tree", [&](long i) {
-    return gpu_collective(Collective::all_reduce, 1e9 + i, gpu, 1024, 1, false).time_s;
-  });
+  measure("gpu all_reduce, 1024 GPUs, fat tree",
+          [&](long i) { return gpu_collective(Collective::all_reduce, 1e9 + i, gpu, 1024, 1, false).time_s; });
   measure("transformer params + flops + remat", [&](long i) {
     const double t = 4096.0 + (i & 15);
     return count_flops(model, 4e6, t, true).training +
@@ -161,9 +163,8 @@ int main() {
   serve.mesh = &pod;
   serve.tensor = step.plan.tensor;
   measure("decode step (TP 16)", [&](long i) { return decode_step(serve, 1.0 + (i & 63), 8192).step_s; });
-  measure("calibrated decode step (TP 16)", [&](long i) {
-    return calibrated_decode_step(serve, v5p_profile, 1.0 + (i & 63), 8192).step_s;
-  });
+  measure("calibrated decode step (TP 16)",
+          [&](long i) { return calibrated_decode_step(serve, v5p_profile, 1.0 + (i & 63), 8192).step_s; });
   // A replica under a benchmark's load (issue 35): priced once into parts (a decode step and two prefills), then
   // the closed loop's steady state solved for a backend's runtime; a frontier point costs both, a backend fit the
   // solve alone.
@@ -206,16 +207,20 @@ int main() {
   page_job.mesh = &page_pod;
   for (bool all : {false, true}) {
     const std::string how = all ? " (every plan priced)" : "";
-    time_search(("calibrated plan search, 4096 H100" + how).c_str(), gpu_job, SpaceOptions{}, calibration_profile_for(gpu), all);
-    time_search(("calibrated plan search, v5p 16x20x28" + how).c_str(), pod_job, SpaceOptions{}, calibration_profile_for(tpu), all);
-    time_search(("calibrated plan search, v5p 16x16x8" + how).c_str(), page_job, SpaceOptions{}, calibration_profile_for(tpu), all);
+    time_search(("calibrated plan search, 4096 H100" + how).c_str(), gpu_job, SpaceOptions{},
+                calibration_profile_for(gpu), all);
+    time_search(("calibrated plan search, v5p 16x20x28" + how).c_str(), pod_job, SpaceOptions{},
+                calibration_profile_for(tpu), all);
+    time_search(("calibrated plan search, v5p 16x16x8" + how).c_str(), page_job, SpaceOptions{},
+                calibration_profile_for(tpu), all);
   }
 
   // Today's models (issue 17): DeepSeek-V3 (MLA, 3 dense + 58 MoE layers, one MTP module) on 256 B200 as Megatron-
   // Bridge runs it (PP8 x VP2, EP32 over the data ranks, MXFP8, DeepEP with EP overlap), one calibrated step: the
   // busiest stage found among the layer kinds, the dispatch costed by placement. Same 2 µs budget.
   const Hardware b200 = parse_hardware(Json::parse(find_preset(hardware_preset_texts(), "b200")->json), "", true, d);
-  const ModelConfig deepseek = parse_model(Json::parse(find_preset(model_preset_texts(), "deepseek-v3")->json), "", true, d);
+  const ModelConfig deepseek =
+      parse_model(Json::parse(find_preset(model_preset_texts(), "deepseek-v3")->json), "", true, d);
   const Mesh b200s = parse_mesh(Json{{"shape", {32, 8}}}, "/mesh", b200, d);
   TrainingInput ds;
   ds.model = &deepseek;
@@ -244,7 +249,8 @@ int main() {
   });
   // An MoE plan search (Qwen3-30B-A3B, 128 experts, on 64 H100): the default space, then with the MoE settings the
   // search can also try (the experts' TP folded over TP, a capacity, zero-bubble and DualPipe schedules, MXFP8).
-  const ModelConfig qwen = parse_model(Json::parse(find_preset(model_preset_texts(), "qwen3-30b-a3b")->json), "", true, d);
+  const ModelConfig qwen =
+      parse_model(Json::parse(find_preset(model_preset_texts(), "qwen3-30b-a3b")->json), "", true, d);
   const Mesh h100_64 = parse_mesh(Json{{"shape", {64}}}, "/mesh", gpu, d);
   TrainingInput qwen_job;
   qwen_job.model = &qwen;
@@ -264,12 +270,23 @@ int main() {
   // default and with every setting allowed. Megatron-22B as Calculon's examples/22B.json (hidden 6144, 48 blocks,
   // 64 heads, seq 2048; FFN 4x, vocab 51,200), batch 4 sequences (Korthikanti et al. 2022 Table 3); GPT-3 175B
   // with Megatron's batch of 1536 x 2048 (Narayanan et al. 2021); LLaMA-3 70B with 16M tokens of 4096.
-  const Hardware a100 = parse_hardware(Json::parse(find_preset(hardware_preset_texts(), "a100-80gb")->json), "", true, d);
+  const Hardware a100 =
+      parse_hardware(Json::parse(find_preset(hardware_preset_texts(), "a100-80gb")->json), "", true, d);
   const ModelConfig gpt3 = parse_model(Json::parse(find_preset(model_preset_texts(), "gpt-3-175b")->json), "", true, d);
-  const ModelConfig m22 = parse_model(Json{{"name", "Megatron-22B"}, {"layers", 48}, {"d_model", 6144}, {"d_ff", 24576},
-                                           {"heads", 64}, {"kv_heads", 64}, {"head_dim", 96}, {"vocab", 51200},
-                                           {"tied_embeddings", true}, {"mlp", "plain"}, {"experts", 0}, {"active_experts", 0},
-                                           {"shared_experts", 0}, {"dense_layers", 0}},
+  const ModelConfig m22 = parse_model(Json{{"name", "Megatron-22B"},
+                                           {"layers", 48},
+                                           {"d_model", 6144},
+                                           {"d_ff", 24576},
+                                           {"heads", 64},
+                                           {"kv_heads", 64},
+                                           {"head_dim", 96},
+                                           {"vocab", 51200},
+                                           {"tied_embeddings", true},
+                                           {"mlp", "plain"},
+                                           {"experts", 0},
+                                           {"active_experts", 0},
+                                           {"shared_experts", 0},
+                                           {"dense_layers", 0}},
                                       "", false, d);
   struct Peer {
     const char* name;
@@ -300,7 +317,8 @@ int main() {
   }
   const std::string scenario = R"({"hardware": {"preset": "tpu-v5e"}, "mesh": {"shape": [16, 16]},
     "query": {"kind": "collective", "op": "all_gather", "bytes": 1e9, "axes": ["X", "Y"]}})";
-  measure("whole scenario via evaluate_json", [&](long) { return static_cast<double>(evaluate_json(scenario).size()); });
+  measure("whole scenario via evaluate_json",
+          [&](long) { return static_cast<double>(evaluate_json(scenario).size()); });
   // The question the explorer asks with every change of its degrees (web/src/state/plan-mesh.ts): the mesh, and
   // where each of its six sliders stops (2,080 degrees tried).
   const std::string plan_mesh = R"({"hardware": {"preset": "tpu-v5p"}, "model": {"preset": "llama-3-70b"},
@@ -308,7 +326,8 @@ int main() {
       "context": 1}, "seq_len": 4096, "list_degrees": {"data": {"up_to": 8192, "powers_of_two": true},
       "fsdp": {"up_to": 8192, "powers_of_two": true}, "tensor": {"up_to": 512}, "pipeline": {"up_to": 256},
       "expert": {"up_to": 1024}, "context": {"up_to": 256}}}})";
-  measure("plan_mesh with the explorer's stops", [&](long) { return static_cast<double>(evaluate_json(plan_mesh).size()); });
+  measure("plan_mesh with the explorer's stops",
+          [&](long) { return static_cast<double>(evaluate_json(plan_mesh).size()); });
   time_trace(50);
   return 0;
 }

@@ -62,13 +62,20 @@ int run_calibration_command(int argc, char** argv) {
       return true;
     };
     bool ok = true;
-    if (arg == "--priors" && command == "calibrate") ok = value(priors);
-    else if (arg == "--source" && command == "calibrate") ok = value(source);
-    else if (arg == "--prefix" && command == "calibrate") ok = value(prefix);
-    else if (arg == "--write" && command == "calibrate") ok = value(write_dir);
-    else if (arg == "--markdown" && command == "validate") markdown = true;
-    else if (file.empty() && (arg.empty() || arg[0] != '-')) file = arg;
-    else ok = false;
+    if (arg == "--priors" && command == "calibrate")
+      ok = value(priors);
+    else if (arg == "--source" && command == "calibrate")
+      ok = value(source);
+    else if (arg == "--prefix" && command == "calibrate")
+      ok = value(prefix);
+    else if (arg == "--write" && command == "calibrate")
+      ok = value(write_dir);
+    else if (arg == "--markdown" && command == "validate")
+      markdown = true;
+    else if (file.empty() && (arg.empty() || arg[0] != '-'))
+      file = arg;
+    else
+      ok = false;
     if (!ok) {
       std::cerr << "scalescope " << command << ": unexpected '" << arg << "'\n" << kUsage;
       return 2;

@@ -23,7 +23,8 @@ bool read_json_file(const std::string& path, nlohmann::json& out) {
   if (!in || !read_input_text(in, text)) return false;
   Diagnostics d;
   out = parse_document(text, d);
-  for (const Diagnostic& x : d) std::cerr << path << (x.path.empty() ? "" : ": " + x.path) << ": " << x.code << ": " << x.message << "\n";
+  for (const Diagnostic& x : d)
+    std::cerr << path << (x.path.empty() ? "" : ": " + x.path) << ": " << x.code << ": " << x.message << "\n";
   return d.empty();
 }
 

@@ -1,9 +1,8 @@
 // A JSON file read for the CLI's commands (calibrate, validate, kernels).
 #pragma once
 #include <istream>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace scalescope::cli {
 

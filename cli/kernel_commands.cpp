@@ -17,15 +17,18 @@ using nlohmann::json;
 
 constexpr const char* kUsage =
     "usage: scalescope kernels TABLES.json... [--markdown] [--write DIR]\n"
-    "Fits each chip's kernel models to its measured kernel tables (docs/api.md 'kernel_fit'; tests/kernels/), then the\n"
+    "Fits each chip's kernel models to its measured kernel tables (docs/api.md 'kernel_fit'; tests/kernels/), then "
+    "the\n"
     "GPU family's models from the chips' ('kernel_family'), and prints them with each op's error on held-out shapes.\n"
     "--markdown prints docs/validation.md's kernel tables; --write puts each chip's kernels and tiling in\n"
-    "DIR/<chip>.json and the family's kernels in DIR/gpu.json (the calibration profiles; the rest of each file kept).\n";
+    "DIR/<chip>.json and the family's kernels in DIR/gpu.json (the calibration profiles; the rest of each file "
+    "kept).\n";
 
 bool answered(const json& out, const std::string& what) {
   if (out.value("ok", false)) return true;
   for (const auto& d : out.value("diagnostics", json::array()))
-    std::cerr << what << ": " << d.value("path", "") << ": " << d.value("code", "") << ": " << d.value("message", "") << "\n";
+    std::cerr << what << ": " << d.value("path", "") << ": " << d.value("code", "") << ": " << d.value("message", "")
+              << "\n";
   return false;
 }
 
@@ -54,14 +57,19 @@ std::string markdown(const std::vector<json>& fits) {
     out += "#### " + f.value("hardware", "") + "\n\n";
     const json& t = f["tiling"];
     out += "Tiling chosen by the bf16 GEMM fit: " + std::to_string(static_cast<int>(t.value("tile_m", 0.0))) + " x " +
-           std::to_string(static_cast<int>(t.value("tile_n", 0.0))) + (t.value("parallel_tiles", 1.0) > 1 ? ", whole waves over the SMs" : ", no wave quantisation (stream-K)") + ".\n\n";
-    out += "| op | variant | fit rows | fit median | held rows | held median | held p90 | held family | family rows | "
-           "family median | family p90 | signed median (held) | fit |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+           std::to_string(static_cast<int>(t.value("tile_n", 0.0))) +
+           (t.value("parallel_tiles", 1.0) > 1 ? ", whole waves over the SMs" : ", no wave quantisation (stream-K)") +
+           ".\n\n";
+    out +=
+        "| op | variant | fit rows | fit median | held rows | held median | held p90 | held family | family rows | "
+        "family median | family p90 | signed median (held) | fit "
+        "|\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (const json& s : f["scores"]) {
-      out += "| " + s.value("op", "") + " | " + s.value("variant", "") + " | " + std::to_string(s.value("fit_rows", 0)) +
-             " | " + (s.value("fit_rows", 0) ? percent(s.value("fit_median_frac", 0.0)) : "—") + " | " +
-             rows_and(s.value("held_rows", 0), s.value("held_median_frac", 0.0), s.value("held_p90_frac", 0.0)) + " | " +
-             s.value("held_family", "") + " | " +
+      out += "| " + s.value("op", "") + " | " + s.value("variant", "") + " | " +
+             std::to_string(s.value("fit_rows", 0)) + " | " +
+             (s.value("fit_rows", 0) ? percent(s.value("fit_median_frac", 0.0)) : "—") + " | " +
+             rows_and(s.value("held_rows", 0), s.value("held_median_frac", 0.0), s.value("held_p90_frac", 0.0)) +
+             " | " + s.value("held_family", "") + " | " +
              rows_and(s.value("family_rows", 0), s.value("family_median_frac", 0.0), s.value("family_p90_frac", 0.0)) +
              " | " + percent(s.value("signed_median_frac", 0.0)) + " | " + s.value("stop", "") + " |\n";
     }
@@ -110,9 +118,12 @@ int run_kernel_command(int argc, char** argv) {
   bool as_markdown = false;
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg == "--markdown") as_markdown = true;
-    else if (arg == "--write" && i + 1 < argc) write_dir = argv[++i];
-    else if (!arg.empty() && arg[0] != '-') files.push_back(arg);
+    if (arg == "--markdown")
+      as_markdown = true;
+    else if (arg == "--write" && i + 1 < argc)
+      write_dir = argv[++i];
+    else if (!arg.empty() && arg[0] != '-')
+      files.push_back(arg);
     else {
       std::cerr << "scalescope kernels: unexpected '" << arg << "'\n" << kUsage;
       return 2;
@@ -130,14 +141,15 @@ int run_kernel_command(int argc, char** argv) {
       std::cerr << "scalescope kernels: '" << file << "' is not a kernel-table file\n" << kUsage;
       return 2;
     }
-    const json scenario{{"hardware", {{"preset", tables["hardware"]}}}, {"query", {{"kind", "kernel_fit"}, {"tables", tables}}}};
+    const json scenario{{"hardware", {{"preset", tables["hardware"]}}},
+                        {"query", {{"kind", "kernel_fit"}, {"tables", tables}}}};
     const json out = json::parse(evaluate_json(scenario.dump()), nullptr, false);
     if (!answered(out, file)) return 1;
     fits.push_back(out["result"]);
     chips.push_back({{"hardware", out["result"]["hardware"]}, {"kernels", out["result"]["kernels"]}});
   }
-  const json family = json::parse(evaluate_json(json{{"query", {{"kind", "kernel_family"}, {"chips", chips}}}}.dump()),
-                                  nullptr, false);
+  const json family =
+      json::parse(evaluate_json(json{{"query", {{"kind", "kernel_family"}, {"chips", chips}}}}.dump()), nullptr, false);
   if (!answered(family, "kernel_family")) return 1;
   // Each chip's models with the ones it had no table for filled in from the family.
   for (std::size_t i = 0; i < fits.size(); ++i) fits[i]["kernels"] = family["result"]["chips"][i]["kernels"];

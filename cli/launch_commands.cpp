@@ -74,11 +74,16 @@ int run_launch_command(int argc, char** argv) {
   bool raw = false;
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg == "--for" && i + 1 < argc) framework = argv[++i];
-    else if (arg == "--json") raw = true;
-    else if (arg == "--help" || arg == "-h") return std::cout << kLaunchUsage, 0;
-    else if (file.empty() && (arg == "-" || arg[0] != '-')) file = arg;
-    else return std::cerr << "scalescope launch: unexpected '" << arg << "'\n" << kLaunchUsage, 2;
+    if (arg == "--for" && i + 1 < argc)
+      framework = argv[++i];
+    else if (arg == "--json")
+      raw = true;
+    else if (arg == "--help" || arg == "-h")
+      return std::cout << kLaunchUsage, 0;
+    else if (file.empty() && (arg == "-" || arg[0] != '-'))
+      file = arg;
+    else
+      return std::cerr << "scalescope launch: unexpected '" << arg << "'\n" << kLaunchUsage, 2;
   }
   if (framework.empty() || file.empty()) return std::cerr << kLaunchUsage, 2;
   json scenario;
@@ -115,8 +120,10 @@ int run_import_command(int argc, char** argv) {
     const std::string arg = argv[i];
     const bool has_value = i + 1 < argc;
     double v = 0;
-    if (arg == "--for" && has_value) framework = argv[++i];
-    else if (arg == "--scenario" && has_value) base_file = argv[++i];
+    if (arg == "--for" && has_value)
+      framework = argv[++i];
+    else if (arg == "--scenario" && has_value)
+      base_file = argv[++i];
     else if ((arg == "--chips" || arg == "--seq-len" || arg == "--prompt-len" || arg == "--generated-len") &&
              has_value) {
       if (!positive_number(argv[++i], v))
@@ -124,10 +131,14 @@ int run_import_command(int argc, char** argv) {
       std::string key = arg.substr(2);
       for (char& c : key) c = c == '-' ? '_' : c;
       extra[key] = v;
-    } else if (arg == "--json") raw = true;
-    else if (arg == "--help" || arg == "-h") return std::cout << kImportUsage, 0;
-    else if (file.empty() && (arg == "-" || arg[0] != '-')) file = arg;
-    else return std::cerr << "scalescope import: unexpected '" << arg << "'\n" << kImportUsage, 2;
+    } else if (arg == "--json")
+      raw = true;
+    else if (arg == "--help" || arg == "-h")
+      return std::cout << kImportUsage, 0;
+    else if (file.empty() && (arg == "-" || arg[0] != '-'))
+      file = arg;
+    else
+      return std::cerr << "scalescope import: unexpected '" << arg << "'\n" << kImportUsage, 2;
   }
   if (framework.empty() || file.empty()) return std::cerr << kImportUsage, 2;
   std::string text;
@@ -145,8 +156,8 @@ int run_import_command(int argc, char** argv) {
   if (!answered) return status;
   const json& result = *answered;
   for (const json& u : result["unmapped"])
-    std::cerr << "not mapped: " << u.value("key", "") << "=" << u.value("value", "") << " (line "
-              << u.value("line", 0) << ": " << u.value("reason", "") << ")\n";
+    std::cerr << "not mapped: " << u.value("key", "") << "=" << u.value("value", "") << " (line " << u.value("line", 0)
+              << ": " << u.value("reason", "") << ")\n";
   for (const json& a : result["assumed"]) std::cerr << "assumed: " << a.get<std::string>() << "\n";
   json scenario = ask;
   scenario.erase("query");

@@ -10,16 +10,16 @@
 
 #include "api.h"
 #include "calibration_commands.h"
+#include "io/json_text.h"
 #include "json_file.h"
 #include "kernel_commands.h"
 #include "launch_commands.h"
+#include "search_progress.h"
 #include "serving_benchmark_command.h"
-#include "io/json_text.h"
 #include "specs/calibration_profile.h"
 #include "specs/hf_config.h"
 #include "specs/presets.h"
 #include "specs/serving_backend.h"
-#include "search_progress.h"
 #include "summary.h"
 #include "table.h"
 #include "trace_command.h"
@@ -59,11 +59,16 @@ int main(int argc, char** argv) {
   std::string file;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg == "--table") table = true;
-    else if (arg == "--summary") summary = true;
-    else if (arg == "--hf-model") hf_model = true;
-    else if (arg == "--validate") validate = true;
-    else if (arg == "--progress") progress = true;
+    if (arg == "--table")
+      table = true;
+    else if (arg == "--summary")
+      summary = true;
+    else if (arg == "--hf-model")
+      hf_model = true;
+    else if (arg == "--validate")
+      validate = true;
+    else if (arg == "--progress")
+      progress = true;
     else if (arg == "--version") {
       std::cout << "scalescope " << scalescope::kEngineVersion << "\n";
       return 0;
@@ -83,7 +88,8 @@ int main(int argc, char** argv) {
     } else if (!arg.empty() && arg[0] == '-' && arg != "-") {
       std::cerr << "scalescope: unknown option '" << arg << "'\n" << kUsage;
       return 2;
-    } else if (file.empty()) file = arg;
+    } else if (file.empty())
+      file = arg;
     else {
       std::cerr << "scalescope: give one scenario file\n" << kUsage;
       return 2;
@@ -106,7 +112,8 @@ int main(int argc, char** argv) {
     const auto config = scalescope::parse_document(text, d);
     for (const auto& x : d) std::cerr << file << ": " << x.code << ": " << x.message << "\n";
     if (!d.empty()) return 1;
-    const auto out = nlohmann::json::parse(scalescope::resolve_model_json(nlohmann::json{{"hf_config", config}}.dump()));
+    const auto out =
+        nlohmann::json::parse(scalescope::resolve_model_json(nlohmann::json{{"hf_config", config}}.dump()));
     std::cout << out.dump(2) << "\n";
     return out.value("ok", false) ? 0 : 1;
   }
@@ -121,8 +128,11 @@ int main(int argc, char** argv) {
   }
   const auto json = nlohmann::json::parse(result, nullptr, false);
   scalescope::Diagnostics ignored;  // the engine's answer names what is wrong with the text
-  if (summary) std::cout << scalescope::cli::render_summary(scalescope::parse_document(text, ignored), json);
-  else if (table) std::cout << scalescope::cli::render_table(json);
-  else std::cout << scalescope::to_text(json, 2) << "\n";
+  if (summary)
+    std::cout << scalescope::cli::render_summary(scalescope::parse_document(text, ignored), json);
+  else if (table)
+    std::cout << scalescope::cli::render_table(json);
+  else
+    std::cout << scalescope::to_text(json, 2) << "\n";
   return json.value("ok", false) ? 0 : 1;
 }

@@ -95,8 +95,8 @@ std::string markdown(const Json& report) {
       }
       char buf[160];
       std::snprintf(buf, sizeof buf, "| **%s** | **%s** | **median of medians** | | **%.1f%%** | | **%.1f%%** | |\n",
-                    t["backend"].get<std::string>().c_str(), kind[0] == 'm' ? "model" : "system",
-                    100 * median(tpot), 100 * median(ttft));
+                    t["backend"].get<std::string>().c_str(), kind[0] == 'm' ? "model" : "system", 100 * median(tpot),
+                    100 * median(ttft));
       out << buf;
     }
   out << "\nRows not predicted, by rule (tests/serving/README.md):\n\n| rule | rows |\n|---|---|\n";
@@ -141,15 +141,18 @@ int run_serving_benchmark_command(int argc, char** argv) {
   std::string write_dir;
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg == "--markdown") as_markdown = true;
-    else if (arg == "--write" && i + 1 < argc) write_dir = argv[++i];
+    if (arg == "--markdown")
+      as_markdown = true;
+    else if (arg == "--write" && i + 1 < argc)
+      write_dir = argv[++i];
     else if (arg == "--help" || arg == "-h") {
       std::cout << kUsage;
       return 0;
     } else if (!arg.empty() && arg[0] == '-') {
       std::cerr << "scalescope: unknown option '" << arg << "'\n" << kUsage;
       return 2;
-    } else if (file.empty()) file = arg;
+    } else if (file.empty())
+      file = arg;
     else {
       std::cerr << "scalescope: give one table\n" << kUsage;
       return 2;
@@ -169,8 +172,10 @@ int run_serving_benchmark_command(int argc, char** argv) {
   }
   const Json report = serving_benchmark_report(rows);
   if (!write_dir.empty()) return write_backends(report, write_dir) ? 0 : 2;
-  if (as_markdown) std::cout << markdown(report);
-  else std::cout << to_text(report, 1) << "\n";
+  if (as_markdown)
+    std::cout << markdown(report);
+  else
+    std::cout << to_text(report, 1) << "\n";
   return 0;
 }
 

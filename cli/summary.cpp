@@ -58,13 +58,15 @@ std::string setup(const json& scenario, double chips) {
     if (m.value("ok", false)) model = m["model"].value("name", model);
   }
   std::string chip = "custom chip";
-  if (const auto* h = scenario.contains("hardware") ? &scenario["hardware"] : nullptr; h && h->contains("preset") && (*h)["preset"].is_string()) {
+  if (const auto* h = scenario.contains("hardware") ? &scenario["hardware"] : nullptr;
+      h && h->contains("preset") && (*h)["preset"].is_string()) {
     const PresetText* p = find_preset(hardware_preset_texts(), (*h)["preset"].get<std::string>());
     if (p) chip = preset_json(*p).value("name", chip);
   }
   std::string shape;
   if (scenario.contains("/mesh/shape"_json_pointer) && scenario["mesh"]["shape"].is_array()) {
-    for (const auto& s : scenario["mesh"]["shape"]) shape += (shape.empty() ? "" : "×") + (s.is_number() ? count(s.get<double>()) : "?");
+    for (const auto& s : scenario["mesh"]["shape"])
+      shape += (shape.empty() ? "" : "×") + (s.is_number() ? count(s.get<double>()) : "?");
     if (const json* slices = at(scenario, "/mesh/slices"); slices && slices->get<double>() > 1)
       shape += ", " + count(slices->get<double>()) + " slices";
   }
@@ -73,7 +75,7 @@ std::string setup(const json& scenario, double chips) {
 
 // "FSDP 16 × TP 4"
 std::string degrees(const json& t) {
-  static const std::pair<const char*, const char*> names[] = {{"data", "DP"}, {"fsdp", "FSDP"}, {"pipeline", "PP"},
+  static const std::pair<const char*, const char*> names[] = {{"data", "DP"},   {"fsdp", "FSDP"}, {"pipeline", "PP"},
                                                               {"tensor", "TP"}, {"expert", "EP"}, {"context", "CP"}};
   std::string out;
   for (const auto& [key, label] : names)
@@ -85,7 +87,8 @@ std::string degrees(const json& t) {
 // "step 112.7 s (book ideal 82.15 s)" when the result is calibrated and carries the book's number; else the number.
 std::string estimate(const json& r, const char* label, std::string_view pointer, std::string_view ideal_pointer) {
   std::string out = std::string(label) + " " + show(r, pointer);
-  if (text(r, "/fidelity") == "calibrated" && at(r, ideal_pointer)) out += " (book ideal " + show(r, ideal_pointer) + ")";
+  if (text(r, "/fidelity") == "calibrated" && at(r, ideal_pointer))
+    out += " (book ideal " + show(r, ideal_pointer) + ")";
   return out;
 }
 
@@ -94,18 +97,22 @@ std::string fidelity_line(const json& r) {
   if (text(r, "/fidelity") != "calibrated") return "";
   const std::string band = text(r, "/calibration/error_band/text");
   const std::string profile = text(r, "/calibration/profile/name", text(r, "/calibration/profile/id").c_str());
-  return "  calibrated estimate" + (profile.empty() ? "" : " (" + profile + ")") + (band.empty() ? "" : ": " + band) + "\n";
+  return "  calibrated estimate" + (profile.empty() ? "" : " (" + profile + ")") + (band.empty() ? "" : ": " + band) +
+         "\n";
 }
 
 // The training headline; returns the line on what to try next.
 std::string training(const json& scenario, const json& t, const json& chip, std::string& out) {
   const json* mem = at(t, "/memory/total_bytes");
-  const json* hbm = at(t, "/memory/hbm_capacity_bytes") ? at(t, "/memory/hbm_capacity_bytes") : at(chip, "/hbm_capacity_bytes");
+  const json* hbm =
+      at(t, "/memory/hbm_capacity_bytes") ? at(t, "/memory/hbm_capacity_bytes") : at(chip, "/hbm_capacity_bytes");
   const bool fits = t.contains("/memory/fits"_json_pointer) && t["memory"]["fits"] == true;
   const json& q = scenario.contains("query") ? scenario["query"] : json::object();
   const json& args = t.contains("query") ? t["query"] : q;  // the summary query echoes the step it ran
-  out += "Training   " + degrees(t) + "; batch " + show(args, "/batch_tokens") + " of sequence " + show(args, "/seq_len") + "\n";
-  out += "  " + estimate(t, "step", "/time/step_s", "/ideal/step_s") + " · " + estimate(t, "MFU", "/mfu_frac", "/ideal/mfu_frac") + "\n";
+  out += "Training   " + degrees(t) + "; batch " + show(args, "/batch_tokens") + " of sequence " +
+         show(args, "/seq_len") + "\n";
+  out += "  " + estimate(t, "step", "/time/step_s", "/ideal/step_s") + " · " +
+         estimate(t, "MFU", "/mfu_frac", "/ideal/mfu_frac") + "\n";
   out += fidelity_line(t);
   // Without a token count there is no run to price: say how to ask, not "to train 0 s on 0 tokens".
   const bool from_result = at(t, "/cost/train_tokens") != nullptr;
@@ -121,10 +128,12 @@ std::string training(const json& scenario, const json& t, const json& chip, std:
   if (!goodput.empty()) {
     const json* wall_usd = at(t, "/goodput/wall_usd");
     out += "  with failures: " + goodput +
-           (wall_usd && wall_usd->is_number() ? ", " + format_with_unit("train_usd", wall_usd->get<double>()) : "") + "\n";
+           (wall_usd && wall_usd->is_number() ? ", " + format_with_unit("train_usd", wall_usd->get<double>()) : "") +
+           "\n";
   }
   out += "  memory " + (mem ? format_with_unit("total_bytes", mem->get<double>()) : "?") + " per chip of " +
-         (hbm ? format_with_unit("hbm_bytes", hbm->get<double>()) : "?") + ": " + (fits ? "fits" : "DOES NOT FIT") + "\n";
+         (hbm ? format_with_unit("hbm_bytes", hbm->get<double>()) : "?") + ": " + (fits ? "fits" : "DOES NOT FIT") +
+         "\n";
   const std::string binding = text(t, "/binding");
   std::string room;
   for (const auto& x : t.value("thresholds", json::array()))
@@ -136,16 +145,19 @@ std::string training(const json& scenario, const json& t, const json& chip, std:
   std::string next;
   if (!fits) {
     next = "the plan needs " + show(t, "/memory/shortfall_bytes") + " more per chip";
-    if (const json* c = at(t, "/memory/min_chips_for_memory")) next += "; it fits on at least " + count(c->get<double>()) + " chips";
+    if (const json* c = at(t, "/memory/min_chips_for_memory"))
+      next += "; it fits on at least " + count(c->get<double>()) + " chips";
     next += ", or with more remat, ZeRO-3 or more microbatches.";
   } else if (t.contains("thresholds") && t["thresholds"].is_array()) {
     for (const auto& x : t["thresholds"])
-      if (x.value("ok", true) == false && next.empty()) next = words(x.value("name", "a threshold")) + " not met: " + x.value("reason", "") + ".";
+      if (x.value("ok", true) == false && next.empty())
+        next = words(x.value("name", "a threshold")) + " not met: " + x.value("reason", "") + ".";
   }
   if (next.empty())
-    next = text(t, "/time/bound") == "compute"
-               ? "compute-bound with every threshold met: more chips shorten the run while the batch per chip stays above the thresholds."
-               : "communication sets the step: a larger batch per chip or less tensor parallelism moves it toward compute.";
+    next = text(t, "/time/bound") == "compute" ? "compute-bound with every threshold met: more chips shorten the run "
+                                                 "while the batch per chip stays above the thresholds."
+                                               : "communication sets the step: a larger batch per chip or less tensor "
+                                                 "parallelism moves it toward compute.";
   if (text(t, "/fidelity") != "calibrated") next += " (The book's model: an ideal bound.)";
   return next;
 }
@@ -153,7 +165,8 @@ std::string training(const json& scenario, const json& t, const json& chip, std:
 void serving(const json& s, std::string& out) {
   const bool fits = s.contains("/memory/fits"_json_pointer) && s["memory"]["fits"] == true;
   const json& q = s.contains("query") ? s["query"] : json::object();
-  out += "Serving    batch " + show(q, "/batch") + ", prompt " + show(q, "/prompt_len") + " tokens, " + show(q, "/generated_len") + " generated\n";
+  out += "Serving    batch " + show(q, "/batch") + ", prompt " + show(q, "/prompt_len") + " tokens, " +
+         show(q, "/generated_len") + " generated\n";
   out += "  " + estimate(s, "first token", "/time_to_first_token_s", "/ideal/time_to_first_token_s") + " · " +
          estimate(s, "per token", "/decode/step_s", "/ideal/latency_per_token_s") + " · " +
          show(s, "/tokens_per_s_per_chip") + " · " + show(s, "/usd_per_million_output_tokens") + "\n";
@@ -169,11 +182,13 @@ std::string render_summary(const json& scenario, const json& evaluation) {
   const std::string kind = evaluation.value("query", "");
   const json& r = evaluation.contains("result") ? evaluation["result"] : json::object();
   for (const auto& d : evaluation.value("diagnostics", json::array()))
-    out += (d.value("severity", "error") == "warning" ? "Warning:   " : "Problem:   ") + d.value("message", "") + " (" + d.value("path", "") + ")\n";
+    out += (d.value("severity", "error") == "warning" ? "Warning:   " : "Problem:   ") + d.value("message", "") + " (" +
+           d.value("path", "") + ")\n";
   if (!evaluation.value("ok", false)) return "Scalescope: the scenario cannot run.\n" + out;
   if (kind == "summary") {
     out = setup(scenario, at(r, "/topology/chips") ? r["topology"]["chips"].get<double>() : 0) + "\n" + out;
-    const std::string next = r.contains("training_step") ? training(scenario, r["training_step"], r.value("chip", json::object()), out) : "";
+    const std::string next =
+        r.contains("training_step") ? training(scenario, r["training_step"], r.value("chip", json::object()), out) : "";
     if (r.contains("serving")) serving(r["serving"], out);
     if (!next.empty()) out += "Try next:  " + next + "\n";
   } else if (kind == "training_step") {
@@ -186,12 +201,14 @@ std::string render_summary(const json& scenario, const json& evaluation) {
     serving(s, out);
   } else if (kind == "plan_search") {
     out = setup(scenario, 0) + "\n" + out;
-    out += "Plan search: " + show(r, "/evaluated") + " plans, " + show(r, "/valid") + " valid, " + show(r, "/fitting") + " fit in HBM\n";
+    out += "Plan search: " + show(r, "/evaluated") + " plans, " + show(r, "/valid") + " valid, " + show(r, "/fitting") +
+           " fit in HBM\n";
     std::size_t i = 0;
     for (const auto& p : r.value("plans", json::array())) {
       if (++i > 3) break;
-      out += "  #" + std::to_string(i) + " " + degrees(p) + ", remat " + p.value("remat", "?") + ": step " + show(p, "/step_s") +
-             ", MFU " + show(p, "/mfu_frac") + ", " + show(p, "/memory_bytes") + " per chip" + (p.value("fits", false) ? "" : " (does not fit)") + "\n";
+      out += "  #" + std::to_string(i) + " " + degrees(p) + ", remat " + p.value("remat", "?") + ": step " +
+             show(p, "/step_s") + ", MFU " + show(p, "/mfu_frac") + ", " + show(p, "/memory_bytes") + " per chip" +
+             (p.value("fits", false) ? "" : " (does not fit)") + "\n";
     }
   } else {
     return render_table(evaluation);

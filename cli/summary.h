@@ -4,9 +4,8 @@
 // where the result carries the calibrated estimate and the book's ideal (`fidelity`, `ideal`), both are shown, with
 // the calibration profile's measured error in one line.
 #pragma once
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace scalescope::cli {
 

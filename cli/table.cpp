@@ -1,8 +1,8 @@
 #include "table.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <algorithm>
 #include <iterator>
 #include <string_view>
 #include <vector>
@@ -30,8 +30,8 @@ std::string scaled(double v, const char* unit) {
   static const struct {
     double factor;
     const char* prefix;
-  } kPrefixes[] = {{1e18, "E"}, {1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"},
-                   {1, ""},     {1e-3, "m"}, {1e-6, "µ"}, {1e-9, "n"}};
+  } kPrefixes[] = {{1e18, "E"}, {1e15, "P"}, {1e12, "T"}, {1e9, "G"},  {1e6, "M"},
+                   {1e3, "k"},  {1, ""},     {1e-3, "m"}, {1e-6, "µ"}, {1e-9, "n"}};
   const double a = std::fabs(v);
   if (a == 0) return "0 " + std::string(unit);
   if (a >= 1e21) return scientific(v) + " " + unit;
@@ -108,7 +108,8 @@ std::string format_with_unit(const std::string& key, double v) {
   }
   if (starts_with(unit, "bytes")) return scaled(v, "B") + after("bytes");
   if (starts_with(unit, "FLOP/s")) return scaled(v, "FLOP") + after("FLOP");
-  if (starts_with(unit, "FLOPs/byte")) return (std::fabs(v) >= 1e4 ? scaled(v, "") : number(v)) + " FLOPs/B" + after("FLOPs/byte");
+  if (starts_with(unit, "FLOPs/byte"))
+    return (std::fabs(v) >= 1e4 ? scaled(v, "") : number(v)) + " FLOPs/B" + after("FLOPs/byte");
   if (starts_with(unit, "FLOPs/USD")) return scaled(v, "FLOPs") + "/$" + after("FLOPs/USD");
   if (starts_with(unit, "FLOPs")) return scaled(v, "FLOPs") + after("FLOPs");
   if (starts_with(unit, "USD")) return "$" + (std::fabs(v) >= 1e4 ? scaled(v, "") : number(v)) + after("USD");

@@ -1,9 +1,8 @@
 // Renders a result JSON for people: one "key  value" line per number, with the unit its key names turned into a
 // readable scale (1.2e-3 s -> 1.2 ms). The JSON output stays in SI units; only this view rescales.
 #pragma once
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace scalescope::cli {
 

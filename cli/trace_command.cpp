@@ -1,12 +1,12 @@
 #include "trace_command.h"
 
+#include <zlib.h>
+
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
-
-#include <zlib.h>
 
 #include "api.h"
 #include "io/json_text.h"
@@ -132,13 +132,16 @@ int run_trace_command(int argc, char** argv) {
       options["step"] = nlohmann::json::parse(evaluate_whole_json(text));
     } else if ((arg == "--hardware" || arg == "--top" || arg == "--steps") && i + 1 < argc) {
       const std::string value = argv[++i];
-      if (arg == "--hardware") options["hardware"] = value;
+      if (arg == "--hardware")
+        options["hardware"] = value;
       else if (arg == "--steps" && value.find_first_not_of("0123456789") == std::string::npos && value.size() < 8)
         options["steps"] = std::stoi(value);
-      else if (arg == "--steps") options["steps"] = value;
+      else if (arg == "--steps")
+        options["steps"] = value;
       else if (value.find_first_not_of("0123456789") == std::string::npos && value.size() < 4)
         options["top"] = std::stoi(value);
-      else options["top"] = value;  // the engine names what is wrong with it
+      else
+        options["top"] = value;  // the engine names what is wrong with it
     } else if (!arg.empty() && arg[0] == '-') {
       std::cerr << "scalescope trace: unknown option '" << arg << "'\n" << kUsage;
       return 2;
@@ -170,8 +173,10 @@ int run_trace_command(int argc, char** argv) {
       }
       if (!json) std::cout << "kernel tables written to " << tables_path << "\n";
     }
-    if (json) answers.push_back(answer);
-    else print_report(path, answer);
+    if (json)
+      answers.push_back(answer);
+    else
+      print_report(path, answer);
   }
   if (json) std::cout << to_text(answers.size() == 1 ? answers[0] : answers, 2) << "\n";
   return status;

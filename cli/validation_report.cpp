@@ -48,11 +48,11 @@ void summary(const json& groups, std::string& out, bool by_architecture) {
     const json& b = g["book"];
     const json& c = g["calibrated"];
     out += "| " + (by_architecture ? g.value("architecture", "") : g.value("kind", "")) + " | " + g.value("task", "") +
-           " | " + part_name(g.value("split", "")) + " | " +
-           num(b.value("runs", 0.0)) + " | " + pct(b.value("median_abs_frac", 0.0)) + " | " +
-           pct(b.value("p90_abs_frac", 0.0)) + " | " + pct(c.value("median_abs_frac", 0.0)) + " | " +
-           pct(c.value("p90_abs_frac", 0.0)) + " | " + pct(c.value("max_abs_frac", 0.0)) + " | " +
-           pct(c.value("signed_median_frac", 0.0), true) + " | " + pct(c.value("optimistic_frac", 0.0)) + " |\n";
+           " | " + part_name(g.value("split", "")) + " | " + num(b.value("runs", 0.0)) + " | " +
+           pct(b.value("median_abs_frac", 0.0)) + " | " + pct(b.value("p90_abs_frac", 0.0)) + " | " +
+           pct(c.value("median_abs_frac", 0.0)) + " | " + pct(c.value("p90_abs_frac", 0.0)) + " | " +
+           pct(c.value("max_abs_frac", 0.0)) + " | " + pct(c.value("signed_median_frac", 0.0), true) + " | " +
+           pct(c.value("optimistic_frac", 0.0)) + " |\n";
   }
 }
 
@@ -72,8 +72,9 @@ void by_family(const json& runs, std::string& out) {
     f.book.push_back(r.value("book_error_frac", 0.0));
     (r.value("split", "") == "fit" ? f.fit : f.held).push_back(r.value("calibrated_error_frac", 0.0));
   }
-  out += "| family | chip kind | task | runs (fit / held) | book median | calibrated median, fit part | "
-         "calibrated median, held part |\n|---|---|---|---|---|---|---|\n";
+  out +=
+      "| family | chip kind | task | runs (fit / held) | book median | calibrated median, fit part | "
+      "calibrated median, held part |\n|---|---|---|---|---|---|---|\n";
   for (const auto& name : order) {
     const Family& f = families[name];
     out += "| " + name + " | " + f.kind + " | " + f.task + " | " + std::to_string(f.fit.size() + f.held.size()) + " (" +
@@ -84,8 +85,9 @@ void by_family(const json& runs, std::string& out) {
 }
 
 void holdout(const json& rows, std::string& out) {
-  out += "| family held out whole | architecture | runs in scope | book median | calibrated median | calibrated p90 | "
-         "signed median | with excluded: runs | median | refit |\n|---|---|---|---|---|---|---|---|---|---|\n";
+  out +=
+      "| family held out whole | architecture | runs in scope | book median | calibrated median | calibrated p90 | "
+      "signed median | with excluded: runs | median | refit |\n|---|---|---|---|---|---|---|---|---|---|\n";
   auto cell = [](const json& stats, const char* key, bool sign = false) {
     return stats.is_object() ? pct(stats.value(key, 0.0), sign) : std::string("—");
   };
@@ -119,8 +121,9 @@ void transfer(const json& summary_groups, const json& holdout_rows, std::string&
       pooled_all[key].push_back(r.value("calibrated_error_frac", 0.0));
       if (!r.value("excluded", false)) pooled[key].push_back(r.value("calibrated_error_frac", 0.0));
     }
-  out += "| chip kind | task | runs | in sample: median | sibling held: runs | median | p90 | one family out: runs | "
-         "median | p90 |\n|---|---|---|---|---|---|---|---|---|---|\n";
+  out +=
+      "| chip kind | task | runs | in sample: median | sibling held: runs | median | p90 | one family out: runs | "
+      "median | p90 |\n|---|---|---|---|---|---|---|---|---|---|\n";
   for (const char* kind : {"tpu", "gpu"})
     for (const char* task : {"training", "serving"})
       for (const bool in_scope : {true, false}) {
@@ -145,8 +148,9 @@ void transfer(const json& summary_groups, const json& holdout_rows, std::string&
 // The gated transfer figure (issue 34): per task, the median of the families' own medians when each is held out
 // whole, the worst family, the runs off by more than 2x, and the runs pooled beside it.
 void transfer_figure(const json& rows, std::string& out) {
-  out += "| chip kind | task | families | runs | **median of family medians** | worst family | its median | "
-         "runs off by more than 2x | runs pooled: median |\n|---|---|---|---|---|---|---|---|---|\n";
+  out +=
+      "| chip kind | task | families | runs | **median of family medians** | worst family | its median | "
+      "runs off by more than 2x | runs pooled: median |\n|---|---|---|---|---|---|---|---|---|\n";
   for (const auto& r : rows)
     out += "| " + r.value("kind", "") + " | " + r.value("task", "") + " | " + num(r.value("families", 0.0)) + " | " +
            num(r.value("runs", 0.0)) + " | **" + pct(r.value("median_of_family_medians_frac", 0.0)) + "** | " +
@@ -155,8 +159,9 @@ void transfer_figure(const json& rows, std::string& out) {
 }
 
 void every_run(const json& runs, std::string& out) {
-  out += "| run | family | task | part | measured | book | calibrated | profile | not fitted because |\n"
-         "|---|---|---|---|---|---|---|---|---|\n";
+  out +=
+      "| run | family | task | part | measured | book | calibrated | profile | not fitted because |\n"
+      "|---|---|---|---|---|---|---|---|---|\n";
   for (const auto& r : runs) {
     const std::string metric = r.value("metric", "") == "step_s" ? " s/step" : " tok/s";
     out += "| " + r.value("id", "") + " | " + r.value("family", "") + " | " + r.value("task", "") + " | " +
@@ -177,25 +182,28 @@ std::string gb(double bytes) {
 void memory(const json& validation, std::string& out) {
   const json& s = validation["memory_summary"];
   const json& measured = s["measured"];
-  out += "Training runs that state their plan in full (no `remat_auto`): **" + num(s.value("stated_fit", 0.0)) + " of " +
-         num(s.value("stated_runs", 0.0)) + " fit**";
+  out += "Training runs that state their plan in full (no `remat_auto`): **" + num(s.value("stated_fit", 0.0)) +
+         " of " + num(s.value("stated_runs", 0.0)) + " fit**";
   if (s.value("stated_unexpressed", 0.0) > 0)
     out += " (" + num(s.value("stated_unexpressed", 0.0)) + " more say which setting the engine cannot express)";
   out += "; with `remat_auto`, " + num(s.value("auto_fit", 0.0)) + " of " + num(s.value("auto_runs", 0.0)) +
          " fit with the policy it picks. Measured peaks: ";
-  if (measured.is_null()) out += "none.\n\n";
+  if (measured.is_null())
+    out += "none.\n\n";
   else
     out += num(measured.value("runs", 0.0)) + " figures, error median " + pct(measured.value("median_abs_frac", 0.0)) +
            ", max " + pct(measured.value("max_abs_frac", 0.0)) + " (" + num(s.value("measured_within_10pct", 0.0)) +
            " within 10%).\n\n";
-  out += "| run | family | remat | predicted | HBM | fits | measured | error | not expressible |\n"
-         "|---|---|---|---|---|---|---|---|---|\n";
+  out +=
+      "| run | family | remat | predicted | HBM | fits | measured | error | not expressible |\n"
+      "|---|---|---|---|---|---|---|---|---|\n";
   auto row = [&](const std::string& id, const std::string& family, const json& m) {
     const bool has_measured = m.contains("measured_bytes");
     out += "| " + id + " | " + family + " | " + m.value("remat", "") + (m.value("remat_auto", false) ? " (auto)" : "") +
            " | " + gb(m.value("total_bytes", 0.0)) + " | " + gb(m.value("hbm_capacity_bytes", 0.0)) + " | " +
-           (m.value("fits", false) ? "yes" : "**no**") + " | " + (has_measured ? gb(m.value("measured_bytes", 0.0)) : "") +
-           " | " + (has_measured ? pct(m.value("error_frac", 0.0), true) : "") + " | " + m.value("unexpressed", "") + " |\n";
+           (m.value("fits", false) ? "yes" : "**no**") + " | " +
+           (has_measured ? gb(m.value("measured_bytes", 0.0)) : "") + " | " +
+           (has_measured ? pct(m.value("error_frac", 0.0), true) : "") + " | " + m.value("unexpressed", "") + " |\n";
   };
   for (const auto& r : validation["runs"])
     if (r.contains("memory")) row(r.value("id", ""), r.value("family", ""), r["memory"]);
@@ -209,7 +217,8 @@ void priors(const json& priors, std::string& out) {
     out += "| `" + key + "` |";
     for (const char* kind : {"tpu", "gpu"}) {
       const json& p = kinds[kind];
-      out += " " + num(p.value("value", 0.0)) + " | " + num(p.value("log_sigma", 0.0)) + " | " + p.value("source", "") + " |";
+      out += " " + num(p.value("value", 0.0)) + " | " + num(p.value("log_sigma", 0.0)) + " | " + p.value("source", "") +
+             " |";
     }
     out += "\n";
   }
@@ -242,53 +251,61 @@ void parameters(const json& profiles, std::string& out) {
 std::string validation_markdown(const json& validation, const json& profiles) {
   std::string out;
   if (validation.contains("transfer")) {
-    out += "### Transfer: every family held out whole (the gated figure)\n\nEach family's own median |error| when the "
-           "profiles are refitted without it, then the median of those medians per task (every family counts once, "
-           "however many runs it has), the worst family, and the runs off by more than 2x; the runs pooled beside it "
-           "(the figure the suite used to gate). In scope. `tests/unit/test_validation.cpp` gates both chip kinds "
-           "together, training and serving apart.\n\n";
+    out +=
+        "### Transfer: every family held out whole (the gated figure)\n\nEach family's own median |error| when the "
+        "profiles are refitted without it, then the median of those medians per task (every family counts once, "
+        "however many runs it has), the worst family, and the runs off by more than 2x; the runs pooled beside it "
+        "(the figure the suite used to gate). In scope. `tests/unit/test_validation.cpp` gates both chip kinds "
+        "together, training and serving apart.\n\n";
     transfer_figure(validation["transfer"], out);
     out += "\n";
   }
-  out += "### Summary\n\nError = predicted / measured − 1 for a step time, measured / predicted − 1 for a throughput "
-         "(negative: optimistic). *In scope*: runs not marked excluded.\n\n";
+  out +=
+      "### Summary\n\nError = predicted / measured − 1 for a step time, measured / predicted − 1 for a throughput "
+      "(negative: optimistic). *In scope*: runs not marked excluded.\n\n";
   summary(validation["summary"], out, false);
   if (validation.contains("family_holdout")) {
-    out += "\n### Interpolation and transfer\n\nCalibrated, in scope and with the excluded runs: the fit on its own runs "
-           "(never an excluded one, so both rows agree); the held siblings of "
-           "fitted families (interpolation: most differ from a fitted run only in slices, batch or parallelism); and "
-           "every family held out whole in turn, its runs pooled (the transfer to a framework or chip the fit has not "
-           "seen; the gated figure is the median of the families' medians, above).\n\n";
+    out +=
+        "\n### Interpolation and transfer\n\nCalibrated, in scope and with the excluded runs: the fit on its own runs "
+        "(never an excluded one, so both rows agree); the held siblings of "
+        "fitted families (interpolation: most differ from a fitted run only in slices, batch or parallelism); and "
+        "every family held out whole in turn, its runs pooled (the transfer to a framework or chip the fit has not "
+        "seen; the gated figure is the median of the families' medians, above).\n\n";
     transfer(validation["summary"], validation["family_holdout"], out);
   }
-  out += "\n### Dense and MoE models\n\nThe same errors for dense models and mixture-of-experts models apart (every chip "
-         "kind).\n\n";
+  out +=
+      "\n### Dense and MoE models\n\nThe same errors for dense models and mixture-of-experts models apart (every chip "
+      "kind).\n\n";
   summary(validation["summary"], out, true);
   out += "\n### By family\n\n";
   by_family(validation["runs"], out);
   if (validation.contains("family_holdout")) {
-    out += "\n### Each family held out whole\n\nThe profiles refitted on every other family's fit runs (literature "
-           "priors), then this family predicted: how the model transfers to a framework or chip it has not seen.\n\n";
+    out +=
+        "\n### Each family held out whole\n\nThe profiles refitted on every other family's fit runs (literature "
+        "priors), then this family predicted: how the model transfers to a framework or chip it has not seen.\n\n";
     holdout(validation["family_holdout"], out);
   }
   out += "\n### Every run\n\n";
   every_run(validation["runs"], out);
   if (validation.contains("memory_summary")) {
-    out += "\n### Memory per chip\n\nThe calibrated step's memory per chip (weights, gradients, optimizer states, the "
-           "activations in flight on the busiest stage, the transient buffers) against the chip's HBM, with the remat "
-           "policy predicted (`auto`: the lightest of none, big_matmuls and block that fits), and against the peak the "
-           "source measured where it printed one (error = predicted / measured − 1; `measured_memory_how` in the runs "
-           "file says what each figure includes). GB = 1e9 bytes.\n\n";
+    out +=
+        "\n### Memory per chip\n\nThe calibrated step's memory per chip (weights, gradients, optimizer states, the "
+        "activations in flight on the busiest stage, the transient buffers) against the chip's HBM, with the remat "
+        "policy predicted (`auto`: the lightest of none, big_matmuls and block that fits), and against the peak the "
+        "source measured where it printed one (error = predicted / measured − 1; `measured_memory_how` in the runs "
+        "file says what each figure includes). GB = 1e9 bytes.\n\n";
     memory(validation, out);
   }
   if (validation.contains("priors")) {
-    out += "\n### Priors\n\nWhat the literature fit is pulled towards (`calibration_profiles/priors/literature.json`): "
-           "each parameter's prior per chip kind, its width in log (0.3 is about 35%) and its source.\n\n";
+    out +=
+        "\n### Priors\n\nWhat the literature fit is pulled towards (`calibration_profiles/priors/literature.json`): "
+        "each parameter's prior per chip kind, its width in log (0.3 is about 35%) and its source.\n\n";
     priors(validation["priors"], out);
   }
-  out += "\n### Profile parameters\n\nEach parameter's meaning and range are in "
-         "`core/specs/calibration_profile.cpp` (`profile_parameters()`), its priors above; the fit's provenance is in "
-         "each profile file (`calibration_profiles/`).\n\n";
+  out +=
+      "\n### Profile parameters\n\nEach parameter's meaning and range are in "
+      "`core/specs/calibration_profile.cpp` (`profile_parameters()`), its priors above; the fit's provenance is in "
+      "each profile file (`calibration_profiles/`).\n\n";
   parameters(profiles, out);
   return out;
 }

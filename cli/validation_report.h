@@ -1,8 +1,7 @@
 // docs/validation.md's generated tables: the validation query's result as Markdown.
 #pragma once
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace scalescope::cli {
 

@@ -14,12 +14,12 @@
 #include "io/json_text.h"
 #include "io/limits.h"
 #include "io/text.h"
+#include "queries/query.h"
+#include "queries/scenario.h"
 #include "specs/calibration_profile.h"
 #include "specs/hf_config.h"
 #include "specs/presets.h"
 #include "specs/serving_backend.h"
-#include "queries/query.h"
-#include "queries/scenario.h"
 
 namespace scalescope {
 
@@ -97,11 +97,11 @@ Json diagnostics_json(const Diagnostics& diagnostics) {
   for (std::size_t i = 0; i < listed; ++i) out.push_back(diagnostic_json(diagnostics[i]));
   if (diagnostics.size() > listed) {
     const Diagnostics dropped(diagnostics.begin() + static_cast<std::ptrdiff_t>(listed), diagnostics.end());
-    out.push_back(diagnostic_json(Diagnostic{
-        "", "too_many_diagnostics",
-        std::to_string(dropped.size()) + " more diagnostics were dropped (at most " + std::to_string(kMaxDiagnostics) +
-            " are listed)",
-        !has_errors(dropped)}));
+    out.push_back(
+        diagnostic_json(Diagnostic{"", "too_many_diagnostics",
+                                   std::to_string(dropped.size()) + " more diagnostics were dropped (at most " +
+                                       std::to_string(kMaxDiagnostics) + " are listed)",
+                                   !has_errors(dropped)}));
   }
   return out;
 }
@@ -123,14 +123,16 @@ void check_result(Json& node, const std::string& key, const std::string& path, i
   if (node.is_number_float()) {
     const double x = node.get<double>();
     if (!std::isfinite(x)) {
-      add_diagnostic(d, "/result" + path, "non_finite", "the engine produced a non-finite number here; please report it");
+      add_diagnostic(d, "/result" + path, "non_finite",
+                     "the engine produced a non-finite number here; please report it");
       node = nullptr;
     } else if (x == 0) {
       node = 0.0;
     } else if (is_utilisation(key) && x > 1 + 1e-9) {
       add_warning(d, "/result" + path, "outside_physics",
-                  "'" + key + "' is " + format_count(x) + ", more than 1: the inputs ask more of the hardware than "
-                  "its peak; check them");
+                  "'" + key + "' is " + format_count(x) +
+                      ", more than 1: the inputs ask more of the hardware than "
+                      "its peak; check them");
     } else if (ends_with(key, "_s") && x < 0) {
       add_warning(d, "/result" + path, "outside_physics",
                   "'" + key + "' is negative, which no time or rate can be; please report it");
@@ -303,7 +305,8 @@ std::string evaluate_many_json(std::string_view text) {
         Diagnostics over;
         add_diagnostic(over, "", "too_large",
                        "this call's answers passed " + format_count(static_cast<double>(kMaxAnswerBytes)) +
-                           " bytes (the limit) by scenario " + std::to_string(i) + "; evaluate it and the rest in another call");
+                           " bytes (the limit) by scenario " + std::to_string(i) +
+                           "; evaluate it and the rest in another call");
         one = to_text(rejected(over));
       }
       out += (i ? "," : "") + one;
@@ -322,7 +325,8 @@ std::vector<std::vector<std::string>> read_fields(const Json& fields, Diagnostic
   for (std::size_t i = 0; i < fields.size(); ++i) {
     const std::string path = "/fields/" + std::to_string(i);
     const auto tokens = fields[i].is_string() ? parse_json_pointer(fields[i].get<std::string>()) : std::nullopt;
-    if (tokens) out.push_back(*tokens);
+    if (tokens)
+      out.push_back(*tokens);
     else
       add_diagnostic(d, path, "wrong_type",
                      "expected a JSON pointer into the result (RFC 6901: \"\" or \"/\"-separated keys, ~0 for ~ and ~1 "
@@ -338,8 +342,8 @@ Json fields_row(const Json& answer, const std::vector<std::vector<std::string>>&
   Json row = Json::array({answer.value("ok", false), nullptr});
   for (const Json& diagnostic : answer.value("diagnostics", Json::array()))
     if (diagnostic.value("severity", "error") == "error") {
-      row[1] = diagnostic.value("path", "") + ": " + diagnostic.value("code", "") + ": " +
-               diagnostic.value("message", "");
+      row[1] =
+          diagnostic.value("path", "") + ": " + diagnostic.value("code", "") + ": " + diagnostic.value("message", "");
       break;
     }
   // A refused answer has no result: its fields are null (the pointer "" too).
@@ -392,7 +396,8 @@ std::string validate_json(std::string_view text) {
 
 std::string failure_json() {
   return R"({"diagnostics":[{"code":"internal_error","message":"the engine failed; please report it","path":"",)"
-         R"("severity":"error"}],"engine_version":")" + std::string(kEngineVersion) + R"(","ok":false})";
+         R"("severity":"error"}],"engine_version":")" +
+         std::string(kEngineVersion) + R"(","ok":false})";
 }
 
 std::string presets_json() {
@@ -410,10 +415,12 @@ std::string presets_json() {
       out["models"].push_back(model);
     }
     out["calibration_profiles"] = Json::array();
-    for (const auto& p : embedded_calibration_profiles()) out["calibration_profiles"].push_back(calibration_profile_json(p));
+    for (const auto& p : embedded_calibration_profiles())
+      out["calibration_profiles"].push_back(calibration_profile_json(p));
     // The serving engines whose runtime the serving query's `load.backend` can apply (issue 35).
     out["serving_backends"] = Json::array();
-    for (const ServingBackend& b : embedded_serving_backends()) out["serving_backends"].push_back(serving_backend_json(b));
+    for (const ServingBackend& b : embedded_serving_backends())
+      out["serving_backends"].push_back(serving_backend_json(b));
     out["engine_version"] = kEngineVersion;
     return out;
   });

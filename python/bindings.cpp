@@ -1,9 +1,9 @@
 // scalescope._engine: the Python module's door into the engine, as wasm/bindings.cpp is the web's. JSON text in,
 // JSON text out, as bytes (the engine's exact output, compared byte for byte with the CLI's); nothing here
 // computes anything. The GIL is released while the engine runs, so threads of a sweep run in parallel.
-#include <string>
-
 #include <pybind11/pybind11.h>
+
+#include <string>
 
 #include "api.h"
 #include "specs/hf_config.h"
@@ -32,19 +32,25 @@ py::bytes answer(F&& f) {
 
 PYBIND11_MODULE(_engine, m) {
   m.doc() = "Scalescope's C++ engine: JSON text (bytes) in, JSON text (bytes) out (docs/api.md).";
-  m.def("evaluate", [](const std::string& s) { return answer([&] { return scalescope::evaluate_json(s); }); },
-        "One scenario; a plan search answers one chunk (as the wasm module's evaluate).");
-  m.def("evaluate_many", [](const std::string& s) { return answer([&] { return scalescope::evaluate_many_json(s); }); },
-        "A JSON array of scenarios; the array of their answers.");
-  m.def("evaluate_fields",
-        [](const std::string& s) { return answer([&] { return scalescope::evaluate_fields_json(s); }); },
-        "{\"scenarios\": [...], \"fields\": [JSON pointers]}; each answer's ok, first error and fields (sweeps).");
-  m.def("validate", [](const std::string& s) { return answer([&] { return scalescope::validate_json(s); }); },
-        "Checks a scenario without running it.");
-  m.def("presets", [] { return answer([] { return scalescope::presets_json(); }); },
-        "The embedded hardware, model and calibration presets.");
-  m.def("model", [](const std::string& s) { return answer([&] { return scalescope::resolve_model_json(s); }); },
-        "The model a scenario's `model` object resolves to (e.g. {\"hf_config\": {...}}).");
+  m.def(
+      "evaluate", [](const std::string& s) { return answer([&] { return scalescope::evaluate_json(s); }); },
+      "One scenario; a plan search answers one chunk (as the wasm module's evaluate).");
+  m.def(
+      "evaluate_many", [](const std::string& s) { return answer([&] { return scalescope::evaluate_many_json(s); }); },
+      "A JSON array of scenarios; the array of their answers.");
+  m.def(
+      "evaluate_fields",
+      [](const std::string& s) { return answer([&] { return scalescope::evaluate_fields_json(s); }); },
+      "{\"scenarios\": [...], \"fields\": [JSON pointers]}; each answer's ok, first error and fields (sweeps).");
+  m.def(
+      "validate", [](const std::string& s) { return answer([&] { return scalescope::validate_json(s); }); },
+      "Checks a scenario without running it.");
+  m.def(
+      "presets", [] { return answer([] { return scalescope::presets_json(); }); },
+      "The embedded hardware, model and calibration presets.");
+  m.def(
+      "model", [](const std::string& s) { return answer([&] { return scalescope::resolve_model_json(s); }); },
+      "The model a scenario's `model` object resolves to (e.g. {\"hf_config\": {...}}).");
   // A profiler trace, fed in chunks as Python reads (and decompresses) the file: docs/api.md "Traces".
   py::class_<scalescope::TraceSession>(m, "TraceSession", "A profiler trace read as a stream (docs/api.md Traces).")
       .def(py::init<>())

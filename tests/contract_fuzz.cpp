@@ -14,11 +14,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "api.h"
 #include "invariants.h"
@@ -42,28 +41,50 @@ json deep(int levels) {
 
 json hostile(Rng& g) {
   switch (g.below(22)) {
-    case 0: return 0;
-    case 1: return -1;
-    case 2: return 1e308;
-    case 3: return -0.0;
-    case 4: return 5e-324;
-    case 5: return 9007199254740993.0;
-    case 6: return 0.5;
-    case 7: return 1e15;
-    case 8: return "";
-    case 9: return "\xc3\xa9\"'<b>\xe2\x80\x94";
-    case 10: return std::string(5000, 'x');
-    case 11: return nullptr;
-    case 12: return true;
-    case 13: return json::array();
-    case 14: return json::object();
-    case 15: return json::array({1, 2, 3});
-    case 16: return deep(40);
-    case 17: return "plan_search";
-    case 18: return "h100-sxm";
-    case 19: return 4096;
-    case 20: return 3;
-    default: return std::int64_t{1} << (g.below(40));
+    case 0:
+      return 0;
+    case 1:
+      return -1;
+    case 2:
+      return 1e308;
+    case 3:
+      return -0.0;
+    case 4:
+      return 5e-324;
+    case 5:
+      return 9007199254740993.0;
+    case 6:
+      return 0.5;
+    case 7:
+      return 1e15;
+    case 8:
+      return "";
+    case 9:
+      return "\xc3\xa9\"'<b>\xe2\x80\x94";
+    case 10:
+      return std::string(5000, 'x');
+    case 11:
+      return nullptr;
+    case 12:
+      return true;
+    case 13:
+      return json::array();
+    case 14:
+      return json::object();
+    case 15:
+      return json::array({1, 2, 3});
+    case 16:
+      return deep(40);
+    case 17:
+      return "plan_search";
+    case 18:
+      return "h100-sxm";
+    case 19:
+      return 4096;
+    case 20:
+      return 3;
+    default:
+      return std::int64_t{1} << (g.below(40));
   }
 }
 
@@ -86,7 +107,8 @@ void pointers(const json& node, const std::string& at, std::vector<std::string>&
 }
 
 const std::vector<std::string>& kinds() {
-  static const std::vector<std::string> all = json::parse(scalescope::presets_json())["queries"].get<std::vector<std::string>>();
+  static const std::vector<std::string> all =
+      json::parse(scalescope::presets_json())["queries"].get<std::vector<std::string>>();
   return all;
 }
 
@@ -99,7 +121,9 @@ void edit(json& scenario, Rng& g) {
   json& parent = scenario[p.parent_pointer()];
   switch (g.below(6)) {
     case 0:
-    case 1: node = hostile(g); break;
+    case 1:
+      node = hostile(g);
+      break;
     case 2:
       if (parent.is_object()) parent.erase(p.back());
       break;
@@ -171,9 +195,12 @@ int main(int argc, char** argv) {
   std::string cli;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i];
-    if (key == "--seed") seed = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (key == "--count") count = std::strtol(argv[i + 1], nullptr, 10);
-    else if (key == "--cli") cli = argv[i + 1];
+    if (key == "--seed")
+      seed = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (key == "--count")
+      count = std::strtol(argv[i + 1], nullptr, 10);
+    else if (key == "--cli")
+      cli = argv[i + 1];
   }
   const auto bases = scalescope::mutations::base_scenarios();
   Rng g{std::mt19937_64(seed)};
@@ -193,7 +220,8 @@ int main(int argc, char** argv) {
     if (!cli.empty() && n % 50 == 0) {
       ++tally["cli runs"];
       const int status = cli_status(cli, text);
-      if (status != (ok ? 0 : 1)) problems.push_back("the CLI exits " + std::to_string(status) + " for ok = " + (ok ? "true" : "false"));
+      if (status != (ok ? 0 : 1))
+        problems.push_back("the CLI exits " + std::to_string(status) + " for ok = " + (ok ? "true" : "false"));
     }
     if (problems.empty()) continue;
     if (++failures <= 10) {
@@ -201,9 +229,10 @@ int main(int argc, char** argv) {
       for (const auto& p : problems) std::fprintf(stderr, "  - %s\n", p.c_str());
     }
   }
-  std::printf("contract fuzz: seed %llu, %ld scenarios (%ld accepted, %ld refused), %ld diagnostics checked, %ld CLI "
-              "runs; %ld broke the contract\n",
-              static_cast<unsigned long long>(seed), count, tally["accepted"], tally["refused"], tally["diagnostics"],
-              tally["cli runs"], failures);
+  std::printf(
+      "contract fuzz: seed %llu, %ld scenarios (%ld accepted, %ld refused), %ld diagnostics checked, %ld CLI "
+      "runs; %ld broke the contract\n",
+      static_cast<unsigned long long>(seed), count, tally["accepted"], tally["refused"], tally["diagnostics"],
+      tally["cli runs"], failures);
   return failures == 0 ? 0 : 1;
 }

@@ -1,15 +1,14 @@
 // Golden cases as data (tests/golden/*.json): a scenario, the numbers the book gives (the correct ones where the
 // book slipped, with a note), a tolerance and a citation. Shared by the Catch2 suite and golden_dump.
 #pragma once
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace scalescope::golden {
 
 struct Case {
-  std::string file;      // e.g. "ch01_rooflines.json"
+  std::string file;  // e.g. "ch01_rooflines.json"
   std::string name;
   std::string citation;  // the book's chapter and example
   nlohmann::json scenario;

@@ -11,11 +11,10 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "api.h"
 #include "golden_cases.h"
@@ -59,7 +58,8 @@ int main(int argc, char** argv) {
     const auto mutations = scalescope::mutations::mutated_scenarios();
     for (std::size_t i = 0; i < mutations.size(); i += 25) seeds.push_back(mutations[i]);
     for (std::size_t i = 0; i < seeds.size(); ++i)
-      std::ofstream(std::string(argv[2]) + "/seed_" + std::to_string(i) + ".json", std::ios::binary) << seeds[i].scenario;
+      std::ofstream(std::string(argv[2]) + "/seed_" + std::to_string(i) + ".json", std::ios::binary)
+          << seeds[i].scenario;
     std::printf("%zu seeds in %s\n", seeds.size(), argv[2]);
     return 0;
   }

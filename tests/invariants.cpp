@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-
 #include <nlohmann/json.hpp>
 
 namespace scalescope::invariants {
@@ -21,8 +20,10 @@ void check_numbers(const json& node, const std::string& where, std::vector<std::
   // Answers are at most a few levels deep (the engine limits nesting), so recursion is safe here.
   if (node.is_number_float()) {
     const double x = node.get<double>();
-    if (!std::isfinite(x)) out.push_back(where + ": non-finite number");
-    else if (x == 0 && std::signbit(x)) out.push_back(where + ": -0");
+    if (!std::isfinite(x))
+      out.push_back(where + ": non-finite number");
+    else if (x == 0 && std::signbit(x))
+      out.push_back(where + ": -0");
   } else if (node.is_object()) {
     for (auto it = node.begin(); it != node.end(); ++it) check_numbers(it.value(), where + "/" + it.key(), out);
   } else if (node.is_array()) {
@@ -80,7 +81,8 @@ void check_time_adds_up(const json& node, const std::string& where, std::vector<
 // the exception (check_named_exception).
 // The one named exception, a training step's `ideal.lower_bound: false`, must say which strategy's collectives the
 // book prices above the calibrated step, and that part's excess must cover the whole gap.
-void check_named_exception(const json& node, const json& ideal, const std::string& where, std::vector<std::string>& out) {
+void check_named_exception(const json& node, const json& ideal, const std::string& where,
+                           std::vector<std::string>& out) {
   const json& above = ideal.value("above_estimate", json::object());
   const std::string part = above.value("part", "");
   const json& parts = node.value("breakdown", json::object()).value("comms", json::object());
@@ -99,7 +101,8 @@ void check_named_exception(const json& node, const json& ideal, const std::strin
 
 // A serving replica's named exception: the book's time to first token above the calibrated one, with the book's term
 // whose excess over what it adds to the calibrated prefill covers the whole gap (the book's TTFT is its largest term).
-void check_serving_exception(const json& node, const json& ideal, const std::string& where, std::vector<std::string>& out) {
+void check_serving_exception(const json& node, const json& ideal, const std::string& where,
+                             std::vector<std::string>& out) {
   const double book_ttft = number_at(ideal, "time_to_first_token_s"), ttft = number_at(node, "time_to_first_token_s");
   if (ideal.value("lower_bound", true) != (book_ttft <= ttft))
     out.push_back(where + ": ideal.lower_bound disagrees with the times to first token");
@@ -124,7 +127,8 @@ void check_ideal_is_a_lower_bound(const json& node, const std::string& where, st
     }
     if (ideal->contains("lower_bound")) {
       const bool below = number_at(*ideal, "step_s") <= number_at(node.value("time", json::object()), "step_s");
-      if (ideal->value("lower_bound", true) != below) out.push_back(where + ": ideal.lower_bound disagrees with the steps");
+      if (ideal->value("lower_bound", true) != below)
+        out.push_back(where + ": ideal.lower_bound disagrees with the steps");
       if (!below) {
         check_named_exception(node, *ideal, where, out);
         return;
@@ -136,8 +140,8 @@ void check_ideal_is_a_lower_bound(const json& node, const std::string& where, st
       if (!mine.contains(key)) continue;
       const double bound = number_at(*ideal, key), estimate = number_at(mine, key);
       if (bound > estimate * (1 + 1e-9))
-        out.push_back(where + ": the book's ideal " + key + " " + std::to_string(bound) + " s is above the estimate's " +
-                      std::to_string(estimate) + " s");
+        out.push_back(where + ": the book's ideal " + key + " " + std::to_string(bound) +
+                      " s is above the estimate's " + std::to_string(estimate) + " s");
     }
   }
 }
@@ -160,7 +164,8 @@ void check_one(const json& a, const std::string& where, std::vector<std::string>
       out.push_back(where + ": a diagnostic is not an object: " + text);
       continue;
     }
-    if (!is_pointer(d.value("path", json()))) out.push_back(where + ": diagnostic without a JSON pointer path: " + text);
+    if (!is_pointer(d.value("path", json())))
+      out.push_back(where + ": diagnostic without a JSON pointer path: " + text);
     if (!d.contains("code") || !d["code"].is_string() || d["code"].get<std::string>().empty())
       out.push_back(where + ": diagnostic without a code: " + text);
     if (!d.contains("message") || !d["message"].is_string() || d["message"].get<std::string>().empty())
@@ -175,7 +180,8 @@ void check_one(const json& a, const std::string& where, std::vector<std::string>
     out.push_back(where + ": 'ok' disagrees with the diagnostics' severities");
   check_numbers(a, where, out);
   if (a.contains("result"))
-    each_object(a["result"], where + "/result", [&](const json& o, const std::string& at) { check_time_adds_up(o, at, out); });
+    each_object(a["result"], where + "/result",
+                [&](const json& o, const std::string& at) { check_time_adds_up(o, at, out); });
 }
 
 }  // namespace
@@ -188,7 +194,8 @@ std::vector<std::string> ideal_problems(const nlohmann::json& scenario, std::str
   if (query.is_object() && query.contains("params_override")) return out;
   const json a = json::parse(answer, nullptr, false);
   if (a.is_object() && a.contains("result"))
-    each_object(a["result"], "/result", [&](const json& o, const std::string& at) { check_ideal_is_a_lower_bound(o, at, out); });
+    each_object(a["result"], "/result",
+                [&](const json& o, const std::string& at) { check_ideal_is_a_lower_bound(o, at, out); });
   return out;
 }
 

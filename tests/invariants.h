@@ -1,11 +1,10 @@
 // What every answer of the engine must satisfy, whatever the input (issue 12; docs/design.md "Engine rules": bad input
 // is a value, never a crash, never NaN). Shared by the Catch2 suite, the structured mutator and the libFuzzer target.
 #pragma once
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace scalescope::invariants {
 

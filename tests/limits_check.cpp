@@ -11,15 +11,14 @@
 #include <ctime>
 #include <fstream>
 #include <new>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "api.h"
-#include "specs/hf_config.h"
 #include "io/limits.h"
+#include "specs/hf_config.h"
 
 using namespace scalescope;
 
@@ -64,7 +63,8 @@ std::string numbers(std::size_t n, std::size_t step) {
 std::string fill(const std::string& head, const std::string& prefix, const std::string& suffix, const std::string& tail,
                  std::size_t max_items) {
   std::string s = head;
-  for (std::size_t i = 0; i < max_items && s.size() + prefix.size() + suffix.size() + tail.size() + 16 < kMaxInputBytes; ++i)
+  for (std::size_t i = 0; i < max_items && s.size() + prefix.size() + suffix.size() + tail.size() + 16 < kMaxInputBytes;
+       ++i)
     s += (i ? "," : "") + prefix + std::to_string(i) + suffix;
   return s + tail;
 }
@@ -75,12 +75,13 @@ struct Case {
   const char* name;
   std::string text;
   Entry entry = Entry::evaluate;
-  bool rejected = false;  // the worst case is a rejected input
+  bool rejected = false;    // the worst case is a rejected input
   std::string expect = "";  // text the answer must hold (that a search searched, that a refusal is the one meant)
 };
 
 std::vector<Case> worst_cases() {
-  const std::string serving_head = R"({"hardware": {"preset": "tpu-v5e"}, "model": {"preset": "mixtral-8x7b"}, "mesh": {"shape": [4, 4]},
+  const std::string serving_head =
+      R"({"hardware": {"preset": "tpu-v5e"}, "model": {"preset": "mixtral-8x7b"}, "mesh": {"shape": [4, 4]},
     "query": {"kind": "serving", "batch": 8, "prompt_len": 4096, "generated_len": 512, "parallelism": {"tensor": ["X"], "expert": ["Y"]},
     "speculative": {"draft_model": {"preset": "llama-3-8b"}, "lookahead": 64, "acceptance_rate": 0.9}, )";
   const std::string dims = R"("a": 1024, "b": 1024, "c": 1024, "d": 1024, "e": 1024, "f": 1024, "g": 1024, "h": 1024)";
@@ -118,30 +119,39 @@ std::vector<Case> worst_cases() {
        Entry::evaluate, false, ""},
       {"serving_search at its limit of deployments",
        R"({"hardware": {"preset": "h100-sxm"}, "model": {"preset": "llama-3-70b"}, "query": {"kind": "serving_search",
-          "prompt_len": 4096, "generated_len": 512, "replica_chips": )" + numbers(64, 1) + R"(, "batches": )" + numbers(390, 1) +
+          "prompt_len": 4096, "generated_len": 512, "replica_chips": )" +
+           numbers(64, 1) + R"(, "batches": )" + numbers(390, 1) +
            R"(, "dtypes": {"weights": ["bf16", "fp8"], "kv": ["bf16", "fp8"]}}})",
        Entry::evaluate, false, ""},
       {"serving_search of 256 sizes x 4096 batches (refused)",
        R"({"hardware": {"preset": "h100-sxm"}, "model": {"preset": "deepseek-v3"}, "query": {"kind": "serving_search",
-          "prompt_len": 4096, "generated_len": 512, "replica_chips": )" + numbers(256, 1) + R"(, "batches": )" + numbers(4096, 1) + "}}",
+          "prompt_len": 4096, "generated_len": 512, "replica_chips": )" +
+           numbers(256, 1) + R"(, "batches": )" + numbers(4096, 1) + "}}",
        Entry::evaluate, true, "more than the limit"},
       {"summary of an MoE model on a full v5p pod",
        R"({"hardware": {"preset": "tpu-v5p"}, "model": {"preset": "deepseek-v3"}, "mesh": {"shape": [16, 16, 24]}, "query": {"kind": "summary"}})"},
       {"sharded matmul with 8 contracting dimensions",
        R"({"hardware": {"preset": "tpu-v5p"}, "mesh": {"shape": [4, 4, 4]}, "query": {"kind": "sharded_matmul",
-          "expression": "A[a_X, b_Y, c_Z, d, e, f, g, h] * B[a, b, c, d, e, f, g, h]", "dims": {)" + dims + "}}}"},
+          "expression": "A[a_X, b_Y, c_Z, d, e, f, g, h] * B[a, b, c, d, e, f, g, h]", "dims": {)" +
+           dims + "}}}"},
       {"MLP roofline of 4096 batches",
        R"({"hardware": {"preset": "tpu-v5p"}, "query": {"kind": "mlp_roofline", "d_model": 8192, "d_ff": 32768, "fsdp": 512,
-          "tp": 8, "fsdp_axes": 3, "tp_axes": 1, "batches": )" + numbers(4096, 1000) + "}}"},
+          "tp": 8, "fsdp_axes": 3, "tp_axes": 1, "batches": )" +
+           numbers(4096, 1000) + "}}"},
       // These two are rejected by design: the work is reading and reporting.
       {"1 MiB of unknown keys",
-       fill(R"({"hardware": {"preset": "tpu-v5e"}, "query": {"kind": "chip", )", "\"unknown_key_", "\": 1", "}}", 1u << 20),
+       fill(R"({"hardware": {"preset": "tpu-v5e"}, "query": {"kind": "chip", )", "\"unknown_key_", "\": 1", "}}",
+            1u << 20),
        Entry::evaluate, true},
       {"1 MiB of unknown mesh axes (4096, the longest list)",
-       fill(R"({"hardware": {"preset": "h100-sxm"}, "mesh": {"shape": [8]}, "query": {"kind": "collective", "op": "all_gather",
-          "bytes": 1e9, "axes": [)", "\"" + std::string(200, 'Q'), "\"", "]}}", kMaxArrayLength), Entry::evaluate, true},
+       fill(
+           R"({"hardware": {"preset": "h100-sxm"}, "mesh": {"shape": [8]}, "query": {"kind": "collective", "op": "all_gather",
+          "bytes": 1e9, "axes": [)",
+           "\"" + std::string(200, 'Q'), "\"", "]}}", kMaxArrayLength),
+       Entry::evaluate, true},
       {"model_json of a 1 MiB config.json",
-       fill(R"({"hf_config": {"model_type": "llama", )", "\"unknown_key_", "\": 1", "}}", 1u << 20), Entry::model, true},
+       fill(R"({"hf_config": {"model_type": "llama", )", "\"unknown_key_", "\": 1", "}}", 1u << 20), Entry::model,
+       true},
   };
   // calibrate and validation over the most runs a query takes: the project's suite repeated under new ids.
   std::ifstream in(std::string(SCALESCOPE_SOURCE_DIR) + "/tests/validation/published-runs.json");
@@ -155,17 +165,20 @@ std::vector<Case> worst_cases() {
       run["measured"] = run["measured"].get<double>() * (1.0 + 0.15 * std::sin(static_cast<double>(i)));
       runs.push_back(run);
     }
-    cases.push_back({"calibrate over 512 runs, 1000 iterations",
-                     nlohmann::json{{"query", {{"kind", "calibrate"}, {"max_iterations", 1000}, {"runs", runs}}}}.dump()});
-    cases.push_back({"validation over 512 runs", nlohmann::json{{"query", {{"kind", "validation"}, {"runs", runs}}}}.dump()});
+    cases.push_back(
+        {"calibrate over 512 runs, 1000 iterations",
+         nlohmann::json{{"query", {{"kind", "calibrate"}, {"max_iterations", 1000}, {"runs", runs}}}}.dump()});
+    cases.push_back(
+        {"validation over 512 runs", nlohmann::json{{"query", {{"kind", "validation"}, {"runs", runs}}}}.dump()});
     // Each family refitted: the most runs whose fits, once and once more with each of the suite's families held
     // out, stay within the limit (kMaxFittedRuns = runs x (1 + families)): 198 runs over its 30 families are 6138.
     std::set<std::string> families;
     for (const auto& r : suite["runs"]) families.insert(r.value("family", ""));
     const std::size_t most = std::min(kMaxFittedRuns / (1 + families.size()), runs.size());
     const nlohmann::json half(runs.begin(), runs.begin() + static_cast<std::ptrdiff_t>(most));
-    cases.push_back({"validation over the most runs the refits allow, each family held out",
-                     nlohmann::json{{"query", {{"kind", "validation"}, {"family_holdout", true}, {"runs", half}}}}.dump()});
+    cases.push_back(
+        {"validation over the most runs the refits allow, each family held out",
+         nlohmann::json{{"query", {{"kind", "validation"}, {"family_holdout", true}, {"runs", half}}}}.dump()});
     // 512 runs in 11 families, each held out in turn (6144 run fits, at that limit): the fits stop at the limit
     // of their work (kMaxFitWork) and the query says so.
     // Copies alternately 19% above and below (1.47x apart, within the 1.5x) keep the refits iterating: with
@@ -175,11 +188,13 @@ std::vector<Case> worst_cases() {
       eleven[i]["family"] = "family-" + std::to_string(i % 11);
       eleven[i]["measured"] = suite["runs"][i % suite["runs"].size()]["measured"].get<double>() * (i % 2 ? 1.19 : 0.81);
     }
-    cases.push_back({"validation over 512 runs in 11 families held out (work limit)",
-                     nlohmann::json{{"query", {{"kind", "validation"}, {"family_holdout", true}, {"runs", eleven}}}}.dump(),
-                     Entry::evaluate, true, "work limit"});
+    cases.push_back(
+        {"validation over 512 runs in 11 families held out (work limit)",
+         nlohmann::json{{"query", {{"kind", "validation"}, {"family_holdout", true}, {"runs", eleven}}}}.dump(),
+         Entry::evaluate, true, "work limit"});
     // Issue 22: 512 chip ids made the bands refit 512 times (50 s); refused by the limit on run fits.
-    for (std::size_t i = 0; i < runs.size(); ++i) runs[i]["scenario"]["hardware"]["overrides"]["id"] = "chip-" + std::to_string(i);
+    for (std::size_t i = 0; i < runs.size(); ++i)
+      runs[i]["scenario"]["hardware"]["overrides"]["id"] = "chip-" + std::to_string(i);
     cases.push_back({"calibrate over 512 runs on 512 chip ids (refused)",
                      nlohmann::json{{"query", {{"kind", "calibrate"}, {"runs", runs}}}}.dump(), Entry::evaluate, true,
                      "run fits, more than the limit"});
@@ -187,7 +202,8 @@ std::vector<Case> worst_cases() {
   // evaluate_many at its limits: the most scenarios per call, and answers past the limit of their bytes.
   std::string many = "[";
   for (std::size_t i = 0; i < kMaxScenariosPerCall; ++i)
-    many += std::string(i ? "," : "") + R"({"hardware": {"preset": "tpu-v5e"}, "model": {"preset": "llama-3-70b"}, "mesh": {"shape": [4, 4]},
+    many += std::string(i ? "," : "") +
+            R"({"hardware": {"preset": "tpu-v5e"}, "model": {"preset": "llama-3-70b"}, "mesh": {"shape": [4, 4]},
       "query": {"kind": "serving", "batch": 32, "prompt_len": 8192, "generated_len": 512, "parallelism": {"tensor": ["X", "Y"]}}})";
   cases.push_back({"evaluate_many of 1024 serving scenarios", many + "]", Entry::many});
   std::string sweeps = "[";
@@ -237,6 +253,7 @@ int main(int argc, char** argv) {
                 c.text.size(), answer.size(), cpu_s > kBudgetS && ok ? "  over the 1 s budget" : "",
                 ok ? "" : "  OVER LIMIT (3 s, 64 MB)", ran ? "" : "  REJECTED");
   }
-  std::printf("%s\n", over ? "limits: over the limit (3 s of CPU or 64 MB)" : "limits: every scenario within 3 s and 64 MB");
+  std::printf("%s\n",
+              over ? "limits: over the limit (3 s of CPU or 64 MB)" : "limits: every scenario within 3 s and 64 MB");
   return over ? 1 : 0;
 }

@@ -2,14 +2,13 @@
 
 #include <fstream>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
-#include <nlohmann/json.hpp>
-
 #include "api.h"
-#include "io/ranges.h"
 #include "golden_cases.h"
+#include "io/ranges.h"
 
 namespace scalescope::mutations {
 
@@ -27,7 +26,8 @@ constexpr int kMutatedSearchPlans = 2048;
 std::vector<Base> bases() {
   std::vector<Base> out;
   for (const auto& c : golden::load_cases(golden::golden_dir()))
-    if (c.expect_diagnostics.empty() && c.name.rfind("LOAD ERROR", 0) != 0) out.push_back({c.file + " :: " + c.name, c.scenario});
+    if (c.expect_diagnostics.empty() && c.name.rfind("LOAD ERROR", 0) != 0)
+      out.push_back({c.file + " :: " + c.name, c.scenario});
   std::ifstream in(std::string(SCALESCOPE_SOURCE_DIR) + "/docs/api.md");
   std::stringstream text;
   text << in.rdbuf();
@@ -88,11 +88,15 @@ std::string pointer_token(const std::string& key) {
 }
 
 // Every leaf of `node` (numbers and texts; array entries too), as JSON pointers.
-void leaves(const json& node, const std::string& path, std::vector<std::string>& numbers, std::vector<std::string>& texts) {
-  if (node.is_number()) numbers.push_back(path);
-  else if (node.is_string()) texts.push_back(path);
+void leaves(const json& node, const std::string& path, std::vector<std::string>& numbers,
+            std::vector<std::string>& texts) {
+  if (node.is_number())
+    numbers.push_back(path);
+  else if (node.is_string())
+    texts.push_back(path);
   else if (node.is_object())
-    for (auto it = node.begin(); it != node.end(); ++it) leaves(it.value(), path + "/" + pointer_token(it.key()), numbers, texts);
+    for (auto it = node.begin(); it != node.end(); ++it)
+      leaves(it.value(), path + "/" + pointer_token(it.key()), numbers, texts);
   else if (node.is_array())
     for (std::size_t i = 0; i < node.size(); ++i) leaves(node[i], path + "/" + std::to_string(i), numbers, texts);
 }
@@ -120,7 +124,8 @@ struct Sink {
   std::vector<Mutation> out;
   template <typename Make>
   void add(const std::string& base, const std::string& what, Make&& make) {
-    if (index++ % stride == 0) out.push_back({base + " :: " + what, make().dump(-1, ' ', false, json::error_handler_t::replace)});
+    if (index++ % stride == 0)
+      out.push_back({base + " :: " + what, make().dump(-1, ' ', false, json::error_handler_t::replace)});
   }
 };
 
@@ -188,9 +193,11 @@ std::vector<Mutation> mutated_scenarios(std::size_t stride) {
         sink.add(b.name, path + " = " + extreme.first, [&] { return with_value(b.scenario, path, extreme.second); });
     const json* hw = preset_of(b.scenario, "hardware");
     const json* model = preset_of(b.scenario, "model");
-    const std::string key = b.scenario["query"].value("kind", "") + "|" + (hw ? hw->dump() : "") + "|" + (model ? model->dump() : "");
+    const std::string key =
+        b.scenario["query"].value("kind", "") + "|" + (hw ? hw->dump() : "") + "|" + (model ? model->dump() : "");
     if (!preset_bases.insert(key).second) continue;
-    for (const auto& [part, list] : {std::pair<const char*, const char*>{"hardware", "hardware"}, {"model", "models"}}) {
+    for (const auto& [part, list] :
+         {std::pair<const char*, const char*>{"hardware", "hardware"}, {"model", "models"}}) {
       const char* scenario_key = part;  // clang 14 (Emscripten) cannot capture a structured binding in a lambda
       const json* id = preset_of(b.scenario, scenario_key);
       if (!id || !id->is_string()) continue;

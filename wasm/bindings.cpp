@@ -2,9 +2,9 @@
 // Nothing here computes anything; it only forwards to core/api.h. The TypeScript types that describe these
 // functions are written by hand in web/src/engine/types.ts (Emscripten 3.1.6 has no --emit-tsd) and checked
 // against this module by web/test/engine-types.test.ts.
-#include <string>
-
 #include <emscripten/bind.h>
+
+#include <string>
 
 #include "api.h"
 #include "specs/hf_config.h"
@@ -23,10 +23,18 @@ std::string answer(F&& f) {
   }
 }
 
-std::string evaluate(const std::string& s) { return answer([&] { return scalescope::evaluate_json(s); }); }
-std::string evaluate_many(const std::string& s) { return answer([&] { return scalescope::evaluate_many_json(s); }); }
-std::string presets() { return answer([] { return scalescope::presets_json(); }); }
-std::string validate(const std::string& s) { return answer([&] { return scalescope::validate_json(s); }); }
+std::string evaluate(const std::string& s) {
+  return answer([&] { return scalescope::evaluate_json(s); });
+}
+std::string evaluate_many(const std::string& s) {
+  return answer([&] { return scalescope::evaluate_many_json(s); });
+}
+std::string presets() {
+  return answer([] { return scalescope::presets_json(); });
+}
+std::string validate(const std::string& s) {
+  return answer([&] { return scalescope::validate_json(s); });
+}
 std::string version() { return scalescope::kEngineVersion; }
 // The model a scenario's `model` object resolves to (e.g. a pasted config.json), for the explorer's controls.
 std::string model_json(const std::string& model_text) {

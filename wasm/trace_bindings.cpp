@@ -2,9 +2,9 @@
 // explorer's engine, loaded only when a trace is dropped, in a worker (web/src/profile/trace-worker.ts). The worker
 // feeds the decompressed file in chunks (a Uint8Array is a std::string to Embind) and asks for the answer once.
 // Nothing here computes anything; nothing in core/traces/ throws (the module has no exception catching).
-#include <string>
-
 #include <emscripten/bind.h>
+
+#include <string>
 
 #include "traces/trace_session.h"
 

@@ -31,8 +31,9 @@ void check_contradictions(const Json& runs_node, const std::vector<PublishedRun>
     auto [it, fresh] = seen.emplace(key, std::make_pair(run->measured, run->id));
     if (!fresh && std::max(run->measured, it->second.first) > 1.5 * std::min(run->measured, it->second.first))
       add_diagnostic(d, json_pointer_child(path, i), "contradictory_runs",
-                     "run '" + run->id + "' measures " + format_count(run->measured) + " for the same scenario as run '" +
-                         it->second.second + "' (" + format_count(it->second.first) + "); drop one or mark it held");
+                     "run '" + run->id + "' measures " + format_count(run->measured) +
+                         " for the same scenario as run '" + it->second.second + "' (" +
+                         format_count(it->second.first) + "); drop one or mark it held");
   }
 }
 
@@ -172,18 +173,26 @@ Json run_calibrate(const QueryContext&, JsonReader& args, Diagnostics& d) {
   ProfileFit fit = fit_profiles(runs, templates, literature, max_iterations, budget);
   Json fits = Json::array();
   for (const KindFit& f : fit.fits) {
-    fits.push_back({{"kind", f.kind}, {"task", f.task}, {"runs", f.runs}, {"converged", f.result.converged},
-                    {"stop", fit_stop_name(f.result.stop)}, {"iterations", f.result.iterations},
-                    {"work", f.result.work}, {"initial_cost", f.result.initial_cost}, {"cost", f.result.cost},
-                    {"projected_gradient", f.result.projected_gradient}, {"message", f.result.message}});
+    fits.push_back({{"kind", f.kind},
+                    {"task", f.task},
+                    {"runs", f.runs},
+                    {"converged", f.result.converged},
+                    {"stop", fit_stop_name(f.result.stop)},
+                    {"iterations", f.result.iterations},
+                    {"work", f.result.work},
+                    {"initial_cost", f.result.initial_cost},
+                    {"cost", f.result.cost},
+                    {"projected_gradient", f.result.projected_gradient},
+                    {"message", f.result.message}});
     // A stalled fit's profile is returned, and says so; one stopped at its limit is not (issue 18: honest
     // convergence).
     if (f.result.stop == FitStop::stalled)
       add_warning(d, args.path_of("runs"), "fit_stalled", "the " + f.kind + " " + f.task + " fit " + f.result.message);
     else if (!f.result.converged && !f.result.work_limited)
       add_diagnostic(d, args.path_of("runs"), "fit_not_converged",
-                     "the " + f.kind + " " + f.task + " fit " + f.result.message + "; no profile is returned (raise "
-                     "max_iterations)");
+                     "the " + f.kind + " " + f.task + " fit " + f.result.message +
+                         "; no profile is returned (raise "
+                         "max_iterations)");
   }
   report_exhausted(budget, args.path_of("runs"), d);
   if (has_errors(d) || !fit.finished) return {};

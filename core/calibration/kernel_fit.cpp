@@ -28,33 +28,44 @@ struct ModelRows {
 
 bool in_family(KernelOp op, const KernelSample& s) {
   switch (op) {
-    case KernelOp::gemm: return s.n == 12288 || s.k == 12288;
-    case KernelOp::moe: return s.hidden == 6144;
+    case KernelOp::gemm:
+      return s.n == 12288 || s.k == 12288;
+    case KernelOp::moe:
+      return s.hidden == 6144;
     case KernelOp::context_attention:
-    case KernelOp::generation_attention: return s.heads == 40;
+    case KernelOp::generation_attention:
+      return s.heads == 40;
     case KernelOp::context_mla:
-    case KernelOp::generation_mla: return s.heads == 32;
+    case KernelOp::generation_mla:
+      return s.heads == 32;
     case KernelOp::nccl:
-    case KernelOp::custom_all_reduce: return s.bytes >= 1e6 && s.bytes <= 8.4e6;
+    case KernelOp::custom_all_reduce:
+      return s.bytes >= 1e6 && s.bytes <= 8.4e6;
   }
   return false;
 }
 
 const char* family_words(KernelOp op) {
   switch (op) {
-    case KernelOp::gemm: return "N or K = 12288";
-    case KernelOp::moe: return "hidden size 6144";
+    case KernelOp::gemm:
+      return "N or K = 12288";
+    case KernelOp::moe:
+      return "hidden size 6144";
     case KernelOp::context_attention:
-    case KernelOp::generation_attention: return "40 query heads";
+    case KernelOp::generation_attention:
+      return "40 query heads";
     case KernelOp::context_mla:
-    case KernelOp::generation_mla: return "32 query heads (DeepSeek's 128 over TP4)";
+    case KernelOp::generation_mla:
+      return "32 query heads (DeepSeek's 128 over TP4)";
     case KernelOp::nccl:
-    case KernelOp::custom_all_reduce: return "messages of 1 to 8 MB";
+    case KernelOp::custom_all_reduce:
+      return "messages of 1 to 8 MB";
   }
   return "";
 }
 
-void add_rows(Rows& r, KernelOp op, const std::vector<KernelSample>& samples, const std::function<bool(const KernelSample&)>& keep) {
+void add_rows(Rows& r, KernelOp op, const std::vector<KernelSample>& samples,
+              const std::function<bool(const KernelSample&)>& keep) {
   r.op = op;
   std::size_t i = 0;
   for (const KernelSample& s : samples) {
@@ -157,7 +168,8 @@ FitResult fit_model(const ModelRows& m, KernelModels& km, const MatmulTiling& ti
   }
   problem.residual_count = fit.size();
   problem.max_iterations = 300;
-  problem.residuals = [&](const std::vector<double>& values, std::vector<double>& r, const std::vector<std::size_t>* only) {
+  problem.residuals = [&](const std::vector<double>& values, std::vector<double>& r,
+                          const std::vector<std::size_t>* only) {
     for (std::size_t j = 0; j < params.size(); ++j) params[j]->at(km) = values[j];
     auto one = [&](std::size_t i) {
       r[i] = log_error(predict_kernel_sample(m.rows.op, *fit[i], km, tiling, hw), fit[i]->latency_s);
@@ -194,9 +206,12 @@ KernelScore score_model(const ModelRows& m, const KernelModels& km, const Matmul
   for (std::size_t i = 0; i < m.rows.samples.size(); ++i) {
     const KernelSample& x = *m.rows.samples[i];
     const double e = predict_kernel_sample(m.rows.op, x, km, tiling, hw) / x.latency_s - 1.0;
-    if (m.rows.family[i]) family.push_back(std::fabs(e));
-    else if (m.rows.held[i]) held.push_back(std::fabs(e));
-    else fit.push_back(std::fabs(e));
+    if (m.rows.family[i])
+      family.push_back(std::fabs(e));
+    else if (m.rows.held[i])
+      held.push_back(std::fabs(e));
+    else
+      fit.push_back(std::fabs(e));
     if (m.rows.family[i] || m.rows.held[i]) signed_out.push_back(e);
   }
   s.fit_rows = fit.size();
@@ -268,9 +283,9 @@ KernelFit fit_kernels(const KernelTables& tables, const Hardware& hw, const Kern
   };
   const bool decode = has("decode_attention");
   if (decode)
-    out.kernels.stream_hbm_frac = std::max({out.kernels.decode.hbm_frac,
-                                            has("decode_attention/mla") ? out.kernels.decode_mla.hbm_frac : 0.0,
-                                            out.kernels.gemm[static_cast<std::size_t>(GemmKind::bf16)].hbm_frac});
+    out.kernels.stream_hbm_frac =
+        std::max({out.kernels.decode.hbm_frac, has("decode_attention/mla") ? out.kernels.decode_mla.hbm_frac : 0.0,
+                  out.kernels.gemm[static_cast<std::size_t>(GemmKind::bf16)].hbm_frac});
 
   // The models no table fitted.
   std::vector<std::string> all;
@@ -297,8 +312,10 @@ KernelFamily kernel_family(const std::vector<KernelModels>& chips) {
         log_sum += portable_log(p.value(c));
         n += 1;
       }
-    if (n > 0) p.at(out.family) = std::clamp(round_significant(portable_exp(log_sum / n), 4), p.lo, p.hi);
-    else out.family.source.unfitted.push_back(p.model());
+    if (n > 0)
+      p.at(out.family) = std::clamp(round_significant(portable_exp(log_sum / n), 4), p.lo, p.hi);
+    else
+      out.family.source.unfitted.push_back(p.model());
   }
   std::sort(out.family.source.unfitted.begin(), out.family.source.unfitted.end());
   out.family.source.unfitted.erase(std::unique(out.family.source.unfitted.begin(), out.family.source.unfitted.end()),

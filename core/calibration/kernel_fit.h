@@ -20,12 +20,12 @@ namespace scalescope {
 
 // |error| of one op's rows, split as above (relative error predicted / measured - 1).
 struct KernelScore {
-  std::string op, variant;    // "gemm", "bf16"; "collective", "all_gather"; "decode_attention", "mla"; ...
-  std::string family;         // the held-out shape family, in words
+  std::string op, variant;  // "gemm", "bf16"; "collective", "all_gather"; "decode_attention", "mla"; ...
+  std::string family;       // the held-out shape family, in words
   std::size_t fit_rows = 0, held_rows = 0, family_rows = 0;
   double fit_median = 0, held_median = 0, held_p90 = 0, family_median = 0, family_p90 = 0;
-  double signed_median = 0;   // over the held and family rows (below 0: the model is fast)
-  std::string stop;           // how the fit stopped
+  double signed_median = 0;  // over the held and family rows (below 0: the model is fast)
+  std::string stop;          // how the fit stopped
   int iterations = 0;
 };
 

@@ -13,11 +13,20 @@ Json tiling_json(const MatmulTiling& t) {
 }
 
 Json score_json(const KernelScore& s) {
-  return {{"op", s.op}, {"variant", s.variant}, {"held_family", s.family}, {"fit_rows", s.fit_rows},
-          {"held_rows", s.held_rows}, {"family_rows", s.family_rows}, {"fit_median_frac", s.fit_median},
-          {"held_median_frac", s.held_median}, {"held_p90_frac", s.held_p90},
-          {"family_median_frac", s.family_median}, {"family_p90_frac", s.family_p90},
-          {"signed_median_frac", s.signed_median}, {"stop", s.stop}, {"iterations", s.iterations}};
+  return {{"op", s.op},
+          {"variant", s.variant},
+          {"held_family", s.family},
+          {"fit_rows", s.fit_rows},
+          {"held_rows", s.held_rows},
+          {"family_rows", s.family_rows},
+          {"fit_median_frac", s.fit_median},
+          {"held_median_frac", s.held_median},
+          {"held_p90_frac", s.held_p90},
+          {"family_median_frac", s.family_median},
+          {"family_p90_frac", s.family_p90},
+          {"signed_median_frac", s.signed_median},
+          {"stop", s.stop},
+          {"iterations", s.iterations}};
 }
 
 }  // namespace
@@ -29,8 +38,9 @@ Json run_kernel_fit(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   const KernelTables tables = read_kernel_tables(*node, args.path_of("tables"), d);
   if (has_errors(d)) return {};
   if (tables.hardware != ctx.hw->id)
-    add_diagnostic(d, args.path_of("tables") + "/hardware", "inconsistent",
-                   "the tables were measured on '" + tables.hardware + "', the scenario's hardware is '" + ctx.hw->id + "'");
+    add_diagnostic(
+        d, args.path_of("tables") + "/hardware", "inconsistent",
+        "the tables were measured on '" + tables.hardware + "', the scenario's hardware is '" + ctx.hw->id + "'");
   if (ctx.hw->kind != ChipKind::gpu)
     add_diagnostic(d, "/hardware", "not_applicable", "kernel tables are fitted for GPUs (no TPU tables are public)");
   if (has_errors(d)) return {};
@@ -39,7 +49,9 @@ Json run_kernel_fit(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   const KernelFit fit = fit_kernels(tables, *ctx.hw, KernelModels{});
   Json scores = Json::array();
   for (const KernelScore& s : fit.scores) scores.push_back(score_json(s));
-  return {{"hardware", ctx.hw->id}, {"kernels", kernel_models_json(fit.kernels)}, {"tiling", tiling_json(fit.tiling)},
+  return {{"hardware", ctx.hw->id},
+          {"kernels", kernel_models_json(fit.kernels)},
+          {"tiling", tiling_json(fit.tiling)},
           {"scores", scores}};
 }
 

@@ -25,9 +25,11 @@ const std::vector<OpName>& op_names() {
   static const std::vector<OpName> names = {
       {KernelOp::gemm, "gemm", {"dtype", "m", "n", "k"}},
       {KernelOp::moe, "moe", {"dtype", "tokens", "hidden", "inter", "topk", "experts", "tp", "ep", "gated"}},
-      {KernelOp::context_attention, "context_attention",
+      {KernelOp::context_attention,
+       "context_attention",
        {"batch", "seq_len", "heads", "kv_heads", "head_dim", "window", "dtype", "kv_dtype"}},
-      {KernelOp::generation_attention, "generation_attention",
+      {KernelOp::generation_attention,
+       "generation_attention",
        {"batch", "kv_len", "heads", "kv_heads", "head_dim", "window", "kv_dtype"}},
       {KernelOp::context_mla, "context_mla", {"batch", "seq_len", "heads", "kv_dtype"}},
       {KernelOp::generation_mla, "generation_mla", {"batch", "kv_len", "heads", "kv_dtype"}},
@@ -75,23 +77,34 @@ bool set_column(KernelSample& s, std::string_view name, const Json& v) {
     double KernelSample::*field;  // nullptr: `gated`
     double lo, hi;
   };
-  static constexpr Column kColumns[] = {
-      {"m", &KernelSample::m, 1, 1e7},           {"n", &KernelSample::n, 1, 1e7},
-      {"k", &KernelSample::k, 1, 1e7},           {"tokens", &KernelSample::tokens, 1, 1e7},
-      {"hidden", &KernelSample::hidden, 1, 1e6}, {"inter", &KernelSample::inter, 1, 1e6},
-      {"topk", &KernelSample::topk, 1, 1024},    {"experts", &KernelSample::experts, 1, 1e5},
-      {"tp", &KernelSample::tp, 1, 1e4},         {"ep", &KernelSample::ep, 1, 1e4},
-      {"batch", &KernelSample::batch, 1, 1e7},   {"seq_len", &KernelSample::seq_len, 1, 1e7},
-      {"kv_len", &KernelSample::kv_len, 1, 1e8}, {"heads", &KernelSample::heads, 1, 1e4},
-      {"kv_heads", &KernelSample::kv_heads, 1, 1e4}, {"head_dim", &KernelSample::head_dim, 1, 4096},
-      {"window", &KernelSample::window, 0, 1e8}, {"gpus", &KernelSample::gpus, 1, 1e5},
-      {"bytes", &KernelSample::bytes, 1, 1e13},  {"latency_s", &KernelSample::latency_s, 1e-9, 1e4},
-      {"gated", nullptr, 0, 1}};
+  static constexpr Column kColumns[] = {{"m", &KernelSample::m, 1, 1e7},
+                                        {"n", &KernelSample::n, 1, 1e7},
+                                        {"k", &KernelSample::k, 1, 1e7},
+                                        {"tokens", &KernelSample::tokens, 1, 1e7},
+                                        {"hidden", &KernelSample::hidden, 1, 1e6},
+                                        {"inter", &KernelSample::inter, 1, 1e6},
+                                        {"topk", &KernelSample::topk, 1, 1024},
+                                        {"experts", &KernelSample::experts, 1, 1e5},
+                                        {"tp", &KernelSample::tp, 1, 1e4},
+                                        {"ep", &KernelSample::ep, 1, 1e4},
+                                        {"batch", &KernelSample::batch, 1, 1e7},
+                                        {"seq_len", &KernelSample::seq_len, 1, 1e7},
+                                        {"kv_len", &KernelSample::kv_len, 1, 1e8},
+                                        {"heads", &KernelSample::heads, 1, 1e4},
+                                        {"kv_heads", &KernelSample::kv_heads, 1, 1e4},
+                                        {"head_dim", &KernelSample::head_dim, 1, 4096},
+                                        {"window", &KernelSample::window, 0, 1e8},
+                                        {"gpus", &KernelSample::gpus, 1, 1e5},
+                                        {"bytes", &KernelSample::bytes, 1, 1e13},
+                                        {"latency_s", &KernelSample::latency_s, 1e-9, 1e4},
+                                        {"gated", nullptr, 0, 1}};
   for (const Column& c : kColumns) {
     if (name != c.name) continue;
     if (!std::isfinite(x) || x < c.lo || x > c.hi) return false;
-    if (c.field) s.*c.field = x;
-    else s.gated = x != 0;
+    if (c.field)
+      s.*c.field = x;
+    else
+      s.gated = x != 0;
     return true;
   }
   return false;
@@ -120,7 +133,8 @@ void read_table(const Json& node, const std::string& at, KernelTables& out, Diag
   for (const Json& c : *columns) names.push_back(c.is_string() ? c.get<std::string>() : "");
   for (const char* need : spec->columns)
     if (std::find(names.begin(), names.end(), need) == names.end())
-      add_diagnostic(d, at + "/columns", "missing_column", std::string("the ") + *op + " table needs a column '" + need + "'");
+      add_diagnostic(d, at + "/columns", "missing_column",
+                     std::string("the ") + *op + " table needs a column '" + need + "'");
   if (std::find(names.begin(), names.end(), "latency_s") == names.end())
     add_diagnostic(d, at + "/columns", "missing_column", "every table needs a column 'latency_s'");
   if (has_errors(d)) return;
@@ -198,7 +212,8 @@ double predict_kernel_sample(KernelOp op, const KernelSample& s, const KernelMod
       const GemmModel& g = km.gemm[static_cast<std::size_t>(s.kind)];
       const double bytes = 2.0 * s.m * s.k + weight_bytes(s.kind) * s.k * s.n + 2.0 * s.m * s.n;
       return gemm_kernel_time(g, 2.0 * s.m * s.n * s.k, matmul_shape_efficiency(s.m, s.k, s.n, tiling), 1.0, bytes,
-                              kind_peak(s.kind), hbm, s.m * s.k).total();
+                              kind_peak(s.kind), hbm, s.m * s.k)
+          .total();
     }
     case KernelOp::moe: {
       MoeKernelShape m;
@@ -231,8 +246,9 @@ double predict_kernel_sample(KernelOp op, const KernelSample& s, const KernelMod
       a.activation_bytes = 2.0;
       a.kv_bytes = s.kv_bytes;
       a.cache_values = mla ? kMlaLatentRank + kMlaRopeDim : a.kv_heads * (a.qk_head_dim + a.v_head_dim);
-      return flash_attention_time(mla ? km.prefill_mla : km.prefill, a, tiling.parallel_tiles, bf16, fp8 > 0 ? fp8 : bf16,
-                                  hbm).total();
+      return flash_attention_time(mla ? km.prefill_mla : km.prefill, a, tiling.parallel_tiles, bf16,
+                                  fp8 > 0 ? fp8 : bf16, hbm)
+          .total();
     }
     case KernelOp::generation_attention:
     case KernelOp::generation_mla: {

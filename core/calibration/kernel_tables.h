@@ -14,8 +14,16 @@
 
 namespace scalescope {
 
-enum class KernelOp { gemm, moe, context_attention, generation_attention, context_mla, generation_mla, nccl,
-                      custom_all_reduce };
+enum class KernelOp {
+  gemm,
+  moe,
+  context_attention,
+  generation_attention,
+  context_mla,
+  generation_mla,
+  nccl,
+  custom_all_reduce
+};
 const char* kernel_op_name(KernelOp op);
 
 // One measured kernel. The fields an op's table has (the rest stay 0):
@@ -61,7 +69,7 @@ KernelTables read_kernel_tables(const Json& node, const std::string& path, Diagn
 inline constexpr double kMlaLatentRank = 512, kMlaRopeDim = 64, kMlaNopeDim = 128, kMlaValueDim = 128;
 
 // A row's predicted time with `kernels` and `tiling` on `hw` (the chip's peaks, HBM, SMs and NVLink).
-double predict_kernel_sample(KernelOp op, const KernelSample& s, const KernelModels& kernels, const MatmulTiling& tiling,
-                             const Hardware& hw);
+double predict_kernel_sample(KernelOp op, const KernelSample& s, const KernelModels& kernels,
+                             const MatmulTiling& tiling, const Hardware& hw);
 
 }  // namespace scalescope

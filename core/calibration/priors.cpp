@@ -18,9 +18,9 @@ void read_sources(JsonReader& r, CalibrationPriors& out, Diagnostics& d) {
     if (!s.ok_object()) continue;
     PriorSource src;
     src.id = id;
-    src.kind = s.choice("kind", true,
-                        {"book", "paper", "model", "framework", "vendor", "microbenchmark", "uninformative"})
-                   .value_or("");
+    src.kind =
+        s.choice("kind", true, {"book", "paper", "model", "framework", "vendor", "microbenchmark", "uninformative"})
+            .value_or("");
     src.cite = s.string("cite", true).value_or("");
     src.url = s.string("url", src.kind != "uninformative").value_or("");
     s.finish();

@@ -13,7 +13,6 @@ namespace scalescope {
 
 namespace {
 
-
 const CalibrationProfile* find_family(const std::vector<CalibrationProfile>& templates, const std::string& kind) {
   for (const auto& t : templates)
     if (t.kind == kind && t.is_family()) return &t;
@@ -92,12 +91,14 @@ void fit_task(const std::vector<PublishedRun>& runs, KindProfiles& kp, const std
   }
   // Each run is predicted at every trial of the parameters, which move none of what its memo keeps.
   std::vector<RunPredictionMemo> memos(task_runs.size());
-  problem.residuals = [&](const std::vector<double>& values, std::vector<double>& r, const std::vector<std::size_t>* only) {
+  problem.residuals = [&](const std::vector<double>& values, std::vector<double>& r,
+                          const std::vector<std::size_t>* only) {
     for (std::size_t j = 0; j < slots.size(); ++j)
       for (std::size_t p : slots[j].profiles) slots[j].parameter->set(kp.profiles[p], values[j]);
     auto predict = [&](std::size_t k) {
       const PublishedRun& run = runs[task_runs[k]];
-      r[k] = portable_log(1.0 + run_error(run, predict_run(run, &kp.profiles[kp.run_profile[task_runs[k]]], &memos[k])));
+      r[k] =
+          portable_log(1.0 + run_error(run, predict_run(run, &kp.profiles[kp.run_profile[task_runs[k]]], &memos[k])));
     };
     if (only)
       for (std::size_t k : *only) predict(k);
@@ -128,7 +129,8 @@ void fit_task(const std::vector<PublishedRun>& runs, KindProfiles& kp, const std
         log_sum += count * portable_log(q.value(kp.profiles[profile]));
         weight += count;
       }
-      if (weight > 0) q.set(kp.profiles[0], std::clamp(portable_exp(log_sum / weight), q.lo, q.hi));  // rounding past a bound
+      if (weight > 0)
+        q.set(kp.profiles[0], std::clamp(portable_exp(log_sum / weight), q.lo, q.hi));  // rounding past a bound
     }
     for (std::size_t p = 1; p < kp.profiles.size(); ++p)
       if (!profile_runs.count(p) && q.fitted_on_runs(kp.profiles[p])) q.set(kp.profiles[p], q.value(kp.profiles[0]));
@@ -159,10 +161,11 @@ FitBudget query_fit_budget() { return FitBudget{kMaxFitWork, false}; }
 
 void report_exhausted(const FitBudget& budget, const std::string& path, Diagnostics& d) {
   if (!budget.exhausted) return;
-  add_diagnostic(d, path, "too_large",
-                 "the fits stopped at the work limit of " + format_count(static_cast<double>(kMaxFitWork)) +
-                     " units (a unit is about a third of a microsecond of predicting runs) before they converged; fit fewer "
-                     "runs, chips or families per query");
+  add_diagnostic(
+      d, path, "too_large",
+      "the fits stopped at the work limit of " + format_count(static_cast<double>(kMaxFitWork)) +
+          " units (a unit is about a third of a microsecond of predicting runs) before they converged; fit fewer "
+          "runs, chips or families per query");
 }
 
 bool fit_work_allowed(const std::vector<PublishedRun>& runs, std::size_t refits, const char* groups,
@@ -170,14 +173,15 @@ bool fit_work_allowed(const std::vector<PublishedRun>& runs, std::size_t refits,
   const double fitted = static_cast<double>(runs.size()) * static_cast<double>(1 + refits);
   if (fitted <= static_cast<double>(kMaxFittedRuns)) return true;
   add_diagnostic(d, path, "too_large",
-                 std::to_string(runs.size()) + " runs over " + std::to_string(refits) + " " + groups +
-                     " are fitted " + std::to_string(1 + refits) + " times (once, and once more with each held out): " +
+                 std::to_string(runs.size()) + " runs over " + std::to_string(refits) + " " + groups + " are fitted " +
+                     std::to_string(1 + refits) + " times (once, and once more with each held out): " +
                      format_count(fitted) + " run fits, more than the limit of " +
                      format_count(static_cast<double>(kMaxFittedRuns)) + "; split the runs into several queries");
   return false;
 }
 
-std::vector<HoldoutGroup> hold_out_groups(std::vector<PublishedRun>& runs, const std::vector<CalibrationProfile>& templates,
+std::vector<HoldoutGroup> hold_out_groups(std::vector<PublishedRun>& runs,
+                                          const std::vector<CalibrationProfile>& templates,
                                           std::string (*key)(const PublishedRun&), FitBudget& budget) {
   std::vector<HoldoutGroup> out;
   for (const std::string& group : group_keys(runs, key)) {
@@ -209,8 +213,7 @@ std::vector<HoldoutGroup> hold_out_groups(std::vector<PublishedRun>& runs, const
 }
 
 ProfileFit fit_profiles(const std::vector<PublishedRun>& runs, const std::vector<CalibrationProfile>& templates,
-                        bool literature, int max_iterations, FitBudget& budget,
-                        const std::vector<std::string>& kinds) {
+                        bool literature, int max_iterations, FitBudget& budget, const std::vector<std::string>& kinds) {
   ProfileFit out;
   for (const std::string kind : {"tpu", "gpu"}) {
     if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) continue;

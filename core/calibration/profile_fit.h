@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "calibration/robust_fit.h"
 #include "calibration/published_runs.h"
+#include "calibration/robust_fit.h"
 #include "specs/calibration_profile.h"
 
 namespace scalescope {
@@ -63,7 +63,8 @@ std::size_t holdout_group_count(const std::vector<PublishedRun>& runs, std::stri
 bool fit_work_allowed(const std::vector<PublishedRun>& runs, std::size_t refits, const char* groups,
                       const std::string& path, Diagnostics& d);
 
-std::vector<HoldoutGroup> hold_out_groups(std::vector<PublishedRun>& runs, const std::vector<CalibrationProfile>& templates,
+std::vector<HoldoutGroup> hold_out_groups(std::vector<PublishedRun>& runs,
+                                          const std::vector<CalibrationProfile>& templates,
                                           std::string (*key)(const PublishedRun&), FitBudget& budget);
 
 }  // namespace scalescope

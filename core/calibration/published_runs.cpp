@@ -67,7 +67,8 @@ bool read_scenario(PublishedRun& run, const Json& scenario, long long& layout_bu
   run.specs->ctx.layout_budget = nullptr;  // the budget lives as long as the reading
   run.prediction_work = run.specs->model.pattern.evaluation_work() * (run.remat_auto ? 2 : 1);
   if (ok && (kind == "training_step") != (run.task == "training"))
-    add_diagnostic(d, "/query/kind", "inconsistent", "the scenario's query does not match the run's task '" + run.task + "'");
+    add_diagnostic(d, "/query/kind", "inconsistent",
+                   "the scenario's query does not match the run's task '" + run.task + "'");
   return ok && !has_errors(d);
 }
 
@@ -110,8 +111,8 @@ double predict_serving(const PublishedRun& run, const CalibrationProfile* profil
     // closed forms take no runtime.
     const ServingModel model{&in, profile};
     const ServingBackend as_is;
-    const ServingLoad l = serve_load_args(*run.load, model, profile ? run.load->backend : as_is,
-                                          run.load->in.concurrency);
+    const ServingLoad l =
+        serve_load_args(*run.load, model, profile ? run.load->backend : as_is, run.load->in.concurrency);
     return run.replicas * l.output_tokens_per_s;
   }
   double batch = run.batch;
@@ -151,13 +152,16 @@ std::vector<PublishedRun> read_published_runs(const Json& runs, const std::strin
     // Runs are told apart by id (the contradiction check, the bands, the tables): a repeat would hide one (issue 22).
     for (const PublishedRun& earlier : out)
       if (!run.id.empty() && earlier.id == run.id)
-        add_diagnostic(d, r.path_of("id"), "duplicate_id", "run id " + quote(run.id) + " is used by an earlier run; ids must be unique");
+        add_diagnostic(d, r.path_of("id"), "duplicate_id",
+                       "run id " + quote(run.id) + " is used by an earlier run; ids must be unique");
     run.family = r.string("family", false).value_or("");
     run.source = r.string("source", false).value_or("");
     run.kind = r.choice("kind", false, {"tpu", "gpu"}).value_or("");
-    run.task = r.choice("task", true, {"training", "inference"}).value_or("training") == "training" ? "training" : "serving";
+    run.task =
+        r.choice("task", true, {"training", "inference"}).value_or("training") == "training" ? "training" : "serving";
     run.metric = r.choice("metric", true, {"step_s", "throughput_tok_s"}).value_or("step_s") == "step_s"
-                     ? RunMetric::step_s : RunMetric::throughput_tok_s;
+                     ? RunMetric::step_s
+                     : RunMetric::throughput_tok_s;
     run.measured = r.number("measured", true).value_or(0);
     run.remat_auto = r.boolean("remat_auto", false).value_or(false);
     run.auto_batch = r.boolean("auto_batch", false).value_or(false);
@@ -200,7 +204,8 @@ std::vector<PublishedRun> read_memory_checks(const Json& checks, const std::stri
     check.id = r.string("id", true).value_or("");
     for (const PublishedRun& earlier : out)
       if (!check.id.empty() && earlier.id == check.id)
-        add_diagnostic(d, r.path_of("id"), "duplicate_id", "memory check id " + quote(check.id) + " is used by an earlier check");
+        add_diagnostic(d, r.path_of("id"), "duplicate_id",
+                       "memory check id " + quote(check.id) + " is used by an earlier check");
     check.source = r.string("source", true).value_or("");
     check.task = "training";
     check.measured_memory_bytes = r.number("measured_memory_bytes", true).value_or(0);
@@ -228,7 +233,9 @@ RunMemory predict_run_memory(const PublishedRun& run, const CalibrationProfile* 
   return m;
 }
 
-const char* run_architecture(const PublishedRun& run) { return run.specs && run.specs->model.is_moe() ? "moe" : "dense"; }
+const char* run_architecture(const PublishedRun& run) {
+  return run.specs && run.specs->model.is_moe() ? "moe" : "dense";
+}
 
 ScopePoint run_scope_point(const PublishedRun& run) {
   return run.task == "training" ? scope_point(run.training) : scope_point(run.serving, run.kv_context_len);

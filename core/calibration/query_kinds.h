@@ -1,6 +1,6 @@
-// The calibration subsystem's query kinds (validation, calibrate, kernel_fit, kernel_family), which the entry point's table appends to the
-// core's. The page's wasm module links a build without them (wasm/no_calibration.cpp): the explorer loads a
-// profile, it does not fit one (docs/architecture.md "What the page ships").
+// The calibration subsystem's query kinds (validation, calibrate, kernel_fit, kernel_family), which the entry point's
+// table appends to the core's. The page's wasm module links a build without them (wasm/no_calibration.cpp): the
+// explorer loads a profile, it does not fit one (docs/architecture.md "What the page ships").
 #pragma once
 #include <span>
 

@@ -1,10 +1,9 @@
 #include "calibration/robust_fit.h"
 
+#include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-
-#include <Eigen/Dense>
 
 #include "physics/portable_math.h"
 
@@ -67,9 +66,7 @@ struct Objective {
   }
 
   // Run i's log error in units of residual_scale (a failed prediction counts as far off).
-  double scaled(std::size_t i) const {
-    return std::isfinite(residuals[i]) ? residuals[i] / p.residual_scale : 100.0;
-  }
+  double scaled(std::size_t i) const { return std::isfinite(residuals[i]) ? residuals[i] / p.residual_scale : 100.0; }
 
   // Huber: weight 1 inside delta, delta / |r| beyond (iteratively reweighted least squares).
   Eigen::VectorXd huber_weights() const {
@@ -117,10 +114,14 @@ std::string format_gradient(double g) {
 
 const char* fit_stop_name(FitStop stop) {
   switch (stop) {
-    case FitStop::converged: return "converged";
-    case FitStop::stalled: return "stalled";
-    case FitStop::iteration_limit: return "iteration_limit";
-    case FitStop::work_limit: return "work_limit";
+    case FitStop::converged:
+      return "converged";
+    case FitStop::stalled:
+      return "stalled";
+    case FitStop::iteration_limit:
+      return "iteration_limit";
+    case FitStop::work_limit:
+      return "work_limit";
   }
   return "";
 }
@@ -204,7 +205,8 @@ FitResult robust_fit(const FitProblem& p) {
   out.values.resize(n);
   // exp(log(30)) is 30.000000000000004: a bound reached in log space is put back on the bound itself, so that the
   // profile reader accepts what the fit wrote (issue 22).
-  for (std::size_t j = 0; j < n; ++j) out.values[j] = std::clamp(portable_exp(u[j]), p.parameters[j].lo, p.parameters[j].hi);
+  for (std::size_t j = 0; j < n; ++j)
+    out.values[j] = std::clamp(portable_exp(u[j]), p.parameters[j].lo, p.parameters[j].hi);
   return out;
 }
 

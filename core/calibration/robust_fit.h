@@ -57,7 +57,7 @@ struct FitResult {
   // `values` when no step lowered the objective), with the components that push a parameter out through the bound
   // it sits on left out: 0 at a true optimum, bounded or not.
   double projected_gradient = 0;
-  std::string message;        // why it stopped
+  std::string message;  // why it stopped
 };
 
 FitResult robust_fit(const FitProblem& problem);

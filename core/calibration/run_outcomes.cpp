@@ -81,8 +81,12 @@ ErrorStats error_stats(std::vector<double> e) {
 }
 
 Json error_stats_json(const ErrorStats& s) {
-  return {{"runs", s.runs}, {"median_abs_frac", s.median_abs}, {"p90_abs_frac", s.p90_abs},
-          {"max_abs_frac", s.max_abs}, {"signed_median_frac", s.signed_median}, {"optimistic_frac", s.optimistic_frac}};
+  return {{"runs", s.runs},
+          {"median_abs_frac", s.median_abs},
+          {"p90_abs_frac", s.p90_abs},
+          {"max_abs_frac", s.max_abs},
+          {"signed_median_frac", s.signed_median},
+          {"optimistic_frac", s.optimistic_frac}};
 }
 
 bool in_part(const PublishedRun& run, const std::string& part) {

@@ -172,7 +172,8 @@ BenchmarkScenario benchmark_scenario(const BenchmarkRow& row, const std::string&
   const bool disaggregated = cell(row, "mode") == "disagg";
   // Disaggregated rows need both pools' worker counts: the concurrency spreads over the decode workers, and the
   // prompts over the prefill workers.
-  const double prefill_workers = whole(row, "prefill_num_workers", 0), decode_workers = whole(row, "decode_num_workers", 0);
+  const double prefill_workers = whole(row, "prefill_num_workers", 0),
+               decode_workers = whole(row, "decode_num_workers", 0);
   if (disaggregated && (prefill_workers < 1 || decode_workers < 1))
     return skip("unstated_workers", "a disaggregated row without its pools' worker counts");
   const Pool decode = read_pool(row, disaggregated ? "decode_" : "", moe);
@@ -212,15 +213,14 @@ BenchmarkScenario benchmark_scenario(const BenchmarkRow& row, const std::string&
     query["dtypes"] = {{"weights", weights}, {"kv", "fp8"}, {"activations", activations}};
   }
   BenchmarkScenario s;
-  s.scenario = {{"hardware", {{"preset", hw}}}, {"model", {{"preset", model}}}, {"mesh", decode.mesh}, {"query", query}};
+  s.scenario = {
+      {"hardware", {{"preset", hw}}}, {"model", {{"preset", model}}}, {"mesh", decode.mesh}, {"query", query}};
   return s;
 }
 
 namespace {
 
-std::string concurrency_band(double c) {
-  return c <= 8 ? "1-8" : c <= 64 ? "9-64" : c <= 256 ? "65-256" : "257+";
-}
+std::string concurrency_band(double c) { return c <= 8 ? "1-8" : c <= 64 ? "9-64" : c <= 256 ? "65-256" : "257+"; }
 
 // A row's scenario priced once: its load's parts, and what the serving query answered before it took a load.
 bool price(const BenchmarkScenario& s, BenchmarkCase& c, std::string& refused) {
@@ -288,8 +288,10 @@ std::vector<BenchmarkCase> benchmark_cases(const std::vector<BenchmarkRow>& rows
       c.ttft_s = whole(row, "silicon_ttft_ms", 0) / 1e3;
       c.tpot_s = whole(row, "silicon_tpot_ms", 0) / 1e3;
       std::string refused;
-      if (!(c.ttft_s > 0 && c.tpot_s > 0)) code = "no_measurement";
-      else if (!price(s, c, refused)) code = "refused: " + refused;
+      if (!(c.ttft_s > 0 && c.tpot_s > 0))
+        code = "no_measurement";
+      else if (!price(s, c, refused))
+        code = "refused: " + refused;
     }
     if (!code.empty()) {
       skipped[code] = skipped.value(code, 0) + 1;
@@ -388,16 +390,26 @@ Json serving_benchmark_report(const std::vector<BenchmarkRow>& rows, std::span<c
     const ServingLoad l = solve_load(c.parts, backend_of(c.backend));
     const ServingLoad k = solve_load(c.parts, ServingBackend{});
     const double e_tpot = l.time_per_output_token_s / c.tpot_s - 1.0, e_ttft = l.time_to_first_token_s / c.ttft_s - 1.0;
-    out_rows.push_back({{"id", c.id}, {"split", c.fit ? "fit" : "held"}, {"concurrency", c.concurrency},
-                        {"measured_ttft_s", c.ttft_s}, {"measured_tpot_s", c.tpot_s},
-                        {"predicted_ttft_s", l.time_to_first_token_s}, {"predicted_tpot_s", l.time_per_output_token_s},
-                        {"ttft_error_frac", e_ttft}, {"tpot_error_frac", e_tpot}});
-    for (const auto& [by, value] : std::initializer_list<std::pair<std::string, std::string>>{
-             {"all", "all"}, {"mode", c.mode}, {"backend", c.backend}, {"system", c.system}, {"model", c.model},
-             {"concurrency", concurrency_band(c.concurrency)}}) {
+    out_rows.push_back({{"id", c.id},
+                        {"split", c.fit ? "fit" : "held"},
+                        {"concurrency", c.concurrency},
+                        {"measured_ttft_s", c.ttft_s},
+                        {"measured_tpot_s", c.tpot_s},
+                        {"predicted_ttft_s", l.time_to_first_token_s},
+                        {"predicted_tpot_s", l.time_per_output_token_s},
+                        {"ttft_error_frac", e_ttft},
+                        {"tpot_error_frac", e_tpot}});
+    for (const auto& [by, value] :
+         std::initializer_list<std::pair<std::string, std::string>>{{"all", "all"},
+                                                                    {"mode", c.mode},
+                                                                    {"backend", c.backend},
+                                                                    {"system", c.system},
+                                                                    {"model", c.model},
+                                                                    {"concurrency", concurrency_band(c.concurrency)}}) {
       (c.fit ? fit : held)[{by, value}].add(e_tpot, e_ttft);
       if (c.fit) continue;
-      kernels_held[{by, value}].add(k.time_per_output_token_s / c.tpot_s - 1.0, k.time_to_first_token_s / c.ttft_s - 1.0);
+      kernels_held[{by, value}].add(k.time_per_output_token_s / c.tpot_s - 1.0,
+                                    k.time_to_first_token_s / c.ttft_s - 1.0);
       one_step_held[{by, value}].add(c.one_step_tpot_s / c.tpot_s - 1.0, c.one_step_ttft_s / c.ttft_s - 1.0);
     }
   }
@@ -405,8 +417,11 @@ Json serving_benchmark_report(const std::vector<BenchmarkRow>& rows, std::span<c
   for (const char* by : {"all", "mode", "backend", "system", "model", "concurrency"})
     for (const auto& [key, errors] : held)
       if (key.first == by) {
-        Json g = {{"by", key.first}, {"value", key.second}, {"held", errors.json()},
-                  {"kernels_step", kernels_held[key].json()}, {"one_step", one_step_held[key].json()}};
+        Json g = {{"by", key.first},
+                  {"value", key.second},
+                  {"held", errors.json()},
+                  {"kernels_step", kernels_held[key].json()},
+                  {"one_step", one_step_held[key].json()}};
         if (const auto f = fit.find(key); f != fit.end()) g["fit"] = f->second.json();
         groups.push_back(g);
       }
@@ -421,8 +436,10 @@ Json serving_benchmark_report(const std::vector<BenchmarkRow>& rows, std::span<c
     FitResult result;
     ServingBackend b = fit_serving_backend(fit_rows, id, &result);
     b.name = backend_of(id).name;
-    fits.push_back({{"backend", serving_backend_json(b)}, {"stop", fit_stop_name(result.stop)},
-                    {"iterations", result.iterations}, {"rows", fit_rows.size()}});
+    fits.push_back({{"backend", serving_backend_json(b)},
+                    {"stop", fit_stop_name(result.stop)},
+                    {"iterations", result.iterations},
+                    {"rows", fit_rows.size()}});
     if (transfer_too)
       transfer.push_back({{"backend", id},
                           {"model_held_out", leave_one_out(cases, id, &BenchmarkCase::model)},

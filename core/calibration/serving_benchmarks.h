@@ -32,7 +32,7 @@ BenchmarkScenario benchmark_scenario(const BenchmarkRow& row, const std::string&
 
 // A row priced and ready to solve under any backend's runtime (planners/serving_load.h).
 struct BenchmarkCase {
-  std::string id, backend, system, model, mode;  // mode: "agg" or "disagg"
+  std::string id, backend, system, model, mode;    // mode: "agg" or "disagg"
   double concurrency = 0, ttft_s = 0, tpot_s = 0;  // the measured means
   LoadParts parts;
   double one_step_ttft_s = 0, one_step_tpot_s = 0;  // what the serving query answered before it took a load

@@ -33,8 +33,11 @@ Json family_holdout(std::vector<PublishedRun>& runs, FitBudget& budget) {
     std::vector<double> book, calibrated;  // in scope
     for (std::size_t i = 0; i < g.runs.size(); ++i) {
       const bool excluded = !g.runs[i]->excluded.empty();
-      errors.push_back({{"id", g.runs[i]->id}, {"kind", g.runs[i]->kind}, {"excluded", excluded},
-                        {"book_error_frac", g.book_errors[i]}, {"calibrated_error_frac", g.calibrated_errors[i]}});
+      errors.push_back({{"id", g.runs[i]->id},
+                        {"kind", g.runs[i]->kind},
+                        {"excluded", excluded},
+                        {"book_error_frac", g.book_errors[i]},
+                        {"calibrated_error_frac", g.calibrated_errors[i]}});
       if (excluded) continue;
       book.push_back(g.book_errors[i]);
       calibrated.push_back(g.calibrated_errors[i]);
@@ -83,10 +86,15 @@ Json transfer_summary(const Json& holdout_rows) {
       }
       if (medians.empty()) continue;
       std::vector<double> as_errors(medians.begin(), medians.end());
-      out.push_back({{"kind", kind}, {"task", task}, {"families", medians.size()}, {"runs", pooled.size()},
+      out.push_back({{"kind", kind},
+                     {"task", task},
+                     {"families", medians.size()},
+                     {"runs", pooled.size()},
                      {"median_of_family_medians_frac", error_stats(as_errors).median_abs},
-                     {"worst_family", worst}, {"worst_family_median_frac", worst_median},
-                     {"pooled_median_frac", error_stats(pooled).median_abs}, {"runs_off_by_2x", off_2x}});
+                     {"worst_family", worst},
+                     {"worst_family_median_frac", worst_median},
+                     {"pooled_median_frac", error_stats(pooled).median_abs},
+                     {"runs_off_by_2x", off_2x}});
     }
   return out;
 }
@@ -151,7 +159,8 @@ Json run_validation(const QueryContext&, JsonReader& args, Diagnostics& d) {
   long long layout_budget = kMaxQueryLayouts;
   std::vector<PublishedRun> runs = read_published_runs(*runs_node, args.path_of("runs"), true, layout_budget, d);
   const std::vector<PublishedRun> checks =
-      checks_node ? read_memory_checks(*checks_node, args.path_of("memory_checks"), layout_budget, d) : std::vector<PublishedRun>{};
+      checks_node ? read_memory_checks(*checks_node, args.path_of("memory_checks"), layout_budget, d)
+                  : std::vector<PublishedRun>{};
   args.finish();  // unknown keys before any work
   if (has_errors(d) ||
       (holdout && !fit_work_allowed(runs, holdout_group_count(runs, family_of), "families", args.path_of("runs"), d)))

@@ -185,8 +185,8 @@ ConfigText read_yaml(std::string_view text) {
     const std::string value = yaml_scalar(content.substr(colon + 1));
     if (value.empty()) {
       if (parents.size() >= static_cast<std::size_t>(kMaxJsonDepth)) {  // each key repeats its parents': bounded
-        out.error = "line " + std::to_string(line_no) + " nests deeper than " + std::to_string(kMaxJsonDepth) +
-                    " levels";
+        out.error =
+            "line " + std::to_string(line_no) + " nests deeper than " + std::to_string(kMaxJsonDepth) + " levels";
         return out;
       }
       parents.emplace_back(indent, yaml_scalar(content.substr(0, colon)));

@@ -60,10 +60,9 @@ Json launch_serving(const Framework& f, const QueryContext& ctx, JsonReader& pla
   // serving query reads them: a value of the wrong type only leaves the note out.
   const Json* deployment = plan.value("deployment", false);
   const Json* load = plan.value("load", false);
-  const bool disaggregated =
-      (deployment && deployment->is_object() && deployment->contains("prefill") &&
-       (*deployment)["prefill"] == "disaggregated") ||
-      (load && load->is_object() && load->contains("prefill"));
+  const bool disaggregated = (deployment && deployment->is_object() && deployment->contains("prefill") &&
+                              (*deployment)["prefill"] == "disaggregated") ||
+                             (load && load->is_object() && load->contains("prefill"));
   accept_unpriced_keys(plan);
   plan.finish();
   if (!valid || has_errors(d)) return {};

@@ -8,8 +8,8 @@
 #include <cmath>
 
 #include "frameworks/framework.h"
-#include "io/json_text.h"
 #include "io/format.h"
+#include "io/json_text.h"
 
 namespace scalescope {
 
@@ -29,8 +29,9 @@ void common_notes(const ServingLaunch& p, LaunchNotes& notes, const char* model_
     notes.undecided.push_back("the draft model or MTP head for " + config_value(p.lookahead) +
                               " speculative tokens (the engine priced the lookahead, not a method)");
   if (p.disaggregated)
-    notes.undecided.push_back("the disaggregated prefill servers: this launches the decode replica; launch the "
-                              "prefill pool as replicas of its own behind the router that hands over the KV caches");
+    notes.undecided.push_back(
+        "the disaggregated prefill servers: this launches the decode replica; launch the "
+        "prefill pool as replicas of its own behind the router that hands over the KV caches");
 }
 
 // The batch the engine priced, per scheduler: vLLM and TensorRT-LLM schedule each attention rank alone.
@@ -234,7 +235,8 @@ void read_serve(ConfigSettings& c, const ImportContext& ctx, ImportResult& out, 
       c.positive_integer("speculative_config.num_nextn_predict_layers", "/speculative/lookahead", lookahead) ||
       vllm_speculative_tokens(c, lookahead)) {
     p.speculative = true, p.lookahead = lookahead;
-    out.assumed.push_back("speculative decoding with " + config_value(lookahead) + " tokens a step: give the query's "
+    out.assumed.push_back("speculative decoding with " + config_value(lookahead) +
+                          " tokens a step: give the query's "
                           "speculative.draft_model and acceptance_rate to price it (a config names no acceptance)");
   }
 }

@@ -6,10 +6,10 @@
 namespace scalescope {
 
 struct Diagnostic {
-  std::string path;     // JSON pointer into the scenario, e.g. "/hardware/overrides/hbm_bandwidth_bytes_per_s"
-  std::string code;     // stable machine-readable code, e.g. "unknown_key", "not_positive"
-  std::string message;  // plain words for a person, naming the valid choices where there are some
-  bool warning = false; // a warning keeps the result (a plan out of HBM is still worth its numbers)
+  std::string path;      // JSON pointer into the scenario, e.g. "/hardware/overrides/hbm_bandwidth_bytes_per_s"
+  std::string code;      // stable machine-readable code, e.g. "unknown_key", "not_positive"
+  std::string message;   // plain words for a person, naming the valid choices where there are some
+  bool warning = false;  // a warning keeps the result (a plan out of HBM is still worth its numbers)
 };
 
 using Diagnostics = std::vector<Diagnostic>;

@@ -4,12 +4,18 @@ namespace scalescope {
 
 std::string_view dtype_name(Dtype d) {
   switch (d) {
-    case Dtype::fp32: return "fp32";
-    case Dtype::bf16: return "bf16";
-    case Dtype::fp8: return "fp8";
-    case Dtype::int8: return "int8";
-    case Dtype::int4: return "int4";
-    case Dtype::fp4: return "fp4";
+    case Dtype::fp32:
+      return "fp32";
+    case Dtype::bf16:
+      return "bf16";
+    case Dtype::fp8:
+      return "fp8";
+    case Dtype::int8:
+      return "int8";
+    case Dtype::int4:
+      return "int4";
+    case Dtype::fp4:
+      return "fp4";
   }
   return "?";
 }

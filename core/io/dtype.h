@@ -1,4 +1,5 @@
-// Numeric formats and their sizes (jax-ml.github.io/scaling-book (its notation): bf16 = 2 bytes, int8/fp8 = 1, int4 = 0.5, fp32 = 4).
+// Numeric formats and their sizes (jax-ml.github.io/scaling-book (its notation): bf16 = 2 bytes, int8/fp8 = 1, int4 =
+// 0.5, fp32 = 4).
 #pragma once
 #include <array>
 #include <optional>
@@ -13,12 +14,18 @@ inline constexpr std::size_t kDtypeCount = kAllDtypes.size();
 
 constexpr double bytes_per_element(Dtype d) {
   switch (d) {
-    case Dtype::fp32: return 4.0;
-    case Dtype::bf16: return 2.0;
-    case Dtype::fp8: return 1.0;
-    case Dtype::int8: return 1.0;
-    case Dtype::int4: return 0.5;
-    case Dtype::fp4: return 0.5;
+    case Dtype::fp32:
+      return 4.0;
+    case Dtype::bf16:
+      return 2.0;
+    case Dtype::fp8:
+      return 1.0;
+    case Dtype::int8:
+      return 1.0;
+    case Dtype::int4:
+      return 0.5;
+    case Dtype::fp4:
+      return 0.5;
   }
   return 0.0;
 }

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 
 #include "io/ranges.h"
 #include "io/text.h"
@@ -22,9 +22,12 @@ std::string join_choices(const std::vector<std::string>& choices) {
 std::string json_pointer_child(const std::string& parent, const std::string& key) {
   std::string out = parent + "/";
   for (char c : key) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
+    if (c == '~')
+      out += "~0";
+    else if (c == '/')
+      out += "~1";
+    else
+      out += c;
   }
   return out;
 }
@@ -96,10 +99,14 @@ std::optional<double> check_number(const Json& v, const std::string& path, std::
   }
   const double x = v.get<double>() + 0.0;
   const char* code = nullptr;
-  if (x == 0 && r.zero_ok) code = nullptr;
-  else if (r.whole && std::floor(x) != x) code = "not_integer";
-  else if (x > r.max) code = "too_large";
-  else if (x < r.min) code = x > 0 ? "too_small" : r.min > 0 && !r.zero_ok ? "not_positive" : "negative";
+  if (x == 0 && r.zero_ok)
+    code = nullptr;
+  else if (r.whole && std::floor(x) != x)
+    code = "not_integer";
+  else if (x > r.max)
+    code = "too_large";
+  else if (x < r.min)
+    code = x > 0 ? "too_small" : r.min > 0 && !r.zero_ok ? "not_positive" : "negative";
   if (!code) return x;
   add_diagnostic(d, path, code, what() + " " + describe(r) + ", got " + format_given(x));
   return std::nullopt;
@@ -109,7 +116,9 @@ std::optional<double> check_number(const Json& v, const std::string& path, std::
 // checks every field read by key has one).
 const NumberRange* range_or_report(std::string_view range, const std::string& path, Diagnostics& d) {
   const NumberRange* r = find_range(range);
-  if (!r) add_diagnostic(d, path, "internal_error", "the engine has no range for '" + std::string(range) + "'; please report it");
+  if (!r)
+    add_diagnostic(d, path, "internal_error",
+                   "the engine has no range for '" + std::string(range) + "'; please report it");
   return r;
 }
 
@@ -117,10 +126,10 @@ const NumberRange* range_or_report(std::string_view range, const std::string& pa
 
 JsonReader::JsonReader(const Json& node, std::string path, Diagnostics& diagnostics)
     : path_(std::move(path)), diagnostics_(diagnostics) {
-  if (node.is_object()) object_ = &node;
+  if (node.is_object())
+    object_ = &node;
   else
-    add_diagnostic(diagnostics_, path_, "wrong_type",
-                   "expected an object, got " + json_type_name(node));
+    add_diagnostic(diagnostics_, path_, "wrong_type", "expected an object, got " + json_type_name(node));
 }
 
 bool JsonReader::has(const std::string& key) const { return object_ && object_->contains(key); }
@@ -180,7 +189,8 @@ std::optional<std::int64_t> read_integer_value(const Json& v, const std::string&
     return std::nullopt;
   }
   if (x < static_cast<double>(min) || x > static_cast<double>(max)) {
-    add_diagnostic(diagnostics, path, x < static_cast<double>(min) ? (min > 0 ? "not_positive" : "negative") : "too_large",
+    add_diagnostic(diagnostics, path,
+                   x < static_cast<double>(min) ? (min > 0 ? "not_positive" : "negative") : "too_large",
                    "expected a whole number from " + std::to_string(min) + " to " + std::to_string(max) + ", got " +
                        format_given(x));
     return std::nullopt;
@@ -205,7 +215,8 @@ std::optional<std::string> JsonReader::string(const std::string& key, bool requi
     return std::nullopt;
   }
   if (!v->is_string()) {
-    add_diagnostic(diagnostics_, path_of(key), "wrong_type", "'" + key + "' must be a string, got " + json_type_name(*v));
+    add_diagnostic(diagnostics_, path_of(key), "wrong_type",
+                   "'" + key + "' must be a string, got " + json_type_name(*v));
     return std::nullopt;
   }
   const std::string& text = v->get_ref<const std::string&>();
@@ -247,7 +258,8 @@ std::optional<bool> JsonReader::boolean(const std::string& key, bool required) {
     return std::nullopt;
   }
   if (!v->is_boolean()) {
-    add_diagnostic(diagnostics_, path_of(key), "wrong_type", "'" + key + "' must be true or false, got " + json_type_name(*v));
+    add_diagnostic(diagnostics_, path_of(key), "wrong_type",
+                   "'" + key + "' must be true or false, got " + json_type_name(*v));
     return std::nullopt;
   }
   return v->get<bool>();
@@ -262,7 +274,8 @@ const Json* JsonReader::value(const std::string& key, bool required) {
 const Json* JsonReader::object(const std::string& key, bool required) {
   const Json* v = value(key, required);
   if (v && !v->is_object()) {
-    add_diagnostic(diagnostics_, path_of(key), "wrong_type", "'" + key + "' must be an object, got " + json_type_name(*v));
+    add_diagnostic(diagnostics_, path_of(key), "wrong_type",
+                   "'" + key + "' must be an object, got " + json_type_name(*v));
     return nullptr;
   }
   return v;
@@ -271,13 +284,14 @@ const Json* JsonReader::object(const std::string& key, bool required) {
 const Json* JsonReader::array(const std::string& key, bool required, std::size_t max_length) {
   const Json* v = value(key, required);
   if (v && !v->is_array()) {
-    add_diagnostic(diagnostics_, path_of(key), "wrong_type", "'" + key + "' must be an array, got " + json_type_name(*v));
+    add_diagnostic(diagnostics_, path_of(key), "wrong_type",
+                   "'" + key + "' must be an array, got " + json_type_name(*v));
     return nullptr;
   }
   if (v && v->size() > max_length) {
-    add_diagnostic(diagnostics_, path_of(key), "too_large",
-                   "'" + key + "' has " + std::to_string(v->size()) + " entries; the limit is " +
-                       std::to_string(max_length));
+    add_diagnostic(
+        diagnostics_, path_of(key), "too_large",
+        "'" + key + "' has " + std::to_string(v->size()) + " entries; the limit is " + std::to_string(max_length));
     return nullptr;
   }
   return v;
@@ -312,9 +326,11 @@ struct PointerCollector {
   Diagnostics& d;
 };
 void collect_numeric_pointers(const Json& node, const std::string& path, int depth, const PointerCollector& c) {
-  if (node.is_number()) c.out.push_back(path);
+  if (node.is_number())
+    c.out.push_back(path);
   else if (node.is_structured() && depth >= kMaxJsonDepth)
-    add_diagnostic(c.d, c.base + path, "too_deep", "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels (the limit)");
+    add_diagnostic(c.d, c.base + path, "too_deep",
+                   "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels (the limit)");
   else if (node.is_object())
     for (auto it = node.begin(); it != node.end(); ++it)
       collect_numeric_pointers(it.value(), json_pointer_child(path, it.key()), depth + 1, c);

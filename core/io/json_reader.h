@@ -3,12 +3,11 @@
 // JSON pointer of the offending value (docs/design.md "Engine rules": all diagnostics at once, each with a path).
 #pragma once
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "io/diagnostics.h"
 #include "io/dtype.h"
@@ -44,13 +43,11 @@ class JsonReader {
   // An array of such numbers (at most kMaxArrayLength); the entries that fail their range are left out.
   std::vector<double> numbers(const std::string& key, bool required, std::string_view range = {});
   // Integers in [min, max], for bounds that depend on other values (a coordinate inside the mesh, ...).
-  std::optional<std::int64_t> integer(const std::string& key, bool required, std::int64_t min,
-                                      std::int64_t max);
+  std::optional<std::int64_t> integer(const std::string& key, bool required, std::int64_t min, std::int64_t max);
   // At most kMaxStringBytes long.
   std::optional<std::string> string(const std::string& key, bool required);
   // A string that must be one of `choices`.
-  std::optional<std::string> choice(const std::string& key, bool required,
-                                    const std::vector<std::string>& choices);
+  std::optional<std::string> choice(const std::string& key, bool required, const std::vector<std::string>& choices);
   std::optional<Dtype> dtype(const std::string& key, bool required);
   std::optional<bool> boolean(const std::string& key, bool required);
   // Returns the value (any type) and marks the key known; nullptr when absent (with a diagnostic if required).

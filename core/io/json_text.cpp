@@ -73,8 +73,7 @@ class BoundedBuilder : public nlohmann::json_sax<Json> {
   }
   std::string pointer() const {
     std::string p;
-    for (const Frame& f : frames_)
-      p = f.array ? json_pointer_child(p, f.next_index - 1) : json_pointer_child(p, f.key);
+    for (const Frame& f : frames_) p = f.array ? json_pointer_child(p, f.next_index - 1) : json_pointer_child(p, f.key);
     return p;
   }
 
@@ -94,8 +93,10 @@ std::string quote_non_finite_literals(std::string_view text) {
     const char c = text[i];
     if (in_string) {
       out += c;
-      if (c == '\\' && i + 1 < text.size()) out += text[++i];
-      else if (c == '"') in_string = false;
+      if (c == '\\' && i + 1 < text.size())
+        out += text[++i];
+      else if (c == '"')
+        in_string = false;
       continue;
     }
     if (c == '"') in_string = true;

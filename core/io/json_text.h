@@ -1,10 +1,9 @@
 // The engine's JSON text boundary: a document is read within the limits of io/limits.h (its size, no NUL byte, its
 // nesting depth) with one diagnostic naming where it broke, and written without ever throwing (issue 12).
 #pragma once
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "io/diagnostics.h"
 

@@ -5,18 +5,18 @@
 
 namespace scalescope {
 
-inline constexpr std::size_t kMaxInputBytes = 1 << 20;  // one call's JSON text, evaluate_many's whole array too
-inline constexpr int kMaxJsonDepth = 32;                 // nested objects and arrays (a scenario needs about 6)
+inline constexpr std::size_t kMaxInputBytes = 1 << 20;     // one call's JSON text, evaluate_many's whole array too
+inline constexpr int kMaxJsonDepth = 32;                   // nested objects and arrays (a scenario needs about 6)
 inline constexpr std::size_t kMaxScenariosPerCall = 1024;  // evaluate_many
 inline constexpr std::size_t kMaxAnswerBytes = 8u << 20;   // evaluate_many's whole answer; the rest are not run
-inline constexpr std::size_t kMaxArrayLength = 4096;     // any list the engine reads
-inline constexpr std::size_t kMaxStringBytes = 4096;     // any text the engine reads (names, sharding expressions)
+inline constexpr std::size_t kMaxArrayLength = 4096;       // any list the engine reads
+inline constexpr std::size_t kMaxStringBytes = 4096;       // any text the engine reads (names, sharding expressions)
 inline constexpr std::size_t kMaxConfigTextBytes = 256u << 10;  // a framework launch config read by import_config
-inline constexpr std::size_t kMaxObjectKeys = 256;       // keys of one object the engine reads (e.g. 'dims')
-inline constexpr std::size_t kMaxDiagnostics = 100;      // listed per scenario; the rest are counted
-inline constexpr std::size_t kMaxUnknownKeysListed = 20;  // per object; the rest are counted in one diagnostic
-inline constexpr std::size_t kMaxSweepPoints = 16384;    // serving sweep: batches x contexts
-inline constexpr std::size_t kMaxPublishedRuns = 512;    // runs of one calibrate or validation query
+inline constexpr std::size_t kMaxObjectKeys = 256;              // keys of one object the engine reads (e.g. 'dims')
+inline constexpr std::size_t kMaxDiagnostics = 100;             // listed per scenario; the rest are counted
+inline constexpr std::size_t kMaxUnknownKeysListed = 20;        // per object; the rest are counted in one diagnostic
+inline constexpr std::size_t kMaxSweepPoints = 16384;           // serving sweep: batches x contexts
+inline constexpr std::size_t kMaxPublishedRuns = 512;           // runs of one calibrate or validation query
 // Runs fitted by one calibrate or validation query, counting every refit: calibrate's bands refit once per chip,
 // family_holdout once per family (512 runs over 11 chips: 6144).
 inline constexpr std::size_t kMaxFittedRuns = 6144;
@@ -24,12 +24,13 @@ inline constexpr std::size_t kMaxFittedRuns = 6144;
 // LayerPattern::evaluation_work (a dense run's prediction is 1, DeepSeek-V3's 3, twice that when the remat is
 // chosen), about a third of a microsecond each since the kernel models (issue 34), 1 s at the limit
 // (tests/limits_check.cpp): a fit keeps between its predictions of a run what no fitted constant moves
-// (planners/calibrated_training.h CalibratedStepMemo). Past it the fits stop and the query answers too_large. 3M, not 1M: the suite's 512-run worst case needs 2-3M since
-// Korthikanti's and Megatron 2021's runs state their attention (issue 22 item 24).
+// (planners/calibrated_training.h CalibratedStepMemo). Past it the fits stop and the query answers too_large. 3M, not
+// 1M: the suite's 512-run worst case needs 2-3M since Korthikanti's and Megatron 2021's runs state their attention
+// (issue 22 item 24).
 inline constexpr long long kMaxFitWork = 3'000'000;
-inline constexpr std::size_t kMaxQuotedChars = 40;       // user text quoted in a message, then cut
-inline constexpr std::size_t kMaxArrayDims = 8;          // dimensions of one array in the book's sharding notation
-inline constexpr std::size_t kMaxFatTreeLevels = 8;      // GPU scale-out levels above the NVLink domain
+inline constexpr std::size_t kMaxQuotedChars = 40;   // user text quoted in a message, then cut
+inline constexpr std::size_t kMaxArrayDims = 8;      // dimensions of one array in the book's sharding notation
+inline constexpr std::size_t kMaxFatTreeLevels = 8;  // GPU scale-out levels above the NVLink domain
 // Training plans (issue 22): every layout of a plan's degrees is costed, every layout of a search is fingerprinted,
 // and a search call stops at a cursor once it has done this much work (layouts fingerprinted, plans checked, and
 // each plan evaluated at its model's LayerPattern::evaluation_work).

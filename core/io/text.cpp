@@ -11,7 +11,8 @@ std::size_t utf8_char_length(std::string_view text, std::size_t at) {
   // RFC 3629: the lead byte fixes the length and the range of the second byte (no overlong forms, no surrogates).
   std::size_t length = 0;
   unsigned char low = 0x80, high = 0xBF;
-  if (lead >= 0xC2 && lead <= 0xDF) length = 2;
+  if (lead >= 0xC2 && lead <= 0xDF)
+    length = 2;
   else if (lead >= 0xE0 && lead <= 0xEF) {
     length = 3;
     if (lead == 0xE0) low = 0xA0;
@@ -45,14 +46,19 @@ std::string quote(std::string_view text, std::size_t max_chars) {
       out.append(text.substr(at, length));
       at += length;
     } else {
-      if (c == '\'' || c == '\\') out += {'\\', c};
-      else if (c == '\n') out += "\\n";
-      else if (c == '\r') out += "\\r";
-      else if (c == '\t') out += "\\t";
+      if (c == '\'' || c == '\\')
+        out += {'\\', c};
+      else if (c == '\n')
+        out += "\\n";
+      else if (c == '\r')
+        out += "\\r";
+      else if (c == '\t')
+        out += "\\t";
       else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
         std::snprintf(hex, sizeof hex, "\\u%04X", static_cast<unsigned char>(c));
         out += hex;
-      } else out += c;
+      } else
+        out += c;
       at += 1;
     }
     ++chars;

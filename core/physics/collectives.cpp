@@ -53,8 +53,10 @@ CollectiveCost torus_collective(Collective op, double bytes, int n, RingAt ring,
   const double latency_s = hops * hop_latency_s;
   switch (op) {
     case Collective::all_gather:
-    case Collective::reduce_scatter: return finish(traffic_frac * bytes / bandwidth_sum, latency_s);
-    case Collective::all_reduce: return finish(2.0 * traffic_frac * bytes / bandwidth_sum, 2.0 * latency_s);
+    case Collective::reduce_scatter:
+      return finish(traffic_frac * bytes / bandwidth_sum, latency_s);
+    case Collective::all_reduce:
+      return finish(2.0 * traffic_frac * bytes / bandwidth_sum, 2.0 * latency_s);
     case Collective::all_to_all:
       return finish(traffic_frac * bytes * widest_axis / (4.0 * devices * 2.0 * w_uni), latency_s);
   }
@@ -65,13 +67,17 @@ CollectiveCost torus_collective(Collective op, double bytes, int n, RingAt ring,
 CollectiveCost tpu_collective(Collective op, double bytes, const TorusAxis* axes, int n_axes, double w_uni,
                               double hop_latency_s, double traffic_frac) {
   return torus_collective(
-      op, bytes, n_axes, [&](int i) { return TorusRing{axes[i].size, axes[i].wraps, 1}; }, w_uni, hop_latency_s,
-      traffic_frac);
+      op, bytes, n_axes,
+      [&](int i) {
+        return TorusRing{axes[i].size, axes[i].wraps, 1};
+      },
+      w_uni, hop_latency_s, traffic_frac);
 }
 
 CollectiveCost tpu_ring_collective(Collective op, double bytes, const TorusRing* rings, int n_rings, double w_uni,
                                    double hop_latency_s, double traffic_frac) {
-  return torus_collective(op, bytes, n_rings, [&](int i) { return rings[i]; }, w_uni, hop_latency_s, traffic_frac);
+  return torus_collective(
+      op, bytes, n_rings, [&](int i) { return rings[i]; }, w_uni, hop_latency_s, traffic_frac);
 }
 
 CollectiveCost dcn_collective(Collective op, double bytes, double slices, double chips_per_slice, double w_chip,
@@ -80,8 +86,10 @@ CollectiveCost dcn_collective(Collective op, double bytes, double slices, double
   const double slice_bandwidth = chips_per_slice * w_chip;
   switch (op) {
     case Collective::all_gather:
-    case Collective::reduce_scatter: return finish(traffic_frac * bytes / slice_bandwidth, 0);
-    case Collective::all_reduce: return finish(2.0 * traffic_frac * bytes / slice_bandwidth, 0);
+    case Collective::reduce_scatter:
+      return finish(traffic_frac * bytes / slice_bandwidth, 0);
+    case Collective::all_reduce:
+      return finish(2.0 * traffic_frac * bytes / slice_bandwidth, 0);
     case Collective::all_to_all:
       return finish(traffic_frac * bytes * (slices - 1) / (slices * slices * slice_bandwidth), 0);
   }
@@ -107,7 +115,8 @@ CollectiveCost gpu_collective(Collective op, double bytes, const Hardware& hw, d
   // NCCL's ring latency (src/graph/tuning.cc): the launch, then a step latency per ring step, the n - 1 steps of an
   // AllGather or ReduceScatter (twice for an AllReduce) of which the domains - 1 between domains pay the
   // network's. An AllToAll exchanges with every peer at once: one step.
-  const double ring_steps_s = (members - domains) * hw.scale_up.step_latency_s + (domains - 1) * hw.scale_out.step_latency_s;
+  const double ring_steps_s =
+      (members - domains) * hw.scale_up.step_latency_s + (domains - 1) * hw.scale_out.step_latency_s;
   const double launch_s = hw.scale_up.launch_latency_s;
   if (op == Collective::all_to_all) {
     // Inside one domain every GPU reaches its peers over its own NVLink: V (n-1)/(n^2 W_GPU). Across M domains
@@ -135,11 +144,13 @@ CollectiveCost gpu_collective(Collective op, double bytes, const Hardware& hw, d
   const double full = traffic_frac * bytes * y;
   switch (op) {
     case Collective::all_gather:
-    case Collective::reduce_scatter: return finish(full * worst_gather, launch_s + ring_steps_s);
+    case Collective::reduce_scatter:
+      return finish(full * worst_gather, launch_s + ring_steps_s);
     // SHARP keeps the ring's latency: NCCL models NVLS apart, and the book gives it no latency of its own.
     case Collective::all_reduce:
       return finish(sharp ? full * worst_sharp : 2.0 * full * worst_gather, launch_s + 2.0 * ring_steps_s);
-    case Collective::all_to_all: break;
+    case Collective::all_to_all:
+      break;
   }
   return CollectiveCost{};
 }

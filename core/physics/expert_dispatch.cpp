@@ -24,7 +24,8 @@ DispatchCost expert_dispatch_cost(const Hardware& hw, const Mesh& mesh, const Ax
   if (hw.kind == ChipKind::tpu) {
     // The torus AllToAll of the group's whole array (V = ranks x this rank's copies), scaling-book/sharding's Aug-2025
     // ND form.
-    const CollectiveCost a2a = group_collective(hw, mesh, group, Collective::all_to_all, copies * bytes_per_token * ranks);
+    const CollectiveCost a2a =
+        group_collective(hw, mesh, group, Collective::all_to_all, copies * bytes_per_token * ranks);
     c.scale_up_bytes = copies * bytes_per_token * (ranks - 1.0) / ranks;
     c.scale_up_s = a2a.time_s;
     c.ranks_per_domain = ranks;
@@ -45,7 +46,9 @@ DispatchCost expert_dispatch_cost(const Hardware& hw, const Mesh& mesh, const Ax
     c.scale_up_bytes = tokens * bytes_per_token * expected_distinct(k, n) * (g - 1.0) / g;
   }
   c.scale_up_s = c.scale_up_bytes / hw.scale_up.gpu_unidir_bytes_per_s;
-  c.scale_out_s = hw.scale_out.nic_unidir_bytes_per_s_per_gpu > 0 ? c.scale_out_bytes / hw.scale_out.nic_unidir_bytes_per_s_per_gpu : 0.0;
+  c.scale_out_s = hw.scale_out.nic_unidir_bytes_per_s_per_gpu > 0
+                      ? c.scale_out_bytes / hw.scale_out.nic_unidir_bytes_per_s_per_gpu
+                      : 0.0;
   return c;
 }
 

@@ -1,7 +1,7 @@
 // The dispatch of an MoE layer's token copies to their experts' ranks, and the combine back (one direction each),
 // by where the expert-parallel group sits: inside one NVLink domain, across domains through the scale-out network,
-// or on a TPU torus (jax-ml.github.io/scaling-book/gpus AllToAll; DeepSeek-V3 §3.2.2; DeepEP). A token routed to k of E experts over N
-// ranks sends its copies to their ranks; balanced routing spreads them evenly.
+// or on a TPU torus (jax-ml.github.io/scaling-book/gpus AllToAll; DeepSeek-V3 §3.2.2; DeepEP). A token routed to k of E
+// experts over N ranks sends its copies to their ranks; balanced routing spreads them evenly.
 //   all_to_all:   every copy travels on its own (Megatron's alltoall dispatcher): (per_domain - 1)/N of them over
 //                 NVLink, (N - per_domain)/N over the scale-out network;
 //   hierarchical: one copy per destination domain crosses the scale-out network and one per destination GPU

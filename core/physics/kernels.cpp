@@ -32,8 +32,8 @@ double flash_attention_block_flops(const FlashAttentionShape& s, double window_b
   // blocks), or under a window its mean keys plus `window_blocks` (its rows t to t + 127 see keys t - W + 1 to
   // t + 127: one block more at 128-key granularity); a full one every block its keys touch.
   const double extra = windowed(s) ? window_blocks : 0.5;
-  const double blocks_per_tile = s.causal ? std::max(1.0, s.mean_keys / kAttentionKeyBlock + extra)
-                                          : whole_ceil(s.mean_keys / kAttentionKeyBlock);
+  const double blocks_per_tile =
+      s.causal ? std::max(1.0, s.mean_keys / kAttentionKeyBlock + extra) : whole_ceil(s.mean_keys / kAttentionKeyBlock);
   // QK^T and PV: 2 x tile x block x (d_qk + d_v) per block.
   return s.sequences * s.heads * tiles * blocks_per_tile * 2.0 * kAttentionQueryTile * kAttentionKeyBlock *
          (s.qk_head_dim + s.v_head_dim);
@@ -93,8 +93,8 @@ KernelTime moe_kernel_time(const GemmModel& g, const MoeKernelShape& s, const Ma
   const double padded = touched * (up_flops / matmul_shape_efficiency(rows, s.hidden, up, tiling) +
                                    down_flops / matmul_shape_efficiency(rows, s.inter, s.hidden, tiling));
   const double a = s.activation_bytes, w = s.weight_bytes;
-  const double bytes = touched * (a * rows * s.hidden + w * s.hidden * up + a * rows * up +
-                                  a * rows * s.inter + w * s.inter * s.hidden + a * rows * s.hidden);
+  const double bytes = touched * (a * rows * s.hidden + w * s.hidden * up + a * rows * up + a * rows * s.inter +
+                                  w * s.inter * s.hidden + a * rows * s.hidden);
   // The token copies are permuted (and quantised) on the way in and out: the model's input passes.
   return gemm_kernel_time(g, padded, 1.0, 2.0 * touched, bytes, peak_flops_per_s, hbm_bytes_per_s,
                           s.tokens * s.topk / s.expert_degree * s.hidden);
@@ -103,7 +103,8 @@ KernelTime moe_kernel_time(const GemmModel& g, const MoeKernelShape& s, const Ma
 double collective_kernel_s(const CollectiveModel& c, const CollectiveCost& book, double members) {
   if (book.time_s <= 0) return 0;
   const double span = members / (members + c.span_penalty);
-  const double bandwidth_protocol = achieved_collective_s(book.bandwidth_s, book.latency_s, c.link_frac * span, c.latency_s);
+  const double bandwidth_protocol =
+      achieved_collective_s(book.bandwidth_s, book.latency_s, c.link_frac * span, c.latency_s);
   const double low_latency_protocol =
       achieved_collective_s(book.bandwidth_s, book.latency_s, c.low_latency_link_frac * span, c.low_latency_s);
   return std::min(bandwidth_protocol, low_latency_protocol);

@@ -1,8 +1,9 @@
 // A kernel's time from its shape, at the constants of one chip's kernel models (specs/kernel_models.h): the GEMM,
 // the fused MoE's grouped GEMMs, flash attention over whole sequences and decode attention over a KV cache. Each is
-// a roofline (the book's max of compute and memory time, jax-ml.github.io/scaling-book/roofline) with what real kernels add: a launch
-// floor, a ceiling below peak, tile and wave quantisation, a ramp for small work. Pure and allocation-free: the
-// calibrated planners call these for every op of a step, and calibration/kernel_fit fits them to measured tables.
+// a roofline (the book's max of compute and memory time, jax-ml.github.io/scaling-book/roofline) with what real kernels
+// add: a launch floor, a ceiling below peak, tile and wave quantisation, a ramp for small work. Pure and
+// allocation-free: the calibrated planners call these for every op of a step, and calibration/kernel_fit fits them to
+// measured tables.
 #pragma once
 #include "physics/collectives.h"
 #include "specs/kernel_models.h"
@@ -34,10 +35,10 @@ inline constexpr double kAttentionQueryTile = 128, kAttentionKeyBlock = 128;
 
 struct FlashAttentionShape {
   double sequences = 1, heads = 1, kv_heads = 1;  // on this chip
-  double query_len = 1;                            // queries per sequence
-  double mean_keys = 1, max_keys = 1;              // keys a query attends to: on average, and at most
+  double query_len = 1;                           // queries per sequence
+  double mean_keys = 1, max_keys = 1;             // keys a query attends to: on average, and at most
   bool causal = true;
-  double window = 0;                               // a causal sliding window's keys (0: none)
+  double window = 0;  // a causal sliding window's keys (0: none)
   double qk_head_dim = 128, v_head_dim = 128;
   // An fp8 kernel (its own ceiling, of the fp8 peak): fp8 inputs, or an fp8 KV cache, with which the serving
   // engines run the attention in fp8 (vLLM's FP8 KV cache documentation for FlashAttention-3; TensorRT-LLM's tables
@@ -58,11 +59,11 @@ double flash_attention_block_flops(const FlashAttentionShape& s, double window_b
 
 struct DecodeAttentionShape {
   double sequences = 1;
-  double kv_heads = 1;            // KV heads on this chip (latent attention: 1)
-  double kv_values = 256;         // values cached per token per KV head (2 x head dim; latent: r + r_rope)
-  double mean_keys = 1;           // cached tokens each sequence reads
-  double kv_bytes = 2;            // per cached value
-  double flops = 0;               // the scores and the weighted sum, all sequences and heads
+  double kv_heads = 1;     // KV heads on this chip (latent attention: 1)
+  double kv_values = 256;  // values cached per token per KV head (2 x head dim; latent: r + r_rope)
+  double mean_keys = 1;    // cached tokens each sequence reads
+  double kv_bytes = 2;     // per cached value
+  double flops = 0;        // the scores and the weighted sum, all sequences and heads
 };
 KernelTime decode_attention_time(const DecodeAttentionModel& a, const DecodeAttentionShape& s,
                                  double bf16_peak_flops_per_s, double hbm_bytes_per_s);

@@ -73,11 +73,12 @@ struct Keys {
 // The attention op's shape on this chip: whole sequences of the microbatch (or, under context parallelism, this
 // rank's piece of one) attending to `keys.mean` keys on average, at most the whole sequence, the sliding window,
 // or, under a causal chunk, twice the mean.
-AttentionDims attention_dims(const LayerShape& s, double heads, double kv_heads, double qk_dim, double v_dim, Keys keys) {
+AttentionDims attention_dims(const LayerShape& s, double heads, double kv_heads, double qk_dim, double v_dim,
+                             Keys keys) {
   const double query_len = std::max(1.0, std::min(s.tokens, s.seq_len));
   const bool causal = s.causal && !s.at_end;
   const double max_keys = !causal ? keys.mean : std::min(s.seq_len, keys.window > 0 ? keys.window : 2.0 * keys.mean);
-  return AttentionDims{s.tokens / query_len, query_len, heads, kv_heads, qk_dim, v_dim, keys.mean, max_keys,
+  return AttentionDims{s.tokens / query_len,       query_len, heads, kv_heads, qk_dim, v_dim, keys.mean, max_keys,
                        causal ? keys.window : 0.0, causal};
 }
 
@@ -89,8 +90,9 @@ void standard_attention(OpList& ops, const ModelConfig& m, const LayerShape& s, 
   const double gate = m.attention_output_gate ? 1.0 : 0.0;  // a second query-sized projection, the output's gate
   ops.matmul("qkv_projection", 1, b, d, ((1.0 + gate) * nq + (shape.k_eq_v ? 1.0 : 2.0) * nkv) * h, true, s);
   ops.elementwise("rotary", b * (nq + nkv) * h, 1.0, 6.0, s);
-  if (LayerOp* o = ops.add("attention", OpKind::attention, 4.0 * b * keys.mean * nq * h,
-                           bytes_per_element(s.activations) * b * (2.0 * nq + 2.0 * nkv) * h + materialized_scores_bytes(s, nq)))
+  if (LayerOp* o =
+          ops.add("attention", OpKind::attention, 4.0 * b * keys.mean * nq * h,
+                  bytes_per_element(s.activations) * b * (2.0 * nq + 2.0 * nkv) * h + materialized_scores_bytes(s, nq)))
     o->attention = attention_dims(s, nq, nkv, h, h, keys);
   if (gate > 0) ops.elementwise("output_gate", b * nq * h, 2.0, 5.0, s);  // sigmoid, then the product
   ops.matmul("output_projection", 1, b, nq * h, d, true, s);
@@ -157,7 +159,8 @@ void linear_attention(OpList& ops, const ModelConfig& m, const LayerShape& s) {
   // Prefill runs one kernel of small matmuls on the matrix units, every chunk's and head's tiles filling the chip:
   // its efficiency is that of a matmul with a row per token and head against a head's dk x dv state.
   const OpKind kind = s.at_end ? OpKind::elementwise : OpKind::matmul;
-  if (LayerOp* o = ops.add("linear_attention", kind, flops, act * b * (2.0 * qk + 2.0 * v + 2.0 * heads) + state_bytes)) {
+  if (LayerOp* o =
+          ops.add("linear_attention", kind, flops, act * b * (2.0 * qk + 2.0 * v + 2.0 * heads) + state_bytes)) {
     if (!s.at_end) {
       o->m = b * heads;
       o->k = a.key_head_dim;
@@ -188,7 +191,8 @@ void sparse_indexer(OpList& ops, const ModelConfig& m, const LayerShape& s) {
   const double bytes = sequences * s.seq_len * sparse_index_bytes_per_token_per_layer(m) +
                        b * a.index_heads * a.index_head_dim * bytes_per_element(Dtype::fp8) +
                        b * keys * bytes_per_element(Dtype::fp32);
-  if (LayerOp* o = ops.add("indexer_scores", OpKind::matmul, 2.0 * b * a.index_heads * a.index_head_dim * keys, bytes)) {
+  if (LayerOp* o =
+          ops.add("indexer_scores", OpKind::matmul, 2.0 * b * a.index_heads * a.index_head_dim * keys, bytes)) {
     o->m = b * a.index_heads;
     o->k = a.index_head_dim;
     o->n = keys;
@@ -244,21 +248,28 @@ LayerOps layer_ops(const ModelConfig& m, int kind, const LayerShape& s) {
   const AttentionSpan span = kind_span(kind);
   const bool sparse = span == AttentionSpan::full && m.has_sparse_attention();
   // A sparse layer's query sees its top-k keys: counted, and tiled, as a window of that many.
-  const Keys keys{mean_keys_per_query(m, span, s.seq_len, s.causal, s.at_end),
-                  span == AttentionSpan::sliding ? m.sliding_window : sparse ? m.sparse.index_topk : 0.0};
+  const Keys keys{mean_keys_per_query(m, span, s.seq_len, s.causal, s.at_end), span == AttentionSpan::sliding
+                                                                                   ? m.sliding_window
+                                                                               : sparse ? m.sparse.index_topk
+                                                                                        : 0.0};
   // Attention block.
   ops.elementwise("attention_norm", ts * d, 1.0, 4.0, s);
   if (sparse) sparse_indexer(ops, m, s);
-  if (span == AttentionSpan::linear) linear_attention(ops, m, s);
-  else if (m.is_mla()) latent_attention(ops, m, s, keys);
-  else standard_attention(ops, m, s, keys, m.head_shape(span));
+  if (span == AttentionSpan::linear)
+    linear_attention(ops, m, s);
+  else if (m.is_mla())
+    latent_attention(ops, m, s, keys);
+  else
+    standard_attention(ops, m, s, keys, m.head_shape(span));
   ops.elementwise("attention_residual", ts * d, 2.0, 1.0, s);
   // MLP block, if the layer has one.
   if (mlp_kind == MlpLayer::none) return out;
   ops.attention_block = false;
   ops.elementwise("mlp_norm", ts * d, 1.0, 4.0, s);
-  if (mlp_kind == MlpLayer::moe && m.is_moe()) moe_mlp(ops, m, s);
-  else mlp(ops, "mlp_up", "mlp_activation", "mlp_down", 1, s.tokens, m.d_ff / s.tensor, d, m, s, false);
+  if (mlp_kind == MlpLayer::moe && m.is_moe())
+    moe_mlp(ops, m, s);
+  else
+    mlp(ops, "mlp_up", "mlp_activation", "mlp_down", 1, s.tokens, m.d_ff / s.tensor, d, m, s, false);
   ops.elementwise("mlp_residual", ts * d, 2.0, 1.0, s);
   return out;
 }
@@ -280,12 +291,17 @@ LayerOps head_ops(const ModelConfig& m, const LayerShape& s, bool first, bool la
 
 bool recomputed(const LayerOp& o, Remat remat) {
   switch (remat) {
-    case Remat::none: return false;
+    case Remat::none:
+      return false;
     case Remat::block:
-    case Remat::checkpoints: return true;
-    case Remat::big_matmuls: return o.kind != OpKind::matmul;
-    case Remat::mlp_matmuls: return o.attention_block || o.kind != OpKind::matmul;
-    case Remat::selective: return o.kind == OpKind::attention;
+    case Remat::checkpoints:
+      return true;
+    case Remat::big_matmuls:
+      return o.kind != OpKind::matmul;
+    case Remat::mlp_matmuls:
+      return o.attention_block || o.kind != OpKind::matmul;
+    case Remat::selective:
+      return o.kind == OpKind::attention;
   }
   return false;
 }
@@ -335,18 +351,26 @@ double saved_activation_bytes(const ModelConfig& m, int kind, const LayerShape& 
   const double routed = moe_layer ? 2.0 * expert_rows(m, s) * m.expert_io_dim() : 0.0;
   double elements = 0;
   switch (remat) {
-    case Remat::none:  // inputs of both norms and both matmul blocks, q k v, flash's O (+ its row statistics)
+    case Remat::none:       // inputs of both norms and both matmul blocks, q k v, flash's O (+ its row statistics)
     case Remat::selective:  // the same, as the attention core is redone from q, k and v
       elements = (2.0 + 2.0 * mlp_blocks) * ts * d + qkv_out + attn_out + up_out + act_out + routed;
       break;
-    case Remat::block: elements = ts * d; break;
-    case Remat::checkpoints: elements = checkpoints_per_layer * ts * d; break;
+    case Remat::block:
+      elements = ts * d;
+      break;
+    case Remat::checkpoints:
+      elements = checkpoints_per_layer * ts * d;
+      break;
     // The book's seven matmul outputs (scaling-book/transformers), the layer's input (the remat boundary) standing in
     // for the down projection's: that one feeds only the residual sum, whose backward reads no input, so it is never a
     // saved residual (jax.checkpoint keeps only what the backward uses); the output projection's is, as the second
     // norm's input is rebuilt from it.
-    case Remat::big_matmuls: elements = (1.0 + mlp_blocks) * ts * d + qkv_out + up_out; break;
-    case Remat::mlp_matmuls: elements = (1.0 + mlp_blocks) * ts * d + up_out; break;
+    case Remat::big_matmuls:
+      elements = (1.0 + mlp_blocks) * ts * d + qkv_out + up_out;
+      break;
+    case Remat::mlp_matmuls:
+      elements = (1.0 + mlp_blocks) * ts * d + up_out;
+      break;
   }
   // A materialized kernel's scores, in softmax layers only.
   const double scores =

@@ -1,10 +1,10 @@
 // Every op of one Transformer layer on one chip, with its FLOPs and HBM bytes (the calibrated fidelity's per-op
 // accounting, after Korthikanti et al. 2022 "Reducing Activation Recomputation in Large Transformer Models" and
-// Calculon's layer lists; FLOPs follow jax-ml.github.io/scaling-book/transformers exactly, so the matmuls add up to the book's 6ND).
-// A layer is one of the model's kinds (specs/layer_pattern.h): dense or MoE, full, sliding-window, chunked or linear
-// attention; standard or latent attention (MLA, DeepSeek-V2 §2.1.2: expanded for training and prefill, absorbed for
-// decode), or a Gated DeltaNet (chunked for training and prefill, recurrent for decode); a sparse layer adds its
-// lightning indexer (DeepSeek-V3.2). Allocation-free: a fixed array of ops per layer.
+// Calculon's layer lists; FLOPs follow jax-ml.github.io/scaling-book/transformers exactly, so the matmuls add up to the
+// book's 6ND). A layer is one of the model's kinds (specs/layer_pattern.h): dense or MoE, full, sliding-window, chunked
+// or linear attention; standard or latent attention (MLA, DeepSeek-V2 §2.1.2: expanded for training and prefill,
+// absorbed for decode), or a Gated DeltaNet (chunked for training and prefill, recurrent for decode); a sparse layer
+// adds its lightning indexer (DeepSeek-V3.2). Allocation-free: a fixed array of ops per layer.
 #pragma once
 #include <array>
 
@@ -46,18 +46,18 @@ inline FlashAttentionShape flash_attention_shape(const AttentionDims& d) {
 struct LayerOp {
   const char* name;
   OpKind kind;
-  double m, k, n;     // a matmul [m,k] x [k,n] (per group)
-  double groups;      // independent matmuls of that shape (the experts on this chip)
-  double flops;       // forward FLOPs on this chip
-  double bytes;       // forward HBM bytes on this chip: inputs read, outputs written, weights read
-  bool linear;        // a weight matmul: runs in the training precision's matmul dtype (fp8 ...)
+  double m, k, n;  // a matmul [m,k] x [k,n] (per group)
+  double groups;   // independent matmuls of that shape (the experts on this chip)
+  double flops;    // forward FLOPs on this chip
+  double bytes;    // forward HBM bytes on this chip: inputs read, outputs written, weights read
+  bool linear;     // a weight matmul: runs in the training precision's matmul dtype (fp8 ...)
   bool attention_block;
-  bool experts;       // a routed expert's grouped matmul (or its activation)
-  bool routing;       // a permutation of the k copies around the dispatch and combine (gather / scatter)
-  bool replicated;    // run whole on every TP rank (MLA's down-projections): the model counts it once
-  bool reads_cache;   // in decode its HBM bytes are cache reads, the KV share: a linear layer's state (read and
-                      // written back), a sparse layer's index keys
-  bool fp8_serving;   // the serving engines run it in fp8 on a chip that has it (the sparse indexer's scores)
+  bool experts;             // a routed expert's grouped matmul (or its activation)
+  bool routing;             // a permutation of the k copies around the dispatch and combine (gather / scatter)
+  bool replicated;          // run whole on every TP rank (MLA's down-projections): the model counts it once
+  bool reads_cache;         // in decode its HBM bytes are cache reads, the KV share: a linear layer's state (read and
+                            // written back), a sparse layer's index keys
+  bool fp8_serving;         // the serving engines run it in fp8 on a chip that has it (the sparse indexer's scores)
   AttentionDims attention;  // an attention op's shape (zeros for the others)
 };
 
@@ -69,20 +69,20 @@ struct LayerOps {
 
 // The shape one chip sees for one microbatch.
 struct LayerShape {
-  double tokens = 0;       // tokens of the microbatch on this model replica shard (after DP, FSDP, EP and CP)
-  double seq_len = 0;      // full sequence: the keys each query may attend to
+  double tokens = 0;   // tokens of the microbatch on this model replica shard (after DP, FSDP, EP and CP)
+  double seq_len = 0;  // full sequence: the keys each query may attend to
   bool causal = true;
-  bool at_end = false;     // decode: the tokens are the last of `seq_len` keys (MLA then runs absorbed)
-  double tensor = 1;       // TP degree: heads, d_ff and the vocabulary split over it
+  bool at_end = false;            // decode: the tokens are the last of `seq_len` keys (MLA then runs absorbed)
+  double tensor = 1;              // TP degree: heads, d_ff and the vocabulary split over it
   bool sequence_parallel = true;  // norms and residuals on tokens / TP instead of all tokens
-  double expert = 1;       // EP degree: routed experts split over it (with parallel folding, over TP x DP pieces)
+  double expert = 1;         // EP degree: routed experts split over it (with parallel folding, over TP x DP pieces)
   double expert_tensor = 0;  // ETP: the experts' d_ff split over it (0: the TP degree, Megatron's default)
   // Rows the busiest expert rank processes over the mean (load imbalance, capped by dropping at the capacity, or
   // the capacity itself when experts pad to it): the slowest rank sets the pace.
   double expert_load = 1;
   Dtype activations = Dtype::bf16;
-  Dtype weights = Dtype::bf16;     // bytes of a weight read by a linear matmul
-  AttentionImpl attention;         // flash or materialized scores, dropout (training only)
+  Dtype weights = Dtype::bf16;  // bytes of a weight read by a linear matmul
+  AttentionImpl attention;      // flash or materialized scores, dropout (training only)
 
   double etp() const { return expert_tensor > 0 ? expert_tensor : tensor; }
 };

@@ -32,7 +32,9 @@ void add_piece(AxisGroup& g, const Mesh& mesh, AxisPiece p) {
   g.gpu_span = std::max(g.gpu_span, inner * p.stride * p.size);
 }
 
-void add_axis(AxisGroup& g, const Mesh& mesh, int axis) { add_piece(g, mesh, AxisPiece{axis, mesh.axes[axis].size, 1}); }
+void add_axis(AxisGroup& g, const Mesh& mesh, int axis) {
+  add_piece(g, mesh, AxisPiece{axis, mesh.axes[axis].size, 1});
+}
 
 AxisGroup make_axis_group(const Mesh& mesh, std::initializer_list<int> axes) {
   AxisGroup g;
@@ -190,15 +192,16 @@ std::int64_t for_each_layout(const Mesh& mesh, const LayoutRules& rules, LayoutV
 }
 
 std::int64_t count_layouts(const Mesh& mesh, const LayoutRules& rules) {
-  return for_each_layout(mesh, rules, [](const MeshLayout&, void*) { return true; }, nullptr);
+  return for_each_layout(
+      mesh, rules, [](const MeshLayout&, void*) { return true; }, nullptr);
 }
 
 std::int64_t count_layouts(const Mesh& mesh, const LayoutRules& rules, std::int64_t cap) {
   struct Counter {
     std::int64_t left;
   } counter{cap};
-  return for_each_layout(mesh, rules, [](const MeshLayout&, void* c) { return static_cast<Counter*>(c)->left-- > 0; },
-                         &counter);
+  return for_each_layout(
+      mesh, rules, [](const MeshLayout&, void* c) { return static_cast<Counter*>(c)->left-- > 0; }, &counter);
 }
 
 std::vector<std::int64_t> divisors_of(std::int64_t n) {

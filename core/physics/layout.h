@@ -1,10 +1,10 @@
-// Logical mesh axes (jax-ml.github.io/scaling-book/sharding: an array dimension sharded over several mesh axes, `A[I_XY]`; JAX and
-// MaxText device meshes): a parallelism strategy runs on a group of factors ("pieces") of the mesh axes: whole
-// axes, one factor of a 16-long torus axis split 4 x 4, or factors of several axes. This module lays strategies'
-// degrees onto a mesh (every distinct layout, or the book's greedy decoding of its training-roofline figure,
-// scaling-book/training), derives what each group's collectives run on (TPU rings with or without wraparound and with
-// shared links, GPU members and stride, DCN slices) and costs them. Groups are plain data; costing one allocates
-// nothing.
+// Logical mesh axes (jax-ml.github.io/scaling-book/sharding: an array dimension sharded over several mesh axes,
+// `A[I_XY]`; JAX and MaxText device meshes): a parallelism strategy runs on a group of factors ("pieces") of the mesh
+// axes: whole axes, one factor of a 16-long torus axis split 4 x 4, or factors of several axes. This module lays
+// strategies' degrees onto a mesh (every distinct layout, or the book's greedy decoding of its training-roofline
+// figure, scaling-book/training), derives what each group's collectives run on (TPU rings with or without wraparound
+// and with shared links, GPU members and stride, DCN slices) and costs them. Groups are plain data; costing one
+// allocates nothing.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -18,12 +18,12 @@
 namespace scalescope {
 
 constexpr int kMaxGroupPieces = 8;
-constexpr int kMaxLayoutAxes = 7;       // six mesh axes and a DCN axis
-constexpr int kLayoutStrategies = 6;    // data, fsdp, tensor, pipeline, expert, context (TrainingPlan's order)
+constexpr int kMaxLayoutAxes = 7;     // six mesh axes and a DCN axis
+constexpr int kLayoutStrategies = 6;  // data, fsdp, tensor, pipeline, expert, context (TrainingPlan's order)
 // The strategies' indices in that order, their query keys and their short names in messages.
 enum StrategyIndex : int { kDataIndex, kFsdpIndex, kTensorIndex, kPipelineIndex, kExpertIndex, kContextIndex };
 inline constexpr const char* kStrategyKeys[kLayoutStrategies] = {"data",     "fsdp",   "tensor",
-                                                                  "pipeline", "expert", "context"};
+                                                                 "pipeline", "expert", "context"};
 inline constexpr const char* kStrategyLabels[kLayoutStrategies] = {"DP", "FSDP", "TP", "PP", "EP", "CP"};
 constexpr int kMaxSlotsPerAxis = kLayoutStrategies;
 

@@ -1,13 +1,14 @@
 // A device mesh: named axes laid onto a TPU torus (one mesh axis per physical axis, the book's convention in
-// jax-ml.github.io/scaling-book/sharding) or onto GPUs (the last axis innermost, inside the NVLink domain), plus slices over DCN.
+// jax-ml.github.io/scaling-book/sharding) or onto GPUs (the last axis innermost, inside the NVLink domain), plus slices
+// over DCN.
 #pragma once
 #include <string>
 #include <vector>
 
-#include "physics/collectives.h"
-#include "specs/hardware.h"
 #include "io/json_reader.h"
+#include "physics/collectives.h"
 #include "physics/topology.h"
+#include "specs/hardware.h"
 
 namespace scalescope {
 
@@ -18,7 +19,7 @@ struct MeshAxis {
   bool dcn = false;    // the axis that joins slices over DCN
 };
 
-inline constexpr double kMaxMeshChips = 1e8;  // far beyond any real cluster; keeps every product finite
+inline constexpr double kMaxMeshChips = 1e8;       // far beyond any real cluster; keeps every product finite
 inline constexpr int kMaxMeshAxisChips = 1 << 20;  // one axis of a mesh (the largest any chip's scale-up domain lists)
 
 struct Mesh {
@@ -26,7 +27,7 @@ struct Mesh {
   double chips = 1;            // all chips, all slices
   double chips_per_slice = 1;
   double slices = 1;
-  TpuSlice tpu;                // TPU only: the slice description
+  TpuSlice tpu;  // TPU only: the slice description
 
   int find(const std::string& name) const;
   std::vector<std::string> names() const;

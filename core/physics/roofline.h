@@ -6,14 +6,14 @@
 namespace scalescope {
 
 struct Roofline {
-  double compute_s = 0;                    // FLOPs / peak
-  double memory_s = 0;                     // bytes / bandwidth
-  double lower_bound_s = 0;                // max: perfect overlap (the book's estimate)
-  double upper_bound_s = 0;                // sum: no overlap
-  double intensity_flops_per_byte = 0;     // FLOPs / bytes
+  double compute_s = 0;                          // FLOPs / peak
+  double memory_s = 0;                           // bytes / bandwidth
+  double lower_bound_s = 0;                      // max: perfect overlap (the book's estimate)
+  double upper_bound_s = 0;                      // sum: no overlap
+  double intensity_flops_per_byte = 0;           // FLOPs / bytes
   double critical_intensity_flops_per_byte = 0;  // peak / bandwidth
-  double attainable_flops_per_s = 0;       // min(peak, intensity * bandwidth)
-  bool compute_bound = false;              // intensity > critical intensity
+  double attainable_flops_per_s = 0;             // min(peak, intensity * bandwidth)
+  bool compute_bound = false;                    // intensity > critical intensity
 };
 
 // scaling-book/roofline: T_math = FLOPs/C, T_comms = bytes/W, T_lower = max, T_upper = sum.

@@ -44,7 +44,8 @@ void add_step(MatmulPlan& plan, Collective op, ShardedArray& arr, const std::vec
   change(arr);
   step.after = format_sharded_array(arr, ctx.mesh);
   step.bytes = op == Collective::all_gather ? local_bytes(arr, ctx) : bytes_before;
-  step.cost = mesh_collective(ctx.hw, ctx.mesh, op, step.bytes, axes.data(), static_cast<int>(axes.size()), ctx.options);
+  step.cost =
+      mesh_collective(ctx.hw, ctx.mesh, op, step.bytes, axes.data(), static_cast<int>(axes.size()), ctx.options);
   plan.steps.push_back(std::move(step));
 }
 
@@ -57,16 +58,24 @@ void remove_axes(std::vector<int>& from, const std::vector<int>& axes) {
 bool gather_interleaves(const std::vector<int>& split, const std::vector<int>& axes) {
   bool kept_after = false;  // a kept axis seen, walking from the minor end
   for (auto x = split.rbegin(); x != split.rend(); ++x) {
-    if (!contains(axes, *x)) kept_after = true;
-    else if (kept_after) return true;  // a gathered axis more major than a kept one
+    if (!contains(axes, *x))
+      kept_after = true;
+    else if (kept_after)
+      return true;  // a gathered axis more major than a kept one
   }
   return false;
 }
 
 // Gathers `arr` over `axes` wherever they shard it.
 void gather(MatmulPlan& plan, ShardedArray& arr, const std::vector<int>& axes, const MatmulContext& ctx) {
-  const bool interleaved = std::any_of(arr.dims.begin(), arr.dims.end(), [&](const ShardedDim& d) { return gather_interleaves(d.axes, axes); });
-  add_step(plan, Collective::all_gather, arr, axes, [&](ShardedArray& a) { for (auto& dim : a.dims) remove_axes(dim.axes, axes); }, ctx);
+  const bool interleaved = std::any_of(arr.dims.begin(), arr.dims.end(),
+                                       [&](const ShardedDim& d) { return gather_interleaves(d.axes, axes); });
+  add_step(
+      plan, Collective::all_gather, arr, axes,
+      [&](ShardedArray& a) {
+        for (auto& dim : a.dims) remove_axes(dim.axes, axes);
+      },
+      ctx);
   if (interleaved && !plan.steps.empty()) {
     plan.steps.back().interleaved = true;
     plan.steps.back().after += " (interleaved)";
@@ -80,9 +89,9 @@ struct Roles {
 };
 
 struct Decisions {
-  bool gather_a_for_conflicts = true;       // case 4: gather A (else B)
-  std::vector<bool> reduce_instead;         // case 2, per contracting dim: slice + reduce instead of gather
-  bool batch_follow_a = true;               // a batch dim sharded differently: B takes A's sharding (else A B's)
+  bool gather_a_for_conflicts = true;  // case 4: gather A (else B)
+  std::vector<bool> reduce_instead;    // case 2, per contracting dim: slice + reduce instead of gather
+  bool batch_follow_a = true;          // a batch dim sharded differently: B takes A's sharding (else A B's)
 };
 
 bool unused_by(const ShardedArray& arr, const std::vector<int>& axes) {
@@ -171,8 +180,8 @@ MatmulPlan build_plan(ShardedArray a, ShardedArray b, const std::optional<Sharde
     ShardedArray& sharded = only_a ? a : b;
     ShardedArray& other = only_a ? b : a;
     const std::vector<int> axes = only_a ? da->axes : db->axes;
-    const bool can_slice = (only_a || only_b) &&
-                           std::none_of(axes.begin(), axes.end(), [&](int x) { return other.uses_axis(x); });
+    const bool can_slice =
+        (only_a || only_b) && std::none_of(axes.begin(), axes.end(), [&](int x) { return other.uses_axis(x); });
     if ((only_a || only_b) && dec.reduce_instead[i] && can_slice) {
       (only_a ? db : da)->axes = axes;  // a local slice of the replicated operand: free
       unreduced.insert(unreduced.end(), axes.begin(), axes.end());
@@ -215,14 +224,18 @@ MatmulPlan build_plan(ShardedArray a, ShardedArray b, const std::optional<Sharde
       if (wanted_unreduced) continue;
       (wanted_sharded ? scatter : reduce).push_back(x);
     }
-    add_step(plan, Collective::reduce_scatter, out, scatter, [&](ShardedArray& c) {
-      remove_axes(c.unreduced, scatter);
-      for (auto& dim : c.dims)
-        if (const ShardedDim* wd = want->dim(dim.name))
-          for (int x : scatter)
-            if (contains(wd->axes, x)) dim.axes.push_back(x);
-    }, ctx);
-    add_step(plan, Collective::all_reduce, out, reduce, [&](ShardedArray& c) { remove_axes(c.unreduced, reduce); }, ctx);
+    add_step(
+        plan, Collective::reduce_scatter, out, scatter,
+        [&](ShardedArray& c) {
+          remove_axes(c.unreduced, scatter);
+          for (auto& dim : c.dims)
+            if (const ShardedDim* wd = want->dim(dim.name))
+              for (int x : scatter)
+                if (contains(wd->axes, x)) dim.axes.push_back(x);
+        },
+        ctx);
+    add_step(
+        plan, Collective::all_reduce, out, reduce, [&](ShardedArray& c) { remove_axes(c.unreduced, reduce); }, ctx);
   }
   // Case 3 reduces its partial sums with no other step to name it (issue 22).
   if (names.empty() && plan.steps.size() > steps_before_reduction) names.push_back("multiply_then_reduce");
@@ -260,8 +273,10 @@ Roles read_roles(const ShardedArray& a, const ShardedArray& b, const std::option
     add_diagnostic(d, path, "no_contracting_dim", "A and B share no dimension to contract over");
   if (!want && shared.size() > 1)
     add_warning(d, path, "implicit_contraction",
-                "A and B share " + join_choices(shared) + ": without '-> C[...]' every shared dimension is contracted "
-                "(einsum's rule); name the output, e.g. '-> C[" + shared.front() + ", ...]', to keep a batch dimension");
+                "A and B share " + join_choices(shared) +
+                    ": without '-> C[...]' every shared dimension is contracted "
+                    "(einsum's rule); name the output, e.g. '-> C[" +
+                    shared.front() + ", ...]', to keep a batch dimension");
   if (!want) return roles;
   for (const auto& dim : want->dims)
     if (!a.dim(dim.name) && !b.dim(dim.name))
@@ -330,8 +345,7 @@ std::optional<ShardedMatmul> analyse_sharded_matmul(std::string_view expression,
     if (xa != xb) any_single = true;
   }
   result.book_case = !conflicts.empty() ? 4 : any_single ? 2 : any_both ? 3 : 1;
-  static const char* kCase[] = {"",
-                                "case 1: no contracting dimension is sharded; multiply locally, no communication",
+  static const char* kCase[] = {"", "case 1: no contracting dimension is sharded; multiply locally, no communication",
                                 "case 2: one input is sharded on the contracting dimension; gather it first, or "
                                 "multiply the local slices and reduce the partial sums",
                                 "case 3: both inputs are sharded the same way on the contracting dimension; multiply "
@@ -349,8 +363,10 @@ std::optional<ShardedMatmul> analyse_sharded_matmul(std::string_view expression,
               !contains(gathered, dim.name))
             gathered.push_back(dim.name);
     if (!gathered.empty())
-      result.description = "case 1: no contracting dimension is sharded; multiply locally, then AllGather the "
-                           "result over " + join_choices(gathered) + "'s axes, which the output wants unsharded";
+      result.description =
+          "case 1: no contracting dimension is sharded; multiply locally, then AllGather the "
+          "result over " +
+          join_choices(gathered) + "'s axes, which the output wants unsharded";
   }
   // A batch dimension sharded differently in the two inputs costs a regather before any case's local multiply.
   std::vector<std::string> misaligned, regathered;
@@ -362,8 +378,9 @@ std::optional<ShardedMatmul> analyse_sharded_matmul(std::string_view expression,
   }
   if (!regathered.empty()) {
     if (result.book_case == 1)
-      result.description = "case 1: no contracting dimension is sharded; multiply locally once the batch dimension "
-                           "agrees";
+      result.description =
+          "case 1: no contracting dimension is sharded; multiply locally once the batch dimension "
+          "agrees";
     result.description += "; batch dimension " + join_choices(regathered) +
                           " is sharded differently in A and B: one input is gathered over its axes and sliced to the "
                           "other's sharding first";

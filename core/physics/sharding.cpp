@@ -103,7 +103,8 @@ std::optional<ShardedArray> parse_sharded_array(std::string_view text, const Mes
   std::string_view rest = trim(text.substr(close + 1));
   if (!rest.empty()) {
     if (rest.size() < 4 || rest.substr(0, 3) != "{U_" || rest.back() != '}')
-      add_diagnostic(d, path, "bad_sharding", "after ']' only an unreduced mark like {U_X} may follow, got " + quote(rest));
+      add_diagnostic(d, path, "bad_sharding",
+                     "after ']' only an unreduced mark like {U_X} may follow, got " + quote(rest));
     else
       split_axes(rest.substr(3, rest.size() - 4), mesh, arr.unreduced, path, d);
   }
@@ -142,7 +143,8 @@ void check_array_sizes(const ShardedArray& arr, const DimSizes& sizes, const Mes
   for (const auto& dim : arr.dims) {
     auto it = sizes.find(dim.name);
     if (it == sizes.end()) {
-      add_diagnostic(d, dims_path, "missing_dim_size", "no size for dimension '" + dim.name + "' of " + arr.name + "; add it to 'dims'");
+      add_diagnostic(d, dims_path, "missing_dim_size",
+                     "no size for dimension '" + dim.name + "' of " + arr.name + "; add it to 'dims'");
       continue;
     }
     const double n = shard_count(dim.axes, mesh);

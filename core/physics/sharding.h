@@ -1,5 +1,6 @@
-// The book's sharding notation (jax-ml.github.io/scaling-book/sharding): `A[I_X, J_YZ]{U_X}`, an array's memory under a sharding. The
-// four cases of a sharded matmul build on it (physics/sharded_matmul.h). Parsing allocates; it is not a hot path.
+// The book's sharding notation (jax-ml.github.io/scaling-book/sharding): `A[I_X, J_YZ]{U_X}`, an array's memory under a
+// sharding. The four cases of a sharded matmul build on it (physics/sharded_matmul.h). Parsing allocates; it is not a
+// hot path.
 #pragma once
 #include <map>
 #include <optional>
@@ -41,10 +42,10 @@ std::string format_sharded_array(const ShardedArray& array, const Mesh& mesh);
 using DimSizes = std::map<std::string, double>;
 
 struct ArrayMemory {
-  double elements = 0;               // of the whole (logical) array
+  double elements = 0;  // of the whole (logical) array
   double bytes_per_device = 0;
   double total_bytes_all_devices = 0;  // counting replicas
-  double replication = 1;            // devices holding each shard: product of the unused mesh axes
+  double replication = 1;              // devices holding each shard: product of the unused mesh axes
   std::vector<double> local_shape;
 };
 

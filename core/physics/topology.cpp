@@ -91,8 +91,8 @@ GpuDomainBandwidth describe_gpu_domain(const Hardware& hw) {
   GpuDomainBandwidth b;
   b.gpu_egress_unidir_bytes_per_s = up.domain_gpus * up.gpu_unidir_bytes_per_s;
   b.switch_capacity_unidir_bytes_per_s = up.switches * up.switch_ports * up.link_unidir_bytes_per_s;
-  b.limited_by_switches =
-      b.switch_capacity_unidir_bytes_per_s > 0 && b.switch_capacity_unidir_bytes_per_s < b.gpu_egress_unidir_bytes_per_s;
+  b.limited_by_switches = b.switch_capacity_unidir_bytes_per_s > 0 &&
+                          b.switch_capacity_unidir_bytes_per_s < b.gpu_egress_unidir_bytes_per_s;
   b.aggregate_unidir_bytes_per_s =
       b.limited_by_switches ? b.switch_capacity_unidir_bytes_per_s : b.gpu_egress_unidir_bytes_per_s;
   // Half the GPUs send D/2 x W each way across the cut: D x W in both directions, each crossing byte entering one

@@ -1,5 +1,5 @@
-// Where chips sit: a slice of a TPU torus (jax-ml.github.io/scaling-book/tpus) and a GPU cluster of scale-up domains under a
-// fat tree (scaling-book/gpus, networking). Plain data in, plain data out.
+// Where chips sit: a slice of a TPU torus (jax-ml.github.io/scaling-book/tpus) and a GPU cluster of scale-up domains
+// under a fat tree (scaling-book/gpus, networking). Plain data in, plain data out.
 #pragma once
 #include <array>
 
@@ -15,12 +15,12 @@ struct TpuSlice {
   std::array<int, kMaxTorusDims> shape{};  // trailing entries 1
   std::array<bool, kMaxTorusDims> wraps{};
   double chips = 0, hosts = 0, cores = 0;
-  double peak_flops_per_s = 0;          // bf16, whole slice
-  double hbm_capacity_bytes = 0;        // whole slice
-  double hbm_bandwidth_bytes_per_s = 0; // whole slice
-  double dcn_unidir_bytes_per_s = 0;    // whole slice (per-chip DCN times chips,
-                                        // scaling-book/training, multi-pod over DCN)
-  double max_hops = 0;                  // farthest chip, in ICI hops
+  double peak_flops_per_s = 0;           // bf16, whole slice
+  double hbm_capacity_bytes = 0;         // whole slice
+  double hbm_bandwidth_bytes_per_s = 0;  // whole slice
+  double dcn_unidir_bytes_per_s = 0;     // whole slice (per-chip DCN times chips,
+                                         // scaling-book/training, multi-pod over DCN)
+  double max_hops = 0;                   // farthest chip, in ICI hops
 };
 
 // scaling-book/tpus, wraparound rules: "whole_cubes" (v4p/v5p: wraps only when the slice is whole 4x4x4 cubes) or
@@ -40,7 +40,8 @@ TpuSlice describe_tpu_slice(const Hardware& hw, const std::array<int, kMaxTorusD
 double tpu_transfer_s(double bytes, int hops, int ports, double link_unidir_bytes_per_s, double hop_latency_s);
 
 // Shortest hop count between two chips of a slice (wrapped axes go the short way round).
-int tpu_hops(const TpuSlice& slice, const std::array<int, kMaxTorusDims>& from, const std::array<int, kMaxTorusDims>& to);
+int tpu_hops(const TpuSlice& slice, const std::array<int, kMaxTorusDims>& from,
+             const std::array<int, kMaxTorusDims>& to);
 
 // scaling-book/tpus, Question 5: the links out of `from` that start a shortest path to `to` and can carry a share of
 // the bytes in parallel: one per axis the route changes (a route changing X and Y sends half right-then-down and half
@@ -50,10 +51,10 @@ int tpu_route_ports(const TpuSlice& slice, const std::array<int, kMaxTorusDims>&
 
 // One level of a GPU cluster: the scale-up domain (level 0) or a fat-tree level above it.
 struct GpuLevel {
-  double gpus_below = 0;                 // GPUs in one child at this level (S_{i-1}): 1 at level 0
-  double capacity_gpus = 0;              // GPUs under one parent at this level
-  double children_per_parent = 0;        // D_i, the tree's full fan-out
-  double gpu_unidir_bytes_per_s = 0;     // per-GPU share of the link into this level (w_i)
+  double gpus_below = 0;              // GPUs in one child at this level (S_{i-1}): 1 at level 0
+  double capacity_gpus = 0;           // GPUs under one parent at this level
+  double children_per_parent = 0;     // D_i, the tree's full fan-out
+  double gpu_unidir_bytes_per_s = 0;  // per-GPU share of the link into this level (w_i)
   // scaling-book/gpus, the fat-tree AllGather: a full level moves D_i x w_i x S_{i-1} / (D_i - 1) of collective
   // bandwidth per child (0 for a level of one child, which carries no collective).
   double allgather_bytes_per_s() const {

@@ -47,7 +47,8 @@ double attention_params_per_layer(const ModelConfig& m, AttentionSpan span) {
   const LatentAttention& a = m.mla;
   const double n = m.heads, d = m.d_model, qk = m.qk_head_dim();
   const double q = a.q_lora_rank > 0 ? d * a.q_lora_rank + a.q_lora_rank * n * qk : d * n * qk;
-  const double kv = d * (a.kv_lora_rank + a.qk_rope_head_dim) + a.kv_lora_rank * n * (a.qk_nope_head_dim + a.v_head_dim);
+  const double kv =
+      d * (a.kv_lora_rank + a.qk_rope_head_dim) + a.kv_lora_rank * n * (a.qk_nope_head_dim + a.v_head_dim);
   const double gate = m.attention_output_gate ? d * n * qk : 0.0;
   return q + kv + n * a.v_head_dim * d + gate + indexer;
 }
@@ -147,7 +148,8 @@ double mean_keys_per_query(const ModelConfig& m, AttentionSpan span, double s, b
       const double whole = std::floor(s / c), rest = s - whole * c;
       return (causal ? 0.5 : 1.0) * (whole * c * c + rest * rest) / s;
     }
-    case AttentionSpan::linear: return 0;
+    case AttentionSpan::linear:
+      return 0;
   }
   return every_key_per_query(s, causal, at_end);
 }
@@ -174,7 +176,8 @@ FlopCounts count_flops(const ModelConfig& m, const ParamCounts& p, double tokens
   if (account == FlopAccount::full)
     for (int s = 0; s < kAttentionSpans; ++s)
       if (const double layers = m.pattern.span_layers[s]; layers > 0)
-        f.attention_forward += tokens * layers * mixing_flops_per_token(m, static_cast<AttentionSpan>(s), seq_len, causal);
+        f.attention_forward +=
+            tokens * layers * mixing_flops_per_token(m, static_cast<AttentionSpan>(s), seq_len, causal);
   if (mtp_layers > 0 && m.mtp_layers > 0) {
     // Each trained module runs its layer (full attention), its projection and the shared output head once more.
     const double per_module = p.mtp_active / m.mtp_layers;
@@ -196,7 +199,9 @@ double kv_values_per_token_per_layer(const ModelConfig& m, AttentionSpan span) {
   return 2.0 * h.kv_heads * h.head_dim;  // K and V, K = V or not: the cache keeps K after RoPE and V apart
 }
 
-double kv_values_per_token_per_layer(const ModelConfig& m) { return kv_values_per_token_per_layer(m, AttentionSpan::sliding); }
+double kv_values_per_token_per_layer(const ModelConfig& m) {
+  return kv_values_per_token_per_layer(m, AttentionSpan::sliding);
+}
 
 namespace {
 // A sparse model's index keys per token, over its full layers (0 for a dense-attention model).
@@ -311,11 +316,16 @@ RematCost remat_cost(const ModelConfig& m, const ParamCounts& params, const Flop
   r.activation_bytes = remat_activation_bytes(m, policy, tokens, k, act);
   const double layers_forward = fwd.forward - 2.0 * tokens * m.vocab * m.d_model;  // the unembedding is not redone
   switch (policy) {
-    case Remat::none: break;
+    case Remat::none:
+      break;
     case Remat::block:  // scaling-book/transformers: 6ND -> 8ND
-    case Remat::checkpoints: r.extra_forward_flops = layers_forward; break;
+    case Remat::checkpoints:
+      r.extra_forward_flops = layers_forward;
+      break;
     case Remat::big_matmuls:  // scaling-book/transformers: QK^T and AV are recomputed, 4 B T^2 N H per layer
-    case Remat::selective: r.extra_forward_flops = fwd.attention_forward; break;
+    case Remat::selective:
+      r.extra_forward_flops = fwd.attention_forward;
+      break;
     case Remat::mlp_matmuls:  // attention block recomputed from the saved MLP outputs
       r.extra_forward_flops = fwd.attention_forward + 2.0 * tokens * params.attention;
       break;
@@ -327,12 +337,18 @@ double remat_saved_width(const ModelConfig& m, Remat policy, double k) {
   const double d = m.d_model, f = m.is_moe() ? m.expert_d_ff : m.d_ff;
   const double mlp_in = (m.mlp == MlpKind::gated ? 2.0 : 1.0) * f;
   switch (policy) {
-    case Remat::none: return 20.0 * d;  // scaling-book/transformers, "≈20 intermediates per layer"
-    case Remat::block: return d;
-    case Remat::big_matmuls: return m.heads * m.qk_head_dim() + m.kv_heads * (m.qk_head_dim() + m.v_head_dim()) + d + mlp_in + d;
-    case Remat::mlp_matmuls: return d + mlp_in;
-    case Remat::checkpoints: return k * d;
-    case Remat::selective: return 20.0 * d;  // Korthikanti et al. 2022 §4.2: everything kept but the S x S scores
+    case Remat::none:
+      return 20.0 * d;  // scaling-book/transformers, "≈20 intermediates per layer"
+    case Remat::block:
+      return d;
+    case Remat::big_matmuls:
+      return m.heads * m.qk_head_dim() + m.kv_heads * (m.qk_head_dim() + m.v_head_dim()) + d + mlp_in + d;
+    case Remat::mlp_matmuls:
+      return d + mlp_in;
+    case Remat::checkpoints:
+      return k * d;
+    case Remat::selective:
+      return 20.0 * d;  // Korthikanti et al. 2022 §4.2: everything kept but the S x S scores
   }
   return 20.0 * d;
 }
@@ -341,14 +357,16 @@ double remat_activation_bytes(const ModelConfig& m, Remat policy, double tokens,
   return bytes_per_element(act) * tokens * remat_saved_width(m, policy, k) * m.layers;
 }
 
-double attention_scores_saved_bytes_per_token(const AttentionImpl& a, Remat remat, double heads, double keys, Dtype act) {
+double attention_scores_saved_bytes_per_token(const AttentionImpl& a, Remat remat, double heads, double keys,
+                                              Dtype act) {
   if (a.kernel != AttentionKernel::materialized || remat != Remat::none) return 0;
   const double per_score = bytes_per_element(act) * (a.dropout ? 2.0 : 1.0) + (a.dropout ? 1.0 : 0.0);
   return heads * keys * per_score;
 }
 
 double dropout_masks_saved_bytes_per_token(const AttentionImpl& a, Remat remat, double width) {
-  const bool keeps_elementwise_inputs = remat == Remat::none || remat == Remat::big_matmuls || remat == Remat::selective;
+  const bool keeps_elementwise_inputs =
+      remat == Remat::none || remat == Remat::big_matmuls || remat == Remat::selective;
   return a.dropout && keeps_elementwise_inputs ? 2.0 * width : 0.0;
 }
 

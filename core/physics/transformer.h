@@ -14,14 +14,14 @@
 namespace scalescope {
 
 struct ParamCounts {
-  double mlp = 0;              // dense-layer MLPs plus every expert (routed + shared)
-  double mlp_active = 0;       // dense-layer MLPs plus the k routed + shared experts a token uses
-  double attention = 0;        // Q, K, V, O projections: L * 2D(N+K)H (MLA: its down-, up- and output projections)
-  double router = 0;           // MoE gate: D x E per MoE layer (not in the book's formulas; tiny)
-  double embeddings = 0;       // V D (tied) or 2 V D (untied)
-  double norms = 0;            // 2 D per layer + D final (the book writes + D per layer; negligible either way)
+  double mlp = 0;         // dense-layer MLPs plus every expert (routed + shared)
+  double mlp_active = 0;  // dense-layer MLPs plus the k routed + shared experts a token uses
+  double attention = 0;   // Q, K, V, O projections: L * 2D(N+K)H (MLA: its down-, up- and output projections)
+  double router = 0;      // MoE gate: D x E per MoE layer (not in the book's formulas; tiny)
+  double embeddings = 0;  // V D (tied) or 2 V D (untied)
+  double norms = 0;       // 2 D per layer + D final (the book writes + D per layer; negligible either way)
   double total = 0;
-  double active = 0;           // per token (scaling-book/transformers, MoE: FLOPs scale with k)
+  double active = 0;  // per token (scaling-book/transformers, MoE: FLOPs scale with k)
   // Multi-token prediction modules (DeepSeek-V3 §2.2: each a layer, two norms and a 2D x D projection, sharing the
   // embedding and the output head): not in `total`, as the model's own count leaves them out (671e9).
   double mtp = 0, mtp_active = 0;
@@ -90,16 +90,17 @@ constexpr double every_key_per_query(double seq_len, bool causal, bool at_end) {
 // (scaling-book/transformers: 4 S_avg N H, the head width the mean of the query-key and value widths); a sparse layer's
 // indexer scoring every earlier key, 2 index_heads index_head_dim each (the book has no formula: DeepSeek-V3.2-Exp
 // §2.1); a linear layer's recurrence and convolution (linear_attention_flops_per_token).
-double mixing_flops_per_token(const ModelConfig& m, AttentionSpan span, double seq_len, bool causal, bool at_end = false);
+double mixing_flops_per_token(const ModelConfig& m, AttentionSpan span, double seq_len, bool causal,
+                              bool at_end = false);
 
 // FLOPs for `tokens` tokens of sequences of length `seq_len` (scaling-book/transformers). Matmul FLOPs exclude the
 // embedding lookup, which is a gather, and include the unembedding: 2 x active non-embedding params + 2 D V per token
 // forward.
 struct FlopCounts {
-  double matmul_forward = 0;      // 2 * tokens * (active params in matmuls)
-  double attention_forward = 0;   // QK^T and AV: 2 * tokens * S_avg * N * (H_qk + H_v) per layer (S_avg per span);
-                                  // a linear layer's recurrence and convolution (linear_attention_flops_per_token)
-  double mtp_forward = 0;         // `mtp_layers` prediction modules: a layer, the projection and another logits
+  double matmul_forward = 0;     // 2 * tokens * (active params in matmuls)
+  double attention_forward = 0;  // QK^T and AV: 2 * tokens * S_avg * N * (H_qk + H_v) per layer (S_avg per span);
+                                 // a linear layer's recurrence and convolution (linear_attention_flops_per_token)
+  double mtp_forward = 0;        // `mtp_layers` prediction modules: a layer, the projection and another logits
   double forward = 0;
   double training = 0;            // 3 x forward (forward + dL/dX + dL/dW, scaling-book/transformers, "6NPM")
   double attention_fraction = 0;  // attention / (attention + matmul), forward
@@ -184,7 +185,8 @@ struct AttentionImpl {
 // and `width` residual-stream values: the probabilities (activation dtype) and, with dropout, the dropped copy and
 // a 1-byte mask, when `remat` keeps the attention core (their 5 a s^2 b); a 1-byte mask per residual dropout when
 // `remat` keeps the layer's elementwise inputs (their 2 s b h). Heads and width are per chip.
-double attention_scores_saved_bytes_per_token(const AttentionImpl& a, Remat remat, double heads, double keys, Dtype act);
+double attention_scores_saved_bytes_per_token(const AttentionImpl& a, Remat remat, double heads, double keys,
+                                              Dtype act);
 double dropout_masks_saved_bytes_per_token(const AttentionImpl& a, Remat remat, double width);
 
 // scaling-book/transformers, Question 7: utilisation = 6 N_active tokens / (chip-hours * 3600 * C).

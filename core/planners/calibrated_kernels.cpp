@@ -51,10 +51,13 @@ GemmKind recipe_gemm_kind(const TrainingPrecision& p) {
   if (bytes_per_element(p.matmul) >= bytes_per_element(Dtype::bf16)) return GemmKind::bf16;
   switch (p.recipe) {
     case MatmulRecipe::blockwise:
-    case MatmulRecipe::mxfp8: return GemmKind::fp8_block;
-    case MatmulRecipe::nvfp4: return GemmKind::fp4;
+    case MatmulRecipe::mxfp8:
+      return GemmKind::fp8_block;
+    case MatmulRecipe::nvfp4:
+      return GemmKind::fp4;
     case MatmulRecipe::tensorwise:
-    case MatmulRecipe::none: break;
+    case MatmulRecipe::none:
+      break;
   }
   return p.matmul == Dtype::fp4 ? GemmKind::fp4 : GemmKind::fp8;
 }
@@ -90,9 +93,8 @@ std::array<double, 2> Calibrated::attention_s(const LayerOp& o) const {
     // attention); their passes over the scores, at the elementwise rate.
     const GemmModel& g = k.gemm[static_cast<std::size_t>(GemmKind::bf16)];
     const double groups = d.sequences * d.heads, q = d.query_len, keys = d.max_keys;
-    const double padded =
-        groups * (2.0 * q * d.qk_dim * keys / matmul_shape_efficiency(q, d.qk_dim, keys, p.tiling) +
-                  2.0 * q * keys * d.v_dim / matmul_shape_efficiency(q, keys, d.v_dim, p.tiling));
+    const double padded = groups * (2.0 * q * d.qk_dim * keys / matmul_shape_efficiency(q, d.qk_dim, keys, p.tiling) +
+                                    2.0 * q * keys * d.v_dim / matmul_shape_efficiency(q, keys, d.v_dim, p.tiling));
     const KernelTime f =
         gemm_kernel_time(g, padded, 1.0, 2.0 * groups, 0.0, clock * hw.peak(Dtype::bf16), hbm_bytes_per_s);
     const double memory = o.bytes / stream_bytes_per_s;
@@ -176,7 +178,8 @@ double Calibrated::collective_s(const AxisGroup& g, Collective op, double bytes)
 double Calibrated::dispatch_s(const AxisGroup& group, double ranks, double tokens) const {
   const ModelConfig& m = *in.model;
   const CalibratedStepMemo::Transfer asked{-1, tokens, group.degree, ranks, group.axis_mask, {}, {}};
-  const DispatchCost cost = replay_transfer(memo, asked, [&](CalibratedStepMemo::Transfer& t) {
+  const DispatchCost cost =
+      replay_transfer(memo, asked, [&](CalibratedStepMemo::Transfer& t) {
         t.dispatch = expert_dispatch_cost(
             hw, *in.mesh, group, ranks, tokens, m.active_experts,
             bytes_per_element(in.precision.params) * m.expert_io_dim(),

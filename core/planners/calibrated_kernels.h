@@ -18,7 +18,7 @@ struct WorkTime {
   double weight_grad = 0;  // the dL/dW matmuls (inside backward): what zero-bubble schedules move into the bubble
   double matmul = 0, attention = 0, elementwise = 0, cast = 0;
   double expert_matmul = 0;  // the routed experts' grouped matmuls (inside matmul)
-  double ops = 0;  // kernels launched: forward, backward and recompute
+  double ops = 0;            // kernels launched: forward, backward and recompute
 
   double total() const { return forward + backward + recompute; }
 };
@@ -39,11 +39,11 @@ struct Calibrated {
   const CalibrationProfile& p;
   const Hardware& hw;
   const KernelModels& k;
-  double hbm_bytes_per_s = 0;   // the chip's peak (each kernel model takes its own share)
-  double clock = 1;             // the matrix units' sustained rate relative to the kernel tables'
+  double hbm_bytes_per_s = 0;     // the chip's peak (each kernel model takes its own share)
+  double clock = 1;               // the matrix units' sustained rate relative to the kernel tables'
   double stream_bytes_per_s = 0;  // achieved by elementwise kernels
   double vector_flops_per_s = 0;
-  bool low_precision = false;   // the linear layers' matmuls run below bf16
+  bool low_precision = false;  // the linear layers' matmuls run below bf16
   GemmKind linear_kind = GemmKind::bf16;
   CastBytes cast{};
 

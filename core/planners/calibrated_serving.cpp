@@ -15,7 +15,7 @@ namespace {
 
 struct ServingTimes {
   double flops_s = 0, memory_s = 0, overhead_s = 0;  // roofline-bound op time split by what bound each op
-  double kv_s = 0;                                  // the attention ops' KV reads (inside all_memory_s)
+  double kv_s = 0;                                   // the attention ops' KV reads (inside all_memory_s)
   // Every op's compute and HBM time whether its roofline hides it or not: what each resource takes in all.
   double all_compute_s = 0, all_matmul_compute_s = 0, all_memory_s = 0;
 };
@@ -55,8 +55,9 @@ struct Engine {
     switch (o.kind) {
       case OpKind::matmul: {
         const GemmKind g = o.fp8_serving && hw.peak(Dtype::fp8) > 0 ? GemmKind::fp8 : o.linear ? kind : GemmKind::bf16;
-        return gemm_kernel_time(k.gemm[static_cast<std::size_t>(g)], o.flops, matmul_shape_efficiency(o.m, o.k, o.n, p.tiling),
-                                o.groups, o.bytes, kind_peak(g), hbm_bytes_per_s);
+        return gemm_kernel_time(k.gemm[static_cast<std::size_t>(g)], o.flops,
+                                matmul_shape_efficiency(o.m, o.k, o.n, p.tiling), o.groups, o.bytes, kind_peak(g),
+                                hbm_bytes_per_s);
       }
       case OpKind::attention: {
         const AttentionDims& d = o.attention;
@@ -78,7 +79,8 @@ struct Engine {
         a.kv_bytes = bytes_per_element(in.kv);
         a.cache_values = m.is_mla() ? kv_values_per_token_per_layer(m) : d.kv_heads * (d.qk_dim + d.v_dim);
         return flash_attention_time(k.prefill_for(m.is_mla()), a, p.tiling.parallel_tiles, hw.peak(Dtype::bf16),
-                                    hw.peak(Dtype::fp8) > 0 ? hw.peak(Dtype::fp8) : hw.peak(Dtype::bf16), hbm_bytes_per_s);
+                                    hw.peak(Dtype::fp8) > 0 ? hw.peak(Dtype::fp8) : hw.peak(Dtype::bf16),
+                                    hbm_bytes_per_s);
       }
       case OpKind::elementwise: {
         KernelTime t;
@@ -184,7 +186,8 @@ struct Engine {
         // Inside a domain the engines take the faster of NCCL's all-reduce and their own one-shot kernel.
         all_reduce_s = collective_kernel_s(nccl, c, in.tensor.degree);
         if (in.hw->kind == ChipKind::gpu)
-          all_reduce_s = std::min(all_reduce_s, collective_kernel_s(k.collective[kCustomAllReduce], c, in.tensor.degree));
+          all_reduce_s =
+              std::min(all_reduce_s, collective_kernel_s(k.collective[kCustomAllReduce], c, in.tensor.degree));
       }
       total += m.blocks() * all_reduce_s;
     }

@@ -35,9 +35,9 @@ WorkTime mtp_work(const Calibrated& c, const LayerShape& shape, const TrainingSt
   WorkTime out;
   if (!(mtp > 0)) return out;
   const int mtp_kind = layer_kind(m.is_moe(), AttentionSpan::full);
-  const WorkTime layer =
-      m.pattern.all.n[mtp_kind] > 0 ? w.kind[mtp_kind]
-                                     : c.work(mtp_kind, [&] { return layer_ops(m, mtp_kind, shape); });
+  const WorkTime layer = m.pattern.all.n[mtp_kind] > 0
+                             ? w.kind[mtp_kind]
+                             : c.work(mtp_kind, [&] { return layer_ops(m, mtp_kind, shape); });
   const WorkTime logits =
       s.pipeline > 1 ? w.head : c.work(kLogitsSlot, [&] { return head_ops(m, shape, false, true); });
   out.forward = mtp * (layer.forward + logits.forward);
@@ -131,8 +131,8 @@ void price_tensor_and_expert(const Calibrated& c, const TrainingStep& s, const L
 
 // CP: K and V of the whole sequence pass around the ring, behind the attention kernel. ZeRO-3: each layer's
 // weights gathered forward and backward and its gradients reduce-scattered, behind the neighbouring layer.
-void price_context_and_fsdp(const Calibrated& c, const TrainingStep& s, const LayerShape& shape,
-                            const StageWork& work, const ChipWeights& w, LayerComms& out) {
+void price_context_and_fsdp(const Calibrated& c, const TrainingStep& s, const LayerShape& shape, const StageWork& work,
+                            const ChipWeights& w, LayerComms& out) {
   const TrainingInput& in = c.in;
   const ModelConfig& m = *in.model;
   const TrainingPlan& pl = in.plan;
@@ -210,8 +210,8 @@ StagePace stage_pace(const Calibrated& c, const TrainingStep& s, const StageWork
 
 // m microbatches plus the schedule's bubble at the pace of the busiest stage (pipeline.h); each stage boundary sends
 // activations forward and gradients backward, every model chunk.
-PipelineCost pipeline_cost(const Calibrated& c, const TrainingStep& s, const LayerShape& shape,
-                           const StageWork& work, const StagePace& pace) {
+PipelineCost pipeline_cost(const Calibrated& c, const TrainingStep& s, const LayerShape& shape, const StageWork& work,
+                           const StagePace& pace) {
   PipelineCost out;
   if (s.pipeline <= 1) return out;
   const TrainingInput& in = c.in;
@@ -233,8 +233,8 @@ PipelineCost pipeline_cost(const Calibrated& c, const TrainingStep& s, const Lay
   // step lays it out (the same layout at both fidelities).
   const bool in_domain = hw.kind == ChipKind::tpu || pl.pipeline.gpu_span <= hw.scale_up.domain_gpus;
   const double link = hw.kind == ChipKind::tpu ? hw.ici.link_unidir_bytes_per_s
-                      : in_domain             ? hw.scale_up.gpu_unidir_bytes_per_s
-                                              : hw.scale_out.nic_unidir_bytes_per_s_per_gpu;
+                      : in_domain              ? hw.scale_up.gpu_unidir_bytes_per_s
+                                               : hw.scale_out.nic_unidir_bytes_per_s_per_gpu;
   // Point-to-point sends: NCCL's ring steps, at the all-gather's measured share of the links and latency.
   const CollectiveModel& ring = c.k.collective[static_cast<std::size_t>(Collective::all_gather)];
   const double send = ring.latency_s + bytes / (link * (in_domain ? ring.link_frac : c.p.slow_link_frac));

@@ -73,8 +73,8 @@ StagePace stage_pace(const Calibrated& c, const TrainingStep& s, const StageWork
 struct PipelineCost {
   double bubble_s = 0, send_s = 0;
 };
-PipelineCost pipeline_cost(const Calibrated& c, const TrainingStep& s, const LayerShape& shape,
-                           const StageWork& work, const StagePace& pace);
+PipelineCost pipeline_cost(const Calibrated& c, const TrainingStep& s, const LayerShape& shape, const StageWork& work,
+                           const StagePace& pace);
 
 // Once per step, after the last microbatch's backward: the gradient reductions over DP, ZeRO-1/2 over FSDP, and
 // DCN, with what of each is exposed.

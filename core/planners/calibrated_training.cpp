@@ -59,8 +59,9 @@ CalibratedMemory calibrated_memory(const TrainingInput& in, const TrainingStep& 
   // "Training Deep Nets with Sublinear Memory Cost", §3: the checkpoints plus one segment's recomputation):
   // - while a layer's backward runs, what remat redoes of it: its full activations less those it kept;
   // - from the output layer's forward to its backward, before any layer's backward starts, the logits and their
-  //   gradient (vocabulary-parallel, with the loss's fp32 copy where the framework keeps one). They are on the last stage,
-  //   which holds fewer microbatches in flight than the first (pipeline.cpp): only what exceeds the difference adds.
+  //   gradient (vocabulary-parallel, with the loss's fp32 copy where the framework keeps one). They are on the last
+  //   stage, which holds fewer microbatches in flight than the first (pipeline.cpp): only what exceeds the difference
+  //   adds.
   // The logits phase per logit: the output layer's logits and the gradient its backward reads (2 x bf16) where XLA
   // fuses the loss's fp32 upcast into its reductions (MaxText's cast_logits_to_fp32). PyTorch frameworks
   // materialize the upcast: Megatron-Core's vocab-parallel cross entropy softmaxes an fp32 copy in place, keeps it
@@ -70,9 +71,9 @@ CalibratedMemory calibrated_memory(const TrainingInput& in, const TrainingStep& 
   const double per_logit = in.hw->kind == ChipKind::gpu ? p_bytes + bytes_per_element(Dtype::fp32) : 2.0 * p_bytes;
   const double logits = per_logit * shape.tokens * m.vocab / ideal.tensor;
   const TrainingPlan& pl = in.plan;
-  const double last_in_flight =
-      ideal.pipeline > 1 ? schedule_last_stage_in_flight(pl.schedule, ideal.pipeline, pl.microbatches, pl.virtual_stages)
-                         : ideal.in_flight_microbatches;
+  const double last_in_flight = ideal.pipeline > 1 ? schedule_last_stage_in_flight(pl.schedule, ideal.pipeline,
+                                                                                   pl.microbatches, pl.virtual_stages)
+                                                   : ideal.in_flight_microbatches;
   const double last_stage_room = std::max(0.0, ideal.in_flight_microbatches - last_in_flight) * per_microbatch;
   // Two gathered layers (one computing, one prefetched) under ZeRO-3, through the whole step.
   out.transient_bytes = 2.0 * gathered_layer_bytes + std::max({0.0, recompute, logits - last_stage_room});
@@ -98,9 +99,10 @@ bool calibrated_step_bound(const TrainingInput& in, const CalibrationProfile& pr
   // Flash attention's rate is its ceiling less the softmax's share of the model's heads (physics/kernels.h).
   const double heads_dim = in.model->qk_head_dim() + in.model->v_head_dim();
   const double attention_rate = k.prefill.ceiling_frac / (1.0 + 2.0 * k.prefill.softmax_head_dim / heads_dim);
-  const double best_rate =
-      std::max({in.hw->peak(Dtype::bf16) * std::max({k.gemm[bf16].ceiling_frac, k.moe[bf16].ceiling_frac, attention_rate}),
-                low_precision ? in.hw->peak(in.precision.matmul) * std::max(k.gemm[low].ceiling_frac, k.moe[low].ceiling_frac) : 0.0});
+  const double best_rate = std::max(
+      {in.hw->peak(Dtype::bf16) * std::max({k.gemm[bf16].ceiling_frac, k.moe[bf16].ceiling_frac, attention_rate}),
+       low_precision ? in.hw->peak(in.precision.matmul) * std::max(k.gemm[low].ceiling_frac, k.moe[low].ceiling_frac)
+                     : 0.0});
   out.step_s = (ideal.compute_s + ideal.bubble_s) * book_rate / best_rate;
   const LayerCounts& here = ideal.stage_kinds;
   double gathered = 0;
@@ -256,7 +258,8 @@ CalibratedTrainingStep evaluate_calibrated_training_step(const TrainingInput& in
   return out;
 }
 
-TrainingStep calibrated_training_step(const TrainingInput& in, const CalibrationProfile& prof, const TrainingStep& ideal) {
+TrainingStep calibrated_training_step(const TrainingInput& in, const CalibrationProfile& prof,
+                                      const TrainingStep& ideal) {
   TrainingStep s;
   CalibratedBreakdown parts;
   price_calibrated_step(in, prof, nullptr, ideal, s, parts);
@@ -264,4 +267,3 @@ TrainingStep calibrated_training_step(const TrainingInput& in, const Calibration
 }
 
 }  // namespace scalescope
-

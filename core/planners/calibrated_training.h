@@ -28,7 +28,7 @@ struct CalibratedBreakdown {
   std::array<double, kCommParts> comms_s{};          // their full time at achieved bandwidth and latency
   double optimizer_s = 0, step_overhead_s = 0;
   double step_s = 0;
-  double transient_bytes = 0;       // gathered FSDP layers in flight and the fp32 logits (inside memory)
+  double transient_bytes = 0;  // gathered FSDP layers in flight and the fp32 logits (inside memory)
 };
 
 struct CalibratedTrainingStep {

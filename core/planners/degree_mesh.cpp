@@ -12,10 +12,10 @@ namespace {
 
 // TPU axes go to the strategies in this order, outermost first: tensor last, on neighbouring chips.
 constexpr int kTpuOrder[kLayoutStrategies] = {kDataIndex,   kFsdpIndex,     kContextIndex,
-                                               kExpertIndex, kPipelineIndex, kTensorIndex};
+                                              kExpertIndex, kPipelineIndex, kTensorIndex};
 // GPU axes, outermost first: tensor innermost, inside the NVLink domain; pipeline outermost, across it.
 constexpr int kGpuOrder[kLayoutStrategies] = {kPipelineIndex, kDataIndex,    kFsdpIndex,
-                                               kExpertIndex,   kContextIndex, kTensorIndex};
+                                              kExpertIndex,   kContextIndex, kTensorIndex};
 constexpr const char* kAxisNames[] = {"X", "Y", "Z", "W", "V", "U"};
 
 using Factors = std::vector<std::int64_t>;
@@ -249,7 +249,8 @@ DegreeMesh mesh_for_degrees(const DegreeMeshInput& in) {
   // out, then refused by training_step).
   for (int s : active)
     if (in.degrees[s] > kMaxMeshAxisChips)
-      return problem("too_large", std::string(kStrategyLabels[s]) + " " + format_count(static_cast<double>(in.degrees[s])) +
+      return problem("too_large", std::string(kStrategyLabels[s]) + " " +
+                                      format_count(static_cast<double>(in.degrees[s])) +
                                       " is one mesh axis of more than " + format_count(kMaxMeshAxisChips) + " GPUs");
   DegreeMesh out;
   for (int s : active) add_axis(out, s, in.degrees[s]);

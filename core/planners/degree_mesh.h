@@ -25,8 +25,8 @@ struct DegreeMeshInput {
   // Per slice, in TrainingPlan's order (data, fsdp, tensor, pipeline, expert, context); each at least 1.
   std::array<std::int64_t, kLayoutStrategies> degrees{1, 1, 1, 1, 1, 1};
   std::int64_t slices = 1;
-  int dcn_strategy = 0;        // the strategy the DCN axis joins: data (0) or fsdp (1)
-  bool engine_layout = true;   // may fall back to degrees the engine lays out (training; a serving replica may not)
+  int dcn_strategy = 0;       // the strategy the DCN axis joins: data (0) or fsdp (1)
+  bool engine_layout = true;  // may fall back to degrees the engine lays out (training; a serving replica may not)
 };
 
 struct DegreeMesh {

@@ -67,9 +67,12 @@ double transfer_s(double bytes, double bytes_per_s) {
 
 const char* checkpoint_mode_name(CheckpointMode mode) {
   switch (mode) {
-    case CheckpointMode::blocking: return "blocking";
-    case CheckpointMode::async: return "async";
-    case CheckpointMode::in_memory: return "in_memory";
+    case CheckpointMode::blocking:
+      return "blocking";
+    case CheckpointMode::async:
+      return "async";
+    case CheckpointMode::in_memory:
+      return "in_memory";
   }
   return "async";
 }
@@ -90,8 +93,9 @@ GoodputSettings goodput_defaults(const Hardware& hw) {
 std::vector<std::pair<const char*, const char*>> goodput_default_sources(const Hardware& hw) {
   const FamilyRate* family = family_rate(hw);
   const char* rate = family ? family->source
-                     : hw.kind == ChipKind::gpu ? kLlama3Rate
-                                                : "no public TPU rate: the H100's (Llama 3 paper §3.3.4), 1.97e-5 per chip-hour";
+                     : hw.kind == ChipKind::gpu
+                         ? kLlama3Rate
+                         : "no public TPU rate: the H100's (Llama 3 paper §3.3.4), 1.97e-5 per chip-hour";
   return {
       {"failures_per_chip_hour", rate},
       {"failures_per_host_hour", "0: the chip rate counts every cause"},
@@ -225,8 +229,10 @@ double chips_at_shortest_wall_time(const GoodputPlan& plan, const GoodputSetting
   double lo = std::max(0.0, log_best - log_max / kGrid), hi = std::min(log_max, log_best + log_max / kGrid);
   for (int i = 0; i < 40; ++i) {
     const double a = hi - (hi - lo) * 0.6180339887, b = lo + (hi - lo) * 0.6180339887;
-    if (wall(portable_exp(a)) < wall(portable_exp(b))) hi = b;
-    else lo = a;
+    if (wall(portable_exp(a)) < wall(portable_exp(b)))
+      hi = b;
+    else
+      lo = a;
   }
   return std::round(plan.chips * portable_exp((lo + hi) / 2));  // a job size: whole chips
 }

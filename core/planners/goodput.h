@@ -24,12 +24,12 @@
 namespace scalescope {
 
 enum class CheckpointMode {
-  blocking,   // the step waits while the state is written to storage
-  async,      // the step waits for a copy to host memory; the host writes it to storage in the background
-  in_memory   // the copy to host memory is also sent to a peer host; a restart reads it back over the network
+  blocking,  // the step waits while the state is written to storage
+  async,     // the step waits for a copy to host memory; the host writes it to storage in the background
+  in_memory  // the copy to host memory is also sent to a peer host; a restart reads it back over the network
 };
 inline constexpr CheckpointMode kCheckpointModes[] = {CheckpointMode::blocking, CheckpointMode::async,
-                                                     CheckpointMode::in_memory};
+                                                      CheckpointMode::in_memory};
 // The query's names ("blocking", "async", "in_memory"), in that order.
 const char* checkpoint_mode_name(CheckpointMode mode);
 
@@ -78,7 +78,7 @@ struct Goodput {
   // the run
   double wall_time_s = 0, goodput_frac = 0;
   double failures = 0, planned_interruptions = 0, interruptions = 0;
-  double interruptions_low_95 = 0, interruptions_high_95 = 0;  // the Poisson 95% interval of the count
+  double interruptions_low_95 = 0, interruptions_high_95 = 0;          // the Poisson 95% interval of the count
   double checkpoint_stall_s = 0, restart_time_s = 0, lost_work_s = 0;  // where the lost time goes
   double wall_usd = 0, spares_usd = 0;
   // false: failures come so much faster than the job can save and restart that less than 1% of its time trains

@@ -7,12 +7,18 @@ namespace scalescope {
 
 const char* pipeline_schedule_name(PipelineSchedule s) {
   switch (s) {
-    case PipelineSchedule::gpipe: return "gpipe";
-    case PipelineSchedule::one_f_one_b: return "1f1b";
-    case PipelineSchedule::interleaved: return "interleaved";
-    case PipelineSchedule::zero_bubble: return "zero_bubble";
-    case PipelineSchedule::dualpipe: return "dualpipe";
-    case PipelineSchedule::dualpipe_v: return "dualpipe_v";
+    case PipelineSchedule::gpipe:
+      return "gpipe";
+    case PipelineSchedule::one_f_one_b:
+      return "1f1b";
+    case PipelineSchedule::interleaved:
+      return "interleaved";
+    case PipelineSchedule::zero_bubble:
+      return "zero_bubble";
+    case PipelineSchedule::dualpipe:
+      return "dualpipe";
+    case PipelineSchedule::dualpipe_v:
+      return "dualpipe_v";
   }
   return "1f1b";
 }
@@ -37,12 +43,16 @@ double schedule_parameter_copies(PipelineSchedule s) { return s == PipelineSched
 // §4.2.3: the interleaved schedule's 1 + (p - 1)/(p m) over 1F1B).
 double schedule_in_flight_microbatches(PipelineSchedule s, double stages, double microbatches, double virtual_stages) {
   switch (s) {
-    case PipelineSchedule::gpipe: return microbatches;
-    case PipelineSchedule::dualpipe: return std::min(microbatches, stages + 1.0);
-    case PipelineSchedule::dualpipe_v: return std::min(microbatches, stages + 0.5);
+    case PipelineSchedule::gpipe:
+      return microbatches;
+    case PipelineSchedule::dualpipe:
+      return std::min(microbatches, stages + 1.0);
+    case PipelineSchedule::dualpipe_v:
+      return std::min(microbatches, stages + 0.5);
     case PipelineSchedule::interleaved:
       return std::min(microbatches, stages + (stages - 1.0) / std::max(1.0, virtual_stages));
-    default: return std::min(microbatches, stages);
+    default:
+      return std::min(microbatches, stages);
   }
 }
 
@@ -52,12 +62,14 @@ double schedule_last_stage_in_flight(PipelineSchedule s, double stages, double m
   if (stages <= 1) return 1.0;
   switch (s) {
     case PipelineSchedule::one_f_one_b:
-    case PipelineSchedule::zero_bubble: return 1.0;
+    case PipelineSchedule::zero_bubble:
+      return 1.0;
     case PipelineSchedule::interleaved: {
       const double v = std::max(1.0, virtual_stages);
       return std::min(microbatches, ((v - 1.0) * stages + 1.0) / v);
     }
-    default: return schedule_in_flight_microbatches(s, stages, microbatches, virtual_stages);
+    default:
+      return schedule_in_flight_microbatches(s, stages, microbatches, virtual_stages);
   }
 }
 
@@ -83,7 +95,8 @@ LayerCounts busiest_stage(const LayerPattern& pattern, double stages, double chu
   std::fill_n(stage_weight.begin(), stage_count, 0.0);
   const auto total_chunks = static_cast<std::size_t>(stages * chunks);
   for (std::size_t j = 0, stage = 0; j < total_chunks; ++j, stage = stage + 1 == stage_count ? 0 : stage + 1) {
-    const double a = std::min(static_cast<double>(j) * chunk, layers), b = std::min((static_cast<double>(j) + 1.0) * chunk, layers);
+    const double a = std::min(static_cast<double>(j) * chunk, layers),
+                 b = std::min((static_cast<double>(j) + 1.0) * chunk, layers);
     double w = 0;
     while (r + 1 < runs.size() && runs[r + 1].start <= a) ++r;
     for (std::size_t q = r; q < runs.size() && runs[q].start < b; ++q) {
@@ -120,11 +133,16 @@ double bubble_units(const TrainingPlan& p, double f, double b, double w) {
   if (s <= 1) return 0;
   switch (p.schedule) {
     case PipelineSchedule::gpipe:
-    case PipelineSchedule::one_f_one_b: return (s - 1.0) * (f + b);
-    case PipelineSchedule::interleaved: return (s - 1.0) * (f + b) / p.virtual_stages;
-    case PipelineSchedule::zero_bubble: return (s - 1.0) * (f + b - 2.0 * w);
-    case PipelineSchedule::dualpipe: return std::max(0.0, s / 2.0 - 1.0) * (f + b + b - 3.0 * w);
-    case PipelineSchedule::dualpipe_v: return (s - 1.0) * (f + b + b - 3.0 * w) / 2.0;  // chunks of half a stage
+    case PipelineSchedule::one_f_one_b:
+      return (s - 1.0) * (f + b);
+    case PipelineSchedule::interleaved:
+      return (s - 1.0) * (f + b) / p.virtual_stages;
+    case PipelineSchedule::zero_bubble:
+      return (s - 1.0) * (f + b - 2.0 * w);
+    case PipelineSchedule::dualpipe:
+      return std::max(0.0, s / 2.0 - 1.0) * (f + b + b - 3.0 * w);
+    case PipelineSchedule::dualpipe_v:
+      return (s - 1.0) * (f + b + b - 3.0 * w) / 2.0;  // chunks of half a stage
   }
   return 0;
 }
@@ -135,7 +153,8 @@ double bubble_fraction(const TrainingPlan& p) {
   const double s = p.pipeline.degree;
   if (s <= 1) return 0;
   // The standard GPipe expression (S - 1)/(v m + S - 1), v = 1 but for the interleaved schedule.
-  if (p.schedule == PipelineSchedule::gpipe || p.schedule == PipelineSchedule::one_f_one_b) return (s - 1) / (p.microbatches + s - 1);
+  if (p.schedule == PipelineSchedule::gpipe || p.schedule == PipelineSchedule::one_f_one_b)
+    return (s - 1) / (p.microbatches + s - 1);
   if (p.schedule == PipelineSchedule::interleaved) return (s - 1) / (p.virtual_stages * p.microbatches + s - 1);
   // 6ND: F = 2ND, B = 4ND (input and weight gradients, 2ND each), W = 2ND: in units of F + B = 3.
   const double bubble = bubble_units(p, 1.0, 2.0, 1.0) / 3.0;  // microbatch times

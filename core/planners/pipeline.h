@@ -1,5 +1,5 @@
-// Pipeline parallelism beside the step (jax-ml.github.io/scaling-book/training gives no closed form; the schedules' own papers do):
-// which layers the busiest stage holds, the bubble each schedule leaves, and what it keeps in memory.
+// Pipeline parallelism beside the step (jax-ml.github.io/scaling-book/training gives no closed form; the schedules' own
+// papers do): which layers the busiest stage holds, the bubble each schedule leaves, and what it keeps in memory.
 #pragma once
 #include <array>
 

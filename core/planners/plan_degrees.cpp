@@ -132,7 +132,8 @@ int strategy_to_shrink(const DegreeQuestion& q, const DegreeMesh& mesh) {
   int pick = -1;
   for (int s = 0; s < kLayoutStrategies; ++s) {
     if (!active_in_mode(q, s) || q.degrees[s] <= 1) continue;
-    const bool better = pick < 0 || (mesh.code == "too_many_axes" ? q.degrees[s] < q.degrees[pick] : q.degrees[s] > q.degrees[pick]);
+    const bool better =
+        pick < 0 || (mesh.code == "too_many_axes" ? q.degrees[s] < q.degrees[pick] : q.degrees[s] > q.degrees[pick]);
     if (better) pick = s;
   }
   return pick;
@@ -237,8 +238,10 @@ unsigned split_problems(const DegreeQuestion& q) {
 
 void describe_split_problems(const DegreeQuestion& q, const std::string& query_path, Diagnostics& d) {
   const std::string par = query_path + "/parallelism";
-  if (q.serving) check_serving_plan(serving_input(q, q.degrees), par, par + "/tensor", d);
-  else describe_plan_problems(training_input(q, q.degrees), split_problems(q), query_path, d);
+  if (q.serving)
+    check_serving_plan(serving_input(q, q.degrees), par, par + "/tensor", d);
+  else
+    describe_plan_problems(training_input(q, q.degrees), split_problems(q), query_path, d);
 }
 
 bool balance_chips(DegreeQuestion& q) {
@@ -311,25 +314,28 @@ std::vector<DegreeChange> nearest_runnable(DegreeQuestion& q) {
     // No single degree moves the experts' TP and the degrees it couples (EP x TP / ETP) together: when the fixes
     // stall, or undo each other (the mesh shrinks the TP the splits raised), it goes.
     if (q.expert_tensor > 0 && (out.size() == said || round >= 3) && !degrees_run(q))
-      drop_expert_tensor(q, out, "no degrees near these split the experts with their TP at " +
-                                     format_count(q.expert_tensor) + "; unset, it is the TP degree");
+      drop_expert_tensor(q, out,
+                         "no degrees near these split the experts with their TP at " + format_count(q.expert_tensor) +
+                             "; unset, it is the TP degree");
   }
   // 4. The batch: whole sequences, and at least one token per data shard and microbatch (as the training step
   // checks it: batch / CP >= data x FSDP x EP shards), rounded up to whole sequences.
   balance_chips(q);  // the degrees said are those the chip count sets
   if (!q.serving && q.batch_tokens > 0 && q.seq_len > 0) {
     const DegreeMeshInput in = degree_mesh_input(q);
-    const double least = static_cast<double>(in.degrees[kDataIndex] * in.degrees[kFsdpIndex] * in.degrees[kExpertIndex] *
-                                             in.degrees[kContextIndex]) * static_cast<double>(q.slices);
+    const double least = static_cast<double>(in.degrees[kDataIndex] * in.degrees[kFsdpIndex] *
+                                             in.degrees[kExpertIndex] * in.degrees[kContextIndex]) *
+                         static_cast<double>(q.slices);
     const double whole = std::max(1.0, std::round(q.batch_tokens / q.seq_len)) * q.seq_len;
     const bool too_small = whole < least;
     const double to = too_small ? std::ceil(least / q.seq_len) * q.seq_len : whole;
     if (to != q.batch_tokens)
       change(out, "/query/batch_tokens", q.batch_tokens, to,
-             too_small ? format_count(q.batch_tokens) + " tokens cannot feed " + format_count(least) +
-                             " data shards; " + format_count(to) + " is the smallest whole number of sequences that does"
-                       : format_count(q.batch_tokens) + " tokens is not a whole number of " + format_count(q.seq_len) +
-                             "-token sequences; " + format_count(to) + " is the nearest that is");
+             too_small
+                 ? format_count(q.batch_tokens) + " tokens cannot feed " + format_count(least) + " data shards; " +
+                       format_count(to) + " is the smallest whole number of sequences that does"
+                 : format_count(q.batch_tokens) + " tokens is not a whole number of " + format_count(q.seq_len) +
+                       "-token sequences; " + format_count(to) + " is the nearest that is");
     q.batch_tokens = to;
   }
   return out;

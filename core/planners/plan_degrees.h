@@ -23,8 +23,8 @@ struct DegreeQuestion {
   bool serving = false;  // a serving replica: tensor and expert only, in one slice, on whole axes
   std::array<std::int64_t, kLayoutStrategies> degrees{1, 1, 1, 1, 1, 1};  // per slice, TrainingPlan's order
   std::int64_t slices = 1;
-  int dcn_strategy = 0;     // data (0) or fsdp (1)
-  std::int64_t chips = 0;   // > 0: a fixed chip count; the balancing strategy takes what the others leave
+  int dcn_strategy = 0;    // data (0) or fsdp (1)
+  std::int64_t chips = 0;  // > 0: a fixed chip count; the balancing strategy takes what the others leave
   // The settings a model's splits depend on.
   PipelineSchedule schedule = PipelineSchedule::one_f_one_b;
   double virtual_stages = 1;
@@ -72,7 +72,7 @@ struct DegreeOptions {
 std::vector<std::int64_t> valid_degrees(const DegreeQuestion& q, int strategy, const DegreeOptions& options);
 
 struct DegreeChange {
-  std::string path;   // the query's key that changed (/query/parallelism/fsdp, /query/chips, /query/batch_tokens)
+  std::string path;  // the query's key that changed (/query/parallelism/fsdp, /query/chips, /query/batch_tokens)
   double from = 0, to = 0;
   bool dropped = false;  // the key is no longer set (a fixed chip count that had to go)
   std::string reason;

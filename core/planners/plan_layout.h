@@ -3,6 +3,7 @@
 // the least communication in all, then the least memory, then the first in the enumeration's fixed order).
 #pragma once
 #include <cstdint>
+
 #include "physics/layout.h"
 #include "planners/step_evaluator.h"
 #include "planners/training.h"

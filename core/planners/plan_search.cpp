@@ -41,7 +41,8 @@ double objective_of(const TrainingInput& in, const TrainingStep& s, const Search
       if (g.goodput_frac <= 0) return std::numeric_limits<double>::infinity();
       return in.train_tokens > 0 ? g.wall_time_s : s.step_s / g.goodput_frac;
     }
-    case SearchObjective::step_time: return s.step_s;
+    case SearchObjective::step_time:
+      return s.step_s;
     case SearchObjective::cost_to_train:  // dollars to train, or per step when no token count is given
       return in.train_tokens > 0 ? s.train_usd : s.step_s * s.usd_per_hour / 3600.0;
     case SearchObjective::tokens_per_usd:
@@ -55,11 +56,13 @@ double objective_of(const TrainingInput& in, const TrainingStep& s, const Search
 double objective_at(const TrainingInput& in, double usd_per_hour, double step_s, SearchObjective o) {
   const double tokens_per_s = in.batch_tokens / step_s;
   switch (o) {
-    case SearchObjective::step_time: return step_s;
+    case SearchObjective::step_time:
+      return step_s;
     case SearchObjective::wall_time:  // at a goodput of 1, which no plan beats
       return in.train_tokens > 0 ? in.train_tokens / tokens_per_s : step_s;
     case SearchObjective::cost_to_train:
-      return in.train_tokens > 0 ? in.train_tokens / tokens_per_s / 3600.0 * usd_per_hour : step_s * usd_per_hour / 3600.0;
+      return in.train_tokens > 0 ? in.train_tokens / tokens_per_s / 3600.0 * usd_per_hour
+                                 : step_s * usd_per_hour / 3600.0;
     case SearchObjective::tokens_per_usd:
       return usd_per_hour > 0 ? -tokens_per_s / usd_per_hour : -tokens_per_s;
   }
@@ -74,7 +77,7 @@ struct SettingBound {
   bool bound_known = false;  // the rest is
   bool bounded = false;      // the evaluator has a bound for this setting
   bool fits = false;
-  unsigned problems = 0;     // setting_problems
+  unsigned problems = 0;  // setting_problems
   double total_bytes = 0, compute_bound_s = 0, usd_per_hour = 0;
 };
 // Settings of one combination past which the search keeps none (their list would outweigh what it saves).
@@ -90,8 +93,8 @@ bool front_dominates(const std::vector<RankedPlan>& front, double step_s, double
 
 void front_insert(std::vector<RankedPlan>& front, RankedPlan&& plan) {
   const double s = plan.step.step_s, m = plan.step.total_bytes;
-  auto it = std::upper_bound(front.begin(), front.end(), s,
-                             [](double v, const RankedPlan& p) { return v < p.step.step_s; });
+  auto it =
+      std::upper_bound(front.begin(), front.end(), s, [](double v, const RankedPlan& p) { return v < p.step.step_s; });
   while (it != front.begin() && (it - 1)->step.step_s == s) it = front.erase(it - 1);  // same step, more memory
   auto end = it;
   while (end != front.end() && end->step.total_bytes >= m) ++end;
@@ -105,7 +108,8 @@ void front_insert(std::vector<RankedPlan>& front, RankedPlan&& plan) {
 constexpr int kFingerprintPerGroup = 16;
 using LayoutFingerprint = std::array<double, kFingerprintPerGroup * kLayoutStrategies>;
 
-LayoutFingerprint fingerprint_of(const Hardware& hw, const Mesh& mesh, const std::array<AxisGroup, kLayoutStrategies>& g) {
+LayoutFingerprint fingerprint_of(const Hardware& hw, const Mesh& mesh,
+                                 const std::array<AxisGroup, kLayoutStrategies>& g) {
   LayoutFingerprint f{};
   const Collective ops[] = {Collective::all_gather, Collective::all_reduce, Collective::all_to_all};
   const double probes[] = {1e3, 1e9};
@@ -150,9 +154,9 @@ struct Walker {
   std::unordered_set<LayoutFingerprint, FingerprintHash> seen;  // this combination's layouts so far
   CalibratedStepBound bound;  // the plan's bound, and the model's counts that every plan of the space shares
   std::vector<SettingBound> setting_bounds;  // the current combination's, by setting (empty: too many settings)
-  long long work = 0;  // this call's work: plans checked and evaluated, layouts fingerprinted
-  long long evaluation_work = 1;  // what evaluating one plan costs, in work units
-  long long start = 0;  // state.next when the call began
+  long long work = 0;                        // this call's work: plans checked and evaluated, layouts fingerprinted
+  long long evaluation_work = 1;             // what evaluating one plan costs, in work units
+  long long start = 0;                       // state.next when the call began
   double hbm_limit = 0;
   long long next_progress = 0;
   bool stop = false;
@@ -249,8 +253,9 @@ struct Walker {
     const double objective = objective_of(in, step, settings);
     const bool to_front = fits && !front_dominates(state.front, step.step_s, step.total_bytes);
     std::vector<RankedPlan>& best = state.best;
-    const bool to_best = static_cast<int>(best.size()) < settings.keep ||
-                         key_before(RankKey{fits, objective, step.upper_bound_s, step.total_bytes, index}, key_of(best.front()));
+    const bool to_best =
+        static_cast<int>(best.size()) < settings.keep ||
+        key_before(RankKey{fits, objective, step.upper_bound_s, step.total_bytes, index}, key_of(best.front()));
     if (!to_front && !to_best) return;
     RankedPlan plan{index, in, step, objective, fits};
     if (to_best) {
@@ -314,8 +319,10 @@ struct Walker {
     set_plan_groups(w.in.plan, groups);
     const std::int64_t first = static_cast<std::int64_t>(std::max<long long>(0, w.state.next - base));
     const std::int64_t last = static_cast<std::int64_t>(std::min<long long>(c.knobs, w.end - base));
-    if (equivalent) w.state.counts.equivalent += last - first;
-    else w.settings_of_layout(base, first, last);
+    if (equivalent)
+      w.state.counts.equivalent += last - first;
+    else
+      w.settings_of_layout(base, first, last);
     if (w.stop) return false;
     w.state.next = base + last;
     if (last < c.knobs) {
@@ -391,9 +398,10 @@ std::vector<std::string> plan_differences(const Mesh& mesh, const RankedPlan& a,
   };
   add(p.zero_stage != q.zero_stage && (p.fsdp.degree > 1 || q.fsdp.degree > 1),
       "zero_stage: " + num(p.zero_stage) + " vs " + num(q.zero_stage));
-  add(p.schedule != q.schedule,
-      std::string("pipeline_schedule: ") + pipeline_schedule_name(p.schedule) + " vs " + pipeline_schedule_name(q.schedule));
-  add(p.virtual_stages != q.virtual_stages, "virtual_stages: " + num(p.virtual_stages) + " vs " + num(q.virtual_stages));
+  add(p.schedule != q.schedule, std::string("pipeline_schedule: ") + pipeline_schedule_name(p.schedule) + " vs " +
+                                    pipeline_schedule_name(q.schedule));
+  add(p.virtual_stages != q.virtual_stages,
+      "virtual_stages: " + num(p.virtual_stages) + " vs " + num(q.virtual_stages));
   add(p.microbatches != q.microbatches, "microbatches: " + num(p.microbatches) + " vs " + num(q.microbatches));
   add(a.input.remat != b.input.remat,
       "remat: " + std::string(remat_name(a.input.remat)) + " vs " + std::string(remat_name(b.input.remat)));
@@ -406,15 +414,18 @@ std::vector<std::string> plan_differences(const Mesh& mesh, const RankedPlan& a,
   };
   add(offload(p) != std::string(offload(q)), std::string("offload: ") + offload(p) + " vs " + offload(q));
   add(matmul_precision_name(a.input.precision) != std::string(matmul_precision_name(b.input.precision)),
-      std::string("matmul: ") + matmul_precision_name(a.input.precision) + " vs " + matmul_precision_name(b.input.precision));
+      std::string("matmul: ") + matmul_precision_name(a.input.precision) + " vs " +
+          matmul_precision_name(b.input.precision));
   add(p.expert_tensor != q.expert_tensor,
       "expert_tensor: " + num(expert_tensor_degree(p)) + " vs " + num(expert_tensor_degree(q)));
   add(a.input.moe.capacity_factor != b.input.moe.capacity_factor,
       "capacity_factor: " + num(a.input.moe.capacity_factor) + " vs " + num(b.input.moe.capacity_factor));
-  add(p.sequence_parallel != q.sequence_parallel,
-      std::string("sequence_parallel: ") + (p.sequence_parallel ? "true" : "false") + " vs " + (q.sequence_parallel ? "true" : "false"));
-  add(p.context_variant != q.context_variant,
-      std::string("context_variant: ") + context_variant_name(p.context_variant) + " vs " + context_variant_name(q.context_variant));
+  add(p.sequence_parallel != q.sequence_parallel, std::string("sequence_parallel: ") +
+                                                      (p.sequence_parallel ? "true" : "false") + " vs " +
+                                                      (q.sequence_parallel ? "true" : "false"));
+  add(p.context_variant != q.context_variant, std::string("context_variant: ") +
+                                                  context_variant_name(p.context_variant) + " vs " +
+                                                  context_variant_name(q.context_variant));
   return out;
 }
 

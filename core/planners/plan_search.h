@@ -23,25 +23,25 @@ enum class SearchObjective { step_time, cost_to_train, tokens_per_usd, wall_time
 struct SearchSettings {
   int keep = 10;
   SearchObjective objective = SearchObjective::step_time;
-  GoodputSettings goodput;              // wall_time's failures, checkpoints and restarts
-  double model_state_bytes = 0;         // model_state_bytes(the query's input): what a checkpoint saves once
-  bool must_fit = true;               // plans out of HBM (with the headroom) are not ranked
-  double memory_headroom_frac = 0;    // a plan fits when it needs at most (1 - headroom) of HBM
-  bool include_warnings = false;      // plans with warnings (ZeRO-3 under pipelining, ...) are left out unless asked
+  GoodputSettings goodput;          // wall_time's failures, checkpoints and restarts
+  double model_state_bytes = 0;     // model_state_bytes(the query's input): what a checkpoint saves once
+  bool must_fit = true;             // plans out of HBM (with the headroom) are not ranked
+  double memory_headroom_frac = 0;  // a plan fits when it needs at most (1 - headroom) of HBM
+  bool include_warnings = false;    // plans with warnings (ZeRO-3 under pipelining, ...) are left out unless asked
   StepEvaluator evaluate;
   // Called every `progress_every` plans with (plans done, space size); returning false stops the search there.
   bool (*progress)(long long done, long long space, void* context) = nullptr;
   void* progress_context = nullptr;
   long long progress_every = 1 << 16;
-  // Work per call, in units of half a microsecond to a microsecond: a plan checked, a layout fingerprinted, a dense layer kind
-  // priced (MoE kinds count 2); past it the call stops at the next plan and leaves a position to resume from.
-  // 0: no cap.
+  // Work per call, in units of half a microsecond to a microsecond: a plan checked, a layout fingerprinted, a dense
+  // layer kind priced (MoE kinds count 2); past it the call stops at the next plan and leaves a position to resume
+  // from. 0: no cap.
   long long max_work = 0;
 };
 
 struct RankedPlan {
-  long long index = 0;   // the plan's ordinal in the space
-  TrainingInput input;   // its plan, remat and precision
+  long long index = 0;  // the plan's ordinal in the space
+  TrainingInput input;  // its plan, remat and precision
   TrainingStep step;
   double objective = 0;  // lower is better (tokens per dollar is negated)
   bool fits = true;      // within HBM less the headroom
@@ -60,7 +60,7 @@ struct SearchCounts {
 };
 
 struct PlanSearchState {
-  long long next = 0;             // the next plan's ordinal
+  long long next = 0;  // the next plan's ordinal
   SearchCounts counts;
   std::vector<RankedPlan> best;   // at most `keep`, best first
   std::vector<RankedPlan> front;  // the Pareto front, fastest first

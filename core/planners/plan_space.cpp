@@ -89,9 +89,9 @@ void combos_from(PlanSpace& space, std::array<int, kLayoutStrategies>& g, int s,
 }  // namespace
 
 const char* reject_reason_name(int reason) {
-  static const char* kNames[kRejectReasons] = {"tensor_heads",    "tensor_d_ff",   "pipeline_layers",
+  static const char* kNames[kRejectReasons] = {"tensor_heads",    "tensor_d_ff",      "pipeline_layers",
                                                "expert_count",    "context_sequence", "context_chunk",
-                                               "whole_sequences", "no_layout",     "no_setting"};
+                                               "whole_sequences", "no_layout",        "no_setting"};
   return reason >= 0 && reason < kRejectReasons ? kNames[reason] : "";
 }
 
@@ -102,11 +102,16 @@ const char* offload_name(OffloadChoice o) {
 const char* context_variant_name(ContextVariant v) { return v == ContextVariant::all_gather ? "all_gather" : "ring"; }
 
 std::array<int, kKnobDimensions> KnobLists::radix() const {
-  return {static_cast<int>(zero.size()),      static_cast<int>(schedule.size()),
-          static_cast<int>(microbatch_sequences.size()), static_cast<int>(remat.size()),
-          static_cast<int>(offload.size()),   static_cast<int>(matmul.size()),
-          static_cast<int>(sequence_parallel.size()),    static_cast<int>(context_variant.size()),
-          static_cast<int>(expert_tensor.size()), static_cast<int>(capacity_factor.size())};
+  return {static_cast<int>(zero.size()),
+          static_cast<int>(schedule.size()),
+          static_cast<int>(microbatch_sequences.size()),
+          static_cast<int>(remat.size()),
+          static_cast<int>(offload.size()),
+          static_cast<int>(matmul.size()),
+          static_cast<int>(sequence_parallel.size()),
+          static_cast<int>(context_variant.size()),
+          static_cast<int>(expert_tensor.size()),
+          static_cast<int>(capacity_factor.size())};
 }
 
 std::int64_t KnobLists::count() const {
@@ -121,8 +126,10 @@ KnobLists knob_lists(const PlanSpace& space, const DegreeCombo& c) {
   const ModelConfig& m = *in.model;
   KnobLists k;
   // ZeRO stages apply to FSDP only; without it the one setting is "replicated" (stage 3 of nothing).
-  if (c.degrees[kFsdp] > 1) k.zero = o.zero_stages;
-  else k.zero = {3};
+  if (c.degrees[kFsdp] > 1)
+    k.zero = o.zero_stages;
+  else
+    k.zero = {3};
   if (c.degrees[kPipeline] > 1) {
     for (PipelineSchedule s : o.schedules) {
       if (s == PipelineSchedule::interleaved) {
@@ -144,19 +151,26 @@ KnobLists knob_lists(const PlanSpace& space, const DegreeCombo& c) {
       in.batch_tokens / in.seq_len / (static_cast<double>(c.degrees[kData]) * c.degrees[kFsdp] * c.degrees[kExpert]);
   if (per_shard >= 1 && per_shard <= 1e15 && per_shard == std::floor(per_shard))
     for (std::int64_t size : divisors_of(static_cast<std::int64_t>(per_shard)))
-      if (size <= (1L << 30) && (o.microbatch_sequences.empty() ||
-          std::find(o.microbatch_sequences.begin(), o.microbatch_sequences.end(), size) != o.microbatch_sequences.end()))
+      if (size <= (1L << 30) &&
+          (o.microbatch_sequences.empty() || std::find(o.microbatch_sequences.begin(), o.microbatch_sequences.end(),
+                                                       size) != o.microbatch_sequences.end()))
         k.microbatch_sequences.push_back(static_cast<int>(size));
   if (per_shard != std::floor(per_shard) && o.split_sequences) k.microbatch_sequences = {kPartOfASequence};
   k.remat = o.remats;
-  if (space.base.hw->host_pcie_unidir_bytes_per_s > 0) k.offload = o.offloads;
-  else k.offload = {OffloadChoice::none};
+  if (space.base.hw->host_pcie_unidir_bytes_per_s > 0)
+    k.offload = o.offloads;
+  else
+    k.offload = {OffloadChoice::none};
   for (const MatmulChoice& x : o.matmul)
     if (space.base.hw->peak(x.dtype) > 0) k.matmul.push_back(x);
-  if (c.degrees[kTensor] > 1) k.sequence_parallel = o.sequence_parallel;
-  else k.sequence_parallel = {true};
-  if (c.degrees[kContext] > 1) k.context_variant = o.context_variants;
-  else k.context_variant = {ContextVariant::ring};
+  if (c.degrees[kTensor] > 1)
+    k.sequence_parallel = o.sequence_parallel;
+  else
+    k.sequence_parallel = {true};
+  if (c.degrees[kContext] > 1)
+    k.context_variant = o.context_variants;
+  else
+    k.context_variant = {ContextVariant::ring};
   // The experts' TP: each allowed degree that divides TP and the experts' d_ff, with the folded expert group
   // (expert x TP / ETP) dividing the experts. A dense model, or no MoE TP, has the one setting.
   const int tp = c.degrees[kTensor];
@@ -213,7 +227,8 @@ PlanSpace build_plan_space(const TrainingInput& base, const SpaceOptions& option
   space.rules.dcn_strategies = options.dcn_strategies;
   space.rules.max_slots_per_torus_axis = options.max_strategies_per_torus_axis;
   std::array<int, kLayoutStrategies> g{};
-  if (base.mesh->chips >= 1 && base.mesh->chips <= kMaxMeshChips) combos_from(space, g, 0, static_cast<std::int64_t>(base.mesh->chips));
+  if (base.mesh->chips >= 1 && base.mesh->chips <= kMaxMeshChips)
+    combos_from(space, g, 0, static_cast<std::int64_t>(base.mesh->chips));
   return space;
 }
 
@@ -234,12 +249,15 @@ bool decode_plan(const PlanSpace& space, long long index, TrainingInput& in) {
   Nth nth{static_cast<std::int64_t>(offset / c.knobs)};
   LayoutRules rules = space.rules;
   rules.degrees = c.degrees;
-  for_each_layout(*space.base.mesh, rules, [](const MeshLayout& l, void* ctx) {
-    Nth& n = *static_cast<Nth*>(ctx);
-    if (n.seen++ < n.target) return true;
-    n.layout = l;
-    return false;
-  }, &nth);
+  for_each_layout(
+      *space.base.mesh, rules,
+      [](const MeshLayout& l, void* ctx) {
+        Nth& n = *static_cast<Nth*>(ctx);
+        if (n.seen++ < n.target) return true;
+        n.layout = l;
+        return false;
+      },
+      &nth);
   std::array<AxisGroup, kLayoutStrategies> groups;
   layout_groups(*space.base.mesh, nth.layout, groups);
   in = space.base;

@@ -24,7 +24,7 @@ struct SpaceOptions {
   std::array<int, kLayoutStrategies> fixed{};
   std::array<int, kLayoutStrategies> max_degree{};
   unsigned strategies = 0b111111;
-  unsigned dcn_strategies = 0b011011;  // data, fsdp, pipeline, expert
+  unsigned dcn_strategies = 0b011011;      // data, fsdp, pipeline, expert
   int max_strategies_per_torus_axis = 2;   // a TPU axis split between at most this many strategies
   double min_context_chunk_tokens = 4096;  // CP degree at most seq_len / this (0: any divisor)
   std::vector<int> zero_stages{1, 2, 3};
@@ -76,15 +76,15 @@ struct KnobLists {
 
 // Why degree combinations were left out of a space (PlanSpace::rejected_by), in the words of plan_search's answer.
 enum : int {
-  kRejectTensorHeads,      // TP does not divide the heads and KV heads
-  kRejectTensorFfn,        // TP does not divide the dense MLP's d_ff
-  kRejectPipelineLayers,   // more stages than layers
-  kRejectExperts,          // EP does not divide the experts (or the model has none)
-  kRejectContext,          // CP does not divide the sequence
-  kRejectContextChunk,     // CP cuts the sequence below space.min_context_chunk_tokens
-  kRejectWholeSequences,   // a data shard (data x fsdp x expert) would get part of a sequence
-  kRejectNoLayout,         // the degrees do not lie on the mesh
-  kRejectNoSetting,        // no setting the caller allows fits (the experts' TP, a schedule)
+  kRejectTensorHeads,     // TP does not divide the heads and KV heads
+  kRejectTensorFfn,       // TP does not divide the dense MLP's d_ff
+  kRejectPipelineLayers,  // more stages than layers
+  kRejectExperts,         // EP does not divide the experts (or the model has none)
+  kRejectContext,         // CP does not divide the sequence
+  kRejectContextChunk,    // CP cuts the sequence below space.min_context_chunk_tokens
+  kRejectWholeSequences,  // a data shard (data x fsdp x expert) would get part of a sequence
+  kRejectNoLayout,        // the degrees do not lie on the mesh
+  kRejectNoSetting,       // no setting the caller allows fits (the experts' TP, a schedule)
   kRejectReasons
 };
 const char* reject_reason_name(int reason);
@@ -92,11 +92,11 @@ const char* reject_reason_name(int reason);
 struct PlanSpace {
   TrainingInput base;  // model, hardware, mesh, batch, precision (matmul replaced per plan), efficiency
   SpaceOptions options;
-  LayoutRules rules;   // dcn_strategies; degrees set per combination
+  LayoutRules rules;  // dcn_strategies; degrees set per combination
   std::vector<DegreeCombo> combos;
-  long long size = 0;            // plans in the space
-  long long layouts = 0;         // (combination, layout) pairs
-  long long rejected_combos = 0; // degree combinations the model, the batch or the mesh rule out
+  long long size = 0;             // plans in the space
+  long long layouts = 0;          // (combination, layout) pairs
+  long long rejected_combos = 0;  // degree combinations the model, the batch or the mesh rule out
   std::array<long long, kRejectReasons> rejected_by{};
   // Counting stopped: one combination lies on the mesh in more than kMaxLayoutsPerPlan ways, or the space holds
   // more than kMaxSearchLayouts layouts (io/limits.h); `over_degrees` is where it stopped.

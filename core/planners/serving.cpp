@@ -69,9 +69,9 @@ void name_decode_bound(DecodeStep& s) {
   s.bound = e.comms_s > compute && e.comms_s > hbm ? "communication" : compute > hbm ? "compute" : "memory";
   const double mlp = s.compute_bound ? e.flops_s : e.param_load_s;
   s.critical = e.comms_s > mlp && e.comms_s > e.kv_load_s ? "comms"
-               : e.kv_load_s > mlp                         ? "kv_load"
-               : s.compute_bound                           ? "flops"
-                                                           : "param_load";
+               : e.kv_load_s > mlp                        ? "kv_load"
+               : s.compute_bound                          ? "flops"
+                                                          : "param_load";
 }
 
 void name_prefill_bound(PrefillStep& s, double flops_s, double param_load_s, double comms_s) {
@@ -90,7 +90,9 @@ double serving_expert_degree(const ServingInput& in) {
   return in.expert.degree * in.tensor.degree / etp;
 }
 
-double serving_param_bytes(const ServingInput& in) { return serving_params(in).loaded(1.0) * bytes_per_element(in.weights); }
+double serving_param_bytes(const ServingInput& in) {
+  return serving_params(in).loaded(1.0) * bytes_per_element(in.weights);
+}
 
 // Latent attention's cache has no heads to split: every TP rank holds all of it.
 static double cache_copies(const ServingInput& in) { return in.model->is_mla() ? in.tensor.degree : 1.0; }

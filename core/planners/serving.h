@@ -6,10 +6,10 @@
 
 #include "io/diagnostics.h"
 #include "io/dtype.h"
-#include "specs/hardware.h"
 #include "physics/mesh.h"
-#include "specs/model.h"
 #include "planners/training.h"  // AxisGroup, Efficiency
+#include "specs/hardware.h"
+#include "specs/model.h"
 
 namespace scalescope {
 
@@ -18,7 +18,7 @@ struct ServingInput {
   const Hardware* hw = nullptr;
   const Mesh* mesh = nullptr;
   Dtype weights = Dtype::bf16, kv = Dtype::bf16, activations = Dtype::bf16;
-  bool layout_2d = false;   // 2D weight-stationary (scaling-book/inference): `x` and `yz` groups instead of `tensor`
+  bool layout_2d = false;  // 2D weight-stationary (scaling-book/inference): `x` and `yz` groups instead of `tensor`
   // Wide expert parallelism with attention data parallel (TensorRT-LLM, SGLang and vLLM's DeepSeek deployments):
   // the expert axis splits the routed experts and, for attention and the dense layers, the sequences, so every
   // expert rank holds its own copy of the non-expert weights and the KV caches of its own sequences.

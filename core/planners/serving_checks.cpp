@@ -19,12 +19,17 @@ unsigned serving_plan_problems(const ServingInput& in) {
   unsigned out = 0;
   if (!splits(m.heads, tp)) out |= kTensorHeads;
   if (m.dense_mlp_layers() > 0 && !splits(m.d_ff, tp)) out |= kTensorDff;
-  if (in.expert_tensor > 0 && (!m.is_moe() || !splits(tp, in.expert_tensor))) out |= kExpertTensor;
-  else if (m.is_moe() && !splits(m.expert_d_ff, etp)) out |= kTensorExpertDff;
+  if (in.expert_tensor > 0 && (!m.is_moe() || !splits(tp, in.expert_tensor)))
+    out |= kExpertTensor;
+  else if (m.is_moe() && !splits(m.expert_d_ff, etp))
+    out |= kTensorExpertDff;
   const double ep = serving_expert_degree(in);
-  if (in.expert.degree > 1 && !m.is_moe()) out |= kExpertDense;
-  else if (m.is_moe() && ep > m.experts) out |= kExpertTooLarge;
-  else if (m.is_moe() && !splits(m.experts, ep)) out |= kExpertNotDivisible;
+  if (in.expert.degree > 1 && !m.is_moe())
+    out |= kExpertDense;
+  else if (m.is_moe() && ep > m.experts)
+    out |= kExpertTooLarge;
+  else if (m.is_moe() && !splits(m.experts, ep))
+    out |= kExpertNotDivisible;
   return out;
 }
 
@@ -36,8 +41,9 @@ void check_serving_plan(const ServingInput& in, const std::string& par, const st
   const double etp = in.expert_tensor > 0 ? in.expert_tensor : tp;
   const std::string etp_path = par + "/expert_tensor";
   if (problems & kTensorHeads)
-    add_diagnostic(d, tp_path, "not_divisible", "the model's " + format_count(m.heads) + " heads do not split over " +
-                                                   format_count(tp) + "-way tensor parallelism");
+    add_diagnostic(d, tp_path, "not_divisible",
+                   "the model's " + format_count(m.heads) + " heads do not split over " + format_count(tp) +
+                       "-way tensor parallelism");
   if (problems & kTensorDff)
     add_diagnostic(d, tp_path, "not_divisible",
                    "d_ff does not split over " + format_count(tp) + "-way tensor parallelism");
@@ -54,8 +60,9 @@ void check_serving_plan(const ServingInput& in, const std::string& par, const st
   if (problems & kExpertDense)
     add_diagnostic(d, ep_path, "not_applicable", "expert parallelism needs an MoE model (" + m.name + " is dense)");
   if (problems & kExpertTooLarge)
-    add_diagnostic(d, ep_path, "too_large", format_count(ep) + "-way expert parallelism exceeds the model's " +
-                                                format_count(m.experts) + " experts");
+    add_diagnostic(
+        d, ep_path, "too_large",
+        format_count(ep) + "-way expert parallelism exceeds the model's " + format_count(m.experts) + " experts");
   if (problems & kExpertNotDivisible)
     add_diagnostic(d, ep_path, "not_divisible",
                    format_count(ep) + "-way expert parallelism does not divide the model's " + format_count(m.experts) +

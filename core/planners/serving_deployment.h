@@ -11,8 +11,8 @@
 namespace scalescope {
 
 struct DeploymentInput {
-  double decode_step_s = 0;     // one replica's decode step at `batch`
-  double prefill_one_s = 0;     // one prompt's prefill on one replica
+  double decode_step_s = 0;  // one replica's decode step at `batch`
+  double prefill_one_s = 0;  // one prompt's prefill on one replica
   double batch = 1, generated_len = 1;
   double demand_tokens_per_s = 0;  // output tokens per second to serve (0: one replica)
   double replica_chips = 1, usd_per_chip_hour = 0;
@@ -21,12 +21,12 @@ struct DeploymentInput {
 
 struct DeploymentCost {
   double latency_per_token_s = 0;
-  double replicas = 1;          // decode replicas (at least one)
-  double prefill_servers = 0;   // disaggregated only (at least one)
+  double replicas = 1;         // decode replicas (at least one)
+  double prefill_servers = 0;  // disaggregated only (at least one)
   double total_chips = 0;
   double tokens_per_s = 0, tokens_per_s_per_chip = 0;
   double usd_per_million_output_tokens = 0;
-  bool prefill_bound = false;   // colocated: the prefills between steps take longer than the step
+  bool prefill_bound = false;  // colocated: the prefills between steps take longer than the step
 };
 
 DeploymentCost deployment_cost(const DeploymentInput& in);

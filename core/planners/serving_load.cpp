@@ -22,8 +22,8 @@ StepParts prefill_parts(const PrefillStep& s) { return {s.time_s - s.overhead_s 
 // its scale-out NIC (GPUs) or DCN (TPUs); the slower side's chips set the pace.
 double kv_transfer_s(const ServingInput& prefill, const ServingInput& decode, double prompt_len) {
   const Hardware& hw = *decode.hw;
-  const double per_chip = hw.kind == ChipKind::gpu ? hw.scale_out.nic_unidir_bytes_per_s_per_gpu
-                                                   : hw.dcn_unidir_bytes_per_s_per_chip;
+  const double per_chip =
+      hw.kind == ChipKind::gpu ? hw.scale_out.nic_unidir_bytes_per_s_per_gpu : hw.dcn_unidir_bytes_per_s_per_chip;
   if (per_chip <= 0) return 0;
   const double chips = std::min(prefill.mesh->chips, decode.mesh->chips);
   return kv_bytes_per_sequence(decode, prompt_len) / (chips * per_chip);

@@ -10,7 +10,7 @@
 namespace scalescope {
 
 struct ServingLoadInput {
-  double concurrency = 1;           // requests in flight per replica (the benchmark's concurrency)
+  double concurrency = 1;  // requests in flight per replica (the benchmark's concurrency)
   double prompt_len = 1, generated_len = 1;
   double max_tokens_per_step = 8192;  // prompt tokens one step may prefill per attention rank (the engines' default)
   // The engine's cap on the sequences it batches at once (TensorRT-LLM's max_batch_size, vLLM's max_num_seqs,
@@ -32,26 +32,26 @@ struct StepParts {
 // What the steady state needs from the replica, priced once (the costly part); `solve_load` is arithmetic on it.
 struct LoadParts {
   double concurrency = 0, prompt_len = 1, generated_len = 1, chips = 1;
-  double in_flight = 0;      // n: the sequences whose KV caches fit at their last token, at most the concurrency
-                             // and the engine's cap
-  double group_cap = 1;      // the prompts one step may prefill (the token budget)
-  StepParts decode;          // a decode step of n sequences at their mean context, without the per-step host time
+  double in_flight = 0;           // n: the sequences whose KV caches fit at their last token, at most the concurrency
+                                  // and the engine's cap
+  double group_cap = 1;           // the prompts one step may prefill (the token budget)
+  StepParts decode;               // a decode step of n sequences at their mean context, without the per-step host time
   const char* decode_bound = "";  // what sets that step ("compute" | "memory" | "communication")
   double profile_step_overhead_s = 0;  // the chip profile's host time per step (a backend may replace it)
   StepParts prefill_one, prefill_cap;  // one prompt, and group_cap prompts together (on the prefill pool's worker)
   bool disaggregated = false;
-  double prefill_workers = 1;   // per decode replica
-  double kv_transfer_s = 0;     // one prompt's KV cache from a prefill worker to the decode replica
+  double prefill_workers = 1;  // per decode replica
+  double kv_transfer_s = 0;    // one prompt's KV cache from a prefill worker to the decode replica
   bool fits = true;
 };
 
 struct ServingLoad {
   double concurrency = 0;
-  double in_flight = 0;        // sequences whose KV caches fit at once, decoding
-  double queued = 0;           // requests waiting for a KV slot (the concurrency beyond what fits)
-  double prefill_group = 0;    // prompts prefilled together in one step: those that arrive during a step, in budget
-  double prefill_group_s = 0;  // that step's prefill
-  double decode_step_s = 0;    // a decode step of the sequences in flight at their mean context
+  double in_flight = 0;           // sequences whose KV caches fit at once, decoding
+  double queued = 0;              // requests waiting for a KV slot (the concurrency beyond what fits)
+  double prefill_group = 0;       // prompts prefilled together in one step: those that arrive during a step, in budget
+  double prefill_group_s = 0;     // that step's prefill
+  double decode_step_s = 0;       // a decode step of the sequences in flight at their mean context
   const char* decode_bound = "";  // what sets it
   double time_per_output_token_s = 0;  // the decode step plus the other requests' prefills it waits behind
   double time_to_first_token_s = 0;    // the front end, the wait for the step in flight, for the prompts ahead of
@@ -82,8 +82,8 @@ LoadParts load_parts(const ServingModel& model, const ServingLoadInput& load);
 // Disaggregated, with r prefill workers per decode replica: TPOT = decode(n); a prefill worker sees lambda / r
 // prompts a second, prefills those that arrive during one prefill (g, within its budget) together, busy
 // rho = lambda prefill(g) / (r g) of its time; TTFT_0 = front end + burst (over the r workers) + rho prefill(g) / 2
-// (the prefill in flight) + prefill(g) + the KV transfer. Past rho = 1 the pool limits lambda to r g_cap / prefill(g_cap) and the
-// closed loop's requests queue for it: TTFT = C / lambda - (G - 1) TPOT.
+// (the prefill in flight) + prefill(g) + the KV transfer. Past rho = 1 the pool limits lambda to r g_cap /
+// prefill(g_cap) and the closed loop's requests queue for it: TTFT = C / lambda - (G - 1) TPOT.
 ServingLoad solve_load(const LoadParts& parts, const ServingBackend& backend);
 
 ServingLoad serve_under_load(const ServingModel& model, const ServingLoadInput& load, const ServingBackend& backend);

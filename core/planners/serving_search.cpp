@@ -107,9 +107,12 @@ std::vector<ReplicaLayout> replica_layouts(const ServingSearchInput& in, int n) 
 
 double objective_of(const ServingDeployment& d, ServingObjective o) {
   switch (o) {
-    case ServingObjective::fewest_chips: return d.total_chips;
-    case ServingObjective::usd_per_million_tokens: return d.usd_per_million_tokens;
-    case ServingObjective::tokens_per_s_per_chip: return -d.tokens_per_s_per_chip;
+    case ServingObjective::fewest_chips:
+      return d.total_chips;
+    case ServingObjective::usd_per_million_tokens:
+      return d.usd_per_million_tokens;
+    case ServingObjective::tokens_per_s_per_chip:
+      return -d.tokens_per_s_per_chip;
   }
   return d.usd_per_million_tokens;
 }
@@ -168,7 +171,8 @@ bool price_under_load(const ServingSearchInput& in, const ServingModel& model, d
   x.bound = l.decode_bound;
   x.latency_per_token_s = l.time_per_output_token_s;
   x.time_to_first_token_s = l.time_to_first_token_s;
-  x.replicas = in.demand_tokens_per_s > 0 ? std::max(1.0, std::ceil(in.demand_tokens_per_s / l.output_tokens_per_s)) : 1.0;
+  x.replicas =
+      in.demand_tokens_per_s > 0 ? std::max(1.0, std::ceil(in.demand_tokens_per_s / l.output_tokens_per_s)) : 1.0;
   x.prefill_servers = disaggregated ? std::ceil(x.replicas * x.prefill_workers_per_replica) : 0.0;
   x.total_chips = (x.replicas + x.prefill_servers) * replica_chips;
   x.tokens_per_s = x.replicas * l.output_tokens_per_s;
@@ -287,10 +291,9 @@ ServingSearch search_serving(const ServingSearchInput& in) {
               if (!x.meets_targets) continue;
               ++out.meeting_targets;
               if (static_cast<int>(out.best.size()) == in.keep && !better(x, out.best.back(), in.objective)) continue;
-              auto at = std::upper_bound(out.best.begin(), out.best.end(), x,
-                                         [&](const ServingDeployment& p, const ServingDeployment& q) {
-                                           return better(p, q, in.objective);
-                                         });
+              auto at = std::upper_bound(
+                  out.best.begin(), out.best.end(), x,
+                  [&](const ServingDeployment& p, const ServingDeployment& q) { return better(p, q, in.objective); });
               out.best.insert(at, x);
               if (static_cast<int>(out.best.size()) > in.keep) out.best.pop_back();
             }

@@ -21,17 +21,17 @@ struct ServingSearchInput {
   const ModelConfig* model = nullptr;
   const Hardware* hw = nullptr;
   double prompt_len = 0, generated_len = 0;
-  double kv_context_len = 0;          // the KV length a decode step reads (0: prompt + generated / 2)
-  double demand_tokens_per_s = 0;     // output tokens per second to serve (0: one decode replica)
-  double latency_per_token_s = 0;     // target per output token (0: none)
-  double time_to_first_token_s = 0;   // target (0: none)
+  double kv_context_len = 0;         // the KV length a decode step reads (0: prompt + generated / 2)
+  double demand_tokens_per_s = 0;    // output tokens per second to serve (0: one decode replica)
+  double latency_per_token_s = 0;    // target per output token (0: none)
+  double time_to_first_token_s = 0;  // target (0: none)
   Dtype activations = Dtype::bf16;
   Efficiency efficiency;
-  bool include_comms = true;          // the book's serving figures leave the activation collectives out
-  double params_override = 0;         // > 0: this parameter count, as the serving query (the book's 70e9 for LLaMA-3 70B)
-  std::vector<int> replica_chips;     // replica sizes to try
-  std::vector<Dtype> weights, kv;     // dtypes to try
-  std::vector<double> batches;        // empty: powers of two up to the largest that fits, and that one
+  bool include_comms = true;       // the book's serving figures leave the activation collectives out
+  double params_override = 0;      // > 0: this parameter count, as the serving query (the book's 70e9 for LLaMA-3 70B)
+  std::vector<int> replica_chips;  // replica sizes to try
+  std::vector<Dtype> weights, kv;  // dtypes to try
+  std::vector<double> batches;     // empty: powers of two up to the largest that fits, and that one
   std::vector<bool> disaggregated{false, true};
   ServingObjective objective = ServingObjective::usd_per_million_tokens;
   int keep = 10;
@@ -46,15 +46,15 @@ struct ServingSearchInput {
 inline constexpr double kPrefillWorkerRatios[] = {0.125, 0.25, 0.5, 1, 2, 4, 8};
 
 struct ServingDeployment {
-  std::vector<int> mesh_shape;      // one replica's slice (TPU) or GPUs
+  std::vector<int> mesh_shape;                // one replica's slice (TPU) or GPUs
   std::vector<int> tensor_axes, expert_axes;  // mesh axes given to TP and EP (EP also splits attention's sequences)
   double tensor = 1, expert = 1;
-  double expert_tensor = 0;         // the experts' TP (0: the TP degree; 1: wide EP over the TP ranks too)
+  double expert_tensor = 0;  // the experts' TP (0: the TP degree; 1: wide EP over the TP ranks too)
   Dtype weights = Dtype::bf16, kv = Dtype::bf16;
   double batch = 1;
   bool disaggregated = false;
-  double replicas = 1;              // decode replicas
-  double prefill_servers = 0;       // disaggregated: prefill replicas of the same size
+  double replicas = 1;                     // decode replicas
+  double prefill_servers = 0;              // disaggregated: prefill replicas of the same size
   double prefill_workers_per_replica = 0;  // under load, disaggregated: the pools' ratio
   double total_chips = 0;
   double decode_step_s = 0, prefill_one_s = 0;

@@ -9,7 +9,8 @@ namespace scalescope {
 
 struct StepEvaluator {
   // `ideal`: the plan's book step when the caller has it (nullptr: computed here if needed).
-  TrainingStep (*evaluate)(const TrainingInput& in, const void* context, const TrainingStep* ideal) = nullptr;  // nullptr: the book's
+  TrainingStep (*evaluate)(const TrainingInput& in, const void* context,
+                           const TrainingStep* ideal) = nullptr;  // nullptr: the book's
   const void* context = nullptr;
   // Fills a time below the step and the exact memory per chip, false where there is no such bound (nullptr:
   // never); `tighten` raises that time to a closer one and completes the book's step.

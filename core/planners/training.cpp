@@ -25,8 +25,8 @@ CollectiveCost on_axes(const TrainingInput& in, const AxisGroup& g, Collective o
 
 double ici_degree(const TrainingInput&, const AxisGroup& g) { return g.ici_degree; }
 
-void add_threshold(TrainingStep& s, const char* name, ThresholdKind kind, double required, double actual,
-                   double axes, double step_margin, const char* simplification) {
+void add_threshold(TrainingStep& s, const char* name, ThresholdKind kind, double required, double actual, double axes,
+                   double step_margin, const char* simplification) {
   if (s.threshold_count >= kMaxThresholds) return;
   Threshold& t = s.thresholds[s.threshold_count++];
   t.name = name;
@@ -90,9 +90,12 @@ constexpr const char* kExpertSimplification =
 // none).
 double gradient_bytes_per_param(const TrainingPrecision& p) {
   switch (p.gradients) {
-    case GradientBuffer::same_as_params: return bytes_per_element(p.params);
-    case GradientBuffer::fp32: return bytes_per_element(Dtype::fp32);
-    case GradientBuffer::fused: return 0.0;
+    case GradientBuffer::same_as_params:
+      return bytes_per_element(p.params);
+    case GradientBuffer::fp32:
+      return bytes_per_element(Dtype::fp32);
+    case GradientBuffer::fused:
+      return 0.0;
   }
   return 0.0;
 }
@@ -203,9 +206,8 @@ void thresholds_tpu(const TrainingInput& in, TrainingStep& s, double c, double m
                                                 m_x, m_y, p.fsdp.degree * p.tensor.degree);
   }
   if (s.slices > 1)  // scaling-book/training, multi-pod over DCN (Aug-2025): tokens per slice > C / W_dcn per chip
-    add_threshold(s, "dcn_tokens_per_slice", ThresholdKind::at_least,
-                  moe * c / in.hw->dcn_unidir_bytes_per_s_per_chip, in.batch_tokens / s.slices, 1,
-                  step_margin(s, comms_of(s, CommPart::dcn)), kDcnSimplification);
+    add_threshold(s, "dcn_tokens_per_slice", ThresholdKind::at_least, moe * c / in.hw->dcn_unidir_bytes_per_s_per_chip,
+                  in.batch_tokens / s.slices, 1, step_margin(s, comms_of(s, CommPart::dcn)), kDcnSimplification);
 }
 
 void thresholds_gpu(const TrainingInput& in, TrainingStep& s, double c, double moe, double d_ff) {
@@ -239,9 +241,9 @@ void thresholds_gpu(const TrainingInput& in, TrainingStep& s, double c, double m
     // (alpha = C / W_node). Inside one domain the two AllToAlls ride NVLink (scaling-book/gpus, intra-node AllToAll:
     // V (Z-1)/(Z^2 W_GPU) each): 4BkDF/(Z C) > 4BkD (Z-1)/(Z^2 W_GPU) per token copy, i.e. F > (C / W_GPU) (Z - 1)/Z.
     const double z = p.expert.degree, k = in.model->active_experts;
-    const double needed_f = z <= domain        ? expert_min_d_ff_in_domain(c / w_up, z)
-                            : k > z / domain   ? c / w_node * (z - domain) / k
-                                               : domain * c / w_node;
+    const double needed_f = z <= domain      ? expert_min_d_ff_in_domain(c / w_up, z)
+                            : k > z / domain ? c / w_node * (z - domain) / k
+                                             : domain * c / w_node;
     add_threshold(s, "expert_d_ff", ThresholdKind::at_least, needed_f, in.model->expert_d_ff, 1,
                   step_margin(s, comms_of(s, CommPart::expert)), kExpertSimplification);
   }
@@ -276,8 +278,9 @@ void training_step_memory(const TrainingInput& in, StepCounts& counts, TrainingS
   if (!counts.model_counted) {
     counts.params = count_params(m);
     counts.flops = count_flops(m, counts.params, in.batch_tokens, in.seq_len, in.causal, in.flop_account, mtp);
-    counts.layer_flops =
-        mtp > 0 ? count_flops(m, counts.params, in.batch_tokens, in.seq_len, in.causal, in.flop_account, 0) : counts.flops;
+    counts.layer_flops = mtp > 0
+                             ? count_flops(m, counts.params, in.batch_tokens, in.seq_len, in.causal, in.flop_account, 0)
+                             : counts.flops;
   }
   const ParamCounts& params = counts.params;
   const FlopCounts& flops = counts.flops;
@@ -332,7 +335,8 @@ void training_step_memory(const TrainingInput& in, StepCounts& counts, TrainingS
   const double remat_mb_bytes =
       remat_activation_bytes(m, in.remat, s.microbatch_tokens, in.checkpoints_per_layer, prec.params);
   if (s.pipeline > 1)
-    s.in_flight_microbatches = schedule_in_flight_microbatches(p.schedule, s.pipeline, p.microbatches, p.virtual_stages);
+    s.in_flight_microbatches =
+        schedule_in_flight_microbatches(p.schedule, s.pipeline, p.microbatches, p.virtual_stages);
   // Sequence parallelism shards the saved activations over TP; without it the layer inputs are replicated. A
   // materialized kernel's scores are split by heads, over TP either way.
   const double act_shards = p.sequence_parallel ? s.tensor : 1.0;
@@ -342,8 +346,8 @@ void training_step_memory(const TrainingInput& in, StepCounts& counts, TrainingS
             dropout_masks_saved_bytes_per_token(in.attention, in.remat, m.d_model) / shards);
   };
   const double activations_per_microbatch =
-      (remat_mb_bytes / act_shards + kernel_extra_bytes(s.microbatch_tokens, s.tensor, act_shards)) /
-      s.pipeline * s.stage_imbalance;
+      (remat_mb_bytes / act_shards + kernel_extra_bytes(s.microbatch_tokens, s.tensor, act_shards)) / s.pipeline *
+      s.stage_imbalance;
   s.activations_bytes = activations_per_microbatch * s.in_flight_microbatches;
   if (s.context > 1)  // ring attention: this layer's KV chunk plus the one in flight; all-gather: the whole KV
     s.context_buffers_bytes = (p.context_variant == ContextVariant::all_gather ? s.context : 2.0) * 2.0 *
@@ -392,7 +396,8 @@ void training_step_time(const TrainingInput& in, const StepCounts& counts, Train
   auto& comms = s.comms_s;
   // DP: gradients (already reduce-scattered over FSDP) all-reduced once per step (scaling-book/training, data
   // parallelism).
-  comms[int(CommPart::data)] = layers_here * on_axes(in, p.data, Collective::all_reduce, layer_param_bytes / s.fsdp).time_s / net;
+  comms[int(CommPart::data)] =
+      layers_here * on_axes(in, p.data, Collective::all_reduce, layer_param_bytes / s.fsdp).time_s / net;
   // FSDP (scaling-book/training): ZeRO-3 gathers weights forward and backward and reduce-scatters gradients, once per
   // microbatch when microbatches run one after another (with PP that is what makes ZeRO-3 costly); ZeRO-1/2 all-reduce
   // once.
@@ -403,7 +408,8 @@ void training_step_time(const TrainingInput& in, const StepCounts& counts, Train
     // FSDP across slices gathers each slice's share over DCN first (scaling-book/training, multi-pod DCN bandwidth),
     // then over ICI.
     const double dcn_ag =
-        group_dcn_collective(hw, *in.mesh, p.fsdp, Collective::all_gather, layer_param_bytes / p.fsdp.ici_degree).time_s;
+        group_dcn_collective(hw, *in.mesh, p.fsdp, Collective::all_gather, layer_param_bytes / p.fsdp.ici_degree)
+            .time_s;
     comms[int(CommPart::dcn)] += layers_here * (gathers * dcn_ag + dcn_ag) / net;
   }
   // ZeRO-3 over the expert ranks gathers the non-expert weights there too (and reduce-scatters their gradients).
@@ -434,13 +440,15 @@ void training_step_time(const TrainingInput& in, const StepCounts& counts, Train
     comms[int(CommPart::expert)] = moe_layers_here * p.microbatches * 2.0 * 2.0 * a2a / net;
     // EP across slices: the tokens bound for experts in other slices cross DCN.
     const double dcn_a2a = group_dcn_collective(hw, *in.mesh, p.expert, Collective::all_to_all,
-                                                v / p.expert.ici_degree * p.expert.dcn_degree).time_s;
+                                                v / p.expert.ici_degree * p.expert.dcn_degree)
+                               .time_s;
     comms[int(CommPart::dcn)] += moe_layers_here * p.microbatches * 2.0 * 2.0 * dcn_a2a / net;
   }
   // CP (scaling-book/training, ring attention): every layer gathers the sequence's K and V forward, and gathers and
   // reduce-scatters them backward.
   if (s.context > 1) {
-    const double v = 2.0 * act_bytes * s.microbatch_tokens * s.context * m.kv_heads * m.head_dim / std::min(s.tensor, m.kv_heads);
+    const double v =
+        2.0 * act_bytes * s.microbatch_tokens * s.context * m.kv_heads * m.head_dim / std::min(s.tensor, m.kv_heads);
     const double ag = on_axes(in, p.context, Collective::all_gather, v).time_s;
     comms[int(CommPart::context)] = layers_here * p.microbatches * 3.0 * ag / net;
   }
@@ -450,7 +458,8 @@ void training_step_time(const TrainingInput& in, const StepCounts& counts, Train
     comms[int(CommPart::dcn)] +=
         dcn_collective(Collective::all_reduce, chip_params * pb * s.tensor * s.pipeline * s.expert / p.fsdp.dcn_degree,
                        p.data.dcn_degree, in.mesh->chips_per_slice, hw.dcn_unidir_bytes_per_s_per_chip)
-            .time_s / net;
+            .time_s /
+        net;
 
   // Combine (scaling-book/roofline; scaling-book/training, mixed FSDP + TP): comms on different axes overlap each other
   // (max, Aug-2025) or not (sum, Feb-2025); the step's lower bound is the slowest of compute, HBM and comms (perfect
@@ -489,8 +498,10 @@ void training_step_time(const TrainingInput& in, const StepCounts& counts, Train
       m.is_moe() ? (m.experts / s.expert + m.shared_experts) / (m.active_experts + m.shared_experts) : 1.0;
   const double d_ff = m.is_moe() ? m.expert_d_ff : m.d_ff;
   // The book's thresholds are ratios of peaks (C / W): efficiency knobs change times, not the thresholds.
-  if (hw.kind == ChipKind::tpu) thresholds_tpu(in, s, peak, moe, d_ff);
-  else thresholds_gpu(in, s, peak, moe, d_ff);
+  if (hw.kind == ChipKind::tpu)
+    thresholds_tpu(in, s, peak, moe, d_ff);
+  else
+    thresholds_gpu(in, s, peak, moe, d_ff);
   for (int i = 0; i < s.threshold_count; ++i)
     if (s.binding < 0 || s.thresholds[i].margin < s.thresholds[s.binding].margin) s.binding = i;
 }

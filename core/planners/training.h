@@ -8,11 +8,11 @@
 #include <vector>
 
 #include "io/dtype.h"
-#include "specs/hardware.h"
 #include "physics/layout.h"
 #include "physics/mesh.h"
-#include "specs/model.h"
 #include "physics/transformer.h"
+#include "specs/hardware.h"
+#include "specs/model.h"
 
 namespace scalescope {
 
@@ -22,9 +22,9 @@ namespace scalescope {
 // DualPipeV (its cut-in-half V shape: two chunks per device, parameters once). deepseek-ai/DualPipe's table gives
 // each one's bubble and memory.
 enum class PipelineSchedule { gpipe, one_f_one_b, interleaved, zero_bubble, dualpipe, dualpipe_v };
-inline constexpr PipelineSchedule kPipelineSchedules[] = {
-    PipelineSchedule::gpipe,       PipelineSchedule::one_f_one_b, PipelineSchedule::interleaved,
-    PipelineSchedule::zero_bubble, PipelineSchedule::dualpipe,    PipelineSchedule::dualpipe_v};
+inline constexpr PipelineSchedule kPipelineSchedules[] = {PipelineSchedule::gpipe,       PipelineSchedule::one_f_one_b,
+                                                          PipelineSchedule::interleaved, PipelineSchedule::zero_bubble,
+                                                          PipelineSchedule::dualpipe,    PipelineSchedule::dualpipe_v};
 // The query's names ("gpipe", "1f1b", "interleaved", "zero_bubble", "dualpipe", "dualpipe_v"), in that order.
 const char* pipeline_schedule_name(PipelineSchedule s);
 const std::vector<std::string>& pipeline_schedule_choices();
@@ -32,7 +32,8 @@ const std::vector<std::string>& pipeline_schedule_choices();
 // held at once on the first of `stages` stages (in units of one microbatch through a whole stage's layers) with
 // `microbatches` per step and, for the interleaved schedule, `virtual_stages` chunks per stage.
 double schedule_parameter_copies(PipelineSchedule s);
-double schedule_in_flight_microbatches(PipelineSchedule s, double stages, double microbatches, double virtual_stages = 1);
+double schedule_in_flight_microbatches(PipelineSchedule s, double stages, double microbatches,
+                                       double virtual_stages = 1);
 // The same on the last stage, which runs the output layer and the loss: one microbatch under 1F1B, fewer warm-up
 // chunks under the interleaved schedule, as many as the first under GPipe and under DualPipe(V), whose devices hold
 // both ends of the pipeline.
@@ -69,13 +70,13 @@ enum class GradientBuffer { same_as_params, fp32, fused };
 enum class MatmulRecipe { none, tensorwise, blockwise, mxfp8, nvfp4 };
 
 struct TrainingPrecision {
-  Dtype matmul = Dtype::bf16;      // the dtype the matrix units run (fp8 doubles C on chips that have it)
+  Dtype matmul = Dtype::bf16;  // the dtype the matrix units run (fp8 doubles C on chips that have it)
   MatmulRecipe recipe = MatmulRecipe::none;
-  Dtype params = Dtype::bf16;      // working weights
+  Dtype params = Dtype::bf16;  // working weights
   GradientBuffer gradients = GradientBuffer::same_as_params;
-  bool master_weights = false;     // a separate master copy ...
-  Dtype master = Dtype::fp32;      // ... in this format
-  Dtype optimizer = Dtype::fp32;   // Adam's two moments
+  bool master_weights = false;    // a separate master copy ...
+  Dtype master = Dtype::fp32;     // ... in this format
+  Dtype optimizer = Dtype::fp32;  // Adam's two moments
 };
 
 // The linear layers' precision as a plan setting: the dtype the matrix units run and its recipe.
@@ -104,10 +105,10 @@ enum class Dispatcher {
 struct MoeSettings {
   double capacity_factor = 0;  // > 0: each expert takes at most capacity_factor x its mean tokens
   TokenPolicy policy = TokenPolicy::dropless;
-  double load_imbalance = 1;   // the busiest expert rank's tokens over the mean (1: the force-balanced benchmarks)
+  double load_imbalance = 1;  // the busiest expert rank's tokens over the mean (1: the force-balanced benchmarks)
   Dispatcher dispatcher = Dispatcher::all_to_all;
-  bool overlap = false;        // dispatch and combine run beside another microbatch's compute (Megatron's
-                               // overlap_moe_expert_parallel_comm; DualPipe always overlaps)
+  bool overlap = false;  // dispatch and combine run beside another microbatch's compute (Megatron's
+                         // overlap_moe_expert_parallel_comm; DualPipe always overlaps)
 };
 // The busiest expert rank's rows over the mean: its imbalance (dropless), capped at the capacity (drop), or the
 // capacity itself (pad: every expert runs capacity_factor x the mean rows).
@@ -182,10 +183,10 @@ struct TrainingStep {
   double offload_s = 0;        // host-link traffic of offloaded state per step (full duplex, overlapped)
   double offload_exposed_s = 0;
   std::array<double, kCommParts> comms_s{};  // each strategy's whole comms time
-  double comms_s_total = 0;      // as combined by the comms model (max or sum; the calibrated step sums)
+  double comms_s_total = 0;                  // as combined by the comms model (max or sum; the calibrated step sums)
   double comms_s_sum = 0;
   double comms_exposed_s = 0;
-  double overhead_s = 0;         // per-op launch and per-step fixed time (the calibrated step; 0 in the book's)
+  double overhead_s = 0;  // per-op launch and per-step fixed time (the calibrated step; 0 in the book's)
   double lower_bound_s = 0, upper_bound_s = 0, step_s = 0;
   const char* bound = "compute";
   const char* critical = "compute";
@@ -194,7 +195,7 @@ struct TrainingStep {
   double in_flight_microbatches = 1, context_buffers_bytes = 0, total_bytes = 0, hbm_capacity_bytes = 0;
   double state_bytes_per_param = 0;  // params + gradients + master + Adam, before sharding (12 default,
                                      // scaling-book/training's 10 fused)
-  double host_bytes = 0;  // offloaded to host memory (not in total_bytes)
+  double host_bytes = 0;             // offloaded to host memory (not in total_bytes)
   bool fits = true;
   double shortfall_bytes = 0;
   double min_chips_for_memory = 0;  // all state and activations of the step over one chip's HBM
@@ -206,7 +207,7 @@ struct TrainingStep {
   // the book's thresholds
   std::array<Threshold, kMaxThresholds> thresholds{};
   int threshold_count = 0;
-  int binding = -1;  // index of the threshold with the smallest margin
+  int binding = -1;                // index of the threshold with the smallest margin
   double fsdp_optimal_degree = 0;  // X_opt (scaling-book/training, mixed FSDP + TP), when both FSDP and TP are used
 };
 
@@ -272,14 +273,14 @@ enum PlanProblem : unsigned {
   kDcnTensor = 1u << 10,           // TP over DCN
   kDcnContext = 1u << 11,          // CP over DCN
   kBatchNotWholeSequences = 1u << 12,
-  kBatchTooSmall = 1u << 13,       // fewer tokens than data shards x microbatches
-  kUnevenSplit = 1u << 14,         // warning: the batch does not split evenly
-  kSequenceSharded = 1u << 15,     // warning: sequences are split over data shards or microbatches
-  kZero3Pipeline = 1u << 16,       // warning: ZeRO-3 under pipelining
+  kBatchTooSmall = 1u << 13,               // fewer tokens than data shards x microbatches
+  kUnevenSplit = 1u << 14,                 // warning: the batch does not split evenly
+  kSequenceSharded = 1u << 15,             // warning: sequences are split over data shards or microbatches
+  kZero3Pipeline = 1u << 16,               // warning: ZeRO-3 under pipelining
   kFusedGradientsMicrobatches = 1u << 17,  // fused gradients (no buffer) cannot accumulate over microbatches
-  kExpertTensor = 1u << 18,        // ETP does not divide TP, or does not divide the experts' d_ff
-  kDualPipeStages = 1u << 19,      // DualPipe needs an even number of stages
-  kFoldedExperts = 1u << 20,       // EP x TP / ETP does not divide the experts
+  kExpertTensor = 1u << 18,                // ETP does not divide TP, or does not divide the experts' d_ff
+  kDualPipeStages = 1u << 19,              // DualPipe needs an even number of stages
+  kFoldedExperts = 1u << 20,               // EP x TP / ETP does not divide the experts
 };
 constexpr unsigned kPlanWarnings = kUnevenSplit | kSequenceSharded | kZero3Pipeline;
 unsigned plan_problems(const TrainingInput& in);

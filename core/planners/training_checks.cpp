@@ -16,11 +16,16 @@ unsigned layout_problems(const TrainingPlan& p) {
 
 unsigned split_problems_of(int strategy) {
   switch (strategy) {
-    case 2: return kTensorHeads | kTensorKvHeads | kTensorDff | kTensorExpertDff | kExpertTensor | kFoldedExperts;
-    case 3: return kPipelineLayers | kVirtualStagesLayers | kDualPipeStages;
-    case 4: return kExpertDense | kExpertTooLarge | kExpertNotDivisible | kFoldedExperts;
-    case 5: return kContextSeq;
-    default: return 0;  // data and FSDP split the batch, whatever the model
+    case 2:
+      return kTensorHeads | kTensorKvHeads | kTensorDff | kTensorExpertDff | kExpertTensor | kFoldedExperts;
+    case 3:
+      return kPipelineLayers | kVirtualStagesLayers | kDualPipeStages;
+    case 4:
+      return kExpertDense | kExpertTooLarge | kExpertNotDivisible | kFoldedExperts;
+    case 5:
+      return kContextSeq;
+    default:
+      return 0;  // data and FSDP split the batch, whatever the model
   }
 }
 
@@ -55,8 +60,10 @@ unsigned setting_problems(const TrainingInput& in) {
   flag(!divides(in.seq_len, in.batch_tokens), kBatchNotWholeSequences);
   const double seq_shards = p.data.degree * p.fsdp.degree * p.expert.degree;
   const double pieces = seq_shards * p.microbatches;
-  if (in.batch_tokens / cp < pieces) out |= kBatchTooSmall;
-  else if (!divides(pieces, in.batch_tokens / cp)) out |= kUnevenSplit;
+  if (in.batch_tokens / cp < pieces)
+    out |= kBatchTooSmall;
+  else if (!divides(pieces, in.batch_tokens / cp))
+    out |= kUnevenSplit;
   // scaling-book/applied-training, sharding LLaMA 3-70B: the book shards sequences too ("tokens are tokens" for the
   // MLP); attention then needs the other pieces' keys and values, which the book's estimate does not cost and the
   // calibrated one does (planners/calibrated_training.cpp split_sequence_kv_s; 'context' axes say it as ring
@@ -85,11 +92,12 @@ void describe_plan_problems(const TrainingInput& in, unsigned problems, const st
        format_count(tp) + "-way TP does not divide the " + format_count(m.heads) + " attention heads");
   need(kTensorKvHeads, "tensor", "not_divisible",
        format_count(tp) + "-way TP neither divides nor is a multiple of the " + format_count(m.kv_heads) + " KV heads");
-  need(kTensorDff, "tensor", "not_divisible", format_count(tp) + "-way TP does not divide d_ff " + format_count(m.d_ff));
+  need(kTensorDff, "tensor", "not_divisible",
+       format_count(tp) + "-way TP does not divide d_ff " + format_count(m.d_ff));
   const double etp = expert_tensor_degree(p);
   need(kTensorExpertDff, p.expert_tensor > 0 ? "expert_tensor" : "tensor", "not_divisible",
-       format_count(etp) + "-way " + (p.expert_tensor > 0 ? "expert TP" : "TP") + " does not divide the experts' d_ff " +
-           format_count(m.expert_d_ff));
+       format_count(etp) + "-way " + (p.expert_tensor > 0 ? "expert TP" : "TP") +
+           " does not divide the experts' d_ff " + format_count(m.expert_d_ff));
   need(kExpertTensor, "expert_tensor", m.is_moe() ? "not_divisible" : "not_applicable",
        m.is_moe() ? format_count(p.expert_tensor) + "-way expert TP does not divide the " + format_count(tp) +
                         "-way TP it is taken from (the other TP ranks join the expert-parallel group)"
@@ -139,10 +147,11 @@ void describe_plan_problems(const TrainingInput& in, unsigned problems, const st
                 format_count(in.batch_tokens) + " tokens do not split evenly over " + format_count(pieces) +
                     " data shards x microbatches; the estimate uses the average");
   if (problems & kSequenceSharded)
-    add_warning(d, batch_path, "sequence_sharded",
-                format_count(sequences) + " sequences over " + format_count(pieces) +
-                    " data shards x microbatches: sequences are split; their keys and values cross between the shards for "
-                    "attention, which the calibrated step costs (as CP's all-gather) and the book's does not");
+    add_warning(
+        d, batch_path, "sequence_sharded",
+        format_count(sequences) + " sequences over " + format_count(pieces) +
+            " data shards x microbatches: sequences are split; their keys and values cross between the shards for "
+            "attention, which the calibrated step costs (as CP's all-gather) and the book's does not");
   if (problems & kFusedGradientsMicrobatches)
     add_diagnostic(d, query_path + "/precision/gradients", "conflicting",
                    "fused gradients (no gradient buffer) cannot accumulate over " + format_count(p.microbatches) +

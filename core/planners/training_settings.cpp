@@ -14,9 +14,12 @@ struct MatmulPrecision {
   MatmulRecipe recipe;
 };
 constexpr MatmulPrecision kMatmulPrecisions[] = {
-    {"bf16", Dtype::bf16, MatmulRecipe::none},           {"fp8", Dtype::fp8, MatmulRecipe::tensorwise},
-    {"fp8_blockwise", Dtype::fp8, MatmulRecipe::blockwise}, {"mxfp8", Dtype::fp8, MatmulRecipe::mxfp8},
-    {"nvfp4", Dtype::fp4, MatmulRecipe::nvfp4},           {"int8", Dtype::int8, MatmulRecipe::tensorwise},
+    {"bf16", Dtype::bf16, MatmulRecipe::none},
+    {"fp8", Dtype::fp8, MatmulRecipe::tensorwise},
+    {"fp8_blockwise", Dtype::fp8, MatmulRecipe::blockwise},
+    {"mxfp8", Dtype::fp8, MatmulRecipe::mxfp8},
+    {"nvfp4", Dtype::fp4, MatmulRecipe::nvfp4},
+    {"int8", Dtype::int8, MatmulRecipe::tensorwise},
     {"fp4", Dtype::fp4, MatmulRecipe::tensorwise},
 };
 
@@ -58,10 +61,14 @@ const std::vector<std::string>& matmul_precision_choices() {
 //               for the 2D-blocked weights.
 CastBytes cast_bytes_per_element(MatmulRecipe r) {
   switch (r) {
-    case MatmulRecipe::none: return {0, 0, 0};
-    case MatmulRecipe::tensorwise: return {3, 3, 3};
-    case MatmulRecipe::blockwise: return {2 + 2 * (1 + 1.0 / 128), 3 + 1.0 / 16384, 2 + 2 * (1 + 1.0 / 128)};
-    case MatmulRecipe::mxfp8: return {2 + 2 * (1 + 1.0 / 32), 2 + 2 * (1 + 1.0 / 32), 2 + 2 * (1 + 1.0 / 32)};
+    case MatmulRecipe::none:
+      return {0, 0, 0};
+    case MatmulRecipe::tensorwise:
+      return {3, 3, 3};
+    case MatmulRecipe::blockwise:
+      return {2 + 2 * (1 + 1.0 / 128), 3 + 1.0 / 16384, 2 + 2 * (1 + 1.0 / 128)};
+    case MatmulRecipe::mxfp8:
+      return {2 + 2 * (1 + 1.0 / 32), 2 + 2 * (1 + 1.0 / 32), 2 + 2 * (1 + 1.0 / 32)};
     case MatmulRecipe::nvfp4: {
       const double copy = 0.5 + 1.0 / 16;
       return {2 + 2 + 2 * copy + 4, 2 + 2 + copy, 2 + 2 + 2 * copy + 4};
@@ -74,9 +81,12 @@ double expert_load(const MoeSettings& moe) {
   const double imbalance = std::max(1.0, moe.load_imbalance);
   if (moe.capacity_factor <= 0) return imbalance;
   switch (moe.policy) {
-    case TokenPolicy::dropless: return imbalance;
-    case TokenPolicy::drop: return std::min(imbalance, std::max(moe.capacity_factor, 1e-9));
-    case TokenPolicy::pad: return moe.capacity_factor;
+    case TokenPolicy::dropless:
+      return imbalance;
+    case TokenPolicy::drop:
+      return std::min(imbalance, std::max(moe.capacity_factor, 1e-9));
+    case TokenPolicy::pad:
+      return moe.capacity_factor;
   }
   return imbalance;
 }

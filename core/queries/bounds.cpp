@@ -1,11 +1,12 @@
 // The bounds query: the book's parallelism thresholds for a chip and a model (scaling-book/training and
 // scaling-book/gpus), and their inverses.
+#include "physics/bounds.h"
+
 #include <algorithm>
 #include <cmath>
 #include <optional>
 
 #include "io/format.h"
-#include "physics/bounds.h"
 #include "physics/mesh.h"
 #include "queries/query.h"
 
@@ -14,13 +15,13 @@ namespace scalescope {
 namespace {
 
 struct BoundsArgs {
-  double c = 0;                  // peak FLOP/s of the dtype
-  std::optional<double> d_ff;    // only the TP, mixed and X_opt bounds use it
-  double m_x = 1, m_y = 1;       // mesh axes of FSDP and TP
-  std::optional<double> batch;   // global batch in tokens
+  double c = 0;                 // peak FLOP/s of the dtype
+  std::optional<double> d_ff;   // only the TP, mixed and X_opt bounds use it
+  double m_x = 1, m_y = 1;      // mesh axes of FSDP and TP
+  std::optional<double> batch;  // global batch in tokens
   double chips = 1, model_gpus = 1;
-  double moe = 1;                // MoE: each chip's FLOPs scale with k, the weights it reduces with E
-                                 // (scaling-book/gpus, data parallelism)
+  double moe = 1;  // MoE: each chip's FLOPs scale with k, the weights it reduces with E
+                   // (scaling-book/gpus, data parallelism)
 };
 
 void tpu_bounds(const Hardware& hw, const BoundsArgs& a, Json& out) {
@@ -70,7 +71,7 @@ void gpu_bounds(const Hardware& hw, const BoundsArgs& a, Json& out) {
   out["alpha_scale_up_flops_per_byte"] = a.c / w_up;
   out["alpha_scale_out_flops_per_byte"] = a.c / w_out;
   const double in_domain = a.moe * a.c / w_up, across = a.moe * a.c / w_out;
-  out["dp_fsdp_min_tokens_per_gpu_in_domain"] = in_domain;   // scaling-book/gpus (2200 H100)
+  out["dp_fsdp_min_tokens_per_gpu_in_domain"] = in_domain;    // scaling-book/gpus (2200 H100)
   out["dp_fsdp_min_tokens_per_gpu_across_domains"] = across;  // (2475 H100)
   const double span = std::max(1.0, std::ceil(a.model_gpus / domain));
   // scaling-book/gpus, data parallelism: ~40M tokens on 16k H100s; a replica spanning `span` nodes reduces over span x
@@ -107,11 +108,11 @@ void whole_chips(Json& node, const std::string& path, Diagnostics& d) {
     // Zero slices is an answer, not a fault: the batch cannot keep a data-parallel axis over DCN compute-bound, so
     // the job stays in one slice (issue 39: a one-slice question was warned about it).
     if ((chips < 1 && !slices) || chips > kMaxMeshChips)
-      add_warning(d, "/result" + path, "outside_physics",
-                  "the batch keeps " + format_count(chips) + unit + " compute-bound, " +
-                      (chips < 1 ? "less than one: the batch is too small to keep even one compute-bound at all"
-                                 : "more than the largest mesh the engine takes (" + format_count(kMaxMeshChips) +
-                                       " chips)"));
+      add_warning(
+          d, "/result" + path, "outside_physics",
+          "the batch keeps " + format_count(chips) + unit + " compute-bound, " +
+              (chips < 1 ? "less than one: the batch is too small to keep even one compute-bound at all"
+                         : "more than the largest mesh the engine takes (" + format_count(kMaxMeshChips) + " chips)"));
   } else if (node.is_object()) {
     for (auto it = node.begin(); it != node.end(); ++it) whole_chips(it.value(), json_pointer_child(path, it.key()), d);
   } else if (node.is_array()) {
@@ -140,9 +141,12 @@ Json run_bounds(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   a.moe = m && m->is_moe() ? (m->experts + m->shared_experts) / (m->active_experts + m->shared_experts) : 1.0;
   Json out{{"moe_factor", a.moe}, {"chips", a.chips}};
   if (a.d_ff) out["d_ff"] = *a.d_ff;
-  if (hw.kind == ChipKind::tpu) tpu_bounds(hw, a, out);
-  else gpu_bounds(hw, a, out);
-  if (out.contains("max_chips_compute_bound")) whole_chips(out["max_chips_compute_bound"], "/max_chips_compute_bound", d);
+  if (hw.kind == ChipKind::tpu)
+    tpu_bounds(hw, a, out);
+  else
+    gpu_bounds(hw, a, out);
+  if (out.contains("max_chips_compute_bound"))
+    whole_chips(out["max_chips_compute_bound"], "/max_chips_compute_bound", d);
   return out;
 }
 

@@ -29,7 +29,8 @@ const CalibrationProfile* given_or_embedded(const QueryContext& ctx, JsonReader&
     if (!has_errors(d) && storage.kind != chip_kind)
       add_diagnostic(d, json_pointer_child(args.path_of("calibration"), "kind"), "profile_kind_mismatch",
                      "a " + storage.kind + " profile cannot calibrate " + ctx.hw->name + ", a " + chip_kind +
-                         "; give a " + chip_kind + " profile (e.g. calibration_profiles/" + chip_kind + ".json's format)");
+                         "; give a " + chip_kind + " profile (e.g. calibration_profiles/" + chip_kind +
+                         ".json's format)");
     return has_errors(d) ? nullptr : &storage;
   }
   const CalibrationProfile* p = calibration_profile_for(*ctx.hw);
@@ -76,11 +77,8 @@ ScopePoint scope_point(const ServingInput& in, double context_tokens) {
 
 Json calibration_json(const CalibrationProfile& p, const Hardware& hw, const char* task, const ScopePoint& point) {
   const bool family = p.is_family();
-  Json profile{{"id", p.id},
-               {"name", p.name},
-               {"source", p.source},
-               {"fitted_on", p.fitted_on},
-               {"family_fallback", family}};
+  Json profile{
+      {"id", p.id}, {"name", p.name}, {"source", p.source}, {"fitted_on", p.fitted_on}, {"family_fallback", family}};
   const FittedScope* scope = p.scope(task);
   std::vector<std::string> outside = scope ? scope->outside(point) : std::vector<std::string>{};
   // A chip profile used on another chip (a user's own, passed in `calibration`) is a transfer too.
@@ -99,15 +97,16 @@ Json calibration_json(const CalibrationProfile& p, const Hardware& hw, const cha
   if (const ErrorBand* b = source.band(task)) {
     const std::string kind = p.kind == "tpu" ? "TPU" : "GPU";
     // Under 10 runs the 90th percentile is the largest error (nearest rank), and the text says so.
-    const std::string spread = b->runs < 10 ? "largest " + percent(b->max_frac) : "90th percentile " + percent(b->p90_frac);
+    const std::string spread =
+        b->runs < 10 ? "largest " + percent(b->max_frac) : "90th percentile " + percent(b->p90_frac);
     std::string text = "median " + percent(b->median_frac) + ", " + spread + " over " + format_count(b->runs) + " ";
     if (b->method == BandMethod::left_out_in_turn) {
       char widened[96];
-      std::snprintf(widened, sizeof widened, ", widened %.2fx for so few (the 90%% upper confidence limit of their spread)",
+      std::snprintf(widened, sizeof widened,
+                    ", widened %.2fx for so few (the 90%% upper confidence limit of their spread)",
                     small_sample_widening(*b));
       text += kind + " " + task + " runs of the " + source.id + " profile, each left out of its fit in turn" + widened;
-    }
-    else
+    } else
       text += "held-out " + kind + " " + task + " runs";
     if (family) text += "; " + hw.name + " has no runs of its own: the " + kind + " family's profile, a wider band";
     if (transferred) text += ", each chip held out whole (the " + kind + " family's transfer band)";
@@ -116,10 +115,16 @@ Json calibration_json(const CalibrationProfile& p, const Hardware& hw, const cha
       text += "; outside the runs behind the " + p.id + " profile: ";
       for (std::size_t i = 0; i < outside.size(); ++i) text += (i ? ", " : "") + outside[i];
     }
-    band = {{"runs", b->runs}, {"median_frac", b->median_frac}, {"p90_frac", b->p90_frac}, {"max_frac", b->max_frac},
+    band = {{"runs", b->runs},
+            {"median_frac", b->median_frac},
+            {"p90_frac", b->p90_frac},
+            {"max_frac", b->max_frac},
             {"signed_median_frac", b->signed_median_frac},
-            {"scope", transferred || family || !outside.empty() ? "transfer" : scope ? "fitted" : "unrecorded"},
-            {"outside", outside}, {"text", text}};
+            {"scope", transferred || family || !outside.empty() ? "transfer"
+                      : scope                                   ? "fitted"
+                                                                : "unrecorded"},
+            {"outside", outside},
+            {"text", text}};
   }
   Json out{{"profile", profile}, {"error_band", band}};
   if (p.what_if.any())
@@ -128,7 +133,8 @@ Json calibration_json(const CalibrationProfile& p, const Hardware& hw, const cha
                       {"network_frac", p.what_if.network_frac},
                       {"text", "what if: the profile's fitted FLOP rates x " + format_count(p.what_if.flops_frac) +
                                    ", HBM bandwidth x " + format_count(p.what_if.hbm_frac) + ", link bandwidth x " +
-                                   format_count(p.what_if.network_frac) + " (the query's efficiency); the band is the "
+                                   format_count(p.what_if.network_frac) +
+                                   " (the query's efficiency); the band is the "
                                    "fitted model's"}};
   return out;
 }

@@ -4,10 +4,9 @@
 #include "io/format.h"
 #include "io/limits.h"
 #include "io/text.h"
-
+#include "physics/sharded_matmul.h"
 #include "queries/plan_reader.h"
 #include "queries/query.h"
-#include "physics/sharded_matmul.h"
 
 namespace scalescope {
 
@@ -34,14 +33,15 @@ DimSizes read_dims(JsonReader& args, Diagnostics& d) {
   const Json* dims = args.object("dims", true);
   if (!dims) return sizes;
   if (dims->size() > kMaxObjectKeys) {
-    add_diagnostic(d, args.path_of("dims"), "too_large",
-                   "'dims' names " + std::to_string(dims->size()) + " dimensions; the limit is " +
-                       std::to_string(kMaxObjectKeys));
+    add_diagnostic(
+        d, args.path_of("dims"), "too_large",
+        "'dims' names " + std::to_string(dims->size()) + " dimensions; the limit is " + std::to_string(kMaxObjectKeys));
     return sizes;
   }
   for (auto it = dims->begin(); it != dims->end(); ++it)
     // A bad entry has its diagnostic already; keep a placeholder so it is not also reported missing.
-    sizes[it.key()] = read_number_value(it.value(), json_pointer_child(args.path_of("dims"), it.key()), "dims", d).value_or(1);
+    sizes[it.key()] =
+        read_number_value(it.value(), json_pointer_child(args.path_of("dims"), it.key()), "dims", d).value_or(1);
   return sizes;
 }
 
@@ -67,7 +67,8 @@ Json run_collective(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
       if (idx < 0) continue;
       if (std::find(axes.begin(), axes.end(), idx) != axes.end())
         add_diagnostic(d, p, "axis_reused", "mesh axis " + quote(mesh.axes[idx].name) + " is listed twice");
-      else axes.push_back(idx);
+      else
+        axes.push_back(idx);
     }
     if (list->empty()) add_diagnostic(d, args.path_of("axes"), "empty", "list at least one mesh axis");
   }
@@ -146,8 +147,8 @@ Json run_sharded_matmul(const QueryContext& ctx, JsonReader& args, Diagnostics& 
     if (p.hbm_bytes_per_device > hw.hbm_capacity_bytes)
       add_warning(d, args.path_of("expression"), "exceeds_hbm",
                   "plan '" + p.name + "' holds " + format_bytes(p.hbm_bytes_per_device) +
-                      " per chip (its local operands and result), more than the " + format_bytes(hw.hbm_capacity_bytes) +
-                      " of HBM");
+                      " per chip (its local operands and result), more than the " +
+                      format_bytes(hw.hbm_capacity_bytes) + " of HBM");
     Json steps = Json::array();
     for (const auto& s : p.steps) {
       Json step = cost_json(s.cost);

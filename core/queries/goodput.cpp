@@ -1,4 +1,6 @@
 // A training query's `goodput` settings and its result block (planners/goodput.h; issue 38).
+#include "planners/goodput.h"
+
 #include <cmath>
 #include <cstdio>
 #include <initializer_list>
@@ -7,7 +9,6 @@
 #include <vector>
 
 #include "io/format.h"
-#include "planners/goodput.h"
 #include "queries/training_args.h"
 
 namespace scalescope {
@@ -67,7 +68,8 @@ Json scaling_json(const GoodputPlan& plan, const GoodputSettings& s) {
 std::string headline(const Goodput& g) {
   if (!g.finishes)
     return "the job never finishes: it fails every " + format_duration(g.job_mtbf_s) + ", checkpoints every " +
-           format_duration(g.interval_s) + " and takes " + format_duration(g.restart_s) + " to restart, so less than 1% "
+           format_duration(g.interval_s) + " and takes " + format_duration(g.restart_s) +
+           " to restart, so less than 1% "
            "of its time trains; shrink the job, checkpoint in memory or restart faster";
   char goodput[16];
   std::snprintf(goodput, sizeof goodput, "%.1f%%", g.goodput_frac * 100);
@@ -111,8 +113,8 @@ Json goodput_json(const TrainingInput& in, const TrainingStep& step, const Goodp
                             {"restart_s", g.restart_s},
                             {"planned_restart_s", g.planned_restart_s},
                             {"lost_work_per_failure_s", g.lost_work_per_failure_s}});
-  out["lost_time_s"] = numbers(
-      {{"checkpoints", g.checkpoint_stall_s}, {"restarts", g.restart_time_s}, {"lost_work", g.lost_work_s}});
+  out["lost_time_s"] =
+      numbers({{"checkpoints", g.checkpoint_stall_s}, {"restarts", g.restart_time_s}, {"lost_work", g.lost_work_s}});
   out["scaling"] = scaling_json(plan, s);
   out["settings"] = numbers({{"failures_per_chip_hour", s.failures_per_chip_hour},
                              {"failures_per_host_hour", s.failures_per_host_hour},

@@ -25,7 +25,8 @@ Json run_mlp_roofline(const QueryContext& ctx, JsonReader& args, Diagnostics& d)
   if (ctx.mesh && x * y != ctx.mesh->chips)
     add_diagnostic(d, args.path_of("fsdp"), "mesh_mismatch", "fsdp x tp must equal the mesh's chips");
   if (has_errors(d) || hw.kind != ChipKind::tpu) {
-    if (hw.kind != ChipKind::tpu) add_diagnostic(d, "/hardware", "not_applicable", "the MLP roofline figure is for TPU slices");
+    if (hw.kind != ChipKind::tpu)
+      add_diagnostic(d, "/hardware", "not_applicable", "the MLP roofline figure is for TPU slices");
     return {};
   }
   double m_x = 1, m_y = 1;
@@ -47,7 +48,11 @@ Json run_mlp_roofline(const QueryContext& ctx, JsonReader& args, Diagnostics& d)
     const double fsdp = x > 1 ? passes * 4.0 * d_model * d_ff / (y * w * m_x) : 0.0;
     const double tp = y > 1 ? passes * 4.0 * b * d_model / (x * w * m_y) : 0.0;
     const double comms = sum_model ? fsdp + tp : std::max(fsdp, tp);
-    points.push_back({{"batch", b}, {"compute_s", compute}, {"fsdp_s", fsdp}, {"tp_s", tp}, {"comms_s", comms},
+    points.push_back({{"batch", b},
+                      {"compute_s", compute},
+                      {"fsdp_s", fsdp},
+                      {"tp_s", tp},
+                      {"comms_s", comms},
                       {"bound", compute >= comms ? "compute" : "communication"}});
   }
   // Compute and T_TP both grow with B: TP alone decides whether any batch is compute-bound. The sum model needs
@@ -61,7 +66,11 @@ Json run_mlp_roofline(const QueryContext& ctx, JsonReader& args, Diagnostics& d)
     crossover = sum_model && y > 1 ? (slope_gap > 0 ? n * c * (4.0 * d_model * d_ff / (y * w * m_x)) / slope_gap : 0.0)
                                    : fsdp_crossover;
   }
-  return {{"fsdp", x}, {"tp", y}, {"fsdp_axes", m_x}, {"tp_axes", m_y}, {"chips", n},
+  return {{"fsdp", x},
+          {"tp", y},
+          {"fsdp_axes", m_x},
+          {"tp_axes", m_y},
+          {"chips", n},
           {"comms_bound_at_every_batch", tp_always_bound},
           {"comms_bound_below_batch", crossover},
           {"fsdp_optimal_degree",

@@ -52,7 +52,8 @@ SubAxis read_sub_axis(const Json& v, const std::string& path, const Mesh& mesh, 
     r.finish();
     if (!name) return SubAxis{};
   } else {
-    add_diagnostic(d, path, "wrong_type", "a mesh axis is a name (\"X\") or a sub-axis ({\"axis\": \"X\", \"size\": 4})");
+    add_diagnostic(d, path, "wrong_type",
+                   "a mesh axis is a name (\"X\") or a sub-axis ({\"axis\": \"X\", \"size\": 4})");
     return out;
   }
   const std::string axis_path = out.whole_name ? path : json_pointer_child(path, "axis");
@@ -90,9 +91,10 @@ void check_pinned_overlaps(const Mesh& mesh, const LayoutRules& rules, const std
         if (s1 <= 0 || s2 <= 0 || g1 <= 1 || g2 <= 1) continue;
         if (!(s1 * g1 <= s2 || s2 * g2 <= s1))
           add_diagnostic(d, path, "overlapping_sub_axes",
-                         "the sub-axes of " + quote(mesh.axes[a].name) + " given to " + kStrategyKeys[s] +
-                             " and " + kStrategyKeys[t] + " overlap (size " + std::to_string(g1) + " at stride " +
-                             std::to_string(s1) + ", size " + std::to_string(g2) + " at stride " + std::to_string(s2) + ")");
+                         "the sub-axes of " + quote(mesh.axes[a].name) + " given to " + kStrategyKeys[s] + " and " +
+                             kStrategyKeys[t] + " overlap (size " + std::to_string(g1) + " at stride " +
+                             std::to_string(s1) + ", size " + std::to_string(g2) + " at stride " + std::to_string(s2) +
+                             ")");
       }
 }
 
@@ -124,14 +126,16 @@ PlanSpec read_plan_spec(JsonReader& r, const Mesh& mesh, Diagnostics& d) {
         bad = true;
         add_diagnostic(d, path, "not_divisible",
                        std::string(key) + " " + std::to_string(*degree) + " does not divide the mesh's " +
-                           format_count(mesh.chips) + " chips; degrees that divide them: " + list_of(divisors_of(static_cast<std::int64_t>(mesh.chips))));
+                           format_count(mesh.chips) + " chips; degrees that divide them: " +
+                           list_of(divisors_of(static_cast<std::int64_t>(mesh.chips))));
       }
       continue;
     }
     if (!v->is_array()) {
       bad = true;
-      add_diagnostic(d, path, "wrong_type",
-                     "a strategy is a degree (a number) or a list of mesh axes (\"X\", or {\"axis\": \"X\", \"size\": 4})");
+      add_diagnostic(
+          d, path, "wrong_type",
+          "a strategy is a degree (a number) or a list of mesh axes (\"X\", or {\"axis\": \"X\", \"size\": 4})");
       continue;
     }
     rules.explicit_strategies |= 1u << s;
@@ -186,8 +190,9 @@ PlanSpec read_plan_spec(JsonReader& r, const Mesh& mesh, Diagnostics& d) {
     for (std::size_t a = 0; a < mesh.axes.size(); ++a) {
       if (mesh.axes[a].size <= 1 || taken[a] == mesh.axes[a].size) continue;
       add_diagnostic(d, par, "axis_unused",
-                     "mesh axis " + quote(mesh.axes[a].name) + " (" + std::to_string(mesh.axes[a].size) + ") is tiled " +
-                         std::to_string(taken[a]) + "-way by the sub-axes given; the rest carries no strategy (give " +
+                     "mesh axis " + quote(mesh.axes[a].name) + " (" + std::to_string(mesh.axes[a].size) +
+                         ") is tiled " + std::to_string(taken[a]) +
+                         "-way by the sub-axes given; the rest carries no strategy (give " +
                          std::to_string(mesh.axes[a].size / taken[a]) + " more ways to a strategy)");
     }
     return spec;
@@ -197,16 +202,19 @@ PlanSpec read_plan_spec(JsonReader& r, const Mesh& mesh, Diagnostics& d) {
   if (product != mesh.chips) {
     add_diagnostic(d, par, "mesh_mismatch",
                    "the strategies' degrees multiply to " + format_count(product) + " but the mesh has " +
-                       format_count(mesh.chips) + " chips (" + shape_text(mesh) + "): strategies not given have degree 1");
+                       format_count(mesh.chips) + " chips (" + shape_text(mesh) +
+                       "): strategies not given have degree 1");
     return spec;
   }
   // Every layout of the degrees is costed to pick the fastest (planners/plan_layout.h): at most kMaxLayoutsPerPlan.
   const std::int64_t layouts = count_layouts(mesh, rules, kMaxLayoutsPerPlan);
   if (layouts > kMaxLayoutsPerPlan) {
-    add_diagnostic(d, par, "too_large",
-                   "these degrees lie on the " + shape_text(mesh) + " mesh in more than " +
-                       format_count(static_cast<double>(kMaxLayoutsPerPlan)) + " ways, each costed to pick the "
-                       "fastest (the limit); name the mesh axes each strategy takes (sub-axes) or give the mesh fewer axes");
+    add_diagnostic(
+        d, par, "too_large",
+        "these degrees lie on the " + shape_text(mesh) + " mesh in more than " +
+            format_count(static_cast<double>(kMaxLayoutsPerPlan)) +
+            " ways, each costed to pick the "
+            "fastest (the limit); name the mesh axes each strategy takes (sub-axes) or give the mesh fewer axes");
     return spec;
   }
   spec.layouts = layouts;
@@ -220,9 +228,10 @@ PlanSpec read_plan_spec(JsonReader& r, const Mesh& mesh, Diagnostics& d) {
     if (std::find(choices.begin(), choices.end(), rules.degrees[s]) == choices.end()) {
       named = true;
       add_diagnostic(d, r.path_of(kStrategyKeys[s]), "does_not_fit",
-                     std::string(kStrategyKeys[s]) + " " + std::to_string(rules.degrees[s]) + " cannot be laid on the " +
-                         shape_text(mesh) + " mesh (a degree is a product of factors of its axes" +
-                         (fits_dcn ? "" : ", ICI only") + "); degrees that fit: " + list_of(choices));
+                     std::string(kStrategyKeys[s]) + " " + std::to_string(rules.degrees[s]) +
+                         " cannot be laid on the " + shape_text(mesh) +
+                         " mesh (a degree is a product of factors of its axes" + (fits_dcn ? "" : ", ICI only") +
+                         "); degrees that fit: " + list_of(choices));
     }
   }
   if (!named)
@@ -251,7 +260,8 @@ void read_axis_group(JsonReader& r, const char* key, const Mesh& mesh, AxisGroup
     const int axis = find_mesh_axis((*list)[i], path, mesh, d);
     if (axis < 0) continue;
     if (std::find(used.begin(), used.end(), axis) != used.end()) {
-      add_diagnostic(d, path, "axis_reused", "mesh axis " + quote(mesh.axes[axis].name) + " already carries another strategy");
+      add_diagnostic(d, path, "axis_reused",
+                     "mesh axis " + quote(mesh.axes[axis].name) + " already carries another strategy");
       continue;
     }
     used.push_back(axis);
@@ -272,8 +282,10 @@ Json group_json(const AxisGroup& g, const Mesh& mesh) {
   for (int i = 0; i < g.count; ++i) {
     const AxisPiece& p = g.pieces[i];
     const MeshAxis& a = mesh.axes[p.axis];
-    if (p.size == a.size && p.stride == 1) out.push_back(a.name);
-    else out.push_back({{"axis", a.name}, {"size", p.size}, {"stride", p.stride}});
+    if (p.size == a.size && p.stride == 1)
+      out.push_back(a.name);
+    else
+      out.push_back({{"axis", a.name}, {"size", p.size}, {"stride", p.stride}});
   }
   return out;
 }
@@ -289,7 +301,8 @@ Json layout_json(const Hardware& hw, const Mesh& mesh, const TrainingPlan& plan)
       const AxisPiece& p = g.pieces[i];
       const MeshAxis& a = mesh.axes[p.axis];
       Json piece{{"axis", a.name}, {"size", p.size}, {"stride", p.stride}, {"axis_size", a.size}};
-      if (a.dcn) piece["dcn"] = true;
+      if (a.dcn)
+        piece["dcn"] = true;
       else if (hw.kind == ChipKind::tpu) {
         piece["ring"] = g.rings[ring].wraps;  // closes through the wraparound
         piece["links_shared_by"] = g.rings[ring].stride;

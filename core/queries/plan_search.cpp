@@ -1,12 +1,13 @@
 // The plan_search query: the space of training plans for the mesh (planners/plan_space.h), searched with the
 // book's step (planners/plan_search.h), the best k, the Pareto front and the counts; chunks with a cursor.
+#include "planners/plan_search.h"
+
 #include <algorithm>
 #include <cmath>
 #include <utility>
 
 #include "io/format.h"
 #include "io/limits.h"
-#include "planners/plan_search.h"
 #include "queries/calibration_result.h"
 #include "queries/plan_reader.h"
 #include "queries/query.h"
@@ -23,8 +24,8 @@ std::vector<std::string> strategy_choices() { return {kStrategyKeys, kStrategyKe
 
 // A list of choices from `names` (each a string), as their indices.
 template <typename T>
-std::vector<T> read_list(JsonReader& r, const char* key, const std::vector<std::string>& names, const std::vector<T>& values,
-                         const std::vector<T>& fallback, Diagnostics& d) {
+std::vector<T> read_list(JsonReader& r, const char* key, const std::vector<std::string>& names,
+                         const std::vector<T>& values, const std::vector<T>& fallback, Diagnostics& d) {
   const Json* list = r.array(key, false);
   if (!list) return fallback;
   std::vector<T> out;
@@ -69,13 +70,14 @@ SpaceOptions read_space(JsonReader& args, const TrainingPrecision& precision, Di
     JsonReader r(*node, args.path_of("space"), d);
     o.strategies = read_strategy_bits(r, "strategies", o.strategies, d);
     o.dcn_strategies = read_strategy_bits(r, "dcn_strategies", o.dcn_strategies, d);
-    o.max_strategies_per_torus_axis = static_cast<int>(
-        r.integer("max_strategies_per_torus_axis", false, 1, kMaxSlotsPerAxis).value_or(o.max_strategies_per_torus_axis));
+    o.max_strategies_per_torus_axis =
+        static_cast<int>(r.integer("max_strategies_per_torus_axis", false, 1, kMaxSlotsPerAxis)
+                             .value_or(o.max_strategies_per_torus_axis));
     o.min_context_chunk_tokens = r.number("min_context_chunk_tokens", false).value_or(o.min_context_chunk_tokens);
     o.zero_stages = read_int_list(r, "zero_stages", 3, o.zero_stages, d);
-    o.schedules = read_list<PipelineSchedule>(r, "pipeline_schedules", pipeline_schedule_choices(),
-                                              std::vector<PipelineSchedule>(std::begin(kPipelineSchedules), std::end(kPipelineSchedules)),
-                                              o.schedules, d);
+    o.schedules = read_list<PipelineSchedule>(
+        r, "pipeline_schedules", pipeline_schedule_choices(),
+        std::vector<PipelineSchedule>(std::begin(kPipelineSchedules), std::end(kPipelineSchedules)), o.schedules, d);
     o.virtual_stages = read_int_list(r, "virtual_stages", 1024, o.virtual_stages, d);
     o.microbatch_sequences = read_int_list(r, "microbatch_sequences", 100'000'000, o.microbatch_sequences, d);
     o.remats = read_list<Remat>(r, "remat", {"none", "big_matmuls", "mlp_matmuls", "block", "selective"},
@@ -83,7 +85,8 @@ SpaceOptions read_space(JsonReader& args, const TrainingPrecision& precision, Di
                                 o.remats, d);
     o.offloads = read_list<OffloadChoice>(
         r, "offload", {"none", "optimizer", "activations", "both"},
-        {OffloadChoice::none, OffloadChoice::optimizer, OffloadChoice::activations, OffloadChoice::both}, o.offloads, d);
+        {OffloadChoice::none, OffloadChoice::optimizer, OffloadChoice::activations, OffloadChoice::both}, o.offloads,
+        d);
     std::vector<MatmulChoice> precisions;
     for (const std::string& name : matmul_precision_choices()) {
       TrainingPrecision p;
@@ -92,29 +95,36 @@ SpaceOptions read_space(JsonReader& args, const TrainingPrecision& precision, Di
     }
     o.matmul = read_list<MatmulChoice>(r, "matmul", matmul_precision_choices(), precisions, {}, d);
     o.sequence_parallel = read_list<bool>(r, "sequence_parallel", {"on", "off"}, {true, false}, o.sequence_parallel, d);
-    o.context_variants = read_list<ContextVariant>(r, "context_variants", {"ring", "all_gather"},
-                                                   {ContextVariant::ring, ContextVariant::all_gather}, o.context_variants, d);
+    o.context_variants =
+        read_list<ContextVariant>(r, "context_variants", {"ring", "all_gather"},
+                                  {ContextVariant::ring, ContextVariant::all_gather}, o.context_variants, d);
     // The experts' TP: "tp" is the TP degree (Megatron's default), numbers fold the other TP ranks into EP.
     if (const Json* list = r.array("expert_tensor", false)) {
       o.expert_tensor.clear();
       for (std::size_t i = 0; i < list->size(); ++i) {
         const Json& v = (*list)[i];
-        if (v.is_string() && v.get<std::string>() == "tp") o.expert_tensor.push_back(0);
+        if (v.is_string() && v.get<std::string>() == "tp")
+          o.expert_tensor.push_back(0);
         else if (const auto e = read_integer_value(v, json_pointer_child(r.path_of("expert_tensor"), i), 1, 1 << 24, d))
           o.expert_tensor.push_back(static_cast<int>(*e));
       }
-      if (list->empty()) add_diagnostic(d, r.path_of("expert_tensor"), "empty", "allow at least one value (\"tp\" or a degree)");
+      if (list->empty())
+        add_diagnostic(d, r.path_of("expert_tensor"), "empty", "allow at least one value (\"tp\" or a degree)");
     }
     // Capacities: "dropless" (no capacity) or a factor, each dropping at it unless the query pads.
     if (const Json* list = r.array("capacity_factors", false)) {
       o.capacity_factors.clear();
       for (std::size_t i = 0; i < list->size(); ++i) {
         const Json& v = (*list)[i];
-        if (v.is_string() && v.get<std::string>() == "dropless") o.capacity_factors.push_back(SpaceOptions::kDropless);
-        else if (const auto c = read_number_value(v, json_pointer_child(r.path_of("capacity_factors"), i), "capacity_factor", d))
+        if (v.is_string() && v.get<std::string>() == "dropless")
+          o.capacity_factors.push_back(SpaceOptions::kDropless);
+        else if (const auto c =
+                     read_number_value(v, json_pointer_child(r.path_of("capacity_factors"), i), "capacity_factor", d))
           o.capacity_factors.push_back(*c);
       }
-      if (list->empty()) add_diagnostic(d, r.path_of("capacity_factors"), "empty", "allow at least one capacity (\"dropless\" or a factor)");
+      if (list->empty())
+        add_diagnostic(d, r.path_of("capacity_factors"), "empty",
+                       "allow at least one capacity (\"dropless\" or a factor)");
     }
     r.finish();
   }
@@ -156,15 +166,18 @@ void gpu_plan_mesh(const Mesh& mesh, const TrainingPlan& p, Json& mesh_out, Json
     const AxisGroup& g = plan_group(p, k);
     for (int i = 0; i < g.count; ++i) {
       double inner = 1;
-      for (std::size_t j = static_cast<std::size_t>(g.pieces[i].axis) + 1; j < mesh.axes.size(); ++j) inner *= mesh.axes[j].size;
+      for (std::size_t j = static_cast<std::size_t>(g.pieces[i].axis) + 1; j < mesh.axes.size(); ++j)
+        inner *= mesh.axes[j].size;
       if (g.pieces[i].size > 1) axes.push_back({inner * g.pieces[i].stride, k, g.pieces[i].size});
     }
   }
-  std::sort(axes.begin(), axes.end(), [](const Axis& a, const Axis& b) { return a.position_stride > b.position_stride; });
+  std::sort(axes.begin(), axes.end(),
+            [](const Axis& a, const Axis& b) { return a.position_stride > b.position_stride; });
   Json shape = Json::array(), names = Json::array();
   std::array<int, kLayoutStrategies> seen{};
   for (const Axis& a : axes) {
-    const std::string name = std::string(kStrategyKeys[a.strategy]) + (seen[a.strategy]++ ? std::to_string(seen[a.strategy]) : "");
+    const std::string name =
+        std::string(kStrategyKeys[a.strategy]) + (seen[a.strategy]++ ? std::to_string(seen[a.strategy]) : "");
     shape.push_back(a.size);
     names.push_back(name);
     if (!parallelism.contains(kStrategyKeys[a.strategy])) parallelism[kStrategyKeys[a.strategy]] = Json::array();
@@ -182,7 +195,8 @@ Json plan_json(const QueryContext& ctx, const RankedPlan& r) {
   const TrainingPlan& p = r.input.plan;
   Json parallelism{{"zero_stage", p.zero_stage}, {"microbatches", p.microbatches}};
   Json gpu_mesh;
-  if (ctx.hw->kind == ChipKind::gpu) gpu_plan_mesh(*ctx.mesh, p, gpu_mesh, parallelism);
+  if (ctx.hw->kind == ChipKind::gpu)
+    gpu_plan_mesh(*ctx.mesh, p, gpu_mesh, parallelism);
   else
     for (int k = 0; k < kLayoutStrategies; ++k)
       if (plan_group(p, k).count) parallelism[kStrategyKeys[k]] = group_json(plan_group(p, k), *ctx.mesh);
@@ -199,8 +213,14 @@ Json plan_json(const QueryContext& ctx, const RankedPlan& r) {
             {"remat", std::string(remat_name(r.input.remat))},
             {"precision", {{"matmul", matmul_precision_name(r.input.precision)}}},
             {"offload", {{"optimizer", p.offload_optimizer}, {"activations", p.offload_activations}}},
-            {"degrees", {{"data", s.data}, {"fsdp", s.fsdp}, {"tensor", s.tensor}, {"pipeline", s.pipeline},
-                         {"expert", s.expert}, {"context", s.context}, {"slices", s.slices}}},
+            {"degrees",
+             {{"data", s.data},
+              {"fsdp", s.fsdp},
+              {"tensor", s.tensor},
+              {"pipeline", s.pipeline},
+              {"expert", s.expert},
+              {"context", s.context},
+              {"slices", s.slices}}},
             {"microbatch_sequences", r.input.batch_tokens / r.input.seq_len / shards / p.microbatches},
             {"step_s", s.step_s},
             {"bound", s.bound},
@@ -239,10 +259,15 @@ bool same_place(const RankedPlan& a, const RankedPlan& b) {
 
 // The counts' JSON keys, for the result and for the cursor a chunked search resumes from.
 constexpr std::pair<const char*, long long SearchCounts::*> kCountKeys[] = {
-    {"space", &SearchCounts::space},   {"evaluated", &SearchCounts::evaluated},
-    {"equivalent", &SearchCounts::equivalent}, {"valid", &SearchCounts::valid},
-    {"with_warnings", &SearchCounts::with_warnings}, {"fitting", &SearchCounts::fitting},
-    {"ranked", &SearchCounts::ranked}, {"pruned", &SearchCounts::pruned}, {"bounded", &SearchCounts::bounded}};
+    {"space", &SearchCounts::space},
+    {"evaluated", &SearchCounts::evaluated},
+    {"equivalent", &SearchCounts::equivalent},
+    {"valid", &SearchCounts::valid},
+    {"with_warnings", &SearchCounts::with_warnings},
+    {"fitting", &SearchCounts::fitting},
+    {"ranked", &SearchCounts::ranked},
+    {"pruned", &SearchCounts::pruned},
+    {"bounded", &SearchCounts::bounded}};
 
 Json counts_json(const SearchCounts& c) {
   Json out = Json::object();
@@ -262,12 +287,14 @@ void read_cursor(JsonReader& r, const PlanSpace& space, PlanSearchState& state, 
     for (const auto& [key, field] : kCountKeys) state.counts.*field = k.integer(key, false, 0, size).value_or(0);
     k.finish();
     const SearchCounts& n = state.counts;
-    if (!has_errors(d) && (n.evaluated + n.equivalent != state.next || n.valid > n.evaluated ||
-                           n.with_warnings > n.valid || n.fitting > n.valid || n.ranked > n.valid || n.bounded > n.ranked))
-      add_diagnostic(d, r.path_of("counts"), "inconsistent",
-                     "these counts are not a search's: 'evaluated' + 'equivalent' must equal 'next', and 'valid', "
-                     "'with_warnings', 'fitting', 'ranked', 'bounded' each at most the count before; pass back the cursor of the "
-                     "previous answer as it stands");
+    if (!has_errors(d) &&
+        (n.evaluated + n.equivalent != state.next || n.valid > n.evaluated || n.with_warnings > n.valid ||
+         n.fitting > n.valid || n.ranked > n.valid || n.bounded > n.ranked))
+      add_diagnostic(
+          d, r.path_of("counts"), "inconsistent",
+          "these counts are not a search's: 'evaluated' + 'equivalent' must equal 'next', and 'valid', "
+          "'with_warnings', 'fitting', 'ranked', 'bounded' each at most the count before; pass back the cursor of the "
+          "previous answer as it stands");
   }
   if (const Json* list = r.array("retained", false))
     for (std::size_t i = 0; i < list->size(); ++i)
@@ -281,15 +308,20 @@ void read_cursor(JsonReader& r, const PlanSpace& space, PlanSearchState& state, 
 
 // Why the space is empty, most common cause first: "whole_sequences" (96 sequences do not split over ...), ...
 std::string empty_space_reasons(const PlanSpace& space, const TrainingInput& in) {
-  static const char* kWhy[kRejectReasons] = {
-      "TP does not divide the heads or KV heads", "TP does not divide the dense MLP's d_ff",
-      "more pipeline stages than layers", "EP does not divide the experts (or the model has none)",
-      "CP does not divide the sequence", "CP cuts the sequence below space.min_context_chunk_tokens",
-      "", "the degrees do not lie on the mesh", "no setting allowed fits them (the experts' TP, a schedule)"};
+  static const char* kWhy[kRejectReasons] = {"TP does not divide the heads or KV heads",
+                                             "TP does not divide the dense MLP's d_ff",
+                                             "more pipeline stages than layers",
+                                             "EP does not divide the experts (or the model has none)",
+                                             "CP does not divide the sequence",
+                                             "CP cuts the sequence below space.min_context_chunk_tokens",
+                                             "",
+                                             "the degrees do not lie on the mesh",
+                                             "no setting allowed fits them (the experts' TP, a schedule)"};
   std::vector<int> order;
   for (int r = 0; r < kRejectReasons; ++r)
     if (space.rejected_by[r] > 0) order.push_back(r);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return space.rejected_by[a] > space.rejected_by[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return space.rejected_by[a] > space.rejected_by[b]; });
   std::string out;
   for (int r : order) {
     std::string why = kWhy[r];
@@ -318,8 +350,8 @@ Json run_plan_search(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
       ctx.fidelity == Fidelity::calibrated ? resolve_profile(ctx, args, in.efficiency, given, d) : nullptr;
   settings.evaluate = step_evaluator(profile);
   settings.keep = static_cast<int>(args.integer("keep", false, 1, 1000).value_or(10));
-  const auto objective =
-      args.choice("objective", false, {"step_time", "cost_to_train", "tokens_per_usd", "wall_time"}).value_or("step_time");
+  const auto objective = args.choice("objective", false, {"step_time", "cost_to_train", "tokens_per_usd", "wall_time"})
+                             .value_or("step_time");
   settings.objective = objective == "cost_to_train"    ? SearchObjective::cost_to_train
                        : objective == "tokens_per_usd" ? SearchObjective::tokens_per_usd
                        : objective == "wall_time"      ? SearchObjective::wall_time
@@ -342,13 +374,16 @@ Json run_plan_search(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
   if (space.too_many_layouts) {
     std::string degrees;
     for (int s = 0; s < kLayoutStrategies; ++s)
-      if (space.over_degrees[s] > 1) degrees += (degrees.empty() ? "" : " x ") + std::string(kStrategyKeys[s]) + " " + std::to_string(space.over_degrees[s]);
-    add_diagnostic(d, "/mesh", "too_large",
-                   "the plans lie on this mesh in too many ways to search: at " + (degrees.empty() ? "one chip" : degrees) +
-                       " the count passed " + format_count(static_cast<double>(kMaxLayoutsPerPlan)) +
-                       " layouts for one combination of degrees, or " +
-                       format_count(static_cast<double>(kMaxSearchLayouts)) + " in all (the limits); give the mesh "
-                       "fewer axes, fix degrees (constraints.fixed) or allow fewer strategies (space.strategies)");
+      if (space.over_degrees[s] > 1)
+        degrees += (degrees.empty() ? "" : " x ") + std::string(kStrategyKeys[s]) + " " +
+                   std::to_string(space.over_degrees[s]);
+    add_diagnostic(
+        d, "/mesh", "too_large",
+        "the plans lie on this mesh in too many ways to search: at " + (degrees.empty() ? "one chip" : degrees) +
+            " the count passed " + format_count(static_cast<double>(kMaxLayoutsPerPlan)) +
+            " layouts for one combination of degrees, or " + format_count(static_cast<double>(kMaxSearchLayouts)) +
+            " in all (the limits); give the mesh "
+            "fewer axes, fix degrees (constraints.fixed) or allow fewer strategies (space.strategies)");
     return {};
   }
   Json rejected = Json::object();
@@ -391,8 +426,8 @@ Json run_plan_search(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
       p["ideal"] = {{"step_s", ideal.step_s}, {"mfu_frac", ideal.mfu_frac}, {"train_time_s", ideal.train_time_s}};
     }
     // Every plan's goodput, whatever ranks them: the wall time it adds is what a plan costs at scale.
-    const Goodput g = evaluate_goodput(goodput_plan(state.best[i].input, state.best[i].step, settings.model_state_bytes),
-                                       settings.goodput);
+    const Goodput g = evaluate_goodput(
+        goodput_plan(state.best[i].input, state.best[i].step, settings.model_state_bytes), settings.goodput);
     p["goodput_frac"] = g.goodput_frac;
     if (in.train_tokens > 0) p["wall_time_s"] = std::isfinite(g.wall_time_s) ? Json(g.wall_time_s) : Json(nullptr);
     p["layout"] = layout_json(*ctx.hw, *ctx.mesh, state.best[i].input.plan);
@@ -404,7 +439,8 @@ Json run_plan_search(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
     plans.push_back(p);
   }
   Json front = Json::array();
-  for (std::size_t i = 0; i < state.front.size() && i < kMaxFrontPlans; ++i) front.push_back(plan_json(ctx, state.front[i]));
+  for (std::size_t i = 0; i < state.front.size() && i < kMaxFrontPlans; ++i)
+    front.push_back(plan_json(ctx, state.front[i]));
   const bool complete = state.done(space);
   if (space.size == 0)
     add_warning(d, "/query", "empty_space",
@@ -432,7 +468,8 @@ Json run_plan_search(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
   if (!complete) out["stopped_by"] = state.work_limited ? "work_limit" : "chunk_plans";
   // The band of the best plan: where it sits against the runs behind the profile.
   if (profile)
-    out["calibration"] = calibration_json(*profile, *ctx.hw, "training", scope_point(state.best.empty() ? in : state.best[0].input));
+    out["calibration"] =
+        calibration_json(*profile, *ctx.hw, "training", scope_point(state.best.empty() ? in : state.best[0].input));
   if (!complete) {
     Json kept = Json::array();
     for (const RankedPlan& p : state.best) kept.push_back(p.index);

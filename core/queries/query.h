@@ -4,9 +4,9 @@
 #include <optional>
 #include <span>
 
-#include "specs/hardware.h"
 #include "io/json_reader.h"
 #include "physics/mesh.h"
+#include "specs/hardware.h"
 #include "specs/model.h"
 
 namespace scalescope {
@@ -17,7 +17,7 @@ enum class Fidelity { book, calibrated };
 constexpr const char* fidelity_name(Fidelity f) { return f == Fidelity::calibrated ? "calibrated" : "book"; }
 
 struct QueryContext {
-  const Hardware* hw = nullptr;     // set when the query needs hardware
+  const Hardware* hw = nullptr;  // set when the query needs hardware
   const ModelConfig* model = nullptr;
   const Mesh* mesh = nullptr;
   Fidelity fidelity = Fidelity::book;  // `query.fidelity`, or the kind's default
@@ -33,7 +33,7 @@ struct QueryKind {
   const char* name;
   unsigned needs;  // Needs flags; "Wants" = used when given
   Json (*run)(const QueryContext& ctx, JsonReader& args, Diagnostics& diagnostics);
-  bool offers_calibrated = false;            // accepts `fidelity: "calibrated"`
+  bool offers_calibrated = false;  // accepts `fidelity: "calibrated"`
   Fidelity default_fidelity = Fidelity::book;
 };
 

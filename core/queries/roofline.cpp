@@ -1,6 +1,7 @@
 // Queries over one chip: its specs and critical intensities, an op's roofline, a matmul's roofline.
-#include "queries/query.h"
 #include "physics/roofline.h"
+
+#include "queries/query.h"
 
 namespace scalescope {
 
@@ -25,8 +26,9 @@ double peak_for(const Hardware& hw, Dtype dtype, const std::string& path, Diagno
   std::vector<std::string> have;
   for (Dtype t : kAllDtypes)
     if (hw.peak(t) > 0) have.emplace_back(dtype_name(t));
-  add_diagnostic(d, path, "dtype_not_supported",
-                 hw.name + " has no " + std::string(dtype_name(dtype)) + " matrix throughput; it has: " + join_choices(have));
+  add_diagnostic(
+      d, path, "dtype_not_supported",
+      hw.name + " has no " + std::string(dtype_name(dtype)) + " matrix throughput; it has: " + join_choices(have));
   return 0;
 }
 
@@ -89,7 +91,7 @@ Json run_chip(const QueryContext& ctx, JsonReader&, Diagnostics&) {
     if (c <= 0) continue;
     const std::string name(dtype_name(t));
     peaks[name] = c;
-    critical[name] = c / hw.hbm_bandwidth_bytes_per_s;  // scaling-book/roofline and scaling-book/tpus
+    critical[name] = c / hw.hbm_bandwidth_bytes_per_s;        // scaling-book/roofline and scaling-book/tpus
     per_usd[name] = c * 3600.0 / hw.price_usd_per_chip_hour;  // scaling-book/applied-inference, cost: FLOPs per dollar
   }
   const double c = hw.peak(Dtype::bf16);
@@ -153,7 +155,7 @@ Json run_chip(const QueryContext& ctx, JsonReader&, Diagnostics&) {
     const double node_egress = hw.scale_up.domain_gpus * hw.scale_out.nic_unidir_bytes_per_s_per_gpu;
     out["scale_up_critical_intensity_flops_per_byte"] = c / hw.scale_up.gpu_unidir_bytes_per_s;  // scaling-book/gpus
                                                                                                  // (2200 H100)
-    out["scale_out_critical_intensity_flops_per_byte"] = c / node_egress;  // scaling-book/gpus
+    out["scale_out_critical_intensity_flops_per_byte"] = c / node_egress;                        // scaling-book/gpus
                                                                            // (2475 H100: W_node = 400e9)
     out["domain_egress_unidir_bytes_per_s"] = node_egress;
   }

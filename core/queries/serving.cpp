@@ -1,20 +1,21 @@
 // The serving query: prefill and decode of one replica, the largest batch that fits, throughput, cost, the
 // book's serving thresholds, disaggregation, continuous batching, speculative decoding and a batch x context sweep.
+#include "planners/serving.h"
+
 #include <algorithm>
 #include <cmath>
 
 #include "io/format.h"
 #include "io/limits.h"
-#include "queries/plan_reader.h"
-#include "specs/presets.h"
+#include "physics/roofline.h"
 #include "planners/calibrated_serving.h"
+#include "planners/serving_deployment.h"
 #include "queries/calibration_result.h"
+#include "queries/plan_reader.h"
 #include "queries/query.h"
 #include "queries/serving_args.h"
 #include "queries/serving_load_args.h"
-#include "physics/roofline.h"
-#include "planners/serving.h"
-#include "planners/serving_deployment.h"
+#include "specs/presets.h"
 
 namespace scalescope {
 
@@ -23,15 +24,24 @@ namespace {
 constexpr std::size_t kDefaultSweepBatches = 22;
 
 Json exposed_json(const ServingExposed& e) {
-  return {{"flops_s", e.flops_s}, {"param_load_s", e.param_load_s}, {"kv_load_s", e.kv_load_s},
-          {"comms_s", e.comms_s}, {"overhead_s", e.overhead_s}};
+  return {{"flops_s", e.flops_s},
+          {"param_load_s", e.param_load_s},
+          {"kv_load_s", e.kv_load_s},
+          {"comms_s", e.comms_s},
+          {"overhead_s", e.overhead_s}};
 }
 
 Json decode_json(const DecodeStep& s) {
-  return {{"param_load_s", s.param_load_s}, {"kv_load_s", s.kv_load_s}, {"flops_s", s.flops_s},
-          {"comms_s", s.comms_s},           {"overhead_s", s.overhead_s}, {"exposed", exposed_json(s.exposed)},
-          {"step_s", s.step_s},             {"bound", s.bound},
-          {"critical", s.critical},         {"mlp_bound", s.compute_bound ? "compute" : "memory"}};
+  return {{"param_load_s", s.param_load_s},
+          {"kv_load_s", s.kv_load_s},
+          {"flops_s", s.flops_s},
+          {"comms_s", s.comms_s},
+          {"overhead_s", s.overhead_s},
+          {"exposed", exposed_json(s.exposed)},
+          {"step_s", s.step_s},
+          {"bound", s.bound},
+          {"critical", s.critical},
+          {"mlp_bound", s.compute_bound ? "compute" : "memory"}};
 }
 
 // A deployment of this replica for a demand (planners/serving_deployment.h), the serving search's row for it.
@@ -45,7 +55,8 @@ DeploymentArgs read_deployment(JsonReader& args, Diagnostics& d) {
   if (const Json* node = args.object("deployment", false)) {
     JsonReader r(*node, args.path_of("deployment"), d);
     out.given = true;
-    out.disaggregated = r.choice("prefill", true, {"colocated", "disaggregated"}).value_or("colocated") == "disaggregated";
+    out.disaggregated =
+        r.choice("prefill", true, {"colocated", "disaggregated"}).value_or("colocated") == "disaggregated";
     out.demand_tokens_per_s = r.number("demand_tokens_per_s", false).value_or(0);
     r.finish();
   }
@@ -143,11 +154,12 @@ void mark_ideal_ttft(Json& ideal, const PrefillStep& book, const PrefillStep& ca
   for (const auto& t : terms)
     if (t.second > top->second) top = &t;
   // What that term adds to the calibrated time (its exposed share: the shares sum to the time).
-  const double mine = top->first == std::string("flops") ? calibrated.exposed.flops_s
+  const double mine = top->first == std::string("flops")        ? calibrated.exposed.flops_s
                       : top->first == std::string("param_load") ? calibrated.exposed.param_load_s
                                                                 : calibrated.exposed.comms_s;
-  const std::string what = top->first == std::string("comms") ? "communication" : top->first == std::string("flops")
-                               ? "FLOPs" : "weight loads";
+  const std::string what = top->first == std::string("comms")   ? "communication"
+                           : top->first == std::string("flops") ? "FLOPs"
+                                                                : "weight loads";
   ideal["above_estimate"] = {
       {"part", top->first},
       {"metric", "time_to_first_token_s"},
@@ -157,7 +169,8 @@ void mark_ideal_ttft(Json& ideal, const PrefillStep& book, const PrefillStep& ca
                    " s, above the calibrated prefill's whole " + format_count(calibrated.time_s) + " s" +
                    (top->first == std::string("comms") ? " (the book takes an MoE's all-to-all as one exchange through "
                                                          "each NVLink domain's egress: scaling-book/gpus, "
-                                                         "cross-node AllToAll)" : "") +
+                                                         "cross-node AllToAll)"
+                                                       : "") +
                    ", so here the book's time to first token is not a lower bound"}};
 }
 
@@ -229,38 +242,53 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   const double c = hw.peak(in.activations);
   const double moe = m.is_moe() ? m.experts / m.active_experts : 1.0;
   const double d_ff = m.is_moe() ? m.expert_d_ff : m.d_ff;
-  Json out{{"prefill", {{"sequences", batch}, {"tokens", batch * prompt}, {"matmul_flops_s", pre.matmul_flops_s},
-                        {"flops_s", pre.flops_s}, {"param_load_s", pre.param_load_s}, {"comms_s", pre.comms_s},
-                        {"overhead_s", pre.overhead_s}, {"exposed", exposed_json(pre.exposed)},
-                        {"time_s", pre.time_s}, {"bound", pre.bound}}},
-           {"decode", decode_json(step)},
-           {"kv_context_len", context},
-           // The dtypes priced: a query without them gets the model's published weights dtype (DeepSeek-V3: fp8).
-           {"dtypes", {{"weights", dtype_name(in.weights)}, {"kv", dtype_name(in.kv)},
-                       {"activations", dtype_name(in.activations)}}},
-           {"memory", {{"param_bytes", params_bytes}, {"kv_bytes_per_sequence", kv_seq},
-                       {"kv_bytes_per_token", kv_bytes_per_token(m, in.kv)}, {"total_bytes", total_bytes},
-                       {"hbm_capacity_bytes", hbm_total}, {"fits", total_bytes <= hbm_total}, {"max_batch", max_batch},
-                       // Applied inference: what the weights leave of the replica's HBM for KV caches.
-                       {"hbm_for_kv_bytes", std::max(0.0, hbm_total - params_bytes)},
-                       {"min_chips_for_params", std::ceil(params_bytes / hw.hbm_capacity_bytes)},
-                       {"chips_for_params", params_bytes / hw.hbm_capacity_bytes},
-                       // scaling-book/applied-inference, the smallest slice: chips whose HBM holds the weights and this
-                       // batch's KV caches.
-                       {"min_chips", std::ceil(total_bytes / hw.hbm_capacity_bytes)}}},
-           {"tokens_per_s", tokens_per_s},
-           {"tokens_per_s_per_chip", tokens_per_s / chips},
-           {"latency_per_token_s", step.step_s},
-           {"time_to_first_token_s", one.time_s},
-           {"request_latency_s", one.time_s + generated * step.step_s},
-           {"decode_time_s", generated * step.step_s},
-           {"queries_per_s_per_chip", batch / (step.step_s * generated * chips)},  // scaling-book/inference, QPS
-           {"usd_per_million_output_tokens", usd_per_s * step.step_s / batch * 1e6},
-           {"usd_per_million_input_tokens", usd_per_s * pre.time_s / (batch * prompt) * 1e6},
-           // scaling-book/inference and scaling-book/transformers, MoE: decode matmuls turn compute-bound above
-           // (C/W) bytes_per_param / 2, x E/k for MoE.
-           {"compute_bound_batch", matmul_critical_batch(c, hw.hbm_bandwidth_bytes_per_s, in.weights) * moe}};
-  const DeploymentInput replica{.batch = batch, .generated_len = generated, .replica_chips = chips,
+  Json out{
+      {"prefill",
+       {{"sequences", batch},
+        {"tokens", batch * prompt},
+        {"matmul_flops_s", pre.matmul_flops_s},
+        {"flops_s", pre.flops_s},
+        {"param_load_s", pre.param_load_s},
+        {"comms_s", pre.comms_s},
+        {"overhead_s", pre.overhead_s},
+        {"exposed", exposed_json(pre.exposed)},
+        {"time_s", pre.time_s},
+        {"bound", pre.bound}}},
+      {"decode", decode_json(step)},
+      {"kv_context_len", context},
+      // The dtypes priced: a query without them gets the model's published weights dtype (DeepSeek-V3: fp8).
+      {"dtypes",
+       {{"weights", dtype_name(in.weights)}, {"kv", dtype_name(in.kv)}, {"activations", dtype_name(in.activations)}}},
+      {"memory",
+       {{"param_bytes", params_bytes},
+        {"kv_bytes_per_sequence", kv_seq},
+        {"kv_bytes_per_token", kv_bytes_per_token(m, in.kv)},
+        {"total_bytes", total_bytes},
+        {"hbm_capacity_bytes", hbm_total},
+        {"fits", total_bytes <= hbm_total},
+        {"max_batch", max_batch},
+        // Applied inference: what the weights leave of the replica's HBM for KV caches.
+        {"hbm_for_kv_bytes", std::max(0.0, hbm_total - params_bytes)},
+        {"min_chips_for_params", std::ceil(params_bytes / hw.hbm_capacity_bytes)},
+        {"chips_for_params", params_bytes / hw.hbm_capacity_bytes},
+        // scaling-book/applied-inference, the smallest slice: chips whose HBM holds the weights and this
+        // batch's KV caches.
+        {"min_chips", std::ceil(total_bytes / hw.hbm_capacity_bytes)}}},
+      {"tokens_per_s", tokens_per_s},
+      {"tokens_per_s_per_chip", tokens_per_s / chips},
+      {"latency_per_token_s", step.step_s},
+      {"time_to_first_token_s", one.time_s},
+      {"request_latency_s", one.time_s + generated * step.step_s},
+      {"decode_time_s", generated * step.step_s},
+      {"queries_per_s_per_chip", batch / (step.step_s * generated * chips)},  // scaling-book/inference, QPS
+      {"usd_per_million_output_tokens", usd_per_s * step.step_s / batch * 1e6},
+      {"usd_per_million_input_tokens", usd_per_s * pre.time_s / (batch * prompt) * 1e6},
+      // scaling-book/inference and scaling-book/transformers, MoE: decode matmuls turn compute-bound above
+      // (C/W) bytes_per_param / 2, x E/k for MoE.
+      {"compute_bound_batch", matmul_critical_batch(c, hw.hbm_bandwidth_bytes_per_s, in.weights) * moe}};
+  const DeploymentInput replica{.batch = batch,
+                                .generated_len = generated,
+                                .replica_chips = chips,
                                 .usd_per_chip_hour = hw.price_usd_per_chip_hour};
   if (deployment.given) out["deployment"] = deployment_json(deployment, replica, step.step_s, one.time_s);
   if (load.given) out["load"] = load_json(load, ServingModel{&in, profile}, d, args.path_of("load"));
@@ -326,10 +354,16 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
     }
     for (double b : batches) {
       const DecodeStep s = model.decode(b, ctx_len);
-      points.push_back({{"batch", b}, {"context", ctx_len}, {"step_s", s.step_s},
-                        {"tokens_per_s_per_chip", b / s.step_s / chips}, {"latency_per_token_s", s.step_s},
-                        {"param_load_s", s.param_load_s}, {"kv_load_s", s.kv_load_s}, {"flops_s", s.flops_s},
-                        {"comms_s", s.comms_s}, {"overhead_s", s.overhead_s},
+      points.push_back({{"batch", b},
+                        {"context", ctx_len},
+                        {"step_s", s.step_s},
+                        {"tokens_per_s_per_chip", b / s.step_s / chips},
+                        {"latency_per_token_s", s.step_s},
+                        {"param_load_s", s.param_load_s},
+                        {"kv_load_s", s.kv_load_s},
+                        {"flops_s", s.flops_s},
+                        {"comms_s", s.comms_s},
+                        {"overhead_s", s.overhead_s},
                         {"fits", params_bytes + b * kv_fit_seq <= hbm_total}});
     }
   }
@@ -343,7 +377,8 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
                     {"tokens_per_s", batch / ideal.step_s},
                     {"request_latency_s", ideal_one.time_s + generated * ideal.step_s},
                     {"usd_per_million_output_tokens", usd_per_s * ideal.step_s / batch * 1e6}};
-    if (deployment.given) out["ideal"]["deployment"] = deployment_json(deployment, replica, ideal.step_s, ideal_one.time_s);
+    if (deployment.given)
+      out["ideal"]["deployment"] = deployment_json(deployment, replica, ideal.step_s, ideal_one.time_s);
     mark_ideal_ttft(out["ideal"], ideal_one, one);
     out["calibration"] = calibration_json(*profile, hw, "serving", scope_point(in, context));
   }

@@ -72,7 +72,8 @@ void read_load(const QueryContext& ctx, JsonReader& args, const ServingArgs& ser
       add_diagnostic(d, r.path_of("backend"), "needs_calibrated",
                      "a serving engine's runtime is fitted beside the calibrated kernels; drop 'backend' or use the "
                      "calibrated fidelity");
-    else if (const ServingBackend* b = serving_backend(*id)) out.backend = *b;
+    else if (const ServingBackend* b = serving_backend(*id))
+      out.backend = *b;
   }
   read_prefill_pool(ctx, r, serving.in, out, d);
   r.finish();
@@ -92,8 +93,8 @@ Json load_json(const LoadArgs& load, const ServingModel& model, Diagnostics& d, 
   const ServingLoad l = serve_load_args(load, model, load.backend, in.concurrency);
   if (!l.fits)
     add_warning(d, path, "out_of_hbm",
-                "not one sequence's KV cache fits beside the weights at " + format_count(in.prompt_len + in.generated_len) +
-                    " tokens, so no request is served");
+                "not one sequence's KV cache fits beside the weights at " +
+                    format_count(in.prompt_len + in.generated_len) + " tokens, so no request is served");
   Json out = point_json(l);
   out["backend"] = load.backend.id.empty() ? Json(nullptr) : serving_backend_json(load.backend);
   if (l.disaggregated)
@@ -107,7 +108,8 @@ Json load_json(const LoadArgs& load, const ServingModel& model, Diagnostics& d, 
     for (double concurrency : load.concurrencies) {
       const ServingLoad p = serve_load_args(load, model, load.backend, concurrency);
       if (!p.fits) break;
-      frontier.push_back({{"concurrency", concurrency}, {"in_flight", p.in_flight},
+      frontier.push_back({{"concurrency", concurrency},
+                          {"in_flight", p.in_flight},
                           {"output_tokens_per_s_per_chip", p.output_tokens_per_s_per_chip},
                           {"tokens_per_s_per_user", p.tokens_per_s_per_user},
                           {"time_to_first_token_s", p.time_to_first_token_s},

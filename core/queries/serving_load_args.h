@@ -14,8 +14,8 @@ namespace scalescope {
 struct LoadArgs {
   bool given = false;
   ServingLoadInput in;
-  ServingBackend backend;              // default: the kernels' step as it is
-  std::vector<double> concurrencies;   // the interactivity frontier's points
+  ServingBackend backend;             // default: the kernels' step as it is
+  std::vector<double> concurrencies;  // the interactivity frontier's points
   // Disaggregated: a prefill worker's chips and split (same chip and model), owned here for the query's life.
   std::unique_ptr<Mesh> prefill_mesh;
   std::unique_ptr<ServingInput> prefill_in;

@@ -1,10 +1,11 @@
 // The serving_search query: the serving deployments (replica size and split, dtypes, batch, colocated or
 // disaggregated prefill, replicas for a demand) that meet a latency target, ranked (planners/serving_search.h).
+#include "planners/serving_search.h"
+
 #include <algorithm>
 
 #include "io/format.h"
 #include "io/limits.h"
-#include "planners/serving_search.h"
 #include "queries/calibration_result.h"
 #include "queries/plan_reader.h"
 #include "queries/query.h"
@@ -23,8 +24,11 @@ std::vector<Dtype> read_dtypes(JsonReader& r, const char* key, const std::vector
   for (std::size_t i = 0; i < list->size(); ++i) {
     const Json& v = (*list)[i];
     const auto t = v.is_string() ? parse_dtype(v.get<std::string>()) : std::nullopt;
-    if (!t) add_diagnostic(d, json_pointer_child(r.path_of(key), i), "unknown_dtype", std::string("valid: ") + dtype_choices());
-    else out.push_back(*t);
+    if (!t)
+      add_diagnostic(d, json_pointer_child(r.path_of(key), i), "unknown_dtype",
+                     std::string("valid: ") + dtype_choices());
+    else
+      out.push_back(*t);
   }
   if (list->empty()) add_diagnostic(d, r.path_of(key), "empty", "allow at least one dtype");
   return out;
@@ -52,8 +56,10 @@ Json deployment_json(const ServingDeployment& x) {
   if (x.expert_tensor > 0) parallelism["expert_tensor"] = x.expert_tensor;
   return {{"mesh", {{"shape", x.mesh_shape}}},
           {"parallelism", parallelism},
-          {"degrees", {{"tensor", x.tensor}, {"expert", x.expert},
-                       {"expert_tensor", x.expert_tensor > 0 ? x.expert_tensor : x.tensor}}},
+          {"degrees",
+           {{"tensor", x.tensor},
+            {"expert", x.expert},
+            {"expert_tensor", x.expert_tensor > 0 ? x.expert_tensor : x.tensor}}},
           {"dtypes", {{"weights", std::string(dtype_name(x.weights))}, {"kv", std::string(dtype_name(x.kv))}}},
           {"batch", x.batch},
           {"disaggregated", x.disaggregated},
@@ -112,8 +118,8 @@ Json run_serving_search(const QueryContext& ctx, JsonReader& args, Diagnostics& 
   in.efficiency = read_efficiency(args, d);
   in.include_comms = args.boolean("include_comms", false).value_or(true);
   in.params_override = args.number("params_override", false).value_or(0);
-  const int most = static_cast<int>(args.integer("max_replica_chips", false, 1, 1 << 16)
-                                        .value_or(ctx.hw->kind == ChipKind::gpu ? 64 : 256));
+  const int most = static_cast<int>(
+      args.integer("max_replica_chips", false, 1, 1 << 16).value_or(ctx.hw->kind == ChipKind::gpu ? 64 : 256));
   in.replica_chips = default_replica_sizes(*ctx.hw, most);
   if (const Json* list = args.array("replica_chips", false)) {
     in.replica_chips.clear();
@@ -125,7 +131,8 @@ Json run_serving_search(const QueryContext& ctx, JsonReader& args, Diagnostics& 
     for (std::size_t i = 0; i < list->size() && i < 4096; ++i)
       if (auto v = read_integer_value((*list)[i], json_pointer_child(args.path_of("batches"), i), 1, 100'000'000, d))
         in.batches.push_back(static_cast<double>(*v));
-  const auto disaggregation = args.choice("disaggregation", false, {"both", "colocated", "disaggregated"}).value_or("both");
+  const auto disaggregation =
+      args.choice("disaggregation", false, {"both", "colocated", "disaggregated"}).value_or("both");
   if (disaggregation == "colocated") in.disaggregated = {false};
   if (disaggregation == "disaggregated") in.disaggregated = {true};
   CalibrationProfile given;
@@ -160,19 +167,21 @@ Json run_serving_search(const QueryContext& ctx, JsonReader& args, Diagnostics& 
     x["rank"] = i + 1;
     best.push_back(x);
   }
-  for (std::size_t i = 0; i < s.frontier.size() && i < kMaxFrontier; ++i) frontier.push_back(deployment_json(s.frontier[i]));
+  for (std::size_t i = 0; i < s.frontier.size() && i < kMaxFrontier; ++i)
+    frontier.push_back(deployment_json(s.frontier[i]));
   if (s.meeting_targets == 0)
     add_warning(d, "/query/targets", "no_deployment_meets_targets",
-                s.fitting == 0 ? "no deployment fits in HBM; allow larger replicas (max_replica_chips) or smaller dtypes"
-                               : "no deployment meets the latency targets; the frontier shows what each latency costs");
+                s.fitting == 0
+                    ? "no deployment fits in HBM; allow larger replicas (max_replica_chips) or smaller dtypes"
+                    : "no deployment meets the latency targets; the frontier shows what each latency costs");
   Json out{{"evaluated", s.evaluated},
-          {"fitting", s.fitting},
-          {"meeting_targets", s.meeting_targets},
-          {"objective", objective},
-          {"deployments", best},
-          {"frontier", frontier},
-          {"frontier_size", s.frontier.size()},
-          {"backend", in.backend ? serving_backend_json(*in.backend) : Json(nullptr)}};
+           {"fitting", s.fitting},
+           {"meeting_targets", s.meeting_targets},
+           {"objective", objective},
+           {"deployments", best},
+           {"frontier", frontier},
+           {"frontier_size", s.frontier.size()},
+           {"backend", in.backend ? serving_backend_json(*in.backend) : Json(nullptr)}};
   if (in.profile) {  // the band of the best deployment: one replica against the runs behind the profile
     ScopePoint point{0, decode_context_tokens(in), in.model->is_moe(), 1, ""};
     if (!s.best.empty()) {

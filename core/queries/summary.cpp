@@ -41,7 +41,10 @@ Json sub_query(Json (*run)(const QueryContext&, JsonReader&, Diagnostics&), cons
 
 // The default training workload: a 1M-token batch of 4096-token sequences, 15T tokens to train.
 Json training_workload(Json parallelism) {
-  return {{"kind", "training_step"}, {"batch_tokens", 1048576}, {"seq_len", 4096}, {"train_tokens", 15e12},
+  return {{"kind", "training_step"},
+          {"batch_tokens", 1048576},
+          {"seq_len", 4096},
+          {"train_tokens", 15e12},
           {"parallelism", std::move(parallelism)}};
 }
 
@@ -75,7 +78,10 @@ Json default_serving(const QueryContext& ctx, const Json& given) {
   Json tensor = Json::array();
   for (const auto& a : ctx.mesh->axes)
     if (!a.dcn) tensor.push_back(a.name);
-  return {{"kind", "serving"}, {"batch", 32}, {"prompt_len", 8192}, {"generated_len", 512},
+  return {{"kind", "serving"},
+          {"batch", 32},
+          {"prompt_len", 8192},
+          {"generated_len", 512},
           {"dtypes", {{"weights", "int8"}, {"kv", "int8"}, {"activations", "bf16"}}},
           {"parallelism", {{"tensor", tensor}}}};
 }
@@ -104,28 +110,46 @@ Json run_summary(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
     out["bounds"] = run_bounds(ctx, none2, d);
   }
   if (ctx.model && ctx.mesh) {
-    Json t = default_training(ctx, training ? *training : Json()), s = default_serving(ctx, serving ? *serving : Json());
+    Json t = default_training(ctx, training ? *training : Json()),
+         s = default_serving(ctx, serving ? *serving : Json());
     t.erase("kind");
     s.erase("kind");
     // What a calibrated result says about itself (absent at the book's fidelity: not picked).
     auto with_fidelity = [](std::initializer_list<const char*> picks, std::initializer_list<const char*> ideal) {
       std::vector<const char*> all(picks);
-      all.insert(all.end(), {"/calibration/profile/id", "/calibration/profile/name",
-                             "/calibration/error_band/text", "/calibration/error_band/scope"});
+      all.insert(all.end(), {"/calibration/profile/id", "/calibration/profile/name", "/calibration/error_band/text",
+                             "/calibration/error_band/scope"});
       all.insert(all.end(), ideal);
       return all;
     };
     const auto given = [](const Json* node, const char* key) {
       return node ? std::optional<std::string>(std::string("/query/") + key) : std::nullopt;
     };
-    out["training_step"] = sub_query(
-        run_training_step, ctx, t, given(training, "training"), d,
-        with_fidelity({"/degrees", "/time/step_s", "/time/bound", "/time/critical", "/time/compute_s", "/time/comms_total_s",
-                       "/memory/total_bytes", "/memory/fits", "/memory/shortfall_bytes", "/memory/min_chips_for_memory",
-                       "/mfu_frac", "/tokens_per_s_per_chip", "/cost/usd_per_hour", "/cost/train_time_s",
-                       "/cost/train_usd", "/binding", "/thresholds", "/goodput/goodput_frac", "/goodput/wall_time_s",
-                       "/goodput/wall_usd", "/goodput/interruptions/expected", "/goodput/text"},
-                      {"/ideal/step_s", "/ideal/mfu_frac", "/ideal/train_time_s", "/ideal/train_usd"}));
+    out["training_step"] =
+        sub_query(run_training_step, ctx, t, given(training, "training"), d,
+                  with_fidelity({"/degrees",
+                                 "/time/step_s",
+                                 "/time/bound",
+                                 "/time/critical",
+                                 "/time/compute_s",
+                                 "/time/comms_total_s",
+                                 "/memory/total_bytes",
+                                 "/memory/fits",
+                                 "/memory/shortfall_bytes",
+                                 "/memory/min_chips_for_memory",
+                                 "/mfu_frac",
+                                 "/tokens_per_s_per_chip",
+                                 "/cost/usd_per_hour",
+                                 "/cost/train_time_s",
+                                 "/cost/train_usd",
+                                 "/binding",
+                                 "/thresholds",
+                                 "/goodput/goodput_frac",
+                                 "/goodput/wall_time_s",
+                                 "/goodput/wall_usd",
+                                 "/goodput/interruptions/expected",
+                                 "/goodput/text"},
+                                {"/ideal/step_s", "/ideal/mfu_frac", "/ideal/train_time_s", "/ideal/train_usd"}));
     out["serving"] = sub_query(
         run_serving, ctx, s, given(serving, "serving"), d,
         with_fidelity({"/time_to_first_token_s", "/decode/step_s", "/decode/bound", "/tokens_per_s_per_chip",

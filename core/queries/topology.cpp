@@ -1,8 +1,9 @@
 // Queries about where chips sit: a TPU slice or GPU cluster, and point-to-point transfers.
+#include "physics/topology.h"
+
 #include <algorithm>
 
 #include "queries/query.h"
-#include "physics/topology.h"
 
 namespace scalescope {
 
@@ -31,8 +32,9 @@ Json gpu_cluster_json(const Hardware& hw, const GpuCluster& c) {
   Json levels = Json::array();
   auto level_name = [&](int i) {
     return i == 0 ? std::string("scale_up")
-           : i - 1 < static_cast<int>(hw.scale_out.fat_tree_level_names.size()) ? hw.scale_out.fat_tree_level_names[i - 1]
-                                                                                : "level " + std::to_string(i);
+           : i - 1 < static_cast<int>(hw.scale_out.fat_tree_level_names.size())
+               ? hw.scale_out.fat_tree_level_names[i - 1]
+               : "level " + std::to_string(i);
   };
   for (int i = 0; i < c.levels; ++i) {
     const GpuLevel& lv = c.level[i];
@@ -52,13 +54,13 @@ Json gpu_cluster_json(const Hardware& hw, const GpuCluster& c) {
     domain["limited_by"] = nvlink.limited_by_switches ? "switches" : "gpus";
   }
   Json out{{"gpus", c.gpus},
-          {"domains", c.domains},
-          {"gpus_per_domain", hw.scale_up.domain_gpus},
-          {"scale_up_domain", domain},
-          {"domain_egress_unidir_bytes_per_s", c.domain_egress_unidir_bytes_per_s},
-          {"peak_bf16_flops_per_s", c.gpus * hw.peak(Dtype::bf16)},
-          {"hbm_capacity_bytes", c.gpus * hw.hbm_capacity_bytes},
-          {"levels", levels}};
+           {"domains", c.domains},
+           {"gpus_per_domain", hw.scale_up.domain_gpus},
+           {"scale_up_domain", domain},
+           {"domain_egress_unidir_bytes_per_s", c.domain_egress_unidir_bytes_per_s},
+           {"peak_bf16_flops_per_s", c.gpus * hw.peak(Dtype::bf16)},
+           {"hbm_capacity_bytes", c.gpus * hw.hbm_capacity_bytes},
+           {"levels", levels}};
   if (const int slowest = c.allgather_limiting_level(); slowest >= 0) {
     out["allgather_bytes_per_s"] = c.level[slowest].allgather_bytes_per_s();
     out["allgather_limited_by"] = level_name(slowest);
@@ -71,12 +73,12 @@ Json gpu_cluster_json(const Hardware& hw, const GpuCluster& c) {
 Json run_topology(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   const Hardware& hw = *ctx.hw;
   if (hw.kind == ChipKind::gpu) {
-    const double gpus = ctx.mesh ? ctx.mesh->chips
-                                 : args.number("gpus", true).value_or(1);
+    const double gpus = ctx.mesh ? ctx.mesh->chips : args.number("gpus", true).value_or(1);
     return gpu_cluster_json(hw, describe_gpu_cluster(hw, gpus));
   }
   if (!ctx.mesh) {
-    add_diagnostic(d, "/mesh", "missing_key", "a TPU topology query needs 'mesh' with the slice shape, e.g. {\"shape\": [4, 4]}");
+    add_diagnostic(d, "/mesh", "missing_key",
+                   "a TPU topology query needs 'mesh' with the slice shape, e.g. {\"shape\": [4, 4]}");
     return {};
   }
   Json out = tpu_slice_json(hw, ctx.mesh->tpu);
@@ -97,7 +99,8 @@ Json run_transfer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   const Json* to = args.array("to", false);
   if (from || to) {
     const std::string where = args.path_of(from ? "from" : "to");
-    if (!from || !to) add_diagnostic(d, where, "missing_key", "give both 'from' and 'to' chip coordinates");
+    if (!from || !to)
+      add_diagnostic(d, where, "missing_key", "give both 'from' and 'to' chip coordinates");
     else if (hw.kind != ChipKind::tpu || !ctx.mesh)
       add_diagnostic(d, where, "not_applicable", "'from'/'to' are chip coordinates on a TPU mesh; give 'hops' instead");
     else if (hops_arg)
@@ -109,11 +112,13 @@ Json run_transfer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
       auto read = [&](const Json& coords, const char* key, std::array<int, kMaxTorusDims>& out) {
         const std::size_t axes = ctx.mesh->axes.size() - (ctx.mesh->slices > 1 ? 1 : 0);
         if (coords.size() != axes) {
-          add_diagnostic(d, args.path_of(key), "wrong_length", "'" + std::string(key) + "' needs one coordinate per mesh axis");
+          add_diagnostic(d, args.path_of(key), "wrong_length",
+                         "'" + std::string(key) + "' needs one coordinate per mesh axis");
           return;
         }
         for (std::size_t i = 0; i < axes && i < kMaxTorusDims; ++i)
-          if (auto v = read_integer_value(coords[i], json_pointer_child(args.path_of(key), i), 0, slice.shape[i] - 1, d))
+          if (auto v =
+                  read_integer_value(coords[i], json_pointer_child(args.path_of(key), i), 0, slice.shape[i] - 1, d))
             out[i] = static_cast<int>(*v);
       };
       read(*from, "from", a);
@@ -132,10 +137,14 @@ Json run_transfer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
     } else {
       w = hw.scale_up.gpu_unidir_bytes_per_s;
     }
-  } else if (link == "pcie") w = hw.host_pcie_unidir_bytes_per_s;
-  else if (link == "hbm") w = hw.hbm_bandwidth_bytes_per_s;
-  else if (link == "dcn") w = hw.dcn_unidir_bytes_per_s_per_chip;
-  else if (link == "scale_out") w = hw.scale_out.nic_unidir_bytes_per_s_per_gpu;
+  } else if (link == "pcie")
+    w = hw.host_pcie_unidir_bytes_per_s;
+  else if (link == "hbm")
+    w = hw.hbm_bandwidth_bytes_per_s;
+  else if (link == "dcn")
+    w = hw.dcn_unidir_bytes_per_s_per_chip;
+  else if (link == "scale_out")
+    w = hw.scale_out.nic_unidir_bytes_per_s_per_gpu;
   if (w <= 0) {
     add_diagnostic(d, args.path_of("link"), "unknown_for_chip", hw.name + " has no '" + link + "' bandwidth");
     return {};
@@ -143,7 +152,8 @@ Json run_transfer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   // scaling-book/tpus, ICI transfers: bytes / (ports x one-way bandwidth) + hops x per-hop latency. From a chip to
   // itself nothing crosses a link: no time at all (issue 22).
   const bool same_chip = (from && to) && hops == 0;
-  const double time = same_chip ? 0.0 : tpu_transfer_s(bytes, static_cast<int>(hops), static_cast<int>(ports), w, latency);
+  const double time =
+      same_chip ? 0.0 : tpu_transfer_s(bytes, static_cast<int>(hops), static_cast<int>(ports), w, latency);
   return {{"time_s", time},
           {"bandwidth_s", same_chip ? 0.0 : bytes / (ports * w)},
           {"latency_s", hops * latency},

@@ -2,6 +2,7 @@
 // calibration queries (which read each published run's scenario once and evaluate it many times).
 #pragma once
 #include <cstdint>
+
 #include "planners/goodput.h"
 #include "planners/training.h"
 #include "queries/query.h"

@@ -1,7 +1,8 @@
 // Queries about a model: parameter, FLOP, KV-cache and remat accounting, and utilisation from chip-hours.
-#include "queries/query.h"
-#include "physics/roofline.h"
 #include "physics/transformer.h"
+
+#include "physics/roofline.h"
+#include "queries/query.h"
 #include "specs/hf_config.h"
 
 namespace scalescope {
@@ -9,8 +10,9 @@ namespace scalescope {
 namespace {
 
 Json params_json(const ParamCounts& p) {
-  return {{"mlp", p.mlp},       {"mlp_active", p.mlp_active}, {"attention", p.attention}, {"router", p.router},
-          {"embeddings", p.embeddings}, {"norms", p.norms},   {"total", p.total},         {"active", p.active}};
+  return {{"mlp", p.mlp},       {"mlp_active", p.mlp_active}, {"attention", p.attention},
+          {"router", p.router}, {"embeddings", p.embeddings}, {"norms", p.norms},
+          {"total", p.total},   {"active", p.active}};
 }
 
 }  // namespace
@@ -31,7 +33,8 @@ Json run_transformer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
   const ParamCounts p = count_params(m);
   const FlopCounts f = count_flops(m, tokens, seq_len, causal);
   Json remat_all = Json::object();
-  for (Remat r : {Remat::none, Remat::block, Remat::big_matmuls, Remat::mlp_matmuls, Remat::checkpoints, Remat::selective}) {
+  for (Remat r :
+       {Remat::none, Remat::block, Remat::big_matmuls, Remat::mlp_matmuls, Remat::checkpoints, Remat::selective}) {
     if (r == Remat::checkpoints && !k) continue;
     const RematCost c = remat_cost(m, r, tokens, seq_len, k.value_or(0), act_dtype, causal);
     remat_all[std::string(remat_name(r))] = {{"activation_bytes", c.activation_bytes},
@@ -60,19 +63,26 @@ Json run_transformer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
            // scaling-book/transformers, Question 4: prefill T = S = seq_len; decode one query against seq_len keys
            // (MLA: absorbed, in the latent).
            {"attention_intensity_prefill_flops_per_byte", attention_intensity_flops_per_byte(m, seq_len, seq_len)},
-           {"attention_intensity_decode_flops_per_byte", m.is_mla() ? absorbed_attention_intensity_flops_per_byte(m, 1, seq_len)
-                                                                    : attention_intensity_flops_per_byte(m, 1, seq_len)},
+           {"attention_intensity_decode_flops_per_byte",
+            m.is_mla() ? absorbed_attention_intensity_flops_per_byte(m, 1, seq_len)
+                       : attention_intensity_flops_per_byte(m, 1, seq_len)},
            {"remat", std::string(remat_name(remat))},
            {"activation_bytes", remat_all[std::string(remat_name(remat))]["activation_bytes"]},
            {"remat_policies", remat_all}};
   // Which form of attention each number uses: training and prefill expand MLA's latent into every head's K and V;
   // decode keeps the cache latent and absorbs the up-projections into the query and the output (DeepSeek-V2 §2.1.2).
-  out["attention"] = m.is_mla() ? Json{{"kind", "mla"}, {"training_and_prefill", "expanded"}, {"decode", "absorbed"},
-                                       {"kv_values_per_token_per_layer", kv_values_per_token_per_layer(m)},
-                                       {"decode_flops_per_key_per_layer", 2.0 * m.heads * (2.0 * m.mla.kv_lora_rank + m.mla.qk_rope_head_dim)},
-                                       {"prefill_flops_per_key_per_layer", 2.0 * m.heads * (m.qk_head_dim() + m.v_head_dim())}}
-                                : Json{{"kind", m.kv_heads == m.heads ? "mha" : m.kv_heads == 1 ? "mqa" : "gqa"},
-                                       {"kv_values_per_token_per_layer", kv_values_per_token_per_layer(m)}};
+  out["attention"] = m.is_mla()
+                         ? Json{{"kind", "mla"},
+                                {"training_and_prefill", "expanded"},
+                                {"decode", "absorbed"},
+                                {"kv_values_per_token_per_layer", kv_values_per_token_per_layer(m)},
+                                {"decode_flops_per_key_per_layer",
+                                 2.0 * m.heads * (2.0 * m.mla.kv_lora_rank + m.mla.qk_rope_head_dim)},
+                                {"prefill_flops_per_key_per_layer", 2.0 * m.heads * (m.qk_head_dim() + m.v_head_dim())}}
+                         : Json{{"kind", m.kv_heads == m.heads ? "mha"
+                                         : m.kv_heads == 1     ? "mqa"
+                                                               : "gqa"},
+                                {"kv_values_per_token_per_layer", kv_values_per_token_per_layer(m)}};
   // scaling-book/transformers, Question 5: where attention's FLOPs catch up with the QKVO's, or all the layers' matmuls
   // (x2 when causal); left out where sliding or chunked windows keep attention below them at any context.
   if (const auto s = attention_equals_qkvo_seq_len(m, causal)) out["attention_equals_qkvo_seq_len"] = *s;

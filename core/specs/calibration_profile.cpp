@@ -53,39 +53,74 @@ constexpr ProfileParameter kParameters[] = {
     // Kernels: fraction of the bf16 peak that large, well-tiled matmuls reach (clocks, power, kernel quality).
     {"gemm/bf16/ceiling_frac", nullptr, {"gemm/bf16/ceiling_frac"}, 0.2, 1.0, kChip, kTrain},
     // Kernels: fraction of the fp8 / int8 / fp4 peak that low-precision matmuls reach.
-    {"gemm/fp8/ceiling_frac", nullptr, {"gemm/fp8/ceiling_frac", "gemm/fp8_block/ceiling_frac", "gemm/fp4/ceiling_frac"},
-     0.2, 1.0, kFamily, kTrain},
+    {"gemm/fp8/ceiling_frac",
+     nullptr,
+     {"gemm/fp8/ceiling_frac", "gemm/fp8_block/ceiling_frac", "gemm/fp4/ceiling_frac"},
+     0.2,
+     1.0,
+     kFamily,
+     kTrain},
     // Kernels: FLOPs at which one matmul reaches half its ceiling.
-    {"gemm/bf16/half_rate_flops", nullptr,
+    {"gemm/bf16/half_rate_flops",
+     nullptr,
      {"gemm/bf16/half_rate_flops", "gemm/fp8/half_rate_flops", "gemm/fp8_block/half_rate_flops",
       "gemm/fp4/half_rate_flops", "moe/bf16/half_rate_flops", "moe/fp8/half_rate_flops",
       "moe/fp8_block/half_rate_flops", "moe/fp4/half_rate_flops"},
-     1e6, 1e12, kFamily, kTrain},
+     1e6,
+     1e12,
+     kFamily,
+     kTrain},
     // Kernels: fraction of the peak that the routed experts' grouped matmuls reach.
-    {"moe/bf16/ceiling_frac", nullptr,
-     {"moe/bf16/ceiling_frac", "moe/fp8/ceiling_frac", "moe/fp8_block/ceiling_frac", "moe/fp4/ceiling_frac"}, 0.2, 1.0,
-     kFamily, kTrain},
+    {"moe/bf16/ceiling_frac",
+     nullptr,
+     {"moe/bf16/ceiling_frac", "moe/fp8/ceiling_frac", "moe/fp8_block/ceiling_frac", "moe/fp4/ceiling_frac"},
+     0.2,
+     1.0,
+     kFamily,
+     kTrain},
     // Kernels: fraction of the peak that the flash attention kernel's matmuls reach.
-    {"prefill_attention/ceiling_frac", nullptr, {"prefill_attention/ceiling_frac", "prefill_attention/fp8_ceiling_frac"},
-     0.1, 1.0, kFamily, kTrain},
+    {"prefill_attention/ceiling_frac",
+     nullptr,
+     {"prefill_attention/ceiling_frac", "prefill_attention/fp8_ceiling_frac"},
+     0.1,
+     1.0,
+     kFamily,
+     kTrain},
     // Kernels: fraction of the HBM bandwidth that memory-bound ops achieve.
-    {"memory/stream_hbm_frac", nullptr,
+    {"memory/stream_hbm_frac",
+     nullptr,
      {"memory/stream_hbm_frac", "gemm/bf16/hbm_frac", "gemm/fp8/hbm_frac", "gemm/fp8_block/hbm_frac",
       "gemm/fp4/hbm_frac", "moe/bf16/hbm_frac", "moe/fp8/hbm_frac", "moe/fp8_block/hbm_frac", "moe/fp4/hbm_frac"},
-     0.3, 1.0, kChip, kTrain},
+     0.3,
+     1.0,
+     kChip,
+     kTrain},
     // Kernels: fraction of the ICI / NVLink bandwidth that collectives achieve.
-    {"collective/all_gather/link_frac", nullptr,
+    {"collective/all_gather/link_frac",
+     nullptr,
      {"collective/all_gather/link_frac", "collective/reduce_scatter/link_frac", "collective/all_reduce/link_frac",
       "collective/all_to_all/link_frac", "collective/custom_all_reduce/link_frac"},
-     0.2, 1.0, kFamily, kTrain},
+     0.2,
+     1.0,
+     kFamily,
+     kTrain},
     // Kernels: seconds of software latency per collective (ICI DMA descriptors) beyond its hops.
-    {"collective/all_gather/latency_s", nullptr,
+    {"collective/all_gather/latency_s",
+     nullptr,
      {"collective/all_gather/latency_s", "collective/reduce_scatter/latency_s", "collective/all_reduce/latency_s",
       "collective/all_to_all/latency_s", "collective/custom_all_reduce/latency_s"},
-     1e-7, 1e-3, kFamily, kTrain},
+     1e-7,
+     1e-3,
+     kFamily,
+     kTrain},
     // Kernels: fraction of the HBM bandwidth decode attention reads KV caches at.
-    {"decode_attention/hbm_frac", nullptr, {"decode_attention/hbm_frac", "decode_attention/fp8_kv_hbm_frac"}, 0.2, 1.0,
-     kChip, kServe},
+    {"decode_attention/hbm_frac",
+     nullptr,
+     {"decode_attention/hbm_frac", "decode_attention/fp8_kv_hbm_frac"},
+     0.2,
+     1.0,
+     kChip,
+     kServe},
 };
 
 void read_tiling(JsonReader& r, MatmulTiling& t, Diagnostics& d) {
@@ -121,7 +156,7 @@ void read_bands(JsonReader& r, bool family, std::vector<ErrorBand>& bands, Diagn
     band.task = task;
     // Optional: a profile written before it was kept measured a chip's band on held runs, a family's on chips.
     const auto method = s.choice("method", false, {"held", "chip_held_out", "left_out_in_turn"});
-    band.method = method == "left_out_in_turn" ? BandMethod::left_out_in_turn
+    band.method = method == "left_out_in_turn"                       ? BandMethod::left_out_in_turn
                   : method == "chip_held_out" || (!method && family) ? BandMethod::chip_held_out
                                                                      : BandMethod::held;
     band.runs = s.number("runs", true).value_or(1);
@@ -154,9 +189,12 @@ void read_scopes(JsonReader& r, std::vector<FittedScope>& scopes, Diagnostics& d
     range("chips", f.min_chips, f.max_chips);
     range("seq_len", f.min_seq_len, f.max_seq_len);
     for (const std::string& a : read_strings(s, "architectures", true, d)) {
-      if (a == "dense") f.dense = true;
-      else if (a == "moe") f.moe = true;
-      else add_diagnostic(d, s.path_of("architectures"), "unknown_choice", "'" + a + "' is not one of: dense, moe");
+      if (a == "dense")
+        f.dense = true;
+      else if (a == "moe")
+        f.moe = true;
+      else
+        add_diagnostic(d, s.path_of("architectures"), "unknown_choice", "'" + a + "' is not one of: dense, moe");
     }
     f.max_expert_degree = s.number("max_expert_degree", true).value_or(1);
     // Optional (a scope written before they were kept): then no plan is said to lie outside by them.
@@ -173,8 +211,10 @@ Json scopes_json(const std::vector<FittedScope>& scopes) {
     Json architectures = Json::array();
     if (f.dense) architectures.push_back("dense");
     if (f.moe) architectures.push_back("moe");
-    out[f.task] = {{"chips", {f.min_chips, f.max_chips}}, {"seq_len", {f.min_seq_len, f.max_seq_len}},
-                   {"architectures", architectures}, {"max_expert_degree", f.max_expert_degree},
+    out[f.task] = {{"chips", {f.min_chips, f.max_chips}},
+                   {"seq_len", {f.min_seq_len, f.max_seq_len}},
+                   {"architectures", architectures},
+                   {"max_expert_degree", f.max_expert_degree},
                    {"tensor_across_domains", f.tensor_across_domains},
                    {"expert_across_domains", f.expert_across_domains}};
     if (!f.matmul.empty()) out[f.task]["matmul"] = f.matmul;
@@ -186,8 +226,10 @@ std::vector<std::string> read_strings(JsonReader& r, const char* key, bool requi
   std::vector<std::string> out;
   if (const Json* a = r.array(key, required))
     for (std::size_t i = 0; i < a->size(); ++i) {
-      if ((*a)[i].is_string()) out.push_back((*a)[i].get<std::string>());
-      else add_diagnostic(d, json_pointer_child(r.path_of(key), i), "wrong_type", "expected a string");
+      if ((*a)[i].is_string())
+        out.push_back((*a)[i].get<std::string>());
+      else
+        add_diagnostic(d, json_pointer_child(r.path_of(key), i), "wrong_type", "expected a string");
     }
   return out;
 }
@@ -208,9 +250,12 @@ double small_sample_widening(const ErrorBand& band) {
 
 const char* band_method_name(BandMethod method) {
   switch (method) {
-    case BandMethod::chip_held_out: return "chip_held_out";
-    case BandMethod::left_out_in_turn: return "left_out_in_turn";
-    case BandMethod::held: break;
+    case BandMethod::chip_held_out:
+      return "chip_held_out";
+    case BandMethod::left_out_in_turn:
+      return "left_out_in_turn";
+    case BandMethod::held:
+      break;
   }
   return "held";
 }
@@ -235,7 +280,8 @@ void FittedScope::widen(const ScopePoint& p) {
   max_seq_len = std::max(max_seq_len, p.seq_len);
   (p.moe ? moe : dense) = true;
   if (p.moe) max_expert_degree = std::max(max_expert_degree, p.expert_degree);
-  if (!p.matmul.empty() && std::find(matmul.begin(), matmul.end(), p.matmul) == matmul.end()) matmul.push_back(p.matmul);
+  if (!p.matmul.empty() && std::find(matmul.begin(), matmul.end(), p.matmul) == matmul.end())
+    matmul.push_back(p.matmul);
   tensor_across_domains = tensor_across_domains || p.tensor_across_domains;
   expert_across_domains = expert_across_domains || p.expert_across_domains;
 }
@@ -249,7 +295,8 @@ std::vector<std::string> FittedScope::outside(const ScopePoint& p) const {
   if (p.chips > 0) span(p.chips, min_chips, max_chips, "chips");  // 0: not known (a search that found nothing)
   span(p.seq_len, min_seq_len, max_seq_len, task == "serving" ? "tokens of context" : "tokens a sequence");
   if (p.moe ? !moe : !dense)
-    why.push_back(std::string(p.moe ? "an MoE model (fitted: dense runs only)" : "a dense model (fitted: MoE runs only)"));
+    why.push_back(
+        std::string(p.moe ? "an MoE model (fitted: dense runs only)" : "a dense model (fitted: MoE runs only)"));
   if (p.moe && moe && p.expert_degree > max_expert_degree)
     why.push_back(format_count(p.expert_degree) + "-way expert parallelism (fitted: up to " +
                   format_count(max_expert_degree) + "-way)");
@@ -288,7 +335,8 @@ CalibrationProfile parse_calibration_profile(const Json& node, const std::string
   p.source = r.string("source", true).value_or("");
   p.fitted_on = read_strings(r, "fitted_on", true, d);
   read_tiling(r, p.tiling, d);
-  if (const Json* kernels = r.object("kernels", true)) p.kernels = read_kernel_models(*kernels, r.path_of("kernels"), d);
+  if (const Json* kernels = r.object("kernels", true))
+    p.kernels = read_kernel_models(*kernels, r.path_of("kernels"), d);
   if (const Json* node_params = r.object("parameters", true)) {
     JsonReader s(*node_params, r.path_of("parameters"), d);
     for (const auto& q : kParameters) {
@@ -312,8 +360,11 @@ Json calibration_profile_json(const CalibrationProfile& p) {
   auto frac = [](double x) { return round_significant(x, 4); };
   Json bands = Json::object();
   for (const auto& b : p.bands)
-    bands[b.task] = {{"runs", b.runs}, {"median_frac", frac(b.median_frac)}, {"p90_frac", frac(b.p90_frac)},
-                     {"max_frac", frac(b.max_frac)}, {"signed_median_frac", frac(b.signed_median_frac)},
+    bands[b.task] = {{"runs", b.runs},
+                     {"median_frac", frac(b.median_frac)},
+                     {"p90_frac", frac(b.p90_frac)},
+                     {"max_frac", frac(b.max_frac)},
+                     {"signed_median_frac", frac(b.signed_median_frac)},
                      {"method", band_method_name(b.method)}};
   return {{"schema", "scalescope.calibration/2"},
           {"id", p.id},
@@ -322,8 +373,11 @@ Json calibration_profile_json(const CalibrationProfile& p) {
           {"hardware", p.hardware},
           {"source", p.source},
           {"fitted_on", p.fitted_on},
-          {"tiling", {{"tile_m", p.tiling.tile_m}, {"tile_n", p.tiling.tile_n}, {"tile_k", p.tiling.tile_k},
-                      {"parallel_tiles", p.tiling.parallel_tiles}}},
+          {"tiling",
+           {{"tile_m", p.tiling.tile_m},
+            {"tile_n", p.tiling.tile_n},
+            {"tile_k", p.tiling.tile_k},
+            {"parallel_tiles", p.tiling.parallel_tiles}}},
           {"kernels", kernel_models_json(p.kernels)},
           {"parameters", params},
           {"error_bands", bands},

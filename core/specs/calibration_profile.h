@@ -24,8 +24,8 @@ enum class BandMethod { held, chip_held_out, left_out_in_turn };
 
 // Out-of-sample error of the calibrated model for one chip kind and task (|predicted / measured - 1|).
 struct ErrorBand {
-  std::string task;             // "training" or "serving"
-  double runs = 0;              // held-out runs it was measured on
+  std::string task;  // "training" or "serving"
+  double runs = 0;   // held-out runs it was measured on
   double median_frac = 0, p90_frac = 0, max_frac = 0;
   double signed_median_frac = 0;  // below 0: optimistic
   BandMethod method = BandMethod::held;
@@ -38,11 +38,11 @@ double small_sample_widening(const ErrorBand& band);
 
 // Where one run or plan sits, in the terms a profile's fitted scope is kept in.
 struct ScopePoint {
-  double chips = 0;            // 0: not known
-  double seq_len = 0;          // training: the sequence; serving: the KV context
+  double chips = 0;    // 0: not known
+  double seq_len = 0;  // training: the sequence; serving: the KV context
   bool moe = false;
-  double expert_degree = 1;    // the expert-parallel group (1: none)
-  std::string matmul;          // training: the matmul precision ("bf16", "fp8", ...); serving: empty
+  double expert_degree = 1;  // the expert-parallel group (1: none)
+  std::string matmul;        // training: the matmul precision ("bf16", "fp8", ...); serving: empty
   // GPU: a tensor- or expert-parallel group that spans more than one NVLink domain (its collectives or dispatch
   // cross the scale-out network: costed, but calibrated only where a fit run did the same).
   bool tensor_across_domains = false, expert_across_domains = false;
@@ -57,7 +57,7 @@ struct FittedScope {
   bool dense = false, moe = false;
   double max_expert_degree = 1;
   bool tensor_across_domains = false, expert_across_domains = false;  // some fit run's group left its domain
-  std::vector<std::string> matmul;  // training only
+  std::vector<std::string> matmul;                                    // training only
 
   void widen(const ScopePoint& p);  // the scope with `p` in it
   // What puts `p` outside, one phrase each ("2048 chips (fitted: 64 to 1536)"); empty: inside.
@@ -75,9 +75,9 @@ struct WhatIf {
 // fitted to measured kernel tables, or for a chip without public tables to its runs), and the few end-to-end
 // constants no kernel shows (host gaps, how much communication a framework hides, overheads per step).
 struct CalibrationProfile {
-  std::string id, name, kind;      // kind: "tpu" | "gpu"
+  std::string id, name, kind;         // kind: "tpu" | "gpu"
   std::vector<std::string> hardware;  // preset ids this profile is for; empty: the family fallback for `kind`
-  std::string source;              // how it was made (the command, the run set)
+  std::string source;                 // how it was made (the command, the run set)
   std::vector<std::string> fitted_on;
   MatmulTiling tiling;
   KernelModels kernels;
@@ -109,10 +109,10 @@ enum class ParameterTask { training, serving };
 // (`kernel_paths`, each of which it sets; the first is its value) that only a profile without kernel tables fits
 // on runs: a TPU's, whose kernels no public table measures.
 struct ProfileParameter {
-  const char* key;  // a key of the profile's "parameters", or the kernel path it is read from
-  double CalibrationProfile::*field;   // nullptr: a kernel constant
+  const char* key;                    // a key of the profile's "parameters", or the kernel path it is read from
+  double CalibrationProfile::*field;  // nullptr: a kernel constant
   std::array<const char*, 10> kernel_paths;
-  double lo, hi;                  // physical range (validated, and the fit's bounds)
+  double lo, hi;  // physical range (validated, and the fit's bounds)
   ParameterLevel level;
   ParameterTask task;
   // An end-to-end constant that corrects the kernel tables' conditions (their clocks), so fitted only where tables

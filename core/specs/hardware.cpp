@@ -40,7 +40,8 @@ void read_ici(JsonReader& r, TpuInterconnect& ici, Diagnostics& d) {
   if (auto v = s.number("link_unidir_bytes_per_s", true)) ici.link_unidir_bytes_per_s = *v;
   if (auto v = s.number("links_per_chip", true)) ici.links_per_chip = static_cast<int>(*v);
   if (auto v = s.number("wraparound_axis_multiple", true)) ici.wraparound_axis_multiple = static_cast<int>(*v);
-  if (auto v = s.choice("wraparound_rule", true, {"whole_cubes", "per_axis"})) ici.whole_cube_wraparound = *v == "whole_cubes";
+  if (auto v = s.choice("wraparound_rule", true, {"whole_cubes", "per_axis"}))
+    ici.whole_cube_wraparound = *v == "whole_cubes";
   if (auto v = s.number("hop_latency_s", true)) ici.hop_latency_s = *v;
   s.finish();
 }
@@ -70,7 +71,8 @@ void read_scale_out(JsonReader& r, GpuScaleOut& out, Diagnostics& d) {
   // A fat tree of more levels would hold more GPUs than a double counts exactly.
   if (const Json* a = s.array("fat_tree_fanouts", true, kMaxFatTreeLevels))
     for (std::size_t i = 0; i < a->size(); ++i)
-      if (auto v = read_number_value((*a)[i], json_pointer_child(s.path_of("fat_tree_fanouts"), i), "fat_tree_fanouts", d))
+      if (auto v =
+              read_number_value((*a)[i], json_pointer_child(s.path_of("fat_tree_fanouts"), i), "fat_tree_fanouts", d))
         out.fat_tree_fanouts.push_back(static_cast<int>(*v));
   if (const Json* a = s.array("fat_tree_level_names", true, kMaxFatTreeLevels)) {
     for (const auto& name : *a)

@@ -19,8 +19,8 @@ struct TpuInterconnect {
   int cores_per_chip = 1;
   double link_unidir_bytes_per_s = 0;
   int links_per_chip = 0;
-  int wraparound_axis_multiple = 0;  // an axis wraps when its size is a multiple of this (scaling-book/tpus, ICI)
-  bool whole_cube_wraparound = false; // v4p/v5p: only slices of whole cubes wrap, on every axis
+  int wraparound_axis_multiple = 0;    // an axis wraps when its size is a multiple of this (scaling-book/tpus, ICI)
+  bool whole_cube_wraparound = false;  // v4p/v5p: only slices of whole cubes wrap, on every axis
   double hop_latency_s = 0;
 };
 
@@ -51,8 +51,8 @@ struct Hardware {
   std::array<double, kDtypeCount> peak_flops_per_s{};  // 0 = the chip has no matrix path for that dtype
   double hbm_capacity_bytes = 0;
   double hbm_bandwidth_bytes_per_s = 0;
-  double on_chip_memory_bytes = 0;             // 0 = unknown
-  double on_chip_bandwidth_bytes_per_s = 0;    // 0 = unknown
+  double on_chip_memory_bytes = 0;           // 0 = unknown
+  double on_chip_bandwidth_bytes_per_s = 0;  // 0 = unknown
   // Micro-architecture, optional (0 = unknown): matrix units (Tensor Cores / MXUs) per chip and their clock; the
   // vector units' lanes (CUDA cores / VPU ALUs) and their fp32 FLOP/s (scaling-book/tpus and scaling-book/gpus,
   // chip specs).

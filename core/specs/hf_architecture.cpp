@@ -33,8 +33,9 @@ std::optional<std::string> quantized_weights_dtype(const Json& config) {
       const Json* w = g->is_object() && g->contains("weights") ? &(*g)["weights"] : nullptr;
       const bool integer = w && w->is_object() && w->value("type", "") == "int";
       const double bits = w && w->is_object() && (*w)["num_bits"].is_number() ? (*w)["num_bits"].get<double>() : 0;
-      const std::optional<std::string> here =
-          integer && bits == 4 ? std::optional<std::string>("int4") : integer && bits == 8 ? std::optional<std::string>("int8") : std::nullopt;
+      const std::optional<std::string> here = integer && bits == 4   ? std::optional<std::string>("int4")
+                                              : integer && bits == 8 ? std::optional<std::string>("int8")
+                                                                     : std::nullopt;
       if (!here || (dtype && *dtype != *here)) return std::nullopt;
       dtype = here;
     }
@@ -47,8 +48,10 @@ void read_state_dtype(ConfigReader& r, const std::string& key, Json& shape) {
   const Json* dtype = r.get(key);
   if (!dtype) return;
   const std::string name = dtype->is_string() ? dtype->get<std::string>() : "";
-  if (name == "float32") shape["state_dtype"] = "fp32";
-  else if (name == "bfloat16" || name == "float16") shape["state_dtype"] = "bf16";
+  if (name == "float32")
+    shape["state_dtype"] = "fp32";
+  else if (name == "bfloat16" || name == "float16")
+    shape["state_dtype"] = "bf16";
   else
     add_diagnostic(r.diagnostics(), r.path_of(key), "unknown_choice", key + " is one of: float32, bfloat16, float16");
 }
@@ -56,10 +59,11 @@ void read_state_dtype(ConfigReader& r, const std::string& key, Json& shape) {
 // Qwen3-Next and Qwen3.5's Gated DeltaNet layers (linear_*) and gated softmax attention (attn_output_gate) into `m`.
 void read_gated_deltanet(ConfigReader& r, Json& m) {
   Json a = Json::object();
-  const std::pair<const char*, const char*> keys[] = {
-      {"key_heads", "linear_num_key_heads"}, {"value_heads", "linear_num_value_heads"},
-      {"key_head_dim", "linear_key_head_dim"}, {"value_head_dim", "linear_value_head_dim"},
-      {"conv_kernel", "linear_conv_kernel_dim"}};
+  const std::pair<const char*, const char*> keys[] = {{"key_heads", "linear_num_key_heads"},
+                                                      {"value_heads", "linear_num_value_heads"},
+                                                      {"key_head_dim", "linear_key_head_dim"},
+                                                      {"value_head_dim", "linear_value_head_dim"},
+                                                      {"conv_kernel", "linear_conv_kernel_dim"}};
   for (const auto& [field, key] : keys)
     if (const auto v = r.count(key, "a Gated DeltaNet layer's shape", true)) a[field] = *v;
   // The state's dtype: Qwen3.5 pins float32 (mamba_ssm_dtype); the engines keep it in fp32 unless told otherwise.

@@ -21,7 +21,8 @@ using namespace hf;
 
 Json hf_config_to_model(const Json& config, const std::string& path, Diagnostics& d) {
   if (!config.is_object()) {
-    add_diagnostic(d, path, "wrong_type", "'hf_config' must be the object of a config.json, got " + json_type_name(config));
+    add_diagnostic(d, path, "wrong_type",
+                   "'hf_config' must be the object of a config.json, got " + json_type_name(config));
     return Json::object();
   }
   // Multimodal configs (Gemma 3, Llama 4, ...) keep the language model in `text_config`; the vision tower is not
@@ -46,7 +47,8 @@ Json hf_config_to_model(const Json& config, const std::string& path, Diagnostics
   std::string type = type_node->get<std::string>();
   for (const auto& [alias, family] : kModelTypeAliases)
     if (type == alias) type = family;
-  const auto family = std::find_if(families().begin(), families().end(), [&](const Family& f) { return type == f.model_type; });
+  const auto family =
+      std::find_if(families().begin(), families().end(), [&](const Family& f) { return type == f.model_type; });
   if (family == families().end()) {
     add_diagnostic(d, json_pointer_child(text_path, "model_type"), "unknown_choice",
                    "unknown model_type " + quote(type) + "; valid: " + join_choices(model_types()));
@@ -77,14 +79,16 @@ Json hf_config_to_model(const Json& config, const std::string& path, Diagnostics
     if (heads && kv_heads != *heads)
       add_diagnostic(d, r.path_of("num_key_value_heads"), "inconsistent",
                      "latent attention up-projects K and V for every query head: num_key_value_heads must equal "
-                     "num_attention_heads (" + std::to_string(*heads) + ")");
+                     "num_attention_heads (" +
+                         std::to_string(*heads) + ")");
   } else {
     if (!head_dim && heads && d_model) {
       if (*d_model % *heads != 0)
         add_diagnostic(d, r.path_of("head_dim"), "missing_key",
                        "hidden_size " + std::to_string(*d_model) + " is not a multiple of num_attention_heads " +
                            std::to_string(*heads) + ": give 'head_dim'");
-      else head_dim = *d_model / *heads;
+      else
+        head_dim = *d_model / *heads;
     }
     if (heads && kv_heads > 0 && *heads % kv_heads != 0)
       add_diagnostic(d, r.path_of("num_key_value_heads"), "not_divisible",
@@ -98,8 +102,9 @@ Json hf_config_to_model(const Json& config, const std::string& path, Diagnostics
                              " expert groups): routing is uniform over the experts, and a training query's "
                              "load_imbalance says how far the busiest expert is above the mean.");
   if (family->experts == Experts::gpt_oss)
-    not_modelled.push_back("Attention sinks, the projections' biases and the clamped SwiGLU: a few parameters and "
-                           "elementwise operations per layer (under 0.1% of the FLOPs).");
+    not_modelled.push_back(
+        "Attention sinks, the projections' biases and the clamped SwiGLU: a few parameters and "
+        "elementwise operations per layer (under 0.1% of the FLOPs).");
   if (text != &config && config.contains("vision_config"))
     not_modelled.push_back("The vision tower (vision_config): only the language model is modelled.");
   if (family->sparse_attention) read_sparse_attention(r, m);
@@ -108,9 +113,11 @@ Json hf_config_to_model(const Json& config, const std::string& path, Diagnostics
   // A multimodal config may keep tie_word_embeddings beside text_config (Qwen3.5).
   std::optional<bool> tied_flag = r.flag("tie_word_embeddings");
   if (!tied_flag && text != &config)
-    if (auto top = config.find("tie_word_embeddings"); top != config.end() && top->is_boolean()) tied_flag = top->get<bool>();
+    if (auto top = config.find("tie_word_embeddings"); top != config.end() && top->is_boolean())
+      tied_flag = top->get<bool>();
   const bool tied = tied_flag.value_or(family->tied_by_default);
-  if (family->hybrid_blocks) read_hybrid_blocks(r, layers, kMaxConfigLayers, m, not_modelled);
+  if (family->hybrid_blocks)
+    read_hybrid_blocks(r, layers, kMaxConfigLayers, m, not_modelled);
   else if (layers) {
     read_experts(r, family->experts, *layers, d_ff, m);
     read_windows(r, *family, *layers, m);
@@ -134,9 +141,10 @@ Json hf_config_to_model(const Json& config, const std::string& path, Diagnostics
   m["tied_embeddings"] = tied;
   // Top level, even when multimodal, or in text_config (Kimi-K2.5).
   if (const auto dtype = text != &config && !config.contains("quantization_config") ? quantized_weights_dtype(*text)
-                                                                                     : quantized_weights_dtype(config)) {
+                                                                                    : quantized_weights_dtype(config)) {
     m["weights_dtype"] = *dtype;
-    const Json& q = text->contains("quantization_config") ? (*text)["quantization_config"] : config["quantization_config"];
+    const Json& q =
+        text->contains("quantization_config") ? (*text)["quantization_config"] : config["quantization_config"];
     const bool partial = q.is_object() && q.contains("ignore") && q["ignore"].is_array() && q["ignore"].size() > 1;
     if (partial)  // beyond the output head, which every such list names
       not_modelled.push_back("The checkpoint leaves some layers out of its " + *dtype +
@@ -195,7 +203,8 @@ std::string config_key_path(const Json& config, const std::string& hf_path, cons
   std::string rest = path.substr(prefix.size());
   const std::string field = rest.substr(0, rest.find('/'));
   if (field == "mla" && rest.size() > 4) {  // latent attention's keys are the config's own, at its top level
-    const std::string key = rest.substr(4, rest.find('/', 4) == std::string::npos ? std::string::npos : rest.find('/', 4) - 4);
+    const std::string key =
+        rest.substr(4, rest.find('/', 4) == std::string::npos ? std::string::npos : rest.find('/', 4) - 4);
     return text.contains(key) ? json_pointer_child(base, key) : path;
   }
   for (const auto& [name, keys] : config_keys_of_fields())
@@ -258,9 +267,11 @@ Json model_config_json(const ModelConfig& m) {
   if (m.is_moe()) out["expert_d_ff"] = whole(m.expert_d_ff);
   if (m.expert_latent_dim > 0) out["expert_latent_dim"] = whole(m.expert_latent_dim);
   if (m.is_mla())
-    out["mla"] = {{"q_lora_rank", whole(m.mla.q_lora_rank)}, {"kv_lora_rank", whole(m.mla.kv_lora_rank)},
+    out["mla"] = {{"q_lora_rank", whole(m.mla.q_lora_rank)},
+                  {"kv_lora_rank", whole(m.mla.kv_lora_rank)},
                   {"qk_nope_head_dim", whole(m.mla.qk_nope_head_dim)},
-                  {"qk_rope_head_dim", whole(m.mla.qk_rope_head_dim)}, {"v_head_dim", whole(m.mla.v_head_dim)}};
+                  {"qk_rope_head_dim", whole(m.mla.qk_rope_head_dim)},
+                  {"v_head_dim", whole(m.mla.v_head_dim)}};
   if (!m.mlp_pattern.empty()) {
     Json list = Json::array();
     for (MlpLayer x : m.mlp_pattern) list.push_back(mlp_layer_name(x));
@@ -272,18 +283,15 @@ Json model_config_json(const ModelConfig& m) {
     out["attention_pattern"] = list;
   }
   if (m.has_linear_attention())
-    out["linear_attention"] = {{"kind", linear_kind_name(m.linear.kind)},
-                               {"key_heads", whole(m.linear.key_heads)},
-                               {"value_heads", whole(m.linear.value_heads)},
-                               {"key_head_dim", whole(m.linear.key_head_dim)},
-                               {"value_head_dim", whole(m.linear.value_head_dim)},
-                               {"conv_kernel", whole(m.linear.conv_kernel)},
-                               {"chunk_tokens", whole(m.linear.chunk_tokens)},
-                               {"state_dtype", dtype_name(m.linear.state_dtype)}};
+    out["linear_attention"] = {
+        {"kind", linear_kind_name(m.linear.kind)},          {"key_heads", whole(m.linear.key_heads)},
+        {"value_heads", whole(m.linear.value_heads)},       {"key_head_dim", whole(m.linear.key_head_dim)},
+        {"value_head_dim", whole(m.linear.value_head_dim)}, {"conv_kernel", whole(m.linear.conv_kernel)},
+        {"chunk_tokens", whole(m.linear.chunk_tokens)},     {"state_dtype", dtype_name(m.linear.state_dtype)}};
   if (m.attention_output_gate) out["attention_output_gate"] = true;
   if (m.global.head_dim > 0)
-    out["global_attention"] = {{"head_dim", whole(m.global.head_dim)}, {"kv_heads", whole(m.global.kv_heads)},
-                               {"k_eq_v", m.global.k_eq_v}};
+    out["global_attention"] = {
+        {"head_dim", whole(m.global.head_dim)}, {"kv_heads", whole(m.global.kv_heads)}, {"k_eq_v", m.global.k_eq_v}};
   if (m.has_sparse_attention())
     out["sparse_attention"] = {{"index_heads", whole(m.sparse.index_heads)},
                                {"index_head_dim", whole(m.sparse.index_head_dim)},
@@ -317,7 +325,8 @@ std::string resolve_model_json(std::string_view text) {
       if (node.is_object() && node.contains("hf_config")) {
         Diagnostics ignored;
         notes = hf_config_to_model(node["hf_config"], "", ignored).value("not_modelled", Json::array());
-      } else if (const auto id = node.is_object() ? node.find("preset") : node.end(); id != node.end() && id->is_string()) {
+      } else if (const auto id = node.is_object() ? node.find("preset") : node.end();
+                 id != node.end() && id->is_string()) {
         if (const PresetText* p = find_preset(model_preset_texts(), id->get<std::string>()))
           notes = preset_json(*p).value("not_modelled", Json::array());
       }
@@ -326,7 +335,8 @@ std::string resolve_model_json(std::string_view text) {
   }
   Json diagnostics = Json::array();
   for (const auto& x : d)
-    diagnostics.push_back({{"path", x.path}, {"code", x.code}, {"message", x.message}, {"severity", x.warning ? "warning" : "error"}});
+    diagnostics.push_back(
+        {{"path", x.path}, {"code", x.code}, {"message", x.message}, {"severity", x.warning ? "warning" : "error"}});
   out["diagnostics"] = diagnostics;
   return out.dump();
 }

@@ -8,10 +8,10 @@
 // layer's kind from the family's rule (first_k_dense_replace, moe_layer_freq, decoder_sparse_step, mlp_only_layers,
 // interleave_moe_layer_step, moe_layers; sliding_window with Gemma's and Qwen's patterns, attention_chunk_size with
 // Llama 4's NoPE layers, Gated DeltaNet every full_attention_interval) or from `layer_types`; the architecture
-// features several families share (specs/hf_config_reader.h); multi-token prediction layers. A key the shape needs and the config
-// lacks is a `missing_key` error; a key the engine does not know is an `unknown_key` error that names it (it might
-// change the architecture; keys known to change nothing the book models — rope, norms, token ids, dtypes, dropout —
-// are read silently). What the engine still leaves out (node-limited routing, attention sinks, a vision tower) is
+// features several families share (specs/hf_config_reader.h); multi-token prediction layers. A key the shape needs and
+// the config lacks is a `missing_key` error; a key the engine does not know is an `unknown_key` error that names it (it
+// might change the architecture; keys known to change nothing the book models — rope, norms, token ids, dtypes, dropout
+// — are read silently). What the engine still leaves out (node-limited routing, attention sinks, a vision tower) is
 // listed in the model's `not_modelled`, as the presets do.
 #pragma once
 #include <string>

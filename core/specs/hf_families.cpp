@@ -35,55 +35,54 @@ std::int64_t shared_experts_of_width(ConfigReader& r, const char* key, std::opti
 // dtypes, dropout, loaders' bookkeeping).
 const std::vector<const char*>& common_silent_keys() {
   static const std::vector<const char*> keys = {
-      "architectures", "model_type", "_name_or_path", "torch_dtype", "dtype", "transformers_version",
-      "bos_token_id", "eos_token_id", "pad_token_id", "rope_theta", "rope_scaling", "rope_parameters",
-      "partial_rotary_factor", "max_position_embeddings", "rms_norm_eps", "layer_norm_eps", "initializer_range",
-      "attention_bias", "attention_dropout", "mlp_bias", "pretraining_tp", "use_cache", "hidden_act",
-      "hidden_activation", "_attn_implementation", "tokenizer_class", "auto_map", "quantization_config",
-      "bias", "qkv_bias", "use_qk_norm",
+      "architectures", "model_type", "_name_or_path", "torch_dtype", "dtype", "transformers_version", "bos_token_id",
+      "eos_token_id", "pad_token_id", "rope_theta", "rope_scaling", "rope_parameters", "partial_rotary_factor",
+      "max_position_embeddings", "rms_norm_eps", "layer_norm_eps", "initializer_range", "attention_bias",
+      "attention_dropout", "mlp_bias", "pretraining_tp", "use_cache", "hidden_act", "hidden_activation",
+      "_attn_implementation", "tokenizer_class", "auto_map", "quantization_config", "bias", "qkv_bias", "use_qk_norm",
       // transformers' PretrainedConfig attributes, written into every saved config.json by older versions:
       // generation settings, labels, encoder-decoder switches, output flags.
       "add_cross_attention", "bad_words_ids", "begin_suppress_tokens", "chunk_size_feed_forward",
       "cross_attention_hidden_size", "decoder_start_token_id", "diversity_penalty", "do_sample", "early_stopping",
       "encoder_no_repeat_ngram_size", "exponential_decay_length_penalty", "finetuning_task", "forced_bos_token_id",
-      "forced_eos_token_id", "id2label", "is_decoder", "is_encoder_decoder", "label2id", "length_penalty",
-      "max_length", "min_length", "no_repeat_ngram_size", "num_beam_groups", "num_beams", "num_return_sequences",
-      "output_attentions", "output_hidden_states", "output_scores", "prefix", "problem_type", "pruned_heads",
-      "remove_invalid_values", "repetition_penalty", "return_dict", "return_dict_in_generate", "sep_token_id",
-      "suppress_tokens", "task_specific_params", "temperature", "tf_legacy_loss", "tie_encoder_decoder", "top_k",
-      "top_p", "torchscript", "typical_p", "use_bfloat16"};
+      "forced_eos_token_id", "id2label", "is_decoder", "is_encoder_decoder", "label2id", "length_penalty", "max_length",
+      "min_length", "no_repeat_ngram_size", "num_beam_groups", "num_beams", "num_return_sequences", "output_attentions",
+      "output_hidden_states", "output_scores", "prefix", "problem_type", "pruned_heads", "remove_invalid_values",
+      "repetition_penalty", "return_dict", "return_dict_in_generate", "sep_token_id", "suppress_tokens",
+      "task_specific_params", "temperature", "tf_legacy_loss", "tie_encoder_decoder", "top_k", "top_p", "torchscript",
+      "typical_p", "use_bfloat16"};
   return keys;
 }
 
 const std::vector<Family>& families() {
-  static const std::vector<const char*> gemma = {"query_pre_attn_scalar", "attn_logit_softcapping",
+  static const std::vector<const char*> gemma = {"query_pre_attn_scalar",   "attn_logit_softcapping",
                                                  "final_logit_softcapping", "cache_implementation",
-                                                 "sliding_window_size", "rope_local_base_freq"};
-  static const std::vector<const char*> router = {"output_router_logits", "router_aux_loss_coef",
-                                                  "router_jitter_noise", "norm_topk_prob"};
+                                                 "sliding_window_size",     "rope_local_base_freq"};
+  static const std::vector<const char*> router = {"output_router_logits", "router_aux_loss_coef", "router_jitter_noise",
+                                                  "norm_topk_prob"};
   static const std::vector<const char*> deepseek = {
-      "aux_loss_alpha", "ep_size", "n_group", "topk_group", "topk_method", "norm_topk_prob",
+      "aux_loss_alpha",        "ep_size",      "n_group", "topk_group",     "topk_method", "norm_topk_prob",
       "routed_scaling_factor", "scoring_func", "seq_aux", "rope_interleave"};
-  static const std::vector<const char*> llama4 = {"output_router_logits", "router_aux_loss_coef", "router_jitter_noise",
-                                                  "attn_temperature_tuning", "attn_scale", "floor_scale",
-                                                  "for_llm_compressor"};
+  static const std::vector<const char*> llama4 = {
+      "output_router_logits", "router_aux_loss_coef", "router_jitter_noise", "attn_temperature_tuning",
+      "attn_scale",           "floor_scale",          "for_llm_compressor"};
   static const std::vector<const char*> gpt_oss = {"output_router_logits", "router_aux_loss_coef", "swiglu_limit",
                                                    "initial_context_length"};
   // GLM-5 writes DeepSeek's keys, its query-key width (qk_nope + qk_rope) and its RoPE layout once more.
   static const std::vector<const char*> glm_dsa = {
-      "aux_loss_alpha", "ep_size", "n_group", "topk_group", "topk_method", "norm_topk_prob", "routed_scaling_factor",
-      "scoring_func", "seq_aux", "rope_interleave", "qk_head_dim", "indexer_rope_interleave"};
+      "aux_loss_alpha",        "ep_size",      "n_group", "topk_group",      "topk_method", "norm_topk_prob",
+      "routed_scaling_factor", "scoring_func", "seq_aux", "rope_interleave", "qk_head_dim", "indexer_rope_interleave"};
   // Gemma 4: Gemma's keys, its per-layer-input embeddings (hidden_size_per_layer_input 0 in the released sizes that
   // have them off), the vision-only bidirectional attention, the MLP's width switch for KV-shared layers.
   static const std::vector<const char*> gemma4 = {
-      "query_pre_attn_scalar", "attn_logit_softcapping", "final_logit_softcapping", "cache_implementation",
-      "hidden_size_per_layer_input", "vocab_size_per_layer_input", "use_bidirectional_attention",
-      "use_double_wide_mlp", "expert_intermediate_size"};
+      "query_pre_attn_scalar",       "attn_logit_softcapping",      "final_logit_softcapping",
+      "cache_implementation",        "hidden_size_per_layer_input", "vocab_size_per_layer_input",
+      "use_bidirectional_attention", "use_double_wide_mlp",         "expert_intermediate_size"};
   // MiniMax-M2: its rotary width, QK-norm layout and sigmoid routing with a bias change nothing the book models.
-  static const std::vector<const char*> minimax = {"rotary_dim", "qk_norm_type", "use_routing_bias", "scoring_func",
-                                                   "output_router_logits", "router_aux_loss_coef"};
-  static const std::vector<const char*> qwen_hybrid = {"output_router_logits", "router_aux_loss_coef",
-                                                       "norm_topk_prob", "mtp_use_dedicated_embeddings",
+  static const std::vector<const char*> minimax = {"rotary_dim",   "qk_norm_type",         "use_routing_bias",
+                                                   "scoring_func", "output_router_logits", "router_aux_loss_coef"};
+  static const std::vector<const char*> qwen_hybrid = {"output_router_logits", "router_aux_loss_coef", "norm_topk_prob",
+                                                       "mtp_use_dedicated_embeddings",
                                                        // no window is used (transformers' Qwen3NextConfig)
                                                        "use_sliding_window", "max_window_layers", "mlp_only_layers"};
   static const std::vector<Family> all = {
@@ -93,28 +92,53 @@ const std::vector<Family>& families() {
       {"qwen3", Experts::none, false, {}, 0, Windows::qwen},
       {"gemma", Experts::none, true, gemma},
       {"gemma2", Experts::none, true, gemma, 0, Windows::gemma2},
-      {"gemma3_text", Experts::none, true, gemma, 262208, Windows::gemma3},  // Gemma3TextConfig; multimodal configs omit it
+      {"gemma3_text", Experts::none, true, gemma, 262208,
+       Windows::gemma3},  // Gemma3TextConfig; multimodal configs omit it
       {"mixtral", Experts::mixtral, false, router, 0, Windows::all},
       {"qwen2_moe", Experts::qwen, false, router, 0, Windows::qwen},
       {"qwen3_moe", Experts::qwen, false, router, 0, Windows::qwen},
       {"deepseek_v2", Experts::deepseek, false, deepseek, 0, Windows::none, true},
       {"deepseek_v3", Experts::deepseek, false, deepseek, 0, Windows::none, true},
       {"kimi_k2", Experts::deepseek, false, deepseek, 0, Windows::none, true},  // DeepseekV3ForCausalLM's keys
-      {.model_type = "deepseek_v32", .experts = Experts::deepseek, .tied_by_default = false, .silent = deepseek,
-       .latent_attention = true, .sparse_attention = true},
-      {.model_type = "glm_moe_dsa", .experts = Experts::deepseek, .tied_by_default = false, .silent = glm_dsa,
-       .latent_attention = true, .sparse_attention = true},
+      {.model_type = "deepseek_v32",
+       .experts = Experts::deepseek,
+       .tied_by_default = false,
+       .silent = deepseek,
+       .latent_attention = true,
+       .sparse_attention = true},
+      {.model_type = "glm_moe_dsa",
+       .experts = Experts::deepseek,
+       .tied_by_default = false,
+       .silent = glm_dsa,
+       .latent_attention = true,
+       .sparse_attention = true},
       {"llama4_text", Experts::llama4, false, llama4, 0, Windows::llama4},
       {"gpt_oss", Experts::gpt_oss, false, gpt_oss, 0, Windows::layer_types},
       {"minimax_m2", Experts::minimax, false, minimax, 0, Windows::none},
       {"gemma4_text", Experts::gemma4, true, gemma4, 0, Windows::layer_types},
-      {.model_type = "qwen3_next", .experts = Experts::qwen, .tied_by_default = false, .silent = qwen_hybrid,
-       .windows = Windows::layer_types, .gated_deltanet = true},
-      {.model_type = "qwen3_5_moe_text", .experts = Experts::qwen, .tied_by_default = false, .silent = qwen_hybrid,
-       .windows = Windows::layer_types, .gated_deltanet = true, .experts_only = true},
-      {.model_type = "qwen3_5_text", .experts = Experts::none, .tied_by_default = false, .silent = qwen_hybrid,
-       .windows = Windows::layer_types, .gated_deltanet = true},
-      {.model_type = "nemotron_h", .experts = Experts::nemotron_h, .tied_by_default = false, .silent = {},
+      {.model_type = "qwen3_next",
+       .experts = Experts::qwen,
+       .tied_by_default = false,
+       .silent = qwen_hybrid,
+       .windows = Windows::layer_types,
+       .gated_deltanet = true},
+      {.model_type = "qwen3_5_moe_text",
+       .experts = Experts::qwen,
+       .tied_by_default = false,
+       .silent = qwen_hybrid,
+       .windows = Windows::layer_types,
+       .gated_deltanet = true,
+       .experts_only = true},
+      {.model_type = "qwen3_5_text",
+       .experts = Experts::none,
+       .tied_by_default = false,
+       .silent = qwen_hybrid,
+       .windows = Windows::layer_types,
+       .gated_deltanet = true},
+      {.model_type = "nemotron_h",
+       .experts = Experts::nemotron_h,
+       .tied_by_default = false,
+       .silent = {},
        .hybrid_blocks = true},
   };
   return all;
@@ -127,7 +151,6 @@ std::vector<std::string> model_types() {
   for (const auto& [alias, family] : kModelTypeAliases) out.emplace_back(alias);
   return out;
 }
-
 
 // `mlp_pattern` from each layer's MLP (true: MoE), unless every layer after the first `dense_layers` is MoE (the
 // default); the cycle starts at layer 0, so it agrees with the leading dense layers too. Whether it was written.
@@ -151,18 +174,19 @@ void read_experts(ConfigReader& r, Experts kind, std::int64_t layers, std::optio
     return;
   }
   const char* experts_key = kind == Experts::qwen || kind == Experts::gemma4 ? "num_experts"
-                            : kind == Experts::deepseek                     ? "n_routed_experts"
-                                                                            : "num_local_experts";
+                            : kind == Experts::deepseek                      ? "n_routed_experts"
+                                                                             : "num_local_experts";
   const auto experts = r.count(experts_key, "routed experts per MoE layer", true);
-  auto active = r.count(kind == Experts::gemma4 ? "top_k_experts" : "num_experts_per_tok", "experts each token is routed to",
-                        kind != Experts::gpt_oss);
+  auto active = r.count(kind == Experts::gemma4 ? "top_k_experts" : "num_experts_per_tok",
+                        "experts each token is routed to", kind != Experts::gpt_oss);
   std::optional<std::int64_t> expert_ff = d_ff;
   std::int64_t shared = 0, dense_layers = 0;
   std::vector<bool> moe(static_cast<std::size_t>(std::max<std::int64_t>(layers, 0)), true);
   switch (kind) {
     case Experts::none:
     case Experts::nemotron_h:
-    case Experts::mixtral: break;
+    case Experts::mixtral:
+      break;
     case Experts::gemma4:
       // Gemma 4: every layer runs the dense MLP (intermediate_size) beside its routed experts, the two summed
       // (aiconfigurator's Gemma4MixModel): the engine's shared experts of the routed width, the dense MLP's worth.
@@ -176,7 +200,8 @@ void read_experts(ConfigReader& r, Experts kind, std::int64_t layers, std::optio
       break;
     case Experts::gpt_oss:
       // OpenAI's original key for k beside transformers' num_experts_per_tok.
-      if (const auto k = r.count("experts_per_token", "experts each token is routed to", !active); k && !active) active = k;
+      if (const auto k = r.count("experts_per_token", "experts each token is routed to", !active); k && !active)
+        active = k;
       break;
     case Experts::llama4: {
       // Llama 4: intermediate_size is one expert's width, intermediate_size_mlp the dense layers'; one shared
@@ -225,7 +250,6 @@ void read_experts(ConfigReader& r, Experts kind, std::int64_t layers, std::optio
   m["dense_layers"] = dense_layers;
 }
 
-
 // Which layers attend to a window or a chunk, with their sizes, into `m` (attention_pattern, sliding_window,
 // attention_chunk).
 void read_windows(ConfigReader& r, const Family& family, std::int64_t layers, Json& m) {
@@ -247,7 +271,8 @@ void read_windows(ConfigReader& r, const Family& family, std::int64_t layers, Js
   }
   switch (rule) {
     case Windows::none:
-    case Windows::layer_types: break;
+    case Windows::layer_types:
+      break;
     case Windows::all:
       if (window) each([](std::int64_t) { return true; });
       break;
@@ -271,20 +296,22 @@ void read_windows(ConfigReader& r, const Family& family, std::int64_t layers, Js
       const std::int64_t every = r.count("no_rope_layer_interval", "", false).value_or(4);
       for (std::int64_t i = 0; i < layers; ++i)
         spans[static_cast<std::size_t>(i)] = (i + 1) % every != 0 ? AttentionSpan::chunked : AttentionSpan::full;
-      if (const auto rope = r.per_layer<bool>("no_rope_layers", layers, [&](const Json& v, const std::string& p) -> std::optional<bool> {
-            if (v.is_number_integer() && (v.get<std::int64_t>() == 0 || v.get<std::int64_t>() == 1)) return v.get<std::int64_t>() == 1;
-            add_diagnostic(d, p, "wrong_type", "no_rope_layers entries are 1 (RoPE) or 0 (no positional encoding)");
-            return std::nullopt;
-          }))
-        for (std::size_t i = 0; i < spans.size(); ++i) spans[i] = (*rope)[i] ? AttentionSpan::chunked : AttentionSpan::full;
+      if (const auto rope = r.per_layer<bool>(
+              "no_rope_layers", layers, [&](const Json& v, const std::string& p) -> std::optional<bool> {
+                if (v.is_number_integer() && (v.get<std::int64_t>() == 0 || v.get<std::int64_t>() == 1))
+                  return v.get<std::int64_t>() == 1;
+                add_diagnostic(d, p, "wrong_type", "no_rope_layers entries are 1 (RoPE) or 0 (no positional encoding)");
+                return std::nullopt;
+              }))
+        for (std::size_t i = 0; i < spans.size(); ++i)
+          spans[i] = (*rope)[i] ? AttentionSpan::chunked : AttentionSpan::full;
       if (!chunk)
         for (auto& s : spans) s = AttentionSpan::full;
       break;
     }
   }
-  if (const auto listed = r.per_layer<AttentionSpan>("layer_types", layers, [&](const Json& v, const std::string& p) {
-        return layer_type(v, p, d);
-      }))
+  if (const auto listed = r.per_layer<AttentionSpan>(
+          "layer_types", layers, [&](const Json& v, const std::string& p) { return layer_type(v, p, d); }))
     spans = *listed;
   bool sliding = false, chunked = false, linear = false;
   for (AttentionSpan s : spans) {
@@ -292,12 +319,15 @@ void read_windows(ConfigReader& r, const Family& family, std::int64_t layers, Js
     chunked = chunked || s == AttentionSpan::chunked;
     linear = linear || s == AttentionSpan::linear;
   }
-  if (sliding && !window) add_diagnostic(d, r.path_of("sliding_window"), "missing_key", "sliding-window layers need 'sliding_window'");
-  if (chunked && !chunk) add_diagnostic(d, r.path_of("attention_chunk_size"), "missing_key", "chunked layers need 'attention_chunk_size'");
+  if (sliding && !window)
+    add_diagnostic(d, r.path_of("sliding_window"), "missing_key", "sliding-window layers need 'sliding_window'");
+  if (chunked && !chunk)
+    add_diagnostic(d, r.path_of("attention_chunk_size"), "missing_key", "chunked layers need 'attention_chunk_size'");
   if (linear && !family.gated_deltanet)
     add_diagnostic(d, r.path_of("layer_types"), "unknown_choice",
                    "linear_attention layers are read for the Gated DeltaNet families (qwen3_next, qwen3_5, "
-                   "qwen3_5_moe), not for a " + std::string(family.model_type) + " config.json");
+                   "qwen3_5_moe), not for a " +
+                       std::string(family.model_type) + " config.json");
   if (!sliding && !chunked && !linear) return;
   if (sliding && window) m["sliding_window"] = *window;
   if (chunked && chunk) m["attention_chunk"] = *chunk;

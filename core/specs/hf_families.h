@@ -36,22 +36,23 @@ enum class Windows {
 struct Family {
   const char* model_type;
   Experts experts;
-  bool tied_by_default;              // transformers' default for tie_word_embeddings in this family
-  std::vector<const char*> silent;   // family keys that change nothing the book models
-  std::int64_t default_vocab = 0;    // transformers' default vocab_size where configs leave it out (0: required)
+  bool tied_by_default;             // transformers' default for tie_word_embeddings in this family
+  std::vector<const char*> silent;  // family keys that change nothing the book models
+  std::int64_t default_vocab = 0;   // transformers' default vocab_size where configs leave it out (0: required)
   Windows windows = Windows::none;
-  bool latent_attention = false;     // multi-head latent attention (DeepSeek-V2 §2.1)
-  bool gated_deltanet = false;       // Gated DeltaNet layers beside gated softmax attention (Qwen3-Next, Qwen3.5)
-  bool experts_only = false;         // every layer is MoE and the config has no dense intermediate_size (Qwen3.5)
-  bool sparse_attention = false;     // DeepSeek Sparse Attention's indexer (DeepSeek-V3.2, GLM-5)
-  bool hybrid_blocks = false;        // a list of mixer and MLP blocks, not of layers (Nemotron-H, Nemotron 3)
+  bool latent_attention = false;  // multi-head latent attention (DeepSeek-V2 §2.1)
+  bool gated_deltanet = false;    // Gated DeltaNet layers beside gated softmax attention (Qwen3-Next, Qwen3.5)
+  bool experts_only = false;      // every layer is MoE and the config has no dense intermediate_size (Qwen3.5)
+  bool sparse_attention = false;  // DeepSeek Sparse Attention's indexer (DeepSeek-V3.2, GLM-5)
+  bool hybrid_blocks = false;     // a list of mixer and MLP blocks, not of layers (Nemotron-H, Nemotron 3)
 };
 
 // Multimodal configs name the whole model; their text_config is the family's (Gemma 3, Llama 4).
-inline constexpr std::pair<const char*, const char*> kModelTypeAliases[] = {
-    {"gemma3", "gemma3_text"}, {"llama4", "llama4_text"}, {"qwen3_5_moe", "qwen3_5_moe_text"}, {"qwen3_5", "qwen3_5_text"},
-    {"gemma4", "gemma4_text"}};
-
+inline constexpr std::pair<const char*, const char*> kModelTypeAliases[] = {{"gemma3", "gemma3_text"},
+                                                                            {"llama4", "llama4_text"},
+                                                                            {"qwen3_5_moe", "qwen3_5_moe_text"},
+                                                                            {"qwen3_5", "qwen3_5_text"},
+                                                                            {"gemma4", "gemma4_text"}};
 
 // Keys every family's config.json may carry that change nothing in the book's model.
 const std::vector<const char*>& common_silent_keys();

@@ -109,9 +109,9 @@ void read_block_experts(ConfigReader& r, bool any_moe, Json& m) {
   // The shared expert runs at hidden_size, of moe_shared_expert_intermediate_size (times n_shared_experts).
   const auto copies = r.count("n_shared_experts", "", false, 0).value_or(1);
   const auto width = r.count("moe_shared_expert_intermediate_size", "", false, 0);
-  m["shared_experts"] = shared_experts_of_width(r, "moe_shared_expert_intermediate_size",
-                                                width ? std::optional<std::int64_t>(*width * copies) : std::nullopt,
-                                                expert_ff);
+  m["shared_experts"] =
+      shared_experts_of_width(r, "moe_shared_expert_intermediate_size",
+                              width ? std::optional<std::int64_t>(*width * copies) : std::nullopt, expert_ff);
   if (const auto latent = r.count("moe_latent_size", "", false, 0); latent && *latent > 0)
     m["expert_latent_dim"] = *latent;
   m["dense_layers"] = 0;
@@ -121,10 +121,28 @@ void read_block_experts(ConfigReader& r, bool any_moe, Json& m) {
 
 void read_hybrid_blocks(ConfigReader& r, std::optional<std::int64_t> blocks, std::int64_t max_blocks, Json& m,
                         Json& not_modelled) {
-  r.silent({"expand", "time_step_floor", "time_step_limit", "time_step_max", "time_step_min", "time_step_rank",
-            "rescale_prenorm_residual", "residual_in_fp32", "use_mamba_kernels", "mamba_hidden_act", "mlp_hidden_act",
-            "use_bias", "moe_shared_expert_overlap", "n_group", "topk_group", "norm_topk_prob", "routed_scaling_factor",
-            "num_logits_to_keep", "hidden_dropout", "layer_norm_epsilon", "norm_eps", "sliding_window"});
+  r.silent({"expand",
+            "time_step_floor",
+            "time_step_limit",
+            "time_step_max",
+            "time_step_min",
+            "time_step_rank",
+            "rescale_prenorm_residual",
+            "residual_in_fp32",
+            "use_mamba_kernels",
+            "mamba_hidden_act",
+            "mlp_hidden_act",
+            "use_bias",
+            "moe_shared_expert_overlap",
+            "n_group",
+            "topk_group",
+            "norm_topk_prob",
+            "routed_scaling_factor",
+            "num_logits_to_keep",
+            "hidden_dropout",
+            "layer_norm_epsilon",
+            "norm_eps",
+            "sliding_window"});
   const auto listed = read_blocks(r, blocks, max_blocks);
   if (!listed) return;
   // Each mixer opens a layer; an MLP block closes the open one.
@@ -144,8 +162,9 @@ void read_hybrid_blocks(ConfigReader& r, std::optional<std::int64_t> blocks, std
       const char* key = r.get("hybrid_override_pattern") ? "hybrid_override_pattern" : "layers_block_type";
       const std::string list = r.path_of(key);
       add_diagnostic(r.diagnostics(), list, "inconsistent",
-                     "block " + std::to_string(i) + " is an MLP with no mixer before it: the engine's layer is a mixer "
-                     "(Mamba-2 or attention) and at most one MLP after it");
+                     "block " + std::to_string(i) +
+                         " is an MLP with no mixer before it: the engine's layer is a mixer "
+                         "(Mamba-2 or attention) and at most one MLP after it");
       return;
     }
     mlps.back() = b == Block::moe ? MlpLayer::moe : MlpLayer::dense;
@@ -163,8 +182,9 @@ void read_hybrid_blocks(ConfigReader& r, std::optional<std::int64_t> blocks, std
   if (any_mamba) m["linear_attention"] = mamba2_shape(r);
   read_block_experts(r, any_moe, m);
   if (r.flag("mamba_proj_bias").value_or(false) || !r.flag("use_conv_bias").value_or(true))
-    not_modelled.push_back("The Mamba-2 projections' biases as configured: the engine counts the convolution's bias "
-                           "and none on the projections (under 0.01% of the weights).");
+    not_modelled.push_back(
+        "The Mamba-2 projections' biases as configured: the engine counts the convolution's bias "
+        "and none on the projections (under 0.01% of the weights).");
   // The prediction module is one attention block and one MoE block, as the engine's MTP layer is.
   for (const char* key : {"mtp_hybrid_override_pattern", "mtp_layers_block_type"})
     if (const Json* mtp = r.get(key); mtp && *mtp != Json("*E") && *mtp != Json::array({"attention", "moe"}))

@@ -10,7 +10,7 @@ namespace {
 
 constexpr std::array<const char*, kGemmKinds> kGemmKindNames = {"bf16", "fp8", "fp8_block", "fp4"};
 constexpr std::array<const char*, kCollectiveKinds> kCollectiveNames = {"all_gather", "reduce_scatter", "all_reduce",
-                                                                       "all_to_all", "custom_all_reduce"};
+                                                                        "all_to_all", "custom_all_reduce"};
 
 // One constant of a model that may have variants (a GEMM kind, a collective): `field` picks it in variant `v`. Its
 // meaning is the comment above its row, and for users the schema's (schema/calibration-profile.schema.json).
@@ -41,11 +41,11 @@ const Row kRows[] = {
     {"gemm", kGemms, "half_rate_flops",
      [](KernelModels& k, std::size_t v) -> double& { return k.gemm[v].half_rate_flops; }, 1e3, 1e12},
     // Fraction of the HBM bandwidth a GEMM streams its operands at (GEMV-like shapes).
-    {"gemm", kGemms, "hbm_frac", [](KernelModels& k, std::size_t v) -> double& { return k.gemm[v].hbm_frac; },
-     0.05, 1.0},
+    {"gemm", kGemms, "hbm_frac", [](KernelModels& k, std::size_t v) -> double& { return k.gemm[v].hbm_frac; }, 0.05,
+     1.0},
     // Seconds a GEMM takes at the least: launch, and any fixed-size kernel run with it.
-    {"gemm", kGemms, "launch_s", [](KernelModels& k, std::size_t v) -> double& { return k.gemm[v].launch_s; },
-     1e-7, 1e-3},
+    {"gemm", kGemms, "launch_s", [](KernelModels& k, std::size_t v) -> double& { return k.gemm[v].launch_s; }, 1e-7,
+     1e-3},
     // Passes over the bf16 input a serving engine runs to quantise it for the GEMM (3 bytes an element).
     {"gemm", kGemms, "input_passes", [](KernelModels& k, std::size_t v) -> double& { return k.gemm[v].input_passes; },
      1e-4, 20.0},
@@ -56,11 +56,10 @@ const Row kRows[] = {
     {"moe", kGemms, "half_rate_flops",
      [](KernelModels& k, std::size_t v) -> double& { return k.moe[v].half_rate_flops; }, 1e3, 1e12},
     // Fraction of the HBM bandwidth the MoE kernel loads expert weights and token copies at.
-    {"moe", kGemms, "hbm_frac", [](KernelModels& k, std::size_t v) -> double& { return k.moe[v].hbm_frac; },
-     0.05, 1.0},
+    {"moe", kGemms, "hbm_frac", [](KernelModels& k, std::size_t v) -> double& { return k.moe[v].hbm_frac; }, 0.05, 1.0},
     // Seconds an MoE layer's expert kernels take at the least (routing, permutations, launches).
-    {"moe", kGemms, "launch_s", [](KernelModels& k, std::size_t v) -> double& { return k.moe[v].launch_s; },
-     1e-7, 1e-3},
+    {"moe", kGemms, "launch_s", [](KernelModels& k, std::size_t v) -> double& { return k.moe[v].launch_s; }, 1e-7,
+     1e-3},
     // Passes over the routed token copies the fused MoE kernel runs (permute, quantise, unpermute; 3 bytes).
     {"moe", kGemms, "input_passes", [](KernelModels& k, std::size_t v) -> double& { return k.moe[v].input_passes; },
      1e-4, 50.0},
@@ -127,8 +126,8 @@ const Row kRows[] = {
     {"collective", kCollectives, "span_penalty",
      [](KernelModels& k, std::size_t v) -> double& { return k.collective[v].span_penalty; }, 1e-3, 10.0},
     // Fraction of the HBM bandwidth elementwise kernels stream at.
-    {"memory", kOne, "stream_hbm_frac", [](KernelModels& k, std::size_t) -> double& { return k.stream_hbm_frac; },
-     0.05, 1.0},
+    {"memory", kOne, "stream_hbm_frac", [](KernelModels& k, std::size_t) -> double& { return k.stream_hbm_frac; }, 0.05,
+     1.0},
 };
 
 // The flat list: one entry per constant and variant, each with a captureless accessor. A variant's accessor is
@@ -148,8 +147,7 @@ const Flat& flat() {
       for (std::size_t v = 0; v < n; ++v) {
         out.rows.push_back(&r);
         out.variants.push_back(v);
-        out.parameters.push_back(
-            KernelParameter{r.op, r.variants.empty() ? "" : r.variants[v], r.name, r.lo, r.hi});
+        out.parameters.push_back(KernelParameter{r.op, r.variants.empty() ? "" : r.variants[v], r.name, r.lo, r.hi});
       }
     }
     for (const KernelParameter& p : out.parameters) out.paths.push_back(p.path());
@@ -198,8 +196,10 @@ void read_source(JsonReader& r, KernelSource& s, Diagnostics& d) {
   for (auto [key, list] : {std::pair{"tables", &s.tables}, std::pair{"unfitted", &s.unfitted}})
     if (const Json* a = q.array(key, false))
       for (std::size_t i = 0; i < a->size(); ++i) {
-        if ((*a)[i].is_string()) list->push_back((*a)[i].get<std::string>());
-        else add_diagnostic(d, json_pointer_child(q.path_of(key), i), "wrong_type", "expected a string");
+        if ((*a)[i].is_string())
+          list->push_back((*a)[i].get<std::string>());
+        else
+          add_diagnostic(d, json_pointer_child(q.path_of(key), i), "wrong_type", "expected a string");
       }
   q.finish();
 }
@@ -247,8 +247,8 @@ KernelModels read_kernel_models(const Json& node, const std::string& path, Diagn
 
 Json kernel_models_json(const KernelModels& k) {
   Json out = Json::object();
-  Json source = {{"repository", k.source.repository}, {"commit", k.source.commit}, {"licence", k.source.licence},
-                 {"tables", k.source.tables}, {"unfitted", k.source.unfitted}, {"note", k.source.note}};
+  Json source = {{"repository", k.source.repository}, {"commit", k.source.commit},     {"licence", k.source.licence},
+                 {"tables", k.source.tables},         {"unfitted", k.source.unfitted}, {"note", k.source.note}};
   out["source"] = source;
   for (const KernelParameter& p : kernel_parameters()) {
     Json& op = out[p.op];

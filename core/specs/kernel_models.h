@@ -25,10 +25,10 @@ const char* gemm_kind_name(GemmKind kind);
 // passes, compute = (FLOPs / shape efficiency + half_rate_flops per GEMM) / (peak x ceiling), memory = bytes /
 // (HBM x hbm_frac), input passes = input_passes x the input's elements x 3 bytes / HBM.
 struct GemmModel {
-  double ceiling_frac = 0.8;      // of the dtype's peak, for large well-tiled shapes
-  double half_rate_flops = 1e8;   // the work at which a kernel reaches half its ceiling (fill, tail, epilogue)
-  double hbm_frac = 0.8;          // of the HBM bandwidth, streaming the operands (GEMV-like shapes)
-  double launch_s = 3e-6;         // the floor: launch, and any fixed-size kernel the backend runs with it
+  double ceiling_frac = 0.8;     // of the dtype's peak, for large well-tiled shapes
+  double half_rate_flops = 1e8;  // the work at which a kernel reaches half its ceiling (fill, tail, epilogue)
+  double hbm_frac = 0.8;         // of the HBM bandwidth, streaming the operands (GEMV-like shapes)
+  double launch_s = 3e-6;        // the floor: launch, and any fixed-size kernel the backend runs with it
   // Passes over the bf16 input (read 2 bytes, write 1 per element) that a serving engine runs beside the GEMM:
   // quantising it to the kernel's format (per tensor, per block); for the MoE kernel, permuting the token copies.
   // Training frameworks' casts are priced as ops of their own (planners/training_settings.cpp).
@@ -39,19 +39,19 @@ struct GemmModel {
 // + softmax_head_dim) FLOPs per 128-key block it visits plus tile_overhead_flops, over the SMs; plus the QKV
 // preprocessing (rotary, the KV-cache write) streaming each token's q, k and v.
 struct FlashAttentionModel {
-  double ceiling_frac = 0.7;          // of the bf16 peak, for the MMA work
-  double softmax_head_dim = 32;       // the per-score softmax work (exp, max, rescale), in head-dimension units
-  double tile_overhead_flops = 2e7;   // per query tile: load Q, write O and its row statistics
-  double preprocess_hbm_frac = 0.3;   // of the HBM bandwidth, for the per-token preprocessing
+  double ceiling_frac = 0.7;         // of the bf16 peak, for the MMA work
+  double softmax_head_dim = 32;      // the per-score softmax work (exp, max, rescale), in head-dimension units
+  double tile_overhead_flops = 2e7;  // per query tile: load Q, write O and its row statistics
+  double preprocess_hbm_frac = 0.3;  // of the HBM bandwidth, for the per-token preprocessing
   // Key blocks a query tile under a causal sliding window visits beyond its mean keys: 1 if the kernel skipped every
   // block outside the window (a tile's rows t to t + 127 see keys t - W + 1 to t + 127); TensorRT-LLM's measure 3-5.
   double window_blocks = 1.0;
   double launch_s = 1e-5;
-  double fp8_ceiling_frac = 0.5;      // fp8 kernels, of the fp8 peak
+  double fp8_ceiling_frac = 0.5;  // fp8 kernels, of the fp8 peak
   // With an fp8 KV cache the attention runs in fp8 (at fp8_ceiling_frac), its queries, keys and values quantised
   // first: passes over them, 3 bytes an element (bf16 read, fp8 written).
   double fp8_kv_passes = 1e-3;
-  double backward_frac = 0.8;         // the backward kernel's rate relative to the forward's (no public table)
+  double backward_frac = 0.8;  // the backward kernel's rate relative to the forward's (no public table)
 };
 
 // Decode attention (one or a few new tokens per sequence against its KV cache, flash-decoding): time = launch +
@@ -71,10 +71,10 @@ struct DecodeAttentionModel {
 // ring latency plus the book's bandwidth term at a share of the links (physics/efficiency.h achieved_collective_s).
 // A small group runs fewer channels: the share is scaled by N / (N + span_penalty) for N GPUs.
 struct CollectiveModel {
-  double link_frac = 0.75;              // the bandwidth protocol's share of the links
-  double latency_s = 2e-5;              // and its latency
-  double low_latency_link_frac = 0.3;   // the low-latency protocol's share
-  double low_latency_s = 3e-6;          // and its latency
+  double link_frac = 0.75;             // the bandwidth protocol's share of the links
+  double latency_s = 2e-5;             // and its latency
+  double low_latency_link_frac = 0.3;  // the low-latency protocol's share
+  double low_latency_s = 3e-6;         // and its latency
   double span_penalty = 0.5;
 };
 // NCCL's four (physics/collectives.h's Collective order: all_gather, reduce_scatter, all_reduce, all_to_all), then
@@ -112,7 +112,9 @@ struct KernelModels {
   // The prefill and decode attention models a model's layers run: latent attention's own where its tables fitted
   // them, the standard kernels' otherwise (a TPU, a profile fitted on runs alone).
   bool latent_fitted() const { return source.fitted("prefill_attention/mla") && source.fitted("decode_attention/mla"); }
-  const FlashAttentionModel& prefill_for(bool latent) const { return latent && latent_fitted() ? prefill_mla : prefill; }
+  const FlashAttentionModel& prefill_for(bool latent) const {
+    return latent && latent_fitted() ? prefill_mla : prefill;
+  }
   const DecodeAttentionModel& decode_for(bool latent) const { return latent && latent_fitted() ? decode_mla : decode; }
 };
 

@@ -7,19 +7,26 @@ namespace scalescope {
 
 const char* attention_span_name(AttentionSpan span) {
   switch (span) {
-    case AttentionSpan::full: return "full";
-    case AttentionSpan::sliding: return "sliding";
-    case AttentionSpan::chunked: return "chunked";
-    case AttentionSpan::linear: return "linear";
+    case AttentionSpan::full:
+      return "full";
+    case AttentionSpan::sliding:
+      return "sliding";
+    case AttentionSpan::chunked:
+      return "chunked";
+    case AttentionSpan::linear:
+      return "linear";
   }
   return "full";
 }
 
 const char* mlp_layer_name(MlpLayer mlp) {
   switch (mlp) {
-    case MlpLayer::dense: return "dense";
-    case MlpLayer::moe: return "moe";
-    case MlpLayer::none: return "none";
+    case MlpLayer::dense:
+      return "dense";
+    case MlpLayer::moe:
+      return "moe";
+    case MlpLayer::none:
+      return "none";
   }
   return "dense";
 }

@@ -75,8 +75,8 @@ struct LayerPattern {
     double start = 0;  // first layer of the run
     int kind = 0;
   };
-  std::vector<Run> runs;             // in order; a run lasts until the next one starts (the last one to `layers`)
-  std::vector<LayerCounts> before;   // layers of each kind before each run
+  std::vector<Run> runs;            // in order; a run lasts until the next one starts (the last one to `layers`)
+  std::vector<LayerCounts> before;  // layers of each kind before each run
   double layers = 0;
   LayerCounts all;
   // The whole model's counts, kept so that the hot paths read them without summing.
@@ -87,10 +87,10 @@ struct LayerPattern {
   LayerCounts first(double n) const;
   LayerCounts range(double first_layer, double last_layer) const { return first(last_layer) - first(first_layer); }
   bool any_moe() const { return moe_layers > 0; }
-  // Bounded work (issue 22): what evaluating the model once costs, in units of half a microsecond to a microsecond of CPU. A step
-  // prices every kind of layer the model has, and an MoE kind about twice a dense kind's ops (router, permutes,
-  // grouped experts, dispatch): DeepSeek-V3 (dense and MoE layers) is 3 units, about 3x a dense LLaMA (measured by
-  // tests/limits_check.cpp).
+  // Bounded work (issue 22): what evaluating the model once costs, in units of half a microsecond to a microsecond of
+  // CPU. A step prices every kind of layer the model has, and an MoE kind about twice a dense kind's ops (router,
+  // permutes, grouped experts, dispatch): DeepSeek-V3 (dense and MoE layers) is 3 units, about 3x a dense LLaMA
+  // (measured by tests/limits_check.cpp).
   long long evaluation_work() const;
   bool all_full() const { return span_layers[0] == layers; }
 };

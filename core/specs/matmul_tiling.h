@@ -7,7 +7,7 @@ namespace scalescope {
 
 struct MatmulTiling {
   double tile_m = 1, tile_n = 1, tile_k = 1;  // rows of the LHS, columns of the RHS, the contraction
-  double parallel_tiles = 1;                 // tiles in flight at once (SMs on a GPU; 1 on a TPU core)
+  double parallel_tiles = 1;                  // tiles in flight at once (SMs on a GPU; 1 on a TPU core)
 };
 
 }  // namespace scalescope

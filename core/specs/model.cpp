@@ -54,9 +54,9 @@ void read_linear_attention(JsonReader& r, ModelConfig& m, Diagnostics& d) {
   if (!node) return;
   JsonReader s(*node, r.path_of("linear_attention"), d);
   LinearAttention& a = m.linear;
-  const std::string kind = s.choice("kind", false, {linear_kind_name(LinearKind::gated_deltanet),
-                                                    linear_kind_name(LinearKind::mamba2)})
-                               .value_or(linear_kind_name(LinearKind::gated_deltanet));
+  const std::string kind =
+      s.choice("kind", false, {linear_kind_name(LinearKind::gated_deltanet), linear_kind_name(LinearKind::mamba2)})
+          .value_or(linear_kind_name(LinearKind::gated_deltanet));
   a.kind = kind == linear_kind_name(LinearKind::mamba2) ? LinearKind::mamba2 : LinearKind::gated_deltanet;
   a.key_heads = s.number("key_heads", true).value_or(0);
   a.value_heads = s.number("value_heads", true).value_or(0);
@@ -67,8 +67,9 @@ void read_linear_attention(JsonReader& r, ModelConfig& m, Diagnostics& d) {
   a.state_dtype = s.dtype("state_dtype", false).value_or(Dtype::fp32);
   s.finish();
   if (a.key_heads > 0 && a.value_heads > 0 && std::fmod(a.value_heads, a.key_heads) != 0)
-    add_diagnostic(d, s.path_of("value_heads"), "not_divisible",
-                   "'value_heads' must be a multiple of 'key_heads' (each query-key head serves a group of value heads)");
+    add_diagnostic(
+        d, s.path_of("value_heads"), "not_divisible",
+        "'value_heads' must be a multiple of 'key_heads' (each query-key head serves a group of value heads)");
 }
 
 void read_global_attention(JsonReader& r, ModelConfig& m, Diagnostics& d) {
@@ -80,7 +81,8 @@ void read_global_attention(JsonReader& r, ModelConfig& m, Diagnostics& d) {
   m.global.k_eq_v = s.boolean("k_eq_v", false).value_or(false);
   s.finish();
   if (m.global.kv_heads > 0 && m.heads > 0 && std::fmod(m.heads, m.global.kv_heads) != 0)
-    add_diagnostic(d, s.path_of("kv_heads"), "not_divisible", "'heads' must be a multiple of the global layers' 'kv_heads'");
+    add_diagnostic(d, s.path_of("kv_heads"), "not_divisible",
+                   "'heads' must be a multiple of the global layers' 'kv_heads'");
 }
 
 void read_sparse_attention(JsonReader& r, ModelConfig& m, Diagnostics& d) {
@@ -182,14 +184,20 @@ ModelConfig parse_model(const Json& node, const std::string& path, bool require_
       add_diagnostic(d, r.path_of("attention_pattern"), "missing_key",
                      "a model with both 'sliding_window' and 'attention_chunk' says which layers use which in "
                      "'attention_pattern' (full, sliding, chunked)");
-    else if (m.sliding_window > 0) m.attention_pattern = {AttentionSpan::sliding};
-    else if (m.attention_chunk > 0) m.attention_pattern = {AttentionSpan::chunked};
+    else if (m.sliding_window > 0)
+      m.attention_pattern = {AttentionSpan::sliding};
+    else if (m.attention_chunk > 0)
+      m.attention_pattern = {AttentionSpan::chunked};
   }
-  auto uses = [&](AttentionSpan s) { return std::find(m.attention_pattern.begin(), m.attention_pattern.end(), s) != m.attention_pattern.end(); };
+  auto uses = [&](AttentionSpan s) {
+    return std::find(m.attention_pattern.begin(), m.attention_pattern.end(), s) != m.attention_pattern.end();
+  };
   if (uses(AttentionSpan::sliding) && m.sliding_window <= 0)
-    add_diagnostic(d, r.path_of("sliding_window"), "missing_key", "sliding-window layers need 'sliding_window' (tokens)");
+    add_diagnostic(d, r.path_of("sliding_window"), "missing_key",
+                   "sliding-window layers need 'sliding_window' (tokens)");
   if (uses(AttentionSpan::chunked) && m.attention_chunk <= 0)
-    add_diagnostic(d, r.path_of("attention_chunk"), "missing_key", "chunked-attention layers need 'attention_chunk' (tokens)");
+    add_diagnostic(d, r.path_of("attention_chunk"), "missing_key",
+                   "chunked-attention layers need 'attention_chunk' (tokens)");
   if (uses(AttentionSpan::linear) && !m.has_linear_attention())
     add_diagnostic(d, r.path_of("linear_attention"), "missing_key",
                    "linear-attention layers need 'linear_attention' (key_heads, value_heads, key_head_dim, "
@@ -198,18 +206,21 @@ ModelConfig parse_model(const Json& node, const std::string& path, bool require_
     add_diagnostic(d, r.path_of("attention_pattern"), "inconsistent",
                    "'linear_attention' describes layers that 'attention_pattern' never names: list them as 'linear'");
   if (m.global.head_dim > 0 && m.is_mla())
-    add_diagnostic(d, r.path_of("global_attention"), "inconsistent",
-                   "'global_attention' gives the full layers their own standard heads: not with latent attention ('mla')");
-  if (m.has_sparse_attention() && (uses(AttentionSpan::sliding) || uses(AttentionSpan::chunked) || uses(AttentionSpan::linear)))
+    add_diagnostic(
+        d, r.path_of("global_attention"), "inconsistent",
+        "'global_attention' gives the full layers their own standard heads: not with latent attention ('mla')");
+  if (m.has_sparse_attention() &&
+      (uses(AttentionSpan::sliding) || uses(AttentionSpan::chunked) || uses(AttentionSpan::linear)))
     add_diagnostic(d, r.path_of("sparse_attention"), "inconsistent",
                    "sparse attention applies to full-attention layers: a model with 'sparse_attention' has no "
                    "sliding, chunked or linear layers");
   const bool patterned = m.mlp_pattern.size() > 1 || m.attention_pattern.size() > 1;
   if (patterned && m.layers > kMaxPatternLayers)
     add_diagnostic(d, r.path_of("layers"), "too_large",
-                   "a model with a per-layer pattern has at most " + format_count(kMaxPatternLayers) + " layers (this one " +
-                       format_count(m.layers) + ")");
-  m.pattern = build_layer_pattern(m.layers, m.is_moe() ? m.dense_layers : 0, m.is_moe(), m.mlp_pattern, m.attention_pattern);
+                   "a model with a per-layer pattern has at most " + format_count(kMaxPatternLayers) +
+                       " layers (this one " + format_count(m.layers) + ")");
+  m.pattern =
+      build_layer_pattern(m.layers, m.is_moe() ? m.dense_layers : 0, m.is_moe(), m.mlp_pattern, m.attention_pattern);
   return m;
 }
 

@@ -82,23 +82,23 @@ struct HeadShape {
 
 struct ModelConfig {
   std::string id, name;
-  double layers = 0;      // L
-  double d_model = 0;     // D
-  double d_ff = 0;        // F of a dense MLP layer
-  double heads = 0;       // N
-  double kv_heads = 0;    // K (MLA: N, each head has its own up-projected K and V)
-  double head_dim = 0;    // H (MLA: v_head_dim, the width of one head's values)
-  double vocab = 0;       // V
+  double layers = 0;    // L
+  double d_model = 0;   // D
+  double d_ff = 0;      // F of a dense MLP layer
+  double heads = 0;     // N
+  double kv_heads = 0;  // K (MLA: N, each head has its own up-projected K and V)
+  double head_dim = 0;  // H (MLA: v_head_dim, the width of one head's values)
+  double vocab = 0;     // V
   bool tied_embeddings = false;
   MlpKind mlp = MlpKind::gated;
   double experts = 0;         // E routed experts per MoE layer; 0 = dense model
   double active_experts = 0;  // k
   double shared_experts = 0;
-  double expert_d_ff = 0;     // F of one expert
+  double expert_d_ff = 0;  // F of one expert
   // Latent MoE (Nemotron 3's moe_latent_size): the routed experts read and write this width, projected down from D
   // before the dispatch and back up after the combine; the router and the shared experts stay at D. 0: none.
   double expert_latent_dim = 0;
-  double dense_layers = 0;    // leading dense layers of an MoE model
+  double dense_layers = 0;  // leading dense layers of an MoE model
   LatentAttention mla;
   LinearAttention linear;
   SparseAttention sparse;  // applies to the softmax layers of full span (DeepSeek-V3.2, GLM-5: every layer)

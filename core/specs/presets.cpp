@@ -2,9 +2,9 @@
 
 #include <map>
 
-#include "specs/hf_config.h"
 #include "io/json_text.h"
 #include "io/text.h"
+#include "specs/hf_config.h"
 
 namespace scalescope {
 
@@ -36,8 +36,8 @@ namespace {
 
 // Shared by hardware and models: {"preset": id, "overrides": {...}} -> merged JSON and the path its errors belong to.
 template <typename T, typename Parse>
-T resolve(const Json& node, const std::string& path, std::span<const PresetText> presets, const char* what,
-          Parse parse, Diagnostics& d) {
+T resolve(const Json& node, const std::string& path, std::span<const PresetText> presets, const char* what, Parse parse,
+          Diagnostics& d) {
   if (!node.is_object()) {
     add_diagnostic(d, path, "wrong_type", std::string("'") + what + "' must be an object like {\"preset\": \"...\"}");
     return T{};
@@ -50,8 +50,9 @@ T resolve(const Json& node, const std::string& path, std::span<const PresetText>
   if (!id) return T{};
   const PresetText* preset = find_preset(presets, *id);
   if (!preset) {
-    add_diagnostic(d, r.path_of("preset"), "unknown_preset",
-                   std::string("unknown ") + what + " preset " + quote(*id) + "; valid: " + join_choices(preset_ids(presets)));
+    add_diagnostic(
+        d, r.path_of("preset"), "unknown_preset",
+        std::string("unknown ") + what + " preset " + quote(*id) + "; valid: " + join_choices(preset_ids(presets)));
     return T{};
   }
   Json merged = preset_json(*preset);

@@ -37,8 +37,8 @@ ServingBackend parse_serving_backend(const Json& node, const std::string& path, 
   for (const ServingBackendParameter& p : serving_backend_parameters())
     b.*p.field = r.number(p.name, true, NumberRange{p.name, p.lo, p.hi, false, ""}).value_or(b.*p.field);
   b.source = r.string("source", false).value_or("");
-  for (auto [key, into] : {std::pair{"fitted_on_systems", &b.fitted_on_systems},
-                           std::pair{"fitted_on_models", &b.fitted_on_models}})
+  for (auto [key, into] :
+       {std::pair{"fitted_on_systems", &b.fitted_on_systems}, std::pair{"fitted_on_models", &b.fitted_on_models}})
     if (const Json* list = r.array(key, false))
       for (const Json& x : *list)
         if (x.is_string()) into->push_back(x.get<std::string>());

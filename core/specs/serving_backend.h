@@ -14,15 +14,15 @@
 namespace scalescope {
 
 struct ServingBackend {
-  std::string id;                   // "trtllm", "sglang", "vllm"; empty: the kernels' step as it is
+  std::string id;  // "trtllm", "sglang", "vllm"; empty: the kernels' step as it is
   std::string name;
-  double launch_frac = 1;           // the kernels' launch floors and per-op host gaps kept (CUDA graphs drop them)
-  double comms_frac = 1;            // the tensor-parallel all-reduces' time kept (fused all-reduce kernels)
-  double step_overhead_s = -1;      // host work per decode step (schedule, sample) [< 0: the chip profile's]
-  double prefill_stall_frac = 1;    // the share of a step's prefill that the decode tokens in it wait for
-  double request_overhead_s = 0;    // per request before its prefill (the front end: tokenise, route, stream)
-  double burst_frac = 0;            // the in-flight requests whose prompts arrive in one burst with a new one
-  std::string source;               // the rows and commit it was fitted on
+  double launch_frac = 1;         // the kernels' launch floors and per-op host gaps kept (CUDA graphs drop them)
+  double comms_frac = 1;          // the tensor-parallel all-reduces' time kept (fused all-reduce kernels)
+  double step_overhead_s = -1;    // host work per decode step (schedule, sample) [< 0: the chip profile's]
+  double prefill_stall_frac = 1;  // the share of a step's prefill that the decode tokens in it wait for
+  double request_overhead_s = 0;  // per request before its prefill (the front end: tokenise, route, stream)
+  double burst_frac = 0;          // the in-flight requests whose prompts arrive in one burst with a new one
+  std::string source;             // the rows and commit it was fitted on
   std::vector<std::string> fitted_on_systems, fitted_on_models;
 };
 

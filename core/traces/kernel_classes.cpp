@@ -22,17 +22,28 @@ bool has_any(const std::string& s, std::initializer_list<std::string_view> parts
 
 const char* op_class_name(OpClass c) {
   switch (c) {
-    case OpClass::matmul: return "matmul";
-    case OpClass::attention: return "attention";
-    case OpClass::moe: return "moe";
-    case OpClass::collective: return "collective";
-    case OpClass::memcpy: return "memcpy";
-    case OpClass::memset: return "memset";
-    case OpClass::normalization: return "normalization";
-    case OpClass::elementwise: return "elementwise";
-    case OpClass::embedding: return "embedding";
-    case OpClass::optimizer: return "optimizer";
-    case OpClass::other: return "other";
+    case OpClass::matmul:
+      return "matmul";
+    case OpClass::attention:
+      return "attention";
+    case OpClass::moe:
+      return "moe";
+    case OpClass::collective:
+      return "collective";
+    case OpClass::memcpy:
+      return "memcpy";
+    case OpClass::memset:
+      return "memset";
+    case OpClass::normalization:
+      return "normalization";
+    case OpClass::elementwise:
+      return "elementwise";
+    case OpClass::embedding:
+      return "embedding";
+    case OpClass::optimizer:
+      return "optimizer";
+    case OpClass::other:
+      return "other";
   }
   return "other";
 }
@@ -65,11 +76,39 @@ OpClass classify_kernel(std::string_view name, std::string_view category, std::s
   if (has_any(k, {"norm"})) return OpClass::normalization;
   if (has_any(k, {"multi_tensor_apply", "adamfunctor", "fused_adam", "sgdfunctor", "lambfunctor"}))
     return OpClass::optimizer;
-  if (has_any(k, {"elementwise", "vectorized", "unrolled", "functor", "reduce", "softmax", "copy", "cat", "fill",
-                  "index", "gather", "scatter", "triton", "rotary", "quant", "act_and_mul", "silu", "gelu", "relu",
-                  "sort", "scan", "cub::", "reshape_and_cache", "neg_kernel", "log", "exp", "transpose", "permute",
-                  "topk", "where", "arange",
-                  "cast", "convert"}))
+  if (has_any(k, {"elementwise",
+                  "vectorized",
+                  "unrolled",
+                  "functor",
+                  "reduce",
+                  "softmax",
+                  "copy",
+                  "cat",
+                  "fill",
+                  "index",
+                  "gather",
+                  "scatter",
+                  "triton",
+                  "rotary",
+                  "quant",
+                  "act_and_mul",
+                  "silu",
+                  "gelu",
+                  "relu",
+                  "sort",
+                  "scan",
+                  "cub::",
+                  "reshape_and_cache",
+                  "neg_kernel",
+                  "log",
+                  "exp",
+                  "transpose",
+                  "permute",
+                  "topk",
+                  "where",
+                  "arange",
+                  "cast",
+                  "convert"}))
     return OpClass::elementwise;
   return OpClass::other;
 }

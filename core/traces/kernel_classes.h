@@ -12,12 +12,22 @@
 namespace scalescope {
 
 enum class OpClass {
-  matmul, attention, moe, collective, memcpy, memset, normalization, elementwise, embedding, optimizer, other
+  matmul,
+  attention,
+  moe,
+  collective,
+  memcpy,
+  memset,
+  normalization,
+  elementwise,
+  embedding,
+  optimizer,
+  other
 };
-inline constexpr std::array<OpClass, 11> kOpClasses = {
-    OpClass::matmul,        OpClass::attention,   OpClass::moe,       OpClass::collective,
-    OpClass::memcpy,        OpClass::memset,      OpClass::normalization, OpClass::elementwise,
-    OpClass::embedding,     OpClass::optimizer,   OpClass::other};
+inline constexpr std::array<OpClass, 11> kOpClasses = {OpClass::matmul,        OpClass::attention,   OpClass::moe,
+                                                       OpClass::collective,    OpClass::memcpy,      OpClass::memset,
+                                                       OpClass::normalization, OpClass::elementwise, OpClass::embedding,
+                                                       OpClass::optimizer,     OpClass::other};
 const char* op_class_name(OpClass c);
 
 // `category` is the event's `cat` ("kernel", "gpu_memcpy", "gpu_memset"); `cpu_op` the launching op's name, or

@@ -8,9 +8,8 @@ namespace scalescope {
 
 namespace {
 
-constexpr std::array<std::string_view, 7> kMatmulOps = {"aten::mm",     "aten::addmm",  "aten::bmm",
-                                                        "aten::baddbmm", "aten::matmul", "aten::linear",
-                                                        "aten::_scaled_mm"};
+constexpr std::array<std::string_view, 7> kMatmulOps = {
+    "aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::matmul", "aten::linear", "aten::_scaled_mm"};
 
 bool is_in_place_all_reduce(std::string_view name) {
   return name.find("all_reduce") != std::string_view::npos && name.find("::") != std::string_view::npos;
@@ -69,8 +68,8 @@ std::optional<MatmulCost> matmul_cost(std::string_view op, const OpShape& shape)
   c.dtype = *lhs;
   const double out_bytes = op == "aten::_scaled_mm" ? 2.0 : bytes_per_element(*lhs);  // fp8 matmuls write bf16
   c.flops = 2.0 * c.batch * c.m * c.n * c.k;
-  c.bytes = c.batch * (c.m * c.k * bytes_per_element(*lhs) + c.k * c.n * bytes_per_element(*rhs) +
-                       c.m * c.n * out_bytes);
+  c.bytes =
+      c.batch * (c.m * c.k * bytes_per_element(*lhs) + c.k * c.n * bytes_per_element(*rhs) + c.m * c.n * out_bytes);
   const auto dims_text = [](const std::vector<double>& d) {
     std::string s;
     for (std::size_t i = 0; i < d.size(); ++i) s += (i ? "x" : "") + text_of(d[i]);

@@ -82,37 +82,56 @@ void TraceEventStream::step(char c) {
   switch (state_) {
     case State::start:
       if (bytes_ < 3 && (c == '\xEF' || c == '\xBB' || c == '\xBF')) return;  // a UTF-8 byte order mark
-      if (c == '{') state_ = State::key;
-      else if (c == '[') root_is_array_ = true, state_ = State::events;
-      else fail("not_a_trace", "a trace is a JSON object with 'traceEvents', or a JSON array of events; this text "
-                               "starts with " + quote(std::string(1, c)));
+      if (c == '{')
+        state_ = State::key;
+      else if (c == '[')
+        root_is_array_ = true, state_ = State::events;
+      else
+        fail("not_a_trace",
+             "a trace is a JSON object with 'traceEvents', or a JSON array of events; this text "
+             "starts with " +
+                 quote(std::string(1, c)));
       return;
     case State::key:
       if (c == '"') return begin_value(c);
-      if (c == '}') state_ = State::done;
-      else fail("bad_json", "expected a key in quotes or '}' in the trace's top-level object");
+      if (c == '}')
+        state_ = State::done;
+      else
+        fail("bad_json", "expected a key in quotes or '}' in the trace's top-level object");
       return;
     case State::colon:
-      if (c == ':') state_ = State::value;
-      else fail("bad_json", "expected ':' after the key " + quote(key_));
+      if (c == ':')
+        state_ = State::value;
+      else
+        fail("bad_json", "expected ':' after the key " + quote(key_));
       return;
     case State::value:
-      if (key_ == "traceEvents" && c == '[') state_ = State::events;
-      else begin_value(c);
+      if (key_ == "traceEvents" && c == '[')
+        state_ = State::events;
+      else
+        begin_value(c);
       return;
     case State::after_value:
-      if (c == ',') state_ = State::key;
-      else if (c == '}') state_ = State::done;
-      else fail("bad_json", "expected ',' or '}' after the value of " + quote(key_));
+      if (c == ',')
+        state_ = State::key;
+      else if (c == '}')
+        state_ = State::done;
+      else
+        fail("bad_json", "expected ',' or '}' after the value of " + quote(key_));
       return;
     case State::events:
-      if (c == ']') state_ = root_is_array_ ? State::done : State::after_value;
-      else begin_value(c);
+      if (c == ']')
+        state_ = root_is_array_ ? State::done : State::after_value;
+      else
+        begin_value(c);
       return;
     case State::after_event:
-      if (c == ',') state_ = State::events;
-      else if (c == ']') state_ = root_is_array_ ? State::done : State::after_value;
-      else fail("bad_json", "expected ',' or ']' after event " + std::to_string(events_ - 1));
+      if (c == ',')
+        state_ = State::events;
+      else if (c == ']')
+        state_ = root_is_array_ ? State::done : State::after_value;
+      else
+        fail("bad_json", "expected ',' or ']' after event " + std::to_string(events_ - 1));
       return;
     case State::done:
       fail("trailing_text", "text after the end of the trace");
@@ -145,15 +164,18 @@ bool TraceEventStream::scan_value(char c) {
   }
   captured_ += c;
   if (in_string_) {
-    if (escaped_) escaped_ = false;
-    else if (c == '\\') escaped_ = true;
+    if (escaped_)
+      escaped_ = false;
+    else if (c == '\\')
+      escaped_ = true;
     else if (c == '"') {
       in_string_ = false;
       return value_depth_ == 0;
     }
     return false;
   }
-  if (c == '"') in_string_ = true;
+  if (c == '"')
+    in_string_ = true;
   else if (c == '{' || c == '[') {
     if (++value_depth_ > kMaxJsonDepth)
       fail("too_deep", "a value nests deeper than " + std::to_string(kMaxJsonDepth) + " levels");

@@ -66,21 +66,32 @@ Json TraceKernelTables::json(const std::string& hardware_id, const std::string& 
   Json tables = Json::array();
   double instances = 0;
   if (!gemm_.empty()) {
-    Json rows = rows_of(gemm_, [](const auto& key) {
-      const auto& [dtype, m, n, k] = key;
-      return Json::array({dtype, m, n, k});
-    }, instances);
+    Json rows = rows_of(
+        gemm_,
+        [](const auto& key) {
+          const auto& [dtype, m, n, k] = key;
+          return Json::array({dtype, m, n, k});
+        },
+        instances);
     tables.push_back(table("gemm", {"dtype", "m", "n", "k", "latency_s"}, std::move(rows), instances));
   }
   if (!nccl_.empty()) {
-    Json rows = rows_of(nccl_, [](const auto& key) {
-      const auto& [op, gpus, bytes] = key;
-      return Json::array({collective_name(static_cast<Collective>(op)), gpus, bytes, "bf16"});
-    }, instances);
+    Json rows = rows_of(
+        nccl_,
+        [](const auto& key) {
+          const auto& [op, gpus, bytes] = key;
+          return Json::array({collective_name(static_cast<Collective>(op)), gpus, bytes, "bf16"});
+        },
+        instances);
     tables.push_back(table("nccl", {"collective", "gpus", "bytes", "dtype", "latency_s"}, std::move(rows), instances));
   }
   if (!one_shot_.empty()) {
-    Json rows = rows_of(one_shot_, [](const auto& key) { return Json::array({key.first, key.second}); }, instances);
+    Json rows = rows_of(
+        one_shot_,
+        [](const auto& key) {
+          return Json::array({key.first, key.second});
+        },
+        instances);
     tables.push_back(table("custom_all_reduce", {"gpus", "bytes", "latency_s"}, std::move(rows), instances));
   }
   return Json{{"schema", "scalescope.kernel_tables/1"},

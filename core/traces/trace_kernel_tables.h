@@ -32,8 +32,8 @@ class TraceKernelTables {
 
  private:
   std::map<std::tuple<std::string, double, double, double>, std::vector<double>> gemm_;  // dtype, m, n, k
-  std::map<std::tuple<int, int, double>, std::vector<double>> nccl_;                      // collective, gpus, bytes
-  std::map<std::pair<int, double>, std::vector<double>> one_shot_;                        // gpus, bytes
+  std::map<std::tuple<int, int, double>, std::vector<double>> nccl_;                     // collective, gpus, bytes
+  std::map<std::pair<int, double>, std::vector<double>> one_shot_;                       // gpus, bytes
 };
 
 }  // namespace scalescope

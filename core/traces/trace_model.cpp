@@ -86,9 +86,12 @@ bool trace_category_used(std::string_view c) {
 }
 
 void collect_trace_value(const std::string& key, const Json& value, Trace& trace) {
-  if (key == "deviceProperties") trace.device_properties = value;
-  else if (key == "distributedInfo") trace.distributed_info = value;
-  else if (key == "trace_id" && value.is_string()) trace.trace_id = value.get<std::string>().substr(0, 64);
+  if (key == "deviceProperties")
+    trace.device_properties = value;
+  else if (key == "distributedInfo")
+    trace.distributed_info = value;
+  else if (key == "trace_id" && value.is_string())
+    trace.trace_id = value.get<std::string>().substr(0, 64);
 }
 
 bool collect_trace_event(const Json& event, Trace& trace, Diagnostics& diagnostics) {
@@ -204,8 +207,8 @@ void link_kernels(Trace& trace) {
     } else {
       kernel.op = op_by_id(kernel.external_id);
     }
-    const std::string& op_name = kernel.op >= 0 ? trace.name_of(trace.ops[static_cast<std::size_t>(kernel.op)].name)
-                                                : std::string();
+    const std::string& op_name =
+        kernel.op >= 0 ? trace.name_of(trace.ops[static_cast<std::size_t>(kernel.op)].name) : std::string();
     kernel.op_class = classify_kernel(trace.name_of(kernel.name), trace.name_of(kernel.category), op_name);
   }
 }

@@ -17,19 +17,19 @@ namespace scalescope {
 struct CollectiveRecord {
   std::string name, dtype;  // "_allgather_base", "BFloat16"
   double in_elements = 0, out_elements = 0;
-  int group_size = 0;       // 0 = not recorded
+  int group_size = 0;  // 0 = not recorded
 };
 
 struct TraceKernel {
-  int name = 0;                 // index into Trace::names
-  int category = 0;             // index into Trace::names ("kernel", "gpu_memcpy", "gpu_memset")
+  int name = 0;      // index into Trace::names
+  int category = 0;  // index into Trace::names ("kernel", "gpu_memcpy", "gpu_memset")
   int device = 0;
   std::int64_t stream = 0;
   double start_us = 0, duration_us = 0;  // start from Trace::origin_us
   std::int64_t correlation = -1, external_id = -1;
-  double bytes = 0;             // a copy's or set's bytes, when recorded
-  int collective = -1;          // index into Trace::collectives
-  int op = -1;                  // the launching CPU op (index into Trace::ops), once linked
+  double bytes = 0;                   // a copy's or set's bytes, when recorded
+  int collective = -1;                // index into Trace::collectives
+  int op = -1;                        // the launching CPU op (index into Trace::ops), once linked
   OpClass op_class = OpClass::other;  // once linked
 };
 

@@ -54,7 +54,8 @@ Json compare_with_step(const Json& report, const Json& step, double steps, const
                                 : "";
     add_diagnostic(d, path, "not_a_training_step",
                    "the plan to compare with is the answer of a training_step scenario that ran ({ok: true, query: "
-                   "\"training_step\", result}): run the scenario the trace executed and give its answer" + why);
+                   "\"training_step\", result}): run the scenario the trace executed and give its answer" +
+                       why);
     return nullptr;
   }
   const Json& result = step["result"];
@@ -80,8 +81,8 @@ Json compare_with_step(const Json& report, const Json& step, double steps, const
         comms_exposed += number_at(c, {"exposed_s"});
       }
     const double matmuls = number_at(b, {"matmul_s"}) + number_at(b, {"head_s"});
-    const double overheads = number_at(b, {"bubble_s"}) + number_at(b, {"op_overhead_s"}) +
-                             number_at(b, {"step_overhead_s"});
+    const double overheads =
+        number_at(b, {"bubble_s"}) + number_at(b, {"op_overhead_s"}) + number_at(b, {"step_overhead_s"});
     rows.push_back(row("matmuls", m.by_class(report, {"matmul"}), matmuls));
     rows.push_back(row("moe_experts", m.by_class(report, {"moe"}), number_at(b, {"expert_matmul_s"})));
     rows.push_back(row("attention", m.by_class(report, {"attention"}), number_at(b, {"attention_s"})));

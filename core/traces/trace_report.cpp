@@ -15,9 +15,17 @@ std::string hardware_preset_for_device(const std::string& device_name) {
   // Longest names first: "GB200" before "B200", "MI325" before nothing shorter. The A100 40 GB, and variants such
   // as the PG509-200, read as the 80 GB preset (the same peak; 1.6 rather than 2.0 TB/s of HBM).
   static constexpr std::array<std::pair<const char*, const char*>, 11> kByName = {{
-      {"GB300", "gb300-nvl72"}, {"GB200", "gb200-nvl72"}, {"B300", "b300"},     {"B200", "b200"},
-      {"H200", "h200"},         {"H800", "h800"},         {"H100", "h100-sxm"}, {"A100", "a100-80gb"},
-      {"MI355", "mi355x"},      {"MI325", "mi325x"},      {"MI300", "mi300x"},
+      {"GB300", "gb300-nvl72"},
+      {"GB200", "gb200-nvl72"},
+      {"B300", "b300"},
+      {"B200", "b200"},
+      {"H200", "h200"},
+      {"H800", "h800"},
+      {"H100", "h100-sxm"},
+      {"A100", "a100-80gb"},
+      {"MI355", "mi355x"},
+      {"MI325", "mi325x"},
+      {"MI300", "mi300x"},
   }};
   for (const auto& [part, preset] : kByName)
     if (device_name.find(part) != std::string::npos) return preset;
@@ -34,10 +42,10 @@ constexpr double kSmallMatmulDim = 128;  // a matrix unit's tile edge (scaling-b
 struct Price {
   double roofline_us = 0, flops = 0, bytes = 0;
   std::string shape;
-  double min_dim = 0;            // matmuls
+  double min_dim = 0;  // matmuls
   bool compute_bound = false;
   double intensity = 0, critical_intensity = 0;
-  std::optional<MatmulCost> matmul;          // what a kernel table needs of it
+  std::optional<MatmulCost> matmul;  // what a kernel table needs of it
   std::optional<CollectiveBytes> collective;
 };
 
@@ -46,7 +54,7 @@ struct Group {
   std::string op, kernel, shape;
   long long calls = 0, kernels = 0;  // op instances (a split-K GEMM is one), kernels
   double time_us = 0, priced_time_us = 0, roofline_us = 0, flops = 0, bytes = 0, exposed_us = 0;
-  Price last;  // a representative price, for the reason
+  Price last;           // a representative price, for the reason
   bool shaped = false;  // FLOPs and bytes known
   bool priced = false;  // and a roofline time
 };
@@ -99,8 +107,8 @@ std::optional<Price> price_collective(const Trace& trace, const TraceKernel& k, 
   p.roofline_us = cost.time_s / kUs;
   p.bytes = c->bytes;
   p.collective = c;
-  p.shape = std::string(collective_name(c->op)) + " of " + format_bytes(c->bytes) + " over " +
-            std::to_string(c->group_size);
+  p.shape =
+      std::string(collective_name(c->op)) + " of " + format_bytes(c->bytes) + " over " + std::to_string(c->group_size);
   return p;
 }
 
@@ -217,8 +225,8 @@ Tally tally_kernels(const Trace& trace, const TraceReportOptions& options,
     }
     const bool priced = price && price->roofline_us >= 0;
     const std::string op = k.op >= 0 ? trace.name_of(trace.ops[static_cast<std::size_t>(k.op)].name) : "";
-    const std::string key = std::string(op_class_name(k.op_class)) + "|" +
-                            (price ? op + "|" + price->shape : trace.name_of(k.name));
+    const std::string key =
+        std::string(op_class_name(k.op_class)) + "|" + (price ? op + "|" + price->shape : trace.name_of(k.name));
     Group& g = tally.groups[key];
     if (g.calls == 0 && g.time_us == 0) {
       g.op_class = k.op_class, g.op = op, g.kernel = trace.name_of(k.name);
@@ -269,15 +277,17 @@ Json hardware_json(const TraceReportOptions& options) {
   const Hardware* hw = options.hardware;
   if (!hw) return nullptr;
   const bool has_roof = hw->peak(Dtype::bf16) > 0 && hw->hbm_bandwidth_bytes_per_s > 0;
-  return {{"id", hw->id},
-          {"name", hw->name},
-          {"from", options.hardware_from},
-          {"peak_bf16_flops_per_s", hw->peak(Dtype::bf16)},
-          {"hbm_bandwidth_bytes_per_s", hw->hbm_bandwidth_bytes_per_s},
-          {"critical_intensity_flops_per_byte",
-           has_roof ? Json(roofline(0, 0, hw->peak(Dtype::bf16), hw->hbm_bandwidth_bytes_per_s)
-                               .critical_intensity_flops_per_byte)
-                    : Json(nullptr)}};
+  return {
+      {"id", hw->id},
+      {"name", hw->name},
+      {"from", options.hardware_from},
+      {"peak_bf16_flops_per_s", hw->peak(Dtype::bf16)},
+      {"hbm_bandwidth_bytes_per_s", hw->hbm_bandwidth_bytes_per_s},
+      {"critical_intensity_flops_per_byte",
+       has_roof
+           ? Json(
+                 roofline(0, 0, hw->peak(Dtype::bf16), hw->hbm_bandwidth_bytes_per_s).critical_intensity_flops_per_byte)
+           : Json(nullptr)}};
 }
 
 Json distributed_json(const Trace& trace) {
@@ -303,14 +313,14 @@ Json classes_json(const Tally& tally) {
   for (const auto c : kOpClasses) {
     const Group& g = tally.classes[static_cast<std::size_t>(c)];
     if (g.time_us <= 0) continue;
-    rows.push_back({{"class", op_class_name(c)},
-                    {"time_s", g.time_us * kUs},
-                    {"share", g.time_us / tally.total_us},
-                    {"kernels", g.kernels},
-                    {"priced_time_s", g.priced_time_us * kUs},
-                    {"roofline_s", g.roofline_us * kUs},
-                    {"achieved_fraction",
-                     g.priced_time_us > 0 ? Json(g.roofline_us / g.priced_time_us) : Json(nullptr)}});
+    rows.push_back(
+        {{"class", op_class_name(c)},
+         {"time_s", g.time_us * kUs},
+         {"share", g.time_us / tally.total_us},
+         {"kernels", g.kernels},
+         {"priced_time_s", g.priced_time_us * kUs},
+         {"roofline_s", g.roofline_us * kUs},
+         {"achieved_fraction", g.priced_time_us > 0 ? Json(g.roofline_us / g.priced_time_us) : Json(nullptr)}});
   }
   return rows;
 }
@@ -332,9 +342,8 @@ Json gaps_json(std::vector<const Group*> groups, const std::vector<DeviceTimelin
                                         "loader); CUDA graphs or a larger batch per launch close it"}}}});
   for (std::size_t i = 0; i < groups.size() && i < top && lost(groups[i]) > 0; ++i)
     gaps.push_back(group_json(*groups[i]));
-  std::stable_sort(gaps.begin(), gaps.end(), [](const Json& a, const Json& b) {
-    return a["lost_s"].get<double>() > b["lost_s"].get<double>();
-  });
+  std::stable_sort(gaps.begin(), gaps.end(),
+                   [](const Json& a, const Json& b) { return a["lost_s"].get<double>() > b["lost_s"].get<double>(); });
   if (gaps.size() > top) gaps.erase(gaps.begin() + static_cast<std::ptrdiff_t>(top), gaps.end());
   return gaps;
 }

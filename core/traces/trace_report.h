@@ -16,9 +16,9 @@ namespace scalescope {
 std::string hardware_preset_for_device(const std::string& device_name);
 
 struct TraceReportOptions {
-  const Hardware* hardware = nullptr;  // nullptr: no roofline (the chip is not known)
-  std::string hardware_from;           // "query" or "deviceProperties"
-  int top = 10;                        // rows of the op and gap tables
+  const Hardware* hardware = nullptr;          // nullptr: no roofline (the chip is not known)
+  std::string hardware_from;                   // "query" or "deviceProperties"
+  int top = 10;                                // rows of the op and gap tables
   TraceKernelTables* kernel_tables = nullptr;  // when set, every priced GEMM and collective is added to it
 };
 

@@ -9,8 +9,10 @@ std::vector<Interval> merge_intervals(std::vector<Interval> intervals) {
   std::sort(intervals.begin(), intervals.end());
   std::vector<Interval> merged;
   for (const auto& [start, end] : intervals) {
-    if (!merged.empty() && start <= merged.back().second) merged.back().second = std::max(merged.back().second, end);
-    else merged.emplace_back(start, end);
+    if (!merged.empty() && start <= merged.back().second)
+      merged.back().second = std::max(merged.back().second, end);
+    else
+      merged.emplace_back(start, end);
   }
   return merged;
 }
@@ -41,8 +43,10 @@ std::vector<DeviceTimeline> device_timelines(const Trace& trace) {
     auto& spans = by_device[k.device];
     const Interval span{k.start_us, k.start_us + k.duration_us};
     spans.all.push_back(span);
-    if (is_compute(k.op_class)) spans.compute.push_back(span);
-    else if (k.op_class == OpClass::collective) spans.communication.push_back(span);
+    if (is_compute(k.op_class))
+      spans.compute.push_back(span);
+    else if (k.op_class == OpClass::collective)
+      spans.communication.push_back(span);
   }
   std::vector<DeviceTimeline> timelines;
   for (auto& [device, spans] : by_device) {

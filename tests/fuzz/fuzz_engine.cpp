@@ -28,7 +28,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   require_sound("evaluate_json", text, scalescope::evaluate_json(text));
   // evaluate_many shares the parser; run it where it does something else (an array of scenarios).
-  if (!text.empty() && text.front() == '[') require_sound("evaluate_many_json", text, scalescope::evaluate_many_json(text));
+  if (!text.empty() && text.front() == '[')
+    require_sound("evaluate_many_json", text, scalescope::evaluate_many_json(text));
   // validate stops before the query runs: a cheap second look at every tenth input.
   if (size % 10 == 0) require_sound("validate_json", text, scalescope::validate_json(text));
   // The trace reader (issue 37) has its own streaming parser: any text that could be a trace, whole and then fed

@@ -2,9 +2,8 @@
 // Models" (issue 22 item 27): their equations (Sec. 4.1-4.3, Table 2) for the four GPT models of their Table 3,
 // evaluated here from the configurations, against the engine's per-chip activation memory with each attention
 // kernel, dropout, sequence parallelism and remat.
-#include <cmath>
-
 #include <catch2/catch.hpp>
+#include <cmath>
 
 #include "test_helpers.h"
 
@@ -22,11 +21,20 @@ constexpr double kTensor = 8, kSeq = 2048;
 
 Json scenario(const Gpt& g, const char* kernel, bool dropout, bool sequence_parallel, const char* remat,
               const char* fidelity) {
-  const Json model = {{"name", std::string("GPT ") + g.name}, {"layers", g.layers}, {"d_model", g.hidden},
-                      {"d_ff", 4 * g.hidden}, {"heads", g.heads}, {"kv_heads", g.heads},
-                      {"head_dim", g.hidden / g.heads}, {"vocab", 51200}, {"mlp", "plain"},
-                      {"tied_embeddings", false}, {"experts", 0}, {"active_experts", 0},
-                      {"shared_experts", 0}, {"dense_layers", 0}};
+  const Json model = {{"name", std::string("GPT ") + g.name},
+                      {"layers", g.layers},
+                      {"d_model", g.hidden},
+                      {"d_ff", 4 * g.hidden},
+                      {"heads", g.heads},
+                      {"kv_heads", g.heads},
+                      {"head_dim", g.hidden / g.heads},
+                      {"vocab", 51200},
+                      {"mlp", "plain"},
+                      {"tied_embeddings", false},
+                      {"experts", 0},
+                      {"active_experts", 0},
+                      {"shared_experts", 0},
+                      {"dense_layers", 0}};
   // 1F1B with as many microbatches as stages: the first stage holds p microbatches of L / p layers (Sec. 4.2.3).
   Json plan = {{"tensor", kTensor}, {"sequence_parallel", sequence_parallel}, {"zero_stage", 1}};
   if (g.pipeline > 1) plan.update({{"pipeline", g.pipeline}, {"microbatches", g.pipeline}});
@@ -34,8 +42,13 @@ Json scenario(const Gpt& g, const char* kernel, bool dropout, bool sequence_para
           {"model", model},
           {"mesh", {{"shape", {kTensor * g.pipeline}}}},
           {"query",
-           {{"kind", "training_step"}, {"batch_tokens", kSeq * g.pipeline}, {"seq_len", kSeq},
-            {"parallelism", plan}, {"remat", remat}, {"attention_kernel", kernel}, {"dropout", dropout},
+           {{"kind", "training_step"},
+            {"batch_tokens", kSeq * g.pipeline},
+            {"seq_len", kSeq},
+            {"parallelism", plan},
+            {"remat", remat},
+            {"attention_kernel", kernel},
+            {"dropout", dropout},
             {"fidelity", fidelity}}}};
 }
 
@@ -72,7 +85,7 @@ TEST_CASE("saved activations follow Korthikanti et al.'s equations for their fou
 
 TEST_CASE("a materialized kernel adds its scores to the book's count and costs HBM time at the calibrated fidelity",
           "[memory][issue22]") {
-  const Gpt& g = kTable3[1];  // 175B
+  const Gpt& g = kTable3[1];                          // 175B
   const double tokens_in_flight = kSeq * g.pipeline;  // p microbatches of one sequence each on the first stage
   const double layers_here = g.layers / g.pipeline;
   // The book's 20 intermediates of width D (scaling-book/transformers, gradient checkpointing) plus the
@@ -115,9 +128,11 @@ TEST_CASE("selective recompute redoes the attention core and nothing else (Korth
   CHECK(step("selective", "book")["hardware_flops"].get<double>() > none);
   // The calibrated step redoes the attention op's forward pass only: its recompute is that op's forward time, far
   // below full recompute's, and no linear layer is redone (the matmul time is none's).
-  const Json sel = step("selective", "calibrated"), plain = step("none", "calibrated"), full = step("block", "calibrated");
+  const Json sel = step("selective", "calibrated"), plain = step("none", "calibrated"),
+             full = step("block", "calibrated");
   CHECK(sel["breakdown"]["recompute_s"].get<double>() > 0);
   CHECK(sel["breakdown"]["recompute_s"].get<double>() < 0.1 * full["breakdown"]["recompute_s"].get<double>());
-  CHECK(sel["breakdown"]["matmul_s"].get<double>() == Approx(plain["breakdown"]["matmul_s"].get<double>()).epsilon(1e-12));
+  CHECK(sel["breakdown"]["matmul_s"].get<double>() ==
+        Approx(plain["breakdown"]["matmul_s"].get<double>()).epsilon(1e-12));
   CHECK(sel["breakdown"]["attention_s"].get<double>() > plain["breakdown"]["attention_s"].get<double>());
 }

@@ -1,10 +1,9 @@
 // The hot functions allocate nothing, so a plan search can evaluate millions of plans per second (issue: engine
 // foundation; docs/design.md "Performance budgets"). Counts global operator new around each call.
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <new>
-
-#include <catch2/catch.hpp>
 
 #include "physics/collectives.h"
 #include "physics/roofline.h"
@@ -12,8 +11,8 @@
 #include "planners/calibrated_training.h"
 #include "planners/plan_search.h"
 #include "planners/serving.h"
-#include "test_helpers.h"
 #include "planners/training.h"
+#include "test_helpers.h"
 
 namespace {
 std::atomic<long> g_allocations{0};
@@ -69,10 +68,13 @@ TEST_CASE("primitives and planners allocate nothing", "[performance]") {
   REQUIRE(d.empty());
   volatile double sink = 0;
   CHECK(allocations_in([&] { sink = sink + roofline(1e12, 1e9, 4.59e14, 2.8e12).lower_bound_s; }) == 0);
-  CHECK(allocations_in([&] { sink = sink + matmul_crossover_batch(8192, 28672, MatmulDtypes{}, 4.59e14, 2.8e12); }) == 0);
+  CHECK(allocations_in([&] { sink = sink + matmul_crossover_batch(8192, 28672, MatmulDtypes{}, 4.59e14, 2.8e12); }) ==
+        0);
   const TorusAxis axes[2] = {{16, true}, {4, false}};
-  CHECK(allocations_in([&] { sink = sink + tpu_collective(Collective::all_reduce, 1e9, axes, 2, 9e10, 1e-6).time_s; }) == 0);
-  CHECK(allocations_in([&] { sink = sink + gpu_collective(Collective::all_gather, 1e9, h100, 256, 16, false).time_s; }) == 0);
+  CHECK(allocations_in(
+            [&] { sink = sink + tpu_collective(Collective::all_reduce, 1e9, axes, 2, 9e10, 1e-6).time_s; }) == 0);
+  CHECK(allocations_in(
+            [&] { sink = sink + gpu_collective(Collective::all_gather, 1e9, h100, 256, 16, false).time_s; }) == 0);
   CHECK(allocations_in([&] { sink = sink + count_flops(llama, 4e6, 4096, true).training; }) == 0);
 
   TrainingInput in;
@@ -96,7 +98,8 @@ TEST_CASE("primitives and planners allocate nothing", "[performance]") {
   const CalibrationProfile& profile = *calibration_profile_for(v5p);
   CHECK(allocations_in([&] { sink = sink + evaluate_calibrated_training_step(in, profile).step.step_s; }) == 0);
   CHECK(allocations_in([&] {
-          sink = sink + calibrated_decode_step(s, profile, 64, 8192).step_s + calibrated_prefill(s, profile, 1, 8192).time_s;
+          sink = sink + calibrated_decode_step(s, profile, 64, 8192).step_s +
+                 calibrated_prefill(s, profile, 1, 8192).time_s;
         }) == 0);
 }
 

@@ -1,6 +1,5 @@
 // The JSON entry point: bad input gets diagnostics naming the path and the valid choices, never a crash.
 #include <catch2/catch.hpp>
-
 #include <string>
 #include <vector>
 
@@ -25,7 +24,8 @@ TEST_CASE("every embedded preset validates strictly, with a source for every num
   const auto d = validate_presets();
   for (const auto& x : d) INFO(x.path << ": " << x.message);
   CHECK(d.empty());
-  CHECK(hardware_preset_texts().size() == 16);  // hardware_presets/: the book's 12 chips and the 2026 chips (B300, GB300, MI325X, MI355X)
+  CHECK(hardware_preset_texts().size() ==
+        16);  // hardware_presets/: the book's 12 chips and the 2026 chips (B300, GB300, MI325X, MI355X)
   CHECK(model_preset_texts().size() >= 9);
 }
 
@@ -50,11 +50,13 @@ TEST_CASE("unknown presets, dtypes, keys and kinds name the valid choices", "[ap
   REQUIRE(has(out, "/hardware/preset", "unknown_preset"));
   CHECK(out["diagnostics"][0]["message"].get<std::string>().find("tpu-v5e") != std::string::npos);
 
-  out = eval(R"({"hardware": {"preset": "tpu-v5e"}, "query": {"kind": "matmul", "batch": 8, "d": 8, "f": 8, "lhs_dtype": "bf61"}})");
+  out = eval(
+      R"({"hardware": {"preset": "tpu-v5e"}, "query": {"kind": "matmul", "batch": 8, "d": 8, "f": 8, "lhs_dtype": "bf61"}})");
   REQUIRE(has(out, "/query/lhs_dtype", "unknown_dtype"));
   CHECK(out["diagnostics"][0]["message"] == "unknown dtype 'bf61'; valid: fp32, bf16, fp8, int8, int4, fp4");
 
-  out = eval(R"({"hardware": {"preset": "tpu-v5e", "overrides": {"hbm_bandwith_bytes_per_s": 1}}, "query": {"kind": "chip"}})");
+  out = eval(
+      R"({"hardware": {"preset": "tpu-v5e", "overrides": {"hbm_bandwith_bytes_per_s": 1}}, "query": {"kind": "chip"}})");
   CHECK(has(out, "/hardware/overrides/hbm_bandwith_bytes_per_s", "unknown_key"));
 
   out = eval(R"({"hardware": {"preset": "tpu-v5e"}, "query": {"kind": "teleport"}})");
@@ -65,7 +67,8 @@ TEST_CASE("unknown presets, dtypes, keys and kinds name the valid choices", "[ap
 }
 
 TEST_CASE("zero, negative and absurd sizes are rejected at their path", "[api]") {
-  json out = eval(R"({"hardware": {"preset": "tpu-v5e", "overrides": {"hbm_bandwidth_bytes_per_s": 0}}, "query": {"kind": "chip"}})");
+  json out = eval(
+      R"({"hardware": {"preset": "tpu-v5e", "overrides": {"hbm_bandwidth_bytes_per_s": 0}}, "query": {"kind": "chip"}})");
   CHECK(has(out, "/hardware/overrides/hbm_bandwidth_bytes_per_s", "not_positive"));
   out = eval(R"({"hardware": {"preset": "tpu-v5e"}, "query": {"kind": "roofline", "flops": -1, "bytes": 1}})");
   CHECK(has(out, "/query/flops", "negative"));
@@ -96,7 +99,8 @@ TEST_CASE("a query missing its context says which key it needs", "[api]") {
 
 TEST_CASE("no result ever holds NaN or Inf", "[api]") {
   // A zero-byte roofline has no intensity: reported as 0, not Inf.
-  const json out = eval(R"({"hardware": {"preset": "tpu-v5e"}, "query": {"kind": "roofline", "flops": 1e9, "bytes": 0}})");
+  const json out =
+      eval(R"({"hardware": {"preset": "tpu-v5e"}, "query": {"kind": "roofline", "flops": 1e9, "bytes": 0}})");
   REQUIRE(out["ok"] == true);
   CHECK(out["result"]["intensity_flops_per_byte"] == 0.0);
 }
@@ -117,8 +121,9 @@ TEST_CASE("evaluate_fields answers each scenario's ok, first error and the value
     "mesh": {"shape": [8]}, "query": {"kind": "training_step", "batch_tokens": 1048576, "seq_len": 4096,
     "parallelism": {"fsdp": 8}}})";
   const std::string refused = R"({"hardware": {"preset": "nope"}, "query": {"kind": "chip"}})";
-  const json out = json::parse(evaluate_fields_json(R"({"scenarios": [)" + step + "," + refused +
-                                                    R"(], "fields": ["/time/step_s", "/memory/fits", "/no/such", "/time"]})"));
+  const json out =
+      json::parse(evaluate_fields_json(R"({"scenarios": [)" + step + "," + refused +
+                                       R"(], "fields": ["/time/step_s", "/memory/fits", "/no/such", "/time"]})"));
   REQUIRE(out["ok"] == true);
   REQUIRE(out["rows"].size() == 2);
   // The same numbers as the whole answer: the fields are pointers into its result.
@@ -216,7 +221,8 @@ TEST_CASE("a config.json given as the model itself gets one hint to wrap it, not
 
 TEST_CASE("an absurd serving batch is a warning with numbers, not an overflow", "[api]") {
   // 1e8 sequences of 1e8 tokens: the KV caches need ~1e22 bytes; the message must print it without int overflow.
-  const json out = eval(R"({"hardware": {"preset": "tpu-v5e"}, "model": {"preset": "llama-3-70b"}, "mesh": {"shape": [4, 4]},
+  const json out =
+      eval(R"({"hardware": {"preset": "tpu-v5e"}, "model": {"preset": "llama-3-70b"}, "mesh": {"shape": [4, 4]},
     "query": {"kind": "serving", "batch": 100000000, "prompt_len": 100000000, "generated_len": 1,
               "parallelism": {"tensor": ["X", "Y"]}}})");
   REQUIRE(out["ok"] == true);
@@ -241,8 +247,10 @@ TEST_CASE("every result says its fidelity; calibrated only where a query offers 
   CHECK(out["diagnostics"][0]["message"] == "unknown fidelity 'ideal'; valid: book, calibrated");
 }
 
-TEST_CASE("serving: time to first token is one request's prefill; the batch prefill is labelled "
-          "(scaling-book/inference)", "[api]") {
+TEST_CASE(
+    "serving: time to first token is one request's prefill; the batch prefill is labelled "
+    "(scaling-book/inference)",
+    "[api]") {
   const auto out = nlohmann::json::parse(scalescope::evaluate_json(R"({
     "hardware": {"preset": "tpu-v5e"}, "model": {"preset": "llama-3-70b"}, "mesh": {"shape": [4, 4]},
     "query": {"kind": "serving", "fidelity": "book", "batch": 32, "prompt_len": 8192, "generated_len": 512,
@@ -272,7 +280,8 @@ TEST_CASE("transfer between chips uses every disjoint shortest path by default (
   CHECK(one["result"]["ports"] == 1);
 }
 
-TEST_CASE("issue 41 #4: a query kind of any JSON type is a diagnostic at every entry point, never internal_error", "[api]") {
+TEST_CASE("issue 41 #4: a query kind of any JSON type is a diagnostic at every entry point, never internal_error",
+          "[api]") {
   // evaluate_whole_json looks at the kind again to resume a plan search; value("kind", "") threw on a number.
   for (const char* kind : {"1", "null", "[\"plan_search\"]", "{\"a\": 1}", "true", "1e308"}) {
     INFO(kind);
@@ -346,8 +355,11 @@ TEST_CASE("issue 40: summary's default plan for a GPU count keeps TP inside one 
   // The GPUs chapter: TP beyond a node rarely pays. 64 H100s as one 64-way TP group ran at 13% MFU, and 128 were
   // refused (128-way TP splits no 64 heads); the default is now TP 8 x FSDP 8, in degree form.
   const auto plan = [](const char* hw, const char* model, json shape) {
-    const json a = eval(json{{"hardware", {{"preset", hw}}}, {"model", {{"preset", model}}}, {"mesh", {{"shape", shape}}},
-                             {"query", {{"kind", "summary"}}}}.dump());
+    const json a = eval(json{{"hardware", {{"preset", hw}}},
+                             {"model", {{"preset", model}}},
+                             {"mesh", {{"shape", shape}}},
+                             {"query", {{"kind", "summary"}}}}
+                            .dump());
     REQUIRE(a["ok"] == true);
     return a["result"]["training_step"]["query"]["parallelism"];
   };

@@ -1,14 +1,13 @@
 // The calibrated fidelity's physics (issue: fidelity): per-op accounting that adds up to the book's FLOPs, shape
 // efficiency, exposure, low precision as frameworks run it, and the book's step as the ideal lower bound.
+#include <catch2/catch.hpp>
 #include <cmath>
 
-#include <catch2/catch.hpp>
-
+#include "invariants.h"
 #include "physics/efficiency.h"
 #include "physics/layer_ops.h"
 #include "planners/calibrated_serving.h"
 #include "planners/calibrated_training.h"
-#include "invariants.h"
 #include "test_helpers.h"
 
 using namespace scalescope;
@@ -78,8 +77,8 @@ CalibratedTrainingStep gpt3_pipelined(double stages, double virtual_stages = 0) 
 }  // namespace
 
 TEST_CASE("a layer's ops add up to the book's FLOPs, for dense, GQA and MoE models, over TP", "[calibrated]") {
-  // jax-ml.github.io/scaling-book/transformers: matmul FLOPs 2 x active parameters in matmuls (+ the unembedding) per token; attention
-  // 4 T S N H L with S/2 keys per query when causal.
+  // jax-ml.github.io/scaling-book/transformers: matmul FLOPs 2 x active parameters in matmuls (+ the unembedding) per
+  // token; attention 4 T S N H L with S/2 keys per query when causal.
   for (const char* id : {"llama-3-70b", "llama-3-8b", "gpt-3-175b", "mixtral-8x7b", "deepseek-v3", "gpt-oss-120b",
                          "llama-4-maverick", "gemma-3-27b", "qwen3-235b-a22b"}) {
     INFO(id);
@@ -157,10 +156,14 @@ TEST_CASE("the calibrated step never beats the book's ideal, and reports the boo
 // (scaling-book/gpus, cross-node AllToAll) prices the expert exchange above the calibrated dispatch, so its step is
 // above the estimate. The ideal says so, names the expert part, and that part's excess covers the whole gap.
 TEST_CASE("an ideal above the calibrated step says it is not a lower bound, and why", "[calibrated][issue20]") {
-  Json scenario = {{"hardware", {{"preset", "h100-sxm"}}}, {"model", {{"preset", "qwen3-30b-a3b"}}},
+  Json scenario = {{"hardware", {{"preset", "h100-sxm"}}},
+                   {"model", {{"preset", "qwen3-30b-a3b"}}},
                    {"mesh", {{"shape", {16, 4}}}},
-                   {"query", {{"kind", "training_step"}, {"batch_tokens", 4194304}, {"seq_len", 4096},
-                              {"parallelism", {{"expert", {"X"}}, {"tensor", {"Y"}}}}}}};
+                   {"query",
+                    {{"kind", "training_step"},
+                     {"batch_tokens", 4194304},
+                     {"seq_len", 4096},
+                     {"parallelism", {{"expert", {"X"}}, {"tensor", {"Y"}}}}}}};
   const Json r = test::run_json(scenario);
   REQUIRE(r["ok"] == true);
   const Json& ideal = r["result"]["ideal"];
@@ -234,7 +237,8 @@ TEST_CASE("overlap hides FSDP gathers behind compute; without it they are expose
     CHECK(c.step.step_s >= previous);
     previous = c.step.step_s;
     if (overlap == 1.0) CHECK(c.parts.exposed_comms_s[int(CommPart::fsdp)] == 0.0);
-    if (overlap == 0.01) CHECK(c.parts.exposed_comms_s[int(CommPart::fsdp)] > 0.5 * c.parts.comms_s[int(CommPart::fsdp)]);
+    if (overlap == 0.01)
+      CHECK(c.parts.exposed_comms_s[int(CommPart::fsdp)] > 0.5 * c.parts.comms_s[int(CommPart::fsdp)]);
   }
 }
 
@@ -310,7 +314,9 @@ TEST_CASE("a calibrated serving step reports each resource's whole time, and wha
   CHECK(d.flops_s < d.param_load_s + d.kv_load_s);
   const DecodeStep book = decode_step(in, 8, 4096);
   CHECK(d.kv_load_s > book.kv_load_s);  // the achieved HBM bandwidth is below the peak
-  auto sum = [](const ServingExposed& e) { return e.flops_s + e.param_load_s + e.kv_load_s + e.comms_s + e.overhead_s; };
+  auto sum = [](const ServingExposed& e) {
+    return e.flops_s + e.param_load_s + e.kv_load_s + e.comms_s + e.overhead_s;
+  };
   CHECK(sum(d.exposed) == Approx(d.step_s).epsilon(1e-12));
   CHECK(d.exposed.kv_load_s <= d.kv_load_s);
   CHECK(d.exposed.param_load_s <= d.param_load_s);

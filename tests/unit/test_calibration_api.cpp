@@ -22,8 +22,12 @@ json training(const char* hardware, json mesh, json parallelism) {
   return {{"hardware", {{"preset", hardware}}},
           {"model", {{"preset", "llama-3-70b"}}},
           {"mesh", mesh},
-          {"query", {{"kind", "training_step"}, {"batch_tokens", 4194304}, {"seq_len", 4096},
-                     {"parallelism", parallelism}, {"train_tokens", 15e12}}}};
+          {"query",
+           {{"kind", "training_step"},
+            {"batch_tokens", 4194304},
+            {"seq_len", 4096},
+            {"parallelism", parallelism},
+            {"train_tokens", 15e12}}}};
 }
 
 json v5p_step() { return training("tpu-v5p", {{"shape", {8, 16, 16}}}, {{"fsdp", {"X", "Y"}}, {"tensor", {"Z"}}}); }
@@ -71,11 +75,13 @@ TEST_CASE("a chip without runs of its own uses its family's profile and says so"
   CHECK(c["error_band"]["text"].get<std::string>().find("has no runs of its own") != std::string::npos);
   // The family's band (each chip held out whole) has a wider tail than the chip profile's.
   const json own = eval(v5p_step());
-  CHECK(c["error_band"]["p90_frac"].get<double>() > own["result"]["calibration"]["error_band"]["p90_frac"].get<double>());
+  CHECK(c["error_band"]["p90_frac"].get<double>() >
+        own["result"]["calibration"]["error_band"]["p90_frac"].get<double>());
 }
 
-TEST_CASE("a band says where it holds: inside the profile's fitted runs the sibling band, outside them the transfer band",
-          "[fidelity][issue18]") {
+TEST_CASE(
+    "a band says where it holds: inside the profile's fitted runs the sibling band, outside them the transfer band",
+    "[fidelity][issue18]") {
   // Issue 18 item 4. The embedded profiles record the span of their fit runs (calibration_profiles/*.json
   // fitted_scope); a plan past it gets the family's band (each chip held out whole), with the reason in words.
   const scalescope::CalibrationProfile* v5p = nullptr;
@@ -122,14 +128,18 @@ TEST_CASE("a band says where it holds: inside the profile's fitted runs the sibl
   wide_ep["model"] = {{"preset", "deepseek-v3"}};
   CHECK(band_of(wide_ep)["outside"][0].get<std::string>().find("256-way expert parallelism") != std::string::npos);
   // plan_search says it of its best plan.
-  const json search = eval({{"hardware", {{"preset", "tpu-v5p"}}}, {"model", {{"preset", "llama-3-70b"}}},
-                            {"mesh", {{"shape", {4, 4, 4}}}},
-                            {"query", {{"kind", "plan_search"}, {"batch_tokens", 1048576}, {"seq_len", 32768}, {"keep", 1}}}});
+  const json search =
+      eval({{"hardware", {{"preset", "tpu-v5p"}}},
+            {"model", {{"preset", "llama-3-70b"}}},
+            {"mesh", {{"shape", {4, 4, 4}}}},
+            {"query", {{"kind", "plan_search"}, {"batch_tokens", 1048576}, {"seq_len", 32768}, {"keep", 1}}}});
   REQUIRE(search["ok"] == true);
   CHECK(search["result"]["calibration"]["error_band"]["scope"] == "transfer");
   // Serving: a KV context past the fitted runs' (H100 serving was fitted at 1.2k-1.5k tokens), for one deployment
   // and for the search's best.
-  json serve = {{"hardware", {{"preset", "h100-sxm"}}}, {"model", {{"preset", "llama-3-8b"}}}, {"mesh", {{"shape", {1}}}},
+  json serve = {{"hardware", {{"preset", "h100-sxm"}}},
+                {"model", {{"preset", "llama-3-8b"}}},
+                {"mesh", {{"shape", {1}}}},
                 {"query", {{"kind", "serving"}, {"batch", 16}, {"prompt_len", 8192}, {"generated_len", 512}}}};
   const json served = band_of(serve);
   CHECK(served["scope"] == "transfer");
@@ -147,13 +157,16 @@ TEST_CASE("a band says where it holds: inside the profile's fitted runs the sibl
 }
 
 TEST_CASE("serving and plan_search are calibrated by default too", "[fidelity]") {
-  const json serve_scenario = {{"hardware", {{"preset", "h100-sxm"}}}, {"model", {{"preset", "llama-3-8b"}}},
-                                {"mesh", {{"shape", {1}}}},
-                                {"query", {{"kind", "serving"}, {"batch", 64}, {"prompt_len", 1000}, {"generated_len", 1000}}}};
+  const json serve_scenario = {
+      {"hardware", {{"preset", "h100-sxm"}}},
+      {"model", {{"preset", "llama-3-8b"}}},
+      {"mesh", {{"shape", {1}}}},
+      {"query", {{"kind", "serving"}, {"batch", 64}, {"prompt_len", 1000}, {"generated_len", 1000}}}};
   const json serve = eval(serve_scenario);
   REQUIRE(serve["ok"] == true);
   CHECK(serve["result"]["fidelity"] == "calibrated");
-  CHECK(serve["result"]["latency_per_token_s"].get<double>() > serve["result"]["ideal"]["latency_per_token_s"].get<double>());
+  CHECK(serve["result"]["latency_per_token_s"].get<double>() >
+        serve["result"]["ideal"]["latency_per_token_s"].get<double>());
   // The ideal is the book's answer to the same question: one request's time to first token, below the calibrated
   // one (it was the whole batch's prefill, 64x longer; issue 10 defect 6).
   json book_scenario = serve_scenario;
@@ -165,9 +178,11 @@ TEST_CASE("serving and plan_search are calibrated by default too", "[fidelity]")
     CHECK(serve["result"]["ideal"][key].get<double>() < serve["result"][key].get<double>());
   }
   CHECK(serve["result"]["calibration"]["error_band"]["text"].get<std::string>().find("serving") != std::string::npos);
-  const json search = eval({{"hardware", {{"preset", "tpu-v5p"}}}, {"model", {{"preset", "llama-3-70b"}}},
-                            {"mesh", {{"shape", {4, 4, 4}}}},
-                            {"query", {{"kind", "plan_search"}, {"batch_tokens", 1048576}, {"seq_len", 4096}, {"keep", 3}}}});
+  const json search =
+      eval({{"hardware", {{"preset", "tpu-v5p"}}},
+            {"model", {{"preset", "llama-3-70b"}}},
+            {"mesh", {{"shape", {4, 4, 4}}}},
+            {"query", {{"kind", "plan_search"}, {"batch_tokens", 1048576}, {"seq_len", 4096}, {"keep", 3}}}});
   REQUIRE(search["ok"] == true);
   CHECK(search["result"]["fidelity"] == "calibrated");
   for (const auto& p : search["result"]["plans"]) CHECK(p["step_s"].get<double>() > p["ideal"]["step_s"].get<double>());
@@ -197,10 +212,15 @@ TEST_CASE("tensor parallelism across NVLink domains is outside a profile fitted 
 TEST_CASE("a chip profile with no runs of a task shows its family's band for it, and says why", "[fidelity][issue22]") {
   // Issue 22: "serving on v5p shows no error band at all". The suite serves on TPU v5e only, so the v5p profile
   // has no serving band; the result gives the TPU family's (each chip held out whole) and names the reason.
-  const json out = eval({{"hardware", {{"preset", "tpu-v5p"}}}, {"model", {{"preset", "llama-3-8b"}}},
+  const json out = eval({{"hardware", {{"preset", "tpu-v5p"}}},
+                         {"model", {{"preset", "llama-3-8b"}}},
                          {"mesh", {{"shape", {2, 2, 1}}}},
-                         {"query", {{"kind", "serving"}, {"batch", 16}, {"prompt_len", 1024}, {"generated_len", 256},
-                                    {"parallelism", {{"tensor", {"X", "Y"}}}}}}});
+                         {"query",
+                          {{"kind", "serving"},
+                           {"batch", 16},
+                           {"prompt_len", 1024},
+                           {"generated_len", 256},
+                           {"parallelism", {{"tensor", {"X", "Y"}}}}}}});
   INFO(out["diagnostics"].dump());
   REQUIRE(out["ok"] == true);
   const json& band = out["result"]["calibration"]["error_band"];
@@ -213,12 +233,11 @@ TEST_CASE("a chip profile with no runs of a task shows its family's band for it,
 }
 
 TEST_CASE("query.calibration replaces the profile; a bad one is diagnosed at its path", "[fidelity]") {
-  json profile = scalescope::calibration_profile_json(*scalescope::calibration_profile_for(
-      [] {
-        scalescope::Hardware hw;
-        hw.id = "tpu-v5p";
-        return hw;
-      }()));
+  json profile = scalescope::calibration_profile_json(*scalescope::calibration_profile_for([] {
+    scalescope::Hardware hw;
+    hw.id = "tpu-v5p";
+    return hw;
+  }()));
   json scenario = v5p_step();
   const json embedded = eval(scenario)["result"];
   const double frac = profile["kernels"]["gemm"]["bf16"]["ceiling_frac"].get<double>();
@@ -228,7 +247,8 @@ TEST_CASE("query.calibration replaces the profile; a bad one is diagnosed at its
   REQUIRE(slower["ok"] == true);
   // The large matmuls are compute-bound: their time scales with 1 / the bf16 GEMMs' ceiling (a few small ones stay
   // bound by their bytes), and the step with them.
-  const double ratio = slower["result"]["breakdown"]["matmul_s"].get<double>() / embedded["breakdown"]["matmul_s"].get<double>();
+  const double ratio =
+      slower["result"]["breakdown"]["matmul_s"].get<double>() / embedded["breakdown"]["matmul_s"].get<double>();
   CHECK(ratio <= frac / 0.4 + 1e-9);
   CHECK(ratio >= 0.9 * frac / 0.4);
   CHECK(slower["result"]["time"]["step_s"].get<double>() > embedded["time"]["step_s"].get<double>());
@@ -273,7 +293,8 @@ TEST_CASE("calibrate fits a team's own runs and the profile it returns can be pa
   const double predicted = eval(base)["result"]["time"]["step_s"].get<double>();
   base["query"]["batch_tokens"] = 8388608;
   const double predicted_large = eval(base)["result"]["time"]["step_s"].get<double>();
-  const json runs = {training_run("mine-1", 4194304, 1.15 * predicted), training_run("mine-2", 8388608, 1.15 * predicted_large)};
+  const json runs = {training_run("mine-1", 4194304, 1.15 * predicted),
+                     training_run("mine-2", 8388608, 1.15 * predicted_large)};
   const json out = eval({{"query", {{"kind", "calibrate"}, {"runs", runs}}}});
   INFO(out["diagnostics"].dump());
   REQUIRE(out["ok"] == true);
@@ -292,27 +313,33 @@ TEST_CASE("calibrate refuses too few runs, contradicting runs, zero times and a 
           "[fidelity]") {
   json out = eval({{"query", {{"kind", "calibrate"}, {"runs", {training_run("a", 4194304, 10)}}}}});
   CHECK(has(out, "/query/runs", "too_few_runs"));
-  out = eval({{"query", {{"kind", "calibrate"}, {"runs", {training_run("a", 4194304, 10), training_run("b", 4194304, 30)}}}}});
+  out = eval(
+      {{"query", {{"kind", "calibrate"}, {"runs", {training_run("a", 4194304, 10), training_run("b", 4194304, 30)}}}}});
   CHECK(has(out, "/query/runs/1", "contradictory_runs"));
   // A held run is never fitted, so it contradicts nothing (issue 18: a held measurement must not decide the fit).
   json held = training_run("b", 4194304, 30);
   held["split"] = "held";
-  out = eval({{"query", {{"kind", "calibrate"},
-                         {"runs", {training_run("a", 4194304, 10), training_run("c", 8388608, 20), held}}}}});
+  out = eval(
+      {{"query",
+        {{"kind", "calibrate"}, {"runs", {training_run("a", 4194304, 10), training_run("c", 8388608, 20), held}}}}});
   CHECK(!has(out, "/query/runs/2", "contradictory_runs"));
-  out = eval({{"query", {{"kind", "calibrate"}, {"runs", {training_run("a", 4194304, 0), training_run("b", 8388608, 20)}}}}});
+  out = eval(
+      {{"query", {{"kind", "calibrate"}, {"runs", {training_run("a", 4194304, 0), training_run("b", 8388608, 20)}}}}});
   CHECK(has(out, "/query/runs/0/measured", "not_positive"));
   json bad_run = training_run("b", 8388608, 20);
   bad_run["scenario"]["query"]["parallelism"]["tensor"] = {"Q"};
   out = eval({{"query", {{"kind", "calibrate"}, {"runs", {training_run("a", 4194304, 10), bad_run}}}}});
   CHECK(has(out, "/query/runs/1/scenario/query/parallelism/tensor/0", "unknown_mesh_axis"));
-  out = eval({{"query", {{"kind", "calibrate"}, {"max_iterations", 1},
-                         {"runs", {training_run("a", 4194304, 3), training_run("b", 8388608, 40)}}}}});
+  out = eval({{"query",
+               {{"kind", "calibrate"},
+                {"max_iterations", 1},
+                {"runs", {training_run("a", 4194304, 3), training_run("b", 8388608, 40)}}}}});
   CHECK(has(out, "/query/runs", "fit_not_converged"));
   CHECK(!out.contains("result"));
 }
 
-TEST_CASE("issue 41 #8: the layouts a calibrate query's degree-form runs cost are counted, query-wide", "[calibration][api]") {
+TEST_CASE("issue 41 #8: the layouts a calibrate query's degree-form runs cost are counted, query-wide",
+          "[calibration][api]") {
   // Each run gives degrees on a six-axis mesh: 34,650 layouts, each costed to pick the fastest. 512 such runs at
   // 100,000 layouts each took 23 s before the first counted fit; now the query may cost 1,000,000 layouts in all,
   // so the 29th run (past 1,000,000) is refused at its plan, the runs before it read.
@@ -320,14 +347,18 @@ TEST_CASE("issue 41 #8: the layouts a calibrate query's degree-form runs cost ar
   for (int i = 0; i < 40; ++i) {
     json scenario = training("h100-sxm", {{"shape", {4, 4, 4, 4, 4, 4}}}, {{"data", 16}, {"fsdp", 16}, {"tensor", 16}});
     scenario["model"]["preset"] = "llama-3-8b";
-    runs.push_back({{"id", "run-" + std::to_string(i)}, {"task", "training"}, {"metric", "step_s"},
-                    {"measured", 1.0}, {"scenario", scenario}});
+    runs.push_back({{"id", "run-" + std::to_string(i)},
+                    {"task", "training"},
+                    {"metric", "step_s"},
+                    {"measured", 1.0},
+                    {"scenario", scenario}});
   }
   const json out = eval({{"query", {{"kind", "calibrate"}, {"runs", runs}}}});
   CHECK(out["ok"] == false);
   int refused = 0;
   for (const auto& d : out["diagnostics"])
-    if (d["code"] == "too_large" && d["path"].get<std::string>().find("/scenario/query/parallelism") != std::string::npos)
+    if (d["code"] == "too_large" &&
+        d["path"].get<std::string>().find("/scenario/query/parallelism") != std::string::npos)
       ++refused;
   CHECK(refused == 40 - 28);
   CHECK(has(out, "/query/runs/28/scenario/query/parallelism", "too_large"));

@@ -1,9 +1,8 @@
 // Issue 36: the chips of 2026 (B300, GB300 NVL72, MI325X, MI355X), each number sourced in its preset. They have no
 // calibration runs of their own, so the calibrated fidelity prices them with the GPU family's profile and says so:
 // its error band is the family's transfer band (each chip held out whole), not a fitted chip's.
-#include "test_helpers.h"
-
 #include "planners/serving.h"
+#include "test_helpers.h"
 
 using namespace scalescope;
 using namespace scalescope::test;
@@ -11,8 +10,9 @@ using namespace scalescope::test;
 namespace {
 
 Json serving(const char* chip, const char* model, const char* fidelity, const Json& dtypes) {
-  return serving_on_8(chip, {{"preset", model}},
-                      {{"fidelity", fidelity}, {"batch", 64}, {"prompt_len", 8192}, {"generated_len", 1024}, {"dtypes", dtypes}});
+  return serving_on_8(
+      chip, {{"preset", model}},
+      {{"fidelity", fidelity}, {"batch", 64}, {"prompt_len", 8192}, {"generated_len", 1024}, {"dtypes", dtypes}});
 }
 
 }  // namespace

@@ -23,8 +23,10 @@ TEST_CASE("TPU AllGather is V / W_ici on a ring, independent of its size (scalin
              WithinRel(2 * v / (2 * w_uni), 1e-12));
 }
 
-TEST_CASE("TPU collectives over more axes get proportionally more bandwidth (scaling-book/sharding, collective "
-          "costs)", "[collectives]") {
+TEST_CASE(
+    "TPU collectives over more axes get proportionally more bandwidth (scaling-book/sharding, collective "
+    "costs)",
+    "[collectives]") {
   const TorusAxis three[3] = {{16, true}, {16, true}, {16, true}};
   const double one = tpu_collective(Collective::all_gather, 1e9, three, 1, 9e10, 1e-6).time_s;
   CHECK_THAT(tpu_collective(Collective::all_gather, 1e9, three, 3, 9e10, 1e-6).time_s, WithinRel(one / 3, 1e-12));
@@ -49,8 +51,10 @@ TEST_CASE("tiny arrays are latency-bound: T_min x hops (scaling-book/sharding, c
   CHECK_THAT(c.time_s, WithinRel(2e-6, 1e-12));
 }
 
-TEST_CASE("AllToAll is a quarter of AllGather on a bidirectional ring (scaling-book/sharding, collective costs and "
-          "Question 10)", "[collectives]") {
+TEST_CASE(
+    "AllToAll is a quarter of AllGather on a bidirectional ring (scaling-book/sharding, collective costs and "
+    "Question 10)",
+    "[collectives]") {
   const TorusAxis ring{16, true};
   const double ag = tpu_collective(Collective::all_gather, 1e9, &ring, 1, 4.5e10, 0).time_s;
   CHECK_THAT(tpu_collective(Collective::all_to_all, 1e9, &ring, 1, 4.5e10, 0).time_s, WithinRel(ag / 4, 1e-12));
@@ -72,10 +76,12 @@ TEST_CASE("GPU collectives inside one NVLink domain (scaling-book/gpus, Quiz 2 Q
   const auto ag = gpu_collective(Collective::all_gather, 536'870'912.0, h100, 8, 1, false);
   CHECK_THAT(ag.time_s, WithinRel(536'870'912.0 * 7 / (8 * 450e9), 1e-12));
   // AllReduce is twice that, or B / W with SHARP.
-  CHECK_THAT(gpu_collective(Collective::all_reduce, 1e9, h100, 8, 1, false).time_s, WithinRel(2e9 * 7 / (8 * 450e9), 1e-12));
+  CHECK_THAT(gpu_collective(Collective::all_reduce, 1e9, h100, 8, 1, false).time_s,
+             WithinRel(2e9 * 7 / (8 * 450e9), 1e-12));
   CHECK_THAT(gpu_collective(Collective::all_reduce, 1e9, h100, 8, 1, true).time_s, WithinRel(1e9 / 450e9, 1e-12));
   // AllToAll inside the node: B (N-1) / (W N^2).
-  CHECK_THAT(gpu_collective(Collective::all_to_all, 1e9, h100, 8, 1, false).time_s, WithinRel(1e9 * 7 / (450e9 * 64), 1e-12));
+  CHECK_THAT(gpu_collective(Collective::all_to_all, 1e9, h100, 8, 1, false).time_s,
+             WithinRel(1e9 * 7 / (450e9 * 64), 1e-12));
 }
 
 TEST_CASE("GPU collectives across nodes take the slowest fat-tree level (scaling-book/gpus, cross-node collectives)",
@@ -86,7 +92,8 @@ TEST_CASE("GPU collectives across nodes take the slowest fat-tree level (scaling
   const double two = gpu_collective(Collective::all_gather, v, h100, 16, 1, false).time_s;
   CHECK_THAT(two, WithinRel(v * 7 / (8 * 450e9), 1e-12));
   // A full scalable unit (256 GPUs, 32 nodes): the leaf level binds, B * 31 / (32 * 400e9).
-  CHECK_THAT(gpu_collective(Collective::all_gather, v, h100, 256, 1, false).time_s, WithinRel(v * 31 / (32 * 400e9), 1e-12));
+  CHECK_THAT(gpu_collective(Collective::all_gather, v, h100, 256, 1, false).time_s,
+             WithinRel(v * 31 / (32 * 400e9), 1e-12));
   // An inner axis of Y = 16 GPUs spanning nodes divides the scale-out term by Y/8 (scaling-book/gpus, Pop Quiz 3): each
   // of the X = 16 members (one per pair of nodes) still needs (16-1)/16 of its group's V over its own NIC.
   CHECK_THAT(gpu_collective(Collective::all_gather, v / 16, h100, 16, 16, false).time_s,
@@ -103,18 +110,22 @@ TEST_CASE("DCN collectives use the slice's aggregate DCN bandwidth (scaling-book
   CHECK(dcn_collective(Collective::all_gather, 1e9, 1, 8960, 6.25e9).time_s == 0.0);
 }
 
-TEST_CASE("GPU collectives over an outer (strided) axis charge (n-1)/n for the group's n members "
-          "(scaling-book/gpus, collectives and rooflines)",
-          "[collectives]") {
+TEST_CASE(
+    "GPU collectives over an outer (strided) axis charge (n-1)/n for the group's n members "
+    "(scaling-book/gpus, collectives and rooflines)",
+    "[collectives]") {
   const Hardware h100 = test::hardware("h100-sxm");
   const double v = 1e9, w_nic = 50e9;
   // Mesh [2, 16], the outer axis: 2 members 16 GPUs apart, each in its own pair of nodes. Every GPU of a node belongs
   // to a different group, so each exchanges V (n-1)/n = V/2 with its peer over its own 400 Gb/s NIC: 10 ms.
-  CHECK_THAT(gpu_collective(Collective::all_gather, v, h100, 2, 16, false).time_s, WithinRel(v * 1 / (2 * w_nic), 1e-12));
-  CHECK_THAT(gpu_collective(Collective::reduce_scatter, v, h100, 2, 16, false).time_s, WithinRel(v / (2 * w_nic), 1e-12));
+  CHECK_THAT(gpu_collective(Collective::all_gather, v, h100, 2, 16, false).time_s,
+             WithinRel(v * 1 / (2 * w_nic), 1e-12));
+  CHECK_THAT(gpu_collective(Collective::reduce_scatter, v, h100, 2, 16, false).time_s,
+             WithinRel(v / (2 * w_nic), 1e-12));
   // Mesh [2, 1024]: 2-way DP between two 1024-GPU replicas gets the 2x of (X-1)/X = 1/2 (scaling-book/gpus, data
   // parallelism): 2 x 10 ms.
-  CHECK_THAT(gpu_collective(Collective::all_reduce, v, h100, 2, 1024, false).time_s, WithinRel(2 * v / (2 * w_nic), 1e-12));
+  CHECK_THAT(gpu_collective(Collective::all_reduce, v, h100, 2, 1024, false).time_s,
+             WithinRel(2 * v / (2 * w_nic), 1e-12));
   // AllToAll between 2 strided members: each sends V/n x (n-1)/n to its peer over its NIC, V (n-1)/(n^2 w).
   CHECK_THAT(gpu_collective(Collective::all_to_all, v, h100, 2, 16, false).time_s, WithinRel(v / (4 * w_nic), 1e-12));
   // The same 2 members inside one node (stride 4 of [2, 4]) use NVLink: V (n-1)/n / W_GPU.

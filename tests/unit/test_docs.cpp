@@ -1,13 +1,12 @@
 // Every scenario example in docs/api.md runs and is valid, every diagnostic code and every limit is documented:
 // the documentation cannot drift from the engine.
+#include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
 #include <sstream>
-
-#include <catch2/catch.hpp>
 
 #include "api.h"
 #include "io/limits.h"
@@ -74,7 +73,8 @@ TEST_CASE("docs/api.md lists every diagnostic code the engine can emit", "[docs]
   const std::regex statement(R"((add_diagnostic\(|add_warning\(|Diagnostic\{|\bneed\(|\bcode = ))");
   const std::regex code(R"([,?:=]\s*"([a-z]+(?:_[a-z]+)*)\")");
   std::set<std::string> codes;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(std::string(SCALESCOPE_SOURCE_DIR) + "/core")) {
+  for (const auto& entry :
+       std::filesystem::recursive_directory_iterator(std::string(SCALESCOPE_SOURCE_DIR) + "/core")) {
     if (entry.path().extension() != ".cpp") continue;
     const std::string source = read_text(entry.path().string());
     for (auto it = std::sregex_iterator(source.begin(), source.end(), statement); it != std::sregex_iterator(); ++it) {
@@ -94,18 +94,29 @@ TEST_CASE("docs/api.md states every limit and every number's range", "[docs]") {
   // Issue 12: a stated limit on every size the caller controls, and the range of every number (core/io/ranges.cpp).
   const std::string limits = limits_section();
   REQUIRE(!limits.empty());
-  for (const std::size_t limit : {scalescope::kMaxInputBytes, std::size_t(scalescope::kMaxJsonDepth),
-                                  scalescope::kMaxScenariosPerCall, scalescope::kMaxArrayLength,
-                                  scalescope::kMaxStringBytes, scalescope::kMaxConfigTextBytes,
-                                  scalescope::kMaxObjectKeys, scalescope::kMaxDiagnostics,
-                                  scalescope::kMaxUnknownKeysListed, scalescope::kMaxSweepPoints,
+  for (const std::size_t limit : {scalescope::kMaxInputBytes,
+                                  std::size_t(scalescope::kMaxJsonDepth),
+                                  scalescope::kMaxScenariosPerCall,
+                                  scalescope::kMaxArrayLength,
+                                  scalescope::kMaxStringBytes,
+                                  scalescope::kMaxConfigTextBytes,
+                                  scalescope::kMaxObjectKeys,
+                                  scalescope::kMaxDiagnostics,
+                                  scalescope::kMaxUnknownKeysListed,
+                                  scalescope::kMaxSweepPoints,
                                   scalescope::kMaxPublishedRuns,
-                                  scalescope::kMaxArrayDims, scalescope::kMaxFatTreeLevels,
-                                  scalescope::kMaxAnswerBytes, scalescope::kMaxFittedRuns,
-                                  std::size_t(scalescope::kMaxLayoutsPerPlan), std::size_t(scalescope::kMaxSearchLayouts),
-                                  std::size_t(scalescope::kMaxSearchWorkPerCall), std::size_t(scalescope::kMaxFitWork),
-                                  std::size_t(scalescope::kMaxServingSearchPoints), scalescope::kMaxTraceBytes,
-                                  scalescope::kMaxTraceValueBytes, scalescope::kMaxTraceKernels,
+                                  scalescope::kMaxArrayDims,
+                                  scalescope::kMaxFatTreeLevels,
+                                  scalescope::kMaxAnswerBytes,
+                                  scalescope::kMaxFittedRuns,
+                                  std::size_t(scalescope::kMaxLayoutsPerPlan),
+                                  std::size_t(scalescope::kMaxSearchLayouts),
+                                  std::size_t(scalescope::kMaxSearchWorkPerCall),
+                                  std::size_t(scalescope::kMaxFitWork),
+                                  std::size_t(scalescope::kMaxServingSearchPoints),
+                                  scalescope::kMaxTraceBytes,
+                                  scalescope::kMaxTraceValueBytes,
+                                  scalescope::kMaxTraceKernels,
                                   scalescope::kMaxTraceOps}) {
     INFO("limit " << limit << " is not stated in docs/api.md ## Limits");
     CHECK(limits.find(" " + std::to_string(limit) + " ") != std::string::npos);

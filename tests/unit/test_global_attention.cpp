@@ -2,10 +2,9 @@
 // layer whose heads are twice as wide with fewer KV heads, and whose V is its K projection (attention_k_eq_v: no V
 // weights, though the cache keeps K after RoPE and V apart). The 26B A4B runs a dense MLP beside its routed experts
 // in every layer. Each number is counted by hand from the published config.json (tests/hf_configs/gemma-4-*.json).
-#include "test_helpers.h"
-
 #include "physics/transformer.h"
 #include "specs/hf_config.h"
+#include "test_helpers.h"
 
 using namespace scalescope;
 using namespace scalescope::test;
@@ -20,7 +19,8 @@ TEST_CASE("Gemma 4's global layers: their own KV heads and width, K = V, against
   CHECK(kv_bytes_per_token(m, Dtype::bf16) == 25 * sliding_kv + 5 * global_kv);
   for (double context : {512.0, 8192.0, 131072.0}) {
     INFO("context " << context);
-    CHECK(kv_cache_bytes(m, Dtype::bf16, context) == 25 * std::min(context, 1024.0) * sliding_kv + 5 * context * global_kv);
+    CHECK(kv_cache_bytes(m, Dtype::bf16, context) ==
+          25 * std::min(context, 1024.0) * sliding_kv + 5 * context * global_kv);
   }
   // Projections: a sliding layer's Q (16 x 256), K and V (8 x 256 each) and O; a global layer's Q (16 x 512),
   // K (2 x 512) and no V, and O.
@@ -49,7 +49,8 @@ TEST_CASE("Gemma 4 from its public config.json: the dense MLP beside the experts
   CHECK(p.active == Approx(3.8e9).epsilon(0.01));
   CHECK(p.total == count_params(model("gemma-4-26b-a4b")).total);
   // The 31B is dense (enable_moe_block false) and published in NVFP4 by NVIDIA (ModelOpt): 30.7e9, the name's 31B.
-  const ModelConfig dense = resolve_model(Json{{"hf_config", hf_config_file("gemma-4-31b-it-nvfp4.json")}}, "/model", d);
+  const ModelConfig dense =
+      resolve_model(Json{{"hf_config", hf_config_file("gemma-4-31b-it-nvfp4.json")}}, "/model", d);
   REQUIRE(d.empty());
   CHECK_FALSE(dense.is_moe());
   CHECK(std::abs(count_params(dense).total / 1e9 - 31) <= 0.5);

@@ -1,7 +1,6 @@
 // Issue 38: goodput — failures, checkpoints and restarts in the time and the bill (planners/goodput.h).
-#include <cmath>
-
 #include <catch2/catch.hpp>
+#include <cmath>
 
 #include "planners/goodput.h"
 #include "test_helpers.h"
@@ -13,22 +12,28 @@ namespace {
 // Llama 3 405B pre-training as "The Llama 3 Herd of Models" (Meta, 2024) describes it: 16,384 H100s (§3.3.1) as
 // TP 8 x PP 16 x DP 128 at 16M tokens of 8,192 (§3.3.2, Table 4), 15.6T tokens (§3.1.1).
 Json llama3_405b(const Json& goodput = nullptr) {
-  Json s = {{"version", 1},
-            {"hardware", {{"preset", "h100-sxm"}}},
-            {"model", {{"preset", "llama-3-405b"}}},
-            {"mesh", {{"shape", {128, 16, 8}}, {"axis_names", {"DP", "PP", "TP"}}}},
-            {"query",
-             {{"kind", "training_step"},
-              {"fidelity", "calibrated"},
-              {"batch_tokens", 16777216},
-              {"seq_len", 8192},
-              {"train_tokens", 15.6e12},
-              {"parallelism",
-               {{"fsdp", {"DP"}}, {"zero_stage", 1}, {"pipeline", {"PP"}}, {"tensor", {"TP"}},
-                {"pipeline_schedule", "interleaved"}, {"virtual_stages", 2}, {"microbatches", 16}}},
-              {"remat", "none"},
-              {"precision", {{"params", "bf16"}, {"master_weights", "fp32"}, {"optimizer_states", "fp32"},
-                             {"gradients", "fp32"}}}}}};
+  Json s = {
+      {"version", 1},
+      {"hardware", {{"preset", "h100-sxm"}}},
+      {"model", {{"preset", "llama-3-405b"}}},
+      {"mesh", {{"shape", {128, 16, 8}}, {"axis_names", {"DP", "PP", "TP"}}}},
+      {"query",
+       {{"kind", "training_step"},
+        {"fidelity", "calibrated"},
+        {"batch_tokens", 16777216},
+        {"seq_len", 8192},
+        {"train_tokens", 15.6e12},
+        {"parallelism",
+         {{"fsdp", {"DP"}},
+          {"zero_stage", 1},
+          {"pipeline", {"PP"}},
+          {"tensor", {"TP"}},
+          {"pipeline_schedule", "interleaved"},
+          {"virtual_stages", 2},
+          {"microbatches", 16}}},
+        {"remat", "none"},
+        {"precision",
+         {{"params", "bf16"}, {"master_weights", "fp32"}, {"optimizer_states", "fp32"}, {"gradients", "fp32"}}}}}};
   if (!goodput.is_null()) s["query"]["goodput"] = goodput;
   return s;
 }
@@ -114,7 +119,8 @@ TEST_CASE("goodput falls as chips grow at a fixed rate per chip; past 1/(restart
 TEST_CASE("a ZeRO-3 plan's checkpoint: every chip saves 1/64 of LLaMA-3 8B's 14 bytes a parameter") {
   // Hand count of LLaMA-3 8B (L 32, D 4096, F 14336, 32 heads, 8 KV heads of 128, V 128256, untied): attention
   // 32 x 2 x 4096 x 40 x 128, MLP 32 x 3 x 4096 x 14336, embeddings 2 x 128256 x 4096, norms 2 x 4096 x 32 + 4096.
-  const double params = 32.0 * 2 * 4096 * 40 * 128 + 32.0 * 3 * 4096 * 14336 + 2.0 * 128256 * 4096 + 2.0 * 4096 * 32 + 4096;
+  const double params =
+      32.0 * 2 * 4096 * 40 * 128 + 32.0 * 3 * 4096 * 14336 + 2.0 * 128256 * 4096 + 2.0 * 4096 * 32 + 4096;
   REQUIRE(params == 8030261248.0);
   const Json scenario = {
       {"version", 1},
@@ -221,7 +227,8 @@ TEST_CASE("plan_search ranks by the expected wall time when asked, and every row
     CHECK(wall_plans[i]["wall_time_s"].get<double>() >= wall_plans[i - 1]["wall_time_s"].get<double>());
   // The step-time ranking keeps plans that lose a third of their time to restarts; the wall-time one does not.
   double worst_by_step = 1, worst_by_wall = 1;
-  for (const Json& p : by_step["result"]["plans"]) worst_by_step = std::min(worst_by_step, p["goodput_frac"].get<double>());
+  for (const Json& p : by_step["result"]["plans"])
+    worst_by_step = std::min(worst_by_step, p["goodput_frac"].get<double>());
   for (const Json& p : wall_plans) worst_by_wall = std::min(worst_by_wall, p["goodput_frac"].get<double>());
   CHECK(worst_by_step < 0.7);
   CHECK(worst_by_wall > 0.9);

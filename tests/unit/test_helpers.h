@@ -1,18 +1,17 @@
 // Shared by the unit tests: presets by id, parsed once.
 #pragma once
 #include <catch2/catch.hpp>
-
 #include <fstream>
 #include <sstream>
 #include <string>
 
 #include "api.h"
 #include "io/json_text.h"
-#include "specs/hardware.h"
 #include "physics/mesh.h"
+#include "planners/serving.h"
+#include "specs/hardware.h"
 #include "specs/model.h"
 #include "specs/presets.h"
-#include "planners/serving.h"
 
 namespace scalescope::test {
 
@@ -44,7 +43,8 @@ inline Json hf_config_file(const std::string& file) {
 }
 
 // A book-fidelity serving replica of `m` on `mesh`, TP over `tp` of its chips, weights in `weights`, no comms.
-inline ServingInput serving_replica(const Hardware& hw, const ModelConfig& m, const Mesh& mesh, double tp, Dtype weights) {
+inline ServingInput serving_replica(const Hardware& hw, const ModelConfig& m, const Mesh& mesh, double tp,
+                                    Dtype weights) {
   ServingInput in;
   in.hw = &hw;
   in.model = &m;
@@ -83,7 +83,8 @@ inline Json transformer_result(const Json& model, double seq_len) {
 inline Json serving_on_8(const char* chip, const Json& model, Json query) {
   query["kind"] = "serving";
   query["parallelism"] = {{"tensor", {"X"}}};
-  const Json out = run_json({{"hardware", {{"preset", chip}}}, {"model", model}, {"mesh", {{"shape", {8}}}}, {"query", query}});
+  const Json out =
+      run_json({{"hardware", {{"preset", chip}}}, {"model", model}, {"mesh", {{"shape", {8}}}}, {"query", query}});
   INFO(chip << ": " << out["diagnostics"].dump());
   REQUIRE(out["ok"] == true);
   return out["result"];

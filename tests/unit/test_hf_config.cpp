@@ -4,10 +4,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "test_helpers.h"
-
 #include "api.h"
 #include "specs/hf_config.h"
+#include "test_helpers.h"
 
 using namespace scalescope;
 using nlohmann::json;
@@ -73,14 +72,19 @@ std::vector<std::string> codes_at(const Diagnostics& d, const std::string& path)
 }  // namespace
 
 TEST_CASE("real config.json files give the presets' shapes", "[hf_config]") {
-  const std::pair<const char*, const char*> pairs[] = {
-      {"meta-llama-3-70b.json", "llama-3-70b"}, {"meta-llama-3.1-8b.json", "llama-3-8b"},
-      {"mixtral-8x7b-v0.1.json", "mixtral-8x7b"}, {"gemma-2-27b.json", "gemma-2-27b"},
-      {"deepseek-v3.json", "deepseek-v3"}, {"kimi-k2-instruct.json", "kimi-k2"},
-      {"qwen3-235b-a22b.json", "qwen3-235b-a22b"}, {"qwen3-30b-a3b.json", "qwen3-30b-a3b"},
-      {"gpt-oss-120b.json", "gpt-oss-120b"}, {"gpt-oss-20b.json", "gpt-oss-20b"},
-      {"llama-4-scout-17b-16e.json", "llama-4-scout"}, {"llama-4-maverick-17b-128e.json", "llama-4-maverick"},
-      {"gemma-3-27b-pt.json", "gemma-3-27b"}};
+  const std::pair<const char*, const char*> pairs[] = {{"meta-llama-3-70b.json", "llama-3-70b"},
+                                                       {"meta-llama-3.1-8b.json", "llama-3-8b"},
+                                                       {"mixtral-8x7b-v0.1.json", "mixtral-8x7b"},
+                                                       {"gemma-2-27b.json", "gemma-2-27b"},
+                                                       {"deepseek-v3.json", "deepseek-v3"},
+                                                       {"kimi-k2-instruct.json", "kimi-k2"},
+                                                       {"qwen3-235b-a22b.json", "qwen3-235b-a22b"},
+                                                       {"qwen3-30b-a3b.json", "qwen3-30b-a3b"},
+                                                       {"gpt-oss-120b.json", "gpt-oss-120b"},
+                                                       {"gpt-oss-20b.json", "gpt-oss-20b"},
+                                                       {"llama-4-scout-17b-16e.json", "llama-4-scout"},
+                                                       {"llama-4-maverick-17b-128e.json", "llama-4-maverick"},
+                                                       {"gemma-3-27b-pt.json", "gemma-3-27b"}};
   for (const auto& [file, preset] : pairs) {
     INFO(file << " vs preset " << preset);
     const json hf = {{"hf_config", config(file)}};
@@ -108,7 +112,8 @@ TEST_CASE("families without a preset: Mistral, Qwen2, Qwen2-MoE, Qwen3-MoE, Gemm
     // 7.24e9 parameters (mistral.ai's model card: 7.3B).
     CHECK(transformer(hf)["params"]["total"].get<double>() == Approx(7.24e9).epsilon(0.002));
     // The cache stops growing at the window: 2 x 32 layers x 8 x 128 x 2 bytes x 4096 tokens at 8k and at 32k.
-    const json at_32k = json::parse(evaluate_json(json{{"model", hf}, {"query", {{"kind", "transformer"}, {"seq_len", 32768}}}}.dump()));
+    const json at_32k = json::parse(
+        evaluate_json(json{{"model", hf}, {"query", {{"kind", "transformer"}, {"seq_len", 32768}}}}.dump()));
     CHECK(at_32k["result"]["kv_cache_bytes_per_sequence"].get<double>() == 2.0 * 32 * 8 * 128 * 2 * 4096);
     const json out = json::parse(resolve_model_json(hf.dump()));
     CHECK(out["ok"] == true);
@@ -164,7 +169,8 @@ TEST_CASE("families without a preset: Mistral, Qwen2, Qwen2-MoE, Qwen3-MoE, Gemm
     CHECK(notes.size() == 1);  // the vision tower
   }
   SECTION("DeepSeek-V3: node-limited routing is the caveat left; latent attention and MTP are modelled") {
-    const json notes = json::parse(resolve_model_json(json{{"hf_config", config("deepseek-v3.json")}}.dump()))["model"]["not_modelled"];
+    const json notes = json::parse(
+        resolve_model_json(json{{"hf_config", config("deepseek-v3.json")}}.dump()))["model"]["not_modelled"];
     REQUIRE(notes.size() == 1);
     CHECK(notes[0].get<std::string>().find("Node-limited routing") == 0);
   }
@@ -286,7 +292,7 @@ TEST_CASE("per-layer kinds from each family's keys: interleaved MoE, dense layer
     CHECK(m.dense_layers == 3);
     CHECK(m.pattern.range(0, 4).moe() == 0);  // layers 0-2 lead dense, 3 is odd
     CHECK(m.pattern.range(4, 5).moe() == 1);
-    CHECK(m.moe_layers() == 29);              // 4, 6, ..., 60
+    CHECK(m.moe_layers() == 29);  // 4, 6, ..., 60
   }
   SECTION("Llama 4 Maverick: interleave_moe_layer_step 2 and chunked attention on the RoPE layers") {
     const ModelConfig m = resolved({{"hf_config", config("llama-4-maverick-17b-128e.json")}});
@@ -397,7 +403,8 @@ TEST_CASE("issue 41 #1: a layer count is bounded before any per-layer rule expan
   CHECK(resolved({{"hf_config", mistral}}).layers == 4096);
 }
 
-TEST_CASE("issue 41 #17: a config.json's values the engine refuses are diagnosed at the config's own keys", "[hf_config]") {
+TEST_CASE("issue 41 #17: a config.json's values the engine refuses are diagnosed at the config's own keys",
+          "[hf_config]") {
   // The engine reads num_nextn_predict_layers as mtp_layers (at most 1e6): the path and the message name the key
   // the reader wrote, not the engine's field.
   json deepseek = config("deepseek-v3.json");

@@ -1,7 +1,6 @@
 // The inverse questions readers ask (issue 10 defect 9): the most chips a batch keeps compute-bound, the chips a
 // latency target needs, a node's NVLink bandwidth, on-chip memory, and the matrix units' peak from their geometry.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 
 #include "api.h"
@@ -21,9 +20,10 @@ json result_of(const std::string& text) {
 }
 }  // namespace
 
-TEST_CASE("bounds: the most chips a batch keeps compute-bound, per strategy (scaling-book/training, data "
-          "parallelism and mixed FSDP + TP; scaling-book/gpus, rooflines)",
-          "[inverse]") {
+TEST_CASE(
+    "bounds: the most chips a batch keeps compute-bound, per strategy (scaling-book/training, data "
+    "parallelism and mixed FSDP + TP; scaling-book/gpus, rooflines)",
+    "[inverse]") {
   // scaling-book/training, the data-parallel roofline: 850 tokens per chip over three v5p axes; 7,616,000 tokens keep
   // 8960 chips busy.
   const json tpu = result_of(R"({"hardware": {"preset": "tpu-v5p"}, "query": {"kind": "bounds", "d_ff": 30000,
@@ -50,8 +50,10 @@ TEST_CASE("bounds: the most chips a batch keeps compute-bound, per strategy (sca
   CHECK(small["max_chips_compute_bound"]["dp_fsdp_in_domain"] == std::floor(8800 / (9.9e14 / 450e9)));
 }
 
-TEST_CASE("serving: the chips a per-token latency target needs (scaling-book/inference; scaling-book/tpus, "
-          "Question 1)", "[inverse]") {
+TEST_CASE(
+    "serving: the chips a per-token latency target needs (scaling-book/inference; scaling-book/tpus, "
+    "Question 1)",
+    "[inverse]") {
   // 200B bf16 params on TPU v4p (1.23e12 B/s): 32 chips load them in 10.16 ms; a 10 ms step needs 32.5 chips.
   const json r = result_of(R"({"hardware": {"preset": "tpu-v4p", "overrides": {"hbm_bandwidth_bytes_per_s": 1.23e12}},
     "model": {"preset": "llama-3-70b"}, "mesh": {"shape": [4, 4, 2]},
@@ -65,8 +67,10 @@ TEST_CASE("serving: the chips a per-token latency target needs (scaling-book/inf
   CHECK(t["min_chips"] == 33);
 }
 
-TEST_CASE("a node's NVLink bandwidth: the switches' ports against the GPUs' own egress (scaling-book/gpus, Quiz 2 "
-          "Question 1)", "[inverse]") {
+TEST_CASE(
+    "a node's NVLink bandwidth: the switches' ports against the GPUs' own egress (scaling-book/gpus, Quiz 2 "
+    "Question 1)",
+    "[inverse]") {
   const GpuDomainBandwidth h100 = describe_gpu_domain(test::hardware("h100-sxm"));
   CHECK(h100.switch_capacity_unidir_bytes_per_s == 4 * 64 * 25e9);  // 6.4 TB/s
   CHECK(h100.gpu_egress_unidir_bytes_per_s == 8 * 450e9);           // 3.6 TB/s
@@ -85,8 +89,10 @@ TEST_CASE("a node's NVLink bandwidth: the switches' ports against the GPUs' own 
   }
 }
 
-TEST_CASE("on-chip memory: SMEM and registers per SM, TPU vector registers (scaling-book/tpus and "
-          "scaling-book/gpus, chip specs)", "[inverse]") {
+TEST_CASE(
+    "on-chip memory: SMEM and registers per SM, TPU vector registers (scaling-book/tpus and "
+    "scaling-book/gpus, chip specs)",
+    "[inverse]") {
   const json h100 = result_of(R"({"hardware": {"preset": "h100-sxm"}, "query": {"kind": "chip"}})")["on_chip"];
   CHECK(h100["smem_bytes_per_sm"] == 262144);
   CHECK(h100["smem_bytes"] == 132 * 262144);
@@ -98,9 +104,10 @@ TEST_CASE("on-chip memory: SMEM and registers per SM, TPU vector registers (scal
   CHECK(v5p["vmem_bytes"] == 128e6);
 }
 
-TEST_CASE("every preset's bf16 peak agrees with its matrix units' geometry and clock (scaling-book/tpus, the MXU; "
-          "scaling-book/gpus, the Tensor Core)",
-          "[inverse][presets]") {
+TEST_CASE(
+    "every preset's bf16 peak agrees with its matrix units' geometry and clock (scaling-book/tpus, the MXU; "
+    "scaling-book/gpus, the Tensor Core)",
+    "[inverse][presets]") {
   int checked = 0;
   for (const auto& preset : hardware_preset_texts()) {
     const Hardware hw = test::hardware(std::string(preset.id).c_str());

@@ -3,13 +3,12 @@
 // from ai-dynamo/aiconfigurator @ 095f58a, Apache-2.0), their error on held-out shapes, the shipped profiles equal
 // to what the fit gives today, and decode steps that load their weights no faster or slower than the chip's
 // measured HBM rate.
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
-
-#include <catch2/catch.hpp>
 
 #include "physics/kernels.h"
 #include "specs/calibration_profile.h"
@@ -37,7 +36,8 @@ const Json& kernel_fit(const std::string& chip) {
   static std::map<std::string, Json> cache;
   auto it = cache.find(chip);
   if (it != cache.end()) return it->second;
-  const Json out = run_json({{"hardware", {{"preset", chip}}}, {"query", {{"kind", "kernel_fit"}, {"tables", kernel_tables(chip)}}}});
+  const Json out = run_json(
+      {{"hardware", {{"preset", chip}}}, {"query", {{"kind", "kernel_fit"}, {"tables", kernel_tables(chip)}}}});
   INFO(out["diagnostics"].dump());
   REQUIRE(out["ok"] == true);
   return cache[chip] = out["result"];
@@ -46,7 +46,8 @@ const Json& kernel_fit(const std::string& chip) {
 const Json& kernel_family() {
   static const Json out = [] {
     Json chips = Json::array();
-    for (const char* chip : kTableChips) chips.push_back({{"hardware", chip}, {"kernels", kernel_fit(chip)["kernels"]}});
+    for (const char* chip : kTableChips)
+      chips.push_back({{"hardware", chip}, {"kernels", kernel_fit(chip)["kernels"]}});
     return run_json({{"query", {{"kind", "kernel_family"}, {"chips", chips}}}});
   }();
   return out;
@@ -149,7 +150,8 @@ TEST_CASE("an MoE kernel loads only the experts its tokens touch, at its own HBM
   CHECK(moe_kernel_time(g, s, tiling, 1e15, 3e12).memory_s == Approx(many / 4).epsilon(0.02));
 }
 
-TEST_CASE("a collective runs the faster of NCCL's two protocols, and small groups reach less of the links", "[kernels]") {
+TEST_CASE("a collective runs the faster of NCCL's two protocols, and small groups reach less of the links",
+          "[kernels]") {
   CollectiveModel c;
   c.link_frac = 0.8;
   c.latency_s = 2e-5;
@@ -235,13 +237,23 @@ TEST_CASE("kernel models on shapes the fit never saw: held-out error per op and 
     double median, p90;
   };
   const Bar bars[] = {
-      {"gemm", "bf16", 0.13, 0.50},       {"gemm", "fp8", 0.08, 0.20},         {"gemm", "fp8_block", 0.17, 0.45},
-      {"gemm", "fp4", 0.15, 0.60},        {"prefill_attention", "", 0.13, 0.40}, {"decode_attention", "", 0.30, 0.85},
-      {"prefill_attention", "mla", 0.13, 0.35}, {"decode_attention", "mla", 0.40, 0.95},
-      {"moe", "bf16", 0.15, 0.55},        {"moe", "fp8", 0.18, 0.55},          {"moe", "fp8_block", 0.13, 0.35},
-      {"moe", "fp4", 0.27, 1.10},         {"collective", "all_gather", 0.14, 0.35},
-      {"collective", "reduce_scatter", 0.14, 0.35}, {"collective", "all_reduce", 0.17, 0.40},
-      {"collective", "all_to_all", 0.22, 0.80},     {"collective", "custom_all_reduce", 0.15, 0.70},
+      {"gemm", "bf16", 0.13, 0.50},
+      {"gemm", "fp8", 0.08, 0.20},
+      {"gemm", "fp8_block", 0.17, 0.45},
+      {"gemm", "fp4", 0.15, 0.60},
+      {"prefill_attention", "", 0.13, 0.40},
+      {"decode_attention", "", 0.30, 0.85},
+      {"prefill_attention", "mla", 0.13, 0.35},
+      {"decode_attention", "mla", 0.40, 0.95},
+      {"moe", "bf16", 0.15, 0.55},
+      {"moe", "fp8", 0.18, 0.55},
+      {"moe", "fp8_block", 0.13, 0.35},
+      {"moe", "fp4", 0.27, 1.10},
+      {"collective", "all_gather", 0.14, 0.35},
+      {"collective", "reduce_scatter", 0.14, 0.35},
+      {"collective", "all_reduce", 0.17, 0.40},
+      {"collective", "all_to_all", 0.22, 0.80},
+      {"collective", "custom_all_reduce", 0.15, 0.70},
   };
   int checked = 0;
   for (const char* chip : kTableChips)
@@ -263,10 +275,11 @@ TEST_CASE("the kernel fit refuses malformed tables, at their paths", "[kernels]"
   Json tables = kernel_tables("h100-sxm");
   Json& gemm = tables["tables"][0];
   REQUIRE(gemm["op"] == "gemm");
-  gemm["rows"][0][4] = -1.0;                  // a negative time
-  gemm["rows"][1][0] = "bf61";                // no such dtype
-  tables["tables"][1]["columns"].erase(0);    // a column the op needs
-  const Json out = run_json({{"hardware", {{"preset", "h100-sxm"}}}, {"query", {{"kind", "kernel_fit"}, {"tables", tables}}}});
+  gemm["rows"][0][4] = -1.0;                // a negative time
+  gemm["rows"][1][0] = "bf61";              // no such dtype
+  tables["tables"][1]["columns"].erase(0);  // a column the op needs
+  const Json out =
+      run_json({{"hardware", {{"preset", "h100-sxm"}}}, {"query", {{"kind", "kernel_fit"}, {"tables", tables}}}});
   CHECK(out["ok"] == false);
   auto has = [&](const std::string& path, const std::string& code) {
     for (const Json& d : out["diagnostics"])
@@ -277,13 +290,16 @@ TEST_CASE("the kernel fit refuses malformed tables, at their paths", "[kernels]"
   CHECK(has("/query/tables/tables/0/rows/1/0", "invalid_value"));
   CHECK(has("/query/tables/tables/1/columns", "missing_column"));
   // Another chip's tables, and a TPU.
-  const Json other = run_json({{"hardware", {{"preset", "h200"}}}, {"query", {{"kind", "kernel_fit"}, {"tables", kernel_tables("h100-sxm")}}}});
+  const Json other = run_json(
+      {{"hardware", {{"preset", "h200"}}}, {"query", {{"kind", "kernel_fit"}, {"tables", kernel_tables("h100-sxm")}}}});
   CHECK(other["ok"] == false);
-  const Json tpu = run_json({{"hardware", {{"preset", "tpu-v5p"}}}, {"query", {{"kind", "kernel_fit"}, {"tables", kernel_tables("h100-sxm")}}}});
+  const Json tpu = run_json({{"hardware", {{"preset", "tpu-v5p"}}},
+                             {"query", {{"kind", "kernel_fit"}, {"tables", kernel_tables("h100-sxm")}}}});
   CHECK(tpu["ok"] == false);
 }
 
-TEST_CASE("decode steps load their weights at the chip's measured HBM rate, never faster or far slower", "[kernels][serving][issue34]") {
+TEST_CASE("decode steps load their weights at the chip's measured HBM rate, never faster or far slower",
+          "[kernels][serving][issue34]") {
   // Issue 34 item 5: the end-to-end fit once priced MoE decode's expert loads at 0.2-0.3 of HBM (one fitted factor
   // divided both their bytes and FLOPs). Now each memory-bound kernel streams at its own measured share: a decode
   // step's weight time lies between the weights at the chip's peak HBM bandwidth and the weights plus every
@@ -296,17 +312,23 @@ TEST_CASE("decode steps load their weights at the chip's measured HBM rate, neve
     double batch;
   };
   const Case cases[] = {
-      {"h100-sxm", "mixtral-8x7b", 1, "fp8", 254},  {"h100-sxm", "mixtral-8x7b", 2, "bf16", 64},
-      {"h200", "qwen3-235b-a22b", 8, "fp8", 128},   {"b200", "llama-3-70b", 4, "fp8", 32},
+      {"h100-sxm", "mixtral-8x7b", 1, "fp8", 254},   {"h100-sxm", "mixtral-8x7b", 2, "bf16", 64},
+      {"h200", "qwen3-235b-a22b", 8, "fp8", 128},    {"b200", "llama-3-70b", 4, "fp8", 32},
       {"gb200-nvl72", "deepseek-v3", 8, "fp8", 256}, {"a100-80gb", "llama-3-8b", 1, "bf16", 16},
       {"h100-sxm", "gpt-oss-120b", 2, "fp8", 512},
   };
   for (const Case& c : cases) {
     INFO(c.chip << " " << c.model << " batch " << c.batch);
-    const Json scenario = {{"hardware", {{"preset", c.chip}}}, {"model", {{"preset", c.model}}}, {"mesh", {{"shape", {c.chips}}}},
-                           {"query", {{"kind", "serving"}, {"batch", c.batch}, {"prompt_len", 1000}, {"generated_len", 1000},
-                                      {"dtypes", {{"weights", c.weights}, {"kv", c.weights}, {"activations", c.weights}}},
-                                      {"parallelism", {{"expert", {"X"}}}}}}};
+    const Json scenario = {{"hardware", {{"preset", c.chip}}},
+                           {"model", {{"preset", c.model}}},
+                           {"mesh", {{"shape", {c.chips}}}},
+                           {"query",
+                            {{"kind", "serving"},
+                             {"batch", c.batch},
+                             {"prompt_len", 1000},
+                             {"generated_len", 1000},
+                             {"dtypes", {{"weights", c.weights}, {"kv", c.weights}, {"activations", c.weights}}},
+                             {"parallelism", {{"expert", {"X"}}}}}}};
     Json s = scenario;
     if (!scalescope::test::model(c.model).is_moe()) s["query"]["parallelism"] = {{"tensor", {"X"}}};
     const Json out = run_json(s);
@@ -326,10 +348,16 @@ TEST_CASE("decode steps load their weights at the chip's measured HBM rate, neve
   }
   // The issue's example: Mixtral 8x7B in FP8 at batch 254 on one H100 loads 46.7 GB, 14 ms at 3.35 TB/s; the
   // calibrated step once priced it at 70 ms.
-  const Json mixtral = run_json({{"hardware", {{"preset", "h100-sxm"}}}, {"model", {{"preset", "mixtral-8x7b"}}}, {"mesh", {{"shape", {1}}}},
-                                 {"query", {{"kind", "serving"}, {"batch", 254}, {"prompt_len", 128}, {"generated_len", 2048},
-                                            {"dtypes", {{"weights", "fp8"}, {"kv", "fp8"}, {"activations", "fp8"}}},
-                                            {"parallelism", {{"tensor", {"X"}}}}}}});
+  const Json mixtral = run_json({{"hardware", {{"preset", "h100-sxm"}}},
+                                 {"model", {{"preset", "mixtral-8x7b"}}},
+                                 {"mesh", {{"shape", {1}}}},
+                                 {"query",
+                                  {{"kind", "serving"},
+                                   {"batch", 254},
+                                   {"prompt_len", 128},
+                                   {"generated_len", 2048},
+                                   {"dtypes", {{"weights", "fp8"}, {"kv", "fp8"}, {"activations", "fp8"}}},
+                                   {"parallelism", {{"tensor", {"X"}}}}}}});
   const double load = mixtral["result"]["decode"]["param_load_s"].get<double>();
   CHECK(load > 0.014);
   CHECK(load < 0.022);
@@ -341,10 +369,18 @@ TEST_CASE("latent attention runs its own kernel models where its tables fitted t
   // without MLA tables (a TPU) prices it with its standard attention models.
   auto kv_load_s = [](const char* chip, const CalibrationProfile& p) {
     const bool tpu = p.kind == "tpu";  // a TPU v5p has no fp8: int8 weights
-    const Json out = run_json({{"hardware", {{"preset", chip}}}, {"model", {{"preset", "deepseek-v3"}}}, {"mesh", {{"shape", {8}}}},
-                               {"query", {{"kind", "serving"}, {"batch", 64}, {"prompt_len", 8000}, {"generated_len", 1000},
-                                          {"dtypes", {{"weights", tpu ? "int8" : "fp8"}, {"kv", "bf16"}, {"activations", tpu ? "bf16" : "fp8"}}},
-                                          {"parallelism", {{"expert", {"X"}}}}, {"calibration", calibration_profile_json(p)}}}});
+    const Json out = run_json(
+        {{"hardware", {{"preset", chip}}},
+         {"model", {{"preset", "deepseek-v3"}}},
+         {"mesh", {{"shape", {8}}}},
+         {"query",
+          {{"kind", "serving"},
+           {"batch", 64},
+           {"prompt_len", 8000},
+           {"generated_len", 1000},
+           {"dtypes", {{"weights", tpu ? "int8" : "fp8"}, {"kv", "bf16"}, {"activations", tpu ? "bf16" : "fp8"}}},
+           {"parallelism", {{"expert", {"X"}}}},
+           {"calibration", calibration_profile_json(p)}}}});
     INFO(out["diagnostics"].dump());
     REQUIRE(out["ok"] == true);
     return out["result"]["decode"]["kv_load_s"].get<double>();

@@ -240,8 +240,8 @@ TEST_CASE("a serving deployment round-trips through vLLM, SGLang and TensorRT-LL
   // Speculative decoding: the lookahead goes out and comes back in each engine's own spelling (vLLM's inside its
   // --speculative-config JSON); a disaggregated deployment says the prefill pool is launched apart.
   Json speculative = llama;
-  speculative["query"]["speculative"] = {{"draft_model", {{"preset", "llama-3-8b"}}}, {"lookahead", 3},
-                                         {"acceptance_rate", 0.7}};
+  speculative["query"]["speculative"] = {
+      {"draft_model", {{"preset", "llama-3-8b"}}}, {"lookahead", 3}, {"acceptance_rate", 0.7}};
   speculative["query"]["deployment"] = {{"prefill", "disaggregated"}};
   for (const char* framework : {"vllm", "sglang", "trtllm"}) {
     INFO(framework);
@@ -302,8 +302,9 @@ TEST_CASE("a MaxText YAML config reads as its command-line overrides do", "[laun
       "max_target_length: 8192\n"
       "remat_policy: 'full'\n"
       "mlp_activations:\n  - silu\n  - linear\n";
-  const std::string overrides = "model_name=llama3-70b ici_fsdp_parallelism=-1 ici_tensor_parallelism=4 "
-                                "per_device_batch_size=2 max_target_length=8192 remat_policy=full";
+  const std::string overrides =
+      "model_name=llama3-70b ici_fsdp_parallelism=-1 ici_tensor_parallelism=4 "
+      "per_device_batch_size=2 max_target_length=8192 remat_policy=full";
   const Json v5p{{"hardware", {{"preset", "tpu-v5p"}}}, {"mesh", {{"shape", {4, 4, 8}}}}};
   const Json from_yaml = import_config(v5p, "maxtext", yaml), from_line = import_config(v5p, "maxtext", overrides);
   REQUIRE(from_yaml["ok"] == true);
@@ -351,8 +352,9 @@ TEST_CASE("bad configs and plans are refused with the field named", "[launch][ba
   CHECK(code_at(import("megatron", "--tensor-model-parallel-size 'unclosed"), "/query/text") == "malformed_config");
   CHECK(code_at(import("megatron", "--tensor-model-parallel-size 3 --seq-length 8192"), "/query/text") ==
         "incomplete_config");
-  CHECK(code_at(import("megatron", "--pipeline-model-parallel-size 2 --num-layers-per-virtual-pipeline-stage 5 "
-                                   "--seq-length 8192"),
+  CHECK(code_at(import("megatron",
+                       "--pipeline-model-parallel-size 2 --num-layers-per-virtual-pipeline-stage 5 "
+                       "--seq-length 8192"),
                 "/query/text") == "incomplete_config");  // 5 x 2 does not divide LLaMA-3 8B's 32 layers
   CHECK(code_at(import("deepspeed", "{\"train_batch_size\": "), "/query/text") == "malformed_config");
   CHECK(code_at(import("deepspeed", "[1, 2]"), "/query/text") == "malformed_config");

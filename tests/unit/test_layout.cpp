@@ -20,7 +20,8 @@ long layouts_of(const Mesh& mesh, std::array<int, kLayoutStrategies> degrees) {
 TEST_CASE("a whole torus axis costs exactly what tpu_collective charges", "[layout]") {
   const TorusAxis axes[2] = {{16, true}, {4, false}};
   const TorusRing rings[2] = {{16, true, 1}, {4, false, 1}};
-  for (Collective op : {Collective::all_gather, Collective::reduce_scatter, Collective::all_reduce, Collective::all_to_all}) {
+  for (Collective op :
+       {Collective::all_gather, Collective::reduce_scatter, Collective::all_reduce, Collective::all_to_all}) {
     const CollectiveCost a = tpu_collective(op, 1.23e8, axes, 2, kW, 1e-6);
     const CollectiveCost b = tpu_ring_collective(op, 1.23e8, rings, 2, kW, 1e-6);
     CHECK(a.time_s == b.time_s);  // bit for bit: golden results must not move
@@ -38,12 +39,14 @@ TEST_CASE("a 4-chip group inside a 16-long axis is a line; a strided group share
   // scaling-book/tpus: no wraparound inside the axis; scaling-book/sharding's no-wraparound rule (X-1)(V/X)/W_uni.
   CHECK_FALSE(inner.rings[0].wraps);
   const double v = 1e9;
-  CHECK_THAT(group_collective(v5p, mesh, inner, Collective::all_gather, v).bandwidth_s, WithinRel(3.0 * (v / 4) / kW, 1e-12));
+  CHECK_THAT(group_collective(v5p, mesh, inner, Collective::all_gather, v).bandwidth_s,
+             WithinRel(3.0 * (v / 4) / kW, 1e-12));
   CHECK_THAT(group_collective(v5p, mesh, inner, Collective::all_gather, v).latency_s, WithinRel(3e-6, 1e-12));
   // Members 4 apart cover the whole axis and close through its wraparound, but each link carries the 4
   // interleaved groups: W_ici / 4 each, and every logical hop crosses 4 links.
   CHECK(outer.rings[0].wraps);
-  CHECK_THAT(group_collective(v5p, mesh, outer, Collective::all_gather, v).bandwidth_s, WithinRel(v / (2 * kW / 4), 1e-12));
+  CHECK_THAT(group_collective(v5p, mesh, outer, Collective::all_gather, v).bandwidth_s,
+             WithinRel(v / (2 * kW / 4), 1e-12));
   CHECK_THAT(group_collective(v5p, mesh, outer, Collective::all_gather, v).latency_s, WithinRel(8e-6, 1e-12));
   // A group over parts of several axes adds their bandwidths (scaling-book/sharding, "multiple axes"): X whole + Z's
   // outer 4.
@@ -51,7 +54,8 @@ TEST_CASE("a 4-chip group inside a 16-long axis is a line; a strided group share
   add_piece(both, mesh, AxisPiece{2, 4, 4});
   CHECK(both.ici_axes == 2);
   CHECK(both.degree == 64);
-  CHECK_THAT(group_collective(v5p, mesh, both, Collective::all_gather, v).bandwidth_s, WithinRel(v / (2 * kW + 2 * kW / 4), 1e-12));
+  CHECK_THAT(group_collective(v5p, mesh, both, Collective::all_gather, v).bandwidth_s,
+             WithinRel(v / (2 * kW + 2 * kW / 4), 1e-12));
 }
 
 TEST_CASE("a GPU group laid as a sub-axis costs what the same group on a factorised mesh costs", "[layout]") {
@@ -107,12 +111,14 @@ TEST_CASE("layouts of degrees: every distinct placement, torus symmetry and DCN 
   CHECK(count_layouts(cube, fixed) == 1);
 }
 
-TEST_CASE("the book's decoding of FSDP x TP on 16x16x16 counts the axes each degree touches (scaling-book/training, "
-          "the training roofline figure)", "[layout]") {
+TEST_CASE(
+    "the book's decoding of FSDP x TP on 16x16x16 counts the axes each degree touches (scaling-book/training, "
+    "the training roofline figure)",
+    "[layout]") {
   const Hardware v5p = test::hardware("tpu-v5p");
   const Mesh cube = test::mesh_of(v5p, Json{{"shape", {16, 16, 16}}});
-  const int expected[][4] = {{4096, 1, 3, 0}, {1024, 4, 3, 1}, {512, 8, 3, 1}, {256, 16, 2, 1}, {128, 32, 2, 2},
-                             {64, 64, 2, 2},  {16, 256, 1, 2}, {8, 512, 1, 3}};
+  const int expected[][4] = {{4096, 1, 3, 0}, {1024, 4, 3, 1}, {512, 8, 3, 1},  {256, 16, 2, 1},
+                             {128, 32, 2, 2}, {64, 64, 2, 2},  {16, 256, 1, 2}, {8, 512, 1, 3}};
   for (const auto& e : expected) {
     int axis = 0;
     double used = 1;
@@ -125,7 +131,7 @@ TEST_CASE("degrees that fit a mesh are products of one divisor per axis", "[layo
   const Hardware v5p = test::hardware("tpu-v5p");
   const Mesh pod = test::mesh_of(v5p, Json{{"shape", {16, 20, 28}}});
   const std::vector<int> fit = degrees_that_fit(pod, false);
-  CHECK(std::find(fit.begin(), fit.end(), 35) != fit.end());    // 5 of the 20 x 7 of the 28
-  CHECK(std::find(fit.begin(), fit.end(), 25) == fit.end());    // only one axis has a factor 5
+  CHECK(std::find(fit.begin(), fit.end(), 35) != fit.end());  // 5 of the 20 x 7 of the 28
+  CHECK(std::find(fit.begin(), fit.end(), 25) == fit.end());  // only one axis has a factor 5
   CHECK(fit.back() == 8960);
 }

@@ -3,12 +3,11 @@
 // instead of a KV cache: its memory, its decode reads and the batch that fits stop growing with the context, and its
 // prefill FLOPs are linear in it. Each number below is counted by hand from the published config.json
 // (tests/hf_configs/qwen3.5-*.json) and the formulas in physics/transformer.h.
-#include "test_helpers.h"
-
 #include "api.h"
 #include "physics/transformer.h"
 #include "planners/serving.h"
 #include "specs/hf_config.h"
+#include "test_helpers.h"
 
 using namespace scalescope;
 using namespace scalescope::test;
@@ -60,7 +59,9 @@ TEST_CASE("Qwen3.5 from its public config.json: every Gated DeltaNet key read, t
   // The model cards give whole billions (Qwen/Qwen3.5-397B-A17B: 397B total, 17B activated; 122B-A10B; 35B-A3B;
   // 27B): each count rounds to its card's figure, and the 397B's total is within 1%. The cards' totals include the
   // vision tower, which the engine leaves out.
-  const auto rounds_to = [](double count, double card_billions) { return std::abs(count / 1e9 - card_billions) <= 0.5; };
+  const auto rounds_to = [](double count, double card_billions) {
+    return std::abs(count / 1e9 - card_billions) <= 0.5;
+  };
   const Json big = transformer_result({{"hf_config", hf_config_file("qwen3.5-397b-a17b.json")}}, 8192);
   CHECK(big["params"]["total"].get<double>() == Approx(397e9).epsilon(0.01));
   CHECK(rounds_to(big["params"]["active"].get<double>(), 17));
@@ -80,7 +81,8 @@ TEST_CASE("Qwen3.5 from its public config.json: every Gated DeltaNet key read, t
   }
   // The config and the preset are the same model.
   Diagnostics d;
-  const ModelConfig from_config = resolve_model(Json{{"hf_config", hf_config_file("qwen3.5-397b-a17b.json")}}, "/model", d);
+  const ModelConfig from_config =
+      resolve_model(Json{{"hf_config", hf_config_file("qwen3.5-397b-a17b.json")}}, "/model", d);
   REQUIRE(d.empty());
   const ModelConfig preset = model("qwen3.5-397b-a17b");
   CHECK(count_params(from_config).total == count_params(preset).total);
@@ -110,7 +112,8 @@ TEST_CASE("serving a hybrid over context: decode reads the state, and the batch 
     const DecodeStep hs = decode_step(h, batch, context, 1);
     CHECK(hs.kv_load_s == Approx(batch * (kKvBytesPerToken * context + 2.0 * state) / hbm).epsilon(1e-12));
     const double full_kv_per_token = 60.0 * 2 * 2 * 256 * 2;
-    CHECK(decode_step(f, batch, context, 1).kv_load_s == Approx(batch * full_kv_per_token * context / hbm).epsilon(1e-12));
+    CHECK(decode_step(f, batch, context, 1).kv_load_s ==
+          Approx(batch * full_kv_per_token * context / hbm).epsilon(1e-12));
     // The batch that fits: HBM less the weights over each sequence's bytes.
     const double free = 8 * hw.hbm_capacity_bytes - serving_param_bytes(h);
     CHECK(serving_max_batch(h, context) == std::floor(free / (kKvBytesPerToken * context + state)));
@@ -127,8 +130,12 @@ TEST_CASE("serving a hybrid over context: decode reads the state, and the batch 
 TEST_CASE("calibrated serving of a hybrid: the state is the KV share of decode, and costs less than a cache",
           "[linear_attention][issue36][calibrated]") {
   const auto decode = [](const Json& model, double context) {
-    return serving_on_8("b200", model, {{"fidelity", "calibrated"}, {"batch", 32}, {"prompt_len", context},
-                                        {"generated_len", 256}, {"dtypes", {{"weights", "fp8"}}}})["decode"];
+    return serving_on_8("b200", model,
+                        {{"fidelity", "calibrated"},
+                         {"batch", 32},
+                         {"prompt_len", context},
+                         {"generated_len", 256},
+                         {"dtypes", {{"weights", "fp8"}}}})["decode"];
   };
   const Json hybrid = {{"preset", "qwen3.5-397b-a17b"}};
   const Json full = {{"preset", "qwen3.5-397b-a17b"},
@@ -141,8 +148,10 @@ TEST_CASE("calibrated serving of a hybrid: the state is the KV share of decode, 
     CHECK(h["step_s"].get<double>() < f["step_s"].get<double>());
   }
   // The hybrid's KV share grows with the context only through its 15 full layers: less than the full model's.
-  const double hybrid_growth = decode(hybrid, 131072)["kv_load_s"].get<double>() - decode(hybrid, 8192)["kv_load_s"].get<double>();
-  const double full_growth = decode(full, 131072)["kv_load_s"].get<double>() - decode(full, 8192)["kv_load_s"].get<double>();
+  const double hybrid_growth =
+      decode(hybrid, 131072)["kv_load_s"].get<double>() - decode(hybrid, 8192)["kv_load_s"].get<double>();
+  const double full_growth =
+      decode(full, 131072)["kv_load_s"].get<double>() - decode(full, 8192)["kv_load_s"].get<double>();
   CHECK(hybrid_growth < 0.4 * full_growth);
 }
 
@@ -205,8 +214,9 @@ TEST_CASE("a config.json as Python writes it: Infinity and NaN literals, and tra
       R"({"model": {"preset": "llama-3-8b"}, "query": {"kind": "transformer", "seq_len": -Infinity, "remat": "NaN"}})"));
   bool seq_len_named = false, remat_named = false;
   for (const Json& x : in_string["diagnostics"]) {
-    seq_len_named = seq_len_named || (x["path"] == "/query/seq_len" && x["code"] == "wrong_type" &&
-                                      x["message"].get<std::string>().find("-Infinity (not a finite number)") != std::string::npos);
+    seq_len_named =
+        seq_len_named || (x["path"] == "/query/seq_len" && x["code"] == "wrong_type" &&
+                          x["message"].get<std::string>().find("-Infinity (not a finite number)") != std::string::npos);
     remat_named = remat_named || (x["path"] == "/query/remat" && x["code"] == "unknown_choice");
   }
   CHECK(seq_len_named);

@@ -2,13 +2,12 @@
 // 2405.21060), attention and LatentMoE blocks. Three things the engine did not have: a Mamba-2 recurrence, layers
 // whose mixer has no MLP after it, and routed experts that run at a latent width. Each number below is counted by
 // hand from the published config.json (tests/hf_configs/nemotron-3-*.json) and the formulas in physics/transformer.h.
-#include "test_helpers.h"
-
 #include "api.h"
 #include "physics/layer_ops.h"
 #include "physics/transformer.h"
 #include "planners/serving.h"
 #include "specs/hf_config.h"
+#include "test_helpers.h"
 
 using namespace scalescope;
 using namespace scalescope::test;
@@ -21,7 +20,7 @@ Json transformer(const Json& model) { return transformer_result(model, 8192); }
 // ssm_state_size 128, conv_kernel 4): 128 fp32 states of 128 x 64, and the convolution's last 3 inputs of x (8192)
 // and B and C (2 x 8 x 128) in bf16.
 constexpr double kInner = 128.0 * 64, kGroupsWidth = 8.0 * 128, kChannels = kInner + 2 * kGroupsWidth;  // 10,240
-constexpr double kStateBytesPerLayer = 128.0 * 128 * 64 * 4 + kChannels * 3 * 2;                          // 4,255,744
+constexpr double kStateBytesPerLayer = 128.0 * 128 * 64 * 4 + kChannels * 3 * 2;                        // 4,255,744
 constexpr double kMambaLayers = 40, kAttentionLayers = 8;
 // An attention layer's cache per token: K and V of 2 heads x 128, bf16.
 constexpr double kKvBytesPerToken = kAttentionLayers * 2.0 * 2 * 128 * 2;  // 8,192
@@ -128,8 +127,11 @@ TEST_CASE("latent MoE: the routed experts and their dispatch run at the latent w
                                {"model", {{"preset", "nemotron-3-super-120b-a12b"}, {"overrides", overrides}}},
                                {"mesh", {{"shape", {8}}}},
                                {"query",
-                                {{"kind", "training_step"}, {"fidelity", "book"}, {"batch_tokens", 65536},
-                                 {"seq_len", 8192}, {"parallelism", {{"expert", 8}}}}}});
+                                {{"kind", "training_step"},
+                                 {"fidelity", "book"},
+                                 {"batch_tokens", 65536},
+                                 {"seq_len", 8192},
+                                 {"parallelism", {{"expert", 8}}}}}});
     INFO(out["diagnostics"].dump());
     REQUIRE(out["ok"] == true);
     return out["result"]["time"]["comms"]["expert_s"].get<double>();
@@ -159,8 +161,11 @@ TEST_CASE("a layer without an MLP: no MLP ops, one norm, half the tensor-paralle
                                {"model", {{"preset", "llama-3-8b"}, {"overrides", overrides}}},
                                {"mesh", {{"shape", {8}}}},
                                {"query",
-                                {{"kind", "training_step"}, {"fidelity", fidelity}, {"batch_tokens", 65536},
-                                 {"seq_len", 8192}, {"parallelism", {{"tensor", 8}}}}}});
+                                {{"kind", "training_step"},
+                                 {"fidelity", fidelity},
+                                 {"batch_tokens", 65536},
+                                 {"seq_len", 8192},
+                                 {"parallelism", {{"tensor", 8}}}}}});
     INFO(out["diagnostics"].dump());
     REQUIRE(out["ok"] == true);
     return out["result"];

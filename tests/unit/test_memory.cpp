@@ -1,8 +1,7 @@
 // Memory per chip (issue 34): the formulas the published runs taught the model, each against its source.
 #include <algorithm>
-#include <cmath>
-
 #include <catch2/catch.hpp>
+#include <cmath>
 
 #include "physics/layer_ops.h"
 #include "planners/training.h"
@@ -14,11 +13,17 @@ namespace {
 
 Json llama_step(const Json& hardware, const Json& mesh, const Json& parallelism, const char* remat, double batch_tokens,
                 double seq_len, const Json& extra = Json::object()) {
-  Json q = {{"kind", "training_step"}, {"fidelity", "calibrated"}, {"batch_tokens", batch_tokens}, {"seq_len", seq_len},
-            {"parallelism", parallelism}, {"remat", remat},
-            {"precision", {{"params", "bf16"}, {"master_weights", "fp32"}, {"optimizer_states", "fp32"}, {"matmul", "bf16"}}}};
+  Json q = {{"kind", "training_step"},
+            {"fidelity", "calibrated"},
+            {"batch_tokens", batch_tokens},
+            {"seq_len", seq_len},
+            {"parallelism", parallelism},
+            {"remat", remat},
+            {"precision",
+             {{"params", "bf16"}, {"master_weights", "fp32"}, {"optimizer_states", "fp32"}, {"matmul", "bf16"}}}};
   q.update(extra);
-  const Json r = test::run_json({{"hardware", hardware}, {"model", {{"preset", "llama-3-8b"}}}, {"mesh", mesh}, {"query", q}});
+  const Json r =
+      test::run_json({{"hardware", hardware}, {"model", {{"preset", "llama-3-8b"}}}, {"mesh", mesh}, {"query", q}});
   INFO(r.dump());
   REQUIRE(r["ok"] == true);
   return r["result"]["memory"];
@@ -37,7 +42,8 @@ TEST_CASE("the interleaved schedule's first stage holds S + (S - 1)/v microbatch
       CHECK(schedule_in_flight_microbatches(PipelineSchedule::interleaved, s, 1000, v) ==
             Approx(s * (1.0 + (s - 1.0) / (v * s))));
       // The last stage's warm-up is (v - 1) S chunks.
-      CHECK(schedule_last_stage_in_flight(PipelineSchedule::interleaved, s, 1000, v) == Approx(((v - 1.0) * s + 1.0) / v));
+      CHECK(schedule_last_stage_in_flight(PipelineSchedule::interleaved, s, 1000, v) ==
+            Approx(((v - 1.0) * s + 1.0) / v));
     }
   // Never more microbatches than the step has; 1F1B's first stage holds S, its last one.
   CHECK(schedule_in_flight_microbatches(PipelineSchedule::interleaved, 8, 4, 4) == 4);
@@ -51,7 +57,8 @@ TEST_CASE("the interleaved schedule's first stage holds S + (S - 1)/v microbatch
 TEST_CASE("ZeRO-1/2 states shard over the context ranks too (Megatron's dp_cp_group)", "[memory][issue34]") {
   const Json hw = {{"preset", "h100-sxm"}};
   const Json mesh = {{"shape", {2, 2}}, {"axis_names", {"DP", "CP"}}};
-  const Json with_cp = llama_step(hw, mesh, {{"fsdp", {"DP"}}, {"context", {"CP"}}, {"zero_stage", 1}}, "block", 2 * 8192, 8192);
+  const Json with_cp =
+      llama_step(hw, mesh, {{"fsdp", {"DP"}}, {"context", {"CP"}}, {"zero_stage", 1}}, "block", 2 * 8192, 8192);
   const Json mesh_dp = {{"shape", {2}}, {"axis_names", {"DP"}}};
   const Json without = llama_step(hw, mesh_dp, {{"fsdp", {"DP"}}, {"zero_stage", 1}}, "block", 2 * 8192, 8192);
   // The same weights on every chip; the master weights and both Adam moments over DP x CP = 4 ranks, not 2.
@@ -91,7 +98,8 @@ TEST_CASE("the logits add only beyond what the first pipeline stage holds over t
   const Json hw = {{"preset", "h100-sxm"}};
   const Json mesh = {{"shape", {4}}, {"axis_names", {"PP"}}};
   const double seq = 8192;
-  const Json pp = llama_step(hw, mesh, {{"pipeline", {"PP"}}, {"microbatches", 8}, {"zero_stage", 1}}, "block", 8 * seq, seq);
+  const Json pp =
+      llama_step(hw, mesh, {{"pipeline", {"PP"}}, {"microbatches", 8}, {"zero_stage", 1}}, "block", 8 * seq, seq);
   const ModelConfig m = test::model("llama-3-8b");
   const double per_microbatch = pp["activations_bytes"].get<double>() / pp["in_flight_microbatches"].get<double>();
   const double logits = 6.0 * seq * m.vocab;

@@ -4,16 +4,15 @@
 #include <cmath>
 #include <set>
 
-#include "test_helpers.h"
-
 #include "api.h"
+#include "physics/expert_dispatch.h"
+#include "physics/layer_ops.h"
+#include "physics/transformer.h"
 #include "planners/calibrated_training.h"
 #include "planners/pipeline.h"
 #include "planners/serving.h"
 #include "planners/training.h"
-#include "physics/expert_dispatch.h"
-#include "physics/layer_ops.h"
-#include "physics/transformer.h"
+#include "test_helpers.h"
 
 using namespace scalescope;
 using nlohmann::json;
@@ -30,10 +29,23 @@ ModelConfig parsed(const json& node) {
 
 // A small model with latent attention, every number chosen so the hand count below is easy to follow.
 json tiny_mla() {
-  return {{"layers", 2}, {"d_model", 1024}, {"d_ff", 2048}, {"heads", 8}, {"vocab", 1000}, {"tied_embeddings", false},
-          {"mlp", "gated"}, {"experts", 0}, {"active_experts", 0}, {"shared_experts", 0}, {"dense_layers", 0},
-          {"mla", {{"q_lora_rank", 256}, {"kv_lora_rank", 128}, {"qk_nope_head_dim", 32}, {"qk_rope_head_dim", 16},
-                   {"v_head_dim", 32}}}};
+  return {{"layers", 2},
+          {"d_model", 1024},
+          {"d_ff", 2048},
+          {"heads", 8},
+          {"vocab", 1000},
+          {"tied_embeddings", false},
+          {"mlp", "gated"},
+          {"experts", 0},
+          {"active_experts", 0},
+          {"shared_experts", 0},
+          {"dense_layers", 0},
+          {"mla",
+           {{"q_lora_rank", 256},
+            {"kv_lora_rank", 128},
+            {"qk_nope_head_dim", 32},
+            {"qk_rope_head_dim", 16},
+            {"v_head_dim", 32}}}};
 }
 
 }  // namespace
@@ -122,7 +134,8 @@ TEST_CASE("chunked attention (Llama 4): queries see their own chunk", "[modern]"
   CHECK(m.pattern.all.span(AttentionSpan::chunked) == 36);
   CHECK(m.pattern.all.span(AttentionSpan::full) == 12);
   // Two whole chunks and a half: (2 x 8192^2 / 2 + 4096^2 / 2) / 20480 keys per causal query.
-  CHECK(mean_keys_per_query(m, AttentionSpan::chunked, 20480, true) == (2.0 * 8192 * 8192 / 2 + 4096.0 * 4096 / 2) / 20480);
+  CHECK(mean_keys_per_query(m, AttentionSpan::chunked, 20480, true) ==
+        (2.0 * 8192 * 8192 / 2 + 4096.0 * 4096 / 2) / 20480);
   // Decode at 20000 tokens: the current chunk's 20000 - 2 x 8192 tokens.
   CHECK(mean_keys_per_query(m, AttentionSpan::chunked, 20000, false, true) == 20000 - 2 * 8192);
   // The cache of a chunked layer holds at most a chunk.
@@ -240,21 +253,33 @@ TEST_CASE("parallel folding: EP over the TP ranks the experts do not split over 
   TrainingPlan p;
   p.tensor.degree = 2;
   p.expert.degree = 16;
-  CHECK(expert_tensor_degree(p) == 2);    // ETP defaults to TP, Megatron's default
+  CHECK(expert_tensor_degree(p) == 2);  // ETP defaults to TP, Megatron's default
   CHECK(expert_parallel_degree(p) == 16);
-  p.expert_tensor = 1;                    // Qwen3-235B on H100: TP2, EP32 = 2 x 16, ETP1
+  p.expert_tensor = 1;  // Qwen3-235B on H100: TP2, EP32 = 2 x 16, ETP1
   CHECK(expert_parallel_degree(p) == 32);
   // The engine states it and checks it: ETP must divide TP, and EP x TP / ETP the experts.
-  const json bad = json::parse(evaluate_json(json{
-      {"hardware", {{"preset", "h100-sxm"}}}, {"model", {{"preset", "qwen3-235b-a22b"}}}, {"mesh", {{"shape", {64}}}},
-      {"query", {{"kind", "training_step"}, {"batch_tokens", 4096 * 64}, {"seq_len", 4096},
-                 {"parallelism", {{"tensor", 4}, {"expert", 16}, {"expert_tensor", 3}}}}}}.dump()));
+  const json bad =
+      json::parse(evaluate_json(json{{"hardware", {{"preset", "h100-sxm"}}},
+                                     {"model", {{"preset", "qwen3-235b-a22b"}}},
+                                     {"mesh", {{"shape", {64}}}},
+                                     {"query",
+                                      {{"kind", "training_step"},
+                                       {"batch_tokens", 4096 * 64},
+                                       {"seq_len", 4096},
+                                       {"parallelism", {{"tensor", 4}, {"expert", 16}, {"expert_tensor", 3}}}}}}
+                                    .dump()));
   CHECK(bad["ok"] == false);
   CHECK(bad["diagnostics"].dump().find("/query/parallelism/expert_tensor") != std::string::npos);
-  const json ok = json::parse(evaluate_json(json{
-      {"hardware", {{"preset", "h100-sxm"}}}, {"model", {{"preset", "qwen3-235b-a22b"}}}, {"mesh", {{"shape", {64}}}},
-      {"query", {{"kind", "training_step"}, {"batch_tokens", 4096 * 64}, {"seq_len", 4096},
-                 {"parallelism", {{"tensor", 2}, {"expert", 32}, {"expert_tensor", 1}}}}}}.dump()));
+  const json ok =
+      json::parse(evaluate_json(json{{"hardware", {{"preset", "h100-sxm"}}},
+                                     {"model", {{"preset", "qwen3-235b-a22b"}}},
+                                     {"mesh", {{"shape", {64}}}},
+                                     {"query",
+                                      {{"kind", "training_step"},
+                                       {"batch_tokens", 4096 * 64},
+                                       {"seq_len", 4096},
+                                       {"parallelism", {{"tensor", 2}, {"expert", 32}, {"expert_tensor", 1}}}}}}
+                                    .dump()));
   INFO(ok["diagnostics"].dump());
   REQUIRE(ok["ok"] == true);
   CHECK(ok["result"]["moe"]["expert_parallel"] == 64);
@@ -264,12 +289,17 @@ TEST_CASE("parallel folding: EP over the TP ranks the experts do not split over 
 TEST_CASE("plan_search over the MoE settings: the experts' TP, dropless or a capacity, DualPipe (docs/api.md space)",
           "[modern]") {
   // Qwen3-30B-A3B (128 experts) on 32 H100s: every plan the search ranks is the training_step of its own settings.
-  const json base = {{"hardware", {{"preset", "h100-sxm"}}}, {"model", {{"preset", "qwen3-30b-a3b"}}},
-                     {"mesh", {{"shape", {32}}}}};
+  const json base = {
+      {"hardware", {{"preset", "h100-sxm"}}}, {"model", {{"preset", "qwen3-30b-a3b"}}}, {"mesh", {{"shape", {32}}}}};
   json search = base;
-  search["query"] = {{"kind", "plan_search"}, {"batch_tokens", 4096 * 256}, {"seq_len", 4096}, {"keep", 60},
-                     {"space", {{"expert_tensor", {"tp", 1}}, {"capacity_factors", {"dropless", 1.25}},
-                                {"pipeline_schedules", {"1f1b", "dualpipe", "dualpipe_v"}}}}};
+  search["query"] = {{"kind", "plan_search"},
+                     {"batch_tokens", 4096 * 256},
+                     {"seq_len", 4096},
+                     {"keep", 60},
+                     {"space",
+                      {{"expert_tensor", {"tp", 1}},
+                       {"capacity_factors", {"dropless", 1.25}},
+                       {"pipeline_schedules", {"1f1b", "dualpipe", "dualpipe_v"}}}}};
   const json out = json::parse(evaluate_json(search.dump()));
   INFO(out["diagnostics"].dump());
   REQUIRE(out["ok"] == true);
@@ -280,8 +310,8 @@ TEST_CASE("plan_search over the MoE settings: the experts' TP, dropless or a cap
     if (p["parallelism"].contains("expert_tensor")) seen.insert("expert_tensor");
     seen.insert(p.contains("moe") ? "capacity" : "dropless");
     json step = base;
-    step["query"] = {{"kind", "training_step"}, {"batch_tokens", 4096 * 256}, {"seq_len", 4096},
-                     {"parallelism", p["parallelism"]}, {"remat", p["remat"]}, {"precision", p["precision"]}};
+    step["query"] = {{"kind", "training_step"},         {"batch_tokens", 4096 * 256}, {"seq_len", 4096},
+                     {"parallelism", p["parallelism"]}, {"remat", p["remat"]},        {"precision", p["precision"]}};
     if (p.contains("mesh")) step["mesh"] = p["mesh"];
     if (p.contains("moe")) step["query"]["moe"] = p["moe"];
     const json r = json::parse(evaluate_json(step.dump()));

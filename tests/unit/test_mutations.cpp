@@ -2,7 +2,6 @@
 // no crash, no NaN or Inf, no engine failure, every diagnostic with a path, a code and a message. The same suite
 // runs natively and under wasm; scripts/test.sh compares the two runs' answers byte for byte (golden_dump).
 #include <catch2/catch.hpp>
-
 #include <nlohmann/json.hpp>
 
 #include "api.h"
@@ -30,14 +29,16 @@ TEST_CASE("every golden scenario's ideal lies below its calibrated estimate, and
   }
 }
 
-TEST_CASE("valid scenarios with each field pushed to an extreme get sound answers, and validate agrees", "[mutations]") {
+TEST_CASE("valid scenarios with each field pushed to an extreme get sound answers, and validate agrees",
+          "[mutations]") {
   const auto mutations = scalescope::mutations::mutated_scenarios(kStride);
   REQUIRE(mutations.size() > 50'000 / kStride);
   std::size_t unsound = 0;
   for (const auto& m : mutations) {
     const std::string answer = scalescope::evaluate_json(m.scenario);
     auto problems = scalescope::invariants::answer_problems(answer);
-    for (auto& p : scalescope::invariants::ideal_problems(nlohmann::json::parse(m.scenario), answer)) problems.push_back(p);
+    for (auto& p : scalescope::invariants::ideal_problems(nlohmann::json::parse(m.scenario), answer))
+      problems.push_back(p);
     // Issue 41: validate read the query's kind but not its arguments, and passed 4,590 of 11,936 scenarios that
     // evaluate refused. It must give exactly evaluate's diagnostics.
     const auto validated = nlohmann::json::parse(scalescope::validate_json(m.scenario));

@@ -2,10 +2,9 @@
 // measured on those runs (each left out of the fit in turn) and widened for so few, so that fewer runs give a wider
 // band; the profile names itself apart from the shipped ones; and a profile passed back on the wrong chip says so
 // (another chip: the transfer band with the reason; the other chip kind: an error).
+#include <catch2/catch.hpp>
 #include <fstream>
 #include <sstream>
-
-#include <catch2/catch.hpp>
 
 #include "test_helpers.h"
 
@@ -45,7 +44,8 @@ json profile_for(const json& out, const std::string& id) {
 
 }  // namespace
 
-TEST_CASE("a few runs of one's own: the band is theirs, each left out in turn, and wider for fewer", "[fidelity][issue18]") {
+TEST_CASE("a few runs of one's own: the band is theirs, each left out in turn, and wider for fewer",
+          "[fidelity][issue18]") {
   REQUIRE(my_runs().size() == 5);
   const json five = calibrate(my_runs());
   INFO(five["diagnostics"].dump());
@@ -74,8 +74,9 @@ TEST_CASE("a few runs of one's own: the band is theirs, each left out in turn, a
   const json out = scalescope::test::run_json(scenario);
   REQUIRE(out["ok"] == true);
   const std::string text = out["result"]["calibration"]["error_band"]["text"];
-  CHECK(text.find("over 5 GPU training runs of the h100-sxm profile, each left out of its fit in turn, widened 1.94x") !=
-        std::string::npos);
+  CHECK(
+      text.find("over 5 GPU training runs of the h100-sxm profile, each left out of its fit in turn, widened 1.94x") !=
+      std::string::npos);
   CHECK(out["result"]["calibration"]["error_band"]["scope"] == "fitted");
 }
 
@@ -104,9 +105,15 @@ TEST_CASE("a profile on the wrong chip: another chip is a transfer, the other ki
   CHECK(band["outside"][0].get<std::string>().find("(fitted: h100-sxm, h800)") != std::string::npos);
   CHECK(band["text"].get<std::string>().find("GPU family's transfer band") != std::string::npos);
 
-  json tpu = {{"hardware", {{"preset", "tpu-v5p"}}}, {"model", {{"preset", "llama-3-8b"}}}, {"mesh", {{"shape", {4, 4, 4}}}},
-              {"query", {{"kind", "training_step"}, {"batch_tokens", 1048576}, {"seq_len", 4096},
-                         {"parallelism", {{"fsdp", {"X", "Y", "Z"}}}}, {"calibration", chip}}}};
+  json tpu = {{"hardware", {{"preset", "tpu-v5p"}}},
+              {"model", {{"preset", "llama-3-8b"}}},
+              {"mesh", {{"shape", {4, 4, 4}}}},
+              {"query",
+               {{"kind", "training_step"},
+                {"batch_tokens", 1048576},
+                {"seq_len", 4096},
+                {"parallelism", {{"fsdp", {"X", "Y", "Z"}}}},
+                {"calibration", chip}}}};
   const json wrong = scalescope::test::run_json(tpu);
   CHECK(wrong["ok"] == false);
   CHECK(has(wrong, "/query/calibration/kind", "profile_kind_mismatch"));

@@ -23,8 +23,8 @@ Json plan_mesh(const char* hw, const char* model, Json query) {
 Json run_as(const char* kind, const char* hw, const char* model, const Json& layout, Json query) {
   query["kind"] = kind;
   query["parallelism"].update(layout["parallelism"]);
-  return run_json({{"hardware", {{"preset", hw}}}, {"model", {{"preset", model}}}, {"mesh", layout["mesh"]},
-                   {"query", query}});
+  return run_json(
+      {{"hardware", {{"preset", hw}}}, {"model", {{"preset", model}}}, {"mesh", layout["mesh"]}, {"query", query}});
 }
 
 bool error_at(const Json& answer, const std::string& path) {
@@ -39,8 +39,10 @@ const Json kTrainingArgs = {{"batch_tokens", 4194304}, {"seq_len", 4096}};
 
 }  // namespace
 
-TEST_CASE("plan_mesh lays degrees on whole torus axes of the most cube-like slice (scaling-book/sharding, "
-          "collective costs)", "[plan_mesh]") {
+TEST_CASE(
+    "plan_mesh lays degrees on whole torus axes of the most cube-like slice (scaling-book/sharding, "
+    "collective costs)",
+    "[plan_mesh]") {
   // The explorer's default plan: LLaMA-3 70B on v5p, FSDP 256 x TP 8 (scaling-book/applied-training) on 16x16x8, FSDP
   // over two axes.
   const Json r = plan_mesh("tpu-v5p", "llama-3-70b", {{"parallelism", {{"fsdp", 256}, {"tensor", 8}}}});
@@ -53,15 +55,17 @@ TEST_CASE("plan_mesh lays degrees on whole torus axes of the most cube-like slic
   const Json small = plan_mesh("tpu-v5p", "llama-3-70b", {{"parallelism", {{"fsdp", 16}, {"tensor", 4}}}});
   CHECK(small["mesh"]["shape"] == Json({4, 4, 4}));
   // Slices: a DCN axis joins four such slices and carries data parallelism (scaling-book/training, multi-pod over DCN).
-  const Json sliced = plan_mesh("tpu-v5p", "llama-3-70b",
-                                {{"parallelism", {{"fsdp", 16}, {"tensor", 4}}}, {"slices", 4}, {"dcn_strategy", "data"}});
+  const Json sliced =
+      plan_mesh("tpu-v5p", "llama-3-70b",
+                {{"parallelism", {{"fsdp", 16}, {"tensor", 4}}}, {"slices", 4}, {"dcn_strategy", "data"}});
   CHECK(sliced["parallelism"]["data"] == Json({"DCN"}));
   CHECK(sliced["chips"] == 256);
   CHECK(sliced["mesh"]["slices"] == 4);
 }
 
 TEST_CASE("plan_mesh: balanced slices inside the pod, each axis used once, a single chip on one axis", "[plan_mesh]") {
-  CHECK(plan_mesh("tpu-v5p", "llama-3-70b", {{"parallelism", {{"fsdp", 16}, {"tensor", 8}}}})["mesh"]["shape"] == Json({4, 4, 8}));
+  CHECK(plan_mesh("tpu-v5p", "llama-3-70b", {{"parallelism", {{"fsdp", 16}, {"tensor", 8}}}})["mesh"]["shape"] ==
+        Json({4, 4, 8}));
   const Json t4 = plan_mesh("tpu-v5p", "llama-3-70b", {{"parallelism", {{"tensor", 4}}}});
   CHECK(t4["mesh"]["shape"] == Json({2, 2}));
   CHECK(t4["parallelism"] == Json({{"tensor", {"X", "Y"}}}));
@@ -69,11 +73,16 @@ TEST_CASE("plan_mesh: balanced slices inside the pod, each axis used once, a sin
   CHECK(one["mesh"]["shape"] == Json({1}));
   CHECK(one["parallelism"] == Json({{"data", {"X"}}}));
   // FSDP over the DCN axis too when it is the DCN strategy.
-  const Json f = plan_mesh("tpu-v5p", "llama-3-70b", {{"parallelism", {{"fsdp", 16}}}, {"slices", 2}, {"dcn_strategy", "fsdp"}});
+  const Json f =
+      plan_mesh("tpu-v5p", "llama-3-70b", {{"parallelism", {{"fsdp", 16}}}, {"slices", 2}, {"dcn_strategy", "fsdp"}});
   CHECK(f["parallelism"]["fsdp"] == Json({"X", "Y", "DCN"}));
-  struct Case { const char* hw; Json degrees; };
-  for (const Case& c : {Case{"tpu-v5p", {{"fsdp", 256}, {"tensor", 16}}}, Case{"tpu-v5e", {{"fsdp", 16}, {"tensor", 16}}},
-                        Case{"tpu-v5p", {{"data", 2}, {"fsdp", 8}, {"tensor", 4}}}}) {
+  struct Case {
+    const char* hw;
+    Json degrees;
+  };
+  for (const Case& c :
+       {Case{"tpu-v5p", {{"fsdp", 256}, {"tensor", 16}}}, Case{"tpu-v5e", {{"fsdp", 16}, {"tensor", 16}}},
+        Case{"tpu-v5p", {{"data", 2}, {"fsdp", 8}, {"tensor", 4}}}}) {
     const Json r = plan_mesh(c.hw, "llama-3-70b", {{"parallelism", c.degrees}});
     REQUIRE(r.contains("mesh"));
     std::vector<std::string> used;
@@ -81,8 +90,9 @@ TEST_CASE("plan_mesh: balanced slices inside the pod, each axis used once, a sin
       for (const Json& a : axes) used.push_back(a.get<std::string>());
     std::sort(used.begin(), used.end());
     CHECK(std::adjacent_find(used.begin(), used.end()) == used.end());  // each axis once
-    CHECK(used.size() == r["mesh"]["shape"].size());                     // every axis carries a strategy
-    const Json slice = run_json({{"hardware", {{"preset", c.hw}}}, {"mesh", r["mesh"]}, {"query", {{"kind", "topology"}}}});
+    CHECK(used.size() == r["mesh"]["shape"].size());                    // every axis carries a strategy
+    const Json slice =
+        run_json({{"hardware", {{"preset", c.hw}}}, {"mesh", r["mesh"]}, {"query", {{"kind", "topology"}}}});
     CHECK(slice["ok"] == true);  // the slice fits the pod
   }
 }
@@ -90,14 +100,17 @@ TEST_CASE("plan_mesh: balanced slices inside the pod, each axis used once, a sin
 TEST_CASE("plan_mesh: degrees whole axes cannot hold are laid out by the engine, or say why not", "[plan_mesh]") {
   // PP 35 x TP 32 x FSDP 4 (4480 chips) fits no whole-axis split of v5p's 3 axes; every degree takes a factor of
   // each axis of 20x16x14, and training_step lays them out itself.
-  const Json r = plan_mesh("tpu-v5p", "llama-3-70b", {{"parallelism", {{"fsdp", 4}, {"tensor", 32}, {"pipeline", 35}}}});
+  const Json r =
+      plan_mesh("tpu-v5p", "llama-3-70b", {{"parallelism", {{"fsdp", 4}, {"tensor", 32}, {"pipeline", 35}}}});
   CHECK(r["runs"] == true);
   CHECK(r["engine_layout"] == true);
   CHECK(r["parallelism"] == Json({{"fsdp", 4}, {"tensor", 32}, {"pipeline", 35}}));
-  const Json step = run_as("training_step", "tpu-v5p", "llama-3-70b", r, {{"batch_tokens", 4587520}, {"seq_len", 4096}});
+  const Json step =
+      run_as("training_step", "tpu-v5p", "llama-3-70b", r, {{"batch_tokens", 4587520}, {"seq_len", 4096}});
   CHECK(step["ok"] == true);
   // A serving replica takes whole axes only: TP 32 x EP 4 needs three axes of v5e's two.
-  const Json serving = plan_mesh("tpu-v5e", "mixtral-8x7b", {{"mode", "serving"}, {"parallelism", {{"tensor", 32}, {"expert", 4}}}});
+  const Json serving =
+      plan_mesh("tpu-v5e", "mixtral-8x7b", {{"mode", "serving"}, {"parallelism", {{"tensor", 32}, {"expert", 4}}}});
   CHECK(serving["runs"] == false);
   CHECK(serving["problems"][0]["code"] == "does_not_fit");
   CHECK_FALSE(serving.contains("mesh"));
@@ -114,7 +127,8 @@ TEST_CASE("plan_mesh: degrees whole axes cannot hold are laid out by the engine,
 
 TEST_CASE("plan_mesh on GPUs: one axis per strategy, tensor innermost (scaling-book/gpus, collectives)",
           "[plan_mesh]") {
-  const Json r = plan_mesh("h100-sxm", "llama-3-70b", {{"parallelism", {{"fsdp", 32}, {"tensor", 8}, {"pipeline", 4}}}});
+  const Json r =
+      plan_mesh("h100-sxm", "llama-3-70b", {{"parallelism", {{"fsdp", 32}, {"tensor", 8}, {"pipeline", 4}}}});
   CHECK(r["mesh"]["shape"] == Json({4, 32, 8}));
   CHECK(r["parallelism"] == Json({{"pipeline", {"X"}}, {"fsdp", {"Y"}}, {"tensor", {"Z"}}}));
   const Json slices = plan_mesh("h100-sxm", "llama-3-70b", {{"parallelism", {{"fsdp", 8}}}, {"slices", 2}});
@@ -133,9 +147,13 @@ TEST_CASE("plan_mesh lists exactly the degrees the planners accept", "[plan_mesh
   CHECK(ints(r["valid_degrees"]["tensor"]) == std::vector<int>{1, 2, 4, 8});
   // For every degree up to 48 of every strategy the model decides, listed <=> training_step has no error at that
   // strategy's key (and, for TP and EP, serving likewise): one set of rules.
-  struct Case { const char* model; const char* strategy; };
-  for (const Case c : {Case{"llama-3-70b", "tensor"}, Case{"mixtral-8x7b", "tensor"}, Case{"mixtral-8x7b", "expert"},
-                       Case{"llama-3-8b", "pipeline"}, Case{"llama-3-8b", "context"}, Case{"qwen3-30b-a3b", "expert"}}) {
+  struct Case {
+    const char* model;
+    const char* strategy;
+  };
+  for (const Case c :
+       {Case{"llama-3-70b", "tensor"}, Case{"mixtral-8x7b", "tensor"}, Case{"mixtral-8x7b", "expert"},
+        Case{"llama-3-8b", "pipeline"}, Case{"llama-3-8b", "context"}, Case{"qwen3-30b-a3b", "expert"}}) {
     for (const char* mode : {"training", "serving"}) {
       const bool serving = std::string(mode) == "serving";
       if (serving && (std::string(c.strategy) == "pipeline" || std::string(c.strategy) == "context")) continue;
@@ -146,9 +164,10 @@ TEST_CASE("plan_mesh lists exactly the degrees the planners accept", "[plan_mesh
       for (int v = 1; v <= 48; ++v) {
         INFO(c.model << " " << c.strategy << " " << v << " " << mode);
         const Json layout{{"mesh", {{"shape", {v}}}}, {"parallelism", {{c.strategy, {"X"}}}}};
-        const Json step = serving
-            ? run_as("serving", "h100-sxm", c.model, layout, {{"batch", 1}, {"prompt_len", 1024}, {"generated_len", 16}})
-            : run_as("training_step", "h100-sxm", c.model, layout, {{"batch_tokens", 4080 * 48 * 17}, {"seq_len", 4080}});
+        const Json step = serving ? run_as("serving", "h100-sxm", c.model, layout,
+                                           {{"batch", 1}, {"prompt_len", 1024}, {"generated_len", 16}})
+                                  : run_as("training_step", "h100-sxm", c.model, layout,
+                                           {{"batch_tokens", 4080 * 48 * 17}, {"seq_len", 4080}});
         const bool accepted = !error_at(step, std::string("/query/parallelism/") + c.strategy);
         const bool in_list = std::find(listed.begin(), listed.end(), v) != listed.end();
         CHECK(accepted == in_list);
@@ -160,7 +179,9 @@ TEST_CASE("plan_mesh lists exactly the degrees the planners accept", "[plan_mesh
 }
 
 TEST_CASE("plan_mesh: a fixed chip count sets the balancing degree, or says why it cannot", "[plan_mesh]") {
-  Json q{{"parallelism", {{"tensor", 8}, {"fsdp", 1}}}, {"chips", 2048}, {"list_degrees", {{"tensor", {{"up_to", 64}}}, {"fsdp", {{"up_to", 8192}, {"powers_of_two", true}}}}}};
+  Json q{{"parallelism", {{"tensor", 8}, {"fsdp", 1}}},
+         {"chips", 2048},
+         {"list_degrees", {{"tensor", {{"up_to", 64}}}, {"fsdp", {{"up_to", 8192}, {"powers_of_two", true}}}}}};
   const Json r = plan_mesh("tpu-v5p", "llama-3-70b", q);
   CHECK(r["balancing"] == "fsdp");
   CHECK(r["degrees"]["fsdp"] == 256);
@@ -179,7 +200,8 @@ TEST_CASE("plan_mesh: a fixed chip count sets the balancing degree, or says why 
   CHECK(serving["degrees"]["tensor"] == 4);
   // Issue 41 #11: 4,096 chips kept from training set a serving TP of 4,096, which 64 heads do not split into: the
   // count is refused at its key (the page then frees it), not applied.
-  const Json typed = plan_mesh("h100-sxm", "llama-3-70b", {{"mode", "serving"}, {"chips", 4096}, {"parallelism", {{"tensor", 8}}}});
+  const Json typed =
+      plan_mesh("h100-sxm", "llama-3-70b", {{"mode", "serving"}, {"chips", 4096}, {"parallelism", {{"tensor", 8}}}});
   CHECK(typed["runs"] == false);
   CHECK(typed["problems"][0]["path"] == "/query/chips");
   CHECK(typed["problems"][0]["message"] == "4096 chips set TP 4096, which the model does not split into");
@@ -193,17 +215,19 @@ TEST_CASE("plan_mesh: the nearest runnable degrees and batch, each change with i
   CHECK(v5e["nearest"]["parallelism"]["fsdp"] == 32);
   CHECK(v5e["nearest"]["changes"][0]["path"] == "/query/parallelism/fsdp");
   // The hostile link of issue 20: 2^30 chips of degrees come back as the nearest the model and the pod hold.
-  const Json hostile = plan_mesh("tpu-v5p", "llama-3-70b", {{"parallelism", {{"tensor", 512}, {"fsdp", 8192}, {"pipeline", 256}}}});
+  const Json hostile =
+      plan_mesh("tpu-v5p", "llama-3-70b", {{"parallelism", {{"tensor", 512}, {"fsdp", 8192}, {"pipeline", 256}}}});
   const Json& n = hostile["nearest"]["parallelism"];
-  CHECK(n["tensor"] == 64);   // the 64 heads
-  CHECK(n["pipeline"] == 80); // the 80 layers
+  CHECK(n["tensor"] == 64);    // the 64 heads
+  CHECK(n["pipeline"] == 80);  // the 80 layers
   const Json after = plan_mesh("tpu-v5p", "llama-3-70b", {{"parallelism", n}});
   CHECK(after["runs"] == true);
   CHECK_FALSE(after.contains("nearest"));
   // A dense model has no experts to split; DualPipe needs an even stage count; 16M tokens is not whole sequences.
   const Json dense = plan_mesh("h100-sxm", "llama-3-8b",
                                {{"parallelism", {{"expert", 4}, {"pipeline", 3}, {"pipeline_schedule", "dualpipe"}}},
-                                {"seq_len", 4096}, {"batch_tokens", 16000000}});
+                                {"seq_len", 4096},
+                                {"batch_tokens", 16000000}});
   CHECK(dense["nearest"]["parallelism"]["expert"] == 1);
   CHECK(dense["nearest"]["parallelism"]["pipeline"] == 4);  // 4/3 beats 3/2
   CHECK(dense["nearest"]["batch_tokens"] == 3906 * 4096);

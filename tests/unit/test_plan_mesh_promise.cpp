@@ -17,11 +17,11 @@ using scalescope::test::run_json;
 
 namespace {
 
-const std::vector<const char*> kChips = {"tpu-v4p", "tpu-v5e", "tpu-v5p", "tpu-v6e", "tpu7x",
-                                         "h100-sxm", "h200", "b200", "gb200-nvl72", "mi300x", "a100-80gb"};
-const std::vector<const char*> kModels = {"llama-3-8b", "llama-3-70b", "llama-3-405b", "gpt-3-175b", "mixtral-8x7b",
-                                          "deepseek-v3", "qwen3-30b-a3b", "llama-4-maverick", "gpt-oss-120b",
-                                          "gemma-3-27b"};
+const std::vector<const char*> kChips = {"tpu-v4p", "tpu-v5e", "tpu-v5p",     "tpu-v6e", "tpu7x",    "h100-sxm",
+                                         "h200",    "b200",    "gb200-nvl72", "mi300x",  "a100-80gb"};
+const std::vector<const char*> kModels = {"llama-3-8b",   "llama-3-70b", "llama-3-405b",  "gpt-3-175b",
+                                          "mixtral-8x7b", "deepseek-v3", "qwen3-30b-a3b", "llama-4-maverick",
+                                          "gpt-oss-120b", "gemma-3-27b"};
 const char* const kTraining[] = {"data", "fsdp", "tensor", "pipeline", "expert", "context"};
 
 struct Draw {
@@ -51,7 +51,8 @@ Json question(Draw& g, bool serving) {
     par["pipeline_schedule"] = g.chance(50) ? "interleaved" : "dualpipe";
     if (g.chance(50)) par["virtual_stages"] = 1 + g.below(4);
   }
-  if (g.chance(30)) q["chips"] = g.chance(70) ? std::int64_t{1} << g.below(21) : 1 + static_cast<std::int64_t>(g.below(5000));
+  if (g.chance(30))
+    q["chips"] = g.chance(70) ? std::int64_t{1} << g.below(21) : 1 + static_cast<std::int64_t>(g.below(5000));
   if (!serving) {
     q["seq_len"] = 4096;
     q["batch_tokens"] = 4096 * static_cast<std::int64_t>(1 + g.below(4096));
@@ -92,13 +93,17 @@ Json nearest_question(const Json& q, const Json& nearest) {
   Json again = q;
   for (auto it = nearest["parallelism"].begin(); it != nearest["parallelism"].end(); ++it)
     again["parallelism"][it.key()] = it.value();
-  if (nearest["chips"].is_null()) again.erase("chips");
-  else again["chips"] = nearest["chips"];
+  if (nearest["chips"].is_null())
+    again.erase("chips");
+  else
+    again["chips"] = nearest["chips"];
   if (nearest.contains("batch_tokens")) again["batch_tokens"] = nearest["batch_tokens"];
   if (nearest.contains("slices")) again["slices"] = nearest["slices"];
   if (nearest.contains("expert_tensor")) {
-    if (nearest["expert_tensor"].is_null()) again["parallelism"].erase("expert_tensor");
-    else again["parallelism"]["expert_tensor"] = nearest["expert_tensor"];
+    if (nearest["expert_tensor"].is_null())
+      again["parallelism"].erase("expert_tensor");
+    else
+      again["parallelism"]["expert_tensor"] = nearest["expert_tensor"];
   }
   return again;
 }

@@ -37,15 +37,21 @@ const Json kLlama70bOn64H100 = {
     {"hardware", {{"preset", "h100-sxm"}}},
     {"model", {{"preset", "llama-3-70b"}}},
     {"mesh", {{"shape", {64}}}},
-    {"query", {{"kind", "plan_search"}, {"fidelity", "book"}, {"batch_tokens", 1048576}, {"seq_len", 4096}, {"keep", 5}}}};
+    {"query",
+     {{"kind", "plan_search"}, {"fidelity", "book"}, {"batch_tokens", 1048576}, {"seq_len", 4096}, {"keep", 5}}}};
 
 // A searched plan of kLlama70bOn64H100 (or of a search with other constraints on the same model and mesh), run as
 // the training_step its fields describe, on its own mesh.
 Json run_plan_as_step(const Json& plan) {
   Json step = kLlama70bOn64H100;
   step["mesh"] = plan["mesh"];
-  step["query"] = {{"kind", "training_step"}, {"fidelity", "book"}, {"batch_tokens", 1048576}, {"seq_len", 4096},
-                   {"parallelism", plan["parallelism"]}, {"remat", plan["remat"]}, {"precision", plan["precision"]},
+  step["query"] = {{"kind", "training_step"},
+                   {"fidelity", "book"},
+                   {"batch_tokens", 1048576},
+                   {"seq_len", 4096},
+                   {"parallelism", plan["parallelism"]},
+                   {"remat", plan["remat"]},
+                   {"precision", plan["precision"]},
                    {"offload", plan["offload"]}};
   return run(step);
 }
@@ -85,7 +91,8 @@ TEST_CASE("a search reaches every plan of its space and its counts add up", "[pl
   CHECK(evaluate_training_step(again).step_s == s.best.front().step.step_s);
 }
 
-TEST_CASE("a search in chunks, resumed from the plans each chunk kept, gives the single search's answer", "[plan_search]") {
+TEST_CASE("a search in chunks, resumed from the plans each chunk kept, gives the single search's answer",
+          "[plan_search]") {
   const Json whole = run(kLlama70bOn64H100);
   REQUIRE(whole["ok"] == true);
   Json scenario = kLlama70bOn64H100;
@@ -99,7 +106,8 @@ TEST_CASE("a search in chunks, resumed from the plans each chunk kept, gives the
   CHECK(part["result"]["pareto"] == whole["result"]["pareto"]);
 }
 
-TEST_CASE("a searched plan, passed to training_step as it stands, gives the same step to the last bit", "[plan_search]") {
+TEST_CASE("a searched plan, passed to training_step as it stands, gives the same step to the last bit",
+          "[plan_search]") {
   const Json found = run(kLlama70bOn64H100);
   REQUIRE(found["ok"] == true);
   for (const Json& plan : found["result"]["plans"]) {
@@ -205,9 +213,14 @@ TEST_CASE("ties between equal plans say what differs", "[plan_search]") {
       {"hardware", {{"preset", "h100-sxm"}}},
       {"model", {{"preset", "llama-3-8b"}}},
       {"mesh", {{"shape", {8}}}},
-      {"query", {{"kind", "plan_search"}, {"fidelity", "book"}, {"batch_tokens", 524288}, {"seq_len", 8192}, {"keep", 40},
-                 {"constraints", {{"fixed", {{"context", 2}}}}},
-                 {"space", {{"context_variants", {"ring", "all_gather"}}, {"min_context_chunk_tokens", 0}}}}}};
+      {"query",
+       {{"kind", "plan_search"},
+        {"fidelity", "book"},
+        {"batch_tokens", 524288},
+        {"seq_len", 8192},
+        {"keep", 40},
+        {"constraints", {{"fixed", {{"context", 2}}}}},
+        {"space", {{"context_variants", {"ring", "all_gather"}}, {"min_context_chunk_tokens", 0}}}}}};
   const Json r = run(scenario);
   REQUIRE(r["ok"] == true);
   int ties = 0;
@@ -246,7 +259,8 @@ TEST_CASE("GPU search keeps the old contract: a mesh and axes per plan, degrees,
     for (const Json& v : plan["mesh"]["shape"]) gpus *= v.get<double>();
     CHECK(gpus == 64);
     CHECK(plan["mesh"]["axis_names"].size() == plan["mesh"]["shape"].size());
-    for (const char* key : {"parallelism", "degrees", "step_s", "mfu_frac", "memory_bytes", "fits"}) CHECK(plan.contains(key));
+    for (const char* key : {"parallelism", "degrees", "step_s", "mfu_frac", "memory_bytes", "fits"})
+      CHECK(plan.contains(key));
   }
   CHECK(r["result"].contains("evaluated"));
   CHECK(r["result"].contains("valid"));
@@ -264,7 +278,8 @@ TEST_CASE("a tie says what differs, in the words of the search's own choices", "
   a.input.plan.offload_optimizer = true;
   a.input.remat = Remat::none;
   b.input.remat = Remat::block;
-  CHECK(plan_differences(p.mesh, a, b) == std::vector<std::string>{"remat: none vs block", "offload: optimizer vs activations"});
+  CHECK(plan_differences(p.mesh, a, b) ==
+        std::vector<std::string>{"remat: none vs block", "offload: optimizer vs activations"});
   b.input.plan.offload_optimizer = a.input.plan.offload_activations = true;
   b.input.remat = Remat::none;
   CHECK(plan_differences(p.mesh, a, b).empty());
@@ -276,15 +291,18 @@ TEST_CASE("the default interleaving options trade a percent or two of step for a
   // a 1 s budget); docs/api.md `virtual_stages` states the trade-off, held here. (Issue 34: with the memory fixes,
   // FSDP x TP fits GPT-3 175B on 64 A100s and wins there, so the example is LLaMA-3 405B on 128 H100s.)
   auto search = [](const Json& virtual_stages) {
-    Json s = {{"hardware", {{"preset", "h100-sxm"}}}, {"model", {{"preset", "llama-3-405b"}}}, {"mesh", {{"shape", {128}}}},
+    Json s = {{"hardware", {{"preset", "h100-sxm"}}},
+              {"model", {{"preset", "llama-3-405b"}}},
+              {"mesh", {{"shape", {128}}}},
               {"query", {{"kind", "plan_search"}, {"batch_tokens", 64 * 8192}, {"seq_len", 8192}, {"keep", 1}}}};
     if (!virtual_stages.is_null()) s["query"]["space"]["virtual_stages"] = virtual_stages;
     const Json r = Json::parse(evaluate_whole_json(s.dump()));
     REQUIRE(r["ok"] == true);
     return r["result"];
   };
-  const Json narrow = search(nullptr), wide = search({2, 3, 4, 6, 8, 12}), widest = search(Json(std::vector<int>{
-      2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24}));
+  const Json narrow = search(nullptr), wide = search({2, 3, 4, 6, 8, 12}),
+             widest = search(Json(
+                 std::vector<int>{2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24}));
   const double step = narrow["plans"][0]["step_s"].get<double>();
   CHECK(step == Approx(18.88).epsilon(0.005));  // the steps and spaces docs/api.md quotes
   CHECK(wide["plans"][0]["step_s"].get<double>() / step - 1 == Approx(-0.013).margin(0.002));

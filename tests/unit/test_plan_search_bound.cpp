@@ -3,7 +3,6 @@
 // be the calibrated step's own. Held here over every plan of whole spaces, and then the bounded search against the
 // exhaustive one (the same evaluator without a bound): the same best plans, front and counts.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 
 #include "planners/plan_search.h"
@@ -43,13 +42,16 @@ struct Case {
 
 const Case kCases[] = {
     {"LLaMA-3 70B, v5p 8x4x4", "tpu-v5p", "llama-3-70b", Json{{"shape", {8, 4, 4}}}, 1048576, 4096, false, false},
-    {"LLaMA-3 70B, 64 H100, with warnings", "h100-sxm", "llama-3-70b", Json{{"shape", {64}}}, 393216, 8192, false, true},
-    {"Qwen3-30B-A3B, 16 H100, its settings", "h100-sxm", "qwen3-30b-a3b", Json{{"shape", {16}}}, 262144, 4096, true, false},
+    {"LLaMA-3 70B, 64 H100, with warnings", "h100-sxm", "llama-3-70b", Json{{"shape", {64}}}, 393216, 8192, false,
+     true},
+    {"Qwen3-30B-A3B, 16 H100, its settings", "h100-sxm", "qwen3-30b-a3b", Json{{"shape", {16}}}, 262144, 4096, true,
+     false},
     {"Gemma 3 27B, v5e 8x8", "tpu-v5e", "gemma-3-27b", Json{{"shape", {8, 8}}}, 524288, 4096, false, false},
 };
 
 const Case kBudgetCases[] = {
-    {"LLaMA-3 70B, v5p 16x16x8 (the explorer's default search)", "tpu-v5p", "llama-3-70b", Json{{"shape", {16, 16, 8}}}, 4194304, 4096, false, false},
+    {"LLaMA-3 70B, v5p 16x16x8 (the explorer's default search)", "tpu-v5p", "llama-3-70b", Json{{"shape", {16, 16, 8}}},
+     4194304, 4096, false, false},
     {"LLaMA-3 70B, 4096 H100", "h100-sxm", "llama-3-70b", Json{{"shape", {4096}}}, 16777216, 4096, false, false},
 };
 
@@ -68,9 +70,9 @@ SpaceOptions options_of(const Case& c) {
 
 // The book's step from its two halves is evaluate_training_step's, to the bit.
 bool same_step(const TrainingStep& a, const TrainingStep& b) {
-  return a.step_s == b.step_s && a.upper_bound_s == b.upper_bound_s && a.hbm_s == b.hbm_s &&
-         a.comms_s == b.comms_s && a.total_bytes == b.total_bytes && a.mfu_frac == b.mfu_frac &&
-         a.usd_per_hour == b.usd_per_hour && a.threshold_count == b.threshold_count && a.binding == b.binding;
+  return a.step_s == b.step_s && a.upper_bound_s == b.upper_bound_s && a.hbm_s == b.hbm_s && a.comms_s == b.comms_s &&
+         a.total_bytes == b.total_bytes && a.mfu_frac == b.mfu_frac && a.usd_per_hour == b.usd_per_hour &&
+         a.threshold_count == b.threshold_count && a.binding == b.binding;
 }
 
 }  // namespace
@@ -124,8 +126,8 @@ void check_against_exhaustive(const Case& c, SearchObjective objective) {
   PlanSearchState a, b;
   continue_search(space, bounded, a, 0);
   continue_search(space, exhaustive, b, 0);
-  INFO(c.name << ", objective " << static_cast<int>(objective) << ": " << a.counts.bounded << " of "
-              << a.counts.ranked << " ranked plans not priced");
+  INFO(c.name << ", objective " << static_cast<int>(objective) << ": " << a.counts.bounded << " of " << a.counts.ranked
+              << " ranked plans not priced");
   REQUIRE(b.counts.bounded == 0);
   REQUIRE(a.best.size() == b.best.size());
   for (std::size_t i = 0; i < a.best.size(); ++i) {
@@ -145,7 +147,8 @@ void check_against_exhaustive(const Case& c, SearchObjective objective) {
 
 }  // namespace
 
-TEST_CASE("the bounded search ends as the exhaustive one: best plans, front and counts", "[plan_search][bound][issue20]") {
+TEST_CASE("the bounded search ends as the exhaustive one: best plans, front and counts",
+          "[plan_search][bound][issue20]") {
   for (const Case& c : kCases) check_against_exhaustive(c, SearchObjective::step_time);
   // The cost objectives bound the dollars from the time (a bound's rate and price as the step computes them).
   check_against_exhaustive(kCases[1], SearchObjective::tokens_per_usd);

@@ -1,10 +1,9 @@
 // Issue 22 (the fit's work limit): a fit predicts each run at hundreds of profiles and keeps, per run, what no fitted
 // constant moves (planners/calibrated_training.h CalibratedStepMemo). The memo must change no number, on every
 // training run of the suite (dense and MoE, pipelines, ZeRO-3, DCN, auto remat), at any constants.
+#include <catch2/catch.hpp>
 #include <fstream>
 #include <sstream>
-
-#include <catch2/catch.hpp>
 
 #include "calibration/published_runs.h"
 #include "io/json_text.h"
@@ -20,7 +19,8 @@ std::vector<PublishedRun> suite_training_runs() {
   text << in.rdbuf();
   Diagnostics d;
   long long layout_budget = kMaxQueryLayouts;
-  std::vector<PublishedRun> runs = read_published_runs(Json::parse(text.str())["runs"], "/runs", true, layout_budget, d);
+  std::vector<PublishedRun> runs =
+      read_published_runs(Json::parse(text.str())["runs"], "/runs", true, layout_budget, d);
   REQUIRE(d.empty());
   std::erase_if(runs, [](const PublishedRun& r) { return r.task != "training"; });
   return runs;
@@ -82,7 +82,8 @@ TEST_CASE("a fit's memo changes no prediction, at any constants, and a new tilin
   retiled.tiling.tile_m *= 3;
   retiled.tiling.tile_n *= 3;
   CalibratedStepMemo step_memo;
-  const double before = evaluate_calibrated_training_step(run.training, *calibration_profile_for(run.specs->hw), &step_memo).step.step_s;
+  const double before =
+      evaluate_calibrated_training_step(run.training, *calibration_profile_for(run.specs->hw), &step_memo).step.step_s;
   const double after = evaluate_calibrated_training_step(run.training, retiled, &step_memo).step.step_s;
   CHECK(after == evaluate_calibrated_training_step(run.training, retiled).step.step_s);
   CHECK(after != before);

@@ -2,10 +2,9 @@
 // (calibration_profiles/priors/literature.json) is complete and cites a source for every value; a malformed file
 // is named at its path; and a fit with the literature priors depends on the priors and the fit runs only, never on
 // the profiles it replaces (a refit of the shipped profiles is a fixed point).
+#include <catch2/catch.hpp>
 #include <fstream>
 #include <sstream>
-
-#include <catch2/catch.hpp>
 
 #include "calibration/priors.h"
 #include "calibration/profile_fit.h"

@@ -1,12 +1,11 @@
 // Issue 12 ("Reliability: no input crashes, hangs or poisons the engine"): each numbered defect of the issue is a
 // case here, written to fail before its fix. docs/api.md "Limits" states the limits these tests hold the engine to.
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <regex>
 #include <string>
-
-#include <catch2/catch.hpp>
 
 #include "api.h"
 #include "invariants.h"
@@ -48,7 +47,8 @@ bool has(const json& out, const std::string& path, const std::string& code) {
 const std::string kChip = R"({"hardware": {"preset": "tpu-v5e"}, "query": {"kind": "chip"}})";
 
 std::string chip_with_override(const std::string& field, const std::string& value) {
-  return R"({"hardware": {"preset": "tpu-v5e", "overrides": {")" + field + "\": " + value + R"(}}, "query": {"kind": "chip"}})";
+  return R"({"hardware": {"preset": "tpu-v5e", "overrides": {")" + field + "\": " + value +
+         R"(}}, "query": {"kind": "chip"}})";
 }
 
 // {"a": {"a": ... 1 ...}} nested `levels` deep, as text.
@@ -74,8 +74,9 @@ json nested_value(int levels) {
 }  // namespace
 
 TEST_CASE("issue 12 #1: non-ASCII or invalid UTF-8 at a parse error is a diagnostic: not a crash", "[reliability]") {
-  for (const std::string& text : {std::string("\xff"), std::string("{\"x\": \xc3\xa9}"), std::string("{\"x\": \"\xff\"}"),
-                                 std::string("{\"x\": \xe2\x82"), std::string(50, '\xc3')}) {
+  for (const std::string& text :
+       {std::string("\xff"), std::string("{\"x\": \xc3\xa9}"), std::string("{\"x\": \"\xff\"}"),
+        std::string("{\"x\": \xe2\x82"), std::string(50, '\xc3')}) {
     INFO("input bytes: " << text.size());
     const json out = eval(text);
     CHECK(out["ok"] == false);
@@ -94,7 +95,7 @@ TEST_CASE("issue 12 #1: quote() keeps whole characters and cuts at a character b
   std::string forty;
   for (int i = 0; i < 40; ++i) forty += "\xc3\xa9";
   CHECK(quote(accents) == "'" + forty + "'... (cut, 100 bytes)");
-  CHECK(quote("a\xc3") == "'a\\xC3'");           // a character cut short by the input
+  CHECK(quote("a\xc3") == "'a\\xC3'");                  // a character cut short by the input
   CHECK(quote("\xed\xa0\x80") == "'\\xED\\xA0\\x80'");  // a UTF-16 surrogate is not UTF-8
   CHECK(quote("it's \\ \n") == "'it\\'s \\\\ \\n'");
 }
@@ -108,7 +109,8 @@ TEST_CASE("issue 12 #8: quoted user text is escaped and cut at a character bound
   CHECK(m.find("a\\'b\\u0001") != std::string::npos);
   CHECK(m.size() < 300);
   // Choices quote the user's text the same way.
-  const std::string kind = message_of(eval(R"({"hardware": {"preset": "tpu-v5e"}, "query": {"kind": "x'y"}})"), "unknown_choice");
+  const std::string kind =
+      message_of(eval(R"({"hardware": {"preset": "tpu-v5e"}, "query": {"kind": "x'y"}})"), "unknown_choice");
   CHECK(kind.find("'x\\'y'") != std::string::npos);
 }
 
@@ -121,7 +123,8 @@ TEST_CASE("issue 12 #2: thousands of rejected inputs leave the engine answering 
   CHECK(eval(kChip)["ok"] == true);
 }
 
-TEST_CASE("issue 12 #3: deep nesting is a diagnostic naming the path and the limit: not a stack overflow", "[reliability]") {
+TEST_CASE("issue 12 #3: deep nesting is a diagnostic naming the path and the limit: not a stack overflow",
+          "[reliability]") {
   const int deep = 100'000;
   SECTION("in hardware overrides, as text") {
     const json out = eval(R"({"hardware": {"preset": "tpu-v5e", "overrides": )" + nested_text(deep) +
@@ -156,7 +159,8 @@ TEST_CASE("issue 12 #3: deep nesting is a diagnostic naming the path and the lim
     Diagnostics d;
     resolve_hardware(node, "/hardware", d);
     bool too_deep = false;
-    for (const auto& x : d) too_deep = too_deep || (x.code == "too_deep" && x.path.rfind("/hardware/overrides/a", 0) == 0);
+    for (const auto& x : d)
+      too_deep = too_deep || (x.code == "too_deep" && x.path.rfind("/hardware/overrides/a", 0) == 0);
     CHECK(too_deep);
   }
 }
@@ -165,9 +169,11 @@ TEST_CASE("issue 12 #4: a sweep is limited in points: not only per list", "[reli
   std::string batches = "[", contexts = "[";
   for (int i = 1; i <= 4096; ++i) batches += (i > 1 ? "," : "") + std::to_string(i);
   for (int i = 1; i <= 64; ++i) contexts += (i > 1 ? "," : "") + std::to_string(1024 * i);
-  const json out = eval(R"({"hardware": {"preset": "tpu-v5e"}, "model": {"preset": "llama-3-8b"}, "mesh": {"shape": [2, 2]},
+  const json out =
+      eval(R"({"hardware": {"preset": "tpu-v5e"}, "model": {"preset": "llama-3-8b"}, "mesh": {"shape": [2, 2]},
     "query": {"kind": "serving", "batch": 8, "prompt_len": 1024, "generated_len": 128,
-              "parallelism": {"tensor": ["X", "Y"]}, "sweep": {"batches": )" + batches + "], \"contexts\": " + contexts + "]}}}");
+              "parallelism": {"tensor": ["X", "Y"]}, "sweep": {"batches": )" +
+           batches + "], \"contexts\": " + contexts + "]}}}");
   CHECK(has(out, "/query/sweep", "too_large"));
   CHECK(message_of(out, "too_large").find("16384") != std::string::npos);
 }
@@ -191,7 +197,8 @@ TEST_CASE("issue 12 #4: at most 100 diagnostics are listed and the rest counted"
   std::string axes = "[";
   for (int i = 0; i < 4000; ++i) axes += (i ? ",\"Q" : "\"Q") + std::to_string(i) + "\"";
   const json out = eval(R"({"hardware": {"preset": "h100-sxm"}, "mesh": {"shape": [8]},
-    "query": {"kind": "collective", "op": "all_gather", "bytes": 1e9, "axes": )" + axes + "]}}");
+    "query": {"kind": "collective", "op": "all_gather", "bytes": 1e9, "axes": )" +
+                        axes + "]}}");
   CHECK(out["diagnostics"].size() == 101);
   CHECK(message_of(out, "too_many_diagnostics").find("3900 more diagnostics were dropped") != std::string::npos);
 }
@@ -220,7 +227,8 @@ TEST_CASE("issue 12 #4: input bytes; evaluate_many length and array lengths have
   std::string axes = "[";
   for (int i = 0; i < 10'000; ++i) axes += (i ? ",\"X\"" : "\"X\"");
   const json out = eval(R"({"hardware": {"preset": "h100-sxm"}, "mesh": {"shape": [8]},
-    "query": {"kind": "collective", "op": "all_gather", "bytes": 1e9, "axes": )" + axes + "]}}");
+    "query": {"kind": "collective", "op": "all_gather", "bytes": 1e9, "axes": )" +
+                        axes + "]}}");
   CHECK(has(out, "/query/axes", "too_large"));
 }
 
@@ -236,7 +244,8 @@ TEST_CASE("issue 12 #5: tiny positive numbers are out of range: not overflows", 
       CHECK(message_of(out, "too_small").find(field) != std::string::npos);
       CHECK(message_of(out, "too_small").find(" to ") != std::string::npos);
     }
-  const json out = eval(R"({"hardware": {"preset": "tpu-v5p"}, "model": {"preset": "llama-3-8b"}, "mesh": {"shape": [2, 2, 1]},
+  const json out =
+      eval(R"({"hardware": {"preset": "tpu-v5p"}, "model": {"preset": "llama-3-8b"}, "mesh": {"shape": [2, 2, 1]},
     "query": {"kind": "training_step", "batch_tokens": 1048576, "seq_len": 4096, "efficiency": {"flops_frac": 5e-324},
               "parallelism": {"fsdp": ["X", "Y"]}}})");
   CHECK(has(out, "/query/efficiency/flops_frac", "too_small"));
@@ -249,8 +258,9 @@ TEST_CASE("issue 12 #5: tiny positive numbers are out of range: not overflows", 
 TEST_CASE("issue 12 #6: fractional and denormal counts are rejected", "[reliability]") {
   CHECK(has(eval(R"({"hardware": {"preset": "tpu-v5e"}, "query": {"kind": "matmul", "batch": 0.5, "d": 8, "f": 8}})"),
             "/query/batch", "not_integer"));
-  CHECK(has(eval(R"({"hardware": {"preset": "tpu-v5e"}, "query": {"kind": "matmul", "batch": 8, "d": 1e-300, "f": 8}})"),
-            "/query/d", "not_integer"));
+  CHECK(
+      has(eval(R"({"hardware": {"preset": "tpu-v5e"}, "query": {"kind": "matmul", "batch": 8, "d": 1e-300, "f": 8}})"),
+          "/query/d", "not_integer"));
   CHECK(has(eval(R"({"hardware": {"preset": "tpu-v5p"}, "model": {"preset": "llama-3-8b"}, "mesh": {"shape": [2, 2, 1]},
     "query": {"kind": "training_step", "batch_tokens": 4096.5, "seq_len": 4096, "parallelism": {"fsdp": ["X", "Y"]}}})"),
             "/query/batch_tokens", "not_integer"));
@@ -262,7 +272,8 @@ TEST_CASE("issue 12 #6: results outside physics are flagged; -0 is normalised", 
                            "tokens": 14.8e15, "active_params": 37e9, "dtype": "fp8"}})");
   CHECK(out["ok"] == true);
   CHECK(has(out, "/result/utilization_frac", "outside_physics"));
-  const std::string answer = evaluate_json(R"({"hardware": {"preset": "tpu-v5e"}, "query": {"kind": "roofline", "flops": -0.0, "bytes": -0.0}})");
+  const std::string answer = evaluate_json(
+      R"({"hardware": {"preset": "tpu-v5e"}, "query": {"kind": "roofline", "flops": -0.0, "bytes": -0.0}})");
   CHECK(answer.find("-0.0") == std::string::npos);
   CHECK(invariants::answer_problems(answer).empty());
 }
@@ -277,7 +288,8 @@ TEST_CASE("issue 12 #7: a NUL byte is malformed input in every entry point", "[r
   CHECK(json::parse(evaluate_many_json("[" + kChip + "]" + std::string(1, '\0')))["ok"] == false);
 }
 
-TEST_CASE("issue 12 #8: the whole document's path is the empty pointer; choices list the valid values", "[reliability]") {
+TEST_CASE("issue 12 #8: the whole document's path is the empty pointer; choices list the valid values",
+          "[reliability]") {
   CHECK(has(eval("[1, 2]"), "", "wrong_type"));
   CHECK(has(eval("42"), "", "wrong_type"));
   const json out = eval(R"({"hardware": {"preset": "tpu-v5p"}, "mesh": {"shape": [4, 4, 4]},
@@ -286,10 +298,12 @@ TEST_CASE("issue 12 #8: the whole document's path is the empty pointer; choices 
   CHECK(message_of(out, "unknown_dim").find("I, J") != std::string::npos);
 }
 
-TEST_CASE("issue 12: every input in tests/fuzz/regressions gets a sound answer, natively and in wasm", "[reliability]") {
+TEST_CASE("issue 12: every input in tests/fuzz/regressions gets a sound answer, natively and in wasm",
+          "[reliability]") {
   // scripts/test.sh replays the same files through the libFuzzer target (ASan, UBSan) when clang is present.
   std::size_t replayed = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(SCALESCOPE_SOURCE_DIR) + "/tests/fuzz/regressions")) {
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(SCALESCOPE_SOURCE_DIR) + "/tests/fuzz/regressions")) {
     std::ifstream in(entry.path(), std::ios::binary);
     const std::string input((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     INFO(entry.path().filename().string());
@@ -306,7 +320,8 @@ TEST_CASE("issue 12 #5: every number the engine reads by key has a row in the ra
   // its own (a parameter table that keeps its ranges beside its data) needs no row.
   const std::regex read(R"re(\bnumbers?\("(\w+)"(?![^)]*NumberRange)(?:, [^,)]+)?(?:, "(\w+)")?)re");
   std::size_t reads = 0;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(std::string(SCALESCOPE_SOURCE_DIR) + "/core")) {
+  for (const auto& entry :
+       std::filesystem::recursive_directory_iterator(std::string(SCALESCOPE_SOURCE_DIR) + "/core")) {
     if (entry.path().extension() != ".cpp") continue;
     std::ifstream in(entry.path(), std::ios::binary);
     const std::string source((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

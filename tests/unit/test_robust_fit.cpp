@@ -1,7 +1,6 @@
 // Honest convergence (issue 18): a fit says whether it converged, stalled or stopped at a limit, with the
 // objective's gradient where it stopped.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <fstream>
 #include <sstream>

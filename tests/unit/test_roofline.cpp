@@ -47,8 +47,10 @@ TEST_CASE("matmul crossover batch solves compute time = memory time exactly (sca
   CHECK(matmul_crossover_batch(1, 1, MatmulDtypes{}, 1e15, 1e9) == 0.0);
 }
 
-TEST_CASE("critical batch scales with bytes per weight (scaling-book/roofline and scaling-book/inference, "
-          "quantization)", "[roofline]") {
+TEST_CASE(
+    "critical batch scales with bytes per weight (scaling-book/roofline and scaling-book/inference, "
+    "quantization)",
+    "[roofline]") {
   CHECK_THAT(matmul_critical_batch(1.97e14, 8.2e11, Dtype::bf16), WithinRel(240.24, 1e-3));
   CHECK_THAT(matmul_critical_batch(1.97e14, 8.2e11, Dtype::int8), WithinRel(120.12, 1e-3));
   // int8 weights and int8 FLOPs (3.94e14): back to about 240, not the literal beta formula's 486.
@@ -59,7 +61,8 @@ TEST_CASE("issue 39: a chip's vector FLOP/s from its lanes and clock (the TPU ch
   // v5p: 8 sublanes x 128 lanes x 4 ALUs x 2 cores = 8,192 lanes at 1.75 GHz, one FLOP a cycle: 1.43e13 FLOP/s,
   // about a tenth of the MXUs'.
   const auto chip = [](const char* preset) {
-    const scalescope::Json a = scalescope::test::run_json({{"hardware", {{"preset", preset}}}, {"query", {{"kind", "chip"}}}});
+    const scalescope::Json a =
+        scalescope::test::run_json({{"hardware", {{"preset", preset}}}, {"query", {{"kind", "chip"}}}});
     REQUIRE(a["ok"] == true);
     return a["result"];
   };

@@ -1,5 +1,4 @@
 #include <algorithm>
-
 #include <catch2/catch.hpp>
 
 #include "planners/serving.h"
@@ -30,8 +29,10 @@ struct Fixture {
 };
 }  // namespace
 
-TEST_CASE("decode step = max(params, FLOPs) + KV (scaling-book/inference; scaling-book/applied-inference, the "
-          "latency breakdown figure)", "[serving]") {
+TEST_CASE(
+    "decode step = max(params, FLOPs) + KV (scaling-book/inference; scaling-book/applied-inference, the "
+    "latency breakdown figure)",
+    "[serving]") {
   Fixture f;
   const DecodeStep one = decode_step(f.in, 1, 8192);
   CHECK_THAT(one.param_load_s, WithinRel(70e9 / (16 * 8.2e11), 1e-12));  // 5.3354 ms
@@ -56,8 +57,10 @@ TEST_CASE("MoE decode loads only the experts a small batch touches", "[serving]"
   CHECK_THAT(large, WithinRel(serving_param_bytes(f.in) / (16 * 8.2e11), 1e-6));
 }
 
-TEST_CASE("prefill: the book's 2 N T / (chips C MFU) plus attention (scaling-book/applied-inference, the prefill "
-          "question)", "[serving]") {
+TEST_CASE(
+    "prefill: the book's 2 N T / (chips C MFU) plus attention (scaling-book/applied-inference, the prefill "
+    "question)",
+    "[serving]") {
   Fixture f;
   f.in.prefill_flops_frac = 0.4;
   f.in.weights = Dtype::bf16;
@@ -73,8 +76,10 @@ TEST_CASE("speculative decoding's expected tokens per step (Leviathan et al. 202
   CHECK_THAT(speculative_expected_tokens(0.0, 4), WithinRel(1.0, 1e-12));
 }
 
-TEST_CASE("decode bound names what sets the step, KV loading included (scaling-book/inference; "
-          "scaling-book/applied-inference, the latency breakdown figure)", "[serving]") {
+TEST_CASE(
+    "decode bound names what sets the step, KV loading included (scaling-book/inference; "
+    "scaling-book/applied-inference, the latency breakdown figure)",
+    "[serving]") {
   Fixture f;
   // 8192 context, B = 137 (the figure's last batch): the MLPs are compute-bound (6.1 ms of FLOPs > 5.3 ms of
   // weights) but loading 137 KV caches takes 14.0 ms: the step is HBM-bound on KV (the book: beyond 2048 tokens
@@ -92,12 +97,19 @@ TEST_CASE("decode bound names what sets the step, KV loading included (scaling-b
   CHECK(std::string(decode_step(f.in, 1, 2048).critical) == "param_load");
 }
 
-TEST_CASE("a deployment: replicas for a demand, prefill colocated or on prefill servers (scaling-book/inference; "
-          "scaling-book/applied-inference, the disaggregation question)", "[serving]") {
+TEST_CASE(
+    "a deployment: replicas for a demand, prefill colocated or on prefill servers (scaling-book/inference; "
+    "scaling-book/applied-inference, the disaggregation question)",
+    "[serving]") {
   // The disaggregation question's inputs: prefill 0.91 s (8192 tokens on a 16-chip replica), decode 19 ms per step,
   // G = 512, B = 32.
-  const DeploymentInput base{.decode_step_s = 0.019, .prefill_one_s = 0.91, .batch = 32, .generated_len = 512,
-                             .demand_tokens_per_s = 1000, .replica_chips = 16, .usd_per_chip_hour = 1.2};
+  const DeploymentInput base{.decode_step_s = 0.019,
+                             .prefill_one_s = 0.91,
+                             .batch = 32,
+                             .generated_len = 512,
+                             .demand_tokens_per_s = 1000,
+                             .replica_chips = 16,
+                             .usd_per_chip_hour = 1.2};
   DeploymentInput split = base;
   split.disaggregated = true;
   const DeploymentCost d = deployment_cost(split);
@@ -121,17 +133,23 @@ TEST_CASE("a deployment: replicas for a demand, prefill colocated or on prefill 
   CHECK(deployment_cost(none).replicas == 1);
 }
 
-TEST_CASE("the serving frontier's largest batch is memory.max_batch: KV counted at its longest in both", "[serving][issue22]") {
+TEST_CASE("the serving frontier's largest batch is memory.max_batch: KV counted at its longest in both",
+          "[serving][issue22]") {
   // Issue 22 ("40 against 41 sequences"): the sweep fitted its batches at the decode context, memory.max_batch at
   // prompt + generated, so the frontier drew 226 fitting sequences of LLaMA-3 70B on a v5p 2x2x2 where 219 fit.
   for (const char* fidelity : {"book", "calibrated"})
     for (const double generated : {512.0, 4096.0}) {
       INFO(fidelity << ", " << generated << " generated tokens");
-      const Json r = test::run_json({{"hardware", {{"preset", "tpu-v5p"}}}, {"model", {{"preset", "llama-3-70b"}}},
+      const Json r = test::run_json({{"hardware", {{"preset", "tpu-v5p"}}},
+                                     {"model", {{"preset", "llama-3-70b"}}},
                                      {"mesh", {{"shape", {2, 2, 2}}}},
-                                     {"query", {{"kind", "serving"}, {"batch", 32}, {"prompt_len", 8192},
-                                                {"generated_len", generated}, {"parallelism", {{"tensor", {"X", "Y", "Z"}}}},
-                                                {"fidelity", fidelity}}}});
+                                     {"query",
+                                      {{"kind", "serving"},
+                                       {"batch", 32},
+                                       {"prompt_len", 8192},
+                                       {"generated_len", generated},
+                                       {"parallelism", {{"tensor", {"X", "Y", "Z"}}}},
+                                       {"fidelity", fidelity}}}});
       REQUIRE(r["ok"] == true);
       const double max_batch = r["result"]["memory"]["max_batch"].get<double>();
       double largest_fitting = 0;
@@ -141,40 +159,59 @@ TEST_CASE("the serving frontier's largest batch is memory.max_batch: KV counted 
     }
 }
 
-TEST_CASE("issue 41 #14: a calibrated TTFT under the book's says which of the book's terms is above it", "[serving][calibrated]") {
+TEST_CASE("issue 41 #14: a calibrated TTFT under the book's says which of the book's terms is above it",
+          "[serving][calibrated]") {
   // DeepSeek-V3 in FP8 on 64 H200s, TP 8 x EP 8: the book takes the expert all-to-all as one exchange through each
   // NVLink domain's egress (its TTFT is its largest term, communication); the calibrated prefill routes token copies.
-  const Json answer = scalescope::test::run_json(
-      {{"hardware", {{"preset", "h200"}}}, {"model", {{"preset", "deepseek-v3"}}}, {"mesh", {{"shape", {8, 8}}}},
-       {"query", {{"kind", "serving"}, {"batch", 32}, {"prompt_len", 8192}, {"generated_len", 512},
-                  {"dtypes", {{"weights", "fp8"}, {"kv", "fp8"}}}, {"parallelism", {{"tensor", {"Y"}}, {"expert", {"X"}}}}}}});
+  const Json answer = scalescope::test::run_json({{"hardware", {{"preset", "h200"}}},
+                                                  {"model", {{"preset", "deepseek-v3"}}},
+                                                  {"mesh", {{"shape", {8, 8}}}},
+                                                  {"query",
+                                                   {{"kind", "serving"},
+                                                    {"batch", 32},
+                                                    {"prompt_len", 8192},
+                                                    {"generated_len", 512},
+                                                    {"dtypes", {{"weights", "fp8"}, {"kv", "fp8"}}},
+                                                    {"parallelism", {{"tensor", {"Y"}}, {"expert", {"X"}}}}}}});
   REQUIRE(answer["ok"] == true);
   const Json& r = answer["result"];
   const Json& ideal = r["ideal"];
   REQUIRE(ideal["time_to_first_token_s"].get<double>() > r["time_to_first_token_s"].get<double>());
   CHECK(ideal["lower_bound"] == false);
   CHECK(ideal["above_estimate"]["part"] == "comms");
-  const double excess = ideal["above_estimate"]["book_s"].get<double>() - ideal["above_estimate"]["calibrated_s"].get<double>();
+  const double excess =
+      ideal["above_estimate"]["book_s"].get<double>() - ideal["above_estimate"]["calibrated_s"].get<double>();
   CHECK(excess >= ideal["time_to_first_token_s"].get<double>() - r["time_to_first_token_s"].get<double>());
   CHECK(ideal["above_estimate"]["text"].get<std::string>().find("not a lower bound") != std::string::npos);
   // A dense model on one node: the book's TTFT is below, and says so.
-  const Json dense = scalescope::test::run_json(
-      {{"hardware", {{"preset", "h100-sxm"}}}, {"model", {{"preset", "llama-3-70b"}}}, {"mesh", {{"shape", {8}}}},
-       {"query", {{"kind", "serving"}, {"batch", 32}, {"prompt_len", 2048}, {"generated_len", 256},
-                  {"parallelism", {{"tensor", {"X"}}}}}}});
+  const Json dense = scalescope::test::run_json({{"hardware", {{"preset", "h100-sxm"}}},
+                                                 {"model", {{"preset", "llama-3-70b"}}},
+                                                 {"mesh", {{"shape", {8}}}},
+                                                 {"query",
+                                                  {{"kind", "serving"},
+                                                   {"batch", 32},
+                                                   {"prompt_len", 2048},
+                                                   {"generated_len", 256},
+                                                   {"parallelism", {{"tensor", {"X"}}}}}}});
   CHECK(dense["result"]["ideal"]["lower_bound"] == true);
   CHECK_FALSE(dense["result"]["ideal"].contains("above_estimate"));
 }
 
-TEST_CASE("issue 41 #17: serving prices the weights in the dtype the model is published in, unless asked", "[serving]") {
+TEST_CASE("issue 41 #17: serving prices the weights in the dtype the model is published in, unless asked",
+          "[serving]") {
   // DeepSeek-V3's checkpoint is fp8 (its public config.json's quantization_config): 671e9 parameters are 671 GB,
   // which 8 H200s (8 x 141 GB) hold; in bf16 they would not.
   const auto serve = [](const Json& dtypes) {
-    Json query = {{"kind", "serving"}, {"batch", 8}, {"prompt_len", 2048}, {"generated_len", 256},
+    Json query = {{"kind", "serving"},
+                  {"batch", 8},
+                  {"prompt_len", 2048},
+                  {"generated_len", 256},
                   {"parallelism", {{"tensor", {"X"}}}}};
     if (!dtypes.is_null()) query["dtypes"] = dtypes;
-    const Json answer = scalescope::test::run_json({{"hardware", {{"preset", "h200"}}}, {"model", {{"preset", "deepseek-v3"}}},
-                                                    {"mesh", {{"shape", {8}}}}, {"query", query}});
+    const Json answer = scalescope::test::run_json({{"hardware", {{"preset", "h200"}}},
+                                                    {"model", {{"preset", "deepseek-v3"}}},
+                                                    {"mesh", {{"shape", {8}}}},
+                                                    {"query", query}});
     REQUIRE(answer["ok"] == true);
     return answer["result"];
   };
@@ -188,20 +225,32 @@ TEST_CASE("issue 41 #17: serving prices the weights in the dtype the model is pu
   CHECK(published["memory"]["fits"] == true);
   CHECK(bf16["memory"]["fits"] == false);
   // A model published in bf16 keeps the book's default.
-  const Json llama = scalescope::test::run_json({{"hardware", {{"preset", "h100-sxm"}}}, {"model", {{"preset", "llama-3-70b"}}},
+  const Json llama = scalescope::test::run_json({{"hardware", {{"preset", "h100-sxm"}}},
+                                                 {"model", {{"preset", "llama-3-70b"}}},
                                                  {"mesh", {{"shape", {8}}}},
-                                                 {"query", {{"kind", "serving"}, {"batch", 8}, {"prompt_len", 2048},
-                                                            {"generated_len", 256}, {"parallelism", {{"tensor", {"X"}}}}}}});
+                                                 {"query",
+                                                  {{"kind", "serving"},
+                                                   {"batch", 8},
+                                                   {"prompt_len", 2048},
+                                                   {"generated_len", 256},
+                                                   {"parallelism", {{"tensor", {"X"}}}}}}});
   CHECK(llama["result"]["dtypes"]["weights"] == "bf16");
 }
 
 TEST_CASE("issue 39: a serving answer says how much HBM the weights leave for KV caches", "[serving]") {
   // Applied inference (jax-ml.github.io/scaling-book/applied-inference): LLaMA-3 70B in int8 on a v5e 4x2 keeps
   // 70e9 bytes of weights in 8 x 16 GB, leaving 58 GB for caches; the batch that fits is that over one sequence's KV.
-  const Json answer = scalescope::test::run_json(
-      {{"hardware", {{"preset", "tpu-v5e"}}}, {"model", {{"preset", "llama-3-70b"}}}, {"mesh", {{"shape", {4, 2}}}},
-       {"query", {{"kind", "serving"}, {"batch", 32}, {"prompt_len", 7680}, {"generated_len", 512}, {"params_override", 70e9},
-                  {"dtypes", {{"weights", "int8"}, {"kv", "int8"}}}, {"parallelism", {{"tensor", {"X", "Y"}}}}}}});
+  const Json answer = scalescope::test::run_json({{"hardware", {{"preset", "tpu-v5e"}}},
+                                                  {"model", {{"preset", "llama-3-70b"}}},
+                                                  {"mesh", {{"shape", {4, 2}}}},
+                                                  {"query",
+                                                   {{"kind", "serving"},
+                                                    {"batch", 32},
+                                                    {"prompt_len", 7680},
+                                                    {"generated_len", 512},
+                                                    {"params_override", 70e9},
+                                                    {"dtypes", {{"weights", "int8"}, {"kv", "int8"}}},
+                                                    {"parallelism", {{"tensor", {"X", "Y"}}}}}}});
   REQUIRE(answer["ok"] == true);
   const Json& memory = answer["result"]["memory"];
   const double hbm = 8 * scalescope::test::hardware("tpu-v5e").hbm_capacity_bytes;

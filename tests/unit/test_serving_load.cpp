@@ -1,12 +1,11 @@
 // The serving load model (planners/serving_load.h, issue 35) and its check on measured deployments
 // (tests/serving/measured-serving.csv: ai-dynamo/aiconfigurator's silicon_sample.csv at 095f58a51c4c, Apache-2.0).
 #include <algorithm>
-#include <cmath>
-#include <set>
-#include <fstream>
-#include <sstream>
-
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
 
 #include "calibration/serving_benchmarks.h"
 #include "test_helpers.h"
@@ -22,8 +21,12 @@ Json llama70b_h200(double concurrency, double prompt = 1024, double generated = 
           {"model", {{"preset", "llama-3-70b"}}},
           {"mesh", {{"shape", {8}}}},
           {"query",
-           {{"kind", "serving"}, {"batch", concurrency}, {"prompt_len", prompt}, {"generated_len", generated},
-            {"parallelism", {{"tensor", {"X"}}}}, {"dtypes", {{"weights", "fp8"}, {"kv", "fp8"}}},
+           {{"kind", "serving"},
+            {"batch", concurrency},
+            {"prompt_len", prompt},
+            {"generated_len", generated},
+            {"parallelism", {{"tensor", {"X"}}}},
+            {"dtypes", {{"weights", "fp8"}, {"kv", "fp8"}}},
             {"load", {{"concurrency", concurrency}}}}}};
 }
 
@@ -104,7 +107,8 @@ TEST_CASE("more clients: slower tokens, more throughput per chip until the KV ca
   CHECK(l["slot_wait_s"].get<double>() > 0);
   full["query"]["load"]["concurrency"] = 8192;
   const Json more = load_of(full);
-  CHECK_THAT(more["output_tokens_per_s_per_chip"].get<double>(), WithinRel(l["output_tokens_per_s_per_chip"].get<double>(), 1e-12));
+  CHECK_THAT(more["output_tokens_per_s_per_chip"].get<double>(),
+             WithinRel(l["output_tokens_per_s_per_chip"].get<double>(), 1e-12));
   CHECK(more["time_to_first_token_s"].get<double>() > l["time_to_first_token_s"].get<double>() + 1.0);
 }
 
@@ -121,7 +125,8 @@ TEST_CASE("the engine's cap on sequences batched at once: the rest queue, and th
   // The 256 in flight run as 256 clients would: the same steps, requests/s and throughput.
   const Json at_cap = load_of(llama70b_h200(256));
   CHECK_THAT(l["output_tokens_per_s"].get<double>(), WithinRel(at_cap["output_tokens_per_s"].get<double>(), 1e-12));
-  CHECK_THAT(l["time_per_output_token_s"].get<double>(), WithinRel(at_cap["time_per_output_token_s"].get<double>(), 1e-12));
+  CHECK_THAT(l["time_per_output_token_s"].get<double>(),
+             WithinRel(at_cap["time_per_output_token_s"].get<double>(), 1e-12));
   // A cap above what fits changes nothing.
   Json loose = llama70b_h200(2048);
   loose["query"]["load"]["max_in_flight"] = 1000000;
@@ -150,11 +155,17 @@ TEST_CASE("the schema names exactly the backends the engine embeds, in both quer
 TEST_CASE("disaggregated: the decode replica never stalls for a prefill; too few prefill workers queue the requests",
           "[serving][load]") {
   // DeepSeek-V3 in FP8 on GB200: a decode replica of 32 GPUs (attention DP, wide EP) fed by prefill workers of 8.
-  Json s = {{"hardware", {{"preset", "gb200-nvl72"}}}, {"model", {{"preset", "deepseek-v3"}}}, {"mesh", {{"shape", {32}}}},
-            {"query", {{"kind", "serving"}, {"batch", 1024}, {"prompt_len", 8192}, {"generated_len", 1024},
-                       {"dtypes", {{"weights", "fp8"}, {"kv", "fp8"}, {"activations", "fp8"}}},
-                       {"parallelism", {{"expert", {"X"}}, {"expert_tensor", 1}}},
-                       {"load", {{"concurrency", 1024}}}}}};
+  Json s = {{"hardware", {{"preset", "gb200-nvl72"}}},
+            {"model", {{"preset", "deepseek-v3"}}},
+            {"mesh", {{"shape", {32}}}},
+            {"query",
+             {{"kind", "serving"},
+              {"batch", 1024},
+              {"prompt_len", 8192},
+              {"generated_len", 1024},
+              {"dtypes", {{"weights", "fp8"}, {"kv", "fp8"}, {"activations", "fp8"}}},
+              {"parallelism", {{"expert", {"X"}}, {"expert_tensor", 1}}},
+              {"load", {{"concurrency", 1024}}}}}};
   const Json aggregated = load_of(s);
   s["query"]["load"]["prefill_pool"] = {{"workers_per_decode_replica", 4},
                                         {"mesh", {{"shape", {8}}}},
@@ -172,7 +183,8 @@ TEST_CASE("disaggregated: the decode replica never stalls for a prefill; too few
   const Json starved = load_of(s);
   CHECK(starved["prefill_pool"]["busy_frac"] == 1.0);
   CHECK(starved["time_to_first_token_s"].get<double>() > 10 * pooled["time_to_first_token_s"].get<double>());
-  CHECK_THAT(starved["requests_per_s"].get<double>() * starved["request_latency_s"].get<double>(), WithinRel(1024.0, 1e-9));
+  CHECK_THAT(starved["requests_per_s"].get<double>() * starved["request_latency_s"].get<double>(),
+             WithinRel(1024.0, 1e-9));
 }
 
 TEST_CASE("a replica whose weights leave no room for one sequence serves nothing, and says so", "[serving][load]") {
@@ -258,8 +270,10 @@ TEST_CASE("measured deployments: held-out and transfer errors stay under their b
   CHECK(held["tpot"]["runs"].get<double>() >= 1100);
   CHECK(held["tpot"]["median_abs_frac"].get<double>() <= 0.14);
   CHECK(held["ttft"]["median_abs_frac"].get<double>() <= 0.30);
-  CHECK(held["tpot"]["median_abs_frac"].get<double>() < (*all)["kernels_step"]["tpot"]["median_abs_frac"].get<double>());
-  CHECK(held["ttft"]["median_abs_frac"].get<double>() < (*all)["kernels_step"]["ttft"]["median_abs_frac"].get<double>());
+  CHECK(held["tpot"]["median_abs_frac"].get<double>() <
+        (*all)["kernels_step"]["tpot"]["median_abs_frac"].get<double>());
+  CHECK(held["ttft"]["median_abs_frac"].get<double>() <
+        (*all)["kernels_step"]["ttft"]["median_abs_frac"].get<double>());
   CHECK((*all)["kernels_step"]["ttft"]["median_abs_frac"].get<double>() <
         (*all)["one_step"]["ttft"]["median_abs_frac"].get<double>());
   // Each model held out whole: the backend refitted without it. Bars on the median over the held-out models.
@@ -304,14 +318,19 @@ TEST_CASE("a backend's runtime: TensorRT-LLM's CUDA graphs make a small decode s
 
 TEST_CASE("serving search under load: each row is the serving query's steady state, targets on its TTFT and TPOT",
           "[serving][load][serving_search]") {
-  const Json search = test::run_json(
-      {{"hardware", {{"preset", "h200"}}},
-       {"model", {{"preset", "llama-3-70b"}}},
-       {"query",
-        {{"kind", "serving_search"}, {"prompt_len", 1024}, {"generated_len", 1024}, {"backend", "vllm"},
-         {"targets", {{"latency_per_token_s", 0.03}, {"time_to_first_token_s", 1.0}}},
-         {"objective", "tokens_per_s_per_chip"}, {"replica_chips", {4, 8}}, {"batches", {8, 64, 256}},
-         {"dtypes", {{"weights", {"fp8"}}, {"kv", {"fp8"}}, {"activations", "fp8"}}}, {"keep", 50}}}});
+  const Json search = test::run_json({{"hardware", {{"preset", "h200"}}},
+                                      {"model", {{"preset", "llama-3-70b"}}},
+                                      {"query",
+                                       {{"kind", "serving_search"},
+                                        {"prompt_len", 1024},
+                                        {"generated_len", 1024},
+                                        {"backend", "vllm"},
+                                        {"targets", {{"latency_per_token_s", 0.03}, {"time_to_first_token_s", 1.0}}},
+                                        {"objective", "tokens_per_s_per_chip"},
+                                        {"replica_chips", {4, 8}},
+                                        {"batches", {8, 64, 256}},
+                                        {"dtypes", {{"weights", {"fp8"}}, {"kv", {"fp8"}}, {"activations", "fp8"}}},
+                                        {"keep", 50}}}});
   REQUIRE(search["ok"] == true);
   const Json& rows = search["result"]["deployments"];
   REQUIRE(rows.size() > 2);
@@ -333,9 +352,13 @@ TEST_CASE("serving search under load: each row is the serving query's steady sta
                             {"model", {{"preset", "llama-3-70b"}}},
                             {"mesh", row["mesh"]},
                             {"query",
-                             {{"kind", "serving"}, {"batch", row["batch"]}, {"prompt_len", 1024}, {"generated_len", 1024},
+                             {{"kind", "serving"},
+                              {"batch", row["batch"]},
+                              {"prompt_len", 1024},
+                              {"generated_len", 1024},
                               {"dtypes", {{"weights", "fp8"}, {"kv", "fp8"}, {"activations", "fp8"}}},
-                              {"parallelism", row["parallelism"]}, {"load", load}}}});
+                              {"parallelism", row["parallelism"]},
+                              {"load", load}}}});
     CHECK_THAT(l["time_per_output_token_s"].get<double>(), WithinRel(row["latency_per_token_s"].get<double>(), 1e-12));
     CHECK_THAT(l["time_to_first_token_s"].get<double>(), WithinRel(row["time_to_first_token_s"].get<double>(), 1e-12));
     // The row's decode step is the runtime's under that load, not the kernels' step as it is.

@@ -11,8 +11,12 @@ using nlohmann::json;
 json run(const json& scenario) { return json::parse(scalescope::evaluate_json(scenario.dump())); }
 
 json search(const char* objective, json extra = json::object()) {
-  json q = {{"kind", "serving_search"}, {"fidelity", "book"}, {"prompt_len", 2048}, {"generated_len", 512},
-            {"targets", {{"latency_per_token_s", 0.03}, {"time_to_first_token_s", 1.0}}}, {"objective", objective},
+  json q = {{"kind", "serving_search"},
+            {"fidelity", "book"},
+            {"prompt_len", 2048},
+            {"generated_len", 512},
+            {"targets", {{"latency_per_token_s", 0.03}, {"time_to_first_token_s", 1.0}}},
+            {"objective", objective},
             {"keep", 20}};
   q.update(extra);
   return run({{"hardware", {{"preset", "h100-sxm"}}}, {"model", {{"preset", "llama-3-70b"}}}, {"query", q}});
@@ -20,7 +24,8 @@ json search(const char* objective, json extra = json::object()) {
 
 }  // namespace
 
-TEST_CASE("serving search: every deployment ranked meets the targets, best first by the objective", "[serving_search]") {
+TEST_CASE("serving search: every deployment ranked meets the targets, best first by the objective",
+          "[serving_search]") {
   for (const char* objective : {"fewest_chips", "usd_per_million_tokens", "tokens_per_s_per_chip"}) {
     const json r = search(objective);
     REQUIRE(r["ok"] == true);
@@ -54,14 +59,19 @@ TEST_CASE("serving search: a demand sets the replicas; disaggregation adds prefi
     const double per_replica = x["tokens_per_s"].get<double>() / x["replicas"].get<double>();
     CHECK(x["tokens_per_s"].get<double>() >= 50000);
     CHECK((x["replicas"].get<double>() - 1) * per_replica < 50000);  // no replica more than needed
-    const double replica_chips = x["total_chips"].get<double>() / (x["replicas"].get<double>() + x["prefill_servers"].get<double>());
+    const double replica_chips =
+        x["total_chips"].get<double>() / (x["replicas"].get<double>() + x["prefill_servers"].get<double>());
     CHECK(replica_chips == x["degrees"]["tensor"].get<double>() * x["degrees"]["expert"].get<double>());
-    if (x["disaggregated"] == true) CHECK(x["prefill_servers"].get<double>() >= 1);
-    else CHECK(x["prefill_servers"] == 0);
+    if (x["disaggregated"] == true)
+      CHECK(x["prefill_servers"].get<double>() >= 1);
+    else
+      CHECK(x["prefill_servers"] == 0);
   }
 }
 
-TEST_CASE("serving search: a deployment passed to the serving query gives the same step, latency and cost, either fidelity", "[serving_search]") {
+TEST_CASE(
+    "serving search: a deployment passed to the serving query gives the same step, latency and cost, either fidelity",
+    "[serving_search]") {
   // Issue 20 "one cost definition": the row and the serving query's `deployment` agree to the last digit, with a
   // demand (replicas and prefill servers) and for both prefill modes.
   for (const char* fidelity : {"book", "calibrated"}) {
@@ -73,10 +83,17 @@ TEST_CASE("serving search: a deployment passed to the serving query gives the sa
       const json s = run({{"hardware", {{"preset", "h100-sxm"}}},
                           {"model", {{"preset", "llama-3-70b"}}},
                           {"mesh", x["mesh"]},
-                          {"query", {{"kind", "serving"}, {"fidelity", fidelity}, {"batch", x["batch"]}, {"prompt_len", 2048},
-                                     {"generated_len", 512}, {"dtypes", x["dtypes"]}, {"parallelism", x["parallelism"]},
-                                     {"deployment", {{"prefill", x["disaggregated"] == true ? "disaggregated" : "colocated"},
-                                                     {"demand_tokens_per_s", 20000}}}}}});
+                          {"query",
+                           {{"kind", "serving"},
+                            {"fidelity", fidelity},
+                            {"batch", x["batch"]},
+                            {"prompt_len", 2048},
+                            {"generated_len", 512},
+                            {"dtypes", x["dtypes"]},
+                            {"parallelism", x["parallelism"]},
+                            {"deployment",
+                             {{"prefill", x["disaggregated"] == true ? "disaggregated" : "colocated"},
+                              {"demand_tokens_per_s", 20000}}}}}});
       REQUIRE(s["ok"] == true);
       CHECK(s["result"]["decode"]["step_s"] == x["decode_step_s"]);
       const json& dep = s["result"]["deployment"];
@@ -109,10 +126,18 @@ TEST_CASE("issue 39: serving search takes the serving query's params_override, a
   const json plain = search("usd_per_million_tokens");
   CHECK(r["result"]["deployments"][0]["memory_bytes"] != plain["result"]["deployments"][0]["memory_bytes"]);
   for (const json& x : r["result"]["deployments"]) {
-    const json s = run({{"hardware", {{"preset", "h100-sxm"}}}, {"model", {{"preset", "llama-3-70b"}}}, {"mesh", x["mesh"]},
-                        {"query", {{"kind", "serving"}, {"fidelity", "book"}, {"batch", x["batch"]}, {"prompt_len", 2048},
-                                   {"generated_len", 512}, {"dtypes", x["dtypes"]}, {"parallelism", x["parallelism"]},
-                                   {"params_override", 70e9}}}});
+    const json s = run({{"hardware", {{"preset", "h100-sxm"}}},
+                        {"model", {{"preset", "llama-3-70b"}}},
+                        {"mesh", x["mesh"]},
+                        {"query",
+                         {{"kind", "serving"},
+                          {"fidelity", "book"},
+                          {"batch", x["batch"]},
+                          {"prompt_len", 2048},
+                          {"generated_len", 512},
+                          {"dtypes", x["dtypes"]},
+                          {"parallelism", x["parallelism"]},
+                          {"params_override", 70e9}}}});
     REQUIRE(s["ok"] == true);
     CHECK(s["result"]["decode"]["step_s"] == x["decode_step_s"]);
   }

@@ -40,8 +40,10 @@ TEST_CASE("sharding notation rejects reused and unknown axes with a path (scalin
   CHECK(test::has_code(d, "bad_sharding"));
 }
 
-TEST_CASE("array memory divides by the axes used and replicates over the rest (scaling-book/sharding, the "
-          "array memory pop quiz)", "[sharding]") {
+TEST_CASE(
+    "array memory divides by the axes used and replicates over the rest (scaling-book/sharding, the "
+    "array memory pop quiz)",
+    "[sharding]") {
   const Hardware v5p = test::hardware("tpu-v5p");
   const Mesh mesh = mesh_of(v5p, {{"shape", {2, 8, 2}}, {"wraparound", {false, false, false}}});
   Diagnostics d;
@@ -88,7 +90,8 @@ TEST_CASE("the four sharded-matmul cases and their collectives (scaling-book/sha
 
   // Asking for a sharded output turns the AllReduce into a ReduceScatter.
   Diagnostics d;
-  const auto rs = analyse_sharded_matmul("A[I, J_X] * B[J_X, K] -> C[I, K_X]", sizes, Dtype::bf16, v5p, mesh, {}, "", "", d);
+  const auto rs =
+      analyse_sharded_matmul("A[I, J_X] * B[J_X, K] -> C[I, K_X]", sizes, Dtype::bf16, v5p, mesh, {}, "", "", d);
   REQUIRE(rs);
   CHECK(rs->plans.front().steps[0].op == Collective::reduce_scatter);
   CHECK(rs->plans.front().output == "C[I, K_X]");
@@ -102,10 +105,12 @@ TEST_CASE("a sharded matmul names bad dimensions (scaling-book/sharding, sharded
   const Hardware v5p = test::hardware("tpu-v5p");
   const Mesh mesh = mesh_of(v5p, {{"shape", {4, 4, 4}}});
   Diagnostics d;
-  analyse_sharded_matmul("A[I_X, J] * B[J, K]", {{"I", 1022}, {"J", 8}, {"K", 8}}, Dtype::bf16, v5p, mesh, {}, "/q", "/q/dims", d);
+  analyse_sharded_matmul("A[I_X, J] * B[J, K]", {{"I", 1022}, {"J", 8}, {"K", 8}}, Dtype::bf16, v5p, mesh, {}, "/q",
+                         "/q/dims", d);
   CHECK(test::has_code(d, "not_divisible", "/q/dims/I"));
   d.clear();
-  analyse_sharded_matmul("A[I, J] * B[K, L]", {{"I", 8}, {"J", 8}, {"K", 8}, {"L", 8}}, Dtype::bf16, v5p, mesh, {}, "/q", "/q/dims", d);
+  analyse_sharded_matmul("A[I, J] * B[K, L]", {{"I", 8}, {"J", 8}, {"K", 8}, {"L", 8}}, Dtype::bf16, v5p, mesh, {},
+                         "/q", "/q/dims", d);
   CHECK(test::has_code(d, "no_contracting_dim"));
   d.clear();
   analyse_sharded_matmul("A[I, J] * B[J, K]", {{"I", 8}, {"J", 8}}, Dtype::bf16, v5p, mesh, {}, "/q", "/q/dims", d);
@@ -124,9 +129,10 @@ ShardedMatmul analyse_ok(const char* text, const DimSizes& sizes, const Hardware
 }
 }  // namespace
 
-TEST_CASE("batch dimensions shared by both operands and kept in the output (scaling-book/transformers, "
-          "contraction rule; scaling-book/roofline, Question 4)",
-          "[sharding]") {
+TEST_CASE(
+    "batch dimensions shared by both operands and kept in the output (scaling-book/transformers, "
+    "contraction rule; scaling-book/roofline, Question 4)",
+    "[sharding]") {
   const Hardware v5e = test::hardware("tpu-v5e");
   const Mesh mesh = mesh_of(v5e, {{"shape", {4, 4}}});
   const DimSizes sizes{{"B", 128}, {"D", 4096}, {"F", 4096}};
@@ -146,19 +152,22 @@ TEST_CASE("batch dimensions shared by both operands and kept in the output (scal
   CHECK(sliced.plans.front().flops_per_device == 2.0 * 128 * 4096 * 4096 / 4);
   // Without '->' every shared dimension is contracted (einsum's rule), and the engine says so.
   Diagnostics d;
-  const auto implicit = analyse_sharded_matmul("X[B, D] * W[B, D, F]", sizes, Dtype::bf16, v5e, mesh, {}, "/q", "/q/dims", d);
+  const auto implicit =
+      analyse_sharded_matmul("X[B, D] * W[B, D, F]", sizes, Dtype::bf16, v5e, mesh, {}, "/q", "/q/dims", d);
   REQUIRE(implicit);
   CHECK(test::has_code(d, "implicit_contraction", "/q"));
   CHECK(implicit->plans.front().output == "C[F]");
 }
 
-TEST_CASE("a sharded matmul has an HBM term: per-example weights are memory-bound (scaling-book/roofline, "
-          "Question 4)", "[sharding]") {
+TEST_CASE(
+    "a sharded matmul has an HBM term: per-example weights are memory-bound (scaling-book/roofline, "
+    "Question 4)",
+    "[sharding]") {
   const Hardware v5e = test::hardware("tpu-v5e");
   const Mesh mesh = mesh_of(v5e, {{"shape", {4, 4}}});
   const double b = 128, dd = 4096, f = 4096;
-  const auto m = analyse_ok("X[B_X, D] * W[B_X, D, F] -> Y[B_X, F]", {{"B", b}, {"D", dd}, {"F", f}}, v5e, mesh,
-                            Dtype::int8);
+  const auto m =
+      analyse_ok("X[B_X, D] * W[B_X, D, F] -> Y[B_X, F]", {{"B", b}, {"D", dd}, {"F", f}}, v5e, mesh, Dtype::int8);
   const MatmulPlan& p = m.plans.front();
   // int8: bytes B D + B D F + B F per device's share, intensity ~2 FLOPs/byte: far below 3.94e14 / 8.1e11 = 486.
   const double bytes = (b * dd + b * dd * f + b * f) / 4;
@@ -199,7 +208,8 @@ TEST_CASE("a batch dimension sharded differently in the two inputs is regathered
   const Mesh mesh = mesh_of(v5e, {{"shape", {16, 16}}});
   const DimSizes sizes{{"B", 4096}, {"D", 8192}, {"F", 32768}};
   Diagnostics d;
-  const auto m = analyse_sharded_matmul("X[B_X, D] * W[B_Y, D, F] -> Y[B_X, F]", sizes, Dtype::bf16, v5e, mesh, {}, "", "", d);
+  const auto m =
+      analyse_sharded_matmul("X[B_X, D] * W[B_Y, D, F] -> Y[B_X, F]", sizes, Dtype::bf16, v5e, mesh, {}, "", "", d);
   REQUIRE(m);
   CHECK(m->book_case == 1);
   CHECK(m->description.find("sharded differently") != std::string::npos);
@@ -263,8 +273,8 @@ TEST_CASE("issue 39: case 1 with a result the output wants unsharded names its A
   CHECK(best.steps.front().op == Collective::all_gather);
   CHECK(best.name == "gather_output");
   // Without the output's request the same multiply is local, with no step and the book's words.
-  const auto local = analyse_sharded_matmul("A[I_X, J] * B[J, K]", {{"I", 1024}, {"J", 8192}, {"K", 16384}}, Dtype::bf16,
-                                            v5p, mesh, {}, "", "", d);
+  const auto local = analyse_sharded_matmul("A[I_X, J] * B[J, K]", {{"I", 1024}, {"J", 8192}, {"K", 16384}},
+                                            Dtype::bf16, v5p, mesh, {}, "", "", d);
   REQUIRE(local);
   CHECK(local->plans.front().name == "local");
   CHECK(local->description.find("no communication") != std::string::npos);
@@ -279,14 +289,16 @@ TEST_CASE("issue 39: an AllGather over the major axis of a two-axis split leaves
   const Mesh mesh = mesh_of(v5p, {{"shape", {4, 4, 4}}});
   const DimSizes sizes{{"I", 1024}, {"J", 8192}, {"K", 16384}};
   Diagnostics d;
-  const auto major = analyse_sharded_matmul("A[I_YX, J] * B[J, K] -> C[I_X, K]", sizes, Dtype::bf16, v5p, mesh, {}, "", "", d);
+  const auto major =
+      analyse_sharded_matmul("A[I_YX, J] * B[J, K] -> C[I_X, K]", sizes, Dtype::bf16, v5p, mesh, {}, "", "", d);
   REQUIRE(major);
   const CommStep& gathered = major->plans.front().steps.back();
   CHECK(gathered.op == Collective::all_gather);
   CHECK(gathered.before == "C[I_YX, K]");
   CHECK(gathered.after == "C[I_X, K] (interleaved)");
   CHECK(gathered.interleaved);
-  const auto minor = analyse_sharded_matmul("A[I_YX, J] * B[J, K] -> C[I_Y, K]", sizes, Dtype::bf16, v5p, mesh, {}, "", "", d);
+  const auto minor =
+      analyse_sharded_matmul("A[I_YX, J] * B[J, K] -> C[I_Y, K]", sizes, Dtype::bf16, v5p, mesh, {}, "", "", d);
   REQUIRE(minor);
   const CommStep& contiguous = minor->plans.front().steps.back();
   CHECK(contiguous.after == "C[I_Y, K]");

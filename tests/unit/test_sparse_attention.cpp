@@ -3,11 +3,10 @@
 // index_topk best. The cache keeps every token (and an index key beside it), so memory per sequence is DeepSeek-V3's
 // and a little more, but a decode step reads the index keys and 2,048 latents per layer: at 128k tokens an order
 // of magnitude less. Each number is counted by hand from the published config.json (tests/hf_configs/).
-#include "test_helpers.h"
-
 #include "physics/transformer.h"
 #include "planners/serving.h"
 #include "specs/hf_config.h"
+#include "test_helpers.h"
 
 using namespace scalescope;
 using namespace scalescope::test;
@@ -69,23 +68,27 @@ TEST_CASE("serving DeepSeek-V3.2 over context: the decode step grows with the in
           Approx(batch * 8 * kLayers * context * kLatentBytes / w).epsilon(1e-12));
     // The batch that fits: every token's latent and index key are held.
     const double free = 8 * hw.hbm_capacity_bytes - serving_param_bytes(sparse);
-    CHECK(serving_max_batch(sparse, context) == std::floor(free / (8 * kLayers * context * (kLatentBytes + kIndexBytes))));
+    CHECK(serving_max_batch(sparse, context) ==
+          std::floor(free / (8 * kLayers * context * (kLatentBytes + kIndexBytes))));
   }
   // From 8k to 128k the dense model's KV reads grow 16x; the sparse model's by the index keys: at 128k its decode
   // reads a ninth of V3's cache (132 + 1152 x 2048 / 131072 bytes per token per layer against 1152).
-  const double growth_sparse = decode_step(sparse, batch, 131072).kv_load_s / decode_step(sparse, batch, 8192).kv_load_s;
+  const double growth_sparse =
+      decode_step(sparse, batch, 131072).kv_load_s / decode_step(sparse, batch, 8192).kv_load_s;
   const double growth_dense = decode_step(dense, batch, 131072).kv_load_s / decode_step(dense, batch, 8192).kv_load_s;
   CHECK(growth_dense == Approx(16).epsilon(1e-9));
-  CHECK(growth_sparse == Approx((131072 * kIndexBytes + 2048 * kLatentBytes) / (8192 * kIndexBytes + 2048 * kLatentBytes))
-                             .epsilon(1e-9));
+  CHECK(
+      growth_sparse ==
+      Approx((131072 * kIndexBytes + 2048 * kLatentBytes) / (8192 * kIndexBytes + 2048 * kLatentBytes)).epsilon(1e-9));
   CHECK(decode_step(dense, batch, 131072).kv_load_s / decode_step(sparse, batch, 131072).kv_load_s > 7.5);
 }
 
 TEST_CASE("calibrated serving of DeepSeek-V3.2: the indexer's keys are the KV share, and long decode is faster",
           "[sparse_attention][issue36][calibrated]") {
   const auto decode = [](const char* preset, double context) {
-    return serving_on_8("b200", {{"preset", preset}},
-                        {{"fidelity", "calibrated"}, {"batch", 32}, {"prompt_len", context}, {"generated_len", 512}})["decode"];
+    return serving_on_8(
+        "b200", {{"preset", preset}},
+        {{"fidelity", "calibrated"}, {"batch", 32}, {"prompt_len", context}, {"generated_len", 512}})["decode"];
   };
   const Json sparse = decode("deepseek-v3.2", 130560), dense = decode("deepseek-v3", 130560);
   CHECK(sparse["kv_load_s"].get<double>() > 0);

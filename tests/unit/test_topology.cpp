@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "test_helpers.h"
 #include "physics/topology.h"
+#include "test_helpers.h"
 
 using namespace scalescope;
 using Catch::Matchers::WithinRel;
@@ -86,7 +86,8 @@ TEST_CASE("issue 39: each fat-tree level's AllGather bandwidth, and the slowest 
           "[topology]") {
   // The H100 SuperPod of the GPUs chapter: T = B max_i (D_i - 1) / (D_i W_i); node 450e9 x 8/7 = 514 GB/s, leaf
   // 400e9 x 32/31 = 413 GB/s, spine 12.8e12 x 4/3 = 17.1 TB/s, so 413 GB/s over 1,024 GPUs.
-  const Json a = test::run_json({{"hardware", {{"preset", "h100-sxm"}}}, {"query", {{"kind", "topology"}, {"gpus", 1024}}}});
+  const Json a =
+      test::run_json({{"hardware", {{"preset", "h100-sxm"}}}, {"query", {{"kind", "topology"}, {"gpus", 1024}}}});
   REQUIRE(a["ok"] == true);
   const Json& levels = a["result"]["levels"];
   REQUIRE(levels.size() == 3);
@@ -96,6 +97,7 @@ TEST_CASE("issue 39: each fat-tree level's AllGather bandwidth, and the slowest 
   CHECK(a["result"]["allgather_bytes_per_s"].get<double>() == Approx(400e9 * 32 / 31));
   CHECK(a["result"]["allgather_limited_by"] == "leaf");
   // Inside one node the node level alone sets it.
-  const Json node = test::run_json({{"hardware", {{"preset", "h100-sxm"}}}, {"query", {{"kind", "topology"}, {"gpus", 8}}}});
+  const Json node =
+      test::run_json({{"hardware", {{"preset", "h100-sxm"}}}, {"query", {{"kind", "topology"}, {"gpus", 8}}}});
   CHECK(node["result"]["allgather_bytes_per_s"].get<double>() == Approx(450e9 * 8 / 7));
 }

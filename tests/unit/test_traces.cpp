@@ -1,11 +1,10 @@
 // Issue 37: a profiler trace against the roofline (core/traces/). The fixtures under tests/traces/ are cut from
 // public traces (tests/traces/README.md names each source, commit and licence); the hand-made traces below are
 // small enough to count by hand.
-#include "test_helpers.h"
-
 #include <cmath>
 #include <map>
 
+#include "test_helpers.h"
 #include "traces/kernel_classes.h"
 #include "traces/op_costs.h"
 #include "traces/trace_session.h"
@@ -35,17 +34,27 @@ bool has_code(const Json& answer, const std::string& code) {
 
 // One kernel or copy, and optionally the runtime launch and the CPU op (with shapes) that started it.
 Json kernel(double ts, double dur, const std::string& name, int stream, long long correlation = -1) {
-  return {{"ph", "X"}, {"cat", "kernel"}, {"name", name}, {"pid", 0}, {"tid", stream}, {"ts", ts}, {"dur", dur},
-          {"args", {{"device", 0}, {"stream", stream}, {"correlation", correlation}}}};
+  return {{"ph", "X"},     {"cat", "kernel"},
+          {"name", name},  {"pid", 0},
+          {"tid", stream}, {"ts", ts},
+          {"dur", dur},    {"args", {{"device", 0}, {"stream", stream}, {"correlation", correlation}}}};
 }
 Json launch(double ts, long long correlation, long long external_id, int thread = 1) {
-  return {{"ph", "X"}, {"cat", "cuda_runtime"}, {"name", "cudaLaunchKernel"}, {"pid", 100}, {"tid", thread},
-          {"ts", ts}, {"dur", 1}, {"args", {{"correlation", correlation}, {"External id", external_id}}}};
+  return {{"ph", "X"},
+          {"cat", "cuda_runtime"},
+          {"name", "cudaLaunchKernel"},
+          {"pid", 100},
+          {"tid", thread},
+          {"ts", ts},
+          {"dur", 1},
+          {"args", {{"correlation", correlation}, {"External id", external_id}}}};
 }
-Json cpu_op(double ts, double dur, const std::string& name, long long external_id, const Json& dims,
-            const Json& types, int thread = 1) {
-  return {{"ph", "X"}, {"cat", "cpu_op"}, {"name", name}, {"pid", 100}, {"tid", thread}, {"ts", ts}, {"dur", dur},
-          {"args", {{"External id", external_id}, {"Input Dims", dims}, {"Input type", types}}}};
+Json cpu_op(double ts, double dur, const std::string& name, long long external_id, const Json& dims, const Json& types,
+            int thread = 1) {
+  return {{"ph", "X"},     {"cat", "cpu_op"},
+          {"name", name},  {"pid", 100},
+          {"tid", thread}, {"ts", ts},
+          {"dur", dur},    {"args", {{"External id", external_id}, {"Input Dims", dims}, {"Input type", types}}}};
 }
 std::string trace_of(const Json& events, const std::string& device = "NVIDIA H100 80GB HBM3") {
   return Json{{"deviceProperties", {{{"id", 0}, {"name", device}}}}, {"traceEvents", events}}.dump();
@@ -72,7 +81,8 @@ TEST_CASE("trace: the two sample traces are classified, at least 95% of their ke
   }
 }
 
-TEST_CASE("trace: each recorded GEMM's FLOPs are 2·M·N·K, its bytes each operand once (scaling-book/roofline)", "[traces]") {
+TEST_CASE("trace: each recorded GEMM's FLOPs are 2·M·N·K, its bytes each operand once (scaling-book/roofline)",
+          "[traces]") {
   const Json r = analyze(trace_fixture("b200_vllm_gpt_oss_tp8_rank0.json"), {{"top", 100}})["result"];
   // aten::addmm(bias [640], x [888, 2880], w [2880, 640]) in bf16: M 888, K 2880, N 640.
   const Json* qkv = op_row(r, "aten::addmm", "888x2880 @ 2880x640");
@@ -107,12 +117,13 @@ TEST_CASE("trace: each recorded GEMM's FLOPs are 2·M·N·K, its bytes each oper
         2.0 * 128 * 16 * 32);
   CHECK(flops("aten::baddbmm", {{8, 64, 16}, {8, 64, 32}, {8, 32, 16}},
               {"c10::BFloat16", "c10::BFloat16", "c10::BFloat16"}) == 2.0 * 8 * 64 * 16 * 32);
-  CHECK(flops("aten::mm", {{64, 32}, {33, 16}}, bf16x2) == -1);       // inner dimensions differ
+  CHECK(flops("aten::mm", {{64, 32}, {33, 16}}, bf16x2) == -1);                // inner dimensions differ
   CHECK(flops("aten::mm", {{64, 32}, {32, 16}}, {"double", "double"}) == -1);  // no dtype the engine prices
   CHECK(flops("aten::mm", {{64}}, {"c10::BFloat16"}) == -1);
 }
 
-TEST_CASE("trace: a collective's bytes are its recorded element count times its dtype (scaling-book/gpus' V)", "[traces]") {
+TEST_CASE("trace: a collective's bytes are its recorded element count times its dtype (scaling-book/gpus' V)",
+          "[traces]") {
   const Json r = analyze(trace_fixture("b200_vllm_gpt_oss_tp8_rank0.json"), {{"top", 100}})["result"];
   // NCCL's AllGather records In msg nelems 25,136 and Out msg nelems 201,088 (8 ranks) of BFloat16: V is the
   // gathered array.
@@ -206,8 +217,7 @@ TEST_CASE("trace: kernels are classed by name, and by the op that launched them"
   CHECK(classify_kernel("void multi_tensor_apply_kernel<TensorListMetadata<4>, AdamFunctor<float>>", "kernel", "") ==
         OpClass::optimizer);
   // "lambda" is not LAMB.
-  CHECK(classify_kernel("void at::native::elementwise_kernel<128, 4, [lambda]>", "kernel", "") ==
-        OpClass::elementwise);
+  CHECK(classify_kernel("void at::native::elementwise_kernel<128, 4, [lambda]>", "kernel", "") == OpClass::elementwise);
   CHECK(classify_kernel("my_custom_kernel", "kernel", "") == OpClass::other);
 }
 
@@ -268,14 +278,22 @@ TEST_CASE("trace: against the plan, per step and device, part by part (issue 37 
   // beside the GEMM, per two steps.
   Json events = {kernel(1000, 400, "sm90_xmma_gemm_bf16bf16", 7), kernel(1350, 150, "ncclDevKernel_AllGather", 20)};
   for (int s : {1, 2})
-    events.push_back({{"ph", "X"}, {"cat", "user_annotation"}, {"name", "ProfilerStep#" + std::to_string(s)},
-                      {"pid", 100}, {"tid", 1}, {"ts", 900 + 300 * (s - 1)}, {"dur", 300}});
+    events.push_back({{"ph", "X"},
+                      {"cat", "user_annotation"},
+                      {"name", "ProfilerStep#" + std::to_string(s)},
+                      {"pid", 100},
+                      {"tid", 1},
+                      {"ts", 900 + 300 * (s - 1)},
+                      {"dur", 300}});
   const Json scenario = {{"hardware", {{"preset", "h100-sxm"}}},
                          {"model", {{"preset", "llama-3-8b"}}},
                          {"mesh", {{"shape", {8}}}},
                          {"query",
-                          {{"kind", "training_step"}, {"batch_tokens", 65536}, {"seq_len", 4096},
-                           {"parallelism", {{"fsdp", {"X"}}}}, {"fidelity", "calibrated"}}}};
+                          {{"kind", "training_step"},
+                           {"batch_tokens", 65536},
+                           {"seq_len", 4096},
+                           {"parallelism", {{"fsdp", {"X"}}}},
+                           {"fidelity", "calibrated"}}}};
   const Json step = Json::parse(evaluate_json(scenario.dump()));
   REQUIRE(step["ok"] == true);
   const Json answer = analyze(trace_of(events), {{"step", step}});
@@ -293,7 +311,7 @@ TEST_CASE("trace: against the plan, per step and device, part by part (issue 37 
   CHECK(rows["exposed_communication"]["measured_s"].get<double>() == Approx(50e-6));
   CHECK(rows["step"]["measured_s"].get<double>() == Approx(250e-6));
   CHECK(rows["step"]["predicted_s"] == step["result"]["time"]["step_s"]);
-  CHECK(rows["recompute"]["measured_s"].is_null());  // recomputed ops run as the classes above
+  CHECK(rows["recompute"]["measured_s"].is_null());       // recomputed ops run as the classes above
   CHECK(plan["largest_gap"] == "exposed_communication");  // the only part measured above its prediction (0)
   // The book's step compares compute and communication; a fixed step count overrides the annotations.
   Json book = scenario;

@@ -1,9 +1,8 @@
+#include <algorithm>
 #include <catch2/catch.hpp>
 
-#include <algorithm>
-
-#include "test_helpers.h"
 #include "planners/training.h"
+#include "test_helpers.h"
 
 using namespace scalescope;
 using Catch::Matchers::WithinRel;
@@ -132,7 +131,7 @@ TEST_CASE("data parallelism across slices pays the DCN all-reduce (scaling-book/
       dcn = true;
       CHECK_THAT(s.thresholds[i].required, WithinRel(4.59e14 / 6.25e9, 1e-9));  // 73,440 (scaling-book/training:
                                                                                 // 71,360 with 4.46e14)
-      CHECK(s.thresholds[i].ok);  // 1M tokens per slice
+      CHECK(s.thresholds[i].ok);                                                // 1M tokens per slice
     }
   CHECK(dcn);
 }
@@ -147,14 +146,17 @@ TEST_CASE("GPU plans use NVLink inside the node and the node's egress beyond (sc
   const TrainingStep s = evaluate_training_step(f.in);
   for (int i = 0; i < s.threshold_count; ++i) {
     const Threshold& t = s.thresholds[i];
-    if (std::string(t.name) == "tensor_parallel_degree") CHECK_THAT(t.required, WithinRel(28672 * 450e9 / 9.9e14, 1e-9));
+    if (std::string(t.name) == "tensor_parallel_degree")
+      CHECK_THAT(t.required, WithinRel(28672 * 450e9 / 9.9e14, 1e-9));
     if (std::string(t.name) == "dp_fsdp_tokens_per_chip")  // 8-way TP spans one node: (X-1)/X x C / W_node
       CHECK_THAT(t.required, WithinRel(9.9e14 / 400e9 * 127.0 / 128.0, 1e-9));
   }
 }
 
-TEST_CASE("2-way DP between GPU replicas pays (2-1)/2 of the gradient AllReduce (scaling-book/gpus, data "
-          "parallelism)", "[training]") {
+TEST_CASE(
+    "2-way DP between GPU replicas pays (2-1)/2 of the gradient AllReduce (scaling-book/gpus, data "
+    "parallelism)",
+    "[training]") {
   Fixture f("h100-sxm", "llama-3-70b", Json{{"shape", {2, 128, 8}}});
   f.in.batch_tokens = 16 * 1024 * 1024;
   f.in.plan.data = group(f.mesh, {0});
@@ -177,9 +179,10 @@ const Threshold* find_threshold(const TrainingStep& s, const char* name) {
 }
 }  // namespace
 
-TEST_CASE("GPU DP/FSDP threshold compares tokens per GPU, and agrees with the step it prices (scaling-book/gpus, "
-          "data parallelism)",
-          "[training]") {
+TEST_CASE(
+    "GPU DP/FSDP threshold compares tokens per GPU, and agrees with the step it prices (scaling-book/gpus, "
+    "data parallelism)",
+    "[training]") {
   Fixture f("h100-sxm", "llama-3-70b", Json{{"shape", {512, 8}}});  // 4M tokens: 1024 per GPU, 8192 per shard
   f.in.plan.fsdp = group(f.mesh, {0});
   f.in.plan.tensor = group(f.mesh, {1});
@@ -212,8 +215,10 @@ TEST_CASE("every threshold carries the step model's own margin for the same comp
   CHECK_THAT(find_threshold(s, "fsdp_tp_tokens_per_chip")->step_margin, WithinRel(busy * busy / (fsdp * tp), 1e-12));
 }
 
-TEST_CASE("expert parallelism inside one NVLink domain has a finite threshold (scaling-book/gpus, expert "
-          "parallelism and intra-node AllToAll)", "[training]") {
+TEST_CASE(
+    "expert parallelism inside one NVLink domain has a finite threshold (scaling-book/gpus, expert "
+    "parallelism and intra-node AllToAll)",
+    "[training]") {
   for (const char* chip : {"h100-sxm", "gb200-nvl72"}) {
     const int domain = test::hardware(chip).scale_up.domain_gpus;
     const int ep = std::min(domain, 8);
@@ -233,9 +238,10 @@ TEST_CASE("expert parallelism inside one NVLink domain has a finite threshold (s
   }
 }
 
-TEST_CASE("expert parallelism divides the experts a chip reduces: the DP bound's E/k becomes (E/Z)/k "
-          "(scaling-book/gpus, expert parallelism)",
-          "[training]") {
+TEST_CASE(
+    "expert parallelism divides the experts a chip reduces: the DP bound's E/k becomes (E/Z)/k "
+    "(scaling-book/gpus, expert parallelism)",
+    "[training]") {
   Fixture f("gb200-nvl72", "deepseek-v3", Json{{"shape", {9, 8}}});
   f.in.plan.fsdp = group(f.mesh, {0});
   f.in.plan.expert = group(f.mesh, {1});
@@ -251,9 +257,10 @@ TEST_CASE("expert parallelism divides the experts a chip reduces: the DP bound's
   CHECK(t->ok == t->step_margin >= 1.0);
 }
 
-TEST_CASE("training state: 12 B/param by default (bf16 params + bf16 grads + fp32 Adam), the book's 10 with fused "
-          "gradients (scaling-book/training, memory)",
-          "[training]") {
+TEST_CASE(
+    "training state: 12 B/param by default (bf16 params + bf16 grads + fp32 Adam), the book's 10 with fused "
+    "gradients (scaling-book/training, memory)",
+    "[training]") {
   Fixture f(Json{{"shape", {4, 4, 4}}});
   f.in.plan.data = group(f.mesh, {0, 1, 2});
   const double params = count_params(f.model).total;
@@ -277,8 +284,10 @@ TEST_CASE("training state: 12 B/param by default (bf16 params + bf16 grads + fp3
   CHECK(test::has_code(d, "conflicting", "/query/precision/gradients"));
 }
 
-TEST_CASE("days at X% MFU: a target MFU prices the step as 6ND / (chips C MFU) (scaling-book/applied-training, "
-          "the full-pod training time)", "[training]") {
+TEST_CASE(
+    "days at X% MFU: a target MFU prices the step as 6ND / (chips C MFU) (scaling-book/applied-training, "
+    "the full-pod training time)",
+    "[training]") {
   Fixture f(Json{{"shape", {16, 20, 28}}});
   f.in.plan.tensor = group(f.mesh, {0});
   f.in.plan.fsdp = group(f.mesh, {1, 2});
@@ -309,7 +318,8 @@ TEST_CASE("a batch that is not a whole number of sequences names the nearest tha
   f.in.batch_tokens = 1000;
   Diagnostics small;
   check_training_plan(f.in, "/query", small);
-  const auto at = std::find_if(small.begin(), small.end(), [](const Diagnostic& x) { return x.code == "not_divisible"; });
+  const auto at =
+      std::find_if(small.begin(), small.end(), [](const Diagnostic& x) { return x.code == "not_divisible"; });
   REQUIRE(at != small.end());
   CHECK(at->message == "1000 tokens is not a whole number of 4096-token sequences; the nearest is 4096");
 }
@@ -318,10 +328,16 @@ TEST_CASE("issue 39: explain.comms_total_s names each strategy's comms, the larg
           "[training][explain]") {
   // Book fidelity, LLaMA-3 70B on a v5p 4x4x4 with FSDP over X, Y and TP over Z (the book's training chapter):
   // the max model's values list every strategy by name, and the combined time is the largest of them.
-  const Json answer = scalescope::test::run_json(
-      {{"hardware", {{"preset", "tpu-v5p"}}}, {"model", {{"preset", "llama-3-70b"}}}, {"mesh", {{"shape", {4, 4, 4}}}},
-       {"query", {{"kind", "training_step"}, {"fidelity", "book"}, {"batch_tokens", 1048576}, {"seq_len", 4096},
-                  {"explain", true}, {"parallelism", {{"fsdp", {"X", "Y"}}, {"tensor", {"Z"}}}}}}});
+  const Json answer = scalescope::test::run_json({{"hardware", {{"preset", "tpu-v5p"}}},
+                                                  {"model", {{"preset", "llama-3-70b"}}},
+                                                  {"mesh", {{"shape", {4, 4, 4}}}},
+                                                  {"query",
+                                                   {{"kind", "training_step"},
+                                                    {"fidelity", "book"},
+                                                    {"batch_tokens", 1048576},
+                                                    {"seq_len", 4096},
+                                                    {"explain", true},
+                                                    {"parallelism", {{"fsdp", {"X", "Y"}}, {"tensor", {"Z"}}}}}}});
   REQUIRE(answer["ok"] == true);
   const Json& r = answer["result"];
   const std::string values = r["explain"]["comms_total_s"]["values"];

@@ -67,7 +67,8 @@ TEST_CASE("the all-gather CP variant holds the whole sequence's K and V; ring at
                                                                                             // (scaling-book/training)
 }
 
-TEST_CASE("a pipeline across slices sends its activations over DCN; experts across slices send tokens over it", "[training]") {
+TEST_CASE("a pipeline across slices sends its activations over DCN; experts across slices send tokens over it",
+          "[training]") {
   Job j("tpu-v5p", "mixtral-8x7b", Json{{"shape", {4, 4, 4}}, {"slices", 2}});
   j.in.plan.fsdp = make_axis_group(j.mesh, {0, 1, 2});
   j.in.plan.pipeline = make_axis_group(j.mesh, {3});

@@ -1,13 +1,12 @@
 #include <catch2/catch.hpp>
 
-#include "test_helpers.h"
 #include "physics/transformer.h"
+#include "test_helpers.h"
 
 using namespace scalescope;
 using Catch::Matchers::WithinRel;
 
-TEST_CASE("LLaMA-3 70B parameters by component (scaling-book/applied-training, counting parameters)",
-          "[transformer]") {
+TEST_CASE("LLaMA-3 70B parameters by component (scaling-book/applied-training, counting parameters)", "[transformer]") {
   const ParamCounts p = count_params(test::model("llama-3-70b"));
   CHECK_THAT(p.mlp, WithinRel(8192.0 * 28672 * 3 * 80, 1e-12));
   CHECK_THAT(p.embeddings, WithinRel(2.0 * 128256 * 8192, 1e-12));
@@ -77,9 +76,10 @@ TEST_CASE("utilisation from chip-hours (scaling-book/transformers, Question 7)",
   CHECK_THAT(utilisation_from_chip_hours(37e9, 14.8e12, 2.79e6, 1.513e15), WithinRel(0.216, 0.01));
 }
 
-TEST_CASE("the 6ND account: 6 x active params per token, no attention; block remat adds one forward "
-          "(scaling-book/transformers, training FLOPs and gradient checkpointing)",
-          "[transformer]") {
+TEST_CASE(
+    "the 6ND account: 6 x active params per token, no attention; block remat adds one forward "
+    "(scaling-book/transformers, training FLOPs and gradient checkpointing)",
+    "[transformer]") {
   const ModelConfig m = test::model("llama-3-70b");
   const double n = count_params(m).active, tokens = 4e6;
   const FlopCounts f = count_flops(m, tokens, 4096, true, FlopAccount::six_nd);
@@ -93,8 +93,10 @@ TEST_CASE("the 6ND account: 6 x active params per token, no attention; block rem
   CHECK(count_flops(m, tokens, 4096, true).attention_forward > 0.0);
 }
 
-TEST_CASE("the sequence length where attention catches up honours causal masking (scaling-book/transformers, "
-          "Question 5)", "[transformer]") {
+TEST_CASE(
+    "the sequence length where attention catches up honours causal masking (scaling-book/transformers, "
+    "Question 5)",
+    "[transformer]") {
   ModelConfig m = test::model("llama-2-13b");  // MHA, D = N H
   // Full attention: 4 T N H FLOPs per token per layer (forward) equal the QKVO's 4 D (N + K) H at T = 2D; with
   // causal masking a query sees T/2 keys on average, so it takes twice the length.
@@ -111,7 +113,8 @@ TEST_CASE("the sequence length where attention catches up honours causal masking
 TEST_CASE("issue 39: attention catches up with the matmuls over each layer's own span (sliding windows included)",
           "[transformer]") {
   const auto transformer = [](const Json& model, double seq_len) {
-    const Json a = scalescope::test::run_json({{"model", model}, {"query", {{"kind", "transformer"}, {"seq_len", seq_len}}}});
+    const Json a =
+        scalescope::test::run_json({{"model", model}, {"query", {{"kind", "transformer"}, {"seq_len", seq_len}}}});
     REQUIRE(a["ok"] == true);
     return a["result"];
   };
@@ -131,7 +134,8 @@ TEST_CASE("issue 39: attention catches up with the matmuls over each layer's own
   CHECK(s > 1.5 * all_full);
   CHECK_THAT(count_flops(gemma, 1, s, true).attention_forward, WithinRel(2.0 * (g.mlp_active + g.attention), 1e-6));
   // A model whose every layer slides never gets there: the key is left out, not a number from the full formula.
-  const Json mistral = transformer({{"preset", "gemma-2-27b"}, {"overrides", {{"attention_pattern", {"sliding"}}}}}, 4096);
+  const Json mistral =
+      transformer({{"preset", "gemma-2-27b"}, {"overrides", {{"attention_pattern", {"sliding"}}}}}, 4096);
   CHECK_FALSE(mistral.contains("attention_equals_matmuls_seq_len"));
   CHECK(mistral.contains("attention_equals_qkvo_seq_len") == false);
 }

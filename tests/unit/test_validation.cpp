@@ -2,14 +2,13 @@
 // out-of-sample accuracy bars, profiles fitted only on the runs marked fit, and the shipped profiles equal to what
 // the fit gives today. Runs natively and, the same suite, as wasm.
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <fstream>
 #include <functional>
 #include <map>
 #include <set>
 #include <sstream>
-
-#include <catch2/catch.hpp>
 
 #include "api.h"
 #include "specs/calibration_profile.h"
@@ -53,7 +52,8 @@ double median_abs(std::vector<double> v) {
 
 // Calibrated errors of the held-out runs in scope (not excluded), filtered by kind ("" = any), task and
 // architecture ("dense", "moe"; "" = any).
-std::vector<double> held_in_scope(const std::string& kind, const std::string& task, const std::string& architecture = "") {
+std::vector<double> held_in_scope(const std::string& kind, const std::string& task,
+                                  const std::string& architecture = "") {
   std::vector<double> e;
   for (const auto& r : validation()["result"]["runs"])
     if (r["split"] == "held" && r["excluded"] == "" && (kind.empty() || r["kind"] == kind) && r["task"] == task &&
@@ -61,7 +61,6 @@ std::vector<double> held_in_scope(const std::string& kind, const std::string& ta
       e.push_back(r["calibrated_error_frac"].get<double>());
   return e;
 }
-
 
 }  // namespace
 
@@ -99,7 +98,8 @@ TEST_CASE("calibrated out-of-sample error stays below its bars", "[validation]")
   CHECK(abs_training[static_cast<std::size_t>(std::ceil(0.9 * abs_training.size())) - 1] <= 0.20);
   // No systematic sign: between 35% and 65% of the held training runs are optimistic.
   std::vector<double> training = held_in_scope("", "training");
-  const double optimistic = static_cast<double>(std::count_if(training.begin(), training.end(), [](double e) { return e < 0; }));
+  const double optimistic =
+      static_cast<double>(std::count_if(training.begin(), training.end(), [](double e) { return e < 0; }));
   CHECK(optimistic / training.size() >= 0.35);
   CHECK(optimistic / training.size() <= 0.65);
 }
@@ -169,7 +169,8 @@ TEST_CASE("MoE training: held-out runs within the issue's bars, and each MoE fam
   CHECK(median_abs(medians) <= 0.30);
 }
 
-TEST_CASE("Korthikanti et al. 2022 Table 5: GPT 22B to 1T on A100 without a cap on large GEMMs", "[validation][issue22]") {
+TEST_CASE("Korthikanti et al. 2022 Table 5: GPT 22B to 1T on A100 without a cap on large GEMMs",
+          "[validation][issue22]") {
   // Issue 22 item 24: on these 8 runs (end-to-end iteration times, arXiv 2205.05198 Table 5) the calibrated step
   // was pessimistic in all 8, +2-9% at 22B and 175B and +16-19% at 1T, the A100's large-GEMM rate fitted near 56%
   // of peak while the 1T run reached 56% MFU for the whole step. Now the runs state their attention (materialized,
@@ -231,14 +232,16 @@ TEST_CASE("leave one family out: the transfer figure, every family counted once,
   // The figure is each family's own median: recompute it from the families held out whole.
   std::vector<double> medians;
   for (const auto& f : validation()["result"]["family_holdout"])
-    if (f["task"] == "training" && f["calibrated"].is_object()) medians.push_back(f["calibrated"]["median_abs_frac"].get<double>());
+    if (f["task"] == "training" && f["calibrated"].is_object())
+      medians.push_back(f["calibrated"]["median_abs_frac"].get<double>());
   CHECK(median_abs(medians) == Approx((*training)["median_of_family_medians_frac"].get<double>()));
   // The interpolation figure is not the transfer figure: the sibling-held median is below the family one.
   std::vector<double> tpu_training;
   for (const auto& f : validation()["result"]["family_holdout"])
     if (f["task"] == "training")
       for (const auto& r : f["runs"])
-        if (!r["excluded"].get<bool>() && r["kind"] == "tpu") tpu_training.push_back(r["calibrated_error_frac"].get<double>());
+        if (!r["excluded"].get<bool>() && r["kind"] == "tpu")
+          tpu_training.push_back(r["calibrated_error_frac"].get<double>());
   CHECK(median_abs(held_in_scope("tpu", "training")) < median_abs(tpu_training));
 }
 
@@ -270,8 +273,8 @@ TEST_CASE("no leak: held and excluded runs' measurements do not move a fitted pa
     CHECK(doubled.at(id).dump() == profile.dump());  // bit for bit
   }
   // And the check can fail: doubling the fit runs moves the profiles.
-  CHECK(profiles(literature_fit(with_doubled_measurements([](const json& r) { return r.value("split", "") == "fit"; }))) !=
-        as_published);
+  CHECK(profiles(literature_fit(
+            with_doubled_measurements([](const json& r) { return r.value("split", "") == "fit"; }))) != as_published);
 }
 
 TEST_CASE("no leak: a family held out whole is predicted without its own measurements", "[validation][issue18]") {
@@ -312,7 +315,8 @@ TEST_CASE("the suite's runs must say their split; a team's own runs are all fit 
   CHECK(named);
 }
 
-TEST_CASE("every exclusion cites a rule written in docs/validation.md, and no excluded run is fitted", "[validation][issue18]") {
+TEST_CASE("every exclusion cites a rule written in docs/validation.md, and no excluded run is fitted",
+          "[validation][issue18]") {
   // Issue 18 item 2: exclusions follow a written rule, decided before the run is seen, never the run's error.
   std::ifstream in(std::string(SCALESCOPE_SOURCE_DIR) + "/docs/validation.md");
   std::stringstream text;
@@ -443,17 +447,19 @@ TEST_CASE("measured peak memories per chip within 10%, or within the bar their c
   // docs/validation.md says why: X5, torchtitan's reserved pool over an engine without its eager fp32 loss; X11 and
   // MT4, torchtitan with TP, Float8, AsyncTP and torch.compile, whose reserved peak the engine's account falls far
   // below and whose source gives no breakdown.
-  const std::map<std::string, double> bars = {{"S4", 0.10}, {"S5", 0.10}, {"X2", 0.10},
+  const std::map<std::string, double> bars = {{"S4", 0.10}, {"S5", 0.10},  {"X2", 0.10},
                                               {"X5", 0.11}, {"X11", 0.31}, {"MT4", 0.51}};
   const json& v = memory_validation();
   REQUIRE(v["ok"] == true);
   std::set<std::string> seen;
   auto check = [&](const std::string& id, const json& m) {
     if (!m.contains("measured_bytes")) return;
-    INFO(id << ": predicted " << m["total_bytes"].get<double>() << " B, measured " << m["measured_bytes"].get<double>());
+    INFO(id << ": predicted " << m["total_bytes"].get<double>() << " B, measured "
+            << m["measured_bytes"].get<double>());
     REQUIRE(bars.count(id) == 1);  // a new measured figure gets its bar here
     CHECK(std::fabs(m["error_frac"].get<double>()) <= bars.at(id));
-    CHECK(m["error_frac"].get<double>() == Approx(m["total_bytes"].get<double>() / m["measured_bytes"].get<double>() - 1));
+    CHECK(m["error_frac"].get<double>() ==
+          Approx(m["total_bytes"].get<double>() / m["measured_bytes"].get<double>() - 1));
     seen.insert(id);
   };
   for (const auto& r : v["result"]["runs"])
