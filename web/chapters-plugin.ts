@@ -28,7 +28,10 @@ function katexFonts(): string[] {
 }
 
 /** Every file under chapters/ in the site, by name. */
-export async function chapterFiles(widgetsScript: string, csp = false): Promise<{ site: BuiltSite; files: Map<string, string | Buffer>; ms: number }> {
+export async function chapterFiles(
+  widgetsScript: string,
+  csp = false,
+): Promise<{ site: BuiltSite; files: Map<string, string | Buffer>; ms: number }> {
   const t0 = performance.now();
   const engine = await loadEngine();
   const site = buildSite({
@@ -50,7 +53,10 @@ export async function chapterFiles(widgetsScript: string, csp = false): Promise<
 export function scalescopeChapters(): Plugin {
   let cache: { key: string; files: Map<string, string | Buffer> } | null = null;
   const sourcesKey = (): string =>
-    fs.readdirSync(CHAPTERS_DIR).map((f) => `${f}:${fs.statSync(path.join(CHAPTERS_DIR, f)).mtimeMs}`).join('|') + fs.statSync(CSS_FILE).mtimeMs;
+    fs
+      .readdirSync(CHAPTERS_DIR)
+      .map((f) => `${f}:${fs.statSync(path.join(CHAPTERS_DIR, f)).mtimeMs}`)
+      .join('|') + fs.statSync(CSS_FILE).mtimeMs;
   return {
     name: 'scalescope-chapters',
     async generateBundle() {
@@ -65,8 +71,17 @@ export function scalescopeChapters(): Plugin {
       const refs = built.site.chapters.reduce((a, c) => a + c.refs.length, 0);
       const widgets = built.site.chapters.reduce((a, c) => a + c.widgets.length, 0);
       fs.mkdirSync(path.dirname(FIGURES_FILE), { recursive: true });
-      fs.writeFileSync(FIGURES_FILE, JSON.stringify({ pages, references: refs, numbers: built.site.numbersResolved, widgets, ms: built.ms }, null, 2));
-      console.log(`chapters: ${pages} pages, ${refs} references (${built.site.numbersResolved} engine numbers), ${widgets} widgets in ${built.ms.toFixed(0)} ms`);
+      fs.writeFileSync(
+        FIGURES_FILE,
+        JSON.stringify(
+          { pages, references: refs, numbers: built.site.numbersResolved, widgets, ms: built.ms },
+          null,
+          2,
+        ),
+      );
+      console.log(
+        `chapters: ${pages} pages, ${refs} references (${built.site.numbersResolved} engine numbers), ${widgets} widgets in ${built.ms.toFixed(0)} ms`,
+      );
     },
     configureServer(server) {
       server.middlewares.use((req, res, next) => {
@@ -74,12 +89,19 @@ export function scalescopeChapters(): Plugin {
         if (!m) return next();
         const name = m[1] === '' ? 'index.html' : m[1]!;
         const key = sourcesKey();
-        const ready = cache?.key === key ? Promise.resolve(cache.files) : chapterFiles('/src/widgets/index.ts').then((b) => (cache = { key, files: b.files }).files);
+        const ready =
+          cache?.key === key
+            ? Promise.resolve(cache.files)
+            : chapterFiles('/src/widgets/index.ts').then((b) => (cache = { key, files: b.files }).files);
         ready.then(
           (files) => {
             const body = files.get(name);
             if (body === undefined) return next();
-            const type = name.endsWith('.html') ? 'text/html; charset=utf-8' : name.endsWith('.css') ? 'text/css' : 'font/woff2';
+            const type = name.endsWith('.html')
+              ? 'text/html; charset=utf-8'
+              : name.endsWith('.css')
+                ? 'text/css'
+                : 'font/woff2';
             res.setHeader('Content-Type', type);
             res.end(body);
           },

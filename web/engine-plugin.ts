@@ -56,7 +56,9 @@ export async function enginePresetsJson(): Promise<string> {
  */
 export function engineFeatures(engine: EngineModule): EngineFeatures {
   const probe = {
-    hardware: { preset: 'tpu-v5e' }, model: { preset: 'llama-3-8b' }, mesh: { shape: [1] },
+    hardware: { preset: 'tpu-v5e' },
+    model: { preset: 'llama-3-8b' },
+    mesh: { shape: [1] },
     query: { kind: 'training_step', batch_tokens: 4096, seq_len: 4096, parallelism: { data: ['X'] }, fidelity: 'book' },
   };
   const out = JSON.parse(engine.evaluate(JSON.stringify(probe))) as { diagnostics?: { path: string; code: string }[] };
@@ -65,13 +67,22 @@ export function engineFeatures(engine: EngineModule): EngineFeatures {
 
 /** Keys of the presets the site never reads from the engine: prose, citations (a chip's come from its file, after
  * first paint: chipSources) and the calibration profiles (the engine's answers carry the profile they used). */
-const UNREAD = { hardware: ['sources', 'notes', 'datasheet_differences', 'schema', 'price_date'], models: ['sources', 'notes', 'not_modelled', 'schema'] } as const;
+const UNREAD = {
+  hardware: ['sources', 'notes', 'datasheet_differences', 'schema', 'price_date'],
+  models: ['sources', 'notes', 'not_modelled', 'schema'],
+} as const;
 
 /** Each chip preset's `sources` (JSON pointer -> citation), by id, from hardware_presets/. */
 export function chipSources(): Record<string, Record<string, string>> {
   const out: Record<string, Record<string, string>> = {};
-  for (const f of fs.readdirSync(HARDWARE_DIR).filter((n) => n.endsWith('.json')).sort()) {
-    const preset = JSON.parse(fs.readFileSync(path.join(HARDWARE_DIR, f), 'utf8')) as { id: string; sources: Record<string, string> };
+  for (const f of fs
+    .readdirSync(HARDWARE_DIR)
+    .filter((n) => n.endsWith('.json'))
+    .sort()) {
+    const preset = JSON.parse(fs.readFileSync(path.join(HARDWARE_DIR, f), 'utf8')) as {
+      id: string;
+      sources: Record<string, string>;
+    };
     out[preset.id] = preset.sources;
   }
   return out;
@@ -81,7 +92,8 @@ export function chipSources(): Record<string, Record<string, string>> {
  * (they are a quarter of the first load's script; `engine.presets()` still answers them in full). */
 export function sitePresets(json: string): Record<string, unknown> {
   const p = JSON.parse(json) as Record<string, Record<string, unknown>[]>;
-  for (const [list, keys] of Object.entries(UNREAD)) for (const item of p[list] ?? []) for (const k of keys) delete item[k];
+  for (const [list, keys] of Object.entries(UNREAD))
+    for (const item of p[list] ?? []) for (const k of keys) delete item[k];
   return { ...p, calibration_profiles: [] };
 }
 
@@ -115,7 +127,8 @@ export function scalescopeEngine(): Plugin {
       });
     },
     generateBundle() {
-      for (const f of [...FILES, ...TRACE_FILES, ...LAUNCH_FILES]) this.emitFile({ type: 'asset', fileName: `engine/${f}`, source: fs.readFileSync(enginePath(f)) });
+      for (const f of [...FILES, ...TRACE_FILES, ...LAUNCH_FILES])
+        this.emitFile({ type: 'asset', fileName: `engine/${f}`, source: fs.readFileSync(enginePath(f)) });
       this.emitFile({ type: 'asset', fileName: `samples/${SAMPLE_TRACE}.gz`, source: sampleTrace() });
     },
   };

@@ -27,7 +27,11 @@ export function scalescopeSchema(): Plugin {
     name: 'scalescope-schema',
     generateBundle() {
       for (const file of schemaAssets())
-        this.emitFile({ type: 'asset', fileName: `schema/${file}`, source: fs.readFileSync(path.join(SCHEMA_DIR, file)) });
+        this.emitFile({
+          type: 'asset',
+          fileName: `schema/${file}`,
+          source: fs.readFileSync(path.join(SCHEMA_DIR, file)),
+        });
     },
     configureServer(server) {
       server.middlewares.use('/schema/', (req, res, next) => {

@@ -26,7 +26,10 @@ const NUMBERS = JSON.parse(fs.readFileSync(path.join(CHAPTERS, 'numbers.json'), 
 function referenceValue(ref) {
   const def = NUMBERS[ref];
   const out = JSON.parse(execFileSync(CLI, ['-'], { input: JSON.stringify(def.scenario) }).toString());
-  return def.path.split('/').slice(1).reduce((o, k) => (o == null ? undefined : o[k]), out);
+  return def.path
+    .split('/')
+    .slice(1)
+    .reduce((o, k) => (o == null ? undefined : o[k]), out);
 }
 const PHONE = { width: 390, height: 844 };
 
@@ -35,12 +38,24 @@ const errors = [];
 
 /** Front matter and widget elements of each page, read from the Markdown (what the build must have rendered). */
 function sources() {
-  return fs.readdirSync(CHAPTERS).filter((f) => /^\d\d-[a-z0-9-]+\.md$/.test(f)).sort().map((f) => {
-    const text = fs.readFileSync(path.join(CHAPTERS, f), 'utf8');
-    const fm = Object.fromEntries([...text.split('---')[1].matchAll(/^([a-z_]+):\s*(.*)$/gm)].map((m) => [m[1], m[2].trim().replace(/^"(.*)"$/, '$1').replace(/\s+#.*$/, '')]));
-    const widgets = [...text.matchAll(/<scalescope-widget view="([^"]+)"/g)].map((m) => m[1]);
-    return { slug: f.slice(0, -3), fm, widgets };
-  });
+  return fs
+    .readdirSync(CHAPTERS)
+    .filter((f) => /^\d\d-[a-z0-9-]+\.md$/.test(f))
+    .sort()
+    .map((f) => {
+      const text = fs.readFileSync(path.join(CHAPTERS, f), 'utf8');
+      const fm = Object.fromEntries(
+        [...text.split('---')[1].matchAll(/^([a-z_]+):\s*(.*)$/gm)].map((m) => [
+          m[1],
+          m[2]
+            .trim()
+            .replace(/^"(.*)"$/, '$1')
+            .replace(/\s+#.*$/, ''),
+        ]),
+      );
+      const widgets = [...text.matchAll(/<scalescope-widget view="([^"]+)"/g)].map((m) => m[1]);
+      return { slug: f.slice(0, -3), fm, widgets };
+    });
 }
 
 /** Waits until a widget shows numbers computed for the state on screen (after `before`, the previous state, if given). */
@@ -51,14 +66,19 @@ async function widgetSettled(w, before = null) {
       const s = el.getAttribute('data-status');
       const q = el.getAttribute('data-state-query');
       if ((s === 'ready' && el.getAttribute('data-result-query') === q && q !== b) || s === 'error') return;
-      if (performance.now() > deadline) throw new Error(`widget ${el.getAttribute('view')} did not settle (status ${s})`);
+      if (performance.now() > deadline)
+        throw new Error(`widget ${el.getAttribute('view')} did not settle (status ${s})`);
       await new Promise((r) => setTimeout(r, 25));
     }
   }, before);
 }
 
 async function metrics(w) {
-  return w.evaluate((el) => [...el.shadowRoot.querySelectorAll('[data-metric]')].map((m) => `${m.getAttribute('data-metric')}=${m.getAttribute('data-value')}|${m.textContent}`));
+  return w.evaluate((el) =>
+    [...el.shadowRoot.querySelectorAll('[data-metric]')].map(
+      (m) => `${m.getAttribute('data-metric')}=${m.getAttribute('data-value')}|${m.textContent}`,
+    ),
+  );
 }
 
 async function chartDrawn(w) {
@@ -79,8 +99,14 @@ async function exerciseWidget(page, w, label) {
   await w.scrollIntoViewIfNeeded();
   await widgetSettled(w);
   const status = await w.getAttribute('data-status');
-  const problems = await w.evaluate((el) => [...el.shadowRoot.querySelectorAll('[data-problem], [data-error]')].map((p) => p.textContent.trim().slice(0, 200)));
-  t.check(`${label}: renders numbers from the engine`, status === 'ready' && problems.length === 0 && (await metrics(w)).length > 0, `${status} ${problems.join(' | ')}`);
+  const problems = await w.evaluate((el) =>
+    [...el.shadowRoot.querySelectorAll('[data-problem], [data-error]')].map((p) => p.textContent.trim().slice(0, 200)),
+  );
+  t.check(
+    `${label}: renders numbers from the engine`,
+    status === 'ready' && problems.length === 0 && (await metrics(w)).length > 0,
+    `${status} ${problems.join(' | ')}`,
+  );
   t.check(`${label}: chart drawn (where it has one)`, await chartDrawn(w));
   // One input: the first slider, moved one step down by the keyboard (up at the bottom of its range). Down keeps
   // the book's configurations valid (e.g. the training-roofline figure's 4096 chips to 2048; 8192 would not fit a v5p slice).
@@ -94,15 +120,32 @@ async function exerciseWidget(page, w, label) {
   const after = await metrics(w);
   const key = await slider.getAttribute('data-key');
   const numInput = await w.locator(`input.num[data-key="${key}"]`).inputValue();
-  const problemsAfter = await w.evaluate((el) => [...el.shadowRoot.querySelectorAll('[data-problem], [data-error]')].map((p) => p.textContent.trim().slice(0, 200)));
-  t.check(`${label}: moving “${key}” by keyboard changes the numbers`, JSON.stringify(before) !== JSON.stringify(after) && (await w.getAttribute('data-status')) === 'ready' && problemsAfter.length === 0, `${before.slice(0, 2)} -> ${after.slice(0, 2)} ${problemsAfter.join(' | ')}`);
+  const problemsAfter = await w.evaluate((el) =>
+    [...el.shadowRoot.querySelectorAll('[data-problem], [data-error]')].map((p) => p.textContent.trim().slice(0, 200)),
+  );
+  t.check(
+    `${label}: moving “${key}” by keyboard changes the numbers`,
+    JSON.stringify(before) !== JSON.stringify(after) &&
+      (await w.getAttribute('data-status')) === 'ready' &&
+      problemsAfter.length === 0,
+    `${before.slice(0, 2)} -> ${after.slice(0, 2)} ${problemsAfter.join(' | ')}`,
+  );
   const inState = new URLSearchParams(await w.getAttribute('data-state-query')).get(key);
-  t.check(`${label}: the numeric input follows the slider`, numInput !== '' && (inState === null || Number(inState) === Number(numInput)), `${numInput} vs ${inState}`);
+  t.check(
+    `${label}: the numeric input follows the slider`,
+    numInput !== '' && (inState === null || Number(inState) === Number(numInput)),
+    `${numInput} vs ${inState}`,
+  );
   const href = await w.locator('[data-explorer-link]').getAttribute('href');
   const embed = await w.locator('textarea.embed').inputValue();
   const q1 = await w.getAttribute('data-state-query');
-  t.check(`${label}: "open in explorer" carries the state and "copy embed code" the element`,
-    /\/index\.html\?v=1/.test(href) && embed.includes('/widgets.js"></script>') && embed.includes(`state="${q1.replace(/&/g, '&amp;')}"`), `${href} | ${embed.slice(0, 160)}`);
+  t.check(
+    `${label}: "open in explorer" carries the state and "copy embed code" the element`,
+    /\/index\.html\?v=1/.test(href) &&
+      embed.includes('/widgets.js"></script>') &&
+      embed.includes(`state="${q1.replace(/&/g, '&amp;')}"`),
+    `${href} | ${embed.slice(0, 160)}`,
+  );
   await chartDrawn(w);
 }
 
@@ -116,7 +159,11 @@ async function reproduces(w, label) {
     const [metric, ref] = pair.split(':');
     const shown = Number(await w.locator(`[data-metric="${metric}"]`).first().getAttribute('data-value'));
     const want = referenceValue(ref);
-    t.check(`${label}: its default ${metric} is the text's {{${ref}}}`, Number.isFinite(shown) && Math.abs(shown - want) <= 1e-9 * Math.abs(want), `widget ${shown}, text ${want}`);
+    t.check(
+      `${label}: its default ${metric} is the text's {{${ref}}}`,
+      Number.isFinite(shown) && Math.abs(shown - want) <= 1e-9 * Math.abs(want),
+      `widget ${shown}, text ${want}`,
+    );
   }
 }
 
@@ -130,14 +177,23 @@ async function explorerLands(context, href, label, what, mayWarn = false) {
   const own = [];
   collectErrors(p, own, `${label} explorer: `);
   await p.goto(href);
-  await p.waitForFunction(() => window.__scalescope?.ready && window.__scalescope.renders > 0 && window.__scalescope.resultQuery === window.__scalescope.stateQuery, null, { timeout: 20000 });
+  await p.waitForFunction(
+    () =>
+      window.__scalescope?.ready &&
+      window.__scalescope.renders > 0 &&
+      window.__scalescope.resultQuery === window.__scalescope.stateQuery,
+    null,
+    { timeout: 20000 },
+  );
   const st = await p.locator('ss-headline:not(.phone-strip) [data-status]').getAttribute('data-status');
   const errs = await p.locator('[data-diagnostics] li.err').allTextContents();
   const notices = await p.locator('[data-notice]').allTextContents();
   const text = await p.locator('ss-headline:not(.phone-strip) [data-status-text]').textContent();
-  t.check(`${label}: ${what} gives a state that runs and fits, with no ${mayWarn ? 'errors' : 'warning or error'}`,
+  t.check(
+    `${label}: ${what} gives a state that runs and fits, with no ${mayWarn ? 'errors' : 'warning or error'}`,
     (st === 'ok' || (st === 'warning' && mayWarn)) && errs.length === 0 && notices.length === 0 && own.length === 0,
-    `${st}: ${text} ${errs.join(' | ')} ${notices.join(' | ').trim().slice(0, 300)} ${own.join(' | ')} ${href}`);
+    `${st}: ${text} ${errs.join(' | ')} ${notices.join(' | ').trim().slice(0, 300)} ${own.join(' | ')} ${href}`,
+  );
   await p.close();
 }
 
@@ -161,12 +217,28 @@ async function explorerLink(context, w, label) {
  */
 async function proseExplorerLinks(context, page, slug, label) {
   const md = fs.readFileSync(path.join(CHAPTERS, `${slug}.md`), 'utf8');
-  const inSource = [...md.matchAll(/\]\((\.\.\/index\.html\?v=1[^)\s]*)\)/g)].map((m) => ({ href: m[1], line: md.slice(0, m.index).split('\n').length }));
-  const links = await page.evaluate(() => [...document.querySelectorAll('article a[href*="index.html?v=1"]')].map((a) => ({ href: a.href, raw: a.getAttribute('href') })));
-  t.check(`${label}: every explorer link of the text is on the page (${inSource.length})`,
-    links.length === inSource.length && links.every((l, i) => l.raw === inSource[i].href), `${links.map((l) => l.raw).join(' ')} vs ${inSource.map((l) => l.href).join(' ')}`);
+  const inSource = [...md.matchAll(/\]\((\.\.\/index\.html\?v=1[^)\s]*)\)/g)].map((m) => ({
+    href: m[1],
+    line: md.slice(0, m.index).split('\n').length,
+  }));
+  const links = await page.evaluate(() =>
+    [...document.querySelectorAll('article a[href*="index.html?v=1"]')].map((a) => ({
+      href: a.href,
+      raw: a.getAttribute('href'),
+    })),
+  );
+  t.check(
+    `${label}: every explorer link of the text is on the page (${inSource.length})`,
+    links.length === inSource.length && links.every((l, i) => l.raw === inSource[i].href),
+    `${links.map((l) => l.raw).join(' ')} vs ${inSource.map((l) => l.href).join(' ')}`,
+  );
   for (const [i, l] of links.entries()) {
-    await explorerLands(context, l.href, `${label} text link ${i + 1} (chapters/${slug}.md:${inSource[i]?.line})`, 'the link');
+    await explorerLands(
+      context,
+      l.href,
+      `${label} text link ${i + 1} (chapters/${slug}.md:${inSource[i]?.line})`,
+      'the link',
+    );
   }
 }
 
@@ -182,7 +254,11 @@ async function suggestAndUse(w, label) {
   await row.locator('[data-use-plan]').click();
   await widgetSettled(w, q0);
   const shown = await w.locator('[data-metric="step_s"]').getAttribute('data-value');
-  t.check(`${label}: "suggest the best plan" applies the engine's best plan (its step time is shown)`, shown === want && (await w.getAttribute('data-state-query')).includes('layout='), `${shown} vs ${want}`);
+  t.check(
+    `${label}: "suggest the best plan" applies the engine's best plan (its step time is shown)`,
+    shown === want && (await w.getAttribute('data-state-query')).includes('layout='),
+    `${shown} vs ${want}`,
+  );
 }
 
 async function noOverflow(page) {
@@ -195,12 +271,19 @@ async function noOverflow(page) {
  */
 async function sidewaysScrollers(page) {
   return page.evaluate(() => {
-    const roots = [document, ...[...document.querySelectorAll('scalescope-widget')].map((w) => w.shadowRoot).filter(Boolean)];
-    return roots.flatMap((root) => [...root.querySelectorAll('.math, .table-wrap, .chart, .scroll')])
+    const roots = [
+      document,
+      ...[...document.querySelectorAll('scalescope-widget')].map((w) => w.shadowRoot).filter(Boolean),
+    ];
+    return roots
+      .flatMap((root) => [...root.querySelectorAll('.math, .table-wrap, .chart, .scroll')])
       .filter((el) => el.scrollWidth > el.clientWidth + 1)
       .map((el) => {
         const s = getComputedStyle(el);
-        return { kind: el.classList[0], cue: s.backgroundImage !== 'none' && s.backgroundAttachment === 'local, local, scroll, scroll' };
+        return {
+          kind: el.classList[0],
+          cue: s.backgroundImage !== 'none' && s.backgroundAttachment === 'local, local, scroll, scroll',
+        };
       });
   });
 }
@@ -212,12 +295,16 @@ async function shotWideFormula(page) {
   if (i < 0) return false;
   await formula.nth(i).evaluate((el) => el.scrollIntoView({ block: 'center' }));
   const box = await formula.nth(i).boundingBox();
-  await page.screenshot({ path: path.join(SHOTS, 'phone-wide-formula.png'), clip: { x: 0, y: Math.max(0, box.y - 80), width: PHONE.width, height: box.height + 160 } });
+  await page.screenshot({
+    path: path.join(SHOTS, 'phone-wide-formula.png'),
+    clip: { x: 0, y: Math.max(0, box.y - 80), width: PHONE.width, height: box.height + 160 },
+  });
   return true;
 }
 
 async function main() {
-  if (!fs.existsSync(path.join(SITE, 'chapters/index.html'))) throw new Error(`${SITE}/chapters has no index.html: run vite build first`);
+  if (!fs.existsSync(path.join(SITE, 'chapters/index.html')))
+    throw new Error(`${SITE}/chapters has no index.html: run vite build first`);
   fs.mkdirSync(SHOTS, { recursive: true });
   const pages = sources();
   const { server, url } = await serve(SITE, 0);
@@ -247,33 +334,64 @@ async function main() {
       await t.step(`page ${src.slug}`, async () => {
         const label = src.slug;
         await page.goto(`${url}chapters/${src.slug}.html`);
-        t.check(`${label}: title from the front matter`, (await page.title()).startsWith(src.fm.title.slice(0, 30)), await page.title());
+        t.check(
+          `${label}: title from the front matter`,
+          (await page.title()).startsWith(src.fm.title.slice(0, 30)),
+          await page.title(),
+        );
         const book = await page.locator('[data-book-link]').getAttribute('href');
         t.check(`${label}: links to the book's chapter`, book === src.fm.book_chapter_url, book);
-        const prev = await page.locator('.pager a[rel="prev"]').getAttribute('href').catch(() => null);
-        const next = await page.locator('.pager a[rel="next"]').getAttribute('href').catch(() => null);
-        t.check(`${label}: prev/next links follow the front matter`,
-          (src.fm.prev === 'null' ? prev === null : prev === `${src.fm.prev}.html`) && (src.fm.next === 'null' ? next === null : next === `${src.fm.next}.html`), `${prev} ${next}`);
+        const prev = await page
+          .locator('.pager a[rel="prev"]')
+          .getAttribute('href')
+          .catch(() => null);
+        const next = await page
+          .locator('.pager a[rel="next"]')
+          .getAttribute('href')
+          .catch(() => null);
+        t.check(
+          `${label}: prev/next links follow the front matter`,
+          (src.fm.prev === 'null' ? prev === null : prev === `${src.fm.prev}.html`) &&
+            (src.fm.next === 'null' ? next === null : next === `${src.fm.next}.html`),
+          `${prev} ${next}`,
+        );
         const text = await page.locator('article').evaluate((a) => {
           const clone = a.cloneNode(true);
           clone.querySelectorAll('code, pre, scalescope-widget').forEach((n) => n.remove());
           return clone.textContent;
         });
         const nums = await page.locator('article .num').count();
-        t.check(`${label}: every reference is an engine number (no {{…}} left)`, !text.includes('{{') && nums > 0, `${nums} numbers`);
+        t.check(
+          `${label}: every reference is an engine number (no {{…}} left)`,
+          !text.includes('{{') && nums > 0,
+          `${nums} numbers`,
+        );
         const katex = await page.locator('.katex').count();
         const fontsOk = await page.evaluate(async () => {
           await document.fonts.ready;
           return [...document.fonts].filter((f) => f.family.includes('KaTeX') && f.status === 'error').length === 0;
         });
-        t.check(`${label}: math typeset by KaTeX, fonts load`, (katex > 0 || !fs.readFileSync(path.join(CHAPTERS, `${src.slug}.md`), 'utf8').includes('$')) && fontsOk, `${katex} formulas`);
+        t.check(
+          `${label}: math typeset by KaTeX, fonts load`,
+          (katex > 0 || !fs.readFileSync(path.join(CHAPTERS, `${src.slug}.md`), 'utf8').includes('$')) && fontsOk,
+          `${katex} formulas`,
+        );
         const widgets = page.locator('article scalescope-widget');
         const n = await widgets.count();
         t.check(`${label}: ${src.widgets.length} widget(s) on the page`, n === src.widgets.length, `${n}`);
         // Work starts only near the viewport: a widget far below the fold is still idle.
         if (n > 0) {
-          const far = await page.evaluate(() => [...document.querySelectorAll('article scalescope-widget')].filter((el) => el.getBoundingClientRect().top > window.innerHeight + 1200).map((el) => el.getAttribute('data-status')));
-          if (far.length) t.check(`${label}: widgets far below the fold wait (IntersectionObserver)`, far.every((s) => s === 'idle'), far.join(','));
+          const far = await page.evaluate(() =>
+            [...document.querySelectorAll('article scalescope-widget')]
+              .filter((el) => el.getBoundingClientRect().top > window.innerHeight + 1200)
+              .map((el) => el.getAttribute('data-status')),
+          );
+          if (far.length)
+            t.check(
+              `${label}: widgets far below the fold wait (IntersectionObserver)`,
+              far.every((s) => s === 'idle'),
+              far.join(','),
+            );
         }
         for (let i = 0; i < n; i++) {
           const wl = `${label} widget ${i + 1} (${src.widgets[i]})`;
@@ -286,7 +404,11 @@ async function main() {
         const csp = await cspViolations(page);
         t.check(`${label}: no Content-Security-Policy violation`, csp.length === 0, csp.slice(0, 3).join(' | '));
         const a11y = await axeViolations(page);
-        t.check(`${label}: axe-core ${AXE_VERSION} finds no WCAG A/AA violation`, a11y.length === 0, a11y.slice(0, 3).join(' || '));
+        t.check(
+          `${label}: axe-core ${AXE_VERSION} finds no WCAG A/AA violation`,
+          a11y.length === 0,
+          a11y.slice(0, 3).join(' || '),
+        );
         for (let i = 0; i < n; i++) {
           if (src.widgets[i] === 'training-planner') await suggestAndUse(widgets.nth(i), label);
           await exerciseWidget(page, widgets.nth(i), `${label} widget ${i + 1} (${src.widgets[i]})`);
@@ -317,10 +439,17 @@ async function main() {
       }
       t.check('every page fits a 390px phone screen (no sideways scrolling)', wide.length === 0, wide.join(', '));
       const formulas = scrollers.filter((b) => b.kind === 'math');
-      t.check('at 390 px some display formulas are wider than the column and scroll sideways', formulas.length > 0, `${formulas.length}`);
+      t.check(
+        'at 390 px some display formulas are wider than the column and scroll sideways',
+        formulas.length > 0,
+        `${formulas.length}`,
+      );
       const bare = scrollers.filter((b) => !b.cue);
-      t.check('every box that scrolls sideways at 390 px shows the scroll cue (issue 41 #19)', bare.length === 0,
-        `${bare.length} of ${scrollers.length} without: ${bare.map((b) => `${b.page} .${b.kind}`).join(', ')}`);
+      t.check(
+        'every box that scrolls sideways at 390 px shows the scroll cue (issue 41 #19)',
+        bare.length === 0,
+        `${bare.length} of ${scrollers.length} without: ${bare.map((b) => `${b.page} .${b.kind}`).join(', ')}`,
+      );
       await page.setViewportSize({ width: 1400, height: 900 });
     });
 
@@ -330,7 +459,9 @@ async function main() {
 <p>A page that only embeds one widget.</p>
 <scalescope-widget view="collective" state="v=1&amp;hw=tpu-v5e&amp;op=all_reduce&amp;tp=16"></scalescope-widget>
 <scalescope-widget view="no-such-view"></scalescope-widget>`;
-      const other = http.createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(bare));
+      const other = http.createServer((_req, res) =>
+        res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(bare),
+      );
       await new Promise((r) => other.listen(0, '127.0.0.1', r));
       try {
         const p2 = await browser.context.newPage();
@@ -346,8 +477,16 @@ async function main() {
         // The explorer link of a widget opens the explorer with that state and no notice about unknown keys.
         const href = await w.locator('[data-explorer-link]').getAttribute('href');
         await p2.goto(href);
-        await p2.waitForFunction(() => window.__scalescope?.ready && window.__scalescope.renders > 0, null, { timeout: 20000 });
-        t.check('the explorer opens a widget’s state without a notice', (await p2.locator('[data-notice]').count()) === 0 && p2.url().includes('hw=tpu-v5e') && p2.url().includes('tp=16'), p2.url());
+        await p2.waitForFunction(() => window.__scalescope?.ready && window.__scalescope.renders > 0, null, {
+          timeout: 20000,
+        });
+        t.check(
+          'the explorer opens a widget’s state without a notice',
+          (await p2.locator('[data-notice]').count()) === 0 &&
+            p2.url().includes('hw=tpu-v5e') &&
+            p2.url().includes('tp=16'),
+          p2.url(),
+        );
         await p2.close();
       } finally {
         other.close();
@@ -361,12 +500,23 @@ async function main() {
       await p3.goto(`${url}embed.html?view=roofline&state=${encodeURIComponent('v=1&hw=tpu-v5e&ai=30')}`);
       const w = p3.locator('scalescope-widget');
       await widgetSettled(w);
-      t.check('embed.html shows the widget its URL names, with that state', (await w.getAttribute('view')) === 'roofline' && (await w.getAttribute('data-state-query')).includes('ai=30'));
+      t.check(
+        'embed.html shows the widget its URL names, with that state',
+        (await w.getAttribute('view')) === 'roofline' && (await w.getAttribute('data-state-query')).includes('ai=30'),
+      );
       await p3.goto(`${url}embed.html?view=%3Cimg%20src%3Dx%3E&state=%3Cb%3E`);
       const unknown = await p3.locator('scalescope-widget [data-error]').textContent();
-      t.check('embed.html puts URL text in attributes only: an unknown view is explained, no markup injected', /Unknown widget view/.test(unknown ?? '') && (await p3.evaluate(() => document.querySelectorAll('img, b').length)) === 0);
+      t.check(
+        'embed.html puts URL text in attributes only: an unknown view is explained, no markup injected',
+        /Unknown widget view/.test(unknown ?? '') &&
+          (await p3.evaluate(() => document.querySelectorAll('img, b').length)) === 0,
+      );
       const csp = await cspViolations(p3);
-      t.check('embed.html: a Content-Security-Policy and no violation', csp.length === 0 && (await p3.locator('meta[http-equiv="Content-Security-Policy"]').count()) === 1, csp.join(' | '));
+      t.check(
+        'embed.html: a Content-Security-Policy and no violation',
+        csp.length === 0 && (await p3.locator('meta[http-equiv="Content-Security-Policy"]').count()) === 1,
+        csp.join(' | '),
+      );
       t.check('embed.html logs no console errors', own.length === 0, own.slice(0, 3).join(' | '));
       await p3.screenshot({ path: path.join(SHOTS, 'embed-page.png'), fullPage: true });
       await p3.close();
@@ -386,11 +536,17 @@ async function main() {
     widgetsFirstLoadGzipBytes: gz('widgets.js') + staticDeps.reduce((a, f) => a + gz(f), 0),
     testSeconds: (Date.now() - t0) / 1000,
   };
-  const build = fs.existsSync(path.join(REPO, 'build/chapters-build.json')) ? JSON.parse(fs.readFileSync(path.join(REPO, 'build/chapters-build.json'), 'utf8')) : {};
+  const build = fs.existsSync(path.join(REPO, 'build/chapters-build.json'))
+    ? JSON.parse(fs.readFileSync(path.join(REPO, 'build/chapters-build.json'), 'utf8'))
+    : {};
   fs.writeFileSync(path.join(REPO, 'build/chapters-figures.json'), JSON.stringify({ ...figures, build }, null, 2));
   console.log('\nchapter figures:');
-  console.log(`  chapter build: ${build.pages} pages, ${build.references} references (${build.numbers} engine numbers), ${build.widgets} widgets in ${Number(build.ms).toFixed(0)} ms`);
-  console.log(`  widgets.js gzipped: ${(figures.widgetsJsGzipBytes / 1024).toFixed(1)} KB; with the chunks it imports: ${(figures.widgetsFirstLoadGzipBytes / 1024).toFixed(1)} KB (then the engine wasm; Plot only for widgets with charts)`);
+  console.log(
+    `  chapter build: ${build.pages} pages, ${build.references} references (${build.numbers} engine numbers), ${build.widgets} widgets in ${Number(build.ms).toFixed(0)} ms`,
+  );
+  console.log(
+    `  widgets.js gzipped: ${(figures.widgetsJsGzipBytes / 1024).toFixed(1)} KB; with the chunks it imports: ${(figures.widgetsFirstLoadGzipBytes / 1024).toFixed(1)} KB (then the engine wasm; Plot only for widgets with charts)`,
+  );
   console.log(`  this test: ${figures.testSeconds.toFixed(1)} s; screenshots in build/screenshots/chapters/`);
   process.exitCode = t.finish();
 }

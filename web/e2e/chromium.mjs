@@ -7,14 +7,28 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-export const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-quic'];
+export const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+];
 
 /** A persistent context in a fresh profile; close() also removes the profile. */
 export async function launch({ viewport = { width: 1280, height: 900 } } = {}) {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (scripts/setup.sh does)`);
+  if (!fs.existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: apt-get install chromium (scripts/setup.sh does)`);
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'scalescope-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: FLAGS,
+    viewport,
+  });
   return {
     context,
     async close() {
@@ -63,7 +77,15 @@ export function collectErrors(page, into, label = '') {
     if (m.type() === 'error') into.push(`${label}${m.text()}`);
   });
   // The first frames of the stack say where: a message alone cannot be found again from CI's log.
-  page.on('pageerror', (e) => into.push(`${label}page error: ${e.message}${(e.stack ?? '').split('\n').slice(1, 4).map((l) => ` ${l.trim()}`).join('')}`));
+  page.on('pageerror', (e) =>
+    into.push(
+      `${label}page error: ${e.message}${(e.stack ?? '')
+        .split('\n')
+        .slice(1, 4)
+        .map((l) => ` ${l.trim()}`)
+        .join('')}`,
+    ),
+  );
   page.on('response', (r) => {
     if (r.status() >= 400) into.push(`${label}HTTP ${r.status()} for ${r.url()}`);
   });

@@ -12,9 +12,13 @@ export const AXE_VERSION = JSON.parse(fs.readFileSync(require.resolve('axe-core/
 export async function watchCsp(context) {
   await context.addInitScript(() => {
     window.__cspViolations = [];
-    document.addEventListener('securitypolicyviolation', (e) => {
-      window.__cspViolations.push(`${e.violatedDirective}: ${e.blockedURI || e.sample || '(inline)'}`);
-    }, true);
+    document.addEventListener(
+      'securitypolicyviolation',
+      (e) => {
+        window.__cspViolations.push(`${e.violatedDirective}: ${e.blockedURI || e.sample || '(inline)'}`);
+      },
+      true,
+    );
   });
 }
 
@@ -31,8 +35,17 @@ export async function axeViolations(page, { exclude = [] } = {}) {
   await page.route(url, (route) => route.fulfill({ body: AXE_SOURCE, contentType: 'text/javascript' }));
   await page.addScriptTag({ url });
   const result = await page.evaluate(async (ex) => {
-    const r = await window.axe.run({ exclude: ex.map((s) => [s]) }, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] });
-    return r.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.length}× ${v.nodes.slice(0, 2).map((n) => n.target.join(' ')).join(' | ')} — ${v.help}`);
+    const r = await window.axe.run(
+      { exclude: ex.map((s) => [s]) },
+      { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] },
+    );
+    return r.violations.map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.nodes.length}× ${v.nodes
+          .slice(0, 2)
+          .map((n) => n.target.join(' '))
+          .join(' | ')} — ${v.help}`,
+    );
   }, exclude);
   return result;
 }

@@ -14,8 +14,17 @@ const readJson = (file) => JSON.parse(fs.readFileSync(path.resolve(REPO, file), 
 /** Every golden case as {source, scenario, expectDiagnostics}. */
 export function goldenCases() {
   const dir = path.join(REPO, 'tests/golden');
-  return fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort().flatMap((f) =>
-    readJson(path.join(dir, f)).cases.map((c) => ({ source: `tests/golden/${f} :: ${c.name}`, scenario: c.scenario, expectDiagnostics: c.expect_diagnostics ?? [] })));
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .flatMap((f) =>
+      readJson(path.join(dir, f)).cases.map((c) => ({
+        source: `tests/golden/${f} :: ${c.name}`,
+        scenario: c.scenario,
+        expectDiagnostics: c.expect_diagnostics ?? [],
+      })),
+    );
 }
 
 /** docs/api.md's ```json blocks that parse, as {source, value}: scenarios, and the mesh snippet. */
@@ -35,7 +44,11 @@ export function docsExamples() {
 /** examples/*.json: the scenarios shipped for users. */
 export function exampleScenarios() {
   const dir = path.join(REPO, 'examples');
-  return fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => ({ source: `examples/${f}`, scenario: readJson(path.join(dir, f)) }));
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => ({ source: `examples/${f}`, scenario: readJson(path.join(dir, f)) }));
 }
 
 /** The published-runs files the repository holds: the project's (with its split) and the team example's. */
@@ -48,7 +61,10 @@ export function publishedRunFiles() {
 export function calibrationProfiles() {
   const out = [];
   for (const dir of ['calibration_profiles', 'examples/calibration'])
-    for (const f of fs.readdirSync(path.join(REPO, dir)).filter((x) => x.endsWith('.json')).sort()) {
+    for (const f of fs
+      .readdirSync(path.join(REPO, dir))
+      .filter((x) => x.endsWith('.json'))
+      .sort()) {
       const value = readJson(path.join(dir, f));
       if (!('runs' in value)) out.push({ source: `${dir}/${f}`, value });
     }
@@ -57,15 +73,22 @@ export function calibrationProfiles() {
 
 /** tests/schema/coverage-scenarios.json: scenarios that reach the optional parts of the results. */
 export function coverageScenarios() {
-  return readJson('tests/schema/coverage-scenarios.json').scenarios.map((scenario, i) => ({ source: `tests/schema/coverage-scenarios.json #${i}`, scenario }));
+  return readJson('tests/schema/coverage-scenarios.json').scenarios.map((scenario, i) => ({
+    source: `tests/schema/coverage-scenarios.json #${i}`,
+    scenario,
+  }));
 }
 
 /** Every scenario above that the engine should accept (the golden cases that expect no diagnostics, docs, examples). */
 export function validScenarios() {
   return [
     ...coverageScenarios(),
-    ...goldenCases().filter((c) => c.expectDiagnostics.length === 0).map(({ source, scenario }) => ({ source, scenario })),
-    ...docsExamples().filter((e) => e.value && typeof e.value === 'object' && 'query' in e.value).map(({ source, value }) => ({ source, scenario: value })),
+    ...goldenCases()
+      .filter((c) => c.expectDiagnostics.length === 0)
+      .map(({ source, scenario }) => ({ source, scenario })),
+    ...docsExamples()
+      .filter((e) => e.value && typeof e.value === 'object' && 'query' in e.value)
+      .map(({ source, value }) => ({ source, scenario: value })),
     ...exampleScenarios(),
   ];
 }
@@ -80,5 +103,7 @@ export function goldenDump(args, input) {
 /** The native engine's answers to `scenarios` (objects), in order. */
 export function evaluateNative(scenarios) {
   if (!scenarios.length) return [];
-  return goldenDump(['--evaluate'], scenarios.map((s) => JSON.stringify(s)).join('\n') + '\n').map((l) => JSON.parse(l));
+  return goldenDump(['--evaluate'], scenarios.map((s) => JSON.stringify(s)).join('\n') + '\n').map((l) =>
+    JSON.parse(l),
+  );
 }

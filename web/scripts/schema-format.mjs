@@ -10,9 +10,13 @@ import { REPO } from './schema-corpus.mjs';
 const WIDTH = 120;
 
 const flatJson = (v) =>
-  v === null || typeof v !== 'object' ? JSON.stringify(v)
-    : Array.isArray(v) ? `[${v.map(flatJson).join(', ')}]`
-      : `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}: ${flatJson(x)}`).join(', ')}}`;
+  v === null || typeof v !== 'object'
+    ? JSON.stringify(v)
+    : Array.isArray(v)
+      ? `[${v.map(flatJson).join(', ')}]`
+      : `{${Object.entries(v)
+          .map(([k, x]) => `${JSON.stringify(k)}: ${flatJson(x)}`)
+          .join(', ')}}`;
 
 export function formatJson(value, indent = 0, prefix = '') {
   const flat = flatJson(value);
@@ -25,11 +29,16 @@ export function formatJson(value, indent = 0, prefix = '') {
       if (lines.at(-1) && pad.length + lines.at(-1).length + v.length + 2 > WIDTH) lines.push('');
       lines[lines.length - 1] += (lines.at(-1) ? ' ' : '') + v + ',';
     }
-    return `[\n${lines.map((l) => pad + l).join('\n').slice(0, -1)}\n${' '.repeat(indent)}]`;
+    return `[\n${lines
+      .map((l) => pad + l)
+      .join('\n')
+      .slice(0, -1)}\n${' '.repeat(indent)}]`;
   }
   const entries = Array.isArray(value)
     ? value.map((v) => pad + formatJson(v, indent + 2))
-    : Object.entries(value).map(([k, v]) => `${pad}${JSON.stringify(k)}: ${formatJson(v, indent + 2, `${JSON.stringify(k)}: `)}`);
+    : Object.entries(value).map(
+        ([k, v]) => `${pad}${JSON.stringify(k)}: ${formatJson(v, indent + 2, `${JSON.stringify(k)}: `)}`,
+      );
   const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
   return `${open}\n${entries.join(',\n')}\n${' '.repeat(indent)}${close}`;
 }

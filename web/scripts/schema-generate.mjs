@@ -15,9 +15,20 @@ import { readSchemas } from './schema-load.mjs';
 
 /** The input schema files in the order their numbers' ranges are listed (hardware, model, scenario, queries, calibration). */
 export function inputFiles(files) {
-  const order = (k) => (k === 'hardware.schema.json' ? 0 : k === 'model.schema.json' ? 1 : k === 'scenario.schema.json' ? 2
-    : k === 'common.schema.json' ? 3 : k.startsWith('queries/') ? 4 : 5);
-  return files.filter((f) => !f.key.startsWith('results/') && f.key !== 'answers.schema.json')
+  const order = (k) =>
+    k === 'hardware.schema.json'
+      ? 0
+      : k === 'model.schema.json'
+        ? 1
+        : k === 'scenario.schema.json'
+          ? 2
+          : k === 'common.schema.json'
+            ? 3
+            : k.startsWith('queries/')
+              ? 4
+              : 5;
+  return files
+    .filter((f) => !f.key.startsWith('results/') && f.key !== 'answers.schema.json')
     .sort((a, b) => order(a.key) - order(b.key) || a.key.localeCompare(b.key));
 }
 
@@ -39,9 +50,14 @@ export function rangeRows(files) {
   const rows = new Map();
   const add = (name, n, unit, where) => {
     if (n['x-range'] === false || n.maximum === undefined) return;
-    const row = { name: typeof n['x-range'] === 'string' ? n['x-range'] : name, ...rangeOf(n), unit: unit ?? n['x-unit'] ?? '' };
+    const row = {
+      name: typeof n['x-range'] === 'string' ? n['x-range'] : name,
+      ...rangeOf(n),
+      unit: unit ?? n['x-unit'] ?? '',
+    };
     const old = rows.get(row.name);
-    if (old && JSON.stringify(old) !== JSON.stringify(row)) throw new Error(`${where}: '${row.name}' has two ranges: ${JSON.stringify(old)} and ${JSON.stringify(row)}`);
+    if (old && JSON.stringify(old) !== JSON.stringify(row))
+      throw new Error(`${where}: '${row.name}' has two ranges: ${JSON.stringify(old)} and ${JSON.stringify(row)}`);
     rows.set(row.name, row);
   };
   for (const { key, schema } of inputFiles(files)) {
@@ -52,9 +68,15 @@ export function rangeRows(files) {
         if (!p || typeof p !== 'object' || p['x-range'] === false) continue;
         if (isNumber(p) && typeof p['x-range'] !== 'string') add(k, p, undefined, `${key}#${at}/properties/${k}`);
         for (const inner of [p.items, p.additionalProperties])
-          if (isNumber(inner) && typeof inner['x-range'] !== 'string') add(typeof p['x-range'] === 'string' ? p['x-range'] : k, inner, p['x-unit'], `${key}#${at}/properties/${k}`);
+          if (isNumber(inner) && typeof inner['x-range'] !== 'string')
+            add(
+              typeof p['x-range'] === 'string' ? p['x-range'] : k,
+              inner,
+              p['x-unit'],
+              `${key}#${at}/properties/${k}`,
+            );
       }
-      for (const [k, v] of Object.entries(n)) if (k !== 'properties' && k !== 'if') walk(v, `${at}/${k}`);  // a condition declares nothing
+      for (const [k, v] of Object.entries(n)) if (k !== 'properties' && k !== 'if') walk(v, `${at}/${k}`); // a condition declares nothing
       for (const [k, v] of Object.entries(n.properties ?? {})) walk(v, `${at}/properties/${k}`);
     };
     walk(schema, '');
@@ -69,10 +91,16 @@ const cxxNumber = (v) => {
 };
 
 export function rangesTable(files) {
-  const lines = rangeRows(files).map((r) =>
-    `    {"${r.name}", ${cxxNumber(r.min)}, ${cxxNumber(r.max)}, ${r.whole ? 'kWhole' : 'kReal'}, "${r.unit}"${r.zeroOk ? ', kOrZero' : ''}},`);
-  return ['// Generated from schema/ by web/scripts/schema-generate.mjs: do not edit (edit the schema, then run it).',
-    '// One row per number the engine reads by key: {field, min, max, whole, unit[, 0 allowed]} (io/ranges.h).', ...lines, ''].join('\n');
+  const lines = rangeRows(files).map(
+    (r) =>
+      `    {"${r.name}", ${cxxNumber(r.min)}, ${cxxNumber(r.max)}, ${r.whole ? 'kWhole' : 'kReal'}, "${r.unit}"${r.zeroOk ? ', kOrZero' : ''}},`,
+  );
+  return [
+    '// Generated from schema/ by web/scripts/schema-generate.mjs: do not edit (edit the schema, then run it).',
+    '// One row per number the engine reads by key: {field, min, max, whole, unit[, 0 allowed]} (io/ranges.h).',
+    ...lines,
+    '',
+  ].join('\n');
 }
 
 /**
@@ -91,12 +119,13 @@ export function unitRows(files) {
     const walk = (n, at) => {
       if (!n || typeof n !== 'object') return;
       // An object with a unit gives it to its numbers (peak_flops_per_s: {"bf16": ...}): their keys are not units' keys.
-      for (const [k, q] of Object.entries(n['x-unit'] ? {} : n.properties ?? {})) {
+      for (const [k, q] of Object.entries(n['x-unit'] ? {} : (n.properties ?? {}))) {
         if (!q || typeof q !== 'object') continue;
         // A record or list defined once in the file ($defs) names its unit there.
         const p = q.$ref?.startsWith('#/$defs/') ? { ...schema.$defs[q.$ref.slice(8)], ...q } : q;
         const inner = [p, p.items, p.additionalProperties].find(isNumber);
-        if (inner || p['x-unit'] !== undefined) add(k, p['x-unit'] ?? inner?.['x-unit'] ?? '', `${key}#${at}/properties/${k}`);
+        if (inner || p['x-unit'] !== undefined)
+          add(k, p['x-unit'] ?? inner?.['x-unit'] ?? '', `${key}#${at}/properties/${k}`);
       }
       for (const [k, v] of Object.entries(n)) walk(v, `${at}/${k}`);
     };
@@ -106,16 +135,19 @@ export function unitRows(files) {
 }
 
 export function unitsTable(files) {
-  return ['// Generated from schema/results by web/scripts/schema-generate.mjs: do not edit (edit the schema, then run it).',
+  return [
+    '// Generated from schema/results by web/scripts/schema-generate.mjs: do not edit (edit the schema, then run it).',
     '// Every number\'s key in a result and its unit ("": a plain number), sorted by key (cli/table.cpp).',
-    ...unitRows(files).map(([k, u]) => `    {"${k}", "${u}"},`), ''].join('\n');
+    ...unitRows(files).map(([k, u]) => `    {"${k}", "${u}"},`),
+    '',
+  ].join('\n');
 }
 
 // ------------------------------------------------------------------------------------------------ TypeScript types
 
 /** Each type's name: a file's root by its title, each $defs entry by its key (unique across the files). */
 function typeNames(files) {
-  const names = new Map();  // "file#pointer" -> name
+  const names = new Map(); // "file#pointer" -> name
   const taken = new Map();
   const name = (where, n) => {
     if (taken.has(n)) throw new Error(`two types named ${n}: ${taken.get(n)} and ${where}`);
@@ -142,7 +174,11 @@ const unitNote = (n) => (n['x-unit'] ? ` [${n['x-unit']}]` : '');
 export function typesBundle(files) {
   const byKey = new Map(files.map((f) => [f.key, f.schema]));
   const names = typeNames(files);
-  const nodeAt = (file, pointer) => pointer.split('/').slice(1).reduce((n, t) => n[t.replaceAll('~1', '/').replaceAll('~0', '~')], byKey.get(file));
+  const nodeAt = (file, pointer) =>
+    pointer
+      .split('/')
+      .slice(1)
+      .reduce((n, t) => n[t.replaceAll('~1', '/').replaceAll('~0', '~')], byKey.get(file));
   const target = (file, ref) => {
     const [f, p = ''] = ref.split('#');
     return [f ? path.posix.normalize(path.posix.join(path.posix.dirname(file), f)) : file, p];
@@ -156,13 +192,21 @@ export function typesBundle(files) {
       const [f, p] = target(file, n.$ref);
       const base = named ? { $ref: `#/$defs/${named}` } : convert(nodeAt(f, p), f);
       const { $ref, ...rest } = n;
-      return Object.keys(rest).length ? { ...convert(rest, file), ...(named ? { allOf: [base] } : base), ...(rest.description ? { description: rest.description + unitNote(rest) } : {}) } : base;
+      return Object.keys(rest).length
+        ? {
+            ...convert(rest, file),
+            ...(named ? { allOf: [base] } : base),
+            ...(rest.description ? { description: rest.description + unitNote(rest) } : {}),
+          }
+        : base;
     }
     const out = {};
     for (const [k, v] of Object.entries(n)) {
       // Annotations, and list lengths (TypeScript would make tuples of them), are the validator's.
       if (k.startsWith('x-') || ['$schema', '$defs', 'title', '$id', 'minItems', 'maxItems'].includes(k)) continue;
-      out[k] = ['properties', 'patternProperties', '$defs'].includes(k) ? Object.fromEntries(Object.entries(v).map(([kk, vv]) => [kk, convert(vv, file)])) : convert(v, file);
+      out[k] = ['properties', 'patternProperties', '$defs'].includes(k)
+        ? Object.fromEntries(Object.entries(v).map(([kk, vv]) => [kk, convert(vv, file)]))
+        : convert(v, file);
     }
     if (n['x-unit']) out.description = (n.description ?? '') + unitNote(n);
     // Branches that only bound a typed value (0, or from the minimum: anyOf [{const: 0}, {minimum}]) type nothing.
@@ -172,24 +216,33 @@ export function typesBundle(files) {
   const defs = {};
   for (const [where, name] of names) {
     const [file, pointer] = where.split('#');
-    if (pointer === '' && byKey.get(file).$ref) continue;  // the root is one of the file's $defs
+    if (pointer === '' && byKey.get(file).$ref) continue; // the root is one of the file's $defs
     defs[name] = convert(nodeAt(file, pointer), file);
-    if (file.startsWith('queries/') && pointer === '' && defs[name].properties?.kind) defs[name].required = [...new Set(['kind', ...(defs[name].required ?? [])])];
+    if (file.startsWith('queries/') && pointer === '' && defs[name].properties?.kind)
+      defs[name].required = [...new Set(['kind', ...(defs[name].required ?? [])])];
   }
   const tsName = (n) => (n?.$ref ? n.$ref.slice(8) : undefined);
   for (const [name, d] of Object.entries(defs)) {
-    const branches = (n) => (n.if ? [...(n.then ? branches(n.then) : []), ...(n.else ? branches(n.else) : [])] : n.$ref ? [tsName(n)] : []);
+    const branches = (n) =>
+      n.if ? [...(n.then ? branches(n.then) : []), ...(n.else ? branches(n.else) : [])] : n.$ref ? [tsName(n)] : [];
     if (d.if && !d.properties) d.tsType = branches(d).join(' | ');
-    else if (d.allOf?.length && d.allOf.every((x) => x.if)) d.tsType = d.allOf.flatMap((x) => branches(x.then)).join(' | ');
-    else if (d.required && d.allOf?.some((x) => x.$ref) && Object.keys(d.properties ?? {}).every((k) => defs[tsName(d.allOf.find((x) => x.$ref))]?.properties?.[k])) {
+    else if (d.allOf?.length && d.allOf.every((x) => x.if))
+      d.tsType = d.allOf.flatMap((x) => branches(x.then)).join(' | ');
+    else if (
+      d.required &&
+      d.allOf?.some((x) => x.$ref) &&
+      Object.keys(d.properties ?? {}).every((k) => defs[tsName(d.allOf.find((x) => x.$ref))]?.properties?.[k])
+    ) {
       // Requires keys of the type it extends (its own properties only narrow those): that type, with them required.
       const base = tsName(d.allOf.find((x) => x.$ref));
       const keys = (list) => list.map((k) => `'${k}'`).join(' | ');
       // An overlay that requires keys of a nested object: that object's type with them required.
-      const nested = Object.entries(d.properties ?? {}).filter(([, o]) => o.required).map(([k, o]) => {
-        const inner = `NonNullable<${base}['${k}']>`;
-        return `{ ${k}${d.required.includes(k) ? '' : '?'}: ${inner} & Required<Pick<${inner}, ${keys(o.required)}>> }`;
-      });
+      const nested = Object.entries(d.properties ?? {})
+        .filter(([, o]) => o.required)
+        .map(([k, o]) => {
+          const inner = `NonNullable<${base}['${k}']>`;
+          return `{ ${k}${d.required.includes(k) ? '' : '?'}: ${inner} & Required<Pick<${inner}, ${keys(o.required)}>> }`;
+        });
       d.tsType = [`${base}`, `Required<Pick<${base}, ${keys(d.required)}>>`, ...nested].join(' & ');
     }
   }
@@ -198,16 +251,31 @@ export function typesBundle(files) {
 
 export async function schemaTypes(files) {
   const ts = await compile(typesBundle(files), 'SchemaTypes', {
-    bannerComment: '', unreachableDefinitions: true, additionalProperties: false, format: true, strictIndexSignatures: false, maxItems: -1,
+    bannerComment: '',
+    unreachableDefinitions: true,
+    additionalProperties: false,
+    format: true,
+    strictIndexSignatures: false,
+    maxItems: -1,
     style: { printWidth: 120, singleQuote: true },
   });
-  return ['// Generated from schema/ by web/scripts/schema-generate.mjs with json-schema-to-typescript: do not edit (edit the',
-    '// schema, then run it). src/engine/types.ts re-exports these under the names the site imports.', '',
-    ts.replace(/\/\*\*\n \* This interface was referenced by `SchemaTypes`'s JSON-Schema\n \* via the `definition` "\w+".\n \*\/\n/g, '')
-      .replace(/\n \*\n \* This interface was referenced by `SchemaTypes`'s JSON-Schema\n \* via the `definition` "\w+".\n/g, '\n')
+  return [
+    '// Generated from schema/ by web/scripts/schema-generate.mjs with json-schema-to-typescript: do not edit (edit the',
+    '// schema, then run it). src/engine/types.ts re-exports these under the names the site imports.',
+    '',
+    ts
+      .replace(
+        /\/\*\*\n \* This interface was referenced by `SchemaTypes`'s JSON-Schema\n \* via the `definition` "\w+".\n \*\/\n/g,
+        '',
+      )
+      .replace(
+        /\n \*\n \* This interface was referenced by `SchemaTypes`'s JSON-Schema\n \* via the `definition` "\w+".\n/g,
+        '\n',
+      )
       .replace(/export interface SchemaTypes \{\}\n/, '')
       // Object types as type aliases, not interfaces: a result is then a Record<string, ...> where a caller needs one.
-      .replace(/^export interface (\w+) \{$([\s\S]*?)^\}$/gm, 'export type $1 = {$2};')].join('\n');
+      .replace(/^export interface (\w+) \{$([\s\S]*?)^\}$/gm, 'export type $1 = {$2};'),
+  ].join('\n');
 }
 
 // ------------------------------------------------------------------------------------------------ docs/api.md
@@ -225,11 +293,21 @@ export function cg(v) {
 }
 
 export function rangesDoc(files) {
-  return ['| field | min | max | kind | unit |', '|---|---|---|---|---|',
-    ...rangeRows(files).map((r) => `| \`${r.name}\` | ${r.zeroOk ? '0 or ' : ''}${cg(r.min)} | ${cg(r.max)} | ${r.whole ? 'whole' : ''} | ${r.unit} |`), ''].join('\n');
+  return [
+    '| field | min | max | kind | unit |',
+    '|---|---|---|---|---|',
+    ...rangeRows(files).map(
+      (r) =>
+        `| \`${r.name}\` | ${r.zeroOk ? '0 or ' : ''}${cg(r.min)} | ${cg(r.max)} | ${r.whole ? 'whole' : ''} | ${r.unit} |`,
+    ),
+    '',
+  ].join('\n');
 }
 
-const cell = (t) => String(t ?? '').replaceAll('|', '\\|').replaceAll('\n', ' ');
+const cell = (t) =>
+  String(t ?? '')
+    .replaceAll('|', '\\|')
+    .replaceAll('\n', ' ');
 
 /**
  * A reader of the keys of a part of the schema: (file, pointer) -> {description, rows}, one row per key as {key,
@@ -244,8 +322,15 @@ function keyReader(files) {
     const tf = f ? path.posix.normalize(path.posix.join(path.posix.dirname(file), f)) : file;
     return [tf, p];
   };
-  const nodeAt = (file, pointer) => pointer.split('/').slice(1).reduce((n, t) => n[t.replaceAll('~1', '/').replaceAll('~0', '~')], byKey.get(file));
-  const nameOf = (file, ref) => { const [f, p] = resolve(file, ref); return names.get(`${f}#${p}`); };
+  const nodeAt = (file, pointer) =>
+    pointer
+      .split('/')
+      .slice(1)
+      .reduce((n, t) => n[t.replaceAll('~1', '/').replaceAll('~0', '~')], byKey.get(file));
+  const nameOf = (file, ref) => {
+    const [f, p] = resolve(file, ref);
+    return names.get(`${f}#${p}`);
+  };
   // A value's type for people; `inline` collects nested objects to list under dotted keys.
   const typeOf = (n, file, depth = 0) => {
     if (n === false) return 'not allowed';
@@ -263,11 +348,14 @@ function keyReader(files) {
     const t = Array.isArray(n.type) ? n.type.filter((x) => x !== 'null').join(' or ') : n.type;
     if (t === 'array') return `list of ${n.items ? typeOf(n.items, file, depth + 1) : 'values'}`;
     if (t === 'integer') return 'whole number';
-    if (t === 'object' && n.additionalProperties && typeof n.additionalProperties === 'object') return `{name: ${typeOf(n.additionalProperties, file, depth + 1)}}`;
+    if (t === 'object' && n.additionalProperties && typeof n.additionalProperties === 'object')
+      return `{name: ${typeOf(n.additionalProperties, file, depth + 1)}}`;
     return t ?? 'value';
   };
   const rangeText = (n) => {
-    const m = [n, n.items, typeof n.additionalProperties === 'object' ? n.additionalProperties : null].find((x) => x && (x.minimum !== undefined || x.maximum !== undefined || x.anyOf));
+    const m = [n, n.items, typeof n.additionalProperties === 'object' ? n.additionalProperties : null].find(
+      (x) => x && (x.minimum !== undefined || x.maximum !== undefined || x.anyOf),
+    );
     if (!m) return '';
     const r = rangeOf(m);
     if (r.min === undefined && r.max === undefined) return '';
@@ -276,24 +364,41 @@ function keyReader(files) {
   };
   // The annotation of a Python argument taking the value (a union of different types is Any).
   const pythonOf = (n, file, depth = 0) => {
-    if (n.$ref) return depth < 4 ? pythonOf(nodeAt(...resolve(file, n.$ref)), resolve(file, n.$ref)[0], depth + 1) : 'Any';
+    if (n.$ref)
+      return depth < 4 ? pythonOf(nodeAt(...resolve(file, n.$ref)), resolve(file, n.$ref)[0], depth + 1) : 'Any';
     if (n.enum || typeof n.const === 'string') return 'str';
     if (n.anyOf) {
       const kinds = [...new Set(n.anyOf.map((b) => pythonOf(b, file, depth + 1)))];
       return kinds.length === 1 ? kinds[0] : 'Any';
     }
-    return { integer: 'int', number: 'float', boolean: 'bool', string: 'str', array: 'list', object: 'dict' }[n.type] ?? 'Any';
+    return (
+      { integer: 'int', number: 'float', boolean: 'bool', string: 'str', array: 'list', object: 'dict' }[n.type] ??
+      'Any'
+    );
   };
   const rows = (n, file, prefix, required, out) => {
     for (const [k, p0] of Object.entries(n.properties ?? {})) {
       if (k === 'kind' || k === '$schema' || p0 === false) continue;
-      let p = p0, pf = file;
+      let p = p0,
+        pf = file;
       const named = p.$ref ? nameOf(file, p.$ref) : undefined;
       if (p.$ref && !named) [pf, p] = (([f, q]) => [f, { ...nodeAt(f, q), ...p0 }])(resolve(file, p.$ref));
-      const description = p0.description ?? (named ? byKey.get(resolve(file, p0.$ref)[0])?.$defs?.[named]?.description ?? nodeAt(...resolve(file, p0.$ref)).description : p.description);
+      const description =
+        p0.description ??
+        (named
+          ? (byKey.get(resolve(file, p0.$ref)[0])?.$defs?.[named]?.description ??
+            nodeAt(...resolve(file, p0.$ref)).description)
+          : p.description);
       const unit = p0['x-unit'] ?? p['x-unit'] ?? p.items?.['x-unit'] ?? '';
-      out.push({ key: `${prefix}${k}`, type: typeOf(p0, file), required: required.includes(k), range: rangeText(p), unit,
-        meaning: description ?? '', python: pythonOf(p0, file) });
+      out.push({
+        key: `${prefix}${k}`,
+        type: typeOf(p0, file),
+        required: required.includes(k),
+        range: rangeText(p),
+        unit,
+        meaning: description ?? '',
+        python: pythonOf(p0, file),
+      });
       if (!named && p.type === 'object' && p.properties) rows(p, pf, `${prefix}${k}.`, p.required ?? [], out);
     }
   };
@@ -311,14 +416,25 @@ export function keysDoc(files) {
   const read = keyReader(files);
   const table = (title, file, pointer) => {
     const { description, rows } = read(file, pointer);
-    return [`#### ${title}`, '', cell(description), '', '| key | type | required | range | unit | meaning |', '|---|---|---|---|---|---|',
-      ...rows.map((r) => `| \`${r.key}\` | ${cell(r.type)} | ${r.required ? 'yes' : ''} | ${r.range} | ${cell(r.unit)} | ${cell(r.meaning)} |`),
-      ''].join('\n');
+    return [
+      `#### ${title}`,
+      '',
+      cell(description),
+      '',
+      '| key | type | required | range | unit | meaning |',
+      '|---|---|---|---|---|---|',
+      ...rows.map(
+        (r) =>
+          `| \`${r.key}\` | ${cell(r.type)} | ${r.required ? 'yes' : ''} | ${r.range} | ${cell(r.unit)} | ${cell(r.meaning)} |`,
+      ),
+      '',
+    ].join('\n');
   };
   const kinds = files.find((f) => f.key === 'scenario.schema.json').schema.$defs.Query.properties.kind.enum;
   return [
     'Every key of a scenario, from the schema (`schema/`, the source of these tables): `range` is the accepted range',
-    '(whole numbers where the type says so), defaults are in brackets in the meaning.', '',
+    '(whole numbers where the type says so), defaults are in brackets in the meaning.',
+    '',
     table('Scenario', 'scenario.schema.json', ''),
     table('Mesh', 'scenario.schema.json', '/$defs/Mesh'),
     table('HardwarePresetRef', 'hardware.schema.json', '/$defs/HardwarePresetRef'),
@@ -337,7 +453,7 @@ export const PYTHON_QUERIES = ['training_step', 'serving', 'plan_search', 'servi
 /** python/scalescope/query_arguments.py: each helper query's top-level arguments as (name, annotation, help). */
 export function pythonArguments(files) {
   const read = keyReader(files);
-  const py = (t) => JSON.stringify(t);  // a JSON string is a Python string literal for this text
+  const py = (t) => JSON.stringify(t); // a JSON string is a Python string literal for this text
   // The meaning, then the choices or the entries' type, the range and the unit (the annotation says the rest).
   const help = (r) => {
     const facts = [r.type.includes('`') || r.type.startsWith('list of') ? r.type : '', r.range, r.unit].filter(Boolean);
@@ -358,19 +474,25 @@ export function pythonArguments(files) {
   // training_step and plan_search both extend training_input: its arguments are written once and spread into each.
   const shared = topLevel('queries/training_input.schema.json');
   const same = (a, b) => a.key === b.key && a.python === b.python && help(a) === help(b);
-  const lines = ['"""The arguments of the queries the helpers ask (training_step, serving, plan_search, serving_search), from the',
+  const lines = [
+    '"""The arguments of the queries the helpers ask (training_step, serving, plan_search, serving_search), from the',
     'schema (schema/queries/): their signatures and help() list them. Generated by web/scripts/schema-generate.mjs from',
-    'schema/: do not edit."""', '',
+    'schema/: do not edit."""',
+    '',
     '#: The arguments training_step and plan_search share (schema/queries/training_input.schema.json).',
     '_TRAINING_INPUT: tuple[tuple[str, str, str], ...] = (',
-    ...shared.flatMap((r) => entry(r, '    ')), ')', '',
-    '#: Each query\'s arguments as (name, annotation, help): the schema\'s description, choices, range and unit.',
-    'QUERY_ARGUMENTS: dict[str, tuple[tuple[str, str, str], ...]] = {'];
+    ...shared.flatMap((r) => entry(r, '    ')),
+    ')',
+    '',
+    "#: Each query's arguments as (name, annotation, help): the schema's description, choices, range and unit.",
+    'QUERY_ARGUMENTS: dict[str, tuple[tuple[str, str, str], ...]] = {',
+  ];
   for (const kind of PYTHON_QUERIES) {
     lines.push(`    ${py(kind)}: (`);
     const rows = topLevel(`queries/${kind}.schema.json`);
     const spreads = shared.every((s) => rows.some((r) => same(r, s)));
-    for (const r of rows.filter((r) => !spreads || !shared.some((s) => same(r, s)))) lines.push(...entry(r, '        '));
+    for (const r of rows.filter((r) => !spreads || !shared.some((s) => same(r, s))))
+      lines.push(...entry(r, '        '));
     if (spreads) lines.push('        *_TRAINING_INPUT,');
     lines.push('    ),');
   }
@@ -380,11 +502,13 @@ export function pythonArguments(files) {
 /** docs/api.md with each generated block (between its markers) as the schema says. */
 export function apiDoc(text, files) {
   const blocks = { ranges: rangesDoc(files), keys: keysDoc(files) };
-  return text.replace(/(<!-- generated: node web\/scripts\/schema-generate\.mjs \((\w+)\) -->\n)[\s\S]*?(<!-- end generated -->)/g,
+  return text.replace(
+    /(<!-- generated: node web\/scripts\/schema-generate\.mjs \((\w+)\) -->\n)[\s\S]*?(<!-- end generated -->)/g,
     (_, open, name, close) => {
       if (!(name in blocks)) throw new Error(`docs/api.md: no generated block '${name}'`);
       return `${open}${blocks[name]}${close}`;
-    });
+    },
+  );
 }
 
 // ------------------------------------------------------------------------------------------------ the files
@@ -403,7 +527,12 @@ export async function generated(files = readSchemas()) {
 
 /** The artefacts whose text differs from what the schema gives. */
 export async function outOfDate(files = readSchemas()) {
-  return (await generated(files)).filter(([file, text]) => !fs.existsSync(path.join(REPO, file)) || fs.readFileSync(path.join(REPO, file), 'utf8') !== text).map(([file]) => file);
+  return (await generated(files))
+    .filter(
+      ([file, text]) =>
+        !fs.existsSync(path.join(REPO, file)) || fs.readFileSync(path.join(REPO, file), 'utf8') !== text,
+    )
+    .map(([file]) => file);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -13,12 +13,21 @@ export const ANNOTATIONS = ['x-unit', 'x-range'];
 
 /** Every schema file as {key: its path under schema/, schema}. */
 export function readSchemas() {
-  return schemaFiles().map((file) => ({ key: path.relative(SCHEMA_DIR, file), schema: JSON.parse(fs.readFileSync(file, 'utf8')) }));
+  return schemaFiles().map((file) => ({
+    key: path.relative(SCHEMA_DIR, file),
+    schema: JSON.parse(fs.readFileSync(file, 'utf8')),
+  }));
 }
 
 /** An Ajv instance holding every schema file; `ajv.getSchema('scenario.schema.json')` validates a scenario. */
 export function loadAjv() {
-  const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true });
+  const ajv = new Ajv2020({
+    allErrors: true,
+    strict: true,
+    strictTypes: false,
+    strictRequired: false,
+    allowUnionTypes: true,
+  });
   for (const k of ANNOTATIONS) ajv.addKeyword(k);
   for (const { key, schema } of readSchemas()) ajv.addSchema(schema, key);
   return ajv;
@@ -30,12 +39,15 @@ export function loadAjv() {
  * the same thing less precisely: anyOf's branches, if/then's "must match then").
  */
 export function errorPaths(errors) {
-  const paths = new Set((errors ?? []).map((e) => {
-    const extra = e.params?.additionalProperty ?? e.params?.unevaluatedProperty;
-    if (extra !== undefined) return `${e.instancePath}/${String(extra).replaceAll('~', '~0').replaceAll('/', '~1')}`;
-    if (e.keyword === 'false schema') return e.instancePath;
-    if (e.keyword === 'required') return `${e.instancePath}/${String(e.params.missingProperty).replaceAll('~', '~0').replaceAll('/', '~1')}`;
-    return e.instancePath;
-  }));
+  const paths = new Set(
+    (errors ?? []).map((e) => {
+      const extra = e.params?.additionalProperty ?? e.params?.unevaluatedProperty;
+      if (extra !== undefined) return `${e.instancePath}/${String(extra).replaceAll('~', '~0').replaceAll('/', '~1')}`;
+      if (e.keyword === 'false schema') return e.instancePath;
+      if (e.keyword === 'required')
+        return `${e.instancePath}/${String(e.params.missingProperty).replaceAll('~', '~0').replaceAll('/', '~1')}`;
+      return e.instancePath;
+    }),
+  );
   return [...paths].filter((p) => ![...paths].some((q) => q !== p && q.startsWith(`${p}/`))).sort();
 }

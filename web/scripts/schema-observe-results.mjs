@@ -28,10 +28,11 @@ function add(node, v) {
   node.types.set(t, (node.types.get(t) ?? 0) + 1);
   if (t === 'string' && node.strings.size <= 12) node.strings.add(v.length > 40 ? '<text>' : v);
   if (t === 'array') for (const x of v) add((node.items ??= newNode()), x);
-  if (t === 'object') for (const [k, x] of Object.entries(v)) {
-    if (!node.keys.has(k)) node.keys.set(k, newNode());
-    add(node.keys.get(k), x);
-  }
+  if (t === 'object')
+    for (const [k, x] of Object.entries(v)) {
+      if (!node.keys.has(k)) node.keys.set(k, newNode());
+      add(node.keys.get(k), x);
+    }
 }
 
 function print(node, name, indent, objects) {
@@ -51,10 +52,28 @@ for (const a of answers) {
   add(byKind.get(a.query), a.result);
 }
 // The unit a key names by its words (the rule cli/table.cpp followed before the schema gave it the units).
-const NOUNS = ['tokens', 'queries', 'sequences', 'chips', 'gpus', 'params', 'slices', 'hops', 'servers', 'devices', 'ports'];
+const NOUNS = [
+  'tokens',
+  'queries',
+  'sequences',
+  'chips',
+  'gpus',
+  'params',
+  'slices',
+  'hops',
+  'servers',
+  'devices',
+  'ports',
+];
 function unitOf(key) {
   const t = key.split('_');
-  const tail = (from) => t.slice(from).join(' ').replace(/^per s\b/, '/s').replace(/ per s\b/, '/s').replace(/^per byte\b/, '/byte');
+  const tail = (from) =>
+    t
+      .slice(from)
+      .join(' ')
+      .replace(/^per s\b/, '/s')
+      .replace(/ per s\b/, '/s')
+      .replace(/^per byte\b/, '/byte');
   const sep = (x) => (x && !x.startsWith('/') ? ` ${x}` : x);
   if (t.includes('frac') || t.includes('fraction')) return 'fraction';
   for (let i = 0; i < t.length; i++) {
@@ -77,13 +96,17 @@ function unitOf(key) {
 
 function schemaOf(node, key) {
   const types = [...node.types.keys()].filter((t) => t !== 'null');
-  if (types.length !== 1 && !(types.length === 2 && types.includes('integer') && types.includes('number'))) return { 'x-observed': types };
+  if (types.length !== 1 && !(types.length === 2 && types.includes('integer') && types.includes('number')))
+    return { 'x-observed': types };
   const t = types[0] === 'integer' ? 'number' : types[0];
   if (t === 'number') {
     const unit = unitOf(key);
     return unit ? { type: 'number', 'x-unit': unit } : { type: 'number' };
   }
-  if (t === 'string') return node.strings.size <= 6 && ![...node.strings].includes('<text>') ? { type: 'string', 'x-seen': [...node.strings] } : { type: 'string' };
+  if (t === 'string')
+    return node.strings.size <= 6 && ![...node.strings].includes('<text>')
+      ? { type: 'string', 'x-seen': [...node.strings] }
+      : { type: 'string' };
   if (t === 'array') return { type: 'array', items: node.items ? schemaOf(node.items, key) : {} };
   if (t !== 'object') return { type: t };
   const objects = node.types.get('object');

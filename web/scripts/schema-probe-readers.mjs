@@ -39,7 +39,9 @@ function withProbe(doc, pointer) {
 export function readKeys(answer, pointer) {
   const d = answer.diagnostics.find((x) => x.path === `${pointer}/${PROBE_KEY}` && x.code === 'unknown_key');
   // A summary reports its default plans' problems in its result, without a path.
-  const problem = Object.values(answer.result ?? {}).flatMap((part) => part?.problems ?? []).find((m) => m.startsWith(`unknown key '${PROBE_KEY}'`));
+  const problem = Object.values(answer.result ?? {})
+    .flatMap((part) => part?.problems ?? [])
+    .find((m) => m.startsWith(`unknown key '${PROBE_KEY}'`));
   const message = d?.message ?? problem;
   if (!message) return null;
   const m = /; valid: (.*)$/.exec(message);
@@ -54,7 +56,9 @@ export function probeDocuments() {
   return [
     ...validScenarios().map((s) => s.scenario),
     ...runs.map((run) => ({ query: { kind: 'validation', runs: [run] } })),
-    ...(file.memory_checks ?? []).map((check) => ({ query: { kind: 'validation', runs: [runs[0]], memory_checks: [check] } })),
+    ...(file.memory_checks ?? []).map((check) => ({
+      query: { kind: 'validation', runs: [runs[0]], memory_checks: [check] },
+    })),
   ];
 }
 
@@ -62,7 +66,12 @@ export function probeDocuments() {
 export function probeReaders(docs = probeDocuments()) {
   const probes = docs.flatMap((doc) => objectsOf(doc).map(([pointer, place]) => ({ doc, pointer, place })));
   const answers = evaluateNative(probes.map((p) => withProbe(p.doc, p.pointer)));
-  return probes.map((p, i) => ({ place: p.place, pointer: p.pointer, doc: p.doc, keys: readKeys(answers[i], p.pointer) }));
+  return probes.map((p, i) => ({
+    place: p.place,
+    pointer: p.pointer,
+    doc: p.doc,
+    keys: readKeys(answers[i], p.pointer),
+  }));
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -77,6 +86,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (const [place, e] of [...byPlace].sort()) {
     const read = e.n - e.any;
     const keys = [...e.keys].sort().map(([k, n]) => (n === read ? k : `${k}(${n}/${read})`));
-    console.log(`${place || '/'} [${e.n}]: ${e.any === e.n ? 'any key' : (e.any ? `any key ${e.any}x; ` : '') + keys.join(', ')}`);
+    console.log(
+      `${place || '/'} [${e.n}]: ${e.any === e.n ? 'any key' : (e.any ? `any key ${e.any}x; ` : '') + keys.join(', ')}`,
+    );
   }
 }

@@ -42,7 +42,8 @@ export class SchemaWalker {
     (n.allOf ?? []).forEach((_, i) => this.applicable(file, `${pointer}/allOf/${i}`, value, out));
     for (const key of ['anyOf', 'oneOf'])
       (n[key] ?? []).forEach((_, i) => {
-        if (this.matches(file, `${pointer}/${key}/${i}`, value)) this.applicable(file, `${pointer}/${key}/${i}`, value, out);
+        if (this.matches(file, `${pointer}/${key}/${i}`, value))
+          this.applicable(file, `${pointer}/${key}/${i}`, value, out);
       });
     if (n.if !== undefined) {
       const branch = this.matches(file, `${pointer}/if`, value) ? 'then' : 'else';
@@ -61,17 +62,22 @@ export class SchemaWalker {
       if (Array.isArray(value)) {
         value.forEach((x, i) => {
           const items = nodes.filter(([, , n]) => n.items !== undefined).map(([f, p]) => [f, `${p}/items`]);
-          walk(x, `${at}/${i}`, items.flatMap(([f, p]) => this.applicable(f, p, x)));
+          walk(
+            x,
+            `${at}/${i}`,
+            items.flatMap(([f, p]) => this.applicable(f, p, x)),
+          );
         });
         return;
       }
       if (!value || typeof value !== 'object') return;
-      const declared = new Set(), declarers = [];
+      const declared = new Set(),
+        declarers = [];
       let open = true;
       for (const [f, p, n] of nodes) {
         if (n.properties) {
           declarers.push(`${f}#${p}`);
-          for (const [k, v] of Object.entries(n.properties)) if (v !== false) declared.add(k);  // false: forbidden here
+          for (const [k, v] of Object.entries(n.properties)) if (v !== false) declared.add(k); // false: forbidden here
         }
         if (n.additionalProperties === false || n.unevaluatedProperties === false) open = false;
       }
@@ -79,8 +85,10 @@ export class SchemaWalker {
       for (const [k, x] of Object.entries(value)) {
         const child = [];
         for (const [f, p, n] of nodes) {
-          if (n.properties && k in n.properties) child.push(...this.applicable(f, `${p}/properties/${k.replaceAll('~', '~0').replaceAll('/', '~1')}`, x));
-          else if (n.additionalProperties && typeof n.additionalProperties === 'object') child.push(...this.applicable(f, `${p}/additionalProperties`, x));
+          if (n.properties && k in n.properties)
+            child.push(...this.applicable(f, `${p}/properties/${k.replaceAll('~', '~0').replaceAll('/', '~1')}`, x));
+          else if (n.additionalProperties && typeof n.additionalProperties === 'object')
+            child.push(...this.applicable(f, `${p}/additionalProperties`, x));
         }
         walk(x, `${at}/${k.replaceAll('~', '~0').replaceAll('/', '~1')}`, child);
       }

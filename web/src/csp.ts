@@ -11,7 +11,13 @@ const hash = (text: string): string => `'sha256-${createHash('sha256').update(te
 /** Distinct texts of inline <style> blocks and of style="" attributes in a page (attribute entities decoded). */
 function inlineStyles(page: string): { blocks: string[]; attrs: string[] } {
   const blocks = [...page.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/gi)].map((m) => m[1]!);
-  const decode = (s: string): string => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  const decode = (s: string): string =>
+    s
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
   const attrs = [...page.matchAll(/\sstyle="([^"]*)"/gi)].map((m) => decode(m[1]!));
   return { blocks: [...new Set(blocks)], attrs: [...new Set(attrs)] };
 }
@@ -39,6 +45,9 @@ export function contentSecurityPolicy(page: string): string {
 export function withCsp(page: string): string {
   const meta = `<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(page).replace(/"/g, '&quot;')}">`;
   const charset = /<meta charset="?utf-8"?\s*\/?>/i.exec(page);
-  if (charset) return page.slice(0, charset.index + charset[0].length) + `\n${meta}` + page.slice(charset.index + charset[0].length);
+  if (charset)
+    return (
+      page.slice(0, charset.index + charset[0].length) + `\n${meta}` + page.slice(charset.index + charset[0].length)
+    );
   return page.replace(/<head>/i, `<head>\n${meta}`);
 }

@@ -34,7 +34,12 @@ function pageBatch(mode: 'training' | 'serving'): string[] {
   const mesh = meshFor(s, askNowOf(engine));
   if (!mesh.ok) throw new Error(mesh.problem);
   const hardware = chipScenario(s).hardware;
-  return [mainScenario(s, mesh.plan), transformerScenario(s), chipScenario(s), ...mainMatmuls(s, mesh.plan).map((op) => ({ version: 1, hardware, query: op.query }))].map((x) => JSON.stringify(x));
+  return [
+    mainScenario(s, mesh.plan),
+    transformerScenario(s),
+    chipScenario(s),
+    ...mainMatmuls(s, mesh.plan).map((op) => ({ version: 1, hardware, query: op.query })),
+  ].map((x) => JSON.stringify(x));
 }
 
 describe('evaluateBatch', () => {
@@ -61,9 +66,20 @@ describe('evaluateBatch', () => {
   });
 
   it('reports a trap in place and works without evaluate_many', () => {
-    const m = { ...engine, evaluate: (s: string) => (s.includes('boom') ? (() => { throw new Error('RuntimeError: unreachable'); })() : engine.evaluate(s)) } as unknown as EngineModule;
+    const m = {
+      ...engine,
+      evaluate: (s: string) =>
+        s.includes('boom')
+          ? (() => {
+              throw new Error('RuntimeError: unreachable');
+            })()
+          : engine.evaluate(s),
+    } as unknown as EngineModule;
     delete (m as Partial<EngineModule>).evaluate_many;
-    const out = evaluateBatch(m, ['{"boom": 1}', JSON.stringify({ hardware: { preset: 'tpu-v5e' }, query: { kind: 'chip' } })]);
+    const out = evaluateBatch(m, [
+      '{"boom": 1}',
+      JSON.stringify({ hardware: { preset: 'tpu-v5e' }, query: { kind: 'chip' } }),
+    ]);
     const r = JSON.parse(out.json) as { ok: boolean; diagnostics: { code: string; message: string }[] }[];
     expect(r[0]!.diagnostics[0]).toMatchObject({ code: 'engine_error' });
     expect(r[0]!.diagnostics[0]!.message).toContain('unreachable');

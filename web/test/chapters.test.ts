@@ -19,7 +19,11 @@ beforeAll(async () => {
   engine = await loadEngine();
 });
 
-const V5E_CHIP = { version: 1, hardware: { preset: 'tpu-v5e', overrides: { hbm_bandwidth_bytes_per_s: 8.2e11 } }, query: { kind: 'chip' } };
+const V5E_CHIP = {
+  version: 1,
+  hardware: { preset: 'tpu-v5e', overrides: { hbm_bandwidth_bytes_per_s: 8.2e11 } },
+  query: { kind: 'chip' },
+};
 const NUMBERS = {
   t_alpha: { scenario: V5E_CHIP, path: '/result/hbm_critical_intensity_flops_per_byte/bf16', format: 'fixed0' },
   t_peak: { scenario: V5E_CHIP, path: '/result/peak_flops_per_s/bf16', format: 'flops_per_s' },
@@ -31,7 +35,13 @@ function page(slug: string, body: string, prev: string | null = null, next: stri
 }
 
 function build(chapters: ChapterSource[], numbers: unknown = NUMBERS) {
-  return buildSite({ chapters, numbersJson: JSON.stringify(numbers), evaluate: (s) => engine.evaluate(s), engineVersion: 'test', widgetsScript: '../widgets.js' });
+  return buildSite({
+    chapters,
+    numbersJson: JSON.stringify(numbers),
+    evaluate: (s) => engine.evaluate(s),
+    engineVersion: 'test',
+    widgetsScript: '../widgets.js',
+  });
 }
 
 function buildError(chapters: ChapterSource[], numbers: unknown = NUMBERS): string {
@@ -82,7 +92,11 @@ describe('references', () => {
 
   it('reports every bad definition at once: rejected scenario, missing path, not a number, non-finite, unknown format', () => {
     const bad = {
-      rejected: { scenario: { version: 1, hardware: { preset: 'tpu-v99' }, query: { kind: 'chip' } }, path: '/result/peak_flops_per_s/bf16', format: 'int' },
+      rejected: {
+        scenario: { version: 1, hardware: { preset: 'tpu-v99' }, query: { kind: 'chip' } },
+        path: '/result/peak_flops_per_s/bf16',
+        format: 'int',
+      },
       missing: { scenario: V5E_CHIP, path: '/result/no_such_field', format: 'int' },
       object: { scenario: V5E_CHIP, path: '/result/peak_flops_per_s', format: 'int' },
       format: { scenario: V5E_CHIP, path: '/result/peak_flops_per_s/bf16', format: 'furlongs' },
@@ -96,7 +110,10 @@ describe('references', () => {
     expect(r.errors.join('\n')).toMatch(/object: .* reaches an object, not a number/);
     expect(r.errors.join('\n')).toMatch(/format: unknown format "furlongs"/);
     // JSON has no Infinity, but 1e999 parses to it: the check is on the parsed value.
-    const inf = resolveNumbers({ big: { scenario: V5E_CHIP, path: '/result/x', format: 'int' } }, () => '{"ok": true, "result": {"x": 1e999}}');
+    const inf = resolveNumbers(
+      { big: { scenario: V5E_CHIP, path: '/result/x', format: 'int' } },
+      () => '{"ok": true, "result": {"x": 1e999}}',
+    );
     expect(inf.errors[0]).toMatch(/big: \/result\/x is not finite/);
   });
 });
@@ -104,8 +121,17 @@ describe('references', () => {
 describe('calibrated companions (issue 8 point 5: the book teaches, the page also says what a cluster measures)', () => {
   // LLaMA-3 70B on a v5p 4x4x4, FSDP x TP, at the book's fidelity as the chapters pin it.
   const V5P_STEP = {
-    version: 1, hardware: { preset: 'tpu-v5p' }, model: { preset: 'llama-3-70b' }, mesh: { shape: [4, 4, 4] },
-    query: { fidelity: 'book', kind: 'training_step', batch_tokens: 1048576, seq_len: 4096, parallelism: { fsdp: ['X', 'Y'], tensor: ['Z'] } },
+    version: 1,
+    hardware: { preset: 'tpu-v5p' },
+    model: { preset: 'llama-3-70b' },
+    mesh: { shape: [4, 4, 4] },
+    query: {
+      fidelity: 'book',
+      kind: 'training_step',
+      batch_tokens: 1048576,
+      seq_len: 4096,
+      parallelism: { fsdp: ['X', 'Y'], tensor: ['Z'] },
+    },
   };
   const defs = {
     step: { scenario: V5P_STEP, path: '/result/time/step_s', format: 'time' },
@@ -124,7 +150,9 @@ describe('calibrated companions (issue 8 point 5: the book teaches, the page als
     expect(step.calibrated!.profile).toBe('tpu-v5p');
     expect(step.calibrated!.band).toMatch(/^median \d+%, 90th percentile \d+% over \d+ held-out TPU training runs$/);
     // The engine's own answer at the calibrated fidelity, not a number made up on the page.
-    const direct = JSON.parse(engine.evaluate(JSON.stringify({ ...V5P_STEP, query: { ...V5P_STEP.query, fidelity: 'calibrated' } })));
+    const direct = JSON.parse(
+      engine.evaluate(JSON.stringify({ ...V5P_STEP, query: { ...V5P_STEP.query, fidelity: 'calibrated' } })),
+    );
     expect(step.calibrated!.value).toBe(direct.result.time.step_s);
     expect(r.numbers.get('threshold')!.calibrated).toBeUndefined();
   });
@@ -132,19 +160,39 @@ describe('calibrated companions (issue 8 point 5: the book teaches, the page als
   it('renders it beside the book number, and fails the build when the calibrated scenario is rejected', () => {
     const site = build([page('01-a', 'One step takes {{step}}.')], defs);
     const html = site.pages.get('01-a.html')!;
-    expect(html).toMatch(/<span class="num" data-ref="step"[^>]*>[^<]+<\/span> <span class="num-cal" data-ref-calibrated="step"[^>]*title="the engine's calibrated estimate of the same plan \(profile tpu-v5p; median/);
+    expect(html).toMatch(
+      /<span class="num" data-ref="step"[^>]*>[^<]+<\/span> <span class="num-cal" data-ref-calibrated="step"[^>]*title="the engine's calibrated estimate of the same plan \(profile tpu-v5p; median/,
+    );
     const book = V5P_STEP.query;
-    const evaluate = (s: string) => (JSON.parse(s).query.fidelity === 'calibrated' ? '{"ok": false, "diagnostics": [{"path": "/query", "message": "no profile"}]}' : engine.evaluate(s));
-    const r = resolveNumbers({ step: { scenario: { ...V5P_STEP, query: book }, path: '/result/time/step_s', format: 'time' } }, evaluate);
-    expect(r.errors.join('\n')).toMatch(/step \(calibrated\): the engine rejects the scenario \(ok = false\): \/query: no profile/);
+    const evaluate = (s: string) =>
+      JSON.parse(s).query.fidelity === 'calibrated'
+        ? '{"ok": false, "diagnostics": [{"path": "/query", "message": "no profile"}]}'
+        : engine.evaluate(s);
+    const r = resolveNumbers(
+      { step: { scenario: { ...V5P_STEP, query: book }, path: '/result/time/step_s', format: 'time' } },
+      evaluate,
+    );
+    expect(r.errors.join('\n')).toMatch(
+      /step \(calibrated\): the engine rejects the scenario \(ok = false\): \/query: no profile/,
+    );
   });
 });
 
 describe('chapter build', () => {
   it('renders references, math, links and widgets', () => {
     const site = build([
-      page('01-a', 'Ridge {{t_alpha}} FLOPs/byte; peak {{t_peak}}.\n\n$$C / W$$\n\nInline $x^2$. See [b](02-b.md#sec).\n\n<scalescope-widget view="roofline" state="v=1&hw=tpu-v5e"></scalescope-widget>', null, '02-b'),
-      page('02-b', '<details><summary>Ridge {{t_alpha}}?</summary>\n\nYes.\n\n</details>\n\n| a | b |\n|---|---|\n| 1 | 2 |', '01-a', null),
+      page(
+        '01-a',
+        'Ridge {{t_alpha}} FLOPs/byte; peak {{t_peak}}.\n\n$$C / W$$\n\nInline $x^2$. See [b](02-b.md#sec).\n\n<scalescope-widget view="roofline" state="v=1&hw=tpu-v5e"></scalescope-widget>',
+        null,
+        '02-b',
+      ),
+      page(
+        '02-b',
+        '<details><summary>Ridge {{t_alpha}}?</summary>\n\nYes.\n\n</details>\n\n| a | b |\n|---|---|\n| 1 | 2 |',
+        '01-a',
+        null,
+      ),
     ]);
     const a = site.pages.get('01-a.html')!;
     expect(a).toContain('data-ref="t_alpha"');
@@ -160,19 +208,36 @@ describe('chapter build', () => {
     expect(b).toMatch(/<summary>Ridge <span[^>]*>240<\/span>\?<\/summary>/);
     expect(b).toContain('<div class="table-wrap"><table>');
     expect(site.pages.get('index.html')).toContain('href="01-a.html"');
-    expect(site.chapters[0]!.widgets).toEqual([{ view: 'roofline', state: 'v=1&hw=tpu-v5e', line: expect.any(Number), reproduces: [] }]);
+    expect(site.chapters[0]!.widgets).toEqual([
+      { view: 'roofline', state: 'v=1&hw=tpu-v5e', line: expect.any(Number), reproduces: [] },
+    ]);
   });
 
   it('reads which numbers of the text a widget reproduces, and fails on an unknown reference there', () => {
-    const ok = build([page('01-a', 'Ridge {{t_alpha}}.\n\n<scalescope-widget view="roofline" state="v=1&hw=tpu-v5e" reproduces="ridge:t_alpha"></scalescope-widget>')]);
+    const ok = build([
+      page(
+        '01-a',
+        'Ridge {{t_alpha}}.\n\n<scalescope-widget view="roofline" state="v=1&hw=tpu-v5e" reproduces="ridge:t_alpha"></scalescope-widget>',
+      ),
+    ]);
     expect(ok.chapters[0]!.widgets[0]!.reproduces).toEqual([{ metric: 'ridge', ref: 't_alpha' }]);
-    const msg = buildError([page('01-a', 'x\n\n<scalescope-widget view="roofline" state="v=1" reproduces="ridge:ch99_nope attainable"></scalescope-widget>')]);
+    const msg = buildError([
+      page(
+        '01-a',
+        'x\n\n<scalescope-widget view="roofline" state="v=1" reproduces="ridge:ch99_nope attainable"></scalescope-widget>',
+      ),
+    ]);
     expect(msg).toMatch(/reproduces="ridge:ch99_nope": expected metric:reference/);
     expect(msg).toMatch(/reproduces="attainable"/);
   });
 
   it('leaves {{...}} alone in code spans and code blocks', () => {
-    const site = build([page('01-a', 'Write `{{ch01_name}}` to cite.\n\n```json\n{"x": "{{not_a_reference}}"}\n```\n\n    {{indented_code}}\n\nand {{t_alpha}}.')]);
+    const site = build([
+      page(
+        '01-a',
+        'Write `{{ch01_name}}` to cite.\n\n```json\n{"x": "{{not_a_reference}}"}\n```\n\n    {{indented_code}}\n\nand {{t_alpha}}.',
+      ),
+    ]);
     const a = site.pages.get('01-a.html')!;
     expect(a).toContain('<code>{{ch01_name}}</code>');
     expect(a).toContain('{{not_a_reference}}');
@@ -182,13 +247,25 @@ describe('chapter build', () => {
 
   it('fails on an unknown reference, naming the file, the line and the name', () => {
     const msg = buildError([page('01-bad', 'Fine {{t_alpha}}.\n\nThe ridge is {{ch99_no_such_number}} here.')]);
-    expect(msg).toMatch(/chapters\/01-bad\.md:10: unknown reference \{\{ch99_no_such_number\}\} \(not defined in chapters\/numbers\.json\)/);
+    expect(msg).toMatch(
+      /chapters\/01-bad\.md:10: unknown reference \{\{ch99_no_such_number\}\} \(not defined in chapters\/numbers\.json\)/,
+    );
     expect(msg).toMatch(/1 problem/);
   });
 
   it('fails on a reference whose scenario the engine rejects, a malformed reference, bad TeX and a broken page link', () => {
-    const numbers = { ...NUMBERS, t_bad: { scenario: { version: 1, hardware: { preset: 'tpu-v5e' }, query: { kind: 'roofline', flops: -1, bytes: 1 } }, path: '/result/compute_s', format: 'time' } };
-    const msg = buildError([page('01-bad', 'A {{t_bad}}, a {{ spaced }}, math $\\frac{1$ and [x](07-nowhere.md).')], numbers);
+    const numbers = {
+      ...NUMBERS,
+      t_bad: {
+        scenario: { version: 1, hardware: { preset: 'tpu-v5e' }, query: { kind: 'roofline', flops: -1, bytes: 1 } },
+        path: '/result/compute_s',
+        format: 'time',
+      },
+    };
+    const msg = buildError(
+      [page('01-bad', 'A {{t_bad}}, a {{ spaced }}, math $\\frac{1$ and [x](07-nowhere.md).')],
+      numbers,
+    );
     expect(msg).toMatch(/t_bad: the engine rejects the scenario/);
     expect(msg).toMatch(/malformed reference "\{\{ spaced \}\}/);
     expect(msg).toMatch(/KaTeX cannot typeset/);
@@ -205,8 +282,11 @@ describe('the real chapters', () => {
   it('build with every reference resolved, and every widget is a known view with a clean state', () => {
     const dir = path.join(REPO, 'chapters');
     const site = buildSite({
-      chapters: readChapters(dir), numbersJson: fs.readFileSync(path.join(dir, 'numbers.json'), 'utf8'),
-      evaluate: (s) => engine.evaluate(s), engineVersion: engine.version(), widgetsScript: '../widgets.js',
+      chapters: readChapters(dir),
+      numbersJson: fs.readFileSync(path.join(dir, 'numbers.json'), 'utf8'),
+      evaluate: (s) => engine.evaluate(s),
+      engineVersion: engine.version(),
+      widgetsScript: '../widgets.js',
     });
     expect(site.chapters.length).toBe(12);
     expect(site.pages.has('index.html')).toBe(true);
@@ -229,11 +309,17 @@ describe('the real chapters', () => {
   it('give every page a Content-Security-Policy with its inline styles hashed', () => {
     const dir = path.join(REPO, 'chapters');
     const site = buildSite({
-      chapters: readChapters(dir), numbersJson: fs.readFileSync(path.join(dir, 'numbers.json'), 'utf8'),
-      evaluate: (s) => engine.evaluate(s), engineVersion: engine.version(), widgetsScript: '../widgets.js', csp: true,
+      chapters: readChapters(dir),
+      numbersJson: fs.readFileSync(path.join(dir, 'numbers.json'), 'utf8'),
+      evaluate: (s) => engine.evaluate(s),
+      engineVersion: engine.version(),
+      widgetsScript: '../widgets.js',
+      csp: true,
     });
     for (const [name, html] of site.pages) {
-      expect(html, name).toMatch(/<meta charset="utf-8">\n<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'self' 'wasm-unsafe-eval';/);
+      expect(html, name).toMatch(
+        /<meta charset="utf-8">\n<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'self' 'wasm-unsafe-eval';/,
+      );
       if (html.includes('style="')) expect(html, name).toContain("style-src-attr 'unsafe-hashes' 'sha256-");
     }
   });

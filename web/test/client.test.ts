@@ -117,7 +117,11 @@ describe('EngineClient', () => {
     const { w, c } = started();
     const p = c.evaluate(['bad']);
     const b = w.last();
-    const trap = { ok: false, diagnostics: [{ path: '', code: 'engine_error', message: 'RuntimeError' }], engine_version: '' };
+    const trap = {
+      ok: false,
+      diagnostics: [{ path: '', code: 'engine_error', message: 'RuntimeError' }],
+      engine_version: '',
+    };
     w.reply({ type: 'result', id: b.id, json: JSON.stringify([trap]), engineMs: 0, calls: 2 });
     expect((await p)?.results).toEqual([trap]);
     void c.evaluate(['bad']);
@@ -196,11 +200,15 @@ describe('EngineClient lanes', () => {
 describe('EngineClient never waits forever', () => {
   it('gives up on a batch the worker does not answer, and starts a fresh worker for the next', async () => {
     const workers: FakeWorker[] = [];
-    const c = new EngineClient(() => {
-      const w = new FakeWorker();
-      workers.push(w);
-      return w;
-    }, 'http://x/engine/', { timeoutMs: 20 });
+    const c = new EngineClient(
+      () => {
+        const w = new FakeWorker();
+        workers.push(w);
+        return w;
+      },
+      'http://x/engine/',
+      { timeoutMs: 20 },
+    );
     workers[0]!.reply({ type: 'ready', version: '0.1.0', loadMs: 1 });
     const hung = c.evaluate(['a']);
     await expect(hung).rejects.toThrow('did not answer within');
@@ -217,7 +225,10 @@ describe('EngineClient never waits forever', () => {
 
   it('a worker that dies after loading is replaced; one that dies before loading fails every request', async () => {
     const workers: FakeWorker[] = [];
-    const c = new EngineClient(() => (workers.push(new FakeWorker()), workers[workers.length - 1]!), 'http://x/engine/');
+    const c = new EngineClient(
+      () => (workers.push(new FakeWorker()), workers[workers.length - 1]!),
+      'http://x/engine/',
+    );
     workers[0]!.reply({ type: 'ready', version: '0.1.0', loadMs: 1 });
     const p = c.evaluate(['a']);
     workers[0]!.onerror?.({ message: 'RuntimeError: unreachable' } as ErrorEvent);

@@ -15,14 +15,17 @@ describe('Content-Security-Policy', () => {
   });
 
   it('hashes each distinct inline style block and attribute (entities decoded)', () => {
-    const page = '<style>a{b:c}</style><span style="height:0.5em;"></span><span style="height:0.5em;"></span><i style="content:&quot;x&quot;"></i>';
+    const page =
+      '<style>a{b:c}</style><span style="height:0.5em;"></span><span style="height:0.5em;"></span><i style="content:&quot;x&quot;"></i>';
     const p = contentSecurityPolicy(page);
     expect(p).toContain(`style-src-elem 'self' ${sha('a{b:c}')}`);
     expect(p).toContain(`style-src-attr 'unsafe-hashes' ${sha('height:0.5em;')} ${sha('content:"x"')}`);
   });
 
   it('goes right after <meta charset>, before anything it governs', () => {
-    const out = withCsp('<!doctype html><html><head>\n<meta charset="utf-8">\n<title>x</title><script src="a.js"></script></head></html>');
+    const out = withCsp(
+      '<!doctype html><html><head>\n<meta charset="utf-8">\n<title>x</title><script src="a.js"></script></head></html>',
+    );
     expect(out.indexOf('Content-Security-Policy')).toBeGreaterThan(out.indexOf('charset'));
     expect(out.indexOf('Content-Security-Policy')).toBeLessThan(out.indexOf('<title>'));
   });

@@ -10,15 +10,15 @@ export function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') (field += '"'), i++;
+      if (ch === '"' && text[i + 1] === '"') ((field += '"'), i++);
       else if (ch === '"') quoted = false;
       else field += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ',') record.push(field), (field = '');
+    else if (ch === ',') (record.push(field), (field = ''));
     else if (ch === '\r' && text[i + 1] === '\n') {
       record.push(field);
       records.push(record);
-      (field = ''), (record = []), i++;
+      ((field = ''), (record = []), i++);
     } else field += ch;
   }
   expect(field).toBe(''); // the text ends with CRLF

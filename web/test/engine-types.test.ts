@@ -3,10 +3,27 @@
 // src/engine/schema-types.ts is generated): a key the engine gives and the schema lacks fails, as a required key
 // the engine leaves out does (issue 19). presets() and model_json() answer as their schemas say.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { EngineModule, Evaluation, PlanMeshResult, PlanSearchQuery, PlanSearchResult, Presets, Scenario } from '../src/engine/types';
+import type {
+  EngineModule,
+  Evaluation,
+  PlanMeshResult,
+  PlanSearchQuery,
+  PlanSearchResult,
+  Presets,
+  Scenario,
+} from '../src/engine/types';
 import { schemaProblems } from './schema';
 import { defaultState, cloneState } from '../src/state/params';
-import { chipScenario, mainMatmuls, mainScenario, meshFor, planMeshScenario, rooflineCurveScenarios, servingSearchScenario, transformerScenario } from '../src/state/scenario';
+import {
+  chipScenario,
+  mainMatmuls,
+  mainScenario,
+  meshFor,
+  planMeshScenario,
+  rooflineCurveScenarios,
+  servingSearchScenario,
+  transformerScenario,
+} from '../src/state/scenario';
 import { loadEngine, askNowOf, searchScenarioOf } from './engine';
 
 let engine: EngineModule;
@@ -54,16 +71,29 @@ function plan(s: typeof training) {
 
 describe('the wasm module', () => {
   it('has the five functions', () => {
-    for (const f of ['evaluate', 'evaluate_many', 'presets', 'validate', 'version'] as const) expect(typeof engine[f]).toBe('function');
+    for (const f of ['evaluate', 'evaluate_many', 'presets', 'validate', 'version'] as const)
+      expect(typeof engine[f]).toBe('function');
     expect(engine.version()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
   it('presets() matches the Presets type', () => {
     const p = JSON.parse(engine.presets()) as Presets;
     expect(schemaProblems('answers.schema.json#/$defs/Presets', p)).toEqual([]);
-    expect(Object.keys(p).sort()).toEqual(['calibration_profiles', 'engine_version', 'hardware', 'models', 'queries', 'serving_backends']);
+    expect(Object.keys(p).sort()).toEqual([
+      'calibration_profiles',
+      'engine_version',
+      'hardware',
+      'models',
+      'queries',
+      'serving_backends',
+    ]);
     // The serving engines a benchmark's load can apply (issue 35): the explorer's `sbk` choices and names come from here.
-    for (const b of p.serving_backends) expect([typeof b.id, typeof b.name, b.source]).toEqual(['string', 'string', expect.stringMatching(/^fitted on /)]);
+    for (const b of p.serving_backends)
+      expect([typeof b.id, typeof b.name, b.source]).toEqual([
+        'string',
+        'string',
+        expect.stringMatching(/^fitted on /),
+      ]);
     for (const c of p.calibration_profiles) {
       expect(['tpu', 'gpu']).toContain(c.kind);
       expect(c.fitted_on.length).toBeGreaterThan(0);
@@ -79,12 +109,27 @@ describe('the wasm module', () => {
       if (h.kind === 'tpu') expect(Array.isArray(h.ici?.max_slice_shape)).toBe(true);
       else expect(typeof h.scale_up?.domain_gpus).toBe('number');
     }
-    for (const m of p.models) for (const k of ['layers', 'd_model', 'd_ff', 'heads', 'kv_heads', 'head_dim', 'vocab', 'experts', 'active_experts'] as const) expect(typeof m[k]).toBe('number');
+    for (const m of p.models)
+      for (const k of [
+        'layers',
+        'd_model',
+        'd_ff',
+        'heads',
+        'kv_heads',
+        'head_dim',
+        'vocab',
+        'experts',
+        'active_experts',
+      ] as const)
+        expect(typeof m[k]).toBe('number');
     expect(p.queries).toEqual(expect.arrayContaining(['transformer', 'chip', 'roofline', 'matmul']));
   });
 
   it('validate() answers {ok, diagnostics}', () => {
-    const v = JSON.parse(engine.validate('{"query": {"kind": "chip"}, "hardware": {"preset": "nope"}}')) as { ok: boolean; diagnostics: unknown[] };
+    const v = JSON.parse(engine.validate('{"query": {"kind": "chip"}, "hardware": {"preset": "nope"}}')) as {
+      ok: boolean;
+      diagnostics: unknown[];
+    };
     expect(v.ok).toBe(false);
     expect(v.diagnostics.length).toBeGreaterThan(0);
     expect(JSON.parse(engine.validate('not json')).diagnostics[0].code).toBe('malformed_json');
@@ -98,7 +143,9 @@ describe('the wasm module', () => {
 
   it('a result with a key the schema lacks, or without a required one, fails', () => {
     const ev = run<Record<string, unknown>>(chipScenario(training));
-    expect(schemaProblems('answers.schema.json', { ...ev, result: { ...ev.result, not_in_the_schema_s: 1 } })).not.toEqual([]);
+    expect(
+      schemaProblems('answers.schema.json', { ...ev, result: { ...ev.result, not_in_the_schema_s: 1 } }),
+    ).not.toEqual([]);
     const { hbm_capacity_bytes: _, ...without } = ev.result!;
     expect(schemaProblems('answers.schema.json', { ...ev, result: without })).not.toEqual([]);
   });
@@ -106,11 +153,13 @@ describe('the wasm module', () => {
   it('transformer, chip, matmul and roofline results match their types', () => {
     for (const s of [training, serving, moe]) expectShape(run(transformerScenario(s)));
     for (const s of [training, gpu]) expectShape(run(chipScenario(s)));
-    for (const op of mainMatmuls(training, plan(training))) expectShape(run({ hardware: { preset: 'tpu-v5p' }, query: op.query }));
+    for (const op of mainMatmuls(training, plan(training)))
+      expectShape(run({ hardware: { preset: 'tpu-v5p' }, query: op.query }));
     expectShape(run(rooflineCurveScenarios(training)[3]!));
   });
 
-  const has = (kind: string): boolean => (JSON.parse(engine.presets()) as Presets).queries.includes(kind as Presets['queries'][number]);
+  const has = (kind: string): boolean =>
+    (JSON.parse(engine.presets()) as Presets).queries.includes(kind as Presets['queries'][number]);
 
   it('plan_mesh results match PlanMeshResult: laid out, laid out by the engine, refused with the nearest state', () => {
     const v5e = cloneState(training);
@@ -120,8 +169,10 @@ describe('the wasm module', () => {
     for (const s of [training, serving, gpu, moe, v5e, parts]) {
       const ev = run<PlanMeshResult>(planMeshScenario(s, undefined, { chips: true, stops: true, batch: true }));
       expectShape(ev);
-      for (const p of ev.result!.problems) expect(Object.keys(p).sort()).toEqual(['code', 'message', 'path', 'severity']);
-      for (const c of ev.result!.nearest?.changes ?? []) expect(Object.keys(c).sort()).toEqual(['from', 'path', 'reason', 'to']);
+      for (const p of ev.result!.problems)
+        expect(Object.keys(p).sort()).toEqual(['code', 'message', 'path', 'severity']);
+      for (const c of ev.result!.nearest?.changes ?? [])
+        expect(Object.keys(c).sort()).toEqual(['from', 'path', 'reason', 'to']);
     }
     expect(run<PlanMeshResult>(planMeshScenario(v5e, undefined, { chips: true })).result!.nearest).toBeDefined();
     expect(run<PlanMeshResult>(planMeshScenario(parts)).result!.engine_layout).toBe(true);
@@ -135,12 +186,21 @@ describe('the wasm module', () => {
       expect(ev.result!.thresholds.length).toBeGreaterThan(0);
     }
     // The optional keys the schema names are there when they apply: the chosen layout for sub-axes, the busiest stage.
-    const sub = run<{ parallelism?: unknown; layout?: Record<string, unknown>; layouts_considered?: number }>(mainScenario(subAxes, plan(subAxes))).result!;
-    expect(sub.parallelism).toEqual({ fsdp: ['X', 'Y', { axis: 'Z', size: 2, stride: 2 }], tensor: [{ axis: 'Z', size: 2, stride: 1 }] });
+    const sub = run<{ parallelism?: unknown; layout?: Record<string, unknown>; layouts_considered?: number }>(
+      mainScenario(subAxes, plan(subAxes)),
+    ).result!;
+    expect(sub.parallelism).toEqual({
+      fsdp: ['X', 'Y', { axis: 'Z', size: 2, stride: 2 }],
+      tensor: [{ axis: 'Z', size: 2, stride: 1 }],
+    });
     expect(sub.layouts_considered).toBe(1);
-    const st = run<{ pipeline_stage_layers?: number; pipeline_stage_imbalance?: number }>(mainScenario(uneven, plan(uneven))).result!;
+    const st = run<{ pipeline_stage_layers?: number; pipeline_stage_imbalance?: number }>(
+      mainScenario(uneven, plan(uneven)),
+    ).result!;
     expect([st.pipeline_stage_layers, st.pipeline_stage_imbalance]).toEqual([27, 27 / (80 / 3)]);
-    expect(run<{ pipeline_stage_layers?: number }>(mainScenario(training, plan(training))).result!.pipeline_stage_layers).toBeUndefined();
+    expect(
+      run<{ pipeline_stage_layers?: number }>(mainScenario(training, plan(training))).result!.pipeline_stage_layers,
+    ).toBeUndefined();
   });
 
   it('plan_search results match PlanSearchResult: plans, the Pareto front, layouts, ties and a resume cursor', (ctx) => {

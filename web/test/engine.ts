@@ -10,7 +10,9 @@ import { ENGINE_DIR } from '../engine-plugin';
 export const REPO = path.resolve(__dirname, '../..');
 
 export async function loadEngine(): Promise<EngineModule> {
-  const mod = (await import(pathToFileURL(path.join(ENGINE_DIR, 'scalescope_engine.js')).href)) as { default: CreateScalescope };
+  const mod = (await import(pathToFileURL(path.join(ENGINE_DIR, 'scalescope_engine.js')).href)) as {
+    default: CreateScalescope;
+  };
   return mod.default({ wasmBinary: fs.readFileSync(path.join(ENGINE_DIR, 'scalescope_engine.wasm')) });
 }
 
@@ -21,7 +23,8 @@ export function askNowOf(engine: EngineModule): (scenario: unknown) => Evaluatio
 
 /** The engine asked in a batch, as a widget asks its worker. */
 export function askManyOf(engine: EngineModule): (scenarios: unknown[]) => Promise<Evaluation<unknown>[]> {
-  return (scenarios) => Promise.resolve(scenarios.map((s) => JSON.parse(engine.evaluate(JSON.stringify(s))) as Evaluation<unknown>));
+  return (scenarios) =>
+    Promise.resolve(scenarios.map((s) => JSON.parse(engine.evaluate(JSON.stringify(s))) as Evaluation<unknown>));
 }
 
 /** A state's plan search on the mesh the engine gives it (what the page's search asks). */
@@ -31,6 +34,8 @@ export function searchScenarioOf(engine: EngineModule, s: State): Scenario | nul
 
 /** The launch configs' engine (scalescope_launch: the same bindings with the frameworks), as its worker loads it. */
 export async function loadLaunchEngine(): Promise<EngineModule> {
-  const mod = (await import(pathToFileURL(path.join(ENGINE_DIR, 'scalescope_launch.js')).href)) as { default: CreateScalescope };
+  const mod = (await import(pathToFileURL(path.join(ENGINE_DIR, 'scalescope_launch.js')).href)) as {
+    default: CreateScalescope;
+  };
   return mod.default({ wasmBinary: fs.readFileSync(path.join(ENGINE_DIR, 'scalescope_launch.wasm')) });
 }

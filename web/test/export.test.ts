@@ -22,7 +22,8 @@ beforeAll(async () => {
   engine = await loadEngine();
 });
 
-const answer = (sc: Scenario): Evaluation<unknown> => JSON.parse(engine.evaluate(JSON.stringify(sc))) as Evaluation<unknown>;
+const answer = (sc: Scenario): Evaluation<unknown> =>
+  JSON.parse(engine.evaluate(JSON.stringify(sc))) as Evaluation<unknown>;
 
 describe('csv', () => {
   it('quotes commas, quotes and line breaks (RFC 4180) and keeps non-ASCII text as it is', () => {
@@ -34,9 +35,18 @@ describe('csv', () => {
     expect(csvCell(2.5)).toBe('2.5');
     expect(csvCell(false)).toBe('false');
     expect(csvCell(null)).toBe('');
-    const text = csvText([{ header: ['a', 'b', 'c'], rows: [['x, "y"', 'ü', '']] }, { header: ['d', 'e'], rows: [[1, true]] }]);
+    const text = csvText([
+      { header: ['a', 'b', 'c'], rows: [['x, "y"', 'ü', '']] },
+      { header: ['d', 'e'], rows: [[1, true]] },
+    ]);
     expect(text).toBe('a,b,c\r\n"x, ""y""",ü,\r\n,,\r\nd,e,\r\n1,true,\r\n');
-    expect(parseCsv(text)).toEqual([['a', 'b', 'c'], ['x, "y"', 'ü', ''], ['', '', ''], ['d', 'e', ''], ['1', 'true', '']]);
+    expect(parseCsv(text)).toEqual([
+      ['a', 'b', 'c'],
+      ['x, "y"', 'ü', ''],
+      ['', '', ''],
+      ['d', 'e', ''],
+      ['1', 'true', ''],
+    ]);
   });
 
   it('writes text a spreadsheet would run as a formula after a quote, and leaves numbers alone (OWASP CSV Injection)', () => {
@@ -52,7 +62,9 @@ describe('csv', () => {
     // Issue 41: a semicolon splits a field in semicolon-locale spreadsheets, whose next piece would run; spaces
     // before the sign are trimmed by some.
     expect(csvCell("x;=cmd|' /C calc'!A0;")).toBe(`"x;=cmd|' /C calc'!A0;"`);
-    expect(parseCsv(csvText([{ header: ['a'], rows: [["x;=cmd|' /C calc'!A0;"]] }]))[1]).toEqual(["x;=cmd|' /C calc'!A0;"]);
+    expect(parseCsv(csvText([{ header: ['a'], rows: [["x;=cmd|' /C calc'!A0;"]] }]))[1]).toEqual([
+      "x;=cmd|' /C calc'!A0;",
+    ]);
     expect(csvCell(' =1+1')).toBe("' =1+1");
     expect(csvCell('\u00a0@SUM(A1)')).toBe("'\u00a0@SUM(A1)");
     expect(csvCell(' -5')).toBe(' -5'); // still a number
@@ -83,10 +95,24 @@ describe('export', () => {
   });
 
   it('flattens a result into path,value,unit rows (quoting commas)', () => {
-    const csv = csvText([resultBlock({ time: { step_s: 2.5, bound: 'compute' }, memory: { fits: true, total_bytes: 3e9 }, note: 'a, "b"', thresholds: [{ name: 'x', margin: 1.5 }] })]);
+    const csv = csvText([
+      resultBlock({
+        time: { step_s: 2.5, bound: 'compute' },
+        memory: { fits: true, total_bytes: 3e9 },
+        note: 'a, "b"',
+        thresholds: [{ name: 'x', margin: 1.5 }],
+      }),
+    ]);
     expect(csv.split('\r\n')).toEqual([
-      'path,value,unit', '/time/step_s,2.5,s', '/time/bound,compute,', '/memory/fits,true,', '/memory/total_bytes,3000000000,B',
-      '/note,"a, ""b""",', '/thresholds/0/name,x,', '/thresholds/0/margin,1.5,', '',
+      'path,value,unit',
+      '/time/step_s,2.5,s',
+      '/time/bound,compute,',
+      '/memory/fits,true,',
+      '/memory/total_bytes,3000000000,B',
+      '/note,"a, ""b""",',
+      '/thresholds/0/name,x,',
+      '/thresholds/0/margin,1.5,',
+      '',
     ]);
   });
 
@@ -106,9 +132,18 @@ describe('export', () => {
     expect(byKey.get('engine.chip')?.[2]).toMatch(/H100.*\(h100-sxm\)/);
     expect(byKey.get('engine.model')?.[2]).toMatch(/\(llama-3-70b\)$/);
     expect(byKey.get('engine.fidelity')?.[2]).toBe((ev.result as { fidelity?: string }).fidelity ?? 'book');
-    expect(byKey.get('engine.calibration_profile')?.[2]).toBe((ev.result as { calibration?: { profile: { id: string } } }).calibration?.profile.id ?? 'none');
+    expect(byKey.get('engine.calibration_profile')?.[2]).toBe(
+      (ev.result as { calibration?: { profile: { id: string } } }).calibration?.profile.id ?? 'none',
+    );
     // Each non-default row of the table, with the table's own label and unit; the serving batch is not a training input.
-    for (const [key, value] of [['hw', 'h100-sxm'], ['fsdp', '64'], ['tp', '4'], ['batch', '2097152'], ['eff_flops', '0.6'], ['remat', 'none']] as const) {
+    for (const [key, value] of [
+      ['hw', 'h100-sxm'],
+      ['fsdp', '64'],
+      ['tp', '4'],
+      ['batch', '2097152'],
+      ['eff_flops', '0.6'],
+      ['remat', 'none'],
+    ] as const) {
       const p = PARAM_BY_KEY.get(key)!;
       expect(byKey.get(key), key).toEqual([key, p.label, value, p.unit]);
     }
@@ -128,7 +163,12 @@ describe('export', () => {
     const m = meshFor(s, askNowOf(engine));
     if (!m.ok) throw new Error(m.problem);
     const sc = mainScenario(s, m.plan);
-    expect(inputRows(s, sc, {}).map((r) => r.key)).toEqual(['engine.chip', 'engine.model', 'engine.fidelity', 'engine.calibration_profile']);
+    expect(inputRows(s, sc, {}).map((r) => r.key)).toEqual([
+      'engine.chip',
+      'engine.model',
+      'engine.fidelity',
+      'engine.calibration_profile',
+    ]);
   });
 
   it('the JSON carries the scenario sent, the URL state and the inputs beside the answer', () => {
@@ -137,7 +177,12 @@ describe('export', () => {
     if (!m.ok) throw new Error(m.problem);
     const sc = mainScenario(s, m.plan);
     const ev = answer(sc);
-    const j = JSON.parse(resultJson(s, sc, ev)) as { scenario: Scenario; url_state: string; inputs: { key: string; value: unknown }[]; answer: Evaluation<unknown> };
+    const j = JSON.parse(resultJson(s, sc, ev)) as {
+      scenario: Scenario;
+      url_state: string;
+      inputs: { key: string; value: unknown }[];
+      answer: Evaluation<unknown>;
+    };
     expect(j.scenario).toEqual(sc);
     expect(j.url_state).toBe(encodeState(s));
     expect(j.url_state).toContain('tp=4');
@@ -151,7 +196,9 @@ describe('export', () => {
     const scenario = { hardware: { preset: 'tpu-v5e' }, query: { kind: 'chip' as const } };
     const cmd = cliCommand({ ...scenario, model: { hf_config: { _name_or_path: "it's" } } } as never, '--table');
     expect(cmd).toContain(`'\\''`);
-    const out = spawnSync('bash', ['-c', cmd.replace('build/release/scalescope', cli).replace(' --table -', ' -')], { encoding: 'utf8' }).stdout;
+    const out = spawnSync('bash', ['-c', cmd.replace('build/release/scalescope', cli).replace(' --table -', ' -')], {
+      encoding: 'utf8',
+    }).stdout;
     expect(JSON.parse(out).ok).toBe(false); // the odd model object is the engine's to reject: the text arrived intact
     expect(out).toContain('hf_config');
   });

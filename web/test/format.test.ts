@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { sig, fmtSecondsTick, fmtBytes, fmtCount, fmtDelta, fmtFlopsPerS, fmtPercent, fmtSeconds, fmtUsd, fromSlider, toSlider } from '../src/charts/format';
+import {
+  sig,
+  fmtSecondsTick,
+  fmtBytes,
+  fmtCount,
+  fmtDelta,
+  fmtFlopsPerS,
+  fmtPercent,
+  fmtSeconds,
+  fmtUsd,
+  fromSlider,
+  toSlider,
+} from '../src/charts/format';
 
 describe('display units', () => {
   it('formats SI quantities', () => {

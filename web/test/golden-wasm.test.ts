@@ -15,14 +15,25 @@ import { schemaProblems } from './schema';
 const GOLDEN_DIR = path.join(REPO, 'tests/golden');
 const DUMP = process.env['SCALESCOPE_GOLDEN_DUMP'] ?? path.join(REPO, 'build/release/golden_dump');
 
-interface Case { name: string; scenario: unknown }
-const files = fs.readdirSync(GOLDEN_DIR).filter((f) => f.endsWith('.json')).sort();
+interface Case {
+  name: string;
+  scenario: unknown;
+}
+const files = fs
+  .readdirSync(GOLDEN_DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 const cases: { file: string; c: Case }[] = files.flatMap((file) =>
-  (JSON.parse(fs.readFileSync(path.join(GOLDEN_DIR, file), 'utf8')) as { cases: Case[] }).cases.map((c) => ({ file, c })),
+  (JSON.parse(fs.readFileSync(path.join(GOLDEN_DIR, file), 'utf8')) as { cases: Case[] }).cases.map((c) => ({
+    file,
+    c,
+  })),
 );
 
 // As tests/golden_dump.cpp builds them.
-const RUNS = (JSON.parse(fs.readFileSync(path.join(REPO, 'tests/validation/published-runs.json'), 'utf8')) as { runs: unknown[] }).runs;
+const RUNS = (
+  JSON.parse(fs.readFileSync(path.join(REPO, 'tests/validation/published-runs.json'), 'utf8')) as { runs: unknown[] }
+).runs;
 const CALIBRATION = [
   { name: 'calibrate', query: { kind: 'calibrate', runs: RUNS } },
   { name: 'validation with each family held out', query: { kind: 'validation', family_holdout: true, runs: RUNS } },
@@ -34,13 +45,19 @@ const CALIBRATION_KINDS = ['validation', 'calibrate', 'kernel_fit', 'kernel_fami
 const FRAMEWORK_KINDS = ['launch_config', 'import_config'];
 /** A native answer as the page's module gives it: a list of the query kinds leaves out the calibration and launch ones. */
 const pageAnswer = (line: string): string =>
-  [CALIBRATION_KINDS, FRAMEWORK_KINDS].reduce((l, kinds) => l.replaceAll(kinds.map((k) => `, ${k}`).join(''), ''), line);
+  [CALIBRATION_KINDS, FRAMEWORK_KINDS].reduce(
+    (l, kinds) => l.replaceAll(kinds.map((k) => `, ${k}`).join(''), ''),
+    line,
+  );
 
 let engine: EngineModule;
 let native: string[];
 beforeAll(async () => {
   engine = await loadEngine();
-  native = execFileSync(DUMP, { maxBuffer: 256 * 1024 * 1024 }).toString().trimEnd().split('\n');
+  native = execFileSync(DUMP, { maxBuffer: 256 * 1024 * 1024 })
+    .toString()
+    .trimEnd()
+    .split('\n');
 });
 
 describe('wasm engine vs native golden_dump', () => {
@@ -51,8 +68,14 @@ describe('wasm engine vs native golden_dump', () => {
 
   it.each(CALIBRATION)('the validation suite: $name is not a kind the page has', ({ name, query }) => {
     const prefix = `published-runs.json :: ${name} :: `;
-    expect(native.find((l) => l.startsWith(prefix)), prefix).toBeDefined();
-    const answer = JSON.parse(engine.evaluate(JSON.stringify({ query }))) as { ok: boolean; diagnostics: { path: string; code: string; message: string }[] };
+    expect(
+      native.find((l) => l.startsWith(prefix)),
+      prefix,
+    ).toBeDefined();
+    const answer = JSON.parse(engine.evaluate(JSON.stringify({ query }))) as {
+      ok: boolean;
+      diagnostics: { path: string; code: string; message: string }[];
+    };
     expect(answer.ok).toBe(false);
     expect(answer.diagnostics[0]).toMatchObject({ path: '/query/kind', code: 'unknown_choice' });
     // The page's kinds are the core's: the message lists them, and none of the calibration kinds.

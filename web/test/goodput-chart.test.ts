@@ -18,9 +18,19 @@ const SCALING: GoodputResult['scaling'] = [
 describe('goodput chart data', () => {
   it('maps each scaling point to a failure-free and, when the job finishes, a with-failures point', () => {
     const d = goodputData(answer(SCALING, 300), 256);
-    expect(d.filter((p) => p.series === 'useful').map((p) => [p.chips, p.time_s])).toEqual([[128, 1600], [256, 800], [512, 400]]);
-    expect(d.filter((p) => p.series === 'wall').map((p) => [p.chips, p.time_s])).toEqual([[128, 1700], [256, 900]]); // 512 never finishes
-    expect(d.filter((p) => p.current).map((p) => [p.series, p.chips])).toEqual([['useful', 256], ['wall', 256]]);
+    expect(d.filter((p) => p.series === 'useful').map((p) => [p.chips, p.time_s])).toEqual([
+      [128, 1600],
+      [256, 800],
+      [512, 400],
+    ]);
+    expect(d.filter((p) => p.series === 'wall').map((p) => [p.chips, p.time_s])).toEqual([
+      [128, 1700],
+      [256, 900],
+    ]); // 512 never finishes
+    expect(d.filter((p) => p.current).map((p) => [p.series, p.chips])).toEqual([
+      ['useful', 256],
+      ['wall', 256],
+    ]);
   });
 
   it('tables every point, a job that never finishes said so', () => {
@@ -32,13 +42,36 @@ describe('goodput chart data', () => {
   });
 
   it('says where adding chips stops paying in the engine’s number, or that it has not', () => {
-    expect(goodputNote(answer(SCALING, 552840.05))).toBe('Past 553k chips, failures cost more time than the chips save.');
+    expect(goodputNote(answer(SCALING, 552840.05))).toBe(
+      'Past 553k chips, failures cost more time than the chips save.',
+    );
     expect(goodputNote(answer(SCALING, null))).toMatch(/still shortens the run at 1,024 times these chips/);
-    expect(goodputNote(answer(SCALING.map((p) => ({ ...p, wall_time_s: null })), 2048))).toMatch(/none of these sizes/);
+    expect(
+      goodputNote(
+        answer(
+          SCALING.map((p) => ({ ...p, wall_time_s: null })),
+          2048,
+        ),
+      ),
+    ).toMatch(/none of these sizes/);
   });
 
   it('keys the series it draws and the current chip count', () => {
-    expect(goodputLegend(goodputData(answer(SCALING, null), 256)).map((e) => e.label)).toEqual(['Failure-free: time to train', 'With failures: time to train', 'current chip count']);
-    expect(goodputLegend(goodputData(answer(SCALING.map((p) => ({ ...p, wall_time_s: null })), 1), 1000)).map((e) => e.label)).toEqual(['Failure-free: time to train']);
+    expect(goodputLegend(goodputData(answer(SCALING, null), 256)).map((e) => e.label)).toEqual([
+      'Failure-free: time to train',
+      'With failures: time to train',
+      'current chip count',
+    ]);
+    expect(
+      goodputLegend(
+        goodputData(
+          answer(
+            SCALING.map((p) => ({ ...p, wall_time_s: null })),
+            1,
+          ),
+          1000,
+        ),
+      ).map((e) => e.label),
+    ).toEqual(['Failure-free: time to train']);
   });
 });

@@ -32,7 +32,10 @@ describe('a pasted config.json', () => {
   it('is refused in words when it is not one JSON object or too long for a link', () => {
     expect(minifyConfig('{"a": ')).toMatchObject({ ok: false });
     expect(minifyConfig('[1, 2]')).toMatchObject({ ok: false, problem: expect.stringContaining('one JSON object') });
-    expect(minifyConfig(JSON.stringify({ x: 'y'.repeat(MAX_HF_CONFIG_CHARS) }))).toMatchObject({ ok: false, problem: expect.stringContaining('at most') });
+    expect(minifyConfig(JSON.stringify({ x: 'y'.repeat(MAX_HF_CONFIG_CHARS) }))).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('at most'),
+    });
   });
 
   it('is read by the engine and gives the preset’s numbers', () => {
@@ -56,45 +59,64 @@ describe('a pasted config.json', () => {
 
   // Each config.json with its preset (tests/unit/test_hf_config.cpp holds the shapes equal in the engine).
   const PAIRS: [string, string][] = [
-    ['meta-llama-3.1-8b.json', 'llama-3-8b'], ['mixtral-8x7b-v0.1.json', 'mixtral-8x7b'], ['gemma-2-27b.json', 'gemma-2-27b'],
-    ['gemma-3-27b-pt.json', 'gemma-3-27b'], ['deepseek-v3.json', 'deepseek-v3'], ['kimi-k2-instruct.json', 'kimi-k2'],
-    ['qwen3-235b-a22b.json', 'qwen3-235b-a22b'], ['qwen3-30b-a3b.json', 'qwen3-30b-a3b'], ['gpt-oss-120b.json', 'gpt-oss-120b'],
-    ['gpt-oss-20b.json', 'gpt-oss-20b'], ['llama-4-scout-17b-16e.json', 'llama-4-scout'], ['llama-4-maverick-17b-128e.json', 'llama-4-maverick'],
+    ['meta-llama-3.1-8b.json', 'llama-3-8b'],
+    ['mixtral-8x7b-v0.1.json', 'mixtral-8x7b'],
+    ['gemma-2-27b.json', 'gemma-2-27b'],
+    ['gemma-3-27b-pt.json', 'gemma-3-27b'],
+    ['deepseek-v3.json', 'deepseek-v3'],
+    ['kimi-k2-instruct.json', 'kimi-k2'],
+    ['qwen3-235b-a22b.json', 'qwen3-235b-a22b'],
+    ['qwen3-30b-a3b.json', 'qwen3-30b-a3b'],
+    ['gpt-oss-120b.json', 'gpt-oss-120b'],
+    ['gpt-oss-20b.json', 'gpt-oss-20b'],
+    ['llama-4-scout-17b-16e.json', 'llama-4-scout'],
+    ['llama-4-maverick-17b-128e.json', 'llama-4-maverick'],
   ];
-  it.each(PAIRS)('%s: pasted, through a link, gives the training step and the facts of the %s preset picked', (file, preset) => {
-    const m = minifyConfig(config(file));
-    if (!m.ok) throw new Error(m.problem);
-    const answer = JSON.parse(engine.model_json(JSON.stringify({ hf_config: JSON.parse(m.text) }))) as ModelJson;
-    expect(answer.ok, JSON.stringify(answer.diagnostics)).toBe(true);
-    rememberHfModel(m.text, answer);
-    const picked = cloneState(defaultState());
-    Object.assign(picked.values, { model: preset, tp: 1, fsdp: 2048 });
-    const pasted = cloneState(picked);
-    pasted.values['hf'] = m.text;
-    const back = decodeState(encodeState(pasted));
-    expect(back.notices).toEqual([]);
-    const mesh = meshFor(back.state, askNowOf(engine));
-    if (!mesh.ok) throw new Error(mesh.problem);
-    const run = (sc: unknown) => JSON.parse(engine.evaluate(JSON.stringify(sc))) as { ok: boolean; result: Record<string, unknown>; diagnostics: unknown[] };
-    const viaHf = run(mainScenario(back.state, mesh.plan));
-    const viaPreset = run(mainScenario(picked, mesh.plan));
-    expect(viaPreset.ok, JSON.stringify(viaPreset.diagnostics)).toBe(true);
-    expect(viaHf.ok, JSON.stringify(viaHf.diagnostics)).toBe(true);
-    expect(viaHf.result['time']).toEqual(viaPreset.result['time']);
-    expect(viaHf.result['memory']).toEqual(viaPreset.result['memory']);
-    // The controls read the same model: the same layer kinds and the same degrees the sliders stop at.
-    const t = (st: typeof picked) => (run(transformerScenario(st)).result as { layers: unknown; attention: unknown; params: unknown });
-    expect(t(back.state).layers).toEqual(t(picked).layers);
-    expect(t(back.state).attention).toEqual(t(picked).attention);
-    expect(t(back.state).params).toEqual(t(picked).params);
-    expect(effectiveModel(baseModel(back.state), back.state)).toEqual(effectiveModel(baseModel(picked), picked));
-  });
+  it.each(PAIRS)(
+    '%s: pasted, through a link, gives the training step and the facts of the %s preset picked',
+    (file, preset) => {
+      const m = minifyConfig(config(file));
+      if (!m.ok) throw new Error(m.problem);
+      const answer = JSON.parse(engine.model_json(JSON.stringify({ hf_config: JSON.parse(m.text) }))) as ModelJson;
+      expect(answer.ok, JSON.stringify(answer.diagnostics)).toBe(true);
+      rememberHfModel(m.text, answer);
+      const picked = cloneState(defaultState());
+      Object.assign(picked.values, { model: preset, tp: 1, fsdp: 2048 });
+      const pasted = cloneState(picked);
+      pasted.values['hf'] = m.text;
+      const back = decodeState(encodeState(pasted));
+      expect(back.notices).toEqual([]);
+      const mesh = meshFor(back.state, askNowOf(engine));
+      if (!mesh.ok) throw new Error(mesh.problem);
+      const run = (sc: unknown) =>
+        JSON.parse(engine.evaluate(JSON.stringify(sc))) as {
+          ok: boolean;
+          result: Record<string, unknown>;
+          diagnostics: unknown[];
+        };
+      const viaHf = run(mainScenario(back.state, mesh.plan));
+      const viaPreset = run(mainScenario(picked, mesh.plan));
+      expect(viaPreset.ok, JSON.stringify(viaPreset.diagnostics)).toBe(true);
+      expect(viaHf.ok, JSON.stringify(viaHf.diagnostics)).toBe(true);
+      expect(viaHf.result['time']).toEqual(viaPreset.result['time']);
+      expect(viaHf.result['memory']).toEqual(viaPreset.result['memory']);
+      // The controls read the same model: the same layer kinds and the same degrees the sliders stop at.
+      const t = (st: typeof picked) =>
+        run(transformerScenario(st)).result as { layers: unknown; attention: unknown; params: unknown };
+      expect(t(back.state).layers).toEqual(t(picked).layers);
+      expect(t(back.state).attention).toEqual(t(picked).attention);
+      expect(t(back.state).params).toEqual(t(picked).params);
+      expect(effectiveModel(baseModel(back.state), back.state)).toEqual(effectiveModel(baseModel(picked), picked));
+    },
+  );
 
   it('names an unknown key through the engine', () => {
     const c = JSON.parse(config('mistral-7b-v0.1.json')) as Record<string, unknown>;
     c['rope_wobble'] = 3;
     const answer = JSON.parse(engine.model_json(JSON.stringify({ hf_config: c }))) as ModelJson;
     expect(answer.ok).toBe(false);
-    expect(answer.diagnostics).toEqual([expect.objectContaining({ code: 'unknown_key', path: '/model/hf_config/rope_wobble' })]);
+    expect(answer.diagnostics).toEqual([
+      expect.objectContaining({ code: 'unknown_key', path: '/model/hf_config/rope_wobble' }),
+    ]);
   });
 });

@@ -19,11 +19,21 @@ function factory(opts: { failLoad?: boolean } = {}) {
     };
     return {
       evaluate: answer,
-      evaluate_many: (arr: string) => `[${(JSON.parse(arr) as unknown[]).map((x) => answer(JSON.stringify(x))).join(',')}]`,
-      presets: () => '{}', validate: () => '{}', version: () => '0.1.0', model_json: () => '{}',
+      evaluate_many: (arr: string) =>
+        `[${(JSON.parse(arr) as unknown[]).map((x) => answer(JSON.stringify(x))).join(',')}]`,
+      presets: () => '{}',
+      validate: () => '{}',
+      version: () => '0.1.0',
+      model_json: () => '{}',
     };
   };
-  return { prepare: async () => { if (opts.failLoad) throw new Error('HTTP 404'); return instantiate; }, made: () => made };
+  return {
+    prepare: async () => {
+      if (opts.failLoad) throw new Error('HTTP 404');
+      return instantiate;
+    },
+    made: () => made,
+  };
 }
 
 describe('EngineHost', () => {
@@ -46,14 +56,29 @@ describe('EngineHost', () => {
 
   it('answers a load failure and an early request with errors, never silence', async () => {
     const h = new EngineHost(factory({ failLoad: true }).prepare);
-    expect(await h.handle({ type: 'evaluate', id: 1, scenarios: [] })).toEqual({ type: 'error', id: 1, message: 'the engine was asked to evaluate before it was loaded' });
+    expect(await h.handle({ type: 'evaluate', id: 1, scenarios: [] })).toEqual({
+      type: 'error',
+      id: 1,
+      message: 'the engine was asked to evaluate before it was loaded',
+    });
     const init = await h.handle({ type: 'init', engineBase: 'x' });
     expect(init).toMatchObject({ type: 'error' });
     expect((init as { message: string }).message).toContain('HTTP 404');
   });
 
   it('a batch that throws outside the engine calls is an error answer with its id', async () => {
-    const h = new EngineHost(async () => async () => ({ evaluate: () => { throw new Error('x'); }, evaluate_many: () => { throw new Error('y'); }, version: () => '1' }) as unknown as EngineModule);
+    const h = new EngineHost(
+      async () => async () =>
+        ({
+          evaluate: () => {
+            throw new Error('x');
+          },
+          evaluate_many: () => {
+            throw new Error('y');
+          },
+          version: () => '1',
+        }) as unknown as EngineModule,
+    );
     await h.handle({ type: 'init', engineBase: 'x' });
     const out = await h.handle({ type: 'evaluate', id: 7, scenarios: ['{}'] });
     expect(out).toMatchObject({ type: 'result', id: 7 });

@@ -4,7 +4,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { EngineModule } from '../src/engine/types';
 import { describePlan, nodesTimesGpus } from '../src/ui/mesh-words';
 import type { Degrees } from '../src/state/plan-mesh';
-import { formatLayout, layoutDegrees, layoutOfPlan, layoutPlan, parseLayout, type PlanLayout } from '../src/state/layout';
+import {
+  formatLayout,
+  layoutDegrees,
+  layoutOfPlan,
+  layoutPlan,
+  parseLayout,
+  type PlanLayout,
+} from '../src/state/layout';
 import { hardwarePreset } from '../src/state/params';
 import { askNowOf, loadEngine } from './engine';
 
@@ -13,7 +20,15 @@ beforeAll(async () => {
   engine = await loadEngine();
 });
 
-const deg = (d: Partial<Degrees>): Degrees => ({ data: 1, fsdp: 1, context: 1, expert: 1, pipeline: 1, tensor: 1, ...d });
+const deg = (d: Partial<Degrees>): Degrees => ({
+  data: 1,
+  fsdp: 1,
+  context: 1,
+  expert: 1,
+  pipeline: 1,
+  tensor: 1,
+  ...d,
+});
 const h100 = hardwarePreset('h100-sxm');
 
 describe('a mesh in words', () => {
@@ -27,12 +42,36 @@ describe('a mesh in words', () => {
 describe('explicit layouts (applied plans)', () => {
   it('parses, formats and gives degrees', () => {
     const axes = parseLayout('fsdp4.fsdp4.tensor4')!;
-    expect(axes).toEqual([[{ strategy: 'fsdp', size: 4 }], [{ strategy: 'fsdp', size: 4 }], [{ strategy: 'tensor', size: 4 }]]);
+    expect(axes).toEqual([
+      [{ strategy: 'fsdp', size: 4 }],
+      [{ strategy: 'fsdp', size: 4 }],
+      [{ strategy: 'tensor', size: 4 }],
+    ]);
     expect(formatLayout(axes)).toBe('fsdp4.fsdp4.tensor4');
     expect(layoutDegrees(axes)).toEqual(deg({ fsdp: 16, tensor: 4 }));
-    expect(layoutPlan(axes)).toMatchObject({ shape: [4, 4, 4], axisNames: ['X', 'Y', 'Z'], axes: { fsdp: ['X', 'Y'], tensor: ['Z'] }, chips: 64 });
-    expect(layoutPlan(axes, 2, 'data')).toMatchObject({ axes: { fsdp: ['X', 'Y'], tensor: ['Z'], data: ['DCN'] }, slices: 2, chips: 128 });
-    for (const bad of ['', 'fsdp', 'fsdp0', 'fsdp4.x2', 'fsdp4,tensor2', 'fsdp4**tensor2', '*fsdp4', 'fsdp4*', 'fsdp2*fsdp2*fsdp2*fsdp2*fsdp2']) expect(parseLayout(bad), bad).toBeNull();
+    expect(layoutPlan(axes)).toMatchObject({
+      shape: [4, 4, 4],
+      axisNames: ['X', 'Y', 'Z'],
+      axes: { fsdp: ['X', 'Y'], tensor: ['Z'] },
+      chips: 64,
+    });
+    expect(layoutPlan(axes, 2, 'data')).toMatchObject({
+      axes: { fsdp: ['X', 'Y'], tensor: ['Z'], data: ['DCN'] },
+      slices: 2,
+      chips: 128,
+    });
+    for (const bad of [
+      '',
+      'fsdp',
+      'fsdp0',
+      'fsdp4.x2',
+      'fsdp4,tensor2',
+      'fsdp4**tensor2',
+      '*fsdp4',
+      'fsdp4*',
+      'fsdp2*fsdp2*fsdp2*fsdp2*fsdp2',
+    ])
+      expect(parseLayout(bad), bad).toBeNull();
   });
 
   it('a split axis lists its pieces outermost first; each is a sub-axis whose stride is the pieces inside it', () => {
@@ -41,26 +80,58 @@ describe('explicit layouts (applied plans)', () => {
     expect(layoutDegrees(axes)).toEqual(deg({ fsdp: 1024, tensor: 2 }));
     const plan = layoutPlan(axes);
     expect(plan).toMatchObject({ shape: [16, 16, 8], chips: 2048 });
-    expect(plan.axes).toEqual({ fsdp: ['X', 'Y', { axis: 'Z', size: 4, stride: 2 }], tensor: [{ axis: 'Z', size: 2, stride: 1 }] });
+    expect(plan.axes).toEqual({
+      fsdp: ['X', 'Y', { axis: 'Z', size: 4, stride: 2 }],
+      tensor: [{ axis: 'Z', size: 2, stride: 1 }],
+    });
     expect(describePlan(plan)).toBe('16×16×8 · FSDP on X, Y, outer 4 of Z · TP on inner 2 of Z');
     const three = layoutPlan(parseLayout('data2*fsdp2*tensor2')!);
-    expect(three.axes).toEqual({ data: [{ axis: 'X', size: 2, stride: 4 }], fsdp: [{ axis: 'X', size: 2, stride: 2 }], tensor: [{ axis: 'X', size: 2, stride: 1 }] });
+    expect(three.axes).toEqual({
+      data: [{ axis: 'X', size: 2, stride: 4 }],
+      fsdp: [{ axis: 'X', size: 2, stride: 2 }],
+      tensor: [{ axis: 'X', size: 2, stride: 1 }],
+    });
     expect(describePlan(three)).toBe('8 · DP on outer 2 of X · FSDP on middle 2 of X · TP on inner 2 of X');
   });
 
   it('reads a searched plan: TPU axes of the searched mesh, GPU the plan’s own mesh (size-1 axes dropped, DCN left to slices)', () => {
     const text = (l: PlanLayout): string => (l.ok ? formatLayout(l.axes) : l.problem);
-    const tpu = layoutOfPlan({ shape: [4, 4, 8], axis_names: ['X', 'Y', 'Z'] }, { fsdp: ['Z'], tensor: ['X', 'Y'], data: ['DCN'], zero_stage: 3 });
+    const tpu = layoutOfPlan(
+      { shape: [4, 4, 8], axis_names: ['X', 'Y', 'Z'] },
+      { fsdp: ['Z'], tensor: ['X', 'Y'], data: ['DCN'], zero_stage: 3 },
+    );
     expect(text(tpu)).toBe('tensor4.tensor4.fsdp8');
     expect(tpu.ok && tpu.dcn).toBe('data');
-    expect(text(layoutOfPlan({ shape: [64, 1, 1], axis_names: ['D', 'P', 'T'] }, { fsdp: ['D'], microbatches: 4 }))).toBe('fsdp64');
-    expect(text(layoutOfPlan({ shape: [8, 4, 2], axis_names: ['D', 'P', 'T'] }, { data: ['D'], pipeline: ['P'], tensor: ['T'] }))).toBe('data8.pipeline4.tensor2');
+    expect(
+      text(layoutOfPlan({ shape: [64, 1, 1], axis_names: ['D', 'P', 'T'] }, { fsdp: ['D'], microbatches: 4 })),
+    ).toBe('fsdp64');
+    expect(
+      text(
+        layoutOfPlan(
+          { shape: [8, 4, 2], axis_names: ['D', 'P', 'T'] },
+          { data: ['D'], pipeline: ['P'], tensor: ['T'] },
+        ),
+      ),
+    ).toBe('data8.pipeline4.tensor2');
     expect(text(layoutOfPlan({ shape: [1], axis_names: ['X'] }, {}))).toBe('data1');
     // Sub-axes, in any order in the strategies' lists: the axis reads outermost (largest stride) first.
-    const sub = layoutOfPlan({ shape: [16, 16, 8], axis_names: ['X', 'Y', 'Z'] },
-      { tensor: [{ axis: 'Z', size: 2, stride: 1 }], fsdp: ['X', 'Y', { axis: 'Z', size: 4, stride: 2 }], zero_stage: 3 });
+    const sub = layoutOfPlan(
+      { shape: [16, 16, 8], axis_names: ['X', 'Y', 'Z'] },
+      {
+        tensor: [{ axis: 'Z', size: 2, stride: 1 }],
+        fsdp: ['X', 'Y', { axis: 'Z', size: 4, stride: 2 }],
+        zero_stage: 3,
+      },
+    );
     expect(text(sub)).toBe('fsdp16.fsdp16.fsdp4*tensor2');
-    expect(text(layoutOfPlan({ shape: [8], axis_names: ['X'] }, { fsdp: [{ axis: 'X', size: 2, stride: 1 }], tensor: [{ axis: 'X', size: 4, stride: 2 }] }))).toBe('tensor4*fsdp2');
+    expect(
+      text(
+        layoutOfPlan(
+          { shape: [8], axis_names: ['X'] },
+          { fsdp: [{ axis: 'X', size: 2, stride: 1 }], tensor: [{ axis: 'X', size: 4, stride: 2 }] },
+        ),
+      ),
+    ).toBe('tensor4*fsdp2');
   });
 
   it('refuses, in words, a plan it cannot hold', () => {
@@ -69,8 +140,12 @@ describe('explicit layouts (applied plans)', () => {
       return l.ok ? '' : l.problem;
     };
     expect(problem({ shape: [4, 4], axis_names: ['X', 'Y'] }, { fsdp: ['X'] })).toMatch(/axis Y/); // Y belongs to no strategy
-    expect(problem({ shape: [8], axis_names: ['X'] }, { fsdp: [{ axis: 'X', size: 4, stride: 2 }] })).toMatch(/do not tile/);
-    expect(problem({ shape: [8], axis_names: ['X'] }, { fsdp: [{ axis: 'X', size: 4, stride: 1 }] })).toMatch(/part of axis X/);
+    expect(problem({ shape: [8], axis_names: ['X'] }, { fsdp: [{ axis: 'X', size: 4, stride: 2 }] })).toMatch(
+      /do not tile/,
+    );
+    expect(problem({ shape: [8], axis_names: ['X'] }, { fsdp: [{ axis: 'X', size: 4, stride: 1 }] })).toMatch(
+      /part of axis X/,
+    );
     expect(problem({ shape: [8], axis_names: ['X'] }, { fsdp: ['X'], tensor: ['Q'] })).toMatch(/axis Q/);
     expect(problem({ shape: [8], axis_names: ['X'] }, { fsdp: [7] })).toMatch(/cannot read/);
   });

@@ -30,7 +30,9 @@ describe('a link under the controls’ rules', () => {
     expect(performance.now() - t0).toBeLessThan(200);
     const defaults = defaultState();
     for (const k of ['tp', 'fsdp', 'pp']) expect(l.state.values[k]).toBe(defaults.values[k]);
-    expect(l.notices.join(' ')).toMatch(/FSDP 8192 × Tensor parallel \(TP\) 512 × Pipeline \(PP\) 256.*1,073,741,824 chips.*65,536/);
+    expect(l.notices.join(' ')).toMatch(
+      /FSDP 8192 × Tensor parallel \(TP\) 512 × Pipeline \(PP\) 256.*1,073,741,824 chips.*65,536/,
+    );
     expect(meshFor(l.state, ask).ok).toBe(true);
   });
 
@@ -58,7 +60,9 @@ describe('a link under the controls’ rules', () => {
     expect(load('?v=1&chips=64&tp=8').state.values['fsdp']).toBe(8);
     const odd = load('?v=1&chips=63&tp=8');
     expect(odd.state.values['chips']).toBeNull(); // the chips field refuses 63 under TP 8; so does a link
-    expect(odd.notices.join(' ')).toMatch(/Chips 63 is no longer fixed: 63 chips do not split into the other degrees \(8 chips per FSDP replica\)\./);
+    expect(odd.notices.join(' ')).toMatch(
+      /Chips 63 is no longer fixed: 63 chips do not split into the other degrees \(8 chips per FSDP replica\)\./,
+    );
   });
 
   it('rounds a batch that is not whole sequences, and a TP the heads do not split', () => {

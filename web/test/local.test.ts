@@ -31,7 +31,15 @@ describe('LocalEngine', () => {
 
   it('steps aside after a throw and comes back with a fresh instance', async () => {
     let made = 0;
-    const broken = { ...engine, evaluate_many: () => { throw new Error('RuntimeError: unreachable'); }, evaluate: () => { throw new Error('RuntimeError: unreachable'); } } as EngineModule;
+    const broken = {
+      ...engine,
+      evaluate_many: () => {
+        throw new Error('RuntimeError: unreachable');
+      },
+      evaluate: () => {
+        throw new Error('RuntimeError: unreachable');
+      },
+    } as EngineModule;
     const local = await LocalEngine.start('unused', async () => (++made === 1 ? broken : engine));
     const cache = new ResultCache();
     const text = JSON.stringify(chipScenario(defaultState()));

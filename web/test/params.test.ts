@@ -6,7 +6,16 @@ import { encodeState, decodeState } from '../src/state/url';
 import { engineDefaults, type Planned } from '../src/ui/results';
 import { HARDWARE_IDS, MODEL_IDS, PARAMS, PRESETS, defaultState, hardwareFields } from '../src/state/params';
 import { cloneState } from '../src/state/params';
-import { atBookFidelity, frontierConcurrencies, mainScenario, matmulDtype, meshFor, scalingDegrees, scalingScenarios, transformerScenario } from '../src/state/scenario';
+import {
+  atBookFidelity,
+  frontierConcurrencies,
+  mainScenario,
+  matmulDtype,
+  meshFor,
+  scalingDegrees,
+  scalingScenarios,
+  transformerScenario,
+} from '../src/state/scenario';
 import { askNowOf, loadEngine, searchScenarioOf } from './engine';
 
 let engine: EngineModule;
@@ -80,8 +89,25 @@ describe('parameter table', () => {
     expect(m.ok).toBe(true);
     if (!m.ok) return;
     const sc = mainScenario(s, m.plan) as unknown as Record<string, unknown>;
-    const at = (path: string): unknown => path.split('/').slice(1).reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], sc);
-    for (const key of ['hw', 'model', 'batch', 'seq', 'remat', 'mm', 'master', 'opt', 'comms', 'train_tokens', 'zero', 'sp']) {
+    const at = (path: string): unknown =>
+      path
+        .split('/')
+        .slice(1)
+        .reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], sc);
+    for (const key of [
+      'hw',
+      'model',
+      'batch',
+      'seq',
+      'remat',
+      'mm',
+      'master',
+      'opt',
+      'comms',
+      'train_tokens',
+      'zero',
+      'sp',
+    ]) {
       const p = PARAMS.find((x) => x.key === key)!;
       expect(at(p.path), key).toEqual(p.default);
     }
@@ -90,7 +116,11 @@ describe('parameter table', () => {
 });
 
 describe('parameter table: the rows added for serving, remat and efficiency', () => {
-  const at = (sc: unknown, path: string): unknown => path.split('/').slice(1).reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], sc);
+  const at = (sc: unknown, path: string): unknown =>
+    path
+      .split('/')
+      .slice(1)
+      .reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], sc);
   const build = (s: ReturnType<typeof defaultState>) => {
     const m = meshFor(s, askNowOf(engine));
     if (!m.ok) throw new Error(m.problem);
@@ -145,10 +175,20 @@ describe('parameter table: the rows added for serving, remat and efficiency', ()
 describe('parameter table: choices are the engine’s', () => {
   it('offers exactly the pipeline schedules and matmul precisions training_step takes (its unknown_choice lists them)', () => {
     const sc = {
-      hardware: { preset: 'h100-sxm' }, model: { preset: 'llama-3-8b' }, mesh: { shape: [8] },
-      query: { kind: 'training_step', batch_tokens: 65536, seq_len: 4096, parallelism: { data: 8, pipeline_schedule: '?' }, precision: { matmul: '?' } },
+      hardware: { preset: 'h100-sxm' },
+      model: { preset: 'llama-3-8b' },
+      mesh: { shape: [8] },
+      query: {
+        kind: 'training_step',
+        batch_tokens: 65536,
+        seq_len: 4096,
+        parallelism: { data: 8, pipeline_schedule: '?' },
+        precision: { matmul: '?' },
+      },
     };
-    const ev = JSON.parse(engine.evaluate(JSON.stringify(sc))) as { diagnostics: { path: string; code: string; message: string }[] };
+    const ev = JSON.parse(engine.evaluate(JSON.stringify(sc))) as {
+      diagnostics: { path: string; code: string; message: string }[];
+    };
     const valid = (path: string): string[] => {
       const d = ev.diagnostics.find((x) => x.path === path && x.code === 'unknown_choice');
       expect(d, path).toBeDefined();
@@ -159,7 +199,8 @@ describe('parameter table: choices are the engine’s', () => {
   });
 
   it('every matmul precision runs its matmul and roofline queries in a dtype the engine has (fp8_blockwise: fp8, nvfp4: fp4)', () => {
-    for (const mm of PARAMS.find((p) => p.key === 'mm')!.choices!) expect(['bf16', 'fp8', 'int8', 'fp4']).toContain(matmulDtype(mm));
+    for (const mm of PARAMS.find((p) => p.key === 'mm')!.choices!)
+      expect(['bf16', 'fp8', 'int8', 'fp4']).toContain(matmulDtype(mm));
     expect(matmulDtype('fp8_blockwise')).toBe('fp8');
     expect(matmulDtype('mxfp8')).toBe('fp8');
     expect(matmulDtype('nvfp4')).toBe('fp4');
@@ -185,13 +226,18 @@ describe('parameter table: choices are the engine’s', () => {
 
 describe('parameter table: the goodput settings (issue 38)', () => {
   const GOODPUT_KEYS = ['fail', 'ckpt_mode', 'replace'];
-  const at = (sc: unknown, path: string): unknown => path.split('/').slice(1).reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], sc);
+  const at = (sc: unknown, path: string): unknown =>
+    path
+      .split('/')
+      .slice(1)
+      .reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], sc);
   const scenarioOf = (s: ReturnType<typeof defaultState>) => {
     const m = meshFor(s, askNowOf(engine));
     if (!m.ok) throw new Error(m.problem);
     return mainScenario(s, m.plan);
   };
-  const query = (s: ReturnType<typeof defaultState>): Record<string, unknown> => scenarioOf(s).query as unknown as Record<string, unknown>;
+  const query = (s: ReturnType<typeof defaultState>): Record<string, unknown> =>
+    scenarioOf(s).query as unknown as Record<string, unknown>;
 
   it('defaults to unset: the scenario has no goodput and the link carries no key, so the engine’s cited defaults apply', () => {
     for (const k of GOODPUT_KEYS) expect(PARAMS.find((p) => p.key === k)!.default, k).toBeNull();
@@ -210,8 +256,14 @@ describe('parameter table: the goodput settings (issue 38)', () => {
     for (const k of ['fail=0.0001', 'ckpt_mode=blocking', 'replace=600']) expect(link).toContain(k);
     expect(decodeState('?' + link).state).toEqual(s);
     const g = (askNowOf(engine)(scenarioOf(s)) as Evaluation<TrainingStepResult>).result!.goodput!;
-    expect([g.settings.failures_per_chip_hour, g.checkpoint.mode, g.restart.replace_s]).toEqual([1e-4, 'blocking', 600]);
-    expect((searchScenarioOf(engine, s)!.query as unknown as Record<string, unknown>)['goodput']).toEqual(sc.query['goodput']); // the plan search reads them too
+    expect([g.settings.failures_per_chip_hour, g.checkpoint.mode, g.restart.replace_s]).toEqual([
+      1e-4,
+      'blocking',
+      600,
+    ]);
+    expect((searchScenarioOf(engine, s)!.query as unknown as Record<string, unknown>)['goodput']).toEqual(
+      sc.query['goodput'],
+    ); // the plan search reads them too
   });
 
   it('sends them only in training mode', () => {
@@ -224,7 +276,11 @@ describe('parameter table: the goodput settings (issue 38)', () => {
     const s = defaultState();
     const main = askNowOf(engine)(scenarioOf(s)) as Evaluation<Planned>;
     const g = (main.result as TrainingStepResult).goodput!;
-    expect(engineDefaults({ state: s, mesh: meshFor(s, askNowOf(engine)), main })).toEqual({ fail: g.settings.failures_per_chip_hour, ckpt_mode: g.checkpoint.mode, replace: g.restart.replace_s });
+    expect(engineDefaults({ state: s, mesh: meshFor(s, askNowOf(engine)), main })).toEqual({
+      fail: g.settings.failures_per_chip_hour,
+      ckpt_mode: g.checkpoint.mode,
+      replace: g.restart.replace_s,
+    });
     expect(engineDefaults(undefined)).toEqual({});
   });
 });
@@ -247,7 +303,13 @@ describe('parameter table: a benchmark’s load (issue 35)', () => {
   it('offers as serving engines exactly the engine’s presets’ serving_backends, none by default', () => {
     expect(row('sbk').choices).toEqual(PRESETS.serving_backends.map((b) => b.id));
     expect(row('sbk').choices).toContain('trtllm');
-    for (const k of ['conc', 'sbk']) expect([row(k).default, row(k).group, row(k).mode, row(k).advanced], k).toEqual([null, 'serving', 'serving', true]);
+    for (const k of ['conc', 'sbk'])
+      expect([row(k).default, row(k).group, row(k).mode, row(k).advanced], k).toEqual([
+        null,
+        'serving',
+        'serving',
+        true,
+      ]);
     expect([row('conc').type, row('conc').min, row('conc').max]).toEqual(['int', 1, 4096]);
   });
 
@@ -287,7 +349,9 @@ describe('parameter table: a benchmark’s load (issue 35)', () => {
     const s = serving({ wdt: 'fp8', kvdt: 'fp8', adt: 'fp8', conc: 8, sbk: 'trtllm' });
     expect(query(s)['dtypes']).toEqual({ weights: 'fp8', kv: 'fp8', activations: 'fp8' });
     const w8a8 = askNowOf(engine)(scenarioOf(s)) as Evaluation<ServingResult>;
-    const w8a16 = askNowOf(engine)(scenarioOf(serving({ wdt: 'fp8', kvdt: 'fp8', conc: 8, sbk: 'trtllm' }))) as Evaluation<ServingResult>;
+    const w8a16 = askNowOf(engine)(
+      scenarioOf(serving({ wdt: 'fp8', kvdt: 'fp8', conc: 8, sbk: 'trtllm' })),
+    ) as Evaluation<ServingResult>;
     expect([w8a8.ok, w8a16.ok]).toEqual([true, true]);
     expect(w8a8.result!.dtypes.activations).toBe('fp8');
     // FP8 GEMMs prefill faster than bf16 ones reading fp8 weights.
@@ -298,19 +362,25 @@ describe('parameter table: a benchmark’s load (issue 35)', () => {
     const d = decodeState('?v=1&mode=serving&conc=64&sbk=tgi');
     expect(d.state.values['sbk']).toBeNull();
     expect(d.state.values['conc']).toBe(64);
-    expect(d.notices).toEqual([`Ignored Serving engine (under load) = “tgi”: expected one of ${PRESETS.serving_backends.map((b) => b.id).join(', ')}. Using the default.`]);
+    expect(d.notices).toEqual([
+      `Ignored Serving engine (under load) = “tgi”: expected one of ${PRESETS.serving_backends.map((b) => b.id).join(', ')}. Using the default.`,
+    ]);
   });
 
   it('the scaling chart’s variants leave the load out; the book’s fidelity drops the backend the engine would refuse there', () => {
     const s = serving({ conc: 64, sbk: 'trtllm' });
     const variants = scalingDegrees(s);
     const meshes = variants.map(({ deg }) => meshFor(s, askNowOf(engine), deg));
-    for (const p of scalingScenarios(s, variants, meshes)) expect((p.scenario.query as unknown as Record<string, unknown>)['load']).toBeUndefined();
+    for (const p of scalingScenarios(s, variants, meshes))
+      expect((p.scenario.query as unknown as Record<string, unknown>)['load']).toBeUndefined();
     const sc = scenarioOf(s);
     const refused = askNowOf(engine)({ ...sc, query: { ...sc.query, fidelity: 'book' } });
     expect(refused.diagnostics.map((d) => d.code)).toContain('needs_calibrated');
     const book = atBookFidelity(sc);
-    expect((book.query as unknown as { load: unknown }).load).toEqual({ concurrency: 64, concurrencies: frontierConcurrencies(64) });
+    expect((book.query as unknown as { load: unknown }).load).toEqual({
+      concurrency: 64,
+      concurrencies: frontierConcurrencies(64),
+    });
     expect(askNowOf(engine)(book).ok).toBe(true);
   });
 

@@ -32,7 +32,9 @@ describe('pinned comparison', () => {
 
   it('pins the defaults as "v=1" (a pin of nothing would be no pin)', () => {
     expect(pinText(defaultState())).toBe('v=1');
-    expect(pinnedOf({ ...defaultState(), values: { ...defaultState().values, pin: 'v=1' } })!.state).toEqual(defaultState());
+    expect(pinnedOf({ ...defaultState(), values: { ...defaultState().values, pin: 'v=1' } })!.state).toEqual(
+      defaultState(),
+    );
   });
 
   it('never nests and drops what it cannot read, with a notice', () => {

@@ -24,7 +24,11 @@ const answerFor = (s: State, extra: { batch?: boolean } = {}): PlanMeshResult =>
 
 describe('where the degree sliders stop', () => {
   it('a 40-head model offers no 16-, 32- or 64-way TP (the reviewer’s case), only divisors', () => {
-    const stops = degreeStops(param('tp'), stateWith({ model: 'llama-2-13b' }), answerFor(stateWith({ model: 'llama-2-13b' })))!;
+    const stops = degreeStops(
+      param('tp'),
+      stateWith({ model: 'llama-2-13b' }),
+      answerFor(stateWith({ model: 'llama-2-13b' })),
+    )!;
     expect(stops).toEqual([1, 2, 4, 8]);
   });
 
@@ -60,7 +64,8 @@ describe('where the degree sliders stop', () => {
 
 describe('a fixed chip count', () => {
   it('moving TP or PP hands the rest of the chips to FSDP; DP when FSDP is off; TP when serving', () => {
-    const b = (values: Record<string, unknown>): State => balanced(stateWith(values), answerFor(stateWith(values))).state;
+    const b = (values: Record<string, unknown>): State =>
+      balanced(stateWith(values), answerFor(stateWith(values))).state;
     expect(b({ chips: 2048, tp: 16 }).values['fsdp']).toBe(128);
     expect(b({ chips: 2048, tp: 8, pp: 4 }).values['fsdp']).toBe(64);
     expect(b({ fsdp: 1, dp: 4, chips: 64, tp: 8 }).values['dp']).toBe(8);
@@ -81,7 +86,9 @@ describe('the nearest state that runs', () => {
     const n = nearest(balanced(s, answerFor(s)).state, answerFor(s));
     expect(n.state.values['fsdp']).toBe(32);
     expect(n.state.values['chips']).toBeNull();
-    expect(n.notices.join(' ')).toMatch(/FSDP 256 → 32: so that the degrees fit one TPU v5e slice\..*Chips 2,048 is no longer fixed/);
+    expect(n.notices.join(' ')).toMatch(
+      /FSDP 256 → 32: so that the degrees fit one TPU v5e slice\..*Chips 2,048 is no longer fixed/,
+    );
     const m = meshFor(n.state, ask);
     expect(m.ok && m.plan).toMatchObject({ shape: [16, 16], degrees: { fsdp: 32, tensor: 8 } });
     const ok = stateWith({});
@@ -99,10 +106,16 @@ describe('the nearest state that runs', () => {
 
 describe('degrees on parts of the torus axes', () => {
   it.each([
-    ['v5p: FSDP 4 × TP 32 × PP 35 (the chapter 6 widget after its best plan)', { fsdp: 4, tp: 32, pp: 35, mb: 128, zero: 1 }],
+    [
+      'v5p: FSDP 4 × TP 32 × PP 35 (the chapter 6 widget after its best plan)',
+      { fsdp: 4, tp: 32, pp: 35, mb: 128, zero: 1 },
+    ],
     ['v5e: FSDP 32 × TP 8 on the 16×16 pod', { hw: 'tpu-v5e', fsdp: 32, tp: 8 }],
     ['v5e: DP 2 × FSDP 4 × TP 8, three strategies on a 2D torus', { hw: 'tpu-v5e', dp: 2, fsdp: 4, tp: 8 }],
-    ['v5e: FSDP 4 × CP 2 × TP 8 in each of two slices, DP over DCN', { hw: 'tpu-v5e', fsdp: 4, cp: 2, tp: 8, slices: 2 }],
+    [
+      'v5e: FSDP 4 × CP 2 × TP 8 in each of two slices, DP over DCN',
+      { hw: 'tpu-v5e', fsdp: 4, cp: 2, tp: 8, slices: 2 },
+    ],
   ])('%s: the engine lays out the degrees and answers without an error', (_name, values) => {
     const s = stateWith(values);
     const m = meshFor(s, ask);

@@ -2,7 +2,16 @@
 // time, memory and MFU, bit for bit, through the real wasm engine, for TPU slices whose axes the plans split into
 // sub-axes (with and without DCN), GPU clusters (the plan's own mesh), MoE and uneven pipeline stages.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Diagnostic, EngineModule, Evaluation, PlanSearchQuery, PlanSearchResult, Scenario, SearchedPlan, TrainingStepResult } from '../src/engine/types';
+import type {
+  Diagnostic,
+  EngineModule,
+  Evaluation,
+  PlanSearchQuery,
+  PlanSearchResult,
+  Scenario,
+  SearchedPlan,
+  TrainingStepResult,
+} from '../src/engine/types';
 import { schemaProblems } from './schema';
 import { defaultState, type State } from '../src/state/params';
 import { stateWith } from './state';
@@ -43,7 +52,11 @@ function search(s: State, constraints?: Record<string, unknown>): { sc: Scenario
 }
 
 /** Applies a plan and evaluates the page's training step for the state it gives. */
-function applied(s: State, plan: SearchedPlan, mesh: SearchedMesh): { state: State; step: TrainingStepResult; diagnostics: Diagnostic[] } {
+function applied(
+  s: State,
+  plan: SearchedPlan,
+  mesh: SearchedMesh,
+): { state: State; step: TrainingStepResult; diagnostics: Diagnostic[] } {
   const a = applyPlan(s, plan, mesh);
   expect(a.ok, a.ok ? '' : a.problems.join(' ')).toBe(true);
   if (!a.ok) throw new Error('not applied');
@@ -139,10 +152,28 @@ describe('plan search -> apply', () => {
   it('MoE plans over the engine’s whole MoE space (the experts’ TP, capacity, DualPipe, FP8 recipes) apply exactly', () => {
     // Qwen3-30B-A3B on 64 H100s with the settings plan_search can vary for it (docs/api.md `plan_search` space), the
     // best 40 plans, so that each setting appears among them.
-    const s = stateWith({ hw: 'h100-sxm', model: 'qwen3-30b-a3b', fsdp: 8, tp: 2, ep: 4, batch: 4194304, imb: 1.2, disp: 'hierarchical' });
+    const s = stateWith({
+      hw: 'h100-sxm',
+      model: 'qwen3-30b-a3b',
+      fsdp: 8,
+      tp: 2,
+      ep: 4,
+      batch: 4194304,
+      imb: 1.2,
+      disp: 'hierarchical',
+    });
     const sc = searchScenarioOf(engine, s)!;
-    const space = { expert_tensor: ['tp', 1], capacity_factors: ['dropless', 1.25], pipeline_schedules: ['1f1b', 'dualpipe', 'dualpipe_v'], matmul: ['bf16', 'fp8_blockwise', 'mxfp8'] };
-    const ev = runSearch({ ...sc, hardware: { preset: 'h100-sxm' }, query: { ...(sc.query as PlanSearchQuery), keep: 40, space, constraints: { max: { pipeline: 4 } } } });
+    const space = {
+      expert_tensor: ['tp', 1],
+      capacity_factors: ['dropless', 1.25],
+      pipeline_schedules: ['1f1b', 'dualpipe', 'dualpipe_v'],
+      matmul: ['bf16', 'fp8_blockwise', 'mxfp8'],
+    };
+    const ev = runSearch({
+      ...sc,
+      hardware: { preset: 'h100-sxm' },
+      query: { ...(sc.query as PlanSearchQuery), keep: 40, space, constraints: { max: { pipeline: 4 } } },
+    });
     expect(errors(ev)).toEqual([]);
     const plans = ev.result!.plans;
     expect(plans.length).toBeGreaterThan(10);
@@ -151,22 +182,38 @@ describe('plan search -> apply', () => {
     expect(plans.some((p) => p.moe?.capacity_factor === 1.25)).toBe(true);
     // Blockwise FP8 runs through its own GEMM and MoE kernel models (the calibration's kernel level), which on H100
     // need not rank it among the best 40 here: a search of that recipe alone gives plans that carry it.
-    const fp8 = runSearch({ ...sc, hardware: { preset: 'h100-sxm' }, query: { ...(sc.query as PlanSearchQuery), keep: 8, space: { ...space, matmul: ['fp8_blockwise'] }, constraints: { max: { pipeline: 4 } } } });
+    const fp8 = runSearch({
+      ...sc,
+      hardware: { preset: 'h100-sxm' },
+      query: {
+        ...(sc.query as PlanSearchQuery),
+        keep: 8,
+        space: { ...space, matmul: ['fp8_blockwise'] },
+        constraints: { max: { pipeline: 4 } },
+      },
+    });
     expect(errors(fp8)).toEqual([]);
     expect(fp8.result!.plans.length).toBeGreaterThan(0);
     expect(fp8.result!.plans.every((p) => p.precision.matmul === 'fp8_blockwise')).toBe(true);
     for (const [i, plan] of [...plans, ...fp8.result!.plans].entries()) {
       const a = applied(s, plan, searchedMesh(sc));
       expectSameStep(a.step, plan, `MoE plan ${i}`);
-      expect(a.step.moe, `MoE plan ${i}`).toMatchObject({ load_imbalance: 1.2, dispatcher: 'hierarchical', capacity_factor: plan.moe?.capacity_factor ?? 0 });
+      expect(a.step.moe, `MoE plan ${i}`).toMatchObject({
+        load_imbalance: 1.2,
+        dispatcher: 'hierarchical',
+        capacity_factor: plan.moe?.capacity_factor ?? 0,
+      });
       expect(isCurrentPlan(a.state, plan, searchedMesh(sc)), `MoE plan ${i}`).toBe(true);
     }
-    const pp = runSearch({ ...sc, query: { ...(sc.query as PlanSearchQuery), space, constraints: { fixed: { pipeline: 4 } } } }).result!.plans;
+    const pp = runSearch({
+      ...sc,
+      query: { ...(sc.query as PlanSearchQuery), space, constraints: { fixed: { pipeline: 4 } } },
+    }).result!.plans;
     expect(pp.some((p) => p.parallelism.pipeline_schedule?.startsWith('dualpipe'))).toBe(true);
     for (const plan of pp.slice(0, 8)) expectSameStep(applied(s, plan, searchedMesh(sc)).step, plan, 'MoE PP plan');
   });
 
-    it('a plan outside the controls’ ranges, or with a setting the page has no control for, is refused with words', () => {
+  it('a plan outside the controls’ ranges, or with a setting the page has no control for, is refused with words', () => {
     const s = defaultState();
     const { sc, res } = search(s);
     const plan = res.plans[0]!;
@@ -187,14 +234,25 @@ describe('plan search -> apply', () => {
     const mesh = searchedMesh(sc);
     const warned = res.plans.filter((p) => p.warnings.length > 0);
     expect(warned.length).toBeGreaterThan(0); // ZeRO-3 under PP warns (zero3_with_pipeline)
-    for (const plan of res.plans) expect(applied(s, plan, mesh).diagnostics, `plan ${plan.rank}`).toEqual(plan.warnings);
+    for (const plan of res.plans)
+      expect(applied(s, plan, mesh).diagnostics, `plan ${plan.rank}`).toEqual(plan.warnings);
     const runOf = (c: Record<string, unknown>): SearchRun => ({
-      key: JSON.stringify({ ...sc, query: { ...(sc.query as PlanSearchQuery), constraints: c } }), state: s, mesh, gpu: true,
-      ev: { ok: true, result: res, diagnostics: [] } as unknown as Evaluation<PlanSearchResult>, engineMs: 0,
-      rows: planRows(s, res, mesh), complete: true, chunks: 1, wallMs: 0, progressFrac: 1,
+      key: JSON.stringify({ ...sc, query: { ...(sc.query as PlanSearchQuery), constraints: c } }),
+      state: s,
+      mesh,
+      gpu: true,
+      ev: { ok: true, result: res, diagnostics: [] } as unknown as Evaluation<PlanSearchResult>,
+      engineMs: 0,
+      rows: planRows(s, res, mesh),
+      complete: true,
+      chunks: 1,
+      wallMs: 0,
+      progressFrac: 1,
     });
     expect(listable(runOf(constraints)).map((c) => c.plan)).toEqual(res.plans);
-    expect(listable(runOf({ fixed: { pipeline: 4 } })).map((c) => c.plan)).toEqual(res.plans.filter((p) => p.warnings.length === 0));
+    expect(listable(runOf({ fixed: { pipeline: 4 } })).map((c) => c.plan)).toEqual(
+      res.plans.filter((p) => p.warnings.length === 0),
+    );
   });
 
   it('no plan search in serving mode', () => {

@@ -7,15 +7,27 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Diagnostic, EngineModule } from '../src/engine/types';
 import { hardwarePreset } from '../src/state/params';
 import {
-  MAX_PROFILE_CHARS, MAX_STORED_PROFILES, PROFILE_STORE_KEY, calibrationOf, fingerprint, keepProfile, unusedProfileNotice, pickProfile,
-  profileFormatProblem, profileRef, readProfile, useProfileStore, type TextStore,
+  MAX_PROFILE_CHARS,
+  MAX_STORED_PROFILES,
+  PROFILE_STORE_KEY,
+  calibrationOf,
+  fingerprint,
+  keepProfile,
+  unusedProfileNotice,
+  pickProfile,
+  profileFormatProblem,
+  profileRef,
+  readProfile,
+  useProfileStore,
+  type TextStore,
 } from '../src/state/profile';
 import { atBookFidelity, mainScenario, meshFor, servingSearchScenario } from '../src/state/scenario';
 import { decodeState, encodeState } from '../src/state/url';
 import { loadEngine, REPO, askNowOf, searchScenarioOf } from './engine';
 import { stateWith } from './state';
 
-const shipped = (id: string): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(REPO, 'calibration_profiles', `${id}.json`), 'utf8'));
+const shipped = (id: string): Record<string, unknown> =>
+  JSON.parse(fs.readFileSync(path.join(REPO, 'calibration_profiles', `${id}.json`), 'utf8'));
 /** A profile of format 1 (scalescope.calibration/1, before the kernel models): examples/calibration's as it was. */
 const FORMAT_1 = fs.readFileSync(path.join(__dirname, 'fixtures', 'profile-format-1.json'), 'utf8');
 const H100 = hardwarePreset('h100-sxm');
@@ -82,14 +94,21 @@ describe('a calibrate result', () => {
   });
 
   it('else the family profile of the chip’s kind', () => {
-    expect(pickProfile(result, hardwarePreset('h200'))).toMatchObject({ ok: true, profile: { id: 'gpu-mine' }, note: expect.stringContaining('GPU family') });
+    expect(pickProfile(result, hardwarePreset('h200'))).toMatchObject({
+      ok: true,
+      profile: { id: 'gpu-mine' },
+      note: expect.stringContaining('GPU family'),
+    });
   });
 
   it('says so when nothing in it fits the chip', () => {
     const p = pickProfile(result, hardwarePreset('tpu-v5p'));
     expect(p.ok).toBe(false);
     expect(!p.ok && p.problem).toMatch(/no profile for .*tpu-v5p.* and no TPU family profile.*'gpu-mine', 'h100-mine'/);
-    expect(pickProfile({ profiles: [] }, H100)).toMatchObject({ ok: false, problem: expect.stringContaining('it has no profiles') });
+    expect(pickProfile({ profiles: [] }, H100)).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('it has no profiles'),
+    });
   });
 
   it('is read whole as the CLI prints it, {"ok": …, "result": {"profiles": …}}', () => {
@@ -97,18 +116,31 @@ describe('a calibrate result', () => {
   });
 
   it('of format 2 as the CLI writes it (examples/calibration), whole or as its profile', () => {
-    const mine = JSON.parse(fs.readFileSync(path.join(REPO, 'examples/calibration/my-cluster-h100-sxm.json'), 'utf8')) as Record<string, unknown>;
+    const mine = JSON.parse(
+      fs.readFileSync(path.join(REPO, 'examples/calibration/my-cluster-h100-sxm.json'), 'utf8'),
+    ) as Record<string, unknown>;
     expect(mine['schema']).toBe('scalescope.calibration/2');
     const bare = read(mine);
     expect(JSON.parse(bare.text)).toEqual(mine);
-    const family = JSON.parse(fs.readFileSync(path.join(REPO, 'examples/calibration/my-cluster-gpu.json'), 'utf8')) as Record<string, unknown>;
-    const whole = read({ ok: true, diagnostics: [], query: 'calibrate', result: { profiles: [family, mine], fits: [], runs: [], summary: [] } });
+    const family = JSON.parse(
+      fs.readFileSync(path.join(REPO, 'examples/calibration/my-cluster-gpu.json'), 'utf8'),
+    ) as Record<string, unknown>;
+    const whole = read({
+      ok: true,
+      diagnostics: [],
+      query: 'calibrate',
+      result: { profiles: [family, mine], fits: [], runs: [], summary: [] },
+    });
     expect(whole.text).toBe(bare.text);
     expect(read({ profiles: [family, mine] }, hardwarePreset('b200')).id).toBe('my-cluster-gpu');
   });
 
   it('a bare profile is used as it is, whatever it says (the engine judges it)', () => {
-    expect(pickProfile({ id: 'odd', kind: 'tpu' }, H100)).toEqual({ ok: true, profile: { id: 'odd', kind: 'tpu' }, note: '' });
+    expect(pickProfile({ id: 'odd', kind: 'tpu' }, H100)).toEqual({
+      ok: true,
+      profile: { id: 'odd', kind: 'tpu' },
+      note: '',
+    });
   });
 });
 
@@ -152,7 +184,14 @@ describe('profiles kept in the browser', () => {
     mem.setItem(PROFILE_STORE_KEY, '{not json');
     useProfileStore(mem);
     expect(calibrationOf(stateWith({ cal: r.ref }))).toBeUndefined();
-    useProfileStore({ getItem: () => { throw new Error('denied'); }, setItem: () => { throw new Error('quota'); } });
+    useProfileStore({
+      getItem: () => {
+        throw new Error('denied');
+      },
+      setItem: () => {
+        throw new Error('quota');
+      },
+    });
     expect(keepProfile(r.text)).toBe(false);
     expect(calibrationOf(stateWith({ cal: r.ref }))).toEqual({ id: 'mine', parameters: {} });
   });
@@ -172,7 +211,15 @@ describe('the cal parameter', () => {
   });
 
   it('drops a hostile or malformed value with a notice', () => {
-    for (const bad of ['<script>alert(1)</script>~12345678', 'my-cluster~ZZZZZZZZ', 'my-cluster~1234567', '~12345678', 'my cluster~12345678', `${'a'.repeat(49)}~12345678`, 'a~12345678~12345678']) {
+    for (const bad of [
+      '<script>alert(1)</script>~12345678',
+      'my-cluster~ZZZZZZZZ',
+      'my-cluster~1234567',
+      '~12345678',
+      'my cluster~12345678',
+      `${'a'.repeat(49)}~12345678`,
+      'a~12345678~12345678',
+    ]) {
       const d = decodeState(`?v=1&cal=${encodeURIComponent(bad)}`);
       expect(d.state.values['cal'], bad).toBe('');
       expect(d.notices, bad).toHaveLength(1);
@@ -183,7 +230,9 @@ describe('the cal parameter', () => {
   it('that this browser does not have: the shipped profile, and a notice that says how to get it back', () => {
     const s = stateWith({ hw: 'h100-sxm', cal: 'my-cluster~0badf00d' });
     expect(calibrationOf(s)).toBeUndefined();
-    expect(unusedProfileNotice(s)).toMatch(/^This link used calibration profile 'my-cluster' \(fingerprint 0badf00d\), which this browser has not loaded: the calibrated numbers shown use the shipped profile\. .*load that profile file.*same fingerprint restores it/);
+    expect(unusedProfileNotice(s)).toMatch(
+      /^This link used calibration profile 'my-cluster' \(fingerprint 0badf00d\), which this browser has not loaded: the calibrated numbers shown use the shipped profile\. .*load that profile file.*same fingerprint restores it/,
+    );
     const m = meshFor(s, askNowOf(engine));
     if (!m.ok) throw new Error(m.problem);
     expect(mainScenario(s, m.plan).query).not.toHaveProperty('calibration');
@@ -225,18 +274,27 @@ describe('calibrated queries', () => {
     const main = mainScenario(tpu, m.plan);
     expect(main.query).not.toHaveProperty('calibration');
     expect(JSON.parse(engine.evaluate(JSON.stringify(main))).ok).toBe(true);
-    expect(unusedProfileNotice(tpu)).toMatch(/^Calibration profile 'my-cluster' is for GPUs, and TPU7x .* is a TPU: the calibrated numbers shown use the shipped profile\./);
+    expect(unusedProfileNotice(tpu)).toMatch(
+      /^Calibration profile 'my-cluster' is for GPUs, and TPU7x .* is a TPU: the calibrated numbers shown use the shipped profile\./,
+    );
     expect(unusedProfileNotice(stateWith({ hw: 'b200', cal: r.ref }))).toBeNull();
   });
 
   it('a runs file is named as one, with how to fit it, not read as a profile (issue 41)', () => {
-    const runs = readProfile(JSON.stringify({ runs: [{ id: 'a', task: 'training', metric: 'step_s', measured: 1, scenario: {} }] }), H100);
+    const runs = readProfile(
+      JSON.stringify({ runs: [{ id: 'a', task: 'training', metric: 'step_s', measured: 1, scenario: {} }] }),
+      H100,
+    );
     expect(runs.ok).toBe(false);
     if (!runs.ok) expect(runs.problem).toMatch(/^This is a runs file .*scalescope calibrate FILE --write DIR/);
   });
 
   /** The main scenario's answer with the profile `r` (readProfile's), kept first. */
-  function answerWith(r: { text: string; ref: string }): { ok: boolean; result?: { calibration: { profile: unknown } }; diagnostics: Diagnostic[] } {
+  function answerWith(r: { text: string; ref: string }): {
+    ok: boolean;
+    result?: { calibration: { profile: unknown } };
+    diagnostics: Diagnostic[];
+  } {
     keepProfile(r.text);
     const s = stateWith({ hw: 'h100-sxm', fsdp: 8, tp: 8, cal: r.ref });
     const m = meshFor(s, askNowOf(engine));
@@ -249,32 +307,47 @@ describe('calibrated queries', () => {
     expect(ok.result!.calibration.profile).toMatchObject({ id: 'my-cluster', source: 'five runs on our H100s' });
     const bad = answerWith(read({ ...mine, parameters: { ...(mine['parameters'] as object), overlap_frac: 7 } }));
     expect(bad.ok).toBe(false);
-    expect(bad.diagnostics).toContainEqual(expect.objectContaining({ path: '/query/calibration/parameters/overlap_frac', severity: 'error' }));
+    expect(bad.diagnostics).toContainEqual(
+      expect.objectContaining({ path: '/query/calibration/parameters/overlap_frac', severity: 'error' }),
+    );
     expect(profileFormatProblem(bad.diagnostics)).toBeNull();
     const s = stateWith({ hw: 'h100-sxm', fsdp: 8, tp: 8, cal: read(mine).ref });
     const m = meshFor(s, askNowOf(engine));
     if (!m.ok) throw new Error(m.problem);
     const book = JSON.parse(engine.evaluate(JSON.stringify(atBookFidelity(mainScenario(s, m.plan)))));
-    expect(book.ok || book.diagnostics.every((d: { path: string }) => !d.path.startsWith('/query/calibration'))).toBe(true);
+    expect(book.ok || book.diagnostics.every((d: { path: string }) => !d.path.startsWith('/query/calibration'))).toBe(
+      true,
+    );
   });
 
   it('its kernel models are checked constant by constant; the end-to-end parameters of format 1 are unknown keys', () => {
     const kernels = mine['kernels'] as { gemm: Record<string, object> };
-    const slow = answerWith(read({ ...mine, kernels: { ...kernels, gemm: { ...kernels.gemm, bf16: { ...kernels.gemm['bf16'], ceiling_frac: 3 } } } }));
+    const slow = answerWith(
+      read({
+        ...mine,
+        kernels: { ...kernels, gemm: { ...kernels.gemm, bf16: { ...kernels.gemm['bf16'], ceiling_frac: 3 } } },
+      }),
+    );
     expect(slow.ok).toBe(false);
-    expect(slow.diagnostics).toContainEqual(expect.objectContaining({ path: '/query/calibration/kernels/gemm/bf16/ceiling_frac', severity: 'error' }));
+    expect(slow.diagnostics).toContainEqual(
+      expect.objectContaining({ path: '/query/calibration/kernels/gemm/bf16/ceiling_frac', severity: 'error' }),
+    );
     const old = answerWith(read({ ...mine, parameters: { ...(mine['parameters'] as object), matmul_frac: 0.8 } }));
-    expect(old.diagnostics).toContainEqual(expect.objectContaining({ path: '/query/calibration/parameters/matmul_frac', code: 'unknown_key' }));
+    expect(old.diagnostics).toContainEqual(
+      expect.objectContaining({ path: '/query/calibration/parameters/matmul_frac', code: 'unknown_key' }),
+    );
   });
 
   it('a profile of format 1 is the engine’s unsupported_version, whose message the loader shows on its own', () => {
     const r = readProfile(FORMAT_1, H100);
-    if (!r.ok) throw new Error(r.problem);  // the page keeps it: the engine judges it
+    if (!r.ok) throw new Error(r.problem); // the page keeps it: the engine judges it
     const no = answerWith(r);
     expect(no.ok).toBe(false);
-    expect(no.diagnostics).toEqual([expect.objectContaining({ path: '/query/calibration/schema', code: 'unsupported_version', severity: 'error' })]);
+    expect(no.diagnostics).toEqual([
+      expect.objectContaining({ path: '/query/calibration/schema', code: 'unsupported_version', severity: 'error' }),
+    ]);
     expect(profileFormatProblem(no.diagnostics)).toBe(no.diagnostics[0]!.message);
     expect(profileFormatProblem(no.diagnostics)).toMatch(/scalescope\.calibration\/1.*scalescope calibrate/);
-    expect(profileFormatProblem([{ ...no.diagnostics[0]!, path: '/runs/0/schema' }])).toBeNull();  // another document's
+    expect(profileFormatProblem([{ ...no.diagnostics[0]!, path: '/runs/0/schema' }])).toBeNull(); // another document's
   });
 });

@@ -18,7 +18,9 @@ function answer(values: Record<string, unknown> = {}): PlanAnswer {
   const state = cloneState(defaultState());
   Object.assign(state.values, values);
   const mesh = meshFor(state, askNowOf(engine));
-  const main = mesh.ok ? (JSON.parse(engine.evaluate(JSON.stringify(mainScenario(state, mesh.plan)))) as Evaluation<Planned>) : null;
+  const main = mesh.ok
+    ? (JSON.parse(engine.evaluate(JSON.stringify(mainScenario(state, mesh.plan)))) as Evaluation<Planned>)
+    : null;
   return { state, mesh, main };
 }
 
@@ -33,8 +35,14 @@ function reasked(a: PlanAnswer, query: Record<string, unknown>): PlanAnswer {
 describe('plan status', () => {
   it('ok for the default; no-fit, cannot-run and warnings in words', () => {
     expect(planStatus(answer())).toEqual({ kind: 'ok', text: 'Fits in HBM; no warnings.' });
-    expect(planStatus(answer({ batch: 268435456 }))).toMatchObject({ kind: 'no-fit', text: expect.stringMatching(/^Does not fit: needs .* per chip of 96 GB HBM\.$/) });
-    expect(planStatus(answer({ hw: 'tpu-v5e', dp: 2 }))).toMatchObject({ kind: 'cannot-run', text: expect.stringMatching(/^Cannot run: TPU v5e is a 2D torus/) });
+    expect(planStatus(answer({ batch: 268435456 }))).toMatchObject({
+      kind: 'no-fit',
+      text: expect.stringMatching(/^Does not fit: needs .* per chip of 96 GB HBM\.$/),
+    });
+    expect(planStatus(answer({ hw: 'tpu-v5e', dp: 2 }))).toMatchObject({
+      kind: 'cannot-run',
+      text: expect.stringMatching(/^Cannot run: TPU v5e is a 2D torus/),
+    });
     expect(planStatus(answer({ tp: 3 }))).toMatchObject({ kind: 'cannot-run' });
   });
 });
@@ -49,7 +57,10 @@ describe('fidelity', () => {
     expect(m.find((x) => x.id === 'step_s')!.ideal?.value).toBe(t.ideal['step_s']);
     expect(m.find((x) => x.id === 'train_usd')!.ideal?.value).toBe(t.ideal['train_usd']);
     // Memory carries the book's count, named a count (not a bound: issue 22, 80.1 GB by the book where 74.2 GB fit).
-    expect(m.find((x) => x.id === 'memory_bytes')!.ideal).toMatchObject({ value: t.ideal['total_bytes'], label: 'book’s count' });
+    expect(m.find((x) => x.id === 'memory_bytes')!.ideal).toMatchObject({
+      value: t.ideal['total_bytes'],
+      label: 'book’s count',
+    });
   });
 
   it('the book’s memory count says when it is over HBM', () => {
@@ -80,8 +91,17 @@ describe('goodput: the time to train once chips fail (issue 38)', () => {
     const at = (id: string): number => m.findIndex((x) => x.id === id);
     expect(at('wall_time_s')).toBe(at('train_time_s') + 1);
     expect(at('wall_usd')).toBe(at('train_usd') + 1);
-    expect(m[at('wall_time_s')]).toMatchObject({ label: 'Time to train, with failures', value: g.wall_time_s, text: fmtSeconds(g.wall_time_s!), higherBetter: false });
-    expect(m[at('wall_usd')]).toMatchObject({ label: 'Cost with failures', value: g.wall_usd, text: fmtUsd(g.wall_usd!) });
+    expect(m[at('wall_time_s')]).toMatchObject({
+      label: 'Time to train, with failures',
+      value: g.wall_time_s,
+      text: fmtSeconds(g.wall_time_s!),
+      higherBetter: false,
+    });
+    expect(m[at('wall_usd')]).toMatchObject({
+      label: 'Cost with failures',
+      value: g.wall_usd,
+      text: fmtUsd(g.wall_usd!),
+    });
     // The engine's sentence, word for word.
     expect(goodputWords(g)).toBe(`With failures, checkpoints and restarts: ${g.text}.`);
     expect(g.text).toMatch(/^expected .* with \d+ interruptions, goodput [\d.]+%$/);
@@ -104,7 +124,8 @@ describe('goodput: the time to train once chips fail (issue 38)', () => {
     expect(g.wall_time_s).toBeNull();
     const m = metricsOf(never, undefined);
     // "never" follows `finishes`: the engine's wall_usd is then 0, not null.
-    for (const id of ['wall_time_s', 'wall_usd']) expect(m.find((x) => x.id === id)).toMatchObject({ value: undefined, text: 'never' });
+    for (const id of ['wall_time_s', 'wall_usd'])
+      expect(m.find((x) => x.id === id)).toMatchObject({ value: undefined, text: 'never' });
     expect(goodputWords(g)).toMatch(/^With failures, checkpoints and restarts: the job never finishes: /);
   });
 });
@@ -129,7 +150,15 @@ describe('serving weights dtype (issue 41 #17)', () => {
     expect(r.memory.fits).toBe(true);
     expect(planStatus(published).kind).toBe('ok');
     // A link that says bf16 keeps it, and does not fit.
-    const bf16 = answer({ mode: 'serving', hw: 'h200', model: 'deepseek-v3', tp: 8, sbatch: 8, prompt: 2048, wdt: 'bf16' });
+    const bf16 = answer({
+      mode: 'serving',
+      hw: 'h200',
+      model: 'deepseek-v3',
+      tp: 8,
+      sbatch: 8,
+      prompt: 2048,
+      wdt: 'bf16',
+    });
     expect((bf16.main!.result as unknown as ServingResult).dtypes.weights).toBe('bf16');
     expect(planStatus(bf16).kind).toBe('no-fit');
     // A model published in bf16 is served in bf16.
@@ -148,7 +177,9 @@ describe('a training step’s bound in words (issue 41 #17)', () => {
     expect(t.comms_exposed_s).toBeLessThan(t.compute_s);
     const w = trainingBoundWords(t);
     expect(w.bound).toBe('Compute-bound');
-    expect(w.why).toBe(`Compute adds the most to the step. Communication takes longer in all (${fmtSeconds(t.comms_total_s)}) but overlaps the rest: it adds ${fmtSeconds(t.comms_exposed_s)}.`);
+    expect(w.why).toBe(
+      `Compute adds the most to the step. Communication takes longer in all (${fmtSeconds(t.comms_total_s)}) but overlaps the rest: it adds ${fmtSeconds(t.comms_exposed_s)}.`,
+    );
     // Where the bound resource is also the longest, nothing more is said.
     const d = (answer().main!.result as TrainingStepResult).time;
     expect(trainingBoundWords(d).why).toBe(`${d.bound === 'compute' ? 'Compute' : d.bound} adds the most to the step.`);

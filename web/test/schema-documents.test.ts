@@ -5,7 +5,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { calibrationProfiles, docsExamples, exampleScenarios, goldenCases, publishedRunFiles, REPO, validScenarios } from '../scripts/schema-corpus.mjs';
+import {
+  calibrationProfiles,
+  docsExamples,
+  exampleScenarios,
+  goldenCases,
+  publishedRunFiles,
+  REPO,
+  validScenarios,
+} from '../scripts/schema-corpus.mjs';
 import { errorPaths, loadAjv } from '../scripts/schema-load.mjs';
 
 const ajv = loadAjv();
@@ -15,12 +23,23 @@ const scenario = ajv.getSchema('scenario.schema.json')!;
 function problems(schemaKey: string, doc: unknown): string[] {
   const validate = ajv.getSchema(schemaKey);
   if (!validate) throw new Error(`no schema ${schemaKey}`);
-  return validate(doc) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`);
+  return validate(doc)
+    ? []
+    : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`);
 }
 
 /** Diagnostic codes a schema can express (too_small and too_large also name cross-field rules: a batch too small for its
  * data shards; not_divisible, unknown_preset and the rest need the presets, the mesh or another field). */
-const STRUCTURAL_CODES = new Set(['wrong_type', 'missing_key', 'unknown_key', 'unknown_choice', 'unknown_dtype', 'not_positive', 'negative', 'not_integer']);
+const STRUCTURAL_CODES = new Set([
+  'wrong_type',
+  'missing_key',
+  'unknown_key',
+  'unknown_choice',
+  'unknown_dtype',
+  'not_positive',
+  'negative',
+  'not_integer',
+]);
 
 describe('the schema holds every document the project writes down', () => {
   it.each(validScenarios().map((s) => [s.source, s.scenario] as const))('%s', (_, doc) => {
@@ -37,8 +56,10 @@ describe('the schema holds every document the project writes down', () => {
     }
   });
 
-  it('docs/api.md\'s mesh example is a mesh', () => {
-    const meshes = docsExamples().filter((e) => e.value && typeof e.value === 'object' && 'shape' in (e.value as object));
+  it("docs/api.md's mesh example is a mesh", () => {
+    const meshes = docsExamples().filter(
+      (e) => e.value && typeof e.value === 'object' && 'shape' in (e.value as object),
+    );
     expect(meshes.length).toBe(1);
     expect(problems('scenario.schema.json#/$defs/Mesh', meshes[0]!.value)).toEqual([]);
   });
@@ -55,13 +76,20 @@ describe('the schema holds every document the project writes down', () => {
     const dir = path.join(REPO, 'tests/kernels');
     const files = fs.readdirSync(dir).filter((f) => f.endsWith('.json'));
     expect(files.length).toBeGreaterThan(3);
-    for (const f of files) expect(problems('kernel-tables.schema.json', JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'))), f).toEqual([]);
+    for (const f of files)
+      expect(problems('kernel-tables.schema.json', JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'))), f).toEqual(
+        [],
+      );
   });
 
-  it.each([['hardware_presets', 'hardware.schema.json'], ['model_presets', 'model.schema.json']])('every preset in %s/', (dir, key) => {
+  it.each([
+    ['hardware_presets', 'hardware.schema.json'],
+    ['model_presets', 'model.schema.json'],
+  ])('every preset in %s/', (dir, key) => {
     const files = fs.readdirSync(path.join(REPO, dir)).filter((f) => f.endsWith('.json'));
     expect(files.length).toBeGreaterThan(5);
-    for (const f of files) expect(problems(key, JSON.parse(fs.readFileSync(path.join(REPO, dir, f), 'utf8'))), f).toEqual([]);
+    for (const f of files)
+      expect(problems(key, JSON.parse(fs.readFileSync(path.join(REPO, dir, f), 'utf8'))), f).toEqual([]);
   });
 
   it('the golden cases of bad input whose diagnostics are structural are rejected at the same paths', () => {

@@ -27,12 +27,13 @@ describe('the schema is the source', () => {
     const undescribed: string[] = [];
     for (const { key, schema } of readSchemas() as { key: string; schema: unknown }[]) {
       const walk = (n: unknown, at: string): void => {
-        if (!n || typeof n !== 'object' || at.endsWith('/if')) return;  // a condition describes nothing
+        if (!n || typeof n !== 'object' || at.endsWith('/if')) return; // a condition describes nothing
         for (const [k, p] of Object.entries((n as { properties?: Record<string, unknown> }).properties ?? {})) {
           const q = p as Record<string, unknown>;
           // A named type ($ref) is described where it is defined; an overlay that only requires keys adds nothing.
           const overlay = Object.keys(q).every((x) => x === 'required');
-          if (q && typeof q === 'object' && !q['description'] && !(q['$ref'] && !q['type']) && !overlay) undescribed.push(`${key}#${at}/${k}`);
+          if (q && typeof q === 'object' && !q['description'] && !(q['$ref'] && !q['type']) && !overlay)
+            undescribed.push(`${key}#${at}/${k}`);
         }
         for (const [k, v] of Object.entries(n)) walk(v, `${at}/${k}`);
       };
@@ -42,22 +43,46 @@ describe('the schema is the source', () => {
   });
 
   it('whose files are formatted', () => {
-    const unformatted = (schemaFiles() as string[]).filter((f) => fs.readFileSync(f, 'utf8') !== formatJson(JSON.parse(fs.readFileSync(f, 'utf8'))) + '\n');
+    const unformatted = (schemaFiles() as string[]).filter(
+      (f) => fs.readFileSync(f, 'utf8') !== formatJson(JSON.parse(fs.readFileSync(f, 'utf8'))) + '\n',
+    );
     expect(unformatted.map((f) => path.relative(SCHEMA_DIR, f))).toEqual([]);
   });
 
   it('of every query kind the engine answers: its arguments, its result, both dispatches', () => {
     const [answer] = evaluateNative([{ query: { kind: '?' } }]) as { diagnostics: { message: string }[] }[];
     const kinds = /valid: (.*)$/.exec(answer!.diagnostics[0]!.message)![1]!.split(', ').sort();
-    const schemas = new Map((readSchemas() as { key: string; schema: Record<string, unknown> }[]).map((f) => [f.key, f.schema]));
-    const files = (dir: string) => [...schemas.keys()].filter((k) => k.startsWith(`${dir}/`)).map((k) => k.slice(dir.length + 1, -'.schema.json'.length));
-    expect(files('queries').filter((k) => k !== 'training_input').sort()).toEqual(kinds);
-    expect(files('results').filter((k) => k !== 'shared').sort()).toEqual(kinds);
-    const scenario = schemas.get('scenario.schema.json') as { $defs: { Query: { properties: { kind: { enum: string[] } }; allOf: { then: { $ref: string } }[] } } };
+    const schemas = new Map(
+      (readSchemas() as { key: string; schema: Record<string, unknown> }[]).map((f) => [f.key, f.schema]),
+    );
+    const files = (dir: string) =>
+      [...schemas.keys()]
+        .filter((k) => k.startsWith(`${dir}/`))
+        .map((k) => k.slice(dir.length + 1, -'.schema.json'.length));
+    expect(
+      files('queries')
+        .filter((k) => k !== 'training_input')
+        .sort(),
+    ).toEqual(kinds);
+    expect(
+      files('results')
+        .filter((k) => k !== 'shared')
+        .sort(),
+    ).toEqual(kinds);
+    const scenario = schemas.get('scenario.schema.json') as {
+      $defs: { Query: { properties: { kind: { enum: string[] } }; allOf: { then: { $ref: string } }[] } };
+    };
     expect([...scenario.$defs.Query.properties.kind.enum].sort()).toEqual(kinds);
-    expect(scenario.$defs.Query.allOf.map((x) => x.then.$ref).sort()).toEqual(kinds.map((k) => `queries/${k}.schema.json`).sort());
-    const answers = schemas.get('answers.schema.json') as { properties: { query: { enum: string[] } }; allOf: { then: { properties: { result: { $ref: string } } } }[] };
+    expect(scenario.$defs.Query.allOf.map((x) => x.then.$ref).sort()).toEqual(
+      kinds.map((k) => `queries/${k}.schema.json`).sort(),
+    );
+    const answers = schemas.get('answers.schema.json') as {
+      properties: { query: { enum: string[] } };
+      allOf: { then: { properties: { result: { $ref: string } } } }[];
+    };
     expect([...answers.properties.query.enum].sort()).toEqual(kinds);
-    expect(answers.allOf.map((x) => x.then.properties.result.$ref).sort()).toEqual(kinds.map((k) => `results/${k}.schema.json`).sort());
+    expect(answers.allOf.map((x) => x.then.properties.result.$ref).sort()).toEqual(
+      kinds.map((k) => `results/${k}.schema.json`).sort(),
+    );
   });
 });

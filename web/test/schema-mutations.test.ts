@@ -11,8 +11,17 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { goldenDump } from '../scripts/schema-corpus.mjs';
 import { errorPaths, loadAjv } from '../scripts/schema-load.mjs';
 
-interface Diagnostic { path: string; code: string; message: string; severity: string }
-interface Mutation { name: string; scenario: unknown; answer: { ok: boolean; diagnostics: Diagnostic[] } }
+interface Diagnostic {
+  path: string;
+  code: string;
+  message: string;
+  severity: string;
+}
+interface Mutation {
+  name: string;
+  scenario: unknown;
+  answer: { ok: boolean; diagnostics: Diagnostic[] };
+}
 
 const ajv = loadAjv();
 const scenarioSchema = ajv.getSchema('scenario.schema.json')!;
@@ -26,8 +35,10 @@ const STRUCTURAL = new Set(['wrong_type', 'missing_key', 'unknown_key', 'unknown
  * layers", "1 tokens cannot feed 64 data shards"), which the schema cannot state.
  */
 const RANGE_CODES = new Set(['not_positive', 'negative', 'too_small', 'too_large', 'not_integer']);
-const RANGE_MESSAGE = /(must be |^expected )(0 or )?(a whole number )?from |entries; the limit is|bytes long; the limit is/;
-const structural = (d: Diagnostic): boolean => STRUCTURAL.has(d.code) || (RANGE_CODES.has(d.code) && RANGE_MESSAGE.test(d.message));
+const RANGE_MESSAGE =
+  /(must be |^expected )(0 or )?(a whole number )?from |entries; the limit is|bytes long; the limit is/;
+const structural = (d: Diagnostic): boolean =>
+  STRUCTURAL.has(d.code) || (RANGE_CODES.has(d.code) && RANGE_MESSAGE.test(d.message));
 
 /**
  * Structural diagnostics the schema cannot give, each for a reason (each must still occur: a stale one fails).
@@ -38,15 +49,19 @@ const structural = (d: Diagnostic): boolean => STRUCTURAL.has(d.code) || (RANGE_
  *   attention out of range leaves the model needing kv_heads): the schema does not see the preset.
  */
 const ENGINE_ONLY: { reason: string; test: (d: Diagnostic) => boolean }[] = [
-  { reason: 'a config.json\'s family rules', test: (d) => /\/hf_config(\/|$)/.test(d.path) },
-  { reason: 'coordinates within the mesh', test: (d) => /\/query\/(from|to)\/\d+$/.test(d.path) && d.code === 'too_large' },
+  { reason: "a config.json's family rules", test: (d) => /\/hf_config(\/|$)/.test(d.path) },
+  {
+    reason: 'coordinates within the mesh',
+    test: (d) => /\/query\/(from|to)\/\d+$/.test(d.path) && d.code === 'too_large',
+  },
   { reason: 'a key the merged preset needs', test: (d) => d.code === 'missing_key' && /\/overrides\//.test(d.path) },
 ];
 
 /** The value at a JSON pointer. */
 function at(doc: unknown, pointer: string): unknown {
   let v = doc;
-  for (const t of pointer.split('/').slice(1)) v = (v as Record<string, unknown> | undefined)?.[t.replaceAll('~1', '/').replaceAll('~0', '~')];
+  for (const t of pointer.split('/').slice(1))
+    v = (v as Record<string, unknown> | undefined)?.[t.replaceAll('~1', '/').replaceAll('~0', '~')];
   return v;
 }
 
@@ -67,8 +82,10 @@ beforeAll(() => {
 describe('the engine and the schema on every mutated scenario', () => {
   it('are many', () => expect(mutations.length).toBeGreaterThan(50_000));
 
-  it('every answer validates against the answer schema, every result against its kind\'s result schema', () => {
-    const bad = mutations.filter((m) => !answerSchema(m.answer)).map((m) => `${m.name}: ${JSON.stringify(answerSchema.errors?.slice(0, 3))}`);
+  it("every answer validates against the answer schema, every result against its kind's result schema", () => {
+    const bad = mutations
+      .filter((m) => !answerSchema(m.answer))
+      .map((m) => `${m.name}: ${JSON.stringify(answerSchema.errors?.slice(0, 3))}`);
     expect(bad.slice(0, 10)).toEqual([]);
     expect(mutations.filter((m) => m.answer.ok).length).toBeGreaterThan(5_000);
   });
@@ -114,18 +131,21 @@ describe('the engine and the schema on every mutated scenario', () => {
     expect([...used].sort()).toEqual(ENGINE_ONLY.map((e) => e.reason).sort());
   });
 
-  it('an unknown choice lists the schema\'s enum', () => {
+  it("an unknown choice lists the schema's enum", () => {
     let compared = 0;
     const disagree: string[] = [];
     for (const m of mutations) {
       for (const d of m.answer.diagnostics.filter((x) => x.code === 'unknown_choice' || x.code === 'unknown_dtype')) {
         const listed = /valid: (.*)$/.exec(d.message)?.[1]?.split(', ');
         if (!listed || scenarioSchema(m.scenario)) continue;
-        const allowed = scenarioSchema.errors?.find((e) => e.instancePath === d.path && e.keyword === 'enum')?.params as { allowedValues?: string[] } | undefined;
-        if (!allowed?.allowedValues) continue;  // a list of the engine's data: presets, mesh axes
+        const allowed = scenarioSchema.errors?.find((e) => e.instancePath === d.path && e.keyword === 'enum')
+          ?.params as { allowedValues?: string[] } | undefined;
+        if (!allowed?.allowedValues) continue; // a list of the engine's data: presets, mesh axes
         compared++;
         if ([...listed].sort().join() !== [...allowed.allowedValues].sort().join())
-          disagree.push(`${d.path}: the engine lists ${listed.join(', ')}; the schema ${allowed.allowedValues.join(', ')}`);
+          disagree.push(
+            `${d.path}: the engine lists ${listed.join(', ')}; the schema ${allowed.allowedValues.join(', ')}`,
+          );
       }
     }
     expect([...new Set(disagree)]).toEqual([]);

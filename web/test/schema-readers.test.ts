@@ -11,23 +11,37 @@ import { probeDocuments, probeReaders } from '../scripts/schema-probe-readers.mj
 import { loadAjv, readSchemas } from '../scripts/schema-load.mjs';
 import { SchemaWalker } from '../scripts/schema-walk.mjs';
 
-interface Probe { place: string; pointer: string; doc: unknown; keys: string[] | null }
-interface Place { pointer: string; declared: Set<string>; open: boolean; declarers: string[] }
+interface Probe {
+  place: string;
+  pointer: string;
+  doc: unknown;
+  keys: string[] | null;
+}
+interface Place {
+  pointer: string;
+  declared: Set<string>;
+  open: boolean;
+  declarers: string[];
+}
 
 const walker = new SchemaWalker(loadAjv());
 let probes: { probe: Probe; place: Place }[];
 
 /** Objects the schema declares that no reader reads key by key: open records, kept documentation. */
 const NOT_READ_BY_KEY = [
-  'model.schema.json#/$defs/HfConfig',  // a config.json: read by its family's rules, the engine names unknown keys itself
-  'published-runs.schema.json#',  // a runs file: the CLI takes its runs (each one is read key by key: PublishedRun)
+  'model.schema.json#/$defs/HfConfig', // a config.json: read by its family's rules, the engine names unknown keys itself
+  'published-runs.schema.json#', // a runs file: the CLI takes its runs (each one is read key by key: PublishedRun)
 ];
 
 beforeAll(() => {
   const docs = probeDocuments() as unknown[];
   const places = new Map<unknown, Map<string, Place>>();
-  for (const doc of docs) places.set(doc, new Map(walker.objects(doc, 'scenario.schema.json').map((o: Place) => [o.pointer, o])));
-  probes = (probeReaders(docs) as Probe[]).map((probe) => ({ probe, place: places.get(probe.doc)!.get(probe.pointer)! }));
+  for (const doc of docs)
+    places.set(doc, new Map(walker.objects(doc, 'scenario.schema.json').map((o: Place) => [o.pointer, o])));
+  probes = (probeReaders(docs) as Probe[]).map((probe) => ({
+    probe,
+    place: places.get(probe.doc)!.get(probe.pointer)!,
+  }));
 }, 120_000);
 
 describe('the readers and the schema name the same keys', () => {
@@ -45,13 +59,17 @@ describe('the readers and the schema name the same keys', () => {
         continue;
       }
       if (place.open) disagree.add(`${probe.place}: the engine names the keys it reads; the schema leaves it open`);
-      for (const k of probe.keys) if (!place.declared.has(k)) disagree.add(`${probe.place}: the engine reads '${k}'; the schema (${place.declarers.join(', ')}) does not declare it`);
+      for (const k of probe.keys)
+        if (!place.declared.has(k))
+          disagree.add(
+            `${probe.place}: the engine reads '${k}'; the schema (${place.declarers.join(', ')}) does not declare it`,
+          );
     }
     expect([...disagree].sort()).toEqual([]);
   });
 
   it('every key the schema declares is read where its declaration applies', () => {
-    const read = new Map<string, Set<string>>();  // declarer -> keys read wherever it applied
+    const read = new Map<string, Set<string>>(); // declarer -> keys read wherever it applied
     for (const { probe, place } of probes)
       for (const d of place.declarers) {
         const keys = read.get(d) ?? new Set<string>();
@@ -61,9 +79,14 @@ describe('the readers and the schema name the same keys', () => {
     const unread: string[] = [];
     for (const [declarer, keys] of read) {
       if (NOT_READ_BY_KEY.some((n) => declarer.startsWith(n))) continue;
-      if (![...keys].length) continue;  // an open object: nothing named
-      const properties = walker.node(...(declarer.split('#') as [string, string])).properties as Record<string, unknown>;
-      for (const [k, v] of Object.entries(properties)) if (v !== false && !keys.has(k) && k !== '$schema') unread.push(`${declarer}: '${k}' is in the schema; no reader reads it`);
+      if (![...keys].length) continue; // an open object: nothing named
+      const properties = walker.node(...(declarer.split('#') as [string, string])).properties as Record<
+        string,
+        unknown
+      >;
+      for (const [k, v] of Object.entries(properties))
+        if (v !== false && !keys.has(k) && k !== '$schema')
+          unread.push(`${declarer}: '${k}' is in the schema; no reader reads it`);
     }
     expect(unread.sort()).toEqual([]);
   });
@@ -76,9 +99,15 @@ describe('the readers and the schema name the same keys', () => {
       const walk = (n: unknown, pointer: string): void => {
         if (!n || typeof n !== 'object') return;
         const node = n as Record<string, unknown>;
-        if (pointer.endsWith('/if')) return;  // a condition, not a declaration
-        if (node['properties'] && !NOT_READ_BY_KEY.includes(`${key}#${pointer}`) && !`${key}#${pointer}`.startsWith(NOT_READ_BY_KEY[0]!)) declared.push(`${key}#${pointer}`);
-        for (const [k, v] of Object.entries(node)) walk(v, `${pointer}/${k.replaceAll('~', '~0').replaceAll('/', '~1')}`);
+        if (pointer.endsWith('/if')) return; // a condition, not a declaration
+        if (
+          node['properties'] &&
+          !NOT_READ_BY_KEY.includes(`${key}#${pointer}`) &&
+          !`${key}#${pointer}`.startsWith(NOT_READ_BY_KEY[0]!)
+        )
+          declared.push(`${key}#${pointer}`);
+        for (const [k, v] of Object.entries(node))
+          walk(v, `${pointer}/${k.replaceAll('~', '~0').replaceAll('/', '~1')}`);
       };
       walk(schema, '');
     }

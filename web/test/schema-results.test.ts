@@ -20,15 +20,17 @@ describe('native results against the result schema', () => {
     expect(lines.length).toBeGreaterThan(300);
     for (const line of lines) {
       const answer = JSON.parse(line.slice(line.lastIndexOf(' :: {') + 4)) as { ok: boolean; query?: string };
-      if (!answer.ok) continue;  // a bad-input case: its diagnostics are the point
+      if (!answer.ok) continue; // a bad-input case: its diagnostics are the point
       expectValid(line.slice(0, 120), answer);
       kinds.add(answer.query!);
     }
     const scenarios = coverageScenarios();
-    evaluateNative(scenarios.map((s: { scenario: unknown }) => s.scenario)).forEach((answer: { ok: boolean; query?: string }, i: number) => {
-      expectValid(scenarios[i]!.source, answer);
-      kinds.add(answer.query!);
-    });
+    evaluateNative(scenarios.map((s: { scenario: unknown }) => s.scenario)).forEach(
+      (answer: { ok: boolean; query?: string }, i: number) => {
+        expectValid(scenarios[i]!.source, answer);
+        kinds.add(answer.query!);
+      },
+    );
     const all = (answerSchema.schema as { properties: { query: { enum: string[] } } }).properties.query.enum;
     expect([...kinds].sort()).toEqual([...all].sort());
   });

@@ -8,5 +8,7 @@ const ajv = loadAjv();
 export function schemaProblems(type: string, value: unknown): string[] {
   const validate = ajv.getSchema(type);
   if (!validate) throw new Error(`no schema ${type}`);
-  return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`);
+  return validate(value)
+    ? []
+    : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`);
 }

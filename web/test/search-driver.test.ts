@@ -22,12 +22,24 @@ const evaluate: EvaluateSearch = (text) => {
 };
 
 /** What must match between one call and the chunks: everything but the chunking fields themselves. */
-const answer = (r: PlanSearchResult): unknown => ({ plans: r.plans, pareto: r.pareto, pareto_size: r.pareto_size, counts: r.counts, evaluated: r.evaluated, valid: r.valid, fitting: r.fitting, space: r.space });
+const answer = (r: PlanSearchResult): unknown => ({
+  plans: r.plans,
+  pareto: r.pareto,
+  pareto_size: r.pareto_size,
+  counts: r.counts,
+  evaluated: r.evaluated,
+  valid: r.valid,
+  fitting: r.fitting,
+  space: r.space,
+});
 
 const searches: [string, Record<string, unknown>][] = [
   ['64 H100s', { hw: 'h100-sxm', chips: 64, fsdp: 8, tp: 8 }],
   ['a v5p 4×4×4 slice', { hw: 'tpu-v5p', fsdp: 16, tp: 4 }],
-  ['a v5p slice, TP at most 2, 10% headroom, by cost', { hw: 'tpu-v5p', fsdp: 16, tp: 4, pmaxtp: 2, phead: 0.1, pobj: 'cost_to_train' }],
+  [
+    'a v5p slice, TP at most 2, 10% headroom, by cost',
+    { hw: 'tpu-v5p', fsdp: 16, tp: 4, pmaxtp: 2, phead: 0.1, pobj: 'cost_to_train' },
+  ],
 ];
 
 describe('chunked plan search', () => {
@@ -38,7 +50,11 @@ describe('chunked plan search', () => {
     const space = one.result!.space;
     const fracs: number[] = [];
     // A first chunk of a seventh of the space and small later ones: several chunks, never one.
-    const last = await searchInChunks(sc, evaluate, { firstChunkPlans: Math.ceil(space / 7), chunkTargetMs: 0.5, onChunk: (p) => fracs.push(p.ev.result!.progress_frac) });
+    const last = await searchInChunks(sc, evaluate, {
+      firstChunkPlans: Math.ceil(space / 7),
+      chunkTargetMs: 0.5,
+      onChunk: (p) => fracs.push(p.ev.result!.progress_frac),
+    });
     expect(last).not.toBeNull();
     expect(last!.chunks).toBeGreaterThan(2);
     expect(last!.ev.result!.complete).toBe(true);
@@ -55,7 +71,11 @@ describe('chunked plan search', () => {
       calls++;
       return evaluate(t);
     };
-    const last = await searchInChunks(sc, counting, { firstChunkPlans: 1000, signal: control.signal, onChunk: () => control.abort() });
+    const last = await searchInChunks(sc, counting, {
+      firstChunkPlans: 1000,
+      signal: control.signal,
+      onChunk: () => control.abort(),
+    });
     expect(last).toBeNull();
     expect(calls).toBe(2); // the first chunk, and the second, asked for while the first was shown
   });
@@ -87,7 +107,12 @@ describe('the plan search options in the URL', () => {
     expect(d.notices).toEqual([]);
     const q = searchScenarioOf(engine, d.state)!.query as PlanSearchQuery;
     expect(q.objective).toBe('tokens_per_usd');
-    expect(q.constraints).toEqual({ max_tensor: 4, must_fit: false, memory_headroom_frac: 0.15, include_warnings: true });
+    expect(q.constraints).toEqual({
+      max_tensor: 4,
+      must_fit: false,
+      memory_headroom_frac: 0.15,
+      include_warnings: true,
+    });
   });
 
   it('values out of range or unknown fall back to the defaults with a notice', () => {

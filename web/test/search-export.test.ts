@@ -2,11 +2,26 @@
 // inputs first, then one row per plan the engine ranked (or deployment listed) under named columns whose numbers are
 // the engine's own; the JSON carries the scenario sent, the URL state and the whole answer.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { EngineModule, Evaluation, PlanSearchQuery, PlanSearchResult, Scenario, ServingSearchResult } from '../src/engine/types';
+import type {
+  EngineModule,
+  Evaluation,
+  PlanSearchQuery,
+  PlanSearchResult,
+  Scenario,
+  ServingSearchResult,
+} from '../src/engine/types';
 import { servingSearchScenario } from '../src/state/scenario';
 import { encodeState } from '../src/state/url';
 import { PLANS_SHOWN, planRows, listedPlans, type SearchRun } from '../src/ui/plan-list';
-import { DEPLOYMENT_COLUMNS, PLAN_COLUMNS, planSearchCsv, planSearchJson, servingSearchCsv, servingSearchJson, type ServingList } from '../src/ui/search-export';
+import {
+  DEPLOYMENT_COLUMNS,
+  PLAN_COLUMNS,
+  planSearchCsv,
+  planSearchJson,
+  servingSearchCsv,
+  servingSearchJson,
+  type ServingList,
+} from '../src/ui/search-export';
 import type { ServingSearchRun } from '../src/ui/serving-run';
 import { loadEngine, searchScenarioOf } from './engine';
 import { parseCsv } from './csv';
@@ -44,7 +59,19 @@ describe('plan search downloads', () => {
     expect(ev.ok).toBe(true);
     const mesh = { shape: sc.mesh!.shape, axis_names: sc.mesh!.axis_names ?? [] };
     const rows = planRows(state, ev.result!, mesh);
-    searchRun = { key: JSON.stringify(sc), state, mesh, gpu: false, ev, engineMs: 0, rows, complete: true, chunks: 1, wallMs: 0, progressFrac: 1 };
+    searchRun = {
+      key: JSON.stringify(sc),
+      state,
+      mesh,
+      gpu: false,
+      ev,
+      engineMs: 0,
+      rows,
+      complete: true,
+      chunks: 1,
+      wallMs: 0,
+      progressFrac: 1,
+    };
   });
 
   it('the CSV: the search’s inputs, then one row per ranked plan under the named columns', () => {
@@ -77,7 +104,13 @@ describe('plan search downloads', () => {
   });
 
   it('the JSON: the scenario sent, the URL state, each plan with its place in the list, and the whole answer', () => {
-    const j = JSON.parse(planSearchJson(searchRun)) as { scenario: Scenario; url_state: string; inputs: unknown[]; plans: { listed: number | null; plan: { rank: number } }[]; answer: unknown };
+    const j = JSON.parse(planSearchJson(searchRun)) as {
+      scenario: Scenario;
+      url_state: string;
+      inputs: unknown[];
+      plans: { listed: number | null; plan: { rank: number } }[];
+      answer: unknown;
+    };
     expect(j.scenario).toEqual(JSON.parse(searchRun.key));
     expect(j.url_state).toBe(encodeState(state));
     expect(j.plans.length).toBe(searchRun.rows.length);
@@ -129,7 +162,9 @@ describe('serving search downloads', () => {
     const list: ServingList = { kind: 'frontier', rows: res.frontier.slice(0, 10), gpu: false };
     const { rows } = blocks(servingSearchCsv(r, list));
     expect(rows.length).toBe(list.rows.length);
-    expect(rows.every((x) => x[0] === 'frontier' && x[DEPLOYMENT_COLUMNS.indexOf('meets_targets')] === 'false')).toBe(true);
+    expect(rows.every((x) => x[0] === 'frontier' && x[DEPLOYMENT_COLUMNS.indexOf('meets_targets')] === 'false')).toBe(
+      true,
+    );
     const j = JSON.parse(servingSearchJson(r, list)) as { list: string; deployments: unknown[]; url_state: string };
     expect(j.list).toBe('frontier');
     expect(j.deployments.length).toBe(list.rows.length);

@@ -31,13 +31,32 @@ describe('under this load', () => {
     const load = loadOf({ conc: 64, sbk: 'trtllm' });
     const f = loadFigures(load, chipWord('gpu'));
     expect(f.map((x) => [x.id, x.label])).toEqual([
-      ['load_ttft_s', 'Time to first token'], ['load_tpot_s', 'Time per output token'], ['load_tokens_per_s_per_chip', 'Output tokens/s per GPU'],
-      ['load_tokens_per_s_per_user', 'Tokens/s per user'], ['load_requests_per_s', 'Requests/s'], ['load_in_flight', 'Sequences in flight'], ['load_queued', 'Queued for a KV slot'],
+      ['load_ttft_s', 'Time to first token'],
+      ['load_tpot_s', 'Time per output token'],
+      ['load_tokens_per_s_per_chip', 'Output tokens/s per GPU'],
+      ['load_tokens_per_s_per_user', 'Tokens/s per user'],
+      ['load_requests_per_s', 'Requests/s'],
+      ['load_in_flight', 'Sequences in flight'],
+      ['load_queued', 'Queued for a KV slot'],
     ]);
-    expect(f.map((x) => x.value)).toEqual([load.time_to_first_token_s, load.time_per_output_token_s, load.output_tokens_per_s_per_chip, load.tokens_per_s_per_user,
-      load.requests_per_s, load.in_flight, load.queued]);
-    expect(f.map((x) => x.text)).toEqual([fmtSeconds(load.time_to_first_token_s!), fmtSeconds(load.time_per_output_token_s!), fmtRate(load.output_tokens_per_s_per_chip, 'tok/s'),
-      fmtRate(load.tokens_per_s_per_user, 'tok/s'), fmtRate(load.requests_per_s, 'req/s'), '64', '0']);
+    expect(f.map((x) => x.value)).toEqual([
+      load.time_to_first_token_s,
+      load.time_per_output_token_s,
+      load.output_tokens_per_s_per_chip,
+      load.tokens_per_s_per_user,
+      load.requests_per_s,
+      load.in_flight,
+      load.queued,
+    ]);
+    expect(f.map((x) => x.text)).toEqual([
+      fmtSeconds(load.time_to_first_token_s!),
+      fmtSeconds(load.time_per_output_token_s!),
+      fmtRate(load.output_tokens_per_s_per_chip, 'tok/s'),
+      fmtRate(load.tokens_per_s_per_user, 'tok/s'),
+      fmtRate(load.requests_per_s, 'req/s'),
+      '64',
+      '0',
+    ]);
   });
 
   it('names the serving engine that priced it and what its runtime was fitted on', () => {
@@ -64,7 +83,10 @@ describe('under this load', () => {
     const load = loadOf({ conc: 8, tp: 2, prompt: 1048576, gen: 1048576 });
     expect(load.fits).toBe(false);
     const f = loadFigures(load, 'GPU');
-    expect(f.filter((x) => x.id === 'load_ttft_s' || x.id === 'load_tpot_s').map((x) => [x.value, x.text])).toEqual([[undefined, '—'], [undefined, '—']]);
+    expect(f.filter((x) => x.id === 'load_ttft_s' || x.id === 'load_tpot_s').map((x) => [x.value, x.text])).toEqual([
+      [undefined, '—'],
+      [undefined, '—'],
+    ]);
   });
 
   it('says “chip” on a TPU and “GPU” on a GPU', () => {

@@ -17,7 +17,8 @@ function sources(dir: string): string[] {
 /** Each source file's relative imports (static, type-only, side-effect and dynamic), as resolved files. */
 function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
-  const IMPORT = /(?:import|export)[^'"]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)|import\s+['"](\.[^'"]+)['"]/g;
+  const IMPORT =
+    /(?:import|export)[^'"]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)|import\s+['"](\.[^'"]+)['"]/g;
   for (const file of sources(SRC)) {
     const deps: string[] = [];
     for (const m of fs.readFileSync(file, 'utf8').matchAll(IMPORT)) {
@@ -39,7 +40,8 @@ function circles(graph: Map<string, string[]>): string[][] {
     seen.set(file, 'open');
     stack.push(file);
     for (const dep of graph.get(file) ?? []) {
-      if (seen.get(dep) === 'open') found.push([...stack.slice(stack.indexOf(dep)), dep].map((f) => path.relative(SRC, f)));
+      if (seen.get(dep) === 'open')
+        found.push([...stack.slice(stack.indexOf(dep)), dep].map((f) => path.relative(SRC, f)));
       else if (!seen.has(dep)) visit(dep);
     }
     stack.pop();
@@ -72,8 +74,16 @@ describe('web/src layout', () => {
   });
 
   it('finds a circle when there is one (the check can fail)', () => {
-    const a = path.join(SRC, 'a.ts'), b = path.join(SRC, 'b.ts');
-    expect(circles(new Map([[a, [b]], [b, [a]]]))).toEqual([['a.ts', 'b.ts', 'a.ts']]);
+    const a = path.join(SRC, 'a.ts'),
+      b = path.join(SRC, 'b.ts');
+    expect(
+      circles(
+        new Map([
+          [a, [b]],
+          [b, [a]],
+        ]),
+      ),
+    ).toEqual([['a.ts', 'b.ts', 'a.ts']]);
   });
 
   it('the explorer element is at most 200 lines: layout, with its jobs in src/page/', () => {
@@ -82,7 +92,18 @@ describe('web/src layout', () => {
     const end = text.findIndex((l, i) => i > start && l === '}');
     expect(start).toBeGreaterThan(0);
     expect(end - start + 1).toBeLessThanOrEqual(200);
-    expect(sources(path.join(SRC, 'page')).map((f) => path.basename(f)).sort()).toEqual(
-      ['engine-session.ts', 'explorer.ts', 'plan-search.ts', 'results-requests.ts', 'serving-search.ts', 'store.ts', 'telemetry.ts']);
+    expect(
+      sources(path.join(SRC, 'page'))
+        .map((f) => path.basename(f))
+        .sort(),
+    ).toEqual([
+      'engine-session.ts',
+      'explorer.ts',
+      'plan-search.ts',
+      'results-requests.ts',
+      'serving-search.ts',
+      'store.ts',
+      'telemetry.ts',
+    ]);
   });
 });

@@ -13,14 +13,20 @@ const REPO = path.resolve(__dirname, '../..');
 const CLI = process.env.SCALESCOPE_CLI ?? path.join(REPO, 'build/release/scalescope');
 const FIXTURE = path.join(REPO, 'tests/traces/b200_vllm_gpt_oss_tp8_rank0.json');
 
-interface TraceSession { feed(chunk: Uint8Array): boolean; finish(options: string): string; delete(): void }
+interface TraceSession {
+  feed(chunk: Uint8Array): boolean;
+  finish(options: string): string;
+  delete(): void;
+}
 let TraceSessionClass: new () => TraceSession;
 
 beforeAll(async () => {
   const mod = (await import(pathToFileURL(path.join(ENGINE_DIR, 'scalescope_trace.js')).href)) as {
     default: (o: { wasmBinary: Buffer }) => Promise<{ TraceSession: new () => TraceSession }>;
   };
-  TraceSessionClass = (await mod.default({ wasmBinary: fs.readFileSync(path.join(ENGINE_DIR, 'scalescope_trace.wasm')) })).TraceSession;
+  TraceSessionClass = (
+    await mod.default({ wasmBinary: fs.readFileSync(path.join(ENGINE_DIR, 'scalescope_trace.wasm')) })
+  ).TraceSession;
 });
 
 function readInChunks(bytes: Uint8Array, chunk: number, options: object): TraceAnswer {
@@ -45,9 +51,27 @@ describe('trace module', () => {
     const answer = readInChunks(new Uint8Array(fs.readFileSync(FIXTURE)), 1 << 20, { top: 5 });
     expect(answer.ok).toBe(true);
     const r = answer.result!;
-    for (const key of ['hardware', 'distributed', 'kernels', 'kernel_time_s', 'classified_share', 'priced_share', 'devices', 'classes', 'ops', 'gaps'])
+    for (const key of [
+      'hardware',
+      'distributed',
+      'kernels',
+      'kernel_time_s',
+      'classified_share',
+      'priced_share',
+      'devices',
+      'classes',
+      'ops',
+      'gaps',
+    ])
       expect(r, key).toHaveProperty(key);
-    expect(Object.keys(r.hardware!).sort()).toEqual(['critical_intensity_flops_per_byte', 'from', 'hbm_bandwidth_bytes_per_s', 'id', 'name', 'peak_bf16_flops_per_s']);
+    expect(Object.keys(r.hardware!).sort()).toEqual([
+      'critical_intensity_flops_per_byte',
+      'from',
+      'hbm_bandwidth_bytes_per_s',
+      'id',
+      'name',
+      'peak_bf16_flops_per_s',
+    ]);
     expect(r.ops.length).toBe(5);
   });
 

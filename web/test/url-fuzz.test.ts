@@ -17,8 +17,39 @@ function rng(seed: number): () => number {
   };
 }
 
-const NASTY = ['', '0', '-0', '-1', '1e999', 'NaN', 'Infinity', '0x10', '1.5', '4096', '1e-300', '<script>', '%', '%E0%A4%A', '%00', '\u0000',
-  '\u{1F600}', '\uD800', 'true', 'false', '1', ' ', '+', '&', '=', '__proto__', 'constructor', 'a'.repeat(300), 'fsdp4.tensor4', '{"a":1}', 'v=1&tp=8'];
+const NASTY = [
+  '',
+  '0',
+  '-0',
+  '-1',
+  '1e999',
+  'NaN',
+  'Infinity',
+  '0x10',
+  '1.5',
+  '4096',
+  '1e-300',
+  '<script>',
+  '%',
+  '%E0%A4%A',
+  '%00',
+  '\u0000',
+  '\u{1F600}',
+  '\uD800',
+  'true',
+  'false',
+  '1',
+  ' ',
+  '+',
+  '&',
+  '=',
+  '__proto__',
+  'constructor',
+  'a'.repeat(300),
+  'fsdp4.tensor4',
+  '{"a":1}',
+  'v=1&tp=8',
+];
 
 function randomValue(r: () => number, p: Param | undefined): string {
   const x = r();
@@ -42,13 +73,24 @@ const encode = (t: string): string => {
 };
 
 function randomQuery(r: () => number): string {
-  const keys = [...PARAMS.map((p) => p.key), 'v', 'hw.hbm_bandwidth_bytes_per_s', 'hw.nope', 'hw.__proto__', '<b>', 'x'];
+  const keys = [
+    ...PARAMS.map((p) => p.key),
+    'v',
+    'hw.hbm_bandwidth_bytes_per_s',
+    'hw.nope',
+    'hw.__proto__',
+    '<b>',
+    'x',
+  ];
   const n = Math.floor(r() * 12);
   const parts: string[] = [];
   if (r() < 0.9) parts.push(`v=${r() < 0.95 ? 1 : Math.floor(r() * 5)}`);
   for (let i = 0; i < n; i++) {
     const key = keys[Math.floor(r() * keys.length)]!;
-    const raw = randomValue(r, PARAMS.find((p) => p.key === key));
+    const raw = randomValue(
+      r,
+      PARAMS.find((p) => p.key === key),
+    );
     parts.push(r() < 0.8 ? `${encode(key)}=${encode(raw)}` : `${key}=${raw}`);
   }
   return parts.join('&');
@@ -60,7 +102,9 @@ function expectValid(s: State): void {
   for (const p of PARAMS) {
     const v = s.values[p.key];
     if (v === p.default) continue;
-    expect(v === null ? undefined : parseValue(p, typeof v === 'boolean' ? (v ? '1' : '0') : String(v)), p.key).toEqual(v);
+    expect(v === null ? undefined : parseValue(p, typeof v === 'boolean' ? (v ? '1' : '0') : String(v)), p.key).toEqual(
+      v,
+    );
   }
   const fields = hardwareFields(hardwarePreset(String(s.values['hw'])));
   for (const [path, v] of Object.entries(s.hw)) {

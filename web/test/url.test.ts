@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { PARAMS, URL_VERSION, cloneState, defaultState, hardwareFields, hardwarePreset, type State } from '../src/state/params';
+import {
+  PARAMS,
+  URL_VERSION,
+  cloneState,
+  defaultState,
+  hardwareFields,
+  hardwarePreset,
+  type State,
+} from '../src/state/params';
 import { MAX_QUERY_LENGTH, decodeState, encodeState, parseValue } from '../src/state/url';
 
 function changed(): State {
@@ -37,7 +45,14 @@ describe('URL codec', () => {
 
   it('round-trips every parameter at its bounds and choices', () => {
     for (const p of PARAMS) {
-      const values = p.type === 'enum' ? p.choices! : p.type === 'bool' ? [true, false] : p.type === 'text' ? p.examples! : [p.min!, p.max!];
+      const values =
+        p.type === 'enum'
+          ? p.choices!
+          : p.type === 'bool'
+            ? [true, false]
+            : p.type === 'text'
+              ? p.examples!
+              : [p.min!, p.max!];
       for (const v of values) {
         const s = defaultState();
         s.values[p.key] = v;
@@ -50,9 +65,33 @@ describe('URL codec', () => {
 
   it('round-trips the new serving, remat, efficiency and layout keys', () => {
     const s = cloneState(defaultState());
-    Object.assign(s.values, { mode: 'serving', kvctx: 12345, spec: true, draft: 'llama-3-8b', lookahead: 7, accept: 0.65, remat: 'checkpoints', ckpt: 3, eff_flops: 0.55, eff_hbm: 0.9, eff_net: 0.35, layout: 'fsdp8.pipeline4.tensor2' });
+    Object.assign(s.values, {
+      mode: 'serving',
+      kvctx: 12345,
+      spec: true,
+      draft: 'llama-3-8b',
+      lookahead: 7,
+      accept: 0.65,
+      remat: 'checkpoints',
+      ckpt: 3,
+      eff_flops: 0.55,
+      eff_hbm: 0.9,
+      eff_net: 0.35,
+      layout: 'fsdp8.pipeline4.tensor2',
+    });
     const q = encodeState(s);
-    for (const k of ['kvctx=12345', 'spec=1', 'lookahead=7', 'accept=0.65', 'remat=checkpoints', 'ckpt=3', 'eff_flops=0.55', 'eff_net=0.35', 'layout=fsdp8.pipeline4.tensor2']) expect(q).toContain(k);
+    for (const k of [
+      'kvctx=12345',
+      'spec=1',
+      'lookahead=7',
+      'accept=0.65',
+      'remat=checkpoints',
+      'ckpt=3',
+      'eff_flops=0.55',
+      'eff_net=0.35',
+      'layout=fsdp8.pipeline4.tensor2',
+    ])
+      expect(q).toContain(k);
     const d = decodeState('?' + q);
     expect(d.notices).toEqual([]);
     expect(d.state).toEqual(s);
@@ -68,7 +107,17 @@ describe('URL codec', () => {
     expect(d.state).toEqual(s);
   });
 
-  it.each(['fsdp4.banana2', 'fsdp0', 'fsdp4..tensor2', 'fsdp4*', 'fsdp2**tensor2', 'fsdp4*tensor2*data2*pipeline2*expert2', '<b>fsdp4</b>', 'fsdp4.fsdp4.fsdp4.fsdp4.fsdp4.fsdp4.fsdp4', 'tensor9999999'])('rejects the layout %s with a notice', (bad) => {
+  it.each([
+    'fsdp4.banana2',
+    'fsdp0',
+    'fsdp4..tensor2',
+    'fsdp4*',
+    'fsdp2**tensor2',
+    'fsdp4*tensor2*data2*pipeline2*expert2',
+    '<b>fsdp4</b>',
+    'fsdp4.fsdp4.fsdp4.fsdp4.fsdp4.fsdp4.fsdp4',
+    'tensor9999999',
+  ])('rejects the layout %s with a notice', (bad) => {
     const d = decodeState(`?v=1&layout=${encodeURIComponent(bad)}`);
     expect(d.notices.length).toBe(1);
     expect(d.notices[0]).toContain('Mesh layout');
@@ -87,17 +136,34 @@ describe('URL codec', () => {
   });
 
   const garbage = [
-    '?v=1&tp=banana', '?v=1&tp=1e3', '?v=1&tp=-4', '?v=1&tp=99999999', '?v=1&tp=4.5', '?v=1&size=NaN', '?v=1&size=Infinity',
-    '?v=1&size=1e999', '?v=1&hw=tpu-v99', '?v=1&mode=<img src=x onerror=alert(1)>', '?v=1&model=%3Cscript%3Ealert(1)%3C/script%3E',
-    '?v=1&<script>=1', '?v=1&__proto__=1', '?v=1&constructor=1', '?v=1&hw.__proto__.x=1', '?v=1&hw.hbm_bandwidth_bytes_per_s=-1',
-    '?v=1&hw.hbm_bandwidth_bytes_per_s=0x10', '?v=1&hw.nonexistent=5', '?v=1&sp=maybe', '?v=1&tp=8&tp=16',
+    '?v=1&tp=banana',
+    '?v=1&tp=1e3',
+    '?v=1&tp=-4',
+    '?v=1&tp=99999999',
+    '?v=1&tp=4.5',
+    '?v=1&size=NaN',
+    '?v=1&size=Infinity',
+    '?v=1&size=1e999',
+    '?v=1&hw=tpu-v99',
+    '?v=1&mode=<img src=x onerror=alert(1)>',
+    '?v=1&model=%3Cscript%3Ealert(1)%3C/script%3E',
+    '?v=1&<script>=1',
+    '?v=1&__proto__=1',
+    '?v=1&constructor=1',
+    '?v=1&hw.__proto__.x=1',
+    '?v=1&hw.hbm_bandwidth_bytes_per_s=-1',
+    '?v=1&hw.hbm_bandwidth_bytes_per_s=0x10',
+    '?v=1&hw.nonexistent=5',
+    '?v=1&sp=maybe',
+    '?v=1&tp=8&tp=16',
     '?v=1&hw.scale_up.domain_gpus=72', // not a field of the default TPU
   ];
   it.each(garbage)('rejects %s with a notice, keeping defaults', (q) => {
     const d = decodeState(q);
     expect(d.notices.length).toBeGreaterThan(0);
     const def = defaultState();
-    for (const [k, v] of Object.entries(d.state.values)) if (!q.includes(`${k}=`) || q.includes(`${k}=8&`)) expect(v).toEqual(def.values[k]);
+    for (const [k, v] of Object.entries(d.state.values))
+      if (!q.includes(`${k}=`) || q.includes(`${k}=8&`)) expect(v).toEqual(def.values[k]);
     expect(Object.getPrototypeOf(d.state.values)).toBe(Object.prototype);
     expect(Object.keys(d.state.hw)).toEqual([]);
     for (const n of d.notices) expect(n.length).toBeLessThan(300);

@@ -7,7 +7,12 @@ import { defaultState } from '../src/state/params';
 import { decodeState, encodeState } from '../src/state/url';
 import { SharedEngine } from '../src/widgets/engine';
 import { WIDGET_ROWS, WIDGET_TABLE, decodeWidgetState, encodeWidgetState } from '../src/widgets/params';
-import { explorerQueryOf, explorerStateOf, fittingExplorerState, runnableExplorerState } from '../src/widgets/explorer-link';
+import {
+  explorerQueryOf,
+  explorerStateOf,
+  fittingExplorerState,
+  runnableExplorerState,
+} from '../src/widgets/explorer-link';
 import { mainScenario } from '../src/state/scenario';
 import { VIEWS } from '../src/widgets/views';
 import { withValues } from '../src/widgets/view';
@@ -32,7 +37,9 @@ describe('widget state', () => {
 
   it('reads explorer keys, widget keys and hardware overrides; the explorer link drops the widget keys and fits the chip', async () => {
     const engine = await loadEngine();
-    const d = decodeWidgetState('v=1&hw=tpu-v5e&op=all_reduce&tp=16&cbytes=1048576&hw.hbm_bandwidth_bytes_per_s=820000000000');
+    const d = decodeWidgetState(
+      'v=1&hw=tpu-v5e&op=all_reduce&tp=16&cbytes=1048576&hw.hbm_bandwidth_bytes_per_s=820000000000',
+    );
     expect(d.notices).toEqual([]);
     expect(d.state.values['op']).toBe('all_reduce');
     expect(d.state.hw['hbm_bandwidth_bytes_per_s']).toBe(8.2e11);
@@ -56,7 +63,9 @@ describe('widget state', () => {
     const fitsThere = (s: ReturnType<typeof explorerStateOf>): boolean => {
       const m = meshFor(s, askNowOf(engine));
       if (!m.ok) return false;
-      const r = JSON.parse(engine.evaluate(JSON.stringify(mainScenario(s, m.plan)))) as Evaluation<{ memory: { fits: boolean } }>;
+      const r = JSON.parse(engine.evaluate(JSON.stringify(mainScenario(s, m.plan)))) as Evaluation<{
+        memory: { fits: boolean };
+      }>;
       return r.ok && r.result!.memory.fits && r.diagnostics.length === 0;
     };
 
@@ -78,19 +87,27 @@ describe('widget state', () => {
       const linked = (await fittingExplorerState(VIEWS['sharded-matmul'], eight, ask))!;
       expect(linked.values['mode']).toBe('training');
       expect(linked.values['model']).toBe('llama-3-8b');
-      expect(Number(linked.values['batch'])).toBeLessThan(Number(explorerStateOf(VIEWS['sharded-matmul'], eight).values['batch']));
+      expect(Number(linked.values['batch'])).toBeLessThan(
+        Number(explorerStateOf(VIEWS['sharded-matmul'], eight).values['batch']),
+      );
       const m = meshFor(linked, askNowOf(engine));
       if (!m.ok) throw new Error(m.problem);
-      const r = JSON.parse(engine.evaluate(JSON.stringify(mainScenario(linked, m.plan)))) as Evaluation<{ memory: { fits: boolean } }>;
+      const r = JSON.parse(engine.evaluate(JSON.stringify(mainScenario(linked, m.plan)))) as Evaluation<{
+        memory: { fits: boolean };
+      }>;
       expect(r.ok && r.result!.memory.fits && r.diagnostics.length === 0).toBe(true);
     });
 
-    it('a view of a model\'s plan keeps its model, fitting or not; a model-free state that fits keeps the default', async () => {
+    it("a view of a model's plan keeps its model, fitting or not; a model-free state that fits keeps the default", async () => {
       const planner = decodeWidgetState('v=1&chips=64&fsdp=8').state;
-      expect(await fittingExplorerState(VIEWS['training-planner'], planner, ask)).toEqual(explorerStateOf(VIEWS['training-planner'], planner));
+      expect(await fittingExplorerState(VIEWS['training-planner'], planner, ask)).toEqual(
+        explorerStateOf(VIEWS['training-planner'], planner),
+      );
       const big = decodeWidgetState('v=1&hw=tpu-v5p').state;
       expect(fitsThere(explorerStateOf(VIEWS['roofline'], big))).toBe(true);
-      expect(encodeState((await fittingExplorerState(VIEWS['roofline'], big, ask))!)).toBe(explorerQueryOf(VIEWS['roofline'], big));
+      expect(encodeState((await fittingExplorerState(VIEWS['roofline'], big, ask))!)).toBe(
+        explorerQueryOf(VIEWS['roofline'], big),
+      );
     });
   });
 
@@ -109,7 +126,14 @@ describe('shared engine queue', () => {
       ready: Promise.resolve({ version: 'x', loadMs: 0 }),
       evaluate(texts: string[]) {
         calls.push(texts);
-        return new Promise((resolve) => pending.push(() => resolve({ results: texts.map((t) => ({ ok: true, result: t, diagnostics: [], engine_version: 'x' })), engineMs: 0 })));
+        return new Promise((resolve) =>
+          pending.push(() =>
+            resolve({
+              results: texts.map((t) => ({ ok: true, result: t, diagnostics: [], engine_version: 'x' })),
+              engineMs: 0,
+            }),
+          ),
+        );
       },
     };
     return { client: client as unknown as EngineClient, calls, pending };
@@ -139,7 +163,13 @@ describe('shared engine queue', () => {
 
 describe('pipeline drawing', () => {
   it('places every forward and backward pass, for every schedule, without deadlock', () => {
-    for (const [S, M, v, sched] of [[4, 8, 1, 'gpipe'], [8, 32, 1, '1f1b'], [4, 8, 2, 'interleaved'], [4, 6, 3, 'interleaved'], [2, 1, 1, '1f1b']] as const) {
+    for (const [S, M, v, sched] of [
+      [4, 8, 1, 'gpipe'],
+      [8, 32, 1, '1f1b'],
+      [4, 8, 2, 'interleaved'],
+      [4, 6, 3, 'interleaved'],
+      [2, 1, 1, '1f1b'],
+    ] as const) {
       const { ops, span } = simulatePipeline(S, M, v, sched);
       expect(ops.length, `${S}x${M}x${v} ${sched}`).toBe(2 * S * M * v);
       expect(span).toBeGreaterThan(0);
@@ -179,13 +209,16 @@ describe('the serving widget offers only the TP degrees its model splits into (i
     const view = VIEWS.serving!;
     const data = await view.compute(base, askManyOf(engine));
     const stops = view.controls(base, data).find((c) => c.key === 'tp')?.stops;
-    expect(view.controls(withValues(base, { model: 'llama-3-8b' }), data).find((c) => c.key === 'tp')?.stops).toBeUndefined(); // another model's stops are not kept
+    expect(
+      view.controls(withValues(base, { model: 'llama-3-8b' }), data).find((c) => c.key === 'tp')?.stops,
+    ).toBeUndefined(); // another model's stops are not kept
     expect(stops).toEqual([1, 2, 4, 8]);
     // The engine is the judge: every degree up to 48 runs exactly when it is a stop.
     for (let tp = 1; tp <= 48; tp++) {
       const s = withValues(base, { tp });
       const m = meshFor(s, askNowOf(engine));
-      const ok = m.ok && (JSON.parse(engine.evaluate(JSON.stringify(mainScenario(s, m.plan)))) as Evaluation<unknown>).ok;
+      const ok =
+        m.ok && (JSON.parse(engine.evaluate(JSON.stringify(mainScenario(s, m.plan)))) as Evaluation<unknown>).ok;
       expect([tp, ok]).toEqual([tp, stops!.includes(tp)]);
     }
   });

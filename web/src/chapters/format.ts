@@ -3,7 +3,20 @@
 import { fmtBytes, fmtBytesPerS, fmtFlopsPerS, fmtSeconds, fmtUsd, sig, siUnit } from '../charts/format.ts';
 
 export const FORMATS = [
-  'int', 'fixed0', 'fixed1', 'fixed2', 'fixed3', 'sig3', 'percent1', 'time', 'bytes', 'flops', 'flops_per_s', 'bytes_per_s', 'usd', 'x',
+  'int',
+  'fixed0',
+  'fixed1',
+  'fixed2',
+  'fixed3',
+  'sig3',
+  'percent1',
+  'time',
+  'bytes',
+  'flops',
+  'flops_per_s',
+  'bytes_per_s',
+  'usd',
+  'x',
 ] as const;
 export type NumberFormat = (typeof FORMATS)[number];
 
@@ -15,7 +28,10 @@ export function isFormat(s: unknown): s is NumberFormat {
 function fixed(x: number, decimals: number): string {
   const scale = 10 ** decimals;
   const y = Math.round(x * scale) / scale;
-  return (y === 0 ? 0 : y).toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+  return (y === 0 ? 0 : y).toLocaleString('en-US', {
+    minimumFractionDigits: decimals,
+    maximumFractionDigits: decimals,
+  });
 }
 
 /** A finite number in one of the chapter formats. */

@@ -26,10 +26,20 @@ export interface ResolvedNumber {
  * from the book's model, the calibrated estimate of the same scenario is shown beside it.
  */
 export const CALIBRATED_COMPANION_PATHS: Readonly<Record<string, readonly string[]>> = {
-  training_step: ['/result/time/step_s', '/result/mfu_frac', '/result/cost/train_time_s', '/result/cost/train_usd', '/result/tokens_per_s'],
+  training_step: [
+    '/result/time/step_s',
+    '/result/mfu_frac',
+    '/result/cost/train_time_s',
+    '/result/cost/train_usd',
+    '/result/tokens_per_s',
+  ],
   serving: [
-    '/result/decode/step_s', '/result/tokens_per_s', '/result/tokens_per_s_per_chip', '/result/queries_per_s_per_chip',
-    '/result/time_to_first_token_s', '/result/decode_time_s',
+    '/result/decode/step_s',
+    '/result/tokens_per_s',
+    '/result/tokens_per_s_per_chip',
+    '/result/queries_per_s_per_chip',
+    '/result/time_to_first_token_s',
+    '/result/decode_time_s',
   ],
 };
 
@@ -70,7 +80,11 @@ function describe(x: unknown): string {
  * Evaluates every reference's scenario (identical scenarios once) and reads its path. `evaluate` is the engine's:
  * scenario JSON text in, result JSON text out.
  */
-export function resolveNumbers(defs: unknown, evaluate: (scenarioJson: string) => string, source = 'chapters/numbers.json'): ResolvedNumbers {
+export function resolveNumbers(
+  defs: unknown,
+  evaluate: (scenarioJson: string) => string,
+  source = 'chapters/numbers.json',
+): ResolvedNumbers {
   const numbers = new Map<string, ResolvedNumber>();
   const errors: string[] = [];
   if (defs === null || typeof defs !== 'object' || Array.isArray(defs)) {
@@ -126,7 +140,10 @@ export function resolveNumbers(defs: unknown, evaluate: (scenarioJson: string) =
       try {
         answer = JSON.parse(evaluate(text)) as unknown;
       } catch (e) {
-        answer = { ok: false, diagnostics: [{ path: '', message: `the engine's answer could not be read: ${String(e)}` }] };
+        answer = {
+          ok: false,
+          diagnostics: [{ path: '', message: `the engine's answer could not be read: ${String(e)}` }],
+        };
       }
       answers.set(text, answer);
     }
@@ -148,7 +165,9 @@ function calibratedScenario(scenario: Scenario): Scenario {
 function readAnswer(answer: unknown, path: string, where: string, errors: string[]): number | undefined {
   const a = answer as { ok?: unknown; diagnostics?: { path?: string; message?: string; severity?: string }[] };
   if (a.ok !== true) {
-    const diags = (a.diagnostics ?? []).filter((d) => d.severity !== 'warning').map((d) => `${d.path ?? ''}: ${d.message ?? ''}`);
+    const diags = (a.diagnostics ?? [])
+      .filter((d) => d.severity !== 'warning')
+      .map((d) => `${d.path ?? ''}: ${d.message ?? ''}`);
     errors.push(`${where}: the engine rejects the scenario (ok = false): ${diags.join('; ') || 'no diagnostics'}`);
     return undefined;
   }

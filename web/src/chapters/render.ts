@@ -63,7 +63,8 @@ export function escapeHtml(s: string): string {
 /** The YAML subset the pages use: `key: value` lines, values a "quoted string", null, or bare text (# comments). */
 export function parseFrontMatter(text: string, file: string): { fm: FrontMatter; body: string; bodyLine: number } {
   const lines = text.split('\n');
-  if (lines[0]?.trim() !== '---') throw new ChapterError(`${file}:1: a chapter starts with front matter between --- lines`);
+  if (lines[0]?.trim() !== '---')
+    throw new ChapterError(`${file}:1: a chapter starts with front matter between --- lines`);
   const end = lines.indexOf('---', 1);
   if (end < 0) throw new ChapterError(`${file}: the front matter has no closing --- line`);
   const values: Record<string, string | null> = {};
@@ -89,9 +90,16 @@ export function parseFrontMatter(text: string, file: string): { fm: FrontMatter;
     if (typeof v !== 'string' || v === '') throw new ChapterError(`${file}: front matter needs "${k}"`);
     return v;
   };
-  for (const k of ['prev', 'next']) if (!(k in values)) throw new ChapterError(`${file}: front matter needs "${k}" (a slug or null)`);
-  const fm: FrontMatter = { title: need('title'), book_chapter_url: need('book_chapter_url'), prev: values['prev'] ?? null, next: values['next'] ?? null };
-  if (!/^https:\/\//.test(fm.book_chapter_url)) throw new ChapterError(`${file}: book_chapter_url must be an https:// address`);
+  for (const k of ['prev', 'next'])
+    if (!(k in values)) throw new ChapterError(`${file}: front matter needs "${k}" (a slug or null)`);
+  const fm: FrontMatter = {
+    title: need('title'),
+    book_chapter_url: need('book_chapter_url'),
+    prev: values['prev'] ?? null,
+    next: values['next'] ?? null,
+  };
+  if (!/^https:\/\//.test(fm.book_chapter_url))
+    throw new ChapterError(`${file}: book_chapter_url must be an https:// address`);
   return { fm, body: lines.slice(end + 1).join('\n'), bodyLine: end + 2 };
 }
 
@@ -101,7 +109,9 @@ function typeset(tex: string, displayMode: boolean, env: RenderEnv): string {
   try {
     return katex.renderToString(tex, { displayMode, throwOnError: true, strict: 'ignore', output: 'htmlAndMathml' });
   } catch (e) {
-    env.errors.push(`${lineOf(env, tex.trim().slice(0, 40))}: KaTeX cannot typeset ${JSON.stringify(tex.trim().slice(0, 60))}: ${e instanceof Error ? e.message : String(e)}`);
+    env.errors.push(
+      `${lineOf(env, tex.trim().slice(0, 40))}: KaTeX cannot typeset ${JSON.stringify(tex.trim().slice(0, 60))}: ${e instanceof Error ? e.message : String(e)}`,
+    );
     return `<code class="tex-error">${escapeHtml(tex)}</code>`;
   }
 }
@@ -185,7 +195,9 @@ function reference(state: StateInline, silent: boolean): boolean {
     if (!silent) {
       const env = envOf(state.env);
       const snippet = src.slice(state.pos, state.pos + 30).split('\n')[0] ?? '';
-      env.errors.push(`${lineOf(env, snippet)}: malformed reference ${JSON.stringify(snippet)}: write {{name}} with a name from chapters/numbers.json`);
+      env.errors.push(
+        `${lineOf(env, snippet)}: malformed reference ${JSON.stringify(snippet)}: write {{name}} with a name from chapters/numbers.json`,
+      );
     }
     return false;
   }
@@ -201,7 +213,9 @@ function renderRef(env: RenderEnv, name: string): string {
   const n = env.resolve(name);
   env.refs.add(name);
   if (!n) {
-    env.errors.push(`${lineOf(env, `{{${name}}}`)}: unknown reference {{${name}}} (not defined in chapters/numbers.json)`);
+    env.errors.push(
+      `${lineOf(env, `{{${name}}}`)}: unknown reference {{${name}}} (not defined in chapters/numbers.json)`,
+    );
     return escapeHtml(`{{${name}}}`);
   }
   const book = `<span class="num" data-ref="${name}" title="${escapeHtml(`${name}: ${n.value} (engine, the book's model, ${n.path})`)}">${escapeHtml(n.text)}</span>`;
@@ -222,12 +236,23 @@ function htmlBlocks(state: StateCore): void {
           const attrs: Record<string, string> = {};
           for (const a of (m[1] ?? '').matchAll(ATTR_RE)) attrs[a[1]!] = a[2]!;
           const line = t.map ? env.bodyLine + t.map[0] : Number(lineOf(env, m[0]).split(':')[1] ?? 0);
-          const reproduces = (attrs['reproduces'] ?? '').split(/\s+/).filter(Boolean).map((pair) => {
-            const [metric = '', ref = ''] = pair.split(':');
-            if (!metric || !ref || !env.resolve(ref)) env.errors.push(`${env.file}:${line}: reproduces="${pair}": expected metric:reference with a reference of numbers.json`);
-            return { metric, ref };
+          const reproduces = (attrs['reproduces'] ?? '')
+            .split(/\s+/)
+            .filter(Boolean)
+            .map((pair) => {
+              const [metric = '', ref = ''] = pair.split(':');
+              if (!metric || !ref || !env.resolve(ref))
+                env.errors.push(
+                  `${env.file}:${line}: reproduces="${pair}": expected metric:reference with a reference of numbers.json`,
+                );
+              return { metric, ref };
+            });
+          env.widgets.push({
+            view: attrs['view'] ?? '',
+            state: (attrs['state'] ?? '').replace(/&amp;/g, '&'),
+            line,
+            reproduces,
           });
-          env.widgets.push({ view: attrs['view'] ?? '', state: (attrs['state'] ?? '').replace(/&amp;/g, '&'), line, reproduces });
         }
       }
       if (t.children) visit(t.children);
@@ -237,7 +262,13 @@ function htmlBlocks(state: StateCore): void {
 }
 
 function slugify(text: string): string {
-  return text.toLowerCase().replace(/<[^>]*>/g, '').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'section';
+  return (
+    text
+      .toLowerCase()
+      .replace(/<[^>]*>/g, '')
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'section'
+  );
 }
 
 /** Heading ids for anchors (#the-batch-is-the-intensity), unique per page. */
@@ -246,7 +277,10 @@ function headingIds(state: StateCore): void {
   state.tokens.forEach((t, i) => {
     if (t.type !== 'heading_open' || t.tag === 'h1') return;
     const inline = state.tokens[i + 1];
-    const text = (inline?.children ?? []).filter((c) => c.type === 'text' || c.type === 'code_inline').map((c) => c.content).join('');
+    const text = (inline?.children ?? [])
+      .filter((c) => c.type === 'text' || c.type === 'code_inline')
+      .map((c) => c.content)
+      .join('');
     const base = slugify(text);
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
@@ -261,9 +295,12 @@ export function createMarkdown(): Md {
   md.inline.ruler.after('escape', 'scalescope_ref', reference);
   md.core.ruler.push('scalescope_html', htmlBlocks);
   md.core.ruler.push('heading_ids', headingIds);
-  md.renderer.rules['math_inline'] = (tokens, idx, _o, env) => typeset(tokens[idx]!.content, tokens[idx]!.markup === '$$', envOf(env));
-  md.renderer.rules['math_block'] = (tokens, idx, _o, env) => `<div class="math">${typeset(tokens[idx]!.content, true, envOf(env))}</div>\n`;
-  md.renderer.rules['scalescope_ref'] = (tokens, idx, _o, env) => renderRef(envOf(env), (tokens[idx]!.meta as { name: string }).name);
+  md.renderer.rules['math_inline'] = (tokens, idx, _o, env) =>
+    typeset(tokens[idx]!.content, tokens[idx]!.markup === '$$', envOf(env));
+  md.renderer.rules['math_block'] = (tokens, idx, _o, env) =>
+    `<div class="math">${typeset(tokens[idx]!.content, true, envOf(env))}</div>\n`;
+  md.renderer.rules['scalescope_ref'] = (tokens, idx, _o, env) =>
+    renderRef(envOf(env), (tokens[idx]!.meta as { name: string }).name);
   md.renderer.rules['table_open'] = () => '<div class="table-wrap"><table>\n';
   md.renderer.rules['table_close'] = () => '</table></div>\n';
   const linkOpen = md.renderer.rules['link_open'];
@@ -273,7 +310,8 @@ export function createMarkdown(): Md {
     const href = String(t.attrGet('href') ?? '');
     const m = PAGE_LINK_RE.exec(href);
     if (m) {
-      if (!env.slugs.has(m[1]!)) env.errors.push(`${lineOf(env, href)}: link to ${href}, but there is no chapter ${m[1]}`);
+      if (!env.slugs.has(m[1]!))
+        env.errors.push(`${lineOf(env, href)}: link to ${href}, but there is no chapter ${m[1]}`);
       t.attrSet('href', `${m[1]}.html${m[2] ?? ''}`);
     } else if (/^[a-z0-9-]+\.md(#|$)/i.test(href)) {
       env.errors.push(`${lineOf(env, href)}: link to ${href}, which is not a chapter page (NN-slug.md)`);
@@ -287,9 +325,11 @@ export function createMarkdown(): Md {
 export function renderBody(md: Md, body: string, env: RenderEnv): string {
   const html = md.render(body, env as unknown as Record<string, unknown>);
   // A widget alone on its line is a paragraph of inline HTML to markdown-it: give it its own block.
-  return html
-    .replace(/<p>(<scalescope-widget\b[^>]*><\/scalescope-widget>)<\/p>/g, '$1')
-    .replace(/<scalescope-widget\b[^>]*>/g, (tag: string) => tag.replace(/&(?!amp;)/g, '&amp;'))
-    // A code block wider than the column scrolls; the keyboard must be able to reach it (WCAG 2.1.1).
-    .replace(/<pre>/g, '<pre tabindex="0">');
+  return (
+    html
+      .replace(/<p>(<scalescope-widget\b[^>]*><\/scalescope-widget>)<\/p>/g, '$1')
+      .replace(/<scalescope-widget\b[^>]*>/g, (tag: string) => tag.replace(/&(?!amp;)/g, '&amp;'))
+      // A code block wider than the column scrolls; the keyboard must be able to reach it (WCAG 2.1.1).
+      .replace(/<pre>/g, '<pre tabindex="0">')
+  );
 }

@@ -5,7 +5,16 @@ import { withCsp } from '../csp.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { resolveNumbers } from './numbers.ts';
-import { ChapterError, createMarkdown, escapeHtml, parseFrontMatter, renderBody, type FrontMatter, type RenderEnv, type WidgetUse } from './render.ts';
+import {
+  ChapterError,
+  createMarkdown,
+  escapeHtml,
+  parseFrontMatter,
+  renderBody,
+  type FrontMatter,
+  type RenderEnv,
+  type WidgetUse,
+} from './render.ts';
 
 export const PAGE_FILE_RE = /^(\d\d)-[a-z0-9-]+\.md$/;
 export const BOOK_URL = 'https://jax-ml.github.io/scaling-book/';
@@ -90,13 +99,18 @@ book's arithmetic are marked where they occur.</p>
 function withFallbacks(html: string): string {
   return html.replace(
     /(<scalescope-widget\b[^>]*\bview="([^"]*)"[^>]*>)(<\/scalescope-widget>)/g,
-    (_, open: string, view: string, close: string) => `${open}<p class="widget-fallback">Live figure “${escapeHtml(view)}”: loading (it needs JavaScript).</p>${close}`,
+    (_, open: string, view: string, close: string) =>
+      `${open}<p class="widget-fallback">Live figure “${escapeHtml(view)}”: loading (it needs JavaScript).</p>${close}`,
   );
 }
 
 const secure = (page: string, input: SiteInput): string => (input.csp ? withCsp(page) : page);
 
-function pageHtml(c: { slug: string; fm: FrontMatter; article: string; index: number; total: number }, titles: Map<string, string>, input: SiteInput): string {
+function pageHtml(
+  c: { slug: string; fm: FrontMatter; article: string; index: number; total: number },
+  titles: Map<string, string>,
+  input: SiteInput,
+): string {
   const link = (slug: string | null, rel: 'prev' | 'next'): string => {
     if (!slug) return '<span></span>';
     const t = escapeHtml(titles.get(slug) ?? slug);
@@ -123,8 +137,10 @@ ${credit(input.engineVersion)}
 
 function indexHtml(chapters: BuiltChapter[], input: SiteInput): string {
   const items = chapters
-    .map((c, i) => `<li><a href="${c.slug}.html"><span class="n">${i + 1}</span> ${escapeHtml(c.fm.title)}</a>
-<span class="meta">${c.refs.length} live numbers${c.widgets.length ? ` · ${c.widgets.length} widget${c.widgets.length > 1 ? 's' : ''}` : ''} · <a href="${escapeHtml(c.fm.book_chapter_url)}">book chapter</a></span></li>`)
+    .map(
+      (c, i) => `<li><a href="${c.slug}.html"><span class="n">${i + 1}</span> ${escapeHtml(c.fm.title)}</a>
+<span class="meta">${c.refs.length} live numbers${c.widgets.length ? ` · ${c.widgets.length} widget${c.widgets.length > 1 ? 's' : ''}` : ''} · <a href="${escapeHtml(c.fm.book_chapter_url)}">book chapter</a></span></li>`,
+    )
     .join('\n');
   return `${head('Chapters — Scalescope', 'Companion pages to How to Scale Your Model, every number computed by the Scalescope engine.', input.widgetsScript)}
 <body>
@@ -173,18 +189,33 @@ export function buildSite(input: SiteInput): BuiltSite {
   parsed.forEach((p, i) => {
     const want = { prev: parsed[i - 1]?.src.slug ?? null, next: parsed[i + 1]?.src.slug ?? null };
     for (const k of ['prev', 'next'] as const) {
-      if (p.fm[k] !== want[k]) errors.push(`${p.src.file}: front matter ${k} is ${JSON.stringify(p.fm[k])}, but the page ${k === 'prev' ? 'before' : 'after'} it is ${JSON.stringify(want[k])}`);
+      if (p.fm[k] !== want[k])
+        errors.push(
+          `${p.src.file}: front matter ${k} is ${JSON.stringify(p.fm[k])}, but the page ${k === 'prev' ? 'before' : 'after'} it is ${JSON.stringify(want[k])}`,
+        );
     }
     const env: RenderEnv = {
-      file: p.src.file, source: p.src.text, bodyLine: p.bodyLine, resolve: (n) => numbers.get(n), slugs, errors, refs: new Set(), widgets: [],
+      file: p.src.file,
+      source: p.src.text,
+      bodyLine: p.bodyLine,
+      resolve: (n) => numbers.get(n),
+      slugs,
+      errors,
+      refs: new Set(),
+      widgets: [],
     };
     const article = renderBody(md, p.body, env);
-    pages.set(`${p.src.slug}.html`, secure(pageHtml({ slug: p.src.slug, fm: p.fm, article, index: i, total: parsed.length }, titles, input), input));
+    pages.set(
+      `${p.src.slug}.html`,
+      secure(pageHtml({ slug: p.src.slug, fm: p.fm, article, index: i, total: parsed.length }, titles, input), input),
+    );
     chapters.push({ slug: p.src.slug, fm: p.fm, refs: [...env.refs], widgets: env.widgets });
   });
   if (input.chapters.length === 0) errors.push('chapters/: no NN-slug.md pages found');
   if (errors.length) {
-    throw new ChapterError(`the chapters do not build (${errors.length} problem${errors.length > 1 ? 's' : ''}):\n  ${errors.join('\n  ')}`);
+    throw new ChapterError(
+      `the chapters do not build (${errors.length} problem${errors.length > 1 ? 's' : ''}):\n  ${errors.join('\n  ')}`,
+    );
   }
   pages.set('index.html', secure(indexHtml(chapters, input), input));
   return { pages, chapters, numbersResolved: numbers.size };

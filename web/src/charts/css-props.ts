@@ -9,7 +9,8 @@ class CssProps extends Directive {
 
   constructor(part: PartInfo) {
     super(part);
-    if (part.type !== PartType.ATTRIBUTE || part.name !== 'style') throw new Error('cssProps goes in a style attribute');
+    if (part.type !== PartType.ATTRIBUTE || part.name !== 'style')
+      throw new Error('cssProps goes in a style attribute');
   }
 
   render(_props: Readonly<Record<string, string>>): typeof noChange {

@@ -42,7 +42,13 @@ export function chartFile(svg: SVGSVGElement, labels: ChartLabels): Framed {
   const width = svg.viewBox.baseVal?.width || svg.clientWidth || 640;
   const height = svg.viewBox.baseVal?.height || svg.clientHeight || 320;
   const markup = new XMLSerializer().serializeToString(copy);
-  return framedSvg({ title: labels.title, legend: labels.legend, plot: { markup, width, height }, css: placedRules(), measure: measureText });
+  return framedSvg({
+    title: labels.title,
+    legend: labels.legend,
+    plot: { markup, width, height },
+    css: placedRules(),
+    measure: measureText,
+  });
 }
 
 export function downloadSvg(svg: SVGSVGElement, name: string, labels: ChartLabels): void {

@@ -2,8 +2,14 @@
 // dollars); everything here is presentation only.
 
 const SI = [
-  { p: 1e24, s: 'Y' }, { p: 1e21, s: 'Z' }, { p: 1e18, s: 'E' }, { p: 1e15, s: 'P' }, { p: 1e12, s: 'T' },
-  { p: 1e9, s: 'G' }, { p: 1e6, s: 'M' }, { p: 1e3, s: 'k' },
+  { p: 1e24, s: 'Y' },
+  { p: 1e21, s: 'Z' },
+  { p: 1e18, s: 'E' },
+  { p: 1e15, s: 'P' },
+  { p: 1e12, s: 'T' },
+  { p: 1e9, s: 'G' },
+  { p: 1e6, s: 'M' },
+  { p: 1e3, s: 'k' },
 ] as const;
 
 // Number formatting runs hundreds of times per slider move: Intl.NumberFormat objects are built once per number of
@@ -24,7 +30,11 @@ export function sig(x: number, digits = 3): string {
   if (!Number.isFinite(x)) return '—';
   if (x === 0) return '0';
   const a = Math.abs(x);
-  if (a >= 1e4 || a < 1e-3) return x.toPrecision(digits).replace(/\.?0+e/, 'e').replace('e+', 'e');
+  if (a >= 1e4 || a < 1e-3)
+    return x
+      .toPrecision(digits)
+      .replace(/\.?0+e/, 'e')
+      .replace('e+', 'e');
   const decimals = Math.max(0, digits - 1 - Math.floor(Math.log10(a)));
   return decimalsFormat(0, decimals).format(x);
 }
@@ -142,7 +152,15 @@ export const COLOURS = {
   invalid: '#6b6b6b',
 } as const;
 
-export const COMMS_COLOURS = [COLOURS.comms, COLOURS.comms2, COLOURS.comms4, COLOURS.comms3, COLOURS.comms5, COLOURS.comms6, COLOURS.comms7];
+export const COMMS_COLOURS = [
+  COLOURS.comms,
+  COLOURS.comms2,
+  COLOURS.comms4,
+  COLOURS.comms3,
+  COLOURS.comms5,
+  COLOURS.comms6,
+  COLOURS.comms7,
+];
 
 /** Plot scale settings shared by the charts: log axes where the book uses them. */
 export const SCALES = {

@@ -23,7 +23,12 @@ export interface GoodputDatum {
 
 /** Both series, failure-free first; a size whose job never finishes (wall_time_s null) has no wall-time point. */
 export function goodputData(g: GoodputResult, chips: number): GoodputDatum[] {
-  const point = (chipsAt: number, series: GoodputSeries, time_s: number): GoodputDatum => ({ chips: chipsAt, series, time_s, current: chipsAt === chips });
+  const point = (chipsAt: number, series: GoodputSeries, time_s: number): GoodputDatum => ({
+    chips: chipsAt,
+    series,
+    time_s,
+    current: chipsAt === chips,
+  });
   return [
     ...g.scaling.map((p) => point(p.chips, 'useful', p.useful_time_s)),
     ...g.scaling.flatMap((p) => (p.wall_time_s === null ? [] : [point(p.chips, 'wall', p.wall_time_s)])),
@@ -32,7 +37,8 @@ export function goodputData(g: GoodputResult, chips: number): GoodputDatum[] {
 
 /** Where adding chips stops paying, in the engine's number (its null: still paying at 1,024 times these chips). */
 export function goodputNote(g: GoodputResult): string {
-  if (g.scaling.every((p) => p.wall_time_s === null)) return 'At none of these sizes does the job finish: it fails faster than it can save and restart.';
+  if (g.scaling.every((p) => p.wall_time_s === null))
+    return 'At none of these sizes does the job finish: it fails faster than it can save and restart.';
   const n = g.chips_at_shortest_wall_time;
   return n === null
     ? 'Adding chips still shortens the run at 1,024 times these chips, failures included.'
@@ -42,15 +48,21 @@ export function goodputNote(g: GoodputResult): string {
 /** The chart's numbers as table rows: chips, failure-free, with failures, goodput. */
 export function goodputRows(g: GoodputResult, chips: number): string[][] {
   return g.scaling.map((p) => [
-    `${fmtCount(p.chips)}${p.chips === chips ? ' (current)' : ''}`, fmtSeconds(p.useful_time_s),
-    p.wall_time_s === null ? 'never finishes' : fmtSeconds(p.wall_time_s), fmtPercent(p.goodput_frac),
+    `${fmtCount(p.chips)}${p.chips === chips ? ' (current)' : ''}`,
+    fmtSeconds(p.useful_time_s),
+    p.wall_time_s === null ? 'never finishes' : fmtSeconds(p.wall_time_s),
+    fmtPercent(p.goodput_frac),
   ]);
 }
 
 export function goodputLegend(data: readonly GoodputDatum[]): LegendEntry[] {
   const out: LegendEntry[] = (['useful', 'wall'] as const)
     .filter((s) => data.some((d) => d.series === s))
-    .map((s) => ({ label: `${GOODPUT.label[s]}: time to train`, swatch: { kind: 'line', colour: GOODPUT.colour[s], dot: true } }));
-  if (data.some((d) => d.current)) out.push({ label: 'current chip count', swatch: { kind: 'ring', colour: GOODPUT.current } });
+    .map((s) => ({
+      label: `${GOODPUT.label[s]}: time to train`,
+      swatch: { kind: 'line', colour: GOODPUT.colour[s], dot: true },
+    }));
+  if (data.some((d) => d.current))
+    out.push({ label: 'current chip count', swatch: { kind: 'ring', colour: GOODPUT.current } });
   return out;
 }

@@ -41,12 +41,22 @@ export interface PlacedLabel {
   anchor: 'start' | 'middle' | 'end';
 }
 
-const DEFAULT_SLOTS: readonly Slot[] = ['right', 'left', 'above', 'below', 'below-right', 'above-left', 'above-right', 'below-left'];
+const DEFAULT_SLOTS: readonly Slot[] = [
+  'right',
+  'left',
+  'above',
+  'below',
+  'below-right',
+  'above-left',
+  'above-right',
+  'below-left',
+];
 /** Space between a point's circle and its label. */
 const GAP = 3;
 
 export const intersects = (a: Box, b: Box): boolean => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
-const inside = (a: Box, frame: Box): boolean => a.x0 >= frame.x0 && a.x1 <= frame.x1 && a.y0 >= frame.y0 && a.y1 <= frame.y1;
+const inside = (a: Box, frame: Box): boolean =>
+  a.x0 >= frame.x0 && a.x1 <= frame.x1 && a.y0 >= frame.y0 && a.y1 <= frame.y1;
 const dotBox = (d: Dot): Box => ({ x0: d.x - d.r, y0: d.y - d.r, x1: d.x + d.r, y1: d.y + d.r });
 
 function inSlot(l: LabelRequest, slot: Slot): PlacedLabel {
@@ -57,7 +67,12 @@ function inSlot(l: LabelRequest, slot: Slot): PlacedLabel {
   const x0 = h > 0 ? l.x + clear : h < 0 ? l.x - clear - l.width : l.x - l.width / 2;
   const y0 = v > 0 ? l.y + clear : v < 0 ? l.y - clear - l.height : l.y - l.height / 2;
   const box = { x0, y0, x1: x0 + l.width, y1: y0 + l.height };
-  return { box, x: h > 0 ? box.x0 : h < 0 ? box.x1 : l.x, y: (box.y0 + box.y1) / 2, anchor: h > 0 ? 'start' : h < 0 ? 'end' : 'middle' };
+  return {
+    box,
+    x: h > 0 ? box.x0 : h < 0 ? box.x1 : l.x,
+    y: (box.y0 + box.y1) / 2,
+    anchor: h > 0 ? 'start' : h < 0 ? 'end' : 'middle',
+  };
 }
 
 /** Each label's place, or null where it was left out; `dots` are every point drawn (labels keep off all of them). */
@@ -66,7 +81,9 @@ export function placeLabels(labels: readonly LabelRequest[], frame: Box, dots: r
   return labels.map((l) => {
     const places = l.slots.map((s) => inSlot(l, s));
     const inFrame = places.filter((p) => inside(p.box, frame));
-    const place = inFrame.find((p) => !taken.some((t) => intersects(p.box, t))) ?? (l.required ? inFrame[0] ?? places[0] : undefined);
+    const place =
+      inFrame.find((p) => !taken.some((t) => intersects(p.box, t))) ??
+      (l.required ? (inFrame[0] ?? places[0]) : undefined);
     if (!place) return null;
     taken.push(place.box);
     return place;
@@ -88,13 +105,29 @@ const SVG = 'http://www.w3.org/2000/svg';
 const FONT_PX = 11;
 
 /** Where each label goes (null: left out), given the chart's mapping to pixels and the plot's frame. */
-export function layoutPointLabels(labels: readonly PointLabel[], dots: readonly Dot[], px: (d: { x: number; y: number }) => { x: number; y: number }, frame: Box,
-  measure: (text: string, px: number, bold: boolean) => number = measureText): (PlacedLabel | null)[] {
+export function layoutPointLabels(
+  labels: readonly PointLabel[],
+  dots: readonly Dot[],
+  px: (d: { x: number; y: number }) => { x: number; y: number },
+  frame: Box,
+  measure: (text: string, px: number, bold: boolean) => number = measureText,
+): (PlacedLabel | null)[] {
   const requests = labels.map((l): LabelRequest => {
     const size = l.fontSize ?? FONT_PX;
-    return { ...px(l), r: l.r, width: measure(l.text, size, !!l.bold), height: size * 1.2, slots: l.slots ?? DEFAULT_SLOTS, required: l.required };
+    return {
+      ...px(l),
+      r: l.r,
+      width: measure(l.text, size, !!l.bold),
+      height: size * 1.2,
+      slots: l.slots ?? DEFAULT_SLOTS,
+      required: l.required,
+    };
   });
-  return placeLabels(requests, frame, dots.map((d) => ({ ...px(d), r: d.r })));
+  return placeLabels(
+    requests,
+    frame,
+    dots.map((d) => ({ ...px(d), r: d.r })),
+  );
 }
 
 /**
@@ -103,8 +136,16 @@ export function layoutPointLabels(labels: readonly PointLabel[], dots: readonly 
  */
 export function pointLabels(labels: readonly PointLabel[], dots: readonly Dot[]): RenderFunction {
   return (_index, scales, _values, dim, context) => {
-    const px = (d: { x: number; y: number }): { x: number; y: number } => ({ x: Number(scales.x?.(d.x)), y: Number(scales.y?.(d.y)) });
-    const frame = { x0: dim.marginLeft, y0: dim.marginTop, x1: dim.width - dim.marginRight, y1: dim.height - dim.marginBottom };
+    const px = (d: { x: number; y: number }): { x: number; y: number } => ({
+      x: Number(scales.x?.(d.x)),
+      y: Number(scales.y?.(d.y)),
+    });
+    const frame = {
+      x0: dim.marginLeft,
+      y0: dim.marginTop,
+      x1: dim.width - dim.marginRight,
+      y1: dim.height - dim.marginBottom,
+    };
     const g = context.document.createElementNS(SVG, 'g');
     g.setAttribute('class', 'point-labels');
     layoutPointLabels(labels, dots, px, frame).forEach((p, i) => {
@@ -112,8 +153,19 @@ export function pointLabels(labels: readonly PointLabel[], dots: readonly Dot[])
       if (!p) return;
       const t = context.document.createElementNS(SVG, 'text');
       // A white halo keeps the text readable where a line or the grid runs under it.
-      const attrs = { x: p.x, y: p.y, dy: '0.32em', 'text-anchor': p.anchor, fill: l.fill, 'font-size': l.fontSize ?? FONT_PX, ...(l.bold ? { 'font-weight': 600 } : {}),
-        stroke: '#fff', 'stroke-width': 3, 'stroke-linejoin': 'round', 'paint-order': 'stroke' };
+      const attrs = {
+        x: p.x,
+        y: p.y,
+        dy: '0.32em',
+        'text-anchor': p.anchor,
+        fill: l.fill,
+        'font-size': l.fontSize ?? FONT_PX,
+        ...(l.bold ? { 'font-weight': 600 } : {}),
+        stroke: '#fff',
+        'stroke-width': 3,
+        'stroke-linejoin': 'round',
+        'paint-order': 'stroke',
+      };
       for (const [k, v] of Object.entries(attrs)) t.setAttribute(k, String(v));
       t.textContent = l.text;
       g.appendChild(t);

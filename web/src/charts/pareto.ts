@@ -63,7 +63,8 @@ export function paretoChart(data: ParetoDatum[], o: ParetoOptions): HTMLElement 
   const x = (d: ParetoDatum): number => d.plan.step_s;
   const y = (d: ParetoDatum): number => d.plan.memory_bytes;
   const limits = [{ bytes: o.hbmBytes, text: `HBM ${fmtBytes(o.hbmBytes)}` }];
-  if (o.fitLimitBytes < o.hbmBytes) limits.push({ bytes: o.fitLimitBytes, text: `fit limit ${fmtBytes(o.fitLimitBytes)}` });
+  if (o.fitLimitBytes < o.hbmBytes)
+    limits.push({ bytes: o.fitLimitBytes, text: `fit limit ${fmtBytes(o.fitLimitBytes)}` });
   // Log memory: the front runs from plans near HBM down to a few GB, and the slow end would sit on the axis otherwise.
   const top = Math.max(o.hbmBytes, ...data.map(y)) * 1.25;
   const bottom = Math.min(o.fitLimitBytes, ...data.map(y)) / 1.25; // HBM stays in view when nothing fits
@@ -75,9 +76,40 @@ export function paretoChart(data: ParetoDatum[], o: ParetoOptions): HTMLElement 
   // lines close); then the best plan's number (only the best: the listed plans often tie within 1%, and their numbers
   // would pile up) and the first plan that does not fit.
   const labels: PointLabel[] = [
-    ...limits.map((l, i): PointLabel => ({ x: Math.max(...steps), y: l.bytes, r: 0, text: l.text, fill: '#333', fontSize: 10, required: true, slots: i === 0 ? ['above-left', 'below-left'] : ['below-left', 'above-left'] })),
-    ...listed.filter((d) => d.listed === 1).map((d): PointLabel => ({ x: x(d), y: y(d), r: 8, text: '#1', fill: COLOURS.highlight, bold: true, required: true, slots: ['right', 'left', 'above', 'below'] })),
-    ...data.filter((d) => !d.plan.fits).slice(0, 1).map((d): PointLabel => ({ x: x(d), y: y(d), r: 4.5, text: 'does not fit', fill: COLOURS.invalid, fontSize: 10, slots: ['below-right', 'right', 'above-right', 'below-left', 'left', 'above-left'] })),
+    ...limits.map((l, i): PointLabel => ({
+      x: Math.max(...steps),
+      y: l.bytes,
+      r: 0,
+      text: l.text,
+      fill: '#333',
+      fontSize: 10,
+      required: true,
+      slots: i === 0 ? ['above-left', 'below-left'] : ['below-left', 'above-left'],
+    })),
+    ...listed
+      .filter((d) => d.listed === 1)
+      .map((d): PointLabel => ({
+        x: x(d),
+        y: y(d),
+        r: 8,
+        text: '#1',
+        fill: COLOURS.highlight,
+        bold: true,
+        required: true,
+        slots: ['right', 'left', 'above', 'below'],
+      })),
+    ...data
+      .filter((d) => !d.plan.fits)
+      .slice(0, 1)
+      .map((d): PointLabel => ({
+        x: x(d),
+        y: y(d),
+        r: 4.5,
+        text: 'does not fit',
+        fill: COLOURS.invalid,
+        fontSize: 10,
+        slots: ['below-right', 'right', 'above-right', 'below-left', 'left', 'above-left'],
+      })),
   ];
   const chart = Plot.plot({
     width: o.width,
@@ -85,26 +117,60 @@ export function paretoChart(data: ParetoDatum[], o: ParetoOptions): HTMLElement 
     marginLeft: 64,
     marginRight: 16,
     style: { fontSize: '11px', background: 'transparent' },
-    x: { type: logX ? 'log' : 'linear', label: spreadLabel(steps), grid: true, ticks: logX ? 5 : 4, tickFormat: (v: number) => fmtSeconds(v), inset: 10 },
+    x: {
+      type: logX ? 'log' : 'linear',
+      label: spreadLabel(steps),
+      grid: true,
+      ticks: logX ? 5 : 4,
+      tickFormat: (v: number) => fmtSeconds(v),
+      inset: 10,
+    },
     // Room above HBM's line for its label.
-    y: { type: 'log', label: '↑ Memory per chip', domain: [bottom, top], grid: true, ticks: 5, tickFormat: tickFormatSI('B'), insetTop: 12 },
+    y: {
+      type: 'log',
+      label: '↑ Memory per chip',
+      domain: [bottom, top],
+      grid: true,
+      ticks: 5,
+      tickFormat: tickFormatSI('B'),
+      insetTop: 12,
+    },
     marks: [
       Plot.ruleY(limits.slice(0, 1), { y: 'bytes', stroke: COLOURS.hbmLine }),
       Plot.ruleY(limits.slice(1), { y: 'bytes', stroke: COLOURS.hbmLine, strokeDasharray: '4 3' }),
-      Plot.line(data.filter((d) => d.front), { x, y, stroke: '#999', strokeWidth: 1, curve: 'step-after' }),
+      Plot.line(
+        data.filter((d) => d.front),
+        { x, y, stroke: '#999', strokeWidth: 1, curve: 'step-after' },
+      ),
       Plot.dot(data, {
-        x, y, r: 4.5, className: 'pareto-points', strokeWidth: 1.5,
-        fill: (d: ParetoDatum) => (d.plan.fits ? COLOURS.compute : '#fff'), stroke: (d: ParetoDatum) => (d.plan.fits ? '#fff' : COLOURS.invalid),
+        x,
+        y,
+        r: 4.5,
+        className: 'pareto-points',
+        strokeWidth: 1.5,
+        fill: (d: ParetoDatum) => (d.plan.fits ? COLOURS.compute : '#fff'),
+        stroke: (d: ParetoDatum) => (d.plan.fits ? '#fff' : COLOURS.invalid),
         title: pointTitle,
       }),
       Plot.dot(listed, { x, y, r: 8, stroke: COLOURS.highlight, strokeWidth: 2, fill: 'none' }),
-      pointLabels(labels, [...data.map((d) => ({ x: x(d), y: y(d), r: 4.5 })), ...listed.map((d) => ({ x: x(d), y: y(d), r: 8 }))]),
+      pointLabels(labels, [
+        ...data.map((d) => ({ x: x(d), y: y(d), r: 4.5 })),
+        ...listed.map((d) => ({ x: x(d), y: y(d), r: 8 })),
+      ]),
     ],
   });
   pickable(chart, data, o.onPick);
   return withTable(chart, {
     caption: 'Pareto front',
     columns: ['Plan', 'Step time', 'Memory per chip', 'Of HBM', 'Fits', 'Cost to train', 'In the list'],
-    rows: data.map((d) => [d.label, fmtSeconds(d.plan.step_s), fmtBytes(d.plan.memory_bytes), `${Math.round((100 * d.plan.memory_bytes) / o.hbmBytes)}%`, d.plan.fits ? 'yes' : 'no (hollow point)', fmtUsd(d.plan.train_usd), d.listed ? `#${d.listed}` : '']),
+    rows: data.map((d) => [
+      d.label,
+      fmtSeconds(d.plan.step_s),
+      fmtBytes(d.plan.memory_bytes),
+      `${Math.round((100 * d.plan.memory_bytes) / o.hbmBytes)}%`,
+      d.plan.fits ? 'yes' : 'no (hollow point)',
+      fmtUsd(d.plan.train_usd),
+      d.listed ? `#${d.listed}` : '',
+    ]),
   });
 }

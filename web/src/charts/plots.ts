@@ -8,7 +8,15 @@ import type { GoodputResult, ServingResult } from '../engine/types';
 import { COLOURS, SCALES, fmtCount, fmtSeconds, fmtSecondsTick, siUnit, tickFormatSI } from './format';
 import { GOODPUT, goodputData, goodputLegend, goodputRows, type GoodputDatum, type GoodputSeries } from './goodput';
 import {
-  LOAD_FRONTIER, loadFrontierCurrent, loadFrontierData, loadFrontierDots, loadFrontierLabels, loadFrontierLegend, loadFrontierRows, loadFrontierTip, type LoadFrontierDatum,
+  LOAD_FRONTIER,
+  loadFrontierCurrent,
+  loadFrontierData,
+  loadFrontierDots,
+  loadFrontierLabels,
+  loadFrontierLegend,
+  loadFrontierRows,
+  loadFrontierTip,
+  type LoadFrontierDatum,
 } from './load-frontier';
 import { withTable } from './table';
 import { withLegend } from './legend';
@@ -27,25 +35,74 @@ export interface OpPoint extends RooflinePoint {
   bound: string;
 }
 
-export function rooflineChart(curve: RooflinePoint[], ops: OpPoint[], ridge: number | undefined, width: number): HTMLElement {
-  const marginLeft = 86, marginRight = 20, r = 6, liftPx = r + 7;
+export function rooflineChart(
+  curve: RooflinePoint[],
+  ops: OpPoint[],
+  ridge: number | undefined,
+  width: number,
+): HTMLElement {
+  const marginLeft = 86,
+    marginRight = 20,
+    r = 6,
+    liftPx = r + 7;
   // Overlapping points are lifted a step each (liftPx) so that every one stays visible; their tips and the table
   // give the exact numbers.
   const xs = curve.map((p) => p.intensity);
-  const levels = xs.length ? stackLevels(ops.map((o) => o.intensity), [Math.min(...xs), Math.max(...xs)], width - marginLeft - marginRight, 2 * r + 2) : ops.map(() => 0);
+  const levels = xs.length
+    ? stackLevels(
+        ops.map((o) => o.intensity),
+        [Math.min(...xs), Math.max(...xs)],
+        width - marginLeft - marginRight,
+        2 * r + 2,
+      )
+    : ops.map(() => 0);
   const marks: Plot.Markish[] = [
     Plot.line(curve, { x: 'intensity', y: 'attainable', stroke: ROOFLINE.curve, strokeWidth: 2 }),
-    ...[...new Set(levels)].map((level) => Plot.dot(ops.filter((_, i) => levels[i] === level), { x: 'intensity', y: 'attainable', dy: -level * liftPx, stroke: 'name', fill: 'name', fillOpacity: ROOFLINE.opFillOpacity, r, symbol: 'name', strokeWidth: 2 })),
-    Plot.tip(ops, Plot.pointer({ x: 'intensity', y: 'attainable', title: (d: OpPoint) => `${d.name}\nintensity ${fmtCount(d.intensity)} FLOPs/byte\n${siUnit(d.attainable, 'FLOP/s')} (${d.bound}-bound)` })),
+    ...[...new Set(levels)].map((level) =>
+      Plot.dot(
+        ops.filter((_, i) => levels[i] === level),
+        {
+          x: 'intensity',
+          y: 'attainable',
+          dy: -level * liftPx,
+          stroke: 'name',
+          fill: 'name',
+          fillOpacity: ROOFLINE.opFillOpacity,
+          r,
+          symbol: 'name',
+          strokeWidth: 2,
+        },
+      ),
+    ),
+    Plot.tip(
+      ops,
+      Plot.pointer({
+        x: 'intensity',
+        y: 'attainable',
+        title: (d: OpPoint) =>
+          `${d.name}\nintensity ${fmtCount(d.intensity)} FLOPs/byte\n${siUnit(d.attainable, 'FLOP/s')} (${d.bound}-bound)`,
+      }),
+    ),
   ];
   if (ridge !== undefined && Number.isFinite(ridge)) {
     marks.push(Plot.ruleX([ridge], { stroke: ROOFLINE.ridge, strokeDasharray: '4 3' }));
-    marks.push(Plot.text([ridge], { x: (d: number) => d, frameAnchor: 'top', dy: 4, dx: 4, textAnchor: 'start', text: () => `ridge ${fmtCount(ridge)} FLOPs/B`, fontSize: 10, fill: '#555' }));
+    marks.push(
+      Plot.text([ridge], {
+        x: (d: number) => d,
+        frameAnchor: 'top',
+        dy: 4,
+        dx: 4,
+        textAnchor: 'start',
+        text: () => `ridge ${fmtCount(ridge)} FLOPs/B`,
+        fontSize: 10,
+        fill: '#555',
+      }),
+    );
   }
   const chart = Plot.plot({
     width,
     height: 300,
-    marginTop: 20 + Math.max(0, ...levels) * liftPx,  // room above the roof for the lifted points
+    marginTop: 20 + Math.max(0, ...levels) * liftPx, // room above the roof for the lifted points
     marginLeft,
     marginRight,
     color: { legend: true, type: 'categorical', scheme: 'dark2' },
@@ -58,12 +115,25 @@ export function rooflineChart(curve: RooflinePoint[], ops: OpPoint[], ridge: num
   // The legend's keys from the chart's own colour and symbol scales, so they are the points' (Plot's dot of radius 5 has area 25π).
   const colour = chart.scale('color');
   const symbol = chart.scale('symbol');
-  const keys = colour && symbol ? [...new Set(ops.map((o) => o.name))].map((name) => ({ name, colour: String(colour.apply(name)), path: symbolPath(symbol.apply(name) as SymbolLike, 25 * Math.PI) })) : [];
-  return withLegend(withTable(chart, {
-    caption: 'Roofline',
-    columns: ['Matmul', 'Intensity (FLOPs/byte)', 'Attainable per chip', 'Bound'],
-    rows: [...ops.map((o) => [o.name, fmtCount(o.intensity), siUnit(o.attainable, 'FLOP/s'), o.bound]), ...(ridge !== undefined ? [['ridge point', fmtCount(ridge), '', '']] : [])],
-  }), rooflineLegend(keys, ridge !== undefined && Number.isFinite(ridge)));
+  const keys =
+    colour && symbol
+      ? [...new Set(ops.map((o) => o.name))].map((name) => ({
+          name,
+          colour: String(colour.apply(name)),
+          path: symbolPath(symbol.apply(name) as SymbolLike, 25 * Math.PI),
+        }))
+      : [];
+  return withLegend(
+    withTable(chart, {
+      caption: 'Roofline',
+      columns: ['Matmul', 'Intensity (FLOPs/byte)', 'Attainable per chip', 'Bound'],
+      rows: [
+        ...ops.map((o) => [o.name, fmtCount(o.intensity), siUnit(o.attainable, 'FLOP/s'), o.bound]),
+        ...(ridge !== undefined ? [['ridge point', fmtCount(ridge), '', '']] : []),
+      ],
+    }),
+    rooflineLegend(keys, ridge !== undefined && Number.isFinite(ridge)),
+  );
 }
 
 export interface ScalingDatum {
@@ -76,7 +146,12 @@ export interface ScalingDatum {
   warning?: string;
 }
 
-export function scalingChart(points: ScalingDatum[], yLabel: string, yUnitFormat: (v: number) => string, width: number): HTMLElement {
+export function scalingChart(
+  points: ScalingDatum[],
+  yLabel: string,
+  yUnitFormat: (v: number) => string,
+  width: number,
+): HTMLElement {
   const misfits = points.filter((d) => !d.fits);
   const warned = points.filter((d) => d.fits && d.warning);
   const clean = points.filter((d) => d.fits && !d.warning);
@@ -84,9 +159,23 @@ export function scalingChart(points: ScalingDatum[], yLabel: string, yUnitFormat
   const at = (d: ScalingDatum): Dot => ({ x: d.chips, y: d.value, r: radius(d) });
   // The current point's label first; one that would run into another is left out (the tip and the table keep them all).
   const label = (data: ScalingDatum[], text: string, fill: string): PointLabel[] =>
-    data.map((d) => ({ ...at(d), text, fill, fontSize: 10, slots: ['below-right', 'above-left', 'below-left', 'above-right'] }));
+    data.map((d) => ({
+      ...at(d),
+      text,
+      fill,
+      fontSize: 10,
+      slots: ['below-right', 'above-left', 'below-left', 'above-right'],
+    }));
   const labels: PointLabel[] = [
-    ...points.filter((d) => d.current).map((d): PointLabel => ({ ...at(d), text: 'current', fill: SCALING.current, required: true, slots: ['above', 'above-left', 'above-right', 'below'] })),
+    ...points
+      .filter((d) => d.current)
+      .map((d): PointLabel => ({
+        ...at(d),
+        text: 'current',
+        fill: SCALING.current,
+        required: true,
+        slots: ['above', 'above-left', 'above-right', 'below'],
+      })),
     ...label(warned, 'warning', SCALING.warned),
     ...label(misfits, 'does not fit', SCALING.misfit),
   ];
@@ -99,19 +188,40 @@ export function scalingChart(points: ScalingDatum[], yLabel: string, yUnitFormat
     y: { type: 'log', label: yLabel, grid: true, ticks: 4, tickFormat: yUnitFormat },
     marks: [
       Plot.line(points, { x: 'chips', y: 'value', stroke: SCALING.line, strokeWidth: 2 }),
-      Plot.dot(clean, { x: 'chips', y: 'value', fill: (d: ScalingDatum) => (d.current ? SCALING.current : SCALING.line), r: radius }),
+      Plot.dot(clean, {
+        x: 'chips',
+        y: 'value',
+        fill: (d: ScalingDatum) => (d.current ? SCALING.current : SCALING.line),
+        r: radius,
+      }),
       Plot.dot(warned, { x: 'chips', y: 'value', fill: '#fff', stroke: SCALING.warned, strokeWidth: 2, r: radius }),
       Plot.dot(misfits, { x: 'chips', y: 'value', fill: '#fff', stroke: SCALING.misfit, strokeWidth: 1.5, r: radius }),
       pointLabels(labels, points.map(at)),
-      Plot.tip(points, Plot.pointer({ x: 'chips', y: 'value', title: (d: ScalingDatum) => `${d.chips} chips: ${yUnitFormat(d.value)}${d.fits ? '' : ' (does not fit in HBM)'}${d.fits && d.warning ? ` (warning: ${d.warning})` : ''}` })),
+      Plot.tip(
+        points,
+        Plot.pointer({
+          x: 'chips',
+          y: 'value',
+          title: (d: ScalingDatum) =>
+            `${d.chips} chips: ${yUnitFormat(d.value)}${d.fits ? '' : ' (does not fit in HBM)'}${d.fits && d.warning ? ` (warning: ${d.warning})` : ''}`,
+        }),
+      ),
     ],
   });
   const what = yLabel.replace(/^↑\s*/, '');
-  return withLegend(withTable(chart, {
-    caption: what,
-    columns: ['Chips', what, 'Fits in HBM', 'Warning'],
-    rows: points.map((d) => [`${fmtCount(d.chips)}${d.current ? ' (current)' : ''}`, yUnitFormat(d.value), d.fits ? 'yes' : 'no', d.warning ?? '']),
-  }), scalingLegend(points, what));
+  return withLegend(
+    withTable(chart, {
+      caption: what,
+      columns: ['Chips', what, 'Fits in HBM', 'Warning'],
+      rows: points.map((d) => [
+        `${fmtCount(d.chips)}${d.current ? ' (current)' : ''}`,
+        yUnitFormat(d.value),
+        d.fits ? 'yes' : 'no',
+        d.warning ?? '',
+      ]),
+    }),
+    scalingLegend(points, what),
+  );
 }
 
 /**
@@ -125,9 +235,20 @@ export function goodputChart(g: GoodputResult, chips: number, width: number): HT
   const series = (s: GoodputSeries): GoodputDatum[] => data.filter((d) => d.series === s);
   const current = data.filter((d) => d.current);
   const at = (d: GoodputDatum): Dot => ({ x: d.chips, y: d.time_s, r: 4 });
-  const labels: PointLabel[] = current.slice(-1).map((d) => ({ ...at(d), r: 7, text: 'current', fill: GOODPUT.current, required: true, slots: ['above-right', 'above', 'below-left', 'below'] }));
+  const labels: PointLabel[] = current.slice(-1).map((d) => ({
+    ...at(d),
+    r: 7,
+    text: 'current',
+    fill: GOODPUT.current,
+    required: true,
+    slots: ['above-right', 'above', 'below-left', 'below'],
+  }));
   // Each series named in the right margin by its last point, with failures nudged up (it is never the shorter time).
-  const ends = (['wall', 'useful'] as const).flatMap((s) => series(s).slice(-1).map((d) => ({ ...d, dy: s === 'wall' ? -6 : 6 })));
+  const ends = (['wall', 'useful'] as const).flatMap((s) =>
+    series(s)
+      .slice(-1)
+      .map((d) => ({ ...d, dy: s === 'wall' ? -6 : 6 })),
+  );
   const chart = Plot.plot({
     width,
     height: 240,
@@ -142,17 +263,41 @@ export function goodputChart(g: GoodputResult, chips: number, width: number): HT
         Plot.dot(series(s), { x: 'chips', y: 'time_s', fill: GOODPUT.colour[s], r: 3 }),
       ]),
       Plot.dot(current, { x: 'chips', y: 'time_s', r: 7, stroke: GOODPUT.current, strokeWidth: 2, fill: 'none' }),
-      ...(stop !== null && stop >= Math.min(...xs) && stop <= Math.max(...xs) ? [Plot.ruleX([stop], { stroke: COLOURS.pinned, strokeDasharray: '4 3' })] : []),
+      ...(stop !== null && stop >= Math.min(...xs) && stop <= Math.max(...xs)
+        ? [Plot.ruleX([stop], { stroke: COLOURS.pinned, strokeDasharray: '4 3' })]
+        : []),
       pointLabels(labels, data.map(at)),
-      ...ends.map((d) => Plot.text([d], { x: 'chips', y: 'time_s', text: () => GOODPUT.label[d.series].toLowerCase(), fill: GOODPUT.colour[d.series], textAnchor: 'start', dx: 8, dy: d.dy, fontSize: 10 })),
-      Plot.tip(data, Plot.pointer({ x: 'chips', y: 'time_s', title: (d: GoodputDatum) => `${fmtCount(d.chips)} chips, ${GOODPUT.label[d.series].toLowerCase()}: ${fmtSeconds(d.time_s)}` })),
+      ...ends.map((d) =>
+        Plot.text([d], {
+          x: 'chips',
+          y: 'time_s',
+          text: () => GOODPUT.label[d.series].toLowerCase(),
+          fill: GOODPUT.colour[d.series],
+          textAnchor: 'start',
+          dx: 8,
+          dy: d.dy,
+          fontSize: 10,
+        }),
+      ),
+      Plot.tip(
+        data,
+        Plot.pointer({
+          x: 'chips',
+          y: 'time_s',
+          title: (d: GoodputDatum) =>
+            `${fmtCount(d.chips)} chips, ${GOODPUT.label[d.series].toLowerCase()}: ${fmtSeconds(d.time_s)}`,
+        }),
+      ),
     ],
   });
-  return withLegend(withTable(chart, {
-    caption: 'Time to train against chips',
-    columns: ['Chips', 'Failure-free', 'With failures', 'Goodput'],
-    rows: goodputRows(g, chips),
-  }), goodputLegend(data));
+  return withLegend(
+    withTable(chart, {
+      caption: 'Time to train against chips',
+      columns: ['Chips', 'Failure-free', 'With failures', 'Goodput'],
+      rows: goodputRows(g, chips),
+    }),
+    goodputLegend(data),
+  );
 }
 
 /**
@@ -174,23 +319,60 @@ export function loadFrontierChart(load: NonNullable<ServingResult['load']>, chip
     marginRight: 24,
     marginBottom: 40,
     style: { fontSize: '11px', background: 'transparent' },
-    x: { type: 'log', label: 'Tokens/s per user (interactivity) →', grid: true, ticks: 5, tickFormat: (v: number) => fmtCount(v), inset: 16 },
+    x: {
+      type: 'log',
+      label: 'Tokens/s per user (interactivity) →',
+      grid: true,
+      ticks: 5,
+      tickFormat: (v: number) => fmtCount(v),
+      inset: 16,
+    },
     // Linear from zero, as the benchmarks draw it: throughput saturates, and the top's ticks stay labelled. Room above the top point for its label.
-    y: { type: 'linear', zero: true, label: `↑ Output tokens/s per ${chip}`, grid: true, ticks: 5, tickFormat: (v: number) => fmtCount(v), insetTop: 18 },
+    y: {
+      type: 'linear',
+      zero: true,
+      label: `↑ Output tokens/s per ${chip}`,
+      grid: true,
+      ticks: 5,
+      tickFormat: (v: number) => fmtCount(v),
+      insetTop: 18,
+    },
     marks: [
       Plot.line(data, { ...xy, stroke: LOAD_FRONTIER.line, strokeWidth: 1.5 }),
       Plot.dot(served, { ...xy, fill: LOAD_FRONTIER.line, r: LOAD_FRONTIER.r.point, stroke: '#fff', strokeWidth: 0.5 }),
-      Plot.dot(queued, { ...xy, fill: '#fff', stroke: LOAD_FRONTIER.queued, strokeWidth: 1.5, r: LOAD_FRONTIER.r.point }),
-      Plot.dot(current, { ...xy, r: LOAD_FRONTIER.r.current, stroke: LOAD_FRONTIER.current, strokeWidth: 2, fill: 'none' }),
+      Plot.dot(queued, {
+        ...xy,
+        fill: '#fff',
+        stroke: LOAD_FRONTIER.queued,
+        strokeWidth: 1.5,
+        r: LOAD_FRONTIER.r.point,
+      }),
+      Plot.dot(current, {
+        ...xy,
+        r: LOAD_FRONTIER.r.current,
+        stroke: LOAD_FRONTIER.current,
+        strokeWidth: 2,
+        fill: 'none',
+      }),
       pointLabels(loadFrontierLabels(data, current), loadFrontierDots(data, current)),
       Plot.tip(data, Plot.pointer({ ...xy, title: (d: LoadFrontierDatum) => loadFrontierTip(d, chip) })),
     ],
   });
-  return withLegend(withTable(chart, {
-    caption: `Throughput per ${chip} against tokens/s per user`,
-    columns: ['Concurrency', 'In flight', `Output tokens/s per ${chip}`, 'Tokens/s per user', 'Time to first token', 'Time per output token'],
-    rows: loadFrontierRows(data, current),
-  }), loadFrontierLegend(data, current, chip));
+  return withLegend(
+    withTable(chart, {
+      caption: `Throughput per ${chip} against tokens/s per user`,
+      columns: [
+        'Concurrency',
+        'In flight',
+        `Output tokens/s per ${chip}`,
+        'Tokens/s per user',
+        'Time to first token',
+        'Time per output token',
+      ],
+      rows: loadFrontierRows(data, current),
+    }),
+    loadFrontierLegend(data, current, chip),
+  );
 }
 
 export interface SweepDatum {
@@ -209,7 +391,8 @@ export interface SweepCurrent {
 
 const SWEEP_R = { point: 4.5, misfit: 3.5, current: 8 };
 const sweepAt = (d: SweepDatum): { x: number; y: number } => ({ x: d.latency_per_token_s, y: d.tokens_per_s_per_chip });
-const isPow4 = (b: number): boolean => Math.abs(Math.log(b) / Math.log(4) - Math.round(Math.log(b) / Math.log(4))) < 1e-9;
+const isPow4 = (b: number): boolean =>
+  Math.abs(Math.log(b) / Math.log(4) - Math.round(Math.log(b) / Math.log(4))) < 1e-9;
 
 /** A frontier point's tooltip: its batch and numbers (what its label says, and more). */
 export const sweepTip = (d: SweepDatum): string =>
@@ -217,7 +400,10 @@ export const sweepTip = (d: SweepDatum): string =>
 
 /** The frontier's points as drawn (`here`: the current batch's ring, if any). */
 export function sweepDots(all: readonly SweepDatum[], here: readonly SweepCurrent[]): Dot[] {
-  return [...all.map((d) => ({ ...sweepAt(d), r: d.fits ? SWEEP_R.point : SWEEP_R.misfit })), ...here.map((d) => ({ x: d.latency, y: d.throughput, r: SWEEP_R.current }))];
+  return [
+    ...all.map((d) => ({ ...sweepAt(d), r: d.fits ? SWEEP_R.point : SWEEP_R.misfit })),
+    ...here.map((d) => ({ x: d.latency, y: d.throughput, r: SWEEP_R.current })),
+  ];
 }
 
 /**
@@ -227,9 +413,34 @@ export function sweepDots(all: readonly SweepDatum[], here: readonly SweepCurren
 export function sweepLabels(pts: readonly SweepDatum[], here: readonly SweepCurrent[]): PointLabel[] {
   const last = pts[pts.length - 1]?.batch ?? 1;
   return [
-    ...here.map((d): PointLabel => ({ x: d.latency, y: d.throughput, r: SWEEP_R.current, text: `current B=${fmtCount(d.batch)}${d.fits ? '' : ' (does not fit)'}`, fill: SWEEP.current, bold: true, required: true, slots: ['above', 'above-left', 'above-right', 'below', 'left', 'right'] })),
-    ...pts.filter((d) => d.batch === last).map((d): PointLabel => ({ ...sweepAt(d), r: SWEEP_R.point, text: `largest that fits: B=${fmtCount(d.batch)}`, fill: '#333', slots: ['above-left', 'below-left', 'left', 'above', 'below'] })),
-    ...pts.filter((d) => isPow4(d.batch) && d.batch * 1.9 < last).map((d): PointLabel => ({ ...sweepAt(d), r: SWEEP_R.point, text: `B=${fmtCount(d.batch)}`, fill: '#333', slots: ['below-right', 'right', 'above-left', 'left', 'below', 'above'] })),
+    ...here.map((d): PointLabel => ({
+      x: d.latency,
+      y: d.throughput,
+      r: SWEEP_R.current,
+      text: `current B=${fmtCount(d.batch)}${d.fits ? '' : ' (does not fit)'}`,
+      fill: SWEEP.current,
+      bold: true,
+      required: true,
+      slots: ['above', 'above-left', 'above-right', 'below', 'left', 'right'],
+    })),
+    ...pts
+      .filter((d) => d.batch === last)
+      .map((d): PointLabel => ({
+        ...sweepAt(d),
+        r: SWEEP_R.point,
+        text: `largest that fits: B=${fmtCount(d.batch)}`,
+        fill: '#333',
+        slots: ['above-left', 'below-left', 'left', 'above', 'below'],
+      })),
+    ...pts
+      .filter((d) => isPow4(d.batch) && d.batch * 1.9 < last)
+      .map((d): PointLabel => ({
+        ...sweepAt(d),
+        r: SWEEP_R.point,
+        text: `B=${fmtCount(d.batch)}`,
+        fill: '#333',
+        slots: ['below-right', 'right', 'above-left', 'left', 'below', 'above'],
+      })),
   ];
 }
 
@@ -243,7 +454,13 @@ export function sweepChart(points: SweepDatum[], current: SweepCurrent, width: n
   const all = [...points].sort((a, b) => a.batch - b.batch);
   const pts = all.filter((p) => p.fits);
   const misfits = all.filter((p) => !p.fits);
-  const here = Number.isFinite(current.latency) && Number.isFinite(current.throughput) && current.latency > 0 && current.throughput > 0 ? [current] : [];
+  const here =
+    Number.isFinite(current.latency) &&
+    Number.isFinite(current.throughput) &&
+    current.latency > 0 &&
+    current.throughput > 0
+      ? [current]
+      : [];
   const chart = Plot.plot({
     width,
     height: 320,
@@ -251,24 +468,66 @@ export function sweepChart(points: SweepDatum[], current: SweepCurrent, width: n
     marginRight: 24,
     marginBottom: 40,
     style: { fontSize: '11px', background: 'transparent' },
-    x: { type: 'log', label: 'Latency per token →', grid: true, ticks: 5, tickFormat: (v: number) => fmtSeconds(v), inset: 14 },
+    x: {
+      type: 'log',
+      label: 'Latency per token →',
+      grid: true,
+      ticks: 5,
+      tickFormat: (v: number) => fmtSeconds(v),
+      inset: 14,
+    },
     // Room above the top point and below the lowest for their labels.
-    y: { type: 'log', label: '↑ Throughput (tokens/s per chip)', grid: true, tickFormat: (v: number) => fmtCount(v), inset: 22 },
+    y: {
+      type: 'log',
+      label: '↑ Throughput (tokens/s per chip)',
+      grid: true,
+      tickFormat: (v: number) => fmtCount(v),
+      inset: 22,
+    },
     color: { type: 'log', scheme: 'viridis', label: 'Batch size', legend: true },
     marks: [
       Plot.line(pts, { x: 'latency_per_token_s', y: 'tokens_per_s_per_chip', stroke: SWEEP.line, strokeWidth: 1.5 }),
-      Plot.dot(pts, { x: 'latency_per_token_s', y: 'tokens_per_s_per_chip', fill: 'batch', r: SWEEP_R.point, stroke: '#fff', strokeWidth: 0.5 }),
-      Plot.dot(misfits, { x: 'latency_per_token_s', y: 'tokens_per_s_per_chip', fill: '#fff', stroke: SWEEP.misfit, strokeWidth: 1.2, r: SWEEP_R.misfit }),
-      Plot.dot(here, { x: 'latency', y: 'throughput', r: SWEEP_R.current, stroke: SWEEP.current, strokeWidth: 2, fill: 'none' }),
+      Plot.dot(pts, {
+        x: 'latency_per_token_s',
+        y: 'tokens_per_s_per_chip',
+        fill: 'batch',
+        r: SWEEP_R.point,
+        stroke: '#fff',
+        strokeWidth: 0.5,
+      }),
+      Plot.dot(misfits, {
+        x: 'latency_per_token_s',
+        y: 'tokens_per_s_per_chip',
+        fill: '#fff',
+        stroke: SWEEP.misfit,
+        strokeWidth: 1.2,
+        r: SWEEP_R.misfit,
+      }),
+      Plot.dot(here, {
+        x: 'latency',
+        y: 'throughput',
+        r: SWEEP_R.current,
+        stroke: SWEEP.current,
+        strokeWidth: 2,
+        fill: 'none',
+      }),
       pointLabels(sweepLabels(pts, here), sweepDots(all, here)),
       Plot.tip(all, Plot.pointer({ x: 'latency_per_token_s', y: 'tokens_per_s_per_chip', title: sweepTip })),
     ],
   });
-  return withLegend(withTable(chart, {
-    caption: 'Latency against throughput',
-    columns: ['Batch', 'Latency per token', 'Tokens/s per chip', 'Fits in HBM'],
-    rows: all.map((d) => [fmtCount(d.batch), fmtSeconds(d.latency_per_token_s), fmtCount(d.tokens_per_s_per_chip), d.fits ? 'yes' : 'no (hollow points)']),
-  }), sweepLegend(batchRamp(chart, pts), misfits.length > 0, here.length > 0));
+  return withLegend(
+    withTable(chart, {
+      caption: 'Latency against throughput',
+      columns: ['Batch', 'Latency per token', 'Tokens/s per chip', 'Fits in HBM'],
+      rows: all.map((d) => [
+        fmtCount(d.batch),
+        fmtSeconds(d.latency_per_token_s),
+        fmtCount(d.tokens_per_s_per_chip),
+        d.fits ? 'yes' : 'no (hollow points)',
+      ]),
+    }),
+    sweepLegend(batchRamp(chart, pts), misfits.length > 0, here.length > 0),
+  );
 }
 
 /** The frontier's batch colours, low to high, sampled from the chart's log colour scale (for the legend's ramp). */

@@ -3,7 +3,12 @@
 // chart keeps their exact numbers.
 
 /** Each point's level (0: where it is; n: lifted n steps), given its x in data units on a log axis. */
-export function stackLevels(xs: readonly number[], domain: readonly [number, number], plotWidthPx: number, minGapPx: number): number[] {
+export function stackLevels(
+  xs: readonly number[],
+  domain: readonly [number, number],
+  plotWidthPx: number,
+  minGapPx: number,
+): number[] {
   const decades = Math.log10(domain[1] / domain[0]);
   const pxOf = (x: number): number => (decades > 0 ? (Math.log10(x / domain[0]) / decades) * plotWidthPx : 0);
   const order = xs.map((x, i) => ({ px: pxOf(x), i })).sort((a, b) => a.px - b.px);

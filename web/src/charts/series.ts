@@ -17,13 +17,28 @@ export interface OpKey {
 export function rooflineLegend(ops: readonly OpKey[], ridge: boolean): LegendEntry[] {
   return [
     { label: 'Roofline: attainable FLOP/s per chip', swatch: { kind: 'line', colour: ROOFLINE.curve } },
-    ...ops.map((o): LegendEntry => ({ label: o.name, swatch: { kind: 'dot', colour: o.colour, path: o.path, fillOpacity: ROOFLINE.opFillOpacity } })),
-    ...(ridge ? [{ label: 'Ridge point (compute-bound to its right)', swatch: { kind: 'line', colour: ROOFLINE.ridge, dashed: true } } satisfies LegendEntry] : []),
+    ...ops.map((o): LegendEntry => ({
+      label: o.name,
+      swatch: { kind: 'dot', colour: o.colour, path: o.path, fillOpacity: ROOFLINE.opFillOpacity },
+    })),
+    ...(ridge
+      ? [
+          {
+            label: 'Ridge point (compute-bound to its right)',
+            swatch: { kind: 'line', colour: ROOFLINE.ridge, dashed: true },
+          } satisfies LegendEntry,
+        ]
+      : []),
   ];
 }
 
 /** Step time (or latency) against chips: clean points on the line, the current one, hollow ones that warn or do not fit. */
-export const SCALING = { line: COLOURS.compute, current: COLOURS.highlight, warned: COLOURS.memory, misfit: COLOURS.invalid } as const;
+export const SCALING = {
+  line: COLOURS.compute,
+  current: COLOURS.highlight,
+  warned: COLOURS.memory,
+  misfit: COLOURS.invalid,
+} as const;
 
 export interface ScalingKeyDatum {
   current: boolean;
@@ -34,12 +49,17 @@ export interface ScalingKeyDatum {
 export function scalingLegend(points: readonly ScalingKeyDatum[], valueLabel: string): LegendEntry[] {
   const clean = points.filter((d) => d.fits && !d.warning);
   // The line joins every point; its dots are the clean points, when there are any.
-  const out: LegendEntry[] = [clean.length
-    ? { label: `${valueLabel}, fits in HBM`, swatch: { kind: 'line', colour: SCALING.line, dot: true } }
-    : { label: valueLabel, swatch: { kind: 'line', colour: SCALING.line } }];
-  if (clean.some((d) => d.current)) out.push({ label: 'current plan', swatch: { kind: 'dot', colour: SCALING.current } });
-  if (points.some((d) => d.fits && d.warning)) out.push({ label: 'runs, with a warning', swatch: { kind: 'hollow', colour: SCALING.warned } });
-  if (points.some((d) => !d.fits)) out.push({ label: 'does not fit in HBM', swatch: { kind: 'hollow', colour: SCALING.misfit } });
+  const out: LegendEntry[] = [
+    clean.length
+      ? { label: `${valueLabel}, fits in HBM`, swatch: { kind: 'line', colour: SCALING.line, dot: true } }
+      : { label: valueLabel, swatch: { kind: 'line', colour: SCALING.line } },
+  ];
+  if (clean.some((d) => d.current))
+    out.push({ label: 'current plan', swatch: { kind: 'dot', colour: SCALING.current } });
+  if (points.some((d) => d.fits && d.warning))
+    out.push({ label: 'runs, with a warning', swatch: { kind: 'hollow', colour: SCALING.warned } });
+  if (points.some((d) => !d.fits))
+    out.push({ label: 'does not fit in HBM', swatch: { kind: 'hollow', colour: SCALING.misfit } });
   return out;
 }
 
@@ -55,7 +75,11 @@ export interface BatchRamp {
 
 export function sweepLegend(ramp: BatchRamp | null, misfits: boolean, current: boolean): LegendEntry[] {
   const out: LegendEntry[] = [];
-  if (ramp) out.push({ label: `batch size ${fmtCount(ramp.from)} to ${fmtCount(ramp.to)}, one point each`, swatch: { kind: 'ramp', colours: ramp.colours } });
+  if (ramp)
+    out.push({
+      label: `batch size ${fmtCount(ramp.from)} to ${fmtCount(ramp.to)}, one point each`,
+      swatch: { kind: 'ramp', colours: ramp.colours },
+    });
   if (misfits) out.push({ label: 'KV caches do not fit in HBM', swatch: { kind: 'hollow', colour: SWEEP.misfit } });
   if (current) out.push({ label: 'current batch', swatch: { kind: 'ring', colour: SWEEP.current } });
   return out;

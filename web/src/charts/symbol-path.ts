@@ -19,13 +19,19 @@ const n = (x: number): string => String(Math.round(x * 100) / 100);
 /** The symbol's path centred on 0,0 with area `size` (px²; Plot's dot of radius r has size π r²). */
 export function symbolPath(symbol: SymbolLike, size: number): string {
   const d: string[] = [];
-  symbol.draw({
-    moveTo: (x, y) => d.push(`M${n(x)},${n(y)}`),
-    lineTo: (x, y) => d.push(`L${n(x)},${n(y)}`),
-    closePath: () => d.push('Z'),
-    // d3's symbols use arcs only for whole circles: two half arcs.
-    arc: (x, y, r) => d.push(`M${n(x + r)},${n(y)}A${n(r)},${n(r)},0,1,1,${n(x - r)},${n(y)}A${n(r)},${n(r)},0,1,1,${n(x + r)},${n(y)}Z`),
-    rect: (x, y, w, h) => d.push(`M${n(x)},${n(y)}h${n(w)}v${n(h)}h${n(-w)}Z`),
-  }, size);
+  symbol.draw(
+    {
+      moveTo: (x, y) => d.push(`M${n(x)},${n(y)}`),
+      lineTo: (x, y) => d.push(`L${n(x)},${n(y)}`),
+      closePath: () => d.push('Z'),
+      // d3's symbols use arcs only for whole circles: two half arcs.
+      arc: (x, y, r) =>
+        d.push(
+          `M${n(x + r)},${n(y)}A${n(r)},${n(r)},0,1,1,${n(x - r)},${n(y)}A${n(r)},${n(r)},0,1,1,${n(x + r)},${n(y)}Z`,
+        ),
+      rect: (x, y, w, h) => d.push(`M${n(x)},${n(y)}h${n(w)}v${n(h)}h${n(-w)}Z`),
+    },
+    size,
+  );
   return d.join('');
 }

@@ -15,7 +15,11 @@ export interface BatchAnswer {
 
 function trap(e: unknown): string {
   // The engine never throws by contract; a trap here is a bug worth showing in place, not a dead page.
-  return JSON.stringify({ ok: false, diagnostics: [{ path: '', code: 'engine_error', message: String(e) }], engine_version: '' });
+  return JSON.stringify({
+    ok: false,
+    diagnostics: [{ path: '', code: 'engine_error', message: String(e) }],
+    engine_version: '',
+  });
 }
 
 /** Evaluates scenario JSON texts (each a JSON object) with evaluate_many; falls back to evaluate per scenario. */

@@ -88,7 +88,11 @@ const ENGINE_ERROR = 'engine_error';
  * The engine's answer (a JSON array, one evaluation per scenario text of `misses`) by scenario text, stored in the
  * cache except for traps (the next request tries again); an Error when the answer is not such an array.
  */
-export function storeAnswers(cache: ResultCache, misses: readonly string[], json: string): Map<string, Evaluation<unknown>> | Error {
+export function storeAnswers(
+  cache: ResultCache,
+  misses: readonly string[],
+  json: string,
+): Map<string, Evaluation<unknown>> | Error {
   let answers: unknown;
   try {
     answers = JSON.parse(json);
@@ -96,7 +100,9 @@ export function storeAnswers(cache: ResultCache, misses: readonly string[], json
     return new Error(`the engine answered with text that is not JSON: ${String(e)}`);
   }
   if (!Array.isArray(answers) || answers.length !== misses.length) {
-    return new Error(`the engine answered ${Array.isArray(answers) ? answers.length : 'no'} results for ${misses.length} scenarios`);
+    return new Error(
+      `the engine answered ${Array.isArray(answers) ? answers.length : 'no'} results for ${misses.length} scenarios`,
+    );
   }
   const fresh = new Map<string, Evaluation<unknown>>();
   misses.forEach((text, i) => {
@@ -108,7 +114,10 @@ export function storeAnswers(cache: ResultCache, misses: readonly string[], json
 }
 
 /** Scenario texts, what the cache knew of them, and the distinct ones it did not. */
-export function lookUp(cache: ResultCache, scenarios: readonly string[]): { known: (Evaluation<unknown> | undefined)[]; misses: string[] } {
+export function lookUp(
+  cache: ResultCache,
+  scenarios: readonly string[],
+): { known: (Evaluation<unknown> | undefined)[]; misses: string[] } {
   const known = scenarios.map((s) => cache.get(s));
   return { known, misses: [...new Set(scenarios.filter((_, i) => known[i] === undefined))] };
 }
@@ -134,7 +143,11 @@ export class EngineClient {
   private failed: Error | null = null;
 
   /** `worker`: one worker, or a factory the client calls again to replace a worker that hung or died. */
-  constructor(worker: WorkerLike | (() => WorkerLike), private readonly engineBase: string, options: ClientOptions | number = {}) {
+  constructor(
+    worker: WorkerLike | (() => WorkerLike),
+    private readonly engineBase: string,
+    options: ClientOptions | number = {},
+  ) {
     const opts = typeof options === 'number' ? { cacheSize: options } : options;
     this.cache = opts.cache ?? new ResultCache(opts.cacheSize ?? 2000);
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -179,7 +192,8 @@ export class EngineClient {
     };
     if ('onerror' in worker) {
       worker.onerror = (ev) => {
-        if (worker === this.worker) this.replace(new Error(`the engine worker failed: ${ev.message || 'unknown error'}`));
+        if (worker === this.worker)
+          this.replace(new Error(`the engine worker failed: ${ev.message || 'unknown error'}`));
       };
     }
     worker.postMessage({ type: 'init', engineBase: this.engineBase });
@@ -228,7 +242,13 @@ export class EngineClient {
     }
     if (misses.length === 0) {
       this.answeredSeq.set(lane, seq);
-      return Promise.resolve({ results: known as Evaluation<unknown>[], engineMs: 0, cached: scenarios.length, trips: 0, calls: 0 });
+      return Promise.resolve({
+        results: known as Evaluation<unknown>[],
+        engineMs: 0,
+        cached: scenarios.length,
+        trips: 0,
+        calls: 0,
+      });
     }
     return new Promise((resolve, reject) => {
       this.waiting.set(lane, { lane, seq, scenarios, known, misses, resolve, reject });
@@ -242,7 +262,13 @@ export class EngineClient {
     else this.finish(p, fresh, engineMs, 1, calls);
   }
 
-  private finish(p: Pending, fresh: Map<string, Evaluation<unknown>>, engineMs: number, trips: number, calls: number): void {
+  private finish(
+    p: Pending,
+    fresh: Map<string, Evaluation<unknown>>,
+    engineMs: number,
+    trips: number,
+    calls: number,
+  ): void {
     if (p.seq < (this.answeredSeq.get(p.lane) ?? 0)) {
       p.resolve(null); // a newer request was answered (from the cache) while this one was in the worker
       return;
@@ -270,7 +296,10 @@ export class EngineClient {
       this.inFlight = { ...w, id };
       this.worker.postMessage({ type: 'evaluate', id, scenarios: w.misses });
       this.watchdog = setTimeout(() => {
-        if (this.inFlight?.id === id) this.replace(new Error(`the engine did not answer within ${Math.round(this.timeoutMs / 1000)} s; it was restarted`));
+        if (this.inFlight?.id === id)
+          this.replace(
+            new Error(`the engine did not answer within ${Math.round(this.timeoutMs / 1000)} s; it was restarted`),
+          );
       }, this.timeoutMs);
     }
   }

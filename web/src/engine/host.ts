@@ -14,7 +14,10 @@ export class EngineHost {
   private instantiate: Instantiate | null = null;
   private engine: Promise<EngineModule> | null = null;
 
-  constructor(private readonly prepare: (engineBase: string) => Promise<Instantiate>, private readonly now: () => number = () => performance.now()) {}
+  constructor(
+    private readonly prepare: (engineBase: string) => Promise<Instantiate>,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
 
   async handle(msg: ToWorker): Promise<FromWorker> {
     if (msg.type === 'init') {
@@ -29,7 +32,8 @@ export class EngineHost {
         return { type: 'error', message: `the engine did not load: ${message(e)}` };
       }
     }
-    if (!this.engine) return { type: 'error', id: msg.id, message: 'the engine was asked to evaluate before it was loaded' };
+    if (!this.engine)
+      return { type: 'error', id: msg.id, message: 'the engine was asked to evaluate before it was loaded' };
     try {
       const m = await this.engine;
       const t0 = this.now();
@@ -38,7 +42,11 @@ export class EngineHost {
       return { type: 'result', id: msg.id, json, engineMs: this.now() - t0, calls };
     } catch (e) {
       this.renew();
-      return { type: 'error', id: msg.id, message: `the engine failed on this batch (${message(e)}); a fresh engine answers the next one` };
+      return {
+        type: 'error',
+        id: msg.id,
+        message: `the engine failed on this batch (${message(e)}); a fresh engine answers the next one`,
+      };
     }
   }
 

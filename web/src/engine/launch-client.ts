@@ -9,8 +9,13 @@ let client: EngineClient | null = null;
 
 /** The launch engine's answers to `scenarios`, in order; null when a newer request replaced this one. */
 export async function evaluateLaunch(scenarios: readonly Scenario[]): Promise<Evaluation<unknown>[] | null> {
-  client ??= new EngineClient(() => new Worker(new URL('./launch-worker.ts', import.meta.url), { type: 'module' }),
-    new URL('engine/', document.baseURI).href);
-  const batch = await client.evaluate(scenarios.map((s) => JSON.stringify(s)), 'launch');
+  client ??= new EngineClient(
+    () => new Worker(new URL('./launch-worker.ts', import.meta.url), { type: 'module' }),
+    new URL('engine/', document.baseURI).href,
+  );
+  const batch = await client.evaluate(
+    scenarios.map((s) => JSON.stringify(s)),
+    'launch',
+  );
   return batch ? batch.results : null;
 }

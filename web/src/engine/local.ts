@@ -30,7 +30,8 @@ export class LocalEngine {
     const m = this.instance;
     if (!m) return null;
     const { known, misses } = lookUp(cache, scenarios);
-    if (misses.length === 0) return { results: known as Evaluation<unknown>[], engineMs: 0, cached: scenarios.length, trips: 0, calls: 0 };
+    if (misses.length === 0)
+      return { results: known as Evaluation<unknown>[], engineMs: 0, cached: scenarios.length, trips: 0, calls: 0 };
     const t0 = performance.now();
     const { json, calls, trapped } = evaluateBatch(m, misses);
     const engineMs = performance.now() - t0;
@@ -40,7 +41,13 @@ export class LocalEngine {
       this.renew();
       return null;
     }
-    return { results: scenarios.map((s, i) => known[i] ?? fresh.get(s)!), engineMs, cached: scenarios.length - misses.length, trips: 0, calls };
+    return {
+      results: scenarios.map((s, i) => known[i] ?? fresh.get(s)!),
+      engineMs,
+      cached: scenarios.length - misses.length,
+      trips: 0,
+      calls,
+    };
   }
 
   /** What the engine makes of a scenario's `model` object (e.g. a pasted config.json); null without an instance. */

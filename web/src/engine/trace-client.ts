@@ -2,7 +2,10 @@
 // file, and a new file replaces a read still running (its worker is ended).
 import type { TraceAnswer, TraceMessage, TraceOptions } from './trace-types';
 
-export interface TraceProgress { bytesRead: number; totalBytes: number }
+export interface TraceProgress {
+  bytesRead: number;
+  totalBytes: number;
+}
 
 export class TraceClient {
   private worker: Worker | null = null;

@@ -1,6 +1,9 @@
 // The trace analysis's answer (docs/api.md "Traces"), as the profile page reads it, and the worker's messages.
 
-export interface TraceReason { code: string; message: string }
+export interface TraceReason {
+  code: string;
+  message: string;
+}
 
 export interface TraceGroup {
   class: string;
@@ -46,7 +49,11 @@ export interface TraceDevice {
 
 export interface TraceResult {
   hardware: {
-    id: string; name: string; from: string; peak_bf16_flops_per_s: number; hbm_bandwidth_bytes_per_s: number;
+    id: string;
+    name: string;
+    from: string;
+    peak_bf16_flops_per_s: number;
+    hbm_bandwidth_bytes_per_s: number;
     critical_intensity_flops_per_byte: number;
   } | null;
   distributed: { rank: number; world_size: number } | null;
@@ -69,10 +76,17 @@ export interface TraceAnswer {
   engine_version: string;
 }
 
-export interface TraceOptions { hardware?: string; top?: number }
+export interface TraceOptions {
+  hardware?: string;
+  top?: number;
+}
 
 /** Page -> worker: read this file (or fetched sample) with these options; `base` is where the module lives. */
-export interface TraceRequest { file: Blob; options: TraceOptions; base: string }
+export interface TraceRequest {
+  file: Blob;
+  options: TraceOptions;
+  base: string;
+}
 
 /** Worker -> page. */
 export type TraceMessage =

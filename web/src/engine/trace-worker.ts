@@ -7,8 +7,14 @@ import type { TraceMessage, TraceRequest } from './trace-types';
 
 declare const self: DedicatedWorkerGlobalScope;
 
-interface TraceSession { feed(chunk: Uint8Array): boolean; finish(options: string): string; delete(): void }
-interface TraceModule { TraceSession: new () => TraceSession }
+interface TraceSession {
+  feed(chunk: Uint8Array): boolean;
+  finish(options: string): string;
+  delete(): void;
+}
+interface TraceModule {
+  TraceSession: new () => TraceSession;
+}
 type CreateTraceModule = (options: { wasmBinary: ArrayBuffer }) => Promise<TraceModule>;
 
 /** The most a browser tab reads (the engine's own limit on the decompressed text is the same, docs/api.md). */
@@ -36,18 +42,23 @@ const post = (m: TraceMessage): void => self.postMessage(m);
 async function read(request: TraceRequest): Promise<string> {
   const { file, options, base } = request;
   if (file.size > MAX_TRACE_BYTES) {
-    throw new Error(`the file is ${(file.size / 1e9).toFixed(2)} GB, over the 1 GB a browser reads: profile fewer steps (the profiler's schedule: wait, warmup, active=1) or use the command line`);
+    throw new Error(
+      `the file is ${(file.size / 1e9).toFixed(2)} GB, over the 1 GB a browser reads: profile fewer steps (the profiler's schedule: wait, warmup, active=1) or use the command line`,
+    );
   }
   const engine = await load(base);
   const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
   const gzipped = head[0] === 0x1f && head[1] === 0x8b;
-  let bytesRead = 0, lastPost = 0;
-  const counted: ReadableStream<Uint8Array> = file.stream().pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, controller) {
-      bytesRead += chunk.byteLength;
-      controller.enqueue(chunk);
-    },
-  }));
+  let bytesRead = 0,
+    lastPost = 0;
+  const counted: ReadableStream<Uint8Array> = file.stream().pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        bytesRead += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    }),
+  );
   const text = gzipped
     ? counted.pipeThrough(new DecompressionStream('gzip') as unknown as ReadableWritablePair<Uint8Array, Uint8Array>)
     : counted;
@@ -57,7 +68,8 @@ async function read(request: TraceRequest): Promise<string> {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (!session.feed(value)) {  // the engine already knows the text is bad: its answer says why
+      if (!session.feed(value)) {
+        // the engine already knows the text is bad: its answer says why
         await reader.cancel();
         break;
       }

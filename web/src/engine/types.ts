@@ -4,16 +4,56 @@
 // describe: the Embind module's functions and a generic answer. All numbers are SI units, the unit in the key;
 // conversions for display live in src/charts/format.ts.
 import type {
-  Answer, CalibrationInfo, HardwarePresetRef, ModelFields, PlacedAxisRef, PlacedSubAxis, PlanMeshResult, PlanSearchQuery, Presets,
-  ResolvedModel, Scenario as ScenarioDocument, ServingResult, TrainingInput, TrainingStepResult,
+  Answer,
+  CalibrationInfo,
+  HardwarePresetRef,
+  ModelFields,
+  PlacedAxisRef,
+  PlacedSubAxis,
+  PlanMeshResult,
+  PlanSearchQuery,
+  Presets,
+  ResolvedModel,
+  Scenario as ScenarioDocument,
+  ServingResult,
+  TrainingInput,
+  TrainingStepResult,
 } from './schema-types';
 
 export type {
-  ChipResult, CollectiveResult, CollectiveStep, Diagnostic, Dtype, Fidelity, Framework, GoodputResult, LaunchConfigQuery, LaunchConfigResult, MatmulPrecision, MatmulQuery,
-  MatmulResult, ModelJson, PlanMeshChange,
-  PlanMeshQuery, PlanMeshResult, PlanSearchQuery,
-  PlanSearchResult, Presets, RooflineResult, SearchedPlan, SearchedPlanCore, ServingDeployment, ServingQuery, ServingResult,
-  ServingSearchQuery, ServingSearchResult, ShardedMatmulResult, MlpRooflineResult, Threshold, GpuTopology, TpuTopology,
+  ChipResult,
+  CollectiveResult,
+  CollectiveStep,
+  Diagnostic,
+  Dtype,
+  Fidelity,
+  Framework,
+  GoodputResult,
+  LaunchConfigQuery,
+  LaunchConfigResult,
+  MatmulPrecision,
+  MatmulQuery,
+  MatmulResult,
+  ModelJson,
+  PlanMeshChange,
+  PlanMeshQuery,
+  PlanMeshResult,
+  PlanSearchQuery,
+  PlanSearchResult,
+  Presets,
+  RooflineResult,
+  SearchedPlan,
+  SearchedPlanCore,
+  ServingDeployment,
+  ServingQuery,
+  ServingResult,
+  ServingSearchQuery,
+  ServingSearchResult,
+  ShardedMatmulResult,
+  MlpRooflineResult,
+  Threshold,
+  GpuTopology,
+  TpuTopology,
   TrainingStepResult,
   TransformerResult,
 } from './schema-types';
@@ -71,10 +111,25 @@ export type PlanObjective = NonNullable<PlanSearchQuery['objective']>;
 export type ServingSweepPoint = ServingResult['sweep'][number];
 
 /** The book's ideal numbers beside a calibrated planner's, whichever planner answered. */
-export type IdealNumbers = Partial<Record<'step_s' | 'mfu_frac' | 'train_time_s' | 'train_usd' | 'tokens_per_s' | 'latency_per_token_s'
-  | 'time_to_first_token_s' | 'tokens_per_s_per_chip' | 'usd_per_million_output_tokens' | 'total_bytes', number>>;
+export type IdealNumbers = Partial<
+  Record<
+    | 'step_s'
+    | 'mfu_frac'
+    | 'train_time_s'
+    | 'train_usd'
+    | 'tokens_per_s'
+    | 'latency_per_token_s'
+    | 'time_to_first_token_s'
+    | 'tokens_per_s_per_chip'
+    | 'usd_per_million_output_tokens'
+    | 'total_bytes',
+    number
+  >
+>;
 
 /** What a planner's result says about its fidelity: which made the numbers, the calibration, the book's ideal. */
 export type FidelityInfo = Partial<Pick<TrainingStepResult, 'fidelity' | 'calibration'>> & {
-  ideal?: IdealNumbers & Partial<Omit<NonNullable<TrainingStepResult['ideal']>, keyof IdealNumbers>> & Partial<Omit<NonNullable<ServingResult['ideal']>, keyof IdealNumbers>>;
+  ideal?: IdealNumbers &
+    Partial<Omit<NonNullable<TrainingStepResult['ideal']>, keyof IdealNumbers>> &
+    Partial<Omit<NonNullable<ServingResult['ideal']>, keyof IdealNumbers>>;
 };

@@ -22,7 +22,10 @@ export class EngineSession {
   /** Answers by scenario text, shared by the page's instance and the worker client. */
   readonly cache = new ResultCache();
 
-  constructor(private readonly telemetry: Telemetry, private readonly changed: () => void) {}
+  constructor(
+    private readonly telemetry: Telemetry,
+    private readonly changed: () => void,
+  ) {}
 
   /** Loads the engines: `ready` once one can answer the numbers, `workerReady` once the worker is up beside the page's. */
   start(ready: () => void, workerReady: () => void): void {
@@ -53,7 +56,11 @@ export class EngineSession {
   private startWorker(engineBase: string): EngineClient | null {
     try {
       // Vite bundles the worker from this exact `new Worker(new URL(...))` form.
-      this.client = new EngineClient(() => new Worker(new URL('../engine/worker.ts', import.meta.url), { type: 'module' }), engineBase, { cache: this.cache });
+      this.client = new EngineClient(
+        () => new Worker(new URL('../engine/worker.ts', import.meta.url), { type: 'module' }),
+        engineBase,
+        { cache: this.cache },
+      );
     } catch (e) {
       this.telemetry.error('engine worker', e);
       if (!this.local) this.fail(e);
@@ -71,7 +78,8 @@ export class EngineSession {
    * One scenario's answer at once, on the page's own instance (through the cache); null while it has none. The
    * page's rules (a fixed chip count, a link's nearest runnable state) ask this way, inside the input's handler.
    */
-  askNow = (scenario: Scenario): Evaluation<unknown> | null => this.local?.evaluate([JSON.stringify(scenario)], this.cache)?.results[0] ?? null;
+  askNow = (scenario: Scenario): Evaluation<unknown> | null =>
+    this.local?.evaluate([JSON.stringify(scenario)], this.cache)?.results[0] ?? null;
 
   /** Evaluates texts on the page's own instance when it is there (at once), else in the worker's `lane`. */
   evaluate(texts: string[], lane: string): Promise<Answered | null> {

@@ -40,9 +40,17 @@ export class ScalescopeExplorer extends LitElement {
 
   private readonly telemetry = new Telemetry();
   private readonly session = new EngineSession(this.telemetry, () => this.requestUpdate());
-  private readonly store = new StateStore({ stateChanged: (input) => this.stateChanged(input), messagesChanged: () => this.requestUpdate() }, this.session.askNow);
-  private readonly requests = new ResultsRequests(this.session, this.telemetry, () => this.store.state,
-    () => (this.results = this.requests.results), (state) => this.servingSearch.request(state));
+  private readonly store = new StateStore(
+    { stateChanged: (input) => this.stateChanged(input), messagesChanged: () => this.requestUpdate() },
+    this.session.askNow,
+  );
+  private readonly requests = new ResultsRequests(
+    this.session,
+    this.telemetry,
+    () => this.store.state,
+    () => (this.results = this.requests.results),
+    (state) => this.servingSearch.request(state),
+  );
   private readonly plans = new PlanSearch(this.session, this.telemetry, () => this.requestUpdate());
   private readonly servingSearch = new ServingSearch(this.session, this.telemetry, () => this.requestUpdate());
   private readonly tableHints = new TableHints(() => this.renderRoot);
@@ -67,7 +75,9 @@ export class ScalescopeExplorer extends LitElement {
       },
       () => {
         this.requests.workerReady();
-        this.session.warmUp(this.requests.results ? planSearchScenario(this.requests.results.state, this.requests.results.mesh) : null);
+        this.session.warmUp(
+          this.requests.results ? planSearchScenario(this.requests.results.state, this.requests.results.mesh) : null,
+        );
       },
     );
   }
@@ -86,9 +96,17 @@ export class ScalescopeExplorer extends LitElement {
    * properties set before).
    */
   private loadAfterFirstLook(): void {
-    void import('../charts/plots').then((m) => (this.plots = m), (e: unknown) => this.telemetry.error('charts did not load', e));
+    void import('../charts/plots').then(
+      (m) => (this.plots = m),
+      (e: unknown) => this.telemetry.error('charts did not load', e),
+    );
     const panels = [
-      import('../ui/charts'), import('../ui/facts'), import('../ui/plans'), import('../ui/serving-search'), import('../ui/export'), import('../ui/profile-loader'),
+      import('../ui/charts'),
+      import('../ui/facts'),
+      import('../ui/plans'),
+      import('../ui/serving-search'),
+      import('../ui/export'),
+      import('../ui/profile-loader'),
     ];
     void Promise.all(panels).catch((e: unknown) => this.telemetry.error('a panel did not load', e));
   }
@@ -161,14 +179,28 @@ export class ScalescopeExplorer extends LitElement {
   private renderResults(): TemplateResult {
     const r = this.results;
     if (this.session.status === 'error') {
-      return html`<div class="error" role="alert"><strong>The engine could not start.</strong> ${this.session.error}</div>`;
+      return html`<div class="error" role="alert">
+        <strong>The engine could not start.</strong> ${this.session.error}
+      </div>`;
     }
-    if (!r) return html`<div class="loading" role="status" aria-live="polite"><span class="spinner" aria-hidden="true"></span> Loading the engine…</div>`;
+    if (!r)
+      return html`<div class="loading" role="status" aria-live="polite">
+        <span class="spinner" aria-hidden="true"></span> Loading the engine…
+      </div>`;
     const apply = (a: Applied | null): void => (a ? this.store.apply(a) : undefined);
     return resultsPanels(
-      { results: r, state: this.store.state, search: this.plans.run, searching: this.plans.searching, servingSearch: this.servingSearch.run, plots: this.plots, ready: this.session.status === 'ready' },
       {
-        search: () => this.plans.start(this.store.state), cancelSearch: () => this.plans.cancel(),
+        results: r,
+        state: this.store.state,
+        search: this.plans.run,
+        searching: this.plans.searching,
+        servingSearch: this.servingSearch.run,
+        plots: this.plots,
+        ready: this.session.status === 'ready',
+      },
+      {
+        search: () => this.plans.start(this.store.state),
+        cancelSearch: () => this.plans.cancel(),
         applyPlan: (plan) => apply(this.plans.applied(this.store.state, plan)), // a plan keeps the chip count, so a fixed count stays fixed
         applyDeployment: (d) => apply(applyDeployment(this.store.state, d)),
         chartsDrawn: (s) => this.telemetry.chartsDrawn(s),
@@ -182,32 +214,44 @@ export class ScalescopeExplorer extends LitElement {
     const { state, notices } = this.store;
     const r = this.results;
     const pinned = Boolean(state.values['pin']);
-    return html`
-      <header>
+    return html` <header>
         <h1>Scalescope <span class="sub">How to Scale Your Model, live</span></h1>
         <div class="actions">
           <span class="status ${engine}" role="status" aria-live="polite" data-engine=${engine}>${status}</span>
           <button type="button" @click=${() => this.copyLink()} id="copy-link">Copy link</button>
-          <button type="button" @click=${() => this.pin()} id="pin" aria-disabled=${r ? 'false' : 'true'}>${pinned ? 'Re-pin' : 'Pin for compare'}</button>
+          <button type="button" @click=${() => this.pin()} id="pin" aria-disabled=${r ? 'false' : 'true'}>
+            ${pinned ? 'Re-pin' : 'Pin for compare'}
+          </button>
           ${pinned ? html`<button type="button" @click=${() => this.unpin()} id="unpin">Unpin</button>` : nothing}
           <button type="button" @click=${() => this.store.reset()} id="reset">Reset</button>
           <span class="copied" role="status" aria-live="polite">${this.copied}</span>
         </div>
       </header>
-      ${notices.length
-        ? html`<div class="notice" role="alert" data-notice>
-            <strong>Some of this link could not be used.</strong>
-            <ul>${notices.map((n) => html`<li>${n}</li>`)}</ul>
-            <button type="button" @click=${() => this.dismissNotices()}>Dismiss</button>
-          </div>`
-        : nothing}
+      ${
+        notices.length
+          ? html`<div class="notice" role="alert" data-notice>
+              <strong>Some of this link could not be used.</strong>
+              <ul>
+                ${notices.map((n) => html`<li>${n}</li>`)}
+              </ul>
+              <button type="button" @click=${() => this.dismissNotices()}>Dismiss</button>
+            </div>`
+          : nothing
+      }
       ${r ? html`<ss-headline class="phone-strip" compact .results=${r} .status=${planStatus(r)} .metrics=${metricsOf(r, r.chip?.ok ? r.chip.result : undefined)}></ss-headline>` : nothing}
       <main @ss-set=${this.onSet}>
         <div class="controls-col">
-          <ss-controls .state=${state} .degreeProblem=${this.store.degreeProblem} .hfProblem=${this.store.hfProblem} .calibration=${r ? fidelityOf(r).calibration : undefined}
-            .calibrationDiagnostics=${r?.main?.diagnostics.filter(isProfileDiagnostic) ?? []} .fieldDiagnostics=${r?.main?.diagnostics ?? []}
-            .planMesh=${r?.state === state ? r.planMesh : undefined} .mesh=${r?.state === state ? r.mesh : undefined}
-            .engineDefaults=${r && r.state.values['mode'] === state.values['mode'] ? engineDefaults(r) : {}}></ss-controls>
+          <ss-controls
+            .state=${state}
+            .degreeProblem=${this.store.degreeProblem}
+            .hfProblem=${this.store.hfProblem}
+            .calibration=${r ? fidelityOf(r).calibration : undefined}
+            .calibrationDiagnostics=${r?.main?.diagnostics.filter(isProfileDiagnostic) ?? []}
+            .fieldDiagnostics=${r?.main?.diagnostics ?? []}
+            .planMesh=${r?.state === state ? r.planMesh : undefined}
+            .mesh=${r?.state === state ? r.mesh : undefined}
+            .engineDefaults=${r && r.state.values['mode'] === state.values['mode'] ? engineDefaults(r) : {}}
+          ></ss-controls>
         </div>
         <div class="results" id="results" tabindex="-1" aria-label="Results">${this.renderResults()}</div>
       </main>`;

@@ -17,7 +17,11 @@ export class PlanSearch {
   /** Stops the running search (its chunks check it between engine calls). */
   private control: AbortController | null = null;
 
-  constructor(private readonly session: EngineSession, private readonly telemetry: Telemetry, private readonly changed: () => void) {}
+  constructor(
+    private readonly session: EngineSession,
+    private readonly telemetry: Telemetry,
+    private readonly changed: () => void,
+  ) {}
 
   /** Searches for `state`; a search already running is cancelled first. */
   start(state: State): void {
@@ -32,21 +36,44 @@ export class PlanSearch {
     this.control = control;
     this.searching = true;
     const base = { key, state, mesh, gpu };
-    const nothingYet: SearchRun = { ...base, ev: null, engineMs: 0, rows: [], complete: false, chunks: 0, wallMs: 0, progressFrac: 0 };
+    const nothingYet: SearchRun = {
+      ...base,
+      ev: null,
+      engineMs: 0,
+      rows: [],
+      complete: false,
+      chunks: 0,
+      wallMs: 0,
+      progressFrac: 0,
+    };
     this.show(nothingYet);
     const t0 = performance.now();
     const fracs: number[] = [];
     const chunk = (p: ChunkProgress, complete: boolean): void => {
       const res = p.ev.ok ? p.ev.result : undefined;
       const run: SearchRun = {
-        ...base, ev: p.ev, engineMs: p.engineMs, rows: res ? planRows(state, res, mesh) : [], complete, chunks: p.chunks,
-        wallMs: performance.now() - t0, progressFrac: res?.progress_frac ?? 1,
+        ...base,
+        ev: p.ev,
+        engineMs: p.engineMs,
+        rows: res ? planRows(state, res, mesh) : [],
+        complete,
+        chunks: p.chunks,
+        wallMs: performance.now() - t0,
+        progressFrac: res?.progress_frac ?? 1,
       };
       fracs.push(run.progressFrac);
       const shown = listedPlans(run);
       this.telemetry.hooks.search = {
-        engineMs: p.engineMs, wallMs: run.wallMs, chunks: p.chunks, complete, fracs: [...fracs], plans: res?.plans.length ?? 0, evaluated: res?.counts.evaluated ?? 0,
-        listed: shown.length, paretoListed: shown.filter((c) => c.plan.pareto).length, query: encodeState(state),
+        engineMs: p.engineMs,
+        wallMs: run.wallMs,
+        chunks: p.chunks,
+        complete,
+        fracs: [...fracs],
+        plans: res?.plans.length ?? 0,
+        evaluated: res?.counts.evaluated ?? 0,
+        listed: shown.length,
+        paretoListed: shown.filter((c) => c.plan.pareto).length,
+        query: encodeState(state),
       };
       this.show(run);
     };

@@ -4,12 +4,28 @@
 // the roofline curve, for the charts, in the worker: one charts' batch at a time, the next for the latest state, so
 // that while a slider moves the charts follow a batch behind the numbers without queueing up (issue 20: charts at
 // most 50 ms behind). The serving search waits until the controls rest.
-import type { ChipResult, Evaluation, MatmulResult, RooflineResult, ServingResult, TransformerResult } from '../engine/types';
+import type {
+  ChipResult,
+  Evaluation,
+  MatmulResult,
+  RooflineResult,
+  ServingResult,
+  TransformerResult,
+} from '../engine/types';
 import { FEATURES, type State } from '../state/params';
 import { pinnedOf } from '../state/pin';
 import { planMeshResult, type MeshOutcome } from '../state/plan-mesh';
 import {
-  atBookFidelity, chipScenario, mainMatmuls, mainScenario, meshOf, planMeshScenario, rooflineCurveScenarios, scalingDegrees, scalingScenarios, transformerScenario,
+  atBookFidelity,
+  chipScenario,
+  mainMatmuls,
+  mainScenario,
+  meshOf,
+  planMeshScenario,
+  rooflineCurveScenarios,
+  scalingDegrees,
+  scalingScenarios,
+  transformerScenario,
   ROOFLINE_INTENSITIES,
 } from '../state/scenario';
 import { isServing, type ChartsAnswer, type Planned, type Results } from '../ui/results';
@@ -46,11 +62,19 @@ export class ResultsRequests {
     this.session.resolveHf(state);
     const pinned = pinnedOf(state)?.state ?? null;
     if (pinned) this.session.resolveHf(pinned);
-    const questions = [planMeshScenario(state, undefined, { chips: true, stops: true }), ...(pinned ? [planMeshScenario(pinned)] : [])];
-    this.session.answer(questions.map((q) => JSON.stringify(q)), 'main', (answers) => {
-      if (!answers || this.current() !== state) return; // a newer request replaced this one
-      this.requestNumbers(state, pinned, answers);
-    }, (e: unknown) => this.session.fail(e));
+    const questions = [
+      planMeshScenario(state, undefined, { chips: true, stops: true }),
+      ...(pinned ? [planMeshScenario(pinned)] : []),
+    ];
+    this.session.answer(
+      questions.map((q) => JSON.stringify(q)),
+      'main',
+      (answers) => {
+        if (!answers || this.current() !== state) return; // a newer request replaced this one
+        this.requestNumbers(state, pinned, answers);
+      },
+      (e: unknown) => this.session.fail(e),
+    );
   }
 
   /** The numbers of a state whose (and whose pinned state's) plan_mesh answers are in. */
@@ -63,15 +87,25 @@ export class ResultsRequests {
     const iTransformer = push(transformerScenario(state));
     const iChip = push(chipScenario(state));
     const hardware = chipScenario(state).hardware;
-    const ops = mainMatmuls(state, mesh.ok ? mesh.plan : null).map((op) => ({ op, i: push({ version: 1, hardware, query: op.query }) }));
+    const ops = mainMatmuls(state, mesh.ok ? mesh.plan : null).map((op) => ({
+      op,
+      i: push({ version: 1, hardware, query: op.query }),
+    }));
     const pinMesh = pinned ? meshOf(pinned, pinAnswer) : null;
     const iPin = pinned && pinMesh?.ok ? push(mainScenario(pinned, pinMesh.plan)) : -1;
     const iPinChip = pinned ? push(chipScenario(pinned)) : -1;
-    this.session.answer(texts, 'main',
+    this.session.answer(
+      texts,
+      'main',
       (batch) => {
         if (!batch || this.current() !== state) return; // a newer request replaced this one
         // The move's figures count both batches: the mesh question (from the cache while the degrees stay) and the numbers.
-        this.telemetry.received({ trips: meshes.trips + batch.trips, calls: meshes.calls + batch.calls, cached: meshes.cached + batch.cached, local: meshes.local && batch.local });
+        this.telemetry.received({
+          trips: meshes.trips + batch.trips,
+          calls: meshes.calls + batch.calls,
+          cached: meshes.cached + batch.cached,
+          local: meshes.local && batch.local,
+        });
         const r = batch.results;
         const curveKey = JSON.stringify(rooflineCurveScenarios(state)[0]);
         const at = <T>(i: number): Evaluation<T> | null => (i >= 0 ? (r[i] as Evaluation<T>) : null);
@@ -83,7 +117,10 @@ export class ResultsRequests {
           transformer: at<TransformerResult>(iTransformer),
           chip: at<ChipResult>(iChip),
           ops: ops.map(({ op, i }) => ({ op, ev: r[i] as Evaluation<MatmulResult> })),
-          pinned: pinned && pinMesh ? { state: pinned, mesh: pinMesh, main: at<Planned>(iPin), chip: at<ChipResult>(iPinChip) } : null,
+          pinned:
+            pinned && pinMesh
+              ? { state: pinned, mesh: pinMesh, main: at<Planned>(iPin), chip: at<ChipResult>(iPinChip) }
+              : null,
           curve: this.curveCache.get(curveKey) ?? [],
           charts: this.charts,
           engineMs: batch.engineMs,
@@ -99,7 +136,8 @@ export class ResultsRequests {
           if (this.current() === state) this.rested(state);
         }, 150);
       },
-      (e: unknown) => this.session.fail(e));
+      (e: unknown) => this.session.fail(e),
+    );
   }
 
   /** The worker is up: the charts asked for before it was can go. */
@@ -138,14 +176,24 @@ export class ResultsRequests {
   /** The charts' batch: the scaling variants' meshes first (the page's instance), then their numbers (the worker). */
   private requestSecondary(state: State, done: () => void): void {
     const variants = scalingDegrees(state);
-    this.session.answer(variants.map(({ deg }) => JSON.stringify(planMeshScenario(state, deg))), 'charts', (answers) => {
-      if (!answers) return done();
-      const meshes = variants.map(({ deg }, i) => meshOf(state, answers.results[i], deg));
-      this.requestCharts(state, scalingScenarios(state, variants, meshes), meshes[variants.findIndex((v) => v.factor === 1)], done);
-    }, (e: unknown) => {
-      this.telemetry.error('charts', e);
-      done();
-    });
+    this.session.answer(
+      variants.map(({ deg }) => JSON.stringify(planMeshScenario(state, deg))),
+      'charts',
+      (answers) => {
+        if (!answers) return done();
+        const meshes = variants.map(({ deg }, i) => meshOf(state, answers.results[i], deg));
+        this.requestCharts(
+          state,
+          scalingScenarios(state, variants, meshes),
+          meshes[variants.findIndex((v) => v.factor === 1)],
+          done,
+        );
+      },
+      (e: unknown) => {
+        this.telemetry.error('charts', e);
+        done();
+      },
+    );
   }
 
   private requestCharts(state: State, points: ScalingPoint[], mesh: MeshOutcome | undefined, done: () => void): void {
@@ -153,11 +201,16 @@ export class ResultsRequests {
     if (!client) return done();
     const curveKey = JSON.stringify(rooflineCurveScenarios(state)[0]);
     const texts: string[] = [];
-    const scaling = points.map((point) => ({ point, i: texts.push(JSON.stringify(this.chartScenario(point.scenario, state))) - 1 }));
+    const scaling = points.map((point) => ({
+      point,
+      i: texts.push(JSON.stringify(this.chartScenario(point.scenario, state))) - 1,
+    }));
     // The frontier is the main replica's sweep: at the book's fidelity it needs that replica at it (issue 22: the
     // toggle moved the scaling chart alone).
-    const iBook = FEATURES.fidelity && isServing(state) && state.values['fid'] === 'book' && mesh?.ok
-      ? texts.push(JSON.stringify(this.chartScenario(mainScenario(state, mesh.plan, { load: false }), state))) - 1 : -1;
+    const iBook =
+      FEATURES.fidelity && isServing(state) && state.values['fid'] === 'book' && mesh?.ok
+        ? texts.push(JSON.stringify(this.chartScenario(mainScenario(state, mesh.plan, { load: false }), state))) - 1
+        : -1;
     const needCurve = !this.curveCache.has(curveKey);
     const curveStart = texts.length;
     if (needCurve) for (const c of rooflineCurveScenarios(state)) texts.push(JSON.stringify(c));
@@ -168,8 +221,10 @@ export class ResultsRequests {
         if (!batch || !shown) return;
         const r = batch.results;
         if (needCurve) {
-          const curve = ROOFLINE_INTENSITIES.map((intensity, k) => ({ intensity, attainable: (r[curveStart + k]?.result as RooflineResult | undefined)?.attainable_flops_per_s ?? NaN }))
-            .filter((p) => Number.isFinite(p.attainable));
+          const curve = ROOFLINE_INTENSITIES.map((intensity, k) => ({
+            intensity,
+            attainable: (r[curveStart + k]?.result as RooflineResult | undefined)?.attainable_flops_per_s ?? NaN,
+          })).filter((p) => Number.isFinite(p.attainable));
           this.curveCache.set(curveKey, curve);
         }
         this.charts = {

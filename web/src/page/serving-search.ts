@@ -12,7 +12,11 @@ import type { Telemetry } from './telemetry';
 export class ServingSearch {
   run: ServingSearchRun | null = null;
 
-  constructor(private readonly session: EngineSession, private readonly telemetry: Telemetry, private readonly changed: () => void) {}
+  constructor(
+    private readonly session: EngineSession,
+    private readonly telemetry: Telemetry,
+    private readonly changed: () => void,
+  ) {}
 
   request(state: State): void {
     const client = this.session.client;
@@ -26,11 +30,17 @@ export class ServingSearch {
         const ev = batch.results[0] as Evaluation<ServingSearchResult>;
         const res = ev.ok ? ev.result : undefined;
         this.telemetry.hooks.servingSearch = {
-          engineMs: batch.engineMs, cached: batch.cached > 0, deployments: res?.deployments.length ?? 0, evaluated: res?.evaluated ?? 0, meeting: res?.meeting_targets ?? 0, query: encodeState(state),
+          engineMs: batch.engineMs,
+          cached: batch.cached > 0,
+          deployments: res?.deployments.length ?? 0,
+          evaluated: res?.evaluated ?? 0,
+          meeting: res?.meeting_targets ?? 0,
+          query: encodeState(state),
         };
         this.show({ key, state, ev, engineMs: batch.engineMs });
       },
-      (e: unknown) => this.show({ key, state, ev: null, engineMs: 0, error: e instanceof Error ? e.message : String(e) }),
+      (e: unknown) =>
+        this.show({ key, state, ev: null, engineMs: 0, error: e instanceof Error ? e.message : String(e) }),
     );
   }
 

@@ -3,7 +3,15 @@
 // (state/link-load.ts). Every change goes through here, and `changed` tells the page what moved. The rules (a fixed
 // chip count, degrees a chip can lay out, the nearest state that runs) are the engine's, asked at once on the page's
 // own instance (`ask`); a link read before the engine is there waits for it.
-import { cloneState, defaultState, hardwareFields, hardwarePreset, param, type State, type Value } from '../state/params';
+import {
+  cloneState,
+  defaultState,
+  hardwareFields,
+  hardwarePreset,
+  param,
+  type State,
+  type Value,
+} from '../state/params';
 import { decodeState, encodeState, type Decoded } from '../state/url';
 import { loadLink } from '../state/link-load';
 import { DEGREE_KEYS, balanced, chipsFixed, nearest, planMeshResult, type AskNow } from '../state/plan-mesh';
@@ -42,7 +50,10 @@ export class StateStore {
   /** A link decoded before the engine could check it (applyLinkRules checks it once the engine is there). */
   private unchecked: Decoded | null = null;
 
-  constructor(private readonly on: StoreEvents, private readonly ask: AskNow) {}
+  constructor(
+    private readonly on: StoreEvents,
+    private readonly ask: AskNow,
+  ) {}
 
   get query(): string {
     return encodeState(this.state);
@@ -83,7 +94,9 @@ export class StateStore {
       if (key === 'hw' && value !== this.state.values['hw']) s.hw = {};
       if (key === 'model') for (const k of MODEL_KEYS) s.values[k] = param(k).default;
     }
-    let rb = chipsFixed(s) ? balanced(s, planMeshResult(this.ask(planMeshScenario(s, undefined, { chips: true })))) : { state: s };
+    let rb = chipsFixed(s)
+      ? balanced(s, planMeshResult(this.ask(planMeshScenario(s, undefined, { chips: true }))))
+      : { state: s };
     this.degreeProblem = '';
     // A fixed chip count the degrees cannot split (3 chips under TP 8) never stays on screen beside a plan of another
     // size (issue 20): a change of the chips or a degree is refused, any other change (the mode) frees the count.
@@ -174,11 +187,14 @@ export class StateStore {
     const now = performance.now();
     this.urlDue ??= now + 1000;
     if (this.urlTimer) clearTimeout(this.urlTimer);
-    this.urlTimer = setTimeout(() => {
-      this.urlTimer = null;
-      this.urlDue = null;
-      this.writeUrl();
-    }, Math.max(0, Math.min(150, this.urlDue - now)));
+    this.urlTimer = setTimeout(
+      () => {
+        this.urlTimer = null;
+        this.urlDue = null;
+        this.writeUrl();
+      },
+      Math.max(0, Math.min(150, this.urlDue - now)),
+    );
   }
 
   writeUrl(): void {

@@ -16,7 +16,19 @@ export interface ScalescopeHooks {
    * calls, `cached` scenarios the page's cache answered; `inputFrame` the end of the first frame after the input
    * (the one that shows the moved slider itself); `local` whether the page's own instance answered.
    */
-  latencies: { rendered: number; painted: number; frameWait: number; inputFrame: number; received: number; engine: number; update: number; trips: number; calls: number; cached: number; local: boolean }[];
+  latencies: {
+    rendered: number;
+    painted: number;
+    frameWait: number;
+    inputFrame: number;
+    received: number;
+    engine: number;
+    update: number;
+    trips: number;
+    calls: number;
+    cached: number;
+    local: boolean;
+  }[];
   engineLoadMs?: number;
   interactiveMs?: number;
   /** The worker's warm-up chunk (page/engine-session.ts warmUp), ms from its request to its answer. */
@@ -31,12 +43,27 @@ export interface ScalescopeHooks {
   chartLags: number[];
   /** The last plan search: time in the engine (ms), plans listed and, of those, on the Pareto front. */
   search?: {
-    engineMs: number; plans: number; evaluated: number; listed: number; paretoListed: number;
+    engineMs: number;
+    plans: number;
+    evaluated: number;
+    listed: number;
+    paretoListed: number;
     /** Wall time from the click to this chunk (ms), chunks so far, complete or not, progress after each chunk, for which state. */
-    wallMs: number; chunks: number; complete: boolean; fracs: number[]; query: string;
+    wallMs: number;
+    chunks: number;
+    complete: boolean;
+    fracs: number[];
+    query: string;
   };
   /** The last serving search: time in the engine (ms; 0 when the cache answered), deployments listed, and for which state. */
-  servingSearch?: { engineMs: number; cached: boolean; deployments: number; evaluated: number; meeting: number; query: string };
+  servingSearch?: {
+    engineMs: number;
+    cached: boolean;
+    deployments: number;
+    evaluated: number;
+    meeting: number;
+    query: string;
+  };
   /** Worker restarts and page-instance renewals so far (each after a hang or a throw). */
   restarts?: number;
 }
@@ -56,7 +83,15 @@ export interface BatchCost {
 }
 
 export class Telemetry {
-  readonly hooks: ScalescopeHooks = { renders: 0, ready: false, latencies: [], chartLags: [], errors: [], stateQuery: '', resultQuery: '' };
+  readonly hooks: ScalescopeHooks = {
+    renders: 0,
+    ready: false,
+    latencies: [],
+    chartLags: [],
+    errors: [],
+    stateQuery: '',
+    resultQuery: '',
+  };
   /** When each state's numbers reached the DOM (the charts' lag counts from it). */
   private numbersAt = new WeakMap<State, number>();
   private pendingInputTime: number | null = null;
@@ -118,8 +153,14 @@ export class Telemetry {
       afterTask(() => {
         if (t0 === null) return;
         this.hooks.latencies.push({
-          rendered: rendered - t0, painted: performance.now() - t0, frameWait: Math.max(0, frameStart - rendered), inputFrame: this.inputFrameAt - t0,
-          received: this.receivedAt - t0, engine, update, ...batch,
+          rendered: rendered - t0,
+          painted: performance.now() - t0,
+          frameWait: Math.max(0, frameStart - rendered),
+          inputFrame: this.inputFrameAt - t0,
+          received: this.receivedAt - t0,
+          engine,
+          update,
+          ...batch,
         });
       });
     });

@@ -17,14 +17,16 @@ export interface CsvBlock {
 /** One field: numbers and booleans as JavaScript writes them, null and undefined empty, text quoted when it must be. */
 export function csvCell(v: Cell): string {
   let text = v === null || v === undefined ? '' : String(v);
-  if (typeof v === 'string' && /^[\s\u00a0]*[=+\-@]|^[\t\r]/.test(text) && !Number.isFinite(Number(text))) text = `'${text}`;
+  if (typeof v === 'string' && /^[\s\u00a0]*[=+\-@]|^[\t\r]/.test(text) && !Number.isFinite(Number(text)))
+    text = `'${text}`;
   return /[",;\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /** The blocks one after another, an empty record between two, every record padded to the same field count. */
 export function csvText(blocks: readonly CsvBlock[]): string {
   const width = Math.max(1, ...blocks.flatMap((b) => [b.header.length, ...b.rows.map((r) => r.length)]));
-  const record = (cells: readonly Cell[]): string => Array.from({ length: width }, (_, i) => csvCell(cells[i])).join(',');
+  const record = (cells: readonly Cell[]): string =>
+    Array.from({ length: width }, (_, i) => csvCell(cells[i])).join(',');
   const lines = blocks.flatMap((b, i) => [...(i > 0 ? [record([])] : []), record(b.header), ...b.rows.map(record)]);
   return lines.map((l) => `${l}\r\n`).join('');
 }

@@ -23,7 +23,18 @@ export function exportCsv(p: Provenance, results: CsvBlock): string {
 
 /** A JSON download: the scenario sent, the URL state (the link's query), the inputs in words, then `body`. */
 export function exportJson(p: Provenance, body: Record<string, unknown>): string {
-  return JSON.stringify({ scenario: p.scenario, url_state: encodeState(p.state), inputs: inputRows(p.state, p.scenario, p.used), ...body }, null, 2) + '\n';
+  return (
+    JSON.stringify(
+      {
+        scenario: p.scenario,
+        url_state: encodeState(p.state),
+        inputs: inputRows(p.state, p.scenario, p.used),
+        ...body,
+      },
+      null,
+      2,
+    ) + '\n'
+  );
 }
 
 /** One row per number, string and boolean of a result: path, value and the unit the nearest key names. */
@@ -33,7 +44,8 @@ export function resultBlock(result: unknown): CsvBlock {
     if (Array.isArray(node)) {
       node.forEach((x, i) => walk(x, `${path}/${i}`, unitKey));
     } else if (node && typeof node === 'object') {
-      for (const [k, v] of Object.entries(node as Record<string, unknown>)) walk(v, `${path}/${k}`, k.includes('_') ? k : unitKey);
+      for (const [k, v] of Object.entries(node as Record<string, unknown>))
+        walk(v, `${path}/${k}`, k.includes('_') ? k : unitKey);
     } else if (node !== undefined && node !== null) {
       rows.push([path, node as Cell, typeof node === 'number' ? unitOf(unitKey) : '']);
     }
@@ -43,7 +55,8 @@ export function resultBlock(result: unknown): CsvBlock {
 }
 
 /** The fidelity fields of an evaluation's result (none when it has no result). */
-export const usedBy = (ev: Evaluation<unknown> | null | undefined): FidelityInfo => (ev?.result as FidelityInfo | undefined) ?? {};
+export const usedBy = (ev: Evaluation<unknown> | null | undefined): FidelityInfo =>
+  (ev?.result as FidelityInfo | undefined) ?? {};
 
 /** The main answer as CSV: its inputs, then one row per number. */
 export function resultCsv(state: State, scenario: Scenario, ev: Evaluation<unknown>): string {

@@ -29,10 +29,16 @@ export function minifyConfig(pasted: string): Minified {
   } catch (e) {
     return { ok: false, problem: `This is not JSON: ${e instanceof Error ? e.message : String(e)}` };
   }
-  if (!v || typeof v !== 'object' || Array.isArray(v)) return { ok: false, problem: 'A config.json is one JSON object ({…}).' };
+  if (!v || typeof v !== 'object' || Array.isArray(v))
+    return { ok: false, problem: 'A config.json is one JSON object ({…}).' };
   const text = JSON.stringify(v);
-  if (text.length > MAX_HF_CONFIG_CHARS) return { ok: false, problem: `This config.json is ${text.length} characters minified; a link holds at most ${MAX_HF_CONFIG_CHARS}. Remove keys the engine does not need (auto_map, …).` };
-  if (!param('hf').pattern!.test(text)) return { ok: false, problem: 'A config.json for a link must be plain ASCII text.' };
+  if (text.length > MAX_HF_CONFIG_CHARS)
+    return {
+      ok: false,
+      problem: `This config.json is ${text.length} characters minified; a link holds at most ${MAX_HF_CONFIG_CHARS}. Remove keys the engine does not need (auto_map, …).`,
+    };
+  if (!param('hf').pattern!.test(text))
+    return { ok: false, problem: 'A config.json for a link must be plain ASCII text.' };
   return { ok: true, text };
 }
 

@@ -26,7 +26,9 @@ function engineRows(state: State, scenario: Scenario, used: FidelityInfo): Input
   const chip = hardwarePreset(scenario.hardware.preset);
   const preset = scenario.model && 'preset' in scenario.model ? scenario.model.preset : null;
   // A pasted config.json is named as the engine read it (if it has yet).
-  const model = preset ? `${modelPreset(preset).name} (${preset})` : `${hfPreset(state)?.name ?? 'a model'} (pasted config.json)`;
+  const model = preset
+    ? `${modelPreset(preset).name} (${preset})`
+    : `${hfPreset(state)?.name ?? 'a model'} (pasted config.json)`;
   const fidelity = used.fidelity ?? 'book'; // an engine without both fidelities computes the book's numbers
   const profile = used.calibration?.profile;
   return [
@@ -34,8 +36,10 @@ function engineRows(state: State, scenario: Scenario, used: FidelityInfo): Input
     { key: 'engine.model', label: 'Model', value: model, unit: '' },
     { key: 'engine.fidelity', label: 'Fidelity', value: fidelity, unit: '' },
     {
-      key: 'engine.calibration_profile', label: profile?.family_fallback ? 'Calibration profile (the chip family’s)' : 'Calibration profile',
-      value: profile ? profile.id : 'none', unit: '',
+      key: 'engine.calibration_profile',
+      label: profile?.family_fallback ? 'Calibration profile (the chip family’s)' : 'Calibration profile',
+      value: profile ? profile.id : 'none',
+      unit: '',
     },
   ];
 }
@@ -44,10 +48,20 @@ function engineRows(state: State, scenario: Scenario, used: FidelityInfo): Input
 export function inputRows(state: State, scenario: Scenario, used: FidelityInfo): InputRow[] {
   const params = changedParams(state, BASE_TABLE)
     .filter((p) => applies(p, state))
-    .map((p): InputRow => ({ key: p.key, label: p.label, value: state.values[p.key] as string | number | boolean, unit: p.unit }));
-  const fields = Object.keys(state.hw).sort().map((path): InputRow => ({
-    key: HW_OVERRIDE_PREFIX + path, label: `Chip field ${path} (overridden)`, value: state.hw[path]!, unit: unitOf(path.split('.').at(-1) ?? ''),
-  }));
+    .map((p): InputRow => ({
+      key: p.key,
+      label: p.label,
+      value: state.values[p.key] as string | number | boolean,
+      unit: p.unit,
+    }));
+  const fields = Object.keys(state.hw)
+    .sort()
+    .map((path): InputRow => ({
+      key: HW_OVERRIDE_PREFIX + path,
+      label: `Chip field ${path} (overridden)`,
+      value: state.hw[path]!,
+      unit: unitOf(path.split('.').at(-1) ?? ''),
+    }));
   return [...engineRows(state, scenario, used), ...params, ...fields];
 }
 

@@ -3,14 +3,31 @@
 // replica on screen, and which frameworks the page offers for it. The page keeps none of the engine's rules about
 // frameworks (which launch training, which serve, which run on TPUs): it asks every framework the schema names
 // and offers those that write the plan; the rest answer not_applicable.
-import type { Diagnostic, Evaluation, Framework, LaunchConfigQuery, LaunchConfigResult, Scenario, SearchedPlanCore, ServingDeployment } from '../engine/types';
+import type {
+  Diagnostic,
+  Evaluation,
+  Framework,
+  LaunchConfigQuery,
+  LaunchConfigResult,
+  Scenario,
+  SearchedPlanCore,
+  ServingDeployment,
+} from '../engine/types';
 import type { State } from './params';
 import { applyPlan, type SearchedMesh } from './plans';
 import { applyDeployment } from './serving-search';
 import { mainScenario, meshAsked } from './scenario';
 
 /** Every framework the engine writes (the schema's enum, common.schema.json#/$defs/Framework; a test holds them equal). */
-export const FRAMEWORKS: readonly Framework[] = ['megatron', 'megatron-bridge', 'maxtext', 'deepspeed', 'vllm', 'sglang', 'trtllm'];
+export const FRAMEWORKS: readonly Framework[] = [
+  'megatron',
+  'megatron-bridge',
+  'maxtext',
+  'deepspeed',
+  'vllm',
+  'sglang',
+  'trtllm',
+];
 
 /** Asks the engine (the launch worker) a batch of scenarios; null when a newer request replaced this one. */
 export type LaunchAsk = (scenarios: Scenario[]) => Promise<Evaluation<unknown>[] | null>;
@@ -77,10 +94,18 @@ const atPlan = (d: Diagnostic): Diagnostic => ({ ...d, path: d.path.replace(/^\/
 export function launchChoices(answers: readonly Evaluation<unknown>[]): LaunchChoices {
   const options: LaunchOption[] = [];
   for (const ev of answers)
-    if (ev.ok && ev.result) options.push({ framework: (ev.result as LaunchConfigResult).framework, result: ev.result as LaunchConfigResult, diagnostics: ev.diagnostics.map(atPlan) });
+    if (ev.ok && ev.result)
+      options.push({
+        framework: (ev.result as LaunchConfigResult).framework,
+        result: ev.result as LaunchConfigResult,
+        diagnostics: ev.diagnostics.map(atPlan),
+      });
   if (options.length) return { options, diagnostics: [] };
   const seen = new Set<string>();
-  const diagnostics = answers.flatMap((ev) => ev.diagnostics).filter((d) => d.code !== 'not_applicable' || d.path !== '/query/framework').map(atPlan)
+  const diagnostics = answers
+    .flatMap((ev) => ev.diagnostics)
+    .filter((d) => d.code !== 'not_applicable' || d.path !== '/query/framework')
+    .map(atPlan)
     .filter((d) => {
       const key = `${d.path} ${d.code} ${d.message}`;
       return !seen.has(key) && seen.add(key) !== undefined;

@@ -5,7 +5,15 @@
 // the outer 4 of Z, and TP on the inner 2 of Z (stride 1: neighbours); "fsdp8.pipeline4.tensor2" a GPU mesh (the
 // last axis innermost). Whole-axis layouts read as they always did. Slices stay separate (the DCN axis).
 import type { AxisRef, SubAxis } from '../engine/types';
-import { AXIS_NAMES, DCN_AXIS, STRATEGIES, type DcnStrategy, type Degrees, type MeshPlan, type Strategy } from './mesh-plan';
+import {
+  AXIS_NAMES,
+  DCN_AXIS,
+  STRATEGIES,
+  type DcnStrategy,
+  type Degrees,
+  type MeshPlan,
+  type Strategy,
+} from './mesh-plan';
 
 export interface LayoutPiece {
   strategy: Strategy;
@@ -72,7 +80,11 @@ export function layoutPlan(axes: readonly LayoutAxis[], slices = 1, dcnStrategy:
 export type PlanLayout = { ok: true; axes: LayoutAxis[]; dcn: Strategy | null } | { ok: false; problem: string };
 
 const isSubAxis = (r: unknown): r is SubAxis =>
-  typeof r === 'object' && r !== null && typeof (r as SubAxis).axis === 'string' && Number.isInteger((r as SubAxis).size) && Number.isInteger((r as SubAxis).stride);
+  typeof r === 'object' &&
+  r !== null &&
+  typeof (r as SubAxis).axis === 'string' &&
+  Number.isInteger((r as SubAxis).size) &&
+  Number.isInteger((r as SubAxis).stride);
 
 /**
  * The layout of a plan the engine found: its mesh (`shape` and `axis_names`: the searched mesh for a TPU, the
@@ -80,7 +92,10 @@ const isSubAxis = (r: unknown): r is SubAxis =>
  * change nothing) and the DCN axis is left to the slices (`dcn` says whose it is). A problem in words when an
  * axis of size > 1 is left to no strategy, or its pieces do not tile it outermost to innermost.
  */
-export function layoutOfPlan(mesh: { shape: readonly number[]; axis_names: readonly string[] }, parallelism: Readonly<Record<string, unknown>>): PlanLayout {
+export function layoutOfPlan(
+  mesh: { shape: readonly number[]; axis_names: readonly string[] },
+  parallelism: Readonly<Record<string, unknown>>,
+): PlanLayout {
   const pieces = new Map<string, { strategy: Strategy; size: number; stride: number }[]>();
   let dcn: Strategy | null = null;
   const sizeOf = (name: string): number => mesh.shape[mesh.axis_names.indexOf(name)] ?? 0;
@@ -89,13 +104,20 @@ export function layoutOfPlan(mesh: { shape: readonly number[]; axis_names: reado
     if (!Array.isArray(refs)) continue;
     for (const r of refs) {
       if (r === DCN_AXIS) dcn = s;
-      else if (typeof r === 'string') (pieces.get(r) ?? pieces.set(r, []).get(r)!).push({ strategy: s, size: sizeOf(r), stride: 1 });
-      else if (isSubAxis(r)) (pieces.get(r.axis) ?? pieces.set(r.axis, []).get(r.axis)!).push({ strategy: s, size: r.size, stride: r.stride });
+      else if (typeof r === 'string')
+        (pieces.get(r) ?? pieces.set(r, []).get(r)!).push({ strategy: s, size: sizeOf(r), stride: 1 });
+      else if (isSubAxis(r))
+        (pieces.get(r.axis) ?? pieces.set(r.axis, []).get(r.axis)!).push({
+          strategy: s,
+          size: r.size,
+          stride: r.stride,
+        });
       else return { ok: false, problem: `The plan gives ${s} an axis this page cannot read (${JSON.stringify(r)}).` };
     }
   }
   const unknown = [...pieces.keys()].find((n) => !mesh.axis_names.includes(n));
-  if (unknown !== undefined) return { ok: false, problem: `The plan names an axis ${unknown} that its mesh does not have.` };
+  if (unknown !== undefined)
+    return { ok: false, problem: `The plan names an axis ${unknown} that its mesh does not have.` };
   const out: LayoutAxis[] = [];
   for (let i = 0; i < mesh.shape.length; i++) {
     const size = mesh.shape[i]!;
@@ -105,10 +127,15 @@ export function layoutOfPlan(mesh: { shape: readonly number[]; axis_names: reado
     // Outermost first, each piece's stride the product of those inside it: then they tile the axis exactly.
     let inner = 1;
     for (const p of [...own].reverse()) {
-      if (p.stride !== inner) return { ok: false, problem: `The plan’s pieces of axis ${name} do not tile it; the page cannot show it.` };
+      if (p.stride !== inner)
+        return { ok: false, problem: `The plan’s pieces of axis ${name} do not tile it; the page cannot show it.` };
       inner *= p.size;
     }
-    if (inner !== size) return { ok: false, problem: `The plan leaves part of axis ${name} (${size} chips) to no strategy; the page cannot show it.` };
+    if (inner !== size)
+      return {
+        ok: false,
+        problem: `The plan leaves part of axis ${name} (${size} chips) to no strategy; the page cannot show it.`,
+      };
     out.push(own.map((p) => ({ strategy: p.strategy, size: p.size })));
   }
   return { ok: true, axes: out.length ? out : [[{ strategy: 'data', size: 1 }]], dcn };

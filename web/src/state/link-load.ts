@@ -27,11 +27,14 @@ export function loadLink(d: Decoded, ask: AskNow): LoadedLink | null {
   if (!asked) return null;
   const maxChips = param('chips').max ?? Infinity;
   if (asked.chips > maxChips) {
-    const named = DEGREE_AND_SLICE_KEYS.filter((k) => k !== 'chips' && state.values[k] !== param(k).default)
-      .map((k) => `${param(k).label} ${state.values[k]}`);
+    const named = DEGREE_AND_SLICE_KEYS.filter((k) => k !== 'chips' && state.values[k] !== param(k).default).map(
+      (k) => `${param(k).label} ${state.values[k]}`,
+    );
     state = cloneState(state);
     for (const k of DEGREE_AND_SLICE_KEYS) state.values[k] = param(k).default;
-    notices.push(`Ignored the link’s degrees (${named.join(' × ')}): together they ask for ${asked.chips.toLocaleString('en-US')} chips, and the Chips field goes up to ${maxChips.toLocaleString('en-US')}. Using the default degrees.`);
+    notices.push(
+      `Ignored the link’s degrees (${named.join(' × ')}): together they ask for ${asked.chips.toLocaleString('en-US')} chips, and the Chips field goes up to ${maxChips.toLocaleString('en-US')}. Using the default degrees.`,
+    );
   }
   const answer = planMeshResult(ask(planMeshScenario(state, undefined, { chips: chipsFixed(state), batch: true })));
   // A fixed chip count the degrees split sets the balancing degree; one they do not is dropped by the nearest state.

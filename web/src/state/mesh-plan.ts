@@ -4,7 +4,14 @@ import type { AxisRef, Strategy } from '../engine/types';
 
 export type { Strategy };
 /** The strategies in the order the page lists them (data outermost ... tensor innermost). */
-export const STRATEGIES = ['data', 'fsdp', 'context', 'expert', 'pipeline', 'tensor'] as const satisfies readonly Strategy[];
+export const STRATEGIES = [
+  'data',
+  'fsdp',
+  'context',
+  'expert',
+  'pipeline',
+  'tensor',
+] as const satisfies readonly Strategy[];
 export type Degrees = Record<Strategy, number>;
 /** The strategies the page lets span the slices (the DCN axis). */
 export type DcnStrategy = 'data' | 'fsdp';
@@ -14,7 +21,12 @@ export const DCN_AXIS = 'DCN';
 
 /** The URL key of each degree. */
 export const DEGREE_KEYS: Readonly<Record<Strategy, string>> = {
-  data: 'dp', fsdp: 'fsdp', tensor: 'tp', pipeline: 'pp', expert: 'ep', context: 'cp',
+  data: 'dp',
+  fsdp: 'fsdp',
+  tensor: 'tp',
+  pipeline: 'pp',
+  expert: 'ep',
+  context: 'cp',
 };
 
 export interface MeshPlan {
@@ -30,4 +42,3 @@ export interface MeshPlan {
 }
 
 export type MeshOutcome = { ok: true; plan: MeshPlan } | { ok: false; problem: string };
-

@@ -7,8 +7,18 @@ import type { Param } from './params';
 import { unitOf } from './units';
 
 const SUFFIX: Readonly<Record<string, number>> = {
-  '': 1, k: 1e3, K: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15,
-  Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50,
+  '': 1,
+  k: 1e3,
+  K: 1e3,
+  M: 1e6,
+  G: 1e9,
+  T: 1e12,
+  P: 1e15,
+  Ki: 2 ** 10,
+  Mi: 2 ** 20,
+  Gi: 2 ** 30,
+  Ti: 2 ** 40,
+  Pi: 2 ** 50,
 };
 // Below one: only before a unit ("50 ms"), never alone ("50m" could be metres or mega).
 const SMALL: Readonly<Record<string, number>> = { m: 1e-3, u: 1e-6, µ: 1e-6, μ: 1e-6, n: 1e-9 };
@@ -26,7 +36,10 @@ const UNITS: Readonly<Record<Exclude<Dimension, ''>, Readonly<Record<string, num
 };
 
 function clean(text: string): string {
-  return text.trim().replace(/(\d),(?=\d{3}(?:\D|$))/g, '$1').replace(/_/g, '');
+  return text
+    .trim()
+    .replace(/(\d),(?=\d{3}(?:\D|$))/g, '$1')
+    .replace(/_/g, '');
 }
 
 /** The number a text stands for, or NaN: "16M" = 16e6, "4Ki" = 4096, "1.5e6", "1,048,576" (commas between digits). */
@@ -48,7 +61,12 @@ export function parseQuantity(text: string, dimension: Dimension): number {
     if (!rest.endsWith(word)) continue;
     const prefix = rest.slice(0, rest.length - word.length).trim();
     // Any decimal or binary prefix before a unit; the ones below one before seconds only; none before min or h.
-    const scale = prefix === '' ? 1 : word === 'min' || word === 'h' ? undefined : SUFFIX[prefix] ?? (word === 's' ? SMALL[prefix] : undefined);
+    const scale =
+      prefix === ''
+        ? 1
+        : word === 'min' || word === 'h'
+          ? undefined
+          : (SUFFIX[prefix] ?? (word === 's' ? SMALL[prefix] : undefined));
     if (scale === undefined) continue;
     const n = Number(m[1]) * scale * si + 0;
     return Number.isFinite(n) ? n : NaN;
@@ -85,9 +103,11 @@ export function readNumber(p: Param, text: string): number | string {
   const n = parseQuantity(text, dimension);
   const whole = p.type === 'int';
   const range = `from ${p.min} to ${p.max}${dimension ? ` ${p.unit}` : ''}`;
-  if (!Number.isFinite(n)) return `Enter ${whole ? 'a whole number' : 'a number'} ${range} (${examplesOf(dimension)} work too)`;
+  if (!Number.isFinite(n))
+    return `Enter ${whole ? 'a whole number' : 'a number'} ${range} (${examplesOf(dimension)} work too)`;
   if (whole && !Number.isInteger(n)) return `Enter a whole number ${range}: ${text.trim()} is ${n}`;
-  if ((p.min !== undefined && n < p.min) || (p.max !== undefined && n > p.max)) return `Enter a value ${range}: ${text.trim()} is ${n}`;
+  if ((p.min !== undefined && n < p.min) || (p.max !== undefined && n > p.max))
+    return `Enter a value ${range}: ${text.trim()} is ${n}`;
   return n;
 }
 

@@ -71,7 +71,10 @@ export function planMeshQuery(s: State, deg: Degrees = degreesOf(s), ask: MeshQu
   if (ask.stops) {
     q.list_degrees = {};
     for (const k of (sv ? ['tensor', 'expert'] : STRATEGIES) as readonly Strategy[]) {
-      q.list_degrees[k] = { up_to: param(DEGREE_KEYS[k]).max ?? 1, ...(k === 'data' || k === 'fsdp' ? { powers_of_two: true } : {}) };
+      q.list_degrees[k] = {
+        up_to: param(DEGREE_KEYS[k]).max ?? 1,
+        ...(k === 'data' || k === 'fsdp' ? { powers_of_two: true } : {}),
+      };
     }
   }
   return q;
@@ -95,7 +98,12 @@ export function meshOutcome(ev: Evaluation<unknown> | null | undefined): MeshOut
     else axes[k] = v;
   }
   const plan: MeshPlan = {
-    shape: r.mesh.shape, axisNames: r.mesh.axis_names, axes, slices: r.mesh.slices, chipsPerSlice: r.chips_per_slice ?? r.chips, chips: r.chips,
+    shape: r.mesh.shape,
+    axisNames: r.mesh.axis_names,
+    axes,
+    slices: r.mesh.slices,
+    chipsPerSlice: r.chips_per_slice ?? r.chips,
+    chips: r.chips,
   };
   if (r.engine_layout) plan.degrees = degrees;
   return { ok: true, plan };
@@ -119,7 +127,8 @@ export function chipsStops(answer: PlanMeshResult | undefined): number[] | null 
   const unit = answer.chips_multiple_of;
   const max = param('chips').max ?? 65536;
   const out: number[] = [];
-  for (let k = 1; unit * k <= max; k = k < 2 ? 2 : Number.isInteger(Math.log2(k)) ? k * 1.5 : (k / 1.5) * 2) out.push(unit * k);
+  for (let k = 1; unit * k <= max; k = k < 2 ? 2 : Number.isInteger(Math.log2(k)) ? k * 1.5 : (k / 1.5) * 2)
+    out.push(unit * k);
   return out.length ? out : [unit];
 }
 
@@ -173,7 +182,11 @@ export function nearest(s: State, answer: PlanMeshResult | undefined): { state: 
     const key = keyOfPath(c.path);
     if (!key) return [];
     const label = param(key).label;
-    return [c.to === null ? `${label} ${fmt(c.from)} is no longer fixed: ${c.reason}.` : `${label} ${fmt(c.from)} → ${fmt(c.to)}: ${c.reason}.`];
+    return [
+      c.to === null
+        ? `${label} ${fmt(c.from)} is no longer fixed: ${c.reason}.`
+        : `${label} ${fmt(c.from)} → ${fmt(c.to)}: ${c.reason}.`,
+    ];
   });
   return { state: out, notices };
 }

@@ -32,10 +32,13 @@ export function applyPlan(state: State, plan: SearchedPlanCore, searched: Search
   const set = w.set.bind(w);
   const par = plan.parallelism;
   const slices = Number(s.values['slices']) > 1;
-  if (slices && !PLAN_SEARCH_DCN.some((k) => k === lay.dcn)) problems.push(`The plan runs ${lay.dcn ?? 'nothing'} over DCN; this page gives DCN to DP or FSDP only.`);
+  if (slices && !PLAN_SEARCH_DCN.some((k) => k === lay.dcn))
+    problems.push(`The plan runs ${lay.dcn ?? 'nothing'} over DCN; this page gives DCN to DP or FSDP only.`);
   // Settings the page has no control for: it sends the engine's defaults, so only plans with those apply.
-  if (plan.offload.optimizer || plan.offload.activations) problems.push('The plan offloads to host memory, which this page has no control for.');
-  if (deg.context > 1 && (par.context_variant ?? 'ring') !== 'ring') problems.push(`The plan’s context variant ${par.context_variant} is not one this page offers (ring).`);
+  if (plan.offload.optimizer || plan.offload.activations)
+    problems.push('The plan offloads to host memory, which this page has no control for.');
+  if (deg.context > 1 && (par.context_variant ?? 'ring') !== 'ring')
+    problems.push(`The plan’s context variant ${par.context_variant} is not one this page offers (ring).`);
   for (const k of STRATEGIES) set(DEGREE_KEYS[k], deg[k]);
   set('mb', par.microbatches ?? 1);
   if (deg.fsdp > 1 || lay.dcn === 'fsdp') set('zero', par.zero_stage ?? 3);
@@ -45,7 +48,8 @@ export function applyPlan(state: State, plan: SearchedPlanCore, searched: Search
     set('vstages', par.virtual_stages ?? 1);
   }
   set('etp', par.expert_tensor ?? null);
-  if (plan.moe?.token_policy === 'pad') problems.push('The plan pads every expert to its capacity, which this page has no control for (it drops).');
+  if (plan.moe?.token_policy === 'pad')
+    problems.push('The plan pads every expert to its capacity, which this page has no control for (it drops).');
   set('cap', plan.moe?.capacity_factor ?? null);
   set('remat', plan.remat);
   set('mm', plan.precision.matmul);
@@ -57,5 +61,9 @@ export function applyPlan(state: State, plan: SearchedPlanCore, searched: Search
 /** Is this plan the one the state shows? Applying it would change nothing, and the state uses its layout. */
 export function isCurrentPlan(state: State, plan: SearchedPlanCore, searched: SearchedMesh): boolean {
   const a = applyPlan(state, plan, searched);
-  return a.ok && activeLayout(state) !== null && Object.keys(a.state.values).every((k) => a.state.values[k] === state.values[k]);
+  return (
+    a.ok &&
+    activeLayout(state) !== null &&
+    Object.keys(a.state.values).every((k) => a.state.values[k] === state.values[k])
+  );
 }

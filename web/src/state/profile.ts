@@ -74,43 +74,64 @@ export function pickProfile(v: Obj, hw: HardwarePreset): Picked {
   const own = profiles.find((p) => hardwareOf(p)?.includes(hw.id));
   if (own) return { ok: true, profile: own, note: `Took ${shortId(own)} ${of}: the one for ${hw.name}.` };
   const family = profiles.find((p) => p['kind'] === hw.kind && hardwareOf(p)?.length === 0);
-  if (family) return { ok: true, profile: family, note: `Took ${shortId(family)} ${of}: none lists ${hw.name}, so the ${kind} family profile.` };
+  if (family)
+    return {
+      ok: true,
+      profile: family,
+      note: `Took ${shortId(family)} ${of}: none lists ${hw.name}, so the ${kind} family profile.`,
+    };
   const listed = profiles.length ? `its profiles: ${profiles.map(shortId).join(', ')}` : 'it has no profiles';
-  return { ok: false, problem: `This calibrate result has no profile for ${hw.name} (${hw.id}) and no ${kind} family profile (${listed}). Choose a chip it was fitted for, or fit runs of this one.` };
+  return {
+    ok: false,
+    problem: `This calibrate result has no profile for ${hw.name} (${hw.id}) and no ${kind} family profile (${listed}). Choose a chip it was fitted for, or fit runs of this one.`,
+  };
 }
 
 /** The `cal` value for a profile text. */
 export function profileRef(id: string, text: string): string {
-  const safe = id.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 48) || 'profile';
+  const safe =
+    id
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 48) || 'profile';
   return `${safe}~${fingerprint(text)}`;
 }
 
-export type ProfileRead = { ok: true; text: string; id: string; ref: string; note: string } | { ok: false; problem: string };
+export type ProfileRead =
+  { ok: true; text: string; id: string; ref: string; note: string } | { ok: false; problem: string };
 
 /** Loaded or pasted text -> the profile the page keeps; only the checks that make it text the engine can be given. */
 export function readProfile(input: string, hw: HardwarePreset): ProfileRead {
   const no = (problem: string): ProfileRead => ({ ok: false, problem });
-  if (input.length > MAX_PROFILE_INPUT_CHARS) return no(`This text is ${input.length} characters; the page reads at most ${MAX_PROFILE_INPUT_CHARS}.`);
+  if (input.length > MAX_PROFILE_INPUT_CHARS)
+    return no(`This text is ${input.length} characters; the page reads at most ${MAX_PROFILE_INPUT_CHARS}.`);
   let v: unknown;
   try {
     v = JSON.parse(input);
   } catch (e) {
     return no(`This is not JSON: ${e instanceof Error ? e.message : String(e)}`);
   }
-  if (!isObject(v)) return no('A calibration profile is one JSON object ({"schema": "scalescope.calibration/2", "id": …, "kernels": {…}, "parameters": {…}, …}), or a calibrate result ({"profiles": […]}).');
+  if (!isObject(v))
+    return no(
+      'A calibration profile is one JSON object ({"schema": "scalescope.calibration/2", "id": …, "kernels": {…}, "parameters": {…}, …}), or a calibrate result ({"profiles": […]}).',
+    );
   // A runs file (issue 41: it gave "required key 'id' is missing" everywhere): the measurements a profile is fitted on.
   if (Array.isArray(v['runs']) && !('parameters' in v))
-    return no('This is a runs file (measured runs, {"runs": […]}), not a profile: fit it first with `scalescope calibrate FILE --write DIR` (or the Python module’s calibrate), then load the profile it writes for this chip, or paste the whole calibrate answer.');
+    return no(
+      'This is a runs file (measured runs, {"runs": […]}), not a profile: fit it first with `scalescope calibrate FILE --write DIR` (or the Python module’s calibrate), then load the profile it writes for this chip, or paste the whole calibrate answer.',
+    );
   const picked = pickProfile(v, hw);
   if (!picked.ok) return picked;
-  if (hasLoneSurrogate(picked.profile)) return no('This profile holds text that is not valid Unicode (half of a surrogate pair).');
+  if (hasLoneSurrogate(picked.profile))
+    return no('This profile holds text that is not valid Unicode (half of a surrogate pair).');
   let text: string;
   try {
     text = canonical(picked.profile);
   } catch {
     return no('This profile is nested too deeply to read.');
   }
-  if (text.length > MAX_PROFILE_CHARS) return no(`This profile is ${text.length} characters minified; the page keeps at most ${MAX_PROFILE_CHARS}.`);
+  if (text.length > MAX_PROFILE_CHARS)
+    return no(`This profile is ${text.length} characters minified; the page keeps at most ${MAX_PROFILE_CHARS}.`);
   const id = idOf(picked.profile);
   return { ok: true, text, id, ref: profileRef(id, text), note: picked.note };
 }
@@ -153,8 +174,16 @@ function readStore(): [string, string][] {
     return [];
   }
   if (!Array.isArray(v)) return [];
-  return v.filter((e): e is [string, string] => Array.isArray(e) && typeof e[0] === 'string' && typeof e[1] === 'string'
-    && e[1].length <= MAX_PROFILE_CHARS && fingerprint(e[1]) === e[0]).slice(0, MAX_STORED_PROFILES);
+  return v
+    .filter(
+      (e): e is [string, string] =>
+        Array.isArray(e) &&
+        typeof e[0] === 'string' &&
+        typeof e[1] === 'string' &&
+        e[1].length <= MAX_PROFILE_CHARS &&
+        fingerprint(e[1]) === e[0],
+    )
+    .slice(0, MAX_STORED_PROFILES);
 }
 
 function writeStore(entries: [string, string][]): boolean {
@@ -195,7 +224,8 @@ export function calibrationOf(s: State): CalibrationInput | undefined {
 }
 
 /** A loaded profile's chip kind as it declares it (`kind`: "tpu" or "gpu"), or '' when it says none. */
-const kindOf = (p: CalibrationInput): string => (typeof (p as Obj)['kind'] === 'string' ? String((p as Obj)['kind']) : '');
+const kindOf = (p: CalibrationInput): string =>
+  typeof (p as Obj)['kind'] === 'string' ? String((p as Obj)['kind']) : '';
 
 /** The loaded profile when it is for the state's kind of chip; else undefined, and the shipped profile is used, as
  * for a link whose profile this browser has not loaded (issue 41: a GPU profile kept after choosing TPU7x made
@@ -228,12 +258,16 @@ export function unusedProfileNotice(s: State): string | null {
 /** The notices of a state and its pinned comparison (the pin's only when it refers to another profile). */
 export function unusedProfileNotices(s: State, pinned: State | null): string[] {
   const own = unusedProfileNotice(s);
-  const pin = pinned && (pinned.values['cal'] !== s.values['cal'] || pinned.values['hw'] !== s.values['hw']) ? unusedProfileNotice(pinned) : null;
+  const pin =
+    pinned && (pinned.values['cal'] !== s.values['cal'] || pinned.values['hw'] !== s.values['hw'])
+      ? unusedProfileNotice(pinned)
+      : null;
   return [own, pin && `Pinned comparison: ${pin}`].filter((n): n is string => n !== null);
 }
 
 /** Is a diagnostic about the loaded profile (the engine's paths under /query/calibration)? */
-export const isProfileDiagnostic = (d: Diagnostic): boolean => d.path === '/query/calibration' || d.path.startsWith('/query/calibration/');
+export const isProfileDiagnostic = (d: Diagnostic): boolean =>
+  d.path === '/query/calibration' || d.path.startsWith('/query/calibration/');
 
 /**
  * The engine's word when a profile is of a format it no longer reads (a `scalescope.calibration/1` file, written

@@ -3,12 +3,36 @@
 // main query again at other chip counts for the scaling chart. Nothing here models physics: it only fills in the
 // scenario, choosing matmul shapes and chip counts to ask the engine about.
 import type {
-  CalibrationInput, Dtype, Evaluation, Fidelity, HardwarePreset, MatmulPrecision, MatmulQuery, ModelOverrides, ModelPreset, MoeSettings, PlanObjective, PlanSearchQuery, Scenario,
-  ServingQuery, ServingSearchQuery,
+  CalibrationInput,
+  Dtype,
+  Evaluation,
+  Fidelity,
+  HardwarePreset,
+  MatmulPrecision,
+  MatmulQuery,
+  ModelOverrides,
+  ModelPreset,
+  MoeSettings,
+  PlanObjective,
+  PlanSearchQuery,
+  Scenario,
+  ServingQuery,
+  ServingSearchQuery,
 } from '../engine/types';
 import {
-  STRATEGIES, dcnOf, degreesOf, meshOutcome, planMeshQuery, slicesOf, type AskNow, type DcnStrategy, type Degrees, type MeshOutcome, type MeshPlan,
-  type MeshQuestion, type Strategy,
+  STRATEGIES,
+  dcnOf,
+  degreesOf,
+  meshOutcome,
+  planMeshQuery,
+  slicesOf,
+  type AskNow,
+  type DcnStrategy,
+  type Degrees,
+  type MeshOutcome,
+  type MeshPlan,
+  type MeshQuestion,
+  type Strategy,
 } from './plan-mesh';
 import { layoutDegrees, layoutPlan, parseLayout } from './layout';
 import { PRESETS, hardwarePreset, modelPreset, type State } from './params';
@@ -138,7 +162,11 @@ export function planMeshScenario(s: State, deg: Degrees = degreesOf(s), ask: Mes
 }
 
 /** The mesh of a state: an applied plan's own layout, else the engine's answer to its plan_mesh question. */
-export function meshOf(s: State, answer: Evaluation<unknown> | null | undefined, deg: Degrees = degreesOf(s)): MeshOutcome {
+export function meshOf(
+  s: State,
+  answer: Evaluation<unknown> | null | undefined,
+  deg: Degrees = degreesOf(s),
+): MeshOutcome {
   const layout = activeLayout(s, deg);
   return layout ? { ok: true, plan: layoutPlan(layout, slicesOf(s), dcnOf(s)) } : meshOutcome(answer);
 }
@@ -149,7 +177,11 @@ export function meshFor(s: State, ask: AskNow, deg: Degrees = degreesOf(s)): Mes
 }
 
 /** meshOf with the engine asked in a batch (a widget's, or the worker's). */
-export async function meshAsked(s: State, ask: (scenarios: Scenario[]) => Promise<Evaluation<unknown>[] | null>, deg: Degrees = degreesOf(s)): Promise<MeshOutcome | null> {
+export async function meshAsked(
+  s: State,
+  ask: (scenarios: Scenario[]) => Promise<Evaluation<unknown>[] | null>,
+  deg: Degrees = degreesOf(s),
+): Promise<MeshOutcome | null> {
   if (activeLayout(s, deg)) return meshOf(s, null, deg);
   const answers = await ask([planMeshScenario(s, deg)]);
   return answers ? meshOf(s, answers[0], deg) : null;
@@ -262,9 +294,16 @@ function loadSettings(s: State): LoadSettings | undefined {
 /** The training arguments training_step and plan_search share (docs/api.md: plan_search takes them all but parallelism). */
 function trainingArgs(s: State): Omit<Extract<Scenario['query'], { kind: 'training_step' }>, 'kind' | 'parallelism'> {
   const q: Omit<Extract<Scenario['query'], { kind: 'training_step' }>, 'kind' | 'parallelism'> = {
-    batch_tokens: num(s, 'batch'), seq_len: num(s, 'seq'),
-    precision: { matmul: str(s, 'mm') as MatmulPrecision, master_weights: str(s, 'master') as 'none', optimizer_states: str(s, 'opt') as 'fp32' },
-    remat: str(s, 'remat') as 'block', comms_model: str(s, 'comms') as 'max', train_tokens: num(s, 'train_tokens'),
+    batch_tokens: num(s, 'batch'),
+    seq_len: num(s, 'seq'),
+    precision: {
+      matmul: str(s, 'mm') as MatmulPrecision,
+      master_weights: str(s, 'master') as 'none',
+      optimizer_states: str(s, 'opt') as 'fp32',
+    },
+    remat: str(s, 'remat') as 'block',
+    comms_model: str(s, 'comms') as 'max',
+    train_tokens: num(s, 'train_tokens'),
   };
   if (q.remat === 'checkpoints') q.checkpoints_per_layer = num(s, 'ckpt');
   const moe = moeSettings(s);
@@ -284,7 +323,8 @@ export function mainScenario(s: State, plan: MeshPlan, o: { load?: boolean } = {
   const b = base(s);
   if (str(s, 'mode') === 'serving') {
     // Serving meshes are the page's own (planMesh): whole axes, by name.
-    const names = (refs: MeshPlan['axes'][Strategy]): string[] | undefined => refs?.filter((r): r is string => typeof r === 'string');
+    const names = (refs: MeshPlan['axes'][Strategy]): string[] | undefined =>
+      refs?.filter((r): r is string => typeof r === 'string');
     const par: ServingQuery['parallelism'] = {};
     if (plan.axes.tensor) par.tensor = names(plan.axes.tensor)!;
     if (plan.axes.expert) par.expert = names(plan.axes.expert)!;
@@ -292,16 +332,24 @@ export function mainScenario(s: State, plan: MeshPlan, o: { load?: boolean } = {
     const etp = opt(s, 'etp');
     if (etp !== null) par.expert_tensor = etp;
     const query: Extract<Scenario['query'], { kind: 'serving' }> = {
-      kind: 'serving', batch: num(s, 'sbatch'), prompt_len: num(s, 'prompt'), generated_len: num(s, 'gen'),
+      kind: 'serving',
+      batch: num(s, 'sbatch'),
+      prompt_len: num(s, 'prompt'),
+      generated_len: num(s, 'gen'),
       dtypes: { weights: weightsDtype(s), kv: str(s, 'kvdt') as 'bf16', ...activationsDtype(s) },
-      parallelism: par, include_comms: s.values['scomms'] === true,
+      parallelism: par,
+      include_comms: s.values['scomms'] === true,
     };
     const kv = opt(s, 'kvctx');
     if (kv !== null) query.kv_context_len = kv;
     const params = opt(s, 'sparams');
     if (params !== null) query.params_override = params;
     if (s.values['spec'] === true) {
-      query.speculative = { draft_model: { preset: str(s, 'draft') }, lookahead: num(s, 'lookahead'), acceptance_rate: num(s, 'accept') };
+      query.speculative = {
+        draft_model: { preset: str(s, 'draft') },
+        lookahead: num(s, 'lookahead'),
+        acceptance_rate: num(s, 'accept'),
+      };
     }
     const eff = efficiency(s);
     if (eff) query.efficiency = eff;
@@ -331,7 +379,13 @@ export function mainScenario(s: State, plan: MeshPlan, o: { load?: boolean } = {
   }
   if (num(s, 'mb') !== 1) par['microbatches'] = num(s, 'mb');
   const { batch_tokens, seq_len, ...rest } = trainingArgs(s);
-  const query: Extract<Scenario['query'], { kind: 'training_step' }> = { kind: 'training_step', batch_tokens, seq_len, parallelism: par, ...rest };
+  const query: Extract<Scenario['query'], { kind: 'training_step' }> = {
+    kind: 'training_step',
+    batch_tokens,
+    seq_len,
+    parallelism: par,
+    ...rest,
+  };
   return { ...b, mesh: meshSpec(plan), query: withProfile(s, query) };
 }
 
@@ -356,7 +410,11 @@ export function planSearchScenario(s: State, m: MeshOutcome | null | undefined):
   void _remat;
   void _k;
   const mesh = gpu ? { shape: [m.plan.chips] } : meshSpec(m.plan);
-  const query: Extract<Scenario['query'], { kind: 'plan_search' }> = { kind: 'plan_search', ...args, keep: PLAN_SEARCH_KEEP };
+  const query: Extract<Scenario['query'], { kind: 'plan_search' }> = {
+    kind: 'plan_search',
+    ...args,
+    keep: PLAN_SEARCH_KEEP,
+  };
   if (m.plan.slices > 1) query.space = { dcn_strategies: [...PLAN_SEARCH_DCN] };
   const constraints = planSearchConstraints(s);
   if (constraints) query.constraints = constraints;
@@ -394,7 +452,15 @@ export function mainMatmuls(s: State, plan: MeshPlan | null): MatmulOp[] {
     : Math.max(1, Math.round(num(s, 'batch') / Math.max(1, (plan?.chips ?? 1) / (tp * deg.pipeline)) / num(s, 'mb')));
   const q = (name: string, batch: number, d: number, f: number): MatmulOp => ({
     name,
-    query: { kind: 'matmul', batch: Math.max(1, Math.round(batch)), d: Math.max(1, Math.round(d)), f: Math.max(1, Math.round(f)), lhs_dtype: lhs as 'bf16', rhs_dtype: dtype as 'bf16', compute_dtype: lhs as 'bf16' },
+    query: {
+      kind: 'matmul',
+      batch: Math.max(1, Math.round(batch)),
+      d: Math.max(1, Math.round(d)),
+      f: Math.max(1, Math.round(f)),
+      lhs_dtype: lhs as 'bf16',
+      rhs_dtype: dtype as 'bf16',
+      compute_dtype: lhs as 'bf16',
+    },
   });
   const ops: MatmulOp[] = [
     q('QKV projection', batchRows, m.d_model, ((m.heads + 2 * m.kv_heads) * m.head_dim) / tp),
@@ -406,7 +472,10 @@ export function mainMatmuls(s: State, plan: MeshPlan | null): MatmulOp[] {
   ops.push(q(moe ? 'Expert MLP up' : 'MLP up', mlpRows, m.d_model, ((m.gated ? 2 : 1) * ff) / tp));
   ops.push(q(moe ? 'Expert MLP down' : 'MLP down', mlpRows, ff / tp, m.d_model));
   ops.push(q('Unembedding', batchRows, m.d_model, m.vocab / tp));
-  if (serving) ops.push(q('Prefill MLP up', num(s, 'prompt') * Math.min(num(s, 'sbatch'), 1), m.d_model, ((m.gated ? 2 : 1) * ff) / tp));
+  if (serving)
+    ops.push(
+      q('Prefill MLP up', num(s, 'prompt') * Math.min(num(s, 'sbatch'), 1), m.d_model, ((m.gated ? 2 : 1) * ff) / tp),
+    );
   return ops;
 }
 
@@ -431,7 +500,11 @@ export function scalingDegrees(s: State): { factor: number; deg: Degrees }[] {
 }
 
 /** The main query at each variant the engine laid out (`meshes`: the variants' meshes, in order). */
-export function scalingScenarios(s: State, variants: { factor: number; deg: Degrees }[], meshes: MeshOutcome[]): ScalingPoint[] {
+export function scalingScenarios(
+  s: State,
+  variants: { factor: number; deg: Degrees }[],
+  meshes: MeshOutcome[],
+): ScalingPoint[] {
   return variants.flatMap(({ factor }, i) => {
     const m = meshes[i];
     return m?.ok ? [{ factor, chips: m.plan.chips, scenario: mainScenario(s, m.plan, { load: false }) }] : [];
@@ -460,7 +533,11 @@ export function chipScenario(s: State): Scenario {
 export function rooflineCurveScenarios(s: State): Scenario[] {
   const hw = chipScenario(s).hardware;
   const dtype = (str(s, 'mode') === 'serving' ? 'bf16' : matmulDtype(str(s, 'mm'))) as 'bf16';
-  return ROOFLINE_INTENSITIES.map((i) => ({ version: 1, hardware: hw, query: { kind: 'roofline', flops: i * 1e9, bytes: 1e9, dtype } }));
+  return ROOFLINE_INTENSITIES.map((i) => ({
+    version: 1,
+    hardware: hw,
+    query: { kind: 'roofline', flops: i * 1e9, bytes: 1e9, dtype },
+  }));
 }
 
 export function hardwareOf(s: State): HardwarePreset {
@@ -483,8 +560,12 @@ export const SERVING_SEARCH_KEEP = 10;
 export function servingSearchScenario(s: State): Scenario | null {
   if (str(s, 'mode') !== 'serving' || !PRESETS.queries.includes(SERVING_SEARCH_KIND)) return null;
   const q: ServingSearchQuery = {
-    kind: 'serving_search', prompt_len: num(s, 'prompt'), generated_len: num(s, 'gen'),
-    objective: str(s, 'sobj') as ServingSearchQuery['objective'], include_comms: s.values['scomms'] === true, keep: SERVING_SEARCH_KEEP,
+    kind: 'serving_search',
+    prompt_len: num(s, 'prompt'),
+    generated_len: num(s, 'gen'),
+    objective: str(s, 'sobj') as ServingSearchQuery['objective'],
+    include_comms: s.values['scomms'] === true,
+    keep: SERVING_SEARCH_KEEP,
   };
   const kv = opt(s, 'kvctx');
   if (kv !== null) q.kv_context_len = kv;
@@ -502,7 +583,8 @@ export function servingSearchScenario(s: State): Scenario | null {
   if (params !== null) q.params_override = params;
   if (s.values['skeepb'] === true) q.batches = [num(s, 'sbatch')];
   // The GEMMs' input dtype is how the deployment runs, kept whether or not the weights and KV dtypes are.
-  if (s.values['skeepdt'] === true) q.dtypes = { weights: [weightsDtype(s)], kv: [str(s, 'kvdt') as Dtype], ...activationsDtype(s) };
+  if (s.values['skeepdt'] === true)
+    q.dtypes = { weights: [weightsDtype(s)], kv: [str(s, 'kvdt') as Dtype], ...activationsDtype(s) };
   else if (activationsDtype(s).activations) q.dtypes = activationsDtype(s);
   if (str(s, 'sprefill') !== 'both') q.disaggregation = str(s, 'sprefill') as ServingSearchQuery['disaggregation'];
   const eff = efficiency(s);

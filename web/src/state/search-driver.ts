@@ -49,7 +49,11 @@ export function chunkScenario(sc: Scenario, chunkPlans: number, cursor?: PlanSea
  * shown. Resolves with the last answer (complete, or the first that is not ok), or null when cancelled through
  * `signal` or when a newer request replaced a chunk.
  */
-export async function searchInChunks(sc: Scenario, evaluate: EvaluateSearch, o: ChunkOptions = {}): Promise<ChunkProgress | null> {
+export async function searchInChunks(
+  sc: Scenario,
+  evaluate: EvaluateSearch,
+  o: ChunkOptions = {},
+): Promise<ChunkProgress | null> {
   let cursor: PlanSearchResult['cursor'];
   let plans = o.firstChunkPlans ?? FIRST_CHUNK_PLANS;
   let engineMs = 0;

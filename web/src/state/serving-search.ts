@@ -25,12 +25,21 @@ export function applyDeployment(state: State, d: ServingDeployment): Applied {
 }
 
 /** The headline's `sdeploy` choice that counts this deployment as its row does. */
-const deploymentChoice = (d: ServingDeployment): string => (d.disaggregated ? 'disaggregated_prefill' : 'colocated_prefill');
+const deploymentChoice = (d: ServingDeployment): string =>
+  d.disaggregated ? 'disaggregated_prefill' : 'colocated_prefill';
 
 /** Is this deployment the one on screen (its replica, and its prefill counted as on the headline)? */
 export function isCurrentDeployment(state: State, d: ServingDeployment): boolean {
   const v = state.values;
-  return v['sdeploy'] === deploymentChoice(d) && v['tp'] === d.degrees.tensor && v['ep'] === d.degrees.expert && v['etp'] === (d.parallelism.expert_tensor ?? null) && v['sbatch'] === d.batch && weightsDtype(state) === d.dtypes.weights && v['kvdt'] === d.dtypes.kv;
+  return (
+    v['sdeploy'] === deploymentChoice(d) &&
+    v['tp'] === d.degrees.tensor &&
+    v['ep'] === d.degrees.expert &&
+    v['etp'] === (d.parallelism.expert_tensor ?? null) &&
+    v['sbatch'] === d.batch &&
+    weightsDtype(state) === d.dtypes.weights &&
+    v['kvdt'] === d.dtypes.kv
+  );
 }
 
 /** "4×2 · TP 8" (GPU: "8 GPUs · TP 8"; one chip: "1 chip"), the replica in words. */
@@ -38,7 +47,13 @@ export function replicaText(d: ServingDeployment, gpu: boolean): string {
   const chips = d.degrees.tensor * d.degrees.expert;
   if (chips === 1) return gpu ? '1 GPU' : '1 chip';
   const folded = d.degrees.expert_tensor !== d.degrees.tensor ? `experts’ TP ${d.degrees.expert_tensor}` : '';
-  const split = [d.degrees.tensor > 1 ? `TP ${d.degrees.tensor}` : '', d.degrees.expert > 1 ? `EP ${d.degrees.expert}` : '', folded].filter(Boolean).join(' · ');
+  const split = [
+    d.degrees.tensor > 1 ? `TP ${d.degrees.tensor}` : '',
+    d.degrees.expert > 1 ? `EP ${d.degrees.expert}` : '',
+    folded,
+  ]
+    .filter(Boolean)
+    .join(' · ');
   return `${gpu ? `${chips} GPUs` : d.mesh.shape.join('×')} · ${split}`;
 }
 

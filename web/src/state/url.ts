@@ -121,7 +121,11 @@ export function decodeState(search: string, table: ParamTable = BASE_TABLE): Dec
     return { state, notices: [`The link’s version ${quote(vRaw)} is not a number; showing the defaults.`] };
   } else {
     const migrated = migrate(Number(vRaw), q);
-    if (!migrated) return { state, notices: [`The link is from version ${quote(vRaw)}, which this page does not know; showing the defaults.`] };
+    if (!migrated)
+      return {
+        state,
+        notices: [`The link is from version ${quote(vRaw)}, which this page does not know; showing the defaults.`],
+      };
     q = migrated;
   }
   const seen = new Set<string>();
@@ -163,7 +167,14 @@ export function decodeState(search: string, table: ParamTable = BASE_TABLE): Dec
     }
     const v = parseValue(p, raw);
     if (v === undefined) {
-      const range = p.type === 'enum' ? choiceWords(p) : p.type === 'bool' ? '0 or 1' : p.type === 'text' ? `text like ${p.examples?.[0] ?? '…'}` : `${p.type === 'int' ? 'a whole number' : 'a number'} from ${p.min} to ${p.max}`;
+      const range =
+        p.type === 'enum'
+          ? choiceWords(p)
+          : p.type === 'bool'
+            ? '0 or 1'
+            : p.type === 'text'
+              ? `text like ${p.examples?.[0] ?? '…'}`
+              : `${p.type === 'int' ? 'a whole number' : 'a number'} from ${p.min} to ${p.max}`;
       notices.push(`Ignored ${p.label} = ${quote(raw)}: expected ${range}. Using the default.`);
       continue;
     }

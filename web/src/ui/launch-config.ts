@@ -8,7 +8,14 @@
 import { LitElement, css, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { Framework } from '../engine/types';
 import { evaluateLaunch } from '../engine/launch-client';
-import { FRAMEWORKS, chosenOption, launchChoices, launchScenario, runScenario, type LaunchChoices } from '../state/launch';
+import {
+  FRAMEWORKS,
+  chosenOption,
+  launchChoices,
+  launchScenario,
+  runScenario,
+  type LaunchChoices,
+} from '../state/launch';
 import type { State } from '../state/params';
 import { diagnosticsList } from './diagnostics';
 
@@ -29,13 +36,37 @@ let preferred: Framework | null = null;
  * load with this module, not with the page, and a constructed sheet is not inline style (the page's CSP, src/csp.ts).
  */
 const STYLES = css`
-  .launch-config { border-top: 1px solid #ddd; margin-top: 10px; padding-top: 8px; }
-  .launch-config h4 { margin: 8px 0 4px; }
-  .launch-config select { width: auto; }
-  .launch-config pre { white-space: pre; overflow: auto; max-height: 28em; font: 12px/1.45 ui-monospace, monospace; background: #f4f4f0;
-    border: 1px solid #ddd; border-radius: 4px; padding: 8px 10px; margin: 6px 0; }
-  .launch-config ul { margin: 2px 0 6px; padding-left: 18px; }
-  .launch-config code { font-size: 12px; }
+  .launch-config {
+    border-top: 1px solid #ddd;
+    margin-top: 10px;
+    padding-top: 8px;
+  }
+  .launch-config h4 {
+    margin: 8px 0 4px;
+  }
+  .launch-config select {
+    width: auto;
+  }
+  .launch-config pre {
+    white-space: pre;
+    overflow: auto;
+    max-height: 28em;
+    font:
+      12px/1.45 ui-monospace,
+      monospace;
+    background: #f4f4f0;
+    border: 1px solid #ddd;
+    border-radius: 4px;
+    padding: 8px 10px;
+    margin: 6px 0;
+  }
+  .launch-config ul {
+    margin: 2px 0 6px;
+    padding-left: 18px;
+  }
+  .launch-config code {
+    font-size: 12px;
+  }
 `;
 
 export class SsLaunchConfig extends LitElement {
@@ -66,7 +97,8 @@ export class SsLaunchConfig extends LitElement {
     super.connectedCallback();
     const root = this.getRootNode();
     const sheet = STYLES.styleSheet;
-    if (sheet && root instanceof ShadowRoot && !root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+    if (sheet && root instanceof ShadowRoot && !root.adoptedStyleSheets.includes(sheet))
+      root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -94,7 +126,8 @@ export class SsLaunchConfig extends LitElement {
       await this.updateComplete;
       await this.copy();
     } catch (e) {
-      if (this.asked === src.key) this.problem = `The launch configs could not be written: ${e instanceof Error ? e.message : String(e)}`;
+      if (this.asked === src.key)
+        this.problem = `The launch configs could not be written: ${e instanceof Error ? e.message : String(e)}`;
     } finally {
       if (this.asked === src.key) this.busy = false;
     }
@@ -111,7 +144,9 @@ export class SsLaunchConfig extends LitElement {
     } catch {
       const range = document.createRange();
       range.selectNodeContents(pre);
-      const selection = (this.getRootNode() as Document | ShadowRoot & { getSelection?: () => Selection | null }).getSelection?.() ?? document.getSelection();
+      const selection =
+        (this.getRootNode() as Document | (ShadowRoot & { getSelection?: () => Selection | null })).getSelection?.() ??
+        document.getSelection();
       selection?.removeAllRanges();
       selection?.addRange(range);
       pre.focus();
@@ -133,24 +168,68 @@ export class SsLaunchConfig extends LitElement {
     const choices = this.choices;
     const option = chosenOption(choices?.options ?? [], this.framework);
     const r = option?.result;
-    return html`<div class="launch-config" data-launch-config role="region" aria-label="Launch config${src ? ` for ${src.title}` : ''}">
+    return html`<div
+      class="launch-config"
+      data-launch-config
+      role="region"
+      aria-label="Launch config${src ? ` for ${src.title}` : ''}"
+    >
       <div class="plan-actions">
         <strong>Launch config${src ? `: ${src.title}` : ''}</strong>
-        ${choices?.options.length ? html`<label>Framework <select data-launch-framework @change=${(e: Event) => this.choose((e.target as HTMLSelectElement).value as Framework)}>
-          ${choices.options.map((o) => html`<option value=${o.framework} ?selected=${o === option}>${o.result.title}</option>`)}</select></label>
-          <button type="button" data-launch-copy @click=${() => void this.copy()}>Copy launch config</button>` : nothing}
+        ${
+          choices?.options.length
+            ? html`<label
+                  >Framework
+                  <select
+                    data-launch-framework
+                    @change=${(e: Event) => this.choose((e.target as HTMLSelectElement).value as Framework)}
+                  >
+                    ${choices.options.map((o) => html`<option value=${o.framework} ?selected=${o === option}>${o.result.title}</option>`)}
+                  </select></label
+                >
+                <button type="button" data-launch-copy @click=${() => void this.copy()}>Copy launch config</button>`
+            : nothing
+        }
         <button type="button" data-launch-close @click=${() => this.close()}>Close</button>
-        <span class="copied" role="status" aria-live="polite" data-launch-said>${this.busy ? 'Writing the launch configs…' : this.said}</span>
+        <span class="copied" role="status" aria-live="polite" data-launch-said
+          >${this.busy ? 'Writing the launch configs…' : this.said}</span
+        >
       </div>
       ${this.problem ? html`<div class="error" role="alert" data-launch-problem>${this.problem}</div>` : nothing}
       ${choices && !choices.options.length ? diagnosticsList(choices.diagnostics, 'launch_config') : nothing}
-      ${r ? html`${option!.diagnostics.length ? diagnosticsList(option!.diagnostics, 'launch_config') : nothing}
-        <pre data-launch-text data-format=${r.format} tabindex="0" aria-label="${r.title}, ${r.format === 'command_line' ? 'a command line' : r.format === 'yaml' ? 'YAML' : 'JSON'}">${r.text}</pre>
-        ${r.unexpressed.length ? html`<h4>What ${r.title.replace(/ \(.*$/, '')} cannot express</h4>
-          <ul data-launch-unexpressed>${r.unexpressed.map((u) => html`<li>${u.text} <code class="muted">${u.setting}</code></li>`)}</ul>` : nothing}
-        ${r.undecided.length ? html`<h4>Not decided by the engine: set them for your cluster and data</h4>
-          <ul data-launch-undecided>${r.undecided.map((u) => html`<li>${u}</li>`)}</ul>` : nothing}
-        <p class="muted small">The plan the engine priced, as ${r.title} writes it; read back (<code>scalescope import --for ${r.framework}</code>), it gives the same plan but for what the framework cannot express.</p>` : nothing}
+      ${
+        r
+          ? html`${option!.diagnostics.length ? diagnosticsList(option!.diagnostics, 'launch_config') : nothing}
+              <pre
+                data-launch-text
+                data-format=${r.format}
+                tabindex="0"
+                aria-label="${r.title}, ${r.format === 'command_line' ? 'a command line' : r.format === 'yaml' ? 'YAML' : 'JSON'}"
+              >
+${r.text}</pre>
+              ${
+                r.unexpressed.length
+                  ? html`<h4>What ${r.title.replace(/ \(.*$/, '')} cannot express</h4>
+                      <ul data-launch-unexpressed>
+                        ${r.unexpressed.map((u) => html`<li>${u.text} <code class="muted">${u.setting}</code></li>`)}
+                      </ul>`
+                  : nothing
+              }
+              ${
+                r.undecided.length
+                  ? html`<h4>Not decided by the engine: set them for your cluster and data</h4>
+                      <ul data-launch-undecided>
+                        ${r.undecided.map((u) => html`<li>${u}</li>`)}
+                      </ul>`
+                  : nothing
+              }
+              <p class="muted small">
+                The plan the engine priced, as ${r.title} writes it; read back (<code
+                  >scalescope import --for ${r.framework}</code
+                >), it gives the same plan but for what the framework cannot express.
+              </p>`
+          : nothing
+      }
     </div>`;
   }
 }

@@ -4,7 +4,12 @@ import type { AxisRef, HardwarePreset } from '../engine/types';
 import { STRATEGIES, type MeshPlan, type Strategy } from '../state/plan-mesh';
 
 export const STRATEGY_LABEL: Record<Strategy, string> = {
-  data: 'DP', fsdp: 'FSDP', context: 'CP', expert: 'EP', pipeline: 'PP', tensor: 'TP',
+  data: 'DP',
+  fsdp: 'FSDP',
+  context: 'CP',
+  expert: 'EP',
+  pipeline: 'PP',
+  tensor: 'TP',
 };
 
 function describeShape(shape: readonly number[]): string {
@@ -28,7 +33,9 @@ export function describePlan(plan: MeshPlan): string {
 export function describeAxes(plan: MeshPlan): string {
   const parts = STRATEGIES.filter((s) => plan.axes[s]?.length).map((s) => {
     const refs = plan.axes[s]!;
-    const text = refs.map((r) => axisRefText(r, typeof r === 'string' ? 0 : (plan.shape[plan.axisNames.indexOf(r.axis)] ?? r.size)));
+    const text = refs.map((r) =>
+      axisRefText(r, typeof r === 'string' ? 0 : (plan.shape[plan.axisNames.indexOf(r.axis)] ?? r.size)),
+    );
     return `${STRATEGY_LABEL[s]} on ${text.join(refs.every((r) => typeof r === 'string') ? ',' : ', ')}`;
   });
   const laid = STRATEGIES.filter((s) => plan.degrees?.[s]).map((s) => `${STRATEGY_LABEL[s]} ${plan.degrees![s]}`);
@@ -42,5 +49,7 @@ export function nodesTimesGpus(hw: HardwarePreset, chips: number): string {
   const domain = hw.scale_up?.domain_gpus ?? 8;
   if (chips <= domain) return `1 node × ${chips} GPU${chips === 1 ? '' : 's'}`;
   const nodes = chips / domain;
-  return Number.isInteger(nodes) ? `${nodes} nodes × ${domain} GPUs` : `${chips} GPUs (${nodes.toFixed(2)} nodes of ${domain}: not whole nodes)`;
+  return Number.isInteger(nodes)
+    ? `${nodes} nodes × ${domain} GPUs`
+    : `${chips} GPUs (${nodes.toFixed(2)} nodes of ${domain}: not whole nodes)`;
 }

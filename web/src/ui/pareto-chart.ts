@@ -48,13 +48,24 @@ export class SsPareto extends LitElement {
     const onFront = new Set(res.pareto.map((p) => p.index));
     const datum = (plan: SearchedPlanCore): ParetoDatum => {
       const s = planSettings(plan, mesh);
-      return { plan, listed: rankOf.get(plan.index), front: onFront.has(plan.index), label: [s['degrees'], s['zero'], s['remat']].filter(Boolean).join(' · ') };
+      return {
+        plan,
+        listed: rankOf.get(plan.index),
+        front: onFront.has(plan.index),
+        label: [s['degrees'], s['zero'], s['remat']].filter(Boolean).join(' · '),
+      };
     };
     // The listed plans off the front are drawn too, so every ringed number of the list is on the chart.
-    const data = [...res.pareto.map(datum), ...this.listed.filter((c) => !onFront.has(c.plan.index)).map((c) => datum(c.plan))];
+    const data = [
+      ...res.pareto.map(datum),
+      ...this.listed.filter((c) => !onFront.has(c.plan.index)).map((c) => datum(c.plan)),
+    ];
     const width = Math.max(280, Math.min(760, host.clientWidth || 600));
     const chart = this.plots.paretoChart(data, {
-      hbmBytes: this.hbmBytes, fitLimitBytes: this.hbmBytes * (1 - this.headroomFrac), width, onPick: (d) => this.pick(d.plan),
+      hbmBytes: this.hbmBytes,
+      fitLimitBytes: this.hbmBytes * (1 - this.headroomFrac),
+      width,
+      onPick: (d) => this.pick(d.plan),
     });
     host.replaceChildren(placeChart(chart, root));
   }
@@ -63,8 +74,11 @@ export class SsPareto extends LitElement {
     const res = this.run?.ev?.ok ? this.run.ev.result : undefined;
     const n = res?.pareto.length ?? 0;
     return html`<h4 id="h-pareto">Pareto front: step time against memory per chip</h4>
-      <p class="muted">${n ? html`${n} plans that no other beats in both step time and memory${res && res.pareto_size > n ? ` (${res.pareto_size} on the front; the fastest ${n} drawn)` : ''}` : 'No plan is on the front (it holds only plans that fit), so the chart draws the plans listed'};
-        ringed: the plans listed above. The cost to train is step time × chips × price, so it falls with the step. Pick a point to apply its plan.</p>
+      <p class="muted">
+        ${n ? html`${n} plans that no other beats in both step time and memory${res && res.pareto_size > n ? ` (${res.pareto_size} on the front; the fastest ${n} drawn)` : ''}` : 'No plan is on the front (it holds only plans that fit), so the chart draws the plans listed'};
+        ringed: the plans listed above. The cost to train is step time × chips × price, so it falls with the step. Pick
+        a point to apply its plan.
+      </p>
       <div class="chart pareto-figure" data-pareto-chart></div>`;
   }
 }

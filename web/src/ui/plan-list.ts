@@ -1,7 +1,14 @@
 // The plan search's list (display rules, no physics): which of the plans the engine ranked the page lists — those
 // that fit and raise no warning, unless the search options ask for them — and why the others are not. Shared by the
 // list (plans.ts), the explorer and the list's downloads (search-export.ts).
-import type { Diagnostic, Evaluation, PlanSearchQuery, PlanSearchResult, Scenario, SearchedPlan } from '../engine/types';
+import type {
+  Diagnostic,
+  Evaluation,
+  PlanSearchQuery,
+  PlanSearchResult,
+  Scenario,
+  SearchedPlan,
+} from '../engine/types';
 import type { State } from '../state/params';
 import { applyPlan, type SearchedMesh } from '../state/plans';
 import { PLAN_SEARCH_KEEP } from '../state/scenario';
@@ -82,7 +89,8 @@ export const PLANS_SHOWN = PLAN_SEARCH_KEEP;
 /** Why a ranked plan is not in the list: its problems, the warnings its applied step raises, or the list is full. */
 export function leftOutBecause(run: SearchRun, c: PlanRow): string {
   if (listedPlans(run).includes(c)) return '';
-  if (!listable(run).includes(c)) return [...c.problems, ...c.warnings.map((w) => w.message)].join('; ') || 'not listable';
+  if (!listable(run).includes(c))
+    return [...c.problems, ...c.warnings.map((w) => w.message)].join('; ') || 'not listable';
   return `below the ${PLANS_SHOWN} plans the list shows`;
 }
 

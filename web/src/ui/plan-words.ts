@@ -28,7 +28,10 @@ export function layoutText(p: SearchedPlanCore, searched: SearchedMesh): string 
 export function planSettings(p: SearchedPlanCore, searched: SearchedMesh): Record<string, string> {
   const par = p.parallelism;
   const mb = par.microbatches ?? 1;
-  const schedule = p.degrees.pipeline > 1 ? `${par.pipeline_schedule ?? '1f1b'}${par.virtual_stages && par.virtual_stages > 1 ? ` ×${par.virtual_stages}` : ''}` : '';
+  const schedule =
+    p.degrees.pipeline > 1
+      ? `${par.pipeline_schedule ?? '1f1b'}${par.virtual_stages && par.virtual_stages > 1 ? ` ×${par.virtual_stages}` : ''}`
+      : '';
   return {
     degrees: degreesText(p),
     layout: layoutText(p, searched),
@@ -43,13 +46,22 @@ export function planSettings(p: SearchedPlanCore, searched: SearchedMesh): Recor
 export function settingsDifference(p: SearchedPlanCore, above: SearchedPlanCore, searched: SearchedMesh): string {
   const a = planSettings(p, searched);
   const b = planSettings(above, searched);
-  const diffs = Object.keys(a).filter((k) => a[k] !== b[k] && (a[k] || b[k])).map((k) => `${a[k] || 'none'} vs ${b[k] || 'none'}`);
+  const diffs = Object.keys(a)
+    .filter((k) => a[k] !== b[k] && (a[k] || b[k]))
+    .map((k) => `${a[k] || 'none'} vs ${b[k] || 'none'}`);
   return diffs.length ? diffs.join('; ') : 'the same settings';
 }
 
 const SETTING_WORDS: Readonly<Record<string, string>> = {
-  zero_stage: 'ZeRO stage', pipeline_schedule: 'schedule', virtual_stages: 'virtual stages', microbatches: 'microbatches',
-  remat: 'remat', offload: 'host offload', matmul: 'matmul precision', sequence_parallel: 'sequence parallel', context_variant: 'context variant',
+  zero_stage: 'ZeRO stage',
+  pipeline_schedule: 'schedule',
+  virtual_stages: 'virtual stages',
+  microbatches: 'microbatches',
+  remat: 'remat',
+  offload: 'host offload',
+  matmul: 'matmul precision',
+  sequence_parallel: 'sequence parallel',
+  context_variant: 'context variant',
 };
 
 /**
@@ -58,16 +70,22 @@ const SETTING_WORDS: Readonly<Record<string, string>> = {
  */
 function piecesText(text: string, searched: SearchedMesh, gpu: boolean): string {
   if (text.trim() === '-') return 'none';
-  return text.trim().split(/\s+/).map((tok) => {
-    const m = /^([A-Za-z0-9_]+):(\d+)@(\d+)$/.exec(tok);
-    if (!m) return tok;
-    if (gpu) return m[3] === '1' ? `${m[2]} neighbouring GPUs` : `${m[2]} GPUs ${m[3]} apart`;
-    const axis = m[1]!;
-    const i = searched.axis_names.length ? searched.axis_names.indexOf(axis) : AXIS_NAMES.indexOf(axis as (typeof AXIS_NAMES)[number]);
-    const size = Number(m[2]);
-    // The DCN axis is the slices', not in the searched shape: a piece of it names it whole.
-    return axisRefText({ axis, size, stride: Number(m[3]) }, i >= 0 ? (searched.shape[i] ?? size) : size);
-  }).join(', ');
+  return text
+    .trim()
+    .split(/\s+/)
+    .map((tok) => {
+      const m = /^([A-Za-z0-9_]+):(\d+)@(\d+)$/.exec(tok);
+      if (!m) return tok;
+      if (gpu) return m[3] === '1' ? `${m[2]} neighbouring GPUs` : `${m[2]} GPUs ${m[3]} apart`;
+      const axis = m[1]!;
+      const i = searched.axis_names.length
+        ? searched.axis_names.indexOf(axis)
+        : AXIS_NAMES.indexOf(axis as (typeof AXIS_NAMES)[number]);
+      const size = Number(m[2]);
+      // The DCN axis is the slices', not in the searched shape: a piece of it names it whole.
+      return axisRefText({ axis, size, stride: Number(m[3]) }, i >= 0 ? (searched.shape[i] ?? size) : size);
+    })
+    .join(', ');
 }
 
 /** One line of the engine's `tie.differs` ("fsdp: X:16@1 Y:8@2 vs ...", "remat: none vs block") in words. */

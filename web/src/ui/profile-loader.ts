@@ -5,7 +5,15 @@
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import type { Calibration, Diagnostic } from '../engine/types';
 import { hardwarePreset, type State } from '../state/params';
-import { MAX_PROFILE_INPUT_CHARS, calibrationOf, keepProfile, profileFormatProblem, profileRefOf, profileTextOf, readProfile } from '../state/profile';
+import {
+  MAX_PROFILE_INPUT_CHARS,
+  calibrationOf,
+  keepProfile,
+  profileFormatProblem,
+  profileRefOf,
+  profileTextOf,
+  readProfile,
+} from '../state/profile';
 import { fmtBytes } from '../charts/format';
 import { diagnosticsList } from './diagnostics';
 import { pasteBox } from './paste';
@@ -55,7 +63,9 @@ export class SsProfileLoader extends LitElement {
     const r = readProfile(text, hardwarePreset(String(this.state.values['hw'])));
     if (!r.ok) return this.say(true, from ? `${from}: ${r.problem}` : r.problem);
     const kept = keepProfile(r.text);
-    const lost = kept ? '' : 'This browser cannot keep it (storage is full or turned off): it lasts until this page closes, and the link will not find it elsewhere.';
+    const lost = kept
+      ? ''
+      : 'This browser cannot keep it (storage is full or turned off): it lasts until this page closes, and the link will not find it elsewhere.';
     this.say(!kept, [from && `Read ${from}.`, r.note, lost].filter(Boolean).join(' '), r.ref);
     this.setRef(r.ref, ev);
   }
@@ -65,7 +75,11 @@ export class SsProfileLoader extends LitElement {
     const file = input.files?.[0];
     input.value = ''; // choosing the same file again (edited) reads it again
     if (!file) return;
-    if (file.size > MAX_PROFILE_INPUT_CHARS) return this.say(true, `${file.name} is ${fmtBytes(file.size)}; the page reads files up to ${fmtBytes(MAX_PROFILE_INPUT_CHARS)}.`);
+    if (file.size > MAX_PROFILE_INPUT_CHARS)
+      return this.say(
+        true,
+        `${file.name} is ${fmtBytes(file.size)}; the page reads files up to ${fmtBytes(MAX_PROFILE_INPUT_CHARS)}.`,
+      );
     let text: string;
     try {
       text = new TextDecoder('utf-8', { fatal: true }).decode(await file.arrayBuffer());
@@ -81,15 +95,21 @@ export class SsProfileLoader extends LitElement {
     const engine = this.calibration?.profile;
     if (!ref) {
       return engine
-        ? html`In use: the shipped profile <b>${engine.id}</b>${engine.family_fallback ? ' (its family’s: this chip has no profile of its own)' : ''}.`
+        ? html`In use: the shipped profile
+            <b>${engine.id}</b>${engine.family_fallback ? ' (its family’s: this chip has no profile of its own)' : ''}.`
         : html`In use: the shipped profile of this chip.`;
     }
     if (!calibrationOf(this.state)) {
-      return html`The link names profile <b>${ref.id}</b> (fingerprint ${ref.fp}), which this browser has not loaded: the numbers use the shipped profile${engine ? html` <b>${engine.id}</b>` : nothing}. Load that file to restore it.`;
+      return html`The link names profile <b>${ref.id}</b> (fingerprint ${ref.fp}), which this browser has not loaded:
+        the numbers use the shipped profile${engine ? html` <b>${engine.id}</b>` : nothing}. Load that file to restore
+        it.`;
     }
-    if (engine) return html`In use: yours, <b>${engine.id}</b> (${engine.source}); kept in this browser, the link names it as <code>${ref.id}~${ref.fp}</code>.`;
+    if (engine)
+      return html`In use: yours, <b>${engine.id}</b> (${engine.source}); kept in this browser, the link names it as
+        <code>${ref.id}~${ref.fp}</code>.`;
     return profileFormatProblem(this.diagnostics)
-      ? html`Yours, <b>${ref.id}</b>, is loaded, but it is in a format this engine no longer reads: the numbers cannot use it (below).`
+      ? html`Yours, <b>${ref.id}</b>, is loaded, but it is in a format this engine no longer reads: the numbers cannot
+          use it (below).`
       : html`Yours, <b>${ref.id}</b>, is loaded; the engine cannot use it as it is (below).`;
   }
 
@@ -99,17 +119,44 @@ export class SsProfileLoader extends LitElement {
     const message = this.message?.ref === this.ref ? this.message : null;
     // A profile of a format the engine no longer reads: its message on its own, above the other diagnostics.
     const format = on ? profileFormatProblem(this.diagnostics) : null;
-    return html`<details class="more profile" data-profile ?open=${on || this.opened || message !== null}
-      @toggle=${(e: Event) => (this.opened = (e.target as HTMLDetailsElement).open)}>
-      <summary>Calibration profile${mine ? html` <span class="badge">yours</span>` : on ? html` <span class="badge">not in this browser</span>` : nothing}</summary>
-      <p class="help">The calibrated numbers use a profile: the efficiencies of this chip fitted on published, measured runs. To use your own cluster’s, fit one on a few of your measured runs with Scalescope’s calibrate command, then load the file it writes for this chip here, or paste it (a whole calibrate answer works too: the page takes this chip’s profile from it). A profile from before this version’s kernel models (format 1) must be fitted again. The engine checks it; this browser keeps it and the link names it.</p>
+    return html`<details
+      class="more profile"
+      data-profile
+      ?open=${on || this.opened || message !== null}
+      @toggle=${(e: Event) => (this.opened = (e.target as HTMLDetailsElement).open)}
+    >
+      <summary>
+        Calibration
+        profile${mine ? html` <span class="badge">yours</span>` : on ? html` <span class="badge">not in this browser</span>` : nothing}
+      </summary>
+      <p class="help">
+        The calibrated numbers use a profile: the efficiencies of this chip fitted on published, measured runs. To use
+        your own cluster’s, fit one on a few of your measured runs with Scalescope’s calibrate command, then load the
+        file it writes for this chip here, or paste it (a whole calibrate answer works too: the page takes this chip’s
+        profile from it). A profile from before this version’s kernel models (format 1) must be fitted again. The engine
+        checks it; this browser keeps it and the link names it.
+      </p>
       <p class="profile-status" data-profile-status>${this.status()}</p>
-      <div class="ctl"><label for="c-cal-file">Profile file (.json)</label>
-        <input type="file" id="c-cal-file" accept=".json,application/json" @change=${(e: Event) => void this.onFile(e)} /></div>
+      <div class="ctl">
+        <label for="c-cal-file">Profile file (.json)</label>
+        <input
+          type="file"
+          id="c-cal-file"
+          accept=".json,application/json"
+          @change=${(e: Event) => void this.onFile(e)}
+        />
+      </div>
       ${pasteBox({
-        id: 'c-cal', label: 'calibration profile text', placeholder: '{"schema": "scalescope.calibration/2", "id": "my-cluster", "kind": "gpu", "hardware": ["h100-sxm"], "kernels": {…}, "parameters": {…}, …}',
-        value: profileTextOf(this.state), useText: 'Use this profile', clearText: on ? 'Back to the shipped profile' : null, host: this,
-        onUse: (text, ev) => this.use(text, ev), onClear: (ev) => this.setRef('', ev),
+        id: 'c-cal',
+        label: 'calibration profile text',
+        placeholder:
+          '{"schema": "scalescope.calibration/2", "id": "my-cluster", "kind": "gpu", "hardware": ["h100-sxm"], "kernels": {…}, "parameters": {…}, …}',
+        value: profileTextOf(this.state),
+        useText: 'Use this profile',
+        clearText: on ? 'Back to the shipped profile' : null,
+        host: this,
+        onUse: (text, ev) => this.use(text, ev),
+        onClear: (ev) => this.setRef('', ev),
       })}
       ${message ? html`<p class=${message.problem ? 'notice-inline' : 'help'} role="status" data-profile-message>${message.text}</p>` : nothing}
       ${format ? html`<p class="notice-inline" role="alert" data-profile-format><strong>This profile’s format is too old for this engine.</strong> ${format}</p>` : nothing}

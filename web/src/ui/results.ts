@@ -3,7 +3,16 @@
 // ideal beside a calibrated estimate when the engine gives both), and the pinned comparison's own evaluation. Only
 // engine fields are read; nothing here computes physics.
 import type {
-  ChipResult, Diagnostic, Evaluation, FidelityInfo, GoodputResult, IdealNumbers, MatmulResult, ServingResult, TrainingStepResult, TransformerResult,
+  ChipResult,
+  Diagnostic,
+  Evaluation,
+  FidelityInfo,
+  GoodputResult,
+  IdealNumbers,
+  MatmulResult,
+  ServingResult,
+  TrainingStepResult,
+  TransformerResult,
 } from '../engine/types';
 import type { MeshOutcome } from '../state/plan-mesh';
 import type { PlanMeshResult } from '../engine/types';
@@ -68,7 +77,12 @@ export function engineDefaults(a: PlanAnswer | undefined): Record<string, number
   const kv = a && (servingOf(a) as { kv_context_len?: number } | undefined)?.kv_context_len;
   if (kv !== undefined) out['kvctx'] = kv;
   const g = a && trainingOf(a)?.goodput;
-  if (g) Object.assign(out, { fail: g.settings.failures_per_chip_hour, ckpt_mode: g.checkpoint.mode, replace: g.restart.replace_s });
+  if (g)
+    Object.assign(out, {
+      fail: g.settings.failures_per_chip_hour,
+      ckpt_mode: g.checkpoint.mode,
+      replace: g.restart.replace_s,
+    });
   return out;
 }
 
@@ -83,13 +97,29 @@ const firstError = (d: Diagnostic[]): Diagnostic | undefined => d.find((x) => x.
 export function planStatus(a: PlanAnswer): PlanStatus {
   if (!a.mesh.ok) return { kind: 'cannot-run', text: `Cannot run: ${a.mesh.problem}` };
   if (!a.main) return { kind: 'cannot-run', text: 'Cannot run: no answer from the engine.' };
-  if (!a.main.ok) return { kind: 'cannot-run', text: `Cannot run: ${firstError(a.main.diagnostics)?.message ?? 'the engine rejected this plan'}.` };
+  if (!a.main.ok)
+    return {
+      kind: 'cannot-run',
+      text: `Cannot run: ${firstError(a.main.diagnostics)?.message ?? 'the engine rejected this plan'}.`,
+    };
   const t = trainingOf(a);
   const s = servingOf(a);
-  if (t && !t.memory.fits) return { kind: 'no-fit', text: `Does not fit: needs ${fmtBytes(t.memory.total_bytes)} per chip of ${fmtBytes(t.memory.hbm_capacity_bytes)} HBM.` };
-  if (s && !s.memory.fits) return { kind: 'no-fit', text: `Does not fit: the replica needs ${fmtBytes(s.memory.total_bytes)} of ${fmtBytes(s.memory.hbm_capacity_bytes)} HBM.` };
+  if (t && !t.memory.fits)
+    return {
+      kind: 'no-fit',
+      text: `Does not fit: needs ${fmtBytes(t.memory.total_bytes)} per chip of ${fmtBytes(t.memory.hbm_capacity_bytes)} HBM.`,
+    };
+  if (s && !s.memory.fits)
+    return {
+      kind: 'no-fit',
+      text: `Does not fit: the replica needs ${fmtBytes(s.memory.total_bytes)} of ${fmtBytes(s.memory.hbm_capacity_bytes)} HBM.`,
+    };
   const warnings = a.main.diagnostics.filter((d) => d.severity === 'warning');
-  if (warnings.length) return { kind: 'warning', text: `Runs, with ${warnings.length === 1 ? 'a warning' : `${warnings.length} warnings`}: ${warnings[0]!.message}.` };
+  if (warnings.length)
+    return {
+      kind: 'warning',
+      text: `Runs, with ${warnings.length === 1 ? 'a warning' : `${warnings.length} warnings`}: ${warnings[0]!.message}.`,
+    };
   return { kind: 'ok', text: 'Fits in HBM; no warnings.' };
 }
 
@@ -114,9 +144,18 @@ export function fidelityOf(a: PlanAnswer): FidelityInfo {
 
 type IdealKey = keyof IdealNumbers;
 /** The headline numbers a deployment replaces; each is also a key of the ideal (the book's bound). */
-type DeploymentNumber = 'latency_per_token_s' | 'tokens_per_s' | 'tokens_per_s_per_chip' | 'usd_per_million_output_tokens';
+type DeploymentNumber =
+  'latency_per_token_s' | 'tokens_per_s' | 'tokens_per_s_per_chip' | 'usd_per_million_output_tokens';
 
-function metric(id: string, label: string, value: number | undefined, text: (v: number | undefined) => string, higherBetter: boolean | null, f: FidelityInfo, ideal?: IdealKey): Metric {
+function metric(
+  id: string,
+  label: string,
+  value: number | undefined,
+  text: (v: number | undefined) => string,
+  higherBetter: boolean | null,
+  f: FidelityInfo,
+  ideal?: IdealKey,
+): Metric {
   const m: Metric = { id, label, value, text: text(value), higherBetter };
   const iv = ideal && f.fidelity === 'calibrated' ? f.ideal?.[ideal] : undefined;
   if (typeof iv === 'number') m.ideal = { value: iv, text: text(iv) };
@@ -137,7 +176,12 @@ function bookMemory(m: Metric, hbmBytes: number | undefined): Metric {
  * A number of the engine's goodput block (issue 38), none without the block (the book's fidelity). The engine leaves a
  * job that never finishes without times: the metric says "never" rather than a number.
  */
-function withFailures(g: GoodputResult | undefined, id: 'wall_time_s' | 'wall_usd', label: string, text: (v: number | undefined) => string): Metric[] {
+function withFailures(
+  g: GoodputResult | undefined,
+  id: 'wall_time_s' | 'wall_usd',
+  label: string,
+  text: (v: number | undefined) => string,
+): Metric[] {
   if (!g) return [];
   const value = g.finishes ? (g[id] ?? undefined) : undefined;
   return [{ id, label, value, text: value === undefined ? 'never' : text(value), higherBetter: false }];
@@ -146,7 +190,9 @@ function withFailures(g: GoodputResult | undefined, id: 'wall_time_s' | 'wall_us
 export function metricsOf(a: PlanAnswer, chip: ChipResult | undefined): Metric[] {
   const chips = a.mesh.ok ? a.mesh.plan.chips : undefined;
   const f = fidelityOf(a);
-  const out: Metric[] = [{ id: 'chips', label: 'Chips', value: chips, text: chips === undefined ? '—' : String(chips), higherBetter: null }];
+  const out: Metric[] = [
+    { id: 'chips', label: 'Chips', value: chips, text: chips === undefined ? '—' : String(chips), higherBetter: null },
+  ];
   const s = servingOf(a);
   if (isServing(a.state)) {
     // With a deployment in the query (an applied serving-search row), its replicas and prefill servers are counted as
@@ -156,9 +202,21 @@ export function metricsOf(a: PlanAnswer, chip: ChipResult | undefined): Metric[]
     const price = chip?.price_usd_per_chip_hour;
     const deployedChips = dep?.total_chips ?? chips;
     const perHour = price !== undefined && deployedChips !== undefined ? price * deployedChips : undefined;
-    if (dep) out[0] = { ...out[0]!, label: `Chips (${chipsText(dep)})`, value: dep.total_chips, text: String(dep.total_chips) };
+    if (dep)
+      out[0] = {
+        ...out[0]!,
+        label: `Chips (${chipsText(dep)})`,
+        value: dep.total_chips,
+        text: String(dep.total_chips),
+      };
     // The deployment's keys are the replica's own, so one key names the value and its ideal.
-    const withDep = (key: DeploymentNumber, label: string, replica: number | undefined, text: (v: number | undefined) => string, higherBetter: boolean): Metric => {
+    const withDep = (
+      key: DeploymentNumber,
+      label: string,
+      replica: number | undefined,
+      text: (v: number | undefined) => string,
+      higherBetter: boolean,
+    ): Metric => {
       if (!dep) return metric(key, label, replica, text, higherBetter, f, key);
       const m: Metric = { id: key, label, value: dep[key], text: text(dep[key]), higherBetter };
       if (idealDep) m.ideal = { value: idealDep[key], text: text(idealDep[key]) };
@@ -167,27 +225,57 @@ export function metricsOf(a: PlanAnswer, chip: ChipResult | undefined): Metric[]
     out.push(
       metric('ttft_s', 'Time to first token', s?.time_to_first_token_s, fmtSeconds, false, f, 'time_to_first_token_s'),
       withDep('latency_per_token_s', 'Latency per token', s?.latency_per_token_s, fmtSeconds, false),
-      ...(s?.speculative ? [metric('spec_latency_per_token_s', 'Latency per token, speculative', s.speculative.latency_per_token_s, fmtSeconds, false, f)] : []),
+      ...(s?.speculative
+        ? [
+            metric(
+              'spec_latency_per_token_s',
+              'Latency per token, speculative',
+              s.speculative.latency_per_token_s,
+              fmtSeconds,
+              false,
+              f,
+            ),
+          ]
+        : []),
       withDep('tokens_per_s', 'Tokens/s', s?.tokens_per_s, (v) => fmtRate(v, 'tok/s'), true),
       withDep('tokens_per_s_per_chip', 'Tokens/s per chip', s?.tokens_per_s_per_chip, (v) => fmtRate(v, 'tok/s'), true),
       // Not 'memory_bytes': a replica's memory is not training's per-chip memory, and the comparison must not pair them.
       metric('replica_memory_bytes', 'Memory (replica)', s?.memory?.total_bytes, fmtBytes, false, f),
       metric('usd_per_hour', 'Cost per hour', perHour, fmtUsd, false, f),
-      withDep('usd_per_million_output_tokens', '$ per 1M output tokens', s?.usd_per_million_output_tokens, fmtUsd, false),
-      metric('usd_per_million_input_tokens', '$ per 1M input tokens', s?.usd_per_million_input_tokens, fmtUsd, false, f),
+      withDep(
+        'usd_per_million_output_tokens',
+        '$ per 1M output tokens',
+        s?.usd_per_million_output_tokens,
+        fmtUsd,
+        false,
+      ),
+      metric(
+        'usd_per_million_input_tokens',
+        '$ per 1M input tokens',
+        s?.usd_per_million_input_tokens,
+        fmtUsd,
+        false,
+        f,
+      ),
     );
     return out;
   }
   const t = trainingOf(a);
   // Dollars per million tokens from the engine's own rate and price (a change of units, not a model).
-  const usdPerMTok = t?.cost?.usd_per_hour !== undefined && t.tokens_per_s ? (t.cost.usd_per_hour / 3600 / t.tokens_per_s) * 1e6 : undefined;
+  const usdPerMTok =
+    t?.cost?.usd_per_hour !== undefined && t.tokens_per_s
+      ? (t.cost.usd_per_hour / 3600 / t.tokens_per_s) * 1e6
+      : undefined;
   out.push(
     metric('step_s', 'Step time', t?.time?.step_s, fmtSeconds, false, f, 'step_s'),
     metric('mfu_frac', 'MFU', t?.mfu_frac, fmtPercent, true, f, 'mfu_frac'),
     metric('tokens_per_s', 'Tokens/s', t?.tokens_per_s, (v) => fmtRate(v, 'tok/s'), true, f, 'tokens_per_s'),
     metric('train_time_s', 'Time to train', t?.cost?.train_time_s, fmtSeconds, false, f, 'train_time_s'),
     ...withFailures(t?.goodput, 'wall_time_s', 'Time to train, with failures', fmtSeconds),
-    bookMemory(metric('memory_bytes', 'Memory per chip', t?.memory?.total_bytes, fmtBytes, false, f, 'total_bytes'), t?.memory?.hbm_capacity_bytes),
+    bookMemory(
+      metric('memory_bytes', 'Memory per chip', t?.memory?.total_bytes, fmtBytes, false, f, 'total_bytes'),
+      t?.memory?.hbm_capacity_bytes,
+    ),
     metric('usd_per_hour', 'Cost per hour', t?.cost?.usd_per_hour, fmtUsd, false, f),
     metric('train_usd', 'Cost of the run', t?.cost?.train_usd, fmtUsd, false, f, 'train_usd'),
     ...withFailures(t?.goodput, 'wall_usd', 'Cost with failures', fmtUsd),

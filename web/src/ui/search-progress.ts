@@ -6,14 +6,29 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { fmtCount, fmtSeconds } from '../charts/format';
 import type { SearchRun } from './plan-list';
 
-export function searchProgress(run: SearchRun | null, searching: boolean, onCancel: () => void): TemplateResult | typeof nothing {
+export function searchProgress(
+  run: SearchRun | null,
+  searching: boolean,
+  onCancel: () => void,
+): TemplateResult | typeof nothing {
   if (!searching && !run?.ev) return nothing;
   const res = run?.ev?.ok ? run.ev.result : undefined;
   const pct = Math.round((run?.progressFrac ?? 0) * 100);
   const words = res ? `${fmtCount(res.progress_frac * res.space)} of ${fmtCount(res.space)} plans` : 'starting';
-  const label = run?.cancelled && !searching ? `Cancelled at ${pct}%: ${words}; the plans below are the best of those.` : `${pct}% · ${words} · ${fmtSeconds((run?.wallMs ?? 0) / 1000)}`;
+  const label =
+    run?.cancelled && !searching
+      ? `Cancelled at ${pct}%: ${words}; the plans below are the best of those.`
+      : `${pct}% · ${words} · ${fmtSeconds((run?.wallMs ?? 0) / 1000)}`;
   return html`<div class="search-progress" data-search-progress>
-    <div class="progress" role="progressbar" aria-label="Plan search progress" aria-valuemin="0" aria-valuemax="100" aria-valuenow=${pct} aria-valuetext=${label}>
+    <div
+      class="progress"
+      role="progressbar"
+      aria-label="Plan search progress"
+      aria-valuemin="0"
+      aria-valuemax="100"
+      aria-valuenow=${pct}
+      aria-valuetext=${label}
+    >
       <progress aria-hidden="true" max="100" .value=${pct}></progress>
     </div>
     <span class="muted">${label}</span>

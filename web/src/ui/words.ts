@@ -5,8 +5,13 @@ import { STRATEGY_LABEL } from './mesh-words';
 
 /** Communication times of a training step by strategy (result.time.comms keys). */
 export const COMMS_LABELS: Readonly<Record<string, string>> = {
-  data_s: STRATEGY_LABEL.data, fsdp_s: STRATEGY_LABEL.fsdp, tensor_s: STRATEGY_LABEL.tensor, pipeline_s: STRATEGY_LABEL.pipeline,
-  expert_s: STRATEGY_LABEL.expert, context_s: STRATEGY_LABEL.context, dcn_s: 'DCN',
+  data_s: STRATEGY_LABEL.data,
+  fsdp_s: STRATEGY_LABEL.fsdp,
+  tensor_s: STRATEGY_LABEL.tensor,
+  pipeline_s: STRATEGY_LABEL.pipeline,
+  expert_s: STRATEGY_LABEL.expert,
+  context_s: STRATEGY_LABEL.context,
+  dcn_s: 'DCN',
 };
 
 const THRESHOLD_TITLES: Readonly<Record<string, string>> = {
@@ -22,11 +27,26 @@ export function thresholdTitle(name: string): string {
 }
 
 type StepTime = TrainingStepResult['time'];
-const BOUND_RESOURCES: readonly { bound: string; name: string; total: (t: StepTime) => number; exposed: (t: StepTime) => number }[] = [
-  { bound: 'compute', name: 'Compute', total: (t) => t.compute_s + t.bubble_s, exposed: (t) => t.compute_s + t.bubble_s },
+const BOUND_RESOURCES: readonly {
+  bound: string;
+  name: string;
+  total: (t: StepTime) => number;
+  exposed: (t: StepTime) => number;
+}[] = [
+  {
+    bound: 'compute',
+    name: 'Compute',
+    total: (t) => t.compute_s + t.bubble_s,
+    exposed: (t) => t.compute_s + t.bubble_s,
+  },
   { bound: 'memory', name: 'HBM traffic', total: (t) => t.hbm_total_s, exposed: (t) => t.hbm_exposed_s },
   { bound: 'communication', name: 'Communication', total: (t) => t.comms_total_s, exposed: (t) => t.comms_exposed_s },
-  { bound: 'host_offload', name: 'Host offload', total: (t) => t.offload_total_s ?? 0, exposed: (t) => t.offload_exposed_s ?? 0 },
+  {
+    bound: 'host_offload',
+    name: 'Host offload',
+    total: (t) => t.offload_total_s ?? 0,
+    exposed: (t) => t.offload_exposed_s ?? 0,
+  },
 ];
 
 /**
@@ -40,7 +60,9 @@ export function trainingBoundWords(t: StepTime): { bound: string; why: string } 
   const ownTotal = own ? own.total(t) : 0;
   for (const r of BOUND_RESOURCES) {
     if (r === own || r.total(t) <= ownTotal) continue;
-    words.push(`${r.name} takes longer in all (${fmtSeconds(r.total(t))}) but overlaps the rest: it adds ${fmtSeconds(r.exposed(t))}.`);
+    words.push(
+      `${r.name} takes longer in all (${fmtSeconds(r.total(t))}) but overlaps the rest: it adds ${fmtSeconds(r.exposed(t))}.`,
+    );
   }
   return { bound: `${t.bound[0]!.toUpperCase()}${t.bound.slice(1).replace(/_/g, ' ')}-bound`, why: words.join(' ') };
 }
@@ -58,7 +80,9 @@ export function goodputWords(g: GoodputResult): string {
 /** What priced a benchmark's load (issue 35): a serving engine's fitted runtime, with what it was fitted on, or none. */
 export function loadRuntimeWords(load: NonNullable<ServingResult['load']>): string {
   const b = load.backend;
-  return b ? `Priced with ${b.name}’s runtime, ${b.source}.` : 'Priced with the calibrated kernels’ step, no serving engine’s runtime.';
+  return b
+    ? `Priced with ${b.name}’s runtime, ${b.source}.`
+    : 'Priced with the calibrated kernels’ step, no serving engine’s runtime.';
 }
 
 /** "GPU" on a GPU, "chip" on a TPU: the word the serving benchmarks' throughput is per. */

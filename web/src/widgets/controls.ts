@@ -43,5 +43,10 @@ export function renderControl(spec: ControlSpec, value: Value, on: OnValue, fall
   const id = `w-${p.key}`;
   if (p.type === 'enum') return enumField(p, id, value ?? spec.shown ?? null, on, spec.optionLabels);
   if (p.type === 'bool') return boolField(p, id, value, on);
-  return numberField(p, { id, value: typeof value === 'number' ? value : fallback, ...(spec.stops ? { stops: spec.stops } : {}), onValue: on });
+  return numberField(p, {
+    id,
+    value: typeof value === 'number' ? value : fallback,
+    ...(spec.stops ? { stops: spec.stops } : {}),
+    onValue: on,
+  });
 }

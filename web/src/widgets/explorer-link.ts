@@ -22,7 +22,11 @@ export function explorerStateOf(view: View<unknown> | undefined, widgetState: St
 }
 
 /** The view's mapping under the engine's rules: a fixed chip count applied, the nearest state that runs (null: replaced). */
-export async function runnableExplorerState(view: View<unknown> | undefined, widgetState: State, ask: Ask): Promise<State | null> {
+export async function runnableExplorerState(
+  view: View<unknown> | undefined,
+  widgetState: State,
+  ask: Ask,
+): Promise<State | null> {
   const s = explorerStateOf(view, widgetState);
   const answers = await ask([planMeshScenario(s, undefined, { chips: chipsFixed(s), batch: true })]);
   if (!answers) return null;
@@ -42,8 +46,12 @@ const SERVING_BATCH_HALVINGS = 6; // 32 sequences down to 1: the KV caches besid
 
 /** How large a model an answer runs, to pick the largest: training FLOPs per token, or the weights a replica serves. */
 type Size = (answer: Evaluation<unknown>) => number;
-const trainingSize = (batch: number): Size => (a) => ((a.result as { model_flops?: number } | undefined)?.model_flops ?? 0) / batch;
-const servingSize: Size = (a) => (a.result as { memory?: { param_bytes?: number } } | undefined)?.memory?.param_bytes ?? 0;
+const trainingSize =
+  (batch: number): Size =>
+  (a) =>
+    ((a.result as { model_flops?: number } | undefined)?.model_flops ?? 0) / batch;
+const servingSize: Size = (a) =>
+  (a.result as { memory?: { param_bytes?: number } } | undefined)?.memory?.param_bytes ?? 0;
 
 /**
  * explorerStateOf, with a model that fits for a model-free view: the state as it is if the engine says it runs,
@@ -54,7 +62,11 @@ const servingSize: Size = (a) => (a.result as { memory?: { param_bytes?: number 
  * model keeps it, fitting or not (its point may be that). One batch size is asked at a time, so the usual answer
  * costs one question of the presets. Null when a newer request replaced the engine's answer.
  */
-export async function fittingExplorerState(view: View<unknown> | undefined, widgetState: State, ask: Ask): Promise<State | null> {
+export async function fittingExplorerState(
+  view: View<unknown> | undefined,
+  widgetState: State,
+  ask: Ask,
+): Promise<State | null> {
   const s = await runnableExplorerState(view, widgetState, ask);
   if (!s || !view?.modelFree || s.values['mode'] === 'serving') return s;
   /** The largest of `states` the engine runs cleanly (undefined: none; null: the answer was replaced). */
@@ -64,10 +76,12 @@ export async function fittingExplorerState(view: View<unknown> | undefined, widg
     const meshes = states.map((c, i) => meshOf(c, meshAnswers[i]));
     const asked = meshes.flatMap((m, i) => (m.ok ? [{ i, plan: m.plan }] : []));
     // The explorer's headline is calibrated where the engine has both fidelities (the `fid` row's default).
-    const answers = await ask(asked.map(({ i, plan }) => {
-      const sc = mainScenario(states[i]!, plan);
-      return FEATURES.fidelity ? { ...sc, query: { ...sc.query, fidelity: 'calibrated' } } : sc;
-    }));
+    const answers = await ask(
+      asked.map(({ i, plan }) => {
+        const sc = mainScenario(states[i]!, plan);
+        return FEATURES.fidelity ? { ...sc, query: { ...sc.query, fidelity: 'calibrated' } } : sc;
+      }),
+    );
     if (!answers) return null;
     let best: { state: State; size: number } | undefined;
     asked.forEach(({ i }, j) => {
@@ -86,7 +100,10 @@ export async function fittingExplorerState(view: View<unknown> | undefined, widg
   const batch = Number(s.values['batch']);
   for (let k = 0; k < BATCH_HALVINGS; k++) {
     const b = batch / 2 ** k;
-    const found = await largest(MODEL_IDS.map((id) => ({ ...cloneState(s), values: { ...s.values, model: id, batch: b } })), trainingSize(b));
+    const found = await largest(
+      MODEL_IDS.map((id) => ({ ...cloneState(s), values: { ...s.values, model: id, batch: b } })),
+      trainingSize(b),
+    );
     if (found !== undefined) return found;
   }
   // One replica over all the widget's chips (TP over the slice), as the chapter's serving examples run.
@@ -95,7 +112,10 @@ export async function fittingExplorerState(view: View<unknown> | undefined, widg
   for (let k = 0; k < SERVING_BATCH_HALVINGS; k++) {
     const b = Math.max(1, Math.floor(sbatch / 2 ** k));
     const values = { ...s.values, mode: 'serving', sbatch: b, tp: chips, dp: 1, fsdp: 1 };
-    const found = await largest(MODEL_IDS.map((id) => ({ ...cloneState(s), values: { ...values, model: id } })), servingSize);
+    const found = await largest(
+      MODEL_IDS.map((id) => ({ ...cloneState(s), values: { ...values, model: id } })),
+      servingSize,
+    );
     if (found !== undefined) return found;
   }
   return s;
