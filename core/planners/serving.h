@@ -3,6 +3,7 @@
 // mesh. decode_step and prefill are allocation-free: a sweep calls them per (batch, context) point.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "io/diagnostics.h"
 #include "io/dtype.h"
@@ -95,5 +96,76 @@ double serving_max_batch(const ServingInput& in, double context);
 // with lookahead gamma and per-token acceptance rate a (i.i.d.): (1 - a^(gamma+1)) / (1 - a) — Leviathan, Kalman &
 // Matias, "Fast Inference from Transformers via Speculative Decoding" (ICML 2023), eq. 1.
 double speculative_expected_tokens(double acceptance_rate, double lookahead);
+
+// The serving facts of scaling-book/inference (§2.10) for one replica: its memory, its throughput, latency and cost
+// from a decode step and the prefills, the thresholds it meets, and what a latency target or speculative decoding
+// changes. Both fidelities' steps go in: these only combine their times.
+
+// A batch of requests: `batch` sequences of `prompt_len` tokens generating `generated_len` each.
+struct ServingRequests {
+  double batch = 1, prompt_len = 1, generated_len = 1;
+};
+
+// The replica's HBM at the requests' end (prompt and generated tokens cached), in bytes.
+struct ServingMemory {
+  double hbm_total_bytes = 0;        // the replica's chips' HBM
+  double param_bytes = 0;            // serving_param_bytes
+  double final_context = 0;          // tokens per sequence at the end: prompt + generated
+  double kv_bytes_per_sequence = 0;  // at final_context
+  double max_batch = 0;              // serving_max_batch at final_context
+  double total_bytes = 0;            // weights plus the batch's KV caches
+};
+ServingMemory serving_memory(const ServingInput& in, const ServingRequests& r);
+
+// Throughput, latency and cost of the replica from its decode step (`step_s`), the batch's prefill
+// (`batch_prefill_s`) and one request's (`one_prefill_s`, the time to first token).
+struct ServingRates {
+  double tokens_per_s = 0, tokens_per_s_per_chip = 0;
+  double request_latency_s = 0, decode_time_s = 0;
+  double queries_per_s_per_chip = 0;  // scaling-book/inference, QPS
+  double usd_per_million_output_tokens = 0, usd_per_million_input_tokens = 0;
+  // scaling-book/inference, disaggregation: prefill servers per decode server = B T_prefill(one) / (T_step G).
+  double prefill_servers_per_decode_server = 0;
+  // scaling-book/inference, continuous batching: B/G sequences finish per step, freeing B (P + G)/G tokens of KV.
+  double sequences_finished_per_step = 0, tokens_evicted_per_step = 0;
+};
+ServingRates serving_rates(const ServingInput& in, const ServingRequests& r, double step_s, double batch_prefill_s,
+                           double one_prefill_s);
+
+// scaling-book/inference and scaling-book/transformers, MoE: decode matmuls turn compute-bound above
+// (C/W) bytes_per_param / 2, x E/k for MoE. In sequences.
+double serving_compute_bound_batch(const ServingInput& in);
+
+// A TPU replica's tensor-parallel thresholds (scaling-book/inference), in chips: the compute-roofline TP limit
+// Y < M_Y F W_ici / C, the HBM-bound decode's Y = F W_ici / (B W_hbm), and the chips above which 2D weight-stationary
+// beats 1D TP over three axes, N > 32 (F/D) (3/4)^2.
+struct TensorParallelLimits {
+  double compute_limit = 0, hbm_limit = 0, weight_stationary_2d_min_chips = 0;
+};
+TensorParallelLimits tpu_tensor_parallel_limits(const ServingInput& in, double batch);
+
+// The inverse question (scaling-book/inference): the step's HBM and FLOPs terms shrink as 1/chips, so a per-token
+// target needs chips x (step - comms) / target chips; communication, which does not shrink, is left out as in the
+// book's minimum-step model. The replica also needs the HBM for its weights and the batch's KV caches.
+struct ChipsForLatency {
+  double chips = 0;             // for the latency alone, fractional
+  double chips_for_memory = 0;  // whole chips whose HBM holds `total_bytes`
+  double min_chips = 0;         // whole chips for both
+  bool limited_by_latency = false;
+};
+ChipsForLatency chips_for_latency_target(const ServingInput& in, const DecodeStep& step, double total_bytes,
+                                         double latency_target_s);
+
+// Speculative decoding: `lookahead` draft steps and one verifying target step per iteration, accepting
+// speculative_expected_tokens of them; `step_s` is the target's plain decode step.
+struct SpeculativeDecode {
+  double expected_tokens_per_step = 0, iteration_s = 0, latency_per_token_s = 0, speedup = 0;
+};
+SpeculativeDecode speculative_decode(double acceptance_rate, double lookahead, double draft_step_s,
+                                     double verify_step_s, double step_s);
+
+// A sweep's default batches at a context whose sequences hold `kv_bytes_per_sequence` each: powers of two up to
+// 2^20 and the largest batch that fits beside the weights.
+std::vector<double> serving_sweep_batches(const ServingMemory& memory, double kv_bytes_per_sequence);
 
 }  // namespace scalescope

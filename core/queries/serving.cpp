@@ -176,182 +176,215 @@ void mark_ideal_ttft(Json& ideal, const PrefillStep& book, const PrefillStep& ca
 
 }  // namespace
 
-Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
-  const ModelConfig& m = *ctx.model;
-  const Hardware& hw = *ctx.hw;
-  const Mesh& mesh = *ctx.mesh;
-  ServingArgs a;
-  read_serving_args(ctx, args, d, a);
-  const double latency_target = args.number("latency_target_s", false).value_or(0);
-  const DeploymentArgs deployment = read_deployment(args, d);
-  LoadArgs load;
-  read_load(ctx, args, a, load, d);
-  ServingInput& in = a.in;
-  CalibrationProfile given;
-  const CalibrationProfile* profile =
-      ctx.fidelity == Fidelity::calibrated ? resolve_profile(ctx, args, in.efficiency, given, d) : nullptr;
-  const ServingModel model{&in, profile};
-  const double batch = a.batch, prompt = a.prompt_len, generated = a.generated_len, context = a.kv_context_len;
-  // Speculative decoding: a draft model on the same chips proposes `lookahead` tokens per step.
+namespace {
+
+// Speculative decoding: a draft model on the same chips proposes `lookahead` tokens per step.
+struct SpeculativeArgs {
+  bool given = false;
   ModelConfig draft;
   double lookahead = 0, acceptance = 0;
-  bool speculative = false;
+};
+
+SpeculativeArgs read_speculative(JsonReader& args, Diagnostics& d) {
+  SpeculativeArgs out;
   if (const Json* node = args.object("speculative", false)) {
     JsonReader r(*node, args.path_of("speculative"), d);
-    if (const Json* dm = r.value("draft_model", true)) draft = resolve_model(*dm, r.path_of("draft_model"), d);
-    lookahead = r.number("lookahead", true).value_or(1);
-    acceptance = r.number("acceptance_rate", true).value_or(0.5);
+    if (const Json* dm = r.value("draft_model", true)) out.draft = resolve_model(*dm, r.path_of("draft_model"), d);
+    out.lookahead = r.number("lookahead", true).value_or(1);
+    out.acceptance = r.number("acceptance_rate", true).value_or(0.5);
     r.finish();
-    speculative = true;
+    out.given = true;
   }
-  std::vector<double> sweep_batches, sweep_contexts;
+  return out;
+}
+
+// The batch x context sweep's points (empty batches: the defaults, serving_sweep_batches; empty contexts: the query's).
+struct SweepArgs {
+  std::vector<double> batches, contexts;
+};
+
+SweepArgs read_sweep(JsonReader& args, Diagnostics& d) {
+  SweepArgs out;
   if (const Json* node = args.object("sweep", false)) {
     JsonReader r(*node, args.path_of("sweep"), d);
-    sweep_batches = r.numbers("batches", false);
-    sweep_contexts = r.numbers("contexts", false);
+    out.batches = r.numbers("batches", false);
+    out.contexts = r.numbers("contexts", false);
     r.finish();
     // Each list is capped by the reader; their product, the points, by kMaxSweepPoints (the default batches are
     // powers of two up to 2^20 and the largest that fits: at most kDefaultSweepBatches per context).
-    const std::size_t points = (sweep_batches.empty() ? kDefaultSweepBatches : sweep_batches.size()) *
-                               std::max<std::size_t>(1, sweep_contexts.size());
+    const std::size_t points = (out.batches.empty() ? kDefaultSweepBatches : out.batches.size()) *
+                               std::max<std::size_t>(1, out.contexts.size());
     if (points > kMaxSweepPoints)
       add_diagnostic(d, args.path_of("sweep"), "too_large",
                      "the sweep asks for " + std::to_string(points) + " points (batches x contexts); the limit is " +
                          std::to_string(kMaxSweepPoints));
   }
-  if (has_errors(d)) return {};
+  return out;
+}
 
-  const double chips = mesh.chips;
-  const double hbm_total = chips * hw.hbm_capacity_bytes;
-  const double params_bytes = serving_param_bytes(in);
-  const double final_context = prompt + generated;
-  const double kv_seq = kv_bytes_per_sequence(in, final_context);
-  const double max_batch = serving_max_batch(in, final_context);
-  const double total_bytes = params_bytes + batch * kv_seq;
-  if (total_bytes > hbm_total)
-    add_warning(d, args.path_of("batch"), "out_of_hbm",
-                "weights and KV caches need " + format_bytes(total_bytes) + "; the replica has " +
-                    format_bytes(hbm_total) + " (at most " + format_count(max_batch) + " sequences fit at " +
-                    format_count(final_context) + " tokens)");
+// Everything a serving query asks. `profile` points at `given` or a preset: filled in place, never copied.
+struct ServingQuery {
+  ServingArgs a;
+  double latency_target_s = 0;
+  DeploymentArgs deployment;
+  LoadArgs load;
+  CalibrationProfile given;
+  const CalibrationProfile* profile = nullptr;
+  SpeculativeArgs speculative;
+  SweepArgs sweep;
+};
 
-  const DecodeStep step = model.decode(batch, context);
-  const PrefillStep pre = model.prefill(batch, prompt);  // the whole batch's prompts together
-  const PrefillStep one = model.prefill(1, prompt);      // one request's time to first token (scaling-book/inference)
-  const double usd_per_s = chips * hw.price_usd_per_chip_hour / 3600.0;
-  const double tokens_per_s = batch / step.step_s;
-  const double c = hw.peak(in.activations);
-  const double moe = m.is_moe() ? m.experts / m.active_experts : 1.0;
-  const double d_ff = m.is_moe() ? m.expert_d_ff : m.d_ff;
-  Json out{
-      {"prefill",
-       {{"sequences", batch},
-        {"tokens", batch * prompt},
-        {"matmul_flops_s", pre.matmul_flops_s},
-        {"flops_s", pre.flops_s},
-        {"param_load_s", pre.param_load_s},
-        {"comms_s", pre.comms_s},
-        {"overhead_s", pre.overhead_s},
-        {"exposed", exposed_json(pre.exposed)},
-        {"time_s", pre.time_s},
-        {"bound", pre.bound}}},
+// Reads the query in its keys' order (so the diagnostics come in the same order); false on errors.
+bool read_serving_query(const QueryContext& ctx, JsonReader& args, Diagnostics& d, ServingQuery& q) {
+  read_serving_args(ctx, args, d, q.a);
+  q.latency_target_s = args.number("latency_target_s", false).value_or(0);
+  q.deployment = read_deployment(args, d);
+  read_load(ctx, args, q.a, q.load, d);
+  if (ctx.fidelity == Fidelity::calibrated) q.profile = resolve_profile(ctx, args, q.a.in.efficiency, q.given, d);
+  q.speculative = read_speculative(args, d);
+  q.sweep = read_sweep(args, d);
+  return !has_errors(d);
+}
+
+void warn_if_out_of_hbm(const ServingMemory& memory, const std::string& path, Diagnostics& d) {
+  if (memory.total_bytes > memory.hbm_total_bytes)
+    add_warning(d, path, "out_of_hbm",
+                "weights and KV caches need " + format_bytes(memory.total_bytes) + "; the replica has " +
+                    format_bytes(memory.hbm_total_bytes) + " (at most " + format_count(memory.max_batch) +
+                    " sequences fit at " + format_count(memory.final_context) + " tokens)");
+}
+
+// The replica's decode step at the query's context, the whole batch's prefill (the prompts together) and one
+// request's (its time to first token, scaling-book/inference).
+struct ServingSteps {
+  DecodeStep decode;
+  PrefillStep batch_prefill, one_prefill;
+};
+
+ServingSteps price_steps(const ServingModel& model, const ServingRequests& r, double context) {
+  return {model.decode(r.batch, context), model.prefill(r.batch, r.prompt_len), model.prefill(1, r.prompt_len)};
+}
+
+Json prefill_json(const PrefillStep& pre, const ServingRequests& r) {
+  return {{"sequences", r.batch},
+          {"tokens", r.batch * r.prompt_len},
+          {"matmul_flops_s", pre.matmul_flops_s},
+          {"flops_s", pre.flops_s},
+          {"param_load_s", pre.param_load_s},
+          {"comms_s", pre.comms_s},
+          {"overhead_s", pre.overhead_s},
+          {"exposed", exposed_json(pre.exposed)},
+          {"time_s", pre.time_s},
+          {"bound", pre.bound}};
+}
+
+Json memory_json(const ServingInput& in, const ServingMemory& mem) {
+  const double hbm_per_chip = in.hw->hbm_capacity_bytes;
+  return {{"param_bytes", mem.param_bytes},
+          {"kv_bytes_per_sequence", mem.kv_bytes_per_sequence},
+          {"kv_bytes_per_token", kv_bytes_per_token(*in.model, in.kv)},
+          {"total_bytes", mem.total_bytes},
+          {"hbm_capacity_bytes", mem.hbm_total_bytes},
+          {"fits", mem.total_bytes <= mem.hbm_total_bytes},
+          {"max_batch", mem.max_batch},
+          // Applied inference: what the weights leave of the replica's HBM for KV caches.
+          {"hbm_for_kv_bytes", std::max(0.0, mem.hbm_total_bytes - mem.param_bytes)},
+          {"min_chips_for_params", std::ceil(mem.param_bytes / hbm_per_chip)},
+          {"chips_for_params", mem.param_bytes / hbm_per_chip},
+          // scaling-book/applied-inference, the smallest slice: chips whose HBM holds the weights and this
+          // batch's KV caches.
+          {"min_chips", std::ceil(mem.total_bytes / hbm_per_chip)}};
+}
+
+// The replica's answer: its steps, memory, throughput, latency and cost.
+Json replica_json(const ServingInput& in, const ServingRequests& r, double context, const ServingSteps& steps,
+                  const ServingMemory& mem) {
+  const DecodeStep& step = steps.decode;
+  const ServingRates rates = serving_rates(in, r, step.step_s, steps.batch_prefill.time_s, steps.one_prefill.time_s);
+  return {
+      {"prefill", prefill_json(steps.batch_prefill, r)},
       {"decode", decode_json(step)},
       {"kv_context_len", context},
       // The dtypes priced: a query without them gets the model's published weights dtype (DeepSeek-V3: fp8).
       {"dtypes",
        {{"weights", dtype_name(in.weights)}, {"kv", dtype_name(in.kv)}, {"activations", dtype_name(in.activations)}}},
-      {"memory",
-       {{"param_bytes", params_bytes},
-        {"kv_bytes_per_sequence", kv_seq},
-        {"kv_bytes_per_token", kv_bytes_per_token(m, in.kv)},
-        {"total_bytes", total_bytes},
-        {"hbm_capacity_bytes", hbm_total},
-        {"fits", total_bytes <= hbm_total},
-        {"max_batch", max_batch},
-        // Applied inference: what the weights leave of the replica's HBM for KV caches.
-        {"hbm_for_kv_bytes", std::max(0.0, hbm_total - params_bytes)},
-        {"min_chips_for_params", std::ceil(params_bytes / hw.hbm_capacity_bytes)},
-        {"chips_for_params", params_bytes / hw.hbm_capacity_bytes},
-        // scaling-book/applied-inference, the smallest slice: chips whose HBM holds the weights and this
-        // batch's KV caches.
-        {"min_chips", std::ceil(total_bytes / hw.hbm_capacity_bytes)}}},
-      {"tokens_per_s", tokens_per_s},
-      {"tokens_per_s_per_chip", tokens_per_s / chips},
+      {"memory", memory_json(in, mem)},
+      {"tokens_per_s", rates.tokens_per_s},
+      {"tokens_per_s_per_chip", rates.tokens_per_s_per_chip},
       {"latency_per_token_s", step.step_s},
-      {"time_to_first_token_s", one.time_s},
-      {"request_latency_s", one.time_s + generated * step.step_s},
-      {"decode_time_s", generated * step.step_s},
-      {"queries_per_s_per_chip", batch / (step.step_s * generated * chips)},  // scaling-book/inference, QPS
-      {"usd_per_million_output_tokens", usd_per_s * step.step_s / batch * 1e6},
-      {"usd_per_million_input_tokens", usd_per_s * pre.time_s / (batch * prompt) * 1e6},
-      // scaling-book/inference and scaling-book/transformers, MoE: decode matmuls turn compute-bound above
-      // (C/W) bytes_per_param / 2, x E/k for MoE.
-      {"compute_bound_batch", matmul_critical_batch(c, hw.hbm_bandwidth_bytes_per_s, in.weights) * moe}};
-  const DeploymentInput replica{.batch = batch,
-                                .generated_len = generated,
-                                .replica_chips = chips,
-                                .usd_per_chip_hour = hw.price_usd_per_chip_hour};
-  if (deployment.given) out["deployment"] = deployment_json(deployment, replica, step.step_s, one.time_s);
-  if (load.given) out["load"] = load_json(load, ServingModel{&in, profile}, d, args.path_of("load"));
-  if (latency_target > 0) {
-    // The inverse question (scaling-book/inference): the step's HBM and FLOPs terms shrink as 1/chips, so a per-token
-    // target needs chips x (step - comms) / target chips; communication, which does not shrink, is left out as in the
-    // book's minimum-step model. The replica also needs the HBM for its weights and this batch's KV caches.
-    const double for_latency = chips * (step.step_s - step.comms_s) / latency_target;
-    const double for_memory = std::ceil(total_bytes / hw.hbm_capacity_bytes);
-    out["chips_for_latency_target"] = {{"latency_target_s", latency_target},
-                                       {"chips", for_latency},
-                                       {"min_chips", std::max(std::ceil(for_latency), for_memory)},
-                                       {"limited_by", std::ceil(for_latency) >= for_memory ? "latency" : "memory"}};
-    if (std::max(for_latency, for_memory) > kMaxMeshChips)
-      add_warning(d, "/result/chips_for_latency_target/min_chips", "outside_physics",
-                  "the target needs " + format_count(std::max(for_latency, for_memory)) +
-                      " chips, more than the largest mesh the engine takes (" + format_count(kMaxMeshChips) + ")");
+      {"time_to_first_token_s", steps.one_prefill.time_s},
+      {"request_latency_s", rates.request_latency_s},
+      {"decode_time_s", rates.decode_time_s},
+      {"queries_per_s_per_chip", rates.queries_per_s_per_chip},
+      {"usd_per_million_output_tokens", rates.usd_per_million_output_tokens},
+      {"usd_per_million_input_tokens", rates.usd_per_million_input_tokens},
+      {"compute_bound_batch", serving_compute_bound_batch(in)}};
+}
+
+DeploymentInput deployment_input(const ServingInput& in, const ServingRequests& r) {
+  return {.batch = r.batch,
+          .generated_len = r.generated_len,
+          .replica_chips = in.mesh->chips,
+          .usd_per_chip_hour = in.hw->price_usd_per_chip_hour};
+}
+
+Json latency_target_json(const ServingInput& in, const DecodeStep& step, const ServingMemory& mem, double target_s,
+                         Diagnostics& d) {
+  const ChipsForLatency c = chips_for_latency_target(in, step, mem.total_bytes, target_s);
+  if (std::max(c.chips, c.chips_for_memory) > kMaxMeshChips)
+    add_warning(d, "/result/chips_for_latency_target/min_chips", "outside_physics",
+                "the target needs " + format_count(std::max(c.chips, c.chips_for_memory)) +
+                    " chips, more than the largest mesh the engine takes (" + format_count(kMaxMeshChips) + ")");
+  return {{"latency_target_s", target_s},
+          {"chips", c.chips},
+          {"min_chips", c.min_chips},
+          {"limited_by", c.limited_by_latency ? "latency" : "memory"}};
+}
+
+// The book's thresholds the replica meets: a TPU's tensor-parallel limits, disaggregation, continuous batching.
+void add_serving_thresholds(Json& out, const ServingInput& in, const ServingRequests& r, const ServingSteps& steps) {
+  if (in.hw->kind == ChipKind::tpu) {
+    const TensorParallelLimits limits = tpu_tensor_parallel_limits(in, r.batch);
+    out["tensor_parallel_compute_limit"] = limits.compute_limit;
+    out["tensor_parallel_hbm_limit"] = limits.hbm_limit;
+    out["weight_stationary_2d_min_chips"] = limits.weight_stationary_2d_min_chips;
   }
-  if (hw.kind == ChipKind::tpu) {
-    const double w_ici = 2.0 * hw.ici.link_unidir_bytes_per_s;
-    const double m_y = std::max(1, in.tensor.ici_axes + in.x.ici_axes + in.yz.ici_axes);
-    // scaling-book/inference: compute-roofline TP limit Y < M_Y F W/C; HBM-bound decode tolerates up to
-    // Y = F W_ici / (B W_hbm).
-    out["tensor_parallel_compute_limit"] = m_y * d_ff * w_ici / c;
-    out["tensor_parallel_hbm_limit"] = d_ff * w_ici / (batch * hw.hbm_bandwidth_bytes_per_s);
-    // scaling-book/inference: 2D weight-stationary beats 1D TP over three axes when N > 32 (F/D) (3/4)^2
-    // (72 for F = 4D).
-    out["weight_stationary_2d_min_chips"] = 32.0 * d_ff / m.d_model * 0.5625;
-  }
-  // scaling-book/inference, disaggregation: prefill servers per decode server = B T_prefill(one sequence) / (T_step G).
-  out["disaggregation"] = {{"prefill_time_one_sequence_s", one.time_s},
-                           {"prefill_servers_per_decode_server", batch * one.time_s / (step.step_s * generated)}};
-  // scaling-book/inference, continuous batching: B/G sequences finish per step, freeing B (P + G)/G tokens of KV.
-  out["continuous_batching"] = {{"sequences_finished_per_step", batch / generated},
-                                {"tokens_evicted_per_step", batch * (prompt + generated) / generated}};
-  if (speculative) {
-    ServingInput draft_in = in;
-    draft_in.model = &draft;
-    const DecodeStep draft_step = ServingModel{&draft_in, profile}.decode(batch, context);
-    const DecodeStep verify = model.decode(batch, context, lookahead + 1.0);
-    const double expected = speculative_expected_tokens(acceptance, lookahead);
-    const double iteration = lookahead * draft_step.step_s + verify.step_s;
-    out["speculative"] = {{"expected_tokens_per_step", expected},
-                          {"draft_step_s", draft_step.step_s},
-                          {"verify_step_s", verify.step_s},
-                          {"iteration_s", iteration},
-                          {"latency_per_token_s", iteration / expected},
-                          {"speedup", expected * step.step_s / iteration},
-                          {"formula", "E[tokens] = (1 - a^(g+1)) / (1 - a): Leviathan, Kalman & Matias, ICML 2023"}};
-  }
-  // Sweep (the book's pareto and latency-breakdown figures, scaling-book/applied-inference).
-  if (sweep_contexts.empty()) sweep_contexts.push_back(context);
+  const ServingRates rates =
+      serving_rates(in, r, steps.decode.step_s, steps.batch_prefill.time_s, steps.one_prefill.time_s);
+  out["disaggregation"] = {{"prefill_time_one_sequence_s", steps.one_prefill.time_s},
+                           {"prefill_servers_per_decode_server", rates.prefill_servers_per_decode_server}};
+  out["continuous_batching"] = {{"sequences_finished_per_step", rates.sequences_finished_per_step},
+                                {"tokens_evicted_per_step", rates.tokens_evicted_per_step}};
+}
+
+Json speculative_json(const SpeculativeArgs& spec, const ServingModel& model, double batch, double context,
+                      const DecodeStep& step) {
+  ServingInput draft_in = *model.in;
+  draft_in.model = &spec.draft;
+  const DecodeStep draft_step = ServingModel{&draft_in, model.profile}.decode(batch, context);
+  const DecodeStep verify = model.decode(batch, context, spec.lookahead + 1.0);
+  const SpeculativeDecode s =
+      speculative_decode(spec.acceptance, spec.lookahead, draft_step.step_s, verify.step_s, step.step_s);
+  return {{"expected_tokens_per_step", s.expected_tokens_per_step},
+          {"draft_step_s", draft_step.step_s},
+          {"verify_step_s", verify.step_s},
+          {"iteration_s", s.iteration_s},
+          {"latency_per_token_s", s.latency_per_token_s},
+          {"speedup", s.speedup},
+          {"formula", "E[tokens] = (1 - a^(g+1)) / (1 - a): Leviathan, Kalman & Matias, ICML 2023"}};
+}
+
+// The sweep (the book's pareto and latency-breakdown figures, scaling-book/applied-inference).
+Json sweep_json(const ServingModel& model, const ServingMemory& mem, const SweepArgs& sweep, double context) {
+  const double chips = model.in->mesh->chips;
+  std::vector<double> contexts = sweep.contexts;
+  if (contexts.empty()) contexts.push_back(context);
   Json points = Json::array();
-  for (double ctx_len : sweep_contexts) {
+  for (double ctx_len : contexts) {
     // A batch fits when its KV caches fit at their longest, the generated tokens still to come on top of the decode
     // context (as memory.max_batch counts them: issue 22, the frontier drew 226 sequences where 219 fit).
-    const double kv_fit_seq = kv_bytes_per_sequence(in, ctx_len + (final_context - context));
-    std::vector<double> batches = sweep_batches;
-    if (batches.empty()) {
-      const double fit = std::floor((hbm_total - params_bytes) / kv_fit_seq);
-      for (double b = 1; b <= fit && b <= 1 << 20; b *= 2) batches.push_back(b);
-      if (fit >= 1 && (batches.empty() || batches.back() != fit) && fit <= 1 << 20) batches.push_back(fit);
-    }
+    const double kv_fit_seq = kv_bytes_per_sequence(*model.in, ctx_len + (mem.final_context - context));
+    const std::vector<double> batches = sweep.batches.empty() ? serving_sweep_batches(mem, kv_fit_seq) : sweep.batches;
     for (double b : batches) {
       const DecodeStep s = model.decode(b, ctx_len);
       points.push_back({{"batch", b},
@@ -364,23 +397,56 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
                         {"flops_s", s.flops_s},
                         {"comms_s", s.comms_s},
                         {"overhead_s", s.overhead_s},
-                        {"fits", params_bytes + b * kv_fit_seq <= hbm_total}});
+                        {"fits", mem.param_bytes + b * kv_fit_seq <= mem.hbm_total_bytes}});
     }
   }
-  out["sweep"] = points;
-  if (profile) {
-    // The book's replica beside the calibrated one: the ideal bound (docs/design.md "Fidelity and calibration").
-    const DecodeStep ideal = decode_step(in, batch, context);
-    const PrefillStep ideal_one = prefill(in, 1, prompt);  // one request's, as time_to_first_token_s above
-    out["ideal"] = {{"latency_per_token_s", ideal.step_s},
-                    {"time_to_first_token_s", ideal_one.time_s},
-                    {"tokens_per_s", batch / ideal.step_s},
-                    {"request_latency_s", ideal_one.time_s + generated * ideal.step_s},
-                    {"usd_per_million_output_tokens", usd_per_s * ideal.step_s / batch * 1e6}};
-    if (deployment.given)
-      out["ideal"]["deployment"] = deployment_json(deployment, replica, ideal.step_s, ideal_one.time_s);
-    mark_ideal_ttft(out["ideal"], ideal_one, one);
-    out["calibration"] = calibration_json(*profile, hw, "serving", scope_point(in, context));
+  return points;
+}
+
+// The book's replica beside the calibrated one: the ideal bound (docs/design.md "Fidelity and calibration").
+Json ideal_json(const ServingQuery& q, const ServingRequests& r, double context, const PrefillStep& calibrated_one) {
+  const ServingInput& in = q.a.in;
+  const DecodeStep ideal = decode_step(in, r.batch, context);
+  const PrefillStep ideal_one = prefill(in, 1, r.prompt_len);  // one request's, as time_to_first_token_s
+  const ServingRates rates = serving_rates(in, r, ideal.step_s, 0.0, ideal_one.time_s);
+  Json out = {{"latency_per_token_s", ideal.step_s},
+              {"time_to_first_token_s", ideal_one.time_s},
+              {"tokens_per_s", rates.tokens_per_s},
+              {"request_latency_s", rates.request_latency_s},
+              {"usd_per_million_output_tokens", rates.usd_per_million_output_tokens}};
+  if (q.deployment.given)
+    out["deployment"] = deployment_json(q.deployment, deployment_input(in, r), ideal.step_s, ideal_one.time_s);
+  mark_ideal_ttft(out, ideal_one, calibrated_one);
+  return out;
+}
+
+}  // namespace
+
+// Reads the query, prices the replica's steps (the §2.10 serving facts are planners/serving's), writes the answer.
+Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
+  ServingQuery q;
+  if (!read_serving_query(ctx, args, d, q)) return {};
+  const ServingInput& in = q.a.in;
+  const ServingModel model{&in, q.profile};
+  const ServingRequests requests{q.a.batch, q.a.prompt_len, q.a.generated_len};
+  const double context = q.a.kv_context_len;
+  const ServingMemory memory = serving_memory(in, requests);
+  warn_if_out_of_hbm(memory, args.path_of("batch"), d);
+  const ServingSteps steps = price_steps(model, requests, context);
+  Json out = replica_json(in, requests, context, steps, memory);
+  if (q.deployment.given)
+    out["deployment"] =
+        deployment_json(q.deployment, deployment_input(in, requests), steps.decode.step_s, steps.one_prefill.time_s);
+  if (q.load.given) out["load"] = load_json(q.load, model, d, args.path_of("load"));
+  if (q.latency_target_s > 0)
+    out["chips_for_latency_target"] = latency_target_json(in, steps.decode, memory, q.latency_target_s, d);
+  add_serving_thresholds(out, in, requests, steps);
+  if (q.speculative.given)
+    out["speculative"] = speculative_json(q.speculative, model, requests.batch, context, steps.decode);
+  out["sweep"] = sweep_json(model, memory, q.sweep, context);
+  if (q.profile) {
+    out["ideal"] = ideal_json(q, requests, context, steps.one_prefill);
+    out["calibration"] = calibration_json(*q.profile, *in.hw, "serving", scope_point(in, context));
   }
   return out;
 }
