@@ -54,85 +54,105 @@ const std::vector<const char*>& common_silent_keys() {
   return keys;
 }
 
+namespace {
+
+// The keys each group of families writes that change nothing the book models (Family::silent).
+struct SilentKeys {
+  std::vector<const char*> gemma, router, deepseek, llama4, gpt_oss, glm_dsa, gemma4, minimax, qwen_hybrid;
+};
+
+const SilentKeys& silent_keys() {
+  static const SilentKeys keys = [] {
+    SilentKeys k;
+    k.gemma = {"query_pre_attn_scalar", "attn_logit_softcapping", "final_logit_softcapping",
+               "cache_implementation",  "sliding_window_size",    "rope_local_base_freq"};
+    k.router = {"output_router_logits", "router_aux_loss_coef", "router_jitter_noise", "norm_topk_prob"};
+    k.deepseek = {"aux_loss_alpha",        "ep_size",      "n_group", "topk_group",     "topk_method", "norm_topk_prob",
+                  "routed_scaling_factor", "scoring_func", "seq_aux", "rope_interleave"};
+    k.llama4 = {"output_router_logits", "router_aux_loss_coef", "router_jitter_noise", "attn_temperature_tuning",
+                "attn_scale",           "floor_scale",          "for_llm_compressor"};
+    k.gpt_oss = {"output_router_logits", "router_aux_loss_coef", "swiglu_limit", "initial_context_length"};
+    // GLM-5 writes DeepSeek's keys, its query-key width (qk_nope + qk_rope) and its RoPE layout once more.
+    k.glm_dsa = {"aux_loss_alpha",
+                 "ep_size",
+                 "n_group",
+                 "topk_group",
+                 "topk_method",
+                 "norm_topk_prob",
+                 "routed_scaling_factor",
+                 "scoring_func",
+                 "seq_aux",
+                 "rope_interleave",
+                 "qk_head_dim",
+                 "indexer_rope_interleave"};
+    // Gemma 4: Gemma's keys, its per-layer-input embeddings (hidden_size_per_layer_input 0 in the released sizes that
+    // have them off), the vision-only bidirectional attention, the MLP's width switch for KV-shared layers.
+    k.gemma4 = {"query_pre_attn_scalar",       "attn_logit_softcapping",      "final_logit_softcapping",
+                "cache_implementation",        "hidden_size_per_layer_input", "vocab_size_per_layer_input",
+                "use_bidirectional_attention", "use_double_wide_mlp",         "expert_intermediate_size"};
+    // MiniMax-M2: its rotary width, QK-norm layout and sigmoid routing with a bias change nothing the book models.
+    k.minimax = {"rotary_dim",   "qk_norm_type",         "use_routing_bias",
+                 "scoring_func", "output_router_logits", "router_aux_loss_coef"};
+    k.qwen_hybrid = {"output_router_logits", "router_aux_loss_coef", "norm_topk_prob", "mtp_use_dedicated_embeddings",
+                     // no window is used (transformers' Qwen3NextConfig)
+                     "use_sliding_window", "max_window_layers", "mlp_only_layers"};
+    return k;
+  }();
+  return keys;
+}
+
+}  // namespace
+
 const std::vector<Family>& families() {
-  static const std::vector<const char*> gemma = {"query_pre_attn_scalar",   "attn_logit_softcapping",
-                                                 "final_logit_softcapping", "cache_implementation",
-                                                 "sliding_window_size",     "rope_local_base_freq"};
-  static const std::vector<const char*> router = {"output_router_logits", "router_aux_loss_coef", "router_jitter_noise",
-                                                  "norm_topk_prob"};
-  static const std::vector<const char*> deepseek = {
-      "aux_loss_alpha",        "ep_size",      "n_group", "topk_group",     "topk_method", "norm_topk_prob",
-      "routed_scaling_factor", "scoring_func", "seq_aux", "rope_interleave"};
-  static const std::vector<const char*> llama4 = {
-      "output_router_logits", "router_aux_loss_coef", "router_jitter_noise", "attn_temperature_tuning",
-      "attn_scale",           "floor_scale",          "for_llm_compressor"};
-  static const std::vector<const char*> gpt_oss = {"output_router_logits", "router_aux_loss_coef", "swiglu_limit",
-                                                   "initial_context_length"};
-  // GLM-5 writes DeepSeek's keys, its query-key width (qk_nope + qk_rope) and its RoPE layout once more.
-  static const std::vector<const char*> glm_dsa = {
-      "aux_loss_alpha",        "ep_size",      "n_group", "topk_group",      "topk_method", "norm_topk_prob",
-      "routed_scaling_factor", "scoring_func", "seq_aux", "rope_interleave", "qk_head_dim", "indexer_rope_interleave"};
-  // Gemma 4: Gemma's keys, its per-layer-input embeddings (hidden_size_per_layer_input 0 in the released sizes that
-  // have them off), the vision-only bidirectional attention, the MLP's width switch for KV-shared layers.
-  static const std::vector<const char*> gemma4 = {
-      "query_pre_attn_scalar",       "attn_logit_softcapping",      "final_logit_softcapping",
-      "cache_implementation",        "hidden_size_per_layer_input", "vocab_size_per_layer_input",
-      "use_bidirectional_attention", "use_double_wide_mlp",         "expert_intermediate_size"};
-  // MiniMax-M2: its rotary width, QK-norm layout and sigmoid routing with a bias change nothing the book models.
-  static const std::vector<const char*> minimax = {"rotary_dim",   "qk_norm_type",         "use_routing_bias",
-                                                   "scoring_func", "output_router_logits", "router_aux_loss_coef"};
-  static const std::vector<const char*> qwen_hybrid = {"output_router_logits", "router_aux_loss_coef", "norm_topk_prob",
-                                                       "mtp_use_dedicated_embeddings",
-                                                       // no window is used (transformers' Qwen3NextConfig)
-                                                       "use_sliding_window", "max_window_layers", "mlp_only_layers"};
+  const SilentKeys& k = silent_keys();
   static const std::vector<Family> all = {
       {"llama", Experts::none, false, {}},
       {"mistral", Experts::none, false, {}, 0, Windows::all},
       {"qwen2", Experts::none, false, {}, 0, Windows::qwen},
       {"qwen3", Experts::none, false, {}, 0, Windows::qwen},
-      {"gemma", Experts::none, true, gemma},
-      {"gemma2", Experts::none, true, gemma, 0, Windows::gemma2},
-      {"gemma3_text", Experts::none, true, gemma, 262208,
+      {"gemma", Experts::none, true, k.gemma},
+      {"gemma2", Experts::none, true, k.gemma, 0, Windows::gemma2},
+      {"gemma3_text", Experts::none, true, k.gemma, 262208,
        Windows::gemma3},  // Gemma3TextConfig; multimodal configs omit it
-      {"mixtral", Experts::mixtral, false, router, 0, Windows::all},
-      {"qwen2_moe", Experts::qwen, false, router, 0, Windows::qwen},
-      {"qwen3_moe", Experts::qwen, false, router, 0, Windows::qwen},
-      {"deepseek_v2", Experts::deepseek, false, deepseek, 0, Windows::none, true},
-      {"deepseek_v3", Experts::deepseek, false, deepseek, 0, Windows::none, true},
-      {"kimi_k2", Experts::deepseek, false, deepseek, 0, Windows::none, true},  // DeepseekV3ForCausalLM's keys
+      {"mixtral", Experts::mixtral, false, k.router, 0, Windows::all},
+      {"qwen2_moe", Experts::qwen, false, k.router, 0, Windows::qwen},
+      {"qwen3_moe", Experts::qwen, false, k.router, 0, Windows::qwen},
+      {"deepseek_v2", Experts::deepseek, false, k.deepseek, 0, Windows::none, true},
+      {"deepseek_v3", Experts::deepseek, false, k.deepseek, 0, Windows::none, true},
+      {"kimi_k2", Experts::deepseek, false, k.deepseek, 0, Windows::none, true},  // DeepseekV3ForCausalLM's keys
       {.model_type = "deepseek_v32",
        .experts = Experts::deepseek,
        .tied_by_default = false,
-       .silent = deepseek,
+       .silent = k.deepseek,
        .latent_attention = true,
        .sparse_attention = true},
       {.model_type = "glm_moe_dsa",
        .experts = Experts::deepseek,
        .tied_by_default = false,
-       .silent = glm_dsa,
+       .silent = k.glm_dsa,
        .latent_attention = true,
        .sparse_attention = true},
-      {"llama4_text", Experts::llama4, false, llama4, 0, Windows::llama4},
-      {"gpt_oss", Experts::gpt_oss, false, gpt_oss, 0, Windows::layer_types},
-      {"minimax_m2", Experts::minimax, false, minimax, 0, Windows::none},
-      {"gemma4_text", Experts::gemma4, true, gemma4, 0, Windows::layer_types},
+      {"llama4_text", Experts::llama4, false, k.llama4, 0, Windows::llama4},
+      {"gpt_oss", Experts::gpt_oss, false, k.gpt_oss, 0, Windows::layer_types},
+      {"minimax_m2", Experts::minimax, false, k.minimax, 0, Windows::none},
+      {"gemma4_text", Experts::gemma4, true, k.gemma4, 0, Windows::layer_types},
       {.model_type = "qwen3_next",
        .experts = Experts::qwen,
        .tied_by_default = false,
-       .silent = qwen_hybrid,
+       .silent = k.qwen_hybrid,
        .windows = Windows::layer_types,
        .gated_deltanet = true},
       {.model_type = "qwen3_5_moe_text",
        .experts = Experts::qwen,
        .tied_by_default = false,
-       .silent = qwen_hybrid,
+       .silent = k.qwen_hybrid,
        .windows = Windows::layer_types,
        .gated_deltanet = true,
        .experts_only = true},
       {.model_type = "qwen3_5_text",
        .experts = Experts::none,
        .tied_by_default = false,
-       .silent = qwen_hybrid,
+       .silent = k.qwen_hybrid,
        .windows = Windows::layer_types,
        .gated_deltanet = true},
       {.model_type = "nemotron_h",
@@ -163,6 +183,80 @@ bool write_mlp_pattern(const std::vector<bool>& moe, std::int64_t dense_layers, 
   return true;
 }
 
+namespace {
+
+// An MoE family's experts beyond their count: one expert's MLP width, the shared experts (of that width), the leading
+// dense layers and which layers are MoE.
+struct ExpertLayout {
+  std::optional<std::int64_t> expert_ff;
+  std::int64_t shared = 0, dense_layers = 0;
+  std::vector<bool> moe;
+};
+
+// Each family's own keys for the layout (`d_ff`: the dense width, which Llama 4 reads here; `active`: gpt-oss's k
+// under OpenAI's key).
+ExpertLayout read_expert_layout(ConfigReader& r, Experts kind, std::int64_t layers, std::optional<std::int64_t>& d_ff,
+                                std::optional<std::int64_t>& active) {
+  ExpertLayout e{d_ff, 0, 0, std::vector<bool>(static_cast<std::size_t>(std::max<std::int64_t>(layers, 0)), true)};
+  switch (kind) {
+    case Experts::none:
+    case Experts::nemotron_h:
+    case Experts::mixtral:
+      break;
+    case Experts::gemma4:
+      // Gemma 4: every layer runs the dense MLP (intermediate_size) beside its routed experts, the two summed
+      // (aiconfigurator's Gemma4MixModel): the engine's shared experts of the routed width, the dense MLP's worth.
+      e.expert_ff = r.count("moe_intermediate_size", "MLP width of one expert", true);
+      e.shared = shared_experts_of_width(r, "intermediate_size", d_ff, e.expert_ff);
+      break;
+    case Experts::minimax:
+      // MiniMax-M2: intermediate_size is one expert's width; a shared expert of shared_intermediate_size (0: none).
+      e.shared = shared_experts_of_width(r, "shared_intermediate_size",
+                                         r.count("shared_intermediate_size", "", false, 0), e.expert_ff);
+      break;
+    case Experts::gpt_oss:
+      // OpenAI's original key for k beside transformers' num_experts_per_tok.
+      if (const auto k = r.count("experts_per_token", "experts each token is routed to", !active); k && !active)
+        active = k;
+      break;
+    case Experts::llama4: {
+      // Llama 4: intermediate_size is one expert's width, intermediate_size_mlp the dense layers'; one shared
+      // expert of the routed width beside the routed ones; MoE on every interleave_moe_layer_step-th layer.
+      d_ff = r.count("intermediate_size_mlp", "MLP width of the dense layers", false).value_or(e.expert_ff.value_or(0));
+      e.shared = 1;
+      const std::int64_t step = r.count("interleave_moe_layer_step", "", false).value_or(1);
+      for (std::int64_t i = 0; i < layers; ++i) e.moe[static_cast<std::size_t>(i)] = (i + 1) % step == 0;
+      if (const auto listed = r.layer_set("moe_layers", layers)) e.moe = *listed;
+      break;
+    }
+    case Experts::qwen: {
+      e.expert_ff = r.count("moe_intermediate_size", "MLP width of one expert", true);
+      // Qwen writes one shared expert of its own width; the engine counts shared experts of the routed width.
+      e.shared = shared_experts_of_width(r, "shared_expert_intermediate_size",
+                                         r.count("shared_expert_intermediate_size", "", false, 0), e.expert_ff);
+      // transformers' Qwen2/3-MoE: layer i is MoE when it is not in mlp_only_layers and (i + 1) % step == 0.
+      const std::int64_t step = r.count("decoder_sparse_step", "", false).value_or(1);
+      for (std::int64_t i = 0; i < layers; ++i) e.moe[static_cast<std::size_t>(i)] = (i + 1) % step == 0;
+      if (const auto dense = r.layer_set("mlp_only_layers", layers))
+        for (std::size_t i = 0; i < e.moe.size(); ++i) e.moe[i] = e.moe[i] && !(*dense)[i];
+      break;
+    }
+    case Experts::deepseek: {
+      e.expert_ff = r.count("moe_intermediate_size", "MLP width of one expert", true);
+      e.shared = r.count("n_shared_experts", "", false, 0).value_or(0);
+      // DeepSeek: layer i is MoE when i >= first_k_dense_replace and i % moe_layer_freq == 0.
+      e.dense_layers = r.count("first_k_dense_replace", "", false, 0).value_or(0);
+      const std::int64_t freq = r.count("moe_layer_freq", "", false).value_or(1);
+      for (std::int64_t i = 0; i < layers; ++i)
+        e.moe[static_cast<std::size_t>(i)] = i >= e.dense_layers && i % freq == 0;
+      break;
+    }
+  }
+  return e;
+}
+
+}  // namespace
+
 // The expert fields of an MoE family into `m`; `d_ff` is the dense MLP width already read.
 void read_experts(ConfigReader& r, Experts kind, std::int64_t layers, std::optional<std::int64_t>& d_ff, Json& m) {
   Diagnostics& d = r.diagnostics();
@@ -179,84 +273,46 @@ void read_experts(ConfigReader& r, Experts kind, std::int64_t layers, std::optio
   const auto experts = r.count(experts_key, "routed experts per MoE layer", true);
   auto active = r.count(kind == Experts::gemma4 ? "top_k_experts" : "num_experts_per_tok",
                         "experts each token is routed to", kind != Experts::gpt_oss);
-  std::optional<std::int64_t> expert_ff = d_ff;
-  std::int64_t shared = 0, dense_layers = 0;
-  std::vector<bool> moe(static_cast<std::size_t>(std::max<std::int64_t>(layers, 0)), true);
-  switch (kind) {
-    case Experts::none:
-    case Experts::nemotron_h:
-    case Experts::mixtral:
-      break;
-    case Experts::gemma4:
-      // Gemma 4: every layer runs the dense MLP (intermediate_size) beside its routed experts, the two summed
-      // (aiconfigurator's Gemma4MixModel): the engine's shared experts of the routed width, the dense MLP's worth.
-      expert_ff = r.count("moe_intermediate_size", "MLP width of one expert", true);
-      shared = shared_experts_of_width(r, "intermediate_size", d_ff, expert_ff);
-      break;
-    case Experts::minimax:
-      // MiniMax-M2: intermediate_size is one expert's width; a shared expert of shared_intermediate_size (0: none).
-      shared = shared_experts_of_width(r, "shared_intermediate_size", r.count("shared_intermediate_size", "", false, 0),
-                                       expert_ff);
-      break;
-    case Experts::gpt_oss:
-      // OpenAI's original key for k beside transformers' num_experts_per_tok.
-      if (const auto k = r.count("experts_per_token", "experts each token is routed to", !active); k && !active)
-        active = k;
-      break;
-    case Experts::llama4: {
-      // Llama 4: intermediate_size is one expert's width, intermediate_size_mlp the dense layers'; one shared
-      // expert of the routed width beside the routed ones; MoE on every interleave_moe_layer_step-th layer.
-      d_ff = r.count("intermediate_size_mlp", "MLP width of the dense layers", false).value_or(expert_ff.value_or(0));
-      shared = 1;
-      const std::int64_t step = r.count("interleave_moe_layer_step", "", false).value_or(1);
-      for (std::int64_t i = 0; i < layers; ++i) moe[static_cast<std::size_t>(i)] = (i + 1) % step == 0;
-      if (const auto listed = r.layer_set("moe_layers", layers)) moe = *listed;
-      break;
-    }
-    case Experts::qwen: {
-      expert_ff = r.count("moe_intermediate_size", "MLP width of one expert", true);
-      // Qwen writes one shared expert of its own width; the engine counts shared experts of the routed width.
-      shared = shared_experts_of_width(r, "shared_expert_intermediate_size",
-                                       r.count("shared_expert_intermediate_size", "", false, 0), expert_ff);
-      // transformers' Qwen2/3-MoE: layer i is MoE when it is not in mlp_only_layers and (i + 1) % step == 0.
-      const std::int64_t step = r.count("decoder_sparse_step", "", false).value_or(1);
-      for (std::int64_t i = 0; i < layers; ++i) moe[static_cast<std::size_t>(i)] = (i + 1) % step == 0;
-      if (const auto dense = r.layer_set("mlp_only_layers", layers))
-        for (std::size_t i = 0; i < moe.size(); ++i) moe[i] = moe[i] && !(*dense)[i];
-      break;
-    }
-    case Experts::deepseek: {
-      expert_ff = r.count("moe_intermediate_size", "MLP width of one expert", true);
-      shared = r.count("n_shared_experts", "", false, 0).value_or(0);
-      // DeepSeek: layer i is MoE when i >= first_k_dense_replace and i % moe_layer_freq == 0.
-      dense_layers = r.count("first_k_dense_replace", "", false, 0).value_or(0);
-      const std::int64_t freq = r.count("moe_layer_freq", "", false).value_or(1);
-      for (std::int64_t i = 0; i < layers; ++i) moe[static_cast<std::size_t>(i)] = i >= dense_layers && i % freq == 0;
-      break;
-    }
-  }
+  ExpertLayout e = read_expert_layout(r, kind, layers, d_ff, active);
   // Leading dense layers (DeepSeek's first_k_dense_replace, Qwen's mlp_only_layers [0, ..., k-1]) are the engine's
   // dense_layers where the rest are all MoE; any other arrangement is a pattern.
   if (kind != Experts::deepseek)
-    while (dense_layers < layers && !moe[static_cast<std::size_t>(dense_layers)]) ++dense_layers;
-  if (std::none_of(moe.begin(), moe.end(), [](bool x) { return x; }) && layers > 0)
+    while (e.dense_layers < layers && !e.moe[static_cast<std::size_t>(e.dense_layers)]) ++e.dense_layers;
+  if (std::none_of(e.moe.begin(), e.moe.end(), [](bool x) { return x; }) && layers > 0)
     add_diagnostic(d, r.path_of(experts_key), "inconsistent", "the config makes no layer an MoE layer");
-  if (!d_ff) d_ff = expert_ff;  // no layer is dense: the unused dense width stands at an expert's
+  if (!d_ff) d_ff = e.expert_ff;  // no layer is dense: the unused dense width stands at an expert's
   if (experts) m["experts"] = *experts;
   if (active) m["active_experts"] = *active;
-  if (expert_ff) m["expert_d_ff"] = *expert_ff;
-  m["shared_experts"] = shared;
-  if (write_mlp_pattern(moe, dense_layers, m) && kind != Experts::deepseek) dense_layers = 0;
-  m["dense_layers"] = dense_layers;
+  if (e.expert_ff) m["expert_d_ff"] = *e.expert_ff;
+  m["shared_experts"] = e.shared;
+  if (write_mlp_pattern(e.moe, e.dense_layers, m) && kind != Experts::deepseek) e.dense_layers = 0;
+  m["dense_layers"] = e.dense_layers;
 }
 
-// Which layers attend to a window or a chunk, with their sizes, into `m` (attention_pattern, sliding_window,
-// attention_chunk).
-void read_windows(ConfigReader& r, const Family& family, std::int64_t layers, Json& m) {
-  const Windows rule = family.windows;
+namespace {
+
+// Llama 4: layers with RoPE attend within chunks; every no_rope_layer_interval-th layer (NoPE), or those
+// no_rope_layers marks 0, attends fully; without a chunk size every layer does.
+void read_llama4_spans(ConfigReader& r, std::int64_t layers, bool chunked, std::vector<AttentionSpan>& spans) {
   Diagnostics& d = r.diagnostics();
-  const auto window = r.count("sliding_window", "", false);
-  const auto chunk = r.count("attention_chunk_size", "", false);
+  const std::int64_t every = r.count("no_rope_layer_interval", "", false).value_or(4);
+  for (std::int64_t i = 0; i < layers; ++i)
+    spans[static_cast<std::size_t>(i)] = (i + 1) % every != 0 ? AttentionSpan::chunked : AttentionSpan::full;
+  if (const auto rope =
+          r.per_layer<bool>("no_rope_layers", layers, [&](const Json& v, const std::string& p) -> std::optional<bool> {
+            if (v.is_number_integer() && (v.get<std::int64_t>() == 0 || v.get<std::int64_t>() == 1))
+              return v.get<std::int64_t>() == 1;
+            add_diagnostic(d, p, "wrong_type", "no_rope_layers entries are 1 (RoPE) or 0 (no positional encoding)");
+            return std::nullopt;
+          }))
+    for (std::size_t i = 0; i < spans.size(); ++i) spans[i] = (*rope)[i] ? AttentionSpan::chunked : AttentionSpan::full;
+  if (!chunked)
+    for (auto& s : spans) s = AttentionSpan::full;
+}
+
+// Each layer's span by the family's rule (before layer_types, which overrides it).
+std::vector<AttentionSpan> spans_by_rule(ConfigReader& r, const Family& family, std::int64_t layers, bool window,
+                                         bool chunk) {
   std::vector<AttentionSpan> spans(static_cast<std::size_t>(std::max<std::int64_t>(layers, 0)), AttentionSpan::full);
   auto each = [&](auto sliding) {
     for (std::int64_t i = 0; i < layers; ++i)
@@ -269,7 +325,7 @@ void read_windows(ConfigReader& r, const Family& family, std::int64_t layers, Js
     for (std::int64_t i = 0; i < layers; ++i)
       spans[static_cast<std::size_t>(i)] = (i + 1) % every == 0 ? AttentionSpan::full : AttentionSpan::linear;
   }
-  switch (rule) {
+  switch (family.windows) {
     case Windows::none:
     case Windows::layer_types:
       break;
@@ -291,25 +347,22 @@ void read_windows(ConfigReader& r, const Family& family, std::int64_t layers, Js
       if (window) each([&](std::int64_t i) { return (i + 1) % every != 0; });
       break;
     }
-    case Windows::llama4: {
-      // Layers with RoPE attend within chunks; every no_rope_layer_interval-th layer (NoPE) attends fully.
-      const std::int64_t every = r.count("no_rope_layer_interval", "", false).value_or(4);
-      for (std::int64_t i = 0; i < layers; ++i)
-        spans[static_cast<std::size_t>(i)] = (i + 1) % every != 0 ? AttentionSpan::chunked : AttentionSpan::full;
-      if (const auto rope = r.per_layer<bool>(
-              "no_rope_layers", layers, [&](const Json& v, const std::string& p) -> std::optional<bool> {
-                if (v.is_number_integer() && (v.get<std::int64_t>() == 0 || v.get<std::int64_t>() == 1))
-                  return v.get<std::int64_t>() == 1;
-                add_diagnostic(d, p, "wrong_type", "no_rope_layers entries are 1 (RoPE) or 0 (no positional encoding)");
-                return std::nullopt;
-              }))
-        for (std::size_t i = 0; i < spans.size(); ++i)
-          spans[i] = (*rope)[i] ? AttentionSpan::chunked : AttentionSpan::full;
-      if (!chunk)
-        for (auto& s : spans) s = AttentionSpan::full;
+    case Windows::llama4:
+      read_llama4_spans(r, layers, chunk, spans);
       break;
-    }
   }
+  return spans;
+}
+
+}  // namespace
+
+// Which layers attend to a window or a chunk, with their sizes, into `m` (attention_pattern, sliding_window,
+// attention_chunk).
+void read_windows(ConfigReader& r, const Family& family, std::int64_t layers, Json& m) {
+  Diagnostics& d = r.diagnostics();
+  const auto window = r.count("sliding_window", "", false);
+  const auto chunk = r.count("attention_chunk_size", "", false);
+  std::vector<AttentionSpan> spans = spans_by_rule(r, family, layers, window.has_value(), chunk.has_value());
   if (const auto listed = r.per_layer<AttentionSpan>(
           "layer_types", layers, [&](const Json& v, const std::string& p) { return layer_type(v, p, d); }))
     spans = *listed;
