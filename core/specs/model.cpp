@@ -95,12 +95,14 @@ void read_sparse_attention(JsonReader& r, ModelConfig& m, Diagnostics& d) {
   s.finish();
 }
 
-}  // namespace
+// The per-layer patterns as read (indices into their names), before they become the model's layer kinds.
+struct ModelPatterns {
+  std::vector<int> mlp, attention;
+};
 
-ModelConfig parse_model(const Json& node, const std::string& path, bool require_sources, Diagnostics& d) {
-  ModelConfig m;
-  JsonReader r(node, path, d);
-  if (!r.ok_object()) return m;
+// Every key of a model object into `m`, each in its range (io/ranges.cpp); the patterns are returned as read.
+ModelPatterns read_model_fields(JsonReader& r, const Json& node, const std::string& path, bool require_sources,
+                                ModelConfig& m, Diagnostics& d) {
   r.choice("schema", require_sources, {"scalescope.model/1"});
   m.id = r.string("id", require_sources).value_or("custom");
   m.name = r.string("name", require_sources).value_or("custom model");
@@ -131,14 +133,19 @@ ModelConfig parse_model(const Json& node, const std::string& path, bool require_
   m.attention_chunk = dim("attention_chunk", false);
   m.mtp_layers = dim("mtp_layers", false);
   m.weights_dtype = r.dtype("weights_dtype", false);
-  const std::vector<int> mlp = read_pattern(r, "mlp_pattern", {"dense", "moe", "none"}, d);
-  const std::vector<int> attention = read_pattern(r, "attention_pattern", {"full", "sliding", "chunked", "linear"}, d);
+  ModelPatterns p;
+  p.mlp = read_pattern(r, "mlp_pattern", {"dense", "moe", "none"}, d);
+  p.attention = read_pattern(r, "attention_pattern", {"full", "sliding", "chunked", "linear"}, d);
   r.array("not_modelled", false);
   r.array("notes", false);
   const Json* sources = r.object("sources", require_sources);
   if (require_sources) check_sources(node, path, sources, d);
   r.finish();
+  return p;
+}
 
+// Attention heads and experts that contradict each other; latent attention's head counts and widths set.
+void check_heads_and_experts(JsonReader& r, ModelConfig& m, Diagnostics& d) {
   if (m.is_mla()) {
     if (r.has("kv_heads") && m.kv_heads != m.heads)
       add_diagnostic(d, r.path_of("kv_heads"), "inconsistent",
@@ -165,14 +172,17 @@ ModelConfig parse_model(const Json& node, const std::string& path, bool require_
                    "a dense model ('experts' 0) has no active/shared experts and no separate dense layers");
   if (m.dense_layers > m.layers)
     add_diagnostic(d, r.path_of("dense_layers"), "out_of_range", "'dense_layers' cannot exceed 'layers'");
+}
 
-  // Per-layer kinds: the patterns repeat over the layers (a pattern as long as the model lists every layer).
+// Per-layer kinds: the patterns repeat over the layers (a pattern as long as the model lists every layer); a window
+// or a chunk without a pattern applies to every layer.
+void set_layer_patterns(JsonReader& r, const ModelPatterns& p, ModelConfig& m, Diagnostics& d) {
   bool any_moe = false;
-  for (int k : mlp) {
+  for (int k : p.mlp) {
     m.mlp_pattern.push_back(static_cast<MlpLayer>(k));
     any_moe = any_moe || m.mlp_pattern.back() == MlpLayer::moe;
   }
-  for (int k : attention) m.attention_pattern.push_back(static_cast<AttentionSpan>(k));
+  for (int k : p.attention) m.attention_pattern.push_back(static_cast<AttentionSpan>(k));
   if (any_moe && m.experts == 0)
     add_diagnostic(d, r.path_of("mlp_pattern"), "inconsistent", "MoE layers need 'experts' (this model is dense)");
   if (!m.mlp_pattern.empty() && m.experts > 0 && !any_moe)
@@ -189,6 +199,10 @@ ModelConfig parse_model(const Json& node, const std::string& path, bool require_
     else if (m.attention_chunk > 0)
       m.attention_pattern = {AttentionSpan::chunked};
   }
+}
+
+// The layers' spans against the attention fields they need or exclude.
+void check_attention_spans(JsonReader& r, const ModelConfig& m, Diagnostics& d) {
   auto uses = [&](AttentionSpan s) {
     return std::find(m.attention_pattern.begin(), m.attention_pattern.end(), s) != m.attention_pattern.end();
   };
@@ -214,6 +228,18 @@ ModelConfig parse_model(const Json& node, const std::string& path, bool require_
     add_diagnostic(d, r.path_of("sparse_attention"), "inconsistent",
                    "sparse attention applies to full-attention layers: a model with 'sparse_attention' has no "
                    "sliding, chunked or linear layers");
+}
+
+}  // namespace
+
+ModelConfig parse_model(const Json& node, const std::string& path, bool require_sources, Diagnostics& d) {
+  ModelConfig m;
+  JsonReader r(node, path, d);
+  if (!r.ok_object()) return m;
+  const ModelPatterns patterns = read_model_fields(r, node, path, require_sources, m, d);
+  check_heads_and_experts(r, m, d);
+  set_layer_patterns(r, patterns, m, d);
+  check_attention_spans(r, m, d);
   const bool patterned = m.mlp_pattern.size() > 1 || m.attention_pattern.size() > 1;
   if (patterned && m.layers > kMaxPatternLayers)
     add_diagnostic(d, r.path_of("layers"), "too_large",
