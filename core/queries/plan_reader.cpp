@@ -98,127 +98,109 @@ void check_pinned_overlaps(const Mesh& mesh, const LayoutRules& rules, const std
       }
 }
 
-}  // namespace
-
-PlanSpec read_plan_spec(JsonReader& r, const Mesh& mesh, Diagnostics& d) {
-  PlanSpec spec;
-  LayoutRules& rules = spec.rules;
+// What reading the strategies found so far: how far each mesh axis is tiled, the whole axes named, whether any
+// strategy was a degree, and whether any was wrong (with its diagnostic).
+struct StrategyReading {
   std::array<std::int64_t, kMaxLayoutAxes> taken{};
-  taken.fill(1);
   std::vector<int> whole_used;
   bool any_degree = false, bad = false;
-  const std::string par = r.path();
-  for (int s = 0; s < kLayoutStrategies; ++s) {
-    const char* key = kStrategyKeys[s];
-    const Json* v = r.value(key, false);
-    if (!v) continue;
-    const std::string path = r.path_of(key);
-    if (v->is_number()) {
-      spec.whole_axes_only = false;
-      const auto degree = read_integer_value(*v, path, 1, 1 << 24, d);
-      if (!degree) {
-        bad = true;
-        continue;
-      }
-      any_degree = true;
-      rules.degrees[s] = static_cast<int>(*degree);
-      if (std::fmod(mesh.chips, static_cast<double>(*degree)) != 0) {
-        bad = true;
-        add_diagnostic(d, path, "not_divisible",
-                       std::string(key) + " " + std::to_string(*degree) + " does not divide the mesh's " +
-                           format_count(mesh.chips) + " chips; degrees that divide them: " +
-                           list_of(divisors_of(static_cast<std::int64_t>(mesh.chips))));
-      }
+};
+
+// Strategy `s` given as a degree (`key`: 8), which must divide the mesh's chips.
+void read_strategy_degree(const Json& v, int s, const std::string& path, const Mesh& mesh, PlanSpec& spec,
+                          StrategyReading& read, Diagnostics& d) {
+  const char* key = kStrategyKeys[s];
+  spec.whole_axes_only = false;
+  const auto degree = read_integer_value(v, path, 1, 1 << 24, d);
+  if (!degree) {
+    read.bad = true;
+    return;
+  }
+  read.any_degree = true;
+  spec.rules.degrees[s] = static_cast<int>(*degree);
+  if (std::fmod(mesh.chips, static_cast<double>(*degree)) != 0) {
+    read.bad = true;
+    add_diagnostic(
+        d, path, "not_divisible",
+        std::string(key) + " " + std::to_string(*degree) + " does not divide the mesh's " + format_count(mesh.chips) +
+            " chips; degrees that divide them: " + list_of(divisors_of(static_cast<std::int64_t>(mesh.chips))));
+  }
+}
+
+// Strategy `s` given as mesh axes or sub-axes (`key`: ["X", {"axis": "Y", "size": 4}]): each pinned in the rules,
+// none reused, the sub-axes of an axis tiling it.
+void read_strategy_axes(const Json& v, int s, const std::string& path, const Mesh& mesh, PlanSpec& spec,
+                        StrategyReading& read, Diagnostics& d) {
+  const char* key = kStrategyKeys[s];
+  LayoutRules& rules = spec.rules;
+  rules.explicit_strategies |= 1u << s;
+  std::int64_t degree = 1;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const std::string epath = json_pointer_child(path, i);
+    const SubAxis x = read_sub_axis(v[i], epath, mesh, d);
+    if (!x.whole_name) spec.whole_axes_only = false;
+    if (x.axis < 0 || x.axis >= kMaxLayoutAxes) {
+      read.bad = true;
       continue;
     }
-    if (!v->is_array()) {
-      bad = true;
-      add_diagnostic(
-          d, path, "wrong_type",
-          "a strategy is a degree (a number) or a list of mesh axes (\"X\", or {\"axis\": \"X\", \"size\": 4})");
+    const MeshAxis& axis = mesh.axes[x.axis];
+    if (x.whole_name && std::find(read.whole_used.begin(), read.whole_used.end(), x.axis) != read.whole_used.end()) {
+      read.bad = true;
+      add_diagnostic(d, epath, "axis_reused", "mesh axis " + quote(axis.name) + " already carries another strategy");
       continue;
     }
-    rules.explicit_strategies |= 1u << s;
-    std::int64_t degree = 1;
-    for (std::size_t i = 0; i < v->size(); ++i) {
-      const std::string epath = json_pointer_child(path, i);
-      const SubAxis x = read_sub_axis((*v)[i], epath, mesh, d);
-      if (!x.whole_name) spec.whole_axes_only = false;
-      if (x.axis < 0 || x.axis >= kMaxLayoutAxes) {
-        bad = true;
-        continue;
-      }
-      const MeshAxis& axis = mesh.axes[x.axis];
-      if (x.whole_name && std::find(whole_used.begin(), whole_used.end(), x.axis) != whole_used.end()) {
-        bad = true;
-        add_diagnostic(d, epath, "axis_reused", "mesh axis " + quote(axis.name) + " already carries another strategy");
-        continue;
-      }
-      if (rules.fixed_size[x.axis][s] > 0) {
-        bad = true;
-        add_diagnostic(d, epath, "axis_reused",
-                       std::string(key) + " takes " + quote(axis.name) + " twice; give one sub-axis per mesh axis");
-        continue;
-      }
-      if (x.whole_name) whole_used.push_back(x.axis);
-      taken[x.axis] *= x.size;
-      if (axis.size % taken[x.axis] != 0) {
-        bad = true;
-        add_diagnostic(d, epath, x.whole_name ? "axis_reused" : "overlapping_sub_axes",
-                       "the sub-axes of " + quote(axis.name) + " overlap: their sizes multiply to " +
-                           std::to_string(taken[x.axis]) + ", which does not tile its " + std::to_string(axis.size) +
-                           " positions");
-        continue;
-      }
-      rules.fixed_size[x.axis][s] = x.size;
-      rules.fixed_stride[x.axis][s] = x.stride;
-      degree *= x.size;
-      add_piece(spec.whole[s], mesh, AxisPiece{x.axis, x.size, 1});
+    if (rules.fixed_size[x.axis][s] > 0) {
+      read.bad = true;
+      add_diagnostic(d, epath, "axis_reused",
+                     std::string(key) + " takes " + quote(axis.name) + " twice; give one sub-axis per mesh axis");
+      continue;
     }
-    rules.degrees[s] = static_cast<int>(degree);
-  }
-  // The DCN axis between slices carries strategies whose traffic is once per step or per layer's weights, never
-  // tensor or context parallelism (checked with the plan).
-  rules.dcn_strategies = (1u << 0) | (1u << 1) | (1u << 3) | (1u << 4);
-  check_pinned_overlaps(mesh, rules, par, d);
-  if (spec.whole_axes_only && !any_degree) {  // the original form, checked as it always was
-    check_all_axes_used(mesh, whole_used, par, d);
-    return spec;
-  }
-  if (bad || has_errors(d)) return spec;
-  if (!any_degree) {
-    for (std::size_t a = 0; a < mesh.axes.size(); ++a) {
-      if (mesh.axes[a].size <= 1 || taken[a] == mesh.axes[a].size) continue;
-      add_diagnostic(d, par, "axis_unused",
-                     "mesh axis " + quote(mesh.axes[a].name) + " (" + std::to_string(mesh.axes[a].size) +
-                         ") is tiled " + std::to_string(taken[a]) +
-                         "-way by the sub-axes given; the rest carries no strategy (give " +
-                         std::to_string(mesh.axes[a].size / taken[a]) + " more ways to a strategy)");
+    if (x.whole_name) read.whole_used.push_back(x.axis);
+    read.taken[x.axis] *= x.size;
+    if (axis.size % read.taken[x.axis] != 0) {
+      read.bad = true;
+      add_diagnostic(d, epath, x.whole_name ? "axis_reused" : "overlapping_sub_axes",
+                     "the sub-axes of " + quote(axis.name) + " overlap: their sizes multiply to " +
+                         std::to_string(read.taken[x.axis]) + ", which does not tile its " + std::to_string(axis.size) +
+                         " positions");
+      continue;
     }
-    return spec;
+    rules.fixed_size[x.axis][s] = x.size;
+    rules.fixed_stride[x.axis][s] = x.stride;
+    degree *= x.size;
+    add_piece(spec.whole[s], mesh, AxisPiece{x.axis, x.size, 1});
   }
+  rules.degrees[s] = static_cast<int>(degree);
+}
+
+// Sub-axes alone must tile every mesh axis: each one left partly unused is named.
+void check_axes_tiled(const Mesh& mesh, const StrategyReading& read, const std::string& par, Diagnostics& d) {
+  for (std::size_t a = 0; a < mesh.axes.size(); ++a) {
+    if (mesh.axes[a].size <= 1 || read.taken[a] == mesh.axes[a].size) continue;
+    add_diagnostic(d, par, "axis_unused",
+                   "mesh axis " + quote(mesh.axes[a].name) + " (" + std::to_string(mesh.axes[a].size) + ") is tiled " +
+                       std::to_string(read.taken[a]) +
+                       "-way by the sub-axes given; the rest carries no strategy (give " +
+                       std::to_string(mesh.axes[a].size / read.taken[a]) + " more ways to a strategy)");
+  }
+}
+
+// The degrees must multiply to the mesh's chips; false (with a diagnostic) when they do not.
+bool degrees_cover_mesh(const Mesh& mesh, const LayoutRules& rules, const std::string& par, Diagnostics& d) {
   double product = 1;
   for (int v : rules.degrees) product *= v;
-  if (product != mesh.chips) {
-    add_diagnostic(d, par, "mesh_mismatch",
-                   "the strategies' degrees multiply to " + format_count(product) + " but the mesh has " +
-                       format_count(mesh.chips) + " chips (" + shape_text(mesh) +
-                       "): strategies not given have degree 1");
-    return spec;
-  }
-  // Every layout of the degrees is costed to pick the fastest (planners/plan_layout.h): at most kMaxLayoutsPerPlan.
-  const std::int64_t layouts = count_layouts(mesh, rules, kMaxLayoutsPerPlan);
-  if (layouts > kMaxLayoutsPerPlan) {
-    add_diagnostic(
-        d, par, "too_large",
-        "these degrees lie on the " + shape_text(mesh) + " mesh in more than " +
-            format_count(static_cast<double>(kMaxLayoutsPerPlan)) +
-            " ways, each costed to pick the "
-            "fastest (the limit); name the mesh axes each strategy takes (sub-axes) or give the mesh fewer axes");
-    return spec;
-  }
-  spec.layouts = layouts;
-  if (layouts > 0) return spec;
+  if (product == mesh.chips) return true;
+  add_diagnostic(d, par, "mesh_mismatch",
+                 "the strategies' degrees multiply to " + format_count(product) + " but the mesh has " +
+                     format_count(mesh.chips) + " chips (" + shape_text(mesh) +
+                     "): strategies not given have degree 1");
+  return false;
+}
+
+// No layout holds the degrees: the strategies whose degree cannot lie on the mesh are named, or, if each fits
+// alone, the degrees together.
+void explain_no_layout(JsonReader& r, const Mesh& mesh, const LayoutRules& rules, const std::string& par,
+                       Diagnostics& d) {
   const std::vector<int> fit = degrees_that_fit(mesh, false);
   bool named = false;
   for (int s = 0; s < kLayoutStrategies; ++s) {
@@ -239,6 +221,57 @@ PlanSpec read_plan_spec(JsonReader& r, const Mesh& mesh, Diagnostics& d) {
                    "each degree fits the " + shape_text(mesh) + " mesh alone, but not all of them together beside " +
                        "the sub-axes given (a strategy takes one factor per axis; tensor and context stay off DCN); " +
                        "degrees that fit one strategy: " + list_of(fit));
+}
+
+}  // namespace
+
+PlanSpec read_plan_spec(JsonReader& r, const Mesh& mesh, Diagnostics& d) {
+  PlanSpec spec;
+  StrategyReading read;
+  read.taken.fill(1);
+  const std::string par = r.path();
+  for (int s = 0; s < kLayoutStrategies; ++s) {
+    const Json* v = r.value(kStrategyKeys[s], false);
+    if (!v) continue;
+    const std::string path = r.path_of(kStrategyKeys[s]);
+    if (v->is_number()) {
+      read_strategy_degree(*v, s, path, mesh, spec, read, d);
+    } else if (v->is_array()) {
+      read_strategy_axes(*v, s, path, mesh, spec, read, d);
+    } else {
+      read.bad = true;
+      add_diagnostic(
+          d, path, "wrong_type",
+          "a strategy is a degree (a number) or a list of mesh axes (\"X\", or {\"axis\": \"X\", \"size\": 4})");
+    }
+  }
+  // The DCN axis between slices carries strategies whose traffic is once per step or per layer's weights, never
+  // tensor or context parallelism (checked with the plan).
+  spec.rules.dcn_strategies = (1u << 0) | (1u << 1) | (1u << 3) | (1u << 4);
+  check_pinned_overlaps(mesh, spec.rules, par, d);
+  if (spec.whole_axes_only && !read.any_degree) {  // the original form, checked as it always was
+    check_all_axes_used(mesh, read.whole_used, par, d);
+    return spec;
+  }
+  if (read.bad || has_errors(d)) return spec;
+  if (!read.any_degree) {
+    check_axes_tiled(mesh, read, par, d);
+    return spec;
+  }
+  if (!degrees_cover_mesh(mesh, spec.rules, par, d)) return spec;
+  // Every layout of the degrees is costed to pick the fastest (planners/plan_layout.h): at most kMaxLayoutsPerPlan.
+  const std::int64_t layouts = count_layouts(mesh, spec.rules, kMaxLayoutsPerPlan);
+  if (layouts > kMaxLayoutsPerPlan) {
+    add_diagnostic(
+        d, par, "too_large",
+        "these degrees lie on the " + shape_text(mesh) + " mesh in more than " +
+            format_count(static_cast<double>(kMaxLayoutsPerPlan)) +
+            " ways, each costed to pick the "
+            "fastest (the limit); name the mesh axes each strategy takes (sub-axes) or give the mesh fewer axes");
+    return spec;
+  }
+  spec.layouts = layouts;
+  if (layouts == 0) explain_no_layout(r, mesh, spec.rules, par, d);
   return spec;
 }
 
