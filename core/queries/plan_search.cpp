@@ -10,6 +10,7 @@
 #include "io/limits.h"
 #include "queries/calibration_result.h"
 #include "queries/plan_reader.h"
+#include "queries/plan_search_args.h"
 #include "queries/query.h"
 #include "queries/training_args.h"
 
@@ -17,141 +18,7 @@ namespace scalescope {
 
 namespace {
 
-constexpr double kDefaultSpaceLimit = 20'000'000;
 constexpr std::size_t kMaxFrontPlans = 200;
-
-std::vector<std::string> strategy_choices() { return {kStrategyKeys, kStrategyKeys + kLayoutStrategies}; }
-
-// A list of choices from `names` (each a string), as their indices.
-template <typename T>
-std::vector<T> read_list(JsonReader& r, const char* key, const std::vector<std::string>& names,
-                         const std::vector<T>& values, const std::vector<T>& fallback, Diagnostics& d) {
-  const Json* list = r.array(key, false);
-  if (!list) return fallback;
-  std::vector<T> out;
-  for (std::size_t i = 0; i < list->size(); ++i) {
-    const Json& v = (*list)[i];
-    const auto at = v.is_string() ? std::find(names.begin(), names.end(), v.get<std::string>()) : names.end();
-    if (at == names.end())
-      add_diagnostic(d, json_pointer_child(r.path_of(key), i), "unknown_choice", "valid: " + join_choices(names));
-    else if (std::find(out.begin(), out.end(), values[at - names.begin()]) == out.end())
-      out.push_back(values[at - names.begin()]);
-  }
-  if (list->empty()) add_diagnostic(d, r.path_of(key), "empty", "allow at least one choice");
-  return out;
-}
-
-std::vector<int> read_int_list(JsonReader& r, const char* key, std::int64_t max, const std::vector<int>& fallback,
-                               Diagnostics& d) {
-  const Json* list = r.array(key, false);
-  if (!list) return fallback;
-  std::vector<int> out;
-  for (std::size_t i = 0; i < list->size() && i < 4096; ++i)
-    if (auto v = read_integer_value((*list)[i], json_pointer_child(r.path_of(key), i), 1, max, d))
-      out.push_back(static_cast<int>(*v));
-  if (list->empty()) add_diagnostic(d, r.path_of(key), "empty", "allow at least one value");
-  return out;
-}
-
-unsigned read_strategy_bits(JsonReader& r, const char* key, unsigned fallback, Diagnostics& d) {
-  std::vector<int> idx{0, 1, 2, 3, 4, 5};
-  const std::vector<int> chosen = read_list<int>(r, key, strategy_choices(), idx, {}, d);
-  if (!r.has(key)) return fallback;
-  unsigned bits = 0;
-  for (int s : chosen) bits |= 1u << s;
-  return bits;
-}
-
-// The settings the caller allows (`space`); without `matmul`, the query's precision is the only one.
-SpaceOptions read_space(JsonReader& args, const TrainingPrecision& precision, Diagnostics& d) {
-  SpaceOptions o;
-  o.matmul.clear();
-  if (const Json* node = args.object("space", false)) {
-    JsonReader r(*node, args.path_of("space"), d);
-    o.strategies = read_strategy_bits(r, "strategies", o.strategies, d);
-    o.dcn_strategies = read_strategy_bits(r, "dcn_strategies", o.dcn_strategies, d);
-    o.max_strategies_per_torus_axis =
-        static_cast<int>(r.integer("max_strategies_per_torus_axis", false, 1, kMaxSlotsPerAxis)
-                             .value_or(o.max_strategies_per_torus_axis));
-    o.min_context_chunk_tokens = r.number("min_context_chunk_tokens", false).value_or(o.min_context_chunk_tokens);
-    o.zero_stages = read_int_list(r, "zero_stages", 3, o.zero_stages, d);
-    o.schedules = read_list<PipelineSchedule>(
-        r, "pipeline_schedules", pipeline_schedule_choices(),
-        std::vector<PipelineSchedule>(std::begin(kPipelineSchedules), std::end(kPipelineSchedules)), o.schedules, d);
-    o.virtual_stages = read_int_list(r, "virtual_stages", 1024, o.virtual_stages, d);
-    o.microbatch_sequences = read_int_list(r, "microbatch_sequences", 100'000'000, o.microbatch_sequences, d);
-    o.remats = read_list<Remat>(r, "remat", {"none", "big_matmuls", "mlp_matmuls", "block", "selective"},
-                                {Remat::none, Remat::big_matmuls, Remat::mlp_matmuls, Remat::block, Remat::selective},
-                                o.remats, d);
-    o.offloads = read_list<OffloadChoice>(
-        r, "offload", {"none", "optimizer", "activations", "both"},
-        {OffloadChoice::none, OffloadChoice::optimizer, OffloadChoice::activations, OffloadChoice::both}, o.offloads,
-        d);
-    std::vector<MatmulChoice> precisions;
-    for (const std::string& name : matmul_precision_choices()) {
-      TrainingPrecision p;
-      set_matmul_precision(name, p);
-      precisions.push_back({p.matmul, p.recipe});
-    }
-    o.matmul = read_list<MatmulChoice>(r, "matmul", matmul_precision_choices(), precisions, {}, d);
-    o.sequence_parallel = read_list<bool>(r, "sequence_parallel", {"on", "off"}, {true, false}, o.sequence_parallel, d);
-    o.context_variants =
-        read_list<ContextVariant>(r, "context_variants", {"ring", "all_gather"},
-                                  {ContextVariant::ring, ContextVariant::all_gather}, o.context_variants, d);
-    // The experts' TP: "tp" is the TP degree (Megatron's default), numbers fold the other TP ranks into EP.
-    if (const Json* list = r.array("expert_tensor", false)) {
-      o.expert_tensor.clear();
-      for (std::size_t i = 0; i < list->size(); ++i) {
-        const Json& v = (*list)[i];
-        if (v.is_string() && v.get<std::string>() == "tp")
-          o.expert_tensor.push_back(0);
-        else if (const auto e = read_integer_value(v, json_pointer_child(r.path_of("expert_tensor"), i), 1, 1 << 24, d))
-          o.expert_tensor.push_back(static_cast<int>(*e));
-      }
-      if (list->empty())
-        add_diagnostic(d, r.path_of("expert_tensor"), "empty", "allow at least one value (\"tp\" or a degree)");
-    }
-    // Capacities: "dropless" (no capacity) or a factor, each dropping at it unless the query pads.
-    if (const Json* list = r.array("capacity_factors", false)) {
-      o.capacity_factors.clear();
-      for (std::size_t i = 0; i < list->size(); ++i) {
-        const Json& v = (*list)[i];
-        if (v.is_string() && v.get<std::string>() == "dropless")
-          o.capacity_factors.push_back(SpaceOptions::kDropless);
-        else if (const auto c =
-                     read_number_value(v, json_pointer_child(r.path_of("capacity_factors"), i), "capacity_factor", d))
-          o.capacity_factors.push_back(*c);
-      }
-      if (list->empty())
-        add_diagnostic(d, r.path_of("capacity_factors"), "empty",
-                       "allow at least one capacity (\"dropless\" or a factor)");
-    }
-    r.finish();
-  }
-  if (o.matmul.empty()) o.matmul = {MatmulChoice{precision.matmul, precision.recipe}};
-  return o;
-}
-
-void read_constraints(JsonReader& args, SpaceOptions& o, SearchSettings& s, Diagnostics& d) {
-  const Json* node = args.object("constraints", false);
-  if (!node) return;
-  JsonReader r(*node, args.path_of("constraints"), d);
-  auto degrees = [&](const char* key, std::array<int, kLayoutStrategies>& out) {
-    if (const Json* m = r.object(key, false)) {
-      JsonReader k(*m, r.path_of(key), d);
-      for (int i = 0; i < kLayoutStrategies; ++i)
-        out[i] = static_cast<int>(k.integer(kStrategyKeys[i], false, 1, 1 << 24).value_or(out[i]));
-      k.finish();
-    }
-  };
-  degrees("fixed", o.fixed);
-  degrees("max", o.max_degree);
-  if (auto t = r.integer("max_tensor", false, 1, 1 << 24)) o.max_degree[2] = static_cast<int>(*t);
-  s.must_fit = r.boolean("must_fit", false).value_or(true);
-  s.memory_headroom_frac = r.number("memory_headroom_frac", false).value_or(0);
-  s.include_warnings = r.boolean("include_warnings", false).value_or(false);
-  r.finish();
-}
 
 // A GPU plan on its own mesh, as plan_search always gave it: one mesh axis per piece, outermost first (the last
 // innermost, as GPU meshes are read), named by strategy, and each strategy naming its axes. The same groups as the
@@ -338,39 +205,9 @@ std::string empty_space_reasons(const PlanSpace& space, const TrainingInput& in)
   return out;
 }
 
-}  // namespace
-
-// Every plan of the space the caller allows for this mesh, ranked: fitting plans first, then by the objective.
-Json run_plan_search(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
-  TrainingInput in = read_training_input(ctx, args, d);
-  SearchSettings settings;
-  // The calibrated step ranks the plans at the calibrated fidelity (the default); the book's otherwise.
-  CalibrationProfile given;
-  const CalibrationProfile* profile =
-      ctx.fidelity == Fidelity::calibrated ? resolve_profile(ctx, args, in.efficiency, given, d) : nullptr;
-  settings.evaluate = step_evaluator(profile);
-  settings.keep = static_cast<int>(args.integer("keep", false, 1, 1000).value_or(10));
-  const auto objective = args.choice("objective", false, {"step_time", "cost_to_train", "tokens_per_usd", "wall_time"})
-                             .value_or("step_time");
-  settings.objective = objective == "cost_to_train"    ? SearchObjective::cost_to_train
-                       : objective == "tokens_per_usd" ? SearchObjective::tokens_per_usd
-                       : objective == "wall_time"      ? SearchObjective::wall_time
-                                                       : SearchObjective::step_time;
-  settings.goodput = read_goodput_settings(ctx, args, d).settings;
-  if (ctx.model) settings.model_state_bytes = model_state_bytes(in);
-  SpaceOptions options = read_space(args, in.precision, d);
-  read_constraints(args, options, settings, d);
-  options.split_sequences = settings.include_warnings;
-  const double limit = args.number("limit", false).value_or(kDefaultSpaceLimit);
-  const bool count_only = args.boolean("count_only", false).value_or(false);
-  const double chunk = static_cast<double>(args.integer("chunk_plans", false, 1, 1'000'000'000).value_or(0));
-  const Json* resume = args.object("resume", false);
-  for (const MatmulChoice& m : options.matmul) peak_for(*ctx.hw, m.dtype, args.path_of("precision") + "/matmul", d);
-  args.finish();  // unknown keys before any work (issue 22); run() finishing again adds nothing
-  if (has_errors(d)) return {};
-  settings.max_work = kMaxSearchWorkPerCall;
-
-  const PlanSpace space = build_plan_space(in, options);
+// A space this call cannot search: too many layouts for one combination of degrees, or more plans than the limit.
+// False, with the diagnostic, when it is one of them.
+bool space_searchable(const PlanSpace& space, const PlanSearchQuery& q, JsonReader& args, Diagnostics& d) {
   if (space.too_many_layouts) {
     std::string degrees;
     for (int s = 0; s < kLayoutStrategies; ++s)
@@ -384,52 +221,46 @@ Json run_plan_search(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
             " layouts for one combination of degrees, or " + format_count(static_cast<double>(kMaxSearchLayouts)) +
             " in all (the limits); give the mesh "
             "fewer axes, fix degrees (constraints.fixed) or allow fewer strategies (space.strategies)");
-    return {};
+    return false;
   }
+  if (static_cast<double>(space.size) <= q.limit) return true;
+  std::int64_t most = 0;
+  for (const DegreeCombo& c : space.combos) most = std::max(most, c.knobs);
+  add_diagnostic(d, args.path_of("limit"), "too_large",
+                 "the search space holds " + format_count(static_cast<double>(space.size)) + " plans (" +
+                     format_count(static_cast<double>(space.combos.size())) + " degree combinations, " +
+                     format_count(static_cast<double>(space.layouts)) + " layouts, up to " +
+                     format_count(static_cast<double>(most)) + " settings each), more than the limit of " +
+                     format_count(q.limit) + "; narrow it (constraints.fixed, constraints.max, space.remat, " +
+                     "space.offload, space.microbatch_sequences, ...) or raise 'limit' (at most 1e9)");
+  return false;
+}
+
+Json space_breakdown_json(const PlanSpace& space) {
   Json rejected = Json::object();
   for (int r = 0; r < kRejectReasons; ++r)
     if (space.rejected_by[r] > 0) rejected[reject_reason_name(r)] = space.rejected_by[r];
-  Json breakdown{{"degree_combinations", space.combos.size()},
-                 {"rejected_degree_combinations", space.rejected_combos},
-                 {"rejected_by", rejected},
-                 {"layouts", space.layouts}};
-  if (static_cast<double>(space.size) > limit) {
-    std::int64_t most = 0;
-    for (const DegreeCombo& c : space.combos) most = std::max(most, c.knobs);
-    add_diagnostic(d, args.path_of("limit"), "too_large",
-                   "the search space holds " + format_count(static_cast<double>(space.size)) + " plans (" +
-                       format_count(static_cast<double>(space.combos.size())) + " degree combinations, " +
-                       format_count(static_cast<double>(space.layouts)) + " layouts, up to " +
-                       format_count(static_cast<double>(most)) + " settings each), more than the limit of " +
-                       format_count(limit) + "; narrow it (constraints.fixed, constraints.max, space.remat, " +
-                       "space.offload, space.microbatch_sequences, ...) or raise 'limit' (at most 1e9)");
-    return {};
-  }
-  if (count_only) return {{"space", space.size}, {"space_breakdown", breakdown}, {"objective", objective}};
+  return {{"degree_combinations", space.combos.size()},
+          {"rejected_degree_combinations", space.rejected_combos},
+          {"rejected_by", rejected},
+          {"layouts", space.layouts}};
+}
 
-  PlanSearchState state;
-  if (resume) {
-    JsonReader r(*resume, args.path_of("resume"), d);
-    std::vector<long long> kept;
-    read_cursor(r, space, state, kept, d);
-    if (has_errors(d)) return {};
-    restore_plans(space, settings, state, kept);
-  }
-  continue_search(space, settings, state, chunk > 0 ? static_cast<long long>(chunk) : 0);
-
+// The ranked plans, each with its ideal bound (calibrated), goodput, layout, warnings, Pareto membership and ties.
+Json ranked_plans_json(const QueryContext& ctx, const PlanSearchQuery& q, const PlanSearchState& state) {
   Json plans = Json::array();
   for (std::size_t i = 0; i < state.best.size(); ++i) {
     Json p = plan_json(ctx, state.best[i]);
     p["rank"] = i + 1;
-    if (profile) {  // the book's step of the same plan: the ideal bound the calibrated ranking sits above
+    if (q.profile) {  // the book's step of the same plan: the ideal bound the calibrated ranking sits above
       const TrainingStep ideal = evaluate_training_step(state.best[i].input);
       p["ideal"] = {{"step_s", ideal.step_s}, {"mfu_frac", ideal.mfu_frac}, {"train_time_s", ideal.train_time_s}};
     }
     // Every plan's goodput, whatever ranks them: the wall time it adds is what a plan costs at scale.
     const Goodput g = evaluate_goodput(
-        goodput_plan(state.best[i].input, state.best[i].step, settings.model_state_bytes), settings.goodput);
+        goodput_plan(state.best[i].input, state.best[i].step, q.settings.model_state_bytes), q.settings.goodput);
     p["goodput_frac"] = g.goodput_frac;
-    if (in.train_tokens > 0) p["wall_time_s"] = std::isfinite(g.wall_time_s) ? Json(g.wall_time_s) : Json(nullptr);
+    if (q.in.train_tokens > 0) p["wall_time_s"] = std::isfinite(g.wall_time_s) ? Json(g.wall_time_s) : Json(nullptr);
     p["layout"] = layout_json(*ctx.hw, *ctx.mesh, state.best[i].input.plan);
     p["warnings"] = plan_warnings(ctx, state.best[i]);
     p["pareto"] = std::any_of(state.front.begin(), state.front.end(),
@@ -438,28 +269,38 @@ Json run_plan_search(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
       p["tie"] = {{"with_rank", i}, {"differs", plan_differences(*ctx.mesh, state.best[i], state.best[i - 1])}};
     plans.push_back(p);
   }
-  Json front = Json::array();
-  for (std::size_t i = 0; i < state.front.size() && i < kMaxFrontPlans; ++i)
-    front.push_back(plan_json(ctx, state.front[i]));
-  const bool complete = state.done(space);
+  return plans;
+}
+
+// An empty space, or a finished search where nothing fits, says so.
+void warn_if_nothing_to_rank(const QueryContext& ctx, const PlanSearchQuery& q, const PlanSpace& space,
+                             const PlanSearchState& state, bool complete, Diagnostics& d) {
   if (space.size == 0)
     add_warning(d, "/query", "empty_space",
                 "no plan to search: of " + format_count(static_cast<double>(space.rejected_combos)) +
                     " combinations of degrees for " + format_count(ctx.mesh->chips) + " chips, " +
-                    empty_space_reasons(space, in));
+                    empty_space_reasons(space, q.in));
   else if (complete && state.counts.evaluated > 0 && state.counts.fitting == 0)
     add_warning(d, "/query", "nothing_fits",
-                settings.must_fit ? "no plan fits in HBM (with the headroom asked); allow more memory-saving settings "
-                                    "(remat, offload, ZeRO) or set constraints.must_fit to false"
-                                  : "no plan fits in HBM; the list ranks the closest by the objective");
+                q.settings.must_fit ? "no plan fits in HBM (with the headroom asked); allow more memory-saving "
+                                      "settings (remat, offload, ZeRO) or set constraints.must_fit to false"
+                                    : "no plan fits in HBM; the list ranks the closest by the objective");
+}
+
+// The search's answer: its counts, plans, Pareto front, progress, and where an incomplete one resumes.
+Json search_json(const QueryContext& ctx, const PlanSearchQuery& q, const PlanSpace& space,
+                 const PlanSearchState& state, bool complete) {
+  Json front = Json::array();
+  for (std::size_t i = 0; i < state.front.size() && i < kMaxFrontPlans; ++i)
+    front.push_back(plan_json(ctx, state.front[i]));
   Json out{{"evaluated", state.counts.evaluated},
            {"valid", state.counts.valid},
            {"fitting", state.counts.fitting},
-           {"plans", plans},
+           {"plans", ranked_plans_json(ctx, q, state)},
            {"space", space.size},
-           {"space_breakdown", breakdown},
+           {"space_breakdown", space_breakdown_json(space)},
            {"counts", counts_json(state.counts)},
-           {"objective", objective},
+           {"objective", q.objective},
            {"pareto", front},
            {"pareto_size", state.front.size()},
            {"complete", complete},
@@ -467,9 +308,9 @@ Json run_plan_search(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
   // Why an incomplete answer stopped: the caller's chunk, or the work one call may do (docs/api.md "Limits").
   if (!complete) out["stopped_by"] = state.work_limited ? "work_limit" : "chunk_plans";
   // The band of the best plan: where it sits against the runs behind the profile.
-  if (profile)
+  if (q.profile)
     out["calibration"] =
-        calibration_json(*profile, *ctx.hw, "training", scope_point(state.best.empty() ? in : state.best[0].input));
+        calibration_json(*q.profile, *ctx.hw, "training", scope_point(state.best.empty() ? q.in : state.best[0].input));
   if (!complete) {
     Json kept = Json::array();
     for (const RankedPlan& p : state.best) kept.push_back(p.index);
@@ -477,6 +318,31 @@ Json run_plan_search(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
     out["cursor"] = {{"next", state.next}, {"retained", kept}, {"counts", counts_json(state.counts)}};
   }
   return out;
+}
+
+}  // namespace
+
+// Reads the query, builds the space, searches a chunk of it (resumed from a cursor), writes the ranking.
+Json run_plan_search(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
+  PlanSearchQuery q;
+  if (!read_plan_search_query(ctx, args, d, q)) return {};
+  const PlanSpace space = build_plan_space(q.in, q.options);
+  if (!space_searchable(space, q, args, d)) return {};
+  if (q.count_only)
+    return {{"space", space.size}, {"space_breakdown", space_breakdown_json(space)}, {"objective", q.objective}};
+
+  PlanSearchState state;
+  if (q.resume) {
+    JsonReader r(*q.resume, args.path_of("resume"), d);
+    std::vector<long long> kept;
+    read_cursor(r, space, state, kept, d);
+    if (has_errors(d)) return {};
+    restore_plans(space, q.settings, state, kept);
+  }
+  continue_search(space, q.settings, state, q.chunk > 0 ? static_cast<long long>(q.chunk) : 0);
+  const bool complete = state.done(space);
+  warn_if_nothing_to_rank(ctx, q, space, state, complete, d);
+  return search_json(ctx, q, space, state, complete);
 }
 
 }  // namespace scalescope
