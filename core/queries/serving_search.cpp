@@ -80,29 +80,36 @@ Json deployment_json(const ServingDeployment& x) {
           {"bound", x.bound}};
 }
 
-}  // namespace
-
-Json run_serving_search(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
+// Everything a serving search asks. `in.profile` points at `given` or a preset: filled in place, never copied.
+struct ServingSearchQuery {
   ServingSearchInput in;
-  in.model = ctx.model;
-  in.hw = ctx.hw;
+  CalibrationProfile given;
+  std::string objective;
+};
+
+// The lengths, demand, ranking and latency targets.
+void read_request_and_targets(JsonReader& args, ServingSearchQuery& q, Diagnostics& d) {
+  ServingSearchInput& in = q.in;
   in.prompt_len = args.number("prompt_len", true).value_or(1);
   in.generated_len = args.number("generated_len", true).value_or(1);
   in.kv_context_len = args.number("kv_context_len", false).value_or(0);
   in.demand_tokens_per_s = args.number("demand_tokens_per_s", false).value_or(0);
   in.keep = static_cast<int>(args.integer("keep", false, 1, 1000).value_or(10));
-  const auto objective =
-      args.choice("objective", false, {"fewest_chips", "usd_per_million_tokens", "tokens_per_s_per_chip"})
-          .value_or("usd_per_million_tokens");
-  in.objective = objective == "fewest_chips"            ? ServingObjective::fewest_chips
-                 : objective == "tokens_per_s_per_chip" ? ServingObjective::tokens_per_s_per_chip
-                                                        : ServingObjective::usd_per_million_tokens;
+  q.objective = args.choice("objective", false, {"fewest_chips", "usd_per_million_tokens", "tokens_per_s_per_chip"})
+                    .value_or("usd_per_million_tokens");
+  in.objective = q.objective == "fewest_chips"            ? ServingObjective::fewest_chips
+                 : q.objective == "tokens_per_s_per_chip" ? ServingObjective::tokens_per_s_per_chip
+                                                          : ServingObjective::usd_per_million_tokens;
   if (const Json* node = args.object("targets", false)) {
     JsonReader r(*node, args.path_of("targets"), d);
     in.latency_per_token_s = r.number("latency_per_token_s", false).value_or(0);
     in.time_to_first_token_s = r.number("time_to_first_token_s", false).value_or(0);
     r.finish();
   }
+}
+
+// The dtypes tried (by default the chip kind's: bf16 and fp8 on GPUs, bf16 and int8 on TPUs) and the activations'.
+void read_dtype_choices(const QueryContext& ctx, JsonReader& args, ServingSearchInput& in, Diagnostics& d) {
   const std::vector<Dtype> gpu_weights{Dtype::bf16, Dtype::fp8}, tpu_weights{Dtype::bf16, Dtype::int8};
   const std::vector<Dtype>& weights = ctx.hw->kind == ChipKind::gpu ? gpu_weights : tpu_weights;
   in.weights = weights;
@@ -115,9 +122,10 @@ Json run_serving_search(const QueryContext& ctx, JsonReader& args, Diagnostics& 
     r.finish();
   }
   peak_for(*ctx.hw, in.activations, args.path_of("dtypes") + "/activations", d);
-  in.efficiency = read_efficiency(args, d);
-  in.include_comms = args.boolean("include_comms", false).value_or(true);
-  in.params_override = args.number("params_override", false).value_or(0);
+}
+
+// The replica sizes, batches and prefill arrangements tried.
+void read_sizes(const QueryContext& ctx, JsonReader& args, ServingSearchInput& in, Diagnostics& d) {
   const int most = static_cast<int>(
       args.integer("max_replica_chips", false, 1, 1 << 16).value_or(ctx.hw->kind == ChipKind::gpu ? 64 : 256));
   in.replica_chips = default_replica_sizes(*ctx.hw, most);
@@ -135,9 +143,13 @@ Json run_serving_search(const QueryContext& ctx, JsonReader& args, Diagnostics& 
       args.choice("disaggregation", false, {"both", "colocated", "disaggregated"}).value_or("both");
   if (disaggregation == "colocated") in.disaggregated = {false};
   if (disaggregation == "disaggregated") in.disaggregated = {true};
-  CalibrationProfile given;
-  in.profile = ctx.fidelity == Fidelity::calibrated ? resolve_profile(ctx, args, in.efficiency, given, d) : nullptr;
-  // Under a benchmark's load with a serving engine's fitted runtime (issue 35; calibrated only, as `serving`'s).
+}
+
+// The calibration profile, and a serving engine's fitted runtime under a benchmark's load (issue 35; calibrated
+// only, as `serving`'s).
+void read_profile_and_backend(const QueryContext& ctx, JsonReader& args, ServingSearchQuery& q, Diagnostics& d) {
+  ServingSearchInput& in = q.in;
+  in.profile = ctx.fidelity == Fidelity::calibrated ? resolve_profile(ctx, args, in.efficiency, q.given, d) : nullptr;
   if (const auto id = args.choice("backend", false, serving_backend_ids())) {
     if (!in.profile)
       add_diagnostic(d, args.path_of("backend"), "needs_calibrated",
@@ -145,8 +157,23 @@ Json run_serving_search(const QueryContext& ctx, JsonReader& args, Diagnostics& 
                      "calibrated fidelity");
     in.backend = serving_backend(*id);
   }
-  args.finish();  // unknown keys before any work
-  if (has_errors(d)) return {};
+}
+
+// Reads the query in its keys' order and finishes it (unknown keys before any work); false on errors, or when the
+// search would try more deployments than kMaxServingSearchPoints. The lists tried lose their repeats.
+bool read_serving_search_query(const QueryContext& ctx, JsonReader& args, Diagnostics& d, ServingSearchQuery& q) {
+  ServingSearchInput& in = q.in;
+  in.model = ctx.model;
+  in.hw = ctx.hw;
+  read_request_and_targets(args, q, d);
+  read_dtype_choices(ctx, args, in, d);
+  in.efficiency = read_efficiency(args, d);
+  in.include_comms = args.boolean("include_comms", false).value_or(true);
+  in.params_override = args.number("params_override", false).value_or(0);
+  read_sizes(ctx, args, in, d);
+  read_profile_and_backend(ctx, args, q, d);
+  args.finish();
+  if (has_errors(d)) return false;
   drop_repeats(in.replica_chips);
   drop_repeats(in.batches);
   drop_repeats(in.weights);
@@ -157,10 +184,24 @@ Json run_serving_search(const QueryContext& ctx, JsonReader& args, Diagnostics& 
                        "batches x disaggregation), more than the limit of " +
                        format_count(static_cast<double>(kMaxServingSearchPoints)) +
                        "; give fewer replica_chips, batches or dtypes, or one disaggregation");
-    return {};
+    return false;
   }
+  return true;
+}
 
-  const ServingSearch s = search_serving(in);
+// The band of the best deployment: one replica against the runs behind the profile.
+Json best_deployment_calibration(const QueryContext& ctx, const ServingSearchInput& in, const ServingSearch& s) {
+  ScopePoint point{0, decode_context_tokens(in), in.model->is_moe(), 1, ""};
+  if (!s.best.empty()) {
+    point.chips = 1;
+    for (int n : s.best[0].mesh_shape) point.chips *= n;
+    point.expert_degree = std::max(1.0, s.best[0].expert);
+  }
+  return calibration_json(*in.profile, *ctx.hw, "serving", point);
+}
+
+// The ranked deployments, the frontier, the counts and the backend.
+Json serving_search_json(const ServingSearchQuery& q, const ServingSearch& s) {
   Json best = Json::array(), frontier = Json::array();
   for (std::size_t i = 0; i < s.best.size(); ++i) {
     Json x = deployment_json(s.best[i]);
@@ -169,28 +210,29 @@ Json run_serving_search(const QueryContext& ctx, JsonReader& args, Diagnostics& 
   }
   for (std::size_t i = 0; i < s.frontier.size() && i < kMaxFrontier; ++i)
     frontier.push_back(deployment_json(s.frontier[i]));
+  return {{"evaluated", s.evaluated},
+          {"fitting", s.fitting},
+          {"meeting_targets", s.meeting_targets},
+          {"objective", q.objective},
+          {"deployments", best},
+          {"frontier", frontier},
+          {"frontier_size", s.frontier.size()},
+          {"backend", q.in.backend ? serving_backend_json(*q.in.backend) : Json(nullptr)}};
+}
+
+}  // namespace
+
+Json run_serving_search(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
+  ServingSearchQuery q;
+  if (!read_serving_search_query(ctx, args, d, q)) return {};
+  const ServingSearch s = search_serving(q.in);
   if (s.meeting_targets == 0)
     add_warning(d, "/query/targets", "no_deployment_meets_targets",
                 s.fitting == 0
                     ? "no deployment fits in HBM; allow larger replicas (max_replica_chips) or smaller dtypes"
                     : "no deployment meets the latency targets; the frontier shows what each latency costs");
-  Json out{{"evaluated", s.evaluated},
-           {"fitting", s.fitting},
-           {"meeting_targets", s.meeting_targets},
-           {"objective", objective},
-           {"deployments", best},
-           {"frontier", frontier},
-           {"frontier_size", s.frontier.size()},
-           {"backend", in.backend ? serving_backend_json(*in.backend) : Json(nullptr)}};
-  if (in.profile) {  // the band of the best deployment: one replica against the runs behind the profile
-    ScopePoint point{0, decode_context_tokens(in), in.model->is_moe(), 1, ""};
-    if (!s.best.empty()) {
-      point.chips = 1;
-      for (int n : s.best[0].mesh_shape) point.chips *= n;
-      point.expert_degree = std::max(1.0, s.best[0].expert);
-    }
-    out["calibration"] = calibration_json(*in.profile, *ctx.hw, "serving", point);
-  }
+  Json out = serving_search_json(q, s);
+  if (q.in.profile) out["calibration"] = best_deployment_calibration(ctx, q.in, s);
   return out;
 }
 
