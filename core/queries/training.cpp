@@ -115,210 +115,14 @@ Json explain_training(const TrainingInput& in, const TrainingStep& s) {
   return out;
 }
 
-// How MoE layers run (planners/training.h MoeSettings); an MoE model's settings only.
-void read_moe_settings(const QueryContext& ctx, JsonReader& args, TrainingInput& in, Diagnostics& d) {
-  const Json* node = args.object("moe", false);
-  if (!node) return;
-  JsonReader r(*node, args.path_of("moe"), d);
-  MoeSettings& moe = in.moe;
-  moe.capacity_factor = r.number("capacity_factor", false).value_or(0);
-  const std::string policy = r.choice("token_policy", false, {"dropless", "drop", "pad"})
-                                 .value_or(moe.capacity_factor > 0 ? "drop" : "dropless");
-  moe.policy = policy == "pad" ? TokenPolicy::pad : policy == "drop" ? TokenPolicy::drop : TokenPolicy::dropless;
-  moe.load_imbalance = r.number("load_imbalance", false).value_or(1);
-  moe.dispatcher =
-      r.choice("dispatcher", false, {"all_to_all", "hierarchical"}).value_or("all_to_all") == "hierarchical"
-          ? Dispatcher::hierarchical
-          : Dispatcher::all_to_all;
-  moe.overlap = r.boolean("overlap", false).value_or(false);
-  r.finish();
-  if (ctx.model && !ctx.model->is_moe())
-    add_diagnostic(d, args.path_of("moe"), "not_applicable",
-                   "MoE settings need an MoE model (" + ctx.model->name + " is dense)");
-  if (moe.policy != TokenPolicy::dropless && moe.capacity_factor <= 0)
-    add_diagnostic(d, r.path_of("capacity_factor"), "missing_key",
-                   "token_policy '" + policy + "' needs the capacity_factor it drops or pads at");
-  if (moe.policy == TokenPolicy::dropless && moe.capacity_factor > 0)
-    add_diagnostic(d, r.path_of("token_policy"), "conflicting",
-                   "a dropless MoE has no capacity; give token_policy 'drop' or 'pad' with a capacity_factor");
-}
-
-}  // namespace
-
-TrainingInput read_training_input(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
-  TrainingInput in;
-  in.model = ctx.model;
-  in.hw = ctx.hw;
-  in.mesh = ctx.mesh;
-  in.batch_tokens = args.number("batch_tokens", true).value_or(0);
-  in.seq_len = args.number("seq_len", true).value_or(1);
-  in.causal = args.boolean("causal", false).value_or(true);
-  in.train_tokens = args.number("train_tokens", false).value_or(0);
-  in.sum_comms_model = args.choice("comms_model", false, {"max", "sum"}).value_or("max") == "sum";
-  if (auto r = args.choice("remat", false, remat_names())) in.remat = *parse_remat(*r);
-  in.checkpoints_per_layer = args.number("checkpoints_per_layer", in.remat == Remat::checkpoints).value_or(0);
-  if (args.choice("attention_kernel", false, {"flash", "materialized"}).value_or("flash") == "materialized")
-    in.attention.kernel = AttentionKernel::materialized;
-  in.attention.dropout = args.boolean("dropout", false).value_or(false);
-  in.efficiency = read_efficiency(args, d);
-  in.flop_account = args.choice("flop_account", false, {"full", "6nd"}).value_or("full") == "6nd" ? FlopAccount::six_nd
-                                                                                                  : FlopAccount::full;
-  in.target_mfu_frac = args.number("target_mfu_frac", false).value_or(0);
-  const Json* efficiency = args.value("efficiency", false);
-  if (in.target_mfu_frac > 0 && efficiency && efficiency->is_object() && efficiency->contains("flops_frac"))
-    add_diagnostic(d, args.path_of("target_mfu_frac"), "conflicting",
-                   "give either target_mfu_frac (the share of peak the model FLOPs reach, all losses included) or "
-                   "efficiency.flops_frac (the share of peak the hardware FLOPs run at), not both");
-  if (const Json* node = args.object("precision", false)) {
-    JsonReader r(*node, args.path_of("precision"), d);
-    auto dtype_choice = [&](const char* key, std::vector<std::string> choices, Dtype fallback) {
-      const auto name = r.choice(key, false, choices);
-      return name ? *parse_dtype(*name) : fallback;
-    };
-    if (const auto name = r.choice("matmul", false, matmul_precision_choices()))
-      set_matmul_precision(*name, in.precision);
-    in.precision.params = dtype_choice("params", {"bf16", "fp32"}, Dtype::bf16);
-    const std::string grads = r.choice("gradients", false, {"params", "fp32", "fused"}).value_or("params");
-    in.precision.gradients = grads == "fused"  ? GradientBuffer::fused
-                             : grads == "fp32" ? GradientBuffer::fp32
-                                               : GradientBuffer::same_as_params;
-    const std::string master = r.choice("master_weights", false, {"none", "bf16", "fp32"}).value_or("none");
-    in.precision.master_weights = master != "none";
-    in.precision.master = master == "bf16" ? Dtype::bf16 : Dtype::fp32;
-    in.precision.optimizer = dtype_choice("optimizer_states", {"fp32", "bf16"}, Dtype::fp32);
-    r.finish();
-  }
-  read_moe_settings(ctx, args, in, d);
-  // Multi-token prediction: a model trains the modules it has (DeepSeek-V3 trained its one), unless told otherwise.
-  const double model_mtp = ctx.model ? ctx.model->mtp_layers : 0.0;
-  in.mtp_layers = args.number("mtp_layers", false).value_or(model_mtp);
-  if (in.mtp_layers > model_mtp)
-    add_diagnostic(d, args.path_of("mtp_layers"), "too_large",
-                   "the model has " + format_count(model_mtp) +
-                       " multi-token prediction modules ('mtp_layers' in the "
-                       "model, num_nextn_predict_layers in a config.json); train at most those");
-  return in;
-}
-
-namespace {
-
-// The plan's knobs beside its strategies (shared by training_step; plan_search writes the same keys).
-void read_plan_knobs(JsonReader& r, TrainingPlan& p, Diagnostics& d, double& microbatch_sequences) {
-  p.zero_stage = static_cast<int>(r.number("zero_stage", false).value_or(3));
-  p.sequence_parallel = r.boolean("sequence_parallel", false).value_or(true);
-  const auto schedule = r.choice("pipeline_schedule", false, pipeline_schedule_choices()).value_or("1f1b");
-  for (PipelineSchedule s : kPipelineSchedules)
-    if (schedule == pipeline_schedule_name(s)) p.schedule = s;
-  p.expert_tensor = r.number("expert_tensor", false).value_or(0);
-  p.virtual_stages = r.number("virtual_stages", false).value_or(1);
-  // Only the interleaved schedule reads it (dualpipe_v always runs two chunks): said, not silently ignored.
-  if (p.virtual_stages != 1 && p.schedule != PipelineSchedule::interleaved)
-    add_warning(
-        d, r.path_of("virtual_stages"), "ignored",
-        "virtual_stages applies to the interleaved schedule only; with " + std::string(schedule) + " it is ignored");
-  p.microbatches = r.number("microbatches", false).value_or(1);
-  microbatch_sequences = r.number("microbatch_sequences", false).value_or(0);
-  if (microbatch_sequences > 0 && r.has("microbatches"))
-    add_diagnostic(d, r.path_of("microbatch_sequences"), "conflicting",
-                   "give either microbatches (how many) or microbatch_sequences (how large), not both");
-  p.context_variant = r.choice("context_variant", false, {"ring", "all_gather"}).value_or("ring") == "all_gather"
-                          ? ContextVariant::all_gather
-                          : ContextVariant::ring;
-}
-
-// Microbatches of `sequences` whole sequences each: the sequences of one data shard (a shard is data x fsdp x
-// expert; CP splits every sequence, not the batch) must divide into them.
-void set_microbatch_size(TrainingInput& in, double sequences, const std::string& path, Diagnostics& d) {
-  const TrainingPlan& p = in.plan;
-  const double per_shard = in.batch_tokens / in.seq_len / (p.data.degree * p.fsdp.degree * p.expert.degree);
-  if (std::fmod(per_shard, sequences) != 0) {
-    add_diagnostic(d, path, "not_divisible",
-                   "microbatches of " + format_count(sequences) + " sequences do not divide the " +
-                       format_count(per_shard) + " sequences of a data shard");
-    return;
-  }
-  in.plan.microbatches = per_shard / sequences;
-}
-
-void read_offload(JsonReader& args, TrainingPlan& p, Diagnostics& d) {
-  if (const Json* node = args.object("offload", false)) {
-    JsonReader r(*node, args.path_of("offload"), d);
-    p.offload_optimizer = r.boolean("optimizer", false).value_or(false);
-    p.offload_activations = r.boolean("activations", false).value_or(false);
-    r.finish();
-  }
-}
-
-}  // namespace
-
-bool read_training_step_args(const QueryContext& ctx, JsonReader& args, Diagnostics& d, TrainingInput& in,
-                             TrainingPlanForm* form) {
-  in = read_training_input(ctx, args, d);
-  const std::string par = args.path_of("parallelism");
-  read_offload(args, in.plan, d);
-  PlanSpec spec;
-  double microbatch_sequences = 0;
-  if (const Json* node = args.object("parallelism", true)) {
-    JsonReader r(*node, par, d);
-    spec = read_plan_spec(r, *ctx.mesh, d);
-    read_plan_knobs(r, in.plan, d, microbatch_sequences);
-    r.finish();
-  }
-  if (has_errors(d)) return false;
-  peak_for(*ctx.hw, in.precision.matmul, args.path_of("precision") + "/matmul", d);
-  // The original form (whole axes, in the order given) is taken as it is; degrees and sub-axes are laid out in
-  // every way they allow and the layout with the fastest book step is kept (calibrated or not, one layout).
-  if (spec.whole_axes_only)
-    set_plan_groups(in.plan, spec.whole);
-  else {
-    MeshLayout layout;
-    for_each_layout(
-        *ctx.mesh, spec.rules,
-        [](const MeshLayout& l, void* out) {
-          *static_cast<MeshLayout*>(out) = l;
-          return false;
-        },
-        &layout);
-    std::array<AxisGroup, kLayoutStrategies> first{};
-    layout_groups(*ctx.mesh, layout, first);
-    set_plan_groups(in.plan, first);
-  }
-  if (microbatch_sequences > 0) set_microbatch_size(in, microbatch_sequences, par + "/microbatch_sequences", d);
-  check_training_plan(in, args.path(), d);  // "/query", or "/query/training" in a summary
-  if (has_errors(d)) return false;
-  if (!spec.whole_axes_only && ctx.layout_budget) {
-    if (spec.layouts > *ctx.layout_budget) {
-      add_diagnostic(d, par, "too_large",
-                     "these degrees lie on the mesh in " + format_count(static_cast<double>(spec.layouts)) +
-                         " ways, each costed, and this query's scenarios may cost " +
-                         format_count(static_cast<double>(kMaxQueryLayouts)) +
-                         " in all; name the mesh axes each strategy takes (sub-axes)");
-      return false;
-    }
-    *ctx.layout_budget -= spec.layouts;
-  }
-  const std::int64_t layouts = spec.whole_axes_only ? 1 : choose_layout(in, spec.rules, StepEvaluator{});
-  if (form) *form = TrainingPlanForm{!spec.whole_axes_only, layouts, microbatch_sequences > 0};
-  return true;
-}
-
-void warn_out_of_hbm(const TrainingStep& s, const Hardware& hw, Diagnostics& d, const std::string& query_path) {
-  if (!s.fits)
-    add_warning(d, query_path, "out_of_hbm",
-                "the plan needs " + format_bytes(s.total_bytes) + " per chip; " + hw.name + " has " +
-                    format_bytes(s.hbm_capacity_bytes) + " (" + format_bytes(s.shortfall_bytes) + " more)");
-}
-
-namespace {
-
 Json comms_json(const std::array<double, kCommParts>& parts) {
   Json comms = Json::object();
   for (int i = 0; i < kCommParts; ++i) comms[std::string(comm_part_name(static_cast<CommPart>(i))) + "_s"] = parts[i];
   return comms;
 }
 
-// The result both fidelities share: the step's time, memory, throughput, cost and the book's thresholds.
-Json training_step_json(const TrainingInput& in, const TrainingStep& s) {
+// The book's thresholds the plan meets or misses, each with its reason in words.
+Json thresholds_json(const TrainingInput& in, const TrainingStep& s) {
   Json thresholds = Json::array();
   for (int i = 0; i < s.threshold_count; ++i) {
     const Threshold& t = s.thresholds[i];
@@ -333,6 +137,63 @@ Json training_step_json(const TrainingInput& in, const TrainingStep& s) {
                           {"simplification", t.simplification},
                           {"reason", threshold_reason(t, *in.hw)}});
   }
+  return thresholds;
+}
+
+// Where the step's time goes: compute, bubble, HBM, each strategy's comms, what is exposed, the bounds.
+Json step_time_json(const TrainingStep& s) {
+  return {{"compute_s", s.compute_s},
+          {"bubble_s", s.bubble_s},
+          {"bubble_frac", s.bubble_frac},
+          {"hbm_total_s", s.hbm_s},
+          {"hbm_exposed_s", s.hbm_exposed_s},
+          {"comms", comms_json(s.comms_s)},
+          {"comms_total_s", s.comms_s_total},
+          {"comms_sum_s", s.comms_s_sum},
+          {"comms_exposed_s", s.comms_exposed_s},
+          {"overhead_s", s.overhead_s},
+          {"lower_bound_s", s.lower_bound_s},
+          {"upper_bound_s", s.upper_bound_s},
+          {"step_s", s.step_s},
+          {"bound", s.bound},
+          {"critical", s.critical}};
+}
+
+// What one chip holds, in bytes, and whether it fits.
+Json step_memory_json(const TrainingStep& s) {
+  return {{"params_bytes", s.params_bytes},
+          {"master_weights_bytes", s.master_bytes},
+          {"grads_bytes", s.grads_bytes},
+          {"optimizer_bytes", s.optimizer_bytes},
+          {"activations_bytes", s.activations_bytes},
+          {"in_flight_microbatches", s.in_flight_microbatches},
+          {"context_buffers_bytes", s.context_buffers_bytes},
+          {"total_bytes", s.total_bytes},
+          {"hbm_capacity_bytes", s.hbm_capacity_bytes},
+          {"fits", s.fits},
+          {"shortfall_bytes", s.shortfall_bytes},
+          {"min_chips_for_memory", s.min_chips_for_memory},
+          {"state_bytes_per_param", s.state_bytes_per_param}};
+}
+
+// How the experts run: parallel folding's degrees, the busiest rank's rows over the mean, and what the padding to
+// capacity adds to the hardware FLOPs.
+Json moe_json(const TrainingInput& in) {
+  const char* policy = in.moe.policy == TokenPolicy::pad    ? "pad"
+                       : in.moe.policy == TokenPolicy::drop ? "drop"
+                                                            : "dropless";
+  return {{"expert_parallel", expert_parallel_degree(in.plan)},
+          {"expert_tensor", expert_tensor_degree(in.plan)},
+          {"token_policy", policy},
+          {"capacity_factor", in.moe.capacity_factor},
+          {"load_imbalance", in.moe.load_imbalance},
+          {"expert_load", expert_load(in.moe)},
+          {"dispatcher", in.moe.dispatcher == Dispatcher::hierarchical ? "hierarchical" : "all_to_all"},
+          {"overlap", in.moe.overlap}};
+}
+
+// The result both fidelities share: the step's time, memory, throughput, cost and the book's thresholds.
+Json training_step_json(const TrainingInput& in, const TrainingStep& s) {
   Json out{{"degrees",
             {{"data", s.data},
              {"fsdp", s.fsdp},
@@ -345,36 +206,8 @@ Json training_step_json(const TrainingInput& in, const TrainingStep& s) {
            {"tokens_per_chip", s.tokens_per_chip},
            {"tokens_per_data_shard", s.tokens_per_data_shard},
            {"microbatch_tokens", s.microbatch_tokens},
-           {"time",
-            {{"compute_s", s.compute_s},
-             {"bubble_s", s.bubble_s},
-             {"bubble_frac", s.bubble_frac},
-             {"hbm_total_s", s.hbm_s},
-             {"hbm_exposed_s", s.hbm_exposed_s},
-             {"comms", comms_json(s.comms_s)},
-             {"comms_total_s", s.comms_s_total},
-             {"comms_sum_s", s.comms_s_sum},
-             {"comms_exposed_s", s.comms_exposed_s},
-             {"overhead_s", s.overhead_s},
-             {"lower_bound_s", s.lower_bound_s},
-             {"upper_bound_s", s.upper_bound_s},
-             {"step_s", s.step_s},
-             {"bound", s.bound},
-             {"critical", s.critical}}},
-           {"memory",
-            {{"params_bytes", s.params_bytes},
-             {"master_weights_bytes", s.master_bytes},
-             {"grads_bytes", s.grads_bytes},
-             {"optimizer_bytes", s.optimizer_bytes},
-             {"activations_bytes", s.activations_bytes},
-             {"in_flight_microbatches", s.in_flight_microbatches},
-             {"context_buffers_bytes", s.context_buffers_bytes},
-             {"total_bytes", s.total_bytes},
-             {"hbm_capacity_bytes", s.hbm_capacity_bytes},
-             {"fits", s.fits},
-             {"shortfall_bytes", s.shortfall_bytes},
-             {"min_chips_for_memory", s.min_chips_for_memory},
-             {"state_bytes_per_param", s.state_bytes_per_param}}},
+           {"time", step_time_json(s)},
+           {"memory", step_memory_json(s)},
            {"flop_account", in.flop_account == FlopAccount::six_nd ? "6nd" : "full"},
            {"model_flops", s.model_flops},
            {"hardware_flops", s.hardware_flops},
@@ -387,7 +220,7 @@ Json training_step_json(const TrainingInput& in, const TrainingStep& s) {
              {"train_tokens", in.train_tokens},
              {"train_time_s", s.train_time_s},
              {"train_usd", s.train_usd}}},
-           {"thresholds", thresholds},
+           {"thresholds", thresholds_json(in, s)},
            {"binding", s.binding >= 0 ? s.thresholds[s.binding].name : ""}};
   if (in.target_mfu_frac > 0) out["target_mfu_frac"] = in.target_mfu_frac;
   if (s.fsdp_optimal_degree > 0) out["fsdp_optimal_degree"] = s.fsdp_optimal_degree;
@@ -401,21 +234,7 @@ Json training_step_json(const TrainingInput& in, const TrainingStep& s) {
     out["memory"]["host_bytes"] = s.host_bytes;
   }
   const ModelConfig& m = *in.model;
-  if (m.is_moe()) {
-    // How the experts run: parallel folding's degrees, the busiest rank's rows over the mean, and what the
-    // padding to capacity adds to the hardware FLOPs.
-    const char* policy = in.moe.policy == TokenPolicy::pad    ? "pad"
-                         : in.moe.policy == TokenPolicy::drop ? "drop"
-                                                              : "dropless";
-    out["moe"] = {{"expert_parallel", expert_parallel_degree(in.plan)},
-                  {"expert_tensor", expert_tensor_degree(in.plan)},
-                  {"token_policy", policy},
-                  {"capacity_factor", in.moe.capacity_factor},
-                  {"load_imbalance", in.moe.load_imbalance},
-                  {"expert_load", expert_load(in.moe)},
-                  {"dispatcher", in.moe.dispatcher == Dispatcher::hierarchical ? "hierarchical" : "all_to_all"},
-                  {"overlap", in.moe.overlap}};
-  }
+  if (m.is_moe()) out["moe"] = moe_json(in);
   if (m.pattern.runs.size() > 1 && s.pipeline > 1) out["pipeline_stage_kinds"] = layer_counts_json(s.stage_kinds);
   if (in.mtp_layers > 0) out["mtp_layers"] = in.mtp_layers;
   return out;
