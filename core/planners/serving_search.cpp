@@ -181,6 +181,127 @@ bool price_under_load(const ServingSearchInput& in, const ServingModel& model, d
   return true;
 }
 
+// The replica's chips as a mesh of its slice's shape (`d` says why not).
+Mesh replica_mesh(const ReplicaLayout& r, const Hardware& hw, Diagnostics& d) {
+  Json shape = Json::array();
+  for (int v : r.shape) shape.push_back(v);
+  return parse_mesh(Json{{"shape", shape}}, "", hw, d);
+}
+
+// The serving planner's input for a replica layout on `mesh` (the dtypes are set per deployment).
+ServingInput replica_input(const ServingSearchInput& in, const ReplicaLayout& r, const Mesh& mesh) {
+  ServingInput s;
+  s.model = in.model;
+  s.hw = in.hw;
+  s.mesh = &mesh;
+  s.activations = in.activations;
+  s.efficiency = in.efficiency;
+  s.include_comms = in.include_comms;
+  s.params_override = in.params_override;
+  for (int a : r.tensor_axes) add_axis(s.tensor, mesh, a);
+  for (int a : r.expert_axes) add_axis(s.expert, mesh, a);
+  s.expert_tensor = r.expert_tensor;
+  return s;
+}
+
+// The batches tried: the query's, or powers of two up to the largest that fits (and it), at most
+// kLargestDefaultBatch.
+std::vector<double> batches_to_try(const ServingSearchInput& in, double max_batch) {
+  std::vector<double> batches = in.batches;
+  if (batches.empty()) {
+    for (double b = 1; b <= max_batch && b <= kLargestDefaultBatch; b *= 2) batches.push_back(b);
+    if (max_batch <= kLargestDefaultBatch && batches.back() != max_batch) batches.push_back(max_batch);
+  }
+  return batches;
+}
+
+// A deployment's split, dtypes, batch, prefill and memory (its decode and cost are priced apart).
+ServingDeployment deployment_of(const ReplicaLayout& r, const ServingInput& s, double batch, bool disaggregated,
+                                double prefill_one_s, double final_context) {
+  ServingDeployment x;
+  x.mesh_shape = r.shape;
+  x.tensor_axes = r.tensor_axes;
+  x.expert_axes = r.expert_axes;
+  x.tensor = r.tensor;
+  x.expert = r.expert;
+  x.expert_tensor = r.expert_tensor;
+  x.weights = s.weights;
+  x.kv = s.kv;
+  x.batch = batch;
+  x.disaggregated = disaggregated;
+  x.prefill_one_s = prefill_one_s;
+  x.time_to_first_token_s = prefill_one_s;
+  x.memory_bytes = serving_param_bytes(s) + batch * kv_bytes_per_sequence(s, final_context);
+  x.hbm_capacity_bytes = s.mesh->chips * s.hw->hbm_capacity_bytes;
+  return x;
+}
+
+// The deployment's decode step at the query's context and what serving the demand with it costs
+// (planners/serving_deployment.h).
+void price_deployment(const ServingSearchInput& in, const ServingModel& model, double context, ServingDeployment& x) {
+  const DecodeStep step = model.decode(x.batch, context);
+  x.decode_step_s = step.step_s;
+  x.bound = step.bound;  // what sets the step (KV loading can make it memory-bound)
+  const DeploymentCost cost = deployment_cost({.decode_step_s = step.step_s,
+                                               .prefill_one_s = x.prefill_one_s,
+                                               .batch = x.batch,
+                                               .generated_len = in.generated_len,
+                                               .demand_tokens_per_s = in.demand_tokens_per_s,
+                                               .replica_chips = model.in->mesh->chips,
+                                               .usd_per_chip_hour = in.hw->price_usd_per_chip_hour,
+                                               .disaggregated = x.disaggregated});
+  x.latency_per_token_s = cost.latency_per_token_s;
+  if (cost.prefill_bound) x.bound = "prefill";
+  x.replicas = cost.replicas;
+  x.prefill_servers = cost.prefill_servers;
+  x.total_chips = cost.total_chips;
+  x.tokens_per_s = cost.tokens_per_s;
+  x.tokens_per_s_per_chip = cost.tokens_per_s_per_chip;
+  x.usd_per_million_tokens = cost.usd_per_million_output_tokens;
+}
+
+// A priced deployment onto the frontier and, if it meets the targets, into the best `keep` by the objective.
+void rank_deployment(const ServingSearchInput& in, ServingDeployment& x, ServingSearch& out) {
+  x.meets_targets = (in.latency_per_token_s <= 0 || x.latency_per_token_s <= in.latency_per_token_s) &&
+                    (in.time_to_first_token_s <= 0 || x.time_to_first_token_s <= in.time_to_first_token_s);
+  frontier_insert(out.frontier, x);
+  if (!x.meets_targets) return;
+  ++out.meeting_targets;
+  if (static_cast<int>(out.best.size()) == in.keep && !better(x, out.best.back(), in.objective)) return;
+  auto at = std::upper_bound(
+      out.best.begin(), out.best.end(), x,
+      [&](const ServingDeployment& p, const ServingDeployment& q) { return better(p, q, in.objective); });
+  out.best.insert(at, x);
+  if (static_cast<int>(out.best.size()) > in.keep) out.best.pop_back();
+}
+
+// Every batch and prefill arrangement of one replica at its dtypes (`s`), counted, priced and ranked into `out`.
+void search_batches(const ServingSearchInput& in, const ReplicaLayout& r, const ServingInput& s, ServingSearch& out) {
+  const double final_context = in.prompt_len + in.generated_len;
+  const double context = decode_context_tokens(in);
+  const double max_batch = serving_max_batch(s, final_context);
+  if (max_batch < 1) {
+    ++out.evaluated;
+    return;
+  }
+  const ServingModel model{&s, in.profile};
+  const double prefill_one = model.prefill(1, in.prompt_len).time_s;
+  for (double b : batches_to_try(in, max_batch))
+    for (bool disaggregated : in.disaggregated) {
+      ++out.evaluated;
+      if (b > max_batch) continue;
+      ++out.fitting;
+      ServingDeployment x = deployment_of(r, s, b, disaggregated, prefill_one, final_context);
+      if (in.backend) {
+        // The load model prices the decode step itself (once, on the backend's runtime).
+        if (!price_under_load(in, model, b, disaggregated, s.mesh->chips, x)) continue;
+      } else {
+        price_deployment(in, model, context, x);
+      }
+      rank_deployment(in, x, out);
+    }
+}
+
 }  // namespace
 
 std::vector<int> default_replica_sizes(const Hardware& hw, int most) {
@@ -203,100 +324,17 @@ double decode_context_tokens(const ServingSearchInput& in) {
 
 ServingSearch search_serving(const ServingSearchInput& in) {
   ServingSearch out;
-  const ModelConfig& m = *in.model;
-  const Hardware& hw = *in.hw;
-  const double final_context = in.prompt_len + in.generated_len;
-  const double context = decode_context_tokens(in);
   for (int n : in.replica_chips)
     for (const ReplicaLayout& r : replica_layouts(in, n)) {
       Diagnostics d;
-      Json shape = Json::array();
-      for (int v : r.shape) shape.push_back(v);
-      const Mesh mesh = parse_mesh(Json{{"shape", shape}}, "", hw, d);
+      const Mesh mesh = replica_mesh(r, *in.hw, d);
       if (has_errors(d)) continue;
-      ServingInput s;
-      s.model = &m;
-      s.hw = &hw;
-      s.mesh = &mesh;
-      s.activations = in.activations;
-      s.efficiency = in.efficiency;
-      s.include_comms = in.include_comms;
-      s.params_override = in.params_override;
-      for (int a : r.tensor_axes) add_axis(s.tensor, mesh, a);
-      for (int a : r.expert_axes) add_axis(s.expert, mesh, a);
-      s.expert_tensor = r.expert_tensor;
+      ServingInput s = replica_input(in, r, mesh);
       for (Dtype w : in.weights)
         for (Dtype kv : in.kv) {
           s.weights = w;
           s.kv = kv;
-          const double max_batch = serving_max_batch(s, final_context);
-          if (max_batch < 1) {
-            ++out.evaluated;
-            continue;
-          }
-          std::vector<double> batches = in.batches;
-          if (batches.empty()) {
-            for (double b = 1; b <= max_batch && b <= kLargestDefaultBatch; b *= 2) batches.push_back(b);
-            if (max_batch <= kLargestDefaultBatch && batches.back() != max_batch) batches.push_back(max_batch);
-          }
-          const ServingModel model{&s, in.profile};
-          const double prefill_one = model.prefill(1, in.prompt_len).time_s;
-          for (double b : batches)
-            for (bool disaggregated : in.disaggregated) {
-              ++out.evaluated;
-              if (b > max_batch) continue;
-              ++out.fitting;
-              ServingDeployment x;
-              x.mesh_shape = r.shape;
-              x.tensor_axes = r.tensor_axes;
-              x.expert_axes = r.expert_axes;
-              x.tensor = r.tensor;
-              x.expert = r.expert;
-              x.expert_tensor = r.expert_tensor;
-              x.weights = w;
-              x.kv = kv;
-              x.batch = b;
-              x.disaggregated = disaggregated;
-              x.prefill_one_s = prefill_one;
-              x.time_to_first_token_s = prefill_one;
-              x.memory_bytes = serving_param_bytes(s) + b * kv_bytes_per_sequence(s, final_context);
-              x.hbm_capacity_bytes = mesh.chips * hw.hbm_capacity_bytes;
-              if (in.backend) {
-                // The load model prices the decode step itself (once, on the backend's runtime).
-                if (!price_under_load(in, model, b, disaggregated, mesh.chips, x)) continue;
-              } else {
-                const DecodeStep step = model.decode(b, context);
-                x.decode_step_s = step.step_s;
-                x.bound = step.bound;  // what sets the step (KV loading can make it memory-bound)
-                const DeploymentCost cost = deployment_cost({.decode_step_s = step.step_s,
-                                                             .prefill_one_s = prefill_one,
-                                                             .batch = b,
-                                                             .generated_len = in.generated_len,
-                                                             .demand_tokens_per_s = in.demand_tokens_per_s,
-                                                             .replica_chips = mesh.chips,
-                                                             .usd_per_chip_hour = hw.price_usd_per_chip_hour,
-                                                             .disaggregated = disaggregated});
-                x.latency_per_token_s = cost.latency_per_token_s;
-                if (cost.prefill_bound) x.bound = "prefill";
-                x.replicas = cost.replicas;
-                x.prefill_servers = cost.prefill_servers;
-                x.total_chips = cost.total_chips;
-                x.tokens_per_s = cost.tokens_per_s;
-                x.tokens_per_s_per_chip = cost.tokens_per_s_per_chip;
-                x.usd_per_million_tokens = cost.usd_per_million_output_tokens;
-              }
-              x.meets_targets = (in.latency_per_token_s <= 0 || x.latency_per_token_s <= in.latency_per_token_s) &&
-                                (in.time_to_first_token_s <= 0 || x.time_to_first_token_s <= in.time_to_first_token_s);
-              frontier_insert(out.frontier, x);
-              if (!x.meets_targets) continue;
-              ++out.meeting_targets;
-              if (static_cast<int>(out.best.size()) == in.keep && !better(x, out.best.back(), in.objective)) continue;
-              auto at = std::upper_bound(
-                  out.best.begin(), out.best.end(), x,
-                  [&](const ServingDeployment& p, const ServingDeployment& q) { return better(p, q, in.objective); });
-              out.best.insert(at, x);
-              if (static_cast<int>(out.best.size()) > in.keep) out.best.pop_back();
-            }
+          search_batches(in, r, s, out);
         }
     }
   return out;
