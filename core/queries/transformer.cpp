@@ -1,6 +1,9 @@
 // Queries about a model: parameter, FLOP, KV-cache and remat accounting, and utilisation from chip-hours.
 #include "physics/transformer.h"
 
+#include <optional>
+#include <string>
+
 #include "physics/roofline.h"
 #include "queries/query.h"
 #include "specs/hf_config.h"
@@ -13,6 +16,52 @@ Json params_json(const ParamCounts& p) {
   return {{"mlp", p.mlp},       {"mlp_active", p.mlp_active}, {"attention", p.attention},
           {"router", p.router}, {"embeddings", p.embeddings}, {"norms", p.norms},
           {"total", p.total},   {"active", p.active}};
+}
+
+// Every remat policy's saved activations and recompute at these tokens (checkpoints only with `k`), by name.
+Json remat_policies_json(const ModelConfig& m, const FlopCounts& f, double tokens, double seq_len,
+                         std::optional<double> k, Dtype act_dtype, bool causal) {
+  Json remat_all = Json::object();
+  for (Remat r :
+       {Remat::none, Remat::block, Remat::big_matmuls, Remat::mlp_matmuls, Remat::checkpoints, Remat::selective}) {
+    if (r == Remat::checkpoints && !k) continue;
+    const RematCost c = remat_cost(m, r, tokens, seq_len, k.value_or(0), act_dtype, causal);
+    remat_all[std::string(remat_name(r))] = {{"activation_bytes", c.activation_bytes},
+                                             {"saved_width_per_layer", c.saved_width_per_layer},
+                                             {"extra_forward_flops", c.extra_forward_flops},
+                                             {"training_flops_with_remat", f.training + c.extra_forward_flops}};
+  }
+  return remat_all;
+}
+
+// Which form of attention each number uses: training and prefill expand MLA's latent into every head's K and V;
+// decode keeps the cache latent and absorbs the up-projections into the query and the output (DeepSeek-V2 §2.1.2).
+Json attention_form_json(const ModelConfig& m) {
+  return m.is_mla() ? Json{{"kind", "mla"},
+                           {"training_and_prefill", "expanded"},
+                           {"decode", "absorbed"},
+                           {"kv_values_per_token_per_layer", kv_values_per_token_per_layer(m)},
+                           {"decode_flops_per_key_per_layer",
+                            2.0 * m.heads * (2.0 * m.mla.kv_lora_rank + m.mla.qk_rope_head_dim)},
+                           {"prefill_flops_per_key_per_layer", 2.0 * m.heads * (m.qk_head_dim() + m.v_head_dim())}}
+                    : Json{{"kind", m.kv_heads == m.heads ? "mha"
+                                    : m.kv_heads == 1     ? "mqa"
+                                                          : "gqa"},
+                           {"kv_values_per_token_per_layer", kv_values_per_token_per_layer(m)}};
+}
+
+// The decode batch above which the matmuls turn compute-bound (in tokens), where the chip has a peak for the
+// activations' dtype.
+void add_decode_compute_bound_batch(const Hardware& hw, const ModelConfig& m, Dtype act_dtype, Dtype param_dtype,
+                                    const std::string& dtype_path, Json& out, Diagnostics& d) {
+  // scaling-book/transformers, MoE, and scaling-book/inference: decode matmuls turn compute-bound at
+  // B > (C/W) * bytes_per_param / 2, x E/k for MoE.
+  const double c = peak_for(hw, act_dtype, dtype_path, d);
+  if (c > 0) {
+    const double moe = m.is_moe() ? (m.experts + m.shared_experts) / (m.active_experts + m.shared_experts) : 1.0;
+    out["decode_compute_bound_batch_tokens"] =
+        matmul_critical_batch(c, hw.hbm_bandwidth_bytes_per_s, param_dtype) * moe;
+  }
 }
 
 }  // namespace
@@ -32,16 +81,7 @@ Json run_transformer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
 
   const ParamCounts p = count_params(m);
   const FlopCounts f = count_flops(m, tokens, seq_len, causal);
-  Json remat_all = Json::object();
-  for (Remat r :
-       {Remat::none, Remat::block, Remat::big_matmuls, Remat::mlp_matmuls, Remat::checkpoints, Remat::selective}) {
-    if (r == Remat::checkpoints && !k) continue;
-    const RematCost c = remat_cost(m, r, tokens, seq_len, k.value_or(0), act_dtype, causal);
-    remat_all[std::string(remat_name(r))] = {{"activation_bytes", c.activation_bytes},
-                                             {"saved_width_per_layer", c.saved_width_per_layer},
-                                             {"extra_forward_flops", c.extra_forward_flops},
-                                             {"training_flops_with_remat", f.training + c.extra_forward_flops}};
-  }
+  const Json remat_all = remat_policies_json(m, f, tokens, seq_len, k, act_dtype, causal);
   Json out{{"params", params_json(p)},
            {"param_bytes", p.total * bytes_per_element(param_dtype)},
            // scaling-book/training, memory: bf16 params + fp32 Adam moments = 10 bytes per parameter (no fp32 master
@@ -69,20 +109,7 @@ Json run_transformer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
            {"remat", std::string(remat_name(remat))},
            {"activation_bytes", remat_all[std::string(remat_name(remat))]["activation_bytes"]},
            {"remat_policies", remat_all}};
-  // Which form of attention each number uses: training and prefill expand MLA's latent into every head's K and V;
-  // decode keeps the cache latent and absorbs the up-projections into the query and the output (DeepSeek-V2 §2.1.2).
-  out["attention"] = m.is_mla()
-                         ? Json{{"kind", "mla"},
-                                {"training_and_prefill", "expanded"},
-                                {"decode", "absorbed"},
-                                {"kv_values_per_token_per_layer", kv_values_per_token_per_layer(m)},
-                                {"decode_flops_per_key_per_layer",
-                                 2.0 * m.heads * (2.0 * m.mla.kv_lora_rank + m.mla.qk_rope_head_dim)},
-                                {"prefill_flops_per_key_per_layer", 2.0 * m.heads * (m.qk_head_dim() + m.v_head_dim())}}
-                         : Json{{"kind", m.kv_heads == m.heads ? "mha"
-                                         : m.kv_heads == 1     ? "mqa"
-                                                               : "gqa"},
-                                {"kv_values_per_token_per_layer", kv_values_per_token_per_layer(m)}};
+  out["attention"] = attention_form_json(m);
   // scaling-book/transformers, Question 5: where attention's FLOPs catch up with the QKVO's, or all the layers' matmuls
   // (x2 when causal); left out where sliding or chunked windows keep attention below them at any context.
   if (const auto s = attention_equals_qkvo_seq_len(m, causal)) out["attention_equals_qkvo_seq_len"] = *s;
@@ -94,16 +121,8 @@ Json run_transformer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
   out["params"]["active_in_matmuls"] = p.mlp_active + p.attention + p.router + m.vocab * m.d_model;
   // Multi-token prediction modules are outside the model's own total (DeepSeek-V3's 671e9 leaves them out).
   if (p.mtp > 0) out["params"]["mtp"] = p.mtp;
-  if (ctx.hw) {
-    // scaling-book/transformers, MoE, and scaling-book/inference: decode matmuls turn compute-bound at
-    // B > (C/W) * bytes_per_param / 2, x E/k for MoE.
-    const double c = peak_for(*ctx.hw, act_dtype, args.path_of("activation_dtype"), d);
-    if (c > 0) {
-      const double moe = m.is_moe() ? (m.experts + m.shared_experts) / (m.active_experts + m.shared_experts) : 1.0;
-      out["decode_compute_bound_batch_tokens"] =
-          matmul_critical_batch(c, ctx.hw->hbm_bandwidth_bytes_per_s, param_dtype) * moe;
-    }
-  }
+  if (ctx.hw)
+    add_decode_compute_bound_batch(*ctx.hw, m, act_dtype, param_dtype, args.path_of("activation_dtype"), out, d);
   return out;
 }
 
