@@ -78,10 +78,10 @@ void check_training_plan(const TrainingInput& in, const std::string& query_path,
   describe_plan_problems(in, plan_problems(in), query_path, d);
 }
 
-void describe_plan_problems(const TrainingInput& in, unsigned problems, const std::string& query_path, Diagnostics& d) {
-  if (problems == 0) return;
-  const std::string par = query_path + "/parallelism";
-  const std::string batch_path = query_path + "/batch_tokens";
+namespace {
+
+// The split's problems, at the keys of the query's `parallelism` (`par`).
+void describe_split_problems(const TrainingInput& in, unsigned problems, const std::string& par, Diagnostics& d) {
   const ModelConfig& m = *in.model;
   const TrainingPlan& p = in.plan;
   const double tp = p.tensor.degree, pp = p.pipeline.degree, ep = p.expert.degree, cp = p.context.degree;
@@ -126,6 +126,14 @@ void describe_plan_problems(const TrainingInput& in, unsigned problems, const st
       "(scaling-book/training, multi-pod over DCN); give the DCN axis to data, fsdp, pipeline or expert";
   need(kDcnTensor, "tensor", "dcn_not_data", std::string("tensor parallelism") + dcn_message);
   need(kDcnContext, "context", "dcn_not_data", std::string("context parallelism") + dcn_message);
+}
+
+// The batch's, the gradients' and ZeRO's problems against the split.
+void describe_batch_problems(const TrainingInput& in, unsigned problems, const std::string& query_path,
+                             Diagnostics& d) {
+  const std::string par = query_path + "/parallelism";
+  const std::string batch_path = query_path + "/batch_tokens";
+  const TrainingPlan& p = in.plan;
   if (problems & kBatchNotWholeSequences) {
     // Name the nearest whole numbers of sequences, so a reader can pick one (16M tokens is 3906.25 sequences of 4096).
     const double below = std::floor(in.batch_tokens / in.seq_len) * in.seq_len;
@@ -159,6 +167,14 @@ void describe_plan_problems(const TrainingInput& in, unsigned problems, const st
   if (problems & kZero3Pipeline)
     add_warning(d, json_pointer_child(par, "zero_stage"), "zero3_with_pipeline",
                 "ZeRO-3 with pipelining re-gathers weights every microbatch (scaling-book/training); ZeRO-1 is usual");
+}
+
+}  // namespace
+
+void describe_plan_problems(const TrainingInput& in, unsigned problems, const std::string& query_path, Diagnostics& d) {
+  if (problems == 0) return;
+  describe_split_problems(in, problems, query_path + "/parallelism", d);
+  describe_batch_problems(in, problems, query_path, d);
 }
 
 }  // namespace scalescope
