@@ -186,6 +186,27 @@ struct Walker {
     return fits && !front_dominates(state.front, step_s, bytes);
   }
 
+  // A priced plan into the best k (a heap, the worst on top) and the Pareto front, where it belongs in either.
+  void keep_if_ranked(long long index, const TrainingStep& step, double objective, bool fits) {
+    const bool to_front = fits && !front_dominates(state.front, step.step_s, step.total_bytes);
+    std::vector<RankedPlan>& best = state.best;
+    const bool to_best =
+        static_cast<int>(best.size()) < settings.keep ||
+        key_before(RankKey{fits, objective, step.upper_bound_s, step.total_bytes, index}, key_of(best.front()));
+    if (!to_front && !to_best) return;
+    RankedPlan plan{index, in, step, objective, fits};
+    if (to_best) {
+      if (static_cast<int>(best.size()) >= settings.keep) {
+        std::pop_heap(best.begin(), best.end(), ranks_before);  // the worst kept goes
+        best.back() = plan;
+      } else {
+        best.push_back(plan);
+      }
+      std::push_heap(best.begin(), best.end(), ranks_before);
+    }
+    if (to_front) front_insert(state.front, std::move(plan));
+  }
+
   // `setting`: the plan's setting within its combination (its share of setting_bounds), or -1.
   void rank(long long index, bool count, std::int64_t setting = -1) {
     SearchCounts& n = state.counts;
@@ -251,23 +272,7 @@ struct Walker {
       if (count) ++n.ranked;
     }
     const double objective = objective_of(in, step, settings);
-    const bool to_front = fits && !front_dominates(state.front, step.step_s, step.total_bytes);
-    std::vector<RankedPlan>& best = state.best;
-    const bool to_best =
-        static_cast<int>(best.size()) < settings.keep ||
-        key_before(RankKey{fits, objective, step.upper_bound_s, step.total_bytes, index}, key_of(best.front()));
-    if (!to_front && !to_best) return;
-    RankedPlan plan{index, in, step, objective, fits};
-    if (to_best) {
-      if (static_cast<int>(best.size()) >= settings.keep) {
-        std::pop_heap(best.begin(), best.end(), ranks_before);  // the worst kept goes
-        best.back() = plan;
-      } else {
-        best.push_back(plan);
-      }
-      std::push_heap(best.begin(), best.end(), ranks_before);
-    }
-    if (to_front) front_insert(state.front, std::move(plan));
+    keep_if_ranked(index, step, objective, fits);
   }
 
   // The settings of one layout, from ordinal `base + first` to before `base + last`.
