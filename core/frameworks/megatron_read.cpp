@@ -179,26 +179,37 @@ void read_sharding(ConfigSettings& c, TrainingLaunch& p, double dp, double exper
   }
 }
 
-void read_settings(ConfigSettings& c, const ImportContext& ctx, ImportResult& out, Flavour f) {
-  TrainingLaunch& p = out.training;
-  read_model(c, out);
-  double tp = 1, pp = 1, cp = 1, ep = 1, etp = 0, vp = 1, layers_per_vstage = 0;
-  c.positive_integer("tensor_model_parallel_size", "/parallelism/tensor", tp);
-  c.positive_integer("pipeline_model_parallel_size", "/parallelism/pipeline", pp);
-  c.positive_integer("context_parallel_size", "/parallelism/context", cp);
-  c.positive_integer("expert_model_parallel_size", "/parallelism/expert", ep);
-  c.positive_integer("expert_tensor_parallel_size", "/parallelism/expert_tensor", etp);
-  c.positive_integer("virtual_pipeline_model_parallel_size", "/parallelism/virtual_stages", vp) ||
-      c.positive_integer("num_virtual_stages_per_pipeline_rank", "/parallelism/virtual_stages", vp);
+// Megatron's parallel degrees: TP, PP, CP, EP, expert TP (0: TP's) and the virtual stages (from their count or
+// from the layers per virtual stage, which must divide the model's layers).
+struct MegatronDegrees {
+  double tp = 1, pp = 1, cp = 1, ep = 1, etp = 0, vp = 1;
+};
+
+MegatronDegrees read_degrees(ConfigSettings& c, const ImportContext& ctx, ImportResult& out) {
+  MegatronDegrees g;
+  double layers_per_vstage = 0;
+  c.positive_integer("tensor_model_parallel_size", "/parallelism/tensor", g.tp);
+  c.positive_integer("pipeline_model_parallel_size", "/parallelism/pipeline", g.pp);
+  c.positive_integer("context_parallel_size", "/parallelism/context", g.cp);
+  c.positive_integer("expert_model_parallel_size", "/parallelism/expert", g.ep);
+  c.positive_integer("expert_tensor_parallel_size", "/parallelism/expert_tensor", g.etp);
+  c.positive_integer("virtual_pipeline_model_parallel_size", "/parallelism/virtual_stages", g.vp) ||
+      c.positive_integer("num_virtual_stages_per_pipeline_rank", "/parallelism/virtual_stages", g.vp);
   if (c.positive_integer("num_layers_per_virtual_pipeline_stage", "/parallelism/virtual_stages", layers_per_vstage)) {
     const double layers = import_layers(ctx, out);
-    vp = layers / (pp * layers_per_vstage);
+    g.vp = layers / (g.pp * layers_per_vstage);
     if (layers <= 0)
       out.problems.push_back("num_layers_per_virtual_pipeline_stage needs the model's layers: give the model");
-    else if (vp != std::floor(vp))  // Megatron asserts the same
+    else if (g.vp != std::floor(g.vp))  // Megatron asserts the same
       out.problems.push_back("num_layers_per_virtual_pipeline_stage " + config_value(layers_per_vstage) + " x PP " +
-                             config_value(pp) + " does not divide the model's " + config_value(layers) + " layers");
+                             config_value(g.pp) + " does not divide the model's " + config_value(layers) + " layers");
   }
+  return g;
+}
+
+// The GPUs: the import's own count, else torchrun's --nnodes x --nproc-per-node, else the world size (0: unknown,
+// with a problem said).
+double read_world_chips(ConfigSettings& c, const ImportContext& ctx, ImportResult& out) {
   double nodes = 0, per_node = 0, world = 0;
   c.positive_integer("nnodes", "/mesh", nodes);
   c.positive_integer("nproc_per_node", "/mesh", per_node);
@@ -206,38 +217,11 @@ void read_settings(ConfigSettings& c, const ImportContext& ctx, ImportResult& ou
   ImportContext with_world = ctx;
   if (with_world.chips <= 0 && nodes > 0 && per_node > 0) with_world.chips = nodes * per_node;
   if (with_world.chips <= 0 && world > 0) with_world.chips = world;
-  const double chips = import_chips(with_world, out, "the GPUs (torchrun's --nnodes x --nproc-per-node)");
-  if (chips <= 0) return;
-  const double dp = chips / (tp * pp * cp);
-  if (dp != std::floor(dp) || dp < 1) {
-    out.problems.push_back("TP " + config_value(tp) + " x PP " + config_value(pp) + " x CP " + config_value(cp) +
-                           " does not divide the " + config_value(chips) + " GPUs");
-    return;
-  }
-  if (etp <= 0) etp = tp;
-  const double expert = ep * etp / tp;  // the engine's expert axis: Megatron's EP less the folded TP ranks
-  if (expert < 1 || expert != std::floor(expert) || std::fmod(dp, expert) != 0) {
-    out.problems.push_back("EP " + config_value(ep) + " with ETP " + config_value(etp) + " and TP " + config_value(tp) +
-                           " does not fold into the " + config_value(dp) + " data-parallel ranks");
-    return;
-  }
-  p.chips = chips;
-  p.ici = {1, 1, tp, pp, expert, cp};
-  p.expert_tensor = etp == tp ? 0 : etp;
-  read_sharding(c, p, dp, expert, out);
-  // Megatron Core's default is off; Megatron-Bridge's recipes turn it on with TP.
-  bool sp = f == Flavour::bridge && tp > 1;
-  if (!c.boolean("sequence_parallel", "/parallelism/sequence_parallel", sp) && sp)
-    out.assumed.push_back("sequence_parallel: on with TP, as Megatron-Bridge's recipes set it");
-  p.sequence_parallel = sp;
-  p.schedule = vp > 1 ? PipelineSchedule::interleaved : PipelineSchedule::one_f_one_b;
-  p.virtual_stages = vp;
-  if (const ConfigEntry* e = c.take("cp_comm_type", "/parallelism/context_variant")) {
-    if (e->value == "all_gather")
-      p.context_variant = ContextVariant::all_gather;
-    else if (e->value != "p2p")
-      c.refuse("cp_comm_type", "the engine prices p2p (ring) and all_gather context parallelism");
-  }
+  return import_chips(with_world, out, "the GPUs (torchrun's --nnodes x --nproc-per-node)");
+}
+
+// The sequence length, the global batch in tokens and the microbatches per data-parallel rank.
+void read_batch(ConfigSettings& c, double dp, TrainingLaunch& p, ImportResult& out) {
   double mbs = 1, gbs = 0, seq = 0;
   c.positive_integer("micro_batch_size", "/parallelism/microbatches", mbs);
   if (!c.positive_integer("seq_length", "/seq_len", seq) && !c.positive_integer("sequence_length", "/seq_len", seq))
@@ -249,13 +233,11 @@ void read_settings(ConfigSettings& c, const ImportContext& ctx, ImportResult& ou
   if (p.microbatches != std::floor(p.microbatches))
     out.problems.push_back("global_batch_size " + config_value(gbs) + " is not micro_batch_size x the " +
                            config_value(dp) + " data-parallel ranks x a whole number of microbatches");
-  read_remat(c, p, out);
-  read_precision(c, out);
-  bool offload = false;
-  if (c.boolean("optimizer_cpu_offload", "/offload/optimizer", offload)) p.offload_optimizer = offload;
-  if (c.boolean("cpu_offloading", "/offload/activations", offload)) p.offload_activations = offload;
-  c.take("cpu_offloading_activations", "/offload/activations");
-  // Megatron-LM's dropouts default to 0.1; Megatron-Bridge's model providers train without (Llama, Qwen, DeepSeek).
+}
+
+// Dropout (Megatron-LM's defaults to 0.1; Megatron-Bridge's model providers train without: Llama, Qwen, DeepSeek)
+// and the attention kernel.
+void read_attention_settings(ConfigSettings& c, TrainingLaunch& p, ImportResult& out, Flavour f) {
   const double default_dropout = f == Flavour::megatron ? 0.1 : 0;
   double attention_dropout = default_dropout, hidden_dropout = default_dropout;
   const bool said_attention = c.number_in("attention_dropout", "/dropout", attention_dropout, kConfigFraction);
@@ -268,6 +250,52 @@ void read_settings(ConfigSettings& c, const ImportContext& ctx, ImportResult& ou
   if (const ConfigEntry* e = c.take("attention_backend", "/attention_kernel"))
     p.attention.kernel = e->value == "unfused" || e->value == "AttnBackend.unfused" ? AttentionKernel::materialized
                                                                                     : AttentionKernel::flash;
+}
+
+void read_settings(ConfigSettings& c, const ImportContext& ctx, ImportResult& out, Flavour f) {
+  TrainingLaunch& p = out.training;
+  read_model(c, out);
+  MegatronDegrees g = read_degrees(c, ctx, out);
+  const double chips = read_world_chips(c, ctx, out);
+  if (chips <= 0) return;
+  const double dp = chips / (g.tp * g.pp * g.cp);
+  if (dp != std::floor(dp) || dp < 1) {
+    out.problems.push_back("TP " + config_value(g.tp) + " x PP " + config_value(g.pp) + " x CP " + config_value(g.cp) +
+                           " does not divide the " + config_value(chips) + " GPUs");
+    return;
+  }
+  if (g.etp <= 0) g.etp = g.tp;
+  const double expert = g.ep * g.etp / g.tp;  // the engine's expert axis: Megatron's EP less the folded TP ranks
+  if (expert < 1 || expert != std::floor(expert) || std::fmod(dp, expert) != 0) {
+    out.problems.push_back("EP " + config_value(g.ep) + " with ETP " + config_value(g.etp) + " and TP " +
+                           config_value(g.tp) + " does not fold into the " + config_value(dp) + " data-parallel ranks");
+    return;
+  }
+  p.chips = chips;
+  p.ici = {1, 1, g.tp, g.pp, expert, g.cp};
+  p.expert_tensor = g.etp == g.tp ? 0 : g.etp;
+  read_sharding(c, p, dp, expert, out);
+  // Megatron Core's default is off; Megatron-Bridge's recipes turn it on with TP.
+  bool sp = f == Flavour::bridge && g.tp > 1;
+  if (!c.boolean("sequence_parallel", "/parallelism/sequence_parallel", sp) && sp)
+    out.assumed.push_back("sequence_parallel: on with TP, as Megatron-Bridge's recipes set it");
+  p.sequence_parallel = sp;
+  p.schedule = g.vp > 1 ? PipelineSchedule::interleaved : PipelineSchedule::one_f_one_b;
+  p.virtual_stages = g.vp;
+  if (const ConfigEntry* e = c.take("cp_comm_type", "/parallelism/context_variant")) {
+    if (e->value == "all_gather")
+      p.context_variant = ContextVariant::all_gather;
+    else if (e->value != "p2p")
+      c.refuse("cp_comm_type", "the engine prices p2p (ring) and all_gather context parallelism");
+  }
+  read_batch(c, dp, p, out);
+  read_remat(c, p, out);
+  read_precision(c, out);
+  bool offload = false;
+  if (c.boolean("optimizer_cpu_offload", "/offload/optimizer", offload)) p.offload_optimizer = offload;
+  if (c.boolean("cpu_offloading", "/offload/activations", offload)) p.offload_activations = offload;
+  c.take("cpu_offloading_activations", "/offload/activations");
+  read_attention_settings(c, p, out, f);
   read_moe(c, p);
 }
 
