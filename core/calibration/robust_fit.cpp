@@ -126,6 +126,31 @@ const char* fit_stop_name(FitStop stop) {
   return "";
 }
 
+namespace {
+
+// Why the fit stopped, as FitStop and in words: its work limit, its iteration limit, or settled (`settled_how`) at
+// an optimum (converged: the projected gradient within kFitGradientTolerance) or not (stalled).
+void describe_stop(const FitProblem& p, bool settled, const char* settled_how, FitResult& out) {
+  const std::string after = " after " + std::to_string(out.iterations) + " iterations";
+  if (out.work_limited) {
+    out.stop = FitStop::work_limit;
+    out.message = "did not converge: stopped" + after + " at its work limit";
+  } else if (!settled) {
+    out.stop = FitStop::iteration_limit;
+    out.message = "did not converge in " + std::to_string(p.max_iterations) + " iterations";
+  } else {
+    const std::string gradient = "its gradient is " + format_gradient(out.projected_gradient) + " (tolerance " +
+                                 format_gradient(kFitGradientTolerance) + ")";
+    out.stop = out.projected_gradient <= kFitGradientTolerance ? FitStop::converged : FitStop::stalled;
+    out.message = out.stop == FitStop::converged
+                      ? "converged" + after + ": " + settled_how + " and " + gradient
+                      : "stalled" + after + ": " + settled_how + ", yet " + gradient +
+                            ", at a kink of the model or a poorly conditioned fit; the values are usable, not optimal";
+  }
+}
+
+}  // namespace
+
 FitResult robust_fit(const FitProblem& p) {
   FitResult out;
   const std::size_t n = p.parameters.size();
@@ -183,22 +208,7 @@ FitResult robust_fit(const FitProblem& p) {
       settled_how = "no step lowers the objective";
     }
   }
-  const std::string after = " after " + std::to_string(out.iterations) + " iterations";
-  if (out.work_limited) {
-    out.stop = FitStop::work_limit;
-    out.message = "did not converge: stopped" + after + " at its work limit";
-  } else if (!settled) {
-    out.stop = FitStop::iteration_limit;
-    out.message = "did not converge in " + std::to_string(p.max_iterations) + " iterations";
-  } else {
-    const std::string gradient = "its gradient is " + format_gradient(out.projected_gradient) + " (tolerance " +
-                                 format_gradient(kFitGradientTolerance) + ")";
-    out.stop = out.projected_gradient <= kFitGradientTolerance ? FitStop::converged : FitStop::stalled;
-    out.message = out.stop == FitStop::converged
-                      ? "converged" + after + ": " + settled_how + " and " + gradient
-                      : "stalled" + after + ": " + settled_how + ", yet " + gradient +
-                            ", at a kink of the model or a poorly conditioned fit; the values are usable, not optimal";
-  }
+  describe_stop(p, settled, settled_how, out);
   out.converged = out.stop == FitStop::converged;
   out.cost = cost;
   out.work = f.work;
