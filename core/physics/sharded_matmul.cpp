@@ -160,14 +160,13 @@ void finish_times(MatmulPlan& plan, const MatmulContext& ctx) {
                                                                              : "compute";
 }
 
-MatmulPlan build_plan(ShardedArray a, ShardedArray b, const std::optional<ShardedArray>& want, const Roles& roles,
-                      const std::vector<int>& conflicts, const Decisions& dec, const MatmulContext& ctx) {
-  MatmulPlan plan;
-  std::vector<std::string> names;
-  if (!conflicts.empty()) {
-    gather(plan, dec.gather_a_for_conflicts ? a : b, conflicts, ctx);
-    names.push_back(dec.gather_a_for_conflicts ? "gather_A" : "gather_B");
-  }
+// The contracting dimensions made local (scaling-book/sharding, cases 1-3): each sharded the same way in both inputs
+// stays, its partial sums to reduce; one sharded in one input only is gathered, or its slice of the other taken and
+// the partial sums reduced (`dec`); one sharded differently in both is gathered in both. Returns the mesh axes whose
+// partial sums are left unreduced.
+std::vector<int> make_contraction_local(MatmulPlan& plan, ShardedArray& a, ShardedArray& b, const Roles& roles,
+                                        const Decisions& dec, std::vector<std::string>& names,
+                                        const MatmulContext& ctx) {
   std::vector<int> unreduced;
   for (std::size_t i = 0; i < roles.contracting.size(); ++i) {
     ShardedDim* da = find_dim(a, roles.contracting[i]);
@@ -196,9 +195,14 @@ MatmulPlan build_plan(ShardedArray a, ShardedArray b, const std::optional<Sharde
       names.push_back("gather_both");
     }
   }
-  align_batch(plan, a, b, roles, dec.batch_follow_a, names, ctx);
-  if (want) slice_for_output(a, b, *want, unreduced, roles);
-  // The local matmul: every dim once, at its local size; the output keeps the batch and free dims.
+  return unreduced;
+}
+
+// The local matmul: every dim once, at its local size; the output keeps the batch and free dims. Its FLOPs and HBM
+// bytes per device go into `plan`; the output, its partial sums unreduced, is returned.
+ShardedArray multiply_locally(MatmulPlan& plan, const ShardedArray& a, const ShardedArray& b,
+                              const std::optional<ShardedArray>& want, const Roles& roles,
+                              const std::vector<int>& unreduced, const MatmulContext& ctx) {
   double local_elements = 1;
   ShardedArray out{"C", {}, unreduced};
   if (want) out.name = want->name;
@@ -213,46 +217,70 @@ MatmulPlan build_plan(ShardedArray a, ShardedArray b, const std::optional<Sharde
   plan.hbm_bytes_per_device = local_bytes(a, ctx) + local_bytes(b, ctx) + local_bytes(out, ctx);
   plan.local_op = format_sharded_array(a, ctx.mesh) + " * " + format_sharded_array(b, ctx.mesh) + " -> " +
                   format_sharded_array(out, ctx.mesh);
+  return out;
+}
+
+// The partial sums reduced: ReduceScatter over the axes the output wants sharded, AllReduce over the rest (none over
+// the axes it wants unreduced).
+void reduce_partial_sums(MatmulPlan& plan, ShardedArray& out, const std::optional<ShardedArray>& want,
+                         const std::vector<int>& unreduced, const MatmulContext& ctx) {
+  std::vector<int> scatter, reduce;
+  for (int x : unreduced) {
+    const bool wanted_sharded = want && std::any_of(want->dims.begin(), want->dims.end(),
+                                                    [&](const ShardedDim& dd) { return contains(dd.axes, x); });
+    const bool wanted_unreduced = want && contains(want->unreduced, x);
+    if (wanted_unreduced) continue;
+    (wanted_sharded ? scatter : reduce).push_back(x);
+  }
+  add_step(
+      plan, Collective::reduce_scatter, out, scatter,
+      [&](ShardedArray& c) {
+        remove_axes(c.unreduced, scatter);
+        for (auto& dim : c.dims)
+          if (const ShardedDim* wd = want->dim(dim.name))
+            for (int x : scatter)
+              if (contains(wd->axes, x)) dim.axes.push_back(x);
+      },
+      ctx);
+  add_step(
+      plan, Collective::all_reduce, out, reduce, [&](ShardedArray& c) { remove_axes(c.unreduced, reduce); }, ctx);
+}
+
+// The output sharded as asked: what it wants whole is gathered; a wanted shard of a replicated result is a free
+// local slice.
+void match_output(MatmulPlan& plan, ShardedArray& out, const ShardedArray& want, std::vector<std::string>& names,
+                  const MatmulContext& ctx) {
+  std::vector<int> extra;
+  for (const auto& dim : out.dims)
+    if (const ShardedDim* wd = want.dim(dim.name))
+      for (int x : dim.axes)
+        if (!contains(wd->axes, x)) extra.push_back(x);
+  gather(plan, out, extra, ctx);
+  if (!extra.empty()) names.push_back("gather_output");  // a sharded result the output wants whole
+  for (auto& dim : out.dims)
+    if (const ShardedDim* wd = want.dim(dim.name))
+      for (int x : wd->axes)
+        if (!out.uses_axis(x)) dim.axes.push_back(x);
+}
+
+MatmulPlan build_plan(ShardedArray a, ShardedArray b, const std::optional<ShardedArray>& want, const Roles& roles,
+                      const std::vector<int>& conflicts, const Decisions& dec, const MatmulContext& ctx) {
+  MatmulPlan plan;
+  std::vector<std::string> names;
+  if (!conflicts.empty()) {
+    gather(plan, dec.gather_a_for_conflicts ? a : b, conflicts, ctx);
+    names.push_back(dec.gather_a_for_conflicts ? "gather_A" : "gather_B");
+  }
+  const std::vector<int> unreduced = make_contraction_local(plan, a, b, roles, dec, names, ctx);
+  align_batch(plan, a, b, roles, dec.batch_follow_a, names, ctx);
+  if (want) slice_for_output(a, b, *want, unreduced, roles);
+  ShardedArray out = multiply_locally(plan, a, b, want, roles, unreduced, ctx);
   // Finish: reduce the partial sums, then match the requested output sharding.
   const std::size_t steps_before_reduction = plan.steps.size();
-  if (!unreduced.empty()) {
-    std::vector<int> scatter, reduce;
-    for (int x : unreduced) {
-      const bool wanted_sharded = want && std::any_of(want->dims.begin(), want->dims.end(),
-                                                      [&](const ShardedDim& dd) { return contains(dd.axes, x); });
-      const bool wanted_unreduced = want && contains(want->unreduced, x);
-      if (wanted_unreduced) continue;
-      (wanted_sharded ? scatter : reduce).push_back(x);
-    }
-    add_step(
-        plan, Collective::reduce_scatter, out, scatter,
-        [&](ShardedArray& c) {
-          remove_axes(c.unreduced, scatter);
-          for (auto& dim : c.dims)
-            if (const ShardedDim* wd = want->dim(dim.name))
-              for (int x : scatter)
-                if (contains(wd->axes, x)) dim.axes.push_back(x);
-        },
-        ctx);
-    add_step(
-        plan, Collective::all_reduce, out, reduce, [&](ShardedArray& c) { remove_axes(c.unreduced, reduce); }, ctx);
-  }
+  if (!unreduced.empty()) reduce_partial_sums(plan, out, want, unreduced, ctx);
   // Case 3 reduces its partial sums with no other step to name it (issue 22).
   if (names.empty() && plan.steps.size() > steps_before_reduction) names.push_back("multiply_then_reduce");
-  if (want) {
-    std::vector<int> extra;
-    for (const auto& dim : out.dims)
-      if (const ShardedDim* wd = want->dim(dim.name))
-        for (int x : dim.axes)
-          if (!contains(wd->axes, x)) extra.push_back(x);
-    gather(plan, out, extra, ctx);
-    if (!extra.empty()) names.push_back("gather_output");  // a sharded result the output wants whole
-    // A wanted shard of a replicated result is a free local slice.
-    for (auto& dim : out.dims)
-      if (const ShardedDim* wd = want->dim(dim.name))
-        for (int x : wd->axes)
-          if (!out.uses_axis(x)) dim.axes.push_back(x);
-  }
+  if (want) match_output(plan, out, *want, names, ctx);
   plan.output = format_sharded_array(out, ctx.mesh);
   plan.name = names.empty() ? "local" : names.front();
   for (std::size_t i = 1; i < names.size(); ++i) plan.name += "+" + names[i];
@@ -290,14 +318,14 @@ Roles read_roles(const ShardedArray& a, const ShardedArray& b, const std::option
   return roles;
 }
 
-}  // namespace
+// The operands of `A * B -> C`, parsed and checked against the sizes (C absent: einsum's rule).
+struct MatmulOperands {
+  ShardedArray a, b;
+  std::optional<ShardedArray> want;
+};
 
-std::optional<ShardedMatmul> analyse_sharded_matmul(std::string_view expression, const DimSizes& sizes, Dtype dtype,
-                                                    const Hardware& hw, const Mesh& mesh,
-                                                    const CollectiveOptions& options, const std::string& path,
-                                                    const std::string& dims_path, Diagnostics& d) {
-  const auto errors = [&] { return std::count_if(d.begin(), d.end(), [](const Diagnostic& x) { return !x.warning; }); };
-  const auto errors_before = errors();
+std::optional<MatmulOperands> parse_operands(std::string_view expression, const DimSizes& sizes, const Mesh& mesh,
+                                             const std::string& path, const std::string& dims_path, Diagnostics& d) {
   std::string_view lhs = expression, rhs;
   if (auto arrow = expression.find("->"); arrow != std::string_view::npos) {
     lhs = expression.substr(0, arrow);
@@ -320,31 +348,35 @@ std::optional<ShardedMatmul> analyse_sharded_matmul(std::string_view expression,
   for (const auto& [name, size] : sizes)
     if (!a->dim(name) && !b->dim(name))
       add_diagnostic(d, json_pointer_child(dims_path, name), "unknown_dim", "no array uses dimension '" + name + "'");
-  const Roles roles = read_roles(*a, *b, want, path, d);
-  if (errors() != errors_before) return std::nullopt;
+  return MatmulOperands{std::move(*a), std::move(*b), std::move(want)};
+}
 
-  // scaling-book/sharding, case 4: one mesh axis shards a different non-contracted dimension of each input (a batch
-  // dimension split the same way in both is not a conflict).
+// scaling-book/sharding, case 4: one mesh axis shards a different non-contracted dimension of each input (a batch
+// dimension split the same way in both is not a conflict).
+std::vector<int> conflicting_axes(const ShardedArray& a, const ShardedArray& b, const Roles& roles) {
   std::vector<int> conflicts;
-  for (const auto& da : a->dims) {
+  for (const auto& da : a.dims) {
     if (contains(roles.contracting, da.name)) continue;
     for (int x : da.axes)
-      for (const auto& db : b->dims)
+      for (const auto& db : b.dims)
         if (db.name != da.name && !contains(roles.contracting, db.name) && contains(db.axes, x) &&
             !contains(conflicts, x))
           conflicts.push_back(x);
   }
-  ShardedMatmul result;
-  result.contracting_dims = roles.contracting;
-  result.batch_dims = roles.batch;
+  return conflicts;
+}
+
+// The book's case (scaling-book/sharding, cases 1-4) and its description; case 1 names the free dimensions whose
+// result the output wants gathered.
+void describe_book_case(const MatmulOperands& o, const Roles& roles, bool conflicts, ShardedMatmul& result) {
   bool any_single = false, any_both = false;
   for (const auto& name : roles.contracting) {
-    const auto& xa = a->dim(name)->axes;
-    const auto& xb = b->dim(name)->axes;
+    const auto& xa = o.a.dim(name)->axes;
+    const auto& xb = o.b.dim(name)->axes;
     if (xa == xb && !xa.empty()) any_both = true;
     if (xa != xb) any_single = true;
   }
-  result.book_case = !conflicts.empty() ? 4 : any_single ? 2 : any_both ? 3 : 1;
+  result.book_case = conflicts ? 4 : any_single ? 2 : any_both ? 3 : 1;
   static const char* kCase[] = {"", "case 1: no contracting dimension is sharded; multiply locally, no communication",
                                 "case 2: one input is sharded on the contracting dimension; gather it first, or "
                                 "multiply the local slices and reduce the partial sums",
@@ -353,27 +385,30 @@ std::optional<ShardedMatmul> analyse_sharded_matmul(std::string_view expression,
                                 "case 4: one mesh axis shards a free dimension of both inputs, which is invalid as is; "
                                 "AllGather one input first"};
   result.description = kCase[result.book_case];
-  if (result.book_case == 1 && want) {
-    // A free dimension sharded in an input but wanted whole in the output costs an AllGather of the result.
-    std::vector<std::string> gathered;
-    for (const ShardedArray* arr : {&*a, &*b})
-      for (const auto& dim : arr->dims)
-        if (const ShardedDim* wd = contains(roles.batch, dim.name) ? nullptr : want->dim(dim.name))
-          if (std::any_of(dim.axes.begin(), dim.axes.end(), [&](int x) { return !contains(wd->axes, x); }) &&
-              !contains(gathered, dim.name))
-            gathered.push_back(dim.name);
-    if (!gathered.empty())
-      result.description =
-          "case 1: no contracting dimension is sharded; multiply locally, then AllGather the "
-          "result over " +
-          join_choices(gathered) + "'s axes, which the output wants unsharded";
-  }
-  // A batch dimension sharded differently in the two inputs costs a regather before any case's local multiply.
+  if (result.book_case != 1 || !o.want) return;
+  // A free dimension sharded in an input but wanted whole in the output costs an AllGather of the result.
+  std::vector<std::string> gathered;
+  for (const ShardedArray* arr : {&o.a, &o.b})
+    for (const auto& dim : arr->dims)
+      if (const ShardedDim* wd = contains(roles.batch, dim.name) ? nullptr : o.want->dim(dim.name))
+        if (std::any_of(dim.axes.begin(), dim.axes.end(), [&](int x) { return !contains(wd->axes, x); }) &&
+            !contains(gathered, dim.name))
+          gathered.push_back(dim.name);
+  if (!gathered.empty())
+    result.description =
+        "case 1: no contracting dimension is sharded; multiply locally, then AllGather the "
+        "result over " +
+        join_choices(gathered) + "'s axes, which the output wants unsharded";
+}
+
+// The batch dimensions sharded differently in the two inputs (both ways of aligning each are tried); the description
+// says which cost a regather before any case's local multiply.
+std::vector<std::string> misaligned_batch_dims(const MatmulOperands& o, const Roles& roles, ShardedMatmul& result) {
   std::vector<std::string> misaligned, regathered;
   for (const auto& name : roles.batch) {
-    const auto &xa = a->dim(name)->axes, &xb = b->dim(name)->axes;
+    const auto &xa = o.a.dim(name)->axes, &xb = o.b.dim(name)->axes;
     if (xa == xb) continue;
-    misaligned.push_back(name);  // both ways of aligning it are tried
+    misaligned.push_back(name);
     if (!xa.empty() && !xb.empty()) regathered.push_back(name);
   }
   if (!regathered.empty()) {
@@ -385,19 +420,20 @@ std::optional<ShardedMatmul> analyse_sharded_matmul(std::string_view expression,
                           " is sharded differently in A and B: one input is gathered over its axes and sliced to the "
                           "other's sharding first";
   }
-  result.total_flops = 2.0;
-  for (const auto& dim : a->dims) result.total_flops *= sizes.at(dim.name);
-  for (const auto& dim : b->dims)
-    if (!a->dim(dim.name)) result.total_flops *= sizes.at(dim.name);
+  return misaligned;
+}
 
-  const MatmulContext ctx{sizes, dtype, hw, mesh, options};
+// Every distinct plan of the decisions (which input to gather for a conflict, which batch sharding to follow, and
+// per contracting dimension gather or reduce), cheapest by lower bound first.
+void enumerate_plans(const MatmulOperands& o, const Roles& roles, const std::vector<int>& conflicts,
+                     bool batch_misaligned, const MatmulContext& ctx, ShardedMatmul& result) {
   const std::size_t n = roles.contracting.size();
   for (int conflict_choice = 0; conflict_choice < (conflicts.empty() ? 1 : 2); ++conflict_choice)
-    for (int batch_choice = 0; batch_choice < (misaligned.empty() ? 1 : 2); ++batch_choice)
+    for (int batch_choice = 0; batch_choice < (batch_misaligned ? 2 : 1); ++batch_choice)
       for (std::size_t mask = 0; mask < (std::size_t{1} << n); ++mask) {
         Decisions dec{conflict_choice == 0, std::vector<bool>(n), batch_choice == 0};
         for (std::size_t i = 0; i < n; ++i) dec.reduce_instead[i] = (mask >> i) & 1;
-        MatmulPlan plan = build_plan(*a, *b, want, roles, conflicts, dec, ctx);
+        MatmulPlan plan = build_plan(o.a, o.b, o.want, roles, conflicts, dec, ctx);
         const bool seen = std::any_of(result.plans.begin(), result.plans.end(), [&](const MatmulPlan& p) {
           return p.local_op == plan.local_op && p.steps.size() == plan.steps.size();
         });
@@ -405,6 +441,34 @@ std::optional<ShardedMatmul> analyse_sharded_matmul(std::string_view expression,
       }
   std::stable_sort(result.plans.begin(), result.plans.end(),
                    [](const MatmulPlan& x, const MatmulPlan& y) { return x.lower_bound_s < y.lower_bound_s; });
+}
+
+}  // namespace
+
+std::optional<ShardedMatmul> analyse_sharded_matmul(std::string_view expression, const DimSizes& sizes, Dtype dtype,
+                                                    const Hardware& hw, const Mesh& mesh,
+                                                    const CollectiveOptions& options, const std::string& path,
+                                                    const std::string& dims_path, Diagnostics& d) {
+  const auto errors = [&] { return std::count_if(d.begin(), d.end(), [](const Diagnostic& x) { return !x.warning; }); };
+  const auto errors_before = errors();
+  const std::optional<MatmulOperands> operands = parse_operands(expression, sizes, mesh, path, dims_path, d);
+  if (!operands) return std::nullopt;
+  const MatmulOperands& o = *operands;
+  const Roles roles = read_roles(o.a, o.b, o.want, path, d);
+  if (errors() != errors_before) return std::nullopt;
+
+  const std::vector<int> conflicts = conflicting_axes(o.a, o.b, roles);
+  ShardedMatmul result;
+  result.contracting_dims = roles.contracting;
+  result.batch_dims = roles.batch;
+  describe_book_case(o, roles, !conflicts.empty(), result);
+  const std::vector<std::string> misaligned = misaligned_batch_dims(o, roles, result);
+  result.total_flops = 2.0;
+  for (const auto& dim : o.a.dims) result.total_flops *= sizes.at(dim.name);
+  for (const auto& dim : o.b.dims)
+    if (!o.a.dim(dim.name)) result.total_flops *= sizes.at(dim.name);
+  const MatmulContext ctx{sizes, dtype, hw, mesh, options};
+  enumerate_plans(o, roles, conflicts, !misaligned.empty(), ctx, result);
   return result;
 }
 
