@@ -173,7 +173,10 @@ struct Engine {
     const ModelConfig& m = *in.model;
     double total = 0;
     if (in.tensor.degree > 1) {
-      const double v = bytes_per_element(in.activations) * per_rank(tokens) * m.d_model;
+      // The row-parallel GEMMs write bf16 partial sums whatever their inputs' dtype (fp8 and fp4 GEMMs accumulate in
+      // fp32 and write bf16), and the all-reduce sums those: its volume is bf16 (TensorRT-LLM's allreduce fusion
+      // quantizes after the reduction and the norm).
+      const double v = bytes_per_element(Dtype::bf16) * per_rank(tokens) * m.d_model;
       const CollectiveCost c = group_collective(*in.hw, *in.mesh, in.tensor, Collective::all_reduce, v);
       CollectiveModel nccl = k.collective[static_cast<std::size_t>(Collective::all_reduce)];
       double all_reduce_s = 0;
@@ -194,11 +197,16 @@ struct Engine {
     const double ep = serving_expert_degree(in);
     if (ep > 1 && m.is_moe()) {
       const AxisGroup group = ep > in.expert.degree ? folded_expert_group(*in.mesh, in.expert, in.tensor) : in.expert;
-      const DispatchCost cost =
-          expert_dispatch_cost(*in.hw, *in.mesh, group, ep, per_rank(tokens) / in.tensor.degree, m.active_experts,
-                               bytes_per_element(in.activations) * m.expert_io_dim(), DispatchKind::all_to_all);
+      // The tokens go out in the activations' dtype (quantized before the dispatch) and come back as the experts'
+      // bf16 outputs (DeepSeek-V3 §3.3.2, DeepEP: FP8 dispatch, BF16 combine).
       const CollectiveModel& a2a = k.collective[static_cast<std::size_t>(Collective::all_to_all)];
-      total += 2.0 * m.moe_layers() * achieved_dispatch_s(cost, a2a.link_frac, p.slow_link_frac, a2a.latency_s);
+      const auto exchange_s = [&](Dtype dtype) {
+        const DispatchCost cost =
+            expert_dispatch_cost(*in.hw, *in.mesh, group, ep, per_rank(tokens) / in.tensor.degree, m.active_experts,
+                                 bytes_per_element(dtype) * m.expert_io_dim(), DispatchKind::all_to_all);
+        return achieved_dispatch_s(cost, a2a.link_frac, p.slow_link_frac, a2a.latency_s);
+      };
+      total += m.moe_layers() * (exchange_s(in.activations) + exchange_s(Dtype::bf16));
     }
     return total;
   }

@@ -42,8 +42,10 @@ LoadParts load_parts(const ServingModel& model, const ServingLoadInput& load) {
   p.prompt_len = load.prompt_len;
   p.generated_len = load.generated_len;
   p.chips = in.mesh->chips;
-  // Paged KV caches admit a request only while its cache can grow to its last token (prompt + generated).
-  const double fit = std::floor(serving_max_batch(in, load.prompt_len + load.generated_len));
+  // Paged KV caches admit a request only while its cache can grow to its last token (prompt + generated); a static
+  // cache read at a longer length holds that length.
+  const double context = load.kv_context_len > 0 ? load.kv_context_len : load.prompt_len + load.generated_len / 2.0;
+  const double fit = std::floor(serving_max_batch(in, std::max(load.prompt_len + load.generated_len, context)));
   if (fit < 1) {
     p.fits = false;
     return p;
@@ -54,7 +56,7 @@ LoadParts load_parts(const ServingModel& model, const ServingLoadInput& load) {
   const double ranks = std::max(1.0, in.expert.degree);
   p.group_cap = std::clamp(std::floor(load.max_tokens_per_step * ranks / load.prompt_len), 1.0, p.in_flight);
   p.profile_step_overhead_s = model.profile ? model.profile->decode_step_overhead_s : 0.0;
-  const DecodeStep decode = model.decode(p.in_flight, load.prompt_len + load.generated_len / 2.0);
+  const DecodeStep decode = model.decode(p.in_flight, context);
   p.decode = decode_parts(decode, p.profile_step_overhead_s);
   p.decode_bound = decode.bound;
   const ServingModel& prefill = load.prefill ? *load.prefill : model;

@@ -12,6 +12,9 @@ namespace scalescope {
 struct ServingLoadInput {
   double concurrency = 1;  // requests in flight per replica (the benchmark's concurrency)
   double prompt_len = 1, generated_len = 1;
+  // The KV length a decode step reads (the serving query's kv_context_len); 0: the mean, prompt + generated / 2. An
+  // engine with static caches reads the whole allocated length every step (JetStream before its ragged attention).
+  double kv_context_len = 0;
   double max_tokens_per_step = 8192;  // prompt tokens one step may prefill per attention rank (the engines' default)
   // The engine's cap on the sequences it batches at once (TensorRT-LLM's max_batch_size, vLLM's max_num_seqs,
   // SGLang's max_running_requests, JetStream's slots); 0: only the KV caches limit them.

@@ -147,6 +147,7 @@ bool price_under_load(const ServingSearchInput& in, const ServingModel& model, d
   load.concurrency = batch;
   load.prompt_len = in.prompt_len;
   load.generated_len = in.generated_len;
+  load.kv_context_len = in.kv_context_len;
   ServingLoad l;
   if (disaggregated) {
     load.prefill = &model;  // prefill workers of the replica's size and split

@@ -59,6 +59,7 @@ void read_load(const QueryContext& ctx, JsonReader& args, const ServingArgs& ser
   out.given = true;
   out.in.prompt_len = serving.prompt_len;
   out.in.generated_len = serving.generated_len;
+  out.in.kv_context_len = serving.kv_context_len;
   out.in.concurrency = r.number("concurrency", true).value_or(1);
   out.in.max_tokens_per_step = r.number("max_tokens_per_step", false).value_or(out.in.max_tokens_per_step);
   out.in.max_in_flight = r.number("max_in_flight", false).value_or(0);

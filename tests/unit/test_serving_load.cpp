@@ -133,6 +133,34 @@ TEST_CASE("the engine's cap on sequences batched at once: the rest queue, and th
   CHECK(load_of(loose) == load_of(llama70b_h200(2048)));
 }
 
+TEST_CASE("the load's decode step reads the KV length the query states: a static cache is read whole",
+          "[serving][load]") {
+  // jetstream-pytorch before its ragged attention (#93, 2024-05-23) allocates every slot's cache at
+  // max_cache_length and its attention reads all of it each step (jetstream_pt/layers.py @781ec9e); the serving
+  // query's kv_context_len says so, and the load's decode step is the serving query's decode at that length.
+  const auto decode_at = [](const Json& scenario, double batch) {
+    Json one = scenario;
+    one["query"].erase("load");
+    one["query"]["batch"] = batch;
+    const Json out = test::run_json(one);
+    REQUIRE(out["ok"] == true);
+    return out["result"]["decode"]["step_s"].get<double>();
+  };
+  Json stated = llama70b_h200(64, 125, 250);
+  const Json mean = load_of(stated);
+  CHECK_THAT(mean["decode_step_s"].get<double>(), WithinRel(decode_at(stated, 64), 1e-12));
+  stated["query"]["kv_context_len"] = 2048;
+  const Json whole = load_of(stated);
+  CHECK(whole["in_flight"] == 64.0);
+  CHECK_THAT(whole["decode_step_s"].get<double>(), WithinRel(decode_at(stated, 64), 1e-12));
+  CHECK(whole["decode_step_s"].get<double>() > 1.2 * mean["decode_step_s"].get<double>());
+  // A slot holds the length it is read at: fewer fit than at prompt + generated.
+  Json crowded = llama70b_h200(100000, 125, 250);
+  const double fit_mean = load_of(crowded)["in_flight"].get<double>();
+  crowded["query"]["kv_context_len"] = 2048;
+  CHECK(load_of(crowded)["in_flight"].get<double>() < fit_mean / 4);
+}
+
 TEST_CASE("the schema names exactly the backends the engine embeds, in both queries that take one",
           "[serving][load][schema]") {
   // calibration_profiles/serving/backends.json is the one source of the backends; the schema's enums (which
