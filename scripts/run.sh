@@ -16,4 +16,5 @@ echo "run: building the wasm engine and the web explorer..."
 cmake --preset wasm >/dev/null
 cmake --build build/wasm --target scalescope_engine scalescope_trace scalescope_launch -j"$jobs" >/dev/null
 (cd web && npx vite build --logLevel warn)
-exec node web/scripts/serve.mjs build/site "${PORT:-8080}"
+# vite preview serves build/site (vite.config.ts build.outDir), as `npm run preview` does, on 127.0.0.1 only.
+cd web && exec npx vite preview --host 127.0.0.1 --port "${PORT:-8080}" --strictPort

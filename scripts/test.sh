@@ -77,8 +77,12 @@ echo "fuzz: $runs executions in ${FUZZ_SECONDS:-60} s ($cov edges, corpus $(ls b
 # The web: TypeScript types, Vitest unit tests (URL codec, parameter table, mesh mapping, worker client, the engine
 # types against the real wasm module, the shipped wasm module against native golden_dump on every golden case, and
 # the schema (schema/): its generated files current, every document and result valid, the readers and the mutated
-# scenarios' diagnostics agreeing with it both ways), the static site build, and the browser test in Debian's
-# Chromium (its figures are printed), then the chapter pages and the profile page (a trace read in the browser).
+# scenarios' diagnostics agreeing with it both ways), the static site build, and the browser tests on
+# @playwright/test in Debian's Chromium (web/playwright.config.ts; the site served by `vite preview`): the project
+# `checks` (the explorer against the CLI, the chapter pages and widgets, the profile page, axe-core, CSP, the phone
+# layout) and the project `performance` (slider-to-paint, time to interactive, site weight, trace read time: printed
+# and written to build/playwright/figures.json, never checked against a time). Traces of failed tests, screenshots on
+# failure and results.json are in build/playwright/; the promised screenshots in build/screenshots/.
 cd web
 npx tsc --noEmit
 echo "web: TypeScript types check"
@@ -86,20 +90,22 @@ npx vitest run --reporter=default --reporter=json --outputFile.json=../build/vit
 vitest_passed=$(node -e 'const r=require("../build/vitest.json"); if (r.numFailedTests) process.exit(1); console.log(r.numPassedTests)')
 npx vite build --logLevel warn
 echo "web: site built in build/site"
-node e2e/browser.mjs 2>&1 | tee ../build/browser.log
-browser_passed=$(sed -n 's/^browser: \([0-9]*\) passed, 0 failed$/\1/p' ../build/browser.log)
-[ -n "$browser_passed" ] || { echo "browser test failed" >&2; exit 1; }
-node e2e/chapters.mjs 2>&1 | tee ../build/chapters.log
-chapters_passed=$(sed -n 's/^chapters: \([0-9]*\) passed, 0 failed$/\1/p' ../build/chapters.log)
-[ -n "$chapters_passed" ] || { echo "chapter pages and widgets test failed" >&2; exit 1; }
-node e2e/profile.mjs 2>&1 | tee ../build/profile.log
-profile_passed=$(sed -n 's/^profile: \([0-9]*\) passed, 0 failed$/\1/p' ../build/profile.log)
-[ -n "$profile_passed" ] || { echo "profile page test failed" >&2; exit 1; }
+npx playwright test 2>&1 | tee ../build/playwright.log
+# Every check is a test.step of its name (e2e/fixtures.mjs `check`), and the JSON report lists test.steps (not each
+# expect): count the checks that passed, in tests that passed; fail on any test not passed or any check failed.
+playwright_passed=$(node -e '
+const r = require("../build/playwright/results.json");
+if (r.stats.unexpected || r.stats.flaky || r.errors.length) process.exit(1);
+let passed = 0, failed = 0;
+const count = (steps) => { for (const s of steps ?? []) { if (s.error) failed++; else passed++; count(s.steps); } };
+const walk = (suite) => { for (const s of suite.specs ?? []) for (const t of s.tests) for (const r of t.results) count(r.steps); (suite.suites ?? []).forEach(walk); };
+r.suites.forEach(walk);
+if (failed || !passed) process.exit(1);
+console.log(passed);') || { echo "browser tests failed (build/playwright/results.json)" >&2; exit 1; }
 cd ..
 
 # One closing line for every suite above (set -e has already stopped on any failure): the format check (+ 1), CTest's
 # tests, the two native/wasm comparisons (the awk's + 2), the Python tests, the fuzz replay and run (+ 2), the
-# type check (+ 1 below), Vitest's tests, the browser test's checks, the chapter pages and widgets test's checks and
-# the profile page test's checks.
+# type check (+ 1 below), Vitest's tests and the browser tests' checks (both Playwright projects).
 passed=$(grep -o 'tests failed out of [0-9]*' build/ctest.log | awk '{s += $5} END {print s + 2}')
-echo "$((1 + passed + python_passed + 2 + 1 + vitest_passed + browser_passed + chapters_passed + profile_passed)) passed, 0 failed"
+echo "$((1 + passed + python_passed + 2 + 1 + vitest_passed + playwright_passed)) passed, 0 failed"
