@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # emscripten brings node-acorn (its optimiser needs it) and a nodejs if the machine has none.
-# chromium: the browser tests (web/e2e/browser.mjs) drive /usr/bin/chromium through playwright-core.
+# chromium: the browser tests (web/e2e/*.spec.mjs, @playwright/test) drive /usr/bin/chromium.
 # clang and libclang-rt-14-dev (libFuzzer): the sanitized debug build and the fuzz target in tests/fuzz (preset fuzz).
 # pybind11-dev, python3-dev and the python3-* packages: the Python module (python/, docs/python.md) and its tests,
 # for Debian's /usr/bin/python3 (python3-venv: its install test's fresh environment; python3-nbclient and

@@ -301,7 +301,7 @@ describe('the real chapters', () => {
       expect(site.pages.get(`${slug}.html`), slug).toMatch(/class="num-cal" data-ref-calibrated="ch0/);
     // chapters/README.md is documentation, not a page.
     expect(site.pages.has('README.html')).toBe(false);
-    // Every widget beside a paragraph with engine numbers says which it reproduces (checked live by e2e/chapters.mjs).
+    // Every widget beside a paragraph with engine numbers says which it reproduces (checked live by e2e/chapters.spec.mjs).
     const without = widgets.filter((w) => w.reproduces.length === 0).map((w) => `${w.slug}:${w.view}`);
     expect(without.sort()).toEqual(['03-sharding:sharded-matmul', '07-inference:serving']);
   });
