@@ -153,7 +153,7 @@ TEST_CASE("the load's decode step reads the KV length the query states: a static
   const Json whole = load_of(stated);
   CHECK(whole["in_flight"] == 64.0);
   CHECK_THAT(whole["decode_step_s"].get<double>(), WithinRel(decode_at(stated, 64), 1e-12));
-  CHECK(whole["decode_step_s"].get<double>() > 1.2 * mean["decode_step_s"].get<double>());
+  CHECK(whole["decode_step_s"].get<double>() > mean["decode_step_s"].get<double>());
   // A slot holds the length it is read at: fewer fit than at prompt + generated.
   Json crowded = llama70b_h200(100000, 125, 250);
   const double fit_mean = load_of(crowded)["in_flight"].get<double>();

@@ -79,7 +79,7 @@ TEST_CASE("every published run of the suite is read and predicted at both fideli
 TEST_CASE("calibrated out-of-sample error stays below its bars", "[validation]") {
   // Regression bars a little above what the model reaches (docs/validation.md, held out and in scope, issue 34's
   // kernel-grounded model; serving runs under their benchmark's load, issue 35): dense training 5.0% (TPU) and 7.2%
-  // (GPU) median, dense serving 13.6%, MoE serving 29.1% (optimistic: docs/validation.md).
+  // (GPU) median, dense serving 12.6%, MoE serving 28.0% (optimistic: docs/validation.md).
   // They gate a rise; the goals are the transfer figure's (the next test cases).
   const auto tpu = held_in_scope("tpu", "training", "dense"), gpu = held_in_scope("gpu", "training", "dense");
   const auto serving = held_in_scope("", "serving", "dense"), moe_serving = held_in_scope("", "serving", "moe");
@@ -89,8 +89,8 @@ TEST_CASE("calibrated out-of-sample error stays below its bars", "[validation]")
   REQUIRE(moe_serving.size() >= 5);
   CHECK(median_abs(tpu) <= 0.065);
   CHECK(median_abs(gpu) <= 0.09);
-  CHECK(median_abs(serving) <= 0.16);
-  CHECK(median_abs(moe_serving) <= 0.33);
+  CHECK(median_abs(serving) <= 0.14);
+  CHECK(median_abs(moe_serving) <= 0.31);
   std::vector<double> abs_training;
   for (const auto* part : {&tpu, &gpu})
     for (double x : *part) abs_training.push_back(std::fabs(x));
@@ -208,8 +208,9 @@ TEST_CASE("leave one family out: the transfer figure, every family counted once,
   // whole (refitted without it, then predicted), so that a few large families that look alike cannot carry it;
   // beside it the worst family and the runs off by more than 2x. The issue's goals: at most 10% for training and
   // 15% for serving, no family over 25%, no run off by 2x. Today (docs/validation.md "Transfer"): training 8.8%
-  // (met), serving 30.1% (34.6% before the serving runs were priced under their benchmark's load), the worst
-  // families Megatron-Bridge's MoE tables (25.1%) and JetStream (44.5%), three serving runs off by 2x. The bars
+  // (met), serving 18.0% (30.1% before the serving collectives carried bf16 and JetStream's static caches were
+  // stated; 34.6% before the serving runs were priced under their benchmark's load), the worst families
+  // Megatron-Bridge's MoE tables (25.1%) and TensorRT-LLM's v1.0 MoE rows (26.3%), one serving run off by 2x. The bars
   // hold what is reached (a rise fails the build); the goals the model misses are listed in docs/validation.md with
   // why.
   const json& rows = validation()["result"]["transfer"];
@@ -224,11 +225,11 @@ TEST_CASE("leave one family out: the transfer figure, every family counted once,
   CHECK((*training)["families"].get<double>() >= 20);
   CHECK((*serving)["families"].get<double>() >= 4);
   CHECK((*training)["median_of_family_medians_frac"].get<double>() <= 0.10);  // the issue's goal, met
-  CHECK((*serving)["median_of_family_medians_frac"].get<double>() <= 0.33);
+  CHECK((*serving)["median_of_family_medians_frac"].get<double>() <= 0.20);
   CHECK((*training)["worst_family_median_frac"].get<double>() <= 0.30);
-  CHECK((*serving)["worst_family_median_frac"].get<double>() <= 0.48);
+  CHECK((*serving)["worst_family_median_frac"].get<double>() <= 0.29);
   CHECK((*training)["runs_off_by_2x"].get<double>() == 0);
-  CHECK((*serving)["runs_off_by_2x"].get<double>() <= 3);
+  CHECK((*serving)["runs_off_by_2x"].get<double>() <= 1);
   // The figure is each family's own median: recompute it from the families held out whole.
   std::vector<double> medians;
   for (const auto& f : validation()["result"]["family_holdout"])
