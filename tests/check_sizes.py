@@ -4,12 +4,8 @@
 A function is a brace block opened at namespace or class scope after a signature (a parenthesised parameter list);
 it counts from its signature's first line to its closing brace. Member functions defined inside a struct or class
 count as well. Comments, string and character literals (raw strings too) are blanked first, so their braces do not
-count. Usage: python3 tests/check_sizes.py <core dir> [pending list]
-Prints each offender as `file:line name N lines` and exits 1 if there is any that the pending list does not hold.
-
-The pending list (tests/check_sizes_pending.txt) names the offenders still waiting for their split, one
-`file name N` a line (name `(file)` for a whole file): each may shrink but not grow, and an entry that no longer
-offends must be removed, so the list only gets shorter. No new offender is allowed.
+count. Usage: python3 tests/check_sizes.py <core dir>
+Prints each offender as `file:line name N lines` and exits 1 if there is any.
 """
 import pathlib
 import re
@@ -169,27 +165,13 @@ def functions(text):
     return found
 
 
-def read_pending(path):
-    """{(file, name): lines} from the pending list; blank lines and # comments skipped."""
-    pending = {}
-    if path is None:
-        return pending
-    for raw in pathlib.Path(path).read_text(encoding="utf-8").splitlines():
-        line = raw.split("#", 1)[0].strip()
-        if line:
-            file, name, count = line.split()
-            pending[(file, name)] = int(count)
-    return pending
-
-
 def main():
     core = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "core").resolve()
-    pending = read_pending(sys.argv[2] if len(sys.argv) > 2 else None)
     sources = sorted(p for p in core.rglob("*") if p.suffix in (".h", ".cpp"))
     if not sources:
         print(f"check_sizes: no .h or .cpp files under {core}")
         return 1
-    offenders, allowed, seen = [], [], set()
+    offenders = []
     for path in sources:
         text = path.read_text(encoding="utf-8")
         name = path.relative_to(core.parent).as_posix()
@@ -200,27 +182,13 @@ def main():
         for start, function, count in functions(blank_literals(text)):
             if count > MAX_FUNCTION_LINES:
                 found.append((start, function, count, MAX_FUNCTION_LINES))
-        for start, what, count, limit in found:
-            report = f"{name}:{start} {what} {count} lines"
-            listed = pending.get((name, what))
-            seen.add((name, what))
-            if listed is not None and count <= listed:
-                allowed.append(f"{report} (pending, at most {listed})")
-            elif listed is not None:
-                offenders.append(f"{report}: grew past its pending {listed}")
-            else:
-                offenders.append(f"{report} (over {limit})")
-    stale = [f"{file} {what}: no longer over the limit; remove it from the pending list"
-             for (file, what) in pending if (file, what) not in seen]
-    if allowed:
-        print(f"check_sizes: {len(allowed)} pending (split them, then drop them from the list):")
-        print("\n".join(allowed))
-    if offenders or stale:
+        offenders += [f"{name}:{start} {what} {count} lines (over {limit})" for start, what, count, limit in found]
+    if offenders:
         print(f"check_sizes: over {MAX_FUNCTION_LINES} lines per function or {MAX_FILE_LINES} per file:")
-        print("\n".join(offenders + stale))
+        print("\n".join(offenders))
         return 1
     print(f"check_sizes: {len(sources)} files, every function at most {MAX_FUNCTION_LINES} lines and every file at "
-          f"most {MAX_FILE_LINES}, but {len(allowed)} pending")
+          f"most {MAX_FILE_LINES}")
     return 0
 
 

@@ -37,19 +37,20 @@ struct Slot {
   std::vector<std::size_t> profiles;
 };
 
-void fit_task(const std::vector<PublishedRun>& runs, KindProfiles& kp, const std::string& kind, ParameterTask task,
-              bool literature, int max_iterations, FitBudget& budget, ProfileFit& out) {
-  const std::string task_name = task == ParameterTask::training ? "training" : "serving";
+// The runs of `kind` and `task` a fit may use.
+std::vector<std::size_t> task_run_indices(const std::vector<PublishedRun>& runs, const std::string& kind,
+                                          const std::string& task_name) {
   std::vector<std::size_t> task_runs;
   for (std::size_t i = 0; i < runs.size(); ++i)
     if (runs[i].kind == kind && runs[i].task == task_name && fittable(runs[i])) task_runs.push_back(i);
-  if (task_runs.empty()) return;
-  // Which profiles have runs of this task (index 0 too, if some run's chip has no profile of its own).
-  std::map<std::size_t, double> profile_runs;
-  for (std::size_t i : task_runs) profile_runs[kp.run_profile[i]] += 1;
+  return task_runs;
+}
 
+// One fitted parameter per family-level constant, and one per chip with runs for each chip-level constant, each
+// starting from its prior (the literature's, or the profile's own value), appended to `problem`.
+std::vector<Slot> fit_slots(const KindProfiles& kp, const std::string& kind, ParameterTask task, bool literature,
+                            const std::map<std::size_t, double>& profile_runs, FitProblem& problem) {
   std::vector<Slot> slots;
-  FitProblem problem;
   const auto table = profile_parameters();
   for (std::size_t qi = 0; qi < table.size(); ++qi) {
     const ProfileParameter& q = table[qi];
@@ -77,11 +78,12 @@ void fit_task(const std::vector<PublishedRun>& runs, KindProfiles& kp, const std
       for (const auto& [profile, count] : profile_runs) add_slot({profile});
     }
   }
-  problem.residual_count = task_runs.size();
-  problem.max_iterations = max_iterations;
-  problem.max_work = budget.work_left;
-  for (std::size_t k : task_runs) problem.residual_work.push_back(runs[k].prediction_work);
-  // A chip's parameter moves only the runs that chip's profile predicts.
+  return slots;
+}
+
+// A chip's parameter moves only the runs that chip's profile predicts.
+void set_affected_rows(const KindProfiles& kp, const std::vector<std::size_t>& task_runs,
+                       const std::vector<Slot>& slots, FitProblem& problem) {
   for (const Slot& slot : slots) {
     std::vector<std::size_t> rows;
     if (slot.profiles.size() == 1)
@@ -89,6 +91,44 @@ void fit_task(const std::vector<PublishedRun>& runs, KindProfiles& kp, const std
         if (kp.run_profile[task_runs[k]] == slot.profiles.front()) rows.push_back(k);
     problem.affects.push_back(std::move(rows));
   }
+}
+
+// Chip-level parameters of the family: the run-weighted geometric mean of the chips' (unless the family was
+// fitted itself); chips without runs of this task take the family's value.
+void spread_chip_parameters(KindProfiles& kp, ParameterTask task, const std::map<std::size_t, double>& profile_runs) {
+  for (const auto& q : profile_parameters()) {
+    if (q.task != task || q.level != ParameterLevel::chip) continue;
+    if (!profile_runs.count(0) && q.fitted_on_runs(kp.profiles[0])) {
+      double log_sum = 0, weight = 0;
+      for (const auto& [profile, count] : profile_runs) {
+        if (!q.fitted_on_runs(kp.profiles[profile])) continue;
+        log_sum += count * portable_log(q.value(kp.profiles[profile]));
+        weight += count;
+      }
+      if (weight > 0)
+        q.set(kp.profiles[0], std::clamp(portable_exp(log_sum / weight), q.lo, q.hi));  // rounding past a bound
+    }
+    for (std::size_t p = 1; p < kp.profiles.size(); ++p)
+      if (!profile_runs.count(p) && q.fitted_on_runs(kp.profiles[p])) q.set(kp.profiles[p], q.value(kp.profiles[0]));
+  }
+}
+
+void fit_task(const std::vector<PublishedRun>& runs, KindProfiles& kp, const std::string& kind, ParameterTask task,
+              bool literature, int max_iterations, FitBudget& budget, ProfileFit& out) {
+  const std::string task_name = task == ParameterTask::training ? "training" : "serving";
+  const std::vector<std::size_t> task_runs = task_run_indices(runs, kind, task_name);
+  if (task_runs.empty()) return;
+  // Which profiles have runs of this task (index 0 too, if some run's chip has no profile of its own).
+  std::map<std::size_t, double> profile_runs;
+  for (std::size_t i : task_runs) profile_runs[kp.run_profile[i]] += 1;
+
+  FitProblem problem;
+  const std::vector<Slot> slots = fit_slots(kp, kind, task, literature, profile_runs, problem);
+  problem.residual_count = task_runs.size();
+  problem.max_iterations = max_iterations;
+  problem.max_work = budget.work_left;
+  for (std::size_t k : task_runs) problem.residual_work.push_back(runs[k].prediction_work);
+  set_affected_rows(kp, task_runs, slots, problem);
   // Each run is predicted at every trial of the parameters, which move none of what its memo keeps.
   std::vector<RunPredictionMemo> memos(task_runs.size());
   problem.residuals = [&](const std::vector<double>& values, std::vector<double>& r,
@@ -117,24 +157,7 @@ void fit_task(const std::vector<PublishedRun>& runs, KindProfiles& kp, const std
   out.converged = out.converged && fit.result.converged;
   out.finished = out.finished && (fit.result.converged || fit.result.stop == FitStop::stalled);
   out.fits.push_back(fit);
-
-  // Chip-level parameters of the family: the run-weighted geometric mean of the chips' (unless the family was
-  // fitted itself); chips without runs of this task take the family's value.
-  for (const auto& q : profile_parameters()) {
-    if (q.task != task || q.level != ParameterLevel::chip) continue;
-    if (!profile_runs.count(0) && q.fitted_on_runs(kp.profiles[0])) {
-      double log_sum = 0, weight = 0;
-      for (const auto& [profile, count] : profile_runs) {
-        if (!q.fitted_on_runs(kp.profiles[profile])) continue;
-        log_sum += count * portable_log(q.value(kp.profiles[profile]));
-        weight += count;
-      }
-      if (weight > 0)
-        q.set(kp.profiles[0], std::clamp(portable_exp(log_sum / weight), q.lo, q.hi));  // rounding past a bound
-    }
-    for (std::size_t p = 1; p < kp.profiles.size(); ++p)
-      if (!profile_runs.count(p) && q.fitted_on_runs(kp.profiles[p])) q.set(kp.profiles[p], q.value(kp.profiles[0]));
-  }
+  spread_chip_parameters(kp, task, profile_runs);
 }
 
 }  // namespace
