@@ -10,16 +10,16 @@
 
 namespace scalescope::cli {
 
-namespace {
-
-using nlohmann::json;
-
-constexpr const char* kUsage =
+const char* const kCalibrationUsage =
     "usage: scalescope calibrate RUNS.json [--priors literature|embedded] [--source TEXT] [--prefix ID] [--write DIR]\n"
     "       scalescope validate RUNS.json [--markdown]\n"
     "calibrate fits calibration profiles to the runs (docs/api.md 'calibrate') and prints them; --write puts each\n"
     "profile in DIR/<id>.json (keeping an existing file's notes). validate predicts every run at both fidelities\n"
     "with the embedded profiles and prints the errors; --markdown prints docs/validation.md's tables.\n";
+
+namespace {
+
+using nlohmann::json;
 
 json evaluate_query(json query) {
   return json::parse(evaluate_json(json{{"query", std::move(query)}}.dump()), nullptr, false);
@@ -50,57 +50,29 @@ bool write_profiles(const json& profiles, const std::string& dir) {
 
 }  // namespace
 
-int run_calibration_command(int argc, char** argv) {
-  const std::string command = argv[1];
-  std::string file, priors = "embedded", source, prefix, write_dir;
-  bool markdown = false;
-  for (int i = 2; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto value = [&](std::string& into) {
-      if (i + 1 >= argc) return false;
-      into = argv[++i];
-      return true;
-    };
-    bool ok = true;
-    if (arg == "--priors" && command == "calibrate")
-      ok = value(priors);
-    else if (arg == "--source" && command == "calibrate")
-      ok = value(source);
-    else if (arg == "--prefix" && command == "calibrate")
-      ok = value(prefix);
-    else if (arg == "--write" && command == "calibrate")
-      ok = value(write_dir);
-    else if (arg == "--markdown" && command == "validate")
-      markdown = true;
-    else if (file.empty() && (arg.empty() || arg[0] != '-'))
-      file = arg;
-    else
-      ok = false;
-    if (!ok) {
-      std::cerr << "scalescope " << command << ": unexpected '" << arg << "'\n" << kUsage;
-      return 2;
-    }
-  }
+int run_calibration_command(const CalibrationOptions& options) {
+  const std::string& command = options.command;
+  const std::string& file = options.file;
   json runs_file;
   if (file.empty() || !read_json_file(file, runs_file) || !runs_file.is_object() || !runs_file.contains("runs")) {
-    std::cerr << "scalescope " << command << ": give a runs file with a 'runs' array\n" << kUsage;
+    std::cerr << "scalescope " << command << ": give a runs file with a 'runs' array\n" << kCalibrationUsage;
     return 2;
   }
   if (command == "calibrate") {
-    json query{{"kind", "calibrate"}, {"runs", runs_file["runs"]}, {"priors", priors}};
-    if (!source.empty()) query["source"] = source;
-    if (!prefix.empty()) query["profile_prefix"] = prefix;
+    json query{{"kind", "calibrate"}, {"runs", runs_file["runs"]}, {"priors", options.priors}};
+    if (!options.source.empty()) query["source"] = options.source;
+    if (!options.prefix.empty()) query["profile_prefix"] = options.prefix;
     const json out = evaluate_query(query);
     if (!report_diagnostics(out)) return 1;
-    if (!write_dir.empty()) return write_profiles(out["result"]["profiles"], write_dir) ? 0 : 2;
+    if (!options.write_dir.empty()) return write_profiles(out["result"]["profiles"], options.write_dir) ? 0 : 2;
     std::cout << out.dump(1) << "\n";
     return 0;
   }
-  json query{{"kind", "validation"}, {"runs", runs_file["runs"]}, {"family_holdout", markdown}};
+  json query{{"kind", "validation"}, {"runs", runs_file["runs"]}, {"family_holdout", options.markdown}};
   if (runs_file.contains("memory_checks")) query["memory_checks"] = runs_file["memory_checks"];
   const json out = evaluate_query(query);
   if (!report_diagnostics(out)) return 1;
-  if (!markdown) {
+  if (!options.markdown) {
     std::cout << out.dump(1) << "\n";
     return 0;
   }

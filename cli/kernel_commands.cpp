@@ -11,11 +11,7 @@
 
 namespace scalescope::cli {
 
-namespace {
-
-using nlohmann::json;
-
-constexpr const char* kUsage =
+const char* const kKernelUsage =
     "usage: scalescope kernels TABLES.json... [--markdown] [--write DIR]\n"
     "Fits each chip's kernel models to its measured kernel tables (docs/api.md 'kernel_fit'; tests/kernels/), then "
     "the\n"
@@ -23,6 +19,10 @@ constexpr const char* kUsage =
     "--markdown prints docs/validation.md's kernel tables; --write puts each chip's kernels and tiling in\n"
     "DIR/<chip>.json and the family's kernels in DIR/gpu.json (the calibration profiles; the rest of each file "
     "kept).\n";
+
+namespace {
+
+using nlohmann::json;
 
 bool answered(const json& out, const std::string& what) {
   if (out.value("ok", false)) return true;
@@ -112,33 +112,13 @@ bool update_profile(const std::string& dir, const std::string& id, const json& k
 
 }  // namespace
 
-int run_kernel_command(int argc, char** argv) {
-  std::vector<std::string> files;
-  std::string write_dir;
-  bool as_markdown = false;
-  for (int i = 2; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--markdown")
-      as_markdown = true;
-    else if (arg == "--write" && i + 1 < argc)
-      write_dir = argv[++i];
-    else if (!arg.empty() && arg[0] != '-')
-      files.push_back(arg);
-    else {
-      std::cerr << "scalescope kernels: unexpected '" << arg << "'\n" << kUsage;
-      return 2;
-    }
-  }
-  if (files.empty()) {
-    std::cerr << kUsage;
-    return 2;
-  }
+int run_kernel_command(const KernelOptions& options) {
   std::vector<json> fits;
   json chips = json::array();
-  for (const std::string& file : files) {
+  for (const std::string& file : options.files) {
     json tables;
     if (!read_json_file(file, tables) || !tables.is_object() || !tables.contains("hardware")) {
-      std::cerr << "scalescope kernels: '" << file << "' is not a kernel-table file\n" << kUsage;
+      std::cerr << "scalescope kernels: '" << file << "' is not a kernel-table file\n" << kKernelUsage;
       return 2;
     }
     const json scenario{{"hardware", {{"preset", tables["hardware"]}}},
@@ -153,12 +133,12 @@ int run_kernel_command(int argc, char** argv) {
   if (!answered(family, "kernel_family")) return 1;
   // Each chip's models with the ones it had no table for filled in from the family.
   for (std::size_t i = 0; i < fits.size(); ++i) fits[i]["kernels"] = family["result"]["chips"][i]["kernels"];
-  if (!write_dir.empty()) {
+  if (!options.write_dir.empty()) {
     for (const json& f : fits)
-      if (!update_profile(write_dir, f.value("hardware", ""), f["kernels"], &f["tiling"])) return 2;
-    return update_profile(write_dir, "gpu", family["result"]["family"], nullptr) ? 0 : 2;
+      if (!update_profile(options.write_dir, f.value("hardware", ""), f["kernels"], &f["tiling"])) return 2;
+    return update_profile(options.write_dir, "gpu", family["result"]["family"], nullptr) ? 0 : 2;
   }
-  if (as_markdown) {
+  if (options.markdown) {
     std::cout << markdown(fits);
     return 0;
   }

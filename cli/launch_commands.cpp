@@ -1,11 +1,11 @@
 #include "launch_commands.h"
 
-#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include "api.h"
 #include "io/json_text.h"
@@ -14,22 +14,22 @@
 
 namespace scalescope::cli {
 
-namespace {
-
-using nlohmann::json;
-
-constexpr const char* kLaunchUsage =
+const char* const kLaunchUsage =
     "usage: scalescope launch --for FRAMEWORK SCENARIO.json [--json]\n"
     "Writes the scenario's training_step or serving plan as FRAMEWORK's launch configuration (maxtext, megatron,\n"
     "megatron-bridge, deepspeed; vllm, sglang, trtllm) on stdout, with comments for what the framework cannot\n"
     "express and what the engine does not decide (on stderr for a JSON config). --json prints the engine's answer.\n";
 
-constexpr const char* kImportUsage =
+const char* const kImportUsage =
     "usage: scalescope import --for FRAMEWORK CONFIG [--scenario BASE.json] [--chips N] [--seq-len N]\n"
     "                         [--prompt-len N --generated-len N] [--json]\n"
     "Reads FRAMEWORK's launch configuration (a command line, a YAML or a JSON file; '-' for stdin) into a scenario,\n"
     "printed on stdout ready for `scalescope -`: BASE's hardware, model and mesh with the plan the config gives.\n"
     "What it could not map and what it assumed go to stderr. --json prints the engine's answer.\n";
+
+namespace {
+
+using nlohmann::json;
 
 // Each diagnostic of a refused answer on stderr, as path: code: message.
 int refused(const json& answer, const std::string& what) {
@@ -61,31 +61,10 @@ bool read_text_file(const std::string& path, std::string& out) {
   return in && read_input_text(in, out);
 }
 
-bool positive_number(const char* text, double& out) {
-  char* end = nullptr;
-  out = std::strtod(text, &end);
-  return end && *end == '\0' && out > 0;
-}
-
 }  // namespace
 
-int run_launch_command(int argc, char** argv) {
-  std::string framework, file;
-  bool raw = false;
-  for (int i = 2; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--for" && i + 1 < argc)
-      framework = argv[++i];
-    else if (arg == "--json")
-      raw = true;
-    else if (arg == "--help" || arg == "-h")
-      return std::cout << kLaunchUsage, 0;
-    else if (file.empty() && (arg == "-" || arg[0] != '-'))
-      file = arg;
-    else
-      return std::cerr << "scalescope launch: unexpected '" << arg << "'\n" << kLaunchUsage, 2;
-  }
-  if (framework.empty() || file.empty()) return std::cerr << kLaunchUsage, 2;
+int run_launch_command(const LaunchOptions& options) {
+  const std::string& file = options.file;
   json scenario;
   if (file == "-") {
     std::string text;
@@ -99,9 +78,9 @@ int run_launch_command(int argc, char** argv) {
   if (!scenario.is_object() || !scenario.contains("query"))
     return std::cerr << file << ": a scenario with a training_step or serving query\n", 2;
   json ask = scenario;
-  ask["query"] = {{"kind", "launch_config"}, {"framework", framework}, {"plan", scenario["query"]}};
+  ask["query"] = {{"kind", "launch_config"}, {"framework", options.framework}, {"plan", scenario["query"]}};
   int status = 0;
-  const std::optional<json> answered = result_of(ask, file, raw, status);
+  const std::optional<json> answered = result_of(ask, file, options.json, status);
   if (!answered) return status;
   const json& result = *answered;
   std::cout << result.value("text", "");
@@ -112,35 +91,15 @@ int run_launch_command(int argc, char** argv) {
   return 0;
 }
 
-int run_import_command(int argc, char** argv) {
-  std::string framework, file, base_file;
-  bool raw = false;
+int run_import_command(const ImportOptions& options) {
+  const std::string &file = options.file, &base_file = options.base_file;
   json extra = json::object();
-  for (int i = 2; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const bool has_value = i + 1 < argc;
-    double v = 0;
-    if (arg == "--for" && has_value)
-      framework = argv[++i];
-    else if (arg == "--scenario" && has_value)
-      base_file = argv[++i];
-    else if ((arg == "--chips" || arg == "--seq-len" || arg == "--prompt-len" || arg == "--generated-len") &&
-             has_value) {
-      if (!positive_number(argv[++i], v))
-        return std::cerr << "scalescope import: " << arg << " takes a positive number\n", 2;
-      std::string key = arg.substr(2);
-      for (char& c : key) c = c == '-' ? '_' : c;
-      extra[key] = v;
-    } else if (arg == "--json")
-      raw = true;
-    else if (arg == "--help" || arg == "-h")
-      return std::cout << kImportUsage, 0;
-    else if (file.empty() && (arg == "-" || arg[0] != '-'))
-      file = arg;
-    else
-      return std::cerr << "scalescope import: unexpected '" << arg << "'\n" << kImportUsage, 2;
-  }
-  if (framework.empty() || file.empty()) return std::cerr << kImportUsage, 2;
+  const std::pair<const char*, double> hints[] = {{"chips", options.chips},
+                                                  {"seq_len", options.seq_len},
+                                                  {"prompt_len", options.prompt_len},
+                                                  {"generated_len", options.generated_len}};
+  for (const auto& [key, value] : hints)
+    if (value > 0) extra[key] = value;
   std::string text;
   if (!read_text_file(file, text)) return std::cerr << "scalescope import: cannot read '" << file << "'\n", 2;
   json base = json::object();
@@ -149,10 +108,10 @@ int run_import_command(int argc, char** argv) {
   json ask = json::object();
   for (const char* key : {"hardware", "model", "mesh"})
     if (base.contains(key)) ask[key] = base[key];
-  ask["query"] = {{"kind", "import_config"}, {"framework", framework}, {"text", text}};
+  ask["query"] = {{"kind", "import_config"}, {"framework", options.framework}, {"text", text}};
   ask["query"].update(extra);
   int status = 0;
-  const std::optional<json> answered = result_of(ask, file, raw, status);
+  const std::optional<json> answered = result_of(ask, file, options.json, status);
   if (!answered) return status;
   const json& result = *answered;
   for (const json& u : result["unmapped"])

@@ -2,12 +2,27 @@
 // framework's launch configuration; `scalescope import --for FRAMEWORK CONFIG` reads one back into a scenario
 // (docs/api.md "Framework launch configs"). The engine decides everything; this prints.
 #pragma once
+#include <string>
 
 namespace scalescope::cli {
 
-// argv[1] is "launch"; returns the process exit status.
-int run_launch_command(int argc, char** argv);
-// argv[1] is "import"; returns the process exit status.
-int run_import_command(int argc, char** argv);
+extern const char* const kLaunchUsage;
+extern const char* const kImportUsage;
+
+struct LaunchOptions {
+  std::string framework, file;
+  bool json = false;
+};
+
+struct ImportOptions {
+  std::string framework, file, base_file;
+  // The query's hints; 0: not given (the command line takes only positive numbers).
+  double chips = 0, seq_len = 0, prompt_len = 0, generated_len = 0;
+  bool json = false;
+};
+
+// Each returns the process exit status.
+int run_launch_command(const LaunchOptions& options);
+int run_import_command(const ImportOptions& options);
 
 }  // namespace scalescope::cli

@@ -13,14 +13,14 @@
 
 namespace scalescope::cli {
 
-namespace {
-
-constexpr const char* kUsage =
+const char* const kServingBenchmarkUsage =
     "usage: scalescope validate-serving TABLE.csv [--markdown] [--write DIR]\n"
     "Predicts every row of a measured serving benchmark table (tests/serving/README.md: its columns and the rules\n"
     "that keep rows out) under its concurrency, and prints each row's errors and their statistics by backend,\n"
     "system, model and concurrency, with each backend's runtime refitted and held out by model and by system;\n"
     "--markdown prints docs/validation.md's serving tables; --write puts the fitted backends in DIR/backends.json.\n";
+
+namespace {
 
 std::string percent(const Json& stats, const char* key) {
   char buf[32];
@@ -135,33 +135,12 @@ bool write_backends(const Json& report, const std::string& dir) {
 
 }  // namespace
 
-int run_serving_benchmark_command(int argc, char** argv) {
-  std::string file;
-  bool as_markdown = false;
-  std::string write_dir;
-  for (int i = 2; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--markdown")
-      as_markdown = true;
-    else if (arg == "--write" && i + 1 < argc)
-      write_dir = argv[++i];
-    else if (arg == "--help" || arg == "-h") {
-      std::cout << kUsage;
-      return 0;
-    } else if (!arg.empty() && arg[0] == '-') {
-      std::cerr << "scalescope: unknown option '" << arg << "'\n" << kUsage;
-      return 2;
-    } else if (file.empty())
-      file = arg;
-    else {
-      std::cerr << "scalescope: give one table\n" << kUsage;
-      return 2;
-    }
-  }
+int run_serving_benchmark_command(const ServingBenchmarkOptions& options) {
+  const std::string& file = options.file;
   std::ifstream in(file, std::ios::binary);
   std::stringstream text;
   if (file.empty() || !in || !(text << in.rdbuf())) {
-    std::cerr << "scalescope: cannot read '" << file << "'\n" << kUsage;
+    std::cerr << "scalescope: cannot read '" << file << "'\n" << kServingBenchmarkUsage;
     return 2;
   }
   std::string error;
@@ -171,8 +150,8 @@ int run_serving_benchmark_command(int argc, char** argv) {
     return 1;
   }
   const Json report = serving_benchmark_report(rows);
-  if (!write_dir.empty()) return write_backends(report, write_dir) ? 0 : 2;
-  if (as_markdown)
+  if (!options.write_dir.empty()) return write_backends(report, options.write_dir) ? 0 : 2;
+  if (options.markdown)
     std::cout << markdown(report);
   else
     std::cout << to_text(report, 1) << "\n";

@@ -16,9 +16,7 @@
 
 namespace scalescope::cli {
 
-namespace {
-
-constexpr const char* kUsage =
+const char* const kTraceUsage =
     "usage: scalescope trace TRACE.json[.gz]... [--hardware PRESET] [--top N] [--scenario PLAN.json [--steps N]]\n"
     "                        [--kernel-tables OUT.json] [--json]\n"
     "Reads a PyTorch profiler trace (Kineto's Chrome-trace JSON, whole or gzipped), classes each kernel (matmul,\n"
@@ -31,6 +29,8 @@ constexpr const char* kUsage =
     "OUT.json`: the chip's kernel models fitted to this cluster's own kernels.\n"
     "--json prints the engine's answer (docs/api.md \"Traces\"). Exit status: 0 when every trace was read,\n"
     "1 when one has diagnostics, 2 on a usage or file error.\n";
+
+namespace {
 
 // Streams the file through zlib (which reads plain text as it is) into the session, 1 MB at a time.
 bool feed_file(const std::string& path, TraceSession& session) {
@@ -104,56 +104,46 @@ void print_report(const std::string& path, const nlohmann::json& answer) {
   }
 }
 
+// A count as the engine takes it: a number when it is one (of fewer than `digits` digits), else the text, which the
+// engine names as wrong.
+nlohmann::json count(const std::string& value, std::size_t digits) {
+  if (value.find_first_not_of("0123456789") == std::string::npos && value.size() < digits) return std::stoi(value);
+  return value;
+}
+
+// The engine's options for the traces; false (and the problem on stderr) when --scenario cannot be read.
+bool engine_options(const TraceOptions& options, nlohmann::json& out) {
+  out = nlohmann::json::object();
+  if (!options.kernel_tables.empty()) out["kernel_tables"] = true;
+  if (options.hardware) out["hardware"] = *options.hardware;
+  if (options.top) out["top"] = count(*options.top, 4);
+  if (options.steps) out["steps"] = count(*options.steps, 8);
+  if (options.scenario) {
+    // The plan's own step, at the fidelity the scenario asks: the engine's answer goes in as the option.
+    std::string text;
+    std::ifstream in(*options.scenario, std::ios::binary);
+    if (!in || !read_input_text(in, text)) {
+      std::cerr << "scalescope trace: cannot read '" << *options.scenario << "'\n";
+      return false;
+    }
+    out["step"] = nlohmann::json::parse(evaluate_whole_json(text));
+  }
+  return true;
+}
+
 }  // namespace
 
-int run_trace_command(int argc, char** argv) {
-  std::vector<std::string> files;
-  nlohmann::json options = nlohmann::json::object();
-  bool json = false;
-  std::string tables_path;  // --kernel-tables
-  for (int i = 2; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      std::cout << kUsage;
-      return 0;
-    } else if (arg == "--json") {
-      json = true;
-    } else if (arg == "--kernel-tables" && i + 1 < argc) {
-      tables_path = argv[++i];
-      options["kernel_tables"] = true;
-    } else if (arg == "--scenario" && i + 1 < argc) {
-      // The plan's own step, at the fidelity the scenario asks: the engine's answer goes in as the option.
-      std::string text;
-      std::ifstream in(argv[++i], std::ios::binary);
-      if (!in || !read_input_text(in, text)) {
-        std::cerr << "scalescope trace: cannot read '" << argv[i] << "'\n";
-        return 2;
-      }
-      options["step"] = nlohmann::json::parse(evaluate_whole_json(text));
-    } else if ((arg == "--hardware" || arg == "--top" || arg == "--steps") && i + 1 < argc) {
-      const std::string value = argv[++i];
-      if (arg == "--hardware")
-        options["hardware"] = value;
-      else if (arg == "--steps" && value.find_first_not_of("0123456789") == std::string::npos && value.size() < 8)
-        options["steps"] = std::stoi(value);
-      else if (arg == "--steps")
-        options["steps"] = value;
-      else if (value.find_first_not_of("0123456789") == std::string::npos && value.size() < 4)
-        options["top"] = std::stoi(value);
-      else
-        options["top"] = value;  // the engine names what is wrong with it
-    } else if (!arg.empty() && arg[0] == '-') {
-      std::cerr << "scalescope trace: unknown option '" << arg << "'\n" << kUsage;
-      return 2;
-    } else {
-      files.push_back(arg);
-    }
-  }
+int run_trace_command(const TraceOptions& options) {
+  const std::vector<std::string>& files = options.files;
+  const std::string& tables_path = options.kernel_tables;
+  const bool json = options.json;
   if (files.empty() || (!tables_path.empty() && files.size() > 1)) {
     std::cerr << "scalescope trace: give a trace file" << (files.empty() ? "" : " (one, with --kernel-tables)") << "\n"
-              << kUsage;
+              << kTraceUsage;
     return 2;
   }
+  nlohmann::json engine;
+  if (!engine_options(options, engine)) return 2;
   int status = 0;
   nlohmann::json answers = nlohmann::json::array();
   for (const auto& path : files) {
@@ -162,7 +152,7 @@ int run_trace_command(int argc, char** argv) {
       std::cerr << "scalescope trace: cannot read '" << path << "'\n";
       return 2;
     }
-    auto answer = nlohmann::json::parse(session.finish(options.dump()));
+    auto answer = nlohmann::json::parse(session.finish(engine.dump()));
     if (!answer.value("ok", false)) status = 1;
     if (!tables_path.empty() && answer["result"].is_object() && answer["result"].contains("kernel_tables")) {
       std::ofstream out(tables_path, std::ios::binary);
