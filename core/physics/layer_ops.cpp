@@ -149,6 +149,7 @@ void linear_attention(OpList& ops, const ModelConfig& m, const LayerShape& s) {
   const double qk = a.qk_width() / tp, v = a.v_width() / tp, heads = a.value_heads / tp;
   const double act = bytes_per_element(s.activations);
   ops.matmul("linear_in_projection", 1, b, d, a.in_projection_width() / tp, true, s);
+  if (a.gate_up_width() > 0) ops.matmul("gate_up_projection", 1, b, a.value_head_dim, a.gate_up_width() / tp, true, s);
   ops.elementwise("causal_conv", b * (2.0 * qk + v), 1.0, 2.0 * a.conv_kernel, s);
   const double state = heads * a.key_head_dim * a.value_head_dim * bytes_per_element(a.state_dtype);
   const double sequences = sequences_of(s);
@@ -319,7 +320,7 @@ MixerSaved mixer_saved(const ModelConfig& m, AttentionSpan span, const LayerShap
   const double b = s.tokens, tp = s.tensor, nq = m.heads / tp;
   if (span == AttentionSpan::linear) {
     const LinearAttention& a = m.linear;
-    return {b * (a.in_projection_width() + a.conv_channels()) / tp, b * a.v_width() / tp};
+    return {b * (a.in_projection_width() + a.gate_up_width() + a.conv_channels()) / tp, b * a.v_width() / tp};
   }
   if (m.is_mla()) {
     const double latents = b * (m.mla.q_lora_rank + m.mla.kv_lora_rank + m.mla.qk_rope_head_dim);

@@ -59,6 +59,10 @@ double linear_attention_params_per_layer(const ModelConfig& m) {
   const double conv = a.conv_channels() * a.conv_kernel;
   if (a.kind == LinearKind::mamba2)  // the convolution's bias, A, D and dt bias per head, the norm over d_inner
     return projections + conv + a.conv_channels() + 3.0 * a.value_heads + a.v_width();
+  if (a.kind == LinearKind::kda)  // the gates' up-projections (the output gate's with a bias), A per head, the decay's
+                                  // bias per key channel, the per-head norm
+    return projections + conv + a.value_head_dim * a.gate_up_width() + a.v_width() + a.key_heads + a.qk_width() +
+           a.value_head_dim;
   return projections + conv + 2.0 * a.value_heads + a.value_head_dim;  // A and dt bias per head, the per-head norm
 }
 
@@ -68,6 +72,7 @@ double linear_recurrence_flops_per_token(const ModelConfig& m, bool decode) {
   if (a.kind == LinearKind::mamba2)
     return decode ? a.value_heads * 5.0 * dk * dv
                   : a.key_heads * 2.0 * c * dk + a.value_heads * (2.0 * c * dv + 4.0 * dk * dv);
+  // Gated DeltaNet's delta rule; KDA's decay per key channel is elementwise beside it (no more matmul work).
   return a.value_heads * (decode ? 7.0 * dk * dv : 2.0 * c * (3.0 * dk + 2.0 * dv) + 6.0 * dk * dv);
 }
 

@@ -199,6 +199,7 @@ Json hf_config_to_model(const Json& config, const std::string& path, Diagnostics
   else if (dims.layers) {
     read_experts(r, family->experts, *dims.layers, dims.d_ff, m);
     read_windows(r, *family, *dims.layers, m);
+    if (family->kimi_delta) read_kimi_delta(r, *dims.layers, m);
   }
   r.report_unknown();
 

@@ -58,7 +58,7 @@ namespace {
 
 // The keys each group of families writes that change nothing the book models (Family::silent).
 struct SilentKeys {
-  std::vector<const char*> gemma, router, deepseek, llama4, gpt_oss, glm_dsa, gemma4, minimax, qwen_hybrid;
+  std::vector<const char*> gemma, router, deepseek, llama4, gpt_oss, glm_dsa, gemma4, minimax, qwen_hybrid, kimi_linear;
 };
 
 const SilentKeys& silent_keys() {
@@ -96,6 +96,9 @@ const SilentKeys& silent_keys() {
     k.qwen_hybrid = {"output_router_logits", "router_aux_loss_coef", "norm_topk_prob", "mtp_use_dedicated_embeddings",
                      // no window is used (transformers' Qwen3NextConfig)
                      "use_sliding_window", "max_window_layers", "mlp_only_layers"};
+    // Kimi Linear: its MLA without RoPE on the nope part, its sigmoid router's grouping, scaling and renormalising.
+    k.kimi_linear = {"mla_use_nope",     "moe_renormalize", "moe_router_activation_func", "routed_scaling_factor",
+                     "num_expert_group", "topk_group",      "use_grouped_topk",           "topk_method"};
     return k;
   }();
   return keys;
@@ -155,6 +158,12 @@ const std::vector<Family>& families() {
        .silent = k.qwen_hybrid,
        .windows = Windows::layer_types,
        .gated_deltanet = true},
+      {.model_type = "kimi_linear",
+       .experts = Experts::kimi,
+       .tied_by_default = false,
+       .silent = k.kimi_linear,
+       .latent_attention = true,
+       .kimi_delta = true},
       {.model_type = "nemotron_h",
        .experts = Experts::nemotron_h,
        .tied_by_default = false,
@@ -241,9 +250,10 @@ ExpertLayout read_expert_layout(ConfigReader& r, Experts kind, std::int64_t laye
         for (std::size_t i = 0; i < e.moe.size(); ++i) e.moe[i] = e.moe[i] && !(*dense)[i];
       break;
     }
-    case Experts::deepseek: {
+    case Experts::deepseek:
+    case Experts::kimi: {
       e.expert_ff = r.count("moe_intermediate_size", "MLP width of one expert", true);
-      e.shared = r.count("n_shared_experts", "", false, 0).value_or(0);
+      e.shared = r.count(kind == Experts::kimi ? "num_shared_experts" : "n_shared_experts", "", false, 0).value_or(0);
       // DeepSeek: layer i is MoE when i >= first_k_dense_replace and i % moe_layer_freq == 0.
       e.dense_layers = r.count("first_k_dense_replace", "", false, 0).value_or(0);
       const std::int64_t freq = r.count("moe_layer_freq", "", false).value_or(1);
@@ -267,16 +277,19 @@ void read_experts(ConfigReader& r, Experts kind, std::int64_t layers, std::optio
     for (const char* key : {"experts", "active_experts", "shared_experts", "dense_layers"}) m[key] = 0;
     return;
   }
-  const char* experts_key = kind == Experts::qwen || kind == Experts::gemma4 ? "num_experts"
-                            : kind == Experts::deepseek                      ? "n_routed_experts"
-                                                                             : "num_local_experts";
+  const char* experts_key = kind == Experts::qwen || kind == Experts::gemma4 || kind == Experts::kimi ? "num_experts"
+                            : kind == Experts::deepseek ? "n_routed_experts"
+                                                        : "num_local_experts";
   const auto experts = r.count(experts_key, "routed experts per MoE layer", true);
-  auto active = r.count(kind == Experts::gemma4 ? "top_k_experts" : "num_experts_per_tok",
-                        "experts each token is routed to", kind != Experts::gpt_oss);
+  const char* active_key = kind == Experts::gemma4 ? "top_k_experts"
+                           : kind == Experts::kimi ? "num_experts_per_token"
+                                                   : "num_experts_per_tok";
+  auto active = r.count(active_key, "experts each token is routed to", kind != Experts::gpt_oss);
   ExpertLayout e = read_expert_layout(r, kind, layers, d_ff, active);
   // Leading dense layers (DeepSeek's first_k_dense_replace, Qwen's mlp_only_layers [0, ..., k-1]) are the engine's
   // dense_layers where the rest are all MoE; any other arrangement is a pattern.
-  if (kind != Experts::deepseek)
+  const bool leading_rule = kind == Experts::deepseek || kind == Experts::kimi;
+  if (!leading_rule)
     while (e.dense_layers < layers && !e.moe[static_cast<std::size_t>(e.dense_layers)]) ++e.dense_layers;
   if (std::none_of(e.moe.begin(), e.moe.end(), [](bool x) { return x; }) && layers > 0)
     add_diagnostic(d, r.path_of(experts_key), "inconsistent", "the config makes no layer an MoE layer");
@@ -285,7 +298,7 @@ void read_experts(ConfigReader& r, Experts kind, std::int64_t layers, std::optio
   if (active) m["active_experts"] = *active;
   if (e.expert_ff) m["expert_d_ff"] = *e.expert_ff;
   m["shared_experts"] = e.shared;
-  if (write_mlp_pattern(e.moe, e.dense_layers, m) && kind != Experts::deepseek) e.dense_layers = 0;
+  if (write_mlp_pattern(e.moe, e.dense_layers, m) && !leading_rule) e.dense_layers = 0;
   m["dense_layers"] = e.dense_layers;
 }
 
@@ -387,6 +400,73 @@ void read_windows(ConfigReader& r, const Family& family, std::int64_t layers, Js
   Json list = Json::array();
   for (AttentionSpan s : shortest_cycle(spans)) list.push_back(attention_span_name(s));
   m["attention_pattern"] = list;
+}
+
+namespace {
+
+// Kimi Linear's 1-based layer list (`kda_layers`, `full_attn_layers`) marking `span` in `spans`; false on a diagnostic.
+bool mark_layers(ConfigReader& r, const char* key, std::int64_t layers, AttentionSpan span,
+                 std::vector<AttentionSpan>& spans, std::vector<bool>& marked) {
+  const Json* v = r.get(key);
+  if (!v || !v->is_array()) {
+    add_diagnostic(r.diagnostics(), r.path_of(key), v ? "wrong_type" : "missing_key",
+                   std::string("a kimi_linear config.json lists its layers in linear_attn_config's '") + key +
+                       "' (numbered from 1)");
+    return false;
+  }
+  for (std::size_t i = 0; i < v->size(); ++i) {
+    const auto n = read_integer_value((*v)[i], json_pointer_child(r.path_of(key), i), 1, layers, r.diagnostics());
+    if (!n) return false;
+    const auto at = static_cast<std::size_t>(*n - 1);
+    if (marked[at]) {
+      add_diagnostic(r.diagnostics(), json_pointer_child(r.path_of(key), i), "inconsistent",
+                     "layer " + std::to_string(*n) + " is listed twice in kda_layers and full_attn_layers");
+      return false;
+    }
+    marked[at] = true;
+    spans[at] = span;
+  }
+  return true;
+}
+
+}  // namespace
+
+void read_kimi_delta(ConfigReader& r, std::int64_t layers, Json& m) {
+  Diagnostics& d = r.diagnostics();
+  const Json* node = r.get("linear_attn_config");
+  if (!node || !node->is_object()) {
+    add_diagnostic(d, r.path_of("linear_attn_config"), node ? "wrong_type" : "missing_key",
+                   "a kimi_linear config.json describes its KDA layers in the object 'linear_attn_config'");
+    return;
+  }
+  ConfigReader c(*node, r.path_of("linear_attn_config"), "kimi_linear linear_attn_config", d);
+  const auto heads = c.count("num_heads", "KDA heads", true);
+  const auto head_dim = c.count("head_dim", "a KDA head's width", true);
+  const auto conv = c.count("short_conv_kernel_size", "the short convolution's taps", false).value_or(4);
+  // A full-rank decay projection (Kimi K3's use_full_rank_gate) has parameters the low-rank form does not.
+  if (c.flag("use_full_rank_gate").value_or(false))
+    add_diagnostic(d, c.path_of("use_full_rank_gate"), "not_modelled",
+                   "KDA's decay projection is read as low-rank (through head_dim), as Kimi Linear's; a full-rank one "
+                   "is not modelled");
+  c.silent({"gate_lower_bound"});
+  std::vector<AttentionSpan> spans(static_cast<std::size_t>(std::max<std::int64_t>(layers, 0)), AttentionSpan::full);
+  std::vector<bool> marked(spans.size(), false);
+  const bool listed = mark_layers(c, "kda_layers", layers, AttentionSpan::linear, spans, marked) &&
+                      mark_layers(c, "full_attn_layers", layers, AttentionSpan::full, spans, marked);
+  if (listed && std::find(marked.begin(), marked.end(), false) != marked.end())
+    add_diagnostic(d, c.path_of("kda_layers"), "inconsistent",
+                   "kda_layers and full_attn_layers together must list every layer once");
+  c.report_unknown();
+  if (!heads || !head_dim || !listed) return;
+  m["linear_attention"] = {{"kind", "kda"},
+                           {"key_heads", *heads},
+                           {"value_heads", *heads},
+                           {"key_head_dim", *head_dim},
+                           {"value_head_dim", *head_dim},
+                           {"conv_kernel", conv}};
+  Json pattern = Json::array();
+  for (AttentionSpan s : shortest_cycle(spans)) pattern.push_back(attention_span_name(s));
+  m["attention_pattern"] = pattern;
 }
 
 }  // namespace scalescope::hf

@@ -19,7 +19,8 @@ constexpr std::int64_t kMaxConfigLayers = static_cast<std::int64_t>(kMaxPatternL
 
 // How a family lays out its experts (the keys differ per family; the book's E, k, shared experts, expert F).
 // nemotron_h: read with the blocks (hf_hybrid_blocks.cpp).
-enum class Experts { none, mixtral, qwen, deepseek, llama4, gpt_oss, minimax, gemma4, nemotron_h };
+// kimi: DeepSeek's layout under Kimi Linear's key names (num_experts, num_experts_per_token, num_shared_experts).
+enum class Experts { none, mixtral, qwen, deepseek, llama4, gpt_oss, minimax, gemma4, nemotron_h, kimi };
 // Which layers of a family attend to a window or a chunk instead of the whole sequence (`layer_types`, where a
 // config lists it, overrides the family's rule; transformers' config classes give the same defaults).
 enum class Windows {
@@ -45,6 +46,7 @@ struct Family {
   bool experts_only = false;      // every layer is MoE and the config has no dense intermediate_size (Qwen3.5)
   bool sparse_attention = false;  // DeepSeek Sparse Attention's indexer (DeepSeek-V3.2, GLM-5)
   bool hybrid_blocks = false;     // a list of mixer and MLP blocks, not of layers (Nemotron-H, Nemotron 3)
+  bool kimi_delta = false;        // Kimi Delta Attention layers beside latent attention (Kimi Linear)
 };
 
 // Multimodal configs name the whole model; their text_config is the family's (Gemma 3, Llama 4).
@@ -66,5 +68,8 @@ void read_experts(ConfigReader& r, Experts kind, std::int64_t layers, std::optio
 // Which layers attend to a window or a chunk, with their sizes, into `m` (attention_pattern, sliding_window,
 // attention_chunk).
 void read_windows(ConfigReader& r, const Family& family, std::int64_t layers, Json& m);
+// Kimi Linear's linear_attn_config: the KDA layers' shape (linear_attention) and which layers they are
+// (attention_pattern), the rest latent attention.
+void read_kimi_delta(ConfigReader& r, std::int64_t layers, Json& m);
 
 }  // namespace scalescope::hf

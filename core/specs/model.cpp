@@ -7,7 +7,9 @@
 
 namespace scalescope {
 
-const char* linear_kind_name(LinearKind kind) { return kind == LinearKind::mamba2 ? "mamba2" : "gated_deltanet"; }
+const char* linear_kind_name(LinearKind kind) {
+  return kind == LinearKind::mamba2 ? "mamba2" : kind == LinearKind::kda ? "kda" : "gated_deltanet";
+}
 
 namespace {
 
@@ -54,10 +56,12 @@ void read_linear_attention(JsonReader& r, ModelConfig& m, Diagnostics& d) {
   if (!node) return;
   JsonReader s(*node, r.path_of("linear_attention"), d);
   LinearAttention& a = m.linear;
-  const std::string kind =
-      s.choice("kind", false, {linear_kind_name(LinearKind::gated_deltanet), linear_kind_name(LinearKind::mamba2)})
-          .value_or(linear_kind_name(LinearKind::gated_deltanet));
-  a.kind = kind == linear_kind_name(LinearKind::mamba2) ? LinearKind::mamba2 : LinearKind::gated_deltanet;
+  const std::string kind = s.choice("kind", false,
+                                    {linear_kind_name(LinearKind::gated_deltanet), linear_kind_name(LinearKind::mamba2),
+                                     linear_kind_name(LinearKind::kda)})
+                               .value_or(linear_kind_name(LinearKind::gated_deltanet));
+  for (LinearKind k : {LinearKind::gated_deltanet, LinearKind::mamba2, LinearKind::kda})
+    if (kind == linear_kind_name(k)) a.kind = k;
   a.key_heads = s.number("key_heads", true).value_or(0);
   a.value_heads = s.number("value_heads", true).value_or(0);
   a.key_head_dim = s.number("key_head_dim", true).value_or(0);

@@ -35,8 +35,11 @@ struct LatentAttention {
 //    space dual is linear attention with C as the query, B as the key and x as the value: key_heads are its B/C
 //    groups (n_groups), key_head_dim its state size (d_state), value_heads its heads and value_head_dim their
 //    width (d_inner = value_heads x value_head_dim).
-enum class LinearKind : unsigned char { gated_deltanet, mamba2 };
-const char* linear_kind_name(LinearKind kind);  // "gated_deltanet", "mamba2": the schema's names
+//  - Kimi Delta Attention (KDA; Kimi Linear, arXiv 2510.26692): Gated DeltaNet with a decay per key channel, not per
+//    head. Its q, k and v have projections of their own, and its decay and output gate come from low-rank
+//    projections through value_head_dim (flash-linear-attention's KimiDeltaAttention).
+enum class LinearKind : unsigned char { gated_deltanet, mamba2, kda };
+const char* linear_kind_name(LinearKind kind);  // "gated_deltanet", "mamba2", "kda": the schema's names
 struct LinearAttention {
   LinearKind kind = LinearKind::gated_deltanet;
   double key_heads = 0, value_heads = 0;  // value_heads 0: the model has no linear layers
@@ -52,10 +55,15 @@ struct LinearAttention {
   double v_width() const { return value_heads * value_head_dim; }
   double conv_channels() const { return 2.0 * qk_width() + v_width(); }  // q, k and v go through the convolution
   // The input projection's outputs: q, k, v and the output gate z, then per value head Gated DeltaNet's decay and
-  // write strength, or Mamba-2's one step size dt.
+  // write strength, or Mamba-2's one step size dt. KDA: q, k, v, the write strength per head, and the low-rank
+  // first halves of its decay and its output gate (value_head_dim wide each).
   double in_projection_width() const {
+    if (kind == LinearKind::kda) return 2.0 * qk_width() + v_width() + value_heads + 2.0 * value_head_dim;
     return 2.0 * qk_width() + 2.0 * v_width() + (kind == LinearKind::mamba2 ? 1.0 : 2.0) * value_heads;
   }
+  // KDA's low-rank second halves: from value_head_dim up to the decay of every key channel and the output gate of
+  // every value channel (0 for the other kinds).
+  double gate_up_width() const { return kind == LinearKind::kda ? qk_width() + v_width() : 0.0; }
 };
 
 // DeepSeek Sparse Attention (DeepSeek-V3.2-Exp tech report, 2025; GLM-5): a lightning indexer scores every cached

@@ -175,7 +175,7 @@ TEST_CASE("linear layers in a model: the pattern names them, the shape is checke
   odd_heads["linear_attention"]["value_heads"] = 40;
   CHECK(has_code(diagnose(odd_heads), "not_divisible", "/model/linear_attention/value_heads"));
   Json bad_kind = m;
-  bad_kind["linear_attention"]["kind"] = "kda";  // Kimi Linear's recurrence: not modelled
+  bad_kind["linear_attention"]["kind"] = "rwkv7";  // RWKV-7's recurrence: not modelled
   CHECK(has_code(diagnose(bad_kind), "unknown_choice", "/model/linear_attention/kind"));
   // A config.json of another family that lists linear layers is told which families have them.
   Json qwen3 = hf_config_file("qwen3-30b-a3b.json");
@@ -235,4 +235,72 @@ TEST_CASE("a config.json as Python writes it: Infinity and NaN literals, and tra
   resolve_model(Json{{"hf_config", generic}}, "/model", d);
   for (const auto& x : d) INFO(x.path << ": " << x.message);
   CHECK(d.empty());
+}
+
+TEST_CASE("Kimi Linear from its config.json: KDA layers beside latent attention, by hand and by its card",
+          "[linear_attention][issue36][hf_config]") {
+  // Kimi Delta Attention (Kimi Linear, arXiv 2510.26692; flash-linear-attention's KimiDeltaAttention): q, k and v
+  // projected apart, a decay per key channel and an output gate through low-rank projections of head_dim, the write
+  // strength per head. Kimi-Linear-48B-A3B (tests/hf_configs/kimi-linear-48b-a3b.json): 27 layers, KDA on 20, latent
+  // attention (no query LoRA) on layers 4, 8, ..., 24 and 27; 256 experts of 1024, 8 routed and 1 shared.
+  Diagnostics d;
+  const ModelConfig m = resolve_model(Json{{"hf_config", hf_config_file("kimi-linear-48b-a3b.json")}}, "/model", d);
+  for (const Diagnostic& x : d) INFO(x.code + " " + x.path + ": " + x.message);
+  REQUIRE(d.empty());
+  REQUIRE(m.linear.kind == LinearKind::kda);
+  REQUIRE(m.pattern.span_layers[static_cast<int>(AttentionSpan::linear)] == 20);
+  REQUIRE(m.pattern.span_layers[static_cast<int>(AttentionSpan::full)] == 7);
+  REQUIRE(m.is_mla());
+  // One KDA layer by hand: q, k, v 2304 x 4096 each; the decay's and the output gate's low-rank pairs 2304 x 128 and
+  // 128 x 4096 (the gate's with a 4096 bias); the write strength 2304 x 32; A 32, the decay bias 4096, the norm 128;
+  // the three convolutions' 4 taps over 4096 channels each; o 4096 x 2304.
+  const double kda = 3.0 * 2304 * 4096 + 2.0 * (2304.0 * 128 + 128.0 * 4096) + 4096 + 2304.0 * 32 + 32 + 4096 + 128 +
+                     3.0 * 4096 * 4 + 4096.0 * 2304;
+  CHECK(kda == 39518368.0);
+  CHECK(linear_attention_params_per_layer(m) == kda);
+  // The state: 32 heads of 128 x 128 in fp32, and each convolution's last 3 inputs in bf16.
+  CHECK(recurrent_state_bytes(m) == 20.0 * (32.0 * 128 * 128 * 4 + 3.0 * 4096 * 3 * 2));
+  // The cache grows in the 7 latent layers only: (512 + 64) values a token, 74% less than latent attention on all
+  // 27 (the README: "reducing KV cache usage by up to 75%").
+  CHECK(kv_bytes_per_token(m, Dtype::bf16) == 7.0 * 576 * 2);
+  // The card: 48B total and 3B activated (github.com/MoonshotAI/Kimi-Linear README), counted without the 755M
+  // embedding and output matrices (163,840 x 2304 each); with them 49.1B and 3.5B.
+  const ParamCounts p = count_params(m);
+  CHECK(p.embeddings == 2.0 * 163840 * 2304);
+  CHECK(std::abs((p.total - p.embeddings) / 1e9 - 48) <= 0.5);
+  CHECK(std::abs((p.active - p.embeddings) / 1e9 - 3) <= 0.5);
+  // Layer 1 is KDA with the dense MLP (first_k_dense_replace 1); the other 19 KDA layers and the 7 latent ones MoE.
+  const Json t = transformer_result({{"hf_config", hf_config_file("kimi-linear-48b-a3b.json")}}, 8192);
+  CHECK(t["layers"]["dense_linear"] == 1);
+  CHECK(t["layers"]["moe_linear"] == 19);
+  CHECK(t["layers"]["moe_full"] == 7);
+}
+
+TEST_CASE("a Kimi Linear config.json that lists its layers wrongly is refused at the key",
+          "[linear_attention][issue36]") {
+  Json config = hf_config_file("kimi-linear-48b-a3b.json");
+  const auto codes = [](const Json& c) {
+    Diagnostics d;
+    resolve_model(Json{{"hf_config", c}}, "/model", d);
+    std::vector<std::string> out;
+    for (const Diagnostic& x : d) out.push_back(x.code + " " + x.path);
+    return out;
+  };
+  Json twice = config;
+  twice["linear_attn_config"]["kda_layers"].push_back(4);
+  // Layer 4 in both lists: the second list names it.
+  CHECK(codes(twice) ==
+        std::vector<std::string>{"inconsistent /model/hf_config/linear_attn_config/full_attn_layers/0"});
+  Json gap = config;
+  gap["linear_attn_config"]["full_attn_layers"] = {4, 8, 12, 16, 20, 24};
+  CHECK(codes(gap) == std::vector<std::string>{"inconsistent /model/hf_config/linear_attn_config/kda_layers"});
+  Json outside = config;
+  outside["linear_attn_config"]["full_attn_layers"][6] = 28;
+  CHECK(codes(outside).size() == 1);
+  Json unknown = config;
+  unknown["linear_attn_config"]["num_v_heads"] = 64;
+  CHECK(codes(unknown) == std::vector<std::string>{"unknown_key /model/hf_config/linear_attn_config/num_v_heads"});
+  Json missing = config;
+  missing.erase("linear_attn_config");
+  CHECK(codes(missing) == std::vector<std::string>{"missing_key /model/hf_config/linear_attn_config"});
 }

@@ -1914,9 +1914,9 @@ export type ModelFields = {
    */
   linear_attention?: {
     /**
-     * The recurrence. Mamba-2 maps to linear attention as C to q, B to k and x to v: key_heads its groups, key_head_dim its state size, value_heads its heads.
+     * The recurrence. Mamba-2 maps to linear attention as C to q, B to k and x to v: key_heads its groups, key_head_dim its state size, value_heads its heads. kda: Kimi Delta Attention (Kimi Linear, arXiv 2510.26692), Gated DeltaNet with a decay per key channel and low-rank gates.
      */
-    kind?: 'gated_deltanet' | 'mamba2';
+    kind?: 'gated_deltanet' | 'mamba2' | 'kda';
     /**
      * Query-key heads. [heads]
      */
@@ -2079,7 +2079,8 @@ export type HfConfig = {
     | 'minimax_m2'
     | 'gemma4_text'
     | 'gemma4'
-    | 'nemotron_h';
+    | 'nemotron_h'
+    | 'kimi_linear';
   /**
    * A multimodal config's language model (Gemma 3, Llama 4).
    */
