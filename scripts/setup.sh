@@ -11,9 +11,10 @@ cd "$(dirname "$0")/.."
 # pybind11-dev, python3-dev and the python3-* packages: the Python module (python/, docs/python.md) and its tests,
 # for Debian's /usr/bin/python3 (python3-venv: its install test's fresh environment; python3-nbclient and
 # python3-ipykernel: its notebook, run headless; python3-distributed: a sweep over a Dask cluster).
-# zlib1g-dev: `scalescope trace` reads gzipped profiler traces. clang-format: the format check (scripts/format-check.sh).
+# zlib1g-dev: `scalescope trace` reads gzipped profiler traces. libcli11-dev: the command line's arguments (CLI11).
+# clang-format: the format check (scripts/format-check.sh).
 packages=(cmake ninja-build g++ emscripten libeigen3-dev nlohmann-json3-dev catch2 chromium clang libclang-rt-14-dev
-          zlib1g-dev clang-format
+          zlib1g-dev libcli11-dev clang-format
           pybind11-dev python3-dev python3-venv python3-pytest python3-pandas python3-matplotlib
           python3-nbclient python3-ipykernel python3-distributed)
 command -v npm >/dev/null 2>&1 || packages+=(npm)

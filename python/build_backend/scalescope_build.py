@@ -71,7 +71,7 @@ def _built_package(config_settings: dict | None) -> Path:
         python = os.path.realpath(sys.executable)
         generator = ["-G", "Ninja"] if shutil.which("ninja") else []
         _run(["cmake", "-S", str(ROOT), "-B", str(build), *generator, "-DCMAKE_BUILD_TYPE=Release",
-              "-DSCALESCOPE_PYTHON=ON", f"-DPython_EXECUTABLE={python}"])
+              "-DSCALESCOPE_PYTHON=ON", "-DSCALESCOPE_CLI=OFF", f"-DPython_EXECUTABLE={python}"])
     _run(["cmake", "--build", str(build), "--target", "scalescope_python", "-j", str(os.cpu_count() or 1)])
     package = build / "python" / NAME
     module = package / ("_engine" + sysconfig.get_config_var("EXT_SUFFIX"))
