@@ -86,14 +86,14 @@ describe('web/src layout', () => {
     ).toEqual([['a.ts', 'b.ts', 'a.ts']]);
   });
 
-  // 200 lines as written by hand; Prettier (scripts/format-check.sh) lays the same code out in 227, one argument a
+  // 200 lines as written by hand; Prettier (scripts/format-check.sh) lays the same code out in 213, one argument a
   // line where a call is long: the bar counts Prettier's lines.
-  it('the explorer element is at most 230 lines: layout, with its jobs in src/page/', () => {
+  it('the explorer element is at most 215 lines: layout, with its jobs in src/page/', () => {
     const text = fs.readFileSync(path.join(SRC, 'page/explorer.ts'), 'utf8').split('\n');
     const start = text.findIndex((l) => l.startsWith('export class ScalescopeExplorer'));
     const end = text.findIndex((l, i) => i > start && l === '}');
     expect(start).toBeGreaterThan(0);
-    expect(end - start + 1).toBeLessThanOrEqual(230);
+    expect(end - start + 1).toBeLessThanOrEqual(215);
     expect(
       sources(path.join(SRC, 'page'))
         .map((f) => path.basename(f))

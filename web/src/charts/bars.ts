@@ -34,52 +34,18 @@ const total = (r: BarRow): number => r.segments.reduce((a, s) => a + Math.max(0,
 /** The figure's numbers as a table: one row per bar and segment (and the pinned totals). */
 function numbersTable(rows: BarRow[], markers: Marker[], format: (v: number) => string, title: string): TemplateResult {
   const ghosts = rows.some((r) => r.ghost !== undefined);
-  return html`<details class="numbers">
-    <summary>${title}: the numbers</summary>
-    <div class="table-wrap">
-      <table class="data">
-        <thead>
-          <tr>
-            <th scope="col">Bar</th>
-            <th scope="col">Part</th>
-            <th scope="col">Value</th>
-            ${ghosts ? html`<th scope="col">Pinned</th>` : nothing}
-          </tr>
-        </thead>
-        <tbody>
-          ${rows.map(
-            (r) =>
-              html` ${r.segments
-                  .filter((s) => s.value > 0)
-                  .map(
-                    (s) =>
-                      html`<tr>
-                        <th scope="row">${r.label}</th>
-                        <td>${s.label}</td>
-                        <td>${format(s.value)}</td>
-                        ${ghosts ? html`<td></td>` : nothing}
-                      </tr>`,
-                  )}
-                <tr class="sum">
-                  <th scope="row">${r.label}</th>
-                  <td>total${r.note ? ` (${r.note})` : ''}</td>
-                  <td>${format(total(r))}</td>
-                  ${ghosts ? html`<td>${r.ghost === undefined ? '—' : format(r.ghost)}</td>` : nothing}
-                </tr>`,
-          )}
-          ${markers.map(
-            (m) =>
-              html`<tr>
-                <th scope="row">marker</th>
-                <td>${m.label}</td>
-                <td>${format(m.value)}</td>
-                ${ghosts ? html`<td></td>` : nothing}
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-    </div>
-  </details>`;
+  return html`<details class="numbers"><summary>${title}: the numbers</summary>
+    <div class="table-wrap"><table class="data">
+      <thead><tr><th scope="col">Bar</th><th scope="col">Part</th><th scope="col">Value</th>${ghosts ? html`<th scope="col">Pinned</th>` : nothing}</tr></thead>
+      <tbody>
+        ${rows.map(
+          (r) => html`
+          ${r.segments.filter((s) => s.value > 0).map((s) => html`<tr><th scope="row">${r.label}</th><td>${s.label}</td><td>${format(s.value)}</td>${ghosts ? html`<td></td>` : nothing}</tr>`)}
+          <tr class="sum"><th scope="row">${r.label}</th><td>total${r.note ? ` (${r.note})` : ''}</td><td>${format(total(r))}</td>${ghosts ? html`<td>${r.ghost === undefined ? '—' : format(r.ghost)}</td>` : nothing}</tr>`,
+        )}
+        ${markers.map((m) => html`<tr><th scope="row">marker</th><td>${m.label}</td><td>${format(m.value)}</td>${ghosts ? html`<td></td>` : nothing}</tr>`)}
+      </tbody>
+    </table></div></details>`;
 }
 
 export function bars(rows: BarRow[], markers: Marker[], format: (v: number) => string, title: string): TemplateResult {
@@ -92,12 +58,7 @@ export function bars(rows: BarRow[], markers: Marker[], format: (v: number) => s
     <figcaption class="hb-title">${title}</figcaption>
     ${
       markers.length
-        ? html`<div class="hrow mk-row" aria-hidden="true">
-            <span></span>
-            <div class="track">
-              ${markers.map((m) => html`<span class="mk-label ${m.value / max > 0.8 ? 'end' : ''}" style=${cssProps({ left: pct(m.value, max), color: m.colour })}>${m.label}</span>`)}
-            </div>
-          </div>`
+        ? html`<div class="hrow mk-row" aria-hidden="true"><span></span><div class="track">${markers.map((m) => html`<span class="mk-label ${m.value / max > 0.8 ? 'end' : ''}" style=${cssProps({ left: pct(m.value, max), color: m.colour })}>${m.label}</span>`)}</div></div>`
         : nothing
     }
     ${rows.map((r) => {
@@ -113,24 +74,14 @@ export function bars(rows: BarRow[], markers: Marker[], format: (v: number) => s
             .map((s) => {
               const left = pct(acc, max);
               acc += s.value;
-              return html`<span
-                class="seg"
-                style=${cssProps({ left, width: pct(s.value, max), background: s.colour })}
-                title="${s.label}: ${format(s.value)}"
-              ></span>`;
+              return html`<span class="seg" style=${cssProps({ left, width: pct(s.value, max), background: s.colour })} title="${s.label}: ${format(s.value)}"></span>`;
             })}
-          <span
-            class="val ${end > 0.62 ? 'inside' : ''}"
-            style=${cssProps(end > 0.62 ? { right: `${((1 - end) * 100).toFixed(3)}%` } : { left: `${(end * 100).toFixed(3)}%` })}
-            >${text}</span
-          >
+          <span class="val ${end > 0.62 ? 'inside' : ''}" style=${cssProps(end > 0.62 ? { right: `${((1 - end) * 100).toFixed(3)}%` } : { left: `${(end * 100).toFixed(3)}%` })}>${text}</span>
           ${markers.map((m) => html`<span class="mk" style=${cssProps({ left: pct(m.value, max), 'border-color': m.colour })}></span>`)}
         </div>
       </div>`;
     })}
-    <div class="legend">
-      ${[...legend].map(([label, colour]) => html`<span><i style=${cssProps({ background: colour })}></i>${label}</span>`)}${ghosts ? html`<span><i class="ghost-key"></i>pinned</span>` : nothing}
-    </div>
+    <div class="legend">${[...legend].map(([label, colour]) => html`<span><i style=${cssProps({ background: colour })}></i>${label}</span>`)}${ghosts ? html`<span><i class="ghost-key"></i>pinned</span>` : nothing}</div>
     ${numbersTable(rows, markers, format, title)}
   </figure>`;
 }

@@ -179,14 +179,10 @@ export class ScalescopeExplorer extends LitElement {
   private renderResults(): TemplateResult {
     const r = this.results;
     if (this.session.status === 'error') {
-      return html`<div class="error" role="alert">
-        <strong>The engine could not start.</strong> ${this.session.error}
-      </div>`;
+      return html`<div class="error" role="alert"><strong>The engine could not start.</strong> ${this.session.error}</div>`;
     }
     if (!r)
-      return html`<div class="loading" role="status" aria-live="polite">
-        <span class="spinner" aria-hidden="true"></span> Loading the engine…
-      </div>`;
+      return html`<div class="loading" role="status" aria-live="polite"><span class="spinner" aria-hidden="true"></span> Loading the engine…</div>`;
     const apply = (a: Applied | null): void => (a ? this.store.apply(a) : undefined);
     return resultsPanels(
       {
@@ -214,14 +210,13 @@ export class ScalescopeExplorer extends LitElement {
     const { state, notices } = this.store;
     const r = this.results;
     const pinned = Boolean(state.values['pin']);
-    return html` <header>
+    return html`
+      <header>
         <h1>Scalescope <span class="sub">How to Scale Your Model, live</span></h1>
         <div class="actions">
           <span class="status ${engine}" role="status" aria-live="polite" data-engine=${engine}>${status}</span>
           <button type="button" @click=${() => this.copyLink()} id="copy-link">Copy link</button>
-          <button type="button" @click=${() => this.pin()} id="pin" aria-disabled=${r ? 'false' : 'true'}>
-            ${pinned ? 'Re-pin' : 'Pin for compare'}
-          </button>
+          <button type="button" @click=${() => this.pin()} id="pin" aria-disabled=${r ? 'false' : 'true'}>${pinned ? 'Re-pin' : 'Pin for compare'}</button>
           ${pinned ? html`<button type="button" @click=${() => this.unpin()} id="unpin">Unpin</button>` : nothing}
           <button type="button" @click=${() => this.store.reset()} id="reset">Reset</button>
           <span class="copied" role="status" aria-live="polite">${this.copied}</span>
@@ -230,28 +225,19 @@ export class ScalescopeExplorer extends LitElement {
       ${
         notices.length
           ? html`<div class="notice" role="alert" data-notice>
-              <strong>Some of this link could not be used.</strong>
-              <ul>
-                ${notices.map((n) => html`<li>${n}</li>`)}
-              </ul>
-              <button type="button" @click=${() => this.dismissNotices()}>Dismiss</button>
-            </div>`
+            <strong>Some of this link could not be used.</strong>
+            <ul>${notices.map((n) => html`<li>${n}</li>`)}</ul>
+            <button type="button" @click=${() => this.dismissNotices()}>Dismiss</button>
+          </div>`
           : nothing
       }
       ${r ? html`<ss-headline class="phone-strip" compact .results=${r} .status=${planStatus(r)} .metrics=${metricsOf(r, r.chip?.ok ? r.chip.result : undefined)}></ss-headline>` : nothing}
       <main @ss-set=${this.onSet}>
         <div class="controls-col">
-          <ss-controls
-            .state=${state}
-            .degreeProblem=${this.store.degreeProblem}
-            .hfProblem=${this.store.hfProblem}
-            .calibration=${r ? fidelityOf(r).calibration : undefined}
-            .calibrationDiagnostics=${r?.main?.diagnostics.filter(isProfileDiagnostic) ?? []}
-            .fieldDiagnostics=${r?.main?.diagnostics ?? []}
-            .planMesh=${r?.state === state ? r.planMesh : undefined}
-            .mesh=${r?.state === state ? r.mesh : undefined}
-            .engineDefaults=${r && r.state.values['mode'] === state.values['mode'] ? engineDefaults(r) : {}}
-          ></ss-controls>
+          <ss-controls .state=${state} .degreeProblem=${this.store.degreeProblem} .hfProblem=${this.store.hfProblem} .calibration=${r ? fidelityOf(r).calibration : undefined}
+            .calibrationDiagnostics=${r?.main?.diagnostics.filter(isProfileDiagnostic) ?? []} .fieldDiagnostics=${r?.main?.diagnostics ?? []}
+            .planMesh=${r?.state === state ? r.planMesh : undefined} .mesh=${r?.state === state ? r.mesh : undefined}
+            .engineDefaults=${r && r.state.values['mode'] === state.values['mode'] ? engineDefaults(r) : {}}></ss-controls>
         </div>
         <div class="results" id="results" tabindex="-1" aria-label="Results">${this.renderResults()}</div>
       </main>`;

@@ -262,26 +262,14 @@ export class SsCharts extends LitElement {
 
   private downloads(id: ChartId, name: string): TemplateResult {
     return html`<div class="downloads" aria-label="Download this chart">
-      <button
-        type="button"
-        data-download=${`${id}-svg`}
-        @click=${() => {
-          const s = this.svgOf(id);
-          if (s) downloadSvg(s, `scalescope-${name}`, this.labels(id));
-        }}
-      >
-        SVG
-      </button>
-      <button
-        type="button"
-        data-download=${`${id}-png`}
-        @click=${() => {
-          const s = this.svgOf(id);
-          if (s) void downloadPng(s, `scalescope-${name}`, this.labels(id));
-        }}
-      >
-        PNG
-      </button>
+      <button type="button" data-download=${`${id}-svg`} @click=${() => {
+        const s = this.svgOf(id);
+        if (s) downloadSvg(s, `scalescope-${name}`, this.labels(id));
+      }}>SVG</button>
+      <button type="button" data-download=${`${id}-png`} @click=${() => {
+        const s = this.svgOf(id);
+        if (s) void downloadPng(s, `scalescope-${name}`, this.labels(id));
+      }}>PNG</button>
     </div>`;
   }
 
@@ -290,46 +278,26 @@ export class SsCharts extends LitElement {
     if (!r) return html``;
     const serving = isServing(r.state);
     const s = servingOf(r);
-    return html` ${
+    return html`
+      ${
         serving
           ? html`<section class="panel" aria-labelledby="h-sweep">
-              <div class="panel-head">
-                <h3 id="h-sweep">${chartTitle('sweep', r.state)}</h3>
-                ${this.downloads('sweep', 'frontier')}
-              </div>
-              <div id="sweep-chart" class="chart"></div>
-              <p class="muted">
-                Each point is a decode batch size at this KV context (${fmtCount(s?.kv_context_len)} tokens), from one
-                sequence up to the largest batch whose KV caches fit (hollow: they do not); larger batches buy
-                throughput per chip with latency per token.
-              </p>
-            </section>`
+        <div class="panel-head"><h3 id="h-sweep">${chartTitle('sweep', r.state)}</h3>${this.downloads('sweep', 'frontier')}</div>
+        <div id="sweep-chart" class="chart"></div>
+        <p class="muted">Each point is a decode batch size at this KV context (${fmtCount(s?.kv_context_len)} tokens), from one sequence up to the largest batch whose KV caches fit (hollow: they do not); larger batches buy throughput per chip with latency per token.</p>
+      </section>`
           : nothing
       }
       ${serving && r.state.values['conc'] !== null ? this.loadPanel(r) : nothing}
       <section class="panel" aria-labelledby="h-roof">
-        <div class="panel-head">
-          <h3 id="h-roof">${chartTitle('roofline', r.state)}</h3>
-          ${this.downloads('roofline', 'roofline')}
-        </div>
+        <div class="panel-head"><h3 id="h-roof">${chartTitle('roofline', r.state)}</h3>${this.downloads('roofline', 'roofline')}</div>
         <div id="roofline-chart" class="chart"></div>
-        <p class="muted">
-          Each point is a matmul as one chip runs it (${serving ? 'decode batch' : 'tokens per chip and microbatch'},
-          weights after tensor parallelism). Left of the ridge: memory-bound. The roof is the chip’s peak FLOP/s and HBM
-          bandwidth (the book’s), whichever model the charts show; points that would hide one another are stacked a step
-          above it (their numbers are exact in the table).
-        </p>
+        <p class="muted">Each point is a matmul as one chip runs it (${serving ? 'decode batch' : 'tokens per chip and microbatch'}, weights after tensor parallelism). Left of the ridge: memory-bound. The roof is the chip’s peak FLOP/s and HBM bandwidth (the book’s), whichever model the charts show; points that would hide one another are stacked a step above it (their numbers are exact in the table).</p>
       </section>
       <section class="panel" aria-labelledby="h-scale">
-        <div class="panel-head">
-          <h3 id="h-scale">${chartTitle('scaling', r.state)}</h3>
-          ${this.downloads('scaling', 'scaling')}
-        </div>
+        <div class="panel-head"><h3 id="h-scale">${chartTitle('scaling', r.state)}</h3>${this.downloads('scaling', 'scaling')}</div>
         <div id="scaling-chart" class="chart"></div>
-        <p class="muted">
-          The ${serving ? 'TP' : 'FSDP (or DP)'} degree is scaled; the global batch stays the same. Hollow points do not
-          fit in HBM.
-        </p>
+        <p class="muted">The ${serving ? 'TP' : 'FSDP (or DP)'} degree is scaled; the global batch stays the same. Hollow points do not fit in HBM.</p>
       </section>
       ${serving ? nothing : this.goodputPanel(r)}`;
   }
@@ -337,31 +305,18 @@ export class SsCharts extends LitElement {
   private loadPanel(r: Results): TemplateResult {
     const top = servingOf(r)?.load?.frontier?.at(-1)?.concurrency;
     return html`<section class="panel" aria-labelledby="h-load-chart" data-load-chart>
-      <div class="panel-head">
-        <h3 id="h-load-chart">${chartTitle('load', r.state)}</h3>
-        ${this.downloads('load', 'interactivity')}
-      </div>
+      <div class="panel-head"><h3 id="h-load-chart">${chartTitle('load', r.state)}</h3>${this.downloads('load', 'interactivity')}</div>
       <div id="load-chart" class="chart"></div>
-      <p class="muted">
-        Each point is a benchmark concurrency (labelled)${top ? `, 1 to ${fmtCount(top)} clients` : ''}, in the steady
-        state of “Under this load”: more clients buy throughput per ${chipOf(r.state)} with each user’s tokens/s. The
-        ring is the concurrency set; hollow points have more clients than KV slots, and the rest queue.
-      </p>
+      <p class="muted">Each point is a benchmark concurrency (labelled)${top ? `, 1 to ${fmtCount(top)} clients` : ''}, in the steady state of “Under this load”: more clients buy throughput per ${chipOf(r.state)} with each user’s tokens/s. The ring is the concurrency set; hollow points have more clients than KV slots, and the rest queue.</p>
     </section>`;
   }
 
   private goodputPanel(r: Results): TemplateResult {
     const g = trainingOf(r)?.goodput;
     return html`<section class="panel" aria-labelledby="h-goodput">
-      <div class="panel-head">
-        <h3 id="h-goodput">${chartTitle('goodput', r.state)}</h3>
-        ${this.downloads('goodput', 'goodput')}
-      </div>
+      <div class="panel-head"><h3 id="h-goodput">${chartTitle('goodput', r.state)}</h3>${this.downloads('goodput', 'goodput')}</div>
       <div id="goodput-chart" class="chart"></div>
-      <p class="muted">
-        The same run at 1/16 to 64 times its chips, with a perfect step while failures grow with the chips (the engine’s
-        goodput scaling).${g ? html` <strong data-goodput-note>${goodputNote(g)}</strong>` : nothing}
-      </p>
+      <p class="muted">The same run at 1/16 to 64 times its chips, with a perfect step while failures grow with the chips (the engine’s goodput scaling).${g ? html` <strong data-goodput-note>${goodputNote(g)}</strong>` : nothing}</p>
     </section>`;
   }
 }

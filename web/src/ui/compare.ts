@@ -40,9 +40,7 @@ export class SsCompare extends LitElement {
 
   private mark(st: PlanStatus): TemplateResult | typeof nothing {
     if (valid(st)) return nothing;
-    return html` <span class="fit ${st.kind}" data-compare-mark
-      >${st.kind === 'no-fit' ? 'does not fit' : 'cannot run'}</span
-    >`;
+    return html` <span class="fit ${st.kind}" data-compare-mark>${st.kind === 'no-fit' ? 'does not fit' : 'cannot run'}</span>`;
   }
 
   override render(): TemplateResult {
@@ -50,48 +48,27 @@ export class SsCompare extends LitElement {
     const comparable = valid(this.status) && valid(this.pinnedStatus);
     return html`<section class="panel" aria-labelledby="h-cmp" data-compare>
       <h3 id="h-cmp">Compare with the pinned configuration</h3>
-      <p class="muted">
-        Pinned: ${summaryOf(this.pinnedState, this.pinnedMesh)}. It is drawn as dashed ghost bars behind the live ones,
-        and kept in the link.
-      </p>
+      <p class="muted">Pinned: ${summaryOf(this.pinnedState, this.pinnedMesh)}. It is drawn as dashed ghost bars behind the live ones, and kept in the link.</p>
       ${comparable ? nothing : html`<p class="notice-inline" data-not-comparable>${!valid(this.pinnedStatus) ? `The pinned plan ${this.pinnedStatus.kind === 'no-fit' ? 'does not fit' : 'cannot run'}` : `The plan on screen ${this.status.kind === 'no-fit' ? 'does not fit' : 'cannot run'}`}: the changes are not a comparison of two plans that run.</p>`}
-      <div class="table-wrap" data-scroll-hint>
-        <table class="compare">
-          <thead>
-            <tr>
-              <th scope="col">Metric</th>
-              <th scope="col">Pinned${this.mark(this.pinnedStatus)}</th>
-              <th scope="col">Now${this.mark(this.status)}</th>
-              <th scope="col">Change</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${this.metrics.map((m) => {
-              const p = this.pinnedMetrics.find((x) => x.id === m.id);
-              const delta = fmtDelta(m.value, p?.value);
-              const better =
-                comparable &&
-                m.higherBetter !== null &&
-                m.value !== undefined &&
-                p?.value !== undefined &&
-                m.value !== p.value
-                  ? m.value > p.value === m.higherBetter
-                  : null;
-              return html`<tr>
-                <th scope="row">${m.label}</th>
-                <td>${p?.text ?? '—'}</td>
-                <td>${m.text}</td>
-                <td
-                  class=${comparable ? (better === null ? '' : better ? 'better' : 'worse') : 'invalid'}
-                  data-delta=${m.id}
-                >
-                  ${comparable ? delta : delta ? `${delta} (not comparable)` : ''}
-                </td>
-              </tr>`;
-            })}
-          </tbody>
-        </table>
-      </div>
+      <div class="table-wrap" data-scroll-hint><table class="compare">
+        <thead><tr><th scope="col">Metric</th><th scope="col">Pinned${this.mark(this.pinnedStatus)}</th><th scope="col">Now${this.mark(this.status)}</th><th scope="col">Change</th></tr></thead>
+        <tbody>
+          ${this.metrics.map((m) => {
+            const p = this.pinnedMetrics.find((x) => x.id === m.id);
+            const delta = fmtDelta(m.value, p?.value);
+            const better =
+              comparable &&
+              m.higherBetter !== null &&
+              m.value !== undefined &&
+              p?.value !== undefined &&
+              m.value !== p.value
+                ? m.value > p.value === m.higherBetter
+                : null;
+            return html`<tr><th scope="row">${m.label}</th><td>${p?.text ?? '—'}</td><td>${m.text}</td>
+              <td class=${comparable ? (better === null ? '' : better ? 'better' : 'worse') : 'invalid'} data-delta=${m.id}>${comparable ? delta : delta ? `${delta} (not comparable)` : ''}</td></tr>`;
+          })}
+        </tbody>
+      </table></div>
     </section>`;
   }
 }

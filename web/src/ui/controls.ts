@@ -158,17 +158,9 @@ export class SsControls extends LitElement {
     const alt = binaryReading(value);
     const offer =
       alt && (p.max === undefined || alt.value <= p.max)
-        ? html` <button
-            type="button"
-            data-try-value=${alt.value}
-            @click=${(e: Event) => this.set({ values: { [p.key]: alt.value }, ev: e })}
-          >
-            Try ${alt.text} = ${alt.value.toLocaleString('en-US')}?
-          </button>`
+        ? html` <button type="button" data-try-value=${alt.value} @click=${(e: Event) => this.set({ values: { [p.key]: alt.value }, ev: e })}>Try ${alt.text} = ${alt.value.toLocaleString('en-US')}?</button>`
         : nothing;
-    return html`<p class="notice-inline field-problem" role="alert" data-field-problem=${p.key}>
-      ${errors.map((d) => d.message).join(' ')}${offer}
-    </p>`;
+    return html`<p class="notice-inline field-problem" role="alert" data-field-problem=${p.key}>${errors.map((d) => d.message).join(' ')}${offer}</p>`;
   }
 
   private numberControl(p: Param): TemplateResult {
@@ -206,15 +198,7 @@ export class SsControls extends LitElement {
       problem: this.fieldProblem(p, value),
       after:
         !unset && p.default === null
-          ? html`<button
-              type="button"
-              class="reset"
-              title=${fromModel ? 'Back to the model’s value' : 'Back to the engine’s default'}
-              aria-label="Reset ${p.label} to the ${fromModel ? 'model’s value' : 'default'}"
-              @click=${(e: Event) => this.set({ values: { [p.key]: null }, ev: e })}
-            >
-              ↺
-            </button>`
+          ? html`<button type="button" class="reset" title=${fromModel ? 'Back to the model’s value' : 'Back to the engine’s default'} aria-label="Reset ${p.label} to the ${fromModel ? 'model’s value' : 'default'}" @click=${(e: Event) => this.set({ values: { [p.key]: null }, ev: e })}>↺</button>`
           : nothing,
       onValue: this.onValue,
     }) as TemplateResult;
@@ -255,14 +239,10 @@ export class SsControls extends LitElement {
     const name = a?.model?.name ?? 'pasted config.json';
     return html`<div class="ctl" title=${p.help}>
       <label for="c-model">${p.label}</label>
-      <select
-        id="c-model"
-        data-key="model"
-        @change=${(e: Event) => {
-          const id = (e.target as HTMLSelectElement).value;
-          if (id !== 'hf') this.set({ values: { model: id }, hfText: null, ev: e });
-        }}
-      >
+      <select id="c-model" data-key="model" @change=${(e: Event) => {
+        const id = (e.target as HTMLSelectElement).value;
+        if (id !== 'hf') this.set({ values: { model: id }, hfText: null, ev: e });
+      }}>
         <option value="hf" selected>Pasted: ${name}</option>
         ${PRESETS.models.map((m) => html`<option value=${m.id}>${m.name}</option>`)}
       </select>
@@ -282,7 +262,8 @@ export class SsControls extends LitElement {
         ? `Fixed: ${bal.label} takes the chips the other degrees leave.`
         : `Moving it fixes the count; ${bal.label} takes what the other degrees leave.`,
     };
-    return html` ${numberField(p, {
+    return html`
+      ${numberField(p, {
         id: 'c-chips',
         value: chips,
         stops: chipsStops(this.planMesh) ?? undefined,
@@ -291,21 +272,11 @@ export class SsControls extends LitElement {
         onValue: (_k, v, ev) => this.set({ values: { chips: v }, ev }),
       })}
       <div class="ctl check" title="Keep the chip count while TP, PP, EP or CP move; ${bal.label} takes the rest">
-        <input
-          type="checkbox"
-          id="c-chips-fixed"
-          data-key="chips-fixed"
-          .checked=${fixed}
-          ?disabled=${!fixed && !Number.isFinite(chips)}
-          @change=${(e: Event) => this.set({ values: { chips: (e.target as HTMLInputElement).checked ? chips : null }, ev: e })}
-        />
-        <label for="c-chips-fixed"
-          >${Number.isFinite(chips) ? `Keep ${chips} chips` : 'Keep the chip count'} when TP, PP, EP or CP move</label
-        >
+        <input type="checkbox" id="c-chips-fixed" data-key="chips-fixed" .checked=${fixed} ?disabled=${!fixed && !Number.isFinite(chips)}
+          @change=${(e: Event) => this.set({ values: { chips: (e.target as HTMLInputElement).checked ? chips : null }, ev: e })} />
+        <label for="c-chips-fixed">${Number.isFinite(chips) ? `Keep ${chips} chips` : 'Keep the chip count'} when TP, PP, EP or CP move</label>
       </div>
-      <span id="c-chips-help" class="help" data-mesh-help
-        >${mesh.ok ? (hw.kind === 'gpu' ? `${nodesTimesGpus(hw, mesh.plan.chips)} · ` : '') + describePlan(mesh.plan) : mesh.problem}${activeLayout(s) ? html` <span class="badge" title="the exact mesh of an applied plan; moving a degree returns to the page’s own layout">plan’s layout</span>` : nothing}</span
-      >
+      <span id="c-chips-help" class="help" data-mesh-help>${mesh.ok ? (hw.kind === 'gpu' ? `${nodesTimesGpus(hw, mesh.plan.chips)} · ` : '') + describePlan(mesh.plan) : mesh.problem}${activeLayout(s) ? html` <span class="badge" title="the exact mesh of an applied plan; moving a degree returns to the page’s own layout">plan’s layout</span>` : nothing}</span>
       ${this.degreeProblem ? html`<p class="notice-inline" role="status" data-degree-problem>${this.degreeProblem}</p>` : nothing}`;
   }
 
@@ -314,10 +285,7 @@ export class SsControls extends LitElement {
     const on = Boolean(this.state.values['hf']);
     return html`<details class="more hf" ?open=${on} data-hf>
       <summary>Paste a Hugging Face config.json${on ? html` <span class="badge">in use</span>` : nothing}</summary>
-      <p class="help">
-        Llama, Mistral, Mixtral, Qwen, Gemma or DeepSeek: the engine reads the file (keys it does not know are named
-        below).
-      </p>
+      <p class="help">Llama, Mistral, Mixtral, Qwen, Gemma or DeepSeek: the engine reads the file (keys it does not know are named below).</p>
       ${pasteBox({
         id: 'c-hf',
         label: 'config.json text',
@@ -333,18 +301,8 @@ export class SsControls extends LitElement {
       ${a ? diagnosticsList(a.diagnostics, 'hf_config') : nothing}
       ${
         a?.ok && a.model
-          ? html`<p class="help" data-hf-model>
-                Read as ${a.model.name}: L ${a.model.layers} · D ${a.model.d_model} · F ${a.model.d_ff} · N
-                ${a.model.heads} · K ${a.model.kv_heads} · H ${a.model.head_dim} · V
-                ${a.model.vocab}${a.model.experts ? ` · E ${a.model.experts}, k ${a.model.active_experts}` : ''}.
-              </p>
-              ${
-                a.model.not_modelled.length
-                  ? html`<ul class="help">
-                      ${a.model.not_modelled.map((n) => html`<li>${n}</li>`)}
-                    </ul>`
-                  : nothing
-              }`
+          ? html`<p class="help" data-hf-model>Read as ${a.model.name}: L ${a.model.layers} · D ${a.model.d_model} · F ${a.model.d_ff} · N ${a.model.heads} · K ${a.model.kv_heads} · H ${a.model.head_dim} · V ${a.model.vocab}${a.model.experts ? ` · E ${a.model.experts}, k ${a.model.active_experts}` : ''}.</p>
+        ${a.model.not_modelled.length ? html`<ul class="help">${a.model.not_modelled.map((n) => html`<li>${n}</li>`)}</ul>` : nothing}`
           : nothing
       }
     </details>`;
@@ -367,30 +325,13 @@ export class SsControls extends LitElement {
         const value = over ?? f.value;
         if (typeof f.value === 'boolean') {
           return html`<div class="ctl check ${over !== undefined ? 'overridden' : ''}" title=${f.source ?? ''}>
-            <input
-              type="checkbox"
-              id=${id}
-              .checked=${value === true}
-              @change=${(e: Event) => this.set({ hwField: { path: f.path, value: (e.target as HTMLInputElement).checked }, ev: e })}
-            />
-            <label for=${id}>${f.path}</label
-            >${over !== undefined ? html`<span class="badge">overridden</span>` : nothing}
-          </div>`;
+            <input type="checkbox" id=${id} .checked=${value === true} @change=${(e: Event) => this.set({ hwField: { path: f.path, value: (e.target as HTMLInputElement).checked }, ev: e })} />
+            <label for=${id}>${f.path}</label>${over !== undefined ? html`<span class="badge">overridden</span>` : nothing}</div>`;
         }
-        return html`<div
-          class="ctl hwf ${over !== undefined ? 'overridden' : ''}"
-          title=${f.source ? `source: ${f.source}` : ''}
-        >
+        return html`<div class="ctl hwf ${over !== undefined ? 'overridden' : ''}" title=${f.source ? `source: ${f.source}` : ''}>
           <label for=${id}>${f.path}</label>
           <div class="pair">
-            <input
-              type="text"
-              inputmode="decimal"
-              spellcheck="false"
-              class="num wide"
-              id=${id}
-              data-hw=${f.path}
-              .value=${String(value)}
+            <input type="text" inputmode="decimal" spellcheck="false" class="num wide" id=${id} data-hw=${f.path} .value=${String(value)}
               @change=${(e: Event) => {
                 const el = e.target as HTMLInputElement;
                 const dimension = dimensionOf(f.path);
@@ -399,12 +340,9 @@ export class SsControls extends LitElement {
                 el.setCustomValidity(ok ? '' : `Enter a positive number (${examplesOf(dimension)} work too)`);
                 el.reportValidity();
                 if (ok) this.set({ hwField: { path: f.path, value: v }, ev: e });
-              }}
-            />
+              }} />
             ${over !== undefined ? html`<span class="badge">overridden</span><button type="button" class="reset" aria-label="Reset ${f.path}" @click=${(e: Event) => this.set({ hwField: { path: f.path, value: null }, ev: e })}>↺</button>` : nothing}
-          </div>
-          <span class="help">${fieldHint(f.path, Number(value))}</span>
-        </div>`;
+          </div><span class="help">${fieldHint(f.path, Number(value))}</span></div>`;
       })}
     </details>`;
   }
@@ -426,16 +364,10 @@ export class SsControls extends LitElement {
       .slice(0, 4)
       .map((p) => p.label.replace(/ \(.*\)$/, ''))
       .join(', ');
-    return html`<details
-      class="more"
-      data-more=${id}
-      ?open=${changed || this.opened.has(id)}
-      @toggle=${(e: Event) => this.remember(id, e)}
-    >
-      <summary>
-        More: ${names}${rows.length > 4 ? ', …' : ''}${changed ? html` <span class="badge">changed</span>` : nothing}
-      </summary>
-      ${rows.map((p) => this.control(p))} ${extra}
+    return html`<details class="more" data-more=${id} ?open=${changed || this.opened.has(id)} @toggle=${(e: Event) => this.remember(id, e)}>
+      <summary>More: ${names}${rows.length > 4 ? ', …' : ''}${changed ? html` <span class="badge">changed</span>` : nothing}</summary>
+      ${rows.map((p) => this.control(p))}
+      ${extra}
     </details>`;
   }
 
@@ -445,15 +377,13 @@ export class SsControls extends LitElement {
     const main = this.rowsOf(g.id, false);
     const advanced = this.rowsOf(g.id, true);
     if (g.folded) {
-      return html`<fieldset class="group" data-group=${g.id}>
-        <legend>${g.title}</legend>
+      return html`<fieldset class="group" data-group=${g.id}><legend>${g.title}</legend>
         ${this.more(g.id, [...main, ...advanced], g.id === 'model' ? this.hfPaste() : nothing)}
-        ${g.id === 'efficiency' ? html`${this.hardwareFields()}<ss-profile-loader .state=${this.state} .calibration=${this.calibration} .diagnostics=${this.calibrationDiagnostics}></ss-profile-loader>` : nothing}
-      </fieldset>`;
+        ${g.id === 'efficiency' ? html`${this.hardwareFields()}<ss-profile-loader .state=${this.state} .calibration=${this.calibration} .diagnostics=${this.calibrationDiagnostics}></ss-profile-loader>` : nothing}</fieldset>`;
     }
-    return html`<fieldset class="group" data-group=${g.id}>
-      <legend>${g.title}</legend>
-      ${main.map((p) => this.control(p))} ${g.id === 'workload' ? this.chipsControl() : nothing}
+    return html`<fieldset class="group" data-group=${g.id}><legend>${g.title}</legend>
+      ${main.map((p) => this.control(p))}
+      ${g.id === 'workload' ? this.chipsControl() : nothing}
       ${this.more(g.id, advanced)}
     </fieldset>`;
   }

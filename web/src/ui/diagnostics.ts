@@ -26,15 +26,14 @@ function label(path: string): string {
 export function diagnosticsList(diags: readonly Diagnostic[], what: string): TemplateResult | typeof nothing {
   if (!diags.length) return nothing;
   const unavailable = diags.some((d) => d.code === 'unknown_choice' && d.path === '/query/kind');
-  return html` <div class="diagnostics" role="status" data-diagnostics=${what}>
-    ${unavailable ? html`<p><strong>Not available yet:</strong> this engine build cannot answer the ${what} query. The rest of the page still works.</p>` : nothing}
-    <ul>
-      ${diags.map(
-        (d) =>
-          html`<li class=${d.severity === 'warning' ? 'warn' : 'err'} data-code=${d.code} data-path=${d.path}>
-            <span class="sev">${d.severity === 'warning' ? 'Warning' : 'Problem'}</span> ${label(d.path)}${d.message}
-          </li>`,
-      )}
-    </ul>
-  </div>`;
+  return html`
+    <div class="diagnostics" role="status" data-diagnostics=${what}>
+      ${unavailable ? html`<p><strong>Not available yet:</strong> this engine build cannot answer the ${what} query. The rest of the page still works.</p>` : nothing}
+      <ul>
+        ${diags.map(
+          (d) => html`<li class=${d.severity === 'warning' ? 'warn' : 'err'} data-code=${d.code} data-path=${d.path}>
+          <span class="sev">${d.severity === 'warning' ? 'Warning' : 'Problem'}</span> ${label(d.path)}${d.message}</li>`,
+        )}
+      </ul>
+    </div>`;
 }

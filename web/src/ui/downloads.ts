@@ -19,21 +19,6 @@ export interface Downloads {
 export function downloadButtons(d: Downloads): TemplateResult {
   const save = (text: string, type: string, ext: string): void =>
     download(new Blob([text], { type }), `${d.name}.${ext}`);
-  return html`<button
-      type="button"
-      data-download=${`${d.id}json`}
-      aria-label="Download JSON of ${d.what}"
-      @click=${() => save(d.json(), 'application/json', 'json')}
-    >
-      Download JSON
-    </button>
-    <button
-      type="button"
-      data-download=${`${d.id}csv`}
-      aria-label="Download CSV of ${d.what}"
-      ?disabled=${!d.csv}
-      @click=${() => d.csv && save(CSV_FILE_START + d.csv(), CSV_TYPE, 'csv')}
-    >
-      Download CSV
-    </button>`;
+  return html`<button type="button" data-download=${`${d.id}json`} aria-label="Download JSON of ${d.what}" @click=${() => save(d.json(), 'application/json', 'json')}>Download JSON</button>
+    <button type="button" data-download=${`${d.id}csv`} aria-label="Download CSV of ${d.what}" ?disabled=${!d.csv} @click=${() => d.csv && save(CSV_FILE_START + d.csv(), CSV_TYPE, 'csv')}>Download CSV</button>`;
 }

@@ -32,17 +32,10 @@ export class SsExport extends LitElement {
       <div class="plan-actions">
         ${downloadButtons({ name: `scalescope-${sc.query.kind}`, id: '', what: 'this result', json: () => resultJson(st, sc, ev), csv: ev.result ? () => resultCsv(st, sc, ev) : null })}
       </div>
-      <p class="muted">
-        Each file starts with the inputs: the chip, the model, the fidelity and calibration profile the engine used, and
-        every setting that differs from its default.
-      </p>
-      <p class="muted">
-        The same numbers from the command line (after <code>scripts/run.sh</code> or a release build):
-      </p>
+      <p class="muted">Each file starts with the inputs: the chip, the model, the fidelity and calibration profile the engine used, and every setting that differs from its default.</p>
+      <p class="muted">The same numbers from the command line (after <code>scripts/run.sh</code> or a release build):</p>
       <pre class="cli" data-cli tabindex="0" aria-label="CLI command">${cliCommand(sc)}</pre>
-      <p class="muted small">
-        Swap <code>--summary</code> for <code>--table</code> to list every number, or drop it for the engine’s JSON.
-      </p>
+      <p class="muted small">Swap <code>--summary</code> for <code>--table</code> to list every number, or drop it for the engine’s JSON.</p>
     </section>`;
   }
 }

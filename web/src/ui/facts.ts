@@ -68,15 +68,7 @@ export function layerWords(t: TransformerResult, mtp: number): string | null {
  */
 function activeWords(t: TransformerResult): TemplateResult {
   const inMatmuls = t.params.active_in_matmuls;
-  return html` (<span title="every parameter a token touches, the embedding lookup included"
-      >${fmtCount(t.params.active)} active</span
-    >,
-    <span
-      data-metric="params_active_in_matmuls"
-      data-value=${String(inMatmuls)}
-      title="without the embedding lookup and the norms"
-      >${fmtCount(inMatmuls)} in matmuls</span
-    >)`;
+  return html` (<span title="every parameter a token touches, the embedding lookup included">${fmtCount(t.params.active)} active</span>, <span data-metric="params_active_in_matmuls" data-value=${String(inMatmuls)} title="without the embedding lookup and the norms">${fmtCount(inMatmuls)} in matmuls</span>)`;
 }
 
 /**
@@ -90,24 +82,9 @@ function kvPerToken(t: TransformerResult): TemplateResult {
   const state = t.recurrent_state_bytes_per_sequence ?? 0;
   const atContext = (t.kv_cache_bytes_per_sequence - state) / t.seq_len;
   const windowed = atContext < t.kv_cache_bytes_per_token * (1 - 1e-9);
-  const kv = html`<div>
-    <dt>KV cache per token</dt>
-    <dd data-metric="kv_cache_bytes_per_token" data-value=${String(atContext)}>
-      ${fmtBytes(atContext)}${windowed ? html` <span class="muted">at ${fmtCount(t.seq_len)} tokens of context (${fmtBytes(t.kv_cache_bytes_per_token)} if every layer kept every token)</span>` : nothing}
-    </dd>
-  </div>`;
+  const kv = html`<div><dt>KV cache per token</dt><dd data-metric="kv_cache_bytes_per_token" data-value=${String(atContext)}>${fmtBytes(atContext)}${windowed ? html` <span class="muted">at ${fmtCount(t.seq_len)} tokens of context (${fmtBytes(t.kv_cache_bytes_per_token)} if every layer kept every token)</span>` : nothing}</dd></div>`;
   if (!state) return kv;
-  return html`${kv}
-    <div>
-      <dt>Recurrent state per sequence</dt>
-      <dd data-metric="recurrent_state_bytes_per_sequence" data-value=${String(state)}>
-        ${fmtBytes(state)}
-        <span class="muted"
-          >the linear layers' state, whatever the context (${fmtBytes(t.kv_cache_bytes_per_sequence)} per sequence in
-          all at ${fmtCount(t.seq_len)} tokens)</span
-        >
-      </dd>
-    </div>`;
+  return html`${kv}<div><dt>Recurrent state per sequence</dt><dd data-metric="recurrent_state_bytes_per_sequence" data-value=${String(state)}>${fmtBytes(state)} <span class="muted">the linear layers' state, whatever the context (${fmtBytes(t.kv_cache_bytes_per_sequence)} per sequence in all at ${fmtCount(t.seq_len)} tokens)</span></dd></div>`;
 }
 
 export class SsFacts extends LitElement {
@@ -128,112 +105,32 @@ export class SsFacts extends LitElement {
     // Serving runs the forward pass on weights alone: no backward FLOPs, no optimizer states.
     const serving = isServing(r.state);
     const work = serving
-      ? html`<div>
-          <dt>Forward FLOPs per token</dt>
-          <dd data-metric="forward_flops_per_token" data-value=${String(t ? t.forward_flops / t.tokens : '')}>
-            ${fmtFlops(t ? t.forward_flops / t.tokens : undefined)}
-          </dd>
-        </div>`
-      : html`<div>
-          <dt>Training FLOPs per token</dt>
-          <dd data-metric="training_flops_per_token" data-value=${String(t?.training_flops_per_token ?? '')}>
-            ${fmtFlops(t?.training_flops_per_token)}
-            <span class="muted">(6N = ${fmtFlops(t?.six_n_flops_per_token)})</span>
-          </dd>
-        </div>`;
+      ? html`<div><dt>Forward FLOPs per token</dt><dd data-metric="forward_flops_per_token" data-value=${String(t ? t.forward_flops / t.tokens : '')}>${fmtFlops(t ? t.forward_flops / t.tokens : undefined)}</dd></div>`
+      : html`<div><dt>Training FLOPs per token</dt><dd data-metric="training_flops_per_token" data-value=${String(t?.training_flops_per_token ?? '')}>${fmtFlops(t?.training_flops_per_token)} <span class="muted">(6N = ${fmtFlops(t?.six_n_flops_per_token)})</span></dd></div>`;
     const state = serving
-      ? html`<div>
-          <dt>Weights (${weightsDtype(r.state)})</dt>
-          <dd data-metric="param_bytes">${fmtBytes(t?.param_bytes)}</dd>
-        </div>`
-      : html`<div>
-          <dt>Weights + Adam</dt>
-          <dd data-metric="params_and_adam_bytes">${fmtBytes(t?.params_and_adam_bytes)}</dd>
-        </div>`;
-    return html` <section class="panel facts" aria-labelledby="h-model">
-      <h3 id="h-model">Model and chip</h3>
-      ${r.transformer && !r.transformer.ok ? diagnosticsList(r.transformer.diagnostics, 'transformer') : nothing}
-      <dl>
-        <div>
-          <dt>Model</dt>
-          <dd>${base.name}</dd>
-        </div>
-        <div>
-          <dt>Shape</dt>
-          <dd>
-            L ${m.layers} · D ${m.d_model} · F ${m.d_ff} · N ${m.heads} · K ${m.kv_heads} · V
-            ${fmtCount(m.vocab)}${m.experts ? ` · E ${m.experts}, k ${m.active_experts}` : ''}${base.expert_latent_dim ? ` at a ${base.expert_latent_dim}-wide latent` : ''}
-          </dd>
-        </div>
-        ${
-          t
-            ? html`<div>
-                <dt>Attention</dt>
-                <dd data-metric="attention">${attentionWords(t, base)}</dd>
-              </div>`
-            : nothing
-        }
-        ${
-          t && layerWords(t, base.mtp_layers ?? 0)
-            ? html`<div>
-                <dt>Layers</dt>
-                <dd data-metric="layers">${layerWords(t, base.mtp_layers ?? 0)}</dd>
-              </div>`
-            : nothing
-        }
-        <div>
-          <dt>Parameters</dt>
-          <dd data-metric="params_total" data-value=${String(t?.params?.total ?? '')}>
-            ${fmtCount(t?.params?.total)}${t && t.params.active !== t.params.total ? activeWords(t) : nothing}${t?.params.mtp ? html` <span class="muted">+ ${fmtCount(t.params.mtp)} MTP</span>` : nothing}
-          </dd>
-        </div>
-        ${work}
-        <div>
-          <dt>Attention share of FLOPs</dt>
-          <dd>${fmtPercent(t?.attention_flops_fraction)}</dd>
-        </div>
-        ${t ? kvPerToken(t) : nothing} ${state}
-        <div>
-          <dt>Peak (bf16)</dt>
-          <dd data-metric="peak_bf16" data-value=${String(chip?.peak_flops_per_s?.bf16 ?? '')}>
-            ${fmtFlopsPerS(chip?.peak_flops_per_s?.bf16)}
-          </dd>
-        </div>
-        <div>
-          <dt>HBM</dt>
-          <dd>${fmtBytes(chip?.hbm_capacity_bytes)} at ${fmtBytes(chip?.hbm_bandwidth_bytes_per_s)}/s</dd>
-        </div>
-        <div>
-          <dt>Critical intensity</dt>
-          <dd
-            data-metric="critical_intensity"
-            data-value=${String(chip?.hbm_critical_intensity_flops_per_byte?.bf16 ?? '')}
-          >
-            ${sig(chip?.hbm_critical_intensity_flops_per_byte?.bf16 ?? NaN)} FLOPs/byte: a matmul needs a batch of about
-            this many tokens per chip to be compute-bound
-          </dd>
-        </div>
-        ${
-          chip?.ici_critical_intensity_flops_per_byte !== undefined
-            ? html`<div>
-                <dt>ICI critical intensity</dt>
-                <dd>
-                  ${sig(chip.ici_critical_intensity_flops_per_byte)} FLOPs/byte (DP/FSDP need about this many tokens per
-                  chip per ICI axis)
-                </dd>
-              </div>`
-            : nothing
-        }
-        ${
-          chip?.scale_out_critical_intensity_flops_per_byte !== undefined
-            ? html`<div>
-                <dt>Scale-out critical intensity</dt>
-                <dd>${sig(chip.scale_out_critical_intensity_flops_per_byte)} FLOPs/byte</dd>
-              </div>`
-            : nothing
-        }
-      </dl>
-    </section>`;
+      ? html`<div><dt>Weights (${weightsDtype(r.state)})</dt><dd data-metric="param_bytes">${fmtBytes(t?.param_bytes)}</dd></div>`
+      : html`<div><dt>Weights + Adam</dt><dd data-metric="params_and_adam_bytes">${fmtBytes(t?.params_and_adam_bytes)}</dd></div>`;
+    return html`
+      <section class="panel facts" aria-labelledby="h-model">
+        <h3 id="h-model">Model and chip</h3>
+        ${r.transformer && !r.transformer.ok ? diagnosticsList(r.transformer.diagnostics, 'transformer') : nothing}
+        <dl>
+          <div><dt>Model</dt><dd>${base.name}</dd></div>
+          <div><dt>Shape</dt><dd>L ${m.layers} · D ${m.d_model} · F ${m.d_ff} · N ${m.heads} · K ${m.kv_heads} · V ${fmtCount(m.vocab)}${m.experts ? ` · E ${m.experts}, k ${m.active_experts}` : ''}${base.expert_latent_dim ? ` at a ${base.expert_latent_dim}-wide latent` : ''}</dd></div>
+          ${t ? html`<div><dt>Attention</dt><dd data-metric="attention">${attentionWords(t, base)}</dd></div>` : nothing}
+          ${t && layerWords(t, base.mtp_layers ?? 0) ? html`<div><dt>Layers</dt><dd data-metric="layers">${layerWords(t, base.mtp_layers ?? 0)}</dd></div>` : nothing}
+          <div><dt>Parameters</dt><dd data-metric="params_total" data-value=${String(t?.params?.total ?? '')}>${fmtCount(t?.params?.total)}${t && t.params.active !== t.params.total ? activeWords(t) : nothing}${t?.params.mtp ? html` <span class="muted">+ ${fmtCount(t.params.mtp)} MTP</span>` : nothing}</dd></div>
+          ${work}
+          <div><dt>Attention share of FLOPs</dt><dd>${fmtPercent(t?.attention_flops_fraction)}</dd></div>
+          ${t ? kvPerToken(t) : nothing}
+          ${state}
+          <div><dt>Peak (bf16)</dt><dd data-metric="peak_bf16" data-value=${String(chip?.peak_flops_per_s?.bf16 ?? '')}>${fmtFlopsPerS(chip?.peak_flops_per_s?.bf16)}</dd></div>
+          <div><dt>HBM</dt><dd>${fmtBytes(chip?.hbm_capacity_bytes)} at ${fmtBytes(chip?.hbm_bandwidth_bytes_per_s)}/s</dd></div>
+          <div><dt>Critical intensity</dt><dd data-metric="critical_intensity" data-value=${String(chip?.hbm_critical_intensity_flops_per_byte?.bf16 ?? '')}>${sig(chip?.hbm_critical_intensity_flops_per_byte?.bf16 ?? NaN)} FLOPs/byte: a matmul needs a batch of about this many tokens per chip to be compute-bound</dd></div>
+          ${chip?.ici_critical_intensity_flops_per_byte !== undefined ? html`<div><dt>ICI critical intensity</dt><dd>${sig(chip.ici_critical_intensity_flops_per_byte)} FLOPs/byte (DP/FSDP need about this many tokens per chip per ICI axis)</dd></div>` : nothing}
+          ${chip?.scale_out_critical_intensity_flops_per_byte !== undefined ? html`<div><dt>Scale-out critical intensity</dt><dd>${sig(chip.scale_out_critical_intensity_flops_per_byte)} FLOPs/byte</dd></div>` : nothing}
+        </dl>
+      </section>`;
   }
 }
 

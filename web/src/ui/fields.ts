@@ -73,62 +73,30 @@ export function numberField(p: Param, o: NumberFieldOptions): TemplateResult {
   let range: TemplateResult;
   if (stops && stops.length) {
     const at = nearestStop(stops, v);
-    range = html`<input
-      type="range"
-      id=${o.id}
-      data-key=${p.key}
-      min="0"
-      max=${stops.length - 1}
-      step="1"
-      .value=${live(String(at))}
-      aria-valuetext=${o.text ?? valueText(p, v)}
-      aria-describedby=${o.describedBy ?? nothing}
-      ?disabled=${o.disabled || stops.length < 2}
-      @input=${(e: Event) => o.onValue(p.key, stops[Number((e.target as HTMLInputElement).value)] ?? v, e)}
-    />`;
+    range = html`<input type="range" id=${o.id} data-key=${p.key} min="0" max=${stops.length - 1} step="1" .value=${live(String(at))}
+      aria-valuetext=${o.text ?? valueText(p, v)} aria-describedby=${o.describedBy ?? nothing} ?disabled=${o.disabled || stops.length < 2}
+      @input=${(e: Event) => o.onValue(p.key, stops[Number((e.target as HTMLInputElement).value)] ?? v, e)} />`;
   } else {
     const lo = toSlider(p.min ?? 0, p.scale);
     const hi = toSlider(p.max ?? 100, p.scale);
     const step = p.scale === 'log10' ? 0.01 : (p.step ?? 1);
-    range = html`<input
-      type="range"
-      id=${o.id}
-      data-key=${p.key}
-      min=${lo}
-      max=${hi}
-      step=${step}
-      .value=${live(String(Math.min(hi, Math.max(lo, toSlider(v, p.scale)))))}
-      aria-valuetext=${o.text ?? valueText(p, v)}
-      aria-describedby=${o.describedBy ?? nothing}
-      ?disabled=${o.disabled}
-      @input=${(e: Event) => o.onValue(p.key, fromSlider(Number((e.target as HTMLInputElement).value), p.scale, p.type === 'int'), e)}
-    />`;
+    range = html`<input type="range" id=${o.id} data-key=${p.key} min=${lo} max=${hi} step=${step} .value=${live(String(Math.min(hi, Math.max(lo, toSlider(v, p.scale)))))}
+      aria-valuetext=${o.text ?? valueText(p, v)} aria-describedby=${o.describedBy ?? nothing} ?disabled=${o.disabled}
+      @input=${(e: Event) => o.onValue(p.key, fromSlider(Number((e.target as HTMLInputElement).value), p.scale, p.type === 'int'), e)} />`;
   }
   return html`<div class="ctl" title=${p.help}>
-    <label for=${o.id}
-      >${p.label}${p.unit && !p.label.toLowerCase().includes(p.unit) ? html` <span class="unit">(${p.unit})</span>` : nothing}${readable(p, v)}${o.badges ?? nothing}</label
-    >
+    <label for=${o.id}>${p.label}${p.unit && !p.label.toLowerCase().includes(p.unit) ? html` <span class="unit">(${p.unit})</span>` : nothing}${readable(p, v)}${o.badges ?? nothing}</label>
     <div class="pair">
       ${range}
-      <input
-        type="text"
-        inputmode="decimal"
-        spellcheck="false"
-        autocomplete="off"
-        class="num"
-        id="${o.id}-num"
-        data-key=${p.key}
-        aria-label="${p.label} value${p.unit ? ` (${p.unit})` : ''}"
-        .value=${live(o.text ?? fieldText(v))}
-        ?disabled=${o.disabled}
+      <input type="text" inputmode="decimal" spellcheck="false" autocomplete="off" class="num" id="${o.id}-num" data-key=${p.key}
+        aria-label="${p.label} value${p.unit ? ` (${p.unit})` : ''}" .value=${live(o.text ?? fieldText(v))} ?disabled=${o.disabled}
         @change=${(e: Event) => {
           const el = e.target as HTMLInputElement;
           const r = readNumber(p, el.value);
           el.setCustomValidity(typeof r === 'string' ? r : '');
           el.reportValidity();
           if (typeof r === 'number') o.onValue(p.key, r, e);
-        }}
-      />
+        }} />
       ${o.after ?? nothing}
     </div>
     ${o.problem ?? nothing}
@@ -161,14 +129,10 @@ export function enumField(
   const choices = p.choices ?? [];
   return html`<div class="ctl" title=${p.help}>
     <label for=${id}>${p.label}</label>
-    <select
-      id=${id}
-      data-key=${p.key}
-      @change=${(e: Event) => {
-        const v = (e.target as HTMLSelectElement).value;
-        onValue(p.key, unsetLabel !== undefined && v === '' ? null : v, e);
-      }}
-    >
+    <select id=${id} data-key=${p.key} @change=${(e: Event) => {
+      const v = (e.target as HTMLSelectElement).value;
+      onValue(p.key, unsetLabel !== undefined && v === '' ? null : v, e);
+    }}>
       ${unsetLabel !== undefined ? html`<option value="" ?selected=${value === null}>${unsetLabel}</option>` : nothing}
       ${choices.map((c) => html`<option value=${c} ?selected=${c === value}>${choiceLabel(p, c, words)}</option>`)}
       ${typeof value === 'string' && !choices.includes(value) ? html`<option value=${value} selected>${choiceLabel(p, value, words)}</option>` : nothing}
@@ -178,13 +142,7 @@ export function enumField(
 
 export function boolField(p: Param, id: string, value: Value, onValue: OnValue): TemplateResult {
   return html`<div class="ctl check" title=${p.help}>
-    <input
-      type="checkbox"
-      id=${id}
-      data-key=${p.key}
-      .checked=${live(value === true)}
-      @change=${(e: Event) => onValue(p.key, (e.target as HTMLInputElement).checked, e)}
-    />
+    <input type="checkbox" id=${id} data-key=${p.key} .checked=${live(value === true)} @change=${(e: Event) => onValue(p.key, (e.target as HTMLInputElement).checked, e)} />
     <label for=${id}>${p.label}</label>
   </div>`;
 }

@@ -66,13 +66,9 @@ export class SsHeadline extends LitElement {
   }
 
   private card(m: Metric): TemplateResult {
-    return html`<div class="card" data-card=${m.id}>
-      <span class="k">${m.label}</span>
-      <output class="v" data-metric=${m.id} data-value=${m.value === undefined ? '' : String(m.value)}
-        >${m.text}</output
-      >
-      ${m.ideal ? html`<span class="ideal" data-ideal=${m.id} data-value=${String(m.ideal.value)}>${m.ideal.label ?? 'book ideal'} ${m.ideal.text}</span>` : nothing}
-    </div>`;
+    return html`<div class="card" data-card=${m.id}><span class="k">${m.label}</span>
+      <output class="v" data-metric=${m.id} data-value=${m.value === undefined ? '' : String(m.value)}>${m.text}</output>
+      ${m.ideal ? html`<span class="ideal" data-ideal=${m.id} data-value=${String(m.ideal.value)}>${m.ideal.label ?? 'book ideal'} ${m.ideal.text}</span>` : nothing}</div>`;
   }
 
   /** Which model made the numbers, in words: calibrated with its error band, or the book's ideal bound (none for a
@@ -85,27 +81,16 @@ export class SsHeadline extends LitElement {
       const profile = f.calibration?.profile;
       // A calibrate result's profile may carry the shipped id and source: say whose it is.
       const yours = profileForChip(s) ? '; yours, loaded in this browser' : '';
-      return html`<p class="fidelity" data-fidelity="calibrated">
-        Calibrated
-        estimate${band ? html`: ${band.text}` : nothing}${profile ? html` <span class="muted">(profile ${profile.id}, ${profile.source}${yours})</span>` : nothing}.
-        ${
-          f.ideal?.lower_bound === false
-            ? html`The book’s ideal is under each number; here it is above the estimate:
-                <span data-ideal-above>${f.ideal.above_estimate?.text ?? 'the book prices this plan above it'}</span>.`
-            : 'The book’s ideal, a lower bound, is under each number.'
-        }${f.calibration?.what_if ? html` <span data-what-if>The Efficiency settings act as a what-if: ${f.calibration.what_if.text.replace(/^what if: /, '')}.</span>` : nothing}
-      </p>`;
+      return html`<p class="fidelity" data-fidelity="calibrated">Calibrated estimate${band ? html`: ${band.text}` : nothing}${profile ? html` <span class="muted">(profile ${profile.id}, ${profile.source}${yours})</span>` : nothing}. ${
+        f.ideal?.lower_bound === false
+          ? html`The book’s ideal is under each number; here it is above the estimate: <span data-ideal-above>${f.ideal.above_estimate?.text ?? 'the book prices this plan above it'}</span>.`
+          : 'The book’s ideal, a lower bound, is under each number.'
+      }${f.calibration?.what_if ? html` <span data-what-if>The Efficiency settings act as a what-if: ${f.calibration.what_if.text.replace(/^what if: /, '')}.</span>` : nothing}</p>`;
     }
     if (atBookEfficiency(s)) {
-      return html`<p class="fidelity ideal-bound" data-fidelity="book">
-        These are the book’s ideal numbers: every chip at its peak FLOP/s and full bandwidth, communication perfectly
-        overlapped. Real runs are slower; under Efficiency, fractions of peak give a realistic
-        estimate${FEATURES.fidelity ? '' : ' (a calibrated model comes with a later engine)'}.
-      </p>`;
+      return html`<p class="fidelity ideal-bound" data-fidelity="book">These are the book’s ideal numbers: every chip at its peak FLOP/s and full bandwidth, communication perfectly overlapped. Real runs are slower; under Efficiency, fractions of peak give a realistic estimate${FEATURES.fidelity ? '' : ' (a calibrated model comes with a later engine)'}.</p>`;
     }
-    return html`<p class="fidelity" data-fidelity="book">
-      The book’s model at the efficiencies set below (fractions of peak).
-    </p>`;
+    return html`<p class="fidelity" data-fidelity="book">The book’s model at the efficiencies set below (fractions of peak).</p>`;
   }
 
   /** Under the numbers, the time to train once chips fail (issue 38) in the engine's words, as a warning when the job
@@ -116,9 +101,7 @@ export class SsHeadline extends LitElement {
     if (!t || this.greyed) return nothing;
     const g = t.goodput;
     if (g)
-      return html`<p class=${g.finishes ? 'goodput' : 'goodput notice-inline'} data-goodput=${String(g.goodput_frac)}>
-        ${goodputWords(g)}
-      </p>`;
+      return html`<p class=${g.finishes ? 'goodput' : 'goodput notice-inline'} data-goodput=${String(g.goodput_frac)}>${goodputWords(g)}</p>`;
     return t.cost.note ? html`<p class="help" data-cost-note>${costNoteWords(t.cost.note)}</p>` : nothing;
   }
 
@@ -137,27 +120,17 @@ export class SsHeadline extends LitElement {
     if (this.compact) {
       const ids = STRIP[serving ? 'serving' : 'training'];
       const shown = ids.map((id) => this.metrics.find((m) => m.id === id)).filter((m): m is Metric => m !== undefined);
-      return html`<div
-        class="strip ${this.greyed ? 'invalid' : ''}"
-        data-headline-strip
-        role="status"
-        aria-label="Headline"
-      >
+      return html`<div class="strip ${this.greyed ? 'invalid' : ''}" data-headline-strip role="status" aria-label="Headline">
         ${shown.map((m) => html`<span class="s"><span class="k">${m.label}</span> <b>${m.text}</b></span>`)}
         <span class="s"><span class="k">Memory</span> <b>${this.memoryText()}</b></span>
         ${this.badge()}
       </div>`;
     }
-    return html`<section
-      class="headline-block ${this.greyed ? 'invalid' : ''}"
-      aria-label="Headline numbers"
-      data-headline
-    >
-      <div class="status-line">
-        ${this.badge()} <span class="status-text" data-status-text>${this.status.text}</span>${this.chartsToggle()}
-      </div>
+    return html`<section class="headline-block ${this.greyed ? 'invalid' : ''}" aria-label="Headline numbers" data-headline>
+      <div class="status-line">${this.badge()} <span class="status-text" data-status-text>${this.status.text}</span>${this.chartsToggle()}</div>
       <div class="headline">${this.metrics.map((m) => this.card(m))}</div>
-      ${this.goodputLine()} ${this.status.kind === 'cannot-run' ? nothing : this.fidelityNote()}
+      ${this.goodputLine()}
+      ${this.status.kind === 'cannot-run' ? nothing : this.fidelityNote()}
     </section>`;
   }
 }

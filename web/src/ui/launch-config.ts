@@ -36,37 +36,13 @@ let preferred: Framework | null = null;
  * load with this module, not with the page, and a constructed sheet is not inline style (the page's CSP, src/csp.ts).
  */
 const STYLES = css`
-  .launch-config {
-    border-top: 1px solid #ddd;
-    margin-top: 10px;
-    padding-top: 8px;
-  }
-  .launch-config h4 {
-    margin: 8px 0 4px;
-  }
-  .launch-config select {
-    width: auto;
-  }
-  .launch-config pre {
-    white-space: pre;
-    overflow: auto;
-    max-height: 28em;
-    font:
-      12px/1.45 ui-monospace,
-      monospace;
-    background: #f4f4f0;
-    border: 1px solid #ddd;
-    border-radius: 4px;
-    padding: 8px 10px;
-    margin: 6px 0;
-  }
-  .launch-config ul {
-    margin: 2px 0 6px;
-    padding-left: 18px;
-  }
-  .launch-config code {
-    font-size: 12px;
-  }
+  .launch-config { border-top: 1px solid #ddd; margin-top: 10px; padding-top: 8px; }
+  .launch-config h4 { margin: 8px 0 4px; }
+  .launch-config select { width: auto; }
+  .launch-config pre { white-space: pre; overflow: auto; max-height: 28em; font: 12px/1.45 ui-monospace, monospace; background: #f4f4f0;
+    border: 1px solid #ddd; border-radius: 4px; padding: 8px 10px; margin: 6px 0; }
+  .launch-config ul { margin: 2px 0 6px; padding-left: 18px; }
+  .launch-config code { font-size: 12px; }
 `;
 
 export class SsLaunchConfig extends LitElement {
@@ -168,66 +144,38 @@ export class SsLaunchConfig extends LitElement {
     const choices = this.choices;
     const option = chosenOption(choices?.options ?? [], this.framework);
     const r = option?.result;
-    return html`<div
-      class="launch-config"
-      data-launch-config
-      role="region"
-      aria-label="Launch config${src ? ` for ${src.title}` : ''}"
-    >
+    return html`<div class="launch-config" data-launch-config role="region" aria-label="Launch config${src ? ` for ${src.title}` : ''}">
       <div class="plan-actions">
         <strong>Launch config${src ? `: ${src.title}` : ''}</strong>
         ${
           choices?.options.length
-            ? html`<label
-                  >Framework
-                  <select
-                    data-launch-framework
-                    @change=${(e: Event) => this.choose((e.target as HTMLSelectElement).value as Framework)}
-                  >
-                    ${choices.options.map((o) => html`<option value=${o.framework} ?selected=${o === option}>${o.result.title}</option>`)}
-                  </select></label
-                >
-                <button type="button" data-launch-copy @click=${() => void this.copy()}>Copy launch config</button>`
+            ? html`<label>Framework <select data-launch-framework @change=${(e: Event) => this.choose((e.target as HTMLSelectElement).value as Framework)}>
+          ${choices.options.map((o) => html`<option value=${o.framework} ?selected=${o === option}>${o.result.title}</option>`)}</select></label>
+          <button type="button" data-launch-copy @click=${() => void this.copy()}>Copy launch config</button>`
             : nothing
         }
         <button type="button" data-launch-close @click=${() => this.close()}>Close</button>
-        <span class="copied" role="status" aria-live="polite" data-launch-said
-          >${this.busy ? 'Writing the launch configs…' : this.said}</span
-        >
+        <span class="copied" role="status" aria-live="polite" data-launch-said>${this.busy ? 'Writing the launch configs…' : this.said}</span>
       </div>
       ${this.problem ? html`<div class="error" role="alert" data-launch-problem>${this.problem}</div>` : nothing}
       ${choices && !choices.options.length ? diagnosticsList(choices.diagnostics, 'launch_config') : nothing}
       ${
         r
           ? html`${option!.diagnostics.length ? diagnosticsList(option!.diagnostics, 'launch_config') : nothing}
-              <pre
-                data-launch-text
-                data-format=${r.format}
-                tabindex="0"
-                aria-label="${r.title}, ${r.format === 'command_line' ? 'a command line' : r.format === 'yaml' ? 'YAML' : 'JSON'}"
-              >
-${r.text}</pre>
-              ${
-                r.unexpressed.length
-                  ? html`<h4>What ${r.title.replace(/ \(.*$/, '')} cannot express</h4>
-                      <ul data-launch-unexpressed>
-                        ${r.unexpressed.map((u) => html`<li>${u.text} <code class="muted">${u.setting}</code></li>`)}
-                      </ul>`
-                  : nothing
-              }
-              ${
-                r.undecided.length
-                  ? html`<h4>Not decided by the engine: set them for your cluster and data</h4>
-                      <ul data-launch-undecided>
-                        ${r.undecided.map((u) => html`<li>${u}</li>`)}
-                      </ul>`
-                  : nothing
-              }
-              <p class="muted small">
-                The plan the engine priced, as ${r.title} writes it; read back (<code
-                  >scalescope import --for ${r.framework}</code
-                >), it gives the same plan but for what the framework cannot express.
-              </p>`
+        <pre data-launch-text data-format=${r.format} tabindex="0" aria-label="${r.title}, ${r.format === 'command_line' ? 'a command line' : r.format === 'yaml' ? 'YAML' : 'JSON'}">${r.text}</pre>
+        ${
+          r.unexpressed.length
+            ? html`<h4>What ${r.title.replace(/ \(.*$/, '')} cannot express</h4>
+          <ul data-launch-unexpressed>${r.unexpressed.map((u) => html`<li>${u.text} <code class="muted">${u.setting}</code></li>`)}</ul>`
+            : nothing
+        }
+        ${
+          r.undecided.length
+            ? html`<h4>Not decided by the engine: set them for your cluster and data</h4>
+          <ul data-launch-undecided>${r.undecided.map((u) => html`<li>${u}</li>`)}</ul>`
+            : nothing
+        }
+        <p class="muted small">The plan the engine priced, as ${r.title} writes it; read back (<code>scalescope import --for ${r.framework}</code>), it gives the same plan but for what the framework cannot express.</p>`
           : nothing
       }
     </div>`;

@@ -74,11 +74,8 @@ export class SsPareto extends LitElement {
     const res = this.run?.ev?.ok ? this.run.ev.result : undefined;
     const n = res?.pareto.length ?? 0;
     return html`<h4 id="h-pareto">Pareto front: step time against memory per chip</h4>
-      <p class="muted">
-        ${n ? html`${n} plans that no other beats in both step time and memory${res && res.pareto_size > n ? ` (${res.pareto_size} on the front; the fastest ${n} drawn)` : ''}` : 'No plan is on the front (it holds only plans that fit), so the chart draws the plans listed'};
-        ringed: the plans listed above. The cost to train is step time × chips × price, so it falls with the step. Pick
-        a point to apply its plan.
-      </p>
+      <p class="muted">${n ? html`${n} plans that no other beats in both step time and memory${res && res.pareto_size > n ? ` (${res.pareto_size} on the front; the fastest ${n} drawn)` : ''}` : 'No plan is on the front (it holds only plans that fit), so the chart draws the plans listed'};
+        ringed: the plans listed above. The cost to train is step time × chips × price, so it falls with the step. Pick a point to apply its plan.</p>
       <div class="chart pareto-figure" data-pareto-chart></div>`;
   }
 }

@@ -20,30 +20,16 @@ export interface PasteBox {
 
 export function pasteBox(o: PasteBox): TemplateResult {
   const text = (): string => o.host.querySelector<HTMLTextAreaElement>(`#${o.id}`)?.value ?? '';
-  return html`<textarea
-      id=${o.id}
-      class="paste-text"
-      rows="5"
-      spellcheck="false"
-      aria-label=${o.label}
-      placeholder=${o.placeholder}
-      .value=${o.value}
-    ></textarea>
+  return html`<textarea id=${o.id} class="paste-text" rows="5" spellcheck="false" aria-label=${o.label} placeholder=${o.placeholder} .value=${o.value}></textarea>
     <div class="plan-actions">
       <button type="button" id="${o.id}-use" @click=${(e: Event) => o.onUse(text(), e)}>${o.useText}</button>
       ${
         o.clearText
-          ? html`<button
-              type="button"
-              id="${o.id}-clear"
-              @click=${(e: Event) => {
-                o.onClear(e);
-                // The button goes away with the pasted text: keep the keyboard in the same place.
-                void o.host.updateComplete.then(() => o.host.querySelector<HTMLButtonElement>(`#${o.id}-use`)?.focus());
-              }}
-            >
-              ${o.clearText}
-            </button>`
+          ? html`<button type="button" id="${o.id}-clear" @click=${(e: Event) => {
+              o.onClear(e);
+              // The button goes away with the pasted text: keep the keyboard in the same place.
+              void o.host.updateComplete.then(() => o.host.querySelector<HTMLButtonElement>(`#${o.id}-use`)?.focus());
+            }}>${o.clearText}</button>`
           : nothing
       }
     </div>`;

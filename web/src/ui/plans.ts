@@ -46,12 +46,7 @@ function tieNote(
     const at = listed.findIndex((x) => x.plan.rank === p.tie!.with_rank);
     const differs =
       p.tie.differs.map((d) => tieDifferenceText(d, mesh, run.gpu)).join('; ') || 'nothing the engine reports';
-    return html`<span
-      class="help tie"
-      data-tie=${p.tie.with_rank}
-      title="the same step time, step without overlap and memory per chip"
-      >Ties with ${at >= 0 ? `#${at + 1}` : `the engine’s plan ${p.tie.with_rank}`}: ${differs}.</span
-    >`;
+    return html`<span class="help tie" data-tie=${p.tie.with_rank} title="the same step time, step without overlap and memory per chip">Ties with ${at >= 0 ? `#${at + 1}` : `the engine’s plan ${p.tie.with_rank}`}: ${differs}.</span>`;
   }
   const leader = leaders[i]!;
   if (leader === i) {
@@ -59,14 +54,9 @@ function tieNote(
     if (last === i) return nothing;
     const steps = listed.slice(i, last + 1).map((x) => x.plan.step_s);
     const spread = Math.max(...steps) / Math.min(...steps) - 1;
-    return html`<span class="help tie" data-tie-group=${last - i + 1}
-      >#${i + 1}–#${last + 1} step within ${fmtPercent(spread)} of each other, closer than the estimate’s accuracy:
-      choose among them by memory, threshold or cost; each says how it differs from this one.</span
-    >`;
+    return html`<span class="help tie" data-tie-group=${last - i + 1}>#${i + 1}–#${last + 1} step within ${fmtPercent(spread)} of each other, closer than the estimate’s accuracy: choose among them by memory, threshold or cost; each says how it differs from this one.</span>`;
   }
-  return html`<span class="help tie" data-near-tie=${leader + 1}
-    >Within 1% of #${leader + 1}: ${settingsDifference(p, listed[leader]!.plan, mesh)}.</span
-  >`;
+  return html`<span class="help tie" data-near-tie=${leader + 1}>Within 1% of #${leader + 1}: ${settingsDifference(p, listed[leader]!.plan, mesh)}.</span>`;
 }
 
 /** "2.94M plans in the space, 2.33M evaluated (604k layouts skipped: ...), ..., 1.39M of them ruled out by a bound, 20 on the Pareto front; 0.9 s in 8 chunks (850 ms in the engine)." */
@@ -132,83 +122,38 @@ export class SsPlans extends LitElement {
     const listed = listedPlans(run);
     const leaders = nearTieLeaders(listed.map((c) => c.plan.step_s));
     const hidden = run.rows.length - listable(run).length;
-    return html` ${hidden ? html`<p class="muted" data-plans-hidden=${hidden}>${hidden} of the ${run.rows.length} plans the engine ranked are left out: they do not fit in HBM, raise a warning, or hold a setting this page has no control for.</p>` : nothing}
+    return html`
+      ${hidden ? html`<p class="muted" data-plans-hidden=${hidden}>${hidden} of the ${run.rows.length} plans the engine ranked are left out: they do not fit in HBM, raise a warning, or hold a setting this page has no control for.</p>` : nothing}
       ${listed.length === 0 ? html`<p class="notice-inline">No plan the engine found fits without a warning; more chips, a smaller batch per chip or another remat may help.</p>` : nothing}
-      <div class="table-wrap" data-scroll-hint>
-        <table class="plans ${stale ? 'stale' : ''}">
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              <th scope="col">Plan</th>
-              <th scope="col">Step</th>
-              <th scope="col">MFU</th>
-              <th scope="col">Memory per chip</th>
-              <th scope="col">Binding threshold</th>
-              <th scope="col">Time and cost to train</th>
-              <th scope="col"><span class="sr-only">Apply</span></th>
-            </tr>
-          </thead>
-          <tbody>
-            ${listed.map((c, i) => {
-              const p = c.plan;
-              const current = !stale && isCurrentPlan(state, p, run.mesh);
-              const s = planSettings(p, run.mesh);
-              const rowClass = [current ? 'current' : '', leaders[i] !== i ? 'near-tie' : ''].filter(Boolean).join(' ');
-              return html`<tr
-                data-plan=${i}
-                data-rank=${c.rank}
-                data-step=${String(p.step_s)}
-                data-tp=${p.degrees.tensor}
-                class=${rowClass}
-                aria-current=${current ? 'true' : 'false'}
-              >
-                <td>${i + 1}</td>
-                <th scope="row">
-                  <span class="plan-deg">${s.degrees}</span
-                  >${p.pareto ? html` <span class="badge pareto" data-pareto title="On the Pareto front: no other plan is both faster and lighter in memory per chip">Pareto</span>` : nothing}${current ? html` <span class="badge">on screen</span>` : nothing}
-                  <span class="help" data-plan-layout>${s.layout}</span>
-                  <span class="help">${[s.zero, s.schedule, s.microbatches, s.remat].filter(Boolean).join(' · ')}</span>
-                  ${tieNote(i, leaders, listed, run)}
-                  <button
-                    type="button"
-                    class="launch"
-                    data-launch-plan=${i}
-                    aria-expanded=${this.launch?.key === `${run.key} #${c.rank}` ? 'true' : 'false'}
-                    @click=${() => this.openLaunch(i, c, run, s.degrees ?? '')}
-                    aria-label="Launch config of plan ${i + 1}: ${s.degrees}"
-                  >
-                    Launch config
-                  </button>
-                </th>
-                <td>
-                  ${fmtSeconds(p.step_s)}
-                  <span class="help">${p.bound}-bound</span
-                  >${p.ideal ? html`<span class="help" data-plan-ideal>book ideal ${fmtSeconds(p.ideal.step_s)}</span>` : nothing}
-                </td>
-                <td>${fmtPercent(p.mfu_frac)}</td>
-                <td>
-                  ${fmtBytes(p.memory_bytes)}
-                  ${p.fits ? html`<span class="ok-mark" aria-label="fits">✓</span>` : html`<span class="worse" data-no-fit>✗ does not fit</span>`}
-                  ${c.warnings.length ? html`<span class="help worse" data-plan-warning>${c.warnings[0]!.message}</span>` : nothing}
-                </td>
-                <td class="wrap">${p.binding ? thresholdTitle(p.binding) : '—'}</td>
-                <td>${fmtSeconds(p.train_time_s)} <span class="help">${fmtUsd(p.train_usd)}</span></td>
-                <td>
-                  <button
-                    type="button"
-                    data-apply=${i}
-                    aria-disabled=${stale || current ? 'true' : 'false'}
-                    @click=${() => !stale && !current && this.emit('ss-apply', p)}
-                    aria-label="Apply plan ${i + 1}: ${s.degrees}"
-                  >
-                    ${current ? 'Applied' : 'Apply'}
-                  </button>
-                </td>
-              </tr>`;
-            })}
-          </tbody>
-        </table>
-      </div>`;
+      <div class="table-wrap" data-scroll-hint><table class="plans ${stale ? 'stale' : ''}">
+        <thead><tr><th scope="col">#</th><th scope="col">Plan</th><th scope="col">Step</th><th scope="col">MFU</th><th scope="col">Memory per chip</th>
+          <th scope="col">Binding threshold</th><th scope="col">Time and cost to train</th><th scope="col"><span class="sr-only">Apply</span></th></tr></thead>
+        <tbody>
+          ${listed.map((c, i) => {
+            const p = c.plan;
+            const current = !stale && isCurrentPlan(state, p, run.mesh);
+            const s = planSettings(p, run.mesh);
+            const rowClass = [current ? 'current' : '', leaders[i] !== i ? 'near-tie' : ''].filter(Boolean).join(' ');
+            return html`<tr data-plan=${i} data-rank=${c.rank} data-step=${String(p.step_s)} data-tp=${p.degrees.tensor} class=${rowClass} aria-current=${current ? 'true' : 'false'}>
+              <td>${i + 1}</td>
+              <th scope="row"><span class="plan-deg">${s.degrees}</span>${p.pareto ? html` <span class="badge pareto" data-pareto title="On the Pareto front: no other plan is both faster and lighter in memory per chip">Pareto</span>` : nothing}${current ? html` <span class="badge">on screen</span>` : nothing}
+                <span class="help" data-plan-layout>${s.layout}</span>
+                <span class="help">${[s.zero, s.schedule, s.microbatches, s.remat].filter(Boolean).join(' · ')}</span>
+                ${tieNote(i, leaders, listed, run)}
+                <button type="button" class="launch" data-launch-plan=${i} aria-expanded=${this.launch?.key === `${run.key} #${c.rank}` ? 'true' : 'false'}
+                  @click=${() => this.openLaunch(i, c, run, s.degrees ?? '')} aria-label="Launch config of plan ${i + 1}: ${s.degrees}">Launch config</button></th>
+              <td>${fmtSeconds(p.step_s)} <span class="help">${p.bound}-bound</span>${p.ideal ? html`<span class="help" data-plan-ideal>book ideal ${fmtSeconds(p.ideal.step_s)}</span>` : nothing}</td>
+              <td>${fmtPercent(p.mfu_frac)}</td>
+              <td>${fmtBytes(p.memory_bytes)} ${p.fits ? html`<span class="ok-mark" aria-label="fits">✓</span>` : html`<span class="worse" data-no-fit>✗ does not fit</span>`}
+                ${c.warnings.length ? html`<span class="help worse" data-plan-warning>${c.warnings[0]!.message}</span>` : nothing}</td>
+              <td class="wrap">${p.binding ? thresholdTitle(p.binding) : '—'}</td>
+              <td>${fmtSeconds(p.train_time_s)} <span class="help">${fmtUsd(p.train_usd)}</span></td>
+              <td><button type="button" data-apply=${i} aria-disabled=${stale || current ? 'true' : 'false'}
+                @click=${() => !stale && !current && this.emit('ss-apply', p)} aria-label="Apply plan ${i + 1}: ${s.degrees}">${current ? 'Applied' : 'Apply'}</button></td>
+            </tr>`;
+          })}
+        </tbody>
+      </table></div>`;
   }
 
   override render(): TemplateResult {
@@ -233,49 +178,38 @@ export class SsPlans extends LitElement {
     const res = run?.ev?.ok ? run.ev.result : undefined;
     const busy = this.searching || !this.ready;
     const hbmBytes = trainingOf(r)?.memory.hbm_capacity_bytes ?? 0;
-    return html` <section class="panel" aria-labelledby="h-plans" data-plans>
-      <h3 id="h-plans">Best plans for these chips</h3>
-      <p class="muted">
-        The engine tries ${what}, with ZeRO 1 to 3, the 1F1B and interleaved schedules, every microbatch size and four
-        remat policies, checks each like a training step and ranks them; the list keeps the plans that fit in HBM and
-        raise no warning (unless the search options ask for them), and marks those on the Pareto front of step time
-        against memory. Batch, sequence, precision and efficiency are the ones set here.
-      </p>
-      ${rankingNote(res, r.state, { after: '; the book’s ideal step is under each.', ideal: ': with every efficiency at 1.0 the MFU of good plans is an upper bound, and many tie near 100%; set efficiencies to separate them.' })}
-      <div class="plan-actions">
-        <button
-          type="button"
-          id="find-plans"
-          aria-disabled=${busy ? 'true' : 'false'}
-          @click=${() => !busy && this.emit('ss-search', null)}
-        >
-          ${run?.complete && !stale ? 'Search again' : 'Find best plans'}
-        </button>
-        <span role="status" aria-live="polite" class="muted" data-search-status
-          >${this.searching ? 'Searching…' : res && run?.complete ? searchCounts(res, run) : ''}</span
-        >
-      </div>
-      ${searchOptions(this.state ?? r.state, this.onValue)}
-      ${stale && !this.searching ? nothing : searchProgress(run, this.searching, () => this.emit('ss-cancel-search', null))}
-      ${run?.error ? html`<div class="error" role="alert">${run.error}</div>` : nothing}
-      ${run?.ev && !run.ev.ok ? diagnosticsList(run.ev.diagnostics, 'plan_search') : nothing}
-      ${stale && res ? html`<p class="notice-inline" data-plans-stale>These plans were found for other settings (chips, model, batch, precision or the search options changed); search again to rank plans for these.</p>` : nothing}
-      ${
-        res && run
-          ? html`${run.ev!.diagnostics.length ? diagnosticsList(run.ev!.diagnostics, 'plan_search') : nothing}${this.table(r.state, run, stale)}
-            ${
-              stale || !run.complete
-                ? nothing
-                : html`<div class="plan-actions" data-plans-downloads>
-                    ${downloadButtons({ name: 'scalescope-plans', id: 'plans-', what: 'the ranked plans', json: () => planSearchJson(run), csv: () => planSearchCsv(run) })}
-                    <span class="muted small">every plan the engine ranked, with the search’s inputs</span>
-                  </div>`
-            }
-            ${this.launch?.run === run.key ? html`<ss-launch-config .source=${this.launch} @ss-launch-close=${() => (this.launch = null)}></ss-launch-config>` : nothing}
-            ${stale ? nothing : html`<ss-pareto .run=${run} .listed=${listedPlans(run)} .hbmBytes=${hbmBytes} .headroomFrac=${runConstraints(run).memory_headroom_frac ?? 0}></ss-pareto>`}`
-          : nothing
-      }
-    </section>`;
+    return html`
+      <section class="panel" aria-labelledby="h-plans" data-plans>
+        <h3 id="h-plans">Best plans for these chips</h3>
+        <p class="muted">The engine tries ${what}, with ZeRO 1 to 3, the 1F1B and interleaved schedules, every microbatch size and four remat policies,
+          checks each like a training step and ranks them; the list keeps the plans that fit in HBM and raise no warning (unless the search options ask for them), and marks those on the
+          Pareto front of step time against memory. Batch, sequence, precision and efficiency are the ones set here.</p>
+        ${rankingNote(res, r.state, { after: '; the book’s ideal step is under each.', ideal: ': with every efficiency at 1.0 the MFU of good plans is an upper bound, and many tie near 100%; set efficiencies to separate them.' })}
+        <div class="plan-actions">
+          <button type="button" id="find-plans" aria-disabled=${busy ? 'true' : 'false'} @click=${() => !busy && this.emit('ss-search', null)}>
+            ${run?.complete && !stale ? 'Search again' : 'Find best plans'}</button>
+          <span role="status" aria-live="polite" class="muted" data-search-status>${this.searching ? 'Searching…' : res && run?.complete ? searchCounts(res, run) : ''}</span>
+        </div>
+        ${searchOptions(this.state ?? r.state, this.onValue)}
+        ${stale && !this.searching ? nothing : searchProgress(run, this.searching, () => this.emit('ss-cancel-search', null))}
+        ${run?.error ? html`<div class="error" role="alert">${run.error}</div>` : nothing}
+        ${run?.ev && !run.ev.ok ? diagnosticsList(run.ev.diagnostics, 'plan_search') : nothing}
+        ${stale && res ? html`<p class="notice-inline" data-plans-stale>These plans were found for other settings (chips, model, batch, precision or the search options changed); search again to rank plans for these.</p>` : nothing}
+        ${
+          res && run
+            ? html`${run.ev!.diagnostics.length ? diagnosticsList(run.ev!.diagnostics, 'plan_search') : nothing}${this.table(r.state, run, stale)}
+          ${
+            stale || !run.complete
+              ? nothing
+              : html`<div class="plan-actions" data-plans-downloads>
+            ${downloadButtons({ name: 'scalescope-plans', id: 'plans-', what: 'the ranked plans', json: () => planSearchJson(run), csv: () => planSearchCsv(run) })}
+            <span class="muted small">every plan the engine ranked, with the search’s inputs</span></div>`
+          }
+          ${this.launch?.run === run.key ? html`<ss-launch-config .source=${this.launch} @ss-launch-close=${() => (this.launch = null)}></ss-launch-config>` : nothing}
+          ${stale ? nothing : html`<ss-pareto .run=${run} .listed=${listedPlans(run)} .hbmBytes=${hbmBytes} .headroomFrac=${runConstraints(run).memory_headroom_frac ?? 0}></ss-pareto>`}`
+            : nothing
+        }
+      </section>`;
   }
 }
 

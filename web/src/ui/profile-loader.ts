@@ -95,21 +95,16 @@ export class SsProfileLoader extends LitElement {
     const engine = this.calibration?.profile;
     if (!ref) {
       return engine
-        ? html`In use: the shipped profile
-            <b>${engine.id}</b>${engine.family_fallback ? ' (its family’s: this chip has no profile of its own)' : ''}.`
+        ? html`In use: the shipped profile <b>${engine.id}</b>${engine.family_fallback ? ' (its family’s: this chip has no profile of its own)' : ''}.`
         : html`In use: the shipped profile of this chip.`;
     }
     if (!calibrationOf(this.state)) {
-      return html`The link names profile <b>${ref.id}</b> (fingerprint ${ref.fp}), which this browser has not loaded:
-        the numbers use the shipped profile${engine ? html` <b>${engine.id}</b>` : nothing}. Load that file to restore
-        it.`;
+      return html`The link names profile <b>${ref.id}</b> (fingerprint ${ref.fp}), which this browser has not loaded: the numbers use the shipped profile${engine ? html` <b>${engine.id}</b>` : nothing}. Load that file to restore it.`;
     }
     if (engine)
-      return html`In use: yours, <b>${engine.id}</b> (${engine.source}); kept in this browser, the link names it as
-        <code>${ref.id}~${ref.fp}</code>.`;
+      return html`In use: yours, <b>${engine.id}</b> (${engine.source}); kept in this browser, the link names it as <code>${ref.id}~${ref.fp}</code>.`;
     return profileFormatProblem(this.diagnostics)
-      ? html`Yours, <b>${ref.id}</b>, is loaded, but it is in a format this engine no longer reads: the numbers cannot
-          use it (below).`
+      ? html`Yours, <b>${ref.id}</b>, is loaded, but it is in a format this engine no longer reads: the numbers cannot use it (below).`
       : html`Yours, <b>${ref.id}</b>, is loaded; the engine cannot use it as it is (below).`;
   }
 
@@ -119,33 +114,13 @@ export class SsProfileLoader extends LitElement {
     const message = this.message?.ref === this.ref ? this.message : null;
     // A profile of a format the engine no longer reads: its message on its own, above the other diagnostics.
     const format = on ? profileFormatProblem(this.diagnostics) : null;
-    return html`<details
-      class="more profile"
-      data-profile
-      ?open=${on || this.opened || message !== null}
-      @toggle=${(e: Event) => (this.opened = (e.target as HTMLDetailsElement).open)}
-    >
-      <summary>
-        Calibration
-        profile${mine ? html` <span class="badge">yours</span>` : on ? html` <span class="badge">not in this browser</span>` : nothing}
-      </summary>
-      <p class="help">
-        The calibrated numbers use a profile: the efficiencies of this chip fitted on published, measured runs. To use
-        your own cluster’s, fit one on a few of your measured runs with Scalescope’s calibrate command, then load the
-        file it writes for this chip here, or paste it (a whole calibrate answer works too: the page takes this chip’s
-        profile from it). A profile from before this version’s kernel models (format 1) must be fitted again. The engine
-        checks it; this browser keeps it and the link names it.
-      </p>
+    return html`<details class="more profile" data-profile ?open=${on || this.opened || message !== null}
+      @toggle=${(e: Event) => (this.opened = (e.target as HTMLDetailsElement).open)}>
+      <summary>Calibration profile${mine ? html` <span class="badge">yours</span>` : on ? html` <span class="badge">not in this browser</span>` : nothing}</summary>
+      <p class="help">The calibrated numbers use a profile: the efficiencies of this chip fitted on published, measured runs. To use your own cluster’s, fit one on a few of your measured runs with Scalescope’s calibrate command, then load the file it writes for this chip here, or paste it (a whole calibrate answer works too: the page takes this chip’s profile from it). A profile from before this version’s kernel models (format 1) must be fitted again. The engine checks it; this browser keeps it and the link names it.</p>
       <p class="profile-status" data-profile-status>${this.status()}</p>
-      <div class="ctl">
-        <label for="c-cal-file">Profile file (.json)</label>
-        <input
-          type="file"
-          id="c-cal-file"
-          accept=".json,application/json"
-          @change=${(e: Event) => void this.onFile(e)}
-        />
-      </div>
+      <div class="ctl"><label for="c-cal-file">Profile file (.json)</label>
+        <input type="file" id="c-cal-file" accept=".json,application/json" @change=${(e: Event) => void this.onFile(e)} /></div>
       ${pasteBox({
         id: 'c-cal',
         label: 'calibration profile text',

@@ -15,13 +15,9 @@ export function rankingNote(
   if (!res) return nothing;
   if (res.fidelity === 'calibrated') {
     const band = res.calibration?.error_band;
-    return html`<p class="muted" data-calibrated-ranking>
-      Ranked by the calibrated estimate${band ? ` (${band.text})` : ''}${tails.after}
-    </p>`;
+    return html`<p class="muted" data-calibrated-ranking>Ranked by the calibrated estimate${band ? ` (${band.text})` : ''}${tails.after}</p>`;
   }
   if (atBookEfficiency(state))
     return html`<p class="notice-inline" data-ideal-ranking>Ranked by the book’s ideal model${tails.ideal}</p>`;
-  return html`<p class="muted" data-book-ranking>
-    Ranked by the book’s model at the efficiencies set (fractions of peak).
-  </p>`;
+  return html`<p class="muted" data-book-ranking>Ranked by the book’s model at the efficiencies set (fractions of peak).</p>`;
 }

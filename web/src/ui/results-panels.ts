@@ -38,43 +38,21 @@ export function resultsPanels(p: PanelsInput, on: PanelsActions): TemplateResult
   const metrics = metricsOf(r, r.chip?.ok ? r.chip.result : undefined);
   const pin = r.pinned;
   const answer = r.main;
-  return html` <ss-headline .results=${r} .status=${status} .metrics=${metrics}></ss-headline>
-    ${
-      !r.mesh.ok
-        ? html`<div class="diagnostics" role="status" data-diagnostics="mesh">
-            <ul>
-              <li class="err"><span class="sev">Problem</span> Mesh: ${r.mesh.problem}</li>
-            </ul>
-          </div>`
-        : nothing
-    }
+  return html`
+    <ss-headline .results=${r} .status=${status} .metrics=${metrics}></ss-headline>
+    ${!r.mesh.ok ? html`<div class="diagnostics" role="status" data-diagnostics="mesh"><ul><li class="err"><span class="sev">Problem</span> Mesh: ${r.mesh.problem}</li></ul></div>` : nothing}
     ${answer ? diagnosticsList(answer.diagnostics, serving ? 'serving' : 'training_step') : nothing}
     ${serving ? html`<ss-serving-results .results=${r}></ss-serving-results>` : html`<ss-training-results .results=${r}></ss-training-results>`}
     ${pin ? html`<ss-compare .pinnedState=${pin.state} .pinnedMesh=${pin.mesh} .metrics=${metrics} .pinnedMetrics=${metricsOf(pin, pin.chip?.ok ? pin.chip.result : undefined)} .status=${status} .pinnedStatus=${planStatus(pin)}></ss-compare>` : nothing}
     ${
       serving
-        ? html`<ss-serving-search
-            .results=${r}
-            .state=${p.state}
-            .run=${p.servingSearch}
-            @ss-apply-deployment=${(e: CustomEvent<ServingDeployment>) => on.applyDeployment(e.detail)}
-          ></ss-serving-search>`
-        : html`<ss-plans
-            .results=${r}
-            .state=${p.state}
-            .run=${p.search}
-            .searching=${p.searching}
-            .ready=${p.ready}
-            @ss-search=${on.search}
-            @ss-cancel-search=${on.cancelSearch}
-            @ss-apply=${(e: CustomEvent<SearchedPlanCore>) => on.applyPlan(e.detail)}
-          ></ss-plans>`
+        ? html`<ss-serving-search .results=${r} .state=${p.state} .run=${p.servingSearch}
+      @ss-apply-deployment=${(e: CustomEvent<ServingDeployment>) => on.applyDeployment(e.detail)}></ss-serving-search>`
+        : html`<ss-plans .results=${r} .state=${p.state} .run=${p.search} .searching=${p.searching} .ready=${p.ready}
+      @ss-search=${on.search} @ss-cancel-search=${on.cancelSearch} @ss-apply=${(e: CustomEvent<SearchedPlanCore>) => on.applyPlan(e.detail)}></ss-plans>`
     }
     <ss-charts .results=${r} .plots=${p.plots} .live=${p.state} .onDrawn=${on.chartsDrawn}></ss-charts>
     <ss-facts .results=${r}></ss-facts>
     ${r.mesh.ok && answer ? html`<ss-export .state=${r.state} .scenario=${mainScenario(r.state, r.mesh.plan)} .answer=${answer}></ss-export>` : nothing}
-    <p class="muted small">
-      Engine ${PRESETS.engine_version} · last evaluation ${sig(r.engineMs)} ms in the engine for ${r.scenarios}
-      scenarios (${r.cached} answered from the page’s cache).
-    </p>`;
+    <p class="muted small">Engine ${PRESETS.engine_version} · last evaluation ${sig(r.engineMs)} ms in the engine for ${r.scenarios} scenarios (${r.cached} answered from the page’s cache).</p>`;
 }

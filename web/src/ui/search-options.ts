@@ -29,23 +29,17 @@ export function searchOptions(s: State, onValue: OnValue): TemplateResult {
       ${enumField(param('pobj'), 'ss-pobj', v['pobj'] ?? null, onValue, OBJECTIVE_WORDS)}
       <div class="ctl" title=${maxTp.help}>
         <label for="ss-pmaxtp">${maxTp.label}</label>
-        <select
-          id="ss-pmaxtp"
-          data-key="pmaxtp"
-          @change=${(e: Event) => {
-            const raw = (e.target as HTMLSelectElement).value;
-            onValue('pmaxtp', raw === '' ? null : Number(raw), e);
-          }}
-        >
+        <select id="ss-pmaxtp" data-key="pmaxtp" @change=${(e: Event) => {
+          const raw = (e.target as HTMLSelectElement).value;
+          onValue('pmaxtp', raw === '' ? null : Number(raw), e);
+        }}>
           <option value="" ?selected=${v['pmaxtp'] === null}>any</option>
           ${TP_CAPS.map((c) => html`<option value=${c} ?selected=${v['pmaxtp'] === c}>${c}</option>`)}
           ${typeof v['pmaxtp'] === 'number' && !TP_CAPS.includes(v['pmaxtp']) ? html`<option value=${v['pmaxtp']} selected>${v['pmaxtp']}</option>` : nothing}
         </select>
       </div>
       ${numberField(param('phead'), { id: 'ss-phead', value: Number(v['phead']), onValue })}
-      <div>
-        ${boolField(param('pfit'), 'ss-pfit', v['pfit'] ?? null, onValue)}${boolField(param('pwarn'), 'ss-pwarn', v['pwarn'] ?? null, onValue)}
-      </div>
+      <div>${boolField(param('pfit'), 'ss-pfit', v['pfit'] ?? null, onValue)}${boolField(param('pwarn'), 'ss-pwarn', v['pwarn'] ?? null, onValue)}</div>
     </div>
   </details>`;
 }

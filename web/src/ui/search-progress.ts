@@ -20,15 +20,7 @@ export function searchProgress(
       ? `Cancelled at ${pct}%: ${words}; the plans below are the best of those.`
       : `${pct}% · ${words} · ${fmtSeconds((run?.wallMs ?? 0) / 1000)}`;
   return html`<div class="search-progress" data-search-progress>
-    <div
-      class="progress"
-      role="progressbar"
-      aria-label="Plan search progress"
-      aria-valuemin="0"
-      aria-valuemax="100"
-      aria-valuenow=${pct}
-      aria-valuetext=${label}
-    >
+    <div class="progress" role="progressbar" aria-label="Plan search progress" aria-valuemin="0" aria-valuemax="100" aria-valuenow=${pct} aria-valuetext=${label}>
       <progress aria-hidden="true" max="100" .value=${pct}></progress>
     </div>
     <span class="muted">${label}</span>

@@ -46,20 +46,11 @@ export function loadBlock(
 ): TemplateResult {
   return html`<section class="panel" aria-labelledby="h-load" data-load>
     <h3 id="h-load">Under this load</h3>
-    <p>
-      ${fmtCount(load.concurrency)} client${load.concurrency === 1 ? '' : 's'}, each sending its next request when its
-      last one ends (prompts of ${fmtCount(lengths.prompt)} tokens, ${fmtCount(lengths.generated)} generated), against
-      continuous batching on this replica.
-      ${load.fits ? nothing : html`<strong class="worse">Not one sequence’s KV cache fits beside the weights: nothing is served.</strong>`}
-    </p>
+    <p>${fmtCount(load.concurrency)} client${load.concurrency === 1 ? '' : 's'}, each sending its next request when its last one ends (prompts of
+      ${fmtCount(lengths.prompt)} tokens, ${fmtCount(lengths.generated)} generated), against continuous batching on this replica.
+      ${load.fits ? nothing : html`<strong class="worse">Not one sequence’s KV cache fits beside the weights: nothing is served.</strong>`}</p>
     <dl class="spec">
-      ${loadFigures(load, chip).map(
-        (f) =>
-          html`<div>
-            <dt>${f.label}</dt>
-            <dd data-metric=${f.id} data-value=${f.value === undefined ? '' : String(f.value)}>${f.text}</dd>
-          </div>`,
-      )}
+      ${loadFigures(load, chip).map((f) => html`<div><dt>${f.label}</dt><dd data-metric=${f.id} data-value=${f.value === undefined ? '' : String(f.value)}>${f.text}</dd></div>`)}
     </dl>
     <p class="muted small" data-load-runtime>${loadRuntimeWords(load)}</p>
   </section>`;

@@ -55,52 +55,33 @@ export class SsServingResults extends LitElement {
     const v = this.results.state.values;
     const draft = modelPreset(String(v['draft'])).name;
     const lookahead = Number(v['lookahead']);
-    return html` <section class="panel" aria-labelledby="h-spec" data-speculative>
-      <h3 id="h-spec">Speculative decoding</h3>
-      <p>
-        ${draft} drafts ${lookahead} token${lookahead === 1 ? '' : 's'} per step; the model checks them in one step and
-        keeps the accepted ones (acceptance rate ${sig(Number(v['accept']))}).
-      </p>
-      <dl class="spec">
-        <div>
-          <dt>Expected tokens per step</dt>
-          <dd data-metric="spec_tokens_per_step" data-value=${String(sp.expected_tokens_per_step)}>
-            ${sig(sp.expected_tokens_per_step)} <span class="muted">of at most ${lookahead + 1}</span>
-          </dd>
-        </div>
-        <div>
-          <dt>One iteration</dt>
-          <dd>
-            ${lookahead} draft step${lookahead === 1 ? '' : 's'} of ${fmtSeconds(sp.draft_step_s)} and a verify step of
-            ${fmtSeconds(sp.verify_step_s)}: ${fmtSeconds(sp.iteration_s)}
-          </dd>
-        </div>
-        <div>
-          <dt>Speed-up</dt>
-          <dd data-metric="spec_speedup" data-value=${String(sp.speedup)}>
-            <strong>${sig(sp.speedup)}×</strong>
-            ${sp.speedup < 1 ? html`<span class="worse">(slower: the draft costs more than the accepted tokens save)</span>` : nothing}
-          </dd>
-        </div>
-      </dl>
-      ${bars(
-        [
-          {
-            label: 'Plain decoding',
-            segments: [{ label: 'decode step per token', value: s.latency_per_token_s, colour: COLOURS.memory }],
-          },
-          {
-            label: 'Speculative',
-            segments: [{ label: 'speculative, per token', value: sp.latency_per_token_s, colour: COLOURS.compute }],
-            emphasis: sp.speedup > 1,
-          },
-        ],
-        [],
-        fmtSeconds,
-        'Latency per token with and without speculative decoding',
-      )}
-      <p class="muted small">${sp.formula}</p>
-    </section>`;
+    return html`
+      <section class="panel" aria-labelledby="h-spec" data-speculative>
+        <h3 id="h-spec">Speculative decoding</h3>
+        <p>${draft} drafts ${lookahead} token${lookahead === 1 ? '' : 's'} per step; the model checks them in one step and keeps the accepted ones (acceptance rate ${sig(Number(v['accept']))}).</p>
+        <dl class="spec">
+          <div><dt>Expected tokens per step</dt><dd data-metric="spec_tokens_per_step" data-value=${String(sp.expected_tokens_per_step)}>${sig(sp.expected_tokens_per_step)} <span class="muted">of at most ${lookahead + 1}</span></dd></div>
+          <div><dt>One iteration</dt><dd>${lookahead} draft step${lookahead === 1 ? '' : 's'} of ${fmtSeconds(sp.draft_step_s)} and a verify step of ${fmtSeconds(sp.verify_step_s)}: ${fmtSeconds(sp.iteration_s)}</dd></div>
+          <div><dt>Speed-up</dt><dd data-metric="spec_speedup" data-value=${String(sp.speedup)}><strong>${sig(sp.speedup)}×</strong> ${sp.speedup < 1 ? html`<span class="worse">(slower: the draft costs more than the accepted tokens save)</span>` : nothing}</dd></div>
+        </dl>
+        ${bars(
+          [
+            {
+              label: 'Plain decoding',
+              segments: [{ label: 'decode step per token', value: s.latency_per_token_s, colour: COLOURS.memory }],
+            },
+            {
+              label: 'Speculative',
+              segments: [{ label: 'speculative, per token', value: sp.latency_per_token_s, colour: COLOURS.compute }],
+              emphasis: sp.speedup > 1,
+            },
+          ],
+          [],
+          fmtSeconds,
+          'Latency per token with and without speculative decoding',
+        )}
+        <p class="muted small">${sp.formula}</p>
+      </section>`;
   }
 
   override render(): TemplateResult {
@@ -180,26 +161,18 @@ export class SsServingResults extends LitElement {
     const chips = this.results.mesh.ok ? this.results.mesh.plan.chips : undefined;
     const v = this.results.state.values;
     const prompts = `${fmtCount(p.sequences)} prompt${p.sequences === 1 ? '' : 's'} of ${fmtCount(Number(v['prompt']))} tokens`;
-    return html` ${s.load ? loadBlock(s.load, chipWord(hardwarePreset(String(v['hw'])).kind), { prompt: Number(v['prompt']), generated: Number(v['gen']) }) : nothing}
+    return html`
+      ${s.load ? loadBlock(s.load, chipWord(hardwarePreset(String(v['hw'])).kind), { prompt: Number(v['prompt']), generated: Number(v['gen']) }) : nothing}
       <section class="panel" aria-labelledby="h-time">
         <h3 id="h-time">Where the time goes</h3>
-        <p class="bound">
-          A <strong>decode step</strong> is <strong>${d.bound}-bound</strong>:
-          ${boundSentence(d.bound, d.critical)}${d.mlp_bound === 'compute' && d.bound !== 'compute' ? ' (the MLPs alone would be compute-bound)' : ''}.
-          Prefilling the batch’s ${prompts} together is <strong>${p.bound}-bound</strong>. One request’s
-          <strong>time to first token</strong>, its prompt prefilled alone, is
-          <strong data-metric="ttft_one_s" data-value=${String(s.time_to_first_token_s)}
-            >${fmtSeconds(s.time_to_first_token_s)}</strong
-          >.
-        </p>
+        <p class="bound">A <strong>decode step</strong> is <strong>${d.bound}-bound</strong>: ${boundSentence(d.bound, d.critical)}${d.mlp_bound === 'compute' && d.bound !== 'compute' ? ' (the MLPs alone would be compute-bound)' : ''}.
+          Prefilling the batch’s ${prompts} together is <strong>${p.bound}-bound</strong>. One request’s <strong>time to first token</strong>, its prompt prefilled alone, is
+          <strong data-metric="ttft_one_s" data-value=${String(s.time_to_first_token_s)}>${fmtSeconds(s.time_to_first_token_s)}</strong>.</p>
         <h4>Decode step</h4>
         ${bars(decodeRows, [{ value: d.step_s, label: `decode step ${fmtSeconds(d.step_s)}`, colour: COLOURS.highlight }], fmtSeconds, 'Decode step by resource')}
         <h4>Prefill</h4>
         ${bars(prefillRows, [{ value: p.time_s, label: `batch prefill ${fmtSeconds(p.time_s)}`, colour: COLOURS.highlight }], fmtSeconds, `Prefill of the whole batch (${prompts}) by resource`)}
-        <p class="muted">
-          At peak FLOP/s and HBM bandwidth (the book’s ideal), the MLPs turn compute-bound above a batch of
-          ${fmtCount(s.compute_bound_batch)}${Number.isFinite(s.tensor_parallel_hbm_limit) ? `; tensor parallelism is HBM-limited above ${fmtCount(s.tensor_parallel_hbm_limit)} chips` : ''}${Number.isFinite(s.disaggregation?.prefill_servers_per_decode_server) ? `; ${fmtCount(s.disaggregation?.prefill_servers_per_decode_server)} prefill servers per decode server` : ''}.
-        </p>
+        <p class="muted">At peak FLOP/s and HBM bandwidth (the book’s ideal), the MLPs turn compute-bound above a batch of ${fmtCount(s.compute_bound_batch)}${Number.isFinite(s.tensor_parallel_hbm_limit) ? `; tensor parallelism is HBM-limited above ${fmtCount(s.tensor_parallel_hbm_limit)} chips` : ''}${Number.isFinite(s.disaggregation?.prefill_servers_per_decode_server) ? `; ${fmtCount(s.disaggregation?.prefill_servers_per_decode_server)} prefill servers per decode server` : ''}.</p>
       </section>
       <section class="panel" aria-labelledby="h-mem">
         <h3 id="h-mem">Memory of the replica${chips ? ` (${chips} chips)` : ''}</h3>
@@ -220,23 +193,13 @@ export class SsServingResults extends LitElement {
       </section>
       ${this.speculative(s)}
       <section class="panel" aria-label="Launch config" data-launch-panel="replica">
-        <div class="plan-actions">
-          <button
-            type="button"
-            data-launch-replica
-            aria-expanded=${this.launch ? 'true' : 'false'}
-            @click=${() => void import('./launch-config').then(() => (this.launch = true))}
-          >
-            Launch config
-          </button>
-          <span class="muted small">this replica as a serving engine’s launch command, written by the engine</span>
-        </div>
+        <div class="plan-actions"><button type="button" data-launch-replica aria-expanded=${this.launch ? 'true' : 'false'}
+          @click=${() => void import('./launch-config').then(() => (this.launch = true))}>Launch config</button>
+          <span class="muted small">this replica as a serving engine’s launch command, written by the engine</span></div>
         ${
           this.launch
-            ? html`<ss-launch-config
-                .source=${{ key: JSON.stringify(this.results.state), title: 'the replica on screen', state: this.results.state }}
-                @ss-launch-close=${() => (this.launch = false)}
-              ></ss-launch-config>`
+            ? html`<ss-launch-config .source=${{ key: JSON.stringify(this.results.state), title: 'the replica on screen', state: this.results.state }}
+          @ss-launch-close=${() => (this.launch = false)}></ss-launch-config>`
             : nothing
         }
       </section>`;

@@ -106,16 +106,9 @@ export class SsServingSearch extends LitElement {
     const on = typeof v === 'number';
     return html`<div class="optional" data-optional=${key}>
       <div class="ctl check" title=${p.help}>
-        <input
-          type="checkbox"
-          id="ss-${key}-on"
-          data-key="${key}-on"
-          .checked=${on}
-          @change=${(e: Event) => this.set({ [key]: (e.target as HTMLInputElement).checked ? start : null }, e)}
-        />
-        <label for="ss-${key}-on"
-          >${p.label}${on ? '' : ` (no ${p.key === 'sdemand' ? 'demand: one replica' : 'target'})`}</label
-        >
+        <input type="checkbox" id="ss-${key}-on" data-key="${key}-on" .checked=${on}
+          @change=${(e: Event) => this.set({ [key]: (e.target as HTMLInputElement).checked ? start : null }, e)} />
+        <label for="ss-${key}-on">${p.label}${on ? '' : ` (no ${p.key === 'sdemand' ? 'demand: one replica' : 'target'})`}</label>
       </div>
       ${on ? numberField({ ...p, label: key === 'sdemand' ? 'Output tokens to serve' : 'Target' }, { id: `ss-${key}`, value: v, badges: html` <span class="hint">= ${format(v)}</span>`, onValue: this.onValue }) : nothing}
     </div>`;
@@ -134,9 +127,7 @@ export class SsServingSearch extends LitElement {
       ${this.optional('sdemand', 1e4, (x) => fmtRate(x, 'tok/s'))}
       ${enumField(param('sobj'), 'ss-sobj', v['sobj'] ?? null, this.onValue, OBJECTIVE_WORDS)}
       ${enumField(param('sprefill'), 'ss-sprefill', v['sprefill'] ?? null, this.onValue, PREFILL_WORDS)}
-      <div>
-        ${boolField(keepBatch, 'ss-skeepb', v['skeepb'] ?? null, this.onValue)}${boolField(keepDtypes, 'ss-skeepdt', v['skeepdt'] ?? null, this.onValue)}
-      </div>
+      <div>${boolField(keepBatch, 'ss-skeepb', v['skeepb'] ?? null, this.onValue)}${boolField(keepDtypes, 'ss-skeepdt', v['skeepdt'] ?? null, this.onValue)}</div>
     </div>`;
   }
 
@@ -182,85 +173,36 @@ export class SsServingSearch extends LitElement {
   ): TemplateResult {
     const shown = this.results.state;
     const heads = Object.entries(COLUMNS).filter(([key]) => targets || key !== 'targets');
-    return html`<div class="table-wrap" data-scroll-hint>
-      <table class="plans deployments ${stale ? 'stale' : ''}" data-table=${kind}>
-        <caption class="sr-only">
-          ${kind === 'deployment' ? 'The best serving deployments, best first' : 'The fastest deployments, each the cheapest at its latency'}
-        </caption>
-        <thead>
-          <tr>
-            ${heads.map(([, words]) => html`<th scope="col">${words}</th>`)}
-            <th scope="col"><span class="sr-only">Apply</span></th>
-          </tr>
-        </thead>
-        <tbody>
-          ${rows.map((d, i) => {
-            const current = !stale && isCurrentDeployment(shown, d);
-            const replica = replicaText(d, gpu);
-            const label = `deployment ${i + 1}: ${d.total_chips} chips, ${replica}, batch ${d.batch}`;
-            return html`<tr
-              data-deployment=${kind === 'deployment' ? i : nothing}
-              data-frontier=${kind === 'frontier' ? i : nothing}
-              data-chips=${d.total_chips}
-              data-step=${String(d.decode_step_s)}
-              data-latency=${String(d.latency_per_token_s)}
-              data-ttft=${String(d.time_to_first_token_s)}
-              data-usd=${String(d.usd_per_million_output_tokens)}
-              data-meets=${d.meets_targets ? 'yes' : 'no'}
-              class=${current ? 'current' : ''}
-              aria-current=${current ? 'true' : 'false'}
-            >
-              <td data-label=${COLUMNS.rank}>${i + 1}</td>
-              <td data-label=${COLUMNS.chips}>
-                <strong>${d.total_chips}</strong><span class="help">${chipsText(d)}</span>
-              </td>
-              <th scope="row">
-                <span class="plan-deg">${replica}</span>
-                <span class="help"
-                  >${d.dtypes.weights} weights · ${d.dtypes.kv} KV ·
-                  ${d.disaggregated ? 'prefill servers' : 'prefill colocated'}${current ? html` <span class="badge">on screen</span>` : nothing}</span
-                >
-                <button
-                  type="button"
-                  class="launch"
-                  data-launch-deployment=${`${kind}-${i}`}
-                  aria-expanded=${this.launch?.key === `${this.run?.key} ${kind}-${i}` ? 'true' : 'false'}
-                  @click=${() => this.openLaunch(d, `${kind}-${i}`, label)}
-                  aria-label="Launch config of ${label}"
-                >
-                  Launch config
-                </button>
-              </th>
-              <td data-label=${COLUMNS.batch}>${fmtCount(d.batch)}</td>
-              <td data-label=${COLUMNS.step}>${fmtSeconds(d.decode_step_s)}</td>
-              <td data-label=${COLUMNS.latency}>
-                ${fmtSeconds(d.latency_per_token_s)}<span class="help"
-                  >${d.disaggregated ? 'the step' : d.bound === 'prefill' ? 'mostly prefills' : 'step + prefills'}</span
-                >
-              </td>
-              <td data-label=${COLUMNS.ttft}>${fmtSeconds(d.time_to_first_token_s)}</td>
-              <td data-label=${COLUMNS.rate}>${fmtRate(d.tokens_per_s_per_chip, 'tok/s')}</td>
-              <td data-label=${COLUMNS.usd}>${fmtUsd(d.usd_per_million_output_tokens)}</td>
-              <td data-label=${COLUMNS.memory}>
-                ${fmtBytes(d.memory_bytes)}<span class="help">of ${fmtBytes(d.hbm_capacity_bytes)}</span>
-              </td>
-              ${targets ? html`<td data-label=${COLUMNS.targets}>${d.meets_targets ? html`<span class="ok-mark">✓</span> meets` : html`<span class="worse">✗ misses</span>`}</td>` : nothing}
-              <td>
-                <button
-                  type="button"
-                  data-apply-deployment=${`${kind}-${i}`}
-                  aria-disabled=${stale || current ? 'true' : 'false'}
-                  @click=${() => !stale && !current && this.emitApply(d, label)}
-                  aria-label="Apply ${label}"
-                >
-                  ${current ? 'Applied' : 'Apply'}
-                </button>
-              </td>
-            </tr>`;
-          })}
-        </tbody>
-      </table>
-    </div>`;
+    return html`<div class="table-wrap" data-scroll-hint><table class="plans deployments ${stale ? 'stale' : ''}" data-table=${kind}>
+      <caption class="sr-only">${kind === 'deployment' ? 'The best serving deployments, best first' : 'The fastest deployments, each the cheapest at its latency'}</caption>
+      <thead><tr>${heads.map(([, words]) => html`<th scope="col">${words}</th>`)}<th scope="col"><span class="sr-only">Apply</span></th></tr></thead>
+      <tbody>
+        ${rows.map((d, i) => {
+          const current = !stale && isCurrentDeployment(shown, d);
+          const replica = replicaText(d, gpu);
+          const label = `deployment ${i + 1}: ${d.total_chips} chips, ${replica}, batch ${d.batch}`;
+          return html`<tr data-deployment=${kind === 'deployment' ? i : nothing} data-frontier=${kind === 'frontier' ? i : nothing} data-chips=${d.total_chips} data-step=${String(d.decode_step_s)} data-latency=${String(d.latency_per_token_s)} data-ttft=${String(d.time_to_first_token_s)} data-usd=${String(d.usd_per_million_output_tokens)}
+              data-meets=${d.meets_targets ? 'yes' : 'no'} class=${current ? 'current' : ''} aria-current=${current ? 'true' : 'false'}>
+            <td data-label=${COLUMNS.rank}>${i + 1}</td>
+            <td data-label=${COLUMNS.chips}><strong>${d.total_chips}</strong><span class="help">${chipsText(d)}</span></td>
+            <th scope="row"><span class="plan-deg">${replica}</span>
+              <span class="help">${d.dtypes.weights} weights · ${d.dtypes.kv} KV · ${d.disaggregated ? 'prefill servers' : 'prefill colocated'}${current ? html` <span class="badge">on screen</span>` : nothing}</span>
+              <button type="button" class="launch" data-launch-deployment=${`${kind}-${i}`} aria-expanded=${this.launch?.key === `${this.run?.key} ${kind}-${i}` ? 'true' : 'false'}
+                @click=${() => this.openLaunch(d, `${kind}-${i}`, label)} aria-label="Launch config of ${label}">Launch config</button></th>
+            <td data-label=${COLUMNS.batch}>${fmtCount(d.batch)}</td>
+            <td data-label=${COLUMNS.step}>${fmtSeconds(d.decode_step_s)}</td>
+            <td data-label=${COLUMNS.latency}>${fmtSeconds(d.latency_per_token_s)}<span class="help">${d.disaggregated ? 'the step' : d.bound === 'prefill' ? 'mostly prefills' : 'step + prefills'}</span></td>
+            <td data-label=${COLUMNS.ttft}>${fmtSeconds(d.time_to_first_token_s)}</td>
+            <td data-label=${COLUMNS.rate}>${fmtRate(d.tokens_per_s_per_chip, 'tok/s')}</td>
+            <td data-label=${COLUMNS.usd}>${fmtUsd(d.usd_per_million_output_tokens)}</td>
+            <td data-label=${COLUMNS.memory}>${fmtBytes(d.memory_bytes)}<span class="help">of ${fmtBytes(d.hbm_capacity_bytes)}</span></td>
+            ${targets ? html`<td data-label=${COLUMNS.targets}>${d.meets_targets ? html`<span class="ok-mark">✓</span> meets` : html`<span class="worse">✗ misses</span>`}</td>` : nothing}
+            <td><button type="button" data-apply-deployment=${`${kind}-${i}`} aria-disabled=${stale || current ? 'true' : 'false'}
+              @click=${() => !stale && !current && this.emitApply(d, label)} aria-label="Apply ${label}">${current ? 'Applied' : 'Apply'}</button></td>
+          </tr>`;
+        })}
+      </tbody>
+    </table></div>`;
   }
 
   /** The answer: the ranked deployments, or plainly that none meets the targets and the fastest there are. */
@@ -278,21 +220,16 @@ export class SsServingSearch extends LitElement {
         res.fitting === 0
           ? ` Nothing fits in HBM (${none?.message ?? 'allow larger replicas or smaller dtypes'}).`
           : '';
-      return html`<p class="notice-inline" role="status" data-no-deployment>
-          <strong>No deployment meets the targets.</strong>${why}
-        </p>
+      return html`<p class="notice-inline" role="status" data-no-deployment><strong>No deployment meets the targets.</strong>${why}</p>
         ${
           list.rows.length
-            ? html`<p class="muted">
-                  The fastest there are, each the cheapest at its latency (${fmtCount(res.frontier_size)} on the latency
-                  × cost front):
-                </p>
-                ${this.table(list.rows, 'frontier', gpu, targets.length > 0, stale)}`
+            ? html`<p class="muted">The fastest there are, each the cheapest at its latency (${fmtCount(res.frontier_size)} on the latency × cost front):</p>
+          ${this.table(list.rows, 'frontier', gpu, targets.length > 0, stale)}`
             : nothing
         }`;
     }
     return html`${targets.length ? html`<p class="muted" data-targets-met>Every deployment listed meets the targets: ${targets.join(' and ')}.</p>` : nothing}
-    ${this.table(list.rows, 'deployment', gpu, false, stale)}`;
+      ${this.table(list.rows, 'deployment', gpu, false, stale)}`;
   }
 
   /** The listed deployments as CSV and JSON, with the search's inputs (only for the search of the controls on screen). */
@@ -301,8 +238,7 @@ export class SsServingSearch extends LitElement {
     const list = shownList(res, gpu);
     return html`<div class="plan-actions" data-deployments-downloads>
       ${downloadButtons({ name: 'scalescope-deployments', id: 'deployments-', what: 'the deployments listed', json: () => servingSearchJson(run, list), csv: () => servingSearchCsv(run, list) })}
-      <span class="muted small">the deployments listed, with the search’s inputs</span>
-    </div>`;
+      <span class="muted small">the deployments listed, with the search’s inputs</span></div>`;
   }
 
   override render(): TemplateResult | typeof nothing {
@@ -331,7 +267,8 @@ export class SsServingSearch extends LitElement {
       <p class="muted" role="status" aria-live="polite" data-search-status>${status}</p>
       ${run?.error ? html`<div class="error" role="alert">${run.error}</div>` : nothing}
       ${run?.ev && !run.ev.ok ? diagnosticsList(run.ev.diagnostics, 'serving_search') : nothing}
-      ${res ? this.answer(res, gpu, stale) : nothing} ${res && !stale ? this.downloads(res, gpu) : nothing}
+      ${res ? this.answer(res, gpu, stale) : nothing}
+      ${res && !stale ? this.downloads(res, gpu) : nothing}
       ${this.launch && this.launch.run === run?.key ? html`<ss-launch-config .source=${this.launch} @ss-launch-close=${() => (this.launch = null)}></ss-launch-config>` : nothing}
       <p class="sr-only" role="status" aria-live="polite">${this.announce}</p>
     </section>`;

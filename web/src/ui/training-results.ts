@@ -26,16 +26,11 @@ export class SsTrainingResults extends LitElement {
       <h3 id="h-thr">Thresholds</h3>
       <ul class="thresholds">
         ${list.map(
-          (x) =>
-            html`<li class=${x.ok ? 'ok' : 'bad'} data-threshold=${x.name}>
-              <span class="mark" aria-hidden="true">${x.ok ? '✓' : '✗'}</span>
-              <strong>${thresholdTitle(x.name)}</strong
-              >${x.name === t.binding ? html` <span class="badge" data-least-room title="the threshold with the least room">${x.ok ? 'least room' : 'binding'}</span>` : nothing}:
-              ${x.ok ? 'met' : 'not met'} — needs ${x.kind === 'at_most' ? 'at most' : 'at least'}
-              ${fmtCount(x.required)}, has
-              ${fmtCount(x.actual)}${Number.isFinite(x.margin) ? ` (${sig(x.margin)}× room)` : ''}.
-              <span class="muted">${x.reason.replace(/^(ok|not ok|violated|fails?):\s*/i, '')}</span>
-            </li>`,
+          (x) => html`<li class=${x.ok ? 'ok' : 'bad'} data-threshold=${x.name}>
+          <span class="mark" aria-hidden="true">${x.ok ? '✓' : '✗'}</span>
+          <strong>${thresholdTitle(x.name)}</strong>${x.name === t.binding ? html` <span class="badge" data-least-room title="the threshold with the least room">${x.ok ? 'least room' : 'binding'}</span>` : nothing}:
+          ${x.ok ? 'met' : 'not met'} — needs ${x.kind === 'at_most' ? 'at most' : 'at least'} ${fmtCount(x.required)}, has ${fmtCount(x.actual)}${Number.isFinite(x.margin) ? ` (${sig(x.margin)}× room)` : ''}.
+          <span class="muted">${x.reason.replace(/^(ok|not ok|violated|fails?):\s*/i, '')}</span></li>`,
         )}
       </ul>
     </section>`;
@@ -50,9 +45,7 @@ export class SsTrainingResults extends LitElement {
     const stages = t.degrees.pipeline;
     return html`<p class="muted" data-stage-imbalance=${String(imbalance)}>
       Uneven pipeline stages: ${stages} stages do not divide the ${layers} layers, so the busiest stage holds ${busiest}
-      (${sig(imbalance)}× the average ${sig(layers / stages)}). It sets the pace: the compute here and the memory per
-      chip below are its, and the other stages wait for it.
-    </p>`;
+      (${sig(imbalance)}× the average ${sig(layers / stages)}). It sets the pace: the compute here and the memory per chip below are its, and the other stages wait for it.</p>`;
   }
 
   override render(): TemplateResult {
@@ -154,15 +147,16 @@ export class SsTrainingResults extends LitElement {
         ...ghost(pin?.memory.total_bytes),
       },
     ];
-    return html` <section class="panel" aria-labelledby="h-time">
+    return html`
+      <section class="panel" aria-labelledby="h-time">
         <h3 id="h-time">Where the step goes</h3>
         <p class="bound" data-bound=${bound}>
-          <strong>${boundWords.bound}</strong>: <span data-bound-words>${boundWords.why}</span> Critical path:
-          <strong>${time.critical}</strong>. Perfect overlap gives ${fmtSeconds(time.lower_bound_s)} (the book’s
-          estimate); no overlap ${fmtSeconds(time.upper_bound_s)}; communication ${fmtSeconds(time.comms_total_s)}, of
-          which ${fmtSeconds(time.comms_exposed_s)} is exposed.
+          <strong>${boundWords.bound}</strong>: <span data-bound-words>${boundWords.why}</span> Critical path: <strong>${time.critical}</strong>.
+          Perfect overlap gives ${fmtSeconds(time.lower_bound_s)} (the book’s estimate); no overlap ${fmtSeconds(time.upper_bound_s)};
+          communication ${fmtSeconds(time.comms_total_s)}, of which ${fmtSeconds(time.comms_exposed_s)} is exposed.
         </p>
-        ${this.stages(t)} ${bars(rows, markers, fmtSeconds, 'Time per step by component')}
+        ${this.stages(t)}
+        ${bars(rows, markers, fmtSeconds, 'Time per step by component')}
       </section>
       <section class="panel" aria-labelledby="h-mem">
         <h3 id="h-mem">Memory per chip</h3>

@@ -67,11 +67,7 @@ export function warnings(...evs: (Evaluation<unknown> | undefined)[]): string[] 
 
 export function warningBox(lines: string[]): TemplateResult | typeof nothing {
   if (!lines.length) return nothing;
-  return html`<div class="problems warn" role="status">
-    <ul>
-      ${lines.map((l) => html`<li>${l}</li>`)}
-    </ul>
-  </div>`;
+  return html`<div class="problems warn" role="status"><ul>${lines.map((l) => html`<li>${l}</li>`)}</ul></div>`;
 }
 
 /** A headline number: `data-metric`/`data-value` carry the engine's exact value (tests read them). */
@@ -83,10 +79,7 @@ export function card(
   bad = false,
   words = false,
 ): TemplateResult {
-  return html`<div class="card ${bad ? 'bad' : ''} ${words ? 'words' : ''}">
-    <span class="k">${label}</span
-    ><output data-metric=${id} data-value=${value === undefined ? '' : String(value)}>${text}</output>
-  </div>`;
+  return html`<div class="card ${bad ? 'bad' : ''} ${words ? 'words' : ''}"><span class="k">${label}</span><output data-metric=${id} data-value=${value === undefined ? '' : String(value)}>${text}</output></div>`;
 }
 
 /** A state with one value changed (views use it to ask about a variant without touching the widget's state). */

@@ -228,17 +228,10 @@ export class ScalescopeWidget extends LitElement {
     if (this.status === 'idle')
       return html`<div class="loading">The engine starts when this figure scrolls into view.</div>`;
     if (this.status === 'error') {
-      return html`<div class="problems" role="alert" data-error>
-        <strong>This figure could not be computed.</strong>
-        <ul>
-          ${this.problems.map((p) => html`<li>${p}</li>`)}
-        </ul>
-      </div>`;
+      return html`<div class="problems" role="alert" data-error><strong>This figure could not be computed.</strong><ul>${this.problems.map((p) => html`<li>${p}</li>`)}</ul></div>`;
     }
     if (this.data === null && this.problems.length === 0) {
-      return html`<div class="loading" role="status">
-        <span class="spinner" aria-hidden="true"></span>Loading the engine…
-      </div>`;
+      return html`<div class="loading" role="status"><span class="spinner" aria-hidden="true"></span>Loading the engine…</div>`;
     }
     const stale = this.dataState !== this.current;
     const ctx: ViewContext = {
@@ -250,11 +243,7 @@ export class ScalescopeWidget extends LitElement {
     return html`<div class="body ${stale ? 'stale' : ''}">
       ${
         this.problems.length
-          ? html`<div class="problems" role="alert" data-problem>
-              <ul>
-                ${this.problems.map((p) => html`<li>${p}</li>`)}
-              </ul>
-            </div>`
+          ? html`<div class="problems" role="alert" data-problem><ul>${this.problems.map((p) => html`<li>${p}</li>`)}</ul></div>`
           : def.render(this.dataState!, this.data, ctx)
       }
     </div>`;
@@ -263,55 +252,26 @@ export class ScalescopeWidget extends LitElement {
   override render(): TemplateResult {
     const def = this.def;
     if (!def) {
-      return html`<div class="w">
-        <div class="problems" role="alert" data-error>
-          Unknown widget view “${this.view}”. Valid views: ${Object.keys(VIEWS).join(', ')}.
-        </div>
-      </div>`;
+      return html`<div class="w"><div class="problems" role="alert" data-error>Unknown widget view “${this.view}”. Valid views: ${Object.keys(VIEWS).join(', ')}.</div></div>`;
     }
     const s = this.current!;
     const on = (key: string, value: Value): void => this.setValues({ [key]: value });
     return html`<figure class="w" aria-label=${def.title}>
-      <div class="head">
-        <span class="title">${def.title}</span>
-        <span class="status" role="status" aria-live="polite">${this.status === 'loading' ? 'computing…' : ''}</span>
-      </div>
+      <div class="head"><span class="title">${def.title}</span>
+        <span class="status" role="status" aria-live="polite">${this.status === 'loading' ? 'computing…' : ''}</span></div>
       <p class="blurb">${def.blurb}</p>
-      ${
-        this.notices.length
-          ? html`<div class="problems warn" role="status" data-notice>
-              <ul>
-                ${this.notices.map((n) => html`<li>${n}</li>`)}
-              </ul>
-            </div>`
-          : nothing
-      }
+      ${this.notices.length ? html`<div class="problems warn" role="status" data-notice><ul>${this.notices.map((n) => html`<li>${n}</li>`)}</ul></div>` : nothing}
       <form class="controls" aria-label="${def.title}: settings" @submit=${(e: Event) => e.preventDefault()}>
         ${def.controls(s, this.data).map((c) => renderControl(c, s.values[c.key] ?? null, on, def.fallback?.(s, c.key)))}
       </form>
       ${this.renderBody(def)}
       <div class="foot">
-        <a
-          href=${this.explorerHref()}
-          target="_blank"
-          rel="noopener"
-          data-explorer-link
-          ?data-link-checked=${this.link?.for === this.current}
-          ?data-link-model-fitted=${this.def?.modelFree === true}
-          >Open in the explorer</a
-        >
+        <a href=${this.explorerHref()} target="_blank" rel="noopener" data-explorer-link ?data-link-checked=${this.link?.for === this.current} ?data-link-model-fitted=${this.def?.modelFree === true}>Open in the explorer</a>
         <button type="button" @click=${() => this.copyEmbed()} data-copy-embed>Copy embed code</button>
         <span class="copied" role="status" aria-live="polite">${this.copied}</span>
         <span class="src">Numbers: Scalescope engine</span>
-        <details class="embed">
-          <summary>Embed code</summary>
-          <textarea
-            class="embed"
-            readonly
-            aria-label="Embed code"
-            .value=${this.embedCode()}
-            @focus=${(e: Event) => (e.target as HTMLTextAreaElement).select()}
-          ></textarea>
+        <details class="embed"><summary>Embed code</summary>
+          <textarea class="embed" readonly aria-label="Embed code" .value=${this.embedCode()} @focus=${(e: Event) => (e.target as HTMLTextAreaElement).select()}></textarea>
         </details>
       </div>
     </figure>`;

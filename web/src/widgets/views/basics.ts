@@ -65,18 +65,16 @@ export const roofline: View<RooflineData> = {
   },
   render(s, d) {
     const op = d.op;
-    return html` <div class="cards">
+    return html`
+      <div class="cards">
         ${card('peak', `Peak (${str(s, 'mm')})`, op.peak_flops_per_s, fmtFlopsPerS(op.peak_flops_per_s))}
         ${card('hbm', 'HBM bandwidth', op.bandwidth_bytes_per_s, fmtBytesPerS(op.bandwidth_bytes_per_s))}
         ${card('ridge', 'Ridge (FLOPs/byte)', op.critical_intensity_flops_per_byte, sig(op.critical_intensity_flops_per_byte))}
         ${card('attainable', 'Attainable', op.attainable_flops_per_s, fmtFlopsPerS(op.attainable_flops_per_s))}
         ${card('bound', 'Bound by', undefined, op.bound, false, true)}
       </div>
-      <p class="note">
-        At intensity <b>${sig(op.intensity_flops_per_byte)}</b>, 1 GFLOP needs ${fmtSeconds(op.compute_s)} of math and
-        ${fmtSeconds(op.memory_s)} to move its ${fmtBytes(op.bytes_per_chip)}: it takes at least
-        <b>${fmtSeconds(op.lower_bound_s)}</b>.
-      </p>
+      <p class="note">At intensity <b>${sig(op.intensity_flops_per_byte)}</b>, 1 GFLOP needs ${fmtSeconds(op.compute_s)} of math and
+        ${fmtSeconds(op.memory_s)} to move its ${fmtBytes(op.bytes_per_chip)}: it takes at least <b>${fmtSeconds(op.lower_bound_s)}</b>.</p>
       <div class="chart"></div>`;
   },
   chart(_s, d, charts, width) {
@@ -148,21 +146,9 @@ function sliceDrawing(shape: number[], wrap: boolean[], host: number[]): Templat
         svg`<path d="M ${ox + nx * cell + 2} ${oy + (ny - 0.5) * cell} q 10 ${(-(ny - 1) * cell) / 2} 0 ${-(ny - 1) * cell}" fill="none" stroke=${COLOURS.comms} stroke-width="1.6"></path>`,
       );
   }
-  return html`<div class="drawing">
-      <svg
-        class="capped"
-        viewBox="0 0 ${W} ${H}"
-        width=${W}
-        role="img"
-        aria-label="Chips of the slice, ${nz > 1 ? 'layer by layer along Z' : 'one grid'}; light boxes are hosts; green arcs are wraparound links"
-      >
-        ${items}
-      </svg>
-    </div>
-    <p class="note">
-      Blue squares are chips, light boxes hosts; a green arc marks an axis that wraps
-      around${wrap[2] && nz > 1 ? ' (Z wraps too, from the last layer to the first)' : ''}.${nz > layers ? ` Showing ${layers} of ${nz} layers.` : ''}
-    </p>`;
+  return html`<div class="drawing"><svg class="capped" viewBox="0 0 ${W} ${H}" width=${W} role="img" aria-label="Chips of the slice, ${nz > 1 ? 'layer by layer along Z' : 'one grid'}; light boxes are hosts; green arcs are wraparound links">
+    ${items}</svg></div>
+    <p class="note">Blue squares are chips, light boxes hosts; a green arc marks an axis that wraps around${wrap[2] && nz > 1 ? ' (Z wraps too, from the last layer to the first)' : ''}.${nz > layers ? ` Showing ${layers} of ${nz} layers.` : ''}</p>`;
 }
 
 export const tpuSlice: View<SliceData> = {
@@ -197,37 +183,24 @@ export const tpuSlice: View<SliceData> = {
   },
   render(_s, d) {
     const t = d.topo;
-    return html` <div class="cards">
-        ${card('chips', 'Chips', t.chips, fmtCount(t.chips))} ${card('hosts', 'Hosts', t.hosts, fmtCount(t.hosts))}
+    return html`
+      <div class="cards">
+        ${card('chips', 'Chips', t.chips, fmtCount(t.chips))}
+        ${card('hosts', 'Hosts', t.hosts, fmtCount(t.hosts))}
         ${card('max_hops', 'Most hops between two chips', t.max_hops, String(t.max_hops))}
         ${card('flops', 'bf16 compute', t.peak_bf16_flops_per_s, fmtFlopsPerS(t.peak_bf16_flops_per_s))}
         ${card('hbm', 'HBM in all', t.hbm_capacity_bytes, fmtBytes(t.hbm_capacity_bytes))}
       </div>
-      <div class="scroll">
-        <table class="t">
-          <thead>
-            <tr>
-              <th>Axis</th>
-              <th class="r">Chips</th>
-              <th>Wraps</th>
-              <th class="r">AllGather of 1 GB along it</th>
-              <th>Regime</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${t.shape.map(
-              (n, i) =>
-                html`<tr>
-                  <td>${AXES[i]}</td>
-                  <td class="r">${n}</td>
-                  <td>${t.wraparound[i] ? 'yes (ring)' : 'no (line)'}</td>
-                  <td class="r" data-axis-time=${AXES[i]}>${fmtSeconds(d.gathers[i]?.time_s)}</td>
-                  <td>${d.gathers[i]?.regime ?? ''}</td>
-                </tr>`,
-            )}
-          </tbody>
-        </table>
-      </div>
+      <div class="scroll"><table class="t">
+        <thead><tr><th>Axis</th><th class="r">Chips</th><th>Wraps</th><th class="r">AllGather of 1 GB along it</th><th>Regime</th></tr></thead>
+        <tbody>${t.shape.map(
+          (
+            n,
+            i,
+          ) => html`<tr><td>${AXES[i]}</td><td class="r">${n}</td><td>${t.wraparound[i] ? 'yes (ring)' : 'no (line)'}</td>
+          <td class="r" data-axis-time=${AXES[i]}>${fmtSeconds(d.gathers[i]?.time_s)}</td><td>${d.gathers[i]?.regime ?? ''}</td></tr>`,
+        )}</tbody>
+      </table></div>
       ${sliceDrawing(t.shape, t.wraparound, d.hostShape)}`;
   },
 };
@@ -283,17 +256,15 @@ export const collective: View<CollectiveData> = {
   },
   render(s, d) {
     const m = d.main;
-    return html` <div class="cards">
+    return html`
+      <div class="cards">
         ${card('time', `${opName(str(s, 'op'))} time`, m.time_s, fmtSeconds(m.time_s))}
         ${card('bandwidth_s', 'Bandwidth term', m.bandwidth_s, fmtSeconds(m.bandwidth_s))}
         ${card('latency_s', 'Latency term', m.latency_s, fmtSeconds(m.latency_s))}
         ${card('effective', 'Effective bandwidth', m.effective_bandwidth_bytes_per_s, fmtBytesPerS(m.effective_bandwidth_bytes_per_s))}
         ${card('regime', 'Bound by', undefined, m.regime, false, true)}
       </div>
-      <p class="note">
-        ${m.devices_in_group} ${d.kind === 'gpu' ? 'GPUs' : 'chips'} on the axis, each holding
-        ${fmtBytes(m.bytes_per_device_shard)} of the ${fmtBytes(num(s, 'cbytes'))} array.
-      </p>
+      <p class="note">${m.devices_in_group} ${d.kind === 'gpu' ? 'GPUs' : 'chips'} on the axis, each holding ${fmtBytes(m.bytes_per_device_shard)} of the ${fmtBytes(num(s, 'cbytes'))} array.</p>
       <div class="chart"></div>`;
   },
   chart(s, d, charts, width) {

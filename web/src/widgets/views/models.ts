@@ -37,8 +37,7 @@ const PLAN_NAMES: Record<string, string> = {
 const planName = (n: string): string => PLAN_NAMES[n] ?? n.replace(/_/g, ' ');
 
 function stepText(st: Step): TemplateResult {
-  return html`${opName(st.op)} of ${st.array} over ${st.axes.join(', ')}: <code>${st.before}</code> →
-    <code>${st.after}</code>, ${fmtBytes(st.bytes)}, ${fmtSeconds(st.time_s)} (${st.regime})`;
+  return html`${opName(st.op)} of ${st.array} over ${st.axes.join(', ')}: <code>${st.before}</code> → <code>${st.after}</code>, ${fmtBytes(st.bytes)}, ${fmtSeconds(st.time_s)} (${st.regime})`;
 }
 
 export const shardedMatmul: View<MatmulData> = {
@@ -86,7 +85,8 @@ export const shardedMatmul: View<MatmulData> = {
         { label: 'communication', value: p.comms_s, colour: COLOURS.comms },
       ],
     }));
-    return html` ${warningBox(d.warnings)}
+    return html`
+      ${warningBox(d.warnings)}
       <p class="note"><code>${d.expression}</code> — ${d.r.description}.</p>
       <div class="cards">
         ${card('best_lower', 'Cheapest plan, at least', best.lower_bound_s, fmtSeconds(best.lower_bound_s))}
@@ -96,20 +96,7 @@ export const shardedMatmul: View<MatmulData> = {
         ${card('flops', 'FLOPs per chip', best.flops_per_device, fmtFlops(best.flops_per_device))}
       </div>
       ${bars(rows, [], (v) => fmtSeconds(v), 'Compute and communication time of each plan (stacked: no overlap; the estimate is the larger of the two)')}
-      <ol class="note">
-        ${d.r.plans.map(
-          (p) =>
-            html`<li>
-              <b>${planName(p.name)}</b>: local <code>${p.local_matmul}</code>, output <code>${p.output}</code>${
-                p.steps.length
-                  ? html`<ul>
-                      ${p.steps.map((st) => html`<li>${stepText(st)}</li>`)}
-                    </ul>`
-                  : ' — no communication.'
-              }
-            </li>`,
-        )}
-      </ol>`;
+      <ol class="note">${d.r.plans.map((p) => html`<li><b>${planName(p.name)}</b>: local <code>${p.local_matmul}</code>, output <code>${p.output}</code>${p.steps.length ? html`<ul>${p.steps.map((st) => html`<li>${stepText(st)}</li>`)}</ul>` : ' — no communication.'}</li>`)}</ol>`;
   },
 };
 
@@ -157,7 +144,8 @@ export const transformer: View<TransformerData> = {
         { label: 'activations per sequence', value: t.remat_policies[k].activation_bytes, colour: COLOURS.activations },
       ],
     }));
-    return html` <div class="cards">
+    return html`
+      <div class="cards">
         ${card('params', 'Parameters', p.total, fmtCount(p.total))}
         ${p.active !== p.total ? card('active', 'Active per token', p.active, `${fmtCount(p.active)} (${fmtCount(p.active_in_matmuls)} in matmuls)`) : ''}
         ${card('six_n', '6N FLOPs per token', t.six_n_flops_per_token, fmtFlops(t.six_n_flops_per_token))}
@@ -169,9 +157,6 @@ export const transformer: View<TransformerData> = {
       </div>
       ${bars([{ label: 'parameters', segments: parts }], [], (v) => fmtCount(v), 'Parameters by component')}
       ${bars(remat, [], (v) => fmtBytes(v), `Activation memory per ${fmtCount(t.seq_len)}-token sequence, by what the backward pass keeps`)}
-      <p class="note">
-        Attention costs as much as the QKVO projections ${crossover(t.attention_equals_qkvo_seq_len)}, and as much as
-        all matmuls ${crossover(t.attention_equals_matmuls_seq_len)}.
-      </p>`;
+      <p class="note">Attention costs as much as the QKVO projections ${crossover(t.attention_equals_qkvo_seq_len)}, and as much as all matmuls ${crossover(t.attention_equals_matmuls_seq_len)}.</p>`;
   },
 };

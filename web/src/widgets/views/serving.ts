@@ -108,7 +108,8 @@ export const serving: View<ServingData> = {
           ]
         : []),
     ];
-    return html` ${warningBox(d.warnings)}
+    return html`
+      ${warningBox(d.warnings)}
       <div class="cards">
         ${card('latency_per_token_s', 'Latency per token', r.latency_per_token_s, fmtSeconds(r.latency_per_token_s))}
         ${card('tokens_per_s_per_chip', 'Tokens/s per chip', r.tokens_per_s_per_chip, sig(r.tokens_per_s_per_chip))}
@@ -117,10 +118,7 @@ export const serving: View<ServingData> = {
         ${card('usd_per_million_output_tokens', 'Per million output tokens', r.usd_per_million_output_tokens, fmtUsd(r.usd_per_million_output_tokens))}
         ${card('memory_bytes', 'Memory (all chips)', r.memory.total_bytes, `${fmtBytes(r.memory.total_bytes)}${r.memory.fits ? '' : ' (does not fit)'}`, !r.memory.fits)}
       </div>
-      <p class="note">
-        ${describePlan(d.plan)}; batch ${num(s, 'sbatch')}, decode reads ${fmtCount(r.kv_context_len)} tokens of KV
-        cache; the step is ${dec.bound}-bound.
-      </p>
+      <p class="note">${describePlan(d.plan)}; batch ${num(s, 'sbatch')}, decode reads ${fmtCount(r.kv_context_len)} tokens of KV cache; the step is ${dec.bound}-bound.</p>
       ${bars(rows, [{ value: dec.step_s, label: `step ${fmtSeconds(dec.step_s)}`, colour: COLOURS.highlight }], (v) => fmtSeconds(v), 'Decode step: time per resource')}
       <div class="chart"></div>`;
   },
@@ -212,35 +210,18 @@ export const gpuCollectives: View<GpuData> = {
         ],
       };
     });
-    return html` <div class="cards">
+    return html`
+      <div class="cards">
         ${d.levels.map((l, i) => card(`level_${l.name}`, `${LEVEL_NAMES[l.name] ?? l.name} (${fmtCount(l.gpus_per_parent)} GPUs)`, d.times[i]!.time_s, fmtSeconds(d.times[i]!.time_s)))}
       </div>
       ${bars(rows, [], (v) => fmtSeconds(v), `${opName(str(s, 'op'))} of ${fmtBytes(num(s, 'cbytes'))} over all GPUs below each level`)}
-      <div class="scroll">
-        <table class="t">
-          <thead>
-            <tr>
-              <th>Level</th>
-              <th class="r">GPUs below</th>
-              <th class="r">Egress per child</th>
-              <th class="r">Effective bandwidth</th>
-              <th>Regime</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${d.levels.map(
-              (l, i) =>
-                html`<tr>
-                  <td>${LEVEL_NAMES[l.name] ?? l.name}</td>
-                  <td class="r">${fmtCount(l.gpus_per_parent)}</td>
-                  <td class="r">${fmtBytesPerS(l.child_egress_unidir_bytes_per_s)}</td>
-                  <td class="r">${fmtBytesPerS(d.times[i]!.effective_bandwidth_bytes_per_s)}</td>
-                  <td>${d.times[i]!.regime}</td>
-                </tr>`,
-            )}
-          </tbody>
-        </table>
-      </div>
+      <div class="scroll"><table class="t">
+        <thead><tr><th>Level</th><th class="r">GPUs below</th><th class="r">Egress per child</th><th class="r">Effective bandwidth</th><th>Regime</th></tr></thead>
+        <tbody>${d.levels.map(
+          (l, i) => html`<tr><td>${LEVEL_NAMES[l.name] ?? l.name}</td><td class="r">${fmtCount(l.gpus_per_parent)}</td>
+          <td class="r">${fmtBytesPerS(l.child_egress_unidir_bytes_per_s)}</td><td class="r">${fmtBytesPerS(d.times[i]!.effective_bandwidth_bytes_per_s)}</td><td>${d.times[i]!.regime}</td></tr>`,
+        )}</tbody>
+      </table></div>
       ${s.values['sharp'] === true ? html`<p class="note">With in-network reduction the switches sum the data, which matters for AllReduce.</p>` : nothing}`;
   },
 };

@@ -112,7 +112,8 @@ export const trainingRoofline: View<MlpData> = {
     const r = d.r;
     const c = d.current;
     const cross = r.comms_bound_at_every_batch ? 'never' : `${fmtCount(r.comms_bound_below_batch)} tokens`;
-    return html` <div class="cards">
+    return html`
+      <div class="cards">
         ${card('cross', 'Compute-bound above', r.comms_bound_at_every_batch ? undefined : r.comms_bound_below_batch, cross, r.comms_bound_at_every_batch)}
         ${card('compute_s', 'Math at this batch', c.compute_s, fmtSeconds(c.compute_s))}
         ${card('fsdp_s', 'FSDP comms', c.fsdp_s, fmtSeconds(c.fsdp_s))}
@@ -120,11 +121,7 @@ export const trainingRoofline: View<MlpData> = {
         ${card('bound', 'At this batch, bound by', undefined, c.bound, c.bound !== 'compute', true)}
         ${d.here.fsdp_optimal_degree !== undefined ? card('xopt', 'Best FSDP degree X_opt', d.here.fsdp_optimal_degree, fmtCount(d.here.fsdp_optimal_degree)) : nothing}
       </div>
-      <p class="note">
-        ${fmtCount(r.chips)} chips as ${d.shape.join('×')}: FSDP ${fmtCount(r.fsdp)} over ${r.fsdp_axes} mesh axes, TP
-        ${r.tp} over ${r.tp_axes}; D = ${fmtCount(d.d)}, F = ${fmtCount(d.f)}; batch ${fmtCount(num(s, 'batch'))}
-        tokens.
-      </p>
+      <p class="note">${fmtCount(r.chips)} chips as ${d.shape.join('×')}: FSDP ${fmtCount(r.fsdp)} over ${r.fsdp_axes} mesh axes, TP ${r.tp} over ${r.tp_axes}; D = ${fmtCount(d.d)}, F = ${fmtCount(d.f)}; batch ${fmtCount(num(s, 'batch'))} tokens.</p>
       <div class="chart"></div>`;
   },
   chart(s, d, charts, width) {
@@ -174,16 +171,10 @@ function degreesText(deg: Record<string, number>): string {
 }
 
 function thresholdsList(ts: Threshold[], binding: string): TemplateResult {
-  return html`<ul class="thr">
-    ${ts.map(
-      (t) =>
-        html`<li data-threshold=${t.name}>
-          <span class=${t.ok ? 'ok' : 'bad'}>${t.ok ? '✓' : '✗'}</span>
-          ${thresholdTitle(t.name).replace(/^./, (c) => c.toLowerCase())}${t.name === binding ? html` <b>(binding)</b>` : nothing}:
-          ${t.reason}
-        </li>`,
-    )}
-  </ul>`;
+  return html`<ul class="thr">${ts.map(
+    (t) => html`<li data-threshold=${t.name}><span class=${t.ok ? 'ok' : 'bad'}>${t.ok ? '✓' : '✗'}</span>
+    ${thresholdTitle(t.name).replace(/^./, (c) => c.toLowerCase())}${t.name === binding ? html` <b>(binding)</b>` : nothing}: ${t.reason}</li>`,
+  )}</ul>`;
 }
 
 /** What the plan search ran on (applyPlan needs the searched mesh to lay a TPU plan out exactly). */
@@ -228,52 +219,25 @@ function usePlan(s: State, p: SearchedPlan, run: SearchRun, ctx: ViewContext): v
 function renderSearch(s: State, d: PlannerData, ctx: ViewContext): TemplateResult {
   const st = ctx.local['search'];
   if (st === undefined) {
-    return html`<p class="note">
-      <button type="button" data-suggest @click=${() => void suggest(s, ctx)}>
-        Suggest the best plan for these ${fmtCount(d.plan.chips)} chips
-      </button>
-      The engine tries every split of the mesh (ZeRO stage, microbatches, remat) and ranks what fits by step time.
-    </p>`;
+    return html`<p class="note"><button type="button" data-suggest @click=${() => void suggest(s, ctx)}>Suggest the best plan for these ${fmtCount(d.plan.chips)} chips</button>
+      The engine tries every split of the mesh (ZeRO stage, microbatches, remat) and ranks what fits by step time.</p>`;
   }
   if (st === 'running')
     return html`<p class="note" role="status"><span class="spinner" aria-hidden="true"></span>Searching…</p>`;
   if (typeof st === 'string') return html`<div class="problems" role="alert">${st}</div>`;
   const run = st as SearchRun;
   const r = run.r;
-  return html`<p class="note">
-      ${fmtCount(r.evaluated)} plans evaluated, ${fmtCount(r.valid)} valid, ${fmtCount(r.fitting)} fit in HBM. Best:
-    </p>
-    <div class="scroll">
-      <table class="t" data-suggestions>
-        <thead>
-          <tr>
-            <th>Plan</th>
-            <th class="r">Step</th>
-            <th class="r">MFU</th>
-            <th class="r">To train</th>
-            <th class="r">Cost</th>
-            <th></th>
-          </tr>
-        </thead>
-        <tbody>
-          ${r.plans.slice(0, 3).map(
-            (p) =>
-              html`<tr data-step=${p.step_s}>
-                <td>
-                  ${degreesText(p.degrees)}, ZeRO-${p.parallelism.zero_stage ?? '–'}, ${p.parallelism.microbatches ?? 1}
-                  microbatch${(p.parallelism.microbatches ?? 1) > 1 ? 'es' : ''}, remat
-                  ${p.remat}${p.fits ? '' : ' (does not fit)'}
-                </td>
-                <td class="r">${fmtSeconds(p.step_s)}</td>
-                <td class="r">${fmtPercent(p.mfu_frac)}</td>
-                <td class="r">${fmtSeconds(p.train_time_s)}</td>
-                <td class="r">${fmtUsd(p.train_usd)}</td>
-                <td><button type="button" data-use-plan @click=${() => usePlan(s, p, run, ctx)}>Use</button></td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-    </div>`;
+  return html`<p class="note">${fmtCount(r.evaluated)} plans evaluated, ${fmtCount(r.valid)} valid, ${fmtCount(r.fitting)} fit in HBM. Best:</p>
+    <div class="scroll"><table class="t" data-suggestions>
+      <thead><tr><th>Plan</th><th class="r">Step</th><th class="r">MFU</th><th class="r">To train</th><th class="r">Cost</th><th></th></tr></thead>
+      <tbody>${r.plans.slice(0, 3).map(
+        (
+          p,
+        ) => html`<tr data-step=${p.step_s}><td>${degreesText(p.degrees)}, ZeRO-${p.parallelism.zero_stage ?? '–'}, ${p.parallelism.microbatches ?? 1} microbatch${(p.parallelism.microbatches ?? 1) > 1 ? 'es' : ''}, remat ${p.remat}${p.fits ? '' : ' (does not fit)'}</td>
+        <td class="r">${fmtSeconds(p.step_s)}</td><td class="r">${fmtPercent(p.mfu_frac)}</td><td class="r">${fmtSeconds(p.train_time_s)}</td><td class="r">${fmtUsd(p.train_usd)}</td>
+        <td><button type="button" data-use-plan @click=${() => usePlan(s, p, run, ctx)}>Use</button></td></tr>`,
+      )}</tbody>
+    </table></div>`;
 }
 
 /** Under 'Time to train' and 'Cost', the engine's time once chips fail (issue 38); a warning when the job never finishes.
@@ -281,9 +245,7 @@ function renderSearch(s: State, d: PlannerData, ctx: ViewContext): TemplateResul
 function goodputNote(r: TrainingStepResult): TemplateResult | typeof nothing {
   const g = r.goodput;
   if (!g) return r.cost.note ? html`<p class="note" data-cost-note>${costNoteWords(r.cost.note)}</p>` : nothing;
-  return html`<p class=${g.finishes ? 'note' : 'problems warn'} data-goodput=${String(g.goodput_frac)}>
-    ${goodputWords(g)}
-  </p>`;
+  return html`<p class=${g.finishes ? 'note' : 'problems warn'} data-goodput=${String(g.goodput_frac)}>${goodputWords(g)}</p>`;
 }
 
 export const trainingPlanner: View<PlannerData> = {
@@ -328,7 +290,8 @@ export const trainingPlanner: View<PlannerData> = {
       { label: 'HBM', segments: [{ label: 'HBM', value: t.hbm_total_s, colour: COLOURS.memory }] },
     ];
     const fits = r.memory.fits;
-    return html` ${warningBox(d.warnings)}
+    return html`
+      ${warningBox(d.warnings)}
       <div class="cards">
         ${card('chips', 'Chips', r.degrees.chips, fmtCount(r.degrees.chips))}
         ${card('step_s', 'Step time', t.step_s, fmtSeconds(t.step_s))}
@@ -338,12 +301,10 @@ export const trainingPlanner: View<PlannerData> = {
         ${card('memory_bytes', 'Memory per chip', r.memory.total_bytes, `${fmtBytes(r.memory.total_bytes)}${fits ? '' : ' (does not fit)'}`, !fits)}
       </div>
       ${goodputNote(r)}
-      <p class="note">
-        ${describePlan(d.plan)}; ${fmtCount(num(s, 'batch'))} tokens per step, ${fmtCount(r.cost.train_tokens)} tokens
-        in all; ${t.bound}-bound (${t.critical}).
-      </p>
+      <p class="note">${describePlan(d.plan)}; ${fmtCount(num(s, 'batch'))} tokens per step, ${fmtCount(r.cost.train_tokens)} tokens in all; ${t.bound}-bound (${t.critical}).</p>
       ${bars(rows, [{ value: t.step_s, label: `step ${fmtSeconds(t.step_s)}`, colour: COLOURS.highlight }], (v) => fmtSeconds(v), 'Time per step by resource')}
-      ${thresholdsList(r.thresholds, r.binding)} ${renderSearch(s, d, ctx)}`;
+      ${thresholdsList(r.thresholds, r.binding)}
+      ${renderSearch(s, d, ctx)}`;
   },
 };
 
@@ -443,10 +404,7 @@ const MAX_DRAWN = 4000;
 
 function timeline(S: number, M: number, v: number, schedule: string, bubbleFrac: number): TemplateResult {
   if (S * M * v * 2 > MAX_DRAWN) {
-    return html`<p class="note">
-      (${S} stages × ${M} microbatches${v > 1 ? ` × ${v} chunks` : ''} is too many passes to draw legibly; fewer stages
-      or microbatches show the schedule.)
-    </p>`;
+    return html`<p class="note">(${S} stages × ${M} microbatches${v > 1 ? ` × ${v} chunks` : ''} is too many passes to draw legibly; fewer stages or microbatches show the schedule.)</p>`;
   }
   const { ops, span } = simulatePipeline(S, M, v, schedule);
   const W = 700;
@@ -456,31 +414,20 @@ function timeline(S: number, M: number, v: number, schedule: string, bubbleFrac:
   const x = (t: number): number => L + (t / span) * (W - L - 6);
   const colour = (o: Op): string =>
     o.fwd ? (o.chunk % 2 ? '#5b93c7' : COLOURS.compute) : o.chunk % 2 ? '#63c187' : COLOURS.comms;
-  return html`<div class="drawing">
-      <svg
-        viewBox="0 0 ${W} ${H}"
-        role="img"
-        aria-label="Pipeline timeline: ${S} stages, ${M} microbatches, ${schedule}; idle time is the bubble, ${fmtPercent(bubbleFrac)} of the step according to the engine"
-      >
-        ${Array.from(
-          { length: S },
-          (_, s) => svg`<rect x=${L} y=${s * rowH + 2} width=${W - L - 6} height=${rowH - 3} fill="#ececea"></rect>
+  return html`<div class="drawing"><svg viewBox="0 0 ${W} ${H}" role="img" aria-label="Pipeline timeline: ${S} stages, ${M} microbatches, ${schedule}; idle time is the bubble, ${fmtPercent(bubbleFrac)} of the step according to the engine">
+    ${Array.from(
+      { length: S },
+      (_, s) => svg`<rect x=${L} y=${s * rowH + 2} width=${W - L - 6} height=${rowH - 3} fill="#ececea"></rect>
       <text x=${L - 6} y=${s * rowH + rowH / 2 + 3} text-anchor="end" class="tick">stage ${s + 1}</text>`,
-        )}
-        ${ops.map((o) => {
-          const w = x(o.end) - x(o.start);
-          return svg`<rect x=${x(o.start)} y=${o.stage * rowH + 2} width=${Math.max(0.5, w - 0.6)} height=${rowH - 3} fill=${colour(o)}><title>${o.fwd ? 'forward' : 'backward'} of microbatch ${o.m + 1}${v > 1 ? `, chunk ${o.chunk + 1}` : ''}</title></rect>
+    )}
+    ${ops.map((o) => {
+      const w = x(o.end) - x(o.start);
+      return svg`<rect x=${x(o.start)} y=${o.stage * rowH + 2} width=${Math.max(0.5, w - 0.6)} height=${rowH - 3} fill=${colour(o)}><title>${o.fwd ? 'forward' : 'backward'} of microbatch ${o.m + 1}${v > 1 ? `, chunk ${o.chunk + 1}` : ''}</title></rect>
         ${w > 13 && rowH >= 12 ? svg`<text x=${x(o.start) + w / 2} y=${o.stage * rowH + rowH / 2 + 3} text-anchor="middle" font-size="9" fill="#fff">${o.m + 1}</text>` : nothing}`;
-        })}
-        <text x=${L} y=${H - 6} class="tick">time →</text>
-      </svg>
-    </div>
-    <div class="legend">
-      <span><i style=${cssProps({ background: COLOURS.compute })}></i>forward</span
-      ><span><i style=${cssProps({ background: COLOURS.comms })}></i>backward (twice as long)</span
-      ><span><i style=${cssProps({ background: '#ececea' })}></i>idle: the bubble</span
-      >${v > 1 ? html`<span>lighter shades: odd model chunks</span>` : nothing}
-    </div>`;
+    })}
+    <text x=${L} y=${H - 6} class="tick">time →</text>
+  </svg></div>
+  <div class="legend"><span><i style=${cssProps({ background: COLOURS.compute })}></i>forward</span><span><i style=${cssProps({ background: COLOURS.comms })}></i>backward (twice as long)</span><span><i style=${cssProps({ background: '#ececea' })}></i>idle: the bubble</span>${v > 1 ? html`<span>lighter shades: odd model chunks</span>` : nothing}</div>`;
 }
 
 export const pipeline: View<PipelineData> = {
@@ -515,7 +462,8 @@ export const pipeline: View<PipelineData> = {
   },
   render(_s, d) {
     const t = d.r.time;
-    return html` ${warningBox(d.warnings)}
+    return html`
+      ${warningBox(d.warnings)}
       <div class="cards">
         ${card('bubble_frac', 'Bubble (engine)', t.bubble_frac, fmtPercent(t.bubble_frac))}
         ${card('bubble_s', 'Bubble time per step', t.bubble_s, fmtSeconds(t.bubble_s))}
@@ -523,10 +471,7 @@ export const pipeline: View<PipelineData> = {
         ${card('inflight', 'Microbatches in flight', d.r.memory.in_flight_microbatches, sig(d.r.memory.in_flight_microbatches))}
         ${card('activations', 'Activations per chip', d.r.memory.activations_bytes, fmtBytes(d.r.memory.activations_bytes))}
       </div>
-      <p class="note">
-        ${describePlan(d.plan)}; ${d.stages} stages, ${d.micro} microbatches, schedule
-        ${d.schedule}${d.virtual > 1 ? ` with ${d.virtual} chunks per stage` : ''}.
-      </p>
+      <p class="note">${describePlan(d.plan)}; ${d.stages} stages, ${d.micro} microbatches, schedule ${d.schedule}${d.virtual > 1 ? ` with ${d.virtual} chunks per stage` : ''}.</p>
       ${timeline(d.stages, d.micro, d.virtual, d.schedule, t.bubble_frac)}`;
   },
 };
