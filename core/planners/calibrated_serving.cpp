@@ -96,18 +96,7 @@ struct Engine {
   double per_rank(double x) const { return x / in.expert.degree; }
 
   LayerShape shape(double tokens, double keys, bool causal, bool at_end) const {
-    LayerShape s;
-    s.tokens = per_rank(tokens);
-    s.seq_len = keys;
-    s.causal = causal;
-    s.at_end = at_end;
-    s.tensor = in.tensor.degree;
-    s.sequence_parallel = false;  // serving engines keep the whole batch on every TP rank
-    s.expert = serving_expert_degree(in);
-    s.expert_tensor = in.expert_tensor;
-    s.activations = Dtype::bf16;
-    s.weights = in.weights;
-    return s;
+    return serving_layer_shape(in, tokens, keys, causal, at_end);
   }
 
   // The fused MoE kernel of one MoE layer: every token of the expert group routed to its experts, this rank's
@@ -213,6 +202,21 @@ struct Engine {
 };
 
 }  // namespace
+
+LayerShape serving_layer_shape(const ServingInput& in, double tokens, double keys, bool causal, bool at_end) {
+  LayerShape s;
+  s.tokens = tokens / in.expert.degree;
+  s.seq_len = keys;
+  s.causal = causal;
+  s.at_end = at_end;
+  s.tensor = in.tensor.degree;
+  s.sequence_parallel = false;  // serving engines keep the whole batch on every TP rank
+  s.expert = serving_expert_degree(in);
+  s.expert_tensor = in.expert_tensor;
+  s.activations = Dtype::bf16;
+  s.weights = in.weights;
+  return s;
+}
 
 DecodeStep calibrated_decode_step(const ServingInput& in, const CalibrationProfile& p, double batch, double context,
                                   double tokens_per_sequence) {

@@ -3,10 +3,15 @@
 // engine achieves, plus the per-op launch cost that dominates small decode steps and the tensor-parallel
 // all-reduces with their latency. The book's step (serving.h) stays the ideal beside it. Allocation-free.
 #pragma once
+#include "physics/layer_ops.h"
 #include "planners/serving.h"
 #include "specs/calibration_profile.h"
 
 namespace scalescope {
+
+// The shape one chip of the replica sees: `tokens` new tokens attending to `keys` keys each (decode: `at_end`), the
+// expert axis splitting the sequences (attention data parallel), the whole batch on every TP rank.
+LayerShape serving_layer_shape(const ServingInput& in, double tokens, double keys, bool causal, bool at_end);
 
 // `tokens_per_sequence` > 1 scores several tokens per sequence at once (speculative verification).
 DecodeStep calibrated_decode_step(const ServingInput& in, const CalibrationProfile& profile, double batch,
