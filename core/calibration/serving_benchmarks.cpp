@@ -186,6 +186,9 @@ BenchmarkScenario benchmark_scenario(const BenchmarkRow& row, const std::string&
       concurrency != whole(row, disaggregated ? "decode_batch_size" : "batch_size", 0) * decode.table_ranks)
     return skip("concurrency_not_per_worker", "the measured concurrency is not batch_size x attention ranks");
   Json load = {{"concurrency", concurrency}};
+  // Attention-DP rows are read with the balancer on (tests/serving/README.md): the rows do not say, and the published
+  // TensorRT-LLM attention-DP launch scripts set attention_dp_config.enable_balance (InferenceMAX's DeepSeek-R1 ones).
+  if (decode.table_ranks > 1) load["attention_dp_balance"] = true;
   if (disaggregated) {
     const Pool prefill = read_pool(row, "prefill_", moe);
     if (!prefill.skip_code.empty()) return skip(prefill.skip_code, prefill.skip_reason);

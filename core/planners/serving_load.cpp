@@ -54,6 +54,8 @@ LoadParts load_parts(const ServingModel& model, const ServingLoadInput& load) {
   if (load.max_in_flight > 0) p.in_flight = std::min(p.in_flight, load.max_in_flight);
   // The prompts one step may prefill: the token budget's (per attention rank), at least one (chunked beyond).
   const double ranks = std::max(1.0, in.expert.degree);
+  p.attention_ranks = ranks;
+  p.attention_dp_balance = load.attention_dp_balance;
   p.group_cap = std::clamp(std::floor(load.max_tokens_per_step * ranks / load.prompt_len), 1.0, p.in_flight);
   p.profile_step_overhead_s = model.profile ? model.profile->decode_step_overhead_s : 0.0;
   const DecodeStep decode = model.decode(p.in_flight, context);
@@ -149,20 +151,28 @@ ServingLoad solve_load(const LoadParts& p, const ServingBackend& b) {
   // Steady state of the closed loop, a fixed point: requests finish at lambda = n / cycle; during one step
   // lambda x TPOT new prompts arrive, and the next step prefills them together (within the budget) beside the
   // decode tokens, which wait for that prefill. Arrivals are otherwise staggered: each client's next request
-  // follows its own last token.
-  double tpot = out.decode_step_s + b.prefill_stall_frac * one_s / generated, group = 1, group_s = one_s;
+  // follows its own last token. With attention data parallelism a balancer admits prompts only when every rank
+  // has one, or when its timeout ends the wait (TensorRT-LLM's `_balance_adp_requests`): the gate opens every
+  // `gate` steps, each prompt waits half of them, and the prompts of a whole gate cycle prefill together. It holds
+  // only while every rank decodes and some rank has no prompt: with fewer sequences than ranks an idle rank lets
+  // the prompts through, and a queue of a prompt a rank (an offline run's backlog) opens it every step.
+  const bool gated = p.attention_dp_balance && p.attention_ranks > 1 && n >= p.attention_ranks &&
+                     p.concurrency - n < p.attention_ranks;
+  double tpot = out.decode_step_s + b.prefill_stall_frac * one_s / generated, group = 1, group_s = one_s, gate = 1;
+  const auto admitted_s = [&] { return ahead_s + 0.5 * gate * tpot + group_s + out.decode_step_s; };
   for (int i = 0; i < kLoadFixedPointIterations; ++i) {
-    const double ttft = ahead_s + 0.5 * tpot + group_s + out.decode_step_s;
-    const double arriving = n * tpot / (ttft + (generated - 1.0) * tpot);
-    group = std::clamp(arriving, 1.0, p.group_cap);
+    const double arriving = n * tpot / (admitted_s() + (generated - 1.0) * tpot);
+    if (gated) gate = std::clamp(p.attention_ranks / arriving, 1.0, std::max(1.0, b.dp_gate_steps));
+    group = std::clamp(arriving * gate, 1.0, p.group_cap);
     group_s = prefill_s(group);
     tpot = out.decode_step_s + b.prefill_stall_frac * arriving * group_s / group;
   }
-  // A new request waits for the step in flight (half a step on average), then rides the step that prefills its
-  // group; its first token comes out of that step.
-  const double ttft_admitted = ahead_s + 0.5 * tpot + group_s + out.decode_step_s;
+  // A new request waits for the gate and the step in flight (half of each on average), then rides the step that
+  // prefills its group; its first token comes out of that step.
+  const double ttft_admitted = admitted_s();
   out.prefill_group = group;
   out.prefill_group_s = group_s;
+  out.admission_gate_steps = gate;
   finish_loop(p, ttft_admitted, tpot, out);
   return out;
 }

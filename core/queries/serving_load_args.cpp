@@ -19,6 +19,7 @@ Json point_json(const ServingLoad& l) {
           {"queued", l.queued},
           {"prefill_group", l.prefill_group},
           {"prefill_group_s", l.prefill_group_s},
+          {"admission_gate_steps", l.admission_gate_steps},
           {"decode_step_s", l.decode_step_s},
           {"time_per_output_token_s", finite_or_null(l.time_per_output_token_s)},
           {"time_to_first_token_s", finite_or_null(l.time_to_first_token_s)},
@@ -63,6 +64,7 @@ void read_load(const QueryContext& ctx, JsonReader& args, const ServingArgs& ser
   out.in.concurrency = r.number("concurrency", true).value_or(1);
   out.in.max_tokens_per_step = r.number("max_tokens_per_step", false).value_or(out.in.max_tokens_per_step);
   out.in.max_in_flight = r.number("max_in_flight", false).value_or(0);
+  out.in.attention_dp_balance = r.boolean("attention_dp_balance", false).value_or(false);
   out.concurrencies = r.numbers("concurrencies", false);
   if (out.concurrencies.size() > kMaxSweepPoints)
     add_diagnostic(d, r.path_of("concurrencies"), "too_large",

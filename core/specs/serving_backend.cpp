@@ -9,7 +9,8 @@ namespace scalescope {
 
 std::span<const ServingBackendParameter> serving_backend_parameters() {
   // Priors: the kernels' step as the chip's tables measured it (1), a millisecond of host work a step, no front-end
-  // cost and no burst; each wide enough for the rows to decide, each bounded to what the mechanism can be.
+  // cost, no burst and a gate that opens every step; each wide enough for the rows to decide, each bounded to what the
+  // mechanism can be.
   static const ServingBackendParameter kParameters[] = {
       {"launch_frac", &ServingBackend::launch_frac, 0.01, 1.5, 1.0, 1.0,
        "the kernels' launch floors and per-op host gaps kept: below 1 where CUDA graphs replay a step"},
@@ -24,6 +25,9 @@ std::span<const ServingBackendParameter> serving_backend_parameters() {
       {"burst_frac", &ServingBackend::burst_frac, 1e-4, 1.0, 0.05, 1.5,
        "the in-flight requests whose prompts arrive with a new one (a benchmark starts every client at once and "
        "fixed lengths keep them in step); the new one waits for half their prefills"},
+      {"dp_gate_steps", &ServingBackend::dp_gate_steps, 0.01, 1000.0, 1.0, 2.0,
+       "with attention data parallelism, the decode steps the gate that admits new prompts stays shut until every "
+       "rank has one (a balancer's timeout); a prompt waits for half the gate's cycle"},
   };
   return kParameters;
 }

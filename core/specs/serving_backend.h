@@ -22,7 +22,10 @@ struct ServingBackend {
   double prefill_stall_frac = 1;  // the share of a step's prefill that the decode tokens in it wait for
   double request_overhead_s = 0;  // per request before its prefill (the front end: tokenise, route, stream)
   double burst_frac = 0;          // the in-flight requests whose prompts arrive in one burst with a new one
-  std::string source;             // the rows and commit it was fitted on
+  // Attention data parallelism: the decode steps a new prompt's admission gate stays shut, waiting for every rank to
+  // have one (TensorRT-LLM's attention_dp_config timeout_iters); it opens sooner once the ranks all have a prompt.
+  double dp_gate_steps = 1;
+  std::string source;  // the rows and commit it was fitted on
   std::vector<std::string> fitted_on_systems, fitted_on_models;
 };
 

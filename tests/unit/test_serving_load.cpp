@@ -344,6 +344,58 @@ TEST_CASE("a backend's runtime: TensorRT-LLM's CUDA graphs make a small decode s
   CHECK(unknown["diagnostics"][0]["message"].get<std::string>().find("trtllm") != std::string::npos);
 }
 
+// DeepSeek-R1 (DeepSeek-V3's shapes) in FP8 on 8 B200 with attention data parallelism over the 8 GPUs and the experts
+// over 8 ranks (TensorRT-LLM's enable_attention_dp), 1k/8k, under TensorRT-LLM's runtime.
+Json deepseek_adp_b200(double concurrency) {
+  return {{"hardware", {{"preset", "b200"}}},
+          {"model", {{"preset", "deepseek-v3"}}},
+          {"mesh", {{"shape", {8}}, {"axis_names", {"gpus"}}}},
+          {"query",
+           {{"kind", "serving"},
+            {"fidelity", "calibrated"},
+            {"batch", concurrency},
+            {"prompt_len", 1024},
+            {"generated_len", 8192},
+            {"parallelism", {{"expert", {"gpus"}}, {"expert_tensor", 1}}},
+            {"dtypes", {{"weights", "fp8"}, {"kv", "fp8"}, {"activations", "fp8"}}},
+            {"load", {{"concurrency", concurrency}, {"backend", "trtllm"}, {"attention_dp_balance", true}}}}}};
+}
+
+TEST_CASE("attention DP: new prompts wait for the balancer's gate while every rank decodes", "[serving][load]") {
+  // TensorRT-LLM's attention-DP balancer (tensorrt_llm/_torch/pyexecutor/py_executor.py, _balance_adp_requests)
+  // holds new prompts until every rank has one or its timeout ends the wait, unless a rank has nothing to decode.
+  const Json busy = load_of(deepseek_adp_b200(128));
+  const double gate_cap = busy["backend"]["dp_gate_steps"], tpot = busy["time_per_output_token_s"];
+  REQUIRE(gate_cap > 1);
+  // 128 clients of 8,192 tokens each: about one new prompt every 64 steps, so 8 ranks' prompts take ~500 steps to
+  // gather, and the timeout opens the gate.
+  const double arriving = busy["requests_per_s"].get<double>() * tpot;
+  const double expected_gate = std::clamp(8.0 / arriving, 1.0, gate_cap);
+  CHECK_THAT(busy["admission_gate_steps"].get<double>(), WithinRel(expected_gate, 1e-3));
+  CHECK(busy["time_to_first_token_s"].get<double>() >
+        0.5 * expected_gate * tpot + busy["prefill_group_s"].get<double>() + busy["decode_step_s"].get<double>());
+  // Measured: 1.85 s TTFT and 16.7 ms TPOT for this deployment (DeepSeek-R1, TensorRT-LLM 1.2.0rc6: tests/serving/
+  // measured-serving.csv, 2026_03_25_deepseek_r1_b200_sxm_trtllm_fp8_agg_1024x8192_c128_tp8_0_ep8_0_1032); without
+  // the gate the model said 0.25 s.
+  CHECK_THAT(busy["time_to_first_token_s"].get<double>(), WithinRel(1.85, 0.5));
+  // Four clients on eight ranks: an idle rank lets each prompt through at the next step.
+  const Json idle = load_of(deepseek_adp_b200(4));
+  CHECK(idle["admission_gate_steps"] == 1.0);
+  CHECK(idle["time_to_first_token_s"].get<double>() < busy["time_to_first_token_s"].get<double>() / 4);
+  // The balancer off (TensorRT-LLM's default): no gate.
+  Json off = deepseek_adp_b200(128);
+  off["query"]["load"]["attention_dp_balance"] = false;
+  CHECK(load_of(off)["admission_gate_steps"] == 1.0);
+  // A backlog of a prompt a rank (an offline run): every rank has one, and the gate opens every step.
+  Json backlog = deepseek_adp_b200(128);
+  backlog["query"]["load"]["max_in_flight"] = 64;
+  CHECK(load_of(backlog)["admission_gate_steps"] == 1.0);
+  // One attention rank (TP 8): no gate at any load.
+  Json tp = deepseek_adp_b200(128);
+  tp["query"]["parallelism"] = {{"tensor", {"gpus"}}, {"expert_tensor", 1}};
+  CHECK(load_of(tp)["admission_gate_steps"] == 1.0);
+}
+
 TEST_CASE("serving search under load: each row is the serving query's steady state, targets on its TTFT and TPOT",
           "[serving][load][serving_search]") {
   const Json search = test::run_json({{"hardware", {{"preset", "h200"}}},

@@ -1383,6 +1383,10 @@ export type ServingBackend = {
    */
   burst_frac: number;
   /**
+   * With attention data parallelism, the decode steps the gate admitting new prompts stays shut. [steps]
+   */
+  dp_gate_steps: number;
+  /**
    * What it was fitted on.
    */
   source: string;
@@ -3697,6 +3701,10 @@ export type ServingQuery = {
      * The engine's cap on sequences batched at once (TensorRT-LLM max_batch_size, vLLM max_num_seqs, SGLang max_running_requests, JetStream slots) [none: the KV caches alone limit them]. [sequences]
      */
     max_in_flight?: number;
+    /**
+     * With attention data parallelism, the engine's balancer holds new prompts until every rank has one, or for at most the backend's dp_gate_steps (TensorRT-LLM attention_dp_config.enable_balance) [false, TensorRT-LLM's default].
+     */
+    attention_dp_balance?: boolean;
     /**
      * The serving engine whose runtime is fitted beside the calibrated kernels (calibration_profiles/serving/backends.json) [none: the kernels' step as it is].
      */
@@ -6544,6 +6552,10 @@ export type ServingResult = {
      * That step's prefill. [s]
      */
     prefill_group_s: number;
+    /**
+     * Decode steps between the openings of the gate that admits new prompts under attention data parallelism (1: every step). [steps]
+     */
+    admission_gate_steps: number;
     /**
      * A decode step of the sequences in flight at their mean context. [s]
      */
