@@ -11,6 +11,7 @@
 #include "planners/calibrated_serving.h"
 #include "planners/serving_deployment.h"
 #include "queries/calibration_result.h"
+#include "queries/main_ops.h"
 #include "queries/plan_reader.h"
 #include "queries/query.h"
 #include "queries/serving_args.h"
@@ -434,6 +435,7 @@ Json run_serving(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   warn_if_out_of_hbm(memory, args.path_of("batch"), d);
   const ServingSteps steps = price_steps(model, requests, context);
   Json out = replica_json(in, requests, context, steps, memory);
+  out["main_ops"] = serving_main_ops_json(in, requests.batch, context, requests.prompt_len);
   if (q.deployment.given)
     out["deployment"] =
         deployment_json(q.deployment, deployment_input(in, requests), steps.decode.step_s, steps.one_prefill.time_s);

@@ -7,6 +7,7 @@
 #include "planners/calibrated_training.h"
 #include "planners/plan_layout.h"
 #include "queries/calibration_result.h"
+#include "queries/main_ops.h"
 #include "queries/plan_reader.h"
 #include "queries/query.h"
 #include "queries/training_args.h"
@@ -332,6 +333,7 @@ Json run_training_step(const QueryContext& ctx, JsonReader& args, Diagnostics& d
     warn_out_of_hbm(s, *ctx.hw, d, args.path());
     Json out = training_step_json(in, s);
     add_plan_form(ctx, in, form, out);
+    out["main_ops"] = training_main_ops_json(in, s);
     if (in.train_tokens > 0 && goodput.given)
       out["goodput"] = goodput_json(in, s, goodput);
     else if (in.train_tokens > 0)
@@ -345,6 +347,7 @@ Json run_training_step(const QueryContext& ctx, JsonReader& args, Diagnostics& d
   warn_out_of_hbm(c.step, *ctx.hw, d, args.path());
   Json out = training_step_json(in, c.step);
   add_plan_form(ctx, in, form, out);
+  out["main_ops"] = training_main_ops_json(in, c.step);
   out["memory"]["transient_bytes"] = c.parts.transient_bytes;
   out["breakdown"] = breakdown_json(c.parts);
   out["ideal"] = ideal_json(c.ideal);

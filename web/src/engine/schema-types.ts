@@ -6647,6 +6647,10 @@ export type ServingResult = {
       kv_transfer_s: number;
     };
   };
+  /**
+   * The decode step's and the prefill's main ops on one chip (the matmuls and attention of each layer kind, merged by name, and the logits), at the chip's roofline.
+   */
+  main_ops: MainOp[];
 };
 /**
  * What each term adds to the step: they sum to it.
@@ -6717,6 +6721,55 @@ export type ServingDeploymentCost = {
    * Per million output tokens. [USD per million output tokens]
    */
   usd_per_million_output_tokens: number;
+};
+/**
+ * One of a step's main ops on one chip (a matmul or attention, as the step prices it) at the chip's roofline.
+ */
+export type MainOp = {
+  /**
+   * What the roofline lets it reach: min(peak, intensity x HBM bandwidth). [FLOP/s]
+   */
+  attainable_flops_per_s: number;
+  /**
+   * What bounds it at the chip's roofline: compute when its intensity is above the chip's critical intensity for its dtype.
+   */
+  bound: 'compute' | 'memory';
+  /**
+   * The dtype whose peak FLOP/s prices it (the weight matmuls in the matmul dtype, the rest in bf16).
+   */
+  dtype: Dtype;
+  /**
+   * Its FLOPs on one chip, one layer, forward (the mean over the layers that run it). [FLOPs]
+   */
+  flops: number;
+  /**
+   * Its HBM bytes on one chip: inputs and weights read, outputs written (decode attention: the KV caches read). [bytes]
+   */
+  hbm_bytes: number;
+  /**
+   * Arithmetic intensity: flops / hbm_bytes. [FLOPs/byte]
+   */
+  intensity_flops_per_byte: number;
+  /**
+   * A matmul, or the attention core (scores and weighted sum).
+   */
+  kind: 'matmul' | 'attention';
+  /**
+   * The model's layers that run it (1 for the logits). [layers]
+   */
+  layers: number;
+  /**
+   * The engine's name for it: qkv_projection, q_down_projection, kv_up_projection, attention, mlp_up, experts_up, logits, ...
+   */
+  name: string;
+  /**
+   * Serving: the decode step's op or the prefill's.
+   */
+  phase?: 'decode' | 'prefill';
+  /**
+   * Its time at the chip's roofline: max(FLOPs / peak, bytes / HBM bandwidth). [s]
+   */
+  time_s: number;
 };
 /**
  * One collective of a plan.
@@ -8597,6 +8650,10 @@ export type TrainingStepResult = {
    * The expected wall time with failures, checkpoints and restarts (train_tokens > 0; the book's fidelity only when goodput is given).
    */
   goodput?: GoodputResult;
+  /**
+   * The step's main ops on one chip for one microbatch (the matmuls and attention of each layer kind, merged by name, and the logits), at the chip's roofline.
+   */
+  main_ops: MainOp[];
 };
 /**
  * The result of a transfer query (docs/api.md).
