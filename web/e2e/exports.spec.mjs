@@ -221,12 +221,12 @@ test('take it away: JSON, CSV, charts and the CLI command', async ({ page, url, 
   const roof = (await saved(page, '[data-download="roofline-svg"]')).body.toString();
   const ops = (await page.locator('#roofline-chart details table tbody tr').count()) - 1; // less the ridge row
   await check(
-    'a chart downloads as SVG, with its title and one legend entry per series (the curve, each matmul, the ridge)',
+    'a chart downloads as SVG, with its title and one legend entry per series (the curve, each main op, the ridge)',
     (await wellFormed(page, roof)) &&
       roof.includes('xmlns="http://www.w3.org/2000/svg"') &&
-      roof.includes('>Roofline: the workload’s main matmuls on one chip</text>') &&
+      roof.includes('>Roofline: the workload’s main ops on one chip</text>') &&
       (roof.match(/data-legend-entry/g) ?? []).length === ops + 2,
-    `${(roof.match(/data-legend-entry/g) ?? []).length} entries, ${ops} matmuls`,
+    `${(roof.match(/data-legend-entry/g) ?? []).length} entries, ${ops} ops`,
   );
   const png = await saved(page, '[data-download="scaling-png"]');
   fs.writeFileSync(path.join(SHOTS, 'export-scaling.png'), png.body);

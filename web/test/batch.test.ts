@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { evaluateBatch } from '../src/engine/batch';
 import type { EngineModule } from '../src/engine/types';
 import { cloneState, defaultState } from '../src/state/params';
-import { chipScenario, mainMatmuls, mainScenario, meshFor, transformerScenario } from '../src/state/scenario';
+import { chipScenario, mainScenario, meshFor, transformerScenario } from '../src/state/scenario';
 import { loadEngine, askNowOf } from './engine';
 
 let engine: EngineModule;
@@ -27,19 +27,13 @@ function counting(m: EngineModule): { m: EngineModule; calls: { evaluate: number
   };
 }
 
-/** The page's primary batch for a state: planner, model, chip and the main matmuls. */
+/** The page's primary batch for a state: planner (with its main ops), model and chip. */
 function pageBatch(mode: 'training' | 'serving'): string[] {
   const s = cloneState(defaultState());
   s.values['mode'] = mode;
   const mesh = meshFor(s, askNowOf(engine));
   if (!mesh.ok) throw new Error(mesh.problem);
-  const hardware = chipScenario(s).hardware;
-  return [
-    mainScenario(s, mesh.plan),
-    transformerScenario(s),
-    chipScenario(s),
-    ...mainMatmuls(s, mesh.plan).map((op) => ({ version: 1, hardware, query: op.query })),
-  ].map((x) => JSON.stringify(x));
+  return [mainScenario(s, mesh.plan), transformerScenario(s), chipScenario(s)].map((x) => JSON.stringify(x));
 }
 
 describe('evaluateBatch', () => {

@@ -1,24 +1,16 @@
 // What the page asks the engine for each state: first the state's mesh and its sliders' stops (plan_mesh, answered
-// from the cache while the degrees stay), then what the numbers and bars need (planner, model, chip, matmuls and the
-// pinned plan), on the page's instance, painted at once ("latest only"); then the scaling points and (once per chip)
-// the roofline curve, for the charts, in the worker: one charts' batch at a time, the next for the latest state, so
-// that while a slider moves the charts follow a batch behind the numbers without queueing up (issue 20: charts at
-// most 50 ms behind). The serving search waits until the controls rest.
-import type {
-  ChipResult,
-  Evaluation,
-  MatmulResult,
-  RooflineResult,
-  ServingResult,
-  TransformerResult,
-} from '../engine/types';
+// from the cache while the degrees stay), then what the numbers and bars need (planner, whose main_ops the roofline
+// draws, model, chip and the pinned plan), on the page's instance, painted at once ("latest only"); then the scaling
+// points and (once per chip) the roofline curve, for the charts, in the worker: one charts' batch at a time, the next
+// for the latest state, so that while a slider moves the charts follow a batch behind the numbers without queueing up
+// (issue 20: charts at most 50 ms behind). The serving search waits until the controls rest.
+import type { ChipResult, Evaluation, RooflineResult, ServingResult, TransformerResult } from '../engine/types';
 import { FEATURES, type State } from '../state/params';
 import { pinnedOf } from '../state/pin';
 import { planMeshResult, type MeshOutcome } from '../state/plan-mesh';
 import {
   atBookFidelity,
   chipScenario,
-  mainMatmuls,
   mainScenario,
   meshOf,
   planMeshScenario,
@@ -86,11 +78,6 @@ export class ResultsRequests {
     const iMain = mesh.ok ? push(mainScenario(state, mesh.plan)) : -1;
     const iTransformer = push(transformerScenario(state));
     const iChip = push(chipScenario(state));
-    const hardware = chipScenario(state).hardware;
-    const ops = mainMatmuls(state, mesh.ok ? mesh.plan : null).map((op) => ({
-      op,
-      i: push({ version: 1, hardware, query: op.query }),
-    }));
     const pinMesh = pinned ? meshOf(pinned, pinAnswer) : null;
     const iPin = pinned && pinMesh?.ok ? push(mainScenario(pinned, pinMesh.plan)) : -1;
     const iPinChip = pinned ? push(chipScenario(pinned)) : -1;
@@ -116,7 +103,6 @@ export class ResultsRequests {
           main: at<Planned>(iMain),
           transformer: at<TransformerResult>(iTransformer),
           chip: at<ChipResult>(iChip),
-          ops: ops.map(({ op, i }) => ({ op, ev: r[i] as Evaluation<MatmulResult> })),
           pinned:
             pinned && pinMesh
               ? { state: pinned, mesh: pinMesh, main: at<Planned>(iPin), chip: at<ChipResult>(iPinChip) }

@@ -1,7 +1,7 @@
 // State -> scenario JSON for the engine (docs/api.md). The page sends one batch per change: the main planner query
-// (training_step or serving), the model's accounting, the chip, the main matmuls for the roofline chart, and the
-// main query again at other chip counts for the scaling chart. Nothing here models physics: it only fills in the
-// scenario, choosing matmul shapes and chip counts to ask the engine about.
+// (training_step or serving, whose main_ops the roofline chart draws), the model's accounting, the chip, and the main
+// query again at other chip counts for the scaling chart. Nothing here models physics: it only fills in the
+// scenario, choosing chip counts to ask the engine about.
 import type {
   CalibrationInput,
   Dtype,
@@ -9,7 +9,6 @@ import type {
   Fidelity,
   HardwarePreset,
   MatmulPrecision,
-  MatmulQuery,
   ModelOverrides,
   ModelPreset,
   MoeSettings,
@@ -433,52 +432,6 @@ function planSearchConstraints(s: State): PlanSearchQuery['constraints'] {
   return Object.keys(c).length ? c : undefined;
 }
 
-export interface MatmulOp {
-  name: string;
-  query: MatmulQuery;
-}
-
-/** The workload's main matmuls, as one chip runs them (local shapes after TP, batch per chip and microbatch). */
-export function mainMatmuls(s: State, plan: MeshPlan | null): MatmulOp[] {
-  const mp = baseModel(s);
-  const m = effectiveModel(mp, s);
-  const deg = degreesOf(s);
-  const tp = deg.tensor;
-  const serving = str(s, 'mode') === 'serving';
-  const dtype = (serving ? weightsDtype(s) : matmulDtype(str(s, 'mm'))) as MatmulQuery['lhs_dtype'];
-  const lhs = serving ? 'bf16' : dtype;
-  const batchRows = serving
-    ? num(s, 'sbatch')
-    : Math.max(1, Math.round(num(s, 'batch') / Math.max(1, (plan?.chips ?? 1) / (tp * deg.pipeline)) / num(s, 'mb')));
-  const q = (name: string, batch: number, d: number, f: number): MatmulOp => ({
-    name,
-    query: {
-      kind: 'matmul',
-      batch: Math.max(1, Math.round(batch)),
-      d: Math.max(1, Math.round(d)),
-      f: Math.max(1, Math.round(f)),
-      lhs_dtype: lhs as 'bf16',
-      rhs_dtype: dtype as 'bf16',
-      compute_dtype: lhs as 'bf16',
-    },
-  });
-  const ops: MatmulOp[] = [
-    q('QKV projection', batchRows, m.d_model, ((m.heads + 2 * m.kv_heads) * m.head_dim) / tp),
-    q('Attention output', batchRows, (m.heads * m.head_dim) / tp, m.d_model),
-  ];
-  const moe = m.experts > 0 && m.active_experts > 0;
-  const mlpRows = moe ? (batchRows * m.active_experts * deg.expert) / m.experts : batchRows;
-  const ff = moe ? m.expert_d_ff : m.d_ff;
-  ops.push(q(moe ? 'Expert MLP up' : 'MLP up', mlpRows, m.d_model, ((m.gated ? 2 : 1) * ff) / tp));
-  ops.push(q(moe ? 'Expert MLP down' : 'MLP down', mlpRows, ff / tp, m.d_model));
-  ops.push(q('Unembedding', batchRows, m.d_model, m.vocab / tp));
-  if (serving)
-    ops.push(
-      q('Prefill MLP up', num(s, 'prompt') * Math.min(num(s, 'sbatch'), 1), m.d_model, ((m.gated ? 2 : 1) * ff) / tp),
-    );
-  return ops;
-}
-
 export const ROOFLINE_INTENSITIES: readonly number[] = Array.from({ length: 29 }, (_, i) => 10 ** (i / 4));
 
 export interface ScalingPoint {
@@ -530,9 +483,14 @@ export function chipScenario(s: State): Scenario {
   return { version: 1, hardware: b.hardware, query: { kind: 'chip' } };
 }
 
+/** The dtype of the roofline curve drawn (and of its ridge): the training matmuls' dtype, bf16 when serving. */
+export function rooflineDtype(s: State): Dtype {
+  return str(s, 'mode') === 'serving' ? 'bf16' : matmulDtype(str(s, 'mm'));
+}
+
 export function rooflineCurveScenarios(s: State): Scenario[] {
   const hw = chipScenario(s).hardware;
-  const dtype = (str(s, 'mode') === 'serving' ? 'bf16' : matmulDtype(str(s, 'mm'))) as 'bf16';
+  const dtype = rooflineDtype(s) as 'bf16';
   return ROOFLINE_INTENSITIES.map((i) => ({
     version: 1,
     hardware: hw,

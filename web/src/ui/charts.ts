@@ -1,5 +1,5 @@
 // <ss-charts>: the Observable Plot charts — the serving frontier (scaling-book/applied-inference), under a benchmark's
-// load the throughput per GPU against tokens/s per user, the roofline with the workload's matmuls, step time (or
+// load the throughput per GPU against tokens/s per user, the roofline with the step's main ops (the engine's), step time (or
 // latency) against chip count, and (training) time to train with failures against chips — each with its numbers as a
 // table and SVG / PNG downloads. They are drawn after the numbers paint, in the frame's idle time (at most 30 ms
 // later), so that while a slider moves they follow the numbers without delaying the next move; plans that do not fit
@@ -11,6 +11,7 @@ import { chartRoot, placeChart } from '../charts/plot-css';
 import { downloadPng, downloadSvg, type ChartLabels } from '../charts/export';
 import { legendOf } from '../charts/legend';
 import { hardwarePreset, type State } from '../state/params';
+import { rooflineDtype } from '../state/scenario';
 import { goodputNote } from '../charts/goodput';
 import { isServing, servingOf, trainingOf, type ChartsAnswer, type Results } from './results';
 import { chipWord } from './words';
@@ -41,7 +42,7 @@ function chartTitle(id: ChartId, s: State): string {
   const serving = isServing(s);
   if (id === 'load') return `Throughput per ${chipOf(s)} against tokens/s per user`;
   if (id === 'sweep') return 'Latency against throughput over the batch (the book’s serving frontier)';
-  if (id === 'roofline') return 'Roofline: the workload’s main matmuls on one chip';
+  if (id === 'roofline') return 'Roofline: the workload’s main ops on one chip';
   if (id === 'goodput') return 'Time to train against chips, with failures';
   return `${serving ? 'Latency per token' : 'Step time'} against chip count`;
 }
@@ -125,17 +126,16 @@ export class SsCharts extends LitElement {
     return true;
   }
 
-  /** The roofline of the workload's matmuls, and the serving frontier. */
+  /** The roofline of the step's main ops (the engine's main_ops, as the step prices them), and the serving frontier. */
   private drawNumbers(r: Results, P: PlotsModule, root: ShadowRoot | Document, roof: HTMLElement, width: number): void {
-    const ops = r.ops
-      .filter((o) => o.ev.ok && o.ev.result)
-      .map((o) => ({
-        name: o.op.name,
-        intensity: o.ev.result!.intensity_flops_per_byte,
-        attainable: o.ev.result!.attainable_flops_per_s,
-        bound: o.ev.result!.bound,
-      }));
-    const ridge = r.ops.find((o) => o.ev.ok)?.ev.result?.critical_intensity_flops_per_byte;
+    const main = trainingOf(r) ?? servingOf(r);
+    const ops = (main?.main_ops ?? []).map((o) => ({
+      name: o.phase ? `${o.phase}: ${o.name}` : o.name,
+      intensity: o.intensity_flops_per_byte,
+      attainable: o.attainable_flops_per_s,
+      bound: o.bound,
+    }));
+    const ridge = r.chip?.ok ? r.chip.result?.hbm_critical_intensity_flops_per_byte[rooflineDtype(r.state)] : undefined;
     roof.replaceChildren(
       r.curve.length
         ? placeChart(P.rooflineChart(r.curve, ops, ridge, width), root)
@@ -292,7 +292,7 @@ export class SsCharts extends LitElement {
       <section class="panel" aria-labelledby="h-roof">
         <div class="panel-head"><h3 id="h-roof">${chartTitle('roofline', r.state)}</h3>${this.downloads('roofline', 'roofline')}</div>
         <div id="roofline-chart" class="chart"></div>
-        <p class="muted">Each point is a matmul as one chip runs it (${serving ? 'decode batch' : 'tokens per chip and microbatch'}, weights after tensor parallelism). Left of the ridge: memory-bound. The roof is the chip’s peak FLOP/s and HBM bandwidth (the book’s), whichever model the charts show; points that would hide one another are stacked a step above it (their numbers are exact in the table).</p>
+        <p class="muted">Each point is one of the step’s main ops (a matmul or attention) in one layer as one chip runs it, as the engine prices it (${serving ? 'the decode batch and the prefill' : 'one microbatch'}, after the plan’s parallelism). Left of the ridge: memory-bound. The roof is the chip’s peak FLOP/s and HBM bandwidth (the book’s), whichever model the charts show; points that would hide one another are stacked a step above it (their numbers are exact in the table).</p>
       </section>
       <section class="panel" aria-labelledby="h-scale">
         <div class="panel-head"><h3 id="h-scale">${chartTitle('scaling', r.state)}</h3>${this.downloads('scaling', 'scaling')}</div>

@@ -9,14 +9,13 @@ import type {
   FidelityInfo,
   GoodputResult,
   IdealNumbers,
-  MatmulResult,
   ServingResult,
   TrainingStepResult,
   TransformerResult,
 } from '../engine/types';
 import type { MeshOutcome } from '../state/plan-mesh';
 import type { PlanMeshResult } from '../engine/types';
-import type { MatmulOp, ScalingPoint } from '../state/scenario';
+import type { ScalingPoint } from '../state/scenario';
 import type { State } from '../state/params';
 import { chipsText } from '../state/serving-search';
 import { fmtBytes, fmtPercent, fmtRate, fmtSeconds, fmtUsd } from '../charts/format';
@@ -35,7 +34,6 @@ export interface Results extends PlanAnswer {
   planMesh: PlanMeshResult | undefined;
   transformer: Evaluation<TransformerResult> | null;
   chip: Evaluation<ChipResult> | null;
-  ops: { op: MatmulOp; ev: Evaluation<MatmulResult> }[];
   /** The pinned comparison's answer (and its chip, for prices), when one is pinned. */
   pinned: (PlanAnswer & { chip: Evaluation<ChipResult> | null }) | null;
   /** The roofline's curve for the chip (asked once per chip). */
