@@ -27,21 +27,24 @@ double decode_kv_bytes(const ModelConfig& m, int kind, const LayerOp& o, const L
   return s.tokens * heads * keys * values * kv_bytes;
 }
 
-// Adds `layers` x op `o` to the list: into the op of its name if one is there (the sums are turned into means once
-// every kind is in), else as a new op.
-void accumulate(MainOps& out, const LayerOp& o, double layers, const Hardware& hw, MainOpDtypes dtypes) {
-  if (o.kind == OpKind::elementwise || layers <= 0) return;
-  for (int i = 0; i < out.count; ++i) {
-    MainOp& e = out.op[i];
-    if (std::string_view(e.name) != o.name) continue;
-    e.layers += layers;
-    e.flops += layers * o.flops;
-    e.bytes += layers * o.bytes;
-    return;
+// Adds `layers` x op `o` (with `extra_bytes` more than it lists) to the list: into the op of its name if one is there
+// (the sums are turned into means once every kind is in), else as a new op.
+void accumulate(MainOps& out, const LayerOp& o, double extra_bytes, double layers, const Hardware& hw,
+                MainOpDtypes dtypes) {
+  int i = 0;
+  while (i < out.count && std::string_view(out.op[i].name) != o.name) ++i;
+  if (i == kMaxMainOps) return;
+  MainOp& e = out.op[i];
+  if (i == out.count) {
+    ++out.count;
+    e.name = o.name;
+    e.kind = o.kind;
+    e.dtype = op_dtype(o, hw, dtypes);
+    e.layers = e.flops = e.bytes = 0;
   }
-  if (out.count >= kMaxMainOps) return;
-  out.op[out.count++] =
-      MainOp{o.name, o.kind, op_dtype(o, hw, dtypes), layers, layers * o.flops, layers * o.bytes, 0, 0, 0, false};
+  e.layers += layers;
+  e.flops += layers * o.flops;
+  e.bytes += layers * (o.bytes + extra_bytes);
 }
 
 }  // namespace
@@ -53,13 +56,15 @@ MainOps main_ops(const ModelConfig& m, const Hardware& hw, const LayerShape& sha
     if (layers <= 0) continue;
     const LayerOps ops = layer_ops(m, kind, shape);
     for (int i = 0; i < ops.count; ++i) {
-      LayerOp o = ops.op[i];
-      if (o.kind == OpKind::attention && shape.at_end) o.bytes += decode_kv_bytes(m, kind, o, shape, dtypes.kv_bytes);
-      accumulate(out, o, layers, hw, dtypes);
+      const LayerOp& o = ops.op[i];
+      if (o.kind == OpKind::elementwise) continue;
+      const bool kv = o.kind == OpKind::attention && shape.at_end;
+      accumulate(out, o, kv ? decode_kv_bytes(m, kind, o, shape, dtypes.kv_bytes) : 0.0, layers, hw, dtypes);
     }
   }
   const LayerOps head = head_ops(m, shape, false, true);
-  for (int i = 0; i < head.count; ++i) accumulate(out, head.op[i], 1.0, hw, dtypes);
+  for (int i = 0; i < head.count; ++i)
+    if (head.op[i].kind != OpKind::elementwise) accumulate(out, head.op[i], 0.0, 1.0, hw, dtypes);
   // Each op at the roofline of its dtype (scaling-book/roofline: T = max(FLOPs / C, bytes / W_hbm); compute-bound
   // when the intensity FLOPs / bytes is above the chip's C / W_hbm).
   for (int i = 0; i < out.count; ++i) {
