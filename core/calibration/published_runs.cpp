@@ -51,9 +51,10 @@ bool read_scenario(PublishedRun& run, const Json& scenario, long long& layout_bu
     args.accept("explain");
   } else if (kind == "serving") {
     ServingArgs a;
-    ok = read_serving_args(ctx, args, d, a);
-    // A run is predicted at both fidelities; the runtime it names applies to the calibrated one (predict_serving).
+    // A run is predicted at both fidelities; the runtime it names applies to the calibrated one (predict_serving),
+    // and its engine's memory budget (the calibrated default where the run does not state it) to both.
     run.specs->ctx.fidelity = Fidelity::calibrated;
+    ok = read_serving_args(ctx, args, d, a);
     auto load = std::make_unique<LoadArgs>();
     if (ok) read_load(ctx, args, a, *load, d);
     if (load->given) run.load = std::move(load);

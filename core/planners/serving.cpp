@@ -108,7 +108,7 @@ double kv_read_bytes_per_sequence(const ServingInput& in, double context) {
 
 double serving_max_batch(const ServingInput& in, double context) {
   const double hbm_total = in.mesh->chips * in.hw->hbm_capacity_bytes;
-  return std::max(0.0, std::floor((hbm_total - serving_param_bytes(in)) / kv_bytes_per_sequence(in, context)));
+  return std::floor(in.hbm_budget.kv_bytes(hbm_total, serving_param_bytes(in)) / kv_bytes_per_sequence(in, context));
 }
 
 DecodeStep decode_step(const ServingInput& in, double batch, double context, double tokens_per_sequence) {

@@ -14,6 +14,19 @@
 
 namespace scalescope {
 
+// The HBM a serving engine gives to the weights and the KV caches; the rest holds activations, CUDA graphs and
+// workspaces. Engines state it two ways: a share of the whole (vLLM's gpu_memory_utilization, SGLang's
+// mem_fraction_static) or a share of what the weights leave (TensorRT-LLM's kv_cache_config.free_gpu_memory_fraction).
+// The book's: all of it.
+struct HbmBudget {
+  double of_total = 1.0;
+  double of_free = 0.0;  // > 0: the KV caches get this share of what the weights leave, instead of `of_total`
+  double kv_bytes(double hbm_bytes, double param_bytes) const {
+    const double left = of_free > 0 ? of_free * (hbm_bytes - param_bytes) : of_total * hbm_bytes - param_bytes;
+    return left > 0 ? left : 0.0;
+  }
+};
+
 struct ServingInput {
   const ModelConfig* model = nullptr;
   const Hardware* hw = nullptr;
@@ -29,6 +42,7 @@ struct ServingInput {
   double prefill_flops_frac = 1.0;
   bool include_comms = true;
   double params_override = 0;  // > 0: use this parameter count (the book's figures round LLaMA-3 70B to 70e9)
+  HbmBudget hbm_budget;
 };
 
 // What each term of a serving step adds to it (issue 20): the terms' exposed parts sum to the step. In the book's
@@ -113,6 +127,7 @@ struct ServingMemory {
   double final_context = 0;          // tokens per sequence at the end: prompt + generated
   double kv_bytes_per_sequence = 0;  // at final_context
   double max_batch = 0;              // serving_max_batch at final_context
+  double kv_budget_bytes = 0;        // what the HBM budget leaves the KV caches beside the weights
   double total_bytes = 0;            // weights plus the batch's KV caches
 };
 ServingMemory serving_memory(const ServingInput& in, const ServingRequests& r);

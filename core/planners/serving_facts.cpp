@@ -17,6 +17,7 @@ ServingMemory serving_memory(const ServingInput& in, const ServingRequests& r) {
   m.final_context = r.prompt_len + r.generated_len;
   m.kv_bytes_per_sequence = kv_bytes_per_sequence(in, m.final_context);
   m.max_batch = serving_max_batch(in, m.final_context);
+  m.kv_budget_bytes = in.hbm_budget.kv_bytes(m.hbm_total_bytes, m.param_bytes);
   m.total_bytes = m.param_bytes + r.batch * m.kv_bytes_per_sequence;
   return m;
 }
@@ -81,7 +82,7 @@ SpeculativeDecode speculative_decode(double acceptance_rate, double lookahead, d
 
 std::vector<double> serving_sweep_batches(const ServingMemory& memory, double kv_bytes_per_sequence) {
   std::vector<double> batches;
-  const double fit = std::floor((memory.hbm_total_bytes - memory.param_bytes) / kv_bytes_per_sequence);
+  const double fit = std::floor(memory.kv_budget_bytes / kv_bytes_per_sequence);
   for (double b = 1; b <= fit && b <= 1 << 20; b *= 2) batches.push_back(b);
   if (fit >= 1 && (batches.empty() || batches.back() != fit) && fit <= 1 << 20) batches.push_back(fit);
   return batches;

@@ -199,6 +199,7 @@ ServingInput replica_input(const ServingSearchInput& in, const ReplicaLayout& r,
   s.efficiency = in.efficiency;
   s.include_comms = in.include_comms;
   s.params_override = in.params_override;
+  s.hbm_budget = in.hbm_budget;
   for (int a : r.tensor_axes) add_axis(s.tensor, mesh, a);
   for (int a : r.expert_axes) add_axis(s.expert, mesh, a);
   s.expert_tensor = r.expert_tensor;

@@ -29,6 +29,7 @@ struct ServingSearchInput {
   Efficiency efficiency;
   bool include_comms = true;       // the book's serving figures leave the activation collectives out
   double params_override = 0;      // > 0: this parameter count, as the serving query (the book's 70e9 for LLaMA-3 70B)
+  HbmBudget hbm_budget;
   std::vector<int> replica_chips;  // replica sizes to try
   std::vector<Dtype> weights, kv;  // dtypes to try
   std::vector<double> batches;     // empty: powers of two up to the largest that fits, and that one

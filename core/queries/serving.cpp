@@ -109,6 +109,18 @@ void read_serving_parallelism(JsonReader& args, const Mesh& mesh, ServingInput& 
     if (g.has_dcn) add_diagnostic(d, par, "dcn_in_replica", "a serving replica lives inside one slice; drop 'slices'");
 }
 
+HbmBudget read_hbm_budget(JsonReader& args, Fidelity fidelity, Diagnostics& d) {
+  const std::optional<double> of_total = args.number("memory_fraction", false);
+  const std::optional<double> of_free = args.number("free_memory_fraction", false);
+  if (of_total && of_free)
+    add_diagnostic(d, args.path_of("free_memory_fraction"), "conflicting",
+                   "give the engine's memory budget one way: 'memory_fraction' (of the whole HBM) or "
+                   "'free_memory_fraction' (of what the weights leave)");
+  if (of_free) return {.of_total = 1.0, .of_free = *of_free};
+  if (of_total) return {.of_total = *of_total};
+  return {.of_total = fidelity == Fidelity::calibrated ? 0.9 : 1.0};
+}
+
 bool read_serving_args(const QueryContext& ctx, JsonReader& args, Diagnostics& d, ServingArgs& a) {
   const Hardware& hw = *ctx.hw;
   const Mesh& mesh = *ctx.mesh;
@@ -132,6 +144,7 @@ bool read_serving_args(const QueryContext& ctx, JsonReader& args, Diagnostics& d
   in.prefill_flops_frac = args.number("prefill_flops_frac", false).value_or(in.efficiency.flops_frac);
   in.include_comms = args.boolean("include_comms", false).value_or(true);
   in.params_override = args.number("params_override", false).value_or(0);
+  in.hbm_budget = read_hbm_budget(args, ctx.fidelity, d);
   read_serving_parallelism(args, mesh, in, d);
   peak_for(hw, in.activations, args.path_of("dtypes") + "/activations", d);
   return !has_errors(d);
@@ -248,11 +261,16 @@ bool read_serving_query(const QueryContext& ctx, JsonReader& args, Diagnostics& 
 }
 
 void warn_if_out_of_hbm(const ServingMemory& memory, const std::string& path, Diagnostics& d) {
-  if (memory.total_bytes > memory.hbm_total_bytes)
-    add_warning(d, path, "out_of_hbm",
-                "weights and KV caches need " + format_bytes(memory.total_bytes) + "; the replica has " +
-                    format_bytes(memory.hbm_total_bytes) + " (at most " + format_count(memory.max_batch) +
-                    " sequences fit at " + format_count(memory.final_context) + " tokens)");
+  const double budget = memory.param_bytes + memory.kv_budget_bytes;
+  if (memory.total_bytes <= budget) return;
+  const std::string room = budget < memory.hbm_total_bytes
+                               ? "; the memory fraction gives them " + format_bytes(budget) + " of the replica's " +
+                                     format_bytes(memory.hbm_total_bytes)
+                               : "; the replica has " + format_bytes(memory.hbm_total_bytes);
+  add_warning(d, path, "out_of_hbm",
+              "weights and KV caches need " + format_bytes(memory.total_bytes) + room + " (at most " +
+                  format_count(memory.max_batch) + " sequences fit at " + format_count(memory.final_context) +
+                  " tokens)");
 }
 
 // The replica's decode step at the query's context, the whole batch's prefill (the prompts together) and one
@@ -286,10 +304,10 @@ Json memory_json(const ServingInput& in, const ServingMemory& mem) {
           {"kv_bytes_per_token", kv_bytes_per_token(*in.model, in.kv)},
           {"total_bytes", mem.total_bytes},
           {"hbm_capacity_bytes", mem.hbm_total_bytes},
-          {"fits", mem.total_bytes <= mem.hbm_total_bytes},
+          {"fits", mem.total_bytes <= mem.param_bytes + mem.kv_budget_bytes},
           {"max_batch", mem.max_batch},
-          // Applied inference: what the weights leave of the replica's HBM for KV caches.
-          {"hbm_for_kv_bytes", std::max(0.0, mem.hbm_total_bytes - mem.param_bytes)},
+          // Applied inference: what the weights leave of the replica's HBM for KV caches, within the engine's budget.
+          {"hbm_for_kv_bytes", mem.kv_budget_bytes},
           {"min_chips_for_params", std::ceil(mem.param_bytes / hbm_per_chip)},
           {"chips_for_params", mem.param_bytes / hbm_per_chip},
           // scaling-book/applied-inference, the smallest slice: chips whose HBM holds the weights and this
@@ -398,7 +416,7 @@ Json sweep_json(const ServingModel& model, const ServingMemory& mem, const Sweep
                         {"flops_s", s.flops_s},
                         {"comms_s", s.comms_s},
                         {"overhead_s", s.overhead_s},
-                        {"fits", mem.param_bytes + b * kv_fit_seq <= mem.hbm_total_bytes}});
+                        {"fits", b * kv_fit_seq <= mem.kv_budget_bytes}});
     }
   }
   return points;

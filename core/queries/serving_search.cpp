@@ -9,6 +9,7 @@
 #include "queries/calibration_result.h"
 #include "queries/plan_reader.h"
 #include "queries/query.h"
+#include "queries/serving_args.h"
 
 namespace scalescope {
 
@@ -170,6 +171,7 @@ bool read_serving_search_query(const QueryContext& ctx, JsonReader& args, Diagno
   in.efficiency = read_efficiency(args, d);
   in.include_comms = args.boolean("include_comms", false).value_or(true);
   in.params_override = args.number("params_override", false).value_or(0);
+  in.hbm_budget = read_hbm_budget(args, ctx.fidelity, d);
   read_sizes(ctx, args, in, d);
   read_profile_and_backend(ctx, args, q, d);
   args.finish();

@@ -245,6 +245,7 @@ TEST_CASE("issue 39: a serving answer says how much HBM the weights leave for KV
                                                   {"mesh", {{"shape", {4, 2}}}},
                                                   {"query",
                                                    {{"kind", "serving"},
+                                                    {"fidelity", "book"},
                                                     {"batch", 32},
                                                     {"prompt_len", 7680},
                                                     {"generated_len", 512},
@@ -257,4 +258,49 @@ TEST_CASE("issue 39: a serving answer says how much HBM the weights leave for KV
   CHECK(memory["hbm_for_kv_bytes"].get<double>() == Approx(hbm - 70e9));
   CHECK(memory["max_batch"].get<double>() ==
         std::floor(memory["hbm_for_kv_bytes"].get<double>() / memory["kv_bytes_per_sequence"].get<double>()));
+}
+
+TEST_CASE("issue 35: the engine's memory budget: the caches get what the budget leaves beside the weights",
+          "[serving][memory]") {
+  // LLaMA-3 70B in bf16 on 8 H100s at TP 8 (80 GB each): 141 GB of weights in 640 GB.
+  auto ask = [](const Json& extra) {
+    Json s = {{"hardware", {{"preset", "h100-sxm"}}},
+              {"model", {{"preset", "llama-3-70b"}}},
+              {"mesh", {{"shape", {8}}}},
+              {"query",
+               {{"kind", "serving"},
+                {"batch", 16},
+                {"prompt_len", 4096},
+                {"generated_len", 1024},
+                {"parallelism", {{"tensor", {"X"}}}}}}};
+    s["query"].update(extra);
+    return scalescope::test::run_json(s);
+  };
+  const double hbm = 8 * scalescope::test::hardware("h100-sxm").hbm_capacity_bytes;
+  const Json book = ask({{"fidelity", "book"}})["result"]["memory"];
+  const double weights = book["param_bytes"];
+  // The book: every byte the weights leave (scaling-book/applied-inference).
+  CHECK(book["hbm_for_kv_bytes"].get<double>() == Approx(hbm - weights));
+  // Calibrated, unset: 0.9 of the whole for weights and caches (vLLM's default gpu_memory_utilization).
+  const Json calibrated = ask(Json::object())["result"]["memory"];
+  CHECK(calibrated["hbm_for_kv_bytes"].get<double>() == Approx(0.9 * hbm - weights));
+  CHECK(calibrated["max_batch"].get<double>() < book["max_batch"].get<double>());
+  // A share of what the weights leave (TensorRT-LLM's free_gpu_memory_fraction).
+  const Json free = ask({{"free_memory_fraction", 0.5}})["result"]["memory"];
+  CHECK(free["hbm_for_kv_bytes"].get<double>() == Approx(0.5 * (hbm - weights)));
+  CHECK(free["max_batch"].get<double>() ==
+        std::floor(free["hbm_for_kv_bytes"].get<double>() / free["kv_bytes_per_sequence"].get<double>()));
+  // A budget smaller than the weights leaves the caches nothing: the answer says it does not fit, and warns.
+  const Json tight = ask({{"memory_fraction", 0.2}});
+  REQUIRE(tight["ok"] == true);
+  CHECK(tight["result"]["memory"]["fits"] == false);
+  CHECK(tight["result"]["memory"]["max_batch"] == 0.0);
+  CHECK(tight["diagnostics"][0]["code"] == "out_of_hbm");
+  // Both ways at once is a question with two answers.
+  const Json both = ask({{"memory_fraction", 0.9}, {"free_memory_fraction", 0.9}});
+  REQUIRE(both["ok"] == false);
+  CHECK(both["diagnostics"][0]["code"] == "conflicting");
+  CHECK(both["diagnostics"][0]["path"] == "/query/free_memory_fraction");
+  const Json out_of_range = ask({{"memory_fraction", 1.5}});
+  CHECK(out_of_range["ok"] == false);
 }

@@ -145,3 +145,26 @@ TEST_CASE("issue 39: serving search takes the serving query's params_override, a
   const json bad = search("usd_per_million_tokens", {{"params_override", 0}});
   CHECK(bad["ok"] == false);
 }
+
+TEST_CASE("serving search: calibrated deployments keep HBM headroom; the book's fill what the weights leave",
+          "[serving_search][memory]") {
+  // Issue 35: the search recommended 128 GB of 128 GB. Calibrated, a deployment's weights and caches stay within
+  // 0.9 of its HBM (vLLM's default gpu_memory_utilization) unless the query gives another budget.
+  // No targets: the best throughput per chip is the largest batch that fits, which fills the budget.
+  json calibrated = search("tokens_per_s_per_chip", {{"fidelity", "calibrated"}, {"targets", json::object()}});
+  REQUIRE(calibrated["ok"] == true);
+  double fullest = 0;
+  for (const json& d : calibrated["result"]["deployments"]) {
+    CHECK(d["memory_bytes"].get<double>() <= 0.9 * d["hbm_capacity_bytes"].get<double>() * (1 + 1e-12));
+    fullest = std::max(fullest, d["memory_bytes"].get<double>() / d["hbm_capacity_bytes"].get<double>());
+  }
+  CHECK(fullest > 0.8);  // the largest batches still fill the budget
+  const json roomier = search("tokens_per_s_per_chip",
+                              {{"fidelity", "calibrated"}, {"targets", json::object()}, {"memory_fraction", 0.95}});
+  REQUIRE(roomier["ok"] == true);
+  double roomiest = 0;
+  for (const json& d : roomier["result"]["deployments"])
+    roomiest = std::max(roomiest, d["memory_bytes"].get<double>() / d["hbm_capacity_bytes"].get<double>());
+  CHECK(roomiest > 0.9);
+  CHECK(roomiest <= 0.95 * (1 + 1e-12));
+}
