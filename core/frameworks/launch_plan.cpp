@@ -114,6 +114,13 @@ ServingLaunch serving_launch(const ServingInput& in, double batch, double prompt
   out.generated_len = generated_len;
   out.weights = in.weights;
   out.kv = in.kv;
+  // A budget the plan states, in both of the engines' forms for this replica's weights (each engine writes its own).
+  const double hbm = in.mesh->chips * in.hw->hbm_capacity_bytes, weights = serving_param_bytes(in);
+  const double kv = in.hbm_budget.kv_bytes(hbm, weights);
+  if (in.hbm_budget.stated && weights < hbm && kv > 0) {
+    out.memory_of_total = (weights + kv) / hbm;
+    out.memory_of_free = kv / (hbm - weights);
+  }
   return out;
 }
 
@@ -134,6 +141,10 @@ Json serving_launch_query(const ServingLaunch& plan) {
          {"generated_len", config_json(plan.generated_len)},
          {"dtypes", {{"weights", std::string(dtype_name(plan.weights))}, {"kv", std::string(dtype_name(plan.kv))}}},
          {"parallelism", par}};
+  if (plan.memory_of_total > 0)
+    q["memory_fraction"] = config_json(plan.memory_of_total);
+  else if (plan.memory_of_free > 0)
+    q["free_memory_fraction"] = config_json(plan.memory_of_free);
   return q;
 }
 

@@ -21,6 +21,7 @@ namespace scalescope {
 struct HbmBudget {
   double of_total = 1.0;
   double of_free = 0.0;  // > 0: the KV caches get this share of what the weights leave, instead of `of_total`
+  bool stated = false;   // the query gave it (else the fidelity's default: a launch config then keeps the engine's)
   double kv_bytes(double hbm_bytes, double param_bytes) const {
     const double left = of_free > 0 ? of_free * (hbm_bytes - param_bytes) : of_total * hbm_bytes - param_bytes;
     return left > 0 ? left : 0.0;

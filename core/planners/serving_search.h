@@ -27,8 +27,8 @@ struct ServingSearchInput {
   double time_to_first_token_s = 0;  // target (0: none)
   Dtype activations = Dtype::bf16;
   Efficiency efficiency;
-  bool include_comms = true;       // the book's serving figures leave the activation collectives out
-  double params_override = 0;      // > 0: this parameter count, as the serving query (the book's 70e9 for LLaMA-3 70B)
+  bool include_comms = true;   // the book's serving figures leave the activation collectives out
+  double params_override = 0;  // > 0: this parameter count, as the serving query (the book's 70e9 for LLaMA-3 70B)
   HbmBudget hbm_budget;
   std::vector<int> replica_chips;  // replica sizes to try
   std::vector<Dtype> weights, kv;  // dtypes to try

@@ -116,8 +116,8 @@ HbmBudget read_hbm_budget(JsonReader& args, Fidelity fidelity, Diagnostics& d) {
     add_diagnostic(d, args.path_of("free_memory_fraction"), "conflicting",
                    "give the engine's memory budget one way: 'memory_fraction' (of the whole HBM) or "
                    "'free_memory_fraction' (of what the weights leave)");
-  if (of_free) return {.of_total = 1.0, .of_free = *of_free};
-  if (of_total) return {.of_total = *of_total};
+  if (of_free) return {.of_total = 1.0, .of_free = *of_free, .stated = true};
+  if (of_total) return {.of_total = *of_total, .stated = true};
   return {.of_total = fidelity == Fidelity::calibrated ? 0.9 : 1.0};
 }
 

@@ -262,6 +262,39 @@ TEST_CASE("a serving deployment round-trips through vLLM, SGLang and TensorRT-LL
   const Json odd_out = launch(odd, "vllm");
   REQUIRE(odd_out["ok"] == true);
   CHECK(odd_out["result"]["undecided"].dump().find("prefill") == std::string::npos);
+  // A memory budget goes out in each engine's own form and comes back: vLLM's and SGLang's a share of the whole,
+  // TensorRT-LLM's the caches' share of what the weights leave (LLaMA-3 70B as published, bf16: 141 GB of weights in
+  // 4 x 80 GB; TensorRT-LLM serves the checkpoint's dtype).
+  Json budget = llama;
+  budget["query"].erase("dtypes");
+  const double weights = test::run_json(budget)["result"]["memory"]["param_bytes"];
+  budget["query"]["memory_fraction"] = 0.85;
+  const double hbm = 4 * test::hardware("h100-sxm").hbm_capacity_bytes;
+  const double of_free = (0.85 * hbm - weights) / (hbm - weights);
+  for (const auto& [framework, spelling, value] : {std::tuple{"vllm", "--gpu-memory-utilization 0.85", 0.85},
+                                                   std::tuple{"sglang", "--mem-fraction-static 0.85", 0.85},
+                                                   std::tuple{"trtllm", "free_gpu_memory_fraction: ", of_free}}) {
+    INFO(framework);
+    const Json out = launch(budget, framework);
+    REQUIRE(out["ok"] == true);
+    const std::string text = out["result"]["text"];
+    CHECK(text.find(spelling) != std::string::npos);
+    const Json back = import_config(budget, framework, text, {{"prompt_len", 2048}, {"generated_len", 512}});
+    REQUIRE(back["ok"] == true);
+    const Json& q = back["result"]["scenario"]["query"];
+    const char* key = std::string(framework) == "trtllm" ? "free_memory_fraction" : "memory_fraction";
+    CHECK_THAT(q[key].get<double>(), Catch::Matchers::WithinRel(value, 1e-3));
+    CHECK(q == out["result"]["plan"]);
+    // The same KV room either way: the imported scenario fits the batch the original does.
+    Json imported = back["result"]["scenario"];
+    imported["hardware"] = budget["hardware"];
+    imported["model"] = budget["model"];
+    CHECK_THAT(
+        test::run_json(imported)["result"]["memory"]["hbm_for_kv_bytes"].get<double>(),
+        Catch::Matchers::WithinRel(test::run_json(budget)["result"]["memory"]["hbm_for_kv_bytes"].get<double>(), 1e-3));
+  }
+  // Unstated, the engines keep their own defaults: no memory flag.
+  CHECK(launch(llama, "vllm")["result"]["text"].get<std::string>().find("gpu-memory-utilization") == std::string::npos);
   // The batch each scheduler takes: vLLM per attention-DP rank, SGLang the whole replica's.
   CHECK(launch(deepseek, "vllm")["result"]["text"].get<std::string>().find("--max-num-seqs 32") != std::string::npos);
   CHECK(launch(deepseek, "sglang")["result"]["text"].get<std::string>().find("--max-running-requests 256") !=

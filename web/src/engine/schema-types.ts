@@ -3076,6 +3076,14 @@ export type LaunchServingPlan = {
    * The parameter count the serving math uses [the model's]. [parameters]
    */
   params_override?: number;
+  /**
+   * The share of each chip's HBM the engine gives to the weights and the KV caches, the rest held for activations, CUDA graphs and workspaces (vLLM gpu_memory_utilization, SGLang mem_fraction_static) [the book fidelity all of it, the calibrated 0.9 (vLLM's default)]. [of HBM]
+   */
+  memory_fraction?: number;
+  /**
+   * Instead of memory_fraction: the share of the HBM the weights leave that the KV caches get (TensorRT-LLM kv_cache_config.free_gpu_memory_fraction). [of HBM left]
+   */
+  free_memory_fraction?: number;
   speculative?: LaunchSpeculative;
   /**
    * Taken and not read (a training_step argument).
