@@ -115,6 +115,10 @@ describe('servingSearchScenario', () => {
     const one = servingSearchScenario(serving({ sttft: 2, tp: 16, spec: true, sparams: 70e9 }))!.query;
     expect(one).toMatchObject({ targets: { time_to_first_token_s: 2 }, params_override: 70e9 });
     expect(JSON.stringify(one)).not.toMatch(/parallelism|speculative|latency_per_token_s/);
+    // The memory budget, set, goes to the search (and to the panel: applyDeployment below); unset, the engine's
+    // default decides.
+    expect(servingSearchScenario(serving({ smem: 0.85 }))!.query).toMatchObject({ memory_fraction: 0.85 });
+    expect(JSON.stringify(servingSearchScenario(serving({}))!.query)).not.toMatch(/memory_fraction/);
   });
 
   it('asks the golden "fewest chips" case (tests/golden/ch08_applied_inference.json) for the book’s question', () => {
@@ -165,23 +169,25 @@ describe('servingSearchScenario', () => {
 
 describe('applyDeployment', () => {
   // Dense and mixture-of-experts models on 2D and 3D tori and on GPUs, with EP on a torus axis of its own.
-  const searches: [string, string, string][] = [
-    ['tpu-v5e', 'llama-3-70b', 'usd_per_million_tokens'],
-    ['tpu-v5e', 'mixtral-8x7b', 'fewest_chips'],
-    ['tpu-v5e', 'mixtral-8x7b', 'tokens_per_s_per_chip'],
-    ['tpu-v5p', 'deepseek-v3', 'fewest_chips'],
-    ['tpu-v5p', 'mixtral-8x7b', 'usd_per_million_tokens'],
-    ['h100-sxm', 'llama-3-8b', 'usd_per_million_tokens'],
-    ['h100-sxm', 'deepseek-v3', 'fewest_chips'],
-    ['h100-sxm', 'mixtral-8x7b', 'tokens_per_s_per_chip'],
-    ['h100-sxm', 'gpt-oss-120b', 'usd_per_million_tokens'],
-    ['b200', 'qwen3-235b-a22b', 'tokens_per_s_per_chip'],
+  // The last also sets the engines' memory budget (issue 35): the panel and the search count the same KV room.
+  const searches: [string, string, string, number | null][] = [
+    ['tpu-v5e', 'llama-3-70b', 'usd_per_million_tokens', null],
+    ['tpu-v5e', 'mixtral-8x7b', 'fewest_chips', null],
+    ['tpu-v5e', 'mixtral-8x7b', 'tokens_per_s_per_chip', null],
+    ['tpu-v5p', 'deepseek-v3', 'fewest_chips', null],
+    ['tpu-v5p', 'mixtral-8x7b', 'usd_per_million_tokens', null],
+    ['h100-sxm', 'llama-3-8b', 'usd_per_million_tokens', null],
+    ['h100-sxm', 'deepseek-v3', 'fewest_chips', null],
+    ['h100-sxm', 'mixtral-8x7b', 'tokens_per_s_per_chip', null],
+    ['h100-sxm', 'gpt-oss-120b', 'usd_per_million_tokens', null],
+    ['b200', 'qwen3-235b-a22b', 'tokens_per_s_per_chip', null],
+    ['h100-sxm', 'llama-3-70b', 'tokens_per_s_per_chip', 0.8],
   ];
 
   it.each(searches)(
     '%s %s (%s): each deployment applied gives the serving step, TTFT and memory the search reported',
-    (hw, model, sobj) => {
-      const start = serving({ hw, model, sobj, tp: 1, sdemand: 3e4 });
+    (hw, model, sobj, smem) => {
+      const start = serving({ hw, model, sobj, tp: 1, sdemand: 3e4, smem });
       const res = run<ServingSearchResult>(servingSearchScenario(start)!).result!;
       const rows: ServingDeployment[] = [...res.deployments, ...res.frontier.slice(0, 10)];
       expect(rows.length).toBeGreaterThan(3);
@@ -206,6 +212,7 @@ describe('applyDeployment', () => {
         expect(r.memory.total_bytes).toBe(d.memory_bytes);
         expect(r.memory.hbm_capacity_bytes).toBe(d.hbm_capacity_bytes);
         expect(r.memory.fits).toBe(true);
+        expect(r.memory.total_bytes).toBeLessThanOrEqual((smem ?? 0.9) * r.memory.hbm_capacity_bytes * (1 + 1e-12));
         // One cost definition (issue 20): the headline's deployment is the row, to the last digit.
         const dep = r.deployment!;
         expect(dep.prefill).toBe(d.disaggregated ? 'disaggregated' : 'colocated');

@@ -343,6 +343,8 @@ export function mainScenario(s: State, plan: MeshPlan, o: { load?: boolean } = {
     if (kv !== null) query.kv_context_len = kv;
     const params = opt(s, 'sparams');
     if (params !== null) query.params_override = params;
+    const memory = opt(s, 'smem');
+    if (memory !== null) query.memory_fraction = memory;
     if (s.values['spec'] === true) {
       query.speculative = {
         draft_model: { preset: str(s, 'draft') },
@@ -539,6 +541,8 @@ export function servingSearchScenario(s: State): Scenario | null {
   // The parameter count the serving panel uses (the book's 70e9), so the search's rows are the panel's.
   const params = opt(s, 'sparams');
   if (params !== null) q.params_override = params;
+  const memory = opt(s, 'smem');
+  if (memory !== null) q.memory_fraction = memory;
   if (s.values['skeepb'] === true) q.batches = [num(s, 'sbatch')];
   // The GEMMs' input dtype is how the deployment runs, kept whether or not the weights and KV dtypes are.
   if (s.values['skeepdt'] === true)
