@@ -22,8 +22,14 @@ struct HbmBudget {
   double of_total = 1.0;
   double of_free = 0.0;  // > 0: the KV caches get this share of what the weights leave, instead of `of_total`
   bool stated = false;   // the query gave it (else the fidelity's default: a launch config then keeps the engine's)
+  // What the engine gives the weights and caches together, and the caches alone beside `param_bytes` of weights.
+  double usable_bytes(double hbm_bytes, double param_bytes) const {
+    if (of_free <= 0) return of_total * hbm_bytes;
+    const double left = hbm_bytes - param_bytes;
+    return left > 0 ? param_bytes + of_free * left : hbm_bytes;
+  }
   double kv_bytes(double hbm_bytes, double param_bytes) const {
-    const double left = of_free > 0 ? of_free * (hbm_bytes - param_bytes) : of_total * hbm_bytes - param_bytes;
+    const double left = usable_bytes(hbm_bytes, param_bytes) - param_bytes;
     return left > 0 ? left : 0.0;
   }
 };
@@ -129,6 +135,7 @@ struct ServingMemory {
   double kv_bytes_per_sequence = 0;  // at final_context
   double max_batch = 0;              // serving_max_batch at final_context
   double kv_budget_bytes = 0;        // what the HBM budget leaves the KV caches beside the weights
+  double budget_bytes = 0;           // what the HBM budget gives the weights and caches together
   double total_bytes = 0;            // weights plus the batch's KV caches
 };
 ServingMemory serving_memory(const ServingInput& in, const ServingRequests& r);

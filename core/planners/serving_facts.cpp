@@ -18,6 +18,7 @@ ServingMemory serving_memory(const ServingInput& in, const ServingRequests& r) {
   m.kv_bytes_per_sequence = kv_bytes_per_sequence(in, m.final_context);
   m.max_batch = serving_max_batch(in, m.final_context);
   m.kv_budget_bytes = in.hbm_budget.kv_bytes(m.hbm_total_bytes, m.param_bytes);
+  m.budget_bytes = in.hbm_budget.usable_bytes(m.hbm_total_bytes, m.param_bytes);
   m.total_bytes = m.param_bytes + r.batch * m.kv_bytes_per_sequence;
   return m;
 }

@@ -304,6 +304,7 @@ Json memory_json(const ServingInput& in, const ServingMemory& mem) {
           {"kv_bytes_per_token", kv_bytes_per_token(*in.model, in.kv)},
           {"total_bytes", mem.total_bytes},
           {"hbm_capacity_bytes", mem.hbm_total_bytes},
+          {"budget_bytes", mem.budget_bytes},
           {"fits", mem.total_bytes <= mem.param_bytes + mem.kv_budget_bytes},
           {"max_batch", mem.max_batch},
           // Applied inference: what the weights leave of the replica's HBM for KV caches, within the engine's budget.

@@ -284,10 +284,13 @@ TEST_CASE("issue 35: the engine's memory budget: the caches get what the budget 
   // Calibrated, unset: 0.9 of the whole for weights and caches (vLLM's default gpu_memory_utilization).
   const Json calibrated = ask(Json::object())["result"]["memory"];
   CHECK(calibrated["hbm_for_kv_bytes"].get<double>() == Approx(0.9 * hbm - weights));
+  CHECK(calibrated["budget_bytes"].get<double>() == Approx(0.9 * hbm));
+  CHECK(book["budget_bytes"].get<double>() == Approx(hbm));
   CHECK(calibrated["max_batch"].get<double>() < book["max_batch"].get<double>());
   // A share of what the weights leave (TensorRT-LLM's free_gpu_memory_fraction).
   const Json free = ask({{"free_memory_fraction", 0.5}})["result"]["memory"];
   CHECK(free["hbm_for_kv_bytes"].get<double>() == Approx(0.5 * (hbm - weights)));
+  CHECK(free["budget_bytes"].get<double>() == Approx(weights + 0.5 * (hbm - weights)));
   CHECK(free["max_batch"].get<double>() ==
         std::floor(free["hbm_for_kv_bytes"].get<double>() / free["kv_bytes_per_sequence"].get<double>()));
   // A budget smaller than the weights leaves the caches nothing: the answer says it does not fit, and warns.

@@ -26,6 +26,8 @@ export interface Marker {
   value: number;
   label: string;
   colour: string;
+  /** Named in the numbers table only: another marker's label above the track says it (two lines too close to label). */
+  unlabelled?: boolean;
 }
 
 const pct = (v: number, max: number): string => `${((Math.max(0, v) / max) * 100).toFixed(3)}%`;
@@ -58,7 +60,7 @@ export function bars(rows: BarRow[], markers: Marker[], format: (v: number) => s
     <figcaption class="hb-title">${title}</figcaption>
     ${
       markers.length
-        ? html`<div class="hrow mk-row" aria-hidden="true"><span></span><div class="track">${markers.map((m) => html`<span class="mk-label ${m.value / max > 0.8 ? 'end' : ''}" style=${cssProps({ left: pct(m.value, max), color: m.colour })}>${m.label}</span>`)}</div></div>`
+        ? html`<div class="hrow mk-row" aria-hidden="true"><span></span><div class="track">${markers.filter((m) => !m.unlabelled).map((m) => html`<span class="mk-label ${m.value / max > 0.8 ? 'end' : ''}" style=${cssProps({ left: pct(m.value, max), color: m.colour })}>${m.label}</span>`)}</div></div>`
         : nothing
     }
     ${rows.map((r) => {

@@ -6357,9 +6357,13 @@ export type ServingResult = {
      */
     kv_bytes_per_token: number;
     /**
-     * The replica's HBM left for KV caches once the weights are in (0 when they do not fit). [bytes]
+     * The replica's HBM left for KV caches once the weights are in, within the memory budget (0 when they do not fit). [bytes]
      */
     hbm_for_kv_bytes: number;
+    /**
+     * What the engine's memory budget gives the weights and KV caches together (memory_fraction or free_memory_fraction; the HBM when all of it). [bytes]
+     */
+    budget_bytes: number;
     /**
      * The largest batch that fits.
      */

@@ -110,7 +110,10 @@ export function planStatus(a: PlanAnswer): PlanStatus {
   if (s && !s.memory.fits)
     return {
       kind: 'no-fit',
-      text: `Does not fit: the replica needs ${fmtBytes(s.memory.total_bytes)} of ${fmtBytes(s.memory.hbm_capacity_bytes)} HBM.`,
+      text:
+        s.memory.budget_bytes < s.memory.hbm_capacity_bytes
+          ? `Does not fit: the replica needs ${fmtBytes(s.memory.total_bytes)} of the ${fmtBytes(s.memory.budget_bytes)} its engine’s memory budget gives (of ${fmtBytes(s.memory.hbm_capacity_bytes)} HBM).`
+          : `Does not fit: the replica needs ${fmtBytes(s.memory.total_bytes)} of ${fmtBytes(s.memory.hbm_capacity_bytes)} HBM.`,
     };
   const warnings = a.main.diagnostics.filter((d) => d.severity === 'warning');
   if (warnings.length)

@@ -185,7 +185,28 @@ export class SsServingResults extends LitElement {
               ...ghost(pin?.memory.total_bytes),
             },
           ],
-          [{ value: m.hbm_capacity_bytes, label: `HBM ${fmtBytes(m.hbm_capacity_bytes)}`, colour: COLOURS.hbmLine }],
+          // The engine's memory budget, where it keeps HBM back (activations, CUDA graphs): one label for both lines.
+          m.budget_bytes < m.hbm_capacity_bytes
+            ? [
+                {
+                  value: m.hbm_capacity_bytes,
+                  label: `HBM ${fmtBytes(m.hbm_capacity_bytes)}; the engine’s budget ${fmtBytes(m.budget_bytes)}`,
+                  colour: COLOURS.hbmLine,
+                },
+                {
+                  value: m.budget_bytes,
+                  label: 'the engine’s memory budget',
+                  colour: COLOURS.pinned,
+                  unlabelled: true,
+                },
+              ]
+            : [
+                {
+                  value: m.hbm_capacity_bytes,
+                  label: `HBM ${fmtBytes(m.hbm_capacity_bytes)}`,
+                  colour: COLOURS.hbmLine,
+                },
+              ],
           fmtBytes,
           'Memory of the serving replica against its HBM',
         )}
