@@ -4,6 +4,7 @@
 //   web/src/engine/schema-types.ts   the TypeScript types of scenarios, queries, results, presets (json-schema-to-typescript)
 //   core/io/ranges_table.inc          the range of every number the engine reads by key (io/ranges.cpp)
 //   cli/units_table.inc               the unit of every number a result gives (the --table view)
+//   web/src/state/result-units.ts     the same units for the page's CSV downloads
 //   docs/api.md                       the blocks between "<!-- generated: ... -->" and "<!-- end generated -->"
 //   python/scalescope/query_arguments.py  the helpers' keyword arguments (their signatures and help())
 // Run it after a schema edit: node web/scripts/schema-generate.mjs [--check]
@@ -139,6 +140,18 @@ export function unitsTable(files) {
     '// Generated from schema/results by web/scripts/schema-generate.mjs: do not edit (edit the schema, then run it).',
     '// Every number\'s key in a result and its unit ("": a plain number), sorted by key (cli/table.cpp).',
     ...unitRows(files).map(([k, u]) => `    {"${k}", "${u}"},`),
+    '',
+  ].join('\n');
+}
+
+/** The same units for the page (web/src/state/export.ts: the CSV's unit column), so that it writes the schema's. */
+export function resultUnitsModule(files) {
+  return [
+    '// Generated from schema/results by web/scripts/schema-generate.mjs: do not edit (edit the schema, then run it).',
+    '// Every number\'s key in a result and its unit ("": a plain number), as the CLI\'s --table view reads them.',
+    'export const RESULT_UNITS: Readonly<Record<string, string>> = {',
+    ...unitRows(files).map(([k, u]) => `  ${k}: ${JSON.stringify(u)},`),
+    '};',
     '',
   ].join('\n');
 }
@@ -520,6 +533,7 @@ export async function generated(files = readSchemas()) {
     ['web/src/engine/schema-types.ts', await schemaTypes(files)],
     ['core/io/ranges_table.inc', rangesTable(files)],
     ['cli/units_table.inc', unitsTable(files)],
+    ['web/src/state/result-units.ts', resultUnitsModule(files)],
     ['docs/api.md', apiDoc(fs.readFileSync(api, 'utf8'), files)],
     ['python/scalescope/query_arguments.py', pythonArguments(files)],
   ];

@@ -11,6 +11,7 @@ import { cliCommand, resultBlock, resultCsv, resultJson } from '../src/state/exp
 import { inputRows, inputsBlock } from '../src/state/inputs';
 import { PARAM_BY_KEY, defaultState } from '../src/state/params';
 import { mainScenario, meshFor } from '../src/state/scenario';
+import { RESULT_UNITS } from '../src/state/result-units';
 import { unitOf } from '../src/state/units';
 import { encodeState } from '../src/state/url';
 import { REPO, loadEngine, askNowOf } from './engine';
@@ -90,17 +91,19 @@ describe('export', () => {
     expect(unitOf('train_usd')).toBe('USD');
     expect(unitOf('usd_per_hour')).toBe('USD/h');
     expect(unitOf('peak_flops_per_s')).toBe('FLOP/s');
-    expect(unitOf('tokens_per_s')).toBe('1/s');
+    expect(unitOf('tokens_per_s')).toBe(''); // a result's key: the schema names its unit (tokens/s, below)
     expect(unitOf('bound')).toBe('');
   });
 
-  it('flattens a result into path,value,unit rows (quoting commas)', () => {
+  it("flattens a result into path,value,unit rows (quoting commas), each unit the schema's", () => {
     const csv = csvText([
       resultBlock({
         time: { step_s: 2.5, bound: 'compute' },
         memory: { fits: true, total_bytes: 3e9 },
         note: 'a, "b"',
         thresholds: [{ name: 'x', margin: 1.5 }],
+        tokens_per_s: 1200,
+        peak_flops_per_s: { bf16: 9.89e14 },
       }),
     ]);
     expect(csv.split('\r\n')).toEqual([
@@ -108,12 +111,22 @@ describe('export', () => {
       '/time/step_s,2.5,s',
       '/time/bound,compute,',
       '/memory/fits,true,',
-      '/memory/total_bytes,3000000000,B',
+      '/memory/total_bytes,3000000000,bytes',
       '/note,"a, ""b""",',
       '/thresholds/0/name,x,',
       '/thresholds/0/margin,1.5,',
+      // Issue 39: the page wrote "1/s" here; the schema says tokens/s. A record's entries take the record's unit.
+      '/tokens_per_s,1200,tokens/s',
+      '/peak_flops_per_s/bf16,989000000000000,FLOP/s',
       '',
     ]);
+    // Every unit the CSV can write is the schema's (schema/results: the CLI's --table view reads the same table).
+    const shared = JSON.parse(fs.readFileSync(path.join(REPO, 'schema/results/shared.schema.json'), 'utf8')) as {
+      $defs: Record<string, { properties?: Record<string, { 'x-unit'?: string }> }>;
+    };
+    for (const def of Object.values(shared.$defs))
+      for (const [k, p] of Object.entries(def.properties ?? {}))
+        if (p['x-unit'] !== undefined) expect(RESULT_UNITS[k], k).toBe(p['x-unit']);
   });
 
   it('the CSV starts with its inputs: what the engine used, then every non-default parameter with its label and unit', () => {

@@ -6,7 +6,7 @@ import type { Evaluation, FidelityInfo, Scenario } from '../engine/types';
 import type { State } from './params';
 import { csvText, type Cell, type CsvBlock } from './csv';
 import { inputRows, inputsBlock } from './inputs';
-import { unitOf } from './units';
+import { RESULT_UNITS } from './result-units';
 import { encodeState } from './url';
 
 /** What produced an answer: the state it was asked for, the scenario sent, and the fidelity fields of the answer. */
@@ -37,7 +37,10 @@ export function exportJson(p: Provenance, body: Record<string, unknown>): string
   );
 }
 
-/** One row per number, string and boolean of a result: path, value and the unit the nearest key names. */
+/**
+ * One row per number, string and boolean of a result: path, value and the schema's unit for the nearest key that
+ * has one (a record's entries, `peak_flops_per_s.bf16`, take the record's), as the CLI's --table view names them.
+ */
 export function resultBlock(result: unknown): CsvBlock {
   const rows: Cell[][] = [];
   const walk = (node: unknown, path: string, unitKey: string): void => {
@@ -45,9 +48,9 @@ export function resultBlock(result: unknown): CsvBlock {
       node.forEach((x, i) => walk(x, `${path}/${i}`, unitKey));
     } else if (node && typeof node === 'object') {
       for (const [k, v] of Object.entries(node as Record<string, unknown>))
-        walk(v, `${path}/${k}`, k.includes('_') ? k : unitKey);
+        walk(v, `${path}/${k}`, Object.hasOwn(RESULT_UNITS, k) ? k : unitKey);
     } else if (node !== undefined && node !== null) {
-      rows.push([path, node as Cell, typeof node === 'number' ? unitOf(unitKey) : '']);
+      rows.push([path, node as Cell, typeof node === 'number' ? (RESULT_UNITS[unitKey] ?? '') : '']);
     }
   };
   walk(result, '', '');

@@ -1,5 +1,5 @@
-// The SI unit a key names (docs/api.md: the unit is in every key of the engine's answers, and in the chip fields a
-// link overrides): for CSV columns and the inputs of a download.
+// The SI unit a chip field's or a parameter's key names (the chip fields a link overrides, the inputs of a download,
+// the dimension an input box reads). A result's units are the schema's (result-units.ts, generated).
 
 export function unitOf(key: string): string {
   if (/_flops_per_s$/.test(key)) return 'FLOP/s';
@@ -11,7 +11,7 @@ export function unitOf(key: string): string {
   if (/_bytes$/.test(key)) return 'B';
   if (/_flops$/.test(key)) return 'FLOP';
   if (/_frac$|_fraction$/.test(key)) return 'fraction';
-  if (/_per_s$/.test(key)) return '1/s';
+  if (/_per_s$/.test(key)) return ''; // a rate of something the key does not name (a result's: the schema's unit)
   if (/_s$/.test(key)) return 's';
   return '';
 }
