@@ -261,11 +261,11 @@ bool read_serving_query(const QueryContext& ctx, JsonReader& args, Diagnostics& 
 }
 
 void warn_if_out_of_hbm(const ServingMemory& memory, const std::string& path, Diagnostics& d) {
-  const double budget = memory.param_bytes + memory.kv_budget_bytes;
+  const double budget = memory.budget_bytes;
   if (memory.total_bytes <= budget) return;
   const std::string room = budget < memory.hbm_total_bytes
-                               ? "; the memory fraction gives them " + format_bytes(budget) + " of the replica's " +
-                                     format_bytes(memory.hbm_total_bytes)
+                               ? "; the engine's memory budget gives them " + format_bytes(budget) +
+                                     " of the replica's " + format_bytes(memory.hbm_total_bytes)
                                : "; the replica has " + format_bytes(memory.hbm_total_bytes);
   add_warning(d, path, "out_of_hbm",
               "weights and KV caches need " + format_bytes(memory.total_bytes) + room + " (at most " +
@@ -305,7 +305,7 @@ Json memory_json(const ServingInput& in, const ServingMemory& mem) {
           {"total_bytes", mem.total_bytes},
           {"hbm_capacity_bytes", mem.hbm_total_bytes},
           {"budget_bytes", mem.budget_bytes},
-          {"fits", mem.total_bytes <= mem.param_bytes + mem.kv_budget_bytes},
+          {"fits", mem.total_bytes <= mem.budget_bytes},
           {"max_batch", mem.max_batch},
           // Applied inference: what the weights leave of the replica's HBM for KV caches, within the engine's budget.
           {"hbm_for_kv_bytes", mem.kv_budget_bytes},
