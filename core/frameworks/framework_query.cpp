@@ -72,10 +72,10 @@ Json launch_serving(const Framework& f, const QueryContext& ctx, JsonReader& pla
   launch.disaggregated = disaggregated;
   LaunchNotes notes;
   std::string text = f.write_serving(launch, *ctx.model, notes);
-  // The memory budget in the form this engine writes it (TensorRT-LLM: of what the weights leave; vLLM and SGLang:
-  // of the whole), so that the canonical query is what importing the config gives back.
+  // The memory budget in the form this engine writes it, so that the canonical query is what importing the config
+  // gives back.
   ServingLaunch written = launch;
-  (std::string_view(f.name) == "trtllm" ? written.memory_of_total : written.memory_of_free) = 0;
+  (states_memory_of_free(f) ? written.memory_of_total : written.memory_of_free) = 0;
   Json canonical = serving_launch_query(written);
   if (launch.speculative) canonical["speculative"] = {{"lookahead", config_json(lookahead)}};  // as import writes it
   return launch_result(f, std::move(text), canonical, notes);

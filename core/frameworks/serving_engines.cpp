@@ -284,4 +284,7 @@ const Framework& trtllm_framework() {
   return f;
 }
 
+// By its writer: frameworks() holds copies of the entries, so the entry's address does not name it.
+bool states_memory_of_free(const Framework& f) { return f.write_serving == write_trtllm; }
+
 }  // namespace scalescope

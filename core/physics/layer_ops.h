@@ -41,6 +41,16 @@ inline FlashAttentionShape flash_attention_shape(const AttentionDims& d) {
   return a;
 }
 
+// What a decode attention op reads of each cached token on one chip: its local KV heads' keys and values, or latent
+// attention's whole latent, shared by every head (DeepSeek-V2 §2.1: the absorbed decode reads the compressed cache).
+struct DecodeKvRead {
+  double heads, values_per_head;
+};
+inline DecodeKvRead decode_kv_read(const ModelConfig& m, const AttentionDims& d) {
+  if (m.is_mla()) return {1.0, kv_values_per_token_per_layer(m)};
+  return {d.kv_heads, d.qk_dim + d.v_dim};
+}
+
 // Plain data without default member values, so that a LayerOps (room for every op of a layer) costs nothing to
 // create: the list writes each op whole as it adds it.
 struct LayerOp {

@@ -64,9 +64,10 @@ struct Engine {
         const ModelConfig& m = *in.model;
         if (decode) {
           DecodeAttentionShape a;
+          const DecodeKvRead kv = decode_kv_read(m, d);
           a.sequences = per_rank(sequences);
-          a.kv_heads = m.is_mla() ? 1.0 : d.kv_heads;
-          a.kv_values = m.is_mla() ? kv_values_per_token_per_layer(m) : d.qk_dim + d.v_dim;
+          a.kv_heads = kv.heads;
+          a.kv_values = kv.values_per_head;
           a.mean_keys = d.mean_keys;
           a.kv_bytes = bytes_per_element(in.kv);
           a.flops = o.flops;

@@ -22,9 +22,8 @@ Dtype op_dtype(const LayerOp& o, const Hardware& hw, MainOpDtypes dtypes) {
 // cache once per step, the part its span keeps): its local KV heads, or latent attention's whole latent.
 double decode_kv_bytes(const ModelConfig& m, int kind, const LayerOp& o, const LayerShape& s, double kv_bytes) {
   const double keys = mean_keys_per_query(m, kind_span(kind), s.seq_len, false, true);
-  const double heads = m.is_mla() ? 1.0 : o.attention.kv_heads;
-  const double values = m.is_mla() ? kv_values_per_token_per_layer(m) : o.attention.qk_dim + o.attention.v_dim;
-  return s.tokens * heads * keys * values * kv_bytes;
+  const DecodeKvRead kv = decode_kv_read(m, o.attention);  // as the calibrated decode step reads it
+  return s.tokens * kv.heads * keys * kv.values_per_head * kv_bytes;
 }
 
 // Adds `layers` x op `o` (with `extra_bytes` more than it lists) to the list: into the op of its name if one is there
