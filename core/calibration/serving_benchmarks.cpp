@@ -219,7 +219,7 @@ BenchmarkScenario benchmark_scenario(const BenchmarkRow& row, const std::string&
   // of what the weights leave, TensorRT-LLM's default (kv_cache_config.free_gpu_memory_fraction). A share of the
   // whole, as vLLM and SGLang state it, would refuse deployments that ran (DeepSeek-R1 in FP8 on 4 B200 under
   // SGLang's TP-4 default of 0.85).
-  query["free_memory_fraction"] = 0.9;
+  query["free_memory_frac"] = 0.9;
   BenchmarkScenario s;
   s.scenario = {
       {"hardware", {{"preset", hw}}}, {"model", {{"preset", model}}}, {"mesh", decode.mesh}, {"query", query}};

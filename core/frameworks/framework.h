@@ -57,7 +57,7 @@ const Framework& sglang_framework();
 const Framework& trtllm_framework();
 // Whether a serving engine states its memory budget as the KV caches' share of what the weights leave (TensorRT-LLM's
 // free_gpu_memory_fraction) rather than as a share of the whole (vLLM's, SGLang's).
-bool states_memory_of_free(const Framework& f);
+bool states_free_memory_frac(const Framework& f);
 
 // The model a config's architecture fills in (Megatron's --num-layers and the rest, MaxText's base_* keys): named
 // "imported", a 32000-token vocabulary until the config gives one. specs/hf_config.h's model_config_json writes it.

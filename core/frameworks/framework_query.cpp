@@ -75,7 +75,7 @@ Json launch_serving(const Framework& f, const QueryContext& ctx, JsonReader& pla
   // The memory budget in the form this engine writes it, so that the canonical query is what importing the config
   // gives back.
   ServingLaunch written = launch;
-  (states_memory_of_free(f) ? written.memory_of_total : written.memory_of_free) = 0;
+  (states_free_memory_frac(f) ? written.memory_frac : written.free_memory_frac) = 0;
   Json canonical = serving_launch_query(written);
   if (launch.speculative) canonical["speculative"] = {{"lookahead", config_json(lookahead)}};  // as import writes it
   return launch_result(f, std::move(text), canonical, notes);

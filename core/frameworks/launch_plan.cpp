@@ -118,8 +118,8 @@ ServingLaunch serving_launch(const ServingInput& in, double batch, double prompt
   const double hbm = in.mesh->chips * in.hw->hbm_capacity_bytes, weights = serving_param_bytes(in);
   const double kv = in.hbm_budget.kv_bytes(hbm, weights);
   if (in.hbm_budget.stated && weights < hbm && kv > 0) {
-    out.memory_of_total = (weights + kv) / hbm;
-    out.memory_of_free = kv / (hbm - weights);
+    out.memory_frac = (weights + kv) / hbm;
+    out.free_memory_frac = kv / (hbm - weights);
   }
   return out;
 }
@@ -141,10 +141,10 @@ Json serving_launch_query(const ServingLaunch& plan) {
          {"generated_len", config_json(plan.generated_len)},
          {"dtypes", {{"weights", std::string(dtype_name(plan.weights))}, {"kv", std::string(dtype_name(plan.kv))}}},
          {"parallelism", par}};
-  if (plan.memory_of_total > 0)
-    q["memory_fraction"] = config_json(plan.memory_of_total);
-  else if (plan.memory_of_free > 0)
-    q["free_memory_fraction"] = config_json(plan.memory_of_free);
+  if (plan.memory_frac > 0)
+    q["memory_frac"] = config_json(plan.memory_frac);
+  else if (plan.free_memory_frac > 0)
+    q["free_memory_frac"] = config_json(plan.free_memory_frac);
   return q;
 }
 

@@ -75,7 +75,7 @@ struct ServingLaunch {
   bool disaggregated = false;  // the deployment prefills on servers of its own: this replica is the decode side
   // The HBM the engine gives the weights and KV caches, both ways the engines state it for this model: a share of the
   // whole (vLLM, SGLang) and the caches' share of what the weights leave (TensorRT-LLM). 0: the engines' defaults.
-  double memory_of_total = 0, memory_of_free = 0;
+  double memory_frac = 0, free_memory_frac = 0;
   double chips() const { return tensor * expert; }
 };
 ServingLaunch serving_launch(const ServingInput& in, double batch, double prompt_len, double generated_len);

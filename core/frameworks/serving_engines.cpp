@@ -61,7 +61,7 @@ std::string write_vllm(const ServingLaunch& p, const ModelConfig& m, LaunchNotes
   experts_over_every_gpu(p, notes, "vLLM");
   flag("max-num-seqs", config_value(per_rank_batch(p, p.expert)));
   flag("max-model-len", config_value(p.prompt_len + p.generated_len));
-  if (p.memory_of_total > 0) flag("gpu-memory-utilization", config_value(p.memory_of_total));
+  if (p.memory_frac > 0) flag("gpu-memory-utilization", config_value(p.memory_frac));
   if (p.weights == Dtype::fp8) flag("quantization", "fp8");
   if (p.kv == Dtype::fp8) flag("kv-cache-dtype", "fp8");
   if (p.speculative)
@@ -85,7 +85,7 @@ std::string write_sglang(const ServingLaunch& p, const ModelConfig& m, LaunchNot
   }
   flag("max-running-requests", config_value(p.batch));
   flag("context-length", config_value(p.prompt_len + p.generated_len));
-  if (p.memory_of_total > 0) flag("mem-fraction-static", config_value(p.memory_of_total));
+  if (p.memory_frac > 0) flag("mem-fraction-static", config_value(p.memory_frac));
   if (p.weights == Dtype::fp8) flag("quantization", "fp8");
   if (p.kv == Dtype::fp8) flag("kv-cache-dtype", "fp8_e4m3");
   if (p.speculative) {
@@ -110,9 +110,9 @@ std::string write_trtllm(const ServingLaunch& p, const ModelConfig& m, LaunchNot
                                         ": TensorRT-LLM serves the checkpoint's; quantize it first (ModelOpt)");
   std::string out = header("TensorRT-LLM", p, m) + notes_comment(notes) + "cat > extra_llm_api_options.yaml <<'EOF'\n";
   out += std::string("enable_attention_dp: ") + (p.expert > 1 ? "true" : "false") + "\n";
-  if (p.kv == Dtype::fp8 || p.memory_of_free > 0) out += "kv_cache_config:\n";
+  if (p.kv == Dtype::fp8 || p.free_memory_frac > 0) out += "kv_cache_config:\n";
   if (p.kv == Dtype::fp8) out += "  dtype: fp8\n";
-  if (p.memory_of_free > 0) out += "  free_gpu_memory_fraction: " + config_value(p.memory_of_free) + "\n";
+  if (p.free_memory_frac > 0) out += "  free_gpu_memory_fraction: " + config_value(p.free_memory_frac) + "\n";
   if (p.speculative)
     out += "speculative_config:\n  decoding_type: MTP\n  num_nextn_predict_layers: " + config_value(p.lookahead) + "\n";
   out += "EOF\ntrtllm-serve <model>";
@@ -236,9 +236,9 @@ void read_serve(ConfigSettings& c, const ImportContext& ctx, ImportResult& out, 
     p.kv = e->value.rfind("fp8", 0) == 0 ? Dtype::fp8 : Dtype::bf16;
   // The memory budget, as each engine states it: a share of the whole, or the caches' share of what weights leave.
   static constexpr NumberRange kShare{"share", 0.05, 1, false, ""};
-  c.number_in(engine == Engine::vllm ? "gpu_memory_utilization" : "mem_fraction_static", "/memory_fraction",
-              p.memory_of_total, kShare) ||
-      c.number_in("kv_cache_config.free_gpu_memory_fraction", "/free_memory_fraction", p.memory_of_free, kShare);
+  c.number_in(engine == Engine::vllm ? "gpu_memory_utilization" : "mem_fraction_static", "/memory_frac", p.memory_frac,
+              kShare) ||
+      c.number_in("kv_cache_config.free_gpu_memory_fraction", "/free_memory_frac", p.free_memory_frac, kShare);
   double lookahead = 0;
   if (c.positive_integer("speculative_num_draft_tokens", "/speculative/lookahead", lookahead) ||
       c.positive_integer("speculative_config.num_nextn_predict_layers", "/speculative/lookahead", lookahead) ||
@@ -285,6 +285,6 @@ const Framework& trtllm_framework() {
 }
 
 // By its writer: frameworks() holds copies of the entries, so the entry's address does not name it.
-bool states_memory_of_free(const Framework& f) { return f.write_serving == write_trtllm; }
+bool states_free_memory_frac(const Framework& f) { return f.write_serving == write_trtllm; }
 
 }  // namespace scalescope

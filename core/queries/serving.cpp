@@ -110,12 +110,12 @@ void read_serving_parallelism(JsonReader& args, const Mesh& mesh, ServingInput& 
 }
 
 HbmBudget read_hbm_budget(JsonReader& args, Fidelity fidelity, Diagnostics& d) {
-  const std::optional<double> of_total = args.number("memory_fraction", false);
-  const std::optional<double> of_free = args.number("free_memory_fraction", false);
+  const std::optional<double> of_total = args.number("memory_frac", false);
+  const std::optional<double> of_free = args.number("free_memory_frac", false);
   if (of_total && of_free)
-    add_diagnostic(d, args.path_of("free_memory_fraction"), "conflicting",
-                   "give the engine's memory budget one way: 'memory_fraction' (of the whole HBM) or "
-                   "'free_memory_fraction' (of what the weights leave)");
+    add_diagnostic(d, args.path_of("free_memory_frac"), "conflicting",
+                   "give the engine's memory budget one way: 'memory_frac' (of the whole HBM) or "
+                   "'free_memory_frac' (of what the weights leave)");
   if (of_free) return {.of_total = 1.0, .of_free = *of_free, .stated = true};
   if (of_total) return {.of_total = *of_total, .stated = true};
   return {.of_total = fidelity == Fidelity::calibrated ? 0.9 : 1.0};

@@ -14,7 +14,7 @@ struct ServingArgs {
 // The replica's split over `mesh` (the `parallelism` key of `args`), checked: a decode replica's or a prefill pool's.
 void read_serving_parallelism(JsonReader& args, const Mesh& mesh, ServingInput& in, Diagnostics& diagnostics);
 
-// The HBM the engine gives the weights and KV caches (`memory_fraction`, or `free_memory_fraction`); unset, the
+// The HBM the engine gives the weights and KV caches (`memory_frac`, or `free_memory_frac`); unset, the
 // fidelity's: the book's all of it, the calibrated engines' 0.9 (vLLM's default gpu_memory_utilization; the rest
 // holds activations, CUDA graphs and workspaces).
 HbmBudget read_hbm_budget(JsonReader& args, Fidelity fidelity, Diagnostics& diagnostics);

@@ -87,13 +87,13 @@ QUERY_ARGUMENTS: dict[str, tuple[tuple[str, str, str], ...]] = {
          "Prefill's fraction of the peak FLOP/s [efficiency.flops_frac]. (0.01 to 1; of peak)"),
         ("include_comms", "bool",
          "Count communication (the book's figures leave it out) [true]."),
-        ("memory_fraction", "float",
+        ("memory_frac", "float",
          "The share of each chip's HBM the engine gives to the weights and the KV caches, the rest held for"
          " activations, CUDA graphs and workspaces (vLLM gpu_memory_utilization, SGLang mem_fraction_static)"
          " [the book fidelity all of it, the calibrated 0.9 (vLLM's default)]. (0.05 to 1; of HBM)"),
-        ("free_memory_fraction", "float",
-         "Instead of memory_fraction: the share of the HBM the weights leave that the KV caches get"
-         " (TensorRT-LLM kv_cache_config.free_gpu_memory_fraction). (0.05 to 1; of HBM left)"),
+        ("free_memory_frac", "float",
+         "Instead of memory_frac: the share of the HBM the weights leave that the KV caches get (TensorRT-LLM"
+         " kv_cache_config.free_gpu_memory_fraction). (0.05 to 1; of HBM left)"),
         ("params_override", "int",
          "The parameter count the serving math uses [the model's]. (1 to 1e+15; parameters)"),
         ("sweep", "dict",
@@ -164,13 +164,13 @@ QUERY_ARGUMENTS: dict[str, tuple[tuple[str, str, str], ...]] = {
          "Fractions of peak [1.0 each]."),
         ("include_comms", "bool",
          "Count communication [true]."),
-        ("memory_fraction", "float",
+        ("memory_frac", "float",
          "The share of each chip's HBM the engine gives to the weights and the KV caches, the rest held for"
          " activations, CUDA graphs and workspaces (vLLM gpu_memory_utilization, SGLang mem_fraction_static)"
          " [the book fidelity all of it, the calibrated 0.9 (vLLM's default)]. (0.05 to 1; of HBM)"),
-        ("free_memory_fraction", "float",
-         "Instead of memory_fraction: the share of the HBM the weights leave that the KV caches get"
-         " (TensorRT-LLM kv_cache_config.free_gpu_memory_fraction). (0.05 to 1; of HBM left)"),
+        ("free_memory_frac", "float",
+         "Instead of memory_frac: the share of the HBM the weights leave that the KV caches get (TensorRT-LLM"
+         " kv_cache_config.free_gpu_memory_fraction). (0.05 to 1; of HBM left)"),
         ("params_override", "int",
          "The parameter count the serving math uses, as in serving [the model's]. (1 to 1e+15; parameters)"),
         ("keep", "int",

@@ -268,7 +268,7 @@ TEST_CASE("a serving deployment round-trips through vLLM, SGLang and TensorRT-LL
   Json budget = llama;
   budget["query"].erase("dtypes");
   const double weights = test::run_json(budget)["result"]["memory"]["param_bytes"];
-  budget["query"]["memory_fraction"] = 0.85;
+  budget["query"]["memory_frac"] = 0.85;
   const double hbm = 4 * test::hardware("h100-sxm").hbm_capacity_bytes;
   const double of_free = (0.85 * hbm - weights) / (hbm - weights);
   for (const auto& [framework, spelling, value] : {std::tuple{"vllm", "--gpu-memory-utilization 0.85", 0.85},
@@ -282,7 +282,7 @@ TEST_CASE("a serving deployment round-trips through vLLM, SGLang and TensorRT-LL
     const Json back = import_config(budget, framework, text, {{"prompt_len", 2048}, {"generated_len", 512}});
     REQUIRE(back["ok"] == true);
     const Json& q = back["result"]["scenario"]["query"];
-    const char* key = std::string(framework) == "trtllm" ? "free_memory_fraction" : "memory_fraction";
+    const char* key = std::string(framework) == "trtllm" ? "free_memory_frac" : "memory_frac";
     CHECK_THAT(q[key].get<double>(), Catch::Matchers::WithinRel(value, 1e-3));
     CHECK(q == out["result"]["plan"]);
     // The same KV room either way: the imported scenario fits the batch the original does.

@@ -288,22 +288,22 @@ TEST_CASE("issue 35: the engine's memory budget: the caches get what the budget 
   CHECK(book["budget_bytes"].get<double>() == Approx(hbm));
   CHECK(calibrated["max_batch"].get<double>() < book["max_batch"].get<double>());
   // A share of what the weights leave (TensorRT-LLM's free_gpu_memory_fraction).
-  const Json free = ask({{"free_memory_fraction", 0.5}})["result"]["memory"];
+  const Json free = ask({{"free_memory_frac", 0.5}})["result"]["memory"];
   CHECK(free["hbm_for_kv_bytes"].get<double>() == Approx(0.5 * (hbm - weights)));
   CHECK(free["budget_bytes"].get<double>() == Approx(weights + 0.5 * (hbm - weights)));
   CHECK(free["max_batch"].get<double>() ==
         std::floor(free["hbm_for_kv_bytes"].get<double>() / free["kv_bytes_per_sequence"].get<double>()));
   // A budget smaller than the weights leaves the caches nothing: the answer says it does not fit, and warns.
-  const Json tight = ask({{"memory_fraction", 0.2}});
+  const Json tight = ask({{"memory_frac", 0.2}});
   REQUIRE(tight["ok"] == true);
   CHECK(tight["result"]["memory"]["fits"] == false);
   CHECK(tight["result"]["memory"]["max_batch"] == 0.0);
   CHECK(tight["diagnostics"][0]["code"] == "out_of_hbm");
   // Both ways at once is a question with two answers.
-  const Json both = ask({{"memory_fraction", 0.9}, {"free_memory_fraction", 0.9}});
+  const Json both = ask({{"memory_frac", 0.9}, {"free_memory_frac", 0.9}});
   REQUIRE(both["ok"] == false);
   CHECK(both["diagnostics"][0]["code"] == "conflicting");
-  CHECK(both["diagnostics"][0]["path"] == "/query/free_memory_fraction");
-  const Json out_of_range = ask({{"memory_fraction", 1.5}});
+  CHECK(both["diagnostics"][0]["path"] == "/query/free_memory_frac");
+  const Json out_of_range = ask({{"memory_frac", 1.5}});
   CHECK(out_of_range["ok"] == false);
 }

@@ -159,8 +159,8 @@ TEST_CASE("serving search: calibrated deployments keep HBM headroom; the book's 
     fullest = std::max(fullest, d["memory_bytes"].get<double>() / d["hbm_capacity_bytes"].get<double>());
   }
   CHECK(fullest > 0.8);  // the largest batches still fill the budget
-  const json roomier = search("tokens_per_s_per_chip",
-                              {{"fidelity", "calibrated"}, {"targets", json::object()}, {"memory_fraction", 0.95}});
+  const json roomier =
+      search("tokens_per_s_per_chip", {{"fidelity", "calibrated"}, {"targets", json::object()}, {"memory_frac", 0.95}});
   REQUIRE(roomier["ok"] == true);
   double roomiest = 0;
   for (const json& d : roomier["result"]["deployments"])

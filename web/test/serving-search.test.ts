@@ -117,8 +117,8 @@ describe('servingSearchScenario', () => {
     expect(JSON.stringify(one)).not.toMatch(/parallelism|speculative|latency_per_token_s/);
     // The memory budget, set, goes to the search (and to the panel: applyDeployment below); unset, the engine's
     // default decides.
-    expect(servingSearchScenario(serving({ smem: 0.85 }))!.query).toMatchObject({ memory_fraction: 0.85 });
-    expect(JSON.stringify(servingSearchScenario(serving({}))!.query)).not.toMatch(/memory_fraction/);
+    expect(servingSearchScenario(serving({ smem: 0.85 }))!.query).toMatchObject({ memory_frac: 0.85 });
+    expect(JSON.stringify(servingSearchScenario(serving({}))!.query)).not.toMatch(/memory_frac/);
   });
 
   it('asks the golden "fewest chips" case (tests/golden/ch08_applied_inference.json) for the book’s question', () => {

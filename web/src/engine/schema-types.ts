@@ -3079,11 +3079,11 @@ export type LaunchServingPlan = {
   /**
    * The share of each chip's HBM the engine gives to the weights and the KV caches, the rest held for activations, CUDA graphs and workspaces (vLLM gpu_memory_utilization, SGLang mem_fraction_static) [the book fidelity all of it, the calibrated 0.9 (vLLM's default)]. [of HBM]
    */
-  memory_fraction?: number;
+  memory_frac?: number;
   /**
-   * Instead of memory_fraction: the share of the HBM the weights leave that the KV caches get (TensorRT-LLM kv_cache_config.free_gpu_memory_fraction). [of HBM left]
+   * Instead of memory_frac: the share of the HBM the weights leave that the KV caches get (TensorRT-LLM kv_cache_config.free_gpu_memory_fraction). [of HBM left]
    */
-  free_memory_fraction?: number;
+  free_memory_frac?: number;
   speculative?: LaunchSpeculative;
   /**
    * Taken and not read (a training_step argument).
@@ -3546,11 +3546,11 @@ export type ServingSearchQuery = {
   /**
    * The share of each chip's HBM the engine gives to the weights and the KV caches, the rest held for activations, CUDA graphs and workspaces (vLLM gpu_memory_utilization, SGLang mem_fraction_static) [the book fidelity all of it, the calibrated 0.9 (vLLM's default)]. [of HBM]
    */
-  memory_fraction?: number;
+  memory_frac?: number;
   /**
-   * Instead of memory_fraction: the share of the HBM the weights leave that the KV caches get (TensorRT-LLM kv_cache_config.free_gpu_memory_fraction). [of HBM left]
+   * Instead of memory_frac: the share of the HBM the weights leave that the KV caches get (TensorRT-LLM kv_cache_config.free_gpu_memory_fraction). [of HBM left]
    */
-  free_memory_fraction?: number;
+  free_memory_frac?: number;
   /**
    * The parameter count the serving math uses, as in serving [the model's]. [parameters]
    */
@@ -3657,11 +3657,11 @@ export type ServingQuery = {
   /**
    * The share of each chip's HBM the engine gives to the weights and the KV caches, the rest held for activations, CUDA graphs and workspaces (vLLM gpu_memory_utilization, SGLang mem_fraction_static) [the book fidelity all of it, the calibrated 0.9 (vLLM's default)]. [of HBM]
    */
-  memory_fraction?: number;
+  memory_frac?: number;
   /**
-   * Instead of memory_fraction: the share of the HBM the weights leave that the KV caches get (TensorRT-LLM kv_cache_config.free_gpu_memory_fraction). [of HBM left]
+   * Instead of memory_frac: the share of the HBM the weights leave that the KV caches get (TensorRT-LLM kv_cache_config.free_gpu_memory_fraction). [of HBM left]
    */
-  free_memory_fraction?: number;
+  free_memory_frac?: number;
   /**
    * The parameter count the serving math uses [the model's]. [parameters]
    */
@@ -6361,7 +6361,7 @@ export type ServingResult = {
      */
     hbm_for_kv_bytes: number;
     /**
-     * What the engine's memory budget gives the weights and KV caches together (memory_fraction or free_memory_fraction; the HBM when all of it). [bytes]
+     * What the engine's memory budget gives the weights and KV caches together (memory_frac or free_memory_frac; the HBM when all of it). [bytes]
      */
     budget_bytes: number;
     /**

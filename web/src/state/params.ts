@@ -840,7 +840,7 @@ export const PARAMS: readonly Param[] = [
     max: 1,
     step: 0.01,
     unit: 'of HBM',
-    path: '/query/memory_fraction (serving and serving_search)',
+    path: '/query/memory_frac (serving and serving_search)',
     group: 'serving',
     mode: 'serving',
     advanced: true,

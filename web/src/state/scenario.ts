@@ -344,7 +344,7 @@ export function mainScenario(s: State, plan: MeshPlan, o: { load?: boolean } = {
     const params = opt(s, 'sparams');
     if (params !== null) query.params_override = params;
     const memory = opt(s, 'smem');
-    if (memory !== null) query.memory_fraction = memory;
+    if (memory !== null) query.memory_frac = memory;
     if (s.values['spec'] === true) {
       query.speculative = {
         draft_model: { preset: str(s, 'draft') },
@@ -542,7 +542,7 @@ export function servingSearchScenario(s: State): Scenario | null {
   const params = opt(s, 'sparams');
   if (params !== null) q.params_override = params;
   const memory = opt(s, 'smem');
-  if (memory !== null) q.memory_fraction = memory;
+  if (memory !== null) q.memory_frac = memory;
   if (s.values['skeepb'] === true) q.batches = [num(s, 'sbatch')];
   // The GEMMs' input dtype is how the deployment runs, kept whether or not the weights and KV dtypes are.
   if (s.values['skeepdt'] === true)
