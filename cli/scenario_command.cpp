@@ -13,7 +13,7 @@
 #include "json_file.h"
 #include "search_progress.h"
 #include "specs/calibration_profile.h"
-#include "specs/hf_config.h"
+#include "specs/model_json.h"
 #include "specs/presets.h"
 #include "specs/serving_backend.h"
 #include "summary.h"

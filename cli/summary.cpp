@@ -4,7 +4,7 @@
 #include <string_view>
 #include <vector>
 
-#include "specs/hf_config.h"
+#include "specs/model_json.h"
 #include "specs/presets.h"
 #include "table.h"
 

@@ -17,7 +17,7 @@
 #include "queries/query.h"
 #include "queries/scenario.h"
 #include "specs/calibration_profile.h"
-#include "specs/hf_config.h"
+#include "specs/model_json.h"
 #include "specs/presets.h"
 #include "specs/serving_backend.h"
 
@@ -37,6 +37,7 @@ std::span<const QueryKind> core_query_kinds() {
       {"array", kNeedsHardware | kNeedsMesh, run_array},
       {"sharded_matmul", kNeedsHardware | kNeedsMesh, run_sharded_matmul},
       {"transformer", kNeedsModel, run_transformer},
+      {"model", kNeedsModel, run_model},
       {"utilization", kNeedsHardware | kWantsModel, run_utilization},
       {"bounds", kNeedsHardware | kWantsModel | kWantsMesh, run_bounds},
       {"training_step", kNeedsHardware | kNeedsModel | kNeedsMesh, run_training_step, true, Fidelity::calibrated},

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "api.h"
-#include "specs/hf_config.h"
+#include "specs/model_json.h"
 #include "traces/trace_session.h"
 
 namespace py = pybind11;

@@ -18,7 +18,7 @@
 
 #include "api.h"
 #include "io/limits.h"
-#include "specs/hf_config.h"
+#include "specs/model_json.h"
 
 using namespace scalescope;
 

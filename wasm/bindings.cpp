@@ -7,7 +7,7 @@
 #include <string>
 
 #include "api.h"
-#include "specs/hf_config.h"
+#include "specs/model_json.h"
 
 namespace {
 

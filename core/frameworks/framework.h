@@ -60,7 +60,7 @@ const Framework& trtllm_framework();
 bool states_free_memory_frac(const Framework& f);
 
 // The model a config's architecture fills in (Megatron's --num-layers and the rest, MaxText's base_* keys): named
-// "imported", a 32000-token vocabulary until the config gives one. specs/hf_config.h's model_config_json writes it.
+// "imported", a 32000-token vocabulary until the config gives one. specs/model_json.h's model_config_json writes it.
 ModelConfig imported_model();
 
 // Shared by the readers: the world size from the context, resolved against `known` degrees; the layers a virtual

@@ -11,7 +11,7 @@
 
 #include "frameworks/framework.h"
 #include "io/format.h"
-#include "specs/hf_config.h"
+#include "specs/model_json.h"
 
 namespace scalescope {
 

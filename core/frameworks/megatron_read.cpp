@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "frameworks/megatron_vocabulary.h"
-#include "specs/hf_config.h"
+#include "specs/model_json.h"
 
 namespace scalescope::megatron {
 

@@ -19,6 +19,7 @@ constexpr const char* fidelity_name(Fidelity f) { return f == Fidelity::calibrat
 struct QueryContext {
   const Hardware* hw = nullptr;  // set when the query needs hardware
   const ModelConfig* model = nullptr;
+  const Json* model_node = nullptr;  // the scenario's `model` object that `model` was resolved from
   const Mesh* mesh = nullptr;
   Fidelity fidelity = Fidelity::book;  // `query.fidelity`, or the kind's default
   // Layouts a training plan given in degrees may still cost, shared by the scenarios of one query that reads many
@@ -51,6 +52,7 @@ Json run_collective(const QueryContext&, JsonReader&, Diagnostics&);
 Json run_array(const QueryContext&, JsonReader&, Diagnostics&);
 Json run_sharded_matmul(const QueryContext&, JsonReader&, Diagnostics&);
 Json run_transformer(const QueryContext&, JsonReader&, Diagnostics&);
+Json run_model(const QueryContext&, JsonReader&, Diagnostics&);
 Json run_utilization(const QueryContext&, JsonReader&, Diagnostics&);
 Json run_bounds(const QueryContext&, JsonReader&, Diagnostics&);
 Json run_summary(const QueryContext&, JsonReader&, Diagnostics&);

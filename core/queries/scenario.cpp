@@ -23,7 +23,10 @@ void resolve_scenario_specs(const Json* hardware, const Json* model, const Json*
   if (model) {
     const std::size_t mark = d.size();
     p.model = resolve_model(*model, "/model", d);
-    if (!errors_since(d, mark)) p.ctx.model = &p.model;
+    if (!errors_since(d, mark)) {
+      p.ctx.model = &p.model;
+      p.ctx.model_node = model;
+    }
   }
   if (mesh && p.ctx.hw) {
     const std::size_t mark = d.size();

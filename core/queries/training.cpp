@@ -11,7 +11,7 @@
 #include "queries/plan_reader.h"
 #include "queries/query.h"
 #include "queries/training_args.h"
-#include "specs/hf_config.h"
+#include "specs/model_json.h"
 
 namespace scalescope {
 

@@ -6,7 +6,7 @@
 
 #include "physics/roofline.h"
 #include "queries/query.h"
-#include "specs/hf_config.h"
+#include "specs/model_json.h"
 
 namespace scalescope {
 

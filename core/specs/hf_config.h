@@ -15,7 +15,6 @@
 // listed in the model's `not_modelled`, as the presets do.
 #pragma once
 #include <string>
-#include <string_view>
 
 #include "io/diagnostics.h"
 #include "io/json_reader.h"
@@ -29,15 +28,5 @@ Json hf_config_to_model(const Json& config, const std::string& path, Diagnostics
 
 // A scenario's {"hf_config": {...}, "overrides": {...}, "name": "..."} model object, validated like a preset.
 ModelConfig resolve_hf_model(const Json& node, const std::string& path, Diagnostics& diagnostics);
-
-// The preset fields of a resolved model (what the engine computes with).
-Json model_config_json(const ModelConfig& model);
-// Layers by kind, the kinds there are only: {"dense_full": 3, "moe_full": 58}.
-Json layer_counts_json(const LayerCounts& counts);
-
-// A scenario's `model` object as text (a preset with overrides, an inline model or an hf_config) in, the model the
-// engine resolves it to out: {"ok": bool, "model": {...preset fields..., "not_modelled": [...]}, "diagnostics": [...]}.
-// The web reads a pasted config.json's shape through it (wasm `model_json`).
-std::string resolve_model_json(std::string_view model_text);
 
 }  // namespace scalescope

@@ -14,7 +14,7 @@
 #include "calibration/robust_fit.h"
 #include "io/limits.h"
 #include "physics/portable_math.h"
-#include "specs/hf_config.h"
+#include "specs/model_json.h"
 #include "test_helpers.h"
 
 using namespace scalescope;

@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "api.h"
-#include "specs/hf_config.h"
+#include "specs/model_json.h"
 #include "test_helpers.h"
 
 using namespace scalescope;
@@ -263,6 +263,52 @@ TEST_CASE("resolve_model_json answers the model's fields for presets too", "[hf_
   CHECK(bad["ok"] == false);
   CHECK(bad["diagnostics"][0]["code"] == "unknown_preset");
   CHECK(json::parse(resolve_model_json("{"))["diagnostics"][0]["code"] == "malformed_json");
+}
+
+TEST_CASE("the model query: resolve_model_json's model, which a scenario can carry inline for the same numbers",
+          "[hf_config]") {
+  const auto ask = [](const json& model, const json& query) {
+    return json::parse(evaluate_json(json{
+        {"hardware", {{"preset", "b200"}}},
+        {"mesh", {{"shape", {8}}, {"axis_names", {"X"}}}},
+        {"model", model},
+        {"query", query}}.dump()));
+  };
+  // Every config.json the tests keep, each family's: the answer is the model_json answer, and sent back inline it
+  // prices a training step, a serving step and the model's accounting exactly as the file did.
+  for (const char* file :
+       {"deepseek-v3.json", "gpt-oss-120b.json", "qwen3.5-397b-a17b.json", "nemotron-3-super-120b-a12b-fp8.json",
+        "gemma-4-26b-a4b.json", "kimi-linear-48b-a3b.json", "llama-4-maverick-17b-128e.json", "mistral-7b-v0.1.json"}) {
+    INFO(file);
+    const json hf = {{"hf_config", config(file)}};
+    const json answer = ask(hf, {{"kind", "model"}});
+    REQUIRE(answer["ok"] == true);
+    const json& inline_model = answer["result"]["model"];
+    CHECK(inline_model == json::parse(resolve_model_json(hf.dump()))["model"]);
+    for (const json& query : {json{{"kind", "transformer"}, {"seq_len", 8192}},
+                              json{{"kind", "training_step"},
+                                   {"fidelity", "calibrated"},
+                                   {"batch_tokens", 1 << 22},
+                                   {"seq_len", 4096},
+                                   {"parallelism", {{"fsdp", {"X"}}}}},
+                              json{{"kind", "serving"},
+                                   {"fidelity", "calibrated"},
+                                   {"batch", 32},
+                                   {"prompt_len", 4096},
+                                   {"generated_len", 1024},
+                                   {"parallelism", {{"tensor", {"X"}}}}}}) {
+      INFO(query["kind"]);
+      const json from_file = ask(hf, query), from_answer = ask(inline_model, query);
+      CHECK(from_file["ok"] == from_answer["ok"]);
+      CHECK(from_file["result"] == from_answer["result"]);
+    }
+  }
+  // A preset's answer carries its own not_modelled; a bad model is the model's diagnostics.
+  const json preset = ask({{"preset", "deepseek-v3"}}, {{"kind", "model"}});
+  CHECK(preset["result"]["model"]["not_modelled"].size() == 2);
+  const json bad = ask({{"hf_config", {{"model_type", "llama"}}}}, {{"kind", "model"}});
+  CHECK(bad["ok"] == false);
+  CHECK(bad["diagnostics"][0]["code"] == "missing_key");
 }
 
 TEST_CASE("per-layer kinds from each family's keys: interleaved MoE, dense layers anywhere, windows and chunks",

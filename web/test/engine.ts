@@ -9,11 +9,12 @@ import { ENGINE_DIR } from '../engine-plugin';
 
 export const REPO = path.resolve(__dirname, '../..');
 
-export async function loadEngine(): Promise<EngineModule> {
-  const mod = (await import(pathToFileURL(path.join(ENGINE_DIR, 'scalescope_engine.js')).href)) as {
+/** The explorer's first-load module, or another build of the same bindings (scalescope_launch). */
+export async function loadEngine(name = 'scalescope_engine'): Promise<EngineModule> {
+  const mod = (await import(pathToFileURL(path.join(ENGINE_DIR, `${name}.js`)).href)) as {
     default: CreateScalescope;
   };
-  return mod.default({ wasmBinary: fs.readFileSync(path.join(ENGINE_DIR, 'scalescope_engine.wasm')) });
+  return mod.default({ wasmBinary: fs.readFileSync(path.join(ENGINE_DIR, `${name}.wasm`)) });
 }
 
 /** The engine asked at once, as the page's own instance answers (state/plan-mesh.ts AskNow). */

@@ -1,20 +1,27 @@
-// A pasted Hugging Face config.json: the state keeps the file (minified, for the link), the engine reads it (wasm
-// model_json), and the scenarios the page sends carry it as {"model": {"hf_config": ...}}, giving the same numbers
-// as the preset of the same model.
+// A pasted Hugging Face config.json: the state keeps the file (minified, for the link), the launch module reads it
+// (the `model` query; the explorer's first-load module has no reader), and the scenarios the page sends carry the
+// model it read, inline, giving the same numbers on the first-load module as the preset of the same model.
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { EngineModule, ModelJson } from '../src/engine/types';
+import type { EngineModule, Evaluation, ModelJson, ModelResult } from '../src/engine/types';
 import { cloneState, defaultState, MAX_HF_CONFIG_CHARS } from '../src/state/params';
-import { hfPreset, minifyConfig, rememberHfModel } from '../src/state/hf';
+import { configModelScenario, modelJsonOf } from '../src/engine/launch-client';
+import { hfPreset, minifyConfig, rememberHfModel, withConfigDiagnostics } from '../src/state/hf';
 import { baseModel, effectiveModel, mainScenario, meshFor, transformerScenario } from '../src/state/scenario';
 import { decodeState, encodeState } from '../src/state/url';
 import { loadEngine, REPO, askNowOf } from './engine';
 
 let engine: EngineModule;
+let reader: EngineModule;
 beforeAll(async () => {
   engine = await loadEngine();
+  reader = await loadEngine('scalescope_launch');
 });
+
+/** What the page's launch worker answers about a config.json (engine/launch-client.ts readConfigJson). */
+const read = (hf: Record<string, unknown>): ModelJson =>
+  modelJsonOf(JSON.parse(reader.evaluate(JSON.stringify(configModelScenario(hf)))) as Evaluation<ModelResult>);
 
 const config = (f: string): string => fs.readFileSync(path.join(REPO, 'tests/hf_configs', f), 'utf8');
 
@@ -43,14 +50,24 @@ describe('a pasted config.json', () => {
     if (!m.ok) throw new Error(m.problem);
     const s = cloneState(defaultState());
     s.values['hf'] = m.text;
-    const answer = JSON.parse(engine.model_json(JSON.stringify({ hf_config: JSON.parse(m.text) }))) as ModelJson;
+    // Before it is read, a scenario carries the file, which the first-load module says it cannot read.
+    const unread = JSON.parse(engine.evaluate(JSON.stringify(transformerScenario(s))));
+    expect(unread.diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'not_in_module',
+        path: '/model/hf_config',
+        message: expect.stringContaining('launch module'),
+      }),
+    ]);
+    const answer = read(JSON.parse(m.text));
     expect(answer.ok).toBe(true);
+    expect(answer).toEqual(JSON.parse(reader.model_json(JSON.stringify({ hf_config: JSON.parse(m.text) }))));
     rememberHfModel(m.text, answer);
     expect(hfPreset(s)?.layers).toBe(80);
     const mesh = meshFor(s, askNowOf(engine));
     if (!mesh.ok) throw new Error(mesh.problem);
     const sc = mainScenario(s, mesh.plan);
-    expect(sc.model).toEqual({ hf_config: JSON.parse(m.text) });
+    expect(sc.model).toEqual(answer.model);
     const viaHf = JSON.parse(engine.evaluate(JSON.stringify(sc)));
     const viaPreset = JSON.parse(engine.evaluate(JSON.stringify(mainScenario(defaultState(), mesh.plan))));
     expect(viaHf.ok).toBe(true);
@@ -77,7 +94,7 @@ describe('a pasted config.json', () => {
     (file, preset) => {
       const m = minifyConfig(config(file));
       if (!m.ok) throw new Error(m.problem);
-      const answer = JSON.parse(engine.model_json(JSON.stringify({ hf_config: JSON.parse(m.text) }))) as ModelJson;
+      const answer = read(JSON.parse(m.text));
       expect(answer.ok, JSON.stringify(answer.diagnostics)).toBe(true);
       rememberHfModel(m.text, answer);
       const picked = cloneState(defaultState());
@@ -113,10 +130,18 @@ describe('a pasted config.json', () => {
   it('names an unknown key through the engine', () => {
     const c = JSON.parse(config('mistral-7b-v0.1.json')) as Record<string, unknown>;
     c['rope_wobble'] = 3;
-    const answer = JSON.parse(engine.model_json(JSON.stringify({ hf_config: c }))) as ModelJson;
+    const answer = read(c);
     expect(answer.ok).toBe(false);
     expect(answer.diagnostics).toEqual([
       expect.objectContaining({ code: 'unknown_key', path: '/model/hf_config/rope_wobble' }),
     ]);
+    // The page's numbers for it then say what the reader said, not that the first-load module reads no config.json.
+    const text = JSON.stringify(c);
+    rememberHfModel(text, answer);
+    const s = cloneState(defaultState());
+    s.values['hf'] = text;
+    const numbers = JSON.parse(engine.evaluate(JSON.stringify(transformerScenario(s)))) as Evaluation<unknown>;
+    expect(numbers.diagnostics.map((d) => d.code)).toEqual(['not_in_module']);
+    expect(withConfigDiagnostics(numbers, s).diagnostics).toEqual(answer.diagnostics);
   });
 });

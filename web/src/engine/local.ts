@@ -6,7 +6,7 @@
 import { lookUp, storeAnswers, type BatchResult, type ResultCache } from './client';
 import { evaluateBatch } from './batch';
 import { engineFactory, type Instantiate } from './load';
-import type { EngineModule, Evaluation, ModelJson } from './types';
+import type { EngineModule, Evaluation } from './types';
 
 export class LocalEngine {
   /** Instances made after the first (each after a throw). */
@@ -48,18 +48,6 @@ export class LocalEngine {
       trips: 0,
       calls,
     };
-  }
-
-  /** What the engine makes of a scenario's `model` object (e.g. a pasted config.json); null without an instance. */
-  modelJson(model: unknown): ModelJson | null {
-    const m = this.instance;
-    if (!m) return null;
-    try {
-      return JSON.parse(m.model_json(JSON.stringify(model))) as ModelJson;
-    } catch {
-      this.renew();
-      return null;
-    }
   }
 
   private renew(): void {

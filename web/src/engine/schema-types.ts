@@ -707,6 +707,7 @@ export type Query =
   | ArrayQuery
   | ShardedMatmulQuery
   | TransformerQuery
+  | ModelQuery
   | UtilizationQuery
   | BoundsQuery
   | TrainingStepQuery
@@ -744,6 +745,7 @@ export type ValidateAnswer = {
     | 'array'
     | 'sharded_matmul'
     | 'transformer'
+    | 'model'
     | 'utilization'
     | 'bounds'
     | 'training_step'
@@ -839,6 +841,7 @@ export type Presets = {
     | 'array'
     | 'sharded_matmul'
     | 'transformer'
+    | 'model'
     | 'utilization'
     | 'bounds'
     | 'training_step'
@@ -1418,6 +1421,7 @@ export type Answer = {
     | 'array'
     | 'sharded_matmul'
     | 'transformer'
+    | 'model'
     | 'utilization'
     | 'bounds'
     | 'training_step'
@@ -3253,6 +3257,16 @@ export type MlpRooflineQuery = {
    * Count the backward pass too [false].
    */
   include_backward?: boolean;
+};
+/**
+ * What the engine makes of the scenario's model (a preset with overrides, a pasted config.json or an inline model): the fields it computes with and what it leaves out.
+ */
+export type ModelQuery = {
+  /**
+   * The query kind.
+   */
+  kind: 'model';
+  fidelity?: BookFidelity;
 };
 /**
  * The mesh and axes for parallelism degrees given as numbers, the degrees each strategy can take, and the nearest degrees that run (issue 20).
@@ -5149,6 +5163,19 @@ export type MlpRooflineResult = {
    * M_Y.
    */
   tp_axes: number;
+};
+/**
+ * The result of a model query (docs/api.md): the model as an inline model object, which a scenario can carry in place of the one it came from and get the same numbers.
+ */
+export type ModelResult = {
+  /**
+   * The preset fields the engine computes with (latent attention's derived kv_heads and head_dim included), and not_modelled: what the config.json's family, the preset or the inline model says the engine leaves out.
+   */
+  model: ResolvedModelWithGaps;
+  /**
+   * Which model made the numbers.
+   */
+  fidelity?: Fidelity;
 };
 /**
  * Degrees per strategy (serving: tensor and expert).

@@ -35,6 +35,7 @@ export type {
   MatmulQuery,
   MatmulResult,
   ModelJson,
+  ModelResult,
   PlanMeshChange,
   PlanMeshQuery,
   PlanMeshResult,
@@ -89,6 +90,8 @@ export type Evaluation<R> = Omit<Answer, 'result'> & { result?: R };
 
 /** A scenario the site sends: its chip is always a preset (custom chips are overrides of one). */
 export type Scenario = ScenarioDocument & { hardware: HardwarePresetRef };
+/** A scenario as the schema has it (hardware optional: a model's own queries need none). */
+export type AnyScenario = ScenarioDocument;
 
 /** A chip and a model as presets() lists them (the model resolved: kv_heads and head_dim given for MLA too). */
 export type HardwarePreset = Presets['hardware'][number] & Record<string, unknown>;

@@ -3,6 +3,7 @@
 // answers by scenario text for both. The page's instance loads first; the worker starts once it is there, not
 // competing with it for the CPU. If the page's instance cannot start, the worker answers the numbers too.
 import { EngineClient, ResultCache, type BatchResult } from '../engine/client';
+import { readConfigJson } from '../engine/launch-client';
 import { LocalEngine } from '../engine/local';
 import type { Evaluation, Scenario } from '../engine/types';
 import { hfAnswer, hfConfigOf, rememberHfModel } from '../state/hf';
@@ -100,12 +101,32 @@ export class EngineSession {
     else this.client.evaluate(texts, lane).then((b) => use(b ? { ...b, local: false } : null), fail);
   }
 
-  /** Asks the engine what a pasted config.json is, once per text (needed before any scenario with it is built). */
-  resolveHf(s: State): void {
+  /** The pasted config.json texts being read. */
+  private readonly reading = new Set<string>();
+
+  /**
+   * Whether the state's pasted config.json, if any, has been read (its scenarios carry the model the engine read from
+   * it). If not, the launch module reads it, once per text (the first-load module has no reader), and `then` runs
+   * when the answer is in.
+   */
+  hfRead(s: State, then: () => void): boolean {
     const config = hfConfigOf(s);
-    if (!config || hfAnswer(s)) return;
-    const answer = this.local?.modelJson({ hf_config: config });
-    if (answer) rememberHfModel(String(s.values['hf']), answer);
+    if (!config || hfAnswer(s)) return true;
+    const text = String(s.values['hf']);
+    if (this.reading.has(text)) return false;
+    this.reading.add(text);
+    readConfigJson(config).then(
+      (answer) => {
+        this.reading.delete(text);
+        if (answer) rememberHfModel(text, answer);
+        then();
+      },
+      (e: unknown) => {
+        this.reading.delete(text);
+        this.fail(e);
+      },
+    );
+    return false;
   }
 
   /** Worker restarts and page-instance renewals so far (each after a hang or a throw). */

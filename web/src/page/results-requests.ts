@@ -6,6 +6,7 @@
 // (issue 20: charts at most 50 ms behind). The serving search waits until the controls rest.
 import type { ChipResult, Evaluation, RooflineResult, ServingResult, TransformerResult } from '../engine/types';
 import { FEATURES, type State } from '../state/params';
+import { withConfigDiagnostics } from '../state/hf';
 import { pinnedOf } from '../state/pin';
 import { planMeshResult, type MeshOutcome } from '../state/plan-mesh';
 import {
@@ -51,9 +52,11 @@ export class ResultsRequests {
   request(): void {
     if (this.session.status !== 'ready') return;
     const state = this.current();
-    this.session.resolveHf(state);
     const pinned = pinnedOf(state)?.state ?? null;
-    if (pinned) this.session.resolveHf(pinned);
+    // A pasted config.json is read first (by the launch module); the request runs again once it is.
+    const again = (): void => this.request();
+    const read = this.session.hfRead(state, again);
+    if (!(pinned ? this.session.hfRead(pinned, again) : true) || !read) return;
     const questions = [
       planMeshScenario(state, undefined, { chips: true, stops: true }),
       ...(pinned ? [planMeshScenario(pinned)] : []),
@@ -63,7 +66,9 @@ export class ResultsRequests {
       'main',
       (answers) => {
         if (!answers || this.current() !== state) return; // a newer request replaced this one
-        this.requestNumbers(state, pinned, answers);
+        const states = [state, pinned];
+        const results = answers.results.map((a, i) => withConfigDiagnostics(a, states[i] ?? null));
+        this.requestNumbers(state, pinned, { ...answers, results });
       },
       (e: unknown) => this.session.fail(e),
     );
@@ -93,7 +98,7 @@ export class ResultsRequests {
           cached: meshes.cached + batch.cached,
           local: meshes.local && batch.local,
         });
-        const r = batch.results;
+        const r = batch.results.map((a, i) => withConfigDiagnostics(a, i === iPin || i === iPinChip ? pinned : state));
         const curveKey = JSON.stringify(rooflineCurveScenarios(state)[0]);
         const at = <T>(i: number): Evaluation<T> | null => (i >= 0 ? (r[i] as Evaluation<T>) : null);
         this.show({

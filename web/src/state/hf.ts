@@ -2,7 +2,7 @@
 // (docs/api.md "A Hugging Face config.json as the model"), and what the engine made of it — the shape, the caveats,
 // the diagnostics naming unknown or missing keys — is remembered here by text, so the controls and the scenario
 // builder can use the model like a preset. Nothing here interprets the file's keys.
-import type { ModelJson, ModelPreset } from '../engine/types';
+import type { Diagnostic, ModelJson, ModelPreset } from '../engine/types';
 import { MAX_HF_CONFIG_CHARS, param, type State } from './params';
 
 const resolved = new Map<string, ModelJson>();
@@ -55,4 +55,17 @@ export function hfAnswer(s: State): ModelJson | undefined {
 export function hfPreset(s: State): ModelPreset | null {
   const a = hfAnswer(s);
   return a?.ok && a.model ? a.model : null;
+}
+
+/**
+ * An answer about a state whose config.json the engine rejected: the file's own diagnostics (the unknown or missing
+ * keys) in place of the first-load module's `not_in_module`, which its scenarios, carrying the file, then get.
+ */
+export function withConfigDiagnostics<T extends { diagnostics: Diagnostic[] }>(answer: T, s: State | null): T {
+  const a = s ? hfAnswer(s) : undefined;
+  if (!a || a.ok || !answer.diagnostics.some((d) => d.code === 'not_in_module')) return answer;
+  return {
+    ...answer,
+    diagnostics: [...a.diagnostics, ...answer.diagnostics.filter((d) => d.code !== 'not_in_module')],
+  };
 }

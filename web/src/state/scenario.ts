@@ -199,10 +199,18 @@ function base(s: State): Pick<Scenario, 'version' | 'hardware' | 'model'> {
   const mo = modelOverrides(mp, effectiveModel(mp, s));
   const over = Object.keys(mo).length ? { overrides: mo } : {};
   const hf = hfConfigOf(s);
+  // A pasted config.json goes as the model the engine read from it (the `model` query's answer, inline: the
+  // first-load module has no config.json reader), with the state's changes on top; before it is read, as the file.
+  const read = hf ? hfPreset(s) : null;
   return {
     version: 1,
     hardware: Object.keys(hwOver).length ? { preset: hwId, overrides: hwOver } : { preset: hwId },
-    model: hf ? { hf_config: hf, ...over } : { preset: mp.id, ...over },
+    // (The engine's own answer, so a valid model: the schema's types cannot tell its latent attention is whole.)
+    model: read
+      ? ({ ...read, ...mo } as Scenario['model'])
+      : hf
+        ? { hf_config: hf, ...over }
+        : { preset: mp.id, ...over },
   };
 }
 

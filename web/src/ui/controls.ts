@@ -298,6 +298,7 @@ export class SsControls extends LitElement {
         onClear: (ev) => this.set({ hfText: null, ev }),
       })}
       ${this.hfProblem ? html`<p class="notice-inline field-problem" role="alert" data-hf-problem>${this.hfProblem}</p>` : nothing}
+      ${on && !a ? html`<p class="help" role="status" data-hf-reading>Reading the config.json…</p>` : nothing}
       ${a ? diagnosticsList(a.diagnostics, 'hf_config') : nothing}
       ${
         a?.ok && a.model
