@@ -225,7 +225,8 @@ PipelineCost pipeline_cost(const Calibrated& c, const TrainingStep& s, const Lay
   const double weight_grad =
       pace.sum(work, &WorkTime::weight_grad) + pace.with_head * (head.weight_grad + mtp.weight_grad);
   const double weight_share = work_per_mb > 0 ? weight_grad / work_per_mb : 0.0;
-  out.bubble_s = bubble_s(pl, share * stage_mb_s, (1.0 - share) * stage_mb_s, weight_share * stage_mb_s);
+  out.passes = {share * stage_mb_s, (1.0 - share) * stage_mb_s, weight_share * stage_mb_s};
+  out.bubble_s = bubble_s(pl, out.passes);
   const double v = chunks_per_stage(pl);
   const double bytes = bytes_per_element(in.precision.params) * shape.tokens * in.model->d_model /
                        (pl.sequence_parallel ? s.tensor : 1.0);

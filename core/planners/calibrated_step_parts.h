@@ -6,6 +6,7 @@
 #include <array>
 
 #include "planners/calibrated_kernels.h"
+#include "planners/pipeline.h"
 
 namespace scalescope::calibrated {
 
@@ -71,6 +72,7 @@ StagePace stage_pace(const Calibrated& c, const TrainingStep& s, const StageWork
 
 // The schedule's bubble at the pacing stage's time, and the activations and gradients sent between stages.
 struct PipelineCost {
+  PipelinePassTimes passes;  // one microbatch through the pacing stage, split as the bubble splits it
   double bubble_s = 0, send_s = 0;
 };
 PipelineCost pipeline_cost(const Calibrated& c, const TrainingStep& s, const LayerShape& shape, const StageWork& work,

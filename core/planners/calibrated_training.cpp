@@ -144,6 +144,7 @@ double fill_breakdown(const Calibrated& c, const StageWork& work, const ChipWeig
   parts.step_s = mb * pace.stage_mb_s + pipeline.bubble_s + pp_exposed + g.dp_exposed + g.zero12_exposed +
                  g.dcn_exposed + parts.optimizer_s + parts.step_overhead_s;
   parts.bubble_s = pipeline.bubble_s;
+  parts.pipeline_passes = pipeline.passes;
   const double head = mb * pace.with_head;
   auto layer_sum = [&](double WorkTime::*f) { return mb * (pace.sum(work, f) + pace.with_head * work.mtp.*f); };
   parts.matmul_s = layer_sum(&WorkTime::matmul) + head * work.head.matmul;

@@ -11,6 +11,7 @@
 #include "physics/collectives.h"
 #include "physics/expert_dispatch.h"
 #include "physics/layer_ops.h"
+#include "planners/pipeline.h"
 #include "planners/training.h"
 #include "specs/calibration_profile.h"
 
@@ -24,6 +25,7 @@ struct CalibratedBreakdown {
   double low_precision_cast_s = 0;  // fp8/int8 casts of the linear layers' inputs (inside elementwise_s)
   double head_s = 0;                // embedding, logits and loss on the stage that holds them
   double bubble_s = 0;
+  PipelinePassTimes pipeline_passes;  // one microbatch through the pacing stage: what the bubble was priced at
   std::array<double, kCommParts> exposed_comms_s{};  // what each strategy's collectives leave on the critical path
   std::array<double, kCommParts> comms_s{};          // their full time at achieved bandwidth and latency
   double optimizer_s = 0, step_overhead_s = 0;

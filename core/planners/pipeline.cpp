@@ -161,8 +161,8 @@ double bubble_fraction(const TrainingPlan& p) {
   return bubble / (p.microbatches + bubble);
 }
 
-double bubble_s(const TrainingPlan& p, double forward, double backward, double weight_grad) {
-  return std::max(0.0, bubble_units(p, forward, backward, weight_grad));
+double bubble_s(const TrainingPlan& p, const PipelinePassTimes& passes) {
+  return std::max(0.0, bubble_units(p, passes.forward_s, passes.backward_s, passes.weight_grad_s));
 }
 
 }  // namespace scalescope

@@ -26,8 +26,13 @@ LayerCounts stage_layers(const LayerPattern& pattern, double stages, double chun
 // (S - 1)(F&B + B - 3W) on chunks of half a stage, F&B taken as F + B (the pair overlaps communication, not compute).
 double bubble_fraction(const TrainingPlan& plan);
 
-// The same bubble in seconds from one microbatch's passes on the busiest stage: `forward`, `backward` (input and
-// weight gradients, recompute included) and `weight_grad` (the weight gradients alone).
-double bubble_s(const TrainingPlan& plan, double forward, double backward, double weight_grad);
+// One microbatch through the whole of one stage's layers, in seconds: the forward pass, the backward pass (input and
+// weight gradients, recompute included) and the weight gradients' part of it, which zero-bubble schedules split off.
+struct PipelinePassTimes {
+  double forward_s = 0, backward_s = 0, weight_grad_s = 0;
+};
+
+// The same bubble in seconds from one microbatch's passes on the busiest stage.
+double bubble_s(const TrainingPlan& plan, const PipelinePassTimes& passes);
 
 }  // namespace scalescope

@@ -8,6 +8,7 @@
 #include "planners/plan_layout.h"
 #include "queries/calibration_result.h"
 #include "queries/main_ops.h"
+#include "queries/pipeline_timeline.h"
 #include "queries/plan_reader.h"
 #include "queries/query.h"
 #include "queries/training_args.h"
@@ -323,6 +324,7 @@ Json run_training_step(const QueryContext& ctx, JsonReader& args, Diagnostics& d
   TrainingPlanForm form;
   const bool valid = read_training_step_args(ctx, args, d, in, &form);
   const bool explain = args.boolean("explain", false).value_or(false);
+  const bool timeline = args.boolean("pipeline_timeline", false).value_or(false);
   const GoodputAsk goodput = read_goodput_settings(ctx, args, d);
   CalibrationProfile given;
   const CalibrationProfile* profile =
@@ -341,6 +343,9 @@ Json run_training_step(const QueryContext& ctx, JsonReader& args, Diagnostics& d
           "the book’s time to train assumes no failures, checkpoints or restarts; the calibrated "
           "estimate counts them (its goodput)";
     if (explain) out["explain"] = explain_training(in, s);
+    if (timeline)
+      out["pipeline_timeline"] =
+          pipeline_timeline_json(in.plan, book_pipeline_passes(s, in.plan.microbatches), s.bubble_s);
     return out;
   }
   const CalibratedTrainingStep c = evaluate_calibrated_training_step(in, *profile);
@@ -355,6 +360,7 @@ Json run_training_step(const QueryContext& ctx, JsonReader& args, Diagnostics& d
   out["calibration"] = calibration_json(*profile, *ctx.hw, "training", scope_point(in));
   if (in.train_tokens > 0) out["goodput"] = goodput_json(in, c.step, goodput);
   if (explain) out["explain"] = explain_training(in, c.ideal);
+  if (timeline) out["pipeline_timeline"] = pipeline_timeline_json(in.plan, c.parts.pipeline_passes, c.parts.bubble_s);
   return out;
 }
 

@@ -59,6 +59,9 @@ QUERY_ARGUMENTS: dict[str, tuple[tuple[str, str, str], ...]] = {
          "Host offload [false, false]."),
         ("explain", "bool",
          "Add explain: each headline number's formula, values substituted, and book section [false]."),
+        ("pipeline_timeline", "bool",
+         "Add pipeline_timeline: the plan's pipeline schedule played pass by pass at the step's own pass"
+         " times, in each schedule's published order [false]."),
         *_TRAINING_INPUT,
     ),
     "serving": (

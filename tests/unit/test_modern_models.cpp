@@ -244,9 +244,9 @@ TEST_CASE("each pipeline schedule's bubble and memory (deepseek-ai/DualPipe's ta
   CHECK(schedule_in_flight_microbatches(PipelineSchedule::gpipe, 8, 32) == 32);
   // The seconds version weighs the passes given: ZB-H1 fills the bubble with the weight gradients.
   p.schedule = PipelineSchedule::zero_bubble;
-  CHECK(bubble_s(p, 1.0, 2.0, 1.0) == Approx(7.0));
+  CHECK(bubble_s(p, {1.0, 2.0, 1.0}) == Approx(7.0));
   p.schedule = PipelineSchedule::one_f_one_b;
-  CHECK(bubble_s(p, 1.0, 2.0, 1.0) == Approx(21.0));
+  CHECK(bubble_s(p, {1.0, 2.0, 1.0}) == Approx(21.0));
 }
 
 TEST_CASE("parallel folding: EP over the TP ranks the experts do not split over (Megatron-Core MoE)", "[modern]") {

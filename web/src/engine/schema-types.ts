@@ -629,6 +629,10 @@ export type TrainingStepQuery = TrainingInput & {
    * Add explain: each headline number's formula, values substituted, and book section [false].
    */
   explain?: boolean;
+  /**
+   * Add pipeline_timeline: the plan's pipeline schedule played pass by pass at the step's own pass times, in each schedule's published order [false].
+   */
+  pipeline_timeline?: boolean;
 };
 /**
  * A whole mesh axis by name, or a placed sub-axis.
@@ -8709,6 +8713,92 @@ export type TrainingStepResult = {
    * The step's main ops on one chip for one microbatch (the matmuls and attention of each layer kind, merged by name, and the logits), at the chip's roofline.
    */
   main_ops: MainOp[];
+  /**
+   * With pipeline_timeline: the step's pipeline schedule played pass by pass (each schedule's published order), at the pass times its bubble was priced at. Communication between stages is not drawn, as the bubble's closed form leaves it out.
+   */
+  pipeline_timeline?: {
+    /**
+     * One microbatch's backward pass through a whole stage (input and weight gradients, recompute included). [s]
+     */
+    backward_s: number;
+    /**
+     * The played bubble over the span: what a drawing shows idle. [fraction]
+     */
+    bubble_frac?: number;
+    /**
+     * The span less one stage's passes: the played bubble. The book's split of a pass gives the step's closed form exactly; other splits can differ from it (zero bubble, DualPipe). [s]
+     */
+    bubble_s?: number;
+    /**
+     * Model chunks per stage: the interleaved schedule's, DualPipe's two (one each way), DualPipeV's two (the V), else 1.
+     */
+    chunks_per_stage: number;
+    /**
+     * One microbatch's forward pass through a whole stage. [s]
+     */
+    forward_s: number;
+    /**
+     * Whether the passes were laid out; not_laid_out says why not.
+     */
+    laid_out: boolean;
+    /**
+     * Microbatches per step.
+     */
+    microbatches: number;
+    /**
+     * Why the schedule was not laid out: one stage, an order the schedule's source does not define for this plan, or too many passes.
+     */
+    not_laid_out?: string;
+    /**
+     * Every pass, in the order laid out.
+     */
+    passes?: {
+      /**
+       * The model chunk on that stage (0 first): the interleaved schedule's chunk; DualPipe's 1 for the microbatches that enter at the last stage; DualPipeV's 1 on the way back up.
+       */
+      chunk: number;
+      /**
+       * When it ends, from the step's start. [s]
+       */
+      end_s: number;
+      /**
+       * The microbatch (0 first).
+       */
+      microbatch: number;
+      /**
+       * forward; backward (input and weight gradients together); or, split by zero-bubble schedules, input_grad and the deferred weight_grad.
+       */
+      pass: 'backward' | 'forward' | 'input_grad' | 'weight_grad';
+      /**
+       * The pipeline stage (0 first).
+       */
+      stage: number;
+      /**
+       * When it starts, from the step's start. [s]
+       */
+      start_s: number;
+    }[];
+    /**
+     * The schedule played.
+     */
+    schedule: string;
+    /**
+     * From the first pass's start to the last one's end. [s]
+     */
+    span_s?: number;
+    /**
+     * Pipeline stages.
+     */
+    stages: number;
+    /**
+     * The bubble the step priced (time.bubble_s): the schedule's closed form. [s]
+     */
+    step_bubble_s: number;
+    /**
+     * The weight gradients' part of backward_s: what zero-bubble schedules defer. [s]
+     */
+    weight_grad_s: number;
+  };
 };
 /**
  * The result of a transfer query (docs/api.md).
