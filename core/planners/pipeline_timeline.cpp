@@ -165,12 +165,15 @@ int passes_per_microbatch_stage(PipelineSchedule s, int v) {
 
 struct Player {
   int S, M, K;
-  bool fill_weight_grads;  // ZB-H1: a stage whose next pass must wait runs a deferred weight gradient
-  double f, b, w;          // one chunk's forward, whole backward and weight gradients
+  // ZB-H1 (Qi et al. 2023, §3): a stage whose next pass must wait runs a deferred weight gradient, and one that
+  // holds S microbatches' activations (1F1B's peak, on its first stage) runs one before its next forward.
+  bool fill_weight_grads;
+  double f, b, w;  // one chunk's forward, whole backward and weight gradients
   std::vector<double> forward_done, backward_done;
   std::vector<std::vector<Item>> deferred;  // per stage, the weight gradients waiting, oldest first from taken[s]
   std::vector<std::size_t> taken;
   std::vector<double> free;
+  std::vector<int> held;  // microbatches whose activations a stage holds: forwards run, weight gradients not yet
   std::vector<std::size_t> next;
   PipelineTimeline t;
 
@@ -217,6 +220,7 @@ struct Player {
   bool pending(int s) const { return taken[s] < deferred[s].size(); }
   double run_weight_grad(int s, double start) {
     const Item i = deferred[s][taken[s]++];
+    --held[s];
     emit(s, i.m, i.k, PipelinePassKind::weight_grad, start, start + w);
     return start + w;
   }
@@ -230,6 +234,7 @@ struct Player {
       }
       const double end = now + (i.kind == kF ? f : i.kind == PipelinePassKind::backward ? b : b - w);
       emit(s, i.m, i.k, i.kind, now, end);
+      if (i.kind == kF) ++held[s];
       (i.kind == kF ? forward_done : backward_done)[at(i.m, i.k)] = end;
       if (i.kind == PipelinePassKind::input_grad) deferred[s].push_back(i);
       now = end;
@@ -247,8 +252,9 @@ struct Player {
         const bool more = next[s] < orders[s].size();
         const double ready = more ? slot_ready(orders[s][next[s]]) : std::numeric_limits<double>::quiet_NaN();
         const bool waiting = !(ready >= 0);  // for a pass not yet laid out
-        const bool fill = pending(s) && (fill_weight_grads || !more) && (waiting || ready > free[s]);
-        if (!fill && (!more || waiting)) continue;
+        const bool full = fill_weight_grads && more && orders[s][next[s]].item[0].kind == kF && held[s] >= S;
+        const bool fill = pending(s) && (fill_weight_grads || !more) && (waiting || ready > free[s] || full);
+        if (!fill && (!more || waiting || full)) continue;
         const double start = fill ? free[s] : std::max(free[s], ready);
         if (start < best_start) best = s, best_fill = fill, best_start = start;
       }
@@ -284,6 +290,7 @@ PipelineTimeline lay_out_pipeline(const TrainingPlan& plan, const PipelinePassTi
   p.deferred.resize(S);
   p.taken.assign(S, 0);
   p.free.assign(S, 0.0);
+  p.held.assign(S, 0);
   p.next.assign(S, 0);
   const Orders orders =
       plan.schedule == PipelineSchedule::gpipe ? gpipe_orders(S, M)

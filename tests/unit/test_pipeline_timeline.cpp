@@ -113,11 +113,19 @@ TEST_CASE("a played schedule: every pass waits for its input, a stage runs one p
     for (auto& passes : by_stage) {
       std::sort(passes.begin(), passes.end(), [](const auto& a, const auto& b) { return a.start_s < b.start_s; });
       double busy = 0;
+      int held = 0, most_held = 0;  // microbatches whose activations the stage holds (until their weight gradients)
       for (std::size_t i = 0; i < passes.size(); ++i) {
         busy += passes[i].end_s - passes[i].start_s;
         if (i > 0) CHECK(passes[i].start_s >= passes[i - 1].end_s - 1e-12);
+        held += passes[i].kind == PipelinePassKind::forward       ? 1
+                : passes[i].kind == PipelinePassKind::weight_grad ? -1
+                                                                  : 0;
+        most_held = std::max(most_held, held);
       }
       CHECK(busy == Approx(M * (times.forward_s + times.backward_s)));
+      // ZB-H1 holds no more than 1F1B's peak, S microbatches (Qi et al. 2023, §3): its weight gradients run between
+      // the forwards, not all at the end.
+      if (s == PipelineSchedule::zero_bubble) CHECK(most_held <= S);
     }
   }
 }
