@@ -1,6 +1,6 @@
 // Widgets: their extra parameter rows go through the explorer's URL codec; the explorer link keeps only explorer
 // keys; the page's shared engine queue keeps the latest request per widget and serves widgets in turn; the pipeline
-// drawing schedules every pass without deadlock.
+// drawing is the engine's timeline.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EngineClient } from '../src/engine/client';
 import { defaultState } from '../src/state/params';
@@ -19,7 +19,7 @@ import { withValues } from '../src/widgets/view';
 import type { EngineModule, Evaluation } from '../src/engine/types';
 import { loadEngine, askManyOf, askNowOf } from './engine';
 import { meshFor } from '../src/state/scenario';
-import { simulatePipeline } from '../src/widgets/views/training';
+import { pipeline } from '../src/widgets/views/training';
 
 describe('widget state', () => {
   it('round-trips every widget row at its bounds and choices', () => {
@@ -161,29 +161,33 @@ describe('shared engine queue', () => {
   });
 });
 
-describe('pipeline drawing', () => {
-  it('places every forward and backward pass, for every schedule, without deadlock', () => {
-    for (const [S, M, v, sched] of [
-      [4, 8, 1, 'gpipe'],
-      [8, 32, 1, '1f1b'],
-      [4, 8, 2, 'interleaved'],
-      [4, 6, 3, 'interleaved'],
-      [2, 1, 1, '1f1b'],
-    ] as const) {
-      const { ops, span } = simulatePipeline(S, M, v, sched);
-      expect(ops.length, `${S}x${M}x${v} ${sched}`).toBe(2 * S * M * v);
-      expect(span).toBeGreaterThan(0);
-      // A stage never runs two passes at once.
-      for (let s = 0; s < S; s++) {
-        const mine = ops.filter((o) => o.stage === s).sort((x, y) => x.start - y.start);
-        for (let i = 1; i < mine.length; i++) expect(mine[i]!.start).toBeGreaterThanOrEqual(mine[i - 1]!.end - 1e-9);
-      }
-    }
+describe('pipeline drawing: the engine lays the schedule out (issue 39)', () => {
+  let engine: EngineModule;
+  beforeAll(async () => {
+    engine = await loadEngine();
   });
-
-  it('lays out GPipe and 1F1B over the same span: (M + S - 1) forward-and-backward slots', () => {
-    expect(simulatePipeline(4, 8, 1, 'gpipe').span).toBeCloseTo(3 * (8 + 4 - 1));
-    expect(simulatePipeline(4, 8, 1, '1f1b').span).toBeCloseTo(3 * (8 + 4 - 1));
+  it('draws each schedule as the engine plays it, with the engine’s bubble', async () => {
+    const view = pipeline;
+    for (const [sched, pp, mb, split] of [
+      ['1f1b', 8, 32, false],
+      ['zero_bubble', 8, 32, true],
+      ['dualpipe', 8, 32, true],
+      ['dualpipe_v', 8, 32, true],
+    ] as const) {
+      // Chapter 5's pipeline widget (fsdp=16&tp=4&zero=1&pp=8&mb=32), each schedule in turn.
+      const s = withValues(decodeWidgetState('v=1&fsdp=16&tp=4&zero=1&pp=8&mb=32').state, { sched });
+      expect([s.values['pp'], s.values['mb']]).toEqual([pp, mb]);
+      const data = (await view.compute(s, askManyOf(engine)))!;
+      const t = data.timeline;
+      expect(t.laid_out, sched).toBe(true);
+      expect(t.schedule).toBe(sched);
+      // What the page draws is what the engine laid out: every pass, weight gradients split off where deferred.
+      expect(
+        t.passes!.some((p) => p.pass === 'weight_grad'),
+        sched,
+      ).toBe(split);
+      expect(t.step_bubble_s).toBeCloseTo(data.r.time.bubble_s, 9);
+    }
   });
 });
 

@@ -310,130 +310,63 @@ export const trainingPlanner: View<PlannerData> = {
 
 // ------------------------------------------------------------------------------------------------ pipeline
 
+type PipelineTimeline = NonNullable<TrainingStepResult['pipeline_timeline']>;
+type PipelinePass = NonNullable<PipelineTimeline['passes']>[number];
+
 interface PipelineData {
   r: TrainingStepResult;
   plan: MeshPlan;
   warnings: string[];
-  stages: number;
-  micro: number;
-  virtual: number;
-  schedule: string;
+  timeline: PipelineTimeline;
 }
 
-interface Op {
-  stage: number;
-  m: number;
-  chunk: number;
-  fwd: boolean;
-  start: number;
-  end: number;
-}
+const PASS_WORDS: Record<PipelinePass['pass'], string> = {
+  forward: 'forward',
+  backward: 'backward',
+  input_grad: 'backward, input gradients',
+  weight_grad: 'weight gradients (deferred)',
+};
 
-/** The order in which each stage runs its forward (F) and backward (B) chunk-passes, per schedule. */
-function stageOrders(S: number, M: number, v: number, schedule: string): { m: number; c: number; fwd: boolean }[][] {
-  const orders: { m: number; c: number; fwd: boolean }[][] = [];
-  for (let s = 0; s < S; s++) {
-    if (schedule === 'gpipe') {
-      const f = Array.from({ length: M }, (_, m) => ({ m, c: 0, fwd: true }));
-      orders.push([...f, ...f.map((o) => ({ ...o, fwd: false }))]);
-      continue;
-    }
-    // Microbatches go in groups of S; within a group every chunk in turn (backward: chunks in reverse).
-    const seq = (fwd: boolean): { m: number; c: number; fwd: boolean }[] => {
-      const out: { m: number; c: number; fwd: boolean }[] = [];
-      for (let g = 0; g * S < M; g++) {
-        for (let k = 0; k < v; k++) {
-          for (let i = 0; i < S && g * S + i < M; i++) out.push({ m: g * S + i, c: fwd ? k : v - 1 - k, fwd });
-        }
-      }
-      return out;
-    };
-    const f = seq(true);
-    const b = seq(false);
-    const warm = Math.min(f.length, v === 1 ? S - s - 1 : (S - s - 1) * 2 + (v - 1) * S);
-    const order = f.slice(0, warm);
-    let fi = warm;
-    let bi = 0;
-    while (fi < f.length || bi < b.length) {
-      if (fi < f.length) order.push(f[fi++]!);
-      if (bi < b.length) order.push(b[bi++]!);
-    }
-    orders.push(order);
-  }
-  return orders;
-}
-
-/** Plays the schedule: each pass starts when its stage is free and its input (the previous chunk's pass) is done. */
-export function simulatePipeline(S: number, M: number, v: number, schedule: string): { ops: Op[]; span: number } {
-  const orders = stageOrders(S, M, v, schedule);
-  const K = S * v;
-  const done = new Map<string, number>();
-  const key = (fwd: boolean, m: number, k: number): string => `${fwd ? 'F' : 'B'}${m}:${k}`;
-  const next = new Array<number>(S).fill(0);
-  const free = new Array<number>(S).fill(0);
-  const ops: Op[] = [];
-  const fwdT = 1 / v;
-  for (let progress = true; progress;) {
-    progress = false;
-    for (let s = 0; s < S; s++) {
-      const o = orders[s]![next[s]!];
-      if (!o) continue;
-      const k = o.c * S + s;
-      const dep = o.fwd
-        ? k > 0
-          ? key(true, o.m, k - 1)
-          : null
-        : k < K - 1
-          ? key(false, o.m, k + 1)
-          : key(true, o.m, K - 1);
-      const ready = dep === null ? 0 : done.get(dep);
-      if (ready === undefined) continue;
-      const start = Math.max(free[s]!, ready);
-      const end = start + (o.fwd ? fwdT : 2 * fwdT);
-      done.set(key(o.fwd, o.m, k), end);
-      free[s] = end;
-      next[s]!++;
-      ops.push({ stage: s, m: o.m, chunk: o.c, fwd: o.fwd, start, end });
-      progress = true;
-    }
-  }
-  return { ops, span: Math.max(0, ...ops.map((o) => o.end)) };
-}
-
-const MAX_DRAWN = 4000;
-
-function timeline(S: number, M: number, v: number, schedule: string, bubbleFrac: number): TemplateResult {
-  if (S * M * v * 2 > MAX_DRAWN) {
-    return html`<p class="note">(${S} stages × ${M} microbatches${v > 1 ? ` × ${v} chunks` : ''} is too many passes to draw legibly; fewer stages or microbatches show the schedule.)</p>`;
-  }
-  const { ops, span } = simulatePipeline(S, M, v, schedule);
+/** The engine's timeline of the step's schedule (training_step's pipeline_timeline), drawn stage by stage. */
+function timeline(t: PipelineTimeline): TemplateResult {
+  if (!t.laid_out || !t.passes) return html`<p class="note">(The schedule is not drawn: ${t.not_laid_out}.)</p>`;
+  const S = t.stages;
+  const span = t.span_s ?? 0;
   const W = 700;
   const L = 58;
   const rowH = Math.max(7, Math.min(22, Math.floor(300 / S)));
   const H = S * rowH + 26;
-  const x = (t: number): number => L + (t / span) * (W - L - 6);
-  const colour = (o: Op): string =>
-    o.fwd ? (o.chunk % 2 ? '#5b93c7' : COLOURS.compute) : o.chunk % 2 ? '#63c187' : COLOURS.comms;
-  return html`<div class="drawing"><svg viewBox="0 0 ${W} ${H}" role="img" aria-label="Pipeline timeline: ${S} stages, ${M} microbatches, ${schedule}; idle time is the bubble, ${fmtPercent(bubbleFrac)} of the step according to the engine">
+  const x = (time: number): number => L + (time / span) * (W - L - 6);
+  const colour = (o: PipelinePass): string => {
+    if (o.pass === 'forward') return o.chunk % 2 ? '#5b93c7' : COLOURS.compute;
+    if (o.pass === 'weight_grad') return o.chunk % 2 ? COLOURS.kv : COLOURS.memory;
+    return o.chunk % 2 ? COLOURS.comms2 : COLOURS.comms;
+  };
+  const split = t.passes.some((o) => o.pass === 'weight_grad');
+  const chunked = t.chunks_per_stage > 1;
+  const played = t.bubble_s ?? 0;
+  const differs = Math.abs(played - t.step_bubble_s) > 0.005 * span;
+  return html`<div class="drawing"><svg viewBox="0 0 ${W} ${H}" role="img" aria-label="Pipeline timeline: ${S} stages, ${t.microbatches} microbatches, ${t.schedule}; idle time is the bubble, ${fmtPercent(t.bubble_frac ?? 0)} of the span">
     ${Array.from(
       { length: S },
       (_, s) => svg`<rect x=${L} y=${s * rowH + 2} width=${W - L - 6} height=${rowH - 3} fill="#ececea"></rect>
       <text x=${L - 6} y=${s * rowH + rowH / 2 + 3} text-anchor="end" class="tick">stage ${s + 1}</text>`,
     )}
-    ${ops.map((o) => {
-      const w = x(o.end) - x(o.start);
-      return svg`<rect x=${x(o.start)} y=${o.stage * rowH + 2} width=${Math.max(0.5, w - 0.6)} height=${rowH - 3} fill=${colour(o)}><title>${o.fwd ? 'forward' : 'backward'} of microbatch ${o.m + 1}${v > 1 ? `, chunk ${o.chunk + 1}` : ''}</title></rect>
-        ${w > 13 && rowH >= 12 ? svg`<text x=${x(o.start) + w / 2} y=${o.stage * rowH + rowH / 2 + 3} text-anchor="middle" font-size="9" fill="#fff">${o.m + 1}</text>` : nothing}`;
+    ${t.passes.map((o) => {
+      const w = x(o.end_s) - x(o.start_s);
+      return svg`<rect x=${x(o.start_s)} y=${o.stage * rowH + 2} width=${Math.max(0.5, w - 0.6)} height=${rowH - 3} fill=${colour(o)}><title>${PASS_WORDS[o.pass]} of microbatch ${o.microbatch + 1}${chunked ? `, chunk ${o.chunk + 1}` : ''}: ${fmtSeconds(o.start_s)} to ${fmtSeconds(o.end_s)}</title></rect>
+        ${w > 13 && rowH >= 12 ? svg`<text x=${x(o.start_s) + w / 2} y=${o.stage * rowH + rowH / 2 + 3} text-anchor="middle" font-size="9" fill="#fff">${o.microbatch + 1}</text>` : nothing}`;
     })}
     <text x=${L} y=${H - 6} class="tick">time →</text>
   </svg></div>
-  <div class="legend"><span><i style=${cssProps({ background: COLOURS.compute })}></i>forward</span><span><i style=${cssProps({ background: COLOURS.comms })}></i>backward (twice as long)</span><span><i style=${cssProps({ background: '#ececea' })}></i>idle: the bubble</span>${v > 1 ? html`<span>lighter shades: odd model chunks</span>` : nothing}</div>`;
+  <div class="legend"><span><i style=${cssProps({ background: COLOURS.compute })}></i>forward</span><span><i style=${cssProps({ background: COLOURS.comms })}></i>${split ? 'backward (its input gradients alone where the weight gradients wait)' : 'backward'}</span>${split ? html`<span><i style=${cssProps({ background: COLOURS.memory })}></i>weight gradients, deferred into the bubble</span>` : nothing}<span><i style=${cssProps({ background: '#ececea' })}></i>idle: the bubble</span>${chunked ? html`<span>lighter shades: ${t.schedule.startsWith('dualpipe') ? (t.schedule === 'dualpipe' ? 'microbatches entering at the last stage' : 'the way back up the V') : 'odd model chunks'}</span>` : nothing}</div>
+  ${differs ? html`<p class="note">Played in this order at these pass times, the passes leave ${fmtSeconds(played)} idle; the step prices the schedule’s closed form, ${fmtSeconds(t.step_bubble_s)}, exact when a weight-gradient pass takes as long as a forward one.</p>` : nothing}`;
 }
 
 export const pipeline: View<PipelineData> = {
   title: 'Pipeline schedule and its bubble',
   blurb:
-    'Stages each hold a block of layers; microbatches flow through them. While the pipeline fills and drains, stages wait: the bubble. The drawing lays the schedule out; the bubble fraction and every time are the engine’s.',
+    'Stages each hold a block of layers; microbatches flow through them. While the pipeline fills and drains, stages wait: the bubble. The engine plays each schedule in its published order and prices every pass: the drawing, the bubble and every time are the engine’s.',
   normalise: trainingState,
   controls: () => [
     { key: 'pp', max: 64 },
@@ -446,19 +379,12 @@ export const pipeline: View<PipelineData> = {
     if (num(s, 'pp') < 2) throw new WidgetProblem(['Set at least two pipeline stages.']);
     const plan = await planFor(s, ask);
     if (!plan) return null;
-    const r = await ask([mainScenario(s, plan)]);
+    const sc = mainScenario(s, plan);
+    const r = await ask([{ ...sc, query: { ...sc.query, pipeline_timeline: true } }]);
     if (!r) return null;
     const res = need<TrainingStepResult>(r[0], 'training step');
-    const v = str(s, 'sched') === 'interleaved' ? num(s, 'vstages') : 1;
-    return {
-      r: res,
-      plan,
-      warnings: warnings(r[0]),
-      stages: res.degrees.pipeline,
-      micro: num(s, 'mb'),
-      virtual: v,
-      schedule: str(s, 'sched'),
-    };
+    if (!res.pipeline_timeline) throw new WidgetProblem(['The engine gave no pipeline timeline.']);
+    return { r: res, plan, warnings: warnings(r[0]), timeline: res.pipeline_timeline };
   },
   render(_s, d) {
     const t = d.r.time;
@@ -471,7 +397,7 @@ export const pipeline: View<PipelineData> = {
         ${card('inflight', 'Microbatches in flight', d.r.memory.in_flight_microbatches, sig(d.r.memory.in_flight_microbatches))}
         ${card('activations', 'Activations per chip', d.r.memory.activations_bytes, fmtBytes(d.r.memory.activations_bytes))}
       </div>
-      <p class="note">${describePlan(d.plan)}; ${d.stages} stages, ${d.micro} microbatches, schedule ${d.schedule}${d.virtual > 1 ? ` with ${d.virtual} chunks per stage` : ''}.</p>
-      ${timeline(d.stages, d.micro, d.virtual, d.schedule, t.bubble_frac)}`;
+      <p class="note">${describePlan(d.plan)}; ${d.timeline.stages} stages, ${d.timeline.microbatches} microbatches, schedule ${d.timeline.schedule}${d.timeline.chunks_per_stage > 1 ? ` with ${d.timeline.chunks_per_stage} chunks per stage` : ''}.</p>
+      ${timeline(d.timeline)}`;
   },
 };
