@@ -13,7 +13,6 @@
 #include "json_file.h"
 #include "search_progress.h"
 #include "specs/calibration_profile.h"
-#include "specs/model_json.h"
 #include "specs/presets.h"
 #include "specs/serving_backend.h"
 #include "summary.h"
@@ -68,7 +67,7 @@ int print_hf_model(const std::string& file, const std::string& text) {
   const auto config = parse_document(text, d);
   for (const auto& x : d) std::cerr << file << ": " << x.code << ": " << x.message << "\n";
   if (!d.empty()) return 1;
-  const auto out = nlohmann::json::parse(resolve_model_json(nlohmann::json{{"hf_config", config}}.dump()));
+  const auto out = nlohmann::json::parse(model_json(nlohmann::json{{"hf_config", config}}.dump()));
   std::cout << out.dump(2) << "\n";
   return out.value("ok", false) ? 0 : 1;
 }

@@ -4,7 +4,7 @@
 #include <string_view>
 #include <vector>
 
-#include "specs/model_json.h"
+#include "api.h"
 #include "specs/presets.h"
 #include "table.h"
 
@@ -54,7 +54,7 @@ std::string words(std::string s) {
 std::string setup(const json& scenario, double chips) {
   std::string model = "the model";
   if (scenario.contains("model")) {
-    const json m = json::parse(resolve_model_json(scenario["model"].dump()), nullptr, false);
+    const json m = json::parse(model_json(scenario["model"].dump()), nullptr, false);
     if (m.value("ok", false)) model = m["model"].value("name", model);
   }
   std::string chip = "custom chip";

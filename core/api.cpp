@@ -401,6 +401,8 @@ std::string failure_json() {
          std::string(kEngineVersion) + R"(","ok":false})";
 }
 
+std::string model_json(std::string_view model_text) { return resolve_model_json(model_text); }
+
 std::string presets_json() {
   return guarded_text([] {
     Json out{{"hardware", Json::array()}, {"models", Json::array()}, {"queries", query_names()}};

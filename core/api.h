@@ -29,6 +29,11 @@ std::string evaluate_fields_json(std::string_view request_text);
 // {"hardware": [{id, name, ...}], "models": [...], "queries": [...]}
 std::string presets_json();
 
+// A scenario's `model` object as text in (a preset with overrides, an inline model or an hf_config), the model the
+// engine resolves it to out: {"ok": bool, "model": {...preset fields..., "not_modelled": [...]}, "diagnostics": [...]}
+// (the `model` query's answer in another form; scalescope --hf-model, Python's scalescope.model, wasm model_json).
+std::string model_json(std::string_view model_text);
+
 // The diagnostics evaluate_json would give, without the result: {"ok": bool, "query": kind, "diagnostics": [...]}.
 // Every reader runs, the query's arguments included, so it costs what evaluate_json costs.
 std::string validate_json(std::string_view scenario_text);

@@ -6,7 +6,6 @@
 #include <string>
 
 #include "api.h"
-#include "specs/model_json.h"
 #include "traces/trace_session.h"
 
 namespace py = pybind11;
@@ -49,7 +48,7 @@ PYBIND11_MODULE(_engine, m) {
       "presets", [] { return answer([] { return scalescope::presets_json(); }); },
       "The embedded hardware, model and calibration presets.");
   m.def(
-      "model", [](const std::string& s) { return answer([&] { return scalescope::resolve_model_json(s); }); },
+      "model", [](const std::string& s) { return answer([&] { return scalescope::model_json(s); }); },
       "The model a scenario's `model` object resolves to (e.g. {\"hf_config\": {...}}).");
   // A profiler trace, fed in chunks as Python reads (and decompresses) the file: docs/api.md "Traces".
   py::class_<scalescope::TraceSession>(m, "TraceSession", "A profiler trace read as a stream (docs/api.md Traces).")

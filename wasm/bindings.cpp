@@ -7,7 +7,6 @@
 #include <string>
 
 #include "api.h"
-#include "specs/model_json.h"
 
 namespace {
 
@@ -38,7 +37,7 @@ std::string validate(const std::string& s) {
 std::string version() { return scalescope::kEngineVersion; }
 // The model a scenario's `model` object resolves to (e.g. a pasted config.json), for the explorer's controls.
 std::string model_json(const std::string& model_text) {
-  return answer([&] { return scalescope::resolve_model_json(model_text); });
+  return answer([&] { return scalescope::model_json(model_text); });
 }
 
 }  // namespace

@@ -21,7 +21,7 @@ Json model_not_modelled(const Json& model_node);
 
 // A scenario's `model` object as text (a preset with overrides, an inline model or an hf_config) in, the model the
 // engine resolves it to out: {"ok": bool, "model": {...preset fields..., "not_modelled": [...]}, "diagnostics": [...]}.
-// The CLI's --hf-model and Python's scalescope.model answer with it; the web asks the `model` query.
+// core/api.h's model_json answers with it (the CLI's --hf-model, Python's scalescope.model, wasm model_json).
 std::string resolve_model_json(std::string_view model_text);
 
 }  // namespace scalescope
