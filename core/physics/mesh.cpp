@@ -7,11 +7,6 @@
 
 namespace scalescope {
 
-namespace {
-constexpr const char* kDefaultNames[] = {"X", "Y", "Z", "W", "V", "U"};
-constexpr int kMaxMeshAxes = 6;
-}  // namespace
-
 int Mesh::find(const std::string& name) const {
   for (std::size_t i = 0; i < axes.size(); ++i)
     if (axes[i].name == name) return static_cast<int>(i);
@@ -54,7 +49,7 @@ Mesh parse_mesh(const Json& node, const std::string& path, const Hardware& hw, D
     if (names.size() != shape.size())
       add_diagnostic(d, r.path_of("axis_names"), "wrong_length", "'axis_names' must name every axis of 'shape'");
   }
-  for (std::size_t i = names.size(); i < shape.size(); ++i) names.push_back(kDefaultNames[i]);
+  for (std::size_t i = names.size(); i < shape.size(); ++i) names.push_back(kDefaultAxisNames[i]);
   mesh.slices = static_cast<double>(r.integer("slices", false, 1, 1 << 20).value_or(1));
   const std::string slice_axis = r.string("slice_axis_name", false).value_or("DCN");
   const Json* wrap_override = r.array("wraparound", false);

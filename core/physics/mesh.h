@@ -19,6 +19,11 @@ struct MeshAxis {
   bool dcn = false;    // the axis that joins slices over DCN
 };
 
+// A mesh's axis names when the scenario gives none, in order (docs/api.md "Mesh"): the one list the engine names axes
+// by.
+inline constexpr const char* kDefaultAxisNames[] = {"X", "Y", "Z", "W", "V", "U"};
+inline constexpr int kMaxMeshAxes = 6;
+
 inline constexpr double kMaxMeshChips = 1e8;       // far beyond any real cluster; keeps every product finite
 inline constexpr int kMaxMeshAxisChips = 1 << 20;  // one axis of a mesh (the largest any chip's scale-up domain lists)
 

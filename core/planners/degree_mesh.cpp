@@ -16,7 +16,6 @@ constexpr int kTpuOrder[kLayoutStrategies] = {kDataIndex,   kFsdpIndex,     kCon
 // GPU axes, outermost first: tensor innermost, inside the NVLink domain; pipeline outermost, across it.
 constexpr int kGpuOrder[kLayoutStrategies] = {kPipelineIndex, kDataIndex,    kFsdpIndex,
                                               kExpertIndex,   kContextIndex, kTensorIndex};
-constexpr const char* kAxisNames[] = {"X", "Y", "Z", "W", "V", "U"};
 
 using Factors = std::vector<std::int64_t>;
 
@@ -227,7 +226,7 @@ DegreeMesh tpu_mesh(const DegreeMeshInput& in, const std::vector<int>& active, d
 
 }  // namespace
 
-const char* degree_mesh_axis_name(int i, bool dcn) { return dcn ? "DCN" : kAxisNames[i]; }
+const char* degree_mesh_axis_name(int i, bool dcn) { return dcn ? "DCN" : kDefaultAxisNames[i]; }
 
 DegreeMesh mesh_for_degrees(const DegreeMeshInput& in) {
   const Hardware& hw = *in.hw;

@@ -6,6 +6,7 @@
 
 #include "io/format.h"
 #include "io/limits.h"
+#include "physics/mesh.h"
 #include "queries/calibration_result.h"
 #include "queries/plan_reader.h"
 #include "queries/query.h"
@@ -15,7 +16,6 @@ namespace scalescope {
 
 namespace {
 
-constexpr const char* kAxisNames[] = {"X", "Y", "Z", "W", "V", "U"};  // parse_mesh's default names
 constexpr std::size_t kMaxFrontier = 100;
 
 std::vector<Dtype> read_dtypes(JsonReader& r, const char* key, const std::vector<Dtype>& fallback, Diagnostics& d) {
@@ -46,7 +46,7 @@ void drop_repeats(std::vector<T>& v) {
 
 Json names_of(const std::vector<int>& axes) {
   Json out = Json::array();
-  for (int a : axes) out.push_back(kAxisNames[a]);
+  for (int a : axes) out.push_back(kDefaultAxisNames[a]);
   return out;
 }
 
