@@ -164,7 +164,8 @@ int passes_per_microbatch_stage(PipelineSchedule s, int v) {
 }
 
 struct Player {
-  int S, M, K;
+  PipelineSchedule sched;
+  int S, M, K;  // stages, microbatches, positions on a microbatch's path (stages x chunks)
   // ZB-H1 (Qi et al. 2023, §3): a stage whose next pass must wait runs a deferred weight gradient, and one that
   // holds S microbatches' activations (1F1B's peak, on its first stage) runs one before its next forward.
   bool fill_weight_grads;
@@ -178,7 +179,6 @@ struct Player {
   PipelineTimeline t;
 
   // The model chunk that position k of microbatch m's path runs on its stage.
-  PipelineSchedule sched;
   int chunk_of(int m, int k) const {
     switch (sched) {
       case PipelineSchedule::interleaved:
