@@ -118,7 +118,7 @@ ServingLaunch serving_launch(const ServingInput& in, double batch, double prompt
   const double hbm = in.mesh->chips * in.hw->hbm_capacity_bytes, weights = serving_param_bytes(in);
   const double kv = in.hbm_budget.kv_bytes(hbm, weights);
   if (in.hbm_budget.stated && weights < hbm && kv > 0) {
-    out.memory_frac = (weights + kv) / hbm;
+    out.memory_frac = in.hbm_budget.usable_bytes(hbm, weights) / hbm;
     out.free_memory_frac = kv / (hbm - weights);
   }
   return out;

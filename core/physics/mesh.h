@@ -19,8 +19,7 @@ struct MeshAxis {
   bool dcn = false;    // the axis that joins slices over DCN
 };
 
-// A mesh's axis names when the scenario gives none, in order (docs/api.md "Mesh"): the one list the engine names axes
-// by.
+// A mesh's axis names when the scenario gives none, in order (docs/api.md "Mesh"): the engine's one list of them.
 inline constexpr const char* kDefaultAxisNames[] = {"X", "Y", "Z", "W", "V", "U"};
 inline constexpr int kMaxMeshAxes = 6;
 

@@ -161,6 +161,11 @@ double bubble_fraction(const TrainingPlan& p) {
   return bubble / (p.microbatches + bubble);
 }
 
+PipelinePassTimes book_pipeline_passes(double compute_s, double microbatches) {
+  const double stage_microbatch_s = microbatches > 0 ? compute_s / microbatches : 0;
+  return {stage_microbatch_s / 3.0, 2.0 * stage_microbatch_s / 3.0, stage_microbatch_s / 3.0};
+}
+
 double bubble_s(const TrainingPlan& p, const PipelinePassTimes& passes) {
   return std::max(0.0, bubble_units(p, passes.forward_s, passes.backward_s, passes.weight_grad_s));
 }

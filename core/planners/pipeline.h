@@ -35,4 +35,8 @@ struct PipelinePassTimes {
 // The same bubble in seconds from one microbatch's passes on the busiest stage.
 double bubble_s(const TrainingPlan& plan, const PipelinePassTimes& passes);
 
+// The book step's passes, at the split bubble_fraction assumes (F = W = B/2, as 6ND splits them): one microbatch's
+// share of the step's compute, `compute_s` over `microbatches`.
+PipelinePassTimes book_pipeline_passes(double compute_s, double microbatches);
+
 }  // namespace scalescope

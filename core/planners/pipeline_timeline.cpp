@@ -275,6 +275,7 @@ PipelineTimeline lay_out_pipeline(const TrainingPlan& plan, const PipelinePassTi
     return out;
   }
   if (static_cast<double>(S) * M * passes_per_microbatch_stage(plan.schedule, v) > kMaxTimelinePasses) {
+    static_assert(kMaxTimelinePasses == 4096, "the sentence below names the limit");
     out.not_laid_out = "more passes than the 4096 laid out at most: fewer stages or microbatches";
     return out;
   }

@@ -31,7 +31,7 @@ struct PipelineTimeline {
 };
 
 // At most this many passes are laid out: a drawing shows a few thousand, and the answer stays small.
-constexpr int kMaxTimelinePasses = 4096;  // (the reason a plan over it is not laid out names it)
+constexpr int kMaxTimelinePasses = 4096;
 
 // The schedule of `plan` (its pipeline degree, microbatches and chunks) at `times` per microbatch and stage. Passes
 // hand their activations on at once: the timeline is the compute's, as the bubble's closed form is.

@@ -4,11 +4,6 @@
 
 namespace scalescope {
 
-PipelinePassTimes book_pipeline_passes(const TrainingStep& step, double microbatches) {
-  const double stage_mb_s = microbatches > 0 ? step.compute_s / microbatches : 0;
-  return {stage_mb_s / 3.0, 2.0 * stage_mb_s / 3.0, stage_mb_s / 3.0};
-}
-
 Json pipeline_timeline_json(const TrainingPlan& plan, const PipelinePassTimes& passes, double step_bubble_s) {
   const PipelineTimeline t = lay_out_pipeline(plan, passes);
   Json out = {{"schedule", pipeline_schedule_name(plan.schedule)},

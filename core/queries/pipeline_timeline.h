@@ -11,8 +11,4 @@ namespace scalescope {
 // `passes`: one microbatch through the busiest stage; `step_bubble_s`: the bubble the step priced (its closed form).
 Json pipeline_timeline_json(const TrainingPlan& plan, const PipelinePassTimes& passes, double step_bubble_s);
 
-// The book's split of one microbatch's stage time, as 6ND splits it (forward 2ND, backward 4ND of which the weight
-// gradients 2ND): the pass times the book's bubble_fraction assumes, from the step's compute over its microbatches.
-PipelinePassTimes book_pipeline_passes(const TrainingStep& step, double microbatches);
-
 }  // namespace scalescope

@@ -345,7 +345,7 @@ Json run_training_step(const QueryContext& ctx, JsonReader& args, Diagnostics& d
     if (explain) out["explain"] = explain_training(in, s);
     if (timeline)
       out["pipeline_timeline"] =
-          pipeline_timeline_json(in.plan, book_pipeline_passes(s, in.plan.microbatches), s.bubble_s);
+          pipeline_timeline_json(in.plan, book_pipeline_passes(s.compute_s, in.plan.microbatches), s.bubble_s);
     return out;
   }
   const CalibratedTrainingStep c = evaluate_calibrated_training_step(in, *profile);

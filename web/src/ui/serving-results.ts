@@ -157,6 +157,7 @@ export class SsServingResults extends LitElement {
       },
     );
     const m = s.memory;
+    const budgeted = m.budget_bytes < m.hbm_capacity_bytes; // the engine keeps some HBM back
     const kv = Math.max(0, m.total_bytes - m.param_bytes);
     const chips = this.results.mesh.ok ? this.results.mesh.plan.chips : undefined;
     const v = this.results.state.values;
@@ -186,27 +187,23 @@ export class SsServingResults extends LitElement {
             },
           ],
           // The engine's memory budget, where it keeps HBM back (activations, CUDA graphs): one label for both lines.
-          m.budget_bytes < m.hbm_capacity_bytes
-            ? [
-                {
-                  value: m.hbm_capacity_bytes,
-                  label: `HBM ${fmtBytes(m.hbm_capacity_bytes)}; the engine’s budget ${fmtBytes(m.budget_bytes)}`,
-                  colour: COLOURS.hbmLine,
-                },
-                {
-                  value: m.budget_bytes,
-                  label: 'the engine’s memory budget',
-                  colour: COLOURS.pinned,
-                  unlabelled: true,
-                },
-              ]
-            : [
-                {
-                  value: m.hbm_capacity_bytes,
-                  label: `HBM ${fmtBytes(m.hbm_capacity_bytes)}`,
-                  colour: COLOURS.hbmLine,
-                },
-              ],
+          [
+            {
+              value: m.hbm_capacity_bytes,
+              label: `HBM ${fmtBytes(m.hbm_capacity_bytes)}${budgeted ? `; the engine’s budget ${fmtBytes(m.budget_bytes)}` : ''}`,
+              colour: COLOURS.hbmLine,
+            },
+            ...(budgeted
+              ? [
+                  {
+                    value: m.budget_bytes,
+                    label: 'the engine’s memory budget',
+                    colour: COLOURS.pinned,
+                    unlabelled: true,
+                  },
+                ]
+              : []),
+          ],
           fmtBytes,
           'Memory of the serving replica against its HBM',
         )}
