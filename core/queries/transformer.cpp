@@ -109,6 +109,7 @@ Json run_transformer(const QueryContext& ctx, JsonReader& args, Diagnostics& d) 
            {"remat", std::string(remat_name(remat))},
            {"activation_bytes", remat_all[std::string(remat_name(remat))]["activation_bytes"]},
            {"remat_policies", remat_all}};
+  out["model"] = model_config_json(m);
   out["attention"] = attention_form_json(m);
   // scaling-book/transformers, Question 5: where attention's FLOPs catch up with the QKVO's, or all the layers' matmuls
   // (x2 when causal); left out where sliding or chunked windows keep attention below them at any context.

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "io/format.h"
+#include "specs/model_resize.h"
 
 namespace scalescope {
 
@@ -237,9 +238,12 @@ void check_attention_spans(JsonReader& r, const ModelConfig& m, Diagnostics& d) 
 }  // namespace
 
 ModelConfig parse_model(const Json& node, const std::string& path, bool require_sources, Diagnostics& d) {
+  if (node.is_object() && node.contains("resize"))
+    return parse_model(resize_model(node, path, d), path, require_sources, d);
   ModelConfig m;
   JsonReader r(node, path, d);
   if (!r.ok_object()) return m;
+  r.accept("resize");  // (applied above; named among the valid keys)
   const ModelPatterns patterns = read_model_fields(r, node, path, require_sources, m, d);
   check_heads_and_experts(r, m, d);
   set_layer_patterns(r, patterns, m, d);

@@ -1897,6 +1897,23 @@ export type ModelFields = {
    */
   dense_layers?: number;
   /**
+   * The model re-shaped after every other field, as the explorer's model sliders do (docs/api.md "Re-shaping a model"): first D, then the MLP's width, then the whole model's size. The resolved model has the new fields and no resize.
+   */
+  resize?: {
+    /**
+     * The residual width D; d_ff and expert_d_ff follow in proportion, to multiples of 64, unless ff_ratio sets them.
+     */
+    d_model?: number;
+    /**
+     * d_ff as a multiple of D (rounded to a whole width); expert_d_ff moves in the same proportion as d_ff. [x d_model]
+     */
+    ff_ratio?: number;
+    /**
+     * About this many times the parameters: layers and D each x its cube root (D and the MLP widths to multiples of 128); the query heads follow D at their own width, keeping the query heads per KV head.
+     */
+    params_factor?: number;
+  };
+  /**
    * Multi-head latent attention (DeepSeek-V2 §2.1.2): the cache holds kv_lora_rank + qk_rope_head_dim values per token per layer.
    */
   mla?: {
@@ -7818,6 +7835,10 @@ export type TransformerResult = {
    * Training FLOPs per token. [FLOPs per token]
    */
   training_flops_per_token: number;
+  /**
+   * The model the numbers are of: the preset fields the engine computes with (overrides and resize applied).
+   */
+  model: ResolvedModel;
 };
 /**
  * What one remat policy keeps and recomputes.

@@ -38,27 +38,12 @@ import { PRESETS, hardwarePreset, modelPreset, type State } from './params';
 import { hfConfigOf, hfPreset } from './hf';
 import { profileForChip } from './profile';
 
-/** The model as the page sends it: the preset's shape fields, with the expert width always set. */
-export type ModelFields = Pick<
-  ModelPreset,
-  'layers' | 'd_model' | 'd_ff' | 'heads' | 'kv_heads' | 'head_dim' | 'vocab' | 'experts' | 'active_experts'
-> & {
-  expert_d_ff: number;
-  gated: boolean;
-  /** Some layer has a dense MLP (all of a dense model's; an MoE model's first `dense_layers` and its pattern's "dense"). */
-  dense_mlp: boolean;
-};
-
 const num = (s: State, k: string): number => Number(s.values[k]);
 const opt = (s: State, k: string): number | null => {
   const v = s.values[k];
   return typeof v === 'number' ? v : null;
 };
 const str = (s: State, k: string): string => String(s.values[k]);
-
-function roundTo(x: number, m: number): number {
-  return Math.max(m, Math.round(x / m) * m);
-}
 
 /** The model a state starts from: a pasted config.json the engine has read, or the chosen preset. */
 export function baseModel(s: State): ModelPreset {
@@ -81,55 +66,34 @@ function activationsDtype(s: State): { activations?: 'fp8' | 'fp4' } {
   return chosen === 'fp8' || chosen === 'fp4' ? { activations: chosen } : {};
 }
 
-/** The model after the explicit field overrides, the d_ff ratio and then the family `size` scale. */
-export function effectiveModel(preset: ModelPreset, s: State): ModelFields {
-  const experts = opt(s, 'experts') ?? preset.experts;
-  const m: ModelFields = {
-    layers: opt(s, 'layers') ?? preset.layers,
-    d_model: opt(s, 'd_model') ?? preset.d_model,
-    d_ff: preset.d_ff,
-    expert_d_ff: preset.expert_d_ff ?? preset.d_ff,
-    heads: opt(s, 'heads') ?? preset.heads,
-    kv_heads: opt(s, 'kv_heads') ?? preset.kv_heads,
-    head_dim: preset.head_dim,
-    vocab: opt(s, 'vocab') ?? preset.vocab,
-    experts,
-    active_experts: opt(s, 'active') ?? preset.active_experts,
-    gated: preset.mlp === 'gated',
-    dense_mlp: experts === 0 || (preset.dense_layers ?? 0) > 0 || (preset.mlp_pattern ?? []).includes('dense'),
-  };
-  const ratio = opt(s, 'ff_ratio');
-  if (ratio !== null) {
-    const dff = Math.max(1, Math.round(ratio * m.d_model));
-    m.expert_d_ff = Math.max(1, Math.round((m.expert_d_ff * dff) / m.d_ff));
-    m.d_ff = dff;
-  } else if (m.d_model !== preset.d_model) {
-    // Keep the preset's F/D ratio when only D moved.
-    m.d_ff = roundTo((preset.d_ff * m.d_model) / preset.d_model, 64);
-    m.expert_d_ff = roundTo(((preset.expert_d_ff ?? preset.d_ff) * m.d_model) / preset.d_model, 64);
-  }
-  const size = num(s, 'size');
-  if (Number.isFinite(size) && size > 0 && size !== 1) {
-    const f = Math.cbrt(size);
-    const group = Math.max(1, Math.round(m.heads / Math.max(1, m.kv_heads)));
-    const d = roundTo(m.d_model * f, 128);
-    const kv = Math.max(1, Math.round((m.heads * (d / m.d_model)) / group));
-    m.d_ff = roundTo((m.d_ff * d) / m.d_model, 128);
-    m.expert_d_ff = roundTo((m.expert_d_ff * d) / m.d_model, 128);
-    m.heads = kv * group;
-    m.kv_heads = kv;
-    m.d_model = d;
-    m.layers = Math.max(1, Math.round(m.layers * f));
-  }
-  return m;
-}
+/** The fields the reader set outright, by their row's key. */
+const SET_FIELDS = {
+  layers: 'layers',
+  heads: 'heads',
+  kv_heads: 'kv_heads',
+  vocab: 'vocab',
+  experts: 'experts',
+  active_experts: 'active',
+} as const;
 
-/** The fields that differ from the preset, as the scenario's model overrides. */
-export function modelOverrides(preset: ModelPreset, m: ModelFields): ModelOverrides {
+/**
+ * The reader's model rows as the scenario's model overrides: the fields set outright, and the width and size rows
+ * as the engine's `resize`, which re-shapes the model by the engine's own rule (docs/api.md "Re-shaping a model").
+ */
+export function modelOverrides(preset: ModelPreset, s: State): ModelOverrides {
   const o: ModelOverrides = {};
-  const keys = ['layers', 'd_model', 'd_ff', 'heads', 'kv_heads', 'vocab', 'experts', 'active_experts'] as const;
-  for (const k of keys) if (m[k] !== preset[k]) o[k] = m[k];
-  if (preset.expert_d_ff !== undefined && m.expert_d_ff !== preset.expert_d_ff) o.expert_d_ff = m.expert_d_ff;
+  for (const [field, key] of Object.entries(SET_FIELDS) as [keyof typeof SET_FIELDS, string][]) {
+    const v = opt(s, key);
+    if (v !== null && v !== preset[field]) o[field] = v;
+  }
+  const resize: NonNullable<ModelOverrides['resize']> = {};
+  const d = opt(s, 'd_model');
+  if (d !== null && d !== preset.d_model) resize.d_model = d;
+  const ratio = opt(s, 'ff_ratio');
+  if (ratio !== null) resize.ff_ratio = ratio;
+  const size = num(s, 'size');
+  if (Number.isFinite(size) && size > 0 && size !== 1) resize.params_factor = size;
+  if (Object.keys(resize).length) o.resize = resize;
   return o;
 }
 
@@ -196,7 +160,7 @@ function base(s: State): Pick<Scenario, 'version' | 'hardware' | 'model'> {
   const hwId = str(s, 'hw');
   const mp = baseModel(s);
   const hwOver = hardwareOverrides(s.hw);
-  const mo = modelOverrides(mp, effectiveModel(mp, s));
+  const mo = modelOverrides(mp, s);
   const over = Object.keys(mo).length ? { overrides: mo } : {};
   const hf = hfConfigOf(s);
   // A pasted config.json goes as the model the engine read from it (the `model` query's answer, inline: the
@@ -212,6 +176,11 @@ function base(s: State): Pick<Scenario, 'version' | 'hardware' | 'model'> {
         ? { hf_config: hf, ...over }
         : { preset: mp.id, ...over },
   };
+}
+
+/** The `model` query of a state: the model the engine makes of its preset or config.json and the reader's rows. */
+export function modelScenario(s: State): Scenario {
+  return { ...base(s), query: { kind: 'model' } };
 }
 
 /** A calibrated query carries the reader's loaded profile, if any (the engine checks it; the book's model takes none). */

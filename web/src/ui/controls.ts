@@ -17,7 +17,7 @@ import {
   type Value,
 } from '../state/params';
 import { describePlan, nodesTimesGpus } from './mesh-words';
-import { activeLayout, effectiveModel, baseModel, weightsDtype } from '../state/scenario';
+import { activeLayout, baseModel, weightsDtype } from '../state/scenario';
 import { balancingParam, chipsFixed, chipsStops, degreeStops, type MeshOutcome } from '../state/plan-mesh';
 import { hfAnswer } from '../state/hf';
 import { binaryReading, dimensionOf, examplesOf, parseQuantity } from '../state/numbers';
@@ -135,10 +135,10 @@ export class SsControls extends LitElement {
     });
   }
 
-  /** The value a model-shape row shows while it is unset: the model's own (preset or pasted config). */
+  /** The value a model-shape row shows while it is unset: the model's own (preset or pasted config), before any resize. */
   private presetValue(key: string): number | undefined {
-    const m = effectiveModel(baseModel(this.state), { ...this.state, values: { ...this.state.values, size: 1 } });
-    const map: Record<string, number> = {
+    const m = baseModel(this.state);
+    const map: Record<string, number | undefined> = {
       layers: m.layers,
       d_model: m.d_model,
       ff_ratio: Number((m.d_ff / m.d_model).toFixed(3)),

@@ -1,7 +1,7 @@
 // <ss-facts>: the model's accounting and the chip's numbers from the engine (transformer and chip queries).
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import { fmtBytes, fmtCount, fmtFlops, fmtFlopsPerS, fmtPercent, sig } from '../charts/format';
-import { baseModel, effectiveModel, weightsDtype } from '../state/scenario';
+import { baseModel, weightsDtype } from '../state/scenario';
 import { diagnosticsList } from './diagnostics';
 import { isServing, type Results } from './results';
 import type { ModelPreset, TransformerResult } from '../engine/types';
@@ -101,7 +101,8 @@ export class SsFacts extends LitElement {
     const t = r.transformer?.ok ? r.transformer.result : undefined;
     const chip = r.chip?.ok ? r.chip.result : undefined;
     const base = baseModel(r.state);
-    const m = effectiveModel(base, r.state);
+    // The shape the engine computed with: the reader's rows and resize applied (the preset's before it answers).
+    const m = t?.model ?? base;
     // Serving runs the forward pass on weights alone: no backward FLOPs, no optimizer states.
     const serving = isServing(r.state);
     const work = serving

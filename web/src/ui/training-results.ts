@@ -4,7 +4,6 @@ import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import type { TrainingStepResult } from '../engine/types';
 import { COLOURS, COMMS_COLOURS, fmtBytes, fmtCount, fmtSeconds, sig } from '../charts/format';
 import { bars, type BarRow, type Marker } from '../charts/bars';
-import { baseModel, effectiveModel } from '../state/scenario';
 import { trainingOf, type Results } from './results';
 import { COMMS_LABELS, thresholdTitle, trainingBoundWords } from './words';
 
@@ -41,7 +40,7 @@ export class SsTrainingResults extends LitElement {
     const busiest = t.pipeline_stage_layers;
     const imbalance = t.pipeline_stage_imbalance;
     if (busiest === undefined || imbalance === undefined) return nothing;
-    const layers = effectiveModel(baseModel(this.results.state), this.results.state).layers;
+    const layers = this.results.transformer?.result?.model.layers ?? NaN;
     const stages = t.degrees.pipeline;
     return html`<p class="muted" data-stage-imbalance=${String(imbalance)}>
       Uneven pipeline stages: ${stages} stages do not divide the ${layers} layers, so the busiest stage holds ${busiest}

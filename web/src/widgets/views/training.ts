@@ -5,6 +5,7 @@ import { html, svg, nothing, type TemplateResult } from 'lit';
 import { cssProps } from '../../charts/css-props';
 import type {
   MlpRooflineResult,
+  ModelResult,
   PlanSearchResult,
   SearchedPlan,
   Threshold,
@@ -16,7 +17,7 @@ import { AXIS_NAMES, type MeshPlan } from '../../state/plan-mesh';
 import { describePlan, STRATEGY_LABEL } from '../../ui/mesh-words';
 import { applyPlan, type SearchedMesh } from '../../state/plans';
 import { modelPreset, type State } from '../../state/params';
-import { effectiveModel, hardwareOf, mainScenario, meshAsked, planSearchScenario } from '../../state/scenario';
+import { hardwareOf, mainScenario, meshAsked, modelScenario, planSearchScenario } from '../../state/scenario';
 import { COMMS_LABELS, costNoteWords, goodputWords, thresholdTitle } from '../../ui/words';
 import {
   card,
@@ -74,7 +75,7 @@ export const trainingRoofline: View<MlpData> = {
     { key: 'ff_ratio', label: 'F / D' },
   ],
   fallback(s, key) {
-    const m = effectiveModel(modelPreset(str(s, 'model')), s);
+    const m = modelPreset(str(s, 'model'));
     return key === 'd_model' ? m.d_model : key === 'ff_ratio' ? m.d_ff / m.d_model : undefined;
   },
   async compute(s, ask) {
@@ -88,7 +89,10 @@ export const trainingRoofline: View<MlpData> = {
       ask,
     );
     if (!slice) return null;
-    const m = effectiveModel(modelPreset(str(s, 'model')), s);
+    // D and F as the engine re-shapes the model by the D and F/D rows (docs/api.md "Re-shaping a model").
+    const shaped = await ask([modelScenario(s)]);
+    if (!shaped) return null;
+    const m = need<ModelResult>(shaped[0], 'Model').model;
     const q = (batches: number[]) => ({
       version: 1,
       hardware: hardwareOfState(s),
