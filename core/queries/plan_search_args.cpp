@@ -58,12 +58,15 @@ unsigned read_strategy_bits(JsonReader& r, const char* key, unsigned fallback, D
   return bits;
 }
 
-// The settings the caller allows (`space`); without `matmul`, the query's precision is the only one.
-SpaceOptions read_space(JsonReader& args, const TrainingPrecision& precision, Diagnostics& d) {
+// The settings the caller allows (`space`); without `matmul`, the query's precision is the only one, and without
+// `remat`, the query's remat if it sets one (else the search's list).
+SpaceOptions read_space(JsonReader& args, const TrainingInput& in, Diagnostics& d) {
   SpaceOptions o;
   o.matmul.clear();
+  bool remats_listed = false;
   if (const Json* node = args.object("space", false)) {
     JsonReader r(*node, args.path_of("space"), d);
+    remats_listed = r.has("remat");
     o.strategies = read_strategy_bits(r, "strategies", o.strategies, d);
     o.dcn_strategies = read_strategy_bits(r, "dcn_strategies", o.dcn_strategies, d);
     o.max_strategies_per_torus_axis =
@@ -124,7 +127,8 @@ SpaceOptions read_space(JsonReader& args, const TrainingPrecision& precision, Di
     }
     r.finish();
   }
-  if (o.matmul.empty()) o.matmul = {MatmulChoice{precision.matmul, precision.recipe}};
+  if (o.matmul.empty()) o.matmul = {MatmulChoice{in.precision.matmul, in.precision.recipe}};
+  if (!remats_listed && args.has("remat")) o.remats = {in.remat};
   return o;
 }
 
@@ -166,7 +170,7 @@ bool read_plan_search_query(const QueryContext& ctx, JsonReader& args, Diagnosti
                                                          : SearchObjective::step_time;
   settings.goodput = read_goodput_settings(ctx, args, d).settings;
   if (ctx.model) settings.model_state_bytes = model_state_bytes(q.in);
-  q.options = read_space(args, q.in.precision, d);
+  q.options = read_space(args, q.in, d);
   read_constraints(args, q.options, settings, d);
   q.options.split_sequences = settings.include_warnings;
   q.limit = args.number("limit", false).value_or(kDefaultSpaceLimit);

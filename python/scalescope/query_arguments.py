@@ -15,8 +15,9 @@ _TRAINING_INPUT: tuple[tuple[str, str, str], ...] = (
     ("comms_model", "str",
      "How comms on different axes combine [max]. (max | sum)"),
     ("remat", "str",
-     "What the backward pass recomputes [block]. (none | block | big_matmuls | mlp_matmuls | checkpoints |"
-     " selective)"),
+     "What the backward pass recomputes [block; a plan_search without space.remat searches this one alone"
+     " if it is set, else space.remat's default list]. (none | block | big_matmuls | mlp_matmuls |"
+     " checkpoints | selective)"),
     ("checkpoints_per_layer", "int",
      "Checkpoints per layer (required with remat checkpoints). (1 to 1e+06)"),
     ("attention_kernel", "str",

@@ -315,3 +315,21 @@ TEST_CASE("the default interleaving options trade a percent or two of step for a
   CHECK(narrow["plans"][0]["parallelism"]["virtual_stages"].get<double>() <= 4);
   for (const Json* r : {&wide, &widest}) CHECK((*r)["plans"][0]["parallelism"]["virtual_stages"].get<double>() > 4);
 }
+
+TEST_CASE("a query's own remat, without space.remat, is the one policy searched (as its matmul precision is)",
+          "[plan_search]") {
+  // The space counts each remat policy once over the same degrees: four by default (docs/api.md plan_search).
+  const auto space_of = [](const Json& scenario) {
+    const Json answer = run(scenario);
+    REQUIRE(answer["ok"] == true);
+    return answer["result"]["counts"]["space"].get<double>();
+  };
+  Json own = kLlama70bOn64H100;
+  const double every = space_of(own);
+  own["query"]["remat"] = "none";
+  CHECK(space_of(own) == every / 4);
+  own["query"]["space"] = {{"remat", {"block", "big_matmuls"}}};  // a listed space wins
+  CHECK(space_of(own) == every / 2);
+  own["query"].erase("remat");
+  CHECK(space_of(own) == every / 2);
+}

@@ -5,6 +5,7 @@
 //   core/io/ranges_table.inc          the range of every number the engine reads by key (io/ranges.cpp)
 //   cli/units_table.inc               the unit of every number a result gives (the --table view)
 //   web/src/state/result-units.ts     the same units for the page's CSV downloads
+//   web/src/engine/schema-choices.ts  the page queries' enums and defaults, by pointer (its choice rows read them)
 //   docs/api.md                       the blocks between "<!-- generated: ... -->" and "<!-- end generated -->"
 //   python/scalescope/query_arguments.py  the helpers' keyword arguments (their signatures and help())
 // Run it after a schema edit: node web/scripts/schema-generate.mjs [--check]
@@ -152,6 +153,97 @@ export function resultUnitsModule(files) {
     'export const RESULT_UNITS: Readonly<Record<string, string>> = {',
     ...unitRows(files).map(([k, u]) => `  ${k}: ${JSON.stringify(u)},`),
     '};',
+    '',
+  ].join('\n');
+}
+
+// ------------------------------------------------------------------------------------------------ choices and defaults
+
+/** The query kinds the page builds (their choice lists and defaults are generated for it). */
+export const PAGE_QUERIES = ['training_step', 'serving', 'plan_search', 'serving_search'];
+
+/** Whole documents a query carries, which the page pastes or loads rather than sets row by row. */
+const NOT_PAGE_ROWS = ['calibration', 'draft_model', 'hf_config'];
+
+/**
+ * Each page query's enums and defaults by the pointer under `query` they apply at: through $ref, allOf, anyOf and
+ * if/then/else, as { choices: {pointer: [...]}, defaults: {pointer: value} }. An enum met twice at one pointer keeps
+ * the values both allow.
+ */
+export function queryChoices(files, kind) {
+  const byKey = new Map(files.map((f) => [f.key, f.schema]));
+  const out = { choices: {}, defaults: {} };
+  const at = (file, pointer) =>
+    pointer
+      .split('/')
+      .slice(1)
+      .reduce((n, t) => n?.[t.replaceAll('~1', '/').replaceAll('~0', '~')], byKey.get(file));
+  const walk = (file, n, where, depth) => {
+    if (!n || typeof n !== 'object' || depth > 24) return;
+    if (n.$ref) {
+      const [target, pointer = ''] = n.$ref.split('#');
+      const f = target ? path.posix.normalize(path.posix.join(path.posix.dirname(file), target)) : file;
+      walk(f, at(f, pointer), where, depth + 1);
+    }
+    const values = n.enum;
+    if (values && where) {
+      const old = out.choices[where];
+      out.choices[where] = old ? old.filter((v) => values.includes(v)) : values;
+    }
+    if (n.default !== undefined && where) out.defaults[where] = n.default;
+    for (const b of [...(n.allOf ?? []), ...(n.anyOf ?? []), ...(n.oneOf ?? []), n.then, n.else])
+      walk(file, b, where, depth + 1);
+    for (const [k, p] of Object.entries(n.properties ?? {}))
+      if (!NOT_PAGE_ROWS.includes(k)) walk(file, p, `${where}/${k}`, depth + 1);
+  };
+  walk(`queries/${kind}.schema.json`, byKey.get(`queries/${kind}.schema.json`), '', 0);
+  return out;
+}
+
+/** The page's module of them (web/src/engine/schema-choices.ts): its choice rows and defaults read the schema's. */
+export function choicesModule(files) {
+  const tables = PAGE_QUERIES.map((kind) => [kind, queryChoices(files, kind)]);
+  // What the training queries share (their TrainingInput) is written once and spread into each.
+  const [step, search] = ['training_step', 'plan_search'].map((k) => tables.find(([kind]) => kind === k)[1]);
+  const shared = (part) =>
+    Object.fromEntries(
+      Object.entries(step[part]).filter(([k, v]) => JSON.stringify(search[part][k]) === JSON.stringify(v)),
+    );
+  const common = { choices: shared('choices'), defaults: shared('defaults') };
+  const entries = (table, skip = {}) =>
+    Object.keys(table)
+      .filter((k) => !(k in skip))
+      .sort()
+      .map((k) => `    '${k}': ${JSON.stringify(table[k])},`);
+  const block = (name, part, constName) => [
+    `export const ${name} = {`,
+    ...tables.flatMap(([kind, t]) => {
+      const training = kind === 'training_step' || kind === 'plan_search';
+      return [
+        `  ${kind}: {`,
+        ...(training ? [`    ...${constName},`] : []),
+        ...entries(t[part], training ? common[part] : {}),
+        '  },',
+      ];
+    }),
+    '} as const;',
+    '',
+  ];
+  return [
+    '// Generated from schema/ by web/scripts/schema-generate.mjs: do not edit (edit the schema, then run it).',
+    "// Each page query's enums and machine-readable defaults, by the pointer under `query` they apply at.",
+    '',
+    '/** What training_step and plan_search share (their TrainingInput). */',
+    'const TRAINING_CHOICES = {',
+    ...entries(common.choices).map((l) => l.slice(2)),
+    '} as const;',
+    'const TRAINING_DEFAULTS = {',
+    ...entries(common.defaults).map((l) => l.slice(2)),
+    '} as const;',
+    '',
+    ...block('QUERY_CHOICES', 'choices', 'TRAINING_CHOICES'),
+    ...block('QUERY_DEFAULTS', 'defaults', 'TRAINING_DEFAULTS'),
+    'export type PageQueryKind = keyof typeof QUERY_CHOICES;',
     '',
   ].join('\n');
 }
@@ -534,6 +626,7 @@ export async function generated(files = readSchemas()) {
     ['core/io/ranges_table.inc', rangesTable(files)],
     ['cli/units_table.inc', unitsTable(files)],
     ['web/src/state/result-units.ts', resultUnitsModule(files)],
+    ['web/src/engine/schema-choices.ts', choicesModule(files)],
     ['docs/api.md', apiDoc(fs.readFileSync(api, 'utf8'), files)],
     ['python/scalescope/query_arguments.py', pythonArguments(files)],
   ];

@@ -226,7 +226,7 @@ export type LaunchTrainingPlan = TrainingInput & {
     /**
      * The pipeline schedule [1f1b].
      */
-    pipeline_schedule?: PipelineSchedule;
+    pipeline_schedule?: PipelineSchedule & string;
     /**
      * Model chunks per stage (interleaved) [1].
      */
@@ -246,7 +246,7 @@ export type LaunchTrainingPlan = TrainingInput & {
     /**
      * Context parallelism's variant [ring].
      */
-    context_variant?: ContextVariant;
+    context_variant?: ContextVariant & string;
   };
   /**
    * Host offload [false, false].
@@ -448,7 +448,7 @@ export type PlanSearchQuery = TrainingInput & {
      */
     microbatch_sequences?: number[];
     /**
-     * Remat policies [none, big_matmuls, mlp_matmuls, block].
+     * Remat policies [the query's remat alone if it sets one, else none, big_matmuls, mlp_matmuls, block].
      */
     remat?: ('none' | 'big_matmuls' | 'mlp_matmuls' | 'block' | 'selective')[];
     /**
@@ -590,7 +590,7 @@ export type TrainingStepQuery = TrainingInput & {
     /**
      * The pipeline schedule [1f1b].
      */
-    pipeline_schedule?: PipelineSchedule;
+    pipeline_schedule?: PipelineSchedule & string;
     /**
      * Model chunks per stage (interleaved) [1].
      */
@@ -610,7 +610,7 @@ export type TrainingStepQuery = TrainingInput & {
     /**
      * Context parallelism's variant [ring].
      */
-    context_variant?: ContextVariant;
+    context_variant?: ContextVariant & string;
   };
   /**
    * Host offload [false, false].
@@ -2869,9 +2869,9 @@ export type TrainingInput = {
   /**
    * How comms on different axes combine [max].
    */
-  comms_model?: CommsModel;
+  comms_model?: CommsModel & string;
   /**
-   * What the backward pass recomputes [block].
+   * What the backward pass recomputes [block; a plan_search without space.remat searches this one alone if it is set, else space.remat's default list].
    */
   remat?: Remat;
   /**
@@ -2902,7 +2902,7 @@ export type TrainingInput = {
     /**
      * The matmuls' precision or low-precision recipe [bf16].
      */
-    matmul?: MatmulPrecision;
+    matmul?: MatmulPrecision & string;
     /**
      * The parameters' dtype [bf16].
      */
@@ -2997,7 +2997,7 @@ export type TrainingInput = {
   /**
    * The book's closed forms, or the calibrated per-layer model [calibrated].
    */
-  fidelity?: Fidelity;
+  fidelity?: Fidelity & string;
   /**
    * A profile of your own in place of the embedded one (the calibrated fidelity; a calibrate result's profile or calibration_profiles/<id>.json's format).
    */
@@ -3050,11 +3050,11 @@ export type LaunchServingPlan = {
     /**
      * The KV cache's dtype [bf16].
      */
-    kv?: Dtype;
+    kv?: Dtype & string;
     /**
      * The activations' dtype [bf16].
      */
-    activations?: Dtype;
+    activations?: Dtype & string;
   };
   /**
    * The replica's parallelism: tensor axes (1D Megatron) or layout 2d with x and yz axes, and expert axes.
@@ -3499,7 +3499,7 @@ export type ServingSearchQuery = {
   /**
    * The book's closed forms, or the calibrated per-layer model [calibrated].
    */
-  fidelity?: Fidelity;
+  fidelity?: Fidelity & string;
   /**
    * A profile of your own in place of the embedded one (the calibrated fidelity; a calibrate result's profile or calibration_profiles/<id>.json's format).
    */
@@ -3552,7 +3552,7 @@ export type ServingSearchQuery = {
     /**
      * The activations' dtype [bf16].
      */
-    activations?: Dtype;
+    activations?: Dtype & string;
   };
   /**
    * Replica sizes to try. [chips]
@@ -3610,7 +3610,7 @@ export type ServingQuery = {
   /**
    * The book's closed forms, or the calibrated per-layer model [calibrated].
    */
-  fidelity?: Fidelity;
+  fidelity?: Fidelity & string;
   /**
    * A profile of your own in place of the embedded one (the calibrated fidelity; a calibrate result's profile or calibration_profiles/<id>.json's format).
    */
@@ -3642,11 +3642,11 @@ export type ServingQuery = {
     /**
      * The KV cache's dtype [bf16].
      */
-    kv?: Dtype;
+    kv?: Dtype & string;
     /**
      * The activations' dtype [bf16].
      */
-    activations?: Dtype;
+    activations?: Dtype & string;
   };
   /**
    * The replica's parallelism: tensor axes (1D Megatron) or layout 2d with x and yz axes, and expert axes.
@@ -4773,11 +4773,11 @@ export type LaunchedServingPlan = {
     /**
      * The KV cache's dtype [bf16].
      */
-    kv?: Dtype;
+    kv?: Dtype & string;
     /**
      * The activations' dtype [bf16].
      */
-    activations?: Dtype;
+    activations?: Dtype & string;
   };
   /**
    * The replica's parallelism: tensor axes (1D Megatron) or layout 2d with x and yz axes, and expert axes.

@@ -5,6 +5,7 @@
 import presets, { features } from 'virtual:scalescope-presets';
 import type { EngineFeatures, HardwarePreset, ModelPreset, Presets } from '../engine/types';
 import { LAYOUT_RE } from './layout';
+import { QUERY_CHOICES, QUERY_DEFAULTS, type PageQueryKind } from '../engine/schema-choices';
 
 /** The `cal` value: the profile's id in URL-safe characters, `~`, and the fingerprint of the profile's text. */
 export const PROFILE_REF_RE = /^[A-Za-z0-9._-]{1,48}~[0-9a-f]{8}$/;
@@ -54,16 +55,17 @@ export const PRESETS: Presets = presets;
 export const FEATURES: EngineFeatures = features;
 export const HARDWARE_IDS: readonly string[] = PRESETS.hardware.map((h) => h.id);
 export const MODEL_IDS: readonly string[] = PRESETS.models.map((m) => m.id);
-const DTYPES = ['bf16', 'fp8', 'int8', 'int4'] as const;
-// gpt-oss publishes its experts in MXFP4: weights may be fp4 (stored and loaded; the matmuls run at the activations').
-const WEIGHT_DTYPES = [...DTYPES, 'fp4'] as const;
-/** The engine's names (web/test/params.test.ts holds them against its own list). */
-const PIPELINE_SCHEDULES = ['gpipe', '1f1b', 'interleaved', 'zero_bubble', 'dualpipe', 'dualpipe_v'] as const;
-/** The goodput block's checkpoint modes (docs/api.md, "Goodput"). */
-const CHECKPOINT_MODES = ['blocking', 'async', 'in_memory'] as const;
 /** The serving engines whose fitted runtime a benchmark's load can apply: the engine's own list (its presets), never the page's. */
 const SERVING_BACKENDS: readonly string[] = (PRESETS.serving_backends ?? []).map((b) => b.id);
-const MATMUL_PRECISIONS = ['bf16', 'fp8', 'fp8_blockwise', 'mxfp8', 'nvfp4', 'int8', 'fp4'] as const;
+type SchemaPointer<K extends PageQueryKind> = keyof (typeof QUERY_CHOICES)[K] & string;
+/** A choice row's values: the schema's enum for the query key the row sets (generated: engine/schema-choices.ts). */
+function schemaChoices<K extends PageQueryKind>(kind: K, pointer: SchemaPointer<K>): readonly string[] {
+  return QUERY_CHOICES[kind][pointer] as readonly string[];
+}
+/** A row's default: the schema's machine-readable default, which the engine holds (web/test/schema-defaults.test.ts). */
+function schemaDefault<K extends PageQueryKind>(kind: K, pointer: keyof (typeof QUERY_DEFAULTS)[K] & string): string {
+  return String(QUERY_DEFAULTS[kind][pointer]);
+}
 const DEFAULT_HW = HARDWARE_IDS.includes('tpu-v5p') ? 'tpu-v5p' : (HARDWARE_IDS[0] ?? 'tpu-v5p');
 const DEFAULT_MODEL = MODEL_IDS.includes('llama-3-70b') ? 'llama-3-70b' : (MODEL_IDS[0] ?? 'llama-3-70b');
 /** The longest pasted config.json a link carries (URL text, minified JSON). */
@@ -349,8 +351,8 @@ export const PARAMS: readonly Param[] = [
     key: 'sched',
     label: 'Pipeline schedule',
     type: 'enum',
-    default: '1f1b',
-    choices: PIPELINE_SCHEDULES,
+    default: schemaDefault('training_step', '/parallelism/pipeline_schedule'),
+    choices: schemaChoices('training_step', '/parallelism/pipeline_schedule'),
     unit: '',
     path: '/query/parallelism/pipeline_schedule',
     group: 'mesh',
@@ -508,7 +510,7 @@ export const PARAMS: readonly Param[] = [
     label: 'Rematerialisation',
     type: 'enum',
     default: 'block',
-    choices: ['none', 'block', 'big_matmuls', 'mlp_matmuls', 'checkpoints', 'selective'],
+    choices: schemaChoices('training_step', '/remat'),
     unit: '',
     path: '/query/remat',
     group: 'training',
@@ -534,8 +536,8 @@ export const PARAMS: readonly Param[] = [
     key: 'mm',
     label: 'Matmul precision',
     type: 'enum',
-    default: 'bf16',
-    choices: MATMUL_PRECISIONS,
+    default: schemaDefault('training_step', '/precision/matmul'),
+    choices: schemaChoices('training_step', '/precision/matmul'),
     unit: '',
     path: '/query/precision/matmul',
     group: 'training',
@@ -577,8 +579,8 @@ export const PARAMS: readonly Param[] = [
     key: 'disp',
     label: 'Token dispatcher',
     type: 'enum',
-    default: 'all_to_all',
-    choices: ['all_to_all', 'hierarchical'],
+    default: schemaDefault('training_step', '/moe/dispatcher'),
+    choices: schemaChoices('training_step', '/moe/dispatcher'),
     unit: '',
     path: '/query/moe/dispatcher',
     group: 'training',
@@ -602,8 +604,8 @@ export const PARAMS: readonly Param[] = [
     key: 'master',
     label: 'Master weights',
     type: 'enum',
-    default: 'none',
-    choices: ['none', 'bf16', 'fp32'],
+    default: schemaDefault('training_step', '/precision/master_weights'),
+    choices: schemaChoices('training_step', '/precision/master_weights'),
     unit: '',
     path: '/query/precision/master_weights',
     group: 'training',
@@ -615,8 +617,8 @@ export const PARAMS: readonly Param[] = [
     key: 'opt',
     label: 'Optimizer states',
     type: 'enum',
-    default: 'fp32',
-    choices: ['fp32', 'bf16'],
+    default: schemaDefault('training_step', '/precision/optimizer_states'),
+    choices: schemaChoices('training_step', '/precision/optimizer_states'),
     unit: '',
     path: '/query/precision/optimizer_states',
     group: 'training',
@@ -628,8 +630,8 @@ export const PARAMS: readonly Param[] = [
     key: 'comms',
     label: 'Comms overlap model',
     type: 'enum',
-    default: 'max',
-    choices: ['max', 'sum'],
+    default: schemaDefault('training_step', '/comms_model'),
+    choices: schemaChoices('training_step', '/comms_model'),
     unit: '',
     path: '/query/comms_model',
     group: 'training',
@@ -673,7 +675,7 @@ export const PARAMS: readonly Param[] = [
     label: 'Checkpoint saves',
     type: 'enum',
     default: null,
-    choices: CHECKPOINT_MODES,
+    choices: schemaChoices('training_step', '/goodput/checkpoint'),
     unit: '',
     path: '/query/goodput/checkpoint',
     group: 'training',
@@ -744,7 +746,7 @@ export const PARAMS: readonly Param[] = [
     label: 'Weights dtype',
     type: 'enum',
     default: null,
-    choices: WEIGHT_DTYPES,
+    choices: schemaChoices('serving', '/dtypes/weights'),
     unit: '',
     path: '/query/dtypes/weights',
     group: 'serving',
@@ -755,8 +757,8 @@ export const PARAMS: readonly Param[] = [
     key: 'adt',
     label: 'GEMM inputs dtype',
     type: 'enum',
-    default: 'bf16',
-    choices: ['bf16', 'fp8', 'fp4'],
+    default: schemaDefault('serving', '/dtypes/activations'),
+    choices: schemaChoices('serving', '/dtypes/activations'),
     unit: '',
     path: '/query/dtypes/activations',
     group: 'serving',
@@ -768,8 +770,8 @@ export const PARAMS: readonly Param[] = [
     key: 'kvdt',
     label: 'KV cache dtype',
     type: 'enum',
-    default: 'bf16',
-    choices: DTYPES,
+    default: schemaDefault('serving', '/dtypes/kv'),
+    choices: schemaChoices('serving', '/dtypes/kv'),
     unit: '',
     path: '/query/dtypes/kv',
     group: 'serving',
@@ -971,8 +973,8 @@ export const PARAMS: readonly Param[] = [
     key: 'sobj',
     label: 'Best means',
     type: 'enum',
-    default: 'usd_per_million_tokens',
-    choices: ['usd_per_million_tokens', 'fewest_chips', 'tokens_per_s_per_chip'],
+    default: schemaDefault('serving_search', '/objective'),
+    choices: schemaChoices('serving_search', '/objective'),
     unit: '',
     path: '/query/objective (serving_search)',
     group: 'serving',
@@ -999,8 +1001,8 @@ export const PARAMS: readonly Param[] = [
     key: 'sprefill',
     label: 'Prefill',
     type: 'enum',
-    default: 'both',
-    choices: ['both', 'colocated', 'disaggregated'],
+    default: schemaDefault('serving_search', '/disaggregation'),
+    choices: schemaChoices('serving_search', '/disaggregation'),
     unit: '',
     path: '/query/disaggregation (serving_search)',
     group: 'serving',
@@ -1038,8 +1040,8 @@ export const PARAMS: readonly Param[] = [
     key: 'pobj',
     label: 'Best means',
     type: 'enum',
-    default: 'step_time',
-    choices: ['step_time', 'cost_to_train', 'tokens_per_usd'],
+    default: schemaDefault('plan_search', '/objective'),
+    choices: schemaChoices('plan_search', '/objective'),
     unit: '',
     path: '/query/objective (plan_search)',
     group: 'training',

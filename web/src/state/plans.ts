@@ -9,6 +9,10 @@ import { formatLayout, layoutDegrees, layoutOfPlan, type PlanLayout } from './la
 import { StateWriter, type Applied } from './apply';
 import type { State } from './params';
 import { PLAN_SEARCH_DCN, activeLayout } from './scenario';
+import { QUERY_DEFAULTS } from '../engine/schema-choices';
+
+/** What a plan leaves out, the engine takes as (the schema's defaults). */
+const TRAINING_DEFAULTS = QUERY_DEFAULTS.training_step;
 
 export interface SearchedMesh {
   shape: readonly number[];
@@ -41,10 +45,10 @@ export function applyPlan(state: State, plan: SearchedPlanCore, searched: Search
     problems.push(`The plan’s context variant ${par.context_variant} is not one this page offers (ring).`);
   for (const k of STRATEGIES) set(DEGREE_KEYS[k], deg[k]);
   set('mb', par.microbatches ?? 1);
-  if (deg.fsdp > 1 || lay.dcn === 'fsdp') set('zero', par.zero_stage ?? 3);
+  if (deg.fsdp > 1 || lay.dcn === 'fsdp') set('zero', par.zero_stage ?? TRAINING_DEFAULTS['/parallelism/zero_stage']);
   if (deg.tensor > 1) set('sp', par.sequence_parallel ?? true);
   if (deg.pipeline > 1) {
-    set('sched', par.pipeline_schedule ?? '1f1b');
+    set('sched', par.pipeline_schedule ?? TRAINING_DEFAULTS['/parallelism/pipeline_schedule']);
     set('vstages', par.virtual_stages ?? 1);
   }
   set('etp', par.expert_tensor ?? null);

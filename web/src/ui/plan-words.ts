@@ -6,6 +6,10 @@ import { AXIS_NAMES, STRATEGIES, type Strategy } from '../state/plan-mesh';
 import { STRATEGY_LABEL, axisRefText, describeAxes, describePlan } from './mesh-words';
 import { layoutPlan } from '../state/layout';
 import { planLayout, type SearchedMesh } from '../state/plans';
+import { QUERY_DEFAULTS } from '../engine/schema-choices';
+
+/** What a plan leaves out, the engine takes as (the schema's defaults). */
+const TRAINING_DEFAULTS = QUERY_DEFAULTS.training_step;
 
 /** "FSDP 1024 · TP 2" (strategies in the page's order), "one chip". */
 export function degreesText(p: SearchedPlanCore): string {
@@ -30,12 +34,12 @@ export function planSettings(p: SearchedPlanCore, searched: SearchedMesh): Recor
   const mb = par.microbatches ?? 1;
   const schedule =
     p.degrees.pipeline > 1
-      ? `${par.pipeline_schedule ?? '1f1b'}${par.virtual_stages && par.virtual_stages > 1 ? ` ×${par.virtual_stages}` : ''}`
+      ? `${par.pipeline_schedule ?? TRAINING_DEFAULTS['/parallelism/pipeline_schedule']}${par.virtual_stages && par.virtual_stages > 1 ? ` ×${par.virtual_stages}` : ''}`
       : '';
   return {
     degrees: degreesText(p),
     layout: layoutText(p, searched),
-    zero: p.degrees.fsdp > 1 ? `ZeRO-${par.zero_stage ?? 3}` : '',
+    zero: p.degrees.fsdp > 1 ? `ZeRO-${par.zero_stage ?? TRAINING_DEFAULTS['/parallelism/zero_stage']}` : '',
     schedule: schedule && `schedule ${schedule}`,
     microbatches: `${mb} microbatch${mb === 1 ? '' : 'es'}`,
     remat: `remat ${p.remat}`,
