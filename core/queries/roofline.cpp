@@ -1,6 +1,7 @@
 // Queries over one chip: its specs and critical intensities, an op's roofline, a matmul's roofline.
 #include "physics/roofline.h"
 
+#include "planners/training.h"
 #include "queries/query.h"
 
 namespace scalescope {
@@ -162,14 +163,31 @@ Json run_chip(const QueryContext& ctx, JsonReader&, Diagnostics&) {
   return out;
 }
 
+namespace {
+
+// The dtype whose peak an op runs at: `dtype`, or a training matmul `precision`'s (a scaled recipe runs at its
+// element type's: fp8_blockwise and mxfp8 at fp8, nvfp4 at fp4), so that a page never keeps that table.
+Dtype roofline_dtype(JsonReader& args, Diagnostics& d) {
+  if (!args.has("precision")) return args.dtype("dtype", false).value_or(Dtype::bf16);
+  if (args.has("dtype"))
+    add_diagnostic(d, args.path_of("precision"), "inconsistent", "give 'dtype' or 'precision', not both");
+  args.dtype("dtype", false);
+  TrainingPrecision p;
+  if (const auto name = args.choice("precision", false, matmul_precision_choices())) set_matmul_precision(*name, p);
+  return p.matmul;
+}
+
+}  // namespace
+
 Json run_roofline(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   const Hardware& hw = *ctx.hw;
   const double flops = args.number("flops", true).value_or(0);
   const double bytes = args.number("bytes", true).value_or(0);
   const double chips = args.number("chips", false).value_or(1);
-  const Dtype dtype = args.dtype("dtype", false).value_or(Dtype::bf16);
+  const Dtype dtype = roofline_dtype(args, d);
   const double peak = args.number("peak_flops_per_s", false).value_or(0);
-  const double c = peak > 0 ? peak : peak_for(hw, dtype, args.path_of("dtype"), d);
+  const double c =
+      peak > 0 ? peak : peak_for(hw, dtype, args.path_of(args.has("precision") ? "precision" : "dtype"), d);
   const double w = read_bandwidth(hw, args, d);
   if (c <= 0 || w <= 0) return {};
   // scaling-book/roofline; with chips > 1 the work and the bytes split evenly (the critical batch is per replica).
@@ -178,6 +196,7 @@ Json run_roofline(const QueryContext& ctx, JsonReader& args, Diagnostics& d) {
   out["bytes_per_chip"] = bytes / chips;
   out["peak_flops_per_s"] = c;
   out["bandwidth_bytes_per_s"] = w;
+  if (peak <= 0) out["dtype"] = dtype_name(dtype);
   return out;
 }
 

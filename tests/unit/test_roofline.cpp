@@ -73,3 +73,27 @@ TEST_CASE("issue 39: a chip's vector FLOP/s from its lanes and clock (the TPU ch
   // H100: 16,896 CUDA cores at the preset's 1.76 GHz.
   CHECK(chip("h100-sxm")["vector_flops_per_s_from_lanes"].get<double>() == Approx(16896 * 1.76e9));
 }
+
+TEST_CASE("issue 39: a roofline at a training matmul precision runs at the dtype its recipe runs in", "[roofline]") {
+  const auto roofline = [](const Json& peak) {
+    Json query = {{"kind", "roofline"}, {"flops", 1e12}, {"bytes", 1e9}};
+    query.update(peak);
+    return scalescope::test::run_json({{"hardware", {{"preset", "b200"}}}, {"query", query}});
+  };
+  const Json fp8 = roofline({{"dtype", "fp8"}});
+  const Json fp4 = roofline({{"dtype", "fp4"}});
+  REQUIRE(fp8["ok"] == true);
+  // DeepSeek-V3's 1x128/128x128 blocks and OCP MX run FP8 GEMMs; NVFP4 runs FP4 GEMMs (their scales ride along).
+  for (const char* recipe : {"fp8_blockwise", "mxfp8"}) {
+    const Json r = roofline({{"precision", recipe}});
+    INFO(recipe);
+    CHECK(r["result"]["dtype"] == "fp8");
+    CHECK(r["result"]["peak_flops_per_s"] == fp8["result"]["peak_flops_per_s"]);
+  }
+  CHECK(roofline({{"precision", "nvfp4"}})["result"]["peak_flops_per_s"] == fp4["result"]["peak_flops_per_s"]);
+  CHECK(roofline({{"precision", "bf16"}})["result"]["dtype"] == "bf16");
+  const Json both = roofline({{"precision", "mxfp8"}, {"dtype", "bf16"}});
+  CHECK(both["ok"] == false);
+  CHECK(both["diagnostics"][0]["path"] == "/query/precision");
+  CHECK(roofline({{"precision", "fp6"}})["ok"] == false);
+}

@@ -1,7 +1,7 @@
 // The parameter table is consistent: keys unique and URL-safe, defaults inside ranges and choices, every path a
 // JSON pointer, and the default state builds a scenario the engine's contract names.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { EngineModule, Evaluation, ServingResult, TrainingStepResult } from '../src/engine/types';
+import type { EngineModule, Evaluation, RooflineResult, ServingResult, TrainingStepResult } from '../src/engine/types';
 import { encodeState, decodeState } from '../src/state/url';
 import { engineDefaults, type Planned } from '../src/ui/results';
 import { HARDWARE_IDS, MODEL_IDS, PARAMS, PRESETS, defaultState, hardwareFields } from '../src/state/params';
@@ -10,8 +10,9 @@ import {
   atBookFidelity,
   frontierConcurrencies,
   mainScenario,
-  matmulDtype,
   meshFor,
+  rooflineCurveOf,
+  rooflineCurveScenarios,
   scalingDegrees,
   scalingScenarios,
   transformerScenario,
@@ -198,12 +199,20 @@ describe('parameter table: choices are the engine’s', () => {
     expect(PARAMS.find((p) => p.key === 'mm')!.choices).toEqual(valid('/query/precision/matmul'));
   });
 
-  it('every matmul precision runs its matmul and roofline queries in a dtype the engine has (fp8_blockwise: fp8, nvfp4: fp4)', () => {
-    for (const mm of PARAMS.find((p) => p.key === 'mm')!.choices!)
-      expect(['bf16', 'fp8', 'int8', 'fp4']).toContain(matmulDtype(mm));
-    expect(matmulDtype('fp8_blockwise')).toBe('fp8');
-    expect(matmulDtype('mxfp8')).toBe('fp8');
-    expect(matmulDtype('nvfp4')).toBe('fp4');
+  it('every matmul precision draws its roofline at the dtype the engine runs it in (fp8_blockwise: fp8, nvfp4: fp4)', () => {
+    const s = cloneState(defaultState());
+    s.values['hw'] = 'b200';
+    const dtypeOf = (mm: string) => {
+      s.values['mm'] = mm;
+      const curve = rooflineCurveScenarios(s).map(askNowOf(engine));
+      expect(curve.every((a) => a.ok)).toBe(true);
+      expect(rooflineCurveOf(curve).points.length).toBe(curve.length);
+      return (curve[0]!.result as RooflineResult).dtype;
+    };
+    for (const mm of PARAMS.find((p) => p.key === 'mm')!.choices!) expect(dtypeOf(mm)).toBeDefined();
+    expect(dtypeOf('fp8_blockwise')).toBe('fp8');
+    expect(dtypeOf('mxfp8')).toBe('fp8');
+    expect(dtypeOf('nvfp4')).toBe('fp4');
   });
 
   it('sends the MoE settings and the experts’ TP only when set, at their docs/api.md paths', () => {

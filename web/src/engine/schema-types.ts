@@ -3472,6 +3472,10 @@ export type RooflineQuery = {
    */
   dtype?: Dtype;
   /**
+   * A training matmul precision, in place of dtype: the peak of the dtype it runs at (fp8_blockwise and mxfp8 at fp8's, nvfp4 at fp4's).
+   */
+  precision?: MatmulPrecision;
+  /**
    * A peak of your own, in place of dtype's. [FLOP/s]
    */
   peak_flops_per_s?: number;
@@ -6002,6 +6006,10 @@ export type RooflineResult = {
    * No overlap: the sum of the terms. [s]
    */
   upper_bound_s: number;
+  /**
+   * The dtype whose peak the op ran at (left out with a peak of your own).
+   */
+  dtype?: Dtype;
 };
 /**
  * The result of a serving_search query (docs/api.md).

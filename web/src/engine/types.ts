@@ -42,6 +42,7 @@ export type {
   PlanSearchQuery,
   PlanSearchResult,
   Presets,
+  RooflineQuery,
   RooflineResult,
   SearchedPlan,
   SearchedPlanCore,

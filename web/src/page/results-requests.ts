@@ -4,7 +4,7 @@
 // points and (once per chip) the roofline curve, for the charts, in the worker: one charts' batch at a time, the next
 // for the latest state, so that while a slider moves the charts follow a batch behind the numbers without queueing up
 // (issue 20: charts at most 50 ms behind). The serving search waits until the controls rest.
-import type { ChipResult, Evaluation, RooflineResult, ServingResult, TransformerResult } from '../engine/types';
+import type { ChipResult, Evaluation, ServingResult, TransformerResult } from '../engine/types';
 import { FEATURES, type State } from '../state/params';
 import { withConfigDiagnostics } from '../state/hf';
 import { pinnedOf } from '../state/pin';
@@ -15,22 +15,24 @@ import {
   mainScenario,
   meshOf,
   planMeshScenario,
+  rooflineCurveOf,
   rooflineCurveScenarios,
   scalingDegrees,
   scalingScenarios,
   transformerScenario,
-  ROOFLINE_INTENSITIES,
+  type RooflineCurve,
 } from '../state/scenario';
 import { isServing, type ChartsAnswer, type Planned, type Results } from '../ui/results';
 import type { ScalingPoint } from '../state/scenario';
 import type { Answered, EngineSession } from './engine-session';
 import type { Telemetry } from './telemetry';
 
-type Point = { intensity: number; attainable: number };
+/** A chip's curve before it is in (one batch, once per chip and precision). */
+const NO_CURVE: RooflineCurve = { points: [], ridge: undefined };
 
 export class ResultsRequests {
   results: Results | null = null;
-  private curveCache = new Map<string, Point[]>();
+  private curveCache = new Map<string, RooflineCurve>();
   private restTimer: ReturnType<typeof setTimeout> | null = null;
   /** The charts' batch in flight, and the state whose charts are wanted next. */
   private chartsBusy = false;
@@ -112,7 +114,7 @@ export class ResultsRequests {
             pinned && pinMesh
               ? { state: pinned, mesh: pinMesh, main: at<Planned>(iPin), chip: at<ChipResult>(iPinChip) }
               : null,
-          curve: this.curveCache.get(curveKey) ?? [],
+          curve: this.curveCache.get(curveKey) ?? NO_CURVE,
           charts: this.charts,
           engineMs: batch.engineMs,
           scenarios: texts.length,
@@ -211,13 +213,7 @@ export class ResultsRequests {
         const shown = this.results;
         if (!batch || !shown) return;
         const r = batch.results;
-        if (needCurve) {
-          const curve = ROOFLINE_INTENSITIES.map((intensity, k) => ({
-            intensity,
-            attainable: (r[curveStart + k]?.result as RooflineResult | undefined)?.attainable_flops_per_s ?? NaN,
-          })).filter((p) => Number.isFinite(p.attainable));
-          this.curveCache.set(curveKey, curve);
-        }
+        if (needCurve) this.curveCache.set(curveKey, rooflineCurveOf(r.slice(curveStart)));
         this.charts = {
           state,
           scaling: scaling.map(({ point, i }) => ({ point, ev: r[i] as Evaluation<Planned> })),
@@ -228,7 +224,7 @@ export class ResultsRequests {
         this.show({
           ...shown,
           charts: this.charts,
-          curve: sameChip ? (this.curveCache.get(curveKey) ?? []) : shown.curve,
+          curve: sameChip ? (this.curveCache.get(curveKey) ?? NO_CURVE) : shown.curve,
           engineMs: shown.engineMs + batch.engineMs,
           scenarios: shown.scenarios + texts.length,
           cached: shown.cached + batch.cached,

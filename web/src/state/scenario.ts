@@ -14,6 +14,8 @@ import type {
   MoeSettings,
   PlanObjective,
   PlanSearchQuery,
+  RooflineQuery,
+  RooflineResult,
   Scenario,
   ServingQuery,
   ServingSearchQuery,
@@ -211,12 +213,6 @@ function efficiency(s: State): { flops_frac?: number; hbm_frac?: number; network
   if (num(s, 'eff_hbm') !== 1) out.hbm_frac = num(s, 'eff_hbm');
   if (num(s, 'eff_net') !== 1) out.network_frac = num(s, 'eff_net');
   return Object.keys(out).length ? out : undefined;
-}
-
-/** The dtype a training matmul precision runs in: a scaled recipe's (fp8_blockwise, mxfp8: fp8; nvfp4: fp4), else its name. */
-const RECIPE_DTYPES: Readonly<Record<string, Dtype>> = { fp8_blockwise: 'fp8', mxfp8: 'fp8', nvfp4: 'fp4' };
-export function matmulDtype(precision: string): Dtype {
-  return RECIPE_DTYPES[precision] ?? (precision as Dtype);
 }
 
 /** The MoE settings that differ from the engine's defaults (dropless, balanced, all-to-all, no overlap); none: left out. */
@@ -462,19 +458,37 @@ export function chipScenario(s: State): Scenario {
   return { version: 1, hardware: b.hardware, query: { kind: 'chip' } };
 }
 
-/** The dtype of the roofline curve drawn (and of its ridge): the training matmuls' dtype, bf16 when serving. */
-export function rooflineDtype(s: State): Dtype {
-  return str(s, 'mode') === 'serving' ? 'bf16' : matmulDtype(str(s, 'mm'));
-}
-
+/**
+ * The roofline curve's questions: at the training matmuls' precision (the engine knows the dtype a recipe runs at),
+ * or the serving GEMMs' input dtype.
+ */
 export function rooflineCurveScenarios(s: State): Scenario[] {
   const hw = chipScenario(s).hardware;
-  const dtype = rooflineDtype(s) as 'bf16';
+  const peak: Partial<Pick<RooflineQuery, 'dtype' | 'precision'>> =
+    str(s, 'mode') === 'serving' ? { dtype: str(s, 'adt') as Dtype } : { precision: str(s, 'mm') as MatmulPrecision };
   return ROOFLINE_INTENSITIES.map((i) => ({
     version: 1,
     hardware: hw,
-    query: { kind: 'roofline', flops: i * 1e9, bytes: 1e9, dtype },
+    query: { kind: 'roofline', flops: i * 1e9, bytes: 1e9, ...peak },
   }));
+}
+
+/** The roofline drawn: the attainable FLOP/s at each sampled intensity, and the ridge the engine puts it at. */
+export interface RooflineCurve {
+  points: { intensity: number; attainable: number }[];
+  ridge: number | undefined;
+}
+
+/** The curve from the engine's answers to rooflineCurveScenarios (a point it could not answer is left out). */
+export function rooflineCurveOf(answers: readonly (Evaluation<unknown> | undefined)[]): RooflineCurve {
+  const results = answers.map((a) => (a?.ok ? (a.result as RooflineResult) : undefined));
+  return {
+    points: ROOFLINE_INTENSITIES.map((intensity, k) => ({
+      intensity,
+      attainable: results[k]?.attainable_flops_per_s ?? NaN,
+    })).filter((p) => Number.isFinite(p.attainable)),
+    ridge: results.find((r) => r)?.critical_intensity_flops_per_byte,
+  };
 }
 
 export function hardwareOf(s: State): HardwarePreset {

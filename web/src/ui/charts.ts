@@ -11,7 +11,6 @@ import { chartRoot, placeChart } from '../charts/plot-css';
 import { downloadPng, downloadSvg, type ChartLabels } from '../charts/export';
 import { legendOf } from '../charts/legend';
 import { hardwarePreset, type State } from '../state/params';
-import { rooflineDtype } from '../state/scenario';
 import { goodputNote } from '../charts/goodput';
 import { isServing, servingOf, trainingOf, type ChartsAnswer, type Results } from './results';
 import { chipWord } from './words';
@@ -135,10 +134,9 @@ export class SsCharts extends LitElement {
       attainable: o.attainable_flops_per_s,
       bound: o.bound,
     }));
-    const ridge = r.chip?.ok ? r.chip.result?.hbm_critical_intensity_flops_per_byte[rooflineDtype(r.state)] : undefined;
     roof.replaceChildren(
-      r.curve.length
-        ? placeChart(P.rooflineChart(r.curve, ops, ridge, width), root)
+      r.curve.points.length
+        ? placeChart(P.rooflineChart(r.curve.points, ops, r.curve.ridge, width), root)
         : document.createTextNode('The engine gave no roofline for this chip.'),
     );
     this.drawSweep(r, P, root, width);

@@ -15,7 +15,7 @@ import type {
 } from '../engine/types';
 import type { MeshOutcome } from '../state/plan-mesh';
 import type { PlanMeshResult } from '../engine/types';
-import type { ScalingPoint } from '../state/scenario';
+import type { RooflineCurve, ScalingPoint } from '../state/scenario';
 import type { State } from '../state/params';
 import { chipsText } from '../state/serving-search';
 import { fmtBytes, fmtPercent, fmtRate, fmtSeconds, fmtUsd } from '../charts/format';
@@ -37,7 +37,7 @@ export interface Results extends PlanAnswer {
   /** The pinned comparison's answer (and its chip, for prices), when one is pinned. */
   pinned: (PlanAnswer & { chip: Evaluation<ChipResult> | null }) | null;
   /** The roofline's curve for the chip (asked once per chip). */
-  curve: { intensity: number; attainable: number }[];
+  curve: RooflineCurve;
   /** The last charts' batch in: while a slider moves it may be for an earlier state than the numbers. */
   charts: ChartsAnswer | null;
   engineMs: number;

@@ -13,7 +13,7 @@ import {
   tickFormatSI,
 } from '../../charts/format';
 import { HARDWARE_IDS, hardwarePreset, type State } from '../../state/params';
-import { chipScenario, hardwareOf, rooflineCurveScenarios, ROOFLINE_INTENSITIES } from '../../state/scenario';
+import { chipScenario, hardwareOf, rooflineCurveOf, rooflineCurveScenarios } from '../../state/scenario';
 import { card, need, withValues, type View } from '../view';
 
 const num = (s: State, k: string): number => Number(s.values[k]);
@@ -53,10 +53,7 @@ export const roofline: View<RooflineData> = {
     };
     const r = await ask([chipScenario(s), opScenario, ...rooflineCurveScenarios(s)]);
     if (!r) return null;
-    const curve = ROOFLINE_INTENSITIES.map((intensity, i) => ({
-      intensity,
-      attainable: (r[i + 2]?.result as RooflineResult | undefined)?.attainable_flops_per_s ?? NaN,
-    })).filter((p) => Number.isFinite(p.attainable));
+    const curve = rooflineCurveOf(r.slice(2)).points;
     const op = need<RooflineResult>(r[1], 'roofline');
     // The knee of the roof is the engine's ridge point at the engine's peak; the sampled curve would cut the corner.
     curve.push({ intensity: op.critical_intensity_flops_per_byte, attainable: op.peak_flops_per_s });
