@@ -160,7 +160,7 @@ export function resultUnitsModule(files) {
 // ------------------------------------------------------------------------------------------------ choices and defaults
 
 /** The query kinds the page builds (their choice lists and defaults are generated for it). */
-export const PAGE_QUERIES = ['training_step', 'serving', 'plan_search', 'serving_search'];
+export const PAGE_QUERIES = ['training_step', 'serving', 'plan_search', 'serving_search', 'plan_mesh', 'collective'];
 
 /** Whole documents a query carries, which the page pastes or loads rather than sets row by row. */
 const NOT_PAGE_ROWS = ['calibration', 'draft_model', 'hf_config'];
@@ -239,6 +239,13 @@ export function choicesModule(files) {
     '} as const;',
     'const TRAINING_DEFAULTS = {',
     ...entries(common.defaults).map((l) => l.slice(2)),
+    '} as const;',
+    '',
+    "/** The shared enums (common.schema.json's $defs), by name. */",
+    'export const SCHEMA_ENUMS = {',
+    ...Object.entries(files.find((f) => f.key === 'common.schema.json').schema.$defs)
+      .filter(([, d]) => Array.isArray(d.enum))
+      .map(([name, d]) => `  ${name}: ${JSON.stringify(d.enum)},`),
     '} as const;',
     '',
     ...block('QUERY_CHOICES', 'choices', 'TRAINING_CHOICES'),

@@ -43,6 +43,19 @@ const TRAINING_DEFAULTS = {
   '/train_tokens': 0,
 } as const;
 
+/** The shared enums (common.schema.json's $defs), by name. */
+export const SCHEMA_ENUMS = {
+  Dtype: ["fp32","bf16","fp8","int8","int4","fp4"],
+  Fidelity: ["book","calibrated"],
+  Framework: ["megatron","megatron-bridge","maxtext","deepspeed","vllm","sglang","trtllm"],
+  Remat: ["none","block","big_matmuls","mlp_matmuls","checkpoints","selective"],
+  PipelineSchedule: ["gpipe","1f1b","interleaved","zero_bubble","dualpipe","dualpipe_v"],
+  MatmulPrecision: ["bf16","fp8","fp8_blockwise","mxfp8","nvfp4","int8","fp4"],
+  Strategy: ["data","fsdp","tensor","pipeline","expert","context"],
+  ContextVariant: ["ring","all_gather"],
+  CommsModel: ["max","sum"],
+} as const;
+
 export const QUERY_CHOICES = {
   training_step: {
     ...TRAINING_CHOICES,
@@ -69,6 +82,15 @@ export const QUERY_CHOICES = {
     '/dtypes/activations': ["fp32","bf16","fp8","int8","int4","fp4"],
     '/fidelity': ["book","calibrated"],
     '/objective': ["fewest_chips","usd_per_million_tokens","tokens_per_s_per_chip"],
+  },
+  plan_mesh: {
+    '/dcn_strategy': ["data","fsdp"],
+    '/mode': ["training","serving"],
+    '/parallelism/pipeline_schedule': ["gpipe","1f1b","interleaved","zero_bubble","dualpipe","dualpipe_v"],
+  },
+  collective: {
+    '/op': ["all_gather","reduce_scatter","all_reduce","all_to_all"],
+    '/ragged/model': ["approx","exact"],
   },
 } as const;
 
@@ -118,6 +140,10 @@ export const QUERY_DEFAULTS = {
     '/include_comms': true,
     '/keep': 10,
     '/objective': "usd_per_million_tokens",
+  },
+  plan_mesh: {
+  },
+  collective: {
   },
 } as const;
 

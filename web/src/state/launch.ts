@@ -17,17 +17,10 @@ import type { State } from './params';
 import { applyPlan, type SearchedMesh } from './plans';
 import { applyDeployment } from './serving-search';
 import { mainScenario, meshAsked } from './scenario';
+import { SCHEMA_ENUMS } from '../engine/schema-choices';
 
-/** Every framework the engine writes (the schema's enum, common.schema.json#/$defs/Framework; a test holds them equal). */
-export const FRAMEWORKS: readonly Framework[] = [
-  'megatron',
-  'megatron-bridge',
-  'maxtext',
-  'deepspeed',
-  'vllm',
-  'sglang',
-  'trtllm',
-];
+/** Every framework the engine writes (the schema's enum, common.schema.json#/$defs/Framework). */
+export const FRAMEWORKS: readonly Framework[] = SCHEMA_ENUMS.Framework;
 
 /** Asks the engine (the launch worker) a batch of scenarios; null when a newer request replaced this one. */
 export type LaunchAsk = (scenarios: Scenario[]) => Promise<Evaluation<unknown>[] | null>;

@@ -41,15 +41,15 @@ export function applyPlan(state: State, plan: SearchedPlanCore, searched: Search
   // Settings the page has no control for: it sends the engine's defaults, so only plans with those apply.
   if (plan.offload.optimizer || plan.offload.activations)
     problems.push('The plan offloads to host memory, which this page has no control for.');
-  if (deg.context > 1 && (par.context_variant ?? 'ring') !== 'ring')
+  if (deg.context > 1 && (par.context_variant ?? TRAINING_DEFAULTS['/parallelism/context_variant']) !== 'ring')
     problems.push(`The plan’s context variant ${par.context_variant} is not one this page offers (ring).`);
   for (const k of STRATEGIES) set(DEGREE_KEYS[k], deg[k]);
   set('mb', par.microbatches ?? 1);
   if (deg.fsdp > 1 || lay.dcn === 'fsdp') set('zero', par.zero_stage ?? TRAINING_DEFAULTS['/parallelism/zero_stage']);
-  if (deg.tensor > 1) set('sp', par.sequence_parallel ?? true);
+  if (deg.tensor > 1) set('sp', par.sequence_parallel ?? TRAINING_DEFAULTS['/parallelism/sequence_parallel']);
   if (deg.pipeline > 1) {
     set('sched', par.pipeline_schedule ?? TRAINING_DEFAULTS['/parallelism/pipeline_schedule']);
-    set('vstages', par.virtual_stages ?? 1);
+    set('vstages', par.virtual_stages ?? TRAINING_DEFAULTS['/parallelism/virtual_stages']);
   }
   set('etp', par.expert_tensor ?? null);
   if (plan.moe?.token_policy === 'pad')

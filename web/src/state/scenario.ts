@@ -36,7 +36,7 @@ import {
   type Strategy,
 } from './plan-mesh';
 import { layoutDegrees, layoutPlan, parseLayout } from './layout';
-import { PRESETS, hardwarePreset, modelPreset, type State } from './params';
+import { PARAMS, PRESETS, hardwarePreset, modelPreset, type State } from './params';
 import { hfConfigOf, hfPreset } from './hf';
 import { profileForChip } from './profile';
 
@@ -370,7 +370,7 @@ export function mainScenario(s: State, plan: MeshPlan, o: { load?: boolean } = {
 export const PLAN_SEARCH_KEEP = 10;
 
 /** The strategies a searched plan may run over DCN: those the page's DCN control can hold (the engine also allows PP and EP). */
-export const PLAN_SEARCH_DCN: readonly DcnStrategy[] = ['data', 'fsdp'];
+export const PLAN_SEARCH_DCN = PARAMS.find((p) => p.key === 'dcn')!.choices as readonly DcnStrategy[];
 
 /**
  * The plan search for the current hardware, model, batch and precision: on the current mesh (TPU: the slice's

@@ -28,6 +28,7 @@ import { downloadButtons } from './downloads';
 import type { LaunchSource } from './launch-config';
 import { planSearchCsv, planSearchJson } from './search-export';
 import './pareto-chart';
+import { QUERY_DEFAULTS } from '../engine/schema-choices';
 
 /**
  * Why a listed plan sits where it does: the engine's exact tie (equal objective, no-overlap step and memory; its own
@@ -206,7 +207,7 @@ export class SsPlans extends LitElement {
             <span class="muted small">every plan the engine ranked, with the search’s inputs</span></div>`
           }
           ${this.launch?.run === run.key ? html`<ss-launch-config .source=${this.launch} @ss-launch-close=${() => (this.launch = null)}></ss-launch-config>` : nothing}
-          ${stale ? nothing : html`<ss-pareto .run=${run} .listed=${listedPlans(run)} .hbmBytes=${hbmBytes} .headroomFrac=${runConstraints(run).memory_headroom_frac ?? 0}></ss-pareto>`}`
+          ${stale ? nothing : html`<ss-pareto .run=${run} .listed=${listedPlans(run)} .hbmBytes=${hbmBytes} .headroomFrac=${runConstraints(run).memory_headroom_frac ?? QUERY_DEFAULTS.plan_search['/constraints/memory_headroom_frac']}></ss-pareto>`}`
             : nothing
         }
       </section>`;

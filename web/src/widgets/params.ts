@@ -3,8 +3,9 @@
 // (src/state/url.ts) with this table; the explorer link (explorer-link.ts) maps a view's own keys onto the explorer's.
 import { extendTable, type Param, type State } from '../state/params';
 import { decodeState, encodeState, type Decoded } from '../state/url';
+import { QUERY_CHOICES } from '../engine/schema-choices';
 
-export const COLLECTIVE_OPS = ['all_gather', 'reduce_scatter', 'all_reduce', 'all_to_all'] as const;
+export const COLLECTIVE_OPS = QUERY_CHOICES.collective['/op'];
 
 /**
  * Sharded-matmul patterns from the book (scaling-book/sharding), by id; the engine does the rest (docs/api.md

@@ -31,6 +31,7 @@ import {
   type ViewContext,
 } from '../view';
 import { hardwareOfState, TPU_IDS } from './basics';
+import { SCHEMA_ENUMS } from '../../engine/schema-choices';
 
 const num = (s: State, k: string): number => Number(s.values[k]);
 const str = (s: State, k: string): string => String(s.values[k]);
@@ -168,9 +169,7 @@ interface PlannerData {
 }
 
 function degreesText(deg: Record<string, number>): string {
-  const parts = (['data', 'fsdp', 'pipeline', 'tensor', 'expert', 'context'] as const)
-    .filter((k) => (deg[k] ?? 1) > 1)
-    .map((k) => `${STRATEGY_LABEL[k]} ${deg[k]}`);
+  const parts = SCHEMA_ENUMS.Strategy.filter((k) => (deg[k] ?? 1) > 1).map((k) => `${STRATEGY_LABEL[k]} ${deg[k]}`);
   return parts.join(' × ') || 'one chip';
 }
 
