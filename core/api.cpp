@@ -14,6 +14,7 @@
 #include "io/json_text.h"
 #include "io/limits.h"
 #include "io/text.h"
+#include "queries/mesh_lay_out.h"
 #include "queries/query.h"
 #include "queries/scenario.h"
 #include "specs/calibration_profile.h"
@@ -213,6 +214,15 @@ void prepare(const Json& scenario, Prepared& p, Diagnostics& d) {
 // `validate_only` answers the diagnostics without the result. The query still runs: its arguments are read as it
 // runs, and a validate that skipped them passed `batch: -1` that evaluate rejects (issue 41).
 Json run(const Json& scenario, Diagnostics& d, bool validate_only) {
+  if (asks_lay_out(scenario)) {
+    const Json laid = lay_out_mesh(scenario, evaluate, d);
+    if (!has_errors(d) && !asks_lay_out(laid)) return run(laid, d, validate_only);
+    Json out = {{"ok", false}, {"diagnostics", diagnostics_json(d)}, {"engine_version", kEngineVersion}};
+    const Json* query = scenario.contains("query") ? &scenario["query"] : nullptr;
+    if (query && query->is_object() && query->contains("kind") && (*query)["kind"].is_string())
+      out["query"] = (*query)["kind"];
+    return out;
+  }
   Json out;
   Prepared p;
   prepare(scenario, p, d);

@@ -251,3 +251,39 @@ TEST_CASE("plan_mesh: bad arguments are diagnostics at their paths", "[plan_mesh
   CHECK(error_at(ask({{"chips", -4}}), "/query/chips"));
   CHECK(error_at(ask({{"dcn_strategy", "tensor"}}), "/query/dcn_strategy"));
 }
+
+TEST_CASE("issue 39: a mesh the engine lays out is plan_mesh's, and the step on it the step on that mesh",
+          "[plan_mesh]") {
+  const Json lay_out = {{"parallelism", {{"fsdp", 1}, {"tensor", 4}}}, {"chips", 64}, {"seq_len", 4096}};
+  const Json base = {{"hardware", {{"preset", "tpu-v5p"}}}, {"model", {{"preset", "llama-3-70b"}}}};
+  Json plan = base;
+  plan["query"] = lay_out;
+  plan["query"]["kind"] = "plan_mesh";
+  const Json laid = run_json(plan);
+  REQUIRE(laid["ok"] == true);
+  Json step = base;
+  step["query"] = {
+      {"kind", "training_step"}, {"batch_tokens", 1048576}, {"seq_len", 4096}, {"parallelism", {{"zero_stage", 1}}}};
+  Json explicit_mesh = step;
+  explicit_mesh["mesh"] = laid["result"]["mesh"];
+  for (const auto& [strategy, axes] : laid["result"]["parallelism"].items())
+    explicit_mesh["query"]["parallelism"][strategy] = axes;
+  step["mesh"] = {{"lay_out", lay_out}};
+  const Json one = run_json(step);
+  const Json two = run_json(explicit_mesh);
+  REQUIRE(one["ok"] == true);
+  CHECK(one["result"] == two["result"]);
+  CHECK(one["result"]["degrees"]["fsdp"] == 16);  // the fixed count's balancing degree
+
+  // No mesh: plan_mesh's problems, said at the lay_out; its arguments' errors at their own paths under it.
+  step["mesh"] = {{"lay_out", {{"parallelism", {{"fsdp", 5000}, {"tensor", 4000}}}}}};
+  const Json none = run_json(step);
+  CHECK(none["ok"] == false);
+  CHECK(none["query"] == "training_step");
+  CHECK(none["diagnostics"][0]["path"] == "/mesh/lay_out");
+  CHECK(none["diagnostics"][0]["message"].get<std::string>().find("do not fit one TPU v5p slice") != std::string::npos);
+  step["mesh"] = {{"lay_out", {{"parallelism", {{"tensor", "four"}}}}}};
+  CHECK(run_json(step)["diagnostics"][0]["path"] == "/mesh/lay_out/parallelism/tensor");
+  step["mesh"] = {{"lay_out", 4}};
+  CHECK(run_json(step)["diagnostics"][0]["path"] == "/mesh/lay_out");
+}

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { CreateScalescope, EngineModule, Evaluation, Scenario } from '../src/engine/types';
+import type { CreateScalescope, EngineModule, Evaluation, Mesh, Scenario } from '../src/engine/types';
 import type { State } from '../src/state/params';
 import { meshFor, planSearchScenario } from '../src/state/scenario';
 import { ENGINE_DIR } from '../engine-plugin';
@@ -29,7 +29,7 @@ export function askManyOf(engine: EngineModule): (scenarios: unknown[]) => Promi
 }
 
 /** A state's plan search on the mesh the engine gives it (what the page's search asks). */
-export function searchScenarioOf(engine: EngineModule, s: State): Scenario | null {
+export function searchScenarioOf(engine: EngineModule, s: State): (Scenario & { mesh: Mesh }) | null {
   return planSearchScenario(s, meshFor(s, askNowOf(engine)));
 }
 

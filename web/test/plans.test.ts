@@ -6,6 +6,7 @@ import type {
   Diagnostic,
   EngineModule,
   Evaluation,
+  Mesh,
   PlanSearchQuery,
   PlanSearchResult,
   Scenario,
@@ -28,7 +29,10 @@ beforeAll(async () => {
 const run = <R>(x: unknown): Evaluation<R> => JSON.parse(engine.evaluate(JSON.stringify(x))) as Evaluation<R>;
 const errors = (ev: Evaluation<unknown>): unknown[] => ev.diagnostics.filter((d) => d.severity !== 'warning');
 
-const searchedMesh = (sc: Scenario): SearchedMesh => ({ shape: sc.mesh!.shape, axis_names: sc.mesh!.axis_names ?? [] });
+const searchedMesh = (sc: { mesh: Mesh }): SearchedMesh => ({
+  shape: sc.mesh.shape,
+  axis_names: sc.mesh.axis_names ?? [],
+});
 
 /** A whole search: resumed from its cursor while one call's work limit stops it (docs/api.md "Limits"), as the page does. */
 function runSearch(scenario: unknown): Evaluation<PlanSearchResult> {
@@ -40,7 +44,10 @@ function runSearch(scenario: unknown): Evaluation<PlanSearchResult> {
 }
 
 /** The page's search for a state, optionally with constraints (to reach plans the default ranking puts further down). */
-function search(s: State, constraints?: Record<string, unknown>): { sc: Scenario; res: PlanSearchResult } {
+function search(
+  s: State,
+  constraints?: Record<string, unknown>,
+): { sc: Scenario & { mesh: Mesh }; res: PlanSearchResult } {
   const sc = searchScenarioOf(engine, s)!;
   expect(sc).not.toBeNull();
   const query = constraints ? { ...(sc.query as PlanSearchQuery), constraints } : sc.query;

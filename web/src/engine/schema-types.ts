@@ -698,6 +698,10 @@ export type SearchedPlan = SearchedPlanCore & {
   wall_time_s?: number | null;
 };
 /**
+ * The chips' named axes, or the degrees for the engine to lay out on a mesh (docs/api.md Mesh).
+ */
+export type MeshRef = MeshLayOut | Mesh;
+/**
  * What to compute: a kind and its arguments (one file each in schema/queries/).
  */
 export type Query =
@@ -9143,6 +9147,15 @@ export type ValidationResult = {
   memory_checks: MemoryCheckOutcome[];
   memory_summary: MemorySummary;
 };
+/**
+ * A mesh the engine lays out (docs/api.md "A mesh the engine lays out"): plan_mesh's answer to these arguments, each strategy of the query on the axes it gives.
+ */
+export type MeshLayOut = {
+  /**
+   * plan_mesh's arguments (its kind may be left out): the degrees, and a chip count, slices or the DCN strategy as plan_mesh takes them.
+   */
+  lay_out: PlanMeshQuery;
+};
 export type Scenario = {
   /**
    * This schema, for editors (the engine ignores it): "../schema/scenario.schema.json" from examples/.
@@ -9154,6 +9167,6 @@ export type Scenario = {
   version?: number;
   hardware?: HardwareRef;
   model?: ModelRef;
-  mesh?: Mesh;
+  mesh?: MeshRef;
   query: Query;
 };

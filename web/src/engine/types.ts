@@ -32,6 +32,7 @@ export type {
   LaunchConfigQuery,
   LaunchConfigResult,
   MatmulPrecision,
+  Mesh,
   MatmulQuery,
   MatmulResult,
   ModelJson,

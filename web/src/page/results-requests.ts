@@ -12,6 +12,7 @@ import { planMeshResult, type MeshOutcome } from '../state/plan-mesh';
 import {
   atBookFidelity,
   chipScenario,
+  laidOutScenario,
   mainScenario,
   meshOf,
   planMeshScenario,
@@ -24,7 +25,7 @@ import {
 } from '../state/scenario';
 import { isServing, type ChartsAnswer, type Planned, type Results } from '../ui/results';
 import type { ScalingPoint } from '../state/scenario';
-import type { Answered, EngineSession } from './engine-session';
+import type { EngineSession } from './engine-session';
 import type { Telemetry } from './telemetry';
 
 /** A chip's curve before it is in (one batch, once per chip and precision). */
@@ -59,60 +60,45 @@ export class ResultsRequests {
     const again = (): void => this.request();
     const read = this.session.hfRead(state, again);
     if (!(pinned ? this.session.hfRead(pinned, again) : true) || !read) return;
-    const questions = [
-      planMeshScenario(state, undefined, { chips: true, stops: true }),
-      ...(pinned ? [planMeshScenario(pinned)] : []),
-    ];
-    this.session.answer(
-      questions.map((q) => JSON.stringify(q)),
-      'main',
-      (answers) => {
-        if (!answers || this.current() !== state) return; // a newer request replaced this one
-        const states = [state, pinned];
-        const results = answers.results.map((a, i) => withConfigDiagnostics(a, states[i] ?? null));
-        this.requestNumbers(state, pinned, { ...answers, results });
-      },
-      (e: unknown) => this.session.fail(e),
-    );
-  }
-
-  /** The numbers of a state whose (and whose pinned state's) plan_mesh answers are in. */
-  private requestNumbers(state: State, pinned: State | null, meshes: Answered): void {
-    const [meshAnswer, pinAnswer] = meshes.results;
-    const mesh = meshOf(state, meshAnswer);
+    // One call: the mesh question (the sliders' stops and a fixed count's balancing degree; from the cache while the
+    // degrees stay) and the numbers, on the mesh the engine lays the same degrees out on (laidOutScenario).
     const texts: string[] = [];
     const push = (x: unknown): number => texts.push(JSON.stringify(x)) - 1;
-    const iMain = mesh.ok ? push(mainScenario(state, mesh.plan)) : -1;
+    const iMesh = push(planMeshScenario(state, undefined, { chips: true, stops: true }));
+    const iMain = push(laidOutScenario(state));
     const iTransformer = push(transformerScenario(state));
     const iChip = push(chipScenario(state));
-    const pinMesh = pinned ? meshOf(pinned, pinAnswer) : null;
-    const iPin = pinned && pinMesh?.ok ? push(mainScenario(pinned, pinMesh.plan)) : -1;
+    const iPinMesh = pinned ? push(planMeshScenario(pinned)) : -1;
+    const iPin = pinned ? push(laidOutScenario(pinned)) : -1;
     const iPinChip = pinned ? push(chipScenario(pinned)) : -1;
     this.session.answer(
       texts,
       'main',
       (batch) => {
         if (!batch || this.current() !== state) return; // a newer request replaced this one
-        // The move's figures count both batches: the mesh question (from the cache while the degrees stay) and the numbers.
-        this.telemetry.received({
-          trips: meshes.trips + batch.trips,
-          calls: meshes.calls + batch.calls,
-          cached: meshes.cached + batch.cached,
-          local: meshes.local && batch.local,
-        });
-        const r = batch.results.map((a, i) => withConfigDiagnostics(a, i === iPin || i === iPinChip ? pinned : state));
+        this.telemetry.received({ trips: batch.trips, calls: batch.calls, cached: batch.cached, local: batch.local });
+        const pinnedAt = (i: number): boolean => i === iPinMesh || i === iPin || i === iPinChip;
+        const r = batch.results.map((a, i) => withConfigDiagnostics(a, pinnedAt(i) ? pinned : state));
         const curveKey = JSON.stringify(rooflineCurveScenarios(state)[0]);
         const at = <T>(i: number): Evaluation<T> | null => (i >= 0 ? (r[i] as Evaluation<T>) : null);
+        const mesh = meshOf(state, r[iMesh]);
+        const pinMesh = pinned ? meshOf(pinned, r[iPinMesh]) : null;
+        // Where the degrees lay out on no mesh, the controls say why (the mesh's problem), not the step.
         this.show({
           state,
           mesh,
-          planMesh: planMeshResult(meshAnswer),
-          main: at<Planned>(iMain),
+          planMesh: planMeshResult(r[iMesh]!),
+          main: mesh.ok ? at<Planned>(iMain) : null,
           transformer: at<TransformerResult>(iTransformer),
           chip: at<ChipResult>(iChip),
           pinned:
             pinned && pinMesh
-              ? { state: pinned, mesh: pinMesh, main: at<Planned>(iPin), chip: at<ChipResult>(iPinChip) }
+              ? {
+                  state: pinned,
+                  mesh: pinMesh,
+                  main: pinMesh.ok ? at<Planned>(iPin) : null,
+                  chip: at<ChipResult>(iPinChip),
+                }
               : null,
           curve: this.curveCache.get(curveKey) ?? NO_CURVE,
           charts: this.charts,

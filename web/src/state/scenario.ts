@@ -9,6 +9,7 @@ import type {
   Fidelity,
   HardwarePreset,
   MatmulPrecision,
+  Mesh,
   ModelOverrides,
   ModelPreset,
   MoeSettings,
@@ -152,8 +153,8 @@ export async function meshAsked(
   return answers ? meshOf(s, answers[0], deg) : null;
 }
 
-function meshSpec(plan: MeshPlan): Scenario['mesh'] {
-  const mesh: NonNullable<Scenario['mesh']> = { shape: plan.shape, axis_names: plan.axisNames };
+function meshSpec(plan: MeshPlan): Mesh {
+  const mesh: Mesh = { shape: plan.shape, axis_names: plan.axisNames };
   if (plan.slices > 1) mesh.slices = plan.slices;
   return mesh;
 }
@@ -291,16 +292,37 @@ function trainingArgs(s: State): Omit<Extract<Scenario['query'], { kind: 'traini
  * The planner scenario for the current state on a given mesh plan. `load: false` leaves a benchmark's load out (the
  * scaling chart and the book's frontier read none of it, and its frontier would cost each of them a sweep).
  */
-export function mainScenario(s: State, plan: MeshPlan, o: { load?: boolean } = {}): Scenario {
+export function mainScenario(s: State, plan: MeshPlan, o: { load?: boolean } = {}): Scenario & { mesh: Mesh } {
+  return plannerScenario(s, meshSpec(plan), plan, o) as Scenario & { mesh: Mesh };
+}
+
+/**
+ * The planner scenario for the state as the page asks it on each move: on an applied plan's own layout, else on the
+ * mesh the engine lays the degrees out on in the same call (`mesh.lay_out`: plan_mesh's question, docs/api.md "A mesh
+ * the engine lays out"), so that a move costs one wasm call.
+ */
+export function laidOutScenario(s: State, o: { load?: boolean } = {}): Scenario {
+  const layout = activeLayout(s);
+  if (layout) return mainScenario(s, layoutPlan(layout, slicesOf(s), dcnOf(s)), o);
+  return plannerScenario(s, { lay_out: planMeshQuery(s, degreesOf(s), { chips: true }) }, null, o);
+}
+
+/** The planner scenario on `mesh`: each strategy on `plan`'s axes, or (no plan) on those the engine lays out. */
+function plannerScenario(
+  s: State,
+  mesh: NonNullable<Scenario['mesh']>,
+  plan: MeshPlan | null,
+  o: { load?: boolean },
+): Scenario {
   const b = base(s);
   if (str(s, 'mode') === 'serving') {
     // Serving meshes are the page's own (planMesh): whole axes, by name.
     const names = (refs: MeshPlan['axes'][Strategy]): string[] | undefined =>
       refs?.filter((r): r is string => typeof r === 'string');
     const par: ServingQuery['parallelism'] = {};
-    if (plan.axes.tensor) par.tensor = names(plan.axes.tensor)!;
-    if (plan.axes.expert) par.expert = names(plan.axes.expert)!;
-    if (!par.tensor && !par.expert) par.tensor = plan.axisNames.slice();
+    if (plan?.axes.tensor) par.tensor = names(plan.axes.tensor)!;
+    if (plan?.axes.expert) par.expert = names(plan.axes.expert)!;
+    if (plan && !par.tensor && !par.expert) par.tensor = plan.axisNames.slice();
     const etp = opt(s, 'etp');
     if (etp !== null) par.expert_tensor = etp;
     const query: Extract<Scenario['query'], { kind: 'serving' }> = {
@@ -335,19 +357,21 @@ export function mainScenario(s: State, plan: MeshPlan, o: { load?: boolean } = {
     }
     const load = o.load === false ? undefined : loadSettings(s);
     if (load) query.load = load;
-    return { ...b, mesh: meshSpec(plan), query: withProfile(s, query) };
+    return { ...b, mesh, query: withProfile(s, query) };
   }
   const par: Record<string, unknown> = {};
   for (const k of STRATEGIES) {
-    const axes = plan.axes[k];
-    const degree = plan.degrees?.[k];
+    const axes = plan?.axes[k];
+    const degree = plan?.degrees?.[k];
     if (degree) par[k] = degree;
     else if (axes?.length) par[k] = axes;
   }
-  if (par['fsdp']) par['zero_stage'] = num(s, 'zero');
-  if (par['tensor']) par['sequence_parallel'] = s.values['sp'] === true;
+  // A strategy's settings go with it; on a mesh the engine lays out, with every strategy it may lay out.
+  const runs = (k: Strategy): boolean => !plan || !!par[k];
+  if (runs('fsdp')) par['zero_stage'] = num(s, 'zero');
+  if (runs('tensor')) par['sequence_parallel'] = s.values['sp'] === true;
   if (opt(s, 'etp') !== null) par['expert_tensor'] = opt(s, 'etp');
-  if (par['pipeline']) {
+  if (runs('pipeline')) {
     par['pipeline_schedule'] = str(s, 'sched');
     if (str(s, 'sched') === 'interleaved') par['virtual_stages'] = num(s, 'vstages');
   }
@@ -360,7 +384,7 @@ export function mainScenario(s: State, plan: MeshPlan, o: { load?: boolean } = {
     parallelism: par,
     ...rest,
   };
-  return { ...b, mesh: meshSpec(plan), query: withProfile(s, query) };
+  return { ...b, mesh, query: withProfile(s, query) };
 }
 
 /**
@@ -376,7 +400,7 @@ export const PLAN_SEARCH_DCN = PARAMS.find((p) => p.key === 'dcn')!.choices as r
  * The plan search for the current hardware, model, batch and precision: on the current mesh (TPU: the slice's
  * torus axes and the slices) or its chip count (GPU: the engine factorises it). Training only; null without a mesh.
  */
-export function planSearchScenario(s: State, m: MeshOutcome | null | undefined): Scenario | null {
+export function planSearchScenario(s: State, m: MeshOutcome | null | undefined): (Scenario & { mesh: Mesh }) | null {
   if (str(s, 'mode') !== 'training' || !m?.ok) return null;
   const b = base(s);
   const gpu = hardwarePreset(str(s, 'hw')).kind === 'gpu';
