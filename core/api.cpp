@@ -47,6 +47,7 @@ std::span<const QueryKind> core_query_kinds() {
       {"plan_search", kNeedsHardware | kNeedsModel | kNeedsMesh, run_plan_search, true, Fidelity::calibrated},
       {"serving_search", kNeedsHardware | kNeedsModel, run_serving_search, true, Fidelity::calibrated},
       {"plan_mesh", kNeedsHardware | kNeedsModel, run_plan_mesh},
+      {"profile", kNeedsHardware, run_profile},
   };
   return kinds;
 }

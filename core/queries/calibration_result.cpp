@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "io/format.h"
+#include "queries/profile_pick.h"
 
 namespace scalescope {
 
@@ -23,15 +24,10 @@ namespace {
 const CalibrationProfile* given_or_embedded(const QueryContext& ctx, JsonReader& args, CalibrationProfile& storage,
                                             Diagnostics& d) {
   if (const Json* given = args.object("calibration", false)) {
-    storage = parse_calibration_profile(*given, args.path_of("calibration"), d);
-    const std::string chip_kind = ctx.hw->kind == ChipKind::tpu ? "tpu" : "gpu";
-    // A profile's constants are a TPU's or a GPU's (ICI or NVLink, XLA or CUDA kernels): never the other's.
-    if (!has_errors(d) && storage.kind != chip_kind)
-      add_diagnostic(d, json_pointer_child(args.path_of("calibration"), "kind"), "profile_kind_mismatch",
-                     "a " + storage.kind + " profile cannot calibrate " + ctx.hw->name + ", a " + chip_kind +
-                         "; give a " + chip_kind + " profile (e.g. calibration_profiles/" + chip_kind +
-                         ".json's format)");
-    return has_errors(d) ? nullptr : &storage;
+    auto picked = pick_given_profile(*given, args.path_of("calibration"), *ctx.hw, d);
+    if (!picked) return nullptr;
+    storage = std::move(picked->profile);
+    return &storage;
   }
   const CalibrationProfile* p = calibration_profile_for(*ctx.hw);
   if (!p)

@@ -62,6 +62,7 @@ Json run_mlp_roofline(const QueryContext&, JsonReader&, Diagnostics&);
 Json run_plan_search(const QueryContext&, JsonReader&, Diagnostics&);
 Json run_serving_search(const QueryContext&, JsonReader&, Diagnostics&);
 Json run_plan_mesh(const QueryContext&, JsonReader&, Diagnostics&);
+Json run_profile(const QueryContext&, JsonReader&, Diagnostics&);
 
 // Shared argument readers.
 // "memory": "hbm" | "on_chip" | "host" -> bandwidth of that memory on `hw` (diagnostic if the preset lacks it).

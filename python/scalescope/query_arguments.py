@@ -45,9 +45,9 @@ _TRAINING_INPUT: tuple[tuple[str, str, str], ...] = (
      " source; the result's goodput.sources says which]."),
     ("fidelity", "str",
      "The book's closed forms, or the calibrated per-layer model [calibrated]. (book | calibrated)"),
-    ("calibration", "dict",
-     "A profile of your own in place of the embedded one (the calibrated fidelity; a calibrate result's"
-     " profile or calibration_profiles/<id>.json's format)."),
+    ("calibration", "Any",
+     "A profile of your own in place of the embedded one (the calibrated fidelity), or a calibrate result"
+     " whose profile for the chip the engine takes (docs/api.md profile)."),
 )
 
 #: Each query's arguments as (name, annotation, help): the schema's description, choices, range and unit.
@@ -68,9 +68,9 @@ QUERY_ARGUMENTS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "serving": (
         ("fidelity", "str",
          "The book's closed forms, or the calibrated per-layer model [calibrated]. (book | calibrated)"),
-        ("calibration", "dict",
-         "A profile of your own in place of the embedded one (the calibrated fidelity; a calibrate result's"
-         " profile or calibration_profiles/<id>.json's format)."),
+        ("calibration", "Any",
+         "A profile of your own in place of the embedded one (the calibrated fidelity), or a calibrate result"
+         " whose profile for the chip the engine takes (docs/api.md profile)."),
         ("batch", "int",
          "Sequences decoded together. (1 to 1e+15)"),
         ("prompt_len", "int",
@@ -137,9 +137,9 @@ QUERY_ARGUMENTS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "serving_search": (
         ("fidelity", "str",
          "The book's closed forms, or the calibrated per-layer model [calibrated]. (book | calibrated)"),
-        ("calibration", "dict",
-         "A profile of your own in place of the embedded one (the calibrated fidelity; a calibrate result's"
-         " profile or calibration_profiles/<id>.json's format)."),
+        ("calibration", "Any",
+         "A profile of your own in place of the embedded one (the calibrated fidelity), or a calibrate result"
+         " whose profile for the chip the engine takes (docs/api.md profile)."),
         ("prompt_len", "int",
          "Tokens of each prompt. (1 to 1e+09; tokens)"),
         ("generated_len", "int",

@@ -118,3 +118,41 @@ TEST_CASE("a profile on the wrong chip: another chip is a transfer, the other ki
   CHECK(wrong["ok"] == false);
   CHECK(has(wrong, "/query/calibration/kind", "profile_kind_mismatch"));
 }
+
+TEST_CASE("issue 39: a calibrate result given whole, the engine chooses the chip's profile from it", "[fidelity]") {
+  const json fit = calibrate(my_runs());
+  REQUIRE(fit["ok"] == true);
+  const json profiles = fit["result"]["profiles"];
+  const auto profile = [&](const char* chip, const json& calibration) {
+    return scalescope::test::run_json(
+        {{"hardware", {{"preset", chip}}}, {"query", {{"kind", "profile"}, {"calibration", calibration}}}});
+  };
+  // Written ({"profiles": ...}) and answered ({"ok": ..., "result": {...}}) alike: the chip's own, else its family's.
+  for (const json& given : {json{{"profiles", profiles}}, fit}) {
+    const json own = profile("h100-sxm", given);
+    REQUIRE(own["ok"] == true);
+    CHECK(own["result"]["profile"] == profile_for(fit, "h100-sxm"));
+    CHECK(own["result"]["family_fallback"] == false);
+    CHECK(own["result"]["among"] == profiles.size());
+  }
+  const json other = profile("b200", fit);
+  REQUIRE(other["ok"] == true);
+  CHECK(other["result"]["family_fallback"] == true);
+  CHECK(other["result"]["profile"]["hardware"].empty());
+  const json tpu = profile("tpu-v5p", fit);
+  CHECK(tpu["ok"] == false);
+  CHECK(has(tpu, "/query/calibration", "no_profile"));
+
+  // A calibrated query takes the result as the profile query chose from it.
+  json step = my_runs()[1]["scenario"];
+  step["query"]["calibration"] = fit;
+  json chosen = step;
+  chosen["query"]["calibration"] = profile_for(fit, "h100-sxm");
+  CHECK(scalescope::test::run_json(step)["result"] == scalescope::test::run_json(chosen)["result"]);
+
+  // No calibration: the shipped profile for the chip.
+  const json shipped =
+      scalescope::test::run_json({{"hardware", {{"preset", "h100-sxm"}}}, {"query", {{"kind", "profile"}}}});
+  CHECK(shipped["result"]["shipped"] == true);
+  CHECK(shipped["result"]["id"] == "h100-sxm");
+}

@@ -221,6 +221,16 @@ test('a calibration profile of one’s own: loaded from a file, kept by the link
     /^This is not JSON/.test(msg.trim()),
     msg,
   );
+  // A calibrate result as the CLI writes it: the engine chooses the chip's profile from it (the profile query).
+  const family = JSON.parse(fs.readFileSync(path.join(REPO, 'examples/calibration/my-cluster-gpu.json'), 'utf8'));
+  await page.locator('#c-cal').fill(JSON.stringify({ profiles: [family, profile], fits: [], runs: [] }));
+  await page.locator('#c-cal-use').click();
+  const took = (await page.locator('[data-profile-message]').textContent()) ?? '';
+  await check(
+    'a pasted calibrate result: the engine takes the H100’s profile of its two, and the loader says which',
+    took.includes(`Took '${id}' of the 2 in this calibrate result: the one for NVIDIA H100 SXM.`),
+    took,
+  );
   await page
     .locator('#c-cal')
     .fill(JSON.stringify({ ...profile, parameters: { ...profile.parameters, overlap_frac: 7 } }));

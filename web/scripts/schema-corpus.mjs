@@ -71,6 +71,43 @@ export function calibrationProfiles() {
   return out;
 }
 
+/** Scenarios that give the engine a calibrate result (examples/calibration's two profiles), as the CLI writes one
+ * and as it answers one: the engine chooses the chip's profile from it (docs/api.md profile). */
+export function calibrateResultScenarios() {
+  const profiles = ['my-cluster-gpu.json', 'my-cluster-h100-sxm.json'].map((f) =>
+    readJson(path.join('examples/calibration', f)),
+  );
+  const source = (what) => `examples/calibration's profiles as a calibrate result: ${what}`;
+  return [
+    {
+      source: source('the profile query, a written result'),
+      scenario: { hardware: { preset: 'h200' }, query: { kind: 'profile', calibration: { profiles } } },
+    },
+    {
+      source: source('the profile query, an answered result'),
+      scenario: {
+        hardware: { preset: 'h100-sxm' },
+        query: { kind: 'profile', calibration: { ok: true, diagnostics: [], result: { profiles } } },
+      },
+    },
+    {
+      source: source('a calibrated training step'),
+      scenario: {
+        hardware: { preset: 'h100-sxm' },
+        model: { preset: 'llama-3-8b' },
+        mesh: { shape: [8] },
+        query: {
+          kind: 'training_step',
+          batch_tokens: 1048576,
+          seq_len: 4096,
+          parallelism: { fsdp: ['X'] },
+          calibration: { profiles },
+        },
+      },
+    },
+  ];
+}
+
 /** tests/schema/coverage-scenarios.json: scenarios that reach the optional parts of the results. */
 export function coverageScenarios() {
   return readJson('tests/schema/coverage-scenarios.json').scenarios.map((scenario, i) => ({
@@ -83,6 +120,7 @@ export function coverageScenarios() {
 export function validScenarios() {
   return [
     ...coverageScenarios(),
+    ...calibrateResultScenarios(),
     ...goldenCases()
       .filter((c) => c.expectDiagnostics.length === 0)
       .map(({ source, scenario }) => ({ source, scenario })),

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Diagnostic, EngineModule } from '../src/engine/types';
+import type { Diagnostic, EngineModule, Scenario } from '../src/engine/types';
 import { hardwarePreset } from '../src/state/params';
 import {
   MAX_PROFILE_CHARS,
@@ -14,7 +14,6 @@ import {
   fingerprint,
   keepProfile,
   unusedProfileNotice,
-  pickProfile,
   profileFormatProblem,
   profileRef,
   readProfile,
@@ -43,6 +42,13 @@ class MemoryStore implements TextStore {
   }
 }
 
+let engine: EngineModule;
+beforeAll(async () => {
+  engine = await loadEngine();
+});
+/** The page's own instance, as the loader asks it (it chooses a calibrate result's profile). */
+const ask = (scenario: Scenario) => askNowOf(engine)(scenario);
+
 let mem: MemoryStore;
 beforeEach(() => {
   mem = new MemoryStore();
@@ -51,7 +57,7 @@ beforeEach(() => {
 
 /** A profile read as the loader reads it; fails the test if the page refuses it. */
 function read(v: unknown, hw = H100): { text: string; ref: string; id: string; note: string } {
-  const r = readProfile(JSON.stringify(v), hw);
+  const r = readProfile(JSON.stringify(v), hw, ask);
   if (!r.ok) throw new Error(r.problem);
   return r;
 }
@@ -65,8 +71,8 @@ describe('the fingerprint', () => {
 
   it('does not depend on how the file was laid out, and the kept text is ASCII', () => {
     const p = { ...shipped('h100-sxm'), id: 'mine', source: 'Grüße from the cluster 🚀' };
-    const pretty = readProfile(JSON.stringify(p, null, 2), H100);
-    const flat = readProfile(JSON.stringify(p), H100);
+    const pretty = readProfile(JSON.stringify(p, null, 2), H100, ask);
+    const flat = readProfile(JSON.stringify(p), H100, ask);
     expect(pretty.ok && flat.ok).toBe(true);
     if (!pretty.ok || !flat.ok) return;
     expect(pretty.text).toBe(flat.text);
@@ -87,28 +93,29 @@ describe('a calibrate result', () => {
   const chip = { ...shipped('h100-sxm'), id: 'h100-mine' };
   const result = { profiles: [family, chip], fits: [], runs: [] };
 
-  it('gives the profile that lists the chip', () => {
-    const p = pickProfile(result, H100);
-    expect(p).toMatchObject({ ok: true, profile: { id: 'h100-mine' } });
-    expect(p.ok && p.note).toContain("'h100-mine'");
+  const problem = (v: unknown, hw = H100): string => {
+    const r = readProfile(JSON.stringify(v), hw, ask);
+    return r.ok ? '' : r.problem;
+  };
+
+  it('gives the profile that lists the chip (the engine chooses: the profile query)', () => {
+    const p = read(result);
+    expect(p.id).toBe('h100-mine');
+    expect(p.note).toBe("Took 'h100-mine' of the 2 in this calibrate result: the one for NVIDIA H100 SXM.");
   });
 
   it('else the family profile of the chip’s kind', () => {
-    expect(pickProfile(result, hardwarePreset('h200'))).toMatchObject({
-      ok: true,
-      profile: { id: 'gpu-mine' },
-      note: expect.stringContaining('GPU family'),
-    });
+    const p = read(result, hardwarePreset('h200'));
+    expect(p.id).toBe('gpu-mine');
+    expect(p.note).toContain('GPU family');
   });
 
-  it('says so when nothing in it fits the chip', () => {
-    const p = pickProfile(result, hardwarePreset('tpu-v5p'));
-    expect(p.ok).toBe(false);
-    expect(!p.ok && p.problem).toMatch(/no profile for .*tpu-v5p.* and no TPU family profile.*'gpu-mine', 'h100-mine'/);
-    expect(pickProfile({ profiles: [] }, H100)).toMatchObject({
-      ok: false,
-      problem: expect.stringContaining('it has no profiles'),
-    });
+  it('says so when nothing in it fits the chip, or one of its profiles is wrong', () => {
+    expect(problem(result, hardwarePreset('tpu-v5p'))).toMatch(
+      /no profile for .*tpu-v5p.* and no TPU family profile.*'gpu-mine', 'h100-mine'/,
+    );
+    expect(problem({ profiles: [] })).toContain('it has no profiles');
+    expect(problem({ profiles: [family, { ...chip, kind: 'npu' }] })).toMatch(/^\/profiles\/1\/kind: /);
   });
 
   it('is read whole as the CLI prints it, {"ok": …, "result": {"profiles": …}}', () => {
@@ -135,18 +142,16 @@ describe('a calibrate result', () => {
     expect(read({ profiles: [family, mine] }, hardwarePreset('b200')).id).toBe('my-cluster-gpu');
   });
 
-  it('a bare profile is used as it is, whatever it says (the engine judges it)', () => {
-    expect(pickProfile({ id: 'odd', kind: 'tpu' }, H100)).toEqual({
-      ok: true,
-      profile: { id: 'odd', kind: 'tpu' },
-      note: '',
-    });
+  it('a bare profile is used as it is, whatever it says (the engine judges it where it is used)', () => {
+    const odd = read({ id: 'odd', kind: 'tpu' });
+    expect(odd.id).toBe('odd');
+    expect(odd.note).toBe('');
   });
 });
 
 describe('what the page refuses itself', () => {
   const problem = (text: string): string => {
-    const r = readProfile(text, H100);
+    const r = readProfile(text, H100, ask);
     return r.ok ? '' : r.problem;
   };
   it('text that is not one JSON object', () => {
@@ -198,10 +203,6 @@ describe('profiles kept in the browser', () => {
 });
 
 describe('the cal parameter', () => {
-  let engine: EngineModule;
-  beforeAll(async () => {
-    engine = await loadEngine();
-  });
   it('round-trips through the URL and names the profile', () => {
     const r = read({ ...shipped('h100-sxm'), id: 'my-cluster' });
     const s = stateWith({ hw: 'h100-sxm', cal: r.ref });
@@ -241,10 +242,6 @@ describe('the cal parameter', () => {
 });
 
 describe('calibrated queries', () => {
-  let engine: EngineModule;
-  beforeAll(async () => {
-    engine = await loadEngine();
-  });
   const mine: Record<string, unknown> = { ...shipped('h100-sxm'), id: 'my-cluster', source: 'five runs on our H100s' };
 
   it('every one carries the loaded profile; the book’s fidelity none', () => {
@@ -284,6 +281,7 @@ describe('calibrated queries', () => {
     const runs = readProfile(
       JSON.stringify({ runs: [{ id: 'a', task: 'training', metric: 'step_s', measured: 1, scenario: {} }] }),
       H100,
+      ask,
     );
     expect(runs.ok).toBe(false);
     if (!runs.ok) expect(runs.problem).toMatch(/^This is a runs file .*scalescope calibrate FILE --write DIR/);
@@ -339,7 +337,7 @@ describe('calibrated queries', () => {
   });
 
   it('a profile of format 1 is the engine’s unsupported_version, whose message the loader shows on its own', () => {
-    const r = readProfile(FORMAT_1, H100);
+    const r = readProfile(FORMAT_1, H100, ask);
     if (!r.ok) throw new Error(r.problem); // the page keeps it: the engine judges it
     const no = answerWith(r);
     expect(no.ok).toBe(false);

@@ -27,6 +27,10 @@ export type Text = string;
  */
 export type Fidelity = 'book' | 'calibrated';
 /**
+ * query.calibration: a profile, or a calibrate result whose profiles the engine chooses among for the chip (the one that lists it, else its kind's family profile), as the CLI writes it ({"profiles": [...]}) or answers it ({"ok": ..., "result": {"profiles": [...]}}).
+ */
+export type ProfileOrResult = CalibrationProfile;
+/**
  * A numeric format.
  */
 export type Dtype = 'fp32' | 'bf16' | 'fp8' | 'int8' | 'int4' | 'fp4';
@@ -729,7 +733,8 @@ export type Query =
   | ValidationQuery
   | CalibrateQuery
   | KernelFitQuery
-  | KernelFamilyQuery;
+  | KernelFamilyQuery
+  | ProfileQuery;
 
 /**
  * validate()'s answer: the diagnostics alone.
@@ -762,6 +767,7 @@ export type ValidateAnswer = {
     | 'plan_search'
     | 'serving_search'
     | 'plan_mesh'
+    | 'profile'
     | 'launch_config'
     | 'import_config'
     | 'validation'
@@ -858,6 +864,7 @@ export type Presets = {
     | 'plan_search'
     | 'serving_search'
     | 'plan_mesh'
+    | 'profile'
     | 'launch_config'
     | 'import_config'
     | 'validation'
@@ -1438,6 +1445,7 @@ export type Answer = {
     | 'plan_search'
     | 'serving_search'
     | 'plan_mesh'
+    | 'profile'
     | 'launch_config'
     | 'import_config'
     | 'validation'
@@ -3003,9 +3011,9 @@ export type TrainingInput = {
    */
   fidelity?: Fidelity & string;
   /**
-   * A profile of your own in place of the embedded one (the calibrated fidelity; a calibrate result's profile or calibration_profiles/<id>.json's format).
+   * A profile of your own in place of the embedded one (the calibrated fidelity), or a calibrate result whose profile for the chip the engine takes (docs/api.md profile).
    */
-  calibration?: CalibrationProfile;
+  calibration?: ProfileOrResult;
 };
 /**
  * A serving replica: a serving query's arguments (the load, the sweep and the deployment taken and not read) and its speculative lookahead.
@@ -3455,6 +3463,20 @@ export type PlanMeshQuery = {
   };
 };
 /**
+ * The calibration profile the calibrated fidelity uses for the chip: the shipped one, or the one the engine chooses from a profile or a calibrate result given.
+ */
+export type ProfileQuery = {
+  /**
+   * The query kind.
+   */
+  kind: 'profile';
+  fidelity?: BookFidelity;
+  /**
+   * A profile, or a calibrate result to choose from [the shipped profiles].
+   */
+  calibration?: ProfileOrResult;
+};
+/**
  * An op's time on the roofline: compute, memory, bound.
  */
 export type RooflineQuery = {
@@ -3509,9 +3531,9 @@ export type ServingSearchQuery = {
    */
   fidelity?: Fidelity & string;
   /**
-   * A profile of your own in place of the embedded one (the calibrated fidelity; a calibrate result's profile or calibration_profiles/<id>.json's format).
+   * A profile of your own in place of the embedded one (the calibrated fidelity), or a calibrate result whose profile for the chip the engine takes (docs/api.md profile).
    */
-  calibration?: CalibrationProfile;
+  calibration?: ProfileOrResult;
   /**
    * Tokens of each prompt. [tokens]
    */
@@ -3620,9 +3642,9 @@ export type ServingQuery = {
    */
   fidelity?: Fidelity & string;
   /**
-   * A profile of your own in place of the embedded one (the calibrated fidelity; a calibrate result's profile or calibration_profiles/<id>.json's format).
+   * A profile of your own in place of the embedded one (the calibrated fidelity), or a calibrate result whose profile for the chip the engine takes (docs/api.md profile).
    */
-  calibration?: CalibrationProfile;
+  calibration?: ProfileOrResult;
   /**
    * Sequences decoded together.
    */
@@ -5953,6 +5975,35 @@ export type LayoutPiece = {
    * The DCN axis between slices.
    */
   dcn?: boolean;
+};
+/**
+ * The result of a profile query (docs/api.md): the profile, as given or shipped, and why it is the one.
+ */
+export type ProfileResult = {
+  /**
+   * The profile, as given (or as shipped).
+   */
+  profile: CalibrationProfile;
+  /**
+   * Its id.
+   */
+  id: string;
+  /**
+   * It is its kind's family profile: none lists the chip.
+   */
+  family_fallback: boolean;
+  /**
+   * How many profiles it was chosen among (1: a profile given alone, or the shipped one).
+   */
+  among: number;
+  /**
+   * The engine's own, no calibration given.
+   */
+  shipped: boolean;
+  /**
+   * Which model made the numbers.
+   */
+  fidelity?: Fidelity;
 };
 /**
  * The result of a roofline query (docs/api.md).

@@ -42,6 +42,7 @@ export type {
   PlanMeshResult,
   PlanSearchQuery,
   PlanSearchResult,
+  ProfileResult,
   Presets,
   RooflineQuery,
   RooflineResult,

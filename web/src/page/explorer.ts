@@ -237,7 +237,7 @@ export class ScalescopeExplorer extends LitElement {
           <ss-controls .state=${state} .degreeProblem=${this.store.degreeProblem} .hfProblem=${this.store.hfProblem} .calibration=${r ? fidelityOf(r).calibration : undefined}
             .calibrationDiagnostics=${r?.main?.diagnostics.filter(isProfileDiagnostic) ?? []} .fieldDiagnostics=${r?.main?.diagnostics ?? []}
             .planMesh=${r?.state === state ? r.planMesh : undefined} .mesh=${r?.state === state ? r.mesh : undefined}
-            .engineDefaults=${r && r.state.values['mode'] === state.values['mode'] ? engineDefaults(r) : {}}></ss-controls>
+            .engineDefaults=${r && r.state.values['mode'] === state.values['mode'] ? engineDefaults(r) : {}} .ask=${this.session.askNow}></ss-controls>
         </div>
         <div class="results" id="results" tabindex="-1" aria-label="Results">${this.renderResults()}</div>
       </main>`;

@@ -3,7 +3,14 @@
 // its parameters. Its text is too long for a link, so this browser keeps it (localStorage, the last few used) and
 // the URL holds a reference, `cal=<id>~<fingerprint>`. A link whose profile this browser has not loaded says so,
 // its numbers use the shipped profile, and loading the same file (the same fingerprint) restores them.
-import type { CalibrationInput, Diagnostic, HardwarePreset } from '../engine/types';
+import type {
+  CalibrationInput,
+  Diagnostic,
+  Evaluation,
+  HardwarePreset,
+  ProfileResult,
+  Scenario,
+} from '../engine/types';
 import { PROFILE_REF_RE, hardwarePreset, type State } from './params';
 
 export const PROFILE_STORE_KEY = 'scalescope.profiles';
@@ -55,36 +62,42 @@ function parseObject(text: string): Obj | null {
 }
 
 const idOf = (p: Obj): string => (typeof p['id'] === 'string' ? p['id'] : '');
-const shortId = (p: Obj): string => `'${idOf(p).slice(0, 40) || '(no id)'}'`;
-const hardwareOf = (p: Obj): unknown[] | null => (Array.isArray(p['hardware']) ? p['hardware'] : null);
+
+/** The engine at once (the page's own instance), or null before it is ready. */
+export type AskProfile = (scenario: Scenario) => Evaluation<unknown> | null;
 
 export type Picked = { ok: true; profile: Obj; note: string } | { ok: false; problem: string };
 
 /**
- * The profile to use from what was loaded: a bare profile as it is (the engine judges it); from a `calibrate` result
- * (its `result`, or the answer around it) the profile whose `hardware` lists the chip, else the family profile of
- * the chip's kind (`hardware` empty). Only the fields that say which chip a profile is for are read.
+ * The profile to use from what was loaded: a bare profile as it is (the engine judges it where it is used); from a
+ * `calibrate` result as the CLI writes it ({"profiles": …}) or answers it ({"result": {"profiles": …}}), the one the
+ * engine chooses for the chip (the `profile` query: its own, else its kind's family profile).
  */
-export function pickProfile(v: Obj, hw: HardwarePreset): Picked {
+function pickProfile(v: Obj, hw: HardwarePreset, ask: AskProfile): Picked {
   const result = isObject(v['result']) ? v['result'] : v;
-  if (!Array.isArray(result['profiles'])) return { ok: true, profile: v, note: '' };
-  const profiles = result['profiles'].filter(isObject);
-  const kind = hw.kind.toUpperCase();
-  const of = `of the ${profiles.length} in this calibrate result`;
-  const own = profiles.find((p) => hardwareOf(p)?.includes(hw.id));
-  if (own) return { ok: true, profile: own, note: `Took ${shortId(own)} ${of}: the one for ${hw.name}.` };
-  const family = profiles.find((p) => p['kind'] === hw.kind && hardwareOf(p)?.length === 0);
-  if (family)
+  if (!('profiles' in result)) return { ok: true, profile: v, note: '' };
+  // Its profiles alone go to the engine: a whole answer, its runs and fits too, may pass the 1 MiB a call takes.
+  const calibration = { profiles: result['profiles'] };
+  const question = { version: 1, hardware: { preset: hw.id }, query: { kind: 'profile', calibration } };
+  const answer = ask(question as unknown as Scenario);
+  if (!answer) return { ok: false, problem: 'The engine is still loading: try again in a moment.' };
+  if (!answer.ok || !answer.result)
     return {
-      ok: true,
-      profile: family,
-      note: `Took ${shortId(family)} ${of}: none lists ${hw.name}, so the ${kind} family profile.`,
+      ok: false,
+      // Where in the file (a profile inside the result), after the engine's words.
+      problem: answer.diagnostics
+        .map((d) => {
+          const at = d.path.replace(/^\/query\/calibration/, '');
+          return at && !at.startsWith('/hardware') ? `${at}: ${d.message}` : d.message;
+        })
+        .join(' '),
     };
-  const listed = profiles.length ? `its profiles: ${profiles.map(shortId).join(', ')}` : 'it has no profiles';
-  return {
-    ok: false,
-    problem: `This calibrate result has no profile for ${hw.name} (${hw.id}) and no ${kind} family profile (${listed}). Choose a chip it was fitted for, or fit runs of this one.`,
-  };
+  const r = answer.result as ProfileResult;
+  const which = r.family_fallback
+    ? `none lists ${hw.name}, so the ${hw.kind.toUpperCase()} family profile`
+    : `the one for ${hw.name}`;
+  const note = `Took '${r.id.slice(0, 40)}' of the ${r.among} in this calibrate result: ${which}.`;
+  return { ok: true, profile: r.profile as unknown as Obj, note };
 }
 
 /** The `cal` value for a profile text. */
@@ -101,7 +114,7 @@ export type ProfileRead =
   { ok: true; text: string; id: string; ref: string; note: string } | { ok: false; problem: string };
 
 /** Loaded or pasted text -> the profile the page keeps; only the checks that make it text the engine can be given. */
-export function readProfile(input: string, hw: HardwarePreset): ProfileRead {
+export function readProfile(input: string, hw: HardwarePreset, ask: AskProfile): ProfileRead {
   const no = (problem: string): ProfileRead => ({ ok: false, problem });
   if (input.length > MAX_PROFILE_INPUT_CHARS)
     return no(`This text is ${input.length} characters; the page reads at most ${MAX_PROFILE_INPUT_CHARS}.`);
@@ -116,11 +129,11 @@ export function readProfile(input: string, hw: HardwarePreset): ProfileRead {
       'A calibration profile is one JSON object ({"schema": "scalescope.calibration/2", "id": …, "kernels": {…}, "parameters": {…}, …}), or a calibrate result ({"profiles": […]}).',
     );
   // A runs file (issue 41: it gave "required key 'id' is missing" everywhere): the measurements a profile is fitted on.
-  if (Array.isArray(v['runs']) && !('parameters' in v))
+  if (Array.isArray(v['runs']) && !('parameters' in v) && !('profiles' in v))
     return no(
       'This is a runs file (measured runs, {"runs": […]}), not a profile: fit it first with `scalescope calibrate FILE --write DIR` (or the Python module’s calibrate), then load the profile it writes for this chip, or paste the whole calibrate answer.',
     );
-  const picked = pickProfile(v, hw);
+  const picked = pickProfile(v, hw, ask);
   if (!picked.ok) return picked;
   if (hasLoneSurrogate(picked.profile))
     return no('This profile holds text that is not valid Unicode (half of a surrogate pair).');

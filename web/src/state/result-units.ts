@@ -14,6 +14,7 @@ export const RESULT_UNITS: Readonly<Record<string, string>> = {
   alpha_ici_flops_per_byte: "FLOPs/byte",
   alpha_scale_out_flops_per_byte: "FLOPs/byte",
   alpha_scale_up_flops_per_byte: "FLOPs/byte",
+  among: "",
   attainable_flops_per_s: "FLOP/s",
   attention: "",
   attention_equals_matmuls_seq_len: "",

@@ -20,6 +20,7 @@ import { describePlan, nodesTimesGpus } from './mesh-words';
 import { activeLayout, baseModel, weightsDtype } from '../state/scenario';
 import { balancingParam, chipsFixed, chipsStops, degreeStops, type MeshOutcome } from '../state/plan-mesh';
 import { hfAnswer } from '../state/hf';
+import type { AskProfile } from '../state/profile';
 import { binaryReading, dimensionOf, examplesOf, parseQuantity } from '../state/numbers';
 import { fmtBytes, fmtFlopsPerS, fmtSeconds, fmtUsd, siUnit } from '../charts/format';
 import { boolField, enumField, numberField, publishedDtypeWords } from './fields';
@@ -68,6 +69,7 @@ export class SsControls extends LitElement {
     hfProblem: { attribute: false },
     calibration: { attribute: false },
     calibrationDiagnostics: { attribute: false },
+    ask: { attribute: false },
     fieldDiagnostics: { attribute: false },
     planMesh: { attribute: false },
     mesh: { attribute: false },
@@ -82,6 +84,8 @@ export class SsControls extends LitElement {
   hfProblem = '';
   /** The engine's word on the calibration profile behind the numbers on screen, and its diagnostics about a loaded one. */
   calibration: Calibration | undefined;
+  /** The engine at once (the profile loader asks it to choose from a calibrate result). */
+  ask: AskProfile = () => null;
   calibrationDiagnostics: readonly Diagnostic[] = [];
   /** The engine's errors about the state on screen: each is also shown at the control its path names. */
   fieldDiagnostics: readonly Diagnostic[] = [];
@@ -380,7 +384,7 @@ export class SsControls extends LitElement {
     if (g.folded) {
       return html`<fieldset class="group" data-group=${g.id}><legend>${g.title}</legend>
         ${this.more(g.id, [...main, ...advanced], g.id === 'model' ? this.hfPaste() : nothing)}
-        ${g.id === 'efficiency' ? html`${this.hardwareFields()}<ss-profile-loader .state=${this.state} .calibration=${this.calibration} .diagnostics=${this.calibrationDiagnostics}></ss-profile-loader>` : nothing}</fieldset>`;
+        ${g.id === 'efficiency' ? html`${this.hardwareFields()}<ss-profile-loader .state=${this.state} .calibration=${this.calibration} .diagnostics=${this.calibrationDiagnostics} .ask=${this.ask}></ss-profile-loader>` : nothing}</fieldset>`;
     }
     return html`<fieldset class="group" data-group=${g.id}><legend>${g.title}</legend>
       ${main.map((p) => this.control(p))}

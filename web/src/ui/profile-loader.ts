@@ -13,6 +13,7 @@ import {
   profileRefOf,
   profileTextOf,
   readProfile,
+  type AskProfile,
 } from '../state/profile';
 import { fmtBytes } from '../charts/format';
 import { diagnosticsList } from './diagnostics';
@@ -31,6 +32,7 @@ export class SsProfileLoader extends LitElement {
     state: { attribute: false },
     calibration: { attribute: false },
     diagnostics: { attribute: false },
+    ask: { attribute: false },
     message: { state: true },
   };
 
@@ -39,6 +41,8 @@ export class SsProfileLoader extends LitElement {
   calibration: Calibration | undefined;
   /** The engine's diagnostics about the loaded profile. */
   diagnostics: readonly Diagnostic[] = [];
+  /** The engine at once, which chooses the chip's profile from a calibrate result. */
+  ask: AskProfile = () => null;
   message: Message | null = null;
   private opened = false;
 
@@ -60,7 +64,7 @@ export class SsProfileLoader extends LitElement {
 
   /** Reads the text (`from`: the file it came from) and, when the page can keep it, makes it the state's profile. */
   private use(text: string, ev?: Event, from = ''): void {
-    const r = readProfile(text, hardwarePreset(String(this.state.values['hw'])));
+    const r = readProfile(text, hardwarePreset(String(this.state.values['hw'])), this.ask);
     if (!r.ok) return this.say(true, from ? `${from}: ${r.problem}` : r.problem);
     const kept = keepProfile(r.text);
     const lost = kept
