@@ -12,7 +12,9 @@ import { ChapterError } from '../src/chapters/render';
 import { buildSite, readChapters, type ChapterSource } from '../src/chapters/site';
 import { decodeWidgetState } from '../src/widgets/params';
 import { VIEW_NAMES } from '../src/widgets/views';
-import { loadEngine, REPO } from './engine';
+import { decodeState } from '../src/state/url';
+import { laidOutScenario } from '../src/state/scenario';
+import { askNowOf, loadEngine, REPO } from './engine';
 
 let engine: EngineModule;
 beforeAll(async () => {
@@ -322,5 +324,25 @@ describe('the real chapters', () => {
       );
       if (html.includes('style="')) expect(html, name).toContain("style-src-attr 'unsafe-hashes' 'sha256-");
     }
+  });
+});
+
+describe('the chapters’ links to the explorer (issue 39)', () => {
+  it('each lands on a state that decodes whole, runs, and raises no warning', () => {
+    const links = readChapters(path.join(REPO, 'chapters')).flatMap((c: ChapterSource) =>
+      [...c.text.matchAll(/\]\(\.\.\/index\.html(\?[^)\s]*)\)/g)].map((m) => ({ file: c.file, query: m[1]! })),
+    );
+    expect(links.length).toBeGreaterThanOrEqual(12);
+    const landed = links.map(({ file, query }) => {
+      const { state, notices } = decodeState(query);
+      const answer = askNowOf(engine)(laidOutScenario(state))!;
+      return {
+        link: `${file} ${query}`,
+        notices,
+        ok: answer.ok,
+        diagnostics: answer.diagnostics.map((d) => d.message),
+      };
+    });
+    expect(landed.filter((l) => !l.ok || l.notices.length || l.diagnostics.length)).toEqual([]);
   });
 });
