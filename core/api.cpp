@@ -218,10 +218,12 @@ Json run(const Json& scenario, Diagnostics& d, bool validate_only) {
   if (asks_lay_out(scenario)) {
     const Json laid = lay_out_mesh(scenario, evaluate, d);
     if (!has_errors(d) && !asks_lay_out(laid)) return run(laid, d, validate_only);
-    Json out = {{"ok", false}, {"diagnostics", diagnostics_json(d)}, {"engine_version", kEngineVersion}};
+    // No mesh: the query's kind is still named, or said to be wrong, as an answer whose query ran does.
+    Json out = {{"ok", false}, {"engine_version", kEngineVersion}};
     const Json* query = scenario.contains("query") ? &scenario["query"] : nullptr;
-    if (query && query->is_object() && query->contains("kind") && (*query)["kind"].is_string())
-      out["query"] = (*query)["kind"];
+    if (query && query->is_object())
+      if (const auto kind = JsonReader(*query, "/query", d).choice("kind", true, query_names())) out["query"] = *kind;
+    out["diagnostics"] = diagnostics_json(d);
     return out;
   }
   Json out;

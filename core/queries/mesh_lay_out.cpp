@@ -41,8 +41,9 @@ Json lay_out_mesh(const Json& scenario, const std::function<Json(const Json&)>& 
   const Json& plan = answer["result"];
   if (!plan.contains("mesh") || !plan.contains("parallelism")) {
     std::string why;
-    for (const Json& p : plan.value("problems", Json::array())) why += " " + p.value("message", "");
-    add_diagnostic(d, kLayOutPath, "no_mesh", "the degrees lay out on no mesh:" + why);
+    for (const Json& p : plan.value("problems", Json::array()))
+      why += (why.empty() ? ": " : " ") + p.value("message", "");
+    add_diagnostic(d, kLayOutPath, "no_mesh", "the degrees lay out on no mesh" + why);
     return scenario;
   }
   Json out = scenario;

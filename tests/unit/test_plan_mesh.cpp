@@ -286,4 +286,9 @@ TEST_CASE("issue 39: a mesh the engine lays out is plan_mesh's, and the step on 
   CHECK(run_json(step)["diagnostics"][0]["path"] == "/mesh/lay_out/parallelism/tensor");
   step["mesh"] = {{"lay_out", 4}};
   CHECK(run_json(step)["diagnostics"][0]["path"] == "/mesh/lay_out");
+  step["mesh"] = {{"lay_out", {{"parallelism", {{"fsdp", 5000}, {"tensor", 4000}}}}}};
+  step["query"]["kind"] = "steps";  // a wrong kind is said too, beside the mesh
+  const Json wrong = run_json(step);
+  CHECK(!wrong.contains("query"));
+  CHECK(wrong["diagnostics"].back()["path"] == "/query/kind");
 }

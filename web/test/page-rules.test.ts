@@ -1,7 +1,7 @@
 // The page keeps no engine rule (issue 39): web/scripts/page-rules.mjs reads web/src for the four kinds of rule the
 // page kept before (an engine enum copied, an engine default restated, an enum-to-enum table, a formula on a model's
 // shape), and finds none. Each kind is shown caught on a line the page held at commit 13d74cc (stop 57), where the
-// same reading found 45.
+// same reading found 40.
 import { describe, expect, it } from 'vitest';
 import { findingsIn, pageRuleFindings, schemaFacts } from '../scripts/page-rules.mjs';
 
