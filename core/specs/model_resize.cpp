@@ -48,8 +48,8 @@ void scale_params(Json& model, double factor) {
     const double new_kv = std::max(1.0, std::round(*heads * (new_d / *d) / group));
     model["kv_heads"] = new_kv;
     model["heads"] = new_kv * group;
-  } else {  // latent attention: the heads alone (their latent ranks and widths stay)
-    model["heads"] = std::max(1.0, std::round(*heads * new_d / *d));
+  } else {  // latent attention: the heads alone, in eights as its models have them (their ranks and widths stay)
+    model["heads"] = round_to(*heads * new_d / *d, std::min(8.0, *heads));
   }
   scale_ff(model, *d, new_d, 128);
   model["d_model"] = new_d;

@@ -1921,7 +1921,7 @@ export type ModelFields = {
      */
     ff_ratio?: number;
     /**
-     * About this many times the parameters: layers and D each x its cube root (D and the MLP widths to multiples of 128); the query heads follow D at their own width, keeping the query heads per KV head.
+     * About this many times the parameters: layers and D each x its cube root (D and the MLP widths to multiples of 128); the query heads follow D at their own width, keeping the query heads per KV head (latent attention: in multiples of 8).
      */
     params_factor?: number;
   };
