@@ -39,7 +39,7 @@ bool read_scenario(PublishedRun& run, const Json& scenario, long long& layout_bu
   if (has_errors(d)) return false;
   // The chip selects the profile; a run that does not say its kind takes it from the chip.
   run.hardware_id = run.specs->hw.id;
-  if (run.kind.empty()) run.kind = run.specs->hw.kind == ChipKind::tpu ? "tpu" : "gpu";
+  if (run.kind.empty()) run.kind = chip_kind_name(run.specs->hw.kind);
   JsonReader args(*query, "/query", d);
   const std::string kind = args.choice("kind", true, {"training_step", "serving"}).value_or("");
   args.accept("fidelity");

@@ -20,7 +20,7 @@ double quantile(const std::vector<double>& sorted, double q) {
 const CalibrationProfile* ProfileSet::for_run(const PublishedRun& run) const {
   const Hardware& hw = run.specs->hw;
   if (given.empty()) return calibration_profile_for(hw);
-  return profile_for(given, hw.kind == ChipKind::tpu ? "tpu" : "gpu", hw.id);
+  return profile_for(given, chip_kind_name(hw.kind), hw.id);
 }
 
 ProfileSet read_profile_set(JsonReader& args, Diagnostics& d) {

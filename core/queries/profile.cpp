@@ -11,8 +11,8 @@ namespace scalescope {
 namespace {
 
 Json answer(const Json& profile, const CalibrationProfile& p, const Hardware& hw, std::size_t among, bool shipped) {
-  const bool own = std::find(p.hardware.begin(), p.hardware.end(), hw.id) != p.hardware.end();
-  return {{"profile", profile}, {"id", p.id}, {"family_fallback", !own}, {"among", among}, {"shipped", shipped}};
+  return {
+      {"profile", profile}, {"id", p.id}, {"family_fallback", !p.lists(hw.id)}, {"among", among}, {"shipped", shipped}};
 }
 
 }  // namespace

@@ -10,8 +10,6 @@ namespace scalescope {
 
 namespace {
 
-std::string kind_of(const Hardware& hw) { return hw.kind == ChipKind::tpu ? "tpu" : "gpu"; }
-
 std::string upper(std::string text) {
   std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::toupper(c); });
   return text;
@@ -35,7 +33,7 @@ const Json* profiles_of(const Json& given, const std::string& path, std::string&
 std::optional<GivenProfile> alone(const Json& given, const std::string& path, const Hardware& hw, Diagnostics& d) {
   GivenProfile out{&given, parse_calibration_profile(given, path, d), 1};
   if (has_errors(d)) return std::nullopt;
-  const std::string kind = kind_of(hw);
+  const std::string kind = chip_kind_name(hw.kind);
   // A profile's constants are a TPU's or a GPU's (ICI or NVLink, XLA or CUDA kernels): never the other's.
   if (out.profile.kind != kind) {
     add_diagnostic(d, json_pointer_child(path, "kind"), "profile_kind_mismatch",
@@ -61,13 +59,13 @@ std::optional<GivenProfile> pick_given_profile(const Json& given, const std::str
   for (std::size_t i = 0; i < list->size(); ++i)
     parsed.push_back(parse_calibration_profile((*list)[i], json_pointer_child(list_path, i), d));
   if (has_errors(d)) return std::nullopt;
-  const CalibrationProfile* chosen = profile_for(parsed, kind_of(hw), hw.id);
+  const CalibrationProfile* chosen = profile_for(parsed, chip_kind_name(hw.kind), hw.id);
   if (!chosen) {
     std::vector<std::string> ids;
     for (const auto& p : parsed) ids.push_back(quote(p.id));
     add_diagnostic(d, path, "no_profile",
                    "this calibrate result has no profile for " + hw.name + " (" + hw.id + ") and no " +
-                       upper(kind_of(hw)) + " family profile (" +
+                       upper(chip_kind_name(hw.kind)) + " family profile (" +
                        (ids.empty() ? "it has no profiles" : "its profiles: " + join_choices(ids)) +
                        "); choose a chip it was fitted for, or fit runs of this one");
     return std::nullopt;

@@ -98,7 +98,7 @@ Json run_chip(const QueryContext& ctx, JsonReader&, Diagnostics&) {
   const double c = hw.peak(Dtype::bf16);
   Json out{{"id", hw.id},
            {"name", hw.name},
-           {"kind", hw.kind == ChipKind::tpu ? "tpu" : "gpu"},
+           {"kind", chip_kind_name(hw.kind)},
            {"peak_flops_per_s", peaks},
            {"hbm_capacity_bytes", hw.hbm_capacity_bytes},
            {"hbm_bandwidth_bytes_per_s", hw.hbm_bandwidth_bytes_per_s},

@@ -447,7 +447,7 @@ const CalibrationProfile* profile_for(std::span<const CalibrationProfile> profil
 }
 
 const CalibrationProfile* calibration_profile_for(const Hardware& hw) {
-  return profile_for(embedded_calibration_profiles(), hw.kind == ChipKind::tpu ? "tpu" : "gpu", hw.id);
+  return profile_for(embedded_calibration_profiles(), chip_kind_name(hw.kind), hw.id);
 }
 
 const CalibrationProfile* family_profile_for(std::string_view kind) {

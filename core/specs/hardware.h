@@ -11,6 +11,8 @@
 namespace scalescope {
 
 enum class ChipKind { tpu, gpu };
+// The schema's name of a chip kind (a preset's and a calibration profile's "kind").
+constexpr const char* chip_kind_name(ChipKind kind) { return kind == ChipKind::tpu ? "tpu" : "gpu"; }
 
 struct TpuInterconnect {
   int torus_dims = 0;

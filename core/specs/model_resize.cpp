@@ -34,8 +34,9 @@ void set_ff_ratio(Json& model, double ratio, double d_model) {
     model["expert_d_ff"] = std::max(1.0, std::round(*expert * ff / *old_ff));
 }
 
-// Parameters x about `factor`: L and D each x its cube root (params ~ L D^2 would give factor^(1/3 + 2/3)); the
-// heads follow D at their own width, keeping the query heads per KV head; the MLP widths follow D.
+// Parameters x about `factor`: L and D each x its cube root, since a layer's matrices grow as D^2 at a fixed F/D and
+// head width (scaling-book/transformers, counting parameters): L D^2 x factor^(1/3 + 2/3). The heads follow D at
+// their own width, keeping the query heads per KV head; the MLP widths follow D.
 void scale_params(Json& model, double factor) {
   const auto layers = width(model, "layers");
   const auto d = width(model, "d_model");
