@@ -15,6 +15,7 @@
 #include "io/limits.h"
 #include "io/text.h"
 #include "queries/mesh_lay_out.h"
+#include "queries/nearest_fit.h"
 #include "queries/query.h"
 #include "queries/scenario.h"
 #include "specs/calibration_profile.h"
@@ -48,6 +49,8 @@ std::span<const QueryKind> core_query_kinds() {
       {"serving_search", kNeedsHardware | kNeedsModel, run_serving_search, true, Fidelity::calibrated},
       {"plan_mesh", kNeedsHardware | kNeedsModel, run_plan_mesh},
       {"profile", kNeedsHardware, run_profile},
+      // Asks whole scenarios, answered in run() before any spec is resolved (queries/nearest_fit.h): no handler.
+      {"nearest_fit", kNeedsHardware | kNeedsModel | kNeedsMesh, nullptr},
   };
   return kinds;
 }
@@ -212,9 +215,25 @@ void prepare(const Json& scenario, Prepared& p, Diagnostics& d) {
   resolve_scenario_specs(hardware, model, mesh, p.specs, d);
 }
 
+Json answer_of(const char* kind, Json result, Diagnostics& d, bool validate_only) {
+  Json out = {{"query", kind}};
+  if (result.is_object()) check_result(result, "", "", 0, d);
+  if (result.is_object() && !has_errors(d) && !validate_only) out["result"] = std::move(result);
+  out["ok"] = !has_errors(d);
+  out["diagnostics"] = diagnostics_json(d);
+  out["engine_version"] = kEngineVersion;
+  return out;
+}
+
+// Its candidates are whole scenarios, each asked of evaluate() as a caller would.
+Json answer_nearest_fit(const Json& scenario, Diagnostics& d, bool validate_only) {
+  return answer_of("nearest_fit", run_nearest_fit(scenario, evaluate, d), d, validate_only);
+}
+
 // `validate_only` answers the diagnostics without the result. The query still runs: its arguments are read as it
 // runs, and a validate that skipped them passed `batch: -1` that evaluate rejects (issue 41).
 Json run(const Json& scenario, Diagnostics& d, bool validate_only) {
+  if (asks_nearest_fit(scenario)) return answer_nearest_fit(scenario, d, validate_only);
   if (asks_lay_out(scenario)) {
     const Json laid = lay_out_mesh(scenario, evaluate, d);
     if (!has_errors(d) && !asks_lay_out(laid)) return run(laid, d, validate_only);

@@ -304,6 +304,21 @@ const std::vector<std::string>& remat_names() {
   return names;
 }
 
+const std::vector<Remat>& settable_remats() {
+  static const std::vector<Remat> all{Remat::none, Remat::big_matmuls, Remat::mlp_matmuls, Remat::block,
+                                      Remat::selective};
+  return all;
+}
+
+const std::vector<std::string>& settable_remat_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (Remat r : settable_remats()) out.emplace_back(remat_name(r));
+    return out;
+  }();
+  return names;
+}
+
 RematCost remat_cost(const ModelConfig& m, Remat policy, double tokens, double seq_len, double k, Dtype act,
                      bool causal, FlopAccount account) {
   return remat_cost(m, count_params(m), policy, tokens, seq_len, k, act, causal, account);

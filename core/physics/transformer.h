@@ -148,6 +148,10 @@ std::optional<Remat> parse_remat(std::string_view name);
 std::string_view remat_name(Remat r);
 // Every policy's name, in the enum's order: the values a reader accepts.
 const std::vector<std::string>& remat_names();
+// The policies a plan may be given without more settings (all but `checkpoints`, whose count the caller chooses):
+// what plan_search searches by default and nearest_fit tries.
+const std::vector<Remat>& settable_remats();
+const std::vector<std::string>& settable_remat_names();
 
 struct RematCost {
   double saved_width_per_layer = 0;  // sum of saved tensor widths per token per layer (elements)

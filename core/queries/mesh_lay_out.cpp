@@ -46,6 +46,10 @@ Json lay_out_mesh(const Json& scenario, const std::function<Json(const Json&)>& 
     add_diagnostic(d, kLayOutPath, "no_mesh", "the degrees lay out on no mesh" + why);
     return scenario;
   }
+  return on_planned_mesh(scenario, plan);
+}
+
+Json on_planned_mesh(const Json& scenario, const Json& plan) {
   Json out = scenario;
   out["mesh"] = plan["mesh"];
   Json& query = out["query"];

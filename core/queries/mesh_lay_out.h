@@ -17,4 +17,8 @@ bool asks_lay_out(const Json& scenario);
 // scenario is returned as it was.
 Json lay_out_mesh(const Json& scenario, const std::function<Json(const Json&)>& evaluate, Diagnostics& d);
 
+// `scenario` on the mesh of plan_mesh's result `plan` (which has one): what lay_out_mesh answers, for a caller that
+// asked plan_mesh itself.
+Json on_planned_mesh(const Json& scenario, const Json& plan);
+
 }  // namespace scalescope

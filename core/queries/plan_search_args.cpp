@@ -79,9 +79,7 @@ SpaceOptions read_space(JsonReader& args, const TrainingInput& in, Diagnostics& 
         std::vector<PipelineSchedule>(std::begin(kPipelineSchedules), std::end(kPipelineSchedules)), o.schedules, d);
     o.virtual_stages = read_int_list(r, "virtual_stages", 1024, o.virtual_stages, d);
     o.microbatch_sequences = read_int_list(r, "microbatch_sequences", 100'000'000, o.microbatch_sequences, d);
-    o.remats = read_list<Remat>(r, "remat", {"none", "big_matmuls", "mlp_matmuls", "block", "selective"},
-                                {Remat::none, Remat::big_matmuls, Remat::mlp_matmuls, Remat::block, Remat::selective},
-                                o.remats, d);
+    o.remats = read_list<Remat>(r, "remat", settable_remat_names(), settable_remats(), o.remats, d);
     o.offloads = read_list<OffloadChoice>(
         r, "offload", {"none", "optimizer", "activations", "both"},
         {OffloadChoice::none, OffloadChoice::optimizer, OffloadChoice::activations, OffloadChoice::both}, o.offloads,

@@ -639,6 +639,58 @@ export type TrainingStepQuery = TrainingInput & {
   pipeline_timeline?: boolean;
 };
 /**
+ * A Scalescope scenario (docs/api.md): the hardware, optionally a model and a mesh, and one query. Which of hardware, model and mesh a query needs is its kind's (docs/api.md: each query's heading).
+ */
+export type Scenario = {
+  /**
+   * This schema, for editors (the engine ignores it): "../schema/scenario.schema.json" from examples/.
+   */
+  $schema?: Text;
+  /**
+   * The scenario format's version [1].
+   */
+  version?: number;
+  hardware?: HardwareRef;
+  model?: ModelRef;
+  mesh?: MeshRef;
+  query: Query;
+};
+/**
+ * The chips' named axes, or the degrees for the engine to lay out on a mesh (docs/api.md Mesh).
+ */
+export type MeshRef = MeshLayOut | Mesh;
+/**
+ * What to compute: a kind and its arguments (one file each in schema/queries/).
+ */
+export type Query =
+  | SummaryQuery
+  | ChipQuery
+  | RooflineQuery
+  | MatmulQuery
+  | TopologyQuery
+  | TransferQuery
+  | CollectiveQuery
+  | ArrayQuery
+  | ShardedMatmulQuery
+  | TransformerQuery
+  | ModelQuery
+  | UtilizationQuery
+  | BoundsQuery
+  | TrainingStepQuery
+  | ServingQuery
+  | MlpRooflineQuery
+  | PlanSearchQuery
+  | ServingSearchQuery
+  | PlanMeshQuery
+  | NearestFitQuery
+  | LaunchConfigQuery
+  | ImportConfigQuery
+  | ValidationQuery
+  | CalibrateQuery
+  | KernelFitQuery
+  | KernelFamilyQuery
+  | ProfileQuery;
+/**
  * A whole mesh axis by name, or a placed sub-axis.
  */
 export type PlacedAxisRef = string | PlacedSubAxis;
@@ -701,40 +753,6 @@ export type SearchedPlan = SearchedPlanCore & {
    */
   wall_time_s?: number | null;
 };
-/**
- * The chips' named axes, or the degrees for the engine to lay out on a mesh (docs/api.md Mesh).
- */
-export type MeshRef = MeshLayOut | Mesh;
-/**
- * What to compute: a kind and its arguments (one file each in schema/queries/).
- */
-export type Query =
-  | SummaryQuery
-  | ChipQuery
-  | RooflineQuery
-  | MatmulQuery
-  | TopologyQuery
-  | TransferQuery
-  | CollectiveQuery
-  | ArrayQuery
-  | ShardedMatmulQuery
-  | TransformerQuery
-  | ModelQuery
-  | UtilizationQuery
-  | BoundsQuery
-  | TrainingStepQuery
-  | ServingQuery
-  | MlpRooflineQuery
-  | PlanSearchQuery
-  | ServingSearchQuery
-  | PlanMeshQuery
-  | LaunchConfigQuery
-  | ImportConfigQuery
-  | ValidationQuery
-  | CalibrateQuery
-  | KernelFitQuery
-  | KernelFamilyQuery
-  | ProfileQuery;
 
 /**
  * validate()'s answer: the diagnostics alone.
@@ -768,6 +786,7 @@ export type ValidateAnswer = {
     | 'serving_search'
     | 'plan_mesh'
     | 'profile'
+    | 'nearest_fit'
     | 'launch_config'
     | 'import_config'
     | 'validation'
@@ -865,6 +884,7 @@ export type Presets = {
     | 'serving_search'
     | 'plan_mesh'
     | 'profile'
+    | 'nearest_fit'
     | 'launch_config'
     | 'import_config'
     | 'validation'
@@ -1446,6 +1466,7 @@ export type Answer = {
     | 'serving_search'
     | 'plan_mesh'
     | 'profile'
+    | 'nearest_fit'
     | 'launch_config'
     | 'import_config'
     | 'validation'
@@ -3302,6 +3323,257 @@ export type ModelQuery = {
   fidelity?: BookFidelity;
 };
 /**
+ * The scenario nearest to a training_step or serving question that runs, fits in HBM and warns of nothing (docs/api.md): the degrees, then the recomputation, the batch, the model and last a serving replica move only as far as they must.
+ */
+export type NearestFitQuery = {
+  /**
+   * The query kind.
+   */
+  kind: 'nearest_fit';
+  /**
+   * The question to fit: a training_step or serving query, run on the scenario's hardware, model and mesh (a mesh to lay out lets its degrees move).
+   */
+  query: {
+    /**
+     * The question's kind.
+     */
+    kind: 'training_step' | 'serving';
+  };
+  /**
+   * Model preset ids that may replace the question's model when the question does not run cleanly at its own batch: then at each batch the largest that runs cleanly wins, the question's own on a tie [none: the model is kept].
+   */
+  models?: Text[];
+  /**
+   * For a training question with a mesh to lay out: the serving query to ask, on one replica with TP over all the chips, when no model trains cleanly at any batch tried [none].
+   */
+  serve_instead?: ServingQuery;
+  /**
+   * What may not move [none: each moves as far as it must].
+   */
+  keep?: ('degrees' | 'remat' | 'batch')[];
+};
+/**
+ * Prefill and decode of a serving replica (scaling-book/inference and /applied-inference, with its figures).
+ */
+export type ServingQuery = {
+  /**
+   * The query kind.
+   */
+  kind: 'serving';
+  /**
+   * The book's closed forms, or the calibrated per-layer model [calibrated].
+   */
+  fidelity?: Fidelity & string;
+  /**
+   * A profile of your own in place of the embedded one (the calibrated fidelity), or a calibrate result whose profile for the chip the engine takes (docs/api.md profile).
+   */
+  calibration?: ProfileOrResult;
+  /**
+   * Sequences decoded together.
+   */
+  batch: number;
+  /**
+   * Tokens of each prompt. [tokens]
+   */
+  prompt_len: number;
+  /**
+   * Tokens generated per sequence. [tokens]
+   */
+  generated_len: number;
+  /**
+   * The KV length a decode step reads [prompt + generated/2]. [tokens]
+   */
+  kv_context_len?: number;
+  /**
+   * The dtypes of the weights, the KV cache and the activations [bf16 each; the weights: the model's weights_dtype if it has one].
+   */
+  dtypes?: {
+    /**
+     * The weights' dtype [the model's weights_dtype, else bf16].
+     */
+    weights?: Dtype;
+    /**
+     * The KV cache's dtype [bf16].
+     */
+    kv?: Dtype & string;
+    /**
+     * The activations' dtype [bf16].
+     */
+    activations?: Dtype & string;
+  };
+  /**
+   * The replica's parallelism: tensor axes (1D Megatron) or layout 2d with x and yz axes, and expert axes.
+   */
+  parallelism?: {
+    /**
+     * 1D Megatron (tensor) or 2D weight-stationary (x and yz) [1d].
+     */
+    layout?: '1d' | '2d';
+    /**
+     * Tensor parallelism's axes (1d).
+     */
+    tensor?: AxisList;
+    /**
+     * 2D weight-stationary: the x axes.
+     */
+    x?: AxisList;
+    /**
+     * 2D weight-stationary: the yz axes.
+     */
+    yz?: AxisList;
+    /**
+     * Wide expert parallelism with attention data parallel: the routed experts split over these axes.
+     */
+    expert?: AxisList;
+    /**
+     * The experts' TP [the TP degree]; smaller folds the other TP ranks into the expert group. [chips]
+     */
+    expert_tensor?: number;
+  };
+  /**
+   * Fractions of peak [1.0 each].
+   */
+  efficiency?: Efficiency;
+  /**
+   * Prefill's fraction of the peak FLOP/s [efficiency.flops_frac]. [of peak]
+   */
+  prefill_flops_frac?: number;
+  /**
+   * Count communication (the book's figures leave it out) [true].
+   */
+  include_comms?: boolean;
+  /**
+   * The share of each chip's HBM the engine gives to the weights and the KV caches, the rest held for activations, CUDA graphs and workspaces (vLLM gpu_memory_utilization, SGLang mem_fraction_static) [the book fidelity all of it, the calibrated 0.9 (vLLM's default)]. [of HBM]
+   */
+  memory_frac?: number;
+  /**
+   * Instead of memory_frac: the share of the HBM the weights leave that the KV caches get (TensorRT-LLM kv_cache_config.free_gpu_memory_fraction). [of HBM left]
+   */
+  free_memory_frac?: number;
+  /**
+   * The parameter count the serving math uses [the model's]. [parameters]
+   */
+  params_override?: number;
+  /**
+   * The latency-throughput sweep [powers of two up to the largest batch that fits, at the decode context].
+   */
+  sweep?: {
+    /**
+     * Batches.
+     */
+    batches?: number[];
+    /**
+     * KV contexts. [tokens]
+     */
+    contexts?: number[];
+  };
+  /**
+   * Speculative decoding with a draft model.
+   */
+  speculative?: {
+    /**
+     * The draft model: a preset, a config.json or a model inline.
+     */
+    draft_model: ModelRef;
+    /**
+     * Tokens the draft proposes per step. [tokens]
+     */
+    lookahead: number;
+    /**
+     * Chance each proposed token is accepted.
+     */
+    acceptance_rate: number;
+  };
+  /**
+   * Replicas of this one for a demand, costed as serving_search costs its rows.
+   */
+  deployment?: {
+    /**
+     * Prefill on the decode replicas, or on prefill servers.
+     */
+    prefill: 'colocated' | 'disaggregated';
+    /**
+     * Output tokens per second to serve [0: one replica]. [tokens/s]
+     */
+    demand_tokens_per_s?: number;
+  };
+  /**
+   * The replica under a benchmark's load: closed-loop clients at a fixed concurrency, prompt_len and generated_len fixed (issue 35). Adds load.
+   */
+  load?: {
+    /**
+     * Requests in flight (each client sends its next when the last ends). [requests]
+     */
+    concurrency: number;
+    /**
+     * Prompt tokens one step may prefill per attention rank [8192, the engines' default]. [tokens]
+     */
+    max_tokens_per_step?: number;
+    /**
+     * The engine's cap on sequences batched at once (TensorRT-LLM max_batch_size, vLLM max_num_seqs, SGLang max_running_requests, JetStream slots) [none: the KV caches alone limit them]. [sequences]
+     */
+    max_in_flight?: number;
+    /**
+     * With attention data parallelism, the engine's balancer holds new prompts until every rank has one, or for at most the backend's dp_gate_steps (TensorRT-LLM attention_dp_config.enable_balance) [false, TensorRT-LLM's default].
+     */
+    attention_dp_balance?: boolean;
+    /**
+     * The serving engine whose runtime is fitted beside the calibrated kernels (calibration_profiles/serving/backends.json) [none: the kernels' step as it is].
+     */
+    backend?: 'sglang' | 'trtllm' | 'vllm';
+    /**
+     * Concurrencies for the interactivity frontier (adds load.frontier: throughput per chip against tokens per second per user). [requests]
+     */
+    concurrencies?: number[];
+    /**
+     * Disaggregated serving: the prompts prefill on a pool of their own, on the same chip, and the decode replica never stalls for a prefill.
+     */
+    prefill_pool?: {
+      /**
+       * Prefill workers per decode replica (the pools' worker ratio; 0.25: one prefill worker for four decode replicas). [workers]
+       */
+      workers_per_decode_replica: number;
+      /**
+       * A prefill worker's chips.
+       */
+      mesh: Mesh;
+      /**
+       * A prefill worker's split, as the query's parallelism.
+       */
+      parallelism?: {
+        /**
+         * 1D Megatron (tensor) or 2D weight-stationary (x and yz) [1d].
+         */
+        layout?: '1d' | '2d';
+        /**
+         * Tensor parallelism's axes (1d).
+         */
+        tensor?: AxisList;
+        /**
+         * 2D weight-stationary: the x axes.
+         */
+        x?: AxisList;
+        /**
+         * 2D weight-stationary: the yz axes.
+         */
+        yz?: AxisList;
+        /**
+         * Wide expert parallelism with attention data parallel: the routed experts split over these axes.
+         */
+        expert?: AxisList;
+        /**
+         * The experts' TP [the TP degree]; smaller folds the other TP ranks into the expert group. [chips]
+         */
+        expert_tensor?: number;
+      };
+    };
+  };
+  /**
+   * A per-token decode step to meet: adds chips_for_latency_target. [s]
+   */
+  latency_target_s?: number;
+};
+/**
  * The mesh and axes for parallelism degrees given as numbers, the degrees each strategy can take, and the nearest degrees that run (issue 20).
  */
 export type PlanMeshQuery = {
@@ -3628,227 +3900,6 @@ export type ServingSearchQuery = {
    * Price each deployment under a benchmark's load with this serving engine's fitted runtime: the batch is its concurrency per replica, the targets apply to the steady state's TTFT and TPOT, a disaggregated deployment takes the fewest prefill workers that keep up [none: the one-step model].
    */
   backend?: 'sglang' | 'trtllm' | 'vllm';
-};
-/**
- * Prefill and decode of a serving replica (scaling-book/inference and /applied-inference, with its figures).
- */
-export type ServingQuery = {
-  /**
-   * The query kind.
-   */
-  kind: 'serving';
-  /**
-   * The book's closed forms, or the calibrated per-layer model [calibrated].
-   */
-  fidelity?: Fidelity & string;
-  /**
-   * A profile of your own in place of the embedded one (the calibrated fidelity), or a calibrate result whose profile for the chip the engine takes (docs/api.md profile).
-   */
-  calibration?: ProfileOrResult;
-  /**
-   * Sequences decoded together.
-   */
-  batch: number;
-  /**
-   * Tokens of each prompt. [tokens]
-   */
-  prompt_len: number;
-  /**
-   * Tokens generated per sequence. [tokens]
-   */
-  generated_len: number;
-  /**
-   * The KV length a decode step reads [prompt + generated/2]. [tokens]
-   */
-  kv_context_len?: number;
-  /**
-   * The dtypes of the weights, the KV cache and the activations [bf16 each; the weights: the model's weights_dtype if it has one].
-   */
-  dtypes?: {
-    /**
-     * The weights' dtype [the model's weights_dtype, else bf16].
-     */
-    weights?: Dtype;
-    /**
-     * The KV cache's dtype [bf16].
-     */
-    kv?: Dtype & string;
-    /**
-     * The activations' dtype [bf16].
-     */
-    activations?: Dtype & string;
-  };
-  /**
-   * The replica's parallelism: tensor axes (1D Megatron) or layout 2d with x and yz axes, and expert axes.
-   */
-  parallelism?: {
-    /**
-     * 1D Megatron (tensor) or 2D weight-stationary (x and yz) [1d].
-     */
-    layout?: '1d' | '2d';
-    /**
-     * Tensor parallelism's axes (1d).
-     */
-    tensor?: AxisList;
-    /**
-     * 2D weight-stationary: the x axes.
-     */
-    x?: AxisList;
-    /**
-     * 2D weight-stationary: the yz axes.
-     */
-    yz?: AxisList;
-    /**
-     * Wide expert parallelism with attention data parallel: the routed experts split over these axes.
-     */
-    expert?: AxisList;
-    /**
-     * The experts' TP [the TP degree]; smaller folds the other TP ranks into the expert group. [chips]
-     */
-    expert_tensor?: number;
-  };
-  /**
-   * Fractions of peak [1.0 each].
-   */
-  efficiency?: Efficiency;
-  /**
-   * Prefill's fraction of the peak FLOP/s [efficiency.flops_frac]. [of peak]
-   */
-  prefill_flops_frac?: number;
-  /**
-   * Count communication (the book's figures leave it out) [true].
-   */
-  include_comms?: boolean;
-  /**
-   * The share of each chip's HBM the engine gives to the weights and the KV caches, the rest held for activations, CUDA graphs and workspaces (vLLM gpu_memory_utilization, SGLang mem_fraction_static) [the book fidelity all of it, the calibrated 0.9 (vLLM's default)]. [of HBM]
-   */
-  memory_frac?: number;
-  /**
-   * Instead of memory_frac: the share of the HBM the weights leave that the KV caches get (TensorRT-LLM kv_cache_config.free_gpu_memory_fraction). [of HBM left]
-   */
-  free_memory_frac?: number;
-  /**
-   * The parameter count the serving math uses [the model's]. [parameters]
-   */
-  params_override?: number;
-  /**
-   * The latency-throughput sweep [powers of two up to the largest batch that fits, at the decode context].
-   */
-  sweep?: {
-    /**
-     * Batches.
-     */
-    batches?: number[];
-    /**
-     * KV contexts. [tokens]
-     */
-    contexts?: number[];
-  };
-  /**
-   * Speculative decoding with a draft model.
-   */
-  speculative?: {
-    /**
-     * The draft model: a preset, a config.json or a model inline.
-     */
-    draft_model: ModelRef;
-    /**
-     * Tokens the draft proposes per step. [tokens]
-     */
-    lookahead: number;
-    /**
-     * Chance each proposed token is accepted.
-     */
-    acceptance_rate: number;
-  };
-  /**
-   * Replicas of this one for a demand, costed as serving_search costs its rows.
-   */
-  deployment?: {
-    /**
-     * Prefill on the decode replicas, or on prefill servers.
-     */
-    prefill: 'colocated' | 'disaggregated';
-    /**
-     * Output tokens per second to serve [0: one replica]. [tokens/s]
-     */
-    demand_tokens_per_s?: number;
-  };
-  /**
-   * The replica under a benchmark's load: closed-loop clients at a fixed concurrency, prompt_len and generated_len fixed (issue 35). Adds load.
-   */
-  load?: {
-    /**
-     * Requests in flight (each client sends its next when the last ends). [requests]
-     */
-    concurrency: number;
-    /**
-     * Prompt tokens one step may prefill per attention rank [8192, the engines' default]. [tokens]
-     */
-    max_tokens_per_step?: number;
-    /**
-     * The engine's cap on sequences batched at once (TensorRT-LLM max_batch_size, vLLM max_num_seqs, SGLang max_running_requests, JetStream slots) [none: the KV caches alone limit them]. [sequences]
-     */
-    max_in_flight?: number;
-    /**
-     * With attention data parallelism, the engine's balancer holds new prompts until every rank has one, or for at most the backend's dp_gate_steps (TensorRT-LLM attention_dp_config.enable_balance) [false, TensorRT-LLM's default].
-     */
-    attention_dp_balance?: boolean;
-    /**
-     * The serving engine whose runtime is fitted beside the calibrated kernels (calibration_profiles/serving/backends.json) [none: the kernels' step as it is].
-     */
-    backend?: 'sglang' | 'trtllm' | 'vllm';
-    /**
-     * Concurrencies for the interactivity frontier (adds load.frontier: throughput per chip against tokens per second per user). [requests]
-     */
-    concurrencies?: number[];
-    /**
-     * Disaggregated serving: the prompts prefill on a pool of their own, on the same chip, and the decode replica never stalls for a prefill.
-     */
-    prefill_pool?: {
-      /**
-       * Prefill workers per decode replica (the pools' worker ratio; 0.25: one prefill worker for four decode replicas). [workers]
-       */
-      workers_per_decode_replica: number;
-      /**
-       * A prefill worker's chips.
-       */
-      mesh: Mesh;
-      /**
-       * A prefill worker's split, as the query's parallelism.
-       */
-      parallelism?: {
-        /**
-         * 1D Megatron (tensor) or 2D weight-stationary (x and yz) [1d].
-         */
-        layout?: '1d' | '2d';
-        /**
-         * Tensor parallelism's axes (1d).
-         */
-        tensor?: AxisList;
-        /**
-         * 2D weight-stationary: the x axes.
-         */
-        x?: AxisList;
-        /**
-         * 2D weight-stationary: the yz axes.
-         */
-        yz?: AxisList;
-        /**
-         * Wide expert parallelism with attention data parallel: the routed experts split over these axes.
-         */
-        expert?: AxisList;
-        /**
-         * The experts' TP [the TP degree]; smaller folds the other TP ranks into the expert group. [chips]
-         */
-        expert_tensor?: number;
-      };
-    };
-  };
-  /**
-   * A per-token decode step to meet: adds chips_for_latency_target. [s]
-   */
-  latency_target_s?: number;
 };
 /**
  * A sharded matmul: its case and every plan, cheapest first (scaling-book/sharding).
@@ -5227,6 +5278,48 @@ export type ModelResult = {
    * Which model made the numbers.
    */
   fidelity?: Fidelity;
+};
+/**
+ * The result of a nearest_fit query (docs/api.md): the scenario that fits, or the nearest that runs, and each value changed.
+ */
+export type NearestFitResult = {
+  /**
+   * A scenario was found that runs, fits in HBM and warns of nothing.
+   */
+  fits: boolean;
+  /**
+   * That scenario, with the question as its query (runnable as it is); when none fits, the question on its nearest runnable degrees.
+   */
+  scenario: Scenario;
+  /**
+   * Every value that differs from the question; a question that became a serving one is one change at /query/kind.
+   */
+  changes: {
+    /**
+     * The value's JSON pointer in the scenario (the question at /query).
+     */
+    path: string;
+    /**
+     * Its value in the question (null: unset).
+     */
+    from: number | string | boolean | null;
+    /**
+     * Its value in the answer (null: unset).
+     */
+    to: number | string | boolean | null;
+    /**
+     * Why it moved.
+     */
+    reason: string;
+  }[];
+  /**
+   * Candidates the engine evaluated. [scenarios]
+   */
+  scenarios_tried: number;
+  /**
+   * The fidelity each candidate was judged at: the question's.
+   */
+  fidelity: Fidelity;
 };
 /**
  * Degrees per strategy (serving: tensor and expert).
@@ -9206,18 +9299,4 @@ export type MeshLayOut = {
    * plan_mesh's arguments (its kind may be left out): the degrees, and a chip count, slices or the DCN strategy as plan_mesh takes them.
    */
   lay_out: PlanMeshQuery;
-};
-export type Scenario = {
-  /**
-   * This schema, for editors (the engine ignores it): "../schema/scenario.schema.json" from examples/.
-   */
-  $schema?: Text;
-  /**
-   * The scenario format's version [1].
-   */
-  version?: number;
-  hardware?: HardwareRef;
-  model?: ModelRef;
-  mesh?: MeshRef;
-  query: Query;
 };

@@ -37,6 +37,8 @@ export type {
   MatmulResult,
   ModelJson,
   ModelResult,
+  NearestFitQuery,
+  NearestFitResult,
   PlanMeshChange,
   PlanMeshQuery,
   PlanMeshResult,

@@ -351,6 +351,7 @@ export const RESULT_UNITS: Readonly<Record<string, string>> = {
   saved_width_per_layer: "",
   scale_out_critical_intensity_flops_per_byte: "FLOPs/byte",
   scale_up_critical_intensity_flops_per_byte: "FLOPs/byte",
+  scenarios_tried: "scenarios",
   seq_len: "",
   sequences: "sequences",
   sequences_finished_per_step: "sequences per step",
