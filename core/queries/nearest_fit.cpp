@@ -299,6 +299,7 @@ void check_serving_arguments(const Json& question, const Json& serving, const Ev
 struct Args {
   Json question;  // the scenario with the question as its query
   const Json* serve_instead = nullptr;
+  Json serving;  // serve_instead's query, with the fidelity given
   Moves moves;
 };
 
@@ -308,6 +309,7 @@ std::optional<Args> read_args(const Json& scenario, Diagnostics& d) {
   const Json* question = r.object("query", true);
   const Json* models = r.array("models", false);
   const Json* keep = r.array("keep", false);
+  const auto fidelity = r.choice("fidelity", false, {"book", "calibrated"});
   Args a;
   a.serve_instead = r.object("serve_instead", false);
   r.finish();
@@ -350,6 +352,10 @@ std::optional<Args> read_args(const Json& scenario, Diagnostics& d) {
   if (has_errors(d) || !kind) return std::nullopt;
   a.question = scenario;
   a.question["query"] = *question;
+  if (a.serve_instead) a.serving = *a.serve_instead;
+  // The fidelity given here is the question's and the replica's where they give none.
+  for (Json* query : {&a.question["query"], &a.serving})
+    if (fidelity && query->is_object() && !query->contains("fidelity")) (*query)["fidelity"] = *fidelity;
   return a;
 }
 
@@ -372,14 +378,14 @@ Json run_nearest_fit(const Json& scenario, const Evaluate& evaluate, Diagnostics
     if (!has_errors(d)) add_diagnostic(d, "/query/query", "no_mesh", "the question runs on no mesh");
     return nullptr;
   }
-  if (args->serve_instead) check_serving_arguments(args->question, *args->serve_instead, evaluate, d);
+  if (args->serve_instead) check_serving_arguments(args->question, args->serving, evaluate, d);
   if (has_errors(d)) return nullptr;
   Search search(evaluate, args->moves);
   const bool training = is_training(base.scenario);
   std::optional<Candidate> found =
       search.fit(base, training ? "batch_tokens" : "batch", training ? kTrainingBatchHalvings : kServingBatchHalvings);
   if (!found && args->serve_instead && settled && base.chips > 0)
-    found = search.fit(serving_replica(base, *args->serve_instead), "batch", kServingBatchHalvings);
+    found = search.fit(serving_replica(base, args->serving), "batch", kServingBatchHalvings);
   const Candidate& answer = found ? *found : base;
   return {{"fits", found.has_value()},
           {"scenario", answer.scenario},

@@ -67,6 +67,12 @@ TEST_CASE("A question that already runs cleanly is its own nearest fit, with not
   CHECK(r["fits"] == true);
   CHECK(r["changes"].empty());
   CHECK(r["scenario"] == q);
+  SECTION("at the fidelity given, where the question gives none") {
+    const json book = fit_of(nearest_fit(q, {{"fidelity", "book"}}));
+    CHECK(book["fidelity"] == "book");
+    CHECK(book["scenario"]["query"]["fidelity"] == "book");
+    CHECK(fit_of(nearest_fit(q))["fidelity"] == "calibrated");  // training_step's default
+  }
   SECTION("even beside larger models it could be replaced by") {
     const json kept = fit_of(nearest_fit(q, {{"models", {"llama-3-405b", "llama-3-8b"}}}));
     CHECK(kept["changes"].empty());

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { EngineClient } from '../src/engine/client';
 import { defaultState } from '../src/state/params';
 import { decodeState, encodeState } from '../src/state/url';
-import { SharedEngine } from '../src/widgets/engine';
+import { SharedEngine, bookFidelity } from '../src/widgets/engine';
 import { WIDGET_ROWS, WIDGET_TABLE, decodeWidgetState, encodeWidgetState } from '../src/widgets/params';
 import {
   explorerQueryOf,
@@ -58,8 +58,11 @@ describe('widget state', () => {
     beforeAll(async () => {
       engine = await loadEngine();
     });
+    // As a widget asks: through the shared engine's book-fidelity pin (the link's question names its own).
     const ask = (scenarios: unknown[]): Promise<Evaluation<unknown>[]> =>
-      Promise.resolve(scenarios.map((sc) => JSON.parse(engine.evaluate(JSON.stringify(sc))) as Evaluation<unknown>));
+      Promise.resolve(
+        scenarios.map((sc) => JSON.parse(engine.evaluate(JSON.stringify(bookFidelity(sc)))) as Evaluation<unknown>),
+      );
     const fitsThere = (s: ReturnType<typeof explorerStateOf>): boolean => {
       const m = meshFor(s, askNowOf(engine));
       if (!m.ok) return false;

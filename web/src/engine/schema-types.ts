@@ -3331,6 +3331,10 @@ export type NearestFitQuery = {
    */
   kind: 'nearest_fit';
   /**
+   * The fidelity of the question and of serve_instead where they give none [each kind's default].
+   */
+  fidelity?: Fidelity;
+  /**
    * The question to fit: a training_step or serving query, run on the scenario's hardware, model and mesh (a mesh to lay out lets its degrees move).
    */
   query: {
