@@ -196,6 +196,26 @@ test('a mesh the chip cannot hold is explained in place', async ({ page, url, co
   );
 });
 
+test('a plan that does not fit offers the nearest that does, and says what moved (nearest_fit)', async ({
+  page,
+  url,
+}) => {
+  // scaling-book/training's LLaMA-3 70B on a 64-chip v5p slice at 4M tokens needs more than the chip's 96 GB.
+  await open(page, url + '?v=1&chips=64');
+  await check('the plan does not fit', (await status(page)) === 'no-fit');
+  const before = await stateQuery(page);
+  await page.locator('[data-fit-nearest]').click();
+  await settled(page, before);
+  const notes = (await page.locator('[data-fit-notes]').textContent()) ?? '';
+  await check(
+    "the engine's nearest plan fits, and each change is said with its reason",
+    (await status(page)) === 'ok' && /→/.test(notes) && /fits in HBM/.test(notes),
+    `${await status(page)}: ${notes}`,
+  );
+  await check('the button goes once the plan fits', (await page.locator('[data-fit-nearest]').count()) === 0);
+  await shot(page, 'explorer-nearest-fit.png');
+});
+
 test('a chip count the degrees cannot split is refused at its field (issue 20: chips = 3)', async ({
   page,
   url,

@@ -120,6 +120,7 @@ export class ScalescopeExplorer extends LitElement {
     const d = e.detail;
     if (d.hfText !== undefined) this.store.setHf(d.hfText, d.values ?? {}, d.ev);
     else if (d.hwField) this.store.setHardwareField(d.hwField.path, d.hwField.value, d.ev);
+    else if (d.fit) this.store.fitNearest(d.ev);
     else if (d.values) this.store.setValues(d.values, d.ev);
   };
 
@@ -193,6 +194,7 @@ export class ScalescopeExplorer extends LitElement {
         servingSearch: this.servingSearch.run,
         plots: this.plots,
         ready: this.session.status === 'ready',
+        fitNotes: this.store.fitNotes,
       },
       {
         search: () => this.plans.start(this.store.state),

@@ -20,6 +20,7 @@ import { pinnedOf } from '../state/pin';
 import { unusedProfileNotices } from '../state/profile';
 import { planMeshScenario } from '../state/scenario';
 import type { Applied } from '../state/apply';
+import { fitResult, fitScenario, fitWords, stateOfFit } from '../state/fit';
 
 /** Controls whose change makes an applied plan's exact layout meaningless: the page returns to its own layout. */
 const LAYOUT_KEYS = new Set(['dp', 'fsdp', 'tp', 'pp', 'ep', 'cp', 'slices', 'dcn', 'hw', 'chips', 'mode']);
@@ -43,6 +44,8 @@ export class StateStore {
   degreeProblem = '';
   /** Why the last pasted config.json was not used (not JSON, too long): said under the paste box, where it was typed. */
   hfProblem = '';
+  /** What the last "nearest plan that fits" moved, or why nothing fits: said under the headline until the next change. */
+  fitNotes: string[] = [];
   /** The notices of the loaded link that name a calibration profile this browser did not have. */
   private profileNotices: string[] = [];
   private urlTimer: ReturnType<typeof setTimeout> | null = null;
@@ -67,6 +70,7 @@ export class StateStore {
     const d = decodeState(search);
     this.unchecked = d;
     this.state = d.state;
+    this.fitNotes = [];
     this.degreeProblem = '';
     this.hfProblem = '';
     this.applyLinkRules();
@@ -164,7 +168,28 @@ export class StateStore {
     this.on.messagesChanged();
   }
 
+  /**
+   * The nearest plan that runs, fits in HBM and warns of nothing, as the engine finds it (nearest_fit: the degrees,
+   * the recomputation, then the batch; the model stays), with each change in words; when none does, why.
+   */
+  fitNearest(ev?: Event): void {
+    const answer = this.ask(fitScenario(this.state));
+    if (!answer) return;
+    const fit = fitResult(answer);
+    const notes = fit?.fits
+      ? fitWords(answer)
+      : [
+          fit
+            ? 'No plan near this one fits, at any recomputation or smaller batch the engine tried: try more chips, or a smaller model.'
+            : `The engine could not search: ${answer.diagnostics.map((d) => d.message).join(' ')}`,
+        ];
+    if (fit?.fits) this.commit(stateOfFit(this.state, answer), { ev });
+    this.fitNotes = notes;
+    if (!fit?.fits) this.on.messagesChanged();
+  }
+
   private commit(s: State, input: { ev?: Event } | null): void {
+    this.fitNotes = [];
     this.state = s;
     this.updateProfileNotices();
     this.scheduleUrl();

@@ -33,6 +33,8 @@ export interface SetDetail {
   hwField?: { path: string; value: number | boolean | null };
   /** A pasted config.json (text as pasted), or null to go back to the preset. */
   hfText?: string | null;
+  /** Move to the nearest plan that fits (the engine's nearest_fit). */
+  fit?: true;
   ev?: Event;
 }
 

@@ -31,12 +31,15 @@ export class SsHeadline extends LitElement {
     status: { attribute: false },
     metrics: { attribute: false },
     compact: { type: Boolean },
+    fitNotes: { attribute: false },
   };
 
   results!: Results;
   status!: PlanStatus;
   metrics: Metric[] = [];
   compact = false;
+  /** What the last "nearest plan that fits" moved, in words (or why nothing fits). */
+  fitNotes: string[] = [];
 
   protected override createRenderRoot(): this {
     return this;
@@ -44,6 +47,19 @@ export class SsHeadline extends LitElement {
 
   private set(values: Record<string, Value>, ev: Event): void {
     this.dispatchEvent(new CustomEvent<SetDetail>('ss-set', { detail: { values, ev }, bubbles: true }));
+  }
+
+  /** A plan that does not fit offers the engine's nearest that does; what the last one moved is said under it. */
+  private fitLine(): TemplateResult | typeof nothing {
+    const offer = this.status.kind === 'no-fit';
+    if (!offer && !this.fitNotes.length) return nothing;
+    const ask = (ev: Event): void => {
+      this.dispatchEvent(new CustomEvent<SetDetail>('ss-set', { detail: { fit: true, ev }, bubbles: true }));
+    };
+    return html`<div class="fit-line" data-fit-line>
+      ${offer ? html`<button type="button" data-fit-nearest @click=${ask}>Find the nearest plan that fits</button>` : nothing}
+      ${this.fitNotes.length ? html`<ul class="fit-notes" role="status" data-fit-notes>${this.fitNotes.map((n) => html`<li>${n}</li>`)}</ul>` : nothing}
+    </div>`;
   }
 
   private get greyed(): boolean {
@@ -128,6 +144,7 @@ export class SsHeadline extends LitElement {
     }
     return html`<section class="headline-block ${this.greyed ? 'invalid' : ''}" aria-label="Headline numbers" data-headline>
       <div class="status-line">${this.badge()} <span class="status-text" data-status-text>${this.status.text}</span>${this.chartsToggle()}</div>
+      ${this.fitLine()}
       <div class="headline">${this.metrics.map((m) => this.card(m))}</div>
       ${this.goodputLine()}
       ${this.status.kind === 'cannot-run' ? nothing : this.fidelityNote()}

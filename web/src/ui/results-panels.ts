@@ -21,6 +21,8 @@ export interface PanelsInput {
   servingSearch: ServingSearchRun | null;
   plots: PlotsModule | null;
   ready: boolean;
+  /** What the last "nearest plan that fits" moved, in words. */
+  fitNotes: string[];
 }
 
 export interface PanelsActions {
@@ -39,7 +41,7 @@ export function resultsPanels(p: PanelsInput, on: PanelsActions): TemplateResult
   const pin = r.pinned;
   const answer = r.main;
   return html`
-    <ss-headline .results=${r} .status=${status} .metrics=${metrics}></ss-headline>
+    <ss-headline .results=${r} .status=${status} .metrics=${metrics} .fitNotes=${p.fitNotes}></ss-headline>
     ${!r.mesh.ok ? html`<div class="diagnostics" role="status" data-diagnostics="mesh"><ul><li class="err"><span class="sev">Problem</span> Mesh: ${r.mesh.problem}</li></ul></div>` : nothing}
     ${answer ? diagnosticsList(answer.diagnostics, serving ? 'serving' : 'training_step') : nothing}
     ${serving ? html`<ss-serving-results .results=${r}></ss-serving-results>` : html`<ss-training-results .results=${r}></ss-training-results>`}

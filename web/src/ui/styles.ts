@@ -156,6 +156,8 @@ export const styles = [
   }
   .search-question .hint { color: #555; font-weight: 400; }
   .notice-inline { margin: 4px 0; padding: 4px 8px; border-left: 3px solid #d9a400; background: #fff7da; font-size: 13px; }
+  .fit-line { margin: 6px 0; }
+  .fit-notes { margin: 4px 0 0; padding: 4px 8px 4px 24px; border-left: 3px solid #2f7d32; background: #eef7ee; font-size: 13px; }
   .field-problem { border-left-color: #b3261e; background: #fdecea; overflow-wrap: anywhere; }
   .field-problem button { margin-left: 4px; font-size: 12px; }
   .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
