@@ -215,8 +215,11 @@ void prepare(const Json& scenario, Prepared& p, Diagnostics& d) {
   resolve_scenario_specs(hardware, model, mesh, p.specs, d);
 }
 
+// The answer to a query of `kind` (none: the kind could not be read): its result, checked, unless errors or
+// `validate_only` leave it out.
 Json answer_of(const char* kind, Json result, Diagnostics& d, bool validate_only) {
-  Json out = {{"query", kind}};
+  Json out = Json::object();
+  if (kind) out["query"] = kind;
   if (result.is_object()) check_result(result, "", "", 0, d);
   if (result.is_object() && !has_errors(d) && !validate_only) out["result"] = std::move(result);
   out["ok"] = !has_errors(d);
@@ -245,24 +248,18 @@ Json run(const Json& scenario, Diagnostics& d, bool validate_only) {
     out["diagnostics"] = diagnostics_json(d);
     return out;
   }
-  Json out;
   Prepared p;
   prepare(scenario, p, d);
-  if (p.kind) out["query"] = p.kind->name;
-  if (p.kind && !has_errors(d)) {
+  Json result;
+  if (p.kind && p.kind->run && !has_errors(d)) {
     JsonReader args(*p.query, "/query", d);
     args.accept("kind");
     p.specs.ctx.fidelity = read_fidelity(args, *p.kind, d);
-    Json result = p.kind->run(p.specs.ctx, args, d);
+    result = p.kind->run(p.specs.ctx, args, d);
     args.finish();
     if (result.is_object()) result["fidelity"] = fidelity_name(p.specs.ctx.fidelity);
-    check_result(result, "", "", 0, d);
-    if (!has_errors(d) && !validate_only) out["result"] = std::move(result);
   }
-  out["ok"] = !has_errors(d);
-  out["diagnostics"] = diagnostics_json(d);
-  out["engine_version"] = kEngineVersion;
-  return out;
+  return answer_of(p.kind ? p.kind->name : nullptr, std::move(result), d, validate_only);
 }
 
 }  // namespace
