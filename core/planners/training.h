@@ -281,8 +281,9 @@ enum PlanProblem : unsigned {
   kExpertTensor = 1u << 18,                // ETP does not divide TP, or does not divide the experts' d_ff
   kDualPipeStages = 1u << 19,              // DualPipe needs an even number of stages
   kFoldedExperts = 1u << 20,               // EP x TP / ETP does not divide the experts
+  kDualPipeMicrobatches = 1u << 21,        // warning: fewer microbatches than DualPipe's schedule is written for
 };
-constexpr unsigned kPlanWarnings = kUnevenSplit | kSequenceSharded | kZero3Pipeline;
+constexpr unsigned kPlanWarnings = kUnevenSplit | kSequenceSharded | kZero3Pipeline | kDualPipeMicrobatches;
 unsigned plan_problems(const TrainingInput& in);
 // plan_problems in two: what the plan's layout on the mesh decides (TP or CP over DCN), and the rest, which the
 // degrees and the settings decide (a plan search checks it once for all the layouts of a combination of degrees).

@@ -49,6 +49,12 @@ unsigned setting_problems(const TrainingInput& in) {
   flag(pp > m.layers, kPipelineLayers);
   flag(chunks_per_stage(p) > 1 && pp * chunks_per_stage(p) > m.layers, kVirtualStagesLayers);
   flag(p.schedule == PipelineSchedule::dualpipe && pp > 1 && !divides(2.0, pp), kDualPipeStages);
+  // deepseek-ai/DualPipe @3da1bbe (dualpipe/dualpipe.py, dualpipev.py step()): num_chunks >= 2 x num_ranks, and even
+  // for DualPipe; the bubble's closed form (planners/pipeline.cpp) is that full schedule's.
+  const bool dual = p.schedule == PipelineSchedule::dualpipe || p.schedule == PipelineSchedule::dualpipe_v;
+  flag(dual && pp > 1 &&
+           (p.microbatches < 2.0 * pp || (p.schedule == PipelineSchedule::dualpipe && !divides(2.0, p.microbatches))),
+       kDualPipeMicrobatches);
   flag(ep > 1 && !m.is_moe(), kExpertDense);
   flag(ep > 1 && m.is_moe() && ep > m.experts, kExpertTooLarge);
   flag(ep > 1 && m.is_moe() && ep <= m.experts && !divides(ep, m.experts), kExpertNotDivisible);
@@ -164,6 +170,11 @@ void describe_batch_problems(const TrainingInput& in, unsigned problems, const s
     add_diagnostic(d, query_path + "/precision/gradients", "conflicting",
                    "fused gradients (no gradient buffer) cannot accumulate over " + format_count(p.microbatches) +
                        " microbatches; use one microbatch, or gradients 'bf16' or 'fp32'");
+  if (problems & kDualPipeMicrobatches)
+    add_warning(d, json_pointer_child(par, "microbatches"), "dualpipe_microbatches",
+                format_count(p.microbatches) + " microbatches over " + format_count(p.pipeline.degree) + " stages: " +
+                    (p.schedule == PipelineSchedule::dualpipe ? "DualPipe runs an even number" : "DualPipeV runs") +
+                    " of at least twice the stages (deepseek-ai/DualPipe); the bubble is that full schedule's");
   if (problems & kZero3Pipeline)
     add_warning(d, json_pointer_child(par, "zero_stage"), "zero3_with_pipeline",
                 "ZeRO-3 with pipelining re-gathers weights every microbatch (scaling-book/training); ZeRO-1 is usual");

@@ -249,6 +249,43 @@ TEST_CASE("each pipeline schedule's bubble and memory (deepseek-ai/DualPipe's ta
   CHECK(bubble_s(p, {1.0, 2.0, 1.0}) == Approx(21.0));
 }
 
+TEST_CASE("DualPipe warns below the schedule its reference runs: an even count of at least twice the stages",
+          "[modern]") {
+  // deepseek-ai/DualPipe @3da1bbe dualpipe/dualpipe.py step(): num_chunks % 2 == 0 and num_chunks >= num_ranks * 2;
+  // dualpipev.py: num_chunks >= num_ranks * 2. DeepSeek-V3 at PP 8 on 64 H800s, 4,096-token sequences.
+  const auto warned = [](const char* schedule, int microbatches) {
+    const json scenario = {{"hardware", {{"preset", "h800"}}},
+                           {"model", {{"preset", "deepseek-v3"}}},
+                           {"mesh", {{"shape", {8, 8}}, {"axis_names", {"P", "E"}}}},
+                           {"query",
+                            {{"kind", "training_step"},
+                             {"batch_tokens", 4096 * 8 * 64},
+                             {"seq_len", 4096},
+                             {"parallelism",
+                              {{"pipeline", {"P"}},
+                               {"expert", {"E"}},
+                               {"pipeline_schedule", schedule},
+                               {"microbatches", microbatches},
+                               {"zero_stage", 1}}}}}};
+    const json out = evaluate(scenario);
+    INFO(out["diagnostics"].dump());
+    REQUIRE(out["ok"] == true);
+    for (const json& d : out["diagnostics"])
+      if (d["code"] == "dualpipe_microbatches") {
+        CHECK(d["severity"] == "warning");
+        CHECK(d["path"] == "/query/parallelism/microbatches");
+        return true;
+      }
+    return false;
+  };
+  CHECK_FALSE(warned("dualpipe", 16));    // 2 x 8 stages, even
+  CHECK(warned("dualpipe", 17));          // odd
+  CHECK(warned("dualpipe", 14));          // under 2 x 8
+  CHECK_FALSE(warned("dualpipe_v", 17));  // DualPipeV takes any count from 2 x 8
+  CHECK(warned("dualpipe_v", 15));
+  CHECK_FALSE(warned("1f1b", 2));  // 1F1B's only bound is the batch
+}
+
 TEST_CASE("parallel folding: EP over the TP ranks the experts do not split over (Megatron-Core MoE)", "[modern]") {
   TrainingPlan p;
   p.tensor.degree = 2;
