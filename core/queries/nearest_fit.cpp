@@ -29,9 +29,9 @@ constexpr const char* kLayOutPath = "/mesh/lay_out";
 // change's reason).
 struct Candidate {
   Json scenario;
-  std::map<std::string, std::string> reasons;
-  double chips = 0;  // what its laid-out degrees ask for (0: its mesh is given, not laid out)
-  Json on_mesh;      // the scenario on the mesh its degrees laid out on, asked instead of laying it out again
+  Json reasons = Json::object();  // why, by JSON pointer (a Json object: no map type of its own in the wasm)
+  double chips = 0;               // what its laid-out degrees ask for (0: its mesh is given, not laid out)
+  Json on_mesh;  // the scenario on the mesh its degrees laid out on, asked instead of laying it out again
 };
 
 const Json& asked(const Candidate& c) { return c.on_mesh.is_null() ? c.scenario : c.on_mesh; }
@@ -135,7 +135,7 @@ bool settle(Candidate& c, const Evaluate& evaluate) {
   Json& parallelism = c.scenario["mesh"]["lay_out"]["parallelism"];
   if (const std::string balancing = plan.value("balancing", ""); plan["degrees"].contains(balancing)) {
     const std::string path = std::string(kLayOutPath) + "/parallelism/" + balancing;
-    c.reasons.emplace(path, "what the chip count leaves for it");
+    if (!c.reasons.contains(path)) c.reasons[path] = "what the chip count leaves for it";
     set_degree(parallelism, balancing, plan["degrees"][balancing]);
   }
   c.chips = plan.value("chips", 0.0);
@@ -186,7 +186,8 @@ class Search {
     std::vector<Json> models{level.scenario["model"]};
     for (const Json& m : other_models ? moves_.models : std::vector<Json>{})
       if (m != level.scenario["model"]) models.push_back(m);
-    std::vector<std::pair<Candidate, Verdict>> ran;
+    std::vector<Candidate> ran;
+    std::vector<Verdict> verdicts;
     for (const Json& model : models) {
       Candidate c = level;
       if (model != level.scenario["model"]) {
@@ -197,13 +198,19 @@ class Search {
       if (is_training(c.scenario) && c.scenario["query"].value("batch_tokens", 0.0) >= previous) continue;
       ++tried_;
       Verdict v = judge(asked(c), evaluate_);
-      if (v.ran) ran.emplace_back(std::move(c), std::move(v));
+      if (!v.ran) continue;
+      ran.push_back(std::move(c));
+      verdicts.push_back(std::move(v));
     }
-    std::stable_sort(ran.begin(), ran.end(),
-                     [](const auto& a, const auto& b) { return a.second.size > b.second.size; });
-    for (auto& [c, v] : ran) {
-      const bool own = c.scenario["model"] == level.scenario["model"];
-      if (v.clean || (own && !v.fits && at_best_remat(c))) return c;
+    // Largest first, the earlier on a tie (a selection, not a sort: at most the presets, and no sort's code).
+    std::vector<bool> weighed(ran.size(), false);
+    for (std::size_t round = 0; round < ran.size(); ++round) {
+      std::size_t next = ran.size();
+      for (std::size_t i = 0; i < ran.size(); ++i)
+        if (!weighed[i] && (next == ran.size() || verdicts[i].size > verdicts[next].size)) next = i;
+      weighed[next] = true;
+      const bool own = ran[next].scenario["model"] == level.scenario["model"];
+      if (verdicts[next].clean || (own && !verdicts[next].fits && at_best_remat(ran[next]))) return ran[next];
     }
     return std::nullopt;
   }
@@ -266,9 +273,9 @@ Json changes_between(const Json& asked, const Candidate& c) {
   for (const auto& [path, values] : differ) {
     std::string reason;
     std::size_t matched = 0;
-    for (const auto& [prefix, why] : c.reasons)
+    for (const auto& [prefix, why] : c.reasons.items())
       if ((path == prefix || path.rfind(prefix + "/", 0) == 0) && prefix.size() >= matched) {
-        reason = why;
+        reason = why.get<std::string>();
         matched = prefix.size();
       }
     out.push_back({{"path", path}, {"from", values.first}, {"to", values.second}, {"reason", reason}});
@@ -370,7 +377,7 @@ bool asks_nearest_fit(const Json& scenario) {
 Json run_nearest_fit(const Json& scenario, const Evaluate& evaluate, Diagnostics& d) {
   const std::optional<Args> args = read_args(scenario, d);
   if (!args) return nullptr;
-  Candidate base{args->question, {}, 0, nullptr};
+  Candidate base{args->question, Json::object(), 0, nullptr};
   const bool settled = !args->moves.degrees || settle(base, evaluate);
   const Verdict as_asked = judge(asked(base), evaluate);
   if (!as_asked.ran) {  // the question itself is wrong, or its degrees lay out on no mesh

@@ -309,15 +309,16 @@ test('site weight: the engine, the explorer’s first load, the whole site and t
     `${figures.wasmGzipBytes} B`,
   );
   await check(
-    'the explorer’s first load is at most 350 KB gzipped (issue 20)',
-    figures.firstLoadGzipBytes <= 350 * 1024,
+    // 350 KB (issue 20) until the engine's nearest_fit (issue 39, 9 KB of wasm gzipped): docs/architecture.md "Size".
+    'the explorer’s first load is at most 360 KB gzipped (issue 20; issue 39)',
+    figures.firstLoadGzipBytes <= 360 * 1024,
     `${figures.firstLoadGzipBytes} B: ${figures.firstLoadFiles.join(', ')}`,
   );
   const buildFile = path.join(REPO, 'build/chapters-build.json');
   const build = fs.existsSync(buildFile) ? JSON.parse(fs.readFileSync(buildFile, 'utf8')) : {};
   recordFigures({ ...figures, chapterBuild: build });
   console.log(
-    `engine wasm gzipped: ${(figures.wasmGzipBytes / 1024).toFixed(1)} KB; whole site gzipped: ${(figures.totalGzipBytes / 1024).toFixed(1)} KB (the explorer's first load, what the page fetches before it is interactive: ${(figures.firstLoadGzipBytes / 1024).toFixed(1)} KB, budget 350 KB)`,
+    `engine wasm gzipped: ${(figures.wasmGzipBytes / 1024).toFixed(1)} KB; whole site gzipped: ${(figures.totalGzipBytes / 1024).toFixed(1)} KB (the explorer's first load, what the page fetches before it is interactive: ${(figures.firstLoadGzipBytes / 1024).toFixed(1)} KB, budget 360 KB)`,
   );
   console.log(
     `widgets.js gzipped: ${(figures.widgetsJsGzipBytes / 1024).toFixed(1)} KB; with the chunks it imports: ${(figures.widgetsFirstLoadGzipBytes / 1024).toFixed(1)} KB (then the engine wasm; Plot only for widgets with charts)`,
