@@ -1,9 +1,9 @@
 // The engine's nearest_fit (docs/api.md) for a state: the question the explorer asks of it, and the answer put back
 // on the controls. The search and its rules are the engine's; this file only asks, and maps each changed path onto
 // the control that holds it.
-import type { Evaluation, NearestFitQuery, NearestFitResult, Scenario, ServingQuery, Strategy } from '../engine/types';
+import type { Evaluation, NearestFitQuery, NearestFitResult, Scenario, ServingQuery } from '../engine/types';
 import { cloneState, param, type State } from './params';
-import { DEGREE_KEYS } from './plan-mesh';
+import { changeWords, keyOfPath } from './plan-mesh';
 import { laidOutScenario } from './scenario';
 
 export interface FitOptions {
@@ -35,20 +35,18 @@ export function fitResult(answer: Evaluation<unknown> | null | undefined): Neare
   return answer?.ok ? (answer.result as NearestFitResult) : undefined;
 }
 
-/** The explorer's control each path of a nearest_fit change sets (null: the path is none's). */
+/**
+ * The explorer's control each path of a nearest_fit change sets (null: none's): a lay_out argument is plan_mesh's
+ * own (plan-mesh.ts keyOfPath), the rest the question's.
+ */
 function controlOf(path: string): string | null {
-  const direct: Record<string, string> = {
+  const question: Record<string, string> = {
     '/model/preset': 'model',
-    '/query/batch_tokens': 'batch',
     '/query/batch': 'sbatch',
     '/query/remat': 'remat',
-    '/mesh/lay_out/chips': 'chips',
-    '/mesh/lay_out/slices': 'slices',
-    '/mesh/lay_out/parallelism/expert_tensor': 'etp',
   };
-  if (path in direct) return direct[path]!;
-  const m = /^\/mesh\/lay_out\/parallelism\/(\w+)$/.exec(path);
-  return m && m[1]! in DEGREE_KEYS ? DEGREE_KEYS[m[1] as Strategy] : null;
+  if (path in question) return question[path]!;
+  return keyOfPath(path.startsWith('/mesh/lay_out/') ? `/query${path.slice('/mesh/lay_out'.length)}` : path);
 }
 
 /** The state with a nearest_fit answer's changes on its controls (an unset degree is 1); as it was without one. */
@@ -76,9 +74,8 @@ export function stateOfFit(s: State, answer: Evaluation<unknown> | null | undefi
 export function fitWords(answer: Evaluation<unknown> | null | undefined): string[] {
   const fit = fitResult(answer);
   if (!fit) return [];
-  const fmt = (v: unknown): string => (typeof v === 'number' ? v.toLocaleString('en-US') : String(v ?? 'unset'));
   return fit.changes.flatMap((c) => {
     const key = c.path === '/query/kind' ? 'mode' : controlOf(c.path);
-    return key ? [`${param(key).label} ${fmt(c.from)} → ${fmt(c.to)}: ${c.reason}.`] : [];
+    return key ? [changeWords(key, c.from, c.to, c.reason)] : [];
   });
 }

@@ -137,8 +137,8 @@ export function balancingParam(s: State, answer: PlanMeshResult | undefined): Pa
   return param(DEGREE_KEYS[answer?.balancing ?? (serving(s) ? 'tensor' : 'fsdp')]);
 }
 
-/** A query path of plan_mesh's as the control it names. */
-function keyOfPath(path: string): string | null {
+/** A query path of plan_mesh's as the control it names (nearest_fit's lay_out paths too: state/fit.ts). */
+export function keyOfPath(path: string): string | null {
   if (path === '/query/chips') return 'chips';
   if (path === '/query/batch_tokens') return 'batch';
   if (path === '/query/slices') return 'slices';
@@ -177,16 +177,18 @@ export function nearest(s: State, answer: PlanMeshResult | undefined): { state: 
   if (n.slices !== undefined) out.values['slices'] = n.slices;
   if (n.expert_tensor !== undefined) out.values['etp'] = n.expert_tensor;
   out.values['layout'] = param('layout').default;
-  const fmt = (v: number): string => v.toLocaleString('en-US');
   const notices = n.changes.flatMap((c) => {
     const key = keyOfPath(c.path);
-    if (!key) return [];
-    const label = param(key).label;
-    return [
-      c.to === null
-        ? `${label} ${fmt(c.from)} is no longer fixed: ${c.reason}.`
-        : `${label} ${fmt(c.from)} → ${fmt(c.to)}: ${c.reason}.`,
-    ];
+    return key ? [changeWords(key, c.from, c.to, c.reason)] : [];
   });
   return { state: out, notices };
+}
+
+/** An engine's change to a control in words: "Label from → to: why." (a number unset is "no longer fixed"). */
+export function changeWords(key: string, from: unknown, to: unknown, reason: string): string {
+  const fmt = (v: unknown): string => (typeof v === 'number' ? v.toLocaleString('en-US') : String(v ?? 'unset'));
+  const label = param(key).label;
+  return to === null && typeof from === 'number'
+    ? `${label} ${fmt(from)} is no longer fixed: ${reason}.`
+    : `${label} ${fmt(from)} → ${fmt(to)}: ${reason}.`;
 }
